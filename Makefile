@@ -1,0 +1,51 @@
+# cardservice: `make run` serves the API with demo data; `make test` runs every test on
+# SQLite and PostgreSQL. Both set everything up first.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PG_DSN ?= postgresql://postgres@127.0.0.1:5432/test
+
+.PHONY: install run test lint typecheck test-sqlite test-postgres postgres stress bench bench-quick clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: install
+	@mkdir -p var
+	@$(BIN)/cardservice db upgrade
+	@$(BIN)/cardservice demo > var/demo-token
+	@echo "cardservice on http://$(HOST):$(PORT)  (API docs: http://$(HOST):$(PORT)/docs)"
+	@echo "demo bearer token: $$(cat var/demo-token)"
+	@echo "try: curl -H \"Authorization: Bearer $$(cat var/demo-token)\" http://$(HOST):$(PORT)/dictionary/fees"
+	@$(BIN)/cardservice serve --host $(HOST) --port $(PORT)
+
+postgres:
+	@scripts/ensure-postgres.sh "$(PG_DSN)"
+
+lint: install
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+
+typecheck: install
+	$(BIN)/mypy src
+
+test: install postgres lint typecheck
+	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m pytest
+
+test-sqlite: install
+	CARDSERVICE_TEST_DATABASES=sqlite $(BIN)/python -m pytest
+
+test-postgres: install postgres
+	CARDSERVICE_TEST_DATABASES=postgresql CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m pytest
+
+clean:
+	rm -rf $(VENV) var .mypy_cache .ruff_cache

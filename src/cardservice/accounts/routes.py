@@ -1,0 +1,86 @@
+"""Endpoints 5 and 9 of the seed."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Request
+
+from cardservice.accounts import service
+from cardservice.accounts.schemas import AccountRecord, AccountsPage
+from cardservice.auth.dependencies import CallerA
+from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope, PagedEnvelope
+from cardservice.web import (
+    JSONResponse,
+    StandardPage,
+    ok,
+    one_of,
+    read_filters,
+    text_filter,
+)
+
+router = APIRouter(tags=["accounts"])
+
+
+def _currency(value: str) -> str:
+    if not service.CURRENCY_PATTERN.match(value):
+        raise ValueError("must be an ISO 4217 code such as USD")
+    return value
+
+
+ACCOUNT_FILTERS = {
+    "status": one_of(*service.ACCOUNT_STATUSES),
+    "type": text_filter(32),
+    "currency": _currency,
+    "search": text_filter(120),
+}
+
+
+@router.get(
+    "/accounts",
+    response_model=PagedEnvelope[AccountsPage],
+    openapi_extra={
+        **BEARER_OR_MFA,
+        "parameters": [
+            {
+                "name": "filters",
+                "in": "query",
+                "style": "deepObject",
+                "explode": True,
+                "required": False,
+                "schema": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {
+                        "status": {"type": "string", "enum": list(service.ACCOUNT_STATUSES)},
+                        "type": {"type": "string", "minLength": 1, "maxLength": 32},
+                        "currency": {"type": "string", "pattern": "^[A-Z]{3}$"},
+                        "search": {"type": "string", "minLength": 1, "maxLength": 120},
+                    },
+                },
+            }
+        ],
+    },
+    summary="List the caller's accounts and, for a team owner, the team's",
+)
+async def list_accounts(request: Request, caller: CallerA, page: StandardPage) -> JSONResponse:
+    filters = read_filters(request, ACCOUNT_FILTERS)
+    async with request.app.state.db.read() as session:
+        items, related, total = await service.list_accounts(session, caller, filters, page)
+    return ok(AccountsPage(items=items, related_team_accounts=related), meta=page.meta(total))
+
+
+@router.get(
+    "/account/{userAccountUuid:uuid36}",
+    response_model=Envelope[AccountRecord],
+    openapi_extra=BEARER_OR_MFA,
+    summary="Read one account",
+)
+async def get_account(
+    request: Request,
+    caller: CallerA,
+    account_uuid: Annotated[str, Path(alias="userAccountUuid", pattern=UUID_PATTERN)],
+) -> JSONResponse:
+    async with request.app.state.db.read() as session:
+        return ok(await service.get_account(session, caller, uuid.UUID(account_uuid)))

@@ -1,0 +1,125 @@
+"""create_app(): middleware, routers, error handlers, nothing else."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
+from starlette.exceptions import HTTPException
+
+from cardservice import __version__
+from cardservice.accounts.routes import router as accounts_router
+from cardservice.attachments.routes import router as attachments_router
+from cardservice.auth.routes import router as auth_router
+from cardservice.cards.routes import router as cards_router
+from cardservice.config import Settings
+from cardservice.db import Database
+from cardservice.dictionaries.routes import router as dictionaries_router
+from cardservice.errors import MethodNotAllowed, NotFound, ServiceError, ValidationFailed
+from cardservice.health import router as health_router
+from cardservice.logs import configure_logging
+from cardservice.middleware import RequestContextMiddleware
+from cardservice.openapi import build_openapi
+from cardservice.payments.routes import router as payments_router
+from cardservice.ratelimit import make_rate_limiter
+from cardservice.sandbox.routes import router as sandbox_router
+from cardservice.security import CardCipher
+from cardservice.transactions.routes import router as transactions_router
+from cardservice.users.routes import router as users_router
+from cardservice.web import JSONResponse
+
+DESCRIPTION = (
+    "Virtual cards on accounts, a double-entry ledger, transactions, receipts and 3DS codes. "
+    "Authenticate with `Authorization: Bearer cs_…` or an MFA code in `?_code=`."
+)
+
+
+def _error_response(error: ServiceError) -> JSONResponse:
+    return JSONResponse(error.body(), status_code=error.status_code, headers=error.headers)
+
+
+async def _service_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ServiceError)
+    return _error_response(exc)
+
+
+async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors: dict[str, list[str]] = {}
+    for item in exc.errors():
+        loc = [str(part) for part in item.get("loc", ())[1:]] or ["request"]
+        errors.setdefault(".".join(loc), []).append(str(item.get("msg", "invalid")))
+    return _error_response(ValidationFailed(errors=errors))
+
+
+async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, HTTPException)
+    if exc.status_code == 405:
+        return _error_response(MethodNotAllowed())
+    if exc.status_code == 404:
+        return _error_response(NotFound("No such endpoint or resource."))
+    return _error_response(ServiceError(str(exc.detail), code="http_error"))
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build one service instance: its database, rate limiter and card-number cipher."""
+    settings = settings or Settings()
+    configure_logging(settings.log_level)
+    app = FastAPI(
+        title="cardservice",
+        version=__version__,
+        description=DESCRIPTION,
+        default_response_class=JSONResponse,
+        docs_url="/docs",
+        redoc_url=None,
+        lifespan=_lifespan,
+    )
+    app.state.settings = settings
+    app.state.db = Database(settings)
+    app.state.rate_limiter = make_rate_limiter(settings.redis_url)
+    app.state.cipher = CardCipher.from_settings(settings)
+    app.add_exception_handler(ServiceError, _service_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(HTTPException, _http_error)
+    routers = [
+        health_router,
+        auth_router,
+        dictionaries_router,
+        accounts_router,
+        cards_router,
+        transactions_router,
+        users_router,
+        attachments_router,
+        payments_router,
+    ]
+    if settings.sandbox_enabled:
+        routers.append(sandbox_router)
+    for router in routers:
+        app.include_router(router)
+    if settings.cors_origin_list:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.cors_origin_list,
+            allow_methods=["GET", "POST"],
+            allow_headers=["Authorization", "Content-Type", "X-Request-ID"],
+            expose_headers=["X-Request-ID", "ETag", "Idempotent-Replayed", "Retry-After"],
+        )
+    app.add_middleware(RequestContextMiddleware)
+
+    def openapi() -> dict[str, Any]:
+        return build_openapi(app)
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+    return app
+
+
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    yield
+    await app.state.db.dispose()
+    await app.state.rate_limiter.close()

@@ -1,0 +1,1 @@
+"""Attachments: uploads kept content-addressed in the blob store."""

@@ -1,0 +1,1 @@
+"""Bearer tokens, MFA codes and the dependencies that check them."""

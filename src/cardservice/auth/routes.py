@@ -1,0 +1,35 @@
+"""`POST /auth/mfa-code`: a signed-in user issues themself a short-lived MFA code."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel
+
+from cardservice.auth.credentials import issue_mfa_code
+from cardservice.auth.dependencies import CallerB
+from cardservice.openapi import BEARER_ONLY, Envelope
+from cardservice.web import JSONResponse, ok
+
+router = APIRouter(tags=["auth"])
+
+
+class MfaCodeRecord(BaseModel):
+    code: str
+    expires_at: datetime
+
+
+@router.post(
+    "/auth/mfa-code",
+    status_code=201,
+    response_model=Envelope[MfaCodeRecord],
+    openapi_extra=BEARER_ONLY,
+    summary="Issue an MFA code",
+)
+async def create_mfa_code(request: Request, caller: CallerB) -> JSONResponse:
+    """Issue an MFA code for the caller (bearer only); it is shown once."""
+    ttl = timedelta(seconds=request.app.state.settings.mfa_ttl_seconds)
+    async with request.app.state.db.write() as session:
+        code, expires_at = await issue_mfa_code(session, caller.user_uuid, ttl)
+    return ok(MfaCodeRecord(code=code, expires_at=expires_at), status_code=201)

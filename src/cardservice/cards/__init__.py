@@ -1,0 +1,1 @@
+"""Cards: purchase, numbers, listing, favorites and order."""

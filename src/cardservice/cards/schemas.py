@@ -1,0 +1,124 @@
+"""Card records and the card requests (`extra="forbid"`: unknown fields are 422)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from typing import Annotated, Literal, Self
+from uuid import UUID
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    model_validator,
+)
+
+from cardservice.money_types import Amount, MoneyOut, PositiveAmount
+
+UuidStr = Annotated[
+    str,
+    StringConstraints(
+        pattern=r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+    ),
+]
+
+
+class StrictRequest(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class HolderAddress(BaseModel):
+    line1: str | None = None
+    line2: str | None = None
+    city: str | None = None
+    state: str | None = None
+    postal_code: str | None = None
+    country: str | None = None
+
+
+class AutoReplenish(BaseModel):
+    enabled: bool
+    amount: MoneyOut | None
+    min_balance: MoneyOut | None
+
+
+class CardRecord(BaseModel):
+    uuid: UUID
+    account_uuid: UUID
+    bin: str
+    brand: str
+    mask: str
+    last4: str
+    expiry_month: int
+    expiry_year: int
+    currency: str
+    balance: MoneyOut
+    status: Literal["active", "frozen", "closed"]
+    is_favorite: bool
+    sort_order: int
+    description: str | None
+    external_id: str | None
+    holder_name: str | None = None
+    holder_address: HolderAddress | None = None
+    auto_replenish: AutoReplenish
+    created_at: datetime
+    updated_at: datetime
+
+
+class BuyCardsRequest(StrictRequest):
+    account_uuid: UuidStr
+    bin_uuid: UuidStr
+    start_balance: Amount = Decimal(0)
+    description: Annotated[str, StringConstraints(max_length=255)] | None = None
+    external_id: Annotated[str, StringConstraints(min_length=1, max_length=128)] | None = None
+    cards_count: int = Field(default=1, ge=1, le=100)
+    auto_replenish_amount: PositiveAmount | None = None
+    auto_replenish_min_balance: Amount | None = None
+
+    @model_validator(mode="after")
+    def _replenish_pair(self) -> Self:
+        if (self.auto_replenish_amount is None) != (self.auto_replenish_min_balance is None):
+            raise ValueError(
+                "auto_replenish_amount and auto_replenish_min_balance come together or not at all"
+            )
+        return self
+
+
+class AccountBalance(BaseModel):
+    uuid: UUID
+    balance: MoneyOut
+
+
+class Charge(BaseModel):
+    total: MoneyOut
+    fees: MoneyOut
+    start_balance_total: MoneyOut
+    currency: str
+
+
+class BuyCardsResult(BaseModel):
+    cards: list[CardRecord]
+    account: AccountBalance
+    charge: Charge
+    external_id: str | None
+
+
+def _distinct(values: list[str]) -> list[str]:
+    if len({value.lower() for value in values}) != len(values):
+        raise ValueError("card uuids must be distinct")
+    return [value.lower() for value in values]
+
+
+CardUuids = Annotated[list[UuidStr], Field(min_length=1, max_length=500), AfterValidator(_distinct)]
+
+
+class FavoriteRequest(StrictRequest):
+    card_uuids: CardUuids
+    is_favorite: bool
+
+
+class SortRequest(StrictRequest):
+    card_uuids: CardUuids

@@ -1,0 +1,1 @@
+"""Shipped reference data (tags, fees, BINs, payment currencies) and its loader."""

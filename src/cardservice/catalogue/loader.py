@@ -1,0 +1,107 @@
+"""Loads `data/catalogue.json` into the reference tables (called from migrations).
+
+`sync_catalogue` is an upsert: run again by a later migration after the file changes, it
+updates names and adds rows, keeping counters (tag popularity) and never deleting a BIN
+or tag that cards or transactions may point at.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from decimal import Decimal
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy.orm import DeclarativeBase
+
+from cardservice.dictionaries.fees import DEFAULT_PLAN
+from cardservice.ledger.money import to_minor
+from cardservice.models import (
+    Bin,
+    DictionaryEntry,
+    FeeRate,
+    PaymentCurrency,
+    PaymentMethod,
+    TransactionTag,
+)
+
+DICTIONARY_KINDS = {
+    "transaction_statuses": "transaction_status",
+    "transaction_errors": "transaction_error",
+    "account_statuses": "account_status",
+    "account_types": "account_type",
+}
+
+
+@cache
+def load_catalogue() -> dict[str, Any]:
+    text = resources.files("cardservice.catalogue").joinpath("data/catalogue.json").read_text()
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def _upsert(
+    connection: Connection, model: type[DeclarativeBase], key: str, rows: list[dict[str, Any]]
+) -> None:
+    column = getattr(model, key)
+    existing = set(connection.scalars(select(column)))
+    for row in rows:
+        if row[key] in existing:
+            connection.execute(update(model).where(column == row[key]).values(**row))
+        else:
+            connection.execute(insert(model).values(**row))
+
+
+def _dictionaries(connection: Connection, catalogue: dict[str, Any]) -> None:
+    connection.execute(delete(DictionaryEntry))
+    for key, kind in DICTIONARY_KINDS.items():
+        for position, entry in enumerate(catalogue[key]):
+            connection.execute(
+                insert(DictionaryEntry).values(kind=kind, position=position, **entry)
+            )
+
+
+def _fees(connection: Connection, catalogue: dict[str, Any]) -> None:
+    connection.execute(delete(FeeRate).where(FeeRate.plan == DEFAULT_PLAN))
+    for position, fee in enumerate(catalogue["fees"]):
+        connection.execute(
+            insert(FeeRate).values(
+                plan=DEFAULT_PLAN,
+                slug=fee["slug"],
+                name=fee["name"],
+                kind=fee["kind"],
+                value=to_minor(Decimal(fee["amount"])),
+                position=position,
+            )
+        )
+
+
+def _payment_methods(connection: Connection, catalogue: dict[str, Any]) -> None:
+    connection.execute(delete(PaymentCurrency))
+    connection.execute(delete(PaymentMethod))
+    for position, method in enumerate(catalogue["payment_methods"]):
+        connection.execute(
+            insert(PaymentMethod).values(
+                slug=method["slug"], name=method["name"], position=position
+            )
+        )
+        for index, currency in enumerate(method["currencies"]):
+            connection.execute(
+                insert(PaymentCurrency).values(
+                    method_slug=method["slug"], position=index, **currency
+                )
+            )
+
+
+def sync_catalogue(connection: Connection) -> None:
+    """Bring the reference tables in line with the shipped catalogue."""
+    catalogue = load_catalogue()
+    _dictionaries(connection, catalogue)
+    _fees(connection, catalogue)
+    _payment_methods(connection, catalogue)
+    _upsert(connection, TransactionTag, "slug", catalogue["tags"])
+    bins = [{**b, "uuid": uuid.UUID(b["uuid"])} for b in catalogue["bins"]]
+    _upsert(connection, Bin, "uuid", bins)

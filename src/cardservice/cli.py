@@ -1,0 +1,252 @@
+"""The `cardservice` command: the same services as the routes, values alone on stdout."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import re
+import sys
+import uuid
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from cardservice.config import Settings
+from cardservice.errors import ServiceError
+
+Handler = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, str | None]]
+DURATION = re.compile(r"^(\d+)([smhd])$")
+UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+class CommandError(Exception):
+    """A bad argument or a refused action: one line on stderr, exit status 2."""
+
+
+def parse_duration(text: str) -> timedelta:
+    match = DURATION.match(text)
+    if match is None or int(match.group(1)) == 0:
+        raise CommandError(f"bad duration {text!r}: use e.g. 30d, 12h, 15m")
+    return timedelta(seconds=int(match.group(1)) * UNIT_SECONDS[match.group(2)])
+
+
+def parse_uuid(text: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(text)
+    except ValueError:
+        raise CommandError(f"not a uuid: {text!r}") from None
+
+
+async def _with_session(
+    settings: Settings, work: Callable[..., Awaitable[str | None]]
+) -> str | None:
+    from cardservice.db import Database
+
+    db = Database(settings)
+    try:
+        async with db.write() as session:
+            return await work(session)
+    finally:
+        await db.dispose()
+
+
+def serve(args: argparse.Namespace, settings: Settings) -> None:
+    """Migrate the embedded database, then run uvicorn (it owns the event loop)."""
+    import uvicorn
+
+    from cardservice.migrations import upgrade_database
+
+    if args.workers < 1 or not 0 < args.port < 65536:
+        raise CommandError("--workers must be ≥ 1 and --port 1..65535")
+    if settings.is_sqlite:
+        asyncio.run(upgrade_database(settings.resolved_database_url))
+    uvicorn.run(
+        "cardservice.asgi:app",
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        access_log=False,
+        log_config=None,
+        proxy_headers=False,
+    )
+
+
+async def cmd_db_upgrade(_args: argparse.Namespace, settings: Settings) -> None:
+    from cardservice.migrations import upgrade_database
+
+    await upgrade_database(settings.resolved_database_url)
+    return None
+
+
+async def cmd_users_create(args: argparse.Namespace, settings: Settings) -> str | None:
+    from cardservice.users.service import create_user
+
+    async def work(session: AsyncSession) -> str:
+        user = await create_user(session, args.email, args.name, args.team, args.role)
+        return str(user.uuid)
+
+    return await _with_session(settings, work)
+
+
+async def cmd_accounts_create(args: argparse.Namespace, settings: Settings) -> str | None:
+    from cardservice.accounts.service import create_account
+    from cardservice.users.service import user_by_email
+
+    async def work(session: AsyncSession) -> str:
+        user = await user_by_email(session, args.email)
+        account = await create_account(session, user.uuid, args.name, args.currency, args.type)
+        return str(account.uuid)
+
+    return await _with_session(settings, work)
+
+
+async def cmd_accounts_set_status(args: argparse.Namespace, settings: Settings) -> str | None:
+    from cardservice.accounts.service import set_account_status
+
+    async def work(session: AsyncSession) -> str:
+        account = await set_account_status(session, parse_uuid(args.account_uuid), args.status)
+        return account.status
+
+    return await _with_session(settings, work)
+
+
+async def cmd_tokens_issue(args: argparse.Namespace, settings: Settings) -> str | None:
+    from cardservice.auth.credentials import issue_token
+    from cardservice.users.service import user_by_email
+
+    expires = parse_duration(args.expires_in) if args.expires_in else None
+
+    async def work(session: AsyncSession) -> str:
+        user = await user_by_email(session, args.email)
+        _token, plaintext = await issue_token(session, user.uuid, args.name, expires)
+        return plaintext
+
+    return await _with_session(settings, work)
+
+
+async def cmd_tokens_revoke(args: argparse.Namespace, settings: Settings) -> str | None:
+    from cardservice.auth.credentials import revoke_token
+
+    async def work(session: AsyncSession) -> str:
+        return str(await revoke_token(session, args.token))
+
+    return await _with_session(settings, work)
+
+
+async def cmd_mfa_issue(args: argparse.Namespace, settings: Settings) -> str | None:
+    from cardservice.auth.credentials import issue_mfa_code
+    from cardservice.users.service import user_by_email
+
+    if args.ttl < 10 or args.ttl > 86_400:
+        raise CommandError("--ttl must be 10..86400 seconds")
+
+    async def work(session: AsyncSession) -> str:
+        user = await user_by_email(session, args.email)
+        code, _expires = await issue_mfa_code(session, user.uuid, timedelta(seconds=args.ttl))
+        return code
+
+    return await _with_session(settings, work)
+
+
+async def cmd_keys_generate(_args: argparse.Namespace, _settings: Settings) -> str:
+    from cardservice.security import generate_key
+
+    return generate_key()
+
+
+async def cmd_demo(_args: argparse.Namespace, settings: Settings) -> str:
+    from cardservice.demo import create_demo
+
+    return await create_demo(settings)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cardservice", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    serve = sub.add_parser("serve", help="serve the API (migrates the embedded database first)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--workers", type=int, default=1)
+    serve.set_defaults(handler=None, run=serve)
+
+    db = sub.add_parser("db", help="database migrations").add_subparsers(dest="db", required=True)
+    db.add_parser("upgrade", help="apply pending migrations").set_defaults(handler=cmd_db_upgrade)
+
+    users = sub.add_parser("users", help="users").add_subparsers(dest="users", required=True)
+    create = users.add_parser("create", help="create a user; prints its uuid")
+    create.add_argument("--email", required=True)
+    create.add_argument("--name", required=True)
+    create.add_argument("--team")
+    create.add_argument("--role", choices=["owner", "member"])
+    create.set_defaults(handler=cmd_users_create)
+
+    accounts = sub.add_parser("accounts", help="accounts").add_subparsers(
+        dest="accounts", required=True
+    )
+    acc = accounts.add_parser("create", help="create an account; prints its uuid")
+    acc.add_argument("--email", required=True)
+    acc.add_argument("--name", required=True)
+    acc.add_argument("--currency", required=True)
+    acc.add_argument("--type", default="main")
+    acc.set_defaults(handler=cmd_accounts_create)
+    status = accounts.add_parser("set-status", help="set an account's status")
+    status.add_argument("account_uuid")
+    status.add_argument("status", choices=["active", "frozen", "closed"])
+    status.set_defaults(handler=cmd_accounts_set_status)
+
+    tokens = sub.add_parser("tokens", help="bearer tokens").add_subparsers(
+        dest="tokens", required=True
+    )
+    issue = tokens.add_parser("issue", help="issue a token; prints it alone")
+    issue.add_argument("--email", required=True)
+    issue.add_argument("--name", default="cli")
+    issue.add_argument("--expires-in")
+    issue.set_defaults(handler=cmd_tokens_issue)
+    revoke = tokens.add_parser("revoke", help="revoke a token by id or prefix")
+    revoke.add_argument("token", metavar="TOKEN_PREFIX_OR_ID")
+    revoke.set_defaults(handler=cmd_tokens_revoke)
+
+    mfa = sub.add_parser("mfa", help="MFA codes").add_subparsers(dest="mfa", required=True)
+    code = mfa.add_parser("issue", help="issue an MFA code; prints it alone")
+    code.add_argument("--email", required=True)
+    code.add_argument("--ttl", type=int, default=600)
+    code.set_defaults(handler=cmd_mfa_issue)
+
+    keys = sub.add_parser("keys", help="encryption keys").add_subparsers(dest="keys", required=True)
+    keys.add_parser("generate", help="print a new encryption key").set_defaults(
+        handler=cmd_keys_generate
+    )
+
+    sub.add_parser("demo", help="create demo data; prints a bearer token last").set_defaults(
+        handler=cmd_demo
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; never prints a traceback for a user error."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    settings = Settings()
+    logging.basicConfig(stream=sys.stderr, level=settings.log_level)
+    handler: Handler | None = args.handler
+    try:
+        if handler is None:
+            args.run(args, settings)
+            return 0
+        value = asyncio.run(handler(args, settings))
+    except (CommandError, ServiceError) as exc:
+        detail = ""
+        if isinstance(exc, ServiceError) and exc.errors:
+            detail = " (" + "; ".join(f"{k}: {', '.join(v)}" for k, v in exc.errors.items()) + ")"
+        print(f"cardservice: error: {exc}{detail}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    if value is not None:
+        print(value)
+    return 0

@@ -1,0 +1,1 @@
+"""Reference dictionaries, BINs and fee schedules, served from the shipped catalogue."""

@@ -1,0 +1,116 @@
+"""Endpoints 10, 12–17, 19 of the seed and `GET /dictionary/bins`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
+
+from cardservice.auth.dependencies import CallerA
+from cardservice.dictionaries import service
+from cardservice.dictionaries.fees import fee_schedule
+from cardservice.dictionaries.schemas import (
+    BinRecord,
+    BlockedTagRecord,
+    DictionaryRecord,
+    FeeRecord,
+    TagRecord,
+)
+from cardservice.ledger.money import from_minor
+from cardservice.openapi import BEARER_OR_MFA, PUBLIC, Envelope
+from cardservice.web import JSONResponse, cacheable, ok
+
+router = APIRouter(prefix="/dictionary", tags=["dictionaries"])
+
+POPULAR_MAX_AGE = 60
+
+
+def _simple(path: str, kind: str, summary: str) -> None:
+    async def endpoint(request: Request) -> Response:
+        async with request.app.state.db.read() as session:
+            return cacheable(request, await service.dictionary(session, kind))
+
+    endpoint.__name__ = f"list_{kind}"
+    router.add_api_route(
+        path,
+        endpoint,
+        methods=["GET"],
+        response_model=Envelope[list[DictionaryRecord]],
+        openapi_extra=PUBLIC,
+        summary=summary,
+    )
+
+
+_simple("/transaction-statuses", "transaction_status", "Transaction statuses")
+_simple("/transaction-errors", "transaction_error", "Transaction errors")
+_simple("/account-statuses", "account_status", "Account statuses")
+_simple("/account-types", "account_type", "Account types")
+
+
+@router.get(
+    "/transaction-tags",
+    response_model=Envelope[list[TagRecord]],
+    openapi_extra=PUBLIC,
+    summary="The 30 most popular transaction tags",
+)
+async def popular_tags(request: Request) -> Response:
+    async with request.app.state.db.read() as session:
+        return cacheable(request, await service.popular_tags(session), max_age=POPULAR_MAX_AGE)
+
+
+@router.get(
+    "/transaction-tags/search",
+    response_model=Envelope[list[TagRecord]],
+    openapi_extra=PUBLIC,
+    summary="Search transaction tags by name",
+)
+async def search_tags(
+    request: Request,
+    search: Annotated[str, Query(min_length=1, max_length=64, description="Part of a name")],
+) -> Response:
+    async with request.app.state.db.read() as session:
+        return cacheable(
+            request, await service.search_tags(session, search), max_age=POPULAR_MAX_AGE
+        )
+
+
+@router.get(
+    "/transaction-tags/blocked",
+    response_model=Envelope[list[BlockedTagRecord]],
+    openapi_extra=PUBLIC,
+    summary="Blocked and restricted transaction tags",
+)
+async def blocked_tags(request: Request) -> Response:
+    async with request.app.state.db.read() as session:
+        return cacheable(request, await service.blocked_tags(session))
+
+
+@router.get(
+    "/fees",
+    response_model=Envelope[list[FeeRecord]],
+    openapi_extra=BEARER_OR_MFA,
+    summary="The caller's fee schedule",
+)
+async def fees(request: Request, caller: CallerA) -> JSONResponse:
+    async with request.app.state.db.read() as session:
+        schedule = await fee_schedule(session, caller.user_uuid)
+    return ok(
+        [
+            FeeRecord(
+                slug=f.slug, name=f.name, kind=f.kind, amount=from_minor(f.value), currency=None
+            )
+            for f in schedule.fees.values()
+        ]
+    )
+
+
+@router.get(
+    "/bins",
+    response_model=Envelope[list[BinRecord]],
+    openapi_extra=BEARER_OR_MFA,
+    summary="Card BINs the service issues from",
+)
+async def bins(request: Request, caller: CallerA) -> JSONResponse:
+    async with request.app.state.db.read() as session:
+        return ok(await service.bins(session))

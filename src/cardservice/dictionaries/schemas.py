@@ -1,0 +1,47 @@
+"""Records of the dictionary endpoints."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Annotated, Literal
+from uuid import UUID
+
+from pydantic import BaseModel, WithJsonSchema
+
+Amount = Annotated[Decimal, WithJsonSchema({"type": "number"})]
+
+
+class DictionaryRecord(BaseModel):
+    slug: str
+    name: str
+    description: str
+
+
+class TagRecord(BaseModel):
+    slug: str
+    name: str
+    category: str
+    transactions_count: int
+
+
+class BlockedTagRecord(BaseModel):
+    slug: str
+    name: str
+    restriction: Literal["blocked", "restricted"]
+    reason: str
+
+
+class FeeRecord(BaseModel):
+    slug: str
+    name: str
+    kind: Literal["fixed", "percent"]
+    amount: Amount
+    currency: str | None
+
+
+class BinRecord(BaseModel):
+    uuid: UUID
+    bin: str
+    brand: str
+    currency: str
+    status: Literal["available", "unavailable"]

@@ -1,0 +1,132 @@
+"""The ledger: the only door through which money moves.
+
+Invariant: every journal entry is a set of postings that sums to zero per currency, and the
+cached balance of every account and card equals the sum of its postings and is never negative.
+`post_entry` checks the sum in code (UnbalancedEntry); PostgreSQL checks it again with a
+deferred constraint trigger, and both databases refuse a negative balance (CHECK). Entries
+are never edited: a correction is a new entry.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from sqlalchemy import insert, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from cardservice.errors import RuleViolation
+from cardservice.models import Account, Card, JournalEntry, Posting
+from cardservice.models.base import utcnow
+
+
+class SystemBook(StrEnum):
+    """The service's own books, the other side of every customer movement."""
+
+    FUNDING = "funding"  # money that entered from outside (deposits)
+    MERCHANTS = "merchants"  # money paid out to card merchants
+    FEES = "fees"  # fee revenue
+
+
+class InsufficientFunds(RuleViolation):
+    code, message = "insufficient_funds", "The balance does not cover this amount."
+
+
+class UnbalancedEntry(Exception):
+    """A programming error: the legs of an entry must sum to zero per currency."""
+
+
+@dataclass(frozen=True, slots=True)
+class Leg:
+    """One posting: exactly one of account, card or book; `amount` signed minor units."""
+
+    currency: str
+    amount: int
+    account: uuid.UUID | None = None
+    card: uuid.UUID | None = None
+    book: SystemBook | None = None
+
+
+def account_leg(account: uuid.UUID, currency: str, amount: int) -> Leg:
+    return Leg(currency=currency, amount=amount, account=account)
+
+
+def card_leg(card: uuid.UUID, currency: str, amount: int) -> Leg:
+    return Leg(currency=currency, amount=amount, card=card)
+
+
+def book_leg(book: SystemBook, currency: str, amount: int) -> Leg:
+    return Leg(currency=currency, amount=amount, book=book)
+
+
+def _check_balanced(legs: Sequence[Leg]) -> None:
+    totals: dict[str, int] = defaultdict(int)
+    for leg in legs:
+        if sum(x is not None for x in (leg.account, leg.card, leg.book)) != 1:
+            raise UnbalancedEntry("a leg needs exactly one holder")
+        totals[leg.currency] += leg.amount
+    if any(totals.values()):
+        raise UnbalancedEntry(f"entry does not sum to zero: {dict(totals)}")
+
+
+async def _apply(
+    session: AsyncSession, model: type[Account] | type[Card], key: uuid.UUID, delta: int
+) -> None:
+    """Move a cached balance; refuses atomically (no read-modify-write) to go below zero."""
+    now = utcnow()
+    result = await session.execute(
+        update(model)
+        .where(model.uuid == key, model.balance + delta >= 0)
+        .values(balance=model.balance + delta, updated_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        raise InsufficientFunds()
+
+
+async def post_entry(
+    session: AsyncSession, kind: str, legs: Sequence[Leg], reference: uuid.UUID | None = None
+) -> int:
+    """Record one balanced entry and move the balances it touches; returns the entry id.
+
+    Balances are moved in a fixed order (accounts, then cards, each by uuid) so that
+    concurrent entries lock rows in the same order.
+    """
+    legs = [leg for leg in legs if leg.amount != 0]
+    _check_balanced(legs)
+    entry_id = (
+        await session.execute(
+            insert(JournalEntry)
+            .values(kind=kind, reference=reference, created_at=utcnow())
+            .returning(JournalEntry.id)
+        )
+    ).scalar_one()
+    await session.execute(
+        insert(Posting),
+        [
+            {
+                "entry_id": entry_id,
+                "account_uuid": leg.account,
+                "card_uuid": leg.card,
+                "system_book": leg.book.value if leg.book else None,
+                "currency": leg.currency,
+                "amount": leg.amount,
+            }
+            for leg in legs
+        ],
+    )
+    deltas: dict[tuple[int, uuid.UUID], int] = defaultdict(int)
+    for leg in legs:
+        if leg.account is not None:
+            deltas[(0, leg.account)] += leg.amount
+        elif leg.card is not None:
+            deltas[(1, leg.card)] += leg.amount
+    for (rank, key), delta in sorted(
+        deltas.items(), key=lambda item: (item[0][0], str(item[0][1]))
+    ):
+        if delta:
+            await _apply(session, Account if rank == 0 else Card, key, delta)
+    return int(entry_id)

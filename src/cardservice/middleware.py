@@ -1,0 +1,93 @@
+"""Request ids, access logs and the last-resort 500 (no stack trace leaves the service)."""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+import uuid
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from cardservice.web import dumps
+
+logger = logging.getLogger("cardservice.access")
+REQUEST_ID_PATTERN = re.compile(r"^[A-Za-z0-9._-]{8,128}$")
+
+
+class RequestContextMiddleware:
+    """Gives every request an `X-Request-ID` (the client's, if well-formed) and logs it."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request_id = self._request_id(scope)
+        scope.setdefault("state", {})["request_id"] = request_id
+        started = time.perf_counter()
+        status = 500
+        response_started = False
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status, response_started
+            if message["type"] == "http.response.start":
+                response_started = True
+                status = message["status"]
+                message["headers"] = [
+                    *message.get("headers", []),
+                    (b"x-request-id", request_id.encode()),
+                ]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        except Exception:
+            logger.exception("unhandled error", extra={"request_id": request_id})
+            if not response_started:
+                await self._internal_error(send_with_id, request_id)
+        finally:
+            logger.info(
+                "request",
+                extra={
+                    "request_id": request_id,
+                    "method": scope["method"],
+                    "path": scope["path"],  # never the query string: it may hold an MFA code
+                    "status": status,
+                    "ms": round((time.perf_counter() - started) * 1000, 2),
+                    "user": scope["state"].get("user_uuid"),
+                },
+            )
+
+    @staticmethod
+    def _request_id(scope: Scope) -> str:
+        for name, value in scope["headers"]:
+            if name == b"x-request-id":
+                candidate: str = value.decode("latin-1")
+                if REQUEST_ID_PATTERN.match(candidate):
+                    return candidate
+        return uuid.uuid4().hex
+
+    @staticmethod
+    async def _internal_error(send: Send, request_id: str) -> None:
+        body = dumps(
+            {
+                "success": False,
+                "message": "An unexpected error occurred.",
+                "code": "internal_error",
+                "request_id": request_id,
+            }
+        )
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 500,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})

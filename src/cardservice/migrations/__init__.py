@@ -1,0 +1,36 @@
+"""Alembic migrations, shipped inside the package so `cardservice db upgrade` works anywhere."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection
+from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy.pool import NullPool
+
+MIGRATIONS_DIR = Path(__file__).parent
+
+
+def alembic_config(url: str) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.set_main_option("sqlalchemy.url", url)
+    return config
+
+
+async def upgrade_database(url: str, revision: str = "head") -> None:
+    """Apply pending migrations to the database at `url` (an async SQLAlchemy URL)."""
+    engine = create_async_engine(url, poolclass=NullPool)
+    config = alembic_config(url)
+
+    def run(connection: Connection) -> None:
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(run)
+    finally:
+        await engine.dispose()

@@ -1,0 +1,44 @@
+"""All tables, one module each; importing this package registers them on `Base.metadata`."""
+
+from cardservice.models.account import Account
+from cardservice.models.attachment import Attachment
+from cardservice.models.base import Base
+from cardservice.models.card import Card
+from cardservice.models.credential import ApiToken, MfaCode
+from cardservice.models.idempotency import IdempotencyKey
+from cardservice.models.ledger import JournalEntry, Posting
+from cardservice.models.reference import (
+    Bin,
+    DictionaryEntry,
+    FeeRate,
+    PaymentCurrency,
+    PaymentMethod,
+    TransactionTag,
+    UserFeeOverride,
+)
+from cardservice.models.three_ds import ThreeDsCode
+from cardservice.models.transaction import Transaction
+from cardservice.models.user import Team, User
+
+__all__ = [
+    "Account",
+    "ApiToken",
+    "Attachment",
+    "Base",
+    "Bin",
+    "Card",
+    "DictionaryEntry",
+    "FeeRate",
+    "IdempotencyKey",
+    "JournalEntry",
+    "MfaCode",
+    "PaymentCurrency",
+    "PaymentMethod",
+    "Posting",
+    "Team",
+    "ThreeDsCode",
+    "Transaction",
+    "TransactionTag",
+    "User",
+    "UserFeeOverride",
+]

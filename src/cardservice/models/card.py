@@ -1,0 +1,46 @@
+"""Cards: the full number is only ever stored encrypted (Fernet) plus a keyed fingerprint."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, Index, LargeBinary, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from cardservice.models.base import Base, Timestamps, UuidPk
+
+
+class Card(UuidPk, Timestamps, Base):
+    __tablename__ = "cards"
+    __table_args__ = (
+        CheckConstraint("balance >= 0", name="balance_not_negative"),
+        CheckConstraint("status IN ('active', 'frozen', 'closed')", name="status"),
+        Index("ix_cards_user_order", "user_uuid", "sort_order", "created_at", "uuid"),
+    )
+
+    user_uuid: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.uuid"))
+    account_uuid: Mapped[uuid.UUID] = mapped_column(ForeignKey("accounts.uuid"), index=True)
+    bin_uuid: Mapped[uuid.UUID] = mapped_column(ForeignKey("bins.uuid"))
+    bin: Mapped[str] = mapped_column(String(8))
+    brand: Mapped[str] = mapped_column(String(16))
+    currency: Mapped[str] = mapped_column(String(3))
+    pan_ciphertext: Mapped[bytes] = mapped_column(LargeBinary, doc="Fernet token of the number")
+    pan_fingerprint: Mapped[str] = mapped_column(
+        String(64), unique=True, doc="HMAC-SHA256 of the number: uniqueness without plaintext"
+    )
+    last4: Mapped[str] = mapped_column(String(4))
+    expiry_month: Mapped[int]
+    expiry_year: Mapped[int]
+    balance: Mapped[int] = mapped_column(
+        BigInteger, default=0, doc="minor units; always the sum of this card's postings"
+    )
+    status: Mapped[str] = mapped_column(String(16), default="active")
+    is_favorite: Mapped[bool] = mapped_column(default=False)
+    sort_order: Mapped[int] = mapped_column(BigInteger)
+    description: Mapped[str | None] = mapped_column(String(255))
+    external_id: Mapped[str | None] = mapped_column(String(128))
+    holder_name: Mapped[str | None] = mapped_column(String(120))
+    holder_address: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    auto_replenish_amount: Mapped[int | None] = mapped_column(BigInteger)
+    auto_replenish_min_balance: Mapped[int | None] = mapped_column(BigInteger)

@@ -1,0 +1,97 @@
+"""Reference data shipped in the catalogue and loaded by migration."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from sqlalchemy import BigInteger, ForeignKey, Index, Integer, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from cardservice.models.base import Base, BigId, utcnow
+
+
+class DictionaryEntry(Base):
+    """Small fixed vocabularies: transaction statuses and errors, account statuses and types."""
+
+    __tablename__ = "dictionary_entries"
+
+    kind: Mapped[str] = mapped_column(String(32), primary_key=True)
+    slug: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(String(120))
+    description: Mapped[str] = mapped_column(String(500))
+    position: Mapped[int] = mapped_column(Integer)
+
+
+class TransactionTag(Base):
+    __tablename__ = "transaction_tags"
+    __table_args__ = (Index("ix_transaction_tags_popularity", "transactions_count", "name"),)
+
+    slug: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(String(120), unique=True)
+    category: Mapped[str] = mapped_column(String(32))
+    restriction: Mapped[str | None] = mapped_column(String(16), doc="blocked | restricted")
+    reason: Mapped[str | None] = mapped_column(String(500))
+    transactions_count: Mapped[int] = mapped_column(
+        BigInteger, default=0, doc="counter kept by the transaction engine"
+    )
+
+
+class FeeRate(Base):
+    """A fee of a plan. `value` is minor units (fixed) or hundredths of a percent (percent)."""
+
+    __tablename__ = "fee_rates"
+
+    plan: Mapped[str] = mapped_column(String(32), primary_key=True)
+    slug: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(120))
+    kind: Mapped[str] = mapped_column(String(16))
+    value: Mapped[int] = mapped_column(BigInteger)
+    position: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class UserFeeOverride(Base):
+    """A per-user fee that replaces the default plan's fee of the same slug."""
+
+    __tablename__ = "user_fee_overrides"
+
+    user_uuid: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.uuid"), primary_key=True)
+    slug: Mapped[str] = mapped_column(String(32), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    value: Mapped[int] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Bin(Base):
+    __tablename__ = "bins"
+
+    uuid: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    bin: Mapped[str] = mapped_column(String(8), unique=True)
+    brand: Mapped[str] = mapped_column(String(16))
+    currency: Mapped[str] = mapped_column(String(3))
+    status: Mapped[str] = mapped_column(String(16), doc="available | unavailable")
+
+
+class PaymentMethod(Base):
+    __tablename__ = "payment_methods"
+
+    slug: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(String(120))
+    position: Mapped[int] = mapped_column(Integer)
+
+
+class PaymentCurrency(Base):
+    """Amounts are exact decimal strings: crypto currencies carry up to 18 decimals."""
+
+    __tablename__ = "payment_currencies"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    method_slug: Mapped[str] = mapped_column(ForeignKey("payment_methods.slug"), index=True)
+    code: Mapped[str] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(String(120))
+    network: Mapped[str | None] = mapped_column(String(32))
+    decimals: Mapped[int] = mapped_column(Integer)
+    min_amount: Mapped[str] = mapped_column(String(48))
+    max_amount: Mapped[str] = mapped_column(String(48))
+    fee_percent: Mapped[str] = mapped_column(String(16))
+    position: Mapped[int] = mapped_column(Integer)

@@ -1,0 +1,41 @@
+"""Transactions as the user sees them; their money is in the ledger's entries."""
+
+from __future__ import annotations
+
+import uuid
+
+from sqlalchemy import BigInteger, ForeignKey, Index, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from cardservice.models.base import Base, Timestamps, UuidPk
+
+
+class Transaction(UuidPk, Timestamps, Base):
+    __tablename__ = "transactions"
+    __table_args__ = (
+        Index("ix_transactions_user_created", "user_uuid", "created_at", "uuid"),
+        Index("ix_transactions_card_created", "card_uuid", "created_at", "uuid"),
+        Index("ix_transactions_account_created", "account_uuid", "created_at", "uuid"),
+    )
+
+    user_uuid: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.uuid"))
+    account_uuid: Mapped[uuid.UUID] = mapped_column(ForeignKey("accounts.uuid"))
+    card_uuid: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("cards.uuid"))
+    type: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16))
+    direction: Mapped[str] = mapped_column(String(8), doc="debit | credit, for the holder")
+    amount: Mapped[int] = mapped_column(BigInteger, doc="minor units, positive")
+    currency: Mapped[str] = mapped_column(String(3))
+    fee: Mapped[int] = mapped_column(BigInteger, default=0, doc="minor units charged with it")
+    refunded_amount: Mapped[int] = mapped_column(BigInteger, default=0)
+    merchant_name: Mapped[str | None] = mapped_column(String(120))
+    merchant_mcc: Mapped[str | None] = mapped_column(String(4))
+    merchant_country: Mapped[str | None] = mapped_column(String(2))
+    merchant_city: Mapped[str | None] = mapped_column(String(120))
+    tag_slug: Mapped[str | None] = mapped_column(ForeignKey("transaction_tags.slug"))
+    error_slug: Mapped[str | None] = mapped_column(String(64))
+    flagged: Mapped[bool] = mapped_column(default=False, doc="restricted merchant tag")
+    description: Mapped[str | None] = mapped_column(String(255))
+    parent_uuid: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("transactions.uuid"), doc="the purchase a refund belongs to"
+    )

@@ -1,0 +1,34 @@
+"""Pydantic types for money at the JSON edge: exact Decimals, at most 2 decimals."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator, Field, WithJsonSchema
+
+MAX_AMOUNT = Decimal("100000000")  # 100 million major units per amount field
+
+
+def _exact_number(value: Any) -> Any:
+    """Accept JSON numbers only (ints or exactly parsed decimals), never strings or booleans."""
+    if isinstance(value, bool) or not isinstance(value, int | Decimal):
+        raise ValueError("must be a number")
+    return Decimal(value) if isinstance(value, int) else value
+
+
+Amount = Annotated[
+    Decimal,
+    BeforeValidator(_exact_number),
+    Field(ge=0, le=MAX_AMOUNT, decimal_places=2),
+    WithJsonSchema({"type": "number", "minimum": 0, "maximum": 100000000, "multipleOf": 0.01}),
+]
+PositiveAmount = Annotated[
+    Decimal,
+    BeforeValidator(_exact_number),
+    Field(gt=0, le=MAX_AMOUNT, decimal_places=2),
+    WithJsonSchema(
+        {"type": "number", "exclusiveMinimum": 0, "maximum": 100000000, "multipleOf": 0.01}
+    ),
+]
+MoneyOut = Annotated[Decimal, WithJsonSchema({"type": "number"})]

@@ -1,0 +1,135 @@
+"""The served OpenAPI document: security schemes, envelopes, error bodies, path patterns."""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+from pydantic import BaseModel, Field
+from starlette.convertors import Convertor, register_url_convertor
+
+T = TypeVar("T")
+
+UUID_PATTERN = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+SLUG_PATTERN = r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$"
+SLUG_MAX_LENGTH = 64
+
+BEARER_OR_MFA: dict[str, Any] = {"security": [{"bearerAuth": []}, {"mfaCode": []}]}
+BEARER_ONLY: dict[str, Any] = {"security": [{"bearerAuth": []}]}
+PUBLIC: dict[str, Any] = {"security": []}
+
+
+class UuidConvertor(Convertor[str]):
+    """Path segments that are UUIDs (any case); anything else does not match the route: 404."""
+
+    regex = UUID_PATTERN[1:-1]
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+class SlugConvertor(Convertor[str]):
+    regex = rf"(?=[a-z0-9_-]{{1,{SLUG_MAX_LENGTH}}}(?:/|$)){SLUG_PATTERN[1:-1]}"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("uuid36", UuidConvertor())
+register_url_convertor("slug", SlugConvertor())
+
+
+class Envelope(BaseModel, Generic[T]):
+    success: bool = True
+    data: T
+
+
+class PageMeta(BaseModel):
+    current_page: int = Field(ge=1)
+    per_page: int = Field(ge=1)
+    total: int = Field(ge=0)
+    last_page: int = Field(ge=1)
+
+
+class PagedEnvelope(BaseModel, Generic[T]):
+    success: bool = True
+    meta: PageMeta
+    data: T
+
+
+class Done(BaseModel):
+    success: bool = True
+
+
+class ErrorBody(BaseModel):
+    success: bool = False
+    message: str
+    code: str
+    errors: dict[str, list[str]] | None = None
+    request_id: str | None = None
+
+
+ERROR_STATUSES = {
+    "400": "The body is not a JSON object",
+    "401": "No valid credentials",
+    "403": "Credentials of a scheme this endpoint does not accept",
+    "404": "Unknown or foreign resource",
+    "409": "Idempotency conflict",
+    "413": "Body too large",
+    "415": "Body is not JSON",
+    "422": "Validation failed or a business rule refused",
+    "429": "Rate limited",
+    "500": "Unexpected failure",
+}
+
+
+def _add_body_models(schema: dict[str, Any], app: FastAPI) -> None:
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    for path_item in schema["paths"].values():
+        for operation in path_item.values():
+            model = operation.pop("x-body-model", None)
+            if model is None:
+                continue
+            model_schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
+            components.update(model_schema.pop("$defs", {}))
+            components[model.__name__] = model_schema
+
+
+def _add_errors(schema: dict[str, Any]) -> None:
+    ref = {"$ref": "#/components/schemas/ErrorBody"}
+    for path_item in schema["paths"].values():
+        for operation in path_item.values():
+            responses = operation.setdefault("responses", {})
+            responses.pop("422", None)  # FastAPI's own shape; ours follows
+            for status, description in ERROR_STATUSES.items():
+                responses.setdefault(
+                    status,
+                    {"description": description, "content": {"application/json": {"schema": ref}}},
+                )
+    schema["components"]["schemas"]["ErrorBody"] = ErrorBody.model_json_schema()
+    for name in ("HTTPValidationError", "ValidationError"):
+        schema["components"]["schemas"].pop(name, None)
+
+
+def build_openapi(app: FastAPI) -> dict[str, Any]:
+    """FastAPI's document plus what it cannot infer from our hand-parsed bodies."""
+    if app.openapi_schema:
+        return app.openapi_schema
+    schema = get_openapi(
+        title=app.title, version=app.version, description=app.description, routes=app.routes
+    )
+    schema.setdefault("components", {})["securitySchemes"] = {
+        "bearerAuth": {"type": "http", "scheme": "bearer"},
+        "mfaCode": {"type": "apiKey", "in": "query", "name": "_code"},
+    }
+    _add_body_models(schema, app)
+    _add_errors(schema)
+    app.openapi_schema = schema
+    return schema

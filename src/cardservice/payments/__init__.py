@@ -1,0 +1,1 @@
+"""Payment methods and the currencies each accepts."""

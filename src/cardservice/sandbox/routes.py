@@ -1,0 +1,7 @@
+"""HTTP routes of the sandbox package."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+router = APIRouter(tags=["sandbox"])

@@ -1,0 +1,1 @@
+"""Transactions: the authorization engine, state machine, reports and receipts."""

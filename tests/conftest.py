@@ -1,0 +1,117 @@
+"""Every test that uses `app` or `client` runs on SQLite and on PostgreSQL, real databases.
+
+Each database is created and migrated once per run (PostgreSQL: a fresh database named
+`cs_test_<random>` dropped at the end); each test starts from empty tables with the
+shipped reference data in place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import asyncpg
+import httpx
+import pytest
+from fastapi import FastAPI
+from sqlalchemy import text
+
+from cardservice.app import create_app
+from cardservice.config import Settings
+from cardservice.migrations import upgrade_database
+
+PG_ADMIN_DSN = os.environ.get("CARDSERVICE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+DATABASES = os.environ.get("CARDSERVICE_TEST_DATABASES", "sqlite,postgresql").split(",")
+TEST_KEY = "hXo9m1GJZ0PgtDk0eJ1rV9yB0g3o4Zb8u0eHqXqvP1s="
+USER_TABLES = [
+    "postings",
+    "journal_entries",
+    "three_ds_codes",
+    "idempotency_keys",
+    "attachments",
+    "transactions",
+    "cards",
+    "accounts",
+    "user_fee_overrides",
+    "mfa_codes",
+    "api_tokens",
+    "users",
+    "teams",
+]
+
+
+def _pg_url(dsn: str, database: str) -> str:
+    return dsn.rsplit("/", 1)[0] + "/" + database
+
+
+async def _pg_admin(sql: str) -> None:
+    connection = await asyncpg.connect(PG_ADMIN_DSN)
+    try:
+        await connection.execute(sql)
+    finally:
+        await connection.close()
+
+
+@pytest.fixture(scope="session", params=DATABASES)
+def database_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A migrated database of one kind, for the whole run."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path_factory.mktemp('sqlite') / 'cardservice.db'}"
+        asyncio.run(upgrade_database(Settings(database_url=url).resolved_database_url))
+        yield url
+        return
+    name = f"cs_test_{uuid.uuid4().hex[:12]}"
+    asyncio.run(_pg_admin(f'CREATE DATABASE "{name}"'))
+    url = _pg_url(PG_ADMIN_DSN, name)
+    try:
+        asyncio.run(upgrade_database(Settings(database_url=url).resolved_database_url))
+        yield url
+    finally:
+        asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Settings:
+    return Settings(
+        database_url=database_url,
+        var_dir=tmp_path / "var",
+        storage_dir=tmp_path / "blobs",
+        encryption_key=TEST_KEY,
+        sandbox=True,
+        rate_limit_per_minute=100_000,
+        auth_failures_per_minute=100_000,
+        log_level="WARNING",
+    )
+
+
+async def _empty_tables(app: FastAPI) -> None:
+    async with app.state.db.write() as session:
+        if app.state.db.is_sqlite:
+            for table in USER_TABLES:
+                await session.execute(text(f"DELETE FROM {table}"))
+        else:
+            await session.execute(
+                text(f"TRUNCATE {', '.join(USER_TABLES)} RESTART IDENTITY CASCADE")
+            )
+        await session.execute(text("UPDATE transaction_tags SET transactions_count = 0"))
+
+
+@pytest.fixture
+async def app(settings: Settings) -> AsyncIterator[FastAPI]:
+    application = create_app(settings)
+    await _empty_tables(application)
+    yield application
+    await application.state.db.dispose()
+    await application.state.rate_limiter.close()
+
+
+@pytest.fixture
+async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
+        yield http

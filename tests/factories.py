@@ -1,0 +1,123 @@
+"""Test data built through the services, never by writing rows directly."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import timedelta
+from decimal import Decimal
+
+from fastapi import FastAPI
+from sqlalchemy import func, select
+
+from cardservice.accounts.service import create_account
+from cardservice.auth.credentials import issue_mfa_code, issue_token
+from cardservice.ledger.money import to_minor
+from cardservice.models import Account, Bin, Card, Posting
+from cardservice.transactions.deposits import deposit
+from cardservice.users.service import create_user
+
+USD_VISA_BIN = "424242"
+
+
+@dataclass
+class Caller:
+    uuid: uuid.UUID
+    email: str
+    token: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+
+async def make_user(
+    app: FastAPI,
+    *,
+    team: str | None = None,
+    role: str | None = None,
+    expires_in: timedelta | None = None,
+) -> Caller:
+    email = f"user-{uuid.uuid4().hex[:10]}@example.com"
+    async with app.state.db.write() as session:
+        user = await create_user(session, email, "Test User", team, role)
+        _row, token = await issue_token(session, user.uuid, "test", expires_in)
+    return Caller(user.uuid, email, token)
+
+
+async def make_mfa_code(app: FastAPI, user: Caller, ttl: timedelta = timedelta(minutes=10)) -> str:
+    async with app.state.db.write() as session:
+        code, _expires = await issue_mfa_code(session, user.uuid, ttl)
+    return code
+
+
+async def make_account(
+    app: FastAPI,
+    user: Caller,
+    *,
+    currency: str = "USD",
+    funds: str = "0",
+    name: str = "Main",
+    type_: str = "main",
+) -> uuid.UUID:
+    async with app.state.db.write() as session:
+        account = await create_account(session, user.uuid, name, currency, type_)
+        if Decimal(funds) > 0:
+            await deposit(session, user.uuid, account.uuid, to_minor(Decimal(funds)))
+    return account.uuid
+
+
+async def bin_uuid(app: FastAPI, *, currency: str = "USD", status: str = "available") -> str:
+    async with app.state.db.read() as session:
+        found = await session.scalar(
+            select(Bin.uuid).where(Bin.currency == currency, Bin.status == status).order_by(Bin.bin)
+        )
+    assert found is not None
+    return str(found)
+
+
+async def balances(app: FastAPI, account_uuid: uuid.UUID) -> tuple[int, list[int]]:
+    """The account's balance and its cards' balances, in minor units."""
+    async with app.state.db.read() as session:
+        account = await session.scalar(select(Account.balance).where(Account.uuid == account_uuid))
+        cards = await session.scalars(
+            select(Card.balance).where(Card.account_uuid == account_uuid).order_by(Card.sort_order)
+        )
+        return int(account or 0), list(cards)
+
+
+async def assert_ledger_consistent(app: FastAPI) -> None:
+    """Postings sum to zero per currency; every balance equals its postings and is ≥ 0."""
+    async with app.state.db.read() as session:
+        per_currency = (
+            await session.execute(
+                select(Posting.currency, func.sum(Posting.amount)).group_by(Posting.currency)
+            )
+        ).all()
+        assert all(total == 0 for _currency, total in per_currency), per_currency
+        unbalanced = (
+            await session.execute(
+                select(Posting.entry_id, Posting.currency)
+                .group_by(Posting.entry_id, Posting.currency)
+                .having(func.sum(Posting.amount) != 0)
+            )
+        ).all()
+        assert unbalanced == []
+        for model, column in ((Account, Posting.account_uuid), (Card, Posting.card_uuid)):
+            posted = dict(
+                (
+                    await session.execute(
+                        select(column, func.sum(Posting.amount))
+                        .where(column.is_not(None))
+                        .group_by(column)
+                    )
+                ).all()
+            )
+            for key, balance in (await session.execute(select(model.uuid, model.balance))).all():
+                assert balance >= 0
+                assert balance == posted.get(key, 0), (
+                    model.__name__,
+                    key,
+                    balance,
+                    posted.get(key),
+                )
