@@ -95,4 +95,5 @@ async def own_account_for_update(
         select(Account)
         .where(Account.uuid == account_uuid, Account.user_uuid == user_uuid)
         .with_for_update()
+        .execution_options(populate_existing=True)  # see the balance as it is now
     )

@@ -63,7 +63,7 @@ async def set_account_status(
     """Freeze, close or re-activate an account (operator action)."""
     if status not in ACCOUNT_STATUSES:
         raise ValidationFailed(errors={"status": [f"must be one of {', '.join(ACCOUNT_STATUSES)}"]})
-    account = await session.get(Account, account_uuid, with_for_update=True)
+    account = await session.get(Account, account_uuid, with_for_update=True, populate_existing=True)
     if account is None:
         raise AccountNotFound()
     account.status = status

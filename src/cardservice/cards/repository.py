@@ -51,8 +51,8 @@ async def own_card(
     session: AsyncSession, user_uuid: uuid.UUID, card_uuid: uuid.UUID, *, for_update: bool = False
 ) -> Card | None:
     query = select(Card).where(Card.uuid == card_uuid, Card.user_uuid == user_uuid)
-    if for_update:
-        query = query.with_for_update()
+    if for_update:  # a locking read must see the row as it is now, not as the session last saw it
+        query = query.with_for_update().execution_options(populate_existing=True)
     return await session.scalar(query)
 
 

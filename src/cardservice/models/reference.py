@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import BigInteger, ForeignKey, Index, Integer, String
+from sqlalchemy import BigInteger, ForeignKey, Index, Integer, String, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from cardservice.models.base import Base, BigId, utcnow
@@ -25,7 +25,9 @@ class DictionaryEntry(Base):
 
 class TransactionTag(Base):
     __tablename__ = "transaction_tags"
-    __table_args__ = (Index("ix_transaction_tags_popularity", "transactions_count", "name"),)
+    __table_args__ = (
+        Index("ix_transaction_tags_popularity", text("transactions_count DESC"), "name"),
+    )
 
     slug: Mapped[str] = mapped_column(String(64), primary_key=True)
     name: Mapped[str] = mapped_column(String(120), unique=True)

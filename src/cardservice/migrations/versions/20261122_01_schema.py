@@ -93,7 +93,9 @@ def upgrade() -> None:
     )
     with op.batch_alter_table("transaction_tags", schema=None) as batch_op:
         batch_op.create_index(
-            "ix_transaction_tags_popularity", ["transactions_count", "name"], unique=False
+            "ix_transaction_tags_popularity",
+            [sa.text("transactions_count DESC"), "name"],
+            unique=False,
         )
 
     op.create_table(

@@ -1,0 +1,105 @@
+"""The `cardservice` command, run as a real process against the test database."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import httpx
+from fastapi import FastAPI
+
+from cardservice.config import Settings
+
+
+def _cli(settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        "CARDSERVICE_DATABASE_URL": settings.database_url,
+        "CARDSERVICE_VAR_DIR": str(settings.var_dir),
+        "CARDSERVICE_ENCRYPTION_KEY": settings.encryption_key,
+        "CARDSERVICE_LOG_LEVEL": "WARNING",
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "cardservice", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def _value(result: subprocess.CompletedProcess[str]) -> str:
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1, result.stdout  # a value alone on stdout
+    return lines[0]
+
+
+async def test_users_accounts_tokens_and_mfa(
+    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+) -> None:
+    user_uuid = _value(
+        _cli(settings, "users", "create", "--email", "ops@example.com", "--name", "Ops")
+    )
+    account = _value(
+        _cli(
+            settings,
+            "accounts",
+            "create",
+            "--email",
+            "ops@example.com",
+            "--name",
+            "Main",
+            "--currency",
+            "EUR",
+        )
+    )
+    token = _value(
+        _cli(settings, "tokens", "issue", "--email", "ops@example.com", "--expires-in", "30d")
+    )
+    assert token.startswith("cs_")
+    headers = {"Authorization": f"Bearer {token}"}
+    record = (await client.get(f"/account/{account}", headers=headers)).json()["data"]
+    assert record["currency"] == "EUR" and record["owner"]["uuid"] == user_uuid
+    assert _value(_cli(settings, "accounts", "set-status", account, "frozen")) == "frozen"
+    record = (await client.get(f"/account/{account}", headers=headers)).json()["data"]
+    assert record["status"] == "frozen"
+    code = _value(_cli(settings, "mfa", "issue", "--email", "ops@example.com", "--ttl", "60"))
+    assert (await client.get("/accounts", params={"_code": code})).status_code == 200
+    assert _value(_cli(settings, "tokens", "revoke", token[:11])) == "1"
+    assert (await client.get("/accounts", headers=headers)).status_code == 401
+
+
+async def test_bad_arguments_get_one_line_and_nonzero(app: FastAPI, settings: Settings) -> None:
+    cases = [
+        ("users", "create", "--email", "not-an-email", "--name", "X"),
+        ("accounts", "create", "--email", "nobody@example.com", "--name", "A", "--currency", "USD"),
+        ("accounts", "set-status", "not-a-uuid", "active"),
+        ("tokens", "issue", "--email", "nobody@example.com", "--expires-in", "soon"),
+        ("tokens", "revoke", "cs_unknown1"),
+        ("mfa", "issue", "--email", "nobody@example.com", "--ttl", "5"),
+    ]
+    for args in cases:
+        result = _cli(settings, *args)
+        assert result.returncode != 0, args
+        assert "Traceback" not in result.stderr and result.stdout == ""
+        assert len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
+
+
+async def test_demo_is_idempotent_and_prints_a_token(
+    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+) -> None:
+    first = _cli(settings, "demo")
+    assert first.returncode == 0, first.stderr
+    token = first.stdout.splitlines()[-1]
+    accounts = await client.get("/accounts", headers={"Authorization": f"Bearer {token}"})
+    body = accounts.json()["data"]
+    assert len(body["items"]) >= 2 and len(body["related_team_accounts"]) >= 1
+    again = _cli(settings, "demo")
+    assert again.returncode == 0
+    second_token = again.stdout.splitlines()[-1]
+    assert second_token != token
+    same = await client.get("/accounts", headers={"Authorization": f"Bearer {second_token}"})
+    assert same.json()["meta"]["total"] == accounts.json()["meta"]["total"]
