@@ -9,6 +9,8 @@ from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel, Field
 from starlette.convertors import Convertor, register_url_convertor
 
+from cardservice.web import BODY_MODELS
+
 T = TypeVar("T")
 
 UUID_PATTERN = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
@@ -44,6 +46,26 @@ class SlugConvertor(Convertor[str]):
 
 register_url_convertor("uuid36", UuidConvertor())
 register_url_convertor("slug", SlugConvertor())
+
+
+def filters_parameter(properties: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """`openapi_extra` for the deepObject `filters` query parameter (API.md §1.3)."""
+    return {
+        "parameters": [
+            {
+                "name": "filters",
+                "in": "query",
+                "style": "deepObject",
+                "explode": True,
+                "required": False,
+                "schema": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": properties,
+                },
+            }
+        ]
+    }
 
 
 class Envelope(BaseModel, Generic[T]):
@@ -90,13 +112,14 @@ ERROR_STATUSES = {
 }
 
 
-def _add_body_models(schema: dict[str, Any], app: FastAPI) -> None:
+def _add_body_models(schema: dict[str, Any]) -> None:
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     for path_item in schema["paths"].values():
         for operation in path_item.values():
-            model = operation.pop("x-body-model", None)
-            if model is None:
+            name = operation.pop("x-body-model", None)
+            if name is None:
                 continue
+            model = BODY_MODELS[name]
             model_schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
             components.update(model_schema.pop("$defs", {}))
             components[model.__name__] = model_schema
@@ -129,7 +152,7 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
         "bearerAuth": {"type": "http", "scheme": "bearer"},
         "mfaCode": {"type": "apiKey", "in": "query", "name": "_code"},
     }
-    _add_body_models(schema, app)
+    _add_body_models(schema)
     _add_errors(schema)
     app.openapi_schema = schema
     return schema

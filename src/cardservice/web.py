@@ -117,8 +117,12 @@ async def read_limited(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+BODY_MODELS: dict[str, type[BaseModel]] = {}
+
+
 def body_schema(model: type[BaseModel]) -> dict[str, Any]:
     """`openapi_extra` documenting a JSON body we parse ourselves (after authentication)."""
+    BODY_MODELS[model.__name__] = model
     return {
         "requestBody": {
             "required": True,
@@ -126,7 +130,7 @@ def body_schema(model: type[BaseModel]) -> dict[str, Any]:
                 "application/json": {"schema": {"$ref": f"#/components/schemas/{model.__name__}"}}
             },
         },
-        "x-body-model": model,
+        "x-body-model": model.__name__,
     }
 
 

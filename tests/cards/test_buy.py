@@ -179,6 +179,15 @@ async def test_buy_validation(app: FastAPI, client: httpx.AsyncClient) -> None:
         response = await client.post("/card/buy", json=body, headers=user.headers)
         assert response.status_code == 422, (body, response.text)
         assert response.json()["code"] == "validation_error" and response.json()["errors"]
+    huge = b'{"account_uuid": "%s", "bin_uuid": "%s", "cards_count": 1%s}' % (
+        str(account).encode(),
+        bin_.encode(),
+        b"0" * 40,
+    )
+    response = await client.post(
+        "/card/buy", content=huge, headers={**user.headers, "Content-Type": "application/json"}
+    )
+    assert response.status_code == 422
     assert await balances(app, account) == (100000, [])
 
 

@@ -10,7 +10,13 @@ from fastapi import APIRouter, Path, Request
 from cardservice.accounts import service
 from cardservice.accounts.schemas import AccountRecord, AccountsPage
 from cardservice.auth.dependencies import CallerA
-from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope, PagedEnvelope
+from cardservice.openapi import (
+    BEARER_OR_MFA,
+    UUID_PATTERN,
+    Envelope,
+    PagedEnvelope,
+    filters_parameter,
+)
 from cardservice.web import (
     JSONResponse,
     StandardPage,
@@ -42,25 +48,14 @@ ACCOUNT_FILTERS = {
     response_model=PagedEnvelope[AccountsPage],
     openapi_extra={
         **BEARER_OR_MFA,
-        "parameters": [
+        **filters_parameter(
             {
-                "name": "filters",
-                "in": "query",
-                "style": "deepObject",
-                "explode": True,
-                "required": False,
-                "schema": {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "properties": {
-                        "status": {"type": "string", "enum": list(service.ACCOUNT_STATUSES)},
-                        "type": {"type": "string", "minLength": 1, "maxLength": 32},
-                        "currency": {"type": "string", "pattern": "^[A-Z]{3}$"},
-                        "search": {"type": "string", "minLength": 1, "maxLength": 120},
-                    },
-                },
+                "status": {"type": "string", "enum": list(service.ACCOUNT_STATUSES)},
+                "type": {"type": "string", "minLength": 1, "maxLength": 32},
+                "currency": {"type": "string", "pattern": "^[A-Z]{3}$"},
+                "search": {"type": "string", "minLength": 1, "maxLength": 120},
             }
-        ],
+        ),
     },
     summary="List the caller's accounts and, for a team owner, the team's",
 )

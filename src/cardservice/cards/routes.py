@@ -14,11 +14,19 @@ from cardservice.cards import purchase, service
 from cardservice.cards.schemas import (
     BuyCardsRequest,
     BuyCardsResult,
+    CardList,
     CardRecord,
     FavoriteRequest,
     SortRequest,
 )
-from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Done, Envelope, PagedEnvelope
+from cardservice.openapi import (
+    BEARER_OR_MFA,
+    UUID_PATTERN,
+    Done,
+    Envelope,
+    PagedEnvelope,
+    filters_parameter,
+)
 from cardservice.web import (
     CardPage,
     JSONResponse,
@@ -71,8 +79,18 @@ async def buy_cards(request: Request, caller: CallerA) -> Response:
 
 @router.get(
     "/card",
-    response_model=PagedEnvelope[dict[str, list[CardRecord]]],
-    openapi_extra=BEARER_OR_MFA,
+    response_model=PagedEnvelope[CardList],
+    openapi_extra={
+        **BEARER_OR_MFA,
+        **filters_parameter(
+            {
+                "status": {"type": "string", "enum": ["active", "frozen", "closed"]},
+                "account_uuid": {"type": "string", "format": "uuid"},
+                "is_favorite": {"type": "boolean"},
+                "search": {"type": "string", "minLength": 1, "maxLength": 64},
+            }
+        ),
+    },
     summary="List the caller's cards in their order",
 )
 async def list_cards(request: Request, caller: CallerA, page: CardPage) -> JSONResponse:

@@ -68,6 +68,10 @@ class CardRecord(BaseModel):
     updated_at: datetime
 
 
+class CardList(BaseModel):
+    cards: list[CardRecord]
+
+
 class BuyCardsRequest(StrictRequest):
     account_uuid: UuidStr
     bin_uuid: UuidStr
