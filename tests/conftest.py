@@ -8,6 +8,7 @@ shipped reference data in place.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -21,7 +22,9 @@ from sqlalchemy import text
 
 from cardservice.app import create_app
 from cardservice.config import Settings
+from cardservice.logs import JsonFormatter
 from cardservice.migrations import upgrade_database
+from tests.log_scan import secrets_in
 
 PG_ADMIN_DSN = os.environ.get("CARDSERVICE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 DATABASES = os.environ.get("CARDSERVICE_TEST_DATABASES", "sqlite,postgresql").split(",")
@@ -55,6 +58,28 @@ async def _pg_admin(sql: str) -> None:
         await connection.close()
 
 
+class _Collector(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(level=logging.DEBUG)
+        self.lines: list[str] = []
+        self.setFormatter(JsonFormatter())
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(self.format(record))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def log_capture() -> Iterator[list[str]]:
+    """Every log line of the whole run, formatted as the service writes them."""
+    collector = _Collector()
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # the test client's own request log
+    logging.getLogger().addHandler(collector)
+    yield collector.lines
+    logging.getLogger().removeHandler(collector)
+    leaks = secrets_in("\n".join(collector.lines))
+    assert not leaks, f"secrets found in the logs of this run: {leaks[:3]}"
+
+
 @pytest.fixture(scope="session", params=DATABASES)
 def database_url(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
@@ -85,7 +110,7 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
         sandbox=True,
         rate_limit_per_minute=100_000,
         auth_failures_per_minute=100_000,
-        log_level="WARNING",
+        log_level="INFO",
     )
 
 

@@ -17,7 +17,7 @@ from cardservice.models import Account, Bin, Card, Posting
 from cardservice.transactions.deposits import deposit
 from cardservice.users.service import create_user
 
-USD_VISA_BIN = "424242"
+ISSUED_SECRETS: list[str] = []  # every token and code the tests issue, for the log scan
 
 
 @dataclass
@@ -42,12 +42,14 @@ async def make_user(
     async with app.state.db.write() as session:
         user = await create_user(session, email, "Test User", team, role)
         _row, token = await issue_token(session, user.uuid, "test", expires_in)
+    ISSUED_SECRETS.append(token)
     return Caller(user.uuid, email, token)
 
 
 async def make_mfa_code(app: FastAPI, user: Caller, ttl: timedelta = timedelta(minutes=10)) -> str:
     async with app.state.db.write() as session:
         code, _expires = await issue_mfa_code(session, user.uuid, ttl)
+    ISSUED_SECRETS.append(code)
     return code
 
 

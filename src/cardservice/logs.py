@@ -27,10 +27,11 @@ class JsonFormatter(logging.Formatter):
 
 def configure_logging(level: str) -> None:
     """Route every logger (ours, uvicorn's) to stderr as JSON lines."""
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonFormatter())
     root = logging.getLogger()
-    root.handlers[:] = [handler]
+    if not any(isinstance(h.formatter, JsonFormatter) for h in root.handlers):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(JsonFormatter())
+        root.addHandler(handler)
     root.setLevel(level)
     for name in ("uvicorn", "uvicorn.error"):
         logging.getLogger(name).handlers[:] = []
