@@ -53,7 +53,7 @@ async def _with_session(
         await db.dispose()
 
 
-def serve(args: argparse.Namespace, settings: Settings) -> None:
+def run_server(args: argparse.Namespace, settings: Settings) -> None:
     """Migrate the embedded database, then run uvicorn (it owns the event loop)."""
     import uvicorn
 
@@ -171,7 +171,7 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int, default=1)
-    serve.set_defaults(handler=None, run=serve)
+    serve.set_defaults(handler=None, run=run_server)
 
     db = sub.add_parser("db", help="database migrations").add_subparsers(dest="db", required=True)
     db.add_parser("upgrade", help="apply pending migrations").set_defaults(handler=cmd_db_upgrade)
