@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import re
 import sys
 import uuid
@@ -16,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from cardservice.config import Settings
 from cardservice.errors import ServiceError
+from cardservice.logs import configure_logging
 
 Handler = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, str | None]]
 DURATION = re.compile(r"^(\d+)([smhd])$")
@@ -232,7 +232,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     settings = Settings()
-    logging.basicConfig(stream=sys.stderr, level=settings.log_level)
+    configure_logging(settings.log_level)
     handler: Handler | None = args.handler
     try:
         if handler is None:
