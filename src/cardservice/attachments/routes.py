@@ -1,7 +1,67 @@
-"""HTTP routes of the attachments package."""
+"""Endpoint 2 of the seed, and reading an attachment back."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import uuid
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Request
+from fastapi.responses import FileResponse
+
+from cardservice.attachments import service
+from cardservice.attachments.blobstore import BlobStore, FilesystemBlobStore
+from cardservice.attachments.schemas import AttachmentRecord, AttachmentUpload
+from cardservice.auth.dependencies import CallerA
+from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope
+from cardservice.web import JSONResponse, body_schema, ok, read_json
 
 router = APIRouter(tags=["attachments"])
+
+
+def blob_store(request: Request) -> BlobStore:
+    """The app's blob store, made on first use from its settings."""
+    state = request.app.state
+    if not hasattr(state, "blob_store"):
+        state.blob_store = FilesystemBlobStore(state.settings.blob_dir)
+    store: BlobStore = state.blob_store
+    return store
+
+
+@router.post(
+    "/attachment",
+    status_code=201,
+    response_model=Envelope[AttachmentRecord],
+    openapi_extra={**BEARER_OR_MFA, **body_schema(AttachmentUpload)},
+    summary="Upload an attachment (base64)",
+)
+async def upload(request: Request, caller: CallerA) -> JSONResponse:
+    limit = request.app.state.settings.max_attachment_bytes
+    body = await read_json(request, AttachmentUpload, max_bytes=service.upload_body_limit(limit))
+    type_, data = body.type, service.decode(body.file, limit)
+    del body  # drop the base64 text: one copy of the file in memory is enough
+    async with request.app.state.db.write() as session:
+        record = await service.store_attachment(
+            session, blob_store(request), caller.user_uuid, type_, data
+        )
+    return ok(record, status_code=201)
+
+
+@router.get(
+    "/attachment/{attachmentUuid:uuid36}",
+    response_class=FileResponse,
+    responses={200: {"content": {"application/octet-stream": {}}, "description": "The file"}},
+    openapi_extra=BEARER_OR_MFA,
+    summary="Download one of the caller's attachments",
+)
+async def download(
+    request: Request,
+    caller: CallerA,
+    attachment_uuid: Annotated[str, Path(alias="attachmentUuid", pattern=UUID_PATTERN)],
+) -> FileResponse:
+    async with request.app.state.db.read() as session:
+        record = await service.own_attachment(session, caller.user_uuid, uuid.UUID(attachment_uuid))
+    return FileResponse(
+        blob_store(request).path(record.sha256),
+        media_type=record.mime_type,
+        headers={"ETag": f'"{record.sha256}"', "Cache-Control": "private, max-age=86400"},
+    )

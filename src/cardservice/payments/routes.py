@@ -1,7 +1,30 @@
-"""HTTP routes of the payments package."""
+"""Endpoint 8 of the seed."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Request
+
+from cardservice.auth.dependencies import CallerA
+from cardservice.openapi import BEARER_OR_MFA, SLUG_MAX_LENGTH, SLUG_PATTERN, Envelope
+from cardservice.payments.schemas import PaymentCurrencyRecord
+from cardservice.payments.service import currencies_of
+from cardservice.web import JSONResponse, ok
 
 router = APIRouter(tags=["payments"])
+
+
+@router.get(
+    "/payment/currencies/{slug:slug}",
+    response_model=Envelope[list[PaymentCurrencyRecord]],
+    openapi_extra=BEARER_OR_MFA,
+    summary="Currencies of a payment method",
+)
+async def payment_currencies(
+    request: Request,
+    caller: CallerA,
+    slug: Annotated[str, Path(pattern=SLUG_PATTERN, max_length=SLUG_MAX_LENGTH)],
+) -> JSONResponse:
+    async with request.app.state.db.read() as session:
+        return ok(await currencies_of(session, slug))
