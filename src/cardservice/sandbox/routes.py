@@ -1,7 +1,154 @@
-"""HTTP routes of the sandbox package."""
+"""The card-network simulator (API.md §5): on only when `CARDSERVICE_SANDBOX` is on."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import uuid
+from datetime import timedelta
+from typing import Annotated
 
-router = APIRouter(tags=["sandbox"])
+from fastapi import APIRouter, Path, Request
+
+from cardservice.auth.dependencies import CallerA
+from cardservice.ledger.money import to_minor
+from cardservice.models.base import utcnow
+from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope
+from cardservice.transactions import lifecycle
+from cardservice.transactions.deposits import deposit
+from cardservice.transactions.engine import Authorization, authorize
+from cardservice.transactions.records import transaction_record
+from cardservice.transactions.schemas import (
+    AuthorizationRequest,
+    DepositRequest,
+    RefundRequest,
+    ThreeDsRecord,
+    ThreeDsRequest,
+    TransactionRecord,
+)
+from cardservice.transactions.three_ds import issue_code
+from cardservice.web import JSONResponse, body_schema, ok, read_json, read_limited
+
+router = APIRouter(prefix="/sandbox", tags=["sandbox"])
+TransactionUuid = Annotated[str, Path(alias="transactionUuid", pattern=UUID_PATTERN)]
+Created = Envelope[TransactionRecord]
+
+
+@router.post(
+    "/deposits",
+    status_code=201,
+    response_model=Created,
+    openapi_extra={**BEARER_OR_MFA, **body_schema(DepositRequest)},
+    summary="Simulate money arriving on an account",
+)
+async def sandbox_deposit(request: Request, caller: CallerA) -> JSONResponse:
+    body = await read_json(request, DepositRequest)
+    async with request.app.state.db.write() as session:
+        row = await deposit(
+            session, caller.user_uuid, uuid.UUID(body.account_uuid), to_minor(body.amount)
+        )
+        return ok(transaction_record(row), status_code=201)
+
+
+@router.post(
+    "/authorizations",
+    status_code=201,
+    response_model=Created,
+    openapi_extra={**BEARER_OR_MFA, **body_schema(AuthorizationRequest)},
+    summary="Simulate a card authorization from the network",
+)
+async def sandbox_authorization(request: Request, caller: CallerA) -> JSONResponse:
+    body = await read_json(request, AuthorizationRequest)
+    message = Authorization(
+        card_uuid=uuid.UUID(body.card_uuid),
+        amount=to_minor(body.amount),
+        currency=body.currency,
+        merchant_name=body.merchant_name,
+        mcc=body.mcc,
+        merchant_country=body.merchant_country,
+        merchant_city=body.merchant_city,
+        tag=body.tag,
+        three_ds_code=body.three_ds_code,
+    )
+    async with request.app.state.db.write() as session:
+        row = await authorize(session, request.app.state.cipher, caller.user_uuid, message)
+        return ok(transaction_record(row), status_code=201)
+
+
+@router.post(
+    "/transactions/{transactionUuid:uuid36}/settle",
+    status_code=201,
+    response_model=Created,
+    openapi_extra=BEARER_OR_MFA,
+    summary="Settle a pending purchase",
+)
+async def sandbox_settle(
+    request: Request, caller: CallerA, transaction_uuid: TransactionUuid
+) -> JSONResponse:
+    async with request.app.state.db.write() as session:
+        row = await lifecycle.settle(session, caller.user_uuid, uuid.UUID(transaction_uuid))
+        return ok(transaction_record(row), status_code=201)
+
+
+@router.post(
+    "/transactions/{transactionUuid:uuid36}/reverse",
+    status_code=201,
+    response_model=Created,
+    openapi_extra=BEARER_OR_MFA,
+    summary="Reverse a pending purchase",
+)
+async def sandbox_reverse(
+    request: Request, caller: CallerA, transaction_uuid: TransactionUuid
+) -> JSONResponse:
+    async with request.app.state.db.write() as session:
+        row = await lifecycle.reverse(session, caller.user_uuid, uuid.UUID(transaction_uuid))
+        return ok(transaction_record(row), status_code=201)
+
+
+async def _optional_body(request: Request) -> RefundRequest:
+    """The refund body is optional: no body (or an empty one) refunds what is left."""
+    if not (request.headers.get("content-length") or request.headers.get("transfer-encoding")):
+        return RefundRequest()
+    if await read_limited(request, request.app.state.settings.max_body_bytes) == b"":
+        return RefundRequest()
+    return await read_json(request, RefundRequest)
+
+
+@router.post(
+    "/transactions/{transactionUuid:uuid36}/refund",
+    status_code=201,
+    response_model=Created,
+    openapi_extra={**BEARER_OR_MFA, **body_schema(RefundRequest)},
+    summary="Refund a settled purchase, in full or in part",
+)
+async def sandbox_refund(
+    request: Request, caller: CallerA, transaction_uuid: TransactionUuid
+) -> JSONResponse:
+    body = await _optional_body(request)
+    amount = to_minor(body.amount) if body.amount is not None else None
+    async with request.app.state.db.write() as session:
+        row = await lifecycle.refund(session, caller.user_uuid, uuid.UUID(transaction_uuid), amount)
+        return ok(transaction_record(row), status_code=201)
+
+
+@router.post(
+    "/3ds",
+    status_code=201,
+    response_model=Envelope[ThreeDsRecord],
+    openapi_extra={**BEARER_OR_MFA, **body_schema(ThreeDsRequest)},
+    summary="Simulate a 3DS code sent for a card",
+)
+async def sandbox_three_ds(request: Request, caller: CallerA) -> JSONResponse:
+    body = await read_json(request, ThreeDsRequest)
+    ttl = timedelta(seconds=request.app.state.settings.three_ds_ttl_seconds)
+    async with request.app.state.db.write() as session:
+        record = await issue_code(
+            session,
+            request.app.state.cipher,
+            caller.user_uuid,
+            uuid.UUID(body.card_uuid),
+            body.merchant_name,
+            to_minor(body.amount),
+            body.currency,
+            ttl,
+            utcnow(),
+        )
+    return ok(record, status_code=201)

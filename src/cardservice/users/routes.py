@@ -1,7 +1,41 @@
-"""HTTP routes of the users package."""
+"""Endpoints 18 and 20 of the seed."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
+
+from cardservice.auth.dependencies import CallerA, CallerB
+from cardservice.models.base import utcnow
+from cardservice.openapi import BEARER_ONLY, BEARER_OR_MFA, Envelope
+from cardservice.transactions.schemas import ThreeDsRecord
+from cardservice.transactions.three_ds import unassigned_codes
+from cardservice.users.schemas import UserSummary
+from cardservice.users.summary import user_summary
+from cardservice.web import JSONResponse, ok
 
 router = APIRouter(tags=["users"])
+
+
+@router.get(
+    "/user/summary",
+    response_model=Envelope[UserSummary],
+    openapi_extra=BEARER_OR_MFA,
+    summary="Balances, counts and spend of the caller",
+)
+async def summary(request: Request, caller: CallerA) -> JSONResponse:
+    async with request.app.state.db.read() as session:
+        return ok(await user_summary(session, caller.user_uuid, utcnow()))
+
+
+@router.get(
+    "/user/3ds-unassigned",
+    response_model=Envelope[list[ThreeDsRecord]],
+    openapi_extra=BEARER_ONLY,
+    summary="3DS codes not yet used, newest first (bearer token only)",
+)
+async def three_ds_unassigned(request: Request, caller: CallerB) -> JSONResponse:
+    async with request.app.state.db.read() as session:
+        codes = await unassigned_codes(
+            session, request.app.state.cipher, caller.user_uuid, utcnow()
+        )
+    return ok(codes)

@@ -1,0 +1,87 @@
+"""Transaction and 3DS records, and the sandbox requests."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+from uuid import UUID
+
+from pydantic import BaseModel, StringConstraints
+
+from cardservice.cards.schemas import StrictRequest, UuidStr
+from cardservice.money_types import MoneyOut, PositiveAmount
+
+TransactionType = Literal[
+    "card_purchase", "card_refund", "card_issue", "card_topup", "auto_replenish", "fee", "deposit"
+]
+TransactionStatus = Literal["pending", "completed", "declined", "reversed", "refunded"]
+Currency = Annotated[str, StringConstraints(pattern=r"^[A-Z]{3}$")]
+MerchantName = Annotated[str, StringConstraints(min_length=1, max_length=120)]
+
+
+class Merchant(BaseModel):
+    name: str
+    mcc: str | None
+    country: str | None
+    city: str | None
+
+
+class TransactionRecord(BaseModel):
+    uuid: UUID
+    type: TransactionType
+    status: TransactionStatus
+    amount: MoneyOut
+    currency: str
+    direction: Literal["debit", "credit"]
+    card_uuid: UUID | None
+    account_uuid: UUID
+    merchant: Merchant | None
+    tag: str | None
+    error: str | None
+    fee: MoneyOut
+    refunded_amount: MoneyOut
+    flagged: bool
+    description: str | None
+    parent_uuid: UUID | None
+    created_at: datetime
+    updated_at: datetime
+
+
+class ThreeDsRecord(BaseModel):
+    uuid: UUID
+    code: str
+    card_uuid: UUID
+    card_mask: str
+    merchant_name: str
+    amount: MoneyOut
+    currency: str
+    created_at: datetime
+    expires_at: datetime
+
+
+class DepositRequest(StrictRequest):
+    account_uuid: UuidStr
+    amount: PositiveAmount
+
+
+class AuthorizationRequest(StrictRequest):
+    card_uuid: UuidStr
+    amount: PositiveAmount
+    currency: Currency
+    merchant_name: MerchantName
+    mcc: Annotated[str, StringConstraints(pattern=r"^\d{4}$")] | None = None
+    merchant_country: Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}$")] | None = None
+    merchant_city: Annotated[str, StringConstraints(min_length=1, max_length=120)] | None = None
+    tag: Annotated[str, StringConstraints(min_length=1, max_length=64)] | None = None
+    three_ds_code: Annotated[str, StringConstraints(pattern=r"^\d{6}$")] | None = None
+
+
+class RefundRequest(StrictRequest):
+    amount: PositiveAmount | None = None
+
+
+class ThreeDsRequest(StrictRequest):
+    card_uuid: UuidStr
+    merchant_name: MerchantName
+    amount: PositiveAmount
+    currency: Currency

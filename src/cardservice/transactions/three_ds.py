@@ -1,0 +1,106 @@
+"""3DS one-time codes: issued for a card, listed while unassigned, used up by an authorization."""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import uuid
+from datetime import datetime, timedelta
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from cardservice.cards.numbers import mask
+from cardservice.cards.service import CardNotFound
+from cardservice.ledger.money import from_minor
+from cardservice.models import Card, ThreeDsCode
+from cardservice.security import CardCipher
+from cardservice.transactions.schemas import ThreeDsRecord
+
+
+def _record(row: ThreeDsCode, card: Card, code: str) -> ThreeDsRecord:
+    return ThreeDsRecord(
+        uuid=row.uuid,
+        code=code,
+        card_uuid=row.card_uuid,
+        card_mask=mask(card.bin, card.last4),
+        merchant_name=row.merchant_name,
+        amount=from_minor(row.amount),
+        currency=row.currency,
+        created_at=row.created_at,
+        expires_at=row.expires_at,
+    )
+
+
+async def issue_code(
+    session: AsyncSession,
+    cipher: CardCipher,
+    user_uuid: uuid.UUID,
+    card_uuid: uuid.UUID,
+    merchant_name: str,
+    amount: int,
+    currency: str,
+    ttl: timedelta,
+    now: datetime,
+) -> ThreeDsRecord:
+    """A new 6-digit code for one of the user's cards, kept encrypted at rest."""
+    card = await session.scalar(
+        select(Card).where(Card.uuid == card_uuid, Card.user_uuid == user_uuid)
+    )
+    if card is None:
+        raise CardNotFound()
+    code = f"{secrets.randbelow(1_000_000):06d}"
+    row = ThreeDsCode(
+        user_uuid=user_uuid,
+        card_uuid=card.uuid,
+        code_ciphertext=cipher.encrypt(code),
+        merchant_name=merchant_name,
+        amount=amount,
+        currency=currency,
+        created_at=now,
+        expires_at=now + ttl,
+    )
+    session.add(row)
+    await session.flush()
+    return _record(row, card, code)
+
+
+def _unassigned(now: datetime) -> tuple[object, ...]:
+    return (ThreeDsCode.used_at.is_(None), ThreeDsCode.expires_at > now)
+
+
+async def unassigned_codes(
+    session: AsyncSession, cipher: CardCipher, user_uuid: uuid.UUID, now: datetime
+) -> list[ThreeDsRecord]:
+    """The user's codes not yet used and not expired, newest first."""
+    rows = await session.execute(
+        select(ThreeDsCode, Card)
+        .join(Card, Card.uuid == ThreeDsCode.card_uuid)
+        .where(ThreeDsCode.user_uuid == user_uuid, *_unassigned(now))  # type: ignore[arg-type]
+        .order_by(ThreeDsCode.created_at.desc(), ThreeDsCode.uuid.desc())
+    )
+    return [_record(code, card, cipher.decrypt(code.code_ciphertext)) for code, card in rows]
+
+
+async def count_unassigned(session: AsyncSession, user_uuid: uuid.UUID, now: datetime) -> int:
+    total = await session.scalar(
+        select(func.count())
+        .select_from(ThreeDsCode)
+        .where(ThreeDsCode.user_uuid == user_uuid, *_unassigned(now))  # type: ignore[arg-type]
+    )
+    return int(total or 0)
+
+
+async def matching_code(
+    session: AsyncSession, cipher: CardCipher, card_uuid: uuid.UUID, presented: str, now: datetime
+) -> ThreeDsCode | None:
+    """The card's unassigned code equal to `presented` (compared in constant time), locked."""
+    rows = await session.scalars(
+        select(ThreeDsCode)
+        .where(ThreeDsCode.card_uuid == card_uuid, *_unassigned(now))  # type: ignore[arg-type]
+        .with_for_update()
+    )
+    for row in rows:
+        if hmac.compare_digest(cipher.decrypt(row.code_ciphertext), presented):
+            return row
+    return None
