@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
 
+import httpx
 from fastapi import FastAPI
 from sqlalchemy import func, select
 
@@ -16,6 +17,7 @@ from cardservice.ledger.money import to_minor
 from cardservice.models import Account, Bin, Card, Posting
 from cardservice.transactions.deposits import deposit
 from cardservice.users.service import create_user
+from cardservice.web import dumps
 
 ISSUED_SECRETS: list[str] = []  # every token and code the tests issue, for the log scan
 
@@ -123,3 +125,48 @@ async def assert_ledger_consistent(app: FastAPI) -> None:
                     balance,
                     posted.get(key),
                 )
+
+
+async def make_card(
+    app: FastAPI,
+    client: httpx.AsyncClient,
+    user: Caller,
+    *,
+    funds: str = "1000",
+    start_balance: str = "100",
+    currency: str = "USD",
+    **extra: object,
+) -> tuple[uuid.UUID, str]:
+    """A funded account with one card bought through the API; returns (account, card uuid)."""
+    account = await make_account(app, user, currency=currency, funds=funds)
+    response = await client.post(
+        "/card/buy",
+        content=dumps(
+            {
+                "account_uuid": str(account),
+                "bin_uuid": await bin_uuid(app, currency=currency),
+                "start_balance": Decimal(start_balance),
+                **extra,
+            }
+        ),
+        headers={**user.headers, "Content-Type": "application/json"},
+    )
+    assert response.status_code == 201, response.text
+    return account, response.json()["data"]["cards"][0]["uuid"]
+
+
+async def authorize(
+    client: httpx.AsyncClient, user: Caller, card: str, amount: str, **extra: object
+) -> httpx.Response:
+    body = {
+        "card_uuid": card,
+        "amount": Decimal(amount),
+        "currency": "USD",
+        "merchant_name": "Netflix",
+        **extra,
+    }
+    return await client.post(
+        "/sandbox/authorizations",
+        content=dumps(body),
+        headers={**user.headers, "Content-Type": "application/json"},
+    )
