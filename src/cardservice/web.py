@@ -85,11 +85,20 @@ async def read_json(
     request: Request, model: type[ModelT], *, max_bytes: int | None = None
 ) -> ModelT:
     """Read, parse and validate a JSON object body (415, 413, 400, then 422)."""
+    require_json(request)
+    limit = max_bytes or request.app.state.settings.max_body_bytes
+    return parse_json(await read_limited(request, limit), model)
+
+
+def require_json(request: Request) -> None:
+    """415 unless the body is declared as `application/json`."""
     content_type = request.headers.get("content-type", "")
     if content_type.split(";")[0].strip().lower() != "application/json":
         raise UnsupportedMediaType()
-    limit = max_bytes or request.app.state.settings.max_body_bytes
-    raw = await read_limited(request, limit)
+
+
+def parse_json(raw: bytes, model: type[ModelT]) -> ModelT:
+    """A JSON object (numbers as exact decimals) validated by `model` (400, then 422)."""
     try:
         parsed = json.loads(raw, parse_float=Decimal, parse_constant=_reject_constant)
     except (ValueError, RecursionError) as exc:

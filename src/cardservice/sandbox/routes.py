@@ -25,7 +25,15 @@ from cardservice.transactions.schemas import (
     TransactionRecord,
 )
 from cardservice.transactions.three_ds import issue_code
-from cardservice.web import JSONResponse, body_schema, ok, read_json, read_limited
+from cardservice.web import (
+    JSONResponse,
+    body_schema,
+    ok,
+    parse_json,
+    read_json,
+    read_limited,
+    require_json,
+)
 
 router = APIRouter(prefix="/sandbox", tags=["sandbox"])
 TransactionUuid = Annotated[str, Path(alias="transactionUuid", pattern=UUID_PATTERN)]
@@ -105,11 +113,11 @@ async def sandbox_reverse(
 
 async def _optional_body(request: Request) -> RefundRequest:
     """The refund body is optional: no body (or an empty one) refunds what is left."""
-    if not (request.headers.get("content-length") or request.headers.get("transfer-encoding")):
+    raw = await read_limited(request, request.app.state.settings.max_body_bytes)
+    if not raw.strip():
         return RefundRequest()
-    if await read_limited(request, request.app.state.settings.max_body_bytes) == b"":
-        return RefundRequest()
-    return await read_json(request, RefundRequest)
+    require_json(request)
+    return parse_json(raw, RefundRequest)
 
 
 @router.post(
