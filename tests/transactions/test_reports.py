@@ -1,0 +1,124 @@
+"""GET /transaction/report, GET /transaction/{uuid}, GET /transaction/jpg/{uuid}."""
+
+from __future__ import annotations
+
+import io
+import uuid
+from datetime import timedelta
+
+import httpx
+from fastapi import FastAPI
+from PIL import Image
+from sqlalchemy import update
+
+from cardservice.models import Transaction
+from cardservice.models.base import utcnow
+from tests.factories import authorize, make_card, make_user
+
+
+async def test_report_is_newest_first_and_pages_cleanly(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    user = await make_user(app)
+    _account, card = await make_card(app, client, user)
+    for cents in range(1, 8):
+        await authorize(client, user, card, f"0.{cents:02d}")
+    everything = (
+        await client.get("/transaction/report", headers=user.headers, params={"per_page": 100})
+    ).json()
+    rows = everything["data"]
+    assert everything["meta"] == {"current_page": 1, "per_page": 100, "total": 9, "last_page": 1}
+    stamps = [row["created_at"] for row in rows]  # to the second; finer order is stable too
+    assert stamps == sorted(stamps, reverse=True)
+    walked: list[str] = []
+    for page in range(1, 6):
+        body = (
+            await client.get(
+                "/transaction/report", headers=user.headers, params={"per_page": 2, "page": page}
+            )
+        ).json()
+        assert body["meta"]["last_page"] == 5
+        walked += [row["uuid"] for row in body["data"]]
+    assert walked == [row["uuid"] for row in rows]
+    assert {row["type"] for row in rows} == {"card_purchase", "card_issue", "deposit"}
+
+
+async def test_report_filters(app: FastAPI, client: httpx.AsyncClient) -> None:
+    user = await make_user(app)
+    account, card = await make_card(app, client, user)
+    _other_account, other_card = await make_card(app, client, user)
+    old = (await authorize(client, user, card, "1")).json()["data"]["uuid"]
+    await authorize(client, user, other_card, "2")
+    async with app.state.db.write() as session:
+        await session.execute(
+            update(Transaction)
+            .where(Transaction.uuid == uuid.UUID(old))
+            .values(created_at=utcnow() - timedelta(days=10))
+        )
+
+    async def uuids(**params: str) -> list[str]:
+        response = await client.get("/transaction/report", headers=user.headers, params=params)
+        assert response.status_code == 200, response.text
+        return [row["uuid"] for row in response.json()["data"]]
+
+    by_card = await uuids(**{"filters[card_uuid]": card, "filters[type]": "card_purchase"})
+    assert by_card == [old]
+    assert len(await uuids(**{"filters[account_uuid]": str(account)})) == 3
+    today = utcnow().date().isoformat()
+    ten_days_ago = (utcnow() - timedelta(days=10)).date().isoformat()
+    assert old not in await uuids(**{"filters[date_from]": today})
+    assert await uuids(
+        **{"filters[date_from]": ten_days_ago, "filters[date_to]": ten_days_ago}
+    ) == [old]
+    assert await uuids(**{"filters[status]": "refunded"}) == []
+    for bad in (
+        {"filters[date_from]": "2026-13-01"},
+        {"filters[date_to]": "yesterday"},
+        {"filters[status]": "lost"},
+        {"filters[card_uuid]": "x"},
+        {"filters[amount]": "1"},
+        {"per_page": "0"},
+        {"page": "-1"},
+    ):
+        response = await client.get("/transaction/report", headers=user.headers, params=bad)
+        assert response.status_code == 422, bad
+
+
+async def test_report_and_reads_are_private(app: FastAPI, client: httpx.AsyncClient) -> None:
+    owner, stranger = await make_user(app), await make_user(app)
+    _account, card = await make_card(app, client, owner)
+    txn = (await authorize(client, owner, card, "3")).json()["data"]["uuid"]
+    assert (await client.get("/transaction/report", headers=stranger.headers)).json()["data"] == []
+    mine = await client.get(f"/transaction/{txn}", headers=owner.headers)
+    assert mine.status_code == 200 and mine.json()["data"]["uuid"] == txn
+    for path in (f"/transaction/{txn}", f"/transaction/jpg/{txn}"):
+        response = await client.get(path, headers=stranger.headers)
+        assert response.status_code == 404
+    missing = await client.get(f"/transaction/jpg/{uuid.uuid4()}", headers=owner.headers)
+    assert missing.status_code == 404
+    assert missing.json() == {
+        "success": False,
+        "message": "Transaction not found",
+        "code": "not_found",
+    }
+
+
+async def test_receipt_is_a_jpeg_with_etag(app: FastAPI, client: httpx.AsyncClient) -> None:
+    user = await make_user(app)
+    _account, card = await make_card(app, client, user)
+    approved = (await authorize(client, user, card, "12.50", tag="amazon")).json()["data"]["uuid"]
+    declined = (await authorize(client, user, card, "5000")).json()["data"]["uuid"]
+    for txn in (approved, declined):
+        response = await client.get(f"/transaction/jpg/{txn}", headers=user.headers)
+        assert response.status_code == 200 and response.headers["content-type"] == "image/jpeg"
+        image = Image.open(io.BytesIO(response.content))
+        assert image.format == "JPEG" and image.width >= 400
+        again = await client.get(
+            f"/transaction/jpg/{txn}",
+            headers={**user.headers, "If-None-Match": response.headers["etag"]},
+        )
+        assert again.status_code == 304
+    first = await client.get(f"/transaction/jpg/{approved}", headers=user.headers)
+    await client.post(f"/sandbox/transactions/{approved}/settle", headers=user.headers)
+    changed = await client.get(f"/transaction/jpg/{approved}", headers=user.headers)
+    assert changed.headers["etag"] != first.headers["etag"]  # the status is on the picture
