@@ -103,3 +103,67 @@ async def test_demo_is_idempotent_and_prints_a_token(
     assert second_token != token
     same = await client.get("/accounts", headers={"Authorization": f"Bearer {second_token}"})
     assert same.json()["meta"]["total"] == accounts.json()["meta"]["total"]
+
+
+async def test_simulate_drives_the_engine(
+    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+) -> None:
+    from tests.factories import make_card, make_user
+
+    user = await make_user(app)
+    account, card = await make_card(app, client, user, funds="100", start_balance="20")
+    email = ["--email", user.email]
+    _value(
+        _cli(settings, "simulate", "deposit", "--account", str(account), "--amount", "5.50", *email)
+    )
+    txn, status = _value(
+        _cli(
+            settings,
+            "simulate",
+            "authorize",
+            "--card",
+            card,
+            "--amount",
+            "7.25",
+            "--merchant",
+            "Amazon",
+            "--tag",
+            "amazon",
+            *email,
+        )
+    ).split()
+    assert status == "pending"
+    assert _value(_cli(settings, "simulate", "settle", txn, *email)) == "completed"
+    assert (
+        _value(_cli(settings, "simulate", "refund", txn, "--amount", "7.25", *email)) == "refunded"
+    )
+    code = _value(
+        _cli(
+            settings,
+            "simulate",
+            "3ds",
+            "--card",
+            card,
+            "--merchant",
+            "Shop",
+            "--amount",
+            "1",
+            *email,
+        )
+    )
+    assert len(code) == 6 and code.isdigit()
+    bad = _cli(
+        settings,
+        "simulate",
+        "authorize",
+        "--card",
+        card,
+        "--amount",
+        "1.001",
+        "--merchant",
+        "X",
+        *email,
+    )
+    assert bad.returncode != 0 and "Traceback" not in bad.stderr
+    report = (await client.get("/transaction/report", headers=user.headers)).json()
+    assert {row["type"] for row in report["data"]} >= {"deposit", "card_purchase", "card_refund"}

@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from cardservice.config import Settings
 from cardservice.errors import ServiceError
 from cardservice.logs import configure_logging
+from cardservice.sandbox import commands as simulate_commands
 
 Handler = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, str | None]]
 DURATION = re.compile(r"^(\d+)([smhd])$")
@@ -224,6 +225,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("demo", help="create demo data; prints a bearer token last").set_defaults(
         handler=cmd_demo
     )
+    simulate_commands.register(sub)
     return parser
 
 

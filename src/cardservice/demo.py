@@ -5,7 +5,8 @@ Idempotent: the data is created once; every run prints a fresh bearer token for 
 
 from __future__ import annotations
 
-from datetime import timedelta
+import random
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 from sqlalchemy import select
@@ -18,12 +19,72 @@ from cardservice.cards.schemas import BuyCardsRequest
 from cardservice.config import Settings
 from cardservice.db import Database
 from cardservice.ledger.money import to_minor
-from cardservice.models import Bin, User
+from cardservice.models import Bin, Card, Transaction, TransactionTag, User
+from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
+from cardservice.transactions import lifecycle
 from cardservice.transactions.deposits import deposit
+from cardservice.transactions.engine import Authorization, authorize
+from cardservice.transactions.three_ds import issue_code
 from cardservice.users.service import create_user
 
 DEMO_EMAIL = "demo@cardservice.example"
+DEMO_SEED = 20260319
+HISTORY_DAYS = 90
+POPULAR_MERCHANTS = {
+    "Amazon",
+    "Netflix",
+    "Spotify",
+    "Uber",
+    "Airbnb",
+    "Google Ads",
+    "Facebook Ads",
+    "Starbucks",
+    "Apple",
+    "Booking.com",
+    "Lidl",
+    "IKEA",
+    "Shopify",
+    "Amazon Web Services",
+    "DigitalOcean",
+    "Steam",
+    "Ryanair",
+    "Lufthansa",
+    "Zara",
+    "McDonald's",
+    "Bolt",
+    "GitHub",
+    "Notion",
+    "Figma",
+}
+DEMO_SEED = 20260319
+HISTORY_DAYS = 90
+POPULAR_MERCHANTS = {
+    "Amazon",
+    "Netflix",
+    "Spotify",
+    "Uber",
+    "Airbnb",
+    "Google Ads",
+    "Facebook Ads",
+    "Starbucks",
+    "Apple",
+    "Booking.com",
+    "Lidl",
+    "IKEA",
+    "Shopify",
+    "Amazon Web Services",
+    "DigitalOcean",
+    "Steam",
+    "Ryanair",
+    "Lufthansa",
+    "Zara",
+    "McDonald's",
+    "Bolt",
+    "GitHub",
+    "Notion",
+    "Figma",
+}
 DEMO_TEAM = "Demo Team"
 TOKEN_LIFETIME = timedelta(days=30)
 
@@ -64,7 +125,77 @@ async def _populate(session: AsyncSession, cipher: CardCipher) -> User:
             }
         )
         await buy_cards(session, cipher, user.uuid, body)
+    for user in (owner, member):
+        rng = random.Random(f"{DEMO_SEED}:{user.email}")  # noqa: S311 - demo data, not secrets
+        await _history(session, cipher, user, rng)
     return owner
+
+
+async def _history(
+    session: AsyncSession, cipher: CardCipher, user: User, rng: random.Random
+) -> None:
+    """About 35 purchases per card over the last 90 days, through the engine, oldest first."""
+    cards = list(await session.scalars(select(Card).where(Card.user_uuid == user.uuid)))
+    merchants = [
+        tag
+        for tag in await session.scalars(select(TransactionTag).order_by(TransactionTag.name))
+        if tag.name in POPULAR_MERCHANTS or tag.restriction == "blocked"
+    ]
+    weights = [1 if tag.restriction else 20 for tag in merchants]
+    now = utcnow()
+    moments = sorted(
+        now - timedelta(minutes=rng.randint(60, HISTORY_DAYS * 24 * 60))
+        for _ in range(35 * len(cards))
+    )
+    for moment in moments:
+        card, tag = rng.choice(cards), rng.choices(merchants, weights)[0]
+        amount = rng.choice([rng.randint(300, 3000), rng.randint(3000, 25000)])
+        purchase = await authorize(
+            session,
+            cipher,
+            user.uuid,
+            Authorization(
+                card_uuid=card.uuid,
+                amount=amount,
+                currency=card.currency,
+                merchant_name=tag.name,
+                tag=tag.slug,
+            ),
+            now=moment,
+        )
+        if purchase.status == "pending":
+            await _settle_or_not(session, user, purchase, moment, now, rng)
+    await issue_code(
+        session,
+        cipher,
+        user.uuid,
+        cards[0].uuid,
+        "Booking.com",
+        18900,
+        cards[0].currency,
+        timedelta(minutes=10),
+        now,
+    )
+
+
+async def _settle_or_not(
+    session: AsyncSession,
+    user: User,
+    purchase: Transaction,
+    moment: datetime,
+    now: datetime,
+    rng: random.Random,
+) -> None:
+    """Most purchases settle within a day, a few are reversed, some settled ones refunded."""
+    settled_at = moment + timedelta(hours=rng.randint(1, 30))
+    if rng.random() < 0.07:
+        await lifecycle.reverse(session, user.uuid, purchase.uuid, now=moment)
+    elif settled_at < now:
+        await lifecycle.settle(session, user.uuid, purchase.uuid, now=settled_at)
+        if rng.random() < 0.05:
+            await lifecycle.refund(
+                session, user.uuid, purchase.uuid, rng.randint(1, purchase.amount), now=settled_at
+            )
 
 
 async def create_demo(settings: Settings) -> str:

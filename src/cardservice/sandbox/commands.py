@@ -1,0 +1,140 @@
+"""`cardservice simulate …`: the sandbox engine from the command line, for scripted scenarios."""
+
+from __future__ import annotations
+
+import argparse
+import uuid
+from datetime import timedelta
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from cardservice.config import Settings
+from cardservice.db import Database
+from cardservice.ledger.money import to_minor
+from cardservice.models.base import utcnow
+from cardservice.security import CardCipher
+from cardservice.transactions import lifecycle
+from cardservice.transactions.deposits import deposit
+from cardservice.transactions.engine import Authorization, authorize
+from cardservice.transactions.three_ds import issue_code
+from cardservice.users.service import user_by_email
+
+
+def _amount(text: str) -> int:
+    try:
+        value = to_minor(Decimal(text))
+    except (InvalidOperation, ValueError):
+        raise argparse.ArgumentTypeError(
+            f"not an amount with at most 2 decimals: {text!r}"
+        ) from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError("an amount must be positive")
+    return value
+
+
+def _uuid(text: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a uuid: {text!r}") from None
+
+
+async def _run(args: argparse.Namespace, settings: Settings) -> str:
+    db, cipher = Database(settings), CardCipher.from_settings(settings)
+    try:
+        async with db.write() as session:
+            user = await user_by_email(session, args.email)
+            result: str = await args.action(session, cipher, user.uuid, args)
+            return result
+    finally:
+        await db.dispose()
+
+
+async def _deposit(session: AsyncSession, _cipher: CardCipher, user: uuid.UUID, args: Any) -> str:
+    return str((await deposit(session, user, args.account, args.amount)).uuid)
+
+
+async def _authorize(session: AsyncSession, cipher: CardCipher, user: uuid.UUID, args: Any) -> str:
+    row = await authorize(
+        session,
+        cipher,
+        user,
+        Authorization(
+            card_uuid=args.card,
+            amount=args.amount,
+            currency=args.currency,
+            merchant_name=args.merchant,
+            mcc=args.mcc,
+            tag=args.tag,
+            three_ds_code=args.three_ds_code,
+        ),
+    )
+    return f"{row.uuid} {row.status}{' ' + row.error_slug if row.error_slug else ''}"
+
+
+async def _transition(
+    session: AsyncSession, _cipher: CardCipher, user: uuid.UUID, args: Any
+) -> str:
+    if args.step == "refund":
+        row = await lifecycle.refund(session, user, args.transaction, args.amount)
+    else:
+        row = await getattr(lifecycle, args.step)(session, user, args.transaction)
+    return str(row.status)
+
+
+async def _three_ds(session: AsyncSession, cipher: CardCipher, user: uuid.UUID, args: Any) -> str:
+    record = await issue_code(
+        session,
+        cipher,
+        user,
+        args.card,
+        args.merchant,
+        args.amount,
+        args.currency,
+        timedelta(seconds=args.ttl),
+        utcnow(),
+    )
+    return record.code
+
+
+def register(sub: Any) -> None:
+    """Add `simulate deposit|authorize|settle|reverse|refund|3ds` to the CLI."""
+    simulate = sub.add_parser("simulate", help="drive the card-network simulator").add_subparsers(
+        dest="simulate", required=True
+    )
+    dep = simulate.add_parser("deposit", help="money arrives on an account; prints the transaction")
+    dep.add_argument("--account", type=_uuid, required=True)
+    dep.add_argument("--amount", type=_amount, required=True)
+    dep.set_defaults(action=_deposit)
+    auth = simulate.add_parser("authorize", help="a card authorization; prints uuid and status")
+    auth.add_argument("--card", type=_uuid, required=True)
+    auth.add_argument("--amount", type=_amount, required=True)
+    auth.add_argument("--currency", default="USD")
+    auth.add_argument("--merchant", required=True)
+    auth.add_argument("--mcc")
+    auth.add_argument("--tag")
+    auth.add_argument("--three-ds-code")
+    auth.set_defaults(action=_authorize)
+    for step in ("settle", "reverse", "refund"):
+        parser = simulate.add_parser(step, help=f"{step} a purchase; prints its status")
+        parser.add_argument("transaction", type=_uuid)
+        if step == "refund":
+            parser.add_argument("--amount", type=_amount)
+        parser.set_defaults(action=_transition, step=step)
+    code = simulate.add_parser("3ds", help="a 3DS code for a card; prints the code")
+    code.add_argument("--card", type=_uuid, required=True)
+    code.add_argument("--merchant", required=True)
+    code.add_argument("--amount", type=_amount, required=True)
+    code.add_argument("--currency", default="USD")
+    code.add_argument("--ttl", type=int, default=600)
+    code.set_defaults(action=_three_ds)
+    for parser in (
+        dep,
+        auth,
+        code,
+        *(simulate.choices[s] for s in ("settle", "reverse", "refund")),
+    ):
+        parser.add_argument("--email", required=True, help="the user acting")
+        parser.set_defaults(handler=_run)
