@@ -114,7 +114,7 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
     )
 
 
-async def _empty_tables(app: FastAPI) -> None:
+async def empty_tables(app: FastAPI) -> None:
     async with app.state.db.write() as session:
         if app.state.db.is_sqlite:
             for table in USER_TABLES:
@@ -129,7 +129,7 @@ async def _empty_tables(app: FastAPI) -> None:
 @pytest.fixture
 async def app(settings: Settings) -> AsyncIterator[FastAPI]:
     application = create_app(settings)
-    await _empty_tables(application)
+    await empty_tables(application)
     yield application
     await application.state.db.dispose()
     await application.state.rate_limiter.close()

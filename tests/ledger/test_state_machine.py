@@ -1,0 +1,180 @@
+"""A Hypothesis state machine drives the real app through every money path and checks the
+ledger invariants after every step: postings sum to zero per currency, each balance equals
+its postings and is never negative, and the user summary equals the sum of accounts and cards.
+
+`make test` runs 50 examples per database; `make stress` sets CARDSERVICE_STATEFUL_EXAMPLES=1000.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Coroutine
+from decimal import Decimal
+from typing import Any, TypeVar
+
+import httpx
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    Bundle,
+    RuleBasedStateMachine,
+    consumes,
+    invariant,
+    rule,
+    run_state_machine_as_test,
+)
+
+from cardservice.app import create_app
+from cardservice.config import Settings
+from cardservice.web import dumps
+from tests.conftest import empty_tables
+from tests.factories import assert_ledger_consistent, bin_uuid, make_account, make_user
+
+EXAMPLES = int(os.environ.get("CARDSERVICE_STATEFUL_EXAMPLES", "50"))
+T = TypeVar("T")
+amounts = st.integers(min_value=1, max_value=20_000).map(lambda cents: Decimal(cents).scaleb(-2))
+TAGS = st.sampled_from([None, "amazon", "netflix", "binance", "bet365"])
+
+
+class LedgerMachine(RuleBasedStateMachine):
+    service_settings: Settings  # set by the test: which database to drive
+    accounts = Bundle("accounts")
+    cards = Bundle("cards")
+    pending = Bundle("pending")
+    completed = Bundle("completed")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loop = asyncio.new_event_loop()
+        self.app = create_app(self.service_settings)
+        self.client = httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=self.app), base_url="http://testserver"
+        )
+        self.run(empty_tables(self.app))
+        self.user = self.run(make_user(self.app))
+        self.bin = self.run(bin_uuid(self.app))
+
+    def run(self, work: Coroutine[Any, Any, T]) -> T:
+        return self.loop.run_until_complete(work)
+
+    def post(self, path: str, body: dict[str, Any] | None = None) -> httpx.Response:
+        content = dumps(body) if body is not None else None
+        response = self.run(
+            self.client.post(
+                path,
+                content=content,
+                headers={**self.user.headers, "Content-Type": "application/json"},
+            )
+        )
+        assert response.status_code < 500, response.text
+        return response
+
+    def teardown(self) -> None:
+        self.run(self.client.aclose())
+        self.run(self.app.state.db.dispose())
+        self.loop.close()
+
+    @rule(target=accounts, funds=amounts)
+    def open_account(self, funds: Decimal) -> str:
+        return str(self.run(make_account(self.app, self.user, funds=str(funds))))
+
+    @rule(account=accounts, amount=amounts)
+    def deposit(self, account: str, amount: Decimal) -> None:
+        assert (
+            self.post("/sandbox/deposits", {"account_uuid": account, "amount": amount}).status_code
+            == 201
+        )
+
+    @rule(target=cards, account=accounts, start=amounts, replenish=st.booleans())
+    def buy(self, account: str, start: Decimal, replenish: bool) -> str:
+        body: dict[str, Any] = {
+            "account_uuid": account,
+            "bin_uuid": self.bin,
+            "start_balance": start,
+        }
+        if replenish:
+            body |= {
+                "auto_replenish_amount": Decimal(25),
+                "auto_replenish_min_balance": Decimal(10),
+            }
+        response = self.post("/card/buy", body)
+        assert response.status_code in (201, 422), response.text
+        if response.status_code == 422:
+            assert response.json()["code"] == "insufficient_funds"
+            return self.run(self._any_card())
+        return str(response.json()["data"]["cards"][0]["uuid"])
+
+    async def _any_card(self) -> str:
+        cards = (await self.client.get("/card", headers=self.user.headers)).json()["data"]["cards"]
+        return str(cards[0]["uuid"]) if cards else "00000000-0000-4000-8000-000000000000"
+
+    @rule(target=pending, card=cards, amount=amounts, tag=TAGS)
+    def authorize(self, card: str, amount: Decimal, tag: str | None) -> str:
+        response = self.post(
+            "/sandbox/authorizations",
+            {
+                "card_uuid": card,
+                "amount": amount,
+                "currency": "USD",
+                "merchant_name": "M",
+                **({"tag": tag} if tag else {}),
+            },
+        )
+        assert response.status_code in (201, 404)
+        return str(response.json().get("data", {}).get("uuid", card))
+
+    @rule(target=completed, txn=consumes(pending))
+    def settle(self, txn: str) -> str:
+        self.post(f"/sandbox/transactions/{txn}/settle")
+        return txn
+
+    @rule(txn=consumes(pending))
+    def reverse(self, txn: str) -> None:
+        self.post(f"/sandbox/transactions/{txn}/reverse")
+
+    @rule(txn=completed, amount=st.one_of(st.none(), amounts))
+    def refund(self, txn: str, amount: Decimal | None) -> None:
+        self.post(
+            f"/sandbox/transactions/{txn}/refund", {} if amount is None else {"amount": amount}
+        )
+
+    @rule(card=cards, favorite=st.booleans())
+    def favorite(self, card: str, favorite: bool) -> None:
+        self.post("/card/favorite", {"card_uuids": [card], "is_favorite": favorite})
+
+    @rule(card=cards)
+    def sort(self, card: str) -> None:
+        self.post("/card/sort", {"card_uuids": [card]})
+
+    @invariant()
+    def ledger_is_true(self) -> None:
+        self.run(assert_ledger_consistent(self.app))
+
+    @invariant()
+    def summary_equals_accounts_and_cards(self) -> None:
+        get = self.client.get
+        summary = self.run(get("/user/summary", headers=self.user.headers)).json()["data"]
+        accounts = self.run(get("/accounts", params={"per_page": 100}, headers=self.user.headers))
+        cards = self.run(get("/card", params={"per_page": 500}, headers=self.user.headers))
+        account_total = sum(Decimal(str(a["balance"])) for a in accounts.json()["data"]["items"])
+        card_total = sum(Decimal(str(c["balance"])) for c in cards.json()["data"]["cards"])
+        usd = [b for b in summary["balances"] if b["currency"] == "USD"]
+        expected = [(account_total, card_total)] if usd or account_total or card_total else []
+        assert [
+            (Decimal(str(b["accounts_total"])), Decimal(str(b["cards_total"]))) for b in usd
+        ] == expected
+
+
+def test_ledger_state_machine(settings: Settings) -> None:
+    LedgerMachine.service_settings = settings
+    run_state_machine_as_test(
+        LedgerMachine,
+        settings=hypothesis_settings(
+            max_examples=EXAMPLES,
+            stateful_step_count=15,
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+        ),
+    )
