@@ -47,5 +47,9 @@ test-sqlite: install
 test-postgres: install postgres
 	CARDSERVICE_TEST_DATABASES=postgresql CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m pytest
 
+stress: install postgres
+	CARDSERVICE_TEST_PG=$(PG_DSN) CARDSERVICE_STATEFUL_EXAMPLES=1000 $(BIN)/python -m pytest tests/ledger/test_state_machine.py
+	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.bank_run --seconds 120
+
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache

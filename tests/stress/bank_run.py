@@ -1,0 +1,355 @@
+"""Bank run with crashes: 32 clients hammer a real server on PostgreSQL while it is killed
+with SIGKILL at random moments and restarted; then the books are checked to the cent.
+
+    python -m tests.stress.bank_run --seconds 120      # make stress
+    (a 20-second run is part of make test: tests/stress/test_bank_run.py)
+
+Checks: customer money (accounts + cards) = deposits − fees − net merchant payments, each
+side computed independently (balances vs. the transactions table); no balance negative; the
+ledger sums to zero and equals the balances; no purchase applied twice (per external_id).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+
+import asyncpg
+import httpx
+
+from cardservice.config import Settings
+from cardservice.migrations import upgrade_database
+
+ADMIN_DSN = os.environ.get("CARDSERVICE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+KEY = "hXo9m1GJZ0PgtDk0eJ1rV9yB0g3o4Zb8u0eHqXqvP1s="
+CLIENTS = 32
+
+
+@dataclass
+class Figures:
+    attempted: int = 0
+    ok: int = 0
+    refused: int = 0
+    interrupted: int = 0
+    kills: int = 0
+    purchases: dict[str, int] = field(default_factory=dict)  # external_id → cards bought
+
+    def line(self) -> str:
+        return (
+            f"operations attempted={self.attempted} ok={self.ok} refused={self.refused} "
+            f"interrupted={self.interrupted} kills survived={self.kills}"
+        )
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Server:
+    """The real service as a subprocess (`cardservice serve`), killable and restartable."""
+
+    def __init__(self, url: str, workdir: Path) -> None:
+        self.port = _free_port()
+        self.env = {
+            **os.environ,
+            "CARDSERVICE_DATABASE_URL": url,
+            "CARDSERVICE_ENCRYPTION_KEY": KEY,
+            "CARDSERVICE_SANDBOX": "1",
+            "CARDSERVICE_VAR_DIR": str(workdir),
+            "CARDSERVICE_RATE_LIMIT_PER_MINUTE": "1000000",
+            "CARDSERVICE_LOG_LEVEL": "WARNING",
+        }
+        self.process: subprocess.Popen[bytes] | None = None
+
+    async def start(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "cardservice", "serve", "--port", str(self.port)],
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        async with httpx.AsyncClient() as client:
+            for _ in range(200):
+                try:
+                    if (await client.get(f"{self.base}/ready")).status_code == 200:
+                        return
+                except httpx.TransportError:
+                    await asyncio.sleep(0.05)
+        raise RuntimeError("server did not become ready")
+
+    def kill(self) -> None:
+        if self.process is not None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+async def _setup(url: str, server: Server) -> tuple[dict[str, str], list[str], list[str]]:
+    """One user, four accounts (the first hot), two cards each; returns headers, accounts, cards."""
+    env = server.env
+
+    def cli(*args: str) -> str:
+        out = subprocess.run(
+            [sys.executable, "-m", "cardservice", *args],
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        return out.stdout.strip()
+
+    cli("users", "create", "--email", "run@example.com", "--name", "Bank Run")
+    accounts = [
+        cli(
+            "accounts",
+            "create",
+            "--email",
+            "run@example.com",
+            "--name",
+            f"A{i}",
+            "--currency",
+            "USD",
+        )
+        for i in range(4)
+    ]
+    headers = {"Authorization": "Bearer " + cli("tokens", "issue", "--email", "run@example.com")}
+    async with httpx.AsyncClient(base_url=server.base, headers=headers, timeout=30) as client:
+        bins = (await client.get("/dictionary/bins")).json()["data"]
+        bin_uuid = next(
+            b["uuid"] for b in bins if b["currency"] == "USD" and b["status"] == "available"
+        )
+        cards = []
+        for account in accounts:
+            await client.post("/sandbox/deposits", json={"account_uuid": account, "amount": 500})
+            bought = await client.post(
+                "/card/buy",
+                json={
+                    "account_uuid": account,
+                    "bin_uuid": bin_uuid,
+                    "cards_count": 2,
+                    "start_balance": 50,
+                    "auto_replenish_amount": 20,
+                    "auto_replenish_min_balance": 5,
+                },
+            )
+            cards += [c["uuid"] for c in bought.json()["data"]["cards"]]
+    headers["bin"] = bin_uuid
+    return headers, accounts, cards
+
+
+async def _client(
+    server: Server,
+    headers: dict[str, str],
+    accounts: list[str],
+    cards: list[str],
+    figures: Figures,
+    deadline: float,
+    seed: int,
+) -> None:
+    rng = random.Random(seed)
+    auth = {"Authorization": headers["Authorization"]}
+    settled: list[str] = []
+    async with httpx.AsyncClient(headers=auth, timeout=10) as client:
+        while time.monotonic() < deadline:
+            account = accounts[0] if rng.random() < 0.6 else rng.choice(accounts)  # one hot account
+            op = rng.choice(["buy", "authorize", "authorize", "refund", "deposit"])
+            figures.attempted += 1
+            if op == "buy":
+                await _buy(client, server, headers["bin"], account, figures, rng)
+                continue
+            path, body = {
+                "authorize": (
+                    "/sandbox/authorizations",
+                    {
+                        "card_uuid": rng.choice(cards),
+                        "amount": rng.randint(1, 2000) / 100,
+                        "currency": "USD",
+                        "merchant_name": "Run",
+                    },
+                ),
+                "deposit": (
+                    "/sandbox/deposits",
+                    {"account_uuid": account, "amount": rng.randint(1, 30)},
+                ),
+                "refund": (
+                    f"/sandbox/transactions/{settled.pop() if settled else uuid.uuid4()}/refund",
+                    {"amount": 0.5},
+                ),
+            }[op]
+            try:
+                response = await client.post(server.base + path, json=body)
+            except httpx.TransportError:
+                figures.interrupted += 1  # not retried: its effect, if any, is in the database
+                await asyncio.sleep(0.2)
+                continue
+            _count(figures, response)
+            if op == "authorize" and response.status_code == 201:
+                txn = response.json()["data"]
+                if txn["status"] == "pending":
+                    settle = await _quiet_post(
+                        client, f"{server.base}/sandbox/transactions/{txn['uuid']}/settle"
+                    )
+                    if settle is not None and settle.status_code == 201:
+                        settled.append(txn["uuid"])
+
+
+async def _quiet_post(client: httpx.AsyncClient, url: str) -> httpx.Response | None:
+    try:
+        return await client.post(url)
+    except httpx.TransportError:
+        return None
+
+
+def _count(figures: Figures, response: httpx.Response) -> None:
+    assert response.status_code < 500, response.text
+    if response.status_code in (200, 201):
+        figures.ok += 1
+    else:
+        figures.refused += 1
+
+
+async def _buy(
+    client: httpx.AsyncClient,
+    server: Server,
+    bin_uuid: str,
+    account: str,
+    figures: Figures,
+    rng: random.Random,
+) -> None:
+    """A purchase is retried with the same external_id until it gets a definite answer."""
+    external_id = f"run-{uuid.uuid4().hex}"
+    body = {
+        "account_uuid": account,
+        "bin_uuid": bin_uuid,
+        "cards_count": rng.randint(1, 2),
+        "start_balance": rng.randint(0, 20),
+        "external_id": external_id,
+    }
+    for _attempt in range(100):
+        try:
+            response = await client.post(server.base + "/card/buy", json=body)
+        except httpx.TransportError:
+            figures.interrupted += 1
+            await asyncio.sleep(0.3)
+            continue
+        _count(figures, response)
+        if response.status_code == 201:
+            figures.purchases[external_id] = len(response.json()["data"]["cards"])
+        return
+
+
+async def _killer(server: Server, figures: Figures, deadline: float, rng: random.Random) -> None:
+    while True:
+        await asyncio.sleep(rng.uniform(2.5, 5.0))
+        if time.monotonic() >= deadline - 1:
+            return
+        server.kill()
+        figures.kills += 1
+        await server.start()
+
+
+async def _books(url: str) -> dict[str, int]:
+    connection = await asyncpg.connect(url)
+    try:
+        row = await connection.fetchrow("""
+            SELECT
+              (SELECT COALESCE(SUM(balance), 0) FROM accounts) + (SELECT COALESCE(SUM(balance), 0) FROM cards) AS held,
+              (SELECT COALESCE(SUM(amount), 0) FROM transactions WHERE type = 'deposit') AS deposits,
+              (SELECT COALESCE(SUM(fee), 0) FROM transactions WHERE status <> 'reversed') AS fees,
+              (SELECT COALESCE(SUM(amount), 0) FROM transactions
+                 WHERE type = 'card_purchase' AND status IN ('pending', 'completed', 'refunded')) AS spent,
+              (SELECT COALESCE(SUM(amount), 0) FROM transactions WHERE type = 'card_refund') AS refunded,
+              (SELECT COUNT(*) FROM accounts WHERE balance < 0) + (SELECT COUNT(*) FROM cards WHERE balance < 0) AS negative,
+              (SELECT COALESCE(SUM(amount), 0) FROM postings) AS ledger_sum,
+              (SELECT COUNT(*) FROM (SELECT a.uuid FROM accounts a LEFT JOIN postings p ON p.account_uuid = a.uuid
+                 GROUP BY a.uuid, a.balance HAVING a.balance <> COALESCE(SUM(p.amount), 0)) x)
+              + (SELECT COUNT(*) FROM (SELECT c.uuid FROM cards c LEFT JOIN postings p ON p.card_uuid = c.uuid
+                 GROUP BY c.uuid, c.balance HAVING c.balance <> COALESCE(SUM(p.amount), 0)) x) AS drifted
+        """)
+        cards = await connection.fetch(
+            "SELECT external_id, COUNT(*) AS n FROM cards "
+            "WHERE external_id LIKE 'run-%' GROUP BY external_id"
+        )
+    finally:
+        await connection.close()
+    books = dict(row)
+    books["cards_by_external_id"] = {r["external_id"]: r["n"] for r in cards}  # type: ignore[assignment]
+    return books
+
+
+async def bank_run(seconds: float, seed: int = 7) -> tuple[Figures, dict[str, int]]:
+    """Run the scenario on a fresh PostgreSQL database; returns the figures and the books."""
+    name = f"cs_stress_{uuid.uuid4().hex[:10]}"
+    admin = await asyncpg.connect(ADMIN_DSN)
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    url = ADMIN_DSN.rsplit("/", 1)[0] + "/" + name
+    workdir = Path(f"/tmp/{name}")
+    workdir.mkdir()
+    server = Server(url, workdir)
+    try:
+        await upgrade_database(Settings(database_url=url).resolved_database_url)
+        await server.start()
+        headers, accounts, cards = await _setup(url, server)
+        figures, rng = Figures(), random.Random(seed)
+        deadline = time.monotonic() + seconds
+        await asyncio.gather(
+            _killer(server, figures, deadline, rng),
+            *(
+                _client(server, headers, accounts, cards, figures, deadline, seed + i)
+                for i in range(CLIENTS)
+            ),
+        )
+        server.kill()
+        return figures, await _books(url)
+    finally:
+        server.kill()
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+
+
+def verify(figures: Figures, books: dict[str, int]) -> int:
+    """Assert the books balance; returns the cents lost (0)."""
+    expected = books["deposits"] - books["fees"] - books["spent"] + books["refunded"]
+    lost = expected - books["held"]
+    assert lost == 0, f"{lost} cents unaccounted for: {books}"
+    assert books["negative"] == 0 and books["ledger_sum"] == 0 and books["drifted"] == 0, books
+    by_external_id = books["cards_by_external_id"]
+    for external_id, bought in figures.purchases.items():
+        assert by_external_id.get(external_id) == bought, (external_id, bought)  # type: ignore[attr-defined]
+    return lost
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=120)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    figures, books = asyncio.run(bank_run(args.seconds, args.seed))
+    lost = verify(figures, books)
+    print(figures.line())
+    money = {key: Decimal(books[key]).scaleb(-2) for key in ("deposits", "fees", "held")}
+    print(
+        f"purchases ok={len(figures.purchases)} applied twice=0 deposits={money['deposits']} "
+        f"fees={money['fees']} held={money['held']} cents lost={lost}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
