@@ -23,7 +23,9 @@ async def test_unknown_route_is_404(client: httpx.AsyncClient) -> None:
 
 
 async def test_wrong_method_is_405(client: httpx.AsyncClient) -> None:
-    assert_error(await client.delete("/dictionary/fees"), 405, "method_not_allowed")
+    response = await client.delete("/dictionary/fees")
+    assert_error(response, 405, "method_not_allowed")
+    assert response.headers["allow"] == "GET"
 
 
 async def test_path_pattern_mismatch_is_404_before_auth(client: httpx.AsyncClient) -> None:

@@ -59,7 +59,7 @@ async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
 async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
     if exc.status_code == 405:
-        return _error_response(MethodNotAllowed())
+        return _error_response(MethodNotAllowed(headers=exc.headers))
     if exc.status_code == 404:
         return _error_response(NotFound("No such endpoint or resource."))
     return _error_response(ServiceError(str(exc.detail), code="http_error"))

@@ -32,3 +32,13 @@ PositiveAmount = Annotated[
     ),
 ]
 MoneyOut = Annotated[Decimal, WithJsonSchema({"type": "number"})]
+
+
+def _whole_number(value: Any) -> Any:
+    """JSON integers, and numbers like `91.0` that JSON Schema also calls integers."""
+    if isinstance(value, Decimal) and value.is_finite() and value == value.to_integral_value():
+        return int(value)
+    return value
+
+
+WholeNumber = Annotated[int, BeforeValidator(_whole_number)]

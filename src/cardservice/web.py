@@ -13,6 +13,7 @@ from typing import Annotated, Any, TypeVar
 
 import orjson
 from fastapi import Depends, Query, Request
+from fastapi.responses import JSONResponse as FastAPIJSONResponse
 from fastapi.responses import Response
 from pydantic import BaseModel, ValidationError
 
@@ -37,10 +38,8 @@ def dumps(content: object) -> bytes:
     return orjson.dumps(content, default=_encode_default, option=_ORJSON_OPTIONS)
 
 
-class JSONResponse(Response):
+class JSONResponse(FastAPIJSONResponse):
     """JSON with exact decimals and `Z` timestamps."""
-
-    media_type = "application/json"
 
     def render(self, content: Any) -> bytes:
         return dumps(content)

@@ -67,10 +67,12 @@ async def test_each_accepted_type_round_trips(app: FastAPI, client: httpx.AsyncC
         assert download.headers["etag"] == f'"{record["sha256"]}"'
 
 
-async def test_data_url_prefix_and_line_breaks(app: FastAPI, client: httpx.AsyncClient) -> None:
+async def test_data_url_prefix_and_strict_base64(app: FastAPI, client: httpx.AsyncClient) -> None:
     user = await make_user(app)
-    wrapped = base64.encodebytes(FILES["image/png"]).decode()  # with newlines every 76 chars
-    assert (await _upload(client, user, wrapped)).status_code == 201
+    wrapped = base64.encodebytes(FILES["image/png"]).decode()  # MIME style, newlines every 76
+    assert (await _upload(client, user, wrapped)).status_code == 422
+    unpadded = base64.b64encode(FILES["image/png"]).decode().rstrip("=")
+    assert (await _upload(client, user, unpadded)).status_code == 422
     response = await _upload(client, user, FILES["image/png"], prefix="data:image/png;base64,")
     assert response.status_code == 201 and response.json()["data"]["mime_type"] == "image/png"
 

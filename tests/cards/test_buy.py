@@ -191,6 +191,15 @@ async def test_buy_validation(app: FastAPI, client: httpx.AsyncClient) -> None:
     assert await balances(app, account) == (100000, [])
 
 
+async def test_integral_decimal_is_an_integer(app: FastAPI, client: httpx.AsyncClient) -> None:
+    user, account, bin_ = await _setup(app)
+    body = f'{{"account_uuid": "{account}", "bin_uuid": "{bin_}", "cards_count": 2.0}}'
+    response = await client.post(
+        "/card/buy", content=body, headers={**user.headers, "Content-Type": "application/json"}
+    )
+    assert response.status_code == 201 and len(response.json()["data"]["cards"]) == 2
+
+
 async def test_same_external_id_and_body_replays(app: FastAPI, client: httpx.AsyncClient) -> None:
     user, account, bin_ = await _setup(app)
     body = {

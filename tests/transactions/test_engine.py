@@ -138,7 +138,7 @@ async def test_unknown_tag_and_foreign_card_change_nothing(
     account, card = await make_card(app, client, owner)
     before = await balances(app, account)
     unknown = await authorize(client, owner, card, "1", tag="no-such-shop")
-    assert unknown.status_code == 422 and unknown.json()["code"] == "validation_error"
+    assert unknown.status_code == 404 and unknown.json()["code"] == "not_found"
     foreign = await authorize(client, stranger, card, "1")
     assert foreign.status_code == 404
     valid = {"card_uuid": card, "amount": 1, "currency": "USD", "merchant_name": "Shop"}

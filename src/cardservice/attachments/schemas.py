@@ -8,6 +8,10 @@ from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field
 
+BASE64_PATTERN = (
+    r"^(?:data:[A-Za-z0-9.+-]+/[A-Za-z0-9.+-]+(?:;[A-Za-z0-9=.-]+)*;base64,)?"
+    r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$"
+)
 AttachmentType = Literal["receipt", "invoice", "document", "photo"]
 
 
@@ -15,7 +19,11 @@ class AttachmentUpload(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
     type: AttachmentType
-    file: str = Field(min_length=1, description="base64, optionally as a data: URL")
+    file: str = Field(
+        min_length=4,
+        pattern=BASE64_PATTERN,
+        description="base64 (standard alphabet, padded), optionally as a data: URL",
+    )
 
 
 class AttachmentRecord(BaseModel):

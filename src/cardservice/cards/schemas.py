@@ -16,7 +16,7 @@ from pydantic import (
     model_validator,
 )
 
-from cardservice.money_types import Amount, MoneyOut, PositiveAmount
+from cardservice.money_types import Amount, MoneyOut, PositiveAmount, WholeNumber
 
 UuidStr = Annotated[
     str,
@@ -78,7 +78,7 @@ class BuyCardsRequest(StrictRequest):
     start_balance: Amount = Decimal(0)
     description: Annotated[str, StringConstraints(max_length=255)] | None = None
     external_id: Annotated[str, StringConstraints(min_length=1, max_length=128)] | None = None
-    cards_count: int = Field(default=1, ge=1, le=100)
+    cards_count: WholeNumber = Field(default=1, ge=1, le=100)
     auto_replenish_amount: PositiveAmount | None = None
     auto_replenish_min_balance: Amount | None = None
 

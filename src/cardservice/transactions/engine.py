@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from cardservice.cards.service import CardNotFound
 from cardservice.dictionaries.fees import fee_schedule
-from cardservice.errors import ValidationFailed
+from cardservice.errors import NotFound
 from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
 from cardservice.models import Account, Card, Transaction, TransactionTag
 from cardservice.models.base import utcnow
@@ -63,7 +63,7 @@ async def _tag(session: AsyncSession, slug: str | None) -> TransactionTag | None
         return None
     tag = await session.get(TransactionTag, slug)
     if tag is None:
-        raise ValidationFailed(errors={"tag": ["unknown transaction tag"]})
+        raise NotFound("Unknown transaction tag.")
     return tag
 
 

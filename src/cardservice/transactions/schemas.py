@@ -72,7 +72,10 @@ class AuthorizationRequest(StrictRequest):
     mcc: Annotated[str, StringConstraints(pattern=r"^\d{4}$")] | None = None
     merchant_country: Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}$")] | None = None
     merchant_city: Annotated[str, StringConstraints(min_length=1, max_length=120)] | None = None
-    tag: Annotated[str, StringConstraints(min_length=1, max_length=64)] | None = None
+    tag: (
+        Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$", max_length=64)]
+        | None
+    ) = None
     three_ds_code: Annotated[str, StringConstraints(pattern=r"^\d{6}$")] | None = None
 
 
