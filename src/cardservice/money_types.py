@@ -17,19 +17,24 @@ def _exact_number(value: Any) -> Any:
     return Decimal(value) if isinstance(value, int) else value
 
 
+AMOUNT_SCHEMA = {"type": "number", "minimum": 0, "maximum": 100000000, "multipleOf": 0.01}
+POSITIVE_AMOUNT_SCHEMA = {
+    "type": "number",
+    "exclusiveMinimum": 0,
+    "maximum": 100000000,
+    "multipleOf": 0.01,
+}
 Amount = Annotated[
     Decimal,
     BeforeValidator(_exact_number),
     Field(ge=0, le=MAX_AMOUNT, decimal_places=2),
-    WithJsonSchema({"type": "number", "minimum": 0, "maximum": 100000000, "multipleOf": 0.01}),
+    WithJsonSchema(AMOUNT_SCHEMA),
 ]
 PositiveAmount = Annotated[
     Decimal,
     BeforeValidator(_exact_number),
     Field(gt=0, le=MAX_AMOUNT, decimal_places=2),
-    WithJsonSchema(
-        {"type": "number", "exclusiveMinimum": 0, "maximum": 100000000, "multipleOf": 0.01}
-    ),
+    WithJsonSchema(POSITIVE_AMOUNT_SCHEMA),
 ]
 MoneyOut = Annotated[Decimal, WithJsonSchema({"type": "number"})]
 

@@ -13,10 +13,19 @@ from pydantic import (
     ConfigDict,
     Field,
     StringConstraints,
+    WithJsonSchema,
+    field_validator,
     model_validator,
 )
 
-from cardservice.money_types import Amount, MoneyOut, PositiveAmount, WholeNumber
+from cardservice.money_types import (
+    AMOUNT_SCHEMA,
+    POSITIVE_AMOUNT_SCHEMA,
+    Amount,
+    MoneyOut,
+    PositiveAmount,
+    WholeNumber,
+)
 
 UuidStr = Annotated[
     str,
@@ -79,8 +88,26 @@ class BuyCardsRequest(StrictRequest):
     description: Annotated[str, StringConstraints(max_length=255)] | None = None
     external_id: Annotated[str, StringConstraints(min_length=1, max_length=128)] | None = None
     cards_count: WholeNumber = Field(default=1, ge=1, le=100)
-    auto_replenish_amount: PositiveAmount | None = None
-    auto_replenish_min_balance: Amount | None = None
+    auto_replenish_amount: Annotated[
+        PositiveAmount | None, WithJsonSchema(POSITIVE_AMOUNT_SCHEMA)
+    ] = None
+    auto_replenish_min_balance: Annotated[Amount | None, WithJsonSchema(AMOUNT_SCHEMA)] = None
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "dependentRequired": {
+                "auto_replenish_amount": ["auto_replenish_min_balance"],
+                "auto_replenish_min_balance": ["auto_replenish_amount"],
+            }
+        }
+    )
+
+    @field_validator("auto_replenish_amount", "auto_replenish_min_balance", mode="before")
+    @classmethod
+    def _omitted_not_null(cls, value: object) -> object:
+        if value is None:
+            raise ValueError("omit the field instead of sending null")
+        return value
 
     @model_validator(mode="after")
     def _replenish_pair(self) -> Self:
@@ -119,10 +146,13 @@ def _distinct(values: list[str]) -> list[str]:
 CardUuids = Annotated[list[UuidStr], Field(min_length=1, max_length=500), AfterValidator(_distinct)]
 
 
+UNIQUE = Field(json_schema_extra={"uniqueItems": True})
+
+
 class FavoriteRequest(StrictRequest):
-    card_uuids: CardUuids
+    card_uuids: CardUuids = UNIQUE
     is_favorite: bool
 
 
 class SortRequest(StrictRequest):
-    card_uuids: CardUuids
+    card_uuids: CardUuids = UNIQUE
