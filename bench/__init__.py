@@ -1,0 +1,1 @@
+"""Benchmarks: figures are ratios against baselines measured in the same run."""

@@ -1,0 +1,351 @@
+"""`make bench` / `make bench-quick`: the service as deployed, measured against baselines
+taken in the same run — its own `GET /health` (read ceiling of this stack) and `pgbench`
+TPC-B on the same PostgreSQL (write ceiling of the database).
+
+    python -m bench.run --quick            # small data set, short runs, SQLite and PostgreSQL
+    python -m bench.run                    # 1,000 cards and 1,000,000 transactions
+
+Peak throughput: wrk, 64 connections. Latency: hey at a fixed rate of half that endpoint's
+peak (rate-limited workers, so latency is not just connections ÷ throughput).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import asyncpg
+import httpx
+
+from bench.dataset import DataSet, build
+from cardservice.config import Settings
+from cardservice.db import Database
+from cardservice.migrations import upgrade_database
+from cardservice.security import CardCipher
+
+ADMIN_DSN = os.environ.get("CARDSERVICE_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
+KEY = "hXo9m1GJZ0PgtDk0eJ1rV9yB0g3o4Zb8u0eHqXqvP1s="
+RESULTS = Path(__file__).with_name("results")
+CONNECTIONS = 64
+
+
+@dataclass
+class Figure:
+    database: str
+    endpoint: str
+    kind: str  # read | write | baseline
+    rps: float
+    p50_ms: float
+    p99_ms: float
+    errors: int
+    ratio: float = 0.0
+    fixed_rate: float = 0.0
+    fixed_p50_ms: float = 0.0
+    fixed_p99_ms: float = 0.0
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _ms(text: str) -> float:
+    value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()  # type: ignore[union-attr]
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+
+def wrk(
+    url: str, seconds: int, headers: dict[str, str], body: str | None
+) -> tuple[float, float, float, int]:
+    """Peak req/s, p50, p99 (ms) and non-2xx/socket errors at 64 connections."""
+    script = ""
+    if body is not None:
+        script = f'wrk.method = "POST"\nwrk.body = {json.dumps(body)}\nwrk.headers["Content-Type"] = "application/json"\n'
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as lua:
+        lua.write(script)
+    args = ["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{seconds}s", "--latency", "-s", lua.name, url]
+    for name, value in headers.items():
+        args += ["-H", f"{name}: {value}"]
+    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    p50 = _ms(re.search(r"50%\s+([\d.]+\w+)", out).group(1))  # type: ignore[union-attr]
+    p99 = _ms(re.search(r"99%\s+([\d.]+\w+)", out).group(1))  # type: ignore[union-attr]
+    errors = sum(
+        int(n)
+        for n in re.findall(r"(?:Non-2xx or 3xx responses|connect|read|write|timeout):? (\d+)", out)
+    )
+    return rps, p50, p99, errors
+
+
+def hey(
+    url: str, seconds: int, rate: float, headers: dict[str, str], body: str | None
+) -> tuple[float, float]:
+    """p50 and p99 (ms) at a fixed total request rate (8 rate-limited workers)."""
+    workers = 8
+    args = ["hey", "-z", f"{seconds}s", "-c", str(workers), "-q", f"{max(rate / workers, 1):.1f}"]
+    for name, value in headers.items():
+        args += ["-H", f"{name}: {value}"]
+    if body is not None:
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+            handle.write(body)
+        args += ["-m", "POST", "-T", "application/json", "-D", handle.name]
+    out = subprocess.run([*args, url], capture_output=True, text=True, check=True).stdout
+    percentiles = {int(p): float(v) * 1000 for p, v in re.findall(r"(\d+)% in ([\d.]+) secs", out)}
+    slowest = float(re.search(r"Slowest:\s+([\d.]+) secs", out).group(1)) * 1000  # type: ignore[union-attr]
+    if 50 not in percentiles:
+        raise RuntimeError(f"hey measured nothing:\n{out}")
+    return percentiles[50], percentiles.get(99, slowest)  # too few samples for a 99th: the slowest
+
+
+def pgbench_tps(seconds: int) -> float:
+    """TPC-B tps of this PostgreSQL (16 clients), on its own scratch database."""
+    name = f"cs_pgbench_{uuid.uuid4().hex[:8]}"
+    dsn = ADMIN_DSN.rsplit("/", 1)[0] + "/" + name
+    subprocess.run(["psql", ADMIN_DSN, "-qc", f'CREATE DATABASE "{name}"'], check=True)
+    try:
+        subprocess.run(["pgbench", "-q", "-i", "-s", "10", dsn], check=True, capture_output=True)
+        out = subprocess.run(
+            ["pgbench", "-c", "16", "-j", "2", "-T", str(seconds), dsn],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        return float(re.search(r"tps = ([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    finally:
+        subprocess.run(
+            ["psql", ADMIN_DSN, "-qc", f'DROP DATABASE "{name}" WITH (FORCE)'], check=True
+        )
+
+
+class Server:
+    def __init__(self, url: str, workdir: Path, workers: int) -> None:
+        self.port, self.workers = _free_port(), workers
+        self.env = {
+            **os.environ,
+            "CARDSERVICE_DATABASE_URL": url,
+            "CARDSERVICE_ENCRYPTION_KEY": KEY,
+            "CARDSERVICE_SANDBOX": "1",
+            "CARDSERVICE_VAR_DIR": str(workdir),
+            "CARDSERVICE_RATE_LIMIT_PER_MINUTE": "100000000",
+            "CARDSERVICE_LOG_LEVEL": "WARNING",
+        }
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> Server:
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "cardservice",
+                "serve",
+                "--port",
+                str(self.port),
+                "--workers",
+                str(self.workers),
+            ],
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        for _ in range(300):
+            try:
+                if httpx.get(f"{self.base}/ready").status_code == 200:
+                    return self
+            except httpx.TransportError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not start")
+
+    def __exit__(self, *_exc: object) -> None:
+        assert self.process is not None
+        os.killpg(self.process.pid, signal.SIGTERM)
+        self.process.wait(timeout=30)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def peak_rss_mb(self) -> float:
+        """Largest peak RSS (VmHWM) among the worker processes."""
+        assert self.process is not None
+        peaks = []
+        for pid in subprocess.run(
+            ["pgrep", "-g", str(self.process.pid)], capture_output=True, text=True
+        ).stdout.split():
+            status = Path(f"/proc/{pid}/status")
+            if status.exists():
+                match = re.search(r"VmHWM:\s+(\d+) kB", status.read_text())
+                if match:
+                    peaks.append(int(match.group(1)) / 1024)
+        return max(peaks, default=0.0)
+
+
+def endpoints(data: DataSet, deep_page: int) -> list[tuple[str, str, str | None]]:
+    buy = json.dumps({"account_uuid": data.account, "bin_uuid": data.bin_uuid, "start_balance": 1})
+    authorize = json.dumps(
+        {"card_uuid": data.cards[0], "amount": 1, "currency": "USD", "merchant_name": "Bench"}
+    )
+    return [
+        ("read", "/card", None),
+        ("read", "/accounts", None),
+        ("read", "/transaction/report", None),
+        ("read", f"/transaction/report?page={deep_page}", None),
+        ("read", f"/transaction/{data.transactions[0]}", None),
+        ("read", "/user/summary", None),
+        ("write", "/card/buy", buy),
+        ("write", "/sandbox/authorizations", authorize),
+    ]
+
+
+async def _prepare(kind: str, size: dict[str, int]) -> tuple[str, DataSet, str | None]:
+    if kind == "sqlite":
+        url = f"sqlite:///{tempfile.mkdtemp(prefix='cs_bench_')}/bench.db"
+        name = None
+    else:
+        name = f"cs_bench_{uuid.uuid4().hex[:8]}"
+        admin = await asyncpg.connect(ADMIN_DSN)
+        await admin.execute(f'CREATE DATABASE "{name}"')
+        await admin.close()
+        url = ADMIN_DSN.rsplit("/", 1)[0] + "/" + name
+    settings = Settings(database_url=url, encryption_key=KEY)
+    await upgrade_database(settings.resolved_database_url)
+    db = Database(settings)
+    started = time.perf_counter()
+    data = await build(db, CardCipher.from_settings(settings), **size)
+    print(
+        f"[{kind}] data set {size} loaded in {time.perf_counter() - started:.1f}s", file=sys.stderr
+    )
+    await db.dispose()
+    return url, data, name
+
+
+def measure(
+    kind: str,
+    url: str,
+    data: DataSet,
+    seconds: int,
+    workers: int,
+    deep_page: int,
+    write_baseline: float,
+) -> tuple[list[Figure], float]:
+    figures: list[Figure] = []
+    headers = {"Authorization": f"Bearer {data.token}"}
+    with tempfile.TemporaryDirectory() as workdir, Server(url, Path(workdir), workers) as server:
+        rps, p50, p99, errors = wrk(f"{server.base}/health", seconds, {}, None)
+        health = Figure(kind, "GET /health", "baseline", rps, p50, p99, errors, 1.0)
+        figures.append(health)
+        for category, path, body in endpoints(data, deep_page):
+            rps, p50, p99, errors = wrk(server.base + path, seconds, headers, body)
+            baseline = health.rps if category == "read" else write_baseline
+            figure = Figure(
+                kind,
+                f"{'POST' if body else 'GET'} {path.split('?')[0]}"
+                + (" (deep page)" if "page=" in path else ""),
+                category,
+                rps,
+                p50,
+                p99,
+                errors,
+                round(rps / baseline, 3) if baseline else 0.0,
+            )
+            figure.fixed_rate = round(rps / 2, 1)
+            figure.fixed_p50_ms, figure.fixed_p99_ms = hey(
+                server.base + path, seconds, rps / 2, headers, body
+            )
+            figures.append(figure)
+        rss = server.peak_rss_mb()
+    return figures, rss
+
+
+def table(figures: list[Figure], write_baseline: float, rss: dict[str, float]) -> str:
+    lines = [
+        f"{'db':<10} {'endpoint':<36} {'req/s':>9} {'ratio':>7} {'p50':>8} {'p99':>8} {'errors':>6}"
+        f" {'@rate':>8} {'p50':>7} {'p99':>7}"
+    ]
+    for f in figures:
+        lines.append(
+            f"{f.database:<10} {f.endpoint:<36} {f.rps:>9.1f} {f.ratio:>7.3f} {f.p50_ms:>7.1f}ms"
+            f" {f.p99_ms:>7.1f}ms {f.errors:>6} {f.fixed_rate:>8.1f} {f.fixed_p50_ms:>6.1f}ms {f.fixed_p99_ms:>6.1f}ms"
+        )
+    lines.append(f"pgbench TPC-B tps (write baseline): {write_baseline:.1f}")
+    lines += [f"peak RSS per worker [{db}]: {mb:.1f} MB" for db, mb in rss.items()]
+    lines.append(
+        "ratios: reads against GET /health of the same server; writes against pgbench TPC-B"
+    )
+    return "\n".join(lines)
+
+
+async def _drop(name: str | None) -> None:
+    if name:
+        admin = await asyncpg.connect(ADMIN_DSN)
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--databases", default="sqlite,postgresql")
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    for tool in ("wrk", "hey", "pgbench"):
+        if shutil.which(tool) is None:
+            print(f"bench: {tool} is missing (make bench installs it)", file=sys.stderr)
+            return 2
+    size = (
+        {"cards": 100, "transactions": 10_000, "users": 50}
+        if args.quick
+        else {"cards": 1000, "transactions": 1_000_000, "users": 1000}
+    )
+    seconds = 4 if args.quick else 15
+    deep_page = 200 if args.quick else 20_000
+    write_baseline = pgbench_tps(seconds)
+    figures: list[Figure] = []
+    rss: dict[str, float] = {}
+    for kind in args.databases.split(","):
+        url, data, name = asyncio.run(_prepare(kind, size))
+        try:
+            measured, rss[kind] = measure(
+                kind, url, data, seconds, args.workers, deep_page, write_baseline
+            )
+            figures += measured
+        finally:
+            asyncio.run(_drop(name))
+    print(table(figures, write_baseline, rss))
+    RESULTS.mkdir(exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    out = RESULTS / f"{'quick' if args.quick else 'full'}-{stamp}.json"
+    out.write_text(
+        json.dumps(
+            {
+                "size": size,
+                "seconds": seconds,
+                "workers": args.workers,
+                "pgbench_tps": write_baseline,
+                "peak_rss_mb": rss,
+                "figures": [asdict(f) for f in figures],
+            },
+            indent=2,
+        )
+    )
+    print(f"written {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
