@@ -1,0 +1,65 @@
+"""The auth matrix of every operation in the served OpenAPI document: none, bad, expired,
+revoked, MFA code and bearer token, each answered as the seed's authorization code says."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+
+import httpx
+from fastapi import FastAPI
+
+from cardservice.auth.credentials import revoke_token
+from tests.factories import Caller, make_mfa_code, make_user
+
+SAMPLE = {"slug": "crypto"}
+
+
+def _path(template: str) -> str:
+    for name in ("cardUuid", "userAccountUuid", "transactionUuid", "attachmentUuid"):
+        template = template.replace("{" + name + "}", str(uuid.uuid4()))
+    return template.replace("{slug}", SAMPLE["slug"])
+
+
+async def _operations(
+    client: httpx.AsyncClient,
+) -> list[tuple[str, str, list[dict[str, list[str]]]]]:
+    schema = (await client.get("/openapi.json")).json()
+    return [
+        (method.upper(), _path(path), op["security"])
+        for path, item in schema["paths"].items()
+        for method, op in item.items()
+    ]
+
+
+async def _call(client: httpx.AsyncClient, method: str, path: str, **kwargs: object) -> int:
+    response = await client.request(method, path, json={} if method == "POST" else None, **kwargs)  # type: ignore[arg-type]
+    return response.status_code
+
+
+async def test_every_operation_answers_each_credential(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    user = await make_user(app)
+    code = await make_mfa_code(app, user)
+    expired = await make_user(app, expires_in=timedelta(seconds=-1))
+    revoked: Caller = await make_user(app)
+    async with app.state.db.write() as session:
+        await revoke_token(session, revoked.token[:11])
+    operations = await _operations(client)
+    assert len(operations) >= 30
+    for method, path, security in operations:
+        schemes = {name for requirement in security for name in requirement}
+        if not schemes:  # public: credentials are ignored
+            assert await _call(client, method, path) not in (401, 403), path
+            continue
+        for headers in ({}, {"Authorization": "Bearer cs_wrong"}, expired.headers, revoked.headers):
+            assert await _call(client, method, path, headers=headers) == 401, (
+                method,
+                path,
+                headers,
+            )
+        with_bearer = await _call(client, method, path, headers=user.headers)
+        assert with_bearer not in (401, 403), (method, path)
+        with_code = await _call(client, method, path, params={"_code": code})
+        assert with_code == (403 if schemes == {"bearerAuth"} else with_bearer), (method, path)
