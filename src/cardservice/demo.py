@@ -57,34 +57,6 @@ POPULAR_MERCHANTS = {
     "Notion",
     "Figma",
 }
-DEMO_SEED = 20260319
-HISTORY_DAYS = 90
-POPULAR_MERCHANTS = {
-    "Amazon",
-    "Netflix",
-    "Spotify",
-    "Uber",
-    "Airbnb",
-    "Google Ads",
-    "Facebook Ads",
-    "Starbucks",
-    "Apple",
-    "Booking.com",
-    "Lidl",
-    "IKEA",
-    "Shopify",
-    "Amazon Web Services",
-    "DigitalOcean",
-    "Steam",
-    "Ryanair",
-    "Lufthansa",
-    "Zara",
-    "McDonald's",
-    "Bolt",
-    "GitHub",
-    "Notion",
-    "Figma",
-}
 DEMO_TEAM = "Demo Team"
 TOKEN_LIFETIME = timedelta(days=30)
 
