@@ -343,7 +343,9 @@ def main() -> int:
     figures, books = asyncio.run(bank_run(args.seconds, args.seed))
     lost = verify(figures, books)
     print(figures.line())
-    money = {key: Decimal(books[key]).scaleb(-2) for key in ("deposits", "fees", "held")}
+    money = {
+        key: format(Decimal(books[key]).scaleb(-2), "f") for key in ("deposits", "fees", "held")
+    }
     print(
         f"purchases ok={len(figures.purchases)} applied twice=0 deposits={money['deposits']} "
         f"fees={money['fees']} held={money['held']} cents lost={lost}"
