@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_DSN ?= postgresql://postgres@127.0.0.1:5432/test
 
-.PHONY: install run test lint typecheck test-sqlite test-postgres postgres stress bench bench-quick clean
+.PHONY: install run test lint typecheck test-sqlite test-postgres postgres redis stress bench bench-quick bench-tools clean
 
 install: $(STAMP)
 
@@ -31,6 +31,9 @@ run: install
 postgres:
 	@scripts/ensure-postgres.sh "$(PG_DSN)"
 
+redis:
+	@scripts/ensure-redis.sh
+
 lint: install
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
@@ -38,13 +41,13 @@ lint: install
 typecheck: install
 	$(BIN)/mypy src
 
-test: install postgres lint typecheck
+test: install postgres redis lint typecheck
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m pytest
 
-test-sqlite: install
+test-sqlite: install redis
 	CARDSERVICE_TEST_DATABASES=sqlite $(BIN)/python -m pytest
 
-test-postgres: install postgres
+test-postgres: install postgres redis
 	CARDSERVICE_TEST_DATABASES=postgresql CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m pytest
 
 stress: install postgres

@@ -85,7 +85,3 @@ class RateLimited(ServiceError):
 
     def __init__(self, retry_after: int) -> None:
         super().__init__(headers={"Retry-After": str(max(1, retry_after))})
-
-
-class NotImplementedYet(ServiceError):
-    status_code, code, message = 501, "not_implemented", "This operation is not available yet."
