@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import os
 import random
+import shutil
 import signal
 import socket
 import subprocess
@@ -319,6 +320,7 @@ async def bank_run(seconds: float, seed: int = 7) -> tuple[Figures, dict[str, in
         return figures, await _books(url)
     finally:
         server.kill()
+        shutil.rmtree(workdir, ignore_errors=True)
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         await admin.close()
 
