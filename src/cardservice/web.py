@@ -180,13 +180,18 @@ StandardPage = Annotated[Page, Depends(standard_page)]
 CardPage = Annotated[Page, Depends(card_page)]
 
 
+def client_has(request: Request, etag: str) -> bool:
+    """`If-None-Match` names this ETag (weak or strong comparison) or is `*`."""
+    presented = request.headers.get("if-none-match", "")
+    return presented == "*" or etag in {t.strip().removeprefix("W/") for t in presented.split(",")}
+
+
 def cacheable(request: Request, data: object, *, max_age: int = 300) -> Response:
     """A public success body with `ETag` and `Cache-Control`; 304 when the client has it."""
     body = dumps({"success": True, "data": data})
     etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
     headers = {"ETag": etag, "Cache-Control": f"public, max-age={max_age}"}
-    presented = request.headers.get("if-none-match", "")
-    if etag in {tag.strip().removeprefix("W/") for tag in presented.split(",")} or presented == "*":
+    if client_has(request, etag):
         return Response(status_code=304, headers=headers)
     return Response(body, media_type="application/json", headers=headers)
 

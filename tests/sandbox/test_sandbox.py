@@ -53,3 +53,10 @@ async def test_sandbox_routes_are_404_when_disabled(settings: Settings, app: Fas
         assert response.status_code == 404 and response.json()["code"] == "not_found"
         assert "/sandbox/deposits" not in (await client.get("/openapi.json")).json()["paths"]
     await disabled.state.db.dispose()
+
+
+async def test_only_the_refund_body_is_optional(client: httpx.AsyncClient) -> None:
+    paths = (await client.get("/openapi.json")).json()["paths"]
+    refund = paths["/sandbox/transactions/{transactionUuid}/refund"]["post"]
+    assert refund["requestBody"]["required"] is False
+    assert paths["/sandbox/authorizations"]["post"]["requestBody"]["required"] is True

@@ -207,6 +207,25 @@ async def test_replenish_tops_up_from_the_account(app: FastAPI, client: httpx.As
     await assert_ledger_consistent(app)
 
 
+async def test_a_decline_fee_can_trigger_replenish(app: FastAPI, client: httpx.AsyncClient) -> None:
+    user = await make_user(app)
+    account, card = await make_card(
+        app,
+        client,
+        user,
+        funds="200",
+        start_balance="20",
+        auto_replenish_amount=30,
+        auto_replenish_min_balance=20,
+    )
+    # buy: 2.00 + 20.00 + 0.30 = 22.30 → account 177.70; card 20.00 is not below 20.00
+    assert await balances(app, account) == (17770, [2000])
+    declined = await _declined(client, user, card, "50")
+    assert declined["error"] == "insufficient_funds" and declined["fee"] == 0.5
+    assert await balances(app, account) == (14770, [1950 + 3000])
+    await assert_ledger_consistent(app)
+
+
 async def test_replenish_without_account_funds_records_nothing(
     app: FastAPI, client: httpx.AsyncClient
 ) -> None:

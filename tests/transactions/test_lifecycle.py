@@ -59,6 +59,31 @@ async def test_settle_then_refund_in_parts(app: FastAPI, client: httpx.AsyncClie
     await assert_ledger_consistent(app)
 
 
+async def test_refund_body_may_be_empty_or_an_empty_object(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    user = await make_user(app)
+    account, card = await make_card(app, client, user, start_balance="100")
+    json_type = {**user.headers, "Content-Type": "application/json"}
+    for body in (b"", b"{}"):
+        txn = await _purchase(client, user, card, "7")
+        await _step(client, user, txn, "settle")
+        response = await client.post(
+            f"/sandbox/transactions/{txn}/refund", headers=json_type, content=body
+        )
+        assert response.status_code == 201, response.text
+        assert response.json()["data"]["status"] == "refunded"
+    bad = await _purchase(client, user, card, "7")
+    await _step(client, user, bad, "settle")
+    for body, status in ((b"[]", 400), (b'{"amount": 0}', 422), (b'{"x": 1}', 422)):
+        response = await client.post(
+            f"/sandbox/transactions/{bad}/refund", headers=json_type, content=body
+        )
+        assert response.status_code == status, body
+    assert (await balances(app, account))[1] == [10000 - 3 * 10 - 700]
+    await assert_ledger_consistent(app)
+
+
 async def test_reverse_returns_amount_and_fee(app: FastAPI, client: httpx.AsyncClient) -> None:
     user = await make_user(app)
     account, card = await make_card(app, client, user, start_balance="100")

@@ -38,6 +38,8 @@ from cardservice.web import (
 router = APIRouter(prefix="/sandbox", tags=["sandbox"])
 TransactionUuid = Annotated[str, Path(alias="transactionUuid", pattern=UUID_PATTERN)]
 Created = Envelope[TransactionRecord]
+OPTIONAL_REFUND_BODY = body_schema(RefundRequest)
+OPTIONAL_REFUND_BODY["requestBody"]["required"] = False  # no body refunds what is left
 
 
 @router.post(
@@ -124,7 +126,7 @@ async def _optional_body(request: Request) -> RefundRequest:
     "/transactions/{transactionUuid:uuid36}/refund",
     status_code=201,
     response_model=Created,
-    openapi_extra={**BEARER_OR_MFA, **body_schema(RefundRequest)},
+    openapi_extra={**BEARER_OR_MFA, **OPTIONAL_REFUND_BODY},
     summary="Refund a settled purchase, in full or in part",
 )
 async def sandbox_refund(

@@ -48,13 +48,24 @@ class Authorization:
     three_ds_code: str | None = None
 
 
-def _card_refusal(card: Card, now: datetime) -> str | None:
-    if card.status == "frozen":
-        return "card_frozen"
-    if card.status == "closed":
-        return "card_closed"
+def _refusal(
+    account: Account,
+    card: Card,
+    tag: TransactionTag | None,
+    request: Authorization,
+    now: datetime,
+) -> str | None:
+    """Rules 1-4, which need no further reads: card, account, merchant tag, currency."""
+    if card.status in ("frozen", "closed"):
+        return f"card_{card.status}"
     if (card.expiry_year, card.expiry_month) < (now.year, now.month):
         return "card_expired"
+    if account.status != "active":
+        return "account_inactive"
+    if tag is not None and tag.restriction == "blocked":
+        return "merchant_blocked"
+    if request.currency != card.currency:
+        return "currency_not_supported"
     return None
 
 
@@ -116,6 +127,15 @@ async def _charge(
     )
 
 
+async def _count_tag(session: AsyncSession, tag: TransactionTag) -> None:
+    """One more transaction for the tag's popularity; run last, so the hot row is held briefly."""
+    await session.execute(
+        update(TransactionTag)
+        .where(TransactionTag.slug == tag.slug)
+        .values(transactions_count=TransactionTag.transactions_count + 1)
+    )
+
+
 async def authorize(
     session: AsyncSession,
     cipher: CardCipher,
@@ -129,13 +149,7 @@ async def authorize(
     account, card = await _locked(session, user_uuid, request.card_uuid)
     fees = await fee_schedule(session, user_uuid)
     fee = fees.fixed("card_transaction")
-    reason = _card_refusal(card, now)
-    if reason is None and account.status != "active":
-        reason = "account_inactive"
-    if reason is None and tag is not None and tag.restriction == "blocked":
-        reason = "merchant_blocked"
-    if reason is None and request.currency != card.currency:
-        reason = "currency_not_supported"
+    reason = _refusal(account, card, tag, request, now)
     code = None
     if reason is None and request.three_ds_code is not None:
         code = await matching_code(session, cipher, card.uuid, request.three_ds_code, now)
@@ -158,9 +172,5 @@ async def authorize(
         )
         await replenish_if_low(session, account, card, now)
     if tag is not None:
-        await session.execute(
-            update(TransactionTag)
-            .where(TransactionTag.slug == tag.slug)
-            .values(transactions_count=TransactionTag.transactions_count + 1)
-        )
+        await _count_tag(session, tag)
     return transaction

@@ -10,8 +10,11 @@ from typing import Any
 from sqlalchemy import Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from cardservice.cards.numbers import mask
+from cardservice.ledger.money import from_minor
 from cardservice.models import Card, Transaction
 from cardservice.transactions.lifecycle import TransactionNotFound
+from cardservice.transactions.receipt import ReceiptView
 
 
 def _filtered(user_uuid: uuid.UUID, filters: dict[str, Any]) -> Select[Transaction]:
@@ -59,3 +62,23 @@ async def own_transaction(
     if found is None:
         raise TransactionNotFound()
     return found[0], found[1]
+
+
+async def receipt_view(
+    session: AsyncSession, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID
+) -> ReceiptView:
+    """What the receipt of one of the user's transactions shows (card mask, never the number)."""
+    row, card = await own_transaction(session, user_uuid, transaction_uuid)
+    return ReceiptView(
+        transaction_uuid=str(row.uuid),
+        type=row.type,
+        status=row.status,
+        merchant_name=row.merchant_name,
+        amount=str(from_minor(row.amount)),
+        fee=str(from_minor(row.fee)),
+        currency=row.currency,
+        direction=row.direction,
+        card_mask=mask(card.bin, card.last4) if card else None,
+        created_at=row.created_at,
+        error=row.error_slug,
+    )

@@ -13,9 +13,6 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
 from cardservice.auth.dependencies import CallerA
-from cardservice.cards.numbers import mask
-from cardservice.errors import NotFound
-from cardservice.ledger.money import from_minor
 from cardservice.openapi import (
     BEARER_OR_MFA,
     UUID_PATTERN,
@@ -24,10 +21,18 @@ from cardservice.openapi import (
     filters_parameter,
 )
 from cardservice.transactions import reports
-from cardservice.transactions.receipt import ReceiptView, render_receipt
+from cardservice.transactions.receipt import render_receipt
 from cardservice.transactions.records import transaction_record
 from cardservice.transactions.schemas import TransactionRecord, TransactionStatus, TransactionType
-from cardservice.web import JSONResponse, StandardPage, ok, one_of, read_filters, uuid_filter
+from cardservice.web import (
+    JSONResponse,
+    StandardPage,
+    client_has,
+    ok,
+    one_of,
+    read_filters,
+    uuid_filter,
+)
 
 router = APIRouter(tags=["transactions"])
 
@@ -108,29 +113,11 @@ async def get_transaction(
     summary="The receipt picture of a transaction",
 )
 async def receipt(request: Request, caller: CallerA, transaction_uuid: TransactionUuid) -> Response:
-    try:
-        async with request.app.state.db.read() as session:
-            row, card = await reports.own_transaction(
-                session, caller.user_uuid, uuid.UUID(transaction_uuid)
-            )
-    except NotFound:
-        raise NotFound("Transaction not found") from None
-    view = ReceiptView(
-        transaction_uuid=str(row.uuid),
-        type=row.type,
-        status=row.status,
-        merchant_name=row.merchant_name,
-        amount=str(from_minor(row.amount)),
-        fee=str(from_minor(row.fee)),
-        currency=row.currency,
-        direction=row.direction,
-        card_mask=mask(card.bin, card.last4) if card else None,
-        created_at=row.created_at,
-        error=row.error_slug,
-    )
+    async with request.app.state.db.read() as session:
+        view = await reports.receipt_view(session, caller.user_uuid, uuid.UUID(transaction_uuid))
     etag = '"' + hashlib.sha256(repr(view).encode()).hexdigest()[:32] + '"'
-    headers = {"ETag": etag, "Cache-Control": "private, max-age=60"}
-    if etag in request.headers.get("if-none-match", ""):
+    headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
+    if client_has(request, etag):
         return Response(status_code=304, headers=headers)
     image = await asyncio.to_thread(render_receipt, view)
     return Response(image, media_type="image/jpeg", headers=headers)
