@@ -36,6 +36,7 @@ USER_TABLES = [
     "idempotency_keys",
     "attachments",
     "transactions",
+    "transaction_counts",
     "cards",
     "accounts",
     "user_fee_overrides",

@@ -9,12 +9,13 @@ from decimal import Decimal
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from cardservice.accounts.service import create_account
 from cardservice.auth.credentials import issue_mfa_code, issue_token
 from cardservice.ledger.money import to_minor
-from cardservice.models import Account, Bin, Card, Posting
+from cardservice.models import Account, Bin, Card, Posting, Transaction
+from cardservice.sql import text_uuid
 from cardservice.transactions.deposits import deposit
 from cardservice.users.service import create_user
 from cardservice.web import dumps
@@ -125,6 +126,16 @@ async def assert_ledger_consistent(app: FastAPI) -> None:
                     balance,
                     posted.get(key),
                 )
+        # the report's totals: the count the database keeps equals the rows, for every user
+        counted = (
+            await session.execute(text("SELECT user_uuid, transactions FROM transaction_counts"))
+        ).all()
+        rows = (
+            await session.execute(
+                select(Transaction.user_uuid, func.count()).group_by(Transaction.user_uuid)
+            )
+        ).all()
+        assert {text_uuid(u): n for u, n in counted if n} == {str(u): n for u, n in rows}
 
 
 async def make_card(

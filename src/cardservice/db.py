@@ -2,7 +2,11 @@
 
 SQLite: WAL, foreign keys on, and we issue `BEGIN IMMEDIATE` ourselves for write units so
 concurrent writers queue on the database lock instead of failing with "database is locked".
-Reads use a deferred `BEGIN` and never wait for writers (WAL).
+Reads use a deferred `BEGIN` and never wait for writers (WAL). The hot read paths skip the
+ORM and read through `reader` (see `cardservice.sql`).
+
+PostgreSQL connections are not pinged on checkout (a round trip per request); a connection
+that died with a server restart fails one request, is discarded, and the pool reconnects.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from cardservice.config import Settings
+from cardservice.sql import Reader, make_reader
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 
@@ -65,11 +70,12 @@ class Database:
                 pool_size=settings.db_pool_size,
                 max_overflow=settings.db_pool_size * 2,
                 pool_timeout=60,
-                pool_pre_ping=True,
+                pool_recycle=3600,
             )
             self.read_engine = self.write_engine
         self._write = async_sessionmaker(self.write_engine, expire_on_commit=False)
         self._read = async_sessionmaker(self.read_engine, expire_on_commit=False)
+        self.reader: Reader = make_reader(url, settings.db_pool_size)
 
     @staticmethod
     def _ensure_sqlite_dir(url: str) -> None:
@@ -90,6 +96,7 @@ class Database:
             yield session
 
     async def dispose(self) -> None:
+        await self.reader.close()
         await self.write_engine.dispose()
         if self.read_engine is not self.write_engine:
             await self.read_engine.dispose()

@@ -160,7 +160,7 @@ class Page:
         }
 
 
-def standard_page(
+async def standard_page(
     page: Annotated[int, Query(ge=1, le=1_000_000, description="Page number, from 1")] = 1,
     per_page: Annotated[int, Query(ge=1, le=100, description="Rows per page, 1..100")] = 20,
 ) -> Page:
@@ -168,7 +168,7 @@ def standard_page(
     return Page(number=page, size=per_page)
 
 
-def card_page(
+async def card_page(
     page: Annotated[int, Query(ge=1, le=1_000_000, description="Page number, from 1")] = 1,
     per_page: Annotated[int, Query(ge=1, le=500, description="Rows per page, 1..500")] = 100,
 ) -> Page:

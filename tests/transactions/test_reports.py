@@ -13,7 +13,7 @@ from sqlalchemy import update
 
 from cardservice.models import Transaction
 from cardservice.models.base import utcnow
-from tests.factories import authorize, make_card, make_user
+from tests.factories import assert_ledger_consistent, authorize, make_card, make_user
 
 
 async def test_report_is_newest_first_and_pages_cleanly(
@@ -41,6 +41,17 @@ async def test_report_is_newest_first_and_pages_cleanly(
         walked += [row["uuid"] for row in body["data"]]
     assert walked == [row["uuid"] for row in rows]
     assert {row["type"] for row in rows} == {"card_purchase", "card_issue", "deposit"}
+    past = await client.get("/transaction/report", headers=user.headers, params={"page": 3})
+    assert past.json()["data"] == []
+    assert past.json()["meta"] == {"current_page": 3, "per_page": 20, "total": 9, "last_page": 1}
+    purchases = {"filters[type]": "card_purchase", "per_page": 3}
+    filtered = await client.get("/transaction/report", headers=user.headers, params=purchases)
+    assert filtered.json()["meta"]["total"] == 7 and len(filtered.json()["data"]) == 3
+    beyond = await client.get(
+        "/transaction/report", headers=user.headers, params={**purchases, "page": 4}
+    )
+    assert beyond.json()["data"] == [] and beyond.json()["meta"]["total"] == 7
+    await assert_ledger_consistent(app)
 
 
 async def test_report_filters(app: FastAPI, client: httpx.AsyncClient) -> None:

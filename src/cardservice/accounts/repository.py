@@ -33,14 +33,6 @@ def filtered(
     return query
 
 
-async def page_of_accounts(
-    session: AsyncSession, query: Select[Account, str], offset: int | None, limit: int
-) -> tuple[Sequence[Any], int]:
-    total = await session.scalar(select(func.count()).select_from(query.subquery()))
-    rows = (await session.execute(query.order_by(*ACCOUNT_ORDER).offset(offset).limit(limit))).all()
-    return rows, int(total or 0)
-
-
 def team_members(team_uuid: uuid.UUID, except_user: uuid.UUID) -> Select[uuid.UUID]:
     return select(User.uuid).where(User.team_uuid == team_uuid, User.uuid != except_user)
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Request
 
-from cardservice.accounts import service
+from cardservice.accounts import listing, service
 from cardservice.accounts.schemas import AccountRecord, AccountsPage
 from cardservice.auth.dependencies import CallerA
 from cardservice.openapi import (
@@ -61,9 +61,9 @@ ACCOUNT_FILTERS = {
 )
 async def list_accounts(request: Request, caller: CallerA, page: StandardPage) -> JSONResponse:
     filters = read_filters(request, ACCOUNT_FILTERS)
-    async with request.app.state.db.read() as session:
-        items, related, total = await service.list_accounts(session, caller, filters, page)
-    return ok(AccountsPage(items=items, related_team_accounts=related), meta=page.meta(total))
+    reader = request.app.state.db.reader
+    items, related, total = await listing.list_accounts(reader, caller, filters, page)
+    return ok({"items": items, "related_team_accounts": related}, meta=page.meta(total))
 
 
 @router.get(

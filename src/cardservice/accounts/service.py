@@ -17,11 +17,9 @@ from cardservice.cards.records import card_record
 from cardservice.errors import NotFound, ValidationFailed
 from cardservice.ledger.money import from_minor
 from cardservice.models import Account, DictionaryEntry
-from cardservice.web import Page
 
 ACCOUNT_STATUSES = ("active", "frozen", "closed")
 CURRENCY_PATTERN = re.compile(r"^[A-Z]{3}$")
-RELATED_LIMIT = 500
 
 
 class AccountNotFound(NotFound):
@@ -94,23 +92,6 @@ async def _records(session: AsyncSession, rows: Sequence[Any]) -> list[AccountRe
             )
         )
     return records
-
-
-async def list_accounts(
-    session: AsyncSession, caller: Principal, filters: dict[str, Any], page: Page
-) -> tuple[list[AccountRecord], list[AccountRecord], int]:
-    """The caller's accounts (a page, oldest first) and, for a team owner, the members'."""
-    rows, total = await repository.page_of_accounts(
-        session, repository.filtered([caller.user_uuid], filters), page.offset, page.size
-    )
-    related: list[AccountRecord] = []
-    if caller.is_team_owner and caller.team_uuid is not None:
-        members = repository.team_members(caller.team_uuid, caller.user_uuid)
-        member_rows, _ = await repository.page_of_accounts(
-            session, repository.filtered(members, filters), None, RELATED_LIMIT
-        )
-        related = await _records(session, member_rows)
-    return await _records(session, rows), related, total
 
 
 async def get_account(

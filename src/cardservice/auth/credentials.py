@@ -8,12 +8,13 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import or_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from cardservice.errors import NotFound
-from cardservice.models import ApiToken, MfaCode, User
+from cardservice.models import ApiToken, MfaCode
 from cardservice.models.base import utcnow
+from cardservice.sql import Reader, Row, as_datetime, as_uuid
 
 TOKEN_PREFIX = "cs_"  # noqa: S105 - a public marker, not a secret
 TOKEN_BYTES = 32
@@ -87,35 +88,44 @@ async def issue_mfa_code(
     return code, expires_at
 
 
-async def principal_for_token(session: AsyncSession, token: str) -> Principal | None:
+BEARER_CALLER_SQL = """
+SELECT u.uuid, u.team_uuid, u.role, t.expires_at
+FROM api_tokens t JOIN users u ON u.uuid = t.user_uuid
+WHERE t.token_hash = $1 AND t.revoked_at IS NULL
+"""
+MFA_CALLER_SQL = """
+SELECT u.uuid, u.team_uuid, u.role, m.expires_at
+FROM mfa_codes m JOIN users u ON u.uuid = m.user_uuid
+WHERE m.code_hash = $1 AND m.revoked_at IS NULL
+"""
+
+
+async def principal_for_token(reader: Reader, token: str) -> Principal | None:
     """The caller of a bearer token that exists, is not revoked and has not expired."""
     hashed = digest(token)
-    row = (
-        await session.execute(
-            select(User.uuid, User.team_uuid, User.role, ApiToken.expires_at)
-            .join(ApiToken, ApiToken.user_uuid == User.uuid)
-            .where(ApiToken.token_hash == hashed, ApiToken.revoked_at.is_(None))
-        )
-    ).first()
-    if row is None or (row.expires_at is not None and row.expires_at <= utcnow()):
-        return None
-    return Principal(row.uuid, row.team_uuid, row.role, "bearer", hashed)
-
-
-async def principal_for_mfa_code(session: AsyncSession, code: str) -> Principal | None:
-    """The caller of an MFA code that exists, is not revoked and has not expired."""
-    hashed = digest(code.strip().upper())
-    row = (
-        await session.execute(
-            select(User.uuid, User.team_uuid, User.role)
-            .join(MfaCode, MfaCode.user_uuid == User.uuid)
-            .where(
-                MfaCode.code_hash == hashed,
-                MfaCode.revoked_at.is_(None),
-                MfaCode.expires_at > utcnow(),
-            )
-        )
-    ).first()
+    row = await reader.row(BEARER_CALLER_SQL, hashed)
     if row is None:
         return None
-    return Principal(row.uuid, row.team_uuid, row.role, "mfa", hashed)
+    expires_at = as_datetime(row["expires_at"])
+    if expires_at is not None and expires_at <= utcnow():
+        return None
+    return _principal(row, "bearer", hashed)
+
+
+async def principal_for_mfa_code(reader: Reader, code: str) -> Principal | None:
+    """The caller of an MFA code that exists, is not revoked and has not expired."""
+    hashed = digest(code.strip().upper())
+    row = await reader.row(MFA_CALLER_SQL, hashed)
+    if row is None or as_datetime(row["expires_at"]) <= utcnow():  # type: ignore[operator]
+        return None
+    return _principal(row, "mfa", hashed)
+
+
+def _principal(row: Row, scheme: str, hashed: str) -> Principal:
+    return Principal(
+        as_uuid(row["uuid"]),  # type: ignore[arg-type]
+        as_uuid(row["team_uuid"]),
+        row["role"],
+        scheme,
+        hashed,
+    )

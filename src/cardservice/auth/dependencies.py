@@ -39,11 +39,11 @@ async def _resolve(request: Request, *, bearer_only: bool) -> Principal:
     if not blocked.allowed:
         raise RateLimited(blocked.retry_after)
     principal: Principal | None = None
-    async with request.app.state.db.read() as session:
-        if token is not None and len(token) <= MAX_CREDENTIAL_LENGTH:
-            principal = await principal_for_token(session, token)
-        if principal is None and code is not None and len(code) <= MAX_CREDENTIAL_LENGTH:
-            principal = await principal_for_mfa_code(session, code)
+    reader = request.app.state.db.reader
+    if token is not None and len(token) <= MAX_CREDENTIAL_LENGTH:
+        principal = await principal_for_token(reader, token)
+    if principal is None and code is not None and len(code) <= MAX_CREDENTIAL_LENGTH:
+        principal = await principal_for_mfa_code(reader, code)
     if principal is None:
         verdict = await limiter.hit(address_key, settings.auth_failures_per_minute)
         if not verdict.allowed:

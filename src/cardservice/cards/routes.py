@@ -10,7 +10,7 @@ from fastapi.responses import Response
 from sqlalchemy.exc import IntegrityError
 
 from cardservice.auth.dependencies import CallerA
-from cardservice.cards import purchase, service
+from cardservice.cards import listing, purchase, service
 from cardservice.cards.schemas import (
     BuyCardsRequest,
     BuyCardsResult,
@@ -95,8 +95,8 @@ async def buy_cards(request: Request, caller: CallerA) -> Response:
 )
 async def list_cards(request: Request, caller: CallerA, page: CardPage) -> JSONResponse:
     filters = read_filters(request, CARD_FILTERS)
-    async with request.app.state.db.read() as session:
-        cards, total = await service.list_cards(session, caller.user_uuid, filters, page)
+    reader = request.app.state.db.reader
+    cards, total = await listing.list_cards(reader, caller.user_uuid, filters, page)
     return ok({"cards": cards}, meta=page.meta(total))
 
 

@@ -15,7 +15,7 @@ class ThreeDsCode(UuidPk, Base):
     __tablename__ = "three_ds_codes"
     __table_args__ = (Index("ix_three_ds_codes_user_created", "user_uuid", "created_at"),)
 
-    user_uuid: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.uuid"))
+    user_uuid: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.uuid"), index=True)
     card_uuid: Mapped[uuid.UUID] = mapped_column(ForeignKey("cards.uuid"), index=True)
     code_ciphertext: Mapped[bytes] = mapped_column(LargeBinary)
     merchant_name: Mapped[str] = mapped_column(String(120))

@@ -3,50 +3,120 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from cardservice.cards.numbers import mask
 from cardservice.ledger.money import from_minor
 from cardservice.models import Card, Transaction
+from cardservice.sql import Reader, Row, flag, iso_z, text_uuid
 from cardservice.transactions.lifecycle import TransactionNotFound
 from cardservice.transactions.receipt import ReceiptView
-
-
-def _filtered(user_uuid: uuid.UUID, filters: dict[str, Any]) -> Select[Transaction]:
-    query = select(Transaction).where(Transaction.user_uuid == user_uuid)
-    for key in ("card_uuid", "account_uuid", "status", "type"):
-        if key in filters:
-            query = query.where(getattr(Transaction, key) == filters[key])
-    if "date_from" in filters:
-        query = query.where(Transaction.created_at >= _start_of(filters["date_from"]))
-    if "date_to" in filters:
-        query = query.where(
-            Transaction.created_at < _start_of(filters["date_to"] + timedelta(days=1))
-        )
-    return query
 
 
 def _start_of(day: date) -> datetime:
     return datetime.combine(day, time.min, tzinfo=UTC)
 
 
+TRANSACTION_COLUMNS = """
+t.uuid, t.type, t.status, t.amount, t.currency, t.direction, t.card_uuid, t.account_uuid,
+t.merchant_name, t.merchant_mcc, t.merchant_country, t.merchant_city, t.tag_slug,
+t.error_slug, t.fee, t.refunded_amount, t.flagged, t.description, t.parent_uuid,
+t.created_at, t.updated_at"""
+NEWEST_FIRST = "ORDER BY t.created_at DESC, t.uuid DESC"
+
+
+def transaction_row_record(row: Row) -> dict[str, Any]:
+    """A row of TRANSACTION_COLUMNS → the API's transaction record (`TransactionRecord`)."""
+    (
+        uuid_, type_, status, amount, currency, direction, card_uuid, account_uuid,
+        merchant_name, mcc, country, city, tag, error, fee, refunded, flagged, description,
+        parent_uuid, created_at, updated_at,
+    ) = (row[i] for i in range(21))  # fmt: skip
+    merchant = None
+    if merchant_name is not None:
+        merchant = {"name": merchant_name, "mcc": mcc, "country": country, "city": city}
+    return {
+        "uuid": text_uuid(uuid_),
+        "type": type_,
+        "status": status,
+        "amount": from_minor(amount),
+        "currency": currency,
+        "direction": direction,
+        "card_uuid": text_uuid(card_uuid),
+        "account_uuid": text_uuid(account_uuid),
+        "merchant": merchant,
+        "tag": tag,
+        "error": error,
+        "fee": from_minor(fee),
+        "refunded_amount": from_minor(refunded),
+        "flagged": flag(flagged),
+        "description": description,
+        "parent_uuid": text_uuid(parent_uuid),
+        "created_at": iso_z(created_at),
+        "updated_at": iso_z(updated_at),
+    }
+
+
+def _where(user_uuid: uuid.UUID, filters: dict[str, Any]) -> tuple[str, list[Any]]:
+    clauses = ["t.user_uuid = $1"]
+    args: list[Any] = [user_uuid]
+    for key in ("card_uuid", "account_uuid", "status", "type"):
+        if key in filters:
+            args.append(filters[key])
+            clauses.append(f"t.{key} = ${len(args)}")
+    if "date_from" in filters:
+        args.append(_start_of(filters["date_from"]))
+        clauses.append(f"t.created_at >= ${len(args)}")
+    if "date_to" in filters:
+        args.append(_start_of(filters["date_to"] + timedelta(days=1)))
+        clauses.append(f"t.created_at < ${len(args)}")
+    return " AND ".join(clauses), args
+
+
 async def report(
-    session: AsyncSession, user_uuid: uuid.UUID, filters: dict[str, Any], offset: int, limit: int
-) -> tuple[Sequence[Transaction], int]:
-    """The user's transactions, newest first (ties by uuid), and how many match."""
-    query = _filtered(user_uuid, filters)
-    total = await session.scalar(select(func.count()).select_from(query.subquery()))
-    rows = await session.scalars(
-        query.order_by(Transaction.created_at.desc(), Transaction.uuid.desc())
-        .offset(offset)
-        .limit(limit)
+    reader: Reader, user_uuid: uuid.UUID, filters: dict[str, Any], offset: int, limit: int
+) -> tuple[list[dict[str, Any]], int]:
+    """The user's transactions, newest first (ties by uuid), and how many match.
+
+    Unfiltered, the total is the user's count kept by the database (`transaction_counts`), so
+    page 1 costs the same at any history size; filtered, the matching rows are counted.
+    """
+    where, args = _where(user_uuid, filters)
+    n = len(args)  # the clauses are fixed text; every value is a parameter
+    if n == 1:
+        total_column = "(SELECT c.transactions FROM transaction_counts c WHERE c.user_uuid = $1)"
+    else:
+        total_column = "count(*) OVER ()"
+    query = f"SELECT {TRANSACTION_COLUMNS}, {total_column} AS total FROM transactions t"  # noqa: S608
+    query += f" WHERE {where} {NEWEST_FIRST} LIMIT ${n + 1} OFFSET ${n + 2}"
+    rows = await reader.rows(query, *args, limit, offset)
+    if rows:
+        total = int(rows[0]["total"])
+    elif n == 1:
+        count = "SELECT transactions FROM transaction_counts WHERE user_uuid = $1"
+        total = int(await reader.value(count, user_uuid) or 0)
+    else:
+        count = f"SELECT count(*) FROM transactions t WHERE {where}"  # noqa: S608
+        total = int(await reader.value(count, *args))
+    return [transaction_row_record(row) for row in rows], total
+
+
+async def one_transaction(
+    reader: Reader, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID
+) -> dict[str, Any]:
+    """One of the user's transactions as its record; anybody else's is 404."""
+    row = await reader.row(
+        f"SELECT {TRANSACTION_COLUMNS} FROM transactions t WHERE t.uuid = $1 AND t.user_uuid = $2",  # noqa: S608
+        transaction_uuid,
+        user_uuid,
     )
-    return rows.all(), int(total or 0)
+    if row is None:
+        raise TransactionNotFound()
+    return transaction_row_record(row)
 
 
 async def own_transaction(

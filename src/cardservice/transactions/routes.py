@@ -22,7 +22,6 @@ from cardservice.openapi import (
 )
 from cardservice.transactions import reports
 from cardservice.transactions.receipt import render_receipt
-from cardservice.transactions.records import transaction_record
 from cardservice.transactions.schemas import TransactionRecord, TransactionStatus, TransactionType
 from cardservice.web import (
     JSONResponse,
@@ -81,11 +80,9 @@ DATE = {"type": "string", "format": "date"}
 )
 async def report(request: Request, caller: CallerA, page: StandardPage) -> JSONResponse:
     filters = read_filters(request, REPORT_FILTERS)
-    async with request.app.state.db.read() as session:
-        rows, total = await reports.report(
-            session, caller.user_uuid, filters, page.offset, page.size
-        )
-        records = [transaction_record(row) for row in rows]
+    records, total = await reports.report(
+        request.app.state.db.reader, caller.user_uuid, filters, page.offset, page.size
+    )
     return ok(records, meta=page.meta(total))
 
 
@@ -98,11 +95,8 @@ async def report(request: Request, caller: CallerA, page: StandardPage) -> JSONR
 async def get_transaction(
     request: Request, caller: CallerA, transaction_uuid: TransactionUuid
 ) -> JSONResponse:
-    async with request.app.state.db.read() as session:
-        row, _card = await reports.own_transaction(
-            session, caller.user_uuid, uuid.UUID(transaction_uuid)
-        )
-        return ok(transaction_record(row))
+    reader = request.app.state.db.reader
+    return ok(await reports.one_transaction(reader, caller.user_uuid, uuid.UUID(transaction_uuid)))
 
 
 @router.get(

@@ -7,7 +7,7 @@ import secrets
 import uuid
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from cardservice.cards.numbers import mask
@@ -80,15 +80,6 @@ async def unassigned_codes(
         .order_by(ThreeDsCode.created_at.desc(), ThreeDsCode.uuid.desc())
     )
     return [_record(code, card, cipher.decrypt(code.code_ciphertext)) for code, card in rows]
-
-
-async def count_unassigned(session: AsyncSession, user_uuid: uuid.UUID, now: datetime) -> int:
-    total = await session.scalar(
-        select(func.count())
-        .select_from(ThreeDsCode)
-        .where(ThreeDsCode.user_uuid == user_uuid, *_unassigned(now))  # type: ignore[arg-type]
-    )
-    return int(total or 0)
 
 
 async def matching_code(

@@ -23,8 +23,7 @@ router = APIRouter(tags=["users"])
     summary="Balances, counts and spend of the caller",
 )
 async def summary(request: Request, caller: CallerA) -> JSONResponse:
-    async with request.app.state.db.read() as session:
-        return ok(await user_summary(session, caller.user_uuid, utcnow()))
+    return ok(await user_summary(request.app.state.db.reader, caller.user_uuid, utcnow()))
 
 
 @router.get(

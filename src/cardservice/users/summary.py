@@ -1,4 +1,8 @@
-"""The user summary, computed with SQL aggregates over the same rows the endpoints list."""
+"""The user summary: SQL aggregates over the same rows the endpoints list, three statements.
+
+Read through `cardservice.sql` (the summary is polled by dashboards); the record has the
+shape of `UserSummary`.
+"""
 
 from __future__ import annotations
 
@@ -6,135 +10,100 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, case, func, select
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from cardservice.ledger.money import from_minor
-from cardservice.models import Account, Card, Team, Transaction, User
-from cardservice.transactions.three_ds import count_unassigned
-from cardservice.users.schemas import (
-    AccountCounts,
-    CardCounts,
-    CurrencyBalances,
-    Spend,
-    TeamRef,
-    UserRef,
-    UserSummary,
-)
+from cardservice.sql import Reader, text_uuid
 
 STATUSES = ("active", "frozen", "closed")
-SPENDING = ("pending", "completed")  # money that left for a purchase and stayed gone
+
+USER_AND_COUNTS = """
+SELECT u.uuid, u.email, u.name, u.role, t.uuid AS team_uuid, t.name AS team_name,
+  (SELECT count(*) FROM accounts a WHERE a.user_uuid = u.uuid AND a.status = 'active')
+    AS accounts_active,
+  (SELECT count(*) FROM accounts a WHERE a.user_uuid = u.uuid AND a.status = 'frozen')
+    AS accounts_frozen,
+  (SELECT count(*) FROM accounts a WHERE a.user_uuid = u.uuid AND a.status = 'closed')
+    AS accounts_closed,
+  (SELECT count(*) FROM cards c WHERE c.user_uuid = u.uuid AND c.status = 'active')
+    AS cards_active,
+  (SELECT count(*) FROM cards c WHERE c.user_uuid = u.uuid AND c.status = 'frozen')
+    AS cards_frozen,
+  (SELECT count(*) FROM cards c WHERE c.user_uuid = u.uuid AND c.status = 'closed')
+    AS cards_closed,
+  (SELECT count(*) FROM cards c WHERE c.user_uuid = u.uuid AND c.is_favorite)
+    AS cards_favorite,
+  (SELECT count(*) FROM three_ds_codes d
+    WHERE d.user_uuid = u.uuid AND d.used_at IS NULL AND d.expires_at > $2) AS codes
+FROM users u LEFT JOIN teams t ON t.uuid = u.team_uuid
+WHERE u.uuid = $1
+"""
+BALANCES = """
+SELECT currency, sum(on_accounts) AS accounts_total, sum(on_cards) AS cards_total FROM (
+  SELECT currency, balance AS on_accounts, 0 AS on_cards FROM accounts WHERE user_uuid = $1
+  UNION ALL
+  SELECT currency, 0, balance FROM cards WHERE user_uuid = $1
+) balances
+GROUP BY currency ORDER BY currency
+"""
+SPEND = """
+SELECT currency,
+  coalesce(sum(CASE WHEN created_at >= $2 THEN amount ELSE 0 END), 0) AS today,
+  coalesce(sum(CASE WHEN created_at >= $3 THEN amount ELSE 0 END), 0) AS last_7_days,
+  coalesce(sum(CASE WHEN created_at >= $4 THEN amount ELSE 0 END), 0) AS this_month
+FROM transactions
+WHERE user_uuid = $1 AND type = 'card_purchase'
+  AND status IN ('pending', 'completed') -- money that left for a purchase and stayed gone
+  AND created_at >= $5
+GROUP BY currency ORDER BY currency
+"""
 
 
-async def _user(session: AsyncSession, user_uuid: uuid.UUID) -> UserRef:
-    user = await session.get_one(User, user_uuid)
-    team = await session.get(Team, user.team_uuid) if user.team_uuid else None
-    return UserRef(
-        uuid=user.uuid,
-        email=user.email,
-        name=user.name,
-        team=TeamRef(uuid=team.uuid, name=team.name, role=user.role) if team else None,
-    )
-
-
-async def _balances(session: AsyncSession, user_uuid: uuid.UUID) -> list[CurrencyBalances]:
-    accounts = dict(
-        (
-            await session.execute(
-                select(Account.currency, func.sum(Account.balance))
-                .where(Account.user_uuid == user_uuid)
-                .group_by(Account.currency)
-            )
-        ).all()
-    )
-    cards = dict(
-        (
-            await session.execute(
-                select(Card.currency, func.sum(Card.balance))
-                .where(Card.user_uuid == user_uuid)
-                .group_by(Card.currency)
-            )
-        ).all()
-    )
-    return [
-        CurrencyBalances(
-            currency=currency,
-            accounts_total=from_minor(int(accounts.get(currency) or 0)),
-            cards_total=from_minor(int(cards.get(currency) or 0)),
-        )
-        for currency in sorted(set(accounts) | set(cards))
-    ]
-
-
-async def _counts(session: AsyncSession, user_uuid: uuid.UUID) -> tuple[AccountCounts, CardCounts]:
-    by_status = dict(
-        (
-            await session.execute(
-                select(Account.status, func.count())
-                .where(Account.user_uuid == user_uuid)
-                .group_by(Account.status)
-            )
-        ).all()
-    )
-    row = (
-        await session.execute(
-            select(
-                func.count(),
-                *(
-                    func.coalesce(func.sum(case((Card.status == s, 1), else_=0)), 0)
-                    for s in STATUSES
-                ),
-                func.coalesce(func.sum(case((Card.is_favorite.is_(True), 1), else_=0)), 0),
-            ).where(Card.user_uuid == user_uuid)
-        )
-    ).one()
-    accounts = AccountCounts(
-        total=sum(by_status.values()), by_status={s: int(by_status.get(s, 0)) for s in STATUSES}
-    )
-    cards = CardCounts(total=row[0], active=row[1], frozen=row[2], closed=row[3], favorite=row[4])
-    return accounts, cards
-
-
-async def _spend(session: AsyncSession, user_uuid: uuid.UUID, now: datetime) -> list[Spend]:
-    today = now.replace(hour=0, minute=0, second=0, microsecond=0)
-    week, month = today - timedelta(days=6), today.replace(day=1)
-
-    def since(start: datetime) -> ColumnElement[Any]:
-        return func.coalesce(
-            func.sum(case((Transaction.created_at >= start, Transaction.amount), else_=0)), 0
-        )
-
-    rows = await session.execute(
-        select(Transaction.currency, since(today), since(week), since(month))
-        .where(
-            Transaction.user_uuid == user_uuid,
-            Transaction.type == "card_purchase",
-            Transaction.status.in_(SPENDING),
-            Transaction.created_at >= min(week, month),
-        )
-        .group_by(Transaction.currency)
-        .order_by(Transaction.currency)
-    )
-    return [
-        Spend(
-            currency=c,
-            today=from_minor(int(d)),
-            last_7_days=from_minor(int(w)),
-            this_month=from_minor(int(m)),
-        )
-        for c, d, w, m in rows
-    ]
-
-
-async def user_summary(session: AsyncSession, user_uuid: uuid.UUID, now: datetime) -> UserSummary:
+async def user_summary(reader: Reader, user_uuid: uuid.UUID, now: datetime) -> dict[str, Any]:
     """Balances, counts, spend (today, last 7 days including today, this month; UTC) and
     the number of unassigned 3DS codes of one user."""
-    accounts, cards = await _counts(session, user_uuid)
-    return UserSummary(
-        user=await _user(session, user_uuid),
-        balances=await _balances(session, user_uuid),
-        accounts=accounts,
-        cards=cards,
-        spend=await _spend(session, user_uuid, now),
-        unassigned_3ds_codes=await count_unassigned(session, user_uuid, now),
-    )
+    today = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    week, month = today - timedelta(days=6), today.replace(day=1)
+    user = await reader.row(USER_AND_COUNTS, user_uuid, now)
+    assert user is not None, "an authenticated caller exists"
+    balances = await reader.rows(BALANCES, user_uuid)
+    spend = await reader.rows(SPEND, user_uuid, today, week, month, min(week, month))
+    team = None
+    if user["team_uuid"] is not None:
+        team = {
+            "uuid": text_uuid(user["team_uuid"]),
+            "name": user["team_name"],
+            "role": user["role"],
+        }
+    by_status = {s: int(user[f"accounts_{s}"]) for s in STATUSES}
+    cards = {s: int(user[f"cards_{s}"]) for s in STATUSES}
+    return {
+        "user": {
+            "uuid": text_uuid(user["uuid"]),
+            "email": user["email"],
+            "name": user["name"],
+            "team": team,
+        },
+        "balances": [
+            {
+                "currency": row["currency"],
+                "accounts_total": from_minor(int(row["accounts_total"])),
+                "cards_total": from_minor(int(row["cards_total"])),
+            }
+            for row in balances
+        ],
+        "accounts": {"total": sum(by_status.values()), "by_status": by_status},
+        "cards": {
+            "total": sum(cards.values()),
+            **cards,
+            "favorite": int(user["cards_favorite"]),
+        },
+        "spend": [
+            {
+                "currency": row["currency"],
+                "today": from_minor(int(row["today"])),
+                "last_7_days": from_minor(int(row["last_7_days"])),
+                "this_month": from_minor(int(row["this_month"])),
+            }
+            for row in spend
+        ],
+        "unassigned_3ds_codes": int(user["codes"]),
+    }

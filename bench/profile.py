@@ -1,0 +1,128 @@
+"""CPU cost per request of each benchmarked endpoint, in process, and where it goes.
+
+    python -m bench.profile --database sqlite            # CPU ms per request, each endpoint
+    python -m bench.profile --database postgresql --profile "GET /card"   # + pyinstrument tree
+
+CPU time (not wall time) of this process over N sequential requests through the ASGI app:
+on a shared machine it is far steadier than req/s, so it shows what a change to a hot path
+bought. `GET /health` is measured the same way as the reference. The database server's own
+CPU (PostgreSQL) is not in these figures; `bench.run` measures the whole.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import tempfile
+import time
+import uuid
+
+import asyncpg
+import httpx
+
+from bench.dataset import build
+from bench.run import ADMIN_DSN, KEY, endpoints
+from cardservice.app import create_app
+from cardservice.config import Settings
+from cardservice.db import Database
+from cardservice.migrations import upgrade_database
+from cardservice.security import CardCipher
+
+
+async def _database(kind: str) -> tuple[str, str | None]:
+    if kind == "sqlite":
+        return f"sqlite:///{tempfile.mkdtemp(prefix='cs_profile_')}/profile.db", None
+    name = f"cs_profile_{uuid.uuid4().hex[:8]}"
+    admin = await asyncpg.connect(ADMIN_DSN)
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    await admin.close()
+    return ADMIN_DSN.rsplit("/", 1)[0] + "/" + name, name
+
+
+async def run(kind: str, requests: int, profile: str | None) -> None:
+    url, name = await _database(kind)
+    try:
+        settings = Settings(
+            database_url=url,
+            encryption_key=KEY,
+            sandbox=True,
+            rate_limit_per_minute=100_000_000,
+            log_level="WARNING",
+        )
+        await upgrade_database(settings.resolved_database_url)
+        db = Database(settings)
+        data = await build(
+            db, CardCipher.from_settings(settings), cards=100, transactions=10_000, users=20
+        )
+        await db.dispose()
+        app = create_app(settings)
+        headers = {"Authorization": f"Bearer {data.token}"}
+        async with (
+            app.router.lifespan_context(app),
+            httpx.AsyncClient(
+                transport=httpx.ASGITransport(app=app), base_url="http://bench"
+            ) as client,
+        ):
+            targets = [("baseline", "/health", None), *endpoints(data, deep_page=50)]
+            for _category, path, body in targets:
+                label = f"{'POST' if body else 'GET'} {path}"
+
+                async def call(
+                    path: str = path, body: str | None = body, label: str = label
+                ) -> None:
+                    if body is None:
+                        response = await client.get(path, headers=headers)
+                    else:
+                        response = await client.post(
+                            path,
+                            content=body,
+                            headers={**headers, "Content-Type": "application/json"},
+                        )
+                    if response.status_code >= 300:
+                        raise RuntimeError(f"{label}: {response.status_code} {response.text}")
+
+                for _ in range(20):  # warm caches and pools
+                    await call()
+                profiler = None
+                if profile and label.startswith(profile):
+                    from pyinstrument import Profiler
+
+                    profiler = Profiler(async_mode="enabled")
+                    profiler.start()
+                cpu, wall = time.process_time(), time.perf_counter()
+                for _ in range(requests):
+                    await call()
+                cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+                if profiler is not None:
+                    profiler.stop()
+                    print(profiler.output_text(unicode=False, color=False, show_all=False))
+                print(
+                    json.dumps(
+                        {
+                            "endpoint": label.split("?")[0],
+                            "cpu_ms": round(cpu / requests * 1000, 3),
+                            "wall_ms": round(wall / requests * 1000, 3),
+                        }
+                    )
+                )
+    finally:
+        if name:
+            admin = await asyncpg.connect(ADMIN_DSN)
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            await admin.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
+    parser.add_argument("--requests", type=int, default=300)
+    parser.add_argument("--profile", help="endpoint label prefix to profile, e.g. 'GET /card'")
+    args = parser.parse_args()
+    asyncio.run(run(args.database, args.requests, args.profile))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
