@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from decimal import Decimal
 
@@ -29,7 +29,17 @@ from cardservice.transactions.deposits import deposit
 from cardservice.users.service import create_user
 
 BATCH = 5_000
+REFERENCE_TRANSACTIONS = 10_000
 FEE = 10  # card_transaction fee of the default plan, minor units
+
+
+@dataclass
+class Holder:
+    """A user the benchmark acts as: token, one account and one card of theirs."""
+
+    token: str
+    account: str
+    card: str
 
 
 @dataclass
@@ -39,11 +49,15 @@ class DataSet:
     bin_uuid: str
     cards: list[str]
     transactions: list[str]
+    holders: list[Holder] = field(default_factory=list)  # the ordinary users
+    reference: DataSet | None = None  # a user with a small history, beside the heavy one
 
 
-async def _heavy_user(db: Database, cipher: CardCipher, cards: int) -> DataSet:
+async def _heavy_user(
+    db: Database, cipher: CardCipher, cards: int, email: str = "heavy@bench.example"
+) -> DataSet:
     async with db.write() as session:
-        user = await create_user(session, "heavy@bench.example", "Heavy User")
+        user = await create_user(session, email, "Heavy User")
         account = await create_account(session, user.uuid, "Main", "USD")
         await deposit(session, user.uuid, account.uuid, 10**13)
         bin_uuid = str(
@@ -160,7 +174,10 @@ async def _history(db: Database, data: DataSet, count: int, rng: random.Random) 
             )
 
 
-async def _ordinary_users(db: Database, cipher: CardCipher, count: int, bin_uuid: str) -> None:
+async def _ordinary_users(
+    db: Database, cipher: CardCipher, count: int, bin_uuid: str
+) -> list[Holder]:
+    holders = []
     async with db.write() as session:
         for index in range(count):
             user = await create_user(session, f"user{index}@bench.example", f"User {index}")
@@ -178,6 +195,10 @@ async def _ordinary_users(db: Database, cipher: CardCipher, count: int, bin_uuid
                     }
                 ),
             )
+            _row, token = await issue_token(session, user.uuid, "bench", None)
+            card = await session.scalar(select(Card.uuid).where(Card.user_uuid == user.uuid))
+            holders.append(Holder(token, str(account.uuid), str(card)))
+    return holders
 
 
 async def check_ledger(db: Database) -> None:
@@ -199,6 +220,9 @@ async def build(
     rng = random.Random(7)
     data = await _heavy_user(db, cipher, cards)
     await _history(db, data, transactions, rng)
-    await _ordinary_users(db, cipher, users, data.bin_uuid)
+    if transactions > REFERENCE_TRANSACTIONS:  # page 1 at this size vs. at the reference size
+        data.reference = await _heavy_user(db, cipher, 10, "reference@bench.example")
+        await _history(db, data.reference, REFERENCE_TRANSACTIONS, rng)
+    data.holders = await _ordinary_users(db, cipher, users, data.bin_uuid)
     await check_ledger(db)
     return data

@@ -23,7 +23,7 @@ import asyncpg
 import httpx
 
 from bench.dataset import build
-from bench.run import ADMIN_DSN, KEY, endpoints
+from bench.run import ADMIN_DSN, KEY, Target, endpoints
 from cardservice.app import create_app
 from cardservice.config import Settings
 from cardservice.db import Database
@@ -58,30 +58,32 @@ async def run(kind: str, requests: int, profile: str | None) -> None:
         )
         await db.dispose()
         app = create_app(settings)
-        headers = {"Authorization": f"Bearer {data.token}"}
         async with (
             app.router.lifespan_context(app),
             httpx.AsyncClient(
                 transport=httpx.ASGITransport(app=app), base_url="http://bench"
             ) as client,
         ):
-            targets = [("baseline", "/health", None), *endpoints(data, deep_page=50)]
-            for _category, path, body in targets:
-                label = f"{'POST' if body else 'GET'} {path}"
+            health = Target("GET /health", "baseline", "/health", [(data.token, None)])
+            for target in [health, *endpoints(data, deep_page=50)]:
+                label = target.label
+                token, body = target.variants[0]
+                headers = {"Authorization": f"Bearer {token}"}
+                if body is not None:
+                    headers["Content-Type"] = "application/json"
 
                 async def call(
-                    path: str = path, body: str | None = body, label: str = label
+                    target: Target = target,
+                    body: str | None = body,
+                    headers: dict[str, str] = headers,
                 ) -> None:
-                    if body is None:
-                        response = await client.get(path, headers=headers)
-                    else:
-                        response = await client.post(
-                            path,
-                            content=body,
-                            headers={**headers, "Content-Type": "application/json"},
-                        )
+                    response = await client.request(
+                        target.method, target.path, content=body, headers=headers
+                    )
                     if response.status_code >= 300:
-                        raise RuntimeError(f"{label}: {response.status_code} {response.text}")
+                        raise RuntimeError(
+                            f"{target.label}: {response.status_code} {response.text}"
+                        )
 
                 for _ in range(20):  # warm caches and pools
                     await call()
@@ -101,7 +103,7 @@ async def run(kind: str, requests: int, profile: str | None) -> None:
                 print(
                     json.dumps(
                         {
-                            "endpoint": label.split("?")[0],
+                            "endpoint": label,
                             "cpu_ms": round(cpu / requests * 1000, 3),
                             "wall_ms": round(wall / requests * 1000, 3),
                         }

@@ -31,7 +31,7 @@ from pathlib import Path
 import asyncpg
 import httpx
 
-from bench.dataset import DataSet, build
+from bench.dataset import REFERENCE_TRANSACTIONS, DataSet, build
 from cardservice.config import Settings
 from cardservice.db import Database
 from cardservice.migrations import upgrade_database
@@ -69,19 +69,47 @@ def _ms(text: str) -> float:
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
-def wrk(
-    url: str, seconds: int, headers: dict[str, str], body: str | None
-) -> tuple[float, float, float, int]:
+@dataclass
+class Target:
+    """One benchmarked endpoint; `variants` (token, body) rotate request by request."""
+
+    label: str
+    kind: str  # read | write
+    path: str
+    variants: list[tuple[str, str | None]]
+
+    @property
+    def method(self) -> str:
+        return "GET" if self.variants[0][1] is None else "POST"
+
+
+def _lua(target: Target) -> str:
+    """wrk script: every request takes the next variant; each thread starts elsewhere."""
+    rows = []
+    for token, body in target.variants:
+        headers = f'{{["Authorization"] = {json.dumps("Bearer " + token)}'
+        if body is not None:
+            headers += ', ["Content-Type"] = "application/json"'
+        rows.append(
+            f"  wrk.format({json.dumps(target.method)}, nil, {headers}}}, "
+            f"{json.dumps(body) if body is not None else 'nil'}),"
+        )
+    return (
+        "local threads = 0\n"
+        "function setup(thread) thread:set('id', threads); threads = threads + 1 end\n"
+        "function init(args)\n  requests = {\n" + "\n".join(rows) + "\n  }\n"
+        "  i = (id or 0) * 7919 % #requests\nend\n"
+        "function request() i = i % #requests + 1; return requests[i] end\n"
+    )
+
+
+def wrk(url: str, seconds: int, target: Target | None) -> tuple[float, float, float, int]:
     """Peak req/s, p50, p99 (ms) and non-2xx/socket errors at 64 connections."""
-    script = ""
-    if body is not None:
-        script = f'wrk.method = "POST"\nwrk.body = {json.dumps(body)}\nwrk.headers["Content-Type"] = "application/json"\n'
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as lua:
-        lua.write(script)
+        lua.write(_lua(target) if target else "")
     args = ["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{seconds}s", "--latency", "-s", lua.name, url]
-    for name, value in headers.items():
-        args += ["-H", f"{name}: {value}"]
     out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    os.unlink(lua.name)
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
     p50 = _ms(re.search(r"50%\s+([\d.]+\w+)", out).group(1))  # type: ignore[union-attr]
     p99 = _ms(re.search(r"99%\s+([\d.]+\w+)", out).group(1))  # type: ignore[union-attr]
@@ -92,24 +120,39 @@ def wrk(
     return rps, p50, p99, errors
 
 
-def hey(
-    url: str, seconds: int, rate: float, headers: dict[str, str], body: str | None
-) -> tuple[float, float]:
-    """p50 and p99 (ms) at a fixed total request rate (8 rate-limited workers)."""
-    workers = 8
-    args = ["hey", "-z", f"{seconds}s", "-c", str(workers), "-q", f"{max(rate / workers, 1):.1f}"]
-    for name, value in headers.items():
-        args += ["-H", f"{name}: {value}"]
-    if body is not None:
-        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
-            handle.write(body)
-        args += ["-m", "POST", "-T", "application/json", "-D", handle.name]
-    out = subprocess.run([*args, url], capture_output=True, text=True, check=True).stdout
-    percentiles = {int(p): float(v) * 1000 for p, v in re.findall(r"(\d+)% in ([\d.]+) secs", out)}
-    slowest = float(re.search(r"Slowest:\s+([\d.]+) secs", out).group(1)) * 1000  # type: ignore[union-attr]
-    if 50 not in percentiles:
-        raise RuntimeError(f"hey measured nothing:\n{out}")
-    return percentiles[50], percentiles.get(99, slowest)  # too few samples for a 99th: the slowest
+HEY_PROCESSES = 8
+
+
+def hey(url: str, seconds: int, rate: float, target: Target) -> tuple[float, float]:
+    """p50 and p99 (ms) at a fixed total request rate: `hey -q` (rate-limited workers), one
+    process per variant (up to 8), their samples merged."""
+    variants = target.variants[:HEY_PROCESSES]
+    processes, files = [], []
+    for token, body in variants:
+        per_process = rate / len(variants)
+        workers = max(1, 8 // len(variants))
+        args = ["hey", "-z", f"{seconds}s", "-c", str(workers), "-o", "csv"]
+        args += ["-q", f"{max(per_process / workers, 1):.2f}"]
+        args += ["-H", f"Authorization: Bearer {token}"]
+        if body is not None:
+            with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+                handle.write(body)
+            files.append(handle.name)
+            args += ["-m", "POST", "-T", "application/json", "-D", handle.name]
+        processes.append(subprocess.Popen([*args, url], stdout=subprocess.PIPE, text=True))
+    samples: list[float] = []
+    for process in processes:
+        out, _ = process.communicate()
+        for line in out.splitlines()[1:]:  # response-time,DNS+dialup,DNS,Request-write,...
+            fields = line.split(",")
+            if len(fields) > 6 and fields[6].startswith("2"):  # status code column
+                samples.append(float(fields[0]) * 1000)
+    for name in files:
+        os.unlink(name)
+    if not samples:
+        raise RuntimeError(f"hey measured nothing for {target.label}")
+    samples.sort()
+    return samples[len(samples) // 2], samples[min(len(samples) - 1, int(len(samples) * 0.99))]
 
 
 def pgbench_tps(seconds: int) -> float:
@@ -195,21 +238,65 @@ class Server:
         return max(peaks, default=0.0)
 
 
-def endpoints(data: DataSet, deep_page: int) -> list[tuple[str, str, str | None]]:
-    buy = json.dumps({"account_uuid": data.account, "bin_uuid": data.bin_uuid, "start_balance": 1})
-    authorize = json.dumps(
-        {"card_uuid": data.cards[0], "amount": 1, "currency": "USD", "merchant_name": "Bench"}
-    )
-    return [
-        ("read", "/card", None),
-        ("read", "/accounts", None),
-        ("read", "/transaction/report", None),
-        ("read", f"/transaction/report?page={deep_page}", None),
-        ("read", f"/transaction/{data.transactions[0]}", None),
-        ("read", "/user/summary", None),
-        ("write", "/card/buy", buy),
-        ("write", "/sandbox/authorizations", authorize),
+def endpoints(data: DataSet, deep_page: int) -> list[Target]:
+    """Reads as the heavy user; writes spread over the ordinary users (one account each),
+    as many holders buy and pay at once; and the single-account write path for contrast."""
+    heavy = data.token
+    targets = [
+        Target("GET /card", "read", "/card", [(heavy, None)]),
+        Target("GET /accounts", "read", "/accounts", [(heavy, None)]),
+        Target("GET /transaction/report", "read", "/transaction/report", [(heavy, None)]),
+        Target(
+            "GET /transaction/report (deep page)",
+            "read",
+            f"/transaction/report?page={deep_page}",
+            [(heavy, None)],
+        ),
+        Target(
+            "GET /transaction/{uuid}",
+            "read",
+            f"/transaction/{data.transactions[0]}",
+            [(heavy, None)],
+        ),
+        Target("GET /user/summary", "read", "/user/summary", [(heavy, None)]),
     ]
+    if data.reference is not None:
+        targets.insert(
+            3,
+            Target(
+                f"GET /transaction/report (user with {REFERENCE_TRANSACTIONS:,})",
+                "read",
+                "/transaction/report",
+                [(data.reference.token, None)],
+            ),
+        )
+
+    def buy(account: str) -> str:
+        return json.dumps({"account_uuid": account, "bin_uuid": data.bin_uuid, "start_balance": 1})
+
+    def pay(card: str) -> str:
+        return json.dumps({"card_uuid": card, "amount": 1, "currency": "USD", "merchant_name": "B"})
+
+    holders = data.holders
+    targets += [
+        Target(
+            "POST /card/buy", "write", "/card/buy", [(h.token, buy(h.account)) for h in holders]
+        ),
+        Target(
+            "POST /sandbox/authorizations",
+            "write",
+            "/sandbox/authorizations",
+            [(h.token, pay(h.card)) for h in holders],
+        ),
+        Target("POST /card/buy (one account)", "write", "/card/buy", [(heavy, buy(data.account))]),
+        Target(
+            "POST /sandbox/authorizations (one card)",
+            "write",
+            "/sandbox/authorizations",
+            [(heavy, pay(data.cards[0]))],
+        ),
+    ]
+    return targets
 
 
 async def _prepare(kind: str, size: dict[str, int]) -> tuple[str, DataSet, str | None]:
@@ -244,19 +331,17 @@ def measure(
     write_baseline: float,
 ) -> tuple[list[Figure], float]:
     figures: list[Figure] = []
-    headers = {"Authorization": f"Bearer {data.token}"}
     with tempfile.TemporaryDirectory() as workdir, Server(url, Path(workdir), workers) as server:
-        rps, p50, p99, errors = wrk(f"{server.base}/health", seconds, {}, None)
+        rps, p50, p99, errors = wrk(f"{server.base}/health", seconds, None)
         health = Figure(kind, "GET /health", "baseline", rps, p50, p99, errors, 1.0)
         figures.append(health)
-        for category, path, body in endpoints(data, deep_page):
-            rps, p50, p99, errors = wrk(server.base + path, seconds, headers, body)
-            baseline = health.rps if category == "read" else write_baseline
+        for target in endpoints(data, deep_page):
+            rps, p50, p99, errors = wrk(server.base + target.path, seconds, target)
+            baseline = health.rps if target.kind == "read" else write_baseline
             figure = Figure(
                 kind,
-                f"{'POST' if body else 'GET'} {path.split('?')[0]}"
-                + (" (deep page)" if "page=" in path else ""),
-                category,
+                target.label,
+                target.kind,
                 rps,
                 p50,
                 p99,
@@ -265,7 +350,7 @@ def measure(
             )
             figure.fixed_rate = round(rps / 2, 1)
             figure.fixed_p50_ms, figure.fixed_p99_ms = hey(
-                server.base + path, seconds, rps / 2, headers, body
+                server.base + target.path, seconds, rps / 2, target
             )
             figures.append(figure)
         rss = server.peak_rss_mb()
@@ -274,12 +359,12 @@ def measure(
 
 def table(figures: list[Figure], write_baseline: float, rss: dict[str, float]) -> str:
     lines = [
-        f"{'db':<10} {'endpoint':<36} {'req/s':>9} {'ratio':>7} {'p50':>8} {'p99':>8} {'errors':>6}"
+        f"{'db':<10} {'endpoint':<44} {'req/s':>9} {'ratio':>7} {'p50':>8} {'p99':>8} {'errors':>6}"
         f" {'@rate':>8} {'p50':>7} {'p99':>7}"
     ]
     for f in figures:
         lines.append(
-            f"{f.database:<10} {f.endpoint:<36} {f.rps:>9.1f} {f.ratio:>7.3f} {f.p50_ms:>7.1f}ms"
+            f"{f.database:<10} {f.endpoint:<44} {f.rps:>9.1f} {f.ratio:>7.3f} {f.p50_ms:>7.1f}ms"
             f" {f.p99_ms:>7.1f}ms {f.errors:>6} {f.fixed_rate:>8.1f} {f.fixed_p50_ms:>6.1f}ms {f.fixed_p99_ms:>6.1f}ms"
         )
     lines.append(f"pgbench TPC-B tps (write baseline): {write_baseline:.1f}")

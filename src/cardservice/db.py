@@ -11,6 +11,7 @@ that died with a server restart fails one request, is discarded, and the pool re
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -76,6 +77,7 @@ class Database:
         self._write = async_sessionmaker(self.write_engine, expire_on_commit=False)
         self._read = async_sessionmaker(self.read_engine, expire_on_commit=False)
         self.reader: Reader = make_reader(url, settings.db_pool_size)
+        self._write_lock = asyncio.Lock() if self.is_sqlite else None
 
     @staticmethod
     def _ensure_sqlite_dir(url: str) -> None:
@@ -85,8 +87,17 @@ class Database:
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[AsyncSession]:
-        """A write unit of work: commits when the block ends, rolls back on any error."""
-        async with self._write() as session, session.begin():
+        """A write unit of work: commits when the block ends, rolls back on any error.
+
+        SQLite has one writer at a time: units of this process queue on an asyncio lock, in
+        order, instead of polling the file lock in SQLite's busy handler (which sleeps up to
+        100 ms between tries and lets late comers overtake); only other processes poll.
+        """
+        if self._write_lock is None:
+            async with self._write() as session, session.begin():
+                yield session
+            return
+        async with self._write_lock, self._write() as session, session.begin():
             yield session
 
     @asynccontextmanager
