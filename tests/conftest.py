@@ -37,6 +37,7 @@ USER_TABLES = [
     "attachments",
     "transactions",
     "transaction_counts",
+    "daily_spend",
     "cards",
     "accounts",
     "user_fee_overrides",

@@ -136,6 +136,27 @@ async def assert_ledger_consistent(app: FastAPI) -> None:
             )
         ).all()
         assert {text_uuid(u): n for u, n in counted if n} == {str(u): n for u, n in rows}
+        # the summary's spend: the days the database keeps equal the purchases they sum
+        kept = (
+            await session.execute(
+                text("SELECT user_uuid, currency, spent_on, amount FROM daily_spend")
+            )
+        ).all()
+        spent = (
+            await session.execute(
+                select(Transaction.user_uuid, Transaction.currency, Transaction.created_at)
+                .add_columns(Transaction.amount)
+                .where(
+                    Transaction.type == "card_purchase",
+                    Transaction.status.in_(("pending", "completed")),
+                )
+            )
+        ).all()
+        by_day: dict[tuple[str, str, str], int] = {}
+        for user_uuid, currency, created_at, amount in spent:
+            day = (str(user_uuid), currency, created_at.date().isoformat())
+            by_day[day] = by_day.get(day, 0) + amount
+        assert {(text_uuid(u), c, str(d)): a for u, c, d, a in kept if a} == by_day
 
 
 async def make_card(

@@ -23,7 +23,7 @@ import re
 import sqlite3
 import uuid
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
 import asyncpg  # type: ignore[import-untyped]
@@ -136,6 +136,8 @@ def _sqlite_param(value: Any) -> Any:
         return value.hex
     if isinstance(value, datetime):
         return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+    if isinstance(value, date):
+        return value.isoformat()
     if isinstance(value, bool):
         return int(value)
     return value

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import uuid
+from datetime import timedelta
 from decimal import Decimal
 
 import httpx
 from fastapi import FastAPI
+from sqlalchemy import update
 
-from tests.factories import authorize, make_card, make_mfa_code, make_user
+from cardservice.models import Transaction
+from cardservice.models.base import utcnow
+from tests.factories import (
+    assert_ledger_consistent,
+    authorize,
+    make_card,
+    make_mfa_code,
+    make_user,
+)
 
 
 async def test_summary_matches_the_lists(app: FastAPI, client: httpx.AsyncClient) -> None:
@@ -53,3 +64,30 @@ async def test_empty_user(app: FastAPI, client: httpx.AsyncClient) -> None:
     summary = (await client.get("/user/summary", headers=user.headers)).json()["data"]
     assert summary["balances"] == [] and summary["spend"] == [] and summary["user"]["team"] is None
     assert summary["cards"]["total"] == 0 and summary["unassigned_3ds_codes"] == 0
+
+
+async def test_spend_follows_status_and_day(app: FastAPI, client: httpx.AsyncClient) -> None:
+    """Spend is kept per day by the database: a reversal takes a purchase out, moving its
+    date moves it between days, and the kept days always equal the purchases."""
+    user = await make_user(app)
+    _account, card = await make_card(app, client, user, funds="100", start_balance="50")
+    kept = (await authorize(client, user, card, "7.00")).json()["data"]["uuid"]
+    undone = (await authorize(client, user, card, "5.00")).json()["data"]["uuid"]
+    reversed_ = await client.post(f"/sandbox/transactions/{undone}/reverse", headers=user.headers)
+    assert reversed_.status_code == 201, reversed_.text
+    spend = (await client.get("/user/summary", headers=user.headers)).json()["data"]["spend"]
+    assert spend == [{"currency": "USD", "today": 7, "last_7_days": 7, "this_month": 7}]
+    await assert_ledger_consistent(app)
+
+    three_days_ago = utcnow() - timedelta(days=3)
+    async with app.state.db.write() as session:
+        await session.execute(
+            update(Transaction)
+            .where(Transaction.uuid == uuid.UUID(kept))
+            .values(created_at=three_days_ago)
+        )
+    spend = (await client.get("/user/summary", headers=user.headers)).json()["data"]["spend"]
+    this_month = 7 if three_days_ago.month == utcnow().month else 0
+    expected = {"currency": "USD", "today": 0, "last_7_days": 7, "this_month": this_month}
+    assert spend == [expected]
+    await assert_ledger_consistent(app)

@@ -1,5 +1,8 @@
 """The user summary: SQL aggregates over the same rows the endpoints list, three statements.
 
+Spend (card purchases pending or completed) is read from `daily_spend`, which triggers keep
+per user, currency and UTC day (migration 20261122_05): at most 31 rows per currency.
+
 Read through `cardservice.sql` (the summary is polled by dashboards); the record has the
 shape of `UserSummary`.
 """
@@ -46,13 +49,11 @@ GROUP BY currency ORDER BY currency
 """
 SPEND = """
 SELECT currency,
-  coalesce(sum(CASE WHEN created_at >= $2 THEN amount ELSE 0 END), 0) AS today,
-  coalesce(sum(CASE WHEN created_at >= $3 THEN amount ELSE 0 END), 0) AS last_7_days,
-  coalesce(sum(CASE WHEN created_at >= $4 THEN amount ELSE 0 END), 0) AS this_month
-FROM transactions
-WHERE user_uuid = $1 AND type = 'card_purchase'
-  AND status IN ('pending', 'completed') -- money that left for a purchase and stayed gone
-  AND created_at >= $5
+  sum(CASE WHEN spent_on >= $2 THEN amount ELSE 0 END) AS today,
+  sum(CASE WHEN spent_on >= $3 THEN amount ELSE 0 END) AS last_7_days,
+  sum(CASE WHEN spent_on >= $4 THEN amount ELSE 0 END) AS this_month
+FROM daily_spend
+WHERE user_uuid = $1 AND spent_on >= $5 AND amount > 0
 GROUP BY currency ORDER BY currency
 """
 
@@ -65,7 +66,8 @@ async def user_summary(reader: Reader, user_uuid: uuid.UUID, now: datetime) -> d
     user = await reader.row(USER_AND_COUNTS, user_uuid, now)
     assert user is not None, "an authenticated caller exists"
     balances = await reader.rows(BALANCES, user_uuid)
-    spend = await reader.rows(SPEND, user_uuid, today, week, month, min(week, month))
+    days = (today.date(), week.date(), month.date())
+    spend = await reader.rows(SPEND, user_uuid, *days, min(days))
     team = None
     if user["team_uuid"] is not None:
         team = {
