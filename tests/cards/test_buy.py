@@ -260,3 +260,62 @@ async def test_concurrent_purchases_never_overdraw(app: FastAPI, client: httpx.A
     assert account_balance == 30000 - 1215 * statuses.count(201)
     assert card_balances == [1000] * statuses.count(201)
     await assert_ledger_consistent(app)
+
+
+async def test_a_taken_card_number_is_drawn_again(
+    app: FastAPI, client: httpx.AsyncClient, monkeypatch: Any
+) -> None:
+    from cardservice.cards import purchase
+    from cardservice.cards.numbers import generate_pan
+
+    user, account, bin_ = await _setup(app)
+    taken, fresh = generate_pan("424242"), [generate_pan("424242") for _ in range(2)]
+    draws = iter([taken, taken, taken, *fresh])  # the 2nd purchase: both taken, then fresh
+    monkeypatch.setattr(purchase, "generate_pan", lambda _bin: next(draws))
+    first = await _buy(client, user, account_uuid=str(account), bin_uuid=bin_)
+    assert first.status_code == 201, first.text
+    second = await _buy(client, user, account_uuid=str(account), bin_uuid=bin_, cards_count=2)
+    assert second.status_code == 201, second.text
+    assert sorted(c["last4"] for c in second.json()["data"]["cards"]) == sorted(
+        pan[-4:] for pan in fresh
+    )
+    assert [c["sort_order"] for c in second.json()["data"]["cards"]] == [2, 3]
+    assert await _card_count(app) == 3
+    await assert_ledger_consistent(app)
+
+
+async def test_buy_prices_with_the_users_fee_overrides(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    from cardservice.models import UserFeeOverride
+
+    user, account, bin_ = await _setup(app)
+    async with app.state.db.write() as session:
+        session.add(UserFeeOverride(user_uuid=user.uuid, slug="card_issue", kind="fixed", value=50))
+        session.add(
+            UserFeeOverride(user_uuid=user.uuid, slug="card_topup", kind="percent", value=1000)
+        )
+    body = {
+        "account_uuid": str(account),
+        "bin_uuid": bin_,
+        "cards_count": 2,
+        "start_balance": 100,
+        "external_id": "with-overrides",
+    }
+    first = await _buy(client, user, **body)
+    assert first.status_code == 201, first.text
+    # per card: issue 0.50 + 100.00 + 10 % of 100.00 = 110.50; two cards = 221.00
+    assert first.json()["data"]["charge"] == {
+        "total": 221,
+        "fees": 21,
+        "start_balance_total": 200,
+        "currency": "USD",
+    }
+    assert first.json()["data"]["account"]["balance"] == 779
+    again = await _buy(client, user, **body)
+    assert again.headers["idempotent-replayed"] == "true" and again.json() == first.json()
+    other, other_account, _ = await _setup(app)
+    theirs = await _buy(client, other, account_uuid=str(other_account), bin_uuid=bin_)
+    assert theirs.json()["data"]["charge"]["fees"] == 2  # the default plan: 2.00 + 1.5 % of 0
+    assert await _card_count(app) == 3
+    await assert_ledger_consistent(app)

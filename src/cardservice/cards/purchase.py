@@ -2,6 +2,12 @@
 
 Price per card = card_issue fee + start_balance + round_half_up(start_balance × card_topup %),
 from the buyer's fee schedule; the purchase debits the account once for cards_count × that.
+
+The purchase is the hottest write, so it runs on Core statements (no ORM unit of work) and
+reads what it needs in as few statements as it can: lock the account; one read of the BIN,
+the buyer's name, last sort position, fee overrides and any remembered response; one insert
+of the cards (a taken card number is skipped by the insert and drawn again); one insert of
+their `card_issue` transactions; the journal entry (`post_entry`); the idempotency key.
 """
 
 from __future__ import annotations
@@ -11,28 +17,36 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from typing import Any
 
 import orjson
-from sqlalchemy import select
+from sqlalchemy import Insert, Row, and_, func, insert, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm.attributes import set_committed_value
 
-from cardservice.accounts.repository import own_account_for_update
 from cardservice.accounts.service import AccountNotFound
-from cardservice.cards import repository
 from cardservice.cards.numbers import generate_pan
 from cardservice.cards.records import card_record
 from cardservice.cards.schemas import AccountBalance, BuyCardsRequest, BuyCardsResult, Charge
-from cardservice.dictionaries.fees import fee_schedule
+from cardservice.dictionaries.fees import OVERRIDES, FeeSchedule, default_plan, with_overrides
 from cardservice.errors import IdempotencyConflict, NotFound, RuleViolation
 from cardservice.ledger.entries import SystemBook, account_leg, book_leg, card_leg, post_entry
 from cardservice.ledger.money import from_minor, percent_of, to_minor
 from cardservice.models import Account, Bin, Card, IdempotencyKey, Transaction, User
-from cardservice.models.base import utcnow
+from cardservice.models.base import table_of, utcnow
 from cardservice.security import CardCipher
 from cardservice.web import dumps
 
 CARD_VALIDITY_YEARS = 3
+
+_ACCOUNTS = table_of(Account)
+_BINS = table_of(Bin)
+_CARDS = table_of(Card)
+_KEYS = table_of(IdempotencyKey)
+_TRANSACTIONS = table_of(Transaction)
+_USERS = table_of(User)
+
+AnyRow = Row[*tuple[Any, ...]]
 
 
 class AccountInactive(RuleViolation):
@@ -111,26 +125,84 @@ async def replay(
     return StoredResponse(stored.status_code, stored.response_body.encode(), replayed=True)
 
 
-async def price_of(session: AsyncSession, user_uuid: uuid.UUID, body: BuyCardsRequest) -> Price:
-    fees = await fee_schedule(session, user_uuid)
+def price_of(fees: FeeSchedule, body: BuyCardsRequest) -> Price:
     start = to_minor(body.start_balance)
     per_card_fees = fees.fixed("card_issue") + percent_of(start, fees.percent("card_topup"))
     return Price(per_card_fees=per_card_fees, start_balance=start, cards_count=body.cards_count)
 
 
-async def _checked(
-    session: AsyncSession, user_uuid: uuid.UUID, body: BuyCardsRequest
-) -> tuple[Account, Bin]:
-    account = await own_account_for_update(session, user_uuid, uuid.UUID(body.account_uuid))
-    if account is None:
-        raise AccountNotFound()
-    bin_row = await session.get(Bin, uuid.UUID(body.bin_uuid))
-    if bin_row is None:
-        raise NotFound("BIN not found.")
-    return account, bin_row
+async def _lock_account(
+    session: AsyncSession, user_uuid: uuid.UUID, account_uuid: uuid.UUID
+) -> AnyRow | None:
+    """The caller's account (status, currency, balance), locked and read as it is now."""
+    return (
+        await session.execute(
+            select(_ACCOUNTS.c.status, _ACCOUNTS.c.currency, _ACCOUNTS.c.balance)
+            .where(_ACCOUNTS.c.uuid == account_uuid, _ACCOUNTS.c.user_uuid == user_uuid)
+            .with_for_update()
+        )
+    ).one_or_none()
 
 
-def _refuse_if_broken(account: Account, bin_row: Bin, price: Price) -> None:
+@dataclass(frozen=True, slots=True)
+class _Context:
+    """Everything else a purchase reads, from one statement run after the account lock."""
+
+    owner_name: str
+    bin: AnyRow | None  # bin, brand, currency, status
+    last_sort_order: int
+    overrides: set[tuple[str, str, int]]
+    stored: AnyRow | None  # request_hash, status_code, response_body
+
+
+async def _context(
+    session: AsyncSession, user_uuid: uuid.UUID, bin_uuid: uuid.UUID, external_id: str | None
+) -> _Context:
+    """The buyer joined with the BIN, their fee overrides (one row each, or none) and the
+    response remembered for `external_id`; plus the buyer's last card position."""
+    last_sort = (
+        select(func.max(_CARDS.c.sort_order))
+        .where(_CARDS.c.user_uuid == user_uuid)
+        .scalar_subquery()
+    )
+    joined = _USERS.outerjoin(_BINS, _BINS.c.uuid == bin_uuid).outerjoin(
+        OVERRIDES, OVERRIDES.c.user_uuid == _USERS.c.uuid
+    )
+    columns: list[Any] = [
+        _USERS.c.name,
+        last_sort.label("last_sort"),
+        _BINS.c.uuid.label("bin_uuid"),
+        _BINS.c.bin,
+        _BINS.c.brand,
+        _BINS.c.currency,
+        _BINS.c.status,
+        OVERRIDES.c.slug.label("fee_slug"),
+        OVERRIDES.c.kind.label("fee_kind"),
+        OVERRIDES.c.value.label("fee_value"),
+    ]
+    if external_id is not None:
+        joined = joined.outerjoin(
+            _KEYS, and_(_KEYS.c.user_uuid == _USERS.c.uuid, _KEYS.c.external_id == external_id)
+        )
+        columns += [_KEYS.c.request_hash, _KEYS.c.status_code, _KEYS.c.response_body]
+    rows = (
+        await session.execute(
+            select(*columns).select_from(joined).where(_USERS.c.uuid == user_uuid)
+        )
+    ).all()
+    if not rows:
+        raise NotFound("User not found.")
+    first = rows[0]
+    return _Context(
+        owner_name=first.name,
+        bin=first if first.bin_uuid is not None else None,
+        last_sort_order=int(first.last_sort or 0),
+        overrides={(r.fee_slug, r.fee_kind, r.fee_value) for r in rows if r.fee_slug is not None},
+        stored=first if external_id is not None and first.request_hash is not None else None,
+    )
+
+
+def _refuse_if_broken(account: AnyRow, bin_row: AnyRow, price: Price) -> None:
     if account.status != "active":
         raise AccountInactive()
     if bin_row.status != "available":
@@ -141,101 +213,159 @@ def _refuse_if_broken(account: Account, bin_row: Bin, price: Price) -> None:
         raise InsufficientAccountFunds()
 
 
-async def _new_card(
-    session: AsyncSession,
+def _draw_number(cipher: CardCipher, bin_digits: str, card: dict[str, Any]) -> None:
+    """A fresh random number for the card: its ciphertext, fingerprint and last four."""
+    pan = generate_pan(bin_digits)
+    card["pan_ciphertext"] = cipher.encrypt(pan)
+    card["pan_fingerprint"] = cipher.fingerprint(pan)
+    card["last4"] = pan[-4:]
+
+
+def _insert_skipping_taken(session: AsyncSession, cards: list[dict[str, Any]]) -> Insert:
+    """INSERT … ON CONFLICT (pan_fingerprint) DO NOTHING RETURNING uuid: a number another
+    card holds (or a twin in the same batch) is skipped instead of failing the unit."""
+    dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
+    statement: Insert = (
+        dialect.insert(_CARDS)
+        .values(cards)
+        .on_conflict_do_nothing(index_elements=[_CARDS.c.pan_fingerprint])
+        .returning(_CARDS.c.uuid)
+    )
+    return statement
+
+
+async def _insert_cards(
+    session: AsyncSession, cipher: CardCipher, bin_digits: str, cards: list[dict[str, Any]]
+) -> None:
+    """Insert the cards, drawing a new number for any whose number is taken, until all are in."""
+    pending = cards
+    while pending:
+        inserted = set((await session.execute(_insert_skipping_taken(session, pending))).scalars())
+        pending = [card for card in pending if card["uuid"] not in inserted]
+        for card in pending:
+            _draw_number(cipher, bin_digits, card)
+
+
+def _new_card(
     cipher: CardCipher,
-    owner: User,
-    account: Account,
-    bin_row: Bin,
+    user_uuid: uuid.UUID,
+    owner_name: str,
+    account_uuid: uuid.UUID,
+    bin_uuid: uuid.UUID,
+    bin_row: AnyRow,
     body: BuyCardsRequest,
     sort_order: int,
     now: datetime,
-) -> Card:
-    while True:
-        pan = generate_pan(bin_row.bin)
-        fingerprint = cipher.fingerprint(pan)
-        if not await repository.fingerprint_taken(session, fingerprint):
-            break
-    card = Card(
-        user_uuid=owner.uuid,
-        account_uuid=account.uuid,
-        bin_uuid=bin_row.uuid,
-        bin=bin_row.bin,
-        brand=bin_row.brand,
-        currency=bin_row.currency,
-        pan_ciphertext=cipher.encrypt(pan),
-        pan_fingerprint=fingerprint,
-        last4=pan[-4:],
-        expiry_month=now.month,
-        expiry_year=now.year + CARD_VALIDITY_YEARS,
-        balance=0,
-        status="active",
-        is_favorite=False,
-        sort_order=sort_order,
-        description=body.description,
-        external_id=body.external_id,
-        holder_name=owner.name,
-        holder_address=None,
-        auto_replenish_amount=_minor_or_none(body.auto_replenish_amount),
-        auto_replenish_min_balance=_minor_or_none(body.auto_replenish_min_balance),
-        created_at=now,
-        updated_at=now,
-    )
-    session.add(card)
+) -> dict[str, Any]:
+    card: dict[str, Any] = {
+        "uuid": uuid.uuid4(),
+        "user_uuid": user_uuid,
+        "account_uuid": account_uuid,
+        "bin_uuid": bin_uuid,
+        "bin": bin_row.bin,
+        "brand": bin_row.brand,
+        "currency": bin_row.currency,
+        "expiry_month": now.month,
+        "expiry_year": now.year + CARD_VALIDITY_YEARS,
+        "balance": 0,  # the journal entry moves the start balance in
+        "status": "active",
+        "is_favorite": False,
+        "sort_order": sort_order,
+        "description": body.description,
+        "external_id": body.external_id,
+        "holder_name": owner_name,
+        "holder_address": None,
+        "auto_replenish_amount": _minor_or_none(body.auto_replenish_amount),
+        "auto_replenish_min_balance": _minor_or_none(body.auto_replenish_min_balance),
+        "created_at": now,
+        "updated_at": now,
+    }
+    _draw_number(cipher, bin_row.bin, card)
     return card
+
+
+def _issue_transaction(
+    card: dict[str, Any], currency: str, price: Price, now: datetime
+) -> dict[str, Any]:
+    return {
+        "uuid": uuid.uuid4(),
+        "user_uuid": card["user_uuid"],
+        "account_uuid": card["account_uuid"],
+        "card_uuid": card["uuid"],
+        "type": "card_issue",
+        "status": "completed",
+        "direction": "debit",
+        "amount": price.start_balance,
+        "currency": currency,
+        "fee": price.per_card_fees,
+        "refunded_amount": 0,
+        "merchant_name": None,
+        "merchant_mcc": None,
+        "merchant_country": None,
+        "merchant_city": None,
+        "tag_slug": None,
+        "error_slug": None,
+        "flagged": False,
+        "description": "Card issue",
+        "parent_uuid": None,
+        "created_at": now,
+        "updated_at": now,
+    }
 
 
 async def buy_cards(
     session: AsyncSession, cipher: CardCipher, user_uuid: uuid.UUID, body: BuyCardsRequest
 ) -> StoredResponse:
     """Buy `cards_count` cards on the account, all or nothing, in one journal entry."""
-    account, bin_row = await _checked(session, user_uuid, body)
-    replayed = await replay(session, user_uuid, body)
-    if replayed is not None:
-        return replayed
-    price = await price_of(session, user_uuid, body)
+    account_uuid, bin_uuid = uuid.UUID(body.account_uuid), uuid.UUID(body.bin_uuid)
+    account = await _lock_account(session, user_uuid, account_uuid)
+    if account is None:
+        raise AccountNotFound()
+    context = await _context(session, user_uuid, bin_uuid, body.external_id)
+    bin_row = context.bin
+    if bin_row is None:
+        raise NotFound("BIN not found.")
+    if context.stored is not None:
+        if context.stored.request_hash != request_fingerprint(body):
+            raise IdempotencyConflict()
+        stored = context.stored
+        return StoredResponse(stored.status_code, stored.response_body.encode(), replayed=True)
+    price = price_of(with_overrides(await default_plan(session), context.overrides), body)
     _refuse_if_broken(account, bin_row, price)
-    owner = await session.get_one(User, user_uuid)
     now = utcnow()
-    first = await repository.next_sort_order(session, user_uuid)
+    currency = account.currency
     cards = [
-        await _new_card(session, cipher, owner, account, bin_row, body, first + i, now)
+        _new_card(
+            cipher,
+            user_uuid,
+            context.owner_name,
+            account_uuid,
+            bin_uuid,
+            bin_row,
+            body,
+            context.last_sort_order + 1 + i,
+            now,
+        )
         for i in range(body.cards_count)
     ]
-    await session.flush()
-    for card in cards:
-        session.add(
-            Transaction(
-                user_uuid=user_uuid,
-                account_uuid=account.uuid,
-                card_uuid=card.uuid,
-                type="card_issue",
-                status="completed",
-                direction="debit",
-                amount=price.start_balance,
-                currency=account.currency,
-                fee=price.per_card_fees,
-                description="Card issue",
-                created_at=now,
-                updated_at=now,
-            )
-        )
-    currency = account.currency
-    await post_entry(
+    await _insert_cards(session, cipher, bin_row.bin, cards)
+    await session.execute(
+        insert(_TRANSACTIONS), [_issue_transaction(card, currency, price, now) for card in cards]
+    )
+    posted = await post_entry(
         session,
         "card_buy",
         [
-            account_leg(account.uuid, currency, -price.total),
-            *(card_leg(card.uuid, currency, price.start_balance) for card in cards),
+            account_leg(account_uuid, currency, -price.total),
+            *(card_leg(card["uuid"], currency, price.start_balance) for card in cards),
             book_leg(SystemBook.FEES, currency, price.fees),
         ],
     )
-    for card in cards:  # post_entry moved the balances in SQL; mirror them without a write
-        set_committed_value(card, "balance", price.start_balance)
-    balance = await session.scalar(select(Account.balance).where(Account.uuid == account.uuid))
+    balance = posted.balances.get(account_uuid, account.balance)
     result = BuyCardsResult(
-        cards=[card_record(card) for card in cards],
-        account=AccountBalance(uuid=account.uuid, balance=from_minor(int(balance or 0))),
+        # post_entry moved the start balances in SQL; the records show them as they are now
+        cards=[card_record(Card(**{**card, "balance": price.start_balance})) for card in cards],
+        account=AccountBalance(uuid=account_uuid, balance=from_minor(balance)),
         charge=Charge(
             total=from_minor(price.total),
             fees=from_minor(price.fees),
@@ -246,8 +376,8 @@ async def buy_cards(
     )
     response = dumps({"success": True, "data": result})
     if body.external_id is not None:
-        session.add(
-            IdempotencyKey(
+        await session.execute(
+            insert(_KEYS).values(
                 user_uuid=user_uuid,
                 external_id=body.external_id,
                 request_hash=request_fingerprint(body),
@@ -256,5 +386,4 @@ async def buy_cards(
                 created_at=now,
             )
         )
-        await session.flush()
     return StoredResponse(201, response, replayed=False)

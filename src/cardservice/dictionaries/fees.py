@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from cardservice.models import FeeRate, UserFeeOverride
+from cardservice.models.base import table_of
 
 DEFAULT_PLAN = "default"
 
@@ -36,18 +38,43 @@ class FeeSchedule:
         return fee.value if fee is not None and fee.kind == "percent" else 0
 
 
+# The default plan of each database (by URL), read once per process: it is reference data
+# that only a migration changes (`catalogue.loader`), and a deploy restarts the service.
+# A user's overrides are read on every call.
+_default_plans: dict[str, dict[str, Fee]] = {}
+OVERRIDES = table_of(UserFeeOverride)
+_RATES = table_of(FeeRate)
+
+
+async def default_plan(session: AsyncSession) -> dict[str, Fee]:
+    """The default plan's fees by slug, in plan order (cached per database)."""
+    key = str(session.get_bind().engine.url)
+    plan = _default_plans.get(key)
+    if plan is None:
+        rows = await session.execute(
+            select(_RATES.c.slug, _RATES.c.name, _RATES.c.kind, _RATES.c.value)
+            .where(_RATES.c.plan == DEFAULT_PLAN)
+            .order_by(_RATES.c.position)
+        )
+        plan = _default_plans[key] = {row.slug: Fee(*row) for row in rows}
+    return plan
+
+
+def with_overrides(plan: dict[str, Fee], overrides: Iterable[tuple[str, str, int]]) -> FeeSchedule:
+    """The default plan, each fee replaced by the user's override `(slug, kind, value)`."""
+    fees = dict(plan)
+    for slug, kind, value in sorted(overrides):
+        name = fees[slug].name if slug in fees else slug
+        fees[slug] = Fee(slug, name, kind, value)
+    return FeeSchedule(fees)
+
+
 async def fee_schedule(session: AsyncSession, user_uuid: uuid.UUID) -> FeeSchedule:
     """The user's fees: the default plan, each fee replaced by the user's override if any."""
-    rates = (
-        await session.scalars(
-            select(FeeRate).where(FeeRate.plan == DEFAULT_PLAN).order_by(FeeRate.position)
+    plan = await default_plan(session)
+    overrides = await session.execute(
+        select(OVERRIDES.c.slug, OVERRIDES.c.kind, OVERRIDES.c.value).where(
+            OVERRIDES.c.user_uuid == user_uuid
         )
-    ).all()
-    fees = {rate.slug: Fee(rate.slug, rate.name, rate.kind, rate.value) for rate in rates}
-    overrides = await session.scalars(
-        select(UserFeeOverride).where(UserFeeOverride.user_uuid == user_uuid)
     )
-    for override in overrides:
-        name = fees[override.slug].name if override.slug in fees else override.slug
-        fees[override.slug] = Fee(override.slug, name, override.kind, override.value)
-    return FeeSchedule(fees)
+    return with_overrides(plan, overrides.all())

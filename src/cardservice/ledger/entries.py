@@ -15,12 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from sqlalchemy import insert, update
+from sqlalchemy import Table, insert, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from cardservice.errors import RuleViolation
 from cardservice.models import Account, Card, JournalEntry, Posting
-from cardservice.models.base import utcnow
+from cardservice.models.base import table_of, utcnow
 
 
 class SystemBook(StrEnum):
@@ -72,40 +72,57 @@ def _check_balanced(legs: Sequence[Leg]) -> None:
         raise UnbalancedEntry(f"entry does not sum to zero: {dict(totals)}")
 
 
-async def _apply(
-    session: AsyncSession, model: type[Account] | type[Card], key: uuid.UUID, delta: int
-) -> None:
-    """Move a cached balance; refuses atomically (no read-modify-write) to go below zero."""
-    now = utcnow()
-    result = await session.execute(
-        update(model)
-        .where(model.uuid == key, model.balance + delta >= 0)
-        .values(balance=model.balance + delta, updated_at=now)
-        .execution_options(synchronize_session=False)
+_ACCOUNTS = table_of(Account)
+_CARDS = table_of(Card)
+_ENTRIES = table_of(JournalEntry)
+_POSTINGS = table_of(Posting)
+
+
+@dataclass(frozen=True, slots=True)
+class Posted:
+    """What `post_entry` recorded: the entry id and the new balance of every account and
+    card it moved (read back from the update itself, so no re-select is needed)."""
+
+    entry_id: int
+    balances: dict[uuid.UUID, int]
+
+
+async def _apply(session: AsyncSession, table: Table, key: uuid.UUID, delta: int) -> int:
+    """Move a cached balance; refuses atomically (no read-modify-write) to go below zero.
+    Returns the new balance."""
+    moved = await session.execute(
+        update(table)
+        .where(table.c.uuid == key, table.c.balance + delta >= 0)
+        .values(balance=table.c.balance + delta, updated_at=utcnow())
+        .returning(table.c.balance)
     )
-    if result.rowcount != 1:  # type: ignore[attr-defined]
+    balance = moved.scalar_one_or_none()
+    if balance is None:
         raise InsufficientFunds()
+    return int(balance)
 
 
 async def post_entry(
     session: AsyncSession, kind: str, legs: Sequence[Leg], reference: uuid.UUID | None = None
-) -> int:
-    """Record one balanced entry and move the balances it touches; returns the entry id.
+) -> Posted:
+    """Record one balanced entry and move the balances it touches.
 
     Balances are moved in a fixed order (accounts, then cards, each by uuid) so that
-    concurrent entries lock rows in the same order.
+    concurrent entries lock rows in the same order. Core statements on the tables (no ORM
+    unit of work): one insert for the entry, one executemany for its postings, one
+    conditional update per account or card.
     """
     legs = [leg for leg in legs if leg.amount != 0]
     _check_balanced(legs)
     entry_id = (
         await session.execute(
-            insert(JournalEntry)
+            insert(_ENTRIES)
             .values(kind=kind, reference=reference, created_at=utcnow())
-            .returning(JournalEntry.id)
+            .returning(_ENTRIES.c.id)
         )
     ).scalar_one()
     await session.execute(
-        insert(Posting),
+        insert(_POSTINGS),
         [
             {
                 "entry_id": entry_id,
@@ -124,9 +141,10 @@ async def post_entry(
             deltas[(0, leg.account)] += leg.amount
         elif leg.card is not None:
             deltas[(1, leg.card)] += leg.amount
+    balances: dict[uuid.UUID, int] = {}
     for (rank, key), delta in sorted(
         deltas.items(), key=lambda item: (item[0][0], str(item[0][1]))
     ):
         if delta:
-            await _apply(session, Account if rank == 0 else Card, key, delta)
-    return int(entry_id)
+            balances[key] = await _apply(session, _ACCOUNTS if rank == 0 else _CARDS, key, delta)
+    return Posted(int(entry_id), balances)

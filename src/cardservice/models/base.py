@@ -6,7 +6,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, DateTime, Integer, MetaData, Uuid
+from sqlalchemy import BigInteger, DateTime, Integer, MetaData, Table, Uuid
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
@@ -51,6 +51,13 @@ def utcnow() -> datetime:
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
     type_annotation_map = {datetime: UTCDateTime, uuid.UUID: Uuid(as_uuid=True)}
+
+
+def table_of(model: type[Base]) -> Table:
+    """A model's table, for Core statements on the hot write paths (no ORM unit of work)."""
+    table = model.__table__
+    assert isinstance(table, Table)
+    return table
 
 
 class UuidPk:
