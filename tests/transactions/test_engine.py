@@ -268,3 +268,40 @@ async def test_concurrent_authorizations_never_overdraw_a_card(
             )
             == 0
         )
+
+
+async def test_an_unknown_tag_is_answered_before_a_foreign_card(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    owner, stranger = await make_user(app), await make_user(app)
+    account, card = await make_card(app, client, owner)
+    before = await balances(app, account)
+    both = await authorize(client, stranger, card, "1", tag="no-such-shop")
+    assert both.status_code == 404 and both.json()["message"] == "Unknown transaction tag."
+    foreign = await authorize(client, stranger, card, "1", tag="netflix")
+    assert foreign.status_code == 404 and foreign.json()["message"] != both.json()["message"]
+    unknown = await authorize(client, owner, card, "1", tag="no-such-shop")
+    assert unknown.json()["message"] == "Unknown transaction tag."
+    assert await balances(app, account) == before
+    await assert_ledger_consistent(app)
+
+
+async def test_the_users_fee_overrides_apply_with_a_tag(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    from cardservice.models import UserFeeOverride
+
+    user, other = await make_user(app), await make_user(app)
+    account, card = await make_card(app, client, user, start_balance="100")
+    _other_account, other_card = await make_card(app, client, other, start_balance="100")
+    async with app.state.db.write() as session:
+        for slug, value in (("card_transaction", 25), ("card_decline", 75)):
+            session.add(UserFeeOverride(user_uuid=user.uuid, slug=slug, kind="fixed", value=value))
+    approved = (await authorize(client, user, card, "10", tag="binance")).json()["data"]
+    assert approved["status"] == "pending" and approved["fee"] == 0.25 and approved["flagged"]
+    declined = (await authorize(client, user, card, "1000", tag="netflix")).json()["data"]
+    assert declined["error"] == "insufficient_funds" and declined["fee"] == 0.75
+    assert (await balances(app, account))[1] == [10000 - 1000 - 25 - 75]
+    theirs = (await authorize(client, other, other_card, "10", tag="binance")).json()["data"]
+    assert theirs["fee"] == 0.1  # the default plan
+    await assert_ledger_consistent(app)

@@ -20,7 +20,7 @@ from decimal import Decimal
 from typing import Any
 
 import orjson
-from sqlalchemy import Insert, Row, and_, func, insert, select
+from sqlalchemy import Insert, and_, func, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -33,7 +33,7 @@ from cardservice.errors import IdempotencyConflict, NotFound, RuleViolation
 from cardservice.ledger.entries import SystemBook, account_leg, book_leg, card_leg, post_entry
 from cardservice.ledger.money import from_minor, percent_of, to_minor
 from cardservice.models import Account, Bin, Card, IdempotencyKey, Transaction, User
-from cardservice.models.base import table_of, utcnow
+from cardservice.models.base import AnyRow, table_of, utcnow
 from cardservice.security import CardCipher
 from cardservice.web import dumps
 
@@ -45,8 +45,6 @@ _CARDS = table_of(Card)
 _KEYS = table_of(IdempotencyKey)
 _TRANSACTIONS = table_of(Transaction)
 _USERS = table_of(User)
-
-AnyRow = Row[*tuple[Any, ...]]
 
 
 class AccountInactive(RuleViolation):

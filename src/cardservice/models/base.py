@@ -6,7 +6,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, DateTime, Integer, MetaData, Table, Uuid
+from sqlalchemy import BigInteger, DateTime, Integer, MetaData, Row, Table, Uuid
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
@@ -51,6 +51,9 @@ def utcnow() -> datetime:
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
     type_annotation_map = {datetime: UTCDateTime, uuid.UUID: Uuid(as_uuid=True)}
+
+
+AnyRow = Row[*tuple[Any, ...]]  # a row of a Core select, read by column name
 
 
 def table_of(model: type[Base]) -> Table:

@@ -10,6 +10,11 @@ a presented 3DS code is an unassigned code of the card (`invalid_3ds`); amount p
 Approved: a `pending` card_purchase that debits the card at once (amount and fee in one
 entry). Declined: a `declined` transaction; the `card_decline` fee is charged as far as
 the card balance covers it. Either debit may trigger auto-replenish.
+
+A hot write, on Core statements: lock the account (through the card), lock the card read
+together with the fee overrides and the tag, insert the transaction, post the entry (which
+returns the new card balance), and only then what the request needs beyond that (3DS code,
+auto-replenish, tag counter).
 """
 
 from __future__ import annotations
@@ -17,20 +22,32 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from cardservice.cards.service import CardNotFound
-from cardservice.dictionaries.fees import fee_schedule
+from cardservice.dictionaries.fees import default_plan, with_overrides
 from cardservice.errors import NotFound
 from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
-from cardservice.models import Account, Card, Transaction, TransactionTag
-from cardservice.models.base import utcnow
+from cardservice.models import Transaction
+from cardservice.models.base import AnyRow, table_of, utcnow
 from cardservice.security import CardCipher
-from cardservice.transactions.balances import lock_account, lock_card
+from cardservice.transactions.balances import (
+    TAGS,
+    lock_card_account,
+    lock_card_with_fees,
+    overrides_in,
+)
 from cardservice.transactions.replenish import replenish_if_low
 from cardservice.transactions.three_ds import matching_code
+
+_TRANSACTIONS = table_of(Transaction)
+
+
+class UnknownTag(NotFound):
+    message = "Unknown transaction tag."
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,10 +65,16 @@ class Authorization:
     three_ds_code: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Tag:
+    slug: str
+    restriction: str | None  # blocked | restricted
+
+
 def _refusal(
-    account: Account,
-    card: Card,
-    tag: TransactionTag | None,
+    account: AnyRow,
+    card: AnyRow,
+    tag: Tag | None,
     request: Authorization,
     now: datetime,
 ) -> str | None:
@@ -69,70 +92,85 @@ def _refusal(
     return None
 
 
-async def _tag(session: AsyncSession, slug: str | None) -> TransactionTag | None:
-    if slug is None:
-        return None
-    tag = await session.get(TransactionTag, slug)
-    if tag is None:
-        raise NotFound("Unknown transaction tag.")
-    return tag
+async def _tag_exists(session: AsyncSession, slug: str) -> bool:
+    return await session.scalar(select(TAGS.c.slug).where(TAGS.c.slug == slug)) is not None
 
 
 async def _locked(
-    session: AsyncSession, user_uuid: uuid.UUID, card_uuid: uuid.UUID
-) -> tuple[Account, Card]:
-    """Account, then card, locked in that order (the order every money path uses)."""
-    card = await session.get(Card, card_uuid)
-    if card is None or card.user_uuid != user_uuid:
+    session: AsyncSession, user_uuid: uuid.UUID, request: Authorization
+) -> tuple[AnyRow, list[AnyRow], Tag | None]:
+    """Account, then card, locked in that order (the order every money path uses); the card
+    comes with the user's fee overrides and the merchant tag. An unknown tag is answered
+    before an unknown card, as the rules are listed."""
+    account = await lock_card_account(session, user_uuid, request.card_uuid)
+    if account is None:
+        if request.tag is not None and not await _tag_exists(session, request.tag):
+            raise UnknownTag()
         raise CardNotFound()
-    account = await lock_account(session, card.account_uuid)
-    return account, await lock_card(session, card_uuid)
+    rows = await lock_card_with_fees(session, user_uuid, request.card_uuid, request.tag)
+    if not rows:  # the card went away between the two reads
+        raise CardNotFound()
+    tag = None
+    if request.tag is not None:
+        if rows[0].tag_slug is None:
+            raise UnknownTag()
+        tag = Tag(rows[0].tag_slug, rows[0].tag_restriction)
+    return account, rows, tag
 
 
 def _new_transaction(
-    card: Card, request: Authorization, tag: TransactionTag | None, now: datetime
-) -> Transaction:
-    return Transaction(
-        user_uuid=card.user_uuid,
-        account_uuid=card.account_uuid,
-        card_uuid=card.uuid,
-        type="card_purchase",
-        direction="debit",
-        amount=request.amount,
-        currency=request.currency,
-        merchant_name=request.merchant_name,
-        merchant_mcc=request.mcc,
-        merchant_country=request.merchant_country,
-        merchant_city=request.merchant_city,
-        tag_slug=tag.slug if tag else None,
-        flagged=bool(tag and tag.restriction == "restricted"),
-        created_at=now,
-        updated_at=now,
-    )
+    card: AnyRow, request: Authorization, tag: Tag | None, now: datetime
+) -> dict[str, Any]:
+    return {
+        "uuid": uuid.uuid4(),
+        "user_uuid": card.user_uuid,
+        "account_uuid": card.account_uuid,
+        "card_uuid": card.uuid,
+        "type": "card_purchase",
+        "status": "pending",
+        "direction": "debit",
+        "amount": request.amount,
+        "currency": request.currency,
+        "fee": 0,
+        "refunded_amount": 0,
+        "merchant_name": request.merchant_name,
+        "merchant_mcc": request.mcc,
+        "merchant_country": request.merchant_country,
+        "merchant_city": request.merchant_city,
+        "tag_slug": tag.slug if tag else None,
+        "error_slug": None,
+        "flagged": bool(tag and tag.restriction == "restricted"),
+        "description": None,
+        "parent_uuid": None,
+        "created_at": now,
+        "updated_at": now,
+    }
 
 
 async def _charge(
-    session: AsyncSession, transaction: Transaction, card: Card, amount: int, fee: int
-) -> None:
-    """One entry: the card pays `amount` to the merchants and `fee` to the fee book."""
-    await post_entry(
+    session: AsyncSession, transaction: dict[str, Any], card: AnyRow, amount: int, fee: int
+) -> int:
+    """One entry: the card pays `amount` to the merchants and `fee` to the fee book.
+    Returns the card's new balance."""
+    posted = await post_entry(
         session,
-        f"{transaction.type}_{transaction.status}",
+        f"{transaction['type']}_{transaction['status']}",
         [
             card_leg(card.uuid, card.currency, -(amount + fee)),
             book_leg(SystemBook.MERCHANTS, card.currency, amount),
             book_leg(SystemBook.FEES, card.currency, fee),
         ],
-        reference=transaction.uuid,
+        reference=transaction["uuid"],
     )
+    return posted.balances[card.uuid]
 
 
-async def _count_tag(session: AsyncSession, tag: TransactionTag) -> None:
+async def _count_tag(session: AsyncSession, tag: Tag) -> None:
     """One more transaction for the tag's popularity; run last, so the hot row is held briefly."""
     await session.execute(
-        update(TransactionTag)
-        .where(TransactionTag.slug == tag.slug)
-        .values(transactions_count=TransactionTag.transactions_count + 1)
+        update(TAGS)
+        .where(TAGS.c.slug == tag.slug)
+        .values(transactions_count=TAGS.c.transactions_count + 1)
     )
 
 
@@ -143,11 +181,13 @@ async def authorize(
     request: Authorization,
     now: datetime | None = None,
 ) -> Transaction:
-    """Answer one authorization: a pending purchase, or a declined transaction with its reason."""
+    """Answer one authorization: a pending purchase, or a declined transaction with its reason.
+
+    The returned row is not attached to the session (it was written with a Core insert)."""
     now = now or utcnow()
-    tag = await _tag(session, request.tag)
-    account, card = await _locked(session, user_uuid, request.card_uuid)
-    fees = await fee_schedule(session, user_uuid)
+    account, rows, tag = await _locked(session, user_uuid, request)
+    card = rows[0]
+    fees = with_overrides(await default_plan(session), overrides_in(rows))
     fee = fees.fixed("card_transaction")
     reason = _refusal(account, card, tag, request, now)
     code = None
@@ -158,19 +198,17 @@ async def authorize(
         reason = "insufficient_funds"
     transaction = _new_transaction(card, request, tag, now)
     if reason is None:
-        transaction.status, transaction.fee = "pending", fee
+        transaction["fee"] = fee
     else:
-        transaction.status, transaction.error_slug = "declined", reason
-        transaction.fee = min(fees.fixed("card_decline"), card.balance)
-    session.add(transaction)
-    await session.flush()
+        transaction["status"], transaction["error_slug"] = "declined", reason
+        transaction["fee"] = min(fees.fixed("card_decline"), card.balance)
+    await session.execute(insert(_TRANSACTIONS).values(transaction))
     if code is not None and reason is None:
-        code.used_at, code.transaction_uuid = now, transaction.uuid
-    if reason is None or transaction.fee:
-        await _charge(
-            session, transaction, card, transaction.amount if reason is None else 0, transaction.fee
-        )
-        await replenish_if_low(session, account, card, now)
+        code.used_at, code.transaction_uuid = now, transaction["uuid"]
+    if reason is None or transaction["fee"]:
+        amount = transaction["amount"] if reason is None else 0
+        card_balance = await _charge(session, transaction, card, amount, transaction["fee"])
+        await replenish_if_low(session, account, card, card_balance, now)
     if tag is not None:
         await _count_tag(session, tag)
-    return transaction
+    return Transaction(**transaction)

@@ -3,49 +3,59 @@
 from __future__ import annotations
 
 import logging
+import uuid
 from datetime import datetime
 
+from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from cardservice.ledger.entries import account_leg, card_leg, post_entry
-from cardservice.models import Account, Card, Transaction
-from cardservice.transactions.balances import balance_of
+from cardservice.models import Transaction
+from cardservice.models.base import AnyRow, table_of
 
 logger = logging.getLogger("cardservice.replenish")
 
+_TRANSACTIONS = table_of(Transaction)
+
 
 async def replenish_if_low(
-    session: AsyncSession, account: Account, card: Card, now: datetime
-) -> Transaction | None:
+    session: AsyncSession, account: AnyRow, card: AnyRow, card_balance: int, now: datetime
+) -> uuid.UUID | None:
     """Move `auto_replenish_amount` from the account when the card balance is strictly
-    below `auto_replenish_min_balance`; when the account cannot pay, nothing is recorded."""
+    below `auto_replenish_min_balance`; when the account cannot pay, nothing is recorded.
+
+    `account` (uuid, status, balance) was read under the row lock this unit holds and not
+    moved since (the debit was the card's); `card_balance` is the card's balance after the
+    debit, as `post_entry` returned it. Returns the new transaction's uuid, if any."""
     amount, threshold = card.auto_replenish_amount, card.auto_replenish_min_balance
     if amount is None or threshold is None or card.status != "active":
         return None
-    if await balance_of(session, Card, card.uuid) >= threshold:
+    if card_balance >= threshold:
         return None
-    if account.status != "active" or await balance_of(session, Account, account.uuid) < amount:
+    if account.status != "active" or account.balance < amount:
         logger.warning(
             "auto-replenish skipped: account cannot pay",
             extra={"card_uuid": str(card.uuid), "account_uuid": str(account.uuid)},
         )
         return None
-    transaction = Transaction(
-        user_uuid=card.user_uuid,
-        account_uuid=account.uuid,
-        card_uuid=card.uuid,
-        type="auto_replenish",
-        status="completed",
-        direction="credit",
-        amount=amount,
-        currency=card.currency,
-        fee=0,
-        description="Auto-replenish",
-        created_at=now,
-        updated_at=now,
+    transaction_uuid = uuid.uuid4()
+    await session.execute(
+        insert(_TRANSACTIONS).values(
+            uuid=transaction_uuid,
+            user_uuid=card.user_uuid,
+            account_uuid=account.uuid,
+            card_uuid=card.uuid,
+            type="auto_replenish",
+            status="completed",
+            direction="credit",
+            amount=amount,
+            currency=card.currency,
+            fee=0,
+            description="Auto-replenish",
+            created_at=now,
+            updated_at=now,
+        )
     )
-    session.add(transaction)
-    await session.flush()
     await post_entry(
         session,
         "auto_replenish",
@@ -53,6 +63,6 @@ async def replenish_if_low(
             account_leg(account.uuid, card.currency, -amount),
             card_leg(card.uuid, card.currency, amount),
         ],
-        reference=transaction.uuid,
+        reference=transaction_uuid,
     )
-    return transaction
+    return transaction_uuid
