@@ -20,7 +20,7 @@ from decimal import Decimal
 from typing import Any
 
 import orjson
-from sqlalchemy import Insert, and_, func, insert, select
+from sqlalchemy import and_, bindparam, func, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -129,17 +129,56 @@ def price_of(fees: FeeSchedule, body: BuyCardsRequest) -> Price:
     return Price(per_card_fees=per_card_fees, start_balance=start, cards_count=body.cards_count)
 
 
+# The statements of a purchase, built once and executed with parameters.
+_LOCK_ACCOUNT = (
+    select(_ACCOUNTS.c.status, _ACCOUNTS.c.currency, _ACCOUNTS.c.balance)
+    .where(_ACCOUNTS.c.uuid == bindparam("account"), _ACCOUNTS.c.user_uuid == bindparam("user"))
+    .with_for_update()
+)
+_CONTEXT = (
+    select(
+        _USERS.c.name,
+        select(func.max(_CARDS.c.sort_order))
+        .where(_CARDS.c.user_uuid == bindparam("user"))
+        .scalar_subquery()
+        .label("last_sort"),
+        _BINS.c.uuid.label("bin_uuid"),
+        _BINS.c.bin,
+        _BINS.c.brand,
+        _BINS.c.currency,
+        _BINS.c.status,
+        OVERRIDES.c.slug.label("fee_slug"),
+        OVERRIDES.c.kind.label("fee_kind"),
+        OVERRIDES.c.value.label("fee_value"),
+    )
+    .select_from(
+        _USERS.outerjoin(_BINS, _BINS.c.uuid == bindparam("bin")).outerjoin(
+            OVERRIDES, OVERRIDES.c.user_uuid == _USERS.c.uuid
+        )
+    )
+    .where(_USERS.c.uuid == bindparam("user"))
+)
+_CONTEXT_AND_STORED = _CONTEXT.outerjoin(
+    _KEYS,
+    and_(_KEYS.c.user_uuid == _USERS.c.uuid, _KEYS.c.external_id == bindparam("external_id")),
+).add_columns(_KEYS.c.request_hash, _KEYS.c.status_code, _KEYS.c.response_body)
+_INSERT_CARDS = {
+    # a number another card holds (or a twin in the same batch) is skipped, not an error
+    name: dialect.insert(_CARDS)
+    .on_conflict_do_nothing(index_elements=[_CARDS.c.pan_fingerprint])
+    .returning(_CARDS.c.uuid)
+    for name, dialect in (("postgresql", postgresql), ("sqlite", sqlite))
+}
+_INSERT_TRANSACTIONS = insert(_TRANSACTIONS)
+_INSERT_KEY = insert(_KEYS)
+
+
 async def _lock_account(
     session: AsyncSession, user_uuid: uuid.UUID, account_uuid: uuid.UUID
 ) -> AnyRow | None:
     """The caller's account (status, currency, balance), locked and read as it is now."""
-    return (
-        await session.execute(
-            select(_ACCOUNTS.c.status, _ACCOUNTS.c.currency, _ACCOUNTS.c.balance)
-            .where(_ACCOUNTS.c.uuid == account_uuid, _ACCOUNTS.c.user_uuid == user_uuid)
-            .with_for_update()
-        )
-    ).one_or_none()
+    found = await session.execute(_LOCK_ACCOUNT, {"account": account_uuid, "user": user_uuid})
+    return found.one_or_none()
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,36 +197,12 @@ async def _context(
 ) -> _Context:
     """The buyer joined with the BIN, their fee overrides (one row each, or none) and the
     response remembered for `external_id`; plus the buyer's last card position."""
-    last_sort = (
-        select(func.max(_CARDS.c.sort_order))
-        .where(_CARDS.c.user_uuid == user_uuid)
-        .scalar_subquery()
-    )
-    joined = _USERS.outerjoin(_BINS, _BINS.c.uuid == bin_uuid).outerjoin(
-        OVERRIDES, OVERRIDES.c.user_uuid == _USERS.c.uuid
-    )
-    columns: list[Any] = [
-        _USERS.c.name,
-        last_sort.label("last_sort"),
-        _BINS.c.uuid.label("bin_uuid"),
-        _BINS.c.bin,
-        _BINS.c.brand,
-        _BINS.c.currency,
-        _BINS.c.status,
-        OVERRIDES.c.slug.label("fee_slug"),
-        OVERRIDES.c.kind.label("fee_kind"),
-        OVERRIDES.c.value.label("fee_value"),
-    ]
-    if external_id is not None:
-        joined = joined.outerjoin(
-            _KEYS, and_(_KEYS.c.user_uuid == _USERS.c.uuid, _KEYS.c.external_id == external_id)
-        )
-        columns += [_KEYS.c.request_hash, _KEYS.c.status_code, _KEYS.c.response_body]
-    rows = (
-        await session.execute(
-            select(*columns).select_from(joined).where(_USERS.c.uuid == user_uuid)
-        )
-    ).all()
+    params: dict[str, Any] = {"user": user_uuid, "bin": bin_uuid}
+    if external_id is None:
+        rows = (await session.execute(_CONTEXT, params)).all()
+    else:
+        params["external_id"] = external_id
+        rows = (await session.execute(_CONTEXT_AND_STORED, params)).all()
     if not rows:
         raise NotFound("User not found.")
     first = rows[0]
@@ -219,26 +234,14 @@ def _draw_number(cipher: CardCipher, bin_digits: str, card: dict[str, Any]) -> N
     card["last4"] = pan[-4:]
 
 
-def _insert_skipping_taken(session: AsyncSession, cards: list[dict[str, Any]]) -> Insert:
-    """INSERT … ON CONFLICT (pan_fingerprint) DO NOTHING RETURNING uuid: a number another
-    card holds (or a twin in the same batch) is skipped instead of failing the unit."""
-    dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
-    statement: Insert = (
-        dialect.insert(_CARDS)
-        .values(cards)
-        .on_conflict_do_nothing(index_elements=[_CARDS.c.pan_fingerprint])
-        .returning(_CARDS.c.uuid)
-    )
-    return statement
-
-
 async def _insert_cards(
     session: AsyncSession, cipher: CardCipher, bin_digits: str, cards: list[dict[str, Any]]
 ) -> None:
     """Insert the cards, drawing a new number for any whose number is taken, until all are in."""
     pending = cards
     while pending:
-        inserted = set((await session.execute(_insert_skipping_taken(session, pending))).scalars())
+        statement = _INSERT_CARDS[session.get_bind().dialect.name]
+        inserted = set((await session.execute(statement, pending)).scalars())
         pending = [card for card in pending if card["uuid"] not in inserted]
         for card in pending:
             _draw_number(cipher, bin_digits, card)
@@ -348,7 +351,7 @@ async def buy_cards(
     ]
     await _insert_cards(session, cipher, bin_row.bin, cards)
     await session.execute(
-        insert(_TRANSACTIONS), [_issue_transaction(card, currency, price, now) for card in cards]
+        _INSERT_TRANSACTIONS, [_issue_transaction(card, currency, price, now) for card in cards]
     )
     posted = await post_entry(
         session,
@@ -375,13 +378,14 @@ async def buy_cards(
     response = dumps({"success": True, "data": result})
     if body.external_id is not None:
         await session.execute(
-            insert(_KEYS).values(
-                user_uuid=user_uuid,
-                external_id=body.external_id,
-                request_hash=request_fingerprint(body),
-                status_code=201,
-                response_body=response.decode(),
-                created_at=now,
-            )
+            _INSERT_KEY,
+            {
+                "user_uuid": user_uuid,
+                "external_id": body.external_id,
+                "request_hash": request_fingerprint(body),
+                "status_code": 201,
+                "response_body": response.decode(),
+                "created_at": now,
+            },
         )
     return StoredResponse(201, response, replayed=False)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from sqlalchemy import Table, insert, update
+from sqlalchemy import BigInteger, Table, Update, bindparam, insert, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from cardservice.errors import RuleViolation
@@ -87,15 +87,29 @@ class Posted:
     balances: dict[uuid.UUID, int]
 
 
-async def _apply(session: AsyncSession, table: Table, key: uuid.UUID, delta: int) -> int:
-    """Move a cached balance; refuses atomically (no read-modify-write) to go below zero.
-    Returns the new balance."""
-    moved = await session.execute(
+def _move(table: Table) -> Update:
+    """`balance = balance + :delta WHERE uuid = :key AND balance + :delta >= 0 RETURNING
+    balance`: the move and the refusal in one statement, no read-modify-write."""
+    delta = bindparam("delta", type_=BigInteger)
+    return (
         update(table)
-        .where(table.c.uuid == key, table.c.balance + delta >= 0)
-        .values(balance=table.c.balance + delta, updated_at=utcnow())
+        .where(table.c.uuid == bindparam("key"), table.c.balance + delta >= 0)
+        .values(balance=table.c.balance + delta, updated_at=bindparam("moved_at"))
         .returning(table.c.balance)
     )
+
+
+# Built once: executing a prebuilt statement with parameters skips building it and
+# computing its cache key on every entry.
+_MOVE_ACCOUNT = _move(_ACCOUNTS)
+_MOVE_CARD = _move(_CARDS)
+_INSERT_ENTRY = insert(_ENTRIES).returning(_ENTRIES.c.id)
+_INSERT_POSTINGS = insert(_POSTINGS)
+
+
+async def _apply(session: AsyncSession, move: Update, key: uuid.UUID, delta: int) -> int:
+    """Move a cached balance; refuses atomically to go below zero. Returns the new balance."""
+    moved = await session.execute(move, {"key": key, "delta": delta, "moved_at": utcnow()})
     balance = moved.scalar_one_or_none()
     if balance is None:
         raise InsufficientFunds()
@@ -116,13 +130,11 @@ async def post_entry(
     _check_balanced(legs)
     entry_id = (
         await session.execute(
-            insert(_ENTRIES)
-            .values(kind=kind, reference=reference, created_at=utcnow())
-            .returning(_ENTRIES.c.id)
+            _INSERT_ENTRY, {"kind": kind, "reference": reference, "created_at": utcnow()}
         )
     ).scalar_one()
     await session.execute(
-        insert(_POSTINGS),
+        _INSERT_POSTINGS,
         [
             {
                 "entry_id": entry_id,
@@ -146,5 +158,5 @@ async def post_entry(
         deltas.items(), key=lambda item: (item[0][0], str(item[0][1]))
     ):
         if delta:
-            balances[key] = await _apply(session, _ACCOUNTS if rank == 0 else _CARDS, key, delta)
+            balances[key] = await _apply(session, _MOVE_CARD if rank else _MOVE_ACCOUNT, key, delta)
     return Posted(int(entry_id), balances)

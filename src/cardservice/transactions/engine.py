@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from cardservice.cards.service import CardNotFound
@@ -43,7 +43,13 @@ from cardservice.transactions.balances import (
 from cardservice.transactions.replenish import replenish_if_low
 from cardservice.transactions.three_ds import matching_code
 
-_TRANSACTIONS = table_of(Transaction)
+_INSERT_TRANSACTION = insert(table_of(Transaction))
+_COUNT_TAG = (
+    update(TAGS)
+    .where(TAGS.c.slug == bindparam("tag"))
+    .values(transactions_count=TAGS.c.transactions_count + 1)
+)
+_TAG_EXISTS = select(TAGS.c.slug).where(TAGS.c.slug == bindparam("tag"))
 
 
 class UnknownTag(NotFound):
@@ -93,7 +99,7 @@ def _refusal(
 
 
 async def _tag_exists(session: AsyncSession, slug: str) -> bool:
-    return await session.scalar(select(TAGS.c.slug).where(TAGS.c.slug == slug)) is not None
+    return await session.scalar(_TAG_EXISTS, {"tag": slug}) is not None
 
 
 async def _locked(
@@ -167,11 +173,7 @@ async def _charge(
 
 async def _count_tag(session: AsyncSession, tag: Tag) -> None:
     """One more transaction for the tag's popularity; run last, so the hot row is held briefly."""
-    await session.execute(
-        update(TAGS)
-        .where(TAGS.c.slug == tag.slug)
-        .values(transactions_count=TAGS.c.transactions_count + 1)
-    )
+    await session.execute(_COUNT_TAG, {"tag": tag.slug})
 
 
 async def authorize(
@@ -202,7 +204,7 @@ async def authorize(
     else:
         transaction["status"], transaction["error_slug"] = "declined", reason
         transaction["fee"] = min(fees.fixed("card_decline"), card.balance)
-    await session.execute(insert(_TRANSACTIONS).values(transaction))
+    await session.execute(_INSERT_TRANSACTION, transaction)
     if code is not None and reason is None:
         code.used_at, code.transaction_uuid = now, transaction["uuid"]
     if reason is None or transaction["fee"]:

@@ -15,7 +15,7 @@ from cardservice.models.base import AnyRow, table_of
 
 logger = logging.getLogger("cardservice.replenish")
 
-_TRANSACTIONS = table_of(Transaction)
+_INSERT_TRANSACTION = insert(table_of(Transaction))
 
 
 async def replenish_if_low(
@@ -40,21 +40,22 @@ async def replenish_if_low(
         return None
     transaction_uuid = uuid.uuid4()
     await session.execute(
-        insert(_TRANSACTIONS).values(
-            uuid=transaction_uuid,
-            user_uuid=card.user_uuid,
-            account_uuid=account.uuid,
-            card_uuid=card.uuid,
-            type="auto_replenish",
-            status="completed",
-            direction="credit",
-            amount=amount,
-            currency=card.currency,
-            fee=0,
-            description="Auto-replenish",
-            created_at=now,
-            updated_at=now,
-        )
+        _INSERT_TRANSACTION,
+        {
+            "uuid": transaction_uuid,
+            "user_uuid": card.user_uuid,
+            "account_uuid": account.uuid,
+            "card_uuid": card.uuid,
+            "type": "auto_replenish",
+            "status": "completed",
+            "direction": "credit",
+            "amount": amount,
+            "currency": card.currency,
+            "fee": 0,
+            "description": "Auto-replenish",
+            "created_at": now,
+            "updated_at": now,
+        },
     )
     await post_entry(
         session,
