@@ -106,8 +106,8 @@ async def _locked(
     session: AsyncSession, user_uuid: uuid.UUID, request: Authorization
 ) -> tuple[AnyRow, list[AnyRow], Tag | None]:
     """Account, then card, locked in that order (the order every money path uses); the card
-    comes with the user's fee overrides and the merchant tag. An unknown tag is answered
-    before an unknown card, as the rules are listed."""
+    comes with the user's fee overrides and the merchant tag. Both are 404s; when the tag is
+    unknown too, its message wins (the tag used to be read first)."""
     account = await lock_card_account(session, user_uuid, request.card_uuid)
     if account is None:
         if request.tag is not None and not await _tag_exists(session, request.tag):
