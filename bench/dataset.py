@@ -182,7 +182,9 @@ async def _ordinary_users(
         for index in range(count):
             user = await create_user(session, f"user{index}@bench.example", f"User {index}")
             account = await create_account(session, user.uuid, "Main", "USD")
-            await deposit(session, user.uuid, account.uuid, 100_000)
+            # Enough for every write a run sends: a bench user must never run out of money,
+            # or buys become 422s and authorizations declines, measuring the refusal path.
+            await deposit(session, user.uuid, account.uuid, 10**10)
             await buy_cards(
                 session,
                 cipher,
@@ -191,7 +193,7 @@ async def _ordinary_users(
                     {
                         "account_uuid": str(account.uuid),
                         "bin_uuid": bin_uuid,
-                        "start_balance": Decimal(100),
+                        "start_balance": Decimal(1_000_000),
                     }
                 ),
             )

@@ -56,6 +56,7 @@ class Figure:
     fixed_rate: float = 0.0
     fixed_p50_ms: float = 0.0
     fixed_p99_ms: float = 0.0
+    fixed_errors: int = 0
 
 
 def _free_port() -> int:
@@ -123,9 +124,10 @@ def wrk(url: str, seconds: int, target: Target | None) -> tuple[float, float, fl
 HEY_PROCESSES = 8
 
 
-def hey(url: str, seconds: int, rate: float, target: Target) -> tuple[float, float]:
-    """p50 and p99 (ms) at a fixed total request rate: `hey -q` (rate-limited workers), one
-    process per variant (up to 8), their samples merged."""
+def hey(url: str, seconds: int, rate: float, target: Target) -> tuple[float, float, int]:
+    """p50 and p99 (ms) of the 2xx answers, and the count of the others, at a fixed total
+    request rate: `hey -q` (rate-limited workers), one process per variant (up to 8), their
+    samples merged."""
     variants = target.variants[:HEY_PROCESSES]
     processes, files = [], []
     for token, body in variants:
@@ -141,18 +143,22 @@ def hey(url: str, seconds: int, rate: float, target: Target) -> tuple[float, flo
             args += ["-m", "POST", "-T", "application/json", "-D", handle.name]
         processes.append(subprocess.Popen([*args, url], stdout=subprocess.PIPE, text=True))
     samples: list[float] = []
+    errors = 0
     for process in processes:
         out, _ = process.communicate()
         for line in out.splitlines()[1:]:  # response-time,DNS+dialup,DNS,Request-write,...
             fields = line.split(",")
             if len(fields) > 6 and fields[6].startswith("2"):  # status code column
                 samples.append(float(fields[0]) * 1000)
+            else:
+                errors += 1
     for name in files:
         os.unlink(name)
     if not samples:
         raise RuntimeError(f"hey measured nothing for {target.label}")
     samples.sort()
-    return samples[len(samples) // 2], samples[min(len(samples) - 1, int(len(samples) * 0.99))]
+    p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))]
+    return samples[len(samples) // 2], p99, errors
 
 
 def pgbench_tps(seconds: int) -> float:
@@ -299,10 +305,10 @@ def endpoints(data: DataSet, deep_page: int) -> list[Target]:
     return targets
 
 
-async def _prepare(kind: str, size: dict[str, int]) -> tuple[str, DataSet, str | None]:
+async def _prepare(kind: str, size: dict[str, int]) -> tuple[str, DataSet, str]:
     if kind == "sqlite":
-        url = f"sqlite:///{tempfile.mkdtemp(prefix='cs_bench_')}/bench.db"
-        name = None
+        name = tempfile.mkdtemp(prefix="cs_bench_")
+        url = f"sqlite:///{name}/bench.db"
     else:
         name = f"cs_bench_{uuid.uuid4().hex[:8]}"
         admin = await asyncpg.connect(ADMIN_DSN)
@@ -349,7 +355,7 @@ def measure(
                 round(rps / baseline, 3) if baseline else 0.0,
             )
             figure.fixed_rate = round(rps / 2, 1)
-            figure.fixed_p50_ms, figure.fixed_p99_ms = hey(
+            figure.fixed_p50_ms, figure.fixed_p99_ms, figure.fixed_errors = hey(
                 server.base + target.path, seconds, rps / 2, target
             )
             figures.append(figure)
@@ -360,12 +366,13 @@ def measure(
 def table(figures: list[Figure], write_baseline: float, rss: dict[str, float]) -> str:
     lines = [
         f"{'db':<10} {'endpoint':<44} {'req/s':>9} {'ratio':>7} {'p50':>8} {'p99':>8} {'errors':>6}"
-        f" {'@rate':>8} {'p50':>7} {'p99':>7}"
+        f" {'@rate':>8} {'p50':>7} {'p99':>7} {'errors':>6}"
     ]
     for f in figures:
         lines.append(
             f"{f.database:<10} {f.endpoint:<44} {f.rps:>9.1f} {f.ratio:>7.3f} {f.p50_ms:>7.1f}ms"
             f" {f.p99_ms:>7.1f}ms {f.errors:>6} {f.fixed_rate:>8.1f} {f.fixed_p50_ms:>6.1f}ms {f.fixed_p99_ms:>6.1f}ms"
+            f" {f.fixed_errors:>6}"
         )
     lines.append(f"pgbench TPC-B tps (write baseline): {write_baseline:.1f}")
     lines += [f"peak RSS per worker [{db}]: {mb:.1f} MB" for db, mb in rss.items()]
@@ -375,8 +382,11 @@ def table(figures: list[Figure], write_baseline: float, rss: dict[str, float]) -
     return "\n".join(lines)
 
 
-async def _drop(name: str | None) -> None:
-    if name:
+async def _drop(name: str) -> None:
+    """Remove a run's database: its PostgreSQL database, or its SQLite directory."""
+    if name.startswith("/"):
+        shutil.rmtree(name, ignore_errors=True)
+    else:
         admin = await asyncpg.connect(ADMIN_DSN)
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         await admin.close()

@@ -12,6 +12,8 @@ that died with a server restart fails one request, is discarded, and the pool re
 from __future__ import annotations
 
 import asyncio
+import fcntl
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -53,6 +55,54 @@ def _sqlite_engine(url: str, *, begin: str, pool_size: int) -> AsyncEngine:
     return engine
 
 
+class _WriterFileLock:
+    """An exclusive `flock` on `<database>-writer.lock`, held around each SQLite write unit.
+
+    Workers are separate processes; without this, a worker that finds the database locked
+    polls in SQLite's busy handler (sleeping up to 100 ms between tries) while the holder's
+    queue keeps overtaking it, and under load its requests starve for seconds. A process
+    waiting on `flock` sleeps in the kernel and is woken when the lock is released. The file
+    is opened per process (never inherited across a fork: that would share one lock). It
+    only orders the writers; SQLite's own database lock remains the guard of correctness.
+    """
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._fd = -1
+        self._pid = 0
+
+    def _descriptor(self) -> int:
+        if self._pid != os.getpid():
+            self._fd = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600)
+            self._pid = os.getpid()
+        return self._fd
+
+    async def acquire(self) -> None:
+        fd = self._descriptor()
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            pass
+        waiting = asyncio.ensure_future(asyncio.to_thread(fcntl.flock, fd, fcntl.LOCK_EX))
+        try:
+            await asyncio.shield(waiting)
+        except asyncio.CancelledError:
+            # The thread takes the lock regardless; give it back as soon as it does.
+            waiting.add_done_callback(
+                lambda done: None if done.cancelled() or done.exception() else self.release()
+            )
+            raise
+
+    def release(self) -> None:
+        fcntl.flock(self._fd, fcntl.LOCK_UN)
+
+    def close(self) -> None:
+        if self._pid == os.getpid():
+            os.close(self._fd)
+        self._pid = 0
+
+
 class Database:
     """The engines of one service instance; `write()` and `read()` open units of work."""
 
@@ -78,11 +128,19 @@ class Database:
         self._read = async_sessionmaker(self.read_engine, expire_on_commit=False)
         self.reader: Reader = make_reader(url, settings.db_pool_size)
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
+        path = self._sqlite_path(url) if self.is_sqlite else ""
+        self._writer_file = _WriterFileLock(f"{path}-writer.lock") if path else None
 
     @staticmethod
-    def _ensure_sqlite_dir(url: str) -> None:
+    def _sqlite_path(url: str) -> str:
         path = url.split(":///", 1)[1] if ":///" in url else ""
-        if path and path != ":memory:":
+        path = path.split("?", 1)[0]
+        return "" if path in ("", ":memory:") else path
+
+    @classmethod
+    def _ensure_sqlite_dir(cls, url: str) -> None:
+        path = cls._sqlite_path(url)
+        if path:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
 
     @asynccontextmanager
@@ -90,15 +148,23 @@ class Database:
         """A write unit of work: commits when the block ends, rolls back on any error.
 
         SQLite has one writer at a time: units of this process queue on an asyncio lock, in
-        order, instead of polling the file lock in SQLite's busy handler (which sleeps up to
-        100 ms between tries and lets late comers overtake); only other processes poll.
+        order, and the processes take turns on a file lock (`_WriterFileLock`), instead of
+        polling the database lock in SQLite's busy handler, which sleeps up to 100 ms
+        between tries and lets late comers overtake.
         """
         if self._write_lock is None:
             async with self._write() as session, session.begin():
                 yield session
             return
-        async with self._write_lock, self._write() as session, session.begin():
-            yield session
+        async with self._write_lock:
+            if self._writer_file is not None:
+                await self._writer_file.acquire()
+            try:
+                async with self._write() as session, session.begin():
+                    yield session
+            finally:
+                if self._writer_file is not None:
+                    self._writer_file.release()
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncSession]:
@@ -107,6 +173,8 @@ class Database:
             yield session
 
     async def dispose(self) -> None:
+        if self._writer_file is not None:
+            self._writer_file.close()
         await self.reader.close()
         await self.write_engine.dispose()
         if self.read_engine is not self.write_engine:
