@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
@@ -33,6 +33,8 @@ class Row(Protocol):
     """A result row: by column name or position (asyncpg's Record, sqlite3.Row)."""
 
     def __getitem__(self, key: int | str, /) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]: ...  # the values, in column order
 
 
 _PLACEHOLDER = re.compile(r"\$(\d+)")

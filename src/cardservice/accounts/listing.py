@@ -20,7 +20,7 @@ _SELECT = f"""
 SELECT count(*) OVER () AS total, a.uuid, a.user_uuid, a.name, a.type, a.status, a.currency,
        a.balance, a.created_at, a.updated_at, u.name AS owner_name,
        (SELECT count(*) FROM cards n WHERE n.account_uuid = a.uuid) AS cards_count,
-       {card_columns("p", "p_")}
+       {card_columns("p", "p_")}  -- last: card_row_record reads them by position
 FROM accounts a
 JOIN users u ON u.uuid = a.user_uuid
 LEFT JOIN cards p ON p.uuid = (
@@ -39,7 +39,7 @@ def _record(row: Row) -> dict[str, Any]:
         "currency": row["currency"],
         "balance": from_minor(row["balance"]),
         "cards_count": int(row["cards_count"]),
-        "card_info": card_row_record(row, "p_") if row["p_uuid"] is not None else None,
+        "card_info": card_row_record(row) if row["p_uuid"] is not None else None,
         "owner": {"uuid": text_uuid(row["user_uuid"]), "name": row["owner_name"]},
         "created_at": iso_z(row["created_at"]),
         "updated_at": iso_z(row["updated_at"]),

@@ -27,17 +27,22 @@ HOLDER_FIELDS = ("line1", "line2", "city", "state", "postal_code", "country")
 
 
 def card_columns(table: str, prefix: str = "") -> str:
-    """The select list card_row_record reads, from table alias `table`, names prefixed."""
+    """The select list card_row_record reads (last in the row), from alias `table`, names
+    prefixed."""
     return ", ".join(f"{table}.{name} AS {prefix}{name}" for name in CARD_FIELDS)
 
 
-def card_row_record(row: Row, prefix: str = "") -> dict[str, Any]:
-    """A row with the columns of `card_columns(…, prefix)` → the API's card record."""
+def card_row_record(row: Row) -> dict[str, Any]:
+    """A row that ends with the columns of `card_columns(…)` → the API's card record.
+
+    The card's columns are taken by position (the last `len(CARD_FIELDS)`), not by name:
+    a 100-card page makes 2,000 lookups, and this is the cheaper way to make them.
+    """
     (
         card_uuid, account_uuid, bin_, brand, last4, expiry_month, expiry_year, currency,
         balance, status, is_favorite, sort_order, description, external_id, holder_name,
         address, amount, min_balance, created_at, updated_at,
-    ) = (row[prefix + name] for name in CARD_FIELDS)  # fmt: skip
+    ) = tuple(row)[-len(CARD_FIELDS) :]  # fmt: skip
     if isinstance(address, str | bytes):
         address = orjson.loads(address)
     return {
@@ -92,7 +97,7 @@ async def list_cards(
     """The user's cards in their order (sort_order, created_at, uuid) and how many match."""
     where, args = _where(user_uuid, filters)
     n = len(args)  # the clauses are fixed text; every value is a parameter
-    query = f"SELECT {card_columns('c')}, count(*) OVER () AS total FROM cards c WHERE {where}"  # noqa: S608
+    query = f"SELECT count(*) OVER () AS total, {card_columns('c')} FROM cards c WHERE {where}"  # noqa: S608
     query += f" ORDER BY c.sort_order, c.created_at, c.uuid LIMIT ${n + 1} OFFSET ${n + 2}"
     rows = await reader.rows(query, *args, page.size, page.offset)
     if rows:
