@@ -41,7 +41,7 @@ async def _database(kind: str) -> tuple[str, str | None]:
     return ADMIN_DSN.rsplit("/", 1)[0] + "/" + name, name
 
 
-async def run(kind: str, requests: int, profile: str | None) -> None:
+async def run(kind: str, requests: int, profile: str | None, cards: int) -> None:
     url, name = await _database(kind)
     try:
         settings = Settings(
@@ -54,7 +54,7 @@ async def run(kind: str, requests: int, profile: str | None) -> None:
         await upgrade_database(settings.resolved_database_url)
         db = Database(settings)
         data = await build(
-            db, CardCipher.from_settings(settings), cards=100, transactions=10_000, users=20
+            db, CardCipher.from_settings(settings), cards=cards, transactions=10_000, users=20
         )
         await db.dispose()
         app = create_app(settings)
@@ -121,8 +121,9 @@ def main() -> int:
     parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--profile", help="endpoint label prefix to profile, e.g. 'GET /card'")
+    parser.add_argument("--cards", type=int, default=100, help="the heavy user's cards")
     args = parser.parse_args()
-    asyncio.run(run(args.database, args.requests, args.profile))
+    asyncio.run(run(args.database, args.requests, args.profile, args.cards))
     return 0
 
 

@@ -17,10 +17,12 @@ class Card(UuidPk, Timestamps, Base):
         CheckConstraint("balance >= 0", name="balance_not_negative"),
         CheckConstraint("status IN ('active', 'frozen', 'closed')", name="status"),
         Index("ix_cards_user_order", "user_uuid", "sort_order", "created_at", "uuid"),
+        # an account's cards in their owner's order: its primary card is the first one
+        Index("ix_cards_account_order", "account_uuid", "sort_order", "created_at", "uuid"),
     )
 
     user_uuid: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.uuid"))
-    account_uuid: Mapped[uuid.UUID] = mapped_column(ForeignKey("accounts.uuid"), index=True)
+    account_uuid: Mapped[uuid.UUID] = mapped_column(ForeignKey("accounts.uuid"))
     bin_uuid: Mapped[uuid.UUID] = mapped_column(ForeignKey("bins.uuid"))
     bin: Mapped[str] = mapped_column(String(8))
     brand: Mapped[str] = mapped_column(String(16))
