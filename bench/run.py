@@ -372,6 +372,14 @@ def measure(
             )
             figures.append(figure)
             print(table([figure], 0, {}).splitlines()[1], file=sys.stderr, flush=True)
+        # /health again at the end: the baseline is the better of the two, so a dip of the
+        # shared machine during one 4 s run cannot flatter every ratio of that database
+        rps, p50, p99, errors = wrk(f"{server.base}/health", seconds, None)
+        if rps > health.rps:
+            health.rps, health.p50_ms, health.p99_ms, health.errors = rps, p50, p99, errors
+            for figure in figures:
+                if figure.kind == "read":
+                    figure.ratio = round(figure.rps / health.rps, 3)
         rss = server.peak_rss_mb()
     return figures, rss
 
