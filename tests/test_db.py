@@ -12,6 +12,7 @@ from sqlalchemy import text
 
 from cardservice.config import Settings
 from cardservice.db import Database
+from cardservice.sql import sqlite_path
 
 
 @pytest.fixture
@@ -38,7 +39,7 @@ async def _write_one(db: Database) -> int:
 async def test_a_writer_waits_for_the_other_process_and_then_runs(
     sqlite_db: Database, settings: Settings
 ) -> None:
-    fd = _other_process_lock(Database._sqlite_path(settings.resolved_database_url))
+    fd = _other_process_lock(sqlite_path(settings.resolved_database_url))
     try:
         writer = asyncio.create_task(_write_one(sqlite_db))
         await asyncio.sleep(0.2)
@@ -52,7 +53,7 @@ async def test_a_writer_waits_for_the_other_process_and_then_runs(
 async def test_a_cancelled_waiter_gives_the_lock_back(
     sqlite_db: Database, settings: Settings
 ) -> None:
-    path = Database._sqlite_path(settings.resolved_database_url)
+    path = sqlite_path(settings.resolved_database_url)
     fd = _other_process_lock(path)
     writer = asyncio.create_task(_write_one(sqlite_db))
     await asyncio.sleep(0.2)

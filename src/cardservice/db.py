@@ -28,7 +28,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from cardservice.config import Settings
-from cardservice.sql import Reader, make_reader
+from cardservice.sql import Reader, make_reader, sqlite_path
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 
@@ -128,18 +128,12 @@ class Database:
         self._read = async_sessionmaker(self.read_engine, expire_on_commit=False)
         self.reader: Reader = make_reader(url, settings.db_pool_size)
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
-        path = self._sqlite_path(url) if self.is_sqlite else ""
+        path = sqlite_path(url) if self.is_sqlite else ""
         self._writer_file = _WriterFileLock(f"{path}-writer.lock") if path else None
 
     @staticmethod
-    def _sqlite_path(url: str) -> str:
-        path = url.split(":///", 1)[1] if ":///" in url else ""
-        path = path.split("?", 1)[0]
-        return "" if path in ("", ":memory:") else path
-
-    @classmethod
-    def _ensure_sqlite_dir(cls, url: str) -> None:
-        path = cls._sqlite_path(url)
+    def _ensure_sqlite_dir(url: str) -> None:
+        path = sqlite_path(url)
         if path:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
 

@@ -188,8 +188,15 @@ class SQLiteReader:
             self._idle.pop().close()
 
 
+def sqlite_path(url: str) -> str:
+    """The file of an SQLite URL (`sqlite+aiosqlite:///PATH?…`), or "" for none/in memory."""
+    path = url.split(":///", 1)[1] if ":///" in url else ""
+    path = path.split("?", 1)[0]
+    return "" if path in ("", ":memory:") else path
+
+
 def make_reader(url: str, pool_size: int) -> Reader:
     """The reader for an SQLAlchemy async URL (`sqlite+aiosqlite:///…`, `postgresql+asyncpg://…`)."""
     if url.startswith("sqlite"):
-        return SQLiteReader(url.split(":///", 1)[1])
+        return SQLiteReader(sqlite_path(url))
     return PostgresReader("postgresql://" + url.split("://", 1)[1], pool_size)
