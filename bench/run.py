@@ -371,7 +371,7 @@ def measure(
                 server.base + target.path, seconds, rps / 2, target
             )
             figures.append(figure)
-            print(table([figure], 0, {}).splitlines()[1], file=sys.stderr, flush=True)
+            print(row(figure), file=sys.stderr, flush=True)
         # /health again at the end: the baseline is the better of the two, so a dip of the
         # shared machine during one 4 s run cannot flatter every ratio of that database
         rps, p50, p99, errors = wrk(f"{server.base}/health", seconds, None)
@@ -384,17 +384,21 @@ def measure(
     return figures, rss
 
 
+def row(f: Figure) -> str:
+    """One figure as a line of the table."""
+    return (
+        f"{f.database:<10} {f.endpoint:<44} {f.rps:>9.1f} {f.ratio:>7.3f} {f.p50_ms:>7.1f}ms"
+        f" {f.p99_ms:>7.1f}ms {f.errors:>6} {f.fixed_rate:>8.1f} {f.fixed_p50_ms:>6.1f}ms {f.fixed_p99_ms:>6.1f}ms"
+        f" {f.fixed_errors:>6}"
+    )
+
+
 def table(figures: list[Figure], write_baseline: float, rss: dict[str, float]) -> str:
     lines = [
         f"{'db':<10} {'endpoint':<44} {'req/s':>9} {'ratio':>7} {'p50':>8} {'p99':>8} {'errors':>6}"
         f" {'@rate':>8} {'p50':>7} {'p99':>7} {'errors':>6}"
     ]
-    for f in figures:
-        lines.append(
-            f"{f.database:<10} {f.endpoint:<44} {f.rps:>9.1f} {f.ratio:>7.3f} {f.p50_ms:>7.1f}ms"
-            f" {f.p99_ms:>7.1f}ms {f.errors:>6} {f.fixed_rate:>8.1f} {f.fixed_p50_ms:>6.1f}ms {f.fixed_p99_ms:>6.1f}ms"
-            f" {f.fixed_errors:>6}"
-        )
+    lines += [row(f) for f in figures]
     lines.append(f"pgbench TPC-B tps (write baseline): {write_baseline:.1f}")
     lines += [f"peak RSS per worker [{db}]: {mb:.1f} MB" for db, mb in rss.items()]
     lines.append(
