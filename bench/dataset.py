@@ -25,6 +25,7 @@ from cardservice.db import Database
 from cardservice.models import Bin, Card, JournalEntry, Posting, Transaction
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
+from cardservice.sql import session_tx
 from cardservice.transactions.deposits import deposit
 from cardservice.users.service import create_user
 
@@ -69,7 +70,7 @@ async def _heavy_user(
         )
         for start in range(0, cards, 100):
             await buy_cards(
-                session,
+                await session_tx(session),
                 cipher,
                 user.uuid,
                 BuyCardsRequest.model_validate(
@@ -186,7 +187,7 @@ async def _ordinary_users(
             # or buys become 422s and authorizations declines, measuring the refusal path.
             await deposit(session, user.uuid, account.uuid, 10**10)
             await buy_cards(
-                session,
+                await session_tx(session),
                 cipher,
                 user.uuid,
                 BuyCardsRequest.model_validate(

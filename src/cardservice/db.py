@@ -3,7 +3,7 @@
 SQLite: WAL, foreign keys on, and we issue `BEGIN IMMEDIATE` ourselves for write units so
 concurrent writers queue on the database lock instead of failing with "database is locked".
 Reads use a deferred `BEGIN` and never wait for writers (WAL). The hot read paths skip the
-ORM and read through `reader` (see `cardservice.sql`).
+ORM and read through `reader`, the hot writes through `transaction()` (see `cardservice.sql`).
 
 PostgreSQL connections are not pinged on checkout (a round trip per request); a connection
 that died with a server restart fails one request, is discarded, and the pool reconnects.
@@ -28,7 +28,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from cardservice.config import Settings
-from cardservice.sql import Reader, make_reader, sqlite_path
+from cardservice.sql import PostgresReader, Reader, SQLiteWriter, Tx, make_reader, sqlite_path
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 
@@ -127,9 +127,11 @@ class Database:
         self._write = async_sessionmaker(self.write_engine, expire_on_commit=False)
         self._read = async_sessionmaker(self.read_engine, expire_on_commit=False)
         self.reader: Reader = make_reader(url, settings.db_pool_size)
+        self._key = url
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
         path = sqlite_path(url) if self.is_sqlite else ""
         self._writer_file = _WriterFileLock(f"{path}-writer.lock") if path else None
+        self._sqlite_writer = SQLiteWriter(path) if self.is_sqlite else None
 
     @staticmethod
     def _ensure_sqlite_dir(url: str) -> None:
@@ -138,27 +140,44 @@ class Database:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
 
     @asynccontextmanager
-    async def write(self) -> AsyncIterator[AsyncSession]:
-        """A write unit of work: commits when the block ends, rolls back on any error.
-
-        SQLite has one writer at a time: units of this process queue on an asyncio lock, in
-        order, and the processes take turns on a file lock (`_WriterFileLock`), instead of
+    async def _writer_turn(self) -> AsyncIterator[None]:
+        """SQLite has one writer at a time: units of this process queue on an asyncio lock,
+        in order, and the processes take turns on a file lock (`_WriterFileLock`), instead of
         polling the database lock in SQLite's busy handler, which sleeps up to 100 ms
-        between tries and lets late comers overtake.
-        """
-        if self._write_lock is None:
-            async with self._write() as session, session.begin():
-                yield session
-            return
+        between tries and lets late comers overtake."""
+        assert self._write_lock is not None
         async with self._write_lock:
             if self._writer_file is not None:
                 await self._writer_file.acquire()
             try:
-                async with self._write() as session, session.begin():
-                    yield session
+                yield
             finally:
                 if self._writer_file is not None:
                     self._writer_file.release()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        """A write unit on the driver (`cardservice.sql.Tx`), for the hot write paths: commits
+        when the block ends, rolls back on any error. On PostgreSQL a connection of the
+        reader's pool; on SQLite the process's write connection, run inline in its turn."""
+        if self._sqlite_writer is None:
+            assert isinstance(self.reader, PostgresReader)
+            async with self.reader.transaction(self._key) as tx:
+                yield tx
+            return
+        async with self._writer_turn(), self._sqlite_writer.transaction(self._key) as tx:
+            yield tx
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[AsyncSession]:
+        """A write unit of work in the ORM: commits when the block ends, rolls back on any
+        error. On SQLite it waits for the writer's turn (`_writer_turn`)."""
+        if self._write_lock is None:
+            async with self._write() as session, session.begin():
+                yield session
+            return
+        async with self._writer_turn(), self._write() as session, session.begin():
+            yield session
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncSession]:
@@ -169,6 +188,8 @@ class Database:
     async def dispose(self) -> None:
         if self._writer_file is not None:
             self._writer_file.close()
+        if self._sqlite_writer is not None:
+            self._sqlite_writer.close()
         await self.reader.close()
         await self.write_engine.dispose()
         if self.read_engine is not self.write_engine:

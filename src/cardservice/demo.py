@@ -22,6 +22,7 @@ from cardservice.ledger.money import to_minor
 from cardservice.models import Bin, Card, Transaction, TransactionTag, User
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
+from cardservice.sql import session_tx
 from cardservice.transactions import lifecycle
 from cardservice.transactions.deposits import deposit
 from cardservice.transactions.engine import Authorization, authorize
@@ -96,7 +97,7 @@ async def _populate(session: AsyncSession, cipher: CardCipher) -> User:
                 "auto_replenish_min_balance": Decimal("50"),
             }
         )
-        await buy_cards(session, cipher, user.uuid, body)
+        await buy_cards(await session_tx(session), cipher, user.uuid, body)
     for user in (owner, member):
         rng = random.Random(f"{DEMO_SEED}:{user.email}")  # noqa: S311 - demo data, not secrets
         await _history(session, cipher, user, rng)
@@ -123,7 +124,7 @@ async def _history(
         card, tag = rng.choice(cards), rng.choices(merchants, weights)[0]
         amount = rng.choice([rng.randint(300, 3000), rng.randint(3000, 25000)])
         purchase = await authorize(
-            session,
+            await session_tx(session),
             cipher,
             user.uuid,
             Authorization(

@@ -4,7 +4,10 @@ The ORM costs 0.3–1 ms of CPU per statement (measured: `python -m bench.profil
 most of a read request. The endpoints that every client polls — authentication, card and
 account lists, the transaction report, one transaction, the summary — read through this
 module instead: hand-written SQL, one statement where one will do, rows straight from the
-driver. Writes and rare reads keep the ORM (`db.write()` / `db.read()`).
+driver. The hot writes (a purchase, an authorization, and the ledger's `post_entry` under
+every money movement) run the same way on a `Tx`: `db.transaction()` opens one on the driver,
+`session_tx(session)` runs the same statements inside an ORM unit of work. Rare reads and
+writes keep the ORM (`db.write()` / `db.read()`).
 
 One SQL text serves both databases: placeholders are written `$1, $2, …` (PostgreSQL's) and
 become SQLite's numbered `?1, ?2, …`. Parameters are converted to what each database stores
@@ -14,19 +17,26 @@ SQLAlchemy stores them); values read back go through `text_uuid`, `iso_z` and `f
 * PostgreSQL: an asyncpg pool of its own (prepared statements are cached per connection).
 * SQLite: reads run inline on the event loop thread, each on a connection of a small pool
   opened `query_only`. An indexed read takes microseconds, less than the hop to a driver
-  thread would cost; WAL lets them run beside the writer without waiting.
+  thread would cost; WAL lets them run beside the writer without waiting. Write units run
+  inline too, on one connection per process, once the process holds the writer's turn
+  (`db.Database.transaction`): SQLite has one writer, so nothing could run beside it anyway.
+  `FOR UPDATE` clauses are dropped for SQLite: `BEGIN IMMEDIATE` already holds the database.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import sqlite3
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager
 from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
 import asyncpg  # type: ignore[import-untyped]
+from sqlalchemy import TextClause, text
+from sqlalchemy.ext.asyncio import AsyncSession
 
 
 class Row(Protocol):
@@ -38,7 +48,15 @@ class Row(Protocol):
 
 
 _PLACEHOLDER = re.compile(r"\$(\d+)")
+_FOR_UPDATE = re.compile(r"\s+FOR UPDATE(\s+OF\s+\w+(\s*,\s*\w+)*)?\s*$")
 SQLITE_READ_BUSY_TIMEOUT_MS = 5_000
+SQLITE_WRITE_BUSY_TIMEOUT_MS = 30_000
+
+# What a unique (or other integrity) constraint raises on each driver.
+INTEGRITY_ERRORS: tuple[type[Exception], ...] = (
+    asyncpg.IntegrityConstraintViolationError,
+    sqlite3.IntegrityError,
+)
 
 
 class Reader(Protocol):
@@ -97,12 +115,156 @@ async def _nothing_to_reset(_connection: asyncpg.Connection) -> None:
     An open transaction is still rolled back by asyncpg itself."""
 
 
+class Tx(Protocol):
+    """The statements of one write unit, `$n` SQL as for `Reader`. Rows are read by column
+    name only (`row["balance"]`): the ORM-session flavour hands out mappings."""
+
+    key: str  # the database, for what a process caches per database
+
+    async def rows(self, sql: str, *args: Any) -> Sequence[Row]: ...
+
+    async def row(self, sql: str, *args: Any) -> Row | None: ...
+
+    async def value(self, sql: str, *args: Any) -> Any: ...
+
+    async def execute(self, sql: str, *args: Any) -> None: ...
+
+
+@functools.lru_cache(maxsize=512)
+def insert_sql(table: str, columns: tuple[str, ...], rows: int = 1, suffix: str = "") -> str:
+    """`INSERT INTO table (columns) VALUES ($1, …), (…) suffix` for `rows` rows; its
+    arguments are the rows' values one row after the other (`row_args`)."""
+    width = len(columns)
+    values = ", ".join(
+        "(" + ", ".join(f"${r * width + c + 1}" for c in range(width)) + ")" for r in range(rows)
+    )
+    names = ", ".join(columns)
+    return f"INSERT INTO {table} ({names}) VALUES {values}{suffix}"  # noqa: S608 - our names
+
+
+def row_args(columns: Sequence[str], rows: Sequence[dict[str, Any]]) -> list[Any]:
+    """The arguments of `insert_sql(…, columns, len(rows))`."""
+    return [row[column] for row in rows for column in columns]
+
+
+class PostgresTx:
+    """A write unit on an asyncpg connection inside its transaction."""
+
+    def __init__(self, connection: asyncpg.Connection, key: str) -> None:
+        self._connection, self.key = connection, key
+
+    async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
+        return await self._connection.fetch(sql, *args)  # type: ignore[no-any-return]
+
+    async def row(self, sql: str, *args: Any) -> Row | None:
+        return await self._connection.fetchrow(sql, *args)  # type: ignore[no-any-return]
+
+    async def value(self, sql: str, *args: Any) -> Any:
+        return await self._connection.fetchval(sql, *args)
+
+    async def execute(self, sql: str, *args: Any) -> None:
+        await self._connection.execute(sql, *args)
+
+
+@functools.lru_cache(maxsize=512)
+def sqlite_sql(sql: str) -> str:
+    """A `$n` statement as SQLite takes it: `?n` placeholders, no `FOR UPDATE`."""
+    return _PLACEHOLDER.sub(r"?\1", _FOR_UPDATE.sub("", sql))
+
+
+class _InlineSQLite:
+    """Statements on the embedded database run inline: `_run` gives all the rows."""
+
+    def _run(self, sql: str, args: tuple[Any, ...]) -> list[sqlite3.Row]:
+        raise NotImplementedError
+
+    async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
+        return self._run(sql, args)
+
+    async def row(self, sql: str, *args: Any) -> Row | None:
+        found = self._run(sql, args)
+        return found[0] if found else None
+
+    async def value(self, sql: str, *args: Any) -> Any:
+        found = self._run(sql, args)
+        return found[0][0] if found else None
+
+
+class SQLiteTx(_InlineSQLite):
+    """A write unit on the embedded database, inline (the process holds the writer's turn)."""
+
+    def __init__(self, connection: sqlite3.Connection, key: str) -> None:
+        self._connection, self.key = connection, key
+
+    def _run(self, sql: str, args: tuple[Any, ...]) -> list[sqlite3.Row]:
+        cursor = self._connection.execute(sqlite_sql(sql), [_sqlite_param(a) for a in args])
+        return cursor.fetchall()
+
+    async def execute(self, sql: str, *args: Any) -> None:
+        self._run(sql, args)
+
+
+@functools.lru_cache(maxsize=512)
+def _session_text(sql: str, sqlite: bool) -> TextClause:
+    """A `$n` statement as an SQLAlchemy text clause with binds `:p1, :p2, …`."""
+    if sqlite:
+        sql = _FOR_UPDATE.sub("", sql)
+    return text(_PLACEHOLDER.sub(r":p\1", sql))
+
+
+class SessionTx:
+    """The same statements inside an ORM unit of work (`db.write()`), for the rare paths
+    (deposits, refunds, the demo and bench loaders) that also move money."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        bind = session.get_bind()
+        self._session = session
+        self._sqlite = bind.dialect.name == "sqlite"
+        self.key = str(bind.engine.url)
+
+    async def _run(self, sql: str, args: tuple[Any, ...]) -> Any:
+        convert = _sqlite_param if self._sqlite else _same
+        params = {f"p{i}": convert(arg) for i, arg in enumerate(args, 1)}
+        return await self._session.execute(_session_text(sql, self._sqlite), params)
+
+    async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
+        return list((await self._run(sql, args)).mappings())
+
+    async def row(self, sql: str, *args: Any) -> Row | None:
+        return (await self._run(sql, args)).mappings().first()  # type: ignore[no-any-return]
+
+    async def value(self, sql: str, *args: Any) -> Any:
+        return (await self._run(sql, args)).scalar()
+
+    async def execute(self, sql: str, *args: Any) -> None:
+        await self._run(sql, args)
+
+
+async def session_tx(session: AsyncSession) -> Tx:
+    """A `Tx` on an ORM write session; what the session holds pending is flushed first, so
+    the statements see it."""
+    await session.flush()
+    return SessionTx(session)
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
 class PostgresReader:
     """Reads on an asyncpg pool of their own, opened on first use."""
 
     def __init__(self, dsn: str, max_size: int) -> None:
         self._dsn, self._max_size = dsn, max_size
         self._pool: asyncpg.Pool | None = None
+
+    @asynccontextmanager
+    async def transaction(self, key: str) -> AsyncIterator[Tx]:
+        """A write unit on a connection of this pool: commits when the block ends, rolls
+        back on any error."""
+        pool = self._pool or await self._get_pool()
+        async with pool.acquire() as connection, connection.transaction():
+            yield PostgresTx(connection, key)
 
     async def _get_pool(self) -> asyncpg.Pool:
         if self._pool is None:
@@ -145,13 +307,12 @@ def _sqlite_param(value: Any) -> Any:
     return value
 
 
-class SQLiteReader:
+class SQLiteReader(_InlineSQLite):
     """Inline reads on `query_only` connections of the embedded database."""
 
     def __init__(self, path: str) -> None:
         self._path = path
         self._idle: list[sqlite3.Connection] = []
-        self._sql: dict[str, str] = {}
 
     def _checkout(self) -> sqlite3.Connection:
         if self._idle:
@@ -163,29 +324,52 @@ class SQLiteReader:
         return connection
 
     def _run(self, sql: str, args: tuple[Any, ...]) -> list[sqlite3.Row]:
-        text = self._sql.get(sql)
-        if text is None:
-            text = self._sql[sql] = _PLACEHOLDER.sub(r"?\1", sql)
         connection = self._checkout()
         try:
-            return connection.execute(text, [_sqlite_param(a) for a in args]).fetchall()
+            return connection.execute(sqlite_sql(sql), [_sqlite_param(a) for a in args]).fetchall()
         finally:
             self._idle.append(connection)
-
-    async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
-        return self._run(sql, args)
-
-    async def row(self, sql: str, *args: Any) -> Row | None:
-        found = self._run(sql, args)
-        return found[0] if found else None
-
-    async def value(self, sql: str, *args: Any) -> Any:
-        found = self._run(sql, args)
-        return found[0][0] if found else None
 
     async def close(self) -> None:
         while self._idle:
             self._idle.pop().close()
+
+
+class SQLiteWriter:
+    """Write units on one connection of this process to the embedded database, run inline.
+    The caller orders the writers (`db.Database.transaction`); `BEGIN IMMEDIATE` takes the
+    database's write lock, which that order leaves free but for the rare outside writer."""
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._connection: sqlite3.Connection | None = None
+
+    def _open(self) -> sqlite3.Connection:
+        if self._connection is None:
+            connection = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
+            connection.row_factory = sqlite3.Row
+            for pragma in ("foreign_keys=ON", "synchronous=NORMAL"):
+                connection.execute(f"PRAGMA {pragma}")
+            connection.execute(f"PRAGMA busy_timeout={SQLITE_WRITE_BUSY_TIMEOUT_MS}")
+            self._connection = connection
+        return self._connection
+
+    @asynccontextmanager
+    async def transaction(self, key: str) -> AsyncIterator[Tx]:
+        connection = self._open()
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            yield SQLiteTx(connection, key)
+            connection.execute("COMMIT")
+        except BaseException:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            raise
+
+    def close(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
 
 
 def sqlite_path(url: str) -> str:

@@ -3,7 +3,7 @@
 Price per card = card_issue fee + start_balance + round_half_up(start_balance × card_topup %),
 from the buyer's fee schedule; the purchase debits the account once for cards_count × that.
 
-The purchase is the hottest write, so it runs on Core statements (no ORM unit of work) and
+The purchase is the hottest write, so it runs plain SQL on the driver (a `Tx`, no ORM) and
 reads what it needs in as few statements as it can: lock the account; one read of the BIN,
 the buyer's name, last sort position, fee overrides and any remembered response; one insert
 of the cards (a taken card number is skipped by the insert and drawn again); one insert of
@@ -20,31 +20,24 @@ from decimal import Decimal
 from typing import Any
 
 import orjson
-from sqlalchemy import and_, bindparam, func, insert, select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from cardservice.accounts.service import AccountNotFound
 from cardservice.cards.numbers import generate_pan
 from cardservice.cards.records import card_record
 from cardservice.cards.schemas import AccountBalance, BuyCardsRequest, BuyCardsResult, Charge
-from cardservice.dictionaries.fees import OVERRIDES, FeeSchedule, default_plan, with_overrides
+from cardservice.dictionaries.fees import FeeSchedule, default_plan, with_overrides
 from cardservice.errors import IdempotencyConflict, NotFound, RuleViolation
 from cardservice.ledger.entries import SystemBook, account_leg, book_leg, card_leg, post_entry
 from cardservice.ledger.money import from_minor, percent_of, to_minor
-from cardservice.models import Account, Bin, Card, IdempotencyKey, Transaction, User
-from cardservice.models.base import AnyRow, table_of, utcnow
+from cardservice.models import Card, IdempotencyKey
+from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
+from cardservice.sql import Row, Tx, as_uuid, insert_sql, row_args
+from cardservice.transactions.rows import insert_transactions, transaction_row
 from cardservice.web import dumps
 
 CARD_VALIDITY_YEARS = 3
-
-_ACCOUNTS = table_of(Account)
-_BINS = table_of(Bin)
-_CARDS = table_of(Card)
-_KEYS = table_of(IdempotencyKey)
-_TRANSACTIONS = table_of(Transaction)
-_USERS = table_of(User)
 
 
 class AccountInactive(RuleViolation):
@@ -129,56 +122,46 @@ def price_of(fees: FeeSchedule, body: BuyCardsRequest) -> Price:
     return Price(per_card_fees=per_card_fees, start_balance=start, cards_count=body.cards_count)
 
 
-# The statements of a purchase, built once and executed with parameters.
-_LOCK_ACCOUNT = (
-    select(_ACCOUNTS.c.status, _ACCOUNTS.c.currency, _ACCOUNTS.c.balance)
-    .where(_ACCOUNTS.c.uuid == bindparam("account"), _ACCOUNTS.c.user_uuid == bindparam("user"))
-    .with_for_update()
+# The statements of a purchase. Parameters: $1 user, $2 account or BIN, $3 external_id.
+_LOCK_ACCOUNT = """
+SELECT status, currency, balance FROM accounts WHERE uuid = $2 AND user_uuid = $1
+FOR UPDATE"""
+_CONTEXT = """
+SELECT u.name,
+       (SELECT max(sort_order) FROM cards WHERE user_uuid = $1) AS last_sort,
+       b.uuid AS bin_uuid, b.bin, b.brand, b.currency, b.status,
+       o.slug AS fee_slug, o.kind AS fee_kind, o.value AS fee_value{stored_columns}
+FROM users u LEFT JOIN bins b ON b.uuid = $2
+             LEFT JOIN user_fee_overrides o ON o.user_uuid = u.uuid{stored_join}
+WHERE u.uuid = $1"""
+_CONTEXT_ONLY = _CONTEXT.format(stored_columns="", stored_join="")
+_CONTEXT_AND_STORED = _CONTEXT.format(
+    stored_columns=", k.request_hash, k.status_code, k.response_body",
+    stored_join="""
+             LEFT JOIN idempotency_keys k ON k.user_uuid = u.uuid AND k.external_id = $3""",
 )
-_CONTEXT = (
-    select(
-        _USERS.c.name,
-        select(func.max(_CARDS.c.sort_order))
-        .where(_CARDS.c.user_uuid == bindparam("user"))
-        .scalar_subquery()
-        .label("last_sort"),
-        _BINS.c.uuid.label("bin_uuid"),
-        _BINS.c.bin,
-        _BINS.c.brand,
-        _BINS.c.currency,
-        _BINS.c.status,
-        OVERRIDES.c.slug.label("fee_slug"),
-        OVERRIDES.c.kind.label("fee_kind"),
-        OVERRIDES.c.value.label("fee_value"),
-    )
-    .select_from(
-        _USERS.outerjoin(_BINS, _BINS.c.uuid == bindparam("bin")).outerjoin(
-            OVERRIDES, OVERRIDES.c.user_uuid == _USERS.c.uuid
-        )
-    )
-    .where(_USERS.c.uuid == bindparam("user"))
-)
-_CONTEXT_AND_STORED = _CONTEXT.outerjoin(
-    _KEYS,
-    and_(_KEYS.c.user_uuid == _USERS.c.uuid, _KEYS.c.external_id == bindparam("external_id")),
-).add_columns(_KEYS.c.request_hash, _KEYS.c.status_code, _KEYS.c.response_body)
-_INSERT_CARDS = {
+CARD_COLUMNS = (
+    "uuid", "user_uuid", "account_uuid", "bin_uuid", "bin", "brand", "currency",
+    "pan_ciphertext", "pan_fingerprint", "last4", "expiry_month", "expiry_year", "balance",
+    "status", "is_favorite", "sort_order", "description", "external_id", "holder_name",
+    "holder_address", "auto_replenish_amount", "auto_replenish_min_balance", "created_at",
+    "updated_at",
+)  # fmt: skip
+_KEY_COLUMNS = (
+    "user_uuid", "external_id", "request_hash", "status_code", "response_body", "created_at"
+)  # fmt: skip
+_INSERT_KEY = insert_sql("idempotency_keys", _KEY_COLUMNS)
+
+
+def _insert_cards_sql(count: int) -> str:
     # a number another card holds (or a twin in the same batch) is skipped, not an error
-    name: dialect.insert(_CARDS)
-    .on_conflict_do_nothing(index_elements=[_CARDS.c.pan_fingerprint])
-    .returning(_CARDS.c.uuid)
-    for name, dialect in (("postgresql", postgresql), ("sqlite", sqlite))
-}
-_INSERT_TRANSACTIONS = insert(_TRANSACTIONS)
-_INSERT_KEY = insert(_KEYS)
+    suffix = " ON CONFLICT (pan_fingerprint) DO NOTHING RETURNING uuid"
+    return insert_sql("cards", CARD_COLUMNS, count, suffix)
 
 
-async def _lock_account(
-    session: AsyncSession, user_uuid: uuid.UUID, account_uuid: uuid.UUID
-) -> AnyRow | None:
+async def _lock_account(tx: Tx, user_uuid: uuid.UUID, account_uuid: uuid.UUID) -> Row | None:
     """The caller's account (status, currency, balance), locked and read as it is now."""
-    found = await session.execute(_LOCK_ACCOUNT, {"account": account_uuid, "user": user_uuid})
-    return found.one_or_none()
+    return await tx.row(_LOCK_ACCOUNT, user_uuid, account_uuid)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,43 +169,46 @@ class _Context:
     """Everything else a purchase reads, from one statement run after the account lock."""
 
     owner_name: str
-    bin: AnyRow | None  # bin, brand, currency, status
+    bin: Row | None  # bin, brand, currency, status
     last_sort_order: int
     overrides: set[tuple[str, str, int]]
-    stored: AnyRow | None  # request_hash, status_code, response_body
+    stored: Row | None  # request_hash, status_code, response_body
 
 
 async def _context(
-    session: AsyncSession, user_uuid: uuid.UUID, bin_uuid: uuid.UUID, external_id: str | None
+    tx: Tx, user_uuid: uuid.UUID, bin_uuid: uuid.UUID, external_id: str | None
 ) -> _Context:
     """The buyer joined with the BIN, their fee overrides (one row each, or none) and the
     response remembered for `external_id`; plus the buyer's last card position."""
-    params: dict[str, Any] = {"user": user_uuid, "bin": bin_uuid}
     if external_id is None:
-        rows = (await session.execute(_CONTEXT, params)).all()
+        rows = await tx.rows(_CONTEXT_ONLY, user_uuid, bin_uuid)
     else:
-        params["external_id"] = external_id
-        rows = (await session.execute(_CONTEXT_AND_STORED, params)).all()
+        rows = await tx.rows(_CONTEXT_AND_STORED, user_uuid, bin_uuid, external_id)
     if not rows:
         raise NotFound("User not found.")
     first = rows[0]
+    stored = first if external_id is not None and first["request_hash"] is not None else None
     return _Context(
-        owner_name=first.name,
-        bin=first if first.bin_uuid is not None else None,
-        last_sort_order=int(first.last_sort or 0),
-        overrides={(r.fee_slug, r.fee_kind, r.fee_value) for r in rows if r.fee_slug is not None},
-        stored=first if external_id is not None and first.request_hash is not None else None,
+        owner_name=first["name"],
+        bin=first if first["bin_uuid"] is not None else None,
+        last_sort_order=int(first["last_sort"] or 0),
+        overrides={
+            (r["fee_slug"], r["fee_kind"], r["fee_value"])
+            for r in rows
+            if r["fee_slug"] is not None
+        },
+        stored=stored,
     )
 
 
-def _refuse_if_broken(account: AnyRow, bin_row: AnyRow, price: Price) -> None:
-    if account.status != "active":
+def _refuse_if_broken(account: Row, bin_row: Row, price: Price) -> None:
+    if account["status"] != "active":
         raise AccountInactive()
-    if bin_row.status != "available":
+    if bin_row["status"] != "available":
         raise BinUnavailable()
-    if account.currency != bin_row.currency:
+    if account["currency"] != bin_row["currency"]:
         raise CurrencyMismatch()
-    if account.balance < price.total:
+    if account["balance"] < price.total:
         raise InsufficientAccountFunds()
 
 
@@ -235,13 +221,13 @@ def _draw_number(cipher: CardCipher, bin_digits: str, card: dict[str, Any]) -> N
 
 
 async def _insert_cards(
-    session: AsyncSession, cipher: CardCipher, bin_digits: str, cards: list[dict[str, Any]]
+    tx: Tx, cipher: CardCipher, bin_digits: str, cards: list[dict[str, Any]]
 ) -> None:
     """Insert the cards, drawing a new number for any whose number is taken, until all are in."""
     pending = cards
     while pending:
-        statement = _INSERT_CARDS[session.get_bind().dialect.name]
-        inserted = set((await session.execute(statement, pending)).scalars())
+        rows = await tx.rows(_insert_cards_sql(len(pending)), *row_args(CARD_COLUMNS, pending))
+        inserted = {as_uuid(row["uuid"]) for row in rows}
         pending = [card for card in pending if card["uuid"] not in inserted]
         for card in pending:
             _draw_number(cipher, bin_digits, card)
@@ -253,7 +239,7 @@ def _new_card(
     owner_name: str,
     account_uuid: uuid.UUID,
     bin_uuid: uuid.UUID,
-    bin_row: AnyRow,
+    bin_row: Row,
     body: BuyCardsRequest,
     sort_order: int,
     now: datetime,
@@ -263,9 +249,9 @@ def _new_card(
         "user_uuid": user_uuid,
         "account_uuid": account_uuid,
         "bin_uuid": bin_uuid,
-        "bin": bin_row.bin,
-        "brand": bin_row.brand,
-        "currency": bin_row.currency,
+        "bin": bin_row["bin"],
+        "brand": bin_row["brand"],
+        "currency": bin_row["currency"],
         "expiry_month": now.month,
         "expiry_year": now.year + CARD_VALIDITY_YEARS,
         "balance": 0,  # the journal entry moves the start balance in
@@ -281,60 +267,52 @@ def _new_card(
         "created_at": now,
         "updated_at": now,
     }
-    _draw_number(cipher, bin_row.bin, card)
+    _draw_number(cipher, bin_row["bin"], card)
     return card
 
 
 def _issue_transaction(
     card: dict[str, Any], currency: str, price: Price, now: datetime
 ) -> dict[str, Any]:
-    return {
-        "uuid": uuid.uuid4(),
-        "user_uuid": card["user_uuid"],
-        "account_uuid": card["account_uuid"],
-        "card_uuid": card["uuid"],
-        "type": "card_issue",
-        "status": "completed",
-        "direction": "debit",
-        "amount": price.start_balance,
-        "currency": currency,
-        "fee": price.per_card_fees,
-        "refunded_amount": 0,
-        "merchant_name": None,
-        "merchant_mcc": None,
-        "merchant_country": None,
-        "merchant_city": None,
-        "tag_slug": None,
-        "error_slug": None,
-        "flagged": False,
-        "description": "Card issue",
-        "parent_uuid": None,
-        "created_at": now,
-        "updated_at": now,
-    }
+    return transaction_row(
+        user_uuid=card["user_uuid"],
+        account_uuid=card["account_uuid"],
+        card_uuid=card["uuid"],
+        type="card_issue",
+        status="completed",
+        direction="debit",
+        amount=price.start_balance,
+        currency=currency,
+        fee=price.per_card_fees,
+        description="Card issue",
+        created_at=now,
+        updated_at=now,
+    )
 
 
 async def buy_cards(
-    session: AsyncSession, cipher: CardCipher, user_uuid: uuid.UUID, body: BuyCardsRequest
+    tx: Tx, cipher: CardCipher, user_uuid: uuid.UUID, body: BuyCardsRequest
 ) -> StoredResponse:
     """Buy `cards_count` cards on the account, all or nothing, in one journal entry."""
     account_uuid, bin_uuid = uuid.UUID(body.account_uuid), uuid.UUID(body.bin_uuid)
-    account = await _lock_account(session, user_uuid, account_uuid)
+    account = await _lock_account(tx, user_uuid, account_uuid)
     if account is None:
         raise AccountNotFound()
-    context = await _context(session, user_uuid, bin_uuid, body.external_id)
+    context = await _context(tx, user_uuid, bin_uuid, body.external_id)
     bin_row = context.bin
     if bin_row is None:
         raise NotFound("BIN not found.")
     if context.stored is not None:
-        if context.stored.request_hash != request_fingerprint(body):
+        if context.stored["request_hash"] != request_fingerprint(body):
             raise IdempotencyConflict()
         stored = context.stored
-        return StoredResponse(stored.status_code, stored.response_body.encode(), replayed=True)
-    price = price_of(with_overrides(await default_plan(session), context.overrides), body)
+        return StoredResponse(
+            stored["status_code"], stored["response_body"].encode(), replayed=True
+        )
+    price = price_of(with_overrides(await default_plan(tx), context.overrides), body)
     _refuse_if_broken(account, bin_row, price)
     now = utcnow()
-    currency = account.currency
+    currency = account["currency"]
     cards = [
         _new_card(
             cipher,
@@ -349,12 +327,11 @@ async def buy_cards(
         )
         for i in range(body.cards_count)
     ]
-    await _insert_cards(session, cipher, bin_row.bin, cards)
-    await session.execute(
-        _INSERT_TRANSACTIONS, [_issue_transaction(card, currency, price, now) for card in cards]
-    )
+    await _insert_cards(tx, cipher, bin_row["bin"], cards)
+    issued = [_issue_transaction(card, currency, price, now) for card in cards]
+    await insert_transactions(tx, issued)
     posted = await post_entry(
-        session,
+        tx,
         "card_buy",
         [
             account_leg(account_uuid, currency, -price.total),
@@ -362,7 +339,7 @@ async def buy_cards(
             book_leg(SystemBook.FEES, currency, price.fees),
         ],
     )
-    balance = posted.balances.get(account_uuid, account.balance)
+    balance = posted.balances.get(account_uuid, account["balance"])
     result = BuyCardsResult(
         # post_entry moved the start balances in SQL; the records show them as they are now
         cards=[card_record(Card(**{**card, "balance": price.start_balance})) for card in cards],
@@ -377,15 +354,13 @@ async def buy_cards(
     )
     response = dumps({"success": True, "data": result})
     if body.external_id is not None:
-        await session.execute(
-            _INSERT_KEY,
-            {
-                "user_uuid": user_uuid,
-                "external_id": body.external_id,
-                "request_hash": request_fingerprint(body),
-                "status_code": 201,
-                "response_body": response.decode(),
-                "created_at": now,
-            },
-        )
+        key = {
+            "user_uuid": user_uuid,
+            "external_id": body.external_id,
+            "request_hash": request_fingerprint(body),
+            "status_code": 201,
+            "response_body": response.decode(),
+            "created_at": now,
+        }
+        await tx.execute(_INSERT_KEY, *row_args(_KEY_COLUMNS, [key]))
     return StoredResponse(201, response, replayed=False)

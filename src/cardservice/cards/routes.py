@@ -7,7 +7,6 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
-from sqlalchemy.exc import IntegrityError
 
 from cardservice.auth.dependencies import CallerA
 from cardservice.cards import listing, purchase, service
@@ -27,6 +26,7 @@ from cardservice.openapi import (
     PagedEnvelope,
     filters_parameter,
 )
+from cardservice.sql import INTEGRITY_ERRORS
 from cardservice.web import (
     CardPage,
     JSONResponse,
@@ -62,9 +62,9 @@ async def buy_cards(request: Request, caller: CallerA) -> Response:
     body = await read_json(request, BuyCardsRequest)
     db, cipher = request.app.state.db, request.app.state.cipher
     try:
-        async with db.write() as session:
-            result = await purchase.buy_cards(session, cipher, caller.user_uuid, body)
-    except IntegrityError:
+        async with db.transaction() as tx:
+            result = await purchase.buy_cards(tx, cipher, caller.user_uuid, body)
+    except INTEGRITY_ERRORS:
         # A concurrent request with the same external_id committed first: answer as it did.
         async with db.read() as session:
             replayed = await purchase.replay(session, caller.user_uuid, body)

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from cardservice.models import FeeRate, UserFeeOverride
+from cardservice.models import UserFeeOverride
 from cardservice.models.base import table_of
+from cardservice.sql import Tx, session_tx
 
 DEFAULT_PLAN = "default"
 
@@ -38,25 +39,22 @@ class FeeSchedule:
         return fee.value if fee is not None and fee.kind == "percent" else 0
 
 
-# The default plan of each database (by URL), read once per process: it is reference data
-# that only a migration changes (`catalogue.loader`), and a deploy restarts the service.
+# The default plan of each database (by `Tx.key`), read once per process: it is reference
+# data that only a migration changes (`catalogue.loader`), and a deploy restarts the service.
 # A user's overrides are read on every call.
 _default_plans: dict[str, dict[str, Fee]] = {}
 OVERRIDES = table_of(UserFeeOverride)
-_RATES = table_of(FeeRate)
+_DEFAULT_PLAN = "SELECT slug, name, kind, value FROM fee_rates WHERE plan = $1 ORDER BY position"
 
 
-async def default_plan(session: AsyncSession) -> dict[str, Fee]:
+async def default_plan(tx: Tx) -> dict[str, Fee]:
     """The default plan's fees by slug, in plan order (cached per database)."""
-    key = str(session.get_bind().engine.url)
-    plan = _default_plans.get(key)
+    plan = _default_plans.get(tx.key)
     if plan is None:
-        rows = await session.execute(
-            select(_RATES.c.slug, _RATES.c.name, _RATES.c.kind, _RATES.c.value)
-            .where(_RATES.c.plan == DEFAULT_PLAN)
-            .order_by(_RATES.c.position)
-        )
-        plan = _default_plans[key] = {row.slug: Fee(*row) for row in rows}
+        rows = await tx.rows(_DEFAULT_PLAN, DEFAULT_PLAN)
+        plan = _default_plans[tx.key] = {
+            row["slug"]: Fee(row["slug"], row["name"], row["kind"], row["value"]) for row in rows
+        }
     return plan
 
 
@@ -71,7 +69,7 @@ def with_overrides(plan: dict[str, Fee], overrides: Iterable[tuple[str, str, int
 
 async def fee_schedule(session: AsyncSession, user_uuid: uuid.UUID) -> FeeSchedule:
     """The user's fees: the default plan, each fee replaced by the user's override if any."""
-    plan = await default_plan(session)
+    plan = await default_plan(await session_tx(session))
     overrides = await session.execute(
         select(OVERRIDES.c.slug, OVERRIDES.c.kind, OVERRIDES.c.value).where(
             OVERRIDES.c.user_uuid == user_uuid

@@ -15,12 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from sqlalchemy import BigInteger, Table, Update, bindparam, insert, update
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from cardservice.errors import RuleViolation
 from cardservice.models import Account, Card, JournalEntry, Posting
 from cardservice.models.base import table_of, utcnow
+from cardservice.sql import Tx, insert_sql, row_args
 
 
 class SystemBook(StrEnum):
@@ -72,10 +70,10 @@ def _check_balanced(legs: Sequence[Leg]) -> None:
         raise UnbalancedEntry(f"entry does not sum to zero: {dict(totals)}")
 
 
-_ACCOUNTS = table_of(Account)
-_CARDS = table_of(Card)
-_ENTRIES = table_of(JournalEntry)
-_POSTINGS = table_of(Posting)
+_ACCOUNTS = table_of(Account).name
+_CARDS = table_of(Card).name
+_ENTRIES = table_of(JournalEntry).name
+_POSTINGS = table_of(Posting).name
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,65 +85,55 @@ class Posted:
     balances: dict[uuid.UUID, int]
 
 
-def _move(table: Table) -> Update:
-    """`balance = balance + :delta WHERE uuid = :key AND balance + :delta >= 0 RETURNING
-    balance`: the move and the refusal in one statement, no read-modify-write."""
-    delta = bindparam("delta", type_=BigInteger)
+def _move(table: str) -> str:
+    """Move a cached balance by $2 unless it would go below zero, in one statement (no
+    read-modify-write): no row back means refused."""
     return (
-        update(table)
-        .where(table.c.uuid == bindparam("key"), table.c.balance + delta >= 0)
-        .values(balance=table.c.balance + delta, updated_at=bindparam("moved_at"))
-        .returning(table.c.balance)
+        f"UPDATE {table} SET balance = balance + $2, updated_at = $3"  # noqa: S608 - a table name
+        " WHERE uuid = $1 AND balance + $2 >= 0 RETURNING balance"
     )
 
 
-# Built once: executing a prebuilt statement with parameters skips building it and
-# computing its cache key on every entry.
 _MOVE_ACCOUNT = _move(_ACCOUNTS)
 _MOVE_CARD = _move(_CARDS)
-_INSERT_ENTRY = insert(_ENTRIES).returning(_ENTRIES.c.id)
-_INSERT_POSTINGS = insert(_POSTINGS)
+_INSERT_ENTRY = insert_sql(_ENTRIES, ("kind", "reference", "created_at"), suffix=" RETURNING id")
+_POSTING_COLUMNS = ("entry_id", "account_uuid", "card_uuid", "system_book", "currency", "amount")
 
 
-async def _apply(session: AsyncSession, move: Update, key: uuid.UUID, delta: int) -> int:
+async def _apply(tx: Tx, move: str, key: uuid.UUID, delta: int) -> int:
     """Move a cached balance; refuses atomically to go below zero. Returns the new balance."""
-    moved = await session.execute(move, {"key": key, "delta": delta, "moved_at": utcnow()})
-    balance = moved.scalar_one_or_none()
+    balance = await tx.value(move, key, delta, utcnow())
     if balance is None:
         raise InsufficientFunds()
     return int(balance)
 
 
 async def post_entry(
-    session: AsyncSession, kind: str, legs: Sequence[Leg], reference: uuid.UUID | None = None
+    tx: Tx, kind: str, legs: Sequence[Leg], reference: uuid.UUID | None = None
 ) -> Posted:
     """Record one balanced entry and move the balances it touches.
 
     Balances are moved in a fixed order (accounts, then cards, each by uuid) so that
-    concurrent entries lock rows in the same order. Core statements on the tables (no ORM
-    unit of work): one insert for the entry, one executemany for its postings, one
-    conditional update per account or card.
+    concurrent entries lock rows in the same order. Three kinds of statement: one insert
+    for the entry, one for all its postings, one conditional update per account or card.
     """
     legs = [leg for leg in legs if leg.amount != 0]
     _check_balanced(legs)
-    entry_id = (
-        await session.execute(
-            _INSERT_ENTRY, {"kind": kind, "reference": reference, "created_at": utcnow()}
-        )
-    ).scalar_one()
-    await session.execute(
-        _INSERT_POSTINGS,
-        [
-            {
-                "entry_id": entry_id,
-                "account_uuid": leg.account,
-                "card_uuid": leg.card,
-                "system_book": leg.book.value if leg.book else None,
-                "currency": leg.currency,
-                "amount": leg.amount,
-            }
-            for leg in legs
-        ],
+    entry_id = await tx.value(_INSERT_ENTRY, kind, reference, utcnow())
+    postings = [
+        {
+            "entry_id": entry_id,
+            "account_uuid": leg.account,
+            "card_uuid": leg.card,
+            "system_book": leg.book.value if leg.book else None,
+            "currency": leg.currency,
+            "amount": leg.amount,
+        }
+        for leg in legs
+    ]
+    await tx.execute(
+        insert_sql(_POSTINGS, _POSTING_COLUMNS, len(postings)),
+        *row_args(_POSTING_COLUMNS, postings),
     )
     deltas: dict[tuple[int, uuid.UUID], int] = defaultdict(int)
     for leg in legs:
@@ -158,5 +146,5 @@ async def post_entry(
         deltas.items(), key=lambda item: (item[0][0], str(item[0][1]))
     ):
         if delta:
-            balances[key] = await _apply(session, _MOVE_CARD if rank else _MOVE_ACCOUNT, key, delta)
+            balances[key] = await _apply(tx, _MOVE_CARD if rank else _MOVE_ACCOUNT, key, delta)
     return Posted(int(entry_id), balances)

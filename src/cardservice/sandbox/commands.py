@@ -15,6 +15,7 @@ from cardservice.db import Database
 from cardservice.ledger.money import to_minor
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
+from cardservice.sql import session_tx
 from cardservice.transactions import lifecycle
 from cardservice.transactions.deposits import deposit
 from cardservice.transactions.engine import Authorization, authorize
@@ -58,7 +59,7 @@ async def _deposit(session: AsyncSession, _cipher: CardCipher, user: uuid.UUID, 
 
 async def _authorize(session: AsyncSession, cipher: CardCipher, user: uuid.UUID, args: Any) -> str:
     row = await authorize(
-        session,
+        await session_tx(session),
         cipher,
         user,
         Authorization(

@@ -78,9 +78,9 @@ async def sandbox_authorization(request: Request, caller: CallerA) -> JSONRespon
         tag=body.tag,
         three_ds_code=body.three_ds_code,
     )
-    async with request.app.state.db.write() as session:
-        row = await authorize(session, request.app.state.cipher, caller.user_uuid, message)
-        return ok(transaction_record(row), status_code=201)
+    async with request.app.state.db.transaction() as tx:
+        row = await authorize(tx, request.app.state.cipher, caller.user_uuid, message)
+    return ok(transaction_record(row), status_code=201)
 
 
 @router.post(

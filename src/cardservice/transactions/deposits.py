@@ -12,6 +12,7 @@ from cardservice.cards.purchase import AccountInactive
 from cardservice.ledger.entries import SystemBook, account_leg, book_leg, post_entry
 from cardservice.models import Transaction
 from cardservice.models.base import utcnow
+from cardservice.sql import session_tx
 
 
 async def deposit(
@@ -47,7 +48,7 @@ async def deposit(
     session.add(transaction)
     await session.flush()
     await post_entry(
-        session,
+        await session_tx(session),
         "deposit",
         [
             account_leg(account.uuid, account.currency, amount),

@@ -20,36 +20,32 @@ auto-replenish, tag counter).
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-
-from sqlalchemy import bindparam, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from cardservice.cards.service import CardNotFound
 from cardservice.dictionaries.fees import default_plan, with_overrides
 from cardservice.errors import NotFound
 from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
 from cardservice.models import Transaction
-from cardservice.models.base import AnyRow, table_of, utcnow
+from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
+from cardservice.sql import Row, Tx, as_uuid
 from cardservice.transactions.balances import (
-    TAGS,
     lock_card_account,
     lock_card_with_fees,
     overrides_in,
 )
 from cardservice.transactions.replenish import replenish_if_low
-from cardservice.transactions.three_ds import matching_code
+from cardservice.transactions.rows import insert_transactions, transaction_row
+from cardservice.transactions.three_ds import matching_code, use_code
 
-_INSERT_TRANSACTION = insert(table_of(Transaction))
 _COUNT_TAG = (
-    update(TAGS)
-    .where(TAGS.c.slug == bindparam("tag"))
-    .values(transactions_count=TAGS.c.transactions_count + 1)
+    "UPDATE transaction_tags SET transactions_count = transactions_count + 1 WHERE slug = $1"
 )
-_TAG_EXISTS = select(TAGS.c.slug).where(TAGS.c.slug == bindparam("tag"))
+_TAG_EXISTS = "SELECT slug FROM transaction_tags WHERE slug = $1"
 
 
 class UnknownTag(NotFound):
@@ -78,106 +74,103 @@ class Tag:
 
 
 def _refusal(
-    account: AnyRow,
-    card: AnyRow,
+    account: Row,
+    card: Row,
     tag: Tag | None,
     request: Authorization,
     now: datetime,
 ) -> str | None:
     """Rules 1-4, which need no further reads: card, account, merchant tag, currency."""
-    if card.status in ("frozen", "closed"):
-        return f"card_{card.status}"
-    if (card.expiry_year, card.expiry_month) < (now.year, now.month):
+    if card["status"] in ("frozen", "closed"):
+        return f"card_{card['status']}"
+    if (card["expiry_year"], card["expiry_month"]) < (now.year, now.month):
         return "card_expired"
-    if account.status != "active":
+    if account["status"] != "active":
         return "account_inactive"
     if tag is not None and tag.restriction == "blocked":
         return "merchant_blocked"
-    if request.currency != card.currency:
+    if request.currency != card["currency"]:
         return "currency_not_supported"
     return None
 
 
-async def _tag_exists(session: AsyncSession, slug: str) -> bool:
-    return await session.scalar(_TAG_EXISTS, {"tag": slug}) is not None
+async def _tag_exists(tx: Tx, slug: str) -> bool:
+    return await tx.value(_TAG_EXISTS, slug) is not None
 
 
 async def _locked(
-    session: AsyncSession, user_uuid: uuid.UUID, request: Authorization
-) -> tuple[AnyRow, list[AnyRow], Tag | None]:
+    tx: Tx, user_uuid: uuid.UUID, request: Authorization
+) -> tuple[Row, Sequence[Row], Tag | None]:
     """Account, then card, locked in that order (the order every money path uses); the card
     comes with the user's fee overrides and the merchant tag. Both are 404s; when the tag is
     unknown too, its message wins (the tag used to be read first)."""
-    account = await lock_card_account(session, user_uuid, request.card_uuid)
+    account = await lock_card_account(tx, user_uuid, request.card_uuid)
     if account is None:
-        if request.tag is not None and not await _tag_exists(session, request.tag):
+        if request.tag is not None and not await _tag_exists(tx, request.tag):
             raise UnknownTag()
         raise CardNotFound()
-    rows = await lock_card_with_fees(session, user_uuid, request.card_uuid, request.tag)
+    rows = await lock_card_with_fees(tx, user_uuid, request.card_uuid, request.tag)
     if not rows:  # the card went away between the two reads
         raise CardNotFound()
     tag = None
     if request.tag is not None:
-        if rows[0].tag_slug is None:
+        if rows[0]["tag_slug"] is None:
             raise UnknownTag()
-        tag = Tag(rows[0].tag_slug, rows[0].tag_restriction)
+        tag = Tag(rows[0]["tag_slug"], rows[0]["tag_restriction"])
     return account, rows, tag
 
 
 def _new_transaction(
-    card: AnyRow, request: Authorization, tag: Tag | None, now: datetime
+    user_uuid: uuid.UUID,
+    card: Row,
+    request: Authorization,
+    tag: Tag | None,
+    now: datetime,
 ) -> dict[str, Any]:
-    return {
-        "uuid": uuid.uuid4(),
-        "user_uuid": card.user_uuid,
-        "account_uuid": card.account_uuid,
-        "card_uuid": card.uuid,
-        "type": "card_purchase",
-        "status": "pending",
-        "direction": "debit",
-        "amount": request.amount,
-        "currency": request.currency,
-        "fee": 0,
-        "refunded_amount": 0,
-        "merchant_name": request.merchant_name,
-        "merchant_mcc": request.mcc,
-        "merchant_country": request.merchant_country,
-        "merchant_city": request.merchant_city,
-        "tag_slug": tag.slug if tag else None,
-        "error_slug": None,
-        "flagged": bool(tag and tag.restriction == "restricted"),
-        "description": None,
-        "parent_uuid": None,
-        "created_at": now,
-        "updated_at": now,
-    }
+    return transaction_row(
+        user_uuid=user_uuid,
+        account_uuid=as_uuid(card["account_uuid"]),
+        card_uuid=request.card_uuid,
+        type="card_purchase",
+        status="pending",
+        direction="debit",
+        amount=request.amount,
+        currency=request.currency,
+        merchant_name=request.merchant_name,
+        merchant_mcc=request.mcc,
+        merchant_country=request.merchant_country,
+        merchant_city=request.merchant_city,
+        tag_slug=tag.slug if tag else None,
+        flagged=bool(tag and tag.restriction == "restricted"),
+        created_at=now,
+        updated_at=now,
+    )
 
 
-async def _charge(
-    session: AsyncSession, transaction: dict[str, Any], card: AnyRow, amount: int, fee: int
-) -> int:
-    """One entry: the card pays `amount` to the merchants and `fee` to the fee book.
-    Returns the card's new balance."""
+async def _charge(tx: Tx, transaction: dict[str, Any], currency: str, amount: int, fee: int) -> int:
+    """One entry: the card pays `amount` to the merchants and `fee` to the fee book, in the
+    card's `currency` (a declined request's may differ). Returns the card's new balance."""
+    card_uuid = transaction["card_uuid"]
     posted = await post_entry(
-        session,
+        tx,
         f"{transaction['type']}_{transaction['status']}",
         [
-            card_leg(card.uuid, card.currency, -(amount + fee)),
-            book_leg(SystemBook.MERCHANTS, card.currency, amount),
-            book_leg(SystemBook.FEES, card.currency, fee),
+            card_leg(card_uuid, currency, -(amount + fee)),
+            book_leg(SystemBook.MERCHANTS, currency, amount),
+            book_leg(SystemBook.FEES, currency, fee),
         ],
         reference=transaction["uuid"],
     )
-    return posted.balances[card.uuid]
+    return posted.balances[card_uuid]
 
 
-async def _count_tag(session: AsyncSession, tag: Tag) -> None:
+async def _count_tag(tx: Tx, tag: Tag) -> None:
     """One more transaction for the tag's popularity; run last, so the hot row is held briefly."""
-    await session.execute(_COUNT_TAG, {"tag": tag.slug})
+    await tx.execute(_COUNT_TAG, tag.slug)
 
 
 async def authorize(
-    session: AsyncSession,
+    tx: Tx,
     cipher: CardCipher,
     user_uuid: uuid.UUID,
     request: Authorization,
@@ -185,32 +178,33 @@ async def authorize(
 ) -> Transaction:
     """Answer one authorization: a pending purchase, or a declined transaction with its reason.
 
-    The returned row is not attached to the session (it was written with a Core insert)."""
+    The returned row is not attached to any session (it was written with plain SQL)."""
     now = now or utcnow()
-    account, rows, tag = await _locked(session, user_uuid, request)
+    account, rows, tag = await _locked(tx, user_uuid, request)
     card = rows[0]
-    fees = with_overrides(await default_plan(session), overrides_in(rows))
+    fees = with_overrides(await default_plan(tx), overrides_in(rows))
     fee = fees.fixed("card_transaction")
     reason = _refusal(account, card, tag, request, now)
     code = None
     if reason is None and request.three_ds_code is not None:
-        code = await matching_code(session, cipher, card.uuid, request.three_ds_code, now)
+        code = await matching_code(tx, cipher, request.card_uuid, request.three_ds_code, now)
         reason = None if code is not None else "invalid_3ds"
-    if reason is None and request.amount + fee > card.balance:
+    balance = card["balance"]
+    if reason is None and request.amount + fee > balance:
         reason = "insufficient_funds"
-    transaction = _new_transaction(card, request, tag, now)
+    transaction = _new_transaction(user_uuid, card, request, tag, now)
     if reason is None:
         transaction["fee"] = fee
     else:
         transaction["status"], transaction["error_slug"] = "declined", reason
-        transaction["fee"] = min(fees.fixed("card_decline"), card.balance)
-    await session.execute(_INSERT_TRANSACTION, transaction)
+        transaction["fee"] = min(fees.fixed("card_decline"), balance)
+    await insert_transactions(tx, [transaction])
     if code is not None and reason is None:
-        code.used_at, code.transaction_uuid = now, transaction["uuid"]
+        await use_code(tx, code, transaction["uuid"], now)
     if reason is None or transaction["fee"]:
         amount = transaction["amount"] if reason is None else 0
-        card_balance = await _charge(session, transaction, card, amount, transaction["fee"])
-        await replenish_if_low(session, account, card, card_balance, now)
+        card_balance = await _charge(tx, transaction, card["currency"], amount, transaction["fee"])
+        await replenish_if_low(tx, account, card, card_balance, now)
     if tag is not None:
-        await _count_tag(session, tag)
+        await _count_tag(tx, tag)
     return Transaction(**transaction)

@@ -17,6 +17,7 @@ from cardservice.errors import NotFound, RuleViolation
 from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
 from cardservice.models import Transaction
 from cardservice.models.base import utcnow
+from cardservice.sql import session_tx
 
 
 class TransactionNotFound(NotFound):
@@ -71,7 +72,7 @@ async def reverse(
     assert row.card_uuid is not None
     row.status, row.updated_at = "reversed", now or utcnow()
     await post_entry(
-        session,
+        await session_tx(session),
         "card_purchase_reversed",
         [
             card_leg(row.card_uuid, row.currency, row.amount + row.fee),
@@ -126,7 +127,7 @@ async def refund(
     session.add(credit)
     await session.flush()
     await post_entry(
-        session,
+        await session_tx(session),
         "card_refund",
         [
             card_leg(row.card_uuid, row.currency, amount),

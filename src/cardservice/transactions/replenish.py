@@ -6,64 +6,55 @@ import logging
 import uuid
 from datetime import datetime
 
-from sqlalchemy import insert
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from cardservice.ledger.entries import account_leg, card_leg, post_entry
-from cardservice.models import Transaction
-from cardservice.models.base import AnyRow, table_of
+from cardservice.sql import Row, Tx, as_uuid
+from cardservice.transactions.rows import insert_transactions, transaction_row
 
 logger = logging.getLogger("cardservice.replenish")
 
-_INSERT_TRANSACTION = insert(table_of(Transaction))
-
 
 async def replenish_if_low(
-    session: AsyncSession, account: AnyRow, card: AnyRow, card_balance: int, now: datetime
+    tx: Tx, account: Row, card: Row, card_balance: int, now: datetime
 ) -> uuid.UUID | None:
     """Move `auto_replenish_amount` from the account when the card balance is strictly
     below `auto_replenish_min_balance`; when the account cannot pay, nothing is recorded.
 
     `account` (uuid, status, balance) was read under the row lock this unit holds and not
-    moved since (the debit was the card's); `card_balance` is the card's balance after the
-    debit, as `post_entry` returned it. Returns the new transaction's uuid, if any."""
-    amount, threshold = card.auto_replenish_amount, card.auto_replenish_min_balance
-    if amount is None or threshold is None or card.status != "active":
+    moved since (the debit was the card's); `card` is the card's row as it was locked and
+    `card_balance` its balance after the debit, as `post_entry` returned it. Returns the new
+    transaction's uuid, if any."""
+    amount, threshold = card["auto_replenish_amount"], card["auto_replenish_min_balance"]
+    if amount is None or threshold is None or card["status"] != "active":
         return None
     if card_balance >= threshold:
         return None
-    if account.status != "active" or account.balance < amount:
+    account_uuid, card_uuid = as_uuid(account["uuid"]), as_uuid(card["uuid"])
+    assert account_uuid is not None and card_uuid is not None
+    if account["status"] != "active" or account["balance"] < amount:
         logger.warning(
             "auto-replenish skipped: account cannot pay",
-            extra={"card_uuid": str(card.uuid), "account_uuid": str(account.uuid)},
+            extra={"card_uuid": str(card_uuid), "account_uuid": str(account_uuid)},
         )
         return None
-    transaction_uuid = uuid.uuid4()
-    await session.execute(
-        _INSERT_TRANSACTION,
-        {
-            "uuid": transaction_uuid,
-            "user_uuid": card.user_uuid,
-            "account_uuid": account.uuid,
-            "card_uuid": card.uuid,
-            "type": "auto_replenish",
-            "status": "completed",
-            "direction": "credit",
-            "amount": amount,
-            "currency": card.currency,
-            "fee": 0,
-            "description": "Auto-replenish",
-            "created_at": now,
-            "updated_at": now,
-        },
+    currency = card["currency"]
+    row = transaction_row(
+        user_uuid=as_uuid(card["user_uuid"]),
+        account_uuid=account_uuid,
+        card_uuid=card_uuid,
+        type="auto_replenish",
+        status="completed",
+        direction="credit",
+        amount=amount,
+        currency=currency,
+        description="Auto-replenish",
+        created_at=now,
+        updated_at=now,
     )
+    await insert_transactions(tx, [row])
     await post_entry(
-        session,
+        tx,
         "auto_replenish",
-        [
-            account_leg(account.uuid, card.currency, -amount),
-            card_leg(card.uuid, card.currency, amount),
-        ],
-        reference=transaction_uuid,
+        [account_leg(account_uuid, currency, -amount), card_leg(card_uuid, currency, amount)],
+        reference=row["uuid"],
     )
-    return transaction_uuid
+    return row["uuid"]  # type: ignore[no-any-return]

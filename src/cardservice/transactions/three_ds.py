@@ -15,6 +15,7 @@ from cardservice.cards.service import CardNotFound
 from cardservice.ledger.money import from_minor
 from cardservice.models import Card, ThreeDsCode
 from cardservice.security import CardCipher
+from cardservice.sql import Tx, as_uuid
 from cardservice.transactions.schemas import ThreeDsRecord
 
 
@@ -82,16 +83,24 @@ async def unassigned_codes(
     return [_record(code, card, cipher.decrypt(code.code_ciphertext)) for code, card in rows]
 
 
+# Parameters: $1 card, $2 now.
+_UNASSIGNED_OF_CARD = """
+SELECT uuid, code_ciphertext FROM three_ds_codes
+WHERE card_uuid = $1 AND used_at IS NULL AND expires_at > $2
+FOR UPDATE"""
+_USE = "UPDATE three_ds_codes SET used_at = $2, transaction_uuid = $3 WHERE uuid = $1"
+
+
 async def matching_code(
-    session: AsyncSession, cipher: CardCipher, card_uuid: uuid.UUID, presented: str, now: datetime
-) -> ThreeDsCode | None:
+    tx: Tx, cipher: CardCipher, card_uuid: uuid.UUID, presented: str, now: datetime
+) -> uuid.UUID | None:
     """The card's unassigned code equal to `presented` (compared in constant time), locked."""
-    rows = await session.scalars(
-        select(ThreeDsCode)
-        .where(ThreeDsCode.card_uuid == card_uuid, *_unassigned(now))  # type: ignore[arg-type]
-        .with_for_update()
-    )
-    for row in rows:
-        if hmac.compare_digest(cipher.decrypt(row.code_ciphertext), presented):
-            return row
+    for row in await tx.rows(_UNASSIGNED_OF_CARD, card_uuid, now):
+        if hmac.compare_digest(cipher.decrypt(bytes(row["code_ciphertext"])), presented):
+            return as_uuid(row["uuid"])
     return None
+
+
+async def use_code(tx: Tx, code: uuid.UUID, transaction_uuid: uuid.UUID, now: datetime) -> None:
+    """The code is used up by this (approved) transaction."""
+    await tx.execute(_USE, code, now, transaction_uuid)

@@ -1,0 +1,40 @@
+"""Transaction rows as the hot write paths insert them (plain SQL on a `Tx`)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from cardservice.models import Transaction
+from cardservice.models.base import table_of
+from cardservice.sql import Tx, insert_sql, row_args
+
+_TABLE = table_of(Transaction)
+_COLUMNS = tuple(_TABLE.columns.keys())
+_OPTIONAL: dict[str, Any] = {
+    "fee": 0,
+    "refunded_amount": 0,
+    "merchant_name": None,
+    "merchant_mcc": None,
+    "merchant_country": None,
+    "merchant_city": None,
+    "tag_slug": None,
+    "error_slug": None,
+    "flagged": False,
+    "description": None,
+    "parent_uuid": None,
+}
+
+
+def transaction_row(**fields: Any) -> dict[str, Any]:
+    """A new transaction row: `fields`, a fresh uuid unless given, the columns' defaults for
+    the rest. `user_uuid`, `account_uuid`, `card_uuid`, `type`, `status`, `direction`,
+    `amount`, `currency`, `created_at` and `updated_at` have none: leaving one out fails
+    at the insert."""
+    return {"uuid": uuid.uuid4(), **_OPTIONAL, **fields}
+
+
+async def insert_transactions(tx: Tx, rows: Sequence[dict[str, Any]]) -> None:
+    """Insert the rows in one statement."""
+    await tx.execute(insert_sql(_TABLE.name, _COLUMNS, len(rows)), *row_args(_COLUMNS, rows))
