@@ -348,7 +348,7 @@ class SQLiteWriter:
         if self._connection is None:
             connection = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
             connection.row_factory = sqlite3.Row
-            for pragma in ("foreign_keys=ON", "synchronous=NORMAL"):
+            for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL"):
                 connection.execute(f"PRAGMA {pragma}")
             connection.execute(f"PRAGMA busy_timeout={SQLITE_WRITE_BUSY_TIMEOUT_MS}")
             self._connection = connection
