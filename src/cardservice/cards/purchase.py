@@ -31,7 +31,7 @@ from cardservice.errors import IdempotencyConflict, NotFound, RuleViolation
 from cardservice.ledger.entries import SystemBook, account_leg, book_leg, card_leg, post_entry
 from cardservice.ledger.money import from_minor, percent_of, to_minor
 from cardservice.models import Card, IdempotencyKey
-from cardservice.models.base import utcnow
+from cardservice.models.base import table_of, utcnow
 from cardservice.security import CardCipher
 from cardservice.sql import Row, Tx, as_uuid, insert_sql, row_args
 from cardservice.transactions.rows import insert_transactions, transaction_row
@@ -140,13 +140,8 @@ _CONTEXT_AND_STORED = _CONTEXT.format(
     stored_join="""
              LEFT JOIN idempotency_keys k ON k.user_uuid = u.uuid AND k.external_id = $3""",
 )
-CARD_COLUMNS = (
-    "uuid", "user_uuid", "account_uuid", "bin_uuid", "bin", "brand", "currency",
-    "pan_ciphertext", "pan_fingerprint", "last4", "expiry_month", "expiry_year", "balance",
-    "status", "is_favorite", "sort_order", "description", "external_id", "holder_name",
-    "holder_address", "auto_replenish_amount", "auto_replenish_min_balance", "created_at",
-    "updated_at",
-)  # fmt: skip
+# Every column of the table: `_new_card` must give each one (a missing one fails loudly).
+CARD_COLUMNS = tuple(table_of(Card).columns.keys())
 _KEY_COLUMNS = (
     "user_uuid", "external_id", "request_hash", "status_code", "response_body", "created_at"
 )  # fmt: skip

@@ -6,7 +6,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, DateTime, Integer, MetaData, Row, Table, Uuid
+from sqlalchemy import BigInteger, DateTime, Integer, MetaData, Table, Uuid
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
@@ -53,11 +53,8 @@ class Base(DeclarativeBase):
     type_annotation_map = {datetime: UTCDateTime, uuid.UUID: Uuid(as_uuid=True)}
 
 
-AnyRow = Row[*tuple[Any, ...]]  # a row of a Core select, read by column name
-
-
 def table_of(model: type[Base]) -> Table:
-    """A model's table, for Core statements on the hot write paths (no ORM unit of work)."""
+    """A model's table: its name and columns, for the plain SQL of the hot paths."""
     table = model.__table__
     assert isinstance(table, Table)
     return table

@@ -11,7 +11,7 @@ Approved: a `pending` card_purchase that debits the card at once (amount and fee
 entry). Declined: a `declined` transaction; the `card_decline` fee is charged as far as
 the card balance covers it. Either debit may trigger auto-replenish.
 
-A hot write, on Core statements: lock the account (through the card), lock the card read
+A hot write, plain SQL on a `Tx`: lock the account (through the card), lock the card read
 together with the fee overrides and the tag, insert the transaction, post the entry (which
 returns the new card balance), and only then what the request needs beyond that (3DS code,
 auto-replenish, tag counter).
