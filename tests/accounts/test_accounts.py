@@ -29,6 +29,27 @@ async def test_list_accounts_oldest_first_with_meta(
     assert item["created_at"].endswith("Z")
 
 
+async def test_total_counts_the_filtered_accounts_on_every_page(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    user = await make_user(app)
+    other = await make_user(app)
+    await make_account(app, other, name="Not mine")
+    mine = [await make_account(app, user, name=f"Trip {i}") for i in range(3)]
+    await make_account(app, user, name="Savings")
+
+    async def page(number: int, **params: str) -> tuple[list[str], int]:
+        response = await client.get(
+            "/accounts", headers=user.headers, params={"per_page": 2, "page": number, **params}
+        )
+        body = response.json()
+        return [a["uuid"] for a in body["data"]["items"]], body["meta"]["total"]
+
+    assert await page(1) == ([str(u) for u in mine[:2]], 4)
+    assert await page(2, **{"filters[search]": "trip"}) == ([str(mine[2])], 3)
+    assert await page(5, **{"filters[search]": "trip"}) == ([], 3)  # past the end: still counted
+
+
 async def test_card_info_is_the_first_open_card(app: FastAPI, client: httpx.AsyncClient) -> None:
     user = await make_user(app)
     account = await make_account(app, user, funds="100")

@@ -16,8 +16,11 @@ from cardservice.sql import Reader, Row, iso_z, text_uuid
 from cardservice.web import Page, escape_like
 
 RELATED_LIMIT = 500
+# `total` is given by the caller: a scalar count beside the page (a window count would make
+# the database build every account's record, cards and primary card included, before the
+# limit).
 _SELECT = f"""
-SELECT count(*) OVER () AS total, a.uuid, a.user_uuid, a.name, a.type, a.status, a.currency,
+SELECT $TOTAL AS total, a.uuid, a.user_uuid, a.name, a.type, a.status, a.currency,
        a.balance, a.created_at, a.updated_at, u.name AS owner_name,
        (SELECT count(*) FROM cards n WHERE n.account_uuid = a.uuid) AS cards_count,
        {card_columns("p", "p_")}  -- last: card_row_record reads them by position
@@ -66,13 +69,11 @@ async def list_accounts(
     args: list[Any] = [caller.user_uuid]
     where = _where("a.user_uuid = $1", args, filters)
     n = len(args)  # the clauses are fixed text; every value is a parameter
-    query = f"{_SELECT} WHERE {where} ORDER BY a.created_at, a.uuid LIMIT ${n + 1} OFFSET ${n + 2}"
+    count = f"SELECT count(*) FROM accounts a WHERE {where}"  # noqa: S608
+    select = _SELECT.replace("$TOTAL", f"({count})")
+    query = f"{select} WHERE {where} ORDER BY a.created_at, a.uuid LIMIT ${n + 1} OFFSET ${n + 2}"
     rows = await reader.rows(query, *args, page.size, page.offset)
-    if rows:
-        total = int(rows[0]["total"])
-    else:
-        count = f"SELECT count(*) FROM accounts a WHERE {where}"  # noqa: S608
-        total = int(await reader.value(count, *args))
+    total = int(rows[0]["total"]) if rows else int(await reader.value(count, *args))
     related: list[dict[str, Any]] = []
     if caller.is_team_owner and caller.team_uuid is not None:
         related = await _team_accounts(reader, caller.team_uuid, caller.user_uuid, filters)
@@ -88,5 +89,6 @@ async def _team_accounts(
         args,
         filters,
     )
-    query = f"{_SELECT} WHERE {where} ORDER BY a.created_at, a.uuid LIMIT {RELATED_LIMIT}"
+    select = _SELECT.replace("$TOTAL", "NULL")  # the members' accounts are not paged
+    query = f"{select} WHERE {where} ORDER BY a.created_at, a.uuid LIMIT {RELATED_LIMIT}"
     return [_record(row) for row in await reader.rows(query, *args)]
