@@ -7,7 +7,7 @@ import asyncio
 import fcntl
 import os
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 from fastapi import FastAPI
@@ -95,12 +95,13 @@ async def _write_one_by_driver(db: Database) -> int:
         return int(await tx.value("SELECT 1"))
 
 
+@pytest.mark.parametrize("write", [_write_one, _write_one_by_driver], ids=["orm", "driver"])
 async def test_a_writer_waits_for_the_other_process_and_then_runs(
-    sqlite_db: Database, settings: Settings
+    sqlite_db: Database, settings: Settings, write: Callable[[Database], Awaitable[int]]
 ) -> None:
     fd = _other_process_lock(sqlite_path(settings.resolved_database_url))
     try:
-        writer = asyncio.create_task(_write_one(sqlite_db))
+        writer = asyncio.create_task(write(sqlite_db))
         await asyncio.sleep(0.2)
         assert not writer.done()
     finally:
@@ -133,17 +134,3 @@ async def test_a_cancelled_waiter_gives_the_lock_back(
     fcntl.flock(fd, fcntl.LOCK_UN)
     os.close(fd)
     assert await asyncio.wait_for(_write_one(sqlite_db), 5) == 1
-
-
-async def test_a_driver_unit_waits_for_the_other_process_too(
-    sqlite_db: Database, settings: Settings
-) -> None:
-    fd = _other_process_lock(sqlite_path(settings.resolved_database_url))
-    try:
-        writer = asyncio.create_task(_write_one_by_driver(sqlite_db))
-        await asyncio.sleep(0.2)
-        assert not writer.done()
-    finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
-    assert await asyncio.wait_for(writer, 5) == 1

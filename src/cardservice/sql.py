@@ -172,6 +172,11 @@ def sqlite_sql(sql: str) -> str:
     return _PLACEHOLDER.sub(r"?\1", _FOR_UPDATE.sub("", sql))
 
 
+def _sqlite_rows(connection: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> list[Any]:
+    """Run a `$n` statement on an SQLite connection; all its rows."""
+    return connection.execute(sqlite_sql(sql), [_sqlite_param(a) for a in args]).fetchall()
+
+
 class _InlineSQLite:
     """Statements on the embedded database run inline: `_run` gives all the rows."""
 
@@ -197,8 +202,7 @@ class SQLiteTx(_InlineSQLite):
         self._connection, self.key = connection, key
 
     def _run(self, sql: str, args: tuple[Any, ...]) -> list[sqlite3.Row]:
-        cursor = self._connection.execute(sqlite_sql(sql), [_sqlite_param(a) for a in args])
-        return cursor.fetchall()
+        return _sqlite_rows(self._connection, sql, args)
 
     async def execute(self, sql: str, *args: Any) -> None:
         self._run(sql, args)
@@ -326,7 +330,7 @@ class SQLiteReader(_InlineSQLite):
     def _run(self, sql: str, args: tuple[Any, ...]) -> list[sqlite3.Row]:
         connection = self._checkout()
         try:
-            return connection.execute(sqlite_sql(sql), [_sqlite_param(a) for a in args]).fetchall()
+            return _sqlite_rows(connection, sql, args)
         finally:
             self._idle.append(connection)
 

@@ -142,10 +142,8 @@ _CONTEXT_AND_STORED = _CONTEXT.format(
 )
 # Every column of the table: `_new_card` must give each one (a missing one fails loudly).
 CARD_COLUMNS = tuple(table_of(Card).columns.keys())
-_KEY_COLUMNS = (
-    "user_uuid", "external_id", "request_hash", "status_code", "response_body", "created_at"
-)  # fmt: skip
-_INSERT_KEY = insert_sql("idempotency_keys", _KEY_COLUMNS)
+_KEY_COLUMNS = tuple(table_of(IdempotencyKey).columns.keys())
+_INSERT_KEY = insert_sql(table_of(IdempotencyKey).name, _KEY_COLUMNS)
 
 
 def _insert_cards_sql(count: int) -> str:
