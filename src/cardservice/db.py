@@ -14,11 +14,12 @@ from __future__ import annotations
 import asyncio
 import fcntl
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, TypeVar
 
+from fastapi import Depends, Request
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -31,6 +32,7 @@ from cardservice.config import Settings
 from cardservice.sql import PostgresReader, Reader, SQLiteWriter, Tx, make_reader, sqlite_path
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+T = TypeVar("T")
 
 
 def _sqlite_engine(url: str, *, begin: str, pool_size: int) -> AsyncEngine:
@@ -168,6 +170,12 @@ class Database:
         async with self._writer_turn(), self._sqlite_writer.transaction(self._key) as tx:
             yield tx
 
+    async def transact(self, work: Callable[[Tx], Awaitable[T]]) -> T:
+        """Run `work` as one write unit on the driver: committed when it returns, rolled back
+        when it raises. Every write goes through here."""
+        async with self.transaction() as tx:
+            return await work(tx)
+
     @asynccontextmanager
     async def write(self) -> AsyncIterator[AsyncSession]:
         """A write unit of work in the ORM: commits when the block ends, rolls back on any
@@ -194,3 +202,12 @@ class Database:
         await self.write_engine.dispose()
         if self.read_engine is not self.write_engine:
             await self.read_engine.dispose()
+
+
+def database(request: Request) -> Database:
+    """The service instance's database (a route dependency: `db: Db`)."""
+    db: Database = request.app.state.db
+    return db
+
+
+Db = Annotated[Database, Depends(database)]
