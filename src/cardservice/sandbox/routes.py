@@ -8,6 +8,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Request
 
+from cardservice import metrics
 from cardservice.auth.dependencies import CallerA
 from cardservice.ledger.money import to_minor
 from cardservice.models.base import utcnow
@@ -80,6 +81,7 @@ async def sandbox_authorization(request: Request, caller: CallerA) -> JSONRespon
     )
     async with request.app.state.db.transaction() as tx:
         row = await authorize(tx, request.app.state.cipher, caller.user_uuid, message)
+    metrics.count_authorization(row.status, row.error_slug)  # once committed
     return ok(transaction_record(row), status_code=201)
 
 

@@ -1,0 +1,61 @@
+"""Which failures mean "the database cannot be reached now" (→ 503 `database_unavailable`).
+
+A restart of PostgreSQL kills every open connection: the next statement on each fails with a
+lost connection, and until the server accepts connections again every connect is refused or
+told the server is starting. None of these is the request's fault, and the pools replace dead
+connections on their own, so the client gets 503 with Retry-After and the instance keeps
+serving. Anything else raised by the database stays a 500.
+
+A write whose connection died may or may not have committed; clients retry purchases with
+their `external_id`, which makes the retry safe.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import asyncpg  # type: ignore[import-untyped]
+from sqlalchemy.exc import DBAPIError
+
+# The exception types whose handler asks `is_database_unavailable`; the rest never are.
+HANDLED: tuple[type[Exception], ...] = (
+    DBAPIError,
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+    ConnectionError,
+    TimeoutError,
+)
+_LOST: tuple[type[BaseException], ...] = (
+    asyncpg.PostgresConnectionError,  # connection does not exist, failure, rejected
+    asyncpg.exceptions.OperatorInterventionError,  # admin shutdown, starting up, crash
+    ConnectionError,  # refused, reset, broken pipe
+    TimeoutError,  # connect timed out
+)
+
+
+def _chain(exc: BaseException) -> Iterator[BaseException]:
+    """The exception, what it wraps (SQLAlchemy's `orig`) and what caused it."""
+    seen: set[int] = set()
+    pending: list[BaseException | None] = [exc]
+    while pending:
+        current = pending.pop()
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        yield current
+        orig = getattr(current, "orig", None)
+        pending += [current.__cause__, current.__context__]
+        if isinstance(orig, BaseException):
+            pending.append(orig)
+
+
+def is_database_unavailable(exc: BaseException) -> bool:
+    """Whether `exc` is a lost or refused database connection, not a failed statement."""
+    for error in _chain(exc):
+        if isinstance(error, DBAPIError) and error.connection_invalidated:
+            return True
+        if isinstance(error, _LOST):
+            return True
+        if isinstance(error, asyncpg.InterfaceError) and "closed" in str(error):
+            return True
+    return False
