@@ -18,7 +18,7 @@ import pytest
 from fastapi import FastAPI
 
 from cardservice.config import Settings
-from tests.factories import make_card, make_mfa_code, make_user
+from tests.factories import Caller, make_card, make_mfa_code, make_user
 
 RATE_LIMIT = 5  # per credential per minute, counted per worker (no Redis here)
 SAMPLE = re.compile(r"^(?P<name>[a-z_]+)(?:\{(?P<labels>.*)\})? (?P<value>\S+)$")
@@ -89,30 +89,8 @@ async def test_metrics_sum_every_worker_by_route_template(
     owner, other = await make_user(app), await make_user(app)
     _account, card = await make_card(app, client, owner)
     code = await make_mfa_code(app, owner)
-    for _ in range(30):  # a new connection each: the kernel hands them to either worker
-        assert httpx.get(f"{server.base}/health").status_code == 200
-    approved = httpx.post(
-        f"{server.base}/sandbox/authorizations",
-        headers=owner.headers,
-        json={"card_uuid": card, "amount": 5, "currency": "USD", "merchant_name": "Shop"},
-    )
-    declined = httpx.post(
-        f"{server.base}/sandbox/authorizations?_code={code}",
-        json={"card_uuid": card, "amount": 99999, "currency": "USD", "merchant_name": "Shop"},
-    )
-    assert approved.json()["data"]["status"] == "pending"
-    assert declined.json()["data"]["error"] == "insufficient_funds"
-    assert httpx.get(f"{server.base}/card/{card}", headers=owner.headers).status_code == 200
-    statuses = [
-        httpx.get(f"{server.base}/card", headers=other.headers).status_code
-        for _ in range(3 * RATE_LIMIT)  # two workers admit at most 2 x RATE_LIMIT
-    ]
-    assert 429 in statuses
-
-    response = httpx.get(f"{server.base}/metrics")
-    assert response.status_code == 200
-    assert response.headers["content-type"].startswith("text/plain")
-    text = response.text
+    async with _fresh_connections(server) as http:
+        text, statuses = await _traffic(http, owner, other, card, code)
     assert len({p.name.rsplit("_", 1)[-1] for p in server.metrics_dir.glob("*.db")}) >= 2
     health = _value(text, "cardservice_http_requests_total", route="/health", status="200")
     assert health == 30
@@ -140,9 +118,45 @@ async def test_metrics_sum_every_worker_by_route_template(
         assert secret not in text
 
 
+def _fresh_connections(server: Served) -> httpx.AsyncClient:
+    """A client opening a new connection per request: the kernel hands each to a worker."""
+    limits = httpx.Limits(max_keepalive_connections=0)
+    return httpx.AsyncClient(base_url=server.base, limits=limits)
+
+
+async def _traffic(
+    http: httpx.AsyncClient, owner: Caller, other: Caller, card: str, code: str
+) -> tuple[str, list[int]]:
+    """30 health checks, an approved and a declined authorization, a card read, one user
+    over the rate limit; returns the scrape after them and that user's statuses."""
+    for _ in range(30):
+        assert (await http.get("/health")).status_code == 200
+    approved = await http.post(
+        "/sandbox/authorizations",
+        headers=owner.headers,
+        json={"card_uuid": card, "amount": 5, "currency": "USD", "merchant_name": "Shop"},
+    )
+    declined = await http.post(
+        f"/sandbox/authorizations?_code={code}",
+        json={"card_uuid": card, "amount": 99999, "currency": "USD", "merchant_name": "Shop"},
+    )
+    assert approved.json()["data"]["status"] == "pending"
+    assert declined.json()["data"]["error"] == "insufficient_funds"
+    assert (await http.get(f"/card/{card}", headers=owner.headers)).status_code == 200
+    statuses = [
+        (await http.get("/card", headers=other.headers)).status_code
+        for _ in range(3 * RATE_LIMIT)  # two workers admit at most 2 x RATE_LIMIT
+    ]
+    assert 429 in statuses
+    response = await http.get("/metrics")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/plain")
+    return response.text, statuses
+
+
 async def test_metrics_label_unmatched_paths_without_the_path(server: Served) -> None:
-    probe = "/no-such-path/4111111111111111"
-    assert httpx.get(server.base + probe).status_code == 404
-    text = httpx.get(f"{server.base}/metrics").text
+    async with _fresh_connections(server) as http:
+        assert (await http.get("/no-such-path/4111111111111111")).status_code == 404
+        text = (await http.get("/metrics")).text
     assert _value(text, "cardservice_http_requests_total", route="unmatched", status="404") == 1
     assert "4111111111111111" not in text and "no-such-path" not in text
