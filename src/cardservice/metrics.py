@@ -54,6 +54,10 @@ RATE_LIMITED = Counter(
     "Requests refused with 429, by limit (credential, auth_failures).",
     ["limit"],
 )
+RATE_LIMITER_UNAVAILABLE = Counter(
+    "cardservice_rate_limiter_unavailable",
+    "Rate-limit checks let through uncounted because Redis could not be reached.",
+)
 DATABASE_UNAVAILABLE = Counter(
     "cardservice_database_unavailable",
     "Requests answered 503 because the database could not be reached.",
@@ -100,6 +104,10 @@ def count_postings(n: int) -> None:
 
 def count_rate_limited(limit: str) -> None:
     RATE_LIMITED.labels(limit).inc()
+
+
+def count_rate_limiter_unavailable() -> None:
+    RATE_LIMITER_UNAVAILABLE.inc()
 
 
 def count_database_unavailable() -> None:
