@@ -36,6 +36,7 @@ STANDBY_DSN = f"postgresql://postgres@127.0.0.1:5441/{DATABASE}"
 REDIS_PORT, PROXY_PORT = 6390, 8080
 PROXY = f"http://127.0.0.1:{PROXY_PORT}"
 INSTANCE_PORTS = (18301, 18302, 18303)
+SLOT = "fleet_standby"
 PRIMARY_CONF = f"""
 listen_addresses = '127.0.0.1'
 port = 5440
@@ -128,23 +129,21 @@ def init_primary() -> None:
 
 def migrate_database() -> None:
     """The service's database on the primary, created once and migrated every start."""
-    psql = [str(PG_BIN / "psql"), "-h", "127.0.0.1", "-p", "5440", "-U", "postgres", "-tAc"]
-    found = subprocess.run(
-        [*psql, f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE}'"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    if found.stdout.strip() != "1":
-        subprocess.run([*psql, f'CREATE DATABASE "{DATABASE}"'], check=True)
+    if _psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE}'") != "1":
+        _psql(f'CREATE DATABASE "{DATABASE}"')
     subprocess.run([*cardservice(), "db", "upgrade"], env=instance_env(), check=True)
 
 
 def init_standby() -> None:
-    """A hot standby streaming from the primary, cloned by pg_basebackup (-R: standby.signal)."""
+    """A hot standby cloned by pg_basebackup (-R: standby.signal), on a replication slot so
+    the primary keeps the WAL it has not received, and reading the archive as a fallback."""
     if (STANDBY.data / "PG_VERSION").exists():
         return
     _owned_by_postgres(STANDBY.data.parent)
+    _psql(
+        "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots "
+        f"WHERE slot_name = '{SLOT}'"
+    )
     as_postgres(
         [
             "pg_basebackup",
@@ -160,10 +159,23 @@ def init_standby() -> None:
             "-X",
             "stream",
             "--checkpoint=fast",
+            "--create-slot",
+            "--slot",
+            SLOT,
         ]
     )
     with (STANDBY.data / "postgresql.auto.conf").open("a") as conf:
         conf.write("port = 5441\narchive_mode = off\n")
+        conf.write(f"restore_command = 'cp {FLEET / 'wal-archive'}/%f %p'\n")
+
+
+def _psql(sql: str, database: str = "postgres") -> str:
+    """One statement on the primary; its output, unaligned."""
+    command = [str(PG_BIN / "psql"), "-h", "127.0.0.1", "-p", "5440", "-U", "postgres"]
+    result = subprocess.run(
+        [*command, "-d", database, "-tAc", sql], capture_output=True, text=True, check=True
+    )
+    return result.stdout.strip()
 
 
 def encryption_key() -> str:
