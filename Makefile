@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_DSN ?= postgresql://postgres@127.0.0.1:5432/test
 
-.PHONY: install run test lint typecheck test-sqlite test-postgres postgres redis stress bench bench-quick bench-tools clean fleet fleet-stop fleet-chaos bench-fleet
+.PHONY: install run test lint typecheck test-sqlite test-postgres postgres redis stress bench bench-quick bench-tools clean fleet fleet-stop fleet-chaos fleet-pitr bench-fleet
 
 install: $(STAMP)
 
@@ -73,6 +73,9 @@ fleet-stop:
 
 fleet-chaos: fleet
 	$(BIN)/python -m scripts.fleet.chaos --seconds $(or $(SECONDS_CHAOS),120)
+
+fleet-pitr: fleet
+	$(BIN)/python -m scripts.fleet.pitr
 
 bench-fleet: fleet bench-tools
 	$(BIN)/python -m bench.fleet
