@@ -5,8 +5,8 @@ each way (the hop on a request that does no I/O).
     python -m bench.fleet [--seconds 15]        # the fleet must be up (make fleet)
 
 Write mix: purchases (`POST /card/buy`, start balance 1) and authorizations
-(`POST /sandbox/authorizations`, 1 USD) in turn, over 8 funded accounts and their cards of a
-new bench user; wrk, 2 threads, 64 connections. Per configuration it also reports the CPU
+(`POST /sandbox/authorizations`, 1 USD) in turn, over the funded accounts and cards of 8
+new bench users; wrk, 2 threads, 64 connections. Per configuration it also reports the CPU
 seconds the instances and PostgreSQL spent per 1,000 requests, the instances' resident
 memory and the server connections open on the primary: the sizing figures of
 docs/operations.md.
@@ -29,7 +29,7 @@ from bench.run import wrk_script
 from scripts.fleet import fleet
 from tests.stress.bank_run import _setup
 
-ACCOUNTS = 8
+USERS = 8  # four accounts each (tests/stress/bank_run.py's set-up)
 
 
 @dataclass
@@ -52,37 +52,41 @@ class Proxy:
     env: dict[str, str] | None = None
 
 
-async def _data() -> tuple[str, list[str], list[str], str]:
-    """A new bench user: accounts funded for every write of the run, two cards each."""
-    email = f"bench-{uuid.uuid4().hex[:8]}@example.com"
-    headers, accounts, cards = await _setup(fleet.DSN, Proxy(env=fleet.instance_env()), email)  # type: ignore[arg-type]
-    async with httpx.AsyncClient(base_url=fleet.PROXY, headers=headers, timeout=30) as client:
-        for account in accounts:
-            for _ in range(20):
-                await client.post(
-                    "/sandbox/deposits", json={"account_uuid": account, "amount": 99_999}
-                )
-    return headers["Authorization"], accounts, cards, headers["bin"]
+@dataclass(frozen=True)
+class Holder:
+    auth: str
+    account: str
+    card: str
 
 
-def _mix_lua(auth: str, accounts: list[str], cards: list[str], bin_uuid: str) -> str:
+async def _data() -> tuple[list[Holder], str]:
+    """New bench users (the writes of one user queue on that user's counter rows), their
+    accounts funded for every write of the run; returns the holders and the BIN."""
+    holders: list[Holder] = []
+    bin_uuid = ""
+    for _ in range(USERS):
+        email = f"bench-{uuid.uuid4().hex[:8]}@example.com"
+        proxy = Proxy(env=fleet.instance_env())
+        headers, accounts, cards = await _setup(fleet.DSN, proxy, email)  # type: ignore[arg-type]
+        async with httpx.AsyncClient(base_url=fleet.PROXY, headers=headers, timeout=30) as client:
+            for account in accounts:
+                for _ in range(5):
+                    await client.post(
+                        "/sandbox/deposits", json={"account_uuid": account, "amount": 99_999}
+                    )
+        auth, bin_uuid = headers["Authorization"], headers["bin"]
+        holders += [Holder(auth, a, c) for a, c in zip(accounts, cards[::2], strict=True)]
+    return holders, bin_uuid
+
+
+def _mix_lua(holders: list[Holder], bin_uuid: str) -> str:
+    """wrk script: a purchase, then an authorization, each holder in turn."""
     rows = []
-    for i in range(max(len(accounts), len(cards))):
-        buy = {
-            "account_uuid": accounts[i % len(accounts)],
-            "bin_uuid": bin_uuid,
-            "start_balance": 1,
-        }
-        pay = {
-            "card_uuid": cards[i % len(cards)],
-            "amount": 1,
-            "currency": "USD",
-            "merchant_name": "B",
-        }
+    for holder in holders:
+        buy = {"account_uuid": holder.account, "bin_uuid": bin_uuid, "start_balance": 1}
+        pay = {"card_uuid": holder.card, "amount": 1, "currency": "USD", "merchant_name": "B"}
+        headers = f'{{["Authorization"] = {json.dumps(holder.auth)}, ["Content-Type"] = "application/json"}}'
         for path, body in (("/card/buy", buy), ("/sandbox/authorizations", pay)):
-            headers = (
-                f'{{["Authorization"] = {json.dumps(auth)}, ["Content-Type"] = "application/json"}}'
-            )
             rows.append(
                 f"  wrk.format('POST', {json.dumps(path)}, {headers}, {json.dumps(json.dumps(body))}),"
             )
@@ -194,8 +198,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=int, default=15)
     seconds = parser.parse_args().seconds
-    auth, accounts, cards, bin_uuid = asyncio.run(_data())
-    mix = _mix_lua(auth, accounts, cards, bin_uuid)
+    holders, bin_uuid = asyncio.run(_data())
+    mix = _mix_lua(holders, bin_uuid)
     first, *others = fleet.INSTANCE_PORTS
     print(
         "| configuration | endpoint | req/s | p50 ms | p99 ms | errors | instance CPU s / 1k req | PostgreSQL CPU s / 1k req | RSS MB / instance | PG connections |"
@@ -203,11 +207,13 @@ def main() -> int:
     print("|---|---|---|---|---|---|---|---|---|---|")
     for port in others:
         fleet.stop_instance(port)
-    _settle_proxy()
-    rows = measure("1 instance, direct", f"http://127.0.0.1:{first}", (first,), seconds, mix)
-    rows += measure("1 instance, HAProxy", fleet.PROXY, (first,), seconds, mix)
-    for port in others:
-        fleet.start_instance(port)
+    try:
+        _settle_proxy()
+        rows = measure("1 instance, direct", f"http://127.0.0.1:{first}", (first,), seconds, mix)
+        rows += measure("1 instance, HAProxy", fleet.PROXY, (first,), seconds, mix)
+    finally:
+        for port in others:
+            fleet.start_instance(port)
     _settle_proxy()
     rows += measure("3 instances, HAProxy", fleet.PROXY, fleet.INSTANCE_PORTS, seconds, mix)
     out = (

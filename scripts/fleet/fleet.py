@@ -309,7 +309,8 @@ defaults
     timeout connect 1s
     timeout client 30s
     timeout server 30s
-    timeout check 1s
+    # a saturated instance answers /ready late: 1 s marked the only one down under load
+    timeout check 3s
     retries 2
     option redispatch
     # only a connection that was never made is retried: a sent request may have been applied
