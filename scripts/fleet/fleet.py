@@ -319,6 +319,8 @@ defaults
 
 frontend api
     bind 127.0.0.1:{PROXY_PORT}
+    # metrics are scraped from each instance's own port, never through the public door
+    http-request deny deny_status 404 if {{ path /metrics }}
     default_backend cardservice
 
 backend cardservice
