@@ -96,3 +96,22 @@ class DatabaseUnavailable(ServiceError):
 
     def __init__(self) -> None:
         super().__init__(headers={"Retry-After": str(self.RETRY_AFTER_SECONDS)})
+
+
+# The answers shared by the domains (accounts, cards, transactions), kept below all of them.
+
+
+class AccountNotFound(NotFound):
+    message = "Account not found."
+
+
+class CardNotFound(NotFound):
+    message = "Card not found."
+
+
+class TransactionNotFound(NotFound):
+    message = "Transaction not found"
+
+
+class AccountInactive(RuleViolation):
+    code, message = "account_inactive", "The account is not active."

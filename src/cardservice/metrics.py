@@ -1,7 +1,7 @@
 """Prometheus metrics: the families, the functions that count, and the `/metrics` text.
 
 Labels are closed sets only: route templates (never the raw path, which carries uuids),
-methods, status codes, authorization outcomes and decline slugs, limit names, pool names.
+methods, status codes, authorization outcomes and decline slugs, limit names.
 No token, code, card number or email can reach a label: nothing here takes request data.
 
 With several worker processes (`cardservice serve --workers N`) the counters live in files
@@ -12,7 +12,6 @@ before any worker imports this module; a scrape served by any worker sums every 
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
 from pathlib import Path
 
 from prometheus_client import (
@@ -30,7 +29,6 @@ from prometheus_client import (
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 UNMATCHED_ROUTE = "unmatched"
 CONTENT_TYPE = CONTENT_TYPE_LATEST
-PoolProbe = Callable[[], tuple[int, int]]  # (connections in use, connections open)
 
 REQUESTS = Counter(
     "cardservice_http_requests",
@@ -67,14 +65,12 @@ WRITER_WAIT = Histogram(
     "Time an SQLite write unit waited for the writer's turn.",
     buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30),
 )
-POOL = Gauge(
-    "cardservice_db_pool_connections",
-    "Database connections per pool: in use, and open (summed over live workers).",
-    ["pool", "state"],
+CONNECTIONS_IN_USE = Gauge(
+    "cardservice_db_connections_in_use",
+    "PostgreSQL connections checked out of the pool, as each request ended (summed over "
+    "live workers).",
     multiprocess_mode="livesum",
 )
-
-_pool_probes: dict[str, PoolProbe] = {}
 
 
 def prepare_multiprocess_dir(directory: Path) -> Path:
@@ -89,7 +85,10 @@ def observe_request(method: str, route: str, status: int, seconds: float) -> Non
     labels = (method, route, str(status))
     REQUESTS.labels(*labels).inc()
     LATENCY.labels(*labels).observe(seconds)
-    _sample_pools()
+
+
+def set_connections_in_use(n: int) -> None:
+    CONNECTIONS_IN_USE.set(n)
 
 
 def count_authorization(status: str, error_slug: str | None) -> None:
@@ -117,18 +116,6 @@ def count_database_unavailable() -> None:
 def observe_writer_wait(seconds: float) -> None:
     """How long an SQLite write unit waited for its turn (the asyncio lock and the flock)."""
     WRITER_WAIT.observe(seconds)
-
-
-def register_pool(name: str, probe: PoolProbe) -> None:
-    """A pool reports its usage through `probe`, sampled after each request of the worker."""
-    _pool_probes[name] = probe
-
-
-def _sample_pools() -> None:
-    for name, probe in _pool_probes.items():
-        in_use, size = probe()
-        POOL.labels(name, "in_use").set(in_use)
-        POOL.labels(name, "open").set(size)
 
 
 def exposition() -> bytes:

@@ -60,6 +60,7 @@ class RequestContextMiddleware:
         finally:
             elapsed = time.perf_counter() - started
             metrics.observe_request(scope["method"], _route_template(scope), status, elapsed)
+            metrics.set_connections_in_use(scope["app"].state.db.connections_in_use())
             logger.info(
                 "request",
                 extra={

@@ -15,11 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import asyncpg  # type: ignore[import-untyped]
-from sqlalchemy.exc import DBAPIError
 
 # The exception types whose handler asks `is_database_unavailable`; the rest never are.
 HANDLED: tuple[type[Exception], ...] = (
-    DBAPIError,
     asyncpg.PostgresError,
     asyncpg.InterfaceError,
     ConnectionError,
@@ -34,7 +32,7 @@ _LOST: tuple[type[BaseException], ...] = (
 
 
 def _chain(exc: BaseException) -> Iterator[BaseException]:
-    """The exception, what it wraps (SQLAlchemy's `orig`) and what caused it."""
+    """The exception and what caused it (a connect error wrapped by the driver)."""
     seen: set[int] = set()
     pending: list[BaseException | None] = [exc]
     while pending:
@@ -43,17 +41,12 @@ def _chain(exc: BaseException) -> Iterator[BaseException]:
             continue
         seen.add(id(current))
         yield current
-        orig = getattr(current, "orig", None)
         pending += [current.__cause__, current.__context__]
-        if isinstance(orig, BaseException):
-            pending.append(orig)
 
 
 def is_database_unavailable(exc: BaseException) -> bool:
     """Whether `exc` is a lost or refused database connection, not a failed statement."""
     for error in _chain(exc):
-        if isinstance(error, DBAPIError) and error.connection_invalidated:
-            return True
         if isinstance(error, _LOST):
             return True
         if isinstance(error, asyncpg.InterfaceError) and "closed" in str(error):

@@ -13,7 +13,7 @@ from sqlalchemy import update
 
 from cardservice.models import Transaction
 from cardservice.models.base import utcnow
-from tests.factories import assert_ledger_consistent, authorize, make_card, make_user
+from tests.factories import around, assert_ledger_consistent, authorize, make_card, make_user
 
 
 async def test_report_is_newest_first_and_pages_cleanly(
@@ -60,7 +60,7 @@ async def test_report_filters(app: FastAPI, client: httpx.AsyncClient) -> None:
     _other_account, other_card = await make_card(app, client, user)
     old = (await authorize(client, user, card, "1")).json()["data"]["uuid"]
     await authorize(client, user, other_card, "2")
-    async with app.state.db.write() as session:
+    async with around(app) as session:
         await session.execute(
             update(Transaction)
             .where(Transaction.uuid == uuid.UUID(old))
