@@ -62,5 +62,8 @@ def test_a_failed_statement_is_not_an_outage() -> None:
         assert is_database_unavailable(wrapped)
     assert is_database_unavailable(asyncpg.exceptions.ConnectionDoesNotExistError("closed"))
     assert is_database_unavailable(asyncpg.exceptions.CannotConnectNowError("starting up"))
+    terminated = "cannot switch to state 15; another operation (2) is in progress"
+    assert is_database_unavailable(asyncpg.exceptions.InternalClientError(terminated))
+    assert not is_database_unavailable(asyncpg.exceptions.InternalClientError("other"))
     assert not is_database_unavailable(asyncpg.exceptions.UniqueViolationError("duplicate"))
     assert not is_database_unavailable(asyncpg.exceptions.InterfaceError("bad argument"))

@@ -20,6 +20,7 @@ import asyncpg  # type: ignore[import-untyped]
 HANDLED: tuple[type[Exception], ...] = (
     asyncpg.PostgresError,
     asyncpg.InterfaceError,
+    asyncpg.exceptions.InternalClientError,
     ConnectionError,
     TimeoutError,
 )
@@ -29,6 +30,12 @@ _LOST: tuple[type[BaseException], ...] = (
     ConnectionError,  # refused, reset, broken pipe
     TimeoutError,  # connect timed out
 )
+
+
+# A shutting-down server sends FATAL (admin shutdown) on its idle connections too; until the
+# socket closes, such a connection sits in asyncpg's error-consuming state (2), and the next
+# statement on it fails with "cannot switch to state N; another operation (2) is in progress".
+_TERMINATED_WHILE_IDLE = "another operation (2) is in progress"
 
 
 def _chain(exc: BaseException) -> Iterator[BaseException]:
@@ -50,5 +57,9 @@ def is_database_unavailable(exc: BaseException) -> bool:
         if isinstance(error, _LOST):
             return True
         if isinstance(error, asyncpg.InterfaceError) and "closed" in str(error):
+            return True
+        if isinstance(error, asyncpg.exceptions.InternalClientError) and (
+            _TERMINATED_WHILE_IDLE in str(error)
+        ):
             return True
     return False
