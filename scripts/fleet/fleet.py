@@ -309,8 +309,8 @@ defaults
     timeout connect 1s
     timeout client 30s
     timeout server 30s
-    # a saturated instance answers /ready late: 1 s marked the only one down under load
-    timeout check 3s
+    # a saturated instance answers /ready late: 1 s, then 3 s, marked the only one down
+    timeout check 5s
     retries 2
     option redispatch
     # only a connection that was never made is retried: a sent request may have been applied
@@ -327,7 +327,7 @@ backend cardservice
     balance roundrobin
     option httpchk GET /ready
     http-check expect status 200
-    default-server inter 1s fall 2 rise 1
+    default-server inter 1s fall 3 rise 1
 {servers}
 """
 
