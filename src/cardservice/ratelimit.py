@@ -72,7 +72,8 @@ class RedisRateLimiter:
     """
 
     def __init__(self, url: str) -> None:
-        self._redis: Redis = Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+        # bounded waits for a hung Redis, generous enough that a loaded host never fails open
+        self._redis: Redis = Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5)
 
     async def hit(self, key: str, limit: int) -> Verdict:
         start, retry_after = _window(time.time())
