@@ -114,6 +114,8 @@ async def test_metrics_sum_every_worker_by_route_template(
     assert _value(text, "cardservice_http_requests_total", route="/card", status="429") == (
         statuses.count(429)
     )
+    # committed postings: the approval's 3 (card, merchants, fees), the decline fee's 2
+    assert _value(text, "cardservice_ledger_postings_total") == 5
     for secret in (owner.token, other.token, owner.email, other.email, code, card):
         assert secret not in text
 
