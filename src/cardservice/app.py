@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException
 
 from cardservice import __version__
@@ -24,6 +25,7 @@ from cardservice.health import router as health_router
 from cardservice.logs import configure_logging
 from cardservice.middleware import RequestContextMiddleware
 from cardservice.openapi import build_openapi
+from cardservice.openapi_sdk import operation_id
 from cardservice.payments.routes import router as payments_router
 from cardservice.ratelimit import make_rate_limiter
 from cardservice.sandbox.routes import router as sandbox_router
@@ -69,13 +71,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """Build one service instance: its database, rate limiter and card-number cipher."""
     settings = settings or Settings()
     configure_logging(settings.log_level)
-    app = FastAPI(
+    app = FastAPIOffline(  # /docs with Swagger UI's assets from the installed package
         title="cardservice",
         version=__version__,
         description=DESCRIPTION,
         default_response_class=JSONResponse,
         docs_url="/docs",
         redoc_url=None,
+        static_url="/static/docs",
+        favicon_url="/static/docs/favicon.png",
+        generate_unique_id_function=operation_id,
         lifespan=_lifespan,
     )
     app.state.settings = settings

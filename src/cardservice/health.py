@@ -17,13 +17,13 @@ class HealthRecord(BaseModel):
 
 
 @router.get("/health", response_model=Envelope[HealthRecord], openapi_extra=PUBLIC)
-async def health() -> JSONResponse:
+async def get_health() -> JSONResponse:
     """The process is up (no database round trip: the read ceiling of this stack)."""
     return ok({"status": "ok"})
 
 
 @router.get("/ready", response_model=Envelope[HealthRecord], openapi_extra=PUBLIC)
-async def ready(request: Request) -> JSONResponse:
+async def get_readiness(request: Request) -> JSONResponse:
     """The database answers; 503 while it does not."""
     try:
         async with request.app.state.db.read() as session:

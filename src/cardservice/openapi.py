@@ -143,6 +143,8 @@ def _add_errors(schema: dict[str, Any]) -> None:
 
 def build_openapi(app: FastAPI) -> dict[str, Any]:
     """FastAPI's document plus what it cannot infer from our hand-parsed bodies."""
+    from cardservice.openapi_sdk import add_examples, add_links  # it imports our patterns
+
     if app.openapi_schema:
         return app.openapi_schema
     schema = get_openapi(
@@ -154,5 +156,7 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
     }
     _add_body_models(schema)
     _add_errors(schema)
+    add_links(schema)
+    add_examples(schema)
     app.openapi_schema = schema
     return schema

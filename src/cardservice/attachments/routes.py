@@ -34,7 +34,7 @@ def blob_store(request: Request) -> BlobStore:
     openapi_extra={**BEARER_OR_MFA, **body_schema(AttachmentUpload)},
     summary="Upload an attachment (base64)",
 )
-async def upload(request: Request, caller: CallerA) -> JSONResponse:
+async def upload_attachment(request: Request, caller: CallerA) -> JSONResponse:
     limit = request.app.state.settings.max_attachment_bytes
     body = await read_json(request, AttachmentUpload, max_bytes=service.upload_body_limit(limit))
     type_, data = body.type, service.decode(body.file, limit)
@@ -53,7 +53,7 @@ async def upload(request: Request, caller: CallerA) -> JSONResponse:
     openapi_extra=BEARER_OR_MFA,
     summary="Download one of the caller's attachments",
 )
-async def download(
+async def download_attachment(
     request: Request,
     caller: CallerA,
     attachment_uuid: Annotated[str, Path(alias="attachmentUuid", pattern=UUID_PATTERN)],

@@ -121,7 +121,7 @@ async def get_card(
     openapi_extra={**BEARER_OR_MFA, **body_schema(FavoriteRequest)},
     summary="Mark or unmark cards as favorite",
 )
-async def favorite(request: Request, caller: CallerA) -> JSONResponse:
+async def favorite_cards(request: Request, caller: CallerA) -> JSONResponse:
     body = await read_json(request, FavoriteRequest)
     uuids = [uuid.UUID(value) for value in body.card_uuids]
     async with request.app.state.db.write() as session:
@@ -135,7 +135,7 @@ async def favorite(request: Request, caller: CallerA) -> JSONResponse:
     openapi_extra={**BEARER_OR_MFA, **body_schema(SortRequest)},
     summary="Put cards first, in this order",
 )
-async def sort(request: Request, caller: CallerA) -> JSONResponse:
+async def sort_cards(request: Request, caller: CallerA) -> JSONResponse:
     body = await read_json(request, SortRequest)
     uuids = [uuid.UUID(value) for value in body.card_uuids]
     async with request.app.state.db.write() as session:

@@ -31,7 +31,7 @@ def _simple(path: str, kind: str, summary: str) -> None:
         async with request.app.state.db.read() as session:
             return cacheable(request, await service.dictionary(session, kind))
 
-    endpoint.__name__ = f"list_{kind}"
+    endpoint.__name__ = "list_" + path.strip("/").replace("-", "_")
     router.add_api_route(
         path,
         endpoint,
@@ -54,7 +54,7 @@ _simple("/account-types", "account_type", "Account types")
     openapi_extra=PUBLIC,
     summary="The 30 most popular transaction tags",
 )
-async def popular_tags(request: Request) -> Response:
+async def list_popular_tags(request: Request) -> Response:
     async with request.app.state.db.read() as session:
         return cacheable(request, await service.popular_tags(session), max_age=POPULAR_MAX_AGE)
 
@@ -81,7 +81,7 @@ async def search_tags(
     openapi_extra=PUBLIC,
     summary="Blocked and restricted transaction tags",
 )
-async def blocked_tags(request: Request) -> Response:
+async def list_blocked_tags(request: Request) -> Response:
     async with request.app.state.db.read() as session:
         return cacheable(request, await service.blocked_tags(session))
 
@@ -92,7 +92,7 @@ async def blocked_tags(request: Request) -> Response:
     openapi_extra=BEARER_OR_MFA,
     summary="The caller's fee schedule",
 )
-async def fees(request: Request, caller: CallerA) -> JSONResponse:
+async def list_fees(request: Request, caller: CallerA) -> JSONResponse:
     async with request.app.state.db.read() as session:
         schedule = await fee_schedule(session, caller.user_uuid)
     return ok(
@@ -111,6 +111,6 @@ async def fees(request: Request, caller: CallerA) -> JSONResponse:
     openapi_extra=BEARER_OR_MFA,
     summary="Card BINs the service issues from",
 )
-async def bins(request: Request, caller: CallerA) -> JSONResponse:
+async def list_bins(request: Request, caller: CallerA) -> JSONResponse:
     async with request.app.state.db.read() as session:
         return ok(await service.bins(session))

@@ -49,7 +49,7 @@ OPTIONAL_REFUND_BODY["requestBody"]["required"] = False  # no body refunds what 
     openapi_extra={**BEARER_OR_MFA, **body_schema(DepositRequest)},
     summary="Simulate money arriving on an account",
 )
-async def sandbox_deposit(request: Request, caller: CallerA) -> JSONResponse:
+async def create_sandbox_deposit(request: Request, caller: CallerA) -> JSONResponse:
     body = await read_json(request, DepositRequest)
     async with request.app.state.db.write() as session:
         row = await deposit(
@@ -65,7 +65,7 @@ async def sandbox_deposit(request: Request, caller: CallerA) -> JSONResponse:
     openapi_extra={**BEARER_OR_MFA, **body_schema(AuthorizationRequest)},
     summary="Simulate a card authorization from the network",
 )
-async def sandbox_authorization(request: Request, caller: CallerA) -> JSONResponse:
+async def create_sandbox_authorization(request: Request, caller: CallerA) -> JSONResponse:
     body = await read_json(request, AuthorizationRequest)
     message = Authorization(
         card_uuid=uuid.UUID(body.card_uuid),
@@ -90,7 +90,7 @@ async def sandbox_authorization(request: Request, caller: CallerA) -> JSONRespon
     openapi_extra=BEARER_OR_MFA,
     summary="Settle a pending purchase",
 )
-async def sandbox_settle(
+async def settle_sandbox_transaction(
     request: Request, caller: CallerA, transaction_uuid: TransactionUuid
 ) -> JSONResponse:
     async with request.app.state.db.write() as session:
@@ -105,7 +105,7 @@ async def sandbox_settle(
     openapi_extra=BEARER_OR_MFA,
     summary="Reverse a pending purchase",
 )
-async def sandbox_reverse(
+async def reverse_sandbox_transaction(
     request: Request, caller: CallerA, transaction_uuid: TransactionUuid
 ) -> JSONResponse:
     async with request.app.state.db.write() as session:
@@ -129,7 +129,7 @@ async def _optional_body(request: Request) -> RefundRequest:
     openapi_extra={**BEARER_OR_MFA, **OPTIONAL_REFUND_BODY},
     summary="Refund a settled purchase, in full or in part",
 )
-async def sandbox_refund(
+async def refund_sandbox_transaction(
     request: Request, caller: CallerA, transaction_uuid: TransactionUuid
 ) -> JSONResponse:
     body = await _optional_body(request)
@@ -146,7 +146,7 @@ async def sandbox_refund(
     openapi_extra={**BEARER_OR_MFA, **body_schema(ThreeDsRequest)},
     summary="Simulate a 3DS code sent for a card",
 )
-async def sandbox_three_ds(request: Request, caller: CallerA) -> JSONResponse:
+async def create_sandbox_three_ds_code(request: Request, caller: CallerA) -> JSONResponse:
     body = await read_json(request, ThreeDsRequest)
     ttl = timedelta(seconds=request.app.state.settings.three_ds_ttl_seconds)
     async with request.app.state.db.write() as session:

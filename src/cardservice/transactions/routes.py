@@ -78,7 +78,7 @@ DATE = {"type": "string", "format": "date"}
     },
     summary="The caller's transactions, newest first",
 )
-async def report(request: Request, caller: CallerA, page: StandardPage) -> JSONResponse:
+async def list_transactions(request: Request, caller: CallerA, page: StandardPage) -> JSONResponse:
     filters = read_filters(request, REPORT_FILTERS)
     records, total = await reports.report(
         request.app.state.db.reader, caller.user_uuid, filters, page.offset, page.size
@@ -106,7 +106,9 @@ async def get_transaction(
     openapi_extra=BEARER_OR_MFA,
     summary="The receipt picture of a transaction",
 )
-async def receipt(request: Request, caller: CallerA, transaction_uuid: TransactionUuid) -> Response:
+async def get_receipt(
+    request: Request, caller: CallerA, transaction_uuid: TransactionUuid
+) -> Response:
     async with request.app.state.db.read() as session:
         view = await reports.receipt_view(session, caller.user_uuid, uuid.UUID(transaction_uuid))
     etag = '"' + hashlib.sha256(repr(view).encode()).hexdigest()[:32] + '"'

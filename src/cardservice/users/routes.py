@@ -22,7 +22,7 @@ router = APIRouter(tags=["users"])
     openapi_extra=BEARER_OR_MFA,
     summary="Balances, counts and spend of the caller",
 )
-async def summary(request: Request, caller: CallerA) -> JSONResponse:
+async def get_user_summary(request: Request, caller: CallerA) -> JSONResponse:
     return ok(await user_summary(request.app.state.db.reader, caller.user_uuid, utcnow()))
 
 
@@ -32,7 +32,7 @@ async def summary(request: Request, caller: CallerA) -> JSONResponse:
     openapi_extra=BEARER_ONLY,
     summary="3DS codes not yet used, newest first (bearer token only)",
 )
-async def three_ds_unassigned(request: Request, caller: CallerB) -> JSONResponse:
+async def list_unassigned_three_ds_codes(request: Request, caller: CallerB) -> JSONResponse:
     async with request.app.state.db.read() as session:
         codes = await unassigned_codes(
             session, request.app.state.cipher, caller.user_uuid, utcnow()
