@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
+from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException
 
@@ -18,6 +19,9 @@ from cardservice.attachments.routes import router as attachments_router
 from cardservice.auth.routes import router as auth_router
 from cardservice.cards.routes import router as cards_router
 from cardservice.config import Settings
+from cardservice.dashboard import pages as dashboard_pages
+from cardservice.dashboard import signin as dashboard_signin
+from cardservice.dashboard.web import STATIC_DIR as DASHBOARD_STATIC
 from cardservice.db import Database
 from cardservice.dictionaries.routes import router as dictionaries_router
 from cardservice.errors import MethodNotAllowed, NotFound, ServiceError, ValidationFailed
@@ -70,7 +74,7 @@ async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build one service instance: its database, rate limiter and card-number cipher."""
     settings = settings or Settings()
-    configure_logging(settings.log_level)
+    configure_logging(settings.log_level, settings.log_format)
     app = FastAPIOffline(  # /docs with Swagger UI's assets from the installed package
         title="cardservice",
         version=__version__,
@@ -100,11 +104,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         users_router,
         attachments_router,
         payments_router,
+        dashboard_signin.router,
+        dashboard_pages.router,
     ]
     if settings.sandbox_enabled:
         routers.append(sandbox_router)
     for router in routers:
         app.include_router(router)
+    app.mount("/app/static", StaticFiles(directory=DASHBOARD_STATIC), name="dashboard-static")
     if settings.cors_origin_list:
         app.add_middleware(
             CORSMiddleware,

@@ -158,6 +158,23 @@ async def cmd_keys_generate(_args: argparse.Namespace, _settings: Settings) -> s
     return generate_key()
 
 
+async def cmd_dashboard_link(args: argparse.Namespace, settings: Settings) -> str:
+    from cardservice.dashboard.sessions import create_sign_in_link
+    from cardservice.db import Database
+    from cardservice.sql import Tx
+
+    async def work(tx: Tx) -> str:
+        secret, _expires = await create_sign_in_link(tx, args.email)
+        return secret
+
+    db = Database(settings)
+    try:
+        secret = await db.transact(work)
+    finally:
+        await db.dispose()
+    return f"{args.base_url.rstrip('/')}/app/login?link={secret}"
+
+
 async def cmd_demo(_args: argparse.Namespace, settings: Settings) -> str:
     from cardservice.demo import create_demo
 
@@ -222,6 +239,14 @@ def _parser() -> argparse.ArgumentParser:
         handler=cmd_keys_generate
     )
 
+    dashboard = sub.add_parser("dashboard", help="the web dashboard").add_subparsers(
+        dest="dashboard", required=True
+    )
+    link = dashboard.add_parser("link", help="print a one-time sign-in link (15 minutes)")
+    link.add_argument("--email", required=True)
+    link.add_argument("--base-url", default="", help="e.g. http://127.0.0.1:8000")
+    link.set_defaults(handler=cmd_dashboard_link)
+
     sub.add_parser("demo", help="create demo data; prints a bearer token last").set_defaults(
         handler=cmd_demo
     )
@@ -234,7 +259,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     settings = Settings()
-    configure_logging(settings.log_level)
+    configure_logging(settings.log_level, settings.log_format)
     handler: Handler | None = args.handler
     try:
         if handler is None:

@@ -49,7 +49,14 @@ async def upload_attachment(request: Request, caller: CallerA) -> JSONResponse:
 @router.get(
     "/attachment/{attachmentUuid:uuid36}",
     response_class=FileResponse,
-    responses={200: {"content": {"application/octet-stream": {}}, "description": "The file"}},
+    responses={
+        200: {
+            "content": {
+                kind: {} for kind in ("image/jpeg", "image/png", "image/webp", "application/pdf")
+            },
+            "description": "The file, with the type it was sniffed as on upload",
+        }
+    },
     openapi_extra=BEARER_OR_MFA,
     summary="Download one of the caller's attachments",
 )
