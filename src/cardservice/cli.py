@@ -175,6 +175,17 @@ async def cmd_dashboard_link(args: argparse.Namespace, settings: Settings) -> st
     return f"{args.base_url.rstrip('/')}/app/login?link={secret}"
 
 
+async def cmd_openapi(_args: argparse.Namespace, settings: Settings) -> str:
+    from cardservice.app import create_app
+    from cardservice.web import dumps
+
+    app = create_app(settings)
+    try:
+        return dumps(app.openapi()).decode()
+    finally:
+        await app.state.db.dispose()
+
+
 async def cmd_demo(_args: argparse.Namespace, settings: Settings) -> str:
     from cardservice.demo import create_demo
 
@@ -246,6 +257,8 @@ def _parser() -> argparse.ArgumentParser:
     link.add_argument("--email", required=True)
     link.add_argument("--base-url", default="", help="e.g. http://127.0.0.1:8000")
     link.set_defaults(handler=cmd_dashboard_link)
+
+    sub.add_parser("openapi", help="print the OpenAPI document").set_defaults(handler=cmd_openapi)
 
     sub.add_parser("demo", help="create demo data; prints a bearer token last").set_defaults(
         handler=cmd_demo

@@ -3,6 +3,7 @@ handler's name, an example on every schema, response links between operations.""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from fastapi.routing import APIRoute
@@ -78,6 +79,32 @@ LINKS: dict[tuple[str, str, str], dict[str, tuple[str, str, str]]] = {
         ),
     },
 }
+
+
+def tidy_schema_names(schema: dict[str, Any]) -> None:
+    """`PagedEnvelope_list_TransactionRecord__` → `PagedEnvelopeListTransactionRecord`: the
+    names pydantic gives generic models become class names a generator can use as they are."""
+    components = schema["components"]["schemas"]
+    renamed = {old: _camel(old) for old in components if not old.isalnum()}
+    for old, new in renamed.items():
+        components[new] = {**components.pop(old), "title": new}  # generators name by title
+    refs = {f"#/components/schemas/{o}": f"#/components/schemas/{n}" for o, n in renamed.items()}
+    _rewrite_refs(schema, refs)
+
+
+def _camel(name: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[^A-Za-z0-9]+", name))
+
+
+def _rewrite_refs(node: Any, refs: dict[str, str]) -> None:
+    if isinstance(node, dict):
+        if isinstance(node.get("$ref"), str):
+            node["$ref"] = refs.get(node["$ref"], node["$ref"])
+        for value in node.values():
+            _rewrite_refs(value, refs)
+    elif isinstance(node, list):
+        for value in node:
+            _rewrite_refs(value, refs)
 
 
 def operation_id(route: APIRoute) -> str:
