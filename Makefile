@@ -23,10 +23,15 @@ run: install
 	@mkdir -p var
 	@$(BIN)/cardservice db upgrade
 	@$(BIN)/cardservice demo > var/demo-token
-	@echo "cardservice on http://$(HOST):$(PORT)  (API docs: http://$(HOST):$(PORT)/docs)"
-	@echo "demo bearer token: $$(cat var/demo-token)"
-	@echo "try: curl -H \"Authorization: Bearer $$(cat var/demo-token)\" http://$(HOST):$(PORT)/dictionary/fees"
-	@$(BIN)/cardservice serve --host $(HOST) --port $(PORT)
+	@echo
+	@echo "  cardservice is starting on http://$(HOST):$(PORT)"
+	@echo "  Dashboard (one-time sign-in link, 15 min):"
+	@echo "    $$($(BIN)/cardservice dashboard link --email demo@cardservice.example --base-url http://$(HOST):$(PORT))"
+	@echo "  API docs:    http://$(HOST):$(PORT)/docs"
+	@echo "  Demo token:  $$(cat var/demo-token)   (also in var/demo-token)"
+	@echo "  Try:         curl -H \"Authorization: Bearer $$(cat var/demo-token)\" http://$(HOST):$(PORT)/accounts"
+	@echo
+	@$(BIN)/cardservice serve --host $(HOST) --port $(PORT) --no-migrate
 
 browser:
 	@command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium)

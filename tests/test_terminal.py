@@ -6,11 +6,18 @@ from __future__ import annotations
 import io
 import json
 import logging
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from cardservice.logs import HumanFormatter, JsonFormatter, choose_formatter, configure_logging
 from cardservice.progress import Progress
+
+BASE = "http://127.0.0.1:8000"
 
 
 class Terminal(io.StringIO):
@@ -75,3 +82,30 @@ def test_progress_is_silent_in_a_pipe() -> None:
     with Progress("cards", total=4, stream=pipe) as bar:
         bar.advance(4)
     assert pipe.getvalue() == "" and bar.done == 4
+
+
+def test_the_steps_of_make_run_print_no_log_line_before_the_welcome(tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        "CARDSERVICE_VAR_DIR": str(tmp_path),
+        "CARDSERVICE_DATABASE_URL": f"sqlite:///{tmp_path / 'cardservice.db'}",
+        "CARDSERVICE_LOG_FORMAT": "json",
+    }
+    steps = [
+        ["db", "upgrade"],
+        ["demo"],
+        ["dashboard", "link", "--email", "demo@cardservice.example", "--base-url", BASE],
+    ]
+    outputs = []
+    for step in steps:
+        done = subprocess.run(
+            [sys.executable, "-m", "cardservice", *step],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=True,
+        )
+        assert done.stderr == "", (step, done.stderr[:500])
+        outputs.append(done.stdout.strip())
+    assert re.fullmatch(rf"{re.escape(BASE)}/app/login\?link=[\w-]{{43}}", outputs[-1])

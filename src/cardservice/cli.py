@@ -62,7 +62,7 @@ def run_server(args: argparse.Namespace, settings: Settings) -> None:
 
     if args.workers < 1 or not 0 < args.port < 65536:
         raise CommandError("--workers must be ≥ 1 and --port 1..65535")
-    if settings.is_sqlite:
+    if settings.is_sqlite and args.migrate:
         asyncio.run(upgrade_database(settings.resolved_database_url))
     uvicorn.run(
         "cardservice.asgi:app",
@@ -200,6 +200,12 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int, default=1)
+    serve.add_argument(
+        "--no-migrate",
+        dest="migrate",
+        action="store_false",
+        help="skip the embedded database's migration check (already done, as in `make run`)",
+    )
     serve.set_defaults(handler=None, run=run_server)
 
     db = sub.add_parser("db", help="database migrations").add_subparsers(dest="db", required=True)
