@@ -32,6 +32,13 @@ async def test_pages_without_a_session_send_to_sign_in(client: httpx.AsyncClient
         assert response.status_code == 303 and response.headers["location"] == "/app/login"
 
 
+async def test_a_polled_fragment_without_a_session_moves_the_page_to_sign_in(
+    client: httpx.AsyncClient,
+) -> None:
+    response = await client.get("/app/three-ds", headers={"HX-Request": "true"})
+    assert response.status_code == 204 and response.headers["hx-redirect"] == "/app/login"
+
+
 async def test_a_new_user_sees_every_page_empty(app: FastAPI, client: httpx.AsyncClient) -> None:
     await _sign_in(client, await make_user(app))
     for path in PAGES:

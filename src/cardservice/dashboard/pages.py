@@ -17,7 +17,7 @@ from fastapi.responses import Response
 
 from cardservice.dashboard.api import Api, ApiError, SignedOut
 from cardservice.dashboard.charts import bars, spend_per_day
-from cardservice.dashboard.web import COOKIE_PATH, SESSION_COOKIE, redirect, render
+from cardservice.dashboard.web import COOKIE_PATH, SESSION_COOKIE, finish, redirect, render
 from cardservice.openapi import UUID_PATTERN
 from cardservice.transactions.schemas import TransactionStatus, TransactionType
 
@@ -32,18 +32,26 @@ async def _page(request: Request, template: str, build: Build) -> Response:
     """Render `template` with what `build` reads as the signed-in user, or send them to sign in."""
     token = request.cookies.get(SESSION_COOKIE)
     if not token:
-        return redirect(request, "/app/login")
+        return _to_sign_in(request)
     try:
         async with Api(request.app, token) as api:
             context = await build(api)
     except SignedOut:
-        response = redirect(request, "/app/login")
-        response.delete_cookie(SESSION_COOKIE, path=COOKIE_PATH)
-        return response
+        return _to_sign_in(request)
     except ApiError as error:
         context = {"title": "Something was refused", "message": str(error)}
         return render(request, "error.html", context, status_code=error.status_code)
     return render(request, template, context)
+
+
+def _to_sign_in(request: Request) -> Response:
+    """To the sign-in page; a polled fragment asks htmx to move the whole page there."""
+    if request.headers.get("HX-Request") == "true":
+        response = finish(request, Response(status_code=204, headers={"HX-Redirect": "/app/login"}))
+    else:
+        response = redirect(request, "/app/login")
+    response.delete_cookie(SESSION_COOKIE, path=COOKIE_PATH)
+    return response
 
 
 def _pages(meta: dict[str, int]) -> dict[str, int | None]:
@@ -157,12 +165,12 @@ async def receipt(
     """The receipt picture of one of the user's transactions, as a download."""
     token = request.cookies.get(SESSION_COOKIE)
     if not token:
-        return redirect(request, "/app/login")
+        return _to_sign_in(request)
     try:
         async with Api(request.app, token) as api:
             picture = await api.response(f"/transaction/jpg/{transaction_uuid}")
     except SignedOut:
-        return redirect(request, "/app/login")
+        return _to_sign_in(request)
     except ApiError as error:
         context = {"title": "No receipt", "message": str(error)}
         return render(request, "error.html", context, status_code=error.status_code)
