@@ -11,20 +11,16 @@ import secrets
 import uuid
 from datetime import datetime, timedelta
 
-from cardservice.auth.credentials import TOKEN_BYTES, TOKEN_PREFIX, digest
-from cardservice.errors import NotFound
+from cardservice.auth.credentials import digest, issue_token
 from cardservice.models.base import utcnow
 from cardservice.sql import Tx, as_uuid
+from cardservice.users.service import user_by_email
 
 SESSION_LIFETIME = timedelta(hours=12)
 SESSION_TOKEN_NAME = "dashboard"  # noqa: S105 - the token's label, not a secret
 LINK_LIFETIME = timedelta(minutes=15)
 LINK_BYTES = 32
 
-INSERT_SESSION = """
-INSERT INTO api_tokens (uuid, user_uuid, name, token_hash, prefix, expires_at, created_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7)
-"""
 REVOKE_SESSION = """
 UPDATE api_tokens SET revoked_at = $1
 WHERE token_hash = $2 AND name = $3 AND revoked_at IS NULL
@@ -38,23 +34,11 @@ UPDATE sign_in_links SET used_at = $1
 WHERE secret_hash = $2 AND used_at IS NULL AND expires_at > $1
 RETURNING user_uuid
 """
-USER_BY_EMAIL = "SELECT uuid FROM users WHERE email = $1"
 
 
 async def start_session(tx: Tx, user_uuid: uuid.UUID) -> str:
     """Issue the session's own bearer token for `user_uuid`; the plaintext is returned once."""
-    plaintext = TOKEN_PREFIX + secrets.token_urlsafe(TOKEN_BYTES)
-    now = utcnow()
-    await tx.execute(
-        INSERT_SESSION,
-        uuid.uuid4(),
-        user_uuid,
-        SESSION_TOKEN_NAME,
-        digest(plaintext),
-        plaintext[: len(TOKEN_PREFIX) + 8],
-        now + SESSION_LIFETIME,
-        now,
-    )
+    _token_uuid, plaintext = await issue_token(tx, user_uuid, SESSION_TOKEN_NAME, SESSION_LIFETIME)
     return plaintext
 
 
@@ -65,9 +49,7 @@ async def end_session(tx: Tx, session_token: str) -> None:
 
 async def create_sign_in_link(tx: Tx, email: str) -> tuple[str, datetime]:
     """A single-use sign-in secret for the user with `email`, valid for 15 minutes."""
-    user_uuid = as_uuid(await tx.value(USER_BY_EMAIL, email))
-    if user_uuid is None:
-        raise NotFound(f"No user has the email {email!r}.")
+    user_uuid = await user_by_email(tx, email)
     secret = secrets.token_urlsafe(LINK_BYTES)
     now = utcnow()
     expires_at = now + LINK_LIFETIME

@@ -1,7 +1,7 @@
 """One-time dashboard sign-in links (`cardservice dashboard link`), stored as hashes.
 
-Revision ID: 20261123_02
-Revises: 20261123_01
+Revision ID: 20261123_03
+Revises: 20261123_02
 Create Date: 2026-11-23
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "20261123_02"
-down_revision = "20261123_01"
+revision = "20261123_03"
+down_revision = "20261123_02"
 branch_labels = None
 depends_on = None
 
