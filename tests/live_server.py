@@ -4,6 +4,7 @@ port of this project's range (18200-18299): for the browser and generated-client
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import httpx
 
+from cardservice.sql import sqlite_path
 from tests.conftest import TEST_KEY
 
 PORTS = range(18200, 18300)
@@ -66,8 +68,13 @@ def _environment(database_url: str, var_dir: Path) -> dict[str, str]:
 
 @contextmanager
 def demo_server(database_url: str, var_dir: Path) -> Iterator[LiveServer]:
-    """`cardservice demo` (idempotent) then `cardservice serve` until the block ends."""
+    """`cardservice demo` (idempotent) then `cardservice serve` until the block ends. SQLite
+    runs on a copy of the run's migrated file, which every test copies (tests/conftest.py)."""
     var_dir.mkdir(parents=True, exist_ok=True)
+    if database_url.startswith("sqlite"):
+        copy = var_dir / "cardservice.db"
+        shutil.copyfile(sqlite_path(database_url), copy)
+        database_url = f"sqlite:///{copy}"
     env = _environment(database_url, var_dir)
     port = _free_port()
     server = LiveServer(f"http://127.0.0.1:{port}", "", env)
