@@ -45,6 +45,9 @@ from .envelope_transaction_record import EnvelopeTransactionRecord
 from .envelope_user_summary import EnvelopeUserSummary
 from .error_body import ErrorBody
 from .error_body_errors_type_0 import ErrorBodyErrorsType0
+from .export_transactions_csv_filters import ExportTransactionsCsvFilters
+from .export_transactions_csv_filters_status import ExportTransactionsCsvFiltersStatus
+from .export_transactions_csv_filters_type import ExportTransactionsCsvFiltersType
 from .favorite_request import FavoriteRequest
 from .fee_record import FeeRecord
 from .fee_record_kind import FeeRecordKind
@@ -63,9 +66,11 @@ from .owner import Owner
 from .page_meta import PageMeta
 from .paged_envelope_accounts_page import PagedEnvelopeAccountsPage
 from .paged_envelope_card_list import PagedEnvelopeCardList
-from .paged_envelope_list_transaction_record import PagedEnvelopeListTransactionRecord
 from .payment_currency_record import PaymentCurrencyRecord
 from .refund_request import RefundRequest
+from .report_keyset_meta import ReportKeysetMeta
+from .report_page import ReportPage
+from .report_page_meta import ReportPageMeta
 from .sort_request import SortRequest
 from .spend import Spend
 from .tag_record import TagRecord
@@ -125,6 +130,9 @@ __all__ = (
     "EnvelopeUserSummary",
     "ErrorBody",
     "ErrorBodyErrorsType0",
+    "ExportTransactionsCsvFilters",
+    "ExportTransactionsCsvFiltersStatus",
+    "ExportTransactionsCsvFiltersType",
     "FavoriteRequest",
     "FeeRecord",
     "FeeRecordKind",
@@ -142,10 +150,12 @@ __all__ = (
     "Owner",
     "PagedEnvelopeAccountsPage",
     "PagedEnvelopeCardList",
-    "PagedEnvelopeListTransactionRecord",
     "PageMeta",
     "PaymentCurrencyRecord",
     "RefundRequest",
+    "ReportKeysetMeta",
+    "ReportPage",
+    "ReportPageMeta",
     "SortRequest",
     "Spend",
     "TagRecord",

@@ -7,18 +7,26 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_body import ErrorBody
 from ...models.list_transactions_filters import ListTransactionsFilters
-from ...models.paged_envelope_list_transaction_record import PagedEnvelopeListTransactionRecord
+from ...models.report_page import ReportPage
 from ...types import UNSET, Response, Unset, loads_exact
 
 
 def _get_kwargs(
     *,
+    starting_after: None | str | Unset = UNSET,
     page: int | Unset = 1,
     per_page: int | Unset = 20,
     filters: ListTransactionsFilters | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
+
+    json_starting_after: None | str | Unset
+    if isinstance(starting_after, Unset):
+        json_starting_after = UNSET
+    else:
+        json_starting_after = starting_after
+    params["starting_after"] = json_starting_after
 
     params["page"] = page
 
@@ -41,11 +49,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> ErrorBody | PagedEnvelopeListTransactionRecord | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorBody | ReportPage | None:
     if response.status_code == 200:
-        response_200 = PagedEnvelopeListTransactionRecord.from_dict(loads_exact(response.content))
+        response_200 = ReportPage.from_dict(loads_exact(response.content))
 
         return response_200
 
@@ -107,7 +113,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ErrorBody | PagedEnvelopeListTransactionRecord]:
+) -> Response[ErrorBody | ReportPage]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -119,13 +125,16 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
+    starting_after: None | str | Unset = UNSET,
     page: int | Unset = 1,
     per_page: int | Unset = 20,
     filters: ListTransactionsFilters | Unset = UNSET,
-) -> Response[ErrorBody | PagedEnvelopeListTransactionRecord]:
+) -> Response[ErrorBody | ReportPage]:
     """The caller's transactions, newest first
 
     Args:
+        starting_after (None | str | Unset): Keyset page: the transactions after this one (leave
+            `page` out)
         page (int | Unset): Page number, from 1 Default: 1.
         per_page (int | Unset): Rows per page, 1..100 Default: 20.
         filters (ListTransactionsFilters | Unset):
@@ -135,10 +144,11 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorBody | PagedEnvelopeListTransactionRecord]
+        Response[ErrorBody | ReportPage]
     """
 
     kwargs = _get_kwargs(
+        starting_after=starting_after,
         page=page,
         per_page=per_page,
         filters=filters,
@@ -154,13 +164,16 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
+    starting_after: None | str | Unset = UNSET,
     page: int | Unset = 1,
     per_page: int | Unset = 20,
     filters: ListTransactionsFilters | Unset = UNSET,
-) -> ErrorBody | PagedEnvelopeListTransactionRecord | None:
+) -> ErrorBody | ReportPage | None:
     """The caller's transactions, newest first
 
     Args:
+        starting_after (None | str | Unset): Keyset page: the transactions after this one (leave
+            `page` out)
         page (int | Unset): Page number, from 1 Default: 1.
         per_page (int | Unset): Rows per page, 1..100 Default: 20.
         filters (ListTransactionsFilters | Unset):
@@ -170,11 +183,12 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorBody | PagedEnvelopeListTransactionRecord
+        ErrorBody | ReportPage
     """
 
     return sync_detailed(
         client=client,
+        starting_after=starting_after,
         page=page,
         per_page=per_page,
         filters=filters,
@@ -184,13 +198,16 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
+    starting_after: None | str | Unset = UNSET,
     page: int | Unset = 1,
     per_page: int | Unset = 20,
     filters: ListTransactionsFilters | Unset = UNSET,
-) -> Response[ErrorBody | PagedEnvelopeListTransactionRecord]:
+) -> Response[ErrorBody | ReportPage]:
     """The caller's transactions, newest first
 
     Args:
+        starting_after (None | str | Unset): Keyset page: the transactions after this one (leave
+            `page` out)
         page (int | Unset): Page number, from 1 Default: 1.
         per_page (int | Unset): Rows per page, 1..100 Default: 20.
         filters (ListTransactionsFilters | Unset):
@@ -200,10 +217,11 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorBody | PagedEnvelopeListTransactionRecord]
+        Response[ErrorBody | ReportPage]
     """
 
     kwargs = _get_kwargs(
+        starting_after=starting_after,
         page=page,
         per_page=per_page,
         filters=filters,
@@ -217,13 +235,16 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
+    starting_after: None | str | Unset = UNSET,
     page: int | Unset = 1,
     per_page: int | Unset = 20,
     filters: ListTransactionsFilters | Unset = UNSET,
-) -> ErrorBody | PagedEnvelopeListTransactionRecord | None:
+) -> ErrorBody | ReportPage | None:
     """The caller's transactions, newest first
 
     Args:
+        starting_after (None | str | Unset): Keyset page: the transactions after this one (leave
+            `page` out)
         page (int | Unset): Page number, from 1 Default: 1.
         per_page (int | Unset): Rows per page, 1..100 Default: 20.
         filters (ListTransactionsFilters | Unset):
@@ -233,12 +254,13 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorBody | PagedEnvelopeListTransactionRecord
+        ErrorBody | ReportPage
     """
 
     return (
         await asyncio_detailed(
             client=client,
+            starting_after=starting_after,
             page=page,
             per_page=per_page,
             filters=filters,
