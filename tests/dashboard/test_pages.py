@@ -78,6 +78,24 @@ async def test_a_receipt_downloads_as_an_attachment(
     assert response.headers["content-disposition"] == f'attachment; filename="receipt-{spent}.jpg"'
 
 
+async def test_the_filtered_transactions_download_as_csv(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    user, other = await make_user(app), await make_user(app)
+    _account, card = await make_card(app, client, user)
+    spent = (await authorize(client, user, card, "4")).json()["data"]["uuid"]
+    _other_account, other_card = await make_card(app, client, other)
+    others = (await authorize(client, other, other_card, "5")).json()["data"]["uuid"]
+    await _sign_in(client, user)
+    page = await client.get("/app/transactions", params={"type": "card_purchase"})
+    assert 'href="/app/transactions.csv?type=card_purchase"' in page.text
+    response = await client.get("/app/transactions.csv", params={"type": "card_purchase"})
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/csv")
+    assert response.headers["content-disposition"] == 'attachment; filename="transactions.csv"'
+    lines = response.text.strip().splitlines()
+    assert len(lines) == 2 and spent in lines[1] and others not in response.text
+
+
 async def test_transaction_filters_reach_the_report(
     app: FastAPI, client: httpx.AsyncClient
 ) -> None:

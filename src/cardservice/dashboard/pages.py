@@ -54,6 +54,11 @@ def _to_sign_in(request: Request) -> Response:
     return response
 
 
+def _chosen(request: Request) -> dict[str, str]:
+    """The transaction filters picked in the form, by name (empty when not picked)."""
+    return {name: request.query_params.get(name, "") for name in FILTERS}
+
+
 def _pages(meta: dict[str, int]) -> dict[str, int | None]:
     page, last = meta["current_page"], meta["last_page"]
     return {
@@ -135,7 +140,7 @@ async def cards(request: Request, page: PageNumber = 1) -> Response:
 @router.get("/transactions")
 async def transactions(request: Request, page: PageNumber = 1) -> Response:
     """The user's transactions, newest first, filtered as the report allows, with receipts."""
-    chosen = {name: request.query_params.get(name, "") for name in FILTERS}
+    chosen = _chosen(request)
 
     async def build(api: Api) -> dict[str, Any]:
         params: dict[str, str | int] = {"page": page, "per_page": 20}
@@ -157,22 +162,36 @@ async def transactions(request: Request, page: PageNumber = 1) -> Response:
     return await _page(request, "transactions.html", build)
 
 
+@router.get("/transactions.csv")
+async def transactions_csv(request: Request) -> Response:
+    """The filtered transactions as the API's CSV export, downloaded."""
+    params = {f"filters[{k}]": v for k, v in _chosen(request).items() if v}
+    return await _download(request, "/transaction/report.csv", params, "transactions.csv")
+
+
 @router.get("/receipt/{transactionUuid}")
 async def receipt(
     request: Request,
     transaction_uuid: Annotated[str, Path(alias="transactionUuid", pattern=UUID_PATTERN)],
 ) -> Response:
     """The receipt picture of one of the user's transactions, as a download."""
+    path = f"/transaction/jpg/{transaction_uuid}"
+    return await _download(request, path, {}, f"receipt-{transaction_uuid}.jpg")
+
+
+async def _download(request: Request, path: str, params: dict[str, str], filename: str) -> Response:
+    """An API response handed to the browser as a file, read as the signed-in user."""
     token = request.cookies.get(SESSION_COOKIE)
     if not token:
         return _to_sign_in(request)
     try:
         async with Api(request.app, token) as api:
-            picture = await api.response(f"/transaction/jpg/{transaction_uuid}")
+            answer = await api.response(path, params)
     except SignedOut:
         return _to_sign_in(request)
     except ApiError as error:
-        context = {"title": "No receipt", "message": str(error)}
+        context = {"title": "Nothing to download", "message": str(error)}
         return render(request, "error.html", context, status_code=error.status_code)
-    headers = {"Content-Disposition": f'attachment; filename="receipt-{transaction_uuid}.jpg"'}
-    return Response(picture.content, media_type="image/jpeg", headers=headers)
+    headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
+    media_type = answer.headers["content-type"]
+    return Response(answer.content, media_type=media_type, headers=headers)
