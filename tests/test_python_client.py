@@ -18,7 +18,7 @@ from cardservice_client.models import (
     EnvelopeBuyCardsResult,
     EnvelopeCardRecord,
     PagedEnvelopeAccountsPage,
-    PagedEnvelopeListTransactionRecord,
+    ReportPage,
 )
 
 from tests.live_server import LiveServer, demo_server
@@ -73,7 +73,7 @@ def test_buying_a_card_charges_exactly_and_the_card_reads_back(
 
 def test_a_receipt_is_read_as_a_jpeg(client: AuthenticatedClient) -> None:
     report = list_transactions.sync(client=client, per_page=1)
-    assert isinstance(report, PagedEnvelopeListTransactionRecord)
+    assert isinstance(report, ReportPage)
     [transaction] = report.data
     assert type(transaction.amount) is Decimal
     receipt = get_receipt.sync_detailed(client=client, transaction_uuid=str(transaction.uuid))
