@@ -24,6 +24,8 @@ def _start_of(day: date) -> datetime:
 
 
 TRANSACTION_COLUMNS = transaction_columns("t")
+SHORT_OFFSET = 1_000  # rows an index walk skips in well under a millisecond
+SHORT_ROWS = 101  # rows a page reads at most (per_page ≤ 100, and one more to look ahead)
 
 
 def _where(user_uuid: uuid.UUID, filters: dict[str, Any]) -> tuple[str, list[Any]]:
@@ -77,7 +79,10 @@ async def report(
         f" WHERE {where} {NEWEST_FIRST} LIMIT ${n + 1} OFFSET ${n + 2}"
         f") k JOIN transactions t ON t.uuid = k.uuid ORDER BY k.created_at DESC, k.uuid DESC"
     )
-    rows = await reader.scan(query, *args, limit, offset)
+    # Page 1 of the whole history reads its 20 rows by index; a deep offset walks the index,
+    # and a filter counts every matching row: those may take long, and leave the loop.
+    short = n == 1 and offset < SHORT_OFFSET
+    rows = await (reader.rows if short else reader.scan)(query, *args, limit, offset)
     total = int(rows[0]["total"]) if rows else await _total(reader, where, args)
     return [transaction_record(row) for row in rows], total
 
@@ -89,7 +94,8 @@ async def _rows_after(
     reader: Reader, where: str, args: list[Any], anchor: Anchor | None, limit: int
 ) -> Sequence[Row]:
     """Up to `limit` matching rows after `anchor` in the report's order: an index range scan
-    from the anchor, whatever its depth."""
+    from the anchor, whatever its depth (short unless filtered or many rows are asked)."""
+    short = len(args) == 1 and limit <= SHORT_ROWS
     if anchor is not None:
         n = len(args)
         where = f"{where} AND (t.created_at, t.uuid) < (${n + 1}, ${n + 2})"
@@ -98,7 +104,7 @@ async def _rows_after(
         f"SELECT {TRANSACTION_COLUMNS} FROM transactions t"  # noqa: S608
         f" WHERE {where} {NEWEST_FIRST} LIMIT ${len(args) + 1}"
     )
-    return await reader.scan(query, *args, limit)
+    return await (reader.rows if short else reader.scan)(query, *args, limit)
 
 
 async def report_after(
