@@ -18,13 +18,13 @@ class HealthRecord(BaseModel):
 
 
 @router.get("/health", response_model=Envelope[HealthRecord], openapi_extra=PUBLIC)
-async def health() -> JSONResponse:
+async def get_health() -> JSONResponse:
     """The process is up (no database round trip: the read ceiling of this stack)."""
     return ok({"status": "ok"})
 
 
 @router.get("/ready", response_model=Envelope[HealthRecord], openapi_extra=PUBLIC)
-async def ready(db: Db) -> JSONResponse:
+async def get_readiness(db: Db) -> JSONResponse:
     """The database answers; 503 while it does not."""
     try:
         await db.reader.value("SELECT 1")
