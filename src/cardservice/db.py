@@ -29,7 +29,16 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from cardservice.config import Settings
-from cardservice.sql import PostgresReader, Reader, SQLiteWriter, Tx, make_reader, sqlite_path
+from cardservice.events.outbox import complete_events
+from cardservice.sql import (
+    PostgresReader,
+    Reader,
+    SQLiteWriter,
+    Tx,
+    make_reader,
+    session_tx,
+    sqlite_path,
+)
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 T = TypeVar("T")
@@ -166,9 +175,11 @@ class Database:
             assert isinstance(self.reader, PostgresReader)
             async with self.reader.transaction(self._key) as tx:
                 yield tx
+                await complete_events(tx)
             return
         async with self._writer_turn(), self._sqlite_writer.transaction(self._key) as tx:
             yield tx
+            await complete_events(tx)
 
     async def transact(self, work: Callable[[Tx], Awaitable[T]]) -> T:
         """Run `work` as one write unit on the driver: committed when it returns, rolled back
@@ -183,9 +194,11 @@ class Database:
         if self._write_lock is None:
             async with self._write() as session, session.begin():
                 yield session
+                await complete_events(await session_tx(session))
             return
         async with self._writer_turn(), self._write() as session, session.begin():
             yield session
+            await complete_events(await session_tx(session))
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncSession]:
