@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -20,6 +20,7 @@ from cardservice.config import Settings
 from cardservice.db import Database
 from cardservice.dictionaries.routes import router as dictionaries_router
 from cardservice.errors import MethodNotAllowed, NotFound, ServiceError, ValidationFailed
+from cardservice.events.routes import router as events_router
 from cardservice.health import router as health_router
 from cardservice.logs import configure_logging
 from cardservice.middleware import RequestContextMiddleware
@@ -31,6 +32,8 @@ from cardservice.security import CardCipher
 from cardservice.transactions.routes import router as transactions_router
 from cardservice.users.routes import router as users_router
 from cardservice.web import JSONResponse
+from cardservice.webhooks.routes import router as webhooks_router
+from cardservice.webhooks.worker import running_worker
 
 DESCRIPTION = (
     "Virtual cards on accounts, a double-entry ledger, transactions, receipts and 3DS codes. "
@@ -95,6 +98,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         users_router,
         attachments_router,
         payments_router,
+        events_router,
+        webhooks_router,
     ]
     if settings.sandbox_enabled:
         routers.append(sandbox_router)
@@ -120,6 +125,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
-    yield
+    state = app.state
+    async with AsyncExitStack() as stack:
+        if state.settings.embedded_worker:
+            await stack.enter_async_context(running_worker(state.db, state.settings, state.cipher))
+        yield
     await app.state.db.dispose()
     await app.state.rate_limiter.close()

@@ -16,7 +16,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 from uuid import UUID
 
@@ -38,19 +38,36 @@ _THREE_DS = """
 SELECT d.uuid, d.card_uuid, c.bin, c.last4, d.merchant_name, d.amount, d.currency,
        d.created_at, d.expires_at
 FROM three_ds_codes d JOIN cards c ON c.uuid = d.card_uuid WHERE d.uuid IN """
-_ATTACHMENTS = "SELECT uuid, type, mime_type, size, sha256, created_at FROM attachments WHERE uuid IN "
+_ATTACHMENTS = (
+    "SELECT uuid, type, mime_type, size, sha256, created_at FROM attachments WHERE uuid IN "
+)
 _SET_DATA_PG = """
 UPDATE events SET data = v.data
 FROM unnest(CAST($1 AS bigint[]), CAST($2 AS text[])) AS v(id, data) WHERE events.id = v.id"""
 _SET_DATA_ONE = "UPDATE events SET data = $2 WHERE id = $1"
 
 
+class _Positional:
+    """Values read by name, handed to a record builder that reads by position (the ORM
+    flavour of `Tx` gives mappings, which have no positions)."""
+
+    def __init__(self, row: Row, names: Sequence[str]) -> None:
+        self._values = [row[name] for name in names]
+
+    def __getitem__(self, key: int | str, /) -> Any:
+        assert isinstance(key, int)
+        return self._values[key]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._values)
+
+
 def _card(row: Row) -> dict[str, Any]:
-    return card_row_record([row[name] for name in CARD_FIELDS])
+    return card_row_record(_Positional(row, CARD_FIELDS))
 
 
 def _transaction(row: Row) -> dict[str, Any]:
-    return transaction_row_record([row[name] for name in TRANSACTION_FIELDS])
+    return transaction_row_record(_Positional(row, TRANSACTION_FIELDS))
 
 
 def _three_ds(row: Row) -> dict[str, Any]:
@@ -141,7 +158,6 @@ _NUMBER_PG = """
 UPDATE events SET sequence = $1 + v.n
 FROM unnest(CAST($2 AS bigint[])) WITH ORDINALITY AS v(id, n) WHERE events.id = v.id"""
 _NUMBER_ONE = "UPDATE events SET sequence = $2 WHERE id = $1"
-SEQUENCED = "SELECT id, uuid, type, user_uuid FROM events WHERE id IN "
 
 
 async def sequence_events(tx: Tx, limit: int = BATCH) -> list[int]:
@@ -160,6 +176,3 @@ async def sequence_events(tx: Tx, limit: int = BATCH) -> list[int]:
     else:
         await tx.execute(_NUMBER_PG, last, ids)
     return ids
-
-
-Sequencer = Callable[[Tx], Awaitable[list[int]]]

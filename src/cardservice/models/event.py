@@ -9,8 +9,8 @@ commit out of. No foreign keys: the log outlives what it describes.
 
 from __future__ import annotations
 
-from uuid import UUID
 from datetime import datetime
+from uuid import UUID
 
 from sqlalchemy import BigInteger, Index, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column

@@ -41,9 +41,30 @@ TRANSACTION_WATCHED = ("status", "refunded_amount")
 TRIGGERS = (
     ("cards_event_created", "cards", "INSERT", "card.created", "card", ()),
     ("cards_event_updated", "cards", "UPDATE", "card.updated", "card", CARD_WATCHED),
-    ("transactions_event_created", "transactions", "INSERT", "transaction.created", "transaction", ()),
-    ("transactions_event_updated", "transactions", "UPDATE", "transaction.updated", "transaction", TRANSACTION_WATCHED),
-    ("three_ds_codes_event_created", "three_ds_codes", "INSERT", "three_ds.code_created", "three_ds_code", ()),
+    (
+        "transactions_event_created",
+        "transactions",
+        "INSERT",
+        "transaction.created",
+        "transaction",
+        (),
+    ),
+    (
+        "transactions_event_updated",
+        "transactions",
+        "UPDATE",
+        "transaction.updated",
+        "transaction",
+        TRANSACTION_WATCHED,
+    ),
+    (
+        "three_ds_codes_event_created",
+        "three_ds_codes",
+        "INSERT",
+        "three_ds.code_created",
+        "three_ds_code",
+        (),
+    ),
     ("attachments_event_created", "attachments", "INSERT", "attachment.created", "attachment", ()),
 )
 # SQLite: a version-4 uuid as the 32 hex digits SQLAlchemy stores.
@@ -115,7 +136,9 @@ def _create_tables() -> None:
         ),
         sa.PrimaryKeyConstraint("id", name="pk_webhook_deliveries"),
     )
-    op.create_index("ix_webhook_deliveries_due", "webhook_deliveries", ["status", "next_attempt_at"])
+    op.create_index(
+        "ix_webhook_deliveries_due", "webhook_deliveries", ["status", "next_attempt_at"]
+    )
     op.create_index("ix_webhook_deliveries_endpoint_uuid", "webhook_deliveries", ["endpoint_uuid"])
     op.create_index("ix_webhook_deliveries_event_id", "webhook_deliveries", ["event_id"])
     op.create_table(
