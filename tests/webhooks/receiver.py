@@ -26,6 +26,7 @@ class Receiver:
     received: list[Received] = field(default_factory=list)
     port: int = 0
     _server: asyncio.Server | None = None
+    _writers: list[asyncio.StreamWriter] = field(default_factory=list)
 
     @property
     def url(self) -> str:
@@ -44,7 +45,8 @@ class Receiver:
     async def close(self) -> None:
         if self._server is not None:
             self._server.close()
-            self._server.close_clients()
+            for writer in self._writers:
+                writer.close()
             await self._server.wait_closed()
 
     def ids(self) -> list[str]:
@@ -57,6 +59,7 @@ class Receiver:
                 await asyncio.sleep(0.05)
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._writers.append(writer)
         try:
             while True:
                 head = await reader.readuntil(b"\r\n\r\n")

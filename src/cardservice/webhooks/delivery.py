@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from urllib.parse import urlsplit
+from uuid import UUID
 
 import httpx
 
@@ -73,10 +74,10 @@ class Claimed:
 
     delivery_id: int
     attempt: int
-    endpoint_uuid: str
+    endpoint_uuid: UUID
     url: str
     secrets: list[str]
-    event_uuid: str
+    event_uuid: UUID
     event_created_at: datetime
     body: bytes
 
@@ -107,10 +108,10 @@ def _claimed(row: Row, cipher: CardCipher, now: datetime) -> Claimed:
     return Claimed(
         delivery_id=int(row["delivery_id"]),
         attempt=int(row["attempts"]),
-        endpoint_uuid=str(text_uuid(row["endpoint_uuid"])),
+        endpoint_uuid=UUID(str(text_uuid(row["endpoint_uuid"]))),
         url=row["url"],
         secrets=live_secrets(row, cipher, now),
-        event_uuid=str(event["uuid"]),
+        event_uuid=UUID(str(event["uuid"])),
         event_created_at=created,
         body=dumps(event),
     )
@@ -144,10 +145,10 @@ async def post(client: httpx.AsyncClient, claimed: Claimed, settings: Settings) 
                 "content-type": "application/json",
                 "host": urlsplit(claimed.url).netloc,
                 "user-agent": "cardservice-webhooks",
-                "webhook-id": claimed.event_uuid,
+                "webhook-id": str(claimed.event_uuid),
                 "webhook-timestamp": str(timestamp),
                 "webhook-signature": signature_header(
-                    claimed.secrets, claimed.event_uuid, timestamp, claimed.body
+                    claimed.secrets, str(claimed.event_uuid), timestamp, claimed.body
                 ),
             }
             https = urlsplit(claimed.url).scheme == "https"
@@ -189,8 +190,8 @@ async def record(db: Database, claimed: Claimed, outcome: Outcome, rng: random.R
     log.info(
         "webhook attempt",
         extra={
-            "event_uuid": claimed.event_uuid,
-            "endpoint_uuid": claimed.endpoint_uuid,
+            "event_uuid": str(claimed.event_uuid),
+            "endpoint_uuid": str(claimed.endpoint_uuid),
             "attempt": claimed.attempt,
             "status_code": outcome.status_code,
             "error": outcome.error,

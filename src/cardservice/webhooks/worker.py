@@ -69,7 +69,9 @@ class DeliveryWorker:
             outcome = await post(client, claimed, self._settings)
             await record(self._db, claimed, outcome, self._rng)
         except Exception:  # the lease expires and the attempt is made again
-            log.exception("webhook attempt not recorded", extra={"event_uuid": claimed.event_uuid})
+            log.exception(
+                "webhook attempt not recorded", extra={"event_uuid": str(claimed.event_uuid)}
+            )
 
 
 @contextlib.asynccontextmanager
