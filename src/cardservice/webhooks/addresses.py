@@ -54,6 +54,15 @@ def is_public(address: str) -> bool:
     return ip.is_global and not ip.is_multicast
 
 
+async def check_endpoint_url(url: str, allow_private: bool) -> None:
+    """When an endpoint is saved: the URL's form, and, unless private addresses are
+    allowed (then any address will do, and nothing is looked up), that its host resolves
+    to public addresses only."""
+    _parts(url)
+    if not allow_private:
+        await resolve(url, allow_private)
+
+
 async def resolve(url: str, allow_private: bool) -> Target:
     """The URL's target; `UrlNotAllowed` (422) when it is not http(s), does not resolve,
     or any of its addresses is loopback, private, link-local, multicast or reserved."""

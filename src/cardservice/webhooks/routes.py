@@ -15,7 +15,7 @@ from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Done, Envelope, Pag
 from cardservice.sql import Tx
 from cardservice.web import JSONResponse, StandardPage, body_schema, done, ok, read_json
 from cardservice.webhooks import service
-from cardservice.webhooks.addresses import resolve
+from cardservice.webhooks.addresses import check_endpoint_url
 from cardservice.webhooks.queue import replay
 from cardservice.webhooks.schemas import (
     AttemptRecord,
@@ -33,7 +33,7 @@ ONE = "/webhook-endpoints/{endpointUuid:uuid36}"
 async def _check_url(request: Request, url: str) -> None:
     """422 `url_not_allowed` unless the URL may receive webhooks (resolved here, outside
     any transaction)."""
-    await resolve(url, request.app.state.settings.webhook_private_allowed)
+    await check_endpoint_url(url, request.app.state.settings.webhook_private_allowed)
 
 
 @router.post(
