@@ -1,5 +1,5 @@
 """The outbox fixtures of the webhook tests, shared."""
 
-from tests.webhooks.conftest import outbox, receiver, worker
+from tests.webhooks.conftest import app, receiver, worker
 
-__all__ = ["outbox", "receiver", "worker"]
+__all__ = ["app", "receiver", "worker"]

@@ -1,12 +1,12 @@
 """Webhook crash run: a real server with 2 worker processes (`cardservice serve --workers 2`)
 on PostgreSQL delivers to a loopback receiver during a stream of authorizations and card
-purchases, and is killed with SIGKILL (the whole process group) at random moments and
-restarted. Then: every committed event reached the receiver at least once; every id the
+purchases; every 1-2 s a worker process is killed with SIGKILL (uvicorn starts another),
+and every third time the whole server is, and restarted. Then: every committed event reached the receiver at least once; every id the
 receiver got is an event in the table (nothing for a rolled-back change); every card and
 transaction has its created event and every event its object; sequences are 1..N.
 
     python -m tests.stress.webhook_run --seconds 60      # make stress
-    (a short run is part of make test: tests/webhooks/test_crash.py)
+    (a short run is part of make test: tests/stress/test_webhook_run.py)
 """
 
 from __future__ import annotations
@@ -58,11 +58,25 @@ class RunFigures:
         )
 
 
+def _workers(parent: int) -> list[int]:
+    """The server processes uvicorn's supervisor `parent` spawned (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if ppid == parent and b"spawn_main" in command:
+            found.append(int(stat.parent.name))
+    return found
+
+
 class Servers:
     """`cardservice serve --workers 2` in its own process group, killed all at once."""
 
-    def __init__(self, url: str, workdir: Path) -> None:
-        self.port = free_port()
+    def __init__(self, url: str, workdir: Path, workers: int = 2, **settings: str) -> None:
+        self.port, self.workers = free_port(), workers
         self.env = {
             **os.environ,
             "CARDSERVICE_DATABASE_URL": url,
@@ -74,6 +88,7 @@ class Servers:
             "CARDSERVICE_WEBHOOK_LEASE_SECONDS": str(LEASE_SECONDS),
             "CARDSERVICE_WEBHOOK_TIMEOUT_SECONDS": str(TIMEOUT_SECONDS),
             "CARDSERVICE_DB_POOL_SIZE": "4",
+            **{f"CARDSERVICE_{k.upper()}": v for k, v in settings.items()},
         }
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -84,7 +99,7 @@ class Servers:
     async def start(self) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "cardservice", "serve", "--port", str(self.port),
-             "--workers", "2"],
+             "--workers", str(self.workers)],
             env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True,
         )  # fmt: skip
@@ -99,12 +114,22 @@ class Servers:
         raise RuntimeError("server did not become ready")
 
     def kill(self) -> None:
+        """SIGKILL to the supervisor and both workers."""
         if self.process is not None and self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
 
+    def kill_worker(self, rng: random.Random) -> bool:
+        """SIGKILL to one worker process; uvicorn's supervisor starts another."""
+        assert self.process is not None
+        pids = _workers(self.process.pid)
+        if not pids:
+            return False
+        os.kill(rng.choice(pids), signal.SIGKILL)
+        return True
 
-async def _setup(
+
+async def setup(
     url: str, servers: Servers, receiver: Receiver
 ) -> tuple[dict[str, str], list[str], str]:
     """A user (made through the services, in process) with a webhook endpoint for every
@@ -131,7 +156,7 @@ async def _setup(
         bought = await client.post(
             "/card/buy",
             json={"account_uuid": str(account.uuid), "bin_uuid": bin_uuid, "cards_count": 4,
-                  "start_balance": 2000},
+                  "start_balance": 20000},
         )  # fmt: skip
         cards = [c["uuid"] for c in bought.json()["data"]["cards"]]
     return headers, cards, str(account.uuid)
@@ -162,13 +187,16 @@ async def _client(servers: Servers, headers: dict[str, str], cards: list[str], a
 async def _killer(
     servers: Servers, figures: RunFigures, deadline: float, rng: random.Random
 ) -> None:
+    """Every 1-2 s a worker process is killed (its supervisor replaces it); every third
+    time the whole server is, and started again."""
     while True:
         await asyncio.sleep(rng.uniform(1.0, 2.0))
         if time.monotonic() >= deadline - 0.5:
             return
-        servers.kill()
         figures.kills += 1
-        await servers.start()
+        if figures.kills % 3 == 0 or not servers.kill_worker(rng):
+            servers.kill()
+            await servers.start()
 
 
 async def _settle(url: str, receiver: Receiver, figures: RunFigures, seconds: float) -> None:
@@ -225,7 +253,7 @@ async def webhook_run(seconds: float, seed: int = 15) -> RunFigures:
     try:
         await upgrade_database(Settings(database_url=url).resolved_database_url)
         await servers.start()
-        headers, cards, account = await _setup(url, servers, receiver)
+        headers, cards, account = await setup(url, servers, receiver)
         deadline = time.monotonic() + seconds
         await asyncio.gather(
             _killer(servers, figures, deadline, rng),

@@ -24,10 +24,11 @@ async def empty_outbox(app: FastAPI) -> None:
         await db.transact(lambda tx: tx.execute(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
 
 
-@pytest.fixture(autouse=True)
-async def outbox(app: FastAPI) -> AsyncIterator[None]:
+@pytest.fixture
+async def app(app: FastAPI) -> AsyncIterator[FastAPI]:
+    """The suite's app, its outbox tables emptied before and after the test."""
     await empty_outbox(app)
-    yield
+    yield app
     await empty_outbox(app)
 
 
