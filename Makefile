@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_DSN ?= postgresql://postgres@127.0.0.1:5432/test
 
-.PHONY: install run test lint typecheck test-sqlite test-postgres postgres redis stress bench bench-quick bench-tools clean
+.PHONY: install run test lint typecheck test-sqlite test-postgres postgres redis stress bench bench-quick bench-events bench-tools clean
 
 install: $(STAMP)
 
@@ -63,6 +63,9 @@ bench: install postgres bench-tools
 
 bench-quick: install postgres bench-tools
 	CARDSERVICE_BENCH_PG=$(PG_DSN) $(BIN)/python -m bench.run --quick
+
+bench-events: install postgres
+	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m bench.events
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache

@@ -56,6 +56,10 @@ async def test_bad_endpoint_bodies_are_refused(app: FastAPI, client: httpx.Async
         {"url": "https://x.example/", "secret": "whsec_mine"},
         {"url": "mailto:someone@example.com"},
         {"url": "https://x.example:99999/"},
+        {"url": "http://[/"},
+        {"url": "http://exa mple.com/"},
+        {"url": "http://exämple.com/"},
+        {"url": "http://example.com/\r\nX-Injected: 1"},
     ):
         response = await post(client, user, "/webhook-endpoints", body)
         assert response.status_code == 422, (body, response.text)

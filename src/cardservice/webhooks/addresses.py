@@ -35,7 +35,12 @@ class Target:
 
 
 def _parts(url: str) -> SplitResult:
-    parts = urlsplit(url)
+    if not url.isascii() or any(c.isspace() or not c.isprintable() for c in url):
+        raise UrlNotAllowed("The URL must be ASCII without spaces (IDN hosts in punycode).")
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        raise UrlNotAllowed("The URL is not valid.") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise UrlNotAllowed("The URL must be http:// or https:// with a host.")
     if parts.username or parts.password:

@@ -162,7 +162,7 @@ async def post(client: httpx.AsyncClient, claimed: Claimed, settings: Settings) 
         error = f"url_not_allowed: {exc.message}"
     except TimeoutError:
         error = f"timeout after {settings.webhook_timeout_seconds:g} s"
-    except httpx.HTTPError as exc:
+    except (httpx.HTTPError, OSError, ValueError) as exc:  # whatever the URL or peer did
         error = f"{type(exc).__name__}: {exc}"[:500]
     return Outcome(started_at, status, error, int((time.monotonic() - started) * 1000))
 
