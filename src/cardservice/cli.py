@@ -11,12 +11,11 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from cardservice.config import Settings
 from cardservice.errors import ServiceError
 from cardservice.logs import configure_logging
 from cardservice.sandbox import commands as simulate_commands
+from cardservice.sql import Tx
 
 Handler = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, str | None]]
 DURATION = re.compile(r"^(\d+)([smhd])$")
@@ -41,15 +40,13 @@ def parse_uuid(text: str) -> uuid.UUID:
         raise CommandError(f"not a uuid: {text!r}") from None
 
 
-async def _with_session(
-    settings: Settings, work: Callable[..., Awaitable[str | None]]
-) -> str | None:
+async def in_unit(settings: Settings, work: Callable[[Tx], Awaitable[str]]) -> str:
+    """Run `work` as one write unit on the configured database (the routes' own path)."""
     from cardservice.db import Database
 
     db = Database(settings)
     try:
-        async with db.write() as session:
-            return await work(session)
+        return await db.transact(work)
     finally:
         await db.dispose()
 
@@ -107,33 +104,32 @@ async def cmd_db_upgrade(_args: argparse.Namespace, settings: Settings) -> None:
 async def cmd_users_create(args: argparse.Namespace, settings: Settings) -> str | None:
     from cardservice.users.service import create_user
 
-    async def work(session: AsyncSession) -> str:
-        user = await create_user(session, args.email, args.name, args.team, args.role)
-        return str(user.uuid)
+    async def work(tx: Tx) -> str:
+        return str(await create_user(tx, args.email, args.name, args.team, args.role))
 
-    return await _with_session(settings, work)
+    return await in_unit(settings, work)
 
 
 async def cmd_accounts_create(args: argparse.Namespace, settings: Settings) -> str | None:
     from cardservice.accounts.service import create_account
     from cardservice.users.service import user_by_email
 
-    async def work(session: AsyncSession) -> str:
-        user = await user_by_email(session, args.email)
-        account = await create_account(session, user.uuid, args.name, args.currency, args.type)
-        return str(account.uuid)
+    async def work(tx: Tx) -> str:
+        user = await user_by_email(tx, args.email)
+        return str(await create_account(tx, user, args.name, args.currency, args.type))
 
-    return await _with_session(settings, work)
+    return await in_unit(settings, work)
 
 
 async def cmd_accounts_set_status(args: argparse.Namespace, settings: Settings) -> str | None:
     from cardservice.accounts.service import set_account_status
 
-    async def work(session: AsyncSession) -> str:
-        account = await set_account_status(session, parse_uuid(args.account_uuid), args.status)
-        return account.status
+    account = parse_uuid(args.account_uuid)
 
-    return await _with_session(settings, work)
+    async def work(tx: Tx) -> str:
+        return await set_account_status(tx, account, args.status)
+
+    return await in_unit(settings, work)
 
 
 async def cmd_tokens_issue(args: argparse.Namespace, settings: Settings) -> str | None:
@@ -142,21 +138,22 @@ async def cmd_tokens_issue(args: argparse.Namespace, settings: Settings) -> str 
 
     expires = parse_duration(args.expires_in) if args.expires_in else None
 
-    async def work(session: AsyncSession) -> str:
-        user = await user_by_email(session, args.email)
-        _token, plaintext = await issue_token(session, user.uuid, args.name, expires)
+    async def work(tx: Tx) -> str:
+        _token, plaintext = await issue_token(
+            tx, await user_by_email(tx, args.email), args.name, expires
+        )
         return plaintext
 
-    return await _with_session(settings, work)
+    return await in_unit(settings, work)
 
 
 async def cmd_tokens_revoke(args: argparse.Namespace, settings: Settings) -> str | None:
     from cardservice.auth.credentials import revoke_token
 
-    async def work(session: AsyncSession) -> str:
-        return str(await revoke_token(session, args.token))
+    async def work(tx: Tx) -> str:
+        return str(await revoke_token(tx, args.token))
 
-    return await _with_session(settings, work)
+    return await in_unit(settings, work)
 
 
 async def cmd_mfa_issue(args: argparse.Namespace, settings: Settings) -> str | None:
@@ -166,12 +163,12 @@ async def cmd_mfa_issue(args: argparse.Namespace, settings: Settings) -> str | N
     if args.ttl < 10 or args.ttl > 86_400:
         raise CommandError("--ttl must be 10..86400 seconds")
 
-    async def work(session: AsyncSession) -> str:
-        user = await user_by_email(session, args.email)
-        code, _expires = await issue_mfa_code(session, user.uuid, timedelta(seconds=args.ttl))
+    async def work(tx: Tx) -> str:
+        user = await user_by_email(tx, args.email)
+        code, _expires = await issue_mfa_code(tx, user, timedelta(seconds=args.ttl))
         return code
 
-    return await _with_session(settings, work)
+    return await in_unit(settings, work)
 
 
 async def cmd_keys_generate(_args: argparse.Namespace, _settings: Settings) -> str:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from pydantic import BaseModel
-from sqlalchemy import text
 
+from cardservice.db import Db
 from cardservice.openapi import PUBLIC, Envelope
 from cardservice.web import JSONResponse, ok
 
@@ -23,11 +23,10 @@ async def health() -> JSONResponse:
 
 
 @router.get("/ready", response_model=Envelope[HealthRecord], openapi_extra=PUBLIC)
-async def ready(request: Request) -> JSONResponse:
+async def ready(db: Db) -> JSONResponse:
     """The database answers; 503 while it does not."""
     try:
-        async with request.app.state.db.read() as session:
-            await session.execute(text("SELECT 1"))
+        await db.reader.value("SELECT 1")
     except Exception:
         return JSONResponse(
             {"success": False, "message": "The database is unavailable.", "code": "not_ready"},

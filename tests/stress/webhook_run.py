@@ -31,6 +31,7 @@ from cardservice.auth.credentials import issue_token
 from cardservice.config import Settings
 from cardservice.db import Database
 from cardservice.migrations import upgrade_database
+from cardservice.sql import Tx
 from cardservice.users.service import create_user
 from tests.stress.bank_run import ADMIN_DSN, KEY
 from tests.webhooks.receiver import Receiver, free_port
@@ -135,11 +136,15 @@ async def setup(
     """A user (made through the services, in process) with a webhook endpoint for every
     type, then a funded account and four cards."""
     db = Database(Settings(database_url=url, encryption_key=KEY))
+
+    async def work(tx: Tx) -> tuple[uuid.UUID, str]:
+        user = await create_user(tx, "hooks@example.com", "Hooks")
+        account = await create_account(tx, user, "A", "USD")
+        _token, token = await issue_token(tx, user, "run", None)
+        return account, token
+
     try:
-        async with db.write() as session:
-            user = await create_user(session, "hooks@example.com", "Hooks")
-            account = await create_account(session, user.uuid, "A", "USD")
-            _token, token = await issue_token(session, user.uuid, "run", None)
+        account, token = await db.transact(work)
     finally:
         await db.dispose()
     headers = {"Authorization": f"Bearer {token}"}
@@ -151,15 +156,15 @@ async def setup(
             b["uuid"] for b in bins if b["currency"] == "USD" and b["status"] == "available"
         )
         await client.post(
-            "/sandbox/deposits", json={"account_uuid": str(account.uuid), "amount": 100000}
+            "/sandbox/deposits", json={"account_uuid": str(account), "amount": 100000}
         )
         bought = await client.post(
             "/card/buy",
-            json={"account_uuid": str(account.uuid), "bin_uuid": bin_uuid, "cards_count": 4,
+            json={"account_uuid": str(account), "bin_uuid": bin_uuid, "cards_count": 4,
                   "start_balance": 20000},
         )  # fmt: skip
         cards = [c["uuid"] for c in bought.json()["data"]["cards"]]
-    return headers, cards, str(account.uuid)
+    return headers, cards, str(account)
 
 
 async def _client(servers: Servers, headers: dict[str, str], cards: list[str], account: str,

@@ -12,7 +12,9 @@ from cardservice.attachments import service
 from cardservice.attachments.blobstore import BlobStore, FilesystemBlobStore
 from cardservice.attachments.schemas import AttachmentRecord, AttachmentUpload
 from cardservice.auth.dependencies import CallerA
+from cardservice.db import Db
 from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope
+from cardservice.sql import Tx
 from cardservice.web import JSONResponse, body_schema, ok, read_json
 
 router = APIRouter(tags=["attachments"])
@@ -34,16 +36,17 @@ def blob_store(request: Request) -> BlobStore:
     openapi_extra={**BEARER_OR_MFA, **body_schema(AttachmentUpload)},
     summary="Upload an attachment (base64)",
 )
-async def upload(request: Request, caller: CallerA) -> JSONResponse:
+async def upload(request: Request, caller: CallerA, db: Db) -> JSONResponse:
     limit = request.app.state.settings.max_attachment_bytes
     body = await read_json(request, AttachmentUpload, max_bytes=service.upload_body_limit(limit))
     type_, data = body.type, service.decode(body.file, limit)
     del body  # drop the base64 text: one copy of the file in memory is enough
-    async with request.app.state.db.write() as session:
-        record = await service.store_attachment(
-            session, blob_store(request), caller.user_uuid, type_, data
-        )
-    return ok(record, status_code=201)
+    mime, digest = await service.keep_bytes(blob_store(request), data)
+
+    async def record(tx: Tx) -> AttachmentRecord:
+        return await service.store_attachment(tx, caller.user_uuid, type_, mime, len(data), digest)
+
+    return ok(await db.transact(record), status_code=201)
 
 
 @router.get(
@@ -56,10 +59,10 @@ async def upload(request: Request, caller: CallerA) -> JSONResponse:
 async def download(
     request: Request,
     caller: CallerA,
+    db: Db,
     attachment_uuid: Annotated[str, Path(alias="attachmentUuid", pattern=UUID_PATTERN)],
 ) -> FileResponse:
-    async with request.app.state.db.read() as session:
-        record = await service.own_attachment(session, caller.user_uuid, uuid.UUID(attachment_uuid))
+    record = await service.own_attachment(db.reader, caller.user_uuid, uuid.UUID(attachment_uuid))
     return FileResponse(
         blob_store(request).path(record.sha256),
         media_type=record.mime_type,

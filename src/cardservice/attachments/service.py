@@ -7,15 +7,14 @@ import base64
 import binascii
 import re
 import uuid
-
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
+from typing import Any
 
 from cardservice.attachments.blobstore import BlobStore
 from cardservice.attachments.schemas import AttachmentRecord
 from cardservice.attachments.sniff import sniff
 from cardservice.errors import NotFound, PayloadTooLarge, RuleViolation, ValidationFailed
-from cardservice.models import Attachment
+from cardservice.models.base import utcnow
+from cardservice.sql import Reader, Row, Tx, as_datetime, as_uuid
 
 DATA_URL = re.compile(r"^data:[\w.+-]+/[\w.+-]+(?:;[\w=.-]+)*;base64,", re.ASCII)
 JSON_OVERHEAD = 64 * 1024
@@ -50,39 +49,57 @@ def decode(file: str, max_decoded: int) -> bytes:
     return data
 
 
-def _record(row: Attachment) -> AttachmentRecord:
+_COLUMNS = "uuid, type, mime_type, size, sha256, created_at"
+
+
+def _record(row: Row | dict[str, Any]) -> AttachmentRecord:
     return AttachmentRecord(
-        uuid=row.uuid,
-        type=row.type,
-        mime_type=row.mime_type,
-        size=row.size,
-        sha256=row.sha256,
-        created_at=row.created_at,
+        uuid=as_uuid(row["uuid"]),
+        type=row["type"],
+        mime_type=row["mime_type"],
+        size=row["size"],
+        sha256=row["sha256"],
+        created_at=as_datetime(row["created_at"]),
     )
 
 
 async def store_attachment(
-    session: AsyncSession, store: BlobStore, user_uuid: uuid.UUID, type_: str, data: bytes
+    tx: Tx, user_uuid: uuid.UUID, type_: str, mime: str, size: int, digest: str
 ) -> AttachmentRecord:
-    """Keep the bytes (once per content) and a metadata row owned by the user."""
-    mime = sniff(data)
-    if mime is None:
-        raise UnsupportedFileType()
-    digest = await asyncio.to_thread(store.put, data)
-    row = Attachment(user_uuid=user_uuid, type=type_, mime_type=mime, size=len(data), sha256=digest)
-    session.add(row)
-    await session.flush()
+    """The metadata row of bytes already kept in the blob store, owned by the user."""
+    row = {
+        "uuid": uuid.uuid4(),
+        "type": type_,
+        "mime_type": mime,
+        "size": size,
+        "sha256": digest,
+        "created_at": utcnow(),
+    }
+    await tx.execute(
+        f"INSERT INTO attachments (user_uuid, {_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)",  # noqa: S608
+        user_uuid,
+        *row.values(),
+    )
     return _record(row)
 
 
+async def keep_bytes(store: BlobStore, data: bytes) -> tuple[str, str]:
+    """Sniff the bytes and keep them (once per content); their mime type and sha256. Runs
+    before the write unit: a retried unit must not write the file again."""
+    mime = sniff(data)
+    if mime is None:
+        raise UnsupportedFileType()
+    return mime, await asyncio.to_thread(store.put, data)
+
+
 async def own_attachment(
-    session: AsyncSession, user_uuid: uuid.UUID, attachment_uuid: uuid.UUID
+    reader: Reader, user_uuid: uuid.UUID, attachment_uuid: uuid.UUID
 ) -> AttachmentRecord:
     """One of the user's attachments; anybody else's is 404."""
-    row = await session.scalar(
-        select(Attachment).where(
-            Attachment.uuid == attachment_uuid, Attachment.user_uuid == user_uuid
-        )
+    row = await reader.row(
+        f"SELECT {_COLUMNS} FROM attachments WHERE uuid = $1 AND user_uuid = $2",  # noqa: S608
+        attachment_uuid,
+        user_uuid,
     )
     if row is None:
         raise AttachmentNotFound()

@@ -8,13 +8,9 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import or_, update
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from cardservice.errors import NotFound
-from cardservice.models import ApiToken, MfaCode
 from cardservice.models.base import utcnow
-from cardservice.sql import Reader, Row, as_datetime, as_uuid
+from cardservice.sql import Reader, Row, Tx, as_datetime, as_uuid
 
 TOKEN_PREFIX = "cs_"  # noqa: S105 - a public marker, not a secret
 TOKEN_BYTES = 32
@@ -42,50 +38,59 @@ def digest(secret: str) -> str:
 
 
 async def issue_token(
-    session: AsyncSession, user_uuid: uuid.UUID, name: str, expires_in: timedelta | None
-) -> tuple[ApiToken, str]:
+    tx: Tx, user_uuid: uuid.UUID, name: str, expires_in: timedelta | None
+) -> tuple[uuid.UUID, str]:
     """Create a bearer token; the plaintext is returned once and never stored."""
     plaintext = TOKEN_PREFIX + secrets.token_urlsafe(TOKEN_BYTES)
-    token = ApiToken(
-        user_uuid=user_uuid,
-        name=name,
-        token_hash=digest(plaintext),
-        prefix=plaintext[: len(TOKEN_PREFIX) + 8],
-        expires_at=utcnow() + expires_in if expires_in else None,
+    token_uuid, now = uuid.uuid4(), utcnow()
+    await tx.execute(
+        "INSERT INTO api_tokens (uuid, user_uuid, name, token_hash, prefix, expires_at,"
+        " created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        token_uuid,
+        user_uuid,
+        name,
+        digest(plaintext),
+        plaintext[: len(TOKEN_PREFIX) + 8],
+        now + expires_in if expires_in else None,
+        now,
     )
-    session.add(token)
-    await session.flush()
-    return token, plaintext
+    return token_uuid, plaintext
 
 
-async def revoke_token(session: AsyncSession, prefix_or_id: str) -> int:
+async def revoke_token(tx: Tx, prefix_or_id: str) -> int:
     """Revoke the tokens whose id or visible prefix matches; returns how many."""
-    conditions = [ApiToken.prefix == prefix_or_id[: len(TOKEN_PREFIX) + 8]]
     try:
-        conditions.append(ApiToken.uuid == uuid.UUID(prefix_or_id))
+        by_id: uuid.UUID | None = uuid.UUID(prefix_or_id)
     except ValueError:
+        by_id = None
         if len(prefix_or_id) < len(TOKEN_PREFIX) + 8:
             raise NotFound("Give the token's id or at least its first 11 characters.") from None
-    result = await session.execute(
-        update(ApiToken)
-        .where(or_(*conditions), ApiToken.revoked_at.is_(None))
-        .values(revoked_at=utcnow())
+    revoked = await tx.rows(
+        "UPDATE api_tokens SET revoked_at = $3"
+        " WHERE (prefix = $1 OR uuid = $2) AND revoked_at IS NULL RETURNING uuid",
+        prefix_or_id[: len(TOKEN_PREFIX) + 8],
+        by_id,
+        utcnow(),
     )
-    count = int(result.rowcount)  # type: ignore[attr-defined]
-    if count == 0:
+    if not revoked:
         raise NotFound("No active token matches.")
-    return count
+    return len(revoked)
 
 
-async def issue_mfa_code(
-    session: AsyncSession, user_uuid: uuid.UUID, ttl: timedelta
-) -> tuple[str, datetime]:
+async def issue_mfa_code(tx: Tx, user_uuid: uuid.UUID, ttl: timedelta) -> tuple[str, datetime]:
     """Create a short-lived MFA code; the plaintext is returned once and never stored."""
     code = "".join(secrets.choice(MFA_ALPHABET) for _ in range(MFA_LENGTH))
-    expires_at = utcnow() + ttl
-    session.add(MfaCode(user_uuid=user_uuid, code_hash=digest(code), expires_at=expires_at))
-    await session.flush()
-    return code, expires_at
+    now = utcnow()
+    await tx.execute(
+        "INSERT INTO mfa_codes (uuid, user_uuid, code_hash, expires_at, created_at)"
+        " VALUES ($1, $2, $3, $4, $5)",
+        uuid.uuid4(),
+        user_uuid,
+        digest(code),
+        now + ttl,
+        now,
+    )
+    return code, now + ttl
 
 
 BEARER_CALLER_SQL = """

@@ -16,24 +16,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 from uuid import UUID
 
-from cardservice.cards.listing import CARD_FIELDS, card_columns, card_row_record
 from cardservice.cards.numbers import mask
+from cardservice.cards.records import card_columns, card_record
 from cardservice.ledger.money import from_minor
 from cardservice.sql import Row, Tx, as_uuid, iso_z, text_uuid
-from cardservice.transactions.reports import TRANSACTION_COLUMNS, transaction_row_record
+from cardservice.transactions.records import transaction_columns, transaction_record
 from cardservice.web import dumps
 
 BATCH = 500
 SEQUENCER_LOCK = 15_001  # pg_advisory_xact_lock key: one sequencer at a time
-TRANSACTION_FIELDS = tuple(c.strip().split(".")[1] for c in TRANSACTION_COLUMNS.split(","))
 
 _PENDING = "SELECT id, object_type, object_uuid FROM events WHERE data IS NULL ORDER BY id"
 _CARDS = f"SELECT {card_columns('c')} FROM cards c WHERE c.uuid IN "  # noqa: S608
-_TRANSACTIONS = f"SELECT {TRANSACTION_COLUMNS} FROM transactions t WHERE t.uuid IN "  # noqa: S608
+_TRANSACTIONS = f"SELECT {transaction_columns('t')} FROM transactions t WHERE t.uuid IN "  # noqa: S608
 _THREE_DS = """
 SELECT d.uuid, d.card_uuid, c.bin, c.last4, d.merchant_name, d.amount, d.currency,
        d.created_at, d.expires_at
@@ -45,29 +44,6 @@ _SET_DATA_PG = """
 UPDATE events SET data = v.data
 FROM unnest(CAST($1 AS bigint[]), CAST($2 AS text[])) AS v(id, data) WHERE events.id = v.id"""
 _SET_DATA_ONE = "UPDATE events SET data = $2 WHERE id = $1"
-
-
-class _Positional:
-    """Values read by name, handed to a record builder that reads by position (the ORM
-    flavour of `Tx` gives mappings, which have no positions)."""
-
-    def __init__(self, row: Row, names: Sequence[str]) -> None:
-        self._values = [row[name] for name in names]
-
-    def __getitem__(self, key: int | str, /) -> Any:
-        assert isinstance(key, int)
-        return self._values[key]
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter(self._values)
-
-
-def _card(row: Row) -> dict[str, Any]:
-    return card_row_record(_Positional(row, CARD_FIELDS))
-
-
-def _transaction(row: Row) -> dict[str, Any]:
-    return transaction_row_record(_Positional(row, TRANSACTION_FIELDS))
 
 
 def _three_ds(row: Row) -> dict[str, Any]:
@@ -97,8 +73,8 @@ def _attachment(row: Row) -> dict[str, Any]:
 
 # object type → (the query of its records by uuid, the record builder)
 RECORDS: dict[str, tuple[str, Callable[[Row], dict[str, Any]]]] = {
-    "card": (_CARDS, _card),
-    "transaction": (_TRANSACTIONS, _transaction),
+    "card": (_CARDS, card_record),
+    "transaction": (_TRANSACTIONS, transaction_record),
     "three_ds_code": (_THREE_DS, _three_ds),
     "attachment": (_ATTACHMENTS, _attachment),
 }

@@ -11,10 +11,11 @@ from cardservice.auth.dependencies import CallerA
 from cardservice.db import Db
 from cardservice.events import listing
 from cardservice.events.schemas import EVENT_TYPES, EventRecord, EventsEnvelope, Queued
+from cardservice.filters import filters_parameter, one_of, read_filters
 from cardservice.models.base import utcnow
-from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope, filters_parameter
+from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope
 from cardservice.sql import Tx
-from cardservice.web import JSONResponse, ok, one_of, read_filters
+from cardservice.web import JSONResponse, ok
 from cardservice.webhooks.queue import publish_committed, redeliver
 
 router = APIRouter(tags=["events"])
@@ -27,7 +28,7 @@ EVENT_FILTERS = {"type": one_of(*EVENT_TYPES)}
     response_model=EventsEnvelope,
     openapi_extra={
         **BEARER_OR_MFA,
-        **filters_parameter({"type": {"type": "string", "enum": list(EVENT_TYPES)}}),
+        **filters_parameter(EVENT_FILTERS),
     },
     summary="The caller's events, oldest first, after a sequence",
 )

@@ -12,8 +12,9 @@ from cardservice.db import Db
 from cardservice.events.schemas import Queued
 from cardservice.models.base import utcnow
 from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Done, Envelope, PagedEnvelope
+from cardservice.pages import StandardPage
 from cardservice.sql import Tx
-from cardservice.web import JSONResponse, StandardPage, body_schema, done, ok, read_json
+from cardservice.web import JSONResponse, body_schema, done, ok, read_json
 from cardservice.webhooks import service
 from cardservice.webhooks.addresses import check_endpoint_url
 from cardservice.webhooks.queue import replay
