@@ -1,8 +1,8 @@
 """The outbox: database triggers insert an event beside every change (migration
 20261123_15); here the unit of work completes them and a sequencer numbers them.
 
-* `complete_events(tx)` runs at the end of every write unit (`db.Database.transaction` and
-  `write`), before the commit: it fills `data` of the unit's pending events with the API
+* `complete_events(tx)` runs at the end of every write unit (`db.Database.transaction`),
+  before the commit: it fills `data` of the unit's pending events with the API
   record of the object as it is now. No code path has to remember it; on PostgreSQL a
   deferred trigger refuses to commit an event left without data.
 * `sequence_events(tx)` gives committed events their `sequence`, in commit order. An
