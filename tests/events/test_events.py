@@ -131,6 +131,18 @@ async def test_a_rolled_back_change_leaves_no_event(
     assert await stored(app, "SELECT id FROM events") == []
 
 
+async def test_an_object_made_and_removed_in_one_unit_leaves_no_event(app: FastAPI) -> None:
+    user = await make_user(app)
+    attachment = uuid.uuid4()
+
+    async def work(tx: Tx) -> None:
+        await tx.execute(ATTACHMENT, attachment, user.uuid, "d" * 64, utcnow())
+        await tx.execute("DELETE FROM attachments WHERE uuid = $1", attachment)
+
+    await app.state.db.transact(work)
+    assert await stored(app, "SELECT id FROM events") == []
+
+
 async def test_sequence_follows_commit_order_not_insert_order(
     app: FastAPI, client: httpx.AsyncClient
 ) -> None:

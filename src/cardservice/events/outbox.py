@@ -44,6 +44,7 @@ _SET_DATA_PG = """
 UPDATE events SET data = v.data
 FROM unnest(CAST($1 AS bigint[]), CAST($2 AS text[])) AS v(id, data) WHERE events.id = v.id"""
 _SET_DATA_ONE = "UPDATE events SET data = $2 WHERE id = $1"
+_FORGET = "DELETE FROM events WHERE id IN "
 
 
 def _three_ds(row: Row) -> dict[str, Any]:
@@ -116,8 +117,12 @@ async def complete_events(tx: Tx) -> None:
         found: dict[str, bytes] = {}
         for object_type, uuids in wanted.items():
             found.update(await _records(tx, object_type, sorted(uuids)))
-        ids = [int(row["id"]) for row in batch]
-        data = [found[str(_uuid(row["object_uuid"]))].decode() for row in batch]
+        done = [row for row in batch if str(_uuid(row["object_uuid"])) in found]
+        gone = [int(row["id"]) for row in batch if str(_uuid(row["object_uuid"])) not in found]
+        if gone:  # the unit removed what it made: no change is left to tell
+            await tx.execute(_FORGET + in_list(len(gone)), *gone)
+        ids = [int(row["id"]) for row in done]
+        data = [found[str(_uuid(row["object_uuid"]))].decode() for row in done]
         await _set_data(tx, ids, data)
 
 
