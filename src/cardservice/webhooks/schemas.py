@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from uuid import UUID
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
 from cardservice.events.schemas import EventType
+
+_PORT = r"(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})"
+URL_PATTERN = rf"^https?://[A-Za-z0-9.-]+(?::{_PORT})?(?:/[!-~]*)?$"
+URL_DESCRIPTION = "http(s) URL; host a name or an IPv4 address (IDN in punycode, no IPv6 literal)"
 
 
 class EndpointCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    url: str = Field(min_length=1, max_length=2048)
+    url: str = Field(
+        min_length=1, max_length=2048, pattern=URL_PATTERN, description=URL_DESCRIPTION
+    )
     description: str | None = Field(default=None, max_length=255)
     event_types: list[EventType] | None = Field(
         default=None, min_length=1, description="default: every type"
@@ -23,7 +29,13 @@ class EndpointCreate(BaseModel):
 class EndpointUpdate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    url: str | None = Field(default=None, min_length=1, max_length=2048)
+    url: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=2048,
+        pattern=URL_PATTERN,
+        description=URL_DESCRIPTION,
+    )
     description: str | None = Field(default=None, max_length=255)
     event_types: list[EventType] | None = Field(default=None, min_length=1)
     enabled: bool | None = None
@@ -34,6 +46,14 @@ class ReplayRequest(BaseModel):
 
     since: AwareDatetime
     until: AwareDatetime | None = None
+
+    @field_validator("since", "until")
+    @classmethod
+    def _in_utc(cls, value: datetime | None) -> datetime | None:
+        try:
+            return None if value is None else value.astimezone(UTC)
+        except OverflowError:
+            raise ValueError("out of range") from None
 
 
 class EndpointRecord(BaseModel):
