@@ -10,6 +10,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.exceptions import HTTPException
+from starlette.routing import Match, Route
 
 from cardservice import __version__
 from cardservice.accounts.routes import router as accounts_router
@@ -59,10 +60,20 @@ async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
     return _error_response(ValidationFailed(errors=errors))
 
 
-async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
+def _allowed_methods(request: Request) -> str:
+    """Every method of every route on the request's path (a path served by several routes,
+    as `/webhook-endpoints/{uuid}`, answers 405 from the first one, which knows only its own)."""
+    methods: set[str] = set()
+    for route in request.app.state.api_routes:
+        if isinstance(route, Route) and route.matches(request.scope)[0] != Match.NONE:
+            methods |= route.methods or set()
+    return ", ".join(sorted(methods))
+
+
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
     if exc.status_code == 405:
-        return _error_response(MethodNotAllowed(headers=exc.headers))
+        return _error_response(MethodNotAllowed(headers={"Allow": _allowed_methods(request)}))
     if exc.status_code == 404:
         return _error_response(NotFound("No such endpoint or resource."))
     return _error_response(ServiceError(str(exc.detail), code="http_error"))
@@ -105,6 +116,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         routers.append(sandbox_router)
     for router in routers:
         app.include_router(router)
+    app.state.api_routes = [route for router in routers for route in router.routes]
     if settings.cors_origin_list:
         app.add_middleware(
             CORSMiddleware,

@@ -84,3 +84,16 @@ async def test_a_rotated_secret_signs_beside_the_new_one(
     assert len(got.headers["webhook-signature"].split(" ")) == 2
     for secret in (hook["secret"], rotated.json()["data"]["secret"]):
         assert Webhook(secret).verify(got.body, got.headers)["type"] == "attachment.created"
+
+
+async def test_a_wrong_method_names_every_method_of_the_path(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    user = await make_user(app)
+    for path, allowed in (
+        ("/webhook-endpoints", {"GET", "POST"}),
+        (f"/webhook-endpoints/{uuid.uuid4()}", {"DELETE", "GET", "PATCH"}),
+    ):
+        response = await client.put(path, headers=user.headers)
+        assert response.status_code == 405 and response.json()["code"] == "method_not_allowed"
+        assert set(response.headers["allow"].split(", ")) == allowed

@@ -20,11 +20,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 from uuid import UUID
 
-from cardservice.cards.numbers import mask
+from cardservice.attachments.service import attachment_record
 from cardservice.cards.records import card_columns, card_record
-from cardservice.ledger.money import from_minor
-from cardservice.sql import Row, Tx, as_uuid, iso_z, text_uuid
+from cardservice.sql import Row, Tx, as_uuid, text_uuid
 from cardservice.transactions.records import transaction_columns, transaction_record
+from cardservice.transactions.three_ds import code_record
 from cardservice.web import dumps
 
 BATCH = 500
@@ -47,36 +47,15 @@ _SET_DATA_ONE = "UPDATE events SET data = $2 WHERE id = $1"
 _FORGET = "DELETE FROM events WHERE id IN "
 
 
-def _three_ds(row: Row) -> dict[str, Any]:
-    """A 3DS code's record without the code itself: a receiver reads that through the API."""
-    return {
-        "uuid": text_uuid(row["uuid"]),
-        "card_uuid": text_uuid(row["card_uuid"]),
-        "card_mask": mask(row["bin"], row["last4"]),
-        "merchant_name": row["merchant_name"],
-        "amount": from_minor(row["amount"]),
-        "currency": row["currency"],
-        "created_at": iso_z(row["created_at"]),
-        "expires_at": iso_z(row["expires_at"]),
-    }
-
-
 def _attachment(row: Row) -> dict[str, Any]:
-    return {
-        "uuid": text_uuid(row["uuid"]),
-        "type": row["type"],
-        "mime_type": row["mime_type"],
-        "size": row["size"],
-        "sha256": row["sha256"],
-        "created_at": iso_z(row["created_at"]),
-    }
+    return attachment_record(row).model_dump()
 
 
 # object type → (the query of its records by uuid, the record builder)
 RECORDS: dict[str, tuple[str, Callable[[Row], dict[str, Any]]]] = {
     "card": (_CARDS, card_record),
     "transaction": (_TRANSACTIONS, transaction_record),
-    "three_ds_code": (_THREE_DS, _three_ds),
+    "three_ds_code": (_THREE_DS, code_record),
     "attachment": (_ATTACHMENTS, _attachment),
 }
 
