@@ -65,9 +65,15 @@ async def test_bad_endpoint_bodies_are_refused(app: FastAPI, client: httpx.Async
         assert response.status_code == 422, (body, response.text)
     missing = f"/webhook-endpoints/{uuid.uuid4()}"
     assert (await client.patch(missing, json={}, headers=user.headers)).status_code == 404
-    replay = await post(client, user, missing + "/replay", {"since": "yesterday"})
-    assert replay.status_code == 422
-    assert await app.state.db.reader.value("SELECT COUNT(*) FROM webhook_endpoints") == 0
+    for window in ({"since": "yesterday"}, {"since": 0}, {"since": "2026-11-23T00:00:00"},
+                   {"since": "2026-11-23T00:00:00Z", "until": 0}):  # fmt: skip
+        replay = await post(client, user, missing + "/replay", window)
+        assert replay.status_code == 422, window
+    hook = await endpoint(client, user, "https://x.example/")
+    enabled = await client.patch(f"/webhook-endpoints/{hook['uuid']}", json={"enabled": 0},
+                                 headers=user.headers)  # fmt: skip
+    assert enabled.status_code == 422
+    assert await app.state.db.reader.value("SELECT COUNT(*) FROM webhook_endpoints") == 1
 
 
 async def test_a_rotated_secret_signs_beside_the_new_one(

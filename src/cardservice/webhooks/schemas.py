@@ -38,7 +38,7 @@ class EndpointUpdate(BaseModel):
     )
     description: str | None = Field(default=None, max_length=255)
     event_types: list[EventType] | None = Field(default=None, min_length=1)
-    enabled: bool | None = None
+    enabled: bool | None = Field(default=None, strict=True)
 
 
 class ReplayRequest(BaseModel):
@@ -46,6 +46,13 @@ class ReplayRequest(BaseModel):
 
     since: AwareDatetime
     until: AwareDatetime | None = None
+
+    @field_validator("since", "until", mode="before")
+    @classmethod
+    def _text(cls, value: object) -> object:
+        if value is not None and not isinstance(value, str):
+            raise ValueError("must be an ISO 8601 date-time with an offset")
+        return value
 
     @field_validator("since", "until")
     @classmethod
