@@ -144,7 +144,9 @@ async def race_run(seconds: float) -> tuple[Race, dict[str, int], list[str]]:
                 "/sandbox/deposits", json={"account_uuid": accounts[0], "amount": 10**6}
             )
             bins = (await client.get("/dictionary/bins")).json()["data"]
-            bin_uuid = next(b["uuid"] for b in bins if b["currency"] == "USD")
+            bin_uuid = next(
+                b["uuid"] for b in bins if b["currency"] == "USD" and b["status"] == "available"
+            )
             await asyncio.gather(
                 *(_authorizer(client, cards[0], race, deadline) for _ in range(6)),
                 *(_lifecycle(client, race, deadline) for _ in range(6)),
