@@ -14,7 +14,7 @@ constraint trigger): a write that bypassed the unit of work fails instead of emi
 empty event. SQLite has no deferred triggers; there the next unit completes a leftover.
 
 Revision ID: 20261123_15
-Revises: 20261123_02
+Revises: 20261123_03
 Create Date: 2026-11-23
 """
 
@@ -24,7 +24,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "20261123_15"
-down_revision = "20261123_02"
+down_revision = "20261123_03"
 branch_labels = None
 depends_on = None
 
