@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_DSN ?= postgresql://postgres@127.0.0.1:5432/test
 
-.PHONY: install run test browser client lint typecheck test-sqlite test-postgres postgres redis stress bench bench-quick bench-tools clean fleet fleet-stop fleet-chaos fleet-pitr bench-fleet
+.PHONY: install run test browser client lint typecheck test-sqlite test-postgres postgres redis stress bench bench-quick bench-tools clean fleet fleet-stop fleet-chaos fleet-pitr bench-fleet bench-events
 
 install: $(STAMP)
 
@@ -69,6 +69,7 @@ stress: install postgres
 	CARDSERVICE_TEST_PG=$(PG_DSN) CARDSERVICE_STATEFUL_EXAMPLES=1000 $(BIN)/python -m pytest tests/ledger/test_state_machine.py
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.bank_run --seconds 120
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.race_run --seconds 120
+	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.webhook_run --seconds 90
 
 bench-tools:
 	@command -v wrk >/dev/null && command -v hey >/dev/null || (apt-get update -q && apt-get install -y -q wrk hey)
@@ -79,6 +80,8 @@ bench: install postgres bench-tools
 bench-quick: install postgres bench-tools
 	CARDSERVICE_BENCH_PG=$(PG_DSN) $(BIN)/python -m bench.run --quick
 
+bench-events: install postgres
+	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m bench.events
 # The fleet (docs/operations.md): HAProxy :8080, three instances, PostgreSQL primary :5440 +
 # hot standby :5441 (own clusters under var/fleet, never the machine's :5432), Redis :6390.
 fleet: install

@@ -44,6 +44,7 @@ def server(app: FastAPI, settings: Settings) -> Iterator[str]:
         "CARDSERVICE_RATE_LIMIT_PER_MINUTE": "1000000",
         "CARDSERVICE_AUTH_FAILURES_PER_MINUTE": "1000000",
         "CARDSERVICE_LOG_LEVEL": "WARNING",
+        "CARDSERVICE_EMBEDDED_WORKER": "0",  # generated webhook URLs must never be called
     }
     process = subprocess.Popen(
         [sys.executable, "-m", "cardservice", "serve", "--port", str(port)],

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -12,6 +12,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException
+from starlette.routing import Match, Route
 
 from cardservice import __version__, metrics
 from cardservice.accounts.routes import router as accounts_router
@@ -31,6 +32,7 @@ from cardservice.errors import (
     ServiceError,
     ValidationFailed,
 )
+from cardservice.events.routes import router as events_router
 from cardservice.health import router as health_router
 from cardservice.logs import configure_logging
 from cardservice.middleware import RequestContextMiddleware
@@ -44,6 +46,8 @@ from cardservice.transactions.routes import router as transactions_router
 from cardservice.unavailable import HANDLED, is_database_unavailable
 from cardservice.users.routes import router as users_router
 from cardservice.web import JSONResponse
+from cardservice.webhooks.routes import router as webhooks_router
+from cardservice.webhooks.worker import running_worker
 
 DESCRIPTION = (
     "Virtual cards on accounts, a double-entry ledger, transactions, receipts and 3DS codes. "
@@ -69,10 +73,20 @@ async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
     return _error_response(ValidationFailed(errors=errors))
 
 
-async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
+def _allowed_methods(request: Request) -> str:
+    """Every method of every route on the request's path (a path served by several routes,
+    as `/webhook-endpoints/{uuid}`, answers 405 from the first one, which knows only its own)."""
+    methods: set[str] = set()
+    for route in request.app.state.api_routes:
+        if isinstance(route, Route) and route.matches(request.scope)[0] != Match.NONE:
+            methods |= route.methods or set()
+    return ", ".join(sorted(methods))
+
+
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
     if exc.status_code == 405:
-        return _error_response(MethodNotAllowed(headers=exc.headers))
+        return _error_response(MethodNotAllowed(headers={"Allow": _allowed_methods(request)}))
     if exc.status_code == 404:
         return _error_response(NotFound("No such endpoint or resource."))
     return _error_response(ServiceError(str(exc.detail), code="http_error"))
@@ -121,6 +135,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         users_router,
         attachments_router,
         payments_router,
+        events_router,
+        webhooks_router,
         dashboard_signin.router,
         dashboard_pages.router,
     ]
@@ -128,6 +144,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         routers.append(sandbox_router)
     for router in routers:
         app.include_router(router)
+    app.state.api_routes = [route for router in routers for route in router.routes]
     app.mount("/app/static", StaticFiles(directory=DASHBOARD_STATIC), name="dashboard-static")
     if settings.cors_origin_list:
         app.add_middleware(
@@ -149,6 +166,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
-    yield
+    state = app.state
+    async with AsyncExitStack() as stack:
+        if state.settings.embedded_worker:
+            await stack.enter_async_context(running_worker(state.db, state.settings, state.cipher))
+        yield
     await app.state.db.dispose()
     await app.state.rate_limiter.close()

@@ -77,6 +77,28 @@ def run_server(args: argparse.Namespace, settings: Settings) -> None:
     )
 
 
+async def cmd_worker(_args: argparse.Namespace, settings: Settings) -> None:
+    """Deliver webhooks until SIGTERM or SIGINT (several may run on PostgreSQL)."""
+    import signal
+
+    from cardservice.db import Database
+    from cardservice.migrations import upgrade_database
+    from cardservice.security import CardCipher
+    from cardservice.webhooks.worker import DeliveryWorker
+
+    if settings.is_sqlite:
+        await upgrade_database(settings.resolved_database_url)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    db = Database(settings)
+    try:
+        await DeliveryWorker(db, settings, CardCipher.from_settings(settings)).run(stop)
+    finally:
+        await db.dispose()
+
+
 async def cmd_db_upgrade(_args: argparse.Namespace, settings: Settings) -> None:
     from cardservice.migrations import upgrade_database
 
@@ -203,6 +225,10 @@ def _parser() -> argparse.ArgumentParser:
         help="skip the embedded database's migration check (already done, as in `make run`)",
     )
     serve.set_defaults(handler=None, run=run_server)
+
+    sub.add_parser("worker", help="deliver webhooks (serve runs one loop too)").set_defaults(
+        handler=cmd_worker
+    )
 
     db = sub.add_parser("db", help="database migrations").add_subparsers(dest="db", required=True)
     db.add_parser("upgrade", help="apply pending migrations").set_defaults(handler=cmd_db_upgrade)

@@ -35,6 +35,16 @@ class Settings(BaseSettings):
     mfa_ttl_seconds: int = Field(default=600, ge=10)
     three_ds_ttl_seconds: int = Field(default=600, ge=10)
     db_pool_size: int = Field(default=10, ge=1)
+    webhook_allow_private: bool | None = Field(
+        default=None, description="deliver to loopback/private addresses (default: sandbox)"
+    )
+    embedded_worker: bool = Field(default=True, description="a delivery loop inside serve")
+    webhook_timeout_seconds: float = Field(default=10.0, gt=0)
+    webhook_lease_seconds: float = Field(
+        default=30.0, gt=0, description="a claimed attempt is taken again after this"
+    )
+    worker_poll_seconds: float = Field(default=0.1, gt=0)
+    worker_concurrency: int = Field(default=32, ge=1, description="attempts in flight")
 
     @field_validator("log_level")
     @classmethod
@@ -62,6 +72,13 @@ class Settings(BaseSettings):
     def sandbox_enabled(self) -> bool:
         """On by default for the embedded SQLite set-up, off by default otherwise."""
         return self.is_sqlite if self.sandbox is None else self.sandbox
+
+    @property
+    def webhook_private_allowed(self) -> bool:
+        """Private webhook addresses: allowed by default exactly when the sandbox is on."""
+        if self.webhook_allow_private is None:
+            return self.sandbox_enabled
+        return self.webhook_allow_private
 
     @property
     def blob_dir(self) -> Path:

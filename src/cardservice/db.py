@@ -37,6 +37,7 @@ from fastapi import Depends, Request
 
 from cardservice import metrics
 from cardservice.config import Settings
+from cardservice.events.outbox import complete_events
 from cardservice.sql import (
     PostgresPool,
     Reader,
@@ -167,10 +168,12 @@ class Database:
         if self._pool is not None:
             async with self._write_slots, self._pool.unit(self.key) as tx:
                 yield tx
+                await complete_events(tx)
             return
         assert self._writer is not None
         async with self._writer_turn(), self._writer.unit(self.key) as tx:
             yield tx
+            await complete_events(tx)
 
     async def transact(self, work: Callable[[Tx], Awaitable[T]]) -> T:
         """Run `work` as one write unit; a deadlock or serialization failure runs it again

@@ -16,7 +16,14 @@ SAMPLE = {"slug": "crypto"}
 
 
 def _path(template: str) -> str:
-    for name in ("cardUuid", "userAccountUuid", "transactionUuid", "attachmentUuid"):
+    for name in (
+        "cardUuid",
+        "userAccountUuid",
+        "transactionUuid",
+        "attachmentUuid",
+        "eventUuid",
+        "endpointUuid",
+    ):
         template = template.replace("{" + name + "}", str(uuid.uuid4()))
     return template.replace("{slug}", SAMPLE["slug"])
 

@@ -8,10 +8,10 @@ from datetime import timedelta
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import select, update
+from sqlalchemy import select
 
 from cardservice.accounts.service import set_account_status
-from cardservice.models import Card, TransactionTag
+from cardservice.models import TransactionTag
 from cardservice.models.base import utcnow
 from tests.factories import (
     around,
@@ -24,8 +24,11 @@ from tests.factories import (
 
 
 async def _set_card(app: FastAPI, card: str, **values: object) -> None:
-    async with around(app) as session:
-        await session.execute(update(Card).where(Card.uuid == uuid.UUID(card)).values(**values))
+    """Card columns no endpoint sets, written in a unit of work (which completes the event
+    a status change writes; PostgreSQL refuses to commit it otherwise)."""
+    columns = ", ".join(f"{name} = ${i}" for i, name in enumerate(values, 2))
+    sql = f"UPDATE cards SET {columns} WHERE uuid = $1"
+    await app.state.db.transact(lambda tx: tx.execute(sql, uuid.UUID(card), *values.values()))
 
 
 async def test_approval_debits_amount_and_fee_at_once(

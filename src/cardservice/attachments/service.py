@@ -52,7 +52,8 @@ def decode(file: str, max_decoded: int) -> bytes:
 _COLUMNS = "uuid, type, mime_type, size, sha256, created_at"
 
 
-def _record(row: Row | dict[str, Any]) -> AttachmentRecord:
+def attachment_record(row: Row | dict[str, Any]) -> AttachmentRecord:
+    """The record of an attachment row (selected as `_COLUMNS`)."""
     return AttachmentRecord(
         uuid=as_uuid(row["uuid"]),
         type=row["type"],
@@ -80,7 +81,7 @@ async def store_attachment(
         user_uuid,
         *row.values(),
     )
-    return _record(row)
+    return attachment_record(row)
 
 
 async def keep_bytes(store: BlobStore, data: bytes) -> tuple[str, str]:
@@ -103,4 +104,4 @@ async def own_attachment(
     )
     if row is None:
         raise AttachmentNotFound()
-    return _record(row)
+    return attachment_record(row)

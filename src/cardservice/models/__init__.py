@@ -5,6 +5,7 @@ from cardservice.models.attachment import Attachment
 from cardservice.models.base import Base
 from cardservice.models.card import Card
 from cardservice.models.credential import ApiToken, MfaCode
+from cardservice.models.event import Event
 from cardservice.models.idempotency import IdempotencyKey
 from cardservice.models.ledger import JournalEntry, Posting
 from cardservice.models.reference import (
@@ -20,6 +21,7 @@ from cardservice.models.sign_in_link import SignInLink
 from cardservice.models.three_ds import ThreeDsCode
 from cardservice.models.transaction import Transaction
 from cardservice.models.user import Team, User
+from cardservice.models.webhook import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 
 __all__ = [
     "Account",
@@ -29,6 +31,7 @@ __all__ = [
     "Bin",
     "Card",
     "DictionaryEntry",
+    "Event",
     "FeeRate",
     "IdempotencyKey",
     "JournalEntry",
@@ -43,4 +46,7 @@ __all__ = [
     "TransactionTag",
     "User",
     "UserFeeOverride",
+    "WebhookAttempt",
+    "WebhookDelivery",
+    "WebhookEndpoint",
 ]

@@ -32,9 +32,14 @@ ORDER BY d.created_at DESC, d.uuid DESC"""  # noqa: S608 - constant columns
 
 def _record(row: Row | dict[str, Any], code: str) -> dict[str, Any]:
     """A code's record (`ThreeDsRecord`): the code itself, the card's mask, never its number."""
+    return {**code_record(row), "code": code}
+
+
+def code_record(row: Row | dict[str, Any]) -> dict[str, Any]:
+    """A code's record without the code (what its event carries): the card's mask, never
+    its number."""
     return {
         "uuid": text_uuid(row["uuid"]),
-        "code": code,
         "card_uuid": text_uuid(row["card_uuid"]),
         "card_mask": mask(row["bin"], row["last4"]),
         "merchant_name": row["merchant_name"],

@@ -1,0 +1,1 @@
+"""Events: the outbox the database writes beside every change, and `GET /events`."""

@@ -1,0 +1,42 @@
+"""Event records (API.md §9)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal, get_args
+from uuid import UUID
+
+from pydantic import BaseModel
+
+EventType = Literal[
+    "card.created",
+    "card.updated",
+    "transaction.created",
+    "transaction.updated",
+    "three_ds.code_created",
+    "attachment.created",
+]
+EVENT_TYPES: tuple[str, ...] = get_args(EventType)
+
+
+class EventRecord(BaseModel):
+    uuid: UUID
+    sequence: int
+    type: EventType
+    created_at: datetime
+    data: dict[str, Any]
+
+
+class EventsMeta(BaseModel):
+    next_after: int
+    has_more: bool
+
+
+class EventsEnvelope(BaseModel):
+    success: bool = True
+    meta: EventsMeta
+    data: list[EventRecord]
+
+
+class Queued(BaseModel):
+    queued: int

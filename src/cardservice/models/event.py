@@ -1,0 +1,41 @@
+"""The events outbox: one row per change of a card, transaction, 3DS code or attachment.
+
+Rows are inserted by database triggers (migration 20261123_15) in the transaction of the
+change, with `data` NULL; the unit of work fills `data` before it commits
+(`events.outbox.complete_events`). `sequence` is given later, in commit order, by
+`events.outbox.sequence_events`: `id` is the insertion order, which concurrent units can
+commit out of. No foreign keys: the log outlives what it describes.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from uuid import UUID
+
+from sqlalchemy import BigInteger, Index, String, Text, text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from cardservice.models.base import Base, BigId
+
+
+class Event(Base):
+    __tablename__ = "events"
+    __table_args__ = (
+        Index("ix_events_user_sequence", "user_uuid", "sequence"),
+        Index("ix_events_pending", "id", postgresql_where=text("data IS NULL"),
+              sqlite_where=text("data IS NULL")),
+        Index("ix_events_unsequenced", "id", postgresql_where=text("sequence IS NULL"),
+              sqlite_where=text("sequence IS NULL")),
+    )  # fmt: skip
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    sequence: Mapped[int | None] = mapped_column(
+        BigInteger, unique=True, doc="strictly increasing in commit order; NULL until sequenced"
+    )
+    uuid: Mapped[UUID] = mapped_column(unique=True, doc="the webhook-id of every delivery")
+    type: Mapped[str] = mapped_column(String(40), doc="card.created, transaction.updated, …")
+    user_uuid: Mapped[UUID] = mapped_column(doc="the owner of the object")
+    object_type: Mapped[str] = mapped_column(String(24))
+    object_uuid: Mapped[UUID]
+    created_at: Mapped[datetime]
+    data: Mapped[str | None] = mapped_column(Text, doc="the object's API record, JSON text")

@@ -1,0 +1,1 @@
+"""Webhook endpoints and the delivery worker (Standard Webhooks, at least once)."""

@@ -1,0 +1,214 @@
+"""The delivery worker: claims due attempts, POSTs them outside any transaction, records
+the outcome. At least once, never the same attempt twice:
+
+* a claim is one unit that bumps `attempts` and sets a lease (PostgreSQL: `FOR UPDATE SKIP
+  LOCKED`, so several workers share the queue; SQLite: claims run in the writer's turn,
+  one at a time). A worker that dies mid-attempt leaves its lease to expire; the next claim
+  takes the delivery again as a new attempt. The outcome is written only by the attempt
+  that still holds the delivery (`attempts` unchanged).
+* a 2xx within the timeout is delivered; anything else is retried after 5 s, 5 min,
+  30 min, 2 h, 5 h, 10 h, 10 h (± 10 %), then the delivery is failed. `webhook-id` is the
+  event's uuid on every attempt. Redirects are not followed; the host is resolved and
+  checked before every attempt, and the attempt connects to the address checked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from urllib.parse import urlsplit
+from uuid import UUID
+
+import httpx
+
+from cardservice.config import Settings
+from cardservice.db import Database
+from cardservice.events.listing import EVENT_COLUMNS, event_record
+from cardservice.events.outbox import in_list, is_sqlite
+from cardservice.models.base import utcnow
+from cardservice.security import CardCipher
+from cardservice.sql import Row, Tx, as_datetime, insert_sql, text_uuid
+from cardservice.web import dumps
+from cardservice.webhooks.addresses import UrlNotAllowed, resolve
+from cardservice.webhooks.metrics import record_attempt
+from cardservice.webhooks.service import live_secrets
+from cardservice.webhooks.signing import signature_header
+
+log = logging.getLogger("cardservice.webhooks")
+
+RETRY_SCHEDULE = (5, 300, 1800, 7200, 18000, 36000, 36000)  # seconds after attempt 1, 2, …
+JITTER = 0.10
+_DUE = """
+SELECT id FROM webhook_deliveries
+WHERE status = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
+  AND endpoint_uuid IN (SELECT uuid FROM webhook_endpoints WHERE enabled)
+ORDER BY next_attempt_at, id LIMIT $3"""
+_ANY_DUE = """
+SELECT 1 FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $1
+  AND (lease_until IS NULL OR lease_until < $1) LIMIT 1"""
+_CLAIM_PG = f"""
+UPDATE webhook_deliveries d SET attempts = d.attempts + 1, lease_until = $2
+FROM ({_DUE} FOR UPDATE SKIP LOCKED) due WHERE d.id = due.id RETURNING d.id"""  # noqa: S608
+_CLAIM_SQLITE = f"""
+UPDATE webhook_deliveries SET attempts = attempts + 1, lease_until = $2
+WHERE id IN ({_DUE}) RETURNING id"""  # noqa: S608
+_CLAIMED = f"""
+SELECT d.id AS delivery_id, d.attempts, w.uuid AS endpoint_uuid, w.url, w.secret_ciphertext,
+       w.previous_secret_ciphertext, w.previous_secret_expires_at, {EVENT_COLUMNS}
+FROM webhook_deliveries d JOIN webhook_endpoints w ON w.uuid = d.endpoint_uuid
+JOIN events e ON e.id = d.event_id WHERE d.id IN """  # noqa: S608
+_ATTEMPT = insert_sql(
+    "webhook_attempts",
+    ("delivery_id", "endpoint_uuid", "event_uuid", "attempt", "status_code", "error",
+     "duration_ms", "next_attempt_at", "created_at"),
+)  # fmt: skip
+_FINISH = """
+UPDATE webhook_deliveries SET status = $3, next_attempt_at = $4, lease_until = NULL
+WHERE id = $1 AND attempts = $2"""
+
+
+@dataclass(frozen=True, slots=True)
+class Claimed:
+    """One attempt this worker holds: where to, signed with what, and the body."""
+
+    delivery_id: int
+    attempt: int
+    endpoint_uuid: UUID
+    url: str
+    secrets: list[str]
+    event_uuid: UUID
+    event_created_at: datetime
+    body: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    started_at: datetime
+    status_code: int | None
+    error: str | None
+    duration_ms: int
+
+    @property
+    def ok(self) -> bool:
+        return self.status_code is not None and 200 <= self.status_code < 300
+
+
+def retry_delay(attempt: int, rng: random.Random) -> timedelta | None:
+    """How long after failed attempt `attempt` (from 1) the next one is due; None: give up."""
+    if attempt > len(RETRY_SCHEDULE):
+        return None
+    return timedelta(seconds=RETRY_SCHEDULE[attempt - 1] * rng.uniform(1 - JITTER, 1 + JITTER))
+
+
+def _claimed(row: Row, cipher: CardCipher, now: datetime) -> Claimed:
+    event = event_record(row)
+    created = as_datetime(row["created_at"])
+    assert created is not None
+    return Claimed(
+        delivery_id=int(row["delivery_id"]),
+        attempt=int(row["attempts"]),
+        endpoint_uuid=UUID(str(text_uuid(row["endpoint_uuid"]))),
+        url=row["url"],
+        secrets=live_secrets(row, cipher, now),
+        event_uuid=UUID(str(event["uuid"])),
+        event_created_at=created,
+        body=dumps(event),
+    )
+
+
+async def claim(db: Database, cipher: CardCipher, lease: timedelta, limit: int) -> list[Claimed]:
+    """Take up to `limit` due attempts for `lease`; one unit, committed before any POST.
+    A read looks first, so an idle loop does not take SQLite's writer turn ten times a
+    second."""
+    if await db.reader.value(_ANY_DUE, utcnow()) is None:
+        return []
+
+    async def work(tx: Tx) -> list[Claimed]:
+        now = utcnow()
+        sql = _CLAIM_SQLITE if is_sqlite(tx) else _CLAIM_PG
+        ids = [int(row["id"]) for row in await tx.rows(sql, now, now + lease, limit)]
+        if not ids:
+            return []
+        rows = await tx.rows(_CLAIMED + in_list(len(ids)), *ids)
+        return [_claimed(row, cipher, now) for row in rows]
+
+    return await db.transact(work)
+
+
+async def post(client: httpx.AsyncClient, claimed: Claimed, settings: Settings) -> Outcome:
+    """One POST of the event, signed, cut at the timeout; never raises."""
+    started, started_at = time.monotonic(), utcnow()
+    status: int | None = None
+    error: str | None = None
+    try:
+        async with asyncio.timeout(settings.webhook_timeout_seconds):
+            target = await resolve(claimed.url, settings.webhook_private_allowed)
+            timestamp = int(time.time())
+            headers = {
+                "content-type": "application/json",
+                "host": urlsplit(claimed.url).netloc,
+                "user-agent": "cardservice-webhooks",
+                "webhook-id": str(claimed.event_uuid),
+                "webhook-timestamp": str(timestamp),
+                "webhook-signature": signature_header(
+                    claimed.secrets, str(claimed.event_uuid), timestamp, claimed.body
+                ),
+            }
+            https = urlsplit(claimed.url).scheme == "https"
+            extensions = {"sni_hostname": target.host} if https else {}
+            async with client.stream(
+                "POST", target.connect_url, content=claimed.body, headers=headers,
+                extensions=extensions,
+            ) as response:  # fmt: skip
+                status = response.status_code
+    except UrlNotAllowed as exc:
+        error = f"url_not_allowed: {exc.message}"
+    except TimeoutError:
+        error = f"timeout after {settings.webhook_timeout_seconds:g} s"
+    except (httpx.HTTPError, OSError, ValueError) as exc:  # whatever the URL or peer did
+        error = f"{type(exc).__name__}: {exc}"[:500]
+    return Outcome(started_at, status, error, int((time.monotonic() - started) * 1000))
+
+
+async def record(db: Database, claimed: Claimed, outcome: Outcome, rng: random.Random) -> None:
+    """Log the attempt; the delivery is delivered, due again later, or failed."""
+    now = utcnow()
+    delay = None if outcome.ok else retry_delay(claimed.attempt, rng)
+    status = "delivered" if outcome.ok else ("pending" if delay else "failed")
+    next_at = now + delay if delay else None
+
+    async def work(tx: Tx) -> None:
+        await tx.execute(
+            _ATTEMPT, claimed.delivery_id, claimed.endpoint_uuid, claimed.event_uuid,
+            claimed.attempt, outcome.status_code, outcome.error, outcome.duration_ms,
+            next_at, now,
+        )  # fmt: skip
+        await tx.execute(_FINISH, claimed.delivery_id, claimed.attempt, status, next_at or now)
+
+    await db.transact(work)
+    lag = (outcome.started_at - claimed.event_created_at).total_seconds()
+    record_attempt(
+        ok=outcome.ok, gave_up=status == "failed", first_lag=lag if claimed.attempt == 1 else None
+    )
+    log.info(
+        "webhook attempt",
+        extra={
+            "event_uuid": str(claimed.event_uuid),
+            "endpoint_uuid": str(claimed.endpoint_uuid),
+            "attempt": claimed.attempt,
+            "status_code": outcome.status_code,
+            "error": outcome.error,
+            "duration_ms": outcome.duration_ms,
+            "delivery": status,
+        },
+    )
+
+
+def new_client(timeout: float) -> httpx.AsyncClient:
+    """The worker's HTTP client: no redirects, no proxies from the environment. `post`
+    also cuts the whole attempt (resolution included) at the same timeout."""
+    return httpx.AsyncClient(follow_redirects=False, trust_env=False, timeout=timeout)

@@ -1,0 +1,171 @@
+"""Webhook endpoint routes (API.md §9): CRUD, secret rotation, attempts, replay."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Request
+
+from cardservice.auth.dependencies import CallerA
+from cardservice.db import Db
+from cardservice.events.schemas import Queued
+from cardservice.models.base import utcnow
+from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Done, Envelope, PagedEnvelope
+from cardservice.pages import StandardPage
+from cardservice.sql import Tx
+from cardservice.web import JSONResponse, body_schema, done, ok, read_json
+from cardservice.webhooks import service
+from cardservice.webhooks.addresses import check_endpoint_url
+from cardservice.webhooks.queue import replay
+from cardservice.webhooks.schemas import (
+    AttemptRecord,
+    EndpointCreate,
+    EndpointRecord,
+    EndpointUpdate,
+    ReplayRequest,
+)
+
+router = APIRouter(tags=["webhooks"])
+EndpointUuid = Annotated[str, Path(alias="endpointUuid", pattern=UUID_PATTERN)]
+ONE = "/webhook-endpoints/{endpointUuid:uuid36}"
+
+
+async def _check_url(request: Request, url: str) -> None:
+    """422 `url_not_allowed` unless the URL may receive webhooks (resolved here, outside
+    any transaction)."""
+    await check_endpoint_url(url, request.app.state.settings.webhook_private_allowed)
+
+
+@router.post(
+    "/webhook-endpoints",
+    status_code=201,
+    response_model=Envelope[EndpointRecord],
+    openapi_extra={**BEARER_OR_MFA, **body_schema(EndpointCreate)},
+    summary="Add a webhook endpoint (its secret is shown in full only here)",
+)
+async def create_endpoint(request: Request, caller: CallerA, db: Db) -> JSONResponse:
+    body = await read_json(request, EndpointCreate)
+    await _check_url(request, body.url)
+    cipher = request.app.state.cipher
+
+    async def work(tx: Tx) -> dict[str, Any]:
+        return await service.create_endpoint(tx, cipher, caller.user_uuid, body, utcnow())
+
+    return ok(await db.transact(work), status_code=201)
+
+
+@router.get(
+    "/webhook-endpoints",
+    response_model=PagedEnvelope[list[EndpointRecord]],
+    openapi_extra=BEARER_OR_MFA,
+    summary="The caller's webhook endpoints (secrets masked)",
+)
+async def list_endpoints(
+    request: Request, caller: CallerA, db: Db, page: StandardPage
+) -> JSONResponse:
+    records, total = await service.list_endpoints(
+        db.reader, request.app.state.cipher, caller.user_uuid, page.offset, page.size
+    )
+    return ok(records, meta=page.meta(total))
+
+
+@router.get(
+    ONE,
+    response_model=Envelope[EndpointRecord],
+    openapi_extra=BEARER_OR_MFA,
+    summary="Read one webhook endpoint (secret masked)",
+)
+async def get_endpoint(
+    request: Request, caller: CallerA, db: Db, endpoint_uuid: EndpointUuid
+) -> JSONResponse:
+    row = await service.own_endpoint(db.reader, caller.user_uuid, uuid.UUID(endpoint_uuid))
+    return ok(service.endpoint_record(row, request.app.state.cipher))
+
+
+@router.patch(
+    ONE,
+    response_model=Envelope[EndpointRecord],
+    openapi_extra={**BEARER_OR_MFA, **body_schema(EndpointUpdate)},
+    summary="Change a webhook endpoint",
+)
+async def update_endpoint(
+    request: Request, caller: CallerA, db: Db, endpoint_uuid: EndpointUuid
+) -> JSONResponse:
+    body = await read_json(request, EndpointUpdate)
+    if body.url is not None:
+        await _check_url(request, body.url)
+    cipher = request.app.state.cipher
+
+    async def work(tx: Tx) -> dict[str, Any]:
+        return await service.update_endpoint(
+            tx, cipher, caller.user_uuid, uuid.UUID(endpoint_uuid), body, utcnow()
+        )
+
+    return ok(await db.transact(work))
+
+
+@router.delete(
+    ONE,
+    response_model=Done,
+    openapi_extra=BEARER_OR_MFA,
+    summary="Delete a webhook endpoint, its queue and its attempt log",
+)
+async def delete_endpoint(caller: CallerA, db: Db, endpoint_uuid: EndpointUuid) -> JSONResponse:
+    async def work(tx: Tx) -> None:
+        await service.delete_endpoint(tx, caller.user_uuid, uuid.UUID(endpoint_uuid))
+
+    await db.transact(work)
+    return done()
+
+
+@router.post(
+    ONE + "/rotate-secret",
+    response_model=Envelope[EndpointRecord],
+    openapi_extra=BEARER_OR_MFA,
+    summary="A new secret (shown in full); the old one keeps signing for 24 h",
+)
+async def rotate_secret(
+    request: Request, caller: CallerA, db: Db, endpoint_uuid: EndpointUuid
+) -> JSONResponse:
+    cipher = request.app.state.cipher
+
+    async def work(tx: Tx) -> dict[str, Any]:
+        return await service.rotate_secret(
+            tx, cipher, caller.user_uuid, uuid.UUID(endpoint_uuid), utcnow()
+        )
+
+    return ok(await db.transact(work))
+
+
+@router.get(
+    ONE + "/deliveries",
+    response_model=PagedEnvelope[list[AttemptRecord]],
+    openapi_extra=BEARER_OR_MFA,
+    summary="The endpoint's delivery attempts, newest first",
+)
+async def deliveries(
+    caller: CallerA, db: Db, endpoint_uuid: EndpointUuid, page: StandardPage
+) -> JSONResponse:
+    records, total = await service.attempts(
+        db.reader, caller.user_uuid, uuid.UUID(endpoint_uuid), page.offset, page.size
+    )
+    return ok(records, meta=page.meta(total))
+
+
+@router.post(
+    ONE + "/replay",
+    status_code=202,
+    response_model=Envelope[Queued],
+    openapi_extra={**BEARER_OR_MFA, **body_schema(ReplayRequest)},
+    summary="Queue every event of a window the endpoint never received with a 2xx",
+)
+async def replay_window(
+    request: Request, caller: CallerA, db: Db, endpoint_uuid: EndpointUuid
+) -> JSONResponse:
+    body = await read_json(request, ReplayRequest)
+
+    async def work(tx: Tx) -> int:
+        return await replay(tx, caller, uuid.UUID(endpoint_uuid), body.since, body.until, utcnow())
+
+    return ok({"queued": await db.transact(work)}, status_code=202)

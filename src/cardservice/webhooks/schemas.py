@@ -1,0 +1,84 @@
+"""Webhook endpoint requests and records, delivery attempts (API.md §9)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from uuid import UUID
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
+
+from cardservice.events.schemas import EventType
+
+_PORT = r"(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})"
+URL_PATTERN = rf"^https?://[A-Za-z0-9.-]+(?::{_PORT})?(?:/[!-~]*)?$"
+URL_DESCRIPTION = "http(s) URL; host a name or an IPv4 address (IDN in punycode, no IPv6 literal)"
+
+
+class EndpointCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    url: str = Field(
+        min_length=1, max_length=2048, pattern=URL_PATTERN, description=URL_DESCRIPTION
+    )
+    description: str | None = Field(default=None, max_length=255)
+    event_types: list[EventType] | None = Field(
+        default=None, min_length=1, description="default: every type"
+    )
+
+
+class EndpointUpdate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    url: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=2048,
+        pattern=URL_PATTERN,
+        description=URL_DESCRIPTION,
+    )
+    description: str | None = Field(default=None, max_length=255)
+    event_types: list[EventType] | None = Field(default=None, min_length=1)
+    enabled: bool | None = Field(default=None, strict=True)
+
+
+class ReplayRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    since: AwareDatetime
+    until: AwareDatetime | None = None
+
+    @field_validator("since", "until", mode="before")
+    @classmethod
+    def _text(cls, value: object) -> object:
+        if value is not None and not isinstance(value, str):
+            raise ValueError("must be an ISO 8601 date-time with an offset")
+        return value
+
+    @field_validator("since", "until")
+    @classmethod
+    def _in_utc(cls, value: datetime | None) -> datetime | None:
+        try:
+            return None if value is None else value.astimezone(UTC)
+        except OverflowError:
+            raise ValueError("out of range") from None
+
+
+class EndpointRecord(BaseModel):
+    uuid: UUID
+    url: str
+    description: str | None
+    event_types: list[EventType] | None
+    enabled: bool
+    secret: str = Field(description="in full only on create and rotation; masked elsewhere")
+    created_at: datetime
+    updated_at: datetime
+
+
+class AttemptRecord(BaseModel):
+    event_uuid: UUID
+    attempt: int
+    status_code: int | None
+    error: str | None
+    duration_ms: int
+    next_attempt_at: datetime | None
+    created_at: datetime

@@ -1,0 +1,168 @@
+"""Webhook endpoint rules: a caller manages its own endpoints; the secret is kept encrypted
+and shown in full only when it is made (create, rotate); a rotated-out secret keeps
+signing beside the new one for 24 hours."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+from uuid import UUID, uuid4
+
+import orjson
+
+from cardservice.errors import NotFound
+from cardservice.security import CardCipher
+from cardservice.sql import Reader, Row, Tx, as_datetime, flag, insert_sql, iso_z, text_uuid
+from cardservice.webhooks.schemas import EndpointCreate, EndpointUpdate
+from cardservice.webhooks.signing import masked, new_secret
+
+ROTATION_OVERLAP = timedelta(hours=24)
+_COLUMNS = "uuid, url, description, event_types, enabled, secret_ciphertext, created_at, updated_at"
+_INSERT = insert_sql(
+    "webhook_endpoints",
+    ("uuid", "user_uuid", "url", "description", "event_types", "enabled", "secret_ciphertext",
+     "created_at", "updated_at"),
+)  # fmt: skip
+_OWN = f"SELECT {_COLUMNS} FROM webhook_endpoints WHERE uuid = $1 AND user_uuid = $2"  # noqa: S608
+_UPDATE = """
+UPDATE webhook_endpoints SET url = $2, description = $3, event_types = $4, enabled = $5,
+    updated_at = $6 WHERE uuid = $1"""
+_ROTATE = """
+UPDATE webhook_endpoints SET previous_secret_ciphertext = secret_ciphertext,
+    previous_secret_expires_at = $2, secret_ciphertext = $3, updated_at = $4 WHERE uuid = $1"""
+
+
+class EndpointNotFound(NotFound):
+    message = "Webhook endpoint not found."
+
+
+def event_types_of(value: Any) -> list[str] | None:
+    """The stored `event_types` (JSON text on both drivers) → a list, or None for all."""
+    if value is None:
+        return None
+    parsed = orjson.loads(value) if isinstance(value, str | bytes) else value
+    return None if parsed is None else list(parsed)
+
+
+def _json(types: list[str] | None) -> str | None:
+    return None if types is None else orjson.dumps(types).decode()
+
+
+def endpoint_record(row: Row, cipher: CardCipher, *, reveal: bool = False) -> dict[str, Any]:
+    secret = cipher.decrypt(bytes(row["secret_ciphertext"]))
+    return {
+        "uuid": text_uuid(row["uuid"]),
+        "url": row["url"],
+        "description": row["description"],
+        "event_types": event_types_of(row["event_types"]),
+        "enabled": flag(row["enabled"]),
+        "secret": secret if reveal else masked(secret),
+        "created_at": iso_z(row["created_at"]),
+        "updated_at": iso_z(row["updated_at"]),
+    }
+
+
+async def create_endpoint(
+    tx: Tx, cipher: CardCipher, user: UUID, body: EndpointCreate, now: datetime
+) -> dict[str, Any]:
+    """A new enabled endpoint of the user with a fresh secret, shown in full this once."""
+    endpoint = uuid4()
+    secret = cipher.encrypt(new_secret())
+    types = _json(list(body.event_types) if body.event_types else None)
+    await tx.execute(
+        _INSERT, endpoint, user, body.url, body.description, types, True, secret, now, now
+    )
+    return endpoint_record(await own_endpoint(tx, user, endpoint), cipher, reveal=True)
+
+
+async def own_endpoint(
+    db: Reader | Tx, user: UUID, endpoint: UUID, *, for_update: bool = False
+) -> Row:
+    """One of the user's endpoints (locked when it will be written); 404 for any other."""
+    row = await db.row(_OWN + (" FOR UPDATE" if for_update else ""), endpoint, user)
+    if row is None:
+        raise EndpointNotFound()
+    return row
+
+
+async def list_endpoints(
+    reader: Reader, cipher: CardCipher, user: UUID, offset: int, limit: int
+) -> tuple[list[dict[str, Any]], int]:
+    """A page of the user's endpoints, oldest first (secrets masked), and their count."""
+    rows = await reader.rows(
+        f"SELECT {_COLUMNS} FROM webhook_endpoints WHERE user_uuid = $1 "  # noqa: S608
+        "ORDER BY created_at, uuid LIMIT $2 OFFSET $3",
+        user,
+        limit,
+        offset,
+    )
+    total = await reader.value("SELECT COUNT(*) FROM webhook_endpoints WHERE user_uuid = $1", user)
+    return [endpoint_record(row, cipher) for row in rows], int(total)
+
+
+async def update_endpoint(
+    tx: Tx, cipher: CardCipher, user: UUID, endpoint: UUID, body: EndpointUpdate, now: datetime
+) -> dict[str, Any]:
+    """Change what the body names; `event_types: null` means every type again."""
+    row = await own_endpoint(tx, user, endpoint, for_update=True)
+    given = body.model_fields_set
+    url = body.url if "url" in given and body.url is not None else row["url"]
+    description = body.description if "description" in given else row["description"]
+    types = event_types_of(row["event_types"])
+    if "event_types" in given:
+        types = list(body.event_types) if body.event_types is not None else None
+    enabled = flag(row["enabled"]) if body.enabled is None else body.enabled
+    await tx.execute(_UPDATE, endpoint, url, description, _json(types), enabled, now)
+    return endpoint_record(await own_endpoint(tx, user, endpoint), cipher)
+
+
+async def delete_endpoint(tx: Tx, user: UUID, endpoint: UUID) -> None:
+    """The endpoint goes, with its queue and its attempt log."""
+    await own_endpoint(tx, user, endpoint, for_update=True)
+    await tx.execute("DELETE FROM webhook_endpoints WHERE uuid = $1", endpoint)
+
+
+async def rotate_secret(
+    tx: Tx, cipher: CardCipher, user: UUID, endpoint: UUID, now: datetime
+) -> dict[str, Any]:
+    """A new secret, shown in full; the old one signs beside it for `ROTATION_OVERLAP`."""
+    await own_endpoint(tx, user, endpoint, for_update=True)
+    await tx.execute(_ROTATE, endpoint, now + ROTATION_OVERLAP, cipher.encrypt(new_secret()), now)
+    return endpoint_record(await own_endpoint(tx, user, endpoint), cipher, reveal=True)
+
+
+def live_secrets(row: Row, cipher: CardCipher, now: datetime) -> list[str]:
+    """The secrets that sign now: the current one, and the previous one until it expires."""
+    found = [cipher.decrypt(bytes(row["secret_ciphertext"]))]
+    expires = as_datetime(row["previous_secret_expires_at"])
+    if row["previous_secret_ciphertext"] is not None and expires is not None and expires > now:
+        found.append(cipher.decrypt(bytes(row["previous_secret_ciphertext"])))
+    return found
+
+
+_ATTEMPTS = """
+SELECT event_uuid, attempt, status_code, error, duration_ms, next_attempt_at, created_at
+FROM webhook_attempts WHERE endpoint_uuid = $1 ORDER BY id DESC LIMIT $2 OFFSET $3"""
+
+
+async def attempts(
+    reader: Reader, user: UUID, endpoint: UUID, offset: int, limit: int
+) -> tuple[list[dict[str, Any]], int]:
+    """A page of the endpoint's delivery attempts, newest first, and their count."""
+    await own_endpoint(reader, user, endpoint)
+    rows = await reader.rows(_ATTEMPTS, endpoint, limit, offset)
+    total = await reader.value(
+        "SELECT COUNT(*) FROM webhook_attempts WHERE endpoint_uuid = $1", endpoint
+    )
+    return [
+        {
+            "event_uuid": text_uuid(row["event_uuid"]),
+            "attempt": row["attempt"],
+            "status_code": row["status_code"],
+            "error": row["error"],
+            "duration_ms": row["duration_ms"],
+            "next_attempt_at": iso_z(row["next_attempt_at"]),
+            "created_at": iso_z(row["created_at"]),
+        }
+        for row in rows
+    ], int(total)

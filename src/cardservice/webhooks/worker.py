@@ -1,0 +1,89 @@
+"""The delivery loop: publish what has committed, claim what is due, POST it, record it.
+
+Runs as `cardservice worker`, and once inside every `cardservice serve` process unless
+`CARDSERVICE_EMBEDDED_WORKER=0`. Attempts run concurrently (up to
+`CARDSERVICE_WORKER_CONCURRENCY`), so one hanging receiver holds one slot, not the loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import AsyncIterator
+from datetime import timedelta
+
+import httpx
+
+from cardservice.config import Settings
+from cardservice.db import Database
+from cardservice.security import CardCipher
+from cardservice.webhooks.delivery import Claimed, claim, new_client, post, record
+from cardservice.webhooks.queue import publish_committed
+
+log = logging.getLogger("cardservice.webhooks")
+ERROR_PAUSE_SECONDS = 1.0
+
+
+class DeliveryWorker:
+    """One delivery loop on a database; `run(stop)` returns soon after `stop` is set.
+    Attempts still in flight then are abandoned: their leases expire and another worker
+    takes them again (at least once)."""
+
+    def __init__(self, db: Database, settings: Settings, cipher: CardCipher) -> None:
+        self._db, self._settings, self._cipher = db, settings, cipher
+        self._lease = timedelta(seconds=settings.webhook_lease_seconds)
+        self._rng = random.Random()  # noqa: S311 - retry jitter, not a secret
+        self._in_flight: set[asyncio.Task[None]] = set()
+
+    async def run(self, stop: asyncio.Event) -> None:
+        async with new_client(self._settings.webhook_timeout_seconds) as client:
+            try:
+                while not stop.is_set():
+                    pause = self._settings.worker_poll_seconds
+                    try:
+                        await self._step(client)
+                    except Exception:
+                        log.exception("webhook worker step failed")
+                        pause = ERROR_PAUSE_SECONDS
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(stop.wait(), pause)
+            finally:
+                for task in self._in_flight:
+                    task.cancel()
+                await asyncio.gather(*self._in_flight, return_exceptions=True)
+
+    async def _step(self, client: httpx.AsyncClient) -> None:
+        await publish_committed(self._db)
+        free = self._settings.worker_concurrency - len(self._in_flight)
+        if free <= 0:
+            return
+        for claimed in await claim(self._db, self._cipher, self._lease, free):
+            task = asyncio.create_task(self._attempt(client, claimed))
+            self._in_flight.add(task)
+            task.add_done_callback(self._in_flight.discard)
+
+    async def _attempt(self, client: httpx.AsyncClient, claimed: Claimed) -> None:
+        try:
+            outcome = await post(client, claimed, self._settings)
+            await record(self._db, claimed, outcome, self._rng)
+        except Exception:  # the lease expires and the attempt is made again
+            log.exception(
+                "webhook attempt not recorded", extra={"event_uuid": str(claimed.event_uuid)}
+            )
+
+
+@contextlib.asynccontextmanager
+async def running_worker(
+    db: Database, settings: Settings, cipher: CardCipher
+) -> AsyncIterator[DeliveryWorker]:
+    """A delivery loop in the background of the block; stopped when it ends."""
+    stop = asyncio.Event()
+    worker = DeliveryWorker(db, settings, cipher)
+    task = asyncio.create_task(worker.run(stop))
+    try:
+        yield worker
+    finally:
+        stop.set()
+        await task

@@ -1,0 +1,183 @@
+"""Delivery to a real receiver on loopback: every event type arrives signed (verified with
+the `standardwebhooks` package), a 500 is retried after about 5 s with the same
+`webhook-id`, a hanging receiver is cut at 10 s, a private address is refused when it is
+not allowed, redelivery and replay queue events again."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from datetime import timedelta
+from typing import Any
+
+import httpx
+from fastapi import FastAPI
+from standardwebhooks import Webhook
+
+from cardservice.models.base import utcnow
+from cardservice.webhooks.delivery import RETRY_SCHEDULE, retry_delay
+from cardservice.webhooks.worker import DeliveryWorker
+from tests.factories import Caller, make_user
+from tests.webhooks.drive import EVERY_TYPE, every_change, post
+from tests.webhooks.receiver import Receiver
+
+
+async def endpoint(
+    client: httpx.AsyncClient, user: Caller, url: str, **extra: Any
+) -> dict[str, Any]:
+    response = await post(client, user, "/webhook-endpoints", {"url": url, **extra})
+    assert response.status_code == 201, response.text
+    record: dict[str, Any] = response.json()["data"]
+    return record
+
+
+async def attempts(client: httpx.AsyncClient, user: Caller, endpoint_uuid: str) -> list[Any]:
+    response = await client.get(
+        f"/webhook-endpoints/{endpoint_uuid}/deliveries", headers=user.headers
+    )
+    assert response.status_code == 200, response.text
+    found: list[Any] = response.json()["data"]
+    return found
+
+
+async def logged(
+    client: httpx.AsyncClient, user: Caller, endpoint_uuid: str, count: int, seconds: float = 10
+) -> list[Any]:
+    """The endpoint's attempt log once it holds `count` attempts."""
+    async with asyncio.timeout(seconds):
+        while len(log := await attempts(client, user, endpoint_uuid)) < count:  # noqa: ASYNC110
+            await asyncio.sleep(0.1)
+    return log
+
+
+async def test_every_event_type_is_delivered_and_its_signature_verifies(
+    app: FastAPI, client: httpx.AsyncClient, receiver: Receiver, worker: DeliveryWorker
+) -> None:
+    user = await make_user(app)
+    hook = await endpoint(client, user, receiver.url, description="all")
+    assert hook["secret"].startswith("whsec_")
+    await every_change(app, client, user)
+    events = (await client.get("/events", params={"limit": 100}, headers=user.headers)).json()
+    await receiver.wait_for(len(events["data"]))
+    verifier = Webhook(hook["secret"])
+    bodies = [verifier.verify(r.body, r.headers) for r in receiver.received]
+    assert {b["type"] for b in bodies} == EVERY_TYPE
+    assert sorted(receiver.ids()) == sorted(e["uuid"] for e in events["data"])
+    assert [b["uuid"] for b in bodies] == receiver.ids()  # webhook-id is the event's uuid
+    by_uuid = {e["uuid"]: e for e in events["data"]}
+    assert all(b == by_uuid[b["uuid"]] for b in bodies)  # the body is the event as served
+    log = await logged(client, user, hook["uuid"], len(bodies))
+    assert {a["status_code"] for a in log} == {200}
+    assert all(a["attempt"] == 1 for a in log)
+
+
+async def test_a_500_is_retried_after_about_5_seconds_with_the_same_webhook_id(
+    app: FastAPI, client: httpx.AsyncClient, receiver: Receiver, worker: DeliveryWorker
+) -> None:
+    receiver.answer = lambda n: 500 if n == 1 else 204
+    user = await make_user(app)
+    hook = await endpoint(client, user, receiver.url, event_types=["attachment.created"])
+    await every_change(app, client, user)
+    await receiver.wait_for(2, seconds=20)
+    first, second = receiver.received[:2]
+    assert first.headers["webhook-id"] == second.headers["webhook-id"]
+    assert first.body == second.body
+    assert 4.0 <= second.at - first.at <= 9.0  # 5 s ± 10 %, and the worker's poll
+    log = await logged(client, user, hook["uuid"], 2)
+    assert [(a["attempt"], a["status_code"]) for a in log] == [(2, 204), (1, 500)]
+    assert log[1]["next_attempt_at"] is not None and log[0]["next_attempt_at"] is None
+
+
+async def test_a_hanging_receiver_is_cut_at_10_seconds(
+    app: FastAPI, client: httpx.AsyncClient, receiver: Receiver, worker: DeliveryWorker
+) -> None:
+    receiver.answer = lambda _n: None
+    user = await make_user(app)
+    hook = await endpoint(client, user, receiver.url, event_types=["attachment.created"])
+    await every_change(app, client, user)
+    await receiver.wait_for(1)
+    started = time.monotonic()
+    log = await logged(client, user, hook["uuid"], 1, seconds=20)
+    assert 8.5 <= time.monotonic() - started <= 12.5
+    assert log[0]["status_code"] is None and log[0]["error"].startswith("timeout")
+    assert 9_900 <= log[0]["duration_ms"] <= 11_000
+
+
+async def test_a_private_url_is_refused_when_private_addresses_are_not_allowed(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    app.state.settings = app.state.settings.model_copy(update={"sandbox": False})
+    assert not app.state.settings.webhook_private_allowed
+    user = await make_user(app)
+    for url in ("http://127.0.0.1:18400/hook", "http://localhost/hook", "http://10.1.2.3/x"):
+        response = await post(client, user, "/webhook-endpoints", {"url": url})
+        assert response.json()["code"] == "url_not_allowed", url  # the address, not the form
+    for url in (
+        "http://127.0.0.1:18400/hook",
+        "http://localhost/hook",
+        "http://10.1.2.3/hook",
+        "http://192.168.0.10/",
+        "http://169.254.169.254/latest/meta-data",
+        "http://[::1]/hook",
+        "http://[::ffff:127.0.0.1]/hook",
+        "http://224.0.0.1/hook",
+        "http://0.0.0.0/hook",
+        "ftp://example.com/hook",
+        "http://user:pw@8.8.8.8/hook",
+    ):
+        response = await post(client, user, "/webhook-endpoints", {"url": url})
+        assert response.status_code == 422, (url, response.text)
+        assert response.json()["code"] in ("url_not_allowed", "validation_error"), url
+    assert await app.state.db.reader.value("SELECT COUNT(*) FROM webhook_endpoints") == 0
+
+
+async def test_an_address_that_turned_private_is_refused_at_delivery(
+    app: FastAPI, client: httpx.AsyncClient, receiver: Receiver, worker: DeliveryWorker
+) -> None:
+    user = await make_user(app)
+    hook = await endpoint(client, user, receiver.url, event_types=["attachment.created"])
+    app.state.settings = app.state.settings.model_copy(update={"webhook_allow_private": False})
+    worker._settings = app.state.settings  # as if the name now resolved to a private address
+    await every_change(app, client, user)
+    log = await logged(client, user, hook["uuid"], 1)
+    assert log[0]["error"].startswith("url_not_allowed") and receiver.received == []
+
+
+async def test_redeliver_and_replay_queue_events_again(
+    app: FastAPI, client: httpx.AsyncClient, receiver: Receiver, worker: DeliveryWorker
+) -> None:
+    user = await make_user(app)
+    since = utcnow() - timedelta(seconds=1)
+    await every_change(app, client, user)
+    events = (await client.get("/events", params={"limit": 100}, headers=user.headers)).json()
+    count = len(events["data"])
+    hook = await endpoint(client, user, receiver.url)  # added after the events
+    window = {"since": since.isoformat()}
+    replayed = await post(client, user, f"/webhook-endpoints/{hook['uuid']}/replay", window)
+    assert replayed.status_code == 202 and replayed.json()["data"] == {"queued": count}
+    await receiver.wait_for(count)
+    again = await post(client, user, f"/webhook-endpoints/{hook['uuid']}/replay", window)
+    assert again.json()["data"] == {"queued": 0}  # every one was received with a 2xx
+    first = events["data"][0]["uuid"]
+    redelivered = await client.post(f"/events/{first}/redeliver", headers=user.headers)
+    assert redelivered.status_code == 202 and redelivered.json()["data"] == {"queued": 1}
+    await receiver.wait_for(count + 1)
+    assert receiver.ids()[-1] == first and receiver.ids().count(first) == 2
+    stranger = await make_user(app)
+    hidden = await client.post(f"/events/{first}/redeliver", headers=stranger.headers)
+    assert hidden.status_code == 404
+    empty = {"since": utcnow().isoformat(), "until": (utcnow() + timedelta(1)).isoformat()}
+    none = await post(client, user, f"/webhook-endpoints/{hook['uuid']}/replay", empty)
+    assert none.json()["data"] == {"queued": 0}
+
+
+def test_the_retry_schedule_with_jitter_then_failed() -> None:
+    rng = random.Random(1)
+    for attempt, seconds in enumerate(RETRY_SCHEDULE, 1):
+        for _ in range(50):
+            delay = retry_delay(attempt, rng)
+            assert delay is not None
+            assert seconds * 0.9 <= delay.total_seconds() <= seconds * 1.1
+    assert retry_delay(len(RETRY_SCHEDULE) + 1, rng) is None
+    assert RETRY_SCHEDULE == (5, 300, 1800, 7200, 18000, 36000, 36000)
