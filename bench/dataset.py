@@ -82,7 +82,7 @@ async def _heavy_user(
                     }
                 ),
             )
-        _row, token = await issue_token(session, user.uuid, "bench", None)
+        _row, token = await issue_token(await session_tx(session), user.uuid, "bench", None)
         card_uuids = [
             str(c)
             for c in await session.scalars(select(Card.uuid).where(Card.user_uuid == user.uuid))
@@ -198,7 +198,7 @@ async def _ordinary_users(
                     }
                 ),
             )
-            _row, token = await issue_token(session, user.uuid, "bench", None)
+            _row, token = await issue_token(await session_tx(session), user.uuid, "bench", None)
             card = await session.scalar(select(Card.uuid).where(Card.user_uuid == user.uuid))
             holders.append(Holder(token, str(account.uuid), str(card)))
     return holders

@@ -15,7 +15,7 @@ from cardservice.accounts.service import create_account
 from cardservice.auth.credentials import issue_mfa_code, issue_token
 from cardservice.ledger.money import to_minor
 from cardservice.models import Account, Bin, Card, Posting, Transaction
-from cardservice.sql import text_uuid
+from cardservice.sql import session_tx, text_uuid
 from cardservice.transactions.deposits import deposit
 from cardservice.users.service import create_user
 from cardservice.web import dumps
@@ -44,14 +44,14 @@ async def make_user(
     email = f"user-{uuid.uuid4().hex[:10]}@example.com"
     async with app.state.db.write() as session:
         user = await create_user(session, email, "Test User", team, role)
-        _row, token = await issue_token(session, user.uuid, "test", expires_in)
+        _row, token = await issue_token(await session_tx(session), user.uuid, "test", expires_in)
     ISSUED_SECRETS.append(token)
     return Caller(user.uuid, email, token)
 
 
 async def make_mfa_code(app: FastAPI, user: Caller, ttl: timedelta = timedelta(minutes=10)) -> str:
     async with app.state.db.write() as session:
-        code, _expires = await issue_mfa_code(session, user.uuid, ttl)
+        code, _expires = await issue_mfa_code(await session_tx(session), user.uuid, ttl)
     ISSUED_SECRETS.append(code)
     return code
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import re
 import sys
 import uuid
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -17,6 +18,9 @@ from cardservice.config import Settings
 from cardservice.errors import ServiceError
 from cardservice.logs import configure_logging
 from cardservice.sandbox import commands as simulate_commands
+from cardservice.sql import Tx
+
+T = TypeVar("T")
 
 Handler = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, str | None]]
 DURATION = re.compile(r"^(\d+)([smhd])$")
@@ -54,6 +58,17 @@ async def _with_session(
         await db.dispose()
 
 
+async def _transact(settings: Settings, work: Callable[[Tx], Awaitable[T]]) -> T:
+    """Run `work` as one write unit on the configured database."""
+    from cardservice.db import Database
+
+    db = Database(settings)
+    try:
+        return await db.transact(work)
+    finally:
+        await db.dispose()
+
+
 def run_server(args: argparse.Namespace, settings: Settings) -> None:
     """Migrate the embedded database, then run uvicorn (it owns the event loop)."""
     import uvicorn
@@ -64,6 +79,10 @@ def run_server(args: argparse.Namespace, settings: Settings) -> None:
         raise CommandError("--workers must be ≥ 1 and --port 1..65535")
     if settings.is_sqlite:
         asyncio.run(upgrade_database(settings.resolved_database_url))
+    # The app is built by each worker from the environment: tell it how it is served (the
+    # sandbox default and the in-process share of each rate limit depend on it).
+    os.environ["CARDSERVICE_BIND_HOST"] = args.host
+    os.environ["CARDSERVICE_WORKERS"] = str(args.workers)
     uvicorn.run(
         "cardservice.asgi:app",
         host=args.host,
@@ -115,41 +134,58 @@ async def cmd_accounts_set_status(args: argparse.Namespace, settings: Settings) 
 
 
 async def cmd_tokens_issue(args: argparse.Namespace, settings: Settings) -> str | None:
-    from cardservice.auth.credentials import issue_token
-    from cardservice.users.service import user_by_email
+    from cardservice.auth.credentials import issue_token, user_uuid_by_email
 
     expires = parse_duration(args.expires_in) if args.expires_in else None
 
-    async def work(session: AsyncSession) -> str:
-        user = await user_by_email(session, args.email)
-        _token, plaintext = await issue_token(session, user.uuid, args.name, expires)
+    async def work(tx: Tx) -> str:
+        user_uuid = await user_uuid_by_email(tx, args.email)
+        _token_uuid, plaintext = await issue_token(tx, user_uuid, args.name, expires)
         return plaintext
 
-    return await _with_session(settings, work)
+    return await _transact(settings, work)
 
 
 async def cmd_tokens_revoke(args: argparse.Namespace, settings: Settings) -> str | None:
     from cardservice.auth.credentials import revoke_token
 
-    async def work(session: AsyncSession) -> str:
-        return str(await revoke_token(session, args.token))
+    async def work(tx: Tx) -> str:
+        return str(await revoke_token(tx, args.token))
 
-    return await _with_session(settings, work)
+    return await _transact(settings, work)
 
 
 async def cmd_mfa_issue(args: argparse.Namespace, settings: Settings) -> str | None:
-    from cardservice.auth.credentials import issue_mfa_code
-    from cardservice.users.service import user_by_email
+    from cardservice.auth.credentials import issue_mfa_code, user_uuid_by_email
 
     if args.ttl < 10 or args.ttl > 86_400:
         raise CommandError("--ttl must be 10..86400 seconds")
 
-    async def work(session: AsyncSession) -> str:
-        user = await user_by_email(session, args.email)
-        code, _expires = await issue_mfa_code(session, user.uuid, timedelta(seconds=args.ttl))
+    async def work(tx: Tx) -> str:
+        user_uuid = await user_uuid_by_email(tx, args.email)
+        code, _expires = await issue_mfa_code(tx, user_uuid, timedelta(seconds=args.ttl))
         return code
 
-    return await _with_session(settings, work)
+    return await _transact(settings, work)
+
+
+async def cmd_mfa_revoke(args: argparse.Namespace, settings: Settings) -> str | None:
+    from cardservice.auth.credentials import revoke_mfa_codes, user_uuid_by_email
+
+    async def work(tx: Tx) -> str:
+        return str(await revoke_mfa_codes(tx, await user_uuid_by_email(tx, args.email)))
+
+    return await _transact(settings, work)
+
+
+async def cmd_credentials_prune(_args: argparse.Namespace, settings: Settings) -> str | None:
+    from cardservice.auth.credentials import prune_credentials
+    from cardservice.models.base import utcnow
+
+    async def work(tx: Tx) -> str:
+        return str(await prune_credentials(tx, utcnow()))
+
+    return await _transact(settings, work)
 
 
 async def cmd_keys_generate(_args: argparse.Namespace, _settings: Settings) -> str:
@@ -216,6 +252,16 @@ def _parser() -> argparse.ArgumentParser:
     code.add_argument("--email", required=True)
     code.add_argument("--ttl", type=int, default=600)
     code.set_defaults(handler=cmd_mfa_issue)
+    mfa_revoke = mfa.add_parser("revoke", help="revoke all of a user's codes; prints how many")
+    mfa_revoke.add_argument("--email", required=True)
+    mfa_revoke.set_defaults(handler=cmd_mfa_revoke)
+
+    credentials = sub.add_parser("credentials", help="tokens and codes").add_subparsers(
+        dest="credentials", required=True
+    )
+    credentials.add_parser(
+        "prune", help="delete tokens and codes dead for 30 days; prints how many"
+    ).set_defaults(handler=cmd_credentials_prune)
 
     keys = sub.add_parser("keys", help="encryption keys").add_subparsers(dest="keys", required=True)
     keys.add_parser("generate", help="print a new encryption key").set_defaults(

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import ipaddress
 from functools import cached_property
 from pathlib import Path
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from cardservice.auth.address import Network, parse_networks
 
 DEFAULT_VAR_DIR = Path("var")
 
@@ -26,6 +29,9 @@ class Settings(BaseSettings):
     rate_limit_per_minute: int = Field(default=1200, ge=1)
     auth_failures_per_minute: int = Field(default=30, ge=1)
     redis_url: str = ""
+    trusted_proxies: str = Field(default="", description="CIDRs whose X-Forwarded-For we believe")
+    workers: int = Field(default=1, ge=1, description="worker processes; set by serve --workers")
+    bind_host: str = Field(default="", description="the address serve binds; set by serve")
     cors_origins: str = ""
     log_level: str = "INFO"
     mfa_ttl_seconds: int = Field(default=600, ge=10)
@@ -36,6 +42,16 @@ class Settings(BaseSettings):
     @classmethod
     def _upper(cls, value: str) -> str:
         return value.upper()
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _cidrs(cls, value: str) -> str:
+        parse_networks(value)  # ValueError → a settings error at start-up
+        return value
+
+    @cached_property
+    def trusted_proxy_networks(self) -> list[Network]:
+        return parse_networks(self.trusted_proxies)
 
     @cached_property
     def resolved_database_url(self) -> str:
@@ -56,8 +72,10 @@ class Settings(BaseSettings):
 
     @property
     def sandbox_enabled(self) -> bool:
-        """On by default for the embedded SQLite set-up, off by default otherwise."""
-        return self.is_sqlite if self.sandbox is None else self.sandbox
+        """`SANDBOX` when set; by default on only for SQLite served on a loopback address."""
+        if self.sandbox is not None:
+            return self.sandbox
+        return self.is_sqlite and _is_loopback(self.bind_host)
 
     @property
     def blob_dir(self) -> Path:
@@ -66,3 +84,13 @@ class Settings(BaseSettings):
     @property
     def cors_origin_list(self) -> list[str]:
         return [origin.strip() for origin in self.cors_origins.split(",") if origin.strip()]
+
+
+def _is_loopback(host: str) -> bool:
+    """`localhost` or a loopback address; "" (not served by `serve`) is not."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

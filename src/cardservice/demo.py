@@ -179,7 +179,9 @@ async def create_demo(settings: Settings) -> str:
             owner = await session.scalar(select(User).where(User.email == DEMO_EMAIL))
             if owner is None:
                 owner = await _populate(session, CardCipher.from_settings(settings))
-            _token, plaintext = await issue_token(session, owner.uuid, "demo", TOKEN_LIFETIME)
+            _token, plaintext = await issue_token(
+                await session_tx(session), owner.uuid, "demo", TOKEN_LIFETIME
+            )
         return plaintext
     finally:
         await db.dispose()

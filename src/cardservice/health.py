@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel
-from sqlalchemy import text
 
+from cardservice.db import Db
 from cardservice.openapi import PUBLIC, Envelope
 from cardservice.web import JSONResponse, ok
 
@@ -16,21 +16,27 @@ class HealthRecord(BaseModel):
     status: str
 
 
+class ReadyRecord(BaseModel):
+    status: str
+    redis: str | None = None  # "ok" | "degraded" (limits in process); absent without Redis
+
+
 @router.get("/health", response_model=Envelope[HealthRecord], openapi_extra=PUBLIC)
 async def health() -> JSONResponse:
     """The process is up (no database round trip: the read ceiling of this stack)."""
     return ok({"status": "ok"})
 
 
-@router.get("/ready", response_model=Envelope[HealthRecord], openapi_extra=PUBLIC)
-async def ready(request: Request) -> JSONResponse:
-    """The database answers; 503 while it does not."""
+@router.get("/ready", response_model=Envelope[ReadyRecord], openapi_extra=PUBLIC)
+async def ready(request: Request, db: Db) -> JSONResponse:
+    """The database answers (503 while it does not). Redis only degrades: the service keeps
+    serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`."""
     try:
-        async with request.app.state.db.read() as session:
-            await session.execute(text("SELECT 1"))
+        await db.reader.value("SELECT 1")
     except Exception:
         return JSONResponse(
             {"success": False, "message": "The database is unavailable.", "code": "not_ready"},
             status_code=503,
         )
-    return ok({"status": "ready"})
+    record = ReadyRecord(status="ready", redis=await request.app.state.rate_limiter.redis_status())
+    return ok(record.model_dump(exclude_none=True))

@@ -64,10 +64,6 @@ def done() -> JSONResponse:
     return JSONResponse({"success": True})
 
 
-def _reject_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a number")
-
-
 def _field_name(loc: Sequence[int | str]) -> str:
     return ".".join(str(part) for part in loc) or "body"
 
@@ -83,10 +79,11 @@ def validation_errors(error: ValidationError) -> dict[str, list[str]]:
 async def read_json(
     request: Request, model: type[ModelT], *, max_bytes: int | None = None
 ) -> ModelT:
-    """Read, parse and validate a JSON object body (415, 413, 400, then 422)."""
-    require_json(request)
+    """Read, parse and validate a JSON object body (413, 415, 400, then 422: API.md §1.1)."""
     limit = max_bytes or request.app.state.settings.max_body_bytes
-    return parse_json(await read_limited(request, limit), model)
+    raw = await read_limited(request, limit)
+    require_json(request)
+    return parse_json(raw, model)
 
 
 def require_json(request: Request) -> None:
@@ -97,9 +94,11 @@ def require_json(request: Request) -> None:
 
 
 def parse_json(raw: bytes, model: type[ModelT]) -> ModelT:
-    """A JSON object (numbers as exact decimals) validated by `model` (400, then 422)."""
+    """A JSON object (numbers as exact decimals) validated by `model` (400, then 422).
+    `NaN` and `Infinity` parse (as non-finite decimals) so that validation refuses them
+    with 422, as API.md §1.1 says for amounts, instead of a 400."""
     try:
-        parsed = json.loads(raw, parse_float=Decimal, parse_constant=_reject_constant)
+        parsed = json.loads(raw, parse_float=Decimal, parse_constant=Decimal)
     except (ValueError, RecursionError) as exc:
         raise BadRequest("The body is not valid JSON.") from exc
     if not isinstance(parsed, dict):
@@ -142,6 +141,10 @@ def body_schema(model: type[BaseModel]) -> dict[str, Any]:
     }
 
 
+MAX_PAGE = 2**63 - 1  # `page` is an int64 (JSON and the databases' integers)
+MAX_OFFSET = 2**62  # below every database's 64-bit OFFSET; any page that deep is empty
+
+
 @dataclass(frozen=True, slots=True)
 class Page:
     number: int
@@ -149,7 +152,8 @@ class Page:
 
     @property
     def offset(self) -> int:
-        return (self.number - 1) * self.size
+        """Rows before this page, capped so a huge `page` cannot overflow the SQL OFFSET."""
+        return min((self.number - 1) * self.size, MAX_OFFSET)
 
     def meta(self, total: int) -> dict[str, int]:
         return {
@@ -161,7 +165,7 @@ class Page:
 
 
 async def standard_page(
-    page: Annotated[int, Query(ge=1, le=1_000_000, description="Page number, from 1")] = 1,
+    page: Annotated[int, Query(ge=1, le=MAX_PAGE, description="Page number, from 1")] = 1,
     per_page: Annotated[int, Query(ge=1, le=100, description="Rows per page, 1..100")] = 20,
 ) -> Page:
     """`page` (≥ 1, default 1) and `per_page` (1..100, default 20)."""
@@ -169,7 +173,7 @@ async def standard_page(
 
 
 async def card_page(
-    page: Annotated[int, Query(ge=1, le=1_000_000, description="Page number, from 1")] = 1,
+    page: Annotated[int, Query(ge=1, le=MAX_PAGE, description="Page number, from 1")] = 1,
     per_page: Annotated[int, Query(ge=1, le=500, description="Rows per page, 1..500")] = 100,
 ) -> Page:
     """`GET /card` pages: `per_page` up to 500, default 100."""

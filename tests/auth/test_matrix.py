@@ -44,8 +44,7 @@ async def test_every_operation_answers_each_credential(
     code = await make_mfa_code(app, user)
     expired = await make_user(app, expires_in=timedelta(seconds=-1))
     revoked: Caller = await make_user(app)
-    async with app.state.db.write() as session:
-        await revoke_token(session, revoked.token[:11])
+    await app.state.db.transact(lambda tx: revoke_token(tx, revoked.token[:11]))
     operations = await _operations(client)
     assert len(operations) >= 30
     for method, path, security in operations:

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Path, Request
 from cardservice.accounts import listing, service
 from cardservice.accounts.schemas import AccountRecord, AccountsPage
 from cardservice.auth.dependencies import CallerA
+from cardservice.catalogue.loader import load_catalogue
 from cardservice.openapi import (
     BEARER_OR_MFA,
     UUID_PATTERN,
@@ -35,9 +36,11 @@ def _currency(value: str) -> str:
     return value
 
 
+# The account-types dictionary is the shipped catalogue's (migrations copy it into the table).
+ACCOUNT_TYPES = tuple(entry["slug"] for entry in load_catalogue()["account_types"])
 ACCOUNT_FILTERS = {
     "status": one_of(*service.ACCOUNT_STATUSES),
-    "type": text_filter(32),
+    "type": one_of(*ACCOUNT_TYPES),
     "currency": _currency,
     "search": text_filter(120),
 }
@@ -51,7 +54,7 @@ ACCOUNT_FILTERS = {
         **filters_parameter(
             {
                 "status": {"type": "string", "enum": list(service.ACCOUNT_STATUSES)},
-                "type": {"type": "string", "minLength": 1, "maxLength": 32},
+                "type": {"type": "string", "enum": list(ACCOUNT_TYPES)},
                 "currency": {"type": "string", "pattern": "^[A-Z]{3}$"},
                 "search": {"type": "string", "minLength": 1, "maxLength": 120},
             }

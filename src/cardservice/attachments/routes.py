@@ -12,6 +12,7 @@ from cardservice.attachments import service
 from cardservice.attachments.blobstore import BlobStore, FilesystemBlobStore
 from cardservice.attachments.schemas import AttachmentRecord, AttachmentUpload
 from cardservice.auth.dependencies import CallerA
+from cardservice.db import Db
 from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope
 from cardservice.web import JSONResponse, body_schema, ok, read_json
 
@@ -34,15 +35,12 @@ def blob_store(request: Request) -> BlobStore:
     openapi_extra={**BEARER_OR_MFA, **body_schema(AttachmentUpload)},
     summary="Upload an attachment (base64)",
 )
-async def upload(request: Request, caller: CallerA) -> JSONResponse:
+async def upload(request: Request, caller: CallerA, db: Db) -> JSONResponse:
     limit = request.app.state.settings.max_attachment_bytes
     body = await read_json(request, AttachmentUpload, max_bytes=service.upload_body_limit(limit))
     type_, data = body.type, service.decode(body.file, limit)
     del body  # drop the base64 text: one copy of the file in memory is enough
-    async with request.app.state.db.write() as session:
-        record = await service.store_attachment(
-            session, blob_store(request), caller.user_uuid, type_, data
-        )
+    record = await service.store_attachment(db, blob_store(request), caller.user_uuid, type_, data)
     return ok(record, status_code=201)
 
 
@@ -57,11 +55,15 @@ async def download(
     request: Request,
     caller: CallerA,
     attachment_uuid: Annotated[str, Path(alias="attachmentUuid", pattern=UUID_PATTERN)],
+    db: Db,
 ) -> FileResponse:
-    async with request.app.state.db.read() as session:
-        record = await service.own_attachment(session, caller.user_uuid, uuid.UUID(attachment_uuid))
+    """The file, as a download (`Content-Disposition: attachment`): never rendered inline
+    from the API's origin, where a `?_code=` link could make it run as a page."""
+    record = await service.own_attachment(db.reader, caller.user_uuid, uuid.UUID(attachment_uuid))
     return FileResponse(
         blob_store(request).path(record.sha256),
         media_type=record.mime_type,
+        filename=service.download_name(record),
+        content_disposition_type="attachment",
         headers={"ETag": f'"{record.sha256}"', "Cache-Control": "private, max-age=86400"},
     )

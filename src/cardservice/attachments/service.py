@@ -8,17 +8,22 @@ import binascii
 import re
 import uuid
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from cardservice.attachments.blobstore import BlobStore
 from cardservice.attachments.schemas import AttachmentRecord
 from cardservice.attachments.sniff import sniff
+from cardservice.db import Database
 from cardservice.errors import NotFound, PayloadTooLarge, RuleViolation, ValidationFailed
-from cardservice.models import Attachment
+from cardservice.models.base import utcnow
+from cardservice.sql import Reader, Row, Tx, as_datetime, as_uuid
 
 DATA_URL = re.compile(r"^data:[\w.+-]+/[\w.+-]+(?:;[\w=.-]+)*;base64,", re.ASCII)
 JSON_OVERHEAD = 64 * 1024
+EXTENSIONS = {
+    "image/jpeg": "jpg",
+    "image/png": "png",
+    "image/webp": "webp",
+    "application/pdf": "pdf",
+}
 
 
 class UnsupportedFileType(RuleViolation):
@@ -50,39 +55,56 @@ def decode(file: str, max_decoded: int) -> bytes:
     return data
 
 
-def _record(row: Attachment) -> AttachmentRecord:
+def download_name(record: AttachmentRecord) -> str:
+    """The file name a download is saved under: `<uuid>.<ext>`, never the client's."""
+    return f"{record.uuid}.{EXTENSIONS.get(record.mime_type, 'bin')}"
+
+
+def _record(row: Row) -> AttachmentRecord:
     return AttachmentRecord(
-        uuid=row.uuid,
-        type=row.type,
-        mime_type=row.mime_type,
-        size=row.size,
-        sha256=row.sha256,
-        created_at=row.created_at,
+        uuid=as_uuid(row["uuid"]),
+        type=row["type"],
+        mime_type=row["mime_type"],
+        size=row["size"],
+        sha256=row["sha256"],
+        created_at=as_datetime(row["created_at"]),
     )
 
 
+COLUMNS = "uuid, user_uuid, type, mime_type, size, sha256, created_at"
+
+
 async def store_attachment(
-    session: AsyncSession, store: BlobStore, user_uuid: uuid.UUID, type_: str, data: bytes
+    db: Database, store: BlobStore, user_uuid: uuid.UUID, type_: str, data: bytes
 ) -> AttachmentRecord:
-    """Keep the bytes (once per content) and a metadata row owned by the user."""
+    """Keep the bytes (once per content, before the unit: a repeat writes nothing new) and a
+    metadata row owned by the user."""
     mime = sniff(data)
     if mime is None:
         raise UnsupportedFileType()
     digest = await asyncio.to_thread(store.put, data)
-    row = Attachment(user_uuid=user_uuid, type=type_, mime_type=mime, size=len(data), sha256=digest)
-    session.add(row)
-    await session.flush()
-    return _record(row)
+    values = (uuid.uuid4(), user_uuid, type_, mime, len(data), digest, utcnow())
+
+    async def work(tx: Tx) -> Row:
+        row = await tx.row(
+            f"INSERT INTO attachments ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)"  # noqa: S608
+            f" RETURNING {COLUMNS}",
+            *values,
+        )
+        assert row is not None
+        return row
+
+    return _record(await db.transact(work))
 
 
 async def own_attachment(
-    session: AsyncSession, user_uuid: uuid.UUID, attachment_uuid: uuid.UUID
+    reader: Reader, user_uuid: uuid.UUID, attachment_uuid: uuid.UUID
 ) -> AttachmentRecord:
     """One of the user's attachments; anybody else's is 404."""
-    row = await session.scalar(
-        select(Attachment).where(
-            Attachment.uuid == attachment_uuid, Attachment.user_uuid == user_uuid
-        )
+    row = await reader.row(
+        f"SELECT {COLUMNS} FROM attachments WHERE uuid = $1 AND user_uuid = $2",  # noqa: S608
+        attachment_uuid,
+        user_uuid,
     )
     if row is None:
         raise AttachmentNotFound()

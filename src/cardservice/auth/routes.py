@@ -9,7 +9,9 @@ from pydantic import BaseModel
 
 from cardservice.auth.credentials import issue_mfa_code
 from cardservice.auth.dependencies import CallerB
+from cardservice.db import Db
 from cardservice.openapi import BEARER_ONLY, Envelope
+from cardservice.sql import Tx
 from cardservice.web import JSONResponse, ok
 
 router = APIRouter(tags=["auth"])
@@ -27,9 +29,13 @@ class MfaCodeRecord(BaseModel):
     openapi_extra=BEARER_ONLY,
     summary="Issue an MFA code",
 )
-async def create_mfa_code(request: Request, caller: CallerB) -> JSONResponse:
-    """Issue an MFA code for the caller (bearer only); it is shown once."""
+async def create_mfa_code(request: Request, caller: CallerB, db: Db) -> JSONResponse:
+    """Issue an MFA code for the caller (bearer only); it is shown once and dies with the
+    token that minted it."""
     ttl = timedelta(seconds=request.app.state.settings.mfa_ttl_seconds)
-    async with request.app.state.db.write() as session:
-        code, expires_at = await issue_mfa_code(session, caller.user_uuid, ttl)
+
+    async def work(tx: Tx) -> tuple[str, datetime]:
+        return await issue_mfa_code(tx, caller.user_uuid, ttl, caller.token_uuid)
+
+    code, expires_at = await db.transact(work)
     return ok(MfaCodeRecord(code=code, expires_at=expires_at), status_code=201)
