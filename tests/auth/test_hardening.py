@@ -20,9 +20,11 @@ from cardservice.auth.credentials import (
     revoke_mfa_codes,
     revoke_token,
 )
+from cardservice.config import Settings
 from cardservice.models.base import utcnow
 from cardservice.sql import Tx
 from tests.factories import ISSUED_SECRETS, Caller, make_mfa_code, make_user
+from tests.test_cli import _cli, _value
 
 BAD = {"Authorization": "Bearer cs_not_a_real_token"}
 
@@ -224,3 +226,17 @@ async def test_issuing_a_code_prunes_the_users_dead_codes(
     issued = await client.post("/auth/mfa-code", headers=user.headers)
     ISSUED_SECRETS.append(issued.json()["data"]["code"])
     assert await _count(app, "mfa_codes") == 1
+
+
+async def test_cli_mfa_revoke_prints_how_many_and_codes_die(
+    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+) -> None:
+    user = await make_user(app)
+    codes = [await make_mfa_code(app, user) for _ in range(2)]
+    assert _value(_cli(settings, "mfa", "revoke", "--email", user.email)) == "2"
+    for code in codes:
+        assert (await client.get("/accounts", params={"_code": code})).status_code == 401
+    assert _value(_cli(settings, "mfa", "revoke", "--email", user.email)) == "0"
+    unknown = _cli(settings, "mfa", "revoke", "--email", "nobody@example.com")
+    assert unknown.returncode == 2 and "Traceback" not in unknown.stderr
+    assert _value(_cli(settings, "credentials", "prune")) == "0"
