@@ -194,6 +194,36 @@ async def cmd_keys_generate(_args: argparse.Namespace, _settings: Settings) -> s
     return generate_key()
 
 
+async def cmd_keys_fingerprint_key(_args: argparse.Namespace, settings: Settings) -> str:
+    from cardservice.security import CardCipher
+
+    return CardCipher.from_settings(settings).fingerprint_key.hex()
+
+
+async def cmd_keys_rotate(args: argparse.Namespace, settings: Settings) -> str:
+    from cardservice.db import Database
+    from cardservice.key_rotation import rotate_keys
+    from cardservice.security import CardCipher
+
+    if not settings.fingerprint_key:
+        raise CommandError(
+            "pin the fingerprint key first, so retiring the old key keeps every card's "
+            "fingerprint: CARDSERVICE_FINGERPRINT_KEY=$(cardservice keys fingerprint-key)"
+        )
+    if args.batch < 1:
+        raise CommandError("--batch must be ≥ 1")
+
+    def progress(table: str, walked: int, total: int) -> None:
+        print(f"{table}: {walked}/{total} rows walked", file=sys.stderr, flush=True)
+
+    db = Database(settings)
+    try:
+        changed = await rotate_keys(db, CardCipher.from_settings(settings), progress, args.batch)
+    finally:
+        await db.dispose()
+    return str(changed)
+
+
 async def cmd_demo(_args: argparse.Namespace, settings: Settings) -> str:
     from cardservice.demo import create_demo
 
@@ -267,6 +297,14 @@ def _parser() -> argparse.ArgumentParser:
     keys.add_parser("generate", help="print a new encryption key").set_defaults(
         handler=cmd_keys_generate
     )
+    keys.add_parser(
+        "fingerprint-key", help="print the card-fingerprint key in use (to pin it)"
+    ).set_defaults(handler=cmd_keys_fingerprint_key)
+    rotate = keys.add_parser(
+        "rotate", help="re-encrypt every stored secret under the newest key; prints how many"
+    )
+    rotate.add_argument("--batch", type=int, default=500, help="rows per write unit")
+    rotate.set_defaults(handler=cmd_keys_rotate)
 
     sub.add_parser("demo", help="create demo data; prints a bearer token last").set_defaults(
         handler=cmd_demo

@@ -22,7 +22,13 @@ class Settings(BaseSettings):
     database_url: str = Field(default="", description="sqlite:///PATH or postgresql://…")
     var_dir: Path = Field(default=DEFAULT_VAR_DIR, description="where embedded state lives")
     sandbox: bool | None = Field(default=None, description="card network simulator routes")
-    encryption_key: str = Field(default="", description="Fernet key for card numbers")
+    encryption_key: str = Field(
+        default="", description="Fernet keys for card numbers, comma-separated, newest first"
+    )
+    fingerprint_key: str = Field(
+        default="", pattern=r"^([0-9a-f]{64})?$", description="HMAC key of card fingerprints"
+    )
+    key_file: Path | None = Field(default=None, description="the embedded set-up's key file")
     storage_dir: Path | None = None
     max_attachment_bytes: int = Field(default=10 * 1024 * 1024, ge=1)
     max_body_bytes: int = Field(default=1024 * 1024, ge=1024)
@@ -76,6 +82,15 @@ class Settings(BaseSettings):
         if self.sandbox is not None:
             return self.sandbox
         return self.is_sqlite and _is_loopback(self.bind_host)
+
+    @property
+    def encryption_keys(self) -> list[str]:
+        return [key.strip() for key in self.encryption_key.split(",") if key.strip()]
+
+    @property
+    def resolved_key_file(self) -> Path:
+        """Where the embedded set-up keeps its generated key: outside the database's dir."""
+        return self.key_file or Path.home() / ".config" / "cardservice" / "encryption.key"
 
     @property
     def blob_dir(self) -> Path:
