@@ -7,10 +7,16 @@ allows more than the setting says; a client whose requests land unevenly on the 
 may be refused a little earlier. When Redis cannot be reached the instance keeps serving
 on its in-process counters (divided the same way), warns at most once a minute, and tries
 Redis again after `REDIS_RETRY_SECONDS`.
+
+The in-process storage is `limits`' own with its expiry sweep replaced (`SweptMemoryStorage`):
+measured, its sweep ran after every hit and sent each key through a thread, 0.72 s of CPU
+in 3 s at 100 hits/s with only 100 keys, growing with the keys (an attacker's addresses).
 """
 
 from __future__ import annotations
 
+import asyncio
+import bisect
 import logging
 import math
 import time
@@ -24,6 +30,8 @@ from redis.asyncio import ConnectionPool
 
 logger = logging.getLogger("cardservice.ratelimit")
 
+SWEEP_SECONDS = 10.0
+SWEEP_CHUNK = 1_000  # keys swept between two turns of the event loop
 REDIS_TIMEOUT_SECONDS = 0.5
 REDIS_RETRY_SECONDS = 5.0
 WARNING_INTERVAL_SECONDS = 60.0
@@ -35,12 +43,49 @@ class Verdict:
     retry_after: int
 
 
+class SweptMemoryStorage(MemoryStorage):
+    """`limits`' in-process moving-window storage, with one task that drops expired entries
+    every `SWEEP_SECONDS` (inline, yielding every `SWEEP_CHUNK` keys) instead of its own
+    sweep after each hit. A window's answer never depends on the sweep: expired entries
+    are ignored by `acquire_entry` and `get_moving_window` either way."""
+
+    async def acquire_entry(self, key: str, limit: int, expiry: int, amount: int = 1) -> bool:
+        if self.timer is None or self.timer.done():  # the parent skips its sweep while set
+            self.timer = asyncio.create_task(self._sweep_forever())
+        return await super().acquire_entry(key, limit, expiry, amount)
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            await self.sweep(time.time())
+
+    async def sweep(self, now: float) -> None:
+        """Forget the entries that expired by `now`, and keys left with none."""
+        for done, key in enumerate(list(self.events)):
+            events = self.events.get(key, [])
+            live = bisect.bisect_left(events, -now, key=lambda entry: -entry.expiry)
+            if live == 0:
+                self.events.pop(key, None)
+                self.locks.pop(key, None)
+            elif live < len(events):
+                self.events[key] = events[:live]
+            if done % SWEEP_CHUNK == SWEEP_CHUNK - 1:
+                await asyncio.sleep(0)
+
+    def close(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        self.events.clear()
+        self.locks.clear()
+
+
 class RateLimiter:
     """Counts hits per key against a per-minute limit (moving window)."""
 
     def __init__(self, redis_url: str = "", workers: int = 1) -> None:
         self._workers = max(1, workers)
-        self._memory = MovingWindowRateLimiter(MemoryStorage())
+        self._memory_storage = SweptMemoryStorage()
+        self._memory = MovingWindowRateLimiter(self._memory_storage)
         self._pool: ConnectionPool | None = None
         self._redis: RedisStorage | None = None
         self._shared: MovingWindowRateLimiter | None = None
@@ -92,7 +137,7 @@ class RateLimiter:
             )
 
     async def close(self) -> None:
-        await self._memory.storage.reset()
+        self._memory_storage.close()
         if self._pool is not None:
             await self._pool.aclose()
 
