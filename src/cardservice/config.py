@@ -55,8 +55,9 @@ class Settings(BaseSettings):
         parse_networks(value)  # ValueError → a settings error at start-up
         return value
 
-    @cached_property
+    @property
     def trusted_proxy_networks(self) -> list[Network]:
+        """Parsed on use (only failed authentications need it), so copies stay right."""
         return parse_networks(self.trusted_proxies)
 
     @cached_property

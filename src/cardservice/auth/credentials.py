@@ -154,28 +154,27 @@ async def revoke_mfa_codes(tx: Tx, user_uuid: uuid.UUID) -> int:
     return len(revoked)
 
 
-# Dead for `PRUNE_AFTER`: expired or revoked before $1, or minted by a token that is.
-_DEAD_CODE = (
-    "(expires_at < $1 OR revoked_at < $1 OR token_uuid IN"
-    " (SELECT uuid FROM api_tokens WHERE expires_at < $1 OR revoked_at < $1))"
-)
+_DEAD = "(expires_at < $1 OR revoked_at < $1)"  # dead for `PRUNE_AFTER` when $1 is the cutoff
 
 
 async def prune_credentials(tx: Tx, now: datetime, user_uuid: uuid.UUID | None = None) -> int:
     """Delete the codes and tokens that expired or were revoked more than `PRUNE_AFTER`
-    before `now` (only that user's codes, when given); returns how many rows went."""
+    before `now` (only that user's codes, when given); returns how many rows went. A token
+    goes with every code it minted (a code may outlive its token's expiry on paper)."""
     cutoff = now - PRUNE_AFTER
     if user_uuid is not None:
         codes = await tx.rows(
-            f"DELETE FROM mfa_codes WHERE user_uuid = $2 AND {_DEAD_CODE} RETURNING uuid",  # noqa: S608
+            f"DELETE FROM mfa_codes WHERE user_uuid = $2 AND {_DEAD} RETURNING uuid",  # noqa: S608
             cutoff,
             user_uuid,
         )
         return len(codes)
-    codes = await tx.rows(f"DELETE FROM mfa_codes WHERE {_DEAD_CODE} RETURNING uuid", cutoff)  # noqa: S608
-    tokens = await tx.rows(
-        "DELETE FROM api_tokens WHERE expires_at < $1 OR revoked_at < $1 RETURNING uuid", cutoff
+    codes = await tx.rows(
+        f"DELETE FROM mfa_codes WHERE {_DEAD} OR token_uuid IN"  # noqa: S608
+        f" (SELECT uuid FROM api_tokens WHERE {_DEAD}) RETURNING uuid",
+        cutoff,
     )
+    tokens = await tx.rows(f"DELETE FROM api_tokens WHERE {_DEAD} RETURNING uuid", cutoff)  # noqa: S608
     return len(codes) + len(tokens)
 
 
