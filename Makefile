@@ -53,6 +53,7 @@ test-postgres: install postgres redis
 stress: install postgres
 	CARDSERVICE_TEST_PG=$(PG_DSN) CARDSERVICE_STATEFUL_EXAMPLES=1000 $(BIN)/python -m pytest tests/ledger/test_state_machine.py
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.bank_run --seconds 120
+	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.race_run --seconds 120
 
 bench-tools:
 	@command -v wrk >/dev/null && command -v hey >/dev/null || (apt-get update -q && apt-get install -y -q wrk hey)

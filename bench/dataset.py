@@ -14,22 +14,25 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import timedelta
 from decimal import Decimal
-
-from sqlalchemy import func, insert, select, text, update
+from typing import Any
 
 from cardservice.accounts.service import create_account
 from cardservice.auth.credentials import issue_token
 from cardservice.cards.purchase import buy_cards
 from cardservice.cards.schemas import BuyCardsRequest
 from cardservice.db import Database
-from cardservice.models import Bin, Card, JournalEntry, Posting, Transaction
-from cardservice.models.base import utcnow
+from cardservice.models import Transaction
+from cardservice.models.base import table_of, utcnow
 from cardservice.security import CardCipher
-from cardservice.sql import session_tx
+from cardservice.sql import Tx, insert_sql, row_args, text_uuid
 from cardservice.transactions.deposits import deposit
 from cardservice.users.service import create_user
 
 BATCH = 5_000
+ROWS_PER_INSERT = 1_000  # under both drivers' limit of bound parameters per statement
+TRANSACTION_COLUMNS = tuple(table_of(Transaction).columns.keys())
+ENTRY_COLUMNS = ("id", "kind", "reference", "created_at")
+POSTING_COLUMNS = ("entry_id", "account_uuid", "card_uuid", "system_book", "currency", "amount")
 REFERENCE_TRANSACTIONS = 10_000
 FEE = 10  # card_transaction fee of the default plan, minor units
 
@@ -54,167 +57,170 @@ class DataSet:
     reference: DataSet | None = None  # a user with a small history, beside the heavy one
 
 
+async def _insert(tx: Tx, table: str, columns: tuple[str, ...], rows: list[dict[str, Any]]) -> None:
+    for start in range(0, len(rows), ROWS_PER_INSERT):
+        chunk = rows[start : start + ROWS_PER_INSERT]
+        await tx.execute(insert_sql(table, columns, len(chunk)), *row_args(columns, chunk))
+
+
+async def _usd_bin(tx: Tx) -> str:
+    found = await tx.value(
+        "SELECT uuid FROM bins WHERE currency = 'USD' AND status = 'available' ORDER BY bin"
+    )
+    return str(text_uuid(found))
+
+
+async def _cards_of(tx: Tx, user: uuid.UUID) -> list[str]:
+    rows = await tx.rows("SELECT uuid FROM cards WHERE user_uuid = $1 ORDER BY sort_order", user)
+    return [str(text_uuid(row["uuid"])) for row in rows]
+
+
+def _buy(account: uuid.UUID, bin_uuid: str, count: int) -> BuyCardsRequest:
+    return BuyCardsRequest.model_validate(
+        {
+            "account_uuid": str(account),
+            "bin_uuid": bin_uuid,
+            "cards_count": count,
+            "start_balance": Decimal(1_000_000),
+        }
+    )
+
+
 async def _heavy_user(
     db: Database, cipher: CardCipher, cards: int, email: str = "heavy@bench.example"
 ) -> DataSet:
-    async with db.write() as session:
-        user = await create_user(session, email, "Heavy User")
-        account = await create_account(session, user.uuid, "Main", "USD")
-        await deposit(session, user.uuid, account.uuid, 10**13)
-        bin_uuid = str(
-            await session.scalar(
-                select(Bin.uuid)
-                .where(Bin.currency == "USD", Bin.status == "available")
-                .order_by(Bin.bin)
-            )
-        )
+    async def unit(tx: Tx) -> DataSet:
+        user = await create_user(tx, email, "Heavy User")
+        account = await create_account(tx, user, "Main", "USD")
+        await deposit(tx, user, account, 10**13)
+        bin_uuid = await _usd_bin(tx)
         for start in range(0, cards, 100):
-            await buy_cards(
-                await session_tx(session),
-                cipher,
-                user.uuid,
-                BuyCardsRequest.model_validate(
-                    {
-                        "account_uuid": str(account.uuid),
-                        "bin_uuid": bin_uuid,
-                        "cards_count": min(100, cards - start),
-                        "start_balance": Decimal(1_000_000),
-                    }
-                ),
-            )
-        _row, token = await issue_token(await session_tx(session), user.uuid, "bench", None)
-        card_uuids = [
-            str(c)
-            for c in await session.scalars(select(Card.uuid).where(Card.user_uuid == user.uuid))
-        ]
-    return DataSet(token, str(account.uuid), bin_uuid, card_uuids, [])
+            await buy_cards(tx, cipher, user, _buy(account, bin_uuid, min(100, cards - start)))
+        _row, token = await issue_token(tx, user, "bench", None)
+        return DataSet(token, str(account), bin_uuid, await _cards_of(tx, user), [])
+
+    return await db.transact(unit)
+
+
+def _purchase(
+    user: uuid.UUID, data: DataSet, card: str, amount: int, at: Any, entry_id: int
+) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
+    """One settled purchase as the engine writes it: its row, its entry and three postings."""
+    txn = uuid.uuid4()
+    row = {
+        "uuid": txn,
+        "user_uuid": user,
+        "account_uuid": uuid.UUID(data.account),
+        "card_uuid": uuid.UUID(card),
+        "type": "card_purchase",
+        "status": "completed",
+        "direction": "debit",
+        "amount": amount,
+        "currency": "USD",
+        "fee": FEE,
+        "refunded_amount": 0,
+        "merchant_name": "Bench Shop",
+        "merchant_mcc": None,
+        "merchant_country": None,
+        "merchant_city": None,
+        "tag_slug": None,
+        "error_slug": None,
+        "flagged": False,
+        "description": None,
+        "parent_uuid": None,
+        "created_at": at,
+        "updated_at": at,
+    }
+    entry = {"id": entry_id, "kind": "card_purchase_pending", "reference": txn, "created_at": at}
+    legs = [
+        (None, uuid.UUID(card), None, -(amount + FEE)),
+        (None, None, "merchants", amount),
+        (None, None, "fees", FEE),
+    ]
+    postings = [
+        dict(zip(POSTING_COLUMNS, (entry_id, a, c, b, "USD", n), strict=True))
+        for a, c, b, n in legs
+    ]
+    return row, entry, postings
 
 
 async def _history(db: Database, data: DataSet, count: int, rng: random.Random) -> None:
-    """`count` settled purchases spread over a year, in batches, each with its entry."""
+    """`count` settled purchases spread over a year, in batches, each with its entry; the
+    cards' balances moved by exactly their postings. Postings go in before their entries,
+    as the ledger's rules require (`ledger.entries`)."""
     now = utcnow()
-    async with db.read() as session:
-        user_uuid = await session.scalar(
-            select(Card.user_uuid).where(Card.uuid == uuid.UUID(data.cards[0]))
-        )
-    spent: dict[str, int] = {}
-    for start in range(0, count, BATCH):
-        rows, entries, postings = [], [], []
-        async with db.write() as session:
-            next_id = (
-                int(await session.scalar(select(func.coalesce(func.max(JournalEntry.id), 0))) or 0)
-                + 1
+    user = uuid.UUID(
+        str(
+            text_uuid(
+                await db.reader.value(
+                    "SELECT user_uuid FROM cards WHERE uuid = $1", uuid.UUID(data.cards[0])
+                )
             )
-            for offset in range(min(BATCH, count - start)):
-                card = rng.choice(data.cards)
-                amount = rng.randint(100, 20_000)
-                txn = uuid.uuid4()
+        )
+    )
+    for start in range(0, count, BATCH):
+        size = min(BATCH, count - start)
+
+        async def batch(tx: Tx, size: int = size) -> list[dict[str, Any]]:
+            next_id = int(await tx.value("SELECT coalesce(max(id), 0) + 1 FROM journal_entries"))
+            rows, entries, postings = [], [], []
+            spent: dict[str, int] = {}
+            for offset in range(size):
+                card, amount = rng.choice(data.cards), rng.randint(100, 20_000)
                 at = now - timedelta(seconds=rng.randint(0, 365 * 86400))
-                rows.append(
-                    {
-                        "uuid": txn,
-                        "user_uuid": user_uuid,
-                        "account_uuid": uuid.UUID(data.account),
-                        "card_uuid": uuid.UUID(card),
-                        "type": "card_purchase",
-                        "status": "completed",
-                        "direction": "debit",
-                        "amount": amount,
-                        "currency": "USD",
-                        "fee": FEE,
-                        "refunded_amount": 0,
-                        "merchant_name": "Bench Shop",
-                        "flagged": False,
-                        "created_at": at,
-                        "updated_at": at,
-                    }
-                )
-                entry_id = next_id + offset
-                entries.append(
-                    {
-                        "id": entry_id,
-                        "kind": "card_purchase_pending",
-                        "reference": txn,
-                        "created_at": at,
-                    }
-                )
-                postings += [
-                    {
-                        "entry_id": entry_id,
-                        "card_uuid": uuid.UUID(card),
-                        "currency": "USD",
-                        "amount": -(amount + FEE),
-                    },
-                    {
-                        "entry_id": entry_id,
-                        "system_book": "merchants",
-                        "currency": "USD",
-                        "amount": amount,
-                    },
-                    {"entry_id": entry_id, "system_book": "fees", "currency": "USD", "amount": FEE},
-                ]
+                row, entry, legs = _purchase(user, data, card, amount, at, next_id + offset)
+                rows.append(row)
+                entries.append(entry)
+                postings += legs
                 spent[card] = spent.get(card, 0) + amount + FEE
-            await session.execute(insert(Transaction), rows)
-            await session.execute(insert(JournalEntry), entries)
-            await session.execute(insert(Posting), postings)
-            if not db.is_sqlite:  # ids were given explicitly: move the sequence past them
-                await session.execute(
-                    text(
-                        "SELECT setval(pg_get_serial_sequence('journal_entries', 'id'), "
-                        "(SELECT MAX(id) FROM journal_entries))"
-                    )
+            await _insert(tx, "transactions", TRANSACTION_COLUMNS, rows)
+            await _insert(tx, "postings", POSTING_COLUMNS, postings)
+            await _insert(tx, "journal_entries", ENTRY_COLUMNS, entries)
+            if tx.dialect == "postgresql":  # ids were given explicitly: move the sequence
+                await tx.execute(
+                    "SELECT setval(pg_get_serial_sequence('journal_entries', 'id'),"
+                    " (SELECT max(id) FROM journal_entries))"
                 )
+            for card, amount in spent.items():
+                await tx.execute(
+                    "UPDATE cards SET balance = balance - $2 WHERE uuid = $1",
+                    uuid.UUID(card),
+                    amount,
+                )
+            return rows
+
+        rows = await db.transact(batch)
         if len(data.transactions) < 1000:
             data.transactions += [str(r["uuid"]) for r in rows[: 1000 - len(data.transactions)]]
-    async with db.write() as session:
-        for card, amount in spent.items():
-            await session.execute(
-                update(Card)
-                .where(Card.uuid == uuid.UUID(card))
-                .values(balance=Card.balance - amount)
-            )
 
 
 async def _ordinary_users(
     db: Database, cipher: CardCipher, count: int, bin_uuid: str
 ) -> list[Holder]:
-    holders = []
-    async with db.write() as session:
+    async def unit(tx: Tx) -> list[Holder]:
+        holders = []
         for index in range(count):
-            user = await create_user(session, f"user{index}@bench.example", f"User {index}")
-            account = await create_account(session, user.uuid, "Main", "USD")
+            user = await create_user(tx, f"user{index}@bench.example", f"User {index}")
+            account = await create_account(tx, user, "Main", "USD")
             # Enough for every write a run sends: a bench user must never run out of money,
             # or buys become 422s and authorizations declines, measuring the refusal path.
-            await deposit(session, user.uuid, account.uuid, 10**10)
-            await buy_cards(
-                await session_tx(session),
-                cipher,
-                user.uuid,
-                BuyCardsRequest.model_validate(
-                    {
-                        "account_uuid": str(account.uuid),
-                        "bin_uuid": bin_uuid,
-                        "start_balance": Decimal(1_000_000),
-                    }
-                ),
-            )
-            _row, token = await issue_token(await session_tx(session), user.uuid, "bench", None)
-            card = await session.scalar(select(Card.uuid).where(Card.user_uuid == user.uuid))
-            holders.append(Holder(token, str(account.uuid), str(card)))
-    return holders
+            await deposit(tx, user, account, 10**10)
+            await buy_cards(tx, cipher, user, _buy(account, bin_uuid, 1))
+            _row, token = await issue_token(tx, user, "bench", None)
+            holders.append(Holder(token, str(account), (await _cards_of(tx, user))[0]))
+        return holders
+
+    return await db.transact(unit)
 
 
 async def check_ledger(db: Database) -> None:
     """The data set is a true ledger: postings sum to zero; balances equal their postings."""
-    async with db.read() as session:
-        assert await session.scalar(select(func.coalesce(func.sum(Posting.amount), 0))) == 0
-        drift = await session.scalar(
-            text(
-                "SELECT COUNT(*) FROM cards c WHERE c.balance <> "
-                "(SELECT COALESCE(SUM(p.amount), 0) FROM postings p WHERE p.card_uuid = c.uuid)"
-            )
-        )
-        assert drift == 0, f"{drift} cards differ from their postings"
+    assert await db.reader.value("SELECT coalesce(sum(amount), 0) FROM postings") == 0
+    drift = await db.reader.value(
+        "SELECT count(*) FROM cards c WHERE c.balance <>"
+        " (SELECT coalesce(sum(p.amount), 0) FROM postings p WHERE p.card_uuid = c.uuid)"
+    )
+    assert drift == 0, f"{drift} cards differ from their postings"
 
 
 async def build(

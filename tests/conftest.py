@@ -2,7 +2,9 @@
 
 Each database is created and migrated once per run (PostgreSQL: a fresh database named
 `cs_test_<random>` dropped at the end); each test starts from empty tables with the
-shipped reference data in place.
+shipped reference data in place. SQLite's ledger tables are append-only (its triggers refuse
+a DELETE), so each SQLite test gets its own copy of the freshly migrated file; PostgreSQL's
+tables are emptied with TRUNCATE, which row triggers do not see.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import shutil
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -18,12 +21,12 @@ import asyncpg
 import httpx
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import text
 
 from cardservice.app import create_app
 from cardservice.config import Settings
 from cardservice.logs import JsonFormatter
 from cardservice.migrations import upgrade_database
+from cardservice.sql import Tx, sqlite_path
 from tests.log_scan import secrets_in
 
 PG_ADMIN_DSN = os.environ.get("CARDSERVICE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
@@ -104,6 +107,10 @@ def database_url(
 
 @pytest.fixture
 def settings(database_url: str, tmp_path: Path) -> Settings:
+    if database_url.startswith("sqlite"):
+        copy = tmp_path / "cardservice.db"
+        shutil.copyfile(sqlite_path(database_url), copy)
+        database_url = f"sqlite:///{copy}"
     return Settings(
         database_url=database_url,
         var_dir=tmp_path / "var",
@@ -117,15 +124,15 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
 
 
 async def empty_tables(app: FastAPI) -> None:
-    async with app.state.db.write() as session:
-        if app.state.db.is_sqlite:
-            for table in USER_TABLES:
-                await session.execute(text(f"DELETE FROM {table}"))
-        else:
-            await session.execute(
-                text(f"TRUNCATE {', '.join(USER_TABLES)} RESTART IDENTITY CASCADE")
-            )
-        await session.execute(text("UPDATE transaction_tags SET transactions_count = 0"))
+    """PostgreSQL's tables as the migrations left them (SQLite starts from a fresh copy)."""
+    if app.state.db.is_sqlite:
+        return
+
+    async def empty(tx: Tx) -> None:
+        await tx.execute(f"TRUNCATE {', '.join(USER_TABLES)} RESTART IDENTITY CASCADE")
+        await tx.execute("UPDATE transaction_tags SET transactions_count = 0")
+
+    await app.state.db.transact(empty)
 
 
 @pytest.fixture

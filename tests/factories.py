@@ -1,8 +1,12 @@
-"""Test data built through the services, never by writing rows directly."""
+"""Test data built through the services, never by writing rows directly; and `around(app)`,
+a client of the test's database beside the service, to look at (or set up) rows as an
+outsider would."""
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
@@ -10,17 +14,31 @@ from decimal import Decimal
 import httpx
 from fastapi import FastAPI
 from sqlalchemy import func, select, text
+from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
+from sqlalchemy.pool import NullPool
 
 from cardservice.accounts.service import create_account
 from cardservice.auth.credentials import issue_mfa_code, issue_token
 from cardservice.ledger.money import to_minor
 from cardservice.models import Account, Bin, Card, Posting, Transaction
-from cardservice.sql import session_tx, text_uuid
+from cardservice.sql import Tx, text_uuid
 from cardservice.transactions.deposits import deposit
 from cardservice.users.service import create_user
 from cardservice.web import dumps
 
 ISSUED_SECRETS: list[str] = []  # every token and code the tests issue, for the log scan
+
+
+@asynccontextmanager
+async def around(app: FastAPI) -> AsyncIterator[AsyncSession]:
+    """An SQLAlchemy session on the app's database, outside the service (committed at the
+    end): for assertions, and for setting up states no endpoint can make (an expired card)."""
+    engine = create_async_engine(app.state.settings.resolved_database_url, poolclass=NullPool)
+    try:
+        async with AsyncSession(engine, expire_on_commit=False) as session, session.begin():
+            yield session
+    finally:
+        await engine.dispose()
 
 
 @dataclass
@@ -42,16 +60,23 @@ async def make_user(
     expires_in: timedelta | None = None,
 ) -> Caller:
     email = f"user-{uuid.uuid4().hex[:10]}@example.com"
-    async with app.state.db.write() as session:
-        user = await create_user(session, email, "Test User", team, role)
-        _row, token = await issue_token(await session_tx(session), user.uuid, "test", expires_in)
+
+    async def unit(tx: Tx) -> tuple[uuid.UUID, str]:
+        user = await create_user(tx, email, "Test User", team, role)
+        _row, token = await issue_token(tx, user, "test", expires_in)
+        return user, token
+
+    user, token = await app.state.db.transact(unit)
     ISSUED_SECRETS.append(token)
-    return Caller(user.uuid, email, token)
+    return Caller(user, email, token)
 
 
 async def make_mfa_code(app: FastAPI, user: Caller, ttl: timedelta = timedelta(minutes=10)) -> str:
-    async with app.state.db.write() as session:
-        code, _expires = await issue_mfa_code(await session_tx(session), user.uuid, ttl)
+    async def unit(tx: Tx) -> str:
+        code, _expires = await issue_mfa_code(tx, user.uuid, ttl)
+        return code
+
+    code = await app.state.db.transact(unit)
     ISSUED_SECRETS.append(code)
     return code
 
@@ -65,15 +90,18 @@ async def make_account(
     name: str = "Main",
     type_: str = "main",
 ) -> uuid.UUID:
-    async with app.state.db.write() as session:
-        account = await create_account(session, user.uuid, name, currency, type_)
+    async def unit(tx: Tx) -> uuid.UUID:
+        account = await create_account(tx, user.uuid, name, currency, type_)
         if Decimal(funds) > 0:
-            await deposit(session, user.uuid, account.uuid, to_minor(Decimal(funds)))
-    return account.uuid
+            await deposit(tx, user.uuid, account, to_minor(Decimal(funds)))
+        return account
+
+    account: uuid.UUID = await app.state.db.transact(unit)
+    return account
 
 
 async def bin_uuid(app: FastAPI, *, currency: str = "USD", status: str = "available") -> str:
-    async with app.state.db.read() as session:
+    async with around(app) as session:
         found = await session.scalar(
             select(Bin.uuid).where(Bin.currency == currency, Bin.status == status).order_by(Bin.bin)
         )
@@ -83,7 +111,7 @@ async def bin_uuid(app: FastAPI, *, currency: str = "USD", status: str = "availa
 
 async def balances(app: FastAPI, account_uuid: uuid.UUID) -> tuple[int, list[int]]:
     """The account's balance and its cards' balances, in minor units."""
-    async with app.state.db.read() as session:
+    async with around(app) as session:
         account = await session.scalar(select(Account.balance).where(Account.uuid == account_uuid))
         cards = await session.scalars(
             select(Card.balance).where(Card.account_uuid == account_uuid).order_by(Card.sort_order)
@@ -93,7 +121,7 @@ async def balances(app: FastAPI, account_uuid: uuid.UUID) -> tuple[int, list[int
 
 async def assert_ledger_consistent(app: FastAPI) -> None:
     """Postings sum to zero per currency; every balance equals its postings and is ≥ 0."""
-    async with app.state.db.read() as session:
+    async with around(app) as session:
         per_currency = (
             await session.execute(
                 select(Posting.currency, func.sum(Posting.amount)).group_by(Posting.currency)

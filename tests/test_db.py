@@ -1,5 +1,6 @@
-"""Write units (`cardservice.db`): the driver's (`transaction()`) commit or roll back as a
-whole and take turns with the ORM's; SQLite's take turns across processes on a file lock."""
+"""The connection layer (`cardservice.db`): units commit or roll back whole, deadlocked units
+run again, SQLite's writers take turns across processes on a file lock, and PostgreSQL's
+write units never take the reads' last connections."""
 
 from __future__ import annotations
 
@@ -8,16 +9,19 @@ import fcntl
 import os
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 
+import asyncpg
+import httpx
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import text
 
 from cardservice.config import Settings
-from cardservice.db import Database
-from cardservice.models import Team
+from cardservice.db import ConfigurationError, Database
 from cardservice.models.base import utcnow
-from cardservice.sql import INTEGRITY_ERRORS, sqlite_path
+from cardservice.sql import INTEGRITY_ERRORS, Tx, sqlite_path
+from cardservice.web import dumps
+from tests.factories import bin_uuid, make_account, make_user
 
 _INSERT_TEAM = "INSERT INTO teams (uuid, name, created_at) VALUES ($1, $2, $3)"
 _TEAMS_NAMED = "SELECT count(*) FROM teams WHERE name LIKE $1"
@@ -50,22 +54,18 @@ async def test_a_driver_unit_commits_whole_or_not_at_all(app: FastAPI) -> None:
         assert await tx.value(_TEAMS_NAMED, "kept-%") == 2
 
 
-async def test_driver_and_orm_units_run_side_by_side(app: FastAPI) -> None:
-    """On SQLite both kinds queue for the one writer; none fails with "database is locked"."""
+async def test_units_of_many_coroutines_queue_for_the_writer(app: FastAPI) -> None:
+    """On SQLite they take turns on the one writer; none fails with "database is locked"."""
     db: Database = app.state.db
 
-    async def by_driver(i: int) -> None:
-        async with db.transaction() as tx:
-            await tx.execute(_INSERT_TEAM, uuid.uuid4(), f"side-d{i}", utcnow())
+    async def insert(i: int) -> None:
+        async def unit(tx: Tx) -> None:
+            await tx.execute(_INSERT_TEAM, uuid.uuid4(), f"side-{i}", utcnow())
             await asyncio.sleep(0)  # let the others queue meanwhile
 
-    async def by_orm(i: int) -> None:
-        async with db.write() as session:
-            session.add(Team(name=f"side-o{i}"))
-            await session.flush()
-            await asyncio.sleep(0)
+        await db.transact(unit)
 
-    await asyncio.gather(*(f(i) for i in range(25) for f in (by_driver, by_orm)))
+    await asyncio.gather(*(insert(i) for i in range(50)))
     assert await db.reader.value(_TEAMS_NAMED, "side-%") == 50
 
 
@@ -85,23 +85,31 @@ def _other_process_lock(db_path: str) -> int:
     return fd
 
 
+def _lock_is_free(db_path: str) -> bool:
+    """Whether another process could take the writer lock now."""
+    fd = os.open(f"{db_path}-writer.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    finally:
+        os.close(fd)  # closing the file releases a lock it took
+    return True
+
+
 async def _write_one(db: Database) -> int:
-    async with db.write() as session:
-        return int((await session.execute(text("SELECT 1"))).scalar_one())
-
-
-async def _write_one_by_driver(db: Database) -> int:
-    async with db.transaction() as tx:
+    async def unit(tx: Tx) -> int:
         return int(await tx.value("SELECT 1"))
 
+    return await db.transact(unit)
 
-@pytest.mark.parametrize("write", [_write_one, _write_one_by_driver], ids=["orm", "driver"])
+
 async def test_a_writer_waits_for_the_other_process_and_then_runs(
-    sqlite_db: Database, settings: Settings, write: Callable[[Database], Awaitable[int]]
+    sqlite_db: Database, settings: Settings
 ) -> None:
     fd = _other_process_lock(sqlite_path(settings.resolved_database_url))
     try:
-        writer = asyncio.create_task(write(sqlite_db))
+        writer = asyncio.create_task(_write_one(sqlite_db))
         await asyncio.sleep(0.2)
         assert not writer.done()
     finally:
@@ -134,3 +142,107 @@ async def test_a_cancelled_waiter_gives_the_lock_back(
     fcntl.flock(fd, fcntl.LOCK_UN)
     os.close(fd)
     assert await asyncio.wait_for(_write_one(sqlite_db), 5) == 1
+
+
+async def test_a_cancelled_waiter_never_releases_the_next_holders_lock(
+    sqlite_db: Database, settings: Settings
+) -> None:
+    """A waiter cancelled while its thread still waits, then a second waiter of the same
+    process: once the other process lets go, the second holds the lock for its whole unit;
+    the first one's late arrival must not give it away under it."""
+    path = sqlite_path(settings.resolved_database_url)
+    fd = _other_process_lock(path)
+    first = asyncio.create_task(_write_one(sqlite_db))
+    await asyncio.sleep(0.1)
+    first.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await first
+    holding, leave = asyncio.Event(), asyncio.Event()
+
+    async def unit(tx: Tx) -> None:
+        holding.set()
+        await leave.wait()
+
+    second = asyncio.create_task(sqlite_db.transact(unit))
+    await asyncio.sleep(0.1)
+    fcntl.flock(fd, fcntl.LOCK_UN)
+    os.close(fd)
+    await asyncio.wait_for(holding.wait(), 5)
+    for _ in range(10):  # give a stray release every chance to happen
+        await asyncio.sleep(0.02)
+        assert not _lock_is_free(path), "the lock was released while a unit held it"
+    leave.set()
+    await asyncio.wait_for(second, 5)
+    assert _lock_is_free(path)
+
+
+def test_an_in_memory_sqlite_database_is_refused(tmp_path: Path) -> None:
+    """Each connection would open a database of its own: writes the reads never see."""
+    for url in ("sqlite:///:memory:", "sqlite://", "sqlite:///file:x?mode=memory&uri=true"):
+        with pytest.raises(ConfigurationError):
+            Database(Settings(database_url=url, var_dir=tmp_path))
+
+
+@pytest.fixture
+async def postgres_app(app: FastAPI) -> FastAPI:
+    if app.state.db.is_sqlite:
+        pytest.skip("PostgreSQL's pool and row locks")
+    return app
+
+
+async def test_a_deadlocked_unit_is_run_again(postgres_app: FastAPI) -> None:
+    """Two units lock two rows in opposite orders: the database aborts one, `transact`
+    runs it again, and both complete."""
+    db: Database = postgres_app.state.db
+    first, second = uuid.uuid4(), uuid.uuid4()
+    await db.transact(lambda tx: tx.execute(_INSERT_TEAM, first, "lock-a", utcnow()))
+    await db.transact(lambda tx: tx.execute(_INSERT_TEAM, second, "lock-b", utcnow()))
+    both_hold = asyncio.Barrier(2)
+    attempts = {"ab": 0, "ba": 0}
+
+    def crossing(name: str, a: uuid.UUID, b: uuid.UUID) -> Callable[[Tx], Awaitable[None]]:
+        async def unit(tx: Tx) -> None:
+            attempts[name] += 1
+            await tx.execute("UPDATE teams SET name = name WHERE uuid = $1", a)
+            if attempts[name] == 1:
+                await both_hold.wait()
+            await tx.execute("UPDATE teams SET name = name WHERE uuid = $1", b)
+
+        return unit
+
+    await asyncio.wait_for(
+        asyncio.gather(
+            db.transact(crossing("ab", first, second)), db.transact(crossing("ba", second, first))
+        ),
+        30,
+    )
+    assert sorted(attempts.values()) == [1, 2]
+
+
+async def test_write_units_queued_on_a_row_lock_leave_connections_to_reads(
+    postgres_app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """Purchases queued on one account's row lock never take the last connections: another
+    user's request is authenticated and answered while they wait."""
+    app = postgres_app
+    buyer, reader = await make_user(app), await make_user(app)
+    account = await make_account(app, buyer, funds="1000")
+    bin_ = await bin_uuid(app)
+    holder = await asyncpg.connect(app.state.settings.resolved_database_url.replace("+asyncpg", ""))
+    try:
+        await holder.execute("BEGIN")
+        await holder.execute("SELECT 1 FROM accounts WHERE uuid = $1 FOR UPDATE", account)
+        body = dumps({"account_uuid": str(account), "bin_uuid": bin_})
+        headers = {**buyer.headers, "Content-Type": "application/json"}
+        buys = [
+            asyncio.create_task(client.post("/card/buy", content=body, headers=headers))
+            for _ in range(app.state.settings.db_pool_size * 2)
+        ]
+        await asyncio.sleep(0.5)
+        assert not any(buy.done() for buy in buys)
+        answer = await asyncio.wait_for(client.get("/card", headers=reader.headers), 10)
+        assert answer.status_code == 200
+    finally:
+        await holder.execute("ROLLBACK")
+        await holder.close()
+    assert all(r.status_code == 201 for r in await asyncio.gather(*buys))

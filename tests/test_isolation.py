@@ -17,13 +17,13 @@ from cardservice.models import (
     ThreeDsCode,
     Transaction,
 )
-from tests.factories import authorize, bin_uuid, make_card, make_user
+from tests.factories import around, authorize, bin_uuid, make_card, make_user
 
 PDF = base64.b64encode(b"%PDF-1.4\n%%EOF\n").decode()
 
 
 async def _fingerprint(app: FastAPI) -> tuple[object, ...]:
-    async with app.state.db.read() as session:
+    async with around(app) as session:
         counts = [
             await session.scalar(select(func.count()).select_from(model))
             for model in (Transaction, JournalEntry, Posting, ThreeDsCode, Attachment, Card)

@@ -11,7 +11,7 @@ from fastapi import FastAPI
 from sqlalchemy import select
 
 from cardservice.models import Card
-from tests.factories import bin_uuid, make_account, make_mfa_code, make_user
+from tests.factories import around, bin_uuid, make_account, make_mfa_code, make_user
 from tests.log_scan import secrets_in
 
 
@@ -27,7 +27,7 @@ async def test_a_busy_session_logs_no_secret(
     await client.get("/card", params={"_code": code})
     await client.get("/accounts", headers={"Authorization": "Bearer cs_" + "x" * 43})
     await client.get("/accounts", params={"_code": code + "X"})
-    async with app.state.db.read() as session:
+    async with around(app) as session:
         cards = list(await session.scalars(select(Card)))
     numbers = [app.state.cipher.decrypt(card.pan_ciphertext) for card in cards]
     text = "\n".join(log_capture[start:])

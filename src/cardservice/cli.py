@@ -10,17 +10,13 @@ import sys
 import uuid
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from datetime import timedelta
-from typing import Any, TypeVar
-
-from sqlalchemy.ext.asyncio import AsyncSession
+from typing import Any
 
 from cardservice.config import Settings
 from cardservice.errors import ServiceError
 from cardservice.logs import configure_logging
 from cardservice.sandbox import commands as simulate_commands
 from cardservice.sql import Tx
-
-T = TypeVar("T")
 
 Handler = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, str | None]]
 DURATION = re.compile(r"^(\d+)([smhd])$")
@@ -45,21 +41,8 @@ def parse_uuid(text: str) -> uuid.UUID:
         raise CommandError(f"not a uuid: {text!r}") from None
 
 
-async def _with_session(
-    settings: Settings, work: Callable[..., Awaitable[str | None]]
-) -> str | None:
-    from cardservice.db import Database
-
-    db = Database(settings)
-    try:
-        async with db.write() as session:
-            return await work(session)
-    finally:
-        await db.dispose()
-
-
-async def _transact(settings: Settings, work: Callable[[Tx], Awaitable[T]]) -> T:
-    """Run `work` as one write unit on the configured database."""
+async def in_unit(settings: Settings, work: Callable[[Tx], Awaitable[str]]) -> str:
+    """Run `work` as one write unit on the configured database (the routes' own path)."""
     from cardservice.db import Database
 
     db = Database(settings)
@@ -104,46 +87,47 @@ async def cmd_db_upgrade(_args: argparse.Namespace, settings: Settings) -> None:
 async def cmd_users_create(args: argparse.Namespace, settings: Settings) -> str | None:
     from cardservice.users.service import create_user
 
-    async def work(session: AsyncSession) -> str:
-        user = await create_user(session, args.email, args.name, args.team, args.role)
-        return str(user.uuid)
+    async def work(tx: Tx) -> str:
+        return str(await create_user(tx, args.email, args.name, args.team, args.role))
 
-    return await _with_session(settings, work)
+    return await in_unit(settings, work)
 
 
 async def cmd_accounts_create(args: argparse.Namespace, settings: Settings) -> str | None:
     from cardservice.accounts.service import create_account
     from cardservice.users.service import user_by_email
 
-    async def work(session: AsyncSession) -> str:
-        user = await user_by_email(session, args.email)
-        account = await create_account(session, user.uuid, args.name, args.currency, args.type)
-        return str(account.uuid)
+    async def work(tx: Tx) -> str:
+        user = await user_by_email(tx, args.email)
+        return str(await create_account(tx, user, args.name, args.currency, args.type))
 
-    return await _with_session(settings, work)
+    return await in_unit(settings, work)
 
 
 async def cmd_accounts_set_status(args: argparse.Namespace, settings: Settings) -> str | None:
     from cardservice.accounts.service import set_account_status
 
-    async def work(session: AsyncSession) -> str:
-        account = await set_account_status(session, parse_uuid(args.account_uuid), args.status)
-        return account.status
+    account = parse_uuid(args.account_uuid)
 
-    return await _with_session(settings, work)
+    async def work(tx: Tx) -> str:
+        return await set_account_status(tx, account, args.status)
+
+    return await in_unit(settings, work)
 
 
 async def cmd_tokens_issue(args: argparse.Namespace, settings: Settings) -> str | None:
-    from cardservice.auth.credentials import issue_token, user_uuid_by_email
+    from cardservice.auth.credentials import issue_token
+    from cardservice.users.service import user_by_email
 
     expires = parse_duration(args.expires_in) if args.expires_in else None
 
     async def work(tx: Tx) -> str:
-        user_uuid = await user_uuid_by_email(tx, args.email)
-        _token_uuid, plaintext = await issue_token(tx, user_uuid, args.name, expires)
+        _token, plaintext = await issue_token(
+            tx, await user_by_email(tx, args.email), args.name, expires
+        )
         return plaintext
 
-    return await _transact(settings, work)
+    return await in_unit(settings, work)
 
 
 async def cmd_tokens_revoke(args: argparse.Namespace, settings: Settings) -> str | None:
@@ -152,30 +136,32 @@ async def cmd_tokens_revoke(args: argparse.Namespace, settings: Settings) -> str
     async def work(tx: Tx) -> str:
         return str(await revoke_token(tx, args.token))
 
-    return await _transact(settings, work)
+    return await in_unit(settings, work)
 
 
 async def cmd_mfa_issue(args: argparse.Namespace, settings: Settings) -> str | None:
-    from cardservice.auth.credentials import issue_mfa_code, user_uuid_by_email
+    from cardservice.auth.credentials import issue_mfa_code
+    from cardservice.users.service import user_by_email
 
     if args.ttl < 10 or args.ttl > 86_400:
         raise CommandError("--ttl must be 10..86400 seconds")
 
     async def work(tx: Tx) -> str:
-        user_uuid = await user_uuid_by_email(tx, args.email)
-        code, _expires = await issue_mfa_code(tx, user_uuid, timedelta(seconds=args.ttl))
+        user = await user_by_email(tx, args.email)
+        code, _expires = await issue_mfa_code(tx, user, timedelta(seconds=args.ttl))
         return code
 
-    return await _transact(settings, work)
+    return await in_unit(settings, work)
 
 
 async def cmd_mfa_revoke(args: argparse.Namespace, settings: Settings) -> str | None:
-    from cardservice.auth.credentials import revoke_mfa_codes, user_uuid_by_email
+    from cardservice.auth.credentials import revoke_mfa_codes
+    from cardservice.users.service import user_by_email
 
     async def work(tx: Tx) -> str:
-        return str(await revoke_mfa_codes(tx, await user_uuid_by_email(tx, args.email)))
+        return str(await revoke_mfa_codes(tx, await user_by_email(tx, args.email)))
 
-    return await _transact(settings, work)
+    return await in_unit(settings, work)
 
 
 async def cmd_credentials_prune(_args: argparse.Namespace, settings: Settings) -> str | None:
@@ -185,7 +171,7 @@ async def cmd_credentials_prune(_args: argparse.Namespace, settings: Settings) -
     async def work(tx: Tx) -> str:
         return str(await prune_credentials(tx, utcnow()))
 
-    return await _transact(settings, work)
+    return await in_unit(settings, work)
 
 
 async def cmd_keys_generate(_args: argparse.Namespace, _settings: Settings) -> str:

@@ -1,100 +1,114 @@
-"""Engines per URL (SQLite or PostgreSQL) and the unit of work.
+"""The connection layer: every pool, PRAGMA and lock of one service instance, in one place.
 
-SQLite: WAL, foreign keys on, and we issue `BEGIN IMMEDIATE` ourselves for write units so
-concurrent writers queue on the database lock instead of failing with "database is locked".
-Reads use a deferred `BEGIN` and never wait for writers (WAL). The hot read paths skip the
-ORM and read through `reader`, the hot writes through `transaction()` (see `cardservice.sql`).
+* `db.reader` — read statements (`cardservice.sql.Reader`).
+* `await db.transact(work)` — one write unit: `work(tx)` runs its statements on a `Tx`; the
+  unit commits when `work` returns and rolls back when it raises. Every write of the service
+  (money or not) goes through here. A unit that meets a deadlock or a serialization failure
+  is run again whole, a bounded number of times, before anything is answered; so `work` does
+  nothing outside the database that could not be repeated.
 
-PostgreSQL connections are not pinged on checkout (a round trip per request); a connection
-that died with a server restart fails one request, is discarded, and the pool reconnects.
+PostgreSQL: one asyncpg pool per process. Write units may take all but `READ_RESERVE` of its
+connections, so that units queued on one hot row lock can never starve the reads (and the
+authentication of every other request) of a connection.
+
+SQLite: WAL; reads on `query_only` connections; one write connection per process, used once
+the process holds the writer's turn: units of a process queue on an asyncio lock, in order,
+and processes take turns on a file lock (`_WriterFileLock`), instead of polling the database
+lock in SQLite's busy handler, which sleeps up to 100 ms between tries and lets late comers
+overtake.
 """
 
 from __future__ import annotations
 
 import asyncio
 import fcntl
+import logging
 import os
+import random
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, TypeVar
 
+import asyncpg  # type: ignore[import-untyped]
 from fastapi import Depends, Request
-from sqlalchemy import event
-from sqlalchemy.ext.asyncio import (
-    AsyncEngine,
-    AsyncSession,
-    async_sessionmaker,
-    create_async_engine,
-)
 
 from cardservice.config import Settings
-from cardservice.sql import PostgresReader, Reader, SQLiteWriter, Tx, make_reader, sqlite_path
+from cardservice.sql import (
+    PostgresPool,
+    Reader,
+    SQLiteReader,
+    SQLiteWriter,
+    Tx,
+    sqlite_path,
+)
 
-SQLITE_BUSY_TIMEOUT_MS = 30_000
 T = TypeVar("T")
+logger = logging.getLogger("cardservice.db")
+
+UNIT_ATTEMPTS = 5  # a unit is tried at most this often when it meets a deadlock
+READ_RESERVE = 2  # PostgreSQL connections write units leave to reads
+_RETRYABLE = (asyncpg.DeadlockDetectedError, asyncpg.SerializationError)
 
 
-def _sqlite_engine(url: str, *, begin: str, pool_size: int) -> AsyncEngine:
-    engine = create_async_engine(
-        url, pool_size=pool_size, max_overflow=pool_size * 2, pool_timeout=60
-    )
+class ConfigurationError(RuntimeError):
+    """The settings name a database the service cannot run on."""
 
-    @event.listens_for(engine.sync_engine, "connect")
-    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        dbapi_connection.isolation_level = None  # we emit BEGIN ourselves
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA synchronous=NORMAL")
-        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
-        cursor.close()
 
-    @event.listens_for(engine.sync_engine, "begin")
-    def _on_begin(connection: Any) -> None:
-        connection.exec_driver_sql(begin)
-
-    return engine
+def _is_retryable(error: BaseException) -> bool:
+    if isinstance(error, _RETRYABLE):
+        return True
+    return isinstance(error, sqlite3.OperationalError) and "locked" in str(error)
 
 
 class _WriterFileLock:
-    """An exclusive `flock` on `<database>-writer.lock`, held around each SQLite write unit.
+    """An exclusive `flock` on `<database>-writer.lock`, taken around each SQLite write unit.
 
-    Workers are separate processes; without this, a worker that finds the database locked
-    polls in SQLite's busy handler (sleeping up to 100 ms between tries) while the holder's
-    queue keeps overtaking it, and under load its requests starve for seconds. A process
-    waiting on `flock` sleeps in the kernel and is woken when the lock is released. The file
-    is opened per process (never inherited across a fork: that would share one lock). It
-    only orders the writers; SQLite's own database lock remains the guard of correctness.
+    Workers are separate processes; a process waiting on `flock` sleeps in the kernel (on a
+    thread) and is woken when the lock is released. The lock belongs to the process (its open
+    file), not to a coroutine: a waiter cancelled while its thread still waits leaves that
+    wait to the next waiter of the process, and only when nobody claims it is the lock, once
+    taken, given back. The file is opened per process (never inherited across a fork). It only
+    orders the writers; SQLite's own database lock remains the guard of correctness.
     """
 
     def __init__(self, path: str) -> None:
         self._path = path
         self._fd = -1
         self._pid = 0
+        self._waiting: asyncio.Future[None] | None = None  # a thread blocked in flock
+        self._claimed = False  # a coroutine awaits `_waiting` and will hold the lock
 
     def _descriptor(self) -> int:
         if self._pid != os.getpid():
             self._fd = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600)
             self._pid = os.getpid()
+            self._waiting, self._claimed = None, False
         return self._fd
 
     async def acquire(self) -> None:
         fd = self._descriptor()
+        if self._waiting is None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                pass
+            self._waiting = asyncio.ensure_future(asyncio.to_thread(fcntl.flock, fd, fcntl.LOCK_EX))
+            self._waiting.add_done_callback(self._taken)
+        self._claimed = True
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return
-        except BlockingIOError:
-            pass
-        waiting = asyncio.ensure_future(asyncio.to_thread(fcntl.flock, fd, fcntl.LOCK_EX))
-        try:
-            await asyncio.shield(waiting)
+            await asyncio.shield(self._waiting)
         except asyncio.CancelledError:
-            # The thread takes the lock regardless; give it back as soon as it does.
-            waiting.add_done_callback(
-                lambda done: None if done.cancelled() or done.exception() else self.release()
-            )
+            self._claimed = False
             raise
+
+    def _taken(self, waiting: asyncio.Future[None]) -> None:
+        """The thread got the lock (runs before the waiter resumes): unclaimed, give it back."""
+        self._waiting = None
+        if not self._claimed and not waiting.cancelled() and waiting.exception() is None:
+            self.release()
 
     def release(self) -> None:
         fcntl.flock(self._fd, fcntl.LOCK_UN)
@@ -106,102 +120,82 @@ class _WriterFileLock:
 
 
 class Database:
-    """The engines of one service instance; `write()` and `read()` open units of work."""
+    """The database of one service instance: `reader` for reads, `transact` for write units."""
 
     def __init__(self, settings: Settings) -> None:
         url = settings.resolved_database_url
         self.is_sqlite = settings.is_sqlite
+        self.key = url
+        self._writer: SQLiteWriter | None = None
+        self._pool: PostgresPool | None = None
         if self.is_sqlite:
-            self._ensure_sqlite_dir(url)
-            self.write_engine = _sqlite_engine(
-                url, begin="BEGIN IMMEDIATE", pool_size=settings.db_pool_size
-            )
-            self.read_engine = _sqlite_engine(url, begin="BEGIN", pool_size=settings.db_pool_size)
-        else:
-            self.write_engine = create_async_engine(
-                url,
-                pool_size=settings.db_pool_size,
-                max_overflow=settings.db_pool_size * 2,
-                pool_timeout=60,
-                pool_recycle=3600,
-            )
-            self.read_engine = self.write_engine
-        self._write = async_sessionmaker(self.write_engine, expire_on_commit=False)
-        self._read = async_sessionmaker(self.read_engine, expire_on_commit=False)
-        self.reader: Reader = make_reader(url, settings.db_pool_size)
-        self._key = url
-        self._write_lock = asyncio.Lock() if self.is_sqlite else None
-        path = sqlite_path(url) if self.is_sqlite else ""
-        self._writer_file = _WriterFileLock(f"{path}-writer.lock") if path else None
-        self._sqlite_writer = SQLiteWriter(path) if self.is_sqlite else None
-
-    @staticmethod
-    def _ensure_sqlite_dir(url: str) -> None:
-        path = sqlite_path(url)
-        if path:
+            path = sqlite_path(url)
+            if path in ("", ":memory:") or "mode=memory" in url:
+                raise ConfigurationError(
+                    "an in-memory SQLite database cannot be shared by the service's "
+                    "connections: give a file (sqlite:///PATH)"
+                )
             Path(path).parent.mkdir(parents=True, exist_ok=True)
+            self.reader: Reader = SQLiteReader(path, url)
+            self._writer = SQLiteWriter(path)
+            self._turn = asyncio.Lock()
+            self._writer_file = _WriterFileLock(f"{path}-writer.lock")
+        else:
+            size = max(settings.db_pool_size, READ_RESERVE + 1)
+            self._pool = PostgresPool("postgresql://" + url.split("://", 1)[1], size, url)
+            self.reader = self._pool
+            self._write_slots = asyncio.Semaphore(size - READ_RESERVE)
 
     @asynccontextmanager
     async def _writer_turn(self) -> AsyncIterator[None]:
-        """SQLite has one writer at a time: units of this process queue on an asyncio lock,
-        in order, and the processes take turns on a file lock (`_WriterFileLock`), instead of
-        polling the database lock in SQLite's busy handler, which sleeps up to 100 ms
-        between tries and lets late comers overtake."""
-        assert self._write_lock is not None
-        async with self._write_lock:
-            if self._writer_file is not None:
-                await self._writer_file.acquire()
+        """SQLite's one writer: this process's units in order, then the processes' turns."""
+        async with self._turn:
+            await self._writer_file.acquire()
             try:
                 yield
             finally:
-                if self._writer_file is not None:
-                    self._writer_file.release()
+                self._writer_file.release()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
-        """A write unit on the driver (`cardservice.sql.Tx`), for the hot write paths: commits
-        when the block ends, rolls back on any error. On PostgreSQL a connection of the
-        reader's pool; on SQLite the process's write connection, run inline in its turn."""
-        if self._sqlite_writer is None:
-            assert isinstance(self.reader, PostgresReader)
-            async with self.reader.transaction(self._key) as tx:
+        """One write unit, tried once: commits when the block ends, rolls back on any error.
+        Use `transact`, which also retries a unit that met a deadlock."""
+        if self._pool is not None:
+            async with self._write_slots, self._pool.unit(self.key) as tx:
                 yield tx
             return
-        async with self._writer_turn(), self._sqlite_writer.transaction(self._key) as tx:
+        assert self._writer is not None
+        async with self._writer_turn(), self._writer.unit(self.key) as tx:
             yield tx
 
     async def transact(self, work: Callable[[Tx], Awaitable[T]]) -> T:
-        """Run `work` as one write unit on the driver: committed when it returns, rolled back
-        when it raises. Every write goes through here."""
-        async with self.transaction() as tx:
-            return await work(tx)
+        """Run `work` as one write unit; a deadlock or serialization failure runs it again
+        whole (after a short random pause), at most `UNIT_ATTEMPTS` times."""
+        for attempt in range(1, UNIT_ATTEMPTS + 1):
+            try:
+                async with self.transaction() as tx:
+                    return await work(tx)
+            except Exception as error:
+                if attempt == UNIT_ATTEMPTS or not _is_retryable(error):
+                    raise
+                logger.warning(
+                    "write unit retried", extra={"attempt": attempt, "error": type(error).__name__}
+                )
+                await asyncio.sleep(random.uniform(0.001, 0.005 * 2**attempt))  # noqa: S311
+        raise AssertionError("unreachable")
 
-    @asynccontextmanager
-    async def write(self) -> AsyncIterator[AsyncSession]:
-        """A write unit of work in the ORM: commits when the block ends, rolls back on any
-        error. On SQLite it waits for the writer's turn (`_writer_turn`)."""
-        if self._write_lock is None:
-            async with self._write() as session, session.begin():
-                yield session
-            return
-        async with self._writer_turn(), self._write() as session, session.begin():
-            yield session
-
-    @asynccontextmanager
-    async def read(self) -> AsyncIterator[AsyncSession]:
-        """A read-only unit of work: closing the session rolls it back."""
-        async with self._read() as session:
-            yield session
+    def connections_in_use(self) -> int:
+        """PostgreSQL connections checked out now (0 on SQLite)."""
+        return self._pool.in_use() if self._pool is not None else 0
 
     async def dispose(self) -> None:
-        if self._writer_file is not None:
+        if self._writer is not None:
             self._writer_file.close()
-        if self._sqlite_writer is not None:
-            self._sqlite_writer.close()
-        await self.reader.close()
-        await self.write_engine.dispose()
-        if self.read_engine is not self.write_engine:
-            await self.read_engine.dispose()
+            self._writer.close()
+            assert isinstance(self.reader, SQLiteReader)
+            await self.reader.close()
+        if self._pool is not None:
+            await self._pool.close()
 
 
 def database(request: Request) -> Database:

@@ -6,11 +6,10 @@ Idempotent: the data is created once; every run prints a fresh bearer token for 
 from __future__ import annotations
 
 import random
+import uuid
 from datetime import datetime, timedelta
 from decimal import Decimal
-
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
+from typing import Any
 
 from cardservice.accounts.service import create_account
 from cardservice.auth.credentials import issue_token
@@ -19,10 +18,9 @@ from cardservice.cards.schemas import BuyCardsRequest
 from cardservice.config import Settings
 from cardservice.db import Database
 from cardservice.ledger.money import to_minor
-from cardservice.models import Bin, Card, Transaction, TransactionTag, User
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
-from cardservice.sql import session_tx
+from cardservice.sql import Tx, as_uuid, text_uuid
 from cardservice.transactions import lifecycle
 from cardservice.transactions.deposits import deposit
 from cardservice.transactions.engine import Authorization, authorize
@@ -62,34 +60,30 @@ DEMO_TEAM = "Demo Team"
 TOKEN_LIFETIME = timedelta(days=30)
 
 
-async def _bin_for(session: AsyncSession, currency: str) -> str:
-    found = await session.scalar(
-        select(Bin.uuid)
-        .where(Bin.currency == currency, Bin.status == "available")
-        .order_by(Bin.bin)
+async def _bin_for(tx: Tx, currency: str) -> str:
+    found = await tx.value(
+        "SELECT uuid FROM bins WHERE currency = $1 AND status = 'available' ORDER BY bin", currency
     )
     if found is None:
         raise RuntimeError(f"the catalogue has no available {currency} BIN")
-    return str(found)
+    return str(text_uuid(found))
 
 
-async def _populate(session: AsyncSession, cipher: CardCipher) -> User:
-    owner = await create_user(session, DEMO_EMAIL, "Dana Demo", DEMO_TEAM, "owner")
-    member = await create_user(
-        session, "sam@cardservice.example", "Sam Member", DEMO_TEAM, "member"
-    )
+async def _populate(tx: Tx, cipher: CardCipher) -> uuid.UUID:
+    owner = await create_user(tx, DEMO_EMAIL, "Dana Demo", DEMO_TEAM, "owner")
+    member = await create_user(tx, "sam@cardservice.example", "Sam Member", DEMO_TEAM, "member")
     plan = [
         (owner, "Main USD", "USD", "main", Decimal("25000"), 4),
         (owner, "Ads budget EUR", "EUR", "budget", Decimal("12000"), 3),
         (member, "Team travel", "USD", "team", Decimal("5000"), 2),
     ]
     for user, name, currency, type_, funds, cards in plan:
-        account = await create_account(session, user.uuid, name, currency, type_)
-        await deposit(session, user.uuid, account.uuid, to_minor(funds), "Initial funding")
+        account = await create_account(tx, user, name, currency, type_)
+        await deposit(tx, user, account, to_minor(funds), "Initial funding")
         body = BuyCardsRequest.model_validate(
             {
-                "account_uuid": str(account.uuid),
-                "bin_uuid": await _bin_for(session, currency),
+                "account_uuid": str(account),
+                "bin_uuid": await _bin_for(tx, currency),
                 "start_balance": Decimal("500"),
                 "cards_count": cards,
                 "description": f"{name} card",
@@ -97,24 +91,26 @@ async def _populate(session: AsyncSession, cipher: CardCipher) -> User:
                 "auto_replenish_min_balance": Decimal("50"),
             }
         )
-        await buy_cards(await session_tx(session), cipher, user.uuid, body)
-    for user in (owner, member):
-        rng = random.Random(f"{DEMO_SEED}:{user.email}")  # noqa: S311 - demo data, not secrets
-        await _history(session, cipher, user, rng)
+        await buy_cards(tx, cipher, user, body)
+    for user, email in ((owner, DEMO_EMAIL), (member, "sam@cardservice.example")):
+        rng = random.Random(f"{DEMO_SEED}:{email}")  # noqa: S311 - demo data, not secrets
+        await _history(tx, cipher, user, rng)
     return owner
 
 
-async def _history(
-    session: AsyncSession, cipher: CardCipher, user: User, rng: random.Random
-) -> None:
+async def _history(tx: Tx, cipher: CardCipher, user: uuid.UUID, rng: random.Random) -> None:
     """About 35 purchases per card over the last 90 days, through the engine, oldest first."""
-    cards = list(await session.scalars(select(Card).where(Card.user_uuid == user.uuid)))
+    cards = await tx.rows(
+        "SELECT uuid, currency FROM cards WHERE user_uuid = $1 ORDER BY sort_order", user
+    )
     merchants = [
         tag
-        for tag in await session.scalars(select(TransactionTag).order_by(TransactionTag.name))
-        if tag.name in POPULAR_MERCHANTS or tag.restriction == "blocked"
+        for tag in await tx.rows(
+            "SELECT slug, name, restriction FROM transaction_tags ORDER BY name"
+        )
+        if tag["name"] in POPULAR_MERCHANTS or tag["restriction"] == "blocked"
     ]
-    weights = [1 if tag.restriction else 20 for tag in merchants]
+    weights = [1 if tag["restriction"] else 20 for tag in merchants]
     now = utcnow()
     moments = sorted(
         now - timedelta(minutes=rng.randint(60, HISTORY_DAYS * 24 * 60))
@@ -124,37 +120,31 @@ async def _history(
         card, tag = rng.choice(cards), rng.choices(merchants, weights)[0]
         amount = rng.choice([rng.randint(300, 3000), rng.randint(3000, 25000)])
         purchase = await authorize(
-            await session_tx(session),
+            tx,
             cipher,
-            user.uuid,
+            user,
             Authorization(
-                card_uuid=card.uuid,
+                card_uuid=as_uuid(card["uuid"]),  # type: ignore[arg-type]
                 amount=amount,
-                currency=card.currency,
-                merchant_name=tag.name,
-                tag=tag.slug,
+                currency=card["currency"],
+                merchant_name=tag["name"],
+                tag=tag["slug"],
             ),
             now=moment,
         )
-        if purchase.status == "pending":
-            await _settle_or_not(session, user, purchase, moment, now, rng)
-    await issue_code(
-        session,
-        cipher,
-        user.uuid,
-        cards[0].uuid,
-        "Booking.com",
-        18900,
-        cards[0].currency,
-        timedelta(minutes=10),
-        now,
-    )
+        if purchase["status"] == "pending":
+            await _settle_or_not(tx, user, purchase, moment, now, rng)
+    first = cards[0]
+    card_uuid = as_uuid(first["uuid"])
+    assert card_uuid is not None
+    ttl = timedelta(minutes=10)
+    await issue_code(tx, cipher, user, card_uuid, "Booking.com", 18900, first["currency"], ttl, now)
 
 
 async def _settle_or_not(
-    session: AsyncSession,
-    user: User,
-    purchase: Transaction,
+    tx: Tx,
+    user: uuid.UUID,
+    purchase: dict[str, Any],
     moment: datetime,
     now: datetime,
     rng: random.Random,
@@ -162,26 +152,26 @@ async def _settle_or_not(
     """Most purchases settle within a day, a few are reversed, some settled ones refunded."""
     settled_at = moment + timedelta(hours=rng.randint(1, 30))
     if rng.random() < 0.07:
-        await lifecycle.reverse(session, user.uuid, purchase.uuid, now=moment)
+        await lifecycle.reverse(tx, user, purchase["uuid"], now=moment)
     elif settled_at < now:
-        await lifecycle.settle(session, user.uuid, purchase.uuid, now=settled_at)
+        await lifecycle.settle(tx, user, purchase["uuid"], now=settled_at)
         if rng.random() < 0.05:
-            await lifecycle.refund(
-                session, user.uuid, purchase.uuid, rng.randint(1, purchase.amount), now=settled_at
-            )
+            amount = rng.randint(1, purchase["amount"])
+            await lifecycle.refund(tx, user, purchase["uuid"], amount, now=settled_at)
 
 
 async def create_demo(settings: Settings) -> str:
     """Create the demo data if missing; return a new bearer token for the demo owner."""
-    db = Database(settings)
-    try:
-        async with db.write() as session:
-            owner = await session.scalar(select(User).where(User.email == DEMO_EMAIL))
-            if owner is None:
-                owner = await _populate(session, CardCipher.from_settings(settings))
-            _token, plaintext = await issue_token(
-                await session_tx(session), owner.uuid, "demo", TOKEN_LIFETIME
-            )
+    db, cipher = Database(settings), CardCipher.from_settings(settings)
+
+    async def unit(tx: Tx) -> str:
+        owner = as_uuid(await tx.value("SELECT uuid FROM users WHERE email = $1", DEMO_EMAIL))
+        if owner is None:
+            owner = await _populate(tx, cipher)
+        _token, plaintext = await issue_token(tx, owner, "demo", TOKEN_LIFETIME)
         return plaintext
+
+    try:
+        return await db.transact(unit)
     finally:
         await db.dispose()

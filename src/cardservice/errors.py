@@ -85,3 +85,22 @@ class RateLimited(ServiceError):
 
     def __init__(self, retry_after: int) -> None:
         super().__init__(headers={"Retry-After": str(max(1, retry_after))})
+
+
+# The answers shared by the domains (accounts, cards, transactions), kept below all of them.
+
+
+class AccountNotFound(NotFound):
+    message = "Account not found."
+
+
+class CardNotFound(NotFound):
+    message = "Card not found."
+
+
+class TransactionNotFound(NotFound):
+    message = "Transaction not found"
+
+
+class AccountInactive(RuleViolation):
+    code, message = "account_inactive", "The account is not active."

@@ -48,26 +48,6 @@ register_url_convertor("uuid36", UuidConvertor())
 register_url_convertor("slug", SlugConvertor())
 
 
-def filters_parameter(properties: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """`openapi_extra` for the deepObject `filters` query parameter (API.md §1.3)."""
-    return {
-        "parameters": [
-            {
-                "name": "filters",
-                "in": "query",
-                "style": "deepObject",
-                "explode": True,
-                "required": False,
-                "schema": {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "properties": properties,
-                },
-            }
-        ]
-    }
-
-
 class Envelope(BaseModel, Generic[T]):
     success: bool = True
     data: T

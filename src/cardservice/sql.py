@@ -1,30 +1,27 @@
-"""Plain SQL reads on the driver itself, for the hot read paths.
+"""Statements on the driver itself: the one way the service reads and writes its database.
 
-The ORM costs 0.3–1 ms of CPU per statement (measured: `python -m bench.profile`), which is
-most of a read request. The endpoints that every client polls — authentication, card and
-account lists, the transaction report, one transaction, the summary — read through this
-module instead: hand-written SQL, one statement where one will do, rows straight from the
-driver. The hot writes (a purchase, an authorization, and the ledger's `post_entry` under
-every money movement) run the same way on a `Tx`: `db.transaction()` opens one on the driver,
-`session_tx(session)` runs the same statements inside an ORM unit of work. Rare reads and
-writes keep the ORM (`db.write()` / `db.read()`).
+Every read goes through a `Reader` (`db.reader`), every write through a `Tx`, the statements
+of one write unit (`db.transact(work)`). There is no ORM at run time: the SQLAlchemy models in
+`cardservice.models` declare the tables (and give their column lists), Alembic migrates them.
 
 One SQL text serves both databases: placeholders are written `$1, $2, …` (PostgreSQL's) and
-become SQLite's numbered `?1, ?2, …`. Parameters are converted to what each database stores
-(SQLite: uuid → 32 hex digits, datetime → `YYYY-MM-DD HH:MM:SS.ffffff` UTC, bool → 0/1, as
-SQLAlchemy stores them); values read back go through `text_uuid`, `iso_z` and `flag`.
+become SQLite's numbered `?1, ?2, …`; `FOR UPDATE` / `FOR NO KEY UPDATE` clauses are dropped
+for SQLite, whose write unit holds the whole database (`BEGIN IMMEDIATE`). Parameters are
+converted to what each database stores (SQLite: uuid → 32 hex digits, datetime →
+`YYYY-MM-DD HH:MM:SS.ffffff` UTC, bool → 0/1); values read back go through `text_uuid`,
+`iso_z`, `as_uuid`, `as_datetime` and `flag`.
 
-* PostgreSQL: an asyncpg pool of its own (prepared statements are cached per connection).
-* SQLite: reads run inline on the event loop thread, each on a connection of a small pool
-  opened `query_only`. An indexed read takes microseconds, less than the hop to a driver
-  thread would cost; WAL lets them run beside the writer without waiting. Write units run
-  inline too, on one connection per process, once the process holds the writer's turn
-  (`db.Database.transaction`): SQLite has one writer, so nothing could run beside it anyway.
-  `FOR UPDATE` clauses are dropped for SQLite: `BEGIN IMMEDIATE` already holds the database.
+* PostgreSQL: one asyncpg pool per process for reads and write units (`db.Database`).
+* SQLite: short reads run inline on the event loop thread on `query_only` connections (an
+  indexed read takes microseconds, less than a hop to a thread would cost); reads that may
+  walk many rows (`Reader.scan`) run on a thread, so a deep report page never stalls the other
+  requests of the worker. Write units run inline on one connection per process, once the
+  process holds the writer's turn (`db.Database`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import re
 import sqlite3
@@ -35,8 +32,6 @@ from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
 import asyncpg  # type: ignore[import-untyped]
-from sqlalchemy import TextClause, text
-from sqlalchemy.ext.asyncio import AsyncSession
 
 
 class Row(Protocol):
@@ -48,7 +43,7 @@ class Row(Protocol):
 
 
 _PLACEHOLDER = re.compile(r"\$(\d+)")
-_FOR_UPDATE = re.compile(r"\s+FOR UPDATE(\s+OF\s+\w+(\s*,\s*\w+)*)?\s*$")
+_FOR_UPDATE = re.compile(r"\s+FOR (NO KEY )?UPDATE(\s+OF\s+\w+(\s*,\s*\w+)*)?(\s+SKIP LOCKED)?")
 SQLITE_READ_BUSY_TIMEOUT_MS = 5_000
 SQLITE_WRITE_BUSY_TIMEOUT_MS = 30_000
 
@@ -60,13 +55,35 @@ INTEGRITY_ERRORS: tuple[type[Exception], ...] = (
 
 
 class Reader(Protocol):
+    """Read statements outside any write unit (each sees the latest committed data)."""
+
+    key: str  # the database, for what a process caches per database
+
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]: ...
 
     async def row(self, sql: str, *args: Any) -> Row | None: ...
 
     async def value(self, sql: str, *args: Any) -> Any: ...
 
-    async def close(self) -> None: ...
+    async def scan(self, sql: str, *args: Any) -> Sequence[Row]:
+        """`rows` of a statement that may walk many rows: kept off the event loop."""
+        ...
+
+
+class Tx(Protocol):
+    """The statements of one write unit, `$n` SQL as for `Reader`. Rows come back by column
+    name and by position; `dialect` is "postgresql" or "sqlite"."""
+
+    key: str  # the database, for what a process caches per database
+    dialect: str
+
+    async def rows(self, sql: str, *args: Any) -> Sequence[Row]: ...
+
+    async def row(self, sql: str, *args: Any) -> Row | None: ...
+
+    async def value(self, sql: str, *args: Any) -> Any: ...
+
+    async def execute(self, sql: str, *args: Any) -> None: ...
 
 
 def text_uuid(value: Any) -> str | None:
@@ -110,26 +127,6 @@ def flag(value: Any) -> bool:
     return bool(value)
 
 
-async def _nothing_to_reset(_connection: asyncpg.Connection) -> None:
-    """Reads change no session state: skip asyncpg's reset query (a round trip per release).
-    An open transaction is still rolled back by asyncpg itself."""
-
-
-class Tx(Protocol):
-    """The statements of one write unit, `$n` SQL as for `Reader`. Rows are read by column
-    name only (`row["balance"]`): the ORM-session flavour hands out mappings."""
-
-    key: str  # the database, for what a process caches per database
-
-    async def rows(self, sql: str, *args: Any) -> Sequence[Row]: ...
-
-    async def row(self, sql: str, *args: Any) -> Row | None: ...
-
-    async def value(self, sql: str, *args: Any) -> Any: ...
-
-    async def execute(self, sql: str, *args: Any) -> None: ...
-
-
 @functools.lru_cache(maxsize=512)
 def insert_sql(table: str, columns: tuple[str, ...], rows: int = 1, suffix: str = "") -> str:
     """`INSERT INTO table (columns) VALUES ($1, …), (…) suffix` for `rows` rows; its
@@ -147,8 +144,18 @@ def row_args(columns: Sequence[str], rows: Sequence[dict[str, Any]]) -> list[Any
     return [row[column] for row in rows for column in columns]
 
 
+# --- PostgreSQL ---------------------------------------------------------------------------
+
+
+async def _nothing_to_reset(_connection: asyncpg.Connection) -> None:
+    """Units leave no session state behind: skip asyncpg's reset query (a round trip per
+    release). An open transaction is still rolled back by asyncpg itself."""
+
+
 class PostgresTx:
     """A write unit on an asyncpg connection inside its transaction."""
+
+    dialect = "postgresql"
 
     def __init__(self, connection: asyncpg.Connection, key: str) -> None:
         self._connection, self.key = connection, key
@@ -166,137 +173,64 @@ class PostgresTx:
         await self._connection.execute(sql, *args)
 
 
-@functools.lru_cache(maxsize=512)
-def sqlite_sql(sql: str) -> str:
-    """A `$n` statement as SQLite takes it: `?n` placeholders, no `FOR UPDATE`."""
-    return _PLACEHOLDER.sub(r"?\1", _FOR_UPDATE.sub("", sql))
+class PostgresPool:
+    """The process's one asyncpg pool: reads, and write units (`unit`)."""
 
-
-def _sqlite_rows(connection: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> list[Any]:
-    """Run a `$n` statement on an SQLite connection; all its rows."""
-    return connection.execute(sqlite_sql(sql), [_sqlite_param(a) for a in args]).fetchall()
-
-
-class _InlineSQLite:
-    """Statements on the embedded database run inline: `_run` gives all the rows."""
-
-    def _run(self, sql: str, args: tuple[Any, ...]) -> list[sqlite3.Row]:
-        raise NotImplementedError
-
-    async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
-        return self._run(sql, args)
-
-    async def row(self, sql: str, *args: Any) -> Row | None:
-        found = self._run(sql, args)
-        return found[0] if found else None
-
-    async def value(self, sql: str, *args: Any) -> Any:
-        found = self._run(sql, args)
-        return found[0][0] if found else None
-
-
-class SQLiteTx(_InlineSQLite):
-    """A write unit on the embedded database, inline (the process holds the writer's turn)."""
-
-    def __init__(self, connection: sqlite3.Connection, key: str) -> None:
-        self._connection, self.key = connection, key
-
-    def _run(self, sql: str, args: tuple[Any, ...]) -> list[sqlite3.Row]:
-        return _sqlite_rows(self._connection, sql, args)
-
-    async def execute(self, sql: str, *args: Any) -> None:
-        self._run(sql, args)
-
-
-@functools.lru_cache(maxsize=512)
-def _session_text(sql: str, sqlite: bool) -> TextClause:
-    """A `$n` statement as an SQLAlchemy text clause with binds `:p1, :p2, …`."""
-    if sqlite:
-        sql = _FOR_UPDATE.sub("", sql)
-    return text(_PLACEHOLDER.sub(r":p\1", sql))
-
-
-class SessionTx:
-    """The same statements inside an ORM unit of work (`db.write()`), for the rare paths
-    (deposits, refunds, the demo and bench loaders) that also move money."""
-
-    def __init__(self, session: AsyncSession) -> None:
-        bind = session.get_bind()
-        self._session = session
-        self._sqlite = bind.dialect.name == "sqlite"
-        self.key = str(bind.engine.url)
-
-    async def _run(self, sql: str, args: tuple[Any, ...]) -> Any:
-        convert = _sqlite_param if self._sqlite else _same
-        params = {f"p{i}": convert(arg) for i, arg in enumerate(args, 1)}
-        return await self._session.execute(_session_text(sql, self._sqlite), params)
-
-    async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
-        return list((await self._run(sql, args)).mappings())
-
-    async def row(self, sql: str, *args: Any) -> Row | None:
-        return (await self._run(sql, args)).mappings().first()  # type: ignore[no-any-return]
-
-    async def value(self, sql: str, *args: Any) -> Any:
-        return (await self._run(sql, args)).scalar()
-
-    async def execute(self, sql: str, *args: Any) -> None:
-        await self._run(sql, args)
-
-
-async def session_tx(session: AsyncSession) -> Tx:
-    """A `Tx` on an ORM write session; what the session holds pending is flushed first, so
-    the statements see it."""
-    await session.flush()
-    return SessionTx(session)
-
-
-def _same(value: Any) -> Any:
-    return value
-
-
-class PostgresReader:
-    """Reads on an asyncpg pool of their own, opened on first use."""
-
-    def __init__(self, dsn: str, max_size: int) -> None:
-        self._dsn, self._max_size = dsn, max_size
+    def __init__(self, dsn: str, max_size: int, key: str) -> None:
+        self._dsn, self.max_size, self.key = dsn, max_size, key
         self._pool: asyncpg.Pool | None = None
+        self._opening = asyncio.Lock()
+
+    async def pool(self) -> asyncpg.Pool:
+        if self._pool is None:
+            async with self._opening:
+                if self._pool is None:
+                    self._pool = await asyncpg.create_pool(
+                        self._dsn, min_size=1, max_size=self.max_size, reset=_nothing_to_reset
+                    )
+        return self._pool
 
     @asynccontextmanager
-    async def transaction(self, key: str) -> AsyncIterator[Tx]:
-        """A write unit on a connection of this pool: commits when the block ends, rolls
-        back on any error."""
-        pool = self._pool or await self._get_pool()
+    async def unit(self, key: str) -> AsyncIterator[PostgresTx]:
+        """A connection in a transaction: committed when the block ends, rolled back on error."""
+        pool = self._pool or await self.pool()
         async with pool.acquire() as connection, connection.transaction():
             yield PostgresTx(connection, key)
 
-    async def _get_pool(self) -> asyncpg.Pool:
-        if self._pool is None:
-            pool = await asyncpg.create_pool(
-                self._dsn, min_size=1, max_size=self._max_size, reset=_nothing_to_reset
-            )
-            if self._pool is None:
-                self._pool = pool
-            else:  # another request opened one meanwhile
-                await pool.close()
-        return self._pool
-
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
-        pool = self._pool or await self._get_pool()
+        pool = self._pool or await self.pool()
         return await pool.fetch(sql, *args)  # type: ignore[no-any-return]
 
     async def row(self, sql: str, *args: Any) -> Row | None:
-        pool = self._pool or await self._get_pool()
+        pool = self._pool or await self.pool()
         return await pool.fetchrow(sql, *args)  # type: ignore[no-any-return]
 
     async def value(self, sql: str, *args: Any) -> Any:
-        pool = self._pool or await self._get_pool()
+        pool = self._pool or await self.pool()
         return await pool.fetchval(sql, *args)
+
+    async def scan(self, sql: str, *args: Any) -> Sequence[Row]:
+        return await self.rows(sql, *args)  # the server walks the rows; the loop only waits
+
+    def in_use(self) -> int:
+        """Connections checked out now (for metrics and tests)."""
+        if self._pool is None:
+            return 0
+        return int(self._pool.get_size() - self._pool.get_idle_size())
 
     async def close(self) -> None:
         if self._pool is not None:
             pool, self._pool = self._pool, None
             await pool.close()
+
+
+# --- SQLite -------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=512)
+def sqlite_sql(sql: str) -> str:
+    """A `$n` statement as SQLite takes it: `?n` placeholders, no `FOR UPDATE`."""
+    return _PLACEHOLDER.sub(r"?\1", _FOR_UPDATE.sub("", sql))
 
 
 def _sqlite_param(value: Any) -> Any:
@@ -311,26 +245,77 @@ def _sqlite_param(value: Any) -> Any:
     return value
 
 
-class SQLiteReader(_InlineSQLite):
-    """Inline reads on `query_only` connections of the embedded database."""
+def _sqlite_rows(connection: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> list[Any]:
+    """Run a `$n` statement on an SQLite connection; all its rows."""
+    return connection.execute(sqlite_sql(sql), [_sqlite_param(a) for a in args]).fetchall()
 
-    def __init__(self, path: str) -> None:
-        self._path = path
+
+def _connect(path: str, *pragmas: str) -> sqlite3.Connection:
+    connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    connection.row_factory = sqlite3.Row
+    for pragma in pragmas:
+        connection.execute(f"PRAGMA {pragma}")
+    return connection
+
+
+class SQLiteTx:
+    """A write unit on the embedded database, inline (the process holds the writer's turn)."""
+
+    dialect = "sqlite"
+
+    def __init__(self, connection: sqlite3.Connection, key: str) -> None:
+        self._connection, self.key = connection, key
+
+    async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
+        return _sqlite_rows(self._connection, sql, args)
+
+    async def row(self, sql: str, *args: Any) -> Row | None:
+        found = _sqlite_rows(self._connection, sql, args)
+        return found[0] if found else None
+
+    async def value(self, sql: str, *args: Any) -> Any:
+        found = _sqlite_rows(self._connection, sql, args)
+        return found[0][0] if found else None
+
+    async def execute(self, sql: str, *args: Any) -> None:
+        _sqlite_rows(self._connection, sql, args)
+
+
+class SQLiteReader:
+    """Reads on `query_only` connections of the embedded database: inline, or on a thread for
+    `scan`. A connection serves one statement at a time."""
+
+    def __init__(self, path: str, key: str) -> None:
+        self._path, self.key = path, key
         self._idle: list[sqlite3.Connection] = []
 
     def _checkout(self) -> sqlite3.Connection:
         if self._idle:
             return self._idle.pop()
-        connection = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
-        connection.row_factory = sqlite3.Row
-        connection.execute("PRAGMA query_only=ON")
-        connection.execute(f"PRAGMA busy_timeout={SQLITE_READ_BUSY_TIMEOUT_MS}")
-        return connection
+        return _connect(self._path, "query_only=ON", f"busy_timeout={SQLITE_READ_BUSY_TIMEOUT_MS}")
 
     def _run(self, sql: str, args: tuple[Any, ...]) -> list[sqlite3.Row]:
         connection = self._checkout()
         try:
             return _sqlite_rows(connection, sql, args)
+        finally:
+            self._idle.append(connection)
+
+    async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
+        return self._run(sql, args)
+
+    async def row(self, sql: str, *args: Any) -> Row | None:
+        found = self._run(sql, args)
+        return found[0] if found else None
+
+    async def value(self, sql: str, *args: Any) -> Any:
+        found = self._run(sql, args)
+        return found[0][0] if found else None
+
+    async def scan(self, sql: str, *args: Any) -> Sequence[Row]:
+        connection = self._checkout()
+        try:
+            return await asyncio.to_thread(_sqlite_rows, connection, sql, args)
         finally:
             self._idle.append(connection)
 
@@ -341,8 +326,10 @@ class SQLiteReader(_InlineSQLite):
 
 class SQLiteWriter:
     """Write units on one connection of this process to the embedded database, run inline.
-    The caller orders the writers (`db.Database.transaction`); `BEGIN IMMEDIATE` takes the
-    database's write lock, which that order leaves free but for the rare outside writer."""
+    The caller orders the writers (`db.Database`); `BEGIN IMMEDIATE` takes the database's
+    write lock, which that order leaves free but for the rare outside writer. Foreign keys
+    are checked at commit (`defer_foreign_keys`): the ledger writes an entry's postings
+    before the entry itself (see `ledger.entries`)."""
 
     def __init__(self, path: str) -> None:
         self._path = path
@@ -350,19 +337,21 @@ class SQLiteWriter:
 
     def _open(self) -> sqlite3.Connection:
         if self._connection is None:
-            connection = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
-            connection.row_factory = sqlite3.Row
-            for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL"):
-                connection.execute(f"PRAGMA {pragma}")
-            connection.execute(f"PRAGMA busy_timeout={SQLITE_WRITE_BUSY_TIMEOUT_MS}")
-            self._connection = connection
+            self._connection = _connect(
+                self._path,
+                "journal_mode=WAL",
+                "foreign_keys=ON",
+                "synchronous=NORMAL",
+                f"busy_timeout={SQLITE_WRITE_BUSY_TIMEOUT_MS}",
+            )
         return self._connection
 
     @asynccontextmanager
-    async def transaction(self, key: str) -> AsyncIterator[Tx]:
+    async def unit(self, key: str) -> AsyncIterator[SQLiteTx]:
         connection = self._open()
         connection.execute("BEGIN IMMEDIATE")
         try:
+            connection.execute("PRAGMA defer_foreign_keys=ON")
             yield SQLiteTx(connection, key)
             connection.execute("COMMIT")
         except BaseException:
@@ -377,14 +366,6 @@ class SQLiteWriter:
 
 
 def sqlite_path(url: str) -> str:
-    """The file of an SQLite URL (`sqlite+aiosqlite:///PATH?…`), or "" for none/in memory."""
+    """The file of an SQLite URL (`sqlite+aiosqlite:///PATH?…` or `sqlite:///PATH`)."""
     path = url.split(":///", 1)[1] if ":///" in url else ""
-    path = path.split("?", 1)[0]
-    return "" if path in ("", ":memory:") else path
-
-
-def make_reader(url: str, pool_size: int) -> Reader:
-    """The reader for an SQLAlchemy async URL (`sqlite+aiosqlite:///…`, `postgresql+asyncpg://…`)."""
-    if url.startswith("sqlite"):
-        return SQLiteReader(sqlite_path(url))
-    return PostgresReader("postgresql://" + url.split("://", 1)[1], pool_size)
+    return path.split("?", 1)[0]

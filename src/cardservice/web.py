@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import uuid
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Annotated, Any, TypeVar
+from typing import Any, TypeVar
 
 import orjson
-from fastapi import Depends, Query, Request
+from fastapi import Request
 from fastapi.responses import JSONResponse as FastAPIJSONResponse
 from fastapi.responses import Response
 from pydantic import BaseModel, ValidationError
@@ -141,49 +139,6 @@ def body_schema(model: type[BaseModel]) -> dict[str, Any]:
     }
 
 
-MAX_PAGE = 2**63 - 1  # `page` is an int64 (JSON and the databases' integers)
-MAX_OFFSET = 2**62  # below every database's 64-bit OFFSET; any page that deep is empty
-
-
-@dataclass(frozen=True, slots=True)
-class Page:
-    number: int
-    size: int
-
-    @property
-    def offset(self) -> int:
-        """Rows before this page, capped so a huge `page` cannot overflow the SQL OFFSET."""
-        return min((self.number - 1) * self.size, MAX_OFFSET)
-
-    def meta(self, total: int) -> dict[str, int]:
-        return {
-            "current_page": self.number,
-            "per_page": self.size,
-            "total": total,
-            "last_page": max(1, -(-total // self.size)),
-        }
-
-
-async def standard_page(
-    page: Annotated[int, Query(ge=1, le=MAX_PAGE, description="Page number, from 1")] = 1,
-    per_page: Annotated[int, Query(ge=1, le=100, description="Rows per page, 1..100")] = 20,
-) -> Page:
-    """`page` (≥ 1, default 1) and `per_page` (1..100, default 20)."""
-    return Page(number=page, size=per_page)
-
-
-async def card_page(
-    page: Annotated[int, Query(ge=1, le=MAX_PAGE, description="Page number, from 1")] = 1,
-    per_page: Annotated[int, Query(ge=1, le=500, description="Rows per page, 1..500")] = 100,
-) -> Page:
-    """`GET /card` pages: `per_page` up to 500, default 100."""
-    return Page(number=page, size=per_page)
-
-
-StandardPage = Annotated[Page, Depends(standard_page)]
-CardPage = Annotated[Page, Depends(card_page)]
-
-
 def client_has(request: Request, etag: str) -> bool:
     """`If-None-Match` names this ETag (weak or strong comparison) or is `*`."""
     presented = request.headers.get("if-none-match", "")
@@ -198,63 +153,3 @@ def cacheable(request: Request, data: object, *, max_age: int = 300) -> Response
     if client_has(request, etag):
         return Response(status_code=304, headers=headers)
     return Response(body, media_type="application/json", headers=headers)
-
-
-FILTER_KEY = re.compile(r"^filters\[([a-z_]{1,32})\]$")
-
-
-def read_filters(request: Request, spec: Mapping[str, Callable[[str], Any]]) -> dict[str, Any]:
-    """`filters[key]=value` (deepObject) → `{key: parsed}`; unknown keys or bad values → 422."""
-    filters: dict[str, Any] = {}
-    errors: dict[str, list[str]] = {}
-    for key, value in request.query_params.multi_items():
-        if not key.startswith("filters"):
-            continue
-        match = FILTER_KEY.match(key)
-        if match is None or match.group(1) not in spec:
-            errors.setdefault(key, []).append(f"unknown filter; allowed: {', '.join(sorted(spec))}")
-            continue
-        name = match.group(1)
-        try:
-            filters[name] = spec[name](value)
-        except ValueError as exc:
-            errors.setdefault(f"filters[{name}]", []).append(str(exc))
-    if errors:
-        raise ValidationFailed(errors=errors)
-    return filters
-
-
-def one_of(*allowed: str) -> Callable[[str], str]:
-    def parse(value: str) -> str:
-        if value not in allowed:
-            raise ValueError(f"must be one of {', '.join(allowed)}")
-        return value
-
-    return parse
-
-
-def text_filter(max_length: int) -> Callable[[str], str]:
-    def parse(value: str) -> str:
-        if not 1 <= len(value) <= max_length:
-            raise ValueError(f"must be 1..{max_length} characters")
-        return value
-
-    return parse
-
-
-def uuid_filter(value: str) -> uuid.UUID:
-    try:
-        return uuid.UUID(value)
-    except ValueError:
-        raise ValueError("must be a UUID") from None
-
-
-def bool_filter(value: str) -> bool:
-    if value not in ("true", "false", "1", "0"):
-        raise ValueError("must be true or false")
-    return value in ("true", "1")
-
-
-def escape_like(text: str) -> str:
-    """`text` for a LIKE pattern with `\\` as the escape character."""
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

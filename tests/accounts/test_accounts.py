@@ -71,8 +71,7 @@ async def test_filters(app: FastAPI, client: httpx.AsyncClient) -> None:
     user = await make_user(app)
     usd = await make_account(app, user, name="Ads budget")
     eur = await make_account(app, user, name="Travel", currency="EUR", type_="budget")
-    async with app.state.db.write() as session:
-        await set_account_status(session, eur, "frozen")
+    await app.state.db.transact(lambda tx: set_account_status(tx, eur, "frozen"))
 
     async def listed(**params: str) -> list[str]:
         response = await client.get("/accounts", headers=user.headers, params=params)

@@ -13,7 +13,7 @@ from PIL import Image
 from sqlalchemy import func, select
 
 from cardservice.models import Attachment
-from tests.factories import Caller, make_user
+from tests.factories import Caller, around, make_user
 
 
 def _image(fmt: str) -> bytes:
@@ -45,7 +45,7 @@ async def _upload(
 
 
 async def _rows(app: FastAPI) -> int:
-    async with app.state.db.read() as session:
+    async with around(app) as session:
         return int(await session.scalar(select(func.count()).select_from(Attachment)) or 0)
 
 

@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 from cardservice.auth.credentials import digest, revoke_token
 from cardservice.models import ApiToken, MfaCode
-from tests.factories import make_mfa_code, make_user
+from tests.factories import around, make_mfa_code, make_user
 
 # Every route with its seed authorization code (A, B) that needs no body to answer 200.
 A_READS = [
@@ -97,7 +97,7 @@ async def test_credentials_are_stored_only_as_hashes(
     assert issued.status_code == 201
     code = issued.json()["data"]["code"]
     assert len(code) >= 10
-    async with app.state.db.read() as session:
+    async with around(app) as session:
         token_rows = (await session.scalars(select(ApiToken.token_hash))).all()
         code_rows = (await session.scalars(select(MfaCode.code_hash))).all()
     assert token_rows == [digest(user.token)] and user.token not in token_rows

@@ -16,6 +16,7 @@ from cardservice.accounts.service import set_account_status
 from cardservice.models import Card, JournalEntry, Transaction
 from tests.factories import (
     Caller,
+    around,
     assert_ledger_consistent,
     balances,
     bin_uuid,
@@ -35,7 +36,7 @@ async def _buy(client: httpx.AsyncClient, user: Caller, **body: Any) -> httpx.Re
 
 
 async def _card_count(app: FastAPI) -> int:
-    async with app.state.db.read() as session:
+    async with around(app) as session:
         return int(await session.scalar(select(func.count()).select_from(Card)) or 0)
 
 
@@ -73,7 +74,7 @@ async def test_buy_charges_fees_and_start_balance(app: FastAPI, client: httpx.As
     assert "pan" not in card and not re.search(r"\d{13,19}", response.text)
     assert await balances(app, account) == (68950, [10000, 10000, 10000])
     await assert_ledger_consistent(app)
-    async with app.state.db.read() as session:
+    async with around(app) as session:
         assert (
             await session.scalar(
                 select(func.count())
@@ -115,8 +116,7 @@ async def test_buy_refuses_when_funds_are_short(app: FastAPI, client: httpx.Asyn
 
 async def test_buy_refuses_when_account_is_frozen(app: FastAPI, client: httpx.AsyncClient) -> None:
     user, account, bin_ = await _setup(app)
-    async with app.state.db.write() as session:
-        await set_account_status(session, account, "frozen")
+    await app.state.db.transact(lambda tx: set_account_status(tx, account, "frozen"))
     response = await _buy(client, user, account_uuid=str(account), bin_uuid=bin_)
     assert response.status_code == 422 and response.json()["code"] == "account_inactive"
     assert await balances(app, account) == (100000, [])
@@ -126,7 +126,7 @@ async def test_buy_refuses_unavailable_bin_and_currency_mismatch(
     app: FastAPI, client: httpx.AsyncClient
 ) -> None:
     user, account, _bin = await _setup(app)
-    async with app.state.db.read() as session:
+    async with around(app) as session:
         from cardservice.models import Bin
 
         unavailable = await session.scalar(select(Bin.uuid).where(Bin.status == "unavailable"))
@@ -290,7 +290,7 @@ async def test_buy_prices_with_the_users_fee_overrides(
     from cardservice.models import UserFeeOverride
 
     user, account, bin_ = await _setup(app)
-    async with app.state.db.write() as session:
+    async with around(app) as session:
         session.add(UserFeeOverride(user_uuid=user.uuid, slug="card_issue", kind="fixed", value=50))
         session.add(
             UserFeeOverride(user_uuid=user.uuid, slug="card_topup", kind="percent", value=1000)
@@ -319,3 +319,45 @@ async def test_buy_prices_with_the_users_fee_overrides(
     assert theirs.json()["data"]["charge"]["fees"] == 2  # the default plan: 2.00 + 1.5 % of 0
     assert await _card_count(app) == 3
     await assert_ledger_consistent(app)
+
+
+async def test_a_refused_purchase_is_remembered_by_its_external_id(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """A repeat of a refused purchase is refused the same way, even once the account could
+    pay: it never buys later by surprise."""
+    user, account, bin_ = await _setup(app, funds="1")
+    body = {
+        "account_uuid": str(account),
+        "bin_uuid": bin_,
+        "external_id": "r1",
+        "start_balance": 50,
+    }
+    first = await _buy(client, user, **body)
+    assert first.status_code == 422 and first.json()["code"] == "insufficient_funds"
+    assert "idempotent-replayed" not in first.headers
+    await client.post(
+        "/sandbox/deposits",
+        json={"account_uuid": str(account), "amount": 500},
+        headers=user.headers,
+    )
+    again = await _buy(client, user, **body)
+    assert again.status_code == 422 and again.json() == first.json()
+    assert again.headers["idempotent-replayed"] == "true"
+    assert await _card_count(app) == 0
+    assert await balances(app, account) == (50100, [])
+    fresh = await _buy(client, user, **{**body, "external_id": "r2"})
+    assert fresh.status_code == 201
+    await assert_ledger_consistent(app)
+
+
+async def test_a_reused_external_id_naming_a_foreign_account_is_a_conflict(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    user, account, bin_ = await _setup(app)
+    body = {"account_uuid": str(account), "bin_uuid": bin_, "external_id": "x1"}
+    assert (await _buy(client, user, **body)).status_code == 201
+    _other, foreign, _ = await _setup(app)
+    response = await _buy(client, user, **{**body, "account_uuid": str(foreign)})
+    assert response.status_code == 409 and response.json()["code"] == "idempotency_conflict"
+    assert await _card_count(app) == 1

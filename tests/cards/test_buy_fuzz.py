@@ -14,6 +14,7 @@ from cardservice.models import Card, JournalEntry
 from cardservice.web import dumps
 from tests.factories import (
     Caller,
+    around,
     assert_ledger_consistent,
     balances,
     bin_uuid,
@@ -51,7 +52,7 @@ def bodies(draw: st.DrawFn) -> dict[str, Any]:
 
 
 async def _state(app: FastAPI) -> tuple[int, int]:
-    async with app.state.db.read() as session:
+    async with around(app) as session:
         cards = await session.scalar(select(func.count()).select_from(Card))
         entries = await session.scalar(select(func.count()).select_from(JournalEntry))
     return int(cards or 0), int(entries or 0)

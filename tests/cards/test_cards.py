@@ -7,7 +7,7 @@ import uuid
 import httpx
 from fastapi import FastAPI
 
-from tests.factories import Caller, bin_uuid, make_account, make_user
+from tests.factories import Caller, bin_uuid, make_account, make_card, make_user
 
 
 async def _cards(
@@ -135,3 +135,17 @@ async def test_sort_puts_cards_first_and_keeps_the_rest(
     )
     assert refused.status_code == 404
     assert await _order(client, user) == [d, b, a, c, e]
+
+
+async def test_search_by_the_shown_mask_finds_cards_of_eight_digit_bins(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """The mask shows six BIN digits (`400005******1234`) even for the BIN 40000566."""
+    user = await make_user(app)
+    _account, card_uuid = await make_card(app, client, user, currency="EUR")
+    card = (await client.get(f"/card/{card_uuid}", headers=user.headers)).json()["data"]
+    assert len(card["bin"]) == 8 and card["mask"].startswith(card["bin"][:6] + "******")
+    found = await client.get(
+        "/card", headers=user.headers, params={"filters[search]": card["mask"]}
+    )
+    assert [c["uuid"] for c in found.json()["data"]["cards"]] == [card_uuid]

@@ -7,7 +7,7 @@ from fastapi import FastAPI
 from sqlalchemy import update
 
 from cardservice.models import TransactionTag
-from tests.factories import make_user
+from tests.factories import around, make_user
 
 PUBLIC = [
     "/dictionary/transaction-statuses",
@@ -55,7 +55,7 @@ async def test_statuses_errors_and_types(client: httpx.AsyncClient) -> None:
 async def test_popular_tags_are_thirty_ranked_by_use(
     app: FastAPI, client: httpx.AsyncClient
 ) -> None:
-    async with app.state.db.write() as session:
+    async with around(app) as session:
         await session.execute(
             update(TransactionTag)
             .where(TransactionTag.slug == "netflix")
@@ -130,7 +130,7 @@ async def test_user_fee_overrides_replace_the_default(
     from cardservice.models import UserFeeOverride
 
     user, other = await make_user(app), await make_user(app)
-    async with app.state.db.write() as session:
+    async with around(app) as session:
         session.add(UserFeeOverride(user_uuid=user.uuid, slug="card_issue", kind="fixed", value=50))
     mine = (await client.get("/dictionary/fees", headers=user.headers)).json()["data"]
     theirs = (await client.get("/dictionary/fees", headers=other.headers)).json()["data"]

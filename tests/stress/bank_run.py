@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import shutil
@@ -62,8 +63,8 @@ def _free_port() -> int:
 class Server:
     """The real service as a subprocess (`cardservice serve`), killable and restartable."""
 
-    def __init__(self, url: str, workdir: Path) -> None:
-        self.port = _free_port()
+    def __init__(self, url: str, workdir: Path, workers: int = 1) -> None:
+        self.port, self.workers = _free_port(), workers
         self.env = {
             **os.environ,
             "CARDSERVICE_DATABASE_URL": url,
@@ -77,13 +78,18 @@ class Server:
 
     async def start(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "cardservice", "serve", "--port", str(self.port)],
+            [
+                *(sys.executable, "-m", "cardservice", "serve"),
+                *("--port", str(self.port), "--workers", str(self.workers)),
+            ],
             env=self.env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            start_new_session=True,  # its workers too are killed with the group
         )
+        deadline = time.monotonic() + 60  # worker processes start slowly on a busy machine
         async with httpx.AsyncClient() as client:
-            for _ in range(200):
+            while time.monotonic() < deadline:
                 try:
                     if (await client.get(f"{self.base}/ready")).status_code == 200:
                         return
@@ -92,8 +98,10 @@ class Server:
         raise RuntimeError("server did not become ready")
 
     def kill(self) -> None:
+        """SIGKILL the server and every worker process it started."""
         if self.process is not None:
-            self.process.send_signal(signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
 
     @property

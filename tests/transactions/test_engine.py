@@ -13,11 +13,18 @@ from sqlalchemy import select, update
 from cardservice.accounts.service import set_account_status
 from cardservice.models import Card, TransactionTag
 from cardservice.models.base import utcnow
-from tests.factories import assert_ledger_consistent, authorize, balances, make_card, make_user
+from tests.factories import (
+    around,
+    assert_ledger_consistent,
+    authorize,
+    balances,
+    make_card,
+    make_user,
+)
 
 
 async def _set_card(app: FastAPI, card: str, **values: object) -> None:
-    async with app.state.db.write() as session:
+    async with around(app) as session:
         await session.execute(update(Card).where(Card.uuid == uuid.UUID(card)).values(**values))
 
 
@@ -83,11 +90,9 @@ async def test_every_decline_reason(app: FastAPI, client: httpx.AsyncClient) -> 
     blocked = await _declined(client, user, card, tag="bet365")
     assert blocked["error"] == "merchant_blocked" and blocked["tag"] == "bet365"
     assert (await _declined(client, user, card, three_ds_code="123456"))["error"] == "invalid_3ds"
-    async with app.state.db.write() as session:
-        await set_account_status(session, account, "frozen")
+    await app.state.db.transact(lambda tx: set_account_status(tx, account, "frozen"))
     assert (await _declined(client, user, card))["error"] == "account_inactive"
-    async with app.state.db.write() as session:
-        await set_account_status(session, account, "active")
+    await app.state.db.transact(lambda tx: set_account_status(tx, account, "active"))
     past = utcnow() - timedelta(days=40)
     await _set_card(app, card, expiry_year=past.year, expiry_month=past.month)
     assert (await _declined(client, user, card))["error"] == "card_expired"
@@ -261,7 +266,7 @@ async def test_concurrent_authorizations_never_overdraw_a_card(
     assert statuses.count("pending") == 10  # 10 × (0.90 + 0.10) = 10.00
     assert (await balances(app, account))[1] == [0]
     await assert_ledger_consistent(app)
-    async with app.state.db.read() as session:
+    async with around(app) as session:
         assert (
             await session.scalar(
                 select(TransactionTag.transactions_count).where(TransactionTag.slug == "netflix")
@@ -294,7 +299,7 @@ async def test_the_users_fee_overrides_apply_with_a_tag(
     user, other = await make_user(app), await make_user(app)
     account, card = await make_card(app, client, user, start_balance="100")
     _other_account, other_card = await make_card(app, client, other, start_balance="100")
-    async with app.state.db.write() as session:
+    async with around(app) as session:
         for slug, value in (("card_transaction", 25), ("card_decline", 75)):
             session.add(UserFeeOverride(user_uuid=user.uuid, slug=slug, kind="fixed", value=value))
     approved = (await authorize(client, user, card, "10", tag="binance")).json()["data"]
@@ -305,3 +310,32 @@ async def test_the_users_fee_overrides_apply_with_a_tag(
     theirs = (await authorize(client, other, other_card, "10", tag="binance")).json()["data"]
     assert theirs["fee"] == 0.1  # the default plan
     await assert_ledger_consistent(app)
+
+
+async def test_a_decline_for_a_currency_the_card_lacks_charges_no_fee(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """The transaction is in the merchant's currency; a fee in the card's currency could not
+    be shown in it, so none is taken (it used to say 0.50 EUR and take 0.50 USD)."""
+    user = await make_user(app)
+    account, card = await make_card(app, client, user, start_balance="10")
+    declined = await _declined(client, user, card, "5", currency="EUR")
+    assert declined["error"] == "currency_not_supported" and declined["currency"] == "EUR"
+    assert declined["fee"] == 0
+    assert (await balances(app, account))[1] == [1000]
+    await assert_ledger_consistent(app)
+
+
+async def test_tag_popularity_counts_every_transaction_carrying_the_tag(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """The purchase, and the refund that carries its tag too."""
+    user = await make_user(app)
+    _account, card = await make_card(app, client, user, start_balance="50")
+    purchase = (await authorize(client, user, card, "10", tag="netflix")).json()["data"]
+    base = f"/sandbox/transactions/{purchase['uuid']}"
+    assert (await client.post(f"{base}/settle", headers=user.headers)).status_code == 201
+    refund = await client.post(f"{base}/refund", json={"amount": 2}, headers=user.headers)
+    assert refund.status_code == 201
+    tags = (await client.get("/dictionary/transaction-tags")).json()["data"]
+    assert {t["slug"]: t["transactions_count"] for t in tags}["netflix"] == 2

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
+import sqlite3
+import time
 import uuid
 from datetime import timedelta
 
 import httpx
+import pytest
 from fastapi import FastAPI
 from PIL import Image
 from sqlalchemy import update
 
 from cardservice.models import Transaction
 from cardservice.models.base import utcnow
-from tests.factories import assert_ledger_consistent, authorize, make_card, make_user
+from cardservice.sql import sqlite_path
+from tests.factories import around, assert_ledger_consistent, authorize, make_card, make_user
 
 
 async def test_report_is_newest_first_and_pages_cleanly(
@@ -60,7 +65,7 @@ async def test_report_filters(app: FastAPI, client: httpx.AsyncClient) -> None:
     _other_account, other_card = await make_card(app, client, user)
     old = (await authorize(client, user, card, "1")).json()["data"]["uuid"]
     await authorize(client, user, other_card, "2")
-    async with app.state.db.write() as session:
+    async with around(app) as session:
         await session.execute(
             update(Transaction)
             .where(Transaction.uuid == uuid.UUID(old))
@@ -135,3 +140,50 @@ async def test_receipt_is_a_jpeg_with_etag(app: FastAPI, client: httpx.AsyncClie
     await client.post(f"/sandbox/transactions/{approved}/settle", headers=user.headers)
     changed = await client.get(f"/transaction/jpg/{approved}", headers=user.headers)
     assert changed.headers["etag"] != first.headers["etag"]  # the status is on the picture
+
+
+async def test_a_deep_report_page_never_stalls_the_worker(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """SQLite runs a report page on a thread: while a deep page is read, `/health` on the
+    same worker (this process, this event loop) is answered within 20 ms every time."""
+    if not app.state.db.is_sqlite:
+        pytest.skip("PostgreSQL's statements never run on the event loop")
+    user = await make_user(app)
+    account, card = await make_card(app, client, user)
+    _bulk_history(app, user.uuid, uuid.UUID(str(account)), uuid.UUID(card), 200_000)
+    deep = {"page": 9_000, "per_page": 20, "filters[type]": "card_purchase"}
+    started = time.perf_counter()
+    alone = await client.get("/transaction/report", headers=user.headers, params=deep)
+    took = time.perf_counter() - started
+    assert alone.status_code == 200 and len(alone.json()["data"]) == 20
+    assert took > 0.1, f"the page must be slow to prove anything: {took:.3f} s"
+    page = asyncio.create_task(client.get("/transaction/report", headers=user.headers, params=deep))
+    delays = []
+    while not page.done():
+        started = time.perf_counter()
+        assert (await client.get("/health")).status_code == 200
+        delays.append(time.perf_counter() - started)
+        await asyncio.sleep(0.005)
+    assert (await page).status_code == 200
+    assert len(delays) >= 5 and max(delays) < 0.020, (len(delays), max(delays))
+
+
+def _bulk_history(
+    app: FastAPI, user: uuid.UUID, account: uuid.UUID, card: uuid.UUID, count: int
+) -> None:
+    """`count` settled purchases written straight into SQLite (history for reading only)."""
+    path = sqlite_path(app.state.settings.resolved_database_url)
+    now = utcnow()
+    with sqlite3.connect(path) as connection:
+        connection.executemany(
+            "INSERT INTO transactions (uuid, user_uuid, account_uuid, card_uuid, type, status,"
+            " direction, amount, currency, fee, refunded_amount, flagged, created_at, updated_at)"
+            " VALUES (?, ?, ?, ?, 'card_purchase', 'completed', 'debit', 100, 'USD', 0, 0, 0,"
+            " ?, ?)",
+            (
+                (uuid.uuid4().hex, user.hex, account.hex, card.hex, stamp, stamp)
+                for i in range(count)
+                for stamp in [(now - timedelta(seconds=i)).strftime("%Y-%m-%d %H:%M:%S.%f")]
+            ),
+        )

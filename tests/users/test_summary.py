@@ -13,6 +13,7 @@ from sqlalchemy import update
 from cardservice.models import Transaction
 from cardservice.models.base import utcnow
 from tests.factories import (
+    around,
     assert_ledger_consistent,
     authorize,
     make_card,
@@ -80,7 +81,7 @@ async def test_spend_follows_status_and_day(app: FastAPI, client: httpx.AsyncCli
     await assert_ledger_consistent(app)
 
     three_days_ago = utcnow() - timedelta(days=3)
-    async with app.state.db.write() as session:
+    async with around(app) as session:
         await session.execute(
             update(Transaction)
             .where(Transaction.uuid == uuid.UUID(kept))

@@ -11,7 +11,7 @@ from sqlalchemy import update
 
 from cardservice.models import ThreeDsCode
 from cardservice.models.base import utcnow
-from tests.factories import Caller, authorize, make_card, make_mfa_code, make_user
+from tests.factories import Caller, around, authorize, make_card, make_mfa_code, make_user
 
 
 async def _issue(
@@ -34,7 +34,7 @@ async def test_lists_unassigned_codes_newest_first(app: FastAPI, client: httpx.A
     second = await _issue(client, user, card, "Apple")
     expired = await _issue(client, user, card, "Steam")
     used = await _issue(client, user, card, "Uber")
-    async with app.state.db.write() as session:
+    async with around(app) as session:
         await session.execute(
             update(ThreeDsCode)
             .where(ThreeDsCode.uuid == uuid.UUID(str(expired["uuid"])))

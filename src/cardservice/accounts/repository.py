@@ -1,4 +1,7 @@
-"""Queries for accounts, their primary cards and card counts."""
+"""Queries for accounts: one select list serves every read of an account record.
+
+The primary card is the account's first card in its owner's order that is not closed.
+"""
 
 from __future__ import annotations
 
@@ -6,86 +9,89 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Select, func, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from cardservice.cards.records import card_columns, card_order
+from cardservice.filters import escape_like
+from cardservice.sql import Reader, Row, Tx
 
-from cardservice.cards.repository import CARD_ORDER
-from cardservice.models import Account, Card, User
-from cardservice.web import escape_like
+RELATED_LIMIT = 500
+# `$TOTAL` is given by the caller: a scalar count beside a page (a window count would make
+# the database build every account's record, cards and primary card included, before the
+# limit), or NULL.
+ACCOUNT_SELECT = f"""
+SELECT $TOTAL AS total, a.uuid, a.user_uuid, a.name, a.type, a.status, a.currency,
+       a.balance, a.created_at, a.updated_at, u.name AS owner_name,
+       (SELECT count(*) FROM cards n WHERE n.account_uuid = a.uuid) AS cards_count,
+       {card_columns("p", "p_")}  -- last: card_record reads them by position
+FROM accounts a
+JOIN users u ON u.uuid = a.user_uuid
+LEFT JOIN cards p ON p.uuid = (
+    SELECT c.uuid FROM cards c WHERE c.account_uuid = a.uuid AND c.status <> 'closed'
+    ORDER BY {card_order("c")} LIMIT 1
+)
+"""  # noqa: S608 - fixed text
+OLDEST_FIRST = "ORDER BY a.created_at, a.uuid"
+# The accounts a caller sees: their own and, for a team owner, the team members'.
+# Parameters: $1 caller, $2 the caller's team when they own it (else NULL).
+VISIBLE = (
+    "(a.user_uuid = $1 OR a.user_uuid IN"
+    " (SELECT m.uuid FROM users m WHERE m.team_uuid = $2 AND $2 IS NOT NULL))"
+)
 
-ACCOUNT_ORDER = (Account.created_at, Account.uuid)
 
-
-def filtered(
-    owners: Select[uuid.UUID] | list[uuid.UUID], filters: dict[str, Any]
-) -> Select[Account, str]:
-    query = (
-        select(Account, User.name)
-        .join(User, User.uuid == Account.user_uuid)
-        .where(Account.user_uuid.in_(owners))
-    )
+def where(owners: str, args: list[Any], filters: dict[str, Any]) -> str:
+    """`owners` is a fixed clause over `a`; filter values are appended to `args`."""
+    clauses = [owners]
     for key in ("status", "type", "currency"):
         if key in filters:
-            query = query.where(getattr(Account, key) == filters[key])
+            args.append(filters[key])
+            clauses.append(f"a.{key} = ${len(args)}")
     if "search" in filters:
-        pattern = f"%{escape_like(filters['search'].lower())}%"
-        query = query.where(func.lower(Account.name).like(pattern, escape="\\"))
-    return query
+        args.append(f"%{escape_like(filters['search'].lower())}%")
+        clauses.append(f"lower(a.name) LIKE ${len(args)} ESCAPE '\\'")
+    return " AND ".join(clauses)
 
 
-def team_members(team_uuid: uuid.UUID, except_user: uuid.UUID) -> Select[uuid.UUID]:
-    return select(User.uuid).where(User.team_uuid == team_uuid, User.uuid != except_user)
+async def page_of_accounts(
+    reader: Reader, user_uuid: uuid.UUID, filters: dict[str, Any], offset: int, limit: int
+) -> tuple[Sequence[Row], int]:
+    """A page of the user's own accounts, oldest first, and how many match."""
+    args: list[Any] = [user_uuid]
+    clause = where("a.user_uuid = $1", args, filters)
+    n = len(args)  # the clauses are fixed text; every value is a parameter
+    count = f"SELECT count(*) FROM accounts a WHERE {clause}"  # noqa: S608
+    select = ACCOUNT_SELECT.replace("$TOTAL", f"({count})")
+    query = f"{select} WHERE {clause} {OLDEST_FIRST} LIMIT ${n + 1} OFFSET ${n + 2}"
+    rows = await reader.rows(query, *args, limit, offset)
+    total = int(rows[0]["total"]) if rows else int(await reader.value(count, *args))
+    return rows, total
 
 
-async def primary_cards(
-    session: AsyncSession, account_uuids: Sequence[uuid.UUID]
-) -> dict[uuid.UUID, Card]:
-    """Each account's first card in its owner's order that is not closed."""
-    if not account_uuids:
-        return {}
-    ranked = (
-        select(
-            Card.uuid.label("card_uuid"),
-            func.row_number()
-            .over(partition_by=Card.account_uuid, order_by=CARD_ORDER)
-            .label("rank"),
-        )
-        .where(Card.account_uuid.in_(account_uuids), Card.status != "closed")
-        .subquery()
+async def team_accounts(
+    reader: Reader, team_uuid: uuid.UUID, owner_uuid: uuid.UUID, filters: dict[str, Any]
+) -> Sequence[Row]:
+    """The other team members' accounts (unpaged, at most `RELATED_LIMIT`)."""
+    args: list[Any] = [team_uuid, owner_uuid]
+    clause = where(
+        "a.user_uuid IN (SELECT m.uuid FROM users m WHERE m.team_uuid = $1 AND m.uuid <> $2)",
+        args,
+        filters,
     )
-    cards = await session.scalars(
-        select(Card).join(ranked, ranked.c.card_uuid == Card.uuid).where(ranked.c.rank == 1)
-    )
-    return {card.account_uuid: card for card in cards}
-
-
-async def card_counts(
-    session: AsyncSession, account_uuids: Sequence[uuid.UUID]
-) -> dict[uuid.UUID, int]:
-    if not account_uuids:
-        return {}
-    rows = await session.execute(
-        select(Card.account_uuid, func.count())
-        .where(Card.account_uuid.in_(account_uuids))
-        .group_by(Card.account_uuid)
-    )
-    return {row[0]: int(row[1]) for row in rows}
+    select = ACCOUNT_SELECT.replace("$TOTAL", "NULL")
+    return await reader.rows(f"{select} WHERE {clause} {OLDEST_FIRST} LIMIT {RELATED_LIMIT}", *args)
 
 
 async def visible_account(
-    session: AsyncSession,
-    account_uuid: uuid.UUID,
-    owners: Select[uuid.UUID] | list[uuid.UUID],
-) -> Any:
-    return (await session.execute(filtered(owners, {}).where(Account.uuid == account_uuid))).first()
-
-
-async def own_account_for_update(
-    session: AsyncSession, user_uuid: uuid.UUID, account_uuid: uuid.UUID
-) -> Account | None:
-    return await session.scalar(
-        select(Account)
-        .where(Account.uuid == account_uuid, Account.user_uuid == user_uuid)
-        .with_for_update()
-        .execution_options(populate_existing=True)  # see the balance as it is now
+    reader: Reader, account_uuid: uuid.UUID, caller: uuid.UUID, owned_team: uuid.UUID | None
+) -> Row | None:
+    """One account the caller may see, or None."""
+    select = ACCOUNT_SELECT.replace("$TOTAL", "NULL")
+    return await reader.row(
+        f"{select} WHERE a.uuid = $3 AND {VISIBLE}", caller, owned_team, account_uuid
     )
+
+
+async def account_type_exists(tx: Tx, slug: str) -> bool:
+    found = await tx.value(
+        "SELECT slug FROM dictionary_entries WHERE kind = 'account_type' AND slug = $1", slug
+    )
+    return found is not None

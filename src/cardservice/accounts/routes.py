@@ -7,33 +7,17 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Request
 
-from cardservice.accounts import listing, service
+from cardservice.accounts import service
 from cardservice.accounts.schemas import AccountRecord, AccountsPage
 from cardservice.auth.dependencies import CallerA
 from cardservice.catalogue.loader import load_catalogue
-from cardservice.openapi import (
-    BEARER_OR_MFA,
-    UUID_PATTERN,
-    Envelope,
-    PagedEnvelope,
-    filters_parameter,
-)
-from cardservice.web import (
-    JSONResponse,
-    StandardPage,
-    ok,
-    one_of,
-    read_filters,
-    text_filter,
-)
+from cardservice.db import Db
+from cardservice.filters import filters_parameter, matching, one_of, read_filters, text
+from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope, PagedEnvelope
+from cardservice.pages import StandardPage
+from cardservice.web import JSONResponse, ok
 
 router = APIRouter(tags=["accounts"])
-
-
-def _currency(value: str) -> str:
-    if not service.CURRENCY_PATTERN.match(value):
-        raise ValueError("must be an ISO 4217 code such as USD")
-    return value
 
 
 # The account-types dictionary is the shipped catalogue's (migrations copy it into the table).
@@ -41,8 +25,8 @@ ACCOUNT_TYPES = tuple(entry["slug"] for entry in load_catalogue()["account_types
 ACCOUNT_FILTERS = {
     "status": one_of(*service.ACCOUNT_STATUSES),
     "type": one_of(*ACCOUNT_TYPES),
-    "currency": _currency,
-    "search": text_filter(120),
+    "currency": matching("[A-Z]{3}", "must be an ISO 4217 code such as USD"),
+    "search": text(120),
 }
 
 
@@ -51,21 +35,15 @@ ACCOUNT_FILTERS = {
     response_model=PagedEnvelope[AccountsPage],
     openapi_extra={
         **BEARER_OR_MFA,
-        **filters_parameter(
-            {
-                "status": {"type": "string", "enum": list(service.ACCOUNT_STATUSES)},
-                "type": {"type": "string", "enum": list(ACCOUNT_TYPES)},
-                "currency": {"type": "string", "pattern": "^[A-Z]{3}$"},
-                "search": {"type": "string", "minLength": 1, "maxLength": 120},
-            }
-        ),
+        **filters_parameter(ACCOUNT_FILTERS),
     },
     summary="List the caller's accounts and, for a team owner, the team's",
 )
-async def list_accounts(request: Request, caller: CallerA, page: StandardPage) -> JSONResponse:
+async def list_accounts(
+    request: Request, caller: CallerA, db: Db, page: StandardPage
+) -> JSONResponse:
     filters = read_filters(request, ACCOUNT_FILTERS)
-    reader = request.app.state.db.reader
-    items, related, total = await listing.list_accounts(reader, caller, filters, page)
+    items, related, total = await service.list_accounts(db.reader, caller, filters, page)
     return ok({"items": items, "related_team_accounts": related}, meta=page.meta(total))
 
 
@@ -76,9 +54,8 @@ async def list_accounts(request: Request, caller: CallerA, page: StandardPage) -
     summary="Read one account",
 )
 async def get_account(
-    request: Request,
     caller: CallerA,
+    db: Db,
     account_uuid: Annotated[str, Path(alias="userAccountUuid", pattern=UUID_PATTERN)],
 ) -> JSONResponse:
-    async with request.app.state.db.read() as session:
-        return ok(await service.get_account(session, caller, uuid.UUID(account_uuid)))
+    return ok(await service.get_account(db.reader, caller, uuid.UUID(account_uuid)))

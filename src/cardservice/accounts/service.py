@@ -4,107 +4,82 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from cardservice.accounts import repository
-from cardservice.accounts.schemas import AccountRecord, Owner
+from cardservice.accounts.records import account_record
 from cardservice.auth.credentials import Principal
-from cardservice.cards.records import card_record
-from cardservice.errors import NotFound, ValidationFailed
-from cardservice.ledger.money import from_minor
-from cardservice.models import Account, DictionaryEntry
+from cardservice.errors import AccountNotFound, ValidationFailed
+from cardservice.models.base import utcnow
+from cardservice.pages import Page
+from cardservice.sql import Reader, Tx
 
 ACCOUNT_STATUSES = ("active", "frozen", "closed")
 CURRENCY_PATTERN = re.compile(r"^[A-Z]{3}$")
-
-
-class AccountNotFound(NotFound):
-    message = "Account not found."
+_INSERT = """
+INSERT INTO accounts (uuid, user_uuid, name, type, status, currency, balance, created_at,
+                      updated_at)
+VALUES ($1, $2, $3, $4, 'active', $5, 0, $6, $6)"""
 
 
 async def create_account(
-    session: AsyncSession, user_uuid: uuid.UUID, name: str, currency: str, type_: str = "main"
-) -> Account:
-    """A new active account with a zero balance."""
+    tx: Tx, user_uuid: uuid.UUID, name: str, currency: str, type_: str = "main"
+) -> uuid.UUID:
+    """A new active account with a zero balance; its uuid."""
     errors: dict[str, list[str]] = {}
     if not name.strip() or len(name) > 120:
         errors["name"] = ["must be 1..120 characters"]
     if not CURRENCY_PATTERN.match(currency):
         errors["currency"] = ["must be an ISO 4217 code such as USD"]
-    known_types = await session.scalars(
-        select(DictionaryEntry.slug).where(DictionaryEntry.kind == "account_type")
-    )
-    if type_ not in set(known_types):
+    if not await repository.account_type_exists(tx, type_):
         errors["type"] = ["must be one of the account-types dictionary"]
     if errors:
         raise ValidationFailed(errors=errors)
-    account = Account(
-        user_uuid=user_uuid,
-        name=name.strip(),
-        currency=currency,
-        type=type_,
-        status="active",
-        balance=0,
-    )
-    session.add(account)
-    await session.flush()
-    return account
+    account_uuid = uuid.uuid4()
+    await tx.execute(_INSERT, account_uuid, user_uuid, name.strip(), type_, currency, utcnow())
+    return account_uuid
 
 
-async def set_account_status(
-    session: AsyncSession, account_uuid: uuid.UUID, status: str
-) -> Account:
-    """Freeze, close or re-activate an account (operator action)."""
+async def set_account_status(tx: Tx, account_uuid: uuid.UUID, status: str) -> str:
+    """Freeze, close or re-activate an account (operator action); the new status."""
     if status not in ACCOUNT_STATUSES:
         raise ValidationFailed(errors={"status": [f"must be one of {', '.join(ACCOUNT_STATUSES)}"]})
-    account = await session.get(Account, account_uuid, with_for_update=True, populate_existing=True)
-    if account is None:
+    changed = await tx.value(
+        "UPDATE accounts SET status = $2, updated_at = $3 WHERE uuid = $1 RETURNING status",
+        account_uuid,
+        status,
+        utcnow(),
+    )
+    if changed is None:
         raise AccountNotFound()
-    account.status = status
-    await session.flush()
-    return account
+    return str(changed)
 
 
-async def _records(session: AsyncSession, rows: Sequence[Any]) -> list[AccountRecord]:
-    uuids = [row[0].uuid for row in rows]
-    primary = await repository.primary_cards(session, uuids)
-    counts = await repository.card_counts(session, uuids)
-    records = []
-    for account, owner_name in rows:
-        card = primary.get(account.uuid)
-        records.append(
-            AccountRecord(
-                uuid=account.uuid,
-                name=account.name,
-                type=account.type,
-                status=account.status,
-                currency=account.currency,
-                balance=from_minor(account.balance),
-                cards_count=counts.get(account.uuid, 0),
-                card_info=card_record(card) if card else None,
-                owner=Owner(uuid=account.user_uuid, name=owner_name),
-                created_at=account.created_at,
-                updated_at=account.updated_at,
-            )
-        )
-    return records
+def _owned_team(caller: Principal) -> uuid.UUID | None:
+    return caller.team_uuid if caller.is_team_owner else None
 
 
-async def get_account(
-    session: AsyncSession, caller: Principal, account_uuid: uuid.UUID
-) -> AccountRecord:
+async def list_accounts(
+    reader: Reader, caller: Principal, filters: dict[str, Any], page: Page
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
+    """The caller's accounts (a page, oldest first) and, for a team owner, the members'
+    (read-only, same filters)."""
+    rows, total = await repository.page_of_accounts(
+        reader, caller.user_uuid, filters, page.offset, page.size
+    )
+    related: list[dict[str, Any]] = []
+    team = _owned_team(caller)
+    if team is not None:
+        members = await repository.team_accounts(reader, team, caller.user_uuid, filters)
+        related = [account_record(row) for row in members]
+    return [account_record(row) for row in rows], related, total
+
+
+async def get_account(reader: Reader, caller: Principal, account_uuid: uuid.UUID) -> dict[str, Any]:
     """An own account, or a team member's for the team owner; otherwise 404."""
-    owners: Any = [caller.user_uuid]
-    if caller.is_team_owner and caller.team_uuid is not None:
-        members = list(
-            await session.scalars(repository.team_members(caller.team_uuid, caller.user_uuid))
-        )
-        owners = [caller.user_uuid, *members]
-    row = await repository.visible_account(session, account_uuid, owners)
+    row = await repository.visible_account(
+        reader, account_uuid, caller.user_uuid, _owned_team(caller)
+    )
     if row is None:
         raise AccountNotFound()
-    return (await _records(session, [row]))[0]
+    return account_record(row)

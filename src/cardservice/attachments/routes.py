@@ -14,6 +14,7 @@ from cardservice.attachments.schemas import AttachmentRecord, AttachmentUpload
 from cardservice.auth.dependencies import CallerA
 from cardservice.db import Db
 from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope
+from cardservice.sql import Tx
 from cardservice.web import JSONResponse, body_schema, ok, read_json
 
 router = APIRouter(tags=["attachments"])
@@ -40,8 +41,12 @@ async def upload(request: Request, caller: CallerA, db: Db) -> JSONResponse:
     body = await read_json(request, AttachmentUpload, max_bytes=service.upload_body_limit(limit))
     type_, data = body.type, service.decode(body.file, limit)
     del body  # drop the base64 text: one copy of the file in memory is enough
-    record = await service.store_attachment(db, blob_store(request), caller.user_uuid, type_, data)
-    return ok(record, status_code=201)
+    mime, digest = await service.keep_bytes(blob_store(request), data)
+
+    async def record(tx: Tx) -> AttachmentRecord:
+        return await service.store_attachment(tx, caller.user_uuid, type_, mime, len(data), digest)
+
+    return ok(await db.transact(record), status_code=201)
 
 
 @router.get(
@@ -54,8 +59,8 @@ async def upload(request: Request, caller: CallerA, db: Db) -> JSONResponse:
 async def download(
     request: Request,
     caller: CallerA,
-    attachment_uuid: Annotated[str, Path(alias="attachmentUuid", pattern=UUID_PATTERN)],
     db: Db,
+    attachment_uuid: Annotated[str, Path(alias="attachmentUuid", pattern=UUID_PATTERN)],
 ) -> FileResponse:
     """The file, as a download (`Content-Disposition: attachment`): never rendered inline
     from the API's origin, where a `?_code=` link could make it run as a page."""

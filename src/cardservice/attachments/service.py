@@ -7,11 +7,11 @@ import base64
 import binascii
 import re
 import uuid
+from typing import Any
 
 from cardservice.attachments.blobstore import BlobStore
 from cardservice.attachments.schemas import AttachmentRecord
 from cardservice.attachments.sniff import sniff
-from cardservice.db import Database
 from cardservice.errors import NotFound, PayloadTooLarge, RuleViolation, ValidationFailed
 from cardservice.models.base import utcnow
 from cardservice.sql import Reader, Row, Tx, as_datetime, as_uuid
@@ -60,7 +60,10 @@ def download_name(record: AttachmentRecord) -> str:
     return f"{record.uuid}.{EXTENSIONS.get(record.mime_type, 'bin')}"
 
 
-def _record(row: Row) -> AttachmentRecord:
+_COLUMNS = "uuid, type, mime_type, size, sha256, created_at"
+
+
+def _record(row: Row | dict[str, Any]) -> AttachmentRecord:
     return AttachmentRecord(
         uuid=as_uuid(row["uuid"]),
         type=row["type"],
@@ -71,30 +74,33 @@ def _record(row: Row) -> AttachmentRecord:
     )
 
 
-COLUMNS = "uuid, user_uuid, type, mime_type, size, sha256, created_at"
-
-
 async def store_attachment(
-    db: Database, store: BlobStore, user_uuid: uuid.UUID, type_: str, data: bytes
+    tx: Tx, user_uuid: uuid.UUID, type_: str, mime: str, size: int, digest: str
 ) -> AttachmentRecord:
-    """Keep the bytes (once per content, before the unit: a repeat writes nothing new) and a
-    metadata row owned by the user."""
+    """The metadata row of bytes already kept in the blob store, owned by the user."""
+    row = {
+        "uuid": uuid.uuid4(),
+        "type": type_,
+        "mime_type": mime,
+        "size": size,
+        "sha256": digest,
+        "created_at": utcnow(),
+    }
+    await tx.execute(
+        f"INSERT INTO attachments (user_uuid, {_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)",  # noqa: S608
+        user_uuid,
+        *row.values(),
+    )
+    return _record(row)
+
+
+async def keep_bytes(store: BlobStore, data: bytes) -> tuple[str, str]:
+    """Sniff the bytes and keep them (once per content); their mime type and sha256. Runs
+    before the write unit: a retried unit must not write the file again."""
     mime = sniff(data)
     if mime is None:
         raise UnsupportedFileType()
-    digest = await asyncio.to_thread(store.put, data)
-    values = (uuid.uuid4(), user_uuid, type_, mime, len(data), digest, utcnow())
-
-    async def work(tx: Tx) -> Row:
-        row = await tx.row(
-            f"INSERT INTO attachments ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)"  # noqa: S608
-            f" RETURNING {COLUMNS}",
-            *values,
-        )
-        assert row is not None
-        return row
-
-    return _record(await db.transact(work))
+    return mime, await asyncio.to_thread(store.put, data)
 
 
 async def own_attachment(
@@ -102,7 +108,7 @@ async def own_attachment(
 ) -> AttachmentRecord:
     """One of the user's attachments; anybody else's is 404."""
     row = await reader.row(
-        f"SELECT {COLUMNS} FROM attachments WHERE uuid = $1 AND user_uuid = $2",  # noqa: S608
+        f"SELECT {_COLUMNS} FROM attachments WHERE uuid = $1 AND user_uuid = $2",  # noqa: S608
         attachment_uuid,
         user_uuid,
     )

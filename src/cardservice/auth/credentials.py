@@ -53,16 +53,6 @@ def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-async def user_uuid_by_email(tx: Tx, email: str) -> uuid.UUID:
-    """The user with this email (case-insensitive); 404 when none."""
-    found = await tx.value("SELECT uuid FROM users WHERE email = $1", email.strip().lower())
-    if found is None:
-        raise NotFound(f"No user with email {email}.")
-    user_uuid = as_uuid(found)
-    assert user_uuid is not None
-    return user_uuid
-
-
 async def issue_token(
     tx: Tx, user_uuid: uuid.UUID, name: str, expires_in: timedelta | None
 ) -> tuple[uuid.UUID, str]:

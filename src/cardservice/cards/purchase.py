@@ -3,34 +3,30 @@
 Price per card = card_issue fee + start_balance + round_half_up(start_balance × card_topup %),
 from the buyer's fee schedule; the purchase debits the account once for cards_count × that.
 
-The purchase is the hottest write, so it runs plain SQL on the driver (a `Tx`, no ORM) and
-reads what it needs in as few statements as it can: lock the account; one read of the BIN,
-the buyer's name, last sort position, fee overrides and any remembered response; one insert
-of the cards (a taken card number is skipped by the insert and drawn again); one insert of
-their `card_issue` transactions; the journal entry (`post_entry`); the idempotency key.
+It reads what it needs in as few statements as it can: lock the account; one read of the
+BIN, the buyer's name, last sort position and fee overrides; one insert of the cards (a taken
+card number is skipped by the insert and drawn again); one insert of their `card_issue`
+transactions; the journal entry (`post_entry`). Idempotency by external_id wraps it
+(`cardservice.idempotency`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-import orjson
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from cardservice.accounts.service import AccountNotFound
 from cardservice.cards.numbers import generate_pan
-from cardservice.cards.records import card_record
-from cardservice.cards.schemas import AccountBalance, BuyCardsRequest, BuyCardsResult, Charge
+from cardservice.cards.records import card_record_of
+from cardservice.cards.schemas import BuyCardsRequest
 from cardservice.dictionaries.fees import FeeSchedule, default_plan, with_overrides
-from cardservice.errors import IdempotencyConflict, NotFound, RuleViolation
+from cardservice.errors import AccountInactive, AccountNotFound, NotFound, RuleViolation
+from cardservice.idempotency import StoredResponse, fingerprint
 from cardservice.ledger.entries import SystemBook, account_leg, book_leg, card_leg, post_entry
 from cardservice.ledger.money import from_minor, percent_of, to_minor
-from cardservice.models import Card, IdempotencyKey
+from cardservice.models import Card
 from cardservice.models.base import table_of, utcnow
 from cardservice.security import CardCipher
 from cardservice.sql import Row, Tx, as_uuid, insert_sql, row_args
@@ -38,10 +34,6 @@ from cardservice.transactions.rows import insert_transactions, transaction_row
 from cardservice.web import dumps
 
 CARD_VALIDITY_YEARS = 3
-
-
-class AccountInactive(RuleViolation):
-    code, message = "account_inactive", "The account is not active."
 
 
 class BinUnavailable(RuleViolation):
@@ -75,15 +67,6 @@ class Price:
         return self.fees + self.start_balance_total
 
 
-@dataclass(frozen=True, slots=True)
-class StoredResponse:
-    """A response to send: fresh, or replayed for a repeated external_id."""
-
-    status_code: int
-    body: bytes
-    replayed: bool
-
-
 def request_fingerprint(body: BuyCardsRequest) -> str:
     """Hash of the request's meaning: `1` and `1.00` are the same amount."""
     canonical = {
@@ -95,25 +78,11 @@ def request_fingerprint(body: BuyCardsRequest) -> str:
         "auto_replenish_amount": _minor_or_none(body.auto_replenish_amount),
         "auto_replenish_min_balance": _minor_or_none(body.auto_replenish_min_balance),
     }
-    return hashlib.sha256(orjson.dumps(canonical, option=orjson.OPT_SORT_KEYS)).hexdigest()
+    return fingerprint(canonical)
 
 
 def _minor_or_none(amount: Decimal | None) -> int | None:
     return to_minor(amount) if isinstance(amount, Decimal) else None
-
-
-async def replay(
-    session: AsyncSession, user_uuid: uuid.UUID, body: BuyCardsRequest
-) -> StoredResponse | None:
-    """The first response to this external_id, or None; 409 when the body differs."""
-    if body.external_id is None:
-        return None
-    stored = await session.get(IdempotencyKey, (user_uuid, body.external_id))
-    if stored is None:
-        return None
-    if stored.request_hash != request_fingerprint(body):
-        raise IdempotencyConflict()
-    return StoredResponse(stored.status_code, stored.response_body.encode(), replayed=True)
 
 
 def price_of(fees: FeeSchedule, body: BuyCardsRequest) -> Price:
@@ -122,28 +91,20 @@ def price_of(fees: FeeSchedule, body: BuyCardsRequest) -> Price:
     return Price(per_card_fees=per_card_fees, start_balance=start, cards_count=body.cards_count)
 
 
-# The statements of a purchase. Parameters: $1 user, $2 account or BIN, $3 external_id.
+# The statements of a purchase. Parameters: $1 user, $2 account or BIN.
 _LOCK_ACCOUNT = """
 SELECT status, currency, balance FROM accounts WHERE uuid = $2 AND user_uuid = $1
-FOR UPDATE"""
+FOR NO KEY UPDATE"""
 _CONTEXT = """
 SELECT u.name,
        (SELECT max(sort_order) FROM cards WHERE user_uuid = $1) AS last_sort,
        b.uuid AS bin_uuid, b.bin, b.brand, b.currency, b.status,
-       o.slug AS fee_slug, o.kind AS fee_kind, o.value AS fee_value{stored_columns}
+       o.slug AS fee_slug, o.kind AS fee_kind, o.value AS fee_value
 FROM users u LEFT JOIN bins b ON b.uuid = $2
-             LEFT JOIN user_fee_overrides o ON o.user_uuid = u.uuid{stored_join}
+             LEFT JOIN user_fee_overrides o ON o.user_uuid = u.uuid
 WHERE u.uuid = $1"""
-_CONTEXT_ONLY = _CONTEXT.format(stored_columns="", stored_join="")
-_CONTEXT_AND_STORED = _CONTEXT.format(
-    stored_columns=", k.request_hash, k.status_code, k.response_body",
-    stored_join="""
-             LEFT JOIN idempotency_keys k ON k.user_uuid = u.uuid AND k.external_id = $3""",
-)
 # Every column of the table: `_new_card` must give each one (a missing one fails loudly).
 CARD_COLUMNS = tuple(table_of(Card).columns.keys())
-_KEY_COLUMNS = tuple(table_of(IdempotencyKey).columns.keys())
-_INSERT_KEY = insert_sql(table_of(IdempotencyKey).name, _KEY_COLUMNS)
 
 
 def _insert_cards_sql(count: int) -> str:
@@ -165,22 +126,15 @@ class _Context:
     bin: Row | None  # bin, brand, currency, status
     last_sort_order: int
     overrides: set[tuple[str, str, int]]
-    stored: Row | None  # request_hash, status_code, response_body
 
 
-async def _context(
-    tx: Tx, user_uuid: uuid.UUID, bin_uuid: uuid.UUID, external_id: str | None
-) -> _Context:
-    """The buyer joined with the BIN, their fee overrides (one row each, or none) and the
-    response remembered for `external_id`; plus the buyer's last card position."""
-    if external_id is None:
-        rows = await tx.rows(_CONTEXT_ONLY, user_uuid, bin_uuid)
-    else:
-        rows = await tx.rows(_CONTEXT_AND_STORED, user_uuid, bin_uuid, external_id)
+async def _context(tx: Tx, user_uuid: uuid.UUID, bin_uuid: uuid.UUID) -> _Context:
+    """The buyer joined with the BIN and their fee overrides (one row each, or none); plus
+    the buyer's last card position."""
+    rows = await tx.rows(_CONTEXT, user_uuid, bin_uuid)
     if not rows:
         raise NotFound("User not found.")
     first = rows[0]
-    stored = first if external_id is not None and first["request_hash"] is not None else None
     return _Context(
         owner_name=first["name"],
         bin=first if first["bin_uuid"] is not None else None,
@@ -190,7 +144,6 @@ async def _context(
             for r in rows
             if r["fee_slug"] is not None
         },
-        stored=stored,
     )
 
 
@@ -286,22 +239,16 @@ def _issue_transaction(
 async def buy_cards(
     tx: Tx, cipher: CardCipher, user_uuid: uuid.UUID, body: BuyCardsRequest
 ) -> StoredResponse:
-    """Buy `cards_count` cards on the account, all or nothing, in one journal entry."""
+    """Buy `cards_count` cards on the account, all or nothing, in one journal entry; the
+    201 answer (run it through `idempotency.act_once`)."""
     account_uuid, bin_uuid = uuid.UUID(body.account_uuid), uuid.UUID(body.bin_uuid)
     account = await _lock_account(tx, user_uuid, account_uuid)
     if account is None:
         raise AccountNotFound()
-    context = await _context(tx, user_uuid, bin_uuid, body.external_id)
+    context = await _context(tx, user_uuid, bin_uuid)
     bin_row = context.bin
     if bin_row is None:
         raise NotFound("BIN not found.")
-    if context.stored is not None:
-        if context.stored["request_hash"] != request_fingerprint(body):
-            raise IdempotencyConflict()
-        stored = context.stored
-        return StoredResponse(
-            stored["status_code"], stored["response_body"].encode(), replayed=True
-        )
     price = price_of(with_overrides(await default_plan(tx), context.overrides), body)
     _refuse_if_broken(account, bin_row, price)
     now = utcnow()
@@ -333,27 +280,16 @@ async def buy_cards(
         ],
     )
     balance = posted.balances.get(account_uuid, account["balance"])
-    result = BuyCardsResult(
+    result = {
         # post_entry moved the start balances in SQL; the records show them as they are now
-        cards=[card_record(Card(**{**card, "balance": price.start_balance})) for card in cards],
-        account=AccountBalance(uuid=account_uuid, balance=from_minor(balance)),
-        charge=Charge(
-            total=from_minor(price.total),
-            fees=from_minor(price.fees),
-            start_balance_total=from_minor(price.start_balance_total),
-            currency=currency,
-        ),
-        external_id=body.external_id,
-    )
-    response = dumps({"success": True, "data": result})
-    if body.external_id is not None:
-        key = {
-            "user_uuid": user_uuid,
-            "external_id": body.external_id,
-            "request_hash": request_fingerprint(body),
-            "status_code": 201,
-            "response_body": response.decode(),
-            "created_at": now,
-        }
-        await tx.execute(_INSERT_KEY, *row_args(_KEY_COLUMNS, [key]))
-    return StoredResponse(201, response, replayed=False)
+        "cards": [card_record_of({**card, "balance": price.start_balance}) for card in cards],
+        "account": {"uuid": account_uuid, "balance": from_minor(balance)},
+        "charge": {
+            "total": from_minor(price.total),
+            "fees": from_minor(price.fees),
+            "start_balance_total": from_minor(price.start_balance_total),
+            "currency": currency,
+        },
+        "external_id": body.external_id,
+    }
+    return StoredResponse(201, dumps({"success": True, "data": result}))

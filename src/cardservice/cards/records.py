@@ -1,38 +1,80 @@
-"""Card rows → card records (the API shape is not the table's shape)."""
+"""The card record (the API's shape, not the table's), built from a row in one place.
+
+Every read of a card — `GET /card`, `GET /card/{uuid}`, an account's `card_info`, a purchase's
+cards — selects `card_columns(alias)` last in its row and hands the row to `card_record`.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+
 from cardservice.cards.numbers import mask
-from cardservice.cards.schemas import AutoReplenish, CardRecord, HolderAddress
 from cardservice.ledger.money import from_minor
-from cardservice.models import Card
+from cardservice.sql import Row, flag, iso_z, text_uuid
+
+CARD_FIELDS = (
+    "uuid", "account_uuid", "bin", "brand", "last4", "expiry_month", "expiry_year", "currency",
+    "balance", "status", "is_favorite", "sort_order", "description", "external_id", "holder_name",
+    "holder_address", "auto_replenish_amount", "auto_replenish_min_balance", "created_at",
+    "updated_at",
+)  # fmt: skip
+HOLDER_FIELDS = ("line1", "line2", "city", "state", "postal_code", "country")
 
 
-def card_record(card: Card) -> CardRecord:
-    amount, min_balance = card.auto_replenish_amount, card.auto_replenish_min_balance
-    return CardRecord(
-        uuid=card.uuid,
-        account_uuid=card.account_uuid,
-        bin=card.bin,
-        brand=card.brand,
-        mask=mask(card.bin, card.last4),
-        last4=card.last4,
-        expiry_month=card.expiry_month,
-        expiry_year=card.expiry_year,
-        currency=card.currency,
-        balance=from_minor(card.balance),
-        status=card.status,
-        is_favorite=card.is_favorite,
-        sort_order=card.sort_order,
-        description=card.description,
-        external_id=card.external_id,
-        holder_name=card.holder_name,
-        holder_address=HolderAddress(**card.holder_address) if card.holder_address else None,
-        auto_replenish=AutoReplenish(
-            enabled=amount is not None,
-            amount=from_minor(amount) if amount is not None else None,
-            min_balance=from_minor(min_balance) if min_balance is not None else None,
-        ),
-        created_at=card.created_at,
-        updated_at=card.updated_at,
-    )
+def card_columns(table: str, prefix: str = "") -> str:
+    """The select list `card_record` reads (put it last in the row), from alias `table`."""
+    return ", ".join(f"{table}.{name} AS {prefix}{name}" for name in CARD_FIELDS)
+
+
+def card_order(table: str) -> str:
+    """The user's card order: position, then age, then uuid (stable across pages)."""
+    return f"{table}.sort_order, {table}.created_at, {table}.uuid"
+
+
+def card_record(row: Row | Sequence[Any]) -> dict[str, Any]:
+    """A row that ends with the columns of `card_columns(…)` → the API's card record.
+
+    The card's columns are taken by position (the last `len(CARD_FIELDS)`), not by name:
+    a 100-card page makes 2,000 lookups, and this is the cheaper way to make them.
+    """
+    (
+        card_uuid, account_uuid, bin_, brand, last4, expiry_month, expiry_year, currency,
+        balance, status, is_favorite, sort_order, description, external_id, holder_name,
+        address, amount, min_balance, created_at, updated_at,
+    ) = tuple(row)[-len(CARD_FIELDS) :]  # fmt: skip
+    if isinstance(address, str | bytes):
+        address = orjson.loads(address)
+    return {
+        "uuid": text_uuid(card_uuid),
+        "account_uuid": text_uuid(account_uuid),
+        "bin": bin_,
+        "brand": brand,
+        "mask": mask(bin_, last4),
+        "last4": last4,
+        "expiry_month": expiry_month,
+        "expiry_year": expiry_year,
+        "currency": currency,
+        "balance": from_minor(balance),
+        "status": status,
+        "is_favorite": flag(is_favorite),
+        "sort_order": sort_order,
+        "description": description,
+        "external_id": external_id,
+        "holder_name": holder_name,
+        "holder_address": {k: address.get(k) for k in HOLDER_FIELDS} if address else None,
+        "auto_replenish": {
+            "enabled": amount is not None,
+            "amount": from_minor(amount) if amount is not None else None,
+            "min_balance": from_minor(min_balance) if min_balance is not None else None,
+        },
+        "created_at": iso_z(created_at),
+        "updated_at": iso_z(updated_at),
+    }
+
+
+def card_record_of(card: dict[str, Any]) -> dict[str, Any]:
+    """The record of a card held as a dict of its columns (a card just inserted)."""
+    return card_record([card[name] for name in CARD_FIELDS])

@@ -1,4 +1,4 @@
-"""Queries for the cards table."""
+"""Queries for the cards table (`$n` SQL; records come from `cards.records`)."""
 
 from __future__ import annotations
 
@@ -6,101 +6,103 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Select, func, or_, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from cardservice.models import Card
+from cardservice.cards.records import card_columns, card_order
+from cardservice.filters import escape_like
 from cardservice.models.base import utcnow
-from cardservice.web import escape_like
-
-CARD_ORDER = (Card.sort_order, Card.created_at, Card.uuid)
+from cardservice.sql import Reader, Row, Tx, as_uuid
 
 
-def _filtered(user_uuid: uuid.UUID, filters: dict[str, Any]) -> Select[Card]:
-    query = select(Card).where(Card.user_uuid == user_uuid)
-    if "status" in filters:
-        query = query.where(Card.status == filters["status"])
-    if "account_uuid" in filters:
-        query = query.where(Card.account_uuid == filters["account_uuid"])
-    if "is_favorite" in filters:
-        query = query.where(Card.is_favorite == filters["is_favorite"])
+def _where(user_uuid: uuid.UUID, filters: dict[str, Any]) -> tuple[str, list[Any]]:
+    clauses = ["c.user_uuid = $1"]
+    args: list[Any] = [user_uuid]
+    for key in ("status", "account_uuid", "is_favorite"):
+        if key in filters:
+            args.append(filters[key])
+            clauses.append(f"c.{key} = ${len(args)}")
     if "search" in filters:
-        pattern = f"%{escape_like(filters['search'].lower())}%"
-        query = query.where(
-            or_(
-                Card.last4.like(pattern, escape="\\"),
-                func.lower(Card.bin).like(pattern, escape="\\"),
-                func.lower(func.coalesce(Card.description, "")).like(pattern, escape="\\"),
-                Card.bin.concat("******").concat(Card.last4).like(pattern, escape="\\"),
-            )
+        args.append(f"%{escape_like(filters['search'].lower())}%")
+        n = len(args)
+        clauses.append(
+            f"(c.last4 LIKE ${n} ESCAPE '\\' OR lower(c.bin) LIKE ${n} ESCAPE '\\'"
+            f" OR lower(coalesce(c.description, '')) LIKE ${n} ESCAPE '\\'"
+            f" OR substr(c.bin, 1, 6) || '******' || c.last4 LIKE ${n} ESCAPE '\\')"
         )
-    return query
+    return " AND ".join(clauses), args
 
 
 async def page_of_cards(
-    session: AsyncSession, user_uuid: uuid.UUID, filters: dict[str, Any], offset: int, limit: int
-) -> tuple[Sequence[Card], int]:
+    reader: Reader, user_uuid: uuid.UUID, filters: dict[str, Any], offset: int, limit: int
+) -> tuple[Sequence[Row], int]:
     """One page of the user's cards in their order, and how many match in all."""
-    query = _filtered(user_uuid, filters)
-    total = await session.scalar(select(func.count()).select_from(query.subquery()))
-    rows = (await session.scalars(query.order_by(*CARD_ORDER).offset(offset).limit(limit))).all()
-    return rows, int(total or 0)
-
-
-async def own_card(
-    session: AsyncSession, user_uuid: uuid.UUID, card_uuid: uuid.UUID, *, for_update: bool = False
-) -> Card | None:
-    query = select(Card).where(Card.uuid == card_uuid, Card.user_uuid == user_uuid)
-    if for_update:  # a locking read must see the row as it is now, not as the session last saw it
-        query = query.with_for_update().execution_options(populate_existing=True)
-    return await session.scalar(query)
-
-
-async def count_own(
-    session: AsyncSession, user_uuid: uuid.UUID, card_uuids: Sequence[uuid.UUID]
-) -> int:
-    total = await session.scalar(
-        select(func.count()).where(Card.user_uuid == user_uuid, Card.uuid.in_(card_uuids))
+    where, args = _where(user_uuid, filters)
+    n = len(args)  # the clauses are fixed text; every value is a parameter
+    # The total is a scalar subquery, computed once (a window count would read every matching
+    # card in full before the limit: a 1,000-card user's page read 1,000 rows, not 100).
+    count = f"SELECT count(*) FROM cards c WHERE {where}"  # noqa: S608
+    query = (
+        f"SELECT ({count}) AS total, {card_columns('c')} FROM cards c WHERE {where}"  # noqa: S608
+        f" ORDER BY {card_order('c')} LIMIT ${n + 1} OFFSET ${n + 2}"
     )
-    return int(total or 0)
+    rows = await reader.scan(query, *args, limit, offset)
+    # past the last page (or none) no row carries the count: ask it alone
+    total = int(rows[0]["total"]) if rows else int(await reader.value(count, *args))
+    return rows, total
 
 
-async def current_order(session: AsyncSession, user_uuid: uuid.UUID) -> dict[uuid.UUID, int]:
-    """The user's cards → sort_order, in card order (rows locked for the re-numbering)."""
-    rows = await session.execute(
-        select(Card.uuid, Card.sort_order)
-        .where(Card.user_uuid == user_uuid)
-        .order_by(*CARD_ORDER)
-        .with_for_update()
+_OWN_CARD = f"SELECT {card_columns('c')} FROM cards c WHERE c.uuid = $1 AND c.user_uuid = $2"  # noqa: S608
+
+
+async def own_card(reader: Reader | Tx, user_uuid: uuid.UUID, card_uuid: uuid.UUID) -> Row | None:
+    """One of the user's cards, or None."""
+    return await reader.row(_OWN_CARD, card_uuid, user_uuid)
+
+
+async def lock_order(tx: Tx, user_uuid: uuid.UUID) -> dict[uuid.UUID, int]:
+    """The user's cards → sort_order, in card order; locked (by uuid, the lock order) for
+    re-numbering."""
+    rows = await tx.rows(
+        "SELECT uuid, sort_order, created_at FROM cards WHERE user_uuid = $1"
+        " ORDER BY uuid FOR NO KEY UPDATE",
+        user_uuid,
     )
-    return {row.uuid: row.sort_order for row in rows}
+    ordered = sorted(rows, key=lambda r: (r["sort_order"], r["created_at"], str(r["uuid"])))
+    return {as_uuid(row["uuid"]): int(row["sort_order"]) for row in ordered}  # type: ignore[misc]
 
 
-async def next_sort_order(session: AsyncSession, user_uuid: uuid.UUID) -> int:
-    current = await session.scalar(
-        select(func.max(Card.sort_order)).where(Card.user_uuid == user_uuid)
-    )
-    return int(current or 0) + 1
+def _marks(first: int, count: int) -> str:
+    return ", ".join(f"${i}" for i in range(first, first + count))
 
 
 async def set_favorite(
-    session: AsyncSession, user_uuid: uuid.UUID, card_uuids: Sequence[uuid.UUID], is_favorite: bool
-) -> None:
-    await session.execute(
-        update(Card)
-        .where(Card.user_uuid == user_uuid, Card.uuid.in_(card_uuids))
-        .values(is_favorite=is_favorite, updated_at=utcnow())
+    tx: Tx, user_uuid: uuid.UUID, card_uuids: Sequence[uuid.UUID], is_favorite: bool
+) -> int:
+    """Mark the user's cards among `card_uuids` (locked by uuid first, the lock order); how
+    many were the user's."""
+    marks = _marks(2, len(card_uuids))
+    owned = await tx.rows(
+        f"SELECT uuid FROM cards WHERE user_uuid = $1 AND uuid IN ({marks})"  # noqa: S608
+        " ORDER BY uuid FOR NO KEY UPDATE",
+        user_uuid,
+        *card_uuids,
     )
+    if owned:
+        await tx.execute(
+            f"UPDATE cards SET is_favorite = $2, updated_at = $3"  # noqa: S608 - placeholders
+            f" WHERE user_uuid = $1 AND uuid IN ({_marks(4, len(card_uuids))})",
+            user_uuid,
+            is_favorite,
+            utcnow(),
+            *card_uuids,
+        )
+    return len(owned)
 
 
-async def set_sort_orders(session: AsyncSession, orders: dict[uuid.UUID, int]) -> None:
+async def set_sort_orders(tx: Tx, orders: dict[uuid.UUID, int]) -> None:
     now = utcnow()
     for card_uuid, position in orders.items():
-        await session.execute(
-            update(Card).where(Card.uuid == card_uuid).values(sort_order=position, updated_at=now)
+        await tx.execute(
+            "UPDATE cards SET sort_order = $2, updated_at = $3 WHERE uuid = $1",
+            card_uuid,
+            position,
+            now,
         )
-
-
-async def fingerprint_taken(session: AsyncSession, fingerprint: str) -> bool:
-    found = await session.scalar(select(Card.uuid).where(Card.pan_fingerprint == fingerprint))
-    return found is not None

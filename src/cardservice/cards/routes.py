@@ -9,7 +9,7 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
 from cardservice.auth.dependencies import CallerA
-from cardservice.cards import listing, purchase, service
+from cardservice.cards import purchase, service
 from cardservice.cards.schemas import (
     BuyCardsRequest,
     BuyCardsResult,
@@ -18,36 +18,21 @@ from cardservice.cards.schemas import (
     FavoriteRequest,
     SortRequest,
 )
-from cardservice.openapi import (
-    BEARER_OR_MFA,
-    UUID_PATTERN,
-    Done,
-    Envelope,
-    PagedEnvelope,
-    filters_parameter,
-)
-from cardservice.sql import INTEGRITY_ERRORS
-from cardservice.web import (
-    CardPage,
-    JSONResponse,
-    body_schema,
-    bool_filter,
-    done,
-    ok,
-    one_of,
-    read_filters,
-    read_json,
-    text_filter,
-    uuid_filter,
-)
+from cardservice.db import Db
+from cardservice.filters import BOOLEAN, UUID, filters_parameter, one_of, read_filters, text
+from cardservice.idempotency import StoredResponse, act_once
+from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Done, Envelope, PagedEnvelope
+from cardservice.pages import CardPage
+from cardservice.sql import Tx
+from cardservice.web import JSONResponse, body_schema, done, ok, read_json
 
 router = APIRouter(tags=["cards"])
 
 CARD_FILTERS = {
     "status": one_of("active", "frozen", "closed"),
-    "account_uuid": uuid_filter,
-    "is_favorite": bool_filter,
-    "search": text_filter(64),
+    "account_uuid": UUID,
+    "is_favorite": BOOLEAN,
+    "search": text(64),
 }
 
 
@@ -58,19 +43,15 @@ CARD_FILTERS = {
     openapi_extra={**BEARER_OR_MFA, **body_schema(BuyCardsRequest)},
     summary="Buy cards for an account",
 )
-async def buy_cards(request: Request, caller: CallerA) -> Response:
+async def buy_cards(request: Request, caller: CallerA, db: Db) -> Response:
     body = await read_json(request, BuyCardsRequest)
-    db, cipher = request.app.state.db, request.app.state.cipher
-    try:
-        async with db.transaction() as tx:
-            result = await purchase.buy_cards(tx, cipher, caller.user_uuid, body)
-    except INTEGRITY_ERRORS:
-        # A concurrent request with the same external_id committed first: answer as it did.
-        async with db.read() as session:
-            replayed = await purchase.replay(session, caller.user_uuid, body)
-        if replayed is None:
-            raise
-        result = replayed
+    cipher = request.app.state.cipher
+
+    async def buy(tx: Tx) -> StoredResponse:
+        return await purchase.buy_cards(tx, cipher, caller.user_uuid, body)
+
+    fingerprint = purchase.request_fingerprint(body)
+    result = await act_once(db, caller.user_uuid, body.external_id, fingerprint, buy)
     headers = {"Idempotent-Replayed": "true"} if result.replayed else None
     return Response(
         result.body, status_code=result.status_code, headers=headers, media_type="application/json"
@@ -82,21 +63,13 @@ async def buy_cards(request: Request, caller: CallerA) -> Response:
     response_model=PagedEnvelope[CardList],
     openapi_extra={
         **BEARER_OR_MFA,
-        **filters_parameter(
-            {
-                "status": {"type": "string", "enum": ["active", "frozen", "closed"]},
-                "account_uuid": {"type": "string", "format": "uuid"},
-                "is_favorite": {"type": "boolean"},
-                "search": {"type": "string", "minLength": 1, "maxLength": 64},
-            }
-        ),
+        **filters_parameter(CARD_FILTERS),
     },
     summary="List the caller's cards in their order",
 )
-async def list_cards(request: Request, caller: CallerA, page: CardPage) -> JSONResponse:
+async def list_cards(request: Request, caller: CallerA, db: Db, page: CardPage) -> JSONResponse:
     filters = read_filters(request, CARD_FILTERS)
-    reader = request.app.state.db.reader
-    cards, total = await listing.list_cards(reader, caller.user_uuid, filters, page)
+    cards, total = await service.list_cards(db.reader, caller.user_uuid, filters, page)
     return ok({"cards": cards}, meta=page.meta(total))
 
 
@@ -107,12 +80,11 @@ async def list_cards(request: Request, caller: CallerA, page: CardPage) -> JSONR
     summary="Read one card",
 )
 async def get_card(
-    request: Request,
     caller: CallerA,
+    db: Db,
     card_uuid: Annotated[str, Path(alias="cardUuid", pattern=UUID_PATTERN)],
 ) -> JSONResponse:
-    async with request.app.state.db.read() as session:
-        return ok(await service.get_card(session, caller.user_uuid, uuid.UUID(card_uuid)))
+    return ok(await service.get_card(db.reader, caller.user_uuid, uuid.UUID(card_uuid)))
 
 
 @router.post(
@@ -121,11 +93,13 @@ async def get_card(
     openapi_extra={**BEARER_OR_MFA, **body_schema(FavoriteRequest)},
     summary="Mark or unmark cards as favorite",
 )
-async def favorite(request: Request, caller: CallerA) -> JSONResponse:
+async def favorite(request: Request, caller: CallerA, db: Db) -> JSONResponse:
     body = await read_json(request, FavoriteRequest)
     uuids = [uuid.UUID(value) for value in body.card_uuids]
-    async with request.app.state.db.write() as session:
-        await service.set_favorite(session, caller.user_uuid, uuids, body.is_favorite)
+
+    await db.transact(
+        lambda tx: service.set_favorite(tx, caller.user_uuid, uuids, body.is_favorite)
+    )
     return done()
 
 
@@ -135,9 +109,8 @@ async def favorite(request: Request, caller: CallerA) -> JSONResponse:
     openapi_extra={**BEARER_OR_MFA, **body_schema(SortRequest)},
     summary="Put cards first, in this order",
 )
-async def sort(request: Request, caller: CallerA) -> JSONResponse:
+async def sort(request: Request, caller: CallerA, db: Db) -> JSONResponse:
     body = await read_json(request, SortRequest)
     uuids = [uuid.UUID(value) for value in body.card_uuids]
-    async with request.app.state.db.write() as session:
-        await service.sort_cards(session, caller.user_uuid, uuids)
+    await db.transact(lambda tx: service.sort_cards(tx, caller.user_uuid, uuids))
     return done()

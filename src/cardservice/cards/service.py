@@ -5,60 +5,44 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from cardservice.cards import repository
 from cardservice.cards.records import card_record
-from cardservice.cards.schemas import CardRecord
-from cardservice.errors import NotFound
-from cardservice.web import Page
-
-
-class CardNotFound(NotFound):
-    message = "Card not found."
+from cardservice.errors import CardNotFound
+from cardservice.pages import Page
+from cardservice.sql import Reader, Tx
 
 
 async def list_cards(
-    session: AsyncSession, user_uuid: uuid.UUID, filters: dict[str, Any], page: Page
-) -> tuple[list[CardRecord], int]:
-    """The user's cards in their order (sort_order, then created_at, then uuid)."""
-    rows, total = await repository.page_of_cards(
-        session, user_uuid, filters, page.offset, page.size
-    )
-    return [card_record(card) for card in rows], total
+    reader: Reader, user_uuid: uuid.UUID, filters: dict[str, Any], page: Page
+) -> tuple[list[dict[str, Any]], int]:
+    """The user's cards in their order (sort_order, created_at, uuid) and how many match."""
+    rows, total = await repository.page_of_cards(reader, user_uuid, filters, page.offset, page.size)
+    return [card_record(row) for row in rows], total
 
 
-async def get_card(session: AsyncSession, user_uuid: uuid.UUID, card_uuid: uuid.UUID) -> CardRecord:
+async def get_card(reader: Reader, user_uuid: uuid.UUID, card_uuid: uuid.UUID) -> dict[str, Any]:
     """One of the user's own cards; anybody else's is 404."""
-    card = await repository.own_card(session, user_uuid, card_uuid)
-    if card is None:
+    row = await repository.own_card(reader, user_uuid, card_uuid)
+    if row is None:
         raise CardNotFound()
-    return card_record(card)
-
-
-async def _require_own(
-    session: AsyncSession, user_uuid: uuid.UUID, card_uuids: list[uuid.UUID]
-) -> None:
-    if await repository.count_own(session, user_uuid, card_uuids) != len(card_uuids):
-        raise CardNotFound("One or more cards were not found.")
+    return card_record(row)
 
 
 async def set_favorite(
-    session: AsyncSession, user_uuid: uuid.UUID, card_uuids: list[uuid.UUID], is_favorite: bool
+    tx: Tx, user_uuid: uuid.UUID, card_uuids: list[uuid.UUID], is_favorite: bool
 ) -> None:
     """Mark all the cards, or none of them when any is not the user's."""
-    await _require_own(session, user_uuid, card_uuids)
-    await repository.set_favorite(session, user_uuid, card_uuids, is_favorite)
+    if await repository.set_favorite(tx, user_uuid, card_uuids, is_favorite) != len(card_uuids):
+        raise CardNotFound("One or more cards were not found.")  # the unit rolls back
 
 
-async def sort_cards(
-    session: AsyncSession, user_uuid: uuid.UUID, card_uuids: list[uuid.UUID]
-) -> None:
+async def sort_cards(tx: Tx, user_uuid: uuid.UUID, card_uuids: list[uuid.UUID]) -> None:
     """The given cards take positions 1..n; the others follow in their previous order."""
-    await _require_own(session, user_uuid, card_uuids)
+    current = await repository.lock_order(tx, user_uuid)
+    if any(card not in current for card in card_uuids):
+        raise CardNotFound("One or more cards were not found.")
     chosen = set(card_uuids)
-    current = await repository.current_order(session, user_uuid)
     rest = [card for card in current if card not in chosen]
     wanted = {card: position for position, card in enumerate([*card_uuids, *rest], start=1)}
     changed = {card: pos for card, pos in wanted.items() if current[card] != pos}
-    await repository.set_sort_orders(session, changed)
+    await repository.set_sort_orders(tx, changed)

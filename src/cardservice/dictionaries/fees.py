@@ -6,12 +6,7 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from cardservice.models import UserFeeOverride
-from cardservice.models.base import table_of
-from cardservice.sql import Tx, session_tx
+from cardservice.sql import Reader, Tx
 
 DEFAULT_PLAN = "default"
 
@@ -39,20 +34,19 @@ class FeeSchedule:
         return fee.value if fee is not None and fee.kind == "percent" else 0
 
 
-# The default plan of each database (by `Tx.key`), read once per process: it is reference
+# The default plan of each database (by its `key`), read once per process: it is reference
 # data that only a migration changes (`catalogue.loader`), and a deploy restarts the service.
 # A user's overrides are read on every call.
 _default_plans: dict[str, dict[str, Fee]] = {}
-OVERRIDES = table_of(UserFeeOverride)
 _DEFAULT_PLAN = "SELECT slug, name, kind, value FROM fee_rates WHERE plan = $1 ORDER BY position"
 
 
-async def default_plan(tx: Tx) -> dict[str, Fee]:
+async def default_plan(source: Reader | Tx) -> dict[str, Fee]:
     """The default plan's fees by slug, in plan order (cached per database)."""
-    plan = _default_plans.get(tx.key)
+    plan = _default_plans.get(source.key)
     if plan is None:
-        rows = await tx.rows(_DEFAULT_PLAN, DEFAULT_PLAN)
-        plan = _default_plans[tx.key] = {
+        rows = await source.rows(_DEFAULT_PLAN, DEFAULT_PLAN)
+        plan = _default_plans[source.key] = {
             row["slug"]: Fee(row["slug"], row["name"], row["kind"], row["value"]) for row in rows
         }
     return plan
@@ -67,12 +61,9 @@ def with_overrides(plan: dict[str, Fee], overrides: Iterable[tuple[str, str, int
     return FeeSchedule(fees)
 
 
-async def fee_schedule(session: AsyncSession, user_uuid: uuid.UUID) -> FeeSchedule:
+async def fee_schedule(reader: Reader, user_uuid: uuid.UUID) -> FeeSchedule:
     """The user's fees: the default plan, each fee replaced by the user's override if any."""
-    plan = await default_plan(await session_tx(session))
-    overrides = await session.execute(
-        select(OVERRIDES.c.slug, OVERRIDES.c.kind, OVERRIDES.c.value).where(
-            OVERRIDES.c.user_uuid == user_uuid
-        )
+    overrides = await reader.rows(
+        "SELECT slug, kind, value FROM user_fee_overrides WHERE user_uuid = $1", user_uuid
     )
-    return with_overrides(plan, overrides.all())
+    return with_overrides(await default_plan(reader), [tuple(row) for row in overrides])

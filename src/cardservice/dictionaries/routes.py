@@ -8,6 +8,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from cardservice.auth.dependencies import CallerA
+from cardservice.db import Db
 from cardservice.dictionaries import service
 from cardservice.dictionaries.fees import fee_schedule
 from cardservice.dictionaries.schemas import (
@@ -27,9 +28,8 @@ POPULAR_MAX_AGE = 60
 
 
 def _simple(path: str, kind: str, summary: str) -> None:
-    async def endpoint(request: Request) -> Response:
-        async with request.app.state.db.read() as session:
-            return cacheable(request, await service.dictionary(session, kind))
+    async def endpoint(request: Request, db: Db) -> Response:
+        return cacheable(request, await service.dictionary(db.reader, kind))
 
     endpoint.__name__ = f"list_{kind}"
     router.add_api_route(
@@ -54,9 +54,8 @@ _simple("/account-types", "account_type", "Account types")
     openapi_extra=PUBLIC,
     summary="The 30 most popular transaction tags",
 )
-async def popular_tags(request: Request) -> Response:
-    async with request.app.state.db.read() as session:
-        return cacheable(request, await service.popular_tags(session), max_age=POPULAR_MAX_AGE)
+async def popular_tags(request: Request, db: Db) -> Response:
+    return cacheable(request, await service.popular_tags(db.reader), max_age=POPULAR_MAX_AGE)
 
 
 @router.get(
@@ -67,12 +66,10 @@ async def popular_tags(request: Request) -> Response:
 )
 async def search_tags(
     request: Request,
+    db: Db,
     search: Annotated[str, Query(min_length=1, max_length=64, description="Part of a name")],
 ) -> Response:
-    async with request.app.state.db.read() as session:
-        return cacheable(
-            request, await service.search_tags(session, search), max_age=POPULAR_MAX_AGE
-        )
+    return cacheable(request, await service.search_tags(db.reader, search), max_age=POPULAR_MAX_AGE)
 
 
 @router.get(
@@ -81,9 +78,8 @@ async def search_tags(
     openapi_extra=PUBLIC,
     summary="Blocked and restricted transaction tags",
 )
-async def blocked_tags(request: Request) -> Response:
-    async with request.app.state.db.read() as session:
-        return cacheable(request, await service.blocked_tags(session))
+async def blocked_tags(request: Request, db: Db) -> Response:
+    return cacheable(request, await service.blocked_tags(db.reader))
 
 
 @router.get(
@@ -92,9 +88,8 @@ async def blocked_tags(request: Request) -> Response:
     openapi_extra=BEARER_OR_MFA,
     summary="The caller's fee schedule",
 )
-async def fees(request: Request, caller: CallerA) -> JSONResponse:
-    async with request.app.state.db.read() as session:
-        schedule = await fee_schedule(session, caller.user_uuid)
+async def fees(caller: CallerA, db: Db) -> JSONResponse:
+    schedule = await fee_schedule(db.reader, caller.user_uuid)
     return ok(
         [
             FeeRecord(
@@ -111,6 +106,5 @@ async def fees(request: Request, caller: CallerA) -> JSONResponse:
     openapi_extra=BEARER_OR_MFA,
     summary="Card BINs the service issues from",
 )
-async def bins(request: Request, caller: CallerA) -> JSONResponse:
-    async with request.app.state.db.read() as session:
-        return ok(await service.bins(session))
+async def bins(caller: CallerA, db: Db) -> JSONResponse:
+    return ok(await service.bins(db.reader))

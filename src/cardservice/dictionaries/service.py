@@ -2,63 +2,60 @@
 
 from __future__ import annotations
 
-from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from cardservice.dictionaries.schemas import (
     BinRecord,
     BlockedTagRecord,
     DictionaryRecord,
     TagRecord,
 )
-from cardservice.models import Bin, DictionaryEntry, TransactionTag
-from cardservice.web import escape_like
+from cardservice.filters import escape_like
+from cardservice.sql import Reader, Row, as_uuid
 
 POPULAR_TAGS = 30
 SEARCH_RESULTS = 50
+_TAG_COLUMNS = "slug, name, category, transactions_count"
 
 
-async def dictionary(session: AsyncSession, kind: str) -> list[DictionaryRecord]:
-    rows = await session.scalars(
-        select(DictionaryEntry)
-        .where(DictionaryEntry.kind == kind)
-        .order_by(DictionaryEntry.position)
+async def dictionary(reader: Reader, kind: str) -> list[DictionaryRecord]:
+    rows = await reader.rows(
+        "SELECT slug, name, description FROM dictionary_entries WHERE kind = $1 ORDER BY position",
+        kind,
     )
-    return [DictionaryRecord(slug=r.slug, name=r.name, description=r.description) for r in rows]
+    return [
+        DictionaryRecord(slug=r["slug"], name=r["name"], description=r["description"]) for r in rows
+    ]
 
 
-def _tag(tag: TransactionTag) -> TagRecord:
+def _tag(row: Row) -> TagRecord:
     return TagRecord(
-        slug=tag.slug,
-        name=tag.name,
-        category=tag.category,
-        transactions_count=tag.transactions_count,
+        slug=row["slug"],
+        name=row["name"],
+        category=row["category"],
+        transactions_count=row["transactions_count"],
     )
 
 
-async def popular_tags(session: AsyncSession) -> list[TagRecord]:
+async def popular_tags(reader: Reader) -> list[TagRecord]:
     """The 30 tags carried by most transactions (ties by name), via the popularity index."""
-    rows = await session.scalars(
-        select(TransactionTag)
-        .order_by(TransactionTag.transactions_count.desc(), TransactionTag.name)
-        .limit(POPULAR_TAGS)
+    rows = await reader.rows(
+        f"SELECT {_TAG_COLUMNS} FROM transaction_tags"  # noqa: S608 - constant columns
+        " ORDER BY transactions_count DESC, name LIMIT $1",
+        POPULAR_TAGS,
     )
-    return [_tag(tag) for tag in rows]
+    return [_tag(row) for row in rows]
 
 
-async def search_tags(session: AsyncSession, search: str) -> list[TagRecord]:
+async def search_tags(reader: Reader, search: str) -> list[TagRecord]:
     """Case-insensitive substring match; exact, then prefix, then word-start, then others."""
     needle = search.lower()
-    rows = (
-        await session.scalars(
-            select(TransactionTag).where(
-                func.lower(TransactionTag.name).like(f"%{escape_like(needle)}%", escape="\\")
-            )
-        )
-    ).all()
+    rows = await reader.rows(
+        f"SELECT {_TAG_COLUMNS} FROM transaction_tags"  # noqa: S608 - constant columns
+        " WHERE lower(name) LIKE $1 ESCAPE '\\'",
+        f"%{escape_like(needle)}%",
+    )
 
-    def rank(tag: TransactionTag) -> tuple[int, int, str]:
-        name = tag.name.lower()
+    def rank(row: Row) -> tuple[int, int, str]:
+        name = row["name"].lower()
         closeness = (
             0
             if name == needle
@@ -68,31 +65,33 @@ async def search_tags(session: AsyncSession, search: str) -> list[TagRecord]:
             if f" {needle}" in f" {name}"
             else 3
         )
-        return closeness, -tag.transactions_count, name
+        return closeness, -row["transactions_count"], name
 
-    return [_tag(tag) for tag in sorted(rows, key=rank)[:SEARCH_RESULTS]]
+    return [_tag(row) for row in sorted(rows, key=rank)[:SEARCH_RESULTS]]
 
 
-async def blocked_tags(session: AsyncSession) -> list[BlockedTagRecord]:
-    rows = await session.scalars(
-        select(TransactionTag)
-        .where(TransactionTag.restriction.is_not(None))
-        .order_by(TransactionTag.restriction, TransactionTag.name)
+async def blocked_tags(reader: Reader) -> list[BlockedTagRecord]:
+    rows = await reader.rows(
+        "SELECT slug, name, restriction, reason FROM transaction_tags"
+        " WHERE restriction IS NOT NULL ORDER BY restriction, name"
     )
     return [
         BlockedTagRecord(
-            slug=t.slug,
-            name=t.name,
-            restriction=t.restriction,
-            reason=t.reason or "",
+            slug=r["slug"], name=r["name"], restriction=r["restriction"], reason=r["reason"] or ""
         )
-        for t in rows
+        for r in rows
     ]
 
 
-async def bins(session: AsyncSession) -> list[BinRecord]:
-    rows = await session.scalars(select(Bin).order_by(Bin.bin))
+async def bins(reader: Reader) -> list[BinRecord]:
+    rows = await reader.rows("SELECT uuid, bin, brand, currency, status FROM bins ORDER BY bin")
     return [
-        BinRecord(uuid=b.uuid, bin=b.bin, brand=b.brand, currency=b.currency, status=b.status)
+        BinRecord(
+            uuid=as_uuid(b["uuid"]),
+            bin=b["bin"],
+            brand=b["brand"],
+            currency=b["currency"],
+            status=b["status"],
+        )
         for b in rows
     ]

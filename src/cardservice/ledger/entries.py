@@ -2,9 +2,14 @@
 
 Invariant: every journal entry is a set of postings that sums to zero per currency, and the
 cached balance of every account and card equals the sum of its postings and is never negative.
-`post_entry` checks the sum in code (UnbalancedEntry); PostgreSQL checks it again with a
-deferred constraint trigger, and both databases refuse a negative balance (CHECK). Entries
-are never edited: a correction is a new entry.
+Entries are never edited: a correction is a new entry.
+
+`post_entry` checks the sum in code (UnbalancedEntry), and both databases hold the same rules
+themselves (migration 20261123_02): an entry's postings are written first and the entry row
+last; inserting the entry checks that its postings sum to zero per currency, a posting for an
+entry that already exists is refused, and a posting without its entry fails at commit (the
+foreign key is checked then). Postings and entries are append-only; a posting's currency is
+its holder's; balances are never negative (CHECK).
 """
 
 from __future__ import annotations
@@ -96,7 +101,13 @@ def _move(table: str) -> str:
 
 _MOVE_ACCOUNT = _move(_ACCOUNTS)
 _MOVE_CARD = _move(_CARDS)
-_INSERT_ENTRY = insert_sql(_ENTRIES, ("kind", "reference", "created_at"), suffix=" RETURNING id")
+_INSERT_ENTRY = insert_sql(_ENTRIES, ("id", "kind", "reference", "created_at"))
+# The next entry id, taken before its postings are written. SQLite has one writer at a time,
+# so the next rowid cannot be taken by anybody else before this unit commits.
+_NEXT_ENTRY_ID = {
+    "postgresql": f"SELECT nextval(pg_get_serial_sequence('{_ENTRIES}', 'id'))",
+    "sqlite": f"SELECT coalesce(max(id), 0) + 1 FROM {_ENTRIES}",  # noqa: S608 - a table name
+}
 _POSTING_COLUMNS = ("entry_id", "account_uuid", "card_uuid", "system_book", "currency", "amount")
 
 
@@ -111,15 +122,19 @@ async def _apply(tx: Tx, move: str, key: uuid.UUID, delta: int) -> int:
 async def post_entry(
     tx: Tx, kind: str, legs: Sequence[Leg], reference: uuid.UUID | None = None
 ) -> Posted:
-    """Record one balanced entry and move the balances it touches.
+    """Record one balanced entry and move the balances it touches (an entry whose legs are
+    all zero records nothing).
 
-    Balances are moved in a fixed order (accounts, then cards, each by uuid) so that
-    concurrent entries lock rows in the same order. Three kinds of statement: one insert
-    for the entry, one for all its postings, one conditional update per account or card.
+    The unit already holds the rows it moves (docs/ledger.md, "Lock order"); balances are
+    moved accounts first, then cards, each by uuid. Statements: the next entry id, one insert
+    of all the postings, the entry (the database checks the sum here), and one conditional
+    update per account or card.
     """
     legs = [leg for leg in legs if leg.amount != 0]
     _check_balanced(legs)
-    entry_id = await tx.value(_INSERT_ENTRY, kind, reference, utcnow())
+    if not legs:
+        return Posted(0, {})
+    entry_id = await tx.value(_NEXT_ENTRY_ID[tx.dialect])
     postings = [
         {
             "entry_id": entry_id,
@@ -135,6 +150,7 @@ async def post_entry(
         insert_sql(_POSTINGS, _POSTING_COLUMNS, len(postings)),
         *row_args(_POSTING_COLUMNS, postings),
     )
+    await tx.execute(_INSERT_ENTRY, entry_id, kind, reference, utcnow())
     deltas: dict[tuple[int, uuid.UUID], int] = defaultdict(int)
     for leg in legs:
         if leg.account is not None:

@@ -26,12 +26,3 @@ def percent_of(minor: int, hundredths_percent: int) -> int:
     if minor < 0 or hundredths_percent < 0:
         raise ValueError("percent_of takes non-negative operands")
     return (minor * hundredths_percent * 2 + HUNDREDTHS_OF_PERCENT) // (2 * HUNDREDTHS_OF_PERCENT)
-
-
-def percent_to_hundredths(percent: Decimal) -> int:
-    """A percent with at most 2 decimals (1.5) → hundredths of a percent (150)."""
-    return to_minor(percent)
-
-
-def hundredths_to_percent(hundredths: int) -> Decimal:
-    return from_minor(hundredths)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Path
 
 from cardservice.auth.dependencies import CallerA
+from cardservice.db import Db
 from cardservice.openapi import BEARER_OR_MFA, SLUG_MAX_LENGTH, SLUG_PATTERN, Envelope
 from cardservice.payments.schemas import PaymentCurrencyRecord
 from cardservice.payments.service import currencies_of
@@ -22,9 +23,8 @@ router = APIRouter(tags=["payments"])
     summary="Currencies of a payment method",
 )
 async def payment_currencies(
-    request: Request,
     caller: CallerA,
+    db: Db,
     slug: Annotated[str, Path(pattern=SLUG_PATTERN, max_length=SLUG_MAX_LENGTH)],
 ) -> JSONResponse:
-    async with request.app.state.db.read() as session:
-        return ok(await currencies_of(session, slug))
+    return ok(await currencies_of(db.reader, slug))

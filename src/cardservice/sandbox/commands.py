@@ -8,14 +8,11 @@ from datetime import timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from cardservice.config import Settings
 from cardservice.db import Database
 from cardservice.ledger.money import to_minor
-from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
-from cardservice.sql import session_tx
+from cardservice.sql import Tx
 from cardservice.transactions import lifecycle
 from cardservice.transactions.deposits import deposit
 from cardservice.transactions.engine import Authorization, authorize
@@ -44,22 +41,25 @@ def _uuid(text: str) -> uuid.UUID:
 
 async def _run(args: argparse.Namespace, settings: Settings) -> str:
     db, cipher = Database(settings), CardCipher.from_settings(settings)
+
+    async def unit(tx: Tx) -> str:
+        user = await user_by_email(tx, args.email)
+        result: str = await args.action(tx, cipher, user, args)
+        return result
+
     try:
-        async with db.write() as session:
-            user = await user_by_email(session, args.email)
-            result: str = await args.action(session, cipher, user.uuid, args)
-            return result
+        return await db.transact(unit)
     finally:
         await db.dispose()
 
 
-async def _deposit(session: AsyncSession, _cipher: CardCipher, user: uuid.UUID, args: Any) -> str:
-    return str((await deposit(session, user, args.account, args.amount)).uuid)
+async def _deposit(tx: Tx, _cipher: CardCipher, user: uuid.UUID, args: Any) -> str:
+    return str((await deposit(tx, user, args.account, args.amount))["uuid"])
 
 
-async def _authorize(session: AsyncSession, cipher: CardCipher, user: uuid.UUID, args: Any) -> str:
+async def _authorize(tx: Tx, cipher: CardCipher, user: uuid.UUID, args: Any) -> str:
     row = await authorize(
-        await session_tx(session),
+        tx,
         cipher,
         user,
         Authorization(
@@ -72,32 +72,24 @@ async def _authorize(session: AsyncSession, cipher: CardCipher, user: uuid.UUID,
             three_ds_code=args.three_ds_code,
         ),
     )
-    return f"{row.uuid} {row.status}{' ' + row.error_slug if row.error_slug else ''}"
+    error = row["error_slug"]
+    return f"{row['uuid']} {row['status']}{' ' + error if error else ''}"
 
 
-async def _transition(
-    session: AsyncSession, _cipher: CardCipher, user: uuid.UUID, args: Any
-) -> str:
+async def _transition(tx: Tx, _cipher: CardCipher, user: uuid.UUID, args: Any) -> str:
     if args.step == "refund":
-        row = await lifecycle.refund(session, user, args.transaction, args.amount)
+        row = await lifecycle.refund(tx, user, args.transaction, args.amount)
     else:
-        row = await getattr(lifecycle, args.step)(session, user, args.transaction)
-    return str(row.status)
+        row = await getattr(lifecycle, args.step)(tx, user, args.transaction)
+    return str(row["status"])
 
 
-async def _three_ds(session: AsyncSession, cipher: CardCipher, user: uuid.UUID, args: Any) -> str:
+async def _three_ds(tx: Tx, cipher: CardCipher, user: uuid.UUID, args: Any) -> str:
+    ttl = timedelta(seconds=args.ttl)
     record = await issue_code(
-        session,
-        cipher,
-        user,
-        args.card,
-        args.merchant,
-        args.amount,
-        args.currency,
-        timedelta(seconds=args.ttl),
-        utcnow(),
+        tx, cipher, user, args.card, args.merchant, args.amount, args.currency, ttl
     )
-    return record.code
+    return str(record["code"])
 
 
 def register(sub: Any) -> None:

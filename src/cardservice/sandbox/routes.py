@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
 
 from cardservice.auth.dependencies import CallerA
+from cardservice.db import Db
 from cardservice.ledger.money import to_minor
-from cardservice.models.base import utcnow
 from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope
+from cardservice.sql import Tx
 from cardservice.transactions import lifecycle
 from cardservice.transactions.deposits import deposit
 from cardservice.transactions.engine import Authorization, authorize
-from cardservice.transactions.records import transaction_record
+from cardservice.transactions.records import transaction_record_of
 from cardservice.transactions.schemas import (
     AuthorizationRequest,
     DepositRequest,
@@ -38,6 +40,7 @@ from cardservice.web import (
 router = APIRouter(prefix="/sandbox", tags=["sandbox"])
 TransactionUuid = Annotated[str, Path(alias="transactionUuid", pattern=UUID_PATTERN)]
 Created = Envelope[TransactionRecord]
+Transition = Callable[[Tx, uuid.UUID, uuid.UUID], Awaitable[dict[str, Any]]]
 OPTIONAL_REFUND_BODY = body_schema(RefundRequest)
 OPTIONAL_REFUND_BODY["requestBody"]["required"] = False  # no body refunds what is left
 
@@ -49,13 +52,11 @@ OPTIONAL_REFUND_BODY["requestBody"]["required"] = False  # no body refunds what 
     openapi_extra={**BEARER_OR_MFA, **body_schema(DepositRequest)},
     summary="Simulate money arriving on an account",
 )
-async def sandbox_deposit(request: Request, caller: CallerA) -> JSONResponse:
+async def sandbox_deposit(request: Request, caller: CallerA, db: Db) -> JSONResponse:
     body = await read_json(request, DepositRequest)
-    async with request.app.state.db.write() as session:
-        row = await deposit(
-            session, caller.user_uuid, uuid.UUID(body.account_uuid), to_minor(body.amount)
-        )
-        return ok(transaction_record(row), status_code=201)
+    account, amount = uuid.UUID(body.account_uuid), to_minor(body.amount)
+    row = await db.transact(lambda tx: deposit(tx, caller.user_uuid, account, amount))
+    return ok(transaction_record_of(row), status_code=201)
 
 
 @router.post(
@@ -65,7 +66,7 @@ async def sandbox_deposit(request: Request, caller: CallerA) -> JSONResponse:
     openapi_extra={**BEARER_OR_MFA, **body_schema(AuthorizationRequest)},
     summary="Simulate a card authorization from the network",
 )
-async def sandbox_authorization(request: Request, caller: CallerA) -> JSONResponse:
+async def sandbox_authorization(request: Request, caller: CallerA, db: Db) -> JSONResponse:
     body = await read_json(request, AuthorizationRequest)
     message = Authorization(
         card_uuid=uuid.UUID(body.card_uuid),
@@ -78,9 +79,17 @@ async def sandbox_authorization(request: Request, caller: CallerA) -> JSONRespon
         tag=body.tag,
         three_ds_code=body.three_ds_code,
     )
-    async with request.app.state.db.transaction() as tx:
-        row = await authorize(tx, request.app.state.cipher, caller.user_uuid, message)
-    return ok(transaction_record(row), status_code=201)
+    cipher = request.app.state.cipher
+    row = await db.transact(lambda tx: authorize(tx, cipher, caller.user_uuid, message))
+    return ok(transaction_record_of(row), status_code=201)
+
+
+async def _transition(
+    db: Db, step: Transition, user_uuid: uuid.UUID, transaction_uuid: str
+) -> JSONResponse:
+    purchase = uuid.UUID(transaction_uuid)
+    row = await db.transact(lambda tx: step(tx, user_uuid, purchase))
+    return ok(transaction_record_of(row), status_code=201)
 
 
 @router.post(
@@ -91,11 +100,9 @@ async def sandbox_authorization(request: Request, caller: CallerA) -> JSONRespon
     summary="Settle a pending purchase",
 )
 async def sandbox_settle(
-    request: Request, caller: CallerA, transaction_uuid: TransactionUuid
+    caller: CallerA, db: Db, transaction_uuid: TransactionUuid
 ) -> JSONResponse:
-    async with request.app.state.db.write() as session:
-        row = await lifecycle.settle(session, caller.user_uuid, uuid.UUID(transaction_uuid))
-        return ok(transaction_record(row), status_code=201)
+    return await _transition(db, lifecycle.settle, caller.user_uuid, transaction_uuid)
 
 
 @router.post(
@@ -106,11 +113,9 @@ async def sandbox_settle(
     summary="Reverse a pending purchase",
 )
 async def sandbox_reverse(
-    request: Request, caller: CallerA, transaction_uuid: TransactionUuid
+    caller: CallerA, db: Db, transaction_uuid: TransactionUuid
 ) -> JSONResponse:
-    async with request.app.state.db.write() as session:
-        row = await lifecycle.reverse(session, caller.user_uuid, uuid.UUID(transaction_uuid))
-        return ok(transaction_record(row), status_code=201)
+    return await _transition(db, lifecycle.reverse, caller.user_uuid, transaction_uuid)
 
 
 async def _optional_body(request: Request) -> RefundRequest:
@@ -130,13 +135,13 @@ async def _optional_body(request: Request) -> RefundRequest:
     summary="Refund a settled purchase, in full or in part",
 )
 async def sandbox_refund(
-    request: Request, caller: CallerA, transaction_uuid: TransactionUuid
+    request: Request, caller: CallerA, db: Db, transaction_uuid: TransactionUuid
 ) -> JSONResponse:
     body = await _optional_body(request)
     amount = to_minor(body.amount) if body.amount is not None else None
-    async with request.app.state.db.write() as session:
-        row = await lifecycle.refund(session, caller.user_uuid, uuid.UUID(transaction_uuid), amount)
-        return ok(transaction_record(row), status_code=201)
+    purchase = uuid.UUID(transaction_uuid)
+    row = await db.transact(lambda tx: lifecycle.refund(tx, caller.user_uuid, purchase, amount))
+    return ok(transaction_record_of(row), status_code=201)
 
 
 @router.post(
@@ -146,19 +151,18 @@ async def sandbox_refund(
     openapi_extra={**BEARER_OR_MFA, **body_schema(ThreeDsRequest)},
     summary="Simulate a 3DS code sent for a card",
 )
-async def sandbox_three_ds(request: Request, caller: CallerA) -> JSONResponse:
+async def sandbox_three_ds(request: Request, caller: CallerA, db: Db) -> JSONResponse:
     body = await read_json(request, ThreeDsRequest)
     ttl = timedelta(seconds=request.app.state.settings.three_ds_ttl_seconds)
-    async with request.app.state.db.write() as session:
-        record = await issue_code(
-            session,
-            request.app.state.cipher,
-            caller.user_uuid,
-            uuid.UUID(body.card_uuid),
-            body.merchant_name,
-            to_minor(body.amount),
-            body.currency,
-            ttl,
-            utcnow(),
+    cipher, card, amount = (
+        request.app.state.cipher,
+        uuid.UUID(body.card_uuid),
+        to_minor(body.amount),
+    )
+
+    async def issue(tx: Tx) -> dict[str, Any]:
+        return await issue_code(
+            tx, cipher, caller.user_uuid, card, body.merchant_name, amount, body.currency, ttl
         )
-    return ok(record, status_code=201)
+
+    return ok(await db.transact(issue), status_code=201)

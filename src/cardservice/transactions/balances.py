@@ -19,19 +19,19 @@ _LOCK_CARD_ACCOUNT = """
 SELECT a.uuid, a.status, a.balance
 FROM cards c JOIN accounts a ON a.uuid = c.account_uuid
 WHERE c.uuid = $1 AND c.user_uuid = $2
-FOR UPDATE OF a"""
+FOR NO KEY UPDATE OF a"""
 _CARD_WITH_FEES = f"""
 SELECT {CARD_COLUMNS}, o.slug AS fee_slug, o.kind AS fee_kind, o.value AS fee_value
 FROM cards c LEFT JOIN user_fee_overrides o ON o.user_uuid = $2
 WHERE c.uuid = $1
-FOR UPDATE OF c"""  # noqa: S608 - constant columns
+FOR NO KEY UPDATE OF c"""  # noqa: S608 - constant columns
 _CARD_WITH_FEES_AND_TAG = f"""
 SELECT {CARD_COLUMNS}, o.slug AS fee_slug, o.kind AS fee_kind, o.value AS fee_value,
        t.slug AS tag_slug, t.restriction AS tag_restriction
 FROM cards c LEFT JOIN user_fee_overrides o ON o.user_uuid = $2
              LEFT JOIN transaction_tags t ON t.slug = $3
 WHERE c.uuid = $1
-FOR UPDATE OF c"""  # noqa: S608 - constant columns
+FOR NO KEY UPDATE OF c"""  # noqa: S608 - constant columns
 
 
 async def lock_card_account(tx: Tx, user_uuid: uuid.UUID, card_uuid: uuid.UUID) -> Row | None:

@@ -3,57 +3,57 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from cardservice.accounts.repository import own_account_for_update
-from cardservice.accounts.service import AccountNotFound
-from cardservice.cards.purchase import AccountInactive
+from cardservice.errors import AccountInactive, AccountNotFound
 from cardservice.ledger.entries import SystemBook, account_leg, book_leg, post_entry
-from cardservice.models import Transaction
 from cardservice.models.base import utcnow
-from cardservice.sql import session_tx
+from cardservice.sql import Tx
+from cardservice.transactions.rows import insert_transactions, transaction_row
+
+_LOCK_ACCOUNT = """
+SELECT status, currency FROM accounts WHERE uuid = $1 AND user_uuid = $2
+FOR NO KEY UPDATE"""
 
 
 async def deposit(
-    session: AsyncSession,
+    tx: Tx,
     user_uuid: uuid.UUID,
     account_uuid: uuid.UUID,
     amount: int,
     description: str = "Deposit",
-) -> Transaction:
-    """Credit `amount` minor units to one of the user's active accounts."""
+) -> dict[str, Any]:
+    """Credit `amount` minor units to one of the user's active accounts; the transaction."""
     if amount <= 0:
         raise ValueError("a deposit is positive")
-    account = await own_account_for_update(session, user_uuid, account_uuid)
+    account = await tx.row(_LOCK_ACCOUNT, account_uuid, user_uuid)
     if account is None:
         raise AccountNotFound()
-    if account.status != "active":
+    if account["status"] != "active":
         raise AccountInactive()
     now = utcnow()
-    transaction = Transaction(
+    currency = account["currency"]
+    row = transaction_row(
         user_uuid=user_uuid,
-        account_uuid=account.uuid,
+        account_uuid=account_uuid,
         card_uuid=None,
         type="deposit",
         status="completed",
         direction="credit",
         amount=amount,
-        currency=account.currency,
-        fee=0,
+        currency=currency,
         description=description,
         created_at=now,
         updated_at=now,
     )
-    session.add(transaction)
-    await session.flush()
+    await insert_transactions(tx, [row])
     await post_entry(
-        await session_tx(session),
+        tx,
         "deposit",
         [
-            account_leg(account.uuid, account.currency, amount),
-            book_leg(SystemBook.FUNDING, account.currency, -amount),
+            account_leg(account_uuid, currency, amount),
+            book_leg(SystemBook.FUNDING, currency, -amount),
         ],
-        reference=transaction.uuid,
+        reference=row["uuid"],
     )
-    return transaction
+    return row

@@ -9,12 +9,15 @@ a presented 3DS code is an unassigned code of the card (`invalid_3ds`); amount p
 
 Approved: a `pending` card_purchase that debits the card at once (amount and fee in one
 entry). Declined: a `declined` transaction; the `card_decline` fee is charged as far as
-the card balance covers it. Either debit may trigger auto-replenish.
+the card balance covers it — except for `currency_not_supported`, whose transaction is in a
+currency the card does not hold, so no fee could be shown in it: that decline is free.
+Either debit may trigger auto-replenish.
 
-A hot write, plain SQL on a `Tx`: lock the account (through the card), lock the card read
-together with the fee overrides and the tag, insert the transaction, post the entry (which
-returns the new card balance), and only then what the request needs beyond that (3DS code,
-auto-replenish, tag counter).
+Locks in the global order (docs/ledger.md): the account (through the card), then the card
+read together with the fee overrides and the tag; then the transaction is inserted (its
+counters, tag popularity included, are kept by the database's trigger, last), the entry
+posted (returning the new card balance), and what the request needs beyond that (3DS code,
+auto-replenish).
 """
 
 from __future__ import annotations
@@ -25,11 +28,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from cardservice.cards.service import CardNotFound
 from cardservice.dictionaries.fees import default_plan, with_overrides
-from cardservice.errors import NotFound
+from cardservice.errors import CardNotFound, NotFound
 from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
-from cardservice.models import Transaction
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
 from cardservice.sql import Row, Tx, as_uuid
@@ -42,9 +43,6 @@ from cardservice.transactions.replenish import replenish_if_low
 from cardservice.transactions.rows import insert_transactions, transaction_row
 from cardservice.transactions.three_ds import matching_code, use_code
 
-_COUNT_TAG = (
-    "UPDATE transaction_tags SET transactions_count = transactions_count + 1 WHERE slug = $1"
-)
 _TAG_EXISTS = "SELECT slug FROM transaction_tags WHERE slug = $1"
 
 
@@ -147,10 +145,10 @@ def _new_transaction(
     )
 
 
-async def _charge(tx: Tx, transaction: dict[str, Any], currency: str, amount: int, fee: int) -> int:
+async def _charge(tx: Tx, transaction: dict[str, Any], amount: int, fee: int) -> int:
     """One entry: the card pays `amount` to the merchants and `fee` to the fee book, in the
-    card's `currency` (a declined request's may differ). Returns the card's new balance."""
-    card_uuid = transaction["card_uuid"]
+    transaction's currency (the card's). Returns the card's new balance."""
+    card_uuid, currency = transaction["card_uuid"], transaction["currency"]
     posted = await post_entry(
         tx,
         f"{transaction['type']}_{transaction['status']}",
@@ -164,21 +162,15 @@ async def _charge(tx: Tx, transaction: dict[str, Any], currency: str, amount: in
     return posted.balances[card_uuid]
 
 
-async def _count_tag(tx: Tx, tag: Tag) -> None:
-    """One more transaction for the tag's popularity; run last, so the hot row is held briefly."""
-    await tx.execute(_COUNT_TAG, tag.slug)
-
-
 async def authorize(
     tx: Tx,
     cipher: CardCipher,
     user_uuid: uuid.UUID,
     request: Authorization,
     now: datetime | None = None,
-) -> Transaction:
-    """Answer one authorization: a pending purchase, or a declined transaction with its reason.
-
-    The returned row is not attached to any session (it was written with plain SQL)."""
+) -> dict[str, Any]:
+    """Answer one authorization: a pending purchase, or a declined transaction with its
+    reason. Returns the transaction's row (a dict of its columns)."""
     now = now or utcnow()
     account, rows, tag = await _locked(tx, user_uuid, request)
     card = rows[0]
@@ -197,14 +189,13 @@ async def authorize(
         transaction["fee"] = fee
     else:
         transaction["status"], transaction["error_slug"] = "declined", reason
-        transaction["fee"] = min(fees.fixed("card_decline"), balance)
+        if reason != "currency_not_supported":
+            transaction["fee"] = min(fees.fixed("card_decline"), balance)
     await insert_transactions(tx, [transaction])
     if code is not None and reason is None:
         await use_code(tx, code, transaction["uuid"], now)
     if reason is None or transaction["fee"]:
         amount = transaction["amount"] if reason is None else 0
-        card_balance = await _charge(tx, transaction, card["currency"], amount, transaction["fee"])
+        card_balance = await _charge(tx, transaction, amount, transaction["fee"])
         await replenish_if_low(tx, account, card, card_balance, now)
-    if tag is not None:
-        await _count_tag(tx, tag)
-    return Transaction(**transaction)
+    return transaction

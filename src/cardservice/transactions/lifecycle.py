@@ -1,27 +1,24 @@
 """The purchase state machine: pending → completed (settle) | reversed (reverse);
 completed → refunded (refund, full or in parts). Anything else is `invalid_transition`.
 
-Every transition locks the transaction row first, so concurrent calls on one purchase are
-answered one after the other and only one of two racing transitions wins.
+Every transition takes its locks in the global order (docs/ledger.md, "Lock order"): the
+purchase's account, then its card, then the transaction row; so concurrent calls on one
+purchase are answered one after the other, only one of two racing transitions wins, and no
+transition can wait in a cycle with an authorization or a purchase on the same account.
 """
 
 from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from cardservice.errors import NotFound, RuleViolation
+from cardservice.errors import RuleViolation, TransactionNotFound
 from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
-from cardservice.models import Transaction
 from cardservice.models.base import utcnow
-from cardservice.sql import session_tx
-
-
-class TransactionNotFound(NotFound):
-    message = "Transaction not found"
+from cardservice.sql import Tx, as_uuid
+from cardservice.transactions.records import TRANSACTION_FIELDS, transaction_columns
+from cardservice.transactions.rows import insert_transactions, transaction_row
 
 
 class InvalidTransition(RuleViolation):
@@ -32,107 +29,116 @@ class RefundTooLarge(RuleViolation):
     code, message = "refund_exceeds_amount", "A refund cannot return more than was taken."
 
 
-async def _purchase(
-    session: AsyncSession, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID, allowed: str
-) -> Transaction:
-    row = await session.scalar(
-        select(Transaction)
-        .where(Transaction.uuid == transaction_uuid, Transaction.user_uuid == user_uuid)
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    )
-    if row is None:
+# Parameters: $1 transaction, $2 user.
+_LOCK_ACCOUNT = """
+SELECT t.card_uuid FROM transactions t JOIN accounts a ON a.uuid = t.account_uuid
+WHERE t.uuid = $1 AND t.user_uuid = $2
+FOR NO KEY UPDATE OF a"""
+_LOCK_CARD = "SELECT uuid FROM cards WHERE uuid = $1 FOR NO KEY UPDATE"
+_LOCK_TRANSACTION = (
+    f"SELECT {transaction_columns('t')}, t.user_uuid FROM transactions t"  # noqa: S608
+    " WHERE t.uuid = $1 FOR NO KEY UPDATE"
+)
+_SET_STATUS = (
+    "UPDATE transactions SET status = $2, refunded_amount = $3, updated_at = $4 WHERE uuid = $1"
+)
+
+
+async def _locked_purchase(
+    tx: Tx, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID, allowed: str
+) -> dict[str, Any]:
+    """The user's purchase in status `allowed`, with its account, card and row locked."""
+    found = await tx.row(_LOCK_ACCOUNT, transaction_uuid, user_uuid)
+    if found is None:
         raise TransactionNotFound()
-    if row.type != "card_purchase" or row.status != allowed:
-        raise InvalidTransition(f"A {row.status} {row.type} cannot make this transition.")
-    return row
+    if found["card_uuid"] is not None:
+        await tx.execute(_LOCK_CARD, found["card_uuid"])
+    row = await tx.row(_LOCK_TRANSACTION, transaction_uuid)
+    assert row is not None, "a transaction is never deleted"
+    purchase = dict(zip((*TRANSACTION_FIELDS, "user_uuid"), row, strict=True))
+    if purchase["type"] != "card_purchase" or purchase["status"] != allowed:
+        raise InvalidTransition(
+            f"A {purchase['status']} {purchase['type']} cannot make this transition."
+        )
+    for key in ("uuid", "card_uuid", "account_uuid", "user_uuid"):
+        purchase[key] = as_uuid(purchase[key])
+    return purchase
+
+
+async def _set_status(tx: Tx, purchase: dict[str, Any], status: str, now: datetime) -> None:
+    purchase["status"], purchase["updated_at"] = status, now
+    await tx.execute(_SET_STATUS, purchase["uuid"], status, purchase["refunded_amount"], now)
 
 
 async def settle(
-    session: AsyncSession,
-    user_uuid: uuid.UUID,
-    transaction_uuid: uuid.UUID,
-    now: datetime | None = None,
-) -> Transaction:
+    tx: Tx, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID, now: datetime | None = None
+) -> dict[str, Any]:
     """pending → completed: the money already left the card at authorization."""
-    row = await _purchase(session, user_uuid, transaction_uuid, "pending")
-    row.status, row.updated_at = "completed", now or utcnow()
-    await session.flush()
-    return row
+    purchase = await _locked_purchase(tx, user_uuid, transaction_uuid, "pending")
+    await _set_status(tx, purchase, "completed", now or utcnow())
+    return purchase
 
 
 async def reverse(
-    session: AsyncSession,
-    user_uuid: uuid.UUID,
-    transaction_uuid: uuid.UUID,
-    now: datetime | None = None,
-) -> Transaction:
+    tx: Tx, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID, now: datetime | None = None
+) -> dict[str, Any]:
     """pending → reversed: the card gets the amount and the fee back."""
-    row = await _purchase(session, user_uuid, transaction_uuid, "pending")
-    assert row.card_uuid is not None
-    row.status, row.updated_at = "reversed", now or utcnow()
+    purchase = await _locked_purchase(tx, user_uuid, transaction_uuid, "pending")
+    await _set_status(tx, purchase, "reversed", now or utcnow())
+    amount, fee, currency = purchase["amount"], purchase["fee"], purchase["currency"]
     await post_entry(
-        await session_tx(session),
+        tx,
         "card_purchase_reversed",
         [
-            card_leg(row.card_uuid, row.currency, row.amount + row.fee),
-            book_leg(SystemBook.MERCHANTS, row.currency, -row.amount),
-            book_leg(SystemBook.FEES, row.currency, -row.fee),
+            card_leg(purchase["card_uuid"], currency, amount + fee),
+            book_leg(SystemBook.MERCHANTS, currency, -amount),
+            book_leg(SystemBook.FEES, currency, -fee),
         ],
-        reference=row.uuid,
+        reference=purchase["uuid"],
     )
-    await session.flush()
-    return row
+    return purchase
 
 
 async def refund(
-    session: AsyncSession,
+    tx: Tx,
     user_uuid: uuid.UUID,
     transaction_uuid: uuid.UUID,
     amount: int | None = None,
     now: datetime | None = None,
-) -> Transaction:
+) -> dict[str, Any]:
     """completed → refunded (or partly): returns `amount` (default: what is left) to the card
     as a `card_refund` transaction; never more than the purchase took."""
     now = now or utcnow()
-    row = await _purchase(session, user_uuid, transaction_uuid, "completed")
-    assert row.card_uuid is not None
-    remaining = row.amount - row.refunded_amount
+    purchase = await _locked_purchase(tx, user_uuid, transaction_uuid, "completed")
+    remaining = purchase["amount"] - purchase["refunded_amount"]
     amount = remaining if amount is None else amount
     if not 0 < amount <= remaining:
         raise RefundTooLarge(errors={"amount": [f"at most {remaining} minor units remain"]})
-    row.refunded_amount += amount
-    row.status = "refunded" if row.refunded_amount == row.amount else "completed"
-    row.updated_at = now
-    credit = Transaction(
-        user_uuid=row.user_uuid,
-        account_uuid=row.account_uuid,
-        card_uuid=row.card_uuid,
+    purchase["refunded_amount"] += amount
+    refunded = purchase["refunded_amount"] == purchase["amount"]
+    await _set_status(tx, purchase, "refunded" if refunded else "completed", now)
+    credit = transaction_row(
+        **{key: purchase[key] for key in ("user_uuid", "account_uuid", "card_uuid", "currency")},
+        **{key: purchase[key] for key in ("tag_slug", "merchant_name", "merchant_mcc")},
+        merchant_country=purchase["merchant_country"],
+        merchant_city=purchase["merchant_city"],
         type="card_refund",
         status="completed",
         direction="credit",
         amount=amount,
-        currency=row.currency,
-        fee=0,
-        merchant_name=row.merchant_name,
-        merchant_mcc=row.merchant_mcc,
-        merchant_country=row.merchant_country,
-        merchant_city=row.merchant_city,
-        tag_slug=row.tag_slug,
         description="Refund",
-        parent_uuid=row.uuid,
+        parent_uuid=purchase["uuid"],
         created_at=now,
         updated_at=now,
     )
-    session.add(credit)
-    await session.flush()
+    await insert_transactions(tx, [credit])
     await post_entry(
-        await session_tx(session),
+        tx,
         "card_refund",
         [
-            card_leg(row.card_uuid, row.currency, amount),
-            book_leg(SystemBook.MERCHANTS, row.currency, -amount),
+            card_leg(purchase["card_uuid"], purchase["currency"], amount),
+            book_leg(SystemBook.MERCHANTS, purchase["currency"], -amount),
         ],
-        reference=credit.uuid,
+        reference=credit["uuid"],
     )
-    return row
+    return purchase

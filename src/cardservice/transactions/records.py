@@ -1,38 +1,64 @@
-"""Transaction rows → transaction records."""
+"""The transaction record (the API's shape), built from a row in one place.
+
+Every read of a transaction selects `transaction_columns(alias)` first in its row and hands
+the row to `transaction_record`; a transaction just written is a dict of its columns
+(`transactions.rows.transaction_row`) and goes through `transaction_record_of`.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from cardservice.ledger.money import from_minor
-from cardservice.models import Transaction
-from cardservice.transactions.schemas import Merchant, TransactionRecord
+from cardservice.sql import Row, flag, iso_z, text_uuid
+
+TRANSACTION_FIELDS = (
+    "uuid", "type", "status", "amount", "currency", "direction", "card_uuid", "account_uuid",
+    "merchant_name", "merchant_mcc", "merchant_country", "merchant_city", "tag_slug",
+    "error_slug", "fee", "refunded_amount", "flagged", "description", "parent_uuid",
+    "created_at", "updated_at",
+)  # fmt: skip
+NEWEST_FIRST = "ORDER BY t.created_at DESC, t.uuid DESC"
 
 
-def transaction_record(row: Transaction) -> TransactionRecord:
+def transaction_columns(table: str) -> str:
+    """The select list `transaction_record` reads (put it first in the row)."""
+    return ", ".join(f"{table}.{name}" for name in TRANSACTION_FIELDS)
+
+
+def transaction_record(row: Row | Sequence[Any]) -> dict[str, Any]:
+    """A row that starts with `transaction_columns(…)` → the API's transaction record."""
+    (
+        uuid_, type_, status, amount, currency, direction, card_uuid, account_uuid,
+        merchant_name, mcc, country, city, tag, error, fee, refunded, flagged, description,
+        parent_uuid, created_at, updated_at,
+    ) = (row[i] for i in range(len(TRANSACTION_FIELDS)))  # fmt: skip
     merchant = None
-    if row.merchant_name is not None:
-        merchant = Merchant(
-            name=row.merchant_name,
-            mcc=row.merchant_mcc,
-            country=row.merchant_country,
-            city=row.merchant_city,
-        )
-    return TransactionRecord(
-        uuid=row.uuid,
-        type=row.type,
-        status=row.status,
-        amount=from_minor(row.amount),
-        currency=row.currency,
-        direction=row.direction,
-        card_uuid=row.card_uuid,
-        account_uuid=row.account_uuid,
-        merchant=merchant,
-        tag=row.tag_slug,
-        error=row.error_slug,
-        fee=from_minor(row.fee),
-        refunded_amount=from_minor(row.refunded_amount),
-        flagged=row.flagged,
-        description=row.description,
-        parent_uuid=row.parent_uuid,
-        created_at=row.created_at,
-        updated_at=row.updated_at,
-    )
+    if merchant_name is not None:
+        merchant = {"name": merchant_name, "mcc": mcc, "country": country, "city": city}
+    return {
+        "uuid": text_uuid(uuid_),
+        "type": type_,
+        "status": status,
+        "amount": from_minor(amount),
+        "currency": currency,
+        "direction": direction,
+        "card_uuid": text_uuid(card_uuid),
+        "account_uuid": text_uuid(account_uuid),
+        "merchant": merchant,
+        "tag": tag,
+        "error": error,
+        "fee": from_minor(fee),
+        "refunded_amount": from_minor(refunded),
+        "flagged": flag(flagged),
+        "description": description,
+        "parent_uuid": text_uuid(parent_uuid),
+        "created_at": iso_z(created_at),
+        "updated_at": iso_z(updated_at),
+    }
+
+
+def transaction_record_of(row: dict[str, Any]) -> dict[str, Any]:
+    """The record of a transaction held as a dict of its columns."""
+    return transaction_record([row[name] for name in TRANSACTION_FIELDS])

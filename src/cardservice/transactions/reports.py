@@ -1,4 +1,4 @@
-"""Reading transactions: one by uuid, and the paginated report."""
+"""Reading transactions: one by uuid, its receipt, and the paginated report."""
 
 from __future__ import annotations
 
@@ -6,59 +6,23 @@ import uuid
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from cardservice.cards.numbers import mask
+from cardservice.errors import TransactionNotFound
 from cardservice.ledger.money import from_minor
-from cardservice.models import Card, Transaction
-from cardservice.sql import Reader, Row, flag, iso_z, text_uuid
-from cardservice.transactions.lifecycle import TransactionNotFound
+from cardservice.sql import Reader, as_datetime, text_uuid
 from cardservice.transactions.receipt import ReceiptView
+from cardservice.transactions.records import (
+    NEWEST_FIRST,
+    transaction_columns,
+    transaction_record,
+)
 
 
 def _start_of(day: date) -> datetime:
     return datetime.combine(day, time.min, tzinfo=UTC)
 
 
-TRANSACTION_COLUMNS = """
-t.uuid, t.type, t.status, t.amount, t.currency, t.direction, t.card_uuid, t.account_uuid,
-t.merchant_name, t.merchant_mcc, t.merchant_country, t.merchant_city, t.tag_slug,
-t.error_slug, t.fee, t.refunded_amount, t.flagged, t.description, t.parent_uuid,
-t.created_at, t.updated_at"""
-NEWEST_FIRST = "ORDER BY t.created_at DESC, t.uuid DESC"
-
-
-def transaction_row_record(row: Row) -> dict[str, Any]:
-    """A row of TRANSACTION_COLUMNS → the API's transaction record (`TransactionRecord`)."""
-    (
-        uuid_, type_, status, amount, currency, direction, card_uuid, account_uuid,
-        merchant_name, mcc, country, city, tag, error, fee, refunded, flagged, description,
-        parent_uuid, created_at, updated_at,
-    ) = (row[i] for i in range(21))  # fmt: skip
-    merchant = None
-    if merchant_name is not None:
-        merchant = {"name": merchant_name, "mcc": mcc, "country": country, "city": city}
-    return {
-        "uuid": text_uuid(uuid_),
-        "type": type_,
-        "status": status,
-        "amount": from_minor(amount),
-        "currency": currency,
-        "direction": direction,
-        "card_uuid": text_uuid(card_uuid),
-        "account_uuid": text_uuid(account_uuid),
-        "merchant": merchant,
-        "tag": tag,
-        "error": error,
-        "fee": from_minor(fee),
-        "refunded_amount": from_minor(refunded),
-        "flagged": flag(flagged),
-        "description": description,
-        "parent_uuid": text_uuid(parent_uuid),
-        "created_at": iso_z(created_at),
-        "updated_at": iso_z(updated_at),
-    }
+TRANSACTION_COLUMNS = transaction_columns("t")
 
 
 def _where(user_uuid: uuid.UUID, filters: dict[str, Any]) -> tuple[str, list[Any]]:
@@ -103,7 +67,7 @@ async def report(
         f" WHERE {where} {NEWEST_FIRST} LIMIT ${n + 1} OFFSET ${n + 2}"
         f") k JOIN transactions t ON t.uuid = k.uuid ORDER BY k.created_at DESC, k.uuid DESC"
     )
-    rows = await reader.rows(query, *args, limit, offset)
+    rows = await reader.scan(query, *args, limit, offset)
     if rows:
         total = int(rows[0]["total"])
     elif n == 1:
@@ -111,8 +75,8 @@ async def report(
         total = int(await reader.value(count, user_uuid) or 0)
     else:
         count = f"SELECT count(*) FROM transactions t WHERE {where}"  # noqa: S608
-        total = int(await reader.value(count, *args))
-    return [transaction_row_record(row) for row in rows], total
+        total = int((await reader.scan(count, *args))[0][0])
+    return [transaction_record(row) for row in rows], total
 
 
 async def one_transaction(
@@ -126,39 +90,36 @@ async def one_transaction(
     )
     if row is None:
         raise TransactionNotFound()
-    return transaction_row_record(row)
+    return transaction_record(row)
 
 
-async def own_transaction(
-    session: AsyncSession, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID
-) -> tuple[Transaction, Card | None]:
-    """One of the user's transactions (and its card); anybody else's is 404."""
-    row = await session.execute(
-        select(Transaction, Card)
-        .outerjoin(Card, Card.uuid == Transaction.card_uuid)
-        .where(Transaction.uuid == transaction_uuid, Transaction.user_uuid == user_uuid)
-    )
-    found = row.first()
-    if found is None:
-        raise TransactionNotFound()
-    return found[0], found[1]
+_RECEIPT = """
+SELECT t.uuid, t.type, t.status, t.merchant_name, t.amount, t.fee, t.currency, t.direction,
+       t.created_at, t.error_slug, c.bin, c.last4
+FROM transactions t LEFT JOIN cards c ON c.uuid = t.card_uuid
+WHERE t.uuid = $1 AND t.user_uuid = $2
+"""
 
 
 async def receipt_view(
-    session: AsyncSession, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID
+    reader: Reader, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID
 ) -> ReceiptView:
     """What the receipt of one of the user's transactions shows (card mask, never the number)."""
-    row, card = await own_transaction(session, user_uuid, transaction_uuid)
+    row = await reader.row(_RECEIPT, transaction_uuid, user_uuid)
+    if row is None:
+        raise TransactionNotFound()
+    created_at = as_datetime(row["created_at"])
+    assert created_at is not None
     return ReceiptView(
-        transaction_uuid=str(row.uuid),
-        type=row.type,
-        status=row.status,
-        merchant_name=row.merchant_name,
-        amount=str(from_minor(row.amount)),
-        fee=str(from_minor(row.fee)),
-        currency=row.currency,
-        direction=row.direction,
-        card_mask=mask(card.bin, card.last4) if card else None,
-        created_at=row.created_at,
-        error=row.error_slug,
+        transaction_uuid=str(text_uuid(row["uuid"])),
+        type=row["type"],
+        status=row["status"],
+        merchant_name=row["merchant_name"],
+        amount=str(from_minor(row["amount"])),
+        fee=str(from_minor(row["fee"])),
+        currency=row["currency"],
+        direction=row["direction"],
+        card_mask=mask(row["bin"], row["last4"]) if row["bin"] is not None else None,
+        created_at=created_at,
+        error=row["error_slug"],
     )

@@ -4,84 +4,46 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import re
 import uuid
-from datetime import date
 from typing import Annotated, get_args
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
 from cardservice.auth.dependencies import CallerA
-from cardservice.openapi import (
-    BEARER_OR_MFA,
-    UUID_PATTERN,
-    Envelope,
-    PagedEnvelope,
-    filters_parameter,
-)
+from cardservice.db import Db
+from cardservice.filters import DATE, UUID, filters_parameter, one_of, read_filters
+from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope, PagedEnvelope
+from cardservice.pages import StandardPage
 from cardservice.transactions import reports
 from cardservice.transactions.receipt import render_receipt
 from cardservice.transactions.schemas import TransactionRecord, TransactionStatus, TransactionType
-from cardservice.web import (
-    JSONResponse,
-    StandardPage,
-    client_has,
-    ok,
-    one_of,
-    read_filters,
-    uuid_filter,
-)
+from cardservice.web import JSONResponse, client_has, ok
 
 router = APIRouter(tags=["transactions"])
 
 TransactionUuid = Annotated[str, Path(alias="transactionUuid", pattern=UUID_PATTERN)]
-DATE_TEXT = re.compile(r"\d{4}-\d{2}-\d{2}")
 STATUSES, TYPES = get_args(TransactionStatus), get_args(TransactionType)
-
-
-def _date(value: str) -> date:
-    try:
-        if not DATE_TEXT.fullmatch(value):
-            raise ValueError
-        return date.fromisoformat(value)
-    except ValueError:
-        raise ValueError("must be a date YYYY-MM-DD") from None
-
-
 REPORT_FILTERS = {
-    "card_uuid": uuid_filter,
-    "account_uuid": uuid_filter,
+    "card_uuid": UUID,
+    "account_uuid": UUID,
     "status": one_of(*STATUSES),
     "type": one_of(*TYPES),
-    "date_from": _date,
-    "date_to": _date,
+    "date_from": DATE,
+    "date_to": DATE,
 }
-DATE = {"type": "string", "format": "date"}
 
 
 @router.get(
     "/transaction/report",
     response_model=PagedEnvelope[list[TransactionRecord]],
-    openapi_extra={
-        **BEARER_OR_MFA,
-        **filters_parameter(
-            {
-                "card_uuid": {"type": "string", "format": "uuid"},
-                "account_uuid": {"type": "string", "format": "uuid"},
-                "status": {"type": "string", "enum": list(STATUSES)},
-                "type": {"type": "string", "enum": list(TYPES)},
-                "date_from": DATE,
-                "date_to": DATE,
-            }
-        ),
-    },
+    openapi_extra={**BEARER_OR_MFA, **filters_parameter(REPORT_FILTERS)},
     summary="The caller's transactions, newest first",
 )
-async def report(request: Request, caller: CallerA, page: StandardPage) -> JSONResponse:
+async def report(request: Request, caller: CallerA, db: Db, page: StandardPage) -> JSONResponse:
     filters = read_filters(request, REPORT_FILTERS)
     records, total = await reports.report(
-        request.app.state.db.reader, caller.user_uuid, filters, page.offset, page.size
+        db.reader, caller.user_uuid, filters, page.offset, page.size
     )
     return ok(records, meta=page.meta(total))
 
@@ -93,10 +55,11 @@ async def report(request: Request, caller: CallerA, page: StandardPage) -> JSONR
     summary="Read one transaction",
 )
 async def get_transaction(
-    request: Request, caller: CallerA, transaction_uuid: TransactionUuid
+    caller: CallerA, db: Db, transaction_uuid: TransactionUuid
 ) -> JSONResponse:
-    reader = request.app.state.db.reader
-    return ok(await reports.one_transaction(reader, caller.user_uuid, uuid.UUID(transaction_uuid)))
+    return ok(
+        await reports.one_transaction(db.reader, caller.user_uuid, uuid.UUID(transaction_uuid))
+    )
 
 
 @router.get(
@@ -106,9 +69,10 @@ async def get_transaction(
     openapi_extra=BEARER_OR_MFA,
     summary="The receipt picture of a transaction",
 )
-async def receipt(request: Request, caller: CallerA, transaction_uuid: TransactionUuid) -> Response:
-    async with request.app.state.db.read() as session:
-        view = await reports.receipt_view(session, caller.user_uuid, uuid.UUID(transaction_uuid))
+async def receipt(
+    request: Request, caller: CallerA, db: Db, transaction_uuid: TransactionUuid
+) -> Response:
+    view = await reports.receipt_view(db.reader, caller.user_uuid, uuid.UUID(transaction_uuid))
     etag = '"' + hashlib.sha256(repr(view).encode()).hexdigest()[:32] + '"'
     headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
     if client_has(request, etag):

@@ -6,35 +6,47 @@ import hmac
 import secrets
 import uuid
 from datetime import datetime, timedelta
-
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
+from typing import Any
 
 from cardservice.cards.numbers import mask
-from cardservice.cards.service import CardNotFound
+from cardservice.errors import CardNotFound
 from cardservice.ledger.money import from_minor
-from cardservice.models import Card, ThreeDsCode
+from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
-from cardservice.sql import Tx, as_uuid
-from cardservice.transactions.schemas import ThreeDsRecord
+from cardservice.sql import Reader, Row, Tx, as_uuid, iso_z, text_uuid
+
+_CODE_COLUMNS = (
+    "d.uuid, d.card_uuid, d.merchant_name, d.amount, d.currency, d.created_at, d.expires_at,"
+    " d.code_ciphertext, c.bin, c.last4"
+)
+_CARD = "SELECT bin, last4 FROM cards WHERE uuid = $1 AND user_uuid = $2"
+_INSERT = """
+INSERT INTO three_ds_codes (uuid, user_uuid, card_uuid, code_ciphertext, merchant_name, amount,
+                            currency, created_at, expires_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"""
+_UNASSIGNED = f"""
+SELECT {_CODE_COLUMNS} FROM three_ds_codes d JOIN cards c ON c.uuid = d.card_uuid
+WHERE d.user_uuid = $1 AND d.used_at IS NULL AND d.expires_at > $2
+ORDER BY d.created_at DESC, d.uuid DESC"""  # noqa: S608 - constant columns
 
 
-def _record(row: ThreeDsCode, card: Card, code: str) -> ThreeDsRecord:
-    return ThreeDsRecord(
-        uuid=row.uuid,
-        code=code,
-        card_uuid=row.card_uuid,
-        card_mask=mask(card.bin, card.last4),
-        merchant_name=row.merchant_name,
-        amount=from_minor(row.amount),
-        currency=row.currency,
-        created_at=row.created_at,
-        expires_at=row.expires_at,
-    )
+def _record(row: Row | dict[str, Any], code: str) -> dict[str, Any]:
+    """A code's record (`ThreeDsRecord`): the code itself, the card's mask, never its number."""
+    return {
+        "uuid": text_uuid(row["uuid"]),
+        "code": code,
+        "card_uuid": text_uuid(row["card_uuid"]),
+        "card_mask": mask(row["bin"], row["last4"]),
+        "merchant_name": row["merchant_name"],
+        "amount": from_minor(row["amount"]),
+        "currency": row["currency"],
+        "created_at": iso_z(row["created_at"]),
+        "expires_at": iso_z(row["expires_at"]),
+    }
 
 
 async def issue_code(
-    session: AsyncSession,
+    tx: Tx,
     cipher: CardCipher,
     user_uuid: uuid.UUID,
     card_uuid: uuid.UUID,
@@ -42,45 +54,46 @@ async def issue_code(
     amount: int,
     currency: str,
     ttl: timedelta,
-    now: datetime,
-) -> ThreeDsRecord:
-    """A new 6-digit code for one of the user's cards, kept encrypted at rest."""
-    card = await session.scalar(
-        select(Card).where(Card.uuid == card_uuid, Card.user_uuid == user_uuid)
-    )
+    now: datetime | None = None,
+) -> dict[str, Any]:
+    """A new 6-digit code for one of the user's cards, kept encrypted at rest; its record."""
+    card = await tx.row(_CARD, card_uuid, user_uuid)
     if card is None:
         raise CardNotFound()
+    now = now or utcnow()
     code = f"{secrets.randbelow(1_000_000):06d}"
-    row = ThreeDsCode(
-        user_uuid=user_uuid,
-        card_uuid=card.uuid,
-        code_ciphertext=cipher.encrypt(code),
-        merchant_name=merchant_name,
-        amount=amount,
-        currency=currency,
-        created_at=now,
-        expires_at=now + ttl,
+    row: dict[str, Any] = {
+        "uuid": uuid.uuid4(),
+        "card_uuid": card_uuid,
+        "merchant_name": merchant_name,
+        "amount": amount,
+        "currency": currency,
+        "created_at": now,
+        "expires_at": now + ttl,
+        "bin": card["bin"],
+        "last4": card["last4"],
+    }
+    await tx.execute(
+        _INSERT,
+        row["uuid"],
+        user_uuid,
+        card_uuid,
+        cipher.encrypt(code),
+        merchant_name,
+        amount,
+        currency,
+        now,
+        row["expires_at"],
     )
-    session.add(row)
-    await session.flush()
-    return _record(row, card, code)
-
-
-def _unassigned(now: datetime) -> tuple[object, ...]:
-    return (ThreeDsCode.used_at.is_(None), ThreeDsCode.expires_at > now)
+    return _record(row, code)
 
 
 async def unassigned_codes(
-    session: AsyncSession, cipher: CardCipher, user_uuid: uuid.UUID, now: datetime
-) -> list[ThreeDsRecord]:
+    reader: Reader, cipher: CardCipher, user_uuid: uuid.UUID, now: datetime
+) -> list[dict[str, Any]]:
     """The user's codes not yet used and not expired, newest first."""
-    rows = await session.execute(
-        select(ThreeDsCode, Card)
-        .join(Card, Card.uuid == ThreeDsCode.card_uuid)
-        .where(ThreeDsCode.user_uuid == user_uuid, *_unassigned(now))  # type: ignore[arg-type]
-        .order_by(ThreeDsCode.created_at.desc(), ThreeDsCode.uuid.desc())
-    )
-    return [_record(code, card, cipher.decrypt(code.code_ciphertext)) for code, card in rows]
+    rows = await reader.rows(_UNASSIGNED, user_uuid, now)
+    return [_record(row, cipher.decrypt(bytes(row["code_ciphertext"]))) for row in rows]
 
 
 # Parameters: $1 card, $2 now.

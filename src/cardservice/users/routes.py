@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 
 from cardservice.auth.dependencies import CallerA, CallerB
+from cardservice.db import Db
 from cardservice.models.base import utcnow
 from cardservice.openapi import BEARER_ONLY, BEARER_OR_MFA, Envelope
 from cardservice.transactions.schemas import ThreeDsRecord
@@ -22,8 +23,8 @@ router = APIRouter(tags=["users"])
     openapi_extra=BEARER_OR_MFA,
     summary="Balances, counts and spend of the caller",
 )
-async def summary(request: Request, caller: CallerA) -> JSONResponse:
-    return ok(await user_summary(request.app.state.db.reader, caller.user_uuid, utcnow()))
+async def summary(caller: CallerA, db: Db) -> JSONResponse:
+    return ok(await user_summary(db.reader, caller.user_uuid, utcnow()))
 
 
 @router.get(
@@ -32,9 +33,6 @@ async def summary(request: Request, caller: CallerA) -> JSONResponse:
     openapi_extra=BEARER_ONLY,
     summary="3DS codes not yet used, newest first (bearer token only)",
 )
-async def three_ds_unassigned(request: Request, caller: CallerB) -> JSONResponse:
-    async with request.app.state.db.read() as session:
-        codes = await unassigned_codes(
-            session, request.app.state.cipher, caller.user_uuid, utcnow()
-        )
-    return ok(codes)
+async def three_ds_unassigned(request: Request, caller: CallerB, db: Db) -> JSONResponse:
+    cipher = request.app.state.cipher
+    return ok(await unassigned_codes(db.reader, cipher, caller.user_uuid, utcnow()))

@@ -3,21 +3,20 @@
 from __future__ import annotations
 
 import re
-
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
+import uuid
 
 from cardservice.errors import NotFound, ValidationFailed
-from cardservice.models import Team, User
+from cardservice.models.base import utcnow
+from cardservice.sql import Tx, as_uuid
 
 EMAIL_PATTERN = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 ROLES = ("owner", "member")
 
 
 async def create_user(
-    session: AsyncSession, email: str, name: str, team: str | None = None, role: str | None = None
-) -> User:
-    """A new user, joining (or founding) `team` with `role` when given."""
+    tx: Tx, email: str, name: str, team: str | None = None, role: str | None = None
+) -> uuid.UUID:
+    """A new user, joining (or founding) `team` with `role` when given; its uuid."""
     email = email.strip().lower()
     errors: dict[str, list[str]] = {}
     if not EMAIL_PATTERN.match(email) or len(email) > 254:
@@ -30,28 +29,39 @@ async def create_user(
         errors["role"] = ["must be owner or member"]
     if errors:
         raise ValidationFailed(errors=errors)
-    if await session.scalar(select(User.uuid).where(User.email == email)) is not None:
+    if await tx.value("SELECT uuid FROM users WHERE email = $1", email) is not None:
         raise ValidationFailed(errors={"email": ["a user with this email exists"]})
-    team_row = await _team(session, team) if team else None
-    user = User(
-        email=email, name=name.strip(), team_uuid=team_row.uuid if team_row else None, role=role
+    team_uuid = await _team(tx, team) if team else None
+    user_uuid = uuid.uuid4()
+    await tx.execute(
+        "INSERT INTO users (uuid, email, name, team_uuid, role, created_at)"
+        " VALUES ($1, $2, $3, $4, $5, $6)",
+        user_uuid,
+        email,
+        name.strip(),
+        team_uuid,
+        role,
+        utcnow(),
     )
-    session.add(user)
-    await session.flush()
-    return user
+    return user_uuid
 
 
-async def _team(session: AsyncSession, name: str) -> Team:
-    team = await session.scalar(select(Team).where(Team.name == name))
-    if team is None:
-        team = Team(name=name)
-        session.add(team)
-        await session.flush()
-    return team
+async def _team(tx: Tx, name: str) -> uuid.UUID:
+    found = as_uuid(await tx.value("SELECT uuid FROM teams WHERE name = $1", name))
+    if found is not None:
+        return found
+    team_uuid = uuid.uuid4()
+    await tx.execute(
+        "INSERT INTO teams (uuid, name, created_at) VALUES ($1, $2, $3)", team_uuid, name, utcnow()
+    )
+    return team_uuid
 
 
-async def user_by_email(session: AsyncSession, email: str) -> User:
-    user = await session.scalar(select(User).where(User.email == email.strip().lower()))
-    if user is None:
+async def user_by_email(tx: Tx, email: str) -> uuid.UUID:
+    """The uuid of the user with this email; 404 when there is none."""
+    found = as_uuid(
+        await tx.value("SELECT uuid FROM users WHERE email = $1", email.strip().lower())
+    )
+    if found is None:
         raise NotFound(f"No user with email {email}.")
-    return user
+    return found

@@ -2,8 +2,8 @@
 dies with that token (API.md §8); codes issued by the CLI have none. Codes and tokens are
 pruned by their expiry or revocation time, so both are indexed on it.
 
-Revision ID: 20261123_02
-Revises: 20261123_01
+Revision ID: 20261123_14
+Revises: 20261123_02
 Create Date: 2026-11-23
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "20261123_02"
-down_revision = "20261123_01"
+revision = "20261123_14"
+down_revision = "20261123_02"
 branch_labels = None
 depends_on = None
 

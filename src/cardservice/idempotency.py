@@ -1,0 +1,109 @@
+"""Idempotency by `external_id` (API.md §4.1): the first answer is remembered per user and
+request, and a repeat gets it again instead of acting twice.
+
+* A repeat with the same body gets the stored answer (`Idempotent-Replayed: true`).
+* A repeat with another body gets 409 — checked before anything else, so even a repeat
+  naming an account that is not the caller's answers 409, not 404.
+* A refusal by a business rule (422) is remembered too: a repeat is refused again the same
+  way, and can never act later because the account meanwhile changed.
+* Concurrent repeats act once: the remembered answer's primary key is the guard; the loser
+  of the race rolls back whole and answers what the winner stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from cardservice.db import Database
+from cardservice.errors import IdempotencyConflict, RuleViolation
+from cardservice.models import IdempotencyKey
+from cardservice.models.base import table_of, utcnow
+from cardservice.sql import INTEGRITY_ERRORS, Reader, Tx, insert_sql, row_args
+from cardservice.web import dumps
+
+
+@dataclass(frozen=True, slots=True)
+class StoredResponse:
+    """An answer to send: fresh, or replayed for a repeated external_id."""
+
+    status_code: int
+    body: bytes
+    replayed: bool = False
+
+
+_COLUMNS = tuple(table_of(IdempotencyKey).columns.keys())
+_INSERT = insert_sql(table_of(IdempotencyKey).name, _COLUMNS)
+_LOOKUP = """
+SELECT request_hash, status_code, response_body FROM idempotency_keys
+WHERE user_uuid = $1 AND external_id = $2"""
+
+
+def fingerprint(canonical: dict[str, Any]) -> str:
+    """The hash of a request's meaning (its fields normalised by the caller)."""
+    return hashlib.sha256(orjson.dumps(canonical, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+async def remembered(
+    reader: Reader | Tx, user_uuid: uuid.UUID, external_id: str, request_hash: str
+) -> StoredResponse | None:
+    """The answer stored for this external_id, or None; 409 when the request differs."""
+    stored = await reader.row(_LOOKUP, user_uuid, external_id)
+    if stored is None:
+        return None
+    if stored["request_hash"] != request_hash:
+        raise IdempotencyConflict()
+    return StoredResponse(stored["status_code"], stored["response_body"].encode(), replayed=True)
+
+
+async def _remember(
+    tx: Tx, user_uuid: uuid.UUID, external_id: str, request_hash: str, answer: StoredResponse
+) -> None:
+    key = {
+        "user_uuid": user_uuid,
+        "external_id": external_id,
+        "request_hash": request_hash,
+        "status_code": answer.status_code,
+        "response_body": answer.body.decode(),
+        "created_at": utcnow(),
+    }
+    await tx.execute(_INSERT, *row_args(_COLUMNS, [key]))
+
+
+async def act_once(
+    db: Database,
+    user_uuid: uuid.UUID,
+    external_id: str | None,
+    request_hash: str,
+    act: Callable[[Tx], Awaitable[StoredResponse]],
+) -> StoredResponse:
+    """Run `act` in one write unit, at most once per (user, external_id)."""
+    if external_id is None:
+        return await db.transact(act)
+
+    async def unit(tx: Tx) -> StoredResponse:
+        stored = await remembered(tx, user_uuid, external_id, request_hash)
+        if stored is not None:
+            return stored
+        await tx.execute("SAVEPOINT act")
+        try:
+            answer = await act(tx)
+        except RuleViolation as refusal:  # remembered; whatever `act` wrote is undone
+            await tx.execute("ROLLBACK TO SAVEPOINT act")
+            answer = StoredResponse(refusal.status_code, dumps(refusal.body()))
+        await _remember(tx, user_uuid, external_id, request_hash, answer)
+        return answer
+
+    try:
+        return await db.transact(unit)
+    except INTEGRITY_ERRORS:
+        # A concurrent request with the same external_id committed first: answer as it did.
+        replayed = await remembered(db.reader, user_uuid, external_id, request_hash)
+        if replayed is None:
+            raise
+        return replayed

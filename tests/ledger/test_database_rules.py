@@ -1,0 +1,170 @@
+"""The ledger's rules held by the database itself (migration 20261123_02): each write below
+goes around the service (plain statements, not `post_entry`) and is refused, on SQLite and
+on PostgreSQL, with nothing of it left behind."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from cardservice.models.base import utcnow
+from cardservice.sql import INTEGRITY_ERRORS, Tx
+from tests.factories import make_card, make_user
+
+_POSTING = (
+    "INSERT INTO postings (entry_id, account_uuid, card_uuid, system_book, currency, amount)"
+    " VALUES ($1, $2, $3, $4, $5, $6)"
+)
+_ENTRY = (
+    "INSERT INTO journal_entries (id, kind, reference, created_at) VALUES ($1, 'test', NULL, $2)"
+)
+_NEXT = "SELECT coalesce(max(id), 0) + 1000 FROM journal_entries"
+
+
+@pytest.fixture
+async def holders(app: FastAPI, client: httpx.AsyncClient) -> tuple[uuid.UUID, uuid.UUID]:
+    """A USD account with 1000.00 and a USD card with 100.00 on it."""
+    user = await make_user(app)
+    account, card = await make_card(app, client, user, funds="1000", start_balance="100")
+    return account, uuid.UUID(card)
+
+
+async def _counts(app: FastAPI) -> tuple[Any, ...]:
+    row = await app.state.db.reader.row(
+        "SELECT (SELECT count(*) FROM postings), (SELECT count(*) FROM journal_entries),"
+        " (SELECT coalesce(sum(amount), 0) FROM postings), (SELECT count(*) FROM transactions)"
+    )
+    return tuple(row)
+
+
+async def _refused(app: FastAPI, work: Callable[[Tx], Awaitable[None]]) -> None:
+    before = await _counts(app)
+    with pytest.raises(INTEGRITY_ERRORS):
+        await app.state.db.transact(work)
+    assert await _counts(app) == before
+
+
+async def test_an_entry_whose_postings_do_not_sum_to_zero_is_refused(
+    app: FastAPI, holders: tuple[uuid.UUID, uuid.UUID]
+) -> None:
+    _account, card = holders
+
+    async def unbalanced(tx: Tx) -> None:
+        entry = await tx.value(_NEXT)
+        await tx.execute(_POSTING, entry, None, card, None, "USD", 100)
+        await tx.execute(_POSTING, entry, None, None, "fees", "USD", -50)
+        await tx.execute(_ENTRY, entry, utcnow())
+
+    await _refused(app, unbalanced)
+
+
+async def test_an_entry_without_postings_is_refused(app: FastAPI) -> None:
+    async def empty(tx: Tx) -> None:
+        await tx.execute(_ENTRY, await tx.value(_NEXT), utcnow())
+
+    await _refused(app, empty)
+
+
+async def test_a_posting_added_to_a_written_entry_is_refused(
+    app: FastAPI, holders: tuple[uuid.UUID, uuid.UUID]
+) -> None:
+    _account, card = holders
+    entry = await app.state.db.reader.value("SELECT max(entry_id) FROM postings")
+
+    async def appended(tx: Tx) -> None:
+        await tx.execute(_POSTING, entry, None, card, None, "USD", 5)
+        await tx.execute(_POSTING, entry, None, None, "fees", "USD", -5)
+
+    await _refused(app, appended)
+
+
+async def test_a_posting_whose_entry_never_comes_fails_at_commit(
+    app: FastAPI, holders: tuple[uuid.UUID, uuid.UUID]
+) -> None:
+    _account, card = holders
+
+    async def orphans(tx: Tx) -> None:
+        entry = await tx.value(_NEXT)
+        await tx.execute(_POSTING, entry, None, card, None, "USD", 5)
+        await tx.execute(_POSTING, entry, None, None, "fees", "USD", -5)
+
+    await _refused(app, orphans)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE postings SET amount = amount + 1",
+        "DELETE FROM postings",
+        "UPDATE journal_entries SET kind = 'edited'",
+        "DELETE FROM journal_entries",
+    ],
+)
+async def test_postings_and_entries_are_append_only(
+    app: FastAPI, holders: tuple[uuid.UUID, uuid.UUID], statement: str
+) -> None:
+    async def edit(tx: Tx) -> None:
+        await tx.execute(statement)
+
+    with pytest.raises((*INTEGRITY_ERRORS,)):
+        await app.state.db.transact(edit)
+
+
+@pytest.mark.parametrize("holder", ["account", "card"])
+async def test_a_posting_in_another_currency_than_its_holder_is_refused(
+    app: FastAPI, holders: tuple[uuid.UUID, uuid.UUID], holder: str
+) -> None:
+    account, card = holders
+    owner = (account, None) if holder == "account" else (None, card)
+
+    async def in_euros(tx: Tx) -> None:
+        entry = await tx.value(_NEXT)
+        await tx.execute(_POSTING, entry, *owner, None, "EUR", 100)
+        await tx.execute(_POSTING, entry, None, None, "funding", "EUR", -100)
+        await tx.execute(_ENTRY, entry, utcnow())
+
+    await _refused(app, in_euros)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "amount = -1",
+        "fee = -1",
+        "refunded_amount = amount + 1",
+        "refunded_amount = -1",
+        "type = 'gift'",
+        "status = 'lost'",
+        "direction = 'sideways'",
+    ],
+)
+async def test_a_transaction_outside_its_rules_is_refused(
+    app: FastAPI, holders: tuple[uuid.UUID, uuid.UUID], change: str
+) -> None:
+    async def broken(tx: Tx) -> None:
+        await tx.execute(f"UPDATE transactions SET {change}")
+
+    await _refused(app, broken)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE accounts SET status = 'gone'",
+        "UPDATE accounts SET balance = -1",
+        "UPDATE cards SET balance = -1",
+        "UPDATE cards SET status = 'lost'",
+    ],
+)
+async def test_an_account_or_card_outside_its_rules_is_refused(
+    app: FastAPI, holders: tuple[uuid.UUID, uuid.UUID], statement: str
+) -> None:
+    async def broken(tx: Tx) -> None:
+        await tx.execute(statement)
+
+    await _refused(app, broken)
