@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
+
 import httpx
 import pytest
 
@@ -10,6 +15,7 @@ from cardservice.config import Settings
 
 SQLITE = "sqlite:///var/x.db"
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
+SERVE_PORT = 18120  # in this worktree's port range
 
 
 @pytest.mark.parametrize(
@@ -44,3 +50,30 @@ async def test_public_sqlite_server_has_no_sandbox_routes(settings: Settings) ->
         await app.state.db.dispose()
         await app.state.rate_limiter.close()
     assert response.status_code == 404
+
+
+def test_serve_on_loopback_turns_the_sandbox_on_for_sqlite_only(settings: Settings) -> None:
+    """`cardservice serve` tells the app where it binds: no CARDSERVICE_SANDBOX given."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("CARDSERVICE_")}
+    env.update(
+        CARDSERVICE_DATABASE_URL=settings.database_url,
+        CARDSERVICE_ENCRYPTION_KEY=settings.encryption_key,
+        CARDSERVICE_VAR_DIR=str(settings.var_dir),
+        CARDSERVICE_LOG_LEVEL="WARNING",
+    )
+    command = [sys.executable, "-m", "cardservice", "serve", "--port", str(SERVE_PORT)]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{SERVE_PORT}"
+    try:
+        for _ in range(600):
+            try:
+                if httpx.get(f"{base}/ready").status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.05)
+        response = httpx.post(f"{base}/sandbox/deposits", json={})
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    assert response.status_code == (401 if settings.is_sqlite else 404)
+    assert response.headers["x-content-type-options"] == "nosniff"
