@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_DSN ?= postgresql://postgres@127.0.0.1:5432/test
 
-.PHONY: install run test lint typecheck test-sqlite test-postgres postgres redis stress bench bench-quick bench-tools clean
+.PHONY: install run test lint typecheck test-sqlite test-postgres postgres redis stress bench bench-quick bench-tools clean fleet fleet-stop fleet-chaos fleet-pitr bench-fleet
 
 install: $(STAMP)
 
@@ -35,8 +35,8 @@ redis:
 	@scripts/ensure-redis.sh
 
 lint: install
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench scripts
+	$(BIN)/ruff format --check src tests bench scripts
 
 typecheck: install
 	$(BIN)/mypy src
@@ -63,6 +63,23 @@ bench: install postgres bench-tools
 
 bench-quick: install postgres bench-tools
 	CARDSERVICE_BENCH_PG=$(PG_DSN) $(BIN)/python -m bench.run --quick
+
+# The fleet (docs/operations.md): HAProxy :8080, three instances, PostgreSQL primary :5440 +
+# hot standby :5441 (own clusters under var/fleet, never the machine's :5432), Redis :6390.
+fleet: install
+	$(BIN)/python -m scripts.fleet.fleet start
+
+fleet-stop:
+	$(BIN)/python -m scripts.fleet.fleet stop
+
+fleet-chaos: fleet
+	$(BIN)/python -m scripts.fleet.chaos --seconds $(or $(SECONDS_CHAOS),120)
+
+fleet-pitr: fleet
+	$(BIN)/python -m scripts.fleet.pitr
+
+bench-fleet: fleet bench-tools
+	$(BIN)/python -m bench.fleet
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache

@@ -109,7 +109,9 @@ async def test_unreachable_redis_degrades_to_in_process_limits(
     ) as http:
         statuses = await _statuses(http, user, 4)
         ready = await http.get("/ready")
-    assert statuses == [200, 200, 200, 429]
+        exposed = (await http.get("/metrics")).text
+    assert statuses == [200, 200, 200, 429]  # limited in process, not let through uncounted
+    assert "cardservice_rate_limiter_unavailable_total" in exposed
     assert ready.status_code == 200
     assert ready.json()["data"] == {"status": "ready", "redis": "degraded"}
     assert len(_warnings(log_capture, since)) == 1  # one warning a minute, not one a request

@@ -11,7 +11,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.exceptions import HTTPException
 
-from cardservice import __version__
+from cardservice import __version__, metrics
 from cardservice.accounts.routes import router as accounts_router
 from cardservice.attachments.routes import router as attachments_router
 from cardservice.auth.routes import router as auth_router
@@ -19,7 +19,13 @@ from cardservice.cards.routes import router as cards_router
 from cardservice.config import Settings
 from cardservice.db import Database
 from cardservice.dictionaries.routes import router as dictionaries_router
-from cardservice.errors import MethodNotAllowed, NotFound, ServiceError, ValidationFailed
+from cardservice.errors import (
+    DatabaseUnavailable,
+    MethodNotAllowed,
+    NotFound,
+    ServiceError,
+    ValidationFailed,
+)
 from cardservice.health import router as health_router
 from cardservice.logs import configure_logging
 from cardservice.middleware import RequestContextMiddleware
@@ -29,6 +35,7 @@ from cardservice.ratelimit import RateLimiter
 from cardservice.sandbox.routes import router as sandbox_router
 from cardservice.security import CardCipher
 from cardservice.transactions.routes import router as transactions_router
+from cardservice.unavailable import HANDLED, is_database_unavailable
 from cardservice.users.routes import router as users_router
 from cardservice.web import JSONResponse
 
@@ -72,6 +79,14 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     return _error_response(ServiceError(str(exc.detail), code="http_error"))
 
 
+async def _database_error(_request: Request, exc: Exception) -> JSONResponse:
+    """503 + Retry-After while the database cannot be reached; any other error stays a 500."""
+    if not is_database_unavailable(exc):
+        raise exc
+    metrics.count_database_unavailable()
+    return _error_response(DatabaseUnavailable())
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build one service instance: its database, rate limiter and card-number cipher."""
     settings = settings or Settings()
@@ -92,6 +107,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)
+    for database_error in HANDLED:
+        app.add_exception_handler(database_error, _database_error)
     routers = [
         health_router,
         auth_router,

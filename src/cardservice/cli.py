@@ -53,13 +53,17 @@ async def in_unit(settings: Settings, work: Callable[[Tx], Awaitable[str]]) -> s
 
 
 def run_server(args: argparse.Namespace, settings: Settings) -> None:
-    """Migrate the embedded database, then run uvicorn (it owns the event loop)."""
+    """Migrate the embedded database, prepare the workers' metrics directory (before any
+    worker imports the metrics), then run uvicorn (it owns the event loop)."""
     import uvicorn
 
+    from cardservice.metrics import MULTIPROC_ENV, prepare_multiprocess_dir
     from cardservice.migrations import upgrade_database
 
     if args.workers < 1 or not 0 < args.port < 65536:
         raise CommandError("--workers must be ≥ 1 and --port 1..65535")
+    metrics_dir = prepare_multiprocess_dir(settings.var_dir / "metrics" / str(args.port))
+    os.environ[MULTIPROC_ENV] = str(metrics_dir)  # read by the workers' prometheus_client
     if settings.is_sqlite:
         asyncio.run(upgrade_database(settings.resolved_database_url))
     # The app is built by each worker from the environment: tell it how it is served (the

@@ -1,10 +1,11 @@
-"""Liveness (`/health`, no I/O) and readiness (`/ready`, the database answers)."""
+"""Liveness (`/health`, no I/O), readiness (`/ready`, the database answers), `/metrics`."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel
 
+from cardservice import metrics
 from cardservice.db import Db
 from cardservice.openapi import PUBLIC, Envelope
 from cardservice.web import JSONResponse, ok
@@ -40,3 +41,9 @@ async def ready(request: Request, db: Db) -> JSONResponse:
         )
     record = ReadyRecord(status="ready", redis=await request.app.state.rate_limiter.redis_status())
     return ok(record.model_dump(exclude_none=True))
+
+
+@router.get("/metrics", include_in_schema=False)
+async def prometheus_metrics() -> Response:
+    """Prometheus text of every worker (unauthenticated: expose it to the scraper only)."""
+    return Response(metrics.exposition(), media_type=metrics.CONTENT_TYPE)

@@ -28,11 +28,17 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from limits.errors import StorageError
 from redis.asyncio import ConnectionPool
 
+from cardservice import metrics
+
 logger = logging.getLogger("cardservice.ratelimit")
 
 SWEEP_SECONDS = 10.0
 SWEEP_CHUNK = 1_000  # keys swept between two turns of the event loop
-REDIS_TIMEOUT_SECONDS = 0.5
+# Bounded waits for a hung Redis, generous enough that a loaded host does not fall back
+# (1 s did, measured on the fleet); after one failure Redis is skipped for the retry delay,
+# so a hung Redis costs one slow request per `REDIS_RETRY_SECONDS`, not every request.
+REDIS_CONNECT_TIMEOUT_SECONDS = 2.0
+REDIS_TIMEOUT_SECONDS = 5.0
 REDIS_RETRY_SECONDS = 5.0
 WARNING_INTERVAL_SECONDS = 60.0
 
@@ -92,7 +98,7 @@ class RateLimiter:
         if redis_url:
             self._pool = ConnectionPool.from_url(
                 redis_url,
-                socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
+                socket_connect_timeout=REDIS_CONNECT_TIMEOUT_SECONDS,
                 socket_timeout=REDIS_TIMEOUT_SECONDS,
             )
             self._redis = RedisStorage(
@@ -113,6 +119,8 @@ class RateLimiter:
                 return await _count(self._shared, RateLimitItemPerMinute(limit), key)
             except StorageError as exc:
                 self._redis_failed(exc)
+        if self._shared is not None:
+            metrics.count_rate_limiter_unavailable()  # limited in process, Redis unreachable
         local = RateLimitItemPerMinute(max(1, limit // self._workers))
         return await _count(self._memory, local, key)
 

@@ -16,6 +16,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
+from cardservice import metrics
 from cardservice.auth.address import address_key, client_address
 from cardservice.auth.credentials import Principal, principal_for_mfa_code, principal_for_token
 from cardservice.errors import Forbidden, RateLimited, Unauthenticated
@@ -31,6 +32,12 @@ def _bearer(request: Request) -> str | None:
     return value.strip()
 
 
+def _refused(limit: str, retry_after: int) -> RateLimited:
+    """The 429 for `limit` (counted in the metrics by the limit's name)."""
+    metrics.count_rate_limited(limit)
+    return RateLimited(retry_after)
+
+
 async def _resolve(request: Request, *, bearer_only: bool) -> Principal:
     settings = request.app.state.settings
     limiter = request.app.state.rate_limiter
@@ -42,13 +49,13 @@ async def _resolve(request: Request, *, bearer_only: bool) -> Principal:
         address = address_key(client_address(request, settings.trusted_proxy_networks))
         verdict = await limiter.hit(f"authfail:{address}", settings.auth_failures_per_minute)
         if not verdict.allowed:
-            raise RateLimited(verdict.retry_after)
+            raise _refused("auth_failures", verdict.retry_after)
         raise Unauthenticated("The credentials are missing, invalid, expired or revoked.")
     if bearer_only and principal.scheme != "bearer":
         raise Forbidden("This endpoint accepts a bearer token only, not an MFA code.")
     verdict = await limiter.hit(principal.limit_key, settings.rate_limit_per_minute)
     if not verdict.allowed:
-        raise RateLimited(verdict.retry_after)
+        raise _refused("credential", verdict.retry_after)
     request.state.user_uuid = str(principal.user_uuid)
     return principal
 

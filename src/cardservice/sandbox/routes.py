@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
 
+from cardservice import metrics
 from cardservice.auth.dependencies import CallerA
 from cardservice.db import Db
 from cardservice.ledger.money import to_minor
@@ -81,6 +82,7 @@ async def sandbox_authorization(request: Request, caller: CallerA, db: Db) -> JS
     )
     cipher = request.app.state.cipher
     row = await db.transact(lambda tx: authorize(tx, cipher, caller.user_uuid, message))
+    metrics.count_authorization(row["status"], row["error_slug"])  # once committed
     return ok(transaction_record_of(row), status_code=201)
 
 
