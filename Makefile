@@ -9,24 +9,39 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_DSN ?= postgresql://postgres@127.0.0.1:5432/test
 
-.PHONY: install run test lint typecheck test-sqlite test-postgres postgres redis stress bench bench-quick bench-tools clean fleet fleet-stop fleet-chaos fleet-pitr bench-fleet
+.PHONY: install run test browser client lint typecheck test-sqlite test-postgres postgres redis stress bench bench-quick bench-tools clean fleet fleet-stop fleet-chaos fleet-pitr bench-fleet
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml clients/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -e '.[dev]' -e clients/python
 	touch $(STAMP)
 
 run: install
 	@mkdir -p var
 	@$(BIN)/cardservice db upgrade
 	@$(BIN)/cardservice demo > var/demo-token
-	@echo "cardservice on http://$(HOST):$(PORT)  (API docs: http://$(HOST):$(PORT)/docs)"
-	@echo "demo bearer token: $$(cat var/demo-token)"
-	@echo "try: curl -H \"Authorization: Bearer $$(cat var/demo-token)\" http://$(HOST):$(PORT)/dictionary/fees"
-	@$(BIN)/cardservice serve --host $(HOST) --port $(PORT)
+	@echo
+	@echo "  cardservice is starting on http://$(HOST):$(PORT)"
+	@echo "  Dashboard (one-time sign-in link, 15 min):"
+	@echo "    $$($(BIN)/cardservice dashboard link --email demo@cardservice.example --base-url http://$(HOST):$(PORT))"
+	@echo "  API docs:    http://$(HOST):$(PORT)/docs"
+	@echo "  Demo token:  $$(cat var/demo-token)   (also in var/demo-token)"
+	@echo "  Try:         curl -H \"Authorization: Bearer $$(cat var/demo-token)\" http://$(HOST):$(PORT)/accounts"
+	@echo
+	@$(BIN)/cardservice serve --host $(HOST) --port $(PORT) --no-migrate
+
+browser:
+	@command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium)
+
+client: install
+	@mkdir -p var
+	CARDSERVICE_SANDBOX=1 CARDSERVICE_LOG_LEVEL=WARNING $(BIN)/cardservice openapi > var/openapi.json
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/openapi-python-client generate --path var/openapi.json \
+		--output-path clients/python --overwrite --meta setup \
+		--custom-template-path clients/templates --config clients/config.yaml
 
 postgres:
 	@scripts/ensure-postgres.sh "$(PG_DSN)"
@@ -41,7 +56,7 @@ lint: install
 typecheck: install
 	$(BIN)/mypy src
 
-test: install postgres redis lint typecheck
+test: install postgres redis browser lint typecheck
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m pytest
 
 test-sqlite: install redis

@@ -9,6 +9,8 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
+from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException
 
 from cardservice import __version__, metrics
@@ -17,6 +19,9 @@ from cardservice.attachments.routes import router as attachments_router
 from cardservice.auth.routes import router as auth_router
 from cardservice.cards.routes import router as cards_router
 from cardservice.config import Settings
+from cardservice.dashboard import pages as dashboard_pages
+from cardservice.dashboard import signin as dashboard_signin
+from cardservice.dashboard.web import STATIC_DIR as DASHBOARD_STATIC
 from cardservice.db import Database
 from cardservice.dictionaries.routes import router as dictionaries_router
 from cardservice.errors import (
@@ -30,6 +35,7 @@ from cardservice.health import router as health_router
 from cardservice.logs import configure_logging
 from cardservice.middleware import RequestContextMiddleware
 from cardservice.openapi import build_openapi
+from cardservice.openapi_sdk import operation_id
 from cardservice.payments.routes import router as payments_router
 from cardservice.ratelimit import RateLimiter
 from cardservice.sandbox.routes import router as sandbox_router
@@ -90,14 +96,17 @@ async def _database_error(_request: Request, exc: Exception) -> JSONResponse:
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build one service instance: its database, rate limiter and card-number cipher."""
     settings = settings or Settings()
-    configure_logging(settings.log_level)
-    app = FastAPI(
+    configure_logging(settings.log_level, settings.log_format)
+    app = FastAPIOffline(  # /docs with Swagger UI's assets from the installed package
         title="cardservice",
         version=__version__,
         description=DESCRIPTION,
         default_response_class=JSONResponse,
         docs_url="/docs",
         redoc_url=None,
+        static_url="/static/docs",
+        favicon_url="/static/docs/favicon.png",
+        generate_unique_id_function=operation_id,
         lifespan=_lifespan,
     )
     app.state.settings = settings
@@ -119,11 +128,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         users_router,
         attachments_router,
         payments_router,
+        dashboard_signin.router,
+        dashboard_pages.router,
     ]
     if settings.sandbox_enabled:
         routers.append(sandbox_router)
     for router in routers:
         app.include_router(router)
+    app.mount("/app/static", StaticFiles(directory=DASHBOARD_STATIC), name="dashboard-static")
     if settings.cors_origin_list:
         app.add_middleware(
             CORSMiddleware,

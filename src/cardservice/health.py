@@ -23,13 +23,13 @@ class ReadyRecord(BaseModel):
 
 
 @router.get("/health", response_model=Envelope[HealthRecord], openapi_extra=PUBLIC)
-async def health() -> JSONResponse:
+async def get_health() -> JSONResponse:
     """The process is up (no database round trip: the read ceiling of this stack)."""
     return ok({"status": "ok"})
 
 
 @router.get("/ready", response_model=Envelope[ReadyRecord], openapi_extra=PUBLIC)
-async def ready(request: Request, db: Db) -> JSONResponse:
+async def get_readiness(request: Request, db: Db) -> JSONResponse:
     """The database answers (503 while it does not). Redis only degrades: the service keeps
     serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`."""
     try:

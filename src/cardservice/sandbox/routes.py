@@ -53,7 +53,7 @@ OPTIONAL_REFUND_BODY["requestBody"]["required"] = False  # no body refunds what 
     openapi_extra={**BEARER_OR_MFA, **body_schema(DepositRequest)},
     summary="Simulate money arriving on an account",
 )
-async def sandbox_deposit(request: Request, caller: CallerA, db: Db) -> JSONResponse:
+async def create_sandbox_deposit(request: Request, caller: CallerA, db: Db) -> JSONResponse:
     body = await read_json(request, DepositRequest)
     account, amount = uuid.UUID(body.account_uuid), to_minor(body.amount)
     row = await db.transact(lambda tx: deposit(tx, caller.user_uuid, account, amount))
@@ -67,7 +67,7 @@ async def sandbox_deposit(request: Request, caller: CallerA, db: Db) -> JSONResp
     openapi_extra={**BEARER_OR_MFA, **body_schema(AuthorizationRequest)},
     summary="Simulate a card authorization from the network",
 )
-async def sandbox_authorization(request: Request, caller: CallerA, db: Db) -> JSONResponse:
+async def create_sandbox_authorization(request: Request, caller: CallerA, db: Db) -> JSONResponse:
     body = await read_json(request, AuthorizationRequest)
     message = Authorization(
         card_uuid=uuid.UUID(body.card_uuid),
@@ -101,7 +101,7 @@ async def _transition(
     openapi_extra=BEARER_OR_MFA,
     summary="Settle a pending purchase",
 )
-async def sandbox_settle(
+async def settle_sandbox_transaction(
     caller: CallerA, db: Db, transaction_uuid: TransactionUuid
 ) -> JSONResponse:
     return await _transition(db, lifecycle.settle, caller.user_uuid, transaction_uuid)
@@ -114,7 +114,7 @@ async def sandbox_settle(
     openapi_extra=BEARER_OR_MFA,
     summary="Reverse a pending purchase",
 )
-async def sandbox_reverse(
+async def reverse_sandbox_transaction(
     caller: CallerA, db: Db, transaction_uuid: TransactionUuid
 ) -> JSONResponse:
     return await _transition(db, lifecycle.reverse, caller.user_uuid, transaction_uuid)
@@ -136,7 +136,7 @@ async def _optional_body(request: Request) -> RefundRequest:
     openapi_extra={**BEARER_OR_MFA, **OPTIONAL_REFUND_BODY},
     summary="Refund a settled purchase, in full or in part",
 )
-async def sandbox_refund(
+async def refund_sandbox_transaction(
     request: Request, caller: CallerA, db: Db, transaction_uuid: TransactionUuid
 ) -> JSONResponse:
     body = await _optional_body(request)
@@ -153,7 +153,7 @@ async def sandbox_refund(
     openapi_extra={**BEARER_OR_MFA, **body_schema(ThreeDsRequest)},
     summary="Simulate a 3DS code sent for a card",
 )
-async def sandbox_three_ds(request: Request, caller: CallerA, db: Db) -> JSONResponse:
+async def create_sandbox_three_ds_code(request: Request, caller: CallerA, db: Db) -> JSONResponse:
     body = await read_json(request, ThreeDsRequest)
     ttl = timedelta(seconds=request.app.state.settings.three_ds_ttl_seconds)
     cipher, card, amount = (

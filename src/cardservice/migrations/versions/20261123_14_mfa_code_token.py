@@ -3,7 +3,7 @@ dies with that token (API.md §8); codes issued by the CLI have none. Codes and 
 pruned by their expiry or revocation time, so both are indexed on it.
 
 Revision ID: 20261123_14
-Revises: 20261123_02
+Revises: 20261123_03
 Create Date: 2026-11-23
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "20261123_14"
-down_revision = "20261123_02"
+down_revision = "20261123_03"
 branch_labels = None
 depends_on = None
 
