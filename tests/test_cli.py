@@ -18,6 +18,7 @@ def _cli(settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:
         "CARDSERVICE_DATABASE_URL": settings.database_url,
         "CARDSERVICE_VAR_DIR": str(settings.var_dir),
         "CARDSERVICE_ENCRYPTION_KEY": settings.encryption_key,
+        "CARDSERVICE_FINGERPRINT_KEY": settings.fingerprint_key,
         "CARDSERVICE_LOG_LEVEL": "WARNING",
     }
     return subprocess.run(

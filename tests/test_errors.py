@@ -49,7 +49,7 @@ async def test_anonymous_bad_body_is_401(client: httpx.AsyncClient) -> None:
 
 async def test_malformed_json_is_400(app: FastAPI, client: httpx.AsyncClient) -> None:
     user = await make_user(app)
-    for raw in [b"{not json", b"[1, 2]", b"", b'"text"', b'{"a": NaN}']:
+    for raw in [b"{not json", b"[1, 2]", b"", b'"text"']:
         response = await client.post(
             "/card/favorite",
             content=raw,

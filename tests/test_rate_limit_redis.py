@@ -1,8 +1,15 @@
-"""With CARDSERVICE_REDIS_URL, instances share their rate limits (Redis at 127.0.0.1:6379)."""
+"""With CARDSERVICE_REDIS_URL, instances share their rate limits (Redis at 127.0.0.1:6379);
+without Redis, or when it goes away, each instance limits on its own (API.md §8)."""
 
 from __future__ import annotations
 
+import socket
+import subprocess
+import time
 import uuid
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
 
 import httpx
 import pytest
@@ -11,9 +18,11 @@ from redis.asyncio import Redis
 
 from cardservice.app import create_app
 from cardservice.config import Settings
-from tests.factories import make_user
+from tests.factories import Caller, make_user
 
 REDIS_URL = "redis://127.0.0.1:6379/15"
+NOBODY_LISTENS = 18199  # in this worktree's port range, never bound
+OWN_REDIS_PORT = 18150
 
 
 @pytest.fixture
@@ -68,23 +77,85 @@ async def test_failed_logins_are_counted_across_instances(
     assert statuses == [401, 401, 429, 429]
 
 
-async def test_requests_pass_uncounted_while_redis_is_unreachable(
+@asynccontextmanager
+async def instance(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
+    """A service instance of its own, with a client."""
+    service = create_app(settings)
+    transport = httpx.ASGITransport(app=service, raise_app_exceptions=False)
+    try:
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
+            yield http
+    finally:
+        await service.state.db.dispose()
+        await service.state.rate_limiter.close()
+
+
+async def _statuses(http: httpx.AsyncClient, caller: Caller, count: int) -> list[int]:
+    return [(await http.get("/accounts", headers=caller.headers)).status_code for _ in range(count)]
+
+
+def _warnings(log_capture: list[str], since: int) -> list[str]:
+    return [line for line in log_capture[since:] if "redis unreachable" in line]
+
+
+async def test_unreachable_redis_degrades_to_in_process_limits(
+    app: FastAPI, settings: Settings, log_capture: list[str]
+) -> None:
+    user = await make_user(app)
+    nobody = f"redis://127.0.0.1:{NOBODY_LISTENS}/0"
+    since = len(log_capture)
+    async with instance(
+        settings.model_copy(update={"redis_url": nobody, "rate_limit_per_minute": 3})
+    ) as http:
+        statuses = await _statuses(http, user, 4)
+        ready = await http.get("/ready")
+        exposed = (await http.get("/metrics")).text
+    assert statuses == [200, 200, 200, 429]  # limited in process, not let through uncounted
+    assert "cardservice_rate_limiter_unavailable_total" in exposed
+    assert ready.status_code == 200
+    assert ready.json()["data"] == {"status": "ready", "redis": "degraded"}
+    assert len(_warnings(log_capture, since)) == 1  # one warning a minute, not one a request
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """A redis-server of this test's own (never the machine's on 6379), killed at the end."""
+    server = subprocess.Popen(
+        ["redis-server", "--port", str(OWN_REDIS_PORT), "--save", "", "--dir", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+    )
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", OWN_REDIS_PORT), timeout=0.1).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    yield server
+    server.kill()
+    server.wait()
+
+
+async def test_redis_that_goes_away_degrades_and_comes_back(
+    app: FastAPI, settings: Settings, own_redis: subprocess.Popen[bytes]
+) -> None:
+    user = await make_user(app)
+    url = f"redis://127.0.0.1:{OWN_REDIS_PORT}/0"
+    async with instance(settings.model_copy(update={"redis_url": url})) as http:
+        assert (await http.get("/ready")).json()["data"]["redis"] == "ok"
+        assert (await http.get("/accounts", headers=user.headers)).status_code == 200
+        own_redis.kill()
+        own_redis.wait()
+        assert (await http.get("/accounts", headers=user.headers)).status_code == 200
+        ready = await http.get("/ready")
+        assert ready.status_code == 200 and ready.json()["data"]["redis"] == "degraded"
+        assert (await http.get("/accounts", headers=user.headers)).status_code == 200
+
+
+async def test_in_process_limits_are_divided_among_workers(
     app: FastAPI, settings: Settings
 ) -> None:
     user = await make_user(app)
-    nowhere = settings.model_copy(
-        update={"redis_url": "redis://127.0.0.1:1/0", "rate_limit_per_minute": 1}
-    )
-    instance = create_app(nowhere)
-    transport = httpx.ASGITransport(app=instance)
-    try:
-        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
-            statuses = [
-                (await client.get("/accounts", headers=user.headers)).status_code for _ in range(3)
-            ]
-            metrics = (await client.get("/metrics")).text
-    finally:
-        await instance.state.db.dispose()
-        await instance.state.rate_limiter.close()
-    assert statuses == [200, 200, 200]
-    assert "cardservice_rate_limiter_unavailable_total" in metrics
+    two_workers = settings.model_copy(update={"rate_limit_per_minute": 5, "workers": 2})
+    async with instance(two_workers) as http:
+        statuses = await _statuses(http, user, 3)
+    assert statuses == [200, 200, 429]  # 5 // 2 per worker: never more than 5 in all

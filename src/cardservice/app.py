@@ -39,7 +39,7 @@ from cardservice.middleware import RequestContextMiddleware
 from cardservice.openapi import build_openapi
 from cardservice.openapi_sdk import operation_id
 from cardservice.payments.routes import router as payments_router
-from cardservice.ratelimit import make_rate_limiter
+from cardservice.ratelimit import RateLimiter
 from cardservice.sandbox.routes import router as sandbox_router
 from cardservice.security import CardCipher
 from cardservice.transactions.routes import router as transactions_router
@@ -83,12 +83,19 @@ def _allowed_methods(request: Request) -> str:
     return ", ".join(sorted(methods))
 
 
+def _not_found_message(request: Request) -> str:
+    """An unmatched path under the transaction image says what API.md §1.1 demands."""
+    if request.url.path.startswith("/transaction/jpg/"):
+        return "Transaction not found"
+    return "No such endpoint or resource."
+
+
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
     if exc.status_code == 405:
         return _error_response(MethodNotAllowed(headers={"Allow": _allowed_methods(request)}))
     if exc.status_code == 404:
-        return _error_response(NotFound("No such endpoint or resource."))
+        return _error_response(NotFound(_not_found_message(request)))
     return _error_response(ServiceError(str(exc.detail), code="http_error"))
 
 
@@ -118,7 +125,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.db = Database(settings)
-    app.state.rate_limiter = make_rate_limiter(settings.redis_url)
+    app.state.rate_limiter = RateLimiter(settings.redis_url, settings.workers)
     app.state.cipher = CardCipher.from_settings(settings)
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(RequestValidationError, _validation_error)

@@ -66,6 +66,10 @@ def run_server(args: argparse.Namespace, settings: Settings) -> None:
     os.environ[MULTIPROC_ENV] = str(metrics_dir)  # read by the workers' prometheus_client
     if settings.is_sqlite and args.migrate:
         asyncio.run(upgrade_database(settings.resolved_database_url))
+    # The app is built by each worker from the environment: tell it how it is served (the
+    # sandbox default and the in-process share of each rate limit depend on it).
+    os.environ["CARDSERVICE_BIND_HOST"] = args.host
+    os.environ["CARDSERVICE_WORKERS"] = str(args.workers)
     uvicorn.run(
         "cardservice.asgi:app",
         host=args.host,
@@ -176,10 +180,60 @@ async def cmd_mfa_issue(args: argparse.Namespace, settings: Settings) -> str | N
     return await in_unit(settings, work)
 
 
+async def cmd_mfa_revoke(args: argparse.Namespace, settings: Settings) -> str | None:
+    from cardservice.auth.credentials import revoke_mfa_codes
+    from cardservice.users.service import user_by_email
+
+    async def work(tx: Tx) -> str:
+        return str(await revoke_mfa_codes(tx, await user_by_email(tx, args.email)))
+
+    return await in_unit(settings, work)
+
+
+async def cmd_credentials_prune(_args: argparse.Namespace, settings: Settings) -> str | None:
+    from cardservice.auth.credentials import prune_credentials
+    from cardservice.models.base import utcnow
+
+    async def work(tx: Tx) -> str:
+        return str(await prune_credentials(tx, utcnow()))
+
+    return await in_unit(settings, work)
+
+
 async def cmd_keys_generate(_args: argparse.Namespace, _settings: Settings) -> str:
     from cardservice.security import generate_key
 
     return generate_key()
+
+
+async def cmd_keys_fingerprint_key(_args: argparse.Namespace, settings: Settings) -> str:
+    from cardservice.security import CardCipher
+
+    return CardCipher.from_settings(settings).fingerprint_key.hex()
+
+
+async def cmd_keys_rotate(args: argparse.Namespace, settings: Settings) -> str:
+    from cardservice.db import Database
+    from cardservice.key_rotation import rotate_keys
+    from cardservice.security import CardCipher
+
+    if not settings.fingerprint_key:
+        raise CommandError(
+            "pin the fingerprint key first, so retiring the old key keeps every card's "
+            "fingerprint: CARDSERVICE_FINGERPRINT_KEY=$(cardservice keys fingerprint-key)"
+        )
+    if args.batch < 1:
+        raise CommandError("--batch must be ≥ 1")
+
+    def progress(table: str, walked: int, total: int) -> None:
+        print(f"{table}: {walked}/{total} rows walked", file=sys.stderr, flush=True)
+
+    db = Database(settings)
+    try:
+        changed = await rotate_keys(db, CardCipher.from_settings(settings), progress, args.batch)
+    finally:
+        await db.dispose()
+    return str(changed)
 
 
 async def cmd_dashboard_link(args: argparse.Namespace, settings: Settings) -> str:
@@ -272,11 +326,29 @@ def _parser() -> argparse.ArgumentParser:
     code.add_argument("--email", required=True)
     code.add_argument("--ttl", type=int, default=600)
     code.set_defaults(handler=cmd_mfa_issue)
+    mfa_revoke = mfa.add_parser("revoke", help="revoke all of a user's codes; prints how many")
+    mfa_revoke.add_argument("--email", required=True)
+    mfa_revoke.set_defaults(handler=cmd_mfa_revoke)
+
+    credentials = sub.add_parser("credentials", help="tokens and codes").add_subparsers(
+        dest="credentials", required=True
+    )
+    credentials.add_parser(
+        "prune", help="delete tokens and codes dead for 30 days; prints how many"
+    ).set_defaults(handler=cmd_credentials_prune)
 
     keys = sub.add_parser("keys", help="encryption keys").add_subparsers(dest="keys", required=True)
     keys.add_parser("generate", help="print a new encryption key").set_defaults(
         handler=cmd_keys_generate
     )
+    keys.add_parser(
+        "fingerprint-key", help="print the card-fingerprint key in use (to pin it)"
+    ).set_defaults(handler=cmd_keys_fingerprint_key)
+    rotate = keys.add_parser(
+        "rotate", help="re-encrypt every stored secret under the newest key; prints how many"
+    )
+    rotate.add_argument("--batch", type=int, default=500, help="rows per write unit")
+    rotate.set_defaults(handler=cmd_keys_rotate)
 
     dashboard = sub.add_parser("dashboard", help="the web dashboard").add_subparsers(
         dest="dashboard", required=True

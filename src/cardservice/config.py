@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import ipaddress
 from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from cardservice.auth.address import Network, parse_networks
 
 DEFAULT_VAR_DIR = Path("var")
 
@@ -20,13 +23,22 @@ class Settings(BaseSettings):
     database_url: str = Field(default="", description="sqlite:///PATH or postgresql://…")
     var_dir: Path = Field(default=DEFAULT_VAR_DIR, description="where embedded state lives")
     sandbox: bool | None = Field(default=None, description="card network simulator routes")
-    encryption_key: str = Field(default="", description="Fernet key for card numbers")
+    encryption_key: str = Field(
+        default="", description="Fernet keys for card numbers, comma-separated, newest first"
+    )
+    fingerprint_key: str = Field(
+        default="", pattern=r"^([0-9a-f]{64})?$", description="HMAC key of card fingerprints"
+    )
+    key_file: Path | None = Field(default=None, description="the embedded set-up's key file")
     storage_dir: Path | None = None
     max_attachment_bytes: int = Field(default=10 * 1024 * 1024, ge=1)
     max_body_bytes: int = Field(default=1024 * 1024, ge=1024)
     rate_limit_per_minute: int = Field(default=1200, ge=1)
     auth_failures_per_minute: int = Field(default=30, ge=1)
     redis_url: str = ""
+    trusted_proxies: str = Field(default="", description="CIDRs whose X-Forwarded-For we believe")
+    workers: int = Field(default=1, ge=1, description="worker processes; set by serve --workers")
+    bind_host: str = Field(default="", description="the address serve binds; set by serve")
     cors_origins: str = ""
     log_level: str = "INFO"
     log_format: Literal["auto", "human", "json"] = Field(
@@ -51,6 +63,17 @@ class Settings(BaseSettings):
     def _upper(cls, value: str) -> str:
         return value.upper()
 
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _cidrs(cls, value: str) -> str:
+        parse_networks(value)  # ValueError → a settings error at start-up
+        return value
+
+    @property
+    def trusted_proxy_networks(self) -> list[Network]:
+        """Parsed on use (only failed authentications need it), so copies stay right."""
+        return parse_networks(self.trusted_proxies)
+
     @cached_property
     def resolved_database_url(self) -> str:
         """The SQLAlchemy async URL: the driver is picked here, never by the operator."""
@@ -70,8 +93,19 @@ class Settings(BaseSettings):
 
     @property
     def sandbox_enabled(self) -> bool:
-        """On by default for the embedded SQLite set-up, off by default otherwise."""
-        return self.is_sqlite if self.sandbox is None else self.sandbox
+        """`SANDBOX` when set; by default on only for SQLite served on a loopback address."""
+        if self.sandbox is not None:
+            return self.sandbox
+        return self.is_sqlite and _is_loopback(self.bind_host)
+
+    @property
+    def encryption_keys(self) -> list[str]:
+        return [key.strip() for key in self.encryption_key.split(",") if key.strip()]
+
+    @property
+    def resolved_key_file(self) -> Path:
+        """Where the embedded set-up keeps its generated key: outside the database's dir."""
+        return self.key_file or Path.home() / ".config" / "cardservice" / "encryption.key"
 
     @property
     def webhook_private_allowed(self) -> bool:
@@ -87,3 +121,13 @@ class Settings(BaseSettings):
     @property
     def cors_origin_list(self) -> list[str]:
         return [origin.strip() for origin in self.cors_origins.split(",") if origin.strip()]
+
+
+def _is_loopback(host: str) -> bool:
+    """`localhost` or a loopback address; "" (not served by `serve`) is not."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel
 
 from cardservice import metrics
@@ -17,15 +17,21 @@ class HealthRecord(BaseModel):
     status: str
 
 
+class ReadyRecord(BaseModel):
+    status: str
+    redis: str | None = None  # "ok" | "degraded" (limits in process); absent without Redis
+
+
 @router.get("/health", response_model=Envelope[HealthRecord], openapi_extra=PUBLIC)
 async def get_health() -> JSONResponse:
     """The process is up (no database round trip: the read ceiling of this stack)."""
     return ok({"status": "ok"})
 
 
-@router.get("/ready", response_model=Envelope[HealthRecord], openapi_extra=PUBLIC)
-async def get_readiness(db: Db) -> JSONResponse:
-    """The database answers; 503 while it does not."""
+@router.get("/ready", response_model=Envelope[ReadyRecord], openapi_extra=PUBLIC)
+async def get_readiness(request: Request, db: Db) -> JSONResponse:
+    """The database answers (503 while it does not). Redis only degrades: the service keeps
+    serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`."""
     try:
         await db.reader.value("SELECT 1")
     except Exception:
@@ -33,7 +39,8 @@ async def get_readiness(db: Db) -> JSONResponse:
             {"success": False, "message": "The database is unavailable.", "code": "not_ready"},
             status_code=503,
         )
-    return ok({"status": "ready"})
+    record = ReadyRecord(status="ready", redis=await request.app.state.rate_limiter.redis_status())
+    return ok(record.model_dump(exclude_none=True))
 
 
 @router.get("/metrics", include_in_schema=False)

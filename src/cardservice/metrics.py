@@ -54,7 +54,7 @@ RATE_LIMITED = Counter(
 )
 RATE_LIMITER_UNAVAILABLE = Counter(
     "cardservice_rate_limiter_unavailable",
-    "Rate-limit checks let through uncounted because Redis could not be reached.",
+    "Rate-limit checks counted in process because Redis could not be reached.",
 )
 DATABASE_UNAVAILABLE = Counter(
     "cardservice_database_unavailable",

@@ -7,6 +7,9 @@ from typing import Annotated
 
 from fastapi import Depends, Query
 
+MAX_PAGE = 2**63 - 1  # `page` is an int64 (JSON and the databases' integers)
+MAX_OFFSET = 2**62  # below every database's 64-bit OFFSET; any page that deep is empty
+
 
 @dataclass(frozen=True, slots=True)
 class Page:
@@ -15,7 +18,8 @@ class Page:
 
     @property
     def offset(self) -> int:
-        return (self.number - 1) * self.size
+        """Rows before this page, capped so a huge `page` cannot overflow the SQL OFFSET."""
+        return min((self.number - 1) * self.size, MAX_OFFSET)
 
     def meta(self, total: int) -> dict[str, int]:
         return {
@@ -27,7 +31,7 @@ class Page:
 
 
 async def standard_page(
-    page: Annotated[int, Query(ge=1, le=1_000_000, description="Page number, from 1")] = 1,
+    page: Annotated[int, Query(ge=1, le=MAX_PAGE, description="Page number, from 1")] = 1,
     per_page: Annotated[int, Query(ge=1, le=100, description="Rows per page, 1..100")] = 20,
 ) -> Page:
     """`page` (≥ 1, default 1) and `per_page` (1..100, default 20)."""
@@ -35,7 +39,7 @@ async def standard_page(
 
 
 async def card_page(
-    page: Annotated[int, Query(ge=1, le=1_000_000, description="Page number, from 1")] = 1,
+    page: Annotated[int, Query(ge=1, le=MAX_PAGE, description="Page number, from 1")] = 1,
     per_page: Annotated[int, Query(ge=1, le=500, description="Rows per page, 1..500")] = 100,
 ) -> Page:
     """`GET /card` pages: `per_page` up to 500, default 100."""

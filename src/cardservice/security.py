@@ -1,8 +1,17 @@
 """Encryption at rest for card numbers and 3DS codes (Fernet), and keyed fingerprints.
 
-The key comes from `CARDSERVICE_ENCRYPTION_KEY`. Only the embedded SQLite set-up may
-generate one (into `var/encryption.key`, mode 0600); a PostgreSQL deployment must set it,
-since every instance has to share the same key.
+`CARDSERVICE_ENCRYPTION_KEY` lists one or more Fernet keys, newest first: the newest
+encrypts, any of them decrypts (`MultiFernet`), so `cardservice keys rotate` can re-encrypt
+every stored secret under the newest key while the old one still reads what is not yet
+done. Only the embedded SQLite set-up may generate a key: into `KEY_FILE` (by default
+`~/.config/cardservice/encryption.key`, away from the database's directory, so a copy of
+`var/` carries no key); a key file left in `var/` by an older version is moved there.
+
+Card-number fingerprints (the unique `cards.pan_fingerprint`) are an HMAC under a key of
+their own that never changes with rotation: `CARDSERVICE_FINGERPRINT_KEY` (64 hex digits)
+or, when unset, the value older versions derived from the *last* (oldest) encryption key,
+so existing fingerprints stay valid without a migration. Pin it (`cardservice keys
+fingerprint-key` prints it) before retiring that key: rotation refuses to run otherwise.
 """
 
 from __future__ import annotations
@@ -10,33 +19,45 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+from pathlib import Path
 
-from cryptography.fernet import Fernet, InvalidToken
+from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 
 from cardservice.config import Settings
 
-KEY_FILE_NAME = "encryption.key"
+LEGACY_KEY_FILE_NAME = "encryption.key"  # in var/, where versions before 0.2 kept it
 
 
 class MissingEncryptionKey(RuntimeError):
     pass
 
 
+def legacy_fingerprint_key(key: bytes) -> bytes:
+    """The fingerprint key derived from a Fernet key, as every version so far did."""
+    return hashlib.sha256(b"cardservice-fingerprint:" + key).digest()
+
+
 class CardCipher:
-    def __init__(self, key: bytes) -> None:
-        self._fernet = Fernet(key)
-        self._fingerprint_key = hashlib.sha256(b"cardservice-fingerprint:" + key).digest()
+    """Encrypts with the newest key, decrypts with any; fingerprints under a stable key."""
+
+    def __init__(self, keys: list[bytes], fingerprint_key: bytes | None = None) -> None:
+        if not keys:
+            raise MissingEncryptionKey("no encryption key given")
+        self._newest = Fernet(keys[0])
+        self._fernet = MultiFernet([Fernet(key) for key in keys])
+        self.fingerprint_key = fingerprint_key or legacy_fingerprint_key(keys[-1])
 
     @classmethod
     def from_settings(cls, settings: Settings) -> CardCipher:
-        if settings.encryption_key:
-            return cls(settings.encryption_key.encode())
+        pinned = bytes.fromhex(settings.fingerprint_key) if settings.fingerprint_key else None
+        if settings.encryption_keys:
+            return cls([key.encode() for key in settings.encryption_keys], pinned)
         if not settings.is_sqlite:
             raise MissingEncryptionKey(
                 "CARDSERVICE_ENCRYPTION_KEY must be set for PostgreSQL "
                 "(generate one with: cardservice keys generate)"
             )
-        return cls(_embedded_key(settings))
+        return cls(_embedded_keys(settings), pinned)
 
     def encrypt(self, plaintext: str) -> bytes:
         return self._fernet.encrypt(plaintext.encode())
@@ -45,29 +66,69 @@ class CardCipher:
         try:
             return self._fernet.decrypt(ciphertext).decode()
         except InvalidToken as exc:
-            raise ValueError("ciphertext does not match the configured key") from exc
+            raise ValueError("ciphertext does not match the configured keys") from exc
+
+    def reencrypt(self, ciphertext: bytes) -> bytes | None:
+        """The ciphertext under the newest key; None when it already is (nothing to do)."""
+        try:
+            self._newest.decrypt(ciphertext)
+            return None
+        except InvalidToken:
+            pass
+        try:
+            return self._fernet.rotate(ciphertext)
+        except InvalidToken as exc:
+            raise ValueError("ciphertext does not match the configured keys") from exc
 
     def fingerprint(self, plaintext: str) -> str:
-        return hmac.new(self._fingerprint_key, plaintext.encode(), hashlib.sha256).hexdigest()
+        return hmac.new(self.fingerprint_key, plaintext.encode(), hashlib.sha256).hexdigest()
 
 
 def generate_key() -> str:
     return Fernet.generate_key().decode()
 
 
-def _embedded_key(settings: Settings) -> bytes:
-    """Read the embedded key, creating it atomically (link) so racing workers agree."""
-    path = settings.var_dir / KEY_FILE_NAME
+def _embedded_keys(settings: Settings) -> list[bytes]:
+    """The embedded key file's keys (one a line, newest first), created on first use."""
+    path = settings.resolved_key_file
+    _move_legacy_key_file(settings.var_dir / LEGACY_KEY_FILE_NAME, path)
     if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".{KEY_FILE_NAME}.{os.getpid()}")
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w") as handle:
-            handle.write(generate_key())
-        try:
-            os.link(temporary, path)
-        except FileExistsError:
-            pass  # another worker created it first: use theirs
-        finally:
-            temporary.unlink()
-    return path.read_bytes().strip()
+        _create_key_file(path)
+    return [line.strip().encode() for line in path.read_text().splitlines() if line.strip()]
+
+
+def _move_legacy_key_file(legacy: Path, path: Path) -> None:
+    """A key file beside the database moves to `path` (same key: the old copy just goes)."""
+    if not legacy.exists() or legacy.resolve() == path.resolve():
+        return
+    try:
+        key = legacy.read_text()
+    except FileNotFoundError:
+        return  # another worker moved it meanwhile
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    _link_new(path, key)
+    if path.read_text().strip() != key.strip():
+        raise MissingEncryptionKey(
+            f"two different key files: {legacy} and {path}; keep the one this "
+            "database was encrypted with (set CARDSERVICE_KEY_FILE to it)"
+        )
+    legacy.unlink(missing_ok=True)
+
+
+def _create_key_file(path: Path) -> None:
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    _link_new(path, generate_key())
+
+
+def _link_new(path: Path, content: str) -> None:
+    """Write `path` (mode 0600) atomically, unless it exists: racing workers agree."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(content)
+    try:
+        os.link(temporary, path)
+    except FileExistsError:
+        pass  # another worker created it first: use theirs
+    finally:
+        temporary.unlink()

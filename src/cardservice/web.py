@@ -62,10 +62,6 @@ def done() -> JSONResponse:
     return JSONResponse({"success": True})
 
 
-def _reject_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a number")
-
-
 def _field_name(loc: Sequence[int | str]) -> str:
     return ".".join(str(part) for part in loc) or "body"
 
@@ -81,10 +77,11 @@ def validation_errors(error: ValidationError) -> dict[str, list[str]]:
 async def read_json(
     request: Request, model: type[ModelT], *, max_bytes: int | None = None
 ) -> ModelT:
-    """Read, parse and validate a JSON object body (415, 413, 400, then 422)."""
-    require_json(request)
+    """Read, parse and validate a JSON object body (413, 415, 400, then 422: API.md §1.1)."""
     limit = max_bytes or request.app.state.settings.max_body_bytes
-    return parse_json(await read_limited(request, limit), model)
+    raw = await read_limited(request, limit)
+    require_json(request)
+    return parse_json(raw, model)
 
 
 def require_json(request: Request) -> None:
@@ -95,9 +92,11 @@ def require_json(request: Request) -> None:
 
 
 def parse_json(raw: bytes, model: type[ModelT]) -> ModelT:
-    """A JSON object (numbers as exact decimals) validated by `model` (400, then 422)."""
+    """A JSON object (numbers as exact decimals) validated by `model` (400, then 422).
+    `NaN` and `Infinity` parse (as non-finite decimals) so that validation refuses them
+    with 422, as API.md §1.1 says for amounts, instead of a 400."""
     try:
-        parsed = json.loads(raw, parse_float=Decimal, parse_constant=_reject_constant)
+        parsed = json.loads(raw, parse_float=Decimal, parse_constant=Decimal)
     except (ValueError, RecursionError) as exc:
         raise BadRequest("The body is not valid JSON.") from exc
     if not isinstance(parsed, dict):

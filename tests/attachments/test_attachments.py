@@ -65,6 +65,11 @@ async def test_each_accepted_type_round_trips(app: FastAPI, client: httpx.AsyncC
         assert download.status_code == 200 and download.content == data
         assert download.headers["content-type"] == mime
         assert download.headers["etag"] == f'"{record["sha256"]}"'
+        assert download.headers["x-content-type-options"] == "nosniff"
+        extension = {"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp"}.get(mime, "pdf")
+        assert download.headers["content-disposition"] == (
+            f'attachment; filename="{record["uuid"]}.{extension}"'
+        )
 
 
 async def test_data_url_prefix_and_strict_base64(app: FastAPI, client: httpx.AsyncClient) -> None:

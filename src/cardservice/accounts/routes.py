@@ -10,6 +10,7 @@ from fastapi import APIRouter, Path, Request
 from cardservice.accounts import service
 from cardservice.accounts.schemas import AccountRecord, AccountsPage
 from cardservice.auth.dependencies import CallerA
+from cardservice.catalogue.loader import load_catalogue
 from cardservice.db import Db
 from cardservice.filters import filters_parameter, matching, one_of, read_filters, text
 from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope, PagedEnvelope
@@ -19,9 +20,11 @@ from cardservice.web import JSONResponse, ok
 router = APIRouter(tags=["accounts"])
 
 
+# The account-types dictionary is the shipped catalogue's (migrations copy it into the table).
+ACCOUNT_TYPES = tuple(entry["slug"] for entry in load_catalogue()["account_types"])
 ACCOUNT_FILTERS = {
     "status": one_of(*service.ACCOUNT_STATUSES),
-    "type": text(32),
+    "type": one_of(*ACCOUNT_TYPES),
     "currency": matching("[A-Z]{3}", "must be an ISO 4217 code such as USD"),
     "search": text(120),
 }

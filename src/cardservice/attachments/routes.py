@@ -69,9 +69,13 @@ async def download_attachment(
     db: Db,
     attachment_uuid: Annotated[str, Path(alias="attachmentUuid", pattern=UUID_PATTERN)],
 ) -> FileResponse:
+    """The file, as a download (`Content-Disposition: attachment`): never rendered inline
+    from the API's origin, where a `?_code=` link could make it run as a page."""
     record = await service.own_attachment(db.reader, caller.user_uuid, uuid.UUID(attachment_uuid))
     return FileResponse(
         blob_store(request).path(record.sha256),
         media_type=record.mime_type,
+        filename=service.download_name(record),
+        content_disposition_type="attachment",
         headers={"ETag": f'"{record.sha256}"', "Cache-Control": "private, max-age=86400"},
     )

@@ -18,6 +18,12 @@ from cardservice.sql import Reader, Row, Tx, as_datetime, as_uuid
 
 DATA_URL = re.compile(r"^data:[\w.+-]+/[\w.+-]+(?:;[\w=.-]+)*;base64,", re.ASCII)
 JSON_OVERHEAD = 64 * 1024
+EXTENSIONS = {
+    "image/jpeg": "jpg",
+    "image/png": "png",
+    "image/webp": "webp",
+    "application/pdf": "pdf",
+}
 
 
 class UnsupportedFileType(RuleViolation):
@@ -47,6 +53,11 @@ def decode(file: str, max_decoded: int) -> bytes:
     if len(data) > max_decoded:
         raise PayloadTooLarge("The file is larger than the attachment limit.")
     return data
+
+
+def download_name(record: AttachmentRecord) -> str:
+    """The file name a download is saved under: `<uuid>.<ext>`, never the client's."""
+    return f"{record.uuid}.{EXTENSIONS.get(record.mime_type, 'bin')}"
 
 
 _COLUMNS = "uuid, type, mime_type, size, sha256, created_at"

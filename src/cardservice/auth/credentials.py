@@ -1,4 +1,9 @@
-"""Issuing, revoking and checking credentials; only SHA-256 hashes are ever stored."""
+"""Issuing, revoking, checking and pruning credentials; only SHA-256 hashes are ever stored.
+
+MFA codes (API.md §8): at most `MAX_LIVE_MFA_CODES` live per user (issuing one more revokes
+the oldest); a code minted with a bearer token dies with that token (revoked or expired);
+expired and revoked tokens and codes are deleted `PRUNE_AFTER` later.
+"""
 
 from __future__ import annotations
 
@@ -14,23 +19,34 @@ from cardservice.sql import Reader, Row, Tx, as_datetime, as_uuid
 
 TOKEN_PREFIX = "cs_"  # noqa: S105 - a public marker, not a secret
 TOKEN_BYTES = 32
+PREFIX_LENGTH = len(TOKEN_PREFIX) + 8
 MFA_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
 MFA_LENGTH = 10  # 31**10 ≈ 2**49.5
+MAX_LIVE_MFA_CODES = 20
+PRUNE_AFTER = timedelta(days=30)
 
 
 @dataclass(frozen=True, slots=True)
 class Principal:
-    """Who is calling, and with which scheme (`bearer` or `mfa`)."""
+    """Who is calling, with which scheme (`bearer` or `mfa`) and which credential."""
 
     user_uuid: uuid.UUID
     team_uuid: uuid.UUID | None
     role: str | None
     scheme: str
     credential_hash: str
+    token_uuid: uuid.UUID | None  # the bearer token's id; None for an MFA code
 
     @property
     def is_team_owner(self) -> bool:
         return self.team_uuid is not None and self.role == "owner"
+
+    @property
+    def limit_key(self) -> str:
+        """The rate-limit bucket: each token its own, a user's MFA codes one together."""
+        if self.scheme == "mfa":
+            return f"mfa:{self.user_uuid}"
+        return f"token:{self.credential_hash}"
 
 
 def digest(secret: str) -> str:
@@ -40,7 +56,7 @@ def digest(secret: str) -> str:
 async def issue_token(
     tx: Tx, user_uuid: uuid.UUID, name: str, expires_in: timedelta | None
 ) -> tuple[uuid.UUID, str]:
-    """Create a bearer token; the plaintext is returned once and never stored."""
+    """Create a bearer token: its id and its plaintext, returned once and never stored."""
     plaintext = TOKEN_PREFIX + secrets.token_urlsafe(TOKEN_BYTES)
     token_uuid, now = uuid.uuid4(), utcnow()
     await tx.execute(
@@ -50,7 +66,7 @@ async def issue_token(
         user_uuid,
         name,
         digest(plaintext),
-        plaintext[: len(TOKEN_PREFIX) + 8],
+        plaintext[:PREFIX_LENGTH],
         now + expires_in if expires_in else None,
         now,
     )
@@ -58,50 +74,113 @@ async def issue_token(
 
 
 async def revoke_token(tx: Tx, prefix_or_id: str) -> int:
-    """Revoke the tokens whose id or visible prefix matches; returns how many."""
+    """Revoke the live tokens whose id or visible prefix matches, and the MFA codes they
+    minted; returns how many tokens."""
     try:
-        by_id: uuid.UUID | None = uuid.UUID(prefix_or_id)
+        token_id: uuid.UUID | None = uuid.UUID(prefix_or_id)
     except ValueError:
-        by_id = None
-        if len(prefix_or_id) < len(TOKEN_PREFIX) + 8:
+        if len(prefix_or_id) < PREFIX_LENGTH:
             raise NotFound("Give the token's id or at least its first 11 characters.") from None
+        token_id = None
+    now = utcnow()
     revoked = await tx.rows(
-        "UPDATE api_tokens SET revoked_at = $3"
-        " WHERE (prefix = $1 OR uuid = $2) AND revoked_at IS NULL RETURNING uuid",
-        prefix_or_id[: len(TOKEN_PREFIX) + 8],
-        by_id,
-        utcnow(),
+        "UPDATE api_tokens SET revoked_at = $1 WHERE (prefix = $2 OR uuid = $3)"
+        " AND revoked_at IS NULL RETURNING uuid",
+        now,
+        prefix_or_id[:PREFIX_LENGTH],
+        token_id,
     )
     if not revoked:
         raise NotFound("No active token matches.")
+    for row in revoked:
+        await tx.execute(
+            "UPDATE mfa_codes SET revoked_at = $1 WHERE token_uuid = $2 AND revoked_at IS NULL",
+            now,
+            as_uuid(row["uuid"]),
+        )
     return len(revoked)
 
 
-async def issue_mfa_code(tx: Tx, user_uuid: uuid.UUID, ttl: timedelta) -> tuple[str, datetime]:
-    """Create a short-lived MFA code; the plaintext is returned once and never stored."""
+async def issue_mfa_code(
+    tx: Tx, user_uuid: uuid.UUID, ttl: timedelta, token_uuid: uuid.UUID | None = None
+) -> tuple[str, datetime]:
+    """Create a short-lived MFA code (dying with `token_uuid` when given); the plaintext is
+    returned once. The user's oldest live codes beyond `MAX_LIVE_MFA_CODES` are revoked."""
     code = "".join(secrets.choice(MFA_ALPHABET) for _ in range(MFA_LENGTH))
     now = utcnow()
+    await tx.execute("SELECT uuid FROM users WHERE uuid = $1 FOR UPDATE", user_uuid)
     await tx.execute(
-        "INSERT INTO mfa_codes (uuid, user_uuid, code_hash, expires_at, created_at)"
-        " VALUES ($1, $2, $3, $4, $5)",
+        "INSERT INTO mfa_codes (uuid, user_uuid, code_hash, token_uuid, expires_at, created_at)"
+        " VALUES ($1, $2, $3, $4, $5, $6)",
         uuid.uuid4(),
         user_uuid,
         digest(code),
+        token_uuid,
         now + ttl,
         now,
     )
+    live = await tx.rows(
+        "SELECT uuid FROM mfa_codes WHERE user_uuid = $1 AND revoked_at IS NULL"
+        " AND expires_at > $2 ORDER BY created_at DESC, uuid DESC",
+        user_uuid,
+        now,
+    )
+    for row in live[MAX_LIVE_MFA_CODES:]:
+        await tx.execute(
+            "UPDATE mfa_codes SET revoked_at = $1 WHERE uuid = $2", now, as_uuid(row["uuid"])
+        )
+    await prune_credentials(tx, now, user_uuid)
     return code, now + ttl
 
 
+async def revoke_mfa_codes(tx: Tx, user_uuid: uuid.UUID) -> int:
+    """Revoke every live MFA code of the user; returns how many."""
+    revoked = await tx.rows(
+        "UPDATE mfa_codes SET revoked_at = $1 WHERE user_uuid = $2 AND revoked_at IS NULL"
+        " AND expires_at > $1 RETURNING uuid",
+        utcnow(),
+        user_uuid,
+    )
+    return len(revoked)
+
+
+_DEAD = "(expires_at < $1 OR revoked_at < $1)"  # dead for `PRUNE_AFTER` when $1 is the cutoff
+
+
+async def prune_credentials(tx: Tx, now: datetime, user_uuid: uuid.UUID | None = None) -> int:
+    """Delete the codes and tokens that expired or were revoked more than `PRUNE_AFTER`
+    before `now` (only that user's codes, when given); returns how many rows went. A token
+    goes with every code it minted (a code may outlive its token's expiry on paper)."""
+    cutoff = now - PRUNE_AFTER
+    if user_uuid is not None:
+        codes = await tx.rows(
+            f"DELETE FROM mfa_codes WHERE user_uuid = $2 AND {_DEAD} RETURNING uuid",  # noqa: S608
+            cutoff,
+            user_uuid,
+        )
+        return len(codes)
+    codes = await tx.rows(
+        f"DELETE FROM mfa_codes WHERE {_DEAD} OR token_uuid IN"  # noqa: S608
+        f" (SELECT uuid FROM api_tokens WHERE {_DEAD}) RETURNING uuid",
+        cutoff,
+    )
+    tokens = await tx.rows(f"DELETE FROM api_tokens WHERE {_DEAD} RETURNING uuid", cutoff)  # noqa: S608
+    return len(codes) + len(tokens)
+
+
 BEARER_CALLER_SQL = """
-SELECT u.uuid, u.team_uuid, u.role, t.expires_at
+SELECT u.uuid, u.team_uuid, u.role, t.expires_at, t.uuid AS token_uuid
 FROM api_tokens t JOIN users u ON u.uuid = t.user_uuid
 WHERE t.token_hash = $1 AND t.revoked_at IS NULL
 """
+# A code minted by a token lives only while that token does (not revoked, not expired).
 MFA_CALLER_SQL = """
 SELECT u.uuid, u.team_uuid, u.role, m.expires_at
 FROM mfa_codes m JOIN users u ON u.uuid = m.user_uuid
-WHERE m.code_hash = $1 AND m.revoked_at IS NULL
+LEFT JOIN api_tokens t ON t.uuid = m.token_uuid
+WHERE m.code_hash = $1 AND m.revoked_at IS NULL AND m.expires_at > $2
+  AND (m.token_uuid IS NULL
+       OR (t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > $2)))
 """
 
 
@@ -114,23 +193,22 @@ async def principal_for_token(reader: Reader, token: str) -> Principal | None:
     expires_at = as_datetime(row["expires_at"])
     if expires_at is not None and expires_at <= utcnow():
         return None
-    return _principal(row, "bearer", hashed)
+    return _principal(row, "bearer", hashed, as_uuid(row["token_uuid"]))
 
 
 async def principal_for_mfa_code(reader: Reader, code: str) -> Principal | None:
-    """The caller of an MFA code that exists, is not revoked and has not expired."""
+    """The caller of a live MFA code: not revoked, not expired, and its token alive."""
     hashed = digest(code.strip().upper())
-    row = await reader.row(MFA_CALLER_SQL, hashed)
-    if row is None or as_datetime(row["expires_at"]) <= utcnow():  # type: ignore[operator]
-        return None
-    return _principal(row, "mfa", hashed)
+    row = await reader.row(MFA_CALLER_SQL, hashed, utcnow())
+    return None if row is None else _principal(row, "mfa", hashed, None)
 
 
-def _principal(row: Row, scheme: str, hashed: str) -> Principal:
+def _principal(row: Row, scheme: str, hashed: str, token_uuid: uuid.UUID | None) -> Principal:
     return Principal(
         as_uuid(row["uuid"]),  # type: ignore[arg-type]
         as_uuid(row["team_uuid"]),
         row["role"],
         scheme,
         hashed,
+        token_uuid,
     )

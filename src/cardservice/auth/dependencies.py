@@ -1,7 +1,13 @@
 """FastAPI dependencies for the seed's authorization codes: A (bearer or MFA), B (bearer).
 
-Order (API.md §1.1): a client address over its failure limit is refused (429) before any
-credential is looked at; then credentials (401/403); then the per-credential rate limit (429).
+Order (API.md §1.1 and §8):
+1. no credentials at all → 401, whatever the address (nothing was attempted);
+2. credentials are looked up; valid ones are never refused by the address's failure limit;
+3. invalid credentials are counted against the client address
+   (`AUTH_FAILURES_PER_MINUTE`): 401 within the limit, 429 once it is spent;
+4. valid credentials of a scheme the endpoint refuses → 403;
+5. the credential's own limit (`RATE_LIMIT_PER_MINUTE`) → 429. A user's MFA codes share
+   one bucket, so minting codes buys no extra requests.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from cardservice import metrics
+from cardservice.auth.address import address_key, client_address
 from cardservice.auth.credentials import Principal, principal_for_mfa_code, principal_for_token
 from cardservice.errors import Forbidden, RateLimited, Unauthenticated
 
@@ -25,10 +32,6 @@ def _bearer(request: Request) -> str | None:
     return value.strip()
 
 
-def _client_address(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
-
-
 def _refused(limit: str, retry_after: int) -> RateLimited:
     """The 429 for `limit` (counted in the metrics by the limit's name)."""
     metrics.count_rate_limited(limit)
@@ -41,27 +44,30 @@ async def _resolve(request: Request, *, bearer_only: bool) -> Principal:
     token, code = _bearer(request), request.query_params.get("_code")
     if token is None and code is None:
         raise Unauthenticated()
-    address_key = f"authfail:{_client_address(request)}"
-    blocked = await limiter.exceeded(address_key, settings.auth_failures_per_minute)
-    if not blocked.allowed:
-        raise _refused("auth_failures", blocked.retry_after)
-    principal: Principal | None = None
-    reader = request.app.state.db.reader
-    if token is not None and len(token) <= MAX_CREDENTIAL_LENGTH:
-        principal = await principal_for_token(reader, token)
-    if principal is None and code is not None and len(code) <= MAX_CREDENTIAL_LENGTH:
-        principal = await principal_for_mfa_code(reader, code)
+    principal = await _lookup(request, token, code)
     if principal is None:
-        verdict = await limiter.hit(address_key, settings.auth_failures_per_minute)
+        address = address_key(client_address(request, settings.trusted_proxy_networks))
+        verdict = await limiter.hit(f"authfail:{address}", settings.auth_failures_per_minute)
         if not verdict.allowed:
             raise _refused("auth_failures", verdict.retry_after)
         raise Unauthenticated("The credentials are missing, invalid, expired or revoked.")
     if bearer_only and principal.scheme != "bearer":
         raise Forbidden("This endpoint accepts a bearer token only, not an MFA code.")
-    verdict = await limiter.hit(f"cred:{principal.credential_hash}", settings.rate_limit_per_minute)
+    verdict = await limiter.hit(principal.limit_key, settings.rate_limit_per_minute)
     if not verdict.allowed:
         raise _refused("credential", verdict.retry_after)
     request.state.user_uuid = str(principal.user_uuid)
+    return principal
+
+
+async def _lookup(request: Request, token: str | None, code: str | None) -> Principal | None:
+    """The caller of the bearer token, else of the MFA code; None when neither is valid."""
+    reader = request.app.state.db.reader
+    principal: Principal | None = None
+    if token is not None and len(token) <= MAX_CREDENTIAL_LENGTH:
+        principal = await principal_for_token(reader, token)
+    if principal is None and code is not None and len(code) <= MAX_CREDENTIAL_LENGTH:
+        principal = await principal_for_mfa_code(reader, code)
     return principal
 
 

@@ -30,11 +30,12 @@ class MfaCodeRecord(BaseModel):
     summary="Issue an MFA code",
 )
 async def create_mfa_code(request: Request, caller: CallerB, db: Db) -> JSONResponse:
-    """Issue an MFA code for the caller (bearer only); it is shown once."""
+    """Issue an MFA code for the caller (bearer only); it is shown once and dies with the
+    token that minted it."""
     ttl = timedelta(seconds=request.app.state.settings.mfa_ttl_seconds)
 
-    async def issue(tx: Tx) -> tuple[str, datetime]:
-        return await issue_mfa_code(tx, caller.user_uuid, ttl)
+    async def work(tx: Tx) -> tuple[str, datetime]:
+        return await issue_mfa_code(tx, caller.user_uuid, ttl, caller.token_uuid)
 
-    code, expires_at = await db.transact(issue)
+    code, expires_at = await db.transact(work)
     return ok(MfaCodeRecord(code=code, expires_at=expires_at), status_code=201)

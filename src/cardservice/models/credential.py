@@ -18,7 +18,7 @@ class ApiToken(UuidPk, Base):
     name: Mapped[str] = mapped_column(String(120))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     prefix: Mapped[str] = mapped_column(String(16), index=True, doc="first chars, to name it")
-    expires_at: Mapped[datetime | None]
+    expires_at: Mapped[datetime | None] = mapped_column(index=True)
     revoked_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
@@ -28,6 +28,9 @@ class MfaCode(UuidPk, Base):
 
     user_uuid: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.uuid"), index=True)
     code_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    expires_at: Mapped[datetime]
+    token_uuid: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("api_tokens.uuid"), index=True, doc="the token that minted it, if any"
+    )
+    expires_at: Mapped[datetime] = mapped_column(index=True)
     revoked_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
