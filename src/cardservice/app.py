@@ -18,12 +18,14 @@ from cardservice.auth.routes import router as auth_router
 from cardservice.cards.routes import router as cards_router
 from cardservice.config import Settings
 from cardservice.db import Database
+from cardservice.decisions.routes import router as decisions_router
 from cardservice.dictionaries.routes import router as dictionaries_router
 from cardservice.errors import MethodNotAllowed, NotFound, ServiceError, ValidationFailed
 from cardservice.health import router as health_router
 from cardservice.logs import configure_logging
 from cardservice.middleware import RequestContextMiddleware
 from cardservice.openapi import build_openapi
+from cardservice.outbound import outbound_client
 from cardservice.payments.routes import router as payments_router
 from cardservice.ratelimit import make_rate_limiter
 from cardservice.sandbox.routes import router as sandbox_router
@@ -82,6 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.db = Database(settings)
     app.state.rate_limiter = make_rate_limiter(settings.redis_url)
     app.state.cipher = CardCipher.from_settings(settings)
+    app.state.outbound = outbound_client()
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)
@@ -91,6 +94,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         dictionaries_router,
         accounts_router,
         cards_router,
+        decisions_router,
         transactions_router,
         users_router,
         attachments_router,
@@ -104,7 +108,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.add_middleware(
             CORSMiddleware,
             allow_origins=settings.cors_origin_list,
-            allow_methods=["GET", "POST"],
+            allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
             allow_headers=["Authorization", "Content-Type", "X-Request-ID"],
             expose_headers=["X-Request-ID", "ETag", "Idempotent-Replayed", "Retry-After"],
         )
@@ -123,3 +127,4 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     yield
     await app.state.db.dispose()
     await app.state.rate_limiter.close()
+    await app.state.outbound.aclose()

@@ -31,6 +31,9 @@ class Settings(BaseSettings):
     mfa_ttl_seconds: int = Field(default=600, ge=10)
     three_ds_ttl_seconds: int = Field(default=600, ge=10)
     db_pool_size: int = Field(default=10, ge=1)
+    webhook_allow_private: bool | None = Field(
+        default=None, description="call loopback and private URLs (default: with the sandbox)"
+    )
 
     @field_validator("log_level")
     @classmethod
@@ -58,6 +61,15 @@ class Settings(BaseSettings):
     def sandbox_enabled(self) -> bool:
         """On by default for the embedded SQLite set-up, off by default otherwise."""
         return self.is_sqlite if self.sandbox is None else self.sandbox
+
+    @property
+    def private_urls_allowed(self) -> bool:
+        """Outbound calls may reach loopback and private addresses: on with the sandbox."""
+        return (
+            self.sandbox_enabled
+            if self.webhook_allow_private is None
+            else (self.webhook_allow_private)
+        )
 
     @property
     def blob_dir(self) -> Path:

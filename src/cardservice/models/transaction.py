@@ -39,3 +39,6 @@ class Transaction(UuidPk, Timestamps, Base):
     parent_uuid: Mapped[uuid.UUID | None] = mapped_column(
         ForeignKey("transactions.uuid"), doc="the purchase a refund belongs to"
     )
+    decision: Mapped[str | None] = mapped_column(
+        String(16), doc="who decided an authorization: rules | endpoint | timeout | ..."
+    )

@@ -12,8 +12,16 @@ from cardservice.cards.schemas import StrictRequest, UuidStr
 from cardservice.money_types import MoneyOut, PositiveAmount
 
 TransactionType = Literal[
-    "card_purchase", "card_refund", "card_issue", "card_topup", "auto_replenish", "fee", "deposit"
+    "card_purchase",
+    "card_refund",
+    "card_issue",
+    "card_topup",
+    "auto_replenish",
+    "fee",
+    "deposit",
+    "card_close",
 ]
+Decision = Literal["rules", "endpoint", "timeout", "endpoint_error", "stand_in"]
 TransactionStatus = Literal["pending", "completed", "declined", "reversed", "refunded"]
 Currency = Annotated[str, StringConstraints(pattern=r"^[A-Z]{3}$")]
 MerchantName = Annotated[str, StringConstraints(min_length=1, max_length=120)]
@@ -43,6 +51,7 @@ class TransactionRecord(BaseModel):
     flagged: bool
     description: str | None
     parent_uuid: UUID | None
+    decision: Decision | None = None
     created_at: datetime
     updated_at: datetime
 
@@ -77,6 +86,10 @@ class AuthorizationRequest(StrictRequest):
         | None
     ) = None
     three_ds_code: Annotated[str, StringConstraints(pattern=r"^\d{6}$")] | None = None
+    force_decline: (
+        Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$", max_length=64)]
+        | None
+    ) = None
 
 
 class RefundRequest(StrictRequest):
