@@ -36,6 +36,7 @@ from cardservice.security import CardCipher
 from cardservice.sql import Tx, text_uuid
 from cardservice.transactions.engine import Authorization, Decided, Verdict, authorize, decide
 from cardservice.transactions.engine import record as record_answer
+from cardservice.web import dumps
 
 EVENT_TYPE = "authorization.request"
 
@@ -84,7 +85,7 @@ def _answer(response: httpx.Response) -> tuple[bool, str | None] | None:
 async def ask(http: httpx.AsyncClient, endpoint: Endpoint, event: dict[str, Any]) -> Verdict:
     """POST the signed event and read the answer within the endpoint's timeout (the whole
     exchange, not each phase of it). Never raises for anything the endpoint does."""
-    body = orjson.dumps(event).decode()
+    body = dumps(event).decode()
     headers = signed_headers([endpoint.secret], event["uuid"], body, utcnow())
     seconds = endpoint.timeout_ms / 1000
     fallback = endpoint.approve_on_timeout
