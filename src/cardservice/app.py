@@ -10,6 +10,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.exceptions import HTTPException
+from starlette.routing import Match, Route
 
 from cardservice import __version__
 from cardservice.accounts.routes import router as accounts_router
@@ -58,10 +59,20 @@ async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
     return _error_response(ValidationFailed(errors=errors))
 
 
-async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
+def _allowed_methods(request: Request) -> str:
+    """Every method of every route on the path (a path served by several routes, one per
+    method, would otherwise list only the first route's)."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        if isinstance(route, Route) and route.matches(request.scope)[0] == Match.PARTIAL:
+            methods |= route.methods or set()
+    return ", ".join(sorted(methods))
+
+
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
     if exc.status_code == 405:
-        return _error_response(MethodNotAllowed(headers=exc.headers))
+        return _error_response(MethodNotAllowed(headers={"Allow": _allowed_methods(request)}))
     if exc.status_code == 404:
         return _error_response(NotFound("No such endpoint or resource."))
     return _error_response(ServiceError(str(exc.detail), code="http_error"))

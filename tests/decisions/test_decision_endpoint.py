@@ -31,6 +31,7 @@ from tests.factories import (
     make_card,
     make_user,
 )
+from tests.test_cli import _cli, _value
 
 
 async def test_set_read_and_remove_the_endpoint(
@@ -282,3 +283,29 @@ async def test_a_frozen_card_is_declined_by_the_rules_with_an_endpoint(
     data = (await authorize(client, user, card, "1")).json()["data"]
     assert data["error"] == "card_frozen" and data["decision"] == "rules"
     assert receiver.events == [] and uuid.UUID(data["uuid"])
+
+
+async def test_the_cli_asks_the_endpoint_and_forces_declines(
+    app: FastAPI, client: httpx.AsyncClient, receiver: Receiver, settings: Settings
+) -> None:
+    user = await make_user(app)
+    _account, card = await make_card(app, client, user)
+    await use_receiver(client, user, receiver)
+    base = ["simulate", "authorize", "--card", card, "--amount", "3", "--merchant", "Shop"]
+    email = ["--email", user.email]
+    asked = await asyncio.to_thread(_cli, settings, *base, *email)
+    txn, status = _value(asked).split()
+    assert status == "pending" and receiver.events[0]["uuid"] == txn
+    forced = await asyncio.to_thread(
+        _cli, settings, *base, "--force-decline", "suspected_fraud", *email
+    )
+    assert _value(forced).split()[1:] == ["declined", "suspected_fraud"]
+    assert len(receiver.events) == 1
+
+
+async def test_405_lists_every_method_of_the_path(app: FastAPI, client: httpx.AsyncClient) -> None:
+    user = await make_user(app)
+    endpoint = await client.post("/authorization-endpoint", headers=user.headers)
+    assert endpoint.status_code == 405 and endpoint.headers["allow"] == "DELETE, GET, PUT"
+    card = await client.delete(f"/card/{uuid.uuid4()}", headers=user.headers)
+    assert card.status_code == 405 and card.headers["allow"] == "GET, PATCH"
