@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -10,7 +10,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.exceptions import HTTPException
-from starlette.routing import Match, Route
+from starlette.routing import BaseRoute, Match, Route
 
 from cardservice import __version__
 from cardservice.accounts.routes import router as accounts_router
@@ -59,11 +59,18 @@ async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
     return _error_response(ValidationFailed(errors=errors))
 
 
+def _routes(routes: Iterable[BaseRoute]) -> Iterator[BaseRoute]:
+    """The routes of the app, those of its included routers too."""
+    for route in routes:
+        included = getattr(route, "original_router", None)
+        yield from _routes(included.routes) if included is not None else (route,)
+
+
 def _allowed_methods(request: Request) -> str:
     """Every method of every route on the path (a path served by several routes, one per
     method, would otherwise list only the first route's)."""
     methods: set[str] = set()
-    for route in request.app.router.routes:
+    for route in _routes(request.app.router.routes):
         if isinstance(route, Route) and route.matches(request.scope)[0] == Match.PARTIAL:
             methods |= route.methods or set()
     return ", ".join(sorted(methods))
