@@ -1,6 +1,8 @@
 """`make bench` / `make bench-quick`: the service as deployed, measured against baselines
-taken in the same run — its own `GET /health` (read ceiling of this stack) and `pgbench`
-TPC-B on the same PostgreSQL (write ceiling of the database).
+taken in the same run — its own `GET /health` (read ceiling of this stack), `pgbench`
+TPC-B on the same PostgreSQL (write ceiling of the database), a bare `sqlite3` loop of the
+same authorization unit (SQLite's write ceiling), and the bare peer (`bench/peer.py`: each
+hot endpoint's SQL and JSON with no framework, on the same server program and workers).
 
     python -m bench.run --quick            # small data set, short runs, SQLite and PostgreSQL
     python -m bench.run                    # 1,000 cards and 1,000,000 transactions
@@ -58,6 +60,8 @@ class Figure:
     fixed_p50_ms: float = 0.0
     fixed_p99_ms: float = 0.0
     fixed_errors: int = 0
+    peer_rps: float = 0.0
+    peer_ratio: float = 0.0
 
 
 def _free_port() -> int:
@@ -183,8 +187,10 @@ def pgbench_tps(seconds: int) -> float:
 
 
 class Server:
-    def __init__(self, url: str, workdir: Path, workers: int) -> None:
-        self.port, self.workers = _free_port(), workers
+    """`cardservice serve`, or with `app` another ASGI app on the same server program."""
+
+    def __init__(self, url: str, workdir: Path, workers: int, app: str = "") -> None:
+        self.port, self.workers, self.app = _free_port(), workers, app
         self.env = {
             **os.environ,
             "CARDSERVICE_DATABASE_URL": url,
@@ -193,21 +199,20 @@ class Server:
             "CARDSERVICE_VAR_DIR": str(workdir),
             "CARDSERVICE_RATE_LIMIT_PER_MINUTE": "100000000",
             "CARDSERVICE_LOG_LEVEL": "WARNING",
+            "CARDSERVICE_PEER_URL": url,
         }
         self.process: subprocess.Popen[bytes] | None = None
 
+    def _command(self) -> list[str]:
+        port, workers = ("--port", str(self.port)), ("--workers", str(self.workers))
+        if not self.app:
+            return [sys.executable, "-m", "cardservice", "serve", *port, *workers]
+        # the service's own server settings (cli.run_server): uvloop and httptools
+        return [sys.executable, "-m", "uvicorn", self.app, *port, *workers, "--no-access-log"]
+
     def __enter__(self) -> Server:
         self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "cardservice",
-                "serve",
-                "--port",
-                str(self.port),
-                "--workers",
-                str(self.workers),
-            ],
+            self._command(),
             env=self.env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -247,6 +252,24 @@ class Server:
                 if match:
                     peaks.append(int(match.group(1)) / 1024)
         return max(peaks, default=0.0)
+
+
+PEER_ENDPOINTS = {  # what bench/peer.py answers
+    "GET /card",
+    "GET /transaction/report",
+    "GET /transaction/report (deep page)",
+    "GET /transaction/{uuid}",
+    "POST /sandbox/authorizations",
+    "POST /sandbox/authorizations (one card)",
+}
+
+
+def sqlite_write_tps(url: str, data: DataSet, seconds: int) -> float:
+    """SQLite's write ceiling: the authorization unit in a bare `sqlite3` loop."""
+    from bench.peer import sqlite_loop_tps
+
+    holder = data.holders[0]
+    return sqlite_loop_tps(url.split(":///", 1)[1], holder.token, holder.card, seconds)
 
 
 def endpoints(data: DataSet, deep_page: int) -> list[Target]:
@@ -349,6 +372,12 @@ def measure(
     write_baseline: float,
 ) -> tuple[list[Figure], float]:
     figures: list[Figure] = []
+    peer_rps = _peer(url, data, seconds, workers, deep_page)
+    if kind == "sqlite":
+        write_baseline = sqlite_write_tps(url, data, seconds)
+        loop = Figure(kind, "bare sqlite3 write loop", "baseline", write_baseline, 0, 0, 0, 1.0)
+        figures.append(loop)
+        print(row(loop), file=sys.stderr, flush=True)
     with tempfile.TemporaryDirectory() as workdir, Server(url, Path(workdir), workers) as server:
         rps, p50, p99, errors = wrk(f"{server.base}/health", seconds, None)
         health = Figure(kind, "GET /health", "baseline", rps, p50, p99, errors, 1.0)
@@ -366,6 +395,9 @@ def measure(
                 errors,
                 round(rps / baseline, 3) if baseline else 0.0,
             )
+            if target.label in peer_rps:
+                figure.peer_rps = peer_rps[target.label]
+                figure.peer_ratio = round(rps / figure.peer_rps, 3) if figure.peer_rps else 0.0
             figure.fixed_rate = round(rps / 2, 1)
             figure.fixed_p50_ms, figure.fixed_p99_ms, figure.fixed_errors = hey(
                 server.base + target.path, seconds, rps / 2, target
@@ -384,25 +416,42 @@ def measure(
     return figures, rss
 
 
+def _peer(url: str, data: DataSet, seconds: int, workers: int, deep_page: int) -> dict[str, float]:
+    """Peak req/s of the bare peer for each endpoint it answers, on the same data."""
+    found = {}
+    with (
+        tempfile.TemporaryDirectory() as workdir,
+        Server(url, Path(workdir), workers, app="bench.peer:app") as peer,
+    ):
+        for target in endpoints(data, deep_page):
+            if target.label in PEER_ENDPOINTS:
+                rps, _p50, _p99, errors = wrk(peer.base + target.path, seconds, target)
+                found[target.label] = 0.0 if errors else rps
+                print(f"peer {target.label:<44} {rps:>9.1f} errors {errors}", file=sys.stderr)
+    return found
+
+
 def row(f: Figure) -> str:
     """One figure as a line of the table."""
     return (
         f"{f.database:<10} {f.endpoint:<44} {f.rps:>9.1f} {f.ratio:>7.3f} {f.p50_ms:>7.1f}ms"
         f" {f.p99_ms:>7.1f}ms {f.errors:>6} {f.fixed_rate:>8.1f} {f.fixed_p50_ms:>6.1f}ms {f.fixed_p99_ms:>6.1f}ms"
-        f" {f.fixed_errors:>6}"
+        f" {f.fixed_errors:>6} {f.peer_ratio:>6.3f}"
     )
 
 
 def table(figures: list[Figure], write_baseline: float, rss: dict[str, float]) -> str:
     lines = [
         f"{'db':<10} {'endpoint':<44} {'req/s':>9} {'ratio':>7} {'p50':>8} {'p99':>8} {'errors':>6}"
-        f" {'@rate':>8} {'p50':>7} {'p99':>7} {'errors':>6}"
+        f" {'@rate':>8} {'p50':>7} {'p99':>7} {'errors':>6} {'peer':>6}"
     ]
     lines += [row(f) for f in figures]
     lines.append(f"pgbench TPC-B tps (write baseline): {write_baseline:.1f}")
     lines += [f"peak RSS per worker [{db}]: {mb:.1f} MB" for db, mb in rss.items()]
     lines.append(
         "ratios: reads against GET /health of the same server; writes against pgbench TPC-B"
+        " (PostgreSQL) or the bare sqlite3 write loop (SQLite); peer: req/s against the bare"
+        " peer doing the same SQL and JSON (bench/peer.py)"
     )
     return "\n".join(lines)
 

@@ -10,6 +10,8 @@ from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
 
+from cardservice.sql import sqlite_path
+
 MIGRATIONS_DIR = Path(__file__).parent
 
 
@@ -21,7 +23,10 @@ def alembic_config(url: str) -> Config:
 
 
 async def upgrade_database(url: str, revision: str = "head") -> None:
-    """Apply pending migrations to the database at `url` (an async SQLAlchemy URL)."""
+    """Apply pending migrations to the database at `url` (an async SQLAlchemy URL); an
+    SQLite file's directory is made first."""
+    if url.startswith("sqlite") and sqlite_path(url) not in ("", ":memory:"):
+        Path(sqlite_path(url)).parent.mkdir(parents=True, exist_ok=True)
     engine = create_async_engine(url, poolclass=NullPool)
     config = alembic_config(url)
 

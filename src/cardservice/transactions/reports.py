@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from cardservice.cards.numbers import mask
 from cardservice.errors import TransactionNotFound
 from cardservice.ledger.money import from_minor
-from cardservice.sql import Reader, as_datetime, text_uuid
+from cardservice.sql import Reader, Row, as_datetime, text_uuid
 from cardservice.transactions.receipt import ReceiptView
 from cardservice.transactions.records import (
     NEWEST_FIRST,
@@ -23,6 +24,8 @@ def _start_of(day: date) -> datetime:
 
 
 TRANSACTION_COLUMNS = transaction_columns("t")
+SHORT_OFFSET = 1_000  # rows an index walk skips in well under a millisecond
+SHORT_ROWS = 101  # rows a page reads at most (per_page ≤ 100, and one more to look ahead)
 
 
 def _where(user_uuid: uuid.UUID, filters: dict[str, Any]) -> tuple[str, list[Any]]:
@@ -39,6 +42,15 @@ def _where(user_uuid: uuid.UUID, filters: dict[str, Any]) -> tuple[str, list[Any
         args.append(_start_of(filters["date_to"] + timedelta(days=1)))
         clauses.append(f"t.created_at < ${len(args)}")
     return " AND ".join(clauses), args
+
+
+async def _total(reader: Reader, where: str, args: list[Any]) -> int:
+    """How many transactions match: the user's kept count when unfiltered."""
+    if len(args) == 1:
+        count = "SELECT transactions FROM transaction_counts WHERE user_uuid = $1"
+        return int(await reader.value(count, *args) or 0)
+    count = f"SELECT count(*) FROM transactions t WHERE {where}"  # noqa: S608
+    return int((await reader.scan(count, *args))[0][0])
 
 
 async def report(
@@ -67,16 +79,72 @@ async def report(
         f" WHERE {where} {NEWEST_FIRST} LIMIT ${n + 1} OFFSET ${n + 2}"
         f") k JOIN transactions t ON t.uuid = k.uuid ORDER BY k.created_at DESC, k.uuid DESC"
     )
-    rows = await reader.scan(query, *args, limit, offset)
-    if rows:
-        total = int(rows[0]["total"])
-    elif n == 1:
-        count = "SELECT transactions FROM transaction_counts WHERE user_uuid = $1"
-        total = int(await reader.value(count, user_uuid) or 0)
-    else:
-        count = f"SELECT count(*) FROM transactions t WHERE {where}"  # noqa: S608
-        total = int((await reader.scan(count, *args))[0][0])
+    # Page 1 of the whole history reads its 20 rows by index; a deep offset walks the index,
+    # and a filter counts every matching row: those may take long, and leave the loop.
+    short = n == 1 and offset < SHORT_OFFSET
+    rows = await (reader.rows if short else reader.scan)(query, *args, limit, offset)
+    total = int(rows[0]["total"]) if rows else await _total(reader, where, args)
     return [transaction_record(row) for row in rows], total
+
+
+Anchor = tuple[Any, Any]  # (created_at, uuid) of the row a keyset page starts after
+
+
+async def _rows_after(
+    reader: Reader, where: str, args: list[Any], anchor: Anchor | None, limit: int
+) -> Sequence[Row]:
+    """Up to `limit` matching rows after `anchor` in the report's order: an index range scan
+    from the anchor, whatever its depth (short unless filtered or many rows are asked)."""
+    short = len(args) == 1 and limit <= SHORT_ROWS
+    if anchor is not None:
+        n = len(args)
+        where = f"{where} AND (t.created_at, t.uuid) < (${n + 1}, ${n + 2})"
+        args = [*args, *anchor]
+    query = (
+        f"SELECT {TRANSACTION_COLUMNS} FROM transactions t"  # noqa: S608
+        f" WHERE {where} {NEWEST_FIRST} LIMIT ${len(args) + 1}"
+    )
+    return await (reader.rows if short else reader.scan)(query, *args, limit)
+
+
+async def report_after(
+    reader: Reader,
+    user_uuid: uuid.UUID,
+    filters: dict[str, Any],
+    starting_after: uuid.UUID,
+    limit: int,
+) -> tuple[list[dict[str, Any]], int, str | None]:
+    """A keyset page (API.md §11): the transactions after one of the user's own, in the
+    report's order; how many match in all; the uuid to start the next page after (None on
+    the last page)."""
+    anchor = await reader.row(
+        "SELECT created_at, uuid FROM transactions WHERE uuid = $1 AND user_uuid = $2",
+        starting_after,
+        user_uuid,
+    )
+    if anchor is None:
+        raise TransactionNotFound("starting_after names none of your transactions.")
+    where, args = _where(user_uuid, filters)
+    rows = await _rows_after(reader, where, args, (anchor[0], anchor[1]), limit + 1)
+    following = text_uuid(rows[limit - 1]["uuid"]) if len(rows) > limit else None
+    records = [transaction_record(row) for row in rows[:limit]]
+    return records, await _total(reader, where, args), following
+
+
+async def every_transaction(
+    reader: Reader, user_uuid: uuid.UUID, filters: dict[str, Any], batch: int = 5_000
+) -> AsyncIterator[list[dict[str, Any]]]:
+    """All matching transactions in the report's order, `batch` records at a time (a keyset
+    walk: memory holds one batch, whatever the history's size)."""
+    where, args = _where(user_uuid, filters)
+    anchor: Anchor | None = None
+    while True:
+        rows = await _rows_after(reader, where, args, anchor, batch)
+        if rows:
+            yield [transaction_record(row) for row in rows]
+        if len(rows) < batch:
+            return
+        anchor = (rows[-1]["created_at"], rows[-1]["uuid"])
 
 
 async def one_transaction(

@@ -7,17 +7,24 @@ import hashlib
 import uuid
 from typing import Annotated, get_args
 
-from fastapi import APIRouter, Path, Request
-from fastapi.responses import Response
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import Response, StreamingResponse
 
 from cardservice.auth.dependencies import CallerA
 from cardservice.db import Db
+from cardservice.errors import ValidationFailed
 from cardservice.filters import DATE, UUID, filters_parameter, one_of, read_filters
-from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope, PagedEnvelope
+from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope
 from cardservice.pages import StandardPage
 from cardservice.transactions import reports
+from cardservice.transactions.export import csv_chunks
 from cardservice.transactions.receipt import render_receipt
-from cardservice.transactions.schemas import TransactionRecord, TransactionStatus, TransactionType
+from cardservice.transactions.schemas import (
+    ReportPage,
+    TransactionRecord,
+    TransactionStatus,
+    TransactionType,
+)
 from cardservice.web import JSONResponse, client_has, ok
 
 router = APIRouter(tags=["transactions"])
@@ -36,16 +43,56 @@ REPORT_FILTERS = {
 
 @router.get(
     "/transaction/report",
-    response_model=PagedEnvelope[list[TransactionRecord]],
+    response_model=ReportPage,
     openapi_extra={**BEARER_OR_MFA, **filters_parameter(REPORT_FILTERS)},
     summary="The caller's transactions, newest first",
 )
-async def report(request: Request, caller: CallerA, db: Db, page: StandardPage) -> JSONResponse:
+async def report(
+    request: Request,
+    caller: CallerA,
+    db: Db,
+    page: StandardPage,
+    starting_after: Annotated[
+        str | None,
+        Query(
+            pattern=UUID_PATTERN,
+            description="Keyset page: the transactions after this one (leave `page` out)",
+        ),
+    ] = None,
+) -> JSONResponse:
     filters = read_filters(request, REPORT_FILTERS)
+    if starting_after is not None:
+        if "page" in request.query_params:
+            raise ValidationFailed(errors={"page": ["leave page out with starting_after"]})
+        records, total, following = await reports.report_after(
+            db.reader, caller.user_uuid, filters, uuid.UUID(starting_after), page.size
+        )
+        meta = {"per_page": page.size, "total": total, "next_starting_after": following}
+        return ok(records, meta=meta)
     records, total = await reports.report(
         db.reader, caller.user_uuid, filters, page.offset, page.size
     )
-    return ok(records, meta=page.meta(total))
+    more = records and page.offset + len(records) < total
+    return ok(
+        records,
+        meta={**page.meta(total), "next_starting_after": records[-1]["uuid"] if more else None},
+    )
+
+
+@router.get(
+    "/transaction/report.csv",
+    response_class=StreamingResponse,
+    responses={200: {"content": {"text/csv": {}}, "description": "RFC 4180 CSV, header first"}},
+    openapi_extra={**BEARER_OR_MFA, **filters_parameter(REPORT_FILTERS)},
+    summary="Every matching transaction as CSV (streamed)",
+)
+async def report_csv(request: Request, caller: CallerA, db: Db) -> StreamingResponse:
+    filters = read_filters(request, REPORT_FILTERS)
+    return StreamingResponse(
+        csv_chunks(db.reader, caller.user_uuid, filters),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": 'attachment; filename="transactions.csv"'},
+    )
 
 
 @router.get(

@@ -114,3 +114,27 @@ class ThreeDsRequest(StrictRequest):
     merchant_name: MerchantName
     amount: PositiveAmount
     currency: Currency
+
+
+class ReportPageMeta(BaseModel):
+    """Page numbers (API.md §1.2), and the uuid a keyset walk continues after."""
+
+    current_page: int
+    per_page: int
+    total: int
+    last_page: int
+    next_starting_after: UUID | None
+
+
+class ReportKeysetMeta(BaseModel):
+    """A keyset page (`starting_after`, API.md §11)."""
+
+    per_page: int
+    total: int
+    next_starting_after: UUID | None
+
+
+class ReportPage(BaseModel):
+    success: bool = True
+    meta: ReportPageMeta | ReportKeysetMeta
+    data: list[TransactionRecord]
