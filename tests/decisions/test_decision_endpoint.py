@@ -138,11 +138,15 @@ async def test_a_slow_endpoint_gets_the_fallback_within_its_timeout(
         await asyncio.sleep(3)
         return JSONResponse({"approved": True})
 
+    # what this machine takes right now for the same authorization answered at once
+    started = time.perf_counter()
+    await authorize(client, user, card, "1")
+    at_once = time.perf_counter() - started
     receiver.handler = slow
     started = time.perf_counter()
     data = (await authorize(client, user, card, "10")).json()["data"]
-    took = time.perf_counter() - started
-    assert took < 0.2 + 0.2, f"answered in {took:.3f} s with a 200 ms timeout"
+    waited = time.perf_counter() - started - at_once
+    assert waited < 0.2 + 0.2, f"waited {waited:.3f} s more than at once, timeout 200 ms"
     assert data["decision"] == "timeout"
     assert data["status"] == ("pending" if on_timeout == "approve" else "declined")
     await assert_ledger_consistent(app)

@@ -9,6 +9,10 @@
   written from one expression as in 20261123_02);
 * `authorization_endpoints`: one per user; the signing secret encrypted with the card
   cipher; consecutive failures and `stand_in_until` in the row, so every worker shares them;
+* the card's transactions index also carries what a spending window sums (type, status,
+  amount, refunded_amount), so a limit check reads the index alone, never the rows (a card
+  with 1,400 transactions: 2.2 ms a check on SQLite before); it keeps its prefix, so the
+  card's report pages use it as before;
 * the catalogue again: `do_not_honor` and cardholder-friendly error descriptions.
 
 Revision ID: 20261123_03
@@ -38,6 +42,9 @@ TYPES = (
     "deposit",
     "card_close",
 )
+SPEND_INDEX = [
+    "card_uuid", "created_at", "uuid", "type", "status", "amount", "refunded_amount"
+]  # fmt: skip
 DECISIONS = ("rules", "endpoint", "timeout", "endpoint_error", "stand_in")
 
 
@@ -77,6 +84,8 @@ def upgrade() -> None:
     op.add_column("cards", sa.Column("spending_controls", sa.Text(), nullable=True))
     op.add_column("transactions", sa.Column("decision", sa.String(16), nullable=True))
     _checks(postgres)
+    op.drop_index("ix_transactions_card_created", table_name="transactions")
+    op.create_index("ix_transactions_card_created", "transactions", SPEND_INDEX)
     op.create_table(
         "authorization_endpoints",
         sa.Column("user_uuid", sa.Uuid(), nullable=False),
@@ -106,6 +115,10 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.drop_index("ix_transactions_card_created", table_name="transactions")
+    op.create_index(
+        "ix_transactions_card_created", "transactions", ["card_uuid", "created_at", "uuid"]
+    )
     op.drop_table("authorization_endpoints")
     op.drop_column("transactions", "decision")
     op.drop_column("cards", "spending_controls")
