@@ -9,24 +9,39 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_DSN ?= postgresql://postgres@127.0.0.1:5432/test
 
-.PHONY: install run test lint typecheck test-sqlite test-postgres postgres redis stress bench bench-quick bench-tools clean
+.PHONY: install run test browser client lint typecheck test-sqlite test-postgres postgres redis stress bench bench-quick bench-tools clean fleet fleet-stop fleet-chaos fleet-pitr bench-fleet
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml clients/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -e '.[dev]' -e clients/python
 	touch $(STAMP)
 
 run: install
 	@mkdir -p var
 	@$(BIN)/cardservice db upgrade
 	@$(BIN)/cardservice demo > var/demo-token
-	@echo "cardservice on http://$(HOST):$(PORT)  (API docs: http://$(HOST):$(PORT)/docs)"
-	@echo "demo bearer token: $$(cat var/demo-token)"
-	@echo "try: curl -H \"Authorization: Bearer $$(cat var/demo-token)\" http://$(HOST):$(PORT)/dictionary/fees"
-	@$(BIN)/cardservice serve --host $(HOST) --port $(PORT)
+	@echo
+	@echo "  cardservice is starting on http://$(HOST):$(PORT)"
+	@echo "  Dashboard (one-time sign-in link, 15 min):"
+	@echo "    $$($(BIN)/cardservice dashboard link --email demo@cardservice.example --base-url http://$(HOST):$(PORT))"
+	@echo "  API docs:    http://$(HOST):$(PORT)/docs"
+	@echo "  Demo token:  $$(cat var/demo-token)   (also in var/demo-token)"
+	@echo "  Try:         curl -H \"Authorization: Bearer $$(cat var/demo-token)\" http://$(HOST):$(PORT)/accounts"
+	@echo
+	@$(BIN)/cardservice serve --host $(HOST) --port $(PORT) --no-migrate
+
+browser:
+	@command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium)
+
+client: install
+	@mkdir -p var
+	CARDSERVICE_SANDBOX=1 CARDSERVICE_LOG_LEVEL=WARNING $(BIN)/cardservice openapi > var/openapi.json
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/openapi-python-client generate --path var/openapi.json \
+		--output-path clients/python --overwrite --meta setup \
+		--custom-template-path clients/templates --config clients/config.yaml
 
 postgres:
 	@scripts/ensure-postgres.sh "$(PG_DSN)"
@@ -35,13 +50,13 @@ redis:
 	@scripts/ensure-redis.sh
 
 lint: install
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench scripts
+	$(BIN)/ruff format --check src tests bench scripts
 
 typecheck: install
 	$(BIN)/mypy src
 
-test: install postgres redis lint typecheck
+test: install postgres redis browser lint typecheck
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m pytest
 
 test-sqlite: install redis
@@ -63,6 +78,23 @@ bench: install postgres bench-tools
 
 bench-quick: install postgres bench-tools
 	CARDSERVICE_BENCH_PG=$(PG_DSN) $(BIN)/python -m bench.run --quick
+
+# The fleet (docs/operations.md): HAProxy :8080, three instances, PostgreSQL primary :5440 +
+# hot standby :5441 (own clusters under var/fleet, never the machine's :5432), Redis :6390.
+fleet: install
+	$(BIN)/python -m scripts.fleet.fleet start
+
+fleet-stop:
+	$(BIN)/python -m scripts.fleet.fleet stop
+
+fleet-chaos: fleet
+	$(BIN)/python -m scripts.fleet.chaos --seconds $(or $(SECONDS_CHAOS),120)
+
+fleet-pitr: fleet
+	$(BIN)/python -m scripts.fleet.pitr
+
+bench-fleet: fleet bench-tools
+	$(BIN)/python -m bench.fleet
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache

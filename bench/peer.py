@@ -295,7 +295,7 @@ async def app(scope: dict[str, Any], receive: Receive, send: Send) -> None:
         if name == b"authorization":
             token = value.decode()[7:]
     key, now = hashlib.sha256(token.encode()).hexdigest(), datetime.now(UTC)
-    if path == "/health":
+    if path in ("/health", "/ready"):
         await _answer(send, 200, {"success": True, "data": {"status": "ok"}})
     elif path == "/sandbox/authorizations":
         record = await DB.authorize(token, orjson.loads(await _body(receive)))

@@ -111,8 +111,13 @@ def _lua(target: Target) -> str:
 
 def wrk(url: str, seconds: int, target: Target | None) -> tuple[float, float, float, int]:
     """Peak req/s, p50, p99 (ms) and non-2xx/socket errors at 64 connections."""
+    return wrk_script(url, seconds, _lua(target) if target else "")
+
+
+def wrk_script(url: str, seconds: int, script: str) -> tuple[float, float, float, int]:
+    """`wrk` with a Lua script: peak req/s, p50, p99 (ms), non-2xx and socket errors."""
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as lua:
-        lua.write(_lua(target) if target else "")
+        lua.write(script)
     args = ["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{seconds}s", "--latency", "-s", lua.name, url]
     out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
     os.unlink(lua.name)

@@ -44,6 +44,7 @@ USER_TABLES = [
     "cards",
     "accounts",
     "user_fee_overrides",
+    "sign_in_links",
     "mfa_codes",
     "api_tokens",
     "users",

@@ -216,7 +216,10 @@ async def test_a_deadlocked_unit_is_run_again(postgres_app: FastAPI) -> None:
         ),
         30,
     )
-    assert sorted(attempts.values()) == [1, 2]
+    # the unit the database chose as the victim ran again (a busy machine may let the
+    # retry meet the other unit once more); the other committed at its first try
+    first_try, retried = sorted(attempts.values())
+    assert first_try == 1 and retried >= 2
 
 
 async def test_write_units_queued_on_a_row_lock_leave_connections_to_reads(

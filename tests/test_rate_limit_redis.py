@@ -66,3 +66,25 @@ async def test_failed_logins_are_counted_across_instances(
             await instance.state.db.dispose()
             await instance.state.rate_limiter.close()
     assert statuses == [401, 401, 429, 429]
+
+
+async def test_requests_pass_uncounted_while_redis_is_unreachable(
+    app: FastAPI, settings: Settings
+) -> None:
+    user = await make_user(app)
+    nowhere = settings.model_copy(
+        update={"redis_url": "redis://127.0.0.1:1/0", "rate_limit_per_minute": 1}
+    )
+    instance = create_app(nowhere)
+    transport = httpx.ASGITransport(app=instance)
+    try:
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            statuses = [
+                (await client.get("/accounts", headers=user.headers)).status_code for _ in range(3)
+            ]
+            metrics = (await client.get("/metrics")).text
+    finally:
+        await instance.state.db.dispose()
+        await instance.state.rate_limiter.close()
+    assert statuses == [200, 200, 200]
+    assert "cardservice_rate_limiter_unavailable_total" in metrics

@@ -9,29 +9,42 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
+from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException
 from starlette.routing import BaseRoute, Match, Route
 
-from cardservice import __version__
+from cardservice import __version__, metrics
 from cardservice.accounts.routes import router as accounts_router
 from cardservice.attachments.routes import router as attachments_router
 from cardservice.auth.routes import router as auth_router
 from cardservice.cards.routes import router as cards_router
 from cardservice.config import Settings
+from cardservice.dashboard import pages as dashboard_pages
+from cardservice.dashboard import signin as dashboard_signin
+from cardservice.dashboard.web import STATIC_DIR as DASHBOARD_STATIC
 from cardservice.db import Database
 from cardservice.decisions.routes import router as decisions_router
 from cardservice.dictionaries.routes import router as dictionaries_router
-from cardservice.errors import MethodNotAllowed, NotFound, ServiceError, ValidationFailed
+from cardservice.errors import (
+    DatabaseUnavailable,
+    MethodNotAllowed,
+    NotFound,
+    ServiceError,
+    ValidationFailed,
+)
 from cardservice.health import router as health_router
 from cardservice.logs import configure_logging
 from cardservice.middleware import RequestContextMiddleware
 from cardservice.openapi import build_openapi
+from cardservice.openapi_sdk import operation_id
 from cardservice.outbound import outbound_client
 from cardservice.payments.routes import router as payments_router
 from cardservice.ratelimit import make_rate_limiter
 from cardservice.sandbox.routes import router as sandbox_router
 from cardservice.security import CardCipher
 from cardservice.transactions.routes import router as transactions_router
+from cardservice.unavailable import HANDLED, is_database_unavailable
 from cardservice.users.routes import router as users_router
 from cardservice.web import JSONResponse
 
@@ -85,17 +98,28 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     return _error_response(ServiceError(str(exc.detail), code="http_error"))
 
 
+async def _database_error(_request: Request, exc: Exception) -> JSONResponse:
+    """503 + Retry-After while the database cannot be reached; any other error stays a 500."""
+    if not is_database_unavailable(exc):
+        raise exc
+    metrics.count_database_unavailable()
+    return _error_response(DatabaseUnavailable())
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build one service instance: its database, rate limiter and card-number cipher."""
     settings = settings or Settings()
-    configure_logging(settings.log_level)
-    app = FastAPI(
+    configure_logging(settings.log_level, settings.log_format)
+    app = FastAPIOffline(  # /docs with Swagger UI's assets from the installed package
         title="cardservice",
         version=__version__,
         description=DESCRIPTION,
         default_response_class=JSONResponse,
         docs_url="/docs",
         redoc_url=None,
+        static_url="/static/docs",
+        favicon_url="/static/docs/favicon.png",
+        generate_unique_id_function=operation_id,
         lifespan=_lifespan,
     )
     app.state.settings = settings
@@ -106,6 +130,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)
+    for database_error in HANDLED:
+        app.add_exception_handler(database_error, _database_error)
     routers = [
         health_router,
         auth_router,
@@ -117,11 +143,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         users_router,
         attachments_router,
         payments_router,
+        dashboard_signin.router,
+        dashboard_pages.router,
     ]
     if settings.sandbox_enabled:
         routers.append(sandbox_router)
     for router in routers:
         app.include_router(router)
+    app.mount("/app/static", StaticFiles(directory=DASHBOARD_STATIC), name="dashboard-static")
     if settings.cors_origin_list:
         app.add_middleware(
             CORSMiddleware,

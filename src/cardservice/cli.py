@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import re
 import sys
 import uuid
@@ -52,14 +53,18 @@ async def in_unit(settings: Settings, work: Callable[[Tx], Awaitable[str]]) -> s
 
 
 def run_server(args: argparse.Namespace, settings: Settings) -> None:
-    """Migrate the embedded database, then run uvicorn (it owns the event loop)."""
+    """Migrate the embedded database, prepare the workers' metrics directory (before any
+    worker imports the metrics), then run uvicorn (it owns the event loop)."""
     import uvicorn
 
+    from cardservice.metrics import MULTIPROC_ENV, prepare_multiprocess_dir
     from cardservice.migrations import upgrade_database
 
     if args.workers < 1 or not 0 < args.port < 65536:
         raise CommandError("--workers must be ≥ 1 and --port 1..65535")
-    if settings.is_sqlite:
+    metrics_dir = prepare_multiprocess_dir(settings.var_dir / "metrics" / str(args.port))
+    os.environ[MULTIPROC_ENV] = str(metrics_dir)  # read by the workers' prometheus_client
+    if settings.is_sqlite and args.migrate:
         asyncio.run(upgrade_database(settings.resolved_database_url))
     uvicorn.run(
         "cardservice.asgi:app",
@@ -155,6 +160,28 @@ async def cmd_keys_generate(_args: argparse.Namespace, _settings: Settings) -> s
     return generate_key()
 
 
+async def cmd_dashboard_link(args: argparse.Namespace, settings: Settings) -> str:
+    from cardservice.dashboard.sessions import create_sign_in_link
+
+    async def work(tx: Tx) -> str:
+        secret, _expires = await create_sign_in_link(tx, args.email)
+        return secret
+
+    secret = await in_unit(settings, work)
+    return f"{args.base_url.rstrip('/')}/app/login?link={secret}"
+
+
+async def cmd_openapi(_args: argparse.Namespace, settings: Settings) -> str:
+    from cardservice.app import create_app
+    from cardservice.web import dumps
+
+    app = create_app(settings)
+    try:
+        return dumps(app.openapi()).decode()
+    finally:
+        await app.state.db.dispose()
+
+
 async def cmd_demo(_args: argparse.Namespace, settings: Settings) -> str:
     from cardservice.demo import create_demo
 
@@ -169,6 +196,12 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int, default=1)
+    serve.add_argument(
+        "--no-migrate",
+        dest="migrate",
+        action="store_false",
+        help="skip the embedded database's migration check (already done, as in `make run`)",
+    )
     serve.set_defaults(handler=None, run=run_server)
 
     db = sub.add_parser("db", help="database migrations").add_subparsers(dest="db", required=True)
@@ -219,6 +252,16 @@ def _parser() -> argparse.ArgumentParser:
         handler=cmd_keys_generate
     )
 
+    dashboard = sub.add_parser("dashboard", help="the web dashboard").add_subparsers(
+        dest="dashboard", required=True
+    )
+    link = dashboard.add_parser("link", help="print a one-time sign-in link (15 minutes)")
+    link.add_argument("--email", required=True)
+    link.add_argument("--base-url", default="", help="e.g. http://127.0.0.1:8000")
+    link.set_defaults(handler=cmd_dashboard_link)
+
+    sub.add_parser("openapi", help="print the OpenAPI document").set_defaults(handler=cmd_openapi)
+
     sub.add_parser("demo", help="create demo data; prints a bearer token last").set_defaults(
         handler=cmd_demo
     )
@@ -231,7 +274,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     settings = Settings()
-    configure_logging(settings.log_level)
+    configure_logging(settings.log_level, settings.log_format)
     handler: Handler | None = args.handler
     try:
         if handler is None:

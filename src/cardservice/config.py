@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cached_property
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -28,6 +29,9 @@ class Settings(BaseSettings):
     redis_url: str = ""
     cors_origins: str = ""
     log_level: str = "INFO"
+    log_format: Literal["auto", "human", "json"] = Field(
+        default="auto", description="human on a terminal, JSON otherwise, unless forced"
+    )
     mfa_ttl_seconds: int = Field(default=600, ge=10)
     three_ds_ttl_seconds: int = Field(default=600, ge=10)
     db_pool_size: int = Field(default=10, ge=1)

@@ -26,6 +26,7 @@ import logging
 import os
 import random
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -34,6 +35,7 @@ from typing import Annotated, TypeVar
 import asyncpg  # type: ignore[import-untyped]
 from fastapi import Depends, Request
 
+from cardservice import metrics
 from cardservice.config import Settings
 from cardservice.sql import (
     PostgresPool,
@@ -149,8 +151,10 @@ class Database:
     @asynccontextmanager
     async def _writer_turn(self) -> AsyncIterator[None]:
         """SQLite's one writer: this process's units in order, then the processes' turns."""
+        waiting = time.perf_counter()
         async with self._turn:
             await self._writer_file.acquire()
+            metrics.observe_writer_wait(time.perf_counter() - waiting)
             try:
                 yield
             finally:
@@ -174,7 +178,9 @@ class Database:
         for attempt in range(1, UNIT_ATTEMPTS + 1):
             try:
                 async with self.transaction() as tx:
-                    return await work(tx)
+                    done = await work(tx)
+                metrics.count_postings(tx.postings)  # committed
+                return done
             except Exception as error:
                 if attempt == UNIT_ATTEMPTS or not _is_retryable(error):
                     raise

@@ -87,6 +87,17 @@ class RateLimited(ServiceError):
         super().__init__(headers={"Retry-After": str(max(1, retry_after))})
 
 
+class DatabaseUnavailable(ServiceError):
+    """The database cannot be reached (restarting, failing over): try again shortly."""
+
+    status_code, code = 503, "database_unavailable"
+    message = "The database is unavailable; retry shortly."
+    RETRY_AFTER_SECONDS = 2
+
+    def __init__(self) -> None:
+        super().__init__(headers={"Retry-After": str(self.RETRY_AFTER_SECONDS)})
+
+
 # The answers shared by the domains (accounts, cards, transactions), kept below all of them.
 
 

@@ -1,17 +1,37 @@
-"""JSON logs on stderr. Nothing secret is ever passed to a logger (see docs/operations.md)."""
+"""Logs on stderr: one JSON object a line for machines, one colored line for a person at a
+terminal (`CARDSERVICE_LOG_FORMAT=auto|human|json`). Nothing secret is ever passed to a
+logger (see docs/operations.md)."""
 
 from __future__ import annotations
 
 import logging
 import sys
 from datetime import UTC, datetime
+from typing import TextIO
 
 import orjson
 
 _STANDARD = set(logging.makeLogRecord({}).__dict__) | {"message", "asctime"}
+RESET = "\x1b[0m"
+DIM = "\x1b[2m"
+LEVEL_COLORS = {
+    "DEBUG": "\x1b[2m",
+    "INFO": "\x1b[32m",
+    "WARNING": "\x1b[33m",
+    "ERROR": "\x1b[31m",
+    "CRITICAL": "\x1b[1;31m",
+}
+# Loggers whose INFO lines say nothing to an operator (Alembic announces each plugin it loads).
+QUIET_LOGGERS = ("alembic.runtime.plugins", "alembic.runtime.migration")
+
+
+def _extras(record: logging.LogRecord) -> dict[str, object]:
+    return {k: v for k, v in record.__dict__.items() if k not in _STANDARD | {"color_message"}}
 
 
 class JsonFormatter(logging.Formatter):
+    """`{"ts", "level", "logger", "msg", ...extras}` on one line."""
+
     def format(self, record: logging.LogRecord) -> str:
         line: dict[str, object] = {
             "ts": datetime.fromtimestamp(record.created, UTC).isoformat().replace("+00:00", "Z"),
@@ -19,21 +39,50 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "msg": record.getMessage(),
         }
-        line.update({k: v for k, v in record.__dict__.items() if k not in _STANDARD})
+        line.update(_extras(record))
         if record.exc_info:
             line["exc"] = self.formatException(record.exc_info)
         return orjson.dumps(line, default=str).decode()
 
 
-def configure_logging(level: str) -> None:
-    """Route every logger (ours, uvicorn's) to stderr as JSON lines."""
+class HumanFormatter(logging.Formatter):
+    """`10:15:00 INFO  GET /accounts 200 3.1 ms` — time, colored level, then the event."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        extras = _extras(record)
+        clock = datetime.fromtimestamp(record.created, UTC).strftime("%H:%M:%S")
+        color = LEVEL_COLORS.get(record.levelname, "")
+        head = f"{DIM}{clock}{RESET} {color}{record.levelname:<7}{RESET} "
+        if record.name == "cardservice.access" and "path" in extras:
+            event = f"{extras.pop('method')} {extras.pop('path')} {extras.pop('status')}"
+            event += f" {extras.pop('ms')} ms"
+        else:
+            event = f"{record.name.removesuffix('.error')}: {record.getMessage()}"
+        details = " ".join(f"{k}={v}" for k, v in extras.items() if v is not None)
+        line = head + event + (f" {DIM}{details}{RESET}" if details else "")
+        if record.exc_info:
+            line += "\n" + self.formatException(record.exc_info)
+        return line
+
+
+def choose_formatter(log_format: str, stream: TextIO) -> logging.Formatter:
+    """`human` or `json` as asked; `auto` is human on a terminal, JSON anywhere else."""
+    human = log_format == "human" or (log_format == "auto" and stream.isatty())
+    return HumanFormatter() if human else JsonFormatter()
+
+
+def configure_logging(level: str, log_format: str = "auto") -> None:
+    """Route every logger (ours, uvicorn's, Alembic's) to stderr in the chosen format."""
     root = logging.getLogger()
-    if not any(isinstance(h.formatter, JsonFormatter) for h in root.handlers):
+    ours = (JsonFormatter, HumanFormatter)
+    if not any(isinstance(h.formatter, ours) for h in root.handlers):
         handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(JsonFormatter())
+        handler.setFormatter(choose_formatter(log_format, sys.stderr))
         root.addHandler(handler)
     root.setLevel(level)
     for name in ("uvicorn", "uvicorn.error"):
         logging.getLogger(name).handlers[:] = []
         logging.getLogger(name).propagate = True
     logging.getLogger("uvicorn.access").disabled = True  # it would log query strings (_code)
+    for name in QUIET_LOGGERS:
+        logging.getLogger(name).setLevel(logging.WARNING)

@@ -1,4 +1,5 @@
-"""Request ids, access logs and the last-resort 500 (no stack trace leaves the service)."""
+"""Request ids, access logs, request metrics and the last-resort 500 (no stack trace leaves
+the service)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,18 @@ import uuid
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from cardservice import metrics
 from cardservice.web import dumps
 
 logger = logging.getLogger("cardservice.access")
 REQUEST_ID_PATTERN = re.compile(r"^[A-Za-z0-9._-]{8,128}$")
+
+
+def _route_template(scope: Scope) -> str:
+    """The matched route's template (`/card/{cardUuid}`), never the path with its ids."""
+    route = scope.get("route")
+    template = getattr(route, "path_format", None)
+    return template if isinstance(template, str) else metrics.UNMATCHED_ROUTE
 
 
 class RequestContextMiddleware:
@@ -49,6 +58,9 @@ class RequestContextMiddleware:
             if not response_started:
                 await self._internal_error(send_with_id, request_id)
         finally:
+            elapsed = time.perf_counter() - started
+            metrics.observe_request(scope["method"], _route_template(scope), status, elapsed)
+            metrics.set_connections_in_use(scope["app"].state.db.connections_in_use())
             logger.info(
                 "request",
                 extra={
@@ -56,7 +68,7 @@ class RequestContextMiddleware:
                     "method": scope["method"],
                     "path": scope["path"],  # never the query string: it may hold an MFA code
                     "status": status,
-                    "ms": round((time.perf_counter() - started) * 1000, 2),
+                    "ms": round(elapsed * 1000, 2),
                     "user": scope["state"].get("user_uuid"),
                 },
             )

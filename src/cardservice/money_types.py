@@ -17,9 +17,16 @@ def _exact_number(value: Any) -> Any:
     return Decimal(value) if isinstance(value, int) else value
 
 
-AMOUNT_SCHEMA = {"type": "number", "minimum": 0, "maximum": 100000000, "multipleOf": 0.01}
+AMOUNT_SCHEMA = {
+    "type": "number",
+    "format": "decimal",
+    "minimum": 0,
+    "maximum": 100000000,
+    "multipleOf": 0.01,
+}
 POSITIVE_AMOUNT_SCHEMA = {
     "type": "number",
+    "format": "decimal",
     "exclusiveMinimum": 0,
     "maximum": 100000000,
     "multipleOf": 0.01,
@@ -36,7 +43,7 @@ PositiveAmount = Annotated[
     Field(gt=0, le=MAX_AMOUNT, decimal_places=2),
     WithJsonSchema(POSITIVE_AMOUNT_SCHEMA),
 ]
-MoneyOut = Annotated[Decimal, WithJsonSchema({"type": "number"})]
+MoneyOut = Annotated[Decimal, WithJsonSchema({"type": "number", "format": "decimal"})]
 
 
 def _whole_number(value: Any) -> Any:

@@ -123,6 +123,12 @@ def _add_errors(schema: dict[str, Any]) -> None:
 
 def build_openapi(app: FastAPI) -> dict[str, Any]:
     """FastAPI's document plus what it cannot infer from our hand-parsed bodies."""
+    from cardservice.openapi_sdk import (  # it imports this module's patterns
+        add_examples,
+        add_links,
+        tidy_schema_names,
+    )
+
     if app.openapi_schema:
         return app.openapi_schema
     schema = get_openapi(
@@ -134,5 +140,8 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
     }
     _add_body_models(schema)
     _add_errors(schema)
+    tidy_schema_names(schema)
+    add_links(schema)
+    add_examples(schema)
     app.openapi_schema = schema
     return schema

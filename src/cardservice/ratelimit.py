@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass
 from typing import Protocol
 
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from cardservice import metrics
 
 WINDOW_SECONDS = 60
+logger = logging.getLogger("cardservice.ratelimit")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,27 +63,46 @@ class MemoryRateLimiter:
 
 
 class RedisRateLimiter:
-    """Counters in Redis (`INCR` + `EXPIRE`), shared by every instance of the service."""
+    """Counters in Redis (`INCR` + `EXPIRE`), shared by every instance of the service.
+
+    While Redis cannot be reached (a restart, a failover) the limiter fails open: requests
+    are let through, uncounted, and each such request is logged and counted in the metrics,
+    rather than failing every request of the API with a 500 for want of a counter. The
+    client reconnects on its own once Redis answers again.
+    """
 
     def __init__(self, url: str) -> None:
-        self._redis: Redis = Redis.from_url(url)
+        # bounded waits for a hung Redis, generous enough that a loaded host never fails open
+        self._redis: Redis = Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5)
 
     async def hit(self, key: str, limit: int) -> Verdict:
         start, retry_after = _window(time.time())
         name = f"cardservice:rl:{key}:{start}"
-        async with self._redis.pipeline(transaction=True) as pipe:
-            pipe.incr(name)
-            pipe.expire(name, WINDOW_SECONDS + 1)
-            count, _ = await pipe.execute()
+        try:
+            async with self._redis.pipeline(transaction=True) as pipe:
+                pipe.incr(name)
+                pipe.expire(name, WINDOW_SECONDS + 1)
+                count, _ = await pipe.execute()
+        except (RedisConnectionError, RedisTimeoutError):
+            return _unlimited(retry_after)
         return Verdict(int(count) <= limit, retry_after)
 
     async def exceeded(self, key: str, limit: int) -> Verdict:
         start, retry_after = _window(time.time())
-        count = await self._redis.get(f"cardservice:rl:{key}:{start}")
+        try:
+            count = await self._redis.get(f"cardservice:rl:{key}:{start}")
+        except (RedisConnectionError, RedisTimeoutError):
+            return _unlimited(retry_after)
         return Verdict(not (count is not None and int(count) >= limit), retry_after)
 
     async def close(self) -> None:
         await self._redis.aclose()
+
+
+def _unlimited(retry_after: int) -> Verdict:
+    logger.warning("rate limiter unavailable: request let through uncounted")
+    metrics.count_rate_limiter_unavailable()
+    return Verdict(True, retry_after)
 
 
 def make_rate_limiter(redis_url: str) -> RateLimiter:

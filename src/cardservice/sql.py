@@ -76,6 +76,7 @@ class Tx(Protocol):
 
     key: str  # the database, for what a process caches per database
     dialect: str
+    postings: int  # ledger postings the unit wrote (`post_entry` counts them), for metrics
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]: ...
 
@@ -158,7 +159,7 @@ class PostgresTx:
     dialect = "postgresql"
 
     def __init__(self, connection: asyncpg.Connection, key: str) -> None:
-        self._connection, self.key = connection, key
+        self._connection, self.key, self.postings = connection, key, 0
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
         return await self._connection.fetch(sql, *args)  # type: ignore[no-any-return]
@@ -264,7 +265,7 @@ class SQLiteTx:
     dialect = "sqlite"
 
     def __init__(self, connection: sqlite3.Connection, key: str) -> None:
-        self._connection, self.key = connection, key
+        self._connection, self.key, self.postings = connection, key, 0
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
         return _sqlite_rows(self._connection, sql, args)

@@ -109,7 +109,9 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
 
-async def _setup(url: str, server: Server) -> tuple[dict[str, str], list[str], list[str]]:
+async def _setup(
+    url: str, server: Server, email: str = "run@example.com"
+) -> tuple[dict[str, str], list[str], list[str]]:
     """One user, four accounts (the first hot), two cards each; returns headers, accounts, cards."""
     env = server.env
 
@@ -123,13 +125,13 @@ async def _setup(url: str, server: Server) -> tuple[dict[str, str], list[str], l
         )
         return out.stdout.strip()
 
-    cli("users", "create", "--email", "run@example.com", "--name", "Bank Run")
+    cli("users", "create", "--email", email, "--name", "Bank Run")
     accounts = [
         cli(
             "accounts",
             "create",
             "--email",
-            "run@example.com",
+            email,
             "--name",
             f"A{i}",
             "--currency",
@@ -137,7 +139,7 @@ async def _setup(url: str, server: Server) -> tuple[dict[str, str], list[str], l
         )
         for i in range(4)
     ]
-    headers = {"Authorization": "Bearer " + cli("tokens", "issue", "--email", "run@example.com")}
+    headers = {"Authorization": "Bearer " + cli("tokens", "issue", "--email", email)}
     async with httpx.AsyncClient(base_url=server.base, headers=headers, timeout=30) as client:
         bins = (await client.get("/dictionary/bins")).json()["data"]
         bin_uuid = next(

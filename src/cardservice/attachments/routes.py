@@ -36,7 +36,7 @@ def blob_store(request: Request) -> BlobStore:
     openapi_extra={**BEARER_OR_MFA, **body_schema(AttachmentUpload)},
     summary="Upload an attachment (base64)",
 )
-async def upload(request: Request, caller: CallerA, db: Db) -> JSONResponse:
+async def upload_attachment(request: Request, caller: CallerA, db: Db) -> JSONResponse:
     limit = request.app.state.settings.max_attachment_bytes
     body = await read_json(request, AttachmentUpload, max_bytes=service.upload_body_limit(limit))
     type_, data = body.type, service.decode(body.file, limit)
@@ -52,11 +52,18 @@ async def upload(request: Request, caller: CallerA, db: Db) -> JSONResponse:
 @router.get(
     "/attachment/{attachmentUuid:uuid36}",
     response_class=FileResponse,
-    responses={200: {"content": {"application/octet-stream": {}}, "description": "The file"}},
+    responses={
+        200: {
+            "content": {
+                kind: {} for kind in ("image/jpeg", "image/png", "image/webp", "application/pdf")
+            },
+            "description": "The file, with the type it was sniffed as on upload",
+        }
+    },
     openapi_extra=BEARER_OR_MFA,
     summary="Download one of the caller's attachments",
 )
-async def download(
+async def download_attachment(
     request: Request,
     caller: CallerA,
     db: Db,

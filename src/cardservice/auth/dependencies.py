@@ -10,6 +10,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
+from cardservice import metrics
 from cardservice.auth.credentials import Principal, principal_for_mfa_code, principal_for_token
 from cardservice.errors import Forbidden, RateLimited, Unauthenticated
 
@@ -28,6 +29,12 @@ def _client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
+def _refused(limit: str, retry_after: int) -> RateLimited:
+    """The 429 for `limit` (counted in the metrics by the limit's name)."""
+    metrics.count_rate_limited(limit)
+    return RateLimited(retry_after)
+
+
 async def _resolve(request: Request, *, bearer_only: bool) -> Principal:
     settings = request.app.state.settings
     limiter = request.app.state.rate_limiter
@@ -37,7 +44,7 @@ async def _resolve(request: Request, *, bearer_only: bool) -> Principal:
     address_key = f"authfail:{_client_address(request)}"
     blocked = await limiter.exceeded(address_key, settings.auth_failures_per_minute)
     if not blocked.allowed:
-        raise RateLimited(blocked.retry_after)
+        raise _refused("auth_failures", blocked.retry_after)
     principal: Principal | None = None
     reader = request.app.state.db.reader
     if token is not None and len(token) <= MAX_CREDENTIAL_LENGTH:
@@ -47,13 +54,13 @@ async def _resolve(request: Request, *, bearer_only: bool) -> Principal:
     if principal is None:
         verdict = await limiter.hit(address_key, settings.auth_failures_per_minute)
         if not verdict.allowed:
-            raise RateLimited(verdict.retry_after)
+            raise _refused("auth_failures", verdict.retry_after)
         raise Unauthenticated("The credentials are missing, invalid, expired or revoked.")
     if bearer_only and principal.scheme != "bearer":
         raise Forbidden("This endpoint accepts a bearer token only, not an MFA code.")
     verdict = await limiter.hit(f"cred:{principal.credential_hash}", settings.rate_limit_per_minute)
     if not verdict.allowed:
-        raise RateLimited(verdict.retry_after)
+        raise _refused("credential", verdict.retry_after)
     request.state.user_uuid = str(principal.user_uuid)
     return principal
 

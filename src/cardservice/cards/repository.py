@@ -43,7 +43,7 @@ async def page_of_cards(
         f"SELECT ({count}) AS total, {card_columns('c')} FROM cards c WHERE {where}"  # noqa: S608
         f" ORDER BY {card_order('c')} LIMIT ${n + 1} OFFSET ${n + 2}"
     )
-    rows = await reader.scan(query, *args, limit, offset)
+    rows = await reader.rows(query, *args, limit, offset)  # one user's cards: short
     # past the last page (or none) no row carries the count: ask it alone
     total = int(rows[0]["total"]) if rows else int(await reader.value(count, *args))
     return rows, total

@@ -113,7 +113,7 @@ async def patch_card(
     openapi_extra={**BEARER_OR_MFA, **body_schema(FavoriteRequest)},
     summary="Mark or unmark cards as favorite",
 )
-async def favorite(request: Request, caller: CallerA, db: Db) -> JSONResponse:
+async def favorite_cards(request: Request, caller: CallerA, db: Db) -> JSONResponse:
     body = await read_json(request, FavoriteRequest)
     uuids = [uuid.UUID(value) for value in body.card_uuids]
 
@@ -129,7 +129,7 @@ async def favorite(request: Request, caller: CallerA, db: Db) -> JSONResponse:
     openapi_extra={**BEARER_OR_MFA, **body_schema(SortRequest)},
     summary="Put cards first, in this order",
 )
-async def sort(request: Request, caller: CallerA, db: Db) -> JSONResponse:
+async def sort_cards(request: Request, caller: CallerA, db: Db) -> JSONResponse:
     body = await read_json(request, SortRequest)
     uuids = [uuid.UUID(value) for value in body.card_uuids]
     await db.transact(lambda tx: service.sort_cards(tx, caller.user_uuid, uuids))

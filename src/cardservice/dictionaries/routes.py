@@ -31,7 +31,7 @@ def _simple(path: str, kind: str, summary: str) -> None:
     async def endpoint(request: Request, db: Db) -> Response:
         return cacheable(request, await service.dictionary(db.reader, kind))
 
-    endpoint.__name__ = f"list_{kind}"
+    endpoint.__name__ = "list_" + path.strip("/").replace("-", "_")
     router.add_api_route(
         path,
         endpoint,
@@ -54,7 +54,7 @@ _simple("/account-types", "account_type", "Account types")
     openapi_extra=PUBLIC,
     summary="The 30 most popular transaction tags",
 )
-async def popular_tags(request: Request, db: Db) -> Response:
+async def list_popular_tags(request: Request, db: Db) -> Response:
     return cacheable(request, await service.popular_tags(db.reader), max_age=POPULAR_MAX_AGE)
 
 
@@ -78,7 +78,7 @@ async def search_tags(
     openapi_extra=PUBLIC,
     summary="Blocked and restricted transaction tags",
 )
-async def blocked_tags(request: Request, db: Db) -> Response:
+async def list_blocked_tags(request: Request, db: Db) -> Response:
     return cacheable(request, await service.blocked_tags(db.reader))
 
 
@@ -88,7 +88,7 @@ async def blocked_tags(request: Request, db: Db) -> Response:
     openapi_extra=BEARER_OR_MFA,
     summary="The caller's fee schedule",
 )
-async def fees(caller: CallerA, db: Db) -> JSONResponse:
+async def list_fees(caller: CallerA, db: Db) -> JSONResponse:
     schedule = await fee_schedule(db.reader, caller.user_uuid)
     return ok(
         [
@@ -106,5 +106,5 @@ async def fees(caller: CallerA, db: Db) -> JSONResponse:
     openapi_extra=BEARER_OR_MFA,
     summary="Card BINs the service issues from",
 )
-async def bins(caller: CallerA, db: Db) -> JSONResponse:
+async def list_bins(caller: CallerA, db: Db) -> JSONResponse:
     return ok(await service.bins(db.reader))

@@ -151,6 +151,7 @@ async def post_entry(
         *row_args(_POSTING_COLUMNS, postings),
     )
     await tx.execute(_INSERT_ENTRY, entry_id, kind, reference, utcnow())
+    tx.postings += len(postings)
     deltas: dict[tuple[int, uuid.UUID], int] = defaultdict(int)
     for leg in legs:
         if leg.account is not None:

@@ -17,6 +17,7 @@ from cardservice.models.reference import (
     TransactionTag,
     UserFeeOverride,
 )
+from cardservice.models.sign_in_link import SignInLink
 from cardservice.models.three_ds import ThreeDsCode
 from cardservice.models.transaction import Transaction
 from cardservice.models.user import Team, User
@@ -37,6 +38,7 @@ __all__ = [
     "PaymentCurrency",
     "PaymentMethod",
     "Posting",
+    "SignInLink",
     "Team",
     "ThreeDsCode",
     "Transaction",

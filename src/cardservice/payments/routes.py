@@ -22,7 +22,7 @@ router = APIRouter(tags=["payments"])
     openapi_extra=BEARER_OR_MFA,
     summary="Currencies of a payment method",
 )
-async def payment_currencies(
+async def list_payment_currencies(
     caller: CallerA,
     db: Db,
     slug: Annotated[str, Path(pattern=SLUG_PATTERN, max_length=SLUG_MAX_LENGTH)],

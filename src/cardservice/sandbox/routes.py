@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
 
+from cardservice import metrics
 from cardservice.auth.dependencies import CallerA
 from cardservice.db import Db
 from cardservice.decisions.service import authorize_card
@@ -53,7 +54,7 @@ OPTIONAL_REFUND_BODY["requestBody"]["required"] = False  # no body refunds what 
     openapi_extra={**BEARER_OR_MFA, **body_schema(DepositRequest)},
     summary="Simulate money arriving on an account",
 )
-async def sandbox_deposit(request: Request, caller: CallerA, db: Db) -> JSONResponse:
+async def create_sandbox_deposit(request: Request, caller: CallerA, db: Db) -> JSONResponse:
     body = await read_json(request, DepositRequest)
     account, amount = uuid.UUID(body.account_uuid), to_minor(body.amount)
     row = await db.transact(lambda tx: deposit(tx, caller.user_uuid, account, amount))
@@ -67,7 +68,7 @@ async def sandbox_deposit(request: Request, caller: CallerA, db: Db) -> JSONResp
     openapi_extra={**BEARER_OR_MFA, **body_schema(AuthorizationRequest)},
     summary="Simulate a card authorization from the network",
 )
-async def sandbox_authorization(request: Request, caller: CallerA, db: Db) -> JSONResponse:
+async def create_sandbox_authorization(request: Request, caller: CallerA, db: Db) -> JSONResponse:
     body = await read_json(request, AuthorizationRequest)
     message = Authorization(
         card_uuid=uuid.UUID(body.card_uuid),
@@ -83,6 +84,7 @@ async def sandbox_authorization(request: Request, caller: CallerA, db: Db) -> JS
     )
     state = request.app.state
     row = await authorize_card(db, state.outbound, state.cipher, caller.user_uuid, message)
+    metrics.count_authorization(row["status"], row["error_slug"])  # once committed
     return ok(transaction_record_of(row), status_code=201)
 
 
@@ -101,7 +103,7 @@ async def _transition(
     openapi_extra=BEARER_OR_MFA,
     summary="Settle a pending purchase",
 )
-async def sandbox_settle(
+async def settle_sandbox_transaction(
     caller: CallerA, db: Db, transaction_uuid: TransactionUuid
 ) -> JSONResponse:
     return await _transition(db, lifecycle.settle, caller.user_uuid, transaction_uuid)
@@ -114,7 +116,7 @@ async def sandbox_settle(
     openapi_extra=BEARER_OR_MFA,
     summary="Reverse a pending purchase",
 )
-async def sandbox_reverse(
+async def reverse_sandbox_transaction(
     caller: CallerA, db: Db, transaction_uuid: TransactionUuid
 ) -> JSONResponse:
     return await _transition(db, lifecycle.reverse, caller.user_uuid, transaction_uuid)
@@ -136,7 +138,7 @@ async def _optional_body(request: Request) -> RefundRequest:
     openapi_extra={**BEARER_OR_MFA, **OPTIONAL_REFUND_BODY},
     summary="Refund a settled purchase, in full or in part",
 )
-async def sandbox_refund(
+async def refund_sandbox_transaction(
     request: Request, caller: CallerA, db: Db, transaction_uuid: TransactionUuid
 ) -> JSONResponse:
     body = await _optional_body(request)
@@ -153,7 +155,7 @@ async def sandbox_refund(
     openapi_extra={**BEARER_OR_MFA, **body_schema(ThreeDsRequest)},
     summary="Simulate a 3DS code sent for a card",
 )
-async def sandbox_three_ds(request: Request, caller: CallerA, db: Db) -> JSONResponse:
+async def create_sandbox_three_ds_code(request: Request, caller: CallerA, db: Db) -> JSONResponse:
     body = await read_json(request, ThreeDsRequest)
     ttl = timedelta(seconds=request.app.state.settings.three_ds_ttl_seconds)
     cipher, card, amount = (

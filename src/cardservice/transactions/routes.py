@@ -47,7 +47,7 @@ REPORT_FILTERS = {
     openapi_extra={**BEARER_OR_MFA, **filters_parameter(REPORT_FILTERS)},
     summary="The caller's transactions, newest first",
 )
-async def report(
+async def list_transactions(
     request: Request,
     caller: CallerA,
     db: Db,
@@ -86,7 +86,7 @@ async def report(
     openapi_extra={**BEARER_OR_MFA, **filters_parameter(REPORT_FILTERS)},
     summary="Every matching transaction as CSV (streamed)",
 )
-async def report_csv(request: Request, caller: CallerA, db: Db) -> StreamingResponse:
+async def export_transactions_csv(request: Request, caller: CallerA, db: Db) -> StreamingResponse:
     filters = read_filters(request, REPORT_FILTERS)
     return StreamingResponse(
         csv_chunks(db.reader, caller.user_uuid, filters),
@@ -116,7 +116,7 @@ async def get_transaction(
     openapi_extra=BEARER_OR_MFA,
     summary="The receipt picture of a transaction",
 )
-async def receipt(
+async def get_receipt(
     request: Request, caller: CallerA, db: Db, transaction_uuid: TransactionUuid
 ) -> Response:
     view = await reports.receipt_view(db.reader, caller.user_uuid, uuid.UUID(transaction_uuid))

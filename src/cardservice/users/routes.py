@@ -23,7 +23,7 @@ router = APIRouter(tags=["users"])
     openapi_extra=BEARER_OR_MFA,
     summary="Balances, counts and spend of the caller",
 )
-async def summary(caller: CallerA, db: Db) -> JSONResponse:
+async def get_user_summary(caller: CallerA, db: Db) -> JSONResponse:
     return ok(await user_summary(db.reader, caller.user_uuid, utcnow()))
 
 
@@ -33,6 +33,6 @@ async def summary(caller: CallerA, db: Db) -> JSONResponse:
     openapi_extra=BEARER_ONLY,
     summary="3DS codes not yet used, newest first (bearer token only)",
 )
-async def three_ds_unassigned(request: Request, caller: CallerB, db: Db) -> JSONResponse:
+async def list_unassigned_three_ds_codes(request: Request, caller: CallerB, db: Db) -> JSONResponse:
     cipher = request.app.state.cipher
     return ok(await unassigned_codes(db.reader, cipher, caller.user_uuid, utcnow()))

@@ -15,8 +15,8 @@
   card's report pages use it as before;
 * the catalogue again: `do_not_honor` and cardholder-friendly error descriptions.
 
-Revision ID: 20261123_03
-Revises: 20261123_02
+Revision ID: 20261123_04
+Revises: 20261123_03
 Create Date: 2026-11-23
 """
 
@@ -27,8 +27,8 @@ from alembic import op
 
 from cardservice.catalogue.loader import sync_catalogue
 
-revision = "20261123_03"
-down_revision = "20261123_02"
+revision = "20261123_04"
+down_revision = "20261123_03"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,171 @@
+"""Contains all the data models used in inputs/outputs"""
+
+from .account_balance import AccountBalance
+from .account_counts import AccountCounts
+from .account_counts_by_status import AccountCountsByStatus
+from .account_record import AccountRecord
+from .account_record_status import AccountRecordStatus
+from .accounts_page import AccountsPage
+from .attachment_record import AttachmentRecord
+from .attachment_record_type import AttachmentRecordType
+from .attachment_upload import AttachmentUpload
+from .attachment_upload_type import AttachmentUploadType
+from .authorization_request import AuthorizationRequest
+from .auto_replenish import AutoReplenish
+from .bin_record import BinRecord
+from .bin_record_status import BinRecordStatus
+from .blocked_tag_record import BlockedTagRecord
+from .blocked_tag_record_restriction import BlockedTagRecordRestriction
+from .buy_cards_request import BuyCardsRequest
+from .buy_cards_result import BuyCardsResult
+from .card_counts import CardCounts
+from .card_list import CardList
+from .card_record import CardRecord
+from .card_record_status import CardRecordStatus
+from .charge import Charge
+from .currency_balances import CurrencyBalances
+from .deposit_request import DepositRequest
+from .dictionary_record import DictionaryRecord
+from .done import Done
+from .envelope_account_record import EnvelopeAccountRecord
+from .envelope_attachment_record import EnvelopeAttachmentRecord
+from .envelope_buy_cards_result import EnvelopeBuyCardsResult
+from .envelope_card_record import EnvelopeCardRecord
+from .envelope_health_record import EnvelopeHealthRecord
+from .envelope_list_bin_record import EnvelopeListBinRecord
+from .envelope_list_blocked_tag_record import EnvelopeListBlockedTagRecord
+from .envelope_list_dictionary_record import EnvelopeListDictionaryRecord
+from .envelope_list_fee_record import EnvelopeListFeeRecord
+from .envelope_list_payment_currency_record import EnvelopeListPaymentCurrencyRecord
+from .envelope_list_tag_record import EnvelopeListTagRecord
+from .envelope_list_three_ds_record import EnvelopeListThreeDsRecord
+from .envelope_mfa_code_record import EnvelopeMfaCodeRecord
+from .envelope_three_ds_record import EnvelopeThreeDsRecord
+from .envelope_transaction_record import EnvelopeTransactionRecord
+from .envelope_user_summary import EnvelopeUserSummary
+from .error_body import ErrorBody
+from .error_body_errors_type_0 import ErrorBodyErrorsType0
+from .export_transactions_csv_filters import ExportTransactionsCsvFilters
+from .export_transactions_csv_filters_status import ExportTransactionsCsvFiltersStatus
+from .export_transactions_csv_filters_type import ExportTransactionsCsvFiltersType
+from .favorite_request import FavoriteRequest
+from .fee_record import FeeRecord
+from .fee_record_kind import FeeRecordKind
+from .health_record import HealthRecord
+from .holder_address import HolderAddress
+from .list_accounts_filters import ListAccountsFilters
+from .list_accounts_filters_status import ListAccountsFiltersStatus
+from .list_cards_filters import ListCardsFilters
+from .list_cards_filters_status import ListCardsFiltersStatus
+from .list_transactions_filters import ListTransactionsFilters
+from .list_transactions_filters_status import ListTransactionsFiltersStatus
+from .list_transactions_filters_type import ListTransactionsFiltersType
+from .merchant import Merchant
+from .mfa_code_record import MfaCodeRecord
+from .owner import Owner
+from .page_meta import PageMeta
+from .paged_envelope_accounts_page import PagedEnvelopeAccountsPage
+from .paged_envelope_card_list import PagedEnvelopeCardList
+from .payment_currency_record import PaymentCurrencyRecord
+from .refund_request import RefundRequest
+from .report_keyset_meta import ReportKeysetMeta
+from .report_page import ReportPage
+from .report_page_meta import ReportPageMeta
+from .sort_request import SortRequest
+from .spend import Spend
+from .tag_record import TagRecord
+from .team_ref import TeamRef
+from .three_ds_record import ThreeDsRecord
+from .three_ds_request import ThreeDsRequest
+from .transaction_record import TransactionRecord
+from .transaction_record_direction import TransactionRecordDirection
+from .transaction_record_status import TransactionRecordStatus
+from .transaction_record_type import TransactionRecordType
+from .user_ref import UserRef
+from .user_summary import UserSummary
+
+__all__ = (
+    "AccountBalance",
+    "AccountCounts",
+    "AccountCountsByStatus",
+    "AccountRecord",
+    "AccountRecordStatus",
+    "AccountsPage",
+    "AttachmentRecord",
+    "AttachmentRecordType",
+    "AttachmentUpload",
+    "AttachmentUploadType",
+    "AuthorizationRequest",
+    "AutoReplenish",
+    "BinRecord",
+    "BinRecordStatus",
+    "BlockedTagRecord",
+    "BlockedTagRecordRestriction",
+    "BuyCardsRequest",
+    "BuyCardsResult",
+    "CardCounts",
+    "CardList",
+    "CardRecord",
+    "CardRecordStatus",
+    "Charge",
+    "CurrencyBalances",
+    "DepositRequest",
+    "DictionaryRecord",
+    "Done",
+    "EnvelopeAccountRecord",
+    "EnvelopeAttachmentRecord",
+    "EnvelopeBuyCardsResult",
+    "EnvelopeCardRecord",
+    "EnvelopeHealthRecord",
+    "EnvelopeListBinRecord",
+    "EnvelopeListBlockedTagRecord",
+    "EnvelopeListDictionaryRecord",
+    "EnvelopeListFeeRecord",
+    "EnvelopeListPaymentCurrencyRecord",
+    "EnvelopeListTagRecord",
+    "EnvelopeListThreeDsRecord",
+    "EnvelopeMfaCodeRecord",
+    "EnvelopeThreeDsRecord",
+    "EnvelopeTransactionRecord",
+    "EnvelopeUserSummary",
+    "ErrorBody",
+    "ErrorBodyErrorsType0",
+    "ExportTransactionsCsvFilters",
+    "ExportTransactionsCsvFiltersStatus",
+    "ExportTransactionsCsvFiltersType",
+    "FavoriteRequest",
+    "FeeRecord",
+    "FeeRecordKind",
+    "HealthRecord",
+    "HolderAddress",
+    "ListAccountsFilters",
+    "ListAccountsFiltersStatus",
+    "ListCardsFilters",
+    "ListCardsFiltersStatus",
+    "ListTransactionsFilters",
+    "ListTransactionsFiltersStatus",
+    "ListTransactionsFiltersType",
+    "Merchant",
+    "MfaCodeRecord",
+    "Owner",
+    "PagedEnvelopeAccountsPage",
+    "PagedEnvelopeCardList",
+    "PageMeta",
+    "PaymentCurrencyRecord",
+    "RefundRequest",
+    "ReportKeysetMeta",
+    "ReportPage",
+    "ReportPageMeta",
+    "SortRequest",
+    "Spend",
+    "TagRecord",
+    "TeamRef",
+    "ThreeDsRecord",
+    "ThreeDsRequest",
+    "TransactionRecord",
+    "TransactionRecordDirection",
+    "TransactionRecordStatus",
+    "TransactionRecordType",
+    "UserRef",
+    "UserSummary",
+)

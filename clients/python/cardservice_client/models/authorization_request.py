@@ -1,0 +1,174 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="AuthorizationRequest")
+
+
+@_attrs_define
+class AuthorizationRequest:
+    """
+    Example:
+        {'card_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'amount': 12.5, 'currency': 'EUR', 'merchant_name':
+            'example', 'mcc': '5411', 'merchant_country': 'DE', 'merchant_city': 'example', 'tag': 'bank-transfer',
+            'three_ds_code': '482913'}
+
+    Attributes:
+        card_uuid (str):
+        amount (Decimal):
+        currency (str):
+        merchant_name (str):
+        mcc (None | str | Unset):
+        merchant_country (None | str | Unset):
+        merchant_city (None | str | Unset):
+        tag (None | str | Unset):
+        three_ds_code (None | str | Unset):
+    """
+
+    card_uuid: str
+    amount: Decimal
+    currency: str
+    merchant_name: str
+    mcc: None | str | Unset = UNSET
+    merchant_country: None | str | Unset = UNSET
+    merchant_city: None | str | Unset = UNSET
+    tag: None | str | Unset = UNSET
+    three_ds_code: None | str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        card_uuid = self.card_uuid
+
+        amount = self.amount
+
+        currency = self.currency
+
+        merchant_name = self.merchant_name
+
+        mcc: None | str | Unset
+        if isinstance(self.mcc, Unset):
+            mcc = UNSET
+        else:
+            mcc = self.mcc
+
+        merchant_country: None | str | Unset
+        if isinstance(self.merchant_country, Unset):
+            merchant_country = UNSET
+        else:
+            merchant_country = self.merchant_country
+
+        merchant_city: None | str | Unset
+        if isinstance(self.merchant_city, Unset):
+            merchant_city = UNSET
+        else:
+            merchant_city = self.merchant_city
+
+        tag: None | str | Unset
+        if isinstance(self.tag, Unset):
+            tag = UNSET
+        else:
+            tag = self.tag
+
+        three_ds_code: None | str | Unset
+        if isinstance(self.three_ds_code, Unset):
+            three_ds_code = UNSET
+        else:
+            three_ds_code = self.three_ds_code
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "card_uuid": card_uuid,
+                "amount": amount,
+                "currency": currency,
+                "merchant_name": merchant_name,
+            }
+        )
+        if mcc is not UNSET:
+            field_dict["mcc"] = mcc
+        if merchant_country is not UNSET:
+            field_dict["merchant_country"] = merchant_country
+        if merchant_city is not UNSET:
+            field_dict["merchant_city"] = merchant_city
+        if tag is not UNSET:
+            field_dict["tag"] = tag
+        if three_ds_code is not UNSET:
+            field_dict["three_ds_code"] = three_ds_code
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        card_uuid = d.pop("card_uuid")
+
+        amount = d.pop("amount")
+
+        currency = d.pop("currency")
+
+        merchant_name = d.pop("merchant_name")
+
+        def _parse_mcc(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        mcc = _parse_mcc(d.pop("mcc", UNSET))
+
+        def _parse_merchant_country(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        merchant_country = _parse_merchant_country(d.pop("merchant_country", UNSET))
+
+        def _parse_merchant_city(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        merchant_city = _parse_merchant_city(d.pop("merchant_city", UNSET))
+
+        def _parse_tag(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        tag = _parse_tag(d.pop("tag", UNSET))
+
+        def _parse_three_ds_code(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        three_ds_code = _parse_three_ds_code(d.pop("three_ds_code", UNSET))
+
+        authorization_request = cls(
+            card_uuid=card_uuid,
+            amount=amount,
+            currency=currency,
+            merchant_name=merchant_name,
+            mcc=mcc,
+            merchant_country=merchant_country,
+            merchant_city=merchant_city,
+            tag=tag,
+            three_ds_code=three_ds_code,
+        )
+
+        return authorization_request

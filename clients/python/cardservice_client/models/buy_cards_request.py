@@ -1,0 +1,134 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="BuyCardsRequest")
+
+
+@_attrs_define
+class BuyCardsRequest:
+    """
+    Example:
+        {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'bin_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
+            'start_balance': 12.5, 'description': 'Team travel', 'external_id': 'order-1001', 'cards_count': 1,
+            'auto_replenish_amount': 12.5, 'auto_replenish_min_balance': 12.5}
+
+    Attributes:
+        account_uuid (str):
+        bin_uuid (str):
+        start_balance (Decimal | Unset):  Default: 0.0.
+        description (None | str | Unset):
+        external_id (None | str | Unset):
+        cards_count (int | Unset):  Default: 1.
+        auto_replenish_amount (Decimal | Unset):
+        auto_replenish_min_balance (Decimal | Unset):
+    """
+
+    account_uuid: str
+    bin_uuid: str
+    start_balance: Decimal | Unset = Decimal("0")
+    description: None | str | Unset = UNSET
+    external_id: None | str | Unset = UNSET
+    cards_count: int | Unset = 1
+    auto_replenish_amount: Decimal | Unset = UNSET
+    auto_replenish_min_balance: Decimal | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        account_uuid = self.account_uuid
+
+        bin_uuid = self.bin_uuid
+
+        start_balance = self.start_balance
+
+        description: None | str | Unset
+        if isinstance(self.description, Unset):
+            description = UNSET
+        else:
+            description = self.description
+
+        external_id: None | str | Unset
+        if isinstance(self.external_id, Unset):
+            external_id = UNSET
+        else:
+            external_id = self.external_id
+
+        cards_count = self.cards_count
+
+        auto_replenish_amount = self.auto_replenish_amount
+
+        auto_replenish_min_balance = self.auto_replenish_min_balance
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "account_uuid": account_uuid,
+                "bin_uuid": bin_uuid,
+            }
+        )
+        if start_balance is not UNSET:
+            field_dict["start_balance"] = start_balance
+        if description is not UNSET:
+            field_dict["description"] = description
+        if external_id is not UNSET:
+            field_dict["external_id"] = external_id
+        if cards_count is not UNSET:
+            field_dict["cards_count"] = cards_count
+        if auto_replenish_amount is not UNSET:
+            field_dict["auto_replenish_amount"] = auto_replenish_amount
+        if auto_replenish_min_balance is not UNSET:
+            field_dict["auto_replenish_min_balance"] = auto_replenish_min_balance
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        account_uuid = d.pop("account_uuid")
+
+        bin_uuid = d.pop("bin_uuid")
+
+        start_balance = d.pop("start_balance", UNSET)
+
+        def _parse_description(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        description = _parse_description(d.pop("description", UNSET))
+
+        def _parse_external_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        external_id = _parse_external_id(d.pop("external_id", UNSET))
+
+        cards_count = d.pop("cards_count", UNSET)
+
+        auto_replenish_amount = d.pop("auto_replenish_amount", UNSET)
+
+        auto_replenish_min_balance = d.pop("auto_replenish_min_balance", UNSET)
+
+        buy_cards_request = cls(
+            account_uuid=account_uuid,
+            bin_uuid=bin_uuid,
+            start_balance=start_balance,
+            description=description,
+            external_id=external_id,
+            cards_count=cards_count,
+            auto_replenish_amount=auto_replenish_amount,
+            auto_replenish_min_balance=auto_replenish_min_balance,
+        )
+
+        return buy_cards_request

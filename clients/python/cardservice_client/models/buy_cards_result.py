@@ -1,0 +1,120 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.account_balance import AccountBalance
+    from ..models.card_record import CardRecord
+    from ..models.charge import Charge
+
+
+T = TypeVar("T", bound="BuyCardsResult")
+
+
+@_attrs_define
+class BuyCardsResult:
+    """
+    Example:
+        {'cards': [{'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'account_uuid':
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'bin': '424242', 'brand': 'visa', 'mask': '424242******4242', 'last4':
+            '4242', 'expiry_month': 12, 'expiry_year': 2029, 'currency': 'EUR', 'balance': 12.5, 'status': 'active',
+            'is_favorite': True, 'sort_order': 1, 'description': 'Team travel', 'external_id': 'order-1001', 'holder_name':
+            'Ada Lovelace', 'holder_address': {'line1': 'Unter den Linden 1', 'line2': 'example', 'city': 'Berlin', 'state':
+            'example', 'postal_code': '10117', 'country': 'DE'}, 'auto_replenish': {'enabled': True, 'amount': 12.5,
+            'min_balance': 12.5}, 'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}], 'account':
+            {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'balance': 12.5}, 'charge': {'total': 12.5, 'fees': 12.5,
+            'start_balance_total': 12.5, 'currency': 'EUR'}, 'external_id': 'order-1001'}
+
+    Attributes:
+        cards (list[CardRecord]):
+        account (AccountBalance):  Example: {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'balance': 12.5}.
+        charge (Charge):  Example: {'total': 12.5, 'fees': 12.5, 'start_balance_total': 12.5, 'currency': 'EUR'}.
+        external_id (None | str):
+    """
+
+    cards: list[CardRecord]
+    account: AccountBalance
+    charge: Charge
+    external_id: None | str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        cards = []
+        for cards_item_data in self.cards:
+            cards_item = cards_item_data.to_dict()
+            cards.append(cards_item)
+
+        account = self.account.to_dict()
+
+        charge = self.charge.to_dict()
+
+        external_id: None | str
+        external_id = self.external_id
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "cards": cards,
+                "account": account,
+                "charge": charge,
+                "external_id": external_id,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.account_balance import AccountBalance  # noqa: PLC0415
+        from ..models.card_record import CardRecord  # noqa: PLC0415
+        from ..models.charge import Charge  # noqa: PLC0415
+
+        d = dict(src_dict)
+        cards = []
+        _cards = d.pop("cards")
+        for cards_item_data in _cards:
+            cards_item = CardRecord.from_dict(cards_item_data)
+
+            cards.append(cards_item)
+
+        account = AccountBalance.from_dict(d.pop("account"))
+
+        charge = Charge.from_dict(d.pop("charge"))
+
+        def _parse_external_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        external_id = _parse_external_id(d.pop("external_id"))
+
+        buy_cards_result = cls(
+            cards=cards,
+            account=account,
+            charge=charge,
+            external_id=external_id,
+        )
+
+        buy_cards_result.additional_properties = d
+        return buy_cards_result
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

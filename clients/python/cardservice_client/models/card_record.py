@@ -1,0 +1,284 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+from uuid import UUID
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.card_record_status import CardRecordStatus
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.auto_replenish import AutoReplenish
+    from ..models.holder_address import HolderAddress
+
+
+T = TypeVar("T", bound="CardRecord")
+
+
+@_attrs_define
+class CardRecord:
+    """
+    Example:
+        {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'bin':
+            '424242', 'brand': 'visa', 'mask': '424242******4242', 'last4': '4242', 'expiry_month': 12, 'expiry_year': 2029,
+            'currency': 'EUR', 'balance': 12.5, 'status': 'active', 'is_favorite': True, 'sort_order': 1, 'description':
+            'Team travel', 'external_id': 'order-1001', 'holder_name': 'Ada Lovelace', 'holder_address': {'line1': 'Unter
+            den Linden 1', 'line2': 'example', 'city': 'Berlin', 'state': 'example', 'postal_code': '10117', 'country':
+            'DE'}, 'auto_replenish': {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}, 'created_at':
+            '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}
+
+    Attributes:
+        uuid (UUID):
+        account_uuid (UUID):
+        bin_ (str):
+        brand (str):
+        mask (str):
+        last4 (str):
+        expiry_month (int):
+        expiry_year (int):
+        currency (str):
+        balance (Decimal):
+        status (CardRecordStatus):
+        is_favorite (bool):
+        sort_order (int):
+        description (None | str):
+        external_id (None | str):
+        auto_replenish (AutoReplenish):  Example: {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}.
+        created_at (datetime.datetime):
+        updated_at (datetime.datetime):
+        holder_name (None | str | Unset):
+        holder_address (HolderAddress | None | Unset):
+    """
+
+    uuid: UUID
+    account_uuid: UUID
+    bin_: str
+    brand: str
+    mask: str
+    last4: str
+    expiry_month: int
+    expiry_year: int
+    currency: str
+    balance: Decimal
+    status: CardRecordStatus
+    is_favorite: bool
+    sort_order: int
+    description: None | str
+    external_id: None | str
+    auto_replenish: AutoReplenish
+    created_at: datetime.datetime
+    updated_at: datetime.datetime
+    holder_name: None | str | Unset = UNSET
+    holder_address: HolderAddress | None | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.holder_address import HolderAddress  # noqa: PLC0415
+
+        uuid = str(self.uuid)
+
+        account_uuid = str(self.account_uuid)
+
+        bin_ = self.bin_
+
+        brand = self.brand
+
+        mask = self.mask
+
+        last4 = self.last4
+
+        expiry_month = self.expiry_month
+
+        expiry_year = self.expiry_year
+
+        currency = self.currency
+
+        balance = self.balance
+
+        status = self.status.value
+
+        is_favorite = self.is_favorite
+
+        sort_order = self.sort_order
+
+        description: None | str
+        description = self.description
+
+        external_id: None | str
+        external_id = self.external_id
+
+        auto_replenish = self.auto_replenish.to_dict()
+
+        created_at = self.created_at.isoformat()
+
+        updated_at = self.updated_at.isoformat()
+
+        holder_name: None | str | Unset
+        if isinstance(self.holder_name, Unset):
+            holder_name = UNSET
+        else:
+            holder_name = self.holder_name
+
+        holder_address: dict[str, Any] | None | Unset
+        if isinstance(self.holder_address, Unset):
+            holder_address = UNSET
+        elif isinstance(self.holder_address, HolderAddress):
+            holder_address = self.holder_address.to_dict()
+        else:
+            holder_address = self.holder_address
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "uuid": uuid,
+                "account_uuid": account_uuid,
+                "bin": bin_,
+                "brand": brand,
+                "mask": mask,
+                "last4": last4,
+                "expiry_month": expiry_month,
+                "expiry_year": expiry_year,
+                "currency": currency,
+                "balance": balance,
+                "status": status,
+                "is_favorite": is_favorite,
+                "sort_order": sort_order,
+                "description": description,
+                "external_id": external_id,
+                "auto_replenish": auto_replenish,
+                "created_at": created_at,
+                "updated_at": updated_at,
+            }
+        )
+        if holder_name is not UNSET:
+            field_dict["holder_name"] = holder_name
+        if holder_address is not UNSET:
+            field_dict["holder_address"] = holder_address
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.auto_replenish import AutoReplenish  # noqa: PLC0415
+        from ..models.holder_address import HolderAddress  # noqa: PLC0415
+
+        d = dict(src_dict)
+        uuid = UUID(d.pop("uuid"))
+
+        account_uuid = UUID(d.pop("account_uuid"))
+
+        bin_ = d.pop("bin")
+
+        brand = d.pop("brand")
+
+        mask = d.pop("mask")
+
+        last4 = d.pop("last4")
+
+        expiry_month = d.pop("expiry_month")
+
+        expiry_year = d.pop("expiry_year")
+
+        currency = d.pop("currency")
+
+        balance = d.pop("balance")
+
+        status = CardRecordStatus(d.pop("status"))
+
+        is_favorite = d.pop("is_favorite")
+
+        sort_order = d.pop("sort_order")
+
+        def _parse_description(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        description = _parse_description(d.pop("description"))
+
+        def _parse_external_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        external_id = _parse_external_id(d.pop("external_id"))
+
+        auto_replenish = AutoReplenish.from_dict(d.pop("auto_replenish"))
+
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+        updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
+
+        def _parse_holder_name(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        holder_name = _parse_holder_name(d.pop("holder_name", UNSET))
+
+        def _parse_holder_address(data: object) -> HolderAddress | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                holder_address_type_0 = HolderAddress.from_dict(data)
+
+                return holder_address_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(HolderAddress | None | Unset, data)
+
+        holder_address = _parse_holder_address(d.pop("holder_address", UNSET))
+
+        card_record = cls(
+            uuid=uuid,
+            account_uuid=account_uuid,
+            bin_=bin_,
+            brand=brand,
+            mask=mask,
+            last4=last4,
+            expiry_month=expiry_month,
+            expiry_year=expiry_year,
+            currency=currency,
+            balance=balance,
+            status=status,
+            is_favorite=is_favorite,
+            sort_order=sort_order,
+            description=description,
+            external_id=external_id,
+            auto_replenish=auto_replenish,
+            created_at=created_at,
+            updated_at=updated_at,
+            holder_name=holder_name,
+            holder_address=holder_address,
+        )
+
+        card_record.additional_properties = d
+        return card_record
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

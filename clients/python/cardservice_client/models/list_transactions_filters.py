@@ -1,0 +1,133 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any, TypeVar
+from uuid import UUID
+
+from attrs import define as _attrs_define
+
+from ..models.list_transactions_filters_status import ListTransactionsFiltersStatus
+from ..models.list_transactions_filters_type import ListTransactionsFiltersType
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="ListTransactionsFilters")
+
+
+@_attrs_define
+class ListTransactionsFilters:
+    """
+    Attributes:
+        card_uuid (UUID | Unset):
+        account_uuid (UUID | Unset):
+        status (ListTransactionsFiltersStatus | Unset):
+        type_ (ListTransactionsFiltersType | Unset):
+        date_from (datetime.date | Unset):
+        date_to (datetime.date | Unset):
+    """
+
+    card_uuid: UUID | Unset = UNSET
+    account_uuid: UUID | Unset = UNSET
+    status: ListTransactionsFiltersStatus | Unset = UNSET
+    type_: ListTransactionsFiltersType | Unset = UNSET
+    date_from: datetime.date | Unset = UNSET
+    date_to: datetime.date | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        card_uuid: str | Unset = UNSET
+        if not isinstance(self.card_uuid, Unset):
+            card_uuid = str(self.card_uuid)
+
+        account_uuid: str | Unset = UNSET
+        if not isinstance(self.account_uuid, Unset):
+            account_uuid = str(self.account_uuid)
+
+        status: str | Unset = UNSET
+        if not isinstance(self.status, Unset):
+            status = self.status.value
+
+        type_: str | Unset = UNSET
+        if not isinstance(self.type_, Unset):
+            type_ = self.type_.value
+
+        date_from: str | Unset = UNSET
+        if not isinstance(self.date_from, Unset):
+            date_from = self.date_from.isoformat()
+
+        date_to: str | Unset = UNSET
+        if not isinstance(self.date_to, Unset):
+            date_to = self.date_to.isoformat()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({})
+        if card_uuid is not UNSET:
+            field_dict["card_uuid"] = card_uuid
+        if account_uuid is not UNSET:
+            field_dict["account_uuid"] = account_uuid
+        if status is not UNSET:
+            field_dict["status"] = status
+        if type_ is not UNSET:
+            field_dict["type"] = type_
+        if date_from is not UNSET:
+            field_dict["date_from"] = date_from
+        if date_to is not UNSET:
+            field_dict["date_to"] = date_to
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        _card_uuid = d.pop("card_uuid", UNSET)
+        card_uuid: UUID | Unset
+        if isinstance(_card_uuid, Unset):
+            card_uuid = UNSET
+        else:
+            card_uuid = UUID(_card_uuid)
+
+        _account_uuid = d.pop("account_uuid", UNSET)
+        account_uuid: UUID | Unset
+        if isinstance(_account_uuid, Unset):
+            account_uuid = UNSET
+        else:
+            account_uuid = UUID(_account_uuid)
+
+        _status = d.pop("status", UNSET)
+        status: ListTransactionsFiltersStatus | Unset
+        if isinstance(_status, Unset):
+            status = UNSET
+        else:
+            status = ListTransactionsFiltersStatus(_status)
+
+        _type_ = d.pop("type", UNSET)
+        type_: ListTransactionsFiltersType | Unset
+        if isinstance(_type_, Unset):
+            type_ = UNSET
+        else:
+            type_ = ListTransactionsFiltersType(_type_)
+
+        _date_from = d.pop("date_from", UNSET)
+        date_from: datetime.date | Unset
+        if isinstance(_date_from, Unset):
+            date_from = UNSET
+        else:
+            date_from = datetime.date.fromisoformat(_date_from)
+
+        _date_to = d.pop("date_to", UNSET)
+        date_to: datetime.date | Unset
+        if isinstance(_date_to, Unset):
+            date_to = UNSET
+        else:
+            date_to = datetime.date.fromisoformat(_date_to)
+
+        list_transactions_filters = cls(
+            card_uuid=card_uuid,
+            account_uuid=account_uuid,
+            status=status,
+            type_=type_,
+            date_from=date_from,
+            date_to=date_to,
+        )
+
+        return list_transactions_filters

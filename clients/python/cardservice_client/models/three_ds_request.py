@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+
+T = TypeVar("T", bound="ThreeDsRequest")
+
+
+@_attrs_define
+class ThreeDsRequest:
+    """
+    Example:
+        {'card_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'merchant_name': 'example', 'amount': 12.5, 'currency':
+            'EUR'}
+
+    Attributes:
+        card_uuid (str):
+        merchant_name (str):
+        amount (Decimal):
+        currency (str):
+    """
+
+    card_uuid: str
+    merchant_name: str
+    amount: Decimal
+    currency: str
+
+    def to_dict(self) -> dict[str, Any]:
+        card_uuid = self.card_uuid
+
+        merchant_name = self.merchant_name
+
+        amount = self.amount
+
+        currency = self.currency
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "card_uuid": card_uuid,
+                "merchant_name": merchant_name,
+                "amount": amount,
+                "currency": currency,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        card_uuid = d.pop("card_uuid")
+
+        merchant_name = d.pop("merchant_name")
+
+        amount = d.pop("amount")
+
+        currency = d.pop("currency")
+
+        three_ds_request = cls(
+            card_uuid=card_uuid,
+            merchant_name=merchant_name,
+            amount=amount,
+            currency=currency,
+        )
+
+        return three_ds_request

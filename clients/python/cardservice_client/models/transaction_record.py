@@ -1,0 +1,289 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+from uuid import UUID
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.transaction_record_direction import TransactionRecordDirection
+from ..models.transaction_record_status import TransactionRecordStatus
+from ..models.transaction_record_type import TransactionRecordType
+
+if TYPE_CHECKING:
+    from ..models.merchant import Merchant
+
+
+T = TypeVar("T", bound="TransactionRecord")
+
+
+@_attrs_define
+class TransactionRecord:
+    """
+    Example:
+        {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'type': 'card_purchase', 'status': 'pending', 'amount': 12.5,
+            'currency': 'EUR', 'direction': 'debit', 'card_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'account_uuid':
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'merchant': {'name': 'Ada Lovelace', 'mcc': '5411', 'country': 'DE',
+            'city': 'Berlin'}, 'tag': 'example', 'error': 'example', 'fee': 12.5, 'refunded_amount': 12.5, 'flagged': True,
+            'description': 'Team travel', 'parent_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'created_at':
+            '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}
+
+    Attributes:
+        uuid (UUID):
+        type_ (TransactionRecordType):
+        status (TransactionRecordStatus):
+        amount (Decimal):
+        currency (str):
+        direction (TransactionRecordDirection):
+        card_uuid (None | UUID):
+        account_uuid (UUID):
+        merchant (Merchant | None):
+        tag (None | str):
+        error (None | str):
+        fee (Decimal):
+        refunded_amount (Decimal):
+        flagged (bool):
+        description (None | str):
+        parent_uuid (None | UUID):
+        created_at (datetime.datetime):
+        updated_at (datetime.datetime):
+    """
+
+    uuid: UUID
+    type_: TransactionRecordType
+    status: TransactionRecordStatus
+    amount: Decimal
+    currency: str
+    direction: TransactionRecordDirection
+    card_uuid: None | UUID
+    account_uuid: UUID
+    merchant: Merchant | None
+    tag: None | str
+    error: None | str
+    fee: Decimal
+    refunded_amount: Decimal
+    flagged: bool
+    description: None | str
+    parent_uuid: None | UUID
+    created_at: datetime.datetime
+    updated_at: datetime.datetime
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.merchant import Merchant  # noqa: PLC0415
+
+        uuid = str(self.uuid)
+
+        type_ = self.type_.value
+
+        status = self.status.value
+
+        amount = self.amount
+
+        currency = self.currency
+
+        direction = self.direction.value
+
+        card_uuid: None | str
+        if isinstance(self.card_uuid, UUID):
+            card_uuid = str(self.card_uuid)
+        else:
+            card_uuid = self.card_uuid
+
+        account_uuid = str(self.account_uuid)
+
+        merchant: dict[str, Any] | None
+        if isinstance(self.merchant, Merchant):
+            merchant = self.merchant.to_dict()
+        else:
+            merchant = self.merchant
+
+        tag: None | str
+        tag = self.tag
+
+        error: None | str
+        error = self.error
+
+        fee = self.fee
+
+        refunded_amount = self.refunded_amount
+
+        flagged = self.flagged
+
+        description: None | str
+        description = self.description
+
+        parent_uuid: None | str
+        if isinstance(self.parent_uuid, UUID):
+            parent_uuid = str(self.parent_uuid)
+        else:
+            parent_uuid = self.parent_uuid
+
+        created_at = self.created_at.isoformat()
+
+        updated_at = self.updated_at.isoformat()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "uuid": uuid,
+                "type": type_,
+                "status": status,
+                "amount": amount,
+                "currency": currency,
+                "direction": direction,
+                "card_uuid": card_uuid,
+                "account_uuid": account_uuid,
+                "merchant": merchant,
+                "tag": tag,
+                "error": error,
+                "fee": fee,
+                "refunded_amount": refunded_amount,
+                "flagged": flagged,
+                "description": description,
+                "parent_uuid": parent_uuid,
+                "created_at": created_at,
+                "updated_at": updated_at,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.merchant import Merchant  # noqa: PLC0415
+
+        d = dict(src_dict)
+        uuid = UUID(d.pop("uuid"))
+
+        type_ = TransactionRecordType(d.pop("type"))
+
+        status = TransactionRecordStatus(d.pop("status"))
+
+        amount = d.pop("amount")
+
+        currency = d.pop("currency")
+
+        direction = TransactionRecordDirection(d.pop("direction"))
+
+        def _parse_card_uuid(data: object) -> None | UUID:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                card_uuid_type_0 = UUID(data)
+
+                return card_uuid_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | UUID, data)
+
+        card_uuid = _parse_card_uuid(d.pop("card_uuid"))
+
+        account_uuid = UUID(d.pop("account_uuid"))
+
+        def _parse_merchant(data: object) -> Merchant | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                merchant_type_0 = Merchant.from_dict(data)
+
+                return merchant_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(Merchant | None, data)
+
+        merchant = _parse_merchant(d.pop("merchant"))
+
+        def _parse_tag(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        tag = _parse_tag(d.pop("tag"))
+
+        def _parse_error(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        error = _parse_error(d.pop("error"))
+
+        fee = d.pop("fee")
+
+        refunded_amount = d.pop("refunded_amount")
+
+        flagged = d.pop("flagged")
+
+        def _parse_description(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        description = _parse_description(d.pop("description"))
+
+        def _parse_parent_uuid(data: object) -> None | UUID:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                parent_uuid_type_0 = UUID(data)
+
+                return parent_uuid_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | UUID, data)
+
+        parent_uuid = _parse_parent_uuid(d.pop("parent_uuid"))
+
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+        updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
+
+        transaction_record = cls(
+            uuid=uuid,
+            type_=type_,
+            status=status,
+            amount=amount,
+            currency=currency,
+            direction=direction,
+            card_uuid=card_uuid,
+            account_uuid=account_uuid,
+            merchant=merchant,
+            tag=tag,
+            error=error,
+            fee=fee,
+            refunded_amount=refunded_amount,
+            flagged=flagged,
+            description=description,
+            parent_uuid=parent_uuid,
+            created_at=created_at,
+            updated_at=updated_at,
+        )
+
+        transaction_record.additional_properties = d
+        return transaction_record
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,14 @@
+from enum import StrEnum
+
+
+class TransactionRecordType(StrEnum):
+    AUTO_REPLENISH = "auto_replenish"
+    CARD_ISSUE = "card_issue"
+    CARD_PURCHASE = "card_purchase"
+    CARD_REFUND = "card_refund"
+    CARD_TOPUP = "card_topup"
+    DEPOSIT = "deposit"
+    FEE = "fee"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,295 @@
+"""Fleet chaos: the bank run through HAProxy while parts of the fleet die, then the books.
+
+    python -m scripts.fleet.chaos --seconds 120      # make fleet-chaos (starts the fleet)
+
+32 clients buy cards (retried with their external_id until a definite answer), authorize and
+settle, refund and deposit through 127.0.0.1:8080. Meanwhile: an instance is SIGKILLed every
+3-6 s and restarted; Redis is restarted once (at 30 % of the run) and the PostgreSQL primary
+once (at 60 %: fast shutdown, start). Each disruption opens a window that closes 3 s after
+the part is back; a 5xx answered outside every window is a failure, and so is a 503 without
+Retry-After (the service answers 503 + Retry-After while the database is away; HAProxy 502
+for the requests a killed instance took with it, 503 + Retry-After while no instance is
+ready). A 500 inside a window is printed as a warning with its count.
+
+Then: the ledger (customer money = deposits − fees − net payments to the cent, postings sum
+to zero and equal every balance, no balance negative, no purchase applied twice) and the
+standby (it replayed up to the primary's LSN). Last line:
+`fleet chaos: N operations, K kills, 0 cents lost, X applied twice, Y 5xx outside restarts`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import asyncpg
+import httpx
+
+from scripts.fleet import fleet
+from tests.stress.bank_run import _books, _setup
+
+CLIENTS = 32
+GRACE = 3.0  # seconds a window stays open after the part is back
+RETRYABLE = {502, 503, 504}
+
+
+@dataclass
+class Proxy:
+    """What the bank run's set-up needs of a server: its base URL and the CLI environment."""
+
+    base: str = fleet.PROXY
+    env: dict[str, str] = field(default_factory=fleet.instance_env)
+
+
+@dataclass
+class Run:
+    attempted: int = 0
+    ok: int = 0
+    refused: int = 0
+    interrupted: int = 0
+    kills: int = 0
+    restarts: list[str] = field(default_factory=list)
+    windows: list[tuple[float, float]] = field(default_factory=list)
+    errors: list[tuple[float, float, int, bool]] = field(default_factory=list)  # 5xx answers
+    purchases: dict[str, int] = field(default_factory=dict)  # external_id → cards bought
+
+    def outside_windows(self) -> int:
+        """5xx answers whose request overlapped no disruption window."""
+        return sum(
+            1
+            for sent, answered, _status, _retry in self.errors
+            if not any(sent <= end and answered >= start for start, end in self.windows)
+        )
+
+
+async def _post(
+    client: httpx.AsyncClient, run: Run, path: str, body: object = None
+) -> httpx.Response | None:
+    """One POST; a 5xx is recorded with its times, a cut connection counted as interrupted."""
+    sent = time.monotonic()
+    try:
+        response = await client.post(path, json=body)
+    except httpx.TransportError:
+        run.interrupted += 1
+        await asyncio.sleep(0.2)
+        return None
+    if response.status_code >= 500:
+        retry_after = "retry-after" in response.headers
+        run.errors.append((sent, time.monotonic(), response.status_code, retry_after))
+        if response.status_code in RETRYABLE:
+            run.interrupted += 1
+            await asyncio.sleep(min(1.0, float(response.headers.get("retry-after", 0.2))))
+        return None
+    if response.status_code in (200, 201):
+        run.ok += 1
+    else:
+        run.refused += 1
+    return response
+
+
+async def _buy(
+    client: httpx.AsyncClient, run: Run, bin_uuid: str, account: str, rng: random.Random
+) -> None:
+    """Retried with the same external_id until a definite answer (the idempotency key)."""
+    external_id = f"run-{uuid.uuid4().hex}"
+    body = {
+        "account_uuid": account,
+        "bin_uuid": bin_uuid,
+        "cards_count": rng.randint(1, 2),
+        "start_balance": rng.randint(0, 20),
+        "external_id": external_id,
+    }
+    for _attempt in range(200):
+        response = await _post(client, run, "/card/buy", body)
+        if response is None:
+            continue
+        if response.status_code == 201:
+            run.purchases[external_id] = len(response.json()["data"]["cards"])
+        return
+
+
+async def _client(
+    headers: dict[str, str],
+    accounts: list[str],
+    cards: list[str],
+    run: Run,
+    deadline: float,
+    seed: int,
+) -> None:
+    rng = random.Random(seed)
+    settled: list[str] = []
+    auth = {"Authorization": headers["Authorization"]}
+    async with httpx.AsyncClient(base_url=fleet.PROXY, headers=auth, timeout=30) as client:
+        while time.monotonic() < deadline:
+            account = accounts[0] if rng.random() < 0.6 else rng.choice(accounts)
+            op = rng.choice(["buy", "authorize", "authorize", "refund", "deposit"])
+            run.attempted += 1
+            if op == "buy":
+                await _buy(client, run, headers["bin"], account, rng)
+            elif op == "deposit":
+                body = {"account_uuid": account, "amount": rng.randint(1, 30)}
+                await _post(client, run, "/sandbox/deposits", body)
+            elif op == "refund":
+                target = settled.pop() if settled else str(uuid.uuid4())
+                await _post(client, run, f"/sandbox/transactions/{target}/refund", {"amount": 0.5})
+            else:
+                await _authorize_and_settle(client, run, rng.choice(cards), rng, settled)
+
+
+async def _authorize_and_settle(
+    client: httpx.AsyncClient, run: Run, card: str, rng: random.Random, settled: list[str]
+) -> None:
+    body = {
+        "card_uuid": card,
+        "amount": rng.randint(1, 2000) / 100,
+        "currency": "USD",
+        "merchant_name": "Run",
+    }
+    response = await _post(client, run, "/sandbox/authorizations", body)
+    if response is None or response.status_code != 201:
+        return
+    txn = response.json()["data"]
+    if txn["status"] == "pending":
+        settle = await _post(client, run, f"/sandbox/transactions/{txn['uuid']}/settle")
+        if settle is not None and settle.status_code == 201:
+            settled.append(txn["uuid"])
+
+
+async def _window(run: Run, what: str, disrupt: Callable[[], None]) -> None:
+    """Run `disrupt` (blocking: stop and start a part) in a thread inside an open window."""
+    start = time.monotonic()
+    await asyncio.to_thread(disrupt)
+    await asyncio.to_thread(_wait_ready)
+    run.windows.append((start, time.monotonic() + GRACE))
+    run.restarts.append(f"{what} back in {time.monotonic() - start:.1f} s")
+
+
+def _wait_ready() -> None:
+    """Until every instance answers /ready (the database is back for all of them)."""
+    for port in fleet.INSTANCE_PORTS:
+        fleet._wait(lambda p=port: fleet._ready(f"http://127.0.0.1:{p}"), f"instance {port}")
+
+
+async def _killer(run: Run, deadline: float, seed: int) -> None:
+    # two generators: drawn in turn from one, seed 7 never picks the middle instance
+    pause, victim = random.Random(seed), random.Random(seed * 7919)
+    while True:
+        await asyncio.sleep(pause.uniform(3.0, 6.0))
+        if time.monotonic() >= deadline - 2:
+            return
+        port = victim.choice(fleet.INSTANCE_PORTS)
+
+        def crash(port: int = port) -> None:
+            fleet.kill_instance(port)
+            fleet.start_instance(port)
+
+        await _window(run, f"instance {port} (SIGKILL)", crash)
+        run.kills += 1
+
+
+async def _restarts(run: Run, seconds: float) -> None:
+    """Redis at 30 % of the run, the PostgreSQL primary at 60 %."""
+
+    def redis() -> None:
+        fleet.stop_redis()
+        fleet.start_redis()
+
+    def primary() -> None:
+        fleet.PRIMARY.stop()
+        fleet.PRIMARY.start()
+
+    await asyncio.sleep(seconds * 0.3)
+    await _window(run, "Redis", redis)
+    await asyncio.sleep(seconds * 0.3)
+    await _window(run, "PostgreSQL primary (fast shutdown, start)", primary)
+
+
+async def _standby_lag() -> int:
+    """Bytes of WAL the standby has still to replay, after waiting up to 30 s for it."""
+    primary = await asyncpg.connect(fleet.DSN)
+    standby = await asyncpg.connect(fleet.STANDBY_DSN)
+    try:
+        target = await primary.fetchval("SELECT pg_current_wal_lsn()")
+        for _ in range(300):
+            behind = await standby.fetchval(
+                "SELECT pg_wal_lsn_diff($1::pg_lsn, pg_last_wal_replay_lsn())", target
+            )
+            if behind <= 0:
+                return 0
+            await asyncio.sleep(0.1)
+        return int(behind)
+    finally:
+        await primary.close()
+        await standby.close()
+
+
+async def chaos(seconds: float, seed: int) -> tuple[Run, dict[str, int], int]:
+    run = Run()
+    email = f"chaos-{uuid.uuid4().hex[:8]}@example.com"
+    headers, accounts, cards = await _setup(fleet.DSN, Proxy(), email)  # type: ignore[arg-type]
+    deadline = time.monotonic() + seconds
+    await asyncio.gather(
+        _killer(run, deadline, seed),
+        _restarts(run, seconds),
+        *(_client(headers, accounts, cards, run, deadline, seed + i) for i in range(CLIENTS)),
+    )
+    await asyncio.to_thread(_wait_ready)
+    return run, await _books(fleet.DSN), await _standby_lag()
+
+
+def report(run: Run, books: dict[str, int], lag: int) -> int:
+    """Print the findings and the last line; 0 when every check holds."""
+    lost = books["deposits"] - books["fees"] - books["spent"] + books["refunded"] - books["held"]
+    by_external_id: dict[str, int] = books["cards_by_external_id"]  # type: ignore[assignment]
+    twice = sum(1 for eid, n in run.purchases.items() if by_external_id.get(eid, 0) > n)
+    missing = sum(1 for eid, n in run.purchases.items() if by_external_id.get(eid, 0) < n)
+    statuses = sorted({status for _s, _a, status, _r in run.errors})
+    no_retry_after = sum(1 for _s, _a, status, retry in run.errors if status == 503 and not retry)
+    outside = run.outside_windows()
+    print(
+        f"ok={run.ok} refused={run.refused} interrupted={run.interrupted} "
+        f"5xx={len(run.errors)} (statuses {statuses}, 503 without Retry-After {no_retry_after})"
+    )
+    print("restarts: " + "; ".join(run.restarts))
+    if 500 in statuses:
+        print(f"WARNING: {sum(1 for e in run.errors if e[2] == 500)} answers were 500 (see logs)")
+    print(
+        f"ledger sum={books['ledger_sum']} drifted balances={books['drifted']} "
+        f"negative={books['negative']} purchases ok={len(run.purchases)} missing={missing} "
+        f"standby behind={lag} bytes"
+    )
+    print(
+        f"fleet chaos: {run.attempted} operations, {run.kills} kills, {lost} cents lost, "
+        f"{twice} applied twice, {outside} 5xx outside restarts"
+    )
+    failed = (
+        lost
+        or twice
+        or missing
+        or outside
+        or no_retry_after
+        or lag
+        or 500 in statuses
+        or books["ledger_sum"]
+        or books["drifted"]
+        or books["negative"]
+    )
+    return 1 if failed else 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=120)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    run, books, lag = asyncio.run(chaos(args.seconds, args.seed))
+    return report(run, books, lag)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

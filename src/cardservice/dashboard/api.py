@@ -1,0 +1,77 @@
+"""The dashboard's only door to data: the service's own JSON API, called in process with the
+signed-in user's session token, so a page can never show what the API would not give them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any
+
+import httpx
+import orjson
+from starlette.types import ASGIApp
+
+INTERNAL_BASE = "http://cardservice.internal"
+PAGE_SIZE = 100
+
+
+class SignedOut(Exception):
+    """The session token is no longer accepted (expired or revoked): sign in again."""
+
+
+class ApiError(Exception):
+    """The API refused a request the dashboard made; its message is shown to the person."""
+
+    def __init__(self, status_code: int, message: str) -> None:
+        super().__init__(message)
+        self.status_code = status_code
+
+
+def _decode(raw: bytes) -> Any:
+    """JSON with exact decimals (money stays Decimal, never float)."""
+    return json.loads(raw, parse_float=Decimal) if raw else None
+
+
+class Api:
+    """`GET` calls into the app as the user; bodies are decoded with exact decimals."""
+
+    def __init__(self, app: ASGIApp, token: str) -> None:
+        self._client = httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app),
+            base_url=INTERNAL_BASE,
+            headers={"Authorization": f"Bearer {token}"},
+        )
+
+    async def __aenter__(self) -> Api:
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        await self._client.aclose()
+
+    async def response(
+        self, path: str, params: Mapping[str, str | int] | None = None
+    ) -> httpx.Response:
+        """The raw response (receipts); 401 → `SignedOut`, other errors → `ApiError`."""
+        response = await self._client.get(path, params=params)
+        if response.status_code == 401:
+            raise SignedOut()
+        if response.status_code >= 400:
+            message = orjson.loads(response.content).get("message", "The request failed.")
+            raise ApiError(response.status_code, message)
+        return response
+
+    async def body(self, path: str, params: Mapping[str, str | int] | None = None) -> Any:
+        """The decoded JSON envelope of a successful `GET`."""
+        return _decode((await self.response(path, params)).content)
+
+    async def every_page(self, path: str, params: Mapping[str, str | int], limit: int) -> list[Any]:
+        """The `data` of every page of a list endpoint, at most `limit` pages."""
+        rows: list[Any] = []
+        page, last = 1, 1
+        while page <= min(last, limit):
+            body = await self.body(path, {**params, "page": page, "per_page": PAGE_SIZE})
+            rows.extend(body["data"])
+            last = body["meta"]["last_page"]
+            page += 1
+        return rows

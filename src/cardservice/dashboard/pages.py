@@ -1,0 +1,197 @@
+"""The dashboard's pages: overview, accounts, cards, transactions, and receipts to download.
+
+Each page reads the API as the signed-in user (`dashboard.api`); nothing here touches a table.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+from typing import Annotated, Any, get_args
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import Response
+
+from cardservice.dashboard.api import Api, ApiError, SignedOut
+from cardservice.dashboard.charts import bars, spend_per_day
+from cardservice.dashboard.web import COOKIE_PATH, SESSION_COOKIE, finish, redirect, render
+from cardservice.openapi import UUID_PATTERN
+from cardservice.transactions.schemas import TransactionStatus, TransactionType
+
+router = APIRouter(prefix="/app", include_in_schema=False)
+Build = Callable[[Api], Awaitable[dict[str, Any]]]
+CHART_PAGES = 20  # at most 2,000 purchases drawn in the 30-day chart
+FILTERS = ("status", "type", "card_uuid", "date_from", "date_to")
+PageNumber = Annotated[int, Query(ge=1, le=1_000_000)]
+
+
+async def _page(request: Request, template: str, build: Build) -> Response:
+    """Render `template` with what `build` reads as the signed-in user, or send them to sign in."""
+    token = request.cookies.get(SESSION_COOKIE)
+    if not token:
+        return _to_sign_in(request)
+    try:
+        async with Api(request.app, token) as api:
+            context = await build(api)
+    except SignedOut:
+        return _to_sign_in(request)
+    except ApiError as error:
+        context = {"title": "Something was refused", "message": str(error)}
+        return render(request, "error.html", context, status_code=error.status_code)
+    return render(request, template, context)
+
+
+def _to_sign_in(request: Request) -> Response:
+    """To the sign-in page; a polled fragment asks htmx to move the whole page there."""
+    if request.headers.get("HX-Request") == "true":
+        response = finish(request, Response(status_code=204, headers={"HX-Redirect": "/app/login"}))
+    else:
+        response = redirect(request, "/app/login")
+    response.delete_cookie(SESSION_COOKIE, path=COOKIE_PATH)
+    return response
+
+
+def _chosen(request: Request) -> dict[str, str]:
+    """The transaction filters picked in the form, by name (empty when not picked)."""
+    return {name: request.query_params.get(name, "") for name in FILTERS}
+
+
+def _pages(meta: dict[str, int]) -> dict[str, int | None]:
+    page, last = meta["current_page"], meta["last_page"]
+    return {
+        "current": page,
+        "last": last,
+        "previous": page - 1 if page > 1 else None,
+        "next": page + 1 if page < last else None,
+    }
+
+
+@router.get("")
+async def overview(request: Request) -> Response:
+    """Balances per currency, cards count, spend per day (30 days), waiting 3DS codes."""
+
+    async def build(api: Api) -> dict[str, Any]:
+        summary = (await api.body("/user/summary"))["data"]
+        today = datetime.now(UTC).date()
+        since = (today - timedelta(days=29)).isoformat()
+        params = {"filters[type]": "card_purchase", "filters[date_from]": since}
+        purchases = await api.every_page("/transaction/report", params, CHART_PAGES)
+        charts = []
+        for spend in summary["spend"]:
+            totals = spend_per_day(purchases, spend["currency"], today)
+            charts.append(
+                {"currency": spend["currency"], "bars": bars(totals), "total": sum(totals.values())}
+            )
+        codes = (await api.body("/user/3ds-unassigned"))["data"]
+        return {"title": "Overview", "summary": summary, "charts": charts, "codes": codes}
+
+    return await _page(request, "overview.html", build)
+
+
+@router.get("/three-ds")
+async def three_ds_codes(request: Request) -> Response:
+    """The waiting 3DS codes alone: the overview polls this fragment."""
+
+    async def build(api: Api) -> dict[str, Any]:
+        return {"codes": (await api.body("/user/3ds-unassigned"))["data"]}
+
+    return await _page(request, "_three_ds.html", build)
+
+
+@router.get("/accounts")
+async def accounts(request: Request, page: PageNumber = 1) -> Response:
+    """The user's accounts; a team owner also sees the members' accounts, read-only."""
+
+    async def build(api: Api) -> dict[str, Any]:
+        body = await api.body("/accounts", {"page": page, "per_page": 20})
+        balances: defaultdict[str, Decimal] = defaultdict(Decimal)
+        for account in body["data"]["items"]:
+            balances[account["currency"]] += account["balance"]
+        return {
+            "title": "Accounts",
+            "accounts": body["data"]["items"],
+            "team_accounts": body["data"]["related_team_accounts"],
+            "pages": _pages(body["meta"]),
+            "total": body["meta"]["total"],
+        }
+
+    return await _page(request, "accounts.html", build)
+
+
+@router.get("/cards")
+async def cards(request: Request, page: PageNumber = 1) -> Response:
+    """The user's cards in their order: mask, balance, status, favorite."""
+
+    async def build(api: Api) -> dict[str, Any]:
+        body = await api.body("/card", {"page": page, "per_page": 20})
+        return {
+            "title": "Cards",
+            "cards": body["data"]["cards"],
+            "pages": _pages(body["meta"]),
+            "total": body["meta"]["total"],
+        }
+
+    return await _page(request, "cards.html", build)
+
+
+@router.get("/transactions")
+async def transactions(request: Request, page: PageNumber = 1) -> Response:
+    """The user's transactions, newest first, filtered as the report allows, with receipts."""
+    chosen = _chosen(request)
+
+    async def build(api: Api) -> dict[str, Any]:
+        params: dict[str, str | int] = {"page": page, "per_page": 20}
+        params.update({f"filters[{k}]": v for k, v in chosen.items() if v})
+        body = await api.body("/transaction/report", params)
+        card_list = await api.body("/card", {"per_page": 100})
+        return {
+            "title": "Transactions",
+            "transactions": body["data"],
+            "pages": _pages(body["meta"]),
+            "total": body["meta"]["total"],
+            "chosen": chosen,
+            "query": urlencode({k: v for k, v in chosen.items() if v}),
+            "statuses": get_args(TransactionStatus),
+            "types": get_args(TransactionType),
+            "cards": card_list["data"]["cards"],
+        }
+
+    return await _page(request, "transactions.html", build)
+
+
+@router.get("/transactions.csv")
+async def transactions_csv(request: Request) -> Response:
+    """The filtered transactions as the API's CSV export, downloaded."""
+    params = {f"filters[{k}]": v for k, v in _chosen(request).items() if v}
+    return await _download(request, "/transaction/report.csv", params, "transactions.csv")
+
+
+@router.get("/receipt/{transactionUuid}")
+async def receipt(
+    request: Request,
+    transaction_uuid: Annotated[str, Path(alias="transactionUuid", pattern=UUID_PATTERN)],
+) -> Response:
+    """The receipt picture of one of the user's transactions, as a download."""
+    path = f"/transaction/jpg/{transaction_uuid}"
+    return await _download(request, path, {}, f"receipt-{transaction_uuid}.jpg")
+
+
+async def _download(request: Request, path: str, params: dict[str, str], filename: str) -> Response:
+    """An API response handed to the browser as a file, read as the signed-in user."""
+    token = request.cookies.get(SESSION_COOKIE)
+    if not token:
+        return _to_sign_in(request)
+    try:
+        async with Api(request.app, token) as api:
+            answer = await api.response(path, params)
+    except SignedOut:
+        return _to_sign_in(request)
+    except ApiError as error:
+        context = {"title": "Nothing to download", "message": str(error)}
+        return render(request, "error.html", context, status_code=error.status_code)
+    headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
+    media_type = answer.headers["content-type"]
+    return Response(answer.content, media_type=media_type, headers=headers)

@@ -1,0 +1,67 @@
+"""Dashboard sessions and one-time sign-in links.
+
+A session is a bearer token of its own (named `dashboard`, 12 hours), kept in an HttpOnly
+cookie and revoked on sign-out; the token the person pasted is never stored. A sign-in link
+carries a random secret that works once, within minutes; only its SHA-256 hash is stored.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from datetime import datetime, timedelta
+
+from cardservice.auth.credentials import digest, issue_token
+from cardservice.models.base import utcnow
+from cardservice.sql import Tx, as_uuid
+from cardservice.users.service import user_by_email
+
+SESSION_LIFETIME = timedelta(hours=12)
+SESSION_TOKEN_NAME = "dashboard"  # noqa: S105 - the token's label, not a secret
+LINK_LIFETIME = timedelta(minutes=15)
+LINK_BYTES = 32
+
+REVOKE_SESSION = """
+UPDATE api_tokens SET revoked_at = $1
+WHERE token_hash = $2 AND name = $3 AND revoked_at IS NULL
+"""
+INSERT_LINK = """
+INSERT INTO sign_in_links (uuid, user_uuid, secret_hash, expires_at, created_at)
+VALUES ($1, $2, $3, $4, $5)
+"""
+USE_LINK = """
+UPDATE sign_in_links SET used_at = $1
+WHERE secret_hash = $2 AND used_at IS NULL AND expires_at > $1
+RETURNING user_uuid
+"""
+
+
+async def start_session(tx: Tx, user_uuid: uuid.UUID) -> str:
+    """Issue the session's own bearer token for `user_uuid`; the plaintext is returned once."""
+    _token_uuid, plaintext = await issue_token(tx, user_uuid, SESSION_TOKEN_NAME, SESSION_LIFETIME)
+    return plaintext
+
+
+async def end_session(tx: Tx, session_token: str) -> None:
+    """Revoke a dashboard session token (only those: a pasted API token is never touched)."""
+    await tx.execute(REVOKE_SESSION, utcnow(), digest(session_token), SESSION_TOKEN_NAME)
+
+
+async def create_sign_in_link(tx: Tx, email: str) -> tuple[str, datetime]:
+    """A single-use sign-in secret for the user with `email`, valid for 15 minutes."""
+    user_uuid = await user_by_email(tx, email)
+    secret = secrets.token_urlsafe(LINK_BYTES)
+    now = utcnow()
+    expires_at = now + LINK_LIFETIME
+    await tx.execute(INSERT_LINK, uuid.uuid4(), user_uuid, digest(secret), expires_at, now)
+    return secret, expires_at
+
+
+async def use_sign_in_link(tx: Tx, secret: str) -> str | None:
+    """Spend a sign-in secret and start a session; None when it is unknown, used or expired."""
+    row = await tx.row(USE_LINK, utcnow(), digest(secret))
+    if row is None:
+        return None
+    user_uuid = as_uuid(row["user_uuid"])
+    assert user_uuid is not None
+    return await start_session(tx, user_uuid)

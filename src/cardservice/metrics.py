@@ -1,0 +1,127 @@
+"""Prometheus metrics: the families, the functions that count, and the `/metrics` text.
+
+Labels are closed sets only: route templates (never the raw path, which carries uuids),
+methods, status codes, authorization outcomes and decline slugs, limit names.
+No token, code, card number or email can reach a label: nothing here takes request data.
+
+With several worker processes (`cardservice serve --workers N`) the counters live in files
+under `PROMETHEUS_MULTIPROC_DIR`, which `serve` prepares (see `prepare_multiprocess_dir`)
+before any worker imports this module; a scrape served by any worker sums every worker's.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+    values,
+)
+
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+UNMATCHED_ROUTE = "unmatched"
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+
+REQUESTS = Counter(
+    "cardservice_http_requests",
+    "HTTP requests answered, by method, route template and status.",
+    ["method", "route", "status"],
+)
+LATENCY = Histogram(
+    "cardservice_http_request_duration_seconds",
+    "Time from the request's arrival to its response's end, by route template and status.",
+    ["method", "route", "status"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+)
+AUTHORIZATIONS = Counter(
+    "cardservice_authorizations",
+    "Card authorizations answered, by outcome (pending, declined) and decline reason.",
+    ["outcome", "reason"],
+)
+POSTINGS = Counter("cardservice_ledger_postings", "Ledger postings written (committed units).")
+RATE_LIMITED = Counter(
+    "cardservice_rate_limit_refusals",
+    "Requests refused with 429, by limit (credential, auth_failures).",
+    ["limit"],
+)
+RATE_LIMITER_UNAVAILABLE = Counter(
+    "cardservice_rate_limiter_unavailable",
+    "Rate-limit checks let through uncounted because Redis could not be reached.",
+)
+DATABASE_UNAVAILABLE = Counter(
+    "cardservice_database_unavailable",
+    "Requests answered 503 because the database could not be reached.",
+)
+WRITER_WAIT = Histogram(
+    "cardservice_sqlite_writer_wait_seconds",
+    "Time an SQLite write unit waited for the writer's turn.",
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30),
+)
+CONNECTIONS_IN_USE = Gauge(
+    "cardservice_db_connections_in_use",
+    "PostgreSQL connections checked out of the pool, as each request ended (summed over "
+    "live workers).",
+    multiprocess_mode="livesum",
+)
+
+
+def prepare_multiprocess_dir(directory: Path) -> Path:
+    """An empty directory for the workers' metric files (stale files would add old counts)."""
+    shutil.rmtree(directory, ignore_errors=True)
+    directory.mkdir(parents=True)
+    return directory
+
+
+def observe_request(method: str, route: str, status: int, seconds: float) -> None:
+    """Count one answered request under its route template (`UNMATCHED_ROUTE` if none)."""
+    labels = (method, route, str(status))
+    REQUESTS.labels(*labels).inc()
+    LATENCY.labels(*labels).observe(seconds)
+
+
+def set_connections_in_use(n: int) -> None:
+    CONNECTIONS_IN_USE.set(n)
+
+
+def count_authorization(status: str, error_slug: str | None) -> None:
+    """One answered authorization: its transaction status and, if declined, the rule's slug."""
+    AUTHORIZATIONS.labels(status, error_slug or "none").inc()
+
+
+def count_postings(n: int) -> None:
+    """`n` postings committed to the ledger."""
+    POSTINGS.inc(n)
+
+
+def count_rate_limited(limit: str) -> None:
+    RATE_LIMITED.labels(limit).inc()
+
+
+def count_rate_limiter_unavailable() -> None:
+    RATE_LIMITER_UNAVAILABLE.inc()
+
+
+def count_database_unavailable() -> None:
+    DATABASE_UNAVAILABLE.inc()
+
+
+def observe_writer_wait(seconds: float) -> None:
+    """How long an SQLite write unit waited for its turn (the asyncio lock and the flock)."""
+    WRITER_WAIT.observe(seconds)
+
+
+def exposition() -> bytes:
+    """The text of every family: summed over the workers' files in multiprocess mode."""
+    if values.ValueClass is values.MutexValue:
+        return generate_latest(REGISTRY)
+    registry = CollectorRegistry()
+    multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+    return generate_latest(registry)

@@ -1,0 +1,40 @@
+"""Debian's Chromium driven by Playwright against a live server holding the demo data."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from playwright.async_api import Browser, async_playwright
+
+from tests.live_server import LiveServer, demo_server
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="module")
+def live(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One demo server per database for the module (the demo is created once)."""
+    with demo_server(database_url, tmp_path_factory.mktemp("browser-var")) as server:
+        yield server
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Browser]:
+    if shutil.which(CHROMIUM) is None:
+        pytest.fail("Chromium is missing: `make browser` installs Debian's package")
+    async with async_playwright() as playwright:
+        launched = await playwright.chromium.launch(executable_path=CHROMIUM)
+        yield launched
+        await launched.close()
+
+
+@pytest.fixture
+def shots(database_url: str) -> Path:
+    """Where this run keeps its screenshots: var/screenshots/<database>/."""
+    kind = "sqlite" if database_url.startswith("sqlite") else "postgresql"
+    folder = Path("var/screenshots") / kind
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

@@ -1,0 +1,98 @@
+"""A real `cardservice serve` process on a test database, with the demo data loaded, on a
+port of this project's range (18200-18299): for the browser and generated-client tests."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+from cardservice.sql import sqlite_path
+from tests.conftest import TEST_KEY
+
+PORTS = range(18200, 18300)
+
+
+@dataclass(frozen=True)
+class LiveServer:
+    base: str
+    demo_token: str
+    env: dict[str, str]
+
+    def cli(self, *args: str) -> str:
+        """Run `cardservice ARGS` on the same database; its stdout, stripped."""
+        done = subprocess.run(
+            [sys.executable, "-m", "cardservice", *args],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=True,
+        )
+        return done.stdout.strip()
+
+
+def _free_port() -> int:
+    for port in PORTS:
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port in 18200-18299")
+
+
+def _environment(database_url: str, var_dir: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "CARDSERVICE_DATABASE_URL": database_url,
+        "CARDSERVICE_ENCRYPTION_KEY": TEST_KEY,
+        "CARDSERVICE_SANDBOX": "1",
+        "CARDSERVICE_VAR_DIR": str(var_dir),
+        "CARDSERVICE_RATE_LIMIT_PER_MINUTE": "1000000",
+        "CARDSERVICE_AUTH_FAILURES_PER_MINUTE": "1000000",
+        "CARDSERVICE_LOG_LEVEL": "WARNING",
+        "CARDSERVICE_LOG_FORMAT": "json",
+    }
+
+
+@contextmanager
+def demo_server(database_url: str, var_dir: Path) -> Iterator[LiveServer]:
+    """`cardservice demo` (idempotent) then `cardservice serve` until the block ends. SQLite
+    runs on a copy of the run's migrated file, which every test copies (tests/conftest.py)."""
+    var_dir.mkdir(parents=True, exist_ok=True)
+    if database_url.startswith("sqlite"):
+        copy = var_dir / "cardservice.db"
+        shutil.copyfile(sqlite_path(database_url), copy)
+        database_url = f"sqlite:///{copy}"
+    env = _environment(database_url, var_dir)
+    port = _free_port()
+    server = LiveServer(f"http://127.0.0.1:{port}", "", env)
+    server = LiveServer(server.base, server.cli("demo").splitlines()[-1], env)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cardservice", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(300):
+            try:
+                if httpx.get(f"{server.base}/ready").status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.05)
+        yield server
+    finally:
+        process.terminate()
+        process.wait(timeout=30)

@@ -1,0 +1,164 @@
+"""`GET /metrics` of a real `cardservice serve --workers 2`: every worker's counts in one
+scrape, by route template, and no credential, email, code or card id in any label."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from cardservice.config import Settings
+from tests.factories import Caller, make_card, make_mfa_code, make_user
+
+RATE_LIMIT = 5  # per credential per minute, counted per worker (no Redis here)
+SAMPLE = re.compile(r"^(?P<name>[a-z_]+)(?:\{(?P<labels>.*)\})? (?P<value>\S+)$")
+
+
+@dataclass
+class Served:
+    base: str
+    metrics_dir: Path
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def server(app: FastAPI, settings: Settings) -> Iterator[Served]:
+    """Two workers on the test database, with a low per-credential limit."""
+    port = _free_port()
+    env = {
+        **os.environ,
+        "CARDSERVICE_DATABASE_URL": settings.database_url,
+        "CARDSERVICE_ENCRYPTION_KEY": settings.encryption_key,
+        "CARDSERVICE_SANDBOX": "1",
+        "CARDSERVICE_VAR_DIR": str(settings.var_dir),
+        "CARDSERVICE_STORAGE_DIR": str(settings.blob_dir),
+        "CARDSERVICE_RATE_LIMIT_PER_MINUTE": str(RATE_LIMIT),
+        "CARDSERVICE_LOG_LEVEL": "WARNING",
+    }
+    command = [sys.executable, "-m", "cardservice", "serve", "--workers", "2", "--port", str(port)]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):
+            try:
+                if httpx.get(f"{base}/ready").status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.05)
+        yield Served(base, settings.var_dir / "metrics" / str(port))
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def _samples(text: str, name: str) -> dict[frozenset[tuple[str, str]], float]:
+    """The samples of one metric name, keyed by their label pairs."""
+    found = {}
+    for line in text.splitlines():
+        match = SAMPLE.match(line)
+        if match is None or match["name"] != name:
+            continue
+        pairs = re.findall(r'(\w+)="([^"]*)"', match["labels"] or "")
+        found[frozenset(pairs)] = float(match["value"])
+    return found
+
+
+def _value(text: str, name: str, **labels: str) -> float:
+    wanted = set(labels.items())
+    return sum(v for k, v in _samples(text, name).items() if wanted <= k)
+
+
+async def test_metrics_sum_every_worker_by_route_template(
+    app: FastAPI, client: httpx.AsyncClient, server: Served
+) -> None:
+    owner, other = await make_user(app), await make_user(app)
+    _account, card = await make_card(app, client, owner)
+    code = await make_mfa_code(app, owner)
+    async with _fresh_connections(server) as http:
+        text, statuses = await _traffic(http, owner, other, card, code)
+    assert len({p.name.rsplit("_", 1)[-1] for p in server.metrics_dir.glob("*.db")}) >= 2
+    health = _value(text, "cardservice_http_requests_total", route="/health", status="200")
+    assert health == 30
+    assert _value(text, "cardservice_http_requests_total", route="/card/{cardUuid}") == 1
+    assert _value(
+        text, "cardservice_http_request_duration_seconds_count", route="/health", method="GET"
+    ) == (30)
+    assert _value(text, "cardservice_authorizations_total", outcome="pending", reason="none") == 1
+    assert (
+        _value(
+            text,
+            "cardservice_authorizations_total",
+            outcome="declined",
+            reason="insufficient_funds",
+        )
+        == 1
+    )
+    assert _value(text, "cardservice_rate_limit_refusals_total", limit="credential") == (
+        statuses.count(429)
+    )
+    assert _value(text, "cardservice_http_requests_total", route="/card", status="429") == (
+        statuses.count(429)
+    )
+    # committed postings: the approval's 3 (card, merchants, fees), the decline fee's 2
+    assert _value(text, "cardservice_ledger_postings_total") == 5
+    for secret in (owner.token, other.token, owner.email, other.email, code, card):
+        assert secret not in text
+
+
+def _fresh_connections(server: Served) -> httpx.AsyncClient:
+    """A client opening a new connection per request: the kernel hands each to a worker."""
+    limits = httpx.Limits(max_keepalive_connections=0)
+    return httpx.AsyncClient(base_url=server.base, limits=limits)
+
+
+async def _traffic(
+    http: httpx.AsyncClient, owner: Caller, other: Caller, card: str, code: str
+) -> tuple[str, list[int]]:
+    """30 health checks, an approved and a declined authorization, a card read, one user
+    over the rate limit; returns the scrape after them and that user's statuses."""
+    for _ in range(30):
+        assert (await http.get("/health")).status_code == 200
+    approved = await http.post(
+        "/sandbox/authorizations",
+        headers=owner.headers,
+        json={"card_uuid": card, "amount": 5, "currency": "USD", "merchant_name": "Shop"},
+    )
+    declined = await http.post(
+        f"/sandbox/authorizations?_code={code}",
+        json={"card_uuid": card, "amount": 99999, "currency": "USD", "merchant_name": "Shop"},
+    )
+    assert approved.json()["data"]["status"] == "pending"
+    assert declined.json()["data"]["error"] == "insufficient_funds"
+    assert (await http.get(f"/card/{card}", headers=owner.headers)).status_code == 200
+    statuses = [
+        (await http.get("/card", headers=other.headers)).status_code
+        for _ in range(3 * RATE_LIMIT)  # two workers admit at most 2 x RATE_LIMIT
+    ]
+    assert 429 in statuses
+    response = await http.get("/metrics")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/plain")
+    return response.text, statuses
+
+
+async def test_metrics_label_unmatched_paths_without_the_path(server: Served) -> None:
+    async with _fresh_connections(server) as http:
+        assert (await http.get("/no-such-path/4111111111111111")).status_code == 404
+        text = (await http.get("/metrics")).text
+    assert _value(text, "cardservice_http_requests_total", route="unmatched", status="404") == 1
+    assert "4111111111111111" not in text and "no-such-path" not in text
