@@ -204,8 +204,9 @@ class Database:
             await self._pool.close()
 
 
-def database(request: Request) -> Database:
-    """The service instance's database (a route dependency: `db: Db`)."""
+async def database(request: Request) -> Database:
+    """The service instance's database (a route dependency: `db: Db`; async, so FastAPI
+    calls it inline instead of on a worker thread)."""
     db: Database = request.app.state.db
     return db
 
