@@ -128,6 +128,7 @@ def _purchase(
         "flagged": False,
         "description": None,
         "parent_uuid": None,
+        "decision": "rules",
         "created_at": at,
         "updated_at": at,
     }

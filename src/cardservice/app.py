@@ -24,6 +24,7 @@ from cardservice.dashboard import pages as dashboard_pages
 from cardservice.dashboard import signin as dashboard_signin
 from cardservice.dashboard.web import STATIC_DIR as DASHBOARD_STATIC
 from cardservice.db import Database
+from cardservice.decisions.routes import router as decisions_router
 from cardservice.dictionaries.routes import router as dictionaries_router
 from cardservice.errors import (
     DatabaseUnavailable,
@@ -38,6 +39,7 @@ from cardservice.logs import configure_logging
 from cardservice.middleware import RequestContextMiddleware
 from cardservice.openapi import build_openapi
 from cardservice.openapi_sdk import operation_id
+from cardservice.outbound import outbound_client
 from cardservice.payments.routes import router as payments_router
 from cardservice.ratelimit import RateLimiter
 from cardservice.sandbox.routes import router as sandbox_router
@@ -127,6 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.db = Database(settings)
     app.state.rate_limiter = RateLimiter(settings.redis_url, settings.workers)
     app.state.cipher = CardCipher.from_settings(settings)
+    app.state.outbound = outbound_client()
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)
@@ -138,6 +141,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         dictionaries_router,
         accounts_router,
         cards_router,
+        decisions_router,
         transactions_router,
         users_router,
         attachments_router,
@@ -157,7 +161,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.add_middleware(
             CORSMiddleware,
             allow_origins=settings.cors_origin_list,
-            allow_methods=["GET", "POST"],
+            allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
             allow_headers=["Authorization", "Content-Type", "X-Request-ID"],
             expose_headers=["X-Request-ID", "ETag", "Idempotent-Replayed", "Retry-After"],
         )
@@ -180,3 +184,4 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
     await app.state.db.dispose()
     await app.state.rate_limiter.close()
+    await app.state.outbound.aclose()

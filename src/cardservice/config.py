@@ -108,8 +108,9 @@ class Settings(BaseSettings):
         return self.key_file or Path.home() / ".config" / "cardservice" / "encryption.key"
 
     @property
-    def webhook_private_allowed(self) -> bool:
-        """Private webhook addresses: allowed by default exactly when the sandbox is on."""
+    def private_urls_allowed(self) -> bool:
+        """Outbound calls (webhooks, the decision endpoint) may reach loopback and private
+        addresses: by default exactly when the sandbox is on."""
         if self.webhook_allow_private is None:
             return self.sandbox_enabled
         return self.webhook_allow_private

@@ -1,4 +1,5 @@
-"""`cardservice demo`: a demo team with accounts, cards and history, built through the services.
+"""`cardservice demo`: a demo team with accounts, cards and history, built through the services;
+a frozen card and a card with spending controls (and its declines) among them.
 
 Idempotent: the data is created once; every run prints a fresh bearer token for the demo owner.
 """
@@ -13,8 +14,9 @@ from typing import Any
 
 from cardservice.accounts.service import create_account
 from cardservice.auth.credentials import issue_token
+from cardservice.cards.changes import change_card
 from cardservice.cards.purchase import buy_cards
-from cardservice.cards.schemas import BuyCardsRequest
+from cardservice.cards.schemas import BuyCardsRequest, CardChangeRequest, SpendingControls
 from cardservice.config import Settings
 from cardservice.db import Database
 from cardservice.ledger.money import to_minor
@@ -95,7 +97,47 @@ async def _populate(tx: Tx, cipher: CardCipher) -> uuid.UUID:
     for user, email in ((owner, DEMO_EMAIL), (member, "sam@cardservice.example")):
         rng = random.Random(f"{DEMO_SEED}:{email}")  # noqa: S311 - demo data, not secrets
         await _history(tx, cipher, user, rng)
+    await _controls(tx, cipher, owner)
     return owner
+
+
+DEMO_LIMITS = {"per_authorization": 40, "daily": 60, "monthly": 1500, "blocked_tags": ["uber"]}
+# (amount in cents, tag) the limited card meets today: over 40, two that fit, over 60 a day,
+# a blocked tag, the last that fits, over again
+LIMITED_ATTEMPTS = [
+    (5000, None),
+    (2500, "amazon"),
+    (2500, "netflix"),
+    (2000, None),
+    (1500, "uber"),
+    (1000, None),
+    (3000, "spotify"),
+]
+
+
+async def _controls(tx: Tx, cipher: CardCipher, owner: uuid.UUID) -> None:
+    """The owner's last USD card frozen (and one decline on it); the one before it with
+    limits, meeting a few `limit_exceeded` and one `merchant_blocked` today."""
+    rows = await tx.rows(
+        "SELECT uuid FROM cards WHERE user_uuid = $1 AND currency = 'USD' ORDER BY sort_order",
+        owner,
+    )
+    limited, frozen = (as_uuid(row["uuid"]) for row in rows[-2:])
+    assert limited is not None and frozen is not None
+    now = utcnow()
+    await change_card(tx, owner, frozen, CardChangeRequest(status="frozen"), now)
+    controls = SpendingControls.model_validate(DEMO_LIMITS)
+    limits = CardChangeRequest(
+        description="Limited: 40 a payment, 60 a day", spending_controls=controls
+    )
+    await change_card(tx, owner, limited, limits, now)
+    attempts = [(frozen, 2500, "netflix")] + [
+        (limited, cents, tag) for cents, tag in LIMITED_ATTEMPTS
+    ]
+    for card_uuid, amount, tag in attempts:
+        merchant = "Merchant" if tag is None else tag.capitalize()
+        message = Authorization(card_uuid, amount, "USD", merchant, tag=tag)
+        await authorize(tx, cipher, owner, message, now=now)
 
 
 async def _history(tx: Tx, cipher: CardCipher, user: uuid.UUID, rng: random.Random) -> None:

@@ -108,7 +108,7 @@ async def test_a_private_url_is_refused_when_private_addresses_are_not_allowed(
     app: FastAPI, client: httpx.AsyncClient
 ) -> None:
     app.state.settings = app.state.settings.model_copy(update={"sandbox": False})
-    assert not app.state.settings.webhook_private_allowed
+    assert not app.state.settings.private_urls_allowed
     user = await make_user(app)
     for url in ("http://127.0.0.1:18400/hook", "http://localhost/hook", "http://10.1.2.3/x"):
         response = await post(client, user, "/webhook-endpoints", {"url": url})

@@ -210,6 +210,7 @@ def _new_card(
         "holder_address": None,
         "auto_replenish_amount": _minor_or_none(body.auto_replenish_amount),
         "auto_replenish_min_balance": _minor_or_none(body.auto_replenish_min_balance),
+        "spending_controls": None,
         "created_at": now,
         "updated_at": now,
     }

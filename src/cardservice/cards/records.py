@@ -11,6 +11,7 @@ from typing import Any
 
 import orjson
 
+from cardservice.cards.controls import controls_record
 from cardservice.cards.numbers import mask
 from cardservice.ledger.money import from_minor
 from cardservice.sql import Row, flag, iso_z, text_uuid
@@ -18,8 +19,8 @@ from cardservice.sql import Row, flag, iso_z, text_uuid
 CARD_FIELDS = (
     "uuid", "account_uuid", "bin", "brand", "last4", "expiry_month", "expiry_year", "currency",
     "balance", "status", "is_favorite", "sort_order", "description", "external_id", "holder_name",
-    "holder_address", "auto_replenish_amount", "auto_replenish_min_balance", "created_at",
-    "updated_at",
+    "holder_address", "auto_replenish_amount", "auto_replenish_min_balance", "spending_controls",
+    "created_at", "updated_at",
 )  # fmt: skip
 HOLDER_FIELDS = ("line1", "line2", "city", "state", "postal_code", "country")
 
@@ -43,7 +44,7 @@ def card_record(row: Row | Sequence[Any]) -> dict[str, Any]:
     (
         card_uuid, account_uuid, bin_, brand, last4, expiry_month, expiry_year, currency,
         balance, status, is_favorite, sort_order, description, external_id, holder_name,
-        address, amount, min_balance, created_at, updated_at,
+        address, amount, min_balance, controls, created_at, updated_at,
     ) = tuple(row)[-len(CARD_FIELDS) :]  # fmt: skip
     if isinstance(address, str | bytes):
         address = orjson.loads(address)
@@ -70,6 +71,7 @@ def card_record(row: Row | Sequence[Any]) -> dict[str, Any]:
             "amount": from_minor(amount) if amount is not None else None,
             "min_balance": from_minor(min_balance) if min_balance is not None else None,
         },
+        "spending_controls": controls_record(controls),
         "created_at": iso_z(created_at),
         "updated_at": iso_z(updated_at),
     }

@@ -1,4 +1,4 @@
-"""Endpoints 1, 4, 11, 21, 22 of the seed."""
+"""Endpoints 1, 4, 11, 21, 22 of the seed, and PATCH /card/{cardUuid} (API.md §10)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ from fastapi.responses import Response
 
 from cardservice.auth.dependencies import CallerA
 from cardservice.cards import purchase, service
+from cardservice.cards.changes import change_card
 from cardservice.cards.schemas import (
     BuyCardsRequest,
     BuyCardsResult,
+    CardChangeRequest,
     CardList,
     CardRecord,
     FavoriteRequest,
@@ -21,6 +23,7 @@ from cardservice.cards.schemas import (
 from cardservice.db import Db
 from cardservice.filters import BOOLEAN, UUID, filters_parameter, one_of, read_filters, text
 from cardservice.idempotency import StoredResponse, act_once
+from cardservice.models.base import utcnow
 from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Done, Envelope, PagedEnvelope
 from cardservice.pages import CardPage
 from cardservice.sql import Tx
@@ -85,6 +88,23 @@ async def get_card(
     card_uuid: Annotated[str, Path(alias="cardUuid", pattern=UUID_PATTERN)],
 ) -> JSONResponse:
     return ok(await service.get_card(db.reader, caller.user_uuid, uuid.UUID(card_uuid)))
+
+
+@router.patch(
+    "/card/{cardUuid:uuid36}",
+    response_model=Envelope[CardRecord],
+    openapi_extra={**BEARER_OR_MFA, **body_schema(CardChangeRequest)},
+    summary="Freeze, unfreeze or close a card; change its holder, auto-replenish or controls",
+)
+async def patch_card(
+    request: Request,
+    caller: CallerA,
+    db: Db,
+    card_uuid: Annotated[str, Path(alias="cardUuid", pattern=UUID_PATTERN)],
+) -> JSONResponse:
+    body = await read_json(request, CardChangeRequest)
+    card, now = uuid.UUID(card_uuid), utcnow()
+    return ok(await db.transact(lambda tx: change_card(tx, caller.user_uuid, card, body, now)))
 
 
 @router.post(

@@ -54,6 +54,18 @@ class AutoReplenish(BaseModel):
     min_balance: MoneyOut | None
 
 
+class SpendingControlsRecord(BaseModel):
+    per_authorization: MoneyOut | None
+    daily: MoneyOut | None
+    weekly: MoneyOut | None
+    monthly: MoneyOut | None
+    lifetime: MoneyOut | None
+    allowed_tags: list[str] | None
+    blocked_tags: list[str]
+    allowed_countries: list[str] | None
+    blocked_countries: list[str]
+
+
 class CardRecord(BaseModel):
     uuid: UUID
     account_uuid: UUID
@@ -73,6 +85,7 @@ class CardRecord(BaseModel):
     holder_name: str | None = None
     holder_address: HolderAddress | None = None
     auto_replenish: AutoReplenish
+    spending_controls: SpendingControlsRecord | None = None
     created_at: datetime
     updated_at: datetime
 
@@ -156,3 +169,66 @@ class FavoriteRequest(StrictRequest):
 
 class SortRequest(StrictRequest):
     card_uuids: CardUuids = UNIQUE
+
+
+Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$", max_length=64)]
+CountryCode = Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}$")]
+Limit = Annotated[PositiveAmount | None, WithJsonSchema(POSITIVE_AMOUNT_SCHEMA)]
+
+
+class SpendingControls(StrictRequest):
+    """A card's controls (API.md §10): limits in the card's currency (`null` = none), tags
+    and countries allowed (`null` = any) and blocked."""
+
+    per_authorization: Limit = None
+    daily: Limit = None
+    weekly: Limit = None
+    monthly: Limit = None
+    lifetime: Limit = None
+    allowed_tags: Annotated[list[Slug], Field(max_length=200)] | None = None
+    blocked_tags: Annotated[list[Slug], Field(max_length=200)] = []
+    allowed_countries: Annotated[list[CountryCode], Field(max_length=250)] | None = None
+    blocked_countries: Annotated[list[CountryCode], Field(max_length=250)] = []
+
+
+class HolderAddressIn(StrictRequest):
+    line1: Annotated[str, StringConstraints(max_length=200)] | None = None
+    line2: Annotated[str, StringConstraints(max_length=200)] | None = None
+    city: Annotated[str, StringConstraints(max_length=120)] | None = None
+    state: Annotated[str, StringConstraints(max_length=120)] | None = None
+    postal_code: Annotated[str, StringConstraints(max_length=20)] | None = None
+    country: CountryCode | None = None
+
+
+class AutoReplenishIn(StrictRequest):
+    """`enabled: true` needs `amount` and `min_balance`; `enabled: false` turns it off."""
+
+    enabled: bool
+    amount: Annotated[PositiveAmount | None, WithJsonSchema(POSITIVE_AMOUNT_SCHEMA)] = None
+    min_balance: Annotated[Amount | None, WithJsonSchema(AMOUNT_SCHEMA)] = None
+
+    @model_validator(mode="after")
+    def _amounts_when_enabled(self) -> Self:
+        if self.enabled and (self.amount is None or self.min_balance is None):
+            raise ValueError("amount and min_balance are required when enabled")
+        if not self.enabled and (self.amount is not None or self.min_balance is not None):
+            raise ValueError("send no amounts when turning auto-replenish off")
+        return self
+
+
+class CardChangeRequest(StrictRequest):
+    """PATCH /card/{cardUuid}: any of these; a field left out is left as it is."""
+
+    status: Literal["active", "frozen", "closed"] | None = None
+    description: Annotated[str, StringConstraints(max_length=255)] | None = None
+    holder_name: Annotated[str, StringConstraints(min_length=1, max_length=120)] | None = None
+    holder_address: HolderAddressIn | None = None
+    auto_replenish: AutoReplenishIn | None = None
+    spending_controls: SpendingControls | None = None
+
+    @field_validator("status", "auto_replenish", mode="before")
+    @classmethod
+    def _omitted_not_null(cls, value: object) -> object:
+        if value is None:
+            raise ValueError("omit the field instead of sending null")
+        return value

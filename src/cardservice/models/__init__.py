@@ -2,6 +2,7 @@
 
 from cardservice.models.account import Account
 from cardservice.models.attachment import Attachment
+from cardservice.models.authorization_endpoint import AuthorizationEndpoint
 from cardservice.models.base import Base
 from cardservice.models.card import Card
 from cardservice.models.credential import ApiToken, MfaCode
@@ -27,6 +28,7 @@ __all__ = [
     "Account",
     "ApiToken",
     "Attachment",
+    "AuthorizationEndpoint",
     "Base",
     "Bin",
     "Card",

@@ -5,7 +5,16 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, Index, LargeBinary, String
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    CheckConstraint,
+    ForeignKey,
+    Index,
+    LargeBinary,
+    String,
+    Text,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from cardservice.models.base import Base, Timestamps, UuidPk
@@ -46,3 +55,6 @@ class Card(UuidPk, Timestamps, Base):
     holder_address: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     auto_replenish_amount: Mapped[int | None] = mapped_column(BigInteger)
     auto_replenish_min_balance: Mapped[int | None] = mapped_column(BigInteger)
+    spending_controls: Mapped[str | None] = mapped_column(
+        Text, doc="JSON of the card's controls, amounts in minor units; NULL = none"
+    )

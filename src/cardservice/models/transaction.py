@@ -14,7 +14,11 @@ class Transaction(UuidPk, Timestamps, Base):
     __tablename__ = "transactions"
     __table_args__ = (
         Index("ix_transactions_user_created", "user_uuid", "created_at", "uuid"),
-        Index("ix_transactions_card_created", "card_uuid", "created_at", "uuid"),
+        # covers a spending window's sum (cards/controls.py) as well as the card's pages
+        Index(
+            "ix_transactions_card_created",
+            *("card_uuid", "created_at", "uuid", "type", "status", "amount", "refunded_amount"),
+        ),
         Index("ix_transactions_account_created", "account_uuid", "created_at", "uuid"),
     )
 
@@ -38,4 +42,7 @@ class Transaction(UuidPk, Timestamps, Base):
     description: Mapped[str | None] = mapped_column(String(255))
     parent_uuid: Mapped[uuid.UUID | None] = mapped_column(
         ForeignKey("transactions.uuid"), doc="the purchase a refund belongs to"
+    )
+    decision: Mapped[str | None] = mapped_column(
+        String(16), doc="who decided an authorization: rules | endpoint | timeout | ..."
     )

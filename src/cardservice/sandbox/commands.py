@@ -10,12 +10,15 @@ from typing import Any
 
 from cardservice.config import Settings
 from cardservice.db import Database
+from cardservice.decisions.service import authorize_card
 from cardservice.ledger.money import to_minor
+from cardservice.outbound import outbound_client
 from cardservice.security import CardCipher
 from cardservice.sql import Tx
 from cardservice.transactions import lifecycle
 from cardservice.transactions.deposits import deposit
-from cardservice.transactions.engine import Authorization, authorize
+from cardservice.transactions.engine import Authorization
+from cardservice.transactions.schemas import ERROR_SLUGS
 from cardservice.transactions.three_ds import issue_code
 from cardservice.users.service import user_by_email
 
@@ -57,21 +60,26 @@ async def _deposit(tx: Tx, _cipher: CardCipher, user: uuid.UUID, args: Any) -> s
     return str((await deposit(tx, user, args.account, args.amount))["uuid"])
 
 
-async def _authorize(tx: Tx, cipher: CardCipher, user: uuid.UUID, args: Any) -> str:
-    row = await authorize(
-        tx,
-        cipher,
-        user,
-        Authorization(
-            card_uuid=args.card,
-            amount=args.amount,
-            currency=args.currency,
-            merchant_name=args.merchant,
-            mcc=args.mcc,
-            tag=args.tag,
-            three_ds_code=args.three_ds_code,
-        ),
+async def _run_authorization(args: argparse.Namespace, settings: Settings) -> str:
+    """An authorization as the sandbox route answers it: the user's decision endpoint is
+    asked between two units of work (decisions/service.py), so it has a handler of its own."""
+    db, cipher, http = Database(settings), CardCipher.from_settings(settings), outbound_client()
+    message = Authorization(
+        card_uuid=args.card,
+        amount=args.amount,
+        currency=args.currency,
+        merchant_name=args.merchant,
+        mcc=args.mcc,
+        tag=args.tag,
+        three_ds_code=args.three_ds_code,
+        force_decline=args.force_decline,
     )
+    try:
+        user = await db.transact(lambda tx: user_by_email(tx, args.email))
+        row = await authorize_card(db, http, cipher, user, message)
+    finally:
+        await http.aclose()
+        await db.dispose()
     error = row["error_slug"]
     return f"{row['uuid']} {row['status']}{' ' + error if error else ''}"
 
@@ -109,7 +117,9 @@ def register(sub: Any) -> None:
     auth.add_argument("--mcc")
     auth.add_argument("--tag")
     auth.add_argument("--three-ds-code")
-    auth.set_defaults(action=_authorize)
+    auth.add_argument(
+        "--force-decline", choices=ERROR_SLUGS, help="decline with this transaction-errors slug"
+    )
     for step in ("settle", "reverse", "refund"):
         parser = simulate.add_parser(step, help=f"{step} a purchase; prints its status")
         parser.add_argument("transaction", type=_uuid)
@@ -130,4 +140,4 @@ def register(sub: Any) -> None:
         *(simulate.choices[s] for s in ("settle", "reverse", "refund")),
     ):
         parser.add_argument("--email", required=True, help="the user acting")
-        parser.set_defaults(handler=_run)
+        parser.set_defaults(handler=_run_authorization if parser is auth else _run)

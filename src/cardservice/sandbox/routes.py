@@ -12,12 +12,13 @@ from fastapi import APIRouter, Path, Request
 from cardservice import metrics
 from cardservice.auth.dependencies import CallerA
 from cardservice.db import Db
+from cardservice.decisions.service import authorize_card
 from cardservice.ledger.money import to_minor
 from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope
 from cardservice.sql import Tx
 from cardservice.transactions import lifecycle
 from cardservice.transactions.deposits import deposit
-from cardservice.transactions.engine import Authorization, authorize
+from cardservice.transactions.engine import Authorization
 from cardservice.transactions.records import transaction_record_of
 from cardservice.transactions.schemas import (
     AuthorizationRequest,
@@ -79,9 +80,10 @@ async def create_sandbox_authorization(request: Request, caller: CallerA, db: Db
         merchant_city=body.merchant_city,
         tag=body.tag,
         three_ds_code=body.three_ds_code,
+        force_decline=body.force_decline,
     )
-    cipher = request.app.state.cipher
-    row = await db.transact(lambda tx: authorize(tx, cipher, caller.user_uuid, message))
+    state = request.app.state
+    row = await authorize_card(db, state.outbound, state.cipher, caller.user_uuid, message)
     metrics.count_authorization(row["status"], row["error_slug"])  # once committed
     return ok(transaction_record_of(row), status_code=201)
 

@@ -1,17 +1,29 @@
 """The authorization engine: what a card-network authorization message is answered with.
 
-Rules, in order (the first that fails declines with its error slug): the card is active
-(`card_frozen`, `card_closed`) and not expired (`card_expired`); its account is active
-(`account_inactive`); the merchant tag is not blocked (`merchant_blocked`; a restricted tag
-passes but flags the transaction); the currency is the card's (`currency_not_supported`);
-a presented 3DS code is an unassigned code of the card (`invalid_3ds`); amount plus the
-`card_transaction` fee fits the card balance (`insufficient_funds`).
+Rules, in order (the first that fails declines with its error slug; docs/controls.md):
+1. a sandbox `force_decline` (any slug of the transaction-errors dictionary);
+2. the card is active (`card_frozen`, `card_closed`) and not expired (`card_expired`);
+3. its account is active (`account_inactive`);
+4. the merchant tag is not blocked program-wide (`merchant_blocked`; a restricted tag
+   passes but flags the transaction);
+5. the currency is the card's (`currency_not_supported`);
+6. the card's spending controls: tag and country (`merchant_blocked`), then the limits
+   (`limit_exceeded`; cards/controls.py);
+7. a presented 3DS code is an unassigned code of the card (`invalid_3ds`);
+8. amount plus the `card_transaction` fee fits the card balance (`insufficient_funds`);
+9. the user's decision endpoint, when one is set (`do_not_honor`; decisions/service.py asks
+   it between two units of work and hands its answer in as a `Verdict`).
 
 Approved: a `pending` card_purchase that debits the card at once (amount and fee in one
 entry). Declined: a `declined` transaction; the `card_decline` fee is charged as far as
-the card balance covers it — except for `currency_not_supported`, whose transaction is in a
-currency the card does not hold, so no fee could be shown in it: that decline is free.
-Either debit may trigger auto-replenish.
+the card balance covers it — except when the transaction is in a currency the card does not
+hold, where no fee could be shown in it: that decline is free. Either debit may trigger
+auto-replenish. `decision` records who decided: `rules`, or the verdict's source.
+
+The work is split in two: `decide` takes the locks and applies rules 1-8 writing nothing;
+`record` writes the answer. `authorize` does both in one unit; with a decision endpoint the
+service runs `decide` alone first, asks with no unit open, then `authorize`s again with the
+verdict, so funds and limits are checked afresh after the answer.
 
 Locks in the global order (docs/ledger.md): the account (through the card), then the card
 read together with the fee overrides and the tag; then the transaction is inserted (its
@@ -24,11 +36,12 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from cardservice.dictionaries.fees import default_plan, with_overrides
+from cardservice.cards.controls import controls_of, limit_breached, merchant_refused
+from cardservice.dictionaries.fees import FeeSchedule, default_plan, with_overrides
 from cardservice.errors import CardNotFound, NotFound
 from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
 from cardservice.models.base import utcnow
@@ -52,7 +65,8 @@ class UnknownTag(NotFound):
 
 @dataclass(frozen=True, slots=True)
 class Authorization:
-    """An authorization request as the network sends it (amount in minor units)."""
+    """An authorization request as the network sends it (amount in minor units). `uuid` is
+    the transaction's: the decision endpoint is asked with it before it is written."""
 
     card_uuid: uuid.UUID
     amount: int
@@ -63,12 +77,40 @@ class Authorization:
     merchant_city: str | None = None
     tag: str | None = None
     three_ds_code: str | None = None
+    force_decline: str | None = None  # a slug of the transaction-errors dictionary
+    uuid: uuid.UUID = field(default_factory=uuid.uuid4)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The decision endpoint's answer, applied when the rules approve: `decision` is
+    `endpoint`, `timeout`, `endpoint_error` or `stand_in`."""
+
+    approved: bool
+    decision: str
+    reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Tag:
     slug: str
     restriction: str | None  # blocked | restricted
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """What the rules said, read under the unit's locks (nothing written yet)."""
+
+    account: Row
+    card: Row
+    tag: Tag | None
+    fees: FeeSchedule
+    reason: str | None
+    three_ds: uuid.UUID | None
+
+    @property
+    def approved(self) -> bool:
+        return self.reason is None
 
 
 def _refusal(
@@ -78,7 +120,9 @@ def _refusal(
     request: Authorization,
     now: datetime,
 ) -> str | None:
-    """Rules 1-4, which need no further reads: card, account, merchant tag, currency."""
+    """Rules 1-5, which need no further reads: forced, card, account, merchant tag, currency."""
+    if request.force_decline is not None:
+        return request.force_decline
     if card["status"] in ("frozen", "closed"):
         return f"card_{card['status']}"
     if (card["expiry_year"], card["expiry_month"]) < (now.year, now.month):
@@ -89,6 +133,18 @@ def _refusal(
         return "merchant_blocked"
     if request.currency != card["currency"]:
         return "currency_not_supported"
+    return None
+
+
+async def _controls_refusal(tx: Tx, card: Row, request: Authorization, now: datetime) -> str | None:
+    """Rule 6: the card's own controls (merchant first, then limits)."""
+    controls = controls_of(card["spending_controls"])
+    if controls is None:
+        return None
+    if merchant_refused(controls, request.tag, request.merchant_country):
+        return "merchant_blocked"
+    if await limit_breached(tx, controls, request.card_uuid, request.amount, now):
+        return "limit_exceeded"
     return None
 
 
@@ -118,6 +174,25 @@ async def _locked(
     return account, rows, tag
 
 
+async def decide(
+    tx: Tx, cipher: CardCipher, user_uuid: uuid.UUID, request: Authorization, now: datetime
+) -> Decided:
+    """Rules 1-8 under the account's and the card's locks; writes nothing."""
+    account, rows, tag = await _locked(tx, user_uuid, request)
+    card = rows[0]
+    fees = with_overrides(await default_plan(tx), overrides_in(rows))
+    reason = _refusal(account, card, tag, request, now)
+    if reason is None:
+        reason = await _controls_refusal(tx, card, request, now)
+    code = None
+    if reason is None and request.three_ds_code is not None:
+        code = await matching_code(tx, cipher, request.card_uuid, request.three_ds_code, now)
+        reason = None if code is not None else "invalid_3ds"
+    if reason is None and request.amount + fees.fixed("card_transaction") > card["balance"]:
+        reason = "insufficient_funds"
+    return Decided(account, card, tag, fees, reason, code)
+
+
 def _new_transaction(
     user_uuid: uuid.UUID,
     card: Row,
@@ -126,6 +201,7 @@ def _new_transaction(
     now: datetime,
 ) -> dict[str, Any]:
     return transaction_row(
+        uuid=request.uuid,
         user_uuid=user_uuid,
         account_uuid=as_uuid(card["account_uuid"]),
         card_uuid=request.card_uuid,
@@ -162,40 +238,55 @@ async def _charge(tx: Tx, transaction: dict[str, Any], amount: int, fee: int) ->
     return posted.balances[card_uuid]
 
 
+def _outcome(decided: Decided, verdict: Verdict | None) -> tuple[str | None, str]:
+    """The decline reason (None: approved) and who decided."""
+    if not decided.approved or verdict is None:
+        return decided.reason, "rules"
+    return (None if verdict.approved else "do_not_honor"), verdict.decision
+
+
+async def record(
+    tx: Tx,
+    user_uuid: uuid.UUID,
+    request: Authorization,
+    decided: Decided,
+    verdict: Verdict | None,
+    now: datetime,
+) -> dict[str, Any]:
+    """Write the answer in the unit that decided: the transaction, its entry, the 3DS code
+    used up, auto-replenish. Returns the transaction's row (a dict of its columns)."""
+    card, fees = decided.card, decided.fees
+    reason, decision = _outcome(decided, verdict)
+    transaction = _new_transaction(user_uuid, card, request, decided.tag, now)
+    transaction["decision"] = decision
+    if decision == "endpoint" and reason is not None and verdict is not None:
+        transaction["description"] = verdict.reason
+    if reason is None:
+        transaction["fee"] = fees.fixed("card_transaction")
+    else:
+        transaction["status"], transaction["error_slug"] = "declined", reason
+        if request.currency == card["currency"]:
+            transaction["fee"] = min(fees.fixed("card_decline"), card["balance"])
+    await insert_transactions(tx, [transaction])
+    if decided.three_ds is not None and reason is None:
+        await use_code(tx, decided.three_ds, transaction["uuid"], now)
+    if reason is None or transaction["fee"]:
+        amount = transaction["amount"] if reason is None else 0
+        card_balance = await _charge(tx, transaction, amount, transaction["fee"])
+        await replenish_if_low(tx, decided.account, card, card_balance, now)
+    return transaction
+
+
 async def authorize(
     tx: Tx,
     cipher: CardCipher,
     user_uuid: uuid.UUID,
     request: Authorization,
+    verdict: Verdict | None = None,
     now: datetime | None = None,
 ) -> dict[str, Any]:
-    """Answer one authorization: a pending purchase, or a declined transaction with its
-    reason. Returns the transaction's row (a dict of its columns)."""
+    """Answer one authorization in one unit: a pending purchase, or a declined transaction
+    with its reason. `verdict` is the decision endpoint's answer, if it was asked."""
     now = now or utcnow()
-    account, rows, tag = await _locked(tx, user_uuid, request)
-    card = rows[0]
-    fees = with_overrides(await default_plan(tx), overrides_in(rows))
-    fee = fees.fixed("card_transaction")
-    reason = _refusal(account, card, tag, request, now)
-    code = None
-    if reason is None and request.three_ds_code is not None:
-        code = await matching_code(tx, cipher, request.card_uuid, request.three_ds_code, now)
-        reason = None if code is not None else "invalid_3ds"
-    balance = card["balance"]
-    if reason is None and request.amount + fee > balance:
-        reason = "insufficient_funds"
-    transaction = _new_transaction(user_uuid, card, request, tag, now)
-    if reason is None:
-        transaction["fee"] = fee
-    else:
-        transaction["status"], transaction["error_slug"] = "declined", reason
-        if reason != "currency_not_supported":
-            transaction["fee"] = min(fees.fixed("card_decline"), balance)
-    await insert_transactions(tx, [transaction])
-    if code is not None and reason is None:
-        await use_code(tx, code, transaction["uuid"], now)
-    if reason is None or transaction["fee"]:
-        amount = transaction["amount"] if reason is None else 0
-        card_balance = await _charge(tx, transaction, amount, transaction["fee"])
-        await replenish_if_low(tx, account, card, card_balance, now)
-    return transaction
+    decided = await decide(tx, cipher, user_uuid, request, now)
+    return await record(tx, user_uuid, request, decided, verdict, now)

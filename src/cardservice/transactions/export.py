@@ -21,6 +21,7 @@ COLUMNS = (
     "uuid", "created_at", "updated_at", "type", "status", "direction", "amount", "fee",
     "refunded_amount", "currency", "card_uuid", "account_uuid", "merchant_name", "merchant_mcc",
     "merchant_country", "merchant_city", "tag", "error", "flagged", "description", "parent_uuid",
+    "decision",
 )  # fmt: skip
 
 

@@ -17,7 +17,7 @@ TRANSACTION_FIELDS = (
     "uuid", "type", "status", "amount", "currency", "direction", "card_uuid", "account_uuid",
     "merchant_name", "merchant_mcc", "merchant_country", "merchant_city", "tag_slug",
     "error_slug", "fee", "refunded_amount", "flagged", "description", "parent_uuid",
-    "created_at", "updated_at",
+    "decision", "created_at", "updated_at",
 )  # fmt: skip
 NEWEST_FIRST = "ORDER BY t.created_at DESC, t.uuid DESC"
 
@@ -32,7 +32,7 @@ def transaction_record(row: Row | Sequence[Any]) -> dict[str, Any]:
     (
         uuid_, type_, status, amount, currency, direction, card_uuid, account_uuid,
         merchant_name, mcc, country, city, tag, error, fee, refunded, flagged, description,
-        parent_uuid, created_at, updated_at,
+        parent_uuid, decision, created_at, updated_at,
     ) = (row[i] for i in range(len(TRANSACTION_FIELDS)))  # fmt: skip
     merchant = None
     if merchant_name is not None:
@@ -54,6 +54,7 @@ def transaction_record(row: Row | Sequence[Any]) -> dict[str, Any]:
         "flagged": flag(flagged),
         "description": description,
         "parent_uuid": text_uuid(parent_uuid),
+        "decision": decision,
         "created_at": iso_z(created_at),
         "updated_at": iso_z(updated_at),
     }

@@ -24,6 +24,7 @@ _OPTIONAL: dict[str, Any] = {
     "flagged": False,
     "description": None,
     "parent_uuid": None,
+    "decision": None,
 }
 
 

@@ -6,17 +6,41 @@ from datetime import datetime
 from typing import Annotated, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, StringConstraints
+from pydantic import AfterValidator, BaseModel, StringConstraints, WithJsonSchema
 
 from cardservice.cards.schemas import StrictRequest, UuidStr
+from cardservice.catalogue.loader import load_catalogue
 from cardservice.money_types import MoneyOut, PositiveAmount
 
 TransactionType = Literal[
-    "card_purchase", "card_refund", "card_issue", "card_topup", "auto_replenish", "fee", "deposit"
+    "card_purchase",
+    "card_refund",
+    "card_issue",
+    "card_topup",
+    "auto_replenish",
+    "fee",
+    "deposit",
+    "card_close",
 ]
+Decision = Literal["rules", "endpoint", "timeout", "endpoint_error", "stand_in"]
 TransactionStatus = Literal["pending", "completed", "declined", "reversed", "refunded"]
 Currency = Annotated[str, StringConstraints(pattern=r"^[A-Z]{3}$")]
 MerchantName = Annotated[str, StringConstraints(min_length=1, max_length=120)]
+# The transaction-errors dictionary is the shipped catalogue's (each migration syncs it).
+ERROR_SLUGS = tuple(entry["slug"] for entry in load_catalogue()["transaction_errors"])
+
+
+def _error_slug(value: str) -> str:
+    if value not in ERROR_SLUGS:
+        raise ValueError("not a slug of /dictionary/transaction-errors")
+    return value
+
+
+ForcedDecline = Annotated[
+    str,
+    AfterValidator(_error_slug),
+    WithJsonSchema({"type": "string", "enum": list(ERROR_SLUGS)}),
+]
 
 
 class Merchant(BaseModel):
@@ -43,6 +67,7 @@ class TransactionRecord(BaseModel):
     flagged: bool
     description: str | None
     parent_uuid: UUID | None
+    decision: Decision | None = None
     created_at: datetime
     updated_at: datetime
 
@@ -77,6 +102,7 @@ class AuthorizationRequest(StrictRequest):
         | None
     ) = None
     three_ds_code: Annotated[str, StringConstraints(pattern=r"^\d{6}$")] | None = None
+    force_decline: ForcedDecline | None = None
 
 
 class RefundRequest(StrictRequest):

@@ -30,13 +30,12 @@ from cardservice.db import Database
 from cardservice.events.listing import EVENT_COLUMNS, event_record
 from cardservice.events.outbox import in_list, is_sqlite
 from cardservice.models.base import utcnow
+from cardservice.outbound import UrlNotAllowed, resolve, signature_header
 from cardservice.security import CardCipher
 from cardservice.sql import Row, Tx, as_datetime, insert_sql, text_uuid
 from cardservice.web import dumps
-from cardservice.webhooks.addresses import UrlNotAllowed, resolve
 from cardservice.webhooks.metrics import record_attempt
 from cardservice.webhooks.service import live_secrets
-from cardservice.webhooks.signing import signature_header
 
 log = logging.getLogger("cardservice.webhooks")
 
@@ -146,7 +145,7 @@ async def post(client: httpx.AsyncClient, claimed: Claimed, settings: Settings) 
     error: str | None = None
     try:
         async with asyncio.timeout(settings.webhook_timeout_seconds):
-            target = await resolve(claimed.url, settings.webhook_private_allowed)
+            target = await resolve(claimed.url, settings.private_urls_allowed)
             timestamp = int(time.time())
             headers = {
                 "content-type": "application/json",
@@ -206,9 +205,3 @@ async def record(db: Database, claimed: Claimed, outcome: Outcome, rng: random.R
             "delivery": status,
         },
     )
-
-
-def new_client(timeout: float) -> httpx.AsyncClient:
-    """The worker's HTTP client: no redirects, no proxies from the environment. `post`
-    also cuts the whole attempt (resolution included) at the same timeout."""
-    return httpx.AsyncClient(follow_redirects=False, trust_env=False, timeout=timeout)

@@ -12,11 +12,11 @@ from cardservice.db import Db
 from cardservice.events.schemas import Queued
 from cardservice.models.base import utcnow
 from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Done, Envelope, PagedEnvelope
+from cardservice.outbound import check_url
 from cardservice.pages import StandardPage
 from cardservice.sql import Tx
 from cardservice.web import JSONResponse, body_schema, done, ok, read_json
 from cardservice.webhooks import service
-from cardservice.webhooks.addresses import check_endpoint_url
 from cardservice.webhooks.queue import replay
 from cardservice.webhooks.schemas import (
     AttemptRecord,
@@ -34,7 +34,7 @@ ONE = "/webhook-endpoints/{endpointUuid:uuid36}"
 async def _check_url(request: Request, url: str) -> None:
     """422 `url_not_allowed` unless the URL may receive webhooks (resolved here, outside
     any transaction)."""
-    await check_endpoint_url(url, request.app.state.settings.webhook_private_allowed)
+    await check_url(url, request.app.state.settings.private_urls_allowed)
 
 
 @router.post(

@@ -11,10 +11,10 @@ from uuid import UUID, uuid4
 import orjson
 
 from cardservice.errors import NotFound
+from cardservice.outbound import masked, new_secret
 from cardservice.security import CardCipher
 from cardservice.sql import Reader, Row, Tx, as_datetime, flag, insert_sql, iso_z, text_uuid
 from cardservice.webhooks.schemas import EndpointCreate, EndpointUpdate
-from cardservice.webhooks.signing import masked, new_secret
 
 ROTATION_OVERLAP = timedelta(hours=24)
 _COLUMNS = "uuid, url, description, event_types, enabled, secret_ciphertext, created_at, updated_at"

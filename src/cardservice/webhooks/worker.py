@@ -18,8 +18,9 @@ import httpx
 
 from cardservice.config import Settings
 from cardservice.db import Database
+from cardservice.outbound import outbound_client
 from cardservice.security import CardCipher
-from cardservice.webhooks.delivery import Claimed, claim, new_client, post, record
+from cardservice.webhooks.delivery import Claimed, claim, post, record
 from cardservice.webhooks.queue import publish_committed
 
 log = logging.getLogger("cardservice.webhooks")
@@ -38,7 +39,7 @@ class DeliveryWorker:
         self._in_flight: set[asyncio.Task[None]] = set()
 
     async def run(self, stop: asyncio.Event) -> None:
-        async with new_client(self._settings.webhook_timeout_seconds) as client:
+        async with outbound_client(self._settings.webhook_timeout_seconds) as client:
             try:
                 while not stop.is_set():
                     pause = self._settings.worker_poll_seconds

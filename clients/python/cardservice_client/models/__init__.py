@@ -11,13 +11,17 @@ from .attachment_record_type import AttachmentRecordType
 from .attachment_upload import AttachmentUpload
 from .attachment_upload_type import AttachmentUploadType
 from .authorization_request import AuthorizationRequest
+from .authorization_request_force_decline_type_0 import AuthorizationRequestForceDeclineType0
 from .auto_replenish import AutoReplenish
+from .auto_replenish_in import AutoReplenishIn
 from .bin_record import BinRecord
 from .bin_record_status import BinRecordStatus
 from .blocked_tag_record import BlockedTagRecord
 from .blocked_tag_record_restriction import BlockedTagRecordRestriction
 from .buy_cards_request import BuyCardsRequest
 from .buy_cards_result import BuyCardsResult
+from .card_change_request import CardChangeRequest
+from .card_change_request_status_type_0 import CardChangeRequestStatusType0
 from .card_counts import CardCounts
 from .card_list import CardList
 from .card_record import CardRecord
@@ -27,10 +31,15 @@ from .currency_balances import CurrencyBalances
 from .deposit_request import DepositRequest
 from .dictionary_record import DictionaryRecord
 from .done import Done
+from .endpoint_record import EndpointRecord
+from .endpoint_record_on_timeout import EndpointRecordOnTimeout
+from .endpoint_request import EndpointRequest
+from .endpoint_request_on_timeout import EndpointRequestOnTimeout
 from .envelope_account_record import EnvelopeAccountRecord
 from .envelope_attachment_record import EnvelopeAttachmentRecord
 from .envelope_buy_cards_result import EnvelopeBuyCardsResult
 from .envelope_card_record import EnvelopeCardRecord
+from .envelope_endpoint_record import EnvelopeEndpointRecord
 from .envelope_health_record import EnvelopeHealthRecord
 from .envelope_list_bin_record import EnvelopeListBinRecord
 from .envelope_list_blocked_tag_record import EnvelopeListBlockedTagRecord
@@ -53,6 +62,7 @@ from .fee_record import FeeRecord
 from .fee_record_kind import FeeRecordKind
 from .health_record import HealthRecord
 from .holder_address import HolderAddress
+from .holder_address_in import HolderAddressIn
 from .list_accounts_filters import ListAccountsFilters
 from .list_accounts_filters_status import ListAccountsFiltersStatus
 from .list_cards_filters import ListCardsFilters
@@ -73,11 +83,14 @@ from .report_page import ReportPage
 from .report_page_meta import ReportPageMeta
 from .sort_request import SortRequest
 from .spend import Spend
+from .spending_controls import SpendingControls
+from .spending_controls_record import SpendingControlsRecord
 from .tag_record import TagRecord
 from .team_ref import TeamRef
 from .three_ds_record import ThreeDsRecord
 from .three_ds_request import ThreeDsRequest
 from .transaction_record import TransactionRecord
+from .transaction_record_decision_type_0 import TransactionRecordDecisionType0
 from .transaction_record_direction import TransactionRecordDirection
 from .transaction_record_status import TransactionRecordStatus
 from .transaction_record_type import TransactionRecordType
@@ -96,13 +109,17 @@ __all__ = (
     "AttachmentUpload",
     "AttachmentUploadType",
     "AuthorizationRequest",
+    "AuthorizationRequestForceDeclineType0",
     "AutoReplenish",
+    "AutoReplenishIn",
     "BinRecord",
     "BinRecordStatus",
     "BlockedTagRecord",
     "BlockedTagRecordRestriction",
     "BuyCardsRequest",
     "BuyCardsResult",
+    "CardChangeRequest",
+    "CardChangeRequestStatusType0",
     "CardCounts",
     "CardList",
     "CardRecord",
@@ -112,10 +129,15 @@ __all__ = (
     "DepositRequest",
     "DictionaryRecord",
     "Done",
+    "EndpointRecord",
+    "EndpointRecordOnTimeout",
+    "EndpointRequest",
+    "EndpointRequestOnTimeout",
     "EnvelopeAccountRecord",
     "EnvelopeAttachmentRecord",
     "EnvelopeBuyCardsResult",
     "EnvelopeCardRecord",
+    "EnvelopeEndpointRecord",
     "EnvelopeHealthRecord",
     "EnvelopeListBinRecord",
     "EnvelopeListBlockedTagRecord",
@@ -138,6 +160,7 @@ __all__ = (
     "FeeRecordKind",
     "HealthRecord",
     "HolderAddress",
+    "HolderAddressIn",
     "ListAccountsFilters",
     "ListAccountsFiltersStatus",
     "ListCardsFilters",
@@ -158,11 +181,14 @@ __all__ = (
     "ReportPageMeta",
     "SortRequest",
     "Spend",
+    "SpendingControls",
+    "SpendingControlsRecord",
     "TagRecord",
     "TeamRef",
     "ThreeDsRecord",
     "ThreeDsRequest",
     "TransactionRecord",
+    "TransactionRecordDecisionType0",
     "TransactionRecordDirection",
     "TransactionRecordStatus",
     "TransactionRecordType",

@@ -6,6 +6,7 @@ from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.authorization_request_force_decline_type_0 import AuthorizationRequestForceDeclineType0
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="AuthorizationRequest")
@@ -17,7 +18,7 @@ class AuthorizationRequest:
     Example:
         {'card_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'amount': 12.5, 'currency': 'EUR', 'merchant_name':
             'example', 'mcc': '5411', 'merchant_country': 'DE', 'merchant_city': 'example', 'tag': 'bank-transfer',
-            'three_ds_code': '482913'}
+            'three_ds_code': '482913', 'force_decline': 'insufficient_funds'}
 
     Attributes:
         card_uuid (str):
@@ -29,6 +30,7 @@ class AuthorizationRequest:
         merchant_city (None | str | Unset):
         tag (None | str | Unset):
         three_ds_code (None | str | Unset):
+        force_decline (AuthorizationRequestForceDeclineType0 | None | Unset):
     """
 
     card_uuid: str
@@ -40,6 +42,7 @@ class AuthorizationRequest:
     merchant_city: None | str | Unset = UNSET
     tag: None | str | Unset = UNSET
     three_ds_code: None | str | Unset = UNSET
+    force_decline: AuthorizationRequestForceDeclineType0 | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         card_uuid = self.card_uuid
@@ -80,6 +83,14 @@ class AuthorizationRequest:
         else:
             three_ds_code = self.three_ds_code
 
+        force_decline: None | str | Unset
+        if isinstance(self.force_decline, Unset):
+            force_decline = UNSET
+        elif isinstance(self.force_decline, AuthorizationRequestForceDeclineType0):
+            force_decline = self.force_decline.value
+        else:
+            force_decline = self.force_decline
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -100,6 +111,8 @@ class AuthorizationRequest:
             field_dict["tag"] = tag
         if three_ds_code is not UNSET:
             field_dict["three_ds_code"] = three_ds_code
+        if force_decline is not UNSET:
+            field_dict["force_decline"] = force_decline
 
         return field_dict
 
@@ -159,6 +172,23 @@ class AuthorizationRequest:
 
         three_ds_code = _parse_three_ds_code(d.pop("three_ds_code", UNSET))
 
+        def _parse_force_decline(data: object) -> AuthorizationRequestForceDeclineType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                force_decline_type_0 = AuthorizationRequestForceDeclineType0(data)
+
+                return force_decline_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AuthorizationRequestForceDeclineType0 | None | Unset, data)
+
+        force_decline = _parse_force_decline(d.pop("force_decline", UNSET))
+
         authorization_request = cls(
             card_uuid=card_uuid,
             amount=amount,
@@ -169,6 +199,7 @@ class AuthorizationRequest:
             merchant_city=merchant_city,
             tag=tag,
             three_ds_code=three_ds_code,
+            force_decline=force_decline,
         )
 
         return authorization_request

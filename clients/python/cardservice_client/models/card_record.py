@@ -15,6 +15,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.auto_replenish import AutoReplenish
     from ..models.holder_address import HolderAddress
+    from ..models.spending_controls_record import SpendingControlsRecord
 
 
 T = TypeVar("T", bound="CardRecord")
@@ -29,8 +30,10 @@ class CardRecord:
             'currency': 'EUR', 'balance': 12.5, 'status': 'active', 'is_favorite': True, 'sort_order': 1, 'description':
             'Team travel', 'external_id': 'order-1001', 'holder_name': 'Ada Lovelace', 'holder_address': {'line1': 'Unter
             den Linden 1', 'line2': 'example', 'city': 'Berlin', 'state': 'example', 'postal_code': '10117', 'country':
-            'DE'}, 'auto_replenish': {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}, 'created_at':
-            '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}
+            'DE'}, 'auto_replenish': {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}, 'spending_controls':
+            {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags':
+            ['example'], 'blocked_tags': ['example'], 'allowed_countries': ['example'], 'blocked_countries': ['example']},
+            'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}
 
     Attributes:
         uuid (UUID):
@@ -53,6 +56,7 @@ class CardRecord:
         updated_at (datetime.datetime):
         holder_name (None | str | Unset):
         holder_address (HolderAddress | None | Unset):
+        spending_controls (None | SpendingControlsRecord | Unset):
     """
 
     uuid: UUID
@@ -75,10 +79,12 @@ class CardRecord:
     updated_at: datetime.datetime
     holder_name: None | str | Unset = UNSET
     holder_address: HolderAddress | None | Unset = UNSET
+    spending_controls: None | SpendingControlsRecord | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.holder_address import HolderAddress  # noqa: PLC0415
+        from ..models.spending_controls_record import SpendingControlsRecord  # noqa: PLC0415
 
         uuid = str(self.uuid)
 
@@ -132,6 +138,14 @@ class CardRecord:
         else:
             holder_address = self.holder_address
 
+        spending_controls: dict[str, Any] | None | Unset
+        if isinstance(self.spending_controls, Unset):
+            spending_controls = UNSET
+        elif isinstance(self.spending_controls, SpendingControlsRecord):
+            spending_controls = self.spending_controls.to_dict()
+        else:
+            spending_controls = self.spending_controls
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -160,6 +174,8 @@ class CardRecord:
             field_dict["holder_name"] = holder_name
         if holder_address is not UNSET:
             field_dict["holder_address"] = holder_address
+        if spending_controls is not UNSET:
+            field_dict["spending_controls"] = spending_controls
 
         return field_dict
 
@@ -167,6 +183,7 @@ class CardRecord:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.auto_replenish import AutoReplenish  # noqa: PLC0415
         from ..models.holder_address import HolderAddress  # noqa: PLC0415
+        from ..models.spending_controls_record import SpendingControlsRecord  # noqa: PLC0415
 
         d = dict(src_dict)
         uuid = UUID(d.pop("uuid"))
@@ -241,6 +258,23 @@ class CardRecord:
 
         holder_address = _parse_holder_address(d.pop("holder_address", UNSET))
 
+        def _parse_spending_controls(data: object) -> None | SpendingControlsRecord | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                spending_controls_type_0 = SpendingControlsRecord.from_dict(data)
+
+                return spending_controls_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SpendingControlsRecord | Unset, data)
+
+        spending_controls = _parse_spending_controls(d.pop("spending_controls", UNSET))
+
         card_record = cls(
             uuid=uuid,
             account_uuid=account_uuid,
@@ -262,6 +296,7 @@ class CardRecord:
             updated_at=updated_at,
             holder_name=holder_name,
             holder_address=holder_address,
+            spending_controls=spending_controls,
         )
 
         card_record.additional_properties = d

@@ -3,6 +3,7 @@ from enum import StrEnum
 
 class ListTransactionsFiltersType(StrEnum):
     AUTO_REPLENISH = "auto_replenish"
+    CARD_CLOSE = "card_close"
     CARD_ISSUE = "card_issue"
     CARD_PURCHASE = "card_purchase"
     CARD_REFUND = "card_refund"

@@ -28,8 +28,10 @@ class PagedEnvelopeAccountsPage:
             'currency': 'EUR', 'balance': 12.5, 'status': 'active', 'is_favorite': True, 'sort_order': 1, 'description':
             'Team travel', 'external_id': 'order-1001', 'holder_name': 'Ada Lovelace', 'holder_address': {'line1': 'Unter
             den Linden 1', 'line2': 'example', 'city': 'Berlin', 'state': 'example', 'postal_code': '10117', 'country':
-            'DE'}, 'auto_replenish': {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}, 'created_at':
-            '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}, 'owner': {'uuid':
+            'DE'}, 'auto_replenish': {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}, 'spending_controls':
+            {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags':
+            ['example'], 'blocked_tags': ['example'], 'allowed_countries': ['example'], 'blocked_countries': ['example']},
+            'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}, 'owner': {'uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada Lovelace'}, 'created_at': '2026-03-19T10:15:00Z',
             'updated_at': '2026-03-19T10:15:00Z'}], 'related_team_accounts': [{'uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada Lovelace', 'type': 'example', 'status': 'active',
@@ -39,8 +41,10 @@ class PagedEnvelopeAccountsPage:
             'currency': 'EUR', 'balance': 12.5, 'status': 'active', 'is_favorite': True, 'sort_order': 1, 'description':
             'Team travel', 'external_id': 'order-1001', 'holder_name': 'Ada Lovelace', 'holder_address': {'line1': 'Unter
             den Linden 1', 'line2': 'example', 'city': 'Berlin', 'state': 'example', 'postal_code': '10117', 'country':
-            'DE'}, 'auto_replenish': {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}, 'created_at':
-            '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}, 'owner': {'uuid':
+            'DE'}, 'auto_replenish': {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}, 'spending_controls':
+            {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags':
+            ['example'], 'blocked_tags': ['example'], 'allowed_countries': ['example'], 'blocked_countries': ['example']},
+            'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}, 'owner': {'uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada Lovelace'}, 'created_at': '2026-03-19T10:15:00Z',
             'updated_at': '2026-03-19T10:15:00Z'}]}}
 
@@ -54,9 +58,11 @@ class PagedEnvelopeAccountsPage:
             'is_favorite': True, 'sort_order': 1, 'description': 'Team travel', 'external_id': 'order-1001', 'holder_name':
             'Ada Lovelace', 'holder_address': {'line1': 'Unter den Linden 1', 'line2': 'example', 'city': 'Berlin', 'state':
             'example', 'postal_code': '10117', 'country': 'DE'}, 'auto_replenish': {'enabled': True, 'amount': 12.5,
-            'min_balance': 12.5}, 'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}, 'owner':
-            {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada Lovelace'}, 'created_at': '2026-03-19T10:15:00Z',
-            'updated_at': '2026-03-19T10:15:00Z'}], 'related_team_accounts': [{'uuid':
+            'min_balance': 12.5}, 'spending_controls': {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly':
+            12.5, 'lifetime': 12.5, 'allowed_tags': ['example'], 'blocked_tags': ['example'], 'allowed_countries':
+            ['example'], 'blocked_countries': ['example']}, 'created_at': '2026-03-19T10:15:00Z', 'updated_at':
+            '2026-03-19T10:15:00Z'}, 'owner': {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada Lovelace'},
+            'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}], 'related_team_accounts': [{'uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada Lovelace', 'type': 'example', 'status': 'active',
             'currency': 'EUR', 'balance': 12.5, 'cards_count': 1, 'card_info': {'uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'bin': '424242',
@@ -64,8 +70,10 @@ class PagedEnvelopeAccountsPage:
             'currency': 'EUR', 'balance': 12.5, 'status': 'active', 'is_favorite': True, 'sort_order': 1, 'description':
             'Team travel', 'external_id': 'order-1001', 'holder_name': 'Ada Lovelace', 'holder_address': {'line1': 'Unter
             den Linden 1', 'line2': 'example', 'city': 'Berlin', 'state': 'example', 'postal_code': '10117', 'country':
-            'DE'}, 'auto_replenish': {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}, 'created_at':
-            '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}, 'owner': {'uuid':
+            'DE'}, 'auto_replenish': {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}, 'spending_controls':
+            {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags':
+            ['example'], 'blocked_tags': ['example'], 'allowed_countries': ['example'], 'blocked_countries': ['example']},
+            'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}, 'owner': {'uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada Lovelace'}, 'created_at': '2026-03-19T10:15:00Z',
             'updated_at': '2026-03-19T10:15:00Z'}]}.
         success (bool | Unset):  Default: True.

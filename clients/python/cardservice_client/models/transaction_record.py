@@ -9,9 +9,11 @@ from uuid import UUID
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.transaction_record_decision_type_0 import TransactionRecordDecisionType0
 from ..models.transaction_record_direction import TransactionRecordDirection
 from ..models.transaction_record_status import TransactionRecordStatus
 from ..models.transaction_record_type import TransactionRecordType
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.merchant import Merchant
@@ -28,8 +30,8 @@ class TransactionRecord:
             'currency': 'EUR', 'direction': 'debit', 'card_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'account_uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'merchant': {'name': 'Ada Lovelace', 'mcc': '5411', 'country': 'DE',
             'city': 'Berlin'}, 'tag': 'example', 'error': 'example', 'fee': 12.5, 'refunded_amount': 12.5, 'flagged': True,
-            'description': 'Team travel', 'parent_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'created_at':
-            '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}
+            'description': 'Team travel', 'parent_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'decision': 'rules',
+            'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}
 
     Attributes:
         uuid (UUID):
@@ -50,6 +52,7 @@ class TransactionRecord:
         parent_uuid (None | UUID):
         created_at (datetime.datetime):
         updated_at (datetime.datetime):
+        decision (None | TransactionRecordDecisionType0 | Unset):
     """
 
     uuid: UUID
@@ -70,6 +73,7 @@ class TransactionRecord:
     parent_uuid: None | UUID
     created_at: datetime.datetime
     updated_at: datetime.datetime
+    decision: None | TransactionRecordDecisionType0 | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -126,6 +130,14 @@ class TransactionRecord:
 
         updated_at = self.updated_at.isoformat()
 
+        decision: None | str | Unset
+        if isinstance(self.decision, Unset):
+            decision = UNSET
+        elif isinstance(self.decision, TransactionRecordDecisionType0):
+            decision = self.decision.value
+        else:
+            decision = self.decision
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -150,6 +162,8 @@ class TransactionRecord:
                 "updated_at": updated_at,
             }
         )
+        if decision is not UNSET:
+            field_dict["decision"] = decision
 
         return field_dict
 
@@ -248,6 +262,23 @@ class TransactionRecord:
 
         updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
 
+        def _parse_decision(data: object) -> None | TransactionRecordDecisionType0 | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                decision_type_0 = TransactionRecordDecisionType0(data)
+
+                return decision_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | TransactionRecordDecisionType0 | Unset, data)
+
+        decision = _parse_decision(d.pop("decision", UNSET))
+
         transaction_record = cls(
             uuid=uuid,
             type_=type_,
@@ -267,6 +298,7 @@ class TransactionRecord:
             parent_uuid=parent_uuid,
             created_at=created_at,
             updated_at=updated_at,
+            decision=decision,
         )
 
         transaction_record.additional_properties = d

@@ -6,15 +6,15 @@ inserts an `events` row in the same transaction, with `data` NULL; the unit of w
 `data` with the object's API record before it commits (`events.outbox.complete_events`).
 A card's balance is not watched: it moves on every authorization.
 
-Issue 16 adds `cards.spending_controls`: add it to `CARD_WATCHED` below (a new migration
-that drops and recreates `cards_event_updated`) so a controls change is a `card.updated`.
+A change of a card's `spending_controls` (issue 16, migration 20261123_04, before this one)
+is a `card.updated` too.
 
 PostgreSQL also refuses to commit an event whose `data` is still NULL (a deferred
 constraint trigger): a write that bypassed the unit of work fails instead of emitting an
 empty event. SQLite has no deferred triggers; there the next unit completes a leftover.
 
 Revision ID: 20261123_15
-Revises: 20261123_03
+Revises: 20261123_04
 Create Date: 2026-11-23
 """
 
@@ -24,7 +24,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "20261123_15"
-down_revision = "20261123_03"
+down_revision = "20261123_04"
 branch_labels = None
 depends_on = None
 
@@ -35,6 +35,7 @@ CARD_WATCHED = (
     "holder_address",
     "auto_replenish_amount",
     "auto_replenish_min_balance",
+    "spending_controls",  # 20261123_04 (card controls) comes first
 )
 TRANSACTION_WATCHED = ("status", "refunded_amount")
 # (trigger, table, timing, event type, object type, watched columns for an update)

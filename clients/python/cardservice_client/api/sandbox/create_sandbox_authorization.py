@@ -116,7 +116,8 @@ def sync_detailed(
         body (AuthorizationRequest):  Example: {'card_uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'amount': 12.5, 'currency': 'EUR',
             'merchant_name': 'example', 'mcc': '5411', 'merchant_country': 'DE', 'merchant_city':
-            'example', 'tag': 'bank-transfer', 'three_ds_code': '482913'}.
+            'example', 'tag': 'bank-transfer', 'three_ds_code': '482913', 'force_decline':
+            'insufficient_funds'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -148,7 +149,8 @@ def sync(
         body (AuthorizationRequest):  Example: {'card_uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'amount': 12.5, 'currency': 'EUR',
             'merchant_name': 'example', 'mcc': '5411', 'merchant_country': 'DE', 'merchant_city':
-            'example', 'tag': 'bank-transfer', 'three_ds_code': '482913'}.
+            'example', 'tag': 'bank-transfer', 'three_ds_code': '482913', 'force_decline':
+            'insufficient_funds'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -175,7 +177,8 @@ async def asyncio_detailed(
         body (AuthorizationRequest):  Example: {'card_uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'amount': 12.5, 'currency': 'EUR',
             'merchant_name': 'example', 'mcc': '5411', 'merchant_country': 'DE', 'merchant_city':
-            'example', 'tag': 'bank-transfer', 'three_ds_code': '482913'}.
+            'example', 'tag': 'bank-transfer', 'three_ds_code': '482913', 'force_decline':
+            'insufficient_funds'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -205,7 +208,8 @@ async def asyncio(
         body (AuthorizationRequest):  Example: {'card_uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'amount': 12.5, 'currency': 'EUR',
             'merchant_name': 'example', 'mcc': '5411', 'merchant_country': 'DE', 'merchant_city':
-            'example', 'tag': 'bank-transfer', 'three_ds_code': '482913'}.
+            'example', 'tag': 'bank-transfer', 'three_ds_code': '482913', 'force_decline':
+            'insufficient_funds'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -1,0 +1,255 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.card_change_request import CardChangeRequest
+from ...models.envelope_card_record import EnvelopeCardRecord
+from ...models.error_body import ErrorBody
+from ...types import Response, dumps_exact, loads_exact
+
+
+def _get_kwargs(
+    card_uuid: str,
+    *,
+    body: CardChangeRequest,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "patch",
+        "url": "/card/{card_uuid}".format(
+            card_uuid=quote(str(card_uuid), safe=""),
+        ),
+    }
+
+    _kwargs["content"] = dumps_exact(body.to_dict())
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> EnvelopeCardRecord | ErrorBody | None:
+    if response.status_code == 200:
+        response_200 = EnvelopeCardRecord.from_dict(loads_exact(response.content))
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[EnvelopeCardRecord | ErrorBody]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    card_uuid: str,
+    *,
+    client: AuthenticatedClient,
+    body: CardChangeRequest,
+) -> Response[EnvelopeCardRecord | ErrorBody]:
+    """Freeze, unfreeze or close a card; change its holder, auto-replenish or controls
+
+    Args:
+        card_uuid (str):
+        body (CardChangeRequest): PATCH /card/{cardUuid}: any of these; a field left out is left
+            as it is. Example: {'status': 'active', 'description': 'Team travel', 'holder_name': 'Ada
+            Lovelace', 'holder_address': {'line1': 'Unter den Linden 1', 'line2': 'example', 'city':
+            'Berlin', 'state': 'example', 'postal_code': '10117', 'country': 'DE'}, 'auto_replenish':
+            {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}, 'spending_controls':
+            {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime':
+            12.5, 'allowed_tags': ['bank-transfer'], 'blocked_tags': ['bank-transfer'],
+            'allowed_countries': ['DE'], 'blocked_countries': ['DE']}}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EnvelopeCardRecord | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        card_uuid=card_uuid,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    card_uuid: str,
+    *,
+    client: AuthenticatedClient,
+    body: CardChangeRequest,
+) -> EnvelopeCardRecord | ErrorBody | None:
+    """Freeze, unfreeze or close a card; change its holder, auto-replenish or controls
+
+    Args:
+        card_uuid (str):
+        body (CardChangeRequest): PATCH /card/{cardUuid}: any of these; a field left out is left
+            as it is. Example: {'status': 'active', 'description': 'Team travel', 'holder_name': 'Ada
+            Lovelace', 'holder_address': {'line1': 'Unter den Linden 1', 'line2': 'example', 'city':
+            'Berlin', 'state': 'example', 'postal_code': '10117', 'country': 'DE'}, 'auto_replenish':
+            {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}, 'spending_controls':
+            {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime':
+            12.5, 'allowed_tags': ['bank-transfer'], 'blocked_tags': ['bank-transfer'],
+            'allowed_countries': ['DE'], 'blocked_countries': ['DE']}}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EnvelopeCardRecord | ErrorBody
+    """
+
+    return sync_detailed(
+        card_uuid=card_uuid,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    card_uuid: str,
+    *,
+    client: AuthenticatedClient,
+    body: CardChangeRequest,
+) -> Response[EnvelopeCardRecord | ErrorBody]:
+    """Freeze, unfreeze or close a card; change its holder, auto-replenish or controls
+
+    Args:
+        card_uuid (str):
+        body (CardChangeRequest): PATCH /card/{cardUuid}: any of these; a field left out is left
+            as it is. Example: {'status': 'active', 'description': 'Team travel', 'holder_name': 'Ada
+            Lovelace', 'holder_address': {'line1': 'Unter den Linden 1', 'line2': 'example', 'city':
+            'Berlin', 'state': 'example', 'postal_code': '10117', 'country': 'DE'}, 'auto_replenish':
+            {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}, 'spending_controls':
+            {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime':
+            12.5, 'allowed_tags': ['bank-transfer'], 'blocked_tags': ['bank-transfer'],
+            'allowed_countries': ['DE'], 'blocked_countries': ['DE']}}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EnvelopeCardRecord | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        card_uuid=card_uuid,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    card_uuid: str,
+    *,
+    client: AuthenticatedClient,
+    body: CardChangeRequest,
+) -> EnvelopeCardRecord | ErrorBody | None:
+    """Freeze, unfreeze or close a card; change its holder, auto-replenish or controls
+
+    Args:
+        card_uuid (str):
+        body (CardChangeRequest): PATCH /card/{cardUuid}: any of these; a field left out is left
+            as it is. Example: {'status': 'active', 'description': 'Team travel', 'holder_name': 'Ada
+            Lovelace', 'holder_address': {'line1': 'Unter den Linden 1', 'line2': 'example', 'city':
+            'Berlin', 'state': 'example', 'postal_code': '10117', 'country': 'DE'}, 'auto_replenish':
+            {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}, 'spending_controls':
+            {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime':
+            12.5, 'allowed_tags': ['bank-transfer'], 'blocked_tags': ['bank-transfer'],
+            'allowed_countries': ['DE'], 'blocked_countries': ['DE']}}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EnvelopeCardRecord | ErrorBody
+    """
+
+    return (
+        await asyncio_detailed(
+            card_uuid=card_uuid,
+            client=client,
+            body=body,
+        )
+    ).parsed

@@ -1,0 +1,18 @@
+from enum import StrEnum
+
+
+class AuthorizationRequestForceDeclineType0(StrEnum):
+    ACCOUNT_INACTIVE = "account_inactive"
+    CARD_CLOSED = "card_closed"
+    CARD_EXPIRED = "card_expired"
+    CARD_FROZEN = "card_frozen"
+    CURRENCY_NOT_SUPPORTED = "currency_not_supported"
+    DO_NOT_HONOR = "do_not_honor"
+    INSUFFICIENT_FUNDS = "insufficient_funds"
+    INVALID_3DS = "invalid_3ds"
+    LIMIT_EXCEEDED = "limit_exceeded"
+    MERCHANT_BLOCKED = "merchant_blocked"
+    SUSPECTED_FRAUD = "suspected_fraud"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,67 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="AutoReplenishIn")
+
+
+@_attrs_define
+class AutoReplenishIn:
+    """`enabled: true` needs `amount` and `min_balance`; `enabled: false` turns it off.
+
+    Example:
+        {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}
+
+    Attributes:
+        enabled (bool):
+        amount (Decimal | Unset):
+        min_balance (Decimal | Unset):
+    """
+
+    enabled: bool
+    amount: Decimal | Unset = UNSET
+    min_balance: Decimal | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        enabled = self.enabled
+
+        amount = self.amount
+
+        min_balance = self.min_balance
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "enabled": enabled,
+            }
+        )
+        if amount is not UNSET:
+            field_dict["amount"] = amount
+        if min_balance is not UNSET:
+            field_dict["min_balance"] = min_balance
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        enabled = d.pop("enabled")
+
+        amount = d.pop("amount", UNSET)
+
+        min_balance = d.pop("min_balance", UNSET)
+
+        auto_replenish_in = cls(
+            enabled=enabled,
+            amount=amount,
+            min_balance=min_balance,
+        )
+
+        return auto_replenish_in

@@ -1,0 +1,217 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.card_change_request_status_type_0 import CardChangeRequestStatusType0
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.auto_replenish_in import AutoReplenishIn
+    from ..models.holder_address_in import HolderAddressIn
+    from ..models.spending_controls import SpendingControls
+
+
+T = TypeVar("T", bound="CardChangeRequest")
+
+
+@_attrs_define
+class CardChangeRequest:
+    """PATCH /card/{cardUuid}: any of these; a field left out is left as it is.
+
+    Example:
+        {'status': 'active', 'description': 'Team travel', 'holder_name': 'Ada Lovelace', 'holder_address': {'line1':
+            'Unter den Linden 1', 'line2': 'example', 'city': 'Berlin', 'state': 'example', 'postal_code': '10117',
+            'country': 'DE'}, 'auto_replenish': {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}, 'spending_controls':
+            {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags':
+            ['bank-transfer'], 'blocked_tags': ['bank-transfer'], 'allowed_countries': ['DE'], 'blocked_countries': ['DE']}}
+
+    Attributes:
+        status (CardChangeRequestStatusType0 | None | Unset):
+        description (None | str | Unset):
+        holder_name (None | str | Unset):
+        holder_address (HolderAddressIn | None | Unset):
+        auto_replenish (AutoReplenishIn | None | Unset):
+        spending_controls (None | SpendingControls | Unset):
+    """
+
+    status: CardChangeRequestStatusType0 | None | Unset = UNSET
+    description: None | str | Unset = UNSET
+    holder_name: None | str | Unset = UNSET
+    holder_address: HolderAddressIn | None | Unset = UNSET
+    auto_replenish: AutoReplenishIn | None | Unset = UNSET
+    spending_controls: None | SpendingControls | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.auto_replenish_in import AutoReplenishIn  # noqa: PLC0415
+        from ..models.holder_address_in import HolderAddressIn  # noqa: PLC0415
+        from ..models.spending_controls import SpendingControls  # noqa: PLC0415
+
+        status: None | str | Unset
+        if isinstance(self.status, Unset):
+            status = UNSET
+        elif isinstance(self.status, CardChangeRequestStatusType0):
+            status = self.status.value
+        else:
+            status = self.status
+
+        description: None | str | Unset
+        if isinstance(self.description, Unset):
+            description = UNSET
+        else:
+            description = self.description
+
+        holder_name: None | str | Unset
+        if isinstance(self.holder_name, Unset):
+            holder_name = UNSET
+        else:
+            holder_name = self.holder_name
+
+        holder_address: dict[str, Any] | None | Unset
+        if isinstance(self.holder_address, Unset):
+            holder_address = UNSET
+        elif isinstance(self.holder_address, HolderAddressIn):
+            holder_address = self.holder_address.to_dict()
+        else:
+            holder_address = self.holder_address
+
+        auto_replenish: dict[str, Any] | None | Unset
+        if isinstance(self.auto_replenish, Unset):
+            auto_replenish = UNSET
+        elif isinstance(self.auto_replenish, AutoReplenishIn):
+            auto_replenish = self.auto_replenish.to_dict()
+        else:
+            auto_replenish = self.auto_replenish
+
+        spending_controls: dict[str, Any] | None | Unset
+        if isinstance(self.spending_controls, Unset):
+            spending_controls = UNSET
+        elif isinstance(self.spending_controls, SpendingControls):
+            spending_controls = self.spending_controls.to_dict()
+        else:
+            spending_controls = self.spending_controls
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({})
+        if status is not UNSET:
+            field_dict["status"] = status
+        if description is not UNSET:
+            field_dict["description"] = description
+        if holder_name is not UNSET:
+            field_dict["holder_name"] = holder_name
+        if holder_address is not UNSET:
+            field_dict["holder_address"] = holder_address
+        if auto_replenish is not UNSET:
+            field_dict["auto_replenish"] = auto_replenish
+        if spending_controls is not UNSET:
+            field_dict["spending_controls"] = spending_controls
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.auto_replenish_in import AutoReplenishIn  # noqa: PLC0415
+        from ..models.holder_address_in import HolderAddressIn  # noqa: PLC0415
+        from ..models.spending_controls import SpendingControls  # noqa: PLC0415
+
+        d = dict(src_dict)
+
+        def _parse_status(data: object) -> CardChangeRequestStatusType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                status_type_0 = CardChangeRequestStatusType0(data)
+
+                return status_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CardChangeRequestStatusType0 | None | Unset, data)
+
+        status = _parse_status(d.pop("status", UNSET))
+
+        def _parse_description(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        description = _parse_description(d.pop("description", UNSET))
+
+        def _parse_holder_name(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        holder_name = _parse_holder_name(d.pop("holder_name", UNSET))
+
+        def _parse_holder_address(data: object) -> HolderAddressIn | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                holder_address_type_0 = HolderAddressIn.from_dict(data)
+
+                return holder_address_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(HolderAddressIn | None | Unset, data)
+
+        holder_address = _parse_holder_address(d.pop("holder_address", UNSET))
+
+        def _parse_auto_replenish(data: object) -> AutoReplenishIn | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                auto_replenish_type_0 = AutoReplenishIn.from_dict(data)
+
+                return auto_replenish_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AutoReplenishIn | None | Unset, data)
+
+        auto_replenish = _parse_auto_replenish(d.pop("auto_replenish", UNSET))
+
+        def _parse_spending_controls(data: object) -> None | SpendingControls | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                spending_controls_type_0 = SpendingControls.from_dict(data)
+
+                return spending_controls_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SpendingControls | Unset, data)
+
+        spending_controls = _parse_spending_controls(d.pop("spending_controls", UNSET))
+
+        card_change_request = cls(
+            status=status,
+            description=description,
+            holder_name=holder_name,
+            holder_address=holder_address,
+            auto_replenish=auto_replenish,
+            spending_controls=spending_controls,
+        )
+
+        return card_change_request

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class EndpointRequestOnTimeout(StrEnum):
+    APPROVE = "approve"
+    DECLINE = "decline"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,1 @@
+"""The authorization decision endpoint (API.md §10)."""

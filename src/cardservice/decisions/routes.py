@@ -1,0 +1,54 @@
+"""PUT/GET/DELETE /authorization-endpoint (API.md §10)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+
+from cardservice.auth.dependencies import CallerA
+from cardservice.db import Db
+from cardservice.decisions import endpoints
+from cardservice.decisions.schemas import EndpointRecord, EndpointRequest
+from cardservice.openapi import BEARER_OR_MFA, Done, Envelope
+from cardservice.outbound import check_url, new_secret
+from cardservice.web import JSONResponse, body_schema, done, ok, read_json
+
+router = APIRouter(tags=["authorization endpoint"])
+PATH = "/authorization-endpoint"
+
+
+@router.put(
+    PATH,
+    response_model=Envelope[EndpointRecord],
+    openapi_extra={**BEARER_OR_MFA, **body_schema(EndpointRequest)},
+    summary="Set the endpoint that decides the caller's authorizations (returns its secret)",
+)
+async def put_endpoint(request: Request, caller: CallerA, db: Db) -> JSONResponse:
+    body = await read_json(request, EndpointRequest)
+    await check_url(body.url, request.app.state.settings.private_urls_allowed)
+    cipher, secret = request.app.state.cipher, new_secret()
+    return ok(
+        await db.transact(
+            lambda tx: endpoints.put_endpoint(tx, cipher, caller.user_uuid, body, secret)
+        )
+    )
+
+
+@router.get(
+    PATH,
+    response_model=Envelope[EndpointRecord],
+    openapi_extra=BEARER_OR_MFA,
+    summary="The caller's decision endpoint, its stand-in and recent failures",
+)
+async def get_endpoint(caller: CallerA, db: Db) -> JSONResponse:
+    return ok(await endpoints.endpoint_record(db.reader, caller.user_uuid))
+
+
+@router.delete(
+    PATH,
+    response_model=Done,
+    openapi_extra=BEARER_OR_MFA,
+    summary="Stop asking an endpoint: the rules alone decide",
+)
+async def delete_endpoint(caller: CallerA, db: Db) -> JSONResponse:
+    await db.transact(lambda tx: endpoints.delete_endpoint(tx, caller.user_uuid))
+    return done()

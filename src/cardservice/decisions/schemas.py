@@ -1,0 +1,31 @@
+"""The decision endpoint's request and record."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field, StringConstraints
+
+from cardservice.cards.schemas import StrictRequest
+
+OnTimeout = Literal["approve", "decline"]
+
+
+class EndpointRequest(StrictRequest):
+    url: Annotated[str, StringConstraints(min_length=1, max_length=2048)]
+    timeout_ms: int = Field(default=1500, ge=100, le=3000)
+    on_timeout: OnTimeout = "decline"
+
+
+class EndpointRecord(BaseModel):
+    url: str
+    timeout_ms: int
+    on_timeout: OnTimeout
+    consecutive_failures: int
+    stand_in_until: datetime | None
+    secret: str | None = Field(
+        default=None, description="the whsec_ signing secret: shown on PUT only"
+    )
+    created_at: datetime
+    updated_at: datetime

@@ -1,0 +1,147 @@
+"""An authorization with the user's decision endpoint in the loop (API.md §10).
+
+No database transaction or row lock is held while the endpoint thinks:
+
+1. unit 1 takes the locks and applies the rules (`engine.decide`); a decline by the rules is
+   recorded there and then (`decision` = `rules`); an approval commits nothing;
+2. the endpoint is asked, with no unit open: a signed POST (Standard Webhooks, event type
+   `authorization.request`, `webhook-id` = the transaction's uuid), no redirects, answered
+   within `timeout_ms` by `{"approved": true|false, "reason"?: "..."}`; a timeout gives
+   `decision` = `timeout`, anything else that is not such an answer (a refused connection,
+   a non-2xx status, a body that is not that object) `endpoint_error`: both take
+   `on_timeout`;
+3. the endpoint's health is noted in a small unit of its own (endpoints.py: five failures in
+   a row put it in stand-in for 60 s, where every authorization takes `on_timeout` at once
+   with `decision` = `stand_in`);
+4. unit 2 locks again, decides again (funds, limits and the card's status may have moved
+   meanwhile: a decline then is the rules', whatever the endpoint said), applies the answer
+   and records.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from typing import Any
+
+import httpx
+import orjson
+
+from cardservice.db import Database
+from cardservice.decisions.endpoints import Endpoint, endpoint_of, note_failure, note_recovery
+from cardservice.ledger.money import from_minor
+from cardservice.models.base import utcnow
+from cardservice.outbound import signed_headers
+from cardservice.security import CardCipher
+from cardservice.sql import Tx, text_uuid
+from cardservice.transactions.engine import Authorization, Decided, Verdict, authorize, decide
+from cardservice.transactions.engine import record as record_answer
+from cardservice.web import dumps
+
+EVENT_TYPE = "authorization.request"
+
+
+def request_event(request: Authorization, decided: Decided) -> dict[str, Any]:
+    """What the endpoint is sent: an event `{uuid, type, created_at, data}` whose data is the
+    authorization as it would be recorded if approved."""
+    card = decided.card
+    return {
+        "uuid": str(request.uuid),
+        "type": EVENT_TYPE,
+        "created_at": utcnow(),
+        "data": {
+            "transaction_uuid": str(request.uuid),
+            "card_uuid": str(request.card_uuid),
+            "account_uuid": text_uuid(card["account_uuid"]),
+            "amount": from_minor(request.amount),
+            "currency": request.currency,
+            "fee": from_minor(decided.fees.fixed("card_transaction")),
+            "merchant": {
+                "name": request.merchant_name,
+                "mcc": request.mcc,
+                "country": request.merchant_country,
+                "city": request.merchant_city,
+            },
+            "tag": request.tag,
+            "card_balance": from_minor(card["balance"]),
+        },
+    }
+
+
+def _answer(response: httpx.Response) -> tuple[bool, str | None] | None:
+    """(approved, reason) from a 2xx `{"approved": bool, "reason"?: str}`, else None."""
+    if not response.is_success:
+        return None
+    try:
+        body = orjson.loads(response.content)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(body, dict) or not isinstance(body.get("approved"), bool):
+        return None
+    reason = body.get("reason")
+    return body["approved"], reason[:255] if isinstance(reason, str) else None
+
+
+async def ask(http: httpx.AsyncClient, endpoint: Endpoint, event: dict[str, Any]) -> Verdict:
+    """POST the signed event and read the answer within the endpoint's timeout (the whole
+    exchange, not each phase of it). Never raises for anything the endpoint does."""
+    body = dumps(event)
+    headers = signed_headers([endpoint.secret], event["uuid"], body, utcnow())
+    seconds = endpoint.timeout_ms / 1000
+    fallback = endpoint.approve_on_timeout
+    try:
+        async with asyncio.timeout(seconds):
+            response = await http.post(endpoint.url, content=body, headers=headers, timeout=seconds)
+    except (TimeoutError, httpx.TimeoutException):
+        return Verdict(fallback, "timeout")
+    except httpx.HTTPError:
+        return Verdict(fallback, "endpoint_error")
+    answer = _answer(response)
+    if answer is None:
+        return Verdict(fallback, "endpoint_error")
+    return Verdict(answer[0], "endpoint", answer[1])
+
+
+async def _note_health(
+    db: Database, user_uuid: uuid.UUID, endpoint: Endpoint, verdict: Verdict
+) -> None:
+    """A unit of its own, and only when the count changes (a healthy endpoint costs none)."""
+    if verdict.decision != "endpoint":
+        now = utcnow()
+        await db.transact(lambda tx: note_failure(tx, user_uuid, now))
+    elif endpoint.consecutive_failures:
+        await db.transact(lambda tx: note_recovery(tx, user_uuid))
+
+
+async def authorize_card(
+    db: Database,
+    http: httpx.AsyncClient,
+    cipher: CardCipher,
+    user_uuid: uuid.UUID,
+    request: Authorization,
+) -> dict[str, Any]:
+    """Answer one authorization, asking the user's decision endpoint when one is set and the
+    rules approve. Returns the transaction's row."""
+    endpoint = await endpoint_of(db.reader, cipher, user_uuid)
+    if endpoint is None:
+        return await db.transact(lambda tx: authorize(tx, cipher, user_uuid, request))
+    if endpoint.in_stand_in(utcnow()):
+        stand_in = Verdict(endpoint.approve_on_timeout, "stand_in")
+        return await db.transact(lambda tx: authorize(tx, cipher, user_uuid, request, stand_in))
+
+    async def rules_first(tx: Tx) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+        """Unit 1: (the transaction a decline by the rules recorded, or the question to ask
+        about an approval)."""
+        now = utcnow()
+        decided = await decide(tx, cipher, user_uuid, request, now)
+        if not decided.approved:
+            return await record_answer(tx, user_uuid, request, decided, None, now), None
+        return None, request_event(request, decided)
+
+    declined, event = await db.transact(rules_first)
+    if declined is not None:
+        return declined
+    assert event is not None
+    verdict = await ask(http, endpoint, event)
+    await _note_health(db, user_uuid, endpoint, verdict)
+    return await db.transact(lambda tx: authorize(tx, cipher, user_uuid, request, verdict))
