@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from cardservice.decisions.schemas import EndpointRequest
+from cardservice.decisions.schemas import AuthorizationEndpointRequest
 from cardservice.errors import NotFound
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
@@ -86,7 +86,11 @@ def _record(row: Row, secret: str | None = None) -> dict[str, Any]:
 
 
 async def put_endpoint(
-    tx: Tx, cipher: CardCipher, user_uuid: uuid.UUID, body: EndpointRequest, secret: str
+    tx: Tx,
+    cipher: CardCipher,
+    user_uuid: uuid.UUID,
+    body: AuthorizationEndpointRequest,
+    secret: str,
 ) -> dict[str, Any]:
     """Set (or replace) the user's endpoint with a new secret; its health starts afresh.
     The record carries the secret: this is the only time it is shown."""

@@ -7,7 +7,7 @@ from fastapi import APIRouter, Request
 from cardservice.auth.dependencies import CallerA
 from cardservice.db import Db
 from cardservice.decisions import endpoints
-from cardservice.decisions.schemas import EndpointRecord, EndpointRequest
+from cardservice.decisions.schemas import AuthorizationEndpointRecord, AuthorizationEndpointRequest
 from cardservice.openapi import BEARER_OR_MFA, Done, Envelope
 from cardservice.outbound import check_url, new_secret
 from cardservice.web import JSONResponse, body_schema, done, ok, read_json
@@ -18,12 +18,12 @@ PATH = "/authorization-endpoint"
 
 @router.put(
     PATH,
-    response_model=Envelope[EndpointRecord],
-    openapi_extra={**BEARER_OR_MFA, **body_schema(EndpointRequest)},
+    response_model=Envelope[AuthorizationEndpointRecord],
+    openapi_extra={**BEARER_OR_MFA, **body_schema(AuthorizationEndpointRequest)},
     summary="Set the endpoint that decides the caller's authorizations (returns its secret)",
 )
-async def put_endpoint(request: Request, caller: CallerA, db: Db) -> JSONResponse:
-    body = await read_json(request, EndpointRequest)
+async def set_authorization_endpoint(request: Request, caller: CallerA, db: Db) -> JSONResponse:
+    body = await read_json(request, AuthorizationEndpointRequest)
     await check_url(body.url, request.app.state.settings.private_urls_allowed)
     cipher, secret = request.app.state.cipher, new_secret()
     return ok(
@@ -35,11 +35,11 @@ async def put_endpoint(request: Request, caller: CallerA, db: Db) -> JSONRespons
 
 @router.get(
     PATH,
-    response_model=Envelope[EndpointRecord],
+    response_model=Envelope[AuthorizationEndpointRecord],
     openapi_extra=BEARER_OR_MFA,
     summary="The caller's decision endpoint, its stand-in and recent failures",
 )
-async def get_endpoint(caller: CallerA, db: Db) -> JSONResponse:
+async def get_authorization_endpoint(caller: CallerA, db: Db) -> JSONResponse:
     return ok(await endpoints.endpoint_record(db.reader, caller.user_uuid))
 
 
@@ -49,6 +49,6 @@ async def get_endpoint(caller: CallerA, db: Db) -> JSONResponse:
     openapi_extra=BEARER_OR_MFA,
     summary="Stop asking an endpoint: the rules alone decide",
 )
-async def delete_endpoint(caller: CallerA, db: Db) -> JSONResponse:
+async def delete_authorization_endpoint(caller: CallerA, db: Db) -> JSONResponse:
     await db.transact(lambda tx: endpoints.delete_endpoint(tx, caller.user_uuid))
     return done()

@@ -12,13 +12,13 @@ from cardservice.cards.schemas import StrictRequest
 OnTimeout = Literal["approve", "decline"]
 
 
-class EndpointRequest(StrictRequest):
+class AuthorizationEndpointRequest(StrictRequest):
     url: Annotated[str, StringConstraints(min_length=1, max_length=2048)]
     timeout_ms: int = Field(default=1500, ge=100, le=3000)
     on_timeout: OnTimeout = "decline"
 
 
-class EndpointRecord(BaseModel):
+class AuthorizationEndpointRecord(BaseModel):
     url: str
     timeout_ms: int
     on_timeout: OnTimeout

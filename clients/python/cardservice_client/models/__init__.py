@@ -10,6 +10,11 @@ from .attachment_record import AttachmentRecord
 from .attachment_record_type import AttachmentRecordType
 from .attachment_upload import AttachmentUpload
 from .attachment_upload_type import AttachmentUploadType
+from .attempt_record import AttemptRecord
+from .authorization_endpoint_record import AuthorizationEndpointRecord
+from .authorization_endpoint_record_on_timeout import AuthorizationEndpointRecordOnTimeout
+from .authorization_endpoint_request import AuthorizationEndpointRequest
+from .authorization_endpoint_request_on_timeout import AuthorizationEndpointRequestOnTimeout
 from .authorization_request import AuthorizationRequest
 from .authorization_request_force_decline_type_0 import AuthorizationRequestForceDeclineType0
 from .auto_replenish import AutoReplenish
@@ -31,15 +36,19 @@ from .currency_balances import CurrencyBalances
 from .deposit_request import DepositRequest
 from .dictionary_record import DictionaryRecord
 from .done import Done
+from .endpoint_create import EndpointCreate
+from .endpoint_create_event_types_type_0_item import EndpointCreateEventTypesType0Item
 from .endpoint_record import EndpointRecord
-from .endpoint_record_on_timeout import EndpointRecordOnTimeout
-from .endpoint_request import EndpointRequest
-from .endpoint_request_on_timeout import EndpointRequestOnTimeout
+from .endpoint_record_event_types_type_0_item import EndpointRecordEventTypesType0Item
+from .endpoint_update import EndpointUpdate
+from .endpoint_update_event_types_type_0_item import EndpointUpdateEventTypesType0Item
 from .envelope_account_record import EnvelopeAccountRecord
 from .envelope_attachment_record import EnvelopeAttachmentRecord
+from .envelope_authorization_endpoint_record import EnvelopeAuthorizationEndpointRecord
 from .envelope_buy_cards_result import EnvelopeBuyCardsResult
 from .envelope_card_record import EnvelopeCardRecord
 from .envelope_endpoint_record import EnvelopeEndpointRecord
+from .envelope_event_record import EnvelopeEventRecord
 from .envelope_health_record import EnvelopeHealthRecord
 from .envelope_list_bin_record import EnvelopeListBinRecord
 from .envelope_list_blocked_tag_record import EnvelopeListBlockedTagRecord
@@ -49,11 +58,18 @@ from .envelope_list_payment_currency_record import EnvelopeListPaymentCurrencyRe
 from .envelope_list_tag_record import EnvelopeListTagRecord
 from .envelope_list_three_ds_record import EnvelopeListThreeDsRecord
 from .envelope_mfa_code_record import EnvelopeMfaCodeRecord
+from .envelope_queued import EnvelopeQueued
+from .envelope_ready_record import EnvelopeReadyRecord
 from .envelope_three_ds_record import EnvelopeThreeDsRecord
 from .envelope_transaction_record import EnvelopeTransactionRecord
 from .envelope_user_summary import EnvelopeUserSummary
 from .error_body import ErrorBody
 from .error_body_errors_type_0 import ErrorBodyErrorsType0
+from .event_record import EventRecord
+from .event_record_data import EventRecordData
+from .event_record_type import EventRecordType
+from .events_envelope import EventsEnvelope
+from .events_meta import EventsMeta
 from .export_transactions_csv_filters import ExportTransactionsCsvFilters
 from .export_transactions_csv_filters_status import ExportTransactionsCsvFiltersStatus
 from .export_transactions_csv_filters_type import ExportTransactionsCsvFiltersType
@@ -65,8 +81,11 @@ from .holder_address import HolderAddress
 from .holder_address_in import HolderAddressIn
 from .list_accounts_filters import ListAccountsFilters
 from .list_accounts_filters_status import ListAccountsFiltersStatus
+from .list_accounts_filters_type import ListAccountsFiltersType
 from .list_cards_filters import ListCardsFilters
 from .list_cards_filters_status import ListCardsFiltersStatus
+from .list_events_filters import ListEventsFilters
+from .list_events_filters_type import ListEventsFiltersType
 from .list_transactions_filters import ListTransactionsFilters
 from .list_transactions_filters_status import ListTransactionsFiltersStatus
 from .list_transactions_filters_type import ListTransactionsFiltersType
@@ -76,8 +95,13 @@ from .owner import Owner
 from .page_meta import PageMeta
 from .paged_envelope_accounts_page import PagedEnvelopeAccountsPage
 from .paged_envelope_card_list import PagedEnvelopeCardList
+from .paged_envelope_list_attempt_record import PagedEnvelopeListAttemptRecord
+from .paged_envelope_list_endpoint_record import PagedEnvelopeListEndpointRecord
 from .payment_currency_record import PaymentCurrencyRecord
+from .queued import Queued
+from .ready_record import ReadyRecord
 from .refund_request import RefundRequest
+from .replay_request import ReplayRequest
 from .report_keyset_meta import ReportKeysetMeta
 from .report_page import ReportPage
 from .report_page_meta import ReportPageMeta
@@ -108,6 +132,11 @@ __all__ = (
     "AttachmentRecordType",
     "AttachmentUpload",
     "AttachmentUploadType",
+    "AttemptRecord",
+    "AuthorizationEndpointRecord",
+    "AuthorizationEndpointRecordOnTimeout",
+    "AuthorizationEndpointRequest",
+    "AuthorizationEndpointRequestOnTimeout",
     "AuthorizationRequest",
     "AuthorizationRequestForceDeclineType0",
     "AutoReplenish",
@@ -129,15 +158,19 @@ __all__ = (
     "DepositRequest",
     "DictionaryRecord",
     "Done",
+    "EndpointCreate",
+    "EndpointCreateEventTypesType0Item",
     "EndpointRecord",
-    "EndpointRecordOnTimeout",
-    "EndpointRequest",
-    "EndpointRequestOnTimeout",
+    "EndpointRecordEventTypesType0Item",
+    "EndpointUpdate",
+    "EndpointUpdateEventTypesType0Item",
     "EnvelopeAccountRecord",
     "EnvelopeAttachmentRecord",
+    "EnvelopeAuthorizationEndpointRecord",
     "EnvelopeBuyCardsResult",
     "EnvelopeCardRecord",
     "EnvelopeEndpointRecord",
+    "EnvelopeEventRecord",
     "EnvelopeHealthRecord",
     "EnvelopeListBinRecord",
     "EnvelopeListBlockedTagRecord",
@@ -147,11 +180,18 @@ __all__ = (
     "EnvelopeListTagRecord",
     "EnvelopeListThreeDsRecord",
     "EnvelopeMfaCodeRecord",
+    "EnvelopeQueued",
+    "EnvelopeReadyRecord",
     "EnvelopeThreeDsRecord",
     "EnvelopeTransactionRecord",
     "EnvelopeUserSummary",
     "ErrorBody",
     "ErrorBodyErrorsType0",
+    "EventRecord",
+    "EventRecordData",
+    "EventRecordType",
+    "EventsEnvelope",
+    "EventsMeta",
     "ExportTransactionsCsvFilters",
     "ExportTransactionsCsvFiltersStatus",
     "ExportTransactionsCsvFiltersType",
@@ -163,8 +203,11 @@ __all__ = (
     "HolderAddressIn",
     "ListAccountsFilters",
     "ListAccountsFiltersStatus",
+    "ListAccountsFiltersType",
     "ListCardsFilters",
     "ListCardsFiltersStatus",
+    "ListEventsFilters",
+    "ListEventsFiltersType",
     "ListTransactionsFilters",
     "ListTransactionsFiltersStatus",
     "ListTransactionsFiltersType",
@@ -173,9 +216,14 @@ __all__ = (
     "Owner",
     "PagedEnvelopeAccountsPage",
     "PagedEnvelopeCardList",
+    "PagedEnvelopeListAttemptRecord",
+    "PagedEnvelopeListEndpointRecord",
     "PageMeta",
     "PaymentCurrencyRecord",
+    "Queued",
+    "ReadyRecord",
     "RefundRequest",
+    "ReplayRequest",
     "ReportKeysetMeta",
     "ReportPage",
     "ReportPageMeta",

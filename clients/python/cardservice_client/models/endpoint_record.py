@@ -3,12 +3,12 @@ from __future__ import annotations
 import datetime
 from collections.abc import Mapping
 from typing import Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.endpoint_record_on_timeout import EndpointRecordOnTimeout
-from ..types import UNSET, Unset
+from ..models.endpoint_record_event_types_type_0_item import EndpointRecordEventTypesType0Item
 
 T = TypeVar("T", bound="EndpointRecord")
 
@@ -17,122 +17,125 @@ T = TypeVar("T", bound="EndpointRecord")
 class EndpointRecord:
     """
     Example:
-        {'url': 'example', 'timeout_ms': 1, 'on_timeout': 'approve', 'consecutive_failures': 1, 'stand_in_until':
-            '2026-03-19T10:15:00Z', 'secret': 'example', 'created_at': '2026-03-19T10:15:00Z', 'updated_at':
+        {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'url': 'example', 'description': 'Team travel', 'event_types':
+            ['card.created'], 'enabled': True, 'secret': 'example', 'created_at': '2026-03-19T10:15:00Z', 'updated_at':
             '2026-03-19T10:15:00Z'}
 
     Attributes:
+        uuid (UUID):
         url (str):
-        timeout_ms (int):
-        on_timeout (EndpointRecordOnTimeout):
-        consecutive_failures (int):
-        stand_in_until (datetime.datetime | None):
+        description (None | str):
+        event_types (list[EndpointRecordEventTypesType0Item] | None):
+        enabled (bool):
+        secret (str): in full only on create and rotation; masked elsewhere
         created_at (datetime.datetime):
         updated_at (datetime.datetime):
-        secret (None | str | Unset): the whsec_ signing secret: shown on PUT only
     """
 
+    uuid: UUID
     url: str
-    timeout_ms: int
-    on_timeout: EndpointRecordOnTimeout
-    consecutive_failures: int
-    stand_in_until: datetime.datetime | None
+    description: None | str
+    event_types: list[EndpointRecordEventTypesType0Item] | None
+    enabled: bool
+    secret: str
     created_at: datetime.datetime
     updated_at: datetime.datetime
-    secret: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        uuid = str(self.uuid)
+
         url = self.url
 
-        timeout_ms = self.timeout_ms
+        description: None | str
+        description = self.description
 
-        on_timeout = self.on_timeout.value
+        event_types: list[str] | None
+        if isinstance(self.event_types, list):
+            event_types = []
+            for event_types_type_0_item_data in self.event_types:
+                event_types_type_0_item = event_types_type_0_item_data.value
+                event_types.append(event_types_type_0_item)
 
-        consecutive_failures = self.consecutive_failures
-
-        stand_in_until: None | str
-        if isinstance(self.stand_in_until, datetime.datetime):
-            stand_in_until = self.stand_in_until.isoformat()
         else:
-            stand_in_until = self.stand_in_until
+            event_types = self.event_types
+
+        enabled = self.enabled
+
+        secret = self.secret
 
         created_at = self.created_at.isoformat()
 
         updated_at = self.updated_at.isoformat()
 
-        secret: None | str | Unset
-        if isinstance(self.secret, Unset):
-            secret = UNSET
-        else:
-            secret = self.secret
-
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "uuid": uuid,
                 "url": url,
-                "timeout_ms": timeout_ms,
-                "on_timeout": on_timeout,
-                "consecutive_failures": consecutive_failures,
-                "stand_in_until": stand_in_until,
+                "description": description,
+                "event_types": event_types,
+                "enabled": enabled,
+                "secret": secret,
                 "created_at": created_at,
                 "updated_at": updated_at,
             }
         )
-        if secret is not UNSET:
-            field_dict["secret"] = secret
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
+        uuid = UUID(d.pop("uuid"))
+
         url = d.pop("url")
 
-        timeout_ms = d.pop("timeout_ms")
+        def _parse_description(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
 
-        on_timeout = EndpointRecordOnTimeout(d.pop("on_timeout"))
+        description = _parse_description(d.pop("description"))
 
-        consecutive_failures = d.pop("consecutive_failures")
-
-        def _parse_stand_in_until(data: object) -> datetime.datetime | None:
+        def _parse_event_types(data: object) -> list[EndpointRecordEventTypesType0Item] | None:
             if data is None:
                 return data
             try:
-                if not isinstance(data, str):
+                if not isinstance(data, list):
                     raise TypeError()
-                stand_in_until_type_0 = datetime.datetime.fromisoformat(data)
+                event_types_type_0 = []
+                _event_types_type_0 = data
+                for event_types_type_0_item_data in _event_types_type_0:
+                    event_types_type_0_item = EndpointRecordEventTypesType0Item(event_types_type_0_item_data)
 
-                return stand_in_until_type_0
+                    event_types_type_0.append(event_types_type_0_item)
+
+                return event_types_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(datetime.datetime | None, data)
+            return cast(list[EndpointRecordEventTypesType0Item] | None, data)
 
-        stand_in_until = _parse_stand_in_until(d.pop("stand_in_until"))
+        event_types = _parse_event_types(d.pop("event_types"))
+
+        enabled = d.pop("enabled")
+
+        secret = d.pop("secret")
 
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
         updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
 
-        def _parse_secret(data: object) -> None | str | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
-
-        secret = _parse_secret(d.pop("secret", UNSET))
-
         endpoint_record = cls(
+            uuid=uuid,
             url=url,
-            timeout_ms=timeout_ms,
-            on_timeout=on_timeout,
-            consecutive_failures=consecutive_failures,
-            stand_in_until=stand_in_until,
+            description=description,
+            event_types=event_types,
+            enabled=enabled,
+            secret=secret,
             created_at=created_at,
             updated_at=updated_at,
-            secret=secret,
         )
 
         endpoint_record.additional_properties = d

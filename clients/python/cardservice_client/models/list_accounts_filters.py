@@ -6,6 +6,7 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 
 from ..models.list_accounts_filters_status import ListAccountsFiltersStatus
+from ..models.list_accounts_filters_type import ListAccountsFiltersType
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="ListAccountsFilters")
@@ -16,13 +17,13 @@ class ListAccountsFilters:
     """
     Attributes:
         status (ListAccountsFiltersStatus | Unset):
-        type_ (str | Unset):
+        type_ (ListAccountsFiltersType | Unset):
         currency (str | Unset):
         search (str | Unset):
     """
 
     status: ListAccountsFiltersStatus | Unset = UNSET
-    type_: str | Unset = UNSET
+    type_: ListAccountsFiltersType | Unset = UNSET
     currency: str | Unset = UNSET
     search: str | Unset = UNSET
 
@@ -31,7 +32,9 @@ class ListAccountsFilters:
         if not isinstance(self.status, Unset):
             status = self.status.value
 
-        type_ = self.type_
+        type_: str | Unset = UNSET
+        if not isinstance(self.type_, Unset):
+            type_ = self.type_.value
 
         currency = self.currency
 
@@ -61,7 +64,12 @@ class ListAccountsFilters:
         else:
             status = ListAccountsFiltersStatus(_status)
 
-        type_ = d.pop("type", UNSET)
+        _type_ = d.pop("type", UNSET)
+        type_: ListAccountsFiltersType | Unset
+        if isinstance(_type_, Unset):
+            type_ = UNSET
+        else:
+            type_ = ListAccountsFiltersType(_type_)
 
         currency = d.pop("currency", UNSET)
 

@@ -97,6 +97,9 @@ def sync_detailed(
 ) -> Response[ErrorBody]:
     """Download one of the caller's attachments
 
+     The file, as a download (`Content-Disposition: attachment`): never rendered inline
+    from the API's origin, where a `?_code=` link could make it run as a page.
+
     Args:
         attachment_uuid (str):
 
@@ -126,6 +129,9 @@ def sync(
 ) -> ErrorBody | None:
     """Download one of the caller's attachments
 
+     The file, as a download (`Content-Disposition: attachment`): never rendered inline
+    from the API's origin, where a `?_code=` link could make it run as a page.
+
     Args:
         attachment_uuid (str):
 
@@ -149,6 +155,9 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[ErrorBody]:
     """Download one of the caller's attachments
+
+     The file, as a download (`Content-Disposition: attachment`): never rendered inline
+    from the API's origin, where a `?_code=` link could make it run as a page.
 
     Args:
         attachment_uuid (str):
@@ -176,6 +185,9 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> ErrorBody | None:
     """Download one of the caller's attachments
+
+     The file, as a download (`Content-Disposition: attachment`): never rendered inline
+    from the API's origin, where a `?_code=` link could make it run as a page.
 
     Args:
         attachment_uuid (str):

@@ -101,7 +101,8 @@ def sync_detailed(
 ) -> Response[EnvelopeMfaCodeRecord | ErrorBody]:
     """Issue an MFA code
 
-     Issue an MFA code for the caller (bearer only); it is shown once.
+     Issue an MFA code for the caller (bearer only); it is shown once and dies with the
+    token that minted it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -126,7 +127,8 @@ def sync(
 ) -> EnvelopeMfaCodeRecord | ErrorBody | None:
     """Issue an MFA code
 
-     Issue an MFA code for the caller (bearer only); it is shown once.
+     Issue an MFA code for the caller (bearer only); it is shown once and dies with the
+    token that minted it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -147,7 +149,8 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeMfaCodeRecord | ErrorBody]:
     """Issue an MFA code
 
-     Issue an MFA code for the caller (bearer only); it is shown once.
+     Issue an MFA code for the caller (bearer only); it is shown once and dies with the
+    token that minted it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -170,7 +173,8 @@ async def asyncio(
 ) -> EnvelopeMfaCodeRecord | ErrorBody | None:
     """Issue an MFA code
 
-     Issue an MFA code for the caller (bearer only); it is shown once.
+     Issue an MFA code for the caller (bearer only); it is shown once and dies with the
+    token that minted it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -5,7 +5,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.envelope_health_record import EnvelopeHealthRecord
+from ...models.envelope_ready_record import EnvelopeReadyRecord
 from ...models.error_body import ErrorBody
 from ...types import Response, loads_exact
 
@@ -22,9 +22,9 @@ def _get_kwargs() -> dict[str, Any]:
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> EnvelopeHealthRecord | ErrorBody | None:
+) -> EnvelopeReadyRecord | ErrorBody | None:
     if response.status_code == 200:
-        response_200 = EnvelopeHealthRecord.from_dict(loads_exact(response.content))
+        response_200 = EnvelopeReadyRecord.from_dict(loads_exact(response.content))
 
         return response_200
 
@@ -86,7 +86,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[EnvelopeHealthRecord | ErrorBody]:
+) -> Response[EnvelopeReadyRecord | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -98,17 +98,18 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-) -> Response[EnvelopeHealthRecord | ErrorBody]:
+) -> Response[EnvelopeReadyRecord | ErrorBody]:
     """Get Readiness
 
-     The database answers; 503 while it does not.
+     The database answers (503 while it does not). Redis only degrades: the service keeps
+    serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EnvelopeHealthRecord | ErrorBody]
+        Response[EnvelopeReadyRecord | ErrorBody]
     """
 
     kwargs = _get_kwargs()
@@ -123,17 +124,18 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-) -> EnvelopeHealthRecord | ErrorBody | None:
+) -> EnvelopeReadyRecord | ErrorBody | None:
     """Get Readiness
 
-     The database answers; 503 while it does not.
+     The database answers (503 while it does not). Redis only degrades: the service keeps
+    serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EnvelopeHealthRecord | ErrorBody
+        EnvelopeReadyRecord | ErrorBody
     """
 
     return sync_detailed(
@@ -144,17 +146,18 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-) -> Response[EnvelopeHealthRecord | ErrorBody]:
+) -> Response[EnvelopeReadyRecord | ErrorBody]:
     """Get Readiness
 
-     The database answers; 503 while it does not.
+     The database answers (503 while it does not). Redis only degrades: the service keeps
+    serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EnvelopeHealthRecord | ErrorBody]
+        Response[EnvelopeReadyRecord | ErrorBody]
     """
 
     kwargs = _get_kwargs()
@@ -167,17 +170,18 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-) -> EnvelopeHealthRecord | ErrorBody | None:
+) -> EnvelopeReadyRecord | ErrorBody | None:
     """Get Readiness
 
-     The database answers; 503 while it does not.
+     The database answers (503 while it does not). Redis only degrades: the service keeps
+    serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EnvelopeHealthRecord | ErrorBody
+        EnvelopeReadyRecord | ErrorBody
     """
 
     return (

@@ -5,7 +5,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.endpoint_request import EndpointRequest
+from ...models.endpoint_create import EndpointCreate
 from ...models.envelope_endpoint_record import EnvelopeEndpointRecord
 from ...models.error_body import ErrorBody
 from ...types import Response, dumps_exact, loads_exact
@@ -13,13 +13,13 @@ from ...types import Response, dumps_exact, loads_exact
 
 def _get_kwargs(
     *,
-    body: EndpointRequest,
+    body: EndpointCreate,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
     _kwargs: dict[str, Any] = {
-        "method": "put",
-        "url": "/authorization-endpoint",
+        "method": "post",
+        "url": "/webhook-endpoints",
     }
 
     _kwargs["content"] = dumps_exact(body.to_dict())
@@ -33,10 +33,10 @@ def _get_kwargs(
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
 ) -> EnvelopeEndpointRecord | ErrorBody | None:
-    if response.status_code == 200:
-        response_200 = EnvelopeEndpointRecord.from_dict(loads_exact(response.content))
+    if response.status_code == 201:
+        response_201 = EnvelopeEndpointRecord.from_dict(loads_exact(response.content))
 
-        return response_200
+        return response_201
 
     if response.status_code == 400:
         response_400 = ErrorBody.from_dict(loads_exact(response.content))
@@ -108,13 +108,13 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    body: EndpointRequest,
+    body: EndpointCreate,
 ) -> Response[EnvelopeEndpointRecord | ErrorBody]:
-    """Set the endpoint that decides the caller's authorizations (returns its secret)
+    """Add a webhook endpoint (its secret is shown in full only here)
 
     Args:
-        body (EndpointRequest):  Example: {'url': 'example', 'timeout_ms': 100, 'on_timeout':
-            'approve'}.
+        body (EndpointCreate):  Example: {'url': 'example', 'description': 'Team travel',
+            'event_types': ['card.created']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -138,13 +138,13 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    body: EndpointRequest,
+    body: EndpointCreate,
 ) -> EnvelopeEndpointRecord | ErrorBody | None:
-    """Set the endpoint that decides the caller's authorizations (returns its secret)
+    """Add a webhook endpoint (its secret is shown in full only here)
 
     Args:
-        body (EndpointRequest):  Example: {'url': 'example', 'timeout_ms': 100, 'on_timeout':
-            'approve'}.
+        body (EndpointCreate):  Example: {'url': 'example', 'description': 'Team travel',
+            'event_types': ['card.created']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -163,13 +163,13 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    body: EndpointRequest,
+    body: EndpointCreate,
 ) -> Response[EnvelopeEndpointRecord | ErrorBody]:
-    """Set the endpoint that decides the caller's authorizations (returns its secret)
+    """Add a webhook endpoint (its secret is shown in full only here)
 
     Args:
-        body (EndpointRequest):  Example: {'url': 'example', 'timeout_ms': 100, 'on_timeout':
-            'approve'}.
+        body (EndpointCreate):  Example: {'url': 'example', 'description': 'Team travel',
+            'event_types': ['card.created']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -191,13 +191,13 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    body: EndpointRequest,
+    body: EndpointCreate,
 ) -> EnvelopeEndpointRecord | ErrorBody | None:
-    """Set the endpoint that decides the caller's authorizations (returns its secret)
+    """Add a webhook endpoint (its secret is shown in full only here)
 
     Args:
-        body (EndpointRequest):  Example: {'url': 'example', 'timeout_ms': 100, 'on_timeout':
-            'approve'}.
+        body (EndpointCreate):  Example: {'url': 'example', 'description': 'Team travel',
+            'event_types': ['card.created']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -5,7 +5,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.envelope_endpoint_record import EnvelopeEndpointRecord
+from ...models.envelope_authorization_endpoint_record import EnvelopeAuthorizationEndpointRecord
 from ...models.error_body import ErrorBody
 from ...types import Response, loads_exact
 
@@ -22,9 +22,9 @@ def _get_kwargs() -> dict[str, Any]:
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> EnvelopeEndpointRecord | ErrorBody | None:
+) -> EnvelopeAuthorizationEndpointRecord | ErrorBody | None:
     if response.status_code == 200:
-        response_200 = EnvelopeEndpointRecord.from_dict(loads_exact(response.content))
+        response_200 = EnvelopeAuthorizationEndpointRecord.from_dict(loads_exact(response.content))
 
         return response_200
 
@@ -86,7 +86,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[EnvelopeEndpointRecord | ErrorBody]:
+) -> Response[EnvelopeAuthorizationEndpointRecord | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -98,7 +98,7 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-) -> Response[EnvelopeEndpointRecord | ErrorBody]:
+) -> Response[EnvelopeAuthorizationEndpointRecord | ErrorBody]:
     """The caller's decision endpoint, its stand-in and recent failures
 
     Raises:
@@ -106,7 +106,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EnvelopeEndpointRecord | ErrorBody]
+        Response[EnvelopeAuthorizationEndpointRecord | ErrorBody]
     """
 
     kwargs = _get_kwargs()
@@ -121,7 +121,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-) -> EnvelopeEndpointRecord | ErrorBody | None:
+) -> EnvelopeAuthorizationEndpointRecord | ErrorBody | None:
     """The caller's decision endpoint, its stand-in and recent failures
 
     Raises:
@@ -129,7 +129,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EnvelopeEndpointRecord | ErrorBody
+        EnvelopeAuthorizationEndpointRecord | ErrorBody
     """
 
     return sync_detailed(
@@ -140,7 +140,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-) -> Response[EnvelopeEndpointRecord | ErrorBody]:
+) -> Response[EnvelopeAuthorizationEndpointRecord | ErrorBody]:
     """The caller's decision endpoint, its stand-in and recent failures
 
     Raises:
@@ -148,7 +148,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EnvelopeEndpointRecord | ErrorBody]
+        Response[EnvelopeAuthorizationEndpointRecord | ErrorBody]
     """
 
     kwargs = _get_kwargs()
@@ -161,7 +161,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-) -> EnvelopeEndpointRecord | ErrorBody | None:
+) -> EnvelopeAuthorizationEndpointRecord | ErrorBody | None:
     """The caller's decision endpoint, its stand-in and recent failures
 
     Raises:
@@ -169,7 +169,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EnvelopeEndpointRecord | ErrorBody
+        EnvelopeAuthorizationEndpointRecord | ErrorBody
     """
 
     return (

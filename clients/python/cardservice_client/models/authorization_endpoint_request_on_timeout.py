@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class EndpointRecordOnTimeout(StrEnum):
+class AuthorizationEndpointRequestOnTimeout(StrEnum):
     APPROVE = "approve"
     DECLINE = "decline"
 

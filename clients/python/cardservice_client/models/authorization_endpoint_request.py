@@ -5,14 +5,14 @@ from typing import Any, TypeVar
 
 from attrs import define as _attrs_define
 
-from ..models.endpoint_request_on_timeout import EndpointRequestOnTimeout
+from ..models.authorization_endpoint_request_on_timeout import AuthorizationEndpointRequestOnTimeout
 from ..types import UNSET, Unset
 
-T = TypeVar("T", bound="EndpointRequest")
+T = TypeVar("T", bound="AuthorizationEndpointRequest")
 
 
 @_attrs_define
-class EndpointRequest:
+class AuthorizationEndpointRequest:
     """
     Example:
         {'url': 'example', 'timeout_ms': 100, 'on_timeout': 'approve'}
@@ -20,12 +20,13 @@ class EndpointRequest:
     Attributes:
         url (str):
         timeout_ms (int | Unset):  Default: 1500.
-        on_timeout (EndpointRequestOnTimeout | Unset):  Default: EndpointRequestOnTimeout.DECLINE.
+        on_timeout (AuthorizationEndpointRequestOnTimeout | Unset):  Default:
+            AuthorizationEndpointRequestOnTimeout.DECLINE.
     """
 
     url: str
     timeout_ms: int | Unset = 1500
-    on_timeout: EndpointRequestOnTimeout | Unset = EndpointRequestOnTimeout.DECLINE
+    on_timeout: AuthorizationEndpointRequestOnTimeout | Unset = AuthorizationEndpointRequestOnTimeout.DECLINE
 
     def to_dict(self) -> dict[str, Any]:
         url = self.url
@@ -58,16 +59,16 @@ class EndpointRequest:
         timeout_ms = d.pop("timeout_ms", UNSET)
 
         _on_timeout = d.pop("on_timeout", UNSET)
-        on_timeout: EndpointRequestOnTimeout | Unset
+        on_timeout: AuthorizationEndpointRequestOnTimeout | Unset
         if isinstance(_on_timeout, Unset):
             on_timeout = UNSET
         else:
-            on_timeout = EndpointRequestOnTimeout(_on_timeout)
+            on_timeout = AuthorizationEndpointRequestOnTimeout(_on_timeout)
 
-        endpoint_request = cls(
+        authorization_endpoint_request = cls(
             url=url,
             timeout_ms=timeout_ms,
             on_timeout=on_timeout,
         )
 
-        return endpoint_request
+        return authorization_endpoint_request

@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class EndpointRequestOnTimeout(StrEnum):
+class AuthorizationEndpointRecordOnTimeout(StrEnum):
     APPROVE = "approve"
     DECLINE = "decline"
 

@@ -1,0 +1,137 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.endpoint_update_event_types_type_0_item import EndpointUpdateEventTypesType0Item
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="EndpointUpdate")
+
+
+@_attrs_define
+class EndpointUpdate:
+    """
+    Example:
+        {'url': 'example', 'description': 'Team travel', 'event_types': ['card.created'], 'enabled': True}
+
+    Attributes:
+        url (None | str | Unset): http(s) URL; host a name or an IPv4 address (IDN in punycode, no IPv6 literal)
+        description (None | str | Unset):
+        event_types (list[EndpointUpdateEventTypesType0Item] | None | Unset):
+        enabled (bool | None | Unset):
+    """
+
+    url: None | str | Unset = UNSET
+    description: None | str | Unset = UNSET
+    event_types: list[EndpointUpdateEventTypesType0Item] | None | Unset = UNSET
+    enabled: bool | None | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        url: None | str | Unset
+        if isinstance(self.url, Unset):
+            url = UNSET
+        else:
+            url = self.url
+
+        description: None | str | Unset
+        if isinstance(self.description, Unset):
+            description = UNSET
+        else:
+            description = self.description
+
+        event_types: list[str] | None | Unset
+        if isinstance(self.event_types, Unset):
+            event_types = UNSET
+        elif isinstance(self.event_types, list):
+            event_types = []
+            for event_types_type_0_item_data in self.event_types:
+                event_types_type_0_item = event_types_type_0_item_data.value
+                event_types.append(event_types_type_0_item)
+
+        else:
+            event_types = self.event_types
+
+        enabled: bool | None | Unset
+        if isinstance(self.enabled, Unset):
+            enabled = UNSET
+        else:
+            enabled = self.enabled
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({})
+        if url is not UNSET:
+            field_dict["url"] = url
+        if description is not UNSET:
+            field_dict["description"] = description
+        if event_types is not UNSET:
+            field_dict["event_types"] = event_types
+        if enabled is not UNSET:
+            field_dict["enabled"] = enabled
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+
+        def _parse_url(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        url = _parse_url(d.pop("url", UNSET))
+
+        def _parse_description(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        description = _parse_description(d.pop("description", UNSET))
+
+        def _parse_event_types(data: object) -> list[EndpointUpdateEventTypesType0Item] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                event_types_type_0 = []
+                _event_types_type_0 = data
+                for event_types_type_0_item_data in _event_types_type_0:
+                    event_types_type_0_item = EndpointUpdateEventTypesType0Item(event_types_type_0_item_data)
+
+                    event_types_type_0.append(event_types_type_0_item)
+
+                return event_types_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[EndpointUpdateEventTypesType0Item] | None | Unset, data)
+
+        event_types = _parse_event_types(d.pop("event_types", UNSET))
+
+        def _parse_enabled(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        enabled = _parse_enabled(d.pop("enabled", UNSET))
+
+        endpoint_update = cls(
+            url=url,
+            description=description,
+            event_types=event_types,
+            enabled=enabled,
+        )
+
+        return endpoint_update
