@@ -20,6 +20,7 @@ NAMED_EXAMPLES: dict[str, Any] = {
     "bin": "424242",
     "brand": "visa",
     "email": "ada@example.com",
+    "url": "https://hooks.example.com/cardservice",
     "name": "Ada Lovelace",
     "country": "DE",
     "mcc": "5411",
