@@ -20,6 +20,7 @@ from cardservice import metrics
 from cardservice.auth.address import address_key, client_address
 from cardservice.auth.credentials import Principal, principal_for_mfa_code, principal_for_token
 from cardservice.errors import Forbidden, RateLimited, Unauthenticated
+from cardservice.ratelimit import Verdict
 
 MAX_CREDENTIAL_LENGTH = 256
 
@@ -46,8 +47,7 @@ async def _resolve(request: Request, *, bearer_only: bool) -> Principal:
         raise Unauthenticated()
     principal = await _lookup(request, token, code)
     if principal is None:
-        address = address_key(client_address(request, settings.trusted_proxy_networks))
-        verdict = await limiter.hit(f"authfail:{address}", settings.auth_failures_per_minute)
+        verdict = await count_failed_attempt(request)
         if not verdict.allowed:
             raise _refused("auth_failures", verdict.retry_after)
         raise Unauthenticated("The credentials are missing, invalid, expired or revoked.")
@@ -69,6 +69,17 @@ async def _lookup(request: Request, token: str | None, code: str | None) -> Prin
     if principal is None and code is not None and len(code) <= MAX_CREDENTIAL_LENGTH:
         principal = await principal_for_mfa_code(reader, code)
     return principal
+
+
+async def count_failed_attempt(request: Request) -> Verdict:
+    """One more invalid credential from the request's client address (API.md §8): refused
+    once the address spent `AUTH_FAILURES_PER_MINUTE`. Valid credentials never count."""
+    settings = request.app.state.settings
+    address = address_key(client_address(request, settings.trusted_proxy_networks))
+    verdict: Verdict = await request.app.state.rate_limiter.hit(
+        f"authfail:{address}", settings.auth_failures_per_minute
+    )
+    return verdict
 
 
 async def bearer_or_mfa(request: Request) -> Principal:

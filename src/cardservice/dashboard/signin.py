@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from cardservice.auth.credentials import principal_for_token
-from cardservice.auth.dependencies import MAX_CREDENTIAL_LENGTH
+from cardservice.auth.dependencies import MAX_CREDENTIAL_LENGTH, count_failed_attempt
 from cardservice.dashboard import sessions
 from cardservice.dashboard.web import (
     COOKIE_PATH,
@@ -47,16 +47,13 @@ async def login(request: Request, db: Db) -> Response:
     form = await read_form(request)
     if not csrf_matches(request, form):
         return _login_page(request, "The form expired; please try again.", status=403)
-    settings, limiter = request.app.state.settings, request.app.state.rate_limiter
-    address = f"authfail:{request.client.host if request.client else 'unknown'}"
-    if not (await limiter.exceeded(address, settings.auth_failures_per_minute)).allowed:
-        return _login_page(request, "Too many failed attempts; wait a minute.", status=429)
     token = form.get("token", "").strip()
     principal = None
     if 0 < len(token) <= MAX_CREDENTIAL_LENGTH:
         principal = await principal_for_token(db.reader, token)
-    if principal is None:
-        await limiter.hit(address, settings.auth_failures_per_minute)
+    if principal is None:  # counted against the address as the API counts it (API.md §8)
+        if not (await count_failed_attempt(request)).allowed:
+            return _login_page(request, "Too many failed attempts; wait a minute.", status=429)
         return _login_page(request, "That token is unknown, expired or revoked.", status=401)
     user_uuid = principal.user_uuid
 
