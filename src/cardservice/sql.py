@@ -140,6 +140,11 @@ def insert_sql(table: str, columns: tuple[str, ...], rows: int = 1, suffix: str 
     return f"INSERT INTO {table} ({names}) VALUES {values}{suffix}"  # noqa: S608 - our names
 
 
+def in_list(count: int, start: int = 1) -> str:
+    """`($start, …)` with `count` placeholders: the values of an `IN` list."""
+    return "(" + ", ".join(f"${i}" for i in range(start, start + count)) + ")"
+
+
 def row_args(columns: Sequence[str], rows: Sequence[dict[str, Any]]) -> list[Any]:
     """The arguments of `insert_sql(…, columns, len(rows))`."""
     return [row[column] for row in rows for column in columns]

@@ -27,7 +27,7 @@ from cardservice.cards.schemas import CardChangeRequest
 from cardservice.errors import CardNotFound, RuleViolation, ValidationFailed
 from cardservice.ledger.entries import account_leg, card_leg, post_entry
 from cardservice.ledger.money import to_minor
-from cardservice.sql import Row, Tx, as_uuid
+from cardservice.sql import Row, Tx, as_uuid, in_list
 from cardservice.transactions import lifecycle
 from cardservice.transactions.balances import lock_card_account
 from cardservice.transactions.rows import insert_transactions, transaction_row
@@ -48,10 +48,6 @@ class CardClosed(RuleViolation):
     code, message = "card_closed", "The card is closed; a closed card cannot be changed."
 
 
-def _marks(first: int, count: int) -> str:
-    return ", ".join(f"${i}" for i in range(first, first + count))
-
-
 async def _check_tags(tx: Tx, body: CardChangeRequest) -> None:
     """The tags a control names exist in the tag dictionary."""
     spending = body.spending_controls
@@ -61,7 +57,7 @@ async def _check_tags(tx: Tx, body: CardChangeRequest) -> None:
     if not named:
         return
     known = await tx.rows(
-        f"SELECT slug FROM transaction_tags WHERE slug IN ({_marks(1, len(named))})",  # noqa: S608
+        f"SELECT slug FROM transaction_tags WHERE slug IN {in_list(len(named))}",  # noqa: S608
         *named,
     )
     unknown = set(named) - {row["slug"] for row in known}

@@ -9,7 +9,7 @@ from typing import Any
 from cardservice.cards.records import card_columns, card_order
 from cardservice.filters import escape_like
 from cardservice.models.base import utcnow
-from cardservice.sql import Reader, Row, Tx, as_uuid
+from cardservice.sql import Reader, Row, Tx, as_uuid, in_list
 
 
 def _where(user_uuid: uuid.UUID, filters: dict[str, Any]) -> tuple[str, list[Any]]:
@@ -69,18 +69,13 @@ async def lock_order(tx: Tx, user_uuid: uuid.UUID) -> dict[uuid.UUID, int]:
     return {as_uuid(row["uuid"]): int(row["sort_order"]) for row in ordered}  # type: ignore[misc]
 
 
-def _marks(first: int, count: int) -> str:
-    return ", ".join(f"${i}" for i in range(first, first + count))
-
-
 async def set_favorite(
     tx: Tx, user_uuid: uuid.UUID, card_uuids: Sequence[uuid.UUID], is_favorite: bool
 ) -> int:
     """Mark the user's cards among `card_uuids` (locked by uuid first, the lock order); how
     many were the user's."""
-    marks = _marks(2, len(card_uuids))
     owned = await tx.rows(
-        f"SELECT uuid FROM cards WHERE user_uuid = $1 AND uuid IN ({marks})"  # noqa: S608
+        f"SELECT uuid FROM cards WHERE user_uuid = $1 AND uuid IN {in_list(len(card_uuids), 2)}"  # noqa: S608
         " ORDER BY uuid FOR NO KEY UPDATE",
         user_uuid,
         *card_uuids,
@@ -88,7 +83,7 @@ async def set_favorite(
     if owned:
         await tx.execute(
             f"UPDATE cards SET is_favorite = $2, updated_at = $3"  # noqa: S608 - placeholders
-            f" WHERE user_uuid = $1 AND uuid IN ({_marks(4, len(card_uuids))})",
+            f" WHERE user_uuid = $1 AND uuid IN {in_list(len(card_uuids), 4)}",
             user_uuid,
             is_favorite,
             utcnow(),

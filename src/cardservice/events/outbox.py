@@ -22,7 +22,7 @@ from uuid import UUID
 
 from cardservice.attachments.service import attachment_record
 from cardservice.cards.records import card_columns, card_record
-from cardservice.sql import Row, Tx, as_uuid, text_uuid
+from cardservice.sql import Row, Tx, as_uuid, in_list, text_uuid
 from cardservice.transactions.records import transaction_columns, transaction_record
 from cardservice.transactions.three_ds import code_record
 from cardservice.web import dumps
@@ -60,11 +60,6 @@ RECORDS: dict[str, tuple[str, Callable[[Row], dict[str, Any]]]] = {
 }
 
 
-def in_list(count: int, start: int = 1) -> str:
-    """`($start, …)` with `count` placeholders."""
-    return "(" + ", ".join(f"${i}" for i in range(start, start + count)) + ")"
-
-
 async def _records(tx: Tx, object_type: str, uuids: Sequence[UUID]) -> dict[str, bytes]:
     """The API records of these objects as JSON, by uuid text."""
     sql, build = RECORDS[object_type]
@@ -72,12 +67,8 @@ async def _records(tx: Tx, object_type: str, uuids: Sequence[UUID]) -> dict[str,
     return {str(record["uuid"]): dumps(record) for record in map(build, rows)}
 
 
-def is_sqlite(tx: Tx) -> bool:
-    return tx.key.startswith("sqlite")
-
-
 async def _set_data(tx: Tx, ids: list[int], data: list[str]) -> None:
-    if is_sqlite(tx):
+    if tx.dialect == "sqlite":
         for event_id, text in zip(ids, data, strict=True):
             await tx.execute(_SET_DATA_ONE, event_id, text)
     else:
@@ -124,13 +115,13 @@ async def sequence_events(tx: Tx, limit: int = BATCH) -> list[int]:
     """Number up to `limit` committed, unnumbered events after the last number given, in
     insertion order; their ids. Commit the unit before the next call (the lock is the
     unit's: numbers become visible in order)."""
-    if not is_sqlite(tx):
+    if tx.dialect != "sqlite":
         await tx.execute("SELECT pg_advisory_xact_lock($1)", SEQUENCER_LOCK)
     ids = [int(row["id"]) for row in await tx.rows(_UNSEQUENCED, limit)]
     if not ids:
         return ids
     last = int(await tx.value(_LAST_SEQUENCE))
-    if is_sqlite(tx):
+    if tx.dialect == "sqlite":
         for n, event_id in enumerate(ids, 1):
             await tx.execute(_NUMBER_ONE, event_id, last + n)
     else:

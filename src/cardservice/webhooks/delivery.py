@@ -28,11 +28,10 @@ import httpx
 from cardservice.config import Settings
 from cardservice.db import Database
 from cardservice.events.listing import EVENT_COLUMNS, event_record
-from cardservice.events.outbox import in_list, is_sqlite
 from cardservice.models.base import utcnow
 from cardservice.outbound import UrlNotAllowed, resolve, signature_header
 from cardservice.security import CardCipher
-from cardservice.sql import Row, Tx, as_datetime, insert_sql, text_uuid
+from cardservice.sql import Row, Tx, as_datetime, in_list, insert_sql, text_uuid
 from cardservice.web import dumps
 from cardservice.webhooks.metrics import record_attempt
 from cardservice.webhooks.service import live_secrets
@@ -128,7 +127,7 @@ async def claim(db: Database, cipher: CardCipher, lease: timedelta, limit: int) 
 
     async def work(tx: Tx) -> list[Claimed]:
         now = utcnow()
-        sql = _CLAIM_SQLITE if is_sqlite(tx) else _CLAIM_PG
+        sql = _CLAIM_SQLITE if tx.dialect == "sqlite" else _CLAIM_PG
         ids = [int(row["id"]) for row in await tx.rows(sql, now, now + lease, limit)]
         if not ids:
             return []

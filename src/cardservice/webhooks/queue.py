@@ -12,9 +12,9 @@ from uuid import UUID
 from cardservice.auth.credentials import Principal
 from cardservice.db import Database
 from cardservice.events.listing import EventNotFound, visible_to
-from cardservice.events.outbox import BATCH, in_list, sequence_events
+from cardservice.events.outbox import BATCH, sequence_events
 from cardservice.models.base import utcnow
-from cardservice.sql import Tx, as_uuid, insert_sql, text_uuid
+from cardservice.sql import Tx, as_uuid, in_list, insert_sql, text_uuid
 from cardservice.webhooks.service import event_types_of, own_endpoint
 
 _DELIVERY_COLUMNS = ("endpoint_uuid", "event_id", "status", "attempts", "next_attempt_at",
