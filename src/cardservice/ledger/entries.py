@@ -102,13 +102,62 @@ def _move(table: str) -> str:
 _MOVE_ACCOUNT = _move(_ACCOUNTS)
 _MOVE_CARD = _move(_CARDS)
 _INSERT_ENTRY = insert_sql(_ENTRIES, ("id", "kind", "reference", "created_at"))
-# The next entry id, taken before its postings are written. SQLite has one writer at a time,
-# so the next rowid cannot be taken by anybody else before this unit commits.
-_NEXT_ENTRY_ID = {
-    "postgresql": f"SELECT nextval(pg_get_serial_sequence('{_ENTRIES}', 'id'))",
-    "sqlite": f"SELECT coalesce(max(id), 0) + 1 FROM {_ENTRIES}",  # noqa: S608 - a table name
-}
+# SQLite: the next entry id, taken before its postings are written. SQLite has one writer at
+# a time, so the next rowid cannot be taken by anybody else before this unit commits.
+_NEXT_ENTRY_ID = f"SELECT coalesce(max(id), 0) + 1 FROM {_ENTRIES}"  # noqa: S608 - a table name
 _POSTING_COLUMNS = ("entry_id", "account_uuid", "card_uuid", "system_book", "currency", "amount")
+# PostgreSQL: the entry id, its postings and the entry in one round trip. The entry's row
+# is made from the count of the postings, so they are written first (the postings' trigger
+# finds no entry yet); the entry's AFTER trigger runs once the statement is done and checks
+# their sum.
+_WRITE_ENTRY_PG = f"""
+WITH e AS (SELECT nextval(pg_get_serial_sequence('{_ENTRIES}', 'id')) AS id),
+p AS (
+    INSERT INTO {_POSTINGS} ({", ".join(_POSTING_COLUMNS)})
+    SELECT e.id, v.account_uuid, v.card_uuid, v.system_book, v.currency, v.amount
+    FROM e, unnest(CAST($4 AS uuid[]), CAST($5 AS uuid[]), CAST($6 AS text[]),
+                   CAST($7 AS text[]), CAST($8 AS bigint[]))
+         AS v(account_uuid, card_uuid, system_book, currency, amount)
+    RETURNING 1
+)
+INSERT INTO {_ENTRIES} (id, kind, reference, created_at)
+SELECT e.id, $1, $2, $3 FROM e WHERE (SELECT count(*) FROM p) > 0 RETURNING id"""  # noqa: S608 - table and column names
+
+
+async def _write_entry(tx: Tx, kind: str, legs: Sequence[Leg], reference: uuid.UUID | None) -> int:
+    """Write the postings, then the entry; the entry's id."""
+    if tx.dialect == "postgresql":
+        return int(
+            await tx.value(
+                _WRITE_ENTRY_PG,
+                kind,
+                reference,
+                utcnow(),
+                [leg.account for leg in legs],
+                [leg.card for leg in legs],
+                [leg.book.value if leg.book else None for leg in legs],
+                [leg.currency for leg in legs],
+                [leg.amount for leg in legs],
+            )
+        )
+    entry_id = int(await tx.value(_NEXT_ENTRY_ID))
+    postings = [
+        {
+            "entry_id": entry_id,
+            "account_uuid": leg.account,
+            "card_uuid": leg.card,
+            "system_book": leg.book.value if leg.book else None,
+            "currency": leg.currency,
+            "amount": leg.amount,
+        }
+        for leg in legs
+    ]
+    await tx.execute(
+        insert_sql(_POSTINGS, _POSTING_COLUMNS, len(postings)),
+        *row_args(_POSTING_COLUMNS, postings),
+    )
+    await tx.execute(_INSERT_ENTRY, entry_id, kind, reference, utcnow())
+    return entry_id
 
 
 async def _apply(tx: Tx, move: str, key: uuid.UUID, delta: int) -> int:
@@ -126,32 +175,16 @@ async def post_entry(
     all zero records nothing).
 
     The unit already holds the rows it moves (docs/ledger.md, "Lock order"); balances are
-    moved accounts first, then cards, each by uuid. Statements: the next entry id, one insert
-    of all the postings, the entry (the database checks the sum here), and one conditional
-    update per account or card.
+    moved accounts first, then cards, each by uuid. Statements: the postings and the entry (the
+    database checks the sum when the entry is written; one statement on PostgreSQL, three on
+    SQLite), and one conditional update per account or card.
     """
     legs = [leg for leg in legs if leg.amount != 0]
     _check_balanced(legs)
     if not legs:
         return Posted(0, {})
-    entry_id = await tx.value(_NEXT_ENTRY_ID[tx.dialect])
-    postings = [
-        {
-            "entry_id": entry_id,
-            "account_uuid": leg.account,
-            "card_uuid": leg.card,
-            "system_book": leg.book.value if leg.book else None,
-            "currency": leg.currency,
-            "amount": leg.amount,
-        }
-        for leg in legs
-    ]
-    await tx.execute(
-        insert_sql(_POSTINGS, _POSTING_COLUMNS, len(postings)),
-        *row_args(_POSTING_COLUMNS, postings),
-    )
-    await tx.execute(_INSERT_ENTRY, entry_id, kind, reference, utcnow())
-    tx.postings += len(postings)
+    entry_id = await _write_entry(tx, kind, legs, reference)
+    tx.postings += len(legs)
     deltas: dict[tuple[int, uuid.UUID], int] = defaultdict(int)
     for leg in legs:
         if leg.account is not None:
