@@ -8,9 +8,10 @@ HAProxy on 127.0.0.1:8080 (health checks on /ready) → three `cardservice serve
 (18301-18303) → a PostgreSQL primary (5440, its own cluster made by the machine's initdb,
 WAL archived to var/fleet/wal-archive) streaming to a hot standby (5441, pg_basebackup,
 `CARDSERVICE_REPLICA_URL` of the instances: the reads that may lag); Redis on 6390 holds the
-shared rate limits and the standby's read pins. Clusters: `scripts/fleet/clusters.py`. The machine's own PostgreSQL (5432) is never
-touched. No PgBouncer: Debian ships 1.18, and asyncpg's prepared statements need 1.21
-(`max_prepared_statements`) in transaction mode; see docs/operations.md.
+shared rate limits and the standby's read pins. Clusters: `scripts/fleet/clusters.py`. The
+machine's own PostgreSQL (5432) is never touched. No PgBouncer: Debian ships 1.18, and
+asyncpg's prepared statements need 1.21 (`max_prepared_statements`) in transaction mode; see
+docs/operations.md.
 """
 
 from __future__ import annotations
