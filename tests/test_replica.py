@@ -312,3 +312,21 @@ def test_a_replica_is_refused_where_it_cannot_serve(settings: Settings) -> None:
     too_short = {"replica_url": standby, "replica_max_lag_ms": 5000, "replica_pin_seconds": 2}
     with pytest.raises(ConfigurationError, match="PIN_SECONDS"):
         create_app(settings.model_copy(update=too_short))
+
+
+async def test_a_pin_made_through_one_instance_holds_on_another_through_redis() -> None:
+    """Pins live in Redis too: a caller who wrote through one instance is pinned on every
+    instance; an instance that cannot reach Redis pins everyone (the primary is never wrong)."""
+    redis_url = "redis://127.0.0.1:6379/15"  # as tests/test_rate_limit_redis.py
+    writer_side, reader_side = replica.Pins(60, redis_url), replica.Pins(60, redis_url)
+    cut_off = replica.Pins(60, f"redis://127.0.0.1:{_free_port()}/0")  # nothing listens
+    user, stranger = str(uuid.uuid4()), str(uuid.uuid4())
+    try:
+        assert not await reader_side.pinned(user)
+        await writer_side.pin(user)
+        assert await reader_side.pinned(user)
+        assert not await reader_side.pinned(stranger)
+        assert await cut_off.pinned(stranger)
+    finally:
+        for pins in (writer_side, reader_side, cut_off):
+            await pins.close()
