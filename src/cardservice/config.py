@@ -54,6 +54,9 @@ class Settings(BaseSettings):
     replica_pin_seconds: float = Field(
         default=5.0, gt=0, description="a caller who wrote reads from the primary this long"
     )
+    otel_endpoint: str = Field(
+        default="", description="OTLP/HTTP collector base URL: one trace span per request"
+    )
     webhook_allow_private: bool | None = Field(
         default=None, description="deliver to loopback/private addresses (default: sandbox)"
     )

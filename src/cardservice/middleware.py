@@ -36,6 +36,7 @@ class RequestContextMiddleware:
         state["request_id"] = request_id
         request_state = REQUEST_STATE.set(state)  # the caller, for the standby's pins
         started = time.perf_counter()
+        started_ns = time.time_ns()  # the trace span's clock
         status = 500
         response_started = False
 
@@ -60,7 +61,11 @@ class RequestContextMiddleware:
         finally:
             REQUEST_STATE.reset(request_state)
             elapsed = time.perf_counter() - started
-            metrics.observe_request(scope["method"], metrics.route_template(scope), status, elapsed)
+            route = metrics.route_template(scope)
+            metrics.observe_request(scope["method"], route, status, elapsed)
+            tracing = scope["app"].state.tracing
+            if tracing is not None:
+                tracing.record_request(scope["method"], route, status, started_ns, time.time_ns())
             metrics.set_connections_in_use(scope["app"].state.db.connections_in_use())
             logger.info(
                 "request",
