@@ -167,15 +167,16 @@ def stop_redis() -> None:
     stop_pid("redis", "redis-server")
 
 
-def start_instance(port: int) -> None:
-    """One `cardservice serve` (one worker: two cores for three instances), ready on /ready."""
+def start_instance(port: int, env: dict[str, str] | None = None) -> None:
+    """One `cardservice serve` (one worker: two cores for three instances), ready on /ready;
+    `env` instead of `instance_env()` if given."""
     name = f"instance-{port}"
     if read_pid(name, "cardservice") is not None:
         return
     with (LOGS / f"{name}.log").open("ab") as log:
         process = subprocess.Popen(
             [*cardservice(), "serve", "--port", str(port)],
-            env=instance_env(),
+            env=env or instance_env(),
             stdout=log,
             stderr=log,
             start_new_session=True,
