@@ -107,6 +107,7 @@ def trusted_lag(monkeypatch: pytest.MonkeyPatch) -> None:
     """A lag measurement stays in force until the test measures again (`measure()`): which
     database serves a read then depends on the state the test set up, not on the clock."""
     monkeypatch.setattr(replica, "PROBE_TTL_SECONDS", 3600.0)
+    monkeypatch.setattr(replica, "PROBE_REFRESH_SECONDS", 3600.0)
 
 
 async def _app(settings: Settings) -> FastAPI:

@@ -149,7 +149,7 @@ class Database:
             self._writer_file = _WriterFileLock(f"{path}-writer.lock")
         else:
             size = max(settings.db_pool_size, READ_RESERVE + 1)
-            self._pool = PostgresPool("postgresql://" + url.split("://", 1)[1], size, url)
+            self._pool = PostgresPool(_asyncpg_dsn(url), size, url)
             self.reader = self._pool
             self._write_slots = asyncio.Semaphore(size - READ_RESERVE)
         if settings.replica_url:
@@ -246,8 +246,18 @@ def _standby(settings: Settings, primary: PostgresPool | None) -> Standby:
         },
     )
     pins = Pins(settings.replica_pin_seconds, settings.redis_url)
-    dsn = "postgresql://" + settings.replica_url.split("://", 1)[1]
-    return Standby(dsn, primary, settings.replica_max_lag_ms, pins)
+    return Standby(
+        _asyncpg_dsn(settings.replica_url),
+        _asyncpg_dsn(settings.resolved_database_url),
+        primary,
+        settings.replica_max_lag_ms,
+        pins,
+    )
+
+
+def _asyncpg_dsn(url: str) -> str:
+    """A PostgreSQL URL (`postgresql+asyncpg://`, `postgres://`, …) as asyncpg takes it."""
+    return "postgresql://" + url.split("://", 1)[1]
 
 
 async def database(request: Request) -> Database:

@@ -18,9 +18,10 @@ the request's later ones: the client never sees the standby's trouble.
 
 Lag: the primary's `pg_current_wal_lsn()`, then on the standby whether its replay reached that
 position (lag 0: it holds every commit the primary held a moment ago), else the time since the
-last commit it replayed (`pg_last_xact_replay_timestamp()`, an upper bound). A measurement older
-than the TTL sends reads to the primary while the request that noticed starts a new probe in the
-background: no request waits for a probe. A standby read is thus at most max lag + TTL behind,
+last commit it replayed (`pg_last_xact_replay_timestamp()`, an upper bound). From half the TTL
+on, the first request to notice starts a new probe in the background (a loaded event loop makes
+a probe slow: it has the other half to finish); a measurement older than the TTL sends reads to
+the primary. No request waits for a probe. A standby read is thus at most max lag + TTL behind,
 and the pin must outlast that (checked at start).
 """
 
@@ -69,7 +70,8 @@ STANDBY_ROUTES = frozenset(
         "/payment/currencies/{slug}",
     }
 )
-PROBE_TTL_SECONDS = 0.5  # a lag measurement is trusted this long
+PROBE_TTL_SECONDS = 1.0  # a lag measurement is trusted this long
+PROBE_REFRESH_SECONDS = 0.5  # and replaced from this age on, in the background
 PROBE_TIMEOUT_SECONDS = 2.0
 CONNECT_TIMEOUT_SECONDS = 2.0  # a standby that does not answer: fall back, do not hang
 PIN_PREFIX = "cardservice:replica-pin:"
@@ -171,10 +173,17 @@ class Pins:
 class Standby:
     """The standby of one process: its pool, its measured lag and the pins."""
 
-    def __init__(self, dsn: str, primary: PostgresPool, max_lag_ms: int, pins: Pins) -> None:
+    def __init__(
+        self, dsn: str, primary_dsn: str, primary: PostgresPool, max_lag_ms: int, pins: Pins
+    ) -> None:
         self.pool = PostgresPool(dsn, primary.max_size, primary.key, CONNECT_TIMEOUT_SECONDS)
         self.max_lag_ms, self.pins = max_lag_ms, pins
-        self._primary = primary
+        # The probe's own connection to each side: behind a saturated pool it would queue
+        # with the requests and come back too late to be of use.
+        self._probes = (
+            PostgresPool(primary_dsn, 1, primary.key, CONNECT_TIMEOUT_SECONDS),
+            PostgresPool(dsn, 1, primary.key, CONNECT_TIMEOUT_SECONDS),
+        )
         self._lag_ms: float | None = None
         self._measured_at = -math.inf  # monotonic time the measurement in force started
         self._probe: asyncio.Task[float | None] | None = None
@@ -183,9 +192,10 @@ class Standby:
     async def route(self) -> str:
         """`fresh` (read from the standby), or why the primary: `measuring` (no recent
         measurement; one is started), `unavailable`, `lagging`, `pinned`."""
-        if time.monotonic() - self._measured_at > PROBE_TTL_SECONDS:
-            if self._probe is None or self._probe.done():
-                self._probe = asyncio.get_running_loop().create_task(self.measure())
+        age = time.monotonic() - self._measured_at
+        if age > PROBE_REFRESH_SECONDS and (self._probe is None or self._probe.done()):
+            self._probe = asyncio.get_running_loop().create_task(self.measure())
+        if age > PROBE_TTL_SECONDS:
             return "measuring"
         if self._lag_ms is None:
             return "unavailable"
@@ -200,11 +210,7 @@ class Standby:
         """Measure the lag now (ms; None: the standby cannot be read from) and keep it."""
         started = time.monotonic()
         try:
-            position = await self._primary.value(_PRIMARY_POSITION)
-            row = await asyncio.wait_for(
-                self.pool.row(_STANDBY_LAG, position), PROBE_TIMEOUT_SECONDS
-            )
-            lag = _lag_ms(row)
+            lag = await asyncio.wait_for(self._probe_once(), PROBE_TIMEOUT_SECONDS)
         except Exception as error:  # whatever failed, the standby is not usable
             self._warnings.warn("standby unreachable; its reads go to the primary", error)
             lag = None
@@ -212,6 +218,11 @@ class Standby:
             self._lag_ms, self._measured_at = lag, started
             metrics.set_replica_lag(lag)
         return lag
+
+    async def _probe_once(self) -> float | None:
+        primary, standby = self._probes
+        position = await primary.value(_PRIMARY_POSITION)
+        return _lag_ms(await standby.row(_STANDBY_LAG, position))
 
     def failed(self, error: BaseException) -> None:
         """A statement found the standby unreachable: the primary until the next probe."""
@@ -229,7 +240,8 @@ class Standby:
         if self._probe is not None and not self._probe.done():
             self._probe.cancel()
         await self.pins.close()
-        await self.pool.close()
+        for pool in (self.pool, *self._probes):
+            await pool.close()
 
 
 class RoutedReader:
