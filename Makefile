@@ -16,7 +16,7 @@ install: $(STAMP)
 $(STAMP): pyproject.toml clients/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]' -e clients/python
+	$(BIN)/pip install --quiet -e '.[dev,otel]' -e clients/python
 	touch $(STAMP)
 
 run: install

@@ -4,6 +4,13 @@ each way (the hop on a request that does no I/O).
 
     python -m bench.fleet [--seconds 15]        # the fleet must be up (make fleet)
 
+    python -m bench.fleet --reads-only          # only the standby rows below
+
+Standby rows: `GET /transaction/report` (a standby-eligible read, 50 rows a page) of the
+bench users, on one instance of the fleet (its reads on the standby) and on a fourth instance
+without `CARDSERVICE_REPLICA_URL` (port 18304, started and stopped here): req/s, latency, and
+the CPU seconds the primary and the standby spent per 1,000 reads.
+
 Write mix: purchases (`POST /card/buy`, start balance 1) and authorizations
 (`POST /sandbox/authorizations`, 1 USD) in turn, over the funded accounts and cards of 8
 new bench users; wrk, 2 threads, 64 connections. Per configuration it also reports the CPU
@@ -30,6 +37,8 @@ from scripts.fleet import fleet
 from tests.stress.bank_run import _setup
 
 USERS = 8  # four accounts each (tests/stress/bank_run.py's set-up)
+PRIMARY_ONLY_PORT = 18304  # the standby rows' instance without the standby
+PIN_SECONDS = 5  # the fleet's CARDSERVICE_REPLICA_PIN_SECONDS (the default)
 
 
 @dataclass
@@ -111,9 +120,9 @@ def _cpu_seconds(pids: list[int]) -> float:
     return total / 100  # clock ticks (USER_HZ)
 
 
-def _postgres_pids() -> list[int]:
-    """The fleet primary's postmaster and its children (backends, writers, WAL sender)."""
-    primary = int((fleet.PIDS / "pg-primary.pid").read_text().split()[0])
+def _postgres_pids(cluster: str = "primary") -> list[int]:
+    """A fleet cluster's postmaster and its children (backends, writers, WAL sender)."""
+    primary = int((fleet.PIDS / f"pg-{cluster}.pid").read_text().split()[0])
     children = []
     for entry in Path("/proc").iterdir():
         try:
@@ -188,6 +197,70 @@ def _line(row: Row) -> str:
     )
 
 
+def _report_lua(holders: list[Holder]) -> str:
+    """wrk script: each holder's first report page in turn."""
+    rows = [
+        f"  wrk.format('GET', '/transaction/report?per_page=50', "
+        f'{{["Authorization"] = {json.dumps(holder.auth)}}}),'
+        for holder in holders
+    ]
+    return (
+        "function init(args)\n  requests = {\n" + "\n".join(rows) + "\n  }\n  i = 0\nend\n"
+        "function request() i = i % #requests + 1; return requests[i] end\n"
+    )
+
+
+def _replica_reads(port: int) -> tuple[float, float]:
+    """Statements of standby-eligible routes the instance ran so far: on the standby, in all
+    (its /metrics; both 0 without a standby)."""
+    text = httpx.get(f"http://127.0.0.1:{port}/metrics").text
+    samples = [
+        (float(line.rsplit(" ", 1)[1]), 'target="standby"' in line)
+        for line in text.splitlines()
+        if line.startswith("cardservice_replica_reads_total{")
+    ]
+    return sum(n for n, standby in samples if standby), sum(n for n, _ in samples)
+
+
+def measure_reads(seconds: int, holders: list[Holder]) -> list[str]:
+    """The standby rows: the same report reads with and without the standby."""
+    script = _report_lua(holders)
+    env = fleet.instance_env()
+    del env["CARDSERVICE_REPLICA_URL"]
+    fleet.start_instance(PRIMARY_ONLY_PORT, env)
+    time.sleep(PIN_SECONDS + 1)  # the set-up's writes pinned the bench users to the primary
+    lines = []
+    try:
+        for config, port in (
+            ("1 instance, standby reads on", fleet.INSTANCE_PORTS[0]),
+            ("1 instance, primary only", PRIMARY_ONLY_PORT),
+        ):
+            cpu = _cpu_seconds(_postgres_pids()), _cpu_seconds(_postgres_pids("standby"))
+            served = _replica_reads(port)
+            rps, p50, p99, errors = wrk_script(f"http://127.0.0.1:{port}", seconds, script)
+            reads = rps * seconds / 1000
+            used = (
+                _cpu_seconds(_postgres_pids()) - cpu[0],
+                _cpu_seconds(_postgres_pids("standby")) - cpu[1],
+            )
+            now = _replica_reads(port)
+            share = (now[0] - served[0]) / max(1.0, now[1] - served[1])
+            lines.append(
+                f"| {config} | GET /transaction/report | {rps:.0f} | {p50:.1f} | {p99:.1f} | "
+                f"{errors} | {used[0] / reads:.2f} | {used[1] / reads:.2f} | {share:.0%} |"
+            )
+            print(lines[-1], flush=True)
+    finally:
+        fleet.stop_instance(PRIMARY_ONLY_PORT)
+    return lines
+
+
+READ_HEADER = (
+    "| configuration | endpoint | req/s | p50 ms | p99 ms | errors | primary CPU s / 1k req | "
+    "standby CPU s / 1k req | statements on the standby |\n|---|---|---|---|---|---|---|---|---|"
+)
+
+
 def _settle_proxy() -> None:
     """Until HAProxy's health checks have seen the change (inter 1 s, rise 1, fall 2)."""
     time.sleep(3)
@@ -197,8 +270,14 @@ def _settle_proxy() -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=int, default=15)
-    seconds = parser.parse_args().seconds
+    parser.add_argument("--reads-only", action="store_true", help="only the standby rows")
+    arguments = parser.parse_args()
+    seconds = arguments.seconds
     holders, bin_uuid = asyncio.run(_data())
+    if arguments.reads_only:
+        print(READ_HEADER)
+        measure_reads(seconds, holders)
+        return 0
     mix = _mix_lua(holders, bin_uuid)
     first, *others = fleet.INSTANCE_PORTS
     print(
@@ -216,6 +295,8 @@ def main() -> int:
             fleet.start_instance(port)
     _settle_proxy()
     rows += measure("3 instances, HAProxy", fleet.PROXY, fleet.INSTANCE_PORTS, seconds, mix)
+    print(READ_HEADER)
+    measure_reads(seconds, holders)
     out = (
         Path(__file__).with_name("results")
         / f"fleet-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}.json"

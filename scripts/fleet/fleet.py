@@ -6,10 +6,12 @@
 
 HAProxy on 127.0.0.1:8080 (health checks on /ready) → three `cardservice serve` instances
 (18301-18303) → a PostgreSQL primary (5440, its own cluster made by the machine's initdb,
-WAL archived to var/fleet/wal-archive) streaming to a hot standby (5441, pg_basebackup);
-Redis on 6390 holds the shared rate limits. The machine's own PostgreSQL (5432) is never
-touched. No PgBouncer: Debian ships 1.18, and asyncpg's prepared statements need 1.21
-(`max_prepared_statements`) in transaction mode; see docs/operations.md.
+WAL archived to var/fleet/wal-archive) streaming to a hot standby (5441, pg_basebackup,
+`CARDSERVICE_REPLICA_URL` of the instances: the reads that may lag); Redis on 6390 holds the
+shared rate limits and the standby's read pins. Clusters: `scripts/fleet/clusters.py`. The
+machine's own PostgreSQL (5432) is never touched. No PgBouncer: Debian ships 1.18, and
+asyncpg's prepared statements need 1.21 (`max_prepared_statements`) in transaction mode; see
+docs/operations.md.
 """
 
 from __future__ import annotations
@@ -23,13 +25,17 @@ import sys
 import time
 import urllib.request
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
+
+from scripts.fleet.clusters import (
+    Cluster,
+    owned_by_postgres,
+    primary_conf,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 FLEET = ROOT / "var" / "fleet"
 PIDS, LOGS = FLEET / "pids", FLEET / "logs"
-PG_BIN = sorted(Path("/usr/lib/postgresql").glob("*/bin"))[-1]
 DATABASE = "cardservice"
 DSN = f"postgresql://postgres@127.0.0.1:5440/{DATABASE}"
 STANDBY_DSN = f"postgresql://postgres@127.0.0.1:5441/{DATABASE}"
@@ -37,18 +43,6 @@ REDIS_PORT, PROXY_PORT = 6390, 8080
 PROXY = f"http://127.0.0.1:{PROXY_PORT}"
 INSTANCE_PORTS = (18301, 18302, 18303)
 SLOT = "fleet_standby"
-PRIMARY_CONF = f"""
-listen_addresses = '127.0.0.1'
-port = 5440
-unix_socket_directories = '{FLEET / "run"}'
-max_connections = 150
-shared_buffers = 128MB
-wal_level = replica
-max_wal_senders = 5
-hot_standby = on
-archive_mode = on
-archive_command = 'test ! -f {FLEET / "wal-archive"}/%f && cp %p {FLEET / "wal-archive"}/%f'
-"""
 UNAVAILABLE_503 = (
     "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
     "Retry-After: 2\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n"
@@ -57,125 +51,24 @@ UNAVAILABLE_503 = (
 )
 
 
-@dataclass(frozen=True)
-class Cluster:
-    """A PostgreSQL cluster of the fleet (its own data directory and port)."""
-
-    name: str
-    port: int
-
-    @property
-    def data(self) -> Path:
-        return FLEET / f"pg-{self.name}"
-
-    def start(self) -> None:
-        as_postgres(
-            [
-                "pg_ctl",
-                "-D",
-                str(self.data),
-                "-l",
-                str(LOGS / f"pg-{self.name}.log"),
-                "-w",
-                "-t",
-                "60",
-                "start",
-            ]
-        )
-        pid = (self.data / "postmaster.pid").read_text().split()[0]
-        (PIDS / f"pg-{self.name}.pid").write_text(pid + "\n")
-
-    def stop(self) -> None:
-        """Fast shutdown (open transactions are rolled back), by the cluster's own pid file."""
-        if (self.data / "postmaster.pid").exists():
-            as_postgres(["pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop"])
-        (PIDS / f"pg-{self.name}.pid").unlink(missing_ok=True)
-
-    def running(self) -> bool:
-        result = subprocess.run(
-            [str(PG_BIN / "pg_isready"), "-h", "127.0.0.1", "-p", str(self.port)],
-            capture_output=True,
-            check=False,
-        )
-        return result.returncode == 0
-
-
-PRIMARY, STANDBY = Cluster("primary", 5440), Cluster("standby", 5441)
-
-
-def as_postgres(command: list[str]) -> None:
-    """Run a PostgreSQL binary as the `postgres` user (initdb and postgres refuse root)."""
-    binary = [str(PG_BIN / command[0]), *command[1:]]
-    prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-    subprocess.run([*prefix, *binary], check=True, stdout=subprocess.DEVNULL)
-
-
-def _owned_by_postgres(path: Path) -> Path:
-    path.mkdir(parents=True, exist_ok=True)
-    if os.geteuid() == 0:
-        shutil.chown(path, "postgres", "postgres")
-    return path
+PRIMARY, STANDBY = Cluster("primary", 5440, FLEET), Cluster("standby", 5441, FLEET)
 
 
 def init_primary() -> None:
     """A new cluster (trust on 127.0.0.1) archiving its WAL, once."""
-    if (PRIMARY.data / "PG_VERSION").exists():
-        return
-    _owned_by_postgres(PRIMARY.data).chmod(0o700)
-    as_postgres(["initdb", "-D", str(PRIMARY.data), "-U", "postgres", "--auth=trust", "-E", "UTF8"])
-    with (PRIMARY.data / "postgresql.conf").open("a") as conf:
-        conf.write(PRIMARY_CONF)
+    PRIMARY.init_primary(primary_conf(PRIMARY.port, FLEET, FLEET / "wal-archive"))
 
 
 def migrate_database() -> None:
     """The service's database on the primary, created once and migrated every start."""
-    if _psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE}'") != "1":
-        _psql(f'CREATE DATABASE "{DATABASE}"')
+    if PRIMARY.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE}'") != "1":
+        PRIMARY.psql(f'CREATE DATABASE "{DATABASE}"')
     subprocess.run([*cardservice(), "db", "upgrade"], env=instance_env(), check=True)
 
 
 def init_standby() -> None:
-    """A hot standby cloned by pg_basebackup (-R: standby.signal), on a replication slot so
-    the primary keeps the WAL it has not received, and reading the archive as a fallback."""
-    if (STANDBY.data / "PG_VERSION").exists():
-        return
-    _owned_by_postgres(STANDBY.data.parent)
-    _psql(
-        "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots "
-        f"WHERE slot_name = '{SLOT}'"
-    )
-    as_postgres(
-        [
-            "pg_basebackup",
-            "-h",
-            "127.0.0.1",
-            "-p",
-            "5440",
-            "-U",
-            "postgres",
-            "-D",
-            str(STANDBY.data),
-            "-R",
-            "-X",
-            "stream",
-            "--checkpoint=fast",
-            "--create-slot",
-            "--slot",
-            SLOT,
-        ]
-    )
-    with (STANDBY.data / "postgresql.auto.conf").open("a") as conf:
-        conf.write("port = 5441\narchive_mode = off\n")
-        conf.write(f"restore_command = 'cp {FLEET / 'wal-archive'}/%f %p'\n")
-
-
-def _psql(sql: str, database: str = "postgres") -> str:
-    """One statement on the primary; its output, unaligned."""
-    command = [str(PG_BIN / "psql"), "-h", "127.0.0.1", "-p", "5440", "-U", "postgres"]
-    result = subprocess.run(
-        [*command, "-d", database, "-tAc", sql], capture_output=True, text=True, check=True
-    )
-    return result.stdout.strip()
+    """The hot standby, cloned once on the slot `fleet_standby`, the archive as its fallback."""
+    STANDBY.clone_standby(PRIMARY, SLOT, FLEET / "wal-archive")
 
 
 def encryption_key() -> str:
@@ -198,6 +91,7 @@ def instance_env() -> dict[str, str]:
     return {
         **os.environ,
         "CARDSERVICE_DATABASE_URL": DSN,
+        "CARDSERVICE_REPLICA_URL": STANDBY_DSN,  # the reads docs/operations.md lists
         "CARDSERVICE_ENCRYPTION_KEY": encryption_key(),
         "CARDSERVICE_REDIS_URL": f"redis://127.0.0.1:{REDIS_PORT}/0",
         "CARDSERVICE_STORAGE_DIR": str(FLEET / "blobs"),
@@ -273,15 +167,16 @@ def stop_redis() -> None:
     stop_pid("redis", "redis-server")
 
 
-def start_instance(port: int) -> None:
-    """One `cardservice serve` (one worker: two cores for three instances), ready on /ready."""
+def start_instance(port: int, env: dict[str, str] | None = None) -> None:
+    """One `cardservice serve` (one worker: two cores for three instances), ready on /ready;
+    `env` instead of `instance_env()` if given."""
     name = f"instance-{port}"
     if read_pid(name, "cardservice") is not None:
         return
     with (LOGS / f"{name}.log").open("ab") as log:
         process = subprocess.Popen(
             [*cardservice(), "serve", "--port", str(port)],
-            env=instance_env(),
+            env=env or instance_env(),
             stdout=log,
             stderr=log,
             start_new_session=True,
@@ -367,10 +262,10 @@ def _wait(check: Callable[[], bool], what: str, seconds: float = 60) -> None:
 
 
 def start() -> None:
-    for directory in (PIDS, FLEET / "blobs", FLEET / "instances"):
+    for directory in (FLEET / "blobs", FLEET / "instances"):
         directory.mkdir(parents=True, exist_ok=True)
-    for directory in (LOGS, FLEET / "run", FLEET / "wal-archive"):
-        _owned_by_postgres(directory)  # the clusters write their logs, socket and WAL there
+    PRIMARY.prepare_root()  # pids, logs, run: the clusters write their logs and sockets there
+    owned_by_postgres(FLEET / "wal-archive")
     init_primary()
     if not PRIMARY.running():
         PRIMARY.start()

@@ -23,7 +23,7 @@ import uuid
 
 import asyncpg
 
-from scripts.fleet import fleet
+from scripts.fleet import clusters, fleet
 from scripts.fleet.chaos import Proxy
 from tests.stress.bank_run import Figures, _books, _setup, verify
 
@@ -35,7 +35,7 @@ RESTORED = fleet.FLEET / "pitr"
 def _command(*args: str) -> None:
     """Run a PostgreSQL tool as `postgres`, echoing it (the docs record these)."""
     print("$ " + " ".join(args), flush=True)
-    fleet.as_postgres(list(args))
+    clusters.as_postgres(list(args))
 
 
 async def _user(email: str) -> None:
@@ -73,9 +73,9 @@ def _restore_config(target: str) -> str:
 
 async def pitr() -> int:
     shutil.rmtree(BACKUP, ignore_errors=True)
-    fleet._owned_by_postgres(BACKUP.parent)
+    clusters.owned_by_postgres(BACKUP.parent)
     _command(
-        str(fleet.PG_BIN / "pg_basebackup"),
+        str(clusters.PG_BIN / "pg_basebackup"),
         "-h",
         "127.0.0.1",
         "-p",
@@ -110,11 +110,11 @@ async def pitr() -> int:
         shutil.chown(path, "postgres", "postgres")
     RESTORED.chmod(0o700)
     log = fleet.LOGS / "pg-pitr.log"
-    _command(str(fleet.PG_BIN / "pg_ctl"), "-D", str(RESTORED), "-l", str(log), "-w", "start")
+    _command(str(clusters.PG_BIN / "pg_ctl"), "-D", str(RESTORED), "-l", str(log), "-w", "start")
     try:
         return await _check(before, after, int(str(entries)))
     finally:
-        _command(str(fleet.PG_BIN / "pg_ctl"), "-D", str(RESTORED), "-m", "fast", "-w", "stop")
+        _command(str(clusters.PG_BIN / "pg_ctl"), "-D", str(RESTORED), "-m", "fast", "-w", "stop")
         shutil.rmtree(RESTORED, ignore_errors=True)
 
 

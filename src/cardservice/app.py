@@ -45,6 +45,7 @@ from cardservice.payments.routes import router as payments_router
 from cardservice.ratelimit import RateLimiter
 from cardservice.sandbox.routes import router as sandbox_router
 from cardservice.security import CardCipher
+from cardservice.tracing import tracing_for
 from cardservice.transactions.routes import router as transactions_router
 from cardservice.unavailable import HANDLED, is_database_unavailable
 from cardservice.users.routes import router as users_router
@@ -132,6 +133,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.tokens = TokenCache(settings.auth_cache_seconds)
     app.state.cipher = CardCipher.from_settings(settings)
     app.state.outbound = outbound_client()
+    app.state.tracing = tracing_for(settings.otel_endpoint)
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)
@@ -187,3 +189,5 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     await app.state.db.dispose()
     await app.state.rate_limiter.close()
     await app.state.outbound.aclose()
+    if app.state.tracing is not None:
+        app.state.tracing.shutdown()  # flushes the spans still queued

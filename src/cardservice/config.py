@@ -50,6 +50,16 @@ class Settings(BaseSettings):
     mfa_ttl_seconds: int = Field(default=600, ge=10)
     three_ds_ttl_seconds: int = Field(default=600, ge=10)
     db_pool_size: int = Field(default=10, ge=1)
+    replica_url: str = Field(default="", description="a PostgreSQL hot standby for some reads")
+    replica_max_lag_ms: int = Field(
+        default=1000, ge=1, description="reads go to the standby only while it lags less"
+    )
+    replica_pin_seconds: float = Field(
+        default=5.0, gt=0, description="a caller who wrote reads from the primary this long"
+    )
+    otel_endpoint: str = Field(
+        default="", description="OTLP/HTTP collector base URL: one trace span per request"
+    )
     webhook_allow_private: bool | None = Field(
         default=None, description="deliver to loopback/private addresses (default: sandbox)"
     )

@@ -1,6 +1,7 @@
 """The connection layer: every pool, PRAGMA and lock of one service instance, in one place.
 
-* `db.reader` — read statements (`cardservice.sql.Reader`).
+* `db.reader` — read statements (`cardservice.sql.Reader`); with `REPLICA_URL`, the routes
+  that may read from the standby get a `db` whose reader may (`cardservice.replica`).
 * `await db.transact(work)` — one write unit: `work(tx)` runs its statements on a `Tx`; the
   unit commits when `work` returns and rolls back when it raises. Every write of the service
   (money or not) goes through here. A unit that meets a deadlock or a serialization failure
@@ -21,6 +22,7 @@ overtake.
 from __future__ import annotations
 
 import asyncio
+import copy
 import fcntl
 import logging
 import os
@@ -38,6 +40,7 @@ from fastapi import Depends, Request
 from cardservice import metrics
 from cardservice.config import Settings
 from cardservice.events.outbox import complete_events
+from cardservice.replica import PROBE_TTL_SECONDS, STANDBY_ROUTES, Pins, RoutedReader, Standby
 from cardservice.sql import (
     PostgresPool,
     Reader,
@@ -131,6 +134,7 @@ class Database:
         self.key = url
         self._writer: SQLiteWriter | None = None
         self._pool: PostgresPool | None = None
+        self.standby: Standby | None = None
         if self.is_sqlite:
             path = sqlite_path(url)
             if path in ("", ":memory:") or "mode=memory" in url:
@@ -145,9 +149,17 @@ class Database:
             self._writer_file = _WriterFileLock(f"{path}-writer.lock")
         else:
             size = max(settings.db_pool_size, READ_RESERVE + 1)
-            self._pool = PostgresPool("postgresql://" + url.split("://", 1)[1], size, url)
+            self._pool = PostgresPool(_asyncpg_dsn(url), size, url)
             self.reader = self._pool
             self._write_slots = asyncio.Semaphore(size - READ_RESERVE)
+        if settings.replica_url:
+            self.standby = _standby(settings, self._pool)
+
+    def reading_from(self, reader: Reader) -> Database:
+        """This database with its reads on `reader` (one request's view; writes unchanged)."""
+        view = copy.copy(self)
+        view.reader = reader
+        return view
 
     @asynccontextmanager
     async def _writer_turn(self) -> AsyncIterator[None]:
@@ -183,6 +195,8 @@ class Database:
                 async with self.transaction() as tx:
                     done = await work(tx)
                 metrics.count_postings(tx.postings)  # committed
+                if self.standby is not None:
+                    await self.standby.pin_caller()
                 return done
             except Exception as error:
                 if attempt == UNIT_ATTEMPTS or not _is_retryable(error):
@@ -203,14 +217,56 @@ class Database:
             self._writer.close()
             assert isinstance(self.reader, SQLiteReader)
             await self.reader.close()
+        if self.standby is not None:
+            await self.standby.close()
         if self._pool is not None:
             await self._pool.close()
 
 
+def _standby(settings: Settings, primary: PostgresPool | None) -> Standby:
+    """The standby of `REPLICA_URL` (PostgreSQL only), after checking its settings."""
+    if primary is None:
+        raise ConfigurationError(
+            "CARDSERVICE_REPLICA_URL names a PostgreSQL standby, and an SQLite database has "
+            "none: unset it"
+        )
+    if not settings.replica_url.startswith(("postgresql://", "postgres://")):
+        raise ConfigurationError("CARDSERVICE_REPLICA_URL must be a postgresql:// URL")
+    if settings.replica_pin_seconds * 1000 < settings.replica_max_lag_ms + PROBE_TTL_SECONDS * 1000:
+        raise ConfigurationError(
+            "CARDSERVICE_REPLICA_PIN_SECONDS must outlast CARDSERVICE_REPLICA_MAX_LAG_MS plus "
+            f"the lag measurement's {PROBE_TTL_SECONDS} s, or a caller could miss its own write"
+        )
+    logger.info(
+        "standby reads on",
+        extra={
+            "routes": len(STANDBY_ROUTES),
+            "max_lag_ms": settings.replica_max_lag_ms,
+            "pin_seconds": settings.replica_pin_seconds,
+        },
+    )
+    pins = Pins(settings.replica_pin_seconds, settings.redis_url)
+    return Standby(
+        _asyncpg_dsn(settings.replica_url),
+        _asyncpg_dsn(settings.resolved_database_url),
+        primary,
+        settings.replica_max_lag_ms,
+        pins,
+    )
+
+
+def _asyncpg_dsn(url: str) -> str:
+    """A PostgreSQL URL (`postgresql+asyncpg://`, `postgres://`, …) as asyncpg takes it."""
+    return "postgresql://" + url.split("://", 1)[1]
+
+
 async def database(request: Request) -> Database:
     """The service instance's database (a route dependency: `db: Db`; async, so FastAPI
-    calls it inline instead of on a worker thread)."""
+    calls it inline instead of on a worker thread). With a standby, a request of a route in
+    `replica.STANDBY_ROUTES` gets a view whose `reader` may read from it."""
     db: Database = request.app.state.db
+    if db.standby is not None and metrics.route_template(request.scope) in STANDBY_ROUTES:
+        return db.reading_from(RoutedReader(db.reader, db.standby))
     return db
 
 

@@ -12,7 +12,9 @@ before any worker imports this module; a scrape served by any worker sums every 
 from __future__ import annotations
 
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -71,6 +73,24 @@ CONNECTIONS_IN_USE = Gauge(
     "live workers).",
     multiprocess_mode="livesum",
 )
+REPLICA_READS = Counter(
+    "cardservice_replica_reads",
+    "Read statements of standby-eligible routes, by the database that answered (primary, "
+    "standby) and why (fresh; measuring, unavailable, lagging, pinned, failed: the primary).",
+    ["target", "reason"],
+)
+REPLICA_LAG = Gauge(
+    "cardservice_replica_lag_seconds",
+    "The standby's replay lag as last measured (-1: it could not be read from).",
+    multiprocess_mode="livemax",
+)
+
+
+def route_template(scope: Mapping[str, Any]) -> str:
+    """The matched route's template (`/card/{cardUuid}`), never the path with its ids."""
+    route = scope.get("route")
+    template = getattr(route, "path_format", None)
+    return template if isinstance(template, str) else UNMATCHED_ROUTE
 
 
 def prepare_multiprocess_dir(directory: Path) -> Path:
@@ -116,6 +136,15 @@ def count_database_unavailable() -> None:
 def observe_writer_wait(seconds: float) -> None:
     """How long an SQLite write unit waited for its turn (the asyncio lock and the flock)."""
     WRITER_WAIT.observe(seconds)
+
+
+def count_replica_read(target: str, reason: str) -> None:
+    REPLICA_READS.labels(target, reason).inc()
+
+
+def set_replica_lag(milliseconds: float | None) -> None:
+    """The standby's lag in ms, or None when it cannot be read from (-1 on the gauge)."""
+    REPLICA_LAG.set(-1 if milliseconds is None else milliseconds / 1000)
 
 
 def exposition() -> bytes:

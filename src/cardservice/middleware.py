@@ -11,18 +11,12 @@ import uuid
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardservice import metrics
+from cardservice.replica import REQUEST_STATE
 from cardservice.web import dumps
 
 logger = logging.getLogger("cardservice.access")
 REQUEST_ID_PATTERN = re.compile(r"^[A-Za-z0-9._-]{8,128}$")
 NOSNIFF = (b"x-content-type-options", b"nosniff")
-
-
-def _route_template(scope: Scope) -> str:
-    """The matched route's template (`/card/{cardUuid}`), never the path with its ids."""
-    route = scope.get("route")
-    template = getattr(route, "path_format", None)
-    return template if isinstance(template, str) else metrics.UNMATCHED_ROUTE
 
 
 class RequestContextMiddleware:
@@ -38,8 +32,11 @@ class RequestContextMiddleware:
             await self.app(scope, receive, send)
             return
         request_id = self._request_id(scope)
-        scope.setdefault("state", {})["request_id"] = request_id
+        state = scope.setdefault("state", {})
+        state["request_id"] = request_id
+        request_state = REQUEST_STATE.set(state)  # the caller, for the standby's pins
         started = time.perf_counter()
+        started_ns = time.time_ns()  # the trace span's clock
         status = 500
         response_started = False
 
@@ -62,8 +59,13 @@ class RequestContextMiddleware:
             if not response_started:
                 await self._internal_error(send_with_id, request_id)
         finally:
+            REQUEST_STATE.reset(request_state)
             elapsed = time.perf_counter() - started
-            metrics.observe_request(scope["method"], _route_template(scope), status, elapsed)
+            route = metrics.route_template(scope)
+            metrics.observe_request(scope["method"], route, status, elapsed)
+            tracing = scope["app"].state.tracing
+            if tracing is not None:
+                tracing.record_request(scope["method"], route, status, started_ns, time.time_ns())
             metrics.set_connections_in_use(scope["app"].state.db.connections_in_use())
             logger.info(
                 "request",

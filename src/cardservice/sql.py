@@ -11,7 +11,9 @@ converted to what each database stores (SQLite: uuid → 32 hex digits, datetime
 `YYYY-MM-DD HH:MM:SS.ffffff` UTC, bool → 0/1); values read back go through `text_uuid`,
 `iso_z`, `as_uuid`, `as_datetime` and `flag`.
 
-* PostgreSQL: one asyncpg pool per process for reads and write units (`db.Database`).
+* PostgreSQL: one asyncpg pool per process for reads and write units (`db.Database`), and
+  with `REPLICA_URL` a second pool on the standby for the reads that may lag
+  (`cardservice.replica`), behind the same `Reader` interface.
 * SQLite: short reads run inline on the event loop thread on `query_only` connections (an
   indexed read takes microseconds, less than a hop to a thread would cost); reads that may
   walk many rows (`Reader.scan`) run on a thread, so a deep report page never stalls the other
@@ -182,8 +184,9 @@ class PostgresTx:
 class PostgresPool:
     """The process's one asyncpg pool: reads, and write units (`unit`)."""
 
-    def __init__(self, dsn: str, max_size: int, key: str) -> None:
+    def __init__(self, dsn: str, max_size: int, key: str, connect_timeout: float = 60.0) -> None:
         self._dsn, self.max_size, self.key = dsn, max_size, key
+        self._connect_timeout = connect_timeout
         self._pool: asyncpg.Pool | None = None
         self._opening = asyncio.Lock()
 
@@ -192,7 +195,11 @@ class PostgresPool:
             async with self._opening:
                 if self._pool is None:
                     self._pool = await asyncpg.create_pool(
-                        self._dsn, min_size=1, max_size=self.max_size, reset=_nothing_to_reset
+                        self._dsn,
+                        min_size=1,
+                        max_size=self.max_size,
+                        reset=_nothing_to_reset,
+                        timeout=self._connect_timeout,
                     )
         return self._pool
 
