@@ -108,26 +108,24 @@ def _back(card_uuid: str, form: dict[str, str], done: str) -> str:
     return f"/app/cards/{card_uuid}?done={done}"
 
 
+async def _set_status(request: Request, card_uuid: str, status: str) -> Response:
+    async def action(api: Api, form: dict[str, str]) -> Response:
+        await _patch(api, card_uuid, {"status": status})
+        return redirect(request, _back(card_uuid, form, status))
+
+    return await act(request, action)
+
+
 @router.post("/cards/{cardUuid}/freeze")
 async def freeze(request: Request, card_uuid: CardUuid) -> Response:
     """Freeze the card (`PATCH` status `frozen`)."""
-
-    async def action(api: Api, form: dict[str, str]) -> Response:
-        await _patch(api, card_uuid, {"status": "frozen"})
-        return redirect(request, _back(card_uuid, form, "frozen"))
-
-    return await act(request, action)
+    return await _set_status(request, card_uuid, "frozen")
 
 
 @router.post("/cards/{cardUuid}/unfreeze")
 async def unfreeze(request: Request, card_uuid: CardUuid) -> Response:
     """Unfreeze the card (`PATCH` status `active`)."""
-
-    async def action(api: Api, form: dict[str, str]) -> Response:
-        await _patch(api, card_uuid, {"status": "active"})
-        return redirect(request, _back(card_uuid, form, "active"))
-
-    return await act(request, action)
+    return await _set_status(request, card_uuid, "active")
 
 
 @router.get("/cards/{cardUuid}/close")
