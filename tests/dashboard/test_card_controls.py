@@ -4,6 +4,7 @@ API's refusals shown by their fields; a team owner sees members' cards without a
 
 from __future__ import annotations
 
+import uuid
 from decimal import Decimal
 from typing import Any
 
@@ -21,10 +22,18 @@ async def _card(client: httpx.AsyncClient, user: Caller, card: str) -> dict[str,
     return found
 
 
-async def test_freeze_and_unfreeze_from_the_list(app: FastAPI, client: httpx.AsyncClient) -> None:
+async def _signed_in_with_a_card(
+    app: FastAPI, client: httpx.AsyncClient, **extra: str
+) -> tuple[Caller, uuid.UUID, str]:
+    """A new user with one card, signed in to the dashboard: (user, account, card)."""
     user = await make_user(app)
-    _account, card = await make_card(app, client, user)
+    account, card = await make_card(app, client, user, **extra)
     await sign_in(client, user)
+    return user, account, card
+
+
+async def test_freeze_and_unfreeze_from_the_list(app: FastAPI, client: httpx.AsyncClient) -> None:
+    user, _account, card = await _signed_in_with_a_card(app, client)
     listed = (await client.get("/app/cards")).text
     assert f'action="/app/cards/{card}/freeze"' in listed
     frozen = await post_form(client, f"/app/cards/{card}/freeze", back="list")
@@ -43,9 +52,7 @@ async def test_freeze_and_unfreeze_from_the_list(app: FastAPI, client: httpx.Asy
 async def test_a_change_without_the_forms_csrf_token_changes_nothing(
     app: FastAPI, client: httpx.AsyncClient
 ) -> None:
-    user = await make_user(app)
-    _account, card = await make_card(app, client, user)
-    await sign_in(client, user)
+    user, _account, card = await _signed_in_with_a_card(app, client)
     forged = await client.post(f"/app/cards/{card}/freeze", data={"csrf_token": "forged"})
     assert forged.status_code == 403 and "form expired" in forged.text
     assert (await _card(client, user, card))["status"] == "active"
@@ -54,9 +61,7 @@ async def test_a_change_without_the_forms_csrf_token_changes_nothing(
 async def test_closing_asks_first_and_returns_the_balance_to_the_account(
     app: FastAPI, client: httpx.AsyncClient
 ) -> None:
-    user = await make_user(app)
-    account, card = await make_card(app, client, user, funds="1000", start_balance="100")
-    await sign_in(client, user)
+    user, account, card = await _signed_in_with_a_card(app, client, start_balance="100")
     confirm = await client.get(f"/app/cards/{card}/close")
     assert confirm.status_code == 200 and "Closing is final" in confirm.text
     assert "100.00 USD" in confirm.text and (await _card(client, user, card))["status"] == "active"
@@ -75,9 +80,7 @@ async def test_closing_asks_first_and_returns_the_balance_to_the_account(
 async def test_controls_are_saved_and_refusals_shown_by_their_fields(
     app: FastAPI, client: httpx.AsyncClient
 ) -> None:
-    user = await make_user(app)
-    _account, card = await make_card(app, client, user)
-    await sign_in(client, user)
+    user, _account, card = await _signed_in_with_a_card(app, client)
     path = f"/app/cards/{card}/controls"
     bad = await post_form(
         client, path, daily="60", per_authorization="12.345", lifetime="lots", blocked_tags=""
