@@ -23,6 +23,7 @@ from cardservice.cards.schemas import BuyCardsRequest
 from cardservice.db import Database
 from cardservice.models import Transaction
 from cardservice.models.base import table_of, utcnow
+from cardservice.progress import Report, Stages
 from cardservice.security import CardCipher
 from cardservice.sql import Tx, insert_sql, row_args, text_uuid
 from cardservice.transactions.deposits import deposit
@@ -145,7 +146,9 @@ def _purchase(
     return row, entry, postings
 
 
-async def _history(db: Database, data: DataSet, count: int, rng: random.Random) -> None:
+async def _history(
+    db: Database, data: DataSet, count: int, rng: random.Random, report: Report, stage: str
+) -> None:
     """`count` settled purchases spread over a year, in batches, each with its entry; the
     cards' balances moved by exactly their postings. Postings go in before their entries,
     as the ledger's rules require (`ledger.entries`)."""
@@ -191,6 +194,7 @@ async def _history(db: Database, data: DataSet, count: int, rng: random.Random) 
             return rows
 
         rows = await db.transact(batch)
+        report(stage, start + size, count)
         if len(data.transactions) < 1000:
             data.transactions += [str(r["uuid"]) for r in rows[: 1000 - len(data.transactions)]]
 
@@ -229,10 +233,12 @@ async def build(
 ) -> DataSet:
     rng = random.Random(7)
     data = await _heavy_user(db, cipher, cards)
-    await _history(db, data, transactions, rng)
-    if transactions > REFERENCE_TRANSACTIONS:  # page 1 at this size vs. at the reference size
-        data.reference = await _heavy_user(db, cipher, 10, "reference@bench.example")
-        await _history(db, data.reference, REFERENCE_TRANSACTIONS, rng)
+    with Stages() as bars:  # drawn on a terminal only
+        await _history(db, data, transactions, rng, bars.report, "transactions")
+        if transactions > REFERENCE_TRANSACTIONS:  # page 1 at this size vs. the reference size
+            data.reference = await _heavy_user(db, cipher, 10, "reference@bench.example")
+            reference = REFERENCE_TRANSACTIONS
+            await _history(db, data.reference, reference, rng, bars.report, "reference set")
     data.holders = await _ordinary_users(db, cipher, users, data.bin_uuid)
     await check_ledger(db)
     return data

@@ -12,8 +12,9 @@ from fastapi import FastAPI
 from cardservice.config import Settings
 
 
-def _cli(settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {
+def cli_env(settings: Settings) -> dict[str, str]:
+    """The environment a `cardservice` command needs to work on `settings`' database."""
+    return {
         **os.environ,
         "CARDSERVICE_DATABASE_URL": settings.database_url,
         "CARDSERVICE_VAR_DIR": str(settings.var_dir),
@@ -21,9 +22,12 @@ def _cli(settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:
         "CARDSERVICE_FINGERPRINT_KEY": settings.fingerprint_key,
         "CARDSERVICE_LOG_LEVEL": "WARNING",
     }
+
+
+def _cli(settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "cardservice", *args],
-        env=env,
+        env=cli_env(settings),
         capture_output=True,
         text=True,
         timeout=120,

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from cardservice.logs import HumanFormatter, JsonFormatter, choose_formatter, configure_logging
-from cardservice.progress import Progress
+from cardservice.progress import Progress, Stages
 
 BASE = "http://127.0.0.1:8000"
 
@@ -82,6 +82,19 @@ def test_progress_is_silent_in_a_pipe() -> None:
     with Progress("cards", total=4, stream=pipe) as bar:
         bar.advance(4)
     assert pipe.getvalue() == "" and bar.done == 4
+
+
+def test_stages_draw_one_finished_bar_per_stage_on_a_terminal_only() -> None:
+    terminal, pipe = Terminal(), io.StringIO()
+    for stream in (terminal, pipe):
+        with Stages(stream) as bars:
+            for walked in (2, 3):
+                bars.report("cards", walked, 3)
+            bars.report("codes", 1, 1)
+    lines = terminal.getvalue().split("\n")
+    assert lines[0].endswith("cards " + "█" * 30 + " 100% 3/3") and "\r" in lines[0]
+    assert lines[1].endswith("codes " + "█" * 30 + " 100% 1/1") and lines[2] == ""
+    assert pipe.getvalue() == ""
 
 
 def test_the_steps_of_make_run_print_no_log_line_before_the_welcome(tmp_path: Path) -> None:

@@ -21,8 +21,10 @@ from cardservice.auth.credentials import TokenCache
 from cardservice.auth.routes import router as auth_router
 from cardservice.cards.routes import router as cards_router
 from cardservice.config import Settings
+from cardservice.dashboard import card_pages as dashboard_cards
 from cardservice.dashboard import pages as dashboard_pages
 from cardservice.dashboard import signin as dashboard_signin
+from cardservice.dashboard import webhook_pages as dashboard_webhooks
 from cardservice.dashboard.web import STATIC_DIR as DASHBOARD_STATIC
 from cardservice.db import Database
 from cardservice.decisions.routes import router as decisions_router
@@ -154,6 +156,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         webhooks_router,
         dashboard_signin.router,
         dashboard_pages.router,
+        dashboard_cards.router,
+        dashboard_webhooks.router,
     ]
     if settings.sandbox_enabled:
         routers.append(sandbox_router)

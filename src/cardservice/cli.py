@@ -215,6 +215,7 @@ async def cmd_keys_fingerprint_key(_args: argparse.Namespace, settings: Settings
 async def cmd_keys_rotate(args: argparse.Namespace, settings: Settings) -> str:
     from cardservice.db import Database
     from cardservice.key_rotation import rotate_keys
+    from cardservice.progress import Stages
     from cardservice.security import CardCipher
 
     if not settings.fingerprint_key:
@@ -225,12 +226,12 @@ async def cmd_keys_rotate(args: argparse.Namespace, settings: Settings) -> str:
     if args.batch < 1:
         raise CommandError("--batch must be ≥ 1")
 
-    def progress(table: str, walked: int, total: int) -> None:
-        print(f"{table}: {walked}/{total} rows walked", file=sys.stderr, flush=True)
-
     db = Database(settings)
     try:
-        changed = await rotate_keys(db, CardCipher.from_settings(settings), progress, args.batch)
+        with Stages() as bars:  # a bar per table on a terminal, nothing in a pipe
+            changed = await rotate_keys(
+                db, CardCipher.from_settings(settings), bars.report, args.batch
+            )
     finally:
         await db.dispose()
     return str(changed)
@@ -260,8 +261,10 @@ async def cmd_openapi(_args: argparse.Namespace, settings: Settings) -> str:
 
 async def cmd_demo(_args: argparse.Namespace, settings: Settings) -> str:
     from cardservice.demo import create_demo
+    from cardservice.progress import Stages
 
-    return await create_demo(settings)
+    with Stages() as bars:  # the history drawn on a terminal, nothing in a pipe
+        return await create_demo(settings, bars.report)
 
 
 def _parser() -> argparse.ArgumentParser:

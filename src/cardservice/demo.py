@@ -21,6 +21,7 @@ from cardservice.config import Settings
 from cardservice.db import Database
 from cardservice.ledger.money import to_minor
 from cardservice.models.base import utcnow
+from cardservice.progress import Report
 from cardservice.security import CardCipher
 from cardservice.sql import Tx, as_uuid, text_uuid
 from cardservice.transactions import lifecycle
@@ -71,7 +72,7 @@ async def _bin_for(tx: Tx, currency: str) -> str:
     return str(text_uuid(found))
 
 
-async def _populate(tx: Tx, cipher: CardCipher) -> uuid.UUID:
+async def _populate(tx: Tx, cipher: CardCipher, report: Report) -> uuid.UUID:
     owner = await create_user(tx, DEMO_EMAIL, "Dana Demo", DEMO_TEAM, "owner")
     member = await create_user(tx, "sam@cardservice.example", "Sam Member", DEMO_TEAM, "member")
     plan = [
@@ -96,7 +97,7 @@ async def _populate(tx: Tx, cipher: CardCipher) -> uuid.UUID:
         await buy_cards(tx, cipher, user, body)
     for user, email in ((owner, DEMO_EMAIL), (member, "sam@cardservice.example")):
         rng = random.Random(f"{DEMO_SEED}:{email}")  # noqa: S311 - demo data, not secrets
-        await _history(tx, cipher, user, rng)
+        await _history(tx, cipher, user, rng, report, f"{email} history")
     await _controls(tx, cipher, owner)
     return owner
 
@@ -140,7 +141,14 @@ async def _controls(tx: Tx, cipher: CardCipher, owner: uuid.UUID) -> None:
         await authorize(tx, cipher, owner, message, now=now)
 
 
-async def _history(tx: Tx, cipher: CardCipher, user: uuid.UUID, rng: random.Random) -> None:
+async def _history(
+    tx: Tx,
+    cipher: CardCipher,
+    user: uuid.UUID,
+    rng: random.Random,
+    report: Report,
+    stage: str,
+) -> None:
     """About 35 purchases per card over the last 90 days, through the engine, oldest first."""
     cards = await tx.rows(
         "SELECT uuid, currency FROM cards WHERE user_uuid = $1 ORDER BY sort_order", user
@@ -158,7 +166,7 @@ async def _history(tx: Tx, cipher: CardCipher, user: uuid.UUID, rng: random.Rand
         now - timedelta(minutes=rng.randint(60, HISTORY_DAYS * 24 * 60))
         for _ in range(35 * len(cards))
     )
-    for moment in moments:
+    for done, moment in enumerate(moments, start=1):
         card, tag = rng.choice(cards), rng.choices(merchants, weights)[0]
         amount = rng.choice([rng.randint(300, 3000), rng.randint(3000, 25000)])
         purchase = await authorize(
@@ -176,6 +184,7 @@ async def _history(tx: Tx, cipher: CardCipher, user: uuid.UUID, rng: random.Rand
         )
         if purchase["status"] == "pending":
             await _settle_or_not(tx, user, purchase, moment, now, rng)
+        report(stage, done, len(moments))
     first = cards[0]
     card_uuid = as_uuid(first["uuid"])
     assert card_uuid is not None
@@ -202,14 +211,19 @@ async def _settle_or_not(
             await lifecycle.refund(tx, user, purchase["uuid"], amount, now=settled_at)
 
 
-async def create_demo(settings: Settings) -> str:
-    """Create the demo data if missing; return a new bearer token for the demo owner."""
+def _quiet(_stage: str, _done: int, _total: int) -> None:
+    """No progress to show."""
+
+
+async def create_demo(settings: Settings, report: Report = _quiet) -> str:
+    """Create the demo data if missing (its progress told to `report`); return a new bearer
+    token for the demo owner."""
     db, cipher = Database(settings), CardCipher.from_settings(settings)
 
     async def unit(tx: Tx) -> str:
         owner = as_uuid(await tx.value("SELECT uuid FROM users WHERE email = $1", DEMO_EMAIL))
         if owner is None:
-            owner = await _populate(tx, cipher)
+            owner = await _populate(tx, cipher, report)
         _token, plaintext = await issue_token(tx, owner, "demo", TOKEN_LIFETIME)
         return plaintext
 

@@ -9,20 +9,19 @@ Fingerprints are untouched: their key is separate and stable (`cardservice.secur
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
 from functools import partial
 
 from cardservice.db import Database
+from cardservice.progress import Report
 from cardservice.security import CardCipher
 from cardservice.sql import Tx, as_uuid
 
 ENCRYPTED_COLUMNS = (("cards", "pan_ciphertext"), ("three_ds_codes", "code_ciphertext"))
 BATCH_SIZE = 500
-Progress = Callable[[str, int, int], None]  # table, rows walked, rows in the table
 
 
 async def rotate_keys(
-    db: Database, cipher: CardCipher, progress: Progress, batch_size: int = BATCH_SIZE
+    db: Database, cipher: CardCipher, progress: Report, batch_size: int = BATCH_SIZE
 ) -> int:
     """Re-encrypt every card number and 3DS code not yet under the newest key; returns how
     many were re-encrypted."""

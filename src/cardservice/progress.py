@@ -1,13 +1,15 @@
-"""A progress bar for long CLI jobs (`demo`, bench data sets): drawn on a terminal, silent
-anywhere else, so logs and pipes never receive carriage returns."""
+"""A progress bar for long CLI jobs (`demo`, `keys rotate`, bench data sets): drawn on a
+terminal, silent anywhere else, so logs and pipes never receive carriage returns."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from types import TracebackType
 from typing import TextIO
 
 BAR_WIDTH = 30
+Report = Callable[[str, int, int], None]  # stage, items done, items in the stage
 
 
 class Progress:
@@ -47,3 +49,29 @@ class Progress:
         if self.visible:
             self.stream.write("\n")
             self.stream.flush()
+
+
+class Stages:
+    """One bar per stage of a job (a table, a user's history), each finished when the next
+    begins: `report(stage, done, total)` is the callback long jobs take."""
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream
+        self._bar: Progress | None = None
+
+    def report(self, stage: str, done: int, total: int) -> None:
+        if self._bar is None or self._bar.label != stage:
+            self.close()
+            self._bar = Progress(stage, total, self.stream).__enter__()
+        self._bar.advance(done - self._bar.done)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(None, None, None)
+            self._bar = None
+
+    def __enter__(self) -> Stages:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()

@@ -7,16 +7,17 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.async_api import Browser, async_playwright
+from playwright.async_api import Browser, BrowserContext, async_playwright
 
 from tests.live_server import LiveServer, demo_server
 
 CHROMIUM = "/usr/bin/chromium"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def live(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """One demo server per database for the module (the demo is created once)."""
+    """One demo server per database for the browser tests (the demo is created once); a
+    test that changes the demo's data puts it back."""
     with demo_server(database_url, tmp_path_factory.mktemp("browser-var")) as server:
         yield server
 
@@ -38,3 +39,11 @@ def shots(database_url: str) -> Path:
     folder = Path("var/screenshots") / kind
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+@pytest.fixture
+async def context(browser: Browser) -> AsyncIterator[BrowserContext]:
+    # axe is injected as a script of the test's own: the pages' CSP would refuse it.
+    made = await browser.new_context(bypass_csp=True, accept_downloads=True)
+    yield made
+    await made.close()

@@ -4,83 +4,21 @@ page, downloads a receipt, watches a 3DS code arrive, signs out. Every page is s
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from decimal import Decimal
-from io import BytesIO
 from pathlib import Path
-from typing import Any
 
-import httpx
-import pytest
-from PIL import Image
-from playwright.async_api import Browser, BrowserContext, Page
+from playwright.async_api import Browser, BrowserContext
 
+# Shared with the other browser tests (`watch`), under the names these tests use.
+from tests.browser.watch import Watched, screenshot
+from tests.browser.watch import api as _api
+from tests.browser.watch import call as _call
+from tests.browser.watch import money as _money
+from tests.browser.watch import sign_in as _sign_in
 from tests.live_server import LiveServer
 
-AXE = Path(__file__).with_name("axe.min.js")
 PAGES = {"overview": "/app", "accounts": "/app/accounts", "cards": "/app/cards"}
 PAGES["transactions"] = "/app/transactions"
 WIDTHS = (1280, 375)
-
-
-class Watched:
-    """A page with its console errors and failed requests recorded."""
-
-    def __init__(self, page: Page) -> None:
-        self.page = page
-        self.problems: list[str] = []
-        page.on("console", lambda m: m.type == "error" and self.problems.append(m.text))
-        page.on("pageerror", lambda e: self.problems.append(str(e)))
-        page.on("requestfailed", lambda r: self.problems.append(f"failed {r.url}"))
-        page.on(
-            "response",
-            lambda r: r.status >= 400 and self.problems.append(f"{r.status} {r.url}"),
-        )
-
-
-@pytest.fixture
-async def context(browser: Browser) -> AsyncIterator[BrowserContext]:
-    # axe is injected as a script of the test's own: the pages' CSP would refuse it.
-    made = await browser.new_context(bypass_csp=True, accept_downloads=True)
-    yield made
-    await made.close()
-
-
-async def _sign_in(context: BrowserContext, live: LiveServer) -> Watched:
-    watched = Watched(await context.new_page())
-    await watched.page.goto(f"{live.base}/app")
-    assert watched.page.url.endswith("/app/login")
-    await watched.page.get_by_label("Bearer token").fill(live.demo_token)
-    await watched.page.get_by_role("button", name="Sign in").click()
-    await watched.page.wait_for_url(f"{live.base}/app")
-    return watched
-
-
-async def _call(
-    live: LiveServer, method: str, path: str, token: str = "", **kwargs: Any
-) -> httpx.Response:
-    headers = {"Authorization": f"Bearer {token or live.demo_token}"}
-    async with httpx.AsyncClient(base_url=live.base, headers=headers) as client:
-        return await client.request(method, path, **kwargs)
-
-
-async def _api(live: LiveServer, path: str, **params: str | int) -> Any:
-    return (await _call(live, "GET", path, params=params)).json()
-
-
-def _money(amount: object, currency: str) -> str:
-    return f"{Decimal(str(amount)):,.2f} {currency}"
-
-
-def _not_blank(png: bytes) -> bool:
-    colors = Image.open(BytesIO(png)).convert("RGB").getcolors(maxcolors=1 << 20)
-    return colors is not None and len(colors) > 20
-
-
-async def _axe_serious(page: Page) -> list[str]:
-    await page.add_script_tag(path=str(AXE))
-    result = await page.evaluate("async () => (await axe.run(document)).violations")
-    return [v["id"] for v in result if v["impact"] in ("serious", "critical")]
 
 
 async def test_every_page_is_drawn_clean_and_accessible_at_both_widths(
@@ -91,14 +29,7 @@ async def test_every_page_is_drawn_clean_and_accessible_at_both_widths(
         await watched.page.set_viewport_size({"width": width, "height": 900})
         for name, path in PAGES.items():
             await watched.page.goto(f"{live.base}{path}")
-            png = await watched.page.screenshot(full_page=True)
-            (shots / f"{name}-{width}.png").write_bytes(png)
-            assert _not_blank(png), name
-            assert await _axe_serious(watched.page) == [], (name, width)
-            overflow = await watched.page.evaluate(
-                "document.documentElement.scrollWidth > window.innerWidth"
-            )
-            assert not overflow, (name, width)  # tables scroll inside their own region
+            await screenshot(watched.page, shots, f"{name}-{width}.png")
     assert watched.problems == []
 
 

@@ -10,15 +10,10 @@ import httpx
 from fastapi import FastAPI
 
 from cardservice.dashboard.charts import HEIGHT, bars, spend_per_day
+from tests.dashboard.session import sign_in as _sign_in
 from tests.factories import Caller, authorize, make_card, make_user
 
 PAGES = ("/app", "/app/accounts", "/app/cards", "/app/transactions", "/app/three-ds")
-
-
-async def _sign_in(client: httpx.AsyncClient, user: Caller) -> None:
-    await client.get("/app/login")
-    form = {"csrf_token": client.cookies["cs_csrf"], "token": user.token}
-    assert (await client.post("/app/login", data=form)).status_code == 303
 
 
 async def _mask(client: httpx.AsyncClient, user: Caller, card: str) -> str:

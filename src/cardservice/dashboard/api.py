@@ -12,6 +12,8 @@ import httpx
 import orjson
 from starlette.types import ASGIApp
 
+from cardservice.web import dumps
+
 INTERNAL_BASE = "http://cardservice.internal"
 PAGE_SIZE = 100
 
@@ -21,11 +23,20 @@ class SignedOut(Exception):
 
 
 class ApiError(Exception):
-    """The API refused a request the dashboard made; its message is shown to the person."""
+    """The API refused a request the dashboard made; its message (and, for a validation
+    failure, its messages per field) is shown to the person."""
 
-    def __init__(self, status_code: int, message: str) -> None:
+    def __init__(
+        self,
+        status_code: int,
+        message: str,
+        code: str = "",
+        errors: dict[str, list[str]] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status_code = status_code
+        self.code = code
+        self.errors = errors or {}
 
 
 def _decode(raw: bytes) -> Any:
@@ -33,8 +44,23 @@ def _decode(raw: bytes) -> Any:
     return json.loads(raw, parse_float=Decimal) if raw else None
 
 
+def _checked(response: httpx.Response) -> httpx.Response:
+    """The response when it succeeded; 401 → `SignedOut`, other errors → `ApiError`."""
+    if response.status_code == 401:
+        raise SignedOut()
+    if response.status_code >= 400:
+        body = orjson.loads(response.content)
+        raise ApiError(
+            response.status_code,
+            body.get("message", "The request failed."),
+            body.get("code", ""),
+            body.get("errors"),
+        )
+    return response
+
+
 class Api:
-    """`GET` calls into the app as the user; bodies are decoded with exact decimals."""
+    """Calls into the app as the user; bodies are decoded with exact decimals."""
 
     def __init__(self, app: ASGIApp, token: str) -> None:
         self._client = httpx.AsyncClient(
@@ -52,18 +78,19 @@ class Api:
     async def response(
         self, path: str, params: Mapping[str, str | int] | None = None
     ) -> httpx.Response:
-        """The raw response (receipts); 401 → `SignedOut`, other errors → `ApiError`."""
-        response = await self._client.get(path, params=params)
-        if response.status_code == 401:
-            raise SignedOut()
-        if response.status_code >= 400:
-            message = orjson.loads(response.content).get("message", "The request failed.")
-            raise ApiError(response.status_code, message)
-        return response
+        """The raw response of a `GET` (receipts); 401 → `SignedOut`, errors → `ApiError`."""
+        return _checked(await self._client.get(path, params=params))
 
     async def body(self, path: str, params: Mapping[str, str | int] | None = None) -> Any:
         """The decoded JSON envelope of a successful `GET`."""
         return _decode((await self.response(path, params)).content)
+
+    async def send(self, method: str, path: str, body: Mapping[str, Any] | None = None) -> Any:
+        """A write (`POST`, `PATCH`, `DELETE`) with a JSON body; the decoded envelope."""
+        content = None if body is None else dumps(body)
+        headers = {} if body is None else {"Content-Type": "application/json"}
+        response = await self._client.request(method, path, content=content, headers=headers)
+        return _decode(_checked(response).content)
 
     async def every_page(self, path: str, params: Mapping[str, str | int], limit: int) -> list[Any]:
         """The `data` of every page of a list endpoint, at most `limit` pages."""

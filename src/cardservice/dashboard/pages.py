@@ -1,4 +1,5 @@
-"""The dashboard's pages: overview, accounts, cards, transactions, and receipts to download.
+"""The dashboard's pages: overview, accounts, transactions, and receipts to download (cards:
+`card_pages`, webhooks: `webhook_pages`).
 
 Each page reads the API as the signed-in user (`dashboard.api`); nothing here touches a table.
 """
@@ -6,7 +7,6 @@ Each page reads the API as the signed-in user (`dashboard.api`); nothing here to
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Annotated, Any, get_args
@@ -17,56 +17,24 @@ from fastapi.responses import Response
 
 from cardservice.dashboard.api import Api, ApiError, SignedOut
 from cardservice.dashboard.charts import bars, spend_per_day
-from cardservice.dashboard.web import COOKIE_PATH, SESSION_COOKIE, finish, redirect, render
+
+# Shared with the card and webhook pages (`views`), under the names these handlers use.
+from cardservice.dashboard.views import page_links as _pages
+from cardservice.dashboard.views import show as _page
+from cardservice.dashboard.views import to_sign_in as _to_sign_in
+from cardservice.dashboard.web import SESSION_COOKIE, render
 from cardservice.openapi import UUID_PATTERN
 from cardservice.transactions.schemas import TransactionStatus, TransactionType
 
 router = APIRouter(prefix="/app", include_in_schema=False)
-Build = Callable[[Api], Awaitable[dict[str, Any]]]
 CHART_PAGES = 20  # at most 2,000 purchases drawn in the 30-day chart
 FILTERS = ("status", "type", "card_uuid", "date_from", "date_to")
 PageNumber = Annotated[int, Query(ge=1, le=1_000_000)]
 
 
-async def _page(request: Request, template: str, build: Build) -> Response:
-    """Render `template` with what `build` reads as the signed-in user, or send them to sign in."""
-    token = request.cookies.get(SESSION_COOKIE)
-    if not token:
-        return _to_sign_in(request)
-    try:
-        async with Api(request.app, token) as api:
-            context = await build(api)
-    except SignedOut:
-        return _to_sign_in(request)
-    except ApiError as error:
-        context = {"title": "Something was refused", "message": str(error)}
-        return render(request, "error.html", context, status_code=error.status_code)
-    return render(request, template, context)
-
-
-def _to_sign_in(request: Request) -> Response:
-    """To the sign-in page; a polled fragment asks htmx to move the whole page there."""
-    if request.headers.get("HX-Request") == "true":
-        response = finish(request, Response(status_code=204, headers={"HX-Redirect": "/app/login"}))
-    else:
-        response = redirect(request, "/app/login")
-    response.delete_cookie(SESSION_COOKIE, path=COOKIE_PATH)
-    return response
-
-
 def _chosen(request: Request) -> dict[str, str]:
     """The transaction filters picked in the form, by name (empty when not picked)."""
     return {name: request.query_params.get(name, "") for name in FILTERS}
-
-
-def _pages(meta: dict[str, int]) -> dict[str, int | None]:
-    page, last = meta["current_page"], meta["last_page"]
-    return {
-        "current": page,
-        "last": last,
-        "previous": page - 1 if page > 1 else None,
-        "next": page + 1 if page < last else None,
-    }
 
 
 @router.get("")
@@ -119,22 +87,6 @@ async def accounts(request: Request, page: PageNumber = 1) -> Response:
         }
 
     return await _page(request, "accounts.html", build)
-
-
-@router.get("/cards")
-async def cards(request: Request, page: PageNumber = 1) -> Response:
-    """The user's cards in their order: mask, balance, status, favorite."""
-
-    async def build(api: Api) -> dict[str, Any]:
-        body = await api.body("/card", {"page": page, "per_page": 20})
-        return {
-            "title": "Cards",
-            "cards": body["data"]["cards"],
-            "pages": _pages(body["meta"]),
-            "total": body["meta"]["total"],
-        }
-
-    return await _page(request, "cards.html", build)
 
 
 @router.get("/transactions")

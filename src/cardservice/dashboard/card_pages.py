@@ -1,0 +1,200 @@
+"""The cards pages: the list, one card with its controls, and closing it for good.
+
+Every change is `PATCH /card/{cardUuid}` of the API (API.md §10), sent as the signed-in user:
+the rules, and the messages of what they refuse, are the API's. A team owner sees the
+members' cards the API shows them (each member account's primary card), without actions:
+the API answers 404 to a change of a card that is not the caller's own.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import Response
+
+from cardservice.cards.controls import LIMITS, LISTS
+from cardservice.dashboard.api import Api, ApiError
+from cardservice.dashboard.pages import PageNumber
+from cardservice.dashboard.views import act, field_errors, page_links, show
+from cardservice.dashboard.web import redirect, render
+from cardservice.openapi import UUID_PATTERN
+
+router = APIRouter(prefix="/app", include_in_schema=False)
+CardUuid = Annotated[str, Path(alias="cardUuid", pattern=UUID_PATTERN)]
+Done = Annotated[str, Query(max_length=16)]
+NOTICES = {
+    "frozen": "The card is frozen: every authorization on it is declined until you unfreeze it.",
+    "active": "The card is active again.",
+    "closed": "The card is closed; its balance went back to its account.",
+    "controls": "The spending controls are saved.",
+    "removed": "Every spending control of this card is removed.",
+}
+CONTROL_LABELS = {
+    "per_authorization": "Per payment",
+    "daily": "Per UTC day",
+    "weekly": "Per ISO week",
+    "monthly": "Per calendar month",
+    "lifetime": "Over the card's life",
+    "allowed_tags": "Only these merchant tags",
+    "blocked_tags": "Never these merchant tags",
+    "allowed_countries": "Only these countries",
+    "blocked_countries": "Never these countries",
+}
+
+
+@router.get("/cards")
+async def cards(request: Request, page: PageNumber = 1) -> Response:
+    """The user's cards in their order, with freeze and unfreeze; the team's, read-only."""
+
+    async def build(api: Api) -> dict[str, Any]:
+        body = await api.body("/card", {"page": page, "per_page": 20})
+        team = (await api.body("/accounts", {"per_page": 1}))["data"]["related_team_accounts"]
+        return {
+            "title": "Cards",
+            "cards": body["data"]["cards"],
+            "team_cards": [
+                {**account["card_info"], "owner": account["owner"]["name"]}
+                for account in team
+                if account["card_info"] is not None
+            ],
+            "pages": page_links(body["meta"]),
+            "total": body["meta"]["total"],
+        }
+
+    return await show(request, "cards.html", build)
+
+
+def _form_values(card: dict[str, Any]) -> dict[str, str]:
+    """The controls form filled from the card's current controls (empty: none)."""
+    controls = card["spending_controls"] or {}
+    values = {name: "" if controls.get(name) is None else str(controls[name]) for name in LIMITS}
+    for name in LISTS:
+        values[name] = ", ".join(controls.get(name) or ())
+    return values
+
+
+async def _card_context(api: Api, card_uuid: str) -> dict[str, Any]:
+    card = (await api.body(f"/card/{card_uuid}"))["data"]
+    return {
+        "title": f"Card {card['mask']}",
+        "card": card,
+        "values": _form_values(card),
+        "labels": CONTROL_LABELS,
+        "limits": LIMITS,
+        "errors": {},
+    }
+
+
+@router.get("/cards/{cardUuid}")
+async def card(request: Request, card_uuid: CardUuid, done: Done = "") -> Response:
+    """One of the user's cards: its status and actions, and its spending controls form."""
+
+    async def build(api: Api) -> dict[str, Any]:
+        return {**await _card_context(api, card_uuid), "notice": NOTICES.get(done)}
+
+    return await show(request, "card.html", build)
+
+
+async def _patch(api: Api, card_uuid: str, change: dict[str, Any]) -> None:
+    await api.send("PATCH", f"/card/{card_uuid}", change)
+
+
+def _back(card_uuid: str, form: dict[str, str], done: str) -> str:
+    """Back to the list or to the card, whichever the form was on."""
+    if form.get("back") == "list":
+        return "/app/cards"
+    return f"/app/cards/{card_uuid}?done={done}"
+
+
+async def _set_status(request: Request, card_uuid: str, status: str) -> Response:
+    async def action(api: Api, form: dict[str, str]) -> Response:
+        await _patch(api, card_uuid, {"status": status})
+        return redirect(request, _back(card_uuid, form, status))
+
+    return await act(request, action)
+
+
+@router.post("/cards/{cardUuid}/freeze")
+async def freeze(request: Request, card_uuid: CardUuid) -> Response:
+    """Freeze the card (`PATCH` status `frozen`)."""
+    return await _set_status(request, card_uuid, "frozen")
+
+
+@router.post("/cards/{cardUuid}/unfreeze")
+async def unfreeze(request: Request, card_uuid: CardUuid) -> Response:
+    """Unfreeze the card (`PATCH` status `active`)."""
+    return await _set_status(request, card_uuid, "active")
+
+
+@router.get("/cards/{cardUuid}/close")
+async def close_page(request: Request, card_uuid: CardUuid) -> Response:
+    """The confirmation step: closing is final, and this balance returns to this account."""
+
+    async def build(api: Api) -> dict[str, Any]:
+        found = (await api.body(f"/card/{card_uuid}"))["data"]
+        account = (await api.body(f"/account/{found['account_uuid']}"))["data"]
+        return {"title": f"Close card {found['mask']}", "card": found, "account": account}
+
+    return await show(request, "card_close.html", build)
+
+
+@router.post("/cards/{cardUuid}/close")
+async def close(request: Request, card_uuid: CardUuid) -> Response:
+    """Close the card for good (`PATCH` status `closed`)."""
+
+    async def action(api: Api, _form: dict[str, str]) -> Response:
+        await _patch(api, card_uuid, {"status": "closed"})
+        return redirect(request, f"/app/cards/{card_uuid}?done=closed")
+
+    return await act(request, action)
+
+
+def _amount(text: str) -> Decimal | str | None:
+    """An amount field as the API reads it: empty → no limit; a number → exact; anything
+    else is sent as typed, for the API to refuse with its own message."""
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        return Decimal(text)
+    except InvalidOperation:
+        return text
+
+
+def _items(text: str, name: str) -> list[str]:
+    """A comma- or space-separated list (country codes in capitals)."""
+    items = [item for item in text.replace(",", " ").split() if item]
+    return [item.upper() for item in items] if name.endswith("countries") else items
+
+
+def _controls(form: dict[str, str]) -> dict[str, Any]:
+    """The `spending_controls` object of the form: an empty allow-list means any."""
+    controls: dict[str, Any] = {name: _amount(form.get(name, "")) for name in LIMITS}
+    for name in LISTS:
+        items = _items(form.get(name, ""), name)
+        controls[name] = items if items or name.startswith("blocked") else None
+    return controls
+
+
+@router.post("/cards/{cardUuid}/controls")
+async def save_controls(request: Request, card_uuid: CardUuid) -> Response:
+    """Set the card's spending controls, or remove them all; refusals shown by their fields."""
+
+    async def action(api: Api, form: dict[str, str]) -> Response:
+        removing = form.get("remove") == "all"
+        try:
+            controls = None if removing else _controls(form)
+            await _patch(api, card_uuid, {"spending_controls": controls})
+        except ApiError as error:
+            if error.status_code != 422:
+                raise
+            context = await _card_context(api, card_uuid)
+            errors = field_errors(error, "controls", within="spending_controls")
+            context.update(values=form, errors=errors)
+            return render(request, "card.html", context, status_code=422)
+        done = "removed" if removing else "controls"
+        return redirect(request, f"/app/cards/{card_uuid}?done={done}")
+
+    return await act(request, action)

@@ -1,0 +1,125 @@
+"""The cards pages change a card only through `PATCH /card/{cardUuid}`: freeze and unfreeze,
+close after a confirmation (the balance back to the account), spending controls with the
+API's refusals shown by their fields; a team owner sees members' cards without actions."""
+
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal
+from typing import Any
+
+import httpx
+from fastapi import FastAPI
+
+from tests.dashboard.session import post_form, sign_in
+from tests.factories import Caller, authorize, make_card, make_user
+
+
+async def _card(client: httpx.AsyncClient, user: Caller, card: str) -> dict[str, Any]:
+    response = await client.get(f"/card/{card}", headers=user.headers)
+    assert response.status_code == 200, response.text
+    found: dict[str, Any] = response.json()["data"]
+    return found
+
+
+async def _signed_in_with_a_card(
+    app: FastAPI, client: httpx.AsyncClient, **extra: str
+) -> tuple[Caller, uuid.UUID, str]:
+    """A new user with one card, signed in to the dashboard: (user, account, card)."""
+    user = await make_user(app)
+    account, card = await make_card(app, client, user, **extra)
+    await sign_in(client, user)
+    return user, account, card
+
+
+async def test_freeze_and_unfreeze_from_the_list(app: FastAPI, client: httpx.AsyncClient) -> None:
+    user, _account, card = await _signed_in_with_a_card(app, client)
+    listed = (await client.get("/app/cards")).text
+    assert f'action="/app/cards/{card}/freeze"' in listed
+    frozen = await post_form(client, f"/app/cards/{card}/freeze", back="list")
+    assert frozen.status_code == 303 and frozen.headers["location"] == "/app/cards"
+    assert (await _card(client, user, card))["status"] == "frozen"
+    declined = (await authorize(client, user, card, "1")).json()["data"]
+    assert declined["status"] == "declined" and declined["error"] == "card_frozen"
+    listed = (await client.get("/app/cards")).text
+    assert f'action="/app/cards/{card}/unfreeze"' in listed
+    active = await post_form(client, f"/app/cards/{card}/unfreeze")
+    assert active.headers["location"] == f"/app/cards/{card}?done=active"
+    assert (await _card(client, user, card))["status"] == "active"
+    assert "The card is active again." in (await client.get(active.headers["location"])).text
+
+
+async def test_a_change_without_the_forms_csrf_token_changes_nothing(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    user, _account, card = await _signed_in_with_a_card(app, client)
+    forged = await client.post(f"/app/cards/{card}/freeze", data={"csrf_token": "forged"})
+    assert forged.status_code == 403 and "form expired" in forged.text
+    assert (await _card(client, user, card))["status"] == "active"
+
+
+async def test_closing_asks_first_and_returns_the_balance_to_the_account(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    user, account, card = await _signed_in_with_a_card(app, client, start_balance="100")
+    confirm = await client.get(f"/app/cards/{card}/close")
+    assert confirm.status_code == 200 and "Closing is final" in confirm.text
+    assert "100.00 USD" in confirm.text and (await _card(client, user, card))["status"] == "active"
+    before = (await client.get(f"/account/{account}", headers=user.headers)).json()["data"]
+    closed = await post_form(client, f"/app/cards/{card}/close")
+    assert closed.headers["location"] == f"/app/cards/{card}?done=closed"
+    after = (await client.get(f"/account/{account}", headers=user.headers)).json()["data"]
+    assert Decimal(str(after["balance"])) == Decimal(str(before["balance"])) + 100
+    assert (await _card(client, user, card))["balance"] == 0
+    page = (await client.get(closed.headers["location"])).text
+    assert "its balance went back to its account" in page and "/freeze" not in page
+    again = await post_form(client, f"/app/cards/{card}/freeze")
+    assert again.status_code == 422 and "closed card cannot be changed" in again.text
+
+
+async def test_controls_are_saved_and_refusals_shown_by_their_fields(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    user, _account, card = await _signed_in_with_a_card(app, client)
+    path = f"/app/cards/{card}/controls"
+    bad = await post_form(
+        client, path, daily="60", per_authorization="12.345", lifetime="lots", blocked_tags=""
+    )
+    assert bad.status_code == 422
+    assert 'id="f-per_authorization-error"' in bad.text and 'id="f-lifetime-error"' in bad.text
+    assert 'id="f-daily-error"' not in bad.text and 'value="12.345"' in bad.text
+    assert (await _card(client, user, card))["spending_controls"] is None  # nothing written
+    unknown = await post_form(client, path, blocked_tags="no-such-tag")
+    assert unknown.status_code == 422 and "unknown tags: no-such-tag" in unknown.text
+
+    saved = await post_form(client, path, daily="60", blocked_tags="uber", blocked_countries="de")
+    assert saved.headers["location"] == f"/app/cards/{card}?done=controls"
+    controls = (await _card(client, user, card))["spending_controls"]
+    assert controls["daily"] == 60 and controls["per_authorization"] is None
+    assert controls["blocked_tags"] == ["uber"] and controls["blocked_countries"] == ["DE"]
+    assert controls["allowed_tags"] is None and controls["allowed_countries"] is None
+    page = (await client.get(saved.headers["location"])).text
+    assert 'name="daily" type="text" value="60.00"' in page and "controls are saved" in page
+    over = (await authorize(client, user, card, "61")).json()["data"]
+    assert over["error"] == "limit_exceeded"
+
+    removed = await post_form(client, path, remove="all")
+    assert removed.headers["location"] == f"/app/cards/{card}?done=removed"
+    assert (await _card(client, user, card))["spending_controls"] is None
+
+
+async def test_a_team_owner_sees_members_cards_without_actions(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    owner = await make_user(app, team="Crew", role="owner")
+    member = await make_user(app, team="Crew", role="member")
+    _account, members_card = await make_card(app, client, member)
+    mask = (await _card(client, member, members_card))["mask"]
+    await sign_in(client, owner)
+    listed = (await client.get("/app/cards")).text
+    assert "Team members' cards" in listed and mask in listed
+    assert f"/app/cards/{members_card}" not in listed  # no link, no form
+    refused = await post_form(client, f"/app/cards/{members_card}/freeze")
+    assert refused.status_code == 404 and "Card not found" in refused.text
+    assert (await client.get(f"/app/cards/{members_card}")).status_code == 404
+    assert (await _card(client, member, members_card))["status"] == "active"
