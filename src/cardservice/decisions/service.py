@@ -55,7 +55,8 @@ def request_event(request: Authorization, decided: Decided) -> dict[str, Any]:
             "account_uuid": text_uuid(card["account_uuid"]),
             "amount": from_minor(request.amount),
             "currency": request.currency,
-            "fee": from_minor(decided.fees.fixed("card_transaction")),
+            "fee": from_minor(decided.fee),
+            "parent_uuid": text_uuid(request.parent_uuid),  # an increment of this purchase
             "merchant": {
                 "name": request.merchant_name,
                 "mcc": request.mcc,

@@ -33,6 +33,9 @@ class TransactionTag(Base):
     name: Mapped[str] = mapped_column(String(120), unique=True)
     category: Mapped[str] = mapped_column(String(32))
     restriction: Mapped[str | None] = mapped_column(String(16), doc="blocked | restricted")
+    hold_days: Mapped[int] = mapped_column(
+        Integer, server_default="7", doc="days a pending hold of this tag lives (the sweep)"
+    )
     reason: Mapped[str | None] = mapped_column(String(500))
     transactions_count: Mapped[int] = mapped_column(
         BigInteger, default=0, doc="counter kept by the transaction engine"

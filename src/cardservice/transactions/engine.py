@@ -14,8 +14,16 @@ Rules, in order (the first that fails declines with its error slug; docs/control
 9. the user's decision endpoint, when one is set (`do_not_honor`; decisions/service.py asks
    it between two units of work and hands its answer in as a `Verdict`).
 
-Approved: a `pending` card_purchase that debits the card at once (amount and fee in one
-entry). Declined: a `declined` transaction; the `card_decline` fee is charged as far as
+Approved: a `pending` card_purchase that holds the amount at once (card → `holds` book,
+the fee to `fees`, in one entry), until captured, released or expired (lifecycle.py).
+
+An increment (`parent_uuid` set: the pending purchase whose hold it raises) is decided by the
+same rules, with no fee of its own (funds: the increment alone); approved, it raises the
+parent's hold (`amount`, `authorized_amount`) in one entry; declined, it is recorded as a
+declined `card_purchase` child of the parent with no fee, the parent untouched. A parent
+that is not a pending purchase of the card refuses it (`invalid_transition`).
+
+Declined: a `declined` transaction; the `card_decline` fee is charged as far as
 the card balance covers it — except when the transaction is in a currency the card does not
 hold, where no fee could be shown in it: that decline is free. Either debit may trigger
 auto-replenish. `decision` records who decided: `rules`, or the verdict's source.
@@ -37,16 +45,18 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from cardservice.cards.controls import controls_of, limit_breached, merchant_refused
+from cardservice.catalogue.loader import default_hold_days
 from cardservice.dictionaries.fees import FeeSchedule, default_plan, with_overrides
 from cardservice.errors import CardNotFound, NotFound
 from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
 from cardservice.sql import Row, Tx, as_uuid
+from cardservice.transactions import lifecycle
 from cardservice.transactions.balances import (
     lock_card_account,
     lock_card_with_fees,
@@ -57,6 +67,9 @@ from cardservice.transactions.rows import insert_transactions, transaction_row
 from cardservice.transactions.three_ds import matching_code, use_code
 
 _TAG_EXISTS = "SELECT slug FROM transaction_tags WHERE slug = $1"
+_RAISE_HOLD = (
+    "UPDATE transactions SET amount = $2, authorized_amount = $3, updated_at = $4 WHERE uuid = $1"
+)
 
 
 class UnknownTag(NotFound):
@@ -78,6 +91,7 @@ class Authorization:
     tag: str | None = None
     three_ds_code: str | None = None
     force_decline: str | None = None  # a slug of the transaction-errors dictionary
+    parent_uuid: uuid.UUID | None = None  # an increment of this pending purchase
     uuid: uuid.UUID = field(default_factory=uuid.uuid4)
 
 
@@ -95,6 +109,7 @@ class Verdict:
 class Tag:
     slug: str
     restriction: str | None  # blocked | restricted
+    hold_days: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +122,8 @@ class Decided:
     fees: FeeSchedule
     reason: str | None
     three_ds: uuid.UUID | None
+    fee: int  # the approval's: `card_transaction`, none for an increment
+    parent: dict[str, Any] | None  # the purchase an increment raises, locked
 
     @property
     def approved(self) -> bool:
@@ -170,17 +187,23 @@ async def _locked(
     if request.tag is not None:
         if rows[0]["tag_slug"] is None:
             raise UnknownTag()
-        tag = Tag(rows[0]["tag_slug"], rows[0]["tag_restriction"])
+        tag = Tag(rows[0]["tag_slug"], rows[0]["tag_restriction"], rows[0]["tag_hold_days"])
     return account, rows, tag
 
 
 async def decide(
     tx: Tx, cipher: CardCipher, user_uuid: uuid.UUID, request: Authorization, now: datetime
 ) -> Decided:
-    """Rules 1-8 under the account's and the card's locks; writes nothing."""
+    """Rules 1-8 under the account's and the card's locks (and an increment's parent row's);
+    writes nothing."""
     account, rows, tag = await _locked(tx, user_uuid, request)
     card = rows[0]
     fees = with_overrides(await default_plan(tx), overrides_in(rows))
+    parent = None
+    if request.parent_uuid is not None:
+        parent = await lifecycle.locked_transaction(tx, request.parent_uuid)
+        lifecycle.require_status(parent, "pending")
+    fee = 0 if parent is not None else fees.fixed("card_transaction")
     reason = _refusal(account, card, tag, request, now)
     if reason is None:
         reason = await _controls_refusal(tx, card, request, now)
@@ -188,9 +211,9 @@ async def decide(
     if reason is None and request.three_ds_code is not None:
         code = await matching_code(tx, cipher, request.card_uuid, request.three_ds_code, now)
         reason = None if code is not None else "invalid_3ds"
-    if reason is None and request.amount + fees.fixed("card_transaction") > card["balance"]:
+    if reason is None and request.amount + fee > card["balance"]:
         reason = "insufficient_funds"
-    return Decided(account, card, tag, fees, reason, code)
+    return Decided(account, card, tag, fees, reason, code, fee, parent)
 
 
 def _new_transaction(
@@ -200,6 +223,7 @@ def _new_transaction(
     tag: Tag | None,
     now: datetime,
 ) -> dict[str, Any]:
+    hold_days = tag.hold_days if tag is not None else default_hold_days()
     return transaction_row(
         uuid=request.uuid,
         user_uuid=user_uuid,
@@ -209,6 +233,9 @@ def _new_transaction(
         status="pending",
         direction="debit",
         amount=request.amount,
+        authorized_amount=request.amount,
+        hold_expires_at=now + timedelta(days=hold_days),
+        parent_uuid=request.parent_uuid,
         currency=request.currency,
         merchant_name=request.merchant_name,
         merchant_mcc=request.mcc,
@@ -221,21 +248,38 @@ def _new_transaction(
     )
 
 
-async def _charge(tx: Tx, transaction: dict[str, Any], amount: int, fee: int) -> int:
-    """One entry: the card pays `amount` to the merchants and `fee` to the fee book, in the
+async def _charge(
+    tx: Tx, transaction: dict[str, Any], amount: int, fee: int, kind: str | None = None
+) -> int:
+    """One entry: the card puts `amount` on hold and pays `fee` to the fee book, in the
     transaction's currency (the card's). Returns the card's new balance."""
     card_uuid, currency = transaction["card_uuid"], transaction["currency"]
     posted = await post_entry(
         tx,
-        f"{transaction['type']}_{transaction['status']}",
+        kind or f"{transaction['type']}_{transaction['status']}",
         [
             card_leg(card_uuid, currency, -(amount + fee)),
-            book_leg(SystemBook.MERCHANTS, currency, amount),
+            book_leg(SystemBook.HOLDS, currency, amount),
             book_leg(SystemBook.FEES, currency, fee),
         ],
         reference=transaction["uuid"],
     )
     return posted.balances[card_uuid]
+
+
+async def _raise_hold(
+    tx: Tx, decided: Decided, parent: dict[str, Any], amount: int, now: datetime
+) -> dict[str, Any]:
+    """An approved increment: the parent's hold and authorization grow by `amount`."""
+    parent["amount"] += amount
+    parent["authorized_amount"] += amount
+    parent["updated_at"] = now
+    await tx.execute(
+        _RAISE_HOLD, parent["uuid"], parent["amount"], parent["authorized_amount"], now
+    )
+    balance = await _charge(tx, parent, amount, 0, "card_purchase_incremented")
+    await replenish_if_low(tx, decided.account, decided.card, balance, now)
+    return parent
 
 
 def _outcome(decided: Decided, verdict: Verdict | None) -> tuple[str | None, str]:
@@ -257,15 +301,18 @@ async def record(
     used up, auto-replenish. Returns the transaction's row (a dict of its columns)."""
     card, fees = decided.card, decided.fees
     reason, decision = _outcome(decided, verdict)
+    if reason is None and decided.parent is not None:
+        return await _raise_hold(tx, decided, decided.parent, request.amount, now)
     transaction = _new_transaction(user_uuid, card, request, decided.tag, now)
     transaction["decision"] = decision
     if decision == "endpoint" and reason is not None and verdict is not None:
         transaction["description"] = verdict.reason
     if reason is None:
-        transaction["fee"] = fees.fixed("card_transaction")
+        transaction["fee"] = decided.fee
     else:
         transaction["status"], transaction["error_slug"] = "declined", reason
-        if request.currency == card["currency"]:
+        transaction["authorized_amount"], transaction["hold_expires_at"] = 0, None
+        if request.currency == card["currency"] and decided.parent is None:
             transaction["fee"] = min(fees.fixed("card_decline"), card["balance"])
     await insert_transactions(tx, [transaction])
     if decided.three_ds is not None and reason is None:

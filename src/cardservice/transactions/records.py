@@ -17,7 +17,8 @@ TRANSACTION_FIELDS = (
     "uuid", "type", "status", "amount", "currency", "direction", "card_uuid", "account_uuid",
     "merchant_name", "merchant_mcc", "merchant_country", "merchant_city", "tag_slug",
     "error_slug", "fee", "refunded_amount", "flagged", "description", "parent_uuid",
-    "decision", "created_at", "updated_at",
+    "decision", "created_at", "updated_at", "authorized_amount", "captured_amount",
+    "hold_expires_at",
 )  # fmt: skip
 NEWEST_FIRST = "ORDER BY t.created_at DESC, t.uuid DESC"
 
@@ -32,7 +33,7 @@ def transaction_record(row: Row | Sequence[Any]) -> dict[str, Any]:
     (
         uuid_, type_, status, amount, currency, direction, card_uuid, account_uuid,
         merchant_name, mcc, country, city, tag, error, fee, refunded, flagged, description,
-        parent_uuid, decision, created_at, updated_at,
+        parent_uuid, decision, created_at, updated_at, authorized, captured, expires_at,
     ) = (row[i] for i in range(len(TRANSACTION_FIELDS)))  # fmt: skip
     merchant = None
     if merchant_name is not None:
@@ -51,6 +52,9 @@ def transaction_record(row: Row | Sequence[Any]) -> dict[str, Any]:
         "error": error,
         "fee": from_minor(fee),
         "refunded_amount": from_minor(refunded),
+        "authorized_amount": from_minor(authorized),
+        "captured_amount": from_minor(captured),
+        "hold_expires_at": iso_z(expires_at),
         "flagged": flag(flagged),
         "description": description,
         "parent_uuid": text_uuid(parent_uuid),

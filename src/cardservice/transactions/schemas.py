@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Annotated, Literal
 from uuid import UUID
 
-from pydantic import AfterValidator, BaseModel, StringConstraints, WithJsonSchema
+from pydantic import AfterValidator, BaseModel, Field, StringConstraints, WithJsonSchema
 
 from cardservice.cards.schemas import StrictRequest, UuidStr
 from cardservice.catalogue.loader import load_catalogue
@@ -64,6 +64,15 @@ class TransactionRecord(BaseModel):
     error: str | None
     fee: MoneyOut
     refunded_amount: MoneyOut
+    authorized_amount: MoneyOut = Field(
+        description="A purchase's authorization plus its increments (0 for other types)."
+    )
+    captured_amount: MoneyOut = Field(
+        description="What the purchase's captures moved to the merchant so far."
+    )
+    hold_expires_at: datetime | None = Field(
+        description="When a pending purchase's hold is reversed if not captured by then."
+    )
     flagged: bool
     description: str | None
     parent_uuid: UUID | None
@@ -103,6 +112,21 @@ class AuthorizationRequest(StrictRequest):
     ) = None
     three_ds_code: Annotated[str, StringConstraints(pattern=r"^\d{6}$")] | None = None
     force_decline: ForcedDecline | None = None
+
+
+class CaptureRequest(StrictRequest):
+    amount: PositiveAmount | None = Field(
+        default=None, description="What to capture; without it, all that is held."
+    )
+    final: bool = Field(
+        default=True,
+        description="false keeps what is not captured held for later captures; true (the "
+        "default) releases it to the card at once.",
+    )
+
+
+class IncrementRequest(StrictRequest):
+    amount: PositiveAmount
 
 
 class RefundRequest(StrictRequest):
