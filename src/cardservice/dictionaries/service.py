@@ -13,7 +13,7 @@ from cardservice.sql import Reader, Row, as_uuid
 
 POPULAR_TAGS = 30
 SEARCH_RESULTS = 50
-_TAG_COLUMNS = "slug, name, category, transactions_count"
+_TAG_COLUMNS = "slug, name, category, transactions_count, hold_days"
 
 
 async def dictionary(reader: Reader, kind: str) -> list[DictionaryRecord]:
@@ -32,6 +32,7 @@ def _tag(row: Row) -> TagRecord:
         name=row["name"],
         category=row["category"],
         transactions_count=row["transactions_count"],
+        hold_days=row["hold_days"],
     )
 
 
