@@ -138,6 +138,22 @@ async def test_simulate_drives_the_engine(
     assert (
         _value(_cli(settings, "simulate", "refund", txn, "--amount", "7.25", *email)) == "refunded"
     )
+    held, _status = _value(
+        _cli(settings, "simulate", "authorize", "--card", card, "--amount", "3", "--merchant", "M",
+             *email)
+    ).split()  # fmt: skip
+    part = ["simulate", "settle", held, "--amount", "1", "--keep-rest-held", *email]
+    assert _value(_cli(settings, *part)) == "pending"
+    expire = ["simulate", "expire-holds", "--now"]
+    assert _value(_cli(settings, *expire, "2000-01-01T00:00:00Z")) == "0"
+    assert _value(_cli(settings, *expire, "2999-01-01T00:00:00Z")) == "1"
+    assert _cli(settings, *expire, "2999-01-01T00:00:00").returncode != 0  # no offset
+    released = (await client.get(f"/transaction/{held}", headers=user.headers)).json()["data"]
+    assert (released["status"], released["captured_amount"], released["amount"]) == (
+        "completed",
+        1,
+        1,
+    )
     code = _value(
         _cli(
             settings,
