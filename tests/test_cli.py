@@ -98,6 +98,30 @@ async def test_demo_is_idempotent_and_prints_a_token(
     accounts = await client.get("/accounts", headers={"Authorization": f"Bearer {token}"})
     body = accounts.json()["data"]
     assert len(body["items"]) >= 2 and len(body["related_team_accounts"]) >= 1
+    cards = (
+        await client.get(
+            "/card", params={"per_page": 100}, headers={"Authorization": f"Bearer {token}"}
+        )
+    ).json()["data"]["cards"]
+    shapes_card = next(c for c in cards if c["description"].startswith("Network shapes"))
+    shapes = (
+        await client.get(
+            "/transaction/report",
+            params={"filters[card_uuid]": shapes_card["uuid"], "filters[type]": "card_purchase"},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+    ).json()["data"]
+    seen = {
+        (s["merchant"]["name"], s["status"], s["authorized_amount"], s["captured_amount"])
+        for s in shapes
+    }
+    assert seen == {
+        ("Hilton", "completed", 420, 420),  # 300 raised by 120, captured whole
+        ("Amazon", "completed", 90, 90),  # three captures
+        ("Restaurant", "completed", 50, 58),  # a tip
+        ("Shell", "completed", 100, 43.17),  # fuel
+        ("Forgotten merchant", "reversed", 25, 0),  # expired
+    }
     again = _cli(settings, "demo")
     assert again.returncode == 0
     second_token = again.stdout.splitlines()[-1]
