@@ -10,7 +10,9 @@ Exactly once, with any number of sweepers (`cardservice worker`, the loop inside
 PostgreSQL, so sweepers take disjoint accounts and never wait on a busy one; then it locks
 each card and transaction row in order and checks again, under those locks, that the hold is
 still pending and due (a capture or a reversal may have committed since the claim). SQLite
-has one writer at a time: the writer's turn is the lock.
+has one writer at a time: the writer's turn is the lock. A unit may release holds of several
+users: it takes them by user, then account (so the users' counter rows, which the trigger
+locks, are met in one order by every sweeper).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ BATCH = 100  # holds released per unit
 _DUE = """
 SELECT t.uuid, t.user_uuid FROM transactions t JOIN accounts a ON a.uuid = t.account_uuid
 WHERE t.status = 'pending' AND t.type = 'card_purchase' AND t.hold_expires_at <= $1
-ORDER BY t.hold_expires_at, t.uuid
+ORDER BY t.user_uuid, t.account_uuid, t.uuid
 LIMIT $2
 FOR NO KEY UPDATE OF a SKIP LOCKED"""
 
