@@ -23,6 +23,7 @@ from cardservice.models import (
     Bin,
     DictionaryEntry,
     FeeRate,
+    FxRate,
     PaymentCurrency,
     PaymentMethod,
     TransactionTag,
@@ -118,12 +119,27 @@ def _tags(connection: Connection, catalogue: dict[str, Any]) -> list[dict[str, A
     ]
 
 
+def _fx_rates(connection: Connection, catalogue: dict[str, Any]) -> None:
+    """The rate table (migration 20261123_20 on: earlier migrations have no such table)."""
+    if not inspect(connection).has_table("fx_rates"):
+        return
+    connection.execute(delete(FxRate))
+    for row in catalogue["fx_rates"]:
+        Decimal(row["rate"])  # a malformed rate fails the migration, not an authorization
+        connection.execute(
+            insert(FxRate).values(
+                base=row["base"], quote=row["quote"], rate=row["rate"], set_on=row["date"]
+            )
+        )
+
+
 def sync_catalogue(connection: Connection) -> None:
     """Bring the reference tables in line with the shipped catalogue."""
     catalogue = load_catalogue()
     _dictionaries(connection, catalogue)
     _fees(connection, catalogue)
     _payment_methods(connection, catalogue)
+    _fx_rates(connection, catalogue)
     _upsert(connection, TransactionTag, "slug", _tags(connection, catalogue))
     bins = [{**b, "uuid": uuid.UUID(b["uuid"])} for b in catalogue["bins"]]
     _upsert(connection, Bin, "uuid", bins)

@@ -48,3 +48,12 @@ class BinRecord(BaseModel):
     brand: str
     currency: str
     status: Literal["available", "unavailable"]
+
+
+class FxRateRecord(BaseModel):
+    """1 `base` = `rate` `quote`: a merchant charging in `base` on a card holding `quote`."""
+
+    base: str
+    quote: str
+    rate: Annotated[Decimal, WithJsonSchema({"type": "number", "format": "decimal"})]
+    date: str = Field(description="The day the rate was set (ISO date).")

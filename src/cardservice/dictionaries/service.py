@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from cardservice.dictionaries.schemas import (
     BinRecord,
     BlockedTagRecord,
     DictionaryRecord,
+    FxRateRecord,
     TagRecord,
 )
 from cardservice.filters import escape_like
@@ -95,4 +98,13 @@ async def bins(reader: Reader) -> list[BinRecord]:
             status=b["status"],
         )
         for b in rows
+    ]
+
+
+async def fx_rates(reader: Reader) -> list[FxRateRecord]:
+    """The rate table foreign-currency authorizations convert with (API.md §12)."""
+    rows = await reader.rows("SELECT base, quote, rate, set_on FROM fx_rates ORDER BY base, quote")
+    return [
+        FxRateRecord(base=r["base"], quote=r["quote"], rate=Decimal(r["rate"]), date=r["set_on"])
+        for r in rows
     ]

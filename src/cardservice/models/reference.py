@@ -55,6 +55,19 @@ class FeeRate(Base):
     position: Mapped[int] = mapped_column(Integer, default=0)
 
 
+class FxRate(Base):
+    """A conversion rate of the catalogue: 1 `base` = `rate` `quote` (a merchant charging in
+    `base` on a card holding `quote`). `rate` is a decimal kept as text (exact on both
+    databases); `set_on` the date it was set."""
+
+    __tablename__ = "fx_rates"
+
+    base: Mapped[str] = mapped_column(String(3), primary_key=True)
+    quote: Mapped[str] = mapped_column(String(3), primary_key=True)
+    rate: Mapped[str] = mapped_column(String(32))
+    set_on: Mapped[str] = mapped_column(String(10), doc="ISO date")
+
+
 class UserFeeOverride(Base):
     """A per-user fee that replaces the default plan's fee of the same slug."""
 

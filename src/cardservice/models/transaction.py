@@ -41,6 +41,13 @@ class Transaction(UuidPk, Timestamps, Base):
     captured_amount: Mapped[int] = mapped_column(
         BigInteger, default=0, doc="what the purchase's captures moved to the merchant so far"
     )
+    merchant_amount: Mapped[int | None] = mapped_column(
+        BigInteger, doc="a foreign-currency purchase: what the merchant charged, its minor units"
+    )
+    merchant_currency: Mapped[str | None] = mapped_column(String(3))
+    rate: Mapped[str | None] = mapped_column(
+        String(32), doc="merchant currency → card currency, a decimal as text"
+    )
     hold_expires_at: Mapped[datetime | None] = mapped_column(
         doc="a purchase's hold is reversed by the sweep after this instant"
     )

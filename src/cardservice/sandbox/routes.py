@@ -129,7 +129,9 @@ async def settle_sandbox_transaction(
     purchase = uuid.UUID(transaction_uuid)
 
     async def capture(tx: Tx) -> dict[str, Any]:
-        return await lifecycle.capture(tx, caller.user_uuid, purchase, amount, body.final)
+        return await lifecycle.capture(
+            tx, caller.user_uuid, purchase, amount, body.final, rate=body.rate
+        )
 
     return ok(transaction_record_of(await db.transact(capture)), status_code=201)
 

@@ -6,7 +6,9 @@ Rules, in order (the first that fails declines with its error slug; docs/control
 3. its account is active (`account_inactive`);
 4. the merchant tag is not blocked program-wide (`merchant_blocked`; a restricted tag
    passes but flags the transaction);
-5. the currency is the card's (`currency_not_supported`);
+5. the currency is the card's, or one the rate table converts to it (`currency_not_supported`);
+   a foreign amount is converted at the table's rate, and the approval's fee gains the
+   `card_fx` percent of the converted amount; every later rule sees the card's amount;
 6. the card's spending controls: tag and country (`merchant_blocked`), then the limits
    (`limit_exceeded`; cards/controls.py);
 7. a presented 3DS code is an unassigned code of the card (`invalid_3ds`);
@@ -46,6 +48,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from decimal import Decimal
 from typing import Any
 
 from cardservice.cards.controls import controls_of, limit_breached, merchant_refused
@@ -53,6 +56,7 @@ from cardservice.catalogue.loader import default_hold_days
 from cardservice.dictionaries.fees import FeeSchedule, default_plan, with_overrides
 from cardservice.errors import CardNotFound, NotFound
 from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
+from cardservice.ledger.money import converted, percent_of
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
 from cardservice.sql import Row, Tx, as_uuid
@@ -67,8 +71,10 @@ from cardservice.transactions.rows import insert_transactions, transaction_row
 from cardservice.transactions.three_ds import matching_code, use_code
 
 _TAG_EXISTS = "SELECT slug FROM transaction_tags WHERE slug = $1"
+_RATE = "SELECT rate FROM fx_rates WHERE base = $1 AND quote = $2"
 _RAISE_HOLD = (
-    "UPDATE transactions SET amount = $2, authorized_amount = $3, updated_at = $4 WHERE uuid = $1"
+    "UPDATE transactions SET amount = $2, authorized_amount = $3, updated_at = $4,"
+    " merchant_amount = $5 WHERE uuid = $1"
 )
 
 
@@ -122,8 +128,10 @@ class Decided:
     fees: FeeSchedule
     reason: str | None
     three_ds: uuid.UUID | None
-    fee: int  # the approval's: `card_transaction`, none for an increment
+    fee: int  # the approval's: `card_transaction` (+ `card_fx`), none for an increment
     parent: dict[str, Any] | None  # the purchase an increment raises, locked
+    amount: int  # in the card's currency (converted when the merchant's is another)
+    rate: Decimal | None  # merchant currency → card currency, for a foreign one
 
     @property
     def approved(self) -> bool:
@@ -136,6 +144,7 @@ def _refusal(
     tag: Tag | None,
     request: Authorization,
     now: datetime,
+    rate: Decimal | None,
 ) -> str | None:
     """Rules 1-5, which need no further reads: forced, card, account, merchant tag, currency."""
     if request.force_decline is not None:
@@ -148,19 +157,21 @@ def _refusal(
         return "account_inactive"
     if tag is not None and tag.restriction == "blocked":
         return "merchant_blocked"
-    if request.currency != card["currency"]:
+    if request.currency != card["currency"] and rate is None:
         return "currency_not_supported"
     return None
 
 
-async def _controls_refusal(tx: Tx, card: Row, request: Authorization, now: datetime) -> str | None:
-    """Rule 6: the card's own controls (merchant first, then limits)."""
+async def _controls_refusal(
+    tx: Tx, card: Row, request: Authorization, amount: int, now: datetime
+) -> str | None:
+    """Rule 6: the card's own controls (merchant first, then limits, on the card's amount)."""
     controls = controls_of(card["spending_controls"])
     if controls is None:
         return None
     if merchant_refused(controls, request.tag, request.merchant_country):
         return "merchant_blocked"
-    if await limit_breached(tx, controls, request.card_uuid, request.amount, now):
+    if await limit_breached(tx, controls, request.card_uuid, amount, now):
         return "limit_exceeded"
     return None
 
@@ -203,48 +214,72 @@ async def decide(
     if request.parent_uuid is not None:
         parent = await lifecycle.locked_transaction(tx, request.parent_uuid)
         lifecycle.require_status(parent, "pending")
+    rate = await _rate(tx, request.currency, card["currency"])
+    amount = request.amount if rate is None else converted(request.amount, rate)
     fee = 0 if parent is not None else fees.fixed("card_transaction")
-    reason = _refusal(account, card, tag, request, now)
+    if rate is not None and parent is None:
+        fee += percent_of(amount, fees.percent("card_fx"))
+    reason = _refusal(account, card, tag, request, now, rate)
     if reason is None:
-        reason = await _controls_refusal(tx, card, request, now)
+        reason = await _controls_refusal(tx, card, request, amount, now)
     code = None
     if reason is None and request.three_ds_code is not None:
         code = await matching_code(tx, cipher, request.card_uuid, request.three_ds_code, now)
         reason = None if code is not None else "invalid_3ds"
-    if reason is None and request.amount + fee > card["balance"]:
+    if reason is None and amount + fee > card["balance"]:
         reason = "insufficient_funds"
-    return Decided(account, card, tag, fees, reason, code, fee, parent)
+    return Decided(account, card, tag, fees, reason, code, fee, parent, amount, rate)
+
+
+async def _rate(tx: Tx, merchant_currency: str, card_currency: str) -> Decimal | None:
+    """The table's rate from the merchant's currency to the card's; None when they are the
+    same or the table has no such pair."""
+    if merchant_currency == card_currency:
+        return None
+    rate = await tx.value(_RATE, merchant_currency, card_currency)
+    return None if rate is None else Decimal(rate)
 
 
 def _new_transaction(
     user_uuid: uuid.UUID,
-    card: Row,
+    decided: Decided,
     request: Authorization,
-    tag: Tag | None,
     now: datetime,
 ) -> dict[str, Any]:
+    card, tag, rate = decided.card, decided.tag, decided.rate
     hold_days = tag.hold_days if tag is not None else default_hold_days()
-    return transaction_row(
-        uuid=request.uuid,
-        user_uuid=user_uuid,
-        account_uuid=as_uuid(card["account_uuid"]),
-        card_uuid=request.card_uuid,
-        type="card_purchase",
-        status="pending",
-        direction="debit",
-        amount=request.amount,
-        authorized_amount=request.amount,
-        hold_expires_at=now + timedelta(days=hold_days),
-        parent_uuid=request.parent_uuid,
-        currency=request.currency,
-        merchant_name=request.merchant_name,
-        merchant_mcc=request.mcc,
-        merchant_country=request.merchant_country,
-        merchant_city=request.merchant_city,
-        tag_slug=tag.slug if tag else None,
-        flagged=bool(tag and tag.restriction == "restricted"),
-        created_at=now,
-        updated_at=now,
+    foreign: dict[str, Any] = {}
+    if rate is not None:
+        foreign = {
+            "currency": card["currency"],
+            "merchant_amount": request.amount,
+            "merchant_currency": request.currency,
+            "rate": str(rate),
+        }
+    return (
+        transaction_row(
+            uuid=request.uuid,
+            user_uuid=user_uuid,
+            account_uuid=as_uuid(card["account_uuid"]),
+            card_uuid=request.card_uuid,
+            type="card_purchase",
+            status="pending",
+            direction="debit",
+            amount=decided.amount,
+            authorized_amount=decided.amount,
+            hold_expires_at=now + timedelta(days=hold_days),
+            parent_uuid=request.parent_uuid,
+            currency=request.currency,
+            merchant_name=request.merchant_name,
+            merchant_mcc=request.mcc,
+            merchant_country=request.merchant_country,
+            merchant_city=request.merchant_city,
+            tag_slug=tag.slug if tag else None,
+            flagged=bool(tag and tag.restriction == "restricted"),
+            created_at=now,
+            updated_at=now,
+        )
+        | foreign
     )
 
 
@@ -268,14 +303,23 @@ async def _charge(
 
 
 async def _raise_hold(
-    tx: Tx, decided: Decided, parent: dict[str, Any], amount: int, now: datetime
+    tx: Tx, decided: Decided, parent: dict[str, Any], request: Authorization, now: datetime
 ) -> dict[str, Any]:
-    """An approved increment: the parent's hold and authorization grow by `amount`."""
+    """An approved increment: the parent's hold and authorization grow by the increment (in
+    the card's currency; a foreign parent's merchant amount by the merchant's)."""
+    amount = decided.amount
     parent["amount"] += amount
     parent["authorized_amount"] += amount
+    if parent["merchant_amount"] is not None:
+        parent["merchant_amount"] += request.amount
     parent["updated_at"] = now
     await tx.execute(
-        _RAISE_HOLD, parent["uuid"], parent["amount"], parent["authorized_amount"], now
+        _RAISE_HOLD,
+        parent["uuid"],
+        parent["amount"],
+        parent["authorized_amount"],
+        now,
+        parent["merchant_amount"],
     )
     balance = await _charge(tx, parent, amount, 0, "card_purchase_incremented")
     await replenish_if_low(tx, decided.account, decided.card, balance, now)
@@ -302,8 +346,8 @@ async def record(
     card, fees = decided.card, decided.fees
     reason, decision = _outcome(decided, verdict)
     if reason is None and decided.parent is not None:
-        return await _raise_hold(tx, decided, decided.parent, request.amount, now)
-    transaction = _new_transaction(user_uuid, card, request, decided.tag, now)
+        return await _raise_hold(tx, decided, decided.parent, request, now)
+    transaction = _new_transaction(user_uuid, decided, request, now)
     transaction["decision"] = decision
     if decision == "endpoint" and reason is not None and verdict is not None:
         transaction["description"] = verdict.reason
@@ -312,7 +356,7 @@ async def record(
     else:
         transaction["status"], transaction["error_slug"] = "declined", reason
         transaction["authorized_amount"], transaction["hold_expires_at"] = 0, None
-        if request.currency == card["currency"] and decided.parent is None:
+        if transaction["currency"] == card["currency"] and decided.parent is None:
             transaction["fee"] = min(fees.fixed("card_decline"), card["balance"])
     await insert_transactions(tx, [transaction])
     if decided.three_ds is not None and reason is None:

@@ -30,8 +30,9 @@ async def increment_purchase(
     purchase_uuid: uuid.UUID,
     amount: int,
 ) -> dict[str, Any]:
-    """Raise the hold of the user's pending purchase by `amount`. Returns the purchase's row
-    (approved) or the declined child's; another user's purchase is 404."""
+    """Raise the hold of the user's pending purchase by `amount` (a foreign-currency
+    purchase's: in the merchant's currency, converted at the table's rate). Returns the
+    purchase's row (approved) or the declined child's; another user's is 404."""
     parent = await one_transaction(db.reader, user_uuid, purchase_uuid)
     if parent["type"] != "card_purchase" or parent["status"] != "pending":
         raise InvalidTransition(
@@ -41,7 +42,7 @@ async def increment_purchase(
     message = Authorization(
         card_uuid=uuid.UUID(parent["card_uuid"]),
         amount=amount,
-        currency=parent["currency"],
+        currency=parent["merchant_currency"] or parent["currency"],
         merchant_name=merchant.get("name") or "",
         mcc=merchant.get("mcc"),
         merchant_country=merchant.get("country"),

@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
-from cardservice.errors import RuleViolation, TransactionNotFound
+from cardservice.errors import RuleViolation, TransactionNotFound, ValidationFailed
 from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
+from cardservice.ledger.money import converted
 from cardservice.models.base import utcnow
 from cardservice.sql import Tx, as_uuid
 from cardservice.transactions.records import TRANSACTION_FIELDS, transaction_columns
@@ -64,6 +66,7 @@ _SET_HOLD = (
     "UPDATE transactions SET status = $2, amount = $3, captured_amount = $4, updated_at = $5"
     " WHERE uuid = $1"
 )
+_SET_RATE = "UPDATE transactions SET rate = $2 WHERE uuid = $1"
 OVER_CAPTURE_PERCENT = 20  # a capture may exceed the authorization by this much (tips)
 
 
@@ -126,6 +129,20 @@ def capture_limit(purchase: dict[str, Any]) -> int:
     return int(purchase["authorized_amount"]) * (100 + OVER_CAPTURE_PERCENT) // 100
 
 
+def _foreign_capture(purchase: dict[str, Any], amount: int | None, rate: Decimal | None) -> int:
+    """A foreign-currency purchase's capture in the card's currency: `amount` (merchant
+    currency; default: the merchant amount authorized) at `rate` (default: the one
+    authorized); the purchase then shows the rate it settled at."""
+    if purchase["merchant_currency"] is None:
+        if rate is not None:
+            raise ValidationFailed(errors={"rate": ["only a foreign-currency purchase has one"]})
+        assert amount is not None
+        return amount
+    rate = rate if rate is not None else Decimal(purchase["rate"])
+    purchase["rate"] = str(rate)
+    return converted(amount if amount is not None else purchase["merchant_amount"], rate)
+
+
 async def capture(
     tx: Tx,
     user_uuid: uuid.UUID,
@@ -133,6 +150,7 @@ async def capture(
     amount: int | None = None,
     final: bool = True,
     now: datetime | None = None,
+    rate: Decimal | None = None,
 ) -> dict[str, Any]:
     """Capture `amount` (default: all that is held) of a pending purchase, in one entry.
 
@@ -140,9 +158,17 @@ async def capture(
     the card in the same entry. Beyond it (tips): the whole hold plus the difference from the
     card, while all captures stay within `capture_limit` (`capture_exceeds_authorization`);
     a card that cannot pay the difference refuses it (`insufficient_funds`, nothing changed).
+    A foreign-currency purchase is captured once, final, in the merchant's currency, at the
+    authorization's rate or `rate` (`_foreign_capture`).
     """
     purchase = await _locked_purchase(tx, user_uuid, transaction_uuid, "pending")
     held = purchase["amount"] - purchase["captured_amount"]
+    if purchase["merchant_currency"] is not None and not final:
+        raise ValidationFailed(errors={"final": ["a foreign-currency purchase is captured once"]})
+    if amount is not None or rate is not None:
+        amount = _foreign_capture(purchase, amount, rate)
+        if purchase["merchant_currency"] is not None:
+            await tx.execute(_SET_RATE, purchase["uuid"], purchase["rate"])
     amount = held if amount is None else amount
     if purchase["captured_amount"] + amount > capture_limit(purchase):
         room = capture_limit(purchase) - purchase["captured_amount"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from decimal import Decimal
 from typing import Annotated, Literal
 from uuid import UUID
 
@@ -10,7 +11,7 @@ from pydantic import AfterValidator, BaseModel, Field, StringConstraints, WithJs
 
 from cardservice.cards.schemas import StrictRequest, UuidStr
 from cardservice.catalogue.loader import load_catalogue
-from cardservice.money_types import MoneyOut, PositiveAmount
+from cardservice.money_types import MoneyOut, PositiveAmount, PositiveRate
 
 TransactionType = Literal[
     "card_purchase",
@@ -24,6 +25,7 @@ TransactionType = Literal[
 ]
 Decision = Literal["rules", "endpoint", "timeout", "endpoint_error", "stand_in"]
 TransactionStatus = Literal["pending", "completed", "declined", "reversed", "refunded"]
+Rate = Annotated[Decimal, WithJsonSchema({"type": "number", "format": "decimal"})]
 Currency = Annotated[str, StringConstraints(pattern=r"^[A-Z]{3}$")]
 MerchantName = Annotated[str, StringConstraints(min_length=1, max_length=120)]
 # The transaction-errors dictionary is the shipped catalogue's (each migration syncs it).
@@ -73,6 +75,13 @@ class TransactionRecord(BaseModel):
     hold_expires_at: datetime | None = Field(
         description="When a pending purchase's hold is reversed if not captured by then."
     )
+    merchant_amount: MoneyOut | None = Field(
+        description="A foreign-currency purchase: what the merchant charged, in its currency."
+    )
+    merchant_currency: str | None = Field(description="The merchant's currency, when foreign.")
+    rate: Rate | None = Field(
+        description="Merchant currency → card currency rate applied (foreign purchases)."
+    )
     flagged: bool
     description: str | None
     parent_uuid: UUID | None
@@ -116,7 +125,14 @@ class AuthorizationRequest(StrictRequest):
 
 class CaptureRequest(StrictRequest):
     amount: PositiveAmount | None = Field(
-        default=None, description="What to capture; without it, all that is held."
+        default=None,
+        description="What to capture (a foreign-currency purchase: in the merchant's "
+        "currency); without it, all that is held.",
+    )
+    rate: PositiveRate | None = Field(
+        default=None,
+        description="A foreign-currency purchase settled at another rate than authorized "
+        "(merchant currency → card currency); the difference moves through the ledger.",
     )
     final: bool = Field(
         default=True,

@@ -8,6 +8,9 @@
 * a held amount now sits in the `holds` book until it is captured (to `merchants`) or
   released (back to the card): the purchases pending at upgrade had theirs in `merchants`,
   so one entry per currency moves them to `holds`;
+* foreign currency: `fx_rates` (the catalogue's rate table: base, quote, rate as decimal
+  text, the date it was set), the `card_fx` percent fee, and on a transaction
+  `merchant_amount`, `merchant_currency`, `rate`;
 * `transaction.updated` also fires when a purchase's amount or captured amount changes
   (an increment, a capture that leaves the purchase pending).
 
@@ -104,6 +107,17 @@ def upgrade() -> None:
             "transactions", sa.Column(column, sa.BigInteger(), nullable=False, server_default="0")
         )
     op.add_column("transactions", sa.Column("hold_expires_at", sa.DateTime(timezone=True)))
+    op.add_column("transactions", sa.Column("merchant_amount", sa.BigInteger()))
+    op.add_column("transactions", sa.Column("merchant_currency", sa.String(3)))
+    op.add_column("transactions", sa.Column("rate", sa.String(32)))
+    op.create_table(
+        "fx_rates",
+        sa.Column("base", sa.String(3), nullable=False),
+        sa.Column("quote", sa.String(3), nullable=False),
+        sa.Column("rate", sa.String(32), nullable=False),
+        sa.Column("set_on", sa.String(10), nullable=False),
+        sa.PrimaryKeyConstraint("base", "quote", name="pk_fx_rates"),
+    )
     op.create_index("ix_transactions_hold_expires", "transactions", ["status", "hold_expires_at"])
     op.add_column(
         "transaction_tags", sa.Column("hold_days", sa.Integer(), nullable=False, server_default="7")
@@ -130,5 +144,9 @@ def downgrade() -> None:
     _move_pending_holds(postgres, to_book="merchants", from_book="holds")
     op.drop_column("transaction_tags", "hold_days")
     op.drop_index("ix_transactions_hold_expires", table_name="transactions")
-    for column in ("hold_expires_at", "captured_amount", "authorized_amount"):
+    op.drop_table("fx_rates")
+    for column in (
+        *("rate", "merchant_currency", "merchant_amount"),
+        *("hold_expires_at", "captured_amount", "authorized_amount"),
+    ):
         op.drop_column("transactions", column)
