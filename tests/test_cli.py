@@ -121,6 +121,7 @@ async def test_demo_is_idempotent_and_prints_a_token(
         ("Restaurant", "completed", 50, 58),  # a tip
         ("Shell", "completed", 100, 43.17),  # fuel
         ("Forgotten merchant", "reversed", 25, 0),  # expired
+        ("Lufthansa", "completed", 86.8, 87.2),  # 80 EUR at 1.085, settled at 1.09
     }
     again = _cli(settings, "demo")
     assert again.returncode == 0

@@ -1,7 +1,8 @@
 """The demo's card-network shapes (API.md §12), one of each on a card of their own: a hotel
 that raises its hold (incremental authorization) and captures it, a marketplace capturing in
-three parts, a restaurant tip (over-capture), a fuel pump capturing less than it held, and a
-hold nobody captured, released by the expiry sweep."""
+three parts, a restaurant tip (over-capture), a fuel pump capturing less than it held, a
+hold nobody captured, released by the expiry sweep, and a purchase in euros settled at
+another rate than authorized."""
 
 from __future__ import annotations
 
@@ -46,8 +47,10 @@ async def network_shapes(
     """One purchase of each §12 shape on a new card of `account` (USD)."""
     card = await _card(tx, cipher, owner, account, bin_)
 
-    async def hold(cents: int, merchant: str, tag: str | None, at: datetime) -> uuid.UUID:
-        message = Authorization(card, cents, "USD", merchant, tag=tag)
+    async def hold(
+        cents: int, merchant: str, tag: str | None, at: datetime, currency: str = "USD"
+    ) -> uuid.UUID:
+        message = Authorization(card, cents, currency, merchant, tag=tag)
         purchase = await authorize(tx, cipher, owner, message, now=at)
         assert purchase["status"] == "pending", purchase
         return uuid.UUID(str(purchase["uuid"]))
@@ -65,4 +68,8 @@ async def network_shapes(
     fuel = await hold(10000, "Shell", "shell", earlier)
     await lifecycle.capture(tx, owner, fuel, 4317, now=now - timedelta(minutes=30))
     await hold(2500, "Forgotten merchant", None, now - timedelta(days=10))
+    abroad = await hold(8000, "Lufthansa", "lufthansa", earlier, currency="EUR")
+    await lifecycle.capture(
+        tx, owner, abroad, now=now - timedelta(minutes=10), rate=Decimal("1.0900")
+    )
     await expire_due_holds(tx, now)
