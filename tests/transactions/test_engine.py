@@ -70,6 +70,7 @@ async def test_approval_debits_amount_and_fee_at_once(
         "name": "Netflix",
         "category": "entertainment",
         "transactions_count": 1,
+        "hold_days": 7,
     }
 
 
