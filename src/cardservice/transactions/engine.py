@@ -214,6 +214,8 @@ async def decide(
     if request.parent_uuid is not None:
         parent = await lifecycle.locked_transaction(tx, request.parent_uuid)
         lifecycle.require_status(parent, "pending")
+        if parent["card_uuid"] != request.card_uuid:  # its row lock follows this card's
+            raise lifecycle.InvalidTransition("An increment is made on its purchase's card.")
     rate = await _rate(tx, request.currency, card["currency"])
     amount = request.amount if rate is None else converted(request.amount, rate)
     fee = 0 if parent is not None else fees.fixed("card_transaction")
