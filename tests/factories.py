@@ -185,6 +185,44 @@ async def assert_ledger_consistent(app: FastAPI) -> None:
             day = (str(user_uuid), currency, created_at.date().isoformat())
             by_day[day] = by_day.get(day, 0) + amount
         assert {(text_uuid(u), c, str(d)): a for u, c, d, a in kept if a} == by_day
+        await _assert_holds_match(session)
+
+
+async def _assert_holds_match(session: AsyncSession) -> None:
+    """The `holds` book holds exactly what pending purchases still hold, per currency; no
+    purchase captured more than its authorization plus 20 %, nor holds anything unless
+    pending (released + captured = held)."""
+    booked = dict(
+        (
+            await session.execute(
+                select(Posting.currency, func.sum(Posting.amount))
+                .where(Posting.system_book == "holds")
+                .group_by(Posting.currency)
+            )
+        ).all()
+    )
+    purchases = (
+        await session.execute(
+            select(
+                Transaction.status,
+                Transaction.currency,
+                Transaction.amount,
+                Transaction.authorized_amount,
+                Transaction.captured_amount,
+            ).where(Transaction.type == "card_purchase", Transaction.status != "declined")
+        )
+    ).all()
+    held: dict[str, int] = {}
+    for status, currency, amount, authorized, captured in purchases:
+        assert captured * 100 <= authorized * 120, (amount, authorized, captured)
+        if status == "pending":
+            assert amount > captured
+            held[currency] = held.get(currency, 0) + amount - captured
+        elif status == "reversed":
+            assert captured == 0
+        else:  # completed / refunded: what the card paid is what was captured
+            assert amount == captured, (status, amount, captured)
+    assert {c: a for c, a in booked.items() if a} == {c: a for c, a in held.items() if a}
 
 
 async def make_card(

@@ -102,6 +102,31 @@ async def test_demo_is_idempotent_and_prints_a_token(
     accounts = await client.get("/accounts", headers={"Authorization": f"Bearer {token}"})
     body = accounts.json()["data"]
     assert len(body["items"]) >= 2 and len(body["related_team_accounts"]) >= 1
+    cards = (
+        await client.get(
+            "/card", params={"per_page": 100}, headers={"Authorization": f"Bearer {token}"}
+        )
+    ).json()["data"]["cards"]
+    shapes_card = next(c for c in cards if c["description"].startswith("Network shapes"))
+    shapes = (
+        await client.get(
+            "/transaction/report",
+            params={"filters[card_uuid]": shapes_card["uuid"], "filters[type]": "card_purchase"},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+    ).json()["data"]
+    seen = {
+        (s["merchant"]["name"], s["status"], s["authorized_amount"], s["captured_amount"])
+        for s in shapes
+    }
+    assert seen == {
+        ("Hilton", "completed", 420, 420),  # 300 raised by 120, captured whole
+        ("Amazon", "completed", 90, 90),  # three captures
+        ("Restaurant", "completed", 50, 58),  # a tip
+        ("Shell", "completed", 100, 43.17),  # fuel
+        ("Forgotten merchant", "reversed", 25, 0),  # expired
+        ("Lufthansa", "completed", 86.8, 87.2),  # 80 EUR at 1.085, settled at 1.09
+    }
     again = _cli(settings, "demo")
     assert again.returncode == 0
     second_token = again.stdout.splitlines()[-1]
@@ -141,6 +166,22 @@ async def test_simulate_drives_the_engine(
     assert _value(_cli(settings, "simulate", "settle", txn, *email)) == "completed"
     assert (
         _value(_cli(settings, "simulate", "refund", txn, "--amount", "7.25", *email)) == "refunded"
+    )
+    held, _status = _value(
+        _cli(settings, "simulate", "authorize", "--card", card, "--amount", "3", "--merchant", "M",
+             *email)
+    ).split()  # fmt: skip
+    part = ["simulate", "settle", held, "--amount", "1", "--keep-rest-held", *email]
+    assert _value(_cli(settings, *part)) == "pending"
+    expire = ["simulate", "expire-holds", "--now"]
+    assert _value(_cli(settings, *expire, "2000-01-01T00:00:00Z")) == "0"
+    assert _value(_cli(settings, *expire, "2999-01-01T00:00:00Z")) == "1"
+    assert _cli(settings, *expire, "2999-01-01T00:00:00").returncode != 0  # no offset
+    released = (await client.get(f"/transaction/{held}", headers=user.headers)).json()["data"]
+    assert (released["status"], released["captured_amount"], released["amount"]) == (
+        "completed",
+        1,
+        1,
     )
     code = _value(
         _cli(

@@ -70,6 +70,9 @@ class Settings(BaseSettings):
     )
     worker_poll_seconds: float = Field(default=0.1, gt=0)
     worker_concurrency: int = Field(default=32, ge=1, description="attempts in flight")
+    hold_sweep_seconds: float = Field(
+        default=60.0, gt=0, description="how often a worker loop releases expired holds"
+    )
 
     @field_validator("log_level")
     @classmethod

@@ -1,5 +1,7 @@
 """`cardservice demo`: a demo team with accounts, cards and history, built through the services;
-a frozen card and a card with spending controls (and its declines) among them.
+a frozen card and a card with spending controls (and its declines) among them, and a card
+with one purchase of each network shape (demo_holds.py: increment, captures in parts, tip,
+fuel, expired hold).
 
 Idempotent: the data is created once; every run prints a fresh bearer token for the demo owner.
 """
@@ -19,6 +21,7 @@ from cardservice.cards.purchase import buy_cards
 from cardservice.cards.schemas import BuyCardsRequest, CardChangeRequest, SpendingControls
 from cardservice.config import Settings
 from cardservice.db import Database
+from cardservice.demo_holds import network_shapes
 from cardservice.ledger.money import to_minor
 from cardservice.models.base import utcnow
 from cardservice.progress import Report
@@ -99,6 +102,11 @@ async def _populate(tx: Tx, cipher: CardCipher, report: Report) -> uuid.UUID:
         rng = random.Random(f"{DEMO_SEED}:{email}")  # noqa: S311 - demo data, not secrets
         await _history(tx, cipher, user, rng, report, f"{email} history")
     await _controls(tx, cipher, owner)
+    main_usd = as_uuid(
+        await tx.value("SELECT uuid FROM accounts WHERE user_uuid = $1 AND currency = 'USD'", owner)
+    )
+    assert main_usd is not None
+    await network_shapes(tx, cipher, owner, main_usd, await _bin_for(tx, "USD"), utcnow())
     return owner
 
 

@@ -37,6 +37,12 @@ Amount = Annotated[
     Field(ge=0, le=MAX_AMOUNT, decimal_places=2),
     WithJsonSchema(AMOUNT_SCHEMA),
 ]
+PositiveRate = Annotated[
+    Decimal,
+    BeforeValidator(_exact_number),
+    Field(gt=0, le=Decimal(1_000_000), decimal_places=10),
+    WithJsonSchema({"type": "number", "format": "decimal", "exclusiveMinimum": 0}),
+]
 PositiveAmount = Annotated[
     Decimal,
     BeforeValidator(_exact_number),

@@ -70,7 +70,16 @@ async def test_popular_tags_are_thirty_ranked_by_use(
     assert data[0]["transactions_count"] == 9
     rest = [tag["name"] for tag in data[2:]]
     assert rest == sorted(rest)  # ties by name
-    assert set(data[0]) == {"slug", "name", "category", "transactions_count"}
+    assert set(data[0]) == {"slug", "name", "category", "transactions_count", "hold_days"}
+    hotel = (
+        await client.get("/dictionary/transaction-tags/search", params={"search": "hilton"})
+    ).json()["data"][0]
+    assert (hotel["category"], hotel["hold_days"]) == ("lodging", 31)
+    flight = (
+        await client.get("/dictionary/transaction-tags/search", params={"search": "ryanair"})
+    ).json()["data"][0]
+    assert (flight["category"], flight["hold_days"]) == ("travel", 31)
+    assert data[0]["hold_days"] == 7  # uber: transport
 
 
 async def test_catalogue_is_large_and_has_restrictions(client: httpx.AsyncClient) -> None:

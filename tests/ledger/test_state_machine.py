@@ -1,6 +1,10 @@
 """A Hypothesis state machine drives the real app through every money path and checks the
 ledger invariants after every step: postings sum to zero per currency, each balance equals
 its postings and is never negative, and the user summary equals the sum of accounts and cards.
+Holds (API.md §12: increments, partial, multiple and over-captures, the expiry sweep): the
+`holds` book equals what pending purchases still hold (released + captured = held), no
+purchase captured more than its authorization plus 20 %, and nothing is captured after a
+release or an expiry (the machine keeps what each purchase captured and compares).
 
 `make test` runs 50 examples per database; `make stress` sets CARDSERVICE_STATEFUL_EXAMPLES=1000.
 """
@@ -10,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Coroutine
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any, TypeVar
 
@@ -28,6 +33,7 @@ from hypothesis.stateful import (
 
 from cardservice.app import create_app
 from cardservice.config import Settings
+from cardservice.transactions.expiry import sweep_expired_holds
 from cardservice.web import dumps
 from tests.conftest import empty_tables
 from tests.factories import assert_ledger_consistent, bin_uuid, make_account, make_user
@@ -55,6 +61,8 @@ class LedgerMachine(RuleBasedStateMachine):
         self.run(empty_tables(self.app))
         self.user = self.run(make_user(self.app))
         self.bin = self.run(bin_uuid(self.app))
+        self.captured: dict[str, Decimal] = {}  # purchase → what its captures took
+        self.released: set[str] = set()  # purchases whose hold was released or expired
 
     def run(self, work: Coroutine[Any, Any, T]) -> T:
         return self.loop.run_until_complete(work)
@@ -125,14 +133,70 @@ class LedgerMachine(RuleBasedStateMachine):
         assert response.status_code in (201, 404)
         return str(response.json().get("data", {}).get("uuid", card))
 
+    def _captured(self, response: httpx.Response, txn: str) -> None:
+        if response.status_code == 201:
+            assert txn not in self.released, "captured after a release or an expiry"
+            self.captured[txn] = Decimal(str(response.json()["data"]["captured_amount"]))
+
     @rule(target=completed, txn=consumes(pending))
     def settle(self, txn: str) -> str:
-        self.post(f"/sandbox/transactions/{txn}/settle")
+        self._captured(self.post(f"/sandbox/transactions/{txn}/settle"), txn)
         return txn
+
+    @rule(txn=pending, amount=amounts, final=st.booleans())
+    def capture_part(self, txn: str, amount: Decimal, final: bool) -> None:
+        response = self.post(
+            f"/sandbox/transactions/{txn}/settle", {"amount": amount, "final": final}
+        )
+        self._captured(response, txn)
+        if response.status_code == 422:
+            assert response.json()["code"] in (
+                "invalid_transition",
+                "insufficient_funds",
+                "capture_exceeds_authorization",
+                "not_found",
+            )
+
+    @rule(txn=pending, amount=amounts)
+    def increment(self, txn: str, amount: Decimal) -> None:
+        response = self.post(f"/sandbox/transactions/{txn}/increment", {"amount": amount})
+        assert response.status_code in (201, 404, 422), response.text
 
     @rule(txn=consumes(pending))
     def reverse(self, txn: str) -> None:
-        self.post(f"/sandbox/transactions/{txn}/reverse")
+        response = self.post(f"/sandbox/transactions/{txn}/reverse")
+        if response.status_code == 201:
+            self.released.add(txn)
+
+    @rule(days=st.sampled_from([1, 8, 40]))
+    def expire_holds(self, days: int) -> None:
+        """The sweep, `days` from now: 8 expires the untagged holds, 40 every hold."""
+        later = datetime.now(UTC) + timedelta(days=days)
+        before = self._purchases()
+        self.run(sweep_expired_holds(self.app.state.db, later))
+        for txn, (status, _captured) in self._purchases().items():
+            if before[txn][0] == "pending" and status != "pending":
+                self.released.add(txn)
+
+    def _purchases(self) -> dict[str, tuple[str, Decimal]]:
+        """Every purchase's (status, captured amount), as the API reports them."""
+        report = self.run(
+            self.client.get(
+                "/transaction/report",
+                params={"per_page": 100, "filters[type]": "card_purchase"},
+                headers=self.user.headers,
+            )
+        ).json()["data"]
+        return {
+            row["uuid"]: (row["status"], Decimal(str(row["captured_amount"]))) for row in report
+        }
+
+    @invariant()
+    def captures_are_what_was_answered(self) -> None:
+        for txn, (status, captured) in self._purchases().items():
+            assert captured == self.captured.get(txn, Decimal(0)), txn
+            if txn in self.released:
+                assert status in ("reversed", "completed", "refunded")
 
     @rule(txn=completed, amount=st.one_of(st.none(), amounts))
     def refund(self, txn: str, amount: Decimal | None) -> None:

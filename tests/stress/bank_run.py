@@ -4,9 +4,17 @@ with SIGKILL at random moments and restarted; then the books are checked to the 
     python -m tests.stress.bank_run --seconds 120      # make stress
     (a 20-second run is part of make test: tests/stress/test_bank_run.py)
 
+Authorizations take every shape of API.md §12: a whole capture, a partial final one (fuel),
+partial captures that keep the rest held then a final one, a tip over-capture, an increment
+then a capture, or no capture at all — left to the expiry sweep (`cardservice simulate
+expire-holds`, run beside the server every few seconds with an instant 40 days ahead, racing
+the clients' captures).
+
 Checks: customer money (accounts + cards) = deposits − fees − net merchant payments, each
 side computed independently (balances vs. the transactions table); no balance negative; the
-ledger sums to zero and equals the balances; no purchase applied twice (per external_id).
+ledger sums to zero and equals the balances; no purchase applied twice (per external_id);
+the `holds` book equals what pending purchases still hold (released + captured = held); no
+purchase captured more than its authorization + 20 %; a settled purchase cost its captures.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 
@@ -214,18 +223,62 @@ async def _client(
             if op == "authorize" and response.status_code == 201:
                 txn = response.json()["data"]
                 if txn["status"] == "pending":
-                    settle = await _quiet_post(
-                        client, f"{server.base}/sandbox/transactions/{txn['uuid']}/settle"
-                    )
-                    if settle is not None and settle.status_code == 201:
+                    base = f"{server.base}/sandbox/transactions/{txn['uuid']}"
+                    if await _capture(client, base, Decimal(str(txn["amount"])), rng):
                         settled.append(txn["uuid"])
 
 
-async def _quiet_post(client: httpx.AsyncClient, url: str) -> httpx.Response | None:
+async def _capture(
+    client: httpx.AsyncClient, base: str, amount: Decimal, rng: random.Random
+) -> bool:
+    """One shape of §12 on a pending purchase; whether it ended captured."""
+    cents = int(amount * 100)
+    shape = rng.choice(["whole", "fuel", "parts", "tip", "increment", "expire"])
+    if shape == "expire":
+        return False  # left to the sweep
+    steps: list[dict[str, object] | None] = [None]
+    if shape == "fuel":
+        steps = [{"amount": rng.randint(1, cents) / 100}]
+    elif shape == "parts":
+        part = max(1, cents // 3)
+        steps = [{"amount": part / 100, "final": False}, {"amount": part / 100}]
+    elif shape == "tip":
+        steps = [{"amount": rng.randint(cents, cents * 6 // 5) / 100}]
+    elif shape == "increment":
+        raised = await _quiet_post(
+            client, base + "/increment", {"amount": rng.randint(1, 500) / 100}
+        )
+        if raised is None:
+            return False
+    for body in steps:
+        settle = await _quiet_post(client, base + "/settle", body)
+        if settle is None or settle.status_code != 201:
+            return False
+    return settle.json()["data"]["status"] == "completed"
+
+
+async def _quiet_post(
+    client: httpx.AsyncClient, url: str, body: dict[str, object] | None = None
+) -> httpx.Response | None:
     try:
-        return await client.post(url)
+        return await client.post(url, json=body)
     except httpx.TransportError:
         return None
+
+
+async def _sweeper(server: Server, running: Callable[[], bool]) -> None:
+    """`cardservice simulate expire-holds` every few seconds, 40 days ahead: every hold that
+    is still pending then expires, racing the clients' captures."""
+    while running():
+        await asyncio.sleep(2.0)
+        later = (datetime.now(UTC) + timedelta(days=40)).isoformat()
+        process = await asyncio.create_subprocess_exec(
+            *(sys.executable, "-m", "cardservice", "simulate", "expire-holds", "--now", later),
+            env=server.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        await process.wait()
 
 
 def _count(figures: Figures, response: httpx.Response) -> None:
@@ -294,7 +347,16 @@ async def _books(url: str) -> dict[str, int]:
               (SELECT COUNT(*) FROM (SELECT a.uuid FROM accounts a LEFT JOIN postings p ON p.account_uuid = a.uuid
                  GROUP BY a.uuid, a.balance HAVING a.balance <> COALESCE(SUM(p.amount), 0)) x)
               + (SELECT COUNT(*) FROM (SELECT c.uuid FROM cards c LEFT JOIN postings p ON p.card_uuid = c.uuid
-                 GROUP BY c.uuid, c.balance HAVING c.balance <> COALESCE(SUM(p.amount), 0)) x) AS drifted
+                 GROUP BY c.uuid, c.balance HAVING c.balance <> COALESCE(SUM(p.amount), 0)) x) AS drifted,
+              (SELECT COALESCE(SUM(amount), 0) FROM postings WHERE system_book = 'holds') AS holds_book,
+              (SELECT COALESCE(SUM(amount - captured_amount), 0) FROM transactions
+                 WHERE type = 'card_purchase' AND status = 'pending') AS pending_held,
+              (SELECT COUNT(*) FROM transactions WHERE type = 'card_purchase'
+                 AND captured_amount * 100 > authorized_amount * 120) AS over_captured,
+              (SELECT COUNT(*) FROM transactions WHERE type = 'card_purchase'
+                 AND status IN ('completed', 'refunded') AND amount <> captured_amount) AS miscaptured,
+              (SELECT COUNT(*) FROM transactions WHERE type = 'card_purchase'
+                 AND status = 'reversed' AND captured_amount <> 0) AS captured_then_released
         """)
         cards = await connection.fetch(
             "SELECT external_id, COUNT(*) AS n FROM cards "
@@ -333,6 +395,7 @@ async def bank_run(
 
         await asyncio.gather(
             _killer(server, figures, running, rng),
+            _sweeper(server, running),
             *(
                 _client(server, headers, accounts, cards, figures, running, seed + i)
                 for i in range(CLIENTS)
@@ -353,6 +416,9 @@ def verify(figures: Figures, books: dict[str, int]) -> int:
     lost = expected - books["held"]
     assert lost == 0, f"{lost} cents unaccounted for: {books}"
     assert books["negative"] == 0 and books["ledger_sum"] == 0 and books["drifted"] == 0, books
+    assert books["holds_book"] == books["pending_held"], books
+    assert books["over_captured"] == books["miscaptured"] == 0, books
+    assert books["captured_then_released"] == 0, books
     by_external_id = books["cards_by_external_id"]
     for external_id, bought in figures.purchases.items():
         assert by_external_id.get(external_id) == bought, (external_id, bought)  # type: ignore[attr-defined]

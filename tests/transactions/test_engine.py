@@ -70,6 +70,7 @@ async def test_approval_debits_amount_and_fee_at_once(
         "name": "Netflix",
         "category": "entertainment",
         "transactions_count": 1,
+        "hold_days": 7,
     }
 
 
@@ -87,9 +88,9 @@ async def test_every_decline_reason(app: FastAPI, client: httpx.AsyncClient) -> 
     user = await make_user(app)
     account, card = await make_card(app, client, user, start_balance="100")
     assert (await _declined(client, user, card, "99.95"))["error"] == "insufficient_funds"
-    assert (await _declined(client, user, card, currency="EUR"))[
+    assert (await _declined(client, user, card, currency="JPY"))[
         "error"
-    ] == "currency_not_supported"
+    ] == "currency_not_supported"  # the rate table has no JPY
     blocked = await _declined(client, user, card, tag="bet365")
     assert blocked["error"] == "merchant_blocked" and blocked["tag"] == "bet365"
     assert (await _declined(client, user, card, three_ds_code="123456"))["error"] == "invalid_3ds"
@@ -322,8 +323,8 @@ async def test_a_decline_for_a_currency_the_card_lacks_charges_no_fee(
     be shown in it, so none is taken (it used to say 0.50 EUR and take 0.50 USD)."""
     user = await make_user(app)
     account, card = await make_card(app, client, user, start_balance="10")
-    declined = await _declined(client, user, card, "5", currency="EUR")
-    assert declined["error"] == "currency_not_supported" and declined["currency"] == "EUR"
+    declined = await _declined(client, user, card, "5", currency="JPY")
+    assert declined["error"] == "currency_not_supported" and declined["currency"] == "JPY"
     assert declined["fee"] == 0
     assert (await balances(app, account))[1] == [1000]
     await assert_ledger_consistent(app)

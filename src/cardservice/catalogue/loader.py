@@ -14,7 +14,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy import Connection, delete, insert, inspect, select, update
 from sqlalchemy.orm import DeclarativeBase
 
 from cardservice.dictionaries.fees import DEFAULT_PLAN
@@ -23,6 +23,7 @@ from cardservice.models import (
     Bin,
     DictionaryEntry,
     FeeRate,
+    FxRate,
     PaymentCurrency,
     PaymentMethod,
     TransactionTag,
@@ -96,12 +97,49 @@ def _payment_methods(connection: Connection, catalogue: dict[str, Any]) -> None:
             )
 
 
+def hold_days(catalogue: dict[str, Any], category: str) -> int:
+    """How many days a pending hold of a tag in `category` lives (API.md §12)."""
+    days: dict[str, int] = catalogue["hold_days"]
+    return days.get(category, days["default"])
+
+
+def default_hold_days() -> int:
+    """Days a hold lives when the purchase names no tag."""
+    return hold_days(load_catalogue(), "")
+
+
+def _tags(connection: Connection, catalogue: dict[str, Any]) -> list[dict[str, Any]]:
+    """The catalogue's tags, with `hold_days` once the table has it (migration 20261123_20:
+    earlier migrations sync the catalogue too, before the column exists)."""
+    columns = {column["name"] for column in inspect(connection).get_columns("transaction_tags")}
+    if "hold_days" not in columns:
+        return list(catalogue["tags"])
+    return [
+        {**tag, "hold_days": hold_days(catalogue, tag["category"])} for tag in catalogue["tags"]
+    ]
+
+
+def _fx_rates(connection: Connection, catalogue: dict[str, Any]) -> None:
+    """The rate table (migration 20261123_20 on: earlier migrations have no such table)."""
+    if not inspect(connection).has_table("fx_rates"):
+        return
+    connection.execute(delete(FxRate))
+    for row in catalogue["fx_rates"]:
+        Decimal(row["rate"])  # a malformed rate fails the migration, not an authorization
+        connection.execute(
+            insert(FxRate).values(
+                base=row["base"], quote=row["quote"], rate=row["rate"], set_on=row["date"]
+            )
+        )
+
+
 def sync_catalogue(connection: Connection) -> None:
     """Bring the reference tables in line with the shipped catalogue."""
     catalogue = load_catalogue()
     _dictionaries(connection, catalogue)
     _fees(connection, catalogue)
     _payment_methods(connection, catalogue)
-    _upsert(connection, TransactionTag, "slug", catalogue["tags"])
+    _fx_rates(connection, catalogue)
+    _upsert(connection, TransactionTag, "slug", _tags(connection, catalogue))
     bins = [{**b, "uuid": uuid.UUID(b["uuid"])} for b in catalogue["bins"]]
     _upsert(connection, Bin, "uuid", bins)

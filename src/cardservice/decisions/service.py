@@ -53,9 +53,12 @@ def request_event(request: Authorization, decided: Decided) -> dict[str, Any]:
             "transaction_uuid": str(request.uuid),
             "card_uuid": str(request.card_uuid),
             "account_uuid": text_uuid(card["account_uuid"]),
-            "amount": from_minor(request.amount),
-            "currency": request.currency,
-            "fee": from_minor(decided.fees.fixed("card_transaction")),
+            "amount": from_minor(decided.amount),
+            "currency": card["currency"] if decided.rate is not None else request.currency,
+            "merchant_amount": from_minor(request.amount),
+            "merchant_currency": request.currency,
+            "fee": from_minor(decided.fee),
+            "parent_uuid": text_uuid(request.parent_uuid),  # an increment of this purchase
             "merchant": {
                 "name": request.merchant_name,
                 "mcc": request.mcc,

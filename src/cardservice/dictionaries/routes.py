@@ -16,6 +16,7 @@ from cardservice.dictionaries.schemas import (
     BlockedTagRecord,
     DictionaryRecord,
     FeeRecord,
+    FxRateRecord,
     TagRecord,
 )
 from cardservice.ledger.money import from_minor
@@ -46,6 +47,16 @@ _simple("/transaction-statuses", "transaction_status", "Transaction statuses")
 _simple("/transaction-errors", "transaction_error", "Transaction errors")
 _simple("/account-statuses", "account_status", "Account statuses")
 _simple("/account-types", "account_type", "Account types")
+
+
+@router.get(
+    "/fx-rates",
+    response_model=Envelope[list[FxRateRecord]],
+    openapi_extra=PUBLIC,
+    summary="Currency conversion rates for foreign-currency authorizations",
+)
+async def list_fx_rates(request: Request, db: Db) -> Response:
+    return cacheable(request, await service.fx_rates(db.reader))
 
 
 @router.get(

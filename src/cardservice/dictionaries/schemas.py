@@ -6,7 +6,7 @@ from decimal import Decimal
 from typing import Annotated, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, WithJsonSchema
+from pydantic import BaseModel, Field, WithJsonSchema
 
 Amount = Annotated[Decimal, WithJsonSchema({"type": "number"})]
 
@@ -22,6 +22,9 @@ class TagRecord(BaseModel):
     name: str
     category: str
     transactions_count: int
+    hold_days: int = Field(
+        description="Days a pending authorization with this tag is held before it expires."
+    )
 
 
 class BlockedTagRecord(BaseModel):
@@ -45,3 +48,12 @@ class BinRecord(BaseModel):
     brand: str
     currency: str
     status: Literal["available", "unavailable"]
+
+
+class FxRateRecord(BaseModel):
+    """1 `base` = `rate` `quote`: a merchant charging in `base` on a card holding `quote`."""
+
+    base: str
+    quote: str
+    rate: Annotated[Decimal, WithJsonSchema({"type": "number", "format": "decimal"})]
+    date: str = Field(description="The day the rate was set (ISO date).")

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from cardservice.dictionaries.schemas import (
     BinRecord,
     BlockedTagRecord,
     DictionaryRecord,
+    FxRateRecord,
     TagRecord,
 )
 from cardservice.filters import escape_like
@@ -13,7 +16,7 @@ from cardservice.sql import Reader, Row, as_uuid
 
 POPULAR_TAGS = 30
 SEARCH_RESULTS = 50
-_TAG_COLUMNS = "slug, name, category, transactions_count"
+_TAG_COLUMNS = "slug, name, category, transactions_count, hold_days"
 
 
 async def dictionary(reader: Reader, kind: str) -> list[DictionaryRecord]:
@@ -32,6 +35,7 @@ def _tag(row: Row) -> TagRecord:
         name=row["name"],
         category=row["category"],
         transactions_count=row["transactions_count"],
+        hold_days=row["hold_days"],
     )
 
 
@@ -94,4 +98,13 @@ async def bins(reader: Reader) -> list[BinRecord]:
             status=b["status"],
         )
         for b in rows
+    ]
+
+
+async def fx_rates(reader: Reader) -> list[FxRateRecord]:
+    """The rate table foreign-currency authorizations convert with (API.md §12)."""
+    rows = await reader.rows("SELECT base, quote, rate, set_on FROM fx_rates ORDER BY base, quote")
+    return [
+        FxRateRecord(base=r["base"], quote=r["quote"], rate=Decimal(r["rate"]), date=r["set_on"])
+        for r in rows
     ]

@@ -30,7 +30,8 @@ class SystemBook(StrEnum):
     """The service's own books, the other side of every customer movement."""
 
     FUNDING = "funding"  # money that entered from outside (deposits)
-    MERCHANTS = "merchants"  # money paid out to card merchants
+    HOLDS = "holds"  # money authorized on cards and not yet captured or released
+    MERCHANTS = "merchants"  # money captured by card merchants
     FEES = "fees"  # fee revenue
 
 

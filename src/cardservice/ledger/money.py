@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 MINOR_PER_MAJOR = 100
 HUNDREDTHS_OF_PERCENT = 10_000  # a percent fee of 1.5 % is stored as 150
@@ -19,6 +19,11 @@ def to_minor(amount: Decimal) -> int:
 def from_minor(minor: int) -> Decimal:
     """Integer minor units → Decimal major units with 2 decimals (12.50)."""
     return Decimal(minor).scaleb(-2)
+
+
+def converted(minor: int, rate: Decimal) -> int:
+    """`minor × rate` in the other currency's minor units, rounded half-up (both ≥ 0)."""
+    return int((Decimal(minor) * rate).quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
 def percent_of(minor: int, hundredths_percent: int) -> int:

@@ -1,7 +1,7 @@
 """Journal entries and their postings: the only record of money moving.
 
 A posting belongs to exactly one holder: a user account, a card, or a system book
-(`funding`, `merchants`, `fees`). Postings of an entry sum to zero per currency.
+(`funding`, `holds`, `merchants`, `fees`). Postings of an entry sum to zero per currency.
 """
 
 from __future__ import annotations

@@ -33,6 +33,9 @@ class TransactionTag(Base):
     name: Mapped[str] = mapped_column(String(120), unique=True)
     category: Mapped[str] = mapped_column(String(32))
     restriction: Mapped[str | None] = mapped_column(String(16), doc="blocked | restricted")
+    hold_days: Mapped[int] = mapped_column(
+        Integer, server_default="7", doc="days a pending hold of this tag lives (the sweep)"
+    )
     reason: Mapped[str | None] = mapped_column(String(500))
     transactions_count: Mapped[int] = mapped_column(
         BigInteger, default=0, doc="counter kept by the transaction engine"
@@ -50,6 +53,19 @@ class FeeRate(Base):
     kind: Mapped[str] = mapped_column(String(16))
     value: Mapped[int] = mapped_column(BigInteger)
     position: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class FxRate(Base):
+    """A conversion rate of the catalogue: 1 `base` = `rate` `quote` (a merchant charging in
+    `base` on a card holding `quote`). `rate` is a decimal kept as text (exact on both
+    databases); `set_on` the date it was set."""
+
+    __tablename__ = "fx_rates"
+
+    base: Mapped[str] = mapped_column(String(3), primary_key=True)
+    quote: Mapped[str] = mapped_column(String(3), primary_key=True)
+    rate: Mapped[str] = mapped_column(String(32))
+    set_on: Mapped[str] = mapped_column(String(10), doc="ISO date")
 
 
 class UserFeeOverride(Base):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 
 from sqlalchemy import BigInteger, ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
@@ -20,6 +21,8 @@ class Transaction(UuidPk, Timestamps, Base):
             *("card_uuid", "created_at", "uuid", "type", "status", "amount", "refunded_amount"),
         ),
         Index("ix_transactions_account_created", "account_uuid", "created_at", "uuid"),
+        # the expiry sweep's candidates: pending holds by their deadline
+        Index("ix_transactions_hold_expires", "status", "hold_expires_at"),
     )
 
     user_uuid: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.uuid"))
@@ -28,7 +31,26 @@ class Transaction(UuidPk, Timestamps, Base):
     type: Mapped[str] = mapped_column(String(32))
     status: Mapped[str] = mapped_column(String(16))
     direction: Mapped[str] = mapped_column(String(8), doc="debit | credit, for the holder")
-    amount: Mapped[int] = mapped_column(BigInteger, doc="minor units, positive")
+    amount: Mapped[int] = mapped_column(
+        BigInteger,
+        doc="minor units, positive; a purchase's: what the card pays for it (held + captured)",
+    )
+    authorized_amount: Mapped[int] = mapped_column(
+        BigInteger, default=0, doc="a purchase's authorization plus its increments (minor units)"
+    )
+    captured_amount: Mapped[int] = mapped_column(
+        BigInteger, default=0, doc="what the purchase's captures moved to the merchant so far"
+    )
+    merchant_amount: Mapped[int | None] = mapped_column(
+        BigInteger, doc="a foreign-currency purchase: what the merchant charged, its minor units"
+    )
+    merchant_currency: Mapped[str | None] = mapped_column(String(3))
+    rate: Mapped[str | None] = mapped_column(
+        String(32), doc="merchant currency → card currency, a decimal as text"
+    )
+    hold_expires_at: Mapped[datetime | None] = mapped_column(
+        doc="a purchase's hold is reversed by the sweep after this instant"
+    )
     currency: Mapped[str] = mapped_column(String(3))
     fee: Mapped[int] = mapped_column(BigInteger, default=0, doc="minor units charged with it")
     refunded_amount: Mapped[int] = mapped_column(BigInteger, default=0)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import uuid
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -12,12 +12,14 @@ from cardservice.config import Settings
 from cardservice.db import Database
 from cardservice.decisions.service import authorize_card
 from cardservice.ledger.money import to_minor
+from cardservice.models.base import utcnow
 from cardservice.outbound import outbound_client
 from cardservice.security import CardCipher
 from cardservice.sql import Tx
 from cardservice.transactions import lifecycle
 from cardservice.transactions.deposits import deposit
 from cardservice.transactions.engine import Authorization
+from cardservice.transactions.expiry import sweep_expired_holds
 from cardservice.transactions.schemas import ERROR_SLUGS
 from cardservice.transactions.three_ds import issue_code
 from cardservice.users.service import user_by_email
@@ -56,6 +58,25 @@ async def _run(args: argparse.Namespace, settings: Settings) -> str:
         await db.dispose()
 
 
+def _instant(text: str) -> datetime:
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an ISO 8601 instant: {text!r}") from None
+    if moment.tzinfo is None:
+        raise argparse.ArgumentTypeError(f"give the instant's offset (Z for UTC): {text!r}")
+    return moment.astimezone(UTC)
+
+
+async def _expire_holds(args: argparse.Namespace, settings: Settings) -> str:
+    """Release the holds due at `--now` (default: now); prints how many were released."""
+    db = Database(settings)
+    try:
+        return str(await sweep_expired_holds(db, args.now or utcnow()))
+    finally:
+        await db.dispose()
+
+
 async def _deposit(tx: Tx, _cipher: CardCipher, user: uuid.UUID, args: Any) -> str:
     return str((await deposit(tx, user, args.account, args.amount))["uuid"])
 
@@ -87,6 +108,8 @@ async def _run_authorization(args: argparse.Namespace, settings: Settings) -> st
 async def _transition(tx: Tx, _cipher: CardCipher, user: uuid.UUID, args: Any) -> str:
     if args.step == "refund":
         row = await lifecycle.refund(tx, user, args.transaction, args.amount)
+    elif args.step == "settle":
+        row = await lifecycle.capture(tx, user, args.transaction, args.amount, args.final)
     else:
         row = await getattr(lifecycle, args.step)(tx, user, args.transaction)
     return str(row["status"])
@@ -101,7 +124,7 @@ async def _three_ds(tx: Tx, cipher: CardCipher, user: uuid.UUID, args: Any) -> s
 
 
 def register(sub: Any) -> None:
-    """Add `simulate deposit|authorize|settle|reverse|refund|3ds` to the CLI."""
+    """Add `simulate deposit|authorize|settle|reverse|refund|3ds|expire-holds` to the CLI."""
     simulate = sub.add_parser("simulate", help="drive the card-network simulator").add_subparsers(
         dest="simulate", required=True
     )
@@ -123,8 +146,15 @@ def register(sub: Any) -> None:
     for step in ("settle", "reverse", "refund"):
         parser = simulate.add_parser(step, help=f"{step} a purchase; prints its status")
         parser.add_argument("transaction", type=_uuid)
-        if step == "refund":
+        if step in ("refund", "settle"):
             parser.add_argument("--amount", type=_amount)
+        if step == "settle":
+            parser.add_argument(
+                "--keep-rest-held",
+                dest="final",
+                action="store_false",
+                help="a partial capture that keeps the rest held for later captures",
+            )
         parser.set_defaults(action=_transition, step=step)
     code = simulate.add_parser("3ds", help="a 3DS code for a card; prints the code")
     code.add_argument("--card", type=_uuid, required=True)
@@ -133,6 +163,11 @@ def register(sub: Any) -> None:
     code.add_argument("--currency", default="USD")
     code.add_argument("--ttl", type=int, default=600)
     code.set_defaults(action=_three_ds)
+    expire = simulate.add_parser(
+        "expire-holds", help="release the holds due at an instant; prints how many"
+    )
+    expire.add_argument("--now", type=_instant, help="ISO 8601, e.g. 2026-12-01T00:00:00Z")
+    expire.set_defaults(handler=_expire_holds)
     for parser in (
         dep,
         auth,

@@ -5,9 +5,10 @@ from __future__ import annotations
 import uuid
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Path, Request
+from pydantic import BaseModel
 
 from cardservice import metrics
 from cardservice.auth.dependencies import CallerA
@@ -19,10 +20,13 @@ from cardservice.sql import Tx
 from cardservice.transactions import lifecycle
 from cardservice.transactions.deposits import deposit
 from cardservice.transactions.engine import Authorization
+from cardservice.transactions.increments import increment_purchase
 from cardservice.transactions.records import transaction_record_of
 from cardservice.transactions.schemas import (
     AuthorizationRequest,
+    CaptureRequest,
     DepositRequest,
+    IncrementRequest,
     RefundRequest,
     ThreeDsRecord,
     ThreeDsRequest,
@@ -43,8 +47,13 @@ router = APIRouter(prefix="/sandbox", tags=["sandbox"])
 TransactionUuid = Annotated[str, Path(alias="transactionUuid", pattern=UUID_PATTERN)]
 Created = Envelope[TransactionRecord]
 Transition = Callable[[Tx, uuid.UUID, uuid.UUID], Awaitable[dict[str, Any]]]
-OPTIONAL_REFUND_BODY = body_schema(RefundRequest)
-OPTIONAL_REFUND_BODY["requestBody"]["required"] = False  # no body refunds what is left
+BodyT = TypeVar("BodyT", bound=BaseModel)
+
+
+def _optional_body_schema(model: type[BaseModel]) -> dict[str, Any]:
+    schema = body_schema(model)
+    schema["requestBody"]["required"] = False  # no body: the whole (hold, what is left)
+    return schema
 
 
 @router.post(
@@ -96,17 +105,59 @@ async def _transition(
     return ok(transaction_record_of(row), status_code=201)
 
 
+async def _optional_body(request: Request, model: type[BodyT]) -> BodyT:
+    """An optional body: none (or an empty one) is the model's defaults."""
+    raw = await read_limited(request, request.app.state.settings.max_body_bytes)
+    if not raw.strip():
+        return model()
+    require_json(request)
+    return parse_json(raw, model)
+
+
 @router.post(
     "/transactions/{transactionUuid:uuid36}/settle",
     status_code=201,
     response_model=Created,
-    openapi_extra=BEARER_OR_MFA,
-    summary="Settle a pending purchase",
+    openapi_extra={**BEARER_OR_MFA, **_optional_body_schema(CaptureRequest)},
+    summary="Capture a pending purchase: whole, in parts, or more than authorized (tips)",
 )
 async def settle_sandbox_transaction(
-    caller: CallerA, db: Db, transaction_uuid: TransactionUuid
+    request: Request, caller: CallerA, db: Db, transaction_uuid: TransactionUuid
 ) -> JSONResponse:
-    return await _transition(db, lifecycle.settle, caller.user_uuid, transaction_uuid)
+    body = await _optional_body(request, CaptureRequest)
+    amount = to_minor(body.amount) if body.amount is not None else None
+    purchase = uuid.UUID(transaction_uuid)
+
+    async def capture(tx: Tx) -> dict[str, Any]:
+        return await lifecycle.capture(
+            tx, caller.user_uuid, purchase, amount, body.final, rate=body.rate
+        )
+
+    return ok(transaction_record_of(await db.transact(capture)), status_code=201)
+
+
+@router.post(
+    "/transactions/{transactionUuid:uuid36}/increment",
+    status_code=201,
+    response_model=Created,
+    openapi_extra={**BEARER_OR_MFA, **body_schema(IncrementRequest)},
+    summary="Raise a pending purchase's hold (incremental authorization)",
+)
+async def increment_sandbox_transaction(
+    request: Request, caller: CallerA, db: Db, transaction_uuid: TransactionUuid
+) -> JSONResponse:
+    body = await read_json(request, IncrementRequest)
+    state = request.app.state
+    row = await increment_purchase(
+        db,
+        state.outbound,
+        state.cipher,
+        caller.user_uuid,
+        uuid.UUID(transaction_uuid),
+        to_minor(body.amount),
+    )
+    metrics.count_authorization(row["status"], row["error_slug"])  # once committed
+    return ok(transaction_record_of(row), status_code=201)
 
 
 @router.post(
@@ -122,26 +173,17 @@ async def reverse_sandbox_transaction(
     return await _transition(db, lifecycle.reverse, caller.user_uuid, transaction_uuid)
 
 
-async def _optional_body(request: Request) -> RefundRequest:
-    """The refund body is optional: no body (or an empty one) refunds what is left."""
-    raw = await read_limited(request, request.app.state.settings.max_body_bytes)
-    if not raw.strip():
-        return RefundRequest()
-    require_json(request)
-    return parse_json(raw, RefundRequest)
-
-
 @router.post(
     "/transactions/{transactionUuid:uuid36}/refund",
     status_code=201,
     response_model=Created,
-    openapi_extra={**BEARER_OR_MFA, **OPTIONAL_REFUND_BODY},
+    openapi_extra={**BEARER_OR_MFA, **_optional_body_schema(RefundRequest)},
     summary="Refund a settled purchase, in full or in part",
 )
 async def refund_sandbox_transaction(
     request: Request, caller: CallerA, db: Db, transaction_uuid: TransactionUuid
 ) -> JSONResponse:
-    body = await _optional_body(request)
+    body = await _optional_body(request, RefundRequest)
     amount = to_minor(body.amount) if body.amount is not None else None
     purchase = uuid.UUID(transaction_uuid)
     row = await db.transact(lambda tx: lifecycle.refund(tx, caller.user_uuid, purchase, amount))

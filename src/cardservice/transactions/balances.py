@@ -27,7 +27,7 @@ WHERE c.uuid = $1
 FOR NO KEY UPDATE OF c"""  # noqa: S608 - constant columns
 _CARD_WITH_FEES_AND_TAG = f"""
 SELECT {CARD_COLUMNS}, o.slug AS fee_slug, o.kind AS fee_kind, o.value AS fee_value,
-       t.slug AS tag_slug, t.restriction AS tag_restriction
+       t.slug AS tag_slug, t.restriction AS tag_restriction, t.hold_days AS tag_hold_days
 FROM cards c LEFT JOIN user_fee_overrides o ON o.user_uuid = $2
              LEFT JOIN transaction_tags t ON t.slug = $3
 WHERE c.uuid = $1

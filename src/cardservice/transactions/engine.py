@@ -6,7 +6,9 @@ Rules, in order (the first that fails declines with its error slug; docs/control
 3. its account is active (`account_inactive`);
 4. the merchant tag is not blocked program-wide (`merchant_blocked`; a restricted tag
    passes but flags the transaction);
-5. the currency is the card's (`currency_not_supported`);
+5. the currency is the card's, or one the rate table converts to it (`currency_not_supported`);
+   a foreign amount is converted at the table's rate, and the approval's fee gains the
+   `card_fx` percent of the converted amount; every later rule sees the card's amount;
 6. the card's spending controls: tag and country (`merchant_blocked`), then the limits
    (`limit_exceeded`; cards/controls.py);
 7. a presented 3DS code is an unassigned code of the card (`invalid_3ds`);
@@ -14,8 +16,16 @@ Rules, in order (the first that fails declines with its error slug; docs/control
 9. the user's decision endpoint, when one is set (`do_not_honor`; decisions/service.py asks
    it between two units of work and hands its answer in as a `Verdict`).
 
-Approved: a `pending` card_purchase that debits the card at once (amount and fee in one
-entry). Declined: a `declined` transaction; the `card_decline` fee is charged as far as
+Approved: a `pending` card_purchase that holds the amount at once (card → `holds` book,
+the fee to `fees`, in one entry), until captured, released or expired (lifecycle.py).
+
+An increment (`parent_uuid` set: the pending purchase whose hold it raises) is decided by the
+same rules, with no fee of its own (funds: the increment alone); approved, it raises the
+parent's hold (`amount`, `authorized_amount`) in one entry; declined, it is recorded as a
+declined `card_purchase` child of the parent with no fee, the parent untouched. A parent
+that is not a pending purchase of the card refuses it (`invalid_transition`).
+
+Declined: a `declined` transaction; the `card_decline` fee is charged as far as
 the card balance covers it — except when the transaction is in a currency the card does not
 hold, where no fee could be shown in it: that decline is free. Either debit may trigger
 auto-replenish. `decision` records who decided: `rules`, or the verdict's source.
@@ -37,16 +47,20 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
+from decimal import Decimal
 from typing import Any
 
 from cardservice.cards.controls import controls_of, limit_breached, merchant_refused
+from cardservice.catalogue.loader import default_hold_days
 from cardservice.dictionaries.fees import FeeSchedule, default_plan, with_overrides
 from cardservice.errors import CardNotFound, NotFound
 from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
+from cardservice.ledger.money import converted, percent_of
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
 from cardservice.sql import Row, Tx, as_uuid
+from cardservice.transactions import lifecycle
 from cardservice.transactions.balances import (
     lock_card_account,
     lock_card_with_fees,
@@ -57,6 +71,11 @@ from cardservice.transactions.rows import insert_transactions, transaction_row
 from cardservice.transactions.three_ds import matching_code, use_code
 
 _TAG_EXISTS = "SELECT slug FROM transaction_tags WHERE slug = $1"
+_RATE = "SELECT rate FROM fx_rates WHERE base = $1 AND quote = $2"
+_RAISE_HOLD = (
+    "UPDATE transactions SET amount = $2, authorized_amount = $3, updated_at = $4,"
+    " merchant_amount = $5 WHERE uuid = $1"
+)
 
 
 class UnknownTag(NotFound):
@@ -78,6 +97,7 @@ class Authorization:
     tag: str | None = None
     three_ds_code: str | None = None
     force_decline: str | None = None  # a slug of the transaction-errors dictionary
+    parent_uuid: uuid.UUID | None = None  # an increment of this pending purchase
     uuid: uuid.UUID = field(default_factory=uuid.uuid4)
 
 
@@ -95,6 +115,7 @@ class Verdict:
 class Tag:
     slug: str
     restriction: str | None  # blocked | restricted
+    hold_days: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +128,10 @@ class Decided:
     fees: FeeSchedule
     reason: str | None
     three_ds: uuid.UUID | None
+    fee: int  # the approval's: `card_transaction` (+ `card_fx`), none for an increment
+    parent: dict[str, Any] | None  # the purchase an increment raises, locked
+    amount: int  # in the card's currency (converted when the merchant's is another)
+    rate: Decimal | None  # merchant currency → card currency, for a foreign one
 
     @property
     def approved(self) -> bool:
@@ -119,6 +144,7 @@ def _refusal(
     tag: Tag | None,
     request: Authorization,
     now: datetime,
+    rate: Decimal | None,
 ) -> str | None:
     """Rules 1-5, which need no further reads: forced, card, account, merchant tag, currency."""
     if request.force_decline is not None:
@@ -131,19 +157,21 @@ def _refusal(
         return "account_inactive"
     if tag is not None and tag.restriction == "blocked":
         return "merchant_blocked"
-    if request.currency != card["currency"]:
+    if request.currency != card["currency"] and rate is None:
         return "currency_not_supported"
     return None
 
 
-async def _controls_refusal(tx: Tx, card: Row, request: Authorization, now: datetime) -> str | None:
-    """Rule 6: the card's own controls (merchant first, then limits)."""
+async def _controls_refusal(
+    tx: Tx, card: Row, request: Authorization, amount: int, now: datetime
+) -> str | None:
+    """Rule 6: the card's own controls (merchant first, then limits, on the card's amount)."""
     controls = controls_of(card["spending_controls"])
     if controls is None:
         return None
     if merchant_refused(controls, request.tag, request.merchant_country):
         return "merchant_blocked"
-    if await limit_breached(tx, controls, request.card_uuid, request.amount, now):
+    if await limit_breached(tx, controls, request.card_uuid, amount, now):
         return "limit_exceeded"
     return None
 
@@ -170,72 +198,134 @@ async def _locked(
     if request.tag is not None:
         if rows[0]["tag_slug"] is None:
             raise UnknownTag()
-        tag = Tag(rows[0]["tag_slug"], rows[0]["tag_restriction"])
+        tag = Tag(rows[0]["tag_slug"], rows[0]["tag_restriction"], rows[0]["tag_hold_days"])
     return account, rows, tag
 
 
 async def decide(
     tx: Tx, cipher: CardCipher, user_uuid: uuid.UUID, request: Authorization, now: datetime
 ) -> Decided:
-    """Rules 1-8 under the account's and the card's locks; writes nothing."""
+    """Rules 1-8 under the account's and the card's locks (and an increment's parent row's);
+    writes nothing."""
     account, rows, tag = await _locked(tx, user_uuid, request)
     card = rows[0]
     fees = with_overrides(await default_plan(tx), overrides_in(rows))
-    reason = _refusal(account, card, tag, request, now)
+    parent = None
+    if request.parent_uuid is not None:
+        parent = await lifecycle.locked_transaction(tx, request.parent_uuid)
+        lifecycle.require_status(parent, "pending")
+        if parent["card_uuid"] != request.card_uuid:  # its row lock follows this card's
+            raise lifecycle.InvalidTransition("An increment is made on its purchase's card.")
+    rate = await _rate(tx, request.currency, card["currency"])
+    amount = request.amount if rate is None else converted(request.amount, rate)
+    fee = 0 if parent is not None else fees.fixed("card_transaction")
+    if rate is not None and parent is None:
+        fee += percent_of(amount, fees.percent("card_fx"))
+    reason = _refusal(account, card, tag, request, now, rate)
     if reason is None:
-        reason = await _controls_refusal(tx, card, request, now)
+        reason = await _controls_refusal(tx, card, request, amount, now)
     code = None
     if reason is None and request.three_ds_code is not None:
         code = await matching_code(tx, cipher, request.card_uuid, request.three_ds_code, now)
         reason = None if code is not None else "invalid_3ds"
-    if reason is None and request.amount + fees.fixed("card_transaction") > card["balance"]:
+    if reason is None and amount + fee > card["balance"]:
         reason = "insufficient_funds"
-    return Decided(account, card, tag, fees, reason, code)
+    return Decided(account, card, tag, fees, reason, code, fee, parent, amount, rate)
+
+
+async def _rate(tx: Tx, merchant_currency: str, card_currency: str) -> Decimal | None:
+    """The table's rate from the merchant's currency to the card's; None when they are the
+    same or the table has no such pair."""
+    if merchant_currency == card_currency:
+        return None
+    rate = await tx.value(_RATE, merchant_currency, card_currency)
+    return None if rate is None else Decimal(rate)
 
 
 def _new_transaction(
     user_uuid: uuid.UUID,
-    card: Row,
+    decided: Decided,
     request: Authorization,
-    tag: Tag | None,
     now: datetime,
 ) -> dict[str, Any]:
-    return transaction_row(
-        uuid=request.uuid,
-        user_uuid=user_uuid,
-        account_uuid=as_uuid(card["account_uuid"]),
-        card_uuid=request.card_uuid,
-        type="card_purchase",
-        status="pending",
-        direction="debit",
-        amount=request.amount,
-        currency=request.currency,
-        merchant_name=request.merchant_name,
-        merchant_mcc=request.mcc,
-        merchant_country=request.merchant_country,
-        merchant_city=request.merchant_city,
-        tag_slug=tag.slug if tag else None,
-        flagged=bool(tag and tag.restriction == "restricted"),
-        created_at=now,
-        updated_at=now,
+    card, tag, rate = decided.card, decided.tag, decided.rate
+    hold_days = tag.hold_days if tag is not None else default_hold_days()
+    foreign: dict[str, Any] = {}
+    if rate is not None:
+        foreign = {
+            "currency": card["currency"],
+            "merchant_amount": request.amount,
+            "merchant_currency": request.currency,
+            "rate": str(rate),
+        }
+    return (
+        transaction_row(
+            uuid=request.uuid,
+            user_uuid=user_uuid,
+            account_uuid=as_uuid(card["account_uuid"]),
+            card_uuid=request.card_uuid,
+            type="card_purchase",
+            status="pending",
+            direction="debit",
+            amount=decided.amount,
+            authorized_amount=decided.amount,
+            hold_expires_at=now + timedelta(days=hold_days),
+            parent_uuid=request.parent_uuid,
+            currency=request.currency,
+            merchant_name=request.merchant_name,
+            merchant_mcc=request.mcc,
+            merchant_country=request.merchant_country,
+            merchant_city=request.merchant_city,
+            tag_slug=tag.slug if tag else None,
+            flagged=bool(tag and tag.restriction == "restricted"),
+            created_at=now,
+            updated_at=now,
+        )
+        | foreign
     )
 
 
-async def _charge(tx: Tx, transaction: dict[str, Any], amount: int, fee: int) -> int:
-    """One entry: the card pays `amount` to the merchants and `fee` to the fee book, in the
+async def _charge(
+    tx: Tx, transaction: dict[str, Any], amount: int, fee: int, kind: str | None = None
+) -> int:
+    """One entry: the card puts `amount` on hold and pays `fee` to the fee book, in the
     transaction's currency (the card's). Returns the card's new balance."""
     card_uuid, currency = transaction["card_uuid"], transaction["currency"]
     posted = await post_entry(
         tx,
-        f"{transaction['type']}_{transaction['status']}",
+        kind or f"{transaction['type']}_{transaction['status']}",
         [
             card_leg(card_uuid, currency, -(amount + fee)),
-            book_leg(SystemBook.MERCHANTS, currency, amount),
+            book_leg(SystemBook.HOLDS, currency, amount),
             book_leg(SystemBook.FEES, currency, fee),
         ],
         reference=transaction["uuid"],
     )
     return posted.balances[card_uuid]
+
+
+async def _raise_hold(
+    tx: Tx, decided: Decided, parent: dict[str, Any], request: Authorization, now: datetime
+) -> dict[str, Any]:
+    """An approved increment: the parent's hold and authorization grow by the increment (in
+    the card's currency; a foreign parent's merchant amount by the merchant's)."""
+    amount = decided.amount
+    parent["amount"] += amount
+    parent["authorized_amount"] += amount
+    if parent["merchant_amount"] is not None:
+        parent["merchant_amount"] += request.amount
+    parent["updated_at"] = now
+    await tx.execute(
+        _RAISE_HOLD,
+        parent["uuid"],
+        parent["amount"],
+        parent["authorized_amount"],
+        now,
+        parent["merchant_amount"],
+    )
+    balance = await _charge(tx, parent, amount, 0, "card_purchase_incremented")
+    await replenish_if_low(tx, decided.account, decided.card, balance, now)
+    return parent
 
 
 def _outcome(decided: Decided, verdict: Verdict | None) -> tuple[str | None, str]:
@@ -257,15 +347,18 @@ async def record(
     used up, auto-replenish. Returns the transaction's row (a dict of its columns)."""
     card, fees = decided.card, decided.fees
     reason, decision = _outcome(decided, verdict)
-    transaction = _new_transaction(user_uuid, card, request, decided.tag, now)
+    if reason is None and decided.parent is not None:
+        return await _raise_hold(tx, decided, decided.parent, request, now)
+    transaction = _new_transaction(user_uuid, decided, request, now)
     transaction["decision"] = decision
     if decision == "endpoint" and reason is not None and verdict is not None:
         transaction["description"] = verdict.reason
     if reason is None:
-        transaction["fee"] = fees.fixed("card_transaction")
+        transaction["fee"] = decided.fee
     else:
         transaction["status"], transaction["error_slug"] = "declined", reason
-        if request.currency == card["currency"]:
+        transaction["authorized_amount"], transaction["hold_expires_at"] = 0, None
+        if transaction["currency"] == card["currency"] and decided.parent is None:
             transaction["fee"] = min(fees.fixed("card_decline"), card["balance"])
     await insert_transactions(tx, [transaction])
     if decided.three_ds is not None and reason is None:

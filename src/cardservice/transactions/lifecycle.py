@@ -1,5 +1,16 @@
-"""The purchase state machine: pending → completed (settle) | reversed (reverse);
-completed → refunded (refund, full or in parts). Anything else is `invalid_transition`.
+"""The purchase state machine (docs/transactions.md, "Lifecycle").
+
+pending → completed (a final capture, or captures that took the whole hold) | reversed
+(reverse, or the expiry sweep); pending stays pending after a capture with `final: false`
+while something is still held; completed → refunded (refund, full or in parts). Anything
+else is `invalid_transition`.
+
+A purchase's `amount` is what the card pays for it: while pending, what is held plus what
+was captured; `authorized_amount` is the authorization plus its increments;
+`captured_amount` what captures moved from the `holds` book to `merchants`. A final capture
+of less than the hold releases the rest to the card (`amount` becomes `captured_amount`); a
+capture of more (tips) takes the difference from the card, up to 20 % above
+`authorized_amount` in all.
 
 Every transition takes its locks in the global order (docs/ledger.md, "Lock order"): the
 purchase's account, then its card, then the transaction row; so concurrent calls on one
@@ -11,10 +22,12 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
-from cardservice.errors import RuleViolation, TransactionNotFound
+from cardservice.errors import RuleViolation, TransactionNotFound, ValidationFailed
 from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
+from cardservice.ledger.money import converted
 from cardservice.models.base import utcnow
 from cardservice.sql import Tx, as_uuid
 from cardservice.transactions.records import TRANSACTION_FIELDS, transaction_columns
@@ -23,6 +36,13 @@ from cardservice.transactions.rows import insert_transactions, transaction_row
 
 class InvalidTransition(RuleViolation):
     code, message = "invalid_transition", "The transaction cannot make this transition."
+
+
+class CaptureTooLarge(RuleViolation):
+    code, message = (
+        "capture_exceeds_authorization",
+        "Captures cannot exceed the authorized amount by more than 20 %.",
+    )
 
 
 class RefundTooLarge(RuleViolation):
@@ -42,26 +62,51 @@ _LOCK_TRANSACTION = (
 _SET_STATUS = (
     "UPDATE transactions SET status = $2, refunded_amount = $3, updated_at = $4 WHERE uuid = $1"
 )
+_SET_HOLD = (
+    "UPDATE transactions SET status = $2, amount = $3, captured_amount = $4, updated_at = $5"
+    " WHERE uuid = $1"
+)
+_SET_RATE = "UPDATE transactions SET rate = $2 WHERE uuid = $1"
+OVER_CAPTURE_PERCENT = 20  # a capture may exceed the authorization by this much (tips)
+
+
+async def locked_transaction(tx: Tx, transaction_uuid: uuid.UUID) -> dict[str, Any]:
+    """The transaction row, locked, as a dict of its columns (plus `user_uuid`). The caller
+    holds its account's and card's locks already."""
+    row = await tx.row(_LOCK_TRANSACTION, transaction_uuid)
+    assert row is not None, "a transaction is never deleted"
+    transaction = dict(zip((*TRANSACTION_FIELDS, "user_uuid"), row, strict=True))
+    for key in ("uuid", "card_uuid", "account_uuid", "user_uuid", "parent_uuid"):
+        transaction[key] = as_uuid(transaction[key])
+    return transaction
+
+
+def require_status(transaction: dict[str, Any], allowed: str) -> None:
+    """Refuse the transition unless the transaction is a card purchase in status `allowed`."""
+    if transaction["type"] != "card_purchase" or transaction["status"] != allowed:
+        raise InvalidTransition(
+            f"A {transaction['status']} {transaction['type']} cannot make this transition."
+        )
+
+
+async def lock_purchase(
+    tx: Tx, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID
+) -> dict[str, Any]:
+    """The user's transaction with its account, card and row locked (any type or status)."""
+    found = await tx.row(_LOCK_ACCOUNT, transaction_uuid, user_uuid)
+    if found is None:
+        raise TransactionNotFound()
+    if found["card_uuid"] is not None:
+        await tx.execute(_LOCK_CARD, found["card_uuid"])
+    return await locked_transaction(tx, transaction_uuid)
 
 
 async def _locked_purchase(
     tx: Tx, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID, allowed: str
 ) -> dict[str, Any]:
     """The user's purchase in status `allowed`, with its account, card and row locked."""
-    found = await tx.row(_LOCK_ACCOUNT, transaction_uuid, user_uuid)
-    if found is None:
-        raise TransactionNotFound()
-    if found["card_uuid"] is not None:
-        await tx.execute(_LOCK_CARD, found["card_uuid"])
-    row = await tx.row(_LOCK_TRANSACTION, transaction_uuid)
-    assert row is not None, "a transaction is never deleted"
-    purchase = dict(zip((*TRANSACTION_FIELDS, "user_uuid"), row, strict=True))
-    if purchase["type"] != "card_purchase" or purchase["status"] != allowed:
-        raise InvalidTransition(
-            f"A {purchase['status']} {purchase['type']} cannot make this transition."
-        )
-    for key in ("uuid", "card_uuid", "account_uuid", "user_uuid"):
-        purchase[key] = as_uuid(purchase[key])
+    purchase = await lock_purchase(tx, user_uuid, transaction_uuid)
+    require_status(purchase, allowed)
     return purchase
 
 
@@ -70,32 +115,120 @@ async def _set_status(tx: Tx, purchase: dict[str, Any], status: str, now: dateti
     await tx.execute(_SET_STATUS, purchase["uuid"], status, purchase["refunded_amount"], now)
 
 
+async def _set_hold(
+    tx: Tx, purchase: dict[str, Any], amount: int, captured: int, now: datetime
+) -> None:
+    """The purchase's new amount and captured amount; pending while something stays held."""
+    status = "pending" if amount > captured else "completed"
+    purchase.update(status=status, amount=amount, captured_amount=captured, updated_at=now)
+    await tx.execute(_SET_HOLD, purchase["uuid"], status, amount, captured, now)
+
+
+def capture_limit(purchase: dict[str, Any]) -> int:
+    """The most all captures of a purchase may take: its authorization plus 20 %."""
+    return int(purchase["authorized_amount"]) * (100 + OVER_CAPTURE_PERCENT) // 100
+
+
+def _foreign_capture(purchase: dict[str, Any], amount: int | None, rate: Decimal | None) -> int:
+    """A foreign-currency purchase's capture in the card's currency: `amount` (merchant
+    currency; default: the merchant amount authorized) at `rate` (default: the one
+    authorized); the purchase then shows the rate it settled at."""
+    if purchase["merchant_currency"] is None:
+        if rate is not None:
+            raise ValidationFailed(errors={"rate": ["only a foreign-currency purchase has one"]})
+        assert amount is not None
+        return amount
+    rate = rate if rate is not None else Decimal(purchase["rate"])
+    purchase["rate"] = str(rate)
+    return converted(amount if amount is not None else purchase["merchant_amount"], rate)
+
+
+async def capture(
+    tx: Tx,
+    user_uuid: uuid.UUID,
+    transaction_uuid: uuid.UUID,
+    amount: int | None = None,
+    final: bool = True,
+    now: datetime | None = None,
+    rate: Decimal | None = None,
+) -> dict[str, Any]:
+    """Capture `amount` (default: all that is held) of a pending purchase, in one entry.
+
+    Within the hold: `holds` → `merchants`; when `final`, the rest of the hold goes back to
+    the card in the same entry. Beyond it (tips): the whole hold plus the difference from the
+    card, while all captures stay within `capture_limit` (`capture_exceeds_authorization`);
+    a card that cannot pay the difference refuses it (`insufficient_funds`, nothing changed).
+    A foreign-currency purchase is captured once, final, in the merchant's currency, at the
+    authorization's rate or `rate` (`_foreign_capture`).
+    """
+    purchase = await _locked_purchase(tx, user_uuid, transaction_uuid, "pending")
+    held = purchase["amount"] - purchase["captured_amount"]
+    if purchase["merchant_currency"] is not None and not final:
+        raise ValidationFailed(errors={"final": ["a foreign-currency purchase is captured once"]})
+    if amount is not None or rate is not None:
+        amount = _foreign_capture(purchase, amount, rate)
+        if purchase["merchant_currency"] is not None:
+            await tx.execute(_SET_RATE, purchase["uuid"], purchase["rate"])
+    amount = held if amount is None else amount
+    if purchase["captured_amount"] + amount > capture_limit(purchase):
+        room = capture_limit(purchase) - purchase["captured_amount"]
+        raise CaptureTooLarge(errors={"amount": [f"at most {room} minor units may be captured"]})
+    from_hold = min(amount, held)
+    released = held - from_hold if final else 0
+    from_card = amount - from_hold
+    captured = purchase["captured_amount"] + amount
+    paid = purchase["amount"] - released + from_card
+    await _set_hold(tx, purchase, paid, captured, now or utcnow())
+    currency = purchase["currency"]
+    await post_entry(
+        tx,
+        "card_purchase_captured",
+        [
+            card_leg(purchase["card_uuid"], currency, released - from_card),
+            book_leg(SystemBook.HOLDS, currency, -(from_hold + released)),
+            book_leg(SystemBook.MERCHANTS, currency, amount),
+        ],
+        reference=purchase["uuid"],
+    )
+    return purchase
+
+
 async def settle(
     tx: Tx, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID, now: datetime | None = None
 ) -> dict[str, Any]:
-    """pending → completed: the money already left the card at authorization."""
-    purchase = await _locked_purchase(tx, user_uuid, transaction_uuid, "pending")
-    await _set_status(tx, purchase, "completed", now or utcnow())
-    return purchase
+    """pending → completed: the whole hold is captured."""
+    return await capture(tx, user_uuid, transaction_uuid, now=now)
+
+
+async def release(tx: Tx, purchase: dict[str, Any], now: datetime) -> None:
+    """Give a locked pending purchase's hold back to the card. Nothing captured yet: it is
+    reversed, its fee back too; after partial captures the captured part stands (the purchase
+    is completed at what was captured, the fee kept)."""
+    held = purchase["amount"] - purchase["captured_amount"]
+    currency, fee = purchase["currency"], purchase["fee"]
+    if purchase["captured_amount"]:
+        await _set_hold(tx, purchase, purchase["captured_amount"], purchase["captured_amount"], now)
+        fee = 0
+    else:
+        await _set_status(tx, purchase, "reversed", now)
+    await post_entry(
+        tx,
+        "card_purchase_reversed",
+        [
+            card_leg(purchase["card_uuid"], currency, held + fee),
+            book_leg(SystemBook.HOLDS, currency, -held),
+            book_leg(SystemBook.FEES, currency, -fee),
+        ],
+        reference=purchase["uuid"],
+    )
 
 
 async def reverse(
     tx: Tx, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID, now: datetime | None = None
 ) -> dict[str, Any]:
-    """pending → reversed: the card gets the amount and the fee back."""
+    """pending → reversed: the card gets the hold and the fee back (`release`)."""
     purchase = await _locked_purchase(tx, user_uuid, transaction_uuid, "pending")
-    await _set_status(tx, purchase, "reversed", now or utcnow())
-    amount, fee, currency = purchase["amount"], purchase["fee"], purchase["currency"]
-    await post_entry(
-        tx,
-        "card_purchase_reversed",
-        [
-            card_leg(purchase["card_uuid"], currency, amount + fee),
-            book_leg(SystemBook.MERCHANTS, currency, -amount),
-            book_leg(SystemBook.FEES, currency, -fee),
-        ],
-        reference=purchase["uuid"],
-    )
+    await release(tx, purchase, now or utcnow())
     return purchase
 
 

@@ -8,6 +8,7 @@ the row to `transaction_record`; a transaction just written is a dict of its col
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import Any
 
 from cardservice.ledger.money import from_minor
@@ -17,7 +18,8 @@ TRANSACTION_FIELDS = (
     "uuid", "type", "status", "amount", "currency", "direction", "card_uuid", "account_uuid",
     "merchant_name", "merchant_mcc", "merchant_country", "merchant_city", "tag_slug",
     "error_slug", "fee", "refunded_amount", "flagged", "description", "parent_uuid",
-    "decision", "created_at", "updated_at",
+    "decision", "created_at", "updated_at", "authorized_amount", "captured_amount",
+    "hold_expires_at", "merchant_amount", "merchant_currency", "rate",
 )  # fmt: skip
 NEWEST_FIRST = "ORDER BY t.created_at DESC, t.uuid DESC"
 
@@ -32,7 +34,8 @@ def transaction_record(row: Row | Sequence[Any]) -> dict[str, Any]:
     (
         uuid_, type_, status, amount, currency, direction, card_uuid, account_uuid,
         merchant_name, mcc, country, city, tag, error, fee, refunded, flagged, description,
-        parent_uuid, decision, created_at, updated_at,
+        parent_uuid, decision, created_at, updated_at, authorized, captured, expires_at,
+        merchant_amount, merchant_currency, rate,
     ) = (row[i] for i in range(len(TRANSACTION_FIELDS)))  # fmt: skip
     merchant = None
     if merchant_name is not None:
@@ -51,6 +54,12 @@ def transaction_record(row: Row | Sequence[Any]) -> dict[str, Any]:
         "error": error,
         "fee": from_minor(fee),
         "refunded_amount": from_minor(refunded),
+        "authorized_amount": from_minor(authorized),
+        "captured_amount": from_minor(captured),
+        "hold_expires_at": iso_z(expires_at),
+        "merchant_amount": None if merchant_amount is None else from_minor(merchant_amount),
+        "merchant_currency": merchant_currency,
+        "rate": None if rate is None else Decimal(rate),
         "flagged": flag(flagged),
         "description": description,
         "parent_uuid": text_uuid(parent_uuid),

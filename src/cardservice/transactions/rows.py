@@ -15,6 +15,12 @@ _COLUMNS = tuple(_TABLE.columns.keys())
 _OPTIONAL: dict[str, Any] = {
     "fee": 0,
     "refunded_amount": 0,
+    "authorized_amount": 0,
+    "captured_amount": 0,
+    "hold_expires_at": None,
+    "merchant_amount": None,
+    "merchant_currency": None,
+    "rate": None,
     "merchant_name": None,
     "merchant_mcc": None,
     "merchant_country": None,

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from datetime import datetime
+from decimal import Decimal
 from typing import Annotated, Literal
 from uuid import UUID
 
-from pydantic import AfterValidator, BaseModel, StringConstraints, WithJsonSchema
+from pydantic import AfterValidator, BaseModel, Field, StringConstraints, WithJsonSchema
 
 from cardservice.cards.schemas import StrictRequest, UuidStr
 from cardservice.catalogue.loader import load_catalogue
-from cardservice.money_types import MoneyOut, PositiveAmount
+from cardservice.money_types import MoneyOut, PositiveAmount, PositiveRate
 
 TransactionType = Literal[
     "card_purchase",
@@ -24,6 +25,7 @@ TransactionType = Literal[
 ]
 Decision = Literal["rules", "endpoint", "timeout", "endpoint_error", "stand_in"]
 TransactionStatus = Literal["pending", "completed", "declined", "reversed", "refunded"]
+Rate = Annotated[Decimal, WithJsonSchema({"type": "number", "format": "decimal"})]
 Currency = Annotated[str, StringConstraints(pattern=r"^[A-Z]{3}$")]
 MerchantName = Annotated[str, StringConstraints(min_length=1, max_length=120)]
 # The transaction-errors dictionary is the shipped catalogue's (each migration syncs it).
@@ -64,6 +66,22 @@ class TransactionRecord(BaseModel):
     error: str | None
     fee: MoneyOut
     refunded_amount: MoneyOut
+    authorized_amount: MoneyOut = Field(
+        description="A purchase's authorization plus its increments (0 for other types)."
+    )
+    captured_amount: MoneyOut = Field(
+        description="What the purchase's captures moved to the merchant so far."
+    )
+    hold_expires_at: datetime | None = Field(
+        description="When a pending purchase's hold is reversed if not captured by then."
+    )
+    merchant_amount: MoneyOut | None = Field(
+        description="A foreign-currency purchase: what the merchant charged, in its currency."
+    )
+    merchant_currency: str | None = Field(description="The merchant's currency, when foreign.")
+    rate: Rate | None = Field(
+        description="Merchant currency → card currency rate applied (foreign purchases)."
+    )
     flagged: bool
     description: str | None
     parent_uuid: UUID | None
@@ -103,6 +121,28 @@ class AuthorizationRequest(StrictRequest):
     ) = None
     three_ds_code: Annotated[str, StringConstraints(pattern=r"^\d{6}$")] | None = None
     force_decline: ForcedDecline | None = None
+
+
+class CaptureRequest(StrictRequest):
+    amount: PositiveAmount | None = Field(
+        default=None,
+        description="What to capture (a foreign-currency purchase: in the merchant's "
+        "currency); without it, all that is held.",
+    )
+    rate: PositiveRate | None = Field(
+        default=None,
+        description="A foreign-currency purchase settled at another rate than authorized "
+        "(merchant currency → card currency); the difference moves through the ledger.",
+    )
+    final: bool = Field(
+        default=True,
+        description="false keeps what is not captured held for later captures; true (the "
+        "default) releases it to the card at once.",
+    )
+
+
+class IncrementRequest(StrictRequest):
+    amount: PositiveAmount
 
 
 class RefundRequest(StrictRequest):

@@ -1,4 +1,6 @@
-"""The delivery loop: publish what has committed, claim what is due, POST it, record it.
+"""The delivery loop: publish what has committed, claim what is due, POST it, record it;
+and, every `CARDSERVICE_HOLD_SWEEP_SECONDS`, release the holds past their expiry
+(transactions/expiry.py) — one loop for the service's background work, not a second one.
 
 Runs as `cardservice worker`, and once inside every `cardservice serve` process unless
 `CARDSERVICE_EMBEDDED_WORKER=0`. Attempts run concurrently (up to
@@ -11,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import time
 from collections.abc import AsyncIterator
 from datetime import timedelta
 
@@ -18,8 +21,10 @@ import httpx
 
 from cardservice.config import Settings
 from cardservice.db import Database
+from cardservice.models.base import utcnow
 from cardservice.outbound import outbound_client
 from cardservice.security import CardCipher
+from cardservice.transactions.expiry import sweep_expired_holds
 from cardservice.webhooks.delivery import Claimed, claim, post, record
 from cardservice.webhooks.queue import publish_committed
 
@@ -37,6 +42,7 @@ class DeliveryWorker:
         self._lease = timedelta(seconds=settings.webhook_lease_seconds)
         self._rng = random.Random()  # noqa: S311 - retry jitter, not a secret
         self._in_flight: set[asyncio.Task[None]] = set()
+        self._next_sweep = 0.0  # monotonic time of the next hold sweep: at once on start
 
     async def run(self, stop: asyncio.Event) -> None:
         async with outbound_client(self._settings.webhook_timeout_seconds) as client:
@@ -57,6 +63,9 @@ class DeliveryWorker:
 
     async def _step(self, client: httpx.AsyncClient) -> None:
         await publish_committed(self._db)
+        if time.monotonic() >= self._next_sweep:
+            self._next_sweep = time.monotonic() + self._settings.hold_sweep_seconds
+            await sweep_expired_holds(self._db, utcnow())
         free = self._settings.worker_concurrency - len(self._in_flight)
         if free <= 0:
             return

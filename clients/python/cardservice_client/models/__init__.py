@@ -25,6 +25,7 @@ from .blocked_tag_record import BlockedTagRecord
 from .blocked_tag_record_restriction import BlockedTagRecordRestriction
 from .buy_cards_request import BuyCardsRequest
 from .buy_cards_result import BuyCardsResult
+from .capture_request import CaptureRequest
 from .card_change_request import CardChangeRequest
 from .card_change_request_status_type_0 import CardChangeRequestStatusType0
 from .card_counts import CardCounts
@@ -54,6 +55,7 @@ from .envelope_list_bin_record import EnvelopeListBinRecord
 from .envelope_list_blocked_tag_record import EnvelopeListBlockedTagRecord
 from .envelope_list_dictionary_record import EnvelopeListDictionaryRecord
 from .envelope_list_fee_record import EnvelopeListFeeRecord
+from .envelope_list_fx_rate_record import EnvelopeListFxRateRecord
 from .envelope_list_payment_currency_record import EnvelopeListPaymentCurrencyRecord
 from .envelope_list_tag_record import EnvelopeListTagRecord
 from .envelope_list_three_ds_record import EnvelopeListThreeDsRecord
@@ -76,9 +78,11 @@ from .export_transactions_csv_filters_type import ExportTransactionsCsvFiltersTy
 from .favorite_request import FavoriteRequest
 from .fee_record import FeeRecord
 from .fee_record_kind import FeeRecordKind
+from .fx_rate_record import FxRateRecord
 from .health_record import HealthRecord
 from .holder_address import HolderAddress
 from .holder_address_in import HolderAddressIn
+from .increment_request import IncrementRequest
 from .list_accounts_filters import ListAccountsFilters
 from .list_accounts_filters_status import ListAccountsFiltersStatus
 from .list_accounts_filters_type import ListAccountsFiltersType
@@ -147,6 +151,7 @@ __all__ = (
     "BlockedTagRecordRestriction",
     "BuyCardsRequest",
     "BuyCardsResult",
+    "CaptureRequest",
     "CardChangeRequest",
     "CardChangeRequestStatusType0",
     "CardCounts",
@@ -176,6 +181,7 @@ __all__ = (
     "EnvelopeListBlockedTagRecord",
     "EnvelopeListDictionaryRecord",
     "EnvelopeListFeeRecord",
+    "EnvelopeListFxRateRecord",
     "EnvelopeListPaymentCurrencyRecord",
     "EnvelopeListTagRecord",
     "EnvelopeListThreeDsRecord",
@@ -198,9 +204,11 @@ __all__ = (
     "FavoriteRequest",
     "FeeRecord",
     "FeeRecordKind",
+    "FxRateRecord",
     "HealthRecord",
     "HolderAddress",
     "HolderAddressIn",
+    "IncrementRequest",
     "ListAccountsFilters",
     "ListAccountsFiltersStatus",
     "ListAccountsFiltersType",

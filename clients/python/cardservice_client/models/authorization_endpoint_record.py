@@ -17,9 +17,9 @@ T = TypeVar("T", bound="AuthorizationEndpointRecord")
 class AuthorizationEndpointRecord:
     """
     Example:
-        {'url': 'example', 'timeout_ms': 1, 'on_timeout': 'approve', 'consecutive_failures': 1, 'stand_in_until':
-            '2026-03-19T10:15:00Z', 'secret': 'example', 'created_at': '2026-03-19T10:15:00Z', 'updated_at':
-            '2026-03-19T10:15:00Z'}
+        {'url': 'https://hooks.example.com/cardservice', 'timeout_ms': 1, 'on_timeout': 'approve',
+            'consecutive_failures': 1, 'stand_in_until': '2026-03-19T10:15:00Z', 'secret': 'example', 'created_at':
+            '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}
 
     Attributes:
         url (str):

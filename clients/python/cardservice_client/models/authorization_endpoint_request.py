@@ -15,7 +15,7 @@ T = TypeVar("T", bound="AuthorizationEndpointRequest")
 class AuthorizationEndpointRequest:
     """
     Example:
-        {'url': 'example', 'timeout_ms': 100, 'on_timeout': 'approve'}
+        {'url': 'https://hooks.example.com/cardservice', 'timeout_ms': 100, 'on_timeout': 'approve'}
 
     Attributes:
         url (str):

@@ -15,7 +15,7 @@ T = TypeVar("T", bound="EndpointCreate")
 class EndpointCreate:
     """
     Example:
-        {'url': 'example', 'description': 'Team travel', 'event_types': ['card.created']}
+        {'url': 'https://hooks.example.com/cardservice', 'description': 'Team travel', 'event_types': ['card.created']}
 
     Attributes:
         url (str): http(s) URL; host a name or an IPv4 address (IDN in punycode, no IPv6 literal)

@@ -15,7 +15,8 @@ T = TypeVar("T", bound="EndpointUpdate")
 class EndpointUpdate:
     """
     Example:
-        {'url': 'example', 'description': 'Team travel', 'event_types': ['card.created'], 'enabled': True}
+        {'url': 'https://hooks.example.com/cardservice', 'description': 'Team travel', 'event_types': ['card.created'],
+            'enabled': True}
 
     Attributes:
         url (None | str | Unset): http(s) URL; host a name or an IPv4 address (IDN in punycode, no IPv6 literal)

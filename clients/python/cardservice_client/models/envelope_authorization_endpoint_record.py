@@ -19,14 +19,14 @@ T = TypeVar("T", bound="EnvelopeAuthorizationEndpointRecord")
 class EnvelopeAuthorizationEndpointRecord:
     """
     Example:
-        {'success': True, 'data': {'url': 'example', 'timeout_ms': 1, 'on_timeout': 'approve', 'consecutive_failures':
-            1, 'stand_in_until': '2026-03-19T10:15:00Z', 'secret': 'example', 'created_at': '2026-03-19T10:15:00Z',
-            'updated_at': '2026-03-19T10:15:00Z'}}
+        {'success': True, 'data': {'url': 'https://hooks.example.com/cardservice', 'timeout_ms': 1, 'on_timeout':
+            'approve', 'consecutive_failures': 1, 'stand_in_until': '2026-03-19T10:15:00Z', 'secret': 'example',
+            'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}}
 
     Attributes:
-        data (AuthorizationEndpointRecord):  Example: {'url': 'example', 'timeout_ms': 1, 'on_timeout': 'approve',
-            'consecutive_failures': 1, 'stand_in_until': '2026-03-19T10:15:00Z', 'secret': 'example', 'created_at':
-            '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}.
+        data (AuthorizationEndpointRecord):  Example: {'url': 'https://hooks.example.com/cardservice', 'timeout_ms': 1,
+            'on_timeout': 'approve', 'consecutive_failures': 1, 'stand_in_until': '2026-03-19T10:15:00Z', 'secret':
+            'example', 'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}.
         success (bool | Unset):  Default: True.
     """
 

@@ -19,14 +19,16 @@ T = TypeVar("T", bound="EnvelopeEndpointRecord")
 class EnvelopeEndpointRecord:
     """
     Example:
-        {'success': True, 'data': {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'url': 'example', 'description':
-            'Team travel', 'event_types': ['card.created'], 'enabled': True, 'secret': 'example', 'created_at':
-            '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}}
+        {'success': True, 'data': {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'url':
+            'https://hooks.example.com/cardservice', 'description': 'Team travel', 'event_types': ['card.created'],
+            'enabled': True, 'secret': 'example', 'created_at': '2026-03-19T10:15:00Z', 'updated_at':
+            '2026-03-19T10:15:00Z'}}
 
     Attributes:
-        data (EndpointRecord):  Example: {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'url': 'example',
-            'description': 'Team travel', 'event_types': ['card.created'], 'enabled': True, 'secret': 'example',
-            'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}.
+        data (EndpointRecord):  Example: {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'url':
+            'https://hooks.example.com/cardservice', 'description': 'Team travel', 'event_types': ['card.created'],
+            'enabled': True, 'secret': 'example', 'created_at': '2026-03-19T10:15:00Z', 'updated_at':
+            '2026-03-19T10:15:00Z'}.
         success (bool | Unset):  Default: True.
     """
 

@@ -20,7 +20,7 @@ class EnvelopeListTagRecord:
     """
     Example:
         {'success': True, 'data': [{'slug': 'example', 'name': 'Ada Lovelace', 'category': 'example',
-            'transactions_count': 1}]}
+            'transactions_count': 1, 'hold_days': 1}]}
 
     Attributes:
         data (list[TagRecord]):

@@ -21,9 +21,9 @@ class PagedEnvelopeListEndpointRecord:
     """
     Example:
         {'success': True, 'meta': {'current_page': 1, 'per_page': 1, 'total': 1, 'last_page': 1}, 'data': [{'uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'url': 'example', 'description': 'Team travel', 'event_types':
-            ['card.created'], 'enabled': True, 'secret': 'example', 'created_at': '2026-03-19T10:15:00Z', 'updated_at':
-            '2026-03-19T10:15:00Z'}]}
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'url': 'https://hooks.example.com/cardservice', 'description': 'Team
+            travel', 'event_types': ['card.created'], 'enabled': True, 'secret': 'example', 'created_at':
+            '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}]}
 
     Attributes:
         meta (PageMeta):  Example: {'current_page': 1, 'per_page': 1, 'total': 1, 'last_page': 1}.

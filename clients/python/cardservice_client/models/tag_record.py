@@ -13,19 +13,21 @@ T = TypeVar("T", bound="TagRecord")
 class TagRecord:
     """
     Example:
-        {'slug': 'example', 'name': 'Ada Lovelace', 'category': 'example', 'transactions_count': 1}
+        {'slug': 'example', 'name': 'Ada Lovelace', 'category': 'example', 'transactions_count': 1, 'hold_days': 1}
 
     Attributes:
         slug (str):
         name (str):
         category (str):
         transactions_count (int):
+        hold_days (int): Days a pending authorization with this tag is held before it expires.
     """
 
     slug: str
     name: str
     category: str
     transactions_count: int
+    hold_days: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -37,6 +39,8 @@ class TagRecord:
 
         transactions_count = self.transactions_count
 
+        hold_days = self.hold_days
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -45,6 +49,7 @@ class TagRecord:
                 "name": name,
                 "category": category,
                 "transactions_count": transactions_count,
+                "hold_days": hold_days,
             }
         )
 
@@ -61,11 +66,14 @@ class TagRecord:
 
         transactions_count = d.pop("transactions_count")
 
+        hold_days = d.pop("hold_days")
+
         tag_record = cls(
             slug=slug,
             name=name,
             category=category,
             transactions_count=transactions_count,
+            hold_days=hold_days,
         )
 
         tag_record.additional_properties = d

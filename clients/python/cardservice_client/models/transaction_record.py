@@ -29,9 +29,11 @@ class TransactionRecord:
         {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'type': 'card_purchase', 'status': 'pending', 'amount': 12.5,
             'currency': 'EUR', 'direction': 'debit', 'card_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'account_uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'merchant': {'name': 'Ada Lovelace', 'mcc': '5411', 'country': 'DE',
-            'city': 'Berlin'}, 'tag': 'example', 'error': 'example', 'fee': 12.5, 'refunded_amount': 12.5, 'flagged': True,
-            'description': 'Team travel', 'parent_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'decision': 'rules',
-            'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}
+            'city': 'Berlin'}, 'tag': 'example', 'error': 'example', 'fee': 12.5, 'refunded_amount': 12.5,
+            'authorized_amount': 12.5, 'captured_amount': 12.5, 'hold_expires_at': '2026-03-19T10:15:00Z',
+            'merchant_amount': 12.5, 'merchant_currency': 'example', 'rate': 12.5, 'flagged': True, 'description': 'Team
+            travel', 'parent_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'decision': 'rules', 'created_at':
+            '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}
 
     Attributes:
         uuid (UUID):
@@ -47,6 +49,12 @@ class TransactionRecord:
         error (None | str):
         fee (Decimal):
         refunded_amount (Decimal):
+        authorized_amount (Decimal): A purchase's authorization plus its increments (0 for other types).
+        captured_amount (Decimal): What the purchase's captures moved to the merchant so far.
+        hold_expires_at (datetime.datetime | None): When a pending purchase's hold is reversed if not captured by then.
+        merchant_amount (Decimal | None): A foreign-currency purchase: what the merchant charged, in its currency.
+        merchant_currency (None | str): The merchant's currency, when foreign.
+        rate (Decimal | None): Merchant currency → card currency rate applied (foreign purchases).
         flagged (bool):
         description (None | str):
         parent_uuid (None | UUID):
@@ -68,6 +76,12 @@ class TransactionRecord:
     error: None | str
     fee: Decimal
     refunded_amount: Decimal
+    authorized_amount: Decimal
+    captured_amount: Decimal
+    hold_expires_at: datetime.datetime | None
+    merchant_amount: Decimal | None
+    merchant_currency: None | str
+    rate: Decimal | None
     flagged: bool
     description: None | str
     parent_uuid: None | UUID
@@ -115,6 +129,25 @@ class TransactionRecord:
 
         refunded_amount = self.refunded_amount
 
+        authorized_amount = self.authorized_amount
+
+        captured_amount = self.captured_amount
+
+        hold_expires_at: None | str
+        if isinstance(self.hold_expires_at, datetime.datetime):
+            hold_expires_at = self.hold_expires_at.isoformat()
+        else:
+            hold_expires_at = self.hold_expires_at
+
+        merchant_amount: Decimal | None
+        merchant_amount = self.merchant_amount
+
+        merchant_currency: None | str
+        merchant_currency = self.merchant_currency
+
+        rate: Decimal | None
+        rate = self.rate
+
         flagged = self.flagged
 
         description: None | str
@@ -155,6 +188,12 @@ class TransactionRecord:
                 "error": error,
                 "fee": fee,
                 "refunded_amount": refunded_amount,
+                "authorized_amount": authorized_amount,
+                "captured_amount": captured_amount,
+                "hold_expires_at": hold_expires_at,
+                "merchant_amount": merchant_amount,
+                "merchant_currency": merchant_currency,
+                "rate": rate,
                 "flagged": flagged,
                 "description": description,
                 "parent_uuid": parent_uuid,
@@ -234,6 +273,46 @@ class TransactionRecord:
 
         refunded_amount = d.pop("refunded_amount")
 
+        authorized_amount = d.pop("authorized_amount")
+
+        captured_amount = d.pop("captured_amount")
+
+        def _parse_hold_expires_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                hold_expires_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return hold_expires_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        hold_expires_at = _parse_hold_expires_at(d.pop("hold_expires_at"))
+
+        def _parse_merchant_amount(data: object) -> Decimal | None:
+            if data is None:
+                return data
+            return cast(Decimal | None, data)
+
+        merchant_amount = _parse_merchant_amount(d.pop("merchant_amount"))
+
+        def _parse_merchant_currency(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        merchant_currency = _parse_merchant_currency(d.pop("merchant_currency"))
+
+        def _parse_rate(data: object) -> Decimal | None:
+            if data is None:
+                return data
+            return cast(Decimal | None, data)
+
+        rate = _parse_rate(d.pop("rate"))
+
         flagged = d.pop("flagged")
 
         def _parse_description(data: object) -> None | str:
@@ -293,6 +372,12 @@ class TransactionRecord:
             error=error,
             fee=fee,
             refunded_amount=refunded_amount,
+            authorized_amount=authorized_amount,
+            captured_amount=captured_amount,
+            hold_expires_at=hold_expires_at,
+            merchant_amount=merchant_amount,
+            merchant_currency=merchant_currency,
+            rate=rate,
             flagged=flagged,
             description=description,
             parent_uuid=parent_uuid,

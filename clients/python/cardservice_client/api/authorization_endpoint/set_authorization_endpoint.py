@@ -113,8 +113,8 @@ def sync_detailed(
     """Set the endpoint that decides the caller's authorizations (returns its secret)
 
     Args:
-        body (AuthorizationEndpointRequest):  Example: {'url': 'example', 'timeout_ms': 100,
-            'on_timeout': 'approve'}.
+        body (AuthorizationEndpointRequest):  Example: {'url':
+            'https://hooks.example.com/cardservice', 'timeout_ms': 100, 'on_timeout': 'approve'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -143,8 +143,8 @@ def sync(
     """Set the endpoint that decides the caller's authorizations (returns its secret)
 
     Args:
-        body (AuthorizationEndpointRequest):  Example: {'url': 'example', 'timeout_ms': 100,
-            'on_timeout': 'approve'}.
+        body (AuthorizationEndpointRequest):  Example: {'url':
+            'https://hooks.example.com/cardservice', 'timeout_ms': 100, 'on_timeout': 'approve'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -168,8 +168,8 @@ async def asyncio_detailed(
     """Set the endpoint that decides the caller's authorizations (returns its secret)
 
     Args:
-        body (AuthorizationEndpointRequest):  Example: {'url': 'example', 'timeout_ms': 100,
-            'on_timeout': 'approve'}.
+        body (AuthorizationEndpointRequest):  Example: {'url':
+            'https://hooks.example.com/cardservice', 'timeout_ms': 100, 'on_timeout': 'approve'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -196,8 +196,8 @@ async def asyncio(
     """Set the endpoint that decides the caller's authorizations (returns its secret)
 
     Args:
-        body (AuthorizationEndpointRequest):  Example: {'url': 'example', 'timeout_ms': 100,
-            'on_timeout': 'approve'}.
+        body (AuthorizationEndpointRequest):  Example: {'url':
+            'https://hooks.example.com/cardservice', 'timeout_ms': 100, 'on_timeout': 'approve'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -6,14 +6,18 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.capture_request import CaptureRequest
 from ...models.envelope_transaction_record import EnvelopeTransactionRecord
 from ...models.error_body import ErrorBody
-from ...types import Response, loads_exact
+from ...types import UNSET, Response, Unset, dumps_exact, loads_exact
 
 
 def _get_kwargs(
     transaction_uuid: str,
+    *,
+    body: CaptureRequest | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -22,6 +26,12 @@ def _get_kwargs(
         ),
     }
 
+    if not isinstance(body, Unset):
+        _kwargs["content"] = dumps_exact(body.to_dict())
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -104,11 +114,13 @@ def sync_detailed(
     transaction_uuid: str,
     *,
     client: AuthenticatedClient,
+    body: CaptureRequest | Unset = UNSET,
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
-    """Settle a pending purchase
+    """Capture a pending purchase: whole, in parts, or more than authorized (tips)
 
     Args:
         transaction_uuid (str):
+        body (CaptureRequest | Unset):  Example: {'amount': 12.5, 'rate': 12.5, 'final': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -120,6 +132,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         transaction_uuid=transaction_uuid,
+        body=body,
     )
 
     response = client.get_httpx_client().request(
@@ -133,11 +146,13 @@ def sync(
     transaction_uuid: str,
     *,
     client: AuthenticatedClient,
+    body: CaptureRequest | Unset = UNSET,
 ) -> EnvelopeTransactionRecord | ErrorBody | None:
-    """Settle a pending purchase
+    """Capture a pending purchase: whole, in parts, or more than authorized (tips)
 
     Args:
         transaction_uuid (str):
+        body (CaptureRequest | Unset):  Example: {'amount': 12.5, 'rate': 12.5, 'final': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -150,6 +165,7 @@ def sync(
     return sync_detailed(
         transaction_uuid=transaction_uuid,
         client=client,
+        body=body,
     ).parsed
 
 
@@ -157,11 +173,13 @@ async def asyncio_detailed(
     transaction_uuid: str,
     *,
     client: AuthenticatedClient,
+    body: CaptureRequest | Unset = UNSET,
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
-    """Settle a pending purchase
+    """Capture a pending purchase: whole, in parts, or more than authorized (tips)
 
     Args:
         transaction_uuid (str):
+        body (CaptureRequest | Unset):  Example: {'amount': 12.5, 'rate': 12.5, 'final': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -173,6 +191,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         transaction_uuid=transaction_uuid,
+        body=body,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -184,11 +203,13 @@ async def asyncio(
     transaction_uuid: str,
     *,
     client: AuthenticatedClient,
+    body: CaptureRequest | Unset = UNSET,
 ) -> EnvelopeTransactionRecord | ErrorBody | None:
-    """Settle a pending purchase
+    """Capture a pending purchase: whole, in parts, or more than authorized (tips)
 
     Args:
         transaction_uuid (str):
+        body (CaptureRequest | Unset):  Example: {'amount': 12.5, 'rate': 12.5, 'final': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -202,5 +223,6 @@ async def asyncio(
         await asyncio_detailed(
             transaction_uuid=transaction_uuid,
             client=client,
+            body=body,
         )
     ).parsed

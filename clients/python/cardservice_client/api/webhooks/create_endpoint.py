@@ -113,8 +113,8 @@ def sync_detailed(
     """Add a webhook endpoint (its secret is shown in full only here)
 
     Args:
-        body (EndpointCreate):  Example: {'url': 'example', 'description': 'Team travel',
-            'event_types': ['card.created']}.
+        body (EndpointCreate):  Example: {'url': 'https://hooks.example.com/cardservice',
+            'description': 'Team travel', 'event_types': ['card.created']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -143,8 +143,8 @@ def sync(
     """Add a webhook endpoint (its secret is shown in full only here)
 
     Args:
-        body (EndpointCreate):  Example: {'url': 'example', 'description': 'Team travel',
-            'event_types': ['card.created']}.
+        body (EndpointCreate):  Example: {'url': 'https://hooks.example.com/cardservice',
+            'description': 'Team travel', 'event_types': ['card.created']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -168,8 +168,8 @@ async def asyncio_detailed(
     """Add a webhook endpoint (its secret is shown in full only here)
 
     Args:
-        body (EndpointCreate):  Example: {'url': 'example', 'description': 'Team travel',
-            'event_types': ['card.created']}.
+        body (EndpointCreate):  Example: {'url': 'https://hooks.example.com/cardservice',
+            'description': 'Team travel', 'event_types': ['card.created']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -196,8 +196,8 @@ async def asyncio(
     """Add a webhook endpoint (its secret is shown in full only here)
 
     Args:
-        body (EndpointCreate):  Example: {'url': 'example', 'description': 'Team travel',
-            'event_types': ['card.created']}.
+        body (EndpointCreate):  Example: {'url': 'https://hooks.example.com/cardservice',
+            'description': 'Team travel', 'event_types': ['card.created']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

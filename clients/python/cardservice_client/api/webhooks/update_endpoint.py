@@ -119,8 +119,8 @@ def sync_detailed(
 
     Args:
         endpoint_uuid (str):
-        body (EndpointUpdate):  Example: {'url': 'example', 'description': 'Team travel',
-            'event_types': ['card.created'], 'enabled': True}.
+        body (EndpointUpdate):  Example: {'url': 'https://hooks.example.com/cardservice',
+            'description': 'Team travel', 'event_types': ['card.created'], 'enabled': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -152,8 +152,8 @@ def sync(
 
     Args:
         endpoint_uuid (str):
-        body (EndpointUpdate):  Example: {'url': 'example', 'description': 'Team travel',
-            'event_types': ['card.created'], 'enabled': True}.
+        body (EndpointUpdate):  Example: {'url': 'https://hooks.example.com/cardservice',
+            'description': 'Team travel', 'event_types': ['card.created'], 'enabled': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -180,8 +180,8 @@ async def asyncio_detailed(
 
     Args:
         endpoint_uuid (str):
-        body (EndpointUpdate):  Example: {'url': 'example', 'description': 'Team travel',
-            'event_types': ['card.created'], 'enabled': True}.
+        body (EndpointUpdate):  Example: {'url': 'https://hooks.example.com/cardservice',
+            'description': 'Team travel', 'event_types': ['card.created'], 'enabled': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -211,8 +211,8 @@ async def asyncio(
 
     Args:
         endpoint_uuid (str):
-        body (EndpointUpdate):  Example: {'url': 'example', 'description': 'Team travel',
-            'event_types': ['card.created'], 'enabled': True}.
+        body (EndpointUpdate):  Example: {'url': 'https://hooks.example.com/cardservice',
+            'description': 'Team travel', 'event_types': ['card.created'], 'enabled': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

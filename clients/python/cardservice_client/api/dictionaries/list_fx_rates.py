@@ -1,0 +1,179 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.envelope_list_fx_rate_record import EnvelopeListFxRateRecord
+from ...models.error_body import ErrorBody
+from ...types import Response, loads_exact
+
+
+def _get_kwargs() -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/dictionary/fx-rates",
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> EnvelopeListFxRateRecord | ErrorBody | None:
+    if response.status_code == 200:
+        response_200 = EnvelopeListFxRateRecord.from_dict(loads_exact(response.content))
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[EnvelopeListFxRateRecord | ErrorBody]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[EnvelopeListFxRateRecord | ErrorBody]:
+    """Currency conversion rates for foreign-currency authorizations
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EnvelopeListFxRateRecord | ErrorBody]
+    """
+
+    kwargs = _get_kwargs()
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+) -> EnvelopeListFxRateRecord | ErrorBody | None:
+    """Currency conversion rates for foreign-currency authorizations
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EnvelopeListFxRateRecord | ErrorBody
+    """
+
+    return sync_detailed(
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[EnvelopeListFxRateRecord | ErrorBody]:
+    """Currency conversion rates for foreign-currency authorizations
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EnvelopeListFxRateRecord | ErrorBody]
+    """
+
+    kwargs = _get_kwargs()
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+) -> EnvelopeListFxRateRecord | ErrorBody | None:
+    """Currency conversion rates for foreign-currency authorizations
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EnvelopeListFxRateRecord | ErrorBody
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+        )
+    ).parsed

@@ -1,0 +1,227 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.envelope_transaction_record import EnvelopeTransactionRecord
+from ...models.error_body import ErrorBody
+from ...models.increment_request import IncrementRequest
+from ...types import Response, dumps_exact, loads_exact
+
+
+def _get_kwargs(
+    transaction_uuid: str,
+    *,
+    body: IncrementRequest,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/sandbox/transactions/{transaction_uuid}/increment".format(
+            transaction_uuid=quote(str(transaction_uuid), safe=""),
+        ),
+    }
+
+    _kwargs["content"] = dumps_exact(body.to_dict())
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> EnvelopeTransactionRecord | ErrorBody | None:
+    if response.status_code == 201:
+        response_201 = EnvelopeTransactionRecord.from_dict(loads_exact(response.content))
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[EnvelopeTransactionRecord | ErrorBody]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    transaction_uuid: str,
+    *,
+    client: AuthenticatedClient,
+    body: IncrementRequest,
+) -> Response[EnvelopeTransactionRecord | ErrorBody]:
+    """Raise a pending purchase's hold (incremental authorization)
+
+    Args:
+        transaction_uuid (str):
+        body (IncrementRequest):  Example: {'amount': 12.5}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EnvelopeTransactionRecord | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        transaction_uuid=transaction_uuid,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    transaction_uuid: str,
+    *,
+    client: AuthenticatedClient,
+    body: IncrementRequest,
+) -> EnvelopeTransactionRecord | ErrorBody | None:
+    """Raise a pending purchase's hold (incremental authorization)
+
+    Args:
+        transaction_uuid (str):
+        body (IncrementRequest):  Example: {'amount': 12.5}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EnvelopeTransactionRecord | ErrorBody
+    """
+
+    return sync_detailed(
+        transaction_uuid=transaction_uuid,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    transaction_uuid: str,
+    *,
+    client: AuthenticatedClient,
+    body: IncrementRequest,
+) -> Response[EnvelopeTransactionRecord | ErrorBody]:
+    """Raise a pending purchase's hold (incremental authorization)
+
+    Args:
+        transaction_uuid (str):
+        body (IncrementRequest):  Example: {'amount': 12.5}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EnvelopeTransactionRecord | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        transaction_uuid=transaction_uuid,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    transaction_uuid: str,
+    *,
+    client: AuthenticatedClient,
+    body: IncrementRequest,
+) -> EnvelopeTransactionRecord | ErrorBody | None:
+    """Raise a pending purchase's hold (incremental authorization)
+
+    Args:
+        transaction_uuid (str):
+        body (IncrementRequest):  Example: {'amount': 12.5}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EnvelopeTransactionRecord | ErrorBody
+    """
+
+    return (
+        await asyncio_detailed(
+            transaction_uuid=transaction_uuid,
+            client=client,
+            body=body,
+        )
+    ).parsed

@@ -1,0 +1,53 @@
+"""Incremental authorization (API.md §12): a merchant raises a pending purchase's hold.
+
+The increment is an authorization message for the same card and merchant, decided by the
+one engine (`engine.decide`/`record`, with `parent_uuid` set) and, when the user has one, by
+their decision endpoint (`decisions.service.authorize_card`); see engine.py for what it
+writes. The parent is read here only to address the message; the engine locks it and checks
+again that it is still pending.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import httpx
+
+from cardservice.db import Database
+from cardservice.decisions.service import authorize_card
+from cardservice.security import CardCipher
+from cardservice.transactions.engine import Authorization
+from cardservice.transactions.lifecycle import InvalidTransition
+from cardservice.transactions.reports import one_transaction
+
+
+async def increment_purchase(
+    db: Database,
+    http: httpx.AsyncClient,
+    cipher: CardCipher,
+    user_uuid: uuid.UUID,
+    purchase_uuid: uuid.UUID,
+    amount: int,
+) -> dict[str, Any]:
+    """Raise the hold of the user's pending purchase by `amount` (a foreign-currency
+    purchase's: in the merchant's currency, converted at the table's rate). Returns the
+    purchase's row (approved) or the declined child's; another user's is 404."""
+    parent = await one_transaction(db.reader, user_uuid, purchase_uuid)
+    if parent["type"] != "card_purchase" or parent["status"] != "pending":
+        raise InvalidTransition(
+            f"A {parent['status']} {parent['type']} cannot make this transition."
+        )
+    merchant = parent["merchant"] or {}
+    message = Authorization(
+        card_uuid=uuid.UUID(parent["card_uuid"]),
+        amount=amount,
+        currency=parent["merchant_currency"] or parent["currency"],
+        merchant_name=merchant.get("name") or "",
+        mcc=merchant.get("mcc"),
+        merchant_country=merchant.get("country"),
+        merchant_city=merchant.get("city"),
+        tag=parent["tag"],
+        parent_uuid=purchase_uuid,
+    )
+    return await authorize_card(db, http, cipher, user_uuid, message)
