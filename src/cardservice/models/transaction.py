@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 
-from sqlalchemy import BigInteger, ForeignKey, Index, String
+from sqlalchemy import BigInteger, ForeignKey, Index, String, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from cardservice.models.base import Base, Timestamps, UuidPk
@@ -20,6 +21,14 @@ class Transaction(UuidPk, Timestamps, Base):
             *("card_uuid", "created_at", "uuid", "type", "status", "amount", "refunded_amount"),
         ),
         Index("ix_transactions_account_created", "account_uuid", "created_at", "uuid"),
+        # a purchase is credited by a dispute at most once (migration 20261123_21)
+        Index(
+            "ux_transactions_dispute_credit",
+            "parent_uuid",
+            unique=True,
+            postgresql_where=text("type = 'dispute_credit'"),
+            sqlite_where=text("type = 'dispute_credit'"),
+        ),
     )
 
     user_uuid: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.uuid"))
@@ -45,4 +54,7 @@ class Transaction(UuidPk, Timestamps, Base):
     )
     decision: Mapped[str | None] = mapped_column(
         String(16), doc="who decided an authorization: rules | endpoint | timeout | ..."
+    )
+    captured_at: Mapped[datetime | None] = mapped_column(
+        doc="when a purchase became completed (set by the database, migration 20261123_21)"
     )

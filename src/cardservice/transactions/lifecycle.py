@@ -1,5 +1,6 @@
 """The purchase state machine: pending → completed (settle) | reversed (reverse);
-completed → refunded (refund, full or in parts). Anything else is `invalid_transition`.
+completed → refunded (refund, full or in parts; never more than is left once a won dispute
+credited part of it back). Anything else is `invalid_transition`.
 
 Every transition takes its locks in the global order (docs/ledger.md, "Lock order"): the
 purchase's account, then its card, then the transaction row; so concurrent calls on one
@@ -13,6 +14,7 @@ import uuid
 from datetime import datetime
 from typing import Any
 
+from cardservice.disputes.service import credited_amount
 from cardservice.errors import RuleViolation, TransactionNotFound
 from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
 from cardservice.models.base import utcnow
@@ -110,7 +112,8 @@ async def refund(
     as a `card_refund` transaction; never more than the purchase took."""
     now = now or utcnow()
     purchase = await _locked_purchase(tx, user_uuid, transaction_uuid, "completed")
-    remaining = purchase["amount"] - purchase["refunded_amount"]
+    credited = await credited_amount(tx, purchase["uuid"])  # a won dispute gave it back
+    remaining = purchase["amount"] - purchase["refunded_amount"] - credited
     amount = remaining if amount is None else amount
     if not 0 < amount <= remaining:
         raise RefundTooLarge(errors={"amount": [f"at most {remaining} minor units remain"]})

@@ -25,6 +25,7 @@ _OPTIONAL: dict[str, Any] = {
     "description": None,
     "parent_uuid": None,
     "decision": None,
+    "captured_at": None,  # the database sets it when a purchase completes
 }
 
 

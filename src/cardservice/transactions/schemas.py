@@ -21,6 +21,7 @@ TransactionType = Literal[
     "fee",
     "deposit",
     "card_close",
+    "dispute_credit",
 ]
 Decision = Literal["rules", "endpoint", "timeout", "endpoint_error", "stand_in"]
 TransactionStatus = Literal["pending", "completed", "declined", "reversed", "refunded"]
