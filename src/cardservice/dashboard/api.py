@@ -33,8 +33,18 @@ def _decode(raw: bytes) -> Any:
     return json.loads(raw, parse_float=Decimal) if raw else None
 
 
+def _checked(response: httpx.Response) -> httpx.Response:
+    """401 → `SignedOut`, other errors → `ApiError` with the API's message."""
+    if response.status_code == 401:
+        raise SignedOut()
+    if response.status_code >= 400:
+        message = orjson.loads(response.content).get("message", "The request failed.")
+        raise ApiError(response.status_code, message)
+    return response
+
+
 class Api:
-    """`GET` calls into the app as the user; bodies are decoded with exact decimals."""
+    """Calls into the app as the user; bodies are decoded with exact decimals."""
 
     def __init__(self, app: ASGIApp, token: str) -> None:
         self._client = httpx.AsyncClient(
@@ -53,13 +63,7 @@ class Api:
         self, path: str, params: Mapping[str, str | int] | None = None
     ) -> httpx.Response:
         """The raw response (receipts); 401 → `SignedOut`, other errors → `ApiError`."""
-        response = await self._client.get(path, params=params)
-        if response.status_code == 401:
-            raise SignedOut()
-        if response.status_code >= 400:
-            message = orjson.loads(response.content).get("message", "The request failed.")
-            raise ApiError(response.status_code, message)
-        return response
+        return _checked(await self._client.get(path, params=params))
 
     async def body(self, path: str, params: Mapping[str, str | int] | None = None) -> Any:
         """The decoded JSON envelope of a successful `GET`."""
@@ -75,3 +79,9 @@ class Api:
             last = body["meta"]["last_page"]
             page += 1
         return rows
+
+    async def post(self, path: str, body: Mapping[str, Any]) -> Any:
+        """`POST` a JSON body as the user: the decoded envelope (errors as for `response`)."""
+        headers = {"Content-Type": "application/json"}
+        response = await self._client.post(path, content=orjson.dumps(body), headers=headers)
+        return _decode(_checked(response).content)

@@ -1,4 +1,5 @@
-"""The dashboard's pages: overview, accounts, cards, transactions, and receipts to download.
+"""The dashboard's pages: overview, accounts, cards, transactions (each purchase disputable,
+and the disputes), and receipts to download.
 
 Each page reads the API as the signed-in user (`dashboard.api`); nothing here touches a table.
 """
@@ -17,7 +18,16 @@ from fastapi.responses import Response
 
 from cardservice.dashboard.api import Api, ApiError, SignedOut
 from cardservice.dashboard.charts import bars, spend_per_day
-from cardservice.dashboard.web import COOKIE_PATH, SESSION_COOKIE, finish, redirect, render
+from cardservice.dashboard.web import (
+    COOKIE_PATH,
+    SESSION_COOKIE,
+    csrf_matches,
+    finish,
+    read_form,
+    redirect,
+    render,
+)
+from cardservice.disputes.schemas import DisputeReason
 from cardservice.openapi import UUID_PATTERN
 from cardservice.transactions.schemas import TransactionStatus, TransactionType
 
@@ -26,6 +36,8 @@ Build = Callable[[Api], Awaitable[dict[str, Any]]]
 CHART_PAGES = 20  # at most 2,000 purchases drawn in the 30-day chart
 FILTERS = ("status", "type", "card_uuid", "date_from", "date_to")
 PageNumber = Annotated[int, Query(ge=1, le=1_000_000)]
+TransactionUuid = Annotated[str, Query(pattern=UUID_PATTERN)]
+REASONS = get_args(DisputeReason)
 
 
 async def _page(request: Request, template: str, build: Build) -> Response:
@@ -169,6 +181,51 @@ async def transactions_csv(request: Request) -> Response:
     return await _download(request, "/transaction/report.csv", params, "transactions.csv")
 
 
+@router.get("/disputes")
+async def disputes(request: Request, page: PageNumber = 1) -> Response:
+    """The user's disputes, newest first, with their status and outcome."""
+
+    async def build(api: Api) -> dict[str, Any]:
+        body = await api.body("/disputes", {"page": page, "per_page": 20})
+        return {
+            "title": "Disputes",
+            "disputes": body["data"],
+            "pages": _pages(body["meta"]),
+            "total": body["meta"]["total"],
+        }
+
+    return await _page(request, "disputes.html", build)
+
+
+@router.get("/disputes/new")
+async def dispute_form(request: Request, transaction: TransactionUuid) -> Response:
+    """The form that disputes one of the user's transactions (`POST /disputes`)."""
+
+    async def build(api: Api) -> dict[str, Any]:
+        record = (await api.body(f"/transaction/{transaction}"))["data"]
+        return {"title": "Dispute a payment", "transaction": record, "reasons": REASONS}
+
+    return await _page(request, "dispute_form.html", build)
+
+
+@router.post("/disputes")
+async def open_dispute(request: Request) -> Response:
+    """Open the dispute the form describes, as the signed-in user; then the list of disputes."""
+    form = await read_form(request)
+    if not csrf_matches(request, form):
+        context = {"title": "Dispute not opened", "message": "The form expired; try again."}
+        return render(request, "error.html", context, status_code=403)
+    body = {name: form.get(name, "") for name in ("transaction_uuid", "reason")}
+    if explanation := form.get("explanation", "").strip():
+        body["explanation"] = explanation
+
+    async def send(api: Api) -> Response:
+        await api.post("/disputes", body)
+        return redirect(request, "/app/disputes")
+
+    return await _as_user(request, send, "Dispute not opened")
+
+
 @router.get("/receipt/{transactionUuid}")
 async def receipt(
     request: Request,
@@ -179,19 +236,31 @@ async def receipt(
     return await _download(request, path, {}, f"receipt-{transaction_uuid}.jpg")
 
 
-async def _download(request: Request, path: str, params: dict[str, str], filename: str) -> Response:
-    """An API response handed to the browser as a file, read as the signed-in user."""
+async def _as_user(
+    request: Request, act: Callable[[Api], Awaitable[Response]], refused: str
+) -> Response:
+    """`act` as the signed-in user (or to sign in); a refusal of the API is a page titled
+    `refused` that gives its message, with its status."""
     token = request.cookies.get(SESSION_COOKIE)
     if not token:
         return _to_sign_in(request)
     try:
         async with Api(request.app, token) as api:
-            answer = await api.response(path, params)
+            return await act(api)
     except SignedOut:
         return _to_sign_in(request)
     except ApiError as error:
-        context = {"title": "Nothing to download", "message": str(error)}
+        context = {"title": refused, "message": str(error)}
         return render(request, "error.html", context, status_code=error.status_code)
-    headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
-    media_type = answer.headers["content-type"]
-    return Response(answer.content, media_type=media_type, headers=headers)
+
+
+async def _download(request: Request, path: str, params: dict[str, str], filename: str) -> Response:
+    """An API response handed to the browser as a file, read as the signed-in user."""
+
+    async def fetch(api: Api) -> Response:
+        answer = await api.response(path, params)
+        headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
+        media_type = answer.headers["content-type"]
+        return Response(answer.content, media_type=media_type, headers=headers)
+
+    return await _as_user(request, fetch, "Nothing to download")
