@@ -1,5 +1,6 @@
 """`cardservice demo`: a demo team with accounts, cards and history, built through the services;
-a frozen card and a card with spending controls (and its declines) among them.
+a frozen card and a card with spending controls (and its declines) among them, and the
+owner's two latest settled purchases disputed (one still open, one won).
 
 Idempotent: the data is created once; every run prints a fresh bearer token for the demo owner.
 """
@@ -19,6 +20,7 @@ from cardservice.cards.purchase import buy_cards
 from cardservice.cards.schemas import BuyCardsRequest, CardChangeRequest, SpendingControls
 from cardservice.config import Settings
 from cardservice.db import Database
+from cardservice.disputes.service import open_dispute, resolve_dispute
 from cardservice.ledger.money import to_minor
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
@@ -98,6 +100,7 @@ async def _populate(tx: Tx, cipher: CardCipher) -> uuid.UUID:
         rng = random.Random(f"{DEMO_SEED}:{email}")  # noqa: S311 - demo data, not secrets
         await _history(tx, cipher, user, rng)
     await _controls(tx, cipher, owner)
+    await _disputes(tx, owner)
     return owner
 
 
@@ -138,6 +141,24 @@ async def _controls(tx: Tx, cipher: CardCipher, owner: uuid.UUID) -> None:
         merchant = "Merchant" if tag is None else tag.capitalize()
         message = Authorization(card_uuid, amount, "USD", merchant, tag=tag)
         await authorize(tx, cipher, owner, message, now=now)
+
+
+_LATEST_SETTLED = """
+SELECT uuid FROM transactions WHERE user_uuid = $1 AND type = 'card_purchase'
+AND status = 'completed' ORDER BY captured_at DESC, uuid LIMIT 2"""
+
+
+async def _disputes(tx: Tx, owner: uuid.UUID) -> None:
+    """The owner's latest settled purchase disputed and left open; the one before it
+    disputed and won (its money back as a `dispute_credit`)."""
+    latest = [as_uuid(row["uuid"]) for row in await tx.rows(_LATEST_SETTLED, owner)]
+    reasons = ("not_received", "duplicate")
+    opened = [
+        await open_dispute(tx, owner, purchase, reason, explanation="Demo dispute")
+        for purchase, reason in zip(latest, reasons, strict=True)
+        if purchase is not None
+    ]
+    await resolve_dispute(tx, owner, opened[-1]["uuid"], "won")
 
 
 async def _history(tx: Tx, cipher: CardCipher, user: uuid.UUID, rng: random.Random) -> None:
