@@ -2,6 +2,7 @@
 
     python -m bench.profile --database sqlite            # CPU ms per request, each endpoint
     python -m bench.profile --database postgresql --profile "GET /card"   # + pyinstrument tree
+    python -m bench.profile --database postgresql --functions "POST /card/buy"  # + CPU by function
 
 CPU time (not wall time) of this process over N sequential requests through the ASGI app:
 on a shared machine it is far steadier than req/s, so it shows what a change to a hot path
@@ -13,7 +14,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import json
+import pstats
 import sys
 import tempfile
 import time
@@ -41,7 +44,9 @@ async def _database(kind: str) -> tuple[str, str | None]:
     return ADMIN_DSN.rsplit("/", 1)[0] + "/" + name, name
 
 
-async def run(kind: str, requests: int, profile: str | None, cards: int) -> None:
+async def run(
+    kind: str, requests: int, profile: str | None, functions: str | None, cards: int
+) -> None:
     url, name = await _database(kind)
     try:
         settings = Settings(
@@ -93,6 +98,10 @@ async def run(kind: str, requests: int, profile: str | None, cards: int) -> None
 
                     profiler = Profiler(async_mode="enabled")
                     profiler.start()
+                by_function = None
+                if functions and label.startswith(functions):
+                    by_function = cProfile.Profile(time.process_time)
+                    by_function.enable()
                 cpu, wall = time.process_time(), time.perf_counter()
                 for _ in range(requests):
                     await call()
@@ -100,6 +109,11 @@ async def run(kind: str, requests: int, profile: str | None, cards: int) -> None
                 if profiler is not None:
                     profiler.stop()
                     print(profiler.output_text(unicode=False, color=False, show_all=False))
+                if by_function is not None:
+                    by_function.disable()
+                    stats = pstats.Stats(by_function).sort_stats("tottime")
+                    stats.print_stats(45)
+                    stats.sort_stats("cumulative").print_stats("cardservice|fastapi/(routing|dependencies)|pydantic|starlette", 60)
                 print(
                     json.dumps(
                         {
@@ -121,9 +135,12 @@ def main() -> int:
     parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--profile", help="endpoint label prefix to profile, e.g. 'GET /card'")
+    parser.add_argument(
+        "--functions", help="endpoint label prefix to show CPU time by function (cProfile)"
+    )
     parser.add_argument("--cards", type=int, default=100, help="the heavy user's cards")
     args = parser.parse_args()
-    asyncio.run(run(args.database, args.requests, args.profile, args.cards))
+    asyncio.run(run(args.database, args.requests, args.profile, args.functions, args.cards))
     return 0
 
 

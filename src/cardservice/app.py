@@ -17,6 +17,7 @@ from starlette.routing import Match, Route
 from cardservice import __version__, metrics
 from cardservice.accounts.routes import router as accounts_router
 from cardservice.attachments.routes import router as attachments_router
+from cardservice.auth.credentials import TokenCache
 from cardservice.auth.routes import router as auth_router
 from cardservice.cards.routes import router as cards_router
 from cardservice.config import Settings
@@ -129,6 +130,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.db = Database(settings)
     app.state.rate_limiter = RateLimiter(settings.redis_url, settings.workers)
+    app.state.tokens = TokenCache(settings.auth_cache_seconds)
     app.state.cipher = CardCipher.from_settings(settings)
     app.state.outbound = outbound_client()
     app.add_exception_handler(ServiceError, _service_error)

@@ -35,6 +35,9 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=1024 * 1024, ge=1024)
     rate_limit_per_minute: int = Field(default=1200, ge=1)
     auth_failures_per_minute: int = Field(default=30, ge=1)
+    auth_cache_seconds: float = Field(
+        default=2.0, ge=0, le=60, description="how long a checked bearer token is remembered"
+    )
     redis_url: str = ""
     trusted_proxies: str = Field(default="", description="CIDRs whose X-Forwarded-For we believe")
     workers: int = Field(default=1, ge=1, description="worker processes; set by serve --workers")

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import time
 import uuid
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -83,6 +85,7 @@ async def revoke_token(tx: Tx, prefix_or_id: str) -> int:
             raise NotFound("Give the token's id or at least its first 11 characters.") from None
         token_id = None
     now = utcnow()
+    forget_cached_callers()
     revoked = await tx.rows(
         "UPDATE api_tokens SET revoked_at = $1 WHERE (prefix = $2 OR uuid = $3)"
         " AND revoked_at IS NULL RETURNING uuid",
@@ -184,16 +187,71 @@ WHERE m.code_hash = $1 AND m.revoked_at IS NULL AND m.expires_at > $2
 """
 
 
-async def principal_for_token(reader: Reader, token: str) -> Principal | None:
+_revocations = 0  # bumped by every revocation in this process: all cached callers go
+
+
+def forget_cached_callers() -> None:
+    """A token was revoked here: no cache of this process answers for any token any more."""
+    global _revocations
+    _revocations += 1
+
+
+class TokenCache:
+    """Bearer callers remembered for `seconds` (docs/security.md, "The token cache"), so a
+    request does not pay a database round trip to learn who is calling. A token revoked by
+    this process stops at once (`forget_cached_callers`); one revoked by another instance or
+    by the CLI works at most `seconds` longer. A token's own expiry is checked on every use.
+    Unknown tokens are never cached: every failure reaches the database and the limits."""
+
+    def __init__(self, seconds: float, size: int = 10_000) -> None:
+        self.seconds, self.size = seconds, size
+        self._entries: OrderedDict[str, tuple[Principal, datetime | None, float, int]] = (
+            OrderedDict()
+        )
+
+    def get(self, hashed: str) -> Principal | None:
+        entry = self._entries.get(hashed)
+        if entry is None:
+            return None
+        principal, expires_at, until, generation = entry
+        if generation != _revocations or until <= time.monotonic():
+            del self._entries[hashed]
+            return None
+        if expires_at is not None and expires_at <= utcnow():
+            return None
+        return principal
+
+    def put(self, hashed: str, principal: Principal, expires_at: datetime | None) -> None:
+        if self.seconds <= 0:
+            return
+        self._entries[hashed] = (
+            principal,
+            expires_at,
+            time.monotonic() + self.seconds,
+            _revocations,
+        )
+        self._entries.move_to_end(hashed)
+        while len(self._entries) > self.size:
+            self._entries.popitem(last=False)
+
+
+async def principal_for_token(
+    reader: Reader, token: str, cache: TokenCache | None = None
+) -> Principal | None:
     """The caller of a bearer token that exists, is not revoked and has not expired."""
     hashed = digest(token)
+    if cache is not None and (known := cache.get(hashed)) is not None:
+        return known
     row = await reader.row(BEARER_CALLER_SQL, hashed)
     if row is None:
         return None
     expires_at = as_datetime(row["expires_at"])
     if expires_at is not None and expires_at <= utcnow():
         return None
-    return _principal(row, "bearer", hashed, as_uuid(row["token_uuid"]))
+    principal = _principal(row, "bearer", hashed, as_uuid(row["token_uuid"]))
+    if cache is not None:
+        cache.put(hashed, principal, expires_at)
+    return principal
 
 
 async def principal_for_mfa_code(reader: Reader, code: str) -> Principal | None:

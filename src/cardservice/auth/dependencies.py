@@ -65,7 +65,7 @@ async def _lookup(request: Request, token: str | None, code: str | None) -> Prin
     reader = request.app.state.db.reader
     principal: Principal | None = None
     if token is not None and len(token) <= MAX_CREDENTIAL_LENGTH:
-        principal = await principal_for_token(reader, token)
+        principal = await principal_for_token(reader, token, request.app.state.tokens)
     if principal is None and code is not None and len(code) <= MAX_CREDENTIAL_LENGTH:
         principal = await principal_for_mfa_code(reader, code)
     return principal

@@ -11,7 +11,7 @@ import secrets
 import uuid
 from datetime import datetime, timedelta
 
-from cardservice.auth.credentials import digest, issue_token
+from cardservice.auth.credentials import digest, forget_cached_callers, issue_token
 from cardservice.models.base import utcnow
 from cardservice.sql import Tx, as_uuid
 from cardservice.users.service import user_by_email
@@ -44,6 +44,7 @@ async def start_session(tx: Tx, user_uuid: uuid.UUID) -> str:
 
 async def end_session(tx: Tx, session_token: str) -> None:
     """Revoke a dashboard session token (only those: a pasted API token is never touched)."""
+    forget_cached_callers()
     await tx.execute(REVOKE_SESSION, utcnow(), digest(session_token), SESSION_TOKEN_NAME)
 
 
