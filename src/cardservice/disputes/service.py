@@ -28,7 +28,7 @@ from cardservice.models import Dispute
 from cardservice.models.base import table_of, utcnow
 from cardservice.sql import INTEGRITY_ERRORS, Tx, as_datetime, as_uuid, in_list, insert_sql
 from cardservice.transactions.records import TRANSACTION_FIELDS, transaction_columns
-from cardservice.transactions.rows import insert_transactions, transaction_row
+from cardservice.transactions.rows import credit_row, insert_transactions
 
 DISPUTE_WINDOW = timedelta(days=120)
 
@@ -108,11 +108,17 @@ def disputable_amount(purchase: dict[str, Any], credited: int) -> int:
     return captured_amount(purchase) - int(purchase["refunded_amount"]) - credited
 
 
-async def _purchase(tx: Tx, row_sql: str, transaction_uuid: uuid.UUID, user: uuid.UUID) -> Any:
-    row = await tx.row(row_sql, transaction_uuid, user)
+async def _locked_purchase(
+    tx: Tx, transaction_uuid: uuid.UUID, user_uuid: uuid.UUID
+) -> dict[str, Any]:
+    """The user's transaction, its row locked; anybody else's is 404."""
+    row = await tx.row(_LOCK_PURCHASE, transaction_uuid, user_uuid)
     if row is None:
         raise TransactionNotFound()
-    return dict(zip((*TRANSACTION_FIELDS, "user_uuid", "captured_at"), row, strict=True))
+    purchase = dict(zip((*TRANSACTION_FIELDS, "user_uuid", "captured_at"), row, strict=True))
+    for key in ("uuid", "card_uuid", "account_uuid", "user_uuid"):
+        purchase[key] = as_uuid(purchase[key])
+    return purchase
 
 
 async def _check_evidence(tx: Tx, user_uuid: uuid.UUID, evidence: list[uuid.UUID]) -> None:
@@ -139,7 +145,7 @@ async def open_dispute(
     """A new open dispute of the user's completed card purchase (see the module's rules)."""
     now = now or utcnow()
     evidence = evidence or []
-    purchase = await _purchase(tx, _LOCK_PURCHASE, transaction_uuid, user_uuid)
+    purchase = await _locked_purchase(tx, transaction_uuid, user_uuid)
     await _check_evidence(tx, user_uuid, evidence)
     if purchase["type"] != "card_purchase" or purchase["status"] != "completed":
         raise NotDisputable(f"A {purchase['status']} {purchase['type']} cannot be disputed.")
@@ -180,26 +186,8 @@ async def _credit(
 ) -> uuid.UUID:
     """The won amount back as one `dispute_credit` transaction and one ledger entry: to the
     card, or to its account when the card is closed (its balance went there too)."""
-    card, account = as_uuid(purchase["card_uuid"]), as_uuid(purchase["account_uuid"])
-    assert card is not None and account is not None
-    currency = purchase["currency"]
-    credit = transaction_row(
-        user_uuid=as_uuid(purchase["user_uuid"]),
-        account_uuid=account,
-        card_uuid=card,
-        currency=currency,
-        **{key: purchase[key] for key in ("tag_slug", "merchant_name", "merchant_mcc")},
-        merchant_country=purchase["merchant_country"],
-        merchant_city=purchase["merchant_city"],
-        type="dispute_credit",
-        status="completed",
-        direction="credit",
-        amount=amount,
-        description="Dispute won",
-        parent_uuid=as_uuid(purchase["uuid"]),
-        created_at=now,
-        updated_at=now,
-    )
+    card, account, currency = purchase["card_uuid"], purchase["account_uuid"], purchase["currency"]
+    credit = credit_row(purchase, "dispute_credit", amount, "Dispute won", now)
     await insert_transactions(tx, [credit])
     holder = account_leg(account, currency, amount)
     if card_status != "closed":
@@ -226,7 +214,7 @@ async def resolve_dispute(
     locked = await tx.row(_LOCK_ACCOUNT, transaction_uuid, user_uuid)
     assert locked is not None, "a dispute's purchase is the user's and never deleted"
     card_status = await tx.value(_LOCK_CARD, locked["card_uuid"])
-    purchase = await _purchase(tx, _LOCK_PURCHASE, transaction_uuid, user_uuid)
+    purchase = await _locked_purchase(tx, transaction_uuid, user_uuid)
     row = await tx.row(_LOCK_DISPUTE, dispute_uuid)
     assert row is not None
     dispute = dict(zip(DISPUTE_FIELDS, row, strict=True))

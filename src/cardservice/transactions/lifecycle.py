@@ -20,7 +20,7 @@ from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entr
 from cardservice.models.base import utcnow
 from cardservice.sql import Tx, as_uuid
 from cardservice.transactions.records import TRANSACTION_FIELDS, transaction_columns
-from cardservice.transactions.rows import insert_transactions, transaction_row
+from cardservice.transactions.rows import credit_row, insert_transactions
 
 
 class InvalidTransition(RuleViolation):
@@ -120,20 +120,7 @@ async def refund(
     purchase["refunded_amount"] += amount
     refunded = purchase["refunded_amount"] == purchase["amount"]
     await _set_status(tx, purchase, "refunded" if refunded else "completed", now)
-    credit = transaction_row(
-        **{key: purchase[key] for key in ("user_uuid", "account_uuid", "card_uuid", "currency")},
-        **{key: purchase[key] for key in ("tag_slug", "merchant_name", "merchant_mcc")},
-        merchant_country=purchase["merchant_country"],
-        merchant_city=purchase["merchant_city"],
-        type="card_refund",
-        status="completed",
-        direction="credit",
-        amount=amount,
-        description="Refund",
-        parent_uuid=purchase["uuid"],
-        created_at=now,
-        updated_at=now,
-    )
+    credit = credit_row(purchase, "card_refund", amount, "Refund", now)
     await insert_transactions(tx, [credit])
     await post_entry(
         tx,
