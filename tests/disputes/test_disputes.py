@@ -381,3 +381,19 @@ async def test_the_database_holds_the_dispute_rules(
                     await session.execute(text(sql))
     assert await _count(app, "SELECT count(*) FROM disputes") == 1
     assert await _count(app, "SELECT count(*) FROM transactions WHERE type = 'dispute_credit'") == 1
+
+
+async def test_the_openapi_document_describes_disputes(client: httpx.AsyncClient) -> None:
+    schema = (await client.get("/openapi.json")).json()
+    paths, components = schema["paths"], schema["components"]["schemas"]
+    assert {
+        "/disputes",
+        "/disputes/{disputeUuid}",
+        "/sandbox/disputes/{disputeUuid}/resolve",
+    } <= set(paths)
+    [param] = paths["/disputes/{disputeUuid}"]["get"]["parameters"]
+    assert param["name"] == "disputeUuid" and param["schema"]["pattern"].startswith("^[0-9a-fA-F]")
+    assert paths["/disputes"]["post"]["security"] == [{"bearerAuth": []}, {"mfaCode": []}]
+    text_of_schema = str(components)
+    assert "dispute_credit" in text_of_schema and "dispute.updated" in text_of_schema
+    assert "not_as_described" in text_of_schema
