@@ -13,7 +13,6 @@ from cardservice.disputes import repository
 from cardservice.disputes.records import dispute_record_of
 from cardservice.disputes.schemas import DisputeRecord, DisputeStatus, OpenDisputeRequest
 from cardservice.disputes.service import open_dispute
-from cardservice.errors import ValidationFailed
 from cardservice.filters import UUID, filters_parameter, one_of, read_filters
 from cardservice.ledger.money import to_minor
 from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope, PagedEnvelope
@@ -36,8 +35,6 @@ DISPUTE_FILTERS = {"status": one_of(*get_args(DisputeStatus)), "transaction_uuid
 async def create_dispute(request: Request, caller: CallerA, db: Db) -> JSONResponse:
     body = await read_json(request, OpenDisputeRequest)
     evidence = [uuid.UUID(u) for u in body.evidence_attachment_uuids or []]
-    if len(set(evidence)) != len(evidence):
-        raise ValidationFailed(errors={"evidence_attachment_uuids": ["must be distinct"]})
     purchase = uuid.UUID(body.transaction_uuid)
     amount = to_minor(body.amount) if body.amount is not None else None
     row = await db.transact(

@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Annotated, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, Field, StringConstraints
 
 from cardservice.cards.schemas import StrictRequest, UuidStr
 from cardservice.money_types import MoneyOut, PositiveAmount
@@ -16,6 +16,19 @@ DisputeReason = Literal[
 ]
 DisputeStatus = Literal["open", "won", "lost"]
 MAX_EVIDENCE = 20
+
+
+def _distinct(values: list[str]) -> list[str]:
+    if len({value.lower() for value in values}) != len(values):
+        raise ValueError("attachment uuids must be distinct")
+    return [value.lower() for value in values]
+
+
+EvidenceUuids = Annotated[
+    list[UuidStr],
+    Field(max_length=MAX_EVIDENCE, json_schema_extra={"uniqueItems": True}),
+    AfterValidator(_distinct),
+]
 
 
 class DisputeRecord(BaseModel):
@@ -39,9 +52,7 @@ class OpenDisputeRequest(StrictRequest):
     transaction_uuid: UuidStr
     reason: DisputeReason
     explanation: Annotated[str, StringConstraints(min_length=1, max_length=2000)] | None = None
-    evidence_attachment_uuids: Annotated[list[UuidStr], Field(max_length=MAX_EVIDENCE)] | None = (
-        None
-    )
+    evidence_attachment_uuids: EvidenceUuids | None = None
     amount: PositiveAmount | None = Field(
         default=None, description="default: the captured amount less refunds and credits"
     )
