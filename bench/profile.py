@@ -113,7 +113,9 @@ async def run(
                     by_function.disable()
                     stats = pstats.Stats(by_function).sort_stats("tottime")
                     stats.print_stats(45)
-                    stats.sort_stats("cumulative").print_stats("cardservice|fastapi/(routing|dependencies)|pydantic|starlette", 60)
+                    stats.sort_stats("cumulative").print_stats(
+                        "cardservice|fastapi/(routing|dependencies)|pydantic|starlette", 60
+                    )
                 print(
                     json.dumps(
                         {
