@@ -37,6 +37,7 @@ USER_TABLES = [
     "webhook_deliveries",
     "webhook_endpoints",
     "events",
+    "disputes",
     "postings",
     "journal_entries",
     "three_ds_codes",

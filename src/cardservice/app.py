@@ -29,6 +29,7 @@ from cardservice.dashboard.web import STATIC_DIR as DASHBOARD_STATIC
 from cardservice.db import Database
 from cardservice.decisions.routes import router as decisions_router
 from cardservice.dictionaries.routes import router as dictionaries_router
+from cardservice.disputes.routes import router as disputes_router
 from cardservice.errors import (
     DatabaseUnavailable,
     MethodNotAllowed,
@@ -149,6 +150,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         cards_router,
         decisions_router,
         transactions_router,
+        disputes_router,
         users_router,
         attachments_router,
         payments_router,

@@ -1,7 +1,8 @@
 """`cardservice demo`: a demo team with accounts, cards and history, built through the services;
-a frozen card and a card with spending controls (and its declines) among them, and a card
+a frozen card and a card with spending controls (and its declines) among them, a card
 with one purchase of each network shape (demo_holds.py: increment, captures in parts, tip,
-fuel, expired hold).
+fuel, expired hold), and the owner's two latest settled purchases disputed (one still open,
+one won).
 
 Idempotent: the data is created once; every run prints a fresh bearer token for the demo owner.
 """
@@ -22,6 +23,7 @@ from cardservice.cards.schemas import BuyCardsRequest, CardChangeRequest, Spendi
 from cardservice.config import Settings
 from cardservice.db import Database
 from cardservice.demo_holds import network_shapes
+from cardservice.disputes.service import open_dispute, resolve_dispute
 from cardservice.ledger.money import to_minor
 from cardservice.models.base import utcnow
 from cardservice.progress import Report
@@ -102,6 +104,7 @@ async def _populate(tx: Tx, cipher: CardCipher, report: Report) -> uuid.UUID:
         rng = random.Random(f"{DEMO_SEED}:{email}")  # noqa: S311 - demo data, not secrets
         await _history(tx, cipher, user, rng, report, f"{email} history")
     await _controls(tx, cipher, owner)
+    await _disputes(tx, owner)
     main_usd = as_uuid(
         await tx.value("SELECT uuid FROM accounts WHERE user_uuid = $1 AND currency = 'USD'", owner)
     )
@@ -147,6 +150,24 @@ async def _controls(tx: Tx, cipher: CardCipher, owner: uuid.UUID) -> None:
         merchant = "Merchant" if tag is None else tag.capitalize()
         message = Authorization(card_uuid, amount, "USD", merchant, tag=tag)
         await authorize(tx, cipher, owner, message, now=now)
+
+
+_LATEST_SETTLED = """
+SELECT uuid FROM transactions WHERE user_uuid = $1 AND type = 'card_purchase'
+AND status = 'completed' ORDER BY captured_at DESC, uuid LIMIT 2"""
+
+
+async def _disputes(tx: Tx, owner: uuid.UUID) -> None:
+    """The owner's latest settled purchase disputed and left open; the one before it
+    disputed and won (its money back as a `dispute_credit`)."""
+    latest = [as_uuid(row["uuid"]) for row in await tx.rows(_LATEST_SETTLED, owner)]
+    reasons = ("not_received", "duplicate")
+    opened = [
+        await open_dispute(tx, owner, purchase, reason, explanation="Demo dispute")
+        for purchase, reason in zip(latest, reasons, strict=True)
+        if purchase is not None
+    ]
+    await resolve_dispute(tx, owner, opened[-1]["uuid"], "won")
 
 
 async def _history(

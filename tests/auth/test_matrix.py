@@ -23,6 +23,7 @@ def _path(template: str) -> str:
         "attachmentUuid",
         "eventUuid",
         "endpointUuid",
+        "disputeUuid",
     ):
         template = template.replace("{" + name + "}", str(uuid.uuid4()))
     return template.replace("{slug}", SAMPLE["slug"])

@@ -30,13 +30,14 @@ from hypothesis.stateful import (
     rule,
     run_state_machine_as_test,
 )
+from sqlalchemy import text
 
 from cardservice.app import create_app
 from cardservice.config import Settings
 from cardservice.transactions.expiry import sweep_expired_holds
 from cardservice.web import dumps
 from tests.conftest import empty_tables
-from tests.factories import assert_ledger_consistent, bin_uuid, make_account, make_user
+from tests.factories import around, assert_ledger_consistent, bin_uuid, make_account, make_user
 
 EXAMPLES = int(os.environ.get("CARDSERVICE_STATEFUL_EXAMPLES", "50"))
 T = TypeVar("T")
@@ -44,7 +45,68 @@ amounts = st.integers(min_value=1, max_value=20_000).map(lambda cents: Decimal(c
 TAGS = st.sampled_from([None, "amazon", "netflix", "binance", "bet365"])
 
 
-class LedgerMachine(RuleBasedStateMachine):
+# --- Disputes (issue 20): open and resolve, and "a dispute credit at most once, never more
+# than the purchase has left to give back". Its own block, mixed into the machine below.
+
+
+small_amounts = st.integers(min_value=1, max_value=500).map(lambda c: Decimal(c).scaleb(-2))
+DISPUTE_REASONS = st.sampled_from(["fraudulent", "not_received", "duplicate", "other"])
+_DISPUTE_CREDITS = """
+SELECT p.amount, p.refunded_amount, COUNT(c.uuid), COALESCE(SUM(c.amount), 0),
+       (SELECT COUNT(*) FROM disputes d WHERE d.transaction_uuid = p.uuid AND d.status = 'open')
+FROM transactions p LEFT JOIN transactions c
+  ON c.parent_uuid = p.uuid AND c.type = 'dispute_credit'
+WHERE p.type = 'card_purchase' GROUP BY p.uuid, p.amount, p.refunded_amount"""
+
+
+class DisputeRules(RuleBasedStateMachine):
+    """Rules on the completed purchases of `LedgerMachine` (same bundle by name)."""
+
+    completed = Bundle("completed")
+    disputes = Bundle("disputes")
+    app: Any
+
+    def run(self, work: Coroutine[Any, Any, T]) -> T:
+        raise NotImplementedError  # LedgerMachine's
+
+    def post(self, path: str, body: dict[str, Any] | None = None) -> httpx.Response:
+        raise NotImplementedError  # LedgerMachine's
+
+    @rule(target=disputes, txn=completed, reason=DISPUTE_REASONS, amount=st.none() | amounts)
+    def open_dispute(self, txn: str, reason: str, amount: Decimal | None) -> str:
+        body: dict[str, Any] = {"transaction_uuid": txn, "reason": reason}
+        response = self.post("/disputes", body | ({"amount": amount} if amount else {}))
+        assert response.status_code in (201, 404, 422), response.text
+        return str(response.json().get("data", {}).get("uuid", txn))
+
+    @rule(target=disputes, card=Bundle("cards"), amount=small_amounts, reason=DISPUTE_REASONS)
+    def buy_and_dispute(self, card: str, amount: Decimal, reason: str) -> str:
+        """A purchase authorized, settled and disputed at once (reaches the dispute rules
+        more often than waiting for `open_dispute` to draw a settled purchase)."""
+        body = {"card_uuid": card, "amount": amount, "currency": "USD", "merchant_name": "M"}
+        txn = str(self.post("/sandbox/authorizations", body).json().get("data", {}).get("uuid"))
+        self.post(f"/sandbox/transactions/{txn}/settle")
+        return self.open_dispute(txn, reason, None)
+
+    @rule(dispute=disputes, outcome=st.sampled_from(["won", "lost"]))
+    def resolve_dispute(self, dispute: str, outcome: str) -> None:
+        response = self.post(f"/sandbox/disputes/{dispute}/resolve", {"outcome": outcome})
+        assert response.status_code in (201, 404, 422), response.text
+
+    @invariant()
+    def a_dispute_credit_at_most_once_within_the_amount(self) -> None:
+        async def check() -> None:
+            async with around(self.app) as session:
+                for amount, refunded, credits, credited, open_ in await session.execute(
+                    text(_DISPUTE_CREDITS)
+                ):
+                    assert credits <= 1 and open_ <= 1
+                    assert refunded + credited <= amount
+
+        self.run(check())
+
+
+class LedgerMachine(DisputeRules, RuleBasedStateMachine):
     service_settings: Settings  # set by the test: which database to drive
     accounts = Bundle("accounts")
     cards = Bundle("cards")

@@ -1,20 +1,29 @@
-"""Sandbox `force_decline`: every slug of /dictionary/transaction-errors rehearses its decline,
-with the fee rules; each slug tells the cardholder what happened and what to do."""
+"""Sandbox `force_decline`: every decline slug of /dictionary/transaction-errors rehearses its
+decline, with the fee rules (the dictionary's dispute refusals are no declines); each slug
+tells the cardholder what happened and what to do."""
 
 from __future__ import annotations
 
 import httpx
 from fastapi import FastAPI
 
+from cardservice.catalogue.loader import load_catalogue
 from tests.factories import assert_ledger_consistent, authorize, balances, make_card, make_user
+
+DISPUTE_SLUGS = [entry["slug"] for entry in load_catalogue()["dispute_errors"]]
 
 
 async def test_every_error_slug_can_be_forced(app: FastAPI, client: httpx.AsyncClient) -> None:
     user = await make_user(app)
     account, card = await make_card(app, client, user, start_balance="100")
     errors = (await client.get("/dictionary/transaction-errors")).json()["data"]
-    slugs = [entry["slug"] for entry in errors]
-    assert {"do_not_honor", "limit_exceeded", "merchant_blocked"} <= set(slugs)
+    every = [entry["slug"] for entry in errors]
+    assert {"do_not_honor", "limit_exceeded", "merchant_blocked"} <= set(every)
+    assert set(DISPUTE_SLUGS) <= set(every)  # listed too, but a dispute's refusals, no decline
+    slugs = [slug for slug in every if slug not in DISPUTE_SLUGS]
+    for slug in DISPUTE_SLUGS:
+        response = await authorize(client, user, card, "10", force_decline=slug)
+        assert response.status_code == 422, slug
     for slug in slugs:
         response = await authorize(client, user, card, "10", force_decline=slug)
         assert response.status_code == 201, response.text

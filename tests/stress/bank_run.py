@@ -15,6 +15,11 @@ side computed independently (balances vs. the transactions table); no balance ne
 ledger sums to zero and equals the balances; no purchase applied twice (per external_id);
 the `holds` book equals what pending purchases still hold (released + captured = held); no
 purchase captured more than its authorization + 20 %; a settled purchase cost its captures.
+Checks: customer money (accounts + cards) = deposits − fees − net merchant payments (less
+refunds and won disputes), each side computed independently (balances vs. the transactions
+table); no balance negative; the ledger sums to zero and equals the balances; no purchase
+applied twice (per external_id); a purchase credited by a dispute at most once, and never
+given back more than it took.
 """
 
 from __future__ import annotations
@@ -189,10 +194,13 @@ async def _client(
     async with httpx.AsyncClient(headers=auth, timeout=10) as client:
         while running():
             account = accounts[0] if rng.random() < 0.6 else rng.choice(accounts)  # one hot account
-            op = rng.choice(["buy", "authorize", "authorize", "refund", "deposit"])
+            op = rng.choice(["buy", "authorize", "authorize", "refund", "deposit", "dispute"])
             figures.attempted += 1
             if op == "buy":
                 await _buy(client, server, headers["bin"], account, figures, rng)
+                continue
+            if op == "dispute":
+                await _dispute(client, server, settled[-1] if settled else None, figures, rng)
                 continue
             path, body = {
                 "authorize": (
@@ -255,6 +263,27 @@ async def _capture(
         if settle is None or settle.status_code != 201:
             return False
     return settle.json()["data"]["status"] == "completed"
+
+
+async def _dispute(
+    client: httpx.AsyncClient,
+    server: Server,
+    purchase: str | None,
+    figures: Figures,
+    rng: random.Random,
+) -> None:
+    """Open a dispute on a settled purchase, then resolve it won or lost at once."""
+    body = {"transaction_uuid": purchase or str(uuid.uuid4()), "reason": "other"}
+    try:
+        response = await client.post(server.base + "/disputes", json=body)
+        _count(figures, response)
+        if response.status_code == 201:
+            dispute, outcome = response.json()["data"]["uuid"], rng.choice(["won", "lost"])
+            resolve = f"{server.base}/sandbox/disputes/{dispute}/resolve"
+            _count(figures, await client.post(resolve, json={"outcome": outcome}))
+    except httpx.TransportError:
+        figures.interrupted += 1
+        await asyncio.sleep(0.2)
 
 
 async def _quiet_post(
@@ -342,6 +371,11 @@ async def _books(url: str) -> dict[str, int]:
               (SELECT COALESCE(SUM(amount), 0) FROM transactions
                  WHERE type = 'card_purchase' AND status IN ('pending', 'completed', 'refunded')) AS spent,
               (SELECT COALESCE(SUM(amount), 0) FROM transactions WHERE type = 'card_refund') AS refunded,
+              (SELECT COALESCE(SUM(amount), 0) FROM transactions WHERE type = 'dispute_credit') AS credited,
+              (SELECT COUNT(*) FROM (SELECT p.uuid FROM transactions p
+                 JOIN transactions c ON c.parent_uuid = p.uuid AND c.type = 'dispute_credit'
+                 GROUP BY p.uuid, p.amount, p.refunded_amount
+                 HAVING COUNT(*) > 1 OR p.refunded_amount + SUM(c.amount) > p.amount) x) AS overcredited,
               (SELECT COUNT(*) FROM accounts WHERE balance < 0) + (SELECT COUNT(*) FROM cards WHERE balance < 0) AS negative,
               (SELECT COALESCE(SUM(amount), 0) FROM postings) AS ledger_sum,
               (SELECT COUNT(*) FROM (SELECT a.uuid FROM accounts a LEFT JOIN postings p ON p.account_uuid = a.uuid
@@ -412,13 +446,16 @@ async def bank_run(
 
 def verify(figures: Figures, books: dict[str, int]) -> int:
     """Assert the books balance; returns the cents lost (0)."""
-    expected = books["deposits"] - books["fees"] - books["spent"] + books["refunded"]
+    expected = (
+        books["deposits"] - books["fees"] - books["spent"] + books["refunded"] + books["credited"]
+    )
     lost = expected - books["held"]
     assert lost == 0, f"{lost} cents unaccounted for: {books}"
     assert books["negative"] == 0 and books["ledger_sum"] == 0 and books["drifted"] == 0, books
     assert books["holds_book"] == books["pending_held"], books
     assert books["over_captured"] == books["miscaptured"] == 0, books
     assert books["captured_then_released"] == 0, books
+    assert books["overcredited"] == 0, books  # a dispute credit at most once, within the amount
     by_external_id = books["cards_by_external_id"]
     for external_id, bought in figures.purchases.items():
         assert by_external_id.get(external_id) == bought, (external_id, bought)  # type: ignore[attr-defined]
@@ -434,11 +471,13 @@ def main() -> int:
     lost = verify(figures, books)
     print(figures.line())
     money = {
-        key: format(Decimal(books[key]).scaleb(-2), "f") for key in ("deposits", "fees", "held")
+        key: format(Decimal(books[key]).scaleb(-2), "f")
+        for key in ("deposits", "fees", "held", "credited")
     }
     print(
         f"purchases ok={len(figures.purchases)} applied twice=0 deposits={money['deposits']} "
-        f"fees={money['fees']} held={money['held']} cents lost={lost}"
+        f"fees={money['fees']} held={money['held']} dispute credits={money['credited']} "
+        f"cents lost={lost}"
     )
     return 0
 

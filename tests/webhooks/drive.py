@@ -21,6 +21,8 @@ EVERY_TYPE = {
     "transaction.updated",
     "three_ds.code_created",
     "attachment.created",
+    "dispute.created",
+    "dispute.updated",
 }
 
 
@@ -42,8 +44,9 @@ async def hold_card(app: FastAPI, card: str, holder: str) -> None:
 
 
 async def every_change(app: FastAPI, client: httpx.AsyncClient, user: Caller) -> str:
-    """A card bought, authorized, settled, refunded, a 3DS code, an attachment, the card's
-    holder changed and its balance moved; returns the card's uuid."""
+    """A card bought, authorized, settled, refunded, a 3DS code, an attachment, a dispute
+    opened and lost, the card's holder changed and its balance moved; returns the card's
+    uuid."""
     _account, card = await make_card(app, client, user)
     purchase = await authorize(client, user, card, "10")
     assert purchase.status_code == 201, purchase.text
@@ -65,5 +68,16 @@ async def every_change(app: FastAPI, client: httpx.AsyncClient, user: Caller) ->
         client, user, "/attachment", {"type": "receipt", "file": base64.b64encode(PDF).decode()}
     )
     assert upload.status_code == 201, upload.text
+    dispute = await post(
+        client, user, "/disputes",
+        {"transaction_uuid": purchase_uuid, "reason": "other",
+         "evidence_attachment_uuids": [upload.json()["data"]["uuid"]]},
+    )  # fmt: skip
+    assert dispute.status_code == 201, dispute.text
+    lost = await post(
+        client, user, f"/sandbox/disputes/{dispute.json()['data']['uuid']}/resolve",
+        {"outcome": "lost"},
+    )  # fmt: skip
+    assert lost.status_code == 201, lost.text
     await hold_card(app, card, "Ada Lovelace")
     return card

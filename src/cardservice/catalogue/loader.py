@@ -34,6 +34,7 @@ DICTIONARY_KINDS = {
     "transaction_errors": "transaction_error",
     "account_statuses": "account_status",
     "account_types": "account_type",
+    "dispute_errors": "transaction_error",  # listed after the declines; never a forced decline
 }
 
 
@@ -58,8 +59,10 @@ def _upsert(
 
 def _dictionaries(connection: Connection, catalogue: dict[str, Any]) -> None:
     connection.execute(delete(DictionaryEntry))
+    positions: dict[str, int] = {}
     for key, kind in DICTIONARY_KINDS.items():
-        for position, entry in enumerate(catalogue[key]):
+        for entry in catalogue[key]:
+            position = positions[kind] = positions.get(kind, -1) + 1
             connection.execute(
                 insert(DictionaryEntry).values(kind=kind, position=position, **entry)
             )

@@ -1,5 +1,5 @@
-"""The dashboard's pages: overview, accounts, transactions, and receipts to download (cards:
-`card_pages`, webhooks: `webhook_pages`).
+"""The dashboard's pages: overview, accounts, transactions (each purchase disputable, and
+the disputes), and receipts to download (cards: `card_pages`, webhooks: `webhook_pages`).
 
 Each page reads the API as the signed-in user (`dashboard.api`); nothing here touches a table.
 """
@@ -17,12 +17,17 @@ from fastapi.responses import Response
 
 from cardservice.dashboard.api import Api, ApiError, SignedOut
 from cardservice.dashboard.charts import bars, spend_per_day
+from cardservice.dashboard.views import act, refused
 
 # Shared with the card and webhook pages (`views`), under the names these handlers use.
 from cardservice.dashboard.views import page_links as _pages
 from cardservice.dashboard.views import show as _page
 from cardservice.dashboard.views import to_sign_in as _to_sign_in
-from cardservice.dashboard.web import SESSION_COOKIE, render
+from cardservice.dashboard.web import (
+    SESSION_COOKIE,
+    redirect,
+)
+from cardservice.disputes.schemas import DisputeReason
 from cardservice.openapi import UUID_PATTERN
 from cardservice.transactions.schemas import TransactionStatus, TransactionType
 
@@ -30,6 +35,8 @@ router = APIRouter(prefix="/app", include_in_schema=False)
 CHART_PAGES = 20  # at most 2,000 purchases drawn in the 30-day chart
 FILTERS = ("status", "type", "card_uuid", "date_from", "date_to")
 PageNumber = Annotated[int, Query(ge=1, le=1_000_000)]
+TransactionUuid = Annotated[str, Query(pattern=UUID_PATTERN)]
+REASONS = get_args(DisputeReason)
 
 
 def _chosen(request: Request) -> dict[str, str]:
@@ -121,6 +128,47 @@ async def transactions_csv(request: Request) -> Response:
     return await _download(request, "/transaction/report.csv", params, "transactions.csv")
 
 
+@router.get("/disputes")
+async def disputes(request: Request, page: PageNumber = 1) -> Response:
+    """The user's disputes, newest first, with their status and outcome."""
+
+    async def build(api: Api) -> dict[str, Any]:
+        body = await api.body("/disputes", {"page": page, "per_page": 20})
+        return {
+            "title": "Disputes",
+            "disputes": body["data"],
+            "pages": _pages(body["meta"]),
+            "total": body["meta"]["total"],
+        }
+
+    return await _page(request, "disputes.html", build)
+
+
+@router.get("/disputes/new")
+async def dispute_form(request: Request, transaction: TransactionUuid) -> Response:
+    """The form that disputes one of the user's transactions (`POST /disputes`)."""
+
+    async def build(api: Api) -> dict[str, Any]:
+        record = (await api.body(f"/transaction/{transaction}"))["data"]
+        return {"title": "Dispute a payment", "transaction": record, "reasons": REASONS}
+
+    return await _page(request, "dispute_form.html", build)
+
+
+@router.post("/disputes")
+async def open_dispute(request: Request) -> Response:
+    """Open the dispute the form describes, as the signed-in user; then the list of disputes."""
+
+    async def send(api: Api, form: dict[str, str]) -> Response:
+        body = {name: form.get(name, "") for name in ("transaction_uuid", "reason")}
+        if explanation := form.get("explanation", "").strip():
+            body["explanation"] = explanation
+        await api.send("POST", "/disputes", body)
+        return redirect(request, "/app/disputes")
+
+    return await act(request, send)
+
+
 @router.get("/receipt/{transactionUuid}")
 async def receipt(
     request: Request,
@@ -133,6 +181,7 @@ async def receipt(
 
 async def _download(request: Request, path: str, params: dict[str, str], filename: str) -> Response:
     """An API response handed to the browser as a file, read as the signed-in user."""
+
     token = request.cookies.get(SESSION_COOKIE)
     if not token:
         return _to_sign_in(request)
@@ -142,8 +191,6 @@ async def _download(request: Request, path: str, params: dict[str, str], filenam
     except SignedOut:
         return _to_sign_in(request)
     except ApiError as error:
-        context = {"title": "Nothing to download", "message": str(error)}
-        return render(request, "error.html", context, status_code=error.status_code)
+        return refused(request, error)
     headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
-    media_type = answer.headers["content-type"]
-    return Response(answer.content, media_type=media_type, headers=headers)
+    return Response(answer.content, media_type=answer.headers["content-type"], headers=headers)

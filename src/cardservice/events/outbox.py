@@ -22,6 +22,7 @@ from uuid import UUID
 
 from cardservice.attachments.service import attachment_record
 from cardservice.cards.records import card_columns, card_record
+from cardservice.disputes.records import dispute_columns, dispute_record
 from cardservice.sql import Row, Tx, as_uuid, in_list, text_uuid
 from cardservice.transactions.records import transaction_columns, transaction_record
 from cardservice.transactions.three_ds import code_record
@@ -40,6 +41,7 @@ FROM three_ds_codes d JOIN cards c ON c.uuid = d.card_uuid WHERE d.uuid IN """
 _ATTACHMENTS = (
     "SELECT uuid, type, mime_type, size, sha256, created_at FROM attachments WHERE uuid IN "
 )
+_DISPUTES = f"SELECT {dispute_columns('d')} FROM disputes d WHERE d.uuid IN "  # noqa: S608
 _SET_DATA_PG = """
 UPDATE events SET data = v.data
 FROM unnest(CAST($1 AS bigint[]), CAST($2 AS text[])) AS v(id, data) WHERE events.id = v.id"""
@@ -57,6 +59,7 @@ RECORDS: dict[str, tuple[str, Callable[[Row], dict[str, Any]]]] = {
     "transaction": (_TRANSACTIONS, transaction_record),
     "three_ds_code": (_THREE_DS, code_record),
     "attachment": (_ATTACHMENTS, _attachment),
+    "dispute": (_DISPUTES, dispute_record),
 }
 
 

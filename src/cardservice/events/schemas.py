@@ -15,6 +15,8 @@ EventType = Literal[
     "transaction.updated",
     "three_ds.code_created",
     "attachment.created",
+    "dispute.created",
+    "dispute.updated",
 ]
 EVENT_TYPES: tuple[str, ...] = get_args(EventType)
 

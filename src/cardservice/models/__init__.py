@@ -6,6 +6,7 @@ from cardservice.models.authorization_endpoint import AuthorizationEndpoint
 from cardservice.models.base import Base
 from cardservice.models.card import Card
 from cardservice.models.credential import ApiToken, MfaCode
+from cardservice.models.dispute import Dispute
 from cardservice.models.event import Event
 from cardservice.models.idempotency import IdempotencyKey
 from cardservice.models.ledger import JournalEntry, Posting
@@ -34,6 +35,7 @@ __all__ = [
     "Bin",
     "Card",
     "DictionaryEntry",
+    "Dispute",
     "Event",
     "FeeRate",
     "FxRate",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import BigInteger, ForeignKey, Index, String
+from sqlalchemy import BigInteger, ForeignKey, Index, String, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from cardservice.models.base import Base, Timestamps, UuidPk
@@ -23,6 +23,14 @@ class Transaction(UuidPk, Timestamps, Base):
         Index("ix_transactions_account_created", "account_uuid", "created_at", "uuid"),
         # the expiry sweep's candidates: pending holds by their deadline
         Index("ix_transactions_hold_expires", "status", "hold_expires_at"),
+        # a purchase is credited by a dispute at most once (migration 20261123_21)
+        Index(
+            "ux_transactions_dispute_credit",
+            "parent_uuid",
+            unique=True,
+            postgresql_where=text("type = 'dispute_credit'"),
+            sqlite_where=text("type = 'dispute_credit'"),
+        ),
     )
 
     user_uuid: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.uuid"))
@@ -67,4 +75,7 @@ class Transaction(UuidPk, Timestamps, Base):
     )
     decision: Mapped[str | None] = mapped_column(
         String(16), doc="who decided an authorization: rules | endpoint | timeout | ..."
+    )
+    captured_at: Mapped[datetime | None] = mapped_column(
+        doc="when a purchase became completed (set by the database, migration 20261123_21)"
     )

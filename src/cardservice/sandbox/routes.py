@@ -14,6 +14,9 @@ from cardservice import metrics
 from cardservice.auth.dependencies import CallerA
 from cardservice.db import Db
 from cardservice.decisions.service import authorize_card
+from cardservice.disputes.records import dispute_record_of
+from cardservice.disputes.schemas import DisputeRecord, ResolveDisputeRequest
+from cardservice.disputes.service import resolve_dispute
 from cardservice.ledger.money import to_minor
 from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope
 from cardservice.sql import Tx
@@ -45,6 +48,7 @@ from cardservice.web import (
 
 router = APIRouter(prefix="/sandbox", tags=["sandbox"])
 TransactionUuid = Annotated[str, Path(alias="transactionUuid", pattern=UUID_PATTERN)]
+DisputeUuid = Annotated[str, Path(alias="disputeUuid", pattern=UUID_PATTERN)]
 Created = Envelope[TransactionRecord]
 Transition = Callable[[Tx, uuid.UUID, uuid.UUID], Awaitable[dict[str, Any]]]
 BodyT = TypeVar("BodyT", bound=BaseModel)
@@ -212,3 +216,19 @@ async def create_sandbox_three_ds_code(request: Request, caller: CallerA, db: Db
         )
 
     return ok(await db.transact(issue), status_code=201)
+
+
+@router.post(
+    "/disputes/{disputeUuid:uuid36}/resolve",
+    status_code=201,
+    response_model=Envelope[DisputeRecord],
+    openapi_extra={**BEARER_OR_MFA, **body_schema(ResolveDisputeRequest)},
+    summary="Simulate the network's outcome of an open dispute (won credits the card)",
+)
+async def resolve_sandbox_dispute(
+    request: Request, caller: CallerA, db: Db, dispute_uuid: DisputeUuid
+) -> JSONResponse:
+    body = await read_json(request, ResolveDisputeRequest)
+    dispute = uuid.UUID(dispute_uuid)
+    row = await db.transact(lambda tx: resolve_dispute(tx, caller.user_uuid, dispute, body.outcome))
+    return ok(dispute_record_of(row), status_code=201)

@@ -2,8 +2,9 @@
 
 pending → completed (a final capture, or captures that took the whole hold) | reversed
 (reverse, or the expiry sweep); pending stays pending after a capture with `final: false`
-while something is still held; completed → refunded (refund, full or in parts). Anything
-else is `invalid_transition`.
+while something is still held; completed → refunded (refund, full or in parts; never more
+than is left once a won dispute credited part of it back). Anything else is
+`invalid_transition`.
 
 A purchase's `amount` is what the card pays for it: while pending, what is held plus what
 was captured; `authorized_amount` is the authorization plus its increments;
@@ -25,13 +26,14 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from cardservice.disputes.service import credited_amount
 from cardservice.errors import RuleViolation, TransactionNotFound, ValidationFailed
 from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
 from cardservice.ledger.money import converted
 from cardservice.models.base import utcnow
 from cardservice.sql import Tx, as_uuid
 from cardservice.transactions.records import TRANSACTION_FIELDS, transaction_columns
-from cardservice.transactions.rows import insert_transactions, transaction_row
+from cardservice.transactions.rows import credit_row, insert_transactions
 
 
 class InvalidTransition(RuleViolation):
@@ -243,27 +245,15 @@ async def refund(
     as a `card_refund` transaction; never more than the purchase took."""
     now = now or utcnow()
     purchase = await _locked_purchase(tx, user_uuid, transaction_uuid, "completed")
-    remaining = purchase["amount"] - purchase["refunded_amount"]
+    credited = await credited_amount(tx, purchase["uuid"])  # a won dispute gave it back
+    remaining = purchase["amount"] - purchase["refunded_amount"] - credited
     amount = remaining if amount is None else amount
     if not 0 < amount <= remaining:
         raise RefundTooLarge(errors={"amount": [f"at most {remaining} minor units remain"]})
     purchase["refunded_amount"] += amount
     refunded = purchase["refunded_amount"] == purchase["amount"]
     await _set_status(tx, purchase, "refunded" if refunded else "completed", now)
-    credit = transaction_row(
-        **{key: purchase[key] for key in ("user_uuid", "account_uuid", "card_uuid", "currency")},
-        **{key: purchase[key] for key in ("tag_slug", "merchant_name", "merchant_mcc")},
-        merchant_country=purchase["merchant_country"],
-        merchant_city=purchase["merchant_city"],
-        type="card_refund",
-        status="completed",
-        direction="credit",
-        amount=amount,
-        description="Refund",
-        parent_uuid=purchase["uuid"],
-        created_at=now,
-        updated_at=now,
-    )
+    credit = credit_row(purchase, "card_refund", amount, "Refund", now)
     await insert_transactions(tx, [credit])
     await post_entry(
         tx,

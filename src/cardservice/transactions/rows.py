@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from cardservice.models import Transaction
@@ -31,6 +32,7 @@ _OPTIONAL: dict[str, Any] = {
     "description": None,
     "parent_uuid": None,
     "decision": None,
+    "captured_at": None,  # the database sets it when a purchase completes
 }
 
 
@@ -40,6 +42,28 @@ def transaction_row(**fields: Any) -> dict[str, Any]:
     `amount`, `currency`, `created_at` and `updated_at` have none: leaving one out fails
     at the insert."""
     return {"uuid": uuid.uuid4(), **_OPTIONAL, **fields}
+
+
+def credit_row(
+    purchase: dict[str, Any], type_: str, amount: int, description: str, now: datetime
+) -> dict[str, Any]:
+    """Money going back to a purchase's card (a refund, a dispute credit): a completed credit
+    of the purchase's user, account, card and merchant, its `parent_uuid` the purchase."""
+    same = (
+        "user_uuid", "account_uuid", "card_uuid", "currency", "tag_slug", "merchant_name",
+        "merchant_mcc", "merchant_country", "merchant_city",
+    )  # fmt: skip
+    return transaction_row(
+        **{key: purchase[key] for key in same},
+        type=type_,
+        status="completed",
+        direction="credit",
+        amount=amount,
+        description=description,
+        parent_uuid=purchase["uuid"],
+        created_at=now,
+        updated_at=now,
+    )
 
 
 async def insert_transactions(tx: Tx, rows: Sequence[dict[str, Any]]) -> None:

@@ -22,19 +22,21 @@ TransactionType = Literal[
     "fee",
     "deposit",
     "card_close",
+    "dispute_credit",
 ]
 Decision = Literal["rules", "endpoint", "timeout", "endpoint_error", "stand_in"]
 TransactionStatus = Literal["pending", "completed", "declined", "reversed", "refunded"]
 Rate = Annotated[Decimal, WithJsonSchema({"type": "number", "format": "decimal"})]
 Currency = Annotated[str, StringConstraints(pattern=r"^[A-Z]{3}$")]
 MerchantName = Annotated[str, StringConstraints(min_length=1, max_length=120)]
-# The transaction-errors dictionary is the shipped catalogue's (each migration syncs it).
+# The decline slugs of the transaction-errors dictionary: the shipped catalogue's (each
+# migration syncs it); the dictionary also lists the refusals of a dispute, which no decline uses.
 ERROR_SLUGS = tuple(entry["slug"] for entry in load_catalogue()["transaction_errors"])
 
 
 def _error_slug(value: str) -> str:
     if value not in ERROR_SLUGS:
-        raise ValueError("not a slug of /dictionary/transaction-errors")
+        raise ValueError("not a decline slug of /dictionary/transaction-errors")
     return value
 
 

@@ -1,0 +1,1 @@
+"""Disputes of card purchases (API.md §12)."""

@@ -1,0 +1,52 @@
+"""Reading disputes: one by uuid, and the paginated list (the caller's own only)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from cardservice.disputes.records import NEWEST_FIRST, dispute_columns, dispute_record
+from cardservice.disputes.service import DisputeNotFound
+from cardservice.sql import Reader
+
+DISPUTE_COLUMNS = dispute_columns("d")
+
+
+def _where(user_uuid: uuid.UUID, filters: dict[str, Any]) -> tuple[str, list[Any]]:
+    clauses, args = ["d.user_uuid = $1"], [user_uuid]
+    for key in ("status", "transaction_uuid"):
+        if key in filters:
+            args.append(filters[key])
+            clauses.append(f"d.{key} = ${len(args)}")
+    return " AND ".join(clauses), args
+
+
+async def list_disputes(
+    reader: Reader, user_uuid: uuid.UUID, filters: dict[str, Any], offset: int, limit: int
+) -> tuple[list[dict[str, Any]], int]:
+    """The user's disputes, newest first (ties by uuid), and how many match."""
+    where, args = _where(user_uuid, filters)
+    n = len(args)
+    rows = await reader.scan(
+        f"SELECT {DISPUTE_COLUMNS} FROM disputes d WHERE {where}"  # noqa: S608
+        f" {NEWEST_FIRST} LIMIT ${n + 1} OFFSET ${n + 2}",
+        *args,
+        limit,
+        offset,
+    )
+    total = await reader.value(f"SELECT count(*) FROM disputes d WHERE {where}", *args)  # noqa: S608
+    return [dispute_record(row) for row in rows], int(total)
+
+
+async def one_dispute(
+    reader: Reader, user_uuid: uuid.UUID, dispute_uuid: uuid.UUID
+) -> dict[str, Any]:
+    """One of the user's disputes as its record; anybody else's is 404."""
+    row = await reader.row(
+        f"SELECT {DISPUTE_COLUMNS} FROM disputes d WHERE d.uuid = $1 AND d.user_uuid = $2",  # noqa: S608
+        dispute_uuid,
+        user_uuid,
+    )
+    if row is None:
+        raise DisputeNotFound()
+    return dispute_record(row)

@@ -1,0 +1,77 @@
+"""`POST /disputes`, `GET /disputes`, `GET /disputes/{disputeUuid}` (API.md §12)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated, get_args
+
+from fastapi import APIRouter, Path, Request
+
+from cardservice.auth.dependencies import CallerA
+from cardservice.db import Db
+from cardservice.disputes import repository
+from cardservice.disputes.records import dispute_record_of
+from cardservice.disputes.schemas import DisputeRecord, DisputeStatus, OpenDisputeRequest
+from cardservice.disputes.service import open_dispute
+from cardservice.filters import UUID, filters_parameter, one_of, read_filters
+from cardservice.ledger.money import to_minor
+from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope, PagedEnvelope
+from cardservice.pages import StandardPage
+from cardservice.web import JSONResponse, body_schema, ok, read_json
+
+router = APIRouter(tags=["disputes"])
+
+DisputeUuid = Annotated[str, Path(alias="disputeUuid", pattern=UUID_PATTERN)]
+DISPUTE_FILTERS = {"status": one_of(*get_args(DisputeStatus)), "transaction_uuid": UUID}
+
+
+@router.post(
+    "/disputes",
+    status_code=201,
+    response_model=Envelope[DisputeRecord],
+    openapi_extra={**BEARER_OR_MFA, **body_schema(OpenDisputeRequest)},
+    summary="Dispute one of the caller's completed card purchases",
+)
+async def create_dispute(request: Request, caller: CallerA, db: Db) -> JSONResponse:
+    body = await read_json(request, OpenDisputeRequest)
+    evidence = [uuid.UUID(u) for u in body.evidence_attachment_uuids or []]
+    purchase = uuid.UUID(body.transaction_uuid)
+    amount = to_minor(body.amount) if body.amount is not None else None
+    row = await db.transact(
+        lambda tx: open_dispute(
+            tx,
+            caller.user_uuid,
+            purchase,
+            body.reason,
+            explanation=body.explanation,
+            evidence=evidence,
+            amount=amount,
+        )
+    )
+    return ok(dispute_record_of(row), status_code=201)
+
+
+@router.get(
+    "/disputes",
+    response_model=PagedEnvelope[list[DisputeRecord]],
+    openapi_extra={**BEARER_OR_MFA, **filters_parameter(DISPUTE_FILTERS)},
+    summary="The caller's disputes, newest first",
+)
+async def list_disputes(
+    request: Request, caller: CallerA, db: Db, page: StandardPage
+) -> JSONResponse:
+    filters = read_filters(request, DISPUTE_FILTERS)
+    records, total = await repository.list_disputes(
+        db.reader, caller.user_uuid, filters, page.offset, page.size
+    )
+    return ok(records, meta=page.meta(total))
+
+
+@router.get(
+    "/disputes/{disputeUuid:uuid36}",
+    response_model=Envelope[DisputeRecord],
+    openapi_extra=BEARER_OR_MFA,
+    summary="Read one dispute",
+)
+async def get_dispute(caller: CallerA, db: Db, dispute_uuid: DisputeUuid) -> JSONResponse:
+    return ok(await repository.one_dispute(db.reader, caller.user_uuid, uuid.UUID(dispute_uuid)))

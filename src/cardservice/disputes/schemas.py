@@ -1,0 +1,62 @@
+"""Dispute records and requests."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+from uuid import UUID
+
+from pydantic import AfterValidator, BaseModel, Field, StringConstraints
+
+from cardservice.cards.schemas import StrictRequest, UuidStr
+from cardservice.money_types import MoneyOut, PositiveAmount
+
+DisputeReason = Literal[
+    "fraudulent", "not_received", "duplicate", "canceled", "not_as_described", "other"
+]
+DisputeStatus = Literal["open", "won", "lost"]
+MAX_EVIDENCE = 20
+
+
+def _distinct(values: list[str]) -> list[str]:
+    if len({value.lower() for value in values}) != len(values):
+        raise ValueError("attachment uuids must be distinct")
+    return [value.lower() for value in values]
+
+
+EvidenceUuids = Annotated[
+    list[UuidStr],
+    Field(max_length=MAX_EVIDENCE, json_schema_extra={"uniqueItems": True}),
+    AfterValidator(_distinct),
+]
+
+
+class DisputeRecord(BaseModel):
+    uuid: UUID
+    transaction_uuid: UUID
+    amount: MoneyOut
+    currency: str
+    reason: DisputeReason
+    explanation: str | None
+    status: DisputeStatus
+    evidence_attachment_uuids: list[UUID]
+    credit_transaction_uuid: UUID | None = Field(
+        description="the `dispute_credit` transaction of a won dispute"
+    )
+    created_at: datetime
+    updated_at: datetime
+    resolved_at: datetime | None
+
+
+class OpenDisputeRequest(StrictRequest):
+    transaction_uuid: UuidStr
+    reason: DisputeReason
+    explanation: Annotated[str, StringConstraints(min_length=1, max_length=2000)] | None = None
+    evidence_attachment_uuids: EvidenceUuids | None = None
+    amount: PositiveAmount | None = Field(
+        default=None, description="default: the captured amount less refunds and credits"
+    )
+
+
+class ResolveDisputeRequest(StrictRequest):
+    outcome: Literal["won", "lost"]

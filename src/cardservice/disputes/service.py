@@ -1,0 +1,233 @@
+"""Dispute rules (API.md §12): open a dispute on a completed card purchase, resolve it.
+
+* Only the caller's own completed `card_purchase` can be disputed (anybody else's is 404),
+  within `DISPUTE_WINDOW` after its capture, for at most what it still has to give back:
+  its captured amount less refunds and dispute credits (the default amount).
+* One open dispute per purchase: the purchase row is locked while the rule is checked, and
+  the database's unique partial index refuses a second open dispute whatever the path.
+* Won: the amount (never more than the purchase still has to give back) goes back to the
+  card as one `dispute_credit` transaction and one ledger entry, in the same unit; lost:
+  nothing moves. A resolved dispute is final (`dispute_already_resolved`).
+
+Lock order (docs/ledger.md): resolving takes the purchase's account, its card, the purchase
+row, then the dispute row; opening takes only the purchase row, then writes the dispute.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import datetime, timedelta
+from typing import Any
+
+from cardservice.attachments.service import AttachmentNotFound
+from cardservice.disputes.records import DISPUTE_FIELDS, dispute_columns
+from cardservice.errors import NotFound, RuleViolation, TransactionNotFound
+from cardservice.ledger.entries import SystemBook, account_leg, book_leg, card_leg, post_entry
+from cardservice.models import Dispute
+from cardservice.models.base import table_of, utcnow
+from cardservice.sql import INTEGRITY_ERRORS, Tx, as_datetime, as_uuid, in_list, insert_sql
+from cardservice.transactions.records import TRANSACTION_FIELDS, transaction_columns
+from cardservice.transactions.rows import credit_row, insert_transactions
+
+DISPUTE_WINDOW = timedelta(days=120)
+
+
+class DisputeNotFound(NotFound):
+    message = "Dispute not found."
+
+
+class NotDisputable(RuleViolation):
+    code = "not_disputable"
+    message = "Only a completed card purchase with money left to get back can be disputed."
+
+
+class DisputeWindowClosed(RuleViolation):
+    code = "dispute_window_closed"
+    message = "The 120-day dispute window after capture has closed."
+
+
+class DisputeAlreadyOpen(RuleViolation):
+    code, message = "dispute_already_open", "This transaction already has an open dispute."
+
+
+class DisputeExceedsAmount(RuleViolation):
+    code = "dispute_exceeds_amount"
+    message = "A dispute cannot claim more than the purchase has left to give back."
+
+
+class DisputeAlreadyResolved(RuleViolation):
+    code, message = "dispute_already_resolved", "The dispute is already resolved."
+
+
+_TABLE = table_of(Dispute)
+_COLUMNS = ("user_uuid", *DISPUTE_FIELDS)
+_INSERT = insert_sql(_TABLE.name, _COLUMNS)
+_PURCHASE = f"{transaction_columns('t')}, t.user_uuid, t.captured_at"
+# Parameters: $1 transaction, $2 user.
+_LOCK_PURCHASE = (
+    f"SELECT {_PURCHASE} FROM transactions t"  # noqa: S608
+    " WHERE t.uuid = $1 AND t.user_uuid = $2 FOR NO KEY UPDATE"
+)
+_LOCK_ACCOUNT = """
+SELECT t.card_uuid FROM transactions t JOIN accounts a ON a.uuid = t.account_uuid
+WHERE t.uuid = $1 AND t.user_uuid = $2
+FOR NO KEY UPDATE OF a"""
+_LOCK_CARD = "SELECT status FROM cards WHERE uuid = $1 FOR NO KEY UPDATE"
+_OPEN_DISPUTE = "SELECT 1 FROM disputes WHERE transaction_uuid = $1 AND status = 'open'"
+_CREDITED = (
+    "SELECT COALESCE(SUM(amount), 0) FROM transactions"
+    " WHERE parent_uuid = $1 AND type = 'dispute_credit'"
+)
+_DISPUTE_OF_USER = "SELECT transaction_uuid FROM disputes WHERE uuid = $1 AND user_uuid = $2"
+_LOCK_DISPUTE = f"SELECT {dispute_columns('d')} FROM disputes d WHERE d.uuid = $1 FOR NO KEY UPDATE"  # noqa: S608
+_RESOLVE = """
+UPDATE disputes SET status = $2, resolved_at = $3, updated_at = $3, credit_transaction_uuid = $4
+WHERE uuid = $1"""
+
+
+def captured_amount(purchase: dict[str, Any]) -> int:
+    """What the purchase captured (minor units): the sum of its captures (API.md §12)."""
+    captured = purchase.get("captured_amount")
+    return int(purchase["amount"] if captured is None else captured)
+
+
+def captured_at(purchase: dict[str, Any]) -> datetime:
+    """When the purchase was captured: set by the database as it became completed."""
+    stamp = as_datetime(purchase["captured_at"]) or as_datetime(purchase["updated_at"])
+    assert stamp is not None
+    return stamp
+
+
+async def credited_amount(tx: Tx, purchase_uuid: uuid.UUID) -> int:
+    """What disputes of the purchase credited back (0 or one `dispute_credit`)."""
+    return int(await tx.value(_CREDITED, purchase_uuid))
+
+
+def disputable_amount(purchase: dict[str, Any], credited: int) -> int:
+    """What a dispute can still claim: the captured amount less refunds and dispute credits."""
+    return captured_amount(purchase) - int(purchase["refunded_amount"]) - credited
+
+
+async def _locked_purchase(
+    tx: Tx, transaction_uuid: uuid.UUID, user_uuid: uuid.UUID
+) -> dict[str, Any]:
+    """The user's transaction, its row locked; anybody else's is 404."""
+    row = await tx.row(_LOCK_PURCHASE, transaction_uuid, user_uuid)
+    if row is None:
+        raise TransactionNotFound()
+    purchase = dict(zip((*TRANSACTION_FIELDS, "user_uuid", "captured_at"), row, strict=True))
+    for key in ("uuid", "card_uuid", "account_uuid", "user_uuid"):
+        purchase[key] = as_uuid(purchase[key])
+    return purchase
+
+
+async def _check_evidence(tx: Tx, user_uuid: uuid.UUID, evidence: list[uuid.UUID]) -> None:
+    """Every evidence attachment is one of the user's own; anybody else's is 404."""
+    if not evidence:
+        return
+    sql = "SELECT count(*) FROM attachments WHERE user_uuid = $1 AND uuid IN "
+    sql += in_list(len(evidence), 2)
+    if int(await tx.value(sql, user_uuid, *evidence)) != len(set(evidence)):
+        raise AttachmentNotFound("An evidence attachment was not found.")
+
+
+async def open_dispute(
+    tx: Tx,
+    user_uuid: uuid.UUID,
+    transaction_uuid: uuid.UUID,
+    reason: str,
+    *,
+    explanation: str | None = None,
+    evidence: list[uuid.UUID] | None = None,
+    amount: int | None = None,
+    now: datetime | None = None,
+) -> dict[str, Any]:
+    """A new open dispute of the user's completed card purchase (see the module's rules)."""
+    now = now or utcnow()
+    evidence = evidence or []
+    purchase = await _locked_purchase(tx, transaction_uuid, user_uuid)
+    await _check_evidence(tx, user_uuid, evidence)
+    if purchase["type"] != "card_purchase" or purchase["status"] != "completed":
+        raise NotDisputable(f"A {purchase['status']} {purchase['type']} cannot be disputed.")
+    if now > captured_at(purchase) + DISPUTE_WINDOW:
+        raise DisputeWindowClosed()
+    if await tx.value(_OPEN_DISPUTE, transaction_uuid) is not None:
+        raise DisputeAlreadyOpen()
+    left = disputable_amount(purchase, await credited_amount(tx, transaction_uuid))
+    if left <= 0:
+        raise NotDisputable("This purchase has nothing left to dispute.")
+    amount = left if amount is None else amount
+    if amount > left:
+        raise DisputeExceedsAmount(errors={"amount": [f"at most {left} minor units remain"]})
+    dispute = {
+        "user_uuid": user_uuid,
+        "uuid": uuid.uuid4(),
+        "transaction_uuid": transaction_uuid,
+        "amount": amount,
+        "currency": purchase["currency"],
+        "reason": reason,
+        "explanation": explanation,
+        "status": "open",
+        "evidence_attachment_uuids": json.dumps([str(u) for u in evidence]),
+        "credit_transaction_uuid": None,
+        "created_at": now,
+        "updated_at": now,
+        "resolved_at": None,
+    }
+    try:
+        await tx.execute(_INSERT, *(dispute[column] for column in _COLUMNS))
+    except INTEGRITY_ERRORS:  # the database's own rule: one open dispute per purchase
+        raise DisputeAlreadyOpen() from None
+    return dispute
+
+
+async def _credit(
+    tx: Tx, purchase: dict[str, Any], amount: int, card_status: str | None, now: datetime
+) -> uuid.UUID:
+    """The won amount back as one `dispute_credit` transaction and one ledger entry: to the
+    card, or to its account when the card is closed (its balance went there too)."""
+    card, account, currency = purchase["card_uuid"], purchase["account_uuid"], purchase["currency"]
+    credit = credit_row(purchase, "dispute_credit", amount, "Dispute won", now)
+    await insert_transactions(tx, [credit])
+    holder = account_leg(account, currency, amount)
+    if card_status != "closed":
+        holder = card_leg(card, currency, amount)
+    await post_entry(
+        tx,
+        "dispute_credit",
+        [holder, book_leg(SystemBook.MERCHANTS, currency, -amount)],
+        reference=credit["uuid"],
+    )
+    credit_uuid: uuid.UUID = credit["uuid"]
+    return credit_uuid
+
+
+async def resolve_dispute(
+    tx: Tx, user_uuid: uuid.UUID, dispute_uuid: uuid.UUID, outcome: str, now: datetime | None = None
+) -> dict[str, Any]:
+    """open → won (the amount back to the card, at most what the purchase still has to give
+    back) | lost (nothing moves); a resolved dispute is final."""
+    now = now or utcnow()
+    transaction_uuid = as_uuid(await tx.value(_DISPUTE_OF_USER, dispute_uuid, user_uuid))
+    if transaction_uuid is None:
+        raise DisputeNotFound()
+    locked = await tx.row(_LOCK_ACCOUNT, transaction_uuid, user_uuid)
+    assert locked is not None, "a dispute's purchase is the user's and never deleted"
+    card_status = await tx.value(_LOCK_CARD, locked["card_uuid"])
+    purchase = await _locked_purchase(tx, transaction_uuid, user_uuid)
+    row = await tx.row(_LOCK_DISPUTE, dispute_uuid)
+    assert row is not None
+    dispute = dict(zip(DISPUTE_FIELDS, row, strict=True))
+    if dispute["status"] != "open":
+        raise DisputeAlreadyResolved(f"The dispute was already {dispute['status']}.")
+    credit_uuid = None
+    if outcome == "won":
+        left = disputable_amount(purchase, await credited_amount(tx, transaction_uuid))
+        if (amount := min(int(dispute["amount"]), left)) > 0:
+            credit_uuid = await _credit(tx, purchase, amount, card_status, now)
+    await tx.execute(_RESOLVE, dispute_uuid, outcome, now, credit_uuid)
+    dispute.update(
+        status=outcome, resolved_at=now, updated_at=now, credit_transaction_uuid=credit_uuid
+    )
+    return dispute

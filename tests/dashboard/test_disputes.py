@@ -1,0 +1,74 @@
+"""The dashboard's dispute button and form: server-rendered, CSRF-checked, and acting only
+through the API as the signed-in user."""
+
+from __future__ import annotations
+
+import httpx
+from fastapi import FastAPI
+
+from tests.factories import Caller, authorize, make_card, make_user
+
+
+async def _sign_in(client: httpx.AsyncClient, user: Caller) -> None:
+    await client.get("/app/login")
+    form = {"csrf_token": client.cookies["cs_csrf"], "token": user.token}
+    assert (await client.post("/app/login", data=form)).status_code == 303
+
+
+async def _settled(client: httpx.AsyncClient, user: Caller, card: str) -> str:
+    purchase = (await authorize(client, user, card, "12")).json()["data"]["uuid"]
+    await client.post(f"/sandbox/transactions/{purchase}/settle", headers=user.headers)
+    return str(purchase)
+
+
+async def test_a_completed_purchase_is_disputed_from_the_transactions_page(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    user = await make_user(app)
+    _account, card = await make_card(app, client, user)
+    purchase = await _settled(client, user, card)
+    pending = (await authorize(client, user, card, "3")).json()["data"]["uuid"]
+    await _sign_in(client, user)
+    page = (await client.get("/app/transactions")).text
+    assert f'href="/app/disputes/new?transaction={purchase}"' in page
+    assert f"/app/disputes/new?transaction={pending}" not in page  # pending: nothing to dispute
+    form = await client.get("/app/disputes/new", params={"transaction": purchase})
+    assert form.status_code == 200 and 'name="csrf_token"' in form.text
+    assert f'value="{purchase}"' in form.text and "not as described" in form.text
+    fields = {"transaction_uuid": purchase, "reason": "not_received", "explanation": "lost"}
+    forged = await client.post("/app/disputes", data={**fields, "csrf_token": "forged"})
+    assert forged.status_code == 403
+    assert (await client.get("/disputes", headers=user.headers)).json()["data"] == []
+    sent = await client.post(
+        "/app/disputes", data={**fields, "csrf_token": client.cookies["cs_csrf"]}
+    )
+    assert sent.status_code == 303 and sent.headers["location"] == "/app/disputes"
+    opened = (await client.get("/disputes", headers=user.headers)).json()["data"]
+    assert [(d["transaction_uuid"], d["reason"], d["explanation"]) for d in opened] == [
+        (purchase, "not_received", "lost")
+    ]
+    listing = (await client.get("/app/disputes")).text
+    assert opened[0]["uuid"] in listing and "12.00 USD" in listing and "open" in listing
+    again = await client.post(
+        "/app/disputes", data={**fields, "csrf_token": client.cookies["cs_csrf"]}
+    )
+    assert again.status_code == 422 and "already has an open dispute" in again.text
+
+
+async def test_another_users_purchase_cannot_be_disputed_from_the_dashboard(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    user, other = await make_user(app), await make_user(app)
+    _other_account, other_card = await make_card(app, client, other)
+    others = await _settled(client, other, other_card)
+    assert (await client.get("/app/disputes")).status_code == 303  # signed out: to sign in
+    await _sign_in(client, user)
+    form = await client.get("/app/disputes/new", params={"transaction": others})
+    assert form.status_code == 404 and "Transaction not found" in form.text
+    fields = {"transaction_uuid": others, "reason": "other"}
+    sent = await client.post(
+        "/app/disputes", data={**fields, "csrf_token": client.cookies["cs_csrf"]}
+    )
+    assert sent.status_code == 404
+    assert (await client.get("/disputes", headers=other.headers)).json()["data"] == []
+    assert "No dispute yet." in (await client.get("/app/disputes")).text
