@@ -72,6 +72,9 @@ class DisputeRules(RuleBasedStateMachine):
     def post(self, path: str, body: dict[str, Any] | None = None) -> httpx.Response:
         raise NotImplementedError  # LedgerMachine's
 
+    def _captured(self, response: httpx.Response, txn: str) -> None:
+        raise NotImplementedError  # LedgerMachine's
+
     @rule(target=disputes, txn=completed, reason=DISPUTE_REASONS, amount=st.none() | amounts)
     def open_dispute(self, txn: str, reason: str, amount: Decimal | None) -> str:
         body: dict[str, Any] = {"transaction_uuid": txn, "reason": reason}
@@ -85,7 +88,7 @@ class DisputeRules(RuleBasedStateMachine):
         more often than waiting for `open_dispute` to draw a settled purchase)."""
         body = {"card_uuid": card, "amount": amount, "currency": "USD", "merchant_name": "M"}
         txn = str(self.post("/sandbox/authorizations", body).json().get("data", {}).get("uuid"))
-        self.post(f"/sandbox/transactions/{txn}/settle")
+        self._captured(self.post(f"/sandbox/transactions/{txn}/settle"), txn)
         return self.open_dispute(txn, reason, None)
 
     @rule(dispute=disputes, outcome=st.sampled_from(["won", "lost"]))

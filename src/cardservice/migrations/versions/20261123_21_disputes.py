@@ -15,7 +15,7 @@
 * the catalogue again: the dispute refusals in the transaction-errors dictionary.
 
 Revision ID: 20261123_21
-Revises: 20261123_16
+Revises: 20261123_20
 Create Date: 2026-11-23
 """
 
