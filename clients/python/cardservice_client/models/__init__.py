@@ -36,6 +36,9 @@ from .charge import Charge
 from .currency_balances import CurrencyBalances
 from .deposit_request import DepositRequest
 from .dictionary_record import DictionaryRecord
+from .dispute_record import DisputeRecord
+from .dispute_record_reason import DisputeRecordReason
+from .dispute_record_status import DisputeRecordStatus
 from .done import Done
 from .endpoint_create import EndpointCreate
 from .endpoint_create_event_types_type_0_item import EndpointCreateEventTypesType0Item
@@ -48,6 +51,7 @@ from .envelope_attachment_record import EnvelopeAttachmentRecord
 from .envelope_authorization_endpoint_record import EnvelopeAuthorizationEndpointRecord
 from .envelope_buy_cards_result import EnvelopeBuyCardsResult
 from .envelope_card_record import EnvelopeCardRecord
+from .envelope_dispute_record import EnvelopeDisputeRecord
 from .envelope_endpoint_record import EnvelopeEndpointRecord
 from .envelope_event_record import EnvelopeEventRecord
 from .envelope_health_record import EnvelopeHealthRecord
@@ -88,6 +92,8 @@ from .list_accounts_filters_status import ListAccountsFiltersStatus
 from .list_accounts_filters_type import ListAccountsFiltersType
 from .list_cards_filters import ListCardsFilters
 from .list_cards_filters_status import ListCardsFiltersStatus
+from .list_disputes_filters import ListDisputesFilters
+from .list_disputes_filters_status import ListDisputesFiltersStatus
 from .list_events_filters import ListEventsFilters
 from .list_events_filters_type import ListEventsFiltersType
 from .list_transactions_filters import ListTransactionsFilters
@@ -95,11 +101,14 @@ from .list_transactions_filters_status import ListTransactionsFiltersStatus
 from .list_transactions_filters_type import ListTransactionsFiltersType
 from .merchant import Merchant
 from .mfa_code_record import MfaCodeRecord
+from .open_dispute_request import OpenDisputeRequest
+from .open_dispute_request_reason import OpenDisputeRequestReason
 from .owner import Owner
 from .page_meta import PageMeta
 from .paged_envelope_accounts_page import PagedEnvelopeAccountsPage
 from .paged_envelope_card_list import PagedEnvelopeCardList
 from .paged_envelope_list_attempt_record import PagedEnvelopeListAttemptRecord
+from .paged_envelope_list_dispute_record import PagedEnvelopeListDisputeRecord
 from .paged_envelope_list_endpoint_record import PagedEnvelopeListEndpointRecord
 from .payment_currency_record import PaymentCurrencyRecord
 from .queued import Queued
@@ -109,6 +118,8 @@ from .replay_request import ReplayRequest
 from .report_keyset_meta import ReportKeysetMeta
 from .report_page import ReportPage
 from .report_page_meta import ReportPageMeta
+from .resolve_dispute_request import ResolveDisputeRequest
+from .resolve_dispute_request_outcome import ResolveDisputeRequestOutcome
 from .sort_request import SortRequest
 from .spend import Spend
 from .spending_controls import SpendingControls
@@ -162,6 +173,9 @@ __all__ = (
     "CurrencyBalances",
     "DepositRequest",
     "DictionaryRecord",
+    "DisputeRecord",
+    "DisputeRecordReason",
+    "DisputeRecordStatus",
     "Done",
     "EndpointCreate",
     "EndpointCreateEventTypesType0Item",
@@ -174,6 +188,7 @@ __all__ = (
     "EnvelopeAuthorizationEndpointRecord",
     "EnvelopeBuyCardsResult",
     "EnvelopeCardRecord",
+    "EnvelopeDisputeRecord",
     "EnvelopeEndpointRecord",
     "EnvelopeEventRecord",
     "EnvelopeHealthRecord",
@@ -214,6 +229,8 @@ __all__ = (
     "ListAccountsFiltersType",
     "ListCardsFilters",
     "ListCardsFiltersStatus",
+    "ListDisputesFilters",
+    "ListDisputesFiltersStatus",
     "ListEventsFilters",
     "ListEventsFiltersType",
     "ListTransactionsFilters",
@@ -221,10 +238,13 @@ __all__ = (
     "ListTransactionsFiltersType",
     "Merchant",
     "MfaCodeRecord",
+    "OpenDisputeRequest",
+    "OpenDisputeRequestReason",
     "Owner",
     "PagedEnvelopeAccountsPage",
     "PagedEnvelopeCardList",
     "PagedEnvelopeListAttemptRecord",
+    "PagedEnvelopeListDisputeRecord",
     "PagedEnvelopeListEndpointRecord",
     "PageMeta",
     "PaymentCurrencyRecord",
@@ -235,6 +255,8 @@ __all__ = (
     "ReportKeysetMeta",
     "ReportPage",
     "ReportPageMeta",
+    "ResolveDisputeRequest",
+    "ResolveDisputeRequestOutcome",
     "SortRequest",
     "Spend",
     "SpendingControls",

@@ -9,6 +9,7 @@ class TransactionRecordType(StrEnum):
     CARD_REFUND = "card_refund"
     CARD_TOPUP = "card_topup"
     DEPOSIT = "deposit"
+    DISPUTE_CREDIT = "dispute_credit"
     FEE = "fee"
 
     def __str__(self) -> str:

@@ -1,0 +1,219 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.envelope_dispute_record import EnvelopeDisputeRecord
+from ...models.error_body import ErrorBody
+from ...models.open_dispute_request import OpenDisputeRequest
+from ...types import Response, dumps_exact, loads_exact
+
+
+def _get_kwargs(
+    *,
+    body: OpenDisputeRequest,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/disputes",
+    }
+
+    _kwargs["content"] = dumps_exact(body.to_dict())
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> EnvelopeDisputeRecord | ErrorBody | None:
+    if response.status_code == 201:
+        response_201 = EnvelopeDisputeRecord.from_dict(loads_exact(response.content))
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[EnvelopeDisputeRecord | ErrorBody]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: OpenDisputeRequest,
+) -> Response[EnvelopeDisputeRecord | ErrorBody]:
+    """Dispute one of the caller's completed card purchases
+
+    Args:
+        body (OpenDisputeRequest):  Example: {'transaction_uuid':
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'reason': 'fraudulent', 'explanation': 'example',
+            'evidence_attachment_uuids': ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'amount': 12.5}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EnvelopeDisputeRecord | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: OpenDisputeRequest,
+) -> EnvelopeDisputeRecord | ErrorBody | None:
+    """Dispute one of the caller's completed card purchases
+
+    Args:
+        body (OpenDisputeRequest):  Example: {'transaction_uuid':
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'reason': 'fraudulent', 'explanation': 'example',
+            'evidence_attachment_uuids': ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'amount': 12.5}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EnvelopeDisputeRecord | ErrorBody
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: OpenDisputeRequest,
+) -> Response[EnvelopeDisputeRecord | ErrorBody]:
+    """Dispute one of the caller's completed card purchases
+
+    Args:
+        body (OpenDisputeRequest):  Example: {'transaction_uuid':
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'reason': 'fraudulent', 'explanation': 'example',
+            'evidence_attachment_uuids': ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'amount': 12.5}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EnvelopeDisputeRecord | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: OpenDisputeRequest,
+) -> EnvelopeDisputeRecord | ErrorBody | None:
+    """Dispute one of the caller's completed card purchases
+
+    Args:
+        body (OpenDisputeRequest):  Example: {'transaction_uuid':
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'reason': 'fraudulent', 'explanation': 'example',
+            'evidence_attachment_uuids': ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'amount': 12.5}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EnvelopeDisputeRecord | ErrorBody
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

@@ -1,0 +1,67 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+from uuid import UUID
+
+from attrs import define as _attrs_define
+
+from ..models.list_disputes_filters_status import ListDisputesFiltersStatus
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="ListDisputesFilters")
+
+
+@_attrs_define
+class ListDisputesFilters:
+    """
+    Attributes:
+        status (ListDisputesFiltersStatus | Unset):
+        transaction_uuid (UUID | Unset):
+    """
+
+    status: ListDisputesFiltersStatus | Unset = UNSET
+    transaction_uuid: UUID | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        status: str | Unset = UNSET
+        if not isinstance(self.status, Unset):
+            status = self.status.value
+
+        transaction_uuid: str | Unset = UNSET
+        if not isinstance(self.transaction_uuid, Unset):
+            transaction_uuid = str(self.transaction_uuid)
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({})
+        if status is not UNSET:
+            field_dict["status"] = status
+        if transaction_uuid is not UNSET:
+            field_dict["transaction_uuid"] = transaction_uuid
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        _status = d.pop("status", UNSET)
+        status: ListDisputesFiltersStatus | Unset
+        if isinstance(_status, Unset):
+            status = UNSET
+        else:
+            status = ListDisputesFiltersStatus(_status)
+
+        _transaction_uuid = d.pop("transaction_uuid", UNSET)
+        transaction_uuid: UUID | Unset
+        if isinstance(_transaction_uuid, Unset):
+            transaction_uuid = UNSET
+        else:
+            transaction_uuid = UUID(_transaction_uuid)
+
+        list_disputes_filters = cls(
+            status=status,
+            transaction_uuid=transaction_uuid,
+        )
+
+        return list_disputes_filters

@@ -1,0 +1,129 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.open_dispute_request_reason import OpenDisputeRequestReason
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="OpenDisputeRequest")
+
+
+@_attrs_define
+class OpenDisputeRequest:
+    """
+    Example:
+        {'transaction_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'reason': 'fraudulent', 'explanation': 'example',
+            'evidence_attachment_uuids': ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'amount': 12.5}
+
+    Attributes:
+        transaction_uuid (str):
+        reason (OpenDisputeRequestReason):
+        explanation (None | str | Unset):
+        evidence_attachment_uuids (list[str] | None | Unset):
+        amount (Decimal | None | Unset): default: the captured amount less refunds and credits
+    """
+
+    transaction_uuid: str
+    reason: OpenDisputeRequestReason
+    explanation: None | str | Unset = UNSET
+    evidence_attachment_uuids: list[str] | None | Unset = UNSET
+    amount: Decimal | None | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        transaction_uuid = self.transaction_uuid
+
+        reason = self.reason.value
+
+        explanation: None | str | Unset
+        if isinstance(self.explanation, Unset):
+            explanation = UNSET
+        else:
+            explanation = self.explanation
+
+        evidence_attachment_uuids: list[str] | None | Unset
+        if isinstance(self.evidence_attachment_uuids, Unset):
+            evidence_attachment_uuids = UNSET
+        elif isinstance(self.evidence_attachment_uuids, list):
+            evidence_attachment_uuids = self.evidence_attachment_uuids
+
+        else:
+            evidence_attachment_uuids = self.evidence_attachment_uuids
+
+        amount: Decimal | None | Unset
+        if isinstance(self.amount, Unset):
+            amount = UNSET
+        else:
+            amount = self.amount
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "transaction_uuid": transaction_uuid,
+                "reason": reason,
+            }
+        )
+        if explanation is not UNSET:
+            field_dict["explanation"] = explanation
+        if evidence_attachment_uuids is not UNSET:
+            field_dict["evidence_attachment_uuids"] = evidence_attachment_uuids
+        if amount is not UNSET:
+            field_dict["amount"] = amount
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        transaction_uuid = d.pop("transaction_uuid")
+
+        reason = OpenDisputeRequestReason(d.pop("reason"))
+
+        def _parse_explanation(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        explanation = _parse_explanation(d.pop("explanation", UNSET))
+
+        def _parse_evidence_attachment_uuids(data: object) -> list[str] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                evidence_attachment_uuids_type_0 = cast(list[str], data)
+
+                return evidence_attachment_uuids_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None | Unset, data)
+
+        evidence_attachment_uuids = _parse_evidence_attachment_uuids(d.pop("evidence_attachment_uuids", UNSET))
+
+        def _parse_amount(data: object) -> Decimal | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(Decimal | None | Unset, data)
+
+        amount = _parse_amount(d.pop("amount", UNSET))
+
+        open_dispute_request = cls(
+            transaction_uuid=transaction_uuid,
+            reason=reason,
+            explanation=explanation,
+            evidence_attachment_uuids=evidence_attachment_uuids,
+            amount=amount,
+        )
+
+        return open_dispute_request
