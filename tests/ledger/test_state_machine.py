@@ -6,7 +6,7 @@ Holds (API.md §12: increments, partial, multiple and over-captures, the expiry 
 purchase captured more than its authorization plus 20 %, and nothing is captured after a
 release or an expiry (the machine keeps what each purchase captured and compares).
 
-`make test` runs 50 examples per database; `make stress` sets CARDSERVICE_STATEFUL_EXAMPLES=1000.
+`make test` runs 30 examples per database; `make stress` sets CARDSERVICE_STATEFUL_EXAMPLES=1000.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from cardservice.web import dumps
 from tests.conftest import empty_tables
 from tests.factories import around, assert_ledger_consistent, bin_uuid, make_account, make_user
 
-EXAMPLES = int(os.environ.get("CARDSERVICE_STATEFUL_EXAMPLES", "50"))
+EXAMPLES = int(os.environ.get("CARDSERVICE_STATEFUL_EXAMPLES", "30"))
 T = TypeVar("T")
 amounts = st.integers(min_value=1, max_value=20_000).map(lambda cents: Decimal(cents).scaleb(-2))
 TAGS = st.sampled_from([None, "amazon", "netflix", "binance", "bet365"])
