@@ -27,11 +27,12 @@ from cardservice.progress import Report, Stages
 from cardservice.security import CardCipher
 from cardservice.sql import Tx, insert_sql, row_args, text_uuid
 from cardservice.transactions.deposits import deposit
+from cardservice.transactions.rows import transaction_row
 from cardservice.users.service import create_user
 
 BATCH = 5_000
 ROWS_PER_INSERT = 1_000  # under both drivers' limit of bound parameters per statement
-TRANSACTION_COLUMNS = tuple(table_of(Transaction).columns.keys())
+TRANSACTION_COLUMNS = tuple(table_of(Transaction).columns.keys())  # transaction_row's keys
 ENTRY_COLUMNS = ("id", "kind", "reference", "created_at")
 POSTING_COLUMNS = ("entry_id", "account_uuid", "card_uuid", "system_book", "currency", "amount")
 REFERENCE_TRANSACTIONS = 10_000
@@ -108,31 +109,24 @@ def _purchase(
 ) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
     """One settled purchase as the engine writes it: its row, its entry and three postings."""
     txn = uuid.uuid4()
-    row = {
-        "uuid": txn,
-        "user_uuid": user,
-        "account_uuid": uuid.UUID(data.account),
-        "card_uuid": uuid.UUID(card),
-        "type": "card_purchase",
-        "status": "completed",
-        "direction": "debit",
-        "amount": amount,
-        "currency": "USD",
-        "fee": FEE,
-        "refunded_amount": 0,
-        "merchant_name": "Bench Shop",
-        "merchant_mcc": None,
-        "merchant_country": None,
-        "merchant_city": None,
-        "tag_slug": None,
-        "error_slug": None,
-        "flagged": False,
-        "description": None,
-        "parent_uuid": None,
-        "decision": "rules",
-        "created_at": at,
-        "updated_at": at,
-    }
+    row = transaction_row(
+        uuid=txn,
+        user_uuid=user,
+        account_uuid=uuid.UUID(data.account),
+        card_uuid=uuid.UUID(card),
+        type="card_purchase",
+        status="completed",
+        direction="debit",
+        amount=amount,
+        authorized_amount=amount,
+        captured_amount=amount,
+        currency="USD",
+        fee=FEE,
+        merchant_name="Bench Shop",
+        decision="rules",
+        created_at=at,
+        updated_at=at,
+    )
     entry = {"id": entry_id, "kind": "card_purchase_pending", "reference": txn, "created_at": at}
     legs = [
         (None, uuid.UUID(card), None, -(amount + FEE)),

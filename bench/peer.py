@@ -24,7 +24,7 @@ import sqlite3
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -70,15 +70,18 @@ LOCK_CARD = "SELECT balance, currency FROM cards WHERE uuid = $1 FOR NO KEY UPDA
 FEE = "SELECT value FROM fee_rates WHERE plan = 'default' AND slug = 'card_transaction'"
 INSERT_TXN = """
 INSERT INTO transactions (uuid, user_uuid, account_uuid, card_uuid, type, status, direction,
-  amount, currency, fee, refunded_amount, merchant_name, flagged, created_at, updated_at)
-VALUES ($1, $2, $3, $4, 'card_purchase', 'pending', 'debit', $5, $6, $7, 0, $8, $9, $10, $10)"""
+  amount, authorized_amount, currency, fee, refunded_amount, merchant_name, flagged,
+  hold_expires_at, created_at, updated_at)
+VALUES ($1, $2, $3, $4, 'card_purchase', 'pending', 'debit', $5, $5, $6, $7, 0, $8, $9, $11,
+  $10, $10)"""
 INSERT_POSTINGS = """
 INSERT INTO postings (entry_id, card_uuid, system_book, currency, amount)
-VALUES ($1, $2, NULL, $3, $4), ($1, NULL, 'merchants', $3, $5), ($1, NULL, 'fees', $3, $6)"""
+VALUES ($1, $2, NULL, $3, $4), ($1, NULL, 'holds', $3, $5), ($1, NULL, 'fees', $3, $6)"""
 INSERT_ENTRY = """
 INSERT INTO journal_entries (id, kind, reference, created_at)
 VALUES ($1, 'card_purchase_pending', $2, $3)"""
 MOVE_CARD = "UPDATE cards SET balance = balance - $2, updated_at = $3 WHERE uuid = $1"
+HOLD = timedelta(days=7)  # an untagged hold's expiry (API.md §12)
 NEXT_ENTRY = {
     "postgresql": "SELECT nextval(pg_get_serial_sequence('journal_entries', 'id'))",
     "sqlite": "SELECT coalesce(max(id), 0) + 1 FROM journal_entries",
@@ -207,7 +210,7 @@ async def _authorize(
     user, currency = account[2], locked[1]
     await unit.execute(
         INSERT_TXN, txn, user, account[0], card, amount, currency, fee, body["merchant_name"],
-        False, now,
+        False, now, now + HOLD,
     )  # fmt: skip
     entry = (await unit.row(NEXT_ENTRY[dialect]))[0]
     await unit.execute(INSERT_POSTINGS, entry, card, currency, -(amount + fee), amount, fee)
