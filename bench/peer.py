@@ -81,6 +81,8 @@ INSERT_ENTRY = """
 INSERT INTO journal_entries (id, kind, reference, created_at)
 VALUES ($1, 'card_purchase_pending', $2, $3)"""
 MOVE_CARD = "UPDATE cards SET balance = balance - $2, updated_at = $3 WHERE uuid = $1"
+# The transaction.created row the database's trigger wrote, completed (`events.outbox`).
+COMPLETE_EVENT = "UPDATE events SET data = $1 WHERE data IS NULL"
 HOLD = timedelta(days=7)  # an untagged hold's expiry (API.md §12)
 NEXT_ENTRY = {
     "postgresql": "SELECT nextval(pg_get_serial_sequence('journal_entries', 'id'))",
@@ -216,7 +218,9 @@ async def _authorize(
     await unit.execute(INSERT_POSTINGS, entry, card, currency, -(amount + fee), amount, fee)
     await unit.execute(INSERT_ENTRY, entry, txn, now)
     await unit.execute(MOVE_CARD, card, amount + fee, now)
-    return {"uuid": txn, "status": "pending", "amount": _money(amount), "fee": _money(fee)}
+    result = {"uuid": txn, "status": "pending", "amount": _money(amount), "fee": _money(fee)}
+    await unit.execute(COMPLETE_EVENT, _json(result).decode())  # the outbox's trigger row
+    return result
 
 
 class _SQLiteUnit:
