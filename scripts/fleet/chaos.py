@@ -12,8 +12,10 @@ for the requests a killed instance took with it, 503 + Retry-After while no inst
 ready). A 500 inside a window is printed as a warning with its count.
 
 Then: the ledger (customer money = deposits − fees − net payments to the cent, postings sum
-to zero and equal every balance, no balance negative, no purchase applied twice) and the
-standby (it replayed up to the primary's LSN). Last line:
+to zero and equal every balance, no balance negative, no purchase applied twice), the
+webhooks (a loopback receiver is the user's endpoint: every approved authorization's
+`transaction.created` event reached it at least once, waiting up to 90 s for retries and
+leases of killed instances), and the standby (it replayed up to the primary's LSN). Last line:
 `fleet chaos: N operations, K kills, 0 cents lost, X applied twice, Y 5xx outside restarts`.
 """
 
@@ -32,6 +34,7 @@ import httpx
 
 from scripts.fleet import fleet
 from tests.stress.bank_run import _books, _setup
+from tests.webhooks.receiver import Receiver
 
 CLIENTS = 32
 GRACE = 3.0  # seconds a window stays open after the part is back
@@ -57,6 +60,8 @@ class Run:
     windows: list[tuple[float, float]] = field(default_factory=list)
     errors: list[tuple[float, float, int, bool]] = field(default_factory=list)  # 5xx answers
     purchases: dict[str, int] = field(default_factory=dict)  # external_id → cards bought
+    events: int = 0  # approved authorizations' created events
+    undelivered: int = 0  # of those, never received by the webhook endpoint
 
     def outside_windows(self) -> int:
         """5xx answers whose request overlapped no disruption window."""
@@ -228,17 +233,49 @@ async def _standby_lag() -> int:
         await standby.close()
 
 
+# The approved authorizations of the run's user: each must have its created event delivered.
+_APPROVED_EVENTS = """
+SELECT e.uuid FROM events e JOIN transactions t ON t.uuid = e.object_uuid
+JOIN users u ON u.uuid = t.user_uuid
+WHERE u.email = $1 AND e.type = 'transaction.created' AND t.type = 'card_purchase'
+  AND t.status <> 'declined'"""
+
+
+async def _undelivered(receiver: Receiver, email: str, seconds: float = 90) -> tuple[int, int]:
+    """(approved authorizations' created events, how many never reached the receiver)."""
+    connection = await asyncpg.connect(fleet.DSN)
+    try:
+        deadline = time.monotonic() + seconds
+        while True:
+            wanted = {str(r["uuid"]) for r in await connection.fetch(_APPROVED_EVENTS, email)}
+            missing = wanted - set(receiver.ids())
+            if not missing or time.monotonic() > deadline:
+                return len(wanted), len(missing)
+            await asyncio.sleep(0.5)
+    finally:
+        await connection.close()
+
+
 async def chaos(seconds: float, seed: int) -> tuple[Run, dict[str, int], int]:
     run = Run()
     email = f"chaos-{uuid.uuid4().hex[:8]}@example.com"
     headers, accounts, cards = await _setup(fleet.DSN, Proxy(), email)  # type: ignore[arg-type]
-    deadline = time.monotonic() + seconds
-    await asyncio.gather(
-        _killer(run, deadline, seed),
-        _restarts(run, seconds),
-        *(_client(headers, accounts, cards, run, deadline, seed + i) for i in range(CLIENTS)),
-    )
-    await asyncio.to_thread(_wait_ready)
+    receiver = Receiver()
+    await receiver.start()
+    try:
+        async with httpx.AsyncClient(base_url=fleet.PROXY, headers=headers, timeout=30) as client:
+            hook = await client.post("/webhook-endpoints", json={"url": receiver.url})
+            assert hook.status_code == 201, hook.text
+        deadline = time.monotonic() + seconds
+        await asyncio.gather(
+            _killer(run, deadline, seed),
+            _restarts(run, seconds),
+            *(_client(headers, accounts, cards, run, deadline, seed + i) for i in range(CLIENTS)),
+        )
+        await asyncio.to_thread(_wait_ready)
+        run.events, run.undelivered = await _undelivered(receiver, email)
+    finally:
+        await receiver.close()
     return run, await _books(fleet.DSN), await _standby_lag()
 
 
@@ -264,6 +301,9 @@ def report(run: Run, books: dict[str, int], lag: int) -> int:
         f"standby behind={lag} bytes"
     )
     print(
+        f"webhooks: {run.events - run.undelivered} of {run.events} authorization events delivered"
+    )
+    print(
         f"fleet chaos: {run.attempted} operations, {run.kills} kills, {lost} cents lost, "
         f"{twice} applied twice, {outside} 5xx outside restarts"
     )
@@ -274,6 +314,8 @@ def report(run: Run, books: dict[str, int], lag: int) -> int:
         or outside
         or no_retry_after
         or lag
+        or run.undelivered
+        or not run.events
         or 500 in statuses
         or books["ledger_sum"]
         or books["drifted"]
