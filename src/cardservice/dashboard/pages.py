@@ -15,16 +15,14 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
-from cardservice.dashboard.api import Api, ApiError, SignedOut
+from cardservice.dashboard.api import Api
 from cardservice.dashboard.charts import bars, spend_per_day
-from cardservice.dashboard.views import act, refused
+from cardservice.dashboard.views import act, as_user
 
 # Shared with the card and webhook pages (`views`), under the names these handlers use.
 from cardservice.dashboard.views import page_links as _pages
 from cardservice.dashboard.views import show as _page
-from cardservice.dashboard.views import to_sign_in as _to_sign_in
 from cardservice.dashboard.web import (
-    SESSION_COOKIE,
     redirect,
 )
 from cardservice.disputes.schemas import DisputeReason
@@ -182,15 +180,9 @@ async def receipt(
 async def _download(request: Request, path: str, params: dict[str, str], filename: str) -> Response:
     """An API response handed to the browser as a file, read as the signed-in user."""
 
-    token = request.cookies.get(SESSION_COOKIE)
-    if not token:
-        return _to_sign_in(request)
-    try:
-        async with Api(request.app, token) as api:
-            answer = await api.response(path, params)
-    except SignedOut:
-        return _to_sign_in(request)
-    except ApiError as error:
-        return refused(request, error)
-    headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
-    return Response(answer.content, media_type=answer.headers["content-type"], headers=headers)
+    async def fetch(api: Api) -> Response:
+        answer = await api.response(path, params)
+        headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
+        return Response(answer.content, media_type=answer.headers["content-type"], headers=headers)
+
+    return await as_user(request, fetch)

@@ -23,41 +23,44 @@ from cardservice.dashboard.web import (
 
 Build = Callable[[Api], Awaitable[dict[str, Any]]]
 Act = Callable[[Api, dict[str, str]], Awaitable[Response]]
+Work = Callable[[Api], Awaitable[Response]]
 EXPIRED_FORM = "The form expired; please reload the page and try again."
 
 
-async def show(request: Request, template: str, build: Build, status_code: int = 200) -> Response:
-    """Render `template` with what `build` reads as the signed-in user, or send them to sign in."""
+async def as_user(request: Request, work: Work) -> Response:
+    """`work`'s response, done through the API as the signed-in user; without a session, or
+    once it ended, to sign in; an API refusal `work` does not handle becomes the error page."""
     token = request.cookies.get(SESSION_COOKIE)
     if not token:
         return to_sign_in(request)
     try:
         async with Api(request.app, token) as api:
-            context = await build(api)
+            return await work(api)
     except SignedOut:
         return to_sign_in(request)
     except ApiError as error:
         return refused(request, error)
-    return render(request, template, context, status_code=status_code)
+
+
+async def show(request: Request, template: str, build: Build, status_code: int = 200) -> Response:
+    """Render `template` with what `build` reads as the signed-in user, or send them to sign in."""
+
+    async def draw(api: Api) -> Response:
+        return render(request, template, await build(api), status_code=status_code)
+
+    return await as_user(request, draw)
 
 
 async def act(request: Request, action: Act) -> Response:
     """Run a posted form's `action` as the signed-in user, after its CSRF token matched.
     An API refusal the action does not show next to its fields becomes the error page."""
-    token = request.cookies.get(SESSION_COOKIE)
-    if not token:
+    if not request.cookies.get(SESSION_COOKIE):
         return to_sign_in(request)
     form = await read_form(request)
     if not csrf_matches(request, form):
         context = {"title": "Something was refused", "message": EXPIRED_FORM}
         return render(request, "error.html", context, status_code=403)
-    try:
-        async with Api(request.app, token) as api:
-            return await action(api, form)
-    except SignedOut:
-        return to_sign_in(request)
-    except ApiError as error:
-        return refused(request, error)
+    return await as_user(request, lambda api: action(api, form))
 
 
 def refused(request: Request, error: ApiError) -> Response:
