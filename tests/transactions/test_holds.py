@@ -160,6 +160,29 @@ async def test_over_capture_the_card_cannot_pay_changes_nothing(
     await assert_ledger_consistent(app)
 
 
+async def test_an_over_capture_is_not_a_new_authorization_but_counts_in_the_windows(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """docs/controls.md, "Captures and the limits": the tip is honoured past a daily limit
+    the authorization met (the card's controls are not checked again), and the window counts
+    what was captured from then on."""
+    user = await make_user(app)
+    account, card = await make_card(app, client, user, start_balance="200")
+    limits = {"spending_controls": {"daily": 50, "lifetime": 50, "per_authorization": 45}}
+    assert (
+        await client.patch(f"/card/{card}", headers=user.headers, json=limits)
+    ).status_code == 200
+    txn = (await purchase(client, user, card, "45"))["uuid"]
+    tipped = await step(client, user, txn, "settle", amount=54)  # 45 × 1.2
+    assert tipped.status_code == 201, tipped.text
+    data = tipped.json()["data"]
+    assert (data["status"], data["amount"], data["captured_amount"]) == ("completed", 54, 54)
+    assert (await balances(app, account))[1] == [20000 - 5400 - FEE]
+    after = (await authorize(client, user, card, "0.01")).json()["data"]
+    assert (after["status"], after["error"]) == ("declined", "limit_exceeded")
+    await assert_ledger_consistent(app)
+
+
 async def test_capture_body_is_checked(app: FastAPI, client: httpx.AsyncClient) -> None:
     user = await make_user(app)
     _account, card = await make_card(app, client, user, start_balance="100")

@@ -52,6 +52,11 @@ class Transaction(UuidPk, Timestamps, Base):
     merchant_amount: Mapped[int | None] = mapped_column(
         BigInteger, doc="a foreign-currency purchase: what the merchant charged, its minor units"
     )
+    merchant_captured_amount: Mapped[int | None] = mapped_column(
+        BigInteger,
+        doc="a foreign-currency purchase: what its captures took so far, the merchant's minor"
+        " units (migration 20261124_01)",
+    )
     merchant_currency: Mapped[str | None] = mapped_column(String(3))
     rate: Mapped[str | None] = mapped_column(
         String(32), doc="merchant currency → card currency, a decimal as text"

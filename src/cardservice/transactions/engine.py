@@ -255,6 +255,7 @@ def _new_transaction(
         foreign = {
             "currency": card["currency"],
             "merchant_amount": request.amount,
+            "merchant_captured_amount": 0,
             "merchant_currency": request.currency,
             "rate": str(rate),
         }

@@ -11,7 +11,9 @@ was captured; `authorized_amount` is the authorization plus its increments;
 `captured_amount` what captures moved from the `holds` book to `merchants`. A final capture
 of less than the hold releases the rest to the card (`amount` becomes `captured_amount`); a
 capture of more (tips) takes the difference from the card, up to 20 % above
-`authorized_amount` in all.
+`authorized_amount` in all. A foreign-currency purchase is captured in the merchant's
+currency, each capture at its own rate: `merchant_amount` and `merchant_captured_amount`
+move as `amount` and `captured_amount` do, and a capture takes its share of the hold.
 
 Every transition takes its locks in the global order (docs/ledger.md, "Lock order"): the
 purchase's account, then its card, then the transaction row; so concurrent calls on one
@@ -22,6 +24,7 @@ transition can wait in a cycle with an authorization or a purchase on the same a
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
@@ -65,10 +68,9 @@ _SET_STATUS = (
     "UPDATE transactions SET status = $2, refunded_amount = $3, updated_at = $4 WHERE uuid = $1"
 )
 _SET_HOLD = (
-    "UPDATE transactions SET status = $2, amount = $3, captured_amount = $4, updated_at = $5"
-    " WHERE uuid = $1"
+    "UPDATE transactions SET status = $2, amount = $3, captured_amount = $4, updated_at = $5,"
+    " merchant_amount = $6, merchant_captured_amount = $7, rate = $8 WHERE uuid = $1"
 )
-_SET_RATE = "UPDATE transactions SET rate = $2 WHERE uuid = $1"
 OVER_CAPTURE_PERCENT = 20  # a capture may exceed the authorization by this much (tips)
 
 
@@ -120,10 +122,24 @@ async def _set_status(tx: Tx, purchase: dict[str, Any], status: str, now: dateti
 async def _set_hold(
     tx: Tx, purchase: dict[str, Any], amount: int, captured: int, now: datetime
 ) -> None:
-    """The purchase's new amount and captured amount; pending while something stays held."""
+    """The purchase's new amount and captured amount; pending while something stays held.
+    A foreign purchase's `merchant_amount` follows `amount`: once nothing is held any more it
+    is what was captured in the merchant's currency (`merchant_captured_amount`)."""
     status = "pending" if amount > captured else "completed"
     purchase.update(status=status, amount=amount, captured_amount=captured, updated_at=now)
-    await tx.execute(_SET_HOLD, purchase["uuid"], status, amount, captured, now)
+    if status == "completed" and purchase["merchant_currency"] is not None:
+        purchase["merchant_amount"] = purchase["merchant_captured_amount"]
+    await tx.execute(
+        _SET_HOLD,
+        purchase["uuid"],
+        status,
+        amount,
+        captured,
+        now,
+        purchase["merchant_amount"],
+        purchase["merchant_captured_amount"],
+        purchase["rate"],
+    )
 
 
 def capture_limit(purchase: dict[str, Any]) -> int:
@@ -131,18 +147,42 @@ def capture_limit(purchase: dict[str, Any]) -> int:
     return int(purchase["authorized_amount"]) * (100 + OVER_CAPTURE_PERCENT) // 100
 
 
-def _foreign_capture(purchase: dict[str, Any], amount: int | None, rate: Decimal | None) -> int:
-    """A foreign-currency purchase's capture in the card's currency: `amount` (merchant
-    currency; default: the merchant amount authorized) at `rate` (default: the one
-    authorized); the purchase then shows the rate it settled at."""
-    if purchase["merchant_currency"] is None:
-        if rate is not None:
-            raise ValidationFailed(errors={"rate": ["only a foreign-currency purchase has one"]})
-        assert amount is not None
-        return amount
+@dataclass(frozen=True, slots=True)
+class Capture:
+    """One capture in the card's currency: `amount` goes to the merchant, `from_hold` is the
+    part of the hold it takes (the card pays or gets back the difference)."""
+
+    amount: int
+    from_hold: int
+
+
+def _domestic_capture(
+    purchase: dict[str, Any], amount: int | None, rate: Decimal | None
+) -> Capture:
+    """A capture in the card's own currency: `amount` (default: all that is held) takes as
+    much of the hold as it can."""
+    if rate is not None:
+        raise ValidationFailed(errors={"rate": ["only a foreign-currency purchase has one"]})
+    held = purchase["amount"] - purchase["captured_amount"]
+    amount = held if amount is None else amount
+    return Capture(amount, min(amount, held))
+
+
+def _foreign_capture(purchase: dict[str, Any], amount: int | None, rate: Decimal | None) -> Capture:
+    """A foreign-currency purchase's capture: `amount` is in the merchant's currency
+    (default: all the merchant still holds), converted at `rate` (default: the purchase's
+    `rate`, the authorization's or the last capture's), which the purchase then shows. It
+    takes its share of the hold, `held × amount / merchant held` rounded down (all of it
+    when it captures what the merchant still holds, or more); the merchant-currency
+    counterparts move in `purchase` (written by `_set_hold`)."""
     rate = rate if rate is not None else Decimal(purchase["rate"])
+    held = purchase["amount"] - purchase["captured_amount"]
+    merchant_held = purchase["merchant_amount"] - purchase["merchant_captured_amount"]
+    merchant = merchant_held if amount is None else amount
+    share = held if merchant >= merchant_held else held * merchant // merchant_held
     purchase["rate"] = str(rate)
-    return converted(amount if amount is not None else purchase["merchant_amount"], rate)
+    purchase["merchant_captured_amount"] += merchant
+    return Capture(converted(merchant, rate), share)
 
 
 async def capture(
@@ -160,35 +200,30 @@ async def capture(
     the card in the same entry. Beyond it (tips): the whole hold plus the difference from the
     card, while all captures stay within `capture_limit` (`capture_exceeds_authorization`);
     a card that cannot pay the difference refuses it (`insufficient_funds`, nothing changed).
-    A foreign-currency purchase is captured once, final, in the merchant's currency, at the
-    authorization's rate or `rate` (`_foreign_capture`).
+    A foreign-currency purchase's capture is in the merchant's currency, at the purchase's
+    rate or `rate`; what it converts to differs from the share of the hold it takes when the
+    rate moved, and the card pays or gets back the difference in the same entry
+    (`_foreign_capture`).
     """
     purchase = await _locked_purchase(tx, user_uuid, transaction_uuid, "pending")
     held = purchase["amount"] - purchase["captured_amount"]
-    if purchase["merchant_currency"] is not None and not final:
-        raise ValidationFailed(errors={"final": ["a foreign-currency purchase is captured once"]})
-    if amount is not None or rate is not None:
-        amount = _foreign_capture(purchase, amount, rate)
-        if purchase["merchant_currency"] is not None:
-            await tx.execute(_SET_RATE, purchase["uuid"], purchase["rate"])
-    amount = held if amount is None else amount
-    if purchase["captured_amount"] + amount > capture_limit(purchase):
+    foreign = purchase["merchant_currency"] is not None
+    taken = (_foreign_capture if foreign else _domestic_capture)(purchase, amount, rate)
+    if purchase["captured_amount"] + taken.amount > capture_limit(purchase):
         room = capture_limit(purchase) - purchase["captured_amount"]
         raise CaptureTooLarge(errors={"amount": [f"at most {room} minor units may be captured"]})
-    from_hold = min(amount, held)
-    released = held - from_hold if final else 0
-    from_card = amount - from_hold
-    captured = purchase["captured_amount"] + amount
-    paid = purchase["amount"] - released + from_card
+    released = held - taken.from_hold if final else 0
+    captured = purchase["captured_amount"] + taken.amount
+    paid = purchase["amount"] - released - taken.from_hold + taken.amount
     await _set_hold(tx, purchase, paid, captured, now or utcnow())
     currency = purchase["currency"]
     await post_entry(
         tx,
         "card_purchase_captured",
         [
-            card_leg(purchase["card_uuid"], currency, released - from_card),
-            book_leg(SystemBook.HOLDS, currency, -(from_hold + released)),
-            book_leg(SystemBook.MERCHANTS, currency, amount),
+            card_leg(purchase["card_uuid"], currency, released + taken.from_hold - taken.amount),
+            book_leg(SystemBook.HOLDS, currency, -(taken.from_hold + released)),
+            book_leg(SystemBook.MERCHANTS, currency, taken.amount),
         ],
         reference=purchase["uuid"],
     )

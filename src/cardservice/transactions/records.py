@@ -20,6 +20,7 @@ TRANSACTION_FIELDS = (
     "error_slug", "fee", "refunded_amount", "flagged", "description", "parent_uuid",
     "decision", "created_at", "updated_at", "authorized_amount", "captured_amount",
     "hold_expires_at", "merchant_amount", "merchant_currency", "rate",
+    "merchant_captured_amount",
 )  # fmt: skip
 NEWEST_FIRST = "ORDER BY t.created_at DESC, t.uuid DESC"
 
@@ -35,7 +36,7 @@ def transaction_record(row: Row | Sequence[Any]) -> dict[str, Any]:
         uuid_, type_, status, amount, currency, direction, card_uuid, account_uuid,
         merchant_name, mcc, country, city, tag, error, fee, refunded, flagged, description,
         parent_uuid, decision, created_at, updated_at, authorized, captured, expires_at,
-        merchant_amount, merchant_currency, rate,
+        merchant_amount, merchant_currency, rate, merchant_captured,
     ) = (row[i] for i in range(len(TRANSACTION_FIELDS)))  # fmt: skip
     merchant = None
     if merchant_name is not None:
@@ -58,6 +59,9 @@ def transaction_record(row: Row | Sequence[Any]) -> dict[str, Any]:
         "captured_amount": from_minor(captured),
         "hold_expires_at": iso_z(expires_at),
         "merchant_amount": None if merchant_amount is None else from_minor(merchant_amount),
+        "merchant_captured_amount": None
+        if merchant_captured is None
+        else from_minor(merchant_captured),
         "merchant_currency": merchant_currency,
         "rate": None if rate is None else Decimal(rate),
         "flagged": flag(flagged),

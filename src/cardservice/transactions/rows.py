@@ -20,6 +20,7 @@ _OPTIONAL: dict[str, Any] = {
     "captured_amount": 0,
     "hold_expires_at": None,
     "merchant_amount": None,
+    "merchant_captured_amount": None,
     "merchant_currency": None,
     "rate": None,
     "merchant_name": None,

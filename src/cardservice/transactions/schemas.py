@@ -78,7 +78,12 @@ class TransactionRecord(BaseModel):
         description="When a pending purchase's hold is reversed if not captured by then."
     )
     merchant_amount: MoneyOut | None = Field(
-        description="A foreign-currency purchase: what the merchant charged, in its currency."
+        description="A foreign-currency purchase: `amount` in the merchant's currency (while "
+        "pending what is held plus what was captured; once completed, what was captured)."
+    )
+    merchant_captured_amount: MoneyOut | None = Field(
+        description="A foreign-currency purchase: what its captures took so far, in the "
+        "merchant's currency (`captured_amount` is the same in the card's)."
     )
     merchant_currency: str | None = Field(description="The merchant's currency, when foreign.")
     rate: Rate | None = Field(
