@@ -191,7 +191,8 @@ async def assert_ledger_consistent(app: FastAPI) -> None:
 async def _assert_holds_match(session: AsyncSession) -> None:
     """The `holds` book holds exactly what pending purchases still hold, per currency; no
     purchase captured more than its authorization plus 20 %, nor holds anything unless
-    pending (released + captured = held)."""
+    pending (released + captured = held); a foreign-currency purchase's merchant amounts
+    follow the same rules in the merchant's currency."""
     booked = dict(
         (
             await session.execute(
@@ -209,12 +210,16 @@ async def _assert_holds_match(session: AsyncSession) -> None:
                 Transaction.amount,
                 Transaction.authorized_amount,
                 Transaction.captured_amount,
+                Transaction.merchant_currency,
+                Transaction.merchant_amount,
+                Transaction.merchant_captured_amount,
             ).where(Transaction.type == "card_purchase", Transaction.status != "declined")
         )
     ).all()
     held: dict[str, int] = {}
-    for status, currency, amount, authorized, captured in purchases:
+    for status, currency, amount, authorized, captured, *merchant in purchases:
         assert captured * 100 <= authorized * 120, (amount, authorized, captured)
+        _assert_merchant_amounts(status, *merchant)
         if status == "pending":
             assert amount > captured
             held[currency] = held.get(currency, 0) + amount - captured
@@ -223,6 +228,23 @@ async def _assert_holds_match(session: AsyncSession) -> None:
         else:  # completed / refunded: what the card paid is what was captured
             assert amount == captured, (status, amount, captured)
     assert {c: a for c, a in booked.items() if a} == {c: a for c, a in held.items() if a}
+
+
+def _assert_merchant_amounts(
+    status: str, currency: str | None, amount: int | None, captured: int | None
+) -> None:
+    """A foreign purchase's `merchant_amount` / `merchant_captured_amount` are held +
+    captured / captured, as `amount` / `captured_amount` are (none for a domestic one)."""
+    if currency is None:
+        assert (amount, captured) == (None, None), (amount, captured)
+        return
+    assert amount is not None and captured is not None and captured >= 0
+    if status == "pending":
+        assert amount > captured, (status, amount, captured)
+    elif status == "reversed":
+        assert captured == 0, (status, amount, captured)
+    else:
+        assert amount == captured, (status, amount, captured)
 
 
 async def make_card(

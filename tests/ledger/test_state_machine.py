@@ -5,6 +5,9 @@ Holds (API.md §12: increments, partial, multiple and over-captures, the expiry 
 `holds` book equals what pending purchases still hold (released + captured = held), no
 purchase captured more than its authorization plus 20 %, and nothing is captured after a
 release or an expiry (the machine keeps what each purchase captured and compares).
+Foreign currency: purchases in EUR or GBP on the USD cards, captured in parts in the
+merchant's currency at the authorization's rate or another one; their merchant amounts keep
+the same rules (tests/factories.py) and their merchant captured amount is what was answered.
 
 `make test` runs 30 examples per database; `make stress` sets CARDSERVICE_STATEFUL_EXAMPLES=1000.
 """
@@ -43,6 +46,10 @@ EXAMPLES = int(os.environ.get("CARDSERVICE_STATEFUL_EXAMPLES", "30"))
 T = TypeVar("T")
 amounts = st.integers(min_value=1, max_value=20_000).map(lambda cents: Decimal(cents).scaleb(-2))
 TAGS = st.sampled_from([None, "amazon", "netflix", "binance", "bet365"])
+FOREIGN = st.sampled_from(["EUR", "GBP"])
+RATES = st.none() | st.sampled_from(
+    [Decimal("0.9"), Decimal("1.085"), Decimal("1.1"), Decimal("1.3")]
+)
 
 
 # --- Disputes (issue 20): open and resolve, and "a dispute credit at most once, never more
@@ -128,6 +135,8 @@ class LedgerMachine(DisputeRules, RuleBasedStateMachine):
         self.bin = self.run(bin_uuid(self.app))
         self.captured: dict[str, Decimal] = {}  # purchase → what its captures took
         self.released: set[str] = set()  # purchases whose hold was released or expired
+        self.foreign: set[str] = set()  # purchases in another currency than the card's
+        self.merchant_captured: dict[str, Decimal] = {}  # foreign purchase → in its currency
 
     def run(self, work: Coroutine[Any, Any, T]) -> T:
         return self.loop.run_until_complete(work)
@@ -198,21 +207,37 @@ class LedgerMachine(DisputeRules, RuleBasedStateMachine):
         assert response.status_code in (201, 404)
         return str(response.json().get("data", {}).get("uuid", card))
 
+    @rule(target=pending, card=cards, amount=amounts, currency=FOREIGN)
+    def authorize_foreign(self, card: str, amount: Decimal, currency: str) -> str:
+        body = {"card_uuid": card, "amount": amount, "currency": currency, "merchant_name": "F"}
+        response = self.post("/sandbox/authorizations", body)
+        assert response.status_code in (201, 404)
+        txn = str(response.json().get("data", {}).get("uuid", card))
+        if response.status_code == 201:
+            self.foreign.add(txn)
+            self.merchant_captured[txn] = Decimal(0)
+        return txn
+
     def _captured(self, response: httpx.Response, txn: str) -> None:
         if response.status_code == 201:
             assert txn not in self.released, "captured after a release or an expiry"
-            self.captured[txn] = Decimal(str(response.json()["data"]["captured_amount"]))
+            data = response.json()["data"]
+            self.captured[txn] = Decimal(str(data["captured_amount"]))
+            if txn in self.foreign:
+                self.merchant_captured[txn] = Decimal(str(data["merchant_captured_amount"]))
 
     @rule(target=completed, txn=consumes(pending))
     def settle(self, txn: str) -> str:
         self._captured(self.post(f"/sandbox/transactions/{txn}/settle"), txn)
         return txn
 
-    @rule(txn=pending, amount=amounts, final=st.booleans())
-    def capture_part(self, txn: str, amount: Decimal, final: bool) -> None:
-        response = self.post(
-            f"/sandbox/transactions/{txn}/settle", {"amount": amount, "final": final}
-        )
+    @rule(txn=pending, amount=amounts, final=st.booleans(), rate=RATES)
+    def capture_part(self, txn: str, amount: Decimal, final: bool, rate: Decimal | None) -> None:
+        """A foreign purchase's `amount` is in the merchant's currency, at `rate` if drawn."""
+        body: dict[str, Any] = {"amount": amount, "final": final}
+        if txn in self.foreign and rate is not None:
+            body["rate"] = rate
+        response = self.post(f"/sandbox/transactions/{txn}/settle", body)
         self._captured(response, txn)
         if response.status_code == 422:
             assert response.json()["code"] in (
@@ -243,17 +268,22 @@ class LedgerMachine(DisputeRules, RuleBasedStateMachine):
             if before[txn][0] == "pending" and status != "pending":
                 self.released.add(txn)
 
-    def _purchases(self) -> dict[str, tuple[str, Decimal]]:
-        """Every purchase's (status, captured amount), as the API reports them."""
-        report = self.run(
+    def _report(self) -> list[dict[str, Any]]:
+        """Every purchase's record, as the API reports them."""
+        rows: list[dict[str, Any]] = self.run(
             self.client.get(
                 "/transaction/report",
                 params={"per_page": 100, "filters[type]": "card_purchase"},
                 headers=self.user.headers,
             )
         ).json()["data"]
+        return rows
+
+    def _purchases(self) -> dict[str, tuple[str, Decimal]]:
+        """Every purchase's (status, captured amount), as the API reports them."""
         return {
-            row["uuid"]: (row["status"], Decimal(str(row["captured_amount"]))) for row in report
+            row["uuid"]: (row["status"], Decimal(str(row["captured_amount"])))
+            for row in self._report()
         }
 
     @invariant()
@@ -262,6 +292,13 @@ class LedgerMachine(DisputeRules, RuleBasedStateMachine):
             assert captured == self.captured.get(txn, Decimal(0)), txn
             if txn in self.released:
                 assert status in ("reversed", "completed", "refunded")
+
+    @invariant()
+    def foreign_captures_are_what_was_answered(self) -> None:
+        for row in self._report():
+            if row["uuid"] in self.foreign:
+                merchant = Decimal(str(row["merchant_captured_amount"]))
+                assert merchant == self.merchant_captured[row["uuid"]], row["uuid"]
 
     @rule(txn=completed, amount=st.one_of(st.none(), amounts))
     def refund(self, txn: str, amount: Decimal | None) -> None:

@@ -8,13 +8,18 @@ Authorizations take every shape of API.md §12: a whole capture, a partial final
 partial captures that keep the rest held then a final one, a tip over-capture, an increment
 then a capture, or no capture at all — left to the expiry sweep (`cardservice simulate
 expire-holds`, run beside the server every few seconds with an instant 40 days ahead, racing
-the clients' captures).
+the clients' captures). A quarter of them are in EUR on the USD cards (API.md §12, foreign
+currency): captured in the merchant's currency, in parts too, each capture at the
+authorization's rate or another one, so a capture's difference with its share of the hold
+moves between the card and the books.
 
 Checks: customer money (accounts + cards) = deposits − fees − net merchant payments, each
 side computed independently (balances vs. the transactions table); no balance negative; the
 ledger sums to zero and equals the balances; no purchase applied twice (per external_id);
 the `holds` book equals what pending purchases still hold (released + captured = held); no
-purchase captured more than its authorization + 20 %; a settled purchase cost its captures.
+purchase captured more than its authorization + 20 %; a settled purchase cost its captures;
+a foreign purchase's merchant amounts follow the same rules (held + captured while pending,
+captured once settled, nothing captured when reversed).
 Checks: customer money (accounts + cards) = deposits − fees − net merchant payments (less
 refunds and won disputes), each side computed independently (balances vs. the transactions
 table); no balance negative; the ledger sums to zero and equals the balances; no purchase
@@ -60,12 +65,14 @@ class Figures:
     refused: int = 0
     interrupted: int = 0
     kills: int = 0
+    foreign_captures: int = 0  # captures of EUR purchases answered 201
     purchases: dict[str, int] = field(default_factory=dict)  # external_id → cards bought
 
     def line(self) -> str:
         return (
             f"operations attempted={self.attempted} ok={self.ok} refused={self.refused} "
-            f"interrupted={self.interrupted} kills survived={self.kills}"
+            f"interrupted={self.interrupted} kills survived={self.kills} "
+            f"foreign captures={self.foreign_captures}"
         )
 
 
@@ -208,7 +215,7 @@ async def _client(
                     {
                         "card_uuid": rng.choice(cards),
                         "amount": rng.randint(1, 2000) / 100,
-                        "currency": "USD",
+                        "currency": "EUR" if rng.random() < 0.25 else "USD",
                         "merchant_name": "Run",
                     },
                 ),
@@ -232,15 +239,21 @@ async def _client(
                 txn = response.json()["data"]
                 if txn["status"] == "pending":
                     base = f"{server.base}/sandbox/transactions/{txn['uuid']}"
-                    if await _capture(client, base, Decimal(str(txn["amount"])), rng):
+                    if await _capture(client, base, txn, figures, rng):
                         settled.append(txn["uuid"])
 
 
 async def _capture(
-    client: httpx.AsyncClient, base: str, amount: Decimal, rng: random.Random
+    client: httpx.AsyncClient,
+    base: str,
+    txn: dict[str, object],
+    figures: Figures,
+    rng: random.Random,
 ) -> bool:
-    """One shape of §12 on a pending purchase; whether it ended captured."""
-    cents = int(amount * 100)
+    """One shape of §12 on a pending purchase; whether it ended captured. A foreign one's
+    amounts are the merchant's, and each capture may carry another rate."""
+    foreign = txn["merchant_currency"] is not None
+    cents = int(Decimal(str(txn["merchant_amount"] if foreign else txn["amount"])) * 100)
     shape = rng.choice(["whole", "fuel", "parts", "tip", "increment", "expire"])
     if shape == "expire":
         return False  # left to the sweep
@@ -250,6 +263,8 @@ async def _capture(
     elif shape == "parts":
         part = max(1, cents // 3)
         steps = [{"amount": part / 100, "final": False}, {"amount": part / 100}]
+        if foreign:  # two kept-rest parts, then what the merchant still holds
+            steps = [{"amount": part / 100, "final": False}, {**steps[0]}, None]
     elif shape == "tip":
         steps = [{"amount": rng.randint(cents, cents * 6 // 5) / 100}]
     elif shape == "increment":
@@ -259,9 +274,12 @@ async def _capture(
         if raised is None:
             return False
     for body in steps:
+        if foreign and rng.random() < 0.5:
+            body = {**(body or {}), "rate": rng.choice([1.05, 1.085, 1.12])}
         settle = await _quiet_post(client, base + "/settle", body)
         if settle is None or settle.status_code != 201:
             return False
+        figures.foreign_captures += int(foreign)
     return settle.json()["data"]["status"] == "completed"
 
 
@@ -390,7 +408,14 @@ async def _books(url: str) -> dict[str, int]:
               (SELECT COUNT(*) FROM transactions WHERE type = 'card_purchase'
                  AND status IN ('completed', 'refunded') AND amount <> captured_amount) AS miscaptured,
               (SELECT COUNT(*) FROM transactions WHERE type = 'card_purchase'
-                 AND status = 'reversed' AND captured_amount <> 0) AS captured_then_released
+                 AND status = 'reversed' AND captured_amount <> 0) AS captured_then_released,
+              (SELECT COUNT(*) FROM transactions WHERE type = 'card_purchase'
+                 AND merchant_currency IS NOT NULL AND status <> 'declined' AND (
+                   merchant_captured_amount < 0
+                   OR (status = 'pending' AND merchant_amount <= merchant_captured_amount)
+                   OR (status IN ('completed', 'refunded')
+                       AND merchant_amount <> merchant_captured_amount)
+                   OR (status = 'reversed' AND merchant_captured_amount <> 0))) AS merchant_miscaptured
         """)
         cards = await connection.fetch(
             "SELECT external_id, COUNT(*) AS n FROM cards "
@@ -455,6 +480,7 @@ def verify(figures: Figures, books: dict[str, int]) -> int:
     assert books["holds_book"] == books["pending_held"], books
     assert books["over_captured"] == books["miscaptured"] == 0, books
     assert books["captured_then_released"] == 0, books
+    assert books["merchant_miscaptured"] == 0, books  # foreign: the same in its currency
     assert books["overcredited"] == 0, books  # a dispute credit at most once, within the amount
     by_external_id = books["cards_by_external_id"]
     for external_id, bought in figures.purchases.items():
