@@ -31,9 +31,9 @@ class TransactionRecord:
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'merchant': {'name': 'Ada Lovelace', 'mcc': '5411', 'country': 'DE',
             'city': 'Berlin'}, 'tag': 'example', 'error': 'example', 'fee': 12.5, 'refunded_amount': 12.5,
             'authorized_amount': 12.5, 'captured_amount': 12.5, 'hold_expires_at': '2026-03-19T10:15:00Z',
-            'merchant_amount': 12.5, 'merchant_currency': 'example', 'rate': 12.5, 'flagged': True, 'description': 'Team
-            travel', 'parent_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'decision': 'rules', 'created_at':
-            '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}
+            'merchant_amount': 12.5, 'merchant_captured_amount': 12.5, 'merchant_currency': 'example', 'rate': 12.5,
+            'flagged': True, 'description': 'Team travel', 'parent_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
+            'decision': 'rules', 'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}
 
     Attributes:
         uuid (UUID):
@@ -52,7 +52,10 @@ class TransactionRecord:
         authorized_amount (Decimal): A purchase's authorization plus its increments (0 for other types).
         captured_amount (Decimal): What the purchase's captures moved to the merchant so far.
         hold_expires_at (datetime.datetime | None): When a pending purchase's hold is reversed if not captured by then.
-        merchant_amount (Decimal | None): A foreign-currency purchase: what the merchant charged, in its currency.
+        merchant_amount (Decimal | None): A foreign-currency purchase: `amount` in the merchant's currency (while pending
+            what is held plus what was captured; once completed, what was captured).
+        merchant_captured_amount (Decimal | None): A foreign-currency purchase: what its captures took so far, in the
+            merchant's currency (`captured_amount` is the same in the card's).
         merchant_currency (None | str): The merchant's currency, when foreign.
         rate (Decimal | None): Merchant currency → card currency rate applied (foreign purchases).
         flagged (bool):
@@ -80,6 +83,7 @@ class TransactionRecord:
     captured_amount: Decimal
     hold_expires_at: datetime.datetime | None
     merchant_amount: Decimal | None
+    merchant_captured_amount: Decimal | None
     merchant_currency: None | str
     rate: Decimal | None
     flagged: bool
@@ -142,6 +146,9 @@ class TransactionRecord:
         merchant_amount: Decimal | None
         merchant_amount = self.merchant_amount
 
+        merchant_captured_amount: Decimal | None
+        merchant_captured_amount = self.merchant_captured_amount
+
         merchant_currency: None | str
         merchant_currency = self.merchant_currency
 
@@ -192,6 +199,7 @@ class TransactionRecord:
                 "captured_amount": captured_amount,
                 "hold_expires_at": hold_expires_at,
                 "merchant_amount": merchant_amount,
+                "merchant_captured_amount": merchant_captured_amount,
                 "merchant_currency": merchant_currency,
                 "rate": rate,
                 "flagged": flagged,
@@ -299,6 +307,13 @@ class TransactionRecord:
 
         merchant_amount = _parse_merchant_amount(d.pop("merchant_amount"))
 
+        def _parse_merchant_captured_amount(data: object) -> Decimal | None:
+            if data is None:
+                return data
+            return cast(Decimal | None, data)
+
+        merchant_captured_amount = _parse_merchant_captured_amount(d.pop("merchant_captured_amount"))
+
         def _parse_merchant_currency(data: object) -> None | str:
             if data is None:
                 return data
@@ -376,6 +391,7 @@ class TransactionRecord:
             captured_amount=captured_amount,
             hold_expires_at=hold_expires_at,
             merchant_amount=merchant_amount,
+            merchant_captured_amount=merchant_captured_amount,
             merchant_currency=merchant_currency,
             rate=rate,
             flagged=flagged,
