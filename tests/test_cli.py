@@ -126,6 +126,7 @@ async def test_demo_is_idempotent_and_prints_a_token(
         ("Shell", "completed", 100, 43.17),  # fuel
         ("Forgotten merchant", "reversed", 25, 0),  # expired
         ("Lufthansa", "completed", 86.8, 87.2),  # 80 EUR at 1.085, settled at 1.09
+        ("Paris hotel", "completed", 217, 207.8),  # 200 EUR; 80 at 1.085, 60 + 50 at 1.10
     }
     again = _cli(settings, "demo")
     assert again.returncode == 0
@@ -182,6 +183,19 @@ async def test_simulate_drives_the_engine(
         "completed",
         1,
         1,
+    )
+    abroad, _status = _value(
+        _cli(settings, "simulate", "authorize", "--card", card, "--amount", "3", "--currency",
+             "EUR", "--merchant", "M", *email)
+    ).split()  # fmt: skip
+    part = ["simulate", "settle", abroad, "--amount", "1", "--keep-rest-held", "--rate", "1.2"]
+    assert _value(_cli(settings, *part, *email)) == "pending"
+    assert _cli(settings, *part[:-2], "--rate", "0", *email).returncode != 0
+    kept = (await client.get(f"/transaction/{abroad}", headers=user.headers)).json()["data"]
+    assert (kept["captured_amount"], kept["merchant_captured_amount"], kept["rate"]) == (
+        1.2,
+        1,
+        1.2,
     )
     code = _value(
         _cli(

@@ -1,8 +1,8 @@
 """The demo's card-network shapes (API.md §12), one of each on a card of their own: a hotel
 that raises its hold (incremental authorization) and captures it, a marketplace capturing in
 three parts, a restaurant tip (over-capture), a fuel pump capturing less than it held, a
-hold nobody captured, released by the expiry sweep, and a purchase in euros settled at
-another rate than authorized."""
+hold nobody captured, released by the expiry sweep, a purchase in euros settled at
+another rate than authorized, and one in euros captured in three parts at two rates."""
 
 from __future__ import annotations
 
@@ -72,4 +72,10 @@ async def network_shapes(
     await lifecycle.capture(
         tx, owner, abroad, now=now - timedelta(minutes=10), rate=Decimal("1.0900")
     )
+    stay = await hold(20000, "Paris hotel", None, earlier, currency="EUR")  # 217.00 USD
+    for part, final, rate in ((8000, False, None), (6000, False, "1.10"), (5000, True, None)):
+        await lifecycle.capture(
+            tx, owner, stay, part, final, now=now - timedelta(minutes=5),
+            rate=None if rate is None else Decimal(rate),
+        )  # fmt: skip
     await expire_due_holds(tx, now)

@@ -37,6 +37,16 @@ def _amount(text: str) -> int:
     return value
 
 
+def _rate(text: str) -> Decimal:
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        raise argparse.ArgumentTypeError(f"not a rate: {text!r}") from None
+    if not value.is_finite() or value <= 0:
+        raise argparse.ArgumentTypeError("a rate must be a positive number")
+    return value
+
+
 def _uuid(text: str) -> uuid.UUID:
     try:
         return uuid.UUID(text)
@@ -109,7 +119,9 @@ async def _transition(tx: Tx, _cipher: CardCipher, user: uuid.UUID, args: Any) -
     if args.step == "refund":
         row = await lifecycle.refund(tx, user, args.transaction, args.amount)
     elif args.step == "settle":
-        row = await lifecycle.capture(tx, user, args.transaction, args.amount, args.final)
+        row = await lifecycle.capture(
+            tx, user, args.transaction, args.amount, args.final, rate=args.rate
+        )
     else:
         row = await getattr(lifecycle, args.step)(tx, user, args.transaction)
     return str(row["status"])
@@ -154,6 +166,11 @@ def register(sub: Any) -> None:
                 dest="final",
                 action="store_false",
                 help="a partial capture that keeps the rest held for later captures",
+            )
+            parser.add_argument(
+                "--rate",
+                type=_rate,
+                help="a foreign-currency purchase's capture at this rate (merchant → card)",
             )
         parser.set_defaults(action=_transition, step=step)
     code = simulate.add_parser("3ds", help="a 3DS code for a card; prints the code")
