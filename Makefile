@@ -66,7 +66,7 @@ test-postgres: install postgres redis
 	CARDSERVICE_TEST_DATABASES=postgresql CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m pytest
 
 stress: install postgres
-	CARDSERVICE_TEST_PG=$(PG_DSN) CARDSERVICE_STATEFUL_EXAMPLES=1000 $(BIN)/python -m pytest tests/ledger/test_state_machine.py
+	CARDSERVICE_TEST_PG=$(PG_DSN) CARDSERVICE_STATEFUL_EXAMPLES=1000 $(BIN)/python -m pytest tests/ledger/test_state_machine.py -rP --show-capture=stdout --durations=2
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.bank_run --seconds 120
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.race_run --seconds 120
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.webhook_run --seconds 90

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections import Counter
 from collections.abc import Coroutine
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
@@ -43,6 +44,7 @@ from tests.conftest import empty_tables
 from tests.factories import around, assert_ledger_consistent, bin_uuid, make_account, make_user
 
 EXAMPLES = int(os.environ.get("CARDSERVICE_STATEFUL_EXAMPLES", "30"))
+TALLY = Counter[str]()  # what a run did, printed at its end (make stress shows it: -rP)
 T = TypeVar("T")
 amounts = st.integers(min_value=1, max_value=20_000).map(lambda cents: Decimal(cents).scaleb(-2))
 TAGS = st.sampled_from([None, "amazon", "netflix", "binance", "bet365"])
@@ -131,12 +133,14 @@ class LedgerMachine(DisputeRules, RuleBasedStateMachine):
             transport=httpx.ASGITransport(app=self.app), base_url="http://testserver"
         )
         self.run(empty_tables(self.app))
+        TALLY["examples"] += 1
         self.user = self.run(make_user(self.app))
         self.bin = self.run(bin_uuid(self.app))
         self.captured: dict[str, Decimal] = {}  # purchase → what its captures took
         self.released: set[str] = set()  # purchases whose hold was released or expired
         self.foreign: set[str] = set()  # purchases in another currency than the card's
         self.merchant_captured: dict[str, Decimal] = {}  # foreign purchase → in its currency
+        self.rates: dict[str, object] = {}  # foreign purchase → its authorization's rate
 
     def run(self, work: Coroutine[Any, Any, T]) -> T:
         return self.loop.run_until_complete(work)
@@ -216,6 +220,24 @@ class LedgerMachine(DisputeRules, RuleBasedStateMachine):
         if response.status_code == 201:
             self.foreign.add(txn)
             self.merchant_captured[txn] = Decimal(0)
+            self.rates[txn] = response.json()["data"]["rate"]
+        return txn
+
+    @rule(target=pending, card=cards, amount=amounts, currency=FOREIGN, rate=RATES)
+    def foreign_in_parts(
+        self, card: str, amount: Decimal, currency: str, rate: Decimal | None
+    ) -> str:
+        """A foreign authorization and at once a third of it captured, the rest kept held
+        (at `rate` if drawn); later rules capture, raise, reverse or expire the rest."""
+        txn = self.authorize_foreign(card, amount, currency)
+        if txn in self.foreign:
+            body: dict[str, Any] = {
+                "amount": max(Decimal("0.01"), amount / 3).quantize(Decimal("0.01")),
+                "final": False,
+            }
+            if rate is not None:
+                body["rate"] = rate
+            self._captured(self.post(f"/sandbox/transactions/{txn}/settle", body), txn)
         return txn
 
     def _captured(self, response: httpx.Response, txn: str) -> None:
@@ -223,7 +245,11 @@ class LedgerMachine(DisputeRules, RuleBasedStateMachine):
             assert txn not in self.released, "captured after a release or an expiry"
             data = response.json()["data"]
             self.captured[txn] = Decimal(str(data["captured_amount"]))
+            TALLY["captures"] += 1
             if txn in self.foreign:
+                TALLY["foreign captures"] += 1
+                TALLY["foreign captures at another rate"] += data["rate"] != self.rates[txn]
+                TALLY["foreign captures keeping the rest held"] += data["status"] == "pending"
                 self.merchant_captured[txn] = Decimal(str(data["merchant_captured_amount"]))
 
     @rule(target=completed, txn=consumes(pending))
@@ -316,6 +342,7 @@ class LedgerMachine(DisputeRules, RuleBasedStateMachine):
 
     @invariant()
     def ledger_is_true(self) -> None:
+        TALLY["invariant rounds"] += 1  # at the start of each example and after every step
         self.run(assert_ledger_consistent(self.app))
 
     @invariant()
@@ -335,6 +362,7 @@ class LedgerMachine(DisputeRules, RuleBasedStateMachine):
 
 def test_ledger_state_machine(settings: Settings) -> None:
     LedgerMachine.service_settings = settings
+    TALLY.clear()
     run_state_machine_as_test(
         LedgerMachine,
         settings=hypothesis_settings(
@@ -343,4 +371,11 @@ def test_ledger_state_machine(settings: Settings) -> None:
             deadline=None,
             suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
         ),
+    )
+    steps = TALLY["invariant rounds"] - TALLY["examples"]
+    print(
+        f"{settings.database_url.split(':')[0]}: {TALLY['examples']} examples, {steps} steps, "
+        + ", ".join(
+            f"{TALLY[k]} {k}" for k in sorted(TALLY) if k not in ("examples", "invariant rounds")
+        )
     )
