@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Request
+from fastapi import Path, Request
 from fastapi.responses import FileResponse
 
 from cardservice.attachments import service
@@ -15,9 +15,9 @@ from cardservice.auth.dependencies import CallerA
 from cardservice.db import Db
 from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope
 from cardservice.sql import Tx
-from cardservice.web import JSONResponse, body_schema, ok, read_json
+from cardservice.web import JSONResponse, Router, body_schema, ok, read_json
 
-router = APIRouter(tags=["attachments"])
+router = Router(tags=["attachments"])
 
 
 def blob_store(request: Request) -> BlobStore:

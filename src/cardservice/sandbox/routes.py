@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Path, Request
+from fastapi import Path, Request
 from pydantic import BaseModel
 
 from cardservice import metrics
@@ -38,6 +38,7 @@ from cardservice.transactions.schemas import (
 from cardservice.transactions.three_ds import issue_code
 from cardservice.web import (
     JSONResponse,
+    Router,
     body_schema,
     ok,
     parse_json,
@@ -46,7 +47,7 @@ from cardservice.web import (
     require_json,
 )
 
-router = APIRouter(prefix="/sandbox", tags=["sandbox"])
+router = Router(prefix="/sandbox", tags=["sandbox"])
 TransactionUuid = Annotated[str, Path(alias="transactionUuid", pattern=UUID_PATTERN)]
 DisputeUuid = Annotated[str, Path(alias="disputeUuid", pattern=UUID_PATTERN)]
 Created = Envelope[TransactionRecord]
