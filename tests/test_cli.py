@@ -21,6 +21,8 @@ def cli_env(settings: Settings) -> dict[str, str]:
         "CARDSERVICE_ENCRYPTION_KEY": settings.encryption_key,
         "CARDSERVICE_FINGERPRINT_KEY": settings.fingerprint_key,
         "CARDSERVICE_LOG_LEVEL": "WARNING",
+        # outbound calls (the decision endpoint) as the test's app makes them: on loopback
+        "CARDSERVICE_WEBHOOK_ALLOW_PRIVATE": str(settings.private_urls_allowed).lower(),
     }
 
 

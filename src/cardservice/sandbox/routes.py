@@ -97,7 +97,14 @@ async def create_sandbox_authorization(request: Request, caller: CallerA, db: Db
         force_decline=body.force_decline,
     )
     state = request.app.state
-    row = await authorize_card(db, state.outbound, state.cipher, caller.user_uuid, message)
+    row = await authorize_card(
+        db,
+        state.outbound,
+        state.cipher,
+        caller.user_uuid,
+        message,
+        allow_private=state.settings.private_urls_allowed,
+    )
     metrics.count_authorization(row["status"], row["error_slug"])  # once committed
     return ok(transaction_record_of(row), status_code=201)
 
@@ -160,6 +167,7 @@ async def increment_sandbox_transaction(
         caller.user_uuid,
         uuid.UUID(transaction_uuid),
         to_minor(body.amount),
+        allow_private=state.settings.private_urls_allowed,
     )
     metrics.count_authorization(row["status"], row["error_slug"])  # once committed
     return ok(transaction_record_of(row), status_code=201)

@@ -24,7 +24,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from urllib.parse import urlsplit
 from uuid import UUID
 
 import httpx
@@ -33,7 +32,7 @@ from cardservice.config import Settings
 from cardservice.db import Database
 from cardservice.events.listing import EVENT_COLUMNS, event_record
 from cardservice.models.base import utcnow
-from cardservice.outbound import UrlNotAllowed, resolve, signature_header
+from cardservice.outbound import UrlNotAllowed, post_checked, signature_header
 from cardservice.security import CardCipher
 from cardservice.sql import Row, Tx, as_datetime, in_list, insert_sql, text_uuid
 from cardservice.web import dumps
@@ -151,11 +150,9 @@ async def post(client: httpx.AsyncClient, claimed: Claimed, settings: Settings) 
     error: str | None = None
     try:
         async with asyncio.timeout(settings.webhook_timeout_seconds):
-            target = await resolve(claimed.url, settings.private_urls_allowed)
             timestamp = int(time.time())
             headers = {
                 "content-type": "application/json",
-                "host": urlsplit(claimed.url).netloc,
                 "user-agent": "cardservice-webhooks",
                 "webhook-id": str(claimed.event_uuid),
                 "webhook-timestamp": str(timestamp),
@@ -163,12 +160,9 @@ async def post(client: httpx.AsyncClient, claimed: Claimed, settings: Settings) 
                     claimed.secrets, str(claimed.event_uuid), timestamp, claimed.body
                 ),
             }
-            https = urlsplit(claimed.url).scheme == "https"
-            extensions = {"sni_hostname": target.host} if https else {}
-            async with client.stream(
-                "POST", target.connect_url, content=claimed.body, headers=headers,
-                extensions=extensions,
-            ) as response:  # fmt: skip
+            async with post_checked(
+                client, claimed.url, claimed.body, headers, settings.private_urls_allowed
+            ) as response:
                 status = response.status_code
     except UrlNotAllowed as exc:
         error = f"url_not_allowed: {exc.message}"
