@@ -109,7 +109,8 @@ async def list_attachments(
 ) -> tuple[list[AttachmentRecord], int]:
     """The user's own attachments, newest first (ties by uuid), and how many match: a team
     owner's list holds only their own uploads, as `GET /attachment/{uuid}` serves only those."""
-    where, args = "user_uuid = $1", [user_uuid]
+    where = "user_uuid = $1"
+    args: list[Any] = [user_uuid]
     if type_ is not None:
         where += " AND type = $2"
         args.append(type_)
