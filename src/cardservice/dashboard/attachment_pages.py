@@ -12,7 +12,7 @@ import base64
 from collections.abc import AsyncGenerator
 from typing import Annotated, Any, get_args
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import Path, Query, Request
 from fastapi.responses import Response
 from starlette.datastructures import UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
@@ -25,9 +25,9 @@ from cardservice.dashboard.views import act, as_user, field_errors, page_links, 
 from cardservice.dashboard.web import redirect, render
 from cardservice.errors import BadRequest, PayloadTooLarge
 from cardservice.openapi import UUID_PATTERN
-from cardservice.web import read_limited
+from cardservice.web import Router, read_limited
 
-router = APIRouter(prefix="/app", include_in_schema=False)
+router = Router(prefix="/app", include_in_schema=False)
 AttachmentUuid = Annotated[str, Path(alias="attachmentUuid", pattern=UUID_PATTERN)]
 Done = Annotated[str, Query(max_length=16)]
 TYPES = get_args(AttachmentType)
