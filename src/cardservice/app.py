@@ -21,6 +21,7 @@ from cardservice.auth.credentials import TokenCache
 from cardservice.auth.routes import router as auth_router
 from cardservice.cards.routes import router as cards_router
 from cardservice.config import Settings
+from cardservice.dashboard import attachment_pages as dashboard_attachments
 from cardservice.dashboard import card_pages as dashboard_cards
 from cardservice.dashboard import pages as dashboard_pages
 from cardservice.dashboard import signin as dashboard_signin
@@ -160,6 +161,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         dashboard_pages.router,
         dashboard_cards.router,
         dashboard_webhooks.router,
+        dashboard_attachments.router,
     ]
     if settings.sandbox_enabled:
         routers.append(sandbox_router)
