@@ -80,7 +80,7 @@ bench: install postgres bench-tools
 bench-quick: install postgres bench-tools
 	CARDSERVICE_BENCH_PG=$(PG_DSN) $(BIN)/python -m bench.run --quick
 
-bench-events: install postgres
+bench-events: install postgres bench-tools
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m bench.events
 # The fleet (docs/operations.md): HAProxy :8080, three instances, PostgreSQL primary :5440 +
 # hot standby :5441 (own clusters under var/fleet, never the machine's :5432), Redis :6390.

@@ -134,17 +134,19 @@ def wrk_script(url: str, seconds: int, script: str) -> tuple[float, float, float
 HEY_PROCESSES = 8
 
 
-def hey(url: str, seconds: int, rate: float, target: Target) -> tuple[float, float, int]:
+def hey(
+    url: str, seconds: int, rate: float, target: Target, workers: int = 8
+) -> tuple[float, float, int]:
     """p50 and p99 (ms) of the 2xx answers, and the count of the others, at a fixed total
-    request rate: `hey -q` (rate-limited workers), one process per variant (up to 8), their
-    samples merged."""
+    request rate: `hey -q` (`workers` rate-limited workers in all), one process per variant
+    (up to 8), their samples merged."""
     variants = target.variants[:HEY_PROCESSES]
     processes, files = [], []
+    per_variant = max(1, workers // len(variants))
     for token, body in variants:
         per_process = rate / len(variants)
-        workers = max(1, 8 // len(variants))
-        args = ["hey", "-z", f"{seconds}s", "-c", str(workers), "-o", "csv"]
-        args += ["-q", f"{max(per_process / workers, 1):.2f}"]
+        args = ["hey", "-z", f"{seconds}s", "-c", str(per_variant), "-o", "csv"]
+        args += ["-q", f"{max(per_process / per_variant, 1):.2f}"]
         args += ["-H", f"Authorization: Bearer {token}"]
         if body is not None:
             with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:

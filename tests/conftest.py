@@ -46,6 +46,7 @@ USER_TABLES = [
     "transactions",
     "transaction_counts",
     "daily_spend",
+    "card_spend",
     "cards",
     "accounts",
     "user_fee_overrides",

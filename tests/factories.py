@@ -185,6 +185,27 @@ async def assert_ledger_consistent(app: FastAPI) -> None:
             day = (str(user_uuid), currency, created_at.date().isoformat())
             by_day[day] = by_day.get(day, 0) + amount
         assert {(text_uuid(u), c, str(d)): a for u, c, d, a in kept if a} == by_day
+        # the spending controls' windows: each card's days equal what its purchases count
+        card_days = (
+            await session.execute(text("SELECT card_uuid, spent_on, amount FROM card_spend"))
+        ).all()
+        counted_purchases = (
+            await session.execute(
+                select(Transaction.card_uuid, Transaction.created_at)
+                .add_columns(Transaction.amount - Transaction.refunded_amount)
+                .where(
+                    Transaction.type == "card_purchase",
+                    Transaction.status.in_(("pending", "completed", "refunded")),
+                )
+            )
+        ).all()
+        by_card_day: dict[tuple[str, str], int] = {}
+        for card_uuid, created_at, amount in counted_purchases:
+            card_day = (str(card_uuid), created_at.date().isoformat())
+            by_card_day[card_day] = by_card_day.get(card_day, 0) + amount
+        assert {(text_uuid(c), str(d)): a for c, d, a in card_days if a} == {
+            k: a for k, a in by_card_day.items() if a
+        }
         await _assert_holds_match(session)
 
 

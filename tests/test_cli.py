@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -10,6 +11,7 @@ import httpx
 from fastapi import FastAPI
 
 from cardservice.config import Settings
+from tests.pseudo_terminal import run_on_a_terminal
 
 
 def cli_env(settings: Settings) -> dict[str, str]:
@@ -21,6 +23,8 @@ def cli_env(settings: Settings) -> dict[str, str]:
         "CARDSERVICE_ENCRYPTION_KEY": settings.encryption_key,
         "CARDSERVICE_FINGERPRINT_KEY": settings.fingerprint_key,
         "CARDSERVICE_LOG_LEVEL": "WARNING",
+        # outbound calls (the decision endpoint) as the test's app makes them: on loopback
+        "CARDSERVICE_WEBHOOK_ALLOW_PRIVATE": str(settings.private_urls_allowed).lower(),
     }
 
 
@@ -98,6 +102,7 @@ async def test_demo_is_idempotent_and_prints_a_token(
 ) -> None:
     first = _cli(settings, "demo")
     assert first.returncode == 0, first.stderr
+    assert first.stderr == ""  # no progress bar, nor anything else, in a pipe
     token = first.stdout.splitlines()[-1]
     accounts = await client.get("/accounts", headers={"Authorization": f"Bearer {token}"})
     body = accounts.json()["data"]
@@ -134,6 +139,26 @@ async def test_demo_is_idempotent_and_prints_a_token(
     assert second_token != token
     same = await client.get("/accounts", headers={"Authorization": f"Bearer {second_token}"})
     assert same.json()["meta"]["total"] == accounts.json()["meta"]["total"]
+
+
+async def test_demo_draws_a_progress_bar_per_history_on_a_terminal(
+    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+) -> None:
+    stdout, terminal = run_on_a_terminal(cli_env(settings), "demo")
+    [token] = stdout.splitlines()  # the token alone on stdout, the bars on the terminal
+    accounts = await client.get("/accounts", headers={"Authorization": f"Bearer {token}"})
+    assert accounts.status_code == 200
+    finished = re.findall(
+        r"(\S+@cardservice\.example) history █{30} 100% (\d+)/(\d+)\r?\n", terminal
+    )
+    assert [(email, done == total) for email, done, total in finished] == [
+        ("demo@cardservice.example", True),
+        ("sam@cardservice.example", True),
+    ], terminal[-500:]
+    redraws = terminal.count("\r") - terminal.count("\r\n")
+    assert redraws >= sum(int(total) for _email, _done, total in finished)  # one per purchase
+    assert re.search(r"demo@cardservice\.example history ░{30}   0% 0/\d+", terminal)
+    assert "\x1b" not in terminal and "{" not in terminal  # a bar, not a log line
 
 
 async def test_simulate_drives_the_engine(

@@ -4,11 +4,7 @@ catch a repeated number."""
 
 from __future__ import annotations
 
-import os
-import pty
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import httpx
@@ -22,6 +18,7 @@ from cardservice.key_rotation import rotate_keys
 from cardservice.security import CardCipher, generate_key, legacy_fingerprint_key
 from tests.conftest import TEST_KEY
 from tests.factories import make_card, make_user
+from tests.pseudo_terminal import run_on_a_terminal
 from tests.test_cli import _cli, _value, cli_env
 
 PINNED = legacy_fingerprint_key(TEST_KEY.encode()).hex()
@@ -107,38 +104,11 @@ async def test_cli_rotate_needs_a_pinned_fingerprint_key(
     assert result.stderr == ""  # no progress bar in a pipe
     cards, _codes = await _secrets(app)
     assert all(Fernet(new_key.encode()).decrypt(ct) for ct, _fingerprint in cards)
-    stdout, terminal = _on_a_terminal(pinned, "keys", "rotate", "--batch", "2")
+    stdout, terminal = run_on_a_terminal(cli_env(pinned), "keys", "rotate", "--batch", "2")
     assert stdout == "0\n"  # the value alone on stdout, the bars on the terminal
     assert terminal.count("\n") == 2 and terminal.count("\r") >= 5
     assert re.search(r"cards █{30} 100% 3/3\r?\n", terminal), terminal
     assert re.search(r"three_ds_codes █{30} 100% 1/1\r?\n", terminal), terminal
-
-
-def _on_a_terminal(settings: Settings, *args: str) -> tuple[str, str]:
-    """Run a command with stderr on a pseudo-terminal: (stdout, what the terminal showed)."""
-    leader, follower = pty.openpty()
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", "cardservice", *args],
-            env=cli_env(settings),
-            stdout=subprocess.PIPE,
-            stderr=follower,
-            timeout=120,
-            check=True,
-        )
-    finally:
-        os.close(follower)
-    shown = b""
-    while True:
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:  # EIO: the terminal's other end is closed and drained
-            break
-        if not chunk:
-            break
-        shown += chunk
-    os.close(leader)
-    return done.stdout.decode(), shown.decode()
 
 
 def test_generated_key_lives_outside_the_database_directory(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
@@ -21,6 +22,7 @@ from cardservice.auth.credentials import TokenCache
 from cardservice.auth.routes import router as auth_router
 from cardservice.cards.routes import router as cards_router
 from cardservice.config import Settings
+from cardservice.dashboard import attachment_pages as dashboard_attachments
 from cardservice.dashboard import card_pages as dashboard_cards
 from cardservice.dashboard import pages as dashboard_pages
 from cardservice.dashboard import signin as dashboard_signin
@@ -160,6 +162,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         dashboard_pages.router,
         dashboard_cards.router,
         dashboard_webhooks.router,
+        dashboard_attachments.router,
     ]
     if settings.sandbox_enabled:
         routers.append(sandbox_router)
@@ -185,12 +188,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
+def _freeze_startup_objects() -> None:
+    """Move everything alive after start-up (modules, routes, schemas, the catalogue: ~180,000
+    objects) out of the garbage collector's reach. A full collection walked them all and
+    stopped the worker for ~110 ms, every request in flight with it — the p99 of every
+    endpoint. Frozen, a full collection walks only what requests left behind. Once per
+    process: what is frozen is never collected, so a process that starts several apps (the
+    tests) keeps only the first one's start-up for good."""
+    if gc.get_freeze_count() == 0:
+        gc.collect()
+        gc.freeze()
+
+
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     state = app.state
     async with AsyncExitStack() as stack:
         if state.settings.embedded_worker:
             await stack.enter_async_context(running_worker(state.db, state.settings, state.cipher))
+        _freeze_startup_objects()
         yield
     await app.state.db.dispose()
     await app.state.rate_limiter.close()

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, Response
+from fastapi import Request, Response
 from pydantic import BaseModel
 
 from cardservice import metrics
 from cardservice.db import Db
 from cardservice.openapi import PUBLIC, Envelope
-from cardservice.web import JSONResponse, ok
+from cardservice.web import JSONResponse, Router, ok
 
-router = APIRouter(tags=["health"])
+router = Router(tags=["health"])
 
 
 class HealthRecord(BaseModel):

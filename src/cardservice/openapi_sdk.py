@@ -79,6 +79,13 @@ LINKS: dict[tuple[str, str, str], dict[str, tuple[str, str, str]]] = {
             "$response.body#/data/uuid",
         ),
     },
+    ("get", "/attachments", "200"): {
+        "DownloadAttachment": (
+            "download_attachment",
+            "attachmentUuid",
+            "$response.body#/data/0/uuid",
+        ),
+    },
 }
 
 

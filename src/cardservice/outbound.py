@@ -19,7 +19,8 @@ import hmac
 import ipaddress
 import secrets
 import socket
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from urllib.parse import SplitResult, urlsplit
@@ -145,3 +146,39 @@ async def resolve(url: str, allow_private: bool) -> Target:
     if not allow_private and not all(is_public(a) for a in addresses):
         raise UrlNotAllowed()
     return Target(url=url, host=host, address=addresses[0], port=port)
+
+
+@asynccontextmanager
+async def post_checked(
+    client: httpx.AsyncClient,
+    url: str,
+    body: bytes,
+    headers: Mapping[str, str],
+    allow_private: bool,
+) -> AsyncIterator[httpx.Response]:
+    """POST `body` to a user's URL, its host resolved and checked first and the connection
+    made to the address checked (`Host` and TLS SNI still name the host): a name that turned
+    private since it was saved is refused (`UrlNotAllowed`). The response's body is not read:
+    the caller reads what it needs (`read_at_most`)."""
+    target = await resolve(url, allow_private)
+    extensions = {"sni_hostname": target.host} if urlsplit(url).scheme == "https" else {}
+    async with client.stream(
+        "POST",
+        target.connect_url,
+        content=body,
+        headers={**headers, "host": urlsplit(url).netloc},
+        extensions=extensions,
+    ) as response:
+        yield response
+
+
+async def read_at_most(response: httpx.Response, limit: int) -> bytes | None:
+    """The response's body, or None once it is longer than `limit` bytes."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)

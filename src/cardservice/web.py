@@ -10,10 +10,12 @@ from decimal import Decimal
 from typing import Any, TypeVar
 
 import orjson
-from fastapi import Request
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse as FastAPIJSONResponse
 from fastapi.responses import Response
 from pydantic import BaseModel, ValidationError
+from starlette.routing import Match
+from starlette.types import Scope
 
 from cardservice.errors import BadRequest, PayloadTooLarge, UnsupportedMediaType, ValidationFailed
 
@@ -30,6 +32,38 @@ def _encode_default(value: object) -> object:
     if isinstance(value, BaseModel):
         return value.model_dump(mode="python")
     raise TypeError(f"not JSON serialisable: {type(value).__name__}")
+
+
+class Router(APIRouter):
+    """The router of one domain: an `APIRouter` that tells a request outside its routes'
+    first path segments (`/card…`, `/sandbox/…`) that it does not match at once.
+
+    The application tries its routers in order, and each asks every one of its routes'
+    patterns: a request for the last router (`/sandbox/authorizations`) paid ~0.3 ms for the
+    regular expressions of the eighty routes before it, as much as a whole `GET /health`.
+    Every route path starts with a literal segment, so a set lookup settles the others."""
+
+    def _first_segments(self) -> frozenset[str] | None:
+        """The first segments of the routes' paths; None if one starts with a parameter."""
+        count = len(self.routes)
+        if getattr(self, "_segments_of", -1) != count:
+            segments = {getattr(route, "path", "/{").split("/", 2)[1] for route in self.routes}
+            literal = not any("{" in segment for segment in segments)
+            self._segments = frozenset(segments) if literal else None
+            self._segments_of = count
+        return self._segments
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        segments = self._first_segments()
+        if segments is not None:
+            path = scope["path"]
+            root = scope.get("root_path", "")
+            if root and path.startswith(root):  # as Starlette reads the route's path
+                path = path[len(root) :]
+            first = path.split("/", 2)[1] if path.startswith("/") else path
+            if first not in segments:
+                return Match.NONE, {}
+        return super().matches(scope)
 
 
 def dumps(content: object) -> bytes:

@@ -163,3 +163,32 @@ async def test_another_users_attachment_is_404(app: FastAPI, client: httpx.Async
     assert (
         await client.get(f"/attachment/{uuid.uuid4()}", headers=owner.headers)
     ).status_code == 404
+
+
+async def test_list_holds_only_the_callers_own_newest_first(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    owner = await make_user(app, team="Crew", role="owner")
+    member = await make_user(app, team="Crew", role="member")
+    first = (await _upload(client, owner, FILES["image/png"], "receipt")).json()["data"]
+    second = (await _upload(client, owner, PDF, "invoice")).json()["data"]
+    await _upload(client, member, FILES["image/jpeg"], "receipt")
+
+    response = await client.get("/attachments", headers=owner.headers)
+    assert response.status_code == 200, response.text
+    body = response.json()
+    listed = [record["uuid"] for record in body["data"]]
+    # newest first; the member's upload is not the owner's, even for a team owner
+    assert listed == [second["uuid"], first["uuid"]]
+    assert body["data"][0] == second
+    assert body["meta"] == {"current_page": 1, "per_page": 20, "total": 2, "last_page": 1}
+
+    receipts = await client.get(
+        "/attachments", params={"filters[type]": "receipt"}, headers=owner.headers
+    )
+    assert [r["uuid"] for r in receipts.json()["data"]] == [first["uuid"]]
+    mine = (await client.get("/attachments", headers=member.headers)).json()
+    assert mine["meta"]["total"] == 1 and mine["data"][0]["mime_type"] == "image/jpeg"
+    wrong = await client.get("/attachments", params={"filters[type]": "x"}, headers=owner.headers)
+    assert wrong.status_code == 422
+    assert (await client.get("/attachments")).status_code == 401

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 import httpx
 from fastapi import FastAPI
@@ -101,7 +101,8 @@ async def test_spend_before_the_window_does_not_count(
 ) -> None:
     user, _account, card = await _controlled(app, client, {"daily": 100, "lifetime": 150})
     old = (await authorize(client, user, card, "90")).json()["data"]["uuid"]
-    yesterday = window_starts(datetime.now(UTC))["daily"] - timedelta(hours=1)
+    today = datetime.combine(window_starts(datetime.now(UTC))["daily"], time(), UTC)
+    yesterday = today - timedelta(hours=1)
     async with around(app) as session:
         await session.execute(
             update(Transaction)
@@ -114,9 +115,9 @@ async def test_spend_before_the_window_does_not_count(
 
 def test_windows_are_the_utc_day_iso_week_and_month() -> None:
     starts = window_starts(datetime(2026, 11, 26, 15, 30, tzinfo=UTC))  # a Thursday
-    assert starts["daily"] == datetime(2026, 11, 26, tzinfo=UTC)
-    assert starts["weekly"] == datetime(2026, 11, 23, tzinfo=UTC)
-    assert starts["monthly"] == datetime(2026, 11, 1, tzinfo=UTC)
+    assert starts["daily"] == date(2026, 11, 26)
+    assert starts["weekly"] == date(2026, 11, 23)
+    assert starts["monthly"] == date(2026, 11, 1)
 
 
 async def test_tag_and_country_controls(app: FastAPI, client: httpx.AsyncClient) -> None:

@@ -164,8 +164,11 @@ async def test_garbage_errors_and_refusals_get_the_fallback(
         JSONResponse({"approved": "yes"}),
         JSONResponse([True]),
         Response(status_code=302, headers={"location": "http://127.0.0.1:1/"}),
+        JSONResponse({"approved": True, "padding": "x" * 20_000}),  # longer than 16 KiB
     ]
-    for answer in answers:
+    for n, answer in enumerate(answers):
+        if n == 4:  # five failures in a row start a stand-in: set the endpoint anew
+            await use_receiver(client, user, receiver, on_timeout="approve")
 
         async def reply(_event: dict[str, Any], answer: Response = answer) -> Response:
             return answer
@@ -181,6 +184,21 @@ async def test_garbage_errors_and_refusals_get_the_fallback(
     data = (await authorize(client, user, card, "1")).json()["data"]
     assert data["decision"] == "endpoint_error" and data["error"] == "do_not_honor"
     await assert_ledger_consistent(app)
+
+
+async def test_an_address_that_turned_private_is_not_asked(
+    app: FastAPI, client: httpx.AsyncClient, receiver: Receiver
+) -> None:
+    """The endpoint's host is resolved and checked before every call, as webhooks' are: a
+    name that now resolves to a private address (here: private addresses no longer allowed)
+    gets the fallback, and the request never leaves."""
+    user = await make_user(app)
+    _account, card = await make_card(app, client, user, start_balance="100")
+    await use_receiver(client, user, receiver, on_timeout="approve")
+    app.state.settings = app.state.settings.model_copy(update={"webhook_allow_private": False})
+    data = (await authorize(client, user, card, "1")).json()["data"]
+    assert data["decision"] == "endpoint_error" and data["status"] == "pending"
+    assert receiver.events == []
 
 
 async def test_five_failures_in_a_row_put_the_endpoint_in_stand_in(

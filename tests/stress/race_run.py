@@ -119,6 +119,13 @@ async def _counters(url: str) -> list[str]:
                                  AND t.type = 'card_purchase'
                                  AND t.status IN ('pending', 'completed')
                                  AND (t.created_at AT TIME ZONE 'UTC')::date = d.spent_on)
+            UNION ALL
+            SELECT 'card spend ' || s.card_uuid || ' ' || s.spent_on FROM card_spend s
+            WHERE s.amount <> (SELECT coalesce(sum(t.amount - t.refunded_amount), 0)
+                               FROM transactions t
+                               WHERE t.card_uuid = s.card_uuid AND t.type = 'card_purchase'
+                                 AND t.status IN ('pending', 'completed', 'refunded')
+                                 AND (t.created_at AT TIME ZONE 'UTC')::date = s.spent_on)
         """)
     finally:
         await connection.close()

@@ -131,7 +131,7 @@ class Servers:
 
 
 async def setup(
-    url: str, servers: Servers, receiver: Receiver
+    url: str, servers: Servers, receiver_url: str
 ) -> tuple[dict[str, str], list[str], str]:
     """A user (made through the services, in process) with a webhook endpoint for every
     type, then a funded account and four cards."""
@@ -149,7 +149,7 @@ async def setup(
         await db.dispose()
     headers = {"Authorization": f"Bearer {token}"}
     async with httpx.AsyncClient(base_url=servers.base, headers=headers, timeout=30) as client:
-        hook = await client.post("/webhook-endpoints", json={"url": receiver.url})
+        hook = await client.post("/webhook-endpoints", json={"url": receiver_url})
         assert hook.status_code == 201, hook.text
         bins = (await client.get("/dictionary/bins")).json()["data"]
         bin_uuid = next(
@@ -258,7 +258,7 @@ async def webhook_run(seconds: float, seed: int = 15) -> RunFigures:
     try:
         await upgrade_database(Settings(database_url=url).resolved_database_url)
         await servers.start()
-        headers, cards, account = await setup(url, servers, receiver)
+        headers, cards, account = await setup(url, servers, receiver.url)
         deadline = time.monotonic() + seconds
         await asyncio.gather(
             _killer(servers, figures, deadline, rng),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+import uuid
 from datetime import timedelta
 from typing import Any
 
@@ -16,7 +17,17 @@ from fastapi import FastAPI
 from standardwebhooks import Webhook
 
 from cardservice.models.base import utcnow
-from cardservice.webhooks.delivery import RETRY_SCHEDULE, retry_delay
+from cardservice.outbound import outbound_client
+from cardservice.webhooks.delivery import (
+    RETRY_SCHEDULE,
+    Claimed,
+    Finished,
+    claim,
+    record,
+    retry_delay,
+)
+from cardservice.webhooks.delivery import post as post_attempt
+from cardservice.webhooks.queue import publish_committed
 from cardservice.webhooks.worker import DeliveryWorker
 from tests.factories import Caller, make_user
 from tests.webhooks.drive import EVERY_TYPE, every_change, post
@@ -181,3 +192,49 @@ def test_the_retry_schedule_with_jitter_then_failed() -> None:
             assert seconds * 0.9 <= delay.total_seconds() <= seconds * 1.1
     assert retry_delay(len(RETRY_SCHEDULE) + 1, rng) is None
     assert RETRY_SCHEDULE == (5, 300, 1800, 7200, 18000, 36000, 36000)
+
+
+async def test_attempts_are_recorded_together_and_only_by_the_attempt_holding_them(
+    app: FastAPI, client: httpx.AsyncClient, receiver: Receiver
+) -> None:
+    """No loop runs here: claims, attempts and the record are made by hand. The attempts of
+    a step go into one unit; an attempt whose lease ran out and whose delivery was claimed
+    again is logged, but the delivery is left to the newer attempt."""
+    state = app.state
+    db = state.db
+    user = await make_user(app)
+    hook = await endpoint(client, user, receiver.url)
+    await every_change(app, client, user)
+    await publish_committed(db)
+    older = await claim(db, state.cipher, timedelta(0), 100)  # a lease that ends at once
+    newer = await claim(db, state.cipher, timedelta(minutes=5), 100)
+    assert len(older) >= 3 and {c.delivery_id for c in older} == {c.delivery_id for c in newer}
+    assert {c.attempt for c in older} == {1} and {c.attempt for c in newer} == {2}
+
+    async def answered(claimed: Claimed) -> Finished:
+        return Finished.of(claimed, await post_attempt(client_for_hooks, claimed, state.settings),
+                           random.Random(1))  # fmt: skip
+
+    units = 0
+    transact = db.transact
+
+    async def counted(work: Any) -> Any:
+        nonlocal units
+        units += 1
+        return await transact(work)
+
+    db.transact = counted
+    async with outbound_client(5) as client_for_hooks:
+        await record(db, [await answered(c) for c in older])
+        assert units == 1
+        pending = "SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending'"
+        assert await db.reader.value(pending) == len(older)  # the newer attempts hold them
+        await record(db, [await answered(c) for c in newer])
+    assert units == 2
+    assert await db.reader.value(pending) == 0
+    logged_attempts = await db.reader.rows(
+        "SELECT attempt, status_code FROM webhook_attempts WHERE endpoint_uuid = $1",
+        uuid.UUID(hook["uuid"]),
+    )
+    assert sorted(a["attempt"] for a in logged_attempts) == [1] * len(older) + [2] * len(newer)
+    assert {a["status_code"] for a in logged_attempts} == {200}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Request
+from fastapi import Path, Request
 
 from cardservice.accounts import service
 from cardservice.accounts.schemas import AccountRecord, AccountsPage
@@ -15,9 +15,9 @@ from cardservice.db import Db
 from cardservice.filters import filters_parameter, matching, one_of, read_filters, text
 from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope, PagedEnvelope
 from cardservice.pages import StandardPage
-from cardservice.web import JSONResponse, ok
+from cardservice.web import JSONResponse, Router, ok
 
-router = APIRouter(tags=["accounts"])
+router = Router(tags=["accounts"])
 
 
 # The account-types dictionary is the shipped catalogue's (migrations copy it into the table).

@@ -1,23 +1,26 @@
-"""Endpoint 2 of the seed, and reading an attachment back."""
+"""Endpoint 2 of the seed, reading an attachment back, and the list of the caller's own."""
 
 from __future__ import annotations
 
 import uuid
-from typing import Annotated
+from typing import Annotated, get_args
 
-from fastapi import APIRouter, Path, Request
+from fastapi import Path, Request
 from fastapi.responses import FileResponse
 
 from cardservice.attachments import service
 from cardservice.attachments.blobstore import BlobStore, FilesystemBlobStore
-from cardservice.attachments.schemas import AttachmentRecord, AttachmentUpload
+from cardservice.attachments.schemas import AttachmentRecord, AttachmentType, AttachmentUpload
 from cardservice.auth.dependencies import CallerA
 from cardservice.db import Db
-from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope
+from cardservice.filters import filters_parameter, one_of, read_filters
+from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope, PagedEnvelope
+from cardservice.pages import StandardPage
 from cardservice.sql import Tx
-from cardservice.web import JSONResponse, body_schema, ok, read_json
+from cardservice.web import JSONResponse, Router, body_schema, ok, read_json
 
-router = APIRouter(tags=["attachments"])
+router = Router(tags=["attachments"])
+ATTACHMENT_FILTERS = {"type": one_of(*get_args(AttachmentType))}
 
 
 def blob_store(request: Request) -> BlobStore:
@@ -47,6 +50,22 @@ async def upload_attachment(request: Request, caller: CallerA, db: Db) -> JSONRe
         return await service.store_attachment(tx, caller.user_uuid, type_, mime, len(data), digest)
 
     return ok(await db.transact(record), status_code=201)
+
+
+@router.get(
+    "/attachments",
+    response_model=PagedEnvelope[list[AttachmentRecord]],
+    openapi_extra={**BEARER_OR_MFA, **filters_parameter(ATTACHMENT_FILTERS)},
+    summary="The caller's own attachments, newest first",
+)
+async def list_attachments(
+    request: Request, caller: CallerA, db: Db, page: StandardPage
+) -> JSONResponse:
+    filters = read_filters(request, ATTACHMENT_FILTERS)
+    records, total = await service.list_attachments(
+        db.reader, caller.user_uuid, filters.get("type"), page.offset, page.size
+    )
+    return ok(records, meta=page.meta(total))
 
 
 @router.get(

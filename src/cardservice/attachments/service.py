@@ -104,6 +104,28 @@ async def keep_bytes(store: BlobStore, data: bytes) -> tuple[str, str]:
     return mime, await asyncio.to_thread(store.put, data)
 
 
+async def list_attachments(
+    reader: Reader, user_uuid: uuid.UUID, type_: str | None, offset: int, limit: int
+) -> tuple[list[AttachmentRecord], int]:
+    """The user's own attachments, newest first (ties by uuid), and how many match: a team
+    owner's list holds only their own uploads, as `GET /attachment/{uuid}` serves only those."""
+    where = "user_uuid = $1"
+    args: list[Any] = [user_uuid]
+    if type_ is not None:
+        where += " AND type = $2"
+        args.append(type_)
+    n = len(args)
+    rows = await reader.scan(
+        f"SELECT {_COLUMNS} FROM attachments WHERE {where}"  # noqa: S608 - our fragments
+        f" ORDER BY created_at DESC, uuid DESC LIMIT ${n + 1} OFFSET ${n + 2}",
+        *args,
+        limit,
+        offset,
+    )
+    total = await reader.value(f"SELECT count(*) FROM attachments WHERE {where}", *args)  # noqa: S608
+    return [attachment_record(row) for row in rows], int(total)
+
+
 async def own_attachment(
     reader: Reader, user_uuid: uuid.UUID, attachment_uuid: uuid.UUID
 ) -> AttachmentRecord:

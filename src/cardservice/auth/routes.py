@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from pydantic import BaseModel
 
 from cardservice.auth.credentials import issue_mfa_code
@@ -12,9 +12,9 @@ from cardservice.auth.dependencies import CallerB
 from cardservice.db import Db
 from cardservice.openapi import BEARER_ONLY, Envelope
 from cardservice.sql import Tx
-from cardservice.web import JSONResponse, ok
+from cardservice.web import JSONResponse, Router, ok
 
-router = APIRouter(tags=["auth"])
+router = Router(tags=["auth"])
 
 
 class MfaCodeRecord(BaseModel):

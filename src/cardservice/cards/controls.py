@@ -14,14 +14,16 @@ The engine checks them after the card's status and before funds:
 
 The window sums are read in one statement while the card row is locked, so two concurrent
 authorizations on one card are checked one after the other and cannot both pass a limit
-that only one fits.
+that only one fits. They come from `card_spend`, the card's spend per UTC day, which the
+database keeps from the card's purchases (the counters' trigger, in the same transaction as
+the purchase): at most a row per day the card spent on, whatever its history.
 """
 
 from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import orjson
@@ -33,18 +35,18 @@ from cardservice.sql import Tx
 LIMITS = ("per_authorization", "daily", "weekly", "monthly", "lifetime")
 WINDOWS = ("daily", "weekly", "monthly", "lifetime")
 LISTS = ("allowed_tags", "blocked_tags", "allowed_countries", "blocked_countries")
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_EPOCH = date(1970, 1, 1)
 
-# $1 card; $2, $3, $4: start of the day, week, month; $5: the earliest start needed.
+# $1 card; $2, $3, $4: the first day of the day, week, month; $5: the earliest day needed.
+# `card_spend` is kept by the database from the card's purchases (migration 20261124_22).
 _SPENT = """
 SELECT
-  coalesce(sum(CASE WHEN t.created_at >= $2 THEN t.amount - t.refunded_amount END), 0) AS daily,
-  coalesce(sum(CASE WHEN t.created_at >= $3 THEN t.amount - t.refunded_amount END), 0) AS weekly,
-  coalesce(sum(CASE WHEN t.created_at >= $4 THEN t.amount - t.refunded_amount END), 0) AS monthly,
-  coalesce(sum(t.amount - t.refunded_amount), 0) AS lifetime
-FROM transactions t
-WHERE t.card_uuid = $1 AND t.type = 'card_purchase'
-  AND t.status IN ('pending', 'completed', 'refunded') AND t.created_at >= $5"""
+  coalesce(sum(CASE WHEN s.spent_on >= $2 THEN s.amount END), 0) AS daily,
+  coalesce(sum(CASE WHEN s.spent_on >= $3 THEN s.amount END), 0) AS weekly,
+  coalesce(sum(CASE WHEN s.spent_on >= $4 THEN s.amount END), 0) AS monthly,
+  coalesce(sum(s.amount), 0) AS lifetime
+FROM card_spend s
+WHERE s.card_uuid = $1 AND s.spent_on >= $5"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,9 +123,9 @@ def merchant_refused(controls: Controls, tag: str | None, country: str | None) -
     )
 
 
-def window_starts(now: datetime) -> dict[str, datetime]:
-    """The start of each window containing `now` (UTC day, ISO week, calendar month, life)."""
-    day = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+def window_starts(now: datetime) -> dict[str, date]:
+    """The first UTC day of each window containing `now` (day, ISO week, month, life)."""
+    day = now.astimezone(UTC).date()
     return {
         "daily": day,
         "weekly": day - timedelta(days=day.weekday()),

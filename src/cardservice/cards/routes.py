@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Request
+from fastapi import Path, Request
 from fastapi.responses import Response
 
 from cardservice.auth.dependencies import CallerA
@@ -27,9 +27,9 @@ from cardservice.models.base import utcnow
 from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Done, Envelope, PagedEnvelope
 from cardservice.pages import CardPage
 from cardservice.sql import Tx
-from cardservice.web import JSONResponse, body_schema, done, ok, read_json
+from cardservice.web import JSONResponse, Router, body_schema, done, ok, read_json
 
-router = APIRouter(tags=["cards"])
+router = Router(tags=["cards"])
 
 CARD_FILTERS = {
     "status": one_of("active", "frozen", "closed"),

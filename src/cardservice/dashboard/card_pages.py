@@ -11,7 +11,7 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import Path, Query, Request
 from fastapi.responses import Response
 
 from cardservice.cards.controls import LIMITS, LISTS
@@ -20,8 +20,9 @@ from cardservice.dashboard.pages import PageNumber
 from cardservice.dashboard.views import act, field_errors, page_links, show
 from cardservice.dashboard.web import redirect, render
 from cardservice.openapi import UUID_PATTERN
+from cardservice.web import Router
 
-router = APIRouter(prefix="/app", include_in_schema=False)
+router = Router(prefix="/app", include_in_schema=False)
 CardUuid = Annotated[str, Path(alias="cardUuid", pattern=UUID_PATTERN)]
 Done = Annotated[str, Query(max_length=16)]
 NOTICES = {

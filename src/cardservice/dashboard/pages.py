@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import Annotated, Any, get_args
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import Path, Query, Request
 from fastapi.responses import Response
 
 from cardservice.dashboard.api import Api
@@ -28,8 +28,9 @@ from cardservice.dashboard.web import (
 from cardservice.disputes.schemas import DisputeReason
 from cardservice.openapi import UUID_PATTERN
 from cardservice.transactions.schemas import TransactionStatus, TransactionType
+from cardservice.web import Router
 
-router = APIRouter(prefix="/app", include_in_schema=False)
+router = Router(prefix="/app", include_in_schema=False)
 CHART_PAGES = 20  # at most 2,000 purchases drawn in the 30-day chart
 FILTERS = ("status", "type", "card_uuid", "date_from", "date_to")
 PageNumber = Annotated[int, Query(ge=1, le=1_000_000)]

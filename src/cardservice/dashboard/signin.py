@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from fastapi.responses import Response
 
 from cardservice.auth.credentials import principal_for_token
@@ -19,8 +19,9 @@ from cardservice.dashboard.web import (
 )
 from cardservice.db import Db
 from cardservice.sql import Tx
+from cardservice.web import Router
 
-router = APIRouter(prefix="/app", include_in_schema=False)
+router = Router(prefix="/app", include_in_schema=False)
 SESSION_SECONDS = int(sessions.SESSION_LIFETIME.total_seconds())
 
 

@@ -24,6 +24,7 @@ from cardservice.dashboard.web import (
 Build = Callable[[Api], Awaitable[dict[str, Any]]]
 Act = Callable[[Api, dict[str, str]], Awaitable[Response]]
 Work = Callable[[Api], Awaitable[Response]]
+ReadForm = Callable[[Request], Awaitable[dict[str, str]]]
 EXPIRED_FORM = "The form expired; please reload the page and try again."
 
 
@@ -51,12 +52,13 @@ async def show(request: Request, template: str, build: Build, status_code: int =
     return await as_user(request, draw)
 
 
-async def act(request: Request, action: Act) -> Response:
+async def act(request: Request, action: Act, read: ReadForm = read_form) -> Response:
     """Run a posted form's `action` as the signed-in user, after its CSRF token matched.
-    An API refusal the action does not show next to its fields becomes the error page."""
+    An API refusal the action does not show next to its fields becomes the error page.
+    `read` reads the form: a small url-encoded one unless the page says otherwise."""
     if not request.cookies.get(SESSION_COOKIE):
         return to_sign_in(request)
-    form = await read_form(request)
+    form = await read(request)
     if not csrf_matches(request, form):
         context = {"title": "Something was refused", "message": EXPIRED_FORM}
         return render(request, "error.html", context, status_code=403)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import uuid
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import Path, Query, Request
 from fastapi.responses import Response
 
 from cardservice.dashboard.api import Api, ApiError
@@ -21,8 +21,9 @@ from cardservice.dashboard.views import act, field_errors, page_links, refused, 
 from cardservice.dashboard.web import redirect, render
 from cardservice.events.schemas import EVENT_TYPES
 from cardservice.openapi import UUID_PATTERN
+from cardservice.web import Router
 
-router = APIRouter(prefix="/app", include_in_schema=False)
+router = Router(prefix="/app", include_in_schema=False)
 EndpointUuid = Annotated[str, Path(alias="endpointUuid", pattern=UUID_PATTERN)]
 Done = Annotated[str, Query(max_length=16)]
 Queued = Annotated[int | None, Query(ge=0, le=10**9)]

@@ -121,18 +121,18 @@ async def delete_endpoint(tx: Tx, user_uuid: uuid.UUID) -> None:
         raise NoEndpoint()
 
 
-async def endpoint_of(reader: Reader, cipher: CardCipher, user_uuid: uuid.UUID) -> Endpoint | None:
-    """The endpoint an authorization of the user asks, or None."""
-    row = await reader.row(_READ, user_uuid)
-    if row is None:
+def endpoint_in(row: Row, cipher: CardCipher) -> Endpoint | None:
+    """The decision endpoint carried by the engine's locked card row (`endpoint_*` columns,
+    `transactions.balances.lock_card_with_fees`), or None when the user has none."""
+    if row["endpoint_url"] is None:
         return None
     return Endpoint(
-        url=row["url"],
-        secret=cipher.decrypt(bytes(row["secret_ciphertext"])),
-        timeout_ms=row["timeout_ms"],
-        on_timeout=row["on_timeout"],
-        consecutive_failures=row["consecutive_failures"],
-        stand_in_until=as_datetime(row["stand_in_until"]),
+        url=row["endpoint_url"],
+        secret=cipher.decrypt(bytes(row["endpoint_secret"])),
+        timeout_ms=row["endpoint_timeout_ms"],
+        on_timeout=row["endpoint_on_timeout"],
+        consecutive_failures=row["endpoint_failures"],
+        stand_in_until=as_datetime(row["endpoint_stand_in_until"]),
     )
 
 

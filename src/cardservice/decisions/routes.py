@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 
 from cardservice.auth.dependencies import CallerA
 from cardservice.db import Db
@@ -10,9 +10,9 @@ from cardservice.decisions import endpoints
 from cardservice.decisions.schemas import AuthorizationEndpointRecord, AuthorizationEndpointRequest
 from cardservice.openapi import BEARER_OR_MFA, Done, Envelope
 from cardservice.outbound import check_url, new_secret
-from cardservice.web import JSONResponse, body_schema, done, ok, read_json
+from cardservice.web import JSONResponse, Router, body_schema, done, ok, read_json
 
-router = APIRouter(tags=["authorization endpoint"])
+router = Router(tags=["authorization endpoint"])
 PATH = "/authorization-endpoint"
 
 

@@ -2,8 +2,11 @@
 
 No database transaction or row lock is held while the endpoint thinks:
 
-1. unit 1 takes the locks and applies the rules (`engine.decide`); a decline by the rules is
-   recorded there and then (`decision` = `rules`); an approval commits nothing;
+1. unit 1 takes the locks and applies the rules (`engine.decide`; the endpoint's row is
+   read with the locked card, so a user without one pays no extra round trip); a decline by
+   the rules is recorded there and then (`decision` = `rules`), and so is every answer of a
+   user without an endpoint, or with one in stand-in; an approval to ask about commits
+   nothing;
 2. the endpoint is asked, with no unit open: a signed POST (Standard Webhooks, event type
    `authorization.request`, `webhook-id` = the transaction's uuid), no redirects, answered
    within `timeout_ms` by `{"approved": true|false, "reason"?: "..."}`; a timeout gives
@@ -22,16 +25,17 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
 import orjson
 
 from cardservice.db import Database
-from cardservice.decisions.endpoints import Endpoint, endpoint_of, note_failure, note_recovery
+from cardservice.decisions.endpoints import Endpoint, endpoint_in, note_failure, note_recovery
 from cardservice.ledger.money import from_minor
 from cardservice.models.base import utcnow
-from cardservice.outbound import signed_headers
+from cardservice.outbound import UrlNotAllowed, post_checked, read_at_most, signed_headers
 from cardservice.security import CardCipher
 from cardservice.sql import Tx, text_uuid
 from cardservice.transactions.engine import Authorization, Decided, Verdict, authorize, decide
@@ -39,6 +43,15 @@ from cardservice.transactions.engine import record as record_answer
 from cardservice.web import dumps
 
 EVENT_TYPE = "authorization.request"
+MAX_ANSWER_BYTES = 16_384  # an answer is a small object; a longer body is an error
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """What unit 1 leaves to ask: the endpoint and the event it is sent."""
+
+    endpoint: Endpoint
+    event: dict[str, Any]
 
 
 def request_event(request: Authorization, decided: Decided) -> dict[str, Any]:
@@ -71,35 +84,40 @@ def request_event(request: Authorization, decided: Decided) -> dict[str, Any]:
     }
 
 
-def _answer(response: httpx.Response) -> tuple[bool, str | None] | None:
+def _answer(status: int, body: bytes | None) -> tuple[bool, str | None] | None:
     """(approved, reason) from a 2xx `{"approved": bool, "reason"?: str}`, else None."""
-    if not response.is_success:
+    if not 200 <= status < 300 or body is None:
         return None
     try:
-        body = orjson.loads(response.content)
+        parsed = orjson.loads(body)
     except orjson.JSONDecodeError:
         return None
-    if not isinstance(body, dict) or not isinstance(body.get("approved"), bool):
+    if not isinstance(parsed, dict) or not isinstance(parsed.get("approved"), bool):
         return None
-    reason = body.get("reason")
-    return body["approved"], reason[:255] if isinstance(reason, str) else None
+    reason = parsed.get("reason")
+    return parsed["approved"], reason[:255] if isinstance(reason, str) else None
 
 
-async def ask(http: httpx.AsyncClient, endpoint: Endpoint, event: dict[str, Any]) -> Verdict:
+async def ask(
+    http: httpx.AsyncClient, endpoint: Endpoint, event: dict[str, Any], allow_private: bool
+) -> Verdict:
     """POST the signed event and read the answer within the endpoint's timeout (the whole
-    exchange, not each phase of it). Never raises for anything the endpoint does."""
+    exchange, not each phase of it), to the address its host resolves to now, checked as
+    webhooks' are (a name that turned private is an `endpoint_error`). Never raises for
+    anything the endpoint does."""
     body = dumps(event)
     headers = signed_headers([endpoint.secret], event["uuid"], body, utcnow())
-    seconds = endpoint.timeout_ms / 1000
     fallback = endpoint.approve_on_timeout
     try:
-        async with asyncio.timeout(seconds):
-            response = await http.post(endpoint.url, content=body, headers=headers, timeout=seconds)
+        async with (
+            asyncio.timeout(endpoint.timeout_ms / 1000),
+            post_checked(http, endpoint.url, body, headers, allow_private) as response,
+        ):
+            answer = _answer(response.status_code, await read_at_most(response, MAX_ANSWER_BYTES))
     except (TimeoutError, httpx.TimeoutException):
         return Verdict(fallback, "timeout")
-    except httpx.HTTPError:
+    except (httpx.HTTPError, UrlNotAllowed, OSError):
         return Verdict(fallback, "endpoint_error")
-    answer = _answer(response)
     if answer is None:
         return Verdict(fallback, "endpoint_error")
     return Verdict(answer[0], "endpoint", answer[1])
@@ -122,29 +140,32 @@ async def authorize_card(
     cipher: CardCipher,
     user_uuid: uuid.UUID,
     request: Authorization,
+    *,
+    allow_private: bool,
 ) -> dict[str, Any]:
     """Answer one authorization, asking the user's decision endpoint when one is set and the
-    rules approve. Returns the transaction's row."""
-    endpoint = await endpoint_of(db.reader, cipher, user_uuid)
-    if endpoint is None:
-        return await db.transact(lambda tx: authorize(tx, cipher, user_uuid, request))
-    if endpoint.in_stand_in(utcnow()):
-        stand_in = Verdict(endpoint.approve_on_timeout, "stand_in")
-        return await db.transact(lambda tx: authorize(tx, cipher, user_uuid, request, stand_in))
+    rules approve. Returns the transaction's row.
 
-    async def rules_first(tx: Tx) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-        """Unit 1: (the transaction a decline by the rules recorded, or the question to ask
-        about an approval)."""
+    Unit 1 decides under the locks; the endpoint's row comes with the locked card. Without an
+    endpoint (or in its stand-in), or when the rules decline, unit 1 records the answer and
+    that is all; otherwise it writes nothing and the endpoint is asked (`allow_private`:
+    whether its host may resolve to a private address, `Settings.private_urls_allowed`)."""
+
+    async def rules_first(tx: Tx) -> tuple[dict[str, Any] | None, Question | None]:
         now = utcnow()
         decided = await decide(tx, cipher, user_uuid, request, now)
-        if not decided.approved:
+        endpoint = endpoint_in(decided.card, cipher)
+        if not decided.approved or endpoint is None:
             return await record_answer(tx, user_uuid, request, decided, None, now), None
-        return None, request_event(request, decided)
+        if endpoint.in_stand_in(now):
+            stand_in = Verdict(endpoint.approve_on_timeout, "stand_in")
+            return await record_answer(tx, user_uuid, request, decided, stand_in, now), None
+        return None, Question(endpoint, request_event(request, decided))
 
-    declined, event = await db.transact(rules_first)
-    if declined is not None:
-        return declined
-    assert event is not None
-    verdict = await ask(http, endpoint, event)
-    await _note_health(db, user_uuid, endpoint, verdict)
+    recorded, question = await db.transact(rules_first)
+    if recorded is not None:
+        return recorded
+    assert question is not None
+    verdict = await ask(http, question.endpoint, question.event, allow_private)
+    await _note_health(db, user_uuid, question.endpoint, verdict)
     return await db.transact(lambda tx: authorize(tx, cipher, user_uuid, request, verdict))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request
+from fastapi import Query, Request
 from fastapi.responses import Response
 
 from cardservice.auth.dependencies import CallerA
@@ -21,9 +21,9 @@ from cardservice.dictionaries.schemas import (
 )
 from cardservice.ledger.money import from_minor
 from cardservice.openapi import BEARER_OR_MFA, PUBLIC, Envelope
-from cardservice.web import JSONResponse, cacheable, ok
+from cardservice.web import JSONResponse, Router, cacheable, ok
 
-router = APIRouter(prefix="/dictionary", tags=["dictionaries"])
+router = Router(prefix="/dictionary", tags=["dictionaries"])
 
 POPULAR_MAX_AGE = 60
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Annotated, get_args
 
-from fastapi import APIRouter, Path, Request
+from fastapi import Path, Request
 
 from cardservice.auth.dependencies import CallerA
 from cardservice.db import Db
@@ -17,9 +17,9 @@ from cardservice.filters import UUID, filters_parameter, one_of, read_filters
 from cardservice.ledger.money import to_minor
 from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope, PagedEnvelope
 from cardservice.pages import StandardPage
-from cardservice.web import JSONResponse, body_schema, ok, read_json
+from cardservice.web import JSONResponse, Router, body_schema, ok, read_json
 
-router = APIRouter(tags=["disputes"])
+router = Router(tags=["disputes"])
 
 DisputeUuid = Annotated[str, Path(alias="disputeUuid", pattern=UUID_PATTERN)]
 DISPUTE_FILTERS = {"status": one_of(*get_args(DisputeStatus)), "transaction_uuid": UUID}

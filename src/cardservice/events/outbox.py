@@ -3,8 +3,9 @@
 
 * `complete_events(tx)` runs at the end of every write unit (`db.Database.transaction`),
   before the commit: it fills `data` of the unit's pending events with the API
-  record of the object as it is now. No code path has to remember it; on PostgreSQL a
-  deferred trigger refuses to commit an event left without data.
+  record of the object as it is now (one statement reads the pending events with their
+  objects' columns, one more writes the data). No code path has to remember it; on
+  PostgreSQL a deferred trigger refuses to commit an event left without data.
 * `sequence_events(tx)` gives committed events their `sequence`, in commit order. An
   identity column is drawn at insert, not at commit: unit A can insert event 1, unit B
   event 2, B commit first, and a reader that walked past 2 would never see 1. Filtering on
@@ -17,31 +18,24 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
-from uuid import UUID
 
 from cardservice.attachments.service import attachment_record
-from cardservice.cards.records import card_columns, card_record
-from cardservice.disputes.records import dispute_columns, dispute_record
-from cardservice.sql import Row, Tx, as_uuid, in_list, text_uuid
-from cardservice.transactions.records import transaction_columns, transaction_record
+from cardservice.cards.records import CARD_FIELDS, card_columns, card_record
+from cardservice.disputes.records import DISPUTE_FIELDS, dispute_columns, dispute_record
+from cardservice.sql import Row, Tx, in_list
+from cardservice.transactions.records import (
+    TRANSACTION_FIELDS,
+    transaction_columns,
+    transaction_record,
+)
 from cardservice.transactions.three_ds import code_record
 from cardservice.web import dumps
 
 BATCH = 500
 SEQUENCER_LOCK = 15_001  # pg_advisory_xact_lock key: one sequencer at a time
 
-_PENDING = "SELECT id, object_type, object_uuid FROM events WHERE data IS NULL ORDER BY id"
-_CARDS = f"SELECT {card_columns('c')} FROM cards c WHERE c.uuid IN "  # noqa: S608
-_TRANSACTIONS = f"SELECT {transaction_columns('t')} FROM transactions t WHERE t.uuid IN "  # noqa: S608
-_THREE_DS = """
-SELECT d.uuid, d.card_uuid, c.bin, c.last4, d.merchant_name, d.amount, d.currency,
-       d.created_at, d.expires_at
-FROM three_ds_codes d JOIN cards c ON c.uuid = d.card_uuid WHERE d.uuid IN """
-_ATTACHMENTS = (
-    "SELECT uuid, type, mime_type, size, sha256, created_at FROM attachments WHERE uuid IN "
-)
-_DISPUTES = f"SELECT {dispute_columns('d')} FROM disputes d WHERE d.uuid IN "  # noqa: S608
 _SET_DATA_PG = """
 UPDATE events SET data = v.data
 FROM unnest(CAST($1 AS bigint[]), CAST($2 AS text[])) AS v(id, data) WHERE events.id = v.id"""
@@ -49,25 +43,84 @@ _SET_DATA_ONE = "UPDATE events SET data = $2 WHERE id = $1"
 _FORGET = "DELETE FROM events WHERE id IN "
 
 
-def _attachment(row: Row) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class _Source:
+    """Where the records of one object type come from: its table (as `alias`) joined to its
+    pending events, the select list `columns` (the object's uuid first), and the builder of
+    its record from those values."""
+
+    object_type: str
+    table: str
+    alias: str
+    columns: str
+    width: int
+    build: Callable[[Sequence[Any]], dict[str, Any]]
+    also: str = ""  # a further join the columns need
+
+    @property
+    def join(self) -> str:
+        a = self.alias
+        on = f"e.object_type = '{self.object_type}' AND {a}.uuid = e.object_uuid"
+        return f"LEFT JOIN {self.table} {a} ON {on} {self.also}"
+
+
+def _named(names: tuple[str, ...], build: Callable[[dict[str, Any]], Any]) -> Callable[..., Any]:
+    """A builder that reads columns by name, fed the values of `names` in that order."""
+    return lambda values: build(dict(zip(names, values, strict=True)))
+
+
+def _attachment(row: dict[str, Any]) -> dict[str, Any]:
     return attachment_record(row).model_dump()
 
 
-# object type → (the query of its records by uuid, the record builder)
-RECORDS: dict[str, tuple[str, Callable[[Row], dict[str, Any]]]] = {
-    "card": (_CARDS, card_record),
-    "transaction": (_TRANSACTIONS, transaction_record),
-    "three_ds_code": (_THREE_DS, code_record),
-    "attachment": (_ATTACHMENTS, _attachment),
-    "dispute": (_DISPUTES, dispute_record),
-}
+_THREE_DS_NAMES = ("uuid", "card_uuid", "bin", "last4", "merchant_name", "amount", "currency",
+                   "created_at", "expires_at")  # fmt: skip
+_ATTACHMENT_NAMES = ("uuid", "type", "mime_type", "size", "sha256", "created_at")
+SOURCES = (
+    _Source("card", "cards", "c", card_columns("c"), len(CARD_FIELDS), card_record),
+    _Source("transaction", "transactions", "t", transaction_columns("t"),
+            len(TRANSACTION_FIELDS), transaction_record),
+    _Source("three_ds_code", "three_ds_codes", "d",
+            "d.uuid, d.card_uuid, dc.bin, dc.last4, d.merchant_name, d.amount, d.currency,"
+            " d.created_at, d.expires_at",
+            len(_THREE_DS_NAMES), _named(_THREE_DS_NAMES, code_record),
+            also="LEFT JOIN cards dc ON dc.uuid = d.card_uuid"),
+    _Source("attachment", "attachments", "a",
+            ", ".join(f"a.{name}" for name in _ATTACHMENT_NAMES),
+            len(_ATTACHMENT_NAMES), _named(_ATTACHMENT_NAMES, _attachment)),
+    _Source("dispute", "disputes", "p", dispute_columns("p"), len(DISPUTE_FIELDS),
+            dispute_record),
+)  # fmt: skip
+# The unit's pending events, each with its object's columns, in one statement: every source
+# contributes its columns (NULL unless the event is of its type and its object still exists).
+_PENDING = (
+    "SELECT e.id, e.object_type, "  # noqa: S608 - our fragments
+    + ", ".join(source.columns for source in SOURCES)
+    + " FROM events e "
+    + " ".join(source.join for source in SOURCES)
+    + " WHERE e.data IS NULL ORDER BY e.id"
+)
 
 
-async def _records(tx: Tx, object_type: str, uuids: Sequence[UUID]) -> dict[str, bytes]:
-    """The API records of these objects as JSON, by uuid text."""
-    sql, build = RECORDS[object_type]
-    rows = await tx.rows(sql + in_list(len(uuids)), *uuids)
-    return {str(record["uuid"]): dumps(record) for record in map(build, rows)}
+def _offsets() -> dict[str, tuple[int, _Source]]:
+    """Object type → (its first column in a `_PENDING` row, its source)."""
+    found, at = {}, 2  # after e.id, e.object_type
+    for source in SOURCES:
+        found[source.object_type] = (at, source)
+        at += source.width
+    return found
+
+
+_OFFSETS = _offsets()
+
+
+def _record(row: Row) -> bytes | None:
+    """The event's data: its object's record as JSON, or None when the object is gone."""
+    start, source = _OFFSETS[row[1]]
+    values = tuple(row)[start : start + source.width]
+    if values[0] is None:
+        return None
+    return dumps(source.build(values))
 
 
 async def _set_data(tx: Tx, ids: list[int], data: list[str]) -> None:
@@ -80,29 +133,26 @@ async def _set_data(tx: Tx, ids: list[int], data: list[str]) -> None:
 
 async def complete_events(tx: Tx) -> None:
     """Fill `data` of this unit's pending events with their object's record as it is now
-    (several changes of one object in a unit: each event carries the final state)."""
+    (several changes of one object in a unit: each event carries the final state). One
+    statement reads them with their objects; one more writes the data."""
     pending = await tx.rows(_PENDING)
-    for start in range(0, len(pending), BATCH):
-        batch = pending[start : start + BATCH]
-        wanted: dict[str, set[UUID]] = {}
-        for row in batch:
-            wanted.setdefault(row["object_type"], set()).add(_uuid(row["object_uuid"]))
-        found: dict[str, bytes] = {}
-        for object_type, uuids in wanted.items():
-            found.update(await _records(tx, object_type, sorted(uuids)))
-        done = [row for row in batch if str(_uuid(row["object_uuid"])) in found]
-        gone = [int(row["id"]) for row in batch if str(_uuid(row["object_uuid"])) not in found]
-        if gone:  # the unit removed what it made: no change is left to tell
-            await tx.execute(_FORGET + in_list(len(gone)), *gone)
-        ids = [int(row["id"]) for row in done]
-        data = [found[str(_uuid(row["object_uuid"]))].decode() for row in done]
-        await _set_data(tx, ids, data)
-
-
-def _uuid(value: Any) -> UUID:
-    found = as_uuid(text_uuid(value))
-    assert found is not None
-    return found
+    if not pending:
+        return
+    ids: list[int] = []
+    data: list[str] = []
+    gone: list[int] = []
+    for row in pending:
+        record = _record(row)
+        if record is None:  # the unit removed what it made: no change is left to tell
+            gone.append(int(row[0]))
+        else:
+            ids.append(int(row[0]))
+            data.append(record.decode())
+    for start in range(0, len(gone), BATCH):
+        chunk = gone[start : start + BATCH]
+        await tx.execute(_FORGET + in_list(len(chunk)), *chunk)
+    for start in range(0, len(ids), BATCH):
+        await _set_data(tx, ids[start : start + BATCH], data[start : start + BATCH])
 
 
 _UNSEQUENCED = """

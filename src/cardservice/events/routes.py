@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import Path, Query, Request
 
 from cardservice.auth.dependencies import CallerA
 from cardservice.db import Db
@@ -15,10 +15,10 @@ from cardservice.filters import filters_parameter, one_of, read_filters
 from cardservice.models.base import utcnow
 from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope
 from cardservice.sql import Tx
-from cardservice.web import JSONResponse, ok
+from cardservice.web import JSONResponse, Router, ok
 from cardservice.webhooks.queue import publish_committed, redeliver
 
-router = APIRouter(tags=["events"])
+router = Router(tags=["events"])
 EventUuid = Annotated[str, Path(alias="eventUuid", pattern=UUID_PATTERN)]
 EVENT_FILTERS = {"type": one_of(*EVENT_TYPES)}
 

@@ -55,7 +55,7 @@ class Transaction(UuidPk, Timestamps, Base):
     merchant_captured_amount: Mapped[int | None] = mapped_column(
         BigInteger,
         doc="a foreign-currency purchase: what its captures took so far, the merchant's minor"
-        " units (migration 20261124_01)",
+        " units (migration 20261124_23)",
     )
     merchant_currency: Mapped[str | None] = mapped_column(String(3))
     rate: Mapped[str | None] = mapped_column(

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path
+from fastapi import Path
 
 from cardservice.auth.dependencies import CallerA
 from cardservice.db import Db
 from cardservice.openapi import BEARER_OR_MFA, SLUG_MAX_LENGTH, SLUG_PATTERN, Envelope
 from cardservice.payments.schemas import PaymentCurrencyRecord
 from cardservice.payments.service import currencies_of
-from cardservice.web import JSONResponse, ok
+from cardservice.web import JSONResponse, Router, ok
 
-router = APIRouter(tags=["payments"])
+router = Router(tags=["payments"])
 
 
 @router.get(

@@ -107,7 +107,9 @@ async def _run_authorization(args: argparse.Namespace, settings: Settings) -> st
     )
     try:
         user = await db.transact(lambda tx: user_by_email(tx, args.email))
-        row = await authorize_card(db, http, cipher, user, message)
+        row = await authorize_card(
+            db, http, cipher, user, message, allow_private=settings.private_urls_allowed
+        )
     finally:
         await http.aclose()
         await db.dispose()

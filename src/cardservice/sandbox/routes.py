@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Path, Request
+from fastapi import Path, Request
 from pydantic import BaseModel
 
 from cardservice import metrics
@@ -38,6 +38,7 @@ from cardservice.transactions.schemas import (
 from cardservice.transactions.three_ds import issue_code
 from cardservice.web import (
     JSONResponse,
+    Router,
     body_schema,
     ok,
     parse_json,
@@ -46,7 +47,7 @@ from cardservice.web import (
     require_json,
 )
 
-router = APIRouter(prefix="/sandbox", tags=["sandbox"])
+router = Router(prefix="/sandbox", tags=["sandbox"])
 TransactionUuid = Annotated[str, Path(alias="transactionUuid", pattern=UUID_PATTERN)]
 DisputeUuid = Annotated[str, Path(alias="disputeUuid", pattern=UUID_PATTERN)]
 Created = Envelope[TransactionRecord]
@@ -96,7 +97,14 @@ async def create_sandbox_authorization(request: Request, caller: CallerA, db: Db
         force_decline=body.force_decline,
     )
     state = request.app.state
-    row = await authorize_card(db, state.outbound, state.cipher, caller.user_uuid, message)
+    row = await authorize_card(
+        db,
+        state.outbound,
+        state.cipher,
+        caller.user_uuid,
+        message,
+        allow_private=state.settings.private_urls_allowed,
+    )
     metrics.count_authorization(row["status"], row["error_slug"])  # once committed
     return ok(transaction_record_of(row), status_code=201)
 
@@ -159,6 +167,7 @@ async def increment_sandbox_transaction(
         caller.user_uuid,
         uuid.UUID(transaction_uuid),
         to_minor(body.amount),
+        allow_private=state.settings.private_urls_allowed,
     )
     metrics.count_authorization(row["status"], row["error_slug"])  # once committed
     return ok(transaction_record_of(row), status_code=201)

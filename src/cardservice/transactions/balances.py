@@ -20,15 +20,25 @@ SELECT a.uuid, a.status, a.balance
 FROM cards c JOIN accounts a ON a.uuid = c.account_uuid
 WHERE c.uuid = $1 AND c.user_uuid = $2
 FOR NO KEY UPDATE OF a"""
+# The user's decision endpoint (API.md §10), read with the card: no round trip of its own.
+_ENDPOINT_COLUMNS = (
+    "e.url AS endpoint_url, e.secret_ciphertext AS endpoint_secret,"
+    " e.timeout_ms AS endpoint_timeout_ms, e.on_timeout AS endpoint_on_timeout,"
+    " e.consecutive_failures AS endpoint_failures, e.stand_in_until AS endpoint_stand_in_until"
+)
 _CARD_WITH_FEES = f"""
-SELECT {CARD_COLUMNS}, o.slug AS fee_slug, o.kind AS fee_kind, o.value AS fee_value
+SELECT {CARD_COLUMNS}, o.slug AS fee_slug, o.kind AS fee_kind, o.value AS fee_value,
+       {_ENDPOINT_COLUMNS}
 FROM cards c LEFT JOIN user_fee_overrides o ON o.user_uuid = $2
+             LEFT JOIN authorization_endpoints e ON e.user_uuid = $2
 WHERE c.uuid = $1
 FOR NO KEY UPDATE OF c"""  # noqa: S608 - constant columns
 _CARD_WITH_FEES_AND_TAG = f"""
 SELECT {CARD_COLUMNS}, o.slug AS fee_slug, o.kind AS fee_kind, o.value AS fee_value,
+       {_ENDPOINT_COLUMNS},
        t.slug AS tag_slug, t.restriction AS tag_restriction, t.hold_days AS tag_hold_days
 FROM cards c LEFT JOIN user_fee_overrides o ON o.user_uuid = $2
+             LEFT JOIN authorization_endpoints e ON e.user_uuid = $2
              LEFT JOIN transaction_tags t ON t.slug = $3
 WHERE c.uuid = $1
 FOR NO KEY UPDATE OF c"""  # noqa: S608 - constant columns
@@ -44,8 +54,9 @@ async def lock_card_with_fees(
     tx: Tx, user_uuid: uuid.UUID, card_uuid: uuid.UUID, tag: str | None
 ) -> Sequence[Row]:
     """The card row, locked and read as it is now, joined with the user's fee overrides (one
-    row per override, or one row with none) and the merchant tag when one is named
-    (`tag_slug` is None when no such tag exists). Only the card row is locked."""
+    row per override, or one row with none), the user's decision endpoint (`endpoint_*`,
+    None when there is none) and the merchant tag when one is named (`tag_slug` is None when
+    no such tag exists). Only the card row is locked."""
     if tag is None:
         return await tx.rows(_CARD_WITH_FEES, card_uuid, user_uuid)
     return await tx.rows(_CARD_WITH_FEES_AND_TAG, card_uuid, user_uuid, tag)

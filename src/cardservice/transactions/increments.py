@@ -29,6 +29,8 @@ async def increment_purchase(
     user_uuid: uuid.UUID,
     purchase_uuid: uuid.UUID,
     amount: int,
+    *,
+    allow_private: bool,
 ) -> dict[str, Any]:
     """Raise the hold of the user's pending purchase by `amount` (a foreign-currency
     purchase's: in the merchant's currency, converted at the table's rate). Returns the
@@ -50,4 +52,4 @@ async def increment_purchase(
         tag=parent["tag"],
         parent_uuid=purchase_uuid,
     )
-    return await authorize_card(db, http, cipher, user_uuid, message)
+    return await authorize_card(db, http, cipher, user_uuid, message, allow_private=allow_private)

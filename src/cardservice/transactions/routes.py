@@ -7,7 +7,7 @@ import hashlib
 import uuid
 from typing import Annotated, get_args
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
 from cardservice.auth.dependencies import CallerA
@@ -25,9 +25,9 @@ from cardservice.transactions.schemas import (
     TransactionStatus,
     TransactionType,
 )
-from cardservice.web import JSONResponse, client_has, ok
+from cardservice.web import JSONResponse, Router, client_has, ok
 
-router = APIRouter(tags=["transactions"])
+router = Router(tags=["transactions"])
 
 TransactionUuid = Annotated[str, Path(alias="transactionUuid", pattern=UUID_PATTERN)]
 STATUSES, TYPES = get_args(TransactionStatus), get_args(TransactionType)

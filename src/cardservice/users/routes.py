@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 
 from cardservice.auth.dependencies import CallerA, CallerB
 from cardservice.db import Db
@@ -12,9 +12,9 @@ from cardservice.transactions.schemas import ThreeDsRecord
 from cardservice.transactions.three_ds import unassigned_codes
 from cardservice.users.schemas import UserSummary
 from cardservice.users.summary import user_summary
-from cardservice.web import JSONResponse, ok
+from cardservice.web import JSONResponse, Router, ok
 
-router = APIRouter(tags=["users"])
+router = Router(tags=["users"])
 
 
 @router.get(

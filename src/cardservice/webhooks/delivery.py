@@ -6,6 +6,9 @@ the outcome. At least once, never the same attempt twice:
   one at a time). A worker that dies mid-attempt leaves its lease to expire; the next claim
   takes the delivery again as a new attempt. The outcome is written only by the attempt
   that still holds the delivery (`attempts` unchanged).
+* attempts are recorded in batches (`record`: one unit for the attempts that ended since the
+  loop's last step); an attempt not yet recorded when its worker dies is made again once its
+  lease expires, as one cut short.
 * a 2xx within the timeout is delivered; anything else is retried after 5 s, 5 min,
   30 min, 2 h, 5 h, 10 h, 10 h (± 10 %), then the delivery is failed. `webhook-id` is the
   event's uuid on every attempt. Redirects are not followed; the host is resolved and
@@ -18,9 +21,9 @@ import asyncio
 import logging
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from urllib.parse import urlsplit
 from uuid import UUID
 
 import httpx
@@ -29,7 +32,7 @@ from cardservice.config import Settings
 from cardservice.db import Database
 from cardservice.events.listing import EVENT_COLUMNS, event_record
 from cardservice.models.base import utcnow
-from cardservice.outbound import UrlNotAllowed, resolve, signature_header
+from cardservice.outbound import UrlNotAllowed, post_checked, signature_header
 from cardservice.security import CardCipher
 from cardservice.sql import Row, Tx, as_datetime, in_list, insert_sql, text_uuid
 from cardservice.web import dumps
@@ -59,14 +62,17 @@ SELECT d.id AS delivery_id, d.attempts, w.uuid AS endpoint_uuid, w.url, w.secret
        w.previous_secret_ciphertext, w.previous_secret_expires_at, {EVENT_COLUMNS}
 FROM webhook_deliveries d JOIN webhook_endpoints w ON w.uuid = d.endpoint_uuid
 JOIN events e ON e.id = d.event_id WHERE d.id IN """  # noqa: S608
-_ATTEMPT = insert_sql(
-    "webhook_attempts",
-    ("delivery_id", "endpoint_uuid", "event_uuid", "attempt", "status_code", "error",
-     "duration_ms", "next_attempt_at", "created_at"),
-)  # fmt: skip
-_FINISH = """
+_ATTEMPT_COLUMNS = ("delivery_id", "endpoint_uuid", "event_uuid", "attempt", "status_code",
+                    "error", "duration_ms", "next_attempt_at", "created_at")  # fmt: skip
+_RECORD_BATCH = 100  # attempts per INSERT (9 parameters each)
+_FINISH_ONE = """
 UPDATE webhook_deliveries SET status = $3, next_attempt_at = $4, lease_until = NULL
 WHERE id = $1 AND attempts = $2"""
+_FINISH_PG = """
+UPDATE webhook_deliveries d SET status = v.status, next_attempt_at = v.next_at, lease_until = NULL
+FROM unnest(CAST($1 AS bigint[]), CAST($2 AS int[]), CAST($3 AS text[]),
+            CAST($4 AS timestamptz[])) AS v(id, attempts, status, next_at)
+WHERE d.id = v.id AND d.attempts = v.attempts"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,11 +150,9 @@ async def post(client: httpx.AsyncClient, claimed: Claimed, settings: Settings) 
     error: str | None = None
     try:
         async with asyncio.timeout(settings.webhook_timeout_seconds):
-            target = await resolve(claimed.url, settings.private_urls_allowed)
             timestamp = int(time.time())
             headers = {
                 "content-type": "application/json",
-                "host": urlsplit(claimed.url).netloc,
                 "user-agent": "cardservice-webhooks",
                 "webhook-id": str(claimed.event_uuid),
                 "webhook-timestamp": str(timestamp),
@@ -156,12 +160,9 @@ async def post(client: httpx.AsyncClient, claimed: Claimed, settings: Settings) 
                     claimed.secrets, str(claimed.event_uuid), timestamp, claimed.body
                 ),
             }
-            https = urlsplit(claimed.url).scheme == "https"
-            extensions = {"sni_hostname": target.host} if https else {}
-            async with client.stream(
-                "POST", target.connect_url, content=claimed.body, headers=headers,
-                extensions=extensions,
-            ) as response:  # fmt: skip
+            async with post_checked(
+                client, claimed.url, claimed.body, headers, settings.private_urls_allowed
+            ) as response:
                 status = response.status_code
     except UrlNotAllowed as exc:
         error = f"url_not_allowed: {exc.message}"
@@ -172,25 +173,69 @@ async def post(client: httpx.AsyncClient, claimed: Claimed, settings: Settings) 
     return Outcome(started_at, status, error, int((time.monotonic() - started) * 1000))
 
 
-async def record(db: Database, claimed: Claimed, outcome: Outcome, rng: random.Random) -> None:
-    """Log the attempt; the delivery is delivered, due again later, or failed."""
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """An attempt made, waiting to be recorded: what happened, and what follows from it."""
+
+    claimed: Claimed
+    outcome: Outcome
+    status: str  # delivered | pending (due again at `next_at`) | failed
+    next_at: datetime | None
+
+    @classmethod
+    def of(cls, claimed: Claimed, outcome: Outcome, rng: random.Random) -> Finished:
+        """The attempt's verdict, its retry due from when the attempt ended."""
+        delay = None if outcome.ok else retry_delay(claimed.attempt, rng)
+        status = "delivered" if outcome.ok else ("pending" if delay else "failed")
+        ended = outcome.started_at + timedelta(milliseconds=outcome.duration_ms)
+        return cls(claimed, outcome, status, ended + delay if delay else None)
+
+
+async def record(db: Database, finished: Sequence[Finished]) -> None:
+    """Log a batch of attempts in one unit: each delivery is delivered, due again later,
+    or failed — only where the attempt still holds it (`attempts` unchanged)."""
+    if not finished:
+        return
     now = utcnow()
-    delay = None if outcome.ok else retry_delay(claimed.attempt, rng)
-    status = "delivered" if outcome.ok else ("pending" if delay else "failed")
-    next_at = now + delay if delay else None
 
     async def work(tx: Tx) -> None:
-        await tx.execute(
-            _ATTEMPT, claimed.delivery_id, claimed.endpoint_uuid, claimed.event_uuid,
-            claimed.attempt, outcome.status_code, outcome.error, outcome.duration_ms,
-            next_at, now,
-        )  # fmt: skip
-        await tx.execute(_FINISH, claimed.delivery_id, claimed.attempt, status, next_at or now)
+        for start in range(0, len(finished), _RECORD_BATCH):
+            chunk = finished[start : start + _RECORD_BATCH]
+            args: list[object] = []
+            for f in chunk:
+                c, o = f.claimed, f.outcome
+                args += [c.delivery_id, c.endpoint_uuid, c.event_uuid, c.attempt, o.status_code,
+                         o.error, o.duration_ms, f.next_at, now]  # fmt: skip
+            await tx.execute(insert_sql("webhook_attempts", _ATTEMPT_COLUMNS, len(chunk)), *args)
+            await _finish(tx, chunk, now)
 
     await db.transact(work)
+    for f in finished:
+        _observe(f)
+
+
+async def _finish(tx: Tx, chunk: Sequence[Finished], now: datetime) -> None:
+    if tx.dialect == "sqlite":
+        for f in chunk:
+            c = f.claimed
+            await tx.execute(_FINISH_ONE, c.delivery_id, c.attempt, f.status, f.next_at or now)
+        return
+    await tx.execute(
+        _FINISH_PG,
+        [f.claimed.delivery_id for f in chunk],
+        [f.claimed.attempt for f in chunk],
+        [f.status for f in chunk],
+        [f.next_at or now for f in chunk],
+    )
+
+
+def _observe(finished: Finished) -> None:
+    claimed, outcome = finished.claimed, finished.outcome
     lag = (outcome.started_at - claimed.event_created_at).total_seconds()
     record_attempt(
-        ok=outcome.ok, gave_up=status == "failed", first_lag=lag if claimed.attempt == 1 else None
+        ok=outcome.ok,
+        gave_up=finished.status == "failed",
+        first_lag=lag if claimed.attempt == 1 else None,
     )
     log.info(
         "webhook attempt",
@@ -201,6 +246,6 @@ async def record(db: Database, claimed: Claimed, outcome: Outcome, rng: random.R
             "status_code": outcome.status_code,
             "error": outcome.error,
             "duration_ms": outcome.duration_ms,
-            "delivery": status,
+            "delivery": finished.status,
         },
     )

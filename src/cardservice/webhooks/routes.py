@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Request
+from fastapi import Path, Request
 
 from cardservice.auth.dependencies import CallerA
 from cardservice.db import Db
@@ -15,7 +15,7 @@ from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Done, Envelope, Pag
 from cardservice.outbound import check_url
 from cardservice.pages import StandardPage
 from cardservice.sql import Tx
-from cardservice.web import JSONResponse, body_schema, done, ok, read_json
+from cardservice.web import JSONResponse, Router, body_schema, done, ok, read_json
 from cardservice.webhooks import service
 from cardservice.webhooks.queue import replay
 from cardservice.webhooks.schemas import (
@@ -26,7 +26,7 @@ from cardservice.webhooks.schemas import (
     ReplayRequest,
 )
 
-router = APIRouter(tags=["webhooks"])
+router = Router(tags=["webhooks"])
 EndpointUuid = Annotated[str, Path(alias="endpointUuid", pattern=UUID_PATTERN)]
 ONE = "/webhook-endpoints/{endpointUuid:uuid36}"
 

@@ -4,7 +4,9 @@ and, every `CARDSERVICE_HOLD_SWEEP_SECONDS`, release the holds past their expiry
 
 Runs as `cardservice worker`, and once inside every `cardservice serve` process unless
 `CARDSERVICE_EMBEDDED_WORKER=0`. Attempts run concurrently (up to
-`CARDSERVICE_WORKER_CONCURRENCY`), so one hanging receiver holds one slot, not the loop.
+`CARDSERVICE_WORKER_CONCURRENCY`), so one hanging receiver holds one slot, not the loop; the
+attempts that ended are recorded together at the start of the next step (one unit a step,
+not one per attempt).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from cardservice.models.base import utcnow
 from cardservice.outbound import outbound_client
 from cardservice.security import CardCipher
 from cardservice.transactions.expiry import sweep_expired_holds
-from cardservice.webhooks.delivery import Claimed, claim, post, record
+from cardservice.webhooks.delivery import Claimed, Finished, claim, post, record
 from cardservice.webhooks.queue import publish_committed
 
 log = logging.getLogger("cardservice.webhooks")
@@ -42,6 +44,7 @@ class DeliveryWorker:
         self._lease = timedelta(seconds=settings.webhook_lease_seconds)
         self._rng = random.Random()  # noqa: S311 - retry jitter, not a secret
         self._in_flight: set[asyncio.Task[None]] = set()
+        self._finished: list[Finished] = []  # attempts made, recorded at the next step
         self._next_sweep = 0.0  # monotonic time of the next hold sweep: at once on start
 
     async def run(self, stop: asyncio.Event) -> None:
@@ -60,8 +63,11 @@ class DeliveryWorker:
                 for task in self._in_flight:
                     task.cancel()
                 await asyncio.gather(*self._in_flight, return_exceptions=True)
+                with contextlib.suppress(Exception):  # else their leases expire: made again
+                    await self._record()
 
     async def _step(self, client: httpx.AsyncClient) -> None:
+        await self._record()
         await publish_committed(self._db)
         if time.monotonic() >= self._next_sweep:
             self._next_sweep = time.monotonic() + self._settings.hold_sweep_seconds
@@ -75,13 +81,17 @@ class DeliveryWorker:
             task.add_done_callback(self._in_flight.discard)
 
     async def _attempt(self, client: httpx.AsyncClient, claimed: Claimed) -> None:
+        outcome = await post(client, claimed, self._settings)  # never raises
+        self._finished.append(Finished.of(claimed, outcome, self._rng))
+
+    async def _record(self) -> None:
+        """Record the attempts that ended since the last step, in one unit. If it fails they
+        stay unrecorded: their leases expire and they are made again (at least once)."""
+        finished, self._finished = self._finished, []
         try:
-            outcome = await post(client, claimed, self._settings)
-            await record(self._db, claimed, outcome, self._rng)
-        except Exception:  # the lease expires and the attempt is made again
-            log.exception(
-                "webhook attempt not recorded", extra={"event_uuid": str(claimed.event_uuid)}
-            )
+            await record(self._db, finished)
+        except Exception:
+            log.exception("webhook attempts not recorded", extra={"attempts": len(finished)})
 
 
 @contextlib.asynccontextmanager

@@ -90,6 +90,8 @@ from .increment_request import IncrementRequest
 from .list_accounts_filters import ListAccountsFilters
 from .list_accounts_filters_status import ListAccountsFiltersStatus
 from .list_accounts_filters_type import ListAccountsFiltersType
+from .list_attachments_filters import ListAttachmentsFilters
+from .list_attachments_filters_type import ListAttachmentsFiltersType
 from .list_cards_filters import ListCardsFilters
 from .list_cards_filters_status import ListCardsFiltersStatus
 from .list_disputes_filters import ListDisputesFilters
@@ -107,6 +109,7 @@ from .owner import Owner
 from .page_meta import PageMeta
 from .paged_envelope_accounts_page import PagedEnvelopeAccountsPage
 from .paged_envelope_card_list import PagedEnvelopeCardList
+from .paged_envelope_list_attachment_record import PagedEnvelopeListAttachmentRecord
 from .paged_envelope_list_attempt_record import PagedEnvelopeListAttemptRecord
 from .paged_envelope_list_dispute_record import PagedEnvelopeListDisputeRecord
 from .paged_envelope_list_endpoint_record import PagedEnvelopeListEndpointRecord
@@ -227,6 +230,8 @@ __all__ = (
     "ListAccountsFilters",
     "ListAccountsFiltersStatus",
     "ListAccountsFiltersType",
+    "ListAttachmentsFilters",
+    "ListAttachmentsFiltersType",
     "ListCardsFilters",
     "ListCardsFiltersStatus",
     "ListDisputesFilters",
@@ -243,6 +248,7 @@ __all__ = (
     "Owner",
     "PagedEnvelopeAccountsPage",
     "PagedEnvelopeCardList",
+    "PagedEnvelopeListAttachmentRecord",
     "PagedEnvelopeListAttemptRecord",
     "PagedEnvelopeListDisputeRecord",
     "PagedEnvelopeListEndpointRecord",

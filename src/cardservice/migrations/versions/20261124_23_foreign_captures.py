@@ -10,8 +10,8 @@ Existing foreign purchases: pending, reversed or declined ones captured nothing 
 completed or refunded one was captured once and final, in the merchant amount authorized
 unless its capture named another, which was not kept: its `merchant_amount` is taken.
 
-Revision ID: 20261124_01
-Revises: 20261123_21
+Revision ID: 20261124_23
+Revises: 20261124_22
 Create Date: 2026-11-24
 """
 
@@ -20,8 +20,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "20261124_01"
-down_revision = "20261123_21"
+revision = "20261124_23"
+down_revision = "20261124_22"
 branch_labels = None
 depends_on = None
 
