@@ -138,6 +138,7 @@ async def test_a_posting_in_another_currency_than_its_holder_is_refused(
         "fee = -1",
         "refunded_amount = amount + 1",
         "refunded_amount = -1",
+        "merchant_captured_amount = -1",
         "type = 'gift'",
         "status = 'lost'",
         "direction = 'sideways'",

@@ -4,7 +4,8 @@
 the merchant's currency so far (NULL for a purchase in the card's own currency), the
 merchant-currency twin of `captured_amount`. With it `merchant_amount − merchant_captured_amount`
 is what the merchant still holds, as `amount − captured_amount` is in the card's currency
-(docs/transactions.md, "Foreign currency").
+(docs/transactions.md, "Foreign currency"). The database refuses a negative one (a CHECK on
+PostgreSQL, triggers on SQLite, as the other amounts of 20261123_02).
 
 Existing foreign purchases: pending, reversed or declined ones captured nothing (0); a
 completed or refunded one was captured once and final, in the merchant amount authorized
@@ -26,6 +27,10 @@ branch_labels = None
 depends_on = None
 
 
+CHECK_NAME = "ck_transactions_merchant_captured_not_negative"
+CHECK = "{r}merchant_captured_amount IS NULL OR {r}merchant_captured_amount >= 0"
+
+
 def upgrade() -> None:
     op.add_column("transactions", sa.Column("merchant_captured_amount", sa.BigInteger()))
     op.execute(
@@ -33,6 +38,17 @@ def upgrade() -> None:
         " WHEN status IN ('completed', 'refunded') THEN merchant_amount ELSE 0 END"
         " WHERE merchant_currency IS NOT NULL"
     )
+    if op.get_bind().dialect.name == "postgresql":
+        op.execute(
+            f"ALTER TABLE transactions ADD CONSTRAINT {CHECK_NAME} CHECK ({CHECK.format(r='')})"
+        )
+        return
+    for event in ("INSERT", "UPDATE"):
+        op.execute(
+            f"CREATE TRIGGER {CHECK_NAME}_{event.lower()} BEFORE {event} ON transactions"
+            f" WHEN NOT ({CHECK.format(r='NEW.')})"
+            f" BEGIN SELECT RAISE(ABORT, 'CHECK constraint failed: {CHECK_NAME}'); END"
+        )
 
 
 def downgrade() -> None:
