@@ -32,7 +32,7 @@ from cardservice.config import Settings
 from cardservice.db import Database
 from cardservice.events.listing import EVENT_COLUMNS, event_record
 from cardservice.models.base import utcnow
-from cardservice.outbound import UrlNotAllowed, post_checked, signature_header
+from cardservice.outbound import UrlNotAllowed, post_checked, signed_headers
 from cardservice.security import CardCipher
 from cardservice.sql import Row, Tx, as_datetime, in_list, insert_sql, text_uuid
 from cardservice.web import dumps
@@ -150,16 +150,10 @@ async def post(client: httpx.AsyncClient, claimed: Claimed, settings: Settings) 
     error: str | None = None
     try:
         async with asyncio.timeout(settings.webhook_timeout_seconds):
-            timestamp = int(time.time())
-            headers = {
-                "content-type": "application/json",
-                "user-agent": "cardservice-webhooks",
-                "webhook-id": str(claimed.event_uuid),
-                "webhook-timestamp": str(timestamp),
-                "webhook-signature": signature_header(
-                    claimed.secrets, str(claimed.event_uuid), timestamp, claimed.body
-                ),
-            }
+            headers = signed_headers(
+                claimed.secrets, str(claimed.event_uuid), claimed.body, utcnow()
+            )
+            headers["user-agent"] = "cardservice-webhooks"
             async with post_checked(
                 client, claimed.url, claimed.body, headers, settings.private_urls_allowed
             ) as response:
