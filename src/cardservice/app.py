@@ -45,7 +45,7 @@ from cardservice.logs import configure_logging
 from cardservice.middleware import RequestContextMiddleware
 from cardservice.openapi import build_openapi
 from cardservice.openapi_sdk import operation_id
-from cardservice.outbound import outbound_client
+from cardservice.outbound import Outbound
 from cardservice.payments.routes import router as payments_router
 from cardservice.ratelimit import RateLimiter
 from cardservice.sandbox.routes import router as sandbox_router
@@ -137,7 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.rate_limiter = RateLimiter(settings.redis_url, settings.workers)
     app.state.tokens = TokenCache(settings.auth_cache_seconds)
     app.state.cipher = CardCipher.from_settings(settings)
-    app.state.outbound = outbound_client()
+    app.state.outbound = Outbound()
     app.state.tracing = tracing_for(settings.otel_endpoint)
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(RequestValidationError, _validation_error)

@@ -17,7 +17,7 @@ from fastapi import FastAPI
 from standardwebhooks import Webhook
 
 from cardservice.models.base import utcnow
-from cardservice.outbound import outbound_client
+from cardservice.outbound import Outbound
 from cardservice.webhooks.delivery import (
     RETRY_SCHEDULE,
     Claimed,
@@ -224,7 +224,7 @@ async def test_attempts_are_recorded_together_and_only_by_the_attempt_holding_th
         return await transact(work)
 
     db.transact = counted
-    async with outbound_client(5) as client_for_hooks:
+    async with Outbound() as client_for_hooks:
         await record(db, [await answered(c) for c in older])
         assert units == 1
         pending = "SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending'"

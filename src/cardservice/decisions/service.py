@@ -28,14 +28,13 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
 import orjson
 
 from cardservice.db import Database
 from cardservice.decisions.endpoints import Endpoint, endpoint_in, note_failure, note_recovery
 from cardservice.ledger.money import from_minor
 from cardservice.models.base import utcnow
-from cardservice.outbound import UrlNotAllowed, post_checked, read_at_most, signed_headers
+from cardservice.outbound import CallFailed, Outbound, UrlNotAllowed, signed_headers
 from cardservice.security import CardCipher
 from cardservice.sql import Tx, text_uuid
 from cardservice.transactions.engine import Authorization, Decided, Verdict, authorize, decide
@@ -99,7 +98,7 @@ def _answer(status: int, body: bytes | None) -> tuple[bool, str | None] | None:
 
 
 async def ask(
-    http: httpx.AsyncClient, endpoint: Endpoint, event: dict[str, Any], allow_private: bool
+    http: Outbound, endpoint: Endpoint, event: dict[str, Any], allow_private: bool
 ) -> Verdict:
     """POST the signed event and read the answer within the endpoint's timeout (the whole
     exchange, not each phase of it), to the address its host resolves to now, checked as
@@ -109,15 +108,15 @@ async def ask(
     headers = signed_headers([endpoint.secret], event["uuid"], body, utcnow())
     fallback = endpoint.approve_on_timeout
     try:
-        async with (
-            asyncio.timeout(endpoint.timeout_ms / 1000),
-            post_checked(http, endpoint.url, body, headers, allow_private) as response,
-        ):
-            answer = _answer(response.status_code, await read_at_most(response, MAX_ANSWER_BYTES))
-    except (TimeoutError, httpx.TimeoutException):
+        async with asyncio.timeout(endpoint.timeout_ms / 1000):
+            reply = await http.post(
+                endpoint.url, body, headers, allow_private=allow_private, limit=MAX_ANSWER_BYTES
+            )
+    except TimeoutError:
         return Verdict(fallback, "timeout")
-    except (httpx.HTTPError, UrlNotAllowed, OSError):
+    except (CallFailed, UrlNotAllowed):
         return Verdict(fallback, "endpoint_error")
+    answer = _answer(reply.status, reply.body)
     if answer is None:
         return Verdict(fallback, "endpoint_error")
     return Verdict(answer[0], "endpoint", answer[1])
@@ -136,7 +135,7 @@ async def _note_health(
 
 async def authorize_card(
     db: Database,
-    http: httpx.AsyncClient,
+    http: Outbound,
     cipher: CardCipher,
     user_uuid: uuid.UUID,
     request: Authorization,

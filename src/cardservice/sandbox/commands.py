@@ -13,7 +13,7 @@ from cardservice.db import Database
 from cardservice.decisions.service import authorize_card
 from cardservice.ledger.money import to_minor
 from cardservice.models.base import utcnow
-from cardservice.outbound import outbound_client
+from cardservice.outbound import Outbound
 from cardservice.security import CardCipher
 from cardservice.sql import Tx
 from cardservice.transactions import lifecycle
@@ -94,7 +94,7 @@ async def _deposit(tx: Tx, _cipher: CardCipher, user: uuid.UUID, args: Any) -> s
 async def _run_authorization(args: argparse.Namespace, settings: Settings) -> str:
     """An authorization as the sandbox route answers it: the user's decision endpoint is
     asked between two units of work (decisions/service.py), so it has a handler of its own."""
-    db, cipher, http = Database(settings), CardCipher.from_settings(settings), outbound_client()
+    db, cipher, http = Database(settings), CardCipher.from_settings(settings), Outbound()
     message = Authorization(
         card_uuid=args.card,
         amount=args.amount,

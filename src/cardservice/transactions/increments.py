@@ -12,10 +12,9 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-import httpx
-
 from cardservice.db import Database
 from cardservice.decisions.service import authorize_card
+from cardservice.outbound import Outbound
 from cardservice.security import CardCipher
 from cardservice.transactions.engine import Authorization
 from cardservice.transactions.lifecycle import InvalidTransition
@@ -24,7 +23,7 @@ from cardservice.transactions.reports import one_transaction
 
 async def increment_purchase(
     db: Database,
-    http: httpx.AsyncClient,
+    http: Outbound,
     cipher: CardCipher,
     user_uuid: uuid.UUID,
     purchase_uuid: uuid.UUID,

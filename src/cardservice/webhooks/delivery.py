@@ -26,13 +26,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from uuid import UUID
 
-import httpx
-
 from cardservice.config import Settings
 from cardservice.db import Database
 from cardservice.events.listing import EVENT_COLUMNS, event_record
 from cardservice.models.base import utcnow
-from cardservice.outbound import UrlNotAllowed, post_checked, signed_headers
+from cardservice.outbound import CallFailed, Outbound, UrlNotAllowed, signed_headers
 from cardservice.security import CardCipher
 from cardservice.sql import Row, Tx, as_datetime, in_list, insert_sql, text_uuid
 from cardservice.web import dumps
@@ -41,6 +39,7 @@ from cardservice.webhooks.service import live_secrets
 
 log = logging.getLogger("cardservice.webhooks")
 
+ANSWER_LIMIT = 65536  # bytes of a receiver's answer read; its status is what counts
 RETRY_SCHEDULE = (5, 300, 1800, 7200, 18000, 36000, 36000)  # seconds after attempt 1, 2, …
 JITTER = 0.10
 _DUE = """
@@ -143,7 +142,7 @@ async def claim(db: Database, cipher: CardCipher, lease: timedelta, limit: int) 
     return await db.transact(work)
 
 
-async def post(client: httpx.AsyncClient, claimed: Claimed, settings: Settings) -> Outcome:
+async def post(client: Outbound, claimed: Claimed, settings: Settings) -> Outcome:
     """One POST of the event, signed, cut at the timeout; never raises."""
     started, started_at = time.monotonic(), utcnow()
     status: int | None = None
@@ -154,16 +153,20 @@ async def post(client: httpx.AsyncClient, claimed: Claimed, settings: Settings) 
                 claimed.secrets, str(claimed.event_uuid), claimed.body, utcnow()
             )
             headers["user-agent"] = "cardservice-webhooks"
-            async with post_checked(
-                client, claimed.url, claimed.body, headers, settings.private_urls_allowed
-            ) as response:
-                status = response.status_code
+            answer = await client.post(
+                claimed.url,
+                claimed.body,
+                headers,
+                allow_private=settings.private_urls_allowed,
+                limit=ANSWER_LIMIT,
+            )
+            status = answer.status
     except UrlNotAllowed as exc:
         error = f"url_not_allowed: {exc.message}"
     except TimeoutError:
         error = f"timeout after {settings.webhook_timeout_seconds:g} s"
-    except (httpx.HTTPError, OSError, ValueError) as exc:  # whatever the URL or peer did
-        error = f"{type(exc).__name__}: {exc}"[:500]
+    except CallFailed as exc:  # whatever the peer did
+        error = str(exc)[:500]
     return Outcome(started_at, status, error, int((time.monotonic() - started) * 1000))
 
 

@@ -19,12 +19,10 @@ import time
 from collections.abc import AsyncIterator
 from datetime import timedelta
 
-import httpx
-
 from cardservice.config import Settings
 from cardservice.db import Database
 from cardservice.models.base import utcnow
-from cardservice.outbound import outbound_client
+from cardservice.outbound import Outbound
 from cardservice.security import CardCipher
 from cardservice.transactions.expiry import sweep_expired_holds
 from cardservice.webhooks.delivery import Claimed, Finished, claim, post, record
@@ -48,7 +46,7 @@ class DeliveryWorker:
         self._next_sweep = 0.0  # monotonic time of the next hold sweep: at once on start
 
     async def run(self, stop: asyncio.Event) -> None:
-        async with outbound_client(self._settings.webhook_timeout_seconds) as client:
+        async with Outbound() as client:  # each attempt is cut at the webhook timeout
             try:
                 while not stop.is_set():
                     pause = self._settings.worker_poll_seconds
@@ -65,7 +63,7 @@ class DeliveryWorker:
                 await asyncio.gather(*self._in_flight, return_exceptions=True)
                 await self._record()  # what ended before the stop (it never raises)
 
-    async def _step(self, client: httpx.AsyncClient) -> None:
+    async def _step(self, client: Outbound) -> None:
         await self._record()
         await publish_committed(self._db)
         if time.monotonic() >= self._next_sweep:
@@ -79,7 +77,7 @@ class DeliveryWorker:
             self._in_flight.add(task)
             task.add_done_callback(self._in_flight.discard)
 
-    async def _attempt(self, client: httpx.AsyncClient, claimed: Claimed) -> None:
+    async def _attempt(self, client: Outbound, claimed: Claimed) -> None:
         outcome = await post(client, claimed, self._settings)  # never raises
         self._finished.append(Finished.of(claimed, outcome, self._rng))
 
