@@ -3,6 +3,7 @@
     python -m bench.profile --database sqlite            # CPU ms per request, each endpoint
     python -m bench.profile --database postgresql --profile "GET /card"   # + pyinstrument tree
     python -m bench.profile --database postgresql --functions "POST /card/buy"  # + CPU by function
+    python -m bench.profile --database postgresql --peer   # + the bare peer's, same process
 
 CPU time (not wall time) of this process over N sequential requests through the ASGI app:
 on a shared machine it is far steadier than req/s, so it shows what a change to a hot path
@@ -24,9 +25,12 @@ import uuid
 
 import asyncpg
 import httpx
+from starlette.types import ASGIApp
 
-from bench.dataset import build
-from bench.run import ADMIN_DSN, KEY, Target, endpoints
+from bench import peer
+from bench.dataset import DataSet, build
+from bench.peer import app as peer_app
+from bench.run import ADMIN_DSN, KEY, PEER_ENDPOINTS, Target, endpoints
 from cardservice.app import create_app
 from cardservice.config import Settings
 from cardservice.db import Database
@@ -45,7 +49,12 @@ async def _database(kind: str) -> tuple[str, str | None]:
 
 
 async def run(
-    kind: str, requests: int, profile: str | None, functions: str | None, cards: int
+    kind: str,
+    requests: int,
+    profile: str | None,
+    functions: str | None,
+    cards: int,
+    with_peer: bool,
 ) -> None:
     url, name = await _database(kind)
     try:
@@ -63,73 +72,82 @@ async def run(
         )
         await db.dispose()
         app = create_app(settings)
-        async with (
-            app.router.lifespan_context(app),
-            httpx.AsyncClient(
-                transport=httpx.ASGITransport(app=app), base_url="http://bench"
-            ) as client,
-        ):
-            health = Target("GET /health", "baseline", "/health", [(data.token, None)])
-            for target in [health, *endpoints(data, deep_page=50)]:
-                label = target.label
-                token, body = target.variants[0]
-                headers = {"Authorization": f"Bearer {token}"}
-                if body is not None:
-                    headers["Content-Type"] = "application/json"
-
-                async def call(
-                    target: Target = target,
-                    body: str | None = body,
-                    headers: dict[str, str] = headers,
-                ) -> None:
-                    response = await client.request(
-                        target.method, target.path, content=body, headers=headers
-                    )
-                    if response.status_code >= 300:
-                        raise RuntimeError(
-                            f"{target.label}: {response.status_code} {response.text}"
-                        )
-
-                for _ in range(20):  # warm caches and pools
-                    await call()
-                profiler = None
-                if profile and label.startswith(profile):
-                    from pyinstrument import Profiler
-
-                    profiler = Profiler(async_mode="enabled")
-                    profiler.start()
-                by_function = None
-                if functions and label.startswith(functions):
-                    by_function = cProfile.Profile(time.process_time)
-                    by_function.enable()
-                cpu, wall = time.process_time(), time.perf_counter()
-                for _ in range(requests):
-                    await call()
-                cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-                if profiler is not None:
-                    profiler.stop()
-                    print(profiler.output_text(unicode=False, color=False, show_all=False))
-                if by_function is not None:
-                    by_function.disable()
-                    stats = pstats.Stats(by_function).sort_stats("tottime")
-                    stats.print_stats(45)
-                    stats.sort_stats("cumulative").print_stats(
-                        "cardservice|fastapi/(routing|dependencies)|pydantic|starlette", 60
-                    )
-                print(
-                    json.dumps(
-                        {
-                            "endpoint": label,
-                            "cpu_ms": round(cpu / requests * 1000, 3),
-                            "wall_ms": round(wall / requests * 1000, 3),
-                        }
-                    )
-                )
+        async with app.router.lifespan_context(app):
+            service = await _measure(app, data, requests, profile, functions)
+        peer = await _measure_peer(url, data, requests) if with_peer else {}
+        for label, cpu in service.items():
+            figure: dict[str, object] = {"endpoint": label, "cpu_ms": cpu}
+            if label in peer:
+                figure |= {"peer_cpu_ms": peer[label], "peer_ratio": round(peer[label] / cpu, 3)}
+            print(json.dumps(figure))
     finally:
         if name:
             admin = await asyncpg.connect(ADMIN_DSN)
             await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
             await admin.close()
+
+
+async def _measure(
+    app: ASGIApp, data: DataSet, requests: int, profile: str | None, functions: str | None
+) -> dict[str, float]:
+    """CPU ms per request of `app` for `GET /health` and each benchmarked endpoint."""
+    cpu_ms: dict[str, float] = {}
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app), base_url="http://bench"
+    ) as client:
+        health = Target("GET /health", "baseline", "/health", [(data.token, None)])
+        for target in [health, *endpoints(data, deep_page=50)]:
+            if app is peer_app and target.label not in PEER_ENDPOINTS | {"GET /health"}:
+                continue
+            label = target.label
+            token, body = target.variants[0]
+            headers = {"Authorization": f"Bearer {token}"}
+            if body is not None:
+                headers["Content-Type"] = "application/json"
+
+            async def call(
+                target: Target = target, body: str | None = body, headers: dict[str, str] = headers
+            ) -> None:
+                response = await client.request(
+                    target.method, target.path, content=body, headers=headers
+                )
+                if response.status_code >= 300:
+                    raise RuntimeError(f"{target.label}: {response.status_code} {response.text}")
+
+            for _ in range(20):  # warm caches and pools
+                await call()
+            profiler = None
+            if profile and label.startswith(profile):
+                from pyinstrument import Profiler
+
+                profiler = Profiler(async_mode="enabled")
+                profiler.start()
+            by_function = None
+            if functions and label.startswith(functions):
+                by_function = cProfile.Profile(time.process_time)
+                by_function.enable()
+            cpu = time.process_time()
+            for _ in range(requests):
+                await call()
+            cpu_ms[label] = round((time.process_time() - cpu) / requests * 1000, 3)
+            if profiler is not None:
+                profiler.stop()
+                print(profiler.output_text(unicode=False, color=False, show_all=False))
+            if by_function is not None:
+                by_function.disable()
+                stats = pstats.Stats(by_function).sort_stats("tottime")
+                stats.print_stats(45)
+                stats.sort_stats("cumulative").print_stats(
+                    "cardservice|fastapi/(routing|dependencies)|pydantic|starlette", 60
+                )
+    return cpu_ms
+
+
+async def _measure_peer(url: str, data: DataSet, requests: int) -> dict[str, float]:
+    """The same for the bare peer (`bench/peer.py`) on the same data, in this process."""
+    peer.DB = peer.Database(url)
+    await peer.DB.open()
+    return await _measure(peer_app, data, requests, None, None)
 
 
 def main() -> int:
@@ -141,8 +159,13 @@ def main() -> int:
         "--functions", help="endpoint label prefix to show CPU time by function (cProfile)"
     )
     parser.add_argument("--cards", type=int, default=100, help="the heavy user's cards")
+    parser.add_argument(
+        "--peer", action="store_true", help="also the bare peer's CPU per request, and the ratio"
+    )
     args = parser.parse_args()
-    asyncio.run(run(args.database, args.requests, args.profile, args.functions, args.cards))
+    asyncio.run(
+        run(args.database, args.requests, args.profile, args.functions, args.cards, args.peer)
+    )
     return 0
 
 
