@@ -8,7 +8,8 @@ hot endpoint's SQL and JSON with no framework, on the same server program and wo
     python -m bench.run                    # 1,000 cards and 1,000,000 transactions
 
 Peak throughput: wrk, 64 connections. Latency: hey at a fixed rate of half that endpoint's
-peak (rate-limited workers, so latency is not just connections ÷ throughput).
+peak (rate-limited workers, so latency is not just connections ÷ throughput). Then the heavy
+user's whole history as CSV from one worker: rows/s and the worker's peak RSS.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from cardservice.config import Settings
 from cardservice.db import Database
 from cardservice.migrations import upgrade_database
 from cardservice.security import CardCipher
+from cardservice.sql import text_uuid
 
 ADMIN_DSN = os.environ.get("CARDSERVICE_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
 KEY = "hXo9m1GJZ0PgtDk0eJ1rV9yB0g3o4Zb8u0eHqXqvP1s="
@@ -279,9 +281,10 @@ def sqlite_write_tps(url: str, data: DataSet, seconds: int) -> float:
     return sqlite_loop_tps(url.split(":///", 1)[1], holder.token, holder.card, seconds)
 
 
-def endpoints(data: DataSet, deep_page: int) -> list[Target]:
+def endpoints(data: DataSet, deep_page: int, cursor: str | None = None) -> list[Target]:
     """Reads as the heavy user; writes spread over the ordinary users (one account each),
-    as many holders buy and pay at once; and the single-account write path for contrast."""
+    as many holders buy and pay at once; and the single-account write path for contrast.
+    With `cursor` (the last row of page `deep_page - 1`), the keyset page at that depth."""
     heavy = data.token
     targets = [
         Target("GET /card", "read", "/card", [(heavy, None)]),
@@ -301,6 +304,16 @@ def endpoints(data: DataSet, deep_page: int) -> list[Target]:
         ),
         Target("GET /user/summary", "read", "/user/summary", [(heavy, None)]),
     ]
+    if cursor is not None:
+        targets.insert(
+            4,
+            Target(
+                f"GET /transaction/report (keyset, page {deep_page:,})",
+                "read",
+                f"/transaction/report?starting_after={cursor}",
+                [(heavy, None)],
+            ),
+        )
     if data.reference is not None:
         targets.insert(
             3,
@@ -379,6 +392,7 @@ def measure(
     write_baseline: float,
 ) -> tuple[list[Figure], float]:
     figures: list[Figure] = []
+    cursor = asyncio.run(_row_before_page(url, data, deep_page))
     peer_rps = _peer(url, data, seconds, workers, deep_page)
     if kind == "sqlite":
         write_baseline = sqlite_write_tps(url, data, seconds)
@@ -389,7 +403,7 @@ def measure(
         rps, p50, p99, errors = wrk(f"{server.base}/health", seconds, None)
         health = Figure(kind, "GET /health", "baseline", rps, p50, p99, errors, 1.0)
         figures.append(health)
-        for target in endpoints(data, deep_page):
+        for target in endpoints(data, deep_page, cursor):
             rps, p50, p99, errors = wrk(server.base + target.path, seconds, target)
             baseline = health.rps if target.kind == "read" else write_baseline
             figure = Figure(
@@ -423,6 +437,57 @@ def measure(
     return figures, rss
 
 
+async def _row_before_page(url: str, data: DataSet, page: int) -> str:
+    """The heavy user's last transaction on report page `page - 1`: the keyset cursor that
+    opens page `page` (looked up once, before the clock starts)."""
+    db = Database(Settings(database_url=url, encryption_key=KEY))
+    try:
+        found = await db.reader.value(
+            "SELECT t.uuid FROM transactions t WHERE t.user_uuid = "
+            "(SELECT user_uuid FROM transactions WHERE uuid = $1) "
+            "ORDER BY t.created_at DESC, t.uuid DESC LIMIT 1 OFFSET $2",
+            uuid.UUID(data.transactions[0]),
+            (page - 1) * 20 - 1,
+        )
+    finally:
+        await db.dispose()
+    return str(text_uuid(found))
+
+
+async def _export(base: str, token: str) -> tuple[int, float]:
+    """Rows of the caller's whole history as CSV, and the seconds it took."""
+    rows, started = 0, time.perf_counter()
+    headers = {"Authorization": f"Bearer {token}"}
+    async with (
+        httpx.AsyncClient(base_url=base, timeout=None) as client,
+        client.stream("GET", "/transaction/report.csv", headers=headers) as response,
+    ):
+        assert response.status_code == 200, response.status_code
+        async for chunk in response.aiter_bytes():
+            rows += chunk.count(b"\r\n")
+    return rows - 1, time.perf_counter() - started  # less the header
+
+
+def export_csv(kind: str, url: str, data: DataSet) -> dict[str, object]:
+    """`GET /transaction/report.csv` of the heavy user's whole history from one worker: rows,
+    rows/s, and the worker's peak RSS (VmHWM) before and after."""
+    with tempfile.TemporaryDirectory() as workdir, Server(url, Path(workdir), 1) as server:
+        httpx.get(f"{server.base}/health")
+        before = server.peak_rss_mb()
+        rows, seconds = asyncio.run(_export(server.base, data.token))
+        after = server.peak_rss_mb()
+    figure: dict[str, object] = {
+        "database": kind,
+        "rows": rows,
+        "seconds": round(seconds, 2),
+        "rows_per_s": round(rows / seconds),
+        "peak_rss_mb_before": round(before, 1),
+        "peak_rss_mb_after": round(after, 1),
+    }
+    print(f"export {json.dumps(figure)}", file=sys.stderr, flush=True)
+    return figure
+
+
 def _peer(url: str, data: DataSet, seconds: int, workers: int, deep_page: int) -> dict[str, float]:
     """Peak req/s of the bare peer for each endpoint it answers, on the same data."""
     found = {}
@@ -447,7 +512,12 @@ def row(f: Figure) -> str:
     )
 
 
-def table(figures: list[Figure], write_baseline: float, rss: dict[str, float]) -> str:
+def table(
+    figures: list[Figure],
+    write_baseline: float,
+    rss: dict[str, float],
+    exports: list[dict[str, object]],
+) -> str:
     lines = [
         f"{'db':<10} {'endpoint':<44} {'req/s':>9} {'ratio':>7} {'p50':>8} {'p99':>8} {'errors':>6}"
         f" {'@rate':>8} {'p50':>7} {'p99':>7} {'errors':>6} {'peer':>6}"
@@ -455,6 +525,12 @@ def table(figures: list[Figure], write_baseline: float, rss: dict[str, float]) -
     lines += [row(f) for f in figures]
     lines.append(f"pgbench TPC-B tps (write baseline): {write_baseline:.1f}")
     lines += [f"peak RSS per worker [{db}]: {mb:.1f} MB" for db, mb in rss.items()]
+    lines += [
+        f"CSV export [{e['database']}]: {e['rows']:,} rows in {e['seconds']} s ="
+        f" {e['rows_per_s']:,} rows/s; worker peak RSS {e['peak_rss_mb_before']} MB before,"
+        f" {e['peak_rss_mb_after']} MB after"
+        for e in exports
+    ]
     lines.append(
         "ratios: reads against GET /health of the same server; writes against pgbench TPC-B"
         " (PostgreSQL) or the bare sqlite3 write loop (SQLite); peer: req/s against the bare"
@@ -504,6 +580,7 @@ def main() -> int:
     write_baseline = pgbench_tps(seconds)
     figures: list[Figure] = []
     rss: dict[str, float] = {}
+    exports: list[dict[str, object]] = []
     RESULTS.mkdir(exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     out = RESULTS / f"{'quick' if args.quick else 'full'}-{stamp}.json"
@@ -514,6 +591,7 @@ def main() -> int:
                 kind, url, data, seconds, args.workers, deep_page, write_baseline
             )
             figures += measured
+            exports.append(export_csv(kind, url, data))
             out.write_text(  # after each database, so a failure keeps what was measured
                 json.dumps(
                     {
@@ -523,6 +601,7 @@ def main() -> int:
                         "pgbench_tps": write_baseline,
                         "peak_rss_mb": rss,
                         "figures": [asdict(f) for f in figures],
+                        "exports": exports,
                     },
                     indent=2,
                 )
@@ -530,7 +609,7 @@ def main() -> int:
     finally:
         for _url, _data, name in prepared.values():
             asyncio.run(_drop(name))
-    print(table(figures, write_baseline, rss))
+    print(table(figures, write_baseline, rss, exports))
     print(f"written {out}")
     return 0
 
