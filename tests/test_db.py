@@ -249,3 +249,20 @@ async def test_write_units_queued_on_a_row_lock_leave_connections_to_reads(
         await holder.execute("ROLLBACK")
         await holder.close()
     assert all(r.status_code == 201 for r in await asyncio.gather(*buys))
+
+
+async def test_sqlite_scans_waiting_for_a_thread_hold_no_connection(tmp_path: Path) -> None:
+    """Each reader connection keeps its own page cache: 64 long reads at once (deep report
+    pages under load) must not open 64 of them, only one per thread that runs a scan."""
+    settings = Settings(database_url=f"sqlite:///{tmp_path}/scans.db")
+    db = Database(settings)
+    try:
+        walk = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000) "
+        results = await asyncio.gather(
+            *(db.reader.scan(walk + "SELECT count(*) FROM n") for _ in range(64))
+        )
+        assert [r[0][0] for r in results] == [20000] * 64
+        threads = min(32, (os.cpu_count() or 1) + 4)  # the default executor's size
+        assert 1 <= len(db.reader._idle) <= threads  # type: ignore[attr-defined]
+    finally:
+        await db.dispose()

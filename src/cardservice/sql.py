@@ -296,7 +296,8 @@ class SQLiteTx:
 
 class SQLiteReader:
     """Reads on `query_only` connections of the embedded database: inline, or on a thread for
-    `scan`. A connection serves one statement at a time."""
+    `scan`. A connection serves one statement at a time; idle ones are kept (`list.pop` and
+    `append` are atomic, so threads share the list safely)."""
 
     def __init__(self, path: str, key: str) -> None:
         self._path, self.key = path, key
@@ -326,11 +327,10 @@ class SQLiteReader:
         return found[0][0] if found else None
 
     async def scan(self, sql: str, *args: Any) -> Sequence[Row]:
-        connection = self._checkout()
-        try:
-            return await asyncio.to_thread(_sqlite_rows, connection, sql, args)
-        finally:
-            self._idle.append(connection)
+        """On a thread of the default executor, which takes its connection when it starts:
+        scans waiting for a thread hold none, so the connections (each with its page cache)
+        number at most the threads plus one inline."""
+        return await asyncio.to_thread(self._run, sql, args)
 
     async def close(self) -> None:
         while self._idle:
