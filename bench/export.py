@@ -19,7 +19,7 @@ def main() -> int:
     parser.add_argument("--transactions", type=int, default=1_000_000)
     parser.add_argument("--databases", default="postgresql,sqlite")
     args = parser.parse_args()
-    size = {"cards": 10, "transactions": args.transactions, "users": 1}
+    size = {"cards": 100, "transactions": args.transactions, "users": 1}  # 10 cards run dry
     for kind in args.databases.split(","):
         url, data, name = asyncio.run(_prepare(kind, size))
         try:

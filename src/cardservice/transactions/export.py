@@ -25,18 +25,24 @@ COLUMNS = (
 )  # fmt: skip
 
 
-def _cell(value: Any) -> Any:
-    if isinstance(value, datetime):
-        return value.strftime("%Y-%m-%dT%H:%M:%SZ")
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return "" if value is None else value
+_NO_MERCHANT: dict[str, None] = {"name": None, "mcc": None, "country": None, "city": None}
 
 
-def _line(record: dict[str, Any]) -> list[Any]:
-    merchant = record["merchant"] or {}
-    flat = {**record, **{f"merchant_{key}": value for key, value in merchant.items()}}
-    return [_cell(flat.get(column)) for column in COLUMNS]
+def _time(value: str | datetime) -> str:
+    """A record's timestamp: already `…Z` text from SQLite, an aware datetime from asyncpg."""
+    return value if isinstance(value, str) else value.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _line(r: dict[str, Any]) -> list[Any]:
+    """One record as the cells of `COLUMNS` (the csv writer writes None as an empty cell)."""
+    m = r["merchant"] or _NO_MERCHANT
+    return [
+        r["uuid"], _time(r["created_at"]), _time(r["updated_at"]), r["type"], r["status"],
+        r["direction"], r["amount"], r["fee"], r["refunded_amount"], r["currency"],
+        r["card_uuid"], r["account_uuid"], m["name"], m["mcc"], m["country"], m["city"],
+        r["tag"], r["error"], "true" if r["flagged"] else "false", r["description"],
+        r["parent_uuid"], r["decision"],
+    ]  # fmt: skip
 
 
 async def csv_chunks(

@@ -22,6 +22,7 @@ TRANSACTION_FIELDS = (
     "hold_expires_at", "merchant_amount", "merchant_currency", "rate",
     "merchant_captured_amount",
 )  # fmt: skip
+_WIDTH = len(TRANSACTION_FIELDS)
 NEWEST_FIRST = "ORDER BY t.created_at DESC, t.uuid DESC"
 
 
@@ -37,7 +38,7 @@ def transaction_record(row: Row | Sequence[Any]) -> dict[str, Any]:
         merchant_name, mcc, country, city, tag, error, fee, refunded, flagged, description,
         parent_uuid, decision, created_at, updated_at, authorized, captured, expires_at,
         merchant_amount, merchant_currency, rate, merchant_captured,
-    ) = (row[i] for i in range(len(TRANSACTION_FIELDS)))  # fmt: skip
+    ) = tuple(row)[:_WIDTH]  # fmt: skip
     merchant = None
     if merchant_name is not None:
         merchant = {"name": merchant_name, "mcc": mcc, "country": country, "city": city}

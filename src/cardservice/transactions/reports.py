@@ -132,7 +132,7 @@ async def report_after(
 
 
 async def every_transaction(
-    reader: Reader, user_uuid: uuid.UUID, filters: dict[str, Any], batch: int = 5_000
+    reader: Reader, user_uuid: uuid.UUID, filters: dict[str, Any], batch: int = 1_000
 ) -> AsyncIterator[list[dict[str, Any]]]:
     """All matching transactions in the report's order, `batch` records at a time (a keyset
     walk: memory holds one batch, whatever the history's size)."""
