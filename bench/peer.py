@@ -31,7 +31,12 @@ from typing import Any
 import asyncpg
 import orjson
 
+from cardservice.cards.numbers import generate_pan
+from cardservice.security import CardCipher, generate_key
+
 URL = os.environ.get("CARDSERVICE_PEER_URL", "")
+# the service's own card-number cipher and number drawing: that work is the purchase's own
+CIPHER = CardCipher([(os.environ.get("CARDSERVICE_ENCRYPTION_KEY") or generate_key()).encode()])
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 
@@ -81,6 +86,37 @@ INSERT_ENTRY = """
 INSERT INTO journal_entries (id, kind, reference, created_at)
 VALUES ($1, 'card_purchase_pending', $2, $3)"""
 MOVE_CARD = "UPDATE cards SET balance = balance - $2, updated_at = $3 WHERE uuid = $1"
+# A purchase of one card: the account locked with the caller found by the token, the BIN, the
+# card (its number drawn and encrypted as the service does), its card_issue transaction, the
+# journal entry (account → card and fees), both balances, the outbox rows completed.
+BUY_ACCOUNT = f"""
+SELECT a.uuid, a.balance, a.currency, k.user_uuid, u.name,
+       (SELECT max(sort_order) FROM cards WHERE user_uuid = k.user_uuid)
+FROM api_tokens k JOIN accounts a ON a.user_uuid = k.user_uuid JOIN users u ON u.uuid = k.user_uuid
+WHERE {AUTH} AND a.uuid = $3 AND a.status = 'active' FOR NO KEY UPDATE OF a"""
+BIN = "SELECT bin, brand, currency FROM bins WHERE uuid = $1 AND status = 'available'"
+BUY_FEES = """
+SELECT coalesce(sum(value) FILTER (WHERE slug = 'card_issue' AND kind = 'fixed'), 0),
+       coalesce(sum(value) FILTER (WHERE slug = 'card_topup' AND kind = 'percent'), 0)
+FROM fee_rates WHERE plan = 'default'"""
+INSERT_CARD = """
+INSERT INTO cards (uuid, user_uuid, account_uuid, bin_uuid, bin, brand, currency,
+  pan_ciphertext, pan_fingerprint, last4, expiry_month, expiry_year, balance, status,
+  is_favorite, sort_order, holder_name, created_at, updated_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 0, 'active', $13, $14, $15, $16,
+  $16)"""
+INSERT_ISSUE = """
+INSERT INTO transactions (uuid, user_uuid, account_uuid, card_uuid, type, status, direction,
+  amount, authorized_amount, captured_amount, currency, fee, refunded_amount, flagged,
+  description, created_at, updated_at)
+VALUES ($1, $2, $3, $4, 'card_issue', 'completed', 'debit', $5, 0, 0, $6, $7, 0, $8,
+  'Card issue', $9, $9)"""
+BUY_POSTINGS = """
+INSERT INTO postings (entry_id, account_uuid, card_uuid, system_book, currency, amount)
+VALUES ($1, $2, NULL, NULL, $4, $5), ($1, NULL, $3, NULL, $4, $6), ($1, NULL, NULL, 'fees', $4, $7)"""
+BUY_ENTRY = "INSERT INTO journal_entries (id, kind, reference, created_at) VALUES ($1, 'card_buy', NULL, $2)"
+MOVE_ACCOUNT = "UPDATE accounts SET balance = balance - $2, updated_at = $3 WHERE uuid = $1"
+SET_CARD = "UPDATE cards SET balance = $2 WHERE uuid = $1"
 # The transaction.created row the database's trigger wrote, completed (`events.outbox`).
 COMPLETE_EVENT = "UPDATE events SET data = $1 WHERE data IS NULL"
 HOLD = timedelta(days=7)  # an untagged hold's expiry (API.md §12)
@@ -155,6 +191,12 @@ class Database:
             self._sqlite = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             self._sqlite.execute("PRAGMA busy_timeout=30000")
 
+    async def close(self) -> None:
+        if self._pool is not None:
+            await self._pool.close()
+        if self._sqlite is not None:
+            self._sqlite.close()
+
     def _param(self, value: Any) -> Any:
         if self.dialect == "postgresql":
             return value
@@ -178,11 +220,14 @@ class Database:
         return self._sqlite.execute(self._sql(sql), params).fetchall()
 
     async def authorize(self, token: str, body: dict[str, Any]) -> dict[str, Any] | None:
+        return await self.unit(_authorize, token, body)
+
+    async def unit(self, work: Any, token: str, body: dict[str, Any]) -> dict[str, Any] | None:
         if self._pool is not None:
             async with self._pool.acquire() as connection, connection.transaction():
-                return await _authorize(_PgUnit(connection), self.dialect, token, body)
+                return await work(_PgUnit(connection), self.dialect, token, body)  # type: ignore[no-any-return]
         assert self._sqlite is not None
-        return sqlite_authorize(self._sqlite, token, body)
+        return sqlite_unit(self._sqlite, work, token, body)
 
 
 class _PgUnit:
@@ -223,6 +268,52 @@ async def _authorize(
     return result
 
 
+async def _buy(unit: Any, dialect: str, token: str, body: dict[str, Any]) -> dict[str, Any] | None:
+    """The purchase of one card as statements: the unit commits when this returns."""
+    now = datetime.now(UTC)
+    account = await unit.row(
+        BUY_ACCOUNT,
+        hashlib.sha256(token.encode()).hexdigest(),
+        now,
+        uuid.UUID(body["account_uuid"]),
+    )
+    found = await unit.row(BIN, uuid.UUID(body["bin_uuid"]))
+    if account is None or found is None:
+        return None
+    issue_fee, topup = await unit.row(BUY_FEES)
+    start = int(Decimal(str(body["start_balance"])) * 100)
+    fees = issue_fee + (start * topup + 5_000) // 10_000
+    total = start + fees
+    if account[1] < total or account[2] != found[2]:
+        return None
+    pan = generate_pan(found[0])
+    card, txn, user = uuid.uuid4(), uuid.uuid4(), account[3]
+    sort_order = int(account[5] or 0) + 1
+    await unit.execute(
+        INSERT_CARD, card, user, account[0], uuid.UUID(body["bin_uuid"]), found[0], found[1],
+        found[2], CIPHER.encrypt(pan), CIPHER.fingerprint(pan), pan[-4:], now.month,
+        now.year + 3, False, sort_order, account[4], now,
+    )  # fmt: skip
+    await unit.execute(INSERT_ISSUE, txn, user, account[0], card, start, found[2], fees, False, now)
+    entry = (await unit.row(NEXT_ENTRY[dialect]))[0]
+    await unit.execute(BUY_POSTINGS, entry, account[0], card, found[2], -total, start, fees)
+    await unit.execute(BUY_ENTRY, entry, now)
+    await unit.execute(MOVE_ACCOUNT, account[0], total, now)
+    await unit.execute(SET_CARD, card, start)
+    record = {
+        "uuid": card, "account_uuid": account[0], "bin": found[0], "brand": found[1],
+        "mask": found[0][:6] + "******" + pan[-4:], "last4": pan[-4:], "currency": found[2],
+        "balance": _money(start), "status": "active", "sort_order": sort_order,
+        "holder_name": account[4], "created_at": now, "updated_at": now,
+    }  # fmt: skip
+    await unit.execute(COMPLETE_EVENT, _json(record).decode())  # card.created, its transaction
+    return {
+        "cards": [record],
+        "account": {"uuid": account[0], "balance": _money(account[1] - total)},
+        "charge": {"total": _money(total), "fees": _money(fees), "currency": found[2]},
+    }
+
+
 class _SQLiteUnit:
     def __init__(self, db: Database, connection: sqlite3.Connection) -> None:
         self._db, self._connection = db, connection
@@ -239,11 +330,18 @@ def sqlite_authorize(
     connection: sqlite3.Connection, token: str, body: dict[str, Any]
 ) -> dict[str, Any] | None:
     """One authorization as one durable SQLite transaction (`BEGIN IMMEDIATE` … `COMMIT`)."""
+    return sqlite_unit(connection, _authorize, token, body)
+
+
+def sqlite_unit(
+    connection: sqlite3.Connection, work: Any, token: str, body: dict[str, Any]
+) -> dict[str, Any] | None:
+    """`work` (`_authorize`, `_buy`) as one durable SQLite transaction."""
     unit = _SQLiteUnit(Database("sqlite:///"), connection)
     connection.execute("BEGIN IMMEDIATE")
     connection.execute("PRAGMA defer_foreign_keys=ON")
     try:
-        coroutine = _authorize(unit, "sqlite", token, body)
+        coroutine = work(unit, "sqlite", token, body)
         try:
             coroutine.send(None)  # no awaits suspend on SQLite: it runs to completion here
         except StopIteration as done:
@@ -304,6 +402,9 @@ async def app(scope: dict[str, Any], receive: Receive, send: Send) -> None:
     key, now = hashlib.sha256(token.encode()).hexdigest(), datetime.now(UTC)
     if path in ("/health", "/ready"):
         await _answer(send, 200, {"success": True, "data": {"status": "ok"}})
+    elif path == "/card/buy":
+        record = await DB.unit(_buy, token, orjson.loads(await _body(receive)))
+        await _answer(send, 201 if record else 404, {"success": bool(record), "data": record})
     elif path == "/sandbox/authorizations":
         record = await DB.authorize(token, orjson.loads(await _body(receive)))
         await _answer(send, 201 if record else 404, {"success": bool(record), "data": record})

@@ -147,7 +147,10 @@ async def _measure_peer(url: str, data: DataSet, requests: int) -> dict[str, flo
     """The same for the bare peer (`bench/peer.py`) on the same data, in this process."""
     peer.DB = peer.Database(url)
     await peer.DB.open()
-    return await _measure(peer_app, data, requests, None, None)
+    try:
+        return await _measure(peer_app, data, requests, None, None)
+    finally:
+        await peer.DB.close()
 
 
 def main() -> int:

@@ -265,6 +265,8 @@ class Server:
 
 PEER_ENDPOINTS = {  # what bench/peer.py answers
     "GET /card",
+    "POST /card/buy",
+    "POST /card/buy (one account)",
     "GET /transaction/report",
     "GET /transaction/report (deep page)",
     "GET /transaction/{uuid}",

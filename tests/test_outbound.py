@@ -238,3 +238,16 @@ async def test_tls_names_the_host_and_verifies_its_certificate(tmp_path: Path) -
             with pytest.raises(CallFailed):
                 await post(untrusting, f"https://localhost:{port}/")
     assert names[0] == "localhost" and peer.requests[0].startswith(b"POST /secure HTTP/1.1")
+
+
+async def test_a_header_that_cannot_be_sent_fails_before_connecting() -> None:
+    async with serving(always(OK)) as (peer, port), Outbound() as client:
+        with pytest.raises(CallFailed):
+            await client.post(
+                f"http://127.0.0.1:{port}/",
+                b"{}",
+                {"x-broken": "a\r\nb"},
+                allow_private=True,
+                limit=10,
+            )
+    assert peer.connections == 0
