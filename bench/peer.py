@@ -32,6 +32,7 @@ import asyncpg
 import orjson
 
 from cardservice.cards.numbers import generate_pan
+from cardservice.ledger.money import percent_of
 from cardservice.security import CardCipher, generate_key
 
 URL = os.environ.get("CARDSERVICE_PEER_URL", "")
@@ -282,7 +283,7 @@ async def _buy(unit: Any, dialect: str, token: str, body: dict[str, Any]) -> dic
         return None
     issue_fee, topup = await unit.row(BUY_FEES)
     start = int(Decimal(str(body["start_balance"])) * 100)
-    fees = issue_fee + (start * topup + 5_000) // 10_000
+    fees = issue_fee + percent_of(start, topup)  # the service's own rounding
     total = start + fees
     if account[1] < total or account[2] != found[2]:
         return None
