@@ -205,7 +205,9 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     state = app.state
     async with AsyncExitStack() as stack:
         if state.settings.embedded_worker:
-            await stack.enter_async_context(running_worker(state.db, state.settings, state.cipher))
+            await stack.enter_async_context(
+                running_worker(state.db, state.settings, state.cipher, state.outbound)
+            )
         _freeze_startup_objects()
         yield
     await app.state.db.dispose()

@@ -87,6 +87,7 @@ async def cmd_worker(_args: argparse.Namespace, settings: Settings) -> None:
 
     from cardservice.db import Database
     from cardservice.migrations import upgrade_database
+    from cardservice.outbound import Outbound
     from cardservice.security import CardCipher
     from cardservice.webhooks.worker import DeliveryWorker
 
@@ -98,7 +99,8 @@ async def cmd_worker(_args: argparse.Namespace, settings: Settings) -> None:
         loop.add_signal_handler(signum, stop.set)
     db = Database(settings)
     try:
-        await DeliveryWorker(db, settings, CardCipher.from_settings(settings)).run(stop)
+        async with Outbound() as client:
+            await DeliveryWorker(db, settings, CardCipher.from_settings(settings), client).run(stop)
     finally:
         await db.dispose()
 

@@ -88,7 +88,7 @@ async def test_the_worker_loop_sweeps_expired_holds(
             .values(hold_expires_at=datetime.now().astimezone() - timedelta(minutes=1))
         )
     state = app.state
-    async with running_worker(state.db, state.settings, state.cipher):
+    async with running_worker(state.db, state.settings, state.cipher, state.outbound):
         for _ in range(200):  # until the loop's first step has run (no timing asserted)
             found = await client.get(f"/transaction/{record['uuid']}", headers=user.headers)
             if found.json()["data"]["status"] != "pending":

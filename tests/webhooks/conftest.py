@@ -22,5 +22,5 @@ async def receiver() -> AsyncIterator[Receiver]:
 @pytest.fixture
 async def worker(app: FastAPI) -> AsyncIterator[DeliveryWorker]:
     state = app.state
-    async with running_worker(state.db, state.settings, state.cipher) as running:
+    async with running_worker(state.db, state.settings, state.cipher, state.outbound) as running:
         yield running

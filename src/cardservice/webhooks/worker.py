@@ -37,8 +37,11 @@ class DeliveryWorker:
     Attempts still in flight then are abandoned: their leases expire and another worker
     takes them again (at least once)."""
 
-    def __init__(self, db: Database, settings: Settings, cipher: CardCipher) -> None:
+    def __init__(
+        self, db: Database, settings: Settings, cipher: CardCipher, client: Outbound
+    ) -> None:
         self._db, self._settings, self._cipher = db, settings, cipher
+        self._client = client  # the process's one client for users' URLs; its owner closes it
         self._lease = timedelta(seconds=settings.webhook_lease_seconds)
         self._rng = random.Random()  # noqa: S311 - retry jitter, not a secret
         self._in_flight: set[asyncio.Task[None]] = set()
@@ -46,24 +49,23 @@ class DeliveryWorker:
         self._next_sweep = 0.0  # monotonic time of the next hold sweep: at once on start
 
     async def run(self, stop: asyncio.Event) -> None:
-        async with Outbound() as client:  # each attempt is cut at the webhook timeout
-            try:
-                while not stop.is_set():
-                    pause = self._settings.worker_poll_seconds
-                    try:
-                        await self._step(client)
-                    except Exception:
-                        log.exception("webhook worker step failed")
-                        pause = ERROR_PAUSE_SECONDS
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(stop.wait(), pause)
-            finally:
-                for task in self._in_flight:
-                    task.cancel()
-                await asyncio.gather(*self._in_flight, return_exceptions=True)
-                await self._record()  # what ended before the stop (it never raises)
+        try:
+            while not stop.is_set():
+                pause = self._settings.worker_poll_seconds
+                try:
+                    await self._step()
+                except Exception:
+                    log.exception("webhook worker step failed")
+                    pause = ERROR_PAUSE_SECONDS
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), pause)
+        finally:
+            for task in self._in_flight:
+                task.cancel()
+            await asyncio.gather(*self._in_flight, return_exceptions=True)
+            await self._record()  # what ended before the stop (it never raises)
 
-    async def _step(self, client: Outbound) -> None:
+    async def _step(self) -> None:
         await self._record()
         await publish_committed(self._db)
         if time.monotonic() >= self._next_sweep:
@@ -73,12 +75,13 @@ class DeliveryWorker:
         if free <= 0:
             return
         for claimed in await claim(self._db, self._cipher, self._lease, free):
-            task = asyncio.create_task(self._attempt(client, claimed))
+            task = asyncio.create_task(self._attempt(claimed))
             self._in_flight.add(task)
             task.add_done_callback(self._in_flight.discard)
 
-    async def _attempt(self, client: Outbound, claimed: Claimed) -> None:
-        outcome = await post(client, claimed, self._settings)  # never raises
+    async def _attempt(self, claimed: Claimed) -> None:
+        # each attempt is cut at the webhook timeout; never raises
+        outcome = await post(self._client, claimed, self._settings)
         self._finished.append(Finished.of(claimed, outcome, self._rng))
 
     async def _record(self) -> None:
@@ -93,11 +96,11 @@ class DeliveryWorker:
 
 @contextlib.asynccontextmanager
 async def running_worker(
-    db: Database, settings: Settings, cipher: CardCipher
+    db: Database, settings: Settings, cipher: CardCipher, client: Outbound
 ) -> AsyncIterator[DeliveryWorker]:
     """A delivery loop in the background of the block; stopped when it ends."""
     stop = asyncio.Event()
-    worker = DeliveryWorker(db, settings, cipher)
+    worker = DeliveryWorker(db, settings, cipher, client)
     task = asyncio.create_task(worker.run(stop))
     try:
         yield worker
