@@ -266,3 +266,78 @@ async def test_sqlite_scans_waiting_for_a_thread_hold_no_connection(tmp_path: Pa
         assert 1 <= len(db.reader._idle) <= threads  # type: ignore[attr-defined]
     finally:
         await db.dispose()
+
+
+async def test_queued_units_run_in_order_each_committing_or_failing_alone(
+    sqlite_db: Database, settings: Settings
+) -> None:
+    """Units queued while another process writes run back to back once the turn comes, in
+    the order they were queued; one that fails rolls back only itself."""
+    fd = _other_process_lock(sqlite_path(settings.resolved_database_url))
+    ran: list[int] = []
+
+    def unit_of(i: int) -> Callable[[Tx], Awaitable[int]]:
+        async def unit(tx: Tx) -> int:
+            ran.append(i)
+            await tx.execute(_INSERT_TEAM, uuid.uuid4(), f"queued-{i}", utcnow())
+            if i == 2:
+                raise _Refused
+            return i
+
+        return unit
+
+    try:
+        callers = [asyncio.create_task(sqlite_db.transact(unit_of(i))) for i in range(5)]
+        await asyncio.sleep(0.1)
+        assert ran == []  # the other process still holds the turn
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+    outcomes = await asyncio.wait_for(asyncio.gather(*callers, return_exceptions=True), 5)
+    assert ran == [0, 1, 2, 3, 4]
+    assert outcomes[:2] == [0, 1] and outcomes[3:] == [3, 4]
+    assert isinstance(outcomes[2], _Refused)
+    names = await sqlite_db.reader.rows("SELECT name FROM teams WHERE name LIKE 'queued-%'")
+    assert sorted(row[0] for row in names) == ["queued-0", "queued-1", "queued-3", "queued-4"]
+
+
+async def test_a_unit_whose_caller_left_before_its_turn_never_runs(
+    sqlite_db: Database, settings: Settings
+) -> None:
+    fd = _other_process_lock(sqlite_path(settings.resolved_database_url))
+    ran: list[str] = []
+
+    async def unit(tx: Tx) -> None:
+        ran.append("left")
+        await tx.execute(_INSERT_TEAM, uuid.uuid4(), "left-behind", utcnow())
+
+    try:
+        caller = asyncio.create_task(sqlite_db.transact(unit))
+        await asyncio.sleep(0.1)
+        caller.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await caller
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+    assert await asyncio.wait_for(_write_one(sqlite_db), 5) == 1  # the turn came and went
+    assert ran == []
+    assert await sqlite_db.reader.value(_TEAMS_NAMED, "left-behind") == 0
+
+
+async def test_disposing_the_database_fails_the_units_still_queued(
+    settings: Settings,
+) -> None:
+    if not settings.is_sqlite:
+        pytest.skip("the queue of write units is SQLite's")
+    db = Database(settings)
+    fd = _other_process_lock(sqlite_path(settings.resolved_database_url))
+    try:
+        caller = asyncio.create_task(_write_one(db))
+        await asyncio.sleep(0.1)
+        await db.dispose()
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(caller, 5)
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)

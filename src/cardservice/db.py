@@ -13,15 +13,16 @@ connections, so that units queued on one hot row lock can never starve the reads
 authentication of every other request) of a connection.
 
 SQLite: WAL; reads on `query_only` connections; one write connection per process, used once
-the process holds the writer's turn: units of a process queue on an asyncio lock, in order,
-and processes take turns on a file lock (`_WriterFileLock`), instead of polling the database
-lock in SQLite's busy handler, which sleeps up to 100 ms between tries and lets late comers
-overtake.
+the process holds the writer's turn. A process's units queue (`_SQLiteUnits`) and one task
+runs them back to back while it holds the turn, for up to `TURN_SECONDS`; processes take
+turns on a file lock (`_WriterFileLock`), instead of polling the database lock in SQLite's
+busy handler, which sleeps up to 100 ms between tries and lets late comers overtake.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import fcntl
 import logging
@@ -29,8 +30,9 @@ import os
 import random
 import sqlite3
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Annotated, TypeVar
 
@@ -56,6 +58,7 @@ logger = logging.getLogger("cardservice.db")
 UNIT_ATTEMPTS = 5  # a unit is tried at most this often when it meets a deadlock
 READ_RESERVE = 2  # PostgreSQL connections write units leave to reads
 _RETRYABLE = (asyncpg.DeadlockDetectedError, asyncpg.SerializationError)
+TURN_SECONDS = 0.02  # SQLite: the longest a process keeps the writer's turn while others wait
 
 
 class ConfigurationError(RuntimeError):
@@ -125,6 +128,84 @@ class _WriterFileLock:
         self._pid = 0
 
 
+_Work = Callable[[Tx], Awaitable[object]]
+
+
+class _SQLiteUnits:
+    """This process's SQLite write units, run back to back by one task while it holds the
+    writer's turn.
+
+    Handed from one request's task to the next, the turn waited for the next task's step on
+    a busy event loop (and, between processes, for a thread's wake-up and the other loop),
+    and the writer stood idle meanwhile. Here `run` queues the unit, and the drainer task
+    takes the turn and runs every queued unit, each its own transaction, without yielding
+    between them, for up to `TURN_SECONDS` before it lets the other processes have the turn;
+    each caller's task wakes with its unit's outcome. On two workers this raised SQLite's
+    authorizations 10-15 % and purchases 10 % (docs/performance.md, "SQLite: units back to back");
+    yielding to the loop between units lost more than it won (491/s against 578 before).
+    A process's units run in the order they were queued, never interleaved.
+    """
+
+    def __init__(
+        self,
+        writer: SQLiteWriter,
+        turn: Callable[[], AbstractAsyncContextManager[None]],
+        key: str,
+    ) -> None:
+        self._writer, self._turn, self._key = writer, turn, key
+        self._pending: deque[tuple[_Work, asyncio.Future[object], float]] = deque()
+        self._drainer: asyncio.Task[None] | None = None
+
+    async def run(self, work: Callable[[Tx], Awaitable[T]]) -> tuple[T, int]:
+        """`work`'s result and the postings its unit committed (`work` raised: that error)."""
+        future: asyncio.Future[object] = asyncio.get_running_loop().create_future()
+        self._pending.append((work, future, time.perf_counter()))
+        if self._drainer is None:
+            self._drainer = asyncio.create_task(self._drain())
+        return await future  # type: ignore[return-value]
+
+    async def _drain(self) -> None:
+        try:
+            while self._pending:
+                async with self._turn():
+                    held = time.perf_counter()
+                    while self._pending and time.perf_counter() - held < TURN_SECONDS:
+                        await self._one(*self._pending.popleft())
+        except BaseException as error:  # the turn failed, or shutdown: nobody waits forever
+            while self._pending:
+                _, future, _ = self._pending.popleft()
+                if isinstance(error, asyncio.CancelledError):
+                    future.cancel()
+                elif not future.done():
+                    future.set_exception(error)
+            if not isinstance(error, Exception):
+                raise  # cancelled (shutdown); an error of the turn went to the callers
+        finally:
+            self._drainer = None
+
+    async def _one(self, work: _Work, future: asyncio.Future[object], queued: float) -> None:
+        if future.cancelled():  # the caller gave up before its unit started
+            return
+        metrics.observe_writer_wait(time.perf_counter() - queued)
+        try:
+            async with self._writer.unit(self._key) as tx:
+                done = await work(tx)
+                await complete_events(tx)
+        except Exception as error:
+            if not future.done():
+                future.set_exception(error)
+        else:
+            if not future.done():
+                future.set_result((done, tx.postings))
+
+    async def close(self) -> None:
+        """Stop the drainer (its waiting callers get the cancellation)."""
+        if self._drainer is not None:
+            self._drainer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._drainer
+
+
 class Database:
     """The database of one service instance: `reader` for reads, `transact` for write units."""
 
@@ -147,11 +228,13 @@ class Database:
             self._writer = SQLiteWriter(path)
             self._turn = asyncio.Lock()
             self._writer_file = _WriterFileLock(f"{path}-writer.lock")
+            self._units: _SQLiteUnits | None = _SQLiteUnits(self._writer, self._writer_turn, url)
         else:
             size = max(settings.db_pool_size, READ_RESERVE + 1)
             self._pool = PostgresPool(_asyncpg_dsn(url), size, url)
             self.reader = self._pool
             self._write_slots = asyncio.Semaphore(size - READ_RESERVE)
+            self._units = None
         if settings.replica_url:
             self.standby = _standby(settings, self._pool)
 
@@ -164,10 +247,8 @@ class Database:
     @asynccontextmanager
     async def _writer_turn(self) -> AsyncIterator[None]:
         """SQLite's one writer: this process's units in order, then the processes' turns."""
-        waiting = time.perf_counter()
         async with self._turn:
             await self._writer_file.acquire()
-            metrics.observe_writer_wait(time.perf_counter() - waiting)
             try:
                 yield
             finally:
@@ -192,9 +273,13 @@ class Database:
         whole (after a short random pause), at most `UNIT_ATTEMPTS` times."""
         for attempt in range(1, UNIT_ATTEMPTS + 1):
             try:
-                async with self.transaction() as tx:
-                    done = await work(tx)
-                metrics.count_postings(tx.postings)  # committed
+                if self._units is not None:
+                    done, postings = await self._units.run(work)
+                else:
+                    async with self.transaction() as tx:
+                        done = await work(tx)
+                    postings = tx.postings
+                metrics.count_postings(postings)  # committed
                 if self.standby is not None:
                     await self.standby.pin_caller()
                 return done
@@ -212,6 +297,8 @@ class Database:
         return self._pool.in_use() if self._pool is not None else 0
 
     async def dispose(self) -> None:
+        if self._units is not None:
+            await self._units.close()
         if self._writer is not None:
             self._writer_file.close()
             self._writer.close()
