@@ -8,8 +8,8 @@ them — caps its writes at `1 / turn`. The bare `sqlite3` loop (`bench.peer.sql
 the baseline `bench.run` compares SQLite writes with) holds it for the same unit's
 statements alone. This measures, in process and one request at a time (no waiting):
 
-* `turn_ms`: the service's hold of the writer's turn per request (`Database._writer_turn`,
-  from the turn taken to its release: BEGIN … the unit … COMMIT);
+* `turn_ms`: the service's hold of the writer per request (`SQLiteWriter.unit`: BEGIN …
+  the unit's work and its events … COMMIT; the turn's file lock is free here);
 * `sql_ms` and `statements`: of that, the time inside the unit's statements
   (`sql._sqlite_rows`: execute + fetch) and how many there were;
 * `loop_ms` and `loop_sql_ms`: the loop's whole unit and its statements, the same way;
@@ -69,18 +69,18 @@ class Clock:
 
         return rows
 
-    def timed_turn(self, turn: Callable[[], Any]) -> Callable[[], Any]:
+    def timed_unit(self, unit: Callable[[str], Any]) -> Callable[[str], Any]:
         @asynccontextmanager
-        async def held() -> AsyncIterator[None]:
-            async with turn():
-                started = time.perf_counter()
-                self.held = True
-                try:
-                    yield
-                finally:
-                    self.held = False
-                    self.turn_s += time.perf_counter() - started
-                    self.turns += 1
+        async def held(key: str) -> AsyncIterator[Any]:
+            started = time.perf_counter()
+            self.held = True
+            try:
+                async with unit(key) as tx:
+                    yield tx
+            finally:
+                self.held = False
+                self.turn_s += time.perf_counter() - started
+                self.turns += 1
 
         return held
 
@@ -105,10 +105,12 @@ async def _service(
         sandbox=True,
         rate_limit_per_minute=100_000_000,
         log_level="WARNING",
+        embedded_worker=False,  # its units (deliveries, hold expiry) are not the request's
     )
     app = create_app(settings)
     db: Database = app.state.db
-    db._writer_turn = clock.timed_turn(db._writer_turn)  # type: ignore[method-assign]
+    assert db._writer is not None
+    db._writer.unit = clock.timed_unit(db._writer.unit)  # type: ignore[method-assign]
     holder = data.holders[0]
     calls = {
         "POST /sandbox/authorizations": (
