@@ -11,8 +11,8 @@ builders — is what its ratio to the peer measures (`bench.run` prints it per e
 It answers 200/201 or 404, nothing else: it is a measuring stick, not a second service.
 The authorization does the ledger's statements of the engine (lock the account through the
 card, lock the card, insert the transaction, the entry's postings and the entry, move the
-balance), and `sqlite_loop_tps` runs the same unit in a bare `sqlite3` loop: the SQLite
-write baseline.
+balance), the purchase those of a card's issue, and `sqlite_loop_tps` runs either unit in a
+bare `sqlite3` loop: the SQLite write baseline of the endpoint that does that unit.
 """
 
 from __future__ import annotations
@@ -327,13 +327,6 @@ class _SQLiteUnit:
         self._connection.execute(self._db._sql(sql), [self._db._param(a) for a in args])
 
 
-def sqlite_authorize(
-    connection: sqlite3.Connection, token: str, body: dict[str, Any]
-) -> dict[str, Any] | None:
-    """One authorization as one durable SQLite transaction (`BEGIN IMMEDIATE` … `COMMIT`)."""
-    return sqlite_unit(connection, _authorize, token, body)
-
-
 def sqlite_unit(
     connection: sqlite3.Connection, work: Any, token: str, body: dict[str, Any]
 ) -> dict[str, Any] | None:
@@ -354,15 +347,21 @@ def sqlite_unit(
         raise
 
 
-def sqlite_loop_tps(path: str, token: str, card: str, seconds: float) -> float:
-    """The SQLite write baseline: authorizations in a bare loop, one durable unit each."""
+SQLITE_UNITS = {"authorization": _authorize, "purchase": _buy}
+
+
+def sqlite_loop_tps(
+    path: str, unit: str, token: str, body: dict[str, Any], seconds: float
+) -> float:
+    """The SQLite write baseline: `unit` (of `SQLITE_UNITS`) in a bare loop, one durable
+    transaction each."""
     connection = sqlite3.connect(path, isolation_level=None)
     connection.execute("PRAGMA journal_mode=WAL")
     connection.execute("PRAGMA synchronous=NORMAL")
-    body = {"card_uuid": card, "amount": 1, "merchant_name": "B"}
     done, deadline = 0, time.perf_counter() + seconds
     while time.perf_counter() < deadline:
-        sqlite_authorize(connection, token, body)
+        if sqlite_unit(connection, SQLITE_UNITS[unit], token, body) is None:
+            raise RuntimeError(f"the loop's {unit} was refused")
         done += 1
     connection.close()
     return done / seconds

@@ -1,7 +1,7 @@
 """`make bench` / `make bench-quick`: the service as deployed, measured against baselines
 taken in the same run — its own `GET /health` (read ceiling of this stack), `pgbench`
-TPC-B on the same PostgreSQL (write ceiling of the database), a bare `sqlite3` loop of the
-same authorization unit (SQLite's write ceiling), and the bare peer (`bench/peer.py`: each
+TPC-B on the same PostgreSQL (write ceiling of the database), bare `sqlite3` loops of the
+authorization's and the purchase's units (SQLite's write ceilings), and the bare peer (`bench/peer.py`: each
 hot endpoint's SQL and JSON with no framework, on the same server program and workers).
 
     python -m bench.run --quick            # small data set, short runs, SQLite and PostgreSQL
@@ -275,12 +275,17 @@ PEER_ENDPOINTS = {  # what bench/peer.py answers
 }
 
 
-def sqlite_write_tps(url: str, data: DataSet, seconds: int) -> float:
-    """SQLite's write ceiling: the authorization unit in a bare `sqlite3` loop."""
+def sqlite_write_tps(url: str, data: DataSet, seconds: int) -> dict[str, float]:
+    """SQLite's write ceilings: each write endpoint's unit in a bare `sqlite3` loop."""
     from bench.peer import sqlite_loop_tps
 
-    holder = data.holders[0]
-    return sqlite_loop_tps(url.split(":///", 1)[1], holder.token, holder.card, seconds)
+    path, holder = url.split(":///", 1)[1], data.holders[0]
+    pay = {"card_uuid": holder.card, "amount": 1, "merchant_name": "B"}
+    buy = {"account_uuid": holder.account, "bin_uuid": data.bin_uuid, "start_balance": 1}
+    return {
+        "authorization": sqlite_loop_tps(path, "authorization", holder.token, pay, seconds),
+        "purchase": sqlite_loop_tps(path, "purchase", holder.token, buy, seconds),
+    }
 
 
 def endpoints(data: DataSet, deep_page: int, cursor: str | None = None) -> list[Target]:
@@ -398,18 +403,26 @@ def measure(
     # the peer's reads first and its writes after the service's: its purchases add cards to
     # the heavy user, whose reads would then walk more of them
     peer_rps = _peer(url, data, seconds, workers, deep_page, "read")
+    unit_baselines: dict[str, float] = {}  # SQLite: each write endpoint's own unit in a loop
     if kind == "sqlite":
-        write_baseline = sqlite_write_tps(url, data, seconds)
-        loop = Figure(kind, "bare sqlite3 write loop", "baseline", write_baseline, 0, 0, 0, 1.0)
-        figures.append(loop)
-        print(row(loop), file=sys.stderr, flush=True)
+        unit_baselines = sqlite_write_tps(url, data, seconds)
+        for unit, tps in unit_baselines.items():
+            loop = Figure(kind, f"bare sqlite3 {unit} loop", "baseline", tps, 0, 0, 0, 1.0)
+            figures.append(loop)
+            print(row(loop), file=sys.stderr, flush=True)
     with tempfile.TemporaryDirectory() as workdir, Server(url, Path(workdir), workers) as server:
         rps, p50, p99, errors = wrk(f"{server.base}/health", seconds, None)
         health = Figure(kind, "GET /health", "baseline", rps, p50, p99, errors, 1.0)
         figures.append(health)
         for target in endpoints(data, deep_page, cursor):
             rps, p50, p99, errors = wrk(server.base + target.path, seconds, target)
-            baseline = health.rps if target.kind == "read" else write_baseline
+            if target.kind == "read":
+                baseline = health.rps
+            elif unit_baselines:
+                unit = "purchase" if target.path == "/card/buy" else "authorization"
+                baseline = unit_baselines[unit]
+            else:
+                baseline = write_baseline
             figure = Figure(
                 kind,
                 target.label,
@@ -541,8 +554,8 @@ def table(
     ]
     lines.append(
         "ratios: reads against GET /health of the same server; writes against pgbench TPC-B"
-        " (PostgreSQL) or the bare sqlite3 write loop (SQLite); peer: req/s against the bare"
-        " peer doing the same SQL and JSON (bench/peer.py)"
+        " (PostgreSQL) or the bare sqlite3 loop of the same unit (SQLite); peer: req/s against"
+        " the bare peer doing the same SQL and JSON (bench/peer.py)"
     )
     return "\n".join(lines)
 
