@@ -35,6 +35,7 @@ import httpx
 
 from bench import peer
 from bench.dataset import DataSet, build
+from bench.profile import in_process_settings
 from bench.run import KEY
 from cardservice import sql
 from cardservice.app import create_app
@@ -99,14 +100,8 @@ def _timed_statements(clock: Clock) -> Iterator[None]:
 async def _service(
     url: str, data: DataSet, requests: int, clock: Clock
 ) -> dict[str, dict[str, float]]:
-    settings = Settings(
-        database_url=url,
-        encryption_key=KEY,
-        sandbox=True,
-        rate_limit_per_minute=100_000_000,
-        log_level="WARNING",
-        embedded_worker=False,  # its units (deliveries, hold expiry) are not the request's
-    )
+    # the embedded worker's units (deliveries, hold expiry) are not the request's
+    settings = in_process_settings(url, embedded_worker=False)
     app = create_app(settings)
     db: Database = app.state.db
     assert db._writer is not None
