@@ -341,3 +341,23 @@ async def test_disposing_the_database_fails_the_units_still_queued(
     finally:
         fcntl.flock(fd, fcntl.LOCK_UN)
         os.close(fd)
+
+
+async def test_disposing_the_database_mid_unit_fails_that_units_caller(
+    settings: Settings,
+) -> None:
+    """A unit still running when the process stops: its caller is told, never left waiting."""
+    if not settings.is_sqlite:
+        pytest.skip("the queue of write units is SQLite's")
+    db = Database(settings)
+    started = asyncio.Event()
+
+    async def unit(tx: Tx) -> None:
+        started.set()
+        await asyncio.Event().wait()  # never set: the unit is still running at shutdown
+
+    caller = asyncio.create_task(db.transact(unit))
+    await asyncio.wait_for(started.wait(), 5)
+    await db.dispose()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(caller, 5)

@@ -143,7 +143,9 @@ class _SQLiteUnits:
     each caller's task wakes with its unit's outcome. On two workers this raised SQLite's
     authorizations 10-15 % and purchases 10 % (docs/performance.md, "SQLite: units back to back");
     yielding to the loop between units lost more than it won (491/s against 578 before).
-    A process's units run in the order they were queued, never interleaved.
+    A process's units run in the order they were queued, never interleaved. A caller that
+    leaves before its unit started takes it out of the queue; once started, the unit ends
+    on its own (commits or rolls back), whatever became of its caller.
     """
 
     def __init__(
@@ -194,6 +196,9 @@ class _SQLiteUnits:
         except Exception as error:
             if not future.done():
                 future.set_exception(error)
+        except BaseException:
+            future.cancel()  # the drainer was stopped in the middle of this unit (shutdown)
+            raise
         else:
             if not future.done():
                 future.set_result((done, tx.postings))
