@@ -134,7 +134,8 @@ def count_database_unavailable() -> None:
 
 
 def observe_writer_wait(seconds: float) -> None:
-    """How long an SQLite write unit waited for its turn (the asyncio lock and the flock)."""
+    """How long an SQLite write unit waited to start: queued behind the process's other
+    units and the other processes' turns on the writer."""
     WRITER_WAIT.observe(seconds)
 
 
