@@ -1,8 +1,9 @@
 """`make bench` / `make bench-quick`: the service as deployed, measured against baselines
 taken in the same run — its own `GET /health` (read ceiling of this stack), `pgbench`
 TPC-B on the same PostgreSQL (write ceiling of the database), bare `sqlite3` loops of the
-authorization's and the purchase's units (SQLite's write ceilings), and the bare peer (`bench/peer.py`: each
-hot endpoint's SQL and JSON with no framework, on the same server program and workers).
+authorization's and the purchase's units (SQLite's write ceilings), and the bare peer
+(`bench/peer.py`: each hot endpoint's SQL and JSON with no framework, on the same server
+program and workers).
 
     python -m bench.run --quick            # small data set, short runs, SQLite and PostgreSQL
     python -m bench.run                    # 1,000 cards and 1,000,000 transactions
