@@ -33,25 +33,44 @@ class _Refused(Exception):
 
 async def test_a_driver_unit_commits_whole_or_not_at_all(app: FastAPI) -> None:
     db: Database = app.state.db
-    async with db.transaction() as tx:
+
+    async def kept(tx: Tx) -> int:
         await tx.execute(_INSERT_TEAM, uuid.uuid4(), "kept-1", utcnow())
         await tx.execute(_INSERT_TEAM, uuid.uuid4(), "kept-2", utcnow())
-        assert await tx.value(_TEAMS_NAMED, "kept-%") == 2  # its own writes, before commit
+        return int(await tx.value(_TEAMS_NAMED, "kept-%"))  # its own writes, before commit
+
+    assert await db.transact(kept) == 2
+
+    async def refused(tx: Tx) -> None:
+        await tx.execute(_INSERT_TEAM, uuid.uuid4(), "undone-1", utcnow())
+        await tx.execute(_INSERT_TEAM, uuid.uuid4(), "undone-2", utcnow())
+        raise _Refused
+
     with pytest.raises(_Refused):
-        async with db.transaction() as tx:
-            await tx.execute(_INSERT_TEAM, uuid.uuid4(), "undone-1", utcnow())
-            await tx.execute(_INSERT_TEAM, uuid.uuid4(), "undone-2", utcnow())
-            raise _Refused
+        await db.transact(refused)
     assert await db.reader.value(_TEAMS_NAMED, "kept-%") == 2
     assert await db.reader.value(_TEAMS_NAMED, "undone-%") == 0
-    # A failing statement (the name is unique) undoes the unit's earlier statements too.
+
+    async def clashing(tx: Tx) -> None:  # the name is unique: the second insert fails
+        await tx.execute(_INSERT_TEAM, uuid.uuid4(), "undone-3", utcnow())
+        await tx.execute(_INSERT_TEAM, uuid.uuid4(), "kept-1", utcnow())
+
+    # A failing statement undoes the unit's earlier statements too.
     with pytest.raises(INTEGRITY_ERRORS):
-        async with db.transaction() as tx:
-            await tx.execute(_INSERT_TEAM, uuid.uuid4(), "undone-3", utcnow())
-            await tx.execute(_INSERT_TEAM, uuid.uuid4(), "kept-1", utcnow())
+        await db.transact(clashing)
     assert await db.reader.value(_TEAMS_NAMED, "undone-%") == 0
-    async with db.transaction() as tx:  # and the connection is fit for the next unit
-        assert await tx.value(_TEAMS_NAMED, "kept-%") == 2
+
+    async def count(tx: Tx) -> int:  # and the connection is fit for the next unit
+        return int(await tx.value(_TEAMS_NAMED, "kept-%"))
+
+    assert await db.transact(count) == 2
+
+
+async def test_sqlite_units_run_only_through_the_queue(sqlite_db: Database) -> None:
+    """One way to run an SQLite unit: `transact` (the process's queue), never a block."""
+    with pytest.raises(ConfigurationError):
+        async with sqlite_db.transaction():
+            pass
 
 
 async def test_units_of_many_coroutines_queue_for_the_writer(app: FastAPI) -> None:

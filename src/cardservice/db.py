@@ -32,7 +32,7 @@ import sqlite3
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, TypeVar
 
@@ -141,19 +141,14 @@ class _SQLiteUnits:
     takes the turn and runs every queued unit, each its own transaction, without yielding
     between them, for up to `TURN_SECONDS` before it lets the other processes have the turn;
     each caller's task wakes with its unit's outcome. On two workers this raised SQLite's
-    authorizations 10-15 % and purchases 10 % (docs/performance.md, "SQLite: units back to back");
+    authorizations and purchases 5-10 % (docs/performance.md, "SQLite: units back to back");
     yielding to the loop between units lost more than it won (491/s against 578 before).
     A process's units run in the order they were queued, never interleaved. A caller that
     leaves before its unit started takes it out of the queue; once started, the unit ends
     on its own (commits or rolls back), whatever became of its caller.
     """
 
-    def __init__(
-        self,
-        writer: SQLiteWriter,
-        turn: Callable[[], AbstractAsyncContextManager[None]],
-        key: str,
-    ) -> None:
+    def __init__(self, writer: SQLiteWriter, turn: _WriterFileLock, key: str) -> None:
         self._writer, self._turn, self._key = writer, turn, key
         self._pending: deque[tuple[_Work, asyncio.Future[object], float]] = deque()
         self._drainer: asyncio.Task[None] | None = None
@@ -169,10 +164,16 @@ class _SQLiteUnits:
     async def _drain(self) -> None:
         try:
             while self._pending:
-                async with self._turn():
+                await self._turn.acquire()
+                try:
                     held = time.perf_counter()
                     while self._pending and time.perf_counter() - held < TURN_SECONDS:
                         await self._one(*self._pending.popleft())
+                finally:
+                    self._turn.release()
+                # flock is not fair: before taking it again, let a process that waits for it
+                # (its thread was woken by the release) have it
+                await asyncio.sleep(0)
         except BaseException as error:  # the turn failed, or shutdown: nobody waits forever
             while self._pending:
                 _, future, _ = self._pending.popleft()
@@ -231,9 +232,8 @@ class Database:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
             self.reader: Reader = SQLiteReader(path, url)
             self._writer = SQLiteWriter(path)
-            self._turn = asyncio.Lock()
             self._writer_file = _WriterFileLock(f"{path}-writer.lock")
-            self._units: _SQLiteUnits | None = _SQLiteUnits(self._writer, self._writer_turn, url)
+            self._units: _SQLiteUnits | None = _SQLiteUnits(self._writer, self._writer_file, url)
         else:
             size = max(settings.db_pool_size, READ_RESERVE + 1)
             self._pool = PostgresPool(_asyncpg_dsn(url), size, url)
@@ -250,26 +250,13 @@ class Database:
         return view
 
     @asynccontextmanager
-    async def _writer_turn(self) -> AsyncIterator[None]:
-        """SQLite's one writer: this process's units in order, then the processes' turns."""
-        async with self._turn:
-            await self._writer_file.acquire()
-            try:
-                yield
-            finally:
-                self._writer_file.release()
-
-    @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
-        """One write unit, tried once: commits when the block ends, rolls back on any error.
-        Use `transact`, which also retries a unit that met a deadlock."""
-        if self._pool is not None:
-            async with self._write_slots, self._pool.unit(self.key) as tx:
-                yield tx
-                await complete_events(tx)
-            return
-        assert self._writer is not None
-        async with self._writer_turn(), self._writer.unit(self.key) as tx:
+        """PostgreSQL: one write unit, tried once: commits when the block ends, rolls back on
+        any error. Use `transact`, which also retries a unit that met a deadlock (and is the
+        only way on SQLite, whose units run from the process's queue)."""
+        if self._pool is None:
+            raise ConfigurationError("SQLite's write units run through transact")
+        async with self._write_slots, self._pool.unit(self.key) as tx:
             yield tx
             await complete_events(tx)
 

@@ -1,7 +1,7 @@
 """The outbox: database triggers insert an event beside every change (migration
 20261123_15); here the unit of work completes them and a sequencer numbers them.
 
-* `complete_events(tx)` runs at the end of every write unit (`db.Database.transaction`),
+* `complete_events(tx)` runs at the end of every write unit (`db.Database.transact`),
   before the commit: it fills `data` of the unit's pending events with the API
   record of the object as it is now (one statement reads the pending events with their
   objects' columns, one more writes the data). No code path has to remember it; on
