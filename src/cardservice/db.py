@@ -72,7 +72,7 @@ def _is_retryable(error: BaseException) -> bool:
 
 
 class _WriterFileLock:
-    """An exclusive `flock` on `<database>-writer.lock`, taken around each SQLite write unit.
+    """An exclusive `flock` on `<database>-writer.lock`, held for each turn of SQLite units.
 
     Workers are separate processes; a process waiting on `flock` sleeps in the kernel (on a
     thread) and is woken when the lock is released. The lock belongs to the process (its open
