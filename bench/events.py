@@ -16,6 +16,7 @@ takes the CPU of a Python process that also measures:
 
     python -m bench.events               # 20 s phases
     python -m bench.events --seconds 5   # quick
+    python -m bench.events --vacuum      # VACUUM between the phases (is the drift dead rows?)
     make bench-events                    # installs wrk and hey first
 """
 
@@ -114,7 +115,26 @@ async def _drained(url: str, seconds: float = 60) -> None:
         await connection.close()
 
 
-async def run(seconds: float) -> dict[str, Any]:
+DEAD_ROWS = """
+SELECT relname, n_dead_tup FROM pg_stat_user_tables
+WHERE relname IN ('cards', 'accounts', 'events', 'transaction_counts', 'daily_spend',
+                  'card_spend', 'webhook_deliveries') ORDER BY relname"""
+
+
+async def _dead_rows(url: str, vacuum: bool) -> dict[str, int]:
+    """Dead row versions of the hot tables now (the statistics lag a little); with
+    `vacuum`, VACUUM the database first, so that the next phase starts without them."""
+    connection = await asyncpg.connect(url)
+    try:
+        if vacuum:
+            await connection.execute("VACUUM")
+            await connection.execute("SELECT pg_stat_force_next_flush()")
+        return {row["relname"]: row["n_dead_tup"] for row in await connection.fetch(DEAD_ROWS)}
+    finally:
+        await connection.close()
+
+
+async def run(seconds: float, vacuum: bool = False) -> dict[str, Any]:
     name = f"cs_bench_events_{uuid.uuid4().hex[:8]}"
     admin = await asyncpg.connect(ADMIN_DSN)
     await admin.execute(f'CREATE DATABASE "{name}"')
@@ -135,11 +155,15 @@ async def run(seconds: float) -> dict[str, Any]:
         target = _target(headers["Authorization"].removeprefix("Bearer "), cards)
         await _drained(url)
         figures: dict[str, Any] = {"seconds_per_phase": seconds, "connections": CONNECTIONS}
+        figures["vacuum_between_phases"] = vacuum
         for phase, enabled in (("without_1", False), ("with", True), ("without_2", False)):
             await _enable(base, headers, enabled)
             rps = await asyncio.to_thread(closed_loop, base, target, seconds)
             figures[f"writes_per_s_{phase}"] = round(rps, 1)
             await _drained(url)
+            figures[f"dead_rows_after_{phase}"] = await _dead_rows(url, vacuum=False)
+            if vacuum:
+                await _dead_rows(url, vacuum=True)
         without = (figures["writes_per_s_without_1"] + figures["writes_per_s_without_2"]) / 2
         figures["with_vs_without"] = round(figures["writes_per_s_with"] / without, 3)
         await _enable(base, headers, True)
@@ -169,7 +193,11 @@ async def run(seconds: float) -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=int, default=20)
-    figures = asyncio.run(run(parser.parse_args().seconds))
+    parser.add_argument(
+        "--vacuum", action="store_true", help="VACUUM between the phases (a diagnosis)"
+    )
+    args = parser.parse_args()
+    figures = asyncio.run(run(args.seconds, args.vacuum))
     RESULTS.mkdir(exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     (RESULTS / f"events-{stamp}.json").write_text(json.dumps(figures, indent=2) + "\n")
