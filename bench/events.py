@@ -134,6 +134,14 @@ async def _dead_rows(url: str, vacuum: bool) -> dict[str, int]:
         await connection.close()
 
 
+async def _setting(url: str, name: str) -> str:
+    connection = await asyncpg.connect(url)
+    try:
+        return str(await connection.fetchval("SELECT current_setting($1)", name))
+    finally:
+        await connection.close()
+
+
 async def run(seconds: float, vacuum: bool = False) -> dict[str, Any]:
     name = f"cs_bench_events_{uuid.uuid4().hex[:8]}"
     admin = await asyncpg.connect(ADMIN_DSN)
@@ -156,6 +164,7 @@ async def run(seconds: float, vacuum: bool = False) -> dict[str, Any]:
         await _drained(url)
         figures: dict[str, Any] = {"seconds_per_phase": seconds, "connections": CONNECTIONS}
         figures["vacuum_between_phases"] = vacuum
+        figures["autovacuum"] = await _setting(url, "autovacuum")  # off on the test machines
         for phase, enabled in (("without_1", False), ("with", True), ("without_2", False)):
             await _enable(base, headers, enabled)
             rps = await asyncio.to_thread(closed_loop, base, target, seconds)
