@@ -121,15 +121,20 @@ WHERE relname IN ('cards', 'accounts', 'events', 'transaction_counts', 'daily_sp
                   'card_spend', 'webhook_deliveries') ORDER BY relname"""
 
 
-async def _dead_rows(url: str, vacuum: bool) -> dict[str, int]:
-    """Dead row versions of the hot tables now (the statistics lag a little); with
-    `vacuum`, VACUUM the database first, so that the next phase starts without them."""
+async def _dead_rows(url: str) -> dict[str, int]:
+    """Dead row versions of the hot tables now (the statistics lag a little)."""
     connection = await asyncpg.connect(url)
     try:
-        if vacuum:
-            await connection.execute("VACUUM")
-            await connection.execute("SELECT pg_stat_force_next_flush()")
         return {row["relname"]: row["n_dead_tup"] for row in await connection.fetch(DEAD_ROWS)}
+    finally:
+        await connection.close()
+
+
+async def _vacuum(url: str) -> None:
+    """VACUUM the database, so that the next phase starts without dead rows."""
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute("VACUUM")
     finally:
         await connection.close()
 
@@ -170,9 +175,9 @@ async def run(seconds: float, vacuum: bool = False) -> dict[str, Any]:
             rps = await asyncio.to_thread(closed_loop, base, target, seconds)
             figures[f"writes_per_s_{phase}"] = round(rps, 1)
             await _drained(url)
-            figures[f"dead_rows_after_{phase}"] = await _dead_rows(url, vacuum=False)
+            figures[f"dead_rows_after_{phase}"] = await _dead_rows(url)
             if vacuum:
-                await _dead_rows(url, vacuum=True)
+                await _vacuum(url)
         without = (figures["writes_per_s_without_1"] + figures["writes_per_s_without_2"]) / 2
         figures["with_vs_without"] = round(figures["writes_per_s_with"] / without, 3)
         await _enable(base, headers, True)

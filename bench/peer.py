@@ -350,14 +350,20 @@ def sqlite_unit(
 SQLITE_UNITS = {"authorization": _authorize, "purchase": _buy}
 
 
+def loop_connection(path: str) -> sqlite3.Connection:
+    """The bare loop's connection: WAL, `synchronous=NORMAL`, as the service's writer."""
+    connection = sqlite3.connect(path, isolation_level=None)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA synchronous=NORMAL")
+    return connection
+
+
 def sqlite_loop_tps(
     path: str, unit: str, token: str, body: dict[str, Any], seconds: float
 ) -> float:
     """The SQLite write baseline: `unit` (of `SQLITE_UNITS`) in a bare loop, one durable
     transaction each."""
-    connection = sqlite3.connect(path, isolation_level=None)
-    connection.execute("PRAGMA journal_mode=WAL")
-    connection.execute("PRAGMA synchronous=NORMAL")
+    connection = loop_connection(path)
     done, deadline = 0, time.perf_counter() + seconds
     while time.perf_counter() < deadline:
         if sqlite_unit(connection, SQLITE_UNITS[unit], token, body) is None:

@@ -34,7 +34,7 @@ from typing import Any
 import httpx
 
 from bench import peer
-from bench.dataset import DataSet, build
+from bench.dataset import DataSet, Holder, build
 from bench.profile import in_process_settings
 from bench.run import KEY
 from cardservice import sql
@@ -97,6 +97,23 @@ def _timed_statements(clock: Clock) -> Iterator[None]:
         sql._sqlite_rows = original
 
 
+def _bodies(data: DataSet, holder: Holder) -> dict[str, dict[str, Any]]:
+    """The request body of each write, by path, as `holder` (the loop takes the same)."""
+    return {
+        "/sandbox/authorizations": {
+            "card_uuid": holder.card,
+            "amount": 1,
+            "currency": "USD",
+            "merchant_name": "B",
+        },
+        "/card/buy": {
+            "account_uuid": holder.account,
+            "bin_uuid": data.bin_uuid,
+            "start_balance": 1,
+        },
+    }
+
+
 async def _service(
     url: str, data: DataSet, requests: int, clock: Clock
 ) -> dict[str, dict[str, float]]:
@@ -107,16 +124,7 @@ async def _service(
     assert db._writer is not None
     db._writer.unit = clock.timed_unit(db._writer.unit)  # type: ignore[method-assign]
     holder = data.holders[0]
-    calls = {
-        "POST /sandbox/authorizations": (
-            "/sandbox/authorizations",
-            {"card_uuid": holder.card, "amount": 1, "currency": "USD", "merchant_name": "B"},
-        ),
-        "POST /card/buy": (
-            "/card/buy",
-            {"account_uuid": holder.account, "bin_uuid": data.bin_uuid, "start_balance": 1},
-        ),
-    }
+    calls = {f"POST {path}": (path, body) for path, body in _bodies(data, holder).items()}
     figures: dict[str, dict[str, float]] = {}
     headers = {"Authorization": f"Bearer {holder.token}"}
     async with (
@@ -140,19 +148,12 @@ async def _service(
 
 def _loop(path: str, data: DataSet, requests: int) -> dict[str, dict[str, float]]:
     """The same units through `bench.peer.sqlite_unit`, statements timed the same way."""
-    connection = sqlite3.connect(path, isolation_level=None)
-    connection.execute("PRAGMA journal_mode=WAL")
-    connection.execute("PRAGMA synchronous=NORMAL")
+    connection = peer.loop_connection(path)
     holder = data.holders[1]
+    bodies = _bodies(data, holder)
     units = {
-        "POST /sandbox/authorizations": (
-            peer._authorize,
-            {"card_uuid": holder.card, "amount": 1, "currency": "USD", "merchant_name": "B"},
-        ),
-        "POST /card/buy": (
-            peer._buy,
-            {"account_uuid": holder.account, "bin_uuid": data.bin_uuid, "start_balance": 1},
-        ),
+        "POST /sandbox/authorizations": (peer._authorize, bodies["/sandbox/authorizations"]),
+        "POST /card/buy": (peer._buy, bodies["/card/buy"]),
     }
     statement_s, statements = 0.0, 0
     original = peer._SQLiteUnit.row, peer._SQLiteUnit.execute

@@ -345,16 +345,13 @@ async def test_a_unit_whose_caller_left_before_its_turn_never_runs(
 
 
 async def test_disposing_the_database_fails_the_units_still_queued(
-    settings: Settings,
+    sqlite_db: Database, settings: Settings
 ) -> None:
-    if not settings.is_sqlite:
-        pytest.skip("the queue of write units is SQLite's")
-    db = Database(settings)
     fd = _other_process_lock(sqlite_path(settings.resolved_database_url))
     try:
-        caller = asyncio.create_task(_write_one(db))
+        caller = asyncio.create_task(_write_one(sqlite_db))
         await asyncio.sleep(0.1)
-        await db.dispose()
+        await sqlite_db.dispose()  # (the fixture's second dispose does nothing)
         with pytest.raises(asyncio.CancelledError):
             await asyncio.wait_for(caller, 5)
     finally:
@@ -363,20 +360,17 @@ async def test_disposing_the_database_fails_the_units_still_queued(
 
 
 async def test_disposing_the_database_mid_unit_fails_that_units_caller(
-    settings: Settings,
+    sqlite_db: Database,
 ) -> None:
     """A unit still running when the process stops: its caller is told, never left waiting."""
-    if not settings.is_sqlite:
-        pytest.skip("the queue of write units is SQLite's")
-    db = Database(settings)
     started = asyncio.Event()
 
     async def unit(tx: Tx) -> None:
         started.set()
         await asyncio.Event().wait()  # never set: the unit is still running at shutdown
 
-    caller = asyncio.create_task(db.transact(unit))
+    caller = asyncio.create_task(sqlite_db.transact(unit))
     await asyncio.wait_for(started.wait(), 5)
-    await db.dispose()
+    await sqlite_db.dispose()
     with pytest.raises(asyncio.CancelledError):
         await asyncio.wait_for(caller, 5)
