@@ -208,6 +208,12 @@ async def cmd_keys_generate(_args: argparse.Namespace, _settings: Settings) -> s
     return generate_key()
 
 
+async def cmd_keys_generate_cvk(_args: argparse.Namespace, _settings: Settings) -> str:
+    from cardservice.security import generate_cvk
+
+    return generate_cvk()
+
+
 async def cmd_keys_fingerprint_key(_args: argparse.Namespace, settings: Settings) -> str:
     from cardservice.security import CardCipher
 
@@ -346,6 +352,9 @@ def _parser() -> argparse.ArgumentParser:
     keys.add_parser("generate", help="print a new encryption key").set_defaults(
         handler=cmd_keys_generate
     )
+    keys.add_parser(
+        "generate-cvk", help="print a new card verification key (CARDSERVICE_CVK)"
+    ).set_defaults(handler=cmd_keys_generate_cvk)
     keys.add_parser(
         "fingerprint-key", help="print the card-fingerprint key in use (to pin it)"
     ).set_defaults(handler=cmd_keys_fingerprint_key)
