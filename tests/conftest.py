@@ -36,6 +36,7 @@ TEST_CVK = (
     "0123456789ABCDEFFEDCBA9876543210"  # the published example's key (tests/cards/test_cvv2.py)
 )
 USER_TABLES = [
+    "audit_log",
     "webhook_attempts",
     "webhook_deliveries",
     "webhook_endpoints",

@@ -211,6 +211,8 @@ def _new_card(
         "auto_replenish_amount": _minor_or_none(body.auto_replenish_amount),
         "auto_replenish_min_balance": _minor_or_none(body.auto_replenish_min_balance),
         "spending_controls": None,
+        "card_type": "multi_use",
+        "locked_merchant": None,
         "created_at": now,
         "updated_at": now,
     }
