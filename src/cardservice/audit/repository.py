@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from cardservice.models.base import utcnow
-from cardservice.sql import Reader, Row, Tx, as_uuid, iso_z, text_uuid
+from cardservice.sql import Reader, Row, Tx, as_datetime, as_uuid, iso_z, text_uuid
 
 AUDIT_FIELDS = ("uuid", "created_at", "actor_type", "actor_id", "action", "object_type",
                 "object_uuid", "request_id", "details")  # fmt: skip
@@ -82,6 +82,21 @@ async def count_actions_since(
             since,
         )
     )
+
+
+async def action_times_since(
+    reader: Reader | Tx, action: str, object_type: str, object_uuid: uuid.UUID, since: datetime
+) -> list[datetime]:
+    """When `action` was recorded on the object since `since`, oldest first."""
+    rows = await reader.rows(
+        "SELECT created_at FROM audit_log WHERE object_type = $1 AND object_uuid = $2"
+        " AND action = $3 AND created_at > $4 ORDER BY created_at",
+        object_type,
+        object_uuid,
+        action,
+        since,
+    )
+    return [as_datetime(row["created_at"]) or since for row in rows]
 
 
 @dataclass(frozen=True, slots=True)

@@ -94,6 +94,22 @@ class CardList(BaseModel):
     cards: list[CardRecord]
 
 
+class RevealRequest(StrictRequest):
+    """`POST /card/{uuid}/reveal` (API.md §13): a live MFA code of the caller, used up."""
+
+    mfa_code: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+
+
+class CardDetails(BaseModel):
+    """What a holder types into a checkout page; answered once per reveal, `no-store`."""
+
+    pan: str
+    cvv2: str
+    expiry_month: int
+    expiry_year: int
+    holder_name: str | None
+
+
 class BuyCardsRequest(StrictRequest):
     account_uuid: UuidStr
     bin_uuid: UuidStr
