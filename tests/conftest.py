@@ -28,6 +28,7 @@ from cardservice.logs import JsonFormatter
 from cardservice.migrations import upgrade_database
 from cardservice.sql import Tx, sqlite_path
 from tests.log_scan import secrets_in
+from tests.softhsm import softhsm  # noqa: F401 - the session's SoftHSM2 token (issue 29)
 
 PG_ADMIN_DSN = os.environ.get("CARDSERVICE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 DATABASES = os.environ.get("CARDSERVICE_TEST_DATABASES", "sqlite,postgresql").split(",")

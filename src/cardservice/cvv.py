@@ -78,3 +78,9 @@ def cvv_with_key(
     # `cryptography` keeps supporting)
     single, triple = _ecb(key_a * 3), _ecb(key_a + key_b + key_a)
     return compute_cvv(single, triple, pan, expiry_yymm, service_code)
+
+
+def key_check_value(cvk: bytes) -> str:
+    """The CVK's check value (KCV): its triple DES of a zero block, first 3 bytes in hex — to
+    compare keys without showing them."""
+    return _ecb(cvk[:8] + cvk[8:] + cvk[:8])(bytes(8))[:3].hex().upper()

@@ -66,6 +66,16 @@ class CardCipher:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> CardCipher:
+        """The configured backend's cipher: `local` (this class) or `pkcs11` (a token)."""
+        if settings.key_backend == "pkcs11":
+            from cardservice.keys.pkcs11_backend import Pkcs11Cipher
+
+            return Pkcs11Cipher.from_settings(settings)
+        return cls.local(settings)
+
+    @classmethod
+    def local(cls, settings: Settings) -> CardCipher:
+        """The local backend: keys from the environment or the embedded key file."""
         pinned = bytes.fromhex(settings.fingerprint_key) if settings.fingerprint_key else None
         cvk = bytes.fromhex(settings.cvk) if settings.cvk else None
         cvk_file = settings.resolved_key_file if settings.is_sqlite and cvk is None else None

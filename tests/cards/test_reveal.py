@@ -8,10 +8,12 @@ from datetime import timedelta
 from typing import Any
 
 import httpx
+import pytest
 from fastapi import FastAPI
 
 from cardservice.auth.credentials import revoke_mfa_codes
 from cardservice.cards.numbers import luhn_valid
+from cardservice.config import Settings
 from cardservice.cvv import cvv_with_key
 from cardservice.models.base import utcnow
 from cardservice.sql import Tx
@@ -19,6 +21,16 @@ from cardservice.web import dumps
 from tests.conftest import TEST_CVK
 from tests.factories import ISSUED_SECRETS, Caller, authorize, make_card, make_mfa_code, make_user
 from tests.log_scan import secrets_in
+from tests.softhsm import SoftHsm
+
+
+@pytest.fixture(params=["local", "pkcs11"])
+def settings(settings: Settings, request: pytest.FixtureRequest) -> Settings:
+    """Every test twice: keys local, and keys in this run's SoftHSM2 token."""
+    if request.param == "local":
+        return settings
+    softhsm: SoftHsm = request.getfixturevalue("softhsm")
+    return softhsm.settings(settings)
 
 
 async def reveal(
