@@ -6,7 +6,7 @@ token (`POST /auth/mfa-code`) and spends it at once on `POST /card/{uuid}/reveal
 rule of the reveal (own card, 10 an hour, closed card, audit row, event) is the API's.
 The details are in that one answer's page only: never in a URL, `Cache-Control: no-store`
 (every dashboard page), masked again after `SHOWN_SECONDS` by the page's script, and, without
-script, the page moves back to the card then (`<meta http-equiv="refresh">`).
+script, the page moves back to the card then (a `<noscript>` refresh).
 
 The dashboard has no second factor of its own (sign-in is a one-time link), so its step-up is
 the deliberate confirmation plus a code used once; the API's step-up is unchanged.
