@@ -38,8 +38,8 @@ browser:
 
 client: install
 	@mkdir -p var
-	CARDSERVICE_SANDBOX=1 CARDSERVICE_LOG_LEVEL=WARNING $(BIN)/cardservice openapi > var/openapi.json
-	PATH=$(abspath $(BIN)):$$PATH $(BIN)/openapi-python-client generate --path var/openapi.json \
+	CARDSERVICE_SANDBOX=1 CARDSERVICE_LOG_LEVEL=WARNING $(BIN)/cardservice openapi | $(BIN)/python clients/prepare.py > var/openapi-client.json
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/openapi-python-client generate --path var/openapi-client.json \
 		--output-path clients/python --overwrite --meta setup \
 		--custom-template-path clients/templates --config clients/config.yaml
 
