@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml clients/python/pyproject.toml
 run: install
 	@mkdir -p var
 	@$(BIN)/cardservice db upgrade
-	@$(BIN)/cardservice demo > var/demo-token
+	@$(BIN)/cardservice demo > /dev/null  # keeps the demo token in var/demo-token, reused while valid
 	@echo
 	@echo "  cardservice is starting on http://$(HOST):$(PORT)"
 	@echo "  Dashboard (one-time sign-in link, 15 min):"

@@ -163,3 +163,10 @@ def test_filters_reach_the_server(client: Raising) -> None:
 def test_amounts_stay_exact(client: Raising) -> None:
     for account in pages.accounts(client, per_page=2):
         assert type(account.balance) is Decimal
+
+
+def test_cardservice_demo_prints_the_same_token_while_it_is_valid(live: LiveServer) -> None:
+    again = live.cli("demo").splitlines()[-1]
+    assert again == live.demo_token
+    token_file = Path(live.env["CARDSERVICE_VAR_DIR"]) / "demo-token"
+    assert token_file.read_text().strip() == live.demo_token
