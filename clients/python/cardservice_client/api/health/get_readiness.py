@@ -98,7 +98,8 @@ def sync_detailed(
     """Get Readiness
 
      The database answers (503 while it does not). Redis only degrades: the service keeps
-    serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`.
+    serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`
+    (`"ok"` when it answers, `"off"` when no Redis is configured).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -138,7 +139,8 @@ def sync(
     """Get Readiness
 
      The database answers (503 while it does not). Redis only degrades: the service keeps
-    serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`.
+    serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`
+    (`"ok"` when it answers, `"off"` when no Redis is configured).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -173,7 +175,8 @@ async def asyncio_detailed(
     """Get Readiness
 
      The database answers (503 while it does not). Redis only degrades: the service keeps
-    serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`.
+    serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`
+    (`"ok"` when it answers, `"off"` when no Redis is configured).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -211,7 +214,8 @@ async def asyncio(
     """Get Readiness
 
      The database answers (503 while it does not). Redis only degrades: the service keeps
-    serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`.
+    serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`
+    (`"ok"` when it answers, `"off"` when no Redis is configured).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
