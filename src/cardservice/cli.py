@@ -14,9 +14,11 @@ from typing import Any
 
 from cardservice.config import Settings
 from cardservice.errors import ServiceError
+from cardservice.events import outbox
 from cardservice.logs import configure_logging
 from cardservice.sandbox import commands as simulate_commands
 from cardservice.sql import Tx
+from cardservice.transactions import expiry
 
 Handler = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, str | None]]
 DURATION = re.compile(r"^(\d+)([smhd])$")
@@ -252,7 +254,7 @@ async def cmd_dashboard_link(args: argparse.Namespace, settings: Settings) -> st
 
 async def cmd_openapi(_args: argparse.Namespace, settings: Settings) -> str:
     from cardservice.app import create_app
-    from cardservice.web import dumps
+    from cardservice.encoding import dumps
 
     app = create_app(settings)
     try:
@@ -378,6 +380,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     settings = Settings()
     configure_logging(settings.log_level, settings.log_format)
+    outbox.register()
+    expiry.register()
     handler: Handler | None = args.handler
     try:
         if handler is None:

@@ -132,3 +132,11 @@ def _link_new(path: Path, content: str) -> None:
         pass  # another worker created it first: use theirs
     finally:
         temporary.unlink()
+
+
+PAN_LENGTH = 16
+
+
+def mask(bin_prefix: str, last4: str, length: int = PAN_LENGTH) -> str:
+    """`424242******4242`: the first six and last four digits, nothing else."""
+    return bin_prefix[:6] + "*" * (length - 10) + last4

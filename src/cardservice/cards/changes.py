@@ -29,17 +29,9 @@ from cardservice.ledger.entries import account_leg, card_leg, post_entry
 from cardservice.ledger.money import to_minor
 from cardservice.sql import Row, Tx, as_uuid, in_list
 from cardservice.transactions import lifecycle
-from cardservice.transactions.balances import lock_card_account
+from cardservice.transactions.locks import lock_card, lock_card_account, lock_pending_purchases
 from cardservice.transactions.rows import insert_transactions, transaction_row
 
-_LOCK_CARD = (
-    "SELECT uuid, account_uuid, currency, status, balance FROM cards WHERE uuid = $1"
-    " FOR NO KEY UPDATE"
-)
-_LOCK_PENDING = (
-    "SELECT uuid FROM transactions WHERE card_uuid = $1 AND type = 'card_purchase'"
-    " AND status = 'pending' ORDER BY uuid FOR NO KEY UPDATE"
-)
 _BALANCE = "SELECT balance FROM cards WHERE uuid = $1"
 _PLAIN_FIELDS = ("status", "description", "holder_name")
 
@@ -104,9 +96,7 @@ async def _close(tx: Tx, user_uuid: uuid.UUID, card: Row, now: datetime) -> None
     """Reverse the pending authorizations, then move the whole balance to the account."""
     card_uuid, account_uuid = as_uuid(card["uuid"]), as_uuid(card["account_uuid"])
     assert card_uuid is not None and account_uuid is not None
-    for pending in await tx.rows(_LOCK_PENDING, card_uuid):
-        purchase = as_uuid(pending["uuid"])
-        assert purchase is not None
+    for purchase in await lock_pending_purchases(tx, card_uuid):
         await lifecycle.reverse(tx, user_uuid, purchase, now)
     balance = int(await tx.value(_BALANCE, card_uuid))
     currency = card["currency"]
@@ -138,7 +128,7 @@ async def change_card(
     """Apply the request to one of the user's cards, all of it or nothing; the card record."""
     if await lock_card_account(tx, user_uuid, card_uuid) is None:
         raise CardNotFound()
-    card = await tx.row(_LOCK_CARD, card_uuid)
+    card = await lock_card(tx, card_uuid)
     assert card is not None, "the account's lock was taken through this card"
     if card["status"] == "closed":
         raise CardClosed()

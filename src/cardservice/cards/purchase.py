@@ -23,15 +23,15 @@ from cardservice.cards.records import card_record_of
 from cardservice.cards.schemas import BuyCardsRequest
 from cardservice.dictionaries.fees import FeeSchedule, default_plan, with_overrides
 from cardservice.errors import AccountInactive, AccountNotFound, NotFound, RuleViolation
-from cardservice.idempotency import StoredResponse, fingerprint
+from cardservice.idempotency import fingerprint
 from cardservice.ledger.entries import SystemBook, account_leg, book_leg, card_leg, post_entry
 from cardservice.ledger.money import from_minor, percent_of, to_minor
 from cardservice.models import Card
 from cardservice.models.base import table_of, utcnow
 from cardservice.security import CardCipher
 from cardservice.sql import Row, Tx, as_uuid, insert_sql, row_args
+from cardservice.transactions.locks import lock_account
 from cardservice.transactions.rows import insert_transactions, transaction_row
-from cardservice.web import dumps
 
 CARD_VALIDITY_YEARS = 3
 
@@ -92,9 +92,6 @@ def price_of(fees: FeeSchedule, body: BuyCardsRequest) -> Price:
 
 
 # The statements of a purchase. Parameters: $1 user, $2 account or BIN.
-_LOCK_ACCOUNT = """
-SELECT status, currency, balance FROM accounts WHERE uuid = $2 AND user_uuid = $1
-FOR NO KEY UPDATE"""
 _CONTEXT = """
 SELECT u.name,
        (SELECT max(sort_order) FROM cards WHERE user_uuid = $1) AS last_sort,
@@ -115,7 +112,7 @@ def _insert_cards_sql(count: int) -> str:
 
 async def _lock_account(tx: Tx, user_uuid: uuid.UUID, account_uuid: uuid.UUID) -> Row | None:
     """The caller's account (status, currency, balance), locked and read as it is now."""
-    return await tx.row(_LOCK_ACCOUNT, user_uuid, account_uuid)
+    return await lock_account(tx, user_uuid, account_uuid)
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,9 +236,9 @@ def _issue_transaction(
 
 async def buy_cards(
     tx: Tx, cipher: CardCipher, user_uuid: uuid.UUID, body: BuyCardsRequest
-) -> StoredResponse:
+) -> dict[str, Any]:
     """Buy `cards_count` cards on the account, all or nothing, in one journal entry; the
-    201 answer (run it through `idempotency.act_once`)."""
+    result (cards, account, charge). The route runs it through `idempotency.act_once`."""
     account_uuid, bin_uuid = uuid.UUID(body.account_uuid), uuid.UUID(body.bin_uuid)
     account = await _lock_account(tx, user_uuid, account_uuid)
     if account is None:
@@ -293,4 +290,4 @@ async def buy_cards(
         },
         "external_id": body.external_id,
     }
-    return StoredResponse(201, dumps({"success": True, "data": result}))
+    return result

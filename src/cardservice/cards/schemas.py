@@ -26,17 +26,7 @@ from cardservice.money_types import (
     PositiveAmount,
     WholeNumber,
 )
-
-UuidStr = Annotated[
-    str,
-    StringConstraints(
-        pattern=r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
-    ),
-]
-
-
-class StrictRequest(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
+from cardservice.request_types import StrictRequest, UuidStr
 
 
 class HolderAddress(BaseModel):

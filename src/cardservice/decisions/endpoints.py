@@ -123,7 +123,7 @@ async def delete_endpoint(tx: Tx, user_uuid: uuid.UUID) -> None:
 
 def endpoint_in(row: Row, cipher: CardCipher) -> Endpoint | None:
     """The decision endpoint carried by the engine's locked card row (`endpoint_*` columns,
-    `transactions.balances.lock_card_with_fees`), or None when the user has none."""
+    `transactions.locks.lock_card_with_fees`), or None when the user has none."""
     if row["endpoint_url"] is None:
         return None
     return Endpoint(

@@ -6,7 +6,7 @@ import uuid
 from typing import Any
 
 from cardservice.disputes.records import NEWEST_FIRST, dispute_columns, dispute_record
-from cardservice.disputes.service import DisputeNotFound
+from cardservice.errors import DisputeNotFound
 from cardservice.sql import Reader
 
 DISPUTE_COLUMNS = dispute_columns("d")

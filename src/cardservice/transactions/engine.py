@@ -10,10 +10,10 @@ Rules, in order (the first that fails declines with its error slug; docs/control
    a foreign amount is converted at the table's rate, and the approval's fee gains the
    `card_fx` percent of the converted amount; every later rule sees the card's amount;
 6. the card's spending controls: tag and country (`merchant_blocked`), then the limits
-   (`limit_exceeded`; cards/controls.py);
+   (`limit_exceeded`; controls.py);
 7. a presented 3DS code is an unassigned code of the card (`invalid_3ds`);
 8. amount plus the `card_transaction` fee fits the card balance (`insufficient_funds`);
-9. the user's decision endpoint, when one is set (`do_not_honor`; decisions/service.py asks
+9. the user's decision endpoint, when one is set (`do_not_honor`; authorize.py asks
    it between two units of work and hands its answer in as a `Verdict`).
 
 Approved: a `pending` card_purchase that holds the amount at once (card → `holds` book,
@@ -51,8 +51,8 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from cardservice.cards.controls import controls_of, limit_breached, merchant_refused
 from cardservice.catalogue.loader import default_hold_days
+from cardservice.decisions.service import Verdict
 from cardservice.dictionaries.fees import FeeSchedule, default_plan, with_overrides
 from cardservice.errors import CardNotFound, NotFound
 from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
@@ -61,11 +61,8 @@ from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
 from cardservice.sql import Row, Tx, as_uuid
 from cardservice.transactions import lifecycle
-from cardservice.transactions.balances import (
-    lock_card_account,
-    lock_card_with_fees,
-    overrides_in,
-)
+from cardservice.transactions.controls import controls_of, limit_breached, merchant_refused
+from cardservice.transactions.locks import lock_card_account, lock_card_with_fees, overrides_in
 from cardservice.transactions.replenish import replenish_if_low
 from cardservice.transactions.rows import insert_transactions, transaction_row
 from cardservice.transactions.three_ds import matching_code, use_code
@@ -84,8 +81,9 @@ class UnknownTag(NotFound):
 
 @dataclass(frozen=True, slots=True)
 class Authorization:
-    """An authorization request as the network sends it (amount in minor units). `uuid` is
-    the transaction's: the decision endpoint is asked with it before it is written."""
+    """An authorization request as the network sends it (amount in minor units), built once
+    by its channel and handed to `transactions.authorize.authorize_card`. `uuid` is the
+    transaction's: the decision endpoint is asked with it before it is written."""
 
     card_uuid: uuid.UUID
     amount: int
@@ -99,16 +97,7 @@ class Authorization:
     force_decline: str | None = None  # a slug of the transaction-errors dictionary
     parent_uuid: uuid.UUID | None = None  # an increment of this pending purchase
     uuid: uuid.UUID = field(default_factory=uuid.uuid4)
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """The decision endpoint's answer, applied when the rules approve: `decision` is
-    `endpoint`, `timeout`, `endpoint_error` or `stand_in`."""
-
-    approved: bool
-    decision: str
-    reason: str | None = None
+    channel: str = "sandbox"  # who sent it: sandbox, cli, iso8583 (the rules do not look)
 
 
 @dataclass(frozen=True, slots=True)
