@@ -31,22 +31,12 @@ import orjson
 
 from cardservice.ledger.money import from_minor
 from cardservice.sql import Tx
+from cardservice.transactions.repository import SPENT
 
 LIMITS = ("per_authorization", "daily", "weekly", "monthly", "lifetime")
 WINDOWS = ("daily", "weekly", "monthly", "lifetime")
 LISTS = ("allowed_tags", "blocked_tags", "allowed_countries", "blocked_countries")
 _EPOCH = date(1970, 1, 1)
-
-# $1 card; $2, $3, $4: the first day of the day, week, month; $5: the earliest day needed.
-# `card_spend` is kept by the database from the card's purchases (migration 20261124_22).
-_SPENT = """
-SELECT
-  coalesce(sum(CASE WHEN s.spent_on >= $2 THEN s.amount END), 0) AS daily,
-  coalesce(sum(CASE WHEN s.spent_on >= $3 THEN s.amount END), 0) AS weekly,
-  coalesce(sum(CASE WHEN s.spent_on >= $4 THEN s.amount END), 0) AS monthly,
-  coalesce(sum(s.amount), 0) AS lifetime
-FROM card_spend s
-WHERE s.card_uuid = $1 AND s.spent_on >= $5"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +126,7 @@ async def limit_breached(
     starts = window_starts(now)
     earliest = min(starts[name] for name in windows)
     spent = await tx.row(
-        _SPENT, card_uuid, starts["daily"], starts["weekly"], starts["monthly"], earliest
+        SPENT, card_uuid, starts["daily"], starts["weekly"], starts["monthly"], earliest
     )
     assert spent is not None, "an aggregate always has a row"
     return any(int(spent[name]) + amount > limits[name] for name in windows)

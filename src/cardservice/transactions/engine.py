@@ -64,15 +64,9 @@ from cardservice.transactions import lifecycle
 from cardservice.transactions.controls import controls_of, limit_breached, merchant_refused
 from cardservice.transactions.locks import lock_card_account, lock_card_with_fees, overrides_in
 from cardservice.transactions.replenish import replenish_if_low
+from cardservice.transactions.repository import RAISE_HOLD, RATE, TAG_EXISTS
 from cardservice.transactions.rows import insert_transactions, transaction_row
 from cardservice.transactions.three_ds import matching_code, use_code
-
-_TAG_EXISTS = "SELECT slug FROM transaction_tags WHERE slug = $1"
-_RATE = "SELECT rate FROM fx_rates WHERE base = $1 AND quote = $2"
-_RAISE_HOLD = (
-    "UPDATE transactions SET amount = $2, authorized_amount = $3, updated_at = $4,"
-    " merchant_amount = $5 WHERE uuid = $1"
-)
 
 
 class UnknownTag(NotFound):
@@ -166,7 +160,7 @@ async def _controls_refusal(
 
 
 async def _tag_exists(tx: Tx, slug: str) -> bool:
-    return await tx.value(_TAG_EXISTS, slug) is not None
+    return await tx.value(TAG_EXISTS, slug) is not None
 
 
 async def _locked(
@@ -227,7 +221,7 @@ async def _rate(tx: Tx, merchant_currency: str, card_currency: str) -> Decimal |
     same or the table has no such pair."""
     if merchant_currency == card_currency:
         return None
-    rate = await tx.value(_RATE, merchant_currency, card_currency)
+    rate = await tx.value(RATE, merchant_currency, card_currency)
     return None if rate is None else Decimal(rate)
 
 
@@ -306,7 +300,7 @@ async def _raise_hold(
         parent["merchant_amount"] += request.amount
     parent["updated_at"] = now
     await tx.execute(
-        _RAISE_HOLD,
+        RAISE_HOLD,
         parent["uuid"],
         parent["amount"],
         parent["authorized_amount"],

@@ -35,6 +35,7 @@ from cardservice.ledger.money import converted
 from cardservice.models.base import utcnow
 from cardservice.sql import Tx
 from cardservice.transactions import locks
+from cardservice.transactions.repository import CREDITED, SET_HOLD, SET_STATUS
 from cardservice.transactions.rows import credit_row, insert_transactions
 
 
@@ -53,25 +54,12 @@ class RefundTooLarge(RuleViolation):
     code, message = "refund_exceeds_amount", "A refund cannot return more than was taken."
 
 
-_SET_STATUS = (
-    "UPDATE transactions SET status = $2, refunded_amount = $3, updated_at = $4 WHERE uuid = $1"
-)
-_SET_HOLD = (
-    "UPDATE transactions SET status = $2, amount = $3, captured_amount = $4, updated_at = $5,"
-    " merchant_amount = $6, merchant_captured_amount = $7, rate = $8 WHERE uuid = $1"
-)
 OVER_CAPTURE_PERCENT = 20  # a capture may exceed the authorization by this much (tips)
-
-
-_CREDITED = (
-    "SELECT COALESCE(SUM(amount), 0) FROM transactions"
-    " WHERE parent_uuid = $1 AND type = 'dispute_credit'"
-)
 
 
 async def credited_amount(tx: Tx, purchase_uuid: uuid.UUID) -> int:
     """What disputes of the purchase credited back (0 or one `dispute_credit`)."""
-    return int(await tx.value(_CREDITED, purchase_uuid))
+    return int(await tx.value(CREDITED, purchase_uuid))
 
 
 async def locked_transaction(tx: Tx, transaction_uuid: uuid.UUID) -> dict[str, Any]:
@@ -101,7 +89,7 @@ async def locked_purchase(
 
 async def _set_status(tx: Tx, purchase: dict[str, Any], status: str, now: datetime) -> None:
     purchase["status"], purchase["updated_at"] = status, now
-    await tx.execute(_SET_STATUS, purchase["uuid"], status, purchase["refunded_amount"], now)
+    await tx.execute(SET_STATUS, purchase["uuid"], status, purchase["refunded_amount"], now)
 
 
 async def _set_hold(
@@ -115,7 +103,7 @@ async def _set_hold(
     if status == "completed" and purchase["merchant_currency"] is not None:
         purchase["merchant_amount"] = purchase["merchant_captured_amount"]
     await tx.execute(
-        _SET_HOLD,
+        SET_HOLD,
         purchase["uuid"],
         status,
         amount,
