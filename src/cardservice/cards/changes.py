@@ -20,19 +20,18 @@ from typing import Any
 
 import orjson
 
-from cardservice.cards import controls
+from cardservice.cards import controls, repository
 from cardservice.cards.records import card_record
 from cardservice.cards.repository import own_card
 from cardservice.cards.schemas import CardChangeRequest
 from cardservice.errors import CardNotFound, RuleViolation, ValidationFailed
 from cardservice.ledger.entries import account_leg, card_leg, post_entry
 from cardservice.ledger.money import to_minor
-from cardservice.sql import Row, Tx, as_uuid, in_list
+from cardservice.sql import Row, Tx, as_uuid
 from cardservice.transactions import lifecycle
 from cardservice.transactions.locks import lock_card, lock_card_account, lock_pending_purchases
 from cardservice.transactions.rows import insert_transactions, transaction_row
 
-_BALANCE = "SELECT balance FROM cards WHERE uuid = $1"
 _PLAIN_FIELDS = ("status", "description", "holder_name")
 
 
@@ -48,11 +47,7 @@ async def _check_tags(tx: Tx, body: CardChangeRequest) -> None:
     named = sorted({*(spending.allowed_tags or ()), *spending.blocked_tags})
     if not named:
         return
-    known = await tx.rows(
-        f"SELECT slug FROM transaction_tags WHERE slug IN {in_list(len(named))}",  # noqa: S608
-        *named,
-    )
-    unknown = set(named) - {row["slug"] for row in known}
+    unknown = set(named) - await repository.existing_tags(tx, named)
     if unknown:
         raise ValidationFailed(
             errors={"spending_controls": [f"unknown tags: {', '.join(sorted(unknown))}"]}
@@ -82,14 +77,7 @@ def _columns(body: CardChangeRequest) -> dict[str, Any]:
 
 
 async def _update(tx: Tx, card_uuid: uuid.UUID, columns: dict[str, Any], now: datetime) -> None:
-    names = list(columns)
-    sets = ", ".join(f"{name} = ${i}" for i, name in enumerate(names, start=3))
-    await tx.execute(
-        f"UPDATE cards SET updated_at = $2, {sets} WHERE uuid = $1",  # noqa: S608 - column names
-        card_uuid,
-        now,
-        *columns.values(),
-    )
+    await repository.update_card(tx, card_uuid, columns, now)
 
 
 async def _close(tx: Tx, user_uuid: uuid.UUID, card: Row, now: datetime) -> None:
@@ -98,7 +86,7 @@ async def _close(tx: Tx, user_uuid: uuid.UUID, card: Row, now: datetime) -> None
     assert card_uuid is not None and account_uuid is not None
     for purchase in await lock_pending_purchases(tx, card_uuid):
         await lifecycle.reverse(tx, user_uuid, purchase, now)
-    balance = int(await tx.value(_BALANCE, card_uuid))
+    balance = await repository.card_balance(tx, card_uuid)
     currency = card["currency"]
     row = transaction_row(
         user_uuid=user_uuid,

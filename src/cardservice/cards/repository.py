@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from cardservice.cards.records import card_columns, card_order
@@ -101,3 +102,29 @@ async def set_sort_orders(tx: Tx, orders: dict[uuid.UUID, int]) -> None:
             position,
             now,
         )
+
+
+async def card_balance(tx: Tx, card_uuid: uuid.UUID) -> int:
+    """The card's balance as it is now (its row locked by the caller)."""
+    return int(await tx.value("SELECT balance FROM cards WHERE uuid = $1", card_uuid))
+
+
+async def update_card(tx: Tx, card_uuid: uuid.UUID, columns: dict[str, Any], now: datetime) -> None:
+    """Set the named columns of the card (names are ours, never the caller's) and its
+    `updated_at`."""
+    sets = ", ".join(f"{name} = ${i}" for i, name in enumerate(columns, start=3))
+    await tx.execute(
+        f"UPDATE cards SET updated_at = $2, {sets} WHERE uuid = $1",  # noqa: S608 - column names
+        card_uuid,
+        now,
+        *columns.values(),
+    )
+
+
+async def existing_tags(tx: Tx, slugs: Sequence[str]) -> set[str]:
+    """Which of the slugs name a transaction tag."""
+    rows = await tx.rows(
+        f"SELECT slug FROM transaction_tags WHERE slug IN {in_list(len(slugs))}",  # noqa: S608
+        *slugs,
+    )
+    return {row["slug"] for row in rows}

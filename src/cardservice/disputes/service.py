@@ -21,7 +21,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from cardservice.attachments.service import AttachmentNotFound
-from cardservice.disputes.records import DISPUTE_FIELDS, dispute_columns
+from cardservice.disputes.records import DISPUTE_FIELDS
+from cardservice.disputes.repository import (
+    DISPUTE_OF_USER,
+    EVIDENCE_COUNT,
+    LOCK_DISPUTE,
+    OPEN_DISPUTE,
+    RESOLVE,
+)
 from cardservice.errors import DisputeNotFound, RuleViolation, TransactionNotFound
 from cardservice.ledger.entries import SystemBook, account_leg, book_leg, card_leg, post_entry
 from cardservice.models import Dispute
@@ -60,12 +67,6 @@ class DisputeAlreadyResolved(RuleViolation):
 _TABLE = table_of(Dispute)
 _COLUMNS = ("user_uuid", *DISPUTE_FIELDS)
 _INSERT = insert_sql(_TABLE.name, _COLUMNS)
-_OPEN_DISPUTE = "SELECT 1 FROM disputes WHERE transaction_uuid = $1 AND status = 'open'"
-_DISPUTE_OF_USER = "SELECT transaction_uuid FROM disputes WHERE uuid = $1 AND user_uuid = $2"
-_LOCK_DISPUTE = f"SELECT {dispute_columns('d')} FROM disputes d WHERE d.uuid = $1 FOR NO KEY UPDATE"  # noqa: S608
-_RESOLVE = """
-UPDATE disputes SET status = $2, resolved_at = $3, updated_at = $3, credit_transaction_uuid = $4
-WHERE uuid = $1"""
 
 
 def captured_amount(purchase: dict[str, Any]) -> int:
@@ -90,8 +91,7 @@ async def _check_evidence(tx: Tx, user_uuid: uuid.UUID, evidence: list[uuid.UUID
     """Every evidence attachment is one of the user's own; anybody else's is 404."""
     if not evidence:
         return
-    sql = "SELECT count(*) FROM attachments WHERE user_uuid = $1 AND uuid IN "
-    sql += in_list(len(evidence), 2)
+    sql = EVIDENCE_COUNT + in_list(len(evidence), 2)
     if int(await tx.value(sql, user_uuid, *evidence)) != len(set(evidence)):
         raise AttachmentNotFound("An evidence attachment was not found.")
 
@@ -118,7 +118,7 @@ async def open_dispute(
         raise NotDisputable(f"A {purchase['status']} {purchase['type']} cannot be disputed.")
     if now > captured_at(purchase) + DISPUTE_WINDOW:
         raise DisputeWindowClosed()
-    if await tx.value(_OPEN_DISPUTE, transaction_uuid) is not None:
+    if await tx.value(OPEN_DISPUTE, transaction_uuid) is not None:
         raise DisputeAlreadyOpen()
     left = disputable_amount(purchase, await credited_amount(tx, transaction_uuid))
     if left <= 0:
@@ -175,11 +175,11 @@ async def resolve_dispute(
     """open → won (the amount back to the card, at most what the purchase still has to give
     back) | lost (nothing moves); a resolved dispute is final."""
     now = now or utcnow()
-    transaction_uuid = as_uuid(await tx.value(_DISPUTE_OF_USER, dispute_uuid, user_uuid))
+    transaction_uuid = as_uuid(await tx.value(DISPUTE_OF_USER, dispute_uuid, user_uuid))
     if transaction_uuid is None:
         raise DisputeNotFound()
     purchase, card_status = await locks.lock_purchase(tx, user_uuid, transaction_uuid)
-    row = await tx.row(_LOCK_DISPUTE, dispute_uuid)
+    row = await tx.row(LOCK_DISPUTE, dispute_uuid)
     assert row is not None
     dispute = dict(zip(DISPUTE_FIELDS, row, strict=True))
     if dispute["status"] != "open":
@@ -189,7 +189,7 @@ async def resolve_dispute(
         left = disputable_amount(purchase, await credited_amount(tx, transaction_uuid))
         if (amount := min(int(dispute["amount"]), left)) > 0:
             credit_uuid = await _credit(tx, purchase, amount, card_status, now)
-    await tx.execute(_RESOLVE, dispute_uuid, outcome, now, credit_uuid)
+    await tx.execute(RESOLVE, dispute_uuid, outcome, now, credit_uuid)
     dispute.update(
         status=outcome, resolved_at=now, updated_at=now, credit_transaction_uuid=credit_uuid
     )
