@@ -15,7 +15,7 @@ from cardservice.models.base import utcnow
 from cardservice.outbound import Outbound
 from cardservice.security import CardCipher
 from cardservice.sql import Tx
-from cardservice.transactions.authorize import Authorization, authorize_card
+from cardservice.transactions.authorize import authorization_of, authorize_card
 from cardservice.transactions.deposits import deposit
 from cardservice.transactions.expiry import sweep_expired_holds
 from cardservice.transactions.schemas import ERROR_SLUGS
@@ -101,16 +101,8 @@ async def _run_authorization(args: argparse.Namespace, settings: Settings) -> st
     """An authorization as the sandbox route answers it: the user's decision endpoint is
     asked between two units of work (transactions/authorize.py), so it has a handler of its own."""
     db, cipher, http = Database(settings), CardCipher.from_settings(settings), Outbound()
-    message = Authorization(
-        card_uuid=args.card,
-        amount=args.amount,
-        currency=args.currency,
-        merchant_name=args.merchant,
-        mcc=args.mcc,
-        tag=args.tag,
-        three_ds_code=args.three_ds_code,
-        force_decline=args.force_decline,
-        channel="cli",
+    message = authorization_of(
+        args.card, args.amount, args.currency, args.merchant, vars(args), "cli"
     )
     try:
         user = await db.transact(lambda tx: user_by_email(tx, args.email))

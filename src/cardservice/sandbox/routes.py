@@ -19,7 +19,7 @@ from cardservice.ledger.money import to_minor
 from cardservice.openapi import BEARER_OR_MFA, Envelope
 from cardservice.patterns import UUID_PATTERN
 from cardservice.sql import Tx
-from cardservice.transactions.authorize import Authorization, authorize_card
+from cardservice.transactions.authorize import authorization_of, authorize_card
 from cardservice.transactions.deposits import deposit
 from cardservice.transactions.increments import increment_purchase
 from cardservice.transactions.records import transaction_record_of
@@ -89,18 +89,9 @@ async def create_sandbox_deposit(request: Request, caller: CallerA, db: Db) -> J
 )
 async def create_sandbox_authorization(request: Request, caller: CallerA, db: Db) -> JSONResponse:
     body = await read_json(request, AuthorizationRequest)
-    message = Authorization(
-        card_uuid=uuid.UUID(body.card_uuid),
-        amount=to_minor(body.amount),
-        currency=body.currency,
-        merchant_name=body.merchant_name,
-        mcc=body.mcc,
-        merchant_country=body.merchant_country,
-        merchant_city=body.merchant_city,
-        tag=body.tag,
-        three_ds_code=body.three_ds_code,
-        force_decline=body.force_decline,
-    )
+    card, amount = uuid.UUID(body.card_uuid), to_minor(body.amount)
+    details = body.model_dump()
+    message = authorization_of(card, amount, body.currency, body.merchant_name, details, "sandbox")
     state = request.app.state
     row = await authorize_card(
         db,

@@ -20,6 +20,7 @@ user's decision endpoint thinks:
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +34,33 @@ from cardservice.security import CardCipher
 from cardservice.sql import Tx, text_uuid
 from cardservice.transactions.engine import Authorization, Decided, authorize, decide, record
 
-__all__ = ["Authorization", "authorize_card", "request_event"]
+__all__ = ["Authorization", "authorization_of", "authorize_card", "request_event"]
+
+
+def authorization_of(
+    card_uuid: uuid.UUID,
+    amount: int,
+    currency: str,
+    merchant_name: str,
+    details: Mapping[str, Any],
+    channel: str,
+) -> Authorization:
+    """The one construction of an authorization request, whatever the channel: the amount in
+    minor units, `details` the optional fields by their API names (absent: None)."""
+    return Authorization(
+        card_uuid,
+        amount,
+        currency,
+        merchant_name,
+        mcc=details.get("mcc"),
+        merchant_country=details.get("merchant_country"),
+        merchant_city=details.get("merchant_city"),
+        tag=details.get("tag"),
+        three_ds_code=details.get("three_ds_code"),
+        force_decline=details.get("force_decline"),
+        parent_uuid=details.get("parent_uuid"),
+        channel=channel,
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from typing import Any
 from cardservice.db import Database
 from cardservice.outbound import Outbound
 from cardservice.security import CardCipher
-from cardservice.transactions.authorize import Authorization, authorize_card
+from cardservice.transactions.authorize import authorization_of, authorize_card
 from cardservice.transactions.lifecycle import InvalidTransition
 from cardservice.transactions.reports import one_transaction
 
@@ -40,16 +40,14 @@ async def increment_purchase(
             f"A {parent['status']} {parent['type']} cannot make this transition."
         )
     merchant = parent["merchant"] or {}
-    message = Authorization(
-        card_uuid=uuid.UUID(parent["card_uuid"]),
-        amount=amount,
-        currency=parent["merchant_currency"] or parent["currency"],
-        merchant_name=merchant.get("name") or "",
-        mcc=merchant.get("mcc"),
-        merchant_country=merchant.get("country"),
-        merchant_city=merchant.get("city"),
-        tag=parent["tag"],
-        parent_uuid=purchase_uuid,
-        channel=channel,
-    )
+    details = {
+        "mcc": merchant.get("mcc"),
+        "merchant_country": merchant.get("country"),
+        "merchant_city": merchant.get("city"),
+        "tag": parent["tag"],
+        "parent_uuid": purchase_uuid,
+    }
+    currency = parent["merchant_currency"] or parent["currency"]
+    card, name = uuid.UUID(parent["card_uuid"]), merchant.get("name") or ""
+    message = authorization_of(card, amount, currency, name, details, channel)
     return await authorize_card(db, http, cipher, user_uuid, message, allow_private=allow_private)
