@@ -20,6 +20,7 @@ from typing import Any
 
 from cardservice.cards.numbers import generate_pan
 from cardservice.cards.records import card_record_of
+from cardservice.cards.repository import CONTEXT
 from cardservice.cards.schemas import BuyCardsRequest
 from cardservice.dictionaries.fees import FeeSchedule, default_plan, with_overrides
 from cardservice.errors import AccountInactive, AccountNotFound, NotFound, RuleViolation
@@ -91,15 +92,6 @@ def price_of(fees: FeeSchedule, body: BuyCardsRequest) -> Price:
     return Price(per_card_fees=per_card_fees, start_balance=start, cards_count=body.cards_count)
 
 
-# The statements of a purchase. Parameters: $1 user, $2 account or BIN.
-_CONTEXT = """
-SELECT u.name,
-       (SELECT max(sort_order) FROM cards WHERE user_uuid = $1) AS last_sort,
-       b.uuid AS bin_uuid, b.bin, b.brand, b.currency, b.status,
-       o.slug AS fee_slug, o.kind AS fee_kind, o.value AS fee_value
-FROM users u LEFT JOIN bins b ON b.uuid = $2
-             LEFT JOIN user_fee_overrides o ON o.user_uuid = u.uuid
-WHERE u.uuid = $1"""
 # Every column of the table: `_new_card` must give each one (a missing one fails loudly).
 CARD_COLUMNS = tuple(table_of(Card).columns.keys())
 
@@ -128,7 +120,7 @@ class _Context:
 async def _context(tx: Tx, user_uuid: uuid.UUID, bin_uuid: uuid.UUID) -> _Context:
     """The buyer joined with the BIN and their fee overrides (one row each, or none); plus
     the buyer's last card position."""
-    rows = await tx.rows(_CONTEXT, user_uuid, bin_uuid)
+    rows = await tx.rows(CONTEXT, user_uuid, bin_uuid)
     if not rows:
         raise NotFound("User not found.")
     first = rows[0]

@@ -128,3 +128,14 @@ async def existing_tags(tx: Tx, slugs: Sequence[str]) -> set[str]:
         *slugs,
     )
     return {row["slug"] for row in rows}
+
+
+# The statements of a purchase. Parameters: $1 user, $2 account or BIN.
+CONTEXT = """
+SELECT u.name,
+       (SELECT max(sort_order) FROM cards WHERE user_uuid = $1) AS last_sort,
+       b.uuid AS bin_uuid, b.bin, b.brand, b.currency, b.status,
+       o.slug AS fee_slug, o.kind AS fee_kind, o.value AS fee_value
+FROM users u LEFT JOIN bins b ON b.uuid = $2
+             LEFT JOIN user_fee_overrides o ON o.user_uuid = u.uuid
+WHERE u.uuid = $1"""
