@@ -10,9 +10,17 @@ from typing import Literal
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from cardservice.auth.address import Network, parse_networks
-
 DEFAULT_VAR_DIR = Path("var")
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def parse_networks(text: str) -> list[Network]:
+    """Comma-separated CIDRs (a bare address is a /32 or /128); ValueError when malformed."""
+    return [
+        ipaddress.ip_network(part.strip(), strict=False) for part in text.split(",") if part.strip()
+    ]
 
 
 class Settings(BaseSettings):

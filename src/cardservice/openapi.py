@@ -9,13 +9,11 @@ from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel, Field
 from starlette.convertors import Convertor, register_url_convertor
 
+from cardservice.patterns import SLUG_MAX_LENGTH, SLUG_PATTERN, UUID_PATTERN
 from cardservice.web import BODY_MODELS
 
 T = TypeVar("T")
 
-UUID_PATTERN = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
-SLUG_PATTERN = r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$"
-SLUG_MAX_LENGTH = 64
 
 BEARER_OR_MFA: dict[str, Any] = {"security": [{"bearerAuth": []}, {"mfaCode": []}]}
 BEARER_ONLY: dict[str, Any] = {"security": [{"bearerAuth": []}]}
@@ -123,7 +121,7 @@ def _add_errors(schema: dict[str, Any]) -> None:
 
 def build_openapi(app: FastAPI) -> dict[str, Any]:
     """FastAPI's document plus what it cannot infer from our hand-parsed bodies."""
-    from cardservice.openapi_sdk import (  # it imports this module's patterns
+    from cardservice.openapi_sdk import (  # kept lazy: only the document needs it
         add_examples,
         add_links,
         tidy_schema_names,

@@ -4,34 +4,22 @@ from __future__ import annotations
 
 import hashlib
 import json
-import uuid
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
-import orjson
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse as FastAPIJSONResponse
 from fastapi.responses import Response
 from pydantic import BaseModel, ValidationError
 from starlette.routing import Match
 from starlette.types import Scope
 
+from cardservice.encoding import dumps
 from cardservice.errors import BadRequest, PayloadTooLarge, UnsupportedMediaType, ValidationFailed
+from cardservice.pages import MAX_PAGE, Page
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
-
-_ORJSON_OPTIONS = orjson.OPT_UTC_Z | orjson.OPT_OMIT_MICROSECONDS | orjson.OPT_NAIVE_UTC
-
-
-def _encode_default(value: object) -> object:
-    if isinstance(value, Decimal):
-        return orjson.Fragment(format(value, "f"))  # exact decimal text, never via float
-    if isinstance(value, uuid.UUID):  # asyncpg's own UUID subclass
-        return str(value)
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="python")
-    raise TypeError(f"not JSON serialisable: {type(value).__name__}")
 
 
 class Router(APIRouter):
@@ -64,10 +52,6 @@ class Router(APIRouter):
             if first not in segments:
                 return Match.NONE, {}
         return super().matches(scope)
-
-
-def dumps(content: object) -> bytes:
-    return orjson.dumps(content, default=_encode_default, option=_ORJSON_OPTIONS)
 
 
 class JSONResponse(FastAPIJSONResponse):
@@ -187,3 +171,23 @@ def cacheable(request: Request, data: object, *, max_age: int = 300) -> Response
     if client_has(request, etag):
         return Response(status_code=304, headers=headers)
     return Response(body, media_type="application/json", headers=headers)
+
+
+async def standard_page(
+    page: Annotated[int, Query(ge=1, le=MAX_PAGE, description="Page number, from 1")] = 1,
+    per_page: Annotated[int, Query(ge=1, le=100, description="Rows per page, 1..100")] = 20,
+) -> Page:
+    """`page` (≥ 1, default 1) and `per_page` (1..100, default 20)."""
+    return Page(number=page, size=per_page)
+
+
+async def card_page(
+    page: Annotated[int, Query(ge=1, le=MAX_PAGE, description="Page number, from 1")] = 1,
+    per_page: Annotated[int, Query(ge=1, le=500, description="Rows per page, 1..500")] = 100,
+) -> Page:
+    """`GET /card` pages: `per_page` up to 500, default 100."""
+    return Page(number=page, size=per_page)
+
+
+StandardPage = Annotated[Page, Depends(standard_page)]
+CardPage = Annotated[Page, Depends(card_page)]

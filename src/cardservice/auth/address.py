@@ -14,15 +14,9 @@ from collections.abc import Sequence
 
 from starlette.requests import Request
 
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+from cardservice.config import Network
+
 IPV6_CLIENT_PREFIX = 64
-
-
-def parse_networks(text: str) -> list[Network]:
-    """Comma-separated CIDRs (a bare address is a /32 or /128); ValueError when malformed."""
-    return [
-        ipaddress.ip_network(part.strip(), strict=False) for part in text.split(",") if part.strip()
-    ]
 
 
 def _is_trusted(address: str, trusted: Sequence[Network]) -> bool:

@@ -26,22 +26,11 @@ from cardservice.money_types import (
     PositiveAmount,
     WholeNumber,
 )
-
-UuidStr = Annotated[
-    str,
-    StringConstraints(
-        pattern=r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
-    ),
-]
-
+from cardservice.request_types import StrictRequest, UuidStr
 
 # API.md §13: single_use closes after its first capture; merchant_locked stays with the
-# merchant of its first approved authorization (cards/types.py)
+# merchant of its first approved authorization (transactions/card_types.py)
 CardType = Literal["multi_use", "single_use", "merchant_locked"]
-
-
-class StrictRequest(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
 
 
 class HolderAddress(BaseModel):

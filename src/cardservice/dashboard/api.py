@@ -12,7 +12,7 @@ import httpx
 import orjson
 from starlette.types import ASGIApp
 
-from cardservice.web import dumps
+from cardservice.encoding import dumps
 
 INTERNAL_BASE = "http://cardservice.internal"
 PAGE_SIZE = 100

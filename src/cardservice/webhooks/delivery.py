@@ -27,12 +27,12 @@ from uuid import UUID
 
 from cardservice.config import Settings
 from cardservice.db import Database
+from cardservice.encoding import dumps
 from cardservice.events.listing import EVENT_COLUMNS, event_record
 from cardservice.models.base import utcnow
 from cardservice.outbound import CallFailed, Outbound, UrlNotAllowed, signed_headers
 from cardservice.security import CardCipher
 from cardservice.sql import Row, Tx, as_datetime, in_list, insert_sql, text_uuid
-from cardservice.web import dumps
 from cardservice.webhooks.metrics import outcome_of, record_attempt
 from cardservice.webhooks.service import live_secrets
 
