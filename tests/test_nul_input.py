@@ -20,6 +20,7 @@ from fastapi import FastAPI
 
 from cardservice.webhooks.queue import publish_committed
 from tests.factories import Caller, authorize, bin_uuid, make_card, make_user
+from tests.snapshot import database_rows
 from tests.webhooks.drive import PDF, post
 
 NUL = "x\x00y"
@@ -115,21 +116,6 @@ def _with_objects(example: Any, objects: dict[str, str]) -> Any:
     if isinstance(example, list):
         return [_with_objects(item, objects) for item in example]
     return example
-
-
-async def database_rows(app: FastAPI) -> dict[str, list[str]]:
-    """Every row of every table, as text: what "nothing was written" is checked against."""
-    reader = app.state.db.reader
-    if app.state.db.is_sqlite:
-        names = "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
-    else:
-        names = "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY 1"
-    tables = [row["name"] for row in await reader.rows(names)]
-    return {
-        table: sorted(repr(tuple(row)) for row in await reader.rows(f"SELECT * FROM {table}"))
-        for table in tables
-        if table != "api_tokens"  # a token's last use is written by any request it makes
-    }
 
 
 def _operations(doc: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
