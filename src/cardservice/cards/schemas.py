@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from decimal import Decimal
-from typing import Annotated, Literal, Self
+from typing import Annotated, Any, Literal, Self
 from uuid import UUID
 
 from pydantic import (
@@ -17,6 +17,7 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic.json_schema import SkipJsonSchema
 
 from cardservice.money_types import (
     AMOUNT_SCHEMA,
@@ -216,14 +217,24 @@ class AutoReplenishIn(StrictRequest):
         return self
 
 
+def _no_default(schema: dict[str, Any]) -> None:
+    schema.pop("default", None)
+
+
+def omittable() -> Any:
+    """A field that may be left out but not sent as `null`: its schema admits no null and
+    shows no `null` default (with `| SkipJsonSchema[None]` on its type)."""
+    return Field(default=None, json_schema_extra=_no_default)
+
+
 class CardChangeRequest(StrictRequest):
     """PATCH /card/{cardUuid}: any of these; a field left out is left as it is."""
 
-    status: Literal["active", "frozen", "closed"] | None = None
+    status: Literal["active", "frozen", "closed"] | SkipJsonSchema[None] = omittable()
     description: Annotated[str, StringConstraints(max_length=255)] | None = None
     holder_name: Annotated[str, StringConstraints(min_length=1, max_length=120)] | None = None
     holder_address: HolderAddressIn | None = None
-    auto_replenish: AutoReplenishIn | None = None
+    auto_replenish: AutoReplenishIn | SkipJsonSchema[None] = omittable()
     spending_controls: SpendingControls | None = None
 
     @field_validator("status", "auto_replenish", mode="before")
