@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     trusted_proxies: str = Field(
         default="", description="CIDRs whose X-Forwarded-For and X-Forwarded-Proto we believe"
     )
+    metrics_token: str = Field(
+        default="", description="bearer token a /metrics scrape must send; empty: open"
+    )
     public_url: str = Field(
         default="",
         pattern=r"^(https?://[^\s/]+/?)?$",
