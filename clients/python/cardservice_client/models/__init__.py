@@ -27,7 +27,7 @@ from .buy_cards_request import BuyCardsRequest
 from .buy_cards_result import BuyCardsResult
 from .capture_request import CaptureRequest
 from .card_change_request import CardChangeRequest
-from .card_change_request_status_type_0 import CardChangeRequestStatusType0
+from .card_change_request_status import CardChangeRequestStatus
 from .card_counts import CardCounts
 from .card_list import CardList
 from .card_record import CardRecord
@@ -167,7 +167,7 @@ __all__ = (
     "BuyCardsResult",
     "CaptureRequest",
     "CardChangeRequest",
-    "CardChangeRequestStatusType0",
+    "CardChangeRequestStatus",
     "CardCounts",
     "CardList",
     "CardRecord",
