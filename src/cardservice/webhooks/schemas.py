@@ -9,8 +9,12 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validato
 
 from cardservice.events.schemas import EventType
 
-# The URL's form and address are decided by the one check of every outbound call
-# (`outbound.check_url`, 422 `url_not_allowed`), not by a pattern here.
+# The pattern documents the URL's form (a name, an IPv4 address or a bracketed IPv6 one);
+# what may be called is decided by the one check of every outbound call
+# (`outbound.check_url`, 422 `url_not_allowed`), which sees through what a pattern cannot.
+_PORT = r"(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})"
+_HOST = r"(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])"
+URL_PATTERN = rf"^https?://{_HOST}(?::{_PORT})?(?:/[!-~]*)?$"
 URL_DESCRIPTION = (
     "http(s) URL; host a name (IDN in punycode), an IPv4 address or an [IPv6] address; "
     "loopback, private and reserved addresses refused (also carried inside IPv6 forms)"
@@ -20,7 +24,9 @@ URL_DESCRIPTION = (
 class EndpointCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    url: str = Field(min_length=1, max_length=2048, description=URL_DESCRIPTION)
+    url: str = Field(
+        min_length=1, max_length=2048, pattern=URL_PATTERN, description=URL_DESCRIPTION
+    )
     description: str | None = Field(default=None, max_length=255)
     event_types: list[EventType] | None = Field(
         default=None, min_length=1, description="default: every type"
@@ -34,6 +40,7 @@ class EndpointUpdate(BaseModel):
         default=None,
         min_length=1,
         max_length=2048,
+        pattern=URL_PATTERN,
         description=URL_DESCRIPTION,
     )
     description: str | None = Field(default=None, max_length=255)
