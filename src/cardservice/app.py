@@ -136,6 +136,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         favicon_url="/static/docs/favicon.png",
         generate_unique_id_function=operation_id,
         lifespan=_lifespan,
+        redirect_slashes=False,  # its 307 named whatever host the request's Host header said
     )
     app.state.settings = settings
     app.state.db = Database(settings)

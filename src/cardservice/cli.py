@@ -60,6 +60,7 @@ def run_server(args: argparse.Namespace, settings: Settings) -> None:
     worker imports the metrics), then run uvicorn (it owns the event loop)."""
     import uvicorn
 
+    from cardservice.http_protocol import protocol_class
     from cardservice.metrics import MULTIPROC_ENV, prepare_multiprocess_dir
     from cardservice.migrations import upgrade_database
 
@@ -81,6 +82,7 @@ def run_server(args: argparse.Namespace, settings: Settings) -> None:
         access_log=False,
         log_config=None,
         proxy_headers=False,
+        http=protocol_class(),  # malformed HTTP gets the §1.1 body, not plain text
     )
 
 

@@ -11,7 +11,7 @@ from typing import Annotated, Any, TypeVar
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse as FastAPIJSONResponse
 from fastapi.responses import Response
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, BeforeValidator, ValidationError
 from starlette.routing import Match
 from starlette.types import Scope
 
@@ -109,16 +109,58 @@ def require_json(request: Request) -> None:
         raise UnsupportedMediaType()
 
 
+# No text input may hold U+0000: PostgreSQL cannot store it, and nothing a person types
+# needs it. Refused here, at the edge, for every JSON body (`parse_json`), every filter
+# (`filters.read_filters`) and every free-text query parameter (`QueryText`).
+NUL = "\x00"
+NUL_MESSAGE = "must not contain the NUL character (U+0000)"
+
+
+def refuse_nul(value: str) -> str:
+    """`value`, or ValueError (422) when it holds U+0000."""
+    if NUL in value:
+        raise ValueError(NUL_MESSAGE)
+    return value
+
+
+def _refuse_nul_first(value: object) -> object:
+    return refuse_nul(value) if isinstance(value, str) else value
+
+
+# before the parameter's own pattern and lengths, so the answer names the NUL
+QueryText = Annotated[str, BeforeValidator(_refuse_nul_first)]
+
+
+def nul_errors(value: object, at: tuple[str | int, ...] = ()) -> dict[str, list[str]]:
+    """Every place in a parsed JSON value where a string (or an object's key) holds U+0000."""
+    found: dict[str, list[str]] = {}
+    if isinstance(value, str):
+        if NUL in value:
+            found[_field_name(at)] = [NUL_MESSAGE]
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            found.update(
+                nul_errors(key, (*at, key)) if NUL in key else nul_errors(item, (*at, key))
+            )
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found.update(nul_errors(item, (*at, index)))
+    return found
+
+
 def parse_json(raw: bytes, model: type[ModelT]) -> ModelT:
     """A JSON object (numbers as exact decimals) validated by `model` (400, then 422).
     `NaN` and `Infinity` parse (as non-finite decimals) so that validation refuses them
-    with 422, as API.md §1.1 says for amounts, instead of a 400."""
+    with 422, as API.md §1.1 says for amounts, instead of a 400. A string holding U+0000,
+    anywhere in the body, is refused before the model sees it."""
     try:
         parsed = json.loads(raw, parse_float=Decimal, parse_constant=Decimal)
     except (ValueError, RecursionError) as exc:
         raise BadRequest("The body is not valid JSON.") from exc
     if not isinstance(parsed, dict):
         raise BadRequest("The body must be a JSON object.")
+    if refused := nul_errors(parsed):
+        raise ValidationFailed(errors=refused)
     try:
         return model.model_validate(parsed)
     except ValidationError as exc:

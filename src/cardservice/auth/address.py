@@ -45,6 +45,22 @@ def client_address(request: Request, trusted: Sequence[Network]) -> str:
     return forwarded[0] if forwarded else peer
 
 
+def client_scheme(request: Request, trusted: Sequence[Network]) -> str:
+    """The scheme the client used: the request's own, or, from a trusted proxy, the last
+    value of its `X-Forwarded-Proto` (the proxy that terminated TLS says so)."""
+    peer = request.client.host if request.client else ""
+    if trusted and _is_trusted(peer, trusted):
+        said = [
+            value.strip().lower()
+            for header in request.headers.getlist("x-forwarded-proto")
+            for value in header.split(",")
+            if value.strip()
+        ]
+        if said and said[-1] in ("http", "https"):
+            return said[-1]
+    return request.url.scheme
+
+
 def address_key(address: str) -> str:
     """What a client's limit is kept under: an IPv4 address, an IPv6 /64, else the text."""
     try:

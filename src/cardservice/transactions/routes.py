@@ -53,7 +53,7 @@ async def list_transactions(
     db: Db,
     page: StandardPage,
     starting_after: Annotated[
-        str | None,
+        str | None,  # its UUID pattern refuses U+0000 already
         Query(
             pattern=UUID_PATTERN,
             description="Keyset page: the transactions after this one (leave `page` out)",
