@@ -40,6 +40,8 @@ USER_TABLES = [
     "disputes",
     "postings",
     "journal_entries",
+    "ledger_chain_head",
+    "ledger_day_totals",
     "three_ds_codes",
     "idempotency_keys",
     "attachments",

@@ -14,6 +14,7 @@ from typing import Any
 
 from cardservice.config import Settings
 from cardservice.errors import ServiceError
+from cardservice.ledger import commands as ledger_commands
 from cardservice.logs import configure_logging
 from cardservice.sandbox import commands as simulate_commands
 from cardservice.sql import Tx
@@ -369,6 +370,7 @@ def _parser() -> argparse.ArgumentParser:
         handler=cmd_demo
     )
     simulate_commands.register(sub)
+    ledger_commands.register(sub)
     return parser
 
 

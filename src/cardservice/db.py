@@ -42,6 +42,7 @@ from fastapi import Depends, Request
 from cardservice import metrics
 from cardservice.config import Settings
 from cardservice.events.outbox import complete_events
+from cardservice.ledger.chain import seal
 from cardservice.replica import PROBE_TTL_SECONDS, STANDBY_ROUTES, Pins, RoutedReader, Standby
 from cardservice.sql import (
     PostgresPool,
@@ -194,6 +195,7 @@ class _SQLiteUnits:
             async with self._writer.unit(self._key) as tx:
                 done = await work(tx)
                 await complete_events(tx)
+                await seal(tx)  # last: the chain head stays locked until the commit
         except Exception as error:
             if not future.done():
                 future.set_exception(error)
@@ -259,6 +261,7 @@ class Database:
         async with self._write_slots, self._pool.unit(self.key) as tx:
             yield tx
             await complete_events(tx)
+            await seal(tx)  # last: the chain head stays locked until the commit
 
     async def transact(self, work: Callable[[Tx], Awaitable[T]]) -> T:
         """Run `work` as one write unit; a deadlock or serialization failure runs it again

@@ -10,6 +10,9 @@ last; inserting the entry checks that its postings sum to zero per currency, a p
 entry that already exists is refused, and a posting without its entry fails at commit (the
 foreign key is checked then). Postings and entries are append-only; a posting's currency is
 its holder's; balances are never negative (CHECK).
+
+Every entry is chained at the end of its unit (`ledger.chain.seal`): `hash` over its
+canonical content and the previous entry's hash, in commit order.
 """
 
 from __future__ import annotations
@@ -186,6 +189,7 @@ async def post_entry(
         return Posted(0, {})
     entry_id = await _write_entry(tx, kind, legs, reference)
     tx.postings += len(legs)
+    tx.ledger_entries.append(entry_id)  # chained at the end of the unit (ledger.chain.seal)
     deltas: dict[tuple[int, uuid.UUID], int] = defaultdict(int)
     for leg in legs:
         if leg.account is not None:

@@ -9,7 +9,7 @@ from cardservice.models.credential import ApiToken, MfaCode
 from cardservice.models.dispute import Dispute
 from cardservice.models.event import Event
 from cardservice.models.idempotency import IdempotencyKey
-from cardservice.models.ledger import JournalEntry, Posting
+from cardservice.models.ledger import JournalEntry, LedgerChainHead, LedgerDayTotal, Posting
 from cardservice.models.reference import (
     Bin,
     DictionaryEntry,
@@ -41,6 +41,8 @@ __all__ = [
     "FxRate",
     "IdempotencyKey",
     "JournalEntry",
+    "LedgerChainHead",
+    "LedgerDayTotal",
     "MfaCode",
     "PaymentCurrency",
     "PaymentMethod",
