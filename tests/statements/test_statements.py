@@ -99,6 +99,10 @@ async def test_opening_plus_lines_is_closing_is_the_balance_at_the_months_end(
         for line in body["lines"]:
             amount = Decimal(str(line["amount"]))
             assert amount > 0
+            assert (
+                line["transaction_uuid"] is None
+                or str(uuid.UUID(line["transaction_uuid"])) == (line["transaction_uuid"])
+            )
             running += amount if line["direction"] == "credit" else -amount
             assert Decimal(str(line["balance"])) == running
             assert start <= datetime.fromisoformat(line["date"].replace("Z", "+00:00")) < end
@@ -116,7 +120,7 @@ async def test_opening_plus_lines_is_closing_is_the_balance_at_the_months_end(
         await client.get(f"/account/{account}/statements/2026-09", headers=user.headers)
     ).json()["data"]
     kinds = " | ".join(line["description"] for line in september["lines"])
-    for word in ("Deposit", "Cards issued: fees", "Refund", "Dispute won", "EUR", "reversed"):
+    for word in ("Deposit", "Cards issued: fees", "Refund", "Dispute won", "EUR", "released"):
         assert word in kinds, kinds
     assert Decimal(str(september["opening_balance"])) == 0
     october = (

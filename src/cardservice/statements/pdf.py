@@ -79,6 +79,7 @@ def render(statement: dict[str, Any]) -> bytes:
         ("Account holder", account["holder"]),
         ("Account", f"{account['name']} - {account['uuid']}"),
         ("Currency", currency),
+        ("Issued", f"{statement['issued_at']:%d %B %Y, %H:%M} UTC"),
         (
             "Period",
             f"{period['start']:%d %B %Y} to {period['start'].replace(day=end_day):%d %B %Y} (UTC)",

@@ -19,15 +19,20 @@ from cardservice.accounts.service import get_account
 from cardservice.auth.credentials import Principal
 from cardservice.errors import NotFound
 from cardservice.ledger.money import from_minor
-from cardservice.sql import Reader, as_datetime
+from cardservice.models.base import utcnow
+from cardservice.sql import Reader, as_datetime, text_uuid
 from cardservice.statements import repository
 
 MONTH = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
 LABELS = {
     "card_buy": "Cards issued: fees",
     "card_purchase_pending": "Card purchase",
+    "card_purchase_declined": "Fee for a declined purchase",
+    "card_purchase_incremented": "Card purchase raised",
     "card_purchase_captured": "Card purchase captured",
-    "card_purchase_reversed": "Card purchase reversed",
+    "card_purchase_reversed": "Card purchase released",
+    "auto_replenish": "Auto top-up: fee",
+    "card_close": "Card closed",
     "card_refund": "Refund",
     "dispute_credit": "Dispute won",
     "deposit": "Deposit",
@@ -92,9 +97,7 @@ async def statement(
             {
                 "date": stamp,
                 "description": _description(row),
-                "transaction_uuid": str(row["transaction_uuid"])
-                if row["transaction_uuid"]
-                else None,
+                "transaction_uuid": text_uuid(row["transaction_uuid"]),
                 "amount": from_minor(abs(amount)),
                 "direction": "credit" if amount > 0 else "debit",
                 "balance": from_minor(balance),
@@ -109,6 +112,7 @@ async def statement(
         },
         "period": {"month": period.label, "start": period.start, "end": period.end},
         "currency": account["currency"],
+        "issued_at": utcnow(),
         "opening_balance": from_minor(opening),
         "closing_balance": from_minor(balance),
         "credits": from_minor(credits),
