@@ -16,8 +16,10 @@ from fastapi import FastAPI
 from sqlalchemy import text
 
 from cardservice.config import Settings
+from cardservice.ledger.entries import SystemBook, book_leg, post_entry
 from cardservice.ledger.verify import verify
 from cardservice.models.base import utcnow
+from cardservice.sql import Tx
 from tests.factories import around
 from tests.ledger.activity import activity
 from tests.test_cli import cli_env
@@ -239,3 +241,28 @@ async def test_a_chained_entry_stays_append_only(app: FastAPI, client: httpx.Asy
         with pytest.raises(Exception, match="never edited or deleted"):
             await _around(app, statement)
     assert (await verify(app.state.db.reader)).ok
+
+
+async def test_an_entry_undone_by_a_savepoint_is_not_chained(app: FastAPI) -> None:
+    legs = [book_leg(SystemBook.FEES, "USD", 7), book_leg(SystemBook.FUNDING, "USD", -7)]
+
+    async def unit(tx: Tx) -> None:
+        await post_entry(tx, "kept", legs)
+        await tx.execute("SAVEPOINT act")
+        await post_entry(tx, "undone", legs)
+        await tx.execute("ROLLBACK TO SAVEPOINT act")
+        await post_entry(tx, "kept too", legs)
+
+    await app.state.db.transact(unit)
+    await app.state.db.transact(unit)
+    kinds = await app.state.db.reader.rows(
+        "SELECT kind, chain_seq FROM journal_entries ORDER BY chain_seq"
+    )
+    assert [(r[0], r[1]) for r in kinds] == [
+        ("kept", 1),
+        ("kept too", 2),
+        ("kept", 3),
+        ("kept too", 4),
+    ]
+    verdict = await verify(app.state.db.reader)
+    assert verdict.ok and verdict.entries == 4, verdict.problem
