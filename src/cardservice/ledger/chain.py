@@ -26,7 +26,7 @@ and never fork the chain (the unique `chain_seq` would refuse a fork anyway). A 
 wrote no entry does nothing here. SQLite's writer holds the whole database: the same
 statements run in its turn.
 
-Cost, measured on this machine (PostgreSQL 16, 2 cores, `python -m bench.chain_cost`): see
+Cost, measured on this machine (PostgreSQL 15, 2 shared cores, `python -m bench.chain_cost`): see
 docs/ledger.md, "The hash chain" (the authorization's unit with and without the seal).
 """
 
