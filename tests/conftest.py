@@ -42,6 +42,7 @@ USER_TABLES = [
     "journal_entries",
     "ledger_chain_head",
     "ledger_day_totals",
+    "ledger_holder_days",
     "three_ds_codes",
     "idempotency_keys",
     "attachments",

@@ -2,8 +2,11 @@
 an instant, and the day's settlement with the card network (API.md §15 "Books").
 
 Balances at an instant never walk the journal's history:
-* an account or a card: the sum of its own postings of entries created at or before the
-  instant (its posting index, then each entry by key: the holder's history only);
+* an account or a card: its day totals (`ledger_holder_days`, kept by the seal as the
+  class totals are) of the days before the instant's UTC day, plus its postings of that day
+  up to the instant (the day's entries by `created_at`, then the holder's postings among
+  them from its `(holder, entry_id, amount)` index): bounded by the holder's active days
+  and one day's entries;
 * a class of the books (`class_balances`): the day totals (`ledger_day_totals`, kept by
   `ledger.chain.seal` in the same statement that chains the entries) of the days before the
   instant's UTC day, plus the postings of that day up to the instant (entries found by
@@ -15,11 +18,13 @@ Every posting belongs to one class; the classes of a currency always sum to zero
 
 from __future__ import annotations
 
+import uuid
 from collections import defaultdict
 from datetime import UTC, date, datetime, time
 from typing import Any
 
 from cardservice.ledger import repository
+from cardservice.ledger.chain import holder_of
 from cardservice.ledger.money import from_minor
 from cardservice.sql import Reader
 
@@ -50,14 +55,20 @@ def _day_start(as_of: datetime) -> tuple[date, datetime]:
     return instant.date(), datetime.combine(instant.date(), time(), UTC)
 
 
-async def account_balance_as_of(reader: Reader, account: Any, as_of: datetime) -> int:
+async def account_balance_as_of(reader: Reader, account: uuid.UUID, as_of: datetime) -> int:
     """An account's balance (minor units) at `as_of`."""
-    return await repository.holder_balance_as_of(reader, "account_uuid", account, as_of)
+    day, start = _day_start(as_of)
+    return await repository.holder_balance_as_of(
+        reader, "account_uuid", holder_of(account, None, None), account, day, start, as_of
+    )
 
 
-async def card_balance_as_of(reader: Reader, card: Any, as_of: datetime) -> int:
+async def card_balance_as_of(reader: Reader, card: uuid.UUID, as_of: datetime) -> int:
     """A card's balance (minor units) at `as_of`."""
-    return await repository.holder_balance_as_of(reader, "card_uuid", card, as_of)
+    day, start = _day_start(as_of)
+    return await repository.holder_balance_as_of(
+        reader, "card_uuid", holder_of(None, card, None), card, day, start, as_of
+    )
 
 
 async def class_totals(reader: Reader, as_of: datetime) -> dict[str, dict[str, int]]:

@@ -19,8 +19,9 @@ after the events are completed): `post_entry` only notes the ids of the entries 
 the unit; `seal` reads them back with their postings (an entry undone by a savepoint is gone
 and is skipped), then takes the chain head — one row, `ledger_chain_head`, bumped with an
 upsert that waits for the previous holder's commit and then sees its result — computes the
-hashes, and writes them with the day totals (`ledger_day_totals`, what `ledger.books` reads)
-and the new head in one statement. The head's row lock is held only from there to the
+hashes, and writes them with the day totals (`ledger_day_totals` per class and
+`ledger_holder_days` per account and card: the checkpoints `ledger.books` reads) and the new
+head in one statement. The head's row lock is held only from there to the
 commit: two round trips and the commit itself, so units serialise on it only for that long
 and never fork the chain (the unique `chain_seq` would refuse a fork anyway). A unit that
 wrote no entry does nothing here. SQLite's writer holds the whole database: the same
@@ -123,6 +124,18 @@ def day_totals(entries: Sequence[Entry]) -> dict[tuple[date, str, str, str], tup
     return totals
 
 
+def holder_days(entries: Sequence[Entry]) -> dict[tuple[str, date, str], int]:
+    """(holder, day, currency) → amount of these entries' postings to accounts and cards:
+    what `ledger_holder_days` adds up (the books are in `day_totals`)."""
+    totals: dict[tuple[str, date, str], int] = {}
+    for entry in entries:
+        for holder, currency, amount in entry.postings:
+            if not holder.startswith("book:"):
+                key = (holder, entry.day, currency)
+                totals[key] = totals.get(key, 0) + amount
+    return totals
+
+
 async def seal(tx: Tx) -> None:
     """Chain the entries this unit wrote (module docstring). Runs last in the unit."""
     pending, tx.ledger_entries = tx.ledger_entries, []
@@ -138,7 +151,14 @@ async def seal(tx: Tx) -> None:
         seqs.append(n)
         hashes.append(prev)
     await repository.write_chain(
-        tx, [e.id for e in entries], seqs, hashes, day_totals(entries), seqs[-1], prev
+        tx,
+        [e.id for e in entries],
+        seqs,
+        hashes,
+        day_totals(entries),
+        holder_days(entries),
+        seqs[-1],
+        prev,
     )
 
 

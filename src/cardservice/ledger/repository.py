@@ -61,6 +61,13 @@ WITH chained AS (
     SET amount = ledger_day_totals.amount + EXCLUDED.amount,
         postings = ledger_day_totals.postings + EXCLUDED.postings
     RETURNING 1
+), holders AS (
+    INSERT INTO ledger_holder_days (holder, day, currency, amount)
+    SELECT * FROM unnest(CAST($12 AS text[]), CAST($13 AS date[]), CAST($14 AS text[]),
+                         CAST($15 AS bigint[]))
+    ON CONFLICT (holder, day, currency) DO UPDATE
+    SET amount = ledger_holder_days.amount + EXCLUDED.amount
+    RETURNING 1
 )
 UPDATE ledger_chain_head SET hash = $10
 WHERE id = 1 AND seq = $11"""
@@ -71,9 +78,14 @@ VALUES ($1, $2, $3, $4, $5, $6)
 ON CONFLICT (day, holder_class, kind, currency) DO UPDATE
 SET amount = ledger_day_totals.amount + excluded.amount,
     postings = ledger_day_totals.postings + excluded.postings"""
+_ADD_HOLDER_DAY = """
+INSERT INTO ledger_holder_days (holder, day, currency, amount) VALUES ($1, $2, $3, $4)
+ON CONFLICT (holder, day, currency) DO UPDATE
+SET amount = ledger_holder_days.amount + excluded.amount"""
 _SET_HEAD = "UPDATE ledger_chain_head SET hash = $1 WHERE id = 1 AND seq = $2"
 
 DayTotals = dict[tuple[date, str, str, str], tuple[int, int]]
+HolderDays = dict[tuple[str, date, str], int]
 
 
 async def write_chain(
@@ -82,12 +94,14 @@ async def write_chain(
     seqs: Sequence[int],
     hashes: Sequence[str],
     totals: DayTotals,
+    holders: HolderDays,
     head_seq: int,
     head_hash: str,
 ) -> None:
-    """Write the entries' places and hashes, add their day totals, set the head's hash."""
+    """Write the entries' places and hashes, add their day totals (per class and per
+    holder), set the head's hash."""
     if tx.dialect == "postgresql":
-        keys = list(totals)
+        keys, holder_keys = list(totals), list(holders)
         await tx.execute(
             _WRITE_CHAIN_PG,
             list(ids),
@@ -101,12 +115,18 @@ async def write_chain(
             [totals[k][1] for k in keys],
             head_hash,
             head_seq,
+            [k[0] for k in holder_keys],
+            [k[1] for k in holder_keys],
+            [k[2] for k in holder_keys],
+            [holders[k] for k in holder_keys],
         )
         return
     for entry_id, seq, digest in zip(ids, seqs, hashes, strict=True):
         await tx.execute(_SET_HASH, entry_id, seq, digest)
     for key, (amount, count) in totals.items():
         await tx.execute(_ADD_DAY, *key, amount, count)
+    for (holder, day, currency), amount in holders.items():
+        await tx.execute(_ADD_HOLDER_DAY, holder, day, currency, amount)
     await tx.execute(_SET_HEAD, head_hash, head_seq)
 
 
@@ -201,18 +221,48 @@ async def stored_day_totals(reader: Reader) -> Sequence[Row]:
     return await reader.scan(_STORED_DAYS)
 
 
+_STORED_HOLDER_DAYS = (
+    "SELECT holder, day, currency, amount FROM ledger_holder_days WHERE amount <> 0"
+)
+
+
+async def stored_holder_days(reader: Reader) -> Sequence[Row]:
+    return await reader.scan(_STORED_HOLDER_DAYS)
+
+
 # --- balances at an instant (ledger.books) ------------------------------------------------
 
+# A holder at an instant: its day totals before the instant's day, plus its postings of
+# that day up to the instant. The day's entries are taken first (by `created_at`); the
+# holder's postings among them are read from its (holder, entry_id, amount) index within
+# the range of those entries' ids, so the work is bounded by one day, not the history.
 _HOLDER_AS_OF = """
-SELECT coalesce(sum(p.amount), 0) FROM postings p JOIN journal_entries e ON e.id = p.entry_id
-WHERE p.{column} = $1 AND e.created_at <= $2"""
+WITH d AS MATERIALIZED (
+    SELECT id FROM journal_entries WHERE created_at >= $3 AND created_at <= $4
+)
+SELECT coalesce((SELECT sum(amount) FROM ledger_holder_days
+                 WHERE holder = $1 AND day < $2), 0)
+     + coalesce((SELECT sum(p.amount) FROM postings p
+                 WHERE p.{column} = $5
+                   AND p.entry_id >= (SELECT min(id) FROM d)
+                   AND p.entry_id <= (SELECT max(id) FROM d)
+                   AND p.entry_id IN (SELECT id FROM d)), 0)"""
 
 
-async def holder_balance_as_of(reader: Reader, column: str, holder: Any, as_of: datetime) -> int:
-    """The sum of one account's or card's postings of entries created at or before `as_of`
-    (the holder's index, then each entry by its key: the holder's history, not the journal's)."""
+async def holder_balance_as_of(
+    reader: Reader,
+    column: str,
+    holder: str,
+    key: Any,
+    day: date,
+    day_start: datetime,
+    as_of: datetime,
+) -> int:
+    """One account's or card's balance at `as_of` (`holder` its name in the day totals,
+    `key` its uuid)."""
     assert column in ("account_uuid", "card_uuid")
-    return int(await reader.value(_HOLDER_AS_OF.format(column=column), holder, as_of))
+    sql = _HOLDER_AS_OF.format(column=column)
+    return int(await reader.value(sql, holder, day, day_start, as_of, key))
 
 
 # Classes at an instant: the day totals of the days before its day, plus the postings of its
@@ -244,31 +294,3 @@ WHERE day = $1 AND holder_class = $2"""
 async def day_class_totals(reader: Reader, day: date, holder_class: str) -> Sequence[Row]:
     """(kind, currency, amount, postings) of one class's postings on one UTC day."""
     return await reader.rows(_DAY_CLASS, day, holder_class)
-
-
-# --- the lines of a holder between two instants (statements) ------------------------------
-
-_HOLDERS_LINES = """
-SELECT e.id, e.kind, e.reference, e.created_at, p.currency, sum(p.amount) AS amount
-FROM postings p JOIN journal_entries e ON e.id = p.entry_id
-WHERE (p.account_uuid = $1 OR p.card_uuid IN (SELECT uuid FROM cards WHERE account_uuid = $1))
-  AND e.created_at > $2 AND e.created_at <= $3
-GROUP BY e.id, e.kind, e.reference, e.created_at, p.currency
-ORDER BY e.created_at, e.id"""
-
-_HOLDERS_AS_OF = """
-SELECT coalesce(sum(p.amount), 0) FROM postings p JOIN journal_entries e ON e.id = p.entry_id
-WHERE (p.account_uuid = $1 OR p.card_uuid IN (SELECT uuid FROM cards WHERE account_uuid = $1))
-  AND e.created_at <= $2"""
-
-
-async def funds_as_of(reader: Reader, account: Any, as_of: datetime) -> int:
-    """An account's and its cards' postings up to `as_of`: the holder's money then."""
-    return int(await reader.value(_HOLDERS_AS_OF, account, as_of))
-
-
-async def funds_lines(
-    reader: Reader, account: Any, after: datetime, until: datetime
-) -> Sequence[Row]:
-    """Per entry, what it moved to an account and its cards in `(after, until]`."""
-    return await reader.scan(_HOLDERS_LINES, account, after, until)

@@ -17,7 +17,14 @@ from datetime import date, datetime
 from typing import Any
 
 from cardservice.ledger import repository
-from cardservice.ledger.chain import GENESIS, canonical, day_totals, entries_of, entry_hash
+from cardservice.ledger.chain import (
+    GENESIS,
+    canonical,
+    day_totals,
+    entries_of,
+    entry_hash,
+    holder_days,
+)
 from cardservice.sql import Reader, text_uuid
 
 BATCH = 5_000
@@ -51,6 +58,7 @@ async def verify(reader: Reader) -> Verdict:
     """Walk the chain and every balance (module docstring); the first mismatch."""
     prev, count = GENESIS, 0
     totals: dict[Any, tuple[int, int]] = {}
+    holders: dict[Any, int] = {}
     async for seq, digest, entry in _walk(reader, await repository.last_seq(reader)):
         where = f"entry {entry.id} (seq {seq})"
         if seq != count + 1:
@@ -63,7 +71,9 @@ async def verify(reader: Reader) -> Verdict:
         for key, (amount, n) in day_totals([entry]).items():
             total, postings = totals.get(key, (0, 0))
             totals[key] = (total + amount, postings + n)
-    problem = await _rest(reader, count, prev, totals)
+        for place, amount in holder_days([entry]).items():
+            holders[place] = holders.get(place, 0) + amount
+    problem = await _rest(reader, count, prev, totals, {k: v for k, v in holders.items() if v})
     return Verdict(count, prev, problem)
 
 
@@ -75,7 +85,11 @@ def _sums(postings: list[tuple[str, str, int]]) -> dict[str, int]:
 
 
 async def _rest(
-    reader: Reader, count: int, prev: str, totals: dict[Any, tuple[int, int]]
+    reader: Reader,
+    count: int,
+    prev: str,
+    totals: dict[Any, tuple[int, int]],
+    holders: dict[Any, int],
 ) -> str | None:
     head = await repository.head(reader) or (0, GENESIS)
     if head != (count, prev):
@@ -104,6 +118,13 @@ async def _rest(
     if stored != totals:
         first = min(set(stored.items()) ^ set(totals.items()))
         return f"the day totals of {first[0][0]} ({first[0][1]}, {first[0][2]}) do not match"
+    stored_holders = {
+        (str(r["holder"]), _day(r["day"]), str(r["currency"])): int(r["amount"])
+        for r in await repository.stored_holder_days(reader)
+    }
+    if stored_holders != holders:
+        key = min(set(stored_holders.items()) ^ set(holders.items()))[0]
+        return f"the day totals of {key[0]} on {key[1]} do not match its postings"
     return None
 
 

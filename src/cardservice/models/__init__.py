@@ -9,7 +9,13 @@ from cardservice.models.credential import ApiToken, MfaCode
 from cardservice.models.dispute import Dispute
 from cardservice.models.event import Event
 from cardservice.models.idempotency import IdempotencyKey
-from cardservice.models.ledger import JournalEntry, LedgerChainHead, LedgerDayTotal, Posting
+from cardservice.models.ledger import (
+    JournalEntry,
+    LedgerChainHead,
+    LedgerDayTotal,
+    LedgerHolderDay,
+    Posting,
+)
 from cardservice.models.reference import (
     Bin,
     DictionaryEntry,
@@ -43,6 +49,7 @@ __all__ = [
     "JournalEntry",
     "LedgerChainHead",
     "LedgerDayTotal",
+    "LedgerHolderDay",
     "MfaCode",
     "PaymentCurrency",
     "PaymentMethod",

@@ -66,8 +66,10 @@ class Posting(Base):
             name="one_holder",
         ),
         CheckConstraint("amount <> 0", name="amount_not_zero"),
-        Index("ix_postings_account", "account_uuid"),
-        Index("ix_postings_card", "card_uuid"),
+        # (holder, entry_id, amount): a holder's postings in a range of entries, index-only
+        # (balances at an instant, ledger.books; migration 20261124_28)
+        Index("ix_postings_account", "account_uuid", "entry_id", "amount"),
+        Index("ix_postings_card", "card_uuid", "entry_id", "amount"),
     )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
@@ -77,3 +79,16 @@ class Posting(Base):
     system_book: Mapped[str | None] = mapped_column(String(32))
     currency: Mapped[str] = mapped_column(String(3))
     amount: Mapped[int] = mapped_column(BigInteger, doc="signed minor units; + raises the holder")
+
+
+class LedgerHolderDay(Base):
+    """An account's or a card's postings added up per UTC day and currency: the checkpoints
+    of its balance at an instant (ledger.books). `holder` is `account:<uuid>` or
+    `card:<uuid>`, as the hash chain's canonical form writes it."""
+
+    __tablename__ = "ledger_holder_days"
+
+    holder: Mapped[str] = mapped_column(String(48), primary_key=True)
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    currency: Mapped[str] = mapped_column(String(3), primary_key=True)
+    amount: Mapped[int] = mapped_column(BigInteger, doc="signed minor units")

@@ -7,7 +7,11 @@
   compares the whole row but those two columns; SQLite: the update trigger's `WHEN`).
 * `ledger_chain_head`: one row, the last place and hash; every unit that wrote entries
   locks it at its very end.
-* `ledger_day_totals`: postings added up per UTC day, holder class, entry kind, currency.
+* `ledger_day_totals`: postings added up per UTC day, holder class, entry kind, currency;
+  `ledger_holder_days`: per account or card, UTC day and currency (the checkpoints of
+  balances at an instant, `cardservice.ledger.books`).
+* `ix_postings_account` and `ix_postings_card` become (holder, entry_id, amount): a
+  holder's postings in a range of entries, read from the index alone.
 * `ix_journal_entries_created_at`: the entries of a day, for balances at an instant.
 
 Existing history is chained here in id order (the order the entries were written; their
@@ -25,7 +29,7 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
-from cardservice.ledger.chain import GENESIS, day_totals, entries_of, entry_hash
+from cardservice.ledger.chain import GENESIS, day_totals, entries_of, entry_hash, holder_days
 
 revision = "20261124_28"
 down_revision = "20261124_23"
@@ -80,6 +84,7 @@ def _chain_history(bind: sa.Connection) -> None:
     )
     seq, prev, after = 0, GENESIS, 0
     totals: dict[Any, tuple[int, int]] = {}
+    holders: dict[Any, int] = {}
     while after < last_id:
         upto = after + BATCH
         rows = bind.execute(sa.text(_BATCH_ROWS), {"after": after, "upto": upto}).mappings()
@@ -97,6 +102,8 @@ def _chain_history(bind: sa.Connection) -> None:
         for key, (amount, count) in day_totals(entries).items():
             total, postings = totals.get(key, (0, 0))
             totals[key] = (total + amount, postings + count)
+        for place, amount in holder_days(entries).items():
+            holders[place] = holders.get(place, 0) + amount
         after = upto
     if totals:
         bind.execute(
@@ -108,6 +115,18 @@ def _chain_history(bind: sa.Connection) -> None:
                 {"day": k[0] if postgres else k[0].isoformat(), "holder_class": k[1], "kind": k[2], "currency": k[3],
                  "amount": v[0], "postings": v[1]}
                 for k, v in totals.items()
+            ],
+        )  # fmt: skip
+    if holders:
+        bind.execute(
+            sa.text(
+                "INSERT INTO ledger_holder_days (holder, day, currency, amount)"
+                " VALUES (:holder, :day, :currency, :amount)"
+            ),
+            [
+                {"holder": k[0], "day": k[1] if postgres else k[1].isoformat(),
+                 "currency": k[2], "amount": v}
+                for k, v in holders.items()
             ],
         )  # fmt: skip
     bind.execute(
@@ -137,6 +156,18 @@ def upgrade() -> None:
         sa.Column("amount", sa.BigInteger(), nullable=False),
         sa.Column("postings", sa.BigInteger(), nullable=False),
     )
+    op.create_table(
+        "ledger_holder_days",
+        sa.Column("holder", sa.String(48), primary_key=True),
+        sa.Column("day", sa.Date(), primary_key=True),
+        sa.Column("currency", sa.String(3), primary_key=True),
+        sa.Column("amount", sa.BigInteger(), nullable=False),
+    )
+    for holder in ("account", "card"):
+        op.drop_index(f"ix_postings_{holder}", "postings")
+        op.create_index(
+            f"ix_postings_{holder}", "postings", [f"{holder}_uuid", "entry_id", "amount"]
+        )
     bind = op.get_bind()
     for statement in POSTGRES if bind.dialect.name == "postgresql" else SQLITE:
         op.execute(statement)
