@@ -27,8 +27,10 @@ and never fork the chain (the unique `chain_seq` would refuse a fork anyway). A 
 wrote no entry does nothing here. SQLite's writer holds the whole database: the same
 statements run in its turn.
 
-Cost, measured on this machine (PostgreSQL 15, 2 shared cores, `python -m bench.chain_cost`): see
-docs/ledger.md, "The hash chain" (the authorization's unit with and without the seal).
+Cost, measured on this machine (PostgreSQL 15, 2 shared cores, `python -m bench.chain_cost`,
+sandbox authorizations in process): 10.96 ms per authorization chained against 8.22 ms with
+the seal switched off (8 at a time: 12.36 against 10.41 ms); the seal alone 1.09 ms median,
+11.2 ms p99. On a busier run the difference was lost in the noise (docs/ledger.md).
 """
 
 from __future__ import annotations
