@@ -35,7 +35,7 @@ async def test_the_history_before_the_chain_is_chained(kind: str, tmp_path: Path
         url = _pg_url(PG_ADMIN_DSN, name)
     settings = Settings(database_url=url, var_dir=tmp_path / "var")
     try:
-        await upgrade_database(settings.resolved_database_url, "20261124_23")
+        await upgrade_database(settings.resolved_database_url, "20261124_25")
         engine = create_async_engine(settings.resolved_database_url, poolclass=NullPool)
         async with engine.begin() as connection:
             if kind == "sqlite":
