@@ -51,6 +51,7 @@ from cardservice.payments.routes import router as payments_router
 from cardservice.ratelimit import RateLimiter
 from cardservice.sandbox.routes import router as sandbox_router
 from cardservice.security import CardCipher
+from cardservice.statements.routes import router as statements_router
 from cardservice.tracing import tracing_for
 from cardservice.transactions import expiry
 from cardservice.transactions.routes import router as transactions_router
@@ -155,6 +156,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         auth_router,
         dictionaries_router,
         accounts_router,
+        statements_router,
         cards_router,
         decisions_router,
         transactions_router,

@@ -16,6 +16,7 @@ from cardservice.config import Settings
 from cardservice.errors import ServiceError
 from cardservice.events import outbox
 from cardservice.keys import commands as key_commands
+from cardservice.ledger import commands as ledger_commands
 from cardservice.logs import configure_logging
 from cardservice.sandbox import commands as simulate_commands
 from cardservice.sql import Tx
@@ -391,6 +392,7 @@ def _parser() -> argparse.ArgumentParser:
         handler=cmd_demo
     )
     simulate_commands.register(sub)
+    ledger_commands.register(sub)
     return parser
 
 

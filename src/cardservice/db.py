@@ -59,18 +59,22 @@ UNIT_ATTEMPTS = 5  # a unit is tried at most this often when it meets a deadlock
 
 CommitHook = Callable[["Tx"], Awaitable[None]]
 _COMMIT_HOOKS: list[CommitHook] = []
+_LAST_HOOKS: list[CommitHook] = []
 
 
-def add_commit_hook(hook: CommitHook) -> None:
+def add_commit_hook(hook: CommitHook, *, last: bool = False) -> None:
     """Run `hook(tx)` at the end of every write unit of this process, inside it, before it
-    commits (in the order added; adding one twice is a no-op). The outbox registers itself
-    at start-up (`events.outbox.register`): this module imports no domain."""
-    if hook not in _COMMIT_HOOKS:
-        _COMMIT_HOOKS.append(hook)
+    commits (in the order added; adding one twice is a no-op); `last` hooks after all the
+    others. The outbox registers itself at start-up (`events.outbox.register`); the ledger's
+    chain seal when the ledger is imported (`ledger.entries`), last, so the chain head stays
+    locked only until the commit: this module imports no domain."""
+    hooks = _LAST_HOOKS if last else _COMMIT_HOOKS
+    if hook not in hooks:
+        hooks.append(hook)
 
 
 async def _before_commit(tx: Tx) -> None:
-    for hook in _COMMIT_HOOKS:
+    for hook in (*_COMMIT_HOOKS, *_LAST_HOOKS):
         await hook(tx)
 
 

@@ -11,7 +11,7 @@ import uuid
 from uvicorn.protocols.http.h11_impl import H11Protocol as _H11
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as _HttpTools
 
-from cardservice.web import dumps
+from cardservice.encoding import dumps
 
 BODY = dumps(
     {"success": False, "message": "The request is not valid HTTP/1.1.", "code": "bad_request"}

@@ -10,7 +10,13 @@ from cardservice.models.credential import ApiToken, MfaCode
 from cardservice.models.dispute import Dispute
 from cardservice.models.event import Event
 from cardservice.models.idempotency import IdempotencyKey
-from cardservice.models.ledger import JournalEntry, Posting
+from cardservice.models.ledger import (
+    JournalEntry,
+    LedgerChainHead,
+    LedgerDayTotal,
+    LedgerHolderDay,
+    Posting,
+)
 from cardservice.models.reference import (
     Bin,
     DictionaryEntry,
@@ -43,6 +49,9 @@ __all__ = [
     "FxRate",
     "IdempotencyKey",
     "JournalEntry",
+    "LedgerChainHead",
+    "LedgerDayTotal",
+    "LedgerHolderDay",
     "MfaCode",
     "PaymentCurrency",
     "PaymentMethod",
