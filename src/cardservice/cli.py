@@ -70,6 +70,8 @@ def run_server(args: argparse.Namespace, settings: Settings) -> None:
     # sandbox default and the in-process share of each rate limit depend on it).
     os.environ["CARDSERVICE_BIND_HOST"] = args.host
     os.environ["CARDSERVICE_WORKERS"] = str(args.workers)
+    if args.iso8583_port is not None:  # every worker listens on it too (SO_REUSEPORT)
+        os.environ["CARDSERVICE_ISO8583_PORT"] = str(args.iso8583_port)
     uvicorn.run(
         "cardservice.asgi:app",
         host=args.host,
@@ -282,6 +284,11 @@ def _parser() -> argparse.ArgumentParser:
         dest="migrate",
         action="store_false",
         help="skip the embedded database's migration check (already done, as in `make run`)",
+    )
+    serve.add_argument(
+        "--iso8583-port",
+        type=int,
+        help="also answer ISO 8583 on this port (API.md §14; CARDSERVICE_ISO8583_PORT)",
     )
     serve.set_defaults(handler=None, run=run_server)
 

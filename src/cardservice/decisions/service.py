@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,7 +99,11 @@ def _answer(status: int, body: bytes | None) -> tuple[bool, str | None] | None:
 
 
 async def ask(
-    http: Outbound, endpoint: Endpoint, event: dict[str, Any], allow_private: bool
+    http: Outbound,
+    endpoint: Endpoint,
+    event: dict[str, Any],
+    allow_private: bool,
+    answer_within: float | None = None,
 ) -> Verdict:
     """POST the signed event and read the answer within the endpoint's timeout (the whole
     exchange, not each phase of it), to the address its host resolves to now, checked as
@@ -107,8 +112,11 @@ async def ask(
     body = dumps(event)
     headers = signed_headers([endpoint.secret], event["uuid"], body, utcnow())
     fallback = endpoint.approve_on_timeout
+    wait = endpoint.timeout_ms / 1000
+    if answer_within is not None:  # the channel's own deadline is shorter (ISO 8583: 3 s)
+        wait = min(wait, answer_within)
     try:
-        async with asyncio.timeout(endpoint.timeout_ms / 1000):
+        async with asyncio.timeout(wait):
             reply = await http.post(
                 endpoint.url, body, headers, allow_private=allow_private, limit=MAX_ANSWER_BYTES
             )
@@ -141,30 +149,48 @@ async def authorize_card(
     request: Authorization,
     *,
     allow_private: bool,
+    answer_within: float | None = None,
+    then: Callable[[Tx, dict[str, Any]], Awaitable[None]] | None = None,
 ) -> dict[str, Any]:
     """Answer one authorization, asking the user's decision endpoint when one is set and the
     rules approve. Returns the transaction's row.
+
+    A channel may bound the endpoint's wait (`answer_within` seconds, below its own
+    `timeout_ms`; past it `on_timeout` applies), and hand in `then`: work done in the unit
+    that records the answer, with its row (the network's message key, written with it or
+    not at all). A stand-in authorization (`request.stand_in`) is never sent to the endpoint:
+    the network approved it already.
 
     Unit 1 decides under the locks; the endpoint's row comes with the locked card. Without an
     endpoint (or in its stand-in), or when the rules decline, unit 1 records the answer and
     that is all; otherwise it writes nothing and the endpoint is asked (`allow_private`:
     whether its host may resolve to a private address, `Settings.private_urls_allowed`)."""
 
+    async def recorded(tx: Tx, row: dict[str, Any]) -> dict[str, Any]:
+        if then is not None:
+            await then(tx, row)
+        return row
+
     async def rules_first(tx: Tx) -> tuple[dict[str, Any] | None, Question | None]:
         now = utcnow()
         decided = await decide(tx, cipher, user_uuid, request, now)
         endpoint = endpoint_in(decided.card, cipher)
-        if not decided.approved or endpoint is None:
-            return await record_answer(tx, user_uuid, request, decided, None, now), None
+        if not decided.approved or endpoint is None or request.stand_in:
+            row = await record_answer(tx, user_uuid, request, decided, None, now)
+            return await recorded(tx, row), None
         if endpoint.in_stand_in(now):
             stand_in = Verdict(endpoint.approve_on_timeout, "stand_in")
-            return await record_answer(tx, user_uuid, request, decided, stand_in, now), None
+            row = await record_answer(tx, user_uuid, request, decided, stand_in, now)
+            return await recorded(tx, row), None
         return None, Question(endpoint, request_event(request, decided))
 
-    recorded, question = await db.transact(rules_first)
-    if recorded is not None:
-        return recorded
+    async def with_verdict(tx: Tx) -> dict[str, Any]:
+        return await recorded(tx, await authorize(tx, cipher, user_uuid, request, verdict))
+
+    first, question = await db.transact(rules_first)
+    if first is not None:
+        return first
     assert question is not None
-    verdict = await ask(http, question.endpoint, question.event, allow_private)
+    verdict = await ask(http, question.endpoint, question.event, allow_private, answer_within)
     await _note_health(db, user_uuid, question.endpoint, verdict)
-    return await db.transact(lambda tx: authorize(tx, cipher, user_uuid, request, verdict))
+    return await db.transact(with_verdict)

@@ -10,6 +10,7 @@ from cardservice.models.dispute import Dispute
 from cardservice.models.event import Event
 from cardservice.models.idempotency import IdempotencyKey
 from cardservice.models.ledger import JournalEntry, Posting
+from cardservice.models.network_message import NetworkMessage
 from cardservice.models.reference import (
     Bin,
     DictionaryEntry,
@@ -42,6 +43,7 @@ __all__ = [
     "IdempotencyKey",
     "JournalEntry",
     "MfaCode",
+    "NetworkMessage",
     "PaymentCurrency",
     "PaymentMethod",
     "Posting",

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
+import orjson
+
 from cardservice.ledger.money import from_minor
 from cardservice.sql import Row, flag, iso_z, text_uuid
 
@@ -20,7 +22,7 @@ TRANSACTION_FIELDS = (
     "error_slug", "fee", "refunded_amount", "flagged", "description", "parent_uuid",
     "decision", "created_at", "updated_at", "authorized_amount", "captured_amount",
     "hold_expires_at", "merchant_amount", "merchant_currency", "rate",
-    "merchant_captured_amount",
+    "merchant_captured_amount", "channel", "network", "stand_in", "shortfall",
 )  # fmt: skip
 _WIDTH = len(TRANSACTION_FIELDS)
 NEWEST_FIRST = "ORDER BY t.created_at DESC, t.uuid DESC"
@@ -37,7 +39,8 @@ def transaction_record(row: Row | Sequence[Any]) -> dict[str, Any]:
         uuid_, type_, status, amount, currency, direction, card_uuid, account_uuid,
         merchant_name, mcc, country, city, tag, error, fee, refunded, flagged, description,
         parent_uuid, decision, created_at, updated_at, authorized, captured, expires_at,
-        merchant_amount, merchant_currency, rate, merchant_captured,
+        merchant_amount, merchant_currency, rate, merchant_captured, channel, network,
+        stand_in, shortfall,
     ) = tuple(row)[:_WIDTH]  # fmt: skip
     merchant = None
     if merchant_name is not None:
@@ -69,6 +72,10 @@ def transaction_record(row: Row | Sequence[Any]) -> dict[str, Any]:
         "description": description,
         "parent_uuid": text_uuid(parent_uuid),
         "decision": decision,
+        "channel": channel,
+        "network": None if network is None else orjson.loads(network),
+        "stand_in": flag(stand_in),
+        "shortfall": from_minor(shortfall),
         "created_at": iso_z(created_at),
         "updated_at": iso_z(updated_at),
     }
