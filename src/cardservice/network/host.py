@@ -85,11 +85,12 @@ def masked_pan(message: Message) -> str:
     return f"{pan[:6]}{'*' * max(0, len(pan) - 10)}{pan[-4:]}" if len(pan) > 10 else "-"
 
 
-@dataclass(frozen=True, slots=True)
 class Refused(Exception):
-    """A use case refused the message (its slug's response code); nothing moved."""
+    """The channel refuses the message with a response code of its own; nothing moved."""
 
-    code: str
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
 
 
 async def _remember_refusal(host: Host, key: Key, answer: Answer) -> bool:
