@@ -16,6 +16,7 @@ from cardservice.config import Settings
 from cardservice.models import Card
 from cardservice.network.client import NetworkClient, stans, transmitted_now
 from cardservice.network.listener import running_listener
+from tests.decisions.conftest import receiver  # noqa: F401 - the decision endpoint fixture
 from tests.factories import Caller, around, make_card, make_user
 
 

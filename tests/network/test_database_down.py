@@ -113,10 +113,13 @@ async def test_database_stopped_answers_91_within_a_second_and_recovers(
                 assert code == "91" and took < 1.0, (code, took)
         finally:
             await asyncio.to_thread(cluster.start)
-        deadline = time.monotonic() + 10
-        while (code := (await authorize())[0]) != "00" and time.monotonic() < deadline:
+        codes = []
+        for _ in range(50):  # recovered by itself, within 10 s
+            codes.append((await authorize())[0])
+            if codes[-1] == "00":
+                break
             await asyncio.sleep(0.2)
-        assert code == "00"  # recovered by itself
+        assert codes[-1] == "00", codes
         await network.close()
     assert (await balances(app, card.account))[1] == [10_000 - 2 * 110]  # nothing half-written
     await assert_ledger_consistent(app)

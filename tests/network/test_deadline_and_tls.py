@@ -26,7 +26,7 @@ from cardservice.models import Transaction
 from cardservice.network import messages
 from cardservice.network.client import NetworkClient
 from cardservice.network.listener import running_listener
-from tests.decisions.conftest import Receiver, receiver, use_receiver  # noqa: F401 - a fixture
+from tests.decisions.conftest import Receiver, use_receiver
 from tests.factories import around, assert_ledger_consistent
 from tests.network.conftest import Network, free_port, issue_card
 
