@@ -15,6 +15,8 @@ from typing import Any
 from cardservice.config import Settings
 from cardservice.errors import ServiceError
 from cardservice.logs import configure_logging
+from cardservice.network import commands as network_commands
+from cardservice.network.commands import SimulationFailed
 from cardservice.sandbox import commands as simulate_commands
 from cardservice.sql import Tx
 
@@ -376,6 +378,7 @@ def _parser() -> argparse.ArgumentParser:
         handler=cmd_demo
     )
     simulate_commands.register(sub)
+    network_commands.register(sub)
     return parser
 
 
@@ -391,7 +394,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.run(args, settings)
             return 0
         value = asyncio.run(handler(args, settings))
-    except (CommandError, ServiceError) as exc:
+    except (CommandError, ServiceError, argparse.ArgumentTypeError, SimulationFailed) as exc:
         detail = ""
         if isinstance(exc, ServiceError) and exc.errors:
             detail = " (" + "; ".join(f"{k}: {', '.join(v)}" for k, v in exc.errors.items()) + ")"
