@@ -33,7 +33,7 @@ from cardservice.users.service import create_user
 
 FAULTS = ("duplicates", "late-reversals", "early-reversals", "advices", "pipelined", "drops")
 FEE = 10  # the default plan's card_transaction fee (minor units)
-START = 50_000  # each card's start balance
+START = 500_000  # each card's start balance: most authorizations are approved
 
 _BIN = "SELECT uuid FROM bins WHERE currency = 'USD' AND status = 'available' ORDER BY bin"
 _CARDS = "SELECT uuid, pan_ciphertext, expiry_year, expiry_month FROM cards WHERE account_uuid = $1"
