@@ -229,3 +229,31 @@ async def test_an_unknown_merchant_name_has_no_tag(
     [purchase] = await _transactions(app)
     assert purchase.tag_slug is None and purchase.merchant_name == "Corner Shop 42"
     assert purchase.channel == "iso8583" and uuid.UUID(str(purchase.uuid))
+
+
+async def test_cvv2_of_48_92_is_checked_against_the_issuer_keys(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    _user, card = await issue_card(app, client)
+    cvv2 = app.state.cipher.cvv2(card.pan, card.expiry)
+    wrong = f"{(int(cvv2) + 1) % 1000:03d}"
+    right = messages.authorization(card.pan, card.expiry, 100, *network.key(), cvv2=cvv2)
+    assert (await network.client.request("0100", right)).fields[39] == "00"
+    mismatch = messages.authorization(card.pan, card.expiry, 100, *network.key(), cvv2=wrong)
+    answer = await network.client.request("0100", mismatch)
+    assert answer.fields[39] == "N7" and 38 not in answer.fields
+    statuses = sorted((p.status, p.error_slug) for p in await _transactions(app))
+    assert statuses == [("declined", "invalid_cvv2"), ("pending", None)]
+    assert not any(cvv2 in str(p.network) for p in await _transactions(app))
+    await assert_ledger_consistent(app)
+
+
+async def test_a_merchant_locked_card_binds_to_the_merchant_id_of_42(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    _user, card = await issue_card(app, client, card_type="merchant_locked")
+    first = messages.authorization(card.pan, card.expiry, 100, *network.key())
+    assert (await network.client.request("0100", first)).fields[39] == "00"
+    other = messages.authorization(card.pan, card.expiry, 100, *network.key())
+    other[42] = "ANOTHERSHOP0001"
+    assert (await network.client.request("0100", other)).fields[39] == "57"

@@ -73,6 +73,7 @@ async def _request(
         amount=amount,
         currency=CURRENCIES.get(message.fields[49], message.fields[49]),
         merchant_name=name,
+        merchant_id=message.fields.get(42, "").strip() or None,
         mcc=message.fields.get(18),
         merchant_country=place.country if place else None,
         merchant_city=place.city if place else None,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hmac
+
 from cardservice.network.codec import Message, sub_elements
 from cardservice.network.fields import CVV2
 from cardservice.network.repository import IssuedCard
@@ -15,11 +17,7 @@ def verification_failure(cipher: CardCipher, message: Message, card: IssuedCard)
         return "invalid_expiry"
     elements = sub_elements(message.fields.get(48, "")) or {}
     presented = elements.get(CVV2)
-    if presented is not None and presented != card_cvv2(cipher, message.fields[2], card):
-        return "invalid_cvv2"
-    return None
-
-
-def card_cvv2(cipher: CardCipher, pan: str, card: IssuedCard) -> str:
-    """The card's CVV2, computed by the issuer keys (§13; branch card-details)."""
-    raise NotImplementedError("CVV2 arrives with the card-details branch (API.md §13)")
+    if presented is None:
+        return None
+    expected = cipher.cvv2(message.fields[2], card.expiry_yymm)  # computed, never stored (§13)
+    return None if hmac.compare_digest(presented, expected) else "invalid_cvv2"

@@ -17,7 +17,7 @@ transaction it concerns. A reversal whose original is unknown leaves a row under
 24 h, finds it (or collides with it) and is released at once.
 
 Revision ID: 20261124_26
-Revises: 20261124_23
+Revises: 20261124_25
 Create Date: 2026-11-24
 """
 
@@ -27,7 +27,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "20261124_26"
-down_revision = "20261124_23"
+down_revision = "20261124_25"  # chained after card-details, merged in for its CVV2
 branch_labels = None
 depends_on = None
 
