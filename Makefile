@@ -76,6 +76,7 @@ stress: install postgres
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.bank_run --seconds 120
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.race_run --seconds 120
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.webhook_run --seconds 90
+	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.network_run --seed 1 --seconds 60
 
 bench-tools:
 	@command -v wrk >/dev/null && command -v hey >/dev/null || (apt-get update -q && apt-get install -y -q wrk hey)
