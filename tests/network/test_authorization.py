@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 from cardservice.models import NetworkMessage, Transaction
 from cardservice.network import messages
 from cardservice.network.codec import encode
+from tests.dashboard.session import sign_in
 from tests.factories import around, assert_ledger_consistent, balances
 from tests.network.conftest import Network, issue_card
 
@@ -257,3 +258,15 @@ async def test_a_merchant_locked_card_binds_to_the_merchant_id_of_42(
     other = messages.authorization(card.pan, card.expiry, 100, *network.key())
     other[42] = "ANOTHERSHOP0001"
     assert (await network.client.request("0100", other)).fields[39] == "57"
+
+
+async def test_the_dashboard_shows_the_network_data(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    user, card = await issue_card(app, client)
+    fields = messages.authorization(card.pan, card.expiry, 100, *network.key())
+    answer = await network.client.request("0100", fields)
+    await sign_in(client, user)
+    page = (await client.get("/app/transactions", params={"type": "card_purchase"})).text
+    assert f"STAN {fields[11]}" in page and f"auth {answer.fields[38]}" in page
+    assert "terminal TERM0001" in page and card.pan not in page
