@@ -122,10 +122,10 @@ async def _answered(
 
 async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> Answer | None:
     """One try at answering; None when another unit took the key meanwhile (look again)."""
-    found = await repository.find(host.db.reader, key)
+    fingerprint = host.cipher.fingerprint(message.fields[2])
+    card, found = await repository.card_and_key(host.db.reader, fingerprint, key)
     if found is not None and found.response_code is not None:
         return found.answer  # a repeat: the first answer, nothing moves
-    card = await repository.issued_card(host.db.reader, host.cipher.fingerprint(message.fields[2]))
     if card is None:
         if not stand_in:
             return {"39": UNKNOWN_CARD}  # nothing recorded

@@ -15,6 +15,14 @@ _CARD_BY_FINGERPRINT = (
     "SELECT uuid, user_uuid, expiry_year, expiry_month, currency FROM cards"
     " WHERE pan_fingerprint = $1"
 )
+# An authorization's two reads in one round trip: its key's row and the card of its number.
+_CARD_AND_KEY = (
+    "SELECT c.uuid, c.user_uuid, c.expiry_year, c.expiry_month, c.currency, m.response_code,"
+    " m.answer, m.transaction_uuid, m.created_at FROM (SELECT 1 AS one) o"
+    " LEFT JOIN cards c ON c.pan_fingerprint = $1"
+    " LEFT JOIN network_messages m ON m.acquirer_id = $2 AND m.stan = $3"
+    " AND m.transmitted = $4 AND m.mti_class = $5"
+)
 _CARD_BALANCE = "SELECT balance, currency FROM cards WHERE uuid = $1"
 _TAG_NAMES = "SELECT slug, name FROM transaction_tags"
 _OWNER = "SELECT user_uuid FROM transactions WHERE uuid = $1"
@@ -78,12 +86,33 @@ class KeyTaken(Exception):
 
 async def issued_card(reader: Reader | Tx, fingerprint: str) -> IssuedCard | None:
     row = await reader.row(_CARD_BY_FINGERPRINT, fingerprint)
-    if row is None:
+    return None if row is None else _issued(row)
+
+
+def _issued(row: Row) -> IssuedCard | None:
+    card, user = as_uuid(row["uuid"]), as_uuid(row["user_uuid"])
+    if card is None or user is None:
         return None
     yymm = f"{row['expiry_year'] % 100:02d}{row['expiry_month']:02d}"
-    card, user = as_uuid(row["uuid"]), as_uuid(row["user_uuid"])
-    assert card is not None and user is not None
     return IssuedCard(card, user, yymm, row["currency"])
+
+
+def _remembered(row: Row) -> Remembered | None:
+    if row["answer"] is None:
+        return None
+    return Remembered(
+        row["response_code"], orjson.loads(row["answer"]), as_uuid(row["transaction_uuid"]),
+        _aware(row["created_at"]),
+    )  # fmt: skip
+
+
+async def card_and_key(
+    reader: Reader, fingerprint: str, key: Key
+) -> tuple[IssuedCard | None, Remembered | None]:
+    """The card of a number and the row of a key, read together."""
+    row = await reader.row(_CARD_AND_KEY, fingerprint, *key.args())
+    assert row is not None, "the query always returns its one row"
+    return _issued(row), _remembered(row)
 
 
 async def card_balance(tx: Tx, card_uuid: uuid.UUID) -> Row:
@@ -107,12 +136,7 @@ def tag_of(names: dict[str, str], merchant_name: str) -> str | None:
 
 async def find(reader: Reader | Tx, key: Key) -> Remembered | None:
     row = await reader.row(_FIND, *key.args())
-    if row is None:
-        return None
-    return Remembered(
-        row["response_code"], orjson.loads(row["answer"]), as_uuid(row["transaction_uuid"]),
-        _aware(row["created_at"]),
-    )  # fmt: skip
+    return None if row is None else _remembered(row)
 
 
 def _aware(value: object) -> datetime:
