@@ -218,3 +218,21 @@ async def test_a_stand_in_advice_without_funds_books_the_shortfall(
         )
     assert owed == 0 and await _card_balance(app, card.account) == START
     await assert_ledger_consistent(app)
+
+
+async def test_a_stand_in_captured_for_less_repays_the_receivable_first(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    _user, card = await issue_card(app, client)
+    advice = messages.authorization(card.pan, card.expiry, 12_000, *network.key())
+    assert (await network.client.request("0120", advice)).fields[39] == "00"
+    capture = messages.capture(advice, 9_000, *network.key())
+    capture[90] = capture[90].replace("0100", "0120", 1)
+    assert (await network.client.request("0220", capture)).fields[39] == "00"
+    async with around(app) as session:
+        owed = await session.scalar(
+            select(func.sum(Posting.amount)).where(Posting.system_book == "cardholder_receivables")
+        )
+    assert owed == 0  # 3,000 released: the 2,010 owed repaid first
+    assert await _card_balance(app, card.account) == START - 9_000 - FEE
+    await assert_ledger_consistent(app)

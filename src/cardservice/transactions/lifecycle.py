@@ -218,11 +218,15 @@ async def capture(
     paid = purchase["amount"] - released - taken.from_hold + taken.amount
     await _set_hold(tx, purchase, paid, captured, now or utcnow())
     currency = purchase["currency"]
+    repaid = min(purchase.get("shortfall", 0), released)  # a stand-in's: receivables first
     await post_entry(
         tx,
         "card_purchase_captured",
         [
-            card_leg(purchase["card_uuid"], currency, released + taken.from_hold - taken.amount),
+            card_leg(
+                purchase["card_uuid"], currency, released - repaid + taken.from_hold - taken.amount
+            ),
+            book_leg(SystemBook.CARDHOLDER_RECEIVABLES, currency, repaid),
             book_leg(SystemBook.HOLDS, currency, -(taken.from_hold + released)),
             book_leg(SystemBook.MERCHANTS, currency, taken.amount),
         ],
