@@ -23,7 +23,7 @@ $(STAMP): pyproject.toml clients/python/pyproject.toml
 run: install
 	@mkdir -p var
 	@$(BIN)/cardservice db upgrade
-	@$(BIN)/cardservice demo > var/demo-token
+	@$(BIN)/cardservice demo > /dev/null  # keeps the demo token in var/demo-token, reused while valid
 	@echo
 	@echo "  cardservice is starting on http://$(HOST):$(PORT)"
 	@echo "  Dashboard (one-time sign-in link, 15 min):"
@@ -44,8 +44,8 @@ softhsm:
 
 client: install
 	@mkdir -p var
-	CARDSERVICE_SANDBOX=1 CARDSERVICE_LOG_LEVEL=WARNING $(BIN)/cardservice openapi > var/openapi.json
-	PATH=$(abspath $(BIN)):$$PATH $(BIN)/openapi-python-client generate --path var/openapi.json \
+	CARDSERVICE_SANDBOX=1 CARDSERVICE_LOG_LEVEL=WARNING $(BIN)/cardservice openapi | $(BIN)/python clients/prepare.py > var/openapi-client.json
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/openapi-python-client generate --path var/openapi-client.json \
 		--output-path clients/python --overwrite --meta setup \
 		--custom-template-path clients/templates --config clients/config.yaml
 

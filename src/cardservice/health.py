@@ -19,7 +19,7 @@ class HealthRecord(BaseModel):
 
 class ReadyRecord(BaseModel):
     status: str
-    redis: str | None = None  # "ok" | "degraded" (limits in process); absent without Redis
+    redis: str  # "ok" | "degraded" (Redis unreachable: limits in process) | "off" (no Redis set)
 
 
 @router.get("/health", response_model=Envelope[HealthRecord], openapi_extra=PUBLIC)
@@ -31,7 +31,8 @@ async def get_health() -> JSONResponse:
 @router.get("/ready", response_model=Envelope[ReadyRecord], openapi_extra=PUBLIC)
 async def get_readiness(request: Request, db: Db) -> JSONResponse:
     """The database answers (503 while it does not). Redis only degrades: the service keeps
-    serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`."""
+    serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`
+    (`"ok"` when it answers, `"off"` when no Redis is configured)."""
     try:
         await db.reader.value("SELECT 1")
     except Exception:
@@ -39,8 +40,8 @@ async def get_readiness(request: Request, db: Db) -> JSONResponse:
             {"success": False, "message": "The database is unavailable.", "code": "not_ready"},
             status_code=503,
         )
-    record = ReadyRecord(status="ready", redis=await request.app.state.rate_limiter.redis_status())
-    return ok(record.model_dump(exclude_none=True))
+    redis = await request.app.state.rate_limiter.redis_status()
+    return ok(ReadyRecord(status="ready", redis=redis or "off").model_dump())
 
 
 @router.get("/metrics", include_in_schema=False)

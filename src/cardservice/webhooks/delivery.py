@@ -18,7 +18,6 @@ the outcome. At least once, never the same attempt twice:
 from __future__ import annotations
 
 import asyncio
-import logging
 import random
 import time
 from collections.abc import Sequence
@@ -34,10 +33,8 @@ from cardservice.outbound import CallFailed, Outbound, UrlNotAllowed, signed_hea
 from cardservice.security import CardCipher
 from cardservice.sql import Row, Tx, as_datetime, in_list, insert_sql, text_uuid
 from cardservice.web import dumps
-from cardservice.webhooks.metrics import record_attempt
+from cardservice.webhooks.metrics import outcome_of, record_attempt
 from cardservice.webhooks.service import live_secrets
-
-log = logging.getLogger("cardservice.webhooks")
 
 ANSWER_LIMIT = 65536  # bytes of a receiver's answer read; its status is what counts
 RETRY_SCHEDULE = (5, 300, 1800, 7200, 18000, 36000, 36000)  # seconds after attempt 1, 2, …
@@ -230,19 +227,9 @@ def _observe(finished: Finished) -> None:
     claimed, outcome = finished.claimed, finished.outcome
     lag = (outcome.started_at - claimed.event_created_at).total_seconds()
     record_attempt(
-        ok=outcome.ok,
+        endpoint=claimed.endpoint_uuid,
+        outcome=outcome_of(outcome.status_code, outcome.error),
+        seconds=outcome.duration_ms / 1000,
         gave_up=finished.status == "failed",
         first_lag=lag if claimed.attempt == 1 else None,
-    )
-    log.info(
-        "webhook attempt",
-        extra={
-            "event_uuid": str(claimed.event_uuid),
-            "endpoint_uuid": str(claimed.endpoint_uuid),
-            "attempt": claimed.attempt,
-            "status_code": outcome.status_code,
-            "error": outcome.error,
-            "duration_ms": outcome.duration_ms,
-            "delivery": finished.status,
-        },
     )

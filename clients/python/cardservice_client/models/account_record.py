@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import builtins
 import datetime
 from collections.abc import Mapping
 from decimal import Decimal
@@ -40,7 +41,7 @@ class AccountRecord:
     Attributes:
         uuid (UUID):
         name (str):
-        type_ (str):
+        type (str):
         status (AccountRecordStatus):
         currency (str):
         balance (Decimal):
@@ -53,7 +54,7 @@ class AccountRecord:
 
     uuid: UUID
     name: str
-    type_: str
+    type: str
     status: AccountRecordStatus
     currency: str
     balance: Decimal
@@ -71,7 +72,7 @@ class AccountRecord:
 
         name = self.name
 
-        type_ = self.type_
+        type = self.type
 
         status = self.status.value
 
@@ -99,7 +100,7 @@ class AccountRecord:
             {
                 "uuid": uuid,
                 "name": name,
-                "type": type_,
+                "type": type,
                 "status": status,
                 "currency": currency,
                 "balance": balance,
@@ -114,7 +115,7 @@ class AccountRecord:
         return field_dict
 
     @classmethod
-    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+    def from_dict(cls: builtins.type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.card_record import CardRecord  # noqa: PLC0415
         from ..models.owner import Owner  # noqa: PLC0415
 
@@ -123,7 +124,7 @@ class AccountRecord:
 
         name = d.pop("name")
 
-        type_ = d.pop("type")
+        type = d.pop("type")
 
         status = AccountRecordStatus(d.pop("status"))
 
@@ -157,7 +158,7 @@ class AccountRecord:
         account_record = cls(
             uuid=uuid,
             name=name,
-            type_=type_,
+            type=type,
             status=status,
             currency=currency,
             balance=balance,

@@ -3,6 +3,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -20,8 +21,8 @@ class BuyCardsRequest:
             'auto_replenish_amount': 12.5, 'auto_replenish_min_balance': 12.5}
 
     Attributes:
-        account_uuid (str):
-        bin_uuid (str):
+        account_uuid (str | UUID):
+        bin_uuid (str | UUID):
         start_balance (Decimal | Unset):  Default: 0.0.
         description (None | str | Unset):
         external_id (None | str | Unset):
@@ -30,8 +31,8 @@ class BuyCardsRequest:
         auto_replenish_min_balance (Decimal | Unset):
     """
 
-    account_uuid: str
-    bin_uuid: str
+    account_uuid: str | UUID
+    bin_uuid: str | UUID
     start_balance: Decimal | Unset = Decimal("0")
     description: None | str | Unset = UNSET
     external_id: None | str | Unset = UNSET
@@ -40,9 +41,17 @@ class BuyCardsRequest:
     auto_replenish_min_balance: Decimal | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        account_uuid = self.account_uuid
+        account_uuid: str
+        if isinstance(self.account_uuid, UUID):
+            account_uuid = str(self.account_uuid)
+        else:
+            account_uuid = self.account_uuid
 
-        bin_uuid = self.bin_uuid
+        bin_uuid: str
+        if isinstance(self.bin_uuid, UUID):
+            bin_uuid = str(self.bin_uuid)
+        else:
+            bin_uuid = self.bin_uuid
 
         start_balance = self.start_balance
 
@@ -90,9 +99,32 @@ class BuyCardsRequest:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        account_uuid = d.pop("account_uuid")
 
-        bin_uuid = d.pop("bin_uuid")
+        def _parse_account_uuid(data: object) -> str | UUID:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                account_uuid_type_0 = UUID(data)
+
+                return account_uuid_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(str | UUID, data)
+
+        account_uuid = _parse_account_uuid(d.pop("account_uuid"))
+
+        def _parse_bin_uuid(data: object) -> str | UUID:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                bin_uuid_type_0 = UUID(data)
+
+                return bin_uuid_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(str | UUID, data)
+
+        bin_uuid = _parse_bin_uuid(d.pop("bin_uuid"))
 
         start_balance = d.pop("start_balance", UNSET)
 

@@ -38,7 +38,7 @@ class CardRecord:
     Attributes:
         uuid (UUID):
         account_uuid (UUID):
-        bin_ (str):
+        bin (str):
         brand (str):
         mask (str):
         last4 (str):
@@ -61,7 +61,7 @@ class CardRecord:
 
     uuid: UUID
     account_uuid: UUID
-    bin_: str
+    bin: str
     brand: str
     mask: str
     last4: str
@@ -90,7 +90,7 @@ class CardRecord:
 
         account_uuid = str(self.account_uuid)
 
-        bin_ = self.bin_
+        bin = self.bin
 
         brand = self.brand
 
@@ -152,7 +152,7 @@ class CardRecord:
             {
                 "uuid": uuid,
                 "account_uuid": account_uuid,
-                "bin": bin_,
+                "bin": bin,
                 "brand": brand,
                 "mask": mask,
                 "last4": last4,
@@ -190,7 +190,7 @@ class CardRecord:
 
         account_uuid = UUID(d.pop("account_uuid"))
 
-        bin_ = d.pop("bin")
+        bin = d.pop("bin")
 
         brand = d.pop("brand")
 
@@ -278,7 +278,7 @@ class CardRecord:
         card_record = cls(
             uuid=uuid,
             account_uuid=account_uuid,
-            bin_=bin_,
+            bin=bin,
             brand=brand,
             mask=mask,
             last4=last4,
