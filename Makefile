@@ -7,6 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
+ISO8583_PORT ?= 8583
 PG_DSN ?= postgresql://postgres@127.0.0.1:5432/test
 
 .PHONY: install run test browser softhsm client lint typecheck test-sqlite test-postgres postgres redis stress bench bench-quick bench-tools clean fleet fleet-stop fleet-chaos fleet-pitr bench-fleet bench-events
@@ -30,8 +31,9 @@ run: install
 	@echo "  API docs:    http://$(HOST):$(PORT)/docs"
 	@echo "  Demo token:  $$(cat var/demo-token)   (also in var/demo-token)"
 	@echo "  Try:         curl -H \"Authorization: Bearer $$(cat var/demo-token)\" http://$(HOST):$(PORT)/accounts"
+	@echo "  ISO 8583:    $(HOST):$(ISO8583_PORT)   (an acquirer's side: cardservice network send --port $(ISO8583_PORT) --card-uuid UUID --amount 12.50)"
 	@echo
-	@$(BIN)/cardservice serve --host $(HOST) --port $(PORT) --no-migrate
+	@$(BIN)/cardservice serve --host $(HOST) --port $(PORT) --iso8583-port $(ISO8583_PORT) --no-migrate
 
 browser:
 	@command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium)
@@ -75,12 +77,14 @@ stress: install postgres
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.bank_run --seconds 120
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.race_run --seconds 120
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.webhook_run --seconds 90
+	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.network_run --seed 1 --seconds 60
 
 bench-tools:
 	@command -v wrk >/dev/null && command -v hey >/dev/null || (apt-get update -q && apt-get install -y -q wrk hey)
 
 bench: install postgres bench-tools
 	CARDSERVICE_BENCH_PG=$(PG_DSN) $(BIN)/python -m bench.run
+	CARDSERVICE_BENCH_PG=$(PG_DSN) $(BIN)/python -m bench.iso --seconds 20
 
 bench-quick: install postgres bench-tools
 	CARDSERVICE_BENCH_PG=$(PG_DSN) $(BIN)/python -m bench.run --quick

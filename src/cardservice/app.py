@@ -44,6 +44,7 @@ from cardservice.events import outbox
 from cardservice.health import router as health_router
 from cardservice.logs import configure_logging
 from cardservice.middleware import RequestContextMiddleware
+from cardservice.network.listener import running_listener
 from cardservice.openapi import build_openapi
 from cardservice.openapi_sdk import operation_id
 from cardservice.outbound import Outbound
@@ -216,6 +217,10 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         if state.settings.embedded_worker:
             await stack.enter_async_context(
                 running_worker(state.db, state.settings, state.cipher, state.outbound)
+            )
+        if state.settings.iso8583_port is not None:  # the network's listener (API.md §14)
+            await stack.enter_async_context(
+                running_listener(state.settings, state.db, state.cipher, state.outbound)
             )
         _freeze_startup_objects()
         yield

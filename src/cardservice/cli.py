@@ -18,6 +18,8 @@ from cardservice.events import outbox
 from cardservice.keys import commands as key_commands
 from cardservice.ledger import commands as ledger_commands
 from cardservice.logs import configure_logging
+from cardservice.network import commands as network_commands
+from cardservice.network.commands import SimulationFailed
 from cardservice.sandbox import commands as simulate_commands
 from cardservice.sql import Tx
 from cardservice.transactions import expiry
@@ -75,6 +77,8 @@ def run_server(args: argparse.Namespace, settings: Settings) -> None:
     # sandbox default and the in-process share of each rate limit depend on it).
     os.environ["CARDSERVICE_BIND_HOST"] = args.host
     os.environ["CARDSERVICE_WORKERS"] = str(args.workers)
+    if args.iso8583_port is not None:  # every worker listens on it too (SO_REUSEPORT)
+        os.environ["CARDSERVICE_ISO8583_PORT"] = str(args.iso8583_port)
     uvicorn.run(
         "cardservice.asgi:app",
         host=args.host,
@@ -299,6 +303,11 @@ def _parser() -> argparse.ArgumentParser:
         action="store_false",
         help="skip the embedded database's migration check (already done, as in `make run`)",
     )
+    serve.add_argument(
+        "--iso8583-port",
+        type=int,
+        help="also answer ISO 8583 on this port (API.md §14; CARDSERVICE_ISO8583_PORT)",
+    )
     serve.set_defaults(handler=None, run=run_server)
 
     sub.add_parser("worker", help="deliver webhooks (serve runs one loop too)").set_defaults(
@@ -393,6 +402,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     simulate_commands.register(sub)
     ledger_commands.register(sub)
+    network_commands.register(sub)
     return parser
 
 
@@ -410,7 +420,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.run(args, settings)
             return 0
         value = asyncio.run(handler(args, settings))
-    except (CommandError, ServiceError) as exc:
+    except (CommandError, ServiceError, argparse.ArgumentTypeError, SimulationFailed) as exc:
         detail = ""
         if isinstance(exc, ServiceError) and exc.errors:
             detail = " (" + "; ".join(f"{k}: {', '.join(v)}" for k, v in exc.errors.items()) + ")"

@@ -100,6 +100,14 @@ class Settings(BaseSettings):
     )
     worker_poll_seconds: float = Field(default=0.1, gt=0)
     worker_concurrency: int = Field(default=32, ge=1, description="attempts in flight")
+    # ISO 8583 listener (API.md §14, docs/network.md): off unless a port is given
+    iso8583_port: int | None = Field(default=None, ge=1, le=65535)
+    iso8583_host: str = Field(default="127.0.0.1", description="the ISO 8583 listener's address")
+    iso8583_tls_cert: Path | None = Field(default=None, description="PEM: the listener's cert")
+    iso8583_tls_key: Path | None = Field(default=None, description="PEM: its private key")
+    iso8583_tls_client_ca: Path | None = Field(
+        default=None, description="PEM: CAs whose client certificates are required (mutual TLS)"
+    )
     hold_sweep_seconds: float = Field(
         default=60.0, gt=0, description="how often a worker loop releases expired holds"
     )

@@ -17,6 +17,7 @@ from cardservice.models.ledger import (
     LedgerHolderDay,
     Posting,
 )
+from cardservice.models.network_message import NetworkMessage
 from cardservice.models.reference import (
     Bin,
     DictionaryEntry,
@@ -53,6 +54,7 @@ __all__ = [
     "LedgerDayTotal",
     "LedgerHolderDay",
     "MfaCode",
+    "NetworkMessage",
     "PaymentCurrency",
     "PaymentMethod",
     "Posting",

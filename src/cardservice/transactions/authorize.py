@@ -20,7 +20,7 @@ user's decision endpoint thinks:
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -109,30 +109,49 @@ async def authorize_card(
     request: Authorization,
     *,
     allow_private: bool,
+    answer_within: float | None = None,
+    then: Callable[[Tx, dict[str, Any]], Awaitable[None]] | None = None,
 ) -> dict[str, Any]:
     """Answer one authorization, asking the user's decision endpoint when one is set and the
     rules approve. Returns the transaction's row.
+
+    A channel may bound the endpoint's wait (`answer_within` seconds, below its own
+    `timeout_ms`; past it `on_timeout` applies), and hand in `then`: work done in the unit
+    that records the answer, with its row (the network's message key, written with it or
+    not at all). A stand-in authorization (`request.stand_in`) is never sent to the endpoint:
+    the network approved it already.
 
     Unit 1 decides under the locks; the endpoint's row comes with the locked card. Without an
     endpoint (or in its stand-in), or when the rules decline, unit 1 records the answer and
     that is all; otherwise it writes nothing and the endpoint is asked (`allow_private`:
     whether its host may resolve to a private address, `Settings.private_urls_allowed`)."""
 
+    async def recorded(tx: Tx, row: dict[str, Any]) -> dict[str, Any]:
+        if then is not None:
+            await then(tx, row)
+        return row
+
     async def rules_first(tx: Tx) -> tuple[dict[str, Any] | None, Question | None]:
         now = utcnow()
         decided = await decide(tx, cipher, user_uuid, request, now)
         endpoint = endpoint_in(decided.card, cipher)
-        if not decided.approved or endpoint is None:
-            return await record(tx, user_uuid, request, decided, None, now), None
+        if not decided.approved or endpoint is None or request.stand_in:
+            return await recorded(
+                tx, await record(tx, user_uuid, request, decided, None, now)
+            ), None
         if endpoint.in_stand_in(now):
             stand_in = Verdict(endpoint.approve_on_timeout, "stand_in")
-            return await record(tx, user_uuid, request, decided, stand_in, now), None
+            row = await record(tx, user_uuid, request, decided, stand_in, now)
+            return await recorded(tx, row), None
         return None, Question(endpoint, request_event(request, decided))
 
-    recorded, question = await db.transact(rules_first)
-    if recorded is not None:
-        return recorded
+    async def with_verdict(tx: Tx) -> dict[str, Any]:
+        return await recorded(tx, await authorize(tx, cipher, user_uuid, request, verdict))
+
+    first, question = await db.transact(rules_first)
+    if first is not None:
+        return first
     assert question is not None
-    verdict = await ask(http, question.endpoint, question.event, allow_private)
+    verdict = await ask(http, question.endpoint, question.event, allow_private, answer_within)
     await note_health(db, user_uuid, question.endpoint, verdict)
-    return await db.transact(lambda tx: authorize(tx, cipher, user_uuid, request, verdict))
+    return await db.transact(with_verdict)

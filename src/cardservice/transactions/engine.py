@@ -53,6 +53,8 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
+import orjson
+
 from cardservice.catalogue.loader import default_hold_days
 from cardservice.decisions.service import Verdict
 from cardservice.dictionaries.fees import FeeSchedule, default_plan, with_overrides
@@ -94,7 +96,11 @@ class Authorization:
     parent_uuid: uuid.UUID | None = None  # an increment of this pending purchase
     uuid: uuid.UUID = field(default_factory=uuid.uuid4)
     merchant_id: str | None = None  # the network's (ISO 8583 DE 42); binds merchant_locked cards
-    channel: str = "sandbox"  # who sent it: sandbox, cli, iso8583 (the rules do not look)
+    channel: str = "sandbox"  # where it entered: sandbox | iso8583
+    network: dict[str, str | None] | None = None  # the network's data (iso8583), shown as is
+    # approved by the network on the issuer's behalf (an 0120 advice): recorded as approved
+    # whatever the rules say; what the card cannot cover is the cardholder's `shortfall`
+    stand_in: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,6 +281,8 @@ def _new_transaction(
             flagged=bool(tag and tag.restriction == "restricted"),
             created_at=now,
             updated_at=now,
+            channel=request.channel,
+            stand_in=request.stand_in,
         )
         | foreign
     )
@@ -284,13 +292,16 @@ async def _charge(
     tx: Tx, transaction: dict[str, Any], amount: int, fee: int, kind: str | None = None
 ) -> int:
     """One entry: the card puts `amount` on hold and pays `fee` to the fee book, in the
-    transaction's currency (the card's). Returns the card's new balance."""
+    transaction's currency (the card's); a stand-in's `shortfall` is paid by the
+    `cardholder_receivables` book instead of the card. Returns the card's new balance."""
     card_uuid, currency = transaction["card_uuid"], transaction["currency"]
+    shortfall = transaction.get("shortfall", 0)
     posted = await post_entry(
         tx,
         kind or f"{transaction['type']}_{transaction['status']}",
         [
-            card_leg(card_uuid, currency, -(amount + fee)),
+            card_leg(card_uuid, currency, -(amount + fee - shortfall)),
+            book_leg(SystemBook.CARDHOLDER_RECEIVABLES, currency, -shortfall),
             book_leg(SystemBook.HOLDS, currency, amount),
             book_leg(SystemBook.FEES, currency, fee),
         ],
@@ -342,14 +353,20 @@ async def record(
     used up, auto-replenish. Returns the transaction's row (a dict of its columns)."""
     card, fees = decided.card, decided.fees
     reason, decision = _outcome(decided, verdict)
+    if request.stand_in:  # the network approved already: the rules only inform
+        reason, decision = None, "stand_in"
     if reason is None and decided.parent is not None:
         return await _raise_hold(tx, decided, decided.parent, request, now)
     transaction = _new_transaction(user_uuid, decided, request, now)
     transaction["decision"] = decision
+    if request.network is not None:  # an authorization code only on an approval
+        network = request.network if reason is None else {**request.network, "auth_code": None}
+        transaction["network"] = orjson.dumps(network).decode()
     if decision == "endpoint" and reason is not None and verdict is not None:
         transaction["description"] = verdict.reason
     if reason is None:
         transaction["fee"] = decided.fee
+        transaction["shortfall"] = max(0, decided.amount + decided.fee - card["balance"])
     else:
         transaction["status"], transaction["error_slug"] = "declined", reason
         transaction["authorized_amount"], transaction["hold_expires_at"] = 0, None

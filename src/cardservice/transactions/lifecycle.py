@@ -190,11 +190,15 @@ async def capture(
     paid = purchase["amount"] - released - taken.from_hold + taken.amount
     await _set_hold(tx, purchase, paid, captured, now or utcnow())
     currency = purchase["currency"]
+    repaid = min(purchase.get("shortfall", 0), released)  # a stand-in's: receivables first
     await post_entry(
         tx,
         "card_purchase_captured",
         [
-            card_leg(purchase["card_uuid"], currency, released + taken.from_hold - taken.amount),
+            card_leg(
+                purchase["card_uuid"], currency, released - repaid + taken.from_hold - taken.amount
+            ),
+            book_leg(SystemBook.CARDHOLDER_RECEIVABLES, currency, repaid),
             book_leg(SystemBook.HOLDS, currency, -(taken.from_hold + released)),
             book_leg(SystemBook.MERCHANTS, currency, taken.amount),
         ],
@@ -221,11 +225,14 @@ async def release(tx: Tx, purchase: dict[str, Any], now: datetime) -> None:
         fee = 0
     else:
         await _set_status(tx, purchase, "reversed", now)
+    # a stand-in's shortfall was never the card's: it goes back to the receivables book
+    repaid = min(purchase.get("shortfall", 0), held + fee)
     await post_entry(
         tx,
         "card_purchase_reversed",
         [
-            card_leg(purchase["card_uuid"], currency, held + fee),
+            card_leg(purchase["card_uuid"], currency, held + fee - repaid),
+            book_leg(SystemBook.CARDHOLDER_RECEIVABLES, currency, repaid),
             book_leg(SystemBook.HOLDS, currency, -held),
             book_leg(SystemBook.FEES, currency, -fee),
         ],
@@ -248,9 +255,11 @@ async def refund(
     transaction_uuid: uuid.UUID,
     amount: int | None = None,
     now: datetime | None = None,
+    channel: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """completed → refunded (or partly): returns `amount` (default: what is left) to the card
-    as a `card_refund` transaction; never more than the purchase took."""
+    as a `card_refund` transaction; never more than the purchase took. `channel`: the
+    credit's `channel` and `network` columns when another channel than the sandbox asks."""
     now = now or utcnow()
     purchase = await locked_purchase(tx, user_uuid, transaction_uuid, "completed")
     credited = await credited_amount(tx, purchase["uuid"])  # a won dispute gave it back
@@ -261,7 +270,7 @@ async def refund(
     purchase["refunded_amount"] += amount
     refunded = purchase["refunded_amount"] == purchase["amount"]
     await _set_status(tx, purchase, "refunded" if refunded else "completed", now)
-    credit = credit_row(purchase, "card_refund", amount, "Refund", now)
+    credit = credit_row(purchase, "card_refund", amount, "Refund", now) | (channel or {})
     await insert_transactions(tx, [credit])
     await post_entry(
         tx,

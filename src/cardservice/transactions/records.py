@@ -11,6 +11,8 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
+import orjson
+
 from cardservice.ledger.money import from_minor
 from cardservice.sql import Row, flag, iso_z, text_uuid
 
@@ -20,7 +22,7 @@ TRANSACTION_FIELDS = (
     "error_slug", "fee", "refunded_amount", "flagged", "description", "parent_uuid",
     "decision", "created_at", "updated_at", "authorized_amount", "captured_amount",
     "hold_expires_at", "merchant_amount", "merchant_currency", "rate",
-    "merchant_captured_amount",
+    "merchant_captured_amount", "channel", "network", "stand_in", "shortfall",
 )  # fmt: skip
 NEWEST_FIRST = "ORDER BY t.created_at DESC, t.uuid DESC"
 
@@ -73,6 +75,10 @@ def transaction_record_of(row: Mapping[str, Any]) -> dict[str, Any]:
         "description": row["description"],
         "parent_uuid": text_uuid(row["parent_uuid"]),
         "decision": row["decision"],
+        "channel": row["channel"],
+        "network": None if row["network"] is None else orjson.loads(row["network"]),
+        "stand_in": flag(row["stand_in"]),
+        "shortfall": from_minor(row["shortfall"]),
         "created_at": iso_z(row["created_at"]),
         "updated_at": iso_z(row["updated_at"]),
     }

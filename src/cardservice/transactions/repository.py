@@ -76,3 +76,9 @@ APPROVED_PURCHASE = (
     " AND parent_uuid IS NULL AND status IN ('pending', 'completed', 'refunded') LIMIT 1"
 )
 LOCK_MERCHANT = "UPDATE cards SET locked_merchant = $2 WHERE uuid = $1 AND locked_merchant IS NULL"
+
+# A partial reversal (transactions/adjustments.py): the hold shrunk to what stays authorized.
+SHRINK_HOLD = (
+    "UPDATE transactions SET amount = $2, authorized_amount = $3, merchant_amount = $4,"
+    " updated_at = $5 WHERE uuid = $1"
+)

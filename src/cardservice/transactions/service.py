@@ -54,14 +54,17 @@ async def capture_purchase(
     """Capture part or all of the user's pending purchase (lifecycle.capture); its row. A
     single_use card closes after its first capture, in the same unit (API.md §13)."""
 
-    async def work(tx: Tx) -> dict[str, Any]:
-        purchase = await lifecycle.capture(
-            tx, user_uuid, message.purchase_uuid, message.amount, message.final, rate=message.rate
-        )
-        await closing.close_single_use_after_capture(tx, user_uuid, purchase, utcnow())
-        return purchase
+    return await db.transact(lambda tx: capture(tx, user_uuid, message))
 
-    return await db.transact(work)
+
+async def capture(tx: Tx, user_uuid: uuid.UUID, message: CaptureMessage) -> dict[str, Any]:
+    """The capture inside a channel's own unit (the ISO 8583 host writes its message key in
+    it): `lifecycle.capture`, then a single_use card closes after its first capture."""
+    purchase = await lifecycle.capture(
+        tx, user_uuid, message.purchase_uuid, message.amount, message.final, rate=message.rate
+    )
+    await closing.close_single_use_after_capture(tx, user_uuid, purchase, utcnow())
+    return purchase
 
 
 async def reverse_purchase(
