@@ -153,7 +153,8 @@ async def test_a_deep_report_page_never_stalls_the_worker(
     app: FastAPI, client: httpx.AsyncClient
 ) -> None:
     """SQLite runs a report page on a thread: while a deep page is read, `/health` on the
-    same worker (this process, this event loop) is answered within 20 ms every time."""
+    same worker (this process, this event loop) is answered in a small part of the page's
+    own time (measured in the same run, so a busy machine slows both alike)."""
     if not app.state.db.is_sqlite:
         pytest.skip("PostgreSQL's statements never run on the event loop")
     user = await make_user(app)
@@ -165,11 +166,11 @@ async def test_a_deep_report_page_never_stalls_the_worker(
     took = time.perf_counter() - started
     assert alone.status_code == 200 and len(alone.json()["data"]) == 20
     assert took > 0.1, f"the page must be slow to prove anything: {took:.3f} s"
-    # A stalled loop would delay every /health by most of the page's time, in every attempt;
-    # a busy machine may delay one at random. So: the worst delay of a whole page under
-    # 20 ms, in at least one of three attempts.
+    # A stalled loop would delay a /health by about the page's whole time, in every attempt;
+    # a busy machine may delay one at random. So: the worst delay during a page under a
+    # quarter of the page's time alone, in at least one of three attempts.
     worst = [await _worst_health_delay(client, user.headers, deep) for _ in range(3)]
-    assert min(worst) < 0.020, worst
+    assert min(worst) < took / 4, (worst, took)
 
 
 async def _worst_health_delay(
