@@ -11,6 +11,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from cardservice.app import create_app
 from cardservice.auth.credentials import revoke_mfa_codes
 from cardservice.cards.numbers import luhn_valid
 from cardservice.config import Settings
@@ -18,7 +19,7 @@ from cardservice.cvv import cvv_with_key
 from cardservice.models.base import utcnow
 from cardservice.sql import Tx
 from cardservice.web import dumps
-from tests.conftest import TEST_CVK
+from tests.conftest import TEST_CVK, empty_tables
 from tests.factories import ISSUED_SECRETS, Caller, authorize, make_card, make_mfa_code, make_user
 from tests.log_scan import secrets_in
 from tests.softhsm import SoftHsm
@@ -291,3 +292,27 @@ async def test_the_number_and_cvv2_appear_nowhere_else(
     logged = "\n".join(log_capture[lines_before:])
     assert pan not in logged and "cvv2" not in logged
     assert pan in secrets_in(pan)  # the scanner would see it, were it logged
+
+
+async def test_without_a_card_verification_key_the_reveal_is_503_and_uses_no_code(
+    settings: Settings,
+) -> None:
+    """PostgreSQL has no embedded key file: without CARDSERVICE_CVK a reveal answers the §1.1
+    body with 503 (never a 500), and the step-up code stays usable."""
+    if settings.is_sqlite or settings.key_backend != "local":
+        pytest.skip("the embedded SQLite set-up generates its CVK; the token holds its own")
+    app = create_app(settings.model_copy(update={"cvk": None}))
+    await empty_tables(app)
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    try:
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            user = await make_user(app)
+            _account, card = await make_card(app, client, user)
+            code = await make_mfa_code(app, user)
+            response = await reveal(client, user, card, {"mfa_code": code})
+            assert error(response) == (503, "keys_unavailable")
+            assert response.json()["success"] is False
+            again = await client.get("/accounts", params={"_code": code})
+            assert again.status_code == 200  # the code was not used up
+    finally:
+        await app.state.db.dispose()

@@ -13,6 +13,7 @@ in an error, an event, an audit row or a metric.
 
 from __future__ import annotations
 
+import logging
 import math
 import uuid
 from dataclasses import dataclass
@@ -26,7 +27,10 @@ from cardservice.cards.changes import CardClosed
 from cardservice.cards.repository import lock_own_card_secret
 from cardservice.cards.schemas import CardDetails
 from cardservice.errors import CardNotFound, RateLimited, ServiceError
+from cardservice.security import MissingEncryptionKey
 from cardservice.sql import Tx
+
+log = logging.getLogger(__name__)
 
 REVEALS_PER_HOUR = 10
 REVEAL_WINDOW = timedelta(hours=1)
@@ -37,6 +41,11 @@ REVEAL_EVENT = "card.details_revealed"
 class StepUpFailed(ServiceError):
     status_code, code = 403, "step_up_failed"
     message = "The confirmation code is wrong, expired or already used; request a new one."
+
+
+class KeysUnavailable(ServiceError):
+    status_code, code = 503, "keys_unavailable"
+    message = "Card details cannot be shown now: the service's card keys are not available."
 
 
 class DetailsCipher(Protocol):
@@ -80,14 +89,15 @@ async def reveal_card(tx: Tx, cipher: DetailsCipher, request: RevealRequest) -> 
         raise StepUpFailed()
     if row["status"] == "closed":
         raise CardClosed("The card is closed; its details are no longer shown.")
-    pan = cipher.decrypt(bytes(row["pan_ciphertext"]))
     month, year = int(row["expiry_month"]), int(row["expiry_year"])
+    try:
+        pan = cipher.decrypt(bytes(row["pan_ciphertext"]))
+        cvv2 = cipher.cvv2(pan, expiry_yymm(month, year))
+    except MissingEncryptionKey as missing:  # the operator's to mend; the unit rolls back
+        log.error("card details not revealed: %s", missing)
+        raise KeysUnavailable() from None
     details = CardDetails(
-        pan=pan,
-        cvv2=cipher.cvv2(pan, expiry_yymm(month, year)),
-        expiry_month=month,
-        expiry_year=year,
-        holder_name=row["holder_name"],
+        pan=pan, cvv2=cvv2, expiry_month=month, expiry_year=year, holder_name=row["holder_name"]
     )
     await record_audit(
         tx,
