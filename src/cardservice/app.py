@@ -23,6 +23,7 @@ from cardservice.auth.routes import router as auth_router
 from cardservice.cards.routes import router as cards_router
 from cardservice.config import Settings
 from cardservice.dashboard import attachment_pages as dashboard_attachments
+from cardservice.dashboard import card_details_pages as dashboard_card_details
 from cardservice.dashboard import card_pages as dashboard_cards
 from cardservice.dashboard import pages as dashboard_pages
 from cardservice.dashboard import signin as dashboard_signin
@@ -161,6 +162,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         dashboard_signin.router,
         dashboard_pages.router,
         dashboard_cards.router,
+        dashboard_card_details.router,
         dashboard_webhooks.router,
         dashboard_attachments.router,
     ]
