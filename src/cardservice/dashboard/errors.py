@@ -55,6 +55,7 @@ SENTENCES: tuple[tuple[re.Pattern[str], str], ...] = (
         "Enter at least {0} characters.",
     ),
     (re.compile(r"^Field required"), "This is required."),
+    (re.compile(r"^must be a number"), "Enter a number, such as 25 or 19.99."),
     (re.compile(r"^Input should be a valid UUID.*"), "Choose one from the list."),
     (re.compile(r"^Input should be (a valid )?(boolean|true or false).*"), "Choose yes or no."),
     (re.compile(r"^Input should be (.+)$"), "Choose one of: {0}."),
@@ -73,10 +74,11 @@ SENTENCES: tuple[tuple[re.Pattern[str], str], ...] = (
 
 def sentence(message: str) -> str:
     """The API's message as a person reads it: validation jargon rewritten, the rest as sent."""
+    message = message.removeprefix("Value error, ")
     for pattern, text in SENTENCES:
         if found := pattern.match(message):
             return text.format(*(group.strip("'") for group in found.groups()))
-    return message
+    return message[:1].upper() + message[1:]
 
 
 def error_page(request: Request, status_code: int, message: str = "") -> Response:

@@ -24,7 +24,7 @@ from cardservice.dashboard.views import act, as_user, field_errors
 # Shared with the card and webhook pages (`views`), under the names these handlers use.
 from cardservice.dashboard.views import page_links as _pages
 from cardservice.dashboard.views import show as _page
-from cardservice.dashboard.web import redirect, render
+from cardservice.dashboard.web import money, redirect, render
 from cardservice.disputes.schemas import DisputeReason
 from cardservice.openapi import UUID_PATTERN
 from cardservice.transactions.schemas import TransactionStatus, TransactionType
@@ -201,7 +201,11 @@ async def open_dispute(request: Request) -> Response:
             if error.status_code not in (409, 422) or not UUID_RE.match(body["transaction_uuid"]):
                 raise
             context = await _dispute_context(api, body["transaction_uuid"])
-            context.update(values=form, errors=field_errors(error, "form"))
+            errors = field_errors(error, "form")
+            if any("minor units" in message for message in errors.get("amount", ())):
+                left = money(context["disputable"], context["transaction"]["currency"])
+                errors["amount"] = [f"At most {left} can still be disputed."]
+            context.update(values=form, errors=errors)
             return render(request, "dispute_form.html", context, status_code=error.status_code)
         return redirect(request, "/app/disputes")
 
