@@ -13,9 +13,9 @@ from typing import Any
 import httpx
 from fastapi import FastAPI
 
+from cardservice.web import dumps
 from tests.dashboard.session import post_form, sign_in
 from tests.factories import Caller, authorize, bin_uuid, make_card, make_user
-from cardservice.web import dumps
 
 
 async def _api(client: httpx.AsyncClient, user: Caller, path: str) -> Any:

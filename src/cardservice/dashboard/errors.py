@@ -78,7 +78,7 @@ def sentence(message: str) -> str:
     for pattern, text in SENTENCES:
         if found := pattern.match(message):
             return text.format(*(group.strip("'") for group in found.groups()))
-    return message[:1].upper() + message[1:]
+    return message
 
 
 def error_page(request: Request, status_code: int, message: str = "") -> Response:
