@@ -56,6 +56,7 @@ redis:
 lint: install
 	$(BIN)/ruff check src tests bench scripts
 	$(BIN)/ruff format --check src tests bench scripts
+	$(BIN)/lint-imports  # the layers, the edge and the cycles: [tool.importlinter] in pyproject.toml
 
 typecheck: install
 	$(BIN)/mypy src

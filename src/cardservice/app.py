@@ -44,7 +44,7 @@ from cardservice.errors import (
     ServiceError,
     ValidationFailed,
 )
-from cardservice.events.routes import router as events_router
+from cardservice.events import outbox
 from cardservice.health import router as health_router
 from cardservice.logs import configure_logging
 from cardservice.middleware import RequestContextMiddleware
@@ -56,10 +56,12 @@ from cardservice.ratelimit import RateLimiter
 from cardservice.sandbox.routes import router as sandbox_router
 from cardservice.security import CardCipher
 from cardservice.tracing import tracing_for
+from cardservice.transactions import expiry
 from cardservice.transactions.routes import router as transactions_router
 from cardservice.unavailable import HANDLED, is_database_unavailable
 from cardservice.users.routes import router as users_router
 from cardservice.web import JSONResponse
+from cardservice.webhooks.event_routes import router as events_router
 from cardservice.webhooks.routes import router as webhooks_router
 from cardservice.webhooks.worker import running_worker
 
@@ -129,6 +131,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """Build one service instance: its database, rate limiter and card-number cipher."""
     settings = settings or Settings()
     configure_logging(settings.log_level, settings.log_format)
+    outbox.register()
+    expiry.register()
     app = FastAPIOffline(  # /docs with Swagger UI's assets from the installed package
         title="cardservice",
         version=__version__,
@@ -140,6 +144,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         favicon_url="/static/docs/favicon.png",
         generate_unique_id_function=operation_id,
         lifespan=_lifespan,
+        redirect_slashes=False,  # its 307 named whatever host the request's Host header said
     )
     app.state.settings = settings
     app.state.db = Database(settings)

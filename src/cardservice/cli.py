@@ -14,10 +14,12 @@ from typing import Any
 
 from cardservice.config import Settings
 from cardservice.errors import ServiceError
+from cardservice.events import outbox
 from cardservice.keys import commands as key_commands
 from cardservice.logs import configure_logging
 from cardservice.sandbox import commands as simulate_commands
 from cardservice.sql import Tx
+from cardservice.transactions import expiry
 
 Handler = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, str | None]]
 DURATION = re.compile(r"^(\d+)([smhd])$")
@@ -58,6 +60,7 @@ def run_server(args: argparse.Namespace, settings: Settings) -> None:
     worker imports the metrics), then run uvicorn (it owns the event loop)."""
     import uvicorn
 
+    from cardservice.http_protocol import protocol_class
     from cardservice.metrics import MULTIPROC_ENV, prepare_multiprocess_dir
     from cardservice.migrations import upgrade_database
 
@@ -79,6 +82,7 @@ def run_server(args: argparse.Namespace, settings: Settings) -> None:
         access_log=False,
         log_config=None,
         proxy_headers=False,
+        http=protocol_class(),  # malformed HTTP gets the §1.1 body, not plain text
     )
 
 
@@ -236,7 +240,7 @@ async def cmd_keys_rotate(args: argparse.Namespace, settings: Settings) -> str:
         raise CommandError("--batch must be ≥ 1")
     cipher = CardCipher.from_settings(settings)
     if settings.key_backend == "pkcs11" and not args.resume:
-        from cardservice.keys.pkcs11_backend import Pkcs11Cipher
+        from cardservice.security.pkcs11 import Pkcs11Cipher
 
         assert isinstance(cipher, Pkcs11Cipher)
         cipher.keys.create_pan_key()  # a new generation in the token; then move every row
@@ -263,7 +267,7 @@ async def cmd_dashboard_link(args: argparse.Namespace, settings: Settings) -> st
 
 async def cmd_openapi(_args: argparse.Namespace, settings: Settings) -> str:
     from cardservice.app import create_app
-    from cardservice.web import dumps
+    from cardservice.encoding import dumps
 
     app = create_app(settings)
     try:
@@ -396,6 +400,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     settings = Settings()
     configure_logging(settings.log_level, settings.log_format)
+    outbox.register()
+    expiry.register()
     handler: Handler | None = args.handler
     try:
         if handler is None:

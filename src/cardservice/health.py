@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import secrets
+
 from fastapi import Request, Response
 from pydantic import BaseModel
 
 from cardservice import metrics
+from cardservice.auth.dependencies import count_failed_attempt
 from cardservice.db import Db
+from cardservice.errors import RateLimited, Unauthenticated
 from cardservice.openapi import PUBLIC, Envelope
 from cardservice.web import JSONResponse, Router, ok
 
@@ -44,7 +48,27 @@ async def get_readiness(request: Request, db: Db) -> JSONResponse:
     return ok(ReadyRecord(status="ready", redis=redis or "off").model_dump())
 
 
+async def _check_scraper(request: Request) -> None:
+    """With `CARDSERVICE_METRICS_TOKEN` set, the scrape must send it as a bearer token
+    (401 otherwise; a wrong one counts as a failed authentication of the address)."""
+    expected = request.app.state.settings.metrics_token
+    if not expected:
+        return
+    scheme, _, sent = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and secrets.compare_digest(
+        sent.strip().encode(), expected.encode()
+    ):
+        return
+    if sent:
+        verdict = await count_failed_attempt(request)
+        if not verdict.allowed:
+            metrics.count_rate_limited("auth_failures")
+            raise RateLimited(verdict.retry_after)
+    raise Unauthenticated("The metrics token is required.")
+
+
 @router.get("/metrics", include_in_schema=False)
-async def prometheus_metrics() -> Response:
-    """Prometheus text of every worker (unauthenticated: expose it to the scraper only)."""
+async def prometheus_metrics(request: Request) -> Response:
+    """Prometheus text of every worker; open unless `CARDSERVICE_METRICS_TOKEN` is set."""
+    await _check_scraper(request)
     return Response(metrics.exposition(), media_type=metrics.CONTENT_TYPE)

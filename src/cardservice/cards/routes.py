@@ -23,21 +23,15 @@ from cardservice.cards.schemas import (
     SortRequest,
 )
 from cardservice.db import Db
+from cardservice.encoding import dumps
 from cardservice.errors import RateLimited
 from cardservice.filters import BOOLEAN, UUID, filters_parameter, one_of, read_filters, text
 from cardservice.idempotency import StoredResponse, act_once
 from cardservice.models.base import utcnow
-from cardservice.openapi import (
-    BEARER_ONLY,
-    BEARER_OR_MFA,
-    UUID_PATTERN,
-    Done,
-    Envelope,
-    PagedEnvelope,
-)
-from cardservice.pages import CardPage
+from cardservice.openapi import BEARER_ONLY, BEARER_OR_MFA, Done, Envelope, PagedEnvelope
+from cardservice.patterns import UUID_PATTERN
 from cardservice.sql import Tx
-from cardservice.web import JSONResponse, Router, body_schema, done, ok, read_json
+from cardservice.web import CardPage, JSONResponse, Router, body_schema, done, ok, read_json
 
 router = Router(tags=["cards"])
 
@@ -61,7 +55,8 @@ async def buy_cards(request: Request, caller: CallerA, db: Db) -> Response:
     cipher = request.app.state.cipher
 
     async def buy(tx: Tx) -> StoredResponse:
-        return await purchase.buy_cards(tx, cipher, caller.user_uuid, body)
+        result = await purchase.buy_cards(tx, cipher, caller.user_uuid, body)
+        return StoredResponse(201, dumps({"success": True, "data": result}))
 
     fingerprint = purchase.request_fingerprint(body)
     result = await act_once(db, caller.user_uuid, body.external_id, fingerprint, buy)

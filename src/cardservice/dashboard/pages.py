@@ -26,7 +26,7 @@ from cardservice.dashboard.views import page_links as _pages
 from cardservice.dashboard.views import show as _page
 from cardservice.dashboard.web import money, redirect, render
 from cardservice.disputes.schemas import DisputeReason
-from cardservice.openapi import UUID_PATTERN
+from cardservice.patterns import UUID_PATTERN
 from cardservice.transactions.schemas import TransactionStatus, TransactionType
 from cardservice.web import Router
 

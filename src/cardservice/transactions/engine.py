@@ -4,7 +4,7 @@ Rules, in order (the first that fails declines with its error slug; docs/control
 1. a sandbox `force_decline` (any slug of the transaction-errors dictionary);
 2. the card is active (`card_frozen`, `card_closed`) and not expired (`card_expired`);
    its type allows it (a used single_use card: `card_closed`; a merchant_locked card at
-   another merchant: `merchant_blocked`; cards/types.py);
+   another merchant: `merchant_blocked`; transactions/card_types.py);
 3. its account is active (`account_inactive`);
 4. the merchant tag is not blocked program-wide (`merchant_blocked`; a restricted tag
    passes but flags the transaction);
@@ -12,10 +12,10 @@ Rules, in order (the first that fails declines with its error slug; docs/control
    a foreign amount is converted at the table's rate, and the approval's fee gains the
    `card_fx` percent of the converted amount; every later rule sees the card's amount;
 6. the card's spending controls: tag and country (`merchant_blocked`), then the limits
-   (`limit_exceeded`; cards/controls.py);
+   (`limit_exceeded`; controls.py);
 7. a presented 3DS code is an unassigned code of the card (`invalid_3ds`);
 8. amount plus the `card_transaction` fee fits the card balance (`insufficient_funds`);
-9. the user's decision endpoint, when one is set (`do_not_honor`; decisions/service.py asks
+9. the user's decision endpoint, when one is set (`do_not_honor`; authorize.py asks
    it between two units of work and hands its answer in as a `Verdict`).
 
 Approved: a `pending` card_purchase that holds the amount at once (card → `holds` book,
@@ -53,9 +53,8 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from cardservice.cards import types as card_types
-from cardservice.cards.controls import controls_of, limit_breached, merchant_refused
 from cardservice.catalogue.loader import default_hold_days
+from cardservice.decisions.service import Verdict
 from cardservice.dictionaries.fees import FeeSchedule, default_plan, with_overrides
 from cardservice.errors import CardNotFound, NotFound
 from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
@@ -63,22 +62,13 @@ from cardservice.ledger.money import converted, percent_of
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
 from cardservice.sql import Row, Tx, as_uuid
-from cardservice.transactions import lifecycle
-from cardservice.transactions.balances import (
-    lock_card_account,
-    lock_card_with_fees,
-    overrides_in,
-)
+from cardservice.transactions import card_types, lifecycle
+from cardservice.transactions.controls import controls_of, limit_breached, merchant_refused
+from cardservice.transactions.locks import lock_card_account, lock_card_with_fees, overrides_in
 from cardservice.transactions.replenish import replenish_if_low
+from cardservice.transactions.repository import RAISE_HOLD, RATE, TAG_EXISTS
 from cardservice.transactions.rows import insert_transactions, transaction_row
 from cardservice.transactions.three_ds import matching_code, use_code
-
-_TAG_EXISTS = "SELECT slug FROM transaction_tags WHERE slug = $1"
-_RATE = "SELECT rate FROM fx_rates WHERE base = $1 AND quote = $2"
-_RAISE_HOLD = (
-    "UPDATE transactions SET amount = $2, authorized_amount = $3, updated_at = $4,"
-    " merchant_amount = $5 WHERE uuid = $1"
-)
 
 
 class UnknownTag(NotFound):
@@ -87,8 +77,9 @@ class UnknownTag(NotFound):
 
 @dataclass(frozen=True, slots=True)
 class Authorization:
-    """An authorization request as the network sends it (amount in minor units). `uuid` is
-    the transaction's: the decision endpoint is asked with it before it is written."""
+    """An authorization request as the network sends it (amount in minor units), built once
+    by its channel and handed to `transactions.authorize.authorize_card`. `uuid` is the
+    transaction's: the decision endpoint is asked with it before it is written."""
 
     card_uuid: uuid.UUID
     amount: int
@@ -103,16 +94,7 @@ class Authorization:
     parent_uuid: uuid.UUID | None = None  # an increment of this pending purchase
     uuid: uuid.UUID = field(default_factory=uuid.uuid4)
     merchant_id: str | None = None  # the network's (ISO 8583 DE 42); binds merchant_locked cards
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """The decision endpoint's answer, applied when the rules approve: `decision` is
-    `endpoint`, `timeout`, `endpoint_error` or `stand_in`."""
-
-    approved: bool
-    decision: str
-    reason: str | None = None
+    channel: str = "sandbox"  # who sent it: sandbox, cli, iso8583 (the rules do not look)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,13 +163,13 @@ async def _controls_refusal(
 
 
 async def _card_type_refusal(tx: Tx, card: Row, request: Authorization) -> str | None:
-    """Rule 2b (issue 29): single_use and merchant_locked cards (cards/types.py)."""
+    """Rule 2b (issue 29): single_use and merchant_locked cards (transactions/card_types.py)."""
     merchant = card_types.merchant_key(request.merchant_id, request.merchant_name)
     return await card_types.card_type_refusal(tx, card, merchant, request.parent_uuid is not None)
 
 
 async def _tag_exists(tx: Tx, slug: str) -> bool:
-    return await tx.value(_TAG_EXISTS, slug) is not None
+    return await tx.value(TAG_EXISTS, slug) is not None
 
 
 async def _locked(
@@ -250,7 +232,7 @@ async def _rate(tx: Tx, merchant_currency: str, card_currency: str) -> Decimal |
     same or the table has no such pair."""
     if merchant_currency == card_currency:
         return None
-    rate = await tx.value(_RATE, merchant_currency, card_currency)
+    rate = await tx.value(RATE, merchant_currency, card_currency)
     return None if rate is None else Decimal(rate)
 
 
@@ -329,7 +311,7 @@ async def _raise_hold(
         parent["merchant_amount"] += request.amount
     parent["updated_at"] = now
     await tx.execute(
-        _RAISE_HOLD,
+        RAISE_HOLD,
         parent["uuid"],
         parent["amount"],
         parent["authorized_amount"],

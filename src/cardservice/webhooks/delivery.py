@@ -27,12 +27,12 @@ from uuid import UUID
 
 from cardservice.config import Settings
 from cardservice.db import Database
+from cardservice.encoding import dumps
 from cardservice.events.listing import EVENT_COLUMNS, event_record
 from cardservice.models.base import utcnow
 from cardservice.outbound import CallFailed, Outbound, UrlNotAllowed, signed_headers
 from cardservice.security import CardCipher
 from cardservice.sql import Row, Tx, as_datetime, in_list, insert_sql, text_uuid
-from cardservice.web import dumps
 from cardservice.webhooks.metrics import outcome_of, record_attempt
 from cardservice.webhooks.service import live_secrets
 
@@ -185,16 +185,32 @@ class Finished:
         return cls(claimed, outcome, status, ended + delay if delay else None)
 
 
+async def _still_there(tx: Tx, finished: Sequence[Finished]) -> list[Finished]:
+    """The attempts whose endpoint was not deleted meanwhile (its deliveries and attempt log
+    went with it), those endpoints locked until the unit ends, so none goes before the
+    attempts are written. Endpoints before deliveries, as a deletion takes them."""
+    endpoints = sorted({f.claimed.endpoint_uuid for f in finished}, key=str)
+    rows = await tx.rows(
+        f"SELECT uuid FROM webhook_endpoints WHERE uuid IN {in_list(len(endpoints))} "  # noqa: S608
+        "ORDER BY uuid FOR NO KEY UPDATE",
+        *endpoints,
+    )
+    there = {str(text_uuid(row["uuid"])) for row in rows}
+    return [f for f in finished if str(f.claimed.endpoint_uuid) in there]
+
+
 async def record(db: Database, finished: Sequence[Finished]) -> None:
     """Log a batch of attempts in one unit: each delivery is delivered, due again later,
-    or failed — only where the attempt still holds it (`attempts` unchanged)."""
+    or failed — only where the attempt still holds it (`attempts` unchanged). The attempts
+    of an endpoint deleted meanwhile are dropped with it; they never undo the others'."""
     if not finished:
         return
     now = utcnow()
 
     async def work(tx: Tx) -> None:
-        for start in range(0, len(finished), _RECORD_BATCH):
-            chunk = finished[start : start + _RECORD_BATCH]
+        kept = await _still_there(tx, finished)
+        for start in range(0, len(kept), _RECORD_BATCH):
+            chunk = kept[start : start + _RECORD_BATCH]
             args: list[object] = []
             for f in chunk:
                 c, o = f.claimed, f.outcome

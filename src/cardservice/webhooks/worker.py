@@ -1,6 +1,7 @@
 """The delivery loop: publish what has committed, claim what is due, POST it, record it;
-and, every `CARDSERVICE_HOLD_SWEEP_SECONDS`, release the holds past their expiry
-(transactions/expiry.py) — one loop for the service's background work, not a second one.
+and run the service's periodic jobs that are due (background.py: the hold sweep, every
+`CARDSERVICE_HOLD_SWEEP_SECONDS`) — one loop for the service's background work, not a
+second one.
 
 Runs as `cardservice worker`, and once inside every `cardservice serve` process unless
 `CARDSERVICE_EMBEDDED_WORKER=0`. Attempts run concurrently (up to
@@ -15,16 +16,14 @@ import asyncio
 import contextlib
 import logging
 import random
-import time
 from collections.abc import AsyncIterator
 from datetime import timedelta
 
+from cardservice.background import Schedule
 from cardservice.config import Settings
 from cardservice.db import Database
-from cardservice.models.base import utcnow
 from cardservice.outbound import Outbound
 from cardservice.security import CardCipher
-from cardservice.transactions.expiry import sweep_expired_holds
 from cardservice.webhooks.attempt_log import AttemptLog
 from cardservice.webhooks.delivery import Claimed, Finished, claim, post, record
 from cardservice.webhooks.queue import publish_committed
@@ -48,7 +47,7 @@ class DeliveryWorker:
         self._in_flight: set[asyncio.Task[None]] = set()
         self._finished: list[Finished] = []  # attempts made, recorded at the next step
         self._attempt_log = AttemptLog()  # one line for a run of attempts
-        self._next_sweep = 0.0  # monotonic time of the next hold sweep: at once on start
+        self._schedule = Schedule(settings)  # the periodic jobs: all due at once on start
 
     async def run(self, stop: asyncio.Event) -> None:
         try:
@@ -71,9 +70,7 @@ class DeliveryWorker:
     async def _step(self) -> None:
         await self._record()
         await publish_committed(self._db)
-        if time.monotonic() >= self._next_sweep:
-            self._next_sweep = time.monotonic() + self._settings.hold_sweep_seconds
-            await sweep_expired_holds(self._db, utcnow())
+        await self._schedule.run_due(self._db)
         free = self._settings.worker_concurrency - len(self._in_flight)
         claimed = await claim(self._db, self._cipher, self._lease, free) if free > 0 else []
         for one in claimed:

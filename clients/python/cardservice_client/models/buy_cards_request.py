@@ -7,6 +7,7 @@ from uuid import UUID
 
 from attrs import define as _attrs_define
 
+from ..models.buy_cards_request_card_type import BuyCardsRequestCardType
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="BuyCardsRequest")
@@ -18,7 +19,7 @@ class BuyCardsRequest:
     Example:
         {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'bin_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
             'start_balance': 12.5, 'description': 'Team travel', 'external_id': 'order-1001', 'cards_count': 1,
-            'auto_replenish_amount': 12.5, 'auto_replenish_min_balance': 12.5}
+            'auto_replenish_amount': 12.5, 'auto_replenish_min_balance': 12.5, 'card_type': 'multi_use'}
 
     Attributes:
         account_uuid (str | UUID):
@@ -29,6 +30,7 @@ class BuyCardsRequest:
         cards_count (int | Unset):  Default: 1.
         auto_replenish_amount (Decimal | Unset):
         auto_replenish_min_balance (Decimal | Unset):
+        card_type (BuyCardsRequestCardType | Unset):  Default: BuyCardsRequestCardType.MULTI_USE.
     """
 
     account_uuid: str | UUID
@@ -39,6 +41,7 @@ class BuyCardsRequest:
     cards_count: int | Unset = 1
     auto_replenish_amount: Decimal | Unset = UNSET
     auto_replenish_min_balance: Decimal | Unset = UNSET
+    card_type: BuyCardsRequestCardType | Unset = BuyCardsRequestCardType.MULTI_USE
 
     def to_dict(self) -> dict[str, Any]:
         account_uuid: str
@@ -73,6 +76,10 @@ class BuyCardsRequest:
 
         auto_replenish_min_balance = self.auto_replenish_min_balance
 
+        card_type: str | Unset = UNSET
+        if not isinstance(self.card_type, Unset):
+            card_type = self.card_type.value
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -93,6 +100,8 @@ class BuyCardsRequest:
             field_dict["auto_replenish_amount"] = auto_replenish_amount
         if auto_replenish_min_balance is not UNSET:
             field_dict["auto_replenish_min_balance"] = auto_replenish_min_balance
+        if card_type is not UNSET:
+            field_dict["card_type"] = card_type
 
         return field_dict
 
@@ -152,6 +161,13 @@ class BuyCardsRequest:
 
         auto_replenish_min_balance = d.pop("auto_replenish_min_balance", UNSET)
 
+        _card_type = d.pop("card_type", UNSET)
+        card_type: BuyCardsRequestCardType | Unset
+        if isinstance(_card_type, Unset):
+            card_type = UNSET
+        else:
+            card_type = BuyCardsRequestCardType(_card_type)
+
         buy_cards_request = cls(
             account_uuid=account_uuid,
             bin_uuid=bin_uuid,
@@ -161,6 +177,7 @@ class BuyCardsRequest:
             cards_count=cards_count,
             auto_replenish_amount=auto_replenish_amount,
             auto_replenish_min_balance=auto_replenish_min_balance,
+            card_type=card_type,
         )
 
         return buy_cards_request

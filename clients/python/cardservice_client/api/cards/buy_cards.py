@@ -112,7 +112,7 @@ def sync_detailed(
         body (BuyCardsRequest):  Example: {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
             'bin_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'start_balance': 12.5, 'description':
             'Team travel', 'external_id': 'order-1001', 'cards_count': 1, 'auto_replenish_amount':
-            12.5, 'auto_replenish_min_balance': 12.5}.
+            12.5, 'auto_replenish_min_balance': 12.5, 'card_type': 'multi_use'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -160,7 +160,7 @@ def sync(
         body (BuyCardsRequest):  Example: {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
             'bin_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'start_balance': 12.5, 'description':
             'Team travel', 'external_id': 'order-1001', 'cards_count': 1, 'auto_replenish_amount':
-            12.5, 'auto_replenish_min_balance': 12.5}.
+            12.5, 'auto_replenish_min_balance': 12.5, 'card_type': 'multi_use'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -200,7 +200,7 @@ async def asyncio_detailed(
         body (BuyCardsRequest):  Example: {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
             'bin_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'start_balance': 12.5, 'description':
             'Team travel', 'external_id': 'order-1001', 'cards_count': 1, 'auto_replenish_amount':
-            12.5, 'auto_replenish_min_balance': 12.5}.
+            12.5, 'auto_replenish_min_balance': 12.5, 'card_type': 'multi_use'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -246,7 +246,7 @@ async def asyncio(
         body (BuyCardsRequest):  Example: {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
             'bin_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'start_balance': 12.5, 'description':
             'Team travel', 'external_id': 'order-1001', 'cards_count': 1, 'auto_replenish_amount':
-            12.5, 'auto_replenish_min_balance': 12.5}.
+            12.5, 'auto_replenish_min_balance': 12.5, 'card_type': 'multi_use'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

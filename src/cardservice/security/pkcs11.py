@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -41,6 +42,7 @@ CVK_SINGLE_LABEL = "cardservice-cvk-a"
 CVK_DOUBLE_LABEL = "cardservice-cvk-ab"
 PREFIX = b"p11:"
 NONCE_BYTES = 12
+HANDLES_SECONDS = 30.0
 
 
 class TokenError(MissingEncryptionKey):
@@ -127,16 +129,43 @@ def generation(key: Any) -> int:
 
 
 class TokenKeys:
-    """The token's keys as the cipher uses them: AES generations and the CVK pair."""
+    """The token's keys as the cipher uses them: AES generations and the CVK pair. Their
+    handles are remembered per session for `HANDLES_SECONDS` (finding objects costs more than
+    using them); a generation not among them is looked for again at once, so a server sees a
+    rotation's new key within that time, and reads its values at once."""
 
     def __init__(self, token: Token) -> None:
         self.token = token
+        self._found: dict[str, tuple[Any, float, Any]] = {}  # label → (session, when, value)
 
-    def pan_keys(self, session: Any) -> dict[int, Any]:
-        return {generation(key): key for key in _keys(session, PAN_LABEL)}
+    def _remembered(self, session: Any, label: str, find: Any, fresh: bool = False) -> Any:
+        known = self._found.get(label)
+        now = time.monotonic()
+        if (
+            not fresh
+            and known is not None
+            and known[0] is session
+            and now - known[1] < HANDLES_SECONDS
+        ):
+            return known[2]
+        value = find()
+        self._found[label] = (session, now, value)
+        return value
+
+    def pan_keys(self, session: Any, fresh: bool = False) -> dict[int, Any]:
+        def find() -> dict[int, Any]:
+            return {generation(key): key for key in _keys(session, PAN_LABEL)}
+
+        keys: dict[int, Any] = self._remembered(session, PAN_LABEL, find, fresh)
+        return keys
+
+    def pan_key(self, session: Any, number: int) -> Any:
+        """The key of one generation (looked for again when not remembered), or None."""
+        key = self.pan_keys(session).get(number)
+        return key if key is not None else self.pan_keys(session, fresh=True).get(number)
 
     def newest_pan_key(self, session: Any) -> tuple[int, Any]:
-        keys = self.pan_keys(session)
+        keys = self.pan_keys(session) or self.pan_keys(session, fresh=True)
         if not keys:
             raise TokenError(
                 f"no {PAN_LABEL} key in the token (create it: cardservice keys create)"
@@ -145,16 +174,22 @@ class TokenKeys:
         return newest, keys[newest]
 
     def cvk(self, session: Any) -> tuple[Any, Any]:
-        single, double = _keys(session, CVK_SINGLE_LABEL), _keys(session, CVK_DOUBLE_LABEL)
-        if not single or not double:
+        def find() -> tuple[Any, Any] | None:
+            single, double = _keys(session, CVK_SINGLE_LABEL), _keys(session, CVK_DOUBLE_LABEL)
+            return (single[-1], double[-1]) if single and double else None
+
+        pair: tuple[Any, Any] | None = self._remembered(session, CVK_DOUBLE_LABEL, find)
+        if pair is None:
+            pair = self._remembered(session, CVK_DOUBLE_LABEL, find, fresh=True)
+        if pair is None:
             raise TokenError("no CVK in the token (create it: cardservice keys create)")
-        return single[-1], double[-1]
+        return pair
 
     def create_pan_key(self) -> int:
         """A new AES-256 generation made in the token; its number."""
         pkcs11 = _pkcs11()
         with self.token.session() as session:
-            keys = self.pan_keys(session)
+            keys = self.pan_keys(session, fresh=True)
             number = max(keys, default=0) + 1
             session.generate_key(
                 pkcs11.KeyType.AES,
@@ -168,6 +203,7 @@ class TokenKeys:
                     pkcs11.Attribute.EXTRACTABLE: False,
                 },
             )
+            self.pan_keys(session, fresh=True)
         return number
 
     def inject_cvk(self, cvk: bytes | None) -> str:
@@ -244,7 +280,7 @@ class Pkcs11Cipher(CardCipher):
         pkcs11 = _pkcs11()
         number, nonce, sealed = self._parts(ciphertext)
         with self.token.session() as session:
-            key = self.keys.pan_keys(session).get(number)
+            key = self.keys.pan_key(session, number)
             if key is None:
                 raise ValueError("ciphertext does not match the configured keys")
             try:

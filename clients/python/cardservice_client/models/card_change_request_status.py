@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class CardChangeRequestStatusType0(StrEnum):
+class CardChangeRequestStatus(StrEnum):
     ACTIVE = "active"
     CLOSED = "closed"
     FROZEN = "frozen"

@@ -68,7 +68,7 @@ class CardCipher:
     def from_settings(cls, settings: Settings) -> CardCipher:
         """The configured backend's cipher: `local` (this class) or `pkcs11` (a token)."""
         if settings.key_backend == "pkcs11":
-            from cardservice.keys.pkcs11_backend import Pkcs11Cipher
+            from cardservice.security.pkcs11 import Pkcs11Cipher
 
             return Pkcs11Cipher.from_settings(settings)
         return cls.local(settings)
@@ -198,3 +198,11 @@ def _link_new(path: Path, content: str) -> None:
         pass  # another worker created it first: use theirs
     finally:
         temporary.unlink()
+
+
+PAN_LENGTH = 16
+
+
+def mask(bin_prefix: str, last4: str, length: int = PAN_LENGTH) -> str:
+    """`424242******4242`: the first six and last four digits, nothing else."""
+    return bin_prefix[:6] + "*" * (length - 10) + last4

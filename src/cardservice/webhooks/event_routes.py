@@ -1,4 +1,7 @@
-"""`GET /events`, `GET /events/{uuid}`, `POST /events/{uuid}/redeliver` (API.md §9)."""
+"""`GET /events`, `GET /events/{uuid}`, `POST /events/{uuid}/redeliver` (API.md §9).
+
+The events' HTTP edge lives with the webhooks because it drives their queue (publishing what
+committed, redelivering): `events/` below it knows nothing of webhooks."""
 
 from __future__ import annotations
 
@@ -13,7 +16,8 @@ from cardservice.events import listing
 from cardservice.events.schemas import EVENT_TYPES, EventRecord, EventsEnvelope, Queued
 from cardservice.filters import filters_parameter, one_of, read_filters
 from cardservice.models.base import utcnow
-from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope
+from cardservice.openapi import BEARER_OR_MFA, Envelope
+from cardservice.patterns import UUID_PATTERN
 from cardservice.sql import Tx
 from cardservice.web import JSONResponse, Router, ok
 from cardservice.webhooks.queue import publish_committed, redeliver
