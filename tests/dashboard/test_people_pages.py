@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 from fastapi import FastAPI
 
-from cardservice.web import dumps
+from cardservice.encoding import dumps
 from tests.dashboard.session import post_form, sign_in
 from tests.factories import Caller, authorize, bin_uuid, make_card, make_user
 

@@ -13,7 +13,7 @@ from fastapi.responses import Response
 
 from cardservice.dashboard.api import Api
 from cardservice.dashboard.views import show
-from cardservice.openapi import UUID_PATTERN
+from cardservice.patterns import UUID_PATTERN
 from cardservice.web import Router
 
 router = Router(prefix="/app", include_in_schema=False)
