@@ -13,6 +13,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException
+from starlette.responses import Response
 from starlette.routing import Match, Route
 
 from cardservice import __version__, metrics
@@ -23,10 +24,13 @@ from cardservice.auth.routes import router as auth_router
 from cardservice.cards.routes import router as cards_router
 from cardservice.config import Settings
 from cardservice.dashboard import attachment_pages as dashboard_attachments
+from cardservice.dashboard import buy_pages as dashboard_buy
 from cardservice.dashboard import card_details_pages as dashboard_card_details
 from cardservice.dashboard import card_pages as dashboard_cards
+from cardservice.dashboard import errors as dashboard_errors
 from cardservice.dashboard import pages as dashboard_pages
 from cardservice.dashboard import signin as dashboard_signin
+from cardservice.dashboard import transaction_pages as dashboard_transactions
 from cardservice.dashboard import webhook_pages as dashboard_webhooks
 from cardservice.dashboard.web import STATIC_DIR as DASHBOARD_STATIC
 from cardservice.db import Database
@@ -78,8 +82,10 @@ async def _service_error(_request: Request, exc: Exception) -> JSONResponse:
     return _error_response(exc)
 
 
-async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
+async def _validation_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestValidationError)
+    if dashboard_errors.wants_page(request):  # a dashboard address that names nothing
+        return dashboard_errors.error_page(request, 404)
     errors: dict[str, list[str]] = {}
     for item in exc.errors():
         loc = [str(part) for part in item.get("loc", ())[1:]] or ["request"]
@@ -104,8 +110,10 @@ def _not_found_message(request: Request) -> str:
     return "No such endpoint or resource."
 
 
-async def _http_error(request: Request, exc: Exception) -> JSONResponse:
+async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
+    if dashboard_errors.wants_page(request):  # HTML for a person, not the API's JSON
+        return dashboard_errors.error_page(request, exc.status_code)
     if exc.status_code == 405:
         return _error_response(MethodNotAllowed(headers={"Allow": _allowed_methods(request)}))
     if exc.status_code == 404:
@@ -169,10 +177,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         webhooks_router,
         dashboard_signin.router,
         dashboard_pages.router,
+        dashboard_buy.router,  # /app/cards/new before /app/cards/{cardUuid}
         dashboard_cards.router,
         dashboard_card_details.router,
         dashboard_webhooks.router,
         dashboard_attachments.router,
+        dashboard_transactions.router,
+        dashboard_errors.router,
     ]
     if settings.sandbox_enabled:
         routers.append(sandbox_router)

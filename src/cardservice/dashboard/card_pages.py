@@ -15,8 +15,10 @@ from fastapi import Path, Query, Request
 from fastapi.responses import Response
 
 from cardservice.cards.controls import LIMITS, LISTS
+from cardservice.dashboard import card_spend
 from cardservice.dashboard.api import Api, ApiError
 from cardservice.dashboard.pages import PageNumber
+from cardservice.dashboard.transaction_pages import row_context
 from cardservice.dashboard.views import act, field_errors, page_links, show
 from cardservice.dashboard.web import redirect, render
 from cardservice.patterns import UUID_PATTERN
@@ -31,6 +33,8 @@ NOTICES = {
     "closed": "The card is closed; its balance went back to its account.",
     "controls": "The spending controls are saved.",
     "removed": "Every spending control of this card is removed.",
+    "bought": "Your new card is ready.",
+    "settings": "The description and automatic top-up are saved.",
 }
 CONTROL_LABELS = {
     "per_authorization": "Per payment",
@@ -46,7 +50,7 @@ CONTROL_LABELS = {
 
 
 @router.get("/cards")
-async def cards(request: Request, page: PageNumber = 1) -> Response:
+async def cards(request: Request, page: PageNumber = 1, done: Done = "") -> Response:
     """The user's cards in their order, with freeze and unfreeze; the team's, read-only."""
 
     async def build(api: Api) -> dict[str, Any]:
@@ -62,6 +66,7 @@ async def cards(request: Request, page: PageNumber = 1) -> Response:
             ],
             "pages": page_links(body["meta"]),
             "total": body["meta"]["total"],
+            "notice": "Your new cards are ready." if done == "bought" else None,
         }
 
     return await show(request, "cards.html", build)
@@ -78,13 +83,31 @@ def _form_values(card: dict[str, Any]) -> dict[str, str]:
 
 async def _card_context(api: Api, card_uuid: str) -> dict[str, Any]:
     card = (await api.body(f"/card/{card_uuid}"))["data"]
+    recent = await api.body(
+        "/transaction/report", {"filters[card_uuid]": card_uuid, "per_page": 10}
+    )
     return {
         "title": f"Card {card['mask']}",
         "card": card,
         "values": _form_values(card),
+        "settings": _settings_values(card),
         "labels": CONTROL_LABELS,
         "limits": LIMITS,
+        "spend": await card_spend.spend_against_limits(api, card),
+        "transactions": row_context(recent["data"], {card_uuid: card["mask"]}),
+        "transactions_total": recent["meta"]["total"],
         "errors": {},
+    }
+
+
+def _settings_values(card: dict[str, Any]) -> dict[str, str]:
+    """The description and auto-replenish form filled from the card."""
+    replenish = card.get("auto_replenish") or {}
+    return {
+        "description": card.get("description") or "",
+        "auto_replenish": "on" if replenish.get("enabled") else "",
+        "auto_replenish_amount": str(replenish.get("amount") or ""),
+        "auto_replenish_min_balance": str(replenish.get("min_balance") or ""),
     }
 
 
@@ -197,5 +220,38 @@ async def save_controls(request: Request, card_uuid: CardUuid) -> Response:
             return render(request, "card.html", context, status_code=422)
         done = "removed" if removing else "controls"
         return redirect(request, f"/app/cards/{card_uuid}?done={done}")
+
+    return await act(request, action)
+
+
+def _settings(form: dict[str, str]) -> dict[str, Any]:
+    """The `PATCH` body of the settings form: description (empty: none) and auto-replenish."""
+    enabled = form.get("auto_replenish") == "on"
+    replenish: dict[str, Any] = {"enabled": enabled}
+    if enabled:  # an empty amount is sent as typed, for the API to name the field
+        for name in ("amount", "min_balance"):
+            text = form.get(f"auto_replenish_{name}", "").strip()
+            replenish[name] = _amount(text) if text else ""
+    return {"description": form.get("description", "").strip(), "auto_replenish": replenish}
+
+
+@router.post("/cards/{cardUuid}/settings")
+async def save_settings(request: Request, card_uuid: CardUuid) -> Response:
+    """Set the card's description and auto-replenish; refusals shown by their fields."""
+
+    async def action(api: Api, form: dict[str, str]) -> Response:
+        try:
+            await _patch(api, card_uuid, _settings(form))
+        except ApiError as error:
+            if error.status_code != 422:
+                raise
+            context = await _card_context(api, card_uuid)
+            errors = {
+                ("auto_replenish_" + key if key in ("amount", "min_balance", "enabled") else key): v
+                for key, v in field_errors(error, "settings", within="auto_replenish").items()
+            }
+            context.update(settings=form, settings_errors=errors)
+            return render(request, "card.html", context, status_code=422)
+        return redirect(request, f"/app/cards/{card_uuid}?done=settings")
 
     return await act(request, action)

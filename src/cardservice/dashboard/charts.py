@@ -54,3 +54,34 @@ def bars(totals: Mapping[date, Decimal]) -> list[Bar]:
         height = float(amount / peak) * (HEIGHT - 10)
         result.append(Bar(day, amount, index * step, HEIGHT - height, step - GAP, height))
     return result
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    label: str
+    at: float  # y for the amount axis, x (bar centre) for the date axis
+
+
+def amount_ticks(totals: Mapping[date, Decimal]) -> list[Tick]:
+    """0, half and the highest day on the amount axis, where the bars reach them."""
+    peak = max(totals.values(), default=Decimal(0))
+    if not peak:
+        return [Tick("0", float(HEIGHT))]
+    top = HEIGHT - (HEIGHT - 10)
+    return [
+        Tick("0", float(HEIGHT)),
+        Tick(f"{peak / 2:,.2f}", (HEIGHT + top) / 2),
+        Tick(f"{peak:,.2f}", float(top)),
+    ]
+
+
+def date_ticks(totals: Mapping[date, Decimal]) -> list[Tick]:
+    """Every 7th day from the newest backwards, as `24 Nov`, under its bar."""
+    days = sorted(totals)
+    step = WIDTH / max(len(days), 1)
+    marked = set(range(len(days) - 1, -1, -7))
+    return [
+        Tick(day.strftime("%d %b").lstrip("0"), index * step + (step - GAP) / 2)
+        for index, day in enumerate(days)
+        if index in marked
+    ]

@@ -6,25 +6,25 @@ Each page reads the API as the signed-in user (`dashboard.api`); nothing here to
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from datetime import UTC, datetime, timedelta
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any, get_args
 from urllib.parse import urlencode
 
 from fastapi import Path, Query, Request
 from fastapi.responses import Response
 
-from cardservice.dashboard.api import Api
-from cardservice.dashboard.charts import bars, spend_per_day
-from cardservice.dashboard.views import act, as_user
+from cardservice.dashboard import transaction_pages
+from cardservice.dashboard.api import Api, ApiError
+from cardservice.dashboard.charts import amount_ticks, bars, date_ticks, spend_per_day
+from cardservice.dashboard.views import act, as_user, field_errors
 
 # Shared with the card and webhook pages (`views`), under the names these handlers use.
 from cardservice.dashboard.views import page_links as _pages
 from cardservice.dashboard.views import show as _page
-from cardservice.dashboard.web import (
-    redirect,
-)
+from cardservice.dashboard.web import money, redirect, render
 from cardservice.disputes.schemas import DisputeReason
 from cardservice.patterns import UUID_PATTERN
 from cardservice.transactions.schemas import TransactionStatus, TransactionType
@@ -36,6 +36,7 @@ FILTERS = ("status", "type", "card_uuid", "date_from", "date_to")
 PageNumber = Annotated[int, Query(ge=1, le=1_000_000)]
 TransactionUuid = Annotated[str, Query(pattern=UUID_PATTERN)]
 REASONS = get_args(DisputeReason)
+UUID_RE = re.compile(UUID_PATTERN)
 
 
 def _chosen(request: Request) -> dict[str, str]:
@@ -57,7 +58,13 @@ async def overview(request: Request) -> Response:
         for spend in summary["spend"]:
             totals = spend_per_day(purchases, spend["currency"], today)
             charts.append(
-                {"currency": spend["currency"], "bars": bars(totals), "total": sum(totals.values())}
+                {
+                    "currency": spend["currency"],
+                    "bars": bars(totals),
+                    "total": sum(totals.values()),
+                    "amount_ticks": amount_ticks(totals),
+                    "date_ticks": date_ticks(totals),
+                }
             )
         codes = (await api.body("/user/3ds-unassigned"))["data"]
         return {"title": "Overview", "summary": summary, "charts": charts, "codes": codes}
@@ -104,10 +111,15 @@ async def transactions(request: Request, page: PageNumber = 1) -> Response:
         params: dict[str, str | int] = {"page": page, "per_page": 20}
         params.update({f"filters[{k}]": v for k, v in chosen.items() if v})
         body = await api.body("/transaction/report", params)
-        card_list = await api.body("/card", {"per_page": 100})
+        card_list = await api.body("/card", {"per_page": 500})
+        masks = {str(card["uuid"]): card["mask"] for card in card_list["data"]["cards"]}
         return {
             "title": "Transactions",
-            "transactions": body["data"],
+            "transactions": transaction_pages.row_context(body["data"], masks),
+            "reasons": await transaction_pages.decline_reasons(api),
+            "disputed": await transaction_pages.disputed(api),
+            "type_names": transaction_pages.TYPE_NAMES,
+            "status_names": transaction_pages.STATUS_NAMES,
             "pages": _pages(body["meta"]),
             "total": body["meta"]["total"],
             "chosen": chosen,
@@ -143,29 +155,69 @@ async def disputes(request: Request, page: PageNumber = 1) -> Response:
     return await _page(request, "disputes.html", build)
 
 
+async def _dispute_context(api: Api, transaction: str) -> dict[str, Any]:
+    record = (await api.body(f"/transaction/{transaction}"))["data"]
+    dispute = (await transaction_pages.disputed(api)).get(str(record["uuid"]))
+    return {
+        "title": "Dispute a payment",
+        "transaction": record,
+        "disputable": transaction_pages.disputable(record),
+        "dispute": dispute,
+        "reasons": REASONS,
+        "values": {
+            "amount": str(transaction_pages.disputable(record)),
+            "reason": "",
+            "explanation": "",
+        },
+        "errors": {},
+    }
+
+
 @router.get("/disputes/new")
 async def dispute_form(request: Request, transaction: TransactionUuid) -> Response:
-    """The form that disputes one of the user's transactions (`POST /disputes`)."""
+    """The form that disputes one of the user's transactions (`POST /disputes`), with what
+    is still disputable (captured less refunded) as its amount."""
 
     async def build(api: Api) -> dict[str, Any]:
-        record = (await api.body(f"/transaction/{transaction}"))["data"]
-        return {"title": "Dispute a payment", "transaction": record, "reasons": REASONS}
+        return await _dispute_context(api, transaction)
 
     return await _page(request, "dispute_form.html", build)
 
 
 @router.post("/disputes")
 async def open_dispute(request: Request) -> Response:
-    """Open the dispute the form describes, as the signed-in user; then the list of disputes."""
+    """Open the dispute the form describes, as the signed-in user; then the list of disputes.
+    A refusal (already disputed, an amount too high, …) is shown on the form by its field."""
 
     async def send(api: Api, form: dict[str, str]) -> Response:
-        body = {name: form.get(name, "") for name in ("transaction_uuid", "reason")}
+        body: dict[str, Any] = {name: form.get(name, "") for name in ("transaction_uuid", "reason")}
         if explanation := form.get("explanation", "").strip():
             body["explanation"] = explanation
-        await api.send("POST", "/disputes", body)
+        if amount := form.get("amount", "").strip():
+            body["amount"] = _decimal_or_text(amount)
+        try:
+            await api.send("POST", "/disputes", body)
+        except ApiError as error:
+            if error.status_code not in (409, 422) or not UUID_RE.match(body["transaction_uuid"]):
+                raise
+            context = await _dispute_context(api, body["transaction_uuid"])
+            errors = field_errors(error, "form")
+            if any("minor units" in message for message in errors.get("amount", ())):
+                left = money(context["disputable"], context["transaction"]["currency"])
+                errors["amount"] = [f"At most {left} can still be disputed."]
+            context.update(values=form, errors=errors)
+            return render(request, "dispute_form.html", context, status_code=error.status_code)
         return redirect(request, "/app/disputes")
 
     return await act(request, send)
+
+
+def _decimal_or_text(text: str) -> Decimal | str:
+    """A typed amount, exact; anything else sent as typed for the API to refuse."""
+    try:
+        return Decimal(text)
+    except InvalidOperation:
+        return text
 
 
 @router.get("/receipt/{transactionUuid}")

@@ -12,6 +12,7 @@ from fastapi.responses import Response
 
 from cardservice.auth.address import client_address
 from cardservice.dashboard.api import Api, ApiError, SignedOut
+from cardservice.dashboard.errors import error_page, sentence
 from cardservice.dashboard.web import (
     COOKIE_PATH,
     SESSION_COOKIE,
@@ -62,15 +63,14 @@ async def act(request: Request, action: Act, read: ReadForm = read_form) -> Resp
         return to_sign_in(request)
     form = await read(request)
     if not csrf_matches(request, form):
-        context = {"title": "Something was refused", "message": EXPIRED_FORM}
+        context = {"title": "The form expired", "message": EXPIRED_FORM}
         return render(request, "error.html", context, status_code=403)
     return await as_user(request, lambda api: action(api, form))
 
 
 def refused(request: Request, error: ApiError) -> Response:
-    """The error page with the API's own message and status."""
-    context = {"title": "Something was refused", "message": str(error)}
-    return render(request, "error.html", context, status_code=error.status_code)
+    """The error page with the API's own message (as a sentence) and status."""
+    return error_page(request, error.status_code, sentence(str(error)))
 
 
 def to_sign_in(request: Request) -> Response:
@@ -102,5 +102,5 @@ def field_errors(error: ApiError, default: str, within: str = "") -> dict[str, l
         parts = key.split(".")
         if within and parts[0] == within:
             parts = parts[1:]
-        by_field.setdefault(parts[0] if parts else default, []).extend(messages)
+        by_field.setdefault(parts[0] if parts else default, []).extend(map(sentence, messages))
     return by_field or {default: [str(error)]}

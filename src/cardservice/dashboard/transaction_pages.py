@@ -1,0 +1,125 @@
+"""One transaction's page (amounts, fee, status, the decline reason as the cardholder reads
+it, merchant, network data when the API has it, receipt, dispute), and what the transactions
+list needs to show each row as a person reads it: type and status names, the card, the
+decline reason, and whether a dispute is already open. Every value is the API's."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Annotated, Any
+
+from fastapi import Path, Request
+from fastapi.responses import Response
+
+from cardservice.dashboard.api import Api
+from cardservice.dashboard.views import show
+from cardservice.patterns import UUID_PATTERN
+from cardservice.web import Router
+
+router = Router(prefix="/app", include_in_schema=False)
+TransactionUuid = Annotated[str, Path(alias="transactionUuid", pattern=UUID_PATTERN)]
+DISPUTE_PAGES = 10  # at most 1,000 disputes looked at to mark the rows already disputed
+TYPE_NAMES = {
+    "card_purchase": "Card payment",
+    "card_refund": "Refund",
+    "card_issue": "Card issued",
+    "card_topup": "Card top-up",
+    "auto_replenish": "Automatic top-up",
+    "fee": "Fee",
+    "deposit": "Deposit",
+    "card_close": "Card closed",
+    "dispute_credit": "Dispute credit",
+}
+STATUS_NAMES = {
+    "pending": "Pending",
+    "completed": "Completed",
+    "declined": "Declined",
+    "reversed": "Reversed",
+    "refunded": "Refunded",
+}
+NETWORK_FIELDS = (
+    ("network", "Network"),
+    ("channel", "Channel"),
+    ("decision", "Decided by"),
+    ("merchant_amount", "Amount at the merchant"),
+    ("merchant_currency", "Merchant's currency"),
+    ("rate", "Exchange rate"),
+    ("authorized_amount", "Authorized"),
+    ("captured_amount", "Captured"),
+    ("refunded_amount", "Refunded"),
+    ("hold_expires_at", "Hold ends"),
+)
+
+
+def type_name(slug: str) -> str:
+    return TYPE_NAMES.get(slug, slug.replace("_", " ").capitalize())
+
+
+def charged(row: dict[str, Any]) -> bool:
+    """Whether the amount itself moved: a declined payment moved at most its fee."""
+    return bool(row["status"] != "declined")
+
+
+def disputable(row: dict[str, Any]) -> Decimal:
+    """What a dispute of this payment would still claim: captured less refunded."""
+    return max(Decimal(row["captured_amount"]) - Decimal(row["refunded_amount"]), Decimal(0))
+
+
+async def decline_reasons(api: Api) -> dict[str, dict[str, str]]:
+    """The API's decline reasons by slug (`name`, `description` for the cardholder)."""
+    return {e["slug"]: e for e in (await api.body("/dictionary/transaction-errors"))["data"]}
+
+
+async def disputed(api: Api) -> dict[str, dict[str, Any]]:
+    """The user's disputes by transaction uuid (the newest of each)."""
+    found: dict[str, dict[str, Any]] = {}
+    for dispute in reversed(await api.every_page("/disputes", {}, DISPUTE_PAGES)):
+        found[str(dispute["transaction_uuid"])] = dispute
+    return found
+
+
+async def card_masks(api: Api) -> dict[str, str]:
+    body = await api.body("/card", {"per_page": 500})
+    return {str(card["uuid"]): card["mask"] for card in body["data"]["cards"]}
+
+
+def row_context(rows: list[dict[str, Any]], masks: dict[str, str]) -> list[dict[str, Any]]:
+    """Each row with what the template shows: type name, card mask, disputable amount."""
+    return [
+        {
+            **row,
+            "type_name": type_name(row["type"]),
+            "status_name": STATUS_NAMES.get(row["status"], row["status"]),
+            "card_mask": masks.get(str(row["card_uuid"]), "") if row["card_uuid"] else "",
+            "charged": charged(row),
+            "disputable": disputable(row),
+        }
+        for row in rows
+    ]
+
+
+@router.get("/transactions/{transactionUuid}")
+async def transaction(request: Request, transaction_uuid: TransactionUuid) -> Response:
+    """One of the user's transactions, everything the API says of it."""
+
+    async def build(api: Api) -> dict[str, Any]:
+        row = (await api.body(f"/transaction/{transaction_uuid}"))["data"]
+        masks = await card_masks(api) if row["card_uuid"] else {}
+        record = row_context([row], masks)[0]
+        reasons = await decline_reasons(api)
+        dispute = (await disputed(api)).get(str(row["uuid"]))
+        network = [
+            (label, row[name])
+            for name, label in NETWORK_FIELDS
+            if row.get(name) not in (None, "", "0", 0, Decimal(0))
+        ]
+        title = row["merchant"]["name"] if row["merchant"] else record["type_name"]
+        return {
+            "title": title,
+            "t": record,
+            "reason": reasons.get(row["error"]) if row["error"] else None,
+            "dispute": dispute,
+            "network": network,
+        }
+
+    return await show(request, "transaction.html", build)
