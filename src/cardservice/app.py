@@ -30,6 +30,7 @@ from cardservice.dashboard import card_pages as dashboard_cards
 from cardservice.dashboard import errors as dashboard_errors
 from cardservice.dashboard import pages as dashboard_pages
 from cardservice.dashboard import signin as dashboard_signin
+from cardservice.dashboard import statement_pages as dashboard_statements
 from cardservice.dashboard import transaction_pages as dashboard_transactions
 from cardservice.dashboard import webhook_pages as dashboard_webhooks
 from cardservice.dashboard.web import STATIC_DIR as DASHBOARD_STATIC
@@ -183,6 +184,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         dashboard_webhooks.router,
         dashboard_attachments.router,
         dashboard_transactions.router,
+        dashboard_statements.router,
         dashboard_errors.router,
     ]
     if settings.sandbox_enabled:
