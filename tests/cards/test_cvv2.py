@@ -89,4 +89,5 @@ def test_racing_workers_agree_on_one_cvk(tmp_path: Path) -> None:
         thread.start()
     for thread in threads:
         thread.join()
+    assert len(found) == len(threads)  # every racer got a key (none crashed)
     assert len(set(found)) == 1 and path.read_text().count("cvk:") == 1

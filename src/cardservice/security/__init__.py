@@ -26,6 +26,7 @@ import hashlib
 import hmac
 import os
 import secrets
+import threading
 from pathlib import Path
 
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
@@ -188,7 +189,7 @@ def _create_key_file(path: Path) -> None:
 
 def _link_new(path: Path, content: str) -> None:
     """Write `path` (mode 0600) atomically, unless it exists: racing workers agree."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}")
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as handle:
         handle.write(content)
