@@ -33,6 +33,9 @@ PG_ADMIN_DSN = os.environ.get("CARDSERVICE_TEST_PG", "postgresql://postgres@127.
 DATABASES = os.environ.get("CARDSERVICE_TEST_DATABASES", "sqlite,postgresql").split(",")
 TEST_KEY = "hXo9m1GJZ0PgtDk0eJ1rV9yB0g3o4Zb8u0eHqXqvP1s="
 USER_TABLES = [
+    "operator_requests",
+    "topups",
+    "operator_keys",
     "webhook_attempts",
     "webhook_deliveries",
     "webhook_endpoints",
@@ -54,6 +57,7 @@ USER_TABLES = [
     "mfa_codes",
     "api_tokens",
     "users",
+    "programs",
     "teams",
 ]
 

@@ -45,6 +45,7 @@ from cardservice.logs import configure_logging
 from cardservice.middleware import RequestContextMiddleware
 from cardservice.openapi import build_openapi
 from cardservice.openapi_sdk import operation_id
+from cardservice.operator.routes import router as operator_router
 from cardservice.outbound import Outbound
 from cardservice.payments.routes import router as payments_router
 from cardservice.ratelimit import RateLimiter
@@ -158,6 +159,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         payments_router,
         events_router,
         webhooks_router,
+        operator_router,
         dashboard_signin.router,
         dashboard_pages.router,
         dashboard_cards.router,

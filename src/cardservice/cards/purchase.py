@@ -28,12 +28,11 @@ from cardservice.ledger.entries import SystemBook, account_leg, book_leg, card_l
 from cardservice.ledger.money import from_minor, percent_of, to_minor
 from cardservice.models import Card
 from cardservice.models.base import table_of, utcnow
+from cardservice.programs.rules import BinNotAllowed, bin_allowed, expiry_after
 from cardservice.security import CardCipher
 from cardservice.sql import Row, Tx, as_uuid, insert_sql, row_args
 from cardservice.transactions.rows import insert_transactions, transaction_row
 from cardservice.web import dumps
-
-CARD_VALIDITY_YEARS = 3
 
 
 class BinUnavailable(RuleViolation):
@@ -99,9 +98,11 @@ _CONTEXT = """
 SELECT u.name,
        (SELECT max(sort_order) FROM cards WHERE user_uuid = $1) AS last_sort,
        b.uuid AS bin_uuid, b.bin, b.brand, b.currency, b.status,
-       o.slug AS fee_slug, o.kind AS fee_kind, o.value AS fee_value
+       o.slug AS fee_slug, o.kind AS fee_kind, o.value AS fee_value,
+       p.bin_uuids AS program_bins, p.card_validity_months
 FROM users u LEFT JOIN bins b ON b.uuid = $2
              LEFT JOIN user_fee_overrides o ON o.user_uuid = u.uuid
+             LEFT JOIN programs p ON p.uuid = u.program_uuid
 WHERE u.uuid = $1"""
 # Every column of the table: `_new_card` must give each one (a missing one fails loudly).
 CARD_COLUMNS = tuple(table_of(Card).columns.keys())
@@ -126,6 +127,8 @@ class _Context:
     bin: Row | None  # bin, brand, currency, status
     last_sort_order: int
     overrides: set[tuple[str, str, int]]
+    program_bins: str | None  # the user's program's BINs (JSON), None outside a program
+    validity_months: int | None
 
 
 async def _context(tx: Tx, user_uuid: uuid.UUID, bin_uuid: uuid.UUID) -> _Context:
@@ -144,6 +147,8 @@ async def _context(tx: Tx, user_uuid: uuid.UUID, bin_uuid: uuid.UUID) -> _Contex
             for r in rows
             if r["fee_slug"] is not None
         },
+        program_bins=first["program_bins"],
+        validity_months=first["card_validity_months"],
     )
 
 
@@ -189,7 +194,9 @@ def _new_card(
     body: BuyCardsRequest,
     sort_order: int,
     now: datetime,
+    validity_months: int | None = None,
 ) -> dict[str, Any]:
+    expiry_month, expiry_year = expiry_after(now, validity_months)
     card: dict[str, Any] = {
         "uuid": uuid.uuid4(),
         "user_uuid": user_uuid,
@@ -198,8 +205,8 @@ def _new_card(
         "bin": bin_row["bin"],
         "brand": bin_row["brand"],
         "currency": bin_row["currency"],
-        "expiry_month": now.month,
-        "expiry_year": now.year + CARD_VALIDITY_YEARS,
+        "expiry_month": expiry_month,
+        "expiry_year": expiry_year,
         "balance": 0,  # the journal entry moves the start balance in
         "status": "active",
         "is_favorite": False,
@@ -213,6 +220,9 @@ def _new_card(
         "spending_controls": None,
         "created_at": now,
         "updated_at": now,
+        "closed_reason": None,
+        "replaces": None,
+        "replaced_by": None,
     }
     _draw_number(cipher, bin_row["bin"], card)
     return card
@@ -250,6 +260,8 @@ async def buy_cards(
     bin_row = context.bin
     if bin_row is None:
         raise NotFound("BIN not found.")
+    if not bin_allowed(context.program_bins, bin_uuid):
+        raise BinNotAllowed()
     price = price_of(with_overrides(await default_plan(tx), context.overrides), body)
     _refuse_if_broken(account, bin_row, price)
     now = utcnow()
@@ -265,6 +277,7 @@ async def buy_cards(
             body,
             context.last_sort_order + 1 + i,
             now,
+            context.validity_months,
         )
         for i in range(body.cards_count)
     ]

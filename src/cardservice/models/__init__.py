@@ -10,6 +10,7 @@ from cardservice.models.dispute import Dispute
 from cardservice.models.event import Event
 from cardservice.models.idempotency import IdempotencyKey
 from cardservice.models.ledger import JournalEntry, Posting
+from cardservice.models.operator import OperatorKey, OperatorRequest, Program, Topup
 from cardservice.models.reference import (
     Bin,
     DictionaryEntry,
@@ -42,12 +43,16 @@ __all__ = [
     "IdempotencyKey",
     "JournalEntry",
     "MfaCode",
+    "OperatorKey",
+    "OperatorRequest",
     "PaymentCurrency",
     "PaymentMethod",
     "Posting",
+    "Program",
     "SignInLink",
     "Team",
     "ThreeDsCode",
+    "Topup",
     "Transaction",
     "TransactionTag",
     "User",

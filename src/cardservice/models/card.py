@@ -58,3 +58,8 @@ class Card(UuidPk, Timestamps, Base):
     spending_controls: Mapped[str | None] = mapped_column(
         Text, doc="JSON of the card's controls, amounts in minor units; NULL = none"
     )
+    closed_reason: Mapped[str | None] = mapped_column(
+        String(16), doc="a replaced card's reason: lost | stolen | damaged | expiring"
+    )
+    replaces: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("cards.uuid"))
+    replaced_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("cards.uuid"))

@@ -16,8 +16,8 @@ CARD_COLUMNS = (
 
 # Parameters: $1 card, $2 user, $3 tag.
 _LOCK_CARD_ACCOUNT = """
-SELECT a.uuid, a.status, a.balance
-FROM cards c JOIN accounts a ON a.uuid = c.account_uuid
+SELECT a.uuid, a.status, a.balance, u.status AS user_status
+FROM cards c JOIN accounts a ON a.uuid = c.account_uuid JOIN users u ON u.uuid = c.user_uuid
 WHERE c.uuid = $1 AND c.user_uuid = $2
 FOR NO KEY UPDATE OF a"""
 # The user's decision endpoint (API.md §10), read with the card: no round trip of its own.
@@ -46,7 +46,8 @@ FOR NO KEY UPDATE OF c"""  # noqa: S608 - constant columns
 
 async def lock_card_account(tx: Tx, user_uuid: uuid.UUID, card_uuid: uuid.UUID) -> Row | None:
     """The account (uuid, status, balance) of one of the user's cards, locked and read as it
-    is now; None when the card is not the user's. Only the account row is locked."""
+    is now, with the owner's `user_status`; None when the card is not the user's. Only the
+    account row is locked."""
     return await tx.row(_LOCK_CARD_ACCOUNT, card_uuid, user_uuid)
 
 

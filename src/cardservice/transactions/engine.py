@@ -3,7 +3,7 @@
 Rules, in order (the first that fails declines with its error slug; docs/controls.md):
 1. a sandbox `force_decline` (any slug of the transaction-errors dictionary);
 2. the card is active (`card_frozen`, `card_closed`) and not expired (`card_expired`);
-3. its account is active (`account_inactive`);
+3. its account is active and its owner not suspended (`account_inactive`);
 4. the merchant tag is not blocked program-wide (`merchant_blocked`; a restricted tag
    passes but flags the transaction);
 5. the currency is the card's, or one the rate table converts to it (`currency_not_supported`);
@@ -153,7 +153,7 @@ def _refusal(
         return f"card_{card['status']}"
     if (card["expiry_year"], card["expiry_month"]) < (now.year, now.month):
         return "card_expired"
-    if account["status"] != "active":
+    if account["status"] != "active" or account["user_status"] != "active":  # §15 suspended
         return "account_inactive"
     if tag is not None and tag.restriction == "blocked":
         return "merchant_blocked"

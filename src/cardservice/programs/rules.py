@@ -1,0 +1,35 @@
+"""The rules a program adds to buying and authorizing, read with the rows those paths lock.
+
+* a user in a program buys only from its BINs (`bin_not_allowed`);
+* its cards expire `card_validity_months` after issue (36 without a program);
+* its spending controls apply to each of its users' cards on top of the card's own, with
+  the same evaluation (cards/controls.py): a breach of either declines.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+import orjson
+
+from cardservice.errors import RuleViolation
+
+DEFAULT_VALIDITY_MONTHS = 36
+
+
+class BinNotAllowed(RuleViolation):
+    code, message = "bin_not_allowed", "The user's card program does not issue from this BIN."
+
+
+def bin_allowed(program_bins: str | None, bin_uuid: uuid.UUID) -> bool:
+    """No program (None), or the BIN is one of the program's (JSON list of uuids)."""
+    if program_bins is None:
+        return True
+    return str(bin_uuid) in {value.lower() for value in orjson.loads(program_bins)}
+
+
+def expiry_after(now: datetime, months: int | None) -> tuple[int, int]:
+    """(month, year) `months` after `now` (the default validity when None)."""
+    total = now.year * 12 + now.month - 1 + (months or DEFAULT_VALIDITY_MONTHS)
+    return total % 12 + 1, total // 12
