@@ -20,6 +20,7 @@ from cardservice.accounts.routes import router as accounts_router
 from cardservice.attachments.routes import router as attachments_router
 from cardservice.auth.credentials import TokenCache
 from cardservice.auth.routes import router as auth_router
+from cardservice.cards.replace_routes import router as card_replacement_router
 from cardservice.cards.routes import router as cards_router
 from cardservice.config import Settings
 from cardservice.dashboard import attachment_pages as dashboard_attachments
@@ -151,6 +152,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         dictionaries_router,
         accounts_router,
         cards_router,
+        card_replacement_router,
         decisions_router,
         transactions_router,
         disputes_router,

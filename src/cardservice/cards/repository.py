@@ -101,3 +101,15 @@ async def set_sort_orders(tx: Tx, orders: dict[uuid.UUID, int]) -> None:
             position,
             now,
         )
+
+
+_SUCCESSOR = "SELECT replaced_by FROM cards WHERE uuid = $1"
+
+
+async def successor(tx: Tx, card_uuid: uuid.UUID) -> uuid.UUID:
+    """The card that money released for `card_uuid` goes to (API.md §15): itself, or the
+    card that replaced it (and whatever replaced that one in turn)."""
+    current = card_uuid
+    while (following := as_uuid(await tx.value(_SUCCESSOR, current))) is not None:
+        current = following
+    return current

@@ -88,6 +88,9 @@ class CardRecord(BaseModel):
     spending_controls: SpendingControlsRecord | None = None
     created_at: datetime
     updated_at: datetime
+    closed_reason: Literal["lost", "stolen", "damaged", "expiring"] | None = None
+    replaces: UUID | None = None
+    replaced_by: UUID | None = None
 
 
 class CardList(BaseModel):
@@ -232,3 +235,9 @@ class CardChangeRequest(StrictRequest):
         if value is None:
             raise ValueError("omit the field instead of sending null")
         return value
+
+
+class ReplaceCardRequest(StrictRequest):
+    """POST /card/{cardUuid}/replace (API.md §15)."""
+
+    reason: Literal["lost", "stolen", "damaged", "expiring"]

@@ -29,6 +29,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from cardservice.cards.repository import successor
 from cardservice.disputes.service import credited_amount
 from cardservice.errors import RuleViolation, TransactionNotFound, ValidationFailed
 from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
@@ -217,11 +218,12 @@ async def capture(
     paid = purchase["amount"] - released - taken.from_hold + taken.amount
     await _set_hold(tx, purchase, paid, captured, now or utcnow())
     currency = purchase["currency"]
+    card = await successor(tx, purchase["card_uuid"])  # a replaced card's: its replacement
     await post_entry(
         tx,
         "card_purchase_captured",
         [
-            card_leg(purchase["card_uuid"], currency, released + taken.from_hold - taken.amount),
+            card_leg(card, currency, released + taken.from_hold - taken.amount),
             book_leg(SystemBook.HOLDS, currency, -(taken.from_hold + released)),
             book_leg(SystemBook.MERCHANTS, currency, taken.amount),
         ],
@@ -238,7 +240,8 @@ async def settle(
 
 
 async def release(tx: Tx, purchase: dict[str, Any], now: datetime) -> None:
-    """Give a locked pending purchase's hold back to the card. Nothing captured yet: it is
+    """Give a locked pending purchase's hold back to the card (to its replacement when the
+    card was replaced, API.md §15). Nothing captured yet: it is
     reversed, its fee back too; after partial captures the captured part stands (the purchase
     is completed at what was captured, the fee kept)."""
     held = purchase["amount"] - purchase["captured_amount"]
@@ -248,11 +251,12 @@ async def release(tx: Tx, purchase: dict[str, Any], now: datetime) -> None:
         fee = 0
     else:
         await _set_status(tx, purchase, "reversed", now)
+    card = await successor(tx, purchase["card_uuid"])  # a replaced card's: its replacement
     await post_entry(
         tx,
         "card_purchase_reversed",
         [
-            card_leg(purchase["card_uuid"], currency, held + fee),
+            card_leg(card, currency, held + fee),
             book_leg(SystemBook.HOLDS, currency, -held),
             book_leg(SystemBook.FEES, currency, -fee),
         ],
