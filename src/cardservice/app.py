@@ -52,6 +52,8 @@ from cardservice.payments.routes import router as payments_router
 from cardservice.ratelimit import RateLimiter
 from cardservice.sandbox.routes import router as sandbox_router
 from cardservice.security import CardCipher
+from cardservice.topups.routes import operator_router as operator_topups_router
+from cardservice.topups.routes import router as topups_router
 from cardservice.tracing import tracing_for
 from cardservice.transactions.routes import router as transactions_router
 from cardservice.unavailable import HANDLED, is_database_unavailable
@@ -162,6 +164,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         events_router,
         webhooks_router,
         operator_router,
+        operator_topups_router,
+        topups_router,
         dashboard_signin.router,
         dashboard_pages.router,
         dashboard_cards.router,

@@ -24,6 +24,7 @@ from cardservice.db import Database
 from cardservice.models.base import utcnow
 from cardservice.outbound import Outbound
 from cardservice.security import CardCipher
+from cardservice.topups.service import sweep_expired_topups
 from cardservice.transactions.expiry import sweep_expired_holds
 from cardservice.webhooks.delivery import Claimed, Finished, claim, post, record
 from cardservice.webhooks.queue import publish_committed
@@ -71,6 +72,7 @@ class DeliveryWorker:
         if time.monotonic() >= self._next_sweep:
             self._next_sweep = time.monotonic() + self._settings.hold_sweep_seconds
             await sweep_expired_holds(self._db, utcnow())
+            await sweep_expired_topups(self._db, utcnow())  # unpaid top-ups (API.md §15)
         free = self._settings.worker_concurrency - len(self._in_flight)
         if free <= 0:
             return
