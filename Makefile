@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_DSN ?= postgresql://postgres@127.0.0.1:5432/test
 
-.PHONY: install run test browser client lint typecheck test-sqlite test-postgres postgres redis stress bench bench-quick bench-tools clean fleet fleet-stop fleet-chaos fleet-pitr bench-fleet bench-events
+.PHONY: install run test browser softhsm client lint typecheck test-sqlite test-postgres postgres redis stress bench bench-quick bench-tools clean fleet fleet-stop fleet-chaos fleet-pitr bench-fleet bench-events
 
 install: $(STAMP)
 
@@ -36,6 +36,10 @@ run: install
 browser:
 	@command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium)
 
+# the PKCS#11 token of the pkcs11 key backend's tests (tests/softhsm.py makes one per run)
+softhsm:
+	@command -v softhsm2-util >/dev/null || (apt-get update -q && apt-get install -y -q softhsm2)
+
 client: install
 	@mkdir -p var
 	CARDSERVICE_SANDBOX=1 CARDSERVICE_LOG_LEVEL=WARNING $(BIN)/cardservice openapi > var/openapi.json
@@ -56,13 +60,13 @@ lint: install
 typecheck: install
 	$(BIN)/mypy src
 
-test: install postgres redis browser lint typecheck
+test: install postgres redis browser softhsm lint typecheck
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m pytest
 
-test-sqlite: install redis
+test-sqlite: install redis softhsm
 	CARDSERVICE_TEST_DATABASES=sqlite $(BIN)/python -m pytest
 
-test-postgres: install postgres redis
+test-postgres: install postgres redis softhsm
 	CARDSERVICE_TEST_DATABASES=postgresql CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m pytest
 
 stress: install postgres

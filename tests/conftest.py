@@ -28,14 +28,19 @@ from cardservice.logs import JsonFormatter
 from cardservice.migrations import upgrade_database
 from cardservice.sql import Tx, sqlite_path
 from tests.log_scan import secrets_in
+from tests.softhsm import softhsm  # noqa: F401 - the session's SoftHSM2 token (issue 29)
 
 PG_ADMIN_DSN = os.environ.get("CARDSERVICE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 DATABASES = os.environ.get("CARDSERVICE_TEST_DATABASES", "sqlite,postgresql").split(",")
 TEST_KEY = "hXo9m1GJZ0PgtDk0eJ1rV9yB0g3o4Zb8u0eHqXqvP1s="
+TEST_CVK = (
+    "0123456789ABCDEFFEDCBA9876543210"  # the published example's key (tests/cards/test_cvv2.py)
+)
 USER_TABLES = [
     "operator_requests",
     "topups",
     "operator_keys",
+    "audit_log",
     "webhook_attempts",
     "webhook_deliveries",
     "webhook_endpoints",
@@ -127,6 +132,7 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
         var_dir=tmp_path / "var",
         storage_dir=tmp_path / "blobs",
         encryption_key=TEST_KEY,
+        cvk=TEST_CVK,
         sandbox=True,
         rate_limit_per_minute=100_000,
         auth_failures_per_minute=100_000,

@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 
 from cardservice.sql import sqlite_path
-from tests.conftest import TEST_KEY
+from tests.conftest import TEST_CVK, TEST_KEY
 
 PORTS = range(18200, 18300)
 
@@ -57,6 +57,7 @@ def _environment(database_url: str, var_dir: Path) -> dict[str, str]:
         **os.environ,
         "CARDSERVICE_DATABASE_URL": database_url,
         "CARDSERVICE_ENCRYPTION_KEY": TEST_KEY,
+        "CARDSERVICE_CVK": TEST_CVK,
         "CARDSERVICE_SANDBOX": "1",
         "CARDSERVICE_VAR_DIR": str(var_dir),
         "CARDSERVICE_RATE_LIMIT_PER_MINUTE": "1000000",

@@ -14,6 +14,7 @@ from typing import Any
 
 from cardservice.config import Settings
 from cardservice.errors import ServiceError
+from cardservice.keys import commands as key_commands
 from cardservice.logs import configure_logging
 from cardservice.sandbox import commands as simulate_commands
 from cardservice.sql import Tx
@@ -208,6 +209,12 @@ async def cmd_keys_generate(_args: argparse.Namespace, _settings: Settings) -> s
     return generate_key()
 
 
+async def cmd_keys_generate_cvk(_args: argparse.Namespace, _settings: Settings) -> str:
+    from cardservice.security import generate_cvk
+
+    return generate_cvk()
+
+
 async def cmd_keys_fingerprint_key(_args: argparse.Namespace, settings: Settings) -> str:
     from cardservice.security import CardCipher
 
@@ -227,13 +234,17 @@ async def cmd_keys_rotate(args: argparse.Namespace, settings: Settings) -> str:
         )
     if args.batch < 1:
         raise CommandError("--batch must be ≥ 1")
+    cipher = CardCipher.from_settings(settings)
+    if settings.key_backend == "pkcs11" and not args.resume:
+        from cardservice.keys.pkcs11_backend import Pkcs11Cipher
+
+        assert isinstance(cipher, Pkcs11Cipher)
+        cipher.keys.create_pan_key()  # a new generation in the token; then move every row
 
     db = Database(settings)
     try:
         with Stages() as bars:  # a bar per table on a terminal, nothing in a pipe
-            changed = await rotate_keys(
-                db, CardCipher.from_settings(settings), bars.report, args.batch
-            )
+            changed = await rotate_keys(db, cipher, bars.report, args.batch)
     finally:
         await db.dispose()
     return str(changed)
@@ -347,13 +358,20 @@ def _parser() -> argparse.ArgumentParser:
         handler=cmd_keys_generate
     )
     keys.add_parser(
+        "generate-cvk", help="print a new card verification key (CARDSERVICE_CVK)"
+    ).set_defaults(handler=cmd_keys_generate_cvk)
+    keys.add_parser(
         "fingerprint-key", help="print the card-fingerprint key in use (to pin it)"
     ).set_defaults(handler=cmd_keys_fingerprint_key)
     rotate = keys.add_parser(
         "rotate", help="re-encrypt every stored secret under the newest key; prints how many"
     )
     rotate.add_argument("--batch", type=int, default=500, help="rows per write unit")
+    rotate.add_argument(
+        "--resume", action="store_true", help="pkcs11: no new key, finish the last rotation"
+    )
     rotate.set_defaults(handler=cmd_keys_rotate)
+    key_commands.register(keys)
 
     dashboard = sub.add_parser("dashboard", help="the web dashboard").add_subparsers(
         dest="dashboard", required=True

@@ -30,6 +30,18 @@ class Settings(BaseSettings):
         default="", pattern=r"^([0-9a-f]{64})?$", description="HMAC key of card fingerprints"
     )
     key_file: Path | None = Field(default=None, description="the embedded set-up's key file")
+    # issue 29: the card verification key and where keys live (docs/security.md)
+    cvk: str = Field(
+        default="",
+        pattern=r"^([0-9a-fA-F]{32})?$",
+        description="card verification key (CVV2): a double-length DES key, 32 hex digits",
+    )
+    key_backend: Literal["local", "pkcs11"] = Field(
+        default="local", description="where the card-number key and the CVK live"
+    )
+    pkcs11_module: str = Field(default="", description="the PKCS#11 library (.so) of the token")
+    pkcs11_token_label: str = Field(default="", description="the token's label")
+    pkcs11_pin: str = Field(default="", description="the token's user PIN", repr=False)
     storage_dir: Path | None = None
     max_attachment_bytes: int = Field(default=10 * 1024 * 1024, ge=1)
     max_body_bytes: int = Field(default=1024 * 1024, ge=1024)

@@ -12,20 +12,29 @@ their own that never changes with rotation: `CARDSERVICE_FINGERPRINT_KEY` (64 he
 or, when unset, the value older versions derived from the *last* (oldest) encryption key,
 so existing fingerprints stay valid without a migration. Pin it (`cardservice keys
 fingerprint-key` prints it) before retiring that key: rotation refuses to run otherwise.
+
+The card verification key (CVK) computes CVV2s (`cardservice.cvv`), which are never stored:
+`CARDSERVICE_CVK` (32 hex digits) or, in the embedded set-up only, a `cvk:` line of the key
+file, generated on first use. PostgreSQL without `CARDSERVICE_CVK` runs, but cannot compute
+a CVV2 (`cvv2` raises `MissingEncryptionKey`).
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import hmac
 import os
+import secrets
 from pathlib import Path
 
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 
 from cardservice.config import Settings
+from cardservice.cvv import cvv_with_key
 
 LEGACY_KEY_FILE_NAME = "encryption.key"  # in var/, where versions before 0.2 kept it
+CVK_PREFIX = "cvk:"  # the key file's CVK line (Fernet keys never contain a colon)
 
 
 class MissingEncryptionKey(RuntimeError):
@@ -40,24 +49,58 @@ def legacy_fingerprint_key(key: bytes) -> bytes:
 class CardCipher:
     """Encrypts with the newest key, decrypts with any; fingerprints under a stable key."""
 
-    def __init__(self, keys: list[bytes], fingerprint_key: bytes | None = None) -> None:
+    def __init__(
+        self,
+        keys: list[bytes],
+        fingerprint_key: bytes | None = None,
+        cvk: bytes | None = None,
+        cvk_file: Path | None = None,
+    ) -> None:
         if not keys:
             raise MissingEncryptionKey("no encryption key given")
         self._newest = Fernet(keys[0])
         self._fernet = MultiFernet([Fernet(key) for key in keys])
         self.fingerprint_key = fingerprint_key or legacy_fingerprint_key(keys[-1])
+        self._cvk = cvk
+        self._cvk_file = cvk_file  # the embedded set-up: read (or made) on first use
 
     @classmethod
     def from_settings(cls, settings: Settings) -> CardCipher:
+        """The configured backend's cipher: `local` (this class) or `pkcs11` (a token)."""
+        if settings.key_backend == "pkcs11":
+            from cardservice.keys.pkcs11_backend import Pkcs11Cipher
+
+            return Pkcs11Cipher.from_settings(settings)
+        return cls.local(settings)
+
+    @classmethod
+    def local(cls, settings: Settings) -> CardCipher:
+        """The local backend: keys from the environment or the embedded key file."""
         pinned = bytes.fromhex(settings.fingerprint_key) if settings.fingerprint_key else None
+        cvk = bytes.fromhex(settings.cvk) if settings.cvk else None
+        cvk_file = settings.resolved_key_file if settings.is_sqlite and cvk is None else None
         if settings.encryption_keys:
-            return cls([key.encode() for key in settings.encryption_keys], pinned)
+            return cls([key.encode() for key in settings.encryption_keys], pinned, cvk, cvk_file)
         if not settings.is_sqlite:
             raise MissingEncryptionKey(
                 "CARDSERVICE_ENCRYPTION_KEY must be set for PostgreSQL "
                 "(generate one with: cardservice keys generate)"
             )
-        return cls(_embedded_keys(settings), pinned)
+        return cls(_embedded_keys(settings), pinned, cvk, cvk_file)
+
+    def cvv2(self, pan: str, expiry_yymm: str) -> str:
+        """The card's CVV2 (service code 000) under the CVK; computed, never stored."""
+        return cvv_with_key(self._card_verification_key(), pan, expiry_yymm)
+
+    def _card_verification_key(self) -> bytes:
+        if self._cvk is None and self._cvk_file is not None:
+            self._cvk = embedded_cvk(self._cvk_file)
+        if self._cvk is None:
+            raise MissingEncryptionKey(
+                "CARDSERVICE_CVK must be set to compute CVV2s on PostgreSQL "
+                "(generate one with: cardservice keys generate-cvk)"
+            )
+        return self._cvk
 
     def encrypt(self, plaintext: str) -> bytes:
         return self._fernet.encrypt(plaintext.encode())
@@ -94,7 +137,30 @@ def _embedded_keys(settings: Settings) -> list[bytes]:
     _move_legacy_key_file(settings.var_dir / LEGACY_KEY_FILE_NAME, path)
     if not path.exists():
         _create_key_file(path)
-    return [line.strip().encode() for line in path.read_text().splitlines() if line.strip()]
+    lines = (line.strip() for line in path.read_text().splitlines())
+    return [line.encode() for line in lines if line and not line.startswith(CVK_PREFIX)]
+
+
+def generate_cvk() -> str:
+    """A fresh CVK: a double-length DES key, 32 hex digits (parity bits are ignored by DES)."""
+    return secrets.token_hex(16).upper()
+
+
+def embedded_cvk(path: Path) -> bytes:
+    """The key file's CVK, appended to it on first use (under a lock: workers agree)."""
+    if not path.exists():
+        _create_key_file(path)
+    with path.open("r+") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        for line in handle.read().splitlines():
+            if line.strip().startswith(CVK_PREFIX):
+                return bytes.fromhex(line.strip().removeprefix(CVK_PREFIX))
+        handle.seek(0, os.SEEK_END)
+        cvk = generate_cvk()
+        handle.write(f"\n{CVK_PREFIX}{cvk}\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+        return bytes.fromhex(cvk)
 
 
 def _move_legacy_key_file(legacy: Path, path: Path) -> None:

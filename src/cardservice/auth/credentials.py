@@ -136,6 +136,23 @@ async def issue_mfa_code(
     return code, now + ttl
 
 
+_USE_STEP_UP = """
+UPDATE mfa_codes SET revoked_at = $3
+WHERE code_hash = $1 AND user_uuid = $2 AND revoked_at IS NULL AND expires_at > $3
+  AND (token_uuid IS NULL OR EXISTS (
+       SELECT 1 FROM api_tokens t WHERE t.uuid = mfa_codes.token_uuid AND t.revoked_at IS NULL
+       AND (t.expires_at IS NULL OR t.expires_at > $3)))
+RETURNING uuid"""
+
+
+async def use_step_up_code(tx: Tx, user_uuid: uuid.UUID, code: str, now: datetime) -> bool:
+    """Use up a live MFA code of this user as a step-up (API.md §13): True when it was one,
+    and it is revoked at once (one statement: two concurrent uses cannot both win). A wrong,
+    expired, revoked, used or another user's code is False."""
+    used = await tx.rows(_USE_STEP_UP, digest(code.strip().upper()), user_uuid, now)
+    return bool(used)
+
+
 async def revoke_mfa_codes(tx: Tx, user_uuid: uuid.UUID) -> int:
     """Revoke every live MFA code of the user; returns how many."""
     revoked = await tx.rows(

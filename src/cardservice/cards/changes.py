@@ -132,6 +132,15 @@ async def _close(tx: Tx, user_uuid: uuid.UUID, card: Row, now: datetime) -> None
     )
 
 
+async def close_card(tx: Tx, user_uuid: uuid.UUID, card: Row, now: datetime) -> None:
+    """Close a card whose account and card locks the caller holds (a single_use card after
+    its first capture, cards/types.py): status `closed`, then as `PATCH` closes it."""
+    card_uuid = as_uuid(card["uuid"])
+    assert card_uuid is not None
+    await _update(tx, card_uuid, {"status": "closed"}, now)
+    await _close(tx, user_uuid, card, now)
+
+
 async def change_card(
     tx: Tx, user_uuid: uuid.UUID, card_uuid: uuid.UUID, body: CardChangeRequest, now: datetime
 ) -> dict[str, Any]:

@@ -77,6 +77,8 @@ def request_fingerprint(body: BuyCardsRequest) -> str:
         "auto_replenish_amount": _minor_or_none(body.auto_replenish_amount),
         "auto_replenish_min_balance": _minor_or_none(body.auto_replenish_min_balance),
     }
+    if body.card_type != "multi_use":  # the default leaves earlier fingerprints as they were
+        canonical["card_type"] = body.card_type
     return fingerprint(canonical)
 
 
@@ -218,6 +220,8 @@ def _new_card(
         "auto_replenish_amount": _minor_or_none(body.auto_replenish_amount),
         "auto_replenish_min_balance": _minor_or_none(body.auto_replenish_min_balance),
         "spending_controls": None,
+        "card_type": body.card_type,
+        "locked_merchant": None,
         "created_at": now,
         "updated_at": now,
         "closed_reason": None,

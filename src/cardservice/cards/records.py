@@ -20,7 +20,8 @@ CARD_FIELDS = (
     "uuid", "account_uuid", "bin", "brand", "last4", "expiry_month", "expiry_year", "currency",
     "balance", "status", "is_favorite", "sort_order", "description", "external_id", "holder_name",
     "holder_address", "auto_replenish_amount", "auto_replenish_min_balance", "spending_controls",
-    "created_at", "updated_at", "closed_reason", "replaces", "replaced_by",
+    "created_at", "updated_at", "card_type", "locked_merchant", "closed_reason", "replaces",
+    "replaced_by",
 )  # fmt: skip
 HOLDER_FIELDS = ("line1", "line2", "city", "state", "postal_code", "country")
 
@@ -44,8 +45,8 @@ def card_record(row: Row | Sequence[Any]) -> dict[str, Any]:
     (
         card_uuid, account_uuid, bin_, brand, last4, expiry_month, expiry_year, currency,
         balance, status, is_favorite, sort_order, description, external_id, holder_name,
-        address, amount, min_balance, controls, created_at, updated_at, closed_reason,
-        replaces, replaced_by,
+        address, amount, min_balance, controls, created_at, updated_at, card_type,
+        locked_merchant, closed_reason, replaces, replaced_by,
     ) = tuple(row)[-len(CARD_FIELDS) :]  # fmt: skip
     if isinstance(address, str | bytes):
         address = orjson.loads(address)
@@ -75,6 +76,8 @@ def card_record(row: Row | Sequence[Any]) -> dict[str, Any]:
         "spending_controls": controls_record(controls),
         "created_at": iso_z(created_at),
         "updated_at": iso_z(updated_at),
+        "card_type": card_type,
+        "locked_merchant": locked_merchant,
         "closed_reason": closed_reason,
         "replaces": text_uuid(replaces),
         "replaced_by": text_uuid(replaced_by),

@@ -2,12 +2,12 @@
 
 The new card has a new number and expiry (its program's validity, 36 months without one)
 on the same BIN and account, and the old card's description, holder, auto-replenish,
-spending controls, favorite flag and sort position. The old card is closed with
-`closed_reason` and `replaced_by`; the new one shows `replaces`. The old card's balance
-(what is available on it: its holds are already out of it, in the `holds` book) moves to the
-new card in one `card_transfer` entry, shown as a debit transaction on the old card and a
-credit on the new. Its pending holds stay and still capture; what they release later goes
-to the card that replaced it (`cards.repository.successor`, used by
+spending controls, card type (and locked merchant), favorite flag and sort position. The
+old card is closed with `closed_reason` and `replaced_by`; the new one shows `replaces`.
+The old card's balance (what is available on it: its holds are already out of it, in the
+`holds` book) moves to the new card in one `card_transfer` entry, shown as a debit
+transaction on the old card and a credit on the new. Its pending holds stay and still
+capture; what they release later goes to the card that replaced it (`cards.repository.successor`, used by
 transactions/lifecycle.py).
 
 Locks in the global order (docs/ledger.md): the account (through the card), then the card;
@@ -49,7 +49,7 @@ _CLOSE = (
 _CARRIED = (
     "user_uuid", "account_uuid", "bin_uuid", "bin", "brand", "currency", "is_favorite",
     "sort_order", "description", "holder_name", "holder_address", "auto_replenish_amount",
-    "auto_replenish_min_balance", "spending_controls",
+    "auto_replenish_min_balance", "spending_controls", "card_type", "locked_merchant",
 )  # fmt: skip
 
 

@@ -103,6 +103,33 @@ async def set_sort_orders(tx: Tx, orders: dict[uuid.UUID, int]) -> None:
         )
 
 
+_CARD_SECRET = (
+    f"SELECT c.pan_ciphertext, {card_columns('c')} FROM cards c"  # noqa: S608 - our names
+    " WHERE c.uuid = $1 AND c.user_uuid = $2 FOR NO KEY UPDATE"
+)
+
+
+async def lock_own_card_secret(tx: Tx, user_uuid: uuid.UUID, card_uuid: uuid.UUID) -> Row | None:
+    """One of the user's cards with its number's ciphertext first, locked (a reveal counts
+    its reveals under this lock, so concurrent ones cannot pass the limit together)."""
+    return await tx.row(_CARD_SECRET, card_uuid, user_uuid)
+
+
+_BY_FINGERPRINT = (
+    f"SELECT c.user_uuid AS owner_uuid, {card_columns('c')} FROM cards c"  # noqa: S608
+    " WHERE c.pan_fingerprint = $1"
+)
+
+
+async def card_by_fingerprint(
+    reader: Reader | Tx, fingerprint: str, *, for_update: bool = False
+) -> Row | None:
+    """The card whose number has this keyed fingerprint (`cards.pan_fingerprint`, unique),
+    its owner's uuid first; locked when `for_update`. No row is decrypted to find it."""
+    sql = _BY_FINGERPRINT + (" FOR NO KEY UPDATE" if for_update else "")
+    return await reader.row(sql, fingerprint)
+
+
 _SUCCESSOR = "SELECT replaced_by FROM cards WHERE uuid = $1"
 
 

@@ -8,23 +8,33 @@ from typing import Annotated
 from fastapi import Path, Request
 from fastapi.responses import Response
 
-from cardservice.auth.dependencies import CallerA
-from cardservice.cards import purchase, service
+from cardservice.auth.dependencies import CallerA, CallerB, count_failed_attempt
+from cardservice.cards import purchase, reveal, service
 from cardservice.cards.changes import change_card
 from cardservice.cards.schemas import (
     BuyCardsRequest,
     BuyCardsResult,
     CardChangeRequest,
+    CardDetails,
     CardList,
     CardRecord,
     FavoriteRequest,
+    RevealRequest,
     SortRequest,
 )
 from cardservice.db import Db
+from cardservice.errors import RateLimited
 from cardservice.filters import BOOLEAN, UUID, filters_parameter, one_of, read_filters, text
 from cardservice.idempotency import StoredResponse, act_once
 from cardservice.models.base import utcnow
-from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Done, Envelope, PagedEnvelope
+from cardservice.openapi import (
+    BEARER_ONLY,
+    BEARER_OR_MFA,
+    UUID_PATTERN,
+    Done,
+    Envelope,
+    PagedEnvelope,
+)
 from cardservice.pages import CardPage
 from cardservice.sql import Tx
 from cardservice.web import JSONResponse, Router, body_schema, done, ok, read_json
@@ -134,3 +144,44 @@ async def sort_cards(request: Request, caller: CallerA, db: Db) -> JSONResponse:
     uuids = [uuid.UUID(value) for value in body.card_uuids]
     await db.transact(lambda tx: service.sort_cards(tx, caller.user_uuid, uuids))
     return done()
+
+
+NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
+
+
+@router.post(
+    "/card/{cardUuid:uuid36}/reveal",
+    response_model=Envelope[CardDetails],
+    openapi_extra={**BEARER_ONLY, **body_schema(RevealRequest)},
+    summary="Show the card's number, expiry and CVV2 to its holder (bearer token + step-up)",
+    description=(
+        "`mfa_code` is a live MFA code of the caller (`POST /auth/mfa-code`), used up by "
+        "this call. At most 10 reveals per card per hour. The answer carries "
+        "`Cache-Control: no-store`; each reveal writes an audit row and the event "
+        "`card.details_revealed`."
+    ),
+)
+async def reveal_card(
+    request: Request,
+    caller: CallerB,
+    db: Db,
+    card_uuid: Annotated[str, Path(alias="cardUuid", pattern=UUID_PATTERN)],
+) -> JSONResponse:
+    body = await read_json(request, RevealRequest)
+    asked = reveal.RevealRequest(
+        user_uuid=caller.user_uuid,
+        card_uuid=uuid.UUID(card_uuid),
+        mfa_code=body.mfa_code,
+        request_id=getattr(request.state, "request_id", None),
+        now=utcnow(),
+    )
+    cipher = request.app.state.cipher
+    try:
+        details = await db.transact(lambda tx: reveal.reveal_card(tx, cipher, asked))
+    except reveal.StepUpFailed:
+        # guessing codes spends the client address's authentication failures (API.md §2)
+        verdict = await count_failed_attempt(request)
+        if not verdict.allowed:
+            raise RateLimited(verdict.retry_after) from None
+        raise
+    return ok(details.model_dump(), headers=NO_STORE)

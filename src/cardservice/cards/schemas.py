@@ -35,6 +35,11 @@ UuidStr = Annotated[
 ]
 
 
+# API.md §13: single_use closes after its first capture; merchant_locked stays with the
+# merchant of its first approved authorization (cards/types.py)
+CardType = Literal["multi_use", "single_use", "merchant_locked"]
+
+
 class StrictRequest(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
@@ -88,6 +93,11 @@ class CardRecord(BaseModel):
     spending_controls: SpendingControlsRecord | None = None
     created_at: datetime
     updated_at: datetime
+    card_type: CardType = "multi_use"
+    locked_merchant: str | None = Field(
+        default=None,
+        description="a merchant_locked card's merchant, once its first approval set it",
+    )
     closed_reason: Literal["lost", "stolen", "damaged", "expiring"] | None = None
     replaces: UUID | None = None
     replaced_by: UUID | None = None
@@ -95,6 +105,22 @@ class CardRecord(BaseModel):
 
 class CardList(BaseModel):
     cards: list[CardRecord]
+
+
+class RevealRequest(StrictRequest):
+    """`POST /card/{uuid}/reveal` (API.md §13): a live MFA code of the caller, used up."""
+
+    mfa_code: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+
+
+class CardDetails(BaseModel):
+    """What a holder types into a checkout page; answered once per reveal, `no-store`."""
+
+    pan: str
+    cvv2: str
+    expiry_month: int
+    expiry_year: int
+    holder_name: str | None
 
 
 class BuyCardsRequest(StrictRequest):
@@ -108,6 +134,7 @@ class BuyCardsRequest(StrictRequest):
         PositiveAmount | None, WithJsonSchema(POSITIVE_AMOUNT_SCHEMA)
     ] = None
     auto_replenish_min_balance: Annotated[Amount | None, WithJsonSchema(AMOUNT_SCHEMA)] = None
+    card_type: CardType = "multi_use"
 
     model_config = ConfigDict(
         json_schema_extra={

@@ -11,6 +11,7 @@ from pydantic import BaseModel
 EventType = Literal[
     "card.created",
     "card.updated",
+    "card.details_revealed",
     "transaction.created",
     "transaction.updated",
     "three_ds.code_created",

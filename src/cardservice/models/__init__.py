@@ -2,6 +2,7 @@
 
 from cardservice.models.account import Account
 from cardservice.models.attachment import Attachment
+from cardservice.models.audit import AuditEntry
 from cardservice.models.authorization_endpoint import AuthorizationEndpoint
 from cardservice.models.base import Base
 from cardservice.models.card import Card
@@ -31,6 +32,7 @@ __all__ = [
     "Account",
     "ApiToken",
     "Attachment",
+    "AuditEntry",
     "AuthorizationEndpoint",
     "Base",
     "Bin",

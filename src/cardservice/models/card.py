@@ -25,6 +25,9 @@ class Card(UuidPk, Timestamps, Base):
     __table_args__ = (
         CheckConstraint("balance >= 0", name="balance_not_negative"),
         CheckConstraint("status IN ('active', 'frozen', 'closed')", name="status"),
+        CheckConstraint(
+            "card_type IN ('multi_use', 'single_use', 'merchant_locked')", name="card_type"
+        ),
         Index("ix_cards_user_order", "user_uuid", "sort_order", "created_at", "uuid"),
         # an account's cards in their owner's order: its primary card is the first one
         Index("ix_cards_account_order", "account_uuid", "sort_order", "created_at", "uuid"),
@@ -57,6 +60,12 @@ class Card(UuidPk, Timestamps, Base):
     auto_replenish_min_balance: Mapped[int | None] = mapped_column(BigInteger)
     spending_controls: Mapped[str | None] = mapped_column(
         Text, doc="JSON of the card's controls, amounts in minor units; NULL = none"
+    )
+    card_type: Mapped[str] = mapped_column(
+        String(16), default="multi_use", doc="multi_use, single_use or merchant_locked"
+    )
+    locked_merchant: Mapped[str | None] = mapped_column(
+        String(120), doc="a merchant_locked card's merchant (id or name); NULL until locked"
     )
     closed_reason: Mapped[str | None] = mapped_column(
         String(16), doc="a replaced card's reason: lost | stolen | damaged | expiring"

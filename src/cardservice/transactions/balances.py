@@ -11,7 +11,8 @@ from cardservice.sql import Row, Tx
 # A card as the engine needs it, the columns named as on the table.
 CARD_COLUMNS = (
     "c.uuid, c.user_uuid, c.account_uuid, c.currency, c.balance, c.status, c.expiry_month,"
-    " c.expiry_year, c.auto_replenish_amount, c.auto_replenish_min_balance, c.spending_controls"
+    " c.expiry_year, c.auto_replenish_amount, c.auto_replenish_min_balance, c.spending_controls,"
+    " c.card_type, c.locked_merchant"  # issue 29: card types (cards/types.py)
 )
 
 # Parameters: $1 card, $2 user, $3 tag.

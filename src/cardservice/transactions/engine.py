@@ -3,6 +3,8 @@
 Rules, in order (the first that fails declines with its error slug; docs/controls.md):
 1. a sandbox `force_decline` (any slug of the transaction-errors dictionary);
 2. the card is active (`card_frozen`, `card_closed`) and not expired (`card_expired`);
+   its type allows it (a used single_use card: `card_closed`; a merchant_locked card at
+   another merchant: `merchant_blocked`; cards/types.py);
 3. its account is active and its owner not suspended (`account_inactive`);
 4. the merchant tag is not blocked program-wide (`merchant_blocked`; a restricted tag
    passes but flags the transaction);
@@ -51,6 +53,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
+from cardservice.cards import types as card_types
 from cardservice.cards.controls import controls_of, limit_breached, merchant_refused
 from cardservice.catalogue.loader import default_hold_days
 from cardservice.dictionaries.fees import FeeSchedule, default_plan, with_overrides
@@ -99,6 +102,7 @@ class Authorization:
     force_decline: str | None = None  # a slug of the transaction-errors dictionary
     parent_uuid: uuid.UUID | None = None  # an increment of this pending purchase
     uuid: uuid.UUID = field(default_factory=uuid.uuid4)
+    merchant_id: str | None = None  # the network's (ISO 8583 DE 42); binds merchant_locked cards
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +180,12 @@ async def _controls_refusal(
     return None
 
 
+async def _card_type_refusal(tx: Tx, card: Row, request: Authorization) -> str | None:
+    """Rule 2b (issue 29): single_use and merchant_locked cards (cards/types.py)."""
+    merchant = card_types.merchant_key(request.merchant_id, request.merchant_name)
+    return await card_types.card_type_refusal(tx, card, merchant, request.parent_uuid is not None)
+
+
 async def _tag_exists(tx: Tx, slug: str) -> bool:
     return await tx.value(_TAG_EXISTS, slug) is not None
 
@@ -222,6 +232,8 @@ async def decide(
     if rate is not None and parent is None:
         fee += percent_of(amount, fees.percent("card_fx"))
     reason = _refusal(account, card, tag, request, now, rate)
+    if reason is None:
+        reason = await _card_type_refusal(tx, card, request)
     if reason is None:
         reason = await _controls_refusal(tx, card, request, amount, now)
     code = None
@@ -362,6 +374,9 @@ async def record(
         if transaction["currency"] == card["currency"] and decided.parent is None:
             transaction["fee"] = min(fees.fixed("card_decline"), card["balance"])
     await insert_transactions(tx, [transaction])
+    if reason is None:  # issue 29: a merchant_locked card is bound by its first approval
+        merchant = card_types.merchant_key(request.merchant_id, request.merchant_name)
+        await card_types.bind_on_approval(tx, card, merchant)
     if decided.three_ds is not None and reason is None:
         await use_code(tx, decided.three_ds, transaction["uuid"], now)
     if reason is None or transaction["fee"]:

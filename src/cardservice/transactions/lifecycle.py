@@ -30,6 +30,7 @@ from decimal import Decimal
 from typing import Any
 
 from cardservice.cards.repository import successor
+from cardservice.cards.types import close_single_use_after_capture
 from cardservice.disputes.service import credited_amount
 from cardservice.errors import RuleViolation, TransactionNotFound, ValidationFailed
 from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
@@ -229,7 +230,15 @@ async def capture(
         ],
         reference=purchase["uuid"],
     )
+    await _after_capture(tx, user_uuid, purchase, now or utcnow())
     return purchase
+
+
+async def _after_capture(
+    tx: Tx, user_uuid: uuid.UUID, purchase: dict[str, Any], now: datetime
+) -> None:
+    """Issue 29: a single_use card closes after its first capture (cards/types.py)."""
+    await close_single_use_after_capture(tx, user_uuid, purchase, now)
 
 
 async def settle(
