@@ -7,8 +7,8 @@ old card is closed with `closed_reason` and `replaced_by`; the new one shows `re
 The old card's balance (what is available on it: its holds are already out of it, in the
 `holds` book) moves to the new card in one `card_transfer` entry, shown as a debit
 transaction on the old card and a credit on the new. Its pending holds stay and still
-capture; what they release later goes to the card that replaced it (`cards.repository.successor`, used by
-transactions/lifecycle.py).
+capture; what they release later goes to the card that replaced it
+(`cards.repository.successor`, used by transactions/lifecycle.py).
 
 Locks in the global order (docs/ledger.md): the account (through the card), then the card;
 the new card is inserted under the account's lock, so an authorization on the old card is

@@ -20,6 +20,7 @@ from cardservice.errors import AccountNotFound, IdempotencyConflict
 from cardservice.idempotency import fingerprint
 from cardservice.ledger.money import to_minor
 from cardservice.operator import repository
+from cardservice.operator.audit import Acting
 from cardservice.operator.schemas import CreateAccountRequest, MoneyRequest
 from cardservice.operator.service import UserNotFound
 from cardservice.sql import INTEGRITY_ERRORS, Reader, Tx, as_uuid
@@ -30,12 +31,13 @@ from cardservice.transactions.withdrawals import withdraw
 Direction = Literal["credit", "debit"]
 
 
-async def open_account(tx: Tx, body: CreateAccountRequest) -> dict[str, Any]:
+async def open_account(tx: Tx, acting: Acting, body: CreateAccountRequest) -> dict[str, Any]:
     """A new active account of the user, zero balance; its record."""
     user_uuid = uuid.UUID(body.user_uuid)
     if await repository.user_row(tx, user_uuid) is None:
         raise UserNotFound()
     account_uuid = await create_account(tx, user_uuid, body.name, body.currency, body.type)
+    await acting.record(tx, "account.created", "account", account_uuid)
     return await account_of(tx, account_uuid)
 
 
@@ -46,8 +48,11 @@ async def account_of(reader: Reader | Tx, account_uuid: uuid.UUID) -> dict[str, 
     return account_record(row)
 
 
-async def change_account_status(tx: Tx, account_uuid: uuid.UUID, status: str) -> dict[str, Any]:
+async def change_account_status(
+    tx: Tx, acting: Acting, account_uuid: uuid.UUID, status: str
+) -> dict[str, Any]:
     await set_account_status(tx, account_uuid, status)
+    await acting.record(tx, "account.updated", "account", account_uuid, {"status": status})
     return await account_of(tx, account_uuid)
 
 
@@ -89,7 +94,7 @@ async def _move(
 
 
 async def move_money(
-    db: Database, direction: Direction, account_uuid: uuid.UUID, body: MoneyRequest
+    db: Database, acting: Acting, direction: Direction, account_uuid: uuid.UUID, body: MoneyRequest
 ) -> tuple[dict[str, Any], bool]:
     """Credit or debit the account once per external_id: the transaction, and whether it is
     a replay of an earlier request's."""
@@ -101,6 +106,9 @@ async def move_money(
             return replayed, True
         row = await _move(tx, direction, account_uuid, body)
         await repository.remember_request(tx, body.external_id, request_hash, row["uuid"])
+        details = {"transaction_uuid": str(row["uuid"]), "amount": row["amount"],
+                   "external_id": body.external_id}  # fmt: skip
+        await acting.record(tx, f"account.{direction}ed", "account", account_uuid, details)
         return transaction_record_of(row), False
 
     try:

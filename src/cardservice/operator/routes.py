@@ -14,6 +14,7 @@ from cardservice.db import Db
 from cardservice.filters import filters_parameter, one_of, read_filters, text
 from cardservice.openapi import UUID_PATTERN, Envelope, PagedEnvelope
 from cardservice.operator import funding, service
+from cardservice.operator.audit import Acting, acting
 from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
 from cardservice.operator.keys import Operator
 from cardservice.operator.schemas import (
@@ -52,9 +53,10 @@ def _extra(body: Any = None, **more: Any) -> dict[str, Any]:
     openapi_extra=_extra(CreateUserRequest),
     summary="Onboard a user",
 )
-async def create_user(request: Request, _operator: Users, db: Db) -> JSONResponse:
+async def create_user(request: Request, operator: Users, db: Db) -> JSONResponse:
     body = await read_json(request, CreateUserRequest)
-    return ok(await db.transact(lambda tx: service.onboard_user(tx, body)), status_code=201)
+    by = acting(request, operator)
+    return ok(await db.transact(lambda tx: service.onboard_user(tx, by, body)), status_code=201)
 
 
 @router.get(
@@ -88,11 +90,11 @@ async def get_user(_operator: Users, db: Db, user_uuid: UserUuid) -> JSONRespons
     summary="Rename, suspend or re-activate a user, or change their program",
 )
 async def patch_user(
-    request: Request, _operator: Users, db: Db, user_uuid: UserUuid
+    request: Request, operator: Users, db: Db, user_uuid: UserUuid
 ) -> JSONResponse:
     body = await read_json(request, ChangeUserRequest)
-    user = uuid.UUID(user_uuid)
-    return ok(await db.transact(lambda tx: service.change_user(tx, user, body)))
+    user, by = uuid.UUID(user_uuid), acting(request, operator)
+    return ok(await db.transact(lambda tx: service.change_user(tx, by, user, body)))
 
 
 @router.post(
@@ -103,15 +105,15 @@ async def patch_user(
     summary="Issue a bearer token for a user (shown once)",
 )
 async def issue_token(
-    request: Request, _operator: Users, db: Db, user_uuid: UserUuid
+    request: Request, operator: Users, db: Db, user_uuid: UserUuid
 ) -> JSONResponse:
     body = await read_json(request, IssueTokenRequest)
-    user = uuid.UUID(user_uuid)
+    user, by = uuid.UUID(user_uuid), acting(request, operator)
     days = body.expires_in_days
     expires = timedelta(days=days) if days else None
 
     async def work(tx: Tx) -> dict[str, Any]:
-        token, expires_at = await service.issue_user_token(tx, user, body.name, expires)
+        token, expires_at = await service.issue_user_token(tx, by, user, body.name, expires)
         return {"token": token, "expires_at": expires_at}
 
     return ok(await db.transact(work), status_code=201, headers={"Cache-Control": "no-store"})
@@ -125,12 +127,12 @@ async def issue_token(
     summary="A one-time dashboard sign-in link for a user",
 )
 async def sign_in_link(
-    request: Request, _operator: Users, db: Db, user_uuid: UserUuid
+    request: Request, operator: Users, db: Db, user_uuid: UserUuid
 ) -> JSONResponse:
-    user, base = uuid.UUID(user_uuid), str(request.base_url)
+    user, base, by = uuid.UUID(user_uuid), str(request.base_url), acting(request, operator)
 
     async def work(tx: Tx) -> dict[str, Any]:
-        url, expires_at = await service.sign_in_link(tx, user, base)
+        url, expires_at = await service.sign_in_link(tx, by, user, base)
         return {"url": url, "expires_at": expires_at}
 
     return ok(await db.transact(work), status_code=201, headers={"Cache-Control": "no-store"})
@@ -143,9 +145,10 @@ async def sign_in_link(
     openapi_extra=_extra(CreateAccountRequest),
     summary="Open an account for a user",
 )
-async def create_account(request: Request, _operator: Funding, db: Db) -> JSONResponse:
+async def create_account(request: Request, operator: Funding, db: Db) -> JSONResponse:
     body = await read_json(request, CreateAccountRequest)
-    return ok(await db.transact(lambda tx: funding.open_account(tx, body)), status_code=201)
+    by = acting(request, operator)
+    return ok(await db.transact(lambda tx: funding.open_account(tx, by, body)), status_code=201)
 
 
 @router.patch(
@@ -155,18 +158,20 @@ async def create_account(request: Request, _operator: Funding, db: Db) -> JSONRe
     summary="Freeze, close or re-activate an account",
 )
 async def patch_account(
-    request: Request, _operator: Funding, db: Db, account_uuid: AccountUuid
+    request: Request, operator: Funding, db: Db, account_uuid: AccountUuid
 ) -> JSONResponse:
     body = await read_json(request, ChangeAccountRequest)
-    account = uuid.UUID(account_uuid)
-    return ok(await db.transact(lambda tx: funding.change_account_status(tx, account, body.status)))
+    account, by = uuid.UUID(account_uuid), acting(request, operator)
+    return ok(
+        await db.transact(lambda tx: funding.change_account_status(tx, by, account, body.status))
+    )
 
 
 async def _money(
-    request: Request, db: Db, account_uuid: str, direction: funding.Direction
+    request: Request, by: Acting, db: Db, account_uuid: str, direction: funding.Direction
 ) -> JSONResponse:
     body = await read_json(request, MoneyRequest)
-    record, replayed = await funding.move_money(db, direction, uuid.UUID(account_uuid), body)
+    record, replayed = await funding.move_money(db, by, direction, uuid.UUID(account_uuid), body)
     headers = {"Idempotent-Replayed": "true"} if replayed else None
     return ok(record, status_code=200 if replayed else 201, headers=headers)
 
@@ -179,9 +184,9 @@ async def _money(
     summary="Credit an account (a deposit), once per external_id",
 )
 async def credit_account(
-    request: Request, _operator: Funding, db: Db, account_uuid: AccountUuid
+    request: Request, operator: Funding, db: Db, account_uuid: AccountUuid
 ) -> JSONResponse:
-    return await _money(request, db, account_uuid, "credit")
+    return await _money(request, acting(request, operator), db, account_uuid, "credit")
 
 
 @router.post(
@@ -192,6 +197,6 @@ async def credit_account(
     summary="Debit an account (a withdrawal), once per external_id",
 )
 async def debit_account(
-    request: Request, _operator: Funding, db: Db, account_uuid: AccountUuid
+    request: Request, operator: Funding, db: Db, account_uuid: AccountUuid
 ) -> JSONResponse:
-    return await _money(request, db, account_uuid, "debit")
+    return await _money(request, acting(request, operator), db, account_uuid, "debit")

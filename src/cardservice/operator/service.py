@@ -16,6 +16,7 @@ from cardservice.auth.credentials import forget_cached_callers, issue_token
 from cardservice.dashboard.sessions import create_sign_in_link
 from cardservice.errors import NotFound, RuleViolation, ValidationFailed
 from cardservice.operator import repository
+from cardservice.operator.audit import Acting
 from cardservice.operator.schemas import ChangeUserRequest, CreateUserRequest
 from cardservice.pages import Page
 from cardservice.sql import Reader, Row, Tx, as_datetime, iso_z, text_uuid
@@ -45,10 +46,11 @@ def user_record(row: Row) -> dict[str, Any]:
     }
 
 
-async def onboard_user(tx: Tx, body: CreateUserRequest) -> dict[str, Any]:
+async def onboard_user(tx: Tx, acting: Acting, body: CreateUserRequest) -> dict[str, Any]:
     """A new active user (409 `email_taken`), in a program when named; its record."""
     program = uuid.UUID(body.program_uuid) if body.program_uuid else None
     user_uuid = await create_user(tx, body.email, body.name, body.team, body.role, program)
+    await acting.record(tx, "user.created", "user", user_uuid)
     return await get_user(tx, user_uuid)
 
 
@@ -66,7 +68,9 @@ async def get_user(reader: Reader | Tx, user_uuid: uuid.UUID) -> dict[str, Any]:
     return user_record(row)
 
 
-async def change_user(tx: Tx, user_uuid: uuid.UUID, body: ChangeUserRequest) -> dict[str, Any]:
+async def change_user(
+    tx: Tx, acting: Acting, user_uuid: uuid.UUID, body: ChangeUserRequest
+) -> dict[str, Any]:
     """Rename, suspend or re-activate a user, or move them to another program (or none)."""
     if await repository.lock_user(tx, user_uuid) is None:
         raise UserNotFound()
@@ -87,13 +91,15 @@ async def change_user(tx: Tx, user_uuid: uuid.UUID, body: ChangeUserRequest) -> 
         columns["program_uuid"] = program
     if columns:
         await repository.update_user(tx, user_uuid, columns)
+        changed = {k: str(v) if isinstance(v, uuid.UUID) else v for k, v in columns.items()}
+        await acting.record(tx, "user.updated", "user", user_uuid, changed)
     if columns.get("status") == "suspended":
         forget_cached_callers()
     return await get_user(tx, user_uuid)
 
 
 async def issue_user_token(
-    tx: Tx, user_uuid: uuid.UUID, name: str | None, expires_in: timedelta | None
+    tx: Tx, acting: Acting, user_uuid: uuid.UUID, name: str | None, expires_in: timedelta | None
 ) -> tuple[str, datetime | None]:
     """A bearer token for an active user: the plaintext (shown once) and its expiry."""
     user = await repository.lock_user(tx, user_uuid)
@@ -102,11 +108,14 @@ async def issue_user_token(
     if user["status"] != "active":
         raise UserSuspended()
     token_uuid, plaintext = await issue_token(tx, user_uuid, name or DEFAULT_TOKEN_NAME, expires_in)
+    await acting.record(tx, "user.token_issued", "user", user_uuid, {"token_uuid": str(token_uuid)})
     expires_at = await tx.value("SELECT expires_at FROM api_tokens WHERE uuid = $1", token_uuid)
     return plaintext, as_datetime(expires_at)
 
 
-async def sign_in_link(tx: Tx, user_uuid: uuid.UUID, base_url: str) -> tuple[str, datetime]:
+async def sign_in_link(
+    tx: Tx, acting: Acting, user_uuid: uuid.UUID, base_url: str
+) -> tuple[str, datetime]:
     """A one-time dashboard sign-in link for an active user, and when it expires."""
     user = await repository.lock_user(tx, user_uuid)
     if user is None:
@@ -114,4 +123,5 @@ async def sign_in_link(tx: Tx, user_uuid: uuid.UUID, base_url: str) -> tuple[str
     if user["status"] != "active":
         raise UserSuspended()
     secret, expires_at = await create_sign_in_link(tx, user["email"])
+    await acting.record(tx, "user.sign_in_link_created", "user", user_uuid)
     return f"{base_url.rstrip('/')}/app/login?link={secret}", expires_at

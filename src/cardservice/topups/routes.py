@@ -12,6 +12,7 @@ from cardservice.db import Db
 from cardservice.ledger.money import to_minor
 from cardservice.models.base import utcnow
 from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope, PagedEnvelope
+from cardservice.operator.audit import acting
 from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
 from cardservice.operator.keys import Operator
 from cardservice.pages import StandardPage
@@ -67,11 +68,12 @@ async def get_topup(caller: CallerA, db: Db, topup_uuid: TopupUuid) -> JSONRespo
     summary="Confirm what arrived for a top-up: the account is credited, once",
 )
 async def confirm_topup(
-    request: Request, _operator: Funding, db: Db, topup_uuid: TopupUuid
+    request: Request, operator: Funding, db: Db, topup_uuid: TopupUuid
 ) -> JSONResponse:
     body = await read_json(request, ConfirmTopupRequest)
     topup, received, now = uuid.UUID(topup_uuid), to_minor(body.received_amount), utcnow()
-    return ok(await db.transact(lambda tx: service.confirm_topup(tx, topup, received, now)))
+    by = acting(request, operator)
+    return ok(await db.transact(lambda tx: service.confirm_topup(tx, by, topup, received, now)))
 
 
 @operator_router.post(
@@ -80,6 +82,8 @@ async def confirm_topup(
     openapi_extra=OPERATOR_KEY,
     summary="Cancel an unpaid top-up",
 )
-async def cancel_topup(_operator: Funding, db: Db, topup_uuid: TopupUuid) -> JSONResponse:
-    topup, now = uuid.UUID(topup_uuid), utcnow()
-    return ok(await db.transact(lambda tx: service.cancel_topup(tx, topup, now)))
+async def cancel_topup(
+    request: Request, operator: Funding, db: Db, topup_uuid: TopupUuid
+) -> JSONResponse:
+    topup, now, by = uuid.UUID(topup_uuid), utcnow(), acting(request, operator)
+    return ok(await db.transact(lambda tx: service.cancel_topup(tx, by, topup, now)))

@@ -35,6 +35,7 @@ from cardservice.errors import (
 )
 from cardservice.ledger.entries import SystemBook, account_leg, book_leg, post_entry
 from cardservice.ledger.money import converted, to_minor
+from cardservice.operator.audit import Acting
 from cardservice.pages import Page
 from cardservice.sql import Reader, Tx, as_uuid
 from cardservice.topups import repository
@@ -153,7 +154,7 @@ async def _locked(tx: Tx, topup_uuid: uuid.UUID) -> tuple[Any, dict[str, Any]]:
 
 
 async def confirm_topup(
-    tx: Tx, topup_uuid: uuid.UUID, received: int, now: datetime
+    tx: Tx, acting: Acting, topup_uuid: uuid.UUID, received: int, now: datetime
 ) -> dict[str, Any]:
     """Credit the account for what arrived (once) and complete the top-up."""
     account, topup = await _locked(tx, topup_uuid)
@@ -195,14 +196,19 @@ async def confirm_topup(
         "updated_at": now,
     }
     await repository.update(tx, topup_uuid, changes)
+    details = {"received_amount": received, "transaction_uuid": str(row["uuid"])}
+    await acting.record(tx, "topup.confirmed", "topup", topup_uuid, details)
     return topup_record({**topup, **changes})
 
 
-async def cancel_topup(tx: Tx, topup_uuid: uuid.UUID, now: datetime) -> dict[str, Any]:
+async def cancel_topup(
+    tx: Tx, acting: Acting, topup_uuid: uuid.UUID, now: datetime
+) -> dict[str, Any]:
     """An unpaid top-up is cancelled (409 once it is not awaiting payment)."""
     _account, topup = await _locked(tx, topup_uuid)
     changes = {"status": "cancelled", "updated_at": now}
     await repository.update(tx, topup_uuid, changes)
+    await acting.record(tx, "topup.cancelled", "topup", topup_uuid)
     return topup_record({**topup, **changes})
 
 
