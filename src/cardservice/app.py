@@ -50,6 +50,7 @@ from cardservice.operator.audit_routes import router as operator_audit_router
 from cardservice.operator.routes import router as operator_router
 from cardservice.outbound import Outbound
 from cardservice.payments.routes import router as payments_router
+from cardservice.programs.routes import router as programs_router
 from cardservice.ratelimit import RateLimiter
 from cardservice.sandbox.routes import router as sandbox_router
 from cardservice.security import CardCipher
@@ -166,6 +167,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         webhooks_router,
         operator_router,
         operator_audit_router,
+        programs_router,
         operator_topups_router,
         topups_router,
         dashboard_signin.router,

@@ -13,7 +13,9 @@ from datetime import datetime
 
 import orjson
 
+from cardservice.cards.controls import controls_of, limit_breached, merchant_refused
 from cardservice.errors import RuleViolation
+from cardservice.sql import Tx
 
 DEFAULT_VALIDITY_MONTHS = 36
 
@@ -33,3 +35,25 @@ def expiry_after(now: datetime, months: int | None) -> tuple[int, int]:
     """(month, year) `months` after `now` (the default validity when None)."""
     total = now.year * 12 + now.month - 1 + (months or DEFAULT_VALIDITY_MONTHS)
     return total % 12 + 1, total // 12
+
+
+_PROGRAM_CONTROLS = """
+SELECT p.spending_controls FROM users u JOIN programs p ON p.uuid = u.program_uuid
+WHERE u.uuid = $1"""
+
+
+async def program_refusal(
+    tx: Tx, user_uuid: uuid.UUID, card_uuid: uuid.UUID, tag: str | None,
+    country: str | None, amount: int, now: datetime,
+) -> str | None:  # fmt: skip
+    """The user's program's controls, checked as a card's own are (cards/controls.py) on the
+    card's spend: `merchant_blocked` or `limit_exceeded`; None when they pass or there are
+    none. The caller holds the card row's lock."""
+    controls = controls_of(await tx.value(_PROGRAM_CONTROLS, user_uuid))
+    if controls is None:
+        return None
+    if merchant_refused(controls, tag, country):
+        return "merchant_blocked"
+    if await limit_breached(tx, controls, card_uuid, amount, now):
+        return "limit_exceeded"
+    return None

@@ -12,7 +12,8 @@ Rules, in order (the first that fails declines with its error slug; docs/control
    a foreign amount is converted at the table's rate, and the approval's fee gains the
    `card_fx` percent of the converted amount; every later rule sees the card's amount;
 6. the card's spending controls: tag and country (`merchant_blocked`), then the limits
-   (`limit_exceeded`; cards/controls.py);
+   (`limit_exceeded`; cards/controls.py); then its user's program's controls, the same way
+   (programs/rules.py);
 7. a presented 3DS code is an unassigned code of the card (`invalid_3ds`);
 8. amount plus the `card_transaction` fee fits the card balance (`insufficient_funds`);
 9. the user's decision endpoint, when one is set (`do_not_honor`; decisions/service.py asks
@@ -61,6 +62,7 @@ from cardservice.errors import CardNotFound, NotFound
 from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
 from cardservice.ledger.money import converted, percent_of
 from cardservice.models.base import utcnow
+from cardservice.programs.rules import program_refusal
 from cardservice.security import CardCipher
 from cardservice.sql import Row, Tx, as_uuid
 from cardservice.transactions import lifecycle
@@ -236,6 +238,10 @@ async def decide(
         reason = await _card_type_refusal(tx, card, request)
     if reason is None:
         reason = await _controls_refusal(tx, card, request, amount, now)
+    if reason is None:  # the user's card program's controls, on top of the card's (§15)
+        reason = await program_refusal(
+            tx, user_uuid, request.card_uuid, request.tag, request.merchant_country, amount, now
+        )
     code = None
     if reason is None and request.three_ds_code is not None:
         code = await matching_code(tx, cipher, request.card_uuid, request.three_ds_code, now)
