@@ -46,6 +46,7 @@ from cardservice.logs import configure_logging
 from cardservice.middleware import RequestContextMiddleware
 from cardservice.openapi import build_openapi
 from cardservice.openapi_sdk import operation_id
+from cardservice.operator.acs_routes import router as acs_router
 from cardservice.operator.audit_routes import router as operator_audit_router
 from cardservice.operator.routes import router as operator_router
 from cardservice.outbound import Outbound
@@ -168,6 +169,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         operator_router,
         operator_audit_router,
         programs_router,
+        acs_router,
         operator_topups_router,
         topups_router,
         dashboard_signin.router,
