@@ -93,29 +93,36 @@ async def _move(
     return await deposit(tx, owner, account_uuid, amount, body.description or "Deposit")
 
 
+async def move_money_in(
+    tx: Tx, acting: Acting, direction: Direction, account_uuid: uuid.UUID, body: MoneyRequest
+) -> tuple[dict[str, Any], bool]:
+    """The unit of a credit or debit (`move_money`), for callers already in one (the demo)."""
+    request_hash = _request_hash(direction, account_uuid, body)
+    replayed = await _replay(tx, body.external_id, request_hash)
+    if replayed is not None:
+        return replayed, True
+    row = await _move(tx, direction, account_uuid, body)
+    await repository.remember_request(tx, body.external_id, request_hash, row["uuid"])
+    details = {"transaction_uuid": str(row["uuid"]), "amount": row["amount"],
+               "external_id": body.external_id}  # fmt: skip
+    await acting.record(tx, f"account.{direction}ed", "account", account_uuid, details)
+    return transaction_record_of(row), False
+
+
 async def move_money(
     db: Database, acting: Acting, direction: Direction, account_uuid: uuid.UUID, body: MoneyRequest
 ) -> tuple[dict[str, Any], bool]:
     """Credit or debit the account once per external_id: the transaction, and whether it is
     a replay of an earlier request's."""
-    request_hash = _request_hash(direction, account_uuid, body)
-
-    async def unit(tx: Tx) -> tuple[dict[str, Any], bool]:
-        replayed = await _replay(tx, body.external_id, request_hash)
-        if replayed is not None:
-            return replayed, True
-        row = await _move(tx, direction, account_uuid, body)
-        await repository.remember_request(tx, body.external_id, request_hash, row["uuid"])
-        details = {"transaction_uuid": str(row["uuid"]), "amount": row["amount"],
-                   "external_id": body.external_id}  # fmt: skip
-        await acting.record(tx, f"account.{direction}ed", "account", account_uuid, details)
-        return transaction_record_of(row), False
-
     try:
-        return await db.transact(unit)
+        return await db.transact(
+            lambda tx: move_money_in(tx, acting, direction, account_uuid, body)
+        )
     except INTEGRITY_ERRORS:
         # a concurrent request with the same external_id committed first: answer as it did
-        replayed = await _replay(db.reader, body.external_id, request_hash)
+        replayed = await _replay(
+            db.reader, body.external_id, _request_hash(direction, account_uuid, body)
+        )
         if replayed is None:
             raise
         return replayed, True
