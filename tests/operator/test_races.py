@@ -33,7 +33,8 @@ SELECT (SELECT coalesce(sum(amount), 0) FROM postings) AS ledger_sum,
   (SELECT count(*) FROM accounts WHERE balance < 0)
     + (SELECT count(*) FROM cards WHERE balance < 0) AS negative,
   (SELECT count(*) FROM (SELECT a.uuid FROM accounts a
-     LEFT JOIN postings p ON p.account_uuid = a.uuid GROUP BY a.uuid, a.balance HAVING a.balance <> coalesce(sum(p.amount), 0)) x)
+     LEFT JOIN postings p ON p.account_uuid = a.uuid
+     GROUP BY a.uuid, a.balance HAVING a.balance <> coalesce(sum(p.amount), 0)) x)
   + (SELECT count(*) FROM (SELECT c.uuid FROM cards c LEFT JOIN postings p ON p.card_uuid = c.uuid
      GROUP BY c.uuid, c.balance HAVING c.balance <> coalesce(sum(p.amount), 0)) x) AS drifted,
   (SELECT coalesce(sum(amount), 0) FROM postings WHERE system_book = 'holds') AS holds_book,
