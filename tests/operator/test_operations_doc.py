@@ -48,7 +48,7 @@ async def test_the_running_a_program_examples_work_as_written(server: Server) ->
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
     }
     try:
-        done = subprocess.run(
+        done = subprocess.run(  # noqa: ASYNC221 - nothing else runs on this loop meanwhile
             ["bash", "-euo", "pipefail", "-c", "\n".join(blocks)],
             env=env, capture_output=True, text=True, timeout=300, check=False,
         )  # fmt: skip
