@@ -125,7 +125,13 @@ async def test_holds_of_the_old_card_capture_and_release_to_the_new_one(
     )
     assert reverse.status_code == 201, reverse.text
     # the 5 the capture released, the 20 and its fee the reversal released: to the new card
-    expected = 100 - 25 - fee
+    refund = await client.post(
+        f"/sandbox/transactions/{first['uuid']}/refund",
+        content=dumps({"amount": 10}),
+        headers={**user.headers, **JSON},
+    )
+    assert refund.status_code == 201, refund.text
+    expected = 100 - 25 - fee + 10  # and the refund of the captured purchase
     assert Decimal(str((await _card(client, user, new["uuid"]))["balance"])) == expected
     assert (await _card(client, user, card))["balance"] == 0
     _account_balance, cards = await balances(app, account)

@@ -302,12 +302,14 @@ async def refund(
     refunded = purchase["refunded_amount"] == purchase["amount"]
     await _set_status(tx, purchase, "refunded" if refunded else "completed", now)
     credit = credit_row(purchase, "card_refund", amount, "Refund", now)
+    # a replaced card's refund goes to its replacement
+    credit["card_uuid"] = await successor(tx, purchase["card_uuid"])
     await insert_transactions(tx, [credit])
     await post_entry(
         tx,
         "card_refund",
         [
-            card_leg(purchase["card_uuid"], purchase["currency"], amount),
+            card_leg(credit["card_uuid"], purchase["currency"], amount),
             book_leg(SystemBook.MERCHANTS, purchase["currency"], -amount),
         ],
         reference=credit["uuid"],
