@@ -9,8 +9,9 @@
   random `reference` the payer quotes.
 * Confirming (operator, once): the account is credited for what arrived — the same rule
   applied to `received_amount` — as a `deposit` transaction linked to the top-up, in one
-  entry (account +credit, the fee to the `fees` book, `funding` the other side); the top-up
-  is `completed`. A top-up no longer awaiting payment refuses a confirm or a cancel with
+  entry (account +credit, the fee to the `fees` book, `funding` the other side: the deposit
+  shows what arrived as its `amount` and the method's fee as its `fee`, converted); the
+  top-up is `completed`. A top-up no longer awaiting payment refuses a confirm or a cancel with
   409. Locks: the account, then the top-up row, so two confirms at once credit once.
 * Unpaid top-ups expire after 72 hours, swept by the worker loop beside the hold sweep.
 """
@@ -170,8 +171,8 @@ async def confirm_topup(
         type="deposit",
         status="completed",
         direction="credit",
-        amount=terms.credit,
-        fee=terms.fee_in_account,
+        amount=terms.credit + terms.fee_in_account,  # what arrived, in the account's currency
+        fee=terms.fee_in_account,  # charged with it: the account keeps `credit`
         currency=currency,
         description=f"Top-up {topup['reference']}",
         created_at=now,
