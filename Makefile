@@ -7,6 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
+ISO8583_PORT ?= 8583
 PG_DSN ?= postgresql://postgres@127.0.0.1:5432/test
 
 .PHONY: install run test browser softhsm client lint typecheck test-sqlite test-postgres postgres redis stress bench bench-quick bench-tools clean fleet fleet-stop fleet-chaos fleet-pitr bench-fleet bench-events
@@ -22,7 +23,7 @@ $(STAMP): pyproject.toml clients/python/pyproject.toml
 run: install
 	@mkdir -p var
 	@$(BIN)/cardservice db upgrade
-	@$(BIN)/cardservice demo > var/demo-token
+	@$(BIN)/cardservice demo > /dev/null  # keeps the demo token in var/demo-token, reused while valid
 	@echo
 	@echo "  cardservice is starting on http://$(HOST):$(PORT)"
 	@echo "  Dashboard (one-time sign-in link, 15 min):"
@@ -30,8 +31,9 @@ run: install
 	@echo "  API docs:    http://$(HOST):$(PORT)/docs"
 	@echo "  Demo token:  $$(cat var/demo-token)   (also in var/demo-token)"
 	@echo "  Try:         curl -H \"Authorization: Bearer $$(cat var/demo-token)\" http://$(HOST):$(PORT)/accounts"
+	@echo "  ISO 8583:    $(HOST):$(ISO8583_PORT)   (an acquirer's side: cardservice network send --port $(ISO8583_PORT) --card-uuid UUID --amount 12.50)"
 	@echo
-	@$(BIN)/cardservice serve --host $(HOST) --port $(PORT) --no-migrate
+	@$(BIN)/cardservice serve --host $(HOST) --port $(PORT) --iso8583-port $(ISO8583_PORT) --no-migrate
 
 browser:
 	@command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium)
@@ -42,8 +44,8 @@ softhsm:
 
 client: install
 	@mkdir -p var
-	CARDSERVICE_SANDBOX=1 CARDSERVICE_LOG_LEVEL=WARNING $(BIN)/cardservice openapi > var/openapi.json
-	PATH=$(abspath $(BIN)):$$PATH $(BIN)/openapi-python-client generate --path var/openapi.json \
+	CARDSERVICE_SANDBOX=1 CARDSERVICE_LOG_LEVEL=WARNING $(BIN)/cardservice openapi | $(BIN)/python clients/prepare.py > var/openapi-client.json
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/openapi-python-client generate --path var/openapi-client.json \
 		--output-path clients/python --overwrite --meta setup \
 		--custom-template-path clients/templates --config clients/config.yaml
 
@@ -56,6 +58,7 @@ redis:
 lint: install
 	$(BIN)/ruff check src tests bench scripts
 	$(BIN)/ruff format --check src tests bench scripts
+	$(BIN)/lint-imports  # the layers, the edge and the cycles: [tool.importlinter] in pyproject.toml
 
 typecheck: install
 	$(BIN)/mypy src
@@ -74,12 +77,14 @@ stress: install postgres
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.bank_run --seconds 120
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.race_run --seconds 120
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.webhook_run --seconds 90
+	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.network_run --seed 1 --seconds 60
 
 bench-tools:
 	@command -v wrk >/dev/null && command -v hey >/dev/null || (apt-get update -q && apt-get install -y -q wrk hey)
 
 bench: install postgres bench-tools
 	CARDSERVICE_BENCH_PG=$(PG_DSN) $(BIN)/python -m bench.run
+	CARDSERVICE_BENCH_PG=$(PG_DSN) $(BIN)/python -m bench.iso --seconds 20
 
 bench-quick: install postgres bench-tools
 	CARDSERVICE_BENCH_PG=$(PG_DSN) $(BIN)/python -m bench.run --quick

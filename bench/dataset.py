@@ -174,6 +174,7 @@ async def _history(
             await _insert(tx, "transactions", TRANSACTION_COLUMNS, rows)
             await _insert(tx, "postings", POSTING_COLUMNS, postings)
             await _insert(tx, "journal_entries", ENTRY_COLUMNS, entries)
+            tx.ledger_entries += [e["id"] for e in entries]  # chained as post_entry's are
             if tx.dialect == "postgresql":  # ids were given explicitly: move the sequence
                 await tx.execute(
                     "SELECT setval(pg_get_serial_sequence('journal_entries', 'id'),"

@@ -39,6 +39,7 @@ import httpx
 from bench.dataset import REFERENCE_TRANSACTIONS, DataSet, build
 from cardservice.config import Settings
 from cardservice.db import Database
+from cardservice.events import outbox
 from cardservice.migrations import upgrade_database
 from cardservice.security import CardCipher
 from cardservice.sql import text_uuid
@@ -374,6 +375,7 @@ async def _prepare(kind: str, size: dict[str, int]) -> tuple[str, DataSet, str]:
     try:
         settings = Settings(database_url=url, encryption_key=KEY)
         await upgrade_database(settings.resolved_database_url)
+        outbox.register()  # the seeded objects' events are filled as the service fills them
         db = Database(settings)
         started = time.perf_counter()
         data = await build(db, CardCipher.from_settings(settings), **size)

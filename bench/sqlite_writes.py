@@ -22,6 +22,7 @@ from bench.dataset import DataSet, build
 from bench.run import KEY, Server, endpoints, sqlite_write_tps, wrk
 from cardservice.config import Settings
 from cardservice.db import Database
+from cardservice.events import outbox
 from cardservice.migrations import upgrade_database
 from cardservice.security import CardCipher
 
@@ -31,6 +32,7 @@ WRITES = ("POST /sandbox/authorizations", "POST /card/buy")
 async def _data_set(url: str) -> DataSet:
     settings = Settings(database_url=url, encryption_key=KEY)
     await upgrade_database(settings.resolved_database_url)
+    outbox.register()
     db = Database(settings)
     try:
         cipher = CardCipher.from_settings(settings)

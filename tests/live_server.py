@@ -68,9 +68,12 @@ def _environment(database_url: str, var_dir: Path) -> dict[str, str]:
 
 
 @contextmanager
-def demo_server(database_url: str, var_dir: Path) -> Iterator[LiveServer]:
+def demo_server(
+    database_url: str, var_dir: Path, log_file: Path | None = None
+) -> Iterator[LiveServer]:
     """`cardservice demo` (idempotent) then `cardservice serve` until the block ends. SQLite
-    runs on a copy of the run's migrated file, which every test copies (tests/conftest.py)."""
+    runs on a copy of the run's migrated file, which every test copies (tests/conftest.py).
+    With `log_file`, the server logs at INFO (JSON lines) to that file."""
     var_dir.mkdir(parents=True, exist_ok=True)
     if database_url.startswith("sqlite"):
         copy = var_dir / "cardservice.db"
@@ -78,13 +81,15 @@ def demo_server(database_url: str, var_dir: Path) -> Iterator[LiveServer]:
         database_url = f"sqlite:///{copy}"
     env = _environment(database_url, var_dir)
     port = _free_port()
+    log = subprocess.DEVNULL if log_file is None else log_file.open("w")
     server = LiveServer(f"http://127.0.0.1:{port}", "", env)
     server = LiveServer(server.base, server.cli("demo").splitlines()[-1], env)
+    serve_env = env if log_file is None else {**env, "CARDSERVICE_LOG_LEVEL": "INFO"}
     process = subprocess.Popen(
         [sys.executable, "-m", "cardservice", "serve", "--port", str(port)],
-        env=env,
+        env=serve_env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=log,
     )
     try:
         for _ in range(300):
@@ -97,3 +102,5 @@ def demo_server(database_url: str, var_dir: Path) -> Iterator[LiveServer]:
     finally:
         process.terminate()
         process.wait(timeout=30)
+        if log_file is not None:
+            log.close()  # type: ignore[union-attr]

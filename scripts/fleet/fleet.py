@@ -42,6 +42,9 @@ STANDBY_DSN = f"postgresql://postgres@127.0.0.1:5441/{DATABASE}"
 REDIS_PORT, PROXY_PORT = 6390, 8080
 PROXY = f"http://127.0.0.1:{PROXY_PORT}"
 INSTANCE_PORTS = (18301, 18302, 18303)
+# ISO 8583 (API.md §14): each instance's listener is its HTTP port + 1000; HAProxy's TCP
+# frontend on 8583 spreads acquirers' long-lived connections over them (docs/network.md)
+ISO8583_PORT, ISO8583_OFFSET = 8583, 1000
 SLOT = "fleet_standby"
 UNAVAILABLE_503 = (
     "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
@@ -175,7 +178,14 @@ def start_instance(port: int, env: dict[str, str] | None = None) -> None:
         return
     with (LOGS / f"{name}.log").open("ab") as log:
         process = subprocess.Popen(
-            [*cardservice(), "serve", "--port", str(port)],
+            [
+                *cardservice(),
+                "serve",
+                "--port",
+                str(port),
+                "--iso8583-port",
+                str(port + ISO8583_OFFSET),
+            ],
             env=env or instance_env(),
             stdout=log,
             stderr=log,
@@ -196,6 +206,9 @@ def stop_instance(port: int) -> None:
 
 def haproxy_config() -> str:
     servers = "\n".join(f"    server i{port} 127.0.0.1:{port} check" for port in INSTANCE_PORTS)
+    iso_servers = "\n".join(
+        f"    server iso{port} 127.0.0.1:{port + ISO8583_OFFSET} check" for port in INSTANCE_PORTS
+    )
     return f"""global
     maxconn 4000
 
@@ -224,6 +237,21 @@ backend cardservice
     http-check expect status 200
     default-server inter 1s fall 3 rise 1
 {servers}
+
+# ISO 8583: TCP, long-lived connections (an idle acquirer sends 0800 echoes), each to the
+# instance with the fewest; a TCP connect is the health check
+frontend iso8583
+    mode tcp
+    bind 127.0.0.1:{ISO8583_PORT}
+    timeout client 1h
+    default_backend cardservice_iso8583
+
+backend cardservice_iso8583
+    mode tcp
+    balance leastconn
+    timeout server 1h
+    default-server inter 1s fall 3 rise 1
+{iso_servers}
 """
 
 
@@ -278,6 +306,8 @@ def start() -> None:
         start_instance(port)
     start_haproxy()
     print(f"fleet up: {PROXY} → instances {', '.join(map(str, INSTANCE_PORTS))}")
+    listeners = ", ".join(str(port + ISO8583_OFFSET) for port in INSTANCE_PORTS)
+    print(f"ISO 8583: 127.0.0.1:{ISO8583_PORT} → {listeners}")
     print(f"primary {DSN}  standby {STANDBY_DSN}  redis :{REDIS_PORT}")
 
 

@@ -20,10 +20,10 @@ from cardservice.accounts.routes import router as accounts_router
 from cardservice.attachments.routes import router as attachments_router
 from cardservice.auth.credentials import TokenCache
 from cardservice.auth.routes import router as auth_router
-from cardservice.cards.replace_routes import router as card_replacement_router
 from cardservice.cards.routes import router as cards_router
 from cardservice.config import Settings
 from cardservice.dashboard import attachment_pages as dashboard_attachments
+from cardservice.dashboard import card_details_pages as dashboard_card_details
 from cardservice.dashboard import card_pages as dashboard_cards
 from cardservice.dashboard import pages as dashboard_pages
 from cardservice.dashboard import signin as dashboard_signin
@@ -40,10 +40,11 @@ from cardservice.errors import (
     ServiceError,
     ValidationFailed,
 )
-from cardservice.events.routes import router as events_router
+from cardservice.events import outbox
 from cardservice.health import router as health_router
 from cardservice.logs import configure_logging
 from cardservice.middleware import RequestContextMiddleware
+from cardservice.network.listener import running_listener
 from cardservice.openapi import build_openapi
 from cardservice.openapi_sdk import operation_id
 from cardservice.operator.acs_routes import router as acs_router
@@ -55,13 +56,17 @@ from cardservice.programs.routes import router as programs_router
 from cardservice.ratelimit import RateLimiter
 from cardservice.sandbox.routes import router as sandbox_router
 from cardservice.security import CardCipher
+from cardservice.statements.routes import router as statements_router
+from cardservice.topups import service as topups
 from cardservice.topups.routes import operator_router as operator_topups_router
 from cardservice.topups.routes import router as topups_router
 from cardservice.tracing import tracing_for
+from cardservice.transactions import expiry
 from cardservice.transactions.routes import router as transactions_router
 from cardservice.unavailable import HANDLED, is_database_unavailable
 from cardservice.users.routes import router as users_router
 from cardservice.web import JSONResponse
+from cardservice.webhooks.event_routes import router as events_router
 from cardservice.webhooks.routes import router as webhooks_router
 from cardservice.webhooks.worker import running_worker
 
@@ -127,6 +132,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """Build one service instance: its database, rate limiter and card-number cipher."""
     settings = settings or Settings()
     configure_logging(settings.log_level, settings.log_format)
+    outbox.register()
+    expiry.register()
+    topups.register()  # the unpaid top-ups' sweep (API.md §15)
     app = FastAPIOffline(  # /docs with Swagger UI's assets from the installed package
         title="cardservice",
         version=__version__,
@@ -138,6 +146,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         favicon_url="/static/docs/favicon.png",
         generate_unique_id_function=operation_id,
         lifespan=_lifespan,
+        redirect_slashes=False,  # its 307 named whatever host the request's Host header said
     )
     app.state.settings = settings
     app.state.db = Database(settings)
@@ -156,8 +165,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         auth_router,
         dictionaries_router,
         accounts_router,
+        statements_router,
         cards_router,
-        card_replacement_router,
         decisions_router,
         transactions_router,
         disputes_router,
@@ -175,6 +184,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         dashboard_signin.router,
         dashboard_pages.router,
         dashboard_cards.router,
+        dashboard_card_details.router,
         dashboard_webhooks.router,
         dashboard_attachments.router,
     ]
@@ -221,6 +231,10 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         if state.settings.embedded_worker:
             await stack.enter_async_context(
                 running_worker(state.db, state.settings, state.cipher, state.outbound)
+            )
+        if state.settings.iso8583_port is not None:  # the network's listener (API.md §14)
+            await stack.enter_async_context(
+                running_listener(state.settings, state.db, state.cipher, state.outbound)
             )
         _freeze_startup_objects()
         yield

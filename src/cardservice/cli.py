@@ -16,11 +16,18 @@ from pydantic import BaseModel, ValidationError
 
 from cardservice.config import Settings
 from cardservice.errors import ServiceError, ValidationFailed
+from cardservice.events import outbox
 from cardservice.keys import commands as key_commands
+from cardservice.ledger import commands as ledger_commands
 from cardservice.logs import configure_logging
+from cardservice.network import commands as network_commands
+from cardservice.network.commands import SimulationFailed
 from cardservice.operator import commands as operator_commands
 from cardservice.sandbox import commands as simulate_commands
 from cardservice.sql import Tx
+from cardservice.topups import commands as topup_commands
+from cardservice.topups import service as topups
+from cardservice.transactions import expiry
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 Handler = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, str | None]]
@@ -72,6 +79,7 @@ def run_server(args: argparse.Namespace, settings: Settings) -> None:
     worker imports the metrics), then run uvicorn (it owns the event loop)."""
     import uvicorn
 
+    from cardservice.http_protocol import protocol_class
     from cardservice.metrics import MULTIPROC_ENV, prepare_multiprocess_dir
     from cardservice.migrations import upgrade_database
 
@@ -85,6 +93,8 @@ def run_server(args: argparse.Namespace, settings: Settings) -> None:
     # sandbox default and the in-process share of each rate limit depend on it).
     os.environ["CARDSERVICE_BIND_HOST"] = args.host
     os.environ["CARDSERVICE_WORKERS"] = str(args.workers)
+    if args.iso8583_port is not None:  # every worker listens on it too (SO_REUSEPORT)
+        os.environ["CARDSERVICE_ISO8583_PORT"] = str(args.iso8583_port)
     uvicorn.run(
         "cardservice.asgi:app",
         host=args.host,
@@ -93,6 +103,7 @@ def run_server(args: argparse.Namespace, settings: Settings) -> None:
         access_log=False,
         log_config=None,
         proxy_headers=False,
+        http=protocol_class(),  # malformed HTTP gets the §1.1 body, not plain text
     )
 
 
@@ -263,7 +274,7 @@ async def cmd_keys_rotate(args: argparse.Namespace, settings: Settings) -> str:
         raise CommandError("--batch must be ≥ 1")
     cipher = CardCipher.from_settings(settings)
     if settings.key_backend == "pkcs11" and not args.resume:
-        from cardservice.keys.pkcs11_backend import Pkcs11Cipher
+        from cardservice.security.pkcs11 import Pkcs11Cipher
 
         assert isinstance(cipher, Pkcs11Cipher)
         cipher.keys.create_pan_key()  # a new generation in the token; then move every row
@@ -293,7 +304,7 @@ async def cmd_dashboard_link(args: argparse.Namespace, settings: Settings) -> st
 
 async def cmd_openapi(_args: argparse.Namespace, settings: Settings) -> str:
     from cardservice.app import create_app
-    from cardservice.web import dumps
+    from cardservice.encoding import dumps
 
     app = create_app(settings)
     try:
@@ -323,6 +334,11 @@ def _parser() -> argparse.ArgumentParser:
         dest="migrate",
         action="store_false",
         help="skip the embedded database's migration check (already done, as in `make run`)",
+    )
+    serve.add_argument(
+        "--iso8583-port",
+        type=int,
+        help="also answer ISO 8583 on this port (API.md §14; CARDSERVICE_ISO8583_PORT)",
     )
     serve.set_defaults(handler=None, run=run_server)
 
@@ -417,7 +433,10 @@ def _parser() -> argparse.ArgumentParser:
         handler=cmd_demo
     )
     simulate_commands.register(sub)
+    ledger_commands.register(sub)
+    network_commands.register(sub)
     operator_commands.register(sub)
+    topup_commands.register(sub)
     return parser
 
 
@@ -427,13 +446,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     settings = Settings()
     configure_logging(settings.log_level, settings.log_format)
+    outbox.register()
+    expiry.register()
+    topups.register()  # the unpaid top-ups' sweep (API.md §15)
     handler: Handler | None = args.handler
     try:
         if handler is None:
             args.run(args, settings)
             return 0
         value = asyncio.run(handler(args, settings))
-    except (CommandError, ServiceError) as exc:
+    except (CommandError, ServiceError, argparse.ArgumentTypeError, SimulationFailed) as exc:
         detail = ""
         if isinstance(exc, ServiceError) and exc.errors:
             detail = " (" + "; ".join(f"{k}: {', '.join(v)}" for k, v in exc.errors.items()) + ")"

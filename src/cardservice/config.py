@@ -10,9 +10,17 @@ from typing import Literal
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from cardservice.auth.address import Network, parse_networks
-
 DEFAULT_VAR_DIR = Path("var")
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def parse_networks(text: str) -> list[Network]:
+    """Comma-separated CIDRs (a bare address is a /32 or /128); ValueError when malformed."""
+    return [
+        ipaddress.ip_network(part.strip(), strict=False) for part in text.split(",") if part.strip()
+    ]
 
 
 class Settings(BaseSettings):
@@ -51,7 +59,17 @@ class Settings(BaseSettings):
         default=2.0, ge=0, le=60, description="how long a checked bearer token is remembered"
     )
     redis_url: str = ""
-    trusted_proxies: str = Field(default="", description="CIDRs whose X-Forwarded-For we believe")
+    trusted_proxies: str = Field(
+        default="", description="CIDRs whose X-Forwarded-For and X-Forwarded-Proto we believe"
+    )
+    metrics_token: str = Field(
+        default="", description="bearer token a /metrics scrape must send; empty: open"
+    )
+    public_url: str = Field(
+        default="",
+        pattern=r"^(https?://[^\s/]+/?)?$",
+        description="the URL browsers reach the service at; https makes cookies Secure",
+    )
     workers: int = Field(default=1, ge=1, description="worker processes; set by serve --workers")
     bind_host: str = Field(default="", description="the address serve binds; set by serve")
     cors_origins: str = ""
@@ -82,6 +100,14 @@ class Settings(BaseSettings):
     )
     worker_poll_seconds: float = Field(default=0.1, gt=0)
     worker_concurrency: int = Field(default=32, ge=1, description="attempts in flight")
+    # ISO 8583 listener (API.md §14, docs/network.md): off unless a port is given
+    iso8583_port: int | None = Field(default=None, ge=1, le=65535)
+    iso8583_host: str = Field(default="127.0.0.1", description="the ISO 8583 listener's address")
+    iso8583_tls_cert: Path | None = Field(default=None, description="PEM: the listener's cert")
+    iso8583_tls_key: Path | None = Field(default=None, description="PEM: its private key")
+    iso8583_tls_client_ca: Path | None = Field(
+        default=None, description="PEM: CAs whose client certificates are required (mutual TLS)"
+    )
     hold_sweep_seconds: float = Field(
         default=60.0, gt=0, description="how often a worker loop releases expired holds"
     )

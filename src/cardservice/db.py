@@ -38,10 +38,10 @@ from typing import Annotated, TypeVar
 
 import asyncpg  # type: ignore[import-untyped]
 from fastapi import Depends, Request
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
 from cardservice import metrics
 from cardservice.config import Settings
-from cardservice.events.outbox import complete_events
 from cardservice.replica import PROBE_TTL_SECONDS, STANDBY_ROUTES, Pins, RoutedReader, Standby
 from cardservice.sql import (
     PostgresPool,
@@ -56,6 +56,28 @@ T = TypeVar("T")
 logger = logging.getLogger("cardservice.db")
 
 UNIT_ATTEMPTS = 5  # a unit is tried at most this often when it meets a deadlock
+
+CommitHook = Callable[["Tx"], Awaitable[None]]
+_COMMIT_HOOKS: list[CommitHook] = []
+_LAST_HOOKS: list[CommitHook] = []
+
+
+def add_commit_hook(hook: CommitHook, *, last: bool = False) -> None:
+    """Run `hook(tx)` at the end of every write unit of this process, inside it, before it
+    commits (in the order added; adding one twice is a no-op); `last` hooks after all the
+    others. The outbox registers itself at start-up (`events.outbox.register`); the ledger's
+    chain seal when the ledger is imported (`ledger.entries`), last, so the chain head stays
+    locked only until the commit: this module imports no domain."""
+    hooks = _LAST_HOOKS if last else _COMMIT_HOOKS
+    if hook not in hooks:
+        hooks.append(hook)
+
+
+async def _before_commit(tx: Tx) -> None:
+    for hook in (*_COMMIT_HOOKS, *_LAST_HOOKS):
+        await hook(tx)
+
+
 READ_RESERVE = 2  # PostgreSQL connections write units leave to reads
 _RETRYABLE = (asyncpg.DeadlockDetectedError, asyncpg.SerializationError)
 TURN_SECONDS = 0.02  # SQLite: the longest a process keeps the writer's turn while others wait
@@ -71,6 +93,19 @@ def _is_retryable(error: BaseException) -> bool:
     return isinstance(error, sqlite3.OperationalError) and "locked" in str(error)
 
 
+def _pause(state: RetryCallState) -> float:
+    """A short random pause before attempt n + 1, growing with n."""
+    return random.uniform(0.001, 0.005 * 2**state.attempt_number)  # noqa: S311
+
+
+def _log_retry(state: RetryCallState) -> None:
+    error = state.outcome.exception() if state.outcome is not None else None
+    logger.warning(
+        "write unit retried",
+        extra={"attempt": state.attempt_number, "error": type(error).__name__},
+    )
+
+
 class _WriterFileLock:
     """An exclusive `flock` on `<database>-writer.lock`, held for each turn of SQLite units.
 
@@ -80,6 +115,13 @@ class _WriterFileLock:
     wait to the next waiter of the process, and only when nobody claims it is the lock, once
     taken, given back. The file is opened per process (never inherited across a fork). It only
     orders the writers; SQLite's own database lock remains the guard of correctness.
+
+    Kept hand-written rather than `filelock`, because every SQLite write turn takes it.
+    Measured in one process on the shared 2-core machine (2026-11-24, 2,000 rounds, loaded):
+    an uncontended acquire + release costs 18 µs here against 2,300 µs with
+    `filelock.AsyncFileLock` (300 µs with its blocking `FileLock`); a waiter holds the lock
+    0.1 ms after its release here (median; p99 0.6 ms: the kernel wakes it), 49 ms with
+    filelock's default 50 ms polling and 0.4 ms (p99 14 ms) at 1 ms polling.
     """
 
     def __init__(self, path: str) -> None:
@@ -193,7 +235,7 @@ class _SQLiteUnits:
         try:
             async with self._writer.unit(self._key) as tx:
                 done = await work(tx)
-                await complete_events(tx)
+                await _before_commit(tx)
         except Exception as error:
             if not future.done():
                 future.set_exception(error)
@@ -258,31 +300,34 @@ class Database:
             raise ConfigurationError("SQLite's write units run through transact")
         async with self._write_slots, self._pool.unit(self.key) as tx:
             yield tx
-            await complete_events(tx)
+            await _before_commit(tx)
 
     async def transact(self, work: Callable[[Tx], Awaitable[T]]) -> T:
         """Run `work` as one write unit; a deadlock or serialization failure runs it again
-        whole (after a short random pause), at most `UNIT_ATTEMPTS` times."""
-        for attempt in range(1, UNIT_ATTEMPTS + 1):
-            try:
-                if self._units is not None:
-                    done, postings = await self._units.run(work)
-                else:
-                    async with self.transaction() as tx:
-                        done = await work(tx)
-                    postings = tx.postings
-                metrics.count_postings(postings)  # committed
-                if self.standby is not None:
-                    await self.standby.pin_caller()
-                return done
-            except Exception as error:
-                if attempt == UNIT_ATTEMPTS or not _is_retryable(error):
-                    raise
-                logger.warning(
-                    "write unit retried", extra={"attempt": attempt, "error": type(error).__name__}
-                )
-                await asyncio.sleep(random.uniform(0.001, 0.005 * 2**attempt))  # noqa: S311
-        raise AssertionError("unreachable")
+        whole (after a short random pause), at most `UNIT_ATTEMPTS` times (tenacity)."""
+        async for attempt in AsyncRetrying(
+            stop=stop_after_attempt(UNIT_ATTEMPTS),
+            retry=retry_if_exception(_is_retryable),
+            wait=_pause,
+            before_sleep=_log_retry,
+            reraise=True,
+        ):
+            with attempt:
+                done = await self._unit(work)
+        return done
+
+    async def _unit(self, work: Callable[[Tx], Awaitable[T]]) -> T:
+        """`work` as one write unit, tried once."""
+        if self._units is not None:
+            done, postings = await self._units.run(work)
+        else:
+            async with self.transaction() as tx:
+                done = await work(tx)
+            postings = tx.postings
+        metrics.count_postings(postings)  # committed
+        if self.standby is not None:
+            await self.standby.pin_caller()
+        return done
 
     def connections_in_use(self) -> int:
         """PostgreSQL connections checked out now (0 on SQLite)."""

@@ -4,9 +4,10 @@ with one purchase of each network shape (demo_holds.py: increment, captures in p
 fuel, expired hold), and the owner's two latest settled purchases disputed (one still open,
 one won).
 
-Idempotent: the data is created once; every run prints a fresh bearer token for the demo owner.
-Users, accounts, their funding and the token are made by the operator API's services
-(cardservice.operator), as an operator would make them.
+Idempotent: the data is created once; every run prints the demo owner's bearer token, the one
+kept in `<var_dir>/demo-token` while it is valid, else a new one (demo_token.py). Users,
+accounts and their funding are made by the operator API's services (cardservice.operator),
+as an operator would make them.
 """
 
 from __future__ import annotations
@@ -23,12 +24,13 @@ from cardservice.cards.schemas import BuyCardsRequest, CardChangeRequest, Spendi
 from cardservice.config import Settings
 from cardservice.db import Database
 from cardservice.demo_holds import network_shapes
+from cardservice.demo_token import demo_token, keep, read_kept, token_path
 from cardservice.disputes.service import open_dispute, resolve_dispute
 from cardservice.models.base import utcnow
 from cardservice.operator.audit import CLI
 from cardservice.operator.funding import move_money_in, open_account
 from cardservice.operator.schemas import CreateAccountRequest, CreateUserRequest, MoneyRequest
-from cardservice.operator.service import issue_user_token, onboard_user
+from cardservice.operator.service import onboard_user
 from cardservice.progress import Report
 from cardservice.security import CardCipher
 from cardservice.sql import Tx, as_uuid, text_uuid
@@ -66,7 +68,6 @@ POPULAR_MERCHANTS = {
     "Figma",
 }
 DEMO_TEAM = "Demo Team"
-TOKEN_LIFETIME = timedelta(days=30)
 
 
 async def _bin_for(tx: Tx, currency: str) -> str:
@@ -267,18 +268,21 @@ def _quiet(_stage: str, _done: int, _total: int) -> None:
 
 
 async def create_demo(settings: Settings, report: Report = _quiet) -> str:
-    """Create the demo data if missing (its progress told to `report`); return a new bearer
-    token for the demo owner."""
+    """Create the demo data if missing (its progress told to `report`); return the demo
+    owner's bearer token (the kept one while valid, else a new one), kept for next time."""
     db, cipher = Database(settings), CardCipher.from_settings(settings)
+    path = token_path(settings.var_dir)
+    kept = read_kept(path)
 
     async def unit(tx: Tx) -> str:
         owner = as_uuid(await tx.value("SELECT uuid FROM users WHERE email = $1", DEMO_EMAIL))
         if owner is None:
             owner = await _populate(tx, cipher, report)
-        plaintext, _expires = await issue_user_token(tx, CLI, owner, "demo", TOKEN_LIFETIME)
-        return plaintext
+        return await demo_token(tx, owner, kept, utcnow())
 
     try:
-        return await db.transact(unit)
+        token = await db.transact(unit)
     finally:
         await db.dispose()
+    keep(path, token)
+    return token

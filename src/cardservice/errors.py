@@ -113,5 +113,9 @@ class TransactionNotFound(NotFound):
     message = "Transaction not found"
 
 
+class DisputeNotFound(NotFound):
+    message = "Dispute not found."
+
+
 class AccountInactive(RuleViolation):
     code, message = "account_inactive", "The account is not active."

@@ -17,6 +17,7 @@ from typing import Any
 from fastapi import Request
 
 from cardservice.errors import ValidationFailed
+from cardservice.web import refuse_nul
 
 FILTER_KEY = re.compile(r"^filters\[([a-z_]{1,32})\]$")
 DATE_TEXT = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -104,7 +105,7 @@ def read_filters(request: Request, spec: Filters) -> dict[str, Any]:
             continue
         name = match.group(1)
         try:
-            filters[name] = spec[name].parse(value)
+            filters[name] = spec[name].parse(refuse_nul(value))
         except ValueError as exc:
             errors.setdefault(f"filters[{name}]", []).append(str(exc))
     if errors:

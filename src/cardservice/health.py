@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import secrets
+
 from fastapi import Request, Response
 from pydantic import BaseModel
 
 from cardservice import metrics
+from cardservice.auth.dependencies import count_failed_attempt
 from cardservice.db import Db
+from cardservice.errors import RateLimited, Unauthenticated
 from cardservice.openapi import PUBLIC, Envelope
 from cardservice.web import JSONResponse, Router, ok
 
@@ -19,7 +23,7 @@ class HealthRecord(BaseModel):
 
 class ReadyRecord(BaseModel):
     status: str
-    redis: str | None = None  # "ok" | "degraded" (limits in process); absent without Redis
+    redis: str  # "ok" | "degraded" (Redis unreachable: limits in process) | "off" (no Redis set)
 
 
 @router.get("/health", response_model=Envelope[HealthRecord], openapi_extra=PUBLIC)
@@ -31,7 +35,8 @@ async def get_health() -> JSONResponse:
 @router.get("/ready", response_model=Envelope[ReadyRecord], openapi_extra=PUBLIC)
 async def get_readiness(request: Request, db: Db) -> JSONResponse:
     """The database answers (503 while it does not). Redis only degrades: the service keeps
-    serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`."""
+    serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`
+    (`"ok"` when it answers, `"off"` when no Redis is configured)."""
     try:
         await db.reader.value("SELECT 1")
     except Exception:
@@ -39,11 +44,31 @@ async def get_readiness(request: Request, db: Db) -> JSONResponse:
             {"success": False, "message": "The database is unavailable.", "code": "not_ready"},
             status_code=503,
         )
-    record = ReadyRecord(status="ready", redis=await request.app.state.rate_limiter.redis_status())
-    return ok(record.model_dump(exclude_none=True))
+    redis = await request.app.state.rate_limiter.redis_status()
+    return ok(ReadyRecord(status="ready", redis=redis or "off").model_dump())
+
+
+async def _check_scraper(request: Request) -> None:
+    """With `CARDSERVICE_METRICS_TOKEN` set, the scrape must send it as a bearer token
+    (401 otherwise; a wrong one counts as a failed authentication of the address)."""
+    expected = request.app.state.settings.metrics_token
+    if not expected:
+        return
+    scheme, _, sent = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and secrets.compare_digest(
+        sent.strip().encode(), expected.encode()
+    ):
+        return
+    if sent:
+        verdict = await count_failed_attempt(request)
+        if not verdict.allowed:
+            metrics.count_rate_limited("auth_failures")
+            raise RateLimited(verdict.retry_after)
+    raise Unauthenticated("The metrics token is required.")
 
 
 @router.get("/metrics", include_in_schema=False)
-async def prometheus_metrics() -> Response:
-    """Prometheus text of every worker (unauthenticated: expose it to the scraper only)."""
+async def prometheus_metrics(request: Request) -> Response:
+    """Prometheus text of every worker; open unless `CARDSERVICE_METRICS_TOKEN` is set."""
+    await _check_scraper(request)
     return Response(metrics.exposition(), media_type=metrics.CONTENT_TYPE)

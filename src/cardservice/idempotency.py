@@ -21,11 +21,11 @@ from typing import Any
 import orjson
 
 from cardservice.db import Database
+from cardservice.encoding import dumps
 from cardservice.errors import IdempotencyConflict, RuleViolation
 from cardservice.models import IdempotencyKey
 from cardservice.models.base import table_of, utcnow
 from cardservice.sql import INTEGRITY_ERRORS, Reader, Tx, insert_sql, row_args
-from cardservice.web import dumps
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ logger (see docs/operations.md)."""
 from __future__ import annotations
 
 import logging
+import re
 import sys
 from datetime import UTC, datetime
 from typing import TextIO
@@ -23,10 +24,32 @@ LEVEL_COLORS = {
 }
 # Loggers whose INFO lines say nothing to an operator (Alembic announces each plugin it loads).
 QUIET_LOGGERS = ("alembic.runtime.plugins", "alembic.runtime.migration")
+# The dashboard's calls into the API in process (dashboard/api.INTERNAL_BASE): each is
+# logged once, by the access log; httpx's own line about it would be a second.
+IN_PROCESS_HOST = "cardservice.internal"
+# A URL or path followed by a query string; the query (`?` up to a space, quote, `#` or
+# backslash) is cut from every line, whoever logged it: an MFA code travels in one.
+_QUERY = re.compile(r"((?:[a-zA-Z][a-zA-Z0-9+.-]*://[^\s/?#\"'\\]*)?/[^\s?#\"'\\]*)\?[^\s#\"'\\]*")
+
+
+def without_query(text: str) -> str:
+    """`text` with the query string of every URL or path in it cut off."""
+    return _QUERY.sub(r"\1", text) if "?" in text else text
 
 
 def _extras(record: logging.LogRecord) -> dict[str, object]:
-    return {k: v for k, v in record.__dict__.items() if k not in _STANDARD | {"color_message"}}
+    return {
+        k: without_query(v) if isinstance(v, str) else v
+        for k, v in record.__dict__.items()
+        if k not in _STANDARD | {"color_message"}
+    }
+
+
+class _NotInProcess(logging.Filter):
+    """Drops httpx's line about a request to the dashboard's in-process API."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return IN_PROCESS_HOST not in str(record.args)
 
 
 class JsonFormatter(logging.Formatter):
@@ -37,11 +60,11 @@ class JsonFormatter(logging.Formatter):
             "ts": datetime.fromtimestamp(record.created, UTC).isoformat().replace("+00:00", "Z"),
             "level": record.levelname.lower(),
             "logger": record.name,
-            "msg": record.getMessage(),
+            "msg": without_query(record.getMessage()),
         }
         line.update(_extras(record))
         if record.exc_info:
-            line["exc"] = self.formatException(record.exc_info)
+            line["exc"] = without_query(self.formatException(record.exc_info))
         return orjson.dumps(line, default=str).decode()
 
 
@@ -57,11 +80,11 @@ class HumanFormatter(logging.Formatter):
             event = f"{extras.pop('method')} {extras.pop('path')} {extras.pop('status')}"
             event += f" {extras.pop('ms')} ms"
         else:
-            event = f"{record.name.removesuffix('.error')}: {record.getMessage()}"
+            event = f"{record.name.removesuffix('.error')}: {without_query(record.getMessage())}"
         details = " ".join(f"{k}={v}" for k, v in extras.items() if v is not None)
         line = head + event + (f" {DIM}{details}{RESET}" if details else "")
         if record.exc_info:
-            line += "\n" + self.formatException(record.exc_info)
+            line += "\n" + without_query(self.formatException(record.exc_info))
         return line
 
 
@@ -84,5 +107,8 @@ def configure_logging(level: str, log_format: str = "auto") -> None:
         logging.getLogger(name).handlers[:] = []
         logging.getLogger(name).propagate = True
     logging.getLogger("uvicorn.access").disabled = True  # it would log query strings (_code)
+    httpx_log = logging.getLogger("httpx")
+    if not any(isinstance(f, _NotInProcess) for f in httpx_log.filters):
+        httpx_log.addFilter(_NotInProcess())
     for name in QUIET_LOGGERS:
         logging.getLogger(name).setLevel(logging.WARNING)

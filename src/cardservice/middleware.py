@@ -11,8 +11,8 @@ import uuid
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardservice import metrics
+from cardservice.encoding import dumps
 from cardservice.replica import REQUEST_STATE
-from cardservice.web import dumps
 
 logger = logging.getLogger("cardservice.access")
 REQUEST_ID_PATTERN = re.compile(r"^[A-Za-z0-9._-]{8,128}$")

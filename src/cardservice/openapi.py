@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Generic, TypeVar
 
 from fastapi import FastAPI
@@ -9,13 +10,11 @@ from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel, Field
 from starlette.convertors import Convertor, register_url_convertor
 
+from cardservice.patterns import SLUG_MAX_LENGTH, SLUG_PATTERN, UUID_PATTERN
 from cardservice.web import BODY_MODELS
 
 T = TypeVar("T")
 
-UUID_PATTERN = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
-SLUG_PATTERN = r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$"
-SLUG_MAX_LENGTH = 64
 
 BEARER_OR_MFA: dict[str, Any] = {"security": [{"bearerAuth": []}, {"mfaCode": []}]}
 BEARER_ONLY: dict[str, Any] = {"security": [{"bearerAuth": []}]}
@@ -121,9 +120,48 @@ def _add_errors(schema: dict[str, Any]) -> None:
         schema["components"]["schemas"].pop(name, None)
 
 
+NO_NUL = {"pattern": "^[^\\u0000]*$"}  # web.refuse_nul: no text input holds U+0000
+
+
+def _refuse_nul(node: Any, components: dict[str, Any], seen: set[str]) -> None:
+    """Every free text schema under `node` (a request body's, a query parameter's) says what
+    the edge enforces: no U+0000. A pattern, an enum or a format already excludes it."""
+    if isinstance(node, list):
+        for item in node:
+            _refuse_nul(item, components, seen)
+        return
+    if not isinstance(node, dict):
+        return
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+        name = ref.rsplit("/", 1)[1]
+        if name not in seen:
+            seen.add(name)
+            _refuse_nul(components.get(name), components, seen)
+    if node.get("type") == "string" and not {"pattern", "enum", "format", "const"} & set(node):
+        node.update(NO_NUL)
+    for key in ("anyOf", "oneOf", "allOf", "items", "additionalProperties"):
+        _refuse_nul(node.get(key), components, seen)
+    _refuse_nul(list(node.get("properties", {}).values()), components, seen)
+
+
+def _add_no_nul(schema: dict[str, Any]) -> None:
+    schema["paths"] = copy.deepcopy(schema["paths"])  # filters' schemas are shared objects
+    components = schema.get("components", {}).get("schemas", {})
+    seen: set[str] = set()
+    for path_item in schema["paths"].values():
+        for operation in path_item.values():
+            for parameter in operation.get("parameters", []):
+                if parameter.get("in") == "query":
+                    _refuse_nul(parameter.get("schema"), components, seen)
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+            if body is not None:
+                _refuse_nul(body.get("schema"), components, seen)
+
+
 def build_openapi(app: FastAPI) -> dict[str, Any]:
     """FastAPI's document plus what it cannot infer from our hand-parsed bodies."""
-    from cardservice.openapi_sdk import (  # it imports this module's patterns
+    from cardservice.openapi_sdk import (  # kept lazy: only the document needs it
         add_examples,
         add_links,
         tidy_schema_names,
@@ -143,6 +181,7 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
     _add_body_models(schema)
     _add_errors(schema)
     tidy_schema_names(schema)
+    _add_no_nul(schema)
     add_links(schema)
     add_examples(schema)
     app.openapi_schema = schema

@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi.routing import APIRoute
 
-from cardservice.openapi import SLUG_PATTERN, UUID_PATTERN
+from cardservice.patterns import SLUG_PATTERN, UUID_PATTERN
 
 EXAMPLE_UUID = "0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30"
 EXAMPLE_TIME = "2026-03-19T10:15:00Z"

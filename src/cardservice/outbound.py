@@ -1,10 +1,12 @@
 """What the service sends to its users' URLs (webhooks, the authorization decision endpoint):
 which URLs it may call, and how a message is signed.
 
-* URLs: `http`/`https` whose host resolves only to public addresses, unless private ones
-  are allowed (`CARDSERVICE_WEBHOOK_ALLOW_PRIVATE`, on by default exactly when the sandbox
-  is). Checked when a URL is saved and again before every call, against the address the
-  call then connects to (DNS rebinding). Redirects are never followed.
+* URLs: `http`/`https`, a port other than 0, whose host resolves only to public addresses,
+  unless private ones are allowed (`CARDSERVICE_WEBHOOK_ALLOW_PRIVATE`, on by default
+  exactly when the sandbox is). An IPv6 address that carries an IPv4 one (mapped,
+  compatible, NAT64, 6to4, Teredo) is public only if what it carries is too. Checked when a
+  URL is saved and again before every call, against the address the call then connects to
+  (DNS rebinding). Redirects are never followed.
 * Signatures: Standard Webhooks, `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per
   live secret; secrets are `whsec_` + base64 of 24 random bytes. Proved against the
   `standardwebhooks` package in tests/webhooks/test_signing.py.
@@ -99,17 +101,47 @@ def _parts(url: str) -> SplitResult:
     if parts.username or parts.password:
         raise UrlNotAllowed("The URL must not carry credentials.")
     try:
-        parts.port  # noqa: B018 - raises on a bad port
+        port = parts.port
     except ValueError:
         raise UrlNotAllowed("The URL's port is not valid.") from None
+    if port == 0:
+        raise UrlNotAllowed("The URL's port is not valid.")
     return parts
 
 
+_IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")  # RFC 6052: the IPv4 address is the last 32 bits
+# RFC 8215: a translator of the site's own, whose prefix length (and so where the IPv4
+# address sits) is the operator's choice: a local network, refused whatever it carries.
+_NAT64_LOCAL = ipaddress.IPv6Network("64:ff9b:1::/48")
+
+
+def _carried(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address carries: IPv4-mapped `::ffff:a.b.c.d`,
+    IPv4-compatible `::a.b.c.d`, NAT64 `64:ff9b::a.b.c.d`, 6to4 `2002:AABB:CCDD::`,
+    Teredo `2001::/32` (its server and its client)."""
+    low = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    if ip.ipv4_mapped is not None:
+        return [ip.ipv4_mapped]
+    if int(ip) >> 32 == 0 or ip in _NAT64:
+        return [low]
+    if ip.sixtofour is not None:
+        return [ip.sixtofour]
+    if ip.teredo is not None:
+        return list(ip.teredo)
+    return []
+
+
 def is_public(address: str) -> bool:
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_global and not ip.is_multicast
+    """Whether a call may go to `address`: it, and every IPv4 address it carries, is
+    globally routable unicast. The local-use NAT64 prefix is never public."""
+    ip: _IPAddress = ipaddress.ip_address(address.split("%", 1)[0])
+    checked: list[_IPAddress] = [ip]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip in _NAT64_LOCAL:
+            return False
+        checked += _carried(ip)
+    return all(one.is_global and not one.is_multicast for one in checked)
 
 
 async def check_url(url: str, allow_private: bool) -> None:

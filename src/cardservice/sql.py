@@ -79,6 +79,7 @@ class Tx(Protocol):
     key: str  # the database, for what a process caches per database
     dialect: str
     postings: int  # ledger postings the unit wrote (`post_entry` counts them), for metrics
+    ledger_entries: list[int]  # journal entries the unit wrote, chained at its end (ledger.chain)
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]: ...
 
@@ -167,6 +168,7 @@ class PostgresTx:
 
     def __init__(self, connection: asyncpg.Connection, key: str) -> None:
         self._connection, self.key, self.postings = connection, key, 0
+        self.ledger_entries: list[int] = []
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
         return await self._connection.fetch(sql, *args)  # type: ignore[no-any-return]
@@ -278,6 +280,7 @@ class SQLiteTx:
 
     def __init__(self, connection: sqlite3.Connection, key: str) -> None:
         self._connection, self.key, self.postings = connection, key, 0
+        self.ledger_entries: list[int] = []
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
         return _sqlite_rows(self._connection, sql, args)

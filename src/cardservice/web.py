@@ -4,34 +4,22 @@ from __future__ import annotations
 
 import hashlib
 import json
-import uuid
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
-import orjson
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse as FastAPIJSONResponse
 from fastapi.responses import Response
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, BeforeValidator, ValidationError
 from starlette.routing import Match
 from starlette.types import Scope
 
+from cardservice.encoding import dumps
 from cardservice.errors import BadRequest, PayloadTooLarge, UnsupportedMediaType, ValidationFailed
+from cardservice.pages import MAX_PAGE, Page
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
-
-_ORJSON_OPTIONS = orjson.OPT_UTC_Z | orjson.OPT_OMIT_MICROSECONDS | orjson.OPT_NAIVE_UTC
-
-
-def _encode_default(value: object) -> object:
-    if isinstance(value, Decimal):
-        return orjson.Fragment(format(value, "f"))  # exact decimal text, never via float
-    if isinstance(value, uuid.UUID):  # asyncpg's own UUID subclass
-        return str(value)
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="python")
-    raise TypeError(f"not JSON serialisable: {type(value).__name__}")
 
 
 class Router(APIRouter):
@@ -64,10 +52,6 @@ class Router(APIRouter):
             if first not in segments:
                 return Match.NONE, {}
         return super().matches(scope)
-
-
-def dumps(content: object) -> bytes:
-    return orjson.dumps(content, default=_encode_default, option=_ORJSON_OPTIONS)
 
 
 class JSONResponse(FastAPIJSONResponse):
@@ -125,16 +109,58 @@ def require_json(request: Request) -> None:
         raise UnsupportedMediaType()
 
 
+# No text input may hold U+0000: PostgreSQL cannot store it, and nothing a person types
+# needs it. Refused here, at the edge, for every JSON body (`parse_json`), every filter
+# (`filters.read_filters`) and every free-text query parameter (`QueryText`).
+NUL = "\x00"
+NUL_MESSAGE = "must not contain the NUL character (U+0000)"
+
+
+def refuse_nul(value: str) -> str:
+    """`value`, or ValueError (422) when it holds U+0000."""
+    if NUL in value:
+        raise ValueError(NUL_MESSAGE)
+    return value
+
+
+def _refuse_nul_first(value: object) -> object:
+    return refuse_nul(value) if isinstance(value, str) else value
+
+
+# before the parameter's own pattern and lengths, so the answer names the NUL
+QueryText = Annotated[str, BeforeValidator(_refuse_nul_first)]
+
+
+def nul_errors(value: object, at: tuple[str | int, ...] = ()) -> dict[str, list[str]]:
+    """Every place in a parsed JSON value where a string (or an object's key) holds U+0000."""
+    found: dict[str, list[str]] = {}
+    if isinstance(value, str):
+        if NUL in value:
+            found[_field_name(at)] = [NUL_MESSAGE]
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            found.update(
+                nul_errors(key, (*at, key)) if NUL in key else nul_errors(item, (*at, key))
+            )
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found.update(nul_errors(item, (*at, index)))
+    return found
+
+
 def parse_json(raw: bytes, model: type[ModelT]) -> ModelT:
     """A JSON object (numbers as exact decimals) validated by `model` (400, then 422).
     `NaN` and `Infinity` parse (as non-finite decimals) so that validation refuses them
-    with 422, as API.md §1.1 says for amounts, instead of a 400."""
+    with 422, as API.md §1.1 says for amounts, instead of a 400. A string holding U+0000,
+    anywhere in the body, is refused before the model sees it."""
     try:
         parsed = json.loads(raw, parse_float=Decimal, parse_constant=Decimal)
     except (ValueError, RecursionError) as exc:
         raise BadRequest("The body is not valid JSON.") from exc
     if not isinstance(parsed, dict):
         raise BadRequest("The body must be a JSON object.")
+    if refused := nul_errors(parsed):
+        raise ValidationFailed(errors=refused)
     try:
         return model.model_validate(parsed)
     except ValidationError as exc:
@@ -187,3 +213,23 @@ def cacheable(request: Request, data: object, *, max_age: int = 300) -> Response
     if client_has(request, etag):
         return Response(status_code=304, headers=headers)
     return Response(body, media_type="application/json", headers=headers)
+
+
+async def standard_page(
+    page: Annotated[int, Query(ge=1, le=MAX_PAGE, description="Page number, from 1")] = 1,
+    per_page: Annotated[int, Query(ge=1, le=100, description="Rows per page, 1..100")] = 20,
+) -> Page:
+    """`page` (≥ 1, default 1) and `per_page` (1..100, default 20)."""
+    return Page(number=page, size=per_page)
+
+
+async def card_page(
+    page: Annotated[int, Query(ge=1, le=MAX_PAGE, description="Page number, from 1")] = 1,
+    per_page: Annotated[int, Query(ge=1, le=500, description="Rows per page, 1..500")] = 100,
+) -> Page:
+    """`GET /card` pages: `per_page` up to 500, default 100."""
+    return Page(number=page, size=per_page)
+
+
+StandardPage = Annotated[Page, Depends(standard_page)]
+CardPage = Annotated[Page, Depends(card_page)]

@@ -16,8 +16,8 @@ from fastapi import FastAPI
 
 from cardservice.config import Settings
 from cardservice.cvv import compute_cvv, cvv_with_key
-from cardservice.keys.pkcs11_backend import PREFIX, Pkcs11Cipher, TokenError
 from cardservice.security import CardCipher
+from cardservice.security.pkcs11 import PREFIX, Pkcs11Cipher, TokenError
 from tests.cards.test_cvv2 import VECTORS
 from tests.conftest import TEST_CVK, TEST_KEY
 from tests.factories import make_card, make_user

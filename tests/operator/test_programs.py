@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 from cardservice.models import Bin
 from cardservice.models.base import utcnow
-from cardservice.programs.rules import expiry_after
+from cardservice.transactions.program_rules import expiry_after
 from cardservice.web import dumps
 from tests.factories import (
     ISSUED_SECRETS,

@@ -8,7 +8,8 @@ Authorizations on one card race settle, reverse and refund of that card's purcha
 purchases of cards on the same account race those refunds, and deposits race both. Every
 answer must be 2xx or a 4xx refusal (an invalid transition, a spent hold): not one 5xx. Then
 the books are checked to the cent (`bank_run.verify`) and the counters the database keeps
-(transaction counts, spend per day, tag popularity) against the rows they count.
+(transaction counts, spend per day, tag popularity) against the rows they count, and the
+ledger's hash chain is walked (`ledger verify`): one linear chain, every balance matching.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ import asyncpg
 import httpx
 
 from cardservice.config import Settings
+from cardservice.db import Database
+from cardservice.ledger.verify import Verdict
+from cardservice.ledger.verify import verify as verify_chain
 from cardservice.migrations import upgrade_database
 from tests.stress.bank_run import ADMIN_DSN, Figures, Server, _books, _setup, verify
 
@@ -132,8 +136,17 @@ async def _counters(url: str) -> list[str]:
     return [row[0] for row in wrong]
 
 
-async def race_run(seconds: float) -> tuple[Race, dict[str, int], list[str]]:
-    """Run the race on a fresh PostgreSQL database; the figures, the books, wrong counters."""
+async def _chain(url: str) -> Verdict:
+    db = Database(Settings(database_url=url))
+    try:
+        return await verify_chain(db.reader)
+    finally:
+        await db.dispose()
+
+
+async def race_run(seconds: float) -> tuple[Race, dict[str, int], list[str], Verdict]:
+    """Run the race on a fresh PostgreSQL database; the figures, the books, wrong counters,
+    the hash chain's verdict."""
     name = f"cs_race_{uuid.uuid4().hex[:10]}"
     admin = await asyncpg.connect(ADMIN_DSN)
     await admin.execute(f'CREATE DATABASE "{name}"')
@@ -160,7 +173,7 @@ async def race_run(seconds: float) -> tuple[Race, dict[str, int], list[str]]:
                 *(_buyer(client, accounts[0], bin_uuid, race, deadline) for _ in range(3)),
             )
         server.kill()
-        return race, await _books(url), await _counters(url)
+        return race, await _books(url), await _counters(url), await _chain(url)
     finally:
         server.kill()
         shutil.rmtree(workdir, ignore_errors=True)
@@ -172,12 +185,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=120)
     args = parser.parse_args()
-    race, books, wrong = asyncio.run(race_run(args.seconds))
+    race, books, wrong, chain = asyncio.run(race_run(args.seconds))
     lost = verify(race.figures, books)
     errors = sum(n for status, n in race.statuses.items() if status >= 500)
     print(f"race run: {race.figures.attempted} requests, statuses {dict(race.statuses)}")
     print(f"race run: {errors} answered 5xx, {lost} cents lost, counters wrong: {wrong}")
-    return 1 if errors or wrong else 0
+    print(f"race run: ledger verify: {chain.problem or f'ok {chain.entries} entries'}")
+    return 1 if errors or wrong or not chain.ok else 0
 
 
 if __name__ == "__main__":

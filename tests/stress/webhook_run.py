@@ -30,6 +30,7 @@ from cardservice.accounts.service import create_account
 from cardservice.auth.credentials import issue_token
 from cardservice.config import Settings
 from cardservice.db import Database
+from cardservice.events import outbox
 from cardservice.migrations import upgrade_database
 from cardservice.sql import Tx
 from cardservice.users.service import create_user
@@ -135,6 +136,7 @@ async def setup(
 ) -> tuple[dict[str, str], list[str], str]:
     """A user (made through the services, in process) with a webhook endpoint for every
     type, then a funded account and four cards."""
+    outbox.register()
     db = Database(Settings(database_url=url, encryption_key=KEY))
 
     async def work(tx: Tx) -> tuple[uuid.UUID, str]:

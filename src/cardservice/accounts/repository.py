@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from cardservice.cards.records import card_columns, card_order
@@ -95,3 +96,29 @@ async def account_type_exists(tx: Tx, slug: str) -> bool:
         "SELECT slug FROM dictionary_entries WHERE kind = 'account_type' AND slug = $1", slug
     )
     return found is not None
+
+
+_INSERT = """
+INSERT INTO accounts (uuid, user_uuid, name, type, status, currency, balance, created_at,
+                      updated_at)
+VALUES ($1, $2, $3, $4, 'active', $5, 0, $6, $6)"""
+_SET_STATUS = "UPDATE accounts SET status = $2, updated_at = $3 WHERE uuid = $1 RETURNING status"
+
+
+async def insert_account(
+    tx: Tx,
+    account_uuid: uuid.UUID,
+    user_uuid: uuid.UUID,
+    name: str,
+    type_: str,
+    currency: str,
+    now: datetime,
+) -> None:
+    """A new active account with a zero balance."""
+    await tx.execute(_INSERT, account_uuid, user_uuid, name, type_, currency, now)
+
+
+async def set_status(tx: Tx, account_uuid: uuid.UUID, status: str, now: datetime) -> str | None:
+    """The account's new status; None when there is no such account."""
+    changed = await tx.value(_SET_STATUS, account_uuid, status, now)
+    return None if changed is None else str(changed)

@@ -13,9 +13,9 @@ from cardservice.auth.dependencies import CallerA
 from cardservice.catalogue.loader import load_catalogue
 from cardservice.db import Db
 from cardservice.filters import filters_parameter, matching, one_of, read_filters, text
-from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope, PagedEnvelope
-from cardservice.pages import StandardPage
-from cardservice.web import JSONResponse, Router, ok
+from cardservice.openapi import BEARER_OR_MFA, Envelope, PagedEnvelope
+from cardservice.patterns import UUID_PATTERN
+from cardservice.web import JSONResponse, Router, StandardPage, ok
 
 router = Router(tags=["accounts"])
 

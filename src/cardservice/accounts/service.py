@@ -16,10 +16,6 @@ from cardservice.sql import Reader, Tx
 
 ACCOUNT_STATUSES = ("active", "frozen", "closed")
 CURRENCY_PATTERN = re.compile(r"^[A-Z]{3}$")
-_INSERT = """
-INSERT INTO accounts (uuid, user_uuid, name, type, status, currency, balance, created_at,
-                      updated_at)
-VALUES ($1, $2, $3, $4, 'active', $5, 0, $6, $6)"""
 
 
 async def create_account(
@@ -36,7 +32,9 @@ async def create_account(
     if errors:
         raise ValidationFailed(errors=errors)
     account_uuid = uuid.uuid4()
-    await tx.execute(_INSERT, account_uuid, user_uuid, name.strip(), type_, currency, utcnow())
+    await repository.insert_account(
+        tx, account_uuid, user_uuid, name.strip(), type_, currency, utcnow()
+    )
     return account_uuid
 
 
@@ -44,12 +42,7 @@ async def set_account_status(tx: Tx, account_uuid: uuid.UUID, status: str) -> st
     """Freeze, close or re-activate an account (operator action); the new status."""
     if status not in ACCOUNT_STATUSES:
         raise ValidationFailed(errors={"status": [f"must be one of {', '.join(ACCOUNT_STATUSES)}"]})
-    changed = await tx.value(
-        "UPDATE accounts SET status = $2, updated_at = $3 WHERE uuid = $1 RETURNING status",
-        account_uuid,
-        status,
-        utcnow(),
-    )
+    changed = await repository.set_status(tx, account_uuid, status, utcnow())
     if changed is None:
         raise AccountNotFound()
     return str(changed)

@@ -14,10 +14,10 @@ from cardservice.attachments.schemas import AttachmentRecord, AttachmentType, At
 from cardservice.auth.dependencies import CallerA
 from cardservice.db import Db
 from cardservice.filters import filters_parameter, one_of, read_filters
-from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope, PagedEnvelope
-from cardservice.pages import StandardPage
+from cardservice.openapi import BEARER_OR_MFA, Envelope, PagedEnvelope
+from cardservice.patterns import UUID_PATTERN
 from cardservice.sql import Tx
-from cardservice.web import JSONResponse, Router, body_schema, ok, read_json
+from cardservice.web import JSONResponse, Router, StandardPage, body_schema, ok, read_json
 
 router = Router(tags=["attachments"])
 ATTACHMENT_FILTERS = {"type": one_of(*get_args(AttachmentType))}

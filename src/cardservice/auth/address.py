@@ -14,15 +14,9 @@ from collections.abc import Sequence
 
 from starlette.requests import Request
 
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+from cardservice.config import Network
+
 IPV6_CLIENT_PREFIX = 64
-
-
-def parse_networks(text: str) -> list[Network]:
-    """Comma-separated CIDRs (a bare address is a /32 or /128); ValueError when malformed."""
-    return [
-        ipaddress.ip_network(part.strip(), strict=False) for part in text.split(",") if part.strip()
-    ]
 
 
 def _is_trusted(address: str, trusted: Sequence[Network]) -> bool:
@@ -49,6 +43,22 @@ def client_address(request: Request, trusted: Sequence[Network]) -> str:
         if not _is_trusted(entry, trusted):
             return entry
     return forwarded[0] if forwarded else peer
+
+
+def client_scheme(request: Request, trusted: Sequence[Network]) -> str:
+    """The scheme the client used: the request's own, or, from a trusted proxy, the last
+    value of its `X-Forwarded-Proto` (the proxy that terminated TLS says so)."""
+    peer = request.client.host if request.client else ""
+    if trusted and _is_trusted(peer, trusted):
+        said = [
+            value.strip().lower()
+            for header in request.headers.getlist("x-forwarded-proto")
+            for value in header.split(",")
+            if value.strip()
+        ]
+        if said and said[-1] in ("http", "https"):
+            return said[-1]
+    return request.url.scheme
 
 
 def address_key(address: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 
-PAN_LENGTH = 16
+from cardservice.security import PAN_LENGTH
 
 
 def luhn_check_digit(partial: str) -> str:
@@ -27,8 +27,3 @@ def generate_pan(bin_prefix: str, length: int = PAN_LENGTH) -> str:
     body = "".join(str(secrets.randbelow(10)) for _ in range(length - len(bin_prefix) - 1))
     partial = bin_prefix + body
     return partial + luhn_check_digit(partial)
-
-
-def mask(bin_prefix: str, last4: str, length: int = PAN_LENGTH) -> str:
-    """`424242******4242`: the first six and last four digits, nothing else."""
-    return bin_prefix[:6] + "*" * (length - 10) + last4

@@ -20,19 +20,20 @@ from typing import Any
 
 from cardservice.cards.numbers import generate_pan
 from cardservice.cards.records import card_record_of
+from cardservice.cards.repository import CONTEXT
 from cardservice.cards.schemas import BuyCardsRequest
 from cardservice.dictionaries.fees import FeeSchedule, default_plan, with_overrides
 from cardservice.errors import AccountInactive, AccountNotFound, NotFound, RuleViolation
-from cardservice.idempotency import StoredResponse, fingerprint
+from cardservice.idempotency import fingerprint
 from cardservice.ledger.entries import SystemBook, account_leg, book_leg, card_leg, post_entry
 from cardservice.ledger.money import from_minor, percent_of, to_minor
 from cardservice.models import Card
 from cardservice.models.base import table_of, utcnow
-from cardservice.programs.rules import BinNotAllowed, bin_allowed, expiry_after
 from cardservice.security import CardCipher
 from cardservice.sql import Row, Tx, as_uuid, insert_sql, row_args
+from cardservice.transactions.locks import lock_account
+from cardservice.transactions.program_rules import BinNotAllowed, bin_allowed, expiry_after
 from cardservice.transactions.rows import insert_transactions, transaction_row
-from cardservice.web import dumps
 
 
 class BinUnavailable(RuleViolation):
@@ -92,20 +93,6 @@ def price_of(fees: FeeSchedule, body: BuyCardsRequest) -> Price:
     return Price(per_card_fees=per_card_fees, start_balance=start, cards_count=body.cards_count)
 
 
-# The statements of a purchase. Parameters: $1 user, $2 account or BIN.
-_LOCK_ACCOUNT = """
-SELECT status, currency, balance FROM accounts WHERE uuid = $2 AND user_uuid = $1
-FOR NO KEY UPDATE"""
-_CONTEXT = """
-SELECT u.name,
-       (SELECT max(sort_order) FROM cards WHERE user_uuid = $1) AS last_sort,
-       b.uuid AS bin_uuid, b.bin, b.brand, b.currency, b.status,
-       o.slug AS fee_slug, o.kind AS fee_kind, o.value AS fee_value,
-       p.bin_uuids AS program_bins, p.card_validity_months
-FROM users u LEFT JOIN bins b ON b.uuid = $2
-             LEFT JOIN user_fee_overrides o ON o.user_uuid = u.uuid
-             LEFT JOIN programs p ON p.uuid = u.program_uuid
-WHERE u.uuid = $1"""
 # Every column of the table: `_new_card` must give each one (a missing one fails loudly).
 CARD_COLUMNS = tuple(table_of(Card).columns.keys())
 
@@ -118,7 +105,7 @@ def _insert_cards_sql(count: int) -> str:
 
 async def _lock_account(tx: Tx, user_uuid: uuid.UUID, account_uuid: uuid.UUID) -> Row | None:
     """The caller's account (status, currency, balance), locked and read as it is now."""
-    return await tx.row(_LOCK_ACCOUNT, user_uuid, account_uuid)
+    return await lock_account(tx, user_uuid, account_uuid)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +123,7 @@ class _Context:
 async def _context(tx: Tx, user_uuid: uuid.UUID, bin_uuid: uuid.UUID) -> _Context:
     """The buyer joined with the BIN and their fee overrides (one row each, or none); plus
     the buyer's last card position."""
-    rows = await tx.rows(_CONTEXT, user_uuid, bin_uuid)
+    rows = await tx.rows(CONTEXT, user_uuid, bin_uuid)
     if not rows:
         raise NotFound("User not found.")
     first = rows[0]
@@ -253,9 +240,9 @@ def _issue_transaction(
 
 async def buy_cards(
     tx: Tx, cipher: CardCipher, user_uuid: uuid.UUID, body: BuyCardsRequest
-) -> StoredResponse:
+) -> dict[str, Any]:
     """Buy `cards_count` cards on the account, all or nothing, in one journal entry; the
-    201 answer (run it through `idempotency.act_once`)."""
+    result (cards, account, charge). The route runs it through `idempotency.act_once`."""
     account_uuid, bin_uuid = uuid.UUID(body.account_uuid), uuid.UUID(body.bin_uuid)
     account = await _lock_account(tx, user_uuid, account_uuid)
     if account is None:
@@ -310,4 +297,4 @@ async def buy_cards(
         },
         "external_id": body.external_id,
     }
-    return StoredResponse(201, dumps({"success": True, "data": result}))
+    return result

@@ -12,8 +12,8 @@ from typing import Any
 import orjson
 
 from cardservice.cards.controls import controls_record
-from cardservice.cards.numbers import mask
 from cardservice.ledger.money import from_minor
+from cardservice.security import mask
 from cardservice.sql import Row, flag, iso_z, text_uuid
 
 CARD_FIELDS = (

@@ -27,24 +27,15 @@ import orjson
 from cardservice.cards.changes import CardClosed
 from cardservice.cards.purchase import CARD_COLUMNS, _draw_number, _insert_cards
 from cardservice.cards.records import card_record
-from cardservice.cards.repository import own_card
+from cardservice.cards.repository import close_replaced, own_card, program_validity
 from cardservice.errors import CardNotFound
 from cardservice.ledger.entries import card_leg, post_entry
-from cardservice.programs.rules import expiry_after
 from cardservice.security import CardCipher
 from cardservice.sql import Tx, as_uuid
-from cardservice.transactions.balances import lock_card_account
+from cardservice.transactions.locks import lock_card_account, lock_card_columns
+from cardservice.transactions.program_rules import expiry_after
 from cardservice.transactions.rows import insert_transactions, transaction_row
 
-_LOCK_CARD = f"SELECT {', '.join(CARD_COLUMNS)} FROM cards WHERE uuid = $1 FOR NO KEY UPDATE"  # noqa: S608
-_VALIDITY = (
-    "SELECT p.card_validity_months FROM users u JOIN programs p ON p.uuid = u.program_uuid"
-    " WHERE u.uuid = $1"
-)
-_CLOSE = (
-    "UPDATE cards SET status = 'closed', closed_reason = $2, replaced_by = $3, updated_at = $4"
-    " WHERE uuid = $1"
-)
 # Carried to the new card as they are; the rest is new or set below.
 _CARRIED = (
     "user_uuid", "account_uuid", "bin_uuid", "bin", "brand", "currency", "is_favorite",
@@ -56,7 +47,7 @@ _CARRIED = (
 async def _new_card(
     tx: Tx, cipher: CardCipher, old: dict[str, Any], now: datetime
 ) -> dict[str, Any]:
-    month, year = expiry_after(now, await tx.value(_VALIDITY, old["user_uuid"]))
+    month, year = expiry_after(now, await program_validity(tx, old["user_uuid"]))
     card = {name: old[name] for name in _CARRIED}
     if isinstance(card["holder_address"], dict):  # PostgreSQL's JSON read back as an object
         card["holder_address"] = orjson.dumps(card["holder_address"]).decode()
@@ -123,7 +114,7 @@ async def replace_card(
     """Replace one of the user's cards that is not closed; the new card's record."""
     if await lock_card_account(tx, user_uuid, card_uuid) is None:
         raise CardNotFound()
-    row = await tx.row(_LOCK_CARD, card_uuid)
+    row = await lock_card_columns(tx, card_uuid, CARD_COLUMNS)
     assert row is not None, "the account's lock was taken through this card"
     old = dict(zip(CARD_COLUMNS, row, strict=True))
     for key in ("uuid", "user_uuid", "account_uuid", "bin_uuid"):
@@ -131,7 +122,7 @@ async def replace_card(
     if old["status"] == "closed":
         raise CardClosed()
     new = await _new_card(tx, cipher, old, now)
-    await tx.execute(_CLOSE, card_uuid, reason, new["uuid"], now)
+    await close_replaced(tx, card_uuid, reason, new["uuid"], now)
     await _transfer(tx, old, new, now)
     replacement = await own_card(tx, user_uuid, new["uuid"])
     assert replacement is not None

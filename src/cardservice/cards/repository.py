@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from cardservice.cards.records import card_columns, card_order
@@ -130,13 +131,88 @@ async def card_by_fingerprint(
     return await reader.row(sql, fingerprint)
 
 
-_SUCCESSOR = "SELECT replaced_by FROM cards WHERE uuid = $1"
+async def card_balance(tx: Tx, card_uuid: uuid.UUID) -> int:
+    """The card's balance as it is now (its row locked by the caller)."""
+    return int(await tx.value("SELECT balance FROM cards WHERE uuid = $1", card_uuid))
 
 
-async def successor(tx: Tx, card_uuid: uuid.UUID) -> uuid.UUID:
-    """The card that money released for `card_uuid` goes to (API.md §15): itself, or the
-    card that replaced it (and whatever replaced that one in turn)."""
-    current = card_uuid
-    while (following := as_uuid(await tx.value(_SUCCESSOR, current))) is not None:
-        current = following
-    return current
+async def update_card(tx: Tx, card_uuid: uuid.UUID, columns: dict[str, Any], now: datetime) -> None:
+    """Set the named columns of the card (names are ours, never the caller's) and its
+    `updated_at`."""
+    sets = ", ".join(f"{name} = ${i}" for i, name in enumerate(columns, start=3))
+    await tx.execute(
+        f"UPDATE cards SET updated_at = $2, {sets} WHERE uuid = $1",  # noqa: S608 - column names
+        card_uuid,
+        now,
+        *columns.values(),
+    )
+
+
+async def existing_tags(tx: Tx, slugs: Sequence[str]) -> set[str]:
+    """Which of the slugs name a transaction tag."""
+    rows = await tx.rows(
+        f"SELECT slug FROM transaction_tags WHERE slug IN {in_list(len(slugs))}",  # noqa: S608
+        *slugs,
+    )
+    return {row["slug"] for row in rows}
+
+
+# The statements of a purchase. Parameters: $1 user, $2 account or BIN.
+CONTEXT = """
+SELECT u.name,
+       (SELECT max(sort_order) FROM cards WHERE user_uuid = $1) AS last_sort,
+       b.uuid AS bin_uuid, b.bin, b.brand, b.currency, b.status,
+       o.slug AS fee_slug, o.kind AS fee_kind, o.value AS fee_value,
+       p.bin_uuids AS program_bins, p.card_validity_months
+FROM users u LEFT JOIN bins b ON b.uuid = $2
+             LEFT JOIN user_fee_overrides o ON o.user_uuid = u.uuid
+             LEFT JOIN programs p ON p.uuid = u.program_uuid
+WHERE u.uuid = $1"""
+
+
+# A card's event that no table change makes (a reveal, API.md §13): inserted with `data`
+# NULL, which the unit fills with the card's record before it commits
+# (`events.outbox.complete_events`), so it is sequenced and delivered like any other.
+_INSERT_EVENT = (
+    "INSERT INTO events (uuid, type, user_uuid, object_type, object_uuid, created_at)"
+    " VALUES ($1, $2, $3, 'card', $4, $5)"
+)
+
+
+async def insert_card_event(
+    tx: Tx, type_: str, user_uuid: uuid.UUID, card_uuid: uuid.UUID, now: datetime
+) -> uuid.UUID:
+    """One event of the card in the caller's unit; its uuid."""
+    event = uuid.uuid4()
+    await tx.execute(_INSERT_EVENT, event, type_, user_uuid, card_uuid, now)
+    return event
+
+
+async def sample_of_numbers(reader: Reader, limit: int) -> Sequence[Row]:
+    """Up to `limit` cards' number ciphertexts and fingerprints (`cardservice keys check`)."""
+    return await reader.rows(
+        "SELECT pan_ciphertext, pan_fingerprint FROM cards ORDER BY uuid LIMIT $1", limit
+    )
+
+
+_VALIDITY = (
+    "SELECT p.card_validity_months FROM users u JOIN programs p ON p.uuid = u.program_uuid"
+    " WHERE u.uuid = $1"
+)
+_CLOSE_REPLACED = (
+    "UPDATE cards SET status = 'closed', closed_reason = $2, replaced_by = $3, updated_at = $4"
+    " WHERE uuid = $1"
+)
+
+
+async def program_validity(tx: Tx, user_uuid: uuid.UUID) -> int | None:
+    """The card validity (months) of the user's program; None outside a program."""
+    value = await tx.value(_VALIDITY, user_uuid)
+    return None if value is None else int(value)
+
+
+async def close_replaced(
+    tx: Tx, card_uuid: uuid.UUID, reason: str, replaced_by: uuid.UUID, now: datetime
+) -> None:
+    """Close a replaced card (`lost`, `stolen`, …), naming its replacement (API.md §15)."""
+    await tx.execute(_CLOSE_REPLACED, card_uuid, reason, replaced_by, now)

@@ -21,11 +21,11 @@ from typing import Protocol
 
 from cardservice.audit.repository import Actor, action_times_since, record_audit
 from cardservice.auth.credentials import use_step_up_code
+from cardservice.cards import repository
 from cardservice.cards.changes import CardClosed
 from cardservice.cards.repository import lock_own_card_secret
 from cardservice.cards.schemas import CardDetails
 from cardservice.errors import CardNotFound, RateLimited, ServiceError
-from cardservice.events.repository import insert_event
 from cardservice.sql import Tx
 
 REVEALS_PER_HOUR = 10
@@ -98,5 +98,7 @@ async def reveal_card(tx: Tx, cipher: DetailsCipher, request: RevealRequest) -> 
         request_id=request.request_id,
         at=request.now,
     )
-    await insert_event(tx, REVEAL_EVENT, request.user_uuid, "card", request.card_uuid, request.now)
+    await repository.insert_card_event(
+        tx, REVEAL_EVENT, request.user_uuid, request.card_uuid, request.now
+    )
     return details

@@ -11,6 +11,7 @@ from fastapi.responses import Response
 from cardservice.auth.dependencies import CallerA, CallerB, count_failed_attempt
 from cardservice.cards import purchase, reveal, service
 from cardservice.cards.changes import change_card
+from cardservice.cards.replacement import replace_card
 from cardservice.cards.schemas import (
     BuyCardsRequest,
     BuyCardsResult,
@@ -19,25 +20,20 @@ from cardservice.cards.schemas import (
     CardList,
     CardRecord,
     FavoriteRequest,
+    ReplaceCardRequest,
     RevealRequest,
     SortRequest,
 )
 from cardservice.db import Db
+from cardservice.encoding import dumps
 from cardservice.errors import RateLimited
 from cardservice.filters import BOOLEAN, UUID, filters_parameter, one_of, read_filters, text
 from cardservice.idempotency import StoredResponse, act_once
 from cardservice.models.base import utcnow
-from cardservice.openapi import (
-    BEARER_ONLY,
-    BEARER_OR_MFA,
-    UUID_PATTERN,
-    Done,
-    Envelope,
-    PagedEnvelope,
-)
-from cardservice.pages import CardPage
+from cardservice.openapi import BEARER_ONLY, BEARER_OR_MFA, Done, Envelope, PagedEnvelope
+from cardservice.patterns import UUID_PATTERN
 from cardservice.sql import Tx
-from cardservice.web import JSONResponse, Router, body_schema, done, ok, read_json
+from cardservice.web import CardPage, JSONResponse, Router, body_schema, done, ok, read_json
 
 router = Router(tags=["cards"])
 
@@ -61,7 +57,8 @@ async def buy_cards(request: Request, caller: CallerA, db: Db) -> Response:
     cipher = request.app.state.cipher
 
     async def buy(tx: Tx) -> StoredResponse:
-        return await purchase.buy_cards(tx, cipher, caller.user_uuid, body)
+        result = await purchase.buy_cards(tx, cipher, caller.user_uuid, body)
+        return StoredResponse(201, dumps({"success": True, "data": result}))
 
     fingerprint = purchase.request_fingerprint(body)
     result = await act_once(db, caller.user_uuid, body.external_id, fingerprint, buy)
@@ -185,3 +182,24 @@ async def reveal_card(
             raise RateLimited(verdict.retry_after) from None
         raise
     return ok(details.model_dump(), headers=NO_STORE)
+
+
+@router.post(
+    "/card/{cardUuid:uuid36}/replace",
+    status_code=201,
+    response_model=Envelope[CardRecord],
+    openapi_extra={**BEARER_OR_MFA, **body_schema(ReplaceCardRequest)},
+    summary="Replace a card: a new number, the same settings and balance",
+)
+async def replace(
+    request: Request,
+    caller: CallerA,
+    db: Db,
+    card_uuid: Annotated[str, Path(alias="cardUuid", pattern=UUID_PATTERN)],
+) -> JSONResponse:
+    body = await read_json(request, ReplaceCardRequest)
+    cipher, card, now = request.app.state.cipher, uuid.UUID(card_uuid), utcnow()
+    record = await db.transact(
+        lambda tx: replace_card(tx, cipher, caller.user_uuid, card, body.reason, now)
+    )
+    return ok(record, status_code=201)

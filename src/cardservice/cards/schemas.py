@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from decimal import Decimal
-from typing import Annotated, Literal, Self
+from typing import Annotated, Any, Literal, Self
 from uuid import UUID
 
 from pydantic import (
@@ -26,22 +26,11 @@ from cardservice.money_types import (
     PositiveAmount,
     WholeNumber,
 )
-
-UuidStr = Annotated[
-    str,
-    StringConstraints(
-        pattern=r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
-    ),
-]
-
+from cardservice.request_types import StrictRequest, UuidStr
 
 # API.md §13: single_use closes after its first capture; merchant_locked stays with the
-# merchant of its first approved authorization (cards/types.py)
+# merchant of its first approved authorization (transactions/card_types.py)
 CardType = Literal["multi_use", "single_use", "merchant_locked"]
-
-
-class StrictRequest(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
 
 
 class HolderAddress(BaseModel):
@@ -203,7 +192,10 @@ class SortRequest(StrictRequest):
 
 Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$", max_length=64)]
 CountryCode = Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}$")]
-Limit = Annotated[PositiveAmount | None, WithJsonSchema(POSITIVE_AMOUNT_SCHEMA)]
+# null is a value here ("no limit", "no amount"), and the schema says so
+NULLABLE_POSITIVE_AMOUNT = {"anyOf": [POSITIVE_AMOUNT_SCHEMA, {"type": "null"}]}
+NULLABLE_AMOUNT = {"anyOf": [AMOUNT_SCHEMA, {"type": "null"}]}
+Limit = Annotated[PositiveAmount | None, WithJsonSchema(NULLABLE_POSITIVE_AMOUNT)]
 
 
 class SpendingControls(StrictRequest):
@@ -234,8 +226,8 @@ class AutoReplenishIn(StrictRequest):
     """`enabled: true` needs `amount` and `min_balance`; `enabled: false` turns it off."""
 
     enabled: bool
-    amount: Annotated[PositiveAmount | None, WithJsonSchema(POSITIVE_AMOUNT_SCHEMA)] = None
-    min_balance: Annotated[Amount | None, WithJsonSchema(AMOUNT_SCHEMA)] = None
+    amount: Annotated[PositiveAmount | None, WithJsonSchema(NULLABLE_POSITIVE_AMOUNT)] = None
+    min_balance: Annotated[Amount | None, WithJsonSchema(NULLABLE_AMOUNT)] = None
 
     @model_validator(mode="after")
     def _amounts_when_enabled(self) -> Self:
@@ -246,14 +238,30 @@ class AutoReplenishIn(StrictRequest):
         return self
 
 
+def _not_null(schema: dict[str, Any]) -> None:
+    """The field's schema without its `null` option and its `null` default."""
+    schema.pop("default", None)
+    options = [o for o in schema.pop("anyOf", []) if o != {"type": "null"}]
+    if len(options) == 1:
+        schema.update(options[0])
+    elif options:
+        schema["anyOf"] = options
+
+
+def omittable() -> Any:
+    """A field (typed `X | None`) that may be left out but not sent as `null` (a validator
+    refuses it): its schema admits no null and shows no `null` default."""
+    return Field(default=None, json_schema_extra=_not_null)
+
+
 class CardChangeRequest(StrictRequest):
     """PATCH /card/{cardUuid}: any of these; a field left out is left as it is."""
 
-    status: Literal["active", "frozen", "closed"] | None = None
+    status: Literal["active", "frozen", "closed"] | None = omittable()
     description: Annotated[str, StringConstraints(max_length=255)] | None = None
     holder_name: Annotated[str, StringConstraints(min_length=1, max_length=120)] | None = None
     holder_address: HolderAddressIn | None = None
-    auto_replenish: AutoReplenishIn | None = None
+    auto_replenish: AutoReplenishIn | None = omittable()
     spending_controls: SpendingControls | None = None
 
     @field_validator("status", "auto_replenish", mode="before")

@@ -12,7 +12,7 @@ import httpx
 import orjson
 from starlette.types import ASGIApp
 
-from cardservice.web import dumps
+from cardservice.encoding import dumps
 
 INTERNAL_BASE = "http://cardservice.internal"
 PAGE_SIZE = 100
@@ -60,11 +60,13 @@ def _checked(response: httpx.Response) -> httpx.Response:
 
 
 class Api:
-    """Calls into the app as the user; bodies are decoded with exact decimals."""
+    """Calls into the app as the user, from the browser's own client address (so a bad
+    session cookie is counted against that browser, API.md §8, not against 127.0.0.1);
+    bodies are decoded with exact decimals."""
 
-    def __init__(self, app: ASGIApp, token: str) -> None:
+    def __init__(self, app: ASGIApp, token: str, client_address: str) -> None:
         self._client = httpx.AsyncClient(
-            transport=httpx.ASGITransport(app=app),
+            transport=httpx.ASGITransport(app=app, client=(client_address, 0)),
             base_url=INTERNAL_BASE,
             headers={"Authorization": f"Bearer {token}"},
         )

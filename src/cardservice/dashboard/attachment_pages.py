@@ -24,7 +24,7 @@ from cardservice.dashboard.pages import PageNumber
 from cardservice.dashboard.views import act, as_user, field_errors, page_links, show
 from cardservice.dashboard.web import redirect, render
 from cardservice.errors import BadRequest, PayloadTooLarge
-from cardservice.openapi import UUID_PATTERN
+from cardservice.patterns import UUID_PATTERN
 from cardservice.web import Router, read_limited
 
 router = Router(prefix="/app", include_in_schema=False)

@@ -19,7 +19,7 @@ from cardservice.dashboard.api import Api, ApiError
 from cardservice.dashboard.pages import PageNumber
 from cardservice.dashboard.views import act, field_errors, page_links, show
 from cardservice.dashboard.web import redirect, render
-from cardservice.openapi import UUID_PATTERN
+from cardservice.patterns import UUID_PATTERN
 from cardservice.web import Router
 
 router = Router(prefix="/app", include_in_schema=False)

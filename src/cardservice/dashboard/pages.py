@@ -26,7 +26,7 @@ from cardservice.dashboard.web import (
     redirect,
 )
 from cardservice.disputes.schemas import DisputeReason
-from cardservice.openapi import UUID_PATTERN
+from cardservice.patterns import UUID_PATTERN
 from cardservice.transactions.schemas import TransactionStatus, TransactionType
 from cardservice.web import Router
 

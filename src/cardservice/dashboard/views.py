@@ -10,6 +10,7 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import Response
 
+from cardservice.auth.address import client_address
 from cardservice.dashboard.api import Api, ApiError, SignedOut
 from cardservice.dashboard.web import (
     COOKIE_PATH,
@@ -35,7 +36,8 @@ async def as_user(request: Request, work: Work) -> Response:
     if not token:
         return to_sign_in(request)
     try:
-        async with Api(request.app, token) as api:
+        address = client_address(request, request.app.state.settings.trusted_proxy_networks)
+        async with Api(request.app, token, address) as api:
             return await work(api)
     except SignedOut:
         return to_sign_in(request)

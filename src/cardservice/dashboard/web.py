@@ -12,6 +12,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
+from cardservice.auth.address import client_scheme
 from cardservice.web import read_limited
 
 SESSION_COOKIE = "cs_session"
@@ -62,8 +63,17 @@ async def read_form(request: Request) -> dict[str, str]:
     return {name: values[0] for name, values in fields.items()}
 
 
+def over_https(request: Request) -> bool:
+    """The browser reached us over https: `CARDSERVICE_PUBLIC_URL` is https, or the request
+    itself (or a trusted proxy's `X-Forwarded-Proto`) says so."""
+    settings = request.app.state.settings
+    if settings.public_url.startswith("https://"):
+        return True
+    return client_scheme(request, settings.trusted_proxy_networks) == "https"
+
+
 def set_cookie(request: Request, response: Response, name: str, value: str, max_age: int) -> None:
-    """HttpOnly, SameSite=Strict, Secure when the page came over https, scoped to /app."""
+    """HttpOnly, SameSite=Strict, Secure when the browser came over https, scoped to /app."""
     response.set_cookie(
         name,
         value,
@@ -71,7 +81,7 @@ def set_cookie(request: Request, response: Response, name: str, value: str, max_
         path=COOKIE_PATH,
         httponly=True,
         samesite="strict",
-        secure=request.url.scheme == "https",
+        secure=over_https(request),
     )
 
 

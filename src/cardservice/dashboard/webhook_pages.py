@@ -20,7 +20,7 @@ from cardservice.dashboard.pages import PageNumber
 from cardservice.dashboard.views import act, field_errors, page_links, refused, show
 from cardservice.dashboard.web import redirect, render
 from cardservice.events.schemas import EVENT_TYPES
-from cardservice.openapi import UUID_PATTERN
+from cardservice.patterns import UUID_PATTERN
 from cardservice.web import Router
 
 router = Router(prefix="/app", include_in_schema=False)

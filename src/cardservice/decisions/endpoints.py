@@ -13,6 +13,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from cardservice.decisions.repository import (
+    DELETE_ENDPOINT,
+    NOTE_FAILURE,
+    NOTE_RECOVERY,
+    PUT_ENDPOINT,
+    READ_ENDPOINT,
+)
 from cardservice.decisions.schemas import AuthorizationEndpointRequest
 from cardservice.errors import NotFound
 from cardservice.models.base import utcnow
@@ -21,30 +28,6 @@ from cardservice.sql import Reader, Row, Tx, as_datetime, iso_z
 
 STAND_IN_AFTER = 5
 STAND_IN_SECONDS = 60
-
-_COLUMNS = (
-    "url, secret_ciphertext, timeout_ms, on_timeout, consecutive_failures, stand_in_until,"
-    " created_at, updated_at"
-)
-_READ = f"SELECT {_COLUMNS} FROM authorization_endpoints WHERE user_uuid = $1"  # noqa: S608
-_PUT = f"""
-INSERT INTO authorization_endpoints (user_uuid, {_COLUMNS})
-VALUES ($1, $2, $3, $4, $5, 0, NULL, $6, $6)
-ON CONFLICT (user_uuid) DO UPDATE SET url = EXCLUDED.url,
-  secret_ciphertext = EXCLUDED.secret_ciphertext, timeout_ms = EXCLUDED.timeout_ms,
-  on_timeout = EXCLUDED.on_timeout, consecutive_failures = 0, stand_in_until = NULL,
-  updated_at = EXCLUDED.updated_at
-RETURNING {_COLUMNS}"""  # noqa: S608 - constant columns
-_DELETE = "DELETE FROM authorization_endpoints WHERE user_uuid = $1 RETURNING user_uuid"
-# $1 user, $2 the end of a stand-in if this failure starts one, $3 STAND_IN_AFTER
-_FAILED = """
-UPDATE authorization_endpoints SET consecutive_failures = consecutive_failures + 1,
-  stand_in_until = CASE WHEN consecutive_failures + 1 >= $3 THEN $2 ELSE stand_in_until END
-WHERE user_uuid = $1"""
-_RECOVERED = (
-    "UPDATE authorization_endpoints SET consecutive_failures = 0, stand_in_until = NULL"
-    " WHERE user_uuid = $1"
-)
 
 
 class NoEndpoint(NotFound):
@@ -95,7 +78,7 @@ async def put_endpoint(
     """Set (or replace) the user's endpoint with a new secret; its health starts afresh.
     The record carries the secret: this is the only time it is shown."""
     row = await tx.row(
-        _PUT,
+        PUT_ENDPOINT,
         user_uuid,
         body.url,
         cipher.encrypt(secret),
@@ -109,7 +92,7 @@ async def put_endpoint(
 
 async def endpoint_record(reader: Reader, user_uuid: uuid.UUID) -> dict[str, Any]:
     """The user's endpoint without its secret; 404 when none is set."""
-    row = await reader.row(_READ, user_uuid)
+    row = await reader.row(READ_ENDPOINT, user_uuid)
     if row is None:
         raise NoEndpoint()
     return _record(row)
@@ -117,13 +100,13 @@ async def endpoint_record(reader: Reader, user_uuid: uuid.UUID) -> dict[str, Any
 
 async def delete_endpoint(tx: Tx, user_uuid: uuid.UUID) -> None:
     """Remove the user's endpoint; 404 when none is set."""
-    if await tx.value(_DELETE, user_uuid) is None:
+    if await tx.value(DELETE_ENDPOINT, user_uuid) is None:
         raise NoEndpoint()
 
 
 def endpoint_in(row: Row, cipher: CardCipher) -> Endpoint | None:
     """The decision endpoint carried by the engine's locked card row (`endpoint_*` columns,
-    `transactions.balances.lock_card_with_fees`), or None when the user has none."""
+    `transactions.locks.lock_card_with_fees`), or None when the user has none."""
     if row["endpoint_url"] is None:
         return None
     return Endpoint(
@@ -139,9 +122,9 @@ def endpoint_in(row: Row, cipher: CardCipher) -> Endpoint | None:
 async def note_failure(tx: Tx, user_uuid: uuid.UUID, now: datetime) -> None:
     """One more timeout or error in a row; the fifth starts a stand-in."""
     until = now + timedelta(seconds=STAND_IN_SECONDS)
-    await tx.execute(_FAILED, user_uuid, until, STAND_IN_AFTER)
+    await tx.execute(NOTE_FAILURE, user_uuid, until, STAND_IN_AFTER)
 
 
 async def note_recovery(tx: Tx, user_uuid: uuid.UUID) -> None:
     """A good answer: the failure count starts again from zero."""
-    await tx.execute(_RECOVERED, user_uuid)
+    await tx.execute(NOTE_RECOVERY, user_uuid)

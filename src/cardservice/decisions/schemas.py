@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from cardservice.cards.schemas import StrictRequest
+from cardservice.request_types import StrictRequest
 
 OnTimeout = Literal["approve", "decline"]
 

@@ -1,24 +1,14 @@
-"""An authorization with the user's decision endpoint in the loop (API.md §10).
+"""The user's decision endpoint asked about an authorization (API.md §10): one step of
+`transactions.authorize.authorize_card`, which holds no unit of work open while it runs.
 
-No database transaction or row lock is held while the endpoint thinks:
-
-1. unit 1 takes the locks and applies the rules (`engine.decide`; the endpoint's row is
-   read with the locked card, so a user without one pays no extra round trip); a decline by
-   the rules is recorded there and then (`decision` = `rules`), and so is every answer of a
-   user without an endpoint, or with one in stand-in; an approval to ask about commits
-   nothing;
-2. the endpoint is asked, with no unit open: a signed POST (Standard Webhooks, event type
-   `authorization.request`, `webhook-id` = the transaction's uuid), no redirects, answered
-   within `timeout_ms` by `{"approved": true|false, "reason"?: "..."}`; a timeout gives
-   `decision` = `timeout`, anything else that is not such an answer (a refused connection,
-   a non-2xx status, a body that is not that object) `endpoint_error`: both take
-   `on_timeout`;
-3. the endpoint's health is noted in a small unit of its own (endpoints.py: five failures in
-   a row put it in stand-in for 60 s, where every authorization takes `on_timeout` at once
-   with `decision` = `stand_in`);
-4. unit 2 locks again, decides again (funds, limits and the card's status may have moved
-   meanwhile: a decline then is the rules', whatever the endpoint said), applies the answer
-   and records.
+The endpoint is asked with a signed POST (Standard Webhooks, event type
+`authorization.request`, `webhook-id` = the transaction's uuid), no redirects, answered
+within `timeout_ms` by `{"approved": true|false, "reason"?: "..."}`; a timeout gives
+`decision` = `timeout`, anything else that is not such an answer (a refused connection, a
+non-2xx status, a body that is not that object) `endpoint_error`: both take `on_timeout`.
+Its health is then noted in a small unit of its own (endpoints.py: five failures in a row
+put it in stand-in for 60 s, where every authorization takes `on_timeout` at once with
+`decision` = `stand_in`).
 """
 
 from __future__ import annotations
@@ -31,56 +21,23 @@ from typing import Any
 import orjson
 
 from cardservice.db import Database
-from cardservice.decisions.endpoints import Endpoint, endpoint_in, note_failure, note_recovery
-from cardservice.ledger.money import from_minor
+from cardservice.decisions.endpoints import Endpoint, note_failure, note_recovery
+from cardservice.encoding import dumps
 from cardservice.models.base import utcnow
 from cardservice.outbound import CallFailed, Outbound, UrlNotAllowed, signed_headers
-from cardservice.security import CardCipher
-from cardservice.sql import Tx, text_uuid
-from cardservice.transactions.engine import Authorization, Decided, Verdict, authorize, decide
-from cardservice.transactions.engine import record as record_answer
-from cardservice.web import dumps
 
 EVENT_TYPE = "authorization.request"
 MAX_ANSWER_BYTES = 16_384  # an answer is a small object; a longer body is an error
 
 
 @dataclass(frozen=True, slots=True)
-class Question:
-    """What unit 1 leaves to ask: the endpoint and the event it is sent."""
+class Verdict:
+    """The decision endpoint's answer, applied when the rules approve: `decision` is
+    `endpoint`, `timeout`, `endpoint_error` or `stand_in`."""
 
-    endpoint: Endpoint
-    event: dict[str, Any]
-
-
-def request_event(request: Authorization, decided: Decided) -> dict[str, Any]:
-    """What the endpoint is sent: an event `{uuid, type, created_at, data}` whose data is the
-    authorization as it would be recorded if approved."""
-    card = decided.card
-    return {
-        "uuid": str(request.uuid),
-        "type": EVENT_TYPE,
-        "created_at": utcnow(),
-        "data": {
-            "transaction_uuid": str(request.uuid),
-            "card_uuid": str(request.card_uuid),
-            "account_uuid": text_uuid(card["account_uuid"]),
-            "amount": from_minor(decided.amount),
-            "currency": card["currency"] if decided.rate is not None else request.currency,
-            "merchant_amount": from_minor(request.amount),
-            "merchant_currency": request.currency,
-            "fee": from_minor(decided.fee),
-            "parent_uuid": text_uuid(request.parent_uuid),  # an increment of this purchase
-            "merchant": {
-                "name": request.merchant_name,
-                "mcc": request.mcc,
-                "country": request.merchant_country,
-                "city": request.merchant_city,
-            },
-            "tag": request.tag,
-            "card_balance": from_minor(card["balance"]),
-        },
-    }
+    approved: bool
+    decision: str
+    reason: str | None = None
 
 
 def _answer(status: int, body: bytes | None) -> tuple[bool, str | None] | None:
@@ -98,7 +55,11 @@ def _answer(status: int, body: bytes | None) -> tuple[bool, str | None] | None:
 
 
 async def ask(
-    http: Outbound, endpoint: Endpoint, event: dict[str, Any], allow_private: bool
+    http: Outbound,
+    endpoint: Endpoint,
+    event: dict[str, Any],
+    allow_private: bool,
+    answer_within: float | None = None,
 ) -> Verdict:
     """POST the signed event and read the answer within the endpoint's timeout (the whole
     exchange, not each phase of it), to the address its host resolves to now, checked as
@@ -107,8 +68,11 @@ async def ask(
     body = dumps(event)
     headers = signed_headers([endpoint.secret], event["uuid"], body, utcnow())
     fallback = endpoint.approve_on_timeout
+    wait = endpoint.timeout_ms / 1000
+    if answer_within is not None:  # the channel's own deadline is shorter (ISO 8583: 3 s)
+        wait = min(wait, answer_within)
     try:
-        async with asyncio.timeout(endpoint.timeout_ms / 1000):
+        async with asyncio.timeout(wait):
             reply = await http.post(
                 endpoint.url, body, headers, allow_private=allow_private, limit=MAX_ANSWER_BYTES
             )
@@ -122,7 +86,7 @@ async def ask(
     return Verdict(answer[0], "endpoint", answer[1])
 
 
-async def _note_health(
+async def note_health(
     db: Database, user_uuid: uuid.UUID, endpoint: Endpoint, verdict: Verdict
 ) -> None:
     """A unit of its own, and only when the count changes (a healthy endpoint costs none)."""
@@ -131,40 +95,3 @@ async def _note_health(
         await db.transact(lambda tx: note_failure(tx, user_uuid, now))
     elif endpoint.consecutive_failures:
         await db.transact(lambda tx: note_recovery(tx, user_uuid))
-
-
-async def authorize_card(
-    db: Database,
-    http: Outbound,
-    cipher: CardCipher,
-    user_uuid: uuid.UUID,
-    request: Authorization,
-    *,
-    allow_private: bool,
-) -> dict[str, Any]:
-    """Answer one authorization, asking the user's decision endpoint when one is set and the
-    rules approve. Returns the transaction's row.
-
-    Unit 1 decides under the locks; the endpoint's row comes with the locked card. Without an
-    endpoint (or in its stand-in), or when the rules decline, unit 1 records the answer and
-    that is all; otherwise it writes nothing and the endpoint is asked (`allow_private`:
-    whether its host may resolve to a private address, `Settings.private_urls_allowed`)."""
-
-    async def rules_first(tx: Tx) -> tuple[dict[str, Any] | None, Question | None]:
-        now = utcnow()
-        decided = await decide(tx, cipher, user_uuid, request, now)
-        endpoint = endpoint_in(decided.card, cipher)
-        if not decided.approved or endpoint is None:
-            return await record_answer(tx, user_uuid, request, decided, None, now), None
-        if endpoint.in_stand_in(now):
-            stand_in = Verdict(endpoint.approve_on_timeout, "stand_in")
-            return await record_answer(tx, user_uuid, request, decided, stand_in, now), None
-        return None, Question(endpoint, request_event(request, decided))
-
-    recorded, question = await db.transact(rules_first)
-    if recorded is not None:
-        return recorded
-    assert question is not None
-    verdict = await ask(http, question.endpoint, question.event, allow_private)
-    await _note_health(db, user_uuid, question.endpoint, verdict)
-    return await db.transact(lambda tx: authorize(tx, cipher, user_uuid, request, verdict))

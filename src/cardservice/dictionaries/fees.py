@@ -6,6 +6,7 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from cardservice.dictionaries import repository
 from cardservice.sql import Reader, Tx
 
 DEFAULT_PLAN = "default"
@@ -38,14 +39,13 @@ class FeeSchedule:
 # data that only a migration changes (`catalogue.loader`), and a deploy restarts the service.
 # A user's overrides are read on every call.
 _default_plans: dict[str, dict[str, Fee]] = {}
-_DEFAULT_PLAN = "SELECT slug, name, kind, value FROM fee_rates WHERE plan = $1 ORDER BY position"
 
 
 async def default_plan(source: Reader | Tx) -> dict[str, Fee]:
     """The default plan's fees by slug, in plan order (cached per database)."""
     plan = _default_plans.get(source.key)
     if plan is None:
-        rows = await source.rows(_DEFAULT_PLAN, DEFAULT_PLAN)
+        rows = await repository.plan_rows(source, DEFAULT_PLAN)
         plan = _default_plans[source.key] = {
             row["slug"]: Fee(row["slug"], row["name"], row["kind"], row["value"]) for row in rows
         }
@@ -63,7 +63,5 @@ def with_overrides(plan: dict[str, Fee], overrides: Iterable[tuple[str, str, int
 
 async def fee_schedule(reader: Reader, user_uuid: uuid.UUID) -> FeeSchedule:
     """The user's fees: the default plan, each fee replaced by the user's override if any."""
-    overrides = await reader.rows(
-        "SELECT slug, kind, value FROM user_fee_overrides WHERE user_uuid = $1", user_uuid
-    )
+    overrides = await repository.override_rows(reader, user_uuid)
     return with_overrides(await default_plan(reader), [tuple(row) for row in overrides])

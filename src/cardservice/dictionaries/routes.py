@@ -21,7 +21,7 @@ from cardservice.dictionaries.schemas import (
 )
 from cardservice.ledger.money import from_minor
 from cardservice.openapi import BEARER_OR_MFA, PUBLIC, Envelope
-from cardservice.web import JSONResponse, Router, cacheable, ok
+from cardservice.web import JSONResponse, QueryText, Router, cacheable, ok
 
 router = Router(prefix="/dictionary", tags=["dictionaries"])
 
@@ -78,7 +78,7 @@ async def list_popular_tags(request: Request, db: Db) -> Response:
 async def search_tags(
     request: Request,
     db: Db,
-    search: Annotated[str, Query(min_length=1, max_length=64, description="Part of a name")],
+    search: Annotated[QueryText, Query(min_length=1, max_length=64, description="Part of a name")],
 ) -> Response:
     return cacheable(request, await service.search_tags(db.reader, search), max_age=POPULAR_MAX_AGE)
 

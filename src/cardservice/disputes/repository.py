@@ -6,10 +6,18 @@ import uuid
 from typing import Any
 
 from cardservice.disputes.records import NEWEST_FIRST, dispute_columns, dispute_record
-from cardservice.disputes.service import DisputeNotFound
+from cardservice.errors import DisputeNotFound
 from cardservice.sql import Reader
 
 DISPUTE_COLUMNS = dispute_columns("d")
+# The statements of disputes.service's writes.
+OPEN_DISPUTE = "SELECT 1 FROM disputes WHERE transaction_uuid = $1 AND status = 'open'"
+DISPUTE_OF_USER = "SELECT transaction_uuid FROM disputes WHERE uuid = $1 AND user_uuid = $2"
+LOCK_DISPUTE = f"SELECT {DISPUTE_COLUMNS} FROM disputes d WHERE d.uuid = $1 FOR NO KEY UPDATE"  # noqa: S608
+RESOLVE = """
+UPDATE disputes SET status = $2, resolved_at = $3, updated_at = $3, credit_transaction_uuid = $4
+WHERE uuid = $1"""
+EVIDENCE_COUNT = "SELECT count(*) FROM attachments WHERE user_uuid = $1 AND uuid IN "
 
 
 def _where(user_uuid: uuid.UUID, filters: dict[str, Any]) -> tuple[str, list[Any]]:

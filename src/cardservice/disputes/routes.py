@@ -15,9 +15,9 @@ from cardservice.disputes.schemas import DisputeRecord, DisputeStatus, OpenDispu
 from cardservice.disputes.service import open_dispute
 from cardservice.filters import UUID, filters_parameter, one_of, read_filters
 from cardservice.ledger.money import to_minor
-from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope, PagedEnvelope
-from cardservice.pages import StandardPage
-from cardservice.web import JSONResponse, Router, body_schema, ok, read_json
+from cardservice.openapi import BEARER_OR_MFA, Envelope, PagedEnvelope
+from cardservice.patterns import UUID_PATTERN
+from cardservice.web import JSONResponse, Router, StandardPage, body_schema, ok, read_json
 
 router = Router(tags=["disputes"])
 

@@ -21,20 +21,24 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from cardservice.attachments.service import AttachmentNotFound
-from cardservice.disputes.records import DISPUTE_FIELDS, dispute_columns
-from cardservice.errors import NotFound, RuleViolation, TransactionNotFound
+from cardservice.disputes.records import DISPUTE_FIELDS
+from cardservice.disputes.repository import (
+    DISPUTE_OF_USER,
+    EVIDENCE_COUNT,
+    LOCK_DISPUTE,
+    OPEN_DISPUTE,
+    RESOLVE,
+)
+from cardservice.errors import DisputeNotFound, RuleViolation, TransactionNotFound
 from cardservice.ledger.entries import SystemBook, account_leg, book_leg, card_leg, post_entry
 from cardservice.models import Dispute
 from cardservice.models.base import table_of, utcnow
 from cardservice.sql import INTEGRITY_ERRORS, Tx, as_datetime, as_uuid, in_list, insert_sql
-from cardservice.transactions.records import TRANSACTION_FIELDS, transaction_columns
+from cardservice.transactions import locks
+from cardservice.transactions.lifecycle import credited_amount
 from cardservice.transactions.rows import credit_row, insert_transactions
 
 DISPUTE_WINDOW = timedelta(days=120)
-
-
-class DisputeNotFound(NotFound):
-    message = "Dispute not found."
 
 
 class NotDisputable(RuleViolation):
@@ -63,27 +67,6 @@ class DisputeAlreadyResolved(RuleViolation):
 _TABLE = table_of(Dispute)
 _COLUMNS = ("user_uuid", *DISPUTE_FIELDS)
 _INSERT = insert_sql(_TABLE.name, _COLUMNS)
-_PURCHASE = f"{transaction_columns('t')}, t.user_uuid, t.captured_at"
-# Parameters: $1 transaction, $2 user.
-_LOCK_PURCHASE = (
-    f"SELECT {_PURCHASE} FROM transactions t"  # noqa: S608
-    " WHERE t.uuid = $1 AND t.user_uuid = $2 FOR NO KEY UPDATE"
-)
-_LOCK_ACCOUNT = """
-SELECT t.card_uuid FROM transactions t JOIN accounts a ON a.uuid = t.account_uuid
-WHERE t.uuid = $1 AND t.user_uuid = $2
-FOR NO KEY UPDATE OF a"""
-_LOCK_CARD = "SELECT status FROM cards WHERE uuid = $1 FOR NO KEY UPDATE"
-_OPEN_DISPUTE = "SELECT 1 FROM disputes WHERE transaction_uuid = $1 AND status = 'open'"
-_CREDITED = (
-    "SELECT COALESCE(SUM(amount), 0) FROM transactions"
-    " WHERE parent_uuid = $1 AND type = 'dispute_credit'"
-)
-_DISPUTE_OF_USER = "SELECT transaction_uuid FROM disputes WHERE uuid = $1 AND user_uuid = $2"
-_LOCK_DISPUTE = f"SELECT {dispute_columns('d')} FROM disputes d WHERE d.uuid = $1 FOR NO KEY UPDATE"  # noqa: S608
-_RESOLVE = """
-UPDATE disputes SET status = $2, resolved_at = $3, updated_at = $3, credit_transaction_uuid = $4
-WHERE uuid = $1"""
 
 
 def captured_amount(purchase: dict[str, Any]) -> int:
@@ -99,35 +82,16 @@ def captured_at(purchase: dict[str, Any]) -> datetime:
     return stamp
 
 
-async def credited_amount(tx: Tx, purchase_uuid: uuid.UUID) -> int:
-    """What disputes of the purchase credited back (0 or one `dispute_credit`)."""
-    return int(await tx.value(_CREDITED, purchase_uuid))
-
-
 def disputable_amount(purchase: dict[str, Any], credited: int) -> int:
     """What a dispute can still claim: the captured amount less refunds and dispute credits."""
     return captured_amount(purchase) - int(purchase["refunded_amount"]) - credited
-
-
-async def _locked_purchase(
-    tx: Tx, transaction_uuid: uuid.UUID, user_uuid: uuid.UUID
-) -> dict[str, Any]:
-    """The user's transaction, its row locked; anybody else's is 404."""
-    row = await tx.row(_LOCK_PURCHASE, transaction_uuid, user_uuid)
-    if row is None:
-        raise TransactionNotFound()
-    purchase = dict(zip((*TRANSACTION_FIELDS, "user_uuid", "captured_at"), row, strict=True))
-    for key in ("uuid", "card_uuid", "account_uuid", "user_uuid"):
-        purchase[key] = as_uuid(purchase[key])
-    return purchase
 
 
 async def _check_evidence(tx: Tx, user_uuid: uuid.UUID, evidence: list[uuid.UUID]) -> None:
     """Every evidence attachment is one of the user's own; anybody else's is 404."""
     if not evidence:
         return
-    sql = "SELECT count(*) FROM attachments WHERE user_uuid = $1 AND uuid IN "
-    sql += in_list(len(evidence), 2)
+    sql = EVIDENCE_COUNT + in_list(len(evidence), 2)
     if int(await tx.value(sql, user_uuid, *evidence)) != len(set(evidence)):
         raise AttachmentNotFound("An evidence attachment was not found.")
 
@@ -146,13 +110,15 @@ async def open_dispute(
     """A new open dispute of the user's completed card purchase (see the module's rules)."""
     now = now or utcnow()
     evidence = evidence or []
-    purchase = await _locked_purchase(tx, transaction_uuid, user_uuid)
+    purchase = await locks.locked_purchase(tx, transaction_uuid, user_uuid)
+    if purchase is None:
+        raise TransactionNotFound()
     await _check_evidence(tx, user_uuid, evidence)
     if purchase["type"] != "card_purchase" or purchase["status"] != "completed":
         raise NotDisputable(f"A {purchase['status']} {purchase['type']} cannot be disputed.")
     if now > captured_at(purchase) + DISPUTE_WINDOW:
         raise DisputeWindowClosed()
-    if await tx.value(_OPEN_DISPUTE, transaction_uuid) is not None:
+    if await tx.value(OPEN_DISPUTE, transaction_uuid) is not None:
         raise DisputeAlreadyOpen()
     left = disputable_amount(purchase, await credited_amount(tx, transaction_uuid))
     if left <= 0:
@@ -209,14 +175,11 @@ async def resolve_dispute(
     """open → won (the amount back to the card, at most what the purchase still has to give
     back) | lost (nothing moves); a resolved dispute is final."""
     now = now or utcnow()
-    transaction_uuid = as_uuid(await tx.value(_DISPUTE_OF_USER, dispute_uuid, user_uuid))
+    transaction_uuid = as_uuid(await tx.value(DISPUTE_OF_USER, dispute_uuid, user_uuid))
     if transaction_uuid is None:
         raise DisputeNotFound()
-    locked = await tx.row(_LOCK_ACCOUNT, transaction_uuid, user_uuid)
-    assert locked is not None, "a dispute's purchase is the user's and never deleted"
-    card_status = await tx.value(_LOCK_CARD, locked["card_uuid"])
-    purchase = await _locked_purchase(tx, transaction_uuid, user_uuid)
-    row = await tx.row(_LOCK_DISPUTE, dispute_uuid)
+    purchase, card_status = await locks.lock_purchase(tx, user_uuid, transaction_uuid)
+    row = await tx.row(LOCK_DISPUTE, dispute_uuid)
     assert row is not None
     dispute = dict(zip(DISPUTE_FIELDS, row, strict=True))
     if dispute["status"] != "open":
@@ -226,7 +189,7 @@ async def resolve_dispute(
         left = disputable_amount(purchase, await credited_amount(tx, transaction_uuid))
         if (amount := min(int(dispute["amount"]), left)) > 0:
             credit_uuid = await _credit(tx, purchase, amount, card_status, now)
-    await tx.execute(_RESOLVE, dispute_uuid, outcome, now, credit_uuid)
+    await tx.execute(RESOLVE, dispute_uuid, outcome, now, credit_uuid)
     dispute.update(
         status=outcome, resolved_at=now, updated_at=now, credit_transaction_uuid=credit_uuid
     )

@@ -23,7 +23,9 @@ from typing import Any
 
 from cardservice.attachments.service import attachment_record
 from cardservice.cards.records import CARD_FIELDS, card_columns, card_record
+from cardservice.db import add_commit_hook
 from cardservice.disputes.records import DISPUTE_FIELDS, dispute_columns, dispute_record
+from cardservice.encoding import dumps
 from cardservice.sql import Row, Tx, in_list
 from cardservice.transactions.records import (
     TRANSACTION_FIELDS,
@@ -31,7 +33,6 @@ from cardservice.transactions.records import (
     transaction_record,
 )
 from cardservice.transactions.three_ds import code_record
-from cardservice.web import dumps
 
 BATCH = 500
 SEQUENCER_LOCK = 15_001  # pg_advisory_xact_lock key: one sequencer at a time
@@ -180,3 +181,9 @@ async def sequence_events(tx: Tx, limit: int = BATCH) -> list[int]:
     else:
         await tx.execute(_NUMBER_PG, last, ids)
     return ids
+
+
+def register() -> None:
+    """Fill this process's events at the end of every write unit (db.add_commit_hook): each
+    entry that opens a Database calls it at start-up (create_app, the CLI, the benches)."""
+    add_commit_hook(complete_events)

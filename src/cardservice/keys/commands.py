@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from cardservice.cards import repository as cards_repository
 from cardservice.cards.numbers import luhn_valid
 from cardservice.config import Settings
 from cardservice.cvv import key_check_value
@@ -53,7 +54,7 @@ def _create_local(settings: Settings) -> str:
 
 
 def _create_in_token(settings: Settings, *, new_pan_key: bool) -> str:
-    from cardservice.keys.pkcs11_backend import Pkcs11Cipher, TokenError
+    from cardservice.security.pkcs11 import Pkcs11Cipher, TokenError
 
     try:
         cipher = Pkcs11Cipher.from_settings(settings)
@@ -104,9 +105,7 @@ async def cmd_keys_check(args: argparse.Namespace, settings: Settings) -> str:
         raise KeyCommandError(str(exc)) from exc
     db = Database(settings)
     try:
-        rows = await db.reader.rows(
-            "SELECT pan_ciphertext, pan_fingerprint FROM cards ORDER BY uuid LIMIT $1", args.sample
-        )
+        rows = await cards_repository.sample_of_numbers(db.reader, args.sample)
     finally:
         await db.dispose()
     bad = 0

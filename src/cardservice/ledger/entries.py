@@ -10,6 +10,9 @@ last; inserting the entry checks that its postings sum to zero per currency, a p
 entry that already exists is refused, and a posting without its entry fails at commit (the
 foreign key is checked then). Postings and entries are append-only; a posting's currency is
 its holder's; balances are never negative (CHECK).
+
+Every entry is chained at the end of its unit (`ledger.chain.seal`): `hash` over its
+canonical content and the previous entry's hash, in commit order.
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from cardservice.db import add_commit_hook
 from cardservice.errors import RuleViolation
+from cardservice.ledger.chain import seal
 from cardservice.models import Account, Card, JournalEntry, Posting
 from cardservice.models.base import table_of, utcnow
 from cardservice.sql import Tx, insert_sql, row_args
@@ -33,6 +38,8 @@ class SystemBook(StrEnum):
     HOLDS = "holds"  # money authorized on cards and not yet captured or released
     MERCHANTS = "merchants"  # money captured by card merchants
     FEES = "fees"  # fee revenue
+    # what cardholders owe: stand-in authorizations beyond their card's balance (§14 0120)
+    CARDHOLDER_RECEIVABLES = "cardholder_receivables"
 
 
 class InsufficientFunds(RuleViolation):
@@ -186,6 +193,7 @@ async def post_entry(
         return Posted(0, {})
     entry_id = await _write_entry(tx, kind, legs, reference)
     tx.postings += len(legs)
+    tx.ledger_entries.append(entry_id)  # chained at the end of the unit (ledger.chain.seal)
     deltas: dict[tuple[int, uuid.UUID], int] = defaultdict(int)
     for leg in legs:
         if leg.account is not None:
@@ -199,3 +207,8 @@ async def post_entry(
         if delta:
             balances[key] = await _apply(tx, _MOVE_CARD if rank else _MOVE_ACCOUNT, key, delta)
     return Posted(int(entry_id), balances)
+
+
+# Every unit that can post an entry chains it before it commits (ledger/chain.py): the seal
+# is registered wherever the ledger is imported, so no process can write an unchained entry.
+add_commit_hook(seal, last=True)

@@ -10,7 +10,14 @@ from cardservice.models.credential import ApiToken, MfaCode
 from cardservice.models.dispute import Dispute
 from cardservice.models.event import Event
 from cardservice.models.idempotency import IdempotencyKey
-from cardservice.models.ledger import JournalEntry, Posting
+from cardservice.models.ledger import (
+    JournalEntry,
+    LedgerChainHead,
+    LedgerDayTotal,
+    LedgerHolderDay,
+    Posting,
+)
+from cardservice.models.network_message import NetworkMessage
 from cardservice.models.operator import OperatorKey, OperatorRequest, Program, Topup
 from cardservice.models.reference import (
     Bin,
@@ -44,7 +51,11 @@ __all__ = [
     "FxRate",
     "IdempotencyKey",
     "JournalEntry",
+    "LedgerChainHead",
+    "LedgerDayTotal",
+    "LedgerHolderDay",
     "MfaCode",
+    "NetworkMessage",
     "OperatorKey",
     "OperatorRequest",
     "PaymentCurrency",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import BigInteger, ForeignKey, Index, String, text
+from sqlalchemy import BigInteger, ForeignKey, Index, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from cardservice.models.base import Base, Timestamps, UuidPk
@@ -15,7 +15,7 @@ class Transaction(UuidPk, Timestamps, Base):
     __tablename__ = "transactions"
     __table_args__ = (
         Index("ix_transactions_user_created", "user_uuid", "created_at", "uuid"),
-        # covers a spending window's sum (cards/controls.py) as well as the card's pages
+        # covers a spending window's sum (transactions/controls.py) as well as the card's pages
         Index(
             "ix_transactions_card_created",
             *("card_uuid", "created_at", "uuid", "type", "status", "amount", "refunded_amount"),
@@ -83,4 +83,16 @@ class Transaction(UuidPk, Timestamps, Base):
     )
     captured_at: Mapped[datetime | None] = mapped_column(
         doc="when a purchase became completed (set by the database, migration 20261123_21)"
+    )
+    channel: Mapped[str] = mapped_column(
+        String(16), default="sandbox", doc="where it entered: sandbox | iso8583 (20261124_26)"
+    )
+    network: Mapped[str | None] = mapped_column(
+        Text, doc="JSON {stan, rrn, acquirer_id, terminal_id, merchant_id, auth_code} (iso8583)"
+    )
+    stand_in: Mapped[bool] = mapped_column(
+        default=False, doc="approved by the network on the issuer's behalf (an 0120 advice)"
+    )
+    shortfall: Mapped[int] = mapped_column(
+        BigInteger, default=0, doc="a stand-in's amount beyond the card's balance (receivable)"
     )

@@ -15,8 +15,7 @@ from cardservice.filters import UUID, filters_parameter, matching, one_of, read_
 from cardservice.openapi import PagedEnvelope
 from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
 from cardservice.operator.keys import Operator
-from cardservice.pages import StandardPage
-from cardservice.web import JSONResponse, Router, ok
+from cardservice.web import JSONResponse, Router, StandardPage, ok
 
 router = Router(tags=["operator"])
 Reports = Annotated[Operator, Depends(operator_with("reports"))]

@@ -1,4 +1,4 @@
-"""`cardservice operator-keys create|list|revoke` and `cardservice topups expire` (API.md §15).
+"""`cardservice operator-keys create|list|revoke` (API.md §15; `topups expire`: topups/commands.py).
 
 A key is printed once, alone on stdout, when it is created; `list` shows prefixes, never keys.
 """
@@ -6,15 +6,24 @@ A key is printed once, alone on stdout, when it is created; `list` shows prefixe
 from __future__ import annotations
 
 import argparse
-from datetime import datetime
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from cardservice.config import Settings
+from cardservice.db import Database
 from cardservice.sql import Tx
 
 
+async def in_unit(settings: Settings, work: Callable[[Tx], Awaitable[str]]) -> str:
+    """Run `work` as one write unit on the configured database (the routes' own path)."""
+    db = Database(settings)
+    try:
+        return await db.transact(work)
+    finally:
+        await db.dispose()
+
+
 async def _create(args: argparse.Namespace, settings: Settings) -> str:
-    from cardservice.cli import in_unit
     from cardservice.operator.keys import create_key, parse_scopes
 
     scopes = parse_scopes(args.scopes)
@@ -27,7 +36,6 @@ async def _create(args: argparse.Namespace, settings: Settings) -> str:
 
 
 async def _list(_args: argparse.Namespace, settings: Settings) -> str:
-    from cardservice.cli import in_unit
     from cardservice.operator.keys import list_keys
 
     async def work(tx: Tx) -> str:
@@ -44,7 +52,6 @@ def _line(key: dict[str, Any]) -> str:
 
 
 async def _revoke(args: argparse.Namespace, settings: Settings) -> str:
-    from cardservice.cli import in_unit
     from cardservice.operator.keys import revoke_key
 
     async def work(tx: Tx) -> str:
@@ -53,32 +60,8 @@ async def _revoke(args: argparse.Namespace, settings: Settings) -> str:
     return await in_unit(settings, work)
 
 
-async def _expire(args: argparse.Namespace, settings: Settings) -> str:
-    from cardservice.db import Database
-    from cardservice.models.base import utcnow
-    from cardservice.topups.service import sweep_expired_topups
-
-    db = Database(settings)
-    try:
-        return str(await sweep_expired_topups(db, args.now or utcnow()))
-    finally:
-        await db.dispose()
-
-
-def _instant(text: str) -> datetime:
-    from cardservice.cli import CommandError
-
-    try:
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        raise CommandError(f"not an ISO 8601 instant: {text!r}") from None
-    if moment.tzinfo is None:
-        raise CommandError("give the instant with its zone, e.g. 2026-12-01T00:00:00Z")
-    return moment
-
-
 def register(sub: Any) -> None:
-    """Add `operator-keys` and `topups` to the CLI."""
+    """Add `operator-keys` to the CLI."""
     keys = sub.add_parser("operator-keys", help="the program operator's API keys").add_subparsers(
         dest="operator_keys", required=True
     )
@@ -94,7 +77,3 @@ def register(sub: Any) -> None:
     revoke = keys.add_parser("revoke", help="revoke a key by id or prefix; prints how many")
     revoke.add_argument("key", metavar="PREFIX_OR_ID")
     revoke.set_defaults(handler=_revoke)
-    topups = sub.add_parser("topups", help="top-ups").add_subparsers(dest="topups", required=True)
-    expire = topups.add_parser("expire", help="expire the unpaid top-ups due; prints how many")
-    expire.add_argument("--now", type=_instant, help="ISO 8601, e.g. 2026-12-01T00:00:00Z")
-    expire.set_defaults(handler=_expire)

@@ -11,23 +11,13 @@ from typing import Any
 from cardservice.auth.credentials import digest
 from cardservice.errors import NotFound, ValidationFailed
 from cardservice.models.base import utcnow
+from cardservice.operator.repository import KEY_CALLER, KEY_INSERT, KEY_LIST, KEY_REVOKE
 from cardservice.sql import Reader, Tx, as_uuid, iso_z, text_uuid
 
 KEY_PREFIX = "csk_"
 KEY_BYTES = 32
 PREFIX_LENGTH = len(KEY_PREFIX) + 8
 SCOPES = ("users", "funding", "cards", "reports", "network")
-
-_INSERT = """
-INSERT INTO operator_keys (uuid, name, key_hash, prefix, scopes, created_at)
-VALUES ($1, $2, $3, $4, $5, $6)"""
-_LIST = """
-SELECT uuid, name, prefix, scopes, created_at, revoked_at FROM operator_keys
-ORDER BY created_at, uuid"""
-_REVOKE = """
-UPDATE operator_keys SET revoked_at = $1
-WHERE (prefix = $2 OR uuid = $3) AND revoked_at IS NULL RETURNING uuid"""
-_CALLER = "SELECT uuid, scopes FROM operator_keys WHERE key_hash = $1 AND revoked_at IS NULL"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +45,7 @@ async def create_key(tx: Tx, name: str, scopes: list[str]) -> tuple[uuid.UUID, s
     plaintext = KEY_PREFIX + secrets.token_urlsafe(KEY_BYTES)
     key_uuid = uuid.uuid4()
     await tx.execute(
-        _INSERT,
+        KEY_INSERT,
         key_uuid,
         name.strip(),
         digest(plaintext),
@@ -77,7 +67,7 @@ async def list_keys(reader: Reader | Tx) -> list[dict[str, Any]]:
             "created_at": iso_z(row["created_at"]),
             "revoked_at": iso_z(row["revoked_at"]),
         }
-        for row in await reader.rows(_LIST)
+        for row in await reader.rows(KEY_LIST)
     ]
 
 
@@ -89,7 +79,7 @@ async def revoke_key(tx: Tx, prefix_or_id: str) -> int:
         if len(prefix_or_id) < PREFIX_LENGTH:
             raise NotFound("Give the key's id or at least its first 12 characters.") from None
         key_id = None
-    revoked = await tx.rows(_REVOKE, utcnow(), prefix_or_id[:PREFIX_LENGTH], key_id)
+    revoked = await tx.rows(KEY_REVOKE, utcnow(), prefix_or_id[:PREFIX_LENGTH], key_id)
     if not revoked:
         raise NotFound("No live operator key matches.")
     return len(revoked)
@@ -98,7 +88,7 @@ async def revoke_key(tx: Tx, prefix_or_id: str) -> int:
 async def operator_for_key(reader: Reader, key: str) -> Operator | None:
     """The caller of a live operator key, or None."""
     hashed = digest(key)
-    row = await reader.row(_CALLER, hashed)
+    row = await reader.row(KEY_CALLER, hashed)
     if row is None:
         return None
     key_uuid = as_uuid(row["uuid"])

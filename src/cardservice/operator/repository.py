@@ -102,3 +102,17 @@ async def remember_request(
 
 async def transaction_row(reader: Reader | Tx, transaction_uuid: uuid.UUID) -> Row | None:
     return await reader.row(_TRANSACTION, transaction_uuid)
+
+
+# The operator keys' statements (keys.py).
+KEY_INSERT = """
+INSERT INTO operator_keys (uuid, name, key_hash, prefix, scopes, created_at)
+VALUES ($1, $2, $3, $4, $5, $6)"""
+KEY_LIST = """
+SELECT uuid, name, prefix, scopes, created_at, revoked_at FROM operator_keys
+ORDER BY created_at, uuid"""
+KEY_REVOKE = """
+UPDATE operator_keys SET revoked_at = $1
+WHERE (prefix = $2 OR uuid = $3) AND revoked_at IS NULL RETURNING uuid"""
+KEY_CALLER = "SELECT uuid, scopes FROM operator_keys WHERE key_hash = $1 AND revoked_at IS NULL"
+TOKEN_EXPIRY = "SELECT expires_at FROM api_tokens WHERE uuid = $1"  # noqa: S105 - a statement

@@ -12,7 +12,7 @@ from fastapi import Depends, Path, Request
 from cardservice.accounts.schemas import AccountRecord
 from cardservice.db import Db
 from cardservice.filters import filters_parameter, one_of, read_filters, text
-from cardservice.openapi import UUID_PATTERN, Envelope, PagedEnvelope
+from cardservice.openapi import Envelope, PagedEnvelope
 from cardservice.operator import funding, service
 from cardservice.operator.audit import Acting, acting
 from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
@@ -28,10 +28,10 @@ from cardservice.operator.schemas import (
     SignInLink,
     UserRecord,
 )
-from cardservice.pages import StandardPage
+from cardservice.patterns import UUID_PATTERN
 from cardservice.sql import Tx
 from cardservice.transactions.schemas import TransactionRecord
-from cardservice.web import JSONResponse, Router, body_schema, ok, read_json
+from cardservice.web import JSONResponse, Router, StandardPage, body_schema, ok, read_json
 
 router = Router(tags=["operator"])
 

@@ -8,7 +8,8 @@ from fastapi import Path
 
 from cardservice.auth.dependencies import CallerA
 from cardservice.db import Db
-from cardservice.openapi import BEARER_OR_MFA, SLUG_MAX_LENGTH, SLUG_PATTERN, Envelope
+from cardservice.openapi import BEARER_OR_MFA, Envelope
+from cardservice.patterns import SLUG_MAX_LENGTH, SLUG_PATTERN
 from cardservice.payments.schemas import PaymentCurrencyRecord
 from cardservice.payments.service import currencies_of
 from cardservice.web import JSONResponse, Router, ok

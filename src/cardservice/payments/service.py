@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from cardservice.errors import NotFound
+from cardservice.payments import repository
 from cardservice.payments.schemas import PaymentCurrencyRecord
 from cardservice.sql import Reader
 
@@ -15,13 +16,9 @@ class PaymentMethodNotFound(NotFound):
 
 async def currencies_of(reader: Reader, slug: str) -> list[PaymentCurrencyRecord]:
     """The currencies a payment method accepts, in catalogue order; 404 for unknown methods."""
-    if await reader.value("SELECT slug FROM payment_methods WHERE slug = $1", slug) is None:
+    if not await repository.method_exists(reader, slug):
         raise PaymentMethodNotFound()
-    rows = await reader.rows(
-        "SELECT code, name, network, decimals, min_amount, max_amount, fee_percent"
-        " FROM payment_currencies WHERE method_slug = $1 ORDER BY position",
-        slug,
-    )
+    rows = await repository.currencies_of_method(reader, slug)
     return [
         PaymentCurrencyRecord(
             code=row["code"],

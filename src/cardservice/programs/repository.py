@@ -7,8 +7,8 @@ from typing import Any
 
 import orjson
 
-from cardservice.cards.controls import controls_record
 from cardservice.sql import Reader, Row, Tx, in_list, iso_z, text_uuid
+from cardservice.transactions.controls import controls_record
 
 _COLUMNS = "uuid, name, bin_uuids, spending_controls, card_validity_months, created_at, updated_at"
 _INSERT = f"INSERT INTO programs ({_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $6)"  # noqa: S608

@@ -10,17 +10,23 @@ from typing import Any
 
 from cardservice.config import Settings
 from cardservice.db import Database
-from cardservice.decisions.service import authorize_card
 from cardservice.ledger.money import to_minor
 from cardservice.models.base import utcnow
 from cardservice.outbound import Outbound
 from cardservice.security import CardCipher
 from cardservice.sql import Tx
-from cardservice.transactions import lifecycle
+from cardservice.transactions.authorize import authorization_of, authorize_card
 from cardservice.transactions.deposits import deposit
-from cardservice.transactions.engine import Authorization
 from cardservice.transactions.expiry import sweep_expired_holds
 from cardservice.transactions.schemas import ERROR_SLUGS
+from cardservice.transactions.service import (
+    CaptureMessage,
+    RefundMessage,
+    ReversalMessage,
+    capture_purchase,
+    refund_purchase,
+    reverse_purchase,
+)
 from cardservice.transactions.three_ds import issue_code
 from cardservice.users.service import user_by_email
 
@@ -93,17 +99,10 @@ async def _deposit(tx: Tx, _cipher: CardCipher, user: uuid.UUID, args: Any) -> s
 
 async def _run_authorization(args: argparse.Namespace, settings: Settings) -> str:
     """An authorization as the sandbox route answers it: the user's decision endpoint is
-    asked between two units of work (decisions/service.py), so it has a handler of its own."""
+    asked between two units of work (transactions/authorize.py), so it has a handler of its own."""
     db, cipher, http = Database(settings), CardCipher.from_settings(settings), Outbound()
-    message = Authorization(
-        card_uuid=args.card,
-        amount=args.amount,
-        currency=args.currency,
-        merchant_name=args.merchant,
-        mcc=args.mcc,
-        tag=args.tag,
-        three_ds_code=args.three_ds_code,
-        force_decline=args.force_decline,
+    message = authorization_of(
+        args.card, args.amount, args.currency, args.merchant, vars(args), "cli"
     )
     try:
         user = await db.transact(lambda tx: user_by_email(tx, args.email))
@@ -117,15 +116,20 @@ async def _run_authorization(args: argparse.Namespace, settings: Settings) -> st
     return f"{row['uuid']} {row['status']}{' ' + error if error else ''}"
 
 
-async def _transition(tx: Tx, _cipher: CardCipher, user: uuid.UUID, args: Any) -> str:
-    if args.step == "refund":
-        row = await lifecycle.refund(tx, user, args.transaction, args.amount)
-    elif args.step == "settle":
-        row = await lifecycle.capture(
-            tx, user, args.transaction, args.amount, args.final, rate=args.rate
-        )
-    else:
-        row = await getattr(lifecycle, args.step)(tx, user, args.transaction)
+async def _transition(args: argparse.Namespace, settings: Settings) -> str:
+    """A capture, reversal or refund through its entry (transactions/service.py)."""
+    db, purchase = Database(settings), args.transaction
+    try:
+        user = await db.transact(lambda tx: user_by_email(tx, args.email))
+        if args.step == "refund":
+            row = await refund_purchase(db, user, RefundMessage(purchase, args.amount, "cli"))
+        elif args.step == "settle":
+            capture = CaptureMessage(purchase, args.amount, args.final, args.rate, "cli")
+            row = await capture_purchase(db, user, capture)
+        else:
+            row = await reverse_purchase(db, user, ReversalMessage(purchase, "cli"))
+    finally:
+        await db.dispose()
     return str(row["status"])
 
 
@@ -157,6 +161,7 @@ def register(sub: Any) -> None:
     auth.add_argument(
         "--force-decline", choices=ERROR_SLUGS, help="decline with this transaction-errors slug"
     )
+    auth.set_defaults(handler=_run_authorization)
     for step in ("settle", "reverse", "refund"):
         parser = simulate.add_parser(step, help=f"{step} a purchase; prints its status")
         parser.add_argument("transaction", type=_uuid)
@@ -174,7 +179,7 @@ def register(sub: Any) -> None:
                 type=_rate,
                 help="a foreign-currency purchase's capture at this rate (merchant → card)",
             )
-        parser.set_defaults(action=_transition, step=step)
+        parser.set_defaults(step=step, handler=_transition)
     code = simulate.add_parser("3ds", help="a 3DS code for a card; prints the code")
     code.add_argument("--card", type=_uuid, required=True)
     code.add_argument("--merchant", required=True)
@@ -194,4 +199,5 @@ def register(sub: Any) -> None:
         *(simulate.choices[s] for s in ("settle", "reverse", "refund")),
     ):
         parser.add_argument("--email", required=True, help="the user acting")
-        parser.set_defaults(handler=_run_authorization if parser is auth else _run)
+        if parser.get_default("handler") is None:
+            parser.set_defaults(handler=_run)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Annotated, Any, TypeVar
 
@@ -13,16 +12,15 @@ from pydantic import BaseModel
 from cardservice import metrics
 from cardservice.auth.dependencies import CallerA
 from cardservice.db import Db
-from cardservice.decisions.service import authorize_card
 from cardservice.disputes.records import dispute_record_of
 from cardservice.disputes.schemas import DisputeRecord, ResolveDisputeRequest
 from cardservice.disputes.service import resolve_dispute
 from cardservice.ledger.money import to_minor
-from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope
+from cardservice.openapi import BEARER_OR_MFA, Envelope
+from cardservice.patterns import UUID_PATTERN
 from cardservice.sql import Tx
-from cardservice.transactions import lifecycle
+from cardservice.transactions.authorize import authorization_of, authorize_card
 from cardservice.transactions.deposits import deposit
-from cardservice.transactions.engine import Authorization
 from cardservice.transactions.increments import increment_purchase
 from cardservice.transactions.records import transaction_record_of
 from cardservice.transactions.schemas import (
@@ -34,6 +32,14 @@ from cardservice.transactions.schemas import (
     ThreeDsRecord,
     ThreeDsRequest,
     TransactionRecord,
+)
+from cardservice.transactions.service import (
+    CaptureMessage,
+    RefundMessage,
+    ReversalMessage,
+    capture_purchase,
+    refund_purchase,
+    reverse_purchase,
 )
 from cardservice.transactions.three_ds import issue_code
 from cardservice.web import (
@@ -51,7 +57,6 @@ router = Router(prefix="/sandbox", tags=["sandbox"])
 TransactionUuid = Annotated[str, Path(alias="transactionUuid", pattern=UUID_PATTERN)]
 DisputeUuid = Annotated[str, Path(alias="disputeUuid", pattern=UUID_PATTERN)]
 Created = Envelope[TransactionRecord]
-Transition = Callable[[Tx, uuid.UUID, uuid.UUID], Awaitable[dict[str, Any]]]
 BodyT = TypeVar("BodyT", bound=BaseModel)
 
 
@@ -84,18 +89,9 @@ async def create_sandbox_deposit(request: Request, caller: CallerA, db: Db) -> J
 )
 async def create_sandbox_authorization(request: Request, caller: CallerA, db: Db) -> JSONResponse:
     body = await read_json(request, AuthorizationRequest)
-    message = Authorization(
-        card_uuid=uuid.UUID(body.card_uuid),
-        amount=to_minor(body.amount),
-        currency=body.currency,
-        merchant_name=body.merchant_name,
-        mcc=body.mcc,
-        merchant_country=body.merchant_country,
-        merchant_city=body.merchant_city,
-        tag=body.tag,
-        three_ds_code=body.three_ds_code,
-        force_decline=body.force_decline,
-    )
+    card, amount = uuid.UUID(body.card_uuid), to_minor(body.amount)
+    details = body.model_dump()
+    message = authorization_of(card, amount, body.currency, body.merchant_name, details, "sandbox")
     state = request.app.state
     row = await authorize_card(
         db,
@@ -106,14 +102,6 @@ async def create_sandbox_authorization(request: Request, caller: CallerA, db: Db
         allow_private=state.settings.private_urls_allowed,
     )
     metrics.count_authorization(row["status"], row["error_slug"])  # once committed
-    return ok(transaction_record_of(row), status_code=201)
-
-
-async def _transition(
-    db: Db, step: Transition, user_uuid: uuid.UUID, transaction_uuid: str
-) -> JSONResponse:
-    purchase = uuid.UUID(transaction_uuid)
-    row = await db.transact(lambda tx: step(tx, user_uuid, purchase))
     return ok(transaction_record_of(row), status_code=201)
 
 
@@ -138,14 +126,9 @@ async def settle_sandbox_transaction(
 ) -> JSONResponse:
     body = await _optional_body(request, CaptureRequest)
     amount = to_minor(body.amount) if body.amount is not None else None
-    purchase = uuid.UUID(transaction_uuid)
-
-    async def capture(tx: Tx) -> dict[str, Any]:
-        return await lifecycle.capture(
-            tx, caller.user_uuid, purchase, amount, body.final, rate=body.rate
-        )
-
-    return ok(transaction_record_of(await db.transact(capture)), status_code=201)
+    message = CaptureMessage(uuid.UUID(transaction_uuid), amount, body.final, body.rate)
+    row = await capture_purchase(db, caller.user_uuid, message)
+    return ok(transaction_record_of(row), status_code=201)
 
 
 @router.post(
@@ -183,7 +166,9 @@ async def increment_sandbox_transaction(
 async def reverse_sandbox_transaction(
     caller: CallerA, db: Db, transaction_uuid: TransactionUuid
 ) -> JSONResponse:
-    return await _transition(db, lifecycle.reverse, caller.user_uuid, transaction_uuid)
+    message = ReversalMessage(uuid.UUID(transaction_uuid))
+    row = await reverse_purchase(db, caller.user_uuid, message)
+    return ok(transaction_record_of(row), status_code=201)
 
 
 @router.post(
@@ -198,8 +183,8 @@ async def refund_sandbox_transaction(
 ) -> JSONResponse:
     body = await _optional_body(request, RefundRequest)
     amount = to_minor(body.amount) if body.amount is not None else None
-    purchase = uuid.UUID(transaction_uuid)
-    row = await db.transact(lambda tx: lifecycle.refund(tx, caller.user_uuid, purchase, amount))
+    message = RefundMessage(uuid.UUID(transaction_uuid), amount)
+    row = await refund_purchase(db, caller.user_uuid, message)
     return ok(transaction_record_of(row), status_code=201)
 
 

@@ -11,14 +11,14 @@ from cardservice.auth.dependencies import CallerA
 from cardservice.db import Db
 from cardservice.ledger.money import to_minor
 from cardservice.models.base import utcnow
-from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope, PagedEnvelope
+from cardservice.openapi import BEARER_OR_MFA, Envelope, PagedEnvelope
 from cardservice.operator.audit import acting
 from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
 from cardservice.operator.keys import Operator
-from cardservice.pages import StandardPage
+from cardservice.patterns import UUID_PATTERN
 from cardservice.topups import service
 from cardservice.topups.schemas import ConfirmTopupRequest, TopupRecord, TopupRequest
-from cardservice.web import JSONResponse, Router, body_schema, ok, read_json
+from cardservice.web import JSONResponse, Router, StandardPage, body_schema, ok, read_json
 
 router = Router(tags=["topups"])
 operator_router = Router(tags=["operator"])

@@ -8,8 +8,8 @@ from uuid import UUID
 
 from pydantic import BaseModel, StringConstraints
 
-from cardservice.cards.schemas import StrictRequest, UuidStr
 from cardservice.money_types import MoneyOut, PositiveAmount
+from cardservice.request_types import StrictRequest, UuidStr
 
 TopupStatus = Literal["awaiting_payment", "completed", "cancelled", "expired"]
 

@@ -13,7 +13,8 @@
   shows what arrived as its `amount` and the method's fee as its `fee`, converted); the
   top-up is `completed`. A top-up no longer awaiting payment refuses a confirm or a cancel with
   409. Locks: the account, then the top-up row, so two confirms at once credit once.
-* Unpaid top-ups expire after 72 hours, swept by the worker loop beside the hold sweep.
+* Unpaid top-ups expire after 72 hours, swept by the background loop beside the hold sweep
+  (`register`, a job of background.py).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from datetime import datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from cardservice.background import Job, add_job
 from cardservice.db import Database
 from cardservice.errors import (
     AccountInactive,
@@ -36,6 +38,7 @@ from cardservice.errors import (
 )
 from cardservice.ledger.entries import SystemBook, account_leg, book_leg, post_entry
 from cardservice.ledger.money import converted, to_minor
+from cardservice.models.base import utcnow
 from cardservice.operator.audit import Acting
 from cardservice.pages import Page
 from cardservice.sql import Reader, Tx, as_uuid
@@ -233,3 +236,13 @@ async def sweep_expired_topups(db: Database, now: datetime) -> int:
     """Expire every unpaid top-up due at `now` (exactly once whoever else sweeps); how many
     this sweeper expired."""
     return len(await db.transact(lambda tx: repository.expire_due(tx, now)))
+
+
+async def _sweep_now(db: Database) -> int:
+    return await sweep_expired_topups(db, utcnow())
+
+
+def register() -> None:
+    """Expire the unpaid top-ups in every background loop of this process, as often as the
+    hold sweep runs (`CARDSERVICE_HOLD_SWEEP_SECONDS`, background.py); called at start-up."""
+    add_job(Job("topup_sweep", lambda settings: settings.hold_sweep_seconds, _sweep_now))

@@ -9,11 +9,8 @@ from cardservice.errors import AccountInactive, AccountNotFound
 from cardservice.ledger.entries import SystemBook, account_leg, book_leg, post_entry
 from cardservice.models.base import utcnow
 from cardservice.sql import Tx
+from cardservice.transactions.locks import lock_account
 from cardservice.transactions.rows import insert_transactions, transaction_row
-
-_LOCK_ACCOUNT = """
-SELECT status, currency FROM accounts WHERE uuid = $1 AND user_uuid = $2
-FOR NO KEY UPDATE"""
 
 
 async def deposit(
@@ -26,7 +23,7 @@ async def deposit(
     """Credit `amount` minor units to one of the user's active accounts; the transaction."""
     if amount <= 0:
         raise ValueError("a deposit is positive")
-    account = await tx.row(_LOCK_ACCOUNT, account_uuid, user_uuid)
+    account = await lock_account(tx, user_uuid, account_uuid)
     if account is None:
         raise AccountNotFound()
     if account["status"] != "active":

@@ -4,7 +4,7 @@ Rules, in order (the first that fails declines with its error slug; docs/control
 1. a sandbox `force_decline` (any slug of the transaction-errors dictionary);
 2. the card is active (`card_frozen`, `card_closed`) and not expired (`card_expired`);
    its type allows it (a used single_use card: `card_closed`; a merchant_locked card at
-   another merchant: `merchant_blocked`; cards/types.py);
+   another merchant: `merchant_blocked`; transactions/card_types.py);
 3. its account is active and its owner not suspended (`account_inactive`);
 4. the merchant tag is not blocked program-wide (`merchant_blocked`; a restricted tag
    passes but flags the transaction);
@@ -12,11 +12,11 @@ Rules, in order (the first that fails declines with its error slug; docs/control
    a foreign amount is converted at the table's rate, and the approval's fee gains the
    `card_fx` percent of the converted amount; every later rule sees the card's amount;
 6. the card's spending controls: tag and country (`merchant_blocked`), then the limits
-   (`limit_exceeded`; cards/controls.py); then its user's program's controls, the same way
-   (programs/rules.py);
+   (`limit_exceeded`; controls.py); then its user's program's controls, the same way
+   (transactions/program_rules.py);
 7. a presented 3DS code is an unassigned code of the card (`invalid_3ds`);
 8. amount plus the `card_transaction` fee fits the card balance (`insufficient_funds`);
-9. the user's decision endpoint, when one is set (`do_not_honor`; decisions/service.py asks
+9. the user's decision endpoint, when one is set (`do_not_honor`; authorize.py asks
    it between two units of work and hands its answer in as a `Verdict`).
 
 Approved: a `pending` card_purchase that holds the amount at once (card → `holds` book,
@@ -54,33 +54,25 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from cardservice.cards import types as card_types
-from cardservice.cards.controls import controls_of, limit_breached, merchant_refused
+import orjson
+
 from cardservice.catalogue.loader import default_hold_days
+from cardservice.decisions.service import Verdict
 from cardservice.dictionaries.fees import FeeSchedule, default_plan, with_overrides
 from cardservice.errors import CardNotFound, NotFound
 from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
 from cardservice.ledger.money import converted, percent_of
 from cardservice.models.base import utcnow
-from cardservice.programs.rules import program_refusal
 from cardservice.security import CardCipher
 from cardservice.sql import Row, Tx, as_uuid
-from cardservice.transactions import lifecycle
-from cardservice.transactions.balances import (
-    lock_card_account,
-    lock_card_with_fees,
-    overrides_in,
-)
+from cardservice.transactions import card_types, lifecycle
+from cardservice.transactions.controls import controls_of, limit_breached, merchant_refused
+from cardservice.transactions.locks import lock_card_account, lock_card_with_fees, overrides_in
+from cardservice.transactions.program_rules import program_refusal
 from cardservice.transactions.replenish import replenish_if_low
+from cardservice.transactions.repository import RAISE_HOLD, RATE, TAG_EXISTS
 from cardservice.transactions.rows import insert_transactions, transaction_row
 from cardservice.transactions.three_ds import matching_code, use_code
-
-_TAG_EXISTS = "SELECT slug FROM transaction_tags WHERE slug = $1"
-_RATE = "SELECT rate FROM fx_rates WHERE base = $1 AND quote = $2"
-_RAISE_HOLD = (
-    "UPDATE transactions SET amount = $2, authorized_amount = $3, updated_at = $4,"
-    " merchant_amount = $5 WHERE uuid = $1"
-)
 
 
 class UnknownTag(NotFound):
@@ -89,8 +81,9 @@ class UnknownTag(NotFound):
 
 @dataclass(frozen=True, slots=True)
 class Authorization:
-    """An authorization request as the network sends it (amount in minor units). `uuid` is
-    the transaction's: the decision endpoint is asked with it before it is written."""
+    """An authorization request as the network sends it (amount in minor units), built once
+    by its channel and handed to `transactions.authorize.authorize_card`. `uuid` is the
+    transaction's: the decision endpoint is asked with it before it is written."""
 
     card_uuid: uuid.UUID
     amount: int
@@ -105,16 +98,11 @@ class Authorization:
     parent_uuid: uuid.UUID | None = None  # an increment of this pending purchase
     uuid: uuid.UUID = field(default_factory=uuid.uuid4)
     merchant_id: str | None = None  # the network's (ISO 8583 DE 42); binds merchant_locked cards
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """The decision endpoint's answer, applied when the rules approve: `decision` is
-    `endpoint`, `timeout`, `endpoint_error` or `stand_in`."""
-
-    approved: bool
-    decision: str
-    reason: str | None = None
+    channel: str = "sandbox"  # where it entered: sandbox | iso8583
+    network: dict[str, str | None] | None = None  # the network's data (iso8583), shown as is
+    # approved by the network on the issuer's behalf (an 0120 advice): recorded as approved
+    # whatever the rules say; what the card cannot cover is the cardholder's `shortfall`
+    stand_in: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,13 +171,13 @@ async def _controls_refusal(
 
 
 async def _card_type_refusal(tx: Tx, card: Row, request: Authorization) -> str | None:
-    """Rule 2b (issue 29): single_use and merchant_locked cards (cards/types.py)."""
+    """Rule 2b (issue 29): single_use and merchant_locked cards (transactions/card_types.py)."""
     merchant = card_types.merchant_key(request.merchant_id, request.merchant_name)
     return await card_types.card_type_refusal(tx, card, merchant, request.parent_uuid is not None)
 
 
 async def _tag_exists(tx: Tx, slug: str) -> bool:
-    return await tx.value(_TAG_EXISTS, slug) is not None
+    return await tx.value(TAG_EXISTS, slug) is not None
 
 
 async def _locked(
@@ -256,7 +244,7 @@ async def _rate(tx: Tx, merchant_currency: str, card_currency: str) -> Decimal |
     same or the table has no such pair."""
     if merchant_currency == card_currency:
         return None
-    rate = await tx.value(_RATE, merchant_currency, card_currency)
+    rate = await tx.value(RATE, merchant_currency, card_currency)
     return None if rate is None else Decimal(rate)
 
 
@@ -299,6 +287,8 @@ def _new_transaction(
             flagged=bool(tag and tag.restriction == "restricted"),
             created_at=now,
             updated_at=now,
+            channel=request.channel,
+            stand_in=request.stand_in,
         )
         | foreign
     )
@@ -308,13 +298,16 @@ async def _charge(
     tx: Tx, transaction: dict[str, Any], amount: int, fee: int, kind: str | None = None
 ) -> int:
     """One entry: the card puts `amount` on hold and pays `fee` to the fee book, in the
-    transaction's currency (the card's). Returns the card's new balance."""
+    transaction's currency (the card's); a stand-in's `shortfall` is paid by the
+    `cardholder_receivables` book instead of the card. Returns the card's new balance."""
     card_uuid, currency = transaction["card_uuid"], transaction["currency"]
+    shortfall = transaction.get("shortfall", 0)
     posted = await post_entry(
         tx,
         kind or f"{transaction['type']}_{transaction['status']}",
         [
-            card_leg(card_uuid, currency, -(amount + fee)),
+            card_leg(card_uuid, currency, -(amount + fee - shortfall)),
+            book_leg(SystemBook.CARDHOLDER_RECEIVABLES, currency, -shortfall),
             book_leg(SystemBook.HOLDS, currency, amount),
             book_leg(SystemBook.FEES, currency, fee),
         ],
@@ -335,7 +328,7 @@ async def _raise_hold(
         parent["merchant_amount"] += request.amount
     parent["updated_at"] = now
     await tx.execute(
-        _RAISE_HOLD,
+        RAISE_HOLD,
         parent["uuid"],
         parent["amount"],
         parent["authorized_amount"],
@@ -366,14 +359,20 @@ async def record(
     used up, auto-replenish. Returns the transaction's row (a dict of its columns)."""
     card, fees = decided.card, decided.fees
     reason, decision = _outcome(decided, verdict)
+    if request.stand_in:  # the network approved already: the rules only inform
+        reason, decision = None, "stand_in"
     if reason is None and decided.parent is not None:
         return await _raise_hold(tx, decided, decided.parent, request, now)
     transaction = _new_transaction(user_uuid, decided, request, now)
     transaction["decision"] = decision
+    if request.network is not None:  # an authorization code only on an approval
+        network = request.network if reason is None else {**request.network, "auth_code": None}
+        transaction["network"] = orjson.dumps(network).decode()
     if decision == "endpoint" and reason is not None and verdict is not None:
         transaction["description"] = verdict.reason
     if reason is None:
         transaction["fee"] = decided.fee
+        transaction["shortfall"] = max(0, decided.amount + decided.fee - card["balance"])
     else:
         transaction["status"], transaction["error_slug"] = "declined", reason
         transaction["authorized_amount"], transaction["hold_expires_at"] = 0, None

@@ -20,28 +20,22 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
+from cardservice.background import Job, add_job
 from cardservice.db import Database
+from cardservice.models.base import utcnow
 from cardservice.sql import Tx, as_datetime, as_uuid
-from cardservice.transactions import lifecycle
+from cardservice.transactions import lifecycle, locks
 
 BATCH = 100  # holds released per unit
-
-# $1 now, $2 batch size.
-_DUE = """
-SELECT t.uuid, t.user_uuid FROM transactions t JOIN accounts a ON a.uuid = t.account_uuid
-WHERE t.status = 'pending' AND t.type = 'card_purchase' AND t.hold_expires_at <= $1
-ORDER BY t.user_uuid, t.account_uuid, t.uuid
-LIMIT $2
-FOR NO KEY UPDATE OF a SKIP LOCKED"""
 
 
 async def expire_due_holds(tx: Tx, now: datetime, batch: int = BATCH) -> list[uuid.UUID]:
     """Release up to `batch` holds due at `now` in this unit; the purchases released."""
     released: list[uuid.UUID] = []
-    for row in await tx.rows(_DUE, now, batch):
+    for row in await locks.claim_due_holds(tx, now, batch):
         purchase_uuid, user_uuid = as_uuid(row["uuid"]), as_uuid(row["user_uuid"])
         assert purchase_uuid is not None and user_uuid is not None
-        purchase = await lifecycle.lock_purchase(tx, user_uuid, purchase_uuid)
+        purchase, _card_status = await locks.lock_purchase(tx, user_uuid, purchase_uuid)
         expires = as_datetime(purchase["hold_expires_at"])
         if purchase["status"] != "pending" or expires is None or expires > now:
             continue  # captured or reversed between the claim and the lock
@@ -58,3 +52,13 @@ async def sweep_expired_holds(db: Database, now: datetime, batch: int = BATCH) -
         total += len(released)
         if len(released) < batch:
             return total
+
+
+async def _sweep_now(db: Database) -> int:
+    return await sweep_expired_holds(db, utcnow())
+
+
+def register() -> None:
+    """Sweep the due holds in every background loop of this process, every
+    `CARDSERVICE_HOLD_SWEEP_SECONDS` (background.py); called at start-up."""
+    add_job(Job("hold_sweep", lambda settings: settings.hold_sweep_seconds, _sweep_now))

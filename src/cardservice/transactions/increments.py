@@ -2,9 +2,9 @@
 
 The increment is an authorization message for the same card and merchant, decided by the
 one engine (`engine.decide`/`record`, with `parent_uuid` set) and, when the user has one, by
-their decision endpoint (`decisions.service.authorize_card`); see engine.py for what it
-writes. The parent is read here only to address the message; the engine locks it and checks
-again that it is still pending.
+their decision endpoint: it enters through `authorize.authorize_card` like any other (see
+engine.py for what it writes). The parent is read here only to address the message; the
+engine locks it and checks again that it is still pending.
 """
 
 from __future__ import annotations
@@ -13,10 +13,9 @@ import uuid
 from typing import Any
 
 from cardservice.db import Database
-from cardservice.decisions.service import authorize_card
 from cardservice.outbound import Outbound
 from cardservice.security import CardCipher
-from cardservice.transactions.engine import Authorization
+from cardservice.transactions.authorize import authorization_of, authorize_card
 from cardservice.transactions.lifecycle import InvalidTransition
 from cardservice.transactions.reports import one_transaction
 
@@ -30,6 +29,7 @@ async def increment_purchase(
     amount: int,
     *,
     allow_private: bool,
+    channel: str = "sandbox",
 ) -> dict[str, Any]:
     """Raise the hold of the user's pending purchase by `amount` (a foreign-currency
     purchase's: in the merchant's currency, converted at the table's rate). Returns the
@@ -40,15 +40,14 @@ async def increment_purchase(
             f"A {parent['status']} {parent['type']} cannot make this transition."
         )
     merchant = parent["merchant"] or {}
-    message = Authorization(
-        card_uuid=uuid.UUID(parent["card_uuid"]),
-        amount=amount,
-        currency=parent["merchant_currency"] or parent["currency"],
-        merchant_name=merchant.get("name") or "",
-        mcc=merchant.get("mcc"),
-        merchant_country=merchant.get("country"),
-        merchant_city=merchant.get("city"),
-        tag=parent["tag"],
-        parent_uuid=purchase_uuid,
-    )
+    details = {
+        "mcc": merchant.get("mcc"),
+        "merchant_country": merchant.get("country"),
+        "merchant_city": merchant.get("city"),
+        "tag": parent["tag"],
+        "parent_uuid": purchase_uuid,
+    }
+    currency = parent["merchant_currency"] or parent["currency"]
+    card, name = uuid.UUID(parent["card_uuid"]), merchant.get("name") or ""
+    message = authorization_of(card, amount, currency, name, details, channel)
     return await authorize_card(db, http, cipher, user_uuid, message, allow_private=allow_private)

@@ -29,15 +29,13 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from cardservice.cards.repository import successor
-from cardservice.cards.types import close_single_use_after_capture
-from cardservice.disputes.service import credited_amount
-from cardservice.errors import RuleViolation, TransactionNotFound, ValidationFailed
+from cardservice.errors import RuleViolation, ValidationFailed
 from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
 from cardservice.ledger.money import converted
 from cardservice.models.base import utcnow
-from cardservice.sql import Tx, as_uuid
-from cardservice.transactions.records import TRANSACTION_FIELDS, transaction_columns
+from cardservice.sql import Tx
+from cardservice.transactions import locks
+from cardservice.transactions.repository import CREDITED, SET_HOLD, SET_STATUS, successor
 from cardservice.transactions.rows import credit_row, insert_transactions
 
 
@@ -56,34 +54,19 @@ class RefundTooLarge(RuleViolation):
     code, message = "refund_exceeds_amount", "A refund cannot return more than was taken."
 
 
-# Parameters: $1 transaction, $2 user.
-_LOCK_ACCOUNT = """
-SELECT t.card_uuid FROM transactions t JOIN accounts a ON a.uuid = t.account_uuid
-WHERE t.uuid = $1 AND t.user_uuid = $2
-FOR NO KEY UPDATE OF a"""
-_LOCK_CARD = "SELECT uuid FROM cards WHERE uuid = $1 FOR NO KEY UPDATE"
-_LOCK_TRANSACTION = (
-    f"SELECT {transaction_columns('t')}, t.user_uuid FROM transactions t"  # noqa: S608
-    " WHERE t.uuid = $1 FOR NO KEY UPDATE"
-)
-_SET_STATUS = (
-    "UPDATE transactions SET status = $2, refunded_amount = $3, updated_at = $4 WHERE uuid = $1"
-)
-_SET_HOLD = (
-    "UPDATE transactions SET status = $2, amount = $3, captured_amount = $4, updated_at = $5,"
-    " merchant_amount = $6, merchant_captured_amount = $7, rate = $8 WHERE uuid = $1"
-)
 OVER_CAPTURE_PERCENT = 20  # a capture may exceed the authorization by this much (tips)
+
+
+async def credited_amount(tx: Tx, purchase_uuid: uuid.UUID) -> int:
+    """What disputes of the purchase credited back (0 or one `dispute_credit`)."""
+    return int(await tx.value(CREDITED, purchase_uuid))
 
 
 async def locked_transaction(tx: Tx, transaction_uuid: uuid.UUID) -> dict[str, Any]:
     """The transaction row, locked, as a dict of its columns (plus `user_uuid`). The caller
     holds its account's and card's locks already."""
-    row = await tx.row(_LOCK_TRANSACTION, transaction_uuid)
-    assert row is not None, "a transaction is never deleted"
-    transaction = dict(zip((*TRANSACTION_FIELDS, "user_uuid"), row, strict=True))
-    for key in ("uuid", "card_uuid", "account_uuid", "user_uuid", "parent_uuid"):
-        transaction[key] = as_uuid(transaction[key])
+    transaction = await locks.locked_purchase(tx, transaction_uuid)
+    assert transaction is not None, "a transaction is never deleted"
     return transaction
 
 
@@ -95,30 +78,18 @@ def require_status(transaction: dict[str, Any], allowed: str) -> None:
         )
 
 
-async def lock_purchase(
-    tx: Tx, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID
-) -> dict[str, Any]:
-    """The user's transaction with its account, card and row locked (any type or status)."""
-    found = await tx.row(_LOCK_ACCOUNT, transaction_uuid, user_uuid)
-    if found is None:
-        raise TransactionNotFound()
-    if found["card_uuid"] is not None:
-        await tx.execute(_LOCK_CARD, found["card_uuid"])
-    return await locked_transaction(tx, transaction_uuid)
-
-
-async def _locked_purchase(
+async def locked_purchase(
     tx: Tx, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID, allowed: str
 ) -> dict[str, Any]:
     """The user's purchase in status `allowed`, with its account, card and row locked."""
-    purchase = await lock_purchase(tx, user_uuid, transaction_uuid)
+    purchase, _card_status = await locks.lock_purchase(tx, user_uuid, transaction_uuid)
     require_status(purchase, allowed)
     return purchase
 
 
 async def _set_status(tx: Tx, purchase: dict[str, Any], status: str, now: datetime) -> None:
     purchase["status"], purchase["updated_at"] = status, now
-    await tx.execute(_SET_STATUS, purchase["uuid"], status, purchase["refunded_amount"], now)
+    await tx.execute(SET_STATUS, purchase["uuid"], status, purchase["refunded_amount"], now)
 
 
 async def _set_hold(
@@ -132,7 +103,7 @@ async def _set_hold(
     if status == "completed" and purchase["merchant_currency"] is not None:
         purchase["merchant_amount"] = purchase["merchant_captured_amount"]
     await tx.execute(
-        _SET_HOLD,
+        SET_HOLD,
         purchase["uuid"],
         status,
         amount,
@@ -207,7 +178,7 @@ async def capture(
     rate moved, and the card pays or gets back the difference in the same entry
     (`_foreign_capture`).
     """
-    purchase = await _locked_purchase(tx, user_uuid, transaction_uuid, "pending")
+    purchase = await locked_purchase(tx, user_uuid, transaction_uuid, "pending")
     held = purchase["amount"] - purchase["captured_amount"]
     foreign = purchase["merchant_currency"] is not None
     taken = (_foreign_capture if foreign else _domestic_capture)(purchase, amount, rate)
@@ -220,25 +191,19 @@ async def capture(
     await _set_hold(tx, purchase, paid, captured, now or utcnow())
     currency = purchase["currency"]
     card = await successor(tx, purchase["card_uuid"])  # a replaced card's: its replacement
+    repaid = min(purchase.get("shortfall", 0), released)  # a stand-in's: receivables first
     await post_entry(
         tx,
         "card_purchase_captured",
         [
-            card_leg(card, currency, released + taken.from_hold - taken.amount),
+            card_leg(card, currency, released - repaid + taken.from_hold - taken.amount),
+            book_leg(SystemBook.CARDHOLDER_RECEIVABLES, currency, repaid),
             book_leg(SystemBook.HOLDS, currency, -(taken.from_hold + released)),
             book_leg(SystemBook.MERCHANTS, currency, taken.amount),
         ],
         reference=purchase["uuid"],
     )
-    await _after_capture(tx, user_uuid, purchase, now or utcnow())
     return purchase
-
-
-async def _after_capture(
-    tx: Tx, user_uuid: uuid.UUID, purchase: dict[str, Any], now: datetime
-) -> None:
-    """Issue 29: a single_use card closes after its first capture (cards/types.py)."""
-    await close_single_use_after_capture(tx, user_uuid, purchase, now)
 
 
 async def settle(
@@ -261,11 +226,14 @@ async def release(tx: Tx, purchase: dict[str, Any], now: datetime) -> None:
     else:
         await _set_status(tx, purchase, "reversed", now)
     card = await successor(tx, purchase["card_uuid"])  # a replaced card's: its replacement
+    # a stand-in's shortfall was never the card's: it goes back to the receivables book
+    repaid = min(purchase.get("shortfall", 0), held + fee)
     await post_entry(
         tx,
         "card_purchase_reversed",
         [
-            card_leg(card, currency, held + fee),
+            card_leg(card, currency, held + fee - repaid),
+            book_leg(SystemBook.CARDHOLDER_RECEIVABLES, currency, repaid),
             book_leg(SystemBook.HOLDS, currency, -held),
             book_leg(SystemBook.FEES, currency, -fee),
         ],
@@ -277,7 +245,7 @@ async def reverse(
     tx: Tx, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID, now: datetime | None = None
 ) -> dict[str, Any]:
     """pending → reversed: the card gets the hold and the fee back (`release`)."""
-    purchase = await _locked_purchase(tx, user_uuid, transaction_uuid, "pending")
+    purchase = await locked_purchase(tx, user_uuid, transaction_uuid, "pending")
     await release(tx, purchase, now or utcnow())
     return purchase
 
@@ -288,11 +256,13 @@ async def refund(
     transaction_uuid: uuid.UUID,
     amount: int | None = None,
     now: datetime | None = None,
+    channel: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """completed → refunded (or partly): returns `amount` (default: what is left) to the card
-    as a `card_refund` transaction; never more than the purchase took."""
+    as a `card_refund` transaction; never more than the purchase took. `channel`: the
+    credit's `channel` and `network` columns when another channel than the sandbox asks."""
     now = now or utcnow()
-    purchase = await _locked_purchase(tx, user_uuid, transaction_uuid, "completed")
+    purchase = await locked_purchase(tx, user_uuid, transaction_uuid, "completed")
     credited = await credited_amount(tx, purchase["uuid"])  # a won dispute gave it back
     remaining = purchase["amount"] - purchase["refunded_amount"] - credited
     amount = remaining if amount is None else amount
@@ -301,7 +271,7 @@ async def refund(
     purchase["refunded_amount"] += amount
     refunded = purchase["refunded_amount"] == purchase["amount"]
     await _set_status(tx, purchase, "refunded" if refunded else "completed", now)
-    credit = credit_row(purchase, "card_refund", amount, "Refund", now)
+    credit = credit_row(purchase, "card_refund", amount, "Refund", now) | (channel or {})
     # a replaced card's refund goes to its replacement
     credit["card_uuid"] = await successor(tx, purchase["card_uuid"])
     await insert_transactions(tx, [credit])

@@ -7,9 +7,11 @@ the row to `transaction_record`; a transaction just written is a dict of its col
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
+
+import orjson
 
 from cardservice.ledger.money import from_minor
 from cardservice.sql import Row, flag, iso_z, text_uuid
@@ -20,9 +22,8 @@ TRANSACTION_FIELDS = (
     "error_slug", "fee", "refunded_amount", "flagged", "description", "parent_uuid",
     "decision", "created_at", "updated_at", "authorized_amount", "captured_amount",
     "hold_expires_at", "merchant_amount", "merchant_currency", "rate",
-    "merchant_captured_amount",
+    "merchant_captured_amount", "channel", "network", "stand_in", "shortfall",
 )  # fmt: skip
-_WIDTH = len(TRANSACTION_FIELDS)
 NEWEST_FIRST = "ORDER BY t.created_at DESC, t.uuid DESC"
 
 
@@ -33,47 +34,51 @@ def transaction_columns(table: str) -> str:
 
 def transaction_record(row: Row | Sequence[Any]) -> dict[str, Any]:
     """A row that starts with `transaction_columns(…)` → the API's transaction record."""
-    (
-        uuid_, type_, status, amount, currency, direction, card_uuid, account_uuid,
-        merchant_name, mcc, country, city, tag, error, fee, refunded, flagged, description,
-        parent_uuid, decision, created_at, updated_at, authorized, captured, expires_at,
-        merchant_amount, merchant_currency, rate, merchant_captured,
-    ) = tuple(row)[:_WIDTH]  # fmt: skip
+    return transaction_record_of(dict(zip(TRANSACTION_FIELDS, row, strict=False)))
+
+
+def transaction_record_of(row: Mapping[str, Any]) -> dict[str, Any]:
+    """The record of a transaction held as a mapping of its columns (read by name)."""
     merchant = None
-    if merchant_name is not None:
-        merchant = {"name": merchant_name, "mcc": mcc, "country": country, "city": city}
+    if row["merchant_name"] is not None:
+        merchant = {
+            "name": row["merchant_name"],
+            "mcc": row["merchant_mcc"],
+            "country": row["merchant_country"],
+            "city": row["merchant_city"],
+        }
+    merchant_amount, merchant_captured = row["merchant_amount"], row["merchant_captured_amount"]
     return {
-        "uuid": text_uuid(uuid_),
-        "type": type_,
-        "status": status,
-        "amount": from_minor(amount),
-        "currency": currency,
-        "direction": direction,
-        "card_uuid": text_uuid(card_uuid),
-        "account_uuid": text_uuid(account_uuid),
+        "uuid": text_uuid(row["uuid"]),
+        "type": row["type"],
+        "status": row["status"],
+        "amount": from_minor(row["amount"]),
+        "currency": row["currency"],
+        "direction": row["direction"],
+        "card_uuid": text_uuid(row["card_uuid"]),
+        "account_uuid": text_uuid(row["account_uuid"]),
         "merchant": merchant,
-        "tag": tag,
-        "error": error,
-        "fee": from_minor(fee),
-        "refunded_amount": from_minor(refunded),
-        "authorized_amount": from_minor(authorized),
-        "captured_amount": from_minor(captured),
-        "hold_expires_at": iso_z(expires_at),
+        "tag": row["tag_slug"],
+        "error": row["error_slug"],
+        "fee": from_minor(row["fee"]),
+        "refunded_amount": from_minor(row["refunded_amount"]),
+        "authorized_amount": from_minor(row["authorized_amount"]),
+        "captured_amount": from_minor(row["captured_amount"]),
+        "hold_expires_at": iso_z(row["hold_expires_at"]),
         "merchant_amount": None if merchant_amount is None else from_minor(merchant_amount),
         "merchant_captured_amount": None
         if merchant_captured is None
         else from_minor(merchant_captured),
-        "merchant_currency": merchant_currency,
-        "rate": None if rate is None else Decimal(rate),
-        "flagged": flag(flagged),
-        "description": description,
-        "parent_uuid": text_uuid(parent_uuid),
-        "decision": decision,
-        "created_at": iso_z(created_at),
-        "updated_at": iso_z(updated_at),
+        "merchant_currency": row["merchant_currency"],
+        "rate": None if row["rate"] is None else Decimal(row["rate"]),
+        "flagged": flag(row["flagged"]),
+        "description": row["description"],
+        "parent_uuid": text_uuid(row["parent_uuid"]),
+        "decision": row["decision"],
+        "channel": row["channel"],
+        "network": None if row["network"] is None else orjson.loads(row["network"]),
+        "stand_in": flag(row["stand_in"]),
+        "shortfall": from_minor(row["shortfall"]),
+        "created_at": iso_z(row["created_at"]),
+        "updated_at": iso_z(row["updated_at"]),
     }
-
-
-def transaction_record_of(row: dict[str, Any]) -> dict[str, Any]:
-    """The record of a transaction held as a dict of its columns."""
-    return transaction_record([row[name] for name in TRANSACTION_FIELDS])

@@ -7,9 +7,9 @@ from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from cardservice.cards.numbers import mask
 from cardservice.errors import TransactionNotFound
 from cardservice.ledger.money import from_minor
+from cardservice.security import mask
 from cardservice.sql import Reader, Row, as_datetime, text_uuid
 from cardservice.transactions.receipt import ReceiptView
 from cardservice.transactions.records import (

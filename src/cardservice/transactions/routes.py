@@ -14,8 +14,8 @@ from cardservice.auth.dependencies import CallerA
 from cardservice.db import Db
 from cardservice.errors import ValidationFailed
 from cardservice.filters import DATE, UUID, filters_parameter, one_of, read_filters
-from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Envelope
-from cardservice.pages import StandardPage
+from cardservice.openapi import BEARER_OR_MFA, Envelope
+from cardservice.patterns import UUID_PATTERN
 from cardservice.transactions import reports
 from cardservice.transactions.export import csv_chunks
 from cardservice.transactions.receipt import render_receipt
@@ -25,7 +25,7 @@ from cardservice.transactions.schemas import (
     TransactionStatus,
     TransactionType,
 )
-from cardservice.web import JSONResponse, Router, client_has, ok
+from cardservice.web import JSONResponse, Router, StandardPage, client_has, ok
 
 router = Router(tags=["transactions"])
 
@@ -53,7 +53,7 @@ async def list_transactions(
     db: Db,
     page: StandardPage,
     starting_after: Annotated[
-        str | None,
+        str | None,  # its UUID pattern refuses U+0000 already
         Query(
             pattern=UUID_PATTERN,
             description="Keyset page: the transactions after this one (leave `page` out)",

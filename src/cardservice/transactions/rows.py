@@ -34,6 +34,10 @@ _OPTIONAL: dict[str, Any] = {
     "parent_uuid": None,
     "decision": None,
     "captured_at": None,  # the database sets it when a purchase completes
+    "channel": "sandbox",
+    "network": None,  # JSON text of the network's data (channel iso8583)
+    "stand_in": False,
+    "shortfall": 0,
 }
 
 

@@ -9,9 +9,9 @@ from uuid import UUID
 
 from pydantic import AfterValidator, BaseModel, Field, StringConstraints, WithJsonSchema
 
-from cardservice.cards.schemas import StrictRequest, UuidStr
 from cardservice.catalogue.loader import load_catalogue
 from cardservice.money_types import MoneyOut, PositiveAmount, PositiveRate
+from cardservice.request_types import StrictRequest, UuidStr
 
 TransactionType = Literal[
     "card_purchase",
@@ -56,6 +56,17 @@ class Merchant(BaseModel):
     city: str | None
 
 
+class NetworkData(BaseModel):
+    """ISO 8583 data of a transaction that came through the network (API.md §14)."""
+
+    stan: str = Field(description="System trace audit number (DE 11).")
+    rrn: str | None = Field(description="Retrieval reference number (DE 37).")
+    acquirer_id: str = Field(description="Acquiring institution id (DE 32).")
+    terminal_id: str | None = Field(description="Card acceptor terminal id (DE 41).")
+    merchant_id: str | None = Field(description="Card acceptor id (DE 42).")
+    auth_code: str | None = Field(description="Authorization code given (DE 38).")
+
+
 class TransactionRecord(BaseModel):
     uuid: UUID
     type: TransactionType
@@ -95,6 +106,21 @@ class TransactionRecord(BaseModel):
     description: str | None
     parent_uuid: UUID | None
     decision: Decision | None = None
+    channel: Literal["sandbox", "iso8583"] = Field(
+        default="sandbox", description="Where the transaction entered the service."
+    )
+    network: NetworkData | None = Field(
+        default=None, description="The card network's data (channel `iso8583`)."
+    )
+    stand_in: bool = Field(
+        default=False,
+        description="Approved by the network on the issuer's behalf (an ISO 8583 0120 advice).",
+    )
+    shortfall: MoneyOut = Field(
+        default=Decimal(0),
+        description="A stand-in authorization's amount beyond the card's balance, owed by "
+        "the cardholder (booked to `cardholder_receivables`).",
+    )
     created_at: datetime
     updated_at: datetime
 

@@ -8,26 +8,18 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
-from cardservice.cards.numbers import mask
 from cardservice.errors import CardNotFound
 from cardservice.ledger.money import from_minor
 from cardservice.models.base import utcnow
-from cardservice.security import CardCipher
+from cardservice.security import CardCipher, mask
 from cardservice.sql import Reader, Row, Tx, as_uuid, iso_z, text_uuid
-
-_CODE_COLUMNS = (
-    "d.uuid, d.card_uuid, d.merchant_name, d.amount, d.currency, d.created_at, d.expires_at,"
-    " d.code_ciphertext, c.bin, c.last4"
+from cardservice.transactions.repository import (
+    CODE_CARD,
+    INSERT_CODE,
+    UNASSIGNED_CODES,
+    UNASSIGNED_CODES_OF_CARD,
+    USE_CODE,
 )
-_CARD = "SELECT bin, last4 FROM cards WHERE uuid = $1 AND user_uuid = $2"
-_INSERT = """
-INSERT INTO three_ds_codes (uuid, user_uuid, card_uuid, code_ciphertext, merchant_name, amount,
-                            currency, created_at, expires_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"""
-_UNASSIGNED = f"""
-SELECT {_CODE_COLUMNS} FROM three_ds_codes d JOIN cards c ON c.uuid = d.card_uuid
-WHERE d.user_uuid = $1 AND d.used_at IS NULL AND d.expires_at > $2
-ORDER BY d.created_at DESC, d.uuid DESC"""  # noqa: S608 - constant columns
 
 
 def _record(row: Row | dict[str, Any], code: str) -> dict[str, Any]:
@@ -64,7 +56,7 @@ async def issue_code(
 ) -> dict[str, Any]:
     """A new 6-digit code for one of the user's cards (`code` when the issuer's ACS sent it,
     else a random one), kept encrypted at rest; its record."""
-    card = await tx.row(_CARD, card_uuid, user_uuid)
+    card = await tx.row(CODE_CARD, card_uuid, user_uuid)
     if card is None:
         raise CardNotFound()
     now = now or utcnow()
@@ -81,7 +73,7 @@ async def issue_code(
         "last4": card["last4"],
     }
     await tx.execute(
-        _INSERT,
+        INSERT_CODE,
         row["uuid"],
         user_uuid,
         card_uuid,
@@ -99,23 +91,15 @@ async def unassigned_codes(
     reader: Reader, cipher: CardCipher, user_uuid: uuid.UUID, now: datetime
 ) -> list[dict[str, Any]]:
     """The user's codes not yet used and not expired, newest first."""
-    rows = await reader.rows(_UNASSIGNED, user_uuid, now)
+    rows = await reader.rows(UNASSIGNED_CODES, user_uuid, now)
     return [_record(row, cipher.decrypt(bytes(row["code_ciphertext"]))) for row in rows]
-
-
-# Parameters: $1 card, $2 now.
-_UNASSIGNED_OF_CARD = """
-SELECT uuid, code_ciphertext FROM three_ds_codes
-WHERE card_uuid = $1 AND used_at IS NULL AND expires_at > $2
-FOR UPDATE"""
-_USE = "UPDATE three_ds_codes SET used_at = $2, transaction_uuid = $3 WHERE uuid = $1"
 
 
 async def matching_code(
     tx: Tx, cipher: CardCipher, card_uuid: uuid.UUID, presented: str, now: datetime
 ) -> uuid.UUID | None:
     """The card's unassigned code equal to `presented` (compared in constant time), locked."""
-    for row in await tx.rows(_UNASSIGNED_OF_CARD, card_uuid, now):
+    for row in await tx.rows(UNASSIGNED_CODES_OF_CARD, card_uuid, now):
         if hmac.compare_digest(cipher.decrypt(bytes(row["code_ciphertext"])), presented):
             return as_uuid(row["uuid"])
     return None
@@ -123,4 +107,4 @@ async def matching_code(
 
 async def use_code(tx: Tx, code: uuid.UUID, transaction_uuid: uuid.UUID, now: datetime) -> None:
     """The code is used up by this (approved) transaction."""
-    await tx.execute(_USE, code, now, transaction_uuid)
+    await tx.execute(USE_CODE, code, now, transaction_uuid)

@@ -15,11 +15,8 @@ from cardservice.ledger.entries import (
 )
 from cardservice.models.base import utcnow
 from cardservice.sql import Tx, as_uuid
+from cardservice.transactions.locks import lock_any_account
 from cardservice.transactions.rows import insert_transactions, transaction_row
-
-_LOCK_ACCOUNT = """
-SELECT user_uuid, currency, balance FROM accounts WHERE uuid = $1
-FOR NO KEY UPDATE"""
 
 
 async def withdraw(
@@ -31,7 +28,7 @@ async def withdraw(
     answered one after the other and the balance never goes below zero."""
     if amount <= 0:
         raise ValueError("a withdrawal is positive")
-    account = await tx.row(_LOCK_ACCOUNT, account_uuid)
+    account = await lock_any_account(tx, account_uuid)
     if account is None:
         raise AccountNotFound()
     if account["balance"] < amount:

@@ -18,7 +18,6 @@ the outcome. At least once, never the same attempt twice:
 from __future__ import annotations
 
 import asyncio
-import logging
 import random
 import time
 from collections.abc import Sequence
@@ -28,16 +27,14 @@ from uuid import UUID
 
 from cardservice.config import Settings
 from cardservice.db import Database
+from cardservice.encoding import dumps
 from cardservice.events.listing import EVENT_COLUMNS, event_record
 from cardservice.models.base import utcnow
 from cardservice.outbound import CallFailed, Outbound, UrlNotAllowed, signed_headers
 from cardservice.security import CardCipher
 from cardservice.sql import Row, Tx, as_datetime, in_list, insert_sql, text_uuid
-from cardservice.web import dumps
-from cardservice.webhooks.metrics import record_attempt
+from cardservice.webhooks.metrics import outcome_of, record_attempt
 from cardservice.webhooks.service import live_secrets
-
-log = logging.getLogger("cardservice.webhooks")
 
 ANSWER_LIMIT = 65536  # bytes of a receiver's answer read; its status is what counts
 RETRY_SCHEDULE = (5, 300, 1800, 7200, 18000, 36000, 36000)  # seconds after attempt 1, 2, …
@@ -188,16 +185,32 @@ class Finished:
         return cls(claimed, outcome, status, ended + delay if delay else None)
 
 
+async def _still_there(tx: Tx, finished: Sequence[Finished]) -> list[Finished]:
+    """The attempts whose endpoint was not deleted meanwhile (its deliveries and attempt log
+    went with it), those endpoints locked until the unit ends, so none goes before the
+    attempts are written. Endpoints before deliveries, as a deletion takes them."""
+    endpoints = sorted({f.claimed.endpoint_uuid for f in finished}, key=str)
+    rows = await tx.rows(
+        f"SELECT uuid FROM webhook_endpoints WHERE uuid IN {in_list(len(endpoints))} "  # noqa: S608
+        "ORDER BY uuid FOR NO KEY UPDATE",
+        *endpoints,
+    )
+    there = {str(text_uuid(row["uuid"])) for row in rows}
+    return [f for f in finished if str(f.claimed.endpoint_uuid) in there]
+
+
 async def record(db: Database, finished: Sequence[Finished]) -> None:
     """Log a batch of attempts in one unit: each delivery is delivered, due again later,
-    or failed — only where the attempt still holds it (`attempts` unchanged)."""
+    or failed — only where the attempt still holds it (`attempts` unchanged). The attempts
+    of an endpoint deleted meanwhile are dropped with it; they never undo the others'."""
     if not finished:
         return
     now = utcnow()
 
     async def work(tx: Tx) -> None:
-        for start in range(0, len(finished), _RECORD_BATCH):
-            chunk = finished[start : start + _RECORD_BATCH]
+        kept = await _still_there(tx, finished)
+        for start in range(0, len(kept), _RECORD_BATCH):
+            chunk = kept[start : start + _RECORD_BATCH]
             args: list[object] = []
             for f in chunk:
                 c, o = f.claimed, f.outcome
@@ -230,19 +243,9 @@ def _observe(finished: Finished) -> None:
     claimed, outcome = finished.claimed, finished.outcome
     lag = (outcome.started_at - claimed.event_created_at).total_seconds()
     record_attempt(
-        ok=outcome.ok,
+        endpoint=claimed.endpoint_uuid,
+        outcome=outcome_of(outcome.status_code, outcome.error),
+        seconds=outcome.duration_ms / 1000,
         gave_up=finished.status == "failed",
         first_lag=lag if claimed.attempt == 1 else None,
-    )
-    log.info(
-        "webhook attempt",
-        extra={
-            "event_uuid": str(claimed.event_uuid),
-            "endpoint_uuid": str(claimed.endpoint_uuid),
-            "attempt": claimed.attempt,
-            "status_code": outcome.status_code,
-            "error": outcome.error,
-            "duration_ms": outcome.duration_ms,
-            "delivery": finished.status,
-        },
     )

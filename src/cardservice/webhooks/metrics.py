@@ -1,53 +1,61 @@
-"""Delivery counters of this process, for a `/metrics` endpoint to read
-(`delivery_metrics()`); the worker also logs one line per attempt."""
+"""Webhook delivery series on `/metrics` (Prometheus; summed over every process of a
+`cardservice serve`, like the other families in `cardservice.metrics`).
+
+Labels: the endpoint's uuid (so an operator can alert on one failing endpoint: one series
+per endpoint and outcome) and the attempt's outcome, a closed set. Never the URL (it may
+carry credentials in its query or user part), a secret, or a response body.
+"""
 
 from __future__ import annotations
 
-from collections import deque
-from dataclasses import dataclass, field
+from uuid import UUID
 
-LAG_SAMPLES = 10_000
+from prometheus_client import Counter, Histogram
+
+OUTCOMES = ("delivered", "http_status", "timeout", "url_not_allowed", "connection")
+
+ATTEMPTS = Counter(
+    "cardservice_webhook_attempts",
+    "Webhook attempts made, by endpoint and outcome: delivered (a 2xx), http_status (another "
+    "status), timeout, url_not_allowed (the URL's address was refused), connection (no answer).",
+    ["endpoint", "outcome"],
+)
+GIVEN_UP = Counter(
+    "cardservice_webhook_given_up",
+    "Webhook deliveries marked failed after their last retry, by endpoint.",
+    ["endpoint"],
+)
+FIRST_ATTEMPT_LAG = Histogram(
+    "cardservice_webhook_first_attempt_lag_seconds",
+    "Time from an event's commit to the start of its first delivery attempt.",
+    buckets=(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800),
+)
+ATTEMPT_DURATION = Histogram(
+    "cardservice_webhook_attempt_duration_seconds",
+    "Time a webhook attempt took (resolution, connection, answer), by outcome.",
+    ["outcome"],
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
+)
 
 
-@dataclass
-class DeliveryCounters:
-    attempts: int = 0
-    delivered: int = 0
-    failures: int = 0  # attempts without a 2xx
-    given_up: int = 0  # deliveries marked failed after the last retry
-    lags: deque[float] = field(default_factory=lambda: deque(maxlen=LAG_SAMPLES))
+def outcome_of(status_code: int | None, error: str | None) -> str:
+    """The attempt's outcome label: one of `OUTCOMES`."""
+    if status_code is not None:
+        return "delivered" if 200 <= status_code < 300 else "http_status"
+    if error is not None and error.startswith("url_not_allowed"):
+        return "url_not_allowed"
+    if error is not None and error.startswith("timeout"):
+        return "timeout"
+    return "connection"
 
 
-COUNTERS = DeliveryCounters()
-
-
-def record_attempt(*, ok: bool, gave_up: bool, first_lag: float | None) -> None:
+def record_attempt(
+    *, endpoint: UUID, outcome: str, seconds: float, gave_up: bool, first_lag: float | None
+) -> None:
     """Count one attempt; `first_lag`: seconds from the event's commit to a first attempt."""
-    COUNTERS.attempts += 1
-    COUNTERS.delivered += ok
-    COUNTERS.failures += not ok
-    COUNTERS.given_up += gave_up
+    ATTEMPTS.labels(str(endpoint), outcome).inc()
+    ATTEMPT_DURATION.labels(outcome).observe(seconds)
+    if gave_up:
+        GIVEN_UP.labels(str(endpoint)).inc()
     if first_lag is not None:
-        COUNTERS.lags.append(first_lag)
-
-
-def _quantile(values: list[float], q: float) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def delivery_metrics() -> dict[str, float | int | None]:
-    """Attempts, deliveries, failures, give-ups, and the commit → first attempt lag
-    (p50/p99/max over the last `LAG_SAMPLES` first attempts, seconds)."""
-    lags = list(COUNTERS.lags)
-    return {
-        "webhook_attempts_total": COUNTERS.attempts,
-        "webhook_delivered_total": COUNTERS.delivered,
-        "webhook_failed_attempts_total": COUNTERS.failures,
-        "webhook_given_up_total": COUNTERS.given_up,
-        "webhook_first_attempt_lag_p50_seconds": _quantile(lags, 0.50),
-        "webhook_first_attempt_lag_p99_seconds": _quantile(lags, 0.99),
-        "webhook_first_attempt_lag_max_seconds": max(lags) if lags else None,
-    }
+        FIRST_ATTEMPT_LAG.observe(max(first_lag, 0.0))

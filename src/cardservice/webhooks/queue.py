@@ -83,15 +83,13 @@ async def publish_committed(db: Database) -> int:
     return published
 
 
+_OWN_EVENT = "SELECT id FROM events WHERE uuid = $1 AND sequence IS NOT NULL AND user_uuid = $2"
+
+
 async def redeliver(tx: Tx, caller: Principal, event: UUID, now: datetime) -> int:
-    """Queue a numbered event the caller may read again for every endpoint receiving it."""
-    visible, args = visible_to(caller, 2)
-    event_id = await tx.value(
-        f"SELECT e.id FROM events e WHERE e.uuid = $1 "  # noqa: S608 - our fragments
-        f"AND e.sequence IS NOT NULL AND {visible}",
-        event,
-        *args,
-    )
+    """Queue a numbered event of the caller's own again for every endpoint receiving it.
+    A team owner reads the members' events but cannot act on them: theirs are 404 here."""
+    event_id = await tx.value(_OWN_EVENT, event, caller.user_uuid)
     if event_id is None:
         raise EventNotFound()
     return await queue_for_events(tx, [int(event_id)], now)

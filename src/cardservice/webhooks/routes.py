@@ -11,11 +11,11 @@ from cardservice.auth.dependencies import CallerA
 from cardservice.db import Db
 from cardservice.events.schemas import Queued
 from cardservice.models.base import utcnow
-from cardservice.openapi import BEARER_OR_MFA, UUID_PATTERN, Done, Envelope, PagedEnvelope
+from cardservice.openapi import BEARER_OR_MFA, Done, Envelope, PagedEnvelope
 from cardservice.outbound import check_url
-from cardservice.pages import StandardPage
+from cardservice.patterns import UUID_PATTERN
 from cardservice.sql import Tx
-from cardservice.web import JSONResponse, Router, body_schema, done, ok, read_json
+from cardservice.web import JSONResponse, Router, StandardPage, body_schema, done, ok, read_json
 from cardservice.webhooks import service
 from cardservice.webhooks.queue import replay
 from cardservice.webhooks.schemas import (

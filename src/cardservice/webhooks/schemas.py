@@ -9,9 +9,16 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validato
 
 from cardservice.events.schemas import EventType
 
+# The pattern documents the URL's form (a name, an IPv4 address or a bracketed IPv6 one);
+# what may be called is decided by the one check of every outbound call
+# (`outbound.check_url`, 422 `url_not_allowed`), which sees through what a pattern cannot.
 _PORT = r"(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})"
-URL_PATTERN = rf"^https?://[A-Za-z0-9.-]+(?::{_PORT})?(?:/[!-~]*)?$"
-URL_DESCRIPTION = "http(s) URL; host a name or an IPv4 address (IDN in punycode, no IPv6 literal)"
+_HOST = r"(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])"
+URL_PATTERN = rf"^https?://{_HOST}(?::{_PORT})?(?:/[!-~]*)?$"
+URL_DESCRIPTION = (
+    "http(s) URL; host a name (IDN in punycode), an IPv4 address or an [IPv6] address; "
+    "loopback, private and reserved addresses refused (also carried inside IPv6 forms)"
+)
 
 
 class EndpointCreate(BaseModel):

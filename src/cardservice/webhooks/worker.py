@@ -1,6 +1,7 @@
 """The delivery loop: publish what has committed, claim what is due, POST it, record it;
-and, every `CARDSERVICE_HOLD_SWEEP_SECONDS`, release the holds past their expiry
-(transactions/expiry.py) — one loop for the service's background work, not a second one.
+and run the service's periodic jobs that are due (background.py: the hold sweep, every
+`CARDSERVICE_HOLD_SWEEP_SECONDS`) — one loop for the service's background work, not a
+second one.
 
 Runs as `cardservice worker`, and once inside every `cardservice serve` process unless
 `CARDSERVICE_EMBEDDED_WORKER=0`. Attempts run concurrently (up to
@@ -15,17 +16,15 @@ import asyncio
 import contextlib
 import logging
 import random
-import time
 from collections.abc import AsyncIterator
 from datetime import timedelta
 
+from cardservice.background import Schedule
 from cardservice.config import Settings
 from cardservice.db import Database
-from cardservice.models.base import utcnow
 from cardservice.outbound import Outbound
 from cardservice.security import CardCipher
-from cardservice.topups.service import sweep_expired_topups
-from cardservice.transactions.expiry import sweep_expired_holds
+from cardservice.webhooks.attempt_log import AttemptLog
 from cardservice.webhooks.delivery import Claimed, Finished, claim, post, record
 from cardservice.webhooks.queue import publish_committed
 
@@ -47,7 +46,8 @@ class DeliveryWorker:
         self._rng = random.Random()  # noqa: S311 - retry jitter, not a secret
         self._in_flight: set[asyncio.Task[None]] = set()
         self._finished: list[Finished] = []  # attempts made, recorded at the next step
-        self._next_sweep = 0.0  # monotonic time of the next hold sweep: at once on start
+        self._attempt_log = AttemptLog()  # one line for a run of attempts
+        self._schedule = Schedule(settings)  # the periodic jobs: all due at once on start
 
     async def run(self, stop: asyncio.Event) -> None:
         try:
@@ -65,21 +65,19 @@ class DeliveryWorker:
                 task.cancel()
             await asyncio.gather(*self._in_flight, return_exceptions=True)
             await self._record()  # what ended before the stop (it never raises)
+            self._attempt_log.flush(idle=True)
 
     async def _step(self) -> None:
         await self._record()
         await publish_committed(self._db)
-        if time.monotonic() >= self._next_sweep:
-            self._next_sweep = time.monotonic() + self._settings.hold_sweep_seconds
-            await sweep_expired_holds(self._db, utcnow())
-            await sweep_expired_topups(self._db, utcnow())  # unpaid top-ups (API.md §15)
+        await self._schedule.run_due(self._db)
         free = self._settings.worker_concurrency - len(self._in_flight)
-        if free <= 0:
-            return
-        for claimed in await claim(self._db, self._cipher, self._lease, free):
-            task = asyncio.create_task(self._attempt(claimed))
+        claimed = await claim(self._db, self._cipher, self._lease, free) if free > 0 else []
+        for one in claimed:
+            task = asyncio.create_task(self._attempt(one))
             self._in_flight.add(task)
             task.add_done_callback(self._in_flight.discard)
+        self._attempt_log.flush(idle=not self._in_flight and not self._finished)
 
     async def _attempt(self, claimed: Claimed) -> None:
         # each attempt is cut at the webhook timeout; never raises
@@ -94,6 +92,8 @@ class DeliveryWorker:
             await record(self._db, finished)
         except Exception:
             log.exception("webhook attempts not recorded", extra={"attempts": len(finished)})
+            return
+        self._attempt_log.add(finished)
 
 
 @contextlib.asynccontextmanager

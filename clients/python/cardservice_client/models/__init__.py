@@ -24,13 +24,16 @@ from .bin_record_status import BinRecordStatus
 from .blocked_tag_record import BlockedTagRecord
 from .blocked_tag_record_restriction import BlockedTagRecordRestriction
 from .buy_cards_request import BuyCardsRequest
+from .buy_cards_request_card_type import BuyCardsRequestCardType
 from .buy_cards_result import BuyCardsResult
 from .capture_request import CaptureRequest
 from .card_change_request import CardChangeRequest
-from .card_change_request_status_type_0 import CardChangeRequestStatusType0
+from .card_change_request_status import CardChangeRequestStatus
 from .card_counts import CardCounts
+from .card_details import CardDetails
 from .card_list import CardList
 from .card_record import CardRecord
+from .card_record_card_type import CardRecordCardType
 from .card_record_status import CardRecordStatus
 from .charge import Charge
 from .currency_balances import CurrencyBalances
@@ -50,6 +53,7 @@ from .envelope_account_record import EnvelopeAccountRecord
 from .envelope_attachment_record import EnvelopeAttachmentRecord
 from .envelope_authorization_endpoint_record import EnvelopeAuthorizationEndpointRecord
 from .envelope_buy_cards_result import EnvelopeBuyCardsResult
+from .envelope_card_details import EnvelopeCardDetails
 from .envelope_card_record import EnvelopeCardRecord
 from .envelope_dispute_record import EnvelopeDisputeRecord
 from .envelope_endpoint_record import EnvelopeEndpointRecord
@@ -123,6 +127,7 @@ from .report_page import ReportPage
 from .report_page_meta import ReportPageMeta
 from .resolve_dispute_request import ResolveDisputeRequest
 from .resolve_dispute_request_outcome import ResolveDisputeRequestOutcome
+from .reveal_request import RevealRequest
 from .sort_request import SortRequest
 from .spend import Spend
 from .spending_controls import SpendingControls
@@ -164,13 +169,16 @@ __all__ = (
     "BlockedTagRecord",
     "BlockedTagRecordRestriction",
     "BuyCardsRequest",
+    "BuyCardsRequestCardType",
     "BuyCardsResult",
     "CaptureRequest",
     "CardChangeRequest",
-    "CardChangeRequestStatusType0",
+    "CardChangeRequestStatus",
     "CardCounts",
+    "CardDetails",
     "CardList",
     "CardRecord",
+    "CardRecordCardType",
     "CardRecordStatus",
     "Charge",
     "CurrencyBalances",
@@ -190,6 +198,7 @@ __all__ = (
     "EnvelopeAttachmentRecord",
     "EnvelopeAuthorizationEndpointRecord",
     "EnvelopeBuyCardsResult",
+    "EnvelopeCardDetails",
     "EnvelopeCardRecord",
     "EnvelopeDisputeRecord",
     "EnvelopeEndpointRecord",
@@ -263,6 +272,7 @@ __all__ = (
     "ReportPageMeta",
     "ResolveDisputeRequest",
     "ResolveDisputeRequestOutcome",
+    "RevealRequest",
     "SortRequest",
     "Spend",
     "SpendingControls",

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import builtins
 import datetime
 from collections.abc import Mapping
 from decimal import Decimal
@@ -33,14 +34,14 @@ class AccountRecord:
             'DE'}, 'auto_replenish': {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}, 'spending_controls':
             {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags':
             ['example'], 'blocked_tags': ['example'], 'allowed_countries': ['example'], 'blocked_countries': ['example']},
-            'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}, 'owner': {'uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada Lovelace'}, 'created_at': '2026-03-19T10:15:00Z',
-            'updated_at': '2026-03-19T10:15:00Z'}
+            'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z', 'card_type': 'multi_use',
+            'locked_merchant': 'example'}, 'owner': {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada
+            Lovelace'}, 'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}
 
     Attributes:
         uuid (UUID):
         name (str):
-        type_ (str):
+        type (str):
         status (AccountRecordStatus):
         currency (str):
         balance (Decimal):
@@ -53,7 +54,7 @@ class AccountRecord:
 
     uuid: UUID
     name: str
-    type_: str
+    type: str
     status: AccountRecordStatus
     currency: str
     balance: Decimal
@@ -71,7 +72,7 @@ class AccountRecord:
 
         name = self.name
 
-        type_ = self.type_
+        type = self.type
 
         status = self.status.value
 
@@ -99,7 +100,7 @@ class AccountRecord:
             {
                 "uuid": uuid,
                 "name": name,
-                "type": type_,
+                "type": type,
                 "status": status,
                 "currency": currency,
                 "balance": balance,
@@ -114,7 +115,7 @@ class AccountRecord:
         return field_dict
 
     @classmethod
-    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+    def from_dict(cls: builtins.type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.card_record import CardRecord  # noqa: PLC0415
         from ..models.owner import Owner  # noqa: PLC0415
 
@@ -123,7 +124,7 @@ class AccountRecord:
 
         name = d.pop("name")
 
-        type_ = d.pop("type")
+        type = d.pop("type")
 
         status = AccountRecordStatus(d.pop("status"))
 
@@ -157,7 +158,7 @@ class AccountRecord:
         account_record = cls(
             uuid=uuid,
             name=name,
-            type_=type_,
+            type=type,
             status=status,
             currency=currency,
             balance=balance,

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import builtins
 import datetime
 from collections.abc import Mapping
 from typing import Any, TypeVar
@@ -23,7 +24,7 @@ class AttachmentRecord:
 
     Attributes:
         uuid (UUID):
-        type_ (AttachmentRecordType):
+        type (AttachmentRecordType):
         mime_type (str):
         size (int):
         sha256 (str):
@@ -31,7 +32,7 @@ class AttachmentRecord:
     """
 
     uuid: UUID
-    type_: AttachmentRecordType
+    type: AttachmentRecordType
     mime_type: str
     size: int
     sha256: str
@@ -41,7 +42,7 @@ class AttachmentRecord:
     def to_dict(self) -> dict[str, Any]:
         uuid = str(self.uuid)
 
-        type_ = self.type_.value
+        type = self.type.value
 
         mime_type = self.mime_type
 
@@ -56,7 +57,7 @@ class AttachmentRecord:
         field_dict.update(
             {
                 "uuid": uuid,
-                "type": type_,
+                "type": type,
                 "mime_type": mime_type,
                 "size": size,
                 "sha256": sha256,
@@ -67,11 +68,11 @@ class AttachmentRecord:
         return field_dict
 
     @classmethod
-    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+    def from_dict(cls: builtins.type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
         uuid = UUID(d.pop("uuid"))
 
-        type_ = AttachmentRecordType(d.pop("type"))
+        type = AttachmentRecordType(d.pop("type"))
 
         mime_type = d.pop("mime_type")
 
@@ -83,7 +84,7 @@ class AttachmentRecord:
 
         attachment_record = cls(
             uuid=uuid,
-            type_=type_,
+            type=type,
             mime_type=mime_type,
             size=size,
             sha256=sha256,

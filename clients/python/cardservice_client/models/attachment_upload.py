@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import builtins
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -18,15 +19,15 @@ class AttachmentUpload:
             'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='}
 
     Attributes:
-        type_ (AttachmentUploadType):
+        type (AttachmentUploadType):
         file (str): base64 (standard alphabet, padded), optionally as a data: URL
     """
 
-    type_: AttachmentUploadType
+    type: AttachmentUploadType
     file: str
 
     def to_dict(self) -> dict[str, Any]:
-        type_ = self.type_.value
+        type = self.type.value
 
         file = self.file
 
@@ -34,7 +35,7 @@ class AttachmentUpload:
 
         field_dict.update(
             {
-                "type": type_,
+                "type": type,
                 "file": file,
             }
         )
@@ -42,14 +43,14 @@ class AttachmentUpload:
         return field_dict
 
     @classmethod
-    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+    def from_dict(cls: builtins.type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        type_ = AttachmentUploadType(d.pop("type"))
+        type = AttachmentUploadType(d.pop("type"))
 
         file = d.pop("file")
 
         attachment_upload = cls(
-            type_=type_,
+            type=type,
             file=file,
         )
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -21,7 +22,7 @@ class AuthorizationRequest:
             'three_ds_code': '482913', 'force_decline': 'insufficient_funds'}
 
     Attributes:
-        card_uuid (str):
+        card_uuid (str | UUID):
         amount (Decimal):
         currency (str):
         merchant_name (str):
@@ -33,7 +34,7 @@ class AuthorizationRequest:
         force_decline (AuthorizationRequestForceDeclineType0 | None | Unset):
     """
 
-    card_uuid: str
+    card_uuid: str | UUID
     amount: Decimal
     currency: str
     merchant_name: str
@@ -45,7 +46,11 @@ class AuthorizationRequest:
     force_decline: AuthorizationRequestForceDeclineType0 | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        card_uuid = self.card_uuid
+        card_uuid: str
+        if isinstance(self.card_uuid, UUID):
+            card_uuid = str(self.card_uuid)
+        else:
+            card_uuid = self.card_uuid
 
         amount = self.amount
 
@@ -119,7 +124,19 @@ class AuthorizationRequest:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        card_uuid = d.pop("card_uuid")
+
+        def _parse_card_uuid(data: object) -> str | UUID:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                card_uuid_type_0 = UUID(data)
+
+                return card_uuid_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(str | UUID, data)
+
+        card_uuid = _parse_card_uuid(d.pop("card_uuid"))
 
         amount = d.pop("amount")
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
@@ -20,20 +20,28 @@ class AutoReplenishIn:
 
     Attributes:
         enabled (bool):
-        amount (Decimal | Unset):
-        min_balance (Decimal | Unset):
+        amount (Decimal | None | Unset):
+        min_balance (Decimal | None | Unset):
     """
 
     enabled: bool
-    amount: Decimal | Unset = UNSET
-    min_balance: Decimal | Unset = UNSET
+    amount: Decimal | None | Unset = UNSET
+    min_balance: Decimal | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         enabled = self.enabled
 
-        amount = self.amount
+        amount: Decimal | None | Unset
+        if isinstance(self.amount, Unset):
+            amount = UNSET
+        else:
+            amount = self.amount
 
-        min_balance = self.min_balance
+        min_balance: Decimal | None | Unset
+        if isinstance(self.min_balance, Unset):
+            min_balance = UNSET
+        else:
+            min_balance = self.min_balance
 
         field_dict: dict[str, Any] = {}
 
@@ -54,9 +62,23 @@ class AutoReplenishIn:
         d = dict(src_dict)
         enabled = d.pop("enabled")
 
-        amount = d.pop("amount", UNSET)
+        def _parse_amount(data: object) -> Decimal | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(Decimal | None | Unset, data)
 
-        min_balance = d.pop("min_balance", UNSET)
+        amount = _parse_amount(d.pop("amount", UNSET))
+
+        def _parse_min_balance(data: object) -> Decimal | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(Decimal | None | Unset, data)
+
+        min_balance = _parse_min_balance(d.pop("min_balance", UNSET))
 
         auto_replenish_in = cls(
             enabled=enabled,

@@ -21,14 +21,14 @@ class BinRecord:
 
     Attributes:
         uuid (UUID):
-        bin_ (str):
+        bin (str):
         brand (str):
         currency (str):
         status (BinRecordStatus):
     """
 
     uuid: UUID
-    bin_: str
+    bin: str
     brand: str
     currency: str
     status: BinRecordStatus
@@ -37,7 +37,7 @@ class BinRecord:
     def to_dict(self) -> dict[str, Any]:
         uuid = str(self.uuid)
 
-        bin_ = self.bin_
+        bin = self.bin
 
         brand = self.brand
 
@@ -50,7 +50,7 @@ class BinRecord:
         field_dict.update(
             {
                 "uuid": uuid,
-                "bin": bin_,
+                "bin": bin,
                 "brand": brand,
                 "currency": currency,
                 "status": status,
@@ -64,7 +64,7 @@ class BinRecord:
         d = dict(src_dict)
         uuid = UUID(d.pop("uuid"))
 
-        bin_ = d.pop("bin")
+        bin = d.pop("bin")
 
         brand = d.pop("brand")
 
@@ -74,7 +74,7 @@ class BinRecord:
 
         bin_record = cls(
             uuid=uuid,
-            bin_=bin_,
+            bin=bin,
             brand=brand,
             currency=currency,
             status=status,

@@ -3,9 +3,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
+from ..models.buy_cards_request_card_type import BuyCardsRequestCardType
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="BuyCardsRequest")
@@ -17,32 +19,42 @@ class BuyCardsRequest:
     Example:
         {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'bin_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
             'start_balance': 12.5, 'description': 'Team travel', 'external_id': 'order-1001', 'cards_count': 1,
-            'auto_replenish_amount': 12.5, 'auto_replenish_min_balance': 12.5}
+            'auto_replenish_amount': 12.5, 'auto_replenish_min_balance': 12.5, 'card_type': 'multi_use'}
 
     Attributes:
-        account_uuid (str):
-        bin_uuid (str):
+        account_uuid (str | UUID):
+        bin_uuid (str | UUID):
         start_balance (Decimal | Unset):  Default: 0.0.
         description (None | str | Unset):
         external_id (None | str | Unset):
         cards_count (int | Unset):  Default: 1.
         auto_replenish_amount (Decimal | Unset):
         auto_replenish_min_balance (Decimal | Unset):
+        card_type (BuyCardsRequestCardType | Unset):  Default: BuyCardsRequestCardType.MULTI_USE.
     """
 
-    account_uuid: str
-    bin_uuid: str
+    account_uuid: str | UUID
+    bin_uuid: str | UUID
     start_balance: Decimal | Unset = Decimal("0")
     description: None | str | Unset = UNSET
     external_id: None | str | Unset = UNSET
     cards_count: int | Unset = 1
     auto_replenish_amount: Decimal | Unset = UNSET
     auto_replenish_min_balance: Decimal | Unset = UNSET
+    card_type: BuyCardsRequestCardType | Unset = BuyCardsRequestCardType.MULTI_USE
 
     def to_dict(self) -> dict[str, Any]:
-        account_uuid = self.account_uuid
+        account_uuid: str
+        if isinstance(self.account_uuid, UUID):
+            account_uuid = str(self.account_uuid)
+        else:
+            account_uuid = self.account_uuid
 
-        bin_uuid = self.bin_uuid
+        bin_uuid: str
+        if isinstance(self.bin_uuid, UUID):
+            bin_uuid = str(self.bin_uuid)
+        else:
+            bin_uuid = self.bin_uuid
 
         start_balance = self.start_balance
 
@@ -64,6 +76,10 @@ class BuyCardsRequest:
 
         auto_replenish_min_balance = self.auto_replenish_min_balance
 
+        card_type: str | Unset = UNSET
+        if not isinstance(self.card_type, Unset):
+            card_type = self.card_type.value
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -84,15 +100,40 @@ class BuyCardsRequest:
             field_dict["auto_replenish_amount"] = auto_replenish_amount
         if auto_replenish_min_balance is not UNSET:
             field_dict["auto_replenish_min_balance"] = auto_replenish_min_balance
+        if card_type is not UNSET:
+            field_dict["card_type"] = card_type
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        account_uuid = d.pop("account_uuid")
 
-        bin_uuid = d.pop("bin_uuid")
+        def _parse_account_uuid(data: object) -> str | UUID:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                account_uuid_type_0 = UUID(data)
+
+                return account_uuid_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(str | UUID, data)
+
+        account_uuid = _parse_account_uuid(d.pop("account_uuid"))
+
+        def _parse_bin_uuid(data: object) -> str | UUID:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                bin_uuid_type_0 = UUID(data)
+
+                return bin_uuid_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(str | UUID, data)
+
+        bin_uuid = _parse_bin_uuid(d.pop("bin_uuid"))
 
         start_balance = d.pop("start_balance", UNSET)
 
@@ -120,6 +161,13 @@ class BuyCardsRequest:
 
         auto_replenish_min_balance = d.pop("auto_replenish_min_balance", UNSET)
 
+        _card_type = d.pop("card_type", UNSET)
+        card_type: BuyCardsRequestCardType | Unset
+        if isinstance(_card_type, Unset):
+            card_type = UNSET
+        else:
+            card_type = BuyCardsRequestCardType(_card_type)
+
         buy_cards_request = cls(
             account_uuid=account_uuid,
             bin_uuid=bin_uuid,
@@ -129,6 +177,7 @@ class BuyCardsRequest:
             cards_count=cards_count,
             auto_replenish_amount=auto_replenish_amount,
             auto_replenish_min_balance=auto_replenish_min_balance,
+            card_type=card_type,
         )
 
         return buy_cards_request

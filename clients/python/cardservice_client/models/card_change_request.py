@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.card_change_request_status_type_0 import CardChangeRequestStatusType0
+from ..models.card_change_request_status import CardChangeRequestStatus
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -29,33 +29,29 @@ class CardChangeRequest:
             ['bank-transfer'], 'blocked_tags': ['bank-transfer'], 'allowed_countries': ['DE'], 'blocked_countries': ['DE']}}
 
     Attributes:
-        status (CardChangeRequestStatusType0 | None | Unset):
+        status (CardChangeRequestStatus | Unset):
         description (None | str | Unset):
         holder_name (None | str | Unset):
         holder_address (HolderAddressIn | None | Unset):
-        auto_replenish (AutoReplenishIn | None | Unset):
+        auto_replenish (AutoReplenishIn | Unset): `enabled: true` needs `amount` and `min_balance`; `enabled: false`
+            turns it off. Example: {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}.
         spending_controls (None | SpendingControls | Unset):
     """
 
-    status: CardChangeRequestStatusType0 | None | Unset = UNSET
+    status: CardChangeRequestStatus | Unset = UNSET
     description: None | str | Unset = UNSET
     holder_name: None | str | Unset = UNSET
     holder_address: HolderAddressIn | None | Unset = UNSET
-    auto_replenish: AutoReplenishIn | None | Unset = UNSET
+    auto_replenish: AutoReplenishIn | Unset = UNSET
     spending_controls: None | SpendingControls | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.auto_replenish_in import AutoReplenishIn  # noqa: PLC0415
         from ..models.holder_address_in import HolderAddressIn  # noqa: PLC0415
         from ..models.spending_controls import SpendingControls  # noqa: PLC0415
 
-        status: None | str | Unset
-        if isinstance(self.status, Unset):
-            status = UNSET
-        elif isinstance(self.status, CardChangeRequestStatusType0):
+        status: str | Unset = UNSET
+        if not isinstance(self.status, Unset):
             status = self.status.value
-        else:
-            status = self.status
 
         description: None | str | Unset
         if isinstance(self.description, Unset):
@@ -77,13 +73,9 @@ class CardChangeRequest:
         else:
             holder_address = self.holder_address
 
-        auto_replenish: dict[str, Any] | None | Unset
-        if isinstance(self.auto_replenish, Unset):
-            auto_replenish = UNSET
-        elif isinstance(self.auto_replenish, AutoReplenishIn):
+        auto_replenish: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.auto_replenish, Unset):
             auto_replenish = self.auto_replenish.to_dict()
-        else:
-            auto_replenish = self.auto_replenish
 
         spending_controls: dict[str, Any] | None | Unset
         if isinstance(self.spending_controls, Unset):
@@ -118,23 +110,12 @@ class CardChangeRequest:
         from ..models.spending_controls import SpendingControls  # noqa: PLC0415
 
         d = dict(src_dict)
-
-        def _parse_status(data: object) -> CardChangeRequestStatusType0 | None | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, str):
-                    raise TypeError()
-                status_type_0 = CardChangeRequestStatusType0(data)
-
-                return status_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(CardChangeRequestStatusType0 | None | Unset, data)
-
-        status = _parse_status(d.pop("status", UNSET))
+        _status = d.pop("status", UNSET)
+        status: CardChangeRequestStatus | Unset
+        if isinstance(_status, Unset):
+            status = UNSET
+        else:
+            status = CardChangeRequestStatus(_status)
 
         def _parse_description(data: object) -> None | str | Unset:
             if data is None:
@@ -171,22 +152,12 @@ class CardChangeRequest:
 
         holder_address = _parse_holder_address(d.pop("holder_address", UNSET))
 
-        def _parse_auto_replenish(data: object) -> AutoReplenishIn | None | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                auto_replenish_type_0 = AutoReplenishIn.from_dict(data)
-
-                return auto_replenish_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(AutoReplenishIn | None | Unset, data)
-
-        auto_replenish = _parse_auto_replenish(d.pop("auto_replenish", UNSET))
+        _auto_replenish = d.pop("auto_replenish", UNSET)
+        auto_replenish: AutoReplenishIn | Unset
+        if isinstance(_auto_replenish, Unset):
+            auto_replenish = UNSET
+        else:
+            auto_replenish = AutoReplenishIn.from_dict(_auto_replenish)
 
         def _parse_spending_controls(data: object) -> None | SpendingControls | Unset:
             if data is None:

@@ -9,6 +9,7 @@ from uuid import UUID
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.card_record_card_type import CardRecordCardType
 from ..models.card_record_status import CardRecordStatus
 from ..types import UNSET, Unset
 
@@ -33,12 +34,13 @@ class CardRecord:
             'DE'}, 'auto_replenish': {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}, 'spending_controls':
             {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags':
             ['example'], 'blocked_tags': ['example'], 'allowed_countries': ['example'], 'blocked_countries': ['example']},
-            'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}
+            'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z', 'card_type': 'multi_use',
+            'locked_merchant': 'example'}
 
     Attributes:
         uuid (UUID):
         account_uuid (UUID):
-        bin_ (str):
+        bin (str):
         brand (str):
         mask (str):
         last4 (str):
@@ -57,11 +59,13 @@ class CardRecord:
         holder_name (None | str | Unset):
         holder_address (HolderAddress | None | Unset):
         spending_controls (None | SpendingControlsRecord | Unset):
+        card_type (CardRecordCardType | Unset):  Default: CardRecordCardType.MULTI_USE.
+        locked_merchant (None | str | Unset): a merchant_locked card's merchant, once its first approval set it
     """
 
     uuid: UUID
     account_uuid: UUID
-    bin_: str
+    bin: str
     brand: str
     mask: str
     last4: str
@@ -80,6 +84,8 @@ class CardRecord:
     holder_name: None | str | Unset = UNSET
     holder_address: HolderAddress | None | Unset = UNSET
     spending_controls: None | SpendingControlsRecord | Unset = UNSET
+    card_type: CardRecordCardType | Unset = CardRecordCardType.MULTI_USE
+    locked_merchant: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -90,7 +96,7 @@ class CardRecord:
 
         account_uuid = str(self.account_uuid)
 
-        bin_ = self.bin_
+        bin = self.bin
 
         brand = self.brand
 
@@ -146,13 +152,23 @@ class CardRecord:
         else:
             spending_controls = self.spending_controls
 
+        card_type: str | Unset = UNSET
+        if not isinstance(self.card_type, Unset):
+            card_type = self.card_type.value
+
+        locked_merchant: None | str | Unset
+        if isinstance(self.locked_merchant, Unset):
+            locked_merchant = UNSET
+        else:
+            locked_merchant = self.locked_merchant
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
                 "uuid": uuid,
                 "account_uuid": account_uuid,
-                "bin": bin_,
+                "bin": bin,
                 "brand": brand,
                 "mask": mask,
                 "last4": last4,
@@ -176,6 +192,10 @@ class CardRecord:
             field_dict["holder_address"] = holder_address
         if spending_controls is not UNSET:
             field_dict["spending_controls"] = spending_controls
+        if card_type is not UNSET:
+            field_dict["card_type"] = card_type
+        if locked_merchant is not UNSET:
+            field_dict["locked_merchant"] = locked_merchant
 
         return field_dict
 
@@ -190,7 +210,7 @@ class CardRecord:
 
         account_uuid = UUID(d.pop("account_uuid"))
 
-        bin_ = d.pop("bin")
+        bin = d.pop("bin")
 
         brand = d.pop("brand")
 
@@ -275,10 +295,26 @@ class CardRecord:
 
         spending_controls = _parse_spending_controls(d.pop("spending_controls", UNSET))
 
+        _card_type = d.pop("card_type", UNSET)
+        card_type: CardRecordCardType | Unset
+        if isinstance(_card_type, Unset):
+            card_type = UNSET
+        else:
+            card_type = CardRecordCardType(_card_type)
+
+        def _parse_locked_merchant(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        locked_merchant = _parse_locked_merchant(d.pop("locked_merchant", UNSET))
+
         card_record = cls(
             uuid=uuid,
             account_uuid=account_uuid,
-            bin_=bin_,
+            bin=bin,
             brand=brand,
             mask=mask,
             last4=last4,
@@ -297,6 +333,8 @@ class CardRecord:
             holder_name=holder_name,
             holder_address=holder_address,
             spending_controls=spending_controls,
+            card_type=card_type,
+            locked_merchant=locked_merchant,
         )
 
         card_record.additional_properties = d

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -16,15 +17,19 @@ class DepositRequest:
         {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'amount': 12.5}
 
     Attributes:
-        account_uuid (str):
+        account_uuid (str | UUID):
         amount (Decimal):
     """
 
-    account_uuid: str
+    account_uuid: str | UUID
     amount: Decimal
 
     def to_dict(self) -> dict[str, Any]:
-        account_uuid = self.account_uuid
+        account_uuid: str
+        if isinstance(self.account_uuid, UUID):
+            account_uuid = str(self.account_uuid)
+        else:
+            account_uuid = self.account_uuid
 
         amount = self.amount
 
@@ -42,7 +47,19 @@ class DepositRequest:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        account_uuid = d.pop("account_uuid")
+
+        def _parse_account_uuid(data: object) -> str | UUID:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                account_uuid_type_0 = UUID(data)
+
+                return account_uuid_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(str | UUID, data)
+
+        account_uuid = _parse_account_uuid(d.pop("account_uuid"))
 
         amount = d.pop("amount")
 

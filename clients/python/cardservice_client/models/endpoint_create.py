@@ -18,7 +18,8 @@ class EndpointCreate:
         {'url': 'https://hooks.example.com/cardservice', 'description': 'Team travel', 'event_types': ['card.created']}
 
     Attributes:
-        url (str): http(s) URL; host a name or an IPv4 address (IDN in punycode, no IPv6 literal)
+        url (str): http(s) URL; host a name (IDN in punycode), an IPv4 address or an [IPv6] address; loopback, private
+            and reserved addresses refused (also carried inside IPv6 forms)
         description (None | str | Unset):
         event_types (list[EndpointCreateEventTypesType0Item] | None | Unset): default: every type
     """

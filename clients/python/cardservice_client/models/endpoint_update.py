@@ -19,7 +19,8 @@ class EndpointUpdate:
             'enabled': True}
 
     Attributes:
-        url (None | str | Unset): http(s) URL; host a name or an IPv4 address (IDN in punycode, no IPv6 literal)
+        url (None | str | Unset): http(s) URL; host a name (IDN in punycode), an IPv4 address or an [IPv6] address;
+            loopback, private and reserved addresses refused (also carried inside IPv6 forms)
         description (None | str | Unset):
         event_types (list[EndpointUpdateEventTypesType0Item] | None | Unset):
         enabled (bool | None | Unset):

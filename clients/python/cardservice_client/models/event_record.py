@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import builtins
 import datetime
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -27,14 +28,14 @@ class EventRecord:
     Attributes:
         uuid (UUID):
         sequence (int):
-        type_ (EventRecordType):
+        type (EventRecordType):
         created_at (datetime.datetime):
         data (EventRecordData):
     """
 
     uuid: UUID
     sequence: int
-    type_: EventRecordType
+    type: EventRecordType
     created_at: datetime.datetime
     data: EventRecordData
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -44,7 +45,7 @@ class EventRecord:
 
         sequence = self.sequence
 
-        type_ = self.type_.value
+        type = self.type.value
 
         created_at = self.created_at.isoformat()
 
@@ -56,7 +57,7 @@ class EventRecord:
             {
                 "uuid": uuid,
                 "sequence": sequence,
-                "type": type_,
+                "type": type,
                 "created_at": created_at,
                 "data": data,
             }
@@ -65,7 +66,7 @@ class EventRecord:
         return field_dict
 
     @classmethod
-    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+    def from_dict(cls: builtins.type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.event_record_data import EventRecordData  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -73,7 +74,7 @@ class EventRecord:
 
         sequence = d.pop("sequence")
 
-        type_ = EventRecordType(d.pop("type"))
+        type = EventRecordType(d.pop("type"))
 
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
@@ -82,7 +83,7 @@ class EventRecord:
         event_record = cls(
             uuid=uuid,
             sequence=sequence,
-            type_=type_,
+            type=type,
             created_at=created_at,
             data=data,
         )

@@ -4,6 +4,7 @@ from enum import StrEnum
 class EventRecordType(StrEnum):
     ATTACHMENT_CREATED = "attachment.created"
     CARD_CREATED = "card.created"
+    CARD_DETAILS_REVEALED = "card.details_revealed"
     CARD_UPDATED = "card.updated"
     DISPUTE_CREATED = "dispute.created"
     DISPUTE_UPDATED = "dispute.updated"

@@ -1,8 +1,9 @@
 from __future__ import annotations
 
+import builtins
 import datetime
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
@@ -18,37 +19,45 @@ T = TypeVar("T", bound="ExportTransactionsCsvFilters")
 class ExportTransactionsCsvFilters:
     """
     Attributes:
-        card_uuid (UUID | Unset):
-        account_uuid (UUID | Unset):
+        card_uuid (str | Unset | UUID):
+        account_uuid (str | Unset | UUID):
         status (ExportTransactionsCsvFiltersStatus | Unset):
-        type_ (ExportTransactionsCsvFiltersType | Unset):
+        type (ExportTransactionsCsvFiltersType | Unset):
         date_from (datetime.date | Unset):
         date_to (datetime.date | Unset):
     """
 
-    card_uuid: UUID | Unset = UNSET
-    account_uuid: UUID | Unset = UNSET
+    card_uuid: str | Unset | UUID = UNSET
+    account_uuid: str | Unset | UUID = UNSET
     status: ExportTransactionsCsvFiltersStatus | Unset = UNSET
-    type_: ExportTransactionsCsvFiltersType | Unset = UNSET
+    type: ExportTransactionsCsvFiltersType | Unset = UNSET
     date_from: datetime.date | Unset = UNSET
     date_to: datetime.date | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        card_uuid: str | Unset = UNSET
-        if not isinstance(self.card_uuid, Unset):
+        card_uuid: str | Unset
+        if isinstance(self.card_uuid, Unset):
+            card_uuid = UNSET
+        elif isinstance(self.card_uuid, UUID):
             card_uuid = str(self.card_uuid)
+        else:
+            card_uuid = self.card_uuid
 
-        account_uuid: str | Unset = UNSET
-        if not isinstance(self.account_uuid, Unset):
+        account_uuid: str | Unset
+        if isinstance(self.account_uuid, Unset):
+            account_uuid = UNSET
+        elif isinstance(self.account_uuid, UUID):
             account_uuid = str(self.account_uuid)
+        else:
+            account_uuid = self.account_uuid
 
         status: str | Unset = UNSET
         if not isinstance(self.status, Unset):
             status = self.status.value
 
-        type_: str | Unset = UNSET
-        if not isinstance(self.type_, Unset):
-            type_ = self.type_.value
+        type: str | Unset = UNSET
+        if not isinstance(self.type, Unset):
+            type = self.type.value
 
         date_from: str | Unset = UNSET
         if not isinstance(self.date_from, Unset):
@@ -67,8 +76,8 @@ class ExportTransactionsCsvFilters:
             field_dict["account_uuid"] = account_uuid
         if status is not UNSET:
             field_dict["status"] = status
-        if type_ is not UNSET:
-            field_dict["type"] = type_
+        if type is not UNSET:
+            field_dict["type"] = type
         if date_from is not UNSET:
             field_dict["date_from"] = date_from
         if date_to is not UNSET:
@@ -77,21 +86,38 @@ class ExportTransactionsCsvFilters:
         return field_dict
 
     @classmethod
-    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+    def from_dict(cls: builtins.type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        _card_uuid = d.pop("card_uuid", UNSET)
-        card_uuid: UUID | Unset
-        if isinstance(_card_uuid, Unset):
-            card_uuid = UNSET
-        else:
-            card_uuid = UUID(_card_uuid)
 
-        _account_uuid = d.pop("account_uuid", UNSET)
-        account_uuid: UUID | Unset
-        if isinstance(_account_uuid, Unset):
-            account_uuid = UNSET
-        else:
-            account_uuid = UUID(_account_uuid)
+        def _parse_card_uuid(data: object) -> str | Unset | UUID:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                card_uuid_type_0 = UUID(data)
+
+                return card_uuid_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(str | Unset | UUID, data)
+
+        card_uuid = _parse_card_uuid(d.pop("card_uuid", UNSET))
+
+        def _parse_account_uuid(data: object) -> str | Unset | UUID:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                account_uuid_type_0 = UUID(data)
+
+                return account_uuid_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(str | Unset | UUID, data)
+
+        account_uuid = _parse_account_uuid(d.pop("account_uuid", UNSET))
 
         _status = d.pop("status", UNSET)
         status: ExportTransactionsCsvFiltersStatus | Unset
@@ -101,11 +127,11 @@ class ExportTransactionsCsvFilters:
             status = ExportTransactionsCsvFiltersStatus(_status)
 
         _type_ = d.pop("type", UNSET)
-        type_: ExportTransactionsCsvFiltersType | Unset
+        type: ExportTransactionsCsvFiltersType | Unset
         if isinstance(_type_, Unset):
-            type_ = UNSET
+            type = UNSET
         else:
-            type_ = ExportTransactionsCsvFiltersType(_type_)
+            type = ExportTransactionsCsvFiltersType(_type_)
 
         _date_from = d.pop("date_from", UNSET)
         date_from: datetime.date | Unset
@@ -125,7 +151,7 @@ class ExportTransactionsCsvFilters:
             card_uuid=card_uuid,
             account_uuid=account_uuid,
             status=status,
-            type_=type_,
+            type=type,
             date_from=date_from,
             date_to=date_to,
         )

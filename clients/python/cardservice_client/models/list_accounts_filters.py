@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import builtins
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -17,13 +18,13 @@ class ListAccountsFilters:
     """
     Attributes:
         status (ListAccountsFiltersStatus | Unset):
-        type_ (ListAccountsFiltersType | Unset):
+        type (ListAccountsFiltersType | Unset):
         currency (str | Unset):
         search (str | Unset):
     """
 
     status: ListAccountsFiltersStatus | Unset = UNSET
-    type_: ListAccountsFiltersType | Unset = UNSET
+    type: ListAccountsFiltersType | Unset = UNSET
     currency: str | Unset = UNSET
     search: str | Unset = UNSET
 
@@ -32,9 +33,9 @@ class ListAccountsFilters:
         if not isinstance(self.status, Unset):
             status = self.status.value
 
-        type_: str | Unset = UNSET
-        if not isinstance(self.type_, Unset):
-            type_ = self.type_.value
+        type: str | Unset = UNSET
+        if not isinstance(self.type, Unset):
+            type = self.type.value
 
         currency = self.currency
 
@@ -45,8 +46,8 @@ class ListAccountsFilters:
         field_dict.update({})
         if status is not UNSET:
             field_dict["status"] = status
-        if type_ is not UNSET:
-            field_dict["type"] = type_
+        if type is not UNSET:
+            field_dict["type"] = type
         if currency is not UNSET:
             field_dict["currency"] = currency
         if search is not UNSET:
@@ -55,7 +56,7 @@ class ListAccountsFilters:
         return field_dict
 
     @classmethod
-    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+    def from_dict(cls: builtins.type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
         _status = d.pop("status", UNSET)
         status: ListAccountsFiltersStatus | Unset
@@ -65,11 +66,11 @@ class ListAccountsFilters:
             status = ListAccountsFiltersStatus(_status)
 
         _type_ = d.pop("type", UNSET)
-        type_: ListAccountsFiltersType | Unset
+        type: ListAccountsFiltersType | Unset
         if isinstance(_type_, Unset):
-            type_ = UNSET
+            type = UNSET
         else:
-            type_ = ListAccountsFiltersType(_type_)
+            type = ListAccountsFiltersType(_type_)
 
         currency = d.pop("currency", UNSET)
 
@@ -77,7 +78,7 @@ class ListAccountsFilters:
 
         list_accounts_filters = cls(
             status=status,
-            type_=type_,
+            type=type,
             currency=currency,
             search=search,
         )

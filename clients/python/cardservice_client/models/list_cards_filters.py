@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
@@ -17,13 +17,13 @@ class ListCardsFilters:
     """
     Attributes:
         status (ListCardsFiltersStatus | Unset):
-        account_uuid (UUID | Unset):
+        account_uuid (str | Unset | UUID):
         is_favorite (bool | Unset):
         search (str | Unset):
     """
 
     status: ListCardsFiltersStatus | Unset = UNSET
-    account_uuid: UUID | Unset = UNSET
+    account_uuid: str | Unset | UUID = UNSET
     is_favorite: bool | Unset = UNSET
     search: str | Unset = UNSET
 
@@ -32,9 +32,13 @@ class ListCardsFilters:
         if not isinstance(self.status, Unset):
             status = self.status.value
 
-        account_uuid: str | Unset = UNSET
-        if not isinstance(self.account_uuid, Unset):
+        account_uuid: str | Unset
+        if isinstance(self.account_uuid, Unset):
+            account_uuid = UNSET
+        elif isinstance(self.account_uuid, UUID):
             account_uuid = str(self.account_uuid)
+        else:
+            account_uuid = self.account_uuid
 
         is_favorite = self.is_favorite
 
@@ -64,12 +68,20 @@ class ListCardsFilters:
         else:
             status = ListCardsFiltersStatus(_status)
 
-        _account_uuid = d.pop("account_uuid", UNSET)
-        account_uuid: UUID | Unset
-        if isinstance(_account_uuid, Unset):
-            account_uuid = UNSET
-        else:
-            account_uuid = UUID(_account_uuid)
+        def _parse_account_uuid(data: object) -> str | Unset | UUID:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                account_uuid_type_0 = UUID(data)
+
+                return account_uuid_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(str | Unset | UUID, data)
+
+        account_uuid = _parse_account_uuid(d.pop("account_uuid", UNSET))
 
         is_favorite = d.pop("is_favorite", UNSET)
 

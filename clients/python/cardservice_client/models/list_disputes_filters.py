@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
@@ -17,20 +17,24 @@ class ListDisputesFilters:
     """
     Attributes:
         status (ListDisputesFiltersStatus | Unset):
-        transaction_uuid (UUID | Unset):
+        transaction_uuid (str | Unset | UUID):
     """
 
     status: ListDisputesFiltersStatus | Unset = UNSET
-    transaction_uuid: UUID | Unset = UNSET
+    transaction_uuid: str | Unset | UUID = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         status: str | Unset = UNSET
         if not isinstance(self.status, Unset):
             status = self.status.value
 
-        transaction_uuid: str | Unset = UNSET
-        if not isinstance(self.transaction_uuid, Unset):
+        transaction_uuid: str | Unset
+        if isinstance(self.transaction_uuid, Unset):
+            transaction_uuid = UNSET
+        elif isinstance(self.transaction_uuid, UUID):
             transaction_uuid = str(self.transaction_uuid)
+        else:
+            transaction_uuid = self.transaction_uuid
 
         field_dict: dict[str, Any] = {}
 
@@ -52,12 +56,20 @@ class ListDisputesFilters:
         else:
             status = ListDisputesFiltersStatus(_status)
 
-        _transaction_uuid = d.pop("transaction_uuid", UNSET)
-        transaction_uuid: UUID | Unset
-        if isinstance(_transaction_uuid, Unset):
-            transaction_uuid = UNSET
-        else:
-            transaction_uuid = UUID(_transaction_uuid)
+        def _parse_transaction_uuid(data: object) -> str | Unset | UUID:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                transaction_uuid_type_0 = UUID(data)
+
+                return transaction_uuid_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(str | Unset | UUID, data)
+
+        transaction_uuid = _parse_transaction_uuid(d.pop("transaction_uuid", UNSET))
 
         list_disputes_filters = cls(
             status=status,

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import builtins
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -15,36 +16,36 @@ T = TypeVar("T", bound="ListEventsFilters")
 class ListEventsFilters:
     """
     Attributes:
-        type_ (ListEventsFiltersType | Unset):
+        type (ListEventsFiltersType | Unset):
     """
 
-    type_: ListEventsFiltersType | Unset = UNSET
+    type: ListEventsFiltersType | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        type_: str | Unset = UNSET
-        if not isinstance(self.type_, Unset):
-            type_ = self.type_.value
+        type: str | Unset = UNSET
+        if not isinstance(self.type, Unset):
+            type = self.type.value
 
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
-        if type_ is not UNSET:
-            field_dict["type"] = type_
+        if type is not UNSET:
+            field_dict["type"] = type
 
         return field_dict
 
     @classmethod
-    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+    def from_dict(cls: builtins.type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
         _type_ = d.pop("type", UNSET)
-        type_: ListEventsFiltersType | Unset
+        type: ListEventsFiltersType | Unset
         if isinstance(_type_, Unset):
-            type_ = UNSET
+            type = UNSET
         else:
-            type_ = ListEventsFiltersType(_type_)
+            type = ListEventsFiltersType(_type_)
 
         list_events_filters = cls(
-            type_=type_,
+            type=type,
         )
 
         return list_events_filters

@@ -3,6 +3,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -20,21 +21,25 @@ class OpenDisputeRequest:
             'evidence_attachment_uuids': ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'amount': 12.5}
 
     Attributes:
-        transaction_uuid (str):
+        transaction_uuid (str | UUID):
         reason (OpenDisputeRequestReason):
         explanation (None | str | Unset):
-        evidence_attachment_uuids (list[str] | None | Unset):
+        evidence_attachment_uuids (list[str | UUID] | None | Unset):
         amount (Decimal | None | Unset): default: the captured amount less refunds and credits
     """
 
-    transaction_uuid: str
+    transaction_uuid: str | UUID
     reason: OpenDisputeRequestReason
     explanation: None | str | Unset = UNSET
-    evidence_attachment_uuids: list[str] | None | Unset = UNSET
+    evidence_attachment_uuids: list[str | UUID] | None | Unset = UNSET
     amount: Decimal | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        transaction_uuid = self.transaction_uuid
+        transaction_uuid: str
+        if isinstance(self.transaction_uuid, UUID):
+            transaction_uuid = str(self.transaction_uuid)
+        else:
+            transaction_uuid = self.transaction_uuid
 
         reason = self.reason.value
 
@@ -48,7 +53,14 @@ class OpenDisputeRequest:
         if isinstance(self.evidence_attachment_uuids, Unset):
             evidence_attachment_uuids = UNSET
         elif isinstance(self.evidence_attachment_uuids, list):
-            evidence_attachment_uuids = self.evidence_attachment_uuids
+            evidence_attachment_uuids = []
+            for evidence_attachment_uuids_type_0_item_data in self.evidence_attachment_uuids:
+                evidence_attachment_uuids_type_0_item: str
+                if isinstance(evidence_attachment_uuids_type_0_item_data, UUID):
+                    evidence_attachment_uuids_type_0_item = str(evidence_attachment_uuids_type_0_item_data)
+                else:
+                    evidence_attachment_uuids_type_0_item = evidence_attachment_uuids_type_0_item_data
+                evidence_attachment_uuids.append(evidence_attachment_uuids_type_0_item)
 
         else:
             evidence_attachment_uuids = self.evidence_attachment_uuids
@@ -79,7 +91,19 @@ class OpenDisputeRequest:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        transaction_uuid = d.pop("transaction_uuid")
+
+        def _parse_transaction_uuid(data: object) -> str | UUID:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                transaction_uuid_type_0 = UUID(data)
+
+                return transaction_uuid_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(str | UUID, data)
+
+        transaction_uuid = _parse_transaction_uuid(d.pop("transaction_uuid"))
 
         reason = OpenDisputeRequestReason(d.pop("reason"))
 
@@ -92,7 +116,7 @@ class OpenDisputeRequest:
 
         explanation = _parse_explanation(d.pop("explanation", UNSET))
 
-        def _parse_evidence_attachment_uuids(data: object) -> list[str] | None | Unset:
+        def _parse_evidence_attachment_uuids(data: object) -> list[str | UUID] | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -100,12 +124,31 @@ class OpenDisputeRequest:
             try:
                 if not isinstance(data, list):
                     raise TypeError()
-                evidence_attachment_uuids_type_0 = cast(list[str], data)
+                evidence_attachment_uuids_type_0 = []
+                _evidence_attachment_uuids_type_0 = data
+                for evidence_attachment_uuids_type_0_item_data in _evidence_attachment_uuids_type_0:
+
+                    def _parse_evidence_attachment_uuids_type_0_item(data: object) -> str | UUID:
+                        try:
+                            if not isinstance(data, str):
+                                raise TypeError()
+                            evidence_attachment_uuids_type_0_item_type_0 = UUID(data)
+
+                            return evidence_attachment_uuids_type_0_item_type_0
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        return cast(str | UUID, data)
+
+                    evidence_attachment_uuids_type_0_item = _parse_evidence_attachment_uuids_type_0_item(
+                        evidence_attachment_uuids_type_0_item_data
+                    )
+
+                    evidence_attachment_uuids_type_0.append(evidence_attachment_uuids_type_0_item)
 
                 return evidence_attachment_uuids_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(list[str] | None | Unset, data)
+            return cast(list[str | UUID] | None | Unset, data)
 
         evidence_attachment_uuids = _parse_evidence_attachment_uuids(d.pop("evidence_attachment_uuids", UNSET))
 

@@ -1,12 +1,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
-
-from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="ReadyRecord")
 
@@ -19,31 +17,26 @@ class ReadyRecord:
 
     Attributes:
         status (str):
-        redis (None | str | Unset):
+        redis (str):
     """
 
     status: str
-    redis: None | str | Unset = UNSET
+    redis: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         status = self.status
 
-        redis: None | str | Unset
-        if isinstance(self.redis, Unset):
-            redis = UNSET
-        else:
-            redis = self.redis
+        redis = self.redis
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
                 "status": status,
+                "redis": redis,
             }
         )
-        if redis is not UNSET:
-            field_dict["redis"] = redis
 
         return field_dict
 
@@ -52,14 +45,7 @@ class ReadyRecord:
         d = dict(src_dict)
         status = d.pop("status")
 
-        def _parse_redis(data: object) -> None | str | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
-
-        redis = _parse_redis(d.pop("redis", UNSET))
+        redis = d.pop("redis")
 
         ready_record = cls(
             status=status,

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -15,13 +16,20 @@ class SortRequest:
         {'card_uuids': ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30']}
 
     Attributes:
-        card_uuids (list[str]):
+        card_uuids (list[str | UUID]):
     """
 
-    card_uuids: list[str]
+    card_uuids: list[str | UUID]
 
     def to_dict(self) -> dict[str, Any]:
-        card_uuids = self.card_uuids
+        card_uuids = []
+        for card_uuids_item_data in self.card_uuids:
+            card_uuids_item: str
+            if isinstance(card_uuids_item_data, UUID):
+                card_uuids_item = str(card_uuids_item_data)
+            else:
+                card_uuids_item = card_uuids_item_data
+            card_uuids.append(card_uuids_item)
 
         field_dict: dict[str, Any] = {}
 
@@ -36,7 +44,24 @@ class SortRequest:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        card_uuids = cast(list[str], d.pop("card_uuids"))
+        card_uuids = []
+        _card_uuids = d.pop("card_uuids")
+        for card_uuids_item_data in _card_uuids:
+
+            def _parse_card_uuids_item(data: object) -> str | UUID:
+                try:
+                    if not isinstance(data, str):
+                        raise TypeError()
+                    card_uuids_item_type_0 = UUID(data)
+
+                    return card_uuids_item_type_0
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                return cast(str | UUID, data)
+
+            card_uuids_item = _parse_card_uuids_item(card_uuids_item_data)
+
+            card_uuids.append(card_uuids_item)
 
         sort_request = cls(
             card_uuids=card_uuids,

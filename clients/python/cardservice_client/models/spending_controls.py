@@ -21,37 +21,57 @@ class SpendingControls:
                 ['bank-transfer'], 'blocked_tags': ['bank-transfer'], 'allowed_countries': ['DE'], 'blocked_countries': ['DE']}
 
         Attributes:
-            per_authorization (Decimal | Unset):
-            daily (Decimal | Unset):
-            weekly (Decimal | Unset):
-            monthly (Decimal | Unset):
-            lifetime (Decimal | Unset):
+            per_authorization (Decimal | None | Unset):
+            daily (Decimal | None | Unset):
+            weekly (Decimal | None | Unset):
+            monthly (Decimal | None | Unset):
+            lifetime (Decimal | None | Unset):
             allowed_tags (list[str] | None | Unset):
             blocked_tags (list[str] | Unset):
             allowed_countries (list[str] | None | Unset):
             blocked_countries (list[str] | Unset):
     """
 
-    per_authorization: Decimal | Unset = UNSET
-    daily: Decimal | Unset = UNSET
-    weekly: Decimal | Unset = UNSET
-    monthly: Decimal | Unset = UNSET
-    lifetime: Decimal | Unset = UNSET
+    per_authorization: Decimal | None | Unset = UNSET
+    daily: Decimal | None | Unset = UNSET
+    weekly: Decimal | None | Unset = UNSET
+    monthly: Decimal | None | Unset = UNSET
+    lifetime: Decimal | None | Unset = UNSET
     allowed_tags: list[str] | None | Unset = UNSET
     blocked_tags: list[str] | Unset = UNSET
     allowed_countries: list[str] | None | Unset = UNSET
     blocked_countries: list[str] | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        per_authorization = self.per_authorization
+        per_authorization: Decimal | None | Unset
+        if isinstance(self.per_authorization, Unset):
+            per_authorization = UNSET
+        else:
+            per_authorization = self.per_authorization
 
-        daily = self.daily
+        daily: Decimal | None | Unset
+        if isinstance(self.daily, Unset):
+            daily = UNSET
+        else:
+            daily = self.daily
 
-        weekly = self.weekly
+        weekly: Decimal | None | Unset
+        if isinstance(self.weekly, Unset):
+            weekly = UNSET
+        else:
+            weekly = self.weekly
 
-        monthly = self.monthly
+        monthly: Decimal | None | Unset
+        if isinstance(self.monthly, Unset):
+            monthly = UNSET
+        else:
+            monthly = self.monthly
 
-        lifetime = self.lifetime
+        lifetime: Decimal | None | Unset
+        if isinstance(self.lifetime, Unset):
+            lifetime = UNSET
+        else:
+            lifetime = self.lifetime
 
         allowed_tags: list[str] | None | Unset
         if isinstance(self.allowed_tags, Unset):
@@ -106,15 +126,51 @@ class SpendingControls:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        per_authorization = d.pop("per_authorization", UNSET)
 
-        daily = d.pop("daily", UNSET)
+        def _parse_per_authorization(data: object) -> Decimal | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(Decimal | None | Unset, data)
 
-        weekly = d.pop("weekly", UNSET)
+        per_authorization = _parse_per_authorization(d.pop("per_authorization", UNSET))
 
-        monthly = d.pop("monthly", UNSET)
+        def _parse_daily(data: object) -> Decimal | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(Decimal | None | Unset, data)
 
-        lifetime = d.pop("lifetime", UNSET)
+        daily = _parse_daily(d.pop("daily", UNSET))
+
+        def _parse_weekly(data: object) -> Decimal | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(Decimal | None | Unset, data)
+
+        weekly = _parse_weekly(d.pop("weekly", UNSET))
+
+        def _parse_monthly(data: object) -> Decimal | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(Decimal | None | Unset, data)
+
+        monthly = _parse_monthly(d.pop("monthly", UNSET))
+
+        def _parse_lifetime(data: object) -> Decimal | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(Decimal | None | Unset, data)
+
+        lifetime = _parse_lifetime(d.pop("lifetime", UNSET))
 
         def _parse_allowed_tags(data: object) -> list[str] | None | Unset:
             if data is None:

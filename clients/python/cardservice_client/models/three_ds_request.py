@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -17,19 +18,23 @@ class ThreeDsRequest:
             'EUR'}
 
     Attributes:
-        card_uuid (str):
+        card_uuid (str | UUID):
         merchant_name (str):
         amount (Decimal):
         currency (str):
     """
 
-    card_uuid: str
+    card_uuid: str | UUID
     merchant_name: str
     amount: Decimal
     currency: str
 
     def to_dict(self) -> dict[str, Any]:
-        card_uuid = self.card_uuid
+        card_uuid: str
+        if isinstance(self.card_uuid, UUID):
+            card_uuid = str(self.card_uuid)
+        else:
+            card_uuid = self.card_uuid
 
         merchant_name = self.merchant_name
 
@@ -53,7 +58,19 @@ class ThreeDsRequest:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        card_uuid = d.pop("card_uuid")
+
+        def _parse_card_uuid(data: object) -> str | UUID:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                card_uuid_type_0 = UUID(data)
+
+                return card_uuid_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(str | UUID, data)
+
+        card_uuid = _parse_card_uuid(d.pop("card_uuid"))
 
         merchant_name = d.pop("merchant_name")
 

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import builtins
 import datetime
 from collections.abc import Mapping
 from decimal import Decimal
@@ -37,7 +38,7 @@ class TransactionRecord:
 
     Attributes:
         uuid (UUID):
-        type_ (TransactionRecordType):
+        type (TransactionRecordType):
         status (TransactionRecordStatus):
         amount (Decimal):
         currency (str):
@@ -67,7 +68,7 @@ class TransactionRecord:
     """
 
     uuid: UUID
-    type_: TransactionRecordType
+    type: TransactionRecordType
     status: TransactionRecordStatus
     amount: Decimal
     currency: str
@@ -99,7 +100,7 @@ class TransactionRecord:
 
         uuid = str(self.uuid)
 
-        type_ = self.type_.value
+        type = self.type.value
 
         status = self.status.value
 
@@ -183,7 +184,7 @@ class TransactionRecord:
         field_dict.update(
             {
                 "uuid": uuid,
-                "type": type_,
+                "type": type,
                 "status": status,
                 "amount": amount,
                 "currency": currency,
@@ -215,13 +216,13 @@ class TransactionRecord:
         return field_dict
 
     @classmethod
-    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+    def from_dict(cls: builtins.type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.merchant import Merchant  # noqa: PLC0415
 
         d = dict(src_dict)
         uuid = UUID(d.pop("uuid"))
 
-        type_ = TransactionRecordType(d.pop("type"))
+        type = TransactionRecordType(d.pop("type"))
 
         status = TransactionRecordStatus(d.pop("status"))
 
@@ -375,7 +376,7 @@ class TransactionRecord:
 
         transaction_record = cls(
             uuid=uuid,
-            type_=type_,
+            type=type,
             status=status,
             amount=amount,
             currency=currency,

@@ -13,7 +13,7 @@
   20261123_21 did).
 
 Revision ID: 20261124_27
-Revises: 20261124_25
+Revises: 20261124_26
 Create Date: 2026-11-24
 """
 
@@ -23,7 +23,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "20261124_27"
-down_revision = "20261124_25"  # after card-details (merged into this branch)
+down_revision = "20261124_26"  # chained after the network's 20261124_26 at the merge
 branch_labels = None
 depends_on = None
 

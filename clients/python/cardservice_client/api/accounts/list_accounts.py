@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
 
 import httpx
 
@@ -28,7 +28,7 @@ def _get_kwargs(
     if not isinstance(filters, Unset):
         json_filters = filters.to_dict()
     if not isinstance(json_filters, Unset):
-        params.update(json_filters)
+        params.update({f"filters[{key}]": value for key, value in json_filters.items()})
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -41,9 +41,7 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> ErrorBody | PagedEnvelopeAccountsPage | None:
+def _parse_response(*, client: Client[Any], response: httpx.Response) -> ErrorBody | PagedEnvelopeAccountsPage | None:
     if response.status_code == 200:
         response_200 = PagedEnvelopeAccountsPage.from_dict(loads_exact(response.content))
 
@@ -106,7 +104,7 @@ def _parse_response(
 
 
 def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
+    *, client: Client[Any], response: httpx.Response
 ) -> Response[ErrorBody | PagedEnvelopeAccountsPage]:
     return Response(
         status_code=HTTPStatus(response.status_code),
@@ -118,7 +116,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     page: int | Unset = 1,
     per_page: int | Unset = 20,
     filters: ListAccountsFilters | Unset = UNSET,
@@ -151,9 +149,29 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    page: int | Unset = 1,
+    per_page: int | Unset = 20,
+    filters: ListAccountsFilters | Unset = UNSET,
+) -> PagedEnvelopeAccountsPage: ...
+
+
+@overload
+def sync(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    page: int | Unset = 1,
+    per_page: int | Unset = 20,
+    filters: ListAccountsFilters | Unset = UNSET,
+) -> ErrorBody | PagedEnvelopeAccountsPage | None: ...
+
+
+def sync(
+    *,
+    client: AuthenticatedClient[Any],
     page: int | Unset = 1,
     per_page: int | Unset = 20,
     filters: ListAccountsFilters | Unset = UNSET,
@@ -173,17 +191,30 @@ def sync(
         ErrorBody | PagedEnvelopeAccountsPage
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         client=client,
         page=page,
         per_page=per_page,
         filters=filters,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[ErrorBody | PagedEnvelopeAccountsPage]
+) -> ErrorBody | PagedEnvelopeAccountsPage | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     page: int | Unset = 1,
     per_page: int | Unset = 20,
     filters: ListAccountsFilters | Unset = UNSET,
@@ -214,9 +245,29 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    page: int | Unset = 1,
+    per_page: int | Unset = 20,
+    filters: ListAccountsFilters | Unset = UNSET,
+) -> PagedEnvelopeAccountsPage: ...
+
+
+@overload
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    page: int | Unset = 1,
+    per_page: int | Unset = 20,
+    filters: ListAccountsFilters | Unset = UNSET,
+) -> ErrorBody | PagedEnvelopeAccountsPage | None: ...
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Any],
     page: int | Unset = 1,
     per_page: int | Unset = 20,
     filters: ListAccountsFilters | Unset = UNSET,
@@ -236,11 +287,10 @@ async def asyncio(
         ErrorBody | PagedEnvelopeAccountsPage
     """
 
-    return (
-        await asyncio_detailed(
-            client=client,
-            page=page,
-            per_page=per_page,
-            filters=filters,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        client=client,
+        page=page,
+        per_page=per_page,
+        filters=filters,
+    )
+    return _answer(client, response)

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
 
 import httpx
 
@@ -30,9 +30,7 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> EnvelopeAttachmentRecord | ErrorBody | None:
+def _parse_response(*, client: Client[Any], response: httpx.Response) -> EnvelopeAttachmentRecord | ErrorBody | None:
     if response.status_code == 201:
         response_201 = EnvelopeAttachmentRecord.from_dict(loads_exact(response.content))
 
@@ -94,9 +92,7 @@ def _parse_response(
         return None
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[EnvelopeAttachmentRecord | ErrorBody]:
+def _build_response(*, client: Client[Any], response: httpx.Response) -> Response[EnvelopeAttachmentRecord | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -107,7 +103,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     body: AttachmentUpload,
 ) -> Response[EnvelopeAttachmentRecord | ErrorBody]:
     """Upload an attachment (base64)
@@ -135,9 +131,25 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    body: AttachmentUpload,
+) -> EnvelopeAttachmentRecord: ...
+
+
+@overload
+def sync(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: AttachmentUpload,
+) -> EnvelopeAttachmentRecord | ErrorBody | None: ...
+
+
+def sync(
+    *,
+    client: AuthenticatedClient[Any],
     body: AttachmentUpload,
 ) -> EnvelopeAttachmentRecord | ErrorBody | None:
     """Upload an attachment (base64)
@@ -154,15 +166,28 @@ def sync(
         EnvelopeAttachmentRecord | ErrorBody
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         client=client,
         body=body,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[EnvelopeAttachmentRecord | ErrorBody]
+) -> EnvelopeAttachmentRecord | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     body: AttachmentUpload,
 ) -> Response[EnvelopeAttachmentRecord | ErrorBody]:
     """Upload an attachment (base64)
@@ -188,9 +213,25 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    body: AttachmentUpload,
+) -> EnvelopeAttachmentRecord: ...
+
+
+@overload
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: AttachmentUpload,
+) -> EnvelopeAttachmentRecord | ErrorBody | None: ...
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Any],
     body: AttachmentUpload,
 ) -> EnvelopeAttachmentRecord | ErrorBody | None:
     """Upload an attachment (base64)
@@ -207,9 +248,8 @@ async def asyncio(
         EnvelopeAttachmentRecord | ErrorBody
     """
 
-    return (
-        await asyncio_detailed(
-            client=client,
-            body=body,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        client=client,
+        body=body,
+    )
+    return _answer(client, response)

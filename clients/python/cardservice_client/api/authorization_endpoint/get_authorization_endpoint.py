@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
 
 import httpx
 
@@ -21,7 +21,7 @@ def _get_kwargs() -> dict[str, Any]:
 
 
 def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
+    *, client: Client[Any], response: httpx.Response
 ) -> EnvelopeAuthorizationEndpointRecord | ErrorBody | None:
     if response.status_code == 200:
         response_200 = EnvelopeAuthorizationEndpointRecord.from_dict(loads_exact(response.content))
@@ -85,7 +85,7 @@ def _parse_response(
 
 
 def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
+    *, client: Client[Any], response: httpx.Response
 ) -> Response[EnvelopeAuthorizationEndpointRecord | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
@@ -97,7 +97,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
 ) -> Response[EnvelopeAuthorizationEndpointRecord | ErrorBody]:
     """The caller's decision endpoint, its stand-in and recent failures
 
@@ -118,9 +118,23 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+) -> EnvelopeAuthorizationEndpointRecord: ...
+
+
+@overload
+def sync(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+) -> EnvelopeAuthorizationEndpointRecord | ErrorBody | None: ...
+
+
+def sync(
+    *,
+    client: AuthenticatedClient[Any],
 ) -> EnvelopeAuthorizationEndpointRecord | ErrorBody | None:
     """The caller's decision endpoint, its stand-in and recent failures
 
@@ -132,14 +146,27 @@ def sync(
         EnvelopeAuthorizationEndpointRecord | ErrorBody
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         client=client,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[EnvelopeAuthorizationEndpointRecord | ErrorBody]
+) -> EnvelopeAuthorizationEndpointRecord | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
 ) -> Response[EnvelopeAuthorizationEndpointRecord | ErrorBody]:
     """The caller's decision endpoint, its stand-in and recent failures
 
@@ -158,9 +185,23 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+) -> EnvelopeAuthorizationEndpointRecord: ...
+
+
+@overload
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+) -> EnvelopeAuthorizationEndpointRecord | ErrorBody | None: ...
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Any],
 ) -> EnvelopeAuthorizationEndpointRecord | ErrorBody | None:
     """The caller's decision endpoint, its stand-in and recent failures
 
@@ -172,8 +213,7 @@ async def asyncio(
         EnvelopeAuthorizationEndpointRecord | ErrorBody
     """
 
-    return (
-        await asyncio_detailed(
-            client=client,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        client=client,
+    )
+    return _answer(client, response)

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
 
 import httpx
 
@@ -31,7 +31,7 @@ def _get_kwargs(
 
 
 def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
+    *, client: Client[Any], response: httpx.Response
 ) -> EnvelopeAuthorizationEndpointRecord | ErrorBody | None:
     if response.status_code == 200:
         response_200 = EnvelopeAuthorizationEndpointRecord.from_dict(loads_exact(response.content))
@@ -95,7 +95,7 @@ def _parse_response(
 
 
 def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
+    *, client: Client[Any], response: httpx.Response
 ) -> Response[EnvelopeAuthorizationEndpointRecord | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
@@ -107,7 +107,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     body: AuthorizationEndpointRequest,
 ) -> Response[EnvelopeAuthorizationEndpointRecord | ErrorBody]:
     """Set the endpoint that decides the caller's authorizations (returns its secret)
@@ -135,9 +135,25 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    body: AuthorizationEndpointRequest,
+) -> EnvelopeAuthorizationEndpointRecord: ...
+
+
+@overload
+def sync(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: AuthorizationEndpointRequest,
+) -> EnvelopeAuthorizationEndpointRecord | ErrorBody | None: ...
+
+
+def sync(
+    *,
+    client: AuthenticatedClient[Any],
     body: AuthorizationEndpointRequest,
 ) -> EnvelopeAuthorizationEndpointRecord | ErrorBody | None:
     """Set the endpoint that decides the caller's authorizations (returns its secret)
@@ -154,15 +170,28 @@ def sync(
         EnvelopeAuthorizationEndpointRecord | ErrorBody
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         client=client,
         body=body,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[EnvelopeAuthorizationEndpointRecord | ErrorBody]
+) -> EnvelopeAuthorizationEndpointRecord | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     body: AuthorizationEndpointRequest,
 ) -> Response[EnvelopeAuthorizationEndpointRecord | ErrorBody]:
     """Set the endpoint that decides the caller's authorizations (returns its secret)
@@ -188,9 +217,25 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    body: AuthorizationEndpointRequest,
+) -> EnvelopeAuthorizationEndpointRecord: ...
+
+
+@overload
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: AuthorizationEndpointRequest,
+) -> EnvelopeAuthorizationEndpointRecord | ErrorBody | None: ...
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Any],
     body: AuthorizationEndpointRequest,
 ) -> EnvelopeAuthorizationEndpointRecord | ErrorBody | None:
     """Set the endpoint that decides the caller's authorizations (returns its secret)
@@ -207,9 +252,8 @@ async def asyncio(
         EnvelopeAuthorizationEndpointRecord | ErrorBody
     """
 
-    return (
-        await asyncio_detailed(
-            client=client,
-            body=body,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        client=client,
+        body=body,
+    )
+    return _answer(client, response)

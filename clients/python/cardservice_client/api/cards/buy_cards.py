@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
 
 import httpx
 
@@ -30,9 +30,7 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> EnvelopeBuyCardsResult | ErrorBody | None:
+def _parse_response(*, client: Client[Any], response: httpx.Response) -> EnvelopeBuyCardsResult | ErrorBody | None:
     if response.status_code == 201:
         response_201 = EnvelopeBuyCardsResult.from_dict(loads_exact(response.content))
 
@@ -94,9 +92,7 @@ def _parse_response(
         return None
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[EnvelopeBuyCardsResult | ErrorBody]:
+def _build_response(*, client: Client[Any], response: httpx.Response) -> Response[EnvelopeBuyCardsResult | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -107,7 +103,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     body: BuyCardsRequest,
 ) -> Response[EnvelopeBuyCardsResult | ErrorBody]:
     """Buy cards for an account
@@ -116,7 +112,7 @@ def sync_detailed(
         body (BuyCardsRequest):  Example: {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
             'bin_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'start_balance': 12.5, 'description':
             'Team travel', 'external_id': 'order-1001', 'cards_count': 1, 'auto_replenish_amount':
-            12.5, 'auto_replenish_min_balance': 12.5}.
+            12.5, 'auto_replenish_min_balance': 12.5, 'card_type': 'multi_use'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -137,9 +133,25 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    body: BuyCardsRequest,
+) -> EnvelopeBuyCardsResult: ...
+
+
+@overload
+def sync(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: BuyCardsRequest,
+) -> EnvelopeBuyCardsResult | ErrorBody | None: ...
+
+
+def sync(
+    *,
+    client: AuthenticatedClient[Any],
     body: BuyCardsRequest,
 ) -> EnvelopeBuyCardsResult | ErrorBody | None:
     """Buy cards for an account
@@ -148,7 +160,7 @@ def sync(
         body (BuyCardsRequest):  Example: {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
             'bin_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'start_balance': 12.5, 'description':
             'Team travel', 'external_id': 'order-1001', 'cards_count': 1, 'auto_replenish_amount':
-            12.5, 'auto_replenish_min_balance': 12.5}.
+            12.5, 'auto_replenish_min_balance': 12.5, 'card_type': 'multi_use'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -158,15 +170,28 @@ def sync(
         EnvelopeBuyCardsResult | ErrorBody
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         client=client,
         body=body,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[EnvelopeBuyCardsResult | ErrorBody]
+) -> EnvelopeBuyCardsResult | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     body: BuyCardsRequest,
 ) -> Response[EnvelopeBuyCardsResult | ErrorBody]:
     """Buy cards for an account
@@ -175,7 +200,7 @@ async def asyncio_detailed(
         body (BuyCardsRequest):  Example: {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
             'bin_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'start_balance': 12.5, 'description':
             'Team travel', 'external_id': 'order-1001', 'cards_count': 1, 'auto_replenish_amount':
-            12.5, 'auto_replenish_min_balance': 12.5}.
+            12.5, 'auto_replenish_min_balance': 12.5, 'card_type': 'multi_use'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -194,9 +219,25 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    body: BuyCardsRequest,
+) -> EnvelopeBuyCardsResult: ...
+
+
+@overload
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: BuyCardsRequest,
+) -> EnvelopeBuyCardsResult | ErrorBody | None: ...
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Any],
     body: BuyCardsRequest,
 ) -> EnvelopeBuyCardsResult | ErrorBody | None:
     """Buy cards for an account
@@ -205,7 +246,7 @@ async def asyncio(
         body (BuyCardsRequest):  Example: {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
             'bin_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'start_balance': 12.5, 'description':
             'Team travel', 'external_id': 'order-1001', 'cards_count': 1, 'auto_replenish_amount':
-            12.5, 'auto_replenish_min_balance': 12.5}.
+            12.5, 'auto_replenish_min_balance': 12.5, 'card_type': 'multi_use'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -215,9 +256,8 @@ async def asyncio(
         EnvelopeBuyCardsResult | ErrorBody
     """
 
-    return (
-        await asyncio_detailed(
-            client=client,
-            body=body,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        client=client,
+        body=body,
+    )
+    return _answer(client, response)

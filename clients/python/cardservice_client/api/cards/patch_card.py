@@ -1,6 +1,7 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
 from urllib.parse import quote
+from uuid import UUID
 
 import httpx
 
@@ -13,7 +14,7 @@ from ...types import Response, dumps_exact, loads_exact
 
 
 def _get_kwargs(
-    card_uuid: str,
+    card_uuid: str | UUID,
     *,
     body: CardChangeRequest,
 ) -> dict[str, Any]:
@@ -34,9 +35,7 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> EnvelopeCardRecord | ErrorBody | None:
+def _parse_response(*, client: Client[Any], response: httpx.Response) -> EnvelopeCardRecord | ErrorBody | None:
     if response.status_code == 200:
         response_200 = EnvelopeCardRecord.from_dict(loads_exact(response.content))
 
@@ -98,9 +97,7 @@ def _parse_response(
         return None
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[EnvelopeCardRecord | ErrorBody]:
+def _build_response(*, client: Client[Any], response: httpx.Response) -> Response[EnvelopeCardRecord | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -110,15 +107,15 @@ def _build_response(
 
 
 def sync_detailed(
-    card_uuid: str,
+    card_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     body: CardChangeRequest,
 ) -> Response[EnvelopeCardRecord | ErrorBody]:
     """Freeze, unfreeze or close a card; change its holder, auto-replenish or controls
 
     Args:
-        card_uuid (str):
+        card_uuid (str | UUID):
         body (CardChangeRequest): PATCH /card/{cardUuid}: any of these; a field left out is left
             as it is. Example: {'status': 'active', 'description': 'Team travel', 'holder_name': 'Ada
             Lovelace', 'holder_address': {'line1': 'Unter den Linden 1', 'line2': 'example', 'city':
@@ -148,16 +145,34 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
-    card_uuid: str,
+    card_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    body: CardChangeRequest,
+) -> EnvelopeCardRecord: ...
+
+
+@overload
+def sync(
+    card_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: CardChangeRequest,
+) -> EnvelopeCardRecord | ErrorBody | None: ...
+
+
+def sync(
+    card_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Any],
     body: CardChangeRequest,
 ) -> EnvelopeCardRecord | ErrorBody | None:
     """Freeze, unfreeze or close a card; change its holder, auto-replenish or controls
 
     Args:
-        card_uuid (str):
+        card_uuid (str | UUID):
         body (CardChangeRequest): PATCH /card/{cardUuid}: any of these; a field left out is left
             as it is. Example: {'status': 'active', 'description': 'Team travel', 'holder_name': 'Ada
             Lovelace', 'holder_address': {'line1': 'Unter den Linden 1', 'line2': 'example', 'city':
@@ -175,23 +190,36 @@ def sync(
         EnvelopeCardRecord | ErrorBody
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         card_uuid=card_uuid,
         client=client,
         body=body,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[EnvelopeCardRecord | ErrorBody]
+) -> EnvelopeCardRecord | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
-    card_uuid: str,
+    card_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     body: CardChangeRequest,
 ) -> Response[EnvelopeCardRecord | ErrorBody]:
     """Freeze, unfreeze or close a card; change its holder, auto-replenish or controls
 
     Args:
-        card_uuid (str):
+        card_uuid (str | UUID):
         body (CardChangeRequest): PATCH /card/{cardUuid}: any of these; a field left out is left
             as it is. Example: {'status': 'active', 'description': 'Team travel', 'holder_name': 'Ada
             Lovelace', 'holder_address': {'line1': 'Unter den Linden 1', 'line2': 'example', 'city':
@@ -219,16 +247,34 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
-    card_uuid: str,
+    card_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    body: CardChangeRequest,
+) -> EnvelopeCardRecord: ...
+
+
+@overload
+async def asyncio(
+    card_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: CardChangeRequest,
+) -> EnvelopeCardRecord | ErrorBody | None: ...
+
+
+async def asyncio(
+    card_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Any],
     body: CardChangeRequest,
 ) -> EnvelopeCardRecord | ErrorBody | None:
     """Freeze, unfreeze or close a card; change its holder, auto-replenish or controls
 
     Args:
-        card_uuid (str):
+        card_uuid (str | UUID):
         body (CardChangeRequest): PATCH /card/{cardUuid}: any of these; a field left out is left
             as it is. Example: {'status': 'active', 'description': 'Team travel', 'holder_name': 'Ada
             Lovelace', 'holder_address': {'line1': 'Unter den Linden 1', 'line2': 'example', 'city':
@@ -246,10 +292,9 @@ async def asyncio(
         EnvelopeCardRecord | ErrorBody
     """
 
-    return (
-        await asyncio_detailed(
-            card_uuid=card_uuid,
-            client=client,
-            body=body,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        card_uuid=card_uuid,
+        client=client,
+        body=body,
+    )
+    return _answer(client, response)

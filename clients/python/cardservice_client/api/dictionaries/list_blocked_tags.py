@@ -1,10 +1,10 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
 
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
+from ...client import Client
 from ...models.envelope_list_blocked_tag_record import EnvelopeListBlockedTagRecord
 from ...models.error_body import ErrorBody
 from ...types import Response, loads_exact
@@ -21,7 +21,7 @@ def _get_kwargs() -> dict[str, Any]:
 
 
 def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
+    *, client: Client[Any], response: httpx.Response
 ) -> EnvelopeListBlockedTagRecord | ErrorBody | None:
     if response.status_code == 200:
         response_200 = EnvelopeListBlockedTagRecord.from_dict(loads_exact(response.content))
@@ -85,7 +85,7 @@ def _parse_response(
 
 
 def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
+    *, client: Client[Any], response: httpx.Response
 ) -> Response[EnvelopeListBlockedTagRecord | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
@@ -97,7 +97,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client[Any],
 ) -> Response[EnvelopeListBlockedTagRecord | ErrorBody]:
     """Blocked and restricted transaction tags
 
@@ -118,9 +118,23 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client[Literal[True]],
+) -> EnvelopeListBlockedTagRecord: ...
+
+
+@overload
+def sync(
+    *,
+    client: Client[Literal[False]],
+) -> EnvelopeListBlockedTagRecord | ErrorBody | None: ...
+
+
+def sync(
+    *,
+    client: Client[Any],
 ) -> EnvelopeListBlockedTagRecord | ErrorBody | None:
     """Blocked and restricted transaction tags
 
@@ -132,14 +146,27 @@ def sync(
         EnvelopeListBlockedTagRecord | ErrorBody
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         client=client,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[EnvelopeListBlockedTagRecord | ErrorBody]
+) -> EnvelopeListBlockedTagRecord | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client[Any],
 ) -> Response[EnvelopeListBlockedTagRecord | ErrorBody]:
     """Blocked and restricted transaction tags
 
@@ -158,9 +185,23 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client[Literal[True]],
+) -> EnvelopeListBlockedTagRecord: ...
+
+
+@overload
+async def asyncio(
+    *,
+    client: Client[Literal[False]],
+) -> EnvelopeListBlockedTagRecord | ErrorBody | None: ...
+
+
+async def asyncio(
+    *,
+    client: Client[Any],
 ) -> EnvelopeListBlockedTagRecord | ErrorBody | None:
     """Blocked and restricted transaction tags
 
@@ -172,8 +213,7 @@ async def asyncio(
         EnvelopeListBlockedTagRecord | ErrorBody
     """
 
-    return (
-        await asyncio_detailed(
-            client=client,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        client=client,
+    )
+    return _answer(client, response)

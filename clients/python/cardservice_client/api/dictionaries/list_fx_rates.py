@@ -1,10 +1,10 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
 
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
+from ...client import Client
 from ...models.envelope_list_fx_rate_record import EnvelopeListFxRateRecord
 from ...models.error_body import ErrorBody
 from ...types import Response, loads_exact
@@ -20,9 +20,7 @@ def _get_kwargs() -> dict[str, Any]:
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> EnvelopeListFxRateRecord | ErrorBody | None:
+def _parse_response(*, client: Client[Any], response: httpx.Response) -> EnvelopeListFxRateRecord | ErrorBody | None:
     if response.status_code == 200:
         response_200 = EnvelopeListFxRateRecord.from_dict(loads_exact(response.content))
 
@@ -84,9 +82,7 @@ def _parse_response(
         return None
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[EnvelopeListFxRateRecord | ErrorBody]:
+def _build_response(*, client: Client[Any], response: httpx.Response) -> Response[EnvelopeListFxRateRecord | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -97,7 +93,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client[Any],
 ) -> Response[EnvelopeListFxRateRecord | ErrorBody]:
     """Currency conversion rates for foreign-currency authorizations
 
@@ -118,9 +114,23 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client[Literal[True]],
+) -> EnvelopeListFxRateRecord: ...
+
+
+@overload
+def sync(
+    *,
+    client: Client[Literal[False]],
+) -> EnvelopeListFxRateRecord | ErrorBody | None: ...
+
+
+def sync(
+    *,
+    client: Client[Any],
 ) -> EnvelopeListFxRateRecord | ErrorBody | None:
     """Currency conversion rates for foreign-currency authorizations
 
@@ -132,14 +142,27 @@ def sync(
         EnvelopeListFxRateRecord | ErrorBody
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         client=client,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[EnvelopeListFxRateRecord | ErrorBody]
+) -> EnvelopeListFxRateRecord | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client[Any],
 ) -> Response[EnvelopeListFxRateRecord | ErrorBody]:
     """Currency conversion rates for foreign-currency authorizations
 
@@ -158,9 +181,23 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client[Literal[True]],
+) -> EnvelopeListFxRateRecord: ...
+
+
+@overload
+async def asyncio(
+    *,
+    client: Client[Literal[False]],
+) -> EnvelopeListFxRateRecord | ErrorBody | None: ...
+
+
+async def asyncio(
+    *,
+    client: Client[Any],
 ) -> EnvelopeListFxRateRecord | ErrorBody | None:
     """Currency conversion rates for foreign-currency authorizations
 
@@ -172,8 +209,7 @@ async def asyncio(
         EnvelopeListFxRateRecord | ErrorBody
     """
 
-    return (
-        await asyncio_detailed(
-            client=client,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        client=client,
+    )
+    return _answer(client, response)

@@ -1,10 +1,10 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
 
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
+from ...client import Client
 from ...models.envelope_list_dictionary_record import EnvelopeListDictionaryRecord
 from ...models.error_body import ErrorBody
 from ...types import Response, loads_exact
@@ -21,7 +21,7 @@ def _get_kwargs() -> dict[str, Any]:
 
 
 def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
+    *, client: Client[Any], response: httpx.Response
 ) -> EnvelopeListDictionaryRecord | ErrorBody | None:
     if response.status_code == 200:
         response_200 = EnvelopeListDictionaryRecord.from_dict(loads_exact(response.content))
@@ -85,7 +85,7 @@ def _parse_response(
 
 
 def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
+    *, client: Client[Any], response: httpx.Response
 ) -> Response[EnvelopeListDictionaryRecord | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
@@ -97,7 +97,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client[Any],
 ) -> Response[EnvelopeListDictionaryRecord | ErrorBody]:
     """Transaction errors
 
@@ -118,9 +118,23 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client[Literal[True]],
+) -> EnvelopeListDictionaryRecord: ...
+
+
+@overload
+def sync(
+    *,
+    client: Client[Literal[False]],
+) -> EnvelopeListDictionaryRecord | ErrorBody | None: ...
+
+
+def sync(
+    *,
+    client: Client[Any],
 ) -> EnvelopeListDictionaryRecord | ErrorBody | None:
     """Transaction errors
 
@@ -132,14 +146,27 @@ def sync(
         EnvelopeListDictionaryRecord | ErrorBody
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         client=client,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[EnvelopeListDictionaryRecord | ErrorBody]
+) -> EnvelopeListDictionaryRecord | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client[Any],
 ) -> Response[EnvelopeListDictionaryRecord | ErrorBody]:
     """Transaction errors
 
@@ -158,9 +185,23 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client[Literal[True]],
+) -> EnvelopeListDictionaryRecord: ...
+
+
+@overload
+async def asyncio(
+    *,
+    client: Client[Literal[False]],
+) -> EnvelopeListDictionaryRecord | ErrorBody | None: ...
+
+
+async def asyncio(
+    *,
+    client: Client[Any],
 ) -> EnvelopeListDictionaryRecord | ErrorBody | None:
     """Transaction errors
 
@@ -172,8 +213,7 @@ async def asyncio(
         EnvelopeListDictionaryRecord | ErrorBody
     """
 
-    return (
-        await asyncio_detailed(
-            client=client,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        client=client,
+    )
+    return _answer(client, response)

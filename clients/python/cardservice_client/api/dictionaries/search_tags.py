@@ -1,10 +1,10 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
 
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
+from ...client import Client
 from ...models.envelope_list_tag_record import EnvelopeListTagRecord
 from ...models.error_body import ErrorBody
 from ...types import UNSET, Response, loads_exact
@@ -30,9 +30,7 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> EnvelopeListTagRecord | ErrorBody | None:
+def _parse_response(*, client: Client[Any], response: httpx.Response) -> EnvelopeListTagRecord | ErrorBody | None:
     if response.status_code == 200:
         response_200 = EnvelopeListTagRecord.from_dict(loads_exact(response.content))
 
@@ -94,9 +92,7 @@ def _parse_response(
         return None
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[EnvelopeListTagRecord | ErrorBody]:
+def _build_response(*, client: Client[Any], response: httpx.Response) -> Response[EnvelopeListTagRecord | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -107,7 +103,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client[Any],
     search: str,
 ) -> Response[EnvelopeListTagRecord | ErrorBody]:
     """Search transaction tags by name
@@ -134,9 +130,25 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client[Literal[True]],
+    search: str,
+) -> EnvelopeListTagRecord: ...
+
+
+@overload
+def sync(
+    *,
+    client: Client[Literal[False]],
+    search: str,
+) -> EnvelopeListTagRecord | ErrorBody | None: ...
+
+
+def sync(
+    *,
+    client: Client[Any],
     search: str,
 ) -> EnvelopeListTagRecord | ErrorBody | None:
     """Search transaction tags by name
@@ -152,15 +164,28 @@ def sync(
         EnvelopeListTagRecord | ErrorBody
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         client=client,
         search=search,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[EnvelopeListTagRecord | ErrorBody]
+) -> EnvelopeListTagRecord | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client[Any],
     search: str,
 ) -> Response[EnvelopeListTagRecord | ErrorBody]:
     """Search transaction tags by name
@@ -185,9 +210,25 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client[Literal[True]],
+    search: str,
+) -> EnvelopeListTagRecord: ...
+
+
+@overload
+async def asyncio(
+    *,
+    client: Client[Literal[False]],
+    search: str,
+) -> EnvelopeListTagRecord | ErrorBody | None: ...
+
+
+async def asyncio(
+    *,
+    client: Client[Any],
     search: str,
 ) -> EnvelopeListTagRecord | ErrorBody | None:
     """Search transaction tags by name
@@ -203,9 +244,8 @@ async def asyncio(
         EnvelopeListTagRecord | ErrorBody
     """
 
-    return (
-        await asyncio_detailed(
-            client=client,
-            search=search,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        client=client,
+        search=search,
+    )
+    return _answer(client, response)

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
 
 import httpx
 
@@ -28,7 +28,7 @@ def _get_kwargs(
     if not isinstance(filters, Unset):
         json_filters = filters.to_dict()
     if not isinstance(json_filters, Unset):
-        params.update(json_filters)
+        params.update({f"filters[{key}]": value for key, value in json_filters.items()})
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -41,9 +41,7 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> ErrorBody | EventsEnvelope | None:
+def _parse_response(*, client: Client[Any], response: httpx.Response) -> ErrorBody | EventsEnvelope | None:
     if response.status_code == 200:
         response_200 = EventsEnvelope.from_dict(loads_exact(response.content))
 
@@ -105,9 +103,7 @@ def _parse_response(
         return None
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ErrorBody | EventsEnvelope]:
+def _build_response(*, client: Client[Any], response: httpx.Response) -> Response[ErrorBody | EventsEnvelope]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -118,7 +114,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     after: int | Unset = 0,
     limit: int | Unset = 20,
     filters: ListEventsFilters | Unset = UNSET,
@@ -151,9 +147,29 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    after: int | Unset = 0,
+    limit: int | Unset = 20,
+    filters: ListEventsFilters | Unset = UNSET,
+) -> EventsEnvelope: ...
+
+
+@overload
+def sync(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    after: int | Unset = 0,
+    limit: int | Unset = 20,
+    filters: ListEventsFilters | Unset = UNSET,
+) -> ErrorBody | EventsEnvelope | None: ...
+
+
+def sync(
+    *,
+    client: AuthenticatedClient[Any],
     after: int | Unset = 0,
     limit: int | Unset = 20,
     filters: ListEventsFilters | Unset = UNSET,
@@ -173,17 +189,28 @@ def sync(
         ErrorBody | EventsEnvelope
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         client=client,
         after=after,
         limit=limit,
         filters=filters,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(client: Client[Any], response: Response[ErrorBody | EventsEnvelope]) -> ErrorBody | EventsEnvelope | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     after: int | Unset = 0,
     limit: int | Unset = 20,
     filters: ListEventsFilters | Unset = UNSET,
@@ -214,9 +241,29 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    after: int | Unset = 0,
+    limit: int | Unset = 20,
+    filters: ListEventsFilters | Unset = UNSET,
+) -> EventsEnvelope: ...
+
+
+@overload
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    after: int | Unset = 0,
+    limit: int | Unset = 20,
+    filters: ListEventsFilters | Unset = UNSET,
+) -> ErrorBody | EventsEnvelope | None: ...
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Any],
     after: int | Unset = 0,
     limit: int | Unset = 20,
     filters: ListEventsFilters | Unset = UNSET,
@@ -236,11 +283,10 @@ async def asyncio(
         ErrorBody | EventsEnvelope
     """
 
-    return (
-        await asyncio_detailed(
-            client=client,
-            after=after,
-            limit=limit,
-            filters=filters,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        client=client,
+        after=after,
+        limit=limit,
+        filters=filters,
+    )
+    return _answer(client, response)

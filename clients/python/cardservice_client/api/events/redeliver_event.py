@@ -1,6 +1,7 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
 from urllib.parse import quote
+from uuid import UUID
 
 import httpx
 
@@ -12,7 +13,7 @@ from ...types import Response, loads_exact
 
 
 def _get_kwargs(
-    event_uuid: str,
+    event_uuid: str | UUID,
 ) -> dict[str, Any]:
 
     _kwargs: dict[str, Any] = {
@@ -25,9 +26,7 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> EnvelopeQueued | ErrorBody | None:
+def _parse_response(*, client: Client[Any], response: httpx.Response) -> EnvelopeQueued | ErrorBody | None:
     if response.status_code == 202:
         response_202 = EnvelopeQueued.from_dict(loads_exact(response.content))
 
@@ -89,9 +88,7 @@ def _parse_response(
         return None
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[EnvelopeQueued | ErrorBody]:
+def _build_response(*, client: Client[Any], response: httpx.Response) -> Response[EnvelopeQueued | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -101,14 +98,14 @@ def _build_response(
 
 
 def sync_detailed(
-    event_uuid: str,
+    event_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
 ) -> Response[EnvelopeQueued | ErrorBody]:
     """Queue an event again for every endpoint that receives it
 
     Args:
-        event_uuid (str):
+        event_uuid (str | UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -129,15 +126,31 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
-    event_uuid: str,
+    event_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+) -> EnvelopeQueued: ...
+
+
+@overload
+def sync(
+    event_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Literal[False]],
+) -> EnvelopeQueued | ErrorBody | None: ...
+
+
+def sync(
+    event_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Any],
 ) -> EnvelopeQueued | ErrorBody | None:
     """Queue an event again for every endpoint that receives it
 
     Args:
-        event_uuid (str):
+        event_uuid (str | UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -147,21 +160,32 @@ def sync(
         EnvelopeQueued | ErrorBody
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         event_uuid=event_uuid,
         client=client,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(client: Client[Any], response: Response[EnvelopeQueued | ErrorBody]) -> EnvelopeQueued | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
-    event_uuid: str,
+    event_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
 ) -> Response[EnvelopeQueued | ErrorBody]:
     """Queue an event again for every endpoint that receives it
 
     Args:
-        event_uuid (str):
+        event_uuid (str | UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -180,15 +204,31 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
-    event_uuid: str,
+    event_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+) -> EnvelopeQueued: ...
+
+
+@overload
+async def asyncio(
+    event_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Literal[False]],
+) -> EnvelopeQueued | ErrorBody | None: ...
+
+
+async def asyncio(
+    event_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Any],
 ) -> EnvelopeQueued | ErrorBody | None:
     """Queue an event again for every endpoint that receives it
 
     Args:
-        event_uuid (str):
+        event_uuid (str | UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -198,9 +238,8 @@ async def asyncio(
         EnvelopeQueued | ErrorBody
     """
 
-    return (
-        await asyncio_detailed(
-            event_uuid=event_uuid,
-            client=client,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        event_uuid=event_uuid,
+        client=client,
+    )
+    return _answer(client, response)

@@ -1,10 +1,10 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
 
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
+from ...client import Client
 from ...models.envelope_ready_record import EnvelopeReadyRecord
 from ...models.error_body import ErrorBody
 from ...types import Response, loads_exact
@@ -20,9 +20,7 @@ def _get_kwargs() -> dict[str, Any]:
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> EnvelopeReadyRecord | ErrorBody | None:
+def _parse_response(*, client: Client[Any], response: httpx.Response) -> EnvelopeReadyRecord | ErrorBody | None:
     if response.status_code == 200:
         response_200 = EnvelopeReadyRecord.from_dict(loads_exact(response.content))
 
@@ -84,9 +82,7 @@ def _parse_response(
         return None
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[EnvelopeReadyRecord | ErrorBody]:
+def _build_response(*, client: Client[Any], response: httpx.Response) -> Response[EnvelopeReadyRecord | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -97,12 +93,13 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client[Any],
 ) -> Response[EnvelopeReadyRecord | ErrorBody]:
     """Get Readiness
 
      The database answers (503 while it does not). Redis only degrades: the service keeps
-    serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`.
+    serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`
+    (`"ok"` when it answers, `"off"` when no Redis is configured).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -121,14 +118,29 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client[Literal[True]],
+) -> EnvelopeReadyRecord: ...
+
+
+@overload
+def sync(
+    *,
+    client: Client[Literal[False]],
+) -> EnvelopeReadyRecord | ErrorBody | None: ...
+
+
+def sync(
+    *,
+    client: Client[Any],
 ) -> EnvelopeReadyRecord | ErrorBody | None:
     """Get Readiness
 
      The database answers (503 while it does not). Redis only degrades: the service keeps
-    serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`.
+    serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`
+    (`"ok"` when it answers, `"off"` when no Redis is configured).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -138,19 +150,33 @@ def sync(
         EnvelopeReadyRecord | ErrorBody
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         client=client,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[EnvelopeReadyRecord | ErrorBody]
+) -> EnvelopeReadyRecord | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client[Any],
 ) -> Response[EnvelopeReadyRecord | ErrorBody]:
     """Get Readiness
 
      The database answers (503 while it does not). Redis only degrades: the service keeps
-    serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`.
+    serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`
+    (`"ok"` when it answers, `"off"` when no Redis is configured).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -167,14 +193,29 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client[Literal[True]],
+) -> EnvelopeReadyRecord: ...
+
+
+@overload
+async def asyncio(
+    *,
+    client: Client[Literal[False]],
+) -> EnvelopeReadyRecord | ErrorBody | None: ...
+
+
+async def asyncio(
+    *,
+    client: Client[Any],
 ) -> EnvelopeReadyRecord | ErrorBody | None:
     """Get Readiness
 
      The database answers (503 while it does not). Redis only degrades: the service keeps
-    serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`.
+    serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`
+    (`"ok"` when it answers, `"off"` when no Redis is configured).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -184,8 +225,7 @@ async def asyncio(
         EnvelopeReadyRecord | ErrorBody
     """
 
-    return (
-        await asyncio_detailed(
-            client=client,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        client=client,
+    )
+    return _answer(client, response)

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
 from urllib.parse import quote
 
 import httpx
@@ -26,7 +26,7 @@ def _get_kwargs(
 
 
 def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
+    *, client: Client[Any], response: httpx.Response
 ) -> EnvelopeListPaymentCurrencyRecord | ErrorBody | None:
     if response.status_code == 200:
         response_200 = EnvelopeListPaymentCurrencyRecord.from_dict(loads_exact(response.content))
@@ -90,7 +90,7 @@ def _parse_response(
 
 
 def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
+    *, client: Client[Any], response: httpx.Response
 ) -> Response[EnvelopeListPaymentCurrencyRecord | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
@@ -103,7 +103,7 @@ def _build_response(
 def sync_detailed(
     slug: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
 ) -> Response[EnvelopeListPaymentCurrencyRecord | ErrorBody]:
     """Currencies of a payment method
 
@@ -129,10 +129,26 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
     slug: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+) -> EnvelopeListPaymentCurrencyRecord: ...
+
+
+@overload
+def sync(
+    slug: str,
+    *,
+    client: AuthenticatedClient[Literal[False]],
+) -> EnvelopeListPaymentCurrencyRecord | ErrorBody | None: ...
+
+
+def sync(
+    slug: str,
+    *,
+    client: AuthenticatedClient[Any],
 ) -> EnvelopeListPaymentCurrencyRecord | ErrorBody | None:
     """Currencies of a payment method
 
@@ -147,16 +163,29 @@ def sync(
         EnvelopeListPaymentCurrencyRecord | ErrorBody
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         slug=slug,
         client=client,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[EnvelopeListPaymentCurrencyRecord | ErrorBody]
+) -> EnvelopeListPaymentCurrencyRecord | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
     slug: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
 ) -> Response[EnvelopeListPaymentCurrencyRecord | ErrorBody]:
     """Currencies of a payment method
 
@@ -180,10 +209,26 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
     slug: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+) -> EnvelopeListPaymentCurrencyRecord: ...
+
+
+@overload
+async def asyncio(
+    slug: str,
+    *,
+    client: AuthenticatedClient[Literal[False]],
+) -> EnvelopeListPaymentCurrencyRecord | ErrorBody | None: ...
+
+
+async def asyncio(
+    slug: str,
+    *,
+    client: AuthenticatedClient[Any],
 ) -> EnvelopeListPaymentCurrencyRecord | ErrorBody | None:
     """Currencies of a payment method
 
@@ -198,9 +243,8 @@ async def asyncio(
         EnvelopeListPaymentCurrencyRecord | ErrorBody
     """
 
-    return (
-        await asyncio_detailed(
-            slug=slug,
-            client=client,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        slug=slug,
+        client=client,
+    )
+    return _answer(client, response)

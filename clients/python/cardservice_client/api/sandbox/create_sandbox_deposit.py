@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
 
 import httpx
 
@@ -30,9 +30,7 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> EnvelopeTransactionRecord | ErrorBody | None:
+def _parse_response(*, client: Client[Any], response: httpx.Response) -> EnvelopeTransactionRecord | ErrorBody | None:
     if response.status_code == 201:
         response_201 = EnvelopeTransactionRecord.from_dict(loads_exact(response.content))
 
@@ -95,7 +93,7 @@ def _parse_response(
 
 
 def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
+    *, client: Client[Any], response: httpx.Response
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
@@ -107,7 +105,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     body: DepositRequest,
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
     """Simulate money arriving on an account
@@ -135,9 +133,25 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    body: DepositRequest,
+) -> EnvelopeTransactionRecord: ...
+
+
+@overload
+def sync(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: DepositRequest,
+) -> EnvelopeTransactionRecord | ErrorBody | None: ...
+
+
+def sync(
+    *,
+    client: AuthenticatedClient[Any],
     body: DepositRequest,
 ) -> EnvelopeTransactionRecord | ErrorBody | None:
     """Simulate money arriving on an account
@@ -154,15 +168,28 @@ def sync(
         EnvelopeTransactionRecord | ErrorBody
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         client=client,
         body=body,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[EnvelopeTransactionRecord | ErrorBody]
+) -> EnvelopeTransactionRecord | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     body: DepositRequest,
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
     """Simulate money arriving on an account
@@ -188,9 +215,25 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    body: DepositRequest,
+) -> EnvelopeTransactionRecord: ...
+
+
+@overload
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: DepositRequest,
+) -> EnvelopeTransactionRecord | ErrorBody | None: ...
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Any],
     body: DepositRequest,
 ) -> EnvelopeTransactionRecord | ErrorBody | None:
     """Simulate money arriving on an account
@@ -207,9 +250,8 @@ async def asyncio(
         EnvelopeTransactionRecord | ErrorBody
     """
 
-    return (
-        await asyncio_detailed(
-            client=client,
-            body=body,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        client=client,
+        body=body,
+    )
+    return _answer(client, response)

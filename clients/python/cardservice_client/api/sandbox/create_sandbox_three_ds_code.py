@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
 
 import httpx
 
@@ -30,9 +30,7 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> EnvelopeThreeDsRecord | ErrorBody | None:
+def _parse_response(*, client: Client[Any], response: httpx.Response) -> EnvelopeThreeDsRecord | ErrorBody | None:
     if response.status_code == 201:
         response_201 = EnvelopeThreeDsRecord.from_dict(loads_exact(response.content))
 
@@ -94,9 +92,7 @@ def _parse_response(
         return None
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[EnvelopeThreeDsRecord | ErrorBody]:
+def _build_response(*, client: Client[Any], response: httpx.Response) -> Response[EnvelopeThreeDsRecord | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -107,7 +103,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     body: ThreeDsRequest,
 ) -> Response[EnvelopeThreeDsRecord | ErrorBody]:
     """Simulate a 3DS code sent for a card
@@ -135,9 +131,25 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    body: ThreeDsRequest,
+) -> EnvelopeThreeDsRecord: ...
+
+
+@overload
+def sync(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: ThreeDsRequest,
+) -> EnvelopeThreeDsRecord | ErrorBody | None: ...
+
+
+def sync(
+    *,
+    client: AuthenticatedClient[Any],
     body: ThreeDsRequest,
 ) -> EnvelopeThreeDsRecord | ErrorBody | None:
     """Simulate a 3DS code sent for a card
@@ -154,15 +166,28 @@ def sync(
         EnvelopeThreeDsRecord | ErrorBody
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         client=client,
         body=body,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[EnvelopeThreeDsRecord | ErrorBody]
+) -> EnvelopeThreeDsRecord | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     body: ThreeDsRequest,
 ) -> Response[EnvelopeThreeDsRecord | ErrorBody]:
     """Simulate a 3DS code sent for a card
@@ -188,9 +213,25 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    body: ThreeDsRequest,
+) -> EnvelopeThreeDsRecord: ...
+
+
+@overload
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: ThreeDsRequest,
+) -> EnvelopeThreeDsRecord | ErrorBody | None: ...
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Any],
     body: ThreeDsRequest,
 ) -> EnvelopeThreeDsRecord | ErrorBody | None:
     """Simulate a 3DS code sent for a card
@@ -207,9 +248,8 @@ async def asyncio(
         EnvelopeThreeDsRecord | ErrorBody
     """
 
-    return (
-        await asyncio_detailed(
-            client=client,
-            body=body,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        client=client,
+        body=body,
+    )
+    return _answer(client, response)

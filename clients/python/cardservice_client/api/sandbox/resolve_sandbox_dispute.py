@@ -1,6 +1,7 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
 from urllib.parse import quote
+from uuid import UUID
 
 import httpx
 
@@ -13,7 +14,7 @@ from ...types import Response, dumps_exact, loads_exact
 
 
 def _get_kwargs(
-    dispute_uuid: str,
+    dispute_uuid: str | UUID,
     *,
     body: ResolveDisputeRequest,
 ) -> dict[str, Any]:
@@ -34,9 +35,7 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> EnvelopeDisputeRecord | ErrorBody | None:
+def _parse_response(*, client: Client[Any], response: httpx.Response) -> EnvelopeDisputeRecord | ErrorBody | None:
     if response.status_code == 201:
         response_201 = EnvelopeDisputeRecord.from_dict(loads_exact(response.content))
 
@@ -98,9 +97,7 @@ def _parse_response(
         return None
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[EnvelopeDisputeRecord | ErrorBody]:
+def _build_response(*, client: Client[Any], response: httpx.Response) -> Response[EnvelopeDisputeRecord | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -110,15 +107,15 @@ def _build_response(
 
 
 def sync_detailed(
-    dispute_uuid: str,
+    dispute_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     body: ResolveDisputeRequest,
 ) -> Response[EnvelopeDisputeRecord | ErrorBody]:
     """Simulate the network's outcome of an open dispute (won credits the card)
 
     Args:
-        dispute_uuid (str):
+        dispute_uuid (str | UUID):
         body (ResolveDisputeRequest):  Example: {'outcome': 'won'}.
 
     Raises:
@@ -141,16 +138,34 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
-    dispute_uuid: str,
+    dispute_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    body: ResolveDisputeRequest,
+) -> EnvelopeDisputeRecord: ...
+
+
+@overload
+def sync(
+    dispute_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: ResolveDisputeRequest,
+) -> EnvelopeDisputeRecord | ErrorBody | None: ...
+
+
+def sync(
+    dispute_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Any],
     body: ResolveDisputeRequest,
 ) -> EnvelopeDisputeRecord | ErrorBody | None:
     """Simulate the network's outcome of an open dispute (won credits the card)
 
     Args:
-        dispute_uuid (str):
+        dispute_uuid (str | UUID):
         body (ResolveDisputeRequest):  Example: {'outcome': 'won'}.
 
     Raises:
@@ -161,23 +176,36 @@ def sync(
         EnvelopeDisputeRecord | ErrorBody
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         dispute_uuid=dispute_uuid,
         client=client,
         body=body,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[EnvelopeDisputeRecord | ErrorBody]
+) -> EnvelopeDisputeRecord | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
-    dispute_uuid: str,
+    dispute_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     body: ResolveDisputeRequest,
 ) -> Response[EnvelopeDisputeRecord | ErrorBody]:
     """Simulate the network's outcome of an open dispute (won credits the card)
 
     Args:
-        dispute_uuid (str):
+        dispute_uuid (str | UUID):
         body (ResolveDisputeRequest):  Example: {'outcome': 'won'}.
 
     Raises:
@@ -198,16 +226,34 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
-    dispute_uuid: str,
+    dispute_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    body: ResolveDisputeRequest,
+) -> EnvelopeDisputeRecord: ...
+
+
+@overload
+async def asyncio(
+    dispute_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: ResolveDisputeRequest,
+) -> EnvelopeDisputeRecord | ErrorBody | None: ...
+
+
+async def asyncio(
+    dispute_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Any],
     body: ResolveDisputeRequest,
 ) -> EnvelopeDisputeRecord | ErrorBody | None:
     """Simulate the network's outcome of an open dispute (won credits the card)
 
     Args:
-        dispute_uuid (str):
+        dispute_uuid (str | UUID):
         body (ResolveDisputeRequest):  Example: {'outcome': 'won'}.
 
     Raises:
@@ -218,10 +264,9 @@ async def asyncio(
         EnvelopeDisputeRecord | ErrorBody
     """
 
-    return (
-        await asyncio_detailed(
-            dispute_uuid=dispute_uuid,
-            client=client,
-            body=body,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        dispute_uuid=dispute_uuid,
+        client=client,
+        body=body,
+    )
+    return _answer(client, response)

@@ -1,6 +1,7 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
 from urllib.parse import quote
+from uuid import UUID
 
 import httpx
 
@@ -12,7 +13,7 @@ from ...types import Response, loads_exact
 
 
 def _get_kwargs(
-    transaction_uuid: str,
+    transaction_uuid: str | UUID,
 ) -> dict[str, Any]:
 
     _kwargs: dict[str, Any] = {
@@ -25,9 +26,7 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> EnvelopeTransactionRecord | ErrorBody | None:
+def _parse_response(*, client: Client[Any], response: httpx.Response) -> EnvelopeTransactionRecord | ErrorBody | None:
     if response.status_code == 201:
         response_201 = EnvelopeTransactionRecord.from_dict(loads_exact(response.content))
 
@@ -90,7 +89,7 @@ def _parse_response(
 
 
 def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
+    *, client: Client[Any], response: httpx.Response
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
@@ -101,14 +100,14 @@ def _build_response(
 
 
 def sync_detailed(
-    transaction_uuid: str,
+    transaction_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
     """Reverse a pending purchase
 
     Args:
-        transaction_uuid (str):
+        transaction_uuid (str | UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -129,15 +128,31 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
-    transaction_uuid: str,
+    transaction_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+) -> EnvelopeTransactionRecord: ...
+
+
+@overload
+def sync(
+    transaction_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Literal[False]],
+) -> EnvelopeTransactionRecord | ErrorBody | None: ...
+
+
+def sync(
+    transaction_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Any],
 ) -> EnvelopeTransactionRecord | ErrorBody | None:
     """Reverse a pending purchase
 
     Args:
-        transaction_uuid (str):
+        transaction_uuid (str | UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -147,21 +162,34 @@ def sync(
         EnvelopeTransactionRecord | ErrorBody
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         transaction_uuid=transaction_uuid,
         client=client,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[EnvelopeTransactionRecord | ErrorBody]
+) -> EnvelopeTransactionRecord | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
-    transaction_uuid: str,
+    transaction_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
     """Reverse a pending purchase
 
     Args:
-        transaction_uuid (str):
+        transaction_uuid (str | UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -180,15 +208,31 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
-    transaction_uuid: str,
+    transaction_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+) -> EnvelopeTransactionRecord: ...
+
+
+@overload
+async def asyncio(
+    transaction_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Literal[False]],
+) -> EnvelopeTransactionRecord | ErrorBody | None: ...
+
+
+async def asyncio(
+    transaction_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Any],
 ) -> EnvelopeTransactionRecord | ErrorBody | None:
     """Reverse a pending purchase
 
     Args:
-        transaction_uuid (str):
+        transaction_uuid (str | UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -198,9 +242,8 @@ async def asyncio(
         EnvelopeTransactionRecord | ErrorBody
     """
 
-    return (
-        await asyncio_detailed(
-            transaction_uuid=transaction_uuid,
-            client=client,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        transaction_uuid=transaction_uuid,
+        client=client,
+    )
+    return _answer(client, response)

@@ -1,6 +1,7 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
 from urllib.parse import quote
+from uuid import UUID
 
 import httpx
 
@@ -13,7 +14,7 @@ from ...types import UNSET, Response, Unset, dumps_exact, loads_exact
 
 
 def _get_kwargs(
-    transaction_uuid: str,
+    transaction_uuid: str | UUID,
     *,
     body: CaptureRequest | Unset = UNSET,
 ) -> dict[str, Any]:
@@ -35,9 +36,7 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> EnvelopeTransactionRecord | ErrorBody | None:
+def _parse_response(*, client: Client[Any], response: httpx.Response) -> EnvelopeTransactionRecord | ErrorBody | None:
     if response.status_code == 201:
         response_201 = EnvelopeTransactionRecord.from_dict(loads_exact(response.content))
 
@@ -100,7 +99,7 @@ def _parse_response(
 
 
 def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
+    *, client: Client[Any], response: httpx.Response
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
@@ -111,15 +110,15 @@ def _build_response(
 
 
 def sync_detailed(
-    transaction_uuid: str,
+    transaction_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     body: CaptureRequest | Unset = UNSET,
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
     """Capture a pending purchase: whole, in parts, or more than authorized (tips)
 
     Args:
-        transaction_uuid (str):
+        transaction_uuid (str | UUID):
         body (CaptureRequest | Unset):  Example: {'amount': 12.5, 'rate': 12.5, 'final': True}.
 
     Raises:
@@ -142,16 +141,34 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
-    transaction_uuid: str,
+    transaction_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    body: CaptureRequest | Unset = UNSET,
+) -> EnvelopeTransactionRecord: ...
+
+
+@overload
+def sync(
+    transaction_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: CaptureRequest | Unset = UNSET,
+) -> EnvelopeTransactionRecord | ErrorBody | None: ...
+
+
+def sync(
+    transaction_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Any],
     body: CaptureRequest | Unset = UNSET,
 ) -> EnvelopeTransactionRecord | ErrorBody | None:
     """Capture a pending purchase: whole, in parts, or more than authorized (tips)
 
     Args:
-        transaction_uuid (str):
+        transaction_uuid (str | UUID):
         body (CaptureRequest | Unset):  Example: {'amount': 12.5, 'rate': 12.5, 'final': True}.
 
     Raises:
@@ -162,23 +179,36 @@ def sync(
         EnvelopeTransactionRecord | ErrorBody
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         transaction_uuid=transaction_uuid,
         client=client,
         body=body,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[EnvelopeTransactionRecord | ErrorBody]
+) -> EnvelopeTransactionRecord | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
-    transaction_uuid: str,
+    transaction_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     body: CaptureRequest | Unset = UNSET,
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
     """Capture a pending purchase: whole, in parts, or more than authorized (tips)
 
     Args:
-        transaction_uuid (str):
+        transaction_uuid (str | UUID):
         body (CaptureRequest | Unset):  Example: {'amount': 12.5, 'rate': 12.5, 'final': True}.
 
     Raises:
@@ -199,16 +229,34 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
-    transaction_uuid: str,
+    transaction_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    body: CaptureRequest | Unset = UNSET,
+) -> EnvelopeTransactionRecord: ...
+
+
+@overload
+async def asyncio(
+    transaction_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: CaptureRequest | Unset = UNSET,
+) -> EnvelopeTransactionRecord | ErrorBody | None: ...
+
+
+async def asyncio(
+    transaction_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Any],
     body: CaptureRequest | Unset = UNSET,
 ) -> EnvelopeTransactionRecord | ErrorBody | None:
     """Capture a pending purchase: whole, in parts, or more than authorized (tips)
 
     Args:
-        transaction_uuid (str):
+        transaction_uuid (str | UUID):
         body (CaptureRequest | Unset):  Example: {'amount': 12.5, 'rate': 12.5, 'final': True}.
 
     Raises:
@@ -219,10 +267,9 @@ async def asyncio(
         EnvelopeTransactionRecord | ErrorBody
     """
 
-    return (
-        await asyncio_detailed(
-            transaction_uuid=transaction_uuid,
-            client=client,
-            body=body,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        transaction_uuid=transaction_uuid,
+        client=client,
+        body=body,
+    )
+    return _answer(client, response)

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any, cast
+from typing import Any, Literal, cast, overload
 
 import httpx
 
@@ -21,7 +21,7 @@ def _get_kwargs(
     if not isinstance(filters, Unset):
         json_filters = filters.to_dict()
     if not isinstance(json_filters, Unset):
-        params.update(json_filters)
+        params.update({f"filters[{key}]": value for key, value in json_filters.items()})
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -34,7 +34,7 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | ErrorBody | None:
+def _parse_response(*, client: Client[Any], response: httpx.Response) -> Any | ErrorBody | None:
     if response.status_code == 200:
         response_200 = cast(Any, None)
         return response_200
@@ -95,7 +95,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | ErrorBody]:
+def _build_response(*, client: Client[Any], response: httpx.Response) -> Response[Any | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -106,7 +106,7 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     filters: ExportTransactionsCsvFilters | Unset = UNSET,
 ) -> Response[Any | ErrorBody]:
     """Every matching transaction as CSV (streamed)
@@ -133,9 +133,25 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    filters: ExportTransactionsCsvFilters | Unset = UNSET,
+) -> Any: ...
+
+
+@overload
+def sync(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    filters: ExportTransactionsCsvFilters | Unset = UNSET,
+) -> Any | ErrorBody | None: ...
+
+
+def sync(
+    *,
+    client: AuthenticatedClient[Any],
     filters: ExportTransactionsCsvFilters | Unset = UNSET,
 ) -> Any | ErrorBody | None:
     """Every matching transaction as CSV (streamed)
@@ -151,15 +167,26 @@ def sync(
         Any | ErrorBody
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         client=client,
         filters=filters,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(client: Client[Any], response: Response[Any | ErrorBody]) -> Any | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     filters: ExportTransactionsCsvFilters | Unset = UNSET,
 ) -> Response[Any | ErrorBody]:
     """Every matching transaction as CSV (streamed)
@@ -184,9 +211,25 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    filters: ExportTransactionsCsvFilters | Unset = UNSET,
+) -> Any: ...
+
+
+@overload
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    filters: ExportTransactionsCsvFilters | Unset = UNSET,
+) -> Any | ErrorBody | None: ...
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Any],
     filters: ExportTransactionsCsvFilters | Unset = UNSET,
 ) -> Any | ErrorBody | None:
     """Every matching transaction as CSV (streamed)
@@ -202,9 +245,8 @@ async def asyncio(
         Any | ErrorBody
     """
 
-    return (
-        await asyncio_detailed(
-            client=client,
-            filters=filters,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        client=client,
+        filters=filters,
+    )
+    return _answer(client, response)

@@ -1,6 +1,7 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
 from urllib.parse import quote
+from uuid import UUID
 
 import httpx
 
@@ -11,7 +12,7 @@ from ...types import Response, loads_exact
 
 
 def _get_kwargs(
-    transaction_uuid: str,
+    transaction_uuid: str | UUID,
 ) -> dict[str, Any]:
 
     _kwargs: dict[str, Any] = {
@@ -24,7 +25,7 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorBody | None:
+def _parse_response(*, client: Client[Any], response: httpx.Response) -> ErrorBody | None:
     if response.status_code == 400:
         response_400 = ErrorBody.from_dict(loads_exact(response.content))
 
@@ -81,7 +82,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ErrorBody]:
+def _build_response(*, client: Client[Any], response: httpx.Response) -> Response[ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -91,14 +92,14 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 def sync_detailed(
-    transaction_uuid: str,
+    transaction_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
 ) -> Response[ErrorBody]:
     """The receipt picture of a transaction
 
     Args:
-        transaction_uuid (str):
+        transaction_uuid (str | UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -119,15 +120,31 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
-    transaction_uuid: str,
+    transaction_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+) -> ErrorBody: ...
+
+
+@overload
+def sync(
+    transaction_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Literal[False]],
+) -> ErrorBody | None: ...
+
+
+def sync(
+    transaction_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Any],
 ) -> ErrorBody | None:
     """The receipt picture of a transaction
 
     Args:
-        transaction_uuid (str):
+        transaction_uuid (str | UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -137,21 +154,32 @@ def sync(
         ErrorBody
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         transaction_uuid=transaction_uuid,
         client=client,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(client: Client[Any], response: Response[ErrorBody]) -> ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
-    transaction_uuid: str,
+    transaction_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
 ) -> Response[ErrorBody]:
     """The receipt picture of a transaction
 
     Args:
-        transaction_uuid (str):
+        transaction_uuid (str | UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -170,15 +198,31 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
-    transaction_uuid: str,
+    transaction_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+) -> ErrorBody: ...
+
+
+@overload
+async def asyncio(
+    transaction_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Literal[False]],
+) -> ErrorBody | None: ...
+
+
+async def asyncio(
+    transaction_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Any],
 ) -> ErrorBody | None:
     """The receipt picture of a transaction
 
     Args:
-        transaction_uuid (str):
+        transaction_uuid (str | UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -188,9 +232,8 @@ async def asyncio(
         ErrorBody
     """
 
-    return (
-        await asyncio_detailed(
-            transaction_uuid=transaction_uuid,
-            client=client,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        transaction_uuid=transaction_uuid,
+        client=client,
+    )
+    return _answer(client, response)

@@ -1,5 +1,6 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
+from uuid import UUID
 
 import httpx
 
@@ -13,7 +14,7 @@ from ...types import UNSET, Response, Unset, loads_exact
 
 def _get_kwargs(
     *,
-    starting_after: None | str | Unset = UNSET,
+    starting_after: None | str | Unset | UUID = UNSET,
     page: int | Unset = 1,
     per_page: int | Unset = 20,
     filters: ListTransactionsFilters | Unset = UNSET,
@@ -24,6 +25,8 @@ def _get_kwargs(
     json_starting_after: None | str | Unset
     if isinstance(starting_after, Unset):
         json_starting_after = UNSET
+    elif isinstance(starting_after, UUID):
+        json_starting_after = str(starting_after)
     else:
         json_starting_after = starting_after
     params["starting_after"] = json_starting_after
@@ -36,7 +39,7 @@ def _get_kwargs(
     if not isinstance(filters, Unset):
         json_filters = filters.to_dict()
     if not isinstance(json_filters, Unset):
-        params.update(json_filters)
+        params.update({f"filters[{key}]": value for key, value in json_filters.items()})
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -49,7 +52,7 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorBody | ReportPage | None:
+def _parse_response(*, client: Client[Any], response: httpx.Response) -> ErrorBody | ReportPage | None:
     if response.status_code == 200:
         response_200 = ReportPage.from_dict(loads_exact(response.content))
 
@@ -111,9 +114,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ErrorBody | ReportPage]:
+def _build_response(*, client: Client[Any], response: httpx.Response) -> Response[ErrorBody | ReportPage]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -124,8 +125,8 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient,
-    starting_after: None | str | Unset = UNSET,
+    client: AuthenticatedClient[Any],
+    starting_after: None | str | Unset | UUID = UNSET,
     page: int | Unset = 1,
     per_page: int | Unset = 20,
     filters: ListTransactionsFilters | Unset = UNSET,
@@ -133,8 +134,8 @@ def sync_detailed(
     """The caller's transactions, newest first
 
     Args:
-        starting_after (None | str | Unset): Keyset page: the transactions after this one (leave
-            `page` out)
+        starting_after (None | str | Unset | UUID): Keyset page: the transactions after this one
+            (leave `page` out)
         page (int | Unset): Page number, from 1 Default: 1.
         per_page (int | Unset): Rows per page, 1..100 Default: 20.
         filters (ListTransactionsFilters | Unset):
@@ -161,10 +162,32 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
     *,
-    client: AuthenticatedClient,
-    starting_after: None | str | Unset = UNSET,
+    client: AuthenticatedClient[Literal[True]],
+    starting_after: None | str | Unset | UUID = UNSET,
+    page: int | Unset = 1,
+    per_page: int | Unset = 20,
+    filters: ListTransactionsFilters | Unset = UNSET,
+) -> ReportPage: ...
+
+
+@overload
+def sync(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    starting_after: None | str | Unset | UUID = UNSET,
+    page: int | Unset = 1,
+    per_page: int | Unset = 20,
+    filters: ListTransactionsFilters | Unset = UNSET,
+) -> ErrorBody | ReportPage | None: ...
+
+
+def sync(
+    *,
+    client: AuthenticatedClient[Any],
+    starting_after: None | str | Unset | UUID = UNSET,
     page: int | Unset = 1,
     per_page: int | Unset = 20,
     filters: ListTransactionsFilters | Unset = UNSET,
@@ -172,8 +195,8 @@ def sync(
     """The caller's transactions, newest first
 
     Args:
-        starting_after (None | str | Unset): Keyset page: the transactions after this one (leave
-            `page` out)
+        starting_after (None | str | Unset | UUID): Keyset page: the transactions after this one
+            (leave `page` out)
         page (int | Unset): Page number, from 1 Default: 1.
         per_page (int | Unset): Rows per page, 1..100 Default: 20.
         filters (ListTransactionsFilters | Unset):
@@ -186,19 +209,30 @@ def sync(
         ErrorBody | ReportPage
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         client=client,
         starting_after=starting_after,
         page=page,
         per_page=per_page,
         filters=filters,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(client: Client[Any], response: Response[ErrorBody | ReportPage]) -> ErrorBody | ReportPage | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient,
-    starting_after: None | str | Unset = UNSET,
+    client: AuthenticatedClient[Any],
+    starting_after: None | str | Unset | UUID = UNSET,
     page: int | Unset = 1,
     per_page: int | Unset = 20,
     filters: ListTransactionsFilters | Unset = UNSET,
@@ -206,8 +240,8 @@ async def asyncio_detailed(
     """The caller's transactions, newest first
 
     Args:
-        starting_after (None | str | Unset): Keyset page: the transactions after this one (leave
-            `page` out)
+        starting_after (None | str | Unset | UUID): Keyset page: the transactions after this one
+            (leave `page` out)
         page (int | Unset): Page number, from 1 Default: 1.
         per_page (int | Unset): Rows per page, 1..100 Default: 20.
         filters (ListTransactionsFilters | Unset):
@@ -232,10 +266,32 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
     *,
-    client: AuthenticatedClient,
-    starting_after: None | str | Unset = UNSET,
+    client: AuthenticatedClient[Literal[True]],
+    starting_after: None | str | Unset | UUID = UNSET,
+    page: int | Unset = 1,
+    per_page: int | Unset = 20,
+    filters: ListTransactionsFilters | Unset = UNSET,
+) -> ReportPage: ...
+
+
+@overload
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    starting_after: None | str | Unset | UUID = UNSET,
+    page: int | Unset = 1,
+    per_page: int | Unset = 20,
+    filters: ListTransactionsFilters | Unset = UNSET,
+) -> ErrorBody | ReportPage | None: ...
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Any],
+    starting_after: None | str | Unset | UUID = UNSET,
     page: int | Unset = 1,
     per_page: int | Unset = 20,
     filters: ListTransactionsFilters | Unset = UNSET,
@@ -243,8 +299,8 @@ async def asyncio(
     """The caller's transactions, newest first
 
     Args:
-        starting_after (None | str | Unset): Keyset page: the transactions after this one (leave
-            `page` out)
+        starting_after (None | str | Unset | UUID): Keyset page: the transactions after this one
+            (leave `page` out)
         page (int | Unset): Page number, from 1 Default: 1.
         per_page (int | Unset): Rows per page, 1..100 Default: 20.
         filters (ListTransactionsFilters | Unset):
@@ -257,12 +313,11 @@ async def asyncio(
         ErrorBody | ReportPage
     """
 
-    return (
-        await asyncio_detailed(
-            client=client,
-            starting_after=starting_after,
-            page=page,
-            per_page=per_page,
-            filters=filters,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        client=client,
+        starting_after=starting_after,
+        page=page,
+        per_page=per_page,
+        filters=filters,
+    )
+    return _answer(client, response)

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
 
 import httpx
 
@@ -20,9 +20,7 @@ def _get_kwargs() -> dict[str, Any]:
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> EnvelopeListThreeDsRecord | ErrorBody | None:
+def _parse_response(*, client: Client[Any], response: httpx.Response) -> EnvelopeListThreeDsRecord | ErrorBody | None:
     if response.status_code == 200:
         response_200 = EnvelopeListThreeDsRecord.from_dict(loads_exact(response.content))
 
@@ -85,7 +83,7 @@ def _parse_response(
 
 
 def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
+    *, client: Client[Any], response: httpx.Response
 ) -> Response[EnvelopeListThreeDsRecord | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
@@ -97,7 +95,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
 ) -> Response[EnvelopeListThreeDsRecord | ErrorBody]:
     """3DS codes not yet used, newest first (bearer token only)
 
@@ -118,9 +116,23 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+) -> EnvelopeListThreeDsRecord: ...
+
+
+@overload
+def sync(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+) -> EnvelopeListThreeDsRecord | ErrorBody | None: ...
+
+
+def sync(
+    *,
+    client: AuthenticatedClient[Any],
 ) -> EnvelopeListThreeDsRecord | ErrorBody | None:
     """3DS codes not yet used, newest first (bearer token only)
 
@@ -132,14 +144,27 @@ def sync(
         EnvelopeListThreeDsRecord | ErrorBody
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         client=client,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[EnvelopeListThreeDsRecord | ErrorBody]
+) -> EnvelopeListThreeDsRecord | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
 ) -> Response[EnvelopeListThreeDsRecord | ErrorBody]:
     """3DS codes not yet used, newest first (bearer token only)
 
@@ -158,9 +183,23 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+) -> EnvelopeListThreeDsRecord: ...
+
+
+@overload
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+) -> EnvelopeListThreeDsRecord | ErrorBody | None: ...
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Any],
 ) -> EnvelopeListThreeDsRecord | ErrorBody | None:
     """3DS codes not yet used, newest first (bearer token only)
 
@@ -172,8 +211,7 @@ async def asyncio(
         EnvelopeListThreeDsRecord | ErrorBody
     """
 
-    return (
-        await asyncio_detailed(
-            client=client,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        client=client,
+    )
+    return _answer(client, response)

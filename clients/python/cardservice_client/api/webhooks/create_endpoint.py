@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
 
 import httpx
 
@@ -30,9 +30,7 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> EnvelopeEndpointRecord | ErrorBody | None:
+def _parse_response(*, client: Client[Any], response: httpx.Response) -> EnvelopeEndpointRecord | ErrorBody | None:
     if response.status_code == 201:
         response_201 = EnvelopeEndpointRecord.from_dict(loads_exact(response.content))
 
@@ -94,9 +92,7 @@ def _parse_response(
         return None
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[EnvelopeEndpointRecord | ErrorBody]:
+def _build_response(*, client: Client[Any], response: httpx.Response) -> Response[EnvelopeEndpointRecord | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -107,7 +103,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     body: EndpointCreate,
 ) -> Response[EnvelopeEndpointRecord | ErrorBody]:
     """Add a webhook endpoint (its secret is shown in full only here)
@@ -135,9 +131,25 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    body: EndpointCreate,
+) -> EnvelopeEndpointRecord: ...
+
+
+@overload
+def sync(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: EndpointCreate,
+) -> EnvelopeEndpointRecord | ErrorBody | None: ...
+
+
+def sync(
+    *,
+    client: AuthenticatedClient[Any],
     body: EndpointCreate,
 ) -> EnvelopeEndpointRecord | ErrorBody | None:
     """Add a webhook endpoint (its secret is shown in full only here)
@@ -154,15 +166,28 @@ def sync(
         EnvelopeEndpointRecord | ErrorBody
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         client=client,
         body=body,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[EnvelopeEndpointRecord | ErrorBody]
+) -> EnvelopeEndpointRecord | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     body: EndpointCreate,
 ) -> Response[EnvelopeEndpointRecord | ErrorBody]:
     """Add a webhook endpoint (its secret is shown in full only here)
@@ -188,9 +213,25 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    body: EndpointCreate,
+) -> EnvelopeEndpointRecord: ...
+
+
+@overload
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: EndpointCreate,
+) -> EnvelopeEndpointRecord | ErrorBody | None: ...
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Any],
     body: EndpointCreate,
 ) -> EnvelopeEndpointRecord | ErrorBody | None:
     """Add a webhook endpoint (its secret is shown in full only here)
@@ -207,9 +248,8 @@ async def asyncio(
         EnvelopeEndpointRecord | ErrorBody
     """
 
-    return (
-        await asyncio_detailed(
-            client=client,
-            body=body,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        client=client,
+        body=body,
+    )
+    return _answer(client, response)

@@ -1,6 +1,7 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
 from urllib.parse import quote
+from uuid import UUID
 
 import httpx
 
@@ -12,7 +13,7 @@ from ...types import Response, loads_exact
 
 
 def _get_kwargs(
-    endpoint_uuid: str,
+    endpoint_uuid: str | UUID,
 ) -> dict[str, Any]:
 
     _kwargs: dict[str, Any] = {
@@ -25,7 +26,7 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Done | ErrorBody | None:
+def _parse_response(*, client: Client[Any], response: httpx.Response) -> Done | ErrorBody | None:
     if response.status_code == 200:
         response_200 = Done.from_dict(loads_exact(response.content))
 
@@ -87,7 +88,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Done | ErrorBody]:
+def _build_response(*, client: Client[Any], response: httpx.Response) -> Response[Done | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -97,14 +98,14 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 def sync_detailed(
-    endpoint_uuid: str,
+    endpoint_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
 ) -> Response[Done | ErrorBody]:
     """Delete a webhook endpoint, its queue and its attempt log
 
     Args:
-        endpoint_uuid (str):
+        endpoint_uuid (str | UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -125,15 +126,31 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
-    endpoint_uuid: str,
+    endpoint_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+) -> Done: ...
+
+
+@overload
+def sync(
+    endpoint_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Literal[False]],
+) -> Done | ErrorBody | None: ...
+
+
+def sync(
+    endpoint_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Any],
 ) -> Done | ErrorBody | None:
     """Delete a webhook endpoint, its queue and its attempt log
 
     Args:
-        endpoint_uuid (str):
+        endpoint_uuid (str | UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -143,21 +160,32 @@ def sync(
         Done | ErrorBody
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         endpoint_uuid=endpoint_uuid,
         client=client,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(client: Client[Any], response: Response[Done | ErrorBody]) -> Done | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
-    endpoint_uuid: str,
+    endpoint_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
 ) -> Response[Done | ErrorBody]:
     """Delete a webhook endpoint, its queue and its attempt log
 
     Args:
-        endpoint_uuid (str):
+        endpoint_uuid (str | UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -176,15 +204,31 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
-    endpoint_uuid: str,
+    endpoint_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+) -> Done: ...
+
+
+@overload
+async def asyncio(
+    endpoint_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Literal[False]],
+) -> Done | ErrorBody | None: ...
+
+
+async def asyncio(
+    endpoint_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Any],
 ) -> Done | ErrorBody | None:
     """Delete a webhook endpoint, its queue and its attempt log
 
     Args:
-        endpoint_uuid (str):
+        endpoint_uuid (str | UUID):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -194,9 +238,8 @@ async def asyncio(
         Done | ErrorBody
     """
 
-    return (
-        await asyncio_detailed(
-            endpoint_uuid=endpoint_uuid,
-            client=client,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        endpoint_uuid=endpoint_uuid,
+        client=client,
+    )
+    return _answer(client, response)

@@ -1,6 +1,7 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
 from urllib.parse import quote
+from uuid import UUID
 
 import httpx
 
@@ -12,7 +13,7 @@ from ...types import UNSET, Response, Unset, loads_exact
 
 
 def _get_kwargs(
-    endpoint_uuid: str,
+    endpoint_uuid: str | UUID,
     *,
     page: int | Unset = 1,
     per_page: int | Unset = 20,
@@ -38,7 +39,7 @@ def _get_kwargs(
 
 
 def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
+    *, client: Client[Any], response: httpx.Response
 ) -> ErrorBody | PagedEnvelopeListAttemptRecord | None:
     if response.status_code == 200:
         response_200 = PagedEnvelopeListAttemptRecord.from_dict(loads_exact(response.content))
@@ -102,7 +103,7 @@ def _parse_response(
 
 
 def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
+    *, client: Client[Any], response: httpx.Response
 ) -> Response[ErrorBody | PagedEnvelopeListAttemptRecord]:
     return Response(
         status_code=HTTPStatus(response.status_code),
@@ -113,16 +114,16 @@ def _build_response(
 
 
 def sync_detailed(
-    endpoint_uuid: str,
+    endpoint_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     page: int | Unset = 1,
     per_page: int | Unset = 20,
 ) -> Response[ErrorBody | PagedEnvelopeListAttemptRecord]:
     """The endpoint's delivery attempts, newest first
 
     Args:
-        endpoint_uuid (str):
+        endpoint_uuid (str | UUID):
         page (int | Unset): Page number, from 1 Default: 1.
         per_page (int | Unset): Rows per page, 1..100 Default: 20.
 
@@ -147,17 +148,37 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
-    endpoint_uuid: str,
+    endpoint_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    page: int | Unset = 1,
+    per_page: int | Unset = 20,
+) -> PagedEnvelopeListAttemptRecord: ...
+
+
+@overload
+def sync(
+    endpoint_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    page: int | Unset = 1,
+    per_page: int | Unset = 20,
+) -> ErrorBody | PagedEnvelopeListAttemptRecord | None: ...
+
+
+def sync(
+    endpoint_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Any],
     page: int | Unset = 1,
     per_page: int | Unset = 20,
 ) -> ErrorBody | PagedEnvelopeListAttemptRecord | None:
     """The endpoint's delivery attempts, newest first
 
     Args:
-        endpoint_uuid (str):
+        endpoint_uuid (str | UUID):
         page (int | Unset): Page number, from 1 Default: 1.
         per_page (int | Unset): Rows per page, 1..100 Default: 20.
 
@@ -169,25 +190,38 @@ def sync(
         ErrorBody | PagedEnvelopeListAttemptRecord
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         endpoint_uuid=endpoint_uuid,
         client=client,
         page=page,
         per_page=per_page,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[ErrorBody | PagedEnvelopeListAttemptRecord]
+) -> ErrorBody | PagedEnvelopeListAttemptRecord | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
-    endpoint_uuid: str,
+    endpoint_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     page: int | Unset = 1,
     per_page: int | Unset = 20,
 ) -> Response[ErrorBody | PagedEnvelopeListAttemptRecord]:
     """The endpoint's delivery attempts, newest first
 
     Args:
-        endpoint_uuid (str):
+        endpoint_uuid (str | UUID):
         page (int | Unset): Page number, from 1 Default: 1.
         per_page (int | Unset): Rows per page, 1..100 Default: 20.
 
@@ -210,17 +244,37 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
-    endpoint_uuid: str,
+    endpoint_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    page: int | Unset = 1,
+    per_page: int | Unset = 20,
+) -> PagedEnvelopeListAttemptRecord: ...
+
+
+@overload
+async def asyncio(
+    endpoint_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    page: int | Unset = 1,
+    per_page: int | Unset = 20,
+) -> ErrorBody | PagedEnvelopeListAttemptRecord | None: ...
+
+
+async def asyncio(
+    endpoint_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Any],
     page: int | Unset = 1,
     per_page: int | Unset = 20,
 ) -> ErrorBody | PagedEnvelopeListAttemptRecord | None:
     """The endpoint's delivery attempts, newest first
 
     Args:
-        endpoint_uuid (str):
+        endpoint_uuid (str | UUID):
         page (int | Unset): Page number, from 1 Default: 1.
         per_page (int | Unset): Rows per page, 1..100 Default: 20.
 
@@ -232,11 +286,10 @@ async def asyncio(
         ErrorBody | PagedEnvelopeListAttemptRecord
     """
 
-    return (
-        await asyncio_detailed(
-            endpoint_uuid=endpoint_uuid,
-            client=client,
-            page=page,
-            per_page=per_page,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        endpoint_uuid=endpoint_uuid,
+        client=client,
+        page=page,
+        per_page=per_page,
+    )
+    return _answer(client, response)

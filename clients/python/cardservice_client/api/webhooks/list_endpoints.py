@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
 
 import httpx
 
@@ -34,7 +34,7 @@ def _get_kwargs(
 
 
 def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
+    *, client: Client[Any], response: httpx.Response
 ) -> ErrorBody | PagedEnvelopeListEndpointRecord | None:
     if response.status_code == 200:
         response_200 = PagedEnvelopeListEndpointRecord.from_dict(loads_exact(response.content))
@@ -98,7 +98,7 @@ def _parse_response(
 
 
 def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
+    *, client: Client[Any], response: httpx.Response
 ) -> Response[ErrorBody | PagedEnvelopeListEndpointRecord]:
     return Response(
         status_code=HTTPStatus(response.status_code),
@@ -110,7 +110,7 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     page: int | Unset = 1,
     per_page: int | Unset = 20,
 ) -> Response[ErrorBody | PagedEnvelopeListEndpointRecord]:
@@ -140,9 +140,27 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    page: int | Unset = 1,
+    per_page: int | Unset = 20,
+) -> PagedEnvelopeListEndpointRecord: ...
+
+
+@overload
+def sync(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    page: int | Unset = 1,
+    per_page: int | Unset = 20,
+) -> ErrorBody | PagedEnvelopeListEndpointRecord | None: ...
+
+
+def sync(
+    *,
+    client: AuthenticatedClient[Any],
     page: int | Unset = 1,
     per_page: int | Unset = 20,
 ) -> ErrorBody | PagedEnvelopeListEndpointRecord | None:
@@ -160,16 +178,29 @@ def sync(
         ErrorBody | PagedEnvelopeListEndpointRecord
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         client=client,
         page=page,
         per_page=per_page,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[ErrorBody | PagedEnvelopeListEndpointRecord]
+) -> ErrorBody | PagedEnvelopeListEndpointRecord | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     page: int | Unset = 1,
     per_page: int | Unset = 20,
 ) -> Response[ErrorBody | PagedEnvelopeListEndpointRecord]:
@@ -197,9 +228,27 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    page: int | Unset = 1,
+    per_page: int | Unset = 20,
+) -> PagedEnvelopeListEndpointRecord: ...
+
+
+@overload
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    page: int | Unset = 1,
+    per_page: int | Unset = 20,
+) -> ErrorBody | PagedEnvelopeListEndpointRecord | None: ...
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Any],
     page: int | Unset = 1,
     per_page: int | Unset = 20,
 ) -> ErrorBody | PagedEnvelopeListEndpointRecord | None:
@@ -217,10 +266,9 @@ async def asyncio(
         ErrorBody | PagedEnvelopeListEndpointRecord
     """
 
-    return (
-        await asyncio_detailed(
-            client=client,
-            page=page,
-            per_page=per_page,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        client=client,
+        page=page,
+        per_page=per_page,
+    )
+    return _answer(client, response)

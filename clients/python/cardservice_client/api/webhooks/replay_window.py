@@ -1,6 +1,7 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, overload
 from urllib.parse import quote
+from uuid import UUID
 
 import httpx
 
@@ -13,7 +14,7 @@ from ...types import Response, dumps_exact, loads_exact
 
 
 def _get_kwargs(
-    endpoint_uuid: str,
+    endpoint_uuid: str | UUID,
     *,
     body: ReplayRequest,
 ) -> dict[str, Any]:
@@ -34,9 +35,7 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> EnvelopeQueued | ErrorBody | None:
+def _parse_response(*, client: Client[Any], response: httpx.Response) -> EnvelopeQueued | ErrorBody | None:
     if response.status_code == 202:
         response_202 = EnvelopeQueued.from_dict(loads_exact(response.content))
 
@@ -98,9 +97,7 @@ def _parse_response(
         return None
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[EnvelopeQueued | ErrorBody]:
+def _build_response(*, client: Client[Any], response: httpx.Response) -> Response[EnvelopeQueued | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -110,15 +107,15 @@ def _build_response(
 
 
 def sync_detailed(
-    endpoint_uuid: str,
+    endpoint_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     body: ReplayRequest,
 ) -> Response[EnvelopeQueued | ErrorBody]:
     """Queue every event of a window the endpoint never received with a 2xx
 
     Args:
-        endpoint_uuid (str):
+        endpoint_uuid (str | UUID):
         body (ReplayRequest):  Example: {'since': '2026-03-19T10:15:00Z', 'until':
             '2026-03-19T10:15:00Z'}.
 
@@ -142,16 +139,34 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 def sync(
-    endpoint_uuid: str,
+    endpoint_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    body: ReplayRequest,
+) -> EnvelopeQueued: ...
+
+
+@overload
+def sync(
+    endpoint_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: ReplayRequest,
+) -> EnvelopeQueued | ErrorBody | None: ...
+
+
+def sync(
+    endpoint_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Any],
     body: ReplayRequest,
 ) -> EnvelopeQueued | ErrorBody | None:
     """Queue every event of a window the endpoint never received with a 2xx
 
     Args:
-        endpoint_uuid (str):
+        endpoint_uuid (str | UUID):
         body (ReplayRequest):  Example: {'since': '2026-03-19T10:15:00Z', 'until':
             '2026-03-19T10:15:00Z'}.
 
@@ -163,23 +178,34 @@ def sync(
         EnvelopeQueued | ErrorBody
     """
 
-    return sync_detailed(
+    response = sync_detailed(
         endpoint_uuid=endpoint_uuid,
         client=client,
         body=body,
-    ).parsed
+    )
+    return _answer(client, response)
+
+
+def _answer(client: Client[Any], response: Response[EnvelopeQueued | ErrorBody]) -> EnvelopeQueued | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
 
 
 async def asyncio_detailed(
-    endpoint_uuid: str,
+    endpoint_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Any],
     body: ReplayRequest,
 ) -> Response[EnvelopeQueued | ErrorBody]:
     """Queue every event of a window the endpoint never received with a 2xx
 
     Args:
-        endpoint_uuid (str):
+        endpoint_uuid (str | UUID):
         body (ReplayRequest):  Example: {'since': '2026-03-19T10:15:00Z', 'until':
             '2026-03-19T10:15:00Z'}.
 
@@ -201,16 +227,34 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 
+@overload
 async def asyncio(
-    endpoint_uuid: str,
+    endpoint_uuid: str | UUID,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient[Literal[True]],
+    body: ReplayRequest,
+) -> EnvelopeQueued: ...
+
+
+@overload
+async def asyncio(
+    endpoint_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: ReplayRequest,
+) -> EnvelopeQueued | ErrorBody | None: ...
+
+
+async def asyncio(
+    endpoint_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Any],
     body: ReplayRequest,
 ) -> EnvelopeQueued | ErrorBody | None:
     """Queue every event of a window the endpoint never received with a 2xx
 
     Args:
-        endpoint_uuid (str):
+        endpoint_uuid (str | UUID):
         body (ReplayRequest):  Example: {'since': '2026-03-19T10:15:00Z', 'until':
             '2026-03-19T10:15:00Z'}.
 
@@ -222,10 +266,9 @@ async def asyncio(
         EnvelopeQueued | ErrorBody
     """
 
-    return (
-        await asyncio_detailed(
-            endpoint_uuid=endpoint_uuid,
-            client=client,
-            body=body,
-        )
-    ).parsed
+    response = await asyncio_detailed(
+        endpoint_uuid=endpoint_uuid,
+        client=client,
+        body=body,
+    )
+    return _answer(client, response)

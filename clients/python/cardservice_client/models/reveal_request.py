@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+
+T = TypeVar("T", bound="RevealRequest")
+
+
+@_attrs_define
+class RevealRequest:
+    """`POST /card/{uuid}/reveal` (API.md §13): a live MFA code of the caller, used up.
+
+    Example:
+        {'mfa_code': 'example'}
+
+    Attributes:
+        mfa_code (str):
+    """
+
+    mfa_code: str
+
+    def to_dict(self) -> dict[str, Any]:
+        mfa_code = self.mfa_code
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "mfa_code": mfa_code,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        mfa_code = d.pop("mfa_code")
+
+        reveal_request = cls(
+            mfa_code=mfa_code,
+        )
+
+        return reveal_request

@@ -1,0 +1,143 @@
+"""The ledger proves itself: walk the hash chain and recompute every balance from postings
+(`cardservice ledger verify`), and write the chain for an outside auditor (`ledger export`).
+
+`verify` reports the first thing that does not match, in this order: the chain (each entry's
+place, its previous hash and its own hash recomputed from its content and postings), the
+head (entries cut from the chain's end), entries without a place (written around the
+service), postings without an entry, the cached balance of every account and card against
+the sum of its postings, and the day totals against the postings they add up.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from cardservice.ledger import repository
+from cardservice.ledger.chain import (
+    GENESIS,
+    canonical,
+    day_totals,
+    entries_of,
+    entry_hash,
+    holder_days,
+)
+from cardservice.sql import Reader, text_uuid
+
+BATCH = 5_000
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    entries: int  # entries walked
+    head: str  # the last good hash
+    problem: str | None  # the first mismatch, None when all holds
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+
+async def _walk(reader: Reader, until: int) -> AsyncIterator[tuple[int, str, Any]]:
+    """(seq, stored hash, entry) of the chain up to place `until`, in chain order."""
+    after = 0
+    while after < until:
+        upto = min(after + BATCH, until)
+        rows = await repository.chain_batch(reader, after, upto)
+        stored = {int(r["id"]): (int(r["chain_seq"]), str(r["hash"])) for r in rows}
+        for entry in entries_of(rows):
+            seq, digest = stored[entry.id]
+            yield seq, digest, entry
+        after = upto
+
+
+async def verify(reader: Reader) -> Verdict:
+    """Walk the chain and every balance (module docstring); the first mismatch."""
+    prev, count = GENESIS, 0
+    totals: dict[Any, tuple[int, int]] = {}
+    holders: dict[Any, int] = {}
+    async for seq, digest, entry in _walk(reader, await repository.last_seq(reader)):
+        where = f"entry {entry.id} (seq {seq})"
+        if seq != count + 1:
+            return Verdict(count, prev, f"{where}: seq {count + 1} is missing before it")
+        if entry_hash(entry, seq, prev) != digest:
+            return Verdict(count, prev, f"{where}: its hash does not match its content")
+        if any(_sums(entry.postings).values()):
+            return Verdict(count, prev, f"{where}: its postings do not sum to zero")
+        prev, count = digest, seq
+        for key, (amount, n) in day_totals([entry]).items():
+            total, postings = totals.get(key, (0, 0))
+            totals[key] = (total + amount, postings + n)
+        for place, amount in holder_days([entry]).items():
+            holders[place] = holders.get(place, 0) + amount
+    problem = await _rest(reader, count, prev, totals, {k: v for k, v in holders.items() if v})
+    return Verdict(count, prev, problem)
+
+
+def _sums(postings: list[tuple[str, str, int]]) -> dict[str, int]:
+    sums: dict[str, int] = {}
+    for _holder, currency, amount in postings:
+        sums[currency] = sums.get(currency, 0) + amount
+    return sums
+
+
+async def _rest(
+    reader: Reader,
+    count: int,
+    prev: str,
+    totals: dict[Any, tuple[int, int]],
+    holders: dict[Any, int],
+) -> str | None:
+    head = await repository.head(reader) or (0, GENESIS)
+    if head != (count, prev):
+        return (
+            f"the chain ends at seq {count} but its head says seq {head[0]}"
+            f" ({head[1][:12]}…): entries were cut from its end or rewritten"
+        )
+    unchained = await repository.unchained(reader)
+    if unchained is not None:
+        return f"entry {unchained} carries no place in the chain (written around the service)"
+    orphan = await repository.orphan_postings(reader)
+    if orphan is not None:
+        return f"entry {orphan} is gone but its postings are not"
+    for row in await repository.balance_mismatches(reader):
+        return (
+            f"{row['holder']} {text_uuid(row['uuid'])}: balance {row['balance']},"
+            f" its postings sum to {row['total']}"
+        )
+    stored = {
+        (_day(r["day"]), str(r["holder_class"]), str(r["kind"]), str(r["currency"])): (
+            int(r["amount"]),
+            int(r["postings"]),
+        )
+        for r in await repository.stored_day_totals(reader)
+    }
+    if stored != totals:
+        first = min(set(stored.items()) ^ set(totals.items()))
+        return f"the day totals of {first[0][0]} ({first[0][1]}, {first[0][2]}) do not match"
+    stored_holders = {
+        (str(r["holder"]), _day(r["day"]), str(r["currency"])): int(r["amount"])
+        for r in await repository.stored_holder_days(reader)
+    }
+    if stored_holders != holders:
+        key = min(set(stored_holders.items()) ^ set(holders.items()))[0]
+        return f"the day totals of {key[0]} on {key[1]} do not match its postings"
+    return None
+
+
+def _day(value: Any) -> date:
+    return value if isinstance(value, date) else date.fromisoformat(str(value))
+
+
+async def export_lines(reader: Reader, until: datetime) -> AsyncIterator[str]:
+    """The chain, from its start to the last place holding an entry created at or before
+    `until`, one JSON object per line: the canonical content and its `hash`."""
+    prev = GENESIS
+    async for seq, digest, entry in _walk(reader, await repository.last_seq_until(reader, until)):
+        content = json.loads(canonical(entry, seq, prev))
+        content["hash"] = digest
+        yield json.dumps(content, sort_keys=True, separators=(",", ":"))
+        prev = digest

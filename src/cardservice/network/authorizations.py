@@ -1,0 +1,177 @@
+"""0100 authorizations and 0120 stand-in advices (API.md §14): the card verified, then the
+sandbox's entry (`transactions.authorize.authorize_card` → the engine) decides and records, and
+the answer is written with the message's key in the unit that records it."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from cardservice import metrics
+from cardservice.models.base import utcnow
+from cardservice.network import repository
+from cardservice.network.codec import Message, available_balance, merchant_place, sub_elements
+from cardservice.network.fields import CURRENCIES, NUMERIC_CURRENCIES, PURCHASE, THREE_DS_CODE
+from cardservice.network.host import (
+    ANSWER_WITHIN,
+    ATTEMPTS,
+    REVERSAL_MEMORY,
+    Answer,
+    Host,
+    Malformed,
+    key_of,
+    log,
+    masked_pan,
+    require,
+)
+from cardservice.network.repository import IssuedCard, Key, KeyTaken, Remembered
+from cardservice.network.responses import APPROVED, INSUFFICIENT_FUNDS, UNKNOWN_CARD, code_of
+from cardservice.network.verification import verification_failure
+from cardservice.sql import Tx
+from cardservice.transactions import lifecycle
+from cardservice.transactions.adjustments import shrink_hold
+from cardservice.transactions.authorize import authorize_card
+from cardservice.transactions.engine import Authorization
+
+
+def network_data(message: Message, auth_code: str | None) -> dict[str, str | None]:
+    """What the transaction shows of the network (API.md §14)."""
+
+    def stripped(number: int) -> str | None:
+        return message.fields.get(number, "").strip() or None
+
+    return {
+        "stan": message.fields[11],
+        "rrn": stripped(37),
+        "acquirer_id": message.fields[32],
+        "terminal_id": stripped(41),
+        "merchant_id": stripped(42),
+        "auth_code": auth_code,
+    }
+
+
+def auth_code(transaction: uuid.UUID) -> str:
+    """The authorization code (38) the service gives: six characters of the uuid."""
+    return transaction.hex[:6].upper()
+
+
+async def _request(
+    host: Host, message: Message, card: IssuedCard, force: str | None, stand_in: bool
+) -> Authorization:
+    """The entry's request: amount and currency of 4 and 49, merchant of 43 (its tag by
+    name), MCC of 18, the 3DS code of 48.41; a stand-in keeps the network's code of 38."""
+    amount = int(message.fields[4])
+    if amount <= 0:
+        raise Malformed("amount must be positive")
+    transaction = uuid.uuid4()
+    place = merchant_place(message.fields[43]) if 43 in message.fields else None
+    name = (place.name if place else "") or message.fields.get(42, "").strip() or "Card acceptor"
+    elements = sub_elements(message.fields.get(48, "")) or {}
+    code = message.fields.get(38, "").strip() or None if stand_in else auth_code(transaction)
+    return Authorization(
+        card_uuid=card.card_uuid,
+        amount=amount,
+        currency=CURRENCIES.get(message.fields[49], message.fields[49]),
+        merchant_name=name,
+        merchant_id=message.fields.get(42, "").strip() or None,
+        mcc=message.fields.get(18),
+        merchant_country=place.country if place else None,
+        merchant_city=place.city if place else None,
+        tag=await host.tag_of(name),
+        three_ds_code=None if stand_in else elements.get(THREE_DS_CODE),
+        force_decline=force,
+        uuid=transaction,
+        channel="iso8583",
+        network=network_data(message, code),
+        stand_in=stand_in,
+    )
+
+
+def _waiting(found: Remembered | None) -> Remembered | None:
+    """A reversal (not older than 24 h) waiting for this original."""
+    if found is None or utcnow() - found.created_at > REVERSAL_MEMORY:
+        return None
+    return found
+
+
+async def _answered(
+    tx: Tx, key: Key, card: IssuedCard, row: dict[str, Any], waiting: Remembered | None
+) -> Answer:
+    """The answer of a recorded authorization, written with its key. An original a reversal
+    was waiting for is answered as usual and released at once (shrunk, for a partial one)."""
+    code = code_of(row)
+    if waiting is not None and code == APPROVED:
+        stays = waiting.answer.get("stays")
+        if isinstance(stays, int) and stays > 0:
+            await shrink_hold(tx, row["user_uuid"], row["uuid"], stays, utcnow())
+        else:
+            await lifecycle.reverse(tx, row["user_uuid"], row["uuid"])
+    own = {"39": code}
+    network = row.get("network_data") or {}
+    if code == APPROVED and network.get("auth_code"):
+        own["38"] = network["auth_code"]
+    if code in (APPROVED, INSUFFICIENT_FUNDS):
+        balance = await repository.card_balance(tx, card.card_uuid)
+        numeric = NUMERIC_CURRENCIES.get(balance["currency"], "000")
+        own["54"] = available_balance(numeric, int(balance["balance"]))
+    await repository.remember(
+        tx, key, row["uuid"], code, own, utcnow(), waiting=waiting is not None
+    )
+    return own
+
+
+async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> Answer | None:
+    """One try at answering; None when another unit took the key meanwhile (look again)."""
+    fingerprint = host.cipher.fingerprint(message.fields[2])
+    card, found = await repository.card_and_key(host.db.reader, fingerprint, key)
+    if found is not None and found.response_code is not None:
+        return found.answer  # a repeat: the first answer, nothing moves
+    if card is None:
+        if not stand_in:
+            return {"39": UNKNOWN_CARD}  # nothing recorded
+        log.warning("ISO 8583 0120 for a card not issued here: pan %s", masked_pan(message))
+        return {"39": APPROVED}
+    force = None if stand_in else verification_failure(host.cipher, message, card)
+    request = await _request(host, message, card, force, stand_in)
+    waiting = _waiting(found)
+    answers: list[Answer] = []
+
+    async def then(tx: Tx, row: dict[str, Any]) -> None:
+        row["network_data"] = request.network
+        answers.append(await _answered(tx, key, card, row, waiting))
+
+    try:
+        row = await authorize_card(
+            host.db, host.http, host.cipher, card.user_uuid, request,
+            allow_private=host.allow_private, answer_within=ANSWER_WITHIN, then=then,
+        )  # fmt: skip
+    except KeyTaken:
+        return None
+    metrics.count_authorization(row["status"], row["error_slug"])  # once committed
+    return answers[-1]
+
+
+async def _authorize(host: Host, message: Message, *, stand_in: bool) -> Answer:
+    """An authorization (or a stand-in advice) once per key."""
+    require(message, 2, 3, 4, 49, *(() if stand_in else (14,)))
+    if message.fields[3] != PURCHASE:
+        raise Malformed("processing code of an authorization is 000000")
+    if 48 in message.fields and sub_elements(message.fields[48]) is None:
+        raise Malformed("field 48")
+    key = key_of(message)
+    for _attempt_number in range(ATTEMPTS):
+        answer = await _attempt(host, message, key, stand_in)
+        if answer is not None:
+            return answer
+    raise RuntimeError(f"message key {key.masked()} kept changing")
+
+
+async def authorization(host: Host, message: Message) -> Answer:
+    """0100 / 0101 → 0110."""
+    return await _authorize(host, message, stand_in=False)
+
+
+async def stand_in_advice(host: Host, message: Message) -> Answer:
+    """0120 / 0121 → 0130: always `00`."""
+    answer = await _authorize(host, message, stand_in=True)
+    return {**answer, "39": APPROVED}

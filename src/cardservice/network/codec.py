@@ -1,0 +1,162 @@
+"""ISO 8583 messages in and out: pyiso8583 frames the fields of `fields.PACKAGER`; this
+module pads fixed fields, checks every field's characters, and reads the composite fields
+(43, 48, 54, 90, 95)."""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Collection
+from dataclasses import dataclass, field
+
+import iso8583
+from iso8583.decoder import DecodeError
+from iso8583.encoder import EncodeError
+
+from cardservice.network.fields import FIELDS, PACKAGER, RESPONSE_MTI, FieldSpec
+
+REQUESTS = frozenset(RESPONSE_MTI)
+RESPONSES = frozenset(RESPONSE_MTI.values())
+
+_PRINTABLE = frozenset(string.printable) - frozenset("\t\n\r\x0b\x0c")
+_ALNUM = frozenset(string.ascii_letters + string.digits + " ")
+
+
+class Unreadable(Exception):
+    """A frame that is no ISO 8583 message of a type the service answers: the connection
+    that sent it is closed."""
+
+
+@dataclass(slots=True)
+class Message:
+    """One message: its MTI and its fields by number (values as on the wire, padding kept);
+    `malformed` lists the present fields whose characters or length break their spec."""
+
+    mti: str
+    fields: dict[int, str] = field(default_factory=dict)
+    malformed: list[int] = field(default_factory=list)
+
+    def get(self, number: int) -> str | None:
+        return self.fields.get(number)
+
+
+def _well_formed(spec: FieldSpec, value: str) -> bool:
+    if spec.fixed and len(value) != spec.max_len:
+        return False
+    if spec.kind == "n":
+        return value.isascii() and value.isdigit() if value else not spec.fixed
+    allowed = _ALNUM if spec.kind == "an" else _PRINTABLE
+    return all(char in allowed for char in value)
+
+
+def decode(frame: bytes, known: Collection[str] = REQUESTS) -> Message:
+    """A frame's message (`Unreadable` when pyiso8583 cannot read it or its MTI is not one
+    of `known`: by default the requests the service answers)."""
+    try:
+        decoded, _encoded = iso8583.decode(frame, PACKAGER)
+    except (DecodeError, ValueError, UnicodeDecodeError) as exc:
+        raise Unreadable(f"unreadable frame: {type(exc).__name__}") from None
+    mti = str(decoded.get("t", ""))
+    if mti not in known:
+        raise Unreadable(f"unknown MTI {mti[:4]!r}")
+    message = Message(mti)
+    for key, value in decoded.items():
+        if not key.isdigit() or key == "1":
+            continue
+        number = int(key)
+        message.fields[number] = str(value)
+        spec = FIELDS.get(number)
+        if spec is not None and not _well_formed(spec, str(value)):
+            message.malformed.append(number)
+    return message
+
+
+def _padded(number: int, value: str) -> str:
+    spec = FIELDS.get(number)
+    if spec is None or not spec.fixed:
+        return value
+    if spec.kind == "n":
+        return value.rjust(spec.max_len, "0")
+    return value.ljust(spec.max_len)[: spec.max_len]
+
+
+def encode(mti: str, fields: dict[int, str]) -> bytes:
+    """A message's bytes (without the length prefix); fixed fields padded to their length."""
+    document: dict[str, str] = {"t": mti}
+    for number, value in sorted(fields.items()):
+        document[str(number)] = _padded(number, value)
+    try:
+        raw, _encoded = iso8583.encode(document, PACKAGER)
+    except EncodeError as exc:
+        raise ValueError(f"cannot encode {mti}: {exc}") from None
+    return bytes(raw)
+
+
+def sub_elements(value: str) -> dict[str, str] | None:
+    """Field 48's `TTLLvalue` sub-elements; None when they do not parse."""
+    found: dict[str, str] = {}
+    at = 0
+    while at < len(value):
+        head = value[at : at + 4]
+        if len(head) < 4 or not head.isdigit():
+            return None
+        size = int(head[2:])
+        found[head[:2]] = value[at + 4 : at + 4 + size]
+        if len(found[head[:2]]) != size:
+            return None
+        at += 4 + size
+    return found
+
+
+def with_sub_elements(elements: dict[str, str]) -> str:
+    return "".join(f"{tag}{len(value):02d}{value}" for tag, value in elements.items())
+
+
+@dataclass(frozen=True, slots=True)
+class MerchantPlace:
+    name: str
+    city: str | None
+    country: str | None
+
+
+def merchant_place(value: str) -> MerchantPlace:
+    """Field 43: name (1-25), city (26-38), country alpha-2 (39-40)."""
+    city, country = value[25:38].strip(), value[38:40].strip()
+    return MerchantPlace(value[:25].strip(), city or None, country or None)
+
+
+def merchant_field(name: str, city: str = "", country: str = "") -> str:
+    return f"{name[:25]:<25}{city[:13]:<13}{country[:2]:<2}"
+
+
+@dataclass(frozen=True, slots=True)
+class OriginalKey:
+    """Field 90: the original message's MTI, STAN, transmission time and acquirer id."""
+
+    mti: str
+    stan: str
+    transmitted: str
+    acquirer_id: str
+
+
+def original_key(value: str) -> OriginalKey:
+    return OriginalKey(value[:4], value[4:10], value[10:20], value[20:31])
+
+
+def original_field(mti: str, stan: str, transmitted: str, acquirer_id: str) -> str:
+    return f"{mti}{stan}{transmitted}{acquirer_id.rjust(11, '0')}{'0' * 11}"
+
+
+def replacement_amount(value: str) -> int | None:
+    """Field 95: the amount that stays authorized (its first 12 digits)."""
+    head = value[:12]
+    return int(head) if len(head) == 12 and head.isdigit() else None
+
+
+def replacement_field(amount: int) -> str:
+    return f"{amount:012d}{'0' * 30}"
+
+
+def available_balance(currency_numeric: str, balance: int) -> str:
+    """Field 54: account type 00, amount type 02 (available), currency, sign, 12 digits."""
+    sign = "C" if balance >= 0 else "D"
+    return f"0002{currency_numeric}{sign}{abs(balance):012d}"

@@ -1,0 +1,109 @@
+"""The packager: the field layout of API.md §14, declared as data (jPOS's packager).
+
+Every field the service reads or writes is one `FieldSpec`; `PACKAGER` is the layout
+handed to pyiso8583 (the default ASCII layout of ISO 8583:1987 for the fields a network
+may add that the service ignores, ours over it). The codec pads fixed fields and checks
+their characters against `kind`; pyiso8583 frames them.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from iso8583 import specs
+
+Kind = Literal["n", "an", "ans"]
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSpec:
+    """One data element: its kind (`n` digits, `an` letters and digits, `ans` printable),
+    its length (fixed: `length_digits` 0 and exactly `max_len`; LLVAR 2, LLLVAR 3)."""
+
+    number: int
+    name: str
+    kind: Kind
+    max_len: int
+    length_digits: Literal[0, 2, 3] = 0
+
+    @property
+    def fixed(self) -> bool:
+        return self.length_digits == 0
+
+
+FIELDS: dict[int, FieldSpec] = {
+    spec.number: spec
+    for spec in (
+        FieldSpec(2, "primary account number", "n", 19, 2),
+        FieldSpec(3, "processing code", "n", 6),
+        FieldSpec(4, "amount, minor units of field 49's currency", "n", 12),
+        FieldSpec(7, "transmission date and time MMDDhhmmss UTC", "n", 10),
+        FieldSpec(11, "system trace audit number (STAN)", "n", 6),
+        FieldSpec(14, "expiry YYMM", "n", 4),
+        FieldSpec(18, "merchant category code", "n", 4),
+        FieldSpec(32, "acquiring institution id", "n", 11, 2),
+        FieldSpec(37, "retrieval reference number", "an", 12),
+        FieldSpec(38, "authorization code", "an", 6),
+        FieldSpec(39, "response code", "an", 2),
+        FieldSpec(41, "card acceptor terminal id", "ans", 8),
+        FieldSpec(42, "card acceptor id (merchant id)", "ans", 15),
+        FieldSpec(43, "merchant name 1-25, city 26-38, country 39-40", "ans", 40),
+        FieldSpec(48, "additional data: sub-elements TTLLvalue", "ans", 999, 3),
+        FieldSpec(49, "currency, ISO 4217 numeric", "n", 3),
+        FieldSpec(54, "additional amounts", "an", 120, 3),
+        FieldSpec(70, "network management code", "n", 3),
+        FieldSpec(90, "original data elements", "n", 42),
+        FieldSpec(95, "replacement amounts", "an", 42),
+    )
+}
+
+# Sub-elements of field 48.
+CVV2, THREE_DS_CODE, MORE_TO_FOLLOW = "92", "41", "60"
+
+PURCHASE, REFUND = "000000", "200000"  # field 3
+SIGN_ON, SIGN_OFF, ECHO = "001", "002", "301"  # field 70
+
+# A request's MTI → its answer's; a repeat (…1) is answered as its first (…0).
+RESPONSE_MTI = {
+    "0100": "0110", "0101": "0110",
+    "0120": "0130", "0121": "0130",
+    "0220": "0230", "0221": "0230",
+    "0400": "0410", "0401": "0410",
+    "0420": "0430", "0421": "0430",
+    "0800": "0810",
+}  # fmt: skip
+
+# What a response echoes of its request (API.md §14), then adds 39 (and 38, 54).
+ECHOED = (2, 3, 4, 7, 11, 32, 37, 41, 42, 49, 70)
+
+# ISO 4217 numeric → alphabetic, for the currencies a card may hold or a merchant charge in.
+CURRENCIES = {
+    "036": "AUD", "124": "CAD", "156": "CNY", "203": "CZK", "208": "DKK", "344": "HKD",
+    "348": "HUF", "356": "INR", "376": "ILS", "392": "JPY", "410": "KRW", "484": "MXN",
+    "554": "NZD", "578": "NOK", "682": "SAR", "702": "SGD", "710": "ZAR", "752": "SEK",
+    "756": "CHF", "764": "THB", "784": "AED", "826": "GBP", "840": "USD", "946": "RON",
+    "949": "TRY", "978": "EUR", "980": "UAH", "985": "PLN", "986": "BRL",
+}  # fmt: skip
+NUMERIC_CURRENCIES = {alpha: numeric for numeric, alpha in CURRENCIES.items()}
+
+
+def _pyiso8583_field(spec: FieldSpec) -> dict[str, Any]:
+    return {
+        "data_enc": "ascii",
+        "len_enc": "ascii",
+        "len_type": spec.length_digits,
+        "max_len": spec.max_len,
+        "desc": spec.name,
+    }
+
+
+def _packager() -> dict[str, Any]:
+    layout: dict[str, Any] = copy.deepcopy(specs.default_ascii)
+    for number, spec in FIELDS.items():
+        layout[str(number)] = _pyiso8583_field(spec)
+    return layout
+
+
+PACKAGER = _packager()

@@ -1,0 +1,154 @@
+"""The authorization host's transaction manager (jPOS's): one message through small
+participants — check its fields, look up its key, verify the card, call the use case's
+entry, remember the answer — and never into the ledger directly.
+
+Every answer is a dict of the answer's own fields (`"39"`, `"38"`, `"54"`), kept in
+`network_messages` under the message's key so that a repeat gets it again.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from cardservice.db import Database
+from cardservice.errors import RuleViolation, ServiceError
+from cardservice.models.base import utcnow
+from cardservice.network import repository
+from cardservice.network.codec import Message
+from cardservice.network.repository import Key, KeyTaken
+from cardservice.network.responses import (
+    DATABASE_UNREACHABLE,
+    FORMAT_ERROR,
+    REFUSALS,
+    SYSTEM_FAILURE,
+    WRONG_STATE,
+    response,
+)
+from cardservice.outbound import Outbound
+from cardservice.security import CardCipher
+from cardservice.sql import Tx
+from cardservice.unavailable import is_database_unavailable
+
+log = logging.getLogger("cardservice.network")
+
+ANSWER_WITHIN = 2.0  # seconds a decision endpoint may take: the network's deadline is 3 s
+REVERSAL_MEMORY = timedelta(hours=24)  # how long a reversal waits for its original
+TAGS_FRESH_FOR = 60.0  # seconds the tag names are reused before they are read again
+ATTEMPTS = 3  # a key taken by a concurrent unit: look again, answer from what is there
+
+Answer = dict[str, str]
+
+
+class Malformed(Exception):
+    """A known MTI with a missing or malformed field: answered `30`."""
+
+
+@dataclass(slots=True)
+class Host:
+    """What every participant needs: the database, the cipher (card fingerprints, CVV2),
+    the decision endpoints' client, and the tags dictionary by name."""
+
+    db: Database
+    cipher: CardCipher
+    http: Outbound
+    allow_private: bool
+    _tags: dict[str, str] = field(default_factory=dict)
+    _tags_read_at: float = float("-inf")
+
+    async def tag_of(self, merchant_name: str) -> str | None:
+        if time.monotonic() - self._tags_read_at > TAGS_FRESH_FOR:
+            self._tags = await repository.tag_names(self.db.reader)
+            self._tags_read_at = time.monotonic()
+        return repository.tag_of(self._tags, merchant_name)
+
+
+def require(message: Message, *numbers: int) -> None:
+    """The fields must be present and well formed (any malformed one refuses the message)."""
+    missing = [number for number in numbers if number not in message.fields]
+    if missing or message.malformed:
+        raise Malformed(f"fields missing {missing} or malformed {message.malformed}")
+
+
+def key_of(message: Message, mti: str | None = None) -> Key:
+    """The message's key (32, 11, 7), or the key it names for another MTI."""
+    require(message, 7, 11, 32)
+    mti = mti or message.mti
+    return Key(message.fields[32].rjust(11, "0"), message.fields[11], message.fields[7], mti[:3])
+
+
+def masked_pan(message: Message) -> str:
+    pan = message.fields.get(2, "")
+    return f"{pan[:6]}{'*' * max(0, len(pan) - 10)}{pan[-4:]}" if len(pan) > 10 else "-"
+
+
+class Refused(Exception):
+    """The channel refuses the message with a response code of its own; nothing moved."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+async def _remember_refusal(host: Host, key: Key, answer: Answer) -> bool:
+    """A refusal's answer under its key, in a unit of its own (False: the key was taken)."""
+    now = utcnow()
+    try:
+        await host.db.transact(
+            lambda tx: repository.remember(tx, key, None, answer["39"], answer, now)
+        )
+    except KeyTaken:
+        return False
+    return True
+
+
+async def once(host: Host, key: Key, work: Callable[[Tx], Awaitable[Answer]]) -> Answer:
+    """Answer a message that moves money once: a key answered already gets its first answer;
+    otherwise `work` runs in one unit that also writes the key (`repository.remember`, its
+    work's last step). A refusal by the use case rolls the unit back and is remembered by a
+    unit of its own. A key another unit took meanwhile: look again."""
+    for _attempt in range(ATTEMPTS):
+        found = await repository.find(host.db.reader, key)
+        if found is not None and found.response_code is not None:
+            return found.answer
+        try:
+            return await host.db.transact(work)
+        except KeyTaken:
+            continue
+        except RuleViolation as refusal:
+            answer = {"39": REFUSALS.get(refusal.code, WRONG_STATE)}
+        except Refused as refusal:
+            answer = {"39": refusal.code}
+        if await _remember_refusal(host, key, answer):
+            return answer
+    raise RuntimeError(f"message key {key.masked()} kept changing")
+
+
+Participant = Callable[[Host, Message], Awaitable[Answer]]
+
+
+async def answer(
+    host: Host, message: Message, participants: dict[str, Participant]
+) -> tuple[str, dict[int, str]]:
+    """The answer to one decoded message (never raises): its participant's, `30` for a bad
+    field, `91` when the database cannot be reached, `96` for anything else (logged with the
+    masked PAN and the key, never the number or the CVV2)."""
+    try:
+        own = await participants[message.mti](host, message)
+    except Malformed as exc:
+        log.info("ISO 8583 %s format error: %s (pan %s)", message.mti, exc, masked_pan(message))
+        own = {"39": FORMAT_ERROR}
+    except Exception as exc:
+        own = {"39": DATABASE_UNREACHABLE if is_database_unavailable(exc) else SYSTEM_FAILURE}
+        level = logging.WARNING if own["39"] == DATABASE_UNREACHABLE else logging.ERROR
+        reason = exc.code if isinstance(exc, ServiceError) else type(exc).__name__
+        log.log(
+            level,
+            "ISO 8583 %s key %s/%s/%s pan %s answered %s: %s",
+            message.mti, message.fields.get(32), message.fields.get(11), message.fields.get(7),
+            masked_pan(message), own["39"], reason,
+        )  # fmt: skip
+    return response(message, own)

@@ -1,0 +1,146 @@
+"""The channel (jPOS's): TCP, optionally mutual TLS, every message preceded by its length
+as 2 bytes big-endian; many requests in flight per connection, each answered when ready.
+
+One listener per worker process, all bound to the same port with SO_REUSEPORT: the kernel
+spreads connections over the workers, and each answers with its own pool (docs/network.md
+says why not a process of its own). An unreadable frame or an unknown MTI is logged (no
+PAN) and closes its connection only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import ssl
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
+
+from cardservice.config import Settings
+from cardservice.db import Database
+from cardservice.network import authorizations, clearing, management, reversals
+from cardservice.network.codec import Message, Unreadable, decode, encode
+from cardservice.network.host import Host, Participant, answer
+from cardservice.outbound import Outbound
+from cardservice.security import CardCipher
+
+log = logging.getLogger("cardservice.network")
+
+PARTICIPANTS: dict[str, Participant] = {
+    "0100": authorizations.authorization,
+    "0101": authorizations.authorization,
+    "0120": authorizations.stand_in_advice,
+    "0121": authorizations.stand_in_advice,
+    "0220": clearing.financial_advice,
+    "0221": clearing.financial_advice,
+    "0400": reversals.reversal,
+    "0401": reversals.reversal,
+    "0420": reversals.reversal,
+    "0421": reversals.reversal,
+    "0800": management.network_management,
+}
+
+
+async def read_frame(reader: asyncio.StreamReader) -> bytes | None:
+    """The next message's bytes; None at the end of the stream."""
+    try:
+        head = await reader.readexactly(2)
+    except asyncio.IncompleteReadError:
+        return None
+    size = int.from_bytes(head, "big")
+    if size == 0:
+        raise Unreadable("empty frame")
+    try:
+        return await reader.readexactly(size)
+    except asyncio.IncompleteReadError:
+        raise Unreadable("frame cut short") from None
+
+
+def framed(payload: bytes) -> bytes:
+    return len(payload).to_bytes(2, "big") + payload
+
+
+def tls_context(settings: Settings) -> ssl.SSLContext | None:
+    """Server TLS when a certificate is configured; mutual when a client CA is too."""
+    if settings.iso8583_tls_cert is None:
+        return None
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    context.load_cert_chain(settings.iso8583_tls_cert, settings.iso8583_tls_key)
+    if settings.iso8583_tls_client_ca is not None:
+        context.load_verify_locations(settings.iso8583_tls_client_ca)
+        context.verify_mode = ssl.CERT_REQUIRED
+    return context
+
+
+class Connection:
+    """One peer: reads frames, answers each in a task of its own, writes answers as they
+    come (a client matches them by key)."""
+
+    def __init__(self, host: Host, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
+        self.host, self.reader, self.writer = host, reader, writer
+        self.pending: set[asyncio.Task[None]] = set()
+        self.peer = str(writer.get_extra_info("peername"))
+
+    async def serve(self) -> None:
+        try:
+            while (message := await self._next()) is not None:
+                task = asyncio.create_task(self._answer(message))
+                self.pending.add(task)
+                task.add_done_callback(self.pending.discard)
+            if self.pending:  # the peer stopped sending: its answers still leave
+                await asyncio.wait(set(self.pending))
+        except Unreadable as exc:
+            log.warning("ISO 8583 connection from %s closed: %s", self.peer, exc)
+        except (ConnectionError, ssl.SSLError) as exc:
+            log.info("ISO 8583 connection from %s lost: %s", self.peer, type(exc).__name__)
+        finally:
+            self.writer.close()
+
+    async def _next(self) -> Message | None:
+        frame = await read_frame(self.reader)
+        return None if frame is None else decode(frame)
+
+    async def _answer(self, message: Message) -> None:
+        mti, fields = await answer(self.host, message, PARTICIPANTS)
+        if self.writer.is_closing():
+            return  # the money moved (or not) all the same; a repeat gets this answer
+        self.writer.write(framed(encode(mti, fields)))
+        with suppress(ConnectionError):
+            await self.writer.drain()
+
+
+@asynccontextmanager
+async def running_listener(
+    settings: Settings, db: Database, cipher: CardCipher, http: Outbound
+) -> AsyncIterator[asyncio.Server]:
+    """The ISO 8583 listener of this process, on `CARDSERVICE_ISO8583_HOST:PORT`."""
+    assert settings.iso8583_port is not None
+    host = Host(db, cipher, http, settings.private_urls_allowed)
+    connections: set[asyncio.Task[None]] = set()
+
+    async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        connections.add(task)
+        try:
+            await Connection(host, reader, writer).serve()
+        except asyncio.CancelledError:
+            writer.close()  # the listener stops: asyncio's callback must not see it raise
+        finally:
+            connections.discard(task)
+
+    server = await asyncio.start_server(
+        accept,
+        settings.iso8583_host,
+        settings.iso8583_port,
+        ssl=tls_context(settings),
+        reuse_port=True,
+    )
+    log.info("ISO 8583 listener on %s:%s", settings.iso8583_host, settings.iso8583_port)
+    try:
+        yield server
+    finally:
+        server.close()
+        for task in list(connections):
+            task.cancel()
+        await server.wait_closed()

@@ -1,0 +1,200 @@
+"""Every statement of the network channel: cards by number, tags by name, message keys."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import orjson
+
+from cardservice.sql import Reader, Row, Tx, as_datetime, as_uuid
+
+_CARD_BY_FINGERPRINT = (
+    "SELECT uuid, user_uuid, expiry_year, expiry_month, currency FROM cards"
+    " WHERE pan_fingerprint = $1"
+)
+# An authorization's two reads in one round trip: its key's row and the card of its number.
+_CARD_AND_KEY = (
+    "SELECT c.uuid, c.user_uuid, c.expiry_year, c.expiry_month, c.currency, m.response_code,"
+    " m.answer, m.transaction_uuid, m.created_at FROM (SELECT 1 AS one) o"
+    " LEFT JOIN cards c ON c.pan_fingerprint = $1"
+    " LEFT JOIN network_messages m ON m.acquirer_id = $2 AND m.stan = $3"
+    " AND m.transmitted = $4 AND m.mti_class = $5"
+)
+_CARD_BALANCE = "SELECT balance, currency FROM cards WHERE uuid = $1"
+_TAG_NAMES = "SELECT slug, name FROM transaction_tags"
+_OWNER = "SELECT user_uuid FROM transactions WHERE uuid = $1"
+_KEY = "acquirer_id = $1 AND stan = $2 AND transmitted = $3 AND mti_class = $4"
+_FIND = (
+    "SELECT response_code, answer, transaction_uuid, created_at FROM network_messages"  # noqa: S608
+    f" WHERE {_KEY}"
+)
+_REMEMBER = (
+    "INSERT INTO network_messages (acquirer_id, stan, transmitted, mti_class,"
+    " transaction_uuid, response_code, answer, created_at)"
+    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+    " ON CONFLICT (acquirer_id, stan, transmitted, mti_class) DO NOTHING RETURNING id"
+)
+# A waiting reversal's row (no answer yet) becomes the original's once it is answered.
+_ANSWER_WAITING = (
+    "UPDATE network_messages SET transaction_uuid = $5, response_code = $6, answer = $7,"  # noqa: S608
+    f" created_at = $8 WHERE {_KEY} AND response_code IS NULL RETURNING id"
+)
+_FORGET_WAITING = f"DELETE FROM network_messages WHERE {_KEY} AND response_code IS NULL"  # noqa: S608
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """A message's key (32, 11, 7) and its MTI's class (`0100` and `0101` are one)."""
+
+    acquirer_id: str  # 11 digits, zero-filled: field 32 as field 90 writes it
+    stan: str
+    transmitted: str
+    mti_class: str
+
+    def args(self) -> tuple[str, str, str, str]:
+        return self.acquirer_id, self.stan, self.transmitted, self.mti_class
+
+    def masked(self) -> str:
+        return f"{self.mti_class}0/{self.acquirer_id}/{self.stan}/{self.transmitted}"
+
+
+@dataclass(frozen=True, slots=True)
+class Remembered:
+    """A key's row: the first answer's own fields, or (code None) a reversal waiting."""
+
+    response_code: str | None
+    answer: dict[str, Any]
+    transaction_uuid: uuid.UUID | None
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class IssuedCard:
+    card_uuid: uuid.UUID
+    user_uuid: uuid.UUID
+    expiry_yymm: str
+    currency: str
+
+
+class KeyTaken(Exception):
+    """Another unit wrote this key first: the work rolls back and the message is looked up
+    again (a concurrent repeat, or an early reversal of this original)."""
+
+
+async def issued_card(reader: Reader | Tx, fingerprint: str) -> IssuedCard | None:
+    row = await reader.row(_CARD_BY_FINGERPRINT, fingerprint)
+    return None if row is None else _issued(row)
+
+
+def _issued(row: Row) -> IssuedCard | None:
+    card, user = as_uuid(row["uuid"]), as_uuid(row["user_uuid"])
+    if card is None or user is None:
+        return None
+    yymm = f"{row['expiry_year'] % 100:02d}{row['expiry_month']:02d}"
+    return IssuedCard(card, user, yymm, row["currency"])
+
+
+def _remembered(row: Row) -> Remembered | None:
+    if row["answer"] is None:
+        return None
+    return Remembered(
+        row["response_code"], orjson.loads(row["answer"]), as_uuid(row["transaction_uuid"]),
+        _aware(row["created_at"]),
+    )  # fmt: skip
+
+
+async def card_and_key(
+    reader: Reader, fingerprint: str, key: Key
+) -> tuple[IssuedCard | None, Remembered | None]:
+    """The card of a number and the row of a key, read together."""
+    row = await reader.row(_CARD_AND_KEY, fingerprint, *key.args())
+    assert row is not None, "the query always returns its one row"
+    return _issued(row), _remembered(row)
+
+
+async def card_balance(tx: Tx, card_uuid: uuid.UUID) -> Row:
+    row = await tx.row(_CARD_BALANCE, card_uuid)
+    assert row is not None, "a card is never deleted"
+    return row
+
+
+async def tag_names(reader: Reader) -> dict[str, str]:
+    """Each tag's name, lower-case without spaces → its slug."""
+    return {_folded(row["name"]): row["slug"] for row in await reader.rows(_TAG_NAMES)}
+
+
+def _folded(name: str) -> str:
+    return "".join(name.split()).lower()
+
+
+def tag_of(names: dict[str, str], merchant_name: str) -> str | None:
+    return names.get(_folded(merchant_name))
+
+
+async def find(reader: Reader | Tx, key: Key) -> Remembered | None:
+    row = await reader.row(_FIND, *key.args())
+    return None if row is None else _remembered(row)
+
+
+def _aware(value: object) -> datetime:
+    moment = as_datetime(value)
+    assert moment is not None
+    return moment
+
+
+async def remember(
+    tx: Tx,
+    key: Key,
+    transaction_uuid: uuid.UUID | None,
+    response_code: str | None,
+    answer: dict[str, Any],
+    now: datetime,
+    *,
+    waiting: bool = False,
+) -> None:
+    """Write the key's row with its answer (`KeyTaken` when it exists already); `waiting`:
+    the key had a waiting reversal's row, which now takes the answer."""
+    args = (*key.args(), transaction_uuid, response_code, orjson.dumps(answer).decode(), now)
+    if waiting and await tx.value(_ANSWER_WAITING, *args) is not None:
+        return
+    if await tx.value(_REMEMBER, *args) is None:
+        raise KeyTaken(key.masked())
+
+
+async def forget_waiting(tx: Tx, key: Key) -> None:
+    """A waiting reversal older than the 24 h it is remembered: gone."""
+    await tx.execute(_FORGET_WAITING, *key.args())
+
+
+async def owner_of(tx: Tx, transaction_uuid: uuid.UUID) -> uuid.UUID:
+    """The user a transaction belongs to (the lifecycle's entries act for a user)."""
+    user = as_uuid(await tx.value(_OWNER, transaction_uuid))
+    assert user is not None, "a transaction is never deleted"
+    return user
+
+
+def network_json(network: dict[str, str | None]) -> str:
+    """A transaction's `network` column."""
+    return orjson.dumps(network).decode()
+
+
+# The simulator's own reads (network/commands.py, network/simulator.py): a tool that checks
+# its own bookkeeping against the books.
+SEND_CARD = "SELECT pan_ciphertext, expiry_year, expiry_month FROM cards WHERE uuid = $1"
+SIM_BIN = "SELECT uuid FROM bins WHERE currency = 'USD' AND status = 'available' ORDER BY bin"
+SIM_CARDS = (
+    "SELECT uuid, pan_ciphertext, expiry_year, expiry_month FROM cards WHERE account_uuid = $1"
+)
+SIM_PURCHASES = (
+    "SELECT card_uuid, status, amount, fee, captured_amount, shortfall, network FROM transactions"
+    " WHERE account_uuid = $1 AND type = 'card_purchase'"
+)
+SIM_CARD_BALANCES = "SELECT uuid, balance FROM cards WHERE account_uuid = $1"
+SIM_POSTED = (
+    "SELECT c.uuid, c.balance, coalesce(sum(p.amount), 0) AS posted FROM cards c"
+    " LEFT JOIN postings p ON p.card_uuid = c.uuid WHERE c.account_uuid = $1"
+    " GROUP BY c.uuid, c.balance"
+)

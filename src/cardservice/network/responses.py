@@ -1,0 +1,63 @@
+"""Response codes (field 39) of API.md §14, from the entries' decline reasons and refusals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardservice.network.codec import Message
+from cardservice.network.fields import ECHOED, RESPONSE_MTI
+
+APPROVED = "00"
+DO_NOT_HONOR = "05"
+REFUND_TOO_LARGE = "13"
+UNKNOWN_CARD = "14"
+ORIGINAL_UNKNOWN = "25"
+FORMAT_ERROR = "30"
+WRONG_STATE = "12"
+INSUFFICIENT_FUNDS = "51"
+DATABASE_UNREACHABLE = "91"
+SYSTEM_FAILURE = "96"
+
+# A declined authorization's error slug → its response code; a slug not listed is `05`.
+DECLINES = {
+    "do_not_honor": "05",
+    "card_lost": "41",  # a card closed as lost (API.md §15's close reasons)
+    "card_stolen": "43",  # a card closed as stolen
+    "card_closed": "46",
+    "insufficient_funds": "51",
+    "card_expired": "54",
+    "invalid_expiry": "54",
+    "merchant_blocked": "57",
+    "suspected_fraud": "59",
+    "limit_exceeded": "61",
+    "card_frozen": "62",
+    "account_inactive": "62",
+    "invalid_3ds": "63",
+    "currency_not_supported": "12",
+    "invalid_cvv2": "N7",
+}
+
+# A refusal of a capture, reversal or refund (its `code`) → the answer's response code.
+REFUSALS = {
+    "insufficient_funds": INSUFFICIENT_FUNDS,
+    "capture_exceeds_authorization": INSUFFICIENT_FUNDS,
+    "invalid_transition": WRONG_STATE,
+    "refund_exceeds_amount": REFUND_TOO_LARGE,
+    "currency_not_supported": WRONG_STATE,
+    "not_found": UNKNOWN_CARD,
+}
+
+
+def code_of(row: dict[str, Any]) -> str:
+    """An authorization's response code: `00` approved, else its decline reason's."""
+    if row["status"] != "declined":
+        return APPROVED
+    return DECLINES.get(row["error_slug"], DO_NOT_HONOR)
+
+
+def response(request: Message, own: dict[str, str]) -> tuple[str, dict[int, str]]:
+    """The answer to `request`: its response MTI, the fields it echoes and its own fields
+    (39, and 38 and 54 when given), by field number."""
+    fields = {number: request.fields[number] for number in ECHOED if number in request.fields}
+    fields.update({int(number): value for number, value in own.items()})
+    return RESPONSE_MTI[request.mti], fields

@@ -1,0 +1,208 @@
+"""Encryption at rest for card numbers and 3DS codes (Fernet), and keyed fingerprints.
+
+`CARDSERVICE_ENCRYPTION_KEY` lists one or more Fernet keys, newest first: the newest
+encrypts, any of them decrypts (`MultiFernet`), so `cardservice keys rotate` can re-encrypt
+every stored secret under the newest key while the old one still reads what is not yet
+done. Only the embedded SQLite set-up may generate a key: into `KEY_FILE` (by default
+`~/.config/cardservice/encryption.key`, away from the database's directory, so a copy of
+`var/` carries no key); a key file left in `var/` by an older version is moved there.
+
+Card-number fingerprints (the unique `cards.pan_fingerprint`) are an HMAC under a key of
+their own that never changes with rotation: `CARDSERVICE_FINGERPRINT_KEY` (64 hex digits)
+or, when unset, the value older versions derived from the *last* (oldest) encryption key,
+so existing fingerprints stay valid without a migration. Pin it (`cardservice keys
+fingerprint-key` prints it) before retiring that key: rotation refuses to run otherwise.
+
+The card verification key (CVK) computes CVV2s (`cardservice.cvv`), which are never stored:
+`CARDSERVICE_CVK` (32 hex digits) or, in the embedded set-up only, a `cvk:` line of the key
+file, generated on first use. PostgreSQL without `CARDSERVICE_CVK` runs, but cannot compute
+a CVV2 (`cvv2` raises `MissingEncryptionKey`).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import hmac
+import os
+import secrets
+from pathlib import Path
+
+from cryptography.fernet import Fernet, InvalidToken, MultiFernet
+
+from cardservice.config import Settings
+from cardservice.cvv import cvv_with_key
+
+LEGACY_KEY_FILE_NAME = "encryption.key"  # in var/, where versions before 0.2 kept it
+CVK_PREFIX = "cvk:"  # the key file's CVK line (Fernet keys never contain a colon)
+
+
+class MissingEncryptionKey(RuntimeError):
+    pass
+
+
+def legacy_fingerprint_key(key: bytes) -> bytes:
+    """The fingerprint key derived from a Fernet key, as every version so far did."""
+    return hashlib.sha256(b"cardservice-fingerprint:" + key).digest()
+
+
+class CardCipher:
+    """Encrypts with the newest key, decrypts with any; fingerprints under a stable key."""
+
+    def __init__(
+        self,
+        keys: list[bytes],
+        fingerprint_key: bytes | None = None,
+        cvk: bytes | None = None,
+        cvk_file: Path | None = None,
+    ) -> None:
+        if not keys:
+            raise MissingEncryptionKey("no encryption key given")
+        self._newest = Fernet(keys[0])
+        self._fernet = MultiFernet([Fernet(key) for key in keys])
+        self.fingerprint_key = fingerprint_key or legacy_fingerprint_key(keys[-1])
+        self._cvk = cvk
+        self._cvk_file = cvk_file  # the embedded set-up: read (or made) on first use
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> CardCipher:
+        """The configured backend's cipher: `local` (this class) or `pkcs11` (a token)."""
+        if settings.key_backend == "pkcs11":
+            from cardservice.security.pkcs11 import Pkcs11Cipher
+
+            return Pkcs11Cipher.from_settings(settings)
+        return cls.local(settings)
+
+    @classmethod
+    def local(cls, settings: Settings) -> CardCipher:
+        """The local backend: keys from the environment or the embedded key file."""
+        pinned = bytes.fromhex(settings.fingerprint_key) if settings.fingerprint_key else None
+        cvk = bytes.fromhex(settings.cvk) if settings.cvk else None
+        cvk_file = settings.resolved_key_file if settings.is_sqlite and cvk is None else None
+        if settings.encryption_keys:
+            return cls([key.encode() for key in settings.encryption_keys], pinned, cvk, cvk_file)
+        if not settings.is_sqlite:
+            raise MissingEncryptionKey(
+                "CARDSERVICE_ENCRYPTION_KEY must be set for PostgreSQL "
+                "(generate one with: cardservice keys generate)"
+            )
+        return cls(_embedded_keys(settings), pinned, cvk, cvk_file)
+
+    def cvv2(self, pan: str, expiry_yymm: str) -> str:
+        """The card's CVV2 (service code 000) under the CVK; computed, never stored."""
+        return cvv_with_key(self._card_verification_key(), pan, expiry_yymm)
+
+    def _card_verification_key(self) -> bytes:
+        if self._cvk is None and self._cvk_file is not None:
+            self._cvk = embedded_cvk(self._cvk_file)
+        if self._cvk is None:
+            raise MissingEncryptionKey(
+                "CARDSERVICE_CVK must be set to compute CVV2s on PostgreSQL "
+                "(generate one with: cardservice keys generate-cvk)"
+            )
+        return self._cvk
+
+    def encrypt(self, plaintext: str) -> bytes:
+        return self._fernet.encrypt(plaintext.encode())
+
+    def decrypt(self, ciphertext: bytes) -> str:
+        try:
+            return self._fernet.decrypt(ciphertext).decode()
+        except InvalidToken as exc:
+            raise ValueError("ciphertext does not match the configured keys") from exc
+
+    def reencrypt(self, ciphertext: bytes) -> bytes | None:
+        """The ciphertext under the newest key; None when it already is (nothing to do)."""
+        try:
+            self._newest.decrypt(ciphertext)
+            return None
+        except InvalidToken:
+            pass
+        try:
+            return self._fernet.rotate(ciphertext)
+        except InvalidToken as exc:
+            raise ValueError("ciphertext does not match the configured keys") from exc
+
+    def fingerprint(self, plaintext: str) -> str:
+        return hmac.new(self.fingerprint_key, plaintext.encode(), hashlib.sha256).hexdigest()
+
+
+def generate_key() -> str:
+    return Fernet.generate_key().decode()
+
+
+def _embedded_keys(settings: Settings) -> list[bytes]:
+    """The embedded key file's keys (one a line, newest first), created on first use."""
+    path = settings.resolved_key_file
+    _move_legacy_key_file(settings.var_dir / LEGACY_KEY_FILE_NAME, path)
+    if not path.exists():
+        _create_key_file(path)
+    lines = (line.strip() for line in path.read_text().splitlines())
+    return [line.encode() for line in lines if line and not line.startswith(CVK_PREFIX)]
+
+
+def generate_cvk() -> str:
+    """A fresh CVK: a double-length DES key, 32 hex digits (parity bits are ignored by DES)."""
+    return secrets.token_hex(16).upper()
+
+
+def embedded_cvk(path: Path) -> bytes:
+    """The key file's CVK, appended to it on first use (under a lock: workers agree)."""
+    if not path.exists():
+        _create_key_file(path)
+    with path.open("r+") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        for line in handle.read().splitlines():
+            if line.strip().startswith(CVK_PREFIX):
+                return bytes.fromhex(line.strip().removeprefix(CVK_PREFIX))
+        handle.seek(0, os.SEEK_END)
+        cvk = generate_cvk()
+        handle.write(f"\n{CVK_PREFIX}{cvk}\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+        return bytes.fromhex(cvk)
+
+
+def _move_legacy_key_file(legacy: Path, path: Path) -> None:
+    """A key file beside the database moves to `path` (same key: the old copy just goes)."""
+    if not legacy.exists() or legacy.resolve() == path.resolve():
+        return
+    try:
+        key = legacy.read_text()
+    except FileNotFoundError:
+        return  # another worker moved it meanwhile
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    _link_new(path, key)
+    if path.read_text().strip() != key.strip():
+        raise MissingEncryptionKey(
+            f"two different key files: {legacy} and {path}; keep the one this "
+            "database was encrypted with (set CARDSERVICE_KEY_FILE to it)"
+        )
+    legacy.unlink(missing_ok=True)
+
+
+def _create_key_file(path: Path) -> None:
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    _link_new(path, generate_key())
+
+
+def _link_new(path: Path, content: str) -> None:
+    """Write `path` (mode 0600) atomically, unless it exists: racing workers agree."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(content)
+    try:
+        os.link(temporary, path)
+    except FileExistsError:
+        pass  # another worker created it first: use theirs
+    finally:
+        temporary.unlink()
+
+
+PAN_LENGTH = 16
+
+
+def mask(bin_prefix: str, last4: str, length: int = PAN_LENGTH) -> str:
+    """`424242******4242`: the first six and last four digits, nothing else."""
+    return bin_prefix[:6] + "*" * (length - 10) + last4

@@ -1,0 +1,1 @@
+"""Monthly account statements (API.md §16): JSON and a printable PDF, from the ledger."""

@@ -1,0 +1,118 @@
+"""What a card network asks beyond the sandbox's transitions (API.md §14): a hold shrunk to
+what stays authorized (a partial reversal), and a refund with no purchase to name (a credit
+to the card).
+
+Locks in the global order (docs/ledger.md): the account, then the card, then the row.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+import orjson
+
+from cardservice.errors import CardNotFound, RuleViolation
+from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
+from cardservice.sql import Tx, as_uuid
+from cardservice.transactions import lifecycle
+from cardservice.transactions.locks import lock_card, lock_card_account, lock_purchase
+from cardservice.transactions.repository import SHRINK_HOLD
+from cardservice.transactions.rows import insert_transactions, transaction_row
+
+
+class CreditCurrencyMismatch(RuleViolation):
+    code, message = "currency_not_supported", "A credit is made in the card's currency."
+
+
+def _released_by(purchase: dict[str, Any], stays: int) -> tuple[int, int | None]:
+    """What of the hold goes back when `stays` (the merchant's currency) stays authorized,
+    and the purchase's new merchant amount (a foreign one's)."""
+    held = purchase["amount"] - purchase["captured_amount"]
+    if purchase["merchant_currency"] is None:
+        return max(0, purchase["amount"] - max(stays, purchase["captured_amount"])), None
+    merchant_held = purchase["merchant_amount"] - purchase["merchant_captured_amount"]
+    stays_held = max(0, stays - purchase["merchant_captured_amount"])
+    if merchant_held <= 0 or stays_held >= merchant_held:
+        return 0, purchase["merchant_amount"]
+    kept = held * stays_held // merchant_held
+    return held - kept, purchase["merchant_captured_amount"] + stays_held
+
+
+async def shrink_hold(
+    tx: Tx, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID, stays: int, now: datetime
+) -> dict[str, Any]:
+    """A pending purchase's authorization becomes `stays` (in the merchant's currency): the
+    rest of the hold goes back to the card in one entry (the fee stands). Nothing left and
+    nothing captured: a whole reversal (`lifecycle.release`, the fee back too). A `stays` at
+    or above the authorization changes nothing."""
+    purchase, _ = await lock_purchase(tx, user_uuid, transaction_uuid)
+    lifecycle.require_status(purchase, "pending")
+    released, merchant_amount = _released_by(purchase, stays)
+    if released <= 0:
+        return purchase
+    if released == purchase["amount"] - purchase["captured_amount"] and stays == 0:
+        await lifecycle.release(tx, purchase, now)
+        return purchase
+    amount = purchase["amount"] - released
+    authorized = min(purchase["authorized_amount"], amount)
+    purchase.update(amount=amount, authorized_amount=authorized, updated_at=now)
+    purchase["merchant_amount"] = merchant_amount
+    await tx.execute(SHRINK_HOLD, purchase["uuid"], amount, authorized, merchant_amount, now)
+    currency = purchase["currency"]
+    await post_entry(
+        tx,
+        "card_purchase_reduced",
+        [
+            card_leg(purchase["card_uuid"], currency, released),
+            book_leg(SystemBook.HOLDS, currency, -released),
+        ],
+        reference=purchase["uuid"],
+    )
+    return purchase
+
+
+async def credit_card(
+    tx: Tx,
+    user_uuid: uuid.UUID,
+    card_uuid: uuid.UUID,
+    amount: int,
+    currency: str,
+    merchant: dict[str, str | None],
+    now: datetime,
+    network: dict[str, str | None] | None = None,
+) -> dict[str, Any]:
+    """A refund naming no purchase: `amount` from the `merchants` book to the card, as a
+    completed `card_refund` credit (channel `iso8583`) in one entry. Only in the card's
+    currency (`currency_not_supported`)."""
+    account = await lock_card_account(tx, user_uuid, card_uuid)
+    card = await lock_card(tx, card_uuid) if account is not None else None
+    if card is None:
+        raise CardNotFound()
+    if card["currency"] != currency:
+        raise CreditCurrencyMismatch()
+    credit = transaction_row(
+        user_uuid=user_uuid,
+        account_uuid=as_uuid(card["account_uuid"]),
+        card_uuid=card_uuid,
+        type="card_refund",
+        status="completed",
+        direction="credit",
+        amount=amount,
+        currency=currency,
+        description="Refund",
+        created_at=now,
+        updated_at=now,
+        channel="iso8583",
+        network=None if network is None else orjson.dumps(network).decode(),
+        **{f"merchant_{key}": value for key, value in merchant.items()},
+    )
+    await insert_transactions(tx, [credit])
+    await post_entry(
+        tx,
+        "card_refund",
+        [card_leg(card_uuid, currency, amount), book_leg(SystemBook.MERCHANTS, currency, -amount)],
+        reference=credit["uuid"],
+    )
+    return credit

@@ -1,0 +1,157 @@
+"""The one entry of an authorization, whatever the channel (API.md §5, §10, §12).
+
+Every channel — the sandbox route, `cardservice simulate authorize`, an increment, the
+ISO 8583 host — builds one `Authorization` (its `channel` says who sent it; the rules do
+not look) and calls `authorize_card`. No database transaction or row lock is held while the
+user's decision endpoint thinks:
+
+1. unit 1 takes the locks and applies the rules (`engine.decide`; the endpoint's row is
+   read with the locked card, so a user without one pays no extra round trip); a decline by
+   the rules is recorded there and then (`decision` = `rules`), and so is every answer of a
+   user without an endpoint, or with one in stand-in; an approval to ask about commits
+   nothing;
+2. the endpoint is asked, with no unit open (`decisions.service.ask`);
+3. its health is noted in a small unit of its own (`decisions.service.note_health`);
+4. unit 2 locks again, decides again (funds, limits and the card's status may have moved
+   meanwhile: a decline then is the rules', whatever the endpoint said), applies the answer
+   and records.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from cardservice.db import Database
+from cardservice.decisions.endpoints import Endpoint, endpoint_in
+from cardservice.decisions.service import EVENT_TYPE, Verdict, ask, note_health
+from cardservice.ledger.money import from_minor
+from cardservice.models.base import utcnow
+from cardservice.outbound import Outbound
+from cardservice.security import CardCipher
+from cardservice.sql import Tx, text_uuid
+from cardservice.transactions.engine import Authorization, Decided, authorize, decide, record
+
+__all__ = ["Authorization", "authorization_of", "authorize_card", "request_event"]
+
+
+def authorization_of(
+    card_uuid: uuid.UUID,
+    amount: int,
+    currency: str,
+    merchant_name: str,
+    details: Mapping[str, Any],
+    channel: str,
+) -> Authorization:
+    """The one construction of an authorization request, whatever the channel: the amount in
+    minor units, `details` the optional fields by their API names (absent: None)."""
+    return Authorization(
+        card_uuid,
+        amount,
+        currency,
+        merchant_name,
+        mcc=details.get("mcc"),
+        merchant_country=details.get("merchant_country"),
+        merchant_city=details.get("merchant_city"),
+        tag=details.get("tag"),
+        three_ds_code=details.get("three_ds_code"),
+        force_decline=details.get("force_decline"),
+        parent_uuid=details.get("parent_uuid"),
+        channel=channel,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """What unit 1 leaves to ask: the endpoint and the event it is sent."""
+
+    endpoint: Endpoint
+    event: dict[str, Any]
+
+
+def request_event(request: Authorization, decided: Decided) -> dict[str, Any]:
+    """What the endpoint is sent: an event `{uuid, type, created_at, data}` whose data is the
+    authorization as it would be recorded if approved."""
+    card = decided.card
+    return {
+        "uuid": str(request.uuid),
+        "type": EVENT_TYPE,
+        "created_at": utcnow(),
+        "data": {
+            "transaction_uuid": str(request.uuid),
+            "card_uuid": str(request.card_uuid),
+            "account_uuid": text_uuid(card["account_uuid"]),
+            "amount": from_minor(decided.amount),
+            "currency": card["currency"] if decided.rate is not None else request.currency,
+            "merchant_amount": from_minor(request.amount),
+            "merchant_currency": request.currency,
+            "fee": from_minor(decided.fee),
+            "parent_uuid": text_uuid(request.parent_uuid),  # an increment of this purchase
+            "merchant": {
+                "name": request.merchant_name,
+                "mcc": request.mcc,
+                "country": request.merchant_country,
+                "city": request.merchant_city,
+            },
+            "tag": request.tag,
+            "card_balance": from_minor(card["balance"]),
+        },
+    }
+
+
+async def authorize_card(
+    db: Database,
+    http: Outbound,
+    cipher: CardCipher,
+    user_uuid: uuid.UUID,
+    request: Authorization,
+    *,
+    allow_private: bool,
+    answer_within: float | None = None,
+    then: Callable[[Tx, dict[str, Any]], Awaitable[None]] | None = None,
+) -> dict[str, Any]:
+    """Answer one authorization, asking the user's decision endpoint when one is set and the
+    rules approve. Returns the transaction's row.
+
+    A channel may bound the endpoint's wait (`answer_within` seconds, below its own
+    `timeout_ms`; past it `on_timeout` applies), and hand in `then`: work done in the unit
+    that records the answer, with its row (the network's message key, written with it or
+    not at all). A stand-in authorization (`request.stand_in`) is never sent to the endpoint:
+    the network approved it already.
+
+    Unit 1 decides under the locks; the endpoint's row comes with the locked card. Without an
+    endpoint (or in its stand-in), or when the rules decline, unit 1 records the answer and
+    that is all; otherwise it writes nothing and the endpoint is asked (`allow_private`:
+    whether its host may resolve to a private address, `Settings.private_urls_allowed`)."""
+
+    async def recorded(tx: Tx, row: dict[str, Any]) -> dict[str, Any]:
+        if then is not None:
+            await then(tx, row)
+        return row
+
+    async def rules_first(tx: Tx) -> tuple[dict[str, Any] | None, Question | None]:
+        now = utcnow()
+        decided = await decide(tx, cipher, user_uuid, request, now)
+        endpoint = endpoint_in(decided.card, cipher)
+        if not decided.approved or endpoint is None or request.stand_in:
+            return await recorded(
+                tx, await record(tx, user_uuid, request, decided, None, now)
+            ), None
+        if endpoint.in_stand_in(now):
+            stand_in = Verdict(endpoint.approve_on_timeout, "stand_in")
+            row = await record(tx, user_uuid, request, decided, stand_in, now)
+            return await recorded(tx, row), None
+        return None, Question(endpoint, request_event(request, decided))
+
+    async def with_verdict(tx: Tx) -> dict[str, Any]:
+        return await recorded(tx, await authorize(tx, cipher, user_uuid, request, verdict))
+
+    first, question = await db.transact(rules_first)
+    if first is not None:
+        return first
+    assert question is not None
+    verdict = await ask(http, question.endpoint, question.event, allow_private, answer_within)
+    await note_health(db, user_uuid, question.endpoint, verdict)
+    return await db.transact(with_verdict)

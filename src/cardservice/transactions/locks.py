@@ -1,0 +1,198 @@
+"""The written lock order's statements (docs/ledger.md, "Lock order"), in one place.
+
+Every write takes its row locks through these functions, in this order inside its one unit
+of work: the account, then the card(s) by uuid, then the transaction rows by uuid; the
+counter rows are the database's (its triggers take them last). `FOR NO KEY UPDATE` is
+dropped on SQLite, where the writer's turn is the lock (sql.py).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from cardservice.errors import TransactionNotFound
+from cardservice.sql import Row, Tx, as_uuid
+from cardservice.transactions.records import TRANSACTION_FIELDS, transaction_columns
+
+# --- 1. accounts
+_ACCOUNT = """
+SELECT status, currency, balance FROM accounts WHERE uuid = $1 AND user_uuid = $2
+FOR NO KEY UPDATE"""
+# Parameters: $1 account (whoever's: an operator's move).
+_ANY_ACCOUNT = """
+SELECT user_uuid, currency, balance FROM accounts WHERE uuid = $1
+FOR NO KEY UPDATE"""
+# Parameters: $1 card, $2 user.
+_ACCOUNT_OF_CARD = """
+SELECT a.uuid, a.status, a.balance, u.status AS user_status
+FROM cards c JOIN accounts a ON a.uuid = c.account_uuid JOIN users u ON u.uuid = c.user_uuid
+WHERE c.uuid = $1 AND c.user_uuid = $2
+FOR NO KEY UPDATE OF a"""
+# Parameters: $1 transaction, $2 user.
+_ACCOUNT_OF_TRANSACTION = """
+SELECT t.card_uuid FROM transactions t JOIN accounts a ON a.uuid = t.account_uuid
+WHERE t.uuid = $1 AND t.user_uuid = $2
+FOR NO KEY UPDATE OF a"""
+# The hold sweep's claim: $1 now, $2 batch size; busy accounts are skipped, not waited on.
+_ACCOUNTS_OF_DUE_HOLDS = """
+SELECT t.uuid, t.user_uuid FROM transactions t JOIN accounts a ON a.uuid = t.account_uuid
+WHERE t.status = 'pending' AND t.type = 'card_purchase' AND t.hold_expires_at <= $1
+ORDER BY t.user_uuid, t.account_uuid, t.uuid
+LIMIT $2
+FOR NO KEY UPDATE OF a SKIP LOCKED"""
+
+# --- 2. cards
+_CARD = (
+    "SELECT uuid, account_uuid, currency, status, balance FROM cards WHERE uuid = $1"
+    " FOR NO KEY UPDATE"
+)
+# A card as the authorization engine needs it, the columns named as on the table.
+CARD_COLUMNS = (
+    "c.uuid, c.user_uuid, c.account_uuid, c.currency, c.balance, c.status, c.expiry_month,"
+    " c.expiry_year, c.auto_replenish_amount, c.auto_replenish_min_balance, c.spending_controls,"
+    " c.card_type, c.locked_merchant"  # issue 29: card types (transactions/card_types.py)
+)
+# The user's decision endpoint (API.md §10), read with the card: no round trip of its own.
+_ENDPOINT_COLUMNS = (
+    "e.url AS endpoint_url, e.secret_ciphertext AS endpoint_secret,"
+    " e.timeout_ms AS endpoint_timeout_ms, e.on_timeout AS endpoint_on_timeout,"
+    " e.consecutive_failures AS endpoint_failures, e.stand_in_until AS endpoint_stand_in_until"
+)
+# Parameters: $1 card, $2 user, $3 tag.
+_CARD_WITH_FEES = f"""
+SELECT {CARD_COLUMNS}, o.slug AS fee_slug, o.kind AS fee_kind, o.value AS fee_value,
+       {_ENDPOINT_COLUMNS}
+FROM cards c LEFT JOIN user_fee_overrides o ON o.user_uuid = $2
+             LEFT JOIN authorization_endpoints e ON e.user_uuid = $2
+WHERE c.uuid = $1
+FOR NO KEY UPDATE OF c"""  # noqa: S608 - constant columns
+_CARD_WITH_FEES_AND_TAG = f"""
+SELECT {CARD_COLUMNS}, o.slug AS fee_slug, o.kind AS fee_kind, o.value AS fee_value,
+       {_ENDPOINT_COLUMNS},
+       t.slug AS tag_slug, t.restriction AS tag_restriction, t.hold_days AS tag_hold_days
+FROM cards c LEFT JOIN user_fee_overrides o ON o.user_uuid = $2
+             LEFT JOIN authorization_endpoints e ON e.user_uuid = $2
+             LEFT JOIN transaction_tags t ON t.slug = $3
+WHERE c.uuid = $1
+FOR NO KEY UPDATE OF c"""  # noqa: S608 - constant columns
+
+# --- 3. transaction rows
+_PENDING_OF_CARD = (
+    "SELECT uuid FROM transactions WHERE card_uuid = $1 AND type = 'card_purchase'"
+    " AND status = 'pending' ORDER BY uuid FOR NO KEY UPDATE"
+)
+_PURCHASE_FIELDS = (*TRANSACTION_FIELDS, "user_uuid", "captured_at")
+_PURCHASE = f"{transaction_columns('t')}, t.user_uuid, t.captured_at"
+_TRANSACTION = f"SELECT {_PURCHASE} FROM transactions t WHERE t.uuid = $1 FOR NO KEY UPDATE"  # noqa: S608
+_TRANSACTION_OF_USER = (
+    f"SELECT {_PURCHASE} FROM transactions t"  # noqa: S608
+    " WHERE t.uuid = $1 AND t.user_uuid = $2 FOR NO KEY UPDATE"
+)
+
+
+async def lock_account(tx: Tx, user_uuid: uuid.UUID, account_uuid: uuid.UUID) -> Row | None:
+    """One of the user's accounts (status, currency, balance), locked; None if not theirs."""
+    return await tx.row(_ACCOUNT, account_uuid, user_uuid)
+
+
+async def lock_any_account(tx: Tx, account_uuid: uuid.UUID) -> Row | None:
+    """Any user's account (user_uuid, currency, balance), locked; None if there is none
+    (the operator's debit, API.md §15)."""
+    return await tx.row(_ANY_ACCOUNT, account_uuid)
+
+
+async def lock_card_account(tx: Tx, user_uuid: uuid.UUID, card_uuid: uuid.UUID) -> Row | None:
+    """The account (uuid, status, balance) of one of the user's cards, locked and read as it
+    is now, with the owner's `user_status` (API.md §15: a suspended user's cards decline);
+    None when the card is not the user's. Only the account row is locked."""
+    return await tx.row(_ACCOUNT_OF_CARD, card_uuid, user_uuid)
+
+
+async def lock_transaction_account(
+    tx: Tx, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID
+) -> Row | None:
+    """The account of one of the user's transactions, locked; the row has its `card_uuid`.
+    None when the transaction is not the user's."""
+    return await tx.row(_ACCOUNT_OF_TRANSACTION, transaction_uuid, user_uuid)
+
+
+async def claim_due_holds(tx: Tx, now: datetime, batch: int) -> Sequence[Row]:
+    """Up to `batch` pending purchases (uuid, user_uuid) whose hold is due at `now`, their
+    accounts locked (a locked account's are skipped: another sweeper has them)."""
+    return await tx.rows(_ACCOUNTS_OF_DUE_HOLDS, now, batch)
+
+
+async def lock_card(tx: Tx, card_uuid: uuid.UUID) -> Row | None:
+    """The card (uuid, account_uuid, currency, status, balance), locked; its account's lock
+    is the caller's, taken first."""
+    return await tx.row(_CARD, card_uuid)
+
+
+async def lock_card_columns(tx: Tx, card_uuid: uuid.UUID, columns: Sequence[str]) -> Row | None:
+    """The card's named columns (ours, never the caller's), locked; its account's lock is the
+    caller's, taken first (a replacement reads the whole row, API.md §15)."""
+    sql = f"SELECT {', '.join(columns)} FROM cards WHERE uuid = $1 FOR NO KEY UPDATE"  # noqa: S608
+    return await tx.row(sql, card_uuid)
+
+
+async def lock_card_with_fees(
+    tx: Tx, user_uuid: uuid.UUID, card_uuid: uuid.UUID, tag: str | None
+) -> Sequence[Row]:
+    """The card row, locked and read as it is now, joined with the user's fee overrides (one
+    row per override, or one row with none), the user's decision endpoint (`endpoint_*`,
+    None when there is none) and the merchant tag when one is named (`tag_slug` is None when
+    no such tag exists). Only the card row is locked."""
+    if tag is None:
+        return await tx.rows(_CARD_WITH_FEES, card_uuid, user_uuid)
+    return await tx.rows(_CARD_WITH_FEES_AND_TAG, card_uuid, user_uuid, tag)
+
+
+async def lock_pending_purchases(tx: Tx, card_uuid: uuid.UUID) -> list[uuid.UUID]:
+    """The card's pending purchases, their rows locked in uuid order."""
+    rows = await tx.rows(_PENDING_OF_CARD, card_uuid)
+    return [purchase for row in rows if (purchase := as_uuid(row["uuid"])) is not None]
+
+
+async def locked_purchase(
+    tx: Tx, transaction_uuid: uuid.UUID, user_uuid: uuid.UUID | None = None
+) -> dict[str, Any] | None:
+    """The transaction row, locked, as a dict of its columns (plus `user_uuid` and
+    `captured_at`); with `user_uuid`, None unless it is that user's. The caller holds the
+    account's and card's locks already when it will move money."""
+    if user_uuid is None:
+        row = await tx.row(_TRANSACTION, transaction_uuid)
+    else:
+        row = await tx.row(_TRANSACTION_OF_USER, transaction_uuid, user_uuid)
+    if row is None:
+        return None
+    purchase = {name: row[name] for name in _PURCHASE_FIELDS}
+    for key in ("uuid", "card_uuid", "account_uuid", "user_uuid", "parent_uuid"):
+        purchase[key] = as_uuid(purchase[key])
+    return purchase
+
+
+async def lock_purchase(
+    tx: Tx, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID
+) -> tuple[dict[str, Any], str | None]:
+    """The user's transaction with its account, card and row locked, in that order (any type
+    or status), and its card's status (None without a card); anybody else's is 404."""
+    found = await lock_transaction_account(tx, user_uuid, transaction_uuid)
+    if found is None:
+        raise TransactionNotFound()
+    card_status = None
+    if found["card_uuid"] is not None:
+        card = await lock_card(tx, found["card_uuid"])
+        card_status = None if card is None else card["status"]
+    purchase = await locked_purchase(tx, transaction_uuid)
+    assert purchase is not None, "a transaction is never deleted"
+    return purchase, card_status
+
+
+def overrides_in(rows: Sequence[Row]) -> set[tuple[str, str, int]]:
+    """The fee overrides `(slug, kind, value)` carried by the rows of `lock_card_with_fees`."""
+    return {
+        (r["fee_slug"], r["fee_kind"], r["fee_value"]) for r in rows if r["fee_slug"] is not None
+    }

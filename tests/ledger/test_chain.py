@@ -1,0 +1,268 @@
+"""The journal's hash chain (API.md §16): every entry chained in commit order, `ledger
+verify` and `ledger export` as real processes, the auditor's script of docs/ledger.md run
+on a real export, and tampering around the service (triggers dropped) named by `verify`."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from sqlalchemy import text
+
+from cardservice.config import Settings
+from cardservice.ledger.entries import SystemBook, book_leg, post_entry
+from cardservice.ledger.verify import verify
+from cardservice.models.base import utcnow
+from cardservice.sql import Tx
+from tests.factories import around
+from tests.ledger.activity import activity
+from tests.test_cli import cli_env
+
+_FORGED = (
+    "INSERT INTO postings (entry_id, system_book, currency, amount)"
+    " VALUES (9999, '{book}', 'USD', {amount})"
+)
+DOC = Path(__file__).resolve().parents[2] / "docs" / "ledger.md"
+
+
+def _cli(settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cardservice", "ledger", *args],
+        env=cli_env(settings),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def _python(script: Path, export: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(script), str(export)], capture_output=True, text=True, check=False
+    )
+
+
+def _doc_script() -> str:
+    """The verifier block of docs/ledger.md, as written there."""
+    found = re.search(r"<!-- verify-export-script -->\n```python\n(.*?)```", DOC.read_text(), re.S)
+    assert found is not None
+    script = found.group(1)
+    assert len(script.strip().splitlines()) <= 20
+    return script
+
+
+async def _around(app: FastAPI, *statements: str) -> None:
+    """Statements made around the service, on its database."""
+    async with around(app) as session:
+        for statement in statements:
+            await session.execute(text(statement))
+
+
+def _triggers_off(app: FastAPI) -> list[str]:
+    if app.state.db.is_sqlite:
+        return [
+            f"DROP TRIGGER {table}_append_only_{event}"
+            for table in ("postings", "journal_entries")
+            for event in ("update", "delete")
+        ]
+    return [
+        "DROP TRIGGER postings_append_only ON postings",
+        "DROP TRIGGER journal_entries_append_only ON journal_entries",
+    ]
+
+
+@pytest.fixture
+async def restore_triggers(app: FastAPI):  # type: ignore[no-untyped-def]
+    """PostgreSQL's database lives for the whole run: put the dropped triggers back."""
+    yield
+    if app.state.db.is_sqlite:
+        return
+    await _around(
+        app,
+        "DROP TRIGGER IF EXISTS postings_append_only ON postings",
+        "DROP TRIGGER IF EXISTS journal_entries_append_only ON journal_entries",
+        "CREATE TRIGGER postings_append_only BEFORE UPDATE OR DELETE ON postings"
+        " FOR EACH ROW EXECUTE FUNCTION refuse_posting_change()",
+        "CREATE TRIGGER journal_entries_append_only BEFORE UPDATE OR DELETE ON journal_entries"
+        " FOR EACH ROW EXECUTE FUNCTION refuse_entry_change()",
+    )
+
+
+async def _entries(app: FastAPI) -> list[tuple[int, int, str]]:
+    rows = await app.state.db.reader.rows(
+        "SELECT id, chain_seq, hash FROM journal_entries ORDER BY chain_seq"
+    )
+    return [(int(r[0]), int(r[1]), str(r[2])) for r in rows]
+
+
+async def test_every_entry_is_chained_and_verify_and_the_doc_script_agree(
+    app: FastAPI, client: httpx.AsyncClient, settings: Settings, tmp_path: Path
+) -> None:
+    await activity(app, client)
+    entries = await _entries(app)
+    assert len(entries) >= 10
+    assert [seq for _id, seq, _h in entries] == list(range(1, len(entries) + 1))
+    assert all(re.fullmatch(r"[0-9a-f]{64}", digest) for _i, _s, digest in entries)
+    verdict = await verify(app.state.db.reader)
+    assert verdict.ok, verdict.problem
+    assert verdict.entries == len(entries) and verdict.head == entries[-1][2]
+
+    checked = _cli(settings, "verify")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.splitlines()[0] == f"ok {len(entries)} entries"
+
+    export = tmp_path / "chain.jsonl"
+    until = (utcnow() + timedelta(minutes=1)).isoformat().replace("+00:00", "Z")
+    exported = _cli(settings, "export", "--until", until, "--output", str(export))
+    assert exported.returncode == 0, exported.stderr
+    assert len(export.read_text().splitlines()) == len(entries)
+    script = tmp_path / "verify_export.py"
+    script.write_text(_doc_script())
+    audited = _python(script, export)
+    assert audited.returncode == 0, audited.stdout + audited.stderr
+    assert audited.stdout.strip() == f"ok {len(entries)} entries, head {entries[-1][2]}"
+
+    # the auditor's script catches an edited line of the export too
+    lines = export.read_text().splitlines()
+    lines[3] = (
+        lines[3].replace('"EUR"', '"XXX"')
+        if '"EUR"' in lines[3]
+        else lines[3].replace('"USD"', '"XXX"')
+    )
+    export.write_text("\n".join(lines) + "\n")
+    audited = _python(script, export)
+    assert audited.returncode != 0 and "(seq 4) does not match" in audited.stderr
+
+
+async def test_an_export_until_an_instant_is_a_prefix_of_the_chain(
+    app: FastAPI, client: httpx.AsyncClient, settings: Settings, tmp_path: Path
+) -> None:
+    await activity(app, client)
+    entries = await _entries(app)
+    middle = await app.state.db.reader.value(
+        "SELECT created_at FROM journal_entries WHERE chain_seq = $1", len(entries) // 2
+    )
+    until = str(middle).replace(" ", "T")
+    exported = _cli(settings, "export", "--until", until)
+    assert exported.returncode == 0, exported.stderr
+    assert len(exported.stdout.splitlines()) == len(entries) // 2
+
+
+async def test_an_edited_posting_is_named(
+    app: FastAPI, client: httpx.AsyncClient, settings: Settings, restore_triggers: None
+) -> None:
+    await activity(app, client)
+    entries = await _entries(app)
+    target = entries[4][0]
+    await _around(
+        app,
+        *_triggers_off(app),
+        f"UPDATE postings SET amount = amount + 100 WHERE id = "
+        f"(SELECT min(id) FROM postings WHERE entry_id = {target})",
+    )
+    checked = _cli(settings, "verify")
+    assert checked.returncode == 1, checked.stdout
+    assert f"entry {target} (seq 5): its hash does not match its content" in checked.stdout
+
+
+async def test_a_deleted_entry_is_named(
+    app: FastAPI, client: httpx.AsyncClient, settings: Settings, restore_triggers: None
+) -> None:
+    await activity(app, client)
+    entries = await _entries(app)
+    gone, after = entries[2][0], entries[3][0]
+    await _around(
+        app,
+        *_triggers_off(app),
+        f"DELETE FROM postings WHERE entry_id = {gone}",
+        f"DELETE FROM journal_entries WHERE id = {gone}",
+    )
+    checked = _cli(settings, "verify")
+    assert checked.returncode == 1, checked.stdout
+    assert f"entry {after} (seq 4): seq 3 is missing before it" in checked.stdout
+
+
+async def test_the_last_entry_cut_off_is_seen_at_the_head(
+    app: FastAPI, client: httpx.AsyncClient, restore_triggers: None
+) -> None:
+    await activity(app, client)
+    last = (await _entries(app))[-1][0]
+    await _around(
+        app,
+        *_triggers_off(app),
+        f"DELETE FROM postings WHERE entry_id = {last}",
+        f"DELETE FROM journal_entries WHERE id = {last}",
+    )
+    verdict = await verify(app.state.db.reader)
+    assert not verdict.ok and "its head says" in str(verdict.problem)
+
+
+async def test_an_entry_written_around_the_service_and_an_edited_balance_are_named(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    _user, account, _card = await activity(app, client)
+    hex_account = account.hex if app.state.db.is_sqlite else str(account)
+    await _around(app, f"UPDATE accounts SET balance = balance + 1 WHERE uuid = '{hex_account}'")
+    balance = int(
+        await app.state.db.reader.value("SELECT balance FROM accounts WHERE uuid = $1", account)
+    )
+    verdict = await verify(app.state.db.reader)
+    assert (
+        verdict.problem
+        == f"account {account}: balance {balance}, its postings sum to {balance - 1}"
+    )
+    await _around(
+        app,
+        _FORGED.format(book="fees", amount=5),
+        _FORGED.format(book="holds", amount=-5),
+        f"INSERT INTO journal_entries (id, kind, created_at) VALUES (9999, 'forged', "
+        f"'{utcnow().strftime('%Y-%m-%d %H:%M:%S.%f')}')",
+    )
+    verdict = await verify(app.state.db.reader)
+    assert (
+        verdict.problem == "entry 9999 carries no place in the chain (written around the service)"
+    )
+
+
+async def test_a_chained_entry_stays_append_only(app: FastAPI, client: httpx.AsyncClient) -> None:
+    await activity(app, client)
+    for statement in (
+        "UPDATE journal_entries SET hash = 'x' WHERE chain_seq = 1",
+        "UPDATE journal_entries SET chain_seq = NULL, hash = NULL WHERE chain_seq = 2",
+        "UPDATE journal_entries SET kind = 'edited' WHERE chain_seq = 3",
+        "DELETE FROM journal_entries WHERE chain_seq = 4",
+    ):
+        with pytest.raises(Exception, match="never edited or deleted"):
+            await _around(app, statement)
+    assert (await verify(app.state.db.reader)).ok
+
+
+async def test_an_entry_undone_by_a_savepoint_is_not_chained(app: FastAPI) -> None:
+    legs = [book_leg(SystemBook.FEES, "USD", 7), book_leg(SystemBook.FUNDING, "USD", -7)]
+
+    async def unit(tx: Tx) -> None:
+        await post_entry(tx, "kept", legs)
+        await tx.execute("SAVEPOINT act")
+        await post_entry(tx, "undone", legs)
+        await tx.execute("ROLLBACK TO SAVEPOINT act")
+        await post_entry(tx, "kept too", legs)
+
+    await app.state.db.transact(unit)
+    await app.state.db.transact(unit)
+    kinds = await app.state.db.reader.rows(
+        "SELECT kind, chain_seq FROM journal_entries ORDER BY chain_seq"
+    )
+    assert [(r[0], r[1]) for r in kinds] == [
+        ("kept", 1),
+        ("kept too", 2),
+        ("kept", 3),
+        ("kept too", 4),
+    ]
+    verdict = await verify(app.state.db.reader)
+    assert verdict.ok and verdict.entries == 4, verdict.problem

@@ -1,0 +1,67 @@
+"""Migration 20261124_28 chains the history that was there before it, on both databases."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy.pool import NullPool
+
+from cardservice.config import Settings
+from cardservice.db import Database
+from cardservice.ledger.verify import verify
+from cardservice.migrations import upgrade_database
+from tests.conftest import DATABASES, PG_ADMIN_DSN, _pg_admin, _pg_url
+
+_POSTING = (
+    "INSERT INTO postings (entry_id, system_book, currency, amount) VALUES (:e, :book, :c, :a)"
+)
+_ENTRY = (
+    "INSERT INTO journal_entries (id, kind, created_at)"
+    " VALUES (:e, 'old', '2026-10-0{day} 12:00:00')"
+)
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+async def test_the_history_before_the_chain_is_chained(kind: str, tmp_path: Path) -> None:
+    name = f"cs_test_{uuid.uuid4().hex[:12]}"
+    if kind == "sqlite":
+        url = f"sqlite:///{tmp_path / 'old.db'}"
+    else:
+        await _pg_admin(f'CREATE DATABASE "{name}"')
+        url = _pg_url(PG_ADMIN_DSN, name)
+    settings = Settings(database_url=url, var_dir=tmp_path / "var")
+    try:
+        await upgrade_database(settings.resolved_database_url, "20261124_25")
+        engine = create_async_engine(settings.resolved_database_url, poolclass=NullPool)
+        async with engine.begin() as connection:
+            if kind == "sqlite":
+                await connection.execute(text("PRAGMA defer_foreign_keys = ON"))
+            for entry in range(1, 8):
+                amount = 100 * entry
+                await connection.execute(
+                    text(_POSTING), {"e": entry, "book": "funding", "c": "USD", "a": -amount}
+                )
+                await connection.execute(
+                    text(_POSTING), {"e": entry, "book": "fees", "c": "USD", "a": amount}
+                )
+                await connection.execute(text(_ENTRY.format(day=entry)), {"e": entry})
+        await engine.dispose()
+        await upgrade_database(settings.resolved_database_url)
+        db = Database(settings)
+        try:
+            verdict = await verify(db.reader)
+            assert verdict.ok, verdict.problem
+            assert verdict.entries == 7
+            fees = await db.reader.value(
+                "SELECT sum(amount) FROM ledger_day_totals WHERE holder_class = 'fees'"
+            )
+            assert int(fees) == 2800
+        finally:
+            await db.dispose()
+    finally:
+        if kind != "sqlite":
+            await _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

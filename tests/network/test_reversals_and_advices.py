@@ -1,0 +1,238 @@
+"""0400/0420 reversals, 0220 financial advices and 0120 stand-in advices over a real TCP
+connection (API.md §14)."""
+
+from __future__ import annotations
+
+import httpx
+from fastapi import FastAPI
+from sqlalchemy import func, select
+
+from cardservice.models import Posting, Transaction
+from cardservice.network import messages
+from tests.factories import around, assert_ledger_consistent, balances
+from tests.network.conftest import Network, issue_card
+
+START = 10_000  # the card's balance: 100.00
+FEE = 10  # card_transaction
+
+
+async def _purchases(app: FastAPI) -> list[Transaction]:
+    async with around(app) as session:
+        found = await session.scalars(
+            select(Transaction)
+            .where(Transaction.type == "card_purchase")
+            .order_by(Transaction.created_at)
+        )
+        return list(found.all())
+
+
+async def _card_balance(app: FastAPI, account: object) -> int:
+    return (await balances(app, account))[1][0]  # type: ignore[arg-type]
+
+
+async def _authorized(network: Network, pan: str, expiry: str, amount: int) -> dict[int, str]:
+    fields = messages.authorization(pan, expiry, amount, *network.key())
+    assert (await network.client.request("0100", fields)).fields[39] == "00"
+    return fields
+
+
+async def test_full_reversal_releases_amount_and_fee_and_repeats_move_nothing(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    _user, card = await issue_card(app, client)
+    original = await _authorized(network, card.pan, card.expiry, 2000)
+    reversal = messages.reversal(original, *network.key())
+    for mti in ("0400", "0401", "0420"):
+        answer = await network.client.request(mti, reversal)
+        assert answer.fields[39] == "00", mti
+    assert await _card_balance(app, card.account) == START
+    [purchase] = await _purchases(app)
+    assert purchase.status == "reversed"
+    another = messages.reversal(original, *network.key())  # a new reversal of the same original
+    assert (await network.client.request("0420", another)).fields[39] == "00"
+    assert await _card_balance(app, card.account) == START
+    await assert_ledger_consistent(app)
+
+
+async def test_partial_reversal_shrinks_the_hold_to_field_95(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    _user, card = await issue_card(app, client)
+    original = await _authorized(network, card.pan, card.expiry, 5000)
+    answer = await network.client.request(
+        "0400", messages.reversal(original, *network.key(), stays=3000)
+    )
+    assert answer.mti == "0410" and answer.fields[39] == "00"
+    [purchase] = await _purchases(app)
+    assert purchase.status == "pending" and purchase.amount == 3000 and purchase.fee == FEE
+    assert await _card_balance(app, card.account) == START - 3000 - FEE
+    await assert_ledger_consistent(app)
+
+
+async def test_reversal_of_a_captured_original_is_12(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    _user, card = await issue_card(app, client)
+    original = await _authorized(network, card.pan, card.expiry, 1000)
+    capture = messages.capture(original, 1000, *network.key())
+    assert (await network.client.request("0220", capture)).fields[39] == "00"
+    answer = await network.client.request("0400", messages.reversal(original, *network.key()))
+    assert answer.fields[39] == "12"
+    assert await _card_balance(app, card.account) == START - 1000 - FEE
+
+
+async def test_reversal_before_its_authorization_is_25_then_the_original_is_released(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    _user, card = await issue_card(app, client)
+    original = messages.authorization(card.pan, card.expiry, 1500, *network.key())
+    reversal = messages.reversal(original, *network.key())
+    assert (await network.client.request("0400", reversal)).fields[39] == "25"
+    assert (await network.client.request("0400", reversal)).fields[39] == "25"  # its repeat
+    late = await network.client.request("0100", original)
+    assert late.fields[39] == "00" and len(late.fields[38]) == 6  # answered as usual
+    [purchase] = await _purchases(app)
+    assert purchase.status == "reversed"  # and released at once
+    assert await _card_balance(app, card.account) == START
+    assert (await network.client.request("0100", original)).fields == late.fields
+    await assert_ledger_consistent(app)
+
+
+async def test_split_captures_with_more_to_follow(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    _user, card = await issue_card(app, client)
+    original = await _authorized(network, card.pan, card.expiry, 6000)
+    first = messages.capture(original, 2000, *network.key(), more=True)
+    assert (await network.client.request("0220", first)).fields[39] == "00"
+    [purchase] = await _purchases(app)
+    assert purchase.status == "pending" and purchase.captured_amount == 2000
+    last = messages.capture(original, 3000, *network.key())
+    answer = await network.client.request("0220", last)
+    assert answer.mti == "0230" and answer.fields[39] == "00"
+    assert (await network.client.request("0221", last)).fields[39] == "00"  # a repeat
+    [purchase] = await _purchases(app)
+    assert purchase.status == "completed" and purchase.captured_amount == 5000
+    assert await _card_balance(app, card.account) == START - 5000 - FEE  # the rest released
+    await assert_ledger_consistent(app)
+
+
+async def test_over_capture_within_20_percent_else_51(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    _user, card = await issue_card(app, client)
+    tip = await _authorized(network, card.pan, card.expiry, 1000)
+    assert (
+        await network.client.request("0220", messages.capture(tip, 1200, *network.key()))
+    ).fields[39] == "00"
+    too_much = await _authorized(network, card.pan, card.expiry, 1000)
+    answer = await network.client.request("0220", messages.capture(too_much, 1201, *network.key()))
+    assert answer.fields[39] == "51"
+    statuses = [p.status for p in await _purchases(app)]
+    assert statuses == ["completed", "pending"]
+    assert await _card_balance(app, card.account) == START - 1200 - FEE - 1000 - FEE
+    await assert_ledger_consistent(app)
+
+
+async def test_capture_of_an_unknown_original_is_25(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    _user, card = await issue_card(app, client)
+    never = messages.authorization(card.pan, card.expiry, 1000, *network.key())
+    assert (
+        await network.client.request("0220", messages.capture(never, 1000, *network.key()))
+    ).fields[39] == "25"
+
+
+async def test_refunds_with_an_original_never_more_than_captured_less_refunds(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    _user, card = await issue_card(app, client)
+    original = await _authorized(network, card.pan, card.expiry, 3000)
+    assert (
+        await network.client.request("0220", messages.capture(original, 3000, *network.key()))
+    ).fields[39] == "00"
+    first = messages.refund(card.pan, 2000, *network.key(), original=original)
+    assert (await network.client.request("0220", first)).fields[39] == "00"
+    assert (await network.client.request("0220", first)).fields[39] == "00"  # a repeat
+    over = messages.refund(card.pan, 1001, *network.key(), original=original)
+    assert (await network.client.request("0220", over)).fields[39] == "13"
+    assert (await network.client.request("0220", over)).fields[39] == "13"  # remembered
+    assert await _card_balance(app, card.account) == START - 3000 - FEE + 2000
+    async with around(app) as session:
+        refund = (
+            await session.scalars(select(Transaction).where(Transaction.type == "card_refund"))
+        ).one()
+    assert refund.amount == 2000 and refund.channel == "iso8583"
+    pending = await _authorized(network, card.pan, card.expiry, 100)
+    wrong_state = messages.refund(card.pan, 100, *network.key(), original=pending)
+    assert (await network.client.request("0220", wrong_state)).fields[39] == "12"
+    await assert_ledger_consistent(app)
+
+
+async def test_a_refund_without_an_original_credits_the_card_of_field_2(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    _user, card = await issue_card(app, client)
+    credit = messages.refund(card.pan, 750, *network.key())
+    assert (await network.client.request("0220", credit)).fields[39] == "00"
+    assert await _card_balance(app, card.account) == START + 750
+    unknown = messages.refund("4000001234567899", 750, *network.key())
+    assert (await network.client.request("0220", unknown)).fields[39] == "14"
+    await assert_ledger_consistent(app)
+
+
+async def test_a_stand_in_advice_without_funds_books_the_shortfall(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    user, card = await issue_card(app, client)
+    frozen = await client.patch(
+        f"/card/{card.uuid}", headers=user.headers, json={"status": "frozen"}
+    )
+    assert frozen.status_code == 200
+    advice = messages.authorization(card.pan, card.expiry, 15_000, *network.key())
+    advice[38] = "NET123"
+    answer = await network.client.request("0120", advice)
+    assert answer.mti == "0130" and answer.fields[39] == "00"
+    assert (await network.client.request("0121", advice)).fields[39] == "00"  # a repeat
+    [purchase] = await _purchases(app)
+    assert purchase.status == "pending" and purchase.stand_in and purchase.amount == 15_000
+    assert purchase.shortfall == 15_000 + FEE - START
+    assert await _card_balance(app, card.account) == 0
+    async with around(app) as session:
+        owed = await session.scalar(
+            select(func.sum(Posting.amount)).where(Posting.system_book == "cardholder_receivables")
+        )
+    assert owed == -(15_000 + FEE - START)
+    record = (await client.get(f"/transaction/{purchase.uuid}", headers=user.headers)).json()[
+        "data"
+    ]
+    assert record["stand_in"] is True and record["shortfall"] == 50.1
+    assert record["network"]["auth_code"] == "NET123"
+    await assert_ledger_consistent(app)
+    reversal = messages.reversal(advice, *network.key(), original_mti="0120")
+    assert (await network.client.request("0420", reversal)).fields[39] == "00"
+    async with around(app) as session:
+        owed = await session.scalar(
+            select(func.sum(Posting.amount)).where(Posting.system_book == "cardholder_receivables")
+        )
+    assert owed == 0 and await _card_balance(app, card.account) == START
+    await assert_ledger_consistent(app)
+
+
+async def test_a_stand_in_captured_for_less_repays_the_receivable_first(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    _user, card = await issue_card(app, client)
+    advice = messages.authorization(card.pan, card.expiry, 12_000, *network.key())
+    assert (await network.client.request("0120", advice)).fields[39] == "00"
+    capture = messages.capture(advice, 9_000, *network.key())
+    capture[90] = capture[90].replace("0100", "0120", 1)
+    assert (await network.client.request("0220", capture)).fields[39] == "00"
+    async with around(app) as session:
+        owed = await session.scalar(
+            select(func.sum(Posting.amount)).where(Posting.system_book == "cardholder_receivables")
+        )
+    assert owed == 0  # 3,000 released: the 2,010 owed repaid first
+    assert await _card_balance(app, card.account) == START - 9_000 - FEE
+    await assert_ledger_consistent(app)
