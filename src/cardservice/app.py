@@ -49,6 +49,7 @@ from cardservice.openapi import build_openapi
 from cardservice.openapi_sdk import operation_id
 from cardservice.operator.acs_routes import router as acs_router
 from cardservice.operator.audit_routes import router as operator_audit_router
+from cardservice.operator.books_routes import router as operator_books_router
 from cardservice.operator.routes import router as operator_router
 from cardservice.outbound import Outbound
 from cardservice.payments.routes import router as payments_router
@@ -177,6 +178,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         webhooks_router,
         operator_router,
         operator_audit_router,
+        operator_books_router,
         programs_router,
         acs_router,
         operator_topups_router,
