@@ -8,10 +8,10 @@ import httpx
 from fastapi import FastAPI
 from sqlalchemy import select
 
+from cardservice.encoding import dumps
 from cardservice.models import Bin
 from cardservice.models.base import utcnow
 from cardservice.transactions.program_rules import expiry_after
-from cardservice.web import dumps
 from tests.factories import (
     ISSUED_SECRETS,
     Caller,

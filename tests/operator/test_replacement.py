@@ -11,8 +11,8 @@ import httpx
 from fastapi import FastAPI
 from sqlalchemy import select, text
 
+from cardservice.encoding import dumps
 from cardservice.models import Card, Posting
-from cardservice.web import dumps
 from tests.factories import (
     Caller,
     around,

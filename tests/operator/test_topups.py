@@ -11,9 +11,9 @@ import httpx
 from fastapi import FastAPI
 from sqlalchemy import text
 
+from cardservice.encoding import dumps
 from cardservice.models.base import utcnow
 from cardservice.topups.service import sweep_expired_topups
-from cardservice.web import dumps
 from tests.factories import (
     Caller,
     around,

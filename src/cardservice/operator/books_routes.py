@@ -79,7 +79,7 @@ def _day(text: str) -> date:
     openapi_extra=OPERATOR_KEY,
     summary="Every ledger account class per currency at an instant (each currency sums to 0)",
 )
-async def balances(
+async def get_operator_balances(
     _operator: Reports,
     db: Db,
     as_of: Annotated[str | None, Query(description="ISO 8601 instant; default now")] = None,
@@ -93,7 +93,7 @@ async def balances(
     openapi_extra=OPERATOR_KEY,
     summary="A UTC day's settlement with the card network, per currency",
 )
-async def settlement(
+async def get_settlement_report(
     _operator: Reports,
     db: Db,
     day: Annotated[str, Query(alias="date", description="a UTC day, YYYY-MM-DD")],
