@@ -37,6 +37,9 @@ TEST_CVK = (
     "0123456789ABCDEFFEDCBA9876543210"  # the published example's key (tests/cards/test_cvv2.py)
 )
 USER_TABLES = [
+    "operator_requests",
+    "topups",
+    "operator_keys",
     "network_messages",
     "audit_log",
     "webhook_attempts",
@@ -63,6 +66,7 @@ USER_TABLES = [
     "mfa_codes",
     "api_tokens",
     "users",
+    "programs",
     "teams",
 ]
 

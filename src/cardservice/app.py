@@ -52,12 +52,20 @@ from cardservice.middleware import RequestContextMiddleware
 from cardservice.network.listener import running_listener
 from cardservice.openapi import build_openapi
 from cardservice.openapi_sdk import operation_id
+from cardservice.operator.acs_routes import router as acs_router
+from cardservice.operator.audit_routes import router as operator_audit_router
+from cardservice.operator.books_routes import router as operator_books_router
+from cardservice.operator.routes import router as operator_router
 from cardservice.outbound import Outbound
 from cardservice.payments.routes import router as payments_router
+from cardservice.programs.routes import router as programs_router
 from cardservice.ratelimit import RateLimiter
 from cardservice.sandbox.routes import router as sandbox_router
 from cardservice.security import CardCipher
 from cardservice.statements.routes import router as statements_router
+from cardservice.topups import service as topups
+from cardservice.topups.routes import operator_router as operator_topups_router
+from cardservice.topups.routes import router as topups_router
 from cardservice.tracing import tracing_for
 from cardservice.transactions import expiry
 from cardservice.transactions.routes import router as transactions_router
@@ -136,6 +144,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     configure_logging(settings.log_level, settings.log_format)
     outbox.register()
     expiry.register()
+    topups.register()  # the unpaid top-ups' sweep (API.md §15)
     app = FastAPIOffline(  # /docs with Swagger UI's assets from the installed package
         title="cardservice",
         version=__version__,
@@ -176,6 +185,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         payments_router,
         events_router,
         webhooks_router,
+        operator_router,
+        operator_audit_router,
+        operator_books_router,
+        programs_router,
+        acs_router,
+        operator_topups_router,
+        topups_router,
         dashboard_signin.router,
         dashboard_pages.router,
         dashboard_buy.router,  # /app/cards/new before /app/cards/{cardUuid}

@@ -10,20 +10,26 @@ import sys
 import uuid
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
 
 from cardservice.config import Settings
-from cardservice.errors import ServiceError
+from cardservice.errors import ServiceError, ValidationFailed
 from cardservice.events import outbox
 from cardservice.keys import commands as key_commands
 from cardservice.ledger import commands as ledger_commands
 from cardservice.logs import configure_logging
 from cardservice.network import commands as network_commands
 from cardservice.network.commands import SimulationFailed
+from cardservice.operator import commands as operator_commands
 from cardservice.sandbox import commands as simulate_commands
 from cardservice.sql import Tx
+from cardservice.topups import commands as topup_commands
+from cardservice.topups import service as topups
 from cardservice.transactions import expiry
 
+ModelT = TypeVar("ModelT", bound=BaseModel)
 Handler = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, str | None]]
 DURATION = re.compile(r"^(\d+)([smhd])$")
 UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -56,6 +62,16 @@ async def in_unit(settings: Settings, work: Callable[[Tx], Awaitable[str]]) -> s
         return await db.transact(work)
     finally:
         await db.dispose()
+
+
+def _request(model: type[ModelT], **fields: Any) -> ModelT:
+    """The operator API's request model, from the command's arguments (422 → one line)."""
+    from cardservice.web import validation_errors
+
+    try:
+        return model.model_validate({k: v for k, v in fields.items() if v is not None})
+    except ValidationError as exc:
+        raise ValidationFailed(errors=validation_errors(exc)) from None
 
 
 def run_server(args: argparse.Namespace, settings: Settings) -> None:
@@ -123,46 +139,59 @@ async def cmd_db_upgrade(_args: argparse.Namespace, settings: Settings) -> None:
 
 
 async def cmd_users_create(args: argparse.Namespace, settings: Settings) -> str | None:
-    from cardservice.users.service import create_user
+    from cardservice.operator.audit import CLI
+    from cardservice.operator.schemas import CreateUserRequest
+    from cardservice.operator.service import onboard_user
+
+    body = _request(
+        CreateUserRequest, email=args.email, name=args.name, team=args.team, role=args.role
+    )
 
     async def work(tx: Tx) -> str:
-        return str(await create_user(tx, args.email, args.name, args.team, args.role))
+        return str((await onboard_user(tx, CLI, body))["uuid"])
 
     return await in_unit(settings, work)
 
 
 async def cmd_accounts_create(args: argparse.Namespace, settings: Settings) -> str | None:
-    from cardservice.accounts.service import create_account
+    from cardservice.operator.audit import CLI
+    from cardservice.operator.funding import open_account
+    from cardservice.operator.schemas import CreateAccountRequest
     from cardservice.users.service import user_by_email
 
     async def work(tx: Tx) -> str:
         user = await user_by_email(tx, args.email)
-        return str(await create_account(tx, user, args.name, args.currency, args.type))
+        body = _request(
+            CreateAccountRequest,
+            user_uuid=str(user), name=args.name, currency=args.currency, type=args.type,
+        )  # fmt: skip
+        return str((await open_account(tx, CLI, body))["uuid"])
 
     return await in_unit(settings, work)
 
 
 async def cmd_accounts_set_status(args: argparse.Namespace, settings: Settings) -> str | None:
-    from cardservice.accounts.service import set_account_status
+    from cardservice.operator.audit import CLI
+    from cardservice.operator.funding import change_account_status
 
     account = parse_uuid(args.account_uuid)
 
     async def work(tx: Tx) -> str:
-        return await set_account_status(tx, account, args.status)
+        return str((await change_account_status(tx, CLI, account, args.status))["status"])
 
     return await in_unit(settings, work)
 
 
 async def cmd_tokens_issue(args: argparse.Namespace, settings: Settings) -> str | None:
-    from cardservice.auth.credentials import issue_token
+    from cardservice.operator.audit import CLI
+    from cardservice.operator.service import issue_user_token
     from cardservice.users.service import user_by_email
 
     expires = parse_duration(args.expires_in) if args.expires_in else None
 
     async def work(tx: Tx) -> str:
-        _token, plaintext = await issue_token(
-            tx, await user_by_email(tx, args.email), args.name, expires
-        )
+        user = await user_by_email(tx, args.email)
+        plaintext, _expires_at = await issue_user_token(tx, CLI, user, args.name, expires)
         return plaintext
 
     return await in_unit(settings, work)
@@ -260,14 +289,17 @@ async def cmd_keys_rotate(args: argparse.Namespace, settings: Settings) -> str:
 
 
 async def cmd_dashboard_link(args: argparse.Namespace, settings: Settings) -> str:
-    from cardservice.dashboard.sessions import create_sign_in_link
+    from cardservice.operator.audit import CLI
+    from cardservice.operator.service import sign_in_link
+    from cardservice.users.service import user_by_email
 
     async def work(tx: Tx) -> str:
-        secret, _expires = await create_sign_in_link(tx, args.email)
-        return secret
+        url, _expires = await sign_in_link(
+            tx, CLI, await user_by_email(tx, args.email), args.base_url
+        )
+        return url
 
-    secret = await in_unit(settings, work)
-    return f"{args.base_url.rstrip('/')}/app/login?link={secret}"
+    return await in_unit(settings, work)
 
 
 async def cmd_openapi(_args: argparse.Namespace, settings: Settings) -> str:
@@ -403,6 +435,8 @@ def _parser() -> argparse.ArgumentParser:
     simulate_commands.register(sub)
     ledger_commands.register(sub)
     network_commands.register(sub)
+    operator_commands.register(sub)
+    topup_commands.register(sub)
     return parser
 
 
@@ -414,6 +448,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     configure_logging(settings.log_level, settings.log_format)
     outbox.register()
     expiry.register()
+    topups.register()  # the unpaid top-ups' sweep (API.md §15)
     handler: Handler | None = args.handler
     try:
         if handler is None:

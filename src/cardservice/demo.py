@@ -5,7 +5,9 @@ fuel, expired hold), and the owner's two latest settled purchases disputed (one 
 one won).
 
 Idempotent: the data is created once; every run prints the demo owner's bearer token, the one
-kept in `<var_dir>/demo-token` while it is valid, else a new one (demo_token.py).
+kept in `<var_dir>/demo-token` while it is valid, else a new one (demo_token.py). Users,
+accounts and their funding are made by the operator API's services (cardservice.operator),
+as an operator would make them.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from cardservice.accounts.service import create_account
 from cardservice.cards.changes import change_card
 from cardservice.cards.purchase import buy_cards
 from cardservice.cards.schemas import BuyCardsRequest, CardChangeRequest, SpendingControls
@@ -25,16 +26,17 @@ from cardservice.db import Database
 from cardservice.demo_holds import network_shapes
 from cardservice.demo_token import demo_token, keep, read_kept, token_path
 from cardservice.disputes.service import open_dispute, resolve_dispute
-from cardservice.ledger.money import to_minor
 from cardservice.models.base import utcnow
+from cardservice.operator.audit import CLI
+from cardservice.operator.funding import move_money_in, open_account
+from cardservice.operator.schemas import CreateAccountRequest, CreateUserRequest, MoneyRequest
+from cardservice.operator.service import onboard_user
 from cardservice.progress import Report
 from cardservice.security import CardCipher
 from cardservice.sql import Tx, as_uuid, text_uuid
 from cardservice.transactions import lifecycle
-from cardservice.transactions.deposits import deposit
 from cardservice.transactions.engine import Authorization, authorize
 from cardservice.transactions.three_ds import issue_code
-from cardservice.users.service import create_user
 
 DEMO_EMAIL = "demo@cardservice.example"
 DEMO_SEED = 20260319
@@ -77,17 +79,38 @@ async def _bin_for(tx: Tx, currency: str) -> str:
     return str(text_uuid(found))
 
 
+async def _onboard(tx: Tx, email: str, name: str, role: str) -> uuid.UUID:
+    """A demo user, onboarded as the operator API onboards one."""
+    body = CreateUserRequest(email=email, name=name, team=DEMO_TEAM, role=role)  # type: ignore[arg-type]
+    user = as_uuid((await onboard_user(tx, CLI, body))["uuid"])
+    assert user is not None
+    return user
+
+
+async def _fund(
+    tx: Tx, user: uuid.UUID, name: str, currency: str, type_: str, funds: Decimal
+) -> uuid.UUID:
+    """An account opened and credited as the operator API does it."""
+    body = CreateAccountRequest(user_uuid=str(user), name=name, currency=currency, type=type_)
+    account = as_uuid((await open_account(tx, CLI, body))["uuid"])
+    assert account is not None
+    credit = MoneyRequest(
+        amount=funds, external_id=f"demo-funding-{account}", description="Initial funding"
+    )
+    await move_money_in(tx, CLI, "credit", account, credit)
+    return account
+
+
 async def _populate(tx: Tx, cipher: CardCipher, report: Report) -> uuid.UUID:
-    owner = await create_user(tx, DEMO_EMAIL, "Dana Demo", DEMO_TEAM, "owner")
-    member = await create_user(tx, "sam@cardservice.example", "Sam Member", DEMO_TEAM, "member")
+    owner = await _onboard(tx, DEMO_EMAIL, "Dana Demo", "owner")
+    member = await _onboard(tx, "sam@cardservice.example", "Sam Member", "member")
     plan = [
         (owner, "Main USD", "USD", "main", Decimal("25000"), 4),
         (owner, "Ads budget EUR", "EUR", "budget", Decimal("12000"), 3),
         (member, "Team travel", "USD", "team", Decimal("5000"), 2),
     ]
     for user, name, currency, type_, funds, cards in plan:
-        account = await create_account(tx, user, name, currency, type_)
-        await deposit(tx, user, account, to_minor(funds), "Initial funding")
+        account = await _fund(tx, user, name, currency, type_, funds)
         body = BuyCardsRequest.model_validate(
             {
                 "account_uuid": str(account),

@@ -175,6 +175,8 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
     schema.setdefault("components", {})["securitySchemes"] = {
         "bearerAuth": {"type": "http", "scheme": "bearer"},
         "mfaCode": {"type": "apiKey", "in": "query", "name": "_code"},
+        # the program operator's keys, `csk_…`, on /operator/* and /network/* (API.md §15)
+        "operatorKey": {"type": "http", "scheme": "bearer", "bearerFormat": "csk_"},
     }
     _add_body_models(schema)
     _add_errors(schema)

@@ -11,6 +11,7 @@ from fastapi import FastAPI
 
 from cardservice.auth.credentials import revoke_token
 from tests.factories import Caller, make_mfa_code, make_user
+from tests.operator.helpers import operator_key
 
 SAMPLE = {"slug": "crypto"}
 
@@ -24,6 +25,10 @@ def _path(template: str) -> str:
         "eventUuid",
         "endpointUuid",
         "disputeUuid",
+        "userUuid",
+        "accountUuid",
+        "topupUuid",
+        "programUuid",
     ):
         template = template.replace("{" + name + "}", str(uuid.uuid4()))
     return template.replace("{slug}", SAMPLE["slug"])
@@ -53,12 +58,16 @@ async def test_every_operation_answers_each_credential(
     expired = await make_user(app, expires_in=timedelta(seconds=-1))
     revoked: Caller = await make_user(app)
     await app.state.db.transact(lambda tx: revoke_token(tx, revoked.token[:11]))
+    key = await operator_key(app)
     operations = await _operations(client)
     assert len(operations) >= 30
     for method, path, security in operations:
         schemes = {name for requirement in security for name in requirement}
         if not schemes:  # public: credentials are ignored
             assert await _call(client, method, path) not in (401, 403), path
+            continue
+        if schemes == {"operatorKey"}:  # API.md §15: a cardholder's credentials are refused
+            await _operator_route(client, method, path, user, code, key)
             continue
         for headers in ({}, {"Authorization": "Bearer cs_wrong"}, expired.headers, revoked.headers):
             assert await _call(client, method, path, headers=headers) == 401, (
@@ -70,3 +79,16 @@ async def test_every_operation_answers_each_credential(
         assert with_bearer not in (401, 403), (method, path)
         with_code = await _call(client, method, path, params={"_code": code})
         assert with_code == (403 if schemes == {"bearerAuth"} else with_bearer), (method, path)
+
+
+async def _operator_route(
+    client: httpx.AsyncClient, method: str, path: str, user: Caller, code: str, key: str
+) -> None:
+    """An operator route: 401 without valid credentials, 403 with a cardholder's token or
+    code, neither with an operator key."""
+    for headers in ({}, {"Authorization": "Bearer csk_wrong"}, {"Authorization": "Bearer cs_x"}):
+        assert await _call(client, method, path, headers=headers) == 401, (method, path, headers)
+    assert await _call(client, method, path, headers=user.headers) == 403, (method, path)
+    assert await _call(client, method, path, params={"_code": code}) == 403, (method, path)
+    with_key = await _call(client, method, path, headers={"Authorization": f"Bearer {key}"})
+    assert with_key not in (401, 403), (method, path)

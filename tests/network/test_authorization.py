@@ -270,3 +270,40 @@ async def test_the_dashboard_shows_the_network_data(
     page = (await client.get("/app/transactions", params={"type": "card_purchase"})).text
     assert f"STAN {fields[11]}" in page and f"auth {answer.fields[38]}" in page
     assert "terminal TERM0001" in page and card.pan not in page
+
+
+async def test_a_card_replaced_as_lost_answers_41_and_as_stolen_43(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    """API.md §14/§15: a card closed by its replacement as lost or stolen answers 41 / 43; the
+    declined purchase keeps `card_closed`; a card closed otherwise still answers 46."""
+    user, card = await issue_card(app, client)
+    lost = await client.post(
+        f"/card/{card.uuid}/replace", headers=user.headers, json={"reason": "lost"}
+    )
+    assert lost.status_code == 201, lost.text
+    answer = await network.client.request(
+        "0100", messages.authorization(card.pan, card.expiry, 100, *network.key())
+    )
+    assert answer.mti == "0110" and answer.fields[39] == "41"
+    declined = [t for t in await _transactions(app) if t.status == "declined"]
+    assert [t.error_slug for t in declined] == ["card_closed"]
+    user2, stolen_card = await issue_card(app, client)
+    stolen = await client.post(
+        f"/card/{stolen_card.uuid}/replace", headers=user2.headers, json={"reason": "stolen"}
+    )
+    assert stolen.status_code == 201, stolen.text
+    answer = await network.client.request(
+        "0100", messages.authorization(stolen_card.pan, stolen_card.expiry, 100, *network.key())
+    )
+    assert answer.fields[39] == "43"
+    user3, damaged_card = await issue_card(app, client)
+    damaged = await client.post(
+        f"/card/{damaged_card.uuid}/replace", headers=user3.headers, json={"reason": "damaged"}
+    )
+    assert damaged.status_code == 201, damaged.text
+    answer = await network.client.request(
+        "0100", messages.authorization(damaged_card.pan, damaged_card.expiry, 100, *network.key())
+    )
+    assert answer.fields[39] == "46"
+    await assert_ledger_consistent(app)

@@ -183,6 +183,8 @@ async def _setup(
             )
             cards += [c["uuid"] for c in bought.json()["data"]["cards"]]
     headers["bin"] = bin_uuid
+    # the program operator's key (API.md §15): credits, debits, top-up confirmations
+    headers["operator"] = cli("operator-keys", "create", "--name", "run", "--scopes", "funding")
     return headers, accounts, cards
 
 
@@ -201,8 +203,13 @@ async def _client(
     async with httpx.AsyncClient(headers=auth, timeout=10) as client:
         while running():
             account = accounts[0] if rng.random() < 0.6 else rng.choice(accounts)  # one hot account
-            op = rng.choice(["buy", "authorize", "authorize", "refund", "deposit", "dispute"])
+            op = rng.choice(
+                ["buy", "authorize", "authorize", "refund", "deposit", "dispute", "operator"]
+            )
             figures.attempted += 1
+            if op == "operator":  # a credit, a debit, a top-up confirmed, or a replacement
+                await _operate(client, server, headers, account, cards, figures, rng)
+                continue
             if op == "buy":
                 await _buy(client, server, headers["bin"], account, figures, rng)
                 continue
@@ -241,6 +248,47 @@ async def _client(
                     base = f"{server.base}/sandbox/transactions/{txn['uuid']}"
                     if await _capture(client, base, txn, figures, rng):
                         settled.append(txn["uuid"])
+
+
+async def _operate(
+    client: httpx.AsyncClient,
+    server: Server,
+    headers: dict[str, str],
+    account: str,
+    cards: list[str],
+    figures: Figures,
+    rng: random.Random,
+) -> None:
+    """One of the operator's moves (API.md §15); a replacement takes the old card's place in
+    the clients' shared list."""
+    operator = {"Authorization": f"Bearer {headers['operator']}"}
+    kind = rng.choice(["credit", "debit", "topup", "replace"])
+    external_id = f"run-{kind}-{uuid.uuid4().hex[:12]}"
+    amount = {"amount": rng.randint(1, 40), "external_id": external_id}
+    try:
+        if kind in ("credit", "debit"):
+            path = f"{server.base}/operator/accounts/{account}/{kind}s"
+            _count(figures, await client.post(path, json=amount, headers=operator))
+            if rng.random() < 0.3:  # a retry after a timeout: the same transaction, once
+                _count(figures, await client.post(path, json=amount, headers=operator))
+        elif kind == "topup":
+            ask = {"account_uuid": account, "method": "card", "currency": "USD", "amount": 20}
+            asked = await client.post(f"{server.base}/topups", json=ask)
+            _count(figures, asked)
+            if asked.status_code == 201:
+                confirm = f"{server.base}/operator/topups/{asked.json()['data']['uuid']}/confirm"
+                done = await client.post(confirm, json={"received_amount": 20}, headers=operator)
+                _count(figures, done)
+        else:
+            index = rng.randrange(len(cards))
+            path = f"{server.base}/card/{cards[index]}/replace"
+            replaced = await client.post(path, json={"reason": "damaged"})
+            _count(figures, replaced)
+            if replaced.status_code == 201:
+                cards[index] = replaced.json()["data"]["uuid"]
+    except httpx.TransportError:
+        figures.interrupted += 1
+        await asyncio.sleep(0.2)
 
 
 async def _capture(
@@ -385,6 +433,7 @@ async def _books(url: str) -> dict[str, int]:
             SELECT
               (SELECT COALESCE(SUM(balance), 0) FROM accounts) + (SELECT COALESCE(SUM(balance), 0) FROM cards) AS held,
               (SELECT COALESCE(SUM(amount), 0) FROM transactions WHERE type = 'deposit') AS deposits,
+              (SELECT COALESCE(SUM(amount), 0) FROM transactions WHERE type = 'withdrawal') AS withdrawals,
               (SELECT COALESCE(SUM(fee), 0) FROM transactions WHERE status <> 'reversed') AS fees,
               (SELECT COALESCE(SUM(amount), 0) FROM transactions
                  WHERE type = 'card_purchase' AND status IN ('pending', 'completed', 'refunded')) AS spent,
@@ -472,7 +521,12 @@ async def bank_run(
 def verify(figures: Figures, books: dict[str, int]) -> int:
     """Assert the books balance; returns the cents lost (0)."""
     expected = (
-        books["deposits"] - books["fees"] - books["spent"] + books["refunded"] + books["credited"]
+        books["deposits"]
+        - books["withdrawals"]
+        - books["fees"]
+        - books["spent"]
+        + books["refunded"]
+        + books["credited"]
     )
     lost = expected - books["held"]
     assert lost == 0, f"{lost} cents unaccounted for: {books}"

@@ -191,14 +191,15 @@ async def prune_credentials(tx: Tx, now: datetime, user_uuid: uuid.UUID | None =
 BEARER_CALLER_SQL = """
 SELECT u.uuid, u.team_uuid, u.role, t.expires_at, t.uuid AS token_uuid
 FROM api_tokens t JOIN users u ON u.uuid = t.user_uuid
-WHERE t.token_hash = $1 AND t.revoked_at IS NULL
+WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND u.status = 'active'
 """
+# A suspended user's tokens and codes are refused (API.md §15).
 # A code minted by a token lives only while that token does (not revoked, not expired).
 MFA_CALLER_SQL = """
 SELECT u.uuid, u.team_uuid, u.role, m.expires_at
 FROM mfa_codes m JOIN users u ON u.uuid = m.user_uuid
 LEFT JOIN api_tokens t ON t.uuid = m.token_uuid
-WHERE m.code_hash = $1 AND m.revoked_at IS NULL AND m.expires_at > $2
+WHERE m.code_hash = $1 AND m.revoked_at IS NULL AND m.expires_at > $2 AND u.status = 'active'
   AND (m.token_uuid IS NULL
        OR (t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > $2)))
 """

@@ -45,7 +45,7 @@ async def _resolve(request: Request, *, bearer_only: bool) -> Principal:
     token, code = _bearer(request), request.query_params.get("_code")
     if token is None and code is None:
         raise Unauthenticated()
-    principal = await _lookup(request, token, code)
+    principal = await lookup_cardholder(request, token, code)
     if principal is None:
         verdict = await count_failed_attempt(request)
         if not verdict.allowed:
@@ -60,7 +60,9 @@ async def _resolve(request: Request, *, bearer_only: bool) -> Principal:
     return principal
 
 
-async def _lookup(request: Request, token: str | None, code: str | None) -> Principal | None:
+async def lookup_cardholder(
+    request: Request, token: str | None, code: str | None
+) -> Principal | None:
     """The caller of the bearer token, else of the MFA code; None when neither is valid."""
     reader = request.app.state.db.reader
     principal: Principal | None = None

@@ -32,9 +32,8 @@ from cardservice.models.base import table_of, utcnow
 from cardservice.security import CardCipher
 from cardservice.sql import Row, Tx, as_uuid, insert_sql, row_args
 from cardservice.transactions.locks import lock_account
+from cardservice.transactions.program_rules import BinNotAllowed, bin_allowed, expiry_after
 from cardservice.transactions.rows import insert_transactions, transaction_row
-
-CARD_VALIDITY_YEARS = 3
 
 
 class BinUnavailable(RuleViolation):
@@ -117,6 +116,8 @@ class _Context:
     bin: Row | None  # bin, brand, currency, status
     last_sort_order: int
     overrides: set[tuple[str, str, int]]
+    program_bins: str | None  # the user's program's BINs (JSON), None outside a program
+    validity_months: int | None
 
 
 async def _context(tx: Tx, user_uuid: uuid.UUID, bin_uuid: uuid.UUID) -> _Context:
@@ -135,6 +136,8 @@ async def _context(tx: Tx, user_uuid: uuid.UUID, bin_uuid: uuid.UUID) -> _Contex
             for r in rows
             if r["fee_slug"] is not None
         },
+        program_bins=first["program_bins"],
+        validity_months=first["card_validity_months"],
     )
 
 
@@ -180,7 +183,9 @@ def _new_card(
     body: BuyCardsRequest,
     sort_order: int,
     now: datetime,
+    validity_months: int | None = None,
 ) -> dict[str, Any]:
+    expiry_month, expiry_year = expiry_after(now, validity_months)
     card: dict[str, Any] = {
         "uuid": uuid.uuid4(),
         "user_uuid": user_uuid,
@@ -189,8 +194,8 @@ def _new_card(
         "bin": bin_row["bin"],
         "brand": bin_row["brand"],
         "currency": bin_row["currency"],
-        "expiry_month": now.month,
-        "expiry_year": now.year + CARD_VALIDITY_YEARS,
+        "expiry_month": expiry_month,
+        "expiry_year": expiry_year,
         "balance": 0,  # the journal entry moves the start balance in
         "status": "active",
         "is_favorite": False,
@@ -206,6 +211,9 @@ def _new_card(
         "locked_merchant": None,
         "created_at": now,
         "updated_at": now,
+        "closed_reason": None,
+        "replaces": None,
+        "replaced_by": None,
     }
     _draw_number(cipher, bin_row["bin"], card)
     return card
@@ -243,6 +251,8 @@ async def buy_cards(
     bin_row = context.bin
     if bin_row is None:
         raise NotFound("BIN not found.")
+    if not bin_allowed(context.program_bins, bin_uuid):
+        raise BinNotAllowed()
     price = price_of(with_overrides(await default_plan(tx), context.overrides), body)
     _refuse_if_broken(account, bin_row, price)
     now = utcnow()
@@ -258,6 +268,7 @@ async def buy_cards(
             body,
             context.last_sort_order + 1 + i,
             now,
+            context.validity_months,
         )
         for i in range(body.cards_count)
     ]

@@ -162,9 +162,11 @@ CONTEXT = """
 SELECT u.name,
        (SELECT max(sort_order) FROM cards WHERE user_uuid = $1) AS last_sort,
        b.uuid AS bin_uuid, b.bin, b.brand, b.currency, b.status,
-       o.slug AS fee_slug, o.kind AS fee_kind, o.value AS fee_value
+       o.slug AS fee_slug, o.kind AS fee_kind, o.value AS fee_value,
+       p.bin_uuids AS program_bins, p.card_validity_months
 FROM users u LEFT JOIN bins b ON b.uuid = $2
              LEFT JOIN user_fee_overrides o ON o.user_uuid = u.uuid
+             LEFT JOIN programs p ON p.uuid = u.program_uuid
 WHERE u.uuid = $1"""
 
 
@@ -191,3 +193,26 @@ async def sample_of_numbers(reader: Reader, limit: int) -> Sequence[Row]:
     return await reader.rows(
         "SELECT pan_ciphertext, pan_fingerprint FROM cards ORDER BY uuid LIMIT $1", limit
     )
+
+
+_VALIDITY = (
+    "SELECT p.card_validity_months FROM users u JOIN programs p ON p.uuid = u.program_uuid"
+    " WHERE u.uuid = $1"
+)
+_CLOSE_REPLACED = (
+    "UPDATE cards SET status = 'closed', closed_reason = $2, replaced_by = $3, updated_at = $4"
+    " WHERE uuid = $1"
+)
+
+
+async def program_validity(tx: Tx, user_uuid: uuid.UUID) -> int | None:
+    """The card validity (months) of the user's program; None outside a program."""
+    value = await tx.value(_VALIDITY, user_uuid)
+    return None if value is None else int(value)
+
+
+async def close_replaced(
+    tx: Tx, card_uuid: uuid.UUID, reason: str, replaced_by: uuid.UUID, now: datetime
+) -> None:
+    """Close a replaced card (`lost`, `stolen`, …), naming its replacement (API.md §15)."""
+    await tx.execute(_CLOSE_REPLACED, card_uuid, reason, replaced_by, now)

@@ -11,6 +11,7 @@ from fastapi.responses import Response
 from cardservice.auth.dependencies import CallerA, CallerB, count_failed_attempt
 from cardservice.cards import purchase, reveal, service
 from cardservice.cards.changes import change_card
+from cardservice.cards.replacement import replace_card
 from cardservice.cards.schemas import (
     BuyCardsRequest,
     BuyCardsResult,
@@ -19,6 +20,7 @@ from cardservice.cards.schemas import (
     CardList,
     CardRecord,
     FavoriteRequest,
+    ReplaceCardRequest,
     RevealRequest,
     SortRequest,
 )
@@ -180,3 +182,24 @@ async def reveal_card(
             raise RateLimited(verdict.retry_after) from None
         raise
     return ok(details.model_dump(), headers=NO_STORE)
+
+
+@router.post(
+    "/card/{cardUuid:uuid36}/replace",
+    status_code=201,
+    response_model=Envelope[CardRecord],
+    openapi_extra={**BEARER_OR_MFA, **body_schema(ReplaceCardRequest)},
+    summary="Replace a card: a new number, the same settings and balance",
+)
+async def replace(
+    request: Request,
+    caller: CallerA,
+    db: Db,
+    card_uuid: Annotated[str, Path(alias="cardUuid", pattern=UUID_PATTERN)],
+) -> JSONResponse:
+    body = await read_json(request, ReplaceCardRequest)
+    cipher, card, now = request.app.state.cipher, uuid.UUID(card_uuid), utcnow()
+    record = await db.transact(
+        lambda tx: replace_card(tx, cipher, caller.user_uuid, card, body.reason, now)
+    )
+    return ok(record, status_code=201)

@@ -87,6 +87,9 @@ class CardRecord(BaseModel):
         default=None,
         description="a merchant_locked card's merchant, once its first approval set it",
     )
+    closed_reason: Literal["lost", "stolen", "damaged", "expiring"] | None = None
+    replaces: UUID | None = None
+    replaced_by: UUID | None = None
 
 
 class CardList(BaseModel):
@@ -267,3 +270,9 @@ class CardChangeRequest(StrictRequest):
         if value is None:
             raise ValueError("omit the field instead of sending null")
         return value
+
+
+class ReplaceCardRequest(StrictRequest):
+    """POST /card/{cardUuid}/replace (API.md §15)."""
+
+    reason: Literal["lost", "stolen", "damaged", "expiring"]

@@ -32,6 +32,7 @@ VALUES ($1, $2, $3, $4, $5)
 USE_LINK = """
 UPDATE sign_in_links SET used_at = $1
 WHERE secret_hash = $2 AND used_at IS NULL AND expires_at > $1
+  AND user_uuid IN (SELECT uuid FROM users WHERE status = 'active')
 RETURNING user_uuid
 """
 

@@ -18,6 +18,7 @@ from cardservice.models.ledger import (
     Posting,
 )
 from cardservice.models.network_message import NetworkMessage
+from cardservice.models.operator import OperatorKey, OperatorRequest, Program, Topup
 from cardservice.models.reference import (
     Bin,
     DictionaryEntry,
@@ -55,12 +56,16 @@ __all__ = [
     "LedgerHolderDay",
     "MfaCode",
     "NetworkMessage",
+    "OperatorKey",
+    "OperatorRequest",
     "PaymentCurrency",
     "PaymentMethod",
     "Posting",
+    "Program",
     "SignInLink",
     "Team",
     "ThreeDsCode",
+    "Topup",
     "Transaction",
     "TransactionTag",
     "User",

@@ -67,3 +67,8 @@ class Card(UuidPk, Timestamps, Base):
     locked_merchant: Mapped[str | None] = mapped_column(
         String(120), doc="a merchant_locked card's merchant (id or name); NULL until locked"
     )
+    closed_reason: Mapped[str | None] = mapped_column(
+        String(16), doc="a replaced card's reason: lost | stolen | damaged | expiring"
+    )
+    replaces: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("cards.uuid"))
+    replaced_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("cards.uuid"))

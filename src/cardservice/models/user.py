@@ -20,10 +20,17 @@ class Team(UuidPk, Base):
 
 class User(UuidPk, Base):
     __tablename__ = "users"
-    __table_args__ = (CheckConstraint("role IS NULL OR role IN ('owner', 'member')", name="role"),)
+    __table_args__ = (
+        CheckConstraint("role IS NULL OR role IN ('owner', 'member')", name="role"),
+        CheckConstraint("status IN ('active', 'suspended')", name="status"),
+    )
 
     email: Mapped[str] = mapped_column(String(254), unique=True)
     name: Mapped[str] = mapped_column(String(120))
     team_uuid: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("teams.uuid"), index=True)
     role: Mapped[str | None] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    status: Mapped[str] = mapped_column(
+        String(16), default="active", doc="suspended: every credential refused (API.md §15)"
+    )
+    program_uuid: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("programs.uuid"))

@@ -99,7 +99,8 @@ async def _answered(
 ) -> Answer:
     """The answer of a recorded authorization, written with its key. An original a reversal
     was waiting for is answered as usual and released at once (shrunk, for a partial one)."""
-    code = code_of(row)
+    closed = row.get("error_slug") == "card_closed"
+    code = code_of(row, await repository.closed_reason(tx, card.card_uuid) if closed else None)
     if waiting is not None and code == APPROVED:
         stays = waiting.answer.get("stays")
         if isinstance(stays, int) and stays > 0:

@@ -24,6 +24,7 @@ _CARD_AND_KEY = (
     " AND m.transmitted = $4 AND m.mti_class = $5"
 )
 _CARD_BALANCE = "SELECT balance, currency FROM cards WHERE uuid = $1"
+_CLOSED_REASON = "SELECT closed_reason FROM cards WHERE uuid = $1"
 _TAG_NAMES = "SELECT slug, name FROM transaction_tags"
 _OWNER = "SELECT user_uuid FROM transactions WHERE uuid = $1"
 _KEY = "acquirer_id = $1 AND stan = $2 AND transmitted = $3 AND mti_class = $4"
@@ -119,6 +120,12 @@ async def card_balance(tx: Tx, card_uuid: uuid.UUID) -> Row:
     row = await tx.row(_CARD_BALANCE, card_uuid)
     assert row is not None, "a card is never deleted"
     return row
+
+
+async def closed_reason(tx: Tx, card_uuid: uuid.UUID) -> str | None:
+    """Why the card was closed (`lost`, `stolen`, … API.md §15); None when not said."""
+    value = await tx.value(_CLOSED_REASON, card_uuid)
+    return None if value is None else str(value)
 
 
 async def tag_names(reader: Reader) -> dict[str, str]:

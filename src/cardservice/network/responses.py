@@ -48,11 +48,17 @@ REFUSALS = {
 }
 
 
-def code_of(row: dict[str, Any]) -> str:
-    """An authorization's response code: `00` approved, else its decline reason's."""
+def code_of(row: dict[str, Any], closed_reason: str | None = None) -> str:
+    """An authorization's response code: `00` approved, else its decline reason's. A card
+    declined `card_closed` that was closed as lost or stolen (its `closed_reason`, API.md
+    §15) answers `41` / `43` (`card_lost` / `card_stolen`); the transaction keeps
+    `card_closed`, the slug API.md §5 gives a closed card."""
     if row["status"] != "declined":
         return APPROVED
-    return DECLINES.get(row["error_slug"], DO_NOT_HONOR)
+    slug = row["error_slug"]
+    if slug == "card_closed" and closed_reason in ("lost", "stolen"):
+        slug = f"card_{closed_reason}"
+    return DECLINES.get(slug, DO_NOT_HONOR)
 
 
 def response(request: Message, own: dict[str, str]) -> tuple[str, dict[int, str]]:

@@ -102,7 +102,7 @@ async def _run_authorization(args: argparse.Namespace, settings: Settings) -> st
     asked between two units of work (transactions/authorize.py), so it has a handler of its own."""
     db, cipher, http = Database(settings), CardCipher.from_settings(settings), Outbound()
     message = authorization_of(
-        args.card, args.amount, args.currency, args.merchant, vars(args), "cli"
+        args.card, args.amount, args.currency, args.merchant, vars(args), "sandbox"
     )
     try:
         user = await db.transact(lambda tx: user_by_email(tx, args.email))
@@ -122,12 +122,12 @@ async def _transition(args: argparse.Namespace, settings: Settings) -> str:
     try:
         user = await db.transact(lambda tx: user_by_email(tx, args.email))
         if args.step == "refund":
-            row = await refund_purchase(db, user, RefundMessage(purchase, args.amount, "cli"))
+            row = await refund_purchase(db, user, RefundMessage(purchase, args.amount, "sandbox"))
         elif args.step == "settle":
-            capture = CaptureMessage(purchase, args.amount, args.final, args.rate, "cli")
+            capture = CaptureMessage(purchase, args.amount, args.final, args.rate, "sandbox")
             row = await capture_purchase(db, user, capture)
         else:
-            row = await reverse_purchase(db, user, ReversalMessage(purchase, "cli"))
+            row = await reverse_purchase(db, user, ReversalMessage(purchase, "sandbox"))
     finally:
         await db.dispose()
     return str(row["status"])

@@ -5,14 +5,15 @@ Rules, in order (the first that fails declines with its error slug; docs/control
 2. the card is active (`card_frozen`, `card_closed`) and not expired (`card_expired`);
    its type allows it (a used single_use card: `card_closed`; a merchant_locked card at
    another merchant: `merchant_blocked`; transactions/card_types.py);
-3. its account is active (`account_inactive`);
+3. its account is active and its owner not suspended (`account_inactive`);
 4. the merchant tag is not blocked program-wide (`merchant_blocked`; a restricted tag
    passes but flags the transaction);
 5. the currency is the card's, or one the rate table converts to it (`currency_not_supported`);
    a foreign amount is converted at the table's rate, and the approval's fee gains the
    `card_fx` percent of the converted amount; every later rule sees the card's amount;
 6. the card's spending controls: tag and country (`merchant_blocked`), then the limits
-   (`limit_exceeded`; controls.py);
+   (`limit_exceeded`; controls.py); then its user's program's controls, the same way
+   (transactions/program_rules.py);
 7. a presented 3DS code is an unassigned code of the card (`invalid_3ds`);
 8. amount plus the `card_transaction` fee fits the card balance (`insufficient_funds`);
 9. the user's decision endpoint, when one is set (`do_not_honor`; authorize.py asks
@@ -67,6 +68,7 @@ from cardservice.sql import Row, Tx, as_uuid
 from cardservice.transactions import card_types, lifecycle
 from cardservice.transactions.controls import controls_of, limit_breached, merchant_refused
 from cardservice.transactions.locks import lock_card_account, lock_card_with_fees, overrides_in
+from cardservice.transactions.program_rules import program_refusal
 from cardservice.transactions.replenish import replenish_if_low
 from cardservice.transactions.repository import RAISE_HOLD, RATE, TAG_EXISTS
 from cardservice.transactions.rows import insert_transactions, transaction_row
@@ -145,7 +147,7 @@ def _refusal(
         return f"card_{card['status']}"
     if (card["expiry_year"], card["expiry_month"]) < (now.year, now.month):
         return "card_expired"
-    if account["status"] != "active":
+    if account["status"] != "active" or account["user_status"] != "active":  # §15 suspended
         return "account_inactive"
     if tag is not None and tag.restriction == "blocked":
         return "merchant_blocked"
@@ -224,6 +226,10 @@ async def decide(
         reason = await _card_type_refusal(tx, card, request)
     if reason is None:
         reason = await _controls_refusal(tx, card, request, amount, now)
+    if reason is None:  # the user's card program's controls, on top of the card's (§15)
+        reason = await program_refusal(
+            tx, user_uuid, request.card_uuid, request.tag, request.merchant_country, amount, now
+        )
     code = None
     if reason is None and request.three_ds_code is not None:
         code = await matching_code(tx, cipher, request.card_uuid, request.three_ds_code, now)

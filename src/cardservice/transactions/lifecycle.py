@@ -35,7 +35,7 @@ from cardservice.ledger.money import converted
 from cardservice.models.base import utcnow
 from cardservice.sql import Tx
 from cardservice.transactions import locks
-from cardservice.transactions.repository import CREDITED, SET_HOLD, SET_STATUS
+from cardservice.transactions.repository import CREDITED, SET_HOLD, SET_STATUS, successor
 from cardservice.transactions.rows import credit_row, insert_transactions
 
 
@@ -190,14 +190,13 @@ async def capture(
     paid = purchase["amount"] - released - taken.from_hold + taken.amount
     await _set_hold(tx, purchase, paid, captured, now or utcnow())
     currency = purchase["currency"]
+    card = await successor(tx, purchase["card_uuid"])  # a replaced card's: its replacement
     repaid = min(purchase.get("shortfall", 0), released)  # a stand-in's: receivables first
     await post_entry(
         tx,
         "card_purchase_captured",
         [
-            card_leg(
-                purchase["card_uuid"], currency, released - repaid + taken.from_hold - taken.amount
-            ),
+            card_leg(card, currency, released - repaid + taken.from_hold - taken.amount),
             book_leg(SystemBook.CARDHOLDER_RECEIVABLES, currency, repaid),
             book_leg(SystemBook.HOLDS, currency, -(taken.from_hold + released)),
             book_leg(SystemBook.MERCHANTS, currency, taken.amount),
@@ -215,7 +214,8 @@ async def settle(
 
 
 async def release(tx: Tx, purchase: dict[str, Any], now: datetime) -> None:
-    """Give a locked pending purchase's hold back to the card. Nothing captured yet: it is
+    """Give a locked pending purchase's hold back to the card (to its replacement when the
+    card was replaced, API.md §15). Nothing captured yet: it is
     reversed, its fee back too; after partial captures the captured part stands (the purchase
     is completed at what was captured, the fee kept)."""
     held = purchase["amount"] - purchase["captured_amount"]
@@ -225,13 +225,14 @@ async def release(tx: Tx, purchase: dict[str, Any], now: datetime) -> None:
         fee = 0
     else:
         await _set_status(tx, purchase, "reversed", now)
+    card = await successor(tx, purchase["card_uuid"])  # a replaced card's: its replacement
     # a stand-in's shortfall was never the card's: it goes back to the receivables book
     repaid = min(purchase.get("shortfall", 0), held + fee)
     await post_entry(
         tx,
         "card_purchase_reversed",
         [
-            card_leg(purchase["card_uuid"], currency, held + fee - repaid),
+            card_leg(card, currency, held + fee - repaid),
             book_leg(SystemBook.CARDHOLDER_RECEIVABLES, currency, repaid),
             book_leg(SystemBook.HOLDS, currency, -held),
             book_leg(SystemBook.FEES, currency, -fee),
@@ -271,12 +272,14 @@ async def refund(
     refunded = purchase["refunded_amount"] == purchase["amount"]
     await _set_status(tx, purchase, "refunded" if refunded else "completed", now)
     credit = credit_row(purchase, "card_refund", amount, "Refund", now) | (channel or {})
+    # a replaced card's refund goes to its replacement
+    credit["card_uuid"] = await successor(tx, purchase["card_uuid"])
     await insert_transactions(tx, [credit])
     await post_entry(
         tx,
         "card_refund",
         [
-            card_leg(purchase["card_uuid"], purchase["currency"], amount),
+            card_leg(credit["card_uuid"], purchase["currency"], amount),
             book_leg(SystemBook.MERCHANTS, purchase["currency"], -amount),
         ],
         reference=credit["uuid"],

@@ -21,10 +21,14 @@ from cardservice.transactions.records import TRANSACTION_FIELDS, transaction_col
 _ACCOUNT = """
 SELECT status, currency, balance FROM accounts WHERE uuid = $1 AND user_uuid = $2
 FOR NO KEY UPDATE"""
+# Parameters: $1 account (whoever's: an operator's move).
+_ANY_ACCOUNT = """
+SELECT user_uuid, currency, balance FROM accounts WHERE uuid = $1
+FOR NO KEY UPDATE"""
 # Parameters: $1 card, $2 user.
 _ACCOUNT_OF_CARD = """
-SELECT a.uuid, a.status, a.balance
-FROM cards c JOIN accounts a ON a.uuid = c.account_uuid
+SELECT a.uuid, a.status, a.balance, u.status AS user_status
+FROM cards c JOIN accounts a ON a.uuid = c.account_uuid JOIN users u ON u.uuid = c.user_uuid
 WHERE c.uuid = $1 AND c.user_uuid = $2
 FOR NO KEY UPDATE OF a"""
 # Parameters: $1 transaction, $2 user.
@@ -94,9 +98,16 @@ async def lock_account(tx: Tx, user_uuid: uuid.UUID, account_uuid: uuid.UUID) ->
     return await tx.row(_ACCOUNT, account_uuid, user_uuid)
 
 
+async def lock_any_account(tx: Tx, account_uuid: uuid.UUID) -> Row | None:
+    """Any user's account (user_uuid, currency, balance), locked; None if there is none
+    (the operator's debit, API.md §15)."""
+    return await tx.row(_ANY_ACCOUNT, account_uuid)
+
+
 async def lock_card_account(tx: Tx, user_uuid: uuid.UUID, card_uuid: uuid.UUID) -> Row | None:
     """The account (uuid, status, balance) of one of the user's cards, locked and read as it
-    is now; None when the card is not the user's. Only the account row is locked."""
+    is now, with the owner's `user_status` (API.md §15: a suspended user's cards decline);
+    None when the card is not the user's. Only the account row is locked."""
     return await tx.row(_ACCOUNT_OF_CARD, card_uuid, user_uuid)
 
 
@@ -118,6 +129,13 @@ async def lock_card(tx: Tx, card_uuid: uuid.UUID) -> Row | None:
     """The card (uuid, account_uuid, currency, status, balance), locked; its account's lock
     is the caller's, taken first."""
     return await tx.row(_CARD, card_uuid)
+
+
+async def lock_card_columns(tx: Tx, card_uuid: uuid.UUID, columns: Sequence[str]) -> Row | None:
+    """The card's named columns (ours, never the caller's), locked; its account's lock is the
+    caller's, taken first (a replacement reads the whole row, API.md §15)."""
+    sql = f"SELECT {', '.join(columns)} FROM cards WHERE uuid = $1 FOR NO KEY UPDATE"  # noqa: S608
+    return await tx.row(sql, card_uuid)
 
 
 async def lock_card_with_fees(

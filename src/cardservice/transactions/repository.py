@@ -5,6 +5,10 @@ reports.py (still to fold in here: docs/architecture.md, "The layers, checked").
 
 from __future__ import annotations
 
+import uuid
+
+from cardservice.sql import Tx, as_uuid
+
 # $1 card; $2, $3, $4: the first day of the day, week, month; $5: the earliest day needed.
 # `card_spend` is kept by the database from the card's purchases (migration 20261124_22).
 SPENT = """
@@ -82,3 +86,21 @@ SHRINK_HOLD = (
     "UPDATE transactions SET amount = $2, authorized_amount = $3, merchant_amount = $4,"
     " updated_at = $5 WHERE uuid = $1"
 )
+
+
+_SUCCESSOR = "SELECT replaced_by FROM cards WHERE uuid = $1"
+
+
+async def successor(tx: Tx, card_uuid: uuid.UUID) -> uuid.UUID:
+    """The card that money released for `card_uuid` goes to (API.md §15): itself, or the
+    card that replaced it (and whatever replaced that one in turn)."""
+    current = card_uuid
+    while (following := as_uuid(await tx.value(_SUCCESSOR, current))) is not None:
+        current = following
+    return current
+
+
+# A user's program's spending controls (JSON), or none. Parameters: $1 user.
+PROGRAM_CONTROLS = """
+SELECT p.spending_controls FROM users u JOIN programs p ON p.uuid = u.program_uuid
+WHERE u.uuid = $1"""

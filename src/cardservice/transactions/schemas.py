@@ -23,6 +23,8 @@ TransactionType = Literal[
     "deposit",
     "card_close",
     "dispute_credit",
+    "withdrawal",
+    "card_transfer",
 ]
 Decision = Literal["rules", "endpoint", "timeout", "endpoint_error", "stand_in"]
 TransactionStatus = Literal["pending", "completed", "declined", "reversed", "refunded"]

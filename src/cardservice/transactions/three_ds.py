@@ -52,13 +52,15 @@ async def issue_code(
     currency: str,
     ttl: timedelta,
     now: datetime | None = None,
+    code: str | None = None,
 ) -> dict[str, Any]:
-    """A new 6-digit code for one of the user's cards, kept encrypted at rest; its record."""
+    """A new 6-digit code for one of the user's cards (`code` when the issuer's ACS sent it,
+    else a random one), kept encrypted at rest; its record."""
     card = await tx.row(CODE_CARD, card_uuid, user_uuid)
     if card is None:
         raise CardNotFound()
     now = now or utcnow()
-    code = f"{secrets.randbelow(1_000_000):06d}"
+    code = code or f"{secrets.randbelow(1_000_000):06d}"
     row: dict[str, Any] = {
         "uuid": uuid.uuid4(),
         "card_uuid": card_uuid,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import uuid
 
-from cardservice.errors import NotFound, ValidationFailed
+from cardservice.errors import NotFound, ServiceError, ValidationFailed
 from cardservice.models.base import utcnow
 from cardservice.sql import Tx, as_uuid
 
@@ -13,10 +13,20 @@ EMAIL_PATTERN = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 ROLES = ("owner", "member")
 
 
+class EmailTaken(ServiceError):
+    status_code, code, message = 409, "email_taken", "A user with this email exists."
+
+
 async def create_user(
-    tx: Tx, email: str, name: str, team: str | None = None, role: str | None = None
+    tx: Tx,
+    email: str,
+    name: str,
+    team: str | None = None,
+    role: str | None = None,
+    program_uuid: uuid.UUID | None = None,
 ) -> uuid.UUID:
-    """A new user, joining (or founding) `team` with `role` when given; its uuid."""
+    """A new user, joining (or founding) `team` with `role` when given, in `program_uuid`
+    when given (it must exist); its uuid. An email in use → 409 `email_taken`."""
     email = email.strip().lower()
     errors: dict[str, list[str]] = {}
     if not EMAIL_PATTERN.match(email) or len(email) > 254:
@@ -27,23 +37,30 @@ async def create_user(
         errors["role"] = ["team and role come together"]
     if role is not None and role not in ROLES:
         errors["role"] = ["must be owner or member"]
+    if program_uuid is not None and not await _program_exists(tx, program_uuid):
+        errors["program_uuid"] = ["no such program"]
     if errors:
         raise ValidationFailed(errors=errors)
     if await tx.value("SELECT uuid FROM users WHERE email = $1", email) is not None:
-        raise ValidationFailed(errors={"email": ["a user with this email exists"]})
+        raise EmailTaken()
     team_uuid = await _team(tx, team) if team else None
     user_uuid = uuid.uuid4()
     await tx.execute(
-        "INSERT INTO users (uuid, email, name, team_uuid, role, created_at)"
-        " VALUES ($1, $2, $3, $4, $5, $6)",
+        "INSERT INTO users (uuid, email, name, team_uuid, role, created_at, status, program_uuid)"
+        " VALUES ($1, $2, $3, $4, $5, $6, 'active', $7)",
         user_uuid,
         email,
         name.strip(),
         team_uuid,
         role,
         utcnow(),
+        program_uuid,
     )
     return user_uuid
+
+
+async def _program_exists(tx: Tx, program_uuid: uuid.UUID) -> bool:
+    return await tx.value("SELECT uuid FROM programs WHERE uuid = $1", program_uuid) is not None
 
 
 async def _team(tx: Tx, name: str) -> uuid.UUID:

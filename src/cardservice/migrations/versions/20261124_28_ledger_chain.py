@@ -18,7 +18,7 @@ Existing history is chained here in id order (the order the entries were written
 commit order was not recorded) and its day totals are added up.
 
 Revision ID: 20261124_28
-Revises: 20261124_26
+Revises: 20261124_27
 Create Date: 2026-11-24
 """
 
@@ -32,7 +32,7 @@ from alembic import op
 from cardservice.ledger.chain import GENESIS, day_totals, entries_of, entry_hash, holder_days
 
 revision = "20261124_28"
-down_revision = "20261124_26"  # chained after the network's 20261124_26 at the merge
+down_revision = "20261124_27"  # chained after the operator's 20261124_27 at the merge
 branch_labels = None
 depends_on = None
 

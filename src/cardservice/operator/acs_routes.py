@@ -1,0 +1,35 @@
+"""`POST /network/3ds-codes` (API.md §15, `network` scope)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from cardservice.db import Db
+from cardservice.models.base import utcnow
+from cardservice.openapi import Envelope
+from cardservice.operator.acs import AcsCodeRequest, record_acs_code
+from cardservice.operator.audit import acting
+from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
+from cardservice.operator.keys import Operator
+from cardservice.transactions.schemas import ThreeDsRecord
+from cardservice.web import JSONResponse, Router, body_schema, ok, read_json
+
+router = Router(tags=["operator"])
+Network = Annotated[Operator, Depends(operator_with("network"))]
+
+
+@router.post(
+    "/network/3ds-codes",
+    status_code=201,
+    response_model=Envelope[ThreeDsRecord],
+    openapi_extra={**OPERATOR_KEY, **body_schema(AcsCodeRequest)},
+    summary="A 3DS code sent by the issuer's ACS for a card, named by its number",
+)
+async def create_acs_code(request: Request, operator: Network, db: Db) -> JSONResponse:
+    body = await read_json(request, AcsCodeRequest)
+    cipher, by, now = request.app.state.cipher, acting(request, operator), utcnow()
+    return ok(
+        await db.transact(lambda tx: record_acs_code(tx, cipher, by, body, now)), status_code=201
+    )

@@ -1,0 +1,51 @@
+"""Who the operator's writes are recorded as (API.md §15, "Audit"): every write of the
+operator API and of the CLI's operator commands leaves an `audit_log` row in its own unit
+(cardservice.audit.repository), so there is no write without its row."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import Request
+
+from cardservice.audit.repository import Actor, record_audit
+from cardservice.operator.keys import Operator
+from cardservice.sql import Tx
+
+
+@dataclass(frozen=True, slots=True)
+class Acting:
+    """The actor of an operator write and the request that carried it."""
+
+    actor: Actor
+    request_id: str | None = None
+
+    async def record(
+        self,
+        tx: Tx,
+        action: str,
+        object_type: str,
+        object_uuid: uuid.UUID | str | None,
+        details: Mapping[str, Any] | None = None,
+    ) -> None:
+        """One audit row in `tx`; `details` never carry a secret (no token, code or PAN)."""
+        if isinstance(object_uuid, str):
+            object_uuid = uuid.UUID(object_uuid)
+        await record_audit(
+            tx, self.actor, action, object_type, object_uuid,
+            request_id=self.request_id, details=details,
+        )  # fmt: skip
+
+
+CLI = Acting(Actor("system", "cli"))
+
+
+def acting(request: Request, operator: Operator) -> Acting:
+    """The operator key of this request, and its request id."""
+    return Acting(
+        Actor("operator_key", str(operator.key_uuid)),
+        getattr(request.state, "request_id", None),
+    )

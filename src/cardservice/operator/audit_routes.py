@@ -1,0 +1,57 @@
+"""`GET /operator/audit-log` (API.md §15, `reports`): the trail of every operator write and
+every card reveal, newest first, paged."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+from pydantic import BaseModel
+
+from cardservice.audit.repository import AuditFilters, audit_record, page_of_audit
+from cardservice.db import Db
+from cardservice.filters import UUID, filters_parameter, matching, one_of, read_filters
+from cardservice.openapi import PagedEnvelope
+from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
+from cardservice.operator.keys import Operator
+from cardservice.web import JSONResponse, Router, StandardPage, ok
+
+router = Router(tags=["operator"])
+Reports = Annotated[Operator, Depends(operator_with("reports"))]
+AUDIT_FILTERS = {
+    "actor_type": one_of("user", "operator_key", "system"),
+    "action": matching(r"[a-z_]+(?:\.[a-z_]+)*", "must be an action such as user.created"),
+    "object_type": matching(r"[a-z_]{1,32}", "must be an object type such as card"),
+    "object_uuid": UUID,
+}
+
+
+class AuditActor(BaseModel):
+    type: str
+    id: str | None
+
+
+class AuditRecord(BaseModel):
+    uuid: str
+    created_at: datetime
+    actor: AuditActor
+    action: str
+    object_type: str
+    object_uuid: str | None
+    request_id: str | None
+    details: dict[str, Any] | None
+
+
+@router.get(
+    "/operator/audit-log",
+    response_model=PagedEnvelope[list[AuditRecord]],
+    openapi_extra={**OPERATOR_KEY, **filters_parameter(AUDIT_FILTERS)},
+    summary="The audit trail: operator writes and card reveals, newest first",
+)
+async def audit_log(
+    request: Request, _operator: Reports, db: Db, page: StandardPage
+) -> JSONResponse:
+    filters = AuditFilters(**read_filters(request, AUDIT_FILTERS))
+    rows, total = await page_of_audit(db.reader, filters, page.offset, page.size)
+    return ok([audit_record(row) for row in rows], meta=page.meta(total))

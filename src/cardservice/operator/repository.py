@@ -1,0 +1,118 @@
+"""Queries for the operator's view of users (`$n` SQL)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from cardservice.accounts.repository import ACCOUNT_SELECT
+from cardservice.models.base import utcnow
+from cardservice.sql import Reader, Row, Tx
+from cardservice.transactions.records import transaction_columns
+
+USER_SELECT = """
+SELECT u.uuid, u.email, u.name, t.name AS team, u.role, u.program_uuid, u.status, u.created_at
+FROM users u LEFT JOIN teams t ON t.uuid = u.team_uuid"""
+USER_ORDER = "ORDER BY u.created_at, u.uuid"
+
+
+def _where(filters: dict[str, Any], args: list[Any]) -> str:
+    clauses = ["1 = 1"]
+    if "email" in filters:
+        args.append(filters["email"].strip().lower())
+        clauses.append(f"u.email = ${len(args)}")
+    if "status" in filters:
+        args.append(filters["status"])
+        clauses.append(f"u.status = ${len(args)}")
+    return " AND ".join(clauses)
+
+
+async def page_of_users(
+    reader: Reader, filters: dict[str, Any], offset: int, limit: int
+) -> tuple[Sequence[Row], int]:
+    """A page of users, oldest first, and how many match."""
+    args: list[Any] = []
+    where = _where(filters, args)
+    n = len(args)  # the clauses are fixed text; every value is a parameter
+    total = int(await reader.value(f"SELECT count(*) FROM users u WHERE {where}", *args))  # noqa: S608
+    rows = await reader.rows(
+        f"{USER_SELECT} WHERE {where} {USER_ORDER} LIMIT ${n + 1} OFFSET ${n + 2}",
+        *args,
+        limit,
+        offset,
+    )
+    return rows, total
+
+
+async def user_row(reader: Reader | Tx, user_uuid: uuid.UUID) -> Row | None:
+    return await reader.row(f"{USER_SELECT} WHERE u.uuid = $1", user_uuid)
+
+
+async def lock_user(tx: Tx, user_uuid: uuid.UUID) -> Row | None:
+    """The user's row (email, status), locked for a change."""
+    return await tx.row(
+        "SELECT uuid, email, status FROM users WHERE uuid = $1 FOR NO KEY UPDATE", user_uuid
+    )
+
+
+async def update_user(tx: Tx, user_uuid: uuid.UUID, columns: dict[str, Any]) -> None:
+    names = list(columns)
+    sets = ", ".join(f"{name} = ${i}" for i, name in enumerate(names, start=2))
+    await tx.execute(
+        f"UPDATE users SET {sets} WHERE uuid = $1",  # noqa: S608 - column names
+        user_uuid,
+        *columns.values(),
+    )
+
+
+async def program_exists(tx: Tx, program_uuid: uuid.UUID) -> bool:
+    return await tx.value("SELECT uuid FROM programs WHERE uuid = $1", program_uuid) is not None
+
+
+async def account_owner(tx: Tx, account_uuid: uuid.UUID) -> uuid.UUID | None:
+    value = await tx.value("SELECT user_uuid FROM accounts WHERE uuid = $1", account_uuid)
+    return None if value is None else uuid.UUID(str(value))
+
+
+async def any_account(reader: Reader | Tx, account_uuid: uuid.UUID) -> Row | None:
+    """Any user's account as `account_record` reads it (the operator sees every one)."""
+    select = ACCOUNT_SELECT.replace("$TOTAL", "NULL")
+    return await reader.row(f"{select} WHERE a.uuid = $1", account_uuid)
+
+
+_REQUEST = "SELECT request_hash, transaction_uuid FROM operator_requests WHERE external_id = $1"
+_REMEMBER = """
+INSERT INTO operator_requests (external_id, request_hash, transaction_uuid, created_at)
+VALUES ($1, $2, $3, $4)"""
+_TRANSACTION = f"SELECT {transaction_columns('t')} FROM transactions t WHERE t.uuid = $1"  # noqa: S608
+
+
+async def remembered_request(reader: Reader | Tx, external_id: str) -> Row | None:
+    """The hash and transaction of an operator credit or debit with this external_id."""
+    return await reader.row(_REQUEST, external_id)
+
+
+async def remember_request(
+    tx: Tx, external_id: str, request_hash: str, transaction_uuid: uuid.UUID
+) -> None:
+    """Its primary key refuses a second one: a concurrent repeat's unit fails here."""
+    await tx.execute(_REMEMBER, external_id, request_hash, transaction_uuid, utcnow())
+
+
+async def transaction_row(reader: Reader | Tx, transaction_uuid: uuid.UUID) -> Row | None:
+    return await reader.row(_TRANSACTION, transaction_uuid)
+
+
+# The operator keys' statements (keys.py).
+KEY_INSERT = """
+INSERT INTO operator_keys (uuid, name, key_hash, prefix, scopes, created_at)
+VALUES ($1, $2, $3, $4, $5, $6)"""
+KEY_LIST = """
+SELECT uuid, name, prefix, scopes, created_at, revoked_at FROM operator_keys
+ORDER BY created_at, uuid"""
+KEY_REVOKE = """
+UPDATE operator_keys SET revoked_at = $1
+WHERE (prefix = $2 OR uuid = $3) AND revoked_at IS NULL RETURNING uuid"""
+KEY_CALLER = "SELECT uuid, scopes FROM operator_keys WHERE key_hash = $1 AND revoked_at IS NULL"
+TOKEN_EXPIRY = "SELECT expires_at FROM api_tokens WHERE uuid = $1"  # noqa: S105 - a statement

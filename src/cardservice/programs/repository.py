@@ -1,0 +1,67 @@
+"""Queries for programs (`$n` SQL) and their one record builder."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import orjson
+
+from cardservice.sql import Reader, Row, Tx, in_list, iso_z, text_uuid
+from cardservice.transactions.controls import controls_record
+
+_COLUMNS = "uuid, name, bin_uuids, spending_controls, card_validity_months, created_at, updated_at"
+_INSERT = f"INSERT INTO programs ({_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $6)"  # noqa: S608
+
+
+def program_record(row: Row | dict[str, Any]) -> dict[str, Any]:
+    return {
+        "uuid": text_uuid(row["uuid"]),
+        "name": row["name"],
+        "bin_uuids": orjson.loads(row["bin_uuids"]),
+        "spending_controls": controls_record(row["spending_controls"]),
+        "card_validity_months": int(row["card_validity_months"]),
+        "created_at": iso_z(row["created_at"]),
+        "updated_at": iso_z(row["updated_at"]),
+    }
+
+
+async def insert(tx: Tx, program: dict[str, Any]) -> None:
+    await tx.execute(
+        _INSERT,
+        program["uuid"],
+        program["name"],
+        program["bin_uuids"],
+        program["spending_controls"],
+        program["card_validity_months"],
+        program["created_at"],
+    )
+
+
+async def one(reader: Reader | Tx, program_uuid: uuid.UUID, *, lock: bool = False) -> Row | None:
+    suffix = " FOR UPDATE" if lock else ""
+    return await reader.row(
+        f"SELECT {_COLUMNS} FROM programs WHERE uuid = $1{suffix}",  # noqa: S608 - fixed text
+        program_uuid,
+    )
+
+
+async def update(tx: Tx, program_uuid: uuid.UUID, columns: dict[str, Any]) -> None:
+    sets = ", ".join(f"{name} = ${i}" for i, name in enumerate(columns, start=2))
+    await tx.execute(f"UPDATE programs SET {sets} WHERE uuid = $1", program_uuid, *columns.values())  # noqa: S608
+
+
+async def known_bins(tx: Tx, bin_uuids: list[uuid.UUID]) -> set[str]:
+    rows = await tx.rows(
+        f"SELECT uuid FROM bins WHERE uuid IN {in_list(len(bin_uuids))}",  # noqa: S608
+        *bin_uuids,
+    )
+    return {str(text_uuid(row["uuid"])) for row in rows}
+
+
+async def known_tags(tx: Tx, slugs: list[str]) -> set[str]:
+    rows = await tx.rows(
+        f"SELECT slug FROM transaction_tags WHERE slug IN {in_list(len(slugs))}",  # noqa: S608
+        *slugs,
+    )
+    return {row["slug"] for row in rows}

@@ -1,0 +1,62 @@
+"""`/operator/programs` (API.md §15, `cards` scope)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated
+
+from fastapi import Depends, Path, Request
+
+from cardservice.db import Db
+from cardservice.models.base import utcnow
+from cardservice.openapi import Envelope
+from cardservice.operator.audit import acting
+from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
+from cardservice.operator.keys import Operator
+from cardservice.patterns import UUID_PATTERN
+from cardservice.programs import service
+from cardservice.programs.schemas import ChangeProgramRequest, CreateProgramRequest, ProgramRecord
+from cardservice.web import JSONResponse, Router, body_schema, ok, read_json
+
+router = Router(tags=["operator"])
+Cards = Annotated[Operator, Depends(operator_with("cards"))]
+ProgramUuid = Annotated[str, Path(alias="programUuid", pattern=UUID_PATTERN)]
+
+
+@router.post(
+    "/operator/programs",
+    status_code=201,
+    response_model=Envelope[ProgramRecord],
+    openapi_extra={**OPERATOR_KEY, **body_schema(CreateProgramRequest)},
+    summary="Create a card program",
+)
+async def create_program(request: Request, operator: Cards, db: Db) -> JSONResponse:
+    body = await read_json(request, CreateProgramRequest)
+    by, now = acting(request, operator), utcnow()
+    return ok(
+        await db.transact(lambda tx: service.create_program(tx, by, body, now)), status_code=201
+    )
+
+
+@router.get(
+    "/operator/programs/{programUuid:uuid36}",
+    response_model=Envelope[ProgramRecord],
+    openapi_extra=OPERATOR_KEY,
+    summary="Read a card program",
+)
+async def get_program(_operator: Cards, db: Db, program_uuid: ProgramUuid) -> JSONResponse:
+    return ok(await service.get_program(db.reader, uuid.UUID(program_uuid)))
+
+
+@router.patch(
+    "/operator/programs/{programUuid:uuid36}",
+    response_model=Envelope[ProgramRecord],
+    openapi_extra={**OPERATOR_KEY, **body_schema(ChangeProgramRequest)},
+    summary="Change a card program",
+)
+async def patch_program(
+    request: Request, operator: Cards, db: Db, program_uuid: ProgramUuid
+) -> JSONResponse:
+    body = await read_json(request, ChangeProgramRequest)
+    program, by, now = uuid.UUID(program_uuid), acting(request, operator), utcnow()
+    return ok(await db.transact(lambda tx: service.change_program(tx, by, program, body, now)))

@@ -1,0 +1,89 @@
+"""`/topups` (cardholder, A) and the operator's confirm and cancel (API.md §15)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated
+
+from fastapi import Depends, Path, Request
+
+from cardservice.auth.dependencies import CallerA
+from cardservice.db import Db
+from cardservice.ledger.money import to_minor
+from cardservice.models.base import utcnow
+from cardservice.openapi import BEARER_OR_MFA, Envelope, PagedEnvelope
+from cardservice.operator.audit import acting
+from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
+from cardservice.operator.keys import Operator
+from cardservice.patterns import UUID_PATTERN
+from cardservice.topups import service
+from cardservice.topups.schemas import ConfirmTopupRequest, TopupRecord, TopupRequest
+from cardservice.web import JSONResponse, Router, StandardPage, body_schema, ok, read_json
+
+router = Router(tags=["topups"])
+operator_router = Router(tags=["operator"])
+TopupUuid = Annotated[str, Path(alias="topupUuid", pattern=UUID_PATTERN)]
+Funding = Annotated[Operator, Depends(operator_with("funding"))]
+
+
+@router.post(
+    "/topups",
+    status_code=201,
+    response_model=Envelope[TopupRecord],
+    openapi_extra={**BEARER_OR_MFA, **body_schema(TopupRequest)},
+    summary="Ask to fund an account by a payment method",
+)
+async def create_topup(request: Request, caller: CallerA, db: Db) -> JSONResponse:
+    body = await read_json(request, TopupRequest)
+    now = utcnow()
+    record = await db.transact(lambda tx: service.request_topup(tx, caller.user_uuid, body, now))
+    return ok(record, status_code=201)
+
+
+@router.get(
+    "/topups",
+    response_model=PagedEnvelope[list[TopupRecord]],
+    openapi_extra=BEARER_OR_MFA,
+    summary="The caller's top-ups, newest first",
+)
+async def list_topups(caller: CallerA, db: Db, page: StandardPage) -> JSONResponse:
+    topups, total = await service.list_topups(db.reader, caller.user_uuid, page)
+    return ok(topups, meta=page.meta(total))
+
+
+@router.get(
+    "/topups/{topupUuid:uuid36}",
+    response_model=Envelope[TopupRecord],
+    openapi_extra=BEARER_OR_MFA,
+    summary="Read one of the caller's top-ups",
+)
+async def get_topup(caller: CallerA, db: Db, topup_uuid: TopupUuid) -> JSONResponse:
+    return ok(await service.get_topup(db.reader, uuid.UUID(topup_uuid), caller.user_uuid))
+
+
+@operator_router.post(
+    "/operator/topups/{topupUuid:uuid36}/confirm",
+    response_model=Envelope[TopupRecord],
+    openapi_extra={**OPERATOR_KEY, **body_schema(ConfirmTopupRequest)},
+    summary="Confirm what arrived for a top-up: the account is credited, once",
+)
+async def confirm_topup(
+    request: Request, operator: Funding, db: Db, topup_uuid: TopupUuid
+) -> JSONResponse:
+    body = await read_json(request, ConfirmTopupRequest)
+    topup, received, now = uuid.UUID(topup_uuid), to_minor(body.received_amount), utcnow()
+    by = acting(request, operator)
+    return ok(await db.transact(lambda tx: service.confirm_topup(tx, by, topup, received, now)))
+
+
+@operator_router.post(
+    "/operator/topups/{topupUuid:uuid36}/cancel",
+    response_model=Envelope[TopupRecord],
+    openapi_extra=OPERATOR_KEY,
+    summary="Cancel an unpaid top-up",
+)
+async def cancel_topup(
+    request: Request, operator: Funding, db: Db, topup_uuid: TopupUuid
+) -> JSONResponse:
+    topup, now, by = uuid.UUID(topup_uuid), utcnow(), acting(request, operator)
+    return ok(await db.transact(lambda tx: service.cancel_topup(tx, by, topup, now)))

@@ -1,0 +1,46 @@
+"""Top-up requests and records."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+from uuid import UUID
+
+from pydantic import BaseModel, StringConstraints
+
+from cardservice.money_types import MoneyOut, PositiveAmount
+from cardservice.request_types import StrictRequest, UuidStr
+
+TopupStatus = Literal["awaiting_payment", "completed", "cancelled", "expired"]
+
+
+class TopupRequest(StrictRequest):
+    account_uuid: UuidStr
+    method: Annotated[
+        str, StringConstraints(pattern=r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$", max_length=64)
+    ]
+    currency: Annotated[str, StringConstraints(pattern=r"^[A-Z0-9]{2,16}$")]
+    amount: PositiveAmount
+
+
+class ConfirmTopupRequest(StrictRequest):
+    received_amount: PositiveAmount
+
+
+class TopupRecord(BaseModel):
+    uuid: UUID
+    account_uuid: UUID
+    status: TopupStatus
+    reference: str
+    method: str
+    amount: MoneyOut
+    currency: str
+    fee: MoneyOut
+    rate: MoneyOut
+    credit_amount: MoneyOut
+    account_currency: str
+    received_amount: MoneyOut | None
+    transaction_uuid: UUID | None
+    expires_at: datetime
+    created_at: datetime
+    updated_at: datetime

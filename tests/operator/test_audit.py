@@ -1,0 +1,50 @@
+"""The audit trail (API.md §15): every operator write leaves a row with its actor, action,
+object, time and request id; read with the `reports` scope."""
+
+from __future__ import annotations
+
+import httpx
+from fastapi import FastAPI
+
+from tests.factories import make_account, make_user
+from tests.operator.helpers import as_operator, operator_key, send
+
+
+async def test_operator_writes_are_on_the_audit_log(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    key = await operator_key(app, "users", "funding", "reports")
+    created = await client.post(
+        "/operator/users",
+        json={"email": "au@example.com", "name": "Au"},
+        headers={**as_operator(key), "X-Request-ID": "req-audit-1"},
+    )
+    user = created.json()["data"]["uuid"]
+    await send(client, "PATCH", f"/operator/users/{user}", key, {"status": "suspended"})
+    token = await send(client, "POST", f"/operator/users/{user}/tokens", key, {})
+    assert token.status_code == 422  # refused: no row for it
+    holder = await make_user(app)
+    account = await make_account(app, holder)
+    path = f"/operator/accounts/{account}/credits"
+    await send(client, "POST", path, key, {"amount": 5, "external_id": "a-1"})
+    await send(client, "POST", path, key, {"amount": 5, "external_id": "a-1"})  # a replay
+    log = await send(client, "GET", "/operator/audit-log", key)
+    assert log.status_code == 200, log.text
+    rows = log.json()["data"]
+    assert [r["action"] for r in rows] == ["account.credited", "user.updated", "user.created"]
+    assert log.json()["meta"]["total"] == 3
+    first = rows[-1]
+    assert first["object_type"] == "user" and first["object_uuid"] == user
+    assert first["request_id"] == "req-audit-1" and first["created_at"].endswith("Z")
+    assert first["actor"]["type"] == "operator_key" and first["actor"]["id"]
+    assert rows[1]["details"] == {"status": "suspended"}
+    only = await send(client, "GET", "/operator/audit-log?filters[action]=user.created", key)
+    assert [r["action"] for r in only.json()["data"]] == ["user.created"]
+    assert key not in log.text
+
+
+async def test_the_audit_log_needs_the_reports_scope(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    key = await operator_key(app, "users", "funding")
+    assert (await send(client, "GET", "/operator/audit-log", key)).status_code == 403

@@ -1,0 +1,63 @@
+"""`cardservice operator-keys` and the CLI's operator commands on the operator's services
+(one path: the same audit rows), as real processes on the test database."""
+
+from __future__ import annotations
+
+import httpx
+from fastapi import FastAPI
+from sqlalchemy import text
+
+from cardservice.config import Settings
+from tests.factories import ISSUED_SECRETS, around
+from tests.test_cli import _cli, _value
+
+
+async def test_operator_keys_are_created_listed_and_revoked(
+    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+) -> None:
+    key = _value(
+        _cli(settings, "operator-keys", "create", "--name", "ops", "--scopes", "users,funding")
+    )
+    ISSUED_SECRETS.append(key)
+    assert key.startswith("csk_")
+    headers = {"Authorization": f"Bearer {key}"}
+    assert (await client.get("/operator/users", headers=headers)).status_code == 200
+    listed = _cli(settings, "operator-keys", "list")
+    assert listed.returncode == 0 and key not in listed.stdout and key[:12] in listed.stdout
+    assert "funding,users" in listed.stdout and "live" in listed.stdout
+    bad = _cli(settings, "operator-keys", "create", "--name", "x", "--scopes", "root")
+    assert bad.returncode != 0 and "Traceback" not in bad.stderr
+    assert _value(_cli(settings, "operator-keys", "revoke", key[:12])) == "1"
+    assert (await client.get("/operator/users", headers=headers)).status_code == 401
+
+
+async def test_the_clis_user_commands_are_the_operators_path(
+    app: FastAPI, settings: Settings
+) -> None:
+    user = _value(_cli(settings, "users", "create", "--email", "cli@example.com", "--name", "Cli"))
+    _value(
+        _cli(
+            settings,
+            "accounts",
+            "create",
+            "--email",
+            "cli@example.com",
+            "--name",
+            "A",
+            "--currency",
+            "USD",
+        )
+    )
+    token = _value(_cli(settings, "tokens", "issue", "--email", "cli@example.com"))
+    ISSUED_SECRETS.append(token)
+    taken = _cli(settings, "users", "create", "--email", "cli@example.com", "--name", "Again")
+    assert taken.returncode == 2 and "email" in taken.stderr
+    async with around(app) as session:
+        actions = (
+            await session.execute(
+                text("SELECT action, actor_type, actor_id FROM audit_log ORDER BY created_at")
+            )
+        ).all()
+    assert [a for a, *_ in actions] == ["user.created", "account.created", "user.token_issued"]
+    assert {(t, i) for _a, t, i in actions} == {("system", "cli")}
+    assert user

@@ -1,0 +1,169 @@
+"""Replacing a card (API.md §15): new number and expiry, settings carried over, the balance
+moved in one entry, holds still capturing and releasing to the new card."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from decimal import Decimal
+
+import httpx
+from fastapi import FastAPI
+from sqlalchemy import select, text
+
+from cardservice.encoding import dumps
+from cardservice.models import Card, Posting
+from tests.factories import (
+    Caller,
+    around,
+    assert_ledger_consistent,
+    authorize,
+    balances,
+    make_card,
+    make_user,
+)
+
+JSON = {"Content-Type": "application/json"}
+
+
+async def _replace(
+    client: httpx.AsyncClient, user: Caller, card: str, reason: str = "lost"
+) -> httpx.Response:
+    return await client.post(
+        f"/card/{card}/replace", content=dumps({"reason": reason}), headers={**user.headers, **JSON}
+    )
+
+
+async def _card(client: httpx.AsyncClient, user: Caller, card: str) -> dict[str, object]:
+    data: dict[str, object] = (await client.get(f"/card/{card}", headers=user.headers)).json()[
+        "data"
+    ]
+    return data
+
+
+async def test_the_new_card_carries_the_settings_and_the_balance(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    user = await make_user(app)
+    account, card = await make_card(app, client, user, start_balance="80", description="Ads")
+    controls = {"spending_controls": {"daily": 50, "blocked_tags": ["uber"]}}
+    await client.patch(f"/card/{card}", content=dumps(controls), headers={**user.headers, **JSON})
+    await client.post(
+        "/card/favorite",
+        content=dumps({"card_uuids": [card], "is_favorite": True}),
+        headers={**user.headers, **JSON},
+    )
+    old = await _card(client, user, card)
+    response = await _replace(client, user, card, "stolen")
+    assert response.status_code == 201, response.text
+    new = response.json()["data"]
+    assert new["uuid"] != card and new["replaces"] == card and new["replaced_by"] is None
+    for field in ("account_uuid", "bin", "currency", "description", "spending_controls",
+                  "is_favorite", "sort_order", "holder_name"):  # fmt: skip
+        assert new[field] == old[field], field
+    assert new["status"] == "active" and new["balance"] == 80
+    closed = await _card(client, user, card)
+    assert closed["status"] == "closed" and closed["closed_reason"] == "stolen"
+    assert closed["replaced_by"] == new["uuid"] and closed["balance"] == 0
+    async with around(app) as session:
+        numbers = (await session.execute(select(Card.pan_fingerprint))).scalars().all()
+        assert len(set(numbers)) == 2
+        transfers = (
+            await session.execute(
+                text("SELECT count(*) FROM journal_entries WHERE kind = 'card_transfer'")
+            )
+        ).scalar()
+        assert transfers == 1
+    report = await client.get(
+        "/transaction/report?filters[type]=card_transfer", headers=user.headers
+    )
+    assert {(t["card_uuid"], t["direction"]) for t in report.json()["data"]} == {
+        (card, "debit"),
+        (new["uuid"], "credit"),
+    }
+    assert (await balances(app, account))[1] == [0, 8000]
+    await assert_ledger_consistent(app)
+
+
+async def test_a_closed_card_or_anothers_card_cannot_be_replaced(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    user, other = await make_user(app), await make_user(app)
+    _account, card = await make_card(app, client, user)
+    assert (await _replace(client, other, card)).status_code == 404
+    bad = await client.post(
+        f"/card/{card}/replace",
+        content=dumps({"reason": "bored"}),
+        headers={**user.headers, **JSON},
+    )
+    assert bad.status_code == 422
+    assert (await _replace(client, user, card)).status_code == 201
+    again = await _replace(client, user, card)
+    assert again.status_code == 422 and again.json()["code"] == "card_closed"
+    declined = await authorize(client, user, card, "1")
+    assert declined.json()["data"]["error"] == "card_closed"
+
+
+async def test_holds_of_the_old_card_capture_and_release_to_the_new_one(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    user = await make_user(app)
+    account, card = await make_card(app, client, user, start_balance="100")
+    first = (await authorize(client, user, card, "30")).json()["data"]
+    second = (await authorize(client, user, card, "20")).json()["data"]
+    new = (await _replace(client, user, card, "damaged")).json()["data"]
+    fee = Decimal(str(first["fee"]))
+    assert Decimal(str(new["balance"])) == 100 - 30 - 20 - 2 * fee
+    settle = await client.post(
+        f"/sandbox/transactions/{first['uuid']}/settle",
+        content=dumps({"amount": 25}),
+        headers={**user.headers, **JSON},
+    )
+    assert settle.status_code == 201, settle.text
+    reverse = await client.post(
+        f"/sandbox/transactions/{second['uuid']}/reverse", headers=user.headers
+    )
+    assert reverse.status_code == 201, reverse.text
+    # the 5 the capture released, the 20 and its fee the reversal released: to the new card
+    refund = await client.post(
+        f"/sandbox/transactions/{first['uuid']}/refund",
+        content=dumps({"amount": 10}),
+        headers={**user.headers, **JSON},
+    )
+    assert refund.status_code == 201, refund.text
+    expected = 100 - 25 - fee + 10  # and the refund of the captured purchase
+    assert Decimal(str((await _card(client, user, new["uuid"]))["balance"])) == expected
+    assert (await _card(client, user, card))["balance"] == 0
+    _account_balance, cards = await balances(app, account)
+    assert sorted(cards) == [0, int(expected * 100)]
+    await assert_ledger_consistent(app)
+
+
+async def test_a_replacement_racing_authorizations_leaves_money_on_one_card(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    user = await make_user(app)
+    account, card = await make_card(app, client, user, start_balance="100")
+    answers = await asyncio.gather(
+        *(authorize(client, user, card, "7") for _ in range(5)),
+        _replace(client, user, card),
+        *(authorize(client, user, card, "7") for _ in range(5)),
+    )
+    replaced = answers[5]
+    assert replaced.status_code == 201, replaced.text
+    approved = [a.json()["data"] for a in answers if a.json()["data"].get("status") == "pending"]
+    declined = [a.json()["data"] for a in answers if a.json()["data"].get("status") == "declined"]
+    assert all(d["error"] == "card_closed" for d in declined)
+    assert len(approved) + len(declined) == 10
+    _balance, cards = await balances(app, account)
+    assert cards.count(0) >= 1 and len([c for c in cards if c]) <= 1
+    async with around(app) as session:
+        on_old = await session.scalar(select(Card.balance).where(Card.uuid == uuid.UUID(card)))
+        assert on_old == 0
+        posted = (
+            (await session.execute(select(Posting.amount).where(Posting.system_book == "holds")))
+            .scalars()
+            .all()
+        )
+        assert sum(posted) == sum(int(Decimal(str(a["amount"])) * 100) for a in approved)
+    await assert_ledger_consistent(app)
