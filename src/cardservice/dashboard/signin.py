@@ -7,7 +7,6 @@ from fastapi.responses import Response
 
 from cardservice.auth.credentials import principal_for_token
 from cardservice.auth.dependencies import MAX_CREDENTIAL_LENGTH, count_failed_attempt
-from cardservice.dashboard import sessions
 from cardservice.dashboard.web import (
     COOKIE_PATH,
     SESSION_COOKIE,
@@ -19,6 +18,7 @@ from cardservice.dashboard.web import (
 )
 from cardservice.db import Db
 from cardservice.sql import Tx
+from cardservice.users import sessions
 from cardservice.web import Router
 
 router = Router(prefix="/app", include_in_schema=False)
