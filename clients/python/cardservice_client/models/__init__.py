@@ -6,11 +6,17 @@ from .account_counts_by_status import AccountCountsByStatus
 from .account_record import AccountRecord
 from .account_record_status import AccountRecordStatus
 from .accounts_page import AccountsPage
+from .acs_code_request import AcsCodeRequest
 from .attachment_record import AttachmentRecord
 from .attachment_record_type import AttachmentRecordType
 from .attachment_upload import AttachmentUpload
 from .attachment_upload_type import AttachmentUploadType
 from .attempt_record import AttemptRecord
+from .audit_actor import AuditActor
+from .audit_log_filters import AuditLogFilters
+from .audit_log_filters_actor_type import AuditLogFiltersActorType
+from .audit_record import AuditRecord
+from .audit_record_details_type_0 import AuditRecordDetailsType0
 from .authorization_endpoint_record import AuthorizationEndpointRecord
 from .authorization_endpoint_record_on_timeout import AuthorizationEndpointRecordOnTimeout
 from .authorization_endpoint_request import AuthorizationEndpointRequest
@@ -34,9 +40,23 @@ from .card_details import CardDetails
 from .card_list import CardList
 from .card_record import CardRecord
 from .card_record_card_type import CardRecordCardType
+from .card_record_closed_reason_type_0 import CardRecordClosedReasonType0
 from .card_record_status import CardRecordStatus
+from .cardservice_operator_books_routes_currency_balances import CardserviceOperatorBooksRoutesCurrencyBalances
+from .cardservice_users_schemas_currency_balances import CardserviceUsersSchemasCurrencyBalances
+from .change_account_request import ChangeAccountRequest
+from .change_account_request_status import ChangeAccountRequestStatus
+from .change_program_request import ChangeProgramRequest
+from .change_user_request import ChangeUserRequest
+from .change_user_request_status_type_0 import ChangeUserRequestStatusType0
 from .charge import Charge
-from .currency_balances import CurrencyBalances
+from .class_balance import ClassBalance
+from .confirm_topup_request import ConfirmTopupRequest
+from .count_amount import CountAmount
+from .create_account_request import CreateAccountRequest
+from .create_program_request import CreateProgramRequest
+from .create_user_request import CreateUserRequest
+from .create_user_request_role_type_0 import CreateUserRequestRoleType0
 from .deposit_request import DepositRequest
 from .dictionary_record import DictionaryRecord
 from .dispute_record import DisputeRecord
@@ -59,19 +79,26 @@ from .envelope_dispute_record import EnvelopeDisputeRecord
 from .envelope_endpoint_record import EnvelopeEndpointRecord
 from .envelope_event_record import EnvelopeEventRecord
 from .envelope_health_record import EnvelopeHealthRecord
+from .envelope_issued_token import EnvelopeIssuedToken
 from .envelope_list_bin_record import EnvelopeListBinRecord
 from .envelope_list_blocked_tag_record import EnvelopeListBlockedTagRecord
+from .envelope_list_currency_balances import EnvelopeListCurrencyBalances
 from .envelope_list_dictionary_record import EnvelopeListDictionaryRecord
 from .envelope_list_fee_record import EnvelopeListFeeRecord
 from .envelope_list_fx_rate_record import EnvelopeListFxRateRecord
 from .envelope_list_payment_currency_record import EnvelopeListPaymentCurrencyRecord
+from .envelope_list_settlement import EnvelopeListSettlement
 from .envelope_list_tag_record import EnvelopeListTagRecord
 from .envelope_list_three_ds_record import EnvelopeListThreeDsRecord
 from .envelope_mfa_code_record import EnvelopeMfaCodeRecord
+from .envelope_program_record import EnvelopeProgramRecord
 from .envelope_queued import EnvelopeQueued
 from .envelope_ready_record import EnvelopeReadyRecord
+from .envelope_sign_in_link import EnvelopeSignInLink
 from .envelope_three_ds_record import EnvelopeThreeDsRecord
+from .envelope_topup_record import EnvelopeTopupRecord
 from .envelope_transaction_record import EnvelopeTransactionRecord
+from .envelope_user_record import EnvelopeUserRecord
 from .envelope_user_summary import EnvelopeUserSummary
 from .error_body import ErrorBody
 from .error_body_errors_type_0 import ErrorBodyErrorsType0
@@ -91,6 +118,8 @@ from .health_record import HealthRecord
 from .holder_address import HolderAddress
 from .holder_address_in import HolderAddressIn
 from .increment_request import IncrementRequest
+from .issue_token_request import IssueTokenRequest
+from .issued_token import IssuedToken
 from .list_accounts_filters import ListAccountsFilters
 from .list_accounts_filters_status import ListAccountsFiltersStatus
 from .list_accounts_filters_type import ListAccountsFiltersType
@@ -105,8 +134,12 @@ from .list_events_filters_type import ListEventsFiltersType
 from .list_transactions_filters import ListTransactionsFilters
 from .list_transactions_filters_status import ListTransactionsFiltersStatus
 from .list_transactions_filters_type import ListTransactionsFiltersType
+from .list_users_filters import ListUsersFilters
+from .list_users_filters_status import ListUsersFiltersStatus
 from .merchant import Merchant
 from .mfa_code_record import MfaCodeRecord
+from .money_request import MoneyRequest
+from .network_data import NetworkData
 from .open_dispute_request import OpenDisputeRequest
 from .open_dispute_request_reason import OpenDisputeRequestReason
 from .owner import Owner
@@ -115,12 +148,18 @@ from .paged_envelope_accounts_page import PagedEnvelopeAccountsPage
 from .paged_envelope_card_list import PagedEnvelopeCardList
 from .paged_envelope_list_attachment_record import PagedEnvelopeListAttachmentRecord
 from .paged_envelope_list_attempt_record import PagedEnvelopeListAttemptRecord
+from .paged_envelope_list_audit_record import PagedEnvelopeListAuditRecord
 from .paged_envelope_list_dispute_record import PagedEnvelopeListDisputeRecord
 from .paged_envelope_list_endpoint_record import PagedEnvelopeListEndpointRecord
+from .paged_envelope_list_topup_record import PagedEnvelopeListTopupRecord
+from .paged_envelope_list_user_record import PagedEnvelopeListUserRecord
 from .payment_currency_record import PaymentCurrencyRecord
+from .program_record import ProgramRecord
 from .queued import Queued
 from .ready_record import ReadyRecord
 from .refund_request import RefundRequest
+from .replace_card_request import ReplaceCardRequest
+from .replace_card_request_reason import ReplaceCardRequestReason
 from .replay_request import ReplayRequest
 from .report_keyset_meta import ReportKeysetMeta
 from .report_page import ReportPage
@@ -128,6 +167,8 @@ from .report_page_meta import ReportPageMeta
 from .resolve_dispute_request import ResolveDisputeRequest
 from .resolve_dispute_request_outcome import ResolveDisputeRequestOutcome
 from .reveal_request import RevealRequest
+from .settlement import Settlement
+from .sign_in_link import SignInLink
 from .sort_request import SortRequest
 from .spend import Spend
 from .spending_controls import SpendingControls
@@ -136,11 +177,17 @@ from .tag_record import TagRecord
 from .team_ref import TeamRef
 from .three_ds_record import ThreeDsRecord
 from .three_ds_request import ThreeDsRequest
+from .topup_record import TopupRecord
+from .topup_record_status import TopupRecordStatus
+from .topup_request import TopupRequest
 from .transaction_record import TransactionRecord
+from .transaction_record_channel import TransactionRecordChannel
 from .transaction_record_decision_type_0 import TransactionRecordDecisionType0
 from .transaction_record_direction import TransactionRecordDirection
 from .transaction_record_status import TransactionRecordStatus
 from .transaction_record_type import TransactionRecordType
+from .user_record import UserRecord
+from .user_record_status import UserRecordStatus
 from .user_ref import UserRef
 from .user_summary import UserSummary
 
@@ -151,11 +198,17 @@ __all__ = (
     "AccountRecord",
     "AccountRecordStatus",
     "AccountsPage",
+    "AcsCodeRequest",
     "AttachmentRecord",
     "AttachmentRecordType",
     "AttachmentUpload",
     "AttachmentUploadType",
     "AttemptRecord",
+    "AuditActor",
+    "AuditLogFilters",
+    "AuditLogFiltersActorType",
+    "AuditRecord",
+    "AuditRecordDetailsType0",
     "AuthorizationEndpointRecord",
     "AuthorizationEndpointRecordOnTimeout",
     "AuthorizationEndpointRequest",
@@ -179,9 +232,23 @@ __all__ = (
     "CardList",
     "CardRecord",
     "CardRecordCardType",
+    "CardRecordClosedReasonType0",
     "CardRecordStatus",
+    "CardserviceOperatorBooksRoutesCurrencyBalances",
+    "CardserviceUsersSchemasCurrencyBalances",
+    "ChangeAccountRequest",
+    "ChangeAccountRequestStatus",
+    "ChangeProgramRequest",
+    "ChangeUserRequest",
+    "ChangeUserRequestStatusType0",
     "Charge",
-    "CurrencyBalances",
+    "ClassBalance",
+    "ConfirmTopupRequest",
+    "CountAmount",
+    "CreateAccountRequest",
+    "CreateProgramRequest",
+    "CreateUserRequest",
+    "CreateUserRequestRoleType0",
     "DepositRequest",
     "DictionaryRecord",
     "DisputeRecord",
@@ -204,19 +271,26 @@ __all__ = (
     "EnvelopeEndpointRecord",
     "EnvelopeEventRecord",
     "EnvelopeHealthRecord",
+    "EnvelopeIssuedToken",
     "EnvelopeListBinRecord",
     "EnvelopeListBlockedTagRecord",
+    "EnvelopeListCurrencyBalances",
     "EnvelopeListDictionaryRecord",
     "EnvelopeListFeeRecord",
     "EnvelopeListFxRateRecord",
     "EnvelopeListPaymentCurrencyRecord",
+    "EnvelopeListSettlement",
     "EnvelopeListTagRecord",
     "EnvelopeListThreeDsRecord",
     "EnvelopeMfaCodeRecord",
+    "EnvelopeProgramRecord",
     "EnvelopeQueued",
     "EnvelopeReadyRecord",
+    "EnvelopeSignInLink",
     "EnvelopeThreeDsRecord",
+    "EnvelopeTopupRecord",
     "EnvelopeTransactionRecord",
+    "EnvelopeUserRecord",
     "EnvelopeUserSummary",
     "ErrorBody",
     "ErrorBodyErrorsType0",
@@ -236,6 +310,8 @@ __all__ = (
     "HolderAddress",
     "HolderAddressIn",
     "IncrementRequest",
+    "IssuedToken",
+    "IssueTokenRequest",
     "ListAccountsFilters",
     "ListAccountsFiltersStatus",
     "ListAccountsFiltersType",
@@ -250,8 +326,12 @@ __all__ = (
     "ListTransactionsFilters",
     "ListTransactionsFiltersStatus",
     "ListTransactionsFiltersType",
+    "ListUsersFilters",
+    "ListUsersFiltersStatus",
     "Merchant",
     "MfaCodeRecord",
+    "MoneyRequest",
+    "NetworkData",
     "OpenDisputeRequest",
     "OpenDisputeRequestReason",
     "Owner",
@@ -259,13 +339,19 @@ __all__ = (
     "PagedEnvelopeCardList",
     "PagedEnvelopeListAttachmentRecord",
     "PagedEnvelopeListAttemptRecord",
+    "PagedEnvelopeListAuditRecord",
     "PagedEnvelopeListDisputeRecord",
     "PagedEnvelopeListEndpointRecord",
+    "PagedEnvelopeListTopupRecord",
+    "PagedEnvelopeListUserRecord",
     "PageMeta",
     "PaymentCurrencyRecord",
+    "ProgramRecord",
     "Queued",
     "ReadyRecord",
     "RefundRequest",
+    "ReplaceCardRequest",
+    "ReplaceCardRequestReason",
     "ReplayRequest",
     "ReportKeysetMeta",
     "ReportPage",
@@ -273,6 +359,8 @@ __all__ = (
     "ResolveDisputeRequest",
     "ResolveDisputeRequestOutcome",
     "RevealRequest",
+    "Settlement",
+    "SignInLink",
     "SortRequest",
     "Spend",
     "SpendingControls",
@@ -281,11 +369,17 @@ __all__ = (
     "TeamRef",
     "ThreeDsRecord",
     "ThreeDsRequest",
+    "TopupRecord",
+    "TopupRecordStatus",
+    "TopupRequest",
     "TransactionRecord",
+    "TransactionRecordChannel",
     "TransactionRecordDecisionType0",
     "TransactionRecordDirection",
     "TransactionRecordStatus",
     "TransactionRecordType",
+    "UserRecord",
+    "UserRecordStatus",
     "UserRef",
     "UserSummary",
 )

@@ -10,6 +10,8 @@ class AuthorizationRequestForceDeclineType0(StrEnum):
     DO_NOT_HONOR = "do_not_honor"
     INSUFFICIENT_FUNDS = "insufficient_funds"
     INVALID_3DS = "invalid_3ds"
+    INVALID_CVV2 = "invalid_cvv2"
+    INVALID_EXPIRY = "invalid_expiry"
     LIMIT_EXCEEDED = "limit_exceeded"
     MERCHANT_BLOCKED = "merchant_blocked"
     SUSPECTED_FRAUD = "suspected_fraud"

@@ -10,6 +10,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.card_record_card_type import CardRecordCardType
+from ..models.card_record_closed_reason_type_0 import CardRecordClosedReasonType0
 from ..models.card_record_status import CardRecordStatus
 from ..types import UNSET, Unset
 
@@ -35,7 +36,8 @@ class CardRecord:
             {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags':
             ['example'], 'blocked_tags': ['example'], 'allowed_countries': ['example'], 'blocked_countries': ['example']},
             'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z', 'card_type': 'multi_use',
-            'locked_merchant': 'example'}
+            'locked_merchant': 'example', 'closed_reason': 'lost', 'replaces': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
+            'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}
 
     Attributes:
         uuid (UUID):
@@ -61,6 +63,9 @@ class CardRecord:
         spending_controls (None | SpendingControlsRecord | Unset):
         card_type (CardRecordCardType | Unset):  Default: CardRecordCardType.MULTI_USE.
         locked_merchant (None | str | Unset): a merchant_locked card's merchant, once its first approval set it
+        closed_reason (CardRecordClosedReasonType0 | None | Unset):
+        replaces (None | Unset | UUID):
+        replaced_by (None | Unset | UUID):
     """
 
     uuid: UUID
@@ -86,6 +91,9 @@ class CardRecord:
     spending_controls: None | SpendingControlsRecord | Unset = UNSET
     card_type: CardRecordCardType | Unset = CardRecordCardType.MULTI_USE
     locked_merchant: None | str | Unset = UNSET
+    closed_reason: CardRecordClosedReasonType0 | None | Unset = UNSET
+    replaces: None | Unset | UUID = UNSET
+    replaced_by: None | Unset | UUID = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -162,6 +170,30 @@ class CardRecord:
         else:
             locked_merchant = self.locked_merchant
 
+        closed_reason: None | str | Unset
+        if isinstance(self.closed_reason, Unset):
+            closed_reason = UNSET
+        elif isinstance(self.closed_reason, CardRecordClosedReasonType0):
+            closed_reason = self.closed_reason.value
+        else:
+            closed_reason = self.closed_reason
+
+        replaces: None | str | Unset
+        if isinstance(self.replaces, Unset):
+            replaces = UNSET
+        elif isinstance(self.replaces, UUID):
+            replaces = str(self.replaces)
+        else:
+            replaces = self.replaces
+
+        replaced_by: None | str | Unset
+        if isinstance(self.replaced_by, Unset):
+            replaced_by = UNSET
+        elif isinstance(self.replaced_by, UUID):
+            replaced_by = str(self.replaced_by)
+        else:
+            replaced_by = self.replaced_by
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -196,6 +228,12 @@ class CardRecord:
             field_dict["card_type"] = card_type
         if locked_merchant is not UNSET:
             field_dict["locked_merchant"] = locked_merchant
+        if closed_reason is not UNSET:
+            field_dict["closed_reason"] = closed_reason
+        if replaces is not UNSET:
+            field_dict["replaces"] = replaces
+        if replaced_by is not UNSET:
+            field_dict["replaced_by"] = replaced_by
 
         return field_dict
 
@@ -311,6 +349,57 @@ class CardRecord:
 
         locked_merchant = _parse_locked_merchant(d.pop("locked_merchant", UNSET))
 
+        def _parse_closed_reason(data: object) -> CardRecordClosedReasonType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                closed_reason_type_0 = CardRecordClosedReasonType0(data)
+
+                return closed_reason_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CardRecordClosedReasonType0 | None | Unset, data)
+
+        closed_reason = _parse_closed_reason(d.pop("closed_reason", UNSET))
+
+        def _parse_replaces(data: object) -> None | Unset | UUID:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                replaces_type_0 = UUID(data)
+
+                return replaces_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UUID, data)
+
+        replaces = _parse_replaces(d.pop("replaces", UNSET))
+
+        def _parse_replaced_by(data: object) -> None | Unset | UUID:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                replaced_by_type_0 = UUID(data)
+
+                return replaced_by_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UUID, data)
+
+        replaced_by = _parse_replaced_by(d.pop("replaced_by", UNSET))
+
         card_record = cls(
             uuid=uuid,
             account_uuid=account_uuid,
@@ -335,6 +424,9 @@ class CardRecord:
             spending_controls=spending_controls,
             card_type=card_type,
             locked_merchant=locked_merchant,
+            closed_reason=closed_reason,
+            replaces=replaces,
+            replaced_by=replaced_by,
         )
 
         card_record.additional_properties = d

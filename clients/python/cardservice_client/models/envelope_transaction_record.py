@@ -26,8 +26,10 @@ class EnvelopeTransactionRecord:
             'example', 'fee': 12.5, 'refunded_amount': 12.5, 'authorized_amount': 12.5, 'captured_amount': 12.5,
             'hold_expires_at': '2026-03-19T10:15:00Z', 'merchant_amount': 12.5, 'merchant_captured_amount': 12.5,
             'merchant_currency': 'example', 'rate': 12.5, 'flagged': True, 'description': 'Team travel', 'parent_uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'decision': 'rules', 'created_at': '2026-03-19T10:15:00Z', 'updated_at':
-            '2026-03-19T10:15:00Z'}}
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'decision': 'rules', 'channel': 'sandbox', 'network': {'stan':
+            'example', 'rrn': 'example', 'acquirer_id': 'example', 'terminal_id': 'example', 'merchant_id': 'example',
+            'auth_code': 'example'}, 'stand_in': True, 'shortfall': 12.5, 'created_at': '2026-03-19T10:15:00Z',
+            'updated_at': '2026-03-19T10:15:00Z'}}
 
     Attributes:
         data (TransactionRecord):  Example: {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'type': 'card_purchase',
@@ -37,8 +39,10 @@ class EnvelopeTransactionRecord:
             'example', 'fee': 12.5, 'refunded_amount': 12.5, 'authorized_amount': 12.5, 'captured_amount': 12.5,
             'hold_expires_at': '2026-03-19T10:15:00Z', 'merchant_amount': 12.5, 'merchant_captured_amount': 12.5,
             'merchant_currency': 'example', 'rate': 12.5, 'flagged': True, 'description': 'Team travel', 'parent_uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'decision': 'rules', 'created_at': '2026-03-19T10:15:00Z', 'updated_at':
-            '2026-03-19T10:15:00Z'}.
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'decision': 'rules', 'channel': 'sandbox', 'network': {'stan':
+            'example', 'rrn': 'example', 'acquirer_id': 'example', 'terminal_id': 'example', 'merchant_id': 'example',
+            'auth_code': 'example'}, 'stand_in': True, 'shortfall': 12.5, 'created_at': '2026-03-19T10:15:00Z',
+            'updated_at': '2026-03-19T10:15:00Z'}.
         success (bool | Unset):  Default: True.
     """
 

@@ -10,6 +10,7 @@ from uuid import UUID
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.transaction_record_channel import TransactionRecordChannel
 from ..models.transaction_record_decision_type_0 import TransactionRecordDecisionType0
 from ..models.transaction_record_direction import TransactionRecordDirection
 from ..models.transaction_record_status import TransactionRecordStatus
@@ -18,6 +19,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.merchant import Merchant
+    from ..models.network_data import NetworkData
 
 
 T = TypeVar("T", bound="TransactionRecord")
@@ -34,7 +36,9 @@ class TransactionRecord:
             'authorized_amount': 12.5, 'captured_amount': 12.5, 'hold_expires_at': '2026-03-19T10:15:00Z',
             'merchant_amount': 12.5, 'merchant_captured_amount': 12.5, 'merchant_currency': 'example', 'rate': 12.5,
             'flagged': True, 'description': 'Team travel', 'parent_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'decision': 'rules', 'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}
+            'decision': 'rules', 'channel': 'sandbox', 'network': {'stan': 'example', 'rrn': 'example', 'acquirer_id':
+            'example', 'terminal_id': 'example', 'merchant_id': 'example', 'auth_code': 'example'}, 'stand_in': True,
+            'shortfall': 12.5, 'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}
 
     Attributes:
         uuid (UUID):
@@ -65,6 +69,13 @@ class TransactionRecord:
         created_at (datetime.datetime):
         updated_at (datetime.datetime):
         decision (None | TransactionRecordDecisionType0 | Unset):
+        channel (TransactionRecordChannel | Unset): Where the transaction entered the service. Default:
+            TransactionRecordChannel.SANDBOX.
+        network (NetworkData | None | Unset): The card network's data (channel `iso8583`).
+        stand_in (bool | Unset): Approved by the network on the issuer's behalf (an ISO 8583 0120 advice). Default:
+            False.
+        shortfall (Decimal | Unset): A stand-in authorization's amount beyond the card's balance, owed by the cardholder
+            (booked to `cardholder_receivables`). Default: 0.0.
     """
 
     uuid: UUID
@@ -93,10 +104,15 @@ class TransactionRecord:
     created_at: datetime.datetime
     updated_at: datetime.datetime
     decision: None | TransactionRecordDecisionType0 | Unset = UNSET
+    channel: TransactionRecordChannel | Unset = TransactionRecordChannel.SANDBOX
+    network: NetworkData | None | Unset = UNSET
+    stand_in: bool | Unset = False
+    shortfall: Decimal | Unset = Decimal("0")
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.merchant import Merchant  # noqa: PLC0415
+        from ..models.network_data import NetworkData  # noqa: PLC0415
 
         uuid = str(self.uuid)
 
@@ -179,6 +195,22 @@ class TransactionRecord:
         else:
             decision = self.decision
 
+        channel: str | Unset = UNSET
+        if not isinstance(self.channel, Unset):
+            channel = self.channel.value
+
+        network: dict[str, Any] | None | Unset
+        if isinstance(self.network, Unset):
+            network = UNSET
+        elif isinstance(self.network, NetworkData):
+            network = self.network.to_dict()
+        else:
+            network = self.network
+
+        stand_in = self.stand_in
+
+        shortfall = self.shortfall
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -212,12 +244,21 @@ class TransactionRecord:
         )
         if decision is not UNSET:
             field_dict["decision"] = decision
+        if channel is not UNSET:
+            field_dict["channel"] = channel
+        if network is not UNSET:
+            field_dict["network"] = network
+        if stand_in is not UNSET:
+            field_dict["stand_in"] = stand_in
+        if shortfall is not UNSET:
+            field_dict["shortfall"] = shortfall
 
         return field_dict
 
     @classmethod
     def from_dict(cls: builtins.type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.merchant import Merchant  # noqa: PLC0415
+        from ..models.network_data import NetworkData  # noqa: PLC0415
 
         d = dict(src_dict)
         uuid = UUID(d.pop("uuid"))
@@ -374,6 +415,34 @@ class TransactionRecord:
 
         decision = _parse_decision(d.pop("decision", UNSET))
 
+        _channel = d.pop("channel", UNSET)
+        channel: TransactionRecordChannel | Unset
+        if isinstance(_channel, Unset):
+            channel = UNSET
+        else:
+            channel = TransactionRecordChannel(_channel)
+
+        def _parse_network(data: object) -> NetworkData | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                network_type_0 = NetworkData.from_dict(data)
+
+                return network_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(NetworkData | None | Unset, data)
+
+        network = _parse_network(d.pop("network", UNSET))
+
+        stand_in = d.pop("stand_in", UNSET)
+
+        shortfall = d.pop("shortfall", UNSET)
+
         transaction_record = cls(
             uuid=uuid,
             type=type,
@@ -401,6 +470,10 @@ class TransactionRecord:
             created_at=created_at,
             updated_at=updated_at,
             decision=decision,
+            channel=channel,
+            network=network,
+            stand_in=stand_in,
+            shortfall=shortfall,
         )
 
         transaction_record.additional_properties = d

@@ -8,9 +8,11 @@ class TransactionRecordType(StrEnum):
     CARD_PURCHASE = "card_purchase"
     CARD_REFUND = "card_refund"
     CARD_TOPUP = "card_topup"
+    CARD_TRANSFER = "card_transfer"
     DEPOSIT = "deposit"
     DISPUTE_CREDIT = "dispute_credit"
     FEE = "fee"
+    WITHDRAWAL = "withdrawal"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -9,7 +9,7 @@ from attrs import field as _attrs_field
 if TYPE_CHECKING:
     from ..models.account_counts import AccountCounts
     from ..models.card_counts import CardCounts
-    from ..models.currency_balances import CurrencyBalances
+    from ..models.cardservice_users_schemas_currency_balances import CardserviceUsersSchemasCurrencyBalances
     from ..models.spend import Spend
     from ..models.user_ref import UserRef
 
@@ -31,7 +31,7 @@ class UserSummary:
         user (UserRef):  Example: {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'email': 'ada@example.com', 'name':
             'Ada Lovelace', 'team': {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada Lovelace', 'role':
             'example'}}.
-        balances (list[CurrencyBalances]):
+        balances (list[CardserviceUsersSchemasCurrencyBalances]):
         accounts (AccountCounts):  Example: {'total': 1, 'by_status': {}}.
         cards (CardCounts):  Example: {'total': 1, 'active': 1, 'frozen': 1, 'closed': 1, 'favorite': 1}.
         spend (list[Spend]):
@@ -39,7 +39,7 @@ class UserSummary:
     """
 
     user: UserRef
-    balances: list[CurrencyBalances]
+    balances: list[CardserviceUsersSchemasCurrencyBalances]
     accounts: AccountCounts
     cards: CardCounts
     spend: list[Spend]
@@ -84,7 +84,7 @@ class UserSummary:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.account_counts import AccountCounts  # noqa: PLC0415
         from ..models.card_counts import CardCounts  # noqa: PLC0415
-        from ..models.currency_balances import CurrencyBalances  # noqa: PLC0415
+        from ..models.cardservice_users_schemas_currency_balances import CardserviceUsersSchemasCurrencyBalances  # noqa: PLC0415
         from ..models.spend import Spend  # noqa: PLC0415
         from ..models.user_ref import UserRef  # noqa: PLC0415
 
@@ -94,7 +94,7 @@ class UserSummary:
         balances = []
         _balances = d.pop("balances")
         for balances_item_data in _balances:
-            balances_item = CurrencyBalances.from_dict(balances_item_data)
+            balances_item = CardserviceUsersSchemasCurrencyBalances.from_dict(balances_item_data)
 
             balances.append(balances_item)
 

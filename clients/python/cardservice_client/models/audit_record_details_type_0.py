@@ -1,68 +1,32 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from decimal import Decimal
 from typing import Any, TypeVar
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="CurrencyBalances")
+T = TypeVar("T", bound="AuditRecordDetailsType0")
 
 
 @_attrs_define
-class CurrencyBalances:
-    """
-    Example:
-        {'currency': 'EUR', 'accounts_total': 12.5, 'cards_total': 12.5}
-
-    Attributes:
-        currency (str):
-        accounts_total (Decimal):
-        cards_total (Decimal):
-    """
-
-    currency: str
-    accounts_total: Decimal
-    cards_total: Decimal
+class AuditRecordDetailsType0:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        currency = self.currency
-
-        accounts_total = self.accounts_total
-
-        cards_total = self.cards_total
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
-        field_dict.update(
-            {
-                "currency": currency,
-                "accounts_total": accounts_total,
-                "cards_total": cards_total,
-            }
-        )
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        currency = d.pop("currency")
+        audit_record_details_type_0 = cls()
 
-        accounts_total = d.pop("accounts_total")
-
-        cards_total = d.pop("cards_total")
-
-        currency_balances = cls(
-            currency=currency,
-            accounts_total=accounts_total,
-            cards_total=cards_total,
-        )
-
-        currency_balances.additional_properties = d
-        return currency_balances
+        audit_record_details_type_0.additional_properties = d
+        return audit_record_details_type_0
 
     @property
     def additional_keys(self) -> list[str]:

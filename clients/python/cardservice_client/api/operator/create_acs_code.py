@@ -1,0 +1,255 @@
+from http import HTTPStatus
+from typing import Any, Literal, overload
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.acs_code_request import AcsCodeRequest
+from ...models.envelope_three_ds_record import EnvelopeThreeDsRecord
+from ...models.error_body import ErrorBody
+from ...types import Response, dumps_exact, loads_exact
+
+
+def _get_kwargs(
+    *,
+    body: AcsCodeRequest,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/network/3ds-codes",
+    }
+
+    _kwargs["content"] = dumps_exact(body.to_dict())
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: Client[Any], response: httpx.Response) -> EnvelopeThreeDsRecord | ErrorBody | None:
+    if response.status_code == 201:
+        response_201 = EnvelopeThreeDsRecord.from_dict(loads_exact(response.content))
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: Client[Any], response: httpx.Response) -> Response[EnvelopeThreeDsRecord | ErrorBody]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient[Any],
+    body: AcsCodeRequest,
+) -> Response[EnvelopeThreeDsRecord | ErrorBody]:
+    """A 3DS code sent by the issuer's ACS for a card, named by its number
+
+    Args:
+        body (AcsCodeRequest):  Example: {'pan': 'example', 'code': '482913', 'merchant_name':
+            'example', 'amount': 12.5, 'currency': 'EUR', 'expires_in': 10}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EnvelopeThreeDsRecord | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+@overload
+def sync(
+    *,
+    client: AuthenticatedClient[Literal[True]],
+    body: AcsCodeRequest,
+) -> EnvelopeThreeDsRecord: ...
+
+
+@overload
+def sync(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: AcsCodeRequest,
+) -> EnvelopeThreeDsRecord | ErrorBody | None: ...
+
+
+def sync(
+    *,
+    client: AuthenticatedClient[Any],
+    body: AcsCodeRequest,
+) -> EnvelopeThreeDsRecord | ErrorBody | None:
+    """A 3DS code sent by the issuer's ACS for a card, named by its number
+
+    Args:
+        body (AcsCodeRequest):  Example: {'pan': 'example', 'code': '482913', 'merchant_name':
+            'example', 'amount': 12.5, 'currency': 'EUR', 'expires_in': 10}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EnvelopeThreeDsRecord | ErrorBody
+    """
+
+    response = sync_detailed(
+        client=client,
+        body=body,
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[EnvelopeThreeDsRecord | ErrorBody]
+) -> EnvelopeThreeDsRecord | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient[Any],
+    body: AcsCodeRequest,
+) -> Response[EnvelopeThreeDsRecord | ErrorBody]:
+    """A 3DS code sent by the issuer's ACS for a card, named by its number
+
+    Args:
+        body (AcsCodeRequest):  Example: {'pan': 'example', 'code': '482913', 'merchant_name':
+            'example', 'amount': 12.5, 'currency': 'EUR', 'expires_in': 10}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EnvelopeThreeDsRecord | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+@overload
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Literal[True]],
+    body: AcsCodeRequest,
+) -> EnvelopeThreeDsRecord: ...
+
+
+@overload
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: AcsCodeRequest,
+) -> EnvelopeThreeDsRecord | ErrorBody | None: ...
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Any],
+    body: AcsCodeRequest,
+) -> EnvelopeThreeDsRecord | ErrorBody | None:
+    """A 3DS code sent by the issuer's ACS for a card, named by its number
+
+    Args:
+        body (AcsCodeRequest):  Example: {'pan': 'example', 'code': '482913', 'merchant_name':
+            'example', 'amount': 12.5, 'currency': 'EUR', 'expires_in': 10}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EnvelopeThreeDsRecord | ErrorBody
+    """
+
+    response = await asyncio_detailed(
+        client=client,
+        body=body,
+    )
+    return _answer(client, response)

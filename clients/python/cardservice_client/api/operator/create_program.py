@@ -1,0 +1,267 @@
+from http import HTTPStatus
+from typing import Any, Literal, overload
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.create_program_request import CreateProgramRequest
+from ...models.envelope_program_record import EnvelopeProgramRecord
+from ...models.error_body import ErrorBody
+from ...types import Response, dumps_exact, loads_exact
+
+
+def _get_kwargs(
+    *,
+    body: CreateProgramRequest,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/operator/programs",
+    }
+
+    _kwargs["content"] = dumps_exact(body.to_dict())
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: Client[Any], response: httpx.Response) -> EnvelopeProgramRecord | ErrorBody | None:
+    if response.status_code == 201:
+        response_201 = EnvelopeProgramRecord.from_dict(loads_exact(response.content))
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: Client[Any], response: httpx.Response) -> Response[EnvelopeProgramRecord | ErrorBody]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient[Any],
+    body: CreateProgramRequest,
+) -> Response[EnvelopeProgramRecord | ErrorBody]:
+    """Create a card program
+
+    Args:
+        body (CreateProgramRequest):  Example: {'name': 'Ada Lovelace', 'bin_uuids':
+            ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'spending_controls': {'per_authorization': 12.5,
+            'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags': ['bank-
+            transfer'], 'blocked_tags': ['bank-transfer'], 'allowed_countries': ['DE'],
+            'blocked_countries': ['DE']}, 'card_validity_months': 1}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EnvelopeProgramRecord | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+@overload
+def sync(
+    *,
+    client: AuthenticatedClient[Literal[True]],
+    body: CreateProgramRequest,
+) -> EnvelopeProgramRecord: ...
+
+
+@overload
+def sync(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: CreateProgramRequest,
+) -> EnvelopeProgramRecord | ErrorBody | None: ...
+
+
+def sync(
+    *,
+    client: AuthenticatedClient[Any],
+    body: CreateProgramRequest,
+) -> EnvelopeProgramRecord | ErrorBody | None:
+    """Create a card program
+
+    Args:
+        body (CreateProgramRequest):  Example: {'name': 'Ada Lovelace', 'bin_uuids':
+            ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'spending_controls': {'per_authorization': 12.5,
+            'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags': ['bank-
+            transfer'], 'blocked_tags': ['bank-transfer'], 'allowed_countries': ['DE'],
+            'blocked_countries': ['DE']}, 'card_validity_months': 1}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EnvelopeProgramRecord | ErrorBody
+    """
+
+    response = sync_detailed(
+        client=client,
+        body=body,
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[EnvelopeProgramRecord | ErrorBody]
+) -> EnvelopeProgramRecord | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient[Any],
+    body: CreateProgramRequest,
+) -> Response[EnvelopeProgramRecord | ErrorBody]:
+    """Create a card program
+
+    Args:
+        body (CreateProgramRequest):  Example: {'name': 'Ada Lovelace', 'bin_uuids':
+            ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'spending_controls': {'per_authorization': 12.5,
+            'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags': ['bank-
+            transfer'], 'blocked_tags': ['bank-transfer'], 'allowed_countries': ['DE'],
+            'blocked_countries': ['DE']}, 'card_validity_months': 1}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EnvelopeProgramRecord | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+@overload
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Literal[True]],
+    body: CreateProgramRequest,
+) -> EnvelopeProgramRecord: ...
+
+
+@overload
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: CreateProgramRequest,
+) -> EnvelopeProgramRecord | ErrorBody | None: ...
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Any],
+    body: CreateProgramRequest,
+) -> EnvelopeProgramRecord | ErrorBody | None:
+    """Create a card program
+
+    Args:
+        body (CreateProgramRequest):  Example: {'name': 'Ada Lovelace', 'bin_uuids':
+            ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'spending_controls': {'per_authorization': 12.5,
+            'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags': ['bank-
+            transfer'], 'blocked_tags': ['bank-transfer'], 'allowed_countries': ['DE'],
+            'blocked_countries': ['DE']}, 'card_validity_months': 1}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EnvelopeProgramRecord | ErrorBody
+    """
+
+    response = await asyncio_detailed(
+        client=client,
+        body=body,
+    )
+    return _answer(client, response)

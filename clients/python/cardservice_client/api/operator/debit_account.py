@@ -1,0 +1,278 @@
+from http import HTTPStatus
+from typing import Any, Literal, overload
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.envelope_transaction_record import EnvelopeTransactionRecord
+from ...models.error_body import ErrorBody
+from ...models.money_request import MoneyRequest
+from ...types import Response, dumps_exact, loads_exact
+
+
+def _get_kwargs(
+    account_uuid: str | UUID,
+    *,
+    body: MoneyRequest,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/operator/accounts/{account_uuid}/debits".format(
+            account_uuid=quote(str(account_uuid), safe=""),
+        ),
+    }
+
+    _kwargs["content"] = dumps_exact(body.to_dict())
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: Client[Any], response: httpx.Response) -> EnvelopeTransactionRecord | ErrorBody | None:
+    if response.status_code == 201:
+        response_201 = EnvelopeTransactionRecord.from_dict(loads_exact(response.content))
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: Client[Any], response: httpx.Response
+) -> Response[EnvelopeTransactionRecord | ErrorBody]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    account_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Any],
+    body: MoneyRequest,
+) -> Response[EnvelopeTransactionRecord | ErrorBody]:
+    """Debit an account (a withdrawal), once per external_id
+
+    Args:
+        account_uuid (str | UUID):
+        body (MoneyRequest): A credit or a debit: idempotent by `external_id`. Example: {'amount':
+            12.5, 'external_id': 'order-1001', 'description': 'Team travel'}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EnvelopeTransactionRecord | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        account_uuid=account_uuid,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+@overload
+def sync(
+    account_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Literal[True]],
+    body: MoneyRequest,
+) -> EnvelopeTransactionRecord: ...
+
+
+@overload
+def sync(
+    account_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: MoneyRequest,
+) -> EnvelopeTransactionRecord | ErrorBody | None: ...
+
+
+def sync(
+    account_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Any],
+    body: MoneyRequest,
+) -> EnvelopeTransactionRecord | ErrorBody | None:
+    """Debit an account (a withdrawal), once per external_id
+
+    Args:
+        account_uuid (str | UUID):
+        body (MoneyRequest): A credit or a debit: idempotent by `external_id`. Example: {'amount':
+            12.5, 'external_id': 'order-1001', 'description': 'Team travel'}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EnvelopeTransactionRecord | ErrorBody
+    """
+
+    response = sync_detailed(
+        account_uuid=account_uuid,
+        client=client,
+        body=body,
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[EnvelopeTransactionRecord | ErrorBody]
+) -> EnvelopeTransactionRecord | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
+
+
+async def asyncio_detailed(
+    account_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Any],
+    body: MoneyRequest,
+) -> Response[EnvelopeTransactionRecord | ErrorBody]:
+    """Debit an account (a withdrawal), once per external_id
+
+    Args:
+        account_uuid (str | UUID):
+        body (MoneyRequest): A credit or a debit: idempotent by `external_id`. Example: {'amount':
+            12.5, 'external_id': 'order-1001', 'description': 'Team travel'}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EnvelopeTransactionRecord | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        account_uuid=account_uuid,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+@overload
+async def asyncio(
+    account_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Literal[True]],
+    body: MoneyRequest,
+) -> EnvelopeTransactionRecord: ...
+
+
+@overload
+async def asyncio(
+    account_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: MoneyRequest,
+) -> EnvelopeTransactionRecord | ErrorBody | None: ...
+
+
+async def asyncio(
+    account_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Any],
+    body: MoneyRequest,
+) -> EnvelopeTransactionRecord | ErrorBody | None:
+    """Debit an account (a withdrawal), once per external_id
+
+    Args:
+        account_uuid (str | UUID):
+        body (MoneyRequest): A credit or a debit: idempotent by `external_id`. Example: {'amount':
+            12.5, 'external_id': 'order-1001', 'description': 'Team travel'}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EnvelopeTransactionRecord | ErrorBody
+    """
+
+    response = await asyncio_detailed(
+        account_uuid=account_uuid,
+        client=client,
+        body=body,
+    )
+    return _answer(client, response)

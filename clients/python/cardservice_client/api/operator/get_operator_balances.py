@@ -1,0 +1,260 @@
+from http import HTTPStatus
+from typing import Any, Literal, overload
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.envelope_list_currency_balances import EnvelopeListCurrencyBalances
+from ...models.error_body import ErrorBody
+from ...types import UNSET, Response, Unset, loads_exact
+
+
+def _get_kwargs(
+    *,
+    as_of: None | str | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    json_as_of: None | str | Unset
+    if isinstance(as_of, Unset):
+        json_as_of = UNSET
+    else:
+        json_as_of = as_of
+    params["as_of"] = json_as_of
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/operator/balances",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: Client[Any], response: httpx.Response
+) -> EnvelopeListCurrencyBalances | ErrorBody | None:
+    if response.status_code == 200:
+        response_200 = EnvelopeListCurrencyBalances.from_dict(loads_exact(response.content))
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: Client[Any], response: httpx.Response
+) -> Response[EnvelopeListCurrencyBalances | ErrorBody]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient[Any],
+    as_of: None | str | Unset = UNSET,
+) -> Response[EnvelopeListCurrencyBalances | ErrorBody]:
+    """Every ledger account class per currency at an instant (each currency sums to 0)
+
+    Args:
+        as_of (None | str | Unset): ISO 8601 instant; default now
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EnvelopeListCurrencyBalances | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        as_of=as_of,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+@overload
+def sync(
+    *,
+    client: AuthenticatedClient[Literal[True]],
+    as_of: None | str | Unset = UNSET,
+) -> EnvelopeListCurrencyBalances: ...
+
+
+@overload
+def sync(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    as_of: None | str | Unset = UNSET,
+) -> EnvelopeListCurrencyBalances | ErrorBody | None: ...
+
+
+def sync(
+    *,
+    client: AuthenticatedClient[Any],
+    as_of: None | str | Unset = UNSET,
+) -> EnvelopeListCurrencyBalances | ErrorBody | None:
+    """Every ledger account class per currency at an instant (each currency sums to 0)
+
+    Args:
+        as_of (None | str | Unset): ISO 8601 instant; default now
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EnvelopeListCurrencyBalances | ErrorBody
+    """
+
+    response = sync_detailed(
+        client=client,
+        as_of=as_of,
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[EnvelopeListCurrencyBalances | ErrorBody]
+) -> EnvelopeListCurrencyBalances | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient[Any],
+    as_of: None | str | Unset = UNSET,
+) -> Response[EnvelopeListCurrencyBalances | ErrorBody]:
+    """Every ledger account class per currency at an instant (each currency sums to 0)
+
+    Args:
+        as_of (None | str | Unset): ISO 8601 instant; default now
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EnvelopeListCurrencyBalances | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        as_of=as_of,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+@overload
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Literal[True]],
+    as_of: None | str | Unset = UNSET,
+) -> EnvelopeListCurrencyBalances: ...
+
+
+@overload
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    as_of: None | str | Unset = UNSET,
+) -> EnvelopeListCurrencyBalances | ErrorBody | None: ...
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Any],
+    as_of: None | str | Unset = UNSET,
+) -> EnvelopeListCurrencyBalances | ErrorBody | None:
+    """Every ledger account class per currency at an instant (each currency sums to 0)
+
+    Args:
+        as_of (None | str | Unset): ISO 8601 instant; default now
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EnvelopeListCurrencyBalances | ErrorBody
+    """
+
+    response = await asyncio_detailed(
+        client=client,
+        as_of=as_of,
+    )
+    return _answer(client, response)

@@ -1,0 +1,292 @@
+from http import HTTPStatus
+from typing import Any, Literal, overload
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.change_program_request import ChangeProgramRequest
+from ...models.envelope_program_record import EnvelopeProgramRecord
+from ...models.error_body import ErrorBody
+from ...types import Response, dumps_exact, loads_exact
+
+
+def _get_kwargs(
+    program_uuid: str | UUID,
+    *,
+    body: ChangeProgramRequest,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "patch",
+        "url": "/operator/programs/{program_uuid}".format(
+            program_uuid=quote(str(program_uuid), safe=""),
+        ),
+    }
+
+    _kwargs["content"] = dumps_exact(body.to_dict())
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: Client[Any], response: httpx.Response) -> EnvelopeProgramRecord | ErrorBody | None:
+    if response.status_code == 200:
+        response_200 = EnvelopeProgramRecord.from_dict(loads_exact(response.content))
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: Client[Any], response: httpx.Response) -> Response[EnvelopeProgramRecord | ErrorBody]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    program_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Any],
+    body: ChangeProgramRequest,
+) -> Response[EnvelopeProgramRecord | ErrorBody]:
+    """Change a card program
+
+    Args:
+        program_uuid (str | UUID):
+        body (ChangeProgramRequest): Any of these; `spending_controls: null` removes the program's
+            controls. Example: {'name': 'Ada Lovelace', 'bin_uuids':
+            ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'spending_controls': {'per_authorization': 12.5,
+            'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags': ['bank-
+            transfer'], 'blocked_tags': ['bank-transfer'], 'allowed_countries': ['DE'],
+            'blocked_countries': ['DE']}, 'card_validity_months': 1}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EnvelopeProgramRecord | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        program_uuid=program_uuid,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+@overload
+def sync(
+    program_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Literal[True]],
+    body: ChangeProgramRequest,
+) -> EnvelopeProgramRecord: ...
+
+
+@overload
+def sync(
+    program_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: ChangeProgramRequest,
+) -> EnvelopeProgramRecord | ErrorBody | None: ...
+
+
+def sync(
+    program_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Any],
+    body: ChangeProgramRequest,
+) -> EnvelopeProgramRecord | ErrorBody | None:
+    """Change a card program
+
+    Args:
+        program_uuid (str | UUID):
+        body (ChangeProgramRequest): Any of these; `spending_controls: null` removes the program's
+            controls. Example: {'name': 'Ada Lovelace', 'bin_uuids':
+            ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'spending_controls': {'per_authorization': 12.5,
+            'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags': ['bank-
+            transfer'], 'blocked_tags': ['bank-transfer'], 'allowed_countries': ['DE'],
+            'blocked_countries': ['DE']}, 'card_validity_months': 1}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EnvelopeProgramRecord | ErrorBody
+    """
+
+    response = sync_detailed(
+        program_uuid=program_uuid,
+        client=client,
+        body=body,
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[EnvelopeProgramRecord | ErrorBody]
+) -> EnvelopeProgramRecord | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
+
+
+async def asyncio_detailed(
+    program_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Any],
+    body: ChangeProgramRequest,
+) -> Response[EnvelopeProgramRecord | ErrorBody]:
+    """Change a card program
+
+    Args:
+        program_uuid (str | UUID):
+        body (ChangeProgramRequest): Any of these; `spending_controls: null` removes the program's
+            controls. Example: {'name': 'Ada Lovelace', 'bin_uuids':
+            ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'spending_controls': {'per_authorization': 12.5,
+            'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags': ['bank-
+            transfer'], 'blocked_tags': ['bank-transfer'], 'allowed_countries': ['DE'],
+            'blocked_countries': ['DE']}, 'card_validity_months': 1}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EnvelopeProgramRecord | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        program_uuid=program_uuid,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+@overload
+async def asyncio(
+    program_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Literal[True]],
+    body: ChangeProgramRequest,
+) -> EnvelopeProgramRecord: ...
+
+
+@overload
+async def asyncio(
+    program_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: ChangeProgramRequest,
+) -> EnvelopeProgramRecord | ErrorBody | None: ...
+
+
+async def asyncio(
+    program_uuid: str | UUID,
+    *,
+    client: AuthenticatedClient[Any],
+    body: ChangeProgramRequest,
+) -> EnvelopeProgramRecord | ErrorBody | None:
+    """Change a card program
+
+    Args:
+        program_uuid (str | UUID):
+        body (ChangeProgramRequest): Any of these; `spending_controls: null` removes the program's
+            controls. Example: {'name': 'Ada Lovelace', 'bin_uuids':
+            ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'spending_controls': {'per_authorization': 12.5,
+            'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags': ['bank-
+            transfer'], 'blocked_tags': ['bank-transfer'], 'allowed_countries': ['DE'],
+            'blocked_countries': ['DE']}, 'card_validity_months': 1}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EnvelopeProgramRecord | ErrorBody
+    """
+
+    response = await asyncio_detailed(
+        program_uuid=program_uuid,
+        client=client,
+        body=body,
+    )
+    return _answer(client, response)

@@ -1,0 +1,130 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+from uuid import UUID
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.spending_controls import SpendingControls
+
+
+T = TypeVar("T", bound="CreateProgramRequest")
+
+
+@_attrs_define
+class CreateProgramRequest:
+    """
+    Example:
+        {'name': 'Ada Lovelace', 'bin_uuids': ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'spending_controls':
+            {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags':
+            ['bank-transfer'], 'blocked_tags': ['bank-transfer'], 'allowed_countries': ['DE'], 'blocked_countries': ['DE']},
+            'card_validity_months': 1}
+
+    Attributes:
+        name (str):
+        bin_uuids (list[str | UUID]):
+        spending_controls (None | SpendingControls | Unset):
+        card_validity_months (int | Unset):  Default: 36.
+    """
+
+    name: str
+    bin_uuids: list[str | UUID]
+    spending_controls: None | SpendingControls | Unset = UNSET
+    card_validity_months: int | Unset = 36
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.spending_controls import SpendingControls  # noqa: PLC0415
+
+        name = self.name
+
+        bin_uuids = []
+        for bin_uuids_item_data in self.bin_uuids:
+            bin_uuids_item: str
+            if isinstance(bin_uuids_item_data, UUID):
+                bin_uuids_item = str(bin_uuids_item_data)
+            else:
+                bin_uuids_item = bin_uuids_item_data
+            bin_uuids.append(bin_uuids_item)
+
+        spending_controls: dict[str, Any] | None | Unset
+        if isinstance(self.spending_controls, Unset):
+            spending_controls = UNSET
+        elif isinstance(self.spending_controls, SpendingControls):
+            spending_controls = self.spending_controls.to_dict()
+        else:
+            spending_controls = self.spending_controls
+
+        card_validity_months = self.card_validity_months
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "name": name,
+                "bin_uuids": bin_uuids,
+            }
+        )
+        if spending_controls is not UNSET:
+            field_dict["spending_controls"] = spending_controls
+        if card_validity_months is not UNSET:
+            field_dict["card_validity_months"] = card_validity_months
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.spending_controls import SpendingControls  # noqa: PLC0415
+
+        d = dict(src_dict)
+        name = d.pop("name")
+
+        bin_uuids = []
+        _bin_uuids = d.pop("bin_uuids")
+        for bin_uuids_item_data in _bin_uuids:
+
+            def _parse_bin_uuids_item(data: object) -> str | UUID:
+                try:
+                    if not isinstance(data, str):
+                        raise TypeError()
+                    bin_uuids_item_type_0 = UUID(data)
+
+                    return bin_uuids_item_type_0
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                return cast(str | UUID, data)
+
+            bin_uuids_item = _parse_bin_uuids_item(bin_uuids_item_data)
+
+            bin_uuids.append(bin_uuids_item)
+
+        def _parse_spending_controls(data: object) -> None | SpendingControls | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                spending_controls_type_0 = SpendingControls.from_dict(data)
+
+                return spending_controls_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SpendingControls | Unset, data)
+
+        spending_controls = _parse_spending_controls(d.pop("spending_controls", UNSET))
+
+        card_validity_months = d.pop("card_validity_months", UNSET)
+
+        create_program_request = cls(
+            name=name,
+            bin_uuids=bin_uuids,
+            spending_controls=spending_controls,
+            card_validity_months=card_validity_months,
+        )
+
+        return create_program_request

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class TransactionRecordChannel(StrEnum):
+    ISO8583 = "iso8583"
+    SANDBOX = "sandbox"
+
+    def __str__(self) -> str:
+        return str(self.value)
