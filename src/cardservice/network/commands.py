@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import argparse
 import uuid
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 import orjson
 
+from cardservice import cli_types
 from cardservice.config import Settings
 from cardservice.db import Database
-from cardservice.ledger.money import from_minor, to_minor
+from cardservice.ledger.money import from_minor
 from cardservice.network import messages, simulator
 from cardservice.network.client import NetworkClient, transmitted_now
 from cardservice.network.codec import Message
@@ -20,18 +20,6 @@ from cardservice.network.repository import SEND_CARD
 from cardservice.security import CardCipher
 
 MTI = {"authorization": "0100", "capture": "0220", "reversal": "0400", "refund": "0220"}
-
-
-def _amount(text: str) -> int:
-    try:
-        value = to_minor(Decimal(text))
-    except (InvalidOperation, ValueError):
-        raise argparse.ArgumentTypeError(
-            f"not an amount with at most 2 decimals: {text!r}"
-        ) from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError("an amount must be positive")
-    return value
 
 
 def _original(text: str) -> tuple[str, str]:
@@ -157,13 +145,15 @@ def register(sub: Any) -> None:
     send.add_argument("--card-uuid", type=uuid.UUID, help="a card of this service's database")
     send.add_argument("--pan", help="a card number (instead of --card-uuid)")
     send.add_argument("--expiry", help="YYMM, with --pan")
-    send.add_argument("--amount", type=_amount, required=True, help="e.g. 12.50")
+    send.add_argument("--amount", type=cli_types.amount, required=True, help="e.g. 12.50")
     send.add_argument("--currency", default="USD")
     send.add_argument("--merchant", default="Netflix")
     send.add_argument("--cvv2")
     send.add_argument("--original", type=_original, help="the original's key STAN/MMDDhhmmss")
     send.add_argument("--more", action="store_true", help="a capture with more to follow (48.60)")
-    send.add_argument("--stays", type=_amount, help="a partial reversal: what stays authorized")
+    send.add_argument(
+        "--stays", type=cli_types.amount, help="a partial reversal: what stays authorized"
+    )
     send.set_defaults(handler=_send)
     run = commands.add_parser("run", help="seeded traffic with faults; checks the bookkeeping")
     run.add_argument("--seed", type=int, default=1)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from cardservice import cli_types
 from cardservice.config import Settings
 from cardservice.db import Database
-from cardservice.ledger.money import to_minor
 from cardservice.models.base import utcnow
 from cardservice.outbound import Outbound
 from cardservice.security import CardCipher
@@ -29,18 +29,6 @@ from cardservice.transactions.service import (
 )
 from cardservice.transactions.three_ds import issue_code
 from cardservice.users.service import user_by_email
-
-
-def _amount(text: str) -> int:
-    try:
-        value = to_minor(Decimal(text))
-    except (InvalidOperation, ValueError):
-        raise argparse.ArgumentTypeError(
-            f"not an amount with at most 2 decimals: {text!r}"
-        ) from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError("an amount must be positive")
-    return value
 
 
 def _rate(text: str) -> Decimal:
@@ -72,16 +60,6 @@ async def _run(args: argparse.Namespace, settings: Settings) -> str:
         return await db.transact(unit)
     finally:
         await db.dispose()
-
-
-def _instant(text: str) -> datetime:
-    try:
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an ISO 8601 instant: {text!r}") from None
-    if moment.tzinfo is None:
-        raise argparse.ArgumentTypeError(f"give the instant's offset (Z for UTC): {text!r}")
-    return moment.astimezone(UTC)
 
 
 async def _expire_holds(args: argparse.Namespace, settings: Settings) -> str:
@@ -148,11 +126,11 @@ def register(sub: Any) -> None:
     )
     dep = simulate.add_parser("deposit", help="money arrives on an account; prints the transaction")
     dep.add_argument("--account", type=_uuid, required=True)
-    dep.add_argument("--amount", type=_amount, required=True)
+    dep.add_argument("--amount", type=cli_types.amount, required=True)
     dep.set_defaults(action=_deposit)
     auth = simulate.add_parser("authorize", help="a card authorization; prints uuid and status")
     auth.add_argument("--card", type=_uuid, required=True)
-    auth.add_argument("--amount", type=_amount, required=True)
+    auth.add_argument("--amount", type=cli_types.amount, required=True)
     auth.add_argument("--currency", default="USD")
     auth.add_argument("--merchant", required=True)
     auth.add_argument("--mcc")
@@ -166,7 +144,7 @@ def register(sub: Any) -> None:
         parser = simulate.add_parser(step, help=f"{step} a purchase; prints its status")
         parser.add_argument("transaction", type=_uuid)
         if step in ("refund", "settle"):
-            parser.add_argument("--amount", type=_amount)
+            parser.add_argument("--amount", type=cli_types.amount)
         if step == "settle":
             parser.add_argument(
                 "--keep-rest-held",
@@ -183,14 +161,14 @@ def register(sub: Any) -> None:
     code = simulate.add_parser("3ds", help="a 3DS code for a card; prints the code")
     code.add_argument("--card", type=_uuid, required=True)
     code.add_argument("--merchant", required=True)
-    code.add_argument("--amount", type=_amount, required=True)
+    code.add_argument("--amount", type=cli_types.amount, required=True)
     code.add_argument("--currency", default="USD")
     code.add_argument("--ttl", type=int, default=600)
     code.set_defaults(action=_three_ds)
     expire = simulate.add_parser(
         "expire-holds", help="release the holds due at an instant; prints how many"
     )
-    expire.add_argument("--now", type=_instant, help="ISO 8601, e.g. 2026-12-01T00:00:00Z")
+    expire.add_argument("--now", type=cli_types.instant, help="ISO 8601, e.g. 2026-12-01T00:00:00Z")
     expire.set_defaults(handler=_expire_holds)
     for parser in (
         dep,

@@ -4,9 +4,9 @@ loop does it too, topups/service.py `register`)."""
 from __future__ import annotations
 
 import argparse
-from datetime import datetime
 from typing import Any
 
+from cardservice import cli_types
 from cardservice.config import Settings
 from cardservice.db import Database
 from cardservice.models.base import utcnow
@@ -21,21 +21,9 @@ async def _expire(args: argparse.Namespace, settings: Settings) -> str:
         await db.dispose()
 
 
-def _instant(text: str) -> datetime:
-    try:
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an ISO 8601 instant: {text!r}") from None
-    if moment.tzinfo is None:
-        raise argparse.ArgumentTypeError(
-            "give the instant with its zone, e.g. 2026-12-01T00:00:00Z"
-        )
-    return moment
-
-
 def register(sub: Any) -> None:
     """Add `topups` to the CLI."""
     topups = sub.add_parser("topups", help="top-ups").add_subparsers(dest="topups", required=True)
     expire = topups.add_parser("expire", help="expire the unpaid top-ups due; prints how many")
-    expire.add_argument("--now", type=_instant, help="ISO 8601, e.g. 2026-12-01T00:00:00Z")
+    expire.add_argument("--now", type=cli_types.instant, help="ISO 8601, e.g. 2026-12-01T00:00:00Z")
     expire.set_defaults(handler=_expire)

@@ -28,16 +28,29 @@ async def deposit(
         raise AccountNotFound()
     if account["status"] != "active":
         raise AccountInactive()
+    return await funding_move(tx, user_uuid, account_uuid, account["currency"], amount, description)
+
+
+async def funding_move(
+    tx: Tx,
+    user_uuid: uuid.UUID,
+    account_uuid: uuid.UUID,
+    currency: str,
+    amount: int,
+    description: str | None,
+) -> dict[str, Any]:
+    """Money between the outside world (the `funding` book) and an account whose row the
+    caller locked: `amount` > 0 a `deposit` credit, < 0 a `withdrawal` debit; one entry."""
+    kind, direction = ("deposit", "credit") if amount > 0 else ("withdrawal", "debit")
     now = utcnow()
-    currency = account["currency"]
     row = transaction_row(
         user_uuid=user_uuid,
         account_uuid=account_uuid,
         card_uuid=None,
-        type="deposit",
+        type=kind,
         status="completed",
-        direction="credit",
-        amount=amount,
+        direction=direction,
+        amount=abs(amount),
         currency=currency,
         description=description,
         created_at=now,
@@ -46,7 +59,7 @@ async def deposit(
     await insert_transactions(tx, [row])
     await post_entry(
         tx,
-        "deposit",
+        kind,
         [
             account_leg(account_uuid, currency, amount),
             book_leg(SystemBook.FUNDING, currency, -amount),

@@ -6,17 +6,10 @@ import uuid
 from typing import Any
 
 from cardservice.errors import AccountNotFound
-from cardservice.ledger.entries import (
-    InsufficientFunds,
-    SystemBook,
-    account_leg,
-    book_leg,
-    post_entry,
-)
-from cardservice.models.base import utcnow
+from cardservice.ledger.entries import InsufficientFunds
 from cardservice.sql import Tx, as_uuid
+from cardservice.transactions.deposits import funding_move
 from cardservice.transactions.locks import lock_any_account
-from cardservice.transactions.rows import insert_transactions, transaction_row
 
 
 async def withdraw(
@@ -33,28 +26,8 @@ async def withdraw(
         raise AccountNotFound()
     if account["balance"] < amount:
         raise InsufficientFunds("The account balance does not cover this debit.")
-    now, currency = utcnow(), account["currency"]
-    row = transaction_row(
-        user_uuid=as_uuid(account["user_uuid"]),
-        account_uuid=account_uuid,
-        card_uuid=None,
-        type="withdrawal",
-        status="completed",
-        direction="debit",
-        amount=amount,
-        currency=currency,
-        description=description,
-        created_at=now,
-        updated_at=now,
+    user_uuid = as_uuid(account["user_uuid"])
+    assert user_uuid is not None
+    return await funding_move(
+        tx, user_uuid, account_uuid, account["currency"], -amount, description
     )
-    await insert_transactions(tx, [row])
-    await post_entry(
-        tx,
-        "withdrawal",
-        [
-            account_leg(account_uuid, currency, -amount),
-            book_leg(SystemBook.FUNDING, currency, amount),
-        ],
-        reference=row["uuid"],
-    )
-    return row
