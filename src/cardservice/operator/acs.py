@@ -22,7 +22,11 @@ from cardservice.transactions.three_ds import issue_code
 
 
 class AcsCodeRequest(StrictRequest):
-    pan: Annotated[str, StringConstraints(pattern=r"^\d{12,19}$")]
+    pan: Annotated[
+        str,
+        StringConstraints(pattern=r"^\d{12,19}$"),
+        Field(json_schema_extra={"example": "4000001234567899"}),
+    ]
     code: Annotated[str, StringConstraints(pattern=r"^\d{6}$")]
     merchant_name: Annotated[str, StringConstraints(min_length=1, max_length=120)]
     amount: PositiveAmount

@@ -19,7 +19,7 @@ from cardservice.models.base import utcnow
 from cardservice.openapi import Envelope
 from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
 from cardservice.operator.keys import Operator
-from cardservice.web import JSONResponse, Router, ok
+from cardservice.web import JSONResponse, QueryText, Router, ok
 
 router = Router(tags=["operator"])
 Reports = Annotated[Operator, Depends(operator_with("reports"))]
@@ -82,7 +82,7 @@ def _day(text: str) -> date:
 async def get_operator_balances(
     _operator: Reports,
     db: Db,
-    as_of: Annotated[str | None, Query(description="ISO 8601 instant; default now")] = None,
+    as_of: Annotated[QueryText | None, Query(description="ISO 8601 instant; default now")] = None,
 ) -> JSONResponse:
     return ok(await class_balances(db.reader, _instant(as_of)))
 
@@ -96,6 +96,6 @@ async def get_operator_balances(
 async def get_settlement_report(
     _operator: Reports,
     db: Db,
-    day: Annotated[str, Query(alias="date", description="a UTC day, YYYY-MM-DD")],
+    day: Annotated[QueryText, Query(alias="date", description="a UTC day, YYYY-MM-DD")],
 ) -> JSONResponse:
     return ok(await settlement_report(db.reader, _day(day)))
