@@ -131,11 +131,6 @@ async def card_by_fingerprint(
     return await reader.row(sql, fingerprint)
 
 
-async def card_balance(tx: Tx, card_uuid: uuid.UUID) -> int:
-    """The card's balance as it is now (its row locked by the caller)."""
-    return int(await tx.value("SELECT balance FROM cards WHERE uuid = $1", card_uuid))
-
-
 async def update_card(tx: Tx, card_uuid: uuid.UUID, columns: dict[str, Any], now: datetime) -> None:
     """Set the named columns of the card (names are ours, never the caller's) and its
     `updated_at`."""
