@@ -20,17 +20,6 @@ STATEMENT = re.compile(
 )
 
 
-# Modules that still held SQL when issue 27's repositories were begun: each moves its
-# statements into its domain's repository.py, then leaves this list (which only shrinks).
-NOT_YET_MOVED = frozenset({
-    "attachments/service.py", "auth/credentials.py", "users/sessions.py", "demo.py",
-    "demo_holds.py", "demo_token.py", "dictionaries/service.py", "events/listing.py",
-    "events/outbox.py", "health.py", "idempotency.py", "key_rotation.py", "replica.py",
-    "transactions/reports.py", "users/service.py", "webhooks/delivery.py", "webhooks/queue.py",
-    "webhooks/service.py",
-})  # fmt: skip
-
-
 def _allowed(path: Path) -> bool:
     relative = path.relative_to(SRC)
     top = relative.parts[0]
@@ -73,14 +62,7 @@ def sql_outside_repositories() -> list[str]:
 
 
 def test_sql_statements_live_in_repositories() -> None:
-    offenders = sql_outside_repositories()
-    assert [o for o in offenders if o.split(":")[0] not in NOT_YET_MOVED] == []
-
-
-def test_the_list_of_modules_not_yet_moved_only_shrinks() -> None:
-    """A module that holds no SQL any more leaves NOT_YET_MOVED (and cannot come back)."""
-    holding = {offender.split(":")[0] for offender in sql_outside_repositories()}
-    assert sorted(NOT_YET_MOVED - holding) == []
+    assert sql_outside_repositories() == []
 
 
 @pytest.mark.parametrize(

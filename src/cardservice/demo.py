@@ -18,6 +18,8 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
+from cardservice.accounts import repository as accounts_repository
+from cardservice.cards import repository as cards_repository
 from cardservice.cards.changes import change_card
 from cardservice.cards.purchase import buy_cards
 from cardservice.cards.schemas import BuyCardsRequest, CardChangeRequest, SpendingControls
@@ -25,6 +27,7 @@ from cardservice.config import Settings
 from cardservice.db import Database
 from cardservice.demo_holds import network_shapes
 from cardservice.demo_token import demo_token, keep, read_kept, token_path
+from cardservice.dictionaries import repository as dictionaries_repository
 from cardservice.disputes.service import open_dispute, resolve_dispute
 from cardservice.models.base import utcnow
 from cardservice.operator.audit import CLI
@@ -33,10 +36,12 @@ from cardservice.operator.schemas import CreateAccountRequest, CreateUserRequest
 from cardservice.operator.service import onboard_user
 from cardservice.progress import Report
 from cardservice.security import CardCipher
-from cardservice.sql import Tx, as_uuid, text_uuid
+from cardservice.sql import Tx, as_uuid
 from cardservice.transactions import lifecycle
+from cardservice.transactions import repository as transactions_repository
 from cardservice.transactions.engine import Authorization, authorize
 from cardservice.transactions.three_ds import issue_code
+from cardservice.users import repository as users_repository
 
 DEMO_EMAIL = "demo@cardservice.example"
 DEMO_SEED = 20260319
@@ -71,12 +76,10 @@ DEMO_TEAM = "Demo Team"
 
 
 async def _bin_for(tx: Tx, currency: str) -> str:
-    found = await tx.value(
-        "SELECT uuid FROM bins WHERE currency = $1 AND status = 'available' ORDER BY bin", currency
-    )
+    found = await dictionaries_repository.available_bin(tx, currency)
     if found is None:
         raise RuntimeError(f"the catalogue has no available {currency} BIN")
-    return str(text_uuid(found))
+    return str(found)
 
 
 async def _onboard(tx: Tx, email: str, name: str, role: str) -> uuid.UUID:
@@ -128,9 +131,7 @@ async def _populate(tx: Tx, cipher: CardCipher, report: Report) -> uuid.UUID:
         await _history(tx, cipher, user, rng, report, f"{email} history")
     await _controls(tx, cipher, owner)
     await _disputes(tx, owner)
-    main_usd = as_uuid(
-        await tx.value("SELECT uuid FROM accounts WHERE user_uuid = $1 AND currency = 'USD'", owner)
-    )
+    main_usd = await accounts_repository.account_in(tx, owner, "USD")
     assert main_usd is not None
     await network_shapes(tx, cipher, owner, main_usd, await _bin_for(tx, "USD"), utcnow())
     return owner
@@ -153,10 +154,7 @@ LIMITED_ATTEMPTS = [
 async def _controls(tx: Tx, cipher: CardCipher, owner: uuid.UUID) -> None:
     """The owner's last USD card frozen (and one decline on it); the one before it with
     limits, meeting a few `limit_exceeded` and one `merchant_blocked` today."""
-    rows = await tx.rows(
-        "SELECT uuid FROM cards WHERE user_uuid = $1 AND currency = 'USD' ORDER BY sort_order",
-        owner,
-    )
+    rows = await cards_repository.cards_of_user(tx, owner, "USD")
     limited, frozen = (as_uuid(row["uuid"]) for row in rows[-2:])
     assert limited is not None and frozen is not None
     now = utcnow()
@@ -175,20 +173,14 @@ async def _controls(tx: Tx, cipher: CardCipher, owner: uuid.UUID) -> None:
         await authorize(tx, cipher, owner, message, now=now)
 
 
-_LATEST_SETTLED = """
-SELECT uuid FROM transactions WHERE user_uuid = $1 AND type = 'card_purchase'
-AND status = 'completed' ORDER BY captured_at DESC, uuid LIMIT 2"""
-
-
 async def _disputes(tx: Tx, owner: uuid.UUID) -> None:
     """The owner's latest settled purchase disputed and left open; the one before it
     disputed and won (its money back as a `dispute_credit`)."""
-    latest = [as_uuid(row["uuid"]) for row in await tx.rows(_LATEST_SETTLED, owner)]
+    latest = await transactions_repository.latest_settled_purchases(tx, owner, 2)
     reasons = ("not_received", "duplicate")
     opened = [
         await open_dispute(tx, owner, purchase, reason, explanation="Demo dispute")
         for purchase, reason in zip(latest, reasons, strict=True)
-        if purchase is not None
     ]
     await resolve_dispute(tx, owner, opened[-1]["uuid"], "won")
 
@@ -202,14 +194,10 @@ async def _history(
     stage: str,
 ) -> None:
     """About 35 purchases per card over the last 90 days, through the engine, oldest first."""
-    cards = await tx.rows(
-        "SELECT uuid, currency FROM cards WHERE user_uuid = $1 ORDER BY sort_order", user
-    )
+    cards = await cards_repository.cards_of_user(tx, user)
     merchants = [
         tag
-        for tag in await tx.rows(
-            "SELECT slug, name, restriction FROM transaction_tags ORDER BY name"
-        )
+        for tag in await dictionaries_repository.every_tag(tx)
         if tag["name"] in POPULAR_MERCHANTS or tag["restriction"] == "blocked"
     ]
     weights = [1 if tag["restriction"] else 20 for tag in merchants]
@@ -275,7 +263,7 @@ async def create_demo(settings: Settings, report: Report = _quiet) -> str:
     kept = read_kept(path)
 
     async def unit(tx: Tx) -> str:
-        owner = as_uuid(await tx.value("SELECT uuid FROM users WHERE email = $1", DEMO_EMAIL))
+        owner = await users_repository.user_by_email(tx, DEMO_EMAIL)
         if owner is None:
             owner = await _populate(tx, cipher, report)
         return await demo_token(tx, owner, kept, utcnow())

@@ -10,10 +10,11 @@ import uuid
 from datetime import datetime, timedelta
 from decimal import Decimal
 
+from cardservice.cards import repository as cards_repository
 from cardservice.cards.purchase import buy_cards
 from cardservice.cards.schemas import BuyCardsRequest
 from cardservice.security import CardCipher
-from cardservice.sql import Tx, as_uuid
+from cardservice.sql import Tx
 from cardservice.transactions import lifecycle
 from cardservice.transactions.engine import Authorization, authorize
 from cardservice.transactions.expiry import expire_due_holds
@@ -31,12 +32,7 @@ async def _card(
         }
     )
     await buy_cards(tx, cipher, owner, body)
-    found = as_uuid(
-        await tx.value(
-            "SELECT uuid FROM cards WHERE account_uuid = $1 ORDER BY sort_order DESC, uuid",
-            account,
-        )
-    )
+    found = await cards_repository.last_card_of_account(tx, account)
     assert found is not None
     return found
 

@@ -13,13 +13,13 @@ import uuid
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from cardservice.auth import repository
 from cardservice.auth.credentials import digest, issue_token, revoke_token
 from cardservice.sql import Tx, as_datetime, as_uuid
 
 TOKEN_FILE = "demo-token"  # noqa: S105 - a file name
 LIFETIME = timedelta(days=30)
 RENEW_BEFORE = timedelta(days=1)
-_KEPT = "SELECT uuid, user_uuid, expires_at, revoked_at FROM api_tokens WHERE token_hash = $1"
 
 
 def token_path(var_dir: Path) -> Path:
@@ -48,7 +48,7 @@ def keep(path: Path, token: str) -> None:
 async def demo_token(tx: Tx, owner: uuid.UUID, kept: str | None, now: datetime) -> str:
     """`kept` while it is `owner`'s, live and valid past `now + RENEW_BEFORE`; else the kept
     token is revoked (when still live) and a new one issued."""
-    row = await tx.row(_KEPT, digest(kept)) if kept else None
+    row = await repository.token_by_hash(tx, digest(kept)) if kept else None
     if row is not None and as_uuid(row["user_uuid"]) == owner and row["revoked_at"] is None:
         expires_at = as_datetime(row["expires_at"])
         if expires_at is None or expires_at > now + RENEW_BEFORE:

@@ -12,6 +12,7 @@ from cardservice.auth.dependencies import count_failed_attempt
 from cardservice.db import Db
 from cardservice.errors import RateLimited, Unauthenticated
 from cardservice.openapi import PUBLIC, Envelope
+from cardservice.sql import ping
 from cardservice.web import JSONResponse, Router, ok
 
 router = Router(tags=["health"])
@@ -38,7 +39,7 @@ async def get_readiness(request: Request, db: Db) -> JSONResponse:
     serving on in-process limits, so `/ready` stays 200 and says `"redis": "degraded"`
     (`"ok"` when it answers, `"off"` when no Redis is configured)."""
     try:
-        await db.reader.value("SELECT 1")
+        await ping(db.reader)
     except Exception:
         return JSONResponse(
             {"success": False, "message": "The database is unavailable.", "code": "not_ready"},

@@ -4,6 +4,7 @@ Rows are walked in uuid order, a batch per write unit, so the work can stop and 
 any point (a row already under the newest key is skipped) and no unit holds many rows.
 Servers keep running meanwhile: they read both keys, and write with the newest.
 Fingerprints are untouched: their key is separate and stable (`cardservice.security`).
+The statements are in `security/repository.py`.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ from functools import partial
 
 from cardservice.db import Database
 from cardservice.progress import Report
-from cardservice.security import CardCipher
+from cardservice.security import CardCipher, repository
+from cardservice.security.repository import ENCRYPTED_COLUMNS
 from cardservice.sql import Tx, as_uuid
 
-ENCRYPTED_COLUMNS = (("cards", "pan_ciphertext"), ("three_ds_codes", "code_ciphertext"))
 BATCH_SIZE = 500
 
 
@@ -27,7 +28,7 @@ async def rotate_keys(
     many were re-encrypted."""
     changed = 0
     for table, column in ENCRYPTED_COLUMNS:
-        total = int(await db.reader.value(f"SELECT count(*) FROM {table}"))  # noqa: S608
+        total = await repository.count_rows(db.reader, table, column)
         walked, after = 0, uuid.UUID(int=0)
         while True:
             batch = partial(
@@ -50,19 +51,13 @@ async def _rotate_batch(
     tx: Tx, cipher: CardCipher, table: str, column: str, after: uuid.UUID, size: int
 ) -> tuple[uuid.UUID | None, int, int]:
     """The next `size` rows after `after`: (the last uuid or None at the end, rows, rewritten)."""
-    rows = await tx.rows(
-        f"SELECT uuid, {column} FROM {table} WHERE uuid > $1 ORDER BY uuid LIMIT $2",  # noqa: S608
-        after,
-        size,
-    )
+    rows = await repository.ciphertexts_after(tx, table, column, after, size)
     rewritten = 0
     for row in rows:
         fresh = cipher.reencrypt(bytes(row[column]))
         if fresh is not None:
-            await tx.execute(
-                f"UPDATE {table} SET {column} = $1 WHERE uuid = $2",  # noqa: S608
-                fresh,
-                as_uuid(row["uuid"]),
-            )
+            row_uuid = as_uuid(row["uuid"])
+            assert row_uuid is not None
+            await repository.set_ciphertext(tx, table, column, row_uuid, fresh)
             rewritten += 1
     return (as_uuid(rows[-1]["uuid"]) if rows else None), len(rows), rewritten

@@ -45,7 +45,7 @@ from cardservice.ratelimit import (
     REDIS_TIMEOUT_SECONDS,
     WARNING_INTERVAL_SECONDS,
 )
-from cardservice.sql import PostgresPool, Reader, Row
+from cardservice.sql import PostgresPool, Reader, Row, replay_state, wal_position
 from cardservice.unavailable import is_database_unavailable
 
 T = TypeVar("T")
@@ -80,14 +80,6 @@ LOCAL_PINS_SWEEP = 10_000  # expired in-process pins are dropped once there are 
 # The request's state (`request.state`, set per request by the request middleware): the caller's
 # uuid once authenticated. The unit of work pins its caller, the routed reader checks the pin.
 REQUEST_STATE: ContextVar[dict[str, Any] | None] = ContextVar("request_state", default=None)
-
-_PRIMARY_POSITION = "SELECT pg_current_wal_lsn()::text"
-_STANDBY_LAG = """
-SELECT pg_is_in_recovery() AS standby,
-       coalesce(pg_last_wal_replay_lsn() >= $1::text::pg_lsn, false) AS caught_up,
-       (1000 * extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp()))::float8
-           AS behind_ms
-"""
 
 
 def current_caller() -> str | None:
@@ -221,8 +213,7 @@ class Standby:
 
     async def _probe_once(self) -> float | None:
         primary, standby = self._probes
-        position = await primary.value(_PRIMARY_POSITION)
-        return _lag_ms(await standby.row(_STANDBY_LAG, position))
+        return _lag_ms(await replay_state(standby, await wal_position(primary)))
 
     def failed(self, error: BaseException) -> None:
         """A statement found the standby unreachable: the primary until the next probe."""

@@ -385,3 +385,30 @@ def sqlite_path(url: str) -> str:
     """The file of an SQLite URL (`sqlite+aiosqlite:///PATH?…` or `sqlite:///PATH`)."""
     path = url.split(":///", 1)[1] if ":///" in url else ""
     return path.split("?", 1)[0]
+
+
+# The server's own state, no table of the service's: whether the database answers (`/ready`),
+# and the WAL positions a standby's lag is measured by (`cardservice.replica`).
+_PRIMARY_POSITION = "SELECT pg_current_wal_lsn()::text"
+_STANDBY_REPLAY = """
+SELECT pg_is_in_recovery() AS standby,
+       coalesce(pg_last_wal_replay_lsn() >= $1::text::pg_lsn, false) AS caught_up,
+       (1000 * extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp()))::float8
+           AS behind_ms
+"""
+
+
+async def ping(reader: Reader) -> None:
+    """One round trip to the database; raises when it does not answer."""
+    await reader.value("SELECT 1")
+
+
+async def wal_position(primary: Reader) -> str:
+    """The primary's current WAL position (PostgreSQL)."""
+    return str(await primary.value(_PRIMARY_POSITION))
+
+
+async def replay_state(standby: Reader, position: str) -> Row | None:
+    """Where a standby's replay stands against the primary's `position`: `standby` (still in
+    recovery), `caught_up` (replayed that far), `behind_ms` (since the last commit replayed)."""
+    return await standby.row(_STANDBY_REPLAY, position)

@@ -12,12 +12,13 @@ from typing import Any
 
 from cardservice.cards.records import card_columns, card_order
 from cardservice.filters import escape_like
-from cardservice.sql import Reader, Row, Tx
+from cardservice.pages import Offset, paginate
+from cardservice.sql import Reader, Row, Tx, as_uuid
 
 RELATED_LIMIT = 500
-# `$TOTAL` is given by the caller: a scalar count beside a page (a window count would make
-# the database build every account's record, cards and primary card included, before the
-# limit), or NULL.
+# `$TOTAL` is a scalar count beside a page (`pages.paginate`: a window count would make the
+# database build every account's record, cards and primary card included, before the limit),
+# or NULL.
 ACCOUNT_SELECT = f"""
 SELECT $TOTAL AS total, a.uuid, a.user_uuid, a.name, a.type, a.status, a.currency,
        a.balance, a.created_at, a.updated_at, u.name AS owner_name,
@@ -57,14 +58,14 @@ async def page_of_accounts(
 ) -> tuple[Sequence[Row], int]:
     """A page of the user's own accounts, oldest first, and how many match."""
     args: list[Any] = [user_uuid]
-    clause = where("a.user_uuid = $1", args, filters)
-    n = len(args)  # the clauses are fixed text; every value is a parameter
-    count = f"SELECT count(*) FROM accounts a WHERE {clause}"  # noqa: S608
-    select = ACCOUNT_SELECT.replace("$TOTAL", f"({count})")
-    query = f"{select} WHERE {clause} {OLDEST_FIRST} LIMIT ${n + 1} OFFSET ${n + 2}"
-    rows = await reader.rows(query, *args, limit, offset)
-    total = int(rows[0]["total"]) if rows else int(await reader.value(count, *args))
-    return rows, total
+    clause = where("a.user_uuid = $1", args, filters)  # fixed text; every value a parameter
+    return await paginate(
+        reader,
+        f"{ACCOUNT_SELECT} WHERE {clause} {OLDEST_FIRST}",
+        args,
+        Offset(offset, limit),
+        count=f"SELECT count(*) FROM accounts a WHERE {clause}",  # noqa: S608
+    )
 
 
 async def team_accounts(
@@ -122,3 +123,11 @@ async def set_status(tx: Tx, account_uuid: uuid.UUID, status: str, now: datetime
     """The account's new status; None when there is no such account."""
     changed = await tx.value(_SET_STATUS, account_uuid, status, now)
     return None if changed is None else str(changed)
+
+
+_ACCOUNT_IN = "SELECT uuid FROM accounts WHERE user_uuid = $1 AND currency = $2"
+
+
+async def account_in(source: Reader | Tx, user_uuid: uuid.UUID, currency: str) -> uuid.UUID | None:
+    """An account of the user's in `currency`, or None."""
+    return as_uuid(await source.value(_ACCOUNT_IN, user_uuid, currency))

@@ -7,14 +7,15 @@ import base64
 import binascii
 import re
 import uuid
-from typing import Any
 
+from cardservice.attachments import repository
 from cardservice.attachments.blobstore import BlobStore
+from cardservice.attachments.records import attachment_record
 from cardservice.attachments.schemas import AttachmentRecord
 from cardservice.attachments.sniff import sniff
 from cardservice.errors import NotFound, PayloadTooLarge, RuleViolation, ValidationFailed
 from cardservice.models.base import utcnow
-from cardservice.sql import Reader, Row, Tx, as_datetime, as_uuid
+from cardservice.sql import Reader, Tx
 
 DATA_URL = re.compile(r"^data:[\w.+-]+/[\w.+-]+(?:;[\w=.-]+)*;base64,", re.ASCII)
 JSON_OVERHEAD = 64 * 1024
@@ -60,21 +61,6 @@ def download_name(record: AttachmentRecord) -> str:
     return f"{record.uuid}.{EXTENSIONS.get(record.mime_type, 'bin')}"
 
 
-_COLUMNS = "uuid, type, mime_type, size, sha256, created_at"
-
-
-def attachment_record(row: Row | dict[str, Any]) -> AttachmentRecord:
-    """The record of an attachment row (selected as `_COLUMNS`)."""
-    return AttachmentRecord(
-        uuid=as_uuid(row["uuid"]),
-        type=row["type"],
-        mime_type=row["mime_type"],
-        size=row["size"],
-        sha256=row["sha256"],
-        created_at=as_datetime(row["created_at"]),
-    )
-
-
 async def store_attachment(
     tx: Tx, user_uuid: uuid.UUID, type_: str, mime: str, size: int, digest: str
 ) -> AttachmentRecord:
@@ -87,11 +73,7 @@ async def store_attachment(
         "sha256": digest,
         "created_at": utcnow(),
     }
-    await tx.execute(
-        f"INSERT INTO attachments (user_uuid, {_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)",  # noqa: S608
-        user_uuid,
-        *row.values(),
-    )
+    await repository.insert_attachment(tx, user_uuid, row)
     return attachment_record(row)
 
 
@@ -109,32 +91,15 @@ async def list_attachments(
 ) -> tuple[list[AttachmentRecord], int]:
     """The user's own attachments, newest first (ties by uuid), and how many match: a team
     owner's list holds only their own uploads, as `GET /attachment/{uuid}` serves only those."""
-    where = "user_uuid = $1"
-    args: list[Any] = [user_uuid]
-    if type_ is not None:
-        where += " AND type = $2"
-        args.append(type_)
-    n = len(args)
-    rows = await reader.scan(
-        f"SELECT {_COLUMNS} FROM attachments WHERE {where}"  # noqa: S608 - our fragments
-        f" ORDER BY created_at DESC, uuid DESC LIMIT ${n + 1} OFFSET ${n + 2}",
-        *args,
-        limit,
-        offset,
-    )
-    total = await reader.value(f"SELECT count(*) FROM attachments WHERE {where}", *args)  # noqa: S608
-    return [attachment_record(row) for row in rows], int(total)
+    rows, total = await repository.page_of_attachments(reader, user_uuid, type_, offset, limit)
+    return [attachment_record(row) for row in rows], total
 
 
 async def own_attachment(
     reader: Reader, user_uuid: uuid.UUID, attachment_uuid: uuid.UUID
 ) -> AttachmentRecord:
     """One of the user's attachments; anybody else's is 404."""
-    row = await reader.row(
-        f"SELECT {_COLUMNS} FROM attachments WHERE uuid = $1 AND user_uuid = $2",  # noqa: S608
-        attachment_uuid,
-        user_uuid,
-    )
+    row = await repository.own_attachment(reader, user_uuid, attachment_uuid)
     if row is None:
         raise AttachmentNotFound()
     return attachment_record(row)

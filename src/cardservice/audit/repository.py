@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 
 from cardservice.models.base import utcnow
+from cardservice.pages import Offset, paginate
 from cardservice.sql import Reader, Row, Tx, as_datetime, as_uuid, iso_z, text_uuid
 
 AUDIT_FIELDS = ("uuid", "created_at", "actor_type", "actor_id", "action", "object_type",
@@ -130,17 +131,15 @@ async def page_of_audit(
     reader: Reader, filters: AuditFilters, offset: int, limit: int
 ) -> tuple[Sequence[Row], int]:
     """One page of the trail, newest first (ties by id), and how many rows match in all."""
-    where, args = _where(filters)
-    n = len(args)  # the clauses are fixed text; every value is a parameter
-    total = int(await reader.value(f"SELECT count(*) FROM audit_log{where}", *args))  # noqa: S608
-    rows = await reader.rows(
-        f"SELECT {', '.join(AUDIT_FIELDS)} FROM audit_log{where}"  # noqa: S608
-        f" ORDER BY created_at DESC, id DESC LIMIT ${n + 1} OFFSET ${n + 2}",
-        *args,
-        limit,
-        offset,
+    where, args = _where(filters)  # fixed clauses; every value is a parameter
+    return await paginate(
+        reader,
+        f"SELECT {', '.join(AUDIT_FIELDS)}, $TOTAL AS total FROM audit_log{where}"  # noqa: S608
+        " ORDER BY created_at DESC, id DESC",
+        args,
+        Offset(offset, limit),
+        count=f"SELECT count(*) FROM audit_log{where}",  # noqa: S608
     )
-    return rows, total
 
 
 def audit_record(row: Row) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from cardservice.auth import repository
 from cardservice.errors import NotFound
 from cardservice.models.base import utcnow
 from cardservice.sql import Reader, Row, Tx, as_datetime, as_uuid
@@ -61,17 +62,9 @@ async def issue_token(
     """Create a bearer token: its id and its plaintext, returned once and never stored."""
     plaintext = TOKEN_PREFIX + secrets.token_urlsafe(TOKEN_BYTES)
     token_uuid, now = uuid.uuid4(), utcnow()
-    await tx.execute(
-        "INSERT INTO api_tokens (uuid, user_uuid, name, token_hash, prefix, expires_at,"
-        " created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        token_uuid,
-        user_uuid,
-        name,
-        digest(plaintext),
-        plaintext[:PREFIX_LENGTH],
-        now + expires_in if expires_in else None,
-        now,
-    )
+    expires_at = now + expires_in if expires_in else None
+    hashed, prefix = digest(plaintext), plaintext[:PREFIX_LENGTH]
+    await repository.insert_token(tx, token_uuid, user_uuid, name, hashed, prefix, expires_at, now)
     return token_uuid, plaintext
 
 
@@ -86,21 +79,11 @@ async def revoke_token(tx: Tx, prefix_or_id: str) -> int:
         token_id = None
     now = utcnow()
     forget_cached_callers()
-    revoked = await tx.rows(
-        "UPDATE api_tokens SET revoked_at = $1 WHERE (prefix = $2 OR uuid = $3)"
-        " AND revoked_at IS NULL RETURNING uuid",
-        now,
-        prefix_or_id[:PREFIX_LENGTH],
-        token_id,
-    )
+    revoked = await repository.revoke_tokens(tx, now, prefix_or_id[:PREFIX_LENGTH], token_id)
     if not revoked:
         raise NotFound("No active token matches.")
-    for row in revoked:
-        await tx.execute(
-            "UPDATE mfa_codes SET revoked_at = $1 WHERE token_uuid = $2 AND revoked_at IS NULL",
-            now,
-            as_uuid(row["uuid"]),
-        )
+    for token in revoked:
+        await repository.revoke_codes_of_token(tx, now, token)
     return len(revoked)
 
 
@@ -111,98 +94,30 @@ async def issue_mfa_code(
     returned once. The user's oldest live codes beyond `MAX_LIVE_MFA_CODES` are revoked."""
     code = "".join(secrets.choice(MFA_ALPHABET) for _ in range(MFA_LENGTH))
     now = utcnow()
-    await tx.execute("SELECT uuid FROM users WHERE uuid = $1 FOR UPDATE", user_uuid)
-    await tx.execute(
-        "INSERT INTO mfa_codes (uuid, user_uuid, code_hash, token_uuid, expires_at, created_at)"
-        " VALUES ($1, $2, $3, $4, $5, $6)",
-        uuid.uuid4(),
-        user_uuid,
-        digest(code),
-        token_uuid,
-        now + ttl,
-        now,
-    )
-    live = await tx.rows(
-        "SELECT uuid FROM mfa_codes WHERE user_uuid = $1 AND revoked_at IS NULL"
-        " AND expires_at > $2 ORDER BY created_at DESC, uuid DESC",
-        user_uuid,
-        now,
-    )
-    for row in live[MAX_LIVE_MFA_CODES:]:
-        await tx.execute(
-            "UPDATE mfa_codes SET revoked_at = $1 WHERE uuid = $2", now, as_uuid(row["uuid"])
-        )
+    await repository.insert_code(tx, user_uuid, digest(code), token_uuid, now + ttl, now)
+    for oldest in (await repository.live_codes(tx, user_uuid, now))[MAX_LIVE_MFA_CODES:]:
+        await repository.revoke_code(tx, now, oldest)
     await prune_credentials(tx, now, user_uuid)
     return code, now + ttl
-
-
-_USE_STEP_UP = """
-UPDATE mfa_codes SET revoked_at = $3
-WHERE code_hash = $1 AND user_uuid = $2 AND revoked_at IS NULL AND expires_at > $3
-  AND (token_uuid IS NULL OR EXISTS (
-       SELECT 1 FROM api_tokens t WHERE t.uuid = mfa_codes.token_uuid AND t.revoked_at IS NULL
-       AND (t.expires_at IS NULL OR t.expires_at > $3)))
-RETURNING uuid"""
 
 
 async def use_step_up_code(tx: Tx, user_uuid: uuid.UUID, code: str, now: datetime) -> bool:
     """Use up a live MFA code of this user as a step-up (API.md §13): True when it was one,
     and it is revoked at once (one statement: two concurrent uses cannot both win). A wrong,
     expired, revoked, used or another user's code is False."""
-    used = await tx.rows(_USE_STEP_UP, digest(code.strip().upper()), user_uuid, now)
-    return bool(used)
+    return await repository.use_step_up(tx, digest(code.strip().upper()), user_uuid, now)
 
 
 async def revoke_mfa_codes(tx: Tx, user_uuid: uuid.UUID) -> int:
     """Revoke every live MFA code of the user; returns how many."""
-    revoked = await tx.rows(
-        "UPDATE mfa_codes SET revoked_at = $1 WHERE user_uuid = $2 AND revoked_at IS NULL"
-        " AND expires_at > $1 RETURNING uuid",
-        utcnow(),
-        user_uuid,
-    )
-    return len(revoked)
-
-
-_DEAD = "(expires_at < $1 OR revoked_at < $1)"  # dead for `PRUNE_AFTER` when $1 is the cutoff
+    return await repository.revoke_codes_of_user(tx, utcnow(), user_uuid)
 
 
 async def prune_credentials(tx: Tx, now: datetime, user_uuid: uuid.UUID | None = None) -> int:
     """Delete the codes and tokens that expired or were revoked more than `PRUNE_AFTER`
     before `now` (only that user's codes, when given); returns how many rows went. A token
     goes with every code it minted (a code may outlive its token's expiry on paper)."""
-    cutoff = now - PRUNE_AFTER
-    if user_uuid is not None:
-        codes = await tx.rows(
-            f"DELETE FROM mfa_codes WHERE user_uuid = $2 AND {_DEAD} RETURNING uuid",  # noqa: S608
-            cutoff,
-            user_uuid,
-        )
-        return len(codes)
-    codes = await tx.rows(
-        f"DELETE FROM mfa_codes WHERE {_DEAD} OR token_uuid IN"  # noqa: S608
-        f" (SELECT uuid FROM api_tokens WHERE {_DEAD}) RETURNING uuid",
-        cutoff,
-    )
-    tokens = await tx.rows(f"DELETE FROM api_tokens WHERE {_DEAD} RETURNING uuid", cutoff)  # noqa: S608
-    return len(codes) + len(tokens)
-
-
-BEARER_CALLER_SQL = """
-SELECT u.uuid, u.team_uuid, u.role, t.expires_at, t.uuid AS token_uuid
-FROM api_tokens t JOIN users u ON u.uuid = t.user_uuid
-WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND u.status = 'active'
-"""
-# A suspended user's tokens and codes are refused (API.md §15).
-# A code minted by a token lives only while that token does (not revoked, not expired).
-MFA_CALLER_SQL = """
-SELECT u.uuid, u.team_uuid, u.role, m.expires_at
-FROM mfa_codes m JOIN users u ON u.uuid = m.user_uuid
-LEFT JOIN api_tokens t ON t.uuid = m.token_uuid
-WHERE m.code_hash = $1 AND m.revoked_at IS NULL AND m.expires_at > $2 AND u.status = 'active'
-  AND (m.token_uuid IS NULL
-       OR (t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > $2)))
-"""
+    return await repository.prune(tx, now - PRUNE_AFTER, user_uuid)
 
 
 _revocations = 0  # bumped by every revocation in this process: all cached callers go
@@ -260,7 +175,7 @@ async def principal_for_token(
     hashed = digest(token)
     if cache is not None and (known := cache.get(hashed)) is not None:
         return known
-    row = await reader.row(BEARER_CALLER_SQL, hashed)
+    row = await repository.bearer_caller(reader, hashed)
     if row is None:
         return None
     expires_at = as_datetime(row["expires_at"])
@@ -275,7 +190,7 @@ async def principal_for_token(
 async def principal_for_mfa_code(reader: Reader, code: str) -> Principal | None:
     """The caller of a live MFA code: not revoked, not expired, and its token alive."""
     hashed = digest(code.strip().upper())
-    row = await reader.row(MFA_CALLER_SQL, hashed, utcnow())
+    row = await repository.mfa_caller(reader, hashed, utcnow())
     return None if row is None else _principal(row, "mfa", hashed, None)
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from cardservice.cards.records import card_columns, card_order
 from cardservice.filters import escape_like
 from cardservice.models.base import utcnow
+from cardservice.pages import Offset, paginate
 from cardservice.sql import Reader, Row, Tx, as_uuid, in_list
 
 
@@ -35,19 +36,15 @@ async def page_of_cards(
     reader: Reader, user_uuid: uuid.UUID, filters: dict[str, Any], offset: int, limit: int
 ) -> tuple[Sequence[Row], int]:
     """One page of the user's cards in their order, and how many match in all."""
-    where, args = _where(user_uuid, filters)
-    n = len(args)  # the clauses are fixed text; every value is a parameter
-    # The total is a scalar subquery, computed once (a window count would read every matching
-    # card in full before the limit: a 1,000-card user's page read 1,000 rows, not 100).
-    count = f"SELECT count(*) FROM cards c WHERE {where}"  # noqa: S608
-    query = (
-        f"SELECT ({count}) AS total, {card_columns('c')} FROM cards c WHERE {where}"  # noqa: S608
-        f" ORDER BY {card_order('c')} LIMIT ${n + 1} OFFSET ${n + 2}"
+    where, args = _where(user_uuid, filters)  # fixed clauses; every value is a parameter
+    return await paginate(  # one user's cards: short
+        reader,
+        f"SELECT $TOTAL AS total, {card_columns('c')} FROM cards c WHERE {where}"  # noqa: S608
+        f" ORDER BY {card_order('c')}",
+        args,
+        Offset(offset, limit),
+        count=f"SELECT count(*) FROM cards c WHERE {where}",  # noqa: S608
     )
-    rows = await reader.rows(query, *args, limit, offset)  # one user's cards: short
-    # past the last page (or none) no row carries the count: ask it alone
-    total = int(rows[0]["total"]) if rows else int(await reader.value(count, *args))
-    return rows, total
 
 
 _OWN_CARD = f"SELECT {card_columns('c')} FROM cards c WHERE c.uuid = $1 AND c.user_uuid = $2"  # noqa: S608
@@ -211,3 +208,26 @@ async def close_replaced(
 ) -> None:
     """Close a replaced card (`lost`, `stolen`, …), naming its replacement (API.md §15)."""
     await tx.execute(_CLOSE_REPLACED, card_uuid, reason, replaced_by, now)
+
+
+_CARDS_OF_USER = "SELECT uuid, currency FROM cards WHERE user_uuid = $1 ORDER BY sort_order"
+_CARDS_OF_USER_IN = (
+    "SELECT uuid, currency FROM cards WHERE user_uuid = $1 AND currency = $2 ORDER BY sort_order"
+)
+_LAST_CARD_OF_ACCOUNT = (
+    "SELECT uuid FROM cards WHERE account_uuid = $1 ORDER BY sort_order DESC, uuid"
+)
+
+
+async def cards_of_user(
+    source: Reader | Tx, user_uuid: uuid.UUID, currency: str | None = None
+) -> Sequence[Row]:
+    """The user's cards (uuid, currency) in their position order, of one currency if given."""
+    if currency is None:
+        return await source.rows(_CARDS_OF_USER, user_uuid)
+    return await source.rows(_CARDS_OF_USER_IN, user_uuid, currency)
+
+
+async def last_card_of_account(source: Reader | Tx, account_uuid: uuid.UUID) -> uuid.UUID | None:
+    """The account's card placed last (the one bought last), or None."""
+    return as_uuid(await source.value(_LAST_CARD_OF_ACCOUNT, account_uuid))

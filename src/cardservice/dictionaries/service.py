@@ -1,9 +1,11 @@
-"""Queries behind the dictionary endpoints."""
+"""The dictionary records: entries, tags (searched and ranked), BINs, rates; the statements are in
+repository.py."""
 
 from __future__ import annotations
 
 from decimal import Decimal
 
+from cardservice.dictionaries import repository
 from cardservice.dictionaries.schemas import (
     BinRecord,
     BlockedTagRecord,
@@ -16,14 +18,10 @@ from cardservice.sql import Reader, Row, as_uuid
 
 POPULAR_TAGS = 30
 SEARCH_RESULTS = 50
-_TAG_COLUMNS = "slug, name, category, transactions_count, hold_days"
 
 
 async def dictionary(reader: Reader, kind: str) -> list[DictionaryRecord]:
-    rows = await reader.rows(
-        "SELECT slug, name, description FROM dictionary_entries WHERE kind = $1 ORDER BY position",
-        kind,
-    )
+    rows = await repository.dictionary_rows(reader, kind)
     return [
         DictionaryRecord(slug=r["slug"], name=r["name"], description=r["description"]) for r in rows
     ]
@@ -41,22 +39,14 @@ def _tag(row: Row) -> TagRecord:
 
 async def popular_tags(reader: Reader) -> list[TagRecord]:
     """The 30 tags carried by most transactions (ties by name), via the popularity index."""
-    rows = await reader.rows(
-        f"SELECT {_TAG_COLUMNS} FROM transaction_tags"  # noqa: S608 - constant columns
-        " ORDER BY transactions_count DESC, name LIMIT $1",
-        POPULAR_TAGS,
-    )
+    rows = await repository.popular_tag_rows(reader, POPULAR_TAGS)
     return [_tag(row) for row in rows]
 
 
 async def search_tags(reader: Reader, search: str) -> list[TagRecord]:
     """Case-insensitive substring match; exact, then prefix, then word-start, then others."""
     needle = search.lower()
-    rows = await reader.rows(
-        f"SELECT {_TAG_COLUMNS} FROM transaction_tags"  # noqa: S608 - constant columns
-        " WHERE lower(name) LIKE $1 ESCAPE '\\'",
-        f"%{escape_like(needle)}%",
-    )
+    rows = await repository.tag_rows_like(reader, f"%{escape_like(needle)}%")
 
     def rank(row: Row) -> tuple[int, int, str]:
         name = row["name"].lower()
@@ -75,10 +65,7 @@ async def search_tags(reader: Reader, search: str) -> list[TagRecord]:
 
 
 async def blocked_tags(reader: Reader) -> list[BlockedTagRecord]:
-    rows = await reader.rows(
-        "SELECT slug, name, restriction, reason FROM transaction_tags"
-        " WHERE restriction IS NOT NULL ORDER BY restriction, name"
-    )
+    rows = await repository.blocked_tag_rows(reader)
     return [
         BlockedTagRecord(
             slug=r["slug"], name=r["name"], restriction=r["restriction"], reason=r["reason"] or ""
@@ -88,7 +75,7 @@ async def blocked_tags(reader: Reader) -> list[BlockedTagRecord]:
 
 
 async def bins(reader: Reader) -> list[BinRecord]:
-    rows = await reader.rows("SELECT uuid, bin, brand, currency, status FROM bins ORDER BY bin")
+    rows = await repository.bin_rows(reader)
     return [
         BinRecord(
             uuid=as_uuid(b["uuid"]),
@@ -103,7 +90,7 @@ async def bins(reader: Reader) -> list[BinRecord]:
 
 async def fx_rates(reader: Reader) -> list[FxRateRecord]:
     """The rate table foreign-currency authorizations convert with (API.md §12)."""
-    rows = await reader.rows("SELECT base, quote, rate, set_on FROM fx_rates ORDER BY base, quote")
+    rows = await repository.rate_rows(reader)
     return [
         FxRateRecord(base=r["base"], quote=r["quote"], rate=Decimal(r["rate"]), date=r["set_on"])
         for r in rows

@@ -7,6 +7,7 @@ from typing import Any
 
 from cardservice.disputes.records import NEWEST_FIRST, dispute_columns, dispute_record
 from cardservice.errors import DisputeNotFound
+from cardservice.pages import Offset, paginate
 from cardservice.sql import Reader
 
 DISPUTE_COLUMNS = dispute_columns("d")
@@ -34,16 +35,15 @@ async def list_disputes(
 ) -> tuple[list[dict[str, Any]], int]:
     """The user's disputes, newest first (ties by uuid), and how many match."""
     where, args = _where(user_uuid, filters)
-    n = len(args)
-    rows = await reader.scan(
-        f"SELECT {DISPUTE_COLUMNS} FROM disputes d WHERE {where}"  # noqa: S608
-        f" {NEWEST_FIRST} LIMIT ${n + 1} OFFSET ${n + 2}",
-        *args,
-        limit,
-        offset,
+    rows, total = await paginate(
+        reader,
+        f"SELECT {DISPUTE_COLUMNS}, $TOTAL AS total FROM disputes d WHERE {where} {NEWEST_FIRST}",  # noqa: S608
+        args,
+        Offset(offset, limit),
+        count=f"SELECT count(*) FROM disputes d WHERE {where}",  # noqa: S608
+        walk=True,
     )
-    total = await reader.value(f"SELECT count(*) FROM disputes d WHERE {where}", *args)  # noqa: S608
-    return [dispute_record(row) for row in rows], int(total)
+    return [dispute_record(row) for row in rows], total
 
 
 async def one_dispute(

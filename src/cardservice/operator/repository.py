@@ -8,6 +8,7 @@ from typing import Any
 
 from cardservice.accounts.repository import ACCOUNT_SELECT
 from cardservice.models.base import utcnow
+from cardservice.pages import Offset, paginate
 from cardservice.sql import Reader, Row, Tx
 from cardservice.transactions.records import transaction_columns
 
@@ -33,16 +34,14 @@ async def page_of_users(
 ) -> tuple[Sequence[Row], int]:
     """A page of users, oldest first, and how many match."""
     args: list[Any] = []
-    where = _where(filters, args)
-    n = len(args)  # the clauses are fixed text; every value is a parameter
-    total = int(await reader.value(f"SELECT count(*) FROM users u WHERE {where}", *args))  # noqa: S608
-    rows = await reader.rows(
-        f"{USER_SELECT} WHERE {where} {USER_ORDER} LIMIT ${n + 1} OFFSET ${n + 2}",
-        *args,
-        limit,
-        offset,
+    where = _where(filters, args)  # fixed clauses; every value is a parameter
+    return await paginate(
+        reader,
+        f"{USER_SELECT} WHERE {where} {USER_ORDER}",
+        args,
+        Offset(offset, limit),
+        count=f"SELECT count(*) FROM users u WHERE {where}",  # noqa: S608
     )
-    return rows, total
 
 
 async def user_row(reader: Reader | Tx, user_uuid: uuid.UUID) -> Row | None:

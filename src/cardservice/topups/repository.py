@@ -11,6 +11,7 @@ from typing import Any
 from cardservice.ledger.money import from_minor
 from cardservice.models import Topup
 from cardservice.models.base import table_of
+from cardservice.pages import Offset, paginate
 from cardservice.sql import Reader, Row, Tx, insert_sql, iso_z, row_args, text_uuid
 
 COLUMNS = tuple(table_of(Topup).columns.keys())
@@ -108,14 +109,13 @@ async def one(
 async def page(
     reader: Reader, user_uuid: uuid.UUID, offset: int, limit: int
 ) -> tuple[Sequence[Row], int]:
-    total = int(await reader.value("SELECT count(*) FROM topups WHERE user_uuid = $1", user_uuid))
-    rows = await reader.rows(
-        f"{_SELECT} WHERE t.user_uuid = $1 {NEWEST_FIRST} LIMIT $2 OFFSET $3",
-        user_uuid,
-        limit,
-        offset,
+    return await paginate(
+        reader,
+        f"{_SELECT} WHERE t.user_uuid = $1 {NEWEST_FIRST}",
+        [user_uuid],
+        Offset(offset, limit),
+        count="SELECT count(*) FROM topups WHERE user_uuid = $1",
     )
-    return rows, total
 
 
 async def expire_due(tx: Tx, now: datetime) -> list[uuid.UUID]:

@@ -1,7 +1,78 @@
-"""The statements of the user's summary (summary.py): the user with their counts, the
-balances, the spend."""
+"""The statements of users, teams and sign-in links (service.py and sessions.py hold the
+rules), and of the user's summary (summary.py): the user with their counts, the balances, the
+spend."""
 
 from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from cardservice.sql import Tx, as_uuid, insert_sql
+
+_USER_BY_EMAIL = "SELECT uuid FROM users WHERE email = $1"
+_INSERT_USER = insert_sql(
+    "users",
+    ("uuid", "email", "name", "team_uuid", "role", "created_at", "status", "program_uuid"),
+)
+_PROGRAM = "SELECT uuid FROM programs WHERE uuid = $1"
+_TEAM_BY_NAME = "SELECT uuid FROM teams WHERE name = $1"
+_INSERT_TEAM = insert_sql("teams", ("uuid", "name", "created_at"))
+_INSERT_LINK = insert_sql(
+    "sign_in_links", ("uuid", "user_uuid", "secret_hash", "expires_at", "created_at")
+)
+# An active user's unused, unexpired link, spent in one statement (two uses cannot both win).
+_USE_LINK = """
+UPDATE sign_in_links SET used_at = $1
+WHERE secret_hash = $2 AND used_at IS NULL AND expires_at > $1
+  AND user_uuid IN (SELECT uuid FROM users WHERE status = 'active')
+RETURNING user_uuid
+"""
+
+
+async def user_by_email(tx: Tx, email: str) -> uuid.UUID | None:
+    """The uuid of the user with this (normalised) email, or None."""
+    return as_uuid(await tx.value(_USER_BY_EMAIL, email))
+
+
+async def insert_user(
+    tx: Tx,
+    user_uuid: uuid.UUID,
+    email: str,
+    name: str,
+    team: tuple[uuid.UUID | None, str | None],
+    program_uuid: uuid.UUID | None,
+    now: datetime,
+) -> None:
+    """A new active user; `team` is (team, role), both None outside a team."""
+    team_uuid, role = team
+    await tx.execute(
+        _INSERT_USER, user_uuid, email, name, team_uuid, role, now, "active", program_uuid
+    )
+
+
+async def program_exists(tx: Tx, program_uuid: uuid.UUID) -> bool:
+    return await tx.value(_PROGRAM, program_uuid) is not None
+
+
+async def team_by_name(tx: Tx, name: str) -> uuid.UUID | None:
+    return as_uuid(await tx.value(_TEAM_BY_NAME, name))
+
+
+async def insert_team(tx: Tx, team_uuid: uuid.UUID, name: str, now: datetime) -> None:
+    await tx.execute(_INSERT_TEAM, team_uuid, name, now)
+
+
+async def insert_sign_in_link(
+    tx: Tx, user_uuid: uuid.UUID, secret_hash: str, expires_at: datetime, now: datetime
+) -> None:
+    await tx.execute(_INSERT_LINK, uuid.uuid4(), user_uuid, secret_hash, expires_at, now)
+
+
+async def use_sign_in_link(tx: Tx, secret_hash: str, now: datetime) -> uuid.UUID | None:
+    """Spend the link with this hash: its user, or None when unknown, used or expired."""
+    row = await tx.row(_USE_LINK, now, secret_hash)
+    return None if row is None else as_uuid(row["user_uuid"])
+
 
 USER_AND_COUNTS = """
 SELECT u.uuid, u.email, u.name, u.role, t.uuid AS team_uuid, t.name AS team_name,

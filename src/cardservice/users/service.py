@@ -7,7 +7,8 @@ import uuid
 
 from cardservice.errors import NotFound, ServiceError, ValidationFailed
 from cardservice.models.base import utcnow
-from cardservice.sql import Tx, as_uuid
+from cardservice.sql import Tx
+from cardservice.users import repository
 
 EMAIL_PATTERN = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 ROLES = ("owner", "member")
@@ -37,48 +38,32 @@ async def create_user(
         errors["role"] = ["team and role come together"]
     if role is not None and role not in ROLES:
         errors["role"] = ["must be owner or member"]
-    if program_uuid is not None and not await _program_exists(tx, program_uuid):
+    if program_uuid is not None and not await repository.program_exists(tx, program_uuid):
         errors["program_uuid"] = ["no such program"]
     if errors:
         raise ValidationFailed(errors=errors)
-    if await tx.value("SELECT uuid FROM users WHERE email = $1", email) is not None:
+    if await repository.user_by_email(tx, email) is not None:
         raise EmailTaken()
     team_uuid = await _team(tx, team) if team else None
     user_uuid = uuid.uuid4()
-    await tx.execute(
-        "INSERT INTO users (uuid, email, name, team_uuid, role, created_at, status, program_uuid)"
-        " VALUES ($1, $2, $3, $4, $5, $6, 'active', $7)",
-        user_uuid,
-        email,
-        name.strip(),
-        team_uuid,
-        role,
-        utcnow(),
-        program_uuid,
+    await repository.insert_user(
+        tx, user_uuid, email, name.strip(), (team_uuid, role), program_uuid, utcnow()
     )
     return user_uuid
 
 
-async def _program_exists(tx: Tx, program_uuid: uuid.UUID) -> bool:
-    return await tx.value("SELECT uuid FROM programs WHERE uuid = $1", program_uuid) is not None
-
-
 async def _team(tx: Tx, name: str) -> uuid.UUID:
-    found = as_uuid(await tx.value("SELECT uuid FROM teams WHERE name = $1", name))
+    found = await repository.team_by_name(tx, name)
     if found is not None:
         return found
     team_uuid = uuid.uuid4()
-    await tx.execute(
-        "INSERT INTO teams (uuid, name, created_at) VALUES ($1, $2, $3)", team_uuid, name, utcnow()
-    )
+    await repository.insert_team(tx, team_uuid, name, utcnow())
     return team_uuid
 
 
 async def user_by_email(tx: Tx, email: str) -> uuid.UUID:
     """The uuid of the user with this email; 404 when there is none."""
-    found = as_uuid(
-        await tx.value("SELECT uuid FROM users WHERE email = $1", email.strip().lower())
-    )
+    found = await repository.user_by_email(tx, email.strip().lower())
     if found is None:
         raise NotFound(f"No user with email {email}.")
     return found

@@ -11,30 +11,17 @@ import secrets
 import uuid
 from datetime import datetime, timedelta
 
+from cardservice.auth import repository as auth_repository
 from cardservice.auth.credentials import digest, forget_cached_callers, issue_token
 from cardservice.models.base import utcnow
-from cardservice.sql import Tx, as_uuid
+from cardservice.sql import Tx
+from cardservice.users import repository
 from cardservice.users.service import user_by_email
 
 SESSION_LIFETIME = timedelta(hours=12)
 SESSION_TOKEN_NAME = "dashboard"  # noqa: S105 - the token's label, not a secret
 LINK_LIFETIME = timedelta(minutes=15)
 LINK_BYTES = 32
-
-REVOKE_SESSION = """
-UPDATE api_tokens SET revoked_at = $1
-WHERE token_hash = $2 AND name = $3 AND revoked_at IS NULL
-"""
-INSERT_LINK = """
-INSERT INTO sign_in_links (uuid, user_uuid, secret_hash, expires_at, created_at)
-VALUES ($1, $2, $3, $4, $5)
-"""
-USE_LINK = """
-UPDATE sign_in_links SET used_at = $1
-WHERE secret_hash = $2 AND used_at IS NULL AND expires_at > $1
-  AND user_uuid IN (SELECT uuid FROM users WHERE status = 'active')
-RETURNING user_uuid
-"""
 
 
 async def start_session(tx: Tx, user_uuid: uuid.UUID) -> str:
@@ -46,7 +33,9 @@ async def start_session(tx: Tx, user_uuid: uuid.UUID) -> str:
 async def end_session(tx: Tx, session_token: str) -> None:
     """Revoke a dashboard session token (only those: a pasted API token is never touched)."""
     forget_cached_callers()
-    await tx.execute(REVOKE_SESSION, utcnow(), digest(session_token), SESSION_TOKEN_NAME)
+    await auth_repository.revoke_named_token(
+        tx, utcnow(), digest(session_token), SESSION_TOKEN_NAME
+    )
 
 
 async def create_sign_in_link(tx: Tx, email: str) -> tuple[str, datetime]:
@@ -55,15 +44,13 @@ async def create_sign_in_link(tx: Tx, email: str) -> tuple[str, datetime]:
     secret = secrets.token_urlsafe(LINK_BYTES)
     now = utcnow()
     expires_at = now + LINK_LIFETIME
-    await tx.execute(INSERT_LINK, uuid.uuid4(), user_uuid, digest(secret), expires_at, now)
+    await repository.insert_sign_in_link(tx, user_uuid, digest(secret), expires_at, now)
     return secret, expires_at
 
 
 async def use_sign_in_link(tx: Tx, secret: str) -> str | None:
     """Spend a sign-in secret and start a session; None when it is unknown, used or expired."""
-    row = await tx.row(USE_LINK, utcnow(), digest(secret))
-    if row is None:
+    user_uuid = await repository.use_sign_in_link(tx, digest(secret), utcnow())
+    if user_uuid is None:
         return None
-    user_uuid = as_uuid(row["user_uuid"])
-    assert user_uuid is not None
     return await start_session(tx, user_uuid)

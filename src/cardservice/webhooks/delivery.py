@@ -23,52 +23,25 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 from uuid import UUID
 
 from cardservice.config import Settings
 from cardservice.db import Database
 from cardservice.encoding import dumps
-from cardservice.events.listing import EVENT_COLUMNS, event_record
+from cardservice.events.records import event_record
 from cardservice.models.base import utcnow
 from cardservice.outbound import CallFailed, Outbound, UrlNotAllowed, signed_headers
 from cardservice.security import CardCipher
-from cardservice.sql import Row, Tx, as_datetime, in_list, insert_sql, text_uuid
+from cardservice.sql import Row, Tx, as_datetime, text_uuid
+from cardservice.webhooks import repository
 from cardservice.webhooks.metrics import outcome_of, record_attempt
 from cardservice.webhooks.service import live_secrets
 
 ANSWER_LIMIT = 65536  # bytes of a receiver's answer read; its status is what counts
 RETRY_SCHEDULE = (5, 300, 1800, 7200, 18000, 36000, 36000)  # seconds after attempt 1, 2, …
 JITTER = 0.10
-_DUE = """
-SELECT id FROM webhook_deliveries
-WHERE status = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
-  AND endpoint_uuid IN (SELECT uuid FROM webhook_endpoints WHERE enabled)
-ORDER BY next_attempt_at, id LIMIT $3"""
-_ANY_DUE = """
-SELECT 1 FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $1
-  AND (lease_until IS NULL OR lease_until < $1) LIMIT 1"""
-_CLAIM_PG = f"""
-UPDATE webhook_deliveries d SET attempts = d.attempts + 1, lease_until = $2
-FROM ({_DUE} FOR UPDATE SKIP LOCKED) due WHERE d.id = due.id RETURNING d.id"""  # noqa: S608
-_CLAIM_SQLITE = f"""
-UPDATE webhook_deliveries SET attempts = attempts + 1, lease_until = $2
-WHERE id IN ({_DUE}) RETURNING id"""  # noqa: S608
-_CLAIMED = f"""
-SELECT d.id AS delivery_id, d.attempts, w.uuid AS endpoint_uuid, w.url, w.secret_ciphertext,
-       w.previous_secret_ciphertext, w.previous_secret_expires_at, {EVENT_COLUMNS}
-FROM webhook_deliveries d JOIN webhook_endpoints w ON w.uuid = d.endpoint_uuid
-JOIN events e ON e.id = d.event_id WHERE d.id IN """  # noqa: S608
-_ATTEMPT_COLUMNS = ("delivery_id", "endpoint_uuid", "event_uuid", "attempt", "status_code",
-                    "error", "duration_ms", "next_attempt_at", "created_at")  # fmt: skip
 _RECORD_BATCH = 100  # attempts per INSERT (9 parameters each)
-_FINISH_ONE = """
-UPDATE webhook_deliveries SET status = $3, next_attempt_at = $4, lease_until = NULL
-WHERE id = $1 AND attempts = $2"""
-_FINISH_PG = """
-UPDATE webhook_deliveries d SET status = v.status, next_attempt_at = v.next_at, lease_until = NULL
-FROM unnest(CAST($1 AS bigint[]), CAST($2 AS int[]), CAST($3 AS text[]),
-            CAST($4 AS timestamptz[])) AS v(id, attempts, status, next_at)
-WHERE d.id = v.id AND d.attempts = v.attempts"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,16 +97,12 @@ async def claim(db: Database, cipher: CardCipher, lease: timedelta, limit: int) 
     """Take up to `limit` due attempts for `lease`; one unit, committed before any POST.
     A read looks first, so an idle loop does not take SQLite's writer turn ten times a
     second."""
-    if await db.reader.value(_ANY_DUE, utcnow()) is None:
+    if not await repository.any_due(db.reader, utcnow()):
         return []
 
     async def work(tx: Tx) -> list[Claimed]:
         now = utcnow()
-        sql = _CLAIM_SQLITE if tx.dialect == "sqlite" else _CLAIM_PG
-        ids = [int(row["id"]) for row in await tx.rows(sql, now, now + lease, limit)]
-        if not ids:
-            return []
-        rows = await tx.rows(_CLAIMED + in_list(len(ids)), *ids)
+        rows = await repository.claim_due(tx, now, now + lease, limit)
         return [_claimed(row, cipher, now) for row in rows]
 
     return await db.transact(work)
@@ -189,13 +158,7 @@ async def _still_there(tx: Tx, finished: Sequence[Finished]) -> list[Finished]:
     """The attempts whose endpoint was not deleted meanwhile (its deliveries and attempt log
     went with it), those endpoints locked until the unit ends, so none goes before the
     attempts are written. Endpoints before deliveries, as a deletion takes them."""
-    endpoints = sorted({f.claimed.endpoint_uuid for f in finished}, key=str)
-    rows = await tx.rows(
-        f"SELECT uuid FROM webhook_endpoints WHERE uuid IN {in_list(len(endpoints))} "  # noqa: S608
-        "ORDER BY uuid FOR NO KEY UPDATE",
-        *endpoints,
-    )
-    there = {str(text_uuid(row["uuid"])) for row in rows}
+    there = await repository.lock_endpoints(tx, list({f.claimed.endpoint_uuid for f in finished}))
     return [f for f in finished if str(f.claimed.endpoint_uuid) in there]
 
 
@@ -211,32 +174,25 @@ async def record(db: Database, finished: Sequence[Finished]) -> None:
         kept = await _still_there(tx, finished)
         for start in range(0, len(kept), _RECORD_BATCH):
             chunk = kept[start : start + _RECORD_BATCH]
-            args: list[object] = []
-            for f in chunk:
-                c, o = f.claimed, f.outcome
-                args += [c.delivery_id, c.endpoint_uuid, c.event_uuid, c.attempt, o.status_code,
-                         o.error, o.duration_ms, f.next_at, now]  # fmt: skip
-            await tx.execute(insert_sql("webhook_attempts", _ATTEMPT_COLUMNS, len(chunk)), *args)
-            await _finish(tx, chunk, now)
+            await repository.insert_attempts(tx, [_attempt(f, now) for f in chunk])
+            await repository.finish_deliveries(tx, [_verdict(f, now) for f in chunk])
 
     await db.transact(work)
     for f in finished:
         _observe(f)
 
 
-async def _finish(tx: Tx, chunk: Sequence[Finished], now: datetime) -> None:
-    if tx.dialect == "sqlite":
-        for f in chunk:
-            c = f.claimed
-            await tx.execute(_FINISH_ONE, c.delivery_id, c.attempt, f.status, f.next_at or now)
-        return
-    await tx.execute(
-        _FINISH_PG,
-        [f.claimed.delivery_id for f in chunk],
-        [f.claimed.attempt for f in chunk],
-        [f.status for f in chunk],
-        [f.next_at or now for f in chunk],
-    )
+def _verdict(finished: Finished, now: datetime) -> tuple[int, int, str, datetime]:
+    """(delivery, attempt, status, next attempt at) of an attempt made."""
+    claimed = finished.claimed
+    return claimed.delivery_id, claimed.attempt, finished.status, finished.next_at or now
+
+
+def _attempt(finished: Finished, now: datetime) -> tuple[Any, ...]:
+    """The attempt log's row of an attempt made."""
+    c, o = finished.claimed, finished.outcome
+    return (c.delivery_id, c.endpoint_uuid, c.event_uuid, c.attempt, o.status_code, o.error,
+            o.duration_ms, finished.next_at, now)  # fmt: skip
 
 
 def _observe(finished: Finished) -> None:

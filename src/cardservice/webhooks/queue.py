@@ -6,27 +6,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 from uuid import UUID
 
 from cardservice.auth.credentials import Principal
 from cardservice.db import Database
-from cardservice.events.listing import EventNotFound, visible_to
+from cardservice.events import repository as events_repository
+from cardservice.events.listing import EventNotFound
 from cardservice.events.outbox import BATCH, sequence_events
 from cardservice.models.base import utcnow
-from cardservice.sql import Tx, as_uuid, in_list, insert_sql, text_uuid
+from cardservice.sql import Tx, as_uuid, text_uuid
+from cardservice.webhooks import repository
 from cardservice.webhooks.service import event_types_of, own_endpoint
-
-_DELIVERY_COLUMNS = ("endpoint_uuid", "event_id", "status", "attempts", "next_attempt_at",
-                     "created_at")  # fmt: skip
-_ANY_UNSEQUENCED = "SELECT 1 FROM events WHERE sequence IS NULL AND data IS NOT NULL LIMIT 1"
-_EVENTS = "SELECT id, type, user_uuid FROM events WHERE id IN "
-_RECIPIENTS = """
-SELECT w.uuid, w.event_types, u.uuid AS user_uuid FROM users u
-JOIN users o ON o.uuid = u.uuid
-    OR (u.team_uuid IS NOT NULL AND o.team_uuid = u.team_uuid AND o.role = 'owner')
-JOIN webhook_endpoints w ON w.user_uuid = o.uuid AND w.enabled
-WHERE u.uuid IN """
 
 
 def _wants(types: list[str] | None, event_type: str) -> bool:
@@ -35,11 +25,7 @@ def _wants(types: list[str] | None, event_type: str) -> bool:
 
 async def _insert(tx: Tx, pairs: Sequence[tuple[UUID, int]], now: datetime) -> int:
     for start in range(0, len(pairs), BATCH):
-        chunk = pairs[start : start + BATCH]
-        args: list[Any] = []
-        for endpoint, event_id in chunk:
-            args += [endpoint, event_id, "pending", 0, now, now]
-        await tx.execute(insert_sql("webhook_deliveries", _DELIVERY_COLUMNS, len(chunk)), *args)
+        await repository.insert_deliveries(tx, pairs[start : start + BATCH], now)
     return len(pairs)
 
 
@@ -47,10 +33,10 @@ async def queue_for_events(tx: Tx, event_ids: Sequence[int], now: datetime) -> i
     """Queue each event for every enabled endpoint that receives it; how many queued."""
     if not event_ids:
         return 0
-    events = await tx.rows(_EVENTS + in_list(len(event_ids)), *event_ids)
+    events = await events_repository.events_by_id(tx, event_ids)
     users = sorted({as_uuid(text_uuid(e["user_uuid"])) for e in events}, key=str)
     by_user: dict[str, list[tuple[UUID, list[str] | None]]] = {}
-    for row in await tx.rows(_RECIPIENTS + in_list(len(users)), *users):
+    for row in await repository.recipients(tx, users):
         endpoint = as_uuid(text_uuid(row["uuid"]))
         assert endpoint is not None
         by_user.setdefault(str(text_uuid(row["user_uuid"])), []).append(
@@ -75,7 +61,7 @@ async def publish_committed(db: Database) -> int:
         return len(ids)
 
     published = 0
-    while await db.reader.value(_ANY_UNSEQUENCED) is not None:
+    while await events_repository.any_unsequenced(db.reader):
         numbered = await db.transact(work)
         published += numbered
         if numbered < BATCH:
@@ -83,16 +69,13 @@ async def publish_committed(db: Database) -> int:
     return published
 
 
-_OWN_EVENT = "SELECT id FROM events WHERE uuid = $1 AND sequence IS NOT NULL AND user_uuid = $2"
-
-
 async def redeliver(tx: Tx, caller: Principal, event: UUID, now: datetime) -> int:
     """Queue a numbered event of the caller's own again for every endpoint receiving it.
     A team owner reads the members' events but cannot act on them: theirs are 404 here."""
-    event_id = await tx.value(_OWN_EVENT, event, caller.user_uuid)
+    event_id = await events_repository.own_event_id(tx, caller.user_uuid, event)
     if event_id is None:
         raise EventNotFound()
-    return await queue_for_events(tx, [int(event_id)], now)
+    return await queue_for_events(tx, [event_id], now)
 
 
 async def replay(
@@ -107,17 +90,6 @@ async def replay(
     never received with a 2xx and that is not already waiting for it; how many."""
     row = await own_endpoint(tx, caller.user_uuid, endpoint, for_update=True)
     types = event_types_of(row["event_types"])
-    visible, args = visible_to(caller, 3)
-    window = "e.created_at >= $2" + (f" AND e.created_at < ${len(args) + 3}" if until else "")
-    rows = await tx.rows(
-        f"SELECT e.id, e.type FROM events e WHERE e.sequence IS NOT NULL AND {window} "  # noqa: S608
-        f"AND {visible} AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d "
-        "WHERE d.event_id = e.id AND d.endpoint_uuid = $1 "
-        "AND d.status IN ('delivered', 'pending')) ORDER BY e.sequence",
-        endpoint,
-        since,
-        *args,
-        *([until] if until else []),
-    )
+    rows = await repository.replayable_events(tx, caller, endpoint, since, until)
     pairs = [(endpoint, int(r["id"])) for r in rows if _wants(types, r["type"])]
     return await _insert(tx, pairs, now)

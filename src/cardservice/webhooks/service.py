@@ -13,23 +13,11 @@ import orjson
 from cardservice.errors import NotFound
 from cardservice.outbound import masked, new_secret
 from cardservice.security import CardCipher
-from cardservice.sql import Reader, Row, Tx, as_datetime, flag, insert_sql, iso_z, text_uuid
+from cardservice.sql import Reader, Row, Tx, as_datetime, flag, iso_z, text_uuid
+from cardservice.webhooks import repository
 from cardservice.webhooks.schemas import EndpointCreate, EndpointUpdate
 
 ROTATION_OVERLAP = timedelta(hours=24)
-_COLUMNS = "uuid, url, description, event_types, enabled, secret_ciphertext, created_at, updated_at"
-_INSERT = insert_sql(
-    "webhook_endpoints",
-    ("uuid", "user_uuid", "url", "description", "event_types", "enabled", "secret_ciphertext",
-     "created_at", "updated_at"),
-)  # fmt: skip
-_OWN = f"SELECT {_COLUMNS} FROM webhook_endpoints WHERE uuid = $1 AND user_uuid = $2"  # noqa: S608
-_UPDATE = """
-UPDATE webhook_endpoints SET url = $2, description = $3, event_types = $4, enabled = $5,
-    updated_at = $6 WHERE uuid = $1"""
-_ROTATE = """
-UPDATE webhook_endpoints SET previous_secret_ciphertext = secret_ciphertext,
-    previous_secret_expires_at = $2, secret_ciphertext = $3, updated_at = $4 WHERE uuid = $1"""
 
 
 class EndpointNotFound(NotFound):
@@ -69,9 +57,8 @@ async def create_endpoint(
     endpoint = uuid4()
     secret = cipher.encrypt(new_secret())
     types = _json(list(body.event_types) if body.event_types else None)
-    await tx.execute(
-        _INSERT, endpoint, user, body.url, body.description, types, True, secret, now, now
-    )
+    url, description = body.url, body.description
+    await repository.insert_endpoint(tx, endpoint, user, url, description, types, secret, now)
     return endpoint_record(await own_endpoint(tx, user, endpoint), cipher, reveal=True)
 
 
@@ -79,7 +66,7 @@ async def own_endpoint(
     db: Reader | Tx, user: UUID, endpoint: UUID, *, for_update: bool = False
 ) -> Row:
     """One of the user's endpoints (locked when it will be written); 404 for any other."""
-    row = await db.row(_OWN + (" FOR UPDATE" if for_update else ""), endpoint, user)
+    row = await repository.own_endpoint(db, user, endpoint, for_update=for_update)
     if row is None:
         raise EndpointNotFound()
     return row
@@ -89,15 +76,8 @@ async def list_endpoints(
     reader: Reader, cipher: CardCipher, user: UUID, offset: int, limit: int
 ) -> tuple[list[dict[str, Any]], int]:
     """A page of the user's endpoints, oldest first (secrets masked), and their count."""
-    rows = await reader.rows(
-        f"SELECT {_COLUMNS} FROM webhook_endpoints WHERE user_uuid = $1 "  # noqa: S608
-        "ORDER BY created_at, uuid LIMIT $2 OFFSET $3",
-        user,
-        limit,
-        offset,
-    )
-    total = await reader.value("SELECT COUNT(*) FROM webhook_endpoints WHERE user_uuid = $1", user)
-    return [endpoint_record(row, cipher) for row in rows], int(total)
+    rows, total = await repository.page_of_endpoints(reader, user, offset, limit)
+    return [endpoint_record(row, cipher) for row in rows], total
 
 
 async def update_endpoint(
@@ -112,14 +92,14 @@ async def update_endpoint(
     if "event_types" in given:
         types = list(body.event_types) if body.event_types is not None else None
     enabled = flag(row["enabled"]) if body.enabled is None else body.enabled
-    await tx.execute(_UPDATE, endpoint, url, description, _json(types), enabled, now)
+    await repository.update_endpoint(tx, endpoint, url, description, _json(types), enabled, now)
     return endpoint_record(await own_endpoint(tx, user, endpoint), cipher)
 
 
 async def delete_endpoint(tx: Tx, user: UUID, endpoint: UUID) -> None:
     """The endpoint goes, with its queue and its attempt log."""
     await own_endpoint(tx, user, endpoint, for_update=True)
-    await tx.execute("DELETE FROM webhook_endpoints WHERE uuid = $1", endpoint)
+    await repository.delete_endpoint(tx, endpoint)
 
 
 async def rotate_secret(
@@ -127,7 +107,8 @@ async def rotate_secret(
 ) -> dict[str, Any]:
     """A new secret, shown in full; the old one signs beside it for `ROTATION_OVERLAP`."""
     await own_endpoint(tx, user, endpoint, for_update=True)
-    await tx.execute(_ROTATE, endpoint, now + ROTATION_OVERLAP, cipher.encrypt(new_secret()), now)
+    secret = cipher.encrypt(new_secret())
+    await repository.rotate_secret(tx, endpoint, secret, now + ROTATION_OVERLAP, now)
     return endpoint_record(await own_endpoint(tx, user, endpoint), cipher, reveal=True)
 
 
@@ -140,20 +121,12 @@ def live_secrets(row: Row, cipher: CardCipher, now: datetime) -> list[str]:
     return found
 
 
-_ATTEMPTS = """
-SELECT event_uuid, attempt, status_code, error, duration_ms, next_attempt_at, created_at
-FROM webhook_attempts WHERE endpoint_uuid = $1 ORDER BY id DESC LIMIT $2 OFFSET $3"""
-
-
 async def attempts(
     reader: Reader, user: UUID, endpoint: UUID, offset: int, limit: int
 ) -> tuple[list[dict[str, Any]], int]:
     """A page of the endpoint's delivery attempts, newest first, and their count."""
     await own_endpoint(reader, user, endpoint)
-    rows = await reader.rows(_ATTEMPTS, endpoint, limit, offset)
-    total = await reader.value(
-        "SELECT COUNT(*) FROM webhook_attempts WHERE endpoint_uuid = $1", endpoint
-    )
+    rows, total = await repository.page_of_attempts(reader, endpoint, offset, limit)
     return [
         {
             "event_uuid": text_uuid(row["event_uuid"]),
@@ -165,4 +138,4 @@ async def attempts(
             "created_at": iso_z(row["created_at"]),
         }
         for row in rows
-    ], int(total)
+    ], total

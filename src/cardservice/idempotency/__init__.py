@@ -8,6 +8,8 @@ request, and a repeat gets it again instead of acting twice.
   way, and can never act later because the account meanwhile changed.
 * Concurrent repeats act once: the remembered answer's primary key is the guard; the loser
   of the race rolls back whole and answers what the winner stored.
+
+The statements are in `idempotency/repository.py`.
 """
 
 from __future__ import annotations
@@ -23,9 +25,9 @@ import orjson
 from cardservice.db import Database
 from cardservice.encoding import dumps
 from cardservice.errors import IdempotencyConflict, RuleViolation
-from cardservice.models import IdempotencyKey
-from cardservice.models.base import table_of, utcnow
-from cardservice.sql import INTEGRITY_ERRORS, Reader, Tx, insert_sql, row_args
+from cardservice.idempotency import repository
+from cardservice.models.base import utcnow
+from cardservice.sql import INTEGRITY_ERRORS, Reader, Tx
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,13 +39,6 @@ class StoredResponse:
     replayed: bool = False
 
 
-_COLUMNS = tuple(table_of(IdempotencyKey).columns.keys())
-_INSERT = insert_sql(table_of(IdempotencyKey).name, _COLUMNS)
-_LOOKUP = """
-SELECT request_hash, status_code, response_body FROM idempotency_keys
-WHERE user_uuid = $1 AND external_id = $2"""
-
-
 def fingerprint(canonical: dict[str, Any]) -> str:
     """The hash of a request's meaning (its fields normalised by the caller)."""
     return hashlib.sha256(orjson.dumps(canonical, option=orjson.OPT_SORT_KEYS)).hexdigest()
@@ -53,26 +48,12 @@ async def remembered(
     reader: Reader | Tx, user_uuid: uuid.UUID, external_id: str, request_hash: str
 ) -> StoredResponse | None:
     """The answer stored for this external_id, or None; 409 when the request differs."""
-    stored = await reader.row(_LOOKUP, user_uuid, external_id)
+    stored = await repository.stored_answer(reader, user_uuid, external_id)
     if stored is None:
         return None
     if stored["request_hash"] != request_hash:
         raise IdempotencyConflict()
     return StoredResponse(stored["status_code"], stored["response_body"].encode(), replayed=True)
-
-
-async def _remember(
-    tx: Tx, user_uuid: uuid.UUID, external_id: str, request_hash: str, answer: StoredResponse
-) -> None:
-    key = {
-        "user_uuid": user_uuid,
-        "external_id": external_id,
-        "request_hash": request_hash,
-        "status_code": answer.status_code,
-        "response_body": answer.body.decode(),
-        "created_at": utcnow(),
-    }
-    await tx.execute(_INSERT, *row_args(_COLUMNS, [key]))
 
 
 async def act_once(
@@ -90,13 +71,16 @@ async def act_once(
         stored = await remembered(tx, user_uuid, external_id, request_hash)
         if stored is not None:
             return stored
-        await tx.execute("SAVEPOINT act")
+        await repository.savepoint(tx)
         try:
             answer = await act(tx)
         except RuleViolation as refusal:  # remembered; whatever `act` wrote is undone
-            await tx.execute("ROLLBACK TO SAVEPOINT act")
+            await repository.back_to_savepoint(tx)
             answer = StoredResponse(refusal.status_code, dumps(refusal.body()))
-        await _remember(tx, user_uuid, external_id, request_hash, answer)
+        remembered_answer = (answer.status_code, answer.body.decode())
+        await repository.store_answer(
+            tx, user_uuid, external_id, request_hash, remembered_answer, utcnow()
+        )
         return answer
 
     try:

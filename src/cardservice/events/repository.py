@@ -1,0 +1,145 @@
+"""The statements of the events table: the outbox's (pending events with their objects'
+columns, their data, the sequencer's numbering) and the reads of the numbered stream."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from cardservice.auth.credentials import Principal
+from cardservice.events.records import EVENT_COLUMNS, SOURCES, Source
+from cardservice.pages import Keyset, paginate
+from cardservice.sql import Reader, Row, Tx, in_list
+
+SEQUENCER_LOCK = 15_001  # pg_advisory_xact_lock key: one sequencer at a time
+
+
+def visible_to(caller: Principal, start: int) -> tuple[str, list[Any]]:
+    """The condition on `e.user_uuid` for events the caller may read, with its arguments
+    numbered from `$start`: its own, and a team owner's members'."""
+    if caller.is_team_owner:
+        clause = (
+            f"(e.user_uuid = ${start} OR e.user_uuid IN "  # noqa: S608 - placeholders only
+            f"(SELECT m.uuid FROM users m WHERE m.team_uuid = ${start + 1}))"
+        )
+        return clause, [caller.user_uuid, caller.team_uuid]
+    return f"e.user_uuid = ${start}", [caller.user_uuid]
+
+
+async def events_after(
+    reader: Reader, caller: Principal, after: int, limit: int, event_type: str | None
+) -> tuple[Sequence[Row], bool]:
+    """Up to `limit` events the caller may read numbered after `after`, in `sequence` order
+    (EVENT_COLUMNS), and whether more follow."""
+    where, args = visible_to(caller, 1)
+    if event_type is not None:
+        args.append(event_type)
+        where += f" AND e.type = ${len(args)}"
+    statement = f"SELECT {EVENT_COLUMNS} FROM events e WHERE {where}$AFTER ORDER BY e.sequence"  # noqa: S608
+    return await paginate(reader, statement, args, Keyset(limit, "e.sequence", (after,)))
+
+
+async def visible_event(reader: Reader, caller: Principal, event_uuid: uuid.UUID) -> Row | None:
+    """A numbered event the caller may read (EVENT_COLUMNS), or None."""
+    visible, args = visible_to(caller, 2)
+    return await reader.row(
+        f"SELECT {EVENT_COLUMNS} FROM events e "  # noqa: S608 - our fragments
+        f"WHERE e.uuid = $1 AND e.sequence IS NOT NULL AND {visible}",
+        event_uuid,
+        *args,
+    )
+
+
+_OWN_EVENT = "SELECT id FROM events WHERE uuid = $1 AND sequence IS NOT NULL AND user_uuid = $2"
+
+
+async def own_event_id(tx: Tx, user_uuid: uuid.UUID, event_uuid: uuid.UUID) -> int | None:
+    """The id of a numbered event of the user's own, or None."""
+    found = await tx.value(_OWN_EVENT, event_uuid, user_uuid)
+    return None if found is None else int(found)
+
+
+_EVENTS = "SELECT id, type, user_uuid FROM events WHERE id IN "
+
+
+async def events_by_id(tx: Tx, event_ids: Sequence[int]) -> Sequence[Row]:
+    """The events (id, type, user_uuid) with these ids."""
+    return await tx.rows(_EVENTS + in_list(len(event_ids)), *event_ids)
+
+
+def _join(source: Source) -> str:
+    a = source.alias
+    on = f"e.object_type = '{source.object_type}' AND {a}.uuid = e.object_uuid"
+    return f"LEFT JOIN {source.table} {a} ON {on} {source.also}"
+
+
+# The unit's pending events, each with its object's columns, in one statement: every source
+# contributes its columns (NULL unless the event is of its type and its object still exists).
+_PENDING = (
+    "SELECT e.id, e.object_type, "  # noqa: S608 - our fragments
+    + ", ".join(source.columns for source in SOURCES)
+    + " FROM events e "
+    + " ".join(_join(source) for source in SOURCES)
+    + " WHERE e.data IS NULL ORDER BY e.id"
+)
+_SET_DATA_PG = """
+UPDATE events SET data = v.data
+FROM unnest(CAST($1 AS bigint[]), CAST($2 AS text[])) AS v(id, data) WHERE events.id = v.id"""
+_SET_DATA_ONE = "UPDATE events SET data = $2 WHERE id = $1"
+_FORGET = "DELETE FROM events WHERE id IN "
+
+
+async def pending_events(tx: Tx) -> Sequence[Row]:
+    """The unit's events without data: id, object_type, then every source's columns in
+    `SOURCES` order (the event's own object's filled in, if it still exists)."""
+    return await tx.rows(_PENDING)
+
+
+async def forget_events(tx: Tx, event_ids: Sequence[int]) -> None:
+    await tx.execute(_FORGET + in_list(len(event_ids)), *event_ids)
+
+
+async def set_data(tx: Tx, event_ids: list[int], data: list[str]) -> None:
+    """Each event's data (JSON text), in one statement on PostgreSQL."""
+    if tx.dialect == "sqlite":
+        for event_id, text in zip(event_ids, data, strict=True):
+            await tx.execute(_SET_DATA_ONE, event_id, text)
+    else:
+        await tx.execute(_SET_DATA_PG, event_ids, data)
+
+
+_ANY_UNSEQUENCED = "SELECT 1 FROM events WHERE sequence IS NULL AND data IS NOT NULL LIMIT 1"
+_UNSEQUENCED = """
+SELECT id FROM events WHERE sequence IS NULL AND data IS NOT NULL ORDER BY id LIMIT $1"""
+_LAST_SEQUENCE = "SELECT COALESCE(MAX(sequence), 0) FROM events"
+_NUMBER_PG = """
+UPDATE events SET sequence = $1 + v.n
+FROM unnest(CAST($2 AS bigint[])) WITH ORDINALITY AS v(id, n) WHERE events.id = v.id"""
+_NUMBER_ONE = "UPDATE events SET sequence = $2 WHERE id = $1"
+
+
+async def any_unsequenced(reader: Reader) -> bool:
+    """Whether a committed event waits for its number."""
+    return await reader.value(_ANY_UNSEQUENCED) is not None
+
+
+async def take_sequencer(tx: Tx) -> None:
+    """The sequencer's turn, until the unit ends (SQLite: the writer's turn is one already)."""
+    if tx.dialect != "sqlite":
+        await tx.execute("SELECT pg_advisory_xact_lock($1)", SEQUENCER_LOCK)
+
+
+async def unsequenced(tx: Tx, limit: int) -> list[int]:
+    """Up to `limit` ids of events with data and no number, in insertion order."""
+    return [int(row["id"]) for row in await tx.rows(_UNSEQUENCED, limit)]
+
+
+async def number_events(tx: Tx, event_ids: list[int]) -> None:
+    """Number the events after the last number given, in the order of `event_ids`."""
+    last = int(await tx.value(_LAST_SEQUENCE))
+    if tx.dialect == "sqlite":
+        for n, event_id in enumerate(event_ids, 1):
+            await tx.execute(_NUMBER_ONE, event_id, last + n)
+    else:
+        await tx.execute(_NUMBER_PG, last, event_ids)
