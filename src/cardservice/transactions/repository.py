@@ -136,7 +136,7 @@ def _where(user_uuid: uuid.UUID, filters: dict[str, Any]) -> tuple[str, list[Any
 
 
 # Unfiltered, the total is the user's count kept by the database (`transaction_counts`).
-_KEPT_COUNT = "SELECT transactions FROM transaction_counts WHERE user_uuid = $1"
+_KEPT_COUNT = "SELECT c.transactions FROM transaction_counts c WHERE c.user_uuid = $1"
 
 
 def _count(where: str, args: list[Any]) -> str:
