@@ -107,8 +107,10 @@ def run_server(args: ServeOptions, settings: Settings) -> None:
 @cardservice.command(name="worker")
 @runs
 async def worker(settings: Settings) -> None:
-    """Deliver webhooks until SIGTERM or SIGINT (`serve` runs one loop too; several may run
-    on PostgreSQL)."""
+    """Deliver webhooks until SIGTERM or SIGINT.
+
+    `serve` runs one delivery loop in every process too; several workers may run on
+    PostgreSQL."""
     import signal
 
     from cardservice.db import Database
@@ -162,8 +164,9 @@ async def openapi(settings: Settings) -> str:
 @cardservice.command(name="demo")
 @runs
 async def demo(settings: Settings) -> str:
-    """Create demo data (once); prints the demo owner's bearer token last (kept in
-    <var>/demo-token, reused while valid)."""
+    """Create the demo data (once); prints a bearer token last.
+
+    The demo owner's token is kept in <var>/demo-token and reused while valid."""
     from cardservice.demo import create_demo
     from cardservice.progress import Stages
 

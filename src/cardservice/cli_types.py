@@ -116,7 +116,7 @@ def currency_code(text: str) -> str:
 
 def account_currency(text: str) -> str:
     """One of the catalogue's account currencies, in any case: `eur` is EUR."""
-    code = currency_code(text)
+    code = text.upper()
     if code not in account_currencies():
         known = ", ".join(account_currencies())
         raise ValueError(f"{text!r} is not one of the catalogue's currencies: {known}")

@@ -28,13 +28,13 @@ class KeyCommandError(ServiceError):
 
 @click.group(name="keys")
 def keys() -> None:
-    """Encryption keys: the card-number keys, the CVK and the fingerprint key."""
+    """Encryption keys (card numbers', the CVK, fingerprints')."""
 
 
 @keys.command(name="generate")
 @runs
 async def generate_key(_settings: Settings) -> str:
-    """Print a new encryption key (for CARDSERVICE_ENCRYPTION_KEY)."""
+    """Print a new encryption key (CARDSERVICE_ENCRYPTION_KEY)."""
     from cardservice.security import generate_key
 
     return generate_key()
@@ -52,7 +52,9 @@ async def generate_cvk(_settings: Settings) -> str:
 @keys.command(name="fingerprint-key")
 @runs
 async def fingerprint_key(settings: Settings) -> str:
-    """Print the card-fingerprint key in use (to pin it in CARDSERVICE_FINGERPRINT_KEY)."""
+    """Print the card-fingerprint key in use.
+
+    Pin it in CARDSERVICE_FINGERPRINT_KEY before a rotation."""
     return CardCipher.from_settings(settings).fingerprint_key.hex()
 
 
@@ -67,7 +69,9 @@ async def fingerprint_key(settings: Settings) -> str:
 @click.option("--resume", is_flag=True, help="pkcs11: make no new key, finish the last rotation.")
 @runs
 async def rotate(settings: Settings, batch: int, resume: bool) -> str:
-    """Re-encrypt every stored secret under the newest key; prints how many."""
+    """Re-encrypt every secret under the newest key.
+
+    Prints how many rows it re-encrypted; a bar per table on a terminal."""
     from cardservice.key_rotation import rotate_keys
     from cardservice.progress import Stages
 
@@ -102,8 +106,10 @@ async def rotate(settings: Settings, batch: int, resume: bool) -> str:
 )
 @runs
 async def create_keys(settings: Settings, new_pan_key: bool) -> str:
-    """Create the card-number key and the CVK where the backend keeps them; report what
-    it has."""
+    """Create the keys the backend lacks; report what it has.
+
+    The card-number key and the CVK, where the backend keeps them (a key file, the
+    environment, a PKCS#11 token)."""
     if settings.key_backend == "pkcs11":
         return _create_in_token(settings, new_pan_key=new_pan_key)
     return _create_local(settings)
@@ -182,9 +188,10 @@ def _try(make: Any) -> Any:
 )
 @runs
 async def check_keys(settings: Settings, sample: int) -> str:
-    """Check the keys against a probe and stored cards: round-trip a probe, compute a CVV2,
-    and read back a sample of stored card numbers (each must decrypt, pass Luhn and match
-    its fingerprint)."""
+    """Check the keys against a probe and stored cards.
+
+    Round-trips a probe, computes a CVV2, and reads back a sample of stored card numbers
+    (each must decrypt, pass Luhn and match its fingerprint)."""
     try:
         cipher = CardCipher.from_settings(settings)
         if cipher.decrypt(cipher.encrypt(PROBE)) != PROBE:

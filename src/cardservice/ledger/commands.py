@@ -37,13 +37,14 @@ async def _verify(settings: Settings) -> tuple[bool, str]:
 
 @click.group(name="ledger")
 def ledger() -> None:
-    """The ledger's hash chain: verify it, export it for an auditor."""
+    """The ledger's hash chain: verify or export it."""
 
 
 @ledger.command(name="verify")
 def verify_chain() -> None:
-    """Walk the hash chain and every balance: prints `ok N entries` (and the head, to keep),
-    or the first mismatch and exits 1."""
+    """Walk the hash chain and every balance.
+
+    Prints `ok N entries` and the head (to keep), or the first mismatch and exits 1."""
     ok, text = asyncio.run(_verify(_settings()))
     print(text)
     if not ok:
@@ -84,8 +85,9 @@ def _instant(_ctx: click.Context, _param: click.Parameter, text: str) -> datetim
     help="Write to this file instead of stdout.",
 )
 def export_chain(until: datetime, output: str | None) -> None:
-    """The chain as JSON lines with hashes, for an outside auditor: on stdout, or in
-    `--output`; the count on stderr."""
+    """The chain as JSON lines, for an outside auditor.
+
+    Each entry with its hashes, on stdout or in --output; the count on stderr."""
     if output:
         with open(output, "w", encoding="ascii") as out:
             count = asyncio.run(_export(_settings(), until, out))

@@ -123,7 +123,9 @@ def _endpoint(command: Callable[..., None]) -> Callable[..., None]:
 
 @click.group(name="network")
 def network() -> None:
-    """An ISO 8583 network simulator, the acquirer's side (API.md §14, docs/network.md)."""
+    """An ISO 8583 network simulator (the acquirer's side).
+
+    API.md §14, docs/network.md."""
 
 
 @network.command(name="send")
@@ -167,8 +169,10 @@ async def send(
     original: tuple[str, str] | None, more: bool, stays: int | None, host: str | None,
     port: int | None,
 ) -> str:  # fmt: skip
-    """Send one authorization, capture, reversal or refund and print the answer: MTI,
-    response code, authorization code, available balance, and the message's key."""
+    """Send one message and print the answer.
+
+    An authorization, capture, reversal or refund; the answer's MTI, response code,
+    authorization code and available balance, and the message's key (for --original)."""
     if currency not in NUMERIC_CURRENCIES:
         raise CommandError(f"the network has no code for currency {currency}")
     if card_uuid is not None:
@@ -200,7 +204,8 @@ async def send(
 @click.option(
     "--faults",
     type=Parsed("faults", _faults),
-    help=f"Comma-separated faults to inject: {','.join(simulator.FAULTS)}, or all (default: none).",
+    help=f"Faults to inject, comma-separated, of: {', '.join(simulator.FAULTS)}; or all "
+    "(default: none).",
 )
 @click.option(
     "--connections",
@@ -215,8 +220,9 @@ async def run(
     settings: Settings, seed: int, seconds: float, faults: set[str] | None, connections: int,
     host: str | None, port: int | None,
 ) -> str:  # fmt: skip
-    """Seeded traffic with faults; checks the bookkeeping. Prints its findings as JSON; exits
-    2 with them on stderr when a check fails."""
+    """Seeded traffic with faults; checks the bookkeeping.
+
+    Prints its findings as JSON; when a check fails, prints them on stderr and exits 2."""
     db, cipher = Database(settings), CardCipher.from_settings(settings)
     try:
         found = await simulator.run(

@@ -63,10 +63,11 @@ async def _read_all(
         await db.dispose()
 
 
-def _listing(records: list[dict[str, Any]], as_json: bool, line: Callable[..., str]) -> str:
+def _listing(records: list[dict[str, Any]], as_json: bool, line: Callable[..., str]) -> str | None:
+    """A JSON array, or a line per record (none: nothing printed, not an empty line)."""
     if as_json:
         return dumps(records).decode()
-    return "\n".join(line(record) for record in records)
+    return "\n".join(line(record) for record in records) or None
 
 
 @click.group(name="users")
@@ -78,8 +79,11 @@ def users() -> None:
 @click.option("--email", required=True, help="The new user's email (their sign-in name).")
 @click.option("--name", required=True, help="The user's full name.")
 @click.option("--team", help="A team to join (created when new).")
-@click.option("--role", type=click.Choice(["owner", "member"]),
-              help="The user's role in --team; an owner sees the members' accounts.")  # fmt: skip
+@click.option(
+    "--role",
+    type=click.Choice(["owner", "member"]),
+    help="The user's role in --team; an owner sees the members' accounts.",
+)
 @runs
 async def create_user(
     settings: Settings, email: str, name: str, team: str | None, role: str | None
@@ -104,11 +108,20 @@ def accounts() -> None:
 @accounts.command(name="create")
 @EMAIL
 @click.option("--name", required=True, help="The account's name, e.g. Main.")
-@click.option("--currency", required=True, type=ACCOUNT_CURRENCY,
-              help=f"One of the catalogue's currencies ({', '.join(account_currencies())}), "
-              "in any case: eur is EUR.")  # fmt: skip
-@click.option("--type", "type_", default="main", show_default=True,
-              help="A slug of the account-types dictionary: main, budget, team, …")  # fmt: skip
+@click.option(
+    "--currency",
+    required=True,
+    type=ACCOUNT_CURRENCY,
+    help=f"One of the catalogue's currencies ({', '.join(account_currencies())}), "
+    "in any case: eur is EUR.",
+)
+@click.option(
+    "--type",
+    "type_",
+    default="main",
+    show_default=True,
+    help="A slug of the account-types dictionary: main, budget, team, …",
+)
 @runs
 async def create_account(
     settings: Settings, email: str, name: str, currency: str, type_: str
@@ -132,7 +145,9 @@ async def create_account(
 @click.argument("status", type=click.Choice(["active", "frozen", "closed"]))
 @runs
 async def set_account_status(settings: Settings, account_uuid: uuid.UUID, status: str) -> str:
-    """Set the status of the account ACCOUNT_UUID to STATUS; prints it."""
+    """Set the status of account ACCOUNT_UUID to STATUS.
+
+    Prints the new status."""
     from cardservice.operator.funding import change_account_status
 
     async def work(tx: Tx) -> str:
@@ -143,16 +158,21 @@ async def set_account_status(settings: Settings, account_uuid: uuid.UUID, status
 
 @accounts.command(name="list")
 @EMAIL
-@click.option("--status", type=click.Choice(["active", "frozen", "closed"]),
-              help="Only the accounts in this status.")  # fmt: skip
+@click.option(
+    "--status",
+    type=click.Choice(["active", "frozen", "closed"]),
+    help="Only the accounts in this status.",
+)
 @click.option("--currency", type=CURRENCY, help="Only the accounts in this currency (any case).")
 @AS_JSON
 @runs
 async def list_accounts(
     settings: Settings, email: str, status: str | None, currency: str | None, as_json: bool
-) -> str:
-    """A user's own accounts, oldest first, one a line: uuid, balance and currency, status,
-    type, name."""
+) -> str | None:
+    """A user's own accounts, oldest first.
+
+    One a line: uuid, balance and currency, status, type, name; or the API's records with
+    --json."""
     from cardservice.accounts.service import own_accounts
 
     filters = {k: v for k, v in (("status", status), ("currency", currency)) if v is not None}
@@ -175,15 +195,20 @@ def cards() -> None:
 @cards.command(name="list")
 @EMAIL
 @click.option("--account", type=click.UUID, help="Only the cards of this account.")
-@click.option("--status", type=click.Choice(["active", "frozen", "closed"]),
-              help="Only the cards in this status.")  # fmt: skip
+@click.option(
+    "--status",
+    type=click.Choice(["active", "frozen", "closed"]),
+    help="Only the cards in this status.",
+)
 @AS_JSON
 @runs
 async def list_cards(
     settings: Settings, email: str, account: uuid.UUID | None, status: str | None, as_json: bool
-) -> str:
-    """A user's cards in their order, one a line: uuid, mask, status, balance and currency,
-    description."""
+) -> str | None:
+    """A user's cards, in their order.
+
+    One a line: uuid, mask, status, balance and currency, description; or the API's records
+    with --json. Never a card's number."""
     from cardservice.cards.service import list_cards as cards_of
 
     filters = {k: v for k, v in (("account_uuid", account), ("status", status)) if v is not None}
@@ -203,8 +228,9 @@ def _card_line(card: dict[str, Any]) -> str:
 @EMAIL
 @runs
 async def show_card(settings: Settings, card_uuid: uuid.UUID, email: str) -> str:
-    """The card CARD_UUID of the user, as the API's record (JSON; the mask, never the
-    number). Another user's card is not found."""
+    """The card CARD_UUID of the user, as JSON.
+
+    The API's record: the mask, never the number. Another user's card is not found."""
     from cardservice.cards.service import get_card
 
     db = Database(settings)
@@ -248,8 +274,9 @@ async def issue_token(
 @click.argument("token", metavar="TOKEN_PREFIX_OR_ID")
 @runs
 async def revoke_token(settings: Settings, token: str) -> str:
-    """Revoke the token TOKEN_PREFIX_OR_ID (its id, or its first 11 characters); prints how
-    many."""
+    """Revoke the token TOKEN_PREFIX_OR_ID; prints how many.
+
+    TOKEN_PREFIX_OR_ID: the token's id, or its first 11 characters."""
     from cardservice.auth.credentials import revoke_token as revoke
 
     async def work(tx: Tx) -> str:
@@ -265,8 +292,13 @@ def mfa() -> None:
 
 @mfa.command(name="issue")
 @EMAIL
-@click.option("--ttl", type=click.IntRange(10, 86_400), default=600, show_default=True,
-              help="Seconds the code lives, 10..86400.")  # fmt: skip
+@click.option(
+    "--ttl",
+    type=click.IntRange(10, 86_400),
+    default=600,
+    show_default=True,
+    help="Seconds the code lives, 10..86400.",
+)
 @runs
 async def issue_mfa(settings: Settings, email: str, ttl: int) -> str:
     """Issue an MFA code; prints it alone."""

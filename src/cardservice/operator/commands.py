@@ -32,8 +32,9 @@ def operator_keys() -> None:
 
 @operator_keys.command(name="create")
 @click.option("--name", required=True, help="What the key is for, e.g. back-office.")
-@click.option("--scopes", required=True,
-              help="Comma-separated scopes: users,funding,cards,reports,network.")  # fmt: skip
+@click.option(
+    "--scopes", required=True, help="Comma-separated scopes: users,funding,cards,reports,network."
+)
 @runs
 async def create(settings: Settings, name: str, scopes: str) -> str:
     """Create a key; prints it once, alone."""
@@ -71,7 +72,9 @@ def _line(key: dict[str, Any]) -> str:
 @click.argument("key", metavar="PREFIX_OR_ID")
 @runs
 async def revoke(settings: Settings, key: str) -> str:
-    """Revoke the key PREFIX_OR_ID (its id, or its first 12 characters); prints how many."""
+    """Revoke the key PREFIX_OR_ID; prints how many.
+
+    PREFIX_OR_ID: the key's id, or its first 12 characters."""
     from cardservice.operator.keys import revoke_key
 
     async def work(tx: Tx) -> str:

@@ -49,7 +49,9 @@ EMAIL = click.option("--email", required=True, help="The user acting (their emai
 
 @click.group(name="simulate")
 def simulate() -> None:
-    """Drive the card-network simulator: the sandbox's entries (docs/transactions.md)."""
+    """Drive the sandbox's card-network simulator.
+
+    The sandbox routes' entries, from the command line (docs/transactions.md)."""
 
 
 async def _as_user(settings: Settings, email: str, action: Callable[..., Any]) -> str:
@@ -83,14 +85,23 @@ async def deposit(settings: Settings, account: uuid.UUID, amount: int, email: st
 @simulate.command(name="authorize")
 @click.option("--card", type=click.UUID, required=True, help="The card's uuid.")
 @click.option("--amount", type=AMOUNT, required=True, help="In the merchant's currency, e.g. 12.50")
-@click.option("--currency", type=CURRENCY, default="USD", show_default=True,
-              help="The merchant's currency (any case).")  # fmt: skip
+@click.option(
+    "--currency",
+    type=CURRENCY,
+    default="USD",
+    show_default=True,
+    help="The merchant's currency (any case).",
+)
 @click.option("--merchant", required=True, help="The merchant's name, e.g. Netflix.")
 @click.option("--mcc", help="The merchant category code, 4 digits.")
 @click.option("--tag", help="A merchant tag of the dictionary, e.g. netflix.")
 @click.option("--three-ds-code", help="A 3DS code from `simulate 3ds`.")
-@click.option("--force-decline", type=click.Choice(ERROR_SLUGS), metavar="SLUG",
-              help="Decline with this transaction-errors slug, e.g. card_frozen.")  # fmt: skip
+@click.option(
+    "--force-decline",
+    type=click.Choice(ERROR_SLUGS),
+    metavar="SLUG",
+    help="Decline with this transaction-errors slug, e.g. card_frozen.",
+)
 @EMAIL
 @runs
 async def authorize(
@@ -98,8 +109,10 @@ async def authorize(
     mcc: str | None, tag: str | None, three_ds_code: str | None, force_decline: str | None,
     email: str,
 ) -> str:  # fmt: skip
-    """A card authorization; prints its uuid and status (and the decline's slug). The user's
-    decision endpoint is asked between two units of work (transactions/authorize.py)."""
+    """A card authorization; prints its uuid and status.
+
+    A decline adds its slug. The user's decision endpoint is asked between two units of
+    work, as the sandbox route does (transactions/authorize.py)."""
     db, cipher, http = Database(settings), CardCipher.from_settings(settings), Outbound()
     details = {
         "mcc": mcc, "tag": tag, "three_ds_code": three_ds_code, "force_decline": force_decline
@@ -150,7 +163,7 @@ async def settle(
     settings: Settings, transaction: uuid.UUID, amount: int | None, keep_rest_held: bool,
     rate: Decimal | None, email: str,
 ) -> str:  # fmt: skip
-    """Settle (capture) the purchase TRANSACTION; prints its status."""
+    """Capture the purchase TRANSACTION; prints its status."""
     capture = CaptureMessage(transaction, amount, not keep_rest_held, rate, "sandbox")
     return await _step(settings, email, lambda db, user: capture_purchase(db, user, capture))
 
@@ -160,7 +173,9 @@ async def settle(
 @EMAIL
 @runs
 async def reverse(settings: Settings, transaction: uuid.UUID, email: str) -> str:
-    """Reverse the purchase TRANSACTION (release its hold); prints its status."""
+    """Reverse the purchase TRANSACTION; prints its status.
+
+    Its hold and fee go back to the card."""
     reversal = ReversalMessage(transaction, "sandbox")
     return await _step(settings, email, lambda db, user: reverse_purchase(db, user, reversal))
 
@@ -180,8 +195,13 @@ async def refund(settings: Settings, transaction: uuid.UUID, amount: int | None,
 @click.option("--card", type=click.UUID, required=True, help="The card's uuid.")
 @click.option("--merchant", required=True, help="The merchant's name the code is for.")
 @click.option("--amount", type=AMOUNT, required=True, help="The amount the code is for.")
-@click.option("--currency", type=CURRENCY, default="USD", show_default=True,
-              help="The amount's currency (any case).")  # fmt: skip
+@click.option(
+    "--currency",
+    type=CURRENCY,
+    default="USD",
+    show_default=True,
+    help="The amount's currency (any case).",
+)
 @click.option(
     "--ttl", type=click.INT, default=600, show_default=True, help="Seconds the code lives."
 )
@@ -202,12 +222,14 @@ async def three_ds(
 
 
 @simulate.command(name="expire-holds")
-@click.option("--now", type=INSTANT,
-              help="Release what is due at this ISO 8601 instant, e.g. 2026-12-01T00:00:00Z "
-              "(default: now).")  # fmt: skip
+@click.option(
+    "--now",
+    type=INSTANT,
+    help="Release what is due at this ISO 8601 instant, e.g. 2026-12-01T00:00:00Z (default: now).",
+)
 @runs
 async def expire_holds(settings: Settings, now: datetime | None) -> str:
-    """Release the holds due at an instant; prints how many were released."""
+    """Release the holds due; prints how many."""
     db = Database(settings)
     try:
         return str(await sweep_expired_holds(db, now or utcnow()))

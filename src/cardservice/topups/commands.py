@@ -20,9 +20,11 @@ def topups() -> None:
 
 
 @topups.command(name="expire")
-@click.option("--now", type=INSTANT,
-              help="Expire what is due at this ISO 8601 instant, e.g. 2026-12-01T00:00:00Z "
-              "(default: now).")  # fmt: skip
+@click.option(
+    "--now",
+    type=INSTANT,
+    help="Expire what is due at this ISO 8601 instant, e.g. 2026-12-01T00:00:00Z (default: now).",
+)
 @runs
 async def expire(settings: Settings, now: datetime | None) -> str:
     """Expire the unpaid top-ups due; prints how many."""
