@@ -3,7 +3,9 @@ usage mistake refused in one line with exit status 2 — in process, without a d
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import click
 import pytest
@@ -21,6 +23,7 @@ def _commands(
 
 
 COMMANDS = list(_commands(cardservice))
+DOC = Path(__file__).parents[1] / "docs" / "cli.md"
 
 
 def test_the_walk_finds_every_command() -> None:
@@ -52,6 +55,16 @@ def test_help_explains_every_option_and_argument(
         else:  # an argument is named, in capitals, in the command's help
             assert param.human_readable_name in (command.help or ""), (path, param.name)
             assert param.human_readable_name in shown
+
+
+def test_docs_cli_lists_every_command() -> None:
+    text = DOC.read_text()
+    for path, command in COMMANDS:
+        if isinstance(command, click.Group):
+            continue
+        *group, name = path
+        line = rf"^cardservice {' '.join(group)}\b.*\b{re.escape(name)}\b"
+        assert re.search(line, text, re.M), f"docs/cli.md lacks `cardservice {' '.join(path)}`"
 
 
 def test_a_usage_mistake_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str]) -> None:

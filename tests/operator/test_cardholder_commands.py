@@ -1,11 +1,9 @@
 """`cardservice accounts list|create`, `cards list|show`: a cardholder's records as the API
 gives them (the same services), the catalogue's currencies in any case, one-line refusals.
-The commands run in process (`cli.main` on a thread, as `python -m cardservice` runs it):
-tests/test_cli.py runs the command as a real process."""
+The commands run in process (tests/test_cli.py `Command`)."""
 
 from __future__ import annotations
 
-import asyncio
 from decimal import Decimal
 
 import httpx
@@ -13,45 +11,10 @@ import orjson
 import pytest
 from fastapi import FastAPI
 
-from cardservice.cli import main
 from cardservice.config import Settings
 from tests.factories import make_card, make_user
 from tests.operator.helpers import operator_key, send
-from tests.test_cli import cli_env
-
-
-class Command:
-    """`cardservice …` in this process, on the test's database: exit status, stdout, stderr."""
-
-    def __init__(
-        self,
-        settings: Settings,
-        monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str],
-    ) -> None:
-        for name, value in cli_env(settings).items():
-            if name.startswith("CARDSERVICE_"):
-                monkeypatch.setenv(name, value)
-        monkeypatch.setenv("CARDSERVICE_LOG_LEVEL", settings.log_level)  # the app's, unchanged
-        self._capsys = capsys
-
-    async def __call__(self, *args: str) -> tuple[int, str, str]:
-        self._capsys.readouterr()
-        code = await asyncio.to_thread(main, list(args))
-        out, err = self._capsys.readouterr()
-        return code, out, err
-
-    async def value(self, *args: str) -> str:
-        code, out, err = await self(*args)
-        assert code == 0 and err == "", err
-        [line] = out.splitlines()  # a value alone on stdout
-        return line
-
-    async def refused(self, *args: str) -> str:
-        code, out, err = await self(*args)
-        assert code == 2 and out == "", out
-        [line] = err.splitlines()  # one line, no traceback
-        return line
+from tests.test_cli import Command
 
 
 @pytest.fixture

@@ -20,7 +20,8 @@ ACCOUNT_STATUSES = ("active", "frozen", "closed")
 async def create_account(
     tx: Tx, user_uuid: uuid.UUID, name: str, currency: str, type_: str = "main"
 ) -> uuid.UUID:
-    """A new active account with a zero balance; its uuid."""
+    """A new active account with a zero balance, in one of the catalogue's currencies as
+    spelled there (`catalogue.loader.account_currencies`: `eur` is refused); its uuid."""
     errors: dict[str, list[str]] = {}
     if not name.strip() or len(name) > 120:
         errors["name"] = ["must be 1..120 characters"]
