@@ -108,17 +108,13 @@ def describe(answer: Message, stan: str, sent: str) -> str:
     return " ".join(parts)
 
 
-ENDPOINT = (
-    click.option("--host", help="The listener's host (default CARDSERVICE_ISO8583_HOST)."),
-    click.option("--port", type=click.INT,
-                 help="The listener's port (default CARDSERVICE_ISO8583_PORT)."),
-)  # fmt: skip
-
-
 def _endpoint(command: Callable[..., None]) -> Callable[..., None]:
-    for option in reversed(ENDPOINT):
-        command = option(command)
-    return command
+    """The listener's `--host` and `--port` options, for send and run."""
+    host = click.option("--host", help="The listener's host (default CARDSERVICE_ISO8583_HOST).")
+    port = click.option(
+        "--port", type=click.INT, help="The listener's port (default CARDSERVICE_ISO8583_PORT)."
+    )
+    return host(port(command))
 
 
 @click.group(name="network")
