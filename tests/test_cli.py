@@ -1,15 +1,19 @@
-"""The `cardservice` command, run as a real process against the test database."""
+"""The `cardservice` command, run as a real process against the test database (`_cli`), and
+in process for the commands' own tests (`Command`)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import subprocess
 import sys
 
 import httpx
+import pytest
 from fastapi import FastAPI
 
+from cardservice.cli import main
 from cardservice.config import Settings
 from tests.pseudo_terminal import run_on_a_terminal
 
@@ -26,6 +30,42 @@ def cli_env(settings: Settings) -> dict[str, str]:
         # outbound calls (the decision endpoint) as the test's app makes them: on loopback
         "CARDSERVICE_WEBHOOK_ALLOW_PRIVATE": str(settings.private_urls_allowed).lower(),
     }
+
+
+class Command:
+    """`cardservice …` in this process (`cli.main` on a thread, as `python -m cardservice`
+    runs it), on the test's database: exit status, stdout, stderr. Cheaper than `_cli`'s
+    process, for the commands' own tests; `_cli` proves the process (exit codes, streams)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str],
+    ) -> None:
+        for name, value in cli_env(settings).items():
+            if name.startswith("CARDSERVICE_"):
+                monkeypatch.setenv(name, value)
+        monkeypatch.setenv("CARDSERVICE_LOG_LEVEL", settings.log_level)  # the app's, unchanged
+        self._capsys = capsys
+
+    async def __call__(self, *args: str) -> tuple[int, str, str]:
+        self._capsys.readouterr()
+        code = await asyncio.to_thread(main, list(args))
+        out, err = self._capsys.readouterr()
+        return code, out, err
+
+    async def value(self, *args: str) -> str:
+        code, out, err = await self(*args)
+        assert code == 0 and err == "", err
+        [line] = out.splitlines()  # a value alone on stdout
+        return line
+
+    async def refused(self, *args: str) -> str:
+        code, out, err = await self(*args)
+        assert code == 2 and out == "", out
+        [line] = err.splitlines()  # one line, no traceback
+        return line
 
 
 def _cli(settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:

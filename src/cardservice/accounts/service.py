@@ -2,31 +2,32 @@
 
 from __future__ import annotations
 
-import re
 import uuid
 from typing import Any
 
 from cardservice.accounts import repository
 from cardservice.accounts.records import account_record
 from cardservice.auth.credentials import Principal
+from cardservice.catalogue.loader import account_currencies
 from cardservice.errors import AccountNotFound, ValidationFailed
 from cardservice.models.base import utcnow
 from cardservice.pages import Page
 from cardservice.sql import Reader, Tx
 
 ACCOUNT_STATUSES = ("active", "frozen", "closed")
-CURRENCY_PATTERN = re.compile(r"^[A-Z]{3}$")
 
 
 async def create_account(
     tx: Tx, user_uuid: uuid.UUID, name: str, currency: str, type_: str = "main"
 ) -> uuid.UUID:
-    """A new active account with a zero balance; its uuid."""
+    """A new active account with a zero balance, in one of the catalogue's currencies as
+    spelled there (`catalogue.loader.account_currencies`: `eur` is refused); its uuid."""
     errors: dict[str, list[str]] = {}
     if not name.strip() or len(name) > 120:
         errors["name"] = ["must be 1..120 characters"]
-    if not CURRENCY_PATTERN.match(currency):
-        errors["currency"] = ["must be an ISO 4217 code such as USD"]
+    if currency not in account_currencies():  # exact: the catalogue's spelling, upper case
+        known = ", ".join(account_currencies())
+        errors["currency"] = [f"must be one of the catalogue's currencies: {known}"]
     if not await repository.account_type_exists(tx, type_):
         errors["type"] = ["must be one of the account-types dictionary"]
     if errors:
@@ -57,15 +58,23 @@ async def list_accounts(
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
     """The caller's accounts (a page, oldest first) and, for a team owner, the members'
     (read-only, same filters)."""
-    rows, total = await repository.page_of_accounts(
-        reader, caller.user_uuid, filters, page.offset, page.size
-    )
+    records, total = await own_accounts(reader, caller.user_uuid, filters, page)
     related: list[dict[str, Any]] = []
     team = _owned_team(caller)
     if team is not None:
         members = await repository.team_accounts(reader, team, caller.user_uuid, filters)
         related = [account_record(row) for row in members]
-    return [account_record(row) for row in rows], related, total
+    return records, related, total
+
+
+async def own_accounts(
+    reader: Reader, user_uuid: uuid.UUID, filters: dict[str, Any], page: Page
+) -> tuple[list[dict[str, Any]], int]:
+    """A page of the user's own accounts, oldest first, and how many match."""
+    rows, total = await repository.page_of_accounts(
+        reader, user_uuid, filters, page.offset, page.size
+    )
+    return [account_record(row) for row in rows], total
 
 
 async def get_account(reader: Reader, caller: Principal, account_uuid: uuid.UUID) -> dict[str, Any]:

@@ -111,6 +111,16 @@ def default_hold_days() -> int:
     return hold_days(load_catalogue(), "")
 
 
+def account_currencies() -> tuple[str, ...]:
+    """The currencies an account may hold: those the catalogue issues cards in (its BINs) or
+    converts between (its rate table), ISO 4217 codes as spelled there (upper case)."""
+    catalogue = load_catalogue()
+    rates = catalogue["fx_rates"]
+    found = {b["currency"] for b in catalogue["bins"]}
+    found |= {r["base"] for r in rates} | {r["quote"] for r in rates}
+    return tuple(sorted(found))
+
+
 def _tags(connection: Connection, catalogue: dict[str, Any]) -> list[dict[str, Any]]:
     """The catalogue's tags, with `hold_days` once the table has it (migration 20261123_20:
     earlier migrations sync the catalogue too, before the column exists)."""

@@ -1,14 +1,17 @@
-"""`cardservice keys create | check` on both key backends (`keys rotate` is in cli.py and
-uses the configured backend the same way). Values print alone on stdout; keys never do:
-only key check values (KCVs) and generation numbers."""
+"""`cardservice keys …`: new keys to configure, `create | check | rotate` on both key backends
+(local and pkcs11). Values print alone on stdout; keys in use never do: only key check
+values (KCVs), generation numbers and the fingerprint key (which is not secret from the
+operator who pins it)."""
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
+
+import click
 
 from cardservice.cards import repository as cards_repository
 from cardservice.cards.numbers import luhn_valid
+from cardservice.cli_types import CommandError, runs
 from cardservice.config import Settings
 from cardservice.cvv import key_check_value
 from cardservice.db import Database
@@ -23,10 +26,92 @@ class KeyCommandError(ServiceError):
     code, message = "keys", "The keys are not usable."
 
 
-async def cmd_keys_create(args: argparse.Namespace, settings: Settings) -> str:
-    """Make what the backend lacks; report what it has."""
+@click.group(name="keys")
+def keys() -> None:
+    """Encryption keys (card numbers', the CVK, fingerprints')."""
+
+
+@keys.command(name="generate")
+@runs
+async def generate_key(_settings: Settings) -> str:
+    """Print a new encryption key (CARDSERVICE_ENCRYPTION_KEY)."""
+    from cardservice.security import generate_key
+
+    return generate_key()
+
+
+@keys.command(name="generate-cvk")
+@runs
+async def generate_cvk(_settings: Settings) -> str:
+    """Print a new card verification key (for CARDSERVICE_CVK)."""
+    from cardservice.security import generate_cvk
+
+    return generate_cvk()
+
+
+@keys.command(name="fingerprint-key")
+@runs
+async def fingerprint_key(settings: Settings) -> str:
+    """Print the card-fingerprint key in use.
+
+    Pin it in CARDSERVICE_FINGERPRINT_KEY before a rotation."""
+    return CardCipher.from_settings(settings).fingerprint_key.hex()
+
+
+@keys.command(name="rotate")
+@click.option(
+    "--batch",
+    type=click.INT,
+    default=500,
+    show_default=True,
+    help="Rows re-encrypted per write unit.",
+)
+@click.option("--resume", is_flag=True, help="pkcs11: make no new key, finish the last rotation.")
+@runs
+async def rotate(settings: Settings, batch: int, resume: bool) -> str:
+    """Re-encrypt every secret under the newest key.
+
+    Prints how many rows it re-encrypted; a bar per table on a terminal."""
+    from cardservice.key_rotation import rotate_keys
+    from cardservice.progress import Stages
+
+    if not settings.fingerprint_key:
+        raise CommandError(
+            "pin the fingerprint key first, so retiring the old key keeps every card's "
+            "fingerprint: CARDSERVICE_FINGERPRINT_KEY=$(cardservice keys fingerprint-key)"
+        )
+    if batch < 1:
+        raise CommandError("--batch must be ≥ 1")
+    cipher = CardCipher.from_settings(settings)
+    if settings.key_backend == "pkcs11" and not resume:
+        from cardservice.security.pkcs11 import Pkcs11Cipher
+
+        assert isinstance(cipher, Pkcs11Cipher)
+        cipher.keys.create_pan_key()  # a new generation in the token; then move every row
+
+    db = Database(settings)
+    try:
+        with Stages() as bars:  # a bar per table on a terminal, nothing in a pipe
+            changed = await rotate_keys(db, cipher, bars.report, batch)
+    finally:
+        await db.dispose()
+    return str(changed)
+
+
+@keys.command(name="create")
+@click.option(
+    "--new-pan-key",
+    is_flag=True,
+    help="pkcs11: a new card-number key generation even when the token has one.",
+)
+@runs
+async def create_keys(settings: Settings, new_pan_key: bool) -> str:
+    """Create the keys the backend lacks; report what it has.
+
+    The card-number key and the CVK, where the backend keeps them (a key file, the
+    environment, a PKCS#11 token)."""
     if settings.key_backend == "pkcs11":
-        return _create_in_token(settings, new_pan_key=args.new_pan_key)
+        return _create_in_token(settings, new_pan_key=new_pan_key)
     return _create_local(settings)
 
 
@@ -93,9 +178,20 @@ def _try(make: Any) -> Any:
         return None
 
 
-async def cmd_keys_check(args: argparse.Namespace, settings: Settings) -> str:
-    """Round-trip a probe through the keys, compute a CVV2, and read back a sample of stored
-    card numbers (each must decrypt, pass Luhn and match its fingerprint)."""
+@keys.command(name="check")
+@click.option(
+    "--sample",
+    type=click.INT,
+    default=SAMPLE,
+    show_default=True,
+    help="How many stored card numbers to read back.",
+)
+@runs
+async def check_keys(settings: Settings, sample: int) -> str:
+    """Check the keys against a probe and stored cards.
+
+    Round-trips a probe, computes a CVV2, and reads back a sample of stored card numbers
+    (each must decrypt, pass Luhn and match its fingerprint)."""
     try:
         cipher = CardCipher.from_settings(settings)
         if cipher.decrypt(cipher.encrypt(PROBE)) != PROBE:
@@ -105,7 +201,7 @@ async def cmd_keys_check(args: argparse.Namespace, settings: Settings) -> str:
         raise KeyCommandError(str(exc)) from exc
     db = Database(settings)
     try:
-        rows = await cards_repository.sample_of_numbers(db.reader, args.sample)
+        rows = await cards_repository.sample_of_numbers(db.reader, sample)
     finally:
         await db.dispose()
     bad = 0
@@ -120,17 +216,3 @@ async def cmd_keys_check(args: argparse.Namespace, settings: Settings) -> str:
     if bad:
         raise KeyCommandError(f"{bad} of {len(rows)} card numbers do not read under these keys")
     return f"ok: {settings.key_backend} keys; {len(rows)} stored card numbers read"
-
-
-def register(keys: Any) -> None:
-    """Add `create` and `check` to the `keys` subcommands."""
-    create = keys.add_parser(
-        "create", help="create the card-number key and the CVK where the backend keeps them"
-    )
-    create.add_argument(
-        "--new-pan-key", action="store_true", help="pkcs11: a new card-number key generation"
-    )
-    create.set_defaults(handler=cmd_keys_create)
-    check = keys.add_parser("check", help="check the keys against a probe and stored cards")
-    check.add_argument("--sample", type=int, default=SAMPLE, help="stored cards to read")
-    check.set_defaults(handler=cmd_keys_check)

@@ -1,17 +1,27 @@
-"""`cardservice ledger verify|export`: the ledger's proof, from the command line."""
+"""`cardservice ledger verify|export`: the ledger's proof, from the command line. (It imports
+nothing of `cli_types`, which reads amounts through the ledger: no cycle.)"""
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import sys
 from datetime import datetime
 from typing import Any
 
+import click
+
 from cardservice.config import Settings
 from cardservice.db import Database
 from cardservice.ledger.chain import parse_instant
 from cardservice.ledger.verify import export_lines, verify
+from cardservice.logs import configure_logging
+
+
+def _settings() -> Settings:
+    """The command's settings and its logs on stderr, as `cli_types.settings` makes them."""
+    found = Settings()
+    configure_logging(found.log_level, found.log_format)
+    return found
 
 
 async def _verify(settings: Settings) -> tuple[bool, str]:
@@ -25,9 +35,17 @@ async def _verify(settings: Settings) -> tuple[bool, str]:
     return False, f"mismatch: {verdict.problem}\n(the {verdict.entries} entries before it hold)"
 
 
-def _run_verify(args: argparse.Namespace, settings: Settings) -> None:
-    """Prints `ok N entries` (and the head, to keep), or the first mismatch and exits 1."""
-    ok, text = asyncio.run(_verify(settings))
+@click.group(name="ledger")
+def ledger() -> None:
+    """The ledger's hash chain: verify or export it."""
+
+
+@ledger.command(name="verify")
+def verify_chain() -> None:
+    """Walk the hash chain and every balance.
+
+    Prints `ok N entries` and the head (to keep), or the first mismatch and exits 1."""
+    ok, text = asyncio.run(_verify(_settings()))
     print(text)
     if not ok:
         raise SystemExit(1)
@@ -45,34 +63,34 @@ async def _export(settings: Settings, until: datetime, out: Any) -> int:
     return count
 
 
-def _run_export(args: argparse.Namespace, settings: Settings) -> None:
-    """JSON lines on stdout, or in `--output`; the count on stderr."""
-    if args.output:
-        with open(args.output, "w", encoding="ascii") as out:
-            count = asyncio.run(_export(settings, args.until, out))
-    else:
-        count = asyncio.run(_export(settings, args.until, sys.stdout))
-    print(f"exported {count} entries", file=sys.stderr)
-
-
-def _instant(text: str) -> datetime:
+def _instant(_ctx: click.Context, _param: click.Parameter, text: str) -> datetime:
     try:
         return parse_instant(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not an ISO 8601 instant: {text!r}") from None
+        raise click.BadParameter(f"not an ISO 8601 instant: {text!r}") from None
 
 
-def register(sub: Any) -> None:
-    """Add `ledger verify` and `ledger export --until` to the CLI."""
-    ledger = sub.add_parser("ledger", help="the ledger's hash chain").add_subparsers(
-        dest="ledger", required=True
-    )
-    ledger.add_parser(
-        "verify", help="walk the hash chain and every balance; exit 1 on a mismatch"
-    ).set_defaults(handler=None, run=_run_verify)
-    export = ledger.add_parser("export", help="the chain as JSON lines, for an outside auditor")
-    export.add_argument(
-        "--until", type=_instant, required=True, help="ISO 8601, e.g. 2026-12-01T00:00:00Z"
-    )
-    export.add_argument("--output", help="a file (default: stdout)")
-    export.set_defaults(handler=None, run=_run_export)
+@ledger.command(name="export")
+@click.option(
+    "--until",
+    callback=_instant,
+    required=True,
+    metavar="INSTANT",
+    help="The entries before this instant, ISO 8601, e.g. 2026-12-01T00:00:00Z "
+    "(a naive instant is UTC).",
+)
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write to this file instead of stdout.",
+)
+def export_chain(until: datetime, output: str | None) -> None:
+    """The chain as JSON lines, for an outside auditor.
+
+    Each entry with its hashes, on stdout or in --output; the count on stderr."""
+    if output:
+        with open(output, "w", encoding="ascii") as out:
+            count = asyncio.run(_export(_settings(), until, out))
+    else:
+        count = asyncio.run(_export(_settings(), until, sys.stdout))
+    print(f"exported {count} entries", file=sys.stderr)

@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-import argparse
 import uuid
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
 
+import click
 import orjson
 
-from cardservice import cli_types
+from cardservice.cli_types import AMOUNT, CURRENCY, CommandError, Parsed, runs
 from cardservice.config import Settings
 from cardservice.db import Database
 from cardservice.ledger.money import from_minor
 from cardservice.network import messages, simulator
 from cardservice.network.client import NetworkClient, transmitted_now
 from cardservice.network.codec import Message
-from cardservice.network.fields import CURRENCIES
+from cardservice.network.fields import CURRENCIES, NUMERIC_CURRENCIES
 from cardservice.network.repository import SEND_CARD
 from cardservice.security import CardCipher
 
@@ -26,7 +27,7 @@ def _original(text: str) -> tuple[str, str]:
     """`STAN/MMDDhhmmss`, as `send` prints an authorization's key."""
     stan, _, sent = text.partition("/")
     if not (stan.isdigit() and len(stan) <= 6 and sent.isdigit() and len(sent) == 10):
-        raise argparse.ArgumentTypeError("the original's key: STAN/MMDDhhmmss, as send prints it")
+        raise ValueError("the original's key: STAN/MMDDhhmmss, as send prints it")
     return stan.rjust(6, "0"), sent
 
 
@@ -34,16 +35,14 @@ def _faults(text: str) -> set[str]:
     chosen = set(simulator.FAULTS) if text == "all" else {f for f in text.split(",") if f}
     unknown = chosen - set(simulator.FAULTS)
     if unknown:
-        raise argparse.ArgumentTypeError(
-            f"unknown faults {sorted(unknown)}; choose of {simulator.FAULTS} or all"
-        )
+        raise ValueError(f"unknown faults {sorted(unknown)}; choose of {simulator.FAULTS} or all")
     return chosen
 
 
-def _port(args: argparse.Namespace, settings: Settings) -> int:
-    port = args.port or settings.iso8583_port
+def _port(port: int | None, settings: Settings) -> int:
+    port = port or settings.iso8583_port
     if port is None:
-        raise argparse.ArgumentTypeError("give --port (or set CARDSERVICE_ISO8583_PORT)")
+        raise CommandError("give --port (or set CARDSERVICE_ISO8583_PORT)")
     return int(port)
 
 
@@ -55,20 +54,30 @@ async def _card(settings: Settings, card_uuid: uuid.UUID) -> tuple[str, str]:
     finally:
         await db.dispose()
     if row is None:
-        raise argparse.ArgumentTypeError(f"no card {card_uuid}")
+        raise CommandError(f"no card {card_uuid}")
     expiry = f"{row['expiry_year'] % 100:02d}{row['expiry_month']:02d}"
     return cipher.decrypt(bytes(row["pan_ciphertext"])), expiry
 
 
-def _fields(
-    args: argparse.Namespace, pan: str, expiry: str, stan: str, sent: str
-) -> dict[int, str]:
+@dataclass(frozen=True, slots=True)
+class Send:
+    """What `network send` was asked to send."""
+
+    type: str
+    amount: int
+    currency: str
+    merchant: str
+    cvv2: str | None
+    original: tuple[str, str] | None
+    more: bool
+    stays: int | None
+
+
+def _fields(args: Send, pan: str, expiry: str, stan: str, sent: str) -> dict[int, str]:
     original = None
     if args.type != "authorization":
         if args.original is None and not (args.type == "refund"):
-            raise argparse.ArgumentTypeError(
-                f"a {args.type} names its original: --original STAN/TIME"
-            )
+            raise CommandError(f"a {args.type} names its original: --original STAN/TIME")
         if args.original is not None:
             original = messages.authorization(
                 pan, expiry, args.amount, *args.original, currency=args.currency
@@ -99,31 +108,122 @@ def describe(answer: Message, stan: str, sent: str) -> str:
     return " ".join(parts)
 
 
-async def _send(args: argparse.Namespace, settings: Settings) -> str:
-    """Send one message and print the answer."""
-    if args.card_uuid is not None:
-        pan, expiry = await _card(settings, args.card_uuid)
-    elif args.pan and args.expiry:
-        pan, expiry = args.pan, args.expiry
-    else:
-        raise argparse.ArgumentTypeError("give --card-uuid, or --pan and --expiry")
+def _endpoint(command: Callable[..., None]) -> Callable[..., None]:
+    """The listener's `--host` and `--port` options, for send and run."""
+    host = click.option("--host", help="The listener's host (default CARDSERVICE_ISO8583_HOST).")
+    port = click.option(
+        "--port", type=click.INT, help="The listener's port (default CARDSERVICE_ISO8583_PORT)."
+    )
+    return host(port(command))
+
+
+@click.group(name="network")
+def network() -> None:
+    """An ISO 8583 network simulator (the acquirer's side).
+
+    API.md §14, docs/network.md."""
+
+
+@network.command(name="send")
+@click.option(
+    "--type",
+    "type_",
+    type=click.Choice(tuple(MTI)),
+    default="authorization",
+    show_default=True,
+    help="The message to send.",
+)
+@click.option(
+    "--card-uuid",
+    type=click.UUID,
+    help="A card of this service's database (its number and expiry are read there).",
+)
+@click.option("--pan", help="A card number (instead of --card-uuid).")
+@click.option("--expiry", help="The card's expiry, YYMM, with --pan.")
+@click.option("--amount", type=AMOUNT, required=True, help="e.g. 12.50")
+@click.option(
+    "--currency",
+    type=CURRENCY,
+    default="USD",
+    show_default=True,
+    help="The amount's currency, an ISO 4217 code the network's field 49 knows (any case).",
+)
+@click.option("--merchant", default="Netflix", show_default=True, help="The merchant's name.")
+@click.option("--cvv2", help="The card's CVV2, checked when given.")
+@click.option(
+    "--original",
+    type=Parsed("key", _original),
+    help="The original's key STAN/MMDDhhmmss, as send prints it (captures, reversals, refunds).",
+)
+@click.option("--more", is_flag=True, help="A capture with more to follow (field 48.60).")
+@click.option("--stays", type=AMOUNT, help="A partial reversal: what stays authorized.")
+@_endpoint
+@runs
+async def send(
+    settings: Settings, type_: str, card_uuid: uuid.UUID | None, pan: str | None,
+    expiry: str | None, amount: int, currency: str, merchant: str, cvv2: str | None,
+    original: tuple[str, str] | None, more: bool, stays: int | None, host: str | None,
+    port: int | None,
+) -> str:  # fmt: skip
+    """Send one message and print the answer.
+
+    An authorization, capture, reversal or refund; the answer's MTI, response code,
+    authorization code and available balance, and the message's key (for --original)."""
+    if currency not in NUMERIC_CURRENCIES:
+        raise CommandError(f"the network has no code for currency {currency}")
+    if card_uuid is not None:
+        pan, expiry = await _card(settings, card_uuid)
+    elif not (pan and expiry):
+        raise CommandError("give --card-uuid, or --pan and --expiry")
     stan, sent = f"{uuid.uuid4().int % 999_999 + 1:06d}", transmitted_now()
-    fields = _fields(args, pan, expiry, stan, sent)
-    client = await NetworkClient.connect(args.host or settings.iso8583_host, _port(args, settings))
+    asked = Send(type_, amount, currency, merchant, cvv2, original, more, stays)
+    fields = _fields(asked, pan, expiry, stan, sent)
+    client = await NetworkClient.connect(host or settings.iso8583_host, _port(port, settings))
     try:
-        answer = await client.request(MTI[args.type], fields)
+        answer = await client.request(MTI[type_], fields)
     finally:
         await client.close()
     return describe(answer, stan, sent)
 
 
-async def _run(args: argparse.Namespace, settings: Settings) -> str:
-    """Seeded traffic with faults; prints its findings as JSON, exits 1 when a check fails."""
+@network.command(name="run")
+@click.option(
+    "--seed",
+    type=click.INT,
+    default=1,
+    show_default=True,
+    help="The traffic's random seed (the same seed, the same traffic).",
+)
+@click.option(
+    "--seconds", type=click.FLOAT, default=10.0, show_default=True, help="How long to send traffic."
+)
+@click.option(
+    "--faults",
+    type=Parsed("faults", _faults),
+    help=f"Faults to inject, comma-separated, of: {', '.join(simulator.FAULTS)}; or all "
+    "(default: none).",
+)
+@click.option(
+    "--connections",
+    type=click.INT,
+    default=4,
+    show_default=True,
+    help="Connections to the listener, each with its own traffic.",
+)
+@_endpoint
+@runs
+async def run(
+    settings: Settings, seed: int, seconds: float, faults: set[str] | None, connections: int,
+    host: str | None, port: int | None,
+) -> str:  # fmt: skip
+    """Seeded traffic with faults; checks the bookkeeping.
+
+    Prints its findings as JSON; when a check fails, prints them on stderr and exits 2."""
     db, cipher = Database(settings), CardCipher.from_settings(settings)
     try:
         found = await simulator.run(
-            db, cipher, args.host or settings.iso8583_host, _port(args, settings), seed=args.seed,
-            seconds=args.seconds, faults=args.faults, connections=args.connections,
+            db, cipher, host or settings.iso8583_host, _port(port, settings), seed=seed,
+            seconds=seconds, faults=faults or set(), connections=connections,
         )  # fmt: skip
     finally:
         await db.dispose()
@@ -134,35 +234,3 @@ async def _run(args: argparse.Namespace, settings: Settings) -> str:
 
 class SimulationFailed(Exception):
     pass
-
-
-def register(sub: Any) -> None:
-    """Add `network send|run` to the CLI."""
-    network = sub.add_parser("network", help="an ISO 8583 network simulator (acquirer side)")
-    commands = network.add_subparsers(dest="network", required=True)
-    send = commands.add_parser("send", help="one authorization, capture, reversal or refund")
-    send.add_argument("--type", choices=tuple(MTI), default="authorization")
-    send.add_argument("--card-uuid", type=uuid.UUID, help="a card of this service's database")
-    send.add_argument("--pan", help="a card number (instead of --card-uuid)")
-    send.add_argument("--expiry", help="YYMM, with --pan")
-    send.add_argument("--amount", type=cli_types.amount, required=True, help="e.g. 12.50")
-    send.add_argument("--currency", default="USD")
-    send.add_argument("--merchant", default="Netflix")
-    send.add_argument("--cvv2")
-    send.add_argument("--original", type=_original, help="the original's key STAN/MMDDhhmmss")
-    send.add_argument("--more", action="store_true", help="a capture with more to follow (48.60)")
-    send.add_argument(
-        "--stays", type=cli_types.amount, help="a partial reversal: what stays authorized"
-    )
-    send.set_defaults(handler=_send)
-    run = commands.add_parser("run", help="seeded traffic with faults; checks the bookkeeping")
-    run.add_argument("--seed", type=int, default=1)
-    run.add_argument("--seconds", type=float, default=10.0)
-    run.add_argument(
-        "--faults", type=_faults, default=set(), help=f"{','.join(simulator.FAULTS)} or all"
-    )
-    run.add_argument("--connections", type=int, default=4)
-    run.set_defaults(handler=_run)
-    for parser in (send, run):
-        parser.add_argument("--host", help="default CARDSERVICE_ISO8583_HOST")
-        parser.add_argument("--port", type=int, help="default CARDSERVICE_ISO8583_PORT")

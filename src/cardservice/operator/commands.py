@@ -5,10 +5,12 @@ A key is printed once, alone on stdout, when it is created; `list` shows prefixe
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import click
+
+from cardservice.cli_types import runs
 from cardservice.config import Settings
 from cardservice.db import Database
 from cardservice.sql import Tx
@@ -23,19 +25,34 @@ async def in_unit(settings: Settings, work: Callable[[Tx], Awaitable[str]]) -> s
         await db.dispose()
 
 
-async def _create(args: argparse.Namespace, settings: Settings) -> str:
+@click.group(name="operator-keys")
+def operator_keys() -> None:
+    """The program operator's API keys (API.md §15)."""
+
+
+@operator_keys.command(name="create")
+@click.option("--name", required=True, help="What the key is for, e.g. back-office.")
+@click.option(
+    "--scopes", required=True, help="Comma-separated scopes: users,funding,cards,reports,network."
+)
+@runs
+async def create(settings: Settings, name: str, scopes: str) -> str:
+    """Create a key; prints it once, alone."""
     from cardservice.operator.keys import create_key, parse_scopes
 
-    scopes = parse_scopes(args.scopes)
+    chosen = parse_scopes(scopes)
 
     async def work(tx: Tx) -> str:
-        _uuid, plaintext = await create_key(tx, args.name, scopes)
+        _uuid, plaintext = await create_key(tx, name, chosen)
         return plaintext
 
     return await in_unit(settings, work)
 
 
-async def _list(_args: argparse.Namespace, settings: Settings) -> str:
+@operator_keys.command(name="list")
+@runs
+async def list_(settings: Settings) -> str:
+    """Every key: id, prefix, name, scopes, state (never the key)."""
     from cardservice.operator.keys import list_keys
 
     async def work(tx: Tx) -> str:
@@ -51,29 +68,16 @@ def _line(key: dict[str, Any]) -> str:
     return f"{key['uuid']}  {key['prefix']}…  {key['name']}  {scopes}  {state}"
 
 
-async def _revoke(args: argparse.Namespace, settings: Settings) -> str:
+@operator_keys.command(name="revoke")
+@click.argument("key", metavar="PREFIX_OR_ID")
+@runs
+async def revoke(settings: Settings, key: str) -> str:
+    """Revoke the key PREFIX_OR_ID; prints how many.
+
+    PREFIX_OR_ID: the key's id, or its first 12 characters."""
     from cardservice.operator.keys import revoke_key
 
     async def work(tx: Tx) -> str:
-        return str(await revoke_key(tx, args.key))
+        return str(await revoke_key(tx, key))
 
     return await in_unit(settings, work)
-
-
-def register(sub: Any) -> None:
-    """Add `operator-keys` to the CLI."""
-    keys = sub.add_parser("operator-keys", help="the program operator's API keys").add_subparsers(
-        dest="operator_keys", required=True
-    )
-    create = keys.add_parser("create", help="create a key; prints it once, alone")
-    create.add_argument("--name", required=True)
-    create.add_argument(
-        "--scopes", required=True, help="comma-separated: users,funding,cards,reports,network"
-    )
-    create.set_defaults(handler=_create)
-    keys.add_parser("list", help="every key: id, prefix, name, scopes, state").set_defaults(
-        handler=_list
-    )
-    revoke = keys.add_parser("revoke", help="revoke a key by id or prefix; prints how many")
-    revoke.add_argument("key", metavar="PREFIX_OR_ID")
-    revoke.set_defaults(handler=_revoke)

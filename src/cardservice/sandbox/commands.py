@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import argparse
 import uuid
-from datetime import timedelta
+from collections.abc import Callable
+from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from cardservice import cli_types
+import click
+
+from cardservice.cli_types import AMOUNT, CURRENCY, INSTANT, Parsed, runs
 from cardservice.config import Settings
 from cardservice.db import Database
 from cardservice.models.base import utcnow
@@ -16,7 +18,7 @@ from cardservice.outbound import Outbound
 from cardservice.security import CardCipher
 from cardservice.sql import Tx
 from cardservice.transactions.authorize import authorization_of, authorize_card
-from cardservice.transactions.deposits import deposit
+from cardservice.transactions.deposits import deposit as deposit_money
 from cardservice.transactions.expiry import sweep_expired_holds
 from cardservice.transactions.schemas import ERROR_SLUGS
 from cardservice.transactions.service import (
@@ -35,25 +37,29 @@ def _rate(text: str) -> Decimal:
     try:
         value = Decimal(text)
     except InvalidOperation:
-        raise argparse.ArgumentTypeError(f"not a rate: {text!r}") from None
+        raise ValueError(f"not a rate: {text!r}") from None
     if not value.is_finite() or value <= 0:
-        raise argparse.ArgumentTypeError("a rate must be a positive number")
+        raise ValueError("a rate must be a positive number")
     return value
 
 
-def _uuid(text: str) -> uuid.UUID:
-    try:
-        return uuid.UUID(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a uuid: {text!r}") from None
+RATE = Parsed("rate", _rate)
+EMAIL = click.option("--email", required=True, help="The user acting (their email).")
 
 
-async def _run(args: argparse.Namespace, settings: Settings) -> str:
+@click.group(name="simulate")
+def simulate() -> None:
+    """Drive the sandbox's card-network simulator.
+
+    The sandbox routes' entries, from the command line (docs/transactions.md)."""
+
+
+async def _as_user(settings: Settings, email: str, action: Callable[..., Any]) -> str:
+    """Run `action(tx, cipher, user)` as one write unit, for the user with this email."""
     db, cipher = Database(settings), CardCipher.from_settings(settings)
 
     async def unit(tx: Tx) -> str:
-        user = await user_by_email(tx, args.email)
-        result: str = await args.action(tx, cipher, user, args)
+        result: str = await action(tx, cipher, await user_by_email(tx, email))
         return result
 
     try:
@@ -62,28 +68,58 @@ async def _run(args: argparse.Namespace, settings: Settings) -> str:
         await db.dispose()
 
 
-async def _expire_holds(args: argparse.Namespace, settings: Settings) -> str:
-    """Release the holds due at `--now` (default: now); prints how many were released."""
-    db = Database(settings)
-    try:
-        return str(await sweep_expired_holds(db, args.now or utcnow()))
-    finally:
-        await db.dispose()
+@simulate.command(name="deposit")
+@click.option("--account", type=click.UUID, required=True, help="The account's uuid.")
+@click.option("--amount", type=AMOUNT, required=True, help="e.g. 100 or 12.50")
+@EMAIL
+@runs
+async def deposit(settings: Settings, account: uuid.UUID, amount: int, email: str) -> str:
+    """Money arrives on an account; prints the transaction's uuid."""
+
+    async def action(tx: Tx, _cipher: CardCipher, user: uuid.UUID) -> str:
+        return str((await deposit_money(tx, user, account, amount))["uuid"])
+
+    return await _as_user(settings, email, action)
 
 
-async def _deposit(tx: Tx, _cipher: CardCipher, user: uuid.UUID, args: Any) -> str:
-    return str((await deposit(tx, user, args.account, args.amount))["uuid"])
+@simulate.command(name="authorize")
+@click.option("--card", type=click.UUID, required=True, help="The card's uuid.")
+@click.option("--amount", type=AMOUNT, required=True, help="In the merchant's currency, e.g. 12.50")
+@click.option(
+    "--currency",
+    type=CURRENCY,
+    default="USD",
+    show_default=True,
+    help="The merchant's currency (any case).",
+)
+@click.option("--merchant", required=True, help="The merchant's name, e.g. Netflix.")
+@click.option("--mcc", help="The merchant category code, 4 digits.")
+@click.option("--tag", help="A merchant tag of the dictionary, e.g. netflix.")
+@click.option("--three-ds-code", help="A 3DS code from `simulate 3ds`.")
+@click.option(
+    "--force-decline",
+    type=click.Choice(ERROR_SLUGS),
+    metavar="SLUG",
+    help="Decline with this transaction-errors slug, e.g. card_frozen.",
+)
+@EMAIL
+@runs
+async def authorize(
+    settings: Settings, card: uuid.UUID, amount: int, currency: str, merchant: str,
+    mcc: str | None, tag: str | None, three_ds_code: str | None, force_decline: str | None,
+    email: str,
+) -> str:  # fmt: skip
+    """A card authorization; prints its uuid and status.
 
-
-async def _run_authorization(args: argparse.Namespace, settings: Settings) -> str:
-    """An authorization as the sandbox route answers it: the user's decision endpoint is
-    asked between two units of work (transactions/authorize.py), so it has a handler of its own."""
+    A decline adds its slug. The user's decision endpoint is asked between two units of
+    work, as the sandbox route does (transactions/authorize.py)."""
     db, cipher, http = Database(settings), CardCipher.from_settings(settings), Outbound()
-    message = authorization_of(
-        args.card, args.amount, args.currency, args.merchant, vars(args), "sandbox"
-    )
+    details = {
+        "mcc": mcc, "tag": tag, "three_ds_code": three_ds_code, "force_decline": force_decline
+    }  # fmt: skip
+    message = authorization_of(card, amount, currency, merchant, details, "sandbox")
     try:
-        user = await db.transact(lambda tx: user_by_email(tx, args.email))
+        user = await db.transact(lambda tx: user_by_email(tx, email))
         row = await authorize_card(
             db, http, cipher, user, message, allow_private=settings.private_urls_allowed
         )
@@ -94,88 +130,108 @@ async def _run_authorization(args: argparse.Namespace, settings: Settings) -> st
     return f"{row['uuid']} {row['status']}{' ' + error if error else ''}"
 
 
-async def _transition(args: argparse.Namespace, settings: Settings) -> str:
-    """A capture, reversal or refund through its entry (transactions/service.py)."""
-    db, purchase = Database(settings), args.transaction
+async def _step(settings: Settings, email: str, run: Callable[..., Any]) -> str:
+    """A capture, reversal or refund through its entry (transactions/service.py): its status."""
+    db = Database(settings)
     try:
-        user = await db.transact(lambda tx: user_by_email(tx, args.email))
-        if args.step == "refund":
-            row = await refund_purchase(db, user, RefundMessage(purchase, args.amount, "sandbox"))
-        elif args.step == "settle":
-            capture = CaptureMessage(purchase, args.amount, args.final, args.rate, "sandbox")
-            row = await capture_purchase(db, user, capture)
-        else:
-            row = await reverse_purchase(db, user, ReversalMessage(purchase, "sandbox"))
+        user = await db.transact(lambda tx: user_by_email(tx, email))
+        row = await run(db, user)
     finally:
         await db.dispose()
     return str(row["status"])
 
 
-async def _three_ds(tx: Tx, cipher: CardCipher, user: uuid.UUID, args: Any) -> str:
-    ttl = timedelta(seconds=args.ttl)
-    record = await issue_code(
-        tx, cipher, user, args.card, args.merchant, args.amount, args.currency, ttl
-    )
-    return str(record["code"])
+TRANSACTION = click.argument("transaction", type=click.UUID)
 
 
-def register(sub: Any) -> None:
-    """Add `simulate deposit|authorize|settle|reverse|refund|3ds|expire-holds` to the CLI."""
-    simulate = sub.add_parser("simulate", help="drive the card-network simulator").add_subparsers(
-        dest="simulate", required=True
-    )
-    dep = simulate.add_parser("deposit", help="money arrives on an account; prints the transaction")
-    dep.add_argument("--account", type=_uuid, required=True)
-    dep.add_argument("--amount", type=cli_types.amount, required=True)
-    dep.set_defaults(action=_deposit)
-    auth = simulate.add_parser("authorize", help="a card authorization; prints uuid and status")
-    auth.add_argument("--card", type=_uuid, required=True)
-    auth.add_argument("--amount", type=cli_types.amount, required=True)
-    auth.add_argument("--currency", default="USD")
-    auth.add_argument("--merchant", required=True)
-    auth.add_argument("--mcc")
-    auth.add_argument("--tag")
-    auth.add_argument("--three-ds-code")
-    auth.add_argument(
-        "--force-decline", choices=ERROR_SLUGS, help="decline with this transaction-errors slug"
-    )
-    auth.set_defaults(handler=_run_authorization)
-    for step in ("settle", "reverse", "refund"):
-        parser = simulate.add_parser(step, help=f"{step} a purchase; prints its status")
-        parser.add_argument("transaction", type=_uuid)
-        if step in ("refund", "settle"):
-            parser.add_argument("--amount", type=cli_types.amount)
-        if step == "settle":
-            parser.add_argument(
-                "--keep-rest-held",
-                dest="final",
-                action="store_false",
-                help="a partial capture that keeps the rest held for later captures",
-            )
-            parser.add_argument(
-                "--rate",
-                type=_rate,
-                help="a foreign-currency purchase's capture at this rate (merchant → card)",
-            )
-        parser.set_defaults(step=step, handler=_transition)
-    code = simulate.add_parser("3ds", help="a 3DS code for a card; prints the code")
-    code.add_argument("--card", type=_uuid, required=True)
-    code.add_argument("--merchant", required=True)
-    code.add_argument("--amount", type=cli_types.amount, required=True)
-    code.add_argument("--currency", default="USD")
-    code.add_argument("--ttl", type=int, default=600)
-    code.set_defaults(action=_three_ds)
-    expire = simulate.add_parser(
-        "expire-holds", help="release the holds due at an instant; prints how many"
-    )
-    expire.add_argument("--now", type=cli_types.instant, help="ISO 8601, e.g. 2026-12-01T00:00:00Z")
-    expire.set_defaults(handler=_expire_holds)
-    for parser in (
-        dep,
-        auth,
-        code,
-        *(simulate.choices[s] for s in ("settle", "reverse", "refund")),
-    ):
-        parser.add_argument("--email", required=True, help="the user acting")
-        if parser.get_default("handler") is None:
-            parser.set_defaults(handler=_run)
+@simulate.command(name="settle")
+@TRANSACTION
+@click.option("--amount", type=AMOUNT, help="Capture this much (default: what is held).")
+@click.option(
+    "--keep-rest-held",
+    is_flag=True,
+    help="A partial capture that keeps the rest held for later captures.",
+)
+@click.option(
+    "--rate",
+    type=RATE,
+    help="A foreign-currency purchase's capture at this rate (merchant → card).",
+)
+@EMAIL
+@runs
+async def settle(
+    settings: Settings, transaction: uuid.UUID, amount: int | None, keep_rest_held: bool,
+    rate: Decimal | None, email: str,
+) -> str:  # fmt: skip
+    """Capture the purchase TRANSACTION; prints its status."""
+    capture = CaptureMessage(transaction, amount, not keep_rest_held, rate, "sandbox")
+    return await _step(settings, email, lambda db, user: capture_purchase(db, user, capture))
+
+
+@simulate.command(name="reverse")
+@TRANSACTION
+@EMAIL
+@runs
+async def reverse(settings: Settings, transaction: uuid.UUID, email: str) -> str:
+    """Reverse the purchase TRANSACTION; prints its status.
+
+    Its hold and fee go back to the card."""
+    reversal = ReversalMessage(transaction, "sandbox")
+    return await _step(settings, email, lambda db, user: reverse_purchase(db, user, reversal))
+
+
+@simulate.command(name="refund")
+@TRANSACTION
+@click.option("--amount", type=AMOUNT, help="Refund this much (default: all of it).")
+@EMAIL
+@runs
+async def refund(settings: Settings, transaction: uuid.UUID, amount: int | None, email: str) -> str:
+    """Refund the purchase TRANSACTION; prints its status."""
+    message = RefundMessage(transaction, amount, "sandbox")
+    return await _step(settings, email, lambda db, user: refund_purchase(db, user, message))
+
+
+@simulate.command(name="3ds")
+@click.option("--card", type=click.UUID, required=True, help="The card's uuid.")
+@click.option("--merchant", required=True, help="The merchant's name the code is for.")
+@click.option("--amount", type=AMOUNT, required=True, help="The amount the code is for.")
+@click.option(
+    "--currency",
+    type=CURRENCY,
+    default="USD",
+    show_default=True,
+    help="The amount's currency (any case).",
+)
+@click.option(
+    "--ttl", type=click.INT, default=600, show_default=True, help="Seconds the code lives."
+)
+@EMAIL
+@runs
+async def three_ds(
+    settings: Settings, card: uuid.UUID, merchant: str, amount: int, currency: str, ttl: int,
+    email: str,
+) -> str:  # fmt: skip
+    """A 3DS code for a card; prints the code."""
+
+    async def action(tx: Tx, cipher: CardCipher, user: uuid.UUID) -> str:
+        ttl_ = timedelta(seconds=ttl)
+        record = await issue_code(tx, cipher, user, card, merchant, amount, currency, ttl_)
+        return str(record["code"])
+
+    return await _as_user(settings, email, action)
+
+
+@simulate.command(name="expire-holds")
+@click.option(
+    "--now",
+    type=INSTANT,
+    help="Release what is due at this ISO 8601 instant, e.g. 2026-12-01T00:00:00Z (default: now).",
+)
+@runs
+async def expire_holds(settings: Settings, now: datetime | None) -> str:
+    """Release the holds due; prints how many."""
+    db = Database(settings)
+    try:
+        return str(await sweep_expired_holds(db, now or utcnow()))
+    finally:
+        await db.dispose()
