@@ -19,7 +19,11 @@ from cardservice.network.fields import CURRENCIES
 from cardservice.network.repository import SEND_CARD
 from cardservice.security import CardCipher
 
-MTI = {"authorization": "0100", "capture": "0220", "reversal": "0400", "refund": "0220"}
+MTI = {
+    "authorization": "0100", "stand-in": "0120", "capture": "0220", "reversal": "0400",
+    "refund": "0220",
+}  # fmt: skip
+STAND_IN_REVERSAL = "0420"  # a stand-in's reversal is an advice too
 
 
 def _original(text: str) -> tuple[str, str]:
@@ -64,7 +68,8 @@ def _fields(
     args: argparse.Namespace, pan: str, expiry: str, stan: str, sent: str
 ) -> dict[int, str]:
     original = None
-    if args.type != "authorization":
+    original_mti = getattr(args, "original_mti", None) or "0100"
+    if args.type not in ("authorization", "stand-in"):
         if args.original is None and not (args.type == "refund"):
             raise argparse.ArgumentTypeError(
                 f"a {args.type} names its original: --original STAN/TIME"
@@ -73,16 +78,30 @@ def _fields(
             original = messages.authorization(
                 pan, expiry, args.amount, *args.original, currency=args.currency
             )
+    if args.type == "stand-in":
+        return messages.stand_in(pan, expiry, args.amount, stan, sent, currency=args.currency)
     if args.type == "authorization":
         return messages.authorization(pan, expiry, args.amount, stan, sent, currency=args.currency,
                                       merchant=args.merchant, cvv2=args.cvv2)  # fmt: skip
     if args.type == "capture":
         assert original is not None
-        return messages.capture(original, args.amount, stan, sent, more=args.more)
+        return messages.capture(
+            original, args.amount, stan, sent, more=args.more, original_mti=original_mti
+        )
     if args.type == "reversal":
         assert original is not None
-        return messages.reversal(original, stan, sent, stays=args.stays)
-    return messages.refund(pan, args.amount, stan, sent, original=original, currency=args.currency)
+        return messages.reversal(original, stan, sent, stays=args.stays, original_mti=original_mti)
+    return messages.refund(
+        pan, args.amount, stan, sent, original=original, currency=args.currency,
+        original_mti=original_mti,
+    )  # fmt: skip
+
+
+def mti_of(args: argparse.Namespace) -> str:
+    """The request's MTI: a reversal of a stand-in (`--original-mti 0120`) is an 0420."""
+    if args.type == "reversal" and getattr(args, "original_mti", None) == "0120":
+        return STAND_IN_REVERSAL
+    return MTI[args.type]
 
 
 def describe(answer: Message, stan: str, sent: str) -> str:
@@ -111,7 +130,7 @@ async def _send(args: argparse.Namespace, settings: Settings) -> str:
     fields = _fields(args, pan, expiry, stan, sent)
     client = await NetworkClient.connect(args.host or settings.iso8583_host, _port(args, settings))
     try:
-        answer = await client.request(MTI[args.type], fields)
+        answer = await client.request(mti_of(args), fields)
     finally:
         await client.close()
     return describe(answer, stan, sent)
@@ -140,7 +159,9 @@ def register(sub: Any) -> None:
     """Add `network send|run` to the CLI."""
     network = sub.add_parser("network", help="an ISO 8583 network simulator (acquirer side)")
     commands = network.add_subparsers(dest="network", required=True)
-    send = commands.add_parser("send", help="one authorization, capture, reversal or refund")
+    send = commands.add_parser(
+        "send", help="one authorization, stand-in advice, capture, reversal or refund"
+    )
     send.add_argument("--type", choices=tuple(MTI), default="authorization")
     send.add_argument("--card-uuid", type=uuid.UUID, help="a card of this service's database")
     send.add_argument("--pan", help="a card number (instead of --card-uuid)")
@@ -150,6 +171,10 @@ def register(sub: Any) -> None:
     send.add_argument("--merchant", default="Netflix")
     send.add_argument("--cvv2")
     send.add_argument("--original", type=_original, help="the original's key STAN/MMDDhhmmss")
+    send.add_argument(
+        "--original-mti", choices=("0100", "0120"), default="0100",
+        help="the original's MTI: 0120 for a stand-in advice's follow-ups",
+    )  # fmt: skip
     send.add_argument("--more", action="store_true", help="a capture with more to follow (48.60)")
     send.add_argument(
         "--stays", type=cli_types.amount, help="a partial reversal: what stays authorized"
