@@ -367,27 +367,29 @@ def report(run: Run, books: dict[str, Any], lag: int) -> int:
         f"{iso.get('stand_in_advices')} (owed {iso.get('owed_by_cardholders')}), "
         f"{iso.get('cents_lost')} cents lost, {iso.get('applied_twice')} applied twice, "
         f"{iso.get('approved_without_purchase')} approved without a purchase, owed off by "
-        f"{iso.get('owed_off_by')}" + (f" — {iso['failed']}" if "failed" in iso else "")
+        f"{iso.get('owed_off_by')}, repeats answered differently "
+        f"{iso.get('repeats_answered_differently')}"
+        + (f" — {iso['failed']}" if "failed" in iso else "")
     )
+    for disagreement in iso.get("answered_otherwise_than_recorded") or ():
+        print(f"  iso8583 answered otherwise than recorded: {disagreement}")
     print(
         f"fleet chaos: {run.attempted} operations, {run.kills} kills, {lost} cents lost, "
         f"{twice} applied twice, {outside} 5xx outside restarts"
     )
-    failed = (
-        lost
-        or twice
-        or missing
-        or outside
-        or no_retry_after
-        or lag
-        or run.undelivered
-        or not run.events
-        or not run.iso.get("ok")
-        or 500 in statuses
-        or books["ledger_sum"]
-        or books["drifted"]
-        or books["negative"]
-    )
+    checks = {
+        "cents lost": lost, "applied twice": twice, "purchases missing": missing,
+        "5xx outside restarts": outside, "503 without Retry-After": no_retry_after,
+        "standby behind": lag, "webhooks undelivered": run.undelivered,
+        "no authorization events": not run.events, "iso8583 checks": not run.iso.get("ok"),
+        "500 answered": 500 in statuses, "ledger sum": books["ledger_sum"],
+        "drifted balances": books["drifted"], "negative balances": books["negative"],
+    }  # fmt: skip
+    failed = [name for name, value in checks.items() if value]
+    if failed:
+        print(f"FAILED: {', '.join(failed)}")
+    if "iso8583 checks" in failed:
+        print(f"iso8583 findings: {json.dumps(run.iso)}")
     return 1 if failed else 0
 
 

@@ -182,7 +182,7 @@ class Traffic:
     ) -> dict[int, str]:
         """The definite answer to `mti` (retransmitted as need be; `Unanswered` after
         `GIVE_UP` s); the slowest answer is timed from the send that it answered. `first`:
-        an authorization's first send, whose own `91` or `96` is its answer."""
+        an 0100's first send, whose own `91` or `96` is its answer (a decline)."""
         self.tally.sent += 1
         give_up, sending = time.monotonic() + GIVE_UP, mti
         while time.monotonic() < give_up:
@@ -229,14 +229,17 @@ class Traffic:
             if "drops" in self.faults and self.random.random() < 0.05:
                 await self._dropped(sent)
             else:
-                sent.answer = await self.request(line, sent.mti, sent.fields, first=True)
+                first = sent.mti == "0100"  # an advice answered `91` is sent again
+                sent.answer = await self.request(line, sent.mti, sent.fields, first=first)
         except Unanswered:
             if not early:  # the acquirer's duty: an authorization left unanswered is reversed
                 await self._reverse(line, sent)
             return
         if early:
             return
-        if "duplicates" in self.faults and self.random.random() < 0.2:
+        taken = sent.answer is not None and sent.answer[39] not in NOT_TAKEN
+        if "duplicates" in self.faults and self.random.random() < 0.2 and taken:
+            # (a `91` recorded nothing: the same key again is a new request, not a repeat)
             mti = self.random.choice((sent.mti, repeat_of(sent.mti)))
             again = await self.request(line, mti, sent.fields)
             first = sent.answer or {}
@@ -364,6 +367,20 @@ def _expected_owed(sent: list[Sent], by_stan: dict[str, Any]) -> dict[str, int]:
     return owed
 
 
+def _disagreements(sent: list[Sent], by_stan: dict[str, Any]) -> list[str]:
+    """The requests whose answer the database disagrees with: answered other than `00` (and
+    not reversed) but recorded as approved, or answered `00` but recorded as declined."""
+    found = []
+    for item in sent:
+        row = by_stan.get(item.fields[11])
+        code = item.answer[39] if item.answer else "none"
+        recorded = row["status"] if row else "nothing"
+        approved = recorded not in ("declined", "nothing")
+        if (code == "00") != approved and not item.reversed:
+            found.append(f"{item.mti} stan {item.fields[11]} answered {code}, recorded {recorded}")
+    return found
+
+
 async def check(db: Database, account: uuid.UUID, traffic: Traffic) -> dict[str, Any]:
     """0 applied twice, 0 cents lost (the cards, and what the stand-ins left owed), the
     ledger of the run's cards balanced."""
@@ -403,6 +420,7 @@ async def check(db: Database, account: uuid.UUID, traffic: Traffic) -> dict[str,
         "cents_lost": lost,
         "owed_off_by": owed_wrong,
         "cards_off_their_postings": len(unposted),
+        "answered_otherwise_than_recorded": _disagreements(traffic.sent, by_stan)[:10],
     }
 
 
