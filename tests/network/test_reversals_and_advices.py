@@ -280,6 +280,17 @@ async def test_a_stand_in_advice_in_a_currency_without_a_rate_is_booked_as_owed(
     refund[90] = refund[90].replace("0100", "0120", 1)
     assert (await network.client.request("0220", refund)).fields[39] == "00"
     assert await _receivables(app, "JPY") == -300
+    opened = await client.post(
+        "/disputes", headers=user.headers,
+        json={"transaction_uuid": str(purchase.uuid), "reason": "not_received"},
+    )  # fmt: skip
+    assert opened.status_code == 201, opened.text
+    won = await client.post(
+        f"/sandbox/disputes/{opened.json()['data']['uuid']}/resolve",
+        headers=user.headers, json={"outcome": "won"},
+    )  # fmt: skip
+    assert won.status_code == 201, won.text
+    assert await _receivables(app, "JPY") == 0  # the 300 still captured came back
     assert await _card_balance(app, card.account) == START
     await assert_ledger_consistent(app)
 

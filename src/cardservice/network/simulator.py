@@ -229,8 +229,8 @@ class Traffic:
             if "drops" in self.faults and self.random.random() < 0.05:
                 await self._dropped(sent)
             else:
-                first = sent.mti == "0100"  # an advice answered `91` is sent again
-                sent.answer = await self.request(line, sent.mti, sent.fields, first=first)
+                decline = sent.mti == "0100"  # an advice answered `91` is sent again
+                sent.answer = await self.request(line, sent.mti, sent.fields, first=decline)
         except Unanswered:
             if not early:  # the acquirer's duty: an authorization left unanswered is reversed
                 await self._reverse(line, sent)
