@@ -42,6 +42,7 @@ from bench import peer
 from cardservice.auth.credentials import issue_token
 from cardservice.config import Settings
 from cardservice.db import Database
+from cardservice.events import outbox
 from cardservice.migrations import upgrade_database
 from cardservice.network import messages
 from cardservice.network.client import NetworkClient, stans, transmitted_now
@@ -183,6 +184,7 @@ async def http_load(
 
 async def _setup(url: str) -> tuple[str, list[Any]]:
     settings = Settings(database_url=url, encryption_key=KEY)
+    outbox.register()  # the cards' events are filled as the service fills them
     db, cipher = Database(settings), CardCipher([KEY.encode()])
     try:
         account, cards = await make_cards(db, cipher, 16)

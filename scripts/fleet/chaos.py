@@ -11,8 +11,18 @@ Retry-After (the service answers 503 + Retry-After while the database is away; H
 for the requests a killed instance took with it, 503 + Retry-After while no instance is
 ready). A 500 inside a window is printed as a warning with its count.
 
-Then: the ledger (customer money = deposits − fees − net payments to the cent, postings sum
-to zero and equal every balance, no balance negative, no purchase applied twice), the
+Alongside, ISO 8583 traffic (API.md §14): `cardservice network run --faults all` through
+HAProxy's TCP frontend (127.0.0.1:8583) for the same seconds — authorizations, stand-in
+advices, captures, refunds, reversals, duplicates, pipelined bursts, dropped connections —
+its lines cut whenever the instance behind them is killed; it retransmits (repeat MTIs),
+sends advices and reversals again while answered `91`, reverses what stayed unanswered, and
+checks its own books at the end: every approved authorization is a purchase or was
+reversed, 0 cents lost on its cards, 0 applied twice, what its stand-ins left cardholders
+owing is what `cardholder_receivables` holds.
+
+Then: the ledger (customer money = deposits − fees − net payments + what cardholders owe
+for stand-ins, to the cent; postings sum to zero and equal every balance, no balance
+negative, no purchase applied twice), the
 webhooks (a loopback receiver is the user's endpoint: every approved authorization's
 `transaction.created` event reached it at least once, waiting up to 90 s for retries and
 leases of killed instances), and the standby (it replayed up to the primary's LSN). Last line:
@@ -23,11 +33,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import asyncpg
 import httpx
@@ -62,6 +74,7 @@ class Run:
     purchases: dict[str, int] = field(default_factory=dict)  # external_id → cards bought
     events: int = 0  # approved authorizations' created events
     undelivered: int = 0  # of those, never received by the webhook endpoint
+    iso: dict[str, Any] = field(default_factory=dict)  # `network run`'s findings
 
     def outside_windows(self) -> int:
         """5xx answers whose request overlapped no disruption window."""
@@ -256,7 +269,43 @@ async def _undelivered(receiver: Receiver, email: str, seconds: float = 90) -> t
         await connection.close()
 
 
-async def chaos(seconds: float, seed: int) -> tuple[Run, dict[str, int], int]:
+ISO_CONNECTIONS = 4
+# what the stand-in advices left cardholders owing (every currency: each balances alone)
+_OWED = (
+    "SELECT -COALESCE(SUM(amount), 0) FROM postings WHERE system_book = 'cardholder_receivables'"
+)
+
+
+async def _iso_traffic(seconds: float, seed: int) -> dict[str, Any]:
+    """`cardservice network run` through HAProxy's ISO 8583 frontend; its findings (JSON,
+    printed on stdout when every check held, in the error line on stderr when one failed)."""
+    process = await asyncio.create_subprocess_exec(
+        *fleet.cardservice(), "network", "run", "--host", "127.0.0.1",
+        "--port", str(fleet.ISO8583_PORT), "--seed", str(seed), "--seconds", str(seconds),
+        "--faults", "all", "--connections", str(ISO_CONNECTIONS),
+        env=fleet.instance_env(), stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, err = await process.communicate()
+    if process.returncode == 0:
+        found: dict[str, Any] = json.loads(out)
+        return found
+    failed = [line for line in err.decode().splitlines() if "error: {" in line]
+    if not failed:
+        return {"ok": False, "failed": f"network run exited {process.returncode}: {err[-800:]!r}"}
+    found = json.loads(failed[-1].split("error: ", 1)[1])
+    return found
+
+
+async def _owed() -> int:
+    connection = await asyncpg.connect(fleet.DSN)
+    try:
+        return int(await connection.fetchval(_OWED))
+    finally:
+        await connection.close()
+
+
+async def chaos(seconds: float, seed: int) -> tuple[Run, dict[str, Any], int]:
     run = Run()
     email = f"chaos-{uuid.uuid4().hex[:8]}@example.com"
     headers, accounts, cards = await _setup(fleet.DSN, Proxy(), email)  # type: ignore[arg-type]
@@ -267,21 +316,28 @@ async def chaos(seconds: float, seed: int) -> tuple[Run, dict[str, int], int]:
             hook = await client.post("/webhook-endpoints", json={"url": receiver.url})
             assert hook.status_code == 201, hook.text
         deadline = time.monotonic() + seconds
+        iso = asyncio.create_task(_iso_traffic(seconds, seed))
         await asyncio.gather(
             _killer(run, deadline, seed),
             _restarts(run, seconds),
             *(_client(headers, accounts, cards, run, deadline, seed + i) for i in range(CLIENTS)),
         )
+        run.iso = await iso
         await asyncio.to_thread(_wait_ready)
         run.events, run.undelivered = await _undelivered(receiver, email)
     finally:
         await receiver.close()
-    return run, await _books(fleet.DSN), await _standby_lag()
+    books: dict[str, Any] = await _books(fleet.DSN)
+    books["owed"] = await _owed()
+    return run, books, await _standby_lag()
 
 
-def report(run: Run, books: dict[str, int], lag: int) -> int:
+def report(run: Run, books: dict[str, Any], lag: int) -> int:
     """Print the findings and the last line; 0 when every check holds."""
-    lost = books["deposits"] - books["fees"] - books["spent"] + books["refunded"] - books["held"]
+    lost = (
+        books["deposits"] - books["fees"] - books["spent"] + books["refunded"] - books["held"]
+        + books["owed"]
+    )  # fmt: skip
     by_external_id: dict[str, int] = books["cards_by_external_id"]  # type: ignore[assignment]
     twice = sum(1 for eid, n in run.purchases.items() if by_external_id.get(eid, 0) > n)
     missing = sum(1 for eid, n in run.purchases.items() if by_external_id.get(eid, 0) < n)
@@ -303,24 +359,37 @@ def report(run: Run, books: dict[str, int], lag: int) -> int:
     print(
         f"webhooks: {run.events - run.undelivered} of {run.events} authorization events delivered"
     )
+    iso = run.iso
+    print(
+        f"iso8583 via :{fleet.ISO8583_PORT}: {iso.get('requests', 0)} requests, answers "
+        f"{iso.get('answers')}, retransmitted {iso.get('retransmitted')}, unanswered "
+        f"{iso.get('unanswered')}, slowest {iso.get('slowest_answer_s')} s, stand-ins "
+        f"{iso.get('stand_in_advices')} (owed {iso.get('owed_by_cardholders')}), "
+        f"{iso.get('cents_lost')} cents lost, {iso.get('applied_twice')} applied twice, "
+        f"{iso.get('approved_without_purchase')} approved without a purchase, owed off by "
+        f"{iso.get('owed_off_by')}, repeats answered differently "
+        f"{iso.get('repeats_answered_differently')}"
+        + (f" — {iso['failed']}" if "failed" in iso else "")
+    )
+    for disagreement in iso.get("answered_otherwise_than_recorded") or ():
+        print(f"  iso8583 answered otherwise than recorded: {disagreement}")
     print(
         f"fleet chaos: {run.attempted} operations, {run.kills} kills, {lost} cents lost, "
         f"{twice} applied twice, {outside} 5xx outside restarts"
     )
-    failed = (
-        lost
-        or twice
-        or missing
-        or outside
-        or no_retry_after
-        or lag
-        or run.undelivered
-        or not run.events
-        or 500 in statuses
-        or books["ledger_sum"]
-        or books["drifted"]
-        or books["negative"]
-    )
+    checks = {
+        "cents lost": lost, "applied twice": twice, "purchases missing": missing,
+        "5xx outside restarts": outside, "503 without Retry-After": no_retry_after,
+        "standby behind": lag, "webhooks undelivered": run.undelivered,
+        "no authorization events": not run.events, "iso8583 checks": not run.iso.get("ok"),
+        "500 answered": 500 in statuses, "ledger sum": books["ledger_sum"],
+        "drifted balances": books["drifted"], "negative balances": books["negative"],
+    }  # fmt: skip
+    failed = [name for name, value in checks.items() if value]
+    if failed:
+        print(f"FAILED: {', '.join(failed)}")
+    if "iso8583 checks" in failed:
+        print(f"iso8583 findings: {json.dumps(run.iso)}")
     return 1 if failed else 0
 
 

@@ -9,9 +9,11 @@ import re
 import httpx
 import pytest
 from fastapi import FastAPI
+from sqlalchemy import select
 
 from cardservice.config import Settings
-from tests.factories import assert_ledger_consistent, balances
+from cardservice.models import Transaction
+from tests.factories import around, assert_ledger_consistent, balances
 from tests.network.conftest import Network, issue_card
 from tests.test_cli import Command
 
@@ -57,3 +59,25 @@ async def test_send_refuses_in_one_line(
     )
     assert "STAN/MMDDhhmmss" in await cli.refused(*base, "--type", "reversal", "--original", "1")
     assert (await balances(app, card.account))[1] == [100_00]  # nothing was sent
+
+
+async def test_send_a_stand_in_advice_then_its_reversal(
+    app: FastAPI, client: httpx.AsyncClient, network: Network, cli: Command
+) -> None:
+    _user, card = await issue_card(app, client)  # 100.00 on the card
+    port = ("--port", str(network.port))
+    line = await cli.value("network", "send", "--type", "stand-in", "--card-uuid", card.uuid,
+                           "--amount", "150", *port)  # fmt: skip
+    assert line.startswith("0130 00 ") and "available 0.00 USD" in line, line
+    key = line.rsplit("key ", 1)[1]
+    reversal = ("--type", "reversal", "--original", key, "--original-mti", "0120")
+    reversed_ = await cli.value("network", "send", "--card-uuid", card.uuid, "--amount", "150",
+                                *reversal, *port)  # fmt: skip
+    assert reversed_.startswith("0430 00 "), reversed_
+    async with around(app) as session:
+        found = await session.scalars(
+            select(Transaction).where(Transaction.type == "card_purchase")
+        )
+        purchase = found.one()
+    assert purchase.stand_in and purchase.status == "reversed" and purchase.shortfall == 5_010
+    await assert_ledger_consistent(app)

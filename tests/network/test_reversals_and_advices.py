@@ -236,3 +236,78 @@ async def test_a_stand_in_captured_for_less_repays_the_receivable_first(
     assert owed == 0  # 3,000 released: the 2,010 owed repaid first
     assert await _card_balance(app, card.account) == START - 9_000 - FEE
     await assert_ledger_consistent(app)
+
+
+async def _receivables(app: FastAPI, currency: str) -> int:
+    async with around(app) as session:
+        owed = await session.scalar(
+            select(func.sum(Posting.amount)).where(
+                Posting.system_book == "cardholder_receivables", Posting.currency == currency
+            )
+        )
+    return int(owed or 0)
+
+
+async def test_a_stand_in_advice_in_a_currency_without_a_rate_is_booked_as_owed(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    """The network approved it: `00` and booked, though no rate converts JPY to the card's
+    USD — all of it is the cardholder's shortfall in JPY, the card untouched, no fee; what
+    goes back repays the receivable, and the card cannot pay an over-capture (`51`)."""
+    user, card = await issue_card(app, client)
+    advice = messages.authorization(card.pan, card.expiry, 1_000, *network.key(), currency="JPY")
+    answer = await network.client.request("0120", advice)
+    assert answer.mti == "0130" and answer.fields[39] == "00"
+    assert (await network.client.request("0121", advice)).fields[39] == "00"  # a repeat
+    [purchase] = await _purchases(app)
+    assert purchase.status == "pending" and purchase.stand_in and purchase.currency == "JPY"
+    assert (purchase.amount, purchase.shortfall, purchase.fee) == (1_000, 1_000, 0)
+    assert await _card_balance(app, card.account) == START
+    assert await _receivables(app, "JPY") == -1_000
+    record = (await client.get(f"/transaction/{purchase.uuid}", headers=user.headers)).json()
+    assert record["data"]["stand_in"] is True and record["data"]["currency"] == "JPY"
+    partial = messages.reversal(advice, *network.key(), stays=600, original_mti="0120")
+    assert (await network.client.request("0420", partial)).fields[39] == "00"
+    assert await _receivables(app, "JPY") == -600
+    over = messages.capture(advice, 700, *network.key())
+    over[90] = over[90].replace("0100", "0120", 1)
+    assert (await network.client.request("0220", over)).fields[39] == "51"
+    capture = messages.capture(advice, 500, *network.key())
+    capture[90] = capture[90].replace("0100", "0120", 1)
+    assert (await network.client.request("0220", capture)).fields[39] == "00"
+    assert await _receivables(app, "JPY") == -500  # 100 released: repaid
+    refund = messages.refund(card.pan, 200, *network.key(), original=advice, currency="JPY")
+    refund[90] = refund[90].replace("0100", "0120", 1)
+    assert (await network.client.request("0220", refund)).fields[39] == "00"
+    assert await _receivables(app, "JPY") == -300
+    opened = await client.post(
+        "/disputes", headers=user.headers,
+        json={"transaction_uuid": str(purchase.uuid), "reason": "not_received"},
+    )  # fmt: skip
+    assert opened.status_code == 201, opened.text
+    won = await client.post(
+        f"/sandbox/disputes/{opened.json()['data']['uuid']}/resolve",
+        headers=user.headers, json={"outcome": "won"},
+    )  # fmt: skip
+    assert won.status_code == 201, won.text
+    assert await _receivables(app, "JPY") == 0  # the 300 still captured came back
+    assert await _card_balance(app, card.account) == START
+    await assert_ledger_consistent(app)
+
+
+async def test_a_stand_in_advice_on_an_empty_card_is_all_shortfall(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    _user, card = await issue_card(app, client)
+    first = messages.authorization(card.pan, card.expiry, START - FEE, *network.key())
+    assert (await network.client.request("0100", first)).fields[39] == "00"
+    assert await _card_balance(app, card.account) == 0
+    advice = messages.authorization(card.pan, card.expiry, 2_000, *network.key())
+    assert (await network.client.request("0120", advice)).fields[39] == "00"
+    stand_in = (await _purchases(app))[-1]
+    assert stand_in.stand_in and stand_in.shortfall == 2_000 + FEE
+    assert await _receivables(app, "USD") == -(2_000 + FEE)
+    reversal = messages.reversal(advice, *network.key(), original_mti="0120")
+    assert (await network.client.request("0420", reversal)).fields[39] == "00"
+    assert await _receivables(app, "USD") == 0 and await _card_balance(app, card.account) == 0
+    await assert_ledger_consistent(app)

@@ -18,4 +18,5 @@ async def test_a_short_run_with_every_fault_loses_nothing(app: FastAPI, network:
     assert found["ok"], found
     assert found["requests"] > 20 and found["answers"].get("00", 0) > 10
     assert found["dropped_connections"] >= 0 and found["cents_lost"] == 0
+    assert found["stand_in_advices"] > 0 and found["owed_off_by"] == 0
     await assert_ledger_consistent(app)

@@ -35,7 +35,7 @@ from cardservice.models import Dispute
 from cardservice.models.base import table_of, utcnow
 from cardservice.sql import INTEGRITY_ERRORS, Tx, as_datetime, as_uuid, in_list, insert_sql
 from cardservice.transactions import locks
-from cardservice.transactions.lifecycle import credited_amount
+from cardservice.transactions.lifecycle import back_to, card_holds, credited_amount
 from cardservice.transactions.rows import credit_row, insert_transactions
 
 DISPUTE_WINDOW = timedelta(days=120)
@@ -152,12 +152,15 @@ async def _credit(
     tx: Tx, purchase: dict[str, Any], amount: int, card_status: str | None, now: datetime
 ) -> uuid.UUID:
     """The won amount back as one `dispute_credit` transaction and one ledger entry: to the
-    card, or to its account when the card is closed (its balance went there too)."""
+    card, or to its account when the card is closed (its balance went there too); a
+    stand-in in a currency the card does not hold repays `cardholder_receivables`."""
     card, account, currency = purchase["card_uuid"], purchase["account_uuid"], purchase["currency"]
     credit = credit_row(purchase, "dispute_credit", amount, "Dispute won", now)
     await insert_transactions(tx, [credit])
     holder = account_leg(account, currency, amount)
-    if card_status != "closed":
+    if not await card_holds(tx, purchase):
+        holder = back_to(card, currency, amount, holds=False)
+    elif card_status != "closed":
         holder = card_leg(card, currency, amount)
     await post_entry(
         tx,

@@ -20,7 +20,11 @@ from cardservice.network.fields import CURRENCIES, NUMERIC_CURRENCIES
 from cardservice.network.repository import SEND_CARD
 from cardservice.security import CardCipher
 
-MTI = {"authorization": "0100", "capture": "0220", "reversal": "0400", "refund": "0220"}
+MTI = {
+    "authorization": "0100", "stand-in": "0120", "capture": "0220", "reversal": "0400",
+    "refund": "0220",
+}  # fmt: skip
+STAND_IN_REVERSAL = "0420"  # a stand-in's reversal is an advice too
 
 
 def _original(text: str) -> tuple[str, str]:
@@ -71,27 +75,43 @@ class Send:
     original: tuple[str, str] | None
     more: bool
     stays: int | None
+    original_mti: str = "0100"
 
 
 def _fields(args: Send, pan: str, expiry: str, stan: str, sent: str) -> dict[int, str]:
     original = None
-    if args.type != "authorization":
+    original_mti = args.original_mti
+    if args.type not in ("authorization", "stand-in"):
         if args.original is None and not (args.type == "refund"):
             raise CommandError(f"a {args.type} names its original: --original STAN/TIME")
         if args.original is not None:
             original = messages.authorization(
                 pan, expiry, args.amount, *args.original, currency=args.currency
             )
+    if args.type == "stand-in":
+        return messages.stand_in(pan, expiry, args.amount, stan, sent, currency=args.currency)
     if args.type == "authorization":
         return messages.authorization(pan, expiry, args.amount, stan, sent, currency=args.currency,
                                       merchant=args.merchant, cvv2=args.cvv2)  # fmt: skip
     if args.type == "capture":
         assert original is not None
-        return messages.capture(original, args.amount, stan, sent, more=args.more)
+        return messages.capture(
+            original, args.amount, stan, sent, more=args.more, original_mti=original_mti
+        )
     if args.type == "reversal":
         assert original is not None
-        return messages.reversal(original, stan, sent, stays=args.stays)
-    return messages.refund(pan, args.amount, stan, sent, original=original, currency=args.currency)
+        return messages.reversal(original, stan, sent, stays=args.stays, original_mti=original_mti)
+    return messages.refund(
+        pan, args.amount, stan, sent, original=original, currency=args.currency,
+        original_mti=original_mti,
+    )  # fmt: skip
+
+
+def mti_of(args: Send) -> str:
+    """The request's MTI: a reversal of a stand-in (`--original-mti 0120`) is an 0420."""
+    if args.type == "reversal" and args.original_mti == "0120":
+        return STAND_IN_REVERSAL
+    return MTI[args.type]
 
 
 def describe(answer: Message, stan: str, sent: str) -> str:
@@ -155,6 +175,13 @@ def network() -> None:
     type=Parsed("key", _original),
     help="The original's key STAN/MMDDhhmmss, as send prints it (captures, reversals, refunds).",
 )
+@click.option(
+    "--original-mti",
+    type=click.Choice(("0100", "0120")),
+    default="0100",
+    show_default=True,
+    help="The original's MTI: 0120 for a stand-in advice's follow-ups (a reversal goes as 0420).",
+)
 @click.option("--more", is_flag=True, help="A capture with more to follow (field 48.60).")
 @click.option("--stays", type=AMOUNT, help="A partial reversal: what stays authorized.")
 @_endpoint
@@ -162,13 +189,14 @@ def network() -> None:
 async def send(
     settings: Settings, type_: str, card_uuid: uuid.UUID | None, pan: str | None,
     expiry: str | None, amount: int, currency: str, merchant: str, cvv2: str | None,
-    original: tuple[str, str] | None, more: bool, stays: int | None, host: str | None,
-    port: int | None,
+    original: tuple[str, str] | None, original_mti: str, more: bool, stays: int | None,
+    host: str | None, port: int | None,
 ) -> str:  # fmt: skip
     """Send one message and print the answer.
 
-    An authorization, capture, reversal or refund; the answer's MTI, response code,
-    authorization code and available balance, and the message's key (for --original)."""
+    An authorization, stand-in advice (0120), capture, reversal or refund; the answer's
+    MTI, response code, authorization code and available balance, and the message's key
+    (for --original)."""
     if currency not in NUMERIC_CURRENCIES:
         raise CommandError(f"the network has no code for currency {currency}")
     if card_uuid is not None:
@@ -176,11 +204,11 @@ async def send(
     elif not (pan and expiry):
         raise CommandError("give --card-uuid, or --pan and --expiry")
     stan, sent = f"{uuid.uuid4().int % 999_999 + 1:06d}", transmitted_now()
-    asked = Send(type_, amount, currency, merchant, cvv2, original, more, stays)
+    asked = Send(type_, amount, currency, merchant, cvv2, original, more, stays, original_mti)
     fields = _fields(asked, pan, expiry, stan, sent)
     client = await NetworkClient.connect(host or settings.iso8583_host, _port(port, settings))
     try:
-        answer = await client.request(MTI[type_], fields)
+        answer = await client.request(mti_of(asked), fields)
     finally:
         await client.close()
     return describe(answer, stan, sent)

@@ -72,12 +72,19 @@ def reversal(
 
 
 def capture(
-    original: dict[int, str], amount: int, stan: str, transmitted: str, *, more: bool = False
+    original: dict[int, str],
+    amount: int,
+    stan: str,
+    transmitted: str,
+    *,
+    more: bool = False,
+    original_mti: str = "0100",
 ) -> dict[int, str]:
-    """An 0220 capture of `original` (48.60 = 1 when more captures follow)."""
+    """An 0220 capture of `original` (48.60 = 1 when more captures follow; `original_mti`
+    0120 for a stand-in's)."""
     fields = _base(stan, transmitted, original[32]) | {
         2: original[2], 3: PURCHASE, 4: str(amount), 49: original[49],
-        90: original_field("0100", original[11], original[7], original[32]),
+        90: original_field(original_mti, original[11], original[7], original[32]),
     }  # fmt: skip
     if more:
         fields[48] = with_sub_elements({MORE_TO_FOLLOW: "1"})
@@ -93,14 +100,33 @@ def refund(
     original: dict[int, str] | None = None,
     currency: str = "USD",
     acquirer: str = ACQUIRER,
+    original_mti: str = "0100",
 ) -> dict[int, str]:
-    """An 0220 refund: of `original` (90), or a credit to the card `pan`."""
+    """An 0220 refund: of `original` (90; `original_mti` 0120 for a stand-in's), or a credit
+    to the card `pan`."""
     fields = _base(stan, transmitted, acquirer) | {
         2: pan, 3: REFUND, 4: str(amount), 49: NUMERIC_CURRENCIES[currency],
         43: merchant_field("Netflix", "Los Gatos", "US"),
     }  # fmt: skip
     if original is not None:
-        fields[90] = original_field("0100", original[11], original[7], original[32])
+        fields[90] = original_field(original_mti, original[11], original[7], original[32])
+    return fields
+
+
+def stand_in(
+    pan: str,
+    expiry_yymm: str,
+    amount: int,
+    stan: str,
+    transmitted: str,
+    *,
+    currency: str = "USD",
+    auth_code: str | None = None,
+) -> dict[int, str]:
+    """An 0120 stand-in advice's fields: an authorization the network approved on the
+    issuer's behalf, with the network's authorization code (38; default from the STAN)."""
+    fields = authorization(pan, expiry_yymm, amount, stan, transmitted, currency=currency)
+    fields[38] = auth_code or f"SI{stan[-4:]}"
     return fields
 
 

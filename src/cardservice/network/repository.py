@@ -199,6 +199,12 @@ SIM_PURCHASES = (
     "SELECT card_uuid, status, amount, fee, captured_amount, shortfall, network FROM transactions"
     " WHERE account_uuid = $1 AND type = 'card_purchase'"
 )
+SIM_OWED = (
+    "SELECT p.currency, coalesce(sum(p.amount), 0) AS owed FROM postings p"
+    " JOIN journal_entries e ON e.id = p.entry_id JOIN transactions t ON t.uuid = e.reference"
+    " WHERE t.account_uuid = $1 AND p.system_book = 'cardholder_receivables'"
+    " GROUP BY p.currency"
+)
 SIM_CARD_BALANCES = "SELECT uuid, balance FROM cards WHERE account_uuid = $1"
 SIM_POSTED = (
     "SELECT c.uuid, c.balance, coalesce(sum(p.amount), 0) AS posted FROM cards c"

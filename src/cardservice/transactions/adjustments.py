@@ -61,11 +61,12 @@ async def shrink_hold(
     purchase["merchant_amount"] = merchant_amount
     await tx.execute(SHRINK_HOLD, purchase["uuid"], amount, authorized, merchant_amount, now)
     currency = purchase["currency"]
+    holds = await lifecycle.card_holds(tx, purchase)
     await post_entry(
         tx,
         "card_purchase_reduced",
         [
-            card_leg(purchase["card_uuid"], currency, released),
+            lifecycle.back_to(purchase["card_uuid"], currency, released, holds),
             book_leg(SystemBook.HOLDS, currency, -released),
         ],
         reference=purchase["uuid"],

@@ -295,11 +295,17 @@ def _new_transaction(
 
 
 async def _charge(
-    tx: Tx, transaction: dict[str, Any], amount: int, fee: int, kind: str | None = None
+    tx: Tx,
+    transaction: dict[str, Any],
+    amount: int,
+    fee: int,
+    balance: int,
+    kind: str | None = None,
 ) -> int:
     """One entry: the card puts `amount` on hold and pays `fee` to the fee book, in the
     transaction's currency (the card's); a stand-in's `shortfall` is paid by the
-    `cardholder_receivables` book instead of the card. Returns the card's new balance."""
+    `cardholder_receivables` book instead of the card. Returns the card's new balance
+    (`balance`, what it was, when the card pays nothing)."""
     card_uuid, currency = transaction["card_uuid"], transaction["currency"]
     shortfall = transaction.get("shortfall", 0)
     posted = await post_entry(
@@ -313,7 +319,7 @@ async def _charge(
         ],
         reference=transaction["uuid"],
     )
-    return posted.balances[card_uuid]
+    return posted.balances.get(card_uuid, balance)
 
 
 async def _raise_hold(
@@ -335,9 +341,18 @@ async def _raise_hold(
         now,
         parent["merchant_amount"],
     )
-    balance = await _charge(tx, parent, amount, 0, "card_purchase_incremented")
+    balance = await _charge(
+        tx, parent, amount, 0, decided.card["balance"], "card_purchase_incremented"
+    )
     await replenish_if_low(tx, decided.account, decided.card, balance, now)
     return parent
+
+
+def _unconvertible(request: Authorization, decided: Decided) -> bool:
+    """A stand-in in a currency the card does not hold that the rate table cannot convert."""
+    return (
+        request.stand_in and decided.rate is None and request.currency != decided.card["currency"]
+    )
 
 
 def _outcome(decided: Decided, verdict: Verdict | None) -> tuple[str | None, str]:
@@ -370,7 +385,12 @@ async def record(
         transaction["network"] = orjson.dumps(network).decode()
     if decision == "endpoint" and reason is not None and verdict is not None:
         transaction["description"] = verdict.reason
-    if reason is None:
+    if reason is None and _unconvertible(request, decided):
+        # a stand-in in a currency the card does not hold and no rate converts: the network
+        # approved it, so it is booked, but the card cannot pay any of it — all of it is the
+        # cardholder's shortfall, in the merchant's currency, and no fee (API.md §14)
+        transaction["fee"], transaction["shortfall"] = 0, decided.amount
+    elif reason is None:
         transaction["fee"] = decided.fee
         transaction["shortfall"] = max(0, decided.amount + decided.fee - card["balance"])
     else:
@@ -386,7 +406,7 @@ async def record(
         await use_code(tx, decided.three_ds, transaction["uuid"], now)
     if reason is None or transaction["fee"]:
         amount = transaction["amount"] if reason is None else 0
-        card_balance = await _charge(tx, transaction, amount, transaction["fee"])
+        card_balance = await _charge(tx, transaction, amount, transaction["fee"], card["balance"])
         await replenish_if_low(tx, decided.account, card, card_balance, now)
     return transaction
 

@@ -30,12 +30,25 @@ from decimal import Decimal
 from typing import Any
 
 from cardservice.errors import RuleViolation, ValidationFailed
-from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
+from cardservice.ledger.entries import (
+    InsufficientFunds,
+    Leg,
+    SystemBook,
+    book_leg,
+    card_leg,
+    post_entry,
+)
 from cardservice.ledger.money import converted
 from cardservice.models.base import utcnow
 from cardservice.sql import Tx
 from cardservice.transactions import locks
-from cardservice.transactions.repository import CREDITED, SET_HOLD, SET_STATUS, successor
+from cardservice.transactions.repository import (
+    CARD_CURRENCY,
+    CREDITED,
+    SET_HOLD,
+    SET_STATUS,
+    successor,
+)
 from cardservice.transactions.rows import credit_row, insert_transactions
 
 
@@ -85,6 +98,23 @@ async def locked_purchase(
     purchase, _card_status = await locks.lock_purchase(tx, user_uuid, transaction_uuid)
     require_status(purchase, allowed)
     return purchase
+
+
+async def card_holds(tx: Tx, purchase: dict[str, Any]) -> bool:
+    """False for a stand-in booked in a currency its card does not hold (no rate converted
+    it, API.md §14): the card paid none of it, so nothing of it moves to or from the card —
+    what goes back repays `cardholder_receivables`, and the card cannot pay an over-capture."""
+    if not purchase["stand_in"] or purchase["merchant_currency"] is not None:
+        return True
+    return bool(await tx.value(CARD_CURRENCY, purchase["card_uuid"]) == purchase["currency"])
+
+
+def back_to(card: uuid.UUID, currency: str, amount: int, holds: bool) -> Leg:
+    """Money going back on a purchase: to the card, or (`holds` False, see `card_holds`) to
+    the `cardholder_receivables` book."""
+    if holds:
+        return card_leg(card, currency, amount)
+    return book_leg(SystemBook.CARDHOLDER_RECEIVABLES, currency, amount)
 
 
 async def _set_status(tx: Tx, purchase: dict[str, Any], status: str, now: datetime) -> None:
@@ -182,6 +212,8 @@ async def capture(
     held = purchase["amount"] - purchase["captured_amount"]
     foreign = purchase["merchant_currency"] is not None
     taken = (_foreign_capture if foreign else _domestic_capture)(purchase, amount, rate)
+    if taken.amount > taken.from_hold and not await card_holds(tx, purchase):
+        raise InsufficientFunds()  # the card holds nothing in this currency to pay it with
     if purchase["captured_amount"] + taken.amount > capture_limit(purchase):
         room = capture_limit(purchase) - purchase["captured_amount"]
         raise CaptureTooLarge(errors={"amount": [f"at most {room} minor units may be captured"]})
@@ -275,11 +307,12 @@ async def refund(
     # a replaced card's refund goes to its replacement
     credit["card_uuid"] = await successor(tx, purchase["card_uuid"])
     await insert_transactions(tx, [credit])
+    holds = await card_holds(tx, purchase)
     await post_entry(
         tx,
         "card_refund",
         [
-            card_leg(credit["card_uuid"], purchase["currency"], amount),
+            back_to(credit["card_uuid"], purchase["currency"], amount, holds),
             book_leg(SystemBook.MERCHANTS, purchase["currency"], -amount),
         ],
         reference=credit["uuid"],

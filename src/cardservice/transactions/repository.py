@@ -98,6 +98,7 @@ SHRINK_HOLD = (
 
 
 _SUCCESSOR = "SELECT replaced_by FROM cards WHERE uuid = $1"
+CARD_CURRENCY = "SELECT currency FROM cards WHERE uuid = $1"
 
 
 async def successor(tx: Tx, card_uuid: uuid.UUID) -> uuid.UUID:
