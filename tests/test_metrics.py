@@ -1,5 +1,6 @@
 """`GET /metrics` of a real `cardservice serve --workers 2`: every worker's counts in one
-scrape, by route template, and no credential, email, code or card id in any label."""
+scrape, by route template and by ISO 8583 MTI and response code, and no credential, email,
+code, card id or card number in any label."""
 
 from __future__ import annotations
 
@@ -16,11 +17,16 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi import FastAPI
+from prometheus_client.parser import text_string_to_metric_families
 
 from cardservice.config import Settings
+from cardservice.network import messages
+from cardservice.network.client import NetworkClient, stans, transmitted_now
 from tests.factories import Caller, make_card, make_mfa_code, make_user
+from tests.network.conftest import issue_card
 
 RATE_LIMIT = 5  # per credential per minute, counted per worker (no Redis here)
+ISO_CONNECTIONS = 6  # each a new connection: the kernel hands each to one of the workers
 SAMPLE = re.compile(r"^(?P<name>[a-z_]+)(?:\{(?P<labels>.*)\})? (?P<value>\S+)$")
 
 
@@ -28,6 +34,7 @@ SAMPLE = re.compile(r"^(?P<name>[a-z_]+)(?:\{(?P<labels>.*)\})? (?P<value>\S+)$"
 class Served:
     base: str
     metrics_dir: Path
+    iso_port: int
 
 
 def _free_port() -> int:
@@ -39,11 +46,12 @@ def _free_port() -> int:
 @pytest.fixture
 def server(app: FastAPI, settings: Settings) -> Iterator[Served]:
     """Two workers on the test database, with a low per-credential limit."""
-    port = _free_port()
+    port, iso_port = _free_port(), _free_port()
     env = {
         **os.environ,
         "CARDSERVICE_DATABASE_URL": settings.database_url,
         "CARDSERVICE_ENCRYPTION_KEY": settings.encryption_key,
+        "CARDSERVICE_CVK": settings.cvk,
         "CARDSERVICE_SANDBOX": "1",
         "CARDSERVICE_VAR_DIR": str(settings.var_dir),
         "CARDSERVICE_STORAGE_DIR": str(settings.blob_dir),
@@ -51,6 +59,7 @@ def server(app: FastAPI, settings: Settings) -> Iterator[Served]:
         "CARDSERVICE_LOG_LEVEL": "WARNING",
     }
     command = [sys.executable, "-m", "cardservice", "serve", "--workers", "2", "--port", str(port)]
+    command += ["--iso8583-port", str(iso_port)]  # every worker listens on it (SO_REUSEPORT)
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -60,7 +69,7 @@ def server(app: FastAPI, settings: Settings) -> Iterator[Served]:
                     break
             except httpx.TransportError:
                 time.sleep(0.05)
-        yield Served(base, settings.var_dir / "metrics" / str(port))
+        yield Served(base, settings.var_dir / "metrics" / str(port), iso_port)
     finally:
         process.terminate()
         process.wait(timeout=30)
@@ -156,9 +165,46 @@ async def _traffic(
     return response.text, statuses
 
 
-async def test_metrics_label_unmatched_paths_without_the_path(server: Served) -> None:
+def _iso_value(text: str, name: str, **labels: str) -> float:
+    """The sum of the samples named `name` whose labels include `labels` (names with digits:
+    prometheus_client's own parser)."""
+    return sum(
+        sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+        if sample.name == name and labels.items() <= sample.labels.items()
+    )
+
+
+async def test_unmatched_paths_and_iso8583_answers_without_the_path_or_card_number(
+    app: FastAPI, client: httpx.AsyncClient, server: Served
+) -> None:
+    """A 404 path under `unmatched`; the ISO listener's answers of both workers by MTI and
+    response code (one server for both: each start costs seconds)."""
+    _user, card = await issue_card(app, client)
+    unknown_pan = "4000000000000002"
+    numbers = stans()
+    for _ in range(ISO_CONNECTIONS):  # per connection: an echo, an approval, an unknown card
+        network = await NetworkClient.connect("127.0.0.1", server.iso_port)
+        sent = [("0800", messages.echo(next(numbers), transmitted_now()))]
+        for pan in (card.pan, unknown_pan):
+            fields = messages.authorization(pan, card.expiry, 100, next(numbers), transmitted_now())
+            sent.append(("0100", fields))
+        answers = [await network.request(mti, fields) for mti, fields in sent]
+        assert [answer.fields[39] for answer in answers] == ["00", "00", "14"]
+        await network.close()
     async with _fresh_connections(server) as http:
         assert (await http.get("/no-such-path/4111111111111111")).status_code == 404
-        text = (await http.get("/metrics")).text
+        scrapes = [(await http.get("/metrics")).text for _ in range(4)]
+    text = scrapes[0]
     assert _value(text, "cardservice_http_requests_total", route="unmatched", status="404") == 1
     assert "4111111111111111" not in text and "no-such-path" not in text
+    for text in scrapes:  # whichever worker answers the scrape, it sums both
+        counted = "cardservice_iso8583_messages_total"
+        assert _iso_value(text, counted, mti="0800", response_code="00") == ISO_CONNECTIONS
+        assert _iso_value(text, counted, mti="0100", response_code="00") == ISO_CONNECTIONS
+        assert _iso_value(text, counted, mti="0100", response_code="14") == ISO_CONNECTIONS
+        timed = "cardservice_iso8583_answer_duration_seconds"
+        assert _iso_value(text, f"{timed}_count", mti="0100") == 2 * ISO_CONNECTIONS
+        assert _iso_value(text, f"{timed}_sum", mti="0100") > 0
+        assert card.pan not in text and unknown_pan not in text

@@ -30,6 +30,10 @@ class Filter:
     parse: Callable[[str], Any]
     schema: dict[str, Any]
 
+    def describe(self, text: str) -> Filter:
+        """The same filter, documented with `text` (what it matches) in the OpenAPI document."""
+        return Filter(self.parse, {**self.schema, "description": text})
+
 
 Filters = Mapping[str, Filter]
 
@@ -120,6 +124,11 @@ def filters_parameter(spec: Filters) -> dict[str, Any]:
             {
                 "name": "filters",
                 "in": "query",
+                "description": (
+                    "Narrow the list: `filters[<key>]=<value>` (deepObject; with curl, `-g` "
+                    f"keeps the brackets), keys {', '.join(f'`{name}`' for name in spec)}; "
+                    "several filters all apply. An unknown key or a bad value → 422."
+                ),
                 "style": "deepObject",
                 "explode": True,
                 "required": False,

@@ -10,6 +10,24 @@ from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel, Field
 from starlette.convertors import Convertor, register_url_convertor
 
+from cardservice.errors import (
+    AccountNotFound,
+    BadRequest,
+    CardNotFound,
+    DatabaseUnavailable,
+    DisputeNotFound,
+    Forbidden,
+    IdempotencyConflict,
+    NotFound,
+    PayloadTooLarge,
+    RateLimited,
+    RuleViolation,
+    ServiceError,
+    TransactionNotFound,
+    Unauthenticated,
+    UnsupportedMediaType,
+    ValidationFailed,
+)
 from cardservice.patterns import SLUG_MAX_LENGTH, SLUG_PATTERN, UUID_PATTERN
 from cardservice.web import BODY_MODELS
 
@@ -88,6 +106,33 @@ ERROR_STATUSES = {
     "422": "Validation failed or a business rule refused",
     "429": "Rate limited",
     "500": "Unexpected failure",
+    "503": "The database cannot be reached (with `Retry-After`)",
+}
+# Each status's example is the body the service sends (API.md §1.1), from the error itself.
+ERROR_EXAMPLES: dict[str, ServiceError] = {
+    "400": BadRequest(),
+    "401": Unauthenticated(),
+    "403": Forbidden(),
+    "404": NotFound("No such endpoint or resource."),  # an unknown id or path
+    "409": IdempotencyConflict(),
+    "413": PayloadTooLarge(),
+    "415": UnsupportedMediaType(),
+    "422": RuleViolation(),
+    "429": RateLimited(60),
+    "503": DatabaseUnavailable(),
+}
+NOT_FOUND_BY_PARAMETER: dict[str, ServiceError] = {
+    "cardUuid": CardNotFound(),
+    "userAccountUuid": AccountNotFound(),
+    "transactionUuid": TransactionNotFound(),
+    "disputeUuid": DisputeNotFound(),
+}
+PAGE_SIZES = ("per_page", "limit")
+INTERNAL_ERROR = {  # written by the request middleware, with the request's id
+    "success": False,
+    "message": "An unexpected error occurred.",
+    "code": "internal_error",
+    "request_id": "6f1c2a9e0d3b4c5a8e7f9a0b1c2d3e4f",
 }
 
 
@@ -118,6 +163,40 @@ def _add_errors(schema: dict[str, Any]) -> None:
     schema["components"]["schemas"]["ErrorBody"] = ErrorBody.model_json_schema()
     for name in ("HTTPValidationError", "ValidationError"):
         schema["components"]["schemas"].pop(name, None)
+    for path_item in schema["paths"].values():
+        for operation in path_item.values():
+            for status, response in operation["responses"].items():
+                media = response.get("content", {}).get("application/json")
+                if media is not None and media.get("schema") == ref:
+                    media["example"] = _error_example(status, operation, schema)
+
+
+def _error_example(status: str, operation: dict[str, Any], schema: dict[str, Any]) -> Any:
+    """The §1.1 body the service answers with `status` for this operation: a 404 names the
+    path's resource, a 422 the first fields an empty body or too large a page would name."""
+    if status == "500":
+        return INTERNAL_ERROR
+    if status == "404":
+        for parameter in operation.get("parameters", []):
+            if parameter["name"] in NOT_FOUND_BY_PARAMETER:
+                return NOT_FOUND_BY_PARAMETER[parameter["name"]].body()
+    if status == "422" and (errors := _validation_errors(operation, schema)):
+        return ValidationFailed(errors=errors).body()
+    return ERROR_EXAMPLES.get(status, ServiceError()).body()
+
+
+def _validation_errors(operation: dict[str, Any], schema: dict[str, Any]) -> dict[str, list[str]]:
+    """What an empty body (its required fields) or a page past `per_page`'s bound draws."""
+    body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+    if body is not None:
+        name = body["schema"]["$ref"].rsplit("/", 1)[1]
+        required = schema["components"]["schemas"][name].get("required", [])
+        return {field: ["Field required"] for field in required[:2]}
+    for parameter in operation.get("parameters", []):
+        bound = parameter.get("schema", {}).get("maximum")
+        if parameter["name"] in PAGE_SIZES and bound is not None:
+            return {parameter["name"]: [f"Input should be less than or equal to {bound}"]}
+    return {}
 
 
 NO_NUL = {"pattern": "^[^\\u0000]*$"}  # web.refuse_nul: no text input holds U+0000

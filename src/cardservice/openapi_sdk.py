@@ -47,6 +47,122 @@ PATTERN_EXAMPLES = {
     r"^\d{6}$": "482913",
 }
 FORMAT_EXAMPLES = {"uuid": EXAMPLE_UUID, "date-time": EXAMPLE_TIME, "date": "2026-03-19"}
+USD_BIN = "4f1c2a9e-6b1d-4c3e-9a57-0b7d2e51a001"  # the catalogue's 424242 (USD, available)
+SPENDING_CONTROLS = {"per_authorization": 250, "monthly": 2000, "blocked_tags": ["uber"]}
+# Each request body's example: a request that succeeds as sent against `cardservice demo`'s
+# data, once `EXAMPLE_UUID` (wherever it stands for one of your own resources: an account, a
+# card, a transaction…) and the credentials are yours. BINs, tags, payment methods and
+# currencies are the catalogue's own. tests/test_openapi_examples.py sends every one.
+REQUEST_EXAMPLES: dict[str, dict[str, Any]] = {
+    "BuyCardsRequest": {
+        "account_uuid": EXAMPLE_UUID,
+        "bin_uuid": USD_BIN,
+        "cards_count": 2,
+        "start_balance": 25,
+        "description": "Team travel",
+        "external_id": "order-1001",
+        "auto_replenish_amount": 50,
+        "auto_replenish_min_balance": 10,
+    },
+    "CardChangeRequest": {
+        "description": "Ads budget",
+        "holder_name": "Ada Lovelace",
+        "spending_controls": SPENDING_CONTROLS,
+    },
+    "SpendingControls": SPENDING_CONTROLS,
+    "HolderAddressIn": {
+        "line1": "Unter den Linden 1",
+        "city": "Berlin",
+        "postal_code": "10117",
+        "country": "DE",
+    },
+    "AutoReplenishIn": {"enabled": True, "amount": 50, "min_balance": 10},
+    "FavoriteRequest": {"card_uuids": [EXAMPLE_UUID], "is_favorite": True},
+    "SortRequest": {"card_uuids": [EXAMPLE_UUID]},
+    "RevealRequest": {"mfa_code": "k3v9q2x7mz"},
+    "ReplaceCardRequest": {"reason": "damaged"},
+    "AuthorizationEndpointRequest": {
+        "url": "https://decisions.example.com/authorize",
+        "timeout_ms": 1500,
+        "on_timeout": "decline",
+    },
+    "OpenDisputeRequest": {
+        "transaction_uuid": EXAMPLE_UUID,
+        "reason": "not_received",
+        "explanation": "Ordered on 3 March; nothing arrived.",
+    },
+    "ResolveDisputeRequest": {"outcome": "won"},
+    "AcsCodeRequest": {
+        "pan": "4242424242424242",
+        "code": "482913",
+        "merchant_name": "Booking.com",
+        "amount": 189,
+        "currency": "USD",
+        "expires_in": 600,
+    },
+    "CreateUserRequest": {
+        "email": "ada@example.com",
+        "name": "Ada Lovelace",
+        "team": "Analytical Engines",
+        "role": "owner",
+    },
+    "ChangeUserRequest": {"name": "Ada King", "status": "active"},
+    "IssueTokenRequest": {"name": "reporting script", "expires_in_days": 90},
+    "CreateAccountRequest": {
+        "user_uuid": EXAMPLE_UUID,
+        "name": "Travel EUR",
+        "currency": "EUR",
+        "type": "budget",
+    },
+    "ChangeAccountRequest": {"status": "frozen"},
+    "MoneyRequest": {
+        "amount": 250,
+        "external_id": "wire-2026-03-19-0042",
+        "description": "Wire transfer from Ada Lovelace",
+    },
+    "CreateProgramRequest": {
+        "name": "Marketing cards",
+        "bin_uuids": [USD_BIN],
+        "spending_controls": SPENDING_CONTROLS,
+        "card_validity_months": 24,
+    },
+    "ChangeProgramRequest": {"card_validity_months": 36},
+    "DepositRequest": {"account_uuid": EXAMPLE_UUID, "amount": 250},
+    "AuthorizationRequest": {
+        "card_uuid": EXAMPLE_UUID,
+        "amount": 12.5,
+        "currency": "USD",
+        "merchant_name": "Amazon",
+        "mcc": "5942",
+        "merchant_country": "US",
+        "merchant_city": "Seattle",
+        "tag": "amazon",
+    },
+    "CaptureRequest": {"amount": 10, "final": True},
+    "IncrementRequest": {"amount": 5},
+    "RefundRequest": {"amount": 5},
+    "ThreeDsRequest": {
+        "card_uuid": EXAMPLE_UUID,
+        "merchant_name": "Booking.com",
+        "amount": 189,
+        "currency": "USD",
+    },
+    "TopupRequest": {
+        "account_uuid": EXAMPLE_UUID,
+        "method": "bank-transfer",
+        "currency": "USD",
+        "amount": 500,
+    },
+    "ConfirmTopupRequest": {"received_amount": 500},
+    "AttachmentUpload": {"type": "receipt", "file": NAMED_EXAMPLES["file"]},
+    "EndpointCreate": {
+        "url": "https://hooks.example.com/cardservice",
+        "description": "Ledger sync",
+        "event_types": ["transaction.created", "transaction.updated"],
+    },
+    "EndpointUpdate": {"description": "Ledger sync (all events)", "event_types": None},
+    "ReplayRequest": {"since": "2026-03-19T00:00:00Z", "until": "2026-03-20T00:00:00Z"},
+}
 MAX_DEPTH = 8
 
 # (method, path, status) → links: the response value that feeds the next operation.
@@ -136,6 +252,9 @@ def add_links(schema: dict[str, Any]) -> None:
 def add_examples(schema: dict[str, Any]) -> None:
     """An `example` on every component schema and on every JSON request and response body."""
     components = schema["components"]["schemas"]
+    for name, example in REQUEST_EXAMPLES.items():
+        if name in components:  # the sandbox's bodies only with the sandbox on
+            components[name]["example"] = example
     for component in components.values():
         component.setdefault("example", example_for(component, components))
     for path_item in schema["paths"].values():

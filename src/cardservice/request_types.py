@@ -16,4 +16,5 @@ UuidStr = Annotated[
 
 
 class StrictRequest(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
+    # a field's docstring (the string under it) is its description in the OpenAPI document
+    model_config = ConfigDict(strict=True, extra="forbid", use_attribute_docstrings=True)

@@ -216,16 +216,34 @@ def cacheable(request: Request, data: object, *, max_age: int = 300) -> Response
 
 
 async def standard_page(
-    page: Annotated[int, Query(ge=1, le=MAX_PAGE, description="Page number, from 1")] = 1,
-    per_page: Annotated[int, Query(ge=1, le=100, description="Rows per page, 1..100")] = 20,
+    page: Annotated[
+        int,
+        Query(
+            ge=1,
+            le=MAX_PAGE,
+            description="Page number, from 1 (default 1); past the last page the list is empty",
+        ),
+    ] = 1,
+    per_page: Annotated[
+        int, Query(ge=1, le=100, description="Rows per page, 1..100 (default 20)")
+    ] = 20,
 ) -> Page:
     """`page` (≥ 1, default 1) and `per_page` (1..100, default 20)."""
     return Page(number=page, size=per_page)
 
 
 async def card_page(
-    page: Annotated[int, Query(ge=1, le=MAX_PAGE, description="Page number, from 1")] = 1,
-    per_page: Annotated[int, Query(ge=1, le=500, description="Rows per page, 1..500")] = 100,
+    page: Annotated[
+        int,
+        Query(
+            ge=1,
+            le=MAX_PAGE,
+            description="Page number, from 1 (default 1); past the last page the list is empty",
+        ),
+    ] = 1,
+    per_page: Annotated[
+        int, Query(ge=1, le=500, description="Rows per page, 1..500 (default 100)")
+    ] = 100,
 ) -> Page:
     """`GET /card` pages: `per_page` up to 500, default 100."""
     return Page(number=page, size=per_page)

@@ -23,10 +23,12 @@ router = Router(tags=["accounts"])
 # The account-types dictionary is the shipped catalogue's (migrations copy it into the table).
 ACCOUNT_TYPES = tuple(entry["slug"] for entry in load_catalogue()["account_types"])
 ACCOUNT_FILTERS = {
-    "status": one_of(*service.ACCOUNT_STATUSES),
-    "type": one_of(*ACCOUNT_TYPES),
-    "currency": matching("[A-Z]{3}", "must be an ISO 4217 code such as USD"),
-    "search": text(120),
+    "status": one_of(*service.ACCOUNT_STATUSES).describe("Only accounts in this status"),
+    "type": one_of(*ACCOUNT_TYPES).describe("Only accounts of this type"),
+    "currency": matching("[A-Z]{3}", "must be an ISO 4217 code such as USD").describe(
+        "Only accounts in this currency (ISO 4217, upper case, e.g. `USD`)"
+    ),
+    "search": text(120).describe("Part of the account's name, any case"),
 }
 
 
@@ -42,6 +44,9 @@ ACCOUNT_FILTERS = {
 async def list_accounts(
     request: Request, caller: CallerA, db: Db, page: StandardPage
 ) -> JSONResponse:
+    """The caller's accounts in `data.items` (paginated, oldest first, `meta` as usual) and,
+    for a team owner, the team members' accounts in `data.related_team_accounts` (read-only, at
+    most 500, unpaginated). Both honour the same filters."""
     filters = read_filters(request, ACCOUNT_FILTERS)
     items, related, total = await service.list_accounts(db.reader, caller, filters, page)
     return ok({"items": items, "related_team_accounts": related}, meta=page.meta(total))
@@ -56,6 +61,16 @@ async def list_accounts(
 async def get_account(
     caller: CallerA,
     db: Db,
-    account_uuid: Annotated[str, Path(alias="userAccountUuid", pattern=UUID_PATTERN)],
+    account_uuid: Annotated[
+        str,
+        Path(
+            alias="userAccountUuid",
+            pattern=UUID_PATTERN,
+            description="The account's uuid (`GET /accounts`)",
+        ),
+    ],
 ) -> JSONResponse:
+    """One account: balance in its currency, status, number of cards and `card_info` (its first
+    card, in the caller's card order, that is not closed). A team owner may read a member's
+    account; anyone else's answers 404."""
     return ok(await service.get_account(db.reader, caller, uuid.UUID(account_uuid)))

@@ -20,7 +20,9 @@ from cardservice.sql import Tx
 from cardservice.web import JSONResponse, Router, StandardPage, body_schema, ok, read_json
 
 router = Router(tags=["attachments"])
-ATTACHMENT_FILTERS = {"type": one_of(*get_args(AttachmentType))}
+ATTACHMENT_FILTERS = {
+    "type": one_of(*get_args(AttachmentType)).describe("Only attachments of this type")
+}
 
 
 def blob_store(request: Request) -> BlobStore:
@@ -40,6 +42,10 @@ def blob_store(request: Request) -> BlobStore:
     summary="Upload an attachment (base64)",
 )
 async def upload_attachment(request: Request, caller: CallerA, db: Db) -> JSONResponse:
+    """Store a receipt, invoice, document or photo (base64, 1 byte .. 10 MiB decoded by
+    default; JPEG, PNG, WebP or PDF by content, else 422 `unsupported_file_type`). Answers 201
+    with its uuid, type, detected MIME type, size and SHA-256; use the uuid as dispute
+    evidence."""
     limit = request.app.state.settings.max_attachment_bytes
     body = await read_json(request, AttachmentUpload, max_bytes=service.upload_body_limit(limit))
     type_, data = body.type, service.decode(body.file, limit)
@@ -61,6 +67,8 @@ async def upload_attachment(request: Request, caller: CallerA, db: Db) -> JSONRe
 async def list_attachments(
     request: Request, caller: CallerA, db: Db, page: StandardPage
 ) -> JSONResponse:
+    """The caller's own attachments, newest first, paginated (metadata only; download each by
+    its uuid)."""
     filters = read_filters(request, ATTACHMENT_FILTERS)
     records, total = await service.list_attachments(
         db.reader, caller.user_uuid, filters.get("type"), page.offset, page.size
@@ -86,7 +94,14 @@ async def download_attachment(
     request: Request,
     caller: CallerA,
     db: Db,
-    attachment_uuid: Annotated[str, Path(alias="attachmentUuid", pattern=UUID_PATTERN)],
+    attachment_uuid: Annotated[
+        str,
+        Path(
+            alias="attachmentUuid",
+            pattern=UUID_PATTERN,
+            description="The attachment's uuid (`GET /attachments`, or `POST /attachment`'s)",
+        ),
+    ],
 ) -> FileResponse:
     """The file, as a download (`Content-Disposition: attachment`): never rendered inline
     from the API's origin, where a `?_code=` link could make it run as a page."""

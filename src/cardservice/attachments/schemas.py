@@ -16,9 +16,10 @@ AttachmentType = Literal["receipt", "invoice", "document", "photo"]
 
 
 class AttachmentUpload(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
+    model_config = ConfigDict(strict=True, extra="forbid", use_attribute_docstrings=True)
 
     type: AttachmentType
+    """What the file is: `receipt`, `invoice`, `document` or `photo`."""
     file: str = Field(
         min_length=4,
         pattern=BASE64_PATTERN,

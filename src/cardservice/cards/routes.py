@@ -38,10 +38,10 @@ from cardservice.web import CardPage, JSONResponse, Router, body_schema, done, o
 router = Router(tags=["cards"])
 
 CARD_FILTERS = {
-    "status": one_of("active", "frozen", "closed"),
-    "account_uuid": UUID,
-    "is_favorite": BOOLEAN,
-    "search": text(64),
+    "status": one_of("active", "frozen", "closed").describe("Only cards in this status"),
+    "account_uuid": UUID.describe("Only this account's cards"),
+    "is_favorite": BOOLEAN.describe("`true`: only favorites; `false`: only the others"),
+    "search": text(64).describe("Part of the last four digits, the mask or the description"),
 }
 
 
@@ -53,6 +53,13 @@ CARD_FILTERS = {
     summary="Buy cards for an account",
 )
 async def buy_cards(request: Request, caller: CallerA, db: Db) -> Response:
+    """Buy 1..100 virtual cards on one account from one BIN, all or nothing. The account pays
+    `cards_count × (card_issue fee + start_balance + start_balance × card_topup percent)` in
+    one ledger entry; each card starts with `start_balance`. Refusals (422):
+    `account_inactive`, `insufficient_funds`, `bin_unavailable`, `bin_not_allowed`,
+    `currency_mismatch`; another user's account or an unknown BIN → 404. With `external_id`, a
+    repeat of the same body returns the first answer again (`Idempotent-Replayed: true`) and
+    buys nothing; another body with that `external_id` → 409."""
     body = await read_json(request, BuyCardsRequest)
     cipher = request.app.state.cipher
 
@@ -78,6 +85,8 @@ async def buy_cards(request: Request, caller: CallerA, db: Db) -> Response:
     summary="List the caller's cards in their order",
 )
 async def list_cards(request: Request, caller: CallerA, db: Db, page: CardPage) -> JSONResponse:
+    """The caller's cards in their own order (`POST /card/sort`, then creation), 100 a page by
+    default, up to 500. Card records carry the mask and last four digits, never the number."""
     filters = read_filters(request, CARD_FILTERS)
     cards, total = await service.list_cards(db.reader, caller.user_uuid, filters, page)
     return ok({"cards": cards}, meta=page.meta(total))
@@ -92,8 +101,17 @@ async def list_cards(request: Request, caller: CallerA, db: Db, page: CardPage) 
 async def get_card(
     caller: CallerA,
     db: Db,
-    card_uuid: Annotated[str, Path(alias="cardUuid", pattern=UUID_PATTERN)],
+    card_uuid: Annotated[
+        str,
+        Path(
+            alias="cardUuid",
+            pattern=UUID_PATTERN,
+            description="The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST /card/buy`)",
+        ),
+    ],
 ) -> JSONResponse:
+    """One of the caller's cards: balance, status, limits, holder, auto-replenish, card type. A
+    team member's or another user's card → 404."""
     return ok(await service.get_card(db.reader, caller.user_uuid, uuid.UUID(card_uuid)))
 
 
@@ -107,8 +125,20 @@ async def patch_card(
     request: Request,
     caller: CallerA,
     db: Db,
-    card_uuid: Annotated[str, Path(alias="cardUuid", pattern=UUID_PATTERN)],
+    card_uuid: Annotated[
+        str,
+        Path(
+            alias="cardUuid",
+            pattern=UUID_PATTERN,
+            description="The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST /card/buy`)",
+        ),
+    ],
 ) -> JSONResponse:
+    """Change any of the fields sent, in one step: `status` (`active`, `frozen`, or `closed`,
+    which is final: pending holds are reversed and the whole balance moves back to the account
+    as a `card_close` transaction), description, holder name and address, auto-replenish,
+    spending controls. Fields left out stay as they are; `null` clears a nullable field. A team
+    member's card → 404. Answers the card as it is now."""
     body = await read_json(request, CardChangeRequest)
     card, now = uuid.UUID(card_uuid), utcnow()
     return ok(await db.transact(lambda tx: change_card(tx, caller.user_uuid, card, body, now)))
@@ -121,6 +151,8 @@ async def patch_card(
     summary="Mark or unmark cards as favorite",
 )
 async def favorite_cards(request: Request, caller: CallerA, db: Db) -> JSONResponse:
+    """Mark (or, with `is_favorite: false`, unmark) up to 500 cards as favorites, all or
+    nothing: a uuid that is not one of the caller's cards → 404 and nothing changes."""
     body = await read_json(request, FavoriteRequest)
     uuids = [uuid.UUID(value) for value in body.card_uuids]
 
@@ -137,6 +169,9 @@ async def favorite_cards(request: Request, caller: CallerA, db: Db) -> JSONRespo
     summary="Put cards first, in this order",
 )
 async def sort_cards(request: Request, caller: CallerA, db: Db) -> JSONResponse:
+    """Put these cards first, in this order (positions 1..n); the caller's other cards keep
+    their relative order after them. All or nothing: a uuid that is not one of the caller's
+    cards → 404."""
     body = await read_json(request, SortRequest)
     uuids = [uuid.UUID(value) for value in body.card_uuids]
     await db.transact(lambda tx: service.sort_cards(tx, caller.user_uuid, uuids))
@@ -162,7 +197,14 @@ async def reveal_card(
     request: Request,
     caller: CallerB,
     db: Db,
-    card_uuid: Annotated[str, Path(alias="cardUuid", pattern=UUID_PATTERN)],
+    card_uuid: Annotated[
+        str,
+        Path(
+            alias="cardUuid",
+            pattern=UUID_PATTERN,
+            description="The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST /card/buy`)",
+        ),
+    ],
 ) -> JSONResponse:
     body = await read_json(request, RevealRequest)
     asked = reveal.RevealRequest(
@@ -195,8 +237,20 @@ async def replace(
     request: Request,
     caller: CallerA,
     db: Db,
-    card_uuid: Annotated[str, Path(alias="cardUuid", pattern=UUID_PATTERN)],
+    card_uuid: Annotated[
+        str,
+        Path(
+            alias="cardUuid",
+            pattern=UUID_PATTERN,
+            description="The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST /card/buy`)",
+        ),
+    ],
 ) -> JSONResponse:
+    """Close a card and issue its replacement on the same BIN and account: a new number, expiry
+    and CVV2, with the old card's description, controls, card type, favorite flag and position.
+    The old card's available balance moves to the new one in one ledger entry
+    (`card_transfer`); its pending holds can still be captured, and what they release later
+    goes to the new card. Answers 201 with the new card (its `replaces` names the old one)."""
     body = await read_json(request, ReplaceCardRequest)
     cipher, card, now = request.app.state.cipher, uuid.UUID(card_uuid), utcnow()
     record = await db.transact(

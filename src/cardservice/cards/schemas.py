@@ -100,6 +100,8 @@ class RevealRequest(StrictRequest):
     """`POST /card/{uuid}/reveal` (API.md §13): a live MFA code of the caller, used up."""
 
     mfa_code: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+    """A live MFA code of the caller (`POST /auth/mfa-code` or `cardservice mfa issue`), used up
+    by this call. Wrong, expired, used or another user's → 403 `step_up_failed`."""
 
 
 class CardDetails(BaseModel):
@@ -114,16 +116,33 @@ class CardDetails(BaseModel):
 
 class BuyCardsRequest(StrictRequest):
     account_uuid: UuidStr
+    """The account that pays and holds the cards (`GET /accounts`); its currency must be the
+    BIN's."""
     bin_uuid: UuidStr
+    """The card range to issue from: a `uuid` of `GET /dictionary/bins` with `status:
+    available`."""
     start_balance: Amount = Decimal(0)
+    """Money put on each card, in the account's currency (a JSON number, at most 2 decimals, ≥
+    0; default 0). The `card_topup` percent fee is charged on it."""
     description: Annotated[str, StringConstraints(max_length=255)] | None = None
+    """Your label for the cards, up to 255 characters (shown in lists and searchable)."""
     external_id: Annotated[str, StringConstraints(min_length=1, max_length=128)] | None = None
+    """Your idempotency key, 1..128 characters, per user: a repeat with the same body returns
+    the first answer and buys nothing; another body → 409."""
     cards_count: WholeNumber = Field(default=1, ge=1, le=100)
+    """How many cards to buy, 1..100 (default 1); all are bought or none."""
     auto_replenish_amount: Annotated[
         PositiveAmount | None, WithJsonSchema(POSITIVE_AMOUNT_SCHEMA)
     ] = None
+    """Turn auto-replenish on: when a card's balance falls strictly below
+    `auto_replenish_min_balance`, this much moves from the account to it (a JSON number, at most
+    2 decimals, > 0). Send it with `auto_replenish_min_balance` or leave both out."""
     auto_replenish_min_balance: Annotated[Amount | None, WithJsonSchema(AMOUNT_SCHEMA)] = None
+    """The balance under which a card is replenished (a JSON number, at most 2 decimals, ≥ 0).
+    Comes with `auto_replenish_amount`."""
     card_type: CardType = "multi_use"
+    """`multi_use` (default); `single_use`: closed after its first capture; `merchant_locked`:
+    only the merchant of its first approved authorization may charge it."""
 
     model_config = ConfigDict(
         json_schema_extra={
@@ -183,11 +202,14 @@ UNIQUE = Field(json_schema_extra={"uniqueItems": True})
 
 class FavoriteRequest(StrictRequest):
     card_uuids: CardUuids = UNIQUE
+    """1..500 distinct uuids of the caller's cards (any case)."""
     is_favorite: bool
+    """`true` marks them favorites, `false` unmarks them."""
 
 
 class SortRequest(StrictRequest):
     card_uuids: CardUuids = UNIQUE
+    """1..500 distinct uuids of the caller's cards, in the order they should come first."""
 
 
 Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$", max_length=64)]
@@ -203,31 +225,58 @@ class SpendingControls(StrictRequest):
     and countries allowed (`null` = any) and blocked."""
 
     per_authorization: Limit = None
+    """The most one authorization may take, in the card's currency (a JSON number, at most 2
+    decimals, > 0); `null`: no limit. Over it → declined `limit_exceeded`."""
     daily: Limit = None
+    """The most the card may spend in a UTC day (approved authorizations less reversals and
+    refunds); `null`: no limit."""
     weekly: Limit = None
+    """The most the card may spend in an ISO week (Monday 00:00 UTC on); `null`: no limit."""
     monthly: Limit = None
+    """The most the card may spend in a calendar month (UTC); `null`: no limit."""
     lifetime: Limit = None
+    """The most the card may ever spend; `null`: no limit."""
     allowed_tags: Annotated[list[Slug], Field(max_length=200)] | None = None
+    """Only merchants with these tags (slugs of `/dictionary/transaction-tags/search`), up to
+    200; `null`: any. Another tag → declined `merchant_blocked`."""
     blocked_tags: Annotated[list[Slug], Field(max_length=200)] = []
+    """Merchants with these tags are declined `merchant_blocked` (slugs, up to 200; default
+    none)."""
     allowed_countries: Annotated[list[CountryCode], Field(max_length=250)] | None = None
+    """Only merchants in these countries (ISO 3166-1 alpha-2, upper case), up to 250; `null`:
+    any."""
     blocked_countries: Annotated[list[CountryCode], Field(max_length=250)] = []
+    """Merchants in these countries (ISO 3166-1 alpha-2) are declined `merchant_blocked`
+    (default none)."""
 
 
 class HolderAddressIn(StrictRequest):
     line1: Annotated[str, StringConstraints(max_length=200)] | None = None
+    """Street and number, up to 200 characters."""
     line2: Annotated[str, StringConstraints(max_length=200)] | None = None
+    """Apartment, floor, building, up to 200 characters."""
     city: Annotated[str, StringConstraints(max_length=120)] | None = None
+    """Up to 120 characters."""
     state: Annotated[str, StringConstraints(max_length=120)] | None = None
+    """State, province or region, up to 120 characters."""
     postal_code: Annotated[str, StringConstraints(max_length=20)] | None = None
+    """Up to 20 characters."""
     country: CountryCode | None = None
+    """ISO 3166-1 alpha-2, upper case (`DE`)."""
 
 
 class AutoReplenishIn(StrictRequest):
     """`enabled: true` needs `amount` and `min_balance`; `enabled: false` turns it off."""
 
     enabled: bool
+    """`true` turns auto-replenish on (then `amount` and `min_balance` are required); `false`
+    turns it off (send no amounts)."""
     amount: Annotated[PositiveAmount | None, WithJsonSchema(NULLABLE_POSITIVE_AMOUNT)] = None
+    """How much moves from the account to the card each time (a JSON number, at most 2 decimals,
+    > 0)."""
     min_balance: Annotated[Amount | None, WithJsonSchema(NULLABLE_AMOUNT)] = None
+    """The card balance strictly under which it is replenished (a JSON number, at most 2
+    decimals, ≥ 0)."""
 
     @model_validator(mode="after")
     def _amounts_when_enabled(self) -> Self:
@@ -258,11 +307,21 @@ class CardChangeRequest(StrictRequest):
     """PATCH /card/{cardUuid}: any of these; a field left out is left as it is."""
 
     status: Literal["active", "frozen", "closed"] | None = omittable()
+    """`frozen` declines every authorization (`card_frozen`) until `active` again; `closed` is
+    final: pending holds are reversed and the balance moves back to the account. Leave it out to
+    keep the status (`null` is refused)."""
     description: Annotated[str, StringConstraints(max_length=255)] | None = None
+    """Your label, up to 255 characters; `null` clears it."""
     holder_name: Annotated[str, StringConstraints(min_length=1, max_length=120)] | None = None
+    """The name to print on checkout forms, 1..120 characters; `null` clears it."""
     holder_address: HolderAddressIn | None = None
+    """The billing address, replaced as a whole; `null` clears it."""
     auto_replenish: AutoReplenishIn | None = omittable()
+    """Turn auto-replenish on (with amount and threshold) or off. Leave it out to keep it
+    (`null` is refused)."""
     spending_controls: SpendingControls | None = None
+    """The card's controls, replaced as a whole (limits and tags and countries); `null` removes
+    them all."""
 
     @field_validator("status", "auto_replenish", mode="before")
     @classmethod
@@ -276,3 +335,5 @@ class ReplaceCardRequest(StrictRequest):
     """POST /card/{cardUuid}/replace (API.md §15)."""
 
     reason: Literal["lost", "stolen", "damaged", "expiring"]
+    """Why: `lost` or `stolen` (the old card then declines `41`/`43` on the network), `damaged`
+    or `expiring`. Recorded as the old card's `closed_reason`."""

@@ -23,6 +23,11 @@ PATH = "/authorization-endpoint"
     summary="Set the endpoint that decides the caller's authorizations (returns its secret)",
 )
 async def set_authorization_endpoint(request: Request, caller: CallerA, db: Db) -> JSONResponse:
+    """Ask this URL to approve or decline each of the caller's authorizations that passes every
+    rule. The request is signed as webhooks are (Standard Webhooks, type
+    `authorization.request`) with the secret returned here; the endpoint answers `{"approved":
+    true|false, "reason"?}` within `timeout_ms`, else `on_timeout` applies. Replaces any
+    endpoint set before."""
     body = await read_json(request, AuthorizationEndpointRequest)
     await check_url(body.url, request.app.state.settings.private_urls_allowed)
     cipher, secret = request.app.state.cipher, new_secret()
@@ -40,6 +45,9 @@ async def set_authorization_endpoint(request: Request, caller: CallerA, db: Db) 
     summary="The caller's decision endpoint, its stand-in and recent failures",
 )
 async def get_authorization_endpoint(caller: CallerA, db: Db) -> JSONResponse:
+    """The caller's decision endpoint (URL, timeout, `on_timeout`), whether it is in stand-in
+    (`stand_in_until`: skipped after 5 consecutive failures, for 60 s) and its recent failures.
+    404 when none is set."""
     return ok(await endpoints.endpoint_record(db.reader, caller.user_uuid))
 
 
@@ -50,5 +58,7 @@ async def get_authorization_endpoint(caller: CallerA, db: Db) -> JSONResponse:
     summary="Stop asking an endpoint: the rules alone decide",
 )
 async def delete_authorization_endpoint(caller: CallerA, db: Db) -> JSONResponse:
+    """Stop asking the decision endpoint: from now on the rules alone decide the caller's
+    authorizations."""
     await db.transact(lambda tx: endpoints.delete_endpoint(tx, caller.user_uuid))
     return done()

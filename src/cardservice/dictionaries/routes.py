@@ -28,7 +28,7 @@ router = Router(prefix="/dictionary", tags=["dictionaries"])
 POPULAR_MAX_AGE = 60
 
 
-def _simple(path: str, kind: str, summary: str) -> None:
+def _simple(path: str, kind: str, summary: str, description: str) -> None:
     async def endpoint(request: Request, db: Db) -> Response:
         return cacheable(request, await service.dictionary(db.reader, kind))
 
@@ -40,13 +40,38 @@ def _simple(path: str, kind: str, summary: str) -> None:
         response_model=Envelope[list[DictionaryRecord]],
         openapi_extra=PUBLIC,
         summary=summary,
+        description=description,
     )
 
 
-_simple("/transaction-statuses", "transaction_status", "Transaction statuses")
-_simple("/transaction-errors", "transaction_error", "Transaction errors")
-_simple("/account-statuses", "account_status", "Account statuses")
-_simple("/account-types", "account_type", "Account types")
+_simple(
+    "/transaction-statuses",
+    "transaction_status",
+    "Transaction statuses",
+    "What a transaction's `status` can be (`pending`, `completed`, `declined`, `reversed`, "
+    "`refunded`), each with its name and description. Public, cacheable (`ETag`, "
+    "`If-None-Match` → 304).",
+)
+_simple(
+    "/transaction-errors",
+    "transaction_error",
+    "Transaction errors",
+    "Why an authorization can be declined: each `error` slug with what happened and what the "
+    "cardholder can do. Use one as `force_decline` in a sandbox authorization. Public, "
+    "cacheable.",
+)
+_simple(
+    "/account-statuses",
+    "account_status",
+    "Account statuses",
+    "What an account's `status` can be (`active`, `frozen`, `closed`). Public, cacheable.",
+)
+_simple(
+    "/account-types",
+    "account_type",
+    "Account types",
+    "What an account's `type` can be (`main`, `budget`, `team`, …). Public, cacheable.",
+)
 
 
 @router.get(
@@ -56,6 +81,9 @@ _simple("/account-types", "account_type", "Account types")
     summary="Currency conversion rates for foreign-currency authorizations",
 )
 async def list_fx_rates(request: Request, db: Db) -> Response:
+    """The rate table used when a card is authorized in another currency than its own: each
+    pair's `base`, `quote`, `rate` and the date it was set. A currency missing here declines
+    `currency_not_supported`. Public, cacheable (`ETag`, `If-None-Match` → 304)."""
     return cacheable(request, await service.fx_rates(db.reader))
 
 
@@ -66,6 +94,9 @@ async def list_fx_rates(request: Request, db: Db) -> Response:
     summary="The 30 most popular transaction tags",
 )
 async def list_popular_tags(request: Request, db: Db) -> Response:
+    """Exactly the 30 transaction tags carried by the most transactions (ties by name), each
+    with its category, `transactions_count` and `hold_days` (how long an uncaptured hold of
+    that category stays before the service reverses it). Public, cacheable for 60 s."""
     return cacheable(request, await service.popular_tags(db.reader), max_age=POPULAR_MAX_AGE)
 
 
@@ -80,6 +111,9 @@ async def search_tags(
     db: Db,
     search: Annotated[QueryText, Query(min_length=1, max_length=64, description="Part of a name")],
 ) -> Response:
+    """Tags whose name contains `search` (case-insensitive), best match first, at most 50. Use
+    a tag's `slug` as `tag` in an authorization or in `allowed_tags`/`blocked_tags`. Public,
+    cacheable."""
     return cacheable(request, await service.search_tags(db.reader, search), max_age=POPULAR_MAX_AGE)
 
 
@@ -90,6 +124,8 @@ async def search_tags(
     summary="Blocked and restricted transaction tags",
 )
 async def list_blocked_tags(request: Request, db: Db) -> Response:
+    """Tags an authorization is refused for (`restriction: blocked`, declined
+    `merchant_blocked`) or restricted, each with the reason. Public, cacheable."""
     return cacheable(request, await service.blocked_tags(db.reader))
 
 
@@ -100,6 +136,10 @@ async def list_blocked_tags(request: Request, db: Db) -> Response:
     summary="The caller's fee schedule",
 )
 async def list_fees(caller: CallerA, db: Db) -> JSONResponse:
+    """The fees charged to the caller: `card_issue` (per card bought), `card_topup` (a percent
+    of the start balance), `card_transaction` (per approved authorization), `card_decline` (per
+    decline), `card_fx` (percent of a foreign-currency amount), each `fixed` (in the currency
+    of the account or card it is taken from; `currency: null`) or `percent`."""
     schedule = await fee_schedule(db.reader, caller.user_uuid)
     return ok(
         [
@@ -118,4 +158,7 @@ async def list_fees(caller: CallerA, db: Db) -> JSONResponse:
     summary="Card BINs the service issues from",
 )
 async def list_bins(caller: CallerA, db: Db) -> JSONResponse:
+    """The card ranges cards can be bought from: `uuid` (the `bin_uuid` of `POST /card/buy`),
+    the 6–8 digit BIN, brand, currency and whether it is `available`. A user in a program may
+    buy only its BINs."""
     return ok(await service.bins(db.reader))

@@ -21,8 +21,18 @@ from cardservice.web import JSONResponse, Router, StandardPage, body_schema, ok,
 
 router = Router(tags=["disputes"])
 
-DisputeUuid = Annotated[str, Path(alias="disputeUuid", pattern=UUID_PATTERN)]
-DISPUTE_FILTERS = {"status": one_of(*get_args(DisputeStatus)), "transaction_uuid": UUID}
+DisputeUuid = Annotated[
+    str,
+    Path(
+        alias="disputeUuid",
+        pattern=UUID_PATTERN,
+        description="The dispute's uuid (`GET /disputes`, or the `uuid` `POST /disputes` answered)",
+    ),
+]
+DISPUTE_FILTERS = {
+    "status": one_of(*get_args(DisputeStatus)).describe("Only disputes in this status"),
+    "transaction_uuid": UUID.describe("Only disputes of this transaction"),
+}
 
 
 @router.post(
@@ -33,6 +43,11 @@ DISPUTE_FILTERS = {"status": one_of(*get_args(DisputeStatus)), "transaction_uuid
     summary="Dispute one of the caller's completed card purchases",
 )
 async def create_dispute(request: Request, caller: CallerA, db: Db) -> JSONResponse:
+    """Dispute one of the caller's completed card purchases within 120 days of its capture
+    (else 422 `dispute_window_closed`), one open dispute per transaction. The disputed amount
+    is the captured amount less refunds. Answers 201 with the dispute (`open`); the network's
+    outcome (`won` credits the card, `lost` moves nothing) arrives later (`POST
+    /sandbox/disputes/{disputeUuid}/resolve` in the sandbox)."""
     body = await read_json(request, OpenDisputeRequest)
     evidence = [uuid.UUID(u) for u in body.evidence_attachment_uuids or []]
     purchase = uuid.UUID(body.transaction_uuid)
@@ -60,6 +75,7 @@ async def create_dispute(request: Request, caller: CallerA, db: Db) -> JSONRespo
 async def list_disputes(
     request: Request, caller: CallerA, db: Db, page: StandardPage
 ) -> JSONResponse:
+    """The caller's disputes, newest first, paginated."""
     filters = read_filters(request, DISPUTE_FILTERS)
     records, total = await repository.list_disputes(
         db.reader, caller.user_uuid, filters, page.offset, page.size
@@ -74,4 +90,6 @@ async def list_disputes(
     summary="Read one dispute",
 )
 async def get_dispute(caller: CallerA, db: Db, dispute_uuid: DisputeUuid) -> JSONResponse:
+    """One of the caller's disputes: transaction, reason, amount, status (`open`, `won`,
+    `lost`) and evidence."""
     return ok(await repository.one_dispute(db.reader, caller.user_uuid, uuid.UUID(dispute_uuid)))

@@ -50,9 +50,14 @@ class DisputeRecord(BaseModel):
 
 class OpenDisputeRequest(StrictRequest):
     transaction_uuid: UuidStr
+    """A completed `card_purchase` of the caller, captured within the last 120 days."""
     reason: DisputeReason
+    """Why: `fraudulent`, `not_received`, `duplicate`, `canceled`, `not_as_described` or
+    `other`."""
     explanation: Annotated[str, StringConstraints(min_length=1, max_length=2000)] | None = None
+    """What happened, in the cardholder's words, 1..2000 characters."""
     evidence_attachment_uuids: EvidenceUuids | None = None
+    """Uuids of the caller's attachments (`POST /attachment`) that support the dispute."""
     amount: PositiveAmount | None = Field(
         default=None, description="default: the captured amount less refunds and credits"
     )
@@ -60,3 +65,4 @@ class OpenDisputeRequest(StrictRequest):
 
 class ResolveDisputeRequest(StrictRequest):
     outcome: Literal["won", "lost"]
+    """`won`: the disputed amount is credited back to the card; `lost`: nothing moves."""

@@ -12,12 +12,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import ssl
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 
 from cardservice.config import Settings
 from cardservice.db import Database
-from cardservice.network import authorizations, clearing, management, reversals
+from cardservice.network import authorizations, clearing, management, metrics, reversals
 from cardservice.network.codec import Message, Unreadable, decode, encode
 from cardservice.network.host import Host, Participant, answer
 from cardservice.outbound import Outbound
@@ -90,6 +91,7 @@ class Connection:
             if self.pending:  # the peer stopped sending: its answers still leave
                 await asyncio.wait(set(self.pending))
         except Unreadable as exc:
+            metrics.count_unreadable()
             log.warning("ISO 8583 connection from %s closed: %s", self.peer, exc)
         except (ConnectionError, ssl.SSLError) as exc:
             log.info("ISO 8583 connection from %s lost: %s", self.peer, type(exc).__name__)
@@ -101,7 +103,9 @@ class Connection:
         return None if frame is None else decode(frame)
 
     async def _answer(self, message: Message) -> None:
+        started = time.perf_counter()
         mti, fields = await answer(self.host, message, PARTICIPANTS)
+        metrics.record_answer(message.mti, fields.get(39, ""), time.perf_counter() - started)
         if self.writer.is_closing():
             return  # the money moved (or not) all the same; a repeat gets this answer
         self.writer.write(framed(encode(mti, fields)))

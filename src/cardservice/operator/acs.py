@@ -27,10 +27,15 @@ class AcsCodeRequest(StrictRequest):
         StringConstraints(pattern=r"^\d{12,19}$"),
         Field(json_schema_extra={"example": "4000001234567899"}),
     ]
+    """The card's full number, 12..19 digits (never echoed, never logged)."""
     code: Annotated[str, StringConstraints(pattern=r"^\d{6}$")]
+    """The one-time code, 6 digits, as the ACS sent it to the cardholder."""
     merchant_name: Annotated[str, StringConstraints(min_length=1, max_length=120)]
+    """The merchant the code is for, 1..120 characters (shown to the cardholder)."""
     amount: PositiveAmount
+    """The purchase amount the code confirms (a JSON number, at most 2 decimals, > 0)."""
     currency: Annotated[str, StringConstraints(pattern=r"^[A-Z]{3}$")]
+    """The purchase currency, ISO 4217 (`EUR`)."""
     expires_in: WholeNumber = Field(default=600, ge=10, le=86_400, description="seconds")
 
 

@@ -28,6 +28,8 @@ Network = Annotated[Operator, Depends(operator_with("network"))]
     summary="A 3DS code sent by the issuer's ACS for a card, named by its number",
 )
 async def create_acs_code(request: Request, operator: Network, db: Db) -> JSONResponse:
+    """A 3DS one-time code the ACS sent for a card, named by its full number (scope `network`).
+    Answers 201 with the 3DS code record (the number is never echoed); unknown number → 404."""
     body = await read_json(request, AcsCodeRequest)
     cipher, by, now = request.app.state.cipher, acting(request, operator), utcnow()
     return ok(

@@ -20,10 +20,16 @@ from cardservice.web import JSONResponse, Router, StandardPage, ok
 router = Router(tags=["operator"])
 Reports = Annotated[Operator, Depends(operator_with("reports"))]
 AUDIT_FILTERS = {
-    "actor_type": one_of("user", "operator_key", "system"),
-    "action": matching(r"[a-z_]+(?:\.[a-z_]+)*", "must be an action such as user.created"),
-    "object_type": matching(r"[a-z_]{1,32}", "must be an object type such as card"),
-    "object_uuid": UUID,
+    "actor_type": one_of("user", "operator_key", "system").describe(
+        "Who acted: a cardholder, an operator key or the service itself"
+    ),
+    "action": matching(r"[a-z_]+(?:\.[a-z_]+)*", "must be an action such as user.created").describe(
+        "Only this action, e.g. `user.created`, `card.details_revealed`"
+    ),
+    "object_type": matching(r"[a-z_]{1,32}", "must be an object type such as card").describe(
+        "Only rows about this kind of object, e.g. `user`, `account`, `card`"
+    ),
+    "object_uuid": UUID.describe("Only rows about this object"),
 }
 
 
@@ -52,6 +58,8 @@ class AuditRecord(BaseModel):
 async def audit_log(
     request: Request, _operator: Reports, db: Db, page: StandardPage
 ) -> JSONResponse:
+    """Every operator write and every card reveal, newest first (scope `reports`): actor,
+    action, object, time and request id."""
     filters = AuditFilters(**read_filters(request, AUDIT_FILTERS))
     rows, total = await page_of_audit(db.reader, filters, page.offset, page.size)
     return ok([audit_record(row) for row in rows], meta=page.meta(total))

@@ -84,6 +84,9 @@ async def get_operator_balances(
     db: Db,
     as_of: Annotated[QueryText | None, Query(description="ISO 8601 instant; default now")] = None,
 ) -> JSONResponse:
+    """The balance of every ledger account class (cardholder accounts, cards, held, fees
+    earned, network settlement, cardholder receivables, funding) per currency at an instant
+    (scope `reports`); each currency's balances sum to zero."""
     return ok(await class_balances(db.reader, _instant(as_of)))
 
 
@@ -98,4 +101,7 @@ async def get_settlement_report(
     db: Db,
     day: Annotated[QueryText, Query(alias="date", description="a UTC day, YYYY-MM-DD")],
 ) -> JSONResponse:
+    """One UTC day's settlement with the card network per currency (scope `reports`): captures,
+    refunds and dispute credits (count and amount) and `net`, owed to the network — equal to
+    that day's postings to the network settlement account."""
     return ok(await settlement_report(db.reader, _day(day)))

@@ -37,9 +37,26 @@ router = Router(tags=["operator"])
 
 Users = Annotated[Operator, Depends(operator_with("users"))]
 Funding = Annotated[Operator, Depends(operator_with("funding"))]
-UserUuid = Annotated[str, Path(alias="userUuid", pattern=UUID_PATTERN)]
-AccountUuid = Annotated[str, Path(alias="accountUuid", pattern=UUID_PATTERN)]
-USER_FILTERS = {"email": text(254), "status": one_of("active", "suspended")}
+UserUuid = Annotated[
+    str,
+    Path(
+        alias="userUuid",
+        pattern=UUID_PATTERN,
+        description="The user's uuid (`GET /operator/users`)",
+    ),
+]
+AccountUuid = Annotated[
+    str,
+    Path(
+        alias="accountUuid",
+        pattern=UUID_PATTERN,
+        description="The account's uuid (`POST /operator/accounts`'s)",
+    ),
+]
+USER_FILTERS = {
+    "email": text(254).describe("The user with this email (case and surrounding spaces ignored)"),
+    "status": one_of("active", "suspended").describe("Only users in this status"),
+}
 
 
 def _extra(body: Any = None, **more: Any) -> dict[str, Any]:
@@ -54,6 +71,9 @@ def _extra(body: Any = None, **more: Any) -> dict[str, Any]:
     summary="Onboard a user",
 )
 async def create_user(request: Request, operator: Users, db: Db) -> JSONResponse:
+    """Onboard a cardholder (scope `users`): email (unique, else 409 `email_taken`), name,
+    optional team and role, optional program. Answers 201 with the user; issue a token or a
+    sign-in link next."""
     body = await read_json(request, CreateUserRequest)
     by = acting(request, operator)
     return ok(await db.transact(lambda tx: service.onboard_user(tx, by, body)), status_code=201)
@@ -68,6 +88,7 @@ async def create_user(request: Request, operator: Users, db: Db) -> JSONResponse
 async def list_users(
     request: Request, _operator: Users, db: Db, page: StandardPage
 ) -> JSONResponse:
+    """Every user, oldest first, paginated (scope `users`)."""
     filters = read_filters(request, USER_FILTERS)
     users, total = await service.list_users(db.reader, filters, page)
     return ok(users, meta=page.meta(total))
@@ -80,6 +101,7 @@ async def list_users(
     summary="Read a user",
 )
 async def get_user(_operator: Users, db: Db, user_uuid: UserUuid) -> JSONResponse:
+    """One user (scope `users`)."""
     return ok(await service.get_user(db.reader, uuid.UUID(user_uuid)))
 
 
@@ -92,6 +114,8 @@ async def get_user(_operator: Users, db: Db, user_uuid: UserUuid) -> JSONRespons
 async def patch_user(
     request: Request, operator: Users, db: Db, user_uuid: UserUuid
 ) -> JSONResponse:
+    """Change a user's name, program, or status (scope `users`): a `suspended` user's
+    credentials answer 401 and their cards decline `account_inactive` until re-activated."""
     body = await read_json(request, ChangeUserRequest)
     user, by = uuid.UUID(user_uuid), acting(request, operator)
     return ok(await db.transact(lambda tx: service.change_user(tx, by, user, body)))
@@ -107,6 +131,8 @@ async def patch_user(
 async def issue_token(
     request: Request, operator: Users, db: Db, user_uuid: UserUuid
 ) -> JSONResponse:
+    """A bearer token (`cs_…`) for the user, shown once (scope `users`); it expires after
+    `expires_in_days`."""
     body = await read_json(request, IssueTokenRequest)
     user, by = uuid.UUID(user_uuid), acting(request, operator)
     days = body.expires_in_days
@@ -129,6 +155,8 @@ async def issue_token(
 async def sign_in_link(
     request: Request, operator: Users, db: Db, user_uuid: UserUuid
 ) -> JSONResponse:
+    """A one-time link that signs the user in to the dashboard, valid 15 minutes (scope
+    `users`)."""
     user, base, by = uuid.UUID(user_uuid), str(request.base_url), acting(request, operator)
 
     async def work(tx: Tx) -> dict[str, Any]:
@@ -146,6 +174,8 @@ async def sign_in_link(
     summary="Open an account for a user",
 )
 async def create_account(request: Request, operator: Funding, db: Db) -> JSONResponse:
+    """Open an account for a user in one currency (scope `funding`). Answers 201 with the
+    account (balance 0; fund it with a credit)."""
     body = await read_json(request, CreateAccountRequest)
     by = acting(request, operator)
     return ok(await db.transact(lambda tx: funding.open_account(tx, by, body)), status_code=201)
@@ -160,6 +190,8 @@ async def create_account(request: Request, operator: Funding, db: Db) -> JSONRes
 async def patch_account(
     request: Request, operator: Funding, db: Db, account_uuid: AccountUuid
 ) -> JSONResponse:
+    """Freeze, close or re-activate an account (scope `funding`). A frozen or closed account's
+    cards decline `account_inactive`."""
     body = await read_json(request, ChangeAccountRequest)
     account, by = uuid.UUID(account_uuid), acting(request, operator)
     return ok(
@@ -186,6 +218,9 @@ async def _money(
 async def credit_account(
     request: Request, operator: Funding, db: Db, account_uuid: AccountUuid
 ) -> JSONResponse:
+    """Money arrived for the account (scope `funding`): a `deposit` transaction, once per
+    `external_id` — the same body again answers 200 with the same transaction, another body
+    409."""
     return await _money(request, acting(request, operator), db, account_uuid, "credit")
 
 
@@ -199,4 +234,7 @@ async def credit_account(
 async def debit_account(
     request: Request, operator: Funding, db: Db, account_uuid: AccountUuid
 ) -> JSONResponse:
+    """Take money out of the account (scope `funding`): a `withdrawal` transaction, once per
+    `external_id`; 422 `insufficient_funds` when the account cannot pay. The same body again
+    answers 200 with the same transaction, another body 409."""
     return await _money(request, acting(request, operator), db, account_uuid, "debit")

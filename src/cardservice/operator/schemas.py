@@ -19,18 +19,28 @@ Description = Annotated[str, StringConstraints(max_length=255)]
 
 class CreateUserRequest(StrictRequest):
     email: Email
+    """The user's email, unique (case ignored); 409 `email_taken` when in use."""
     name: Name
+    """The user's name as shown in the dashboard and on statements."""
     team: Name | None = None
+    """The team's name; users of one team with role `owner` see the members' accounts and
+    events, read-only."""
     role: Literal["owner", "member"] | None = None
+    """`owner` or `member` of `team`."""
     program_uuid: UuidStr | None = None
+    """The card program the user belongs to (its BINs and controls apply); none by default."""
 
 
 class ChangeUserRequest(StrictRequest):
     """Any of these; `program_uuid: null` takes the user out of their program."""
 
     name: Name | None = None
+    """A new name."""
     status: Literal["active", "suspended"] | None = None
+    """`suspended`: the user's credentials answer 401 and their cards decline
+    `account_inactive`; `active` restores both."""
     program_uuid: UuidStr | None = None
+    """Move the user to this program."""
 
 
 class UserRecord(BaseModel):
@@ -46,7 +56,10 @@ class UserRecord(BaseModel):
 
 class IssueTokenRequest(StrictRequest):
     name: Name | None = None
+    """A label for the token (which app or script holds it)."""
     expires_in_days: WholeNumber | None = Field(default=None, ge=1, le=3650)
+    """Days until the token expires, 1..3650; left out, it does not expire (revoke it with
+    `cardservice tokens revoke`)."""
 
 
 class IssuedToken(BaseModel):
@@ -61,18 +74,28 @@ class SignInLink(BaseModel):
 
 class CreateAccountRequest(StrictRequest):
     user_uuid: UuidStr
+    """The user who will hold the account."""
     name: Name
+    """The account's name, as the holder sees it."""
     currency: Annotated[str, StringConstraints(pattern=r"^[A-Z]{3}$")]
+    """ISO 4217, upper case (`USD`), one of the catalogue's currencies; cards bought on the
+    account are in it."""
     type: Annotated[str, StringConstraints(min_length=1, max_length=32)] = "main"
+    """An account type of `/dictionary/account-types` (default `main`)."""
 
 
 class ChangeAccountRequest(StrictRequest):
     status: Literal["active", "frozen", "closed"]
+    """`frozen` (its cards decline `account_inactive`), `closed` (final) or `active`."""
 
 
 class MoneyRequest(StrictRequest):
     """A credit or a debit: idempotent by `external_id`."""
 
     amount: PositiveAmount
+    """How much, in the account's currency (a JSON number, at most 2 decimals, > 0)."""
     external_id: ExternalId
+    """Your reference for this movement (a bank transfer's id), the idempotency key: the same
+    body again returns the same transaction; another body → 409."""
     description: Description | None = None
+    """Shown on the transaction and the statement."""

@@ -26,6 +26,16 @@ router = Router(tags=["payments"])
 async def list_payment_currencies(
     caller: CallerA,
     db: Db,
-    slug: Annotated[str, Path(pattern=SLUG_PATTERN, max_length=SLUG_MAX_LENGTH)],
+    slug: Annotated[
+        str,
+        Path(
+            pattern=SLUG_PATTERN,
+            max_length=SLUG_MAX_LENGTH,
+            description="A top-up payment method: `bank-transfer`, `crypto`, `card`, …",
+        ),
+    ],
 ) -> JSONResponse:
+    """The currencies a top-up payment method (`bank-transfer`, `crypto`, `card`, …) accepts,
+    each with its network, decimals, minimum and maximum amount and percent fee. Unknown method
+    → 404."""
     return ok(await currencies_of(db.reader, slug))

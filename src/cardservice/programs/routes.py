@@ -20,7 +20,14 @@ from cardservice.web import JSONResponse, Router, body_schema, ok, read_json
 
 router = Router(tags=["operator"])
 Cards = Annotated[Operator, Depends(operator_with("cards"))]
-ProgramUuid = Annotated[str, Path(alias="programUuid", pattern=UUID_PATTERN)]
+ProgramUuid = Annotated[
+    str,
+    Path(
+        alias="programUuid",
+        pattern=UUID_PATTERN,
+        description="The program's uuid (the `uuid` `POST /operator/programs` answered)",
+    ),
+]
 
 
 @router.post(
@@ -31,6 +38,9 @@ ProgramUuid = Annotated[str, Path(alias="programUuid", pattern=UUID_PATTERN)]
     summary="Create a card program",
 )
 async def create_program(request: Request, operator: Cards, db: Db) -> JSONResponse:
+    """A card program (scope `cards`): the BINs its users may buy from, spending controls
+    applied to each of its cards on top of the card's own, and how long its new cards are
+    valid."""
     body = await read_json(request, CreateProgramRequest)
     by, now = acting(request, operator), utcnow()
     return ok(
@@ -45,6 +55,7 @@ async def create_program(request: Request, operator: Cards, db: Db) -> JSONRespo
     summary="Read a card program",
 )
 async def get_program(_operator: Cards, db: Db, program_uuid: ProgramUuid) -> JSONResponse:
+    """One card program (scope `cards`)."""
     return ok(await service.get_program(db.reader, uuid.UUID(program_uuid)))
 
 
@@ -57,6 +68,8 @@ async def get_program(_operator: Cards, db: Db, program_uuid: ProgramUuid) -> JS
 async def patch_program(
     request: Request, operator: Cards, db: Db, program_uuid: ProgramUuid
 ) -> JSONResponse:
+    """Change a program's name, BINs, controls or validity (scope `cards`); controls apply at
+    the next authorization, validity to cards bought from then on."""
     body = await read_json(request, ChangeProgramRequest)
     program, by, now = uuid.UUID(program_uuid), acting(request, operator), utcnow()
     return ok(await db.transact(lambda tx: service.change_program(tx, by, program, body, now)))

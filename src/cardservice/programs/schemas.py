@@ -18,18 +18,27 @@ Validity = Annotated[WholeNumber, Field(ge=1, le=120)]
 
 class CreateProgramRequest(StrictRequest):
     name: Annotated[str, StringConstraints(min_length=1, max_length=120)]
+    """The program's name, 1..120 characters."""
     bin_uuids: BinUuids
+    """The BINs (`GET /dictionary/bins`) its users may buy cards from; others → 422
+    `bin_not_allowed`."""
     spending_controls: SpendingControls | None = None
+    """Controls applied to every card of the program, on top of the card's own."""
     card_validity_months: Validity = 36
+    """How long new cards of the program are valid, in months (default 36)."""
 
 
 class ChangeProgramRequest(StrictRequest):
     """Any of these; `spending_controls: null` removes the program's controls."""
 
     name: Annotated[str, StringConstraints(min_length=1, max_length=120)] | None = None
+    """A new name, 1..120 characters."""
     bin_uuids: BinUuids | None = None
+    """The BINs its users may buy from, replacing the list."""
     spending_controls: SpendingControls | None = None
+    """The program's controls, replaced as a whole; `null` removes them."""
     card_validity_months: Validity | None = None
+    """Validity of cards bought from now on, in months."""
 
     @field_validator("name", "bin_uuids", "card_validity_months", mode="before")
     @classmethod

@@ -54,8 +54,22 @@ from cardservice.web import (
 )
 
 router = Router(prefix="/sandbox", tags=["sandbox"])
-TransactionUuid = Annotated[str, Path(alias="transactionUuid", pattern=UUID_PATTERN)]
-DisputeUuid = Annotated[str, Path(alias="disputeUuid", pattern=UUID_PATTERN)]
+TransactionUuid = Annotated[
+    str,
+    Path(
+        alias="transactionUuid",
+        pattern=UUID_PATTERN,
+        description="The transaction's uuid (`GET /transaction/report`)",
+    ),
+]
+DisputeUuid = Annotated[
+    str,
+    Path(
+        alias="disputeUuid",
+        pattern=UUID_PATTERN,
+        description="The dispute's uuid (`GET /disputes`, or the `uuid` `POST /disputes` answered)",
+    ),
+]
 Created = Envelope[TransactionRecord]
 BodyT = TypeVar("BodyT", bound=BaseModel)
 
@@ -74,6 +88,8 @@ def _optional_body_schema(model: type[BaseModel]) -> dict[str, Any]:
     summary="Simulate money arriving on an account",
 )
 async def create_sandbox_deposit(request: Request, caller: CallerA, db: Db) -> JSONResponse:
+    """Sandbox only: money arrives on one of the caller's accounts as a `deposit` transaction
+    (201)."""
     body = await read_json(request, DepositRequest)
     account, amount = uuid.UUID(body.account_uuid), to_minor(body.amount)
     row = await db.transact(lambda tx: deposit(tx, caller.user_uuid, account, amount))
@@ -88,6 +104,12 @@ async def create_sandbox_deposit(request: Request, caller: CallerA, db: Db) -> J
     summary="Simulate a card authorization from the network",
 )
 async def create_sandbox_authorization(request: Request, caller: CallerA, db: Db) -> JSONResponse:
+    """Sandbox only: a card authorization as the network would send it. The rules run in order
+    (card active and not expired, account active, card type, spending controls and blocked
+    tags, currency, 3DS code, decision endpoint, funds); approval holds `amount` plus the
+    `card_transaction` fee on the card (`pending`), a decline records the `error` slug and
+    charges the `card_decline` fee as far as the card covers it. 201 with the transaction
+    either way."""
     body = await read_json(request, AuthorizationRequest)
     card, amount = uuid.UUID(body.card_uuid), to_minor(body.amount)
     details = body.model_dump()
@@ -124,6 +146,10 @@ async def _optional_body(request: Request, model: type[BodyT]) -> BodyT:
 async def settle_sandbox_transaction(
     request: Request, caller: CallerA, db: Db, transaction_uuid: TransactionUuid
 ) -> JSONResponse:
+    """Sandbox only: capture a pending purchase. Without `amount` the whole hold; a smaller
+    `amount` captures that part (with `final: false` the rest stays held, else it is released);
+    a larger one (tips, fuel) up to 20 % above the authorization when the card can pay the
+    difference, else 422 `insufficient_funds`. 201 with the purchase."""
     body = await _optional_body(request, CaptureRequest)
     amount = to_minor(body.amount) if body.amount is not None else None
     message = CaptureMessage(uuid.UUID(transaction_uuid), amount, body.final, body.rate)
@@ -141,6 +167,9 @@ async def settle_sandbox_transaction(
 async def increment_sandbox_transaction(
     request: Request, caller: CallerA, db: Db, transaction_uuid: TransactionUuid
 ) -> JSONResponse:
+    """Sandbox only: raise a pending purchase's hold by `amount` under the rules of a new
+    authorization; a refusal keeps the first hold and records a declined child purchase. No fee
+    of its own. 201 with the purchase."""
     body = await read_json(request, IncrementRequest)
     state = request.app.state
     row = await increment_purchase(
@@ -166,6 +195,8 @@ async def increment_sandbox_transaction(
 async def reverse_sandbox_transaction(
     caller: CallerA, db: Db, transaction_uuid: TransactionUuid
 ) -> JSONResponse:
+    """Sandbox only: release a pending purchase's hold; the amount and its fee go back to the
+    card (`reversed`). 201 with the purchase."""
     message = ReversalMessage(uuid.UUID(transaction_uuid))
     row = await reverse_purchase(db, caller.user_uuid, message)
     return ok(transaction_record_of(row), status_code=201)
@@ -181,6 +212,8 @@ async def reverse_sandbox_transaction(
 async def refund_sandbox_transaction(
     request: Request, caller: CallerA, db: Db, transaction_uuid: TransactionUuid
 ) -> JSONResponse:
+    """Sandbox only: refund a completed purchase, all of it or `amount` of it (never more than
+    captured less earlier refunds); the money goes back to the card. 201 with the purchase."""
     body = await _optional_body(request, RefundRequest)
     amount = to_minor(body.amount) if body.amount is not None else None
     message = RefundMessage(uuid.UUID(transaction_uuid), amount)
@@ -196,6 +229,9 @@ async def refund_sandbox_transaction(
     summary="Simulate a 3DS code sent for a card",
 )
 async def create_sandbox_three_ds_code(request: Request, caller: CallerA, db: Db) -> JSONResponse:
+    """Sandbox only: a 3DS one-time code for one of the caller's cards, as the ACS would send
+    it (valid 10 minutes). Pass it as `three_ds_code` of an authorization of that card to use
+    it up."""
     body = await read_json(request, ThreeDsRequest)
     ttl = timedelta(seconds=request.app.state.settings.three_ds_ttl_seconds)
     cipher, card, amount = (
@@ -222,6 +258,8 @@ async def create_sandbox_three_ds_code(request: Request, caller: CallerA, db: Db
 async def resolve_sandbox_dispute(
     request: Request, caller: CallerA, db: Db, dispute_uuid: DisputeUuid
 ) -> JSONResponse:
+    """Sandbox only: the network's outcome of an open dispute. `won` credits the disputed
+    amount back to the card (a `dispute_credit` transaction); `lost` moves nothing."""
     body = await read_json(request, ResolveDisputeRequest)
     dispute = uuid.UUID(dispute_uuid)
     row = await db.transact(lambda tx: resolve_dispute(tx, caller.user_uuid, dispute, body.outcome))

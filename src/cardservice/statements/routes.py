@@ -15,9 +15,19 @@ from cardservice.statements import pdf, service
 from cardservice.web import JSONResponse, Router, ok
 
 router = Router(tags=["accounts"])
-AccountUuid = Annotated[str, Path(alias="userAccountUuid", pattern=UUID_PATTERN)]
+AccountUuid = Annotated[
+    str,
+    Path(
+        alias="userAccountUuid",
+        pattern=UUID_PATTERN,
+        description="The account's uuid (`GET /accounts`)",
+    ),
+]
 # YYYY-MM, checked by the service: a month that fails it is no statement (404, API.md §1.1)
-Month = Annotated[str, Path(description="a UTC month, YYYY-MM")]
+Month = Annotated[
+    str,
+    Path(description="The statement's UTC month, `YYYY-MM` (e.g. `2026-03`); anything else → 404"),
+]
 
 
 @router.get(
@@ -30,6 +40,8 @@ Month = Annotated[str, Path(description="a UTC month, YYYY-MM")]
 async def statement_pdf(
     caller: CallerA, db: Db, account_uuid: AccountUuid, month: Month
 ) -> Response:
+    """The same statement as the JSON one, as a printable PDF (holder, account, period, opening
+    and closing balance, every line, page numbers). `Content-Disposition: attachment`."""
     found = await service.statement(db.reader, caller, uuid.UUID(account_uuid), month)
     return Response(
         pdf.render(found),
@@ -46,4 +58,8 @@ async def statement_pdf(
 async def statement_json(
     caller: CallerA, db: Db, account_uuid: AccountUuid, month: Month
 ) -> JSONResponse:
+    """An account's statement for one UTC month: opening balance, every movement as a line
+    (date, description, transaction uuid, positive amount, `credit`/`debit`, running balance),
+    closing balance. Opening plus the lines equals closing, to the cent. A month not written
+    `YYYY-MM` → 404."""
     return ok(await service.statement(db.reader, caller, uuid.UUID(account_uuid), month))

@@ -22,7 +22,14 @@ from cardservice.web import JSONResponse, Router, StandardPage, body_schema, ok,
 
 router = Router(tags=["topups"])
 operator_router = Router(tags=["operator"])
-TopupUuid = Annotated[str, Path(alias="topupUuid", pattern=UUID_PATTERN)]
+TopupUuid = Annotated[
+    str,
+    Path(
+        alias="topupUuid",
+        pattern=UUID_PATTERN,
+        description="The top-up's uuid (the `uuid` `POST /topups` answered)",
+    ),
+]
 Funding = Annotated[Operator, Depends(operator_with("funding"))]
 
 
@@ -34,6 +41,10 @@ Funding = Annotated[Operator, Depends(operator_with("funding"))]
     summary="Ask to fund an account by a payment method",
 )
 async def create_topup(request: Request, caller: CallerA, db: Db) -> JSONResponse:
+    """Ask to fund an account by a payment method: answers 201 with a `reference` to quote with
+    the payment, the fee, the amount that will be credited and when the request expires (72 h).
+    The method and currency come from `GET /payment/currencies/{slug}`, within its minimum and
+    maximum; a currency other than the account's is converted at the rate table."""
     body = await read_json(request, TopupRequest)
     now = utcnow()
     record = await db.transact(lambda tx: service.request_topup(tx, caller.user_uuid, body, now))
@@ -47,6 +58,7 @@ async def create_topup(request: Request, caller: CallerA, db: Db) -> JSONRespons
     summary="The caller's top-ups, newest first",
 )
 async def list_topups(caller: CallerA, db: Db, page: StandardPage) -> JSONResponse:
+    """The caller's top-ups, newest first, paginated."""
     topups, total = await service.list_topups(db.reader, caller.user_uuid, page)
     return ok(topups, meta=page.meta(total))
 
@@ -58,6 +70,8 @@ async def list_topups(caller: CallerA, db: Db, page: StandardPage) -> JSONRespon
     summary="Read one of the caller's top-ups",
 )
 async def get_topup(caller: CallerA, db: Db, topup_uuid: TopupUuid) -> JSONResponse:
+    """One of the caller's top-ups: status (`awaiting_payment`, `completed`, `cancelled`,
+    `expired`), amount, fee and reference."""
     return ok(await service.get_topup(db.reader, uuid.UUID(topup_uuid), caller.user_uuid))
 
 
@@ -70,6 +84,8 @@ async def get_topup(caller: CallerA, db: Db, topup_uuid: TopupUuid) -> JSONRespo
 async def confirm_topup(
     request: Request, operator: Funding, db: Db, topup_uuid: TopupUuid
 ) -> JSONResponse:
+    """What arrived for a top-up (scope `funding`): the account is credited (a `deposit` linked
+    to the top-up) and the top-up becomes `completed`. A second confirm → 409."""
     body = await read_json(request, ConfirmTopupRequest)
     topup, received, now = uuid.UUID(topup_uuid), to_minor(body.received_amount), utcnow()
     by = acting(request, operator)
@@ -85,5 +101,6 @@ async def confirm_topup(
 async def cancel_topup(
     request: Request, operator: Funding, db: Db, topup_uuid: TopupUuid
 ) -> JSONResponse:
+    """Cancel a top-up still awaiting payment (scope `funding`)."""
     topup, now, by = uuid.UUID(topup_uuid), utcnow(), acting(request, operator)
     return ok(await db.transact(lambda tx: service.cancel_topup(tx, by, topup, now)))

@@ -16,15 +16,23 @@ TopupStatus = Literal["awaiting_payment", "completed", "cancelled", "expired"]
 
 class TopupRequest(StrictRequest):
     account_uuid: UuidStr
+    """The caller's account to credit."""
     method: Annotated[
         str, StringConstraints(pattern=r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$", max_length=64)
     ]
+    """A payment method slug (`bank-transfer`, `crypto`, `card`)."""
     currency: Annotated[str, StringConstraints(pattern=r"^[A-Z0-9]{2,16}$")]
+    """What the payer sends: a `code` of `GET /payment/currencies/{slug}` for that method
+    (`USD`, `USDT`)."""
     amount: PositiveAmount
+    """How much the payer sends, in `currency` (a JSON number, at most 2 decimals), within the
+    method's `min_amount`..`max_amount`."""
 
 
 class ConfirmTopupRequest(StrictRequest):
     received_amount: PositiveAmount
+    """What actually arrived, in the top-up's currency (a JSON number, at most 2 decimals, > 0);
+    the credit is computed from it."""
 
 
 class TopupRecord(BaseModel):

@@ -29,15 +29,22 @@ from cardservice.web import JSONResponse, Router, StandardPage, client_has, ok
 
 router = Router(tags=["transactions"])
 
-TransactionUuid = Annotated[str, Path(alias="transactionUuid", pattern=UUID_PATTERN)]
+TransactionUuid = Annotated[
+    str,
+    Path(
+        alias="transactionUuid",
+        pattern=UUID_PATTERN,
+        description="The transaction's uuid (`GET /transaction/report`)",
+    ),
+]
 STATUSES, TYPES = get_args(TransactionStatus), get_args(TransactionType)
 REPORT_FILTERS = {
-    "card_uuid": UUID,
-    "account_uuid": UUID,
-    "status": one_of(*STATUSES),
-    "type": one_of(*TYPES),
-    "date_from": DATE,
-    "date_to": DATE,
+    "card_uuid": UUID.describe("Only this card's transactions"),
+    "account_uuid": UUID.describe("Only transactions of this account"),
+    "status": one_of(*STATUSES).describe("Only transactions in this status"),
+    "type": one_of(*TYPES).describe("Only transactions of this type"),
+    "date_from": DATE.describe("Created on or after this UTC day, `YYYY-MM-DD`"),
+    "date_to": DATE.describe("Created on or before this UTC day, `YYYY-MM-DD` (inclusive)"),
 }
 
 
@@ -60,6 +67,10 @@ async def list_transactions(
         ),
     ] = None,
 ) -> JSONResponse:
+    """The caller's transactions, newest first (ties by uuid). Two ways to page:
+    `page`/`per_page` (`meta.total`, `meta.last_page`), or keyset with `starting_after` = the
+    last uuid of the previous page (`meta.next_starting_after`, null on the last page), whose
+    cost does not grow with depth. Filters narrow both."""
     filters = read_filters(request, REPORT_FILTERS)
     if starting_after is not None:
         if "page" in request.query_params:
@@ -87,6 +98,10 @@ async def list_transactions(
     summary="Every matching transaction as CSV (streamed)",
 )
 async def export_transactions_csv(request: Request, caller: CallerA, db: Db) -> StreamingResponse:
+    """Every transaction matching the filters as RFC 4180 CSV with a header row, newest first,
+    streamed (memory stays flat at a million rows), amounts as plain decimals,
+    `Content-Disposition: attachment`. A cell a spreadsheet would run as a formula (`=`, `+`,
+    `-`, `@` …) is prefixed with `'` so it reads as text."""
     filters = read_filters(request, REPORT_FILTERS)
     return StreamingResponse(
         csv_chunks(db.reader, caller.user_uuid, filters),
@@ -104,6 +119,9 @@ async def export_transactions_csv(request: Request, caller: CallerA, db: Db) -> 
 async def get_transaction(
     caller: CallerA, db: Db, transaction_uuid: TransactionUuid
 ) -> JSONResponse:
+    """One of the caller's transactions: type, status, amount and fee, merchant, decline
+    `error`, network data (`channel`, STAN, RRN, terminal, merchant id) and captures, refunds
+    and foreign-currency details where they apply."""
     return ok(
         await reports.one_transaction(db.reader, caller.user_uuid, uuid.UUID(transaction_uuid))
     )
@@ -119,6 +137,8 @@ async def get_transaction(
 async def get_receipt(
     request: Request, caller: CallerA, db: Db, transaction_uuid: TransactionUuid
 ) -> Response:
+    """A JPEG receipt of the transaction (merchant, amount and currency, date, card mask,
+    status, uuid), with an `ETag`. Unknown or foreign → the 404 error body."""
     view = await reports.receipt_view(db.reader, caller.user_uuid, uuid.UUID(transaction_uuid))
     etag = '"' + hashlib.sha256(repr(view).encode()).hexdigest()[:32] + '"'
     headers = {"ETag": etag, "Cache-Control": "private, no-cache"}

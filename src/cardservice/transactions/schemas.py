@@ -139,23 +139,42 @@ class ThreeDsRecord(BaseModel):
 
 class DepositRequest(StrictRequest):
     account_uuid: UuidStr
+    """One of the caller's accounts."""
     amount: PositiveAmount
+    """How much arrives, in the account's currency (a JSON number, at most 2 decimals, > 0)."""
 
 
 class AuthorizationRequest(StrictRequest):
     card_uuid: UuidStr
+    """One of the caller's cards."""
     amount: PositiveAmount
+    """The purchase amount in `currency` (a JSON number, at most 2 decimals, > 0); held on the
+    card with the `card_transaction` fee when approved."""
     currency: Currency
+    """The merchant's currency, ISO 4217; another than the card's is converted at
+    `/dictionary/fx-rates` (with the `card_fx` fee), a currency missing there declines
+    `currency_not_supported`."""
     merchant_name: MerchantName
+    """The merchant as the cardholder will see it, 1..120 characters; a `merchant_locked` card
+    is locked to it."""
     mcc: Annotated[str, StringConstraints(pattern=r"^\d{4}$")] | None = None
+    """The merchant category code, 4 digits (`5411` groceries)."""
     merchant_country: Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}$")] | None = None
+    """The merchant's country, ISO 3166-1 alpha-2 (checked against the card's country controls)."""
     merchant_city: Annotated[str, StringConstraints(min_length=1, max_length=120)] | None = None
+    """The merchant's city, 1..120 characters."""
     tag: (
         Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$", max_length=64)]
         | None
     ) = None
+    """The merchant's tag, a slug of `/dictionary/transaction-tags/search` (e.g. `amazon`); a
+    blocked tag declines `merchant_blocked`. An unknown slug is refused."""
     three_ds_code: Annotated[str, StringConstraints(pattern=r"^\d{6}$")] | None = None
+    """A 3DS code of this card not yet used (`POST /sandbox/3ds`), 6 digits; wrong or used →
+    declined `invalid_3ds`."""
     force_decline: ForcedDecline | None = None
+    """Rehearse a decline: any slug of `/dictionary/transaction-errors`; the authorization is
+    declined with it (the decline fee applies)."""
 
 
 class CaptureRequest(StrictRequest):
@@ -178,17 +197,24 @@ class CaptureRequest(StrictRequest):
 
 class IncrementRequest(StrictRequest):
     amount: PositiveAmount
+    """How much to add to the hold (a JSON number, at most 2 decimals, > 0)."""
 
 
 class RefundRequest(StrictRequest):
     amount: PositiveAmount | None = None
+    """How much to refund (a JSON number, at most 2 decimals, > 0), at most what was captured
+    less earlier refunds; default: all of that."""
 
 
 class ThreeDsRequest(StrictRequest):
     card_uuid: UuidStr
+    """One of the caller's cards."""
     merchant_name: MerchantName
+    """The merchant the code is for, 1..120 characters."""
     amount: PositiveAmount
+    """The purchase amount the code confirms (a JSON number, at most 2 decimals, > 0)."""
     currency: Currency
+    """The purchase currency, ISO 4217."""
 
 
 class ReportPageMeta(BaseModel):

@@ -24,6 +24,9 @@ router = Router(tags=["users"])
     summary="Balances, counts and spend of the caller",
 )
 async def get_user_summary(caller: CallerA, db: Db) -> JSONResponse:
+    """The caller at a glance: who they are, balances per currency (accounts and cards),
+    accounts by status, cards by status and favorites, spend per currency today, the last 7
+    days and this month, and how many 3DS codes wait unused."""
     return ok(await user_summary(db.reader, caller.user_uuid, utcnow()))
 
 
@@ -34,5 +37,7 @@ async def get_user_summary(caller: CallerA, db: Db) -> JSONResponse:
     summary="3DS codes not yet used, newest first (bearer token only)",
 )
 async def list_unassigned_three_ds_codes(request: Request, caller: CallerB, db: Db) -> JSONResponse:
+    """3DS codes received for the caller's cards that are neither used nor expired, newest
+    first. Bearer token only: an MFA code as the credential → 403."""
     cipher = request.app.state.cipher
     return ok(await unassigned_codes(db.reader, cipher, caller.user_uuid, utcnow()))

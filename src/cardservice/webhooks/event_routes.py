@@ -23,8 +23,15 @@ from cardservice.web import JSONResponse, Router, ok
 from cardservice.webhooks.queue import publish_committed, redeliver
 
 router = Router(tags=["events"])
-EventUuid = Annotated[str, Path(alias="eventUuid", pattern=UUID_PATTERN)]
-EVENT_FILTERS = {"type": one_of(*EVENT_TYPES)}
+EventUuid = Annotated[
+    str,
+    Path(
+        alias="eventUuid",
+        pattern=UUID_PATTERN,
+        description="The event's uuid (`GET /events`, or the `webhook-id` header of a delivery)",
+    ),
+]
+EVENT_FILTERS = {"type": one_of(*EVENT_TYPES).describe("Only events of this type")}
 
 
 @router.get(
@@ -40,9 +47,22 @@ async def list_events(
     request: Request,
     caller: CallerA,
     db: Db,
-    after: Annotated[int, Query(ge=0, le=2**62, description="a sequence; default 0")] = 0,
-    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    after: Annotated[
+        int,
+        Query(
+            ge=0,
+            le=2**62,
+            description="Events with a greater `sequence` than this (the last one seen, or "
+            "`meta.next_after`); 0, the default, starts from the first",
+        ),
+    ] = 0,
+    limit: Annotated[
+        int, Query(ge=1, le=100, description="At most this many events, 1..100 (default 20)")
+    ] = 20,
 ) -> JSONResponse:
+    """The caller's events, oldest first, after the sequence `after` (use `meta.next_after` for
+    the next call; `meta.has_more` says whether to call again). A team owner also sees the
+    members' events."""
     filters = read_filters(request, EVENT_FILTERS)
     await publish_committed(db)  # the stream is whole without a worker running, too
     page, meta = await listing.list_events(db.reader, caller, after, limit, filters.get("type"))
@@ -56,6 +76,7 @@ async def list_events(
     summary="Read one event",
 )
 async def get_event(caller: CallerA, db: Db, event_uuid: EventUuid) -> JSONResponse:
+    """One event: its type, sequence, time and the record of the object after the change."""
     await publish_committed(db)
     return ok(await listing.one_event(db.reader, caller, uuid.UUID(event_uuid)))
 
@@ -68,6 +89,9 @@ async def get_event(caller: CallerA, db: Db, event_uuid: EventUuid) -> JSONRespo
     summary="Queue an event again for every endpoint that receives it",
 )
 async def redeliver_event(caller: CallerA, db: Db, event_uuid: EventUuid) -> JSONResponse:
+    """Queue the event again for every enabled webhook endpoint of the caller that receives its
+    type (202). Read-only callers (a team owner on a member's event) → 404."""
+
     async def work(tx: Tx) -> int:
         return await redeliver(tx, caller, uuid.UUID(event_uuid), utcnow())
 

@@ -27,7 +27,14 @@ from cardservice.webhooks.schemas import (
 )
 
 router = Router(tags=["webhooks"])
-EndpointUuid = Annotated[str, Path(alias="endpointUuid", pattern=UUID_PATTERN)]
+EndpointUuid = Annotated[
+    str,
+    Path(
+        alias="endpointUuid",
+        pattern=UUID_PATTERN,
+        description="The webhook endpoint's uuid (`GET /webhook-endpoints`)",
+    ),
+]
 ONE = "/webhook-endpoints/{endpointUuid:uuid36}"
 
 
@@ -45,6 +52,10 @@ async def _check_url(request: Request, url: str) -> None:
     summary="Add a webhook endpoint (its secret is shown in full only here)",
 )
 async def create_endpoint(request: Request, caller: CallerA, db: Db) -> JSONResponse:
+    """Send the caller's events to this URL (Standard Webhooks: `webhook-id`,
+    `webhook-timestamp`, `webhook-signature` headers; retried for about a day). Answers 201
+    with the record and its signing `secret` in full — shown only here and on rotation. Private
+    and loopback addresses → 422 `url_not_allowed` unless allowed by configuration."""
     body = await read_json(request, EndpointCreate)
     await _check_url(request, body.url)
     cipher = request.app.state.cipher
@@ -64,6 +75,7 @@ async def create_endpoint(request: Request, caller: CallerA, db: Db) -> JSONResp
 async def list_endpoints(
     request: Request, caller: CallerA, db: Db, page: StandardPage
 ) -> JSONResponse:
+    """The caller's webhook endpoints, paginated, secrets masked."""
     records, total = await service.list_endpoints(
         db.reader, request.app.state.cipher, caller.user_uuid, page.offset, page.size
     )
@@ -79,6 +91,7 @@ async def list_endpoints(
 async def get_endpoint(
     request: Request, caller: CallerA, db: Db, endpoint_uuid: EndpointUuid
 ) -> JSONResponse:
+    """One webhook endpoint (secret masked)."""
     row = await service.own_endpoint(db.reader, caller.user_uuid, uuid.UUID(endpoint_uuid))
     return ok(service.endpoint_record(row, request.app.state.cipher))
 
@@ -92,6 +105,8 @@ async def get_endpoint(
 async def update_endpoint(
     request: Request, caller: CallerA, db: Db, endpoint_uuid: EndpointUuid
 ) -> JSONResponse:
+    """Change any of the fields sent (URL, description, event types, enabled); the rest stay as
+    they are. Disabling stops deliveries; the queue waits."""
     body = await read_json(request, EndpointUpdate)
     if body.url is not None:
         await _check_url(request, body.url)
@@ -112,6 +127,9 @@ async def update_endpoint(
     summary="Delete a webhook endpoint, its queue and its attempt log",
 )
 async def delete_endpoint(caller: CallerA, db: Db, endpoint_uuid: EndpointUuid) -> JSONResponse:
+    """Delete the endpoint with its queued deliveries and its attempt log. Answers `{success:
+    true}`."""
+
     async def work(tx: Tx) -> None:
         await service.delete_endpoint(tx, caller.user_uuid, uuid.UUID(endpoint_uuid))
 
@@ -128,6 +146,8 @@ async def delete_endpoint(caller: CallerA, db: Db, endpoint_uuid: EndpointUuid) 
 async def rotate_secret(
     request: Request, caller: CallerA, db: Db, endpoint_uuid: EndpointUuid
 ) -> JSONResponse:
+    """A new signing secret, shown in full once; for 24 h deliveries are signed with both the
+    old and the new secret, so a receiver can switch without losing any."""
     cipher = request.app.state.cipher
 
     async def work(tx: Tx) -> dict[str, Any]:
@@ -147,6 +167,8 @@ async def rotate_secret(
 async def deliveries(
     caller: CallerA, db: Db, endpoint_uuid: EndpointUuid, page: StandardPage
 ) -> JSONResponse:
+    """The endpoint's delivery attempts, newest first: event, attempt number, HTTP status or
+    error, duration and the next attempt's time."""
     records, total = await service.attempts(
         db.reader, caller.user_uuid, uuid.UUID(endpoint_uuid), page.offset, page.size
     )
@@ -163,6 +185,8 @@ async def deliveries(
 async def replay_window(
     request: Request, caller: CallerA, db: Db, endpoint_uuid: EndpointUuid
 ) -> JSONResponse:
+    """Queue every event of `[since, until)` that this endpoint would receive and never
+    answered with a 2xx (202 with the number queued)."""
     body = await read_json(request, ReplayRequest)
 
     async def work(tx: Tx) -> int:

@@ -22,19 +22,20 @@ URL_DESCRIPTION = (
 
 
 class EndpointCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     url: str = Field(
         min_length=1, max_length=2048, pattern=URL_PATTERN, description=URL_DESCRIPTION
     )
     description: str | None = Field(default=None, max_length=255)
+    """Your label for the endpoint, up to 255 characters."""
     event_types: list[EventType] | None = Field(
         default=None, min_length=1, description="default: every type"
     )
 
 
 class EndpointUpdate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     url: str | None = Field(
         default=None,
@@ -44,15 +45,21 @@ class EndpointUpdate(BaseModel):
         description=URL_DESCRIPTION,
     )
     description: str | None = Field(default=None, max_length=255)
+    """Your label, up to 255 characters; `null` clears it."""
     event_types: list[EventType] | None = Field(default=None, min_length=1)
+    """The event types to send (at least one); `null`: every type."""
     enabled: bool | None = Field(default=None, strict=True)
+    """`false` stops deliveries (events still queue); `true` resumes them."""
 
 
 class ReplayRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     since: AwareDatetime
+    """The window's start: events created at or after this instant (ISO 8601 with an offset,
+    e.g. `2026-03-19T10:15:00Z`)."""
     until: AwareDatetime | None = None
+    """The window's end, exclusive (ISO 8601 with an offset); default: now."""
 
     @field_validator("since", "until", mode="before")
     @classmethod

@@ -15,15 +15,15 @@ T = TypeVar("T", bound="AcsCodeRequest")
 class AcsCodeRequest:
     """
     Example:
-        {'pan': 'example', 'code': '482913', 'merchant_name': 'example', 'amount': 12.5, 'currency': 'EUR',
-            'expires_in': 10}
+        {'pan': '4242424242424242', 'code': '482913', 'merchant_name': 'Booking.com', 'amount': 189, 'currency': 'USD',
+            'expires_in': 600}
 
     Attributes:
-        pan (str):
-        code (str):
-        merchant_name (str):
-        amount (Decimal):
-        currency (str):
+        pan (str): The card's full number, 12..19 digits (never echoed, never logged). Example: 4000001234567899.
+        code (str): The one-time code, 6 digits, as the ACS sent it to the cardholder.
+        merchant_name (str): The merchant the code is for, 1..120 characters (shown to the cardholder).
+        amount (Decimal): The purchase amount the code confirms (a JSON number, at most 2 decimals, > 0).
+        currency (str): The purchase currency, ISO 4217 (`EUR`).
         expires_in (int | Unset): seconds Default: 600.
     """
 

@@ -19,7 +19,7 @@ class AttachmentUpload:
             'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='}
 
     Attributes:
-        type (AttachmentUploadType):
+        type (AttachmentUploadType): What the file is: `receipt`, `invoice`, `document` or `photo`.
         file (str): base64 (standard alphabet, padded), optionally as a data: URL
     """
 

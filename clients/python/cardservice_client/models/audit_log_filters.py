@@ -16,10 +16,10 @@ T = TypeVar("T", bound="AuditLogFilters")
 class AuditLogFilters:
     """
     Attributes:
-        actor_type (AuditLogFiltersActorType | Unset):
-        action (str | Unset):
-        object_type (str | Unset):
-        object_uuid (str | Unset | UUID):
+        actor_type (AuditLogFiltersActorType | Unset): Who acted: a cardholder, an operator key or the service itself
+        action (str | Unset): Only this action, e.g. `user.created`, `card.details_revealed`
+        object_type (str | Unset): Only rows about this kind of object, e.g. `user`, `account`, `card`
+        object_uuid (str | Unset | UUID): Only rows about this object
     """
 
     actor_type: AuditLogFiltersActorType | Unset = UNSET

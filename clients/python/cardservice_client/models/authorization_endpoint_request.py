@@ -15,13 +15,17 @@ T = TypeVar("T", bound="AuthorizationEndpointRequest")
 class AuthorizationEndpointRequest:
     """
     Example:
-        {'url': 'https://hooks.example.com/cardservice', 'timeout_ms': 100, 'on_timeout': 'approve'}
+        {'url': 'https://decisions.example.com/authorize', 'timeout_ms': 1500, 'on_timeout': 'decline'}
 
     Attributes:
-        url (str):
-        timeout_ms (int | Unset):  Default: 1500.
-        on_timeout (AuthorizationEndpointRequestOnTimeout | Unset):  Default:
-            AuthorizationEndpointRequestOnTimeout.DECLINE.
+        url (str): The http(s) URL that decides, up to 2048 characters; private and loopback addresses
+            refused (422 `url_not_allowed`) unless allowed by configuration.
+        timeout_ms (int | Unset): How long to wait for its answer, 100..3000 ms (default 1500); on the ISO 8583 channel
+            at
+            most 2000. Default: 1500.
+        on_timeout (AuthorizationEndpointRequestOnTimeout | Unset): What happens when it does not answer in time or
+            fails: `decline` (default, as
+            `do_not_honor`) or `approve`. Default: AuthorizationEndpointRequestOnTimeout.DECLINE.
     """
 
     url: str

@@ -17,21 +17,30 @@ T = TypeVar("T", bound="AuthorizationRequest")
 class AuthorizationRequest:
     """
     Example:
-        {'card_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'amount': 12.5, 'currency': 'EUR', 'merchant_name':
-            'example', 'mcc': '5411', 'merchant_country': 'DE', 'merchant_city': 'example', 'tag': 'bank-transfer',
-            'three_ds_code': '482913', 'force_decline': 'insufficient_funds'}
+        {'card_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'amount': 12.5, 'currency': 'USD', 'merchant_name':
+            'Amazon', 'mcc': '5942', 'merchant_country': 'US', 'merchant_city': 'Seattle', 'tag': 'amazon'}
 
     Attributes:
-        card_uuid (str | UUID):
-        amount (Decimal):
-        currency (str):
-        merchant_name (str):
-        mcc (None | str | Unset):
-        merchant_country (None | str | Unset):
-        merchant_city (None | str | Unset):
-        tag (None | str | Unset):
-        three_ds_code (None | str | Unset):
-        force_decline (AuthorizationRequestForceDeclineType0 | None | Unset):
+        card_uuid (str | UUID): One of the caller's cards.
+        amount (Decimal): The purchase amount in `currency` (a JSON number, at most 2 decimals, > 0); held on the
+            card with the `card_transaction` fee when approved.
+        currency (str): The merchant's currency, ISO 4217; another than the card's is converted at
+            `/dictionary/fx-rates` (with the `card_fx` fee), a currency missing there declines
+            `currency_not_supported`.
+        merchant_name (str): The merchant as the cardholder will see it, 1..120 characters; a `merchant_locked` card
+            is locked to it.
+        mcc (None | str | Unset): The merchant category code, 4 digits (`5411` groceries).
+        merchant_country (None | str | Unset): The merchant's country, ISO 3166-1 alpha-2 (checked against the card's
+            country controls).
+        merchant_city (None | str | Unset): The merchant's city, 1..120 characters.
+        tag (None | str | Unset): The merchant's tag, a slug of `/dictionary/transaction-tags/search` (e.g. `amazon`); a
+            blocked tag declines `merchant_blocked`. An unknown slug is refused.
+        three_ds_code (None | str | Unset): A 3DS code of this card not yet used (`POST /sandbox/3ds`), 6 digits; wrong
+            or used →
+            declined `invalid_3ds`.
+        force_decline (AuthorizationRequestForceDeclineType0 | None | Unset): Rehearse a decline: any slug of
+            `/dictionary/transaction-errors`; the authorization is
+            declined with it (the decline fee applies).
     """
 
     card_uuid: str | UUID

@@ -16,12 +16,17 @@ class AutoReplenishIn:
     """`enabled: true` needs `amount` and `min_balance`; `enabled: false` turns it off.
 
     Example:
-        {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}
+        {'enabled': True, 'amount': 50, 'min_balance': 10}
 
     Attributes:
-        enabled (bool):
-        amount (Decimal | None | Unset):
-        min_balance (Decimal | None | Unset):
+        enabled (bool): `true` turns auto-replenish on (then `amount` and `min_balance` are required); `false`
+            turns it off (send no amounts).
+        amount (Decimal | None | Unset): How much moves from the account to the card each time (a JSON number, at most 2
+            decimals,
+            > 0).
+        min_balance (Decimal | None | Unset): The card balance strictly under which it is replenished (a JSON number, at
+            most 2
+            decimals, ≥ 0).
     """
 
     enabled: bool

@@ -17,20 +17,33 @@ T = TypeVar("T", bound="BuyCardsRequest")
 class BuyCardsRequest:
     """
     Example:
-        {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'bin_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'start_balance': 12.5, 'description': 'Team travel', 'external_id': 'order-1001', 'cards_count': 1,
-            'auto_replenish_amount': 12.5, 'auto_replenish_min_balance': 12.5, 'card_type': 'multi_use'}
+        {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'bin_uuid': '4f1c2a9e-6b1d-4c3e-9a57-0b7d2e51a001',
+            'cards_count': 2, 'start_balance': 25, 'description': 'Team travel', 'external_id': 'order-1001',
+            'auto_replenish_amount': 50, 'auto_replenish_min_balance': 10}
 
     Attributes:
-        account_uuid (str | UUID):
-        bin_uuid (str | UUID):
-        start_balance (Decimal | Unset):  Default: 0.0.
-        description (None | str | Unset):
-        external_id (None | str | Unset):
-        cards_count (int | Unset):  Default: 1.
-        auto_replenish_amount (Decimal | Unset):
-        auto_replenish_min_balance (Decimal | Unset):
-        card_type (BuyCardsRequestCardType | Unset):  Default: BuyCardsRequestCardType.MULTI_USE.
+        account_uuid (str | UUID): The account that pays and holds the cards (`GET /accounts`); its currency must be the
+            BIN's.
+        bin_uuid (str | UUID): The card range to issue from: a `uuid` of `GET /dictionary/bins` with `status:
+            available`.
+        start_balance (Decimal | Unset): Money put on each card, in the account's currency (a JSON number, at most 2
+            decimals, ≥
+            0; default 0). The `card_topup` percent fee is charged on it. Default: 0.0.
+        description (None | str | Unset): Your label for the cards, up to 255 characters (shown in lists and
+            searchable).
+        external_id (None | str | Unset): Your idempotency key, 1..128 characters, per user: a repeat with the same body
+            returns
+            the first answer and buys nothing; another body → 409.
+        cards_count (int | Unset): How many cards to buy, 1..100 (default 1); all are bought or none. Default: 1.
+        auto_replenish_amount (Decimal | Unset): Turn auto-replenish on: when a card's balance falls strictly below
+            `auto_replenish_min_balance`, this much moves from the account to it (a JSON number, at most
+            2 decimals, > 0). Send it with `auto_replenish_min_balance` or leave both out.
+        auto_replenish_min_balance (Decimal | Unset): The balance under which a card is replenished (a JSON number, at
+            most 2 decimals, ≥ 0).
+            Comes with `auto_replenish_amount`.
+        card_type (BuyCardsRequestCardType | Unset): `multi_use` (default); `single_use`: closed after its first
+            capture; `merchant_locked`:
+            only the merchant of its first approved authorization may charge it. Default: BuyCardsRequestCardType.MULTI_USE.
     """
 
     account_uuid: str | UUID

@@ -15,7 +15,7 @@ T = TypeVar("T", bound="CaptureRequest")
 class CaptureRequest:
     """
     Example:
-        {'amount': 12.5, 'rate': 12.5, 'final': True}
+        {'amount': 10, 'final': True}
 
     Attributes:
         amount (Decimal | None | Unset): What to capture (a foreign-currency purchase: in the merchant's currency);

@@ -22,20 +22,22 @@ class CardChangeRequest:
     """PATCH /card/{cardUuid}: any of these; a field left out is left as it is.
 
     Example:
-        {'status': 'active', 'description': 'Team travel', 'holder_name': 'Ada Lovelace', 'holder_address': {'line1':
-            'Unter den Linden 1', 'line2': 'example', 'city': 'Berlin', 'state': 'example', 'postal_code': '10117',
-            'country': 'DE'}, 'auto_replenish': {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}, 'spending_controls':
-            {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags':
-            ['bank-transfer'], 'blocked_tags': ['bank-transfer'], 'allowed_countries': ['DE'], 'blocked_countries': ['DE']}}
+        {'description': 'Ads budget', 'holder_name': 'Ada Lovelace', 'spending_controls': {'per_authorization': 250,
+            'monthly': 2000, 'blocked_tags': ['uber']}}
 
     Attributes:
-        status (CardChangeRequestStatus | Unset):
-        description (None | str | Unset):
-        holder_name (None | str | Unset):
-        holder_address (HolderAddressIn | None | Unset):
+        status (CardChangeRequestStatus | Unset): `frozen` declines every authorization (`card_frozen`) until `active`
+            again; `closed` is
+            final: pending holds are reversed and the balance moves back to the account. Leave it out to
+            keep the status (`null` is refused).
+        description (None | str | Unset): Your label, up to 255 characters; `null` clears it.
+        holder_name (None | str | Unset): The name to print on checkout forms, 1..120 characters; `null` clears it.
+        holder_address (HolderAddressIn | None | Unset): The billing address, replaced as a whole; `null` clears it.
         auto_replenish (AutoReplenishIn | Unset): `enabled: true` needs `amount` and `min_balance`; `enabled: false`
-            turns it off. Example: {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}.
-        spending_controls (None | SpendingControls | Unset):
+            turns it off. Example: {'enabled': True, 'amount': 50, 'min_balance': 10}.
+        spending_controls (None | SpendingControls | Unset): The card's controls, replaced as a whole (limits and tags
+            and countries); `null` removes
+            them all.
     """
 
     status: CardChangeRequestStatus | Unset = UNSET

@@ -14,10 +14,11 @@ T = TypeVar("T", bound="ChangeAccountRequest")
 class ChangeAccountRequest:
     """
     Example:
-        {'status': 'active'}
+        {'status': 'frozen'}
 
     Attributes:
-        status (ChangeAccountRequestStatus):
+        status (ChangeAccountRequestStatus): `frozen` (its cards decline `account_inactive`), `closed` (final) or
+            `active`.
     """
 
     status: ChangeAccountRequestStatus

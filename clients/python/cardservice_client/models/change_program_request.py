@@ -20,16 +20,14 @@ class ChangeProgramRequest:
     """Any of these; `spending_controls: null` removes the program's controls.
 
     Example:
-        {'name': 'Ada Lovelace', 'bin_uuids': ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'spending_controls':
-            {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags':
-            ['bank-transfer'], 'blocked_tags': ['bank-transfer'], 'allowed_countries': ['DE'], 'blocked_countries': ['DE']},
-            'card_validity_months': 1}
+        {'card_validity_months': 36}
 
     Attributes:
-        name (None | str | Unset):
-        bin_uuids (list[str | UUID] | None | Unset):
-        spending_controls (None | SpendingControls | Unset):
-        card_validity_months (int | None | Unset):
+        name (None | str | Unset): A new name, 1..120 characters.
+        bin_uuids (list[str | UUID] | None | Unset): The BINs its users may buy from, replacing the list.
+        spending_controls (None | SpendingControls | Unset): The program's controls, replaced as a whole; `null` removes
+            them.
+        card_validity_months (int | None | Unset): Validity of cards bought from now on, in months.
     """
 
     name: None | str | Unset = UNSET

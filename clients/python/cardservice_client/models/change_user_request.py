@@ -17,12 +17,14 @@ class ChangeUserRequest:
     """Any of these; `program_uuid: null` takes the user out of their program.
 
     Example:
-        {'name': 'Ada Lovelace', 'status': 'active', 'program_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}
+        {'name': 'Ada King', 'status': 'active'}
 
     Attributes:
-        name (None | str | Unset):
-        status (ChangeUserRequestStatusType0 | None | Unset):
-        program_uuid (None | str | Unset | UUID):
+        name (None | str | Unset): A new name.
+        status (ChangeUserRequestStatusType0 | None | Unset): `suspended`: the user's credentials answer 401 and their
+            cards decline
+            `account_inactive`; `active` restores both.
+        program_uuid (None | str | Unset | UUID): Move the user to this program.
     """
 
     name: None | str | Unset = UNSET

@@ -13,10 +13,12 @@ T = TypeVar("T", bound="ConfirmTopupRequest")
 class ConfirmTopupRequest:
     """
     Example:
-        {'received_amount': 12.5}
+        {'received_amount': 500}
 
     Attributes:
-        received_amount (Decimal):
+        received_amount (Decimal): What actually arrived, in the top-up's currency (a JSON number, at most 2 decimals, >
+            0);
+            the credit is computed from it.
     """
 
     received_amount: Decimal

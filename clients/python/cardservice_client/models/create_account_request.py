@@ -16,14 +16,14 @@ T = TypeVar("T", bound="CreateAccountRequest")
 class CreateAccountRequest:
     """
     Example:
-        {'user_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada Lovelace', 'currency': 'EUR', 'type':
-            'example'}
+        {'user_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Travel EUR', 'currency': 'EUR', 'type': 'budget'}
 
     Attributes:
-        user_uuid (str | UUID):
-        name (str):
-        currency (str):
-        type (str | Unset):  Default: 'main'.
+        user_uuid (str | UUID): The user who will hold the account.
+        name (str): The account's name, as the holder sees it.
+        currency (str): ISO 4217, upper case (`USD`), one of the catalogue's currencies; cards bought on the
+            account are in it.
+        type (str | Unset): An account type of `/dictionary/account-types` (default `main`). Default: 'main'.
     """
 
     user_uuid: str | UUID

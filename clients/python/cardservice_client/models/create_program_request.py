@@ -19,16 +19,17 @@ T = TypeVar("T", bound="CreateProgramRequest")
 class CreateProgramRequest:
     """
     Example:
-        {'name': 'Ada Lovelace', 'bin_uuids': ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'spending_controls':
-            {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags':
-            ['bank-transfer'], 'blocked_tags': ['bank-transfer'], 'allowed_countries': ['DE'], 'blocked_countries': ['DE']},
-            'card_validity_months': 1}
+        {'name': 'Marketing cards', 'bin_uuids': ['4f1c2a9e-6b1d-4c3e-9a57-0b7d2e51a001'], 'spending_controls':
+            {'per_authorization': 250, 'monthly': 2000, 'blocked_tags': ['uber']}, 'card_validity_months': 24}
 
     Attributes:
-        name (str):
-        bin_uuids (list[str | UUID]):
-        spending_controls (None | SpendingControls | Unset):
-        card_validity_months (int | Unset):  Default: 36.
+        name (str): The program's name, 1..120 characters.
+        bin_uuids (list[str | UUID]): The BINs (`GET /dictionary/bins`) its users may buy cards from; others → 422
+            `bin_not_allowed`.
+        spending_controls (None | SpendingControls | Unset): Controls applied to every card of the program, on top of
+            the card's own.
+        card_validity_months (int | Unset): How long new cards of the program are valid, in months (default 36).
+            Default: 36.
     """
 
     name: str

@@ -16,15 +16,16 @@ T = TypeVar("T", bound="CreateUserRequest")
 class CreateUserRequest:
     """
     Example:
-        {'email': 'ada@example.com', 'name': 'Ada Lovelace', 'team': 'example', 'role': 'owner', 'program_uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}
+        {'email': 'ada@example.com', 'name': 'Ada Lovelace', 'team': 'Analytical Engines', 'role': 'owner'}
 
     Attributes:
-        email (str):
-        name (str):
-        team (None | str | Unset):
-        role (CreateUserRequestRoleType0 | None | Unset):
-        program_uuid (None | str | Unset | UUID):
+        email (str): The user's email, unique (case ignored); 409 `email_taken` when in use.
+        name (str): The user's name as shown in the dashboard and on statements.
+        team (None | str | Unset): The team's name; users of one team with role `owner` see the members' accounts and
+            events, read-only.
+        role (CreateUserRequestRoleType0 | None | Unset): `owner` or `member` of `team`.
+        program_uuid (None | str | Unset | UUID): The card program the user belongs to (its BINs and controls apply);
+            none by default.
     """
 
     email: str

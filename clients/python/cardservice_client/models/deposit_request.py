@@ -14,11 +14,11 @@ T = TypeVar("T", bound="DepositRequest")
 class DepositRequest:
     """
     Example:
-        {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'amount': 12.5}
+        {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'amount': 250}
 
     Attributes:
-        account_uuid (str | UUID):
-        amount (Decimal):
+        account_uuid (str | UUID): One of the caller's accounts.
+        amount (Decimal): How much arrives, in the account's currency (a JSON number, at most 2 decimals, > 0).
     """
 
     account_uuid: str | UUID

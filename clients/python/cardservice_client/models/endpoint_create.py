@@ -15,12 +15,13 @@ T = TypeVar("T", bound="EndpointCreate")
 class EndpointCreate:
     """
     Example:
-        {'url': 'https://hooks.example.com/cardservice', 'description': 'Team travel', 'event_types': ['card.created']}
+        {'url': 'https://hooks.example.com/cardservice', 'description': 'Ledger sync', 'event_types':
+            ['transaction.created', 'transaction.updated']}
 
     Attributes:
         url (str): http(s) URL; host a name (IDN in punycode), an IPv4 address or an [IPv6] address; loopback, private
             and reserved addresses refused (also carried inside IPv6 forms)
-        description (None | str | Unset):
+        description (None | str | Unset): Your label for the endpoint, up to 255 characters.
         event_types (list[EndpointCreateEventTypesType0Item] | None | Unset): default: every type
     """
 

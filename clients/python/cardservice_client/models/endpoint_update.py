@@ -15,15 +15,15 @@ T = TypeVar("T", bound="EndpointUpdate")
 class EndpointUpdate:
     """
     Example:
-        {'url': 'https://hooks.example.com/cardservice', 'description': 'Team travel', 'event_types': ['card.created'],
-            'enabled': True}
+        {'description': 'Ledger sync (all events)', 'event_types': None}
 
     Attributes:
         url (None | str | Unset): http(s) URL; host a name (IDN in punycode), an IPv4 address or an [IPv6] address;
             loopback, private and reserved addresses refused (also carried inside IPv6 forms)
-        description (None | str | Unset):
-        event_types (list[EndpointUpdateEventTypesType0Item] | None | Unset):
-        enabled (bool | None | Unset):
+        description (None | str | Unset): Your label, up to 255 characters; `null` clears it.
+        event_types (list[EndpointUpdateEventTypesType0Item] | None | Unset): The event types to send (at least one);
+            `null`: every type.
+        enabled (bool | None | Unset): `false` stops deliveries (events still queue); `true` resumes them.
     """
 
     url: None | str | Unset = UNSET

@@ -19,12 +19,12 @@ T = TypeVar("T", bound="ExportTransactionsCsvFilters")
 class ExportTransactionsCsvFilters:
     """
     Attributes:
-        card_uuid (str | Unset | UUID):
-        account_uuid (str | Unset | UUID):
-        status (ExportTransactionsCsvFiltersStatus | Unset):
-        type (ExportTransactionsCsvFiltersType | Unset):
-        date_from (datetime.date | Unset):
-        date_to (datetime.date | Unset):
+        card_uuid (str | Unset | UUID): Only this card's transactions
+        account_uuid (str | Unset | UUID): Only transactions of this account
+        status (ExportTransactionsCsvFiltersStatus | Unset): Only transactions in this status
+        type (ExportTransactionsCsvFiltersType | Unset): Only transactions of this type
+        date_from (datetime.date | Unset): Created on or after this UTC day, `YYYY-MM-DD`
+        date_to (datetime.date | Unset): Created on or before this UTC day, `YYYY-MM-DD` (inclusive)
     """
 
     card_uuid: str | Unset | UUID = UNSET

@@ -16,8 +16,8 @@ class FavoriteRequest:
         {'card_uuids': ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'is_favorite': True}
 
     Attributes:
-        card_uuids (list[str | UUID]):
-        is_favorite (bool):
+        card_uuids (list[str | UUID]): 1..500 distinct uuids of the caller's cards (any case).
+        is_favorite (bool): `true` marks them favorites, `false` unmarks them.
     """
 
     card_uuids: list[str | UUID]

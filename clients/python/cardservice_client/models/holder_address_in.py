@@ -14,16 +14,15 @@ T = TypeVar("T", bound="HolderAddressIn")
 class HolderAddressIn:
     """
     Example:
-        {'line1': 'Unter den Linden 1', 'line2': 'example', 'city': 'Berlin', 'state': 'example', 'postal_code':
-            '10117', 'country': 'DE'}
+        {'line1': 'Unter den Linden 1', 'city': 'Berlin', 'postal_code': '10117', 'country': 'DE'}
 
     Attributes:
-        line1 (None | str | Unset):
-        line2 (None | str | Unset):
-        city (None | str | Unset):
-        state (None | str | Unset):
-        postal_code (None | str | Unset):
-        country (None | str | Unset):
+        line1 (None | str | Unset): Street and number, up to 200 characters.
+        line2 (None | str | Unset): Apartment, floor, building, up to 200 characters.
+        city (None | str | Unset): Up to 120 characters.
+        state (None | str | Unset): State, province or region, up to 120 characters.
+        postal_code (None | str | Unset): Up to 20 characters.
+        country (None | str | Unset): ISO 3166-1 alpha-2, upper case (`DE`).
     """
 
     line1: None | str | Unset = UNSET

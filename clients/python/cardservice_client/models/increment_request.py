@@ -13,10 +13,10 @@ T = TypeVar("T", bound="IncrementRequest")
 class IncrementRequest:
     """
     Example:
-        {'amount': 12.5}
+        {'amount': 5}
 
     Attributes:
-        amount (Decimal):
+        amount (Decimal): How much to add to the hold (a JSON number, at most 2 decimals, > 0).
     """
 
     amount: Decimal

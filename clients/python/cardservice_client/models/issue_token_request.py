@@ -14,11 +14,13 @@ T = TypeVar("T", bound="IssueTokenRequest")
 class IssueTokenRequest:
     """
     Example:
-        {'name': 'Ada Lovelace', 'expires_in_days': 1}
+        {'name': 'reporting script', 'expires_in_days': 90}
 
     Attributes:
-        name (None | str | Unset):
-        expires_in_days (int | None | Unset):
+        name (None | str | Unset): A label for the token (which app or script holds it).
+        expires_in_days (int | None | Unset): Days until the token expires, 1..3650; left out, it does not expire
+            (revoke it with
+            `cardservice tokens revoke`).
     """
 
     name: None | str | Unset = UNSET

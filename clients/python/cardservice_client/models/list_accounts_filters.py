@@ -17,10 +17,10 @@ T = TypeVar("T", bound="ListAccountsFilters")
 class ListAccountsFilters:
     """
     Attributes:
-        status (ListAccountsFiltersStatus | Unset):
-        type (ListAccountsFiltersType | Unset):
-        currency (str | Unset):
-        search (str | Unset):
+        status (ListAccountsFiltersStatus | Unset): Only accounts in this status
+        type (ListAccountsFiltersType | Unset): Only accounts of this type
+        currency (str | Unset): Only accounts in this currency (ISO 4217, upper case, e.g. `USD`)
+        search (str | Unset): Part of the account's name, any case
     """
 
     status: ListAccountsFiltersStatus | Unset = UNSET

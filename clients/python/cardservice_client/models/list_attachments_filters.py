@@ -16,7 +16,7 @@ T = TypeVar("T", bound="ListAttachmentsFilters")
 class ListAttachmentsFilters:
     """
     Attributes:
-        type (ListAttachmentsFiltersType | Unset):
+        type (ListAttachmentsFiltersType | Unset): Only attachments of this type
     """
 
     type: ListAttachmentsFiltersType | Unset = UNSET

@@ -16,10 +16,10 @@ T = TypeVar("T", bound="ListCardsFilters")
 class ListCardsFilters:
     """
     Attributes:
-        status (ListCardsFiltersStatus | Unset):
-        account_uuid (str | Unset | UUID):
-        is_favorite (bool | Unset):
-        search (str | Unset):
+        status (ListCardsFiltersStatus | Unset): Only cards in this status
+        account_uuid (str | Unset | UUID): Only this account's cards
+        is_favorite (bool | Unset): `true`: only favorites; `false`: only the others
+        search (str | Unset): Part of the last four digits, the mask or the description
     """
 
     status: ListCardsFiltersStatus | Unset = UNSET

@@ -16,8 +16,8 @@ T = TypeVar("T", bound="ListDisputesFilters")
 class ListDisputesFilters:
     """
     Attributes:
-        status (ListDisputesFiltersStatus | Unset):
-        transaction_uuid (str | Unset | UUID):
+        status (ListDisputesFiltersStatus | Unset): Only disputes in this status
+        transaction_uuid (str | Unset | UUID): Only disputes of this transaction
     """
 
     status: ListDisputesFiltersStatus | Unset = UNSET

@@ -16,7 +16,7 @@ T = TypeVar("T", bound="ListEventsFilters")
 class ListEventsFilters:
     """
     Attributes:
-        type (ListEventsFiltersType | Unset):
+        type (ListEventsFiltersType | Unset): Only events of this type
     """
 
     type: ListEventsFiltersType | Unset = UNSET

@@ -15,8 +15,8 @@ T = TypeVar("T", bound="ListUsersFilters")
 class ListUsersFilters:
     """
     Attributes:
-        email (str | Unset):
-        status (ListUsersFiltersStatus | Unset):
+        email (str | Unset): The user with this email (case and surrounding spaces ignored)
+        status (ListUsersFiltersStatus | Unset): Only users in this status
     """
 
     email: str | Unset = UNSET

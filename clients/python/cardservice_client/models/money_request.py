@@ -16,12 +16,13 @@ class MoneyRequest:
     """A credit or a debit: idempotent by `external_id`.
 
     Example:
-        {'amount': 12.5, 'external_id': 'order-1001', 'description': 'Team travel'}
+        {'amount': 250, 'external_id': 'wire-2026-03-19-0042', 'description': 'Wire transfer from Ada Lovelace'}
 
     Attributes:
-        amount (Decimal):
-        external_id (str):
-        description (None | str | Unset):
+        amount (Decimal): How much, in the account's currency (a JSON number, at most 2 decimals, > 0).
+        external_id (str): Your reference for this movement (a bank transfer's id), the idempotency key: the same
+            body again returns the same transaction; another body → 409.
+        description (None | str | Unset): Shown on the transaction and the statement.
     """
 
     amount: Decimal

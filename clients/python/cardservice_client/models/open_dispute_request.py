@@ -17,14 +17,17 @@ T = TypeVar("T", bound="OpenDisputeRequest")
 class OpenDisputeRequest:
     """
     Example:
-        {'transaction_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'reason': 'fraudulent', 'explanation': 'example',
-            'evidence_attachment_uuids': ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'amount': 12.5}
+        {'transaction_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'reason': 'not_received', 'explanation': 'Ordered
+            on 3 March; nothing arrived.'}
 
     Attributes:
-        transaction_uuid (str | UUID):
-        reason (OpenDisputeRequestReason):
-        explanation (None | str | Unset):
-        evidence_attachment_uuids (list[str | UUID] | None | Unset):
+        transaction_uuid (str | UUID): A completed `card_purchase` of the caller, captured within the last 120 days.
+        reason (OpenDisputeRequestReason): Why: `fraudulent`, `not_received`, `duplicate`, `canceled`,
+            `not_as_described` or
+            `other`.
+        explanation (None | str | Unset): What happened, in the cardholder's words, 1..2000 characters.
+        evidence_attachment_uuids (list[str | UUID] | None | Unset): Uuids of the caller's attachments (`POST
+            /attachment`) that support the dispute.
         amount (Decimal | None | Unset): default: the captured amount less refunds and credits
     """
 

@@ -15,10 +15,12 @@ T = TypeVar("T", bound="RefundRequest")
 class RefundRequest:
     """
     Example:
-        {'amount': 12.5}
+        {'amount': 5}
 
     Attributes:
-        amount (Decimal | None | Unset):
+        amount (Decimal | None | Unset): How much to refund (a JSON number, at most 2 decimals, > 0), at most what was
+            captured
+            less earlier refunds; default: all of that.
     """
 
     amount: Decimal | None | Unset = UNSET

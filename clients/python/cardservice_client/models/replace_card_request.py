@@ -15,10 +15,12 @@ class ReplaceCardRequest:
     """POST /card/{cardUuid}/replace (API.md §15).
 
     Example:
-        {'reason': 'lost'}
+        {'reason': 'damaged'}
 
     Attributes:
-        reason (ReplaceCardRequestReason):
+        reason (ReplaceCardRequestReason): Why: `lost` or `stolen` (the old card then declines `41`/`43` on the
+            network), `damaged`
+            or `expiring`. Recorded as the old card's `closed_reason`.
     """
 
     reason: ReplaceCardRequestReason

@@ -15,11 +15,12 @@ T = TypeVar("T", bound="ReplayRequest")
 class ReplayRequest:
     """
     Example:
-        {'since': '2026-03-19T10:15:00Z', 'until': '2026-03-19T10:15:00Z'}
+        {'since': '2026-03-19T00:00:00Z', 'until': '2026-03-20T00:00:00Z'}
 
     Attributes:
-        since (datetime.datetime):
-        until (datetime.datetime | None | Unset):
+        since (datetime.datetime): The window's start: events created at or after this instant (ISO 8601 with an offset,
+            e.g. `2026-03-19T10:15:00Z`).
+        until (datetime.datetime | None | Unset): The window's end, exclusive (ISO 8601 with an offset); default: now.
     """
 
     since: datetime.datetime

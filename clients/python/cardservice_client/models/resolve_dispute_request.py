@@ -17,7 +17,8 @@ class ResolveDisputeRequest:
         {'outcome': 'won'}
 
     Attributes:
-        outcome (ResolveDisputeRequestOutcome):
+        outcome (ResolveDisputeRequestOutcome): `won`: the disputed amount is credited back to the card; `lost`: nothing
+            moves.
     """
 
     outcome: ResolveDisputeRequestOutcome

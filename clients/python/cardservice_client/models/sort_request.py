@@ -16,7 +16,7 @@ class SortRequest:
         {'card_uuids': ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30']}
 
     Attributes:
-        card_uuids (list[str | UUID]):
+        card_uuids (list[str | UUID]): 1..500 distinct uuids of the caller's cards, in the order they should come first.
     """
 
     card_uuids: list[str | UUID]

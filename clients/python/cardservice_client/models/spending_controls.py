@@ -17,19 +17,31 @@ class SpendingControls:
     and countries allowed (`null` = any) and blocked.
 
         Example:
-            {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags':
-                ['bank-transfer'], 'blocked_tags': ['bank-transfer'], 'allowed_countries': ['DE'], 'blocked_countries': ['DE']}
+            {'per_authorization': 250, 'monthly': 2000, 'blocked_tags': ['uber']}
 
         Attributes:
-            per_authorization (Decimal | None | Unset):
-            daily (Decimal | None | Unset):
-            weekly (Decimal | None | Unset):
-            monthly (Decimal | None | Unset):
-            lifetime (Decimal | None | Unset):
-            allowed_tags (list[str] | None | Unset):
-            blocked_tags (list[str] | Unset):
-            allowed_countries (list[str] | None | Unset):
-            blocked_countries (list[str] | Unset):
+            per_authorization (Decimal | None | Unset): The most one authorization may take, in the card's currency (a JSON
+                number, at most 2
+                decimals, > 0); `null`: no limit. Over it → declined `limit_exceeded`.
+            daily (Decimal | None | Unset): The most the card may spend in a UTC day (approved authorizations less reversals
+                and
+                refunds); `null`: no limit.
+            weekly (Decimal | None | Unset): The most the card may spend in an ISO week (Monday 00:00 UTC on); `null`: no
+                limit.
+            monthly (Decimal | None | Unset): The most the card may spend in a calendar month (UTC); `null`: no limit.
+            lifetime (Decimal | None | Unset): The most the card may ever spend; `null`: no limit.
+            allowed_tags (list[str] | None | Unset): Only merchants with these tags (slugs of `/dictionary/transaction-
+                tags/search`), up to
+                200; `null`: any. Another tag → declined `merchant_blocked`.
+            blocked_tags (list[str] | Unset): Merchants with these tags are declined `merchant_blocked` (slugs, up to 200;
+                default
+                none).
+            allowed_countries (list[str] | None | Unset): Only merchants in these countries (ISO 3166-1 alpha-2, upper
+                case), up to 250; `null`:
+                any.
+            blocked_countries (list[str] | Unset): Merchants in these countries (ISO 3166-1 alpha-2) are declined
+                `merchant_blocked`
+                (default none).
     """
 
     per_authorization: Decimal | None | Unset = UNSET

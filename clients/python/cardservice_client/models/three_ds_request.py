@@ -14,14 +14,14 @@ T = TypeVar("T", bound="ThreeDsRequest")
 class ThreeDsRequest:
     """
     Example:
-        {'card_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'merchant_name': 'example', 'amount': 12.5, 'currency':
-            'EUR'}
+        {'card_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'merchant_name': 'Booking.com', 'amount': 189, 'currency':
+            'USD'}
 
     Attributes:
-        card_uuid (str | UUID):
-        merchant_name (str):
-        amount (Decimal):
-        currency (str):
+        card_uuid (str | UUID): One of the caller's cards.
+        merchant_name (str): The merchant the code is for, 1..120 characters.
+        amount (Decimal): The purchase amount the code confirms (a JSON number, at most 2 decimals, > 0).
+        currency (str): The purchase currency, ISO 4217.
     """
 
     card_uuid: str | UUID

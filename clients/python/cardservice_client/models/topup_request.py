@@ -14,14 +14,16 @@ T = TypeVar("T", bound="TopupRequest")
 class TopupRequest:
     """
     Example:
-        {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'method': 'bank-transfer', 'currency': 'EUR', 'amount':
-            12.5}
+        {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'method': 'bank-transfer', 'currency': 'USD', 'amount':
+            500}
 
     Attributes:
-        account_uuid (str | UUID):
-        method (str):
-        currency (str):
-        amount (Decimal):
+        account_uuid (str | UUID): The caller's account to credit.
+        method (str): A payment method slug (`bank-transfer`, `crypto`, `card`).
+        currency (str): What the payer sends: a `code` of `GET /payment/currencies/{slug}` for that method
+            (`USD`, `USDT`).
+        amount (Decimal): How much the payer sends, in `currency` (a JSON number, at most 2 decimals), within the
+            method's `min_amount`..`max_amount`.
     """
 
     account_uuid: str | UUID

@@ -82,6 +82,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -104,8 +109,12 @@ def sync_detailed(
 ) -> Response[EnvelopeAccountRecord | ErrorBody]:
     """Read one account
 
+     One account: balance in its currency, status, number of cards and `card_info` (its first
+    card, in the caller's card order, that is not closed). A team owner may read a member's
+    account; anyone else's answers 404.
+
     Args:
-        user_account_uuid (str | UUID):
+        user_account_uuid (str | UUID): The account's uuid (`GET /accounts`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -149,8 +158,12 @@ def sync(
 ) -> EnvelopeAccountRecord | ErrorBody | None:
     """Read one account
 
+     One account: balance in its currency, status, number of cards and `card_info` (its first
+    card, in the caller's card order, that is not closed). A team owner may read a member's
+    account; anyone else's answers 404.
+
     Args:
-        user_account_uuid (str | UUID):
+        user_account_uuid (str | UUID): The account's uuid (`GET /accounts`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -186,8 +199,12 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeAccountRecord | ErrorBody]:
     """Read one account
 
+     One account: balance in its currency, status, number of cards and `card_info` (its first
+    card, in the caller's card order, that is not closed). A team owner may read a member's
+    account; anyone else's answers 404.
+
     Args:
-        user_account_uuid (str | UUID):
+        user_account_uuid (str | UUID): The account's uuid (`GET /accounts`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -229,8 +246,12 @@ async def asyncio(
 ) -> EnvelopeAccountRecord | ErrorBody | None:
     """Read one account
 
+     One account: balance in its currency, status, number of cards and `card_info` (its first
+    card, in the caller's card order, that is not closed). A team owner may read a member's
+    account; anyone else's answers 404.
+
     Args:
-        user_account_uuid (str | UUID):
+        user_account_uuid (str | UUID): The account's uuid (`GET /accounts`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

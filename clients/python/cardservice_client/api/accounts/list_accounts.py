@@ -97,6 +97,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> ErrorBo
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -123,9 +128,14 @@ def sync_detailed(
 ) -> Response[ErrorBody | PagedEnvelopeAccountsPage]:
     """List the caller's accounts and, for a team owner, the team's
 
+     The caller's accounts in `data.items` (paginated, oldest first, `meta` as usual) and,
+    for a team owner, the team members' accounts in `data.related_team_accounts` (read-only, at
+    most 500, unpaginated). Both honour the same filters.
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
         filters (ListAccountsFilters | Unset):
 
     Raises:
@@ -178,9 +188,14 @@ def sync(
 ) -> ErrorBody | PagedEnvelopeAccountsPage | None:
     """List the caller's accounts and, for a team owner, the team's
 
+     The caller's accounts in `data.items` (paginated, oldest first, `meta` as usual) and,
+    for a team owner, the team members' accounts in `data.related_team_accounts` (read-only, at
+    most 500, unpaginated). Both honour the same filters.
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
         filters (ListAccountsFilters | Unset):
 
     Raises:
@@ -221,9 +236,14 @@ async def asyncio_detailed(
 ) -> Response[ErrorBody | PagedEnvelopeAccountsPage]:
     """List the caller's accounts and, for a team owner, the team's
 
+     The caller's accounts in `data.items` (paginated, oldest first, `meta` as usual) and,
+    for a team owner, the team members' accounts in `data.related_team_accounts` (read-only, at
+    most 500, unpaginated). Both honour the same filters.
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
         filters (ListAccountsFilters | Unset):
 
     Raises:
@@ -274,9 +294,14 @@ async def asyncio(
 ) -> ErrorBody | PagedEnvelopeAccountsPage | None:
     """List the caller's accounts and, for a team owner, the team's
 
+     The caller's accounts in `data.items` (paginated, oldest first, `meta` as usual) and,
+    for a team owner, the team members' accounts in `data.related_team_accounts` (read-only, at
+    most 500, unpaginated). Both honour the same filters.
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
         filters (ListAccountsFilters | Unset):
 
     Raises:

@@ -82,6 +82,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Any | E
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -105,9 +110,14 @@ def sync_detailed(
 ) -> Response[Any | ErrorBody]:
     """An account's statement for a UTC month: opening, lines, closing
 
+     An account's statement for one UTC month: opening balance, every movement as a line
+    (date, description, transaction uuid, positive amount, `credit`/`debit`, running balance),
+    closing balance. Opening plus the lines equals closing, to the cent. A month not written
+    `YYYY-MM` → 404.
+
     Args:
-        user_account_uuid (str | UUID):
-        month (str): a UTC month, YYYY-MM
+        user_account_uuid (str | UUID): The account's uuid (`GET /accounts`)
+        month (str): The statement's UTC month, `YYYY-MM` (e.g. `2026-03`); anything else → 404
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -155,9 +165,14 @@ def sync(
 ) -> Any | ErrorBody | None:
     """An account's statement for a UTC month: opening, lines, closing
 
+     An account's statement for one UTC month: opening balance, every movement as a line
+    (date, description, transaction uuid, positive amount, `credit`/`debit`, running balance),
+    closing balance. Opening plus the lines equals closing, to the cent. A month not written
+    `YYYY-MM` → 404.
+
     Args:
-        user_account_uuid (str | UUID):
-        month (str): a UTC month, YYYY-MM
+        user_account_uuid (str | UUID): The account's uuid (`GET /accounts`)
+        month (str): The statement's UTC month, `YYYY-MM` (e.g. `2026-03`); anything else → 404
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -193,9 +208,14 @@ async def asyncio_detailed(
 ) -> Response[Any | ErrorBody]:
     """An account's statement for a UTC month: opening, lines, closing
 
+     An account's statement for one UTC month: opening balance, every movement as a line
+    (date, description, transaction uuid, positive amount, `credit`/`debit`, running balance),
+    closing balance. Opening plus the lines equals closing, to the cent. A month not written
+    `YYYY-MM` → 404.
+
     Args:
-        user_account_uuid (str | UUID):
-        month (str): a UTC month, YYYY-MM
+        user_account_uuid (str | UUID): The account's uuid (`GET /accounts`)
+        month (str): The statement's UTC month, `YYYY-MM` (e.g. `2026-03`); anything else → 404
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -241,9 +261,14 @@ async def asyncio(
 ) -> Any | ErrorBody | None:
     """An account's statement for a UTC month: opening, lines, closing
 
+     An account's statement for one UTC month: opening balance, every movement as a line
+    (date, description, transaction uuid, positive amount, `credit`/`debit`, running balance),
+    closing balance. Opening plus the lines equals closing, to the cent. A month not written
+    `YYYY-MM` → 404.
+
     Args:
-        user_account_uuid (str | UUID):
-        month (str): a UTC month, YYYY-MM
+        user_account_uuid (str | UUID): The account's uuid (`GET /accounts`)
+        month (str): The statement's UTC month, `YYYY-MM` (e.g. `2026-03`); anything else → 404
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

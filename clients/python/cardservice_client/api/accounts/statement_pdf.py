@@ -78,6 +78,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> ErrorBo
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -101,9 +106,12 @@ def sync_detailed(
 ) -> Response[ErrorBody]:
     """An account's statement for a UTC month, as a printable PDF
 
+     The same statement as the JSON one, as a printable PDF (holder, account, period, opening
+    and closing balance, every line, page numbers). `Content-Disposition: attachment`.
+
     Args:
-        user_account_uuid (str | UUID):
-        month (str): a UTC month, YYYY-MM
+        user_account_uuid (str | UUID): The account's uuid (`GET /accounts`)
+        month (str): The statement's UTC month, `YYYY-MM` (e.g. `2026-03`); anything else → 404
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -151,9 +159,12 @@ def sync(
 ) -> ErrorBody | None:
     """An account's statement for a UTC month, as a printable PDF
 
+     The same statement as the JSON one, as a printable PDF (holder, account, period, opening
+    and closing balance, every line, page numbers). `Content-Disposition: attachment`.
+
     Args:
-        user_account_uuid (str | UUID):
-        month (str): a UTC month, YYYY-MM
+        user_account_uuid (str | UUID): The account's uuid (`GET /accounts`)
+        month (str): The statement's UTC month, `YYYY-MM` (e.g. `2026-03`); anything else → 404
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -189,9 +200,12 @@ async def asyncio_detailed(
 ) -> Response[ErrorBody]:
     """An account's statement for a UTC month, as a printable PDF
 
+     The same statement as the JSON one, as a printable PDF (holder, account, period, opening
+    and closing balance, every line, page numbers). `Content-Disposition: attachment`.
+
     Args:
-        user_account_uuid (str | UUID):
-        month (str): a UTC month, YYYY-MM
+        user_account_uuid (str | UUID): The account's uuid (`GET /accounts`)
+        month (str): The statement's UTC month, `YYYY-MM` (e.g. `2026-03`); anything else → 404
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -237,9 +251,12 @@ async def asyncio(
 ) -> ErrorBody | None:
     """An account's statement for a UTC month, as a printable PDF
 
+     The same statement as the JSON one, as a printable PDF (holder, account, period, opening
+    and closing balance, every line, page numbers). `Content-Disposition: attachment`.
+
     Args:
-        user_account_uuid (str | UUID):
-        month (str): a UTC month, YYYY-MM
+        user_account_uuid (str | UUID): The account's uuid (`GET /accounts`)
+        month (str): The statement's UTC month, `YYYY-MM` (e.g. `2026-03`); anything else → 404
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -76,6 +76,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> ErrorBo
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -102,7 +107,8 @@ def sync_detailed(
     from the API's origin, where a `?_code=` link could make it run as a page.
 
     Args:
-        attachment_uuid (str | UUID):
+        attachment_uuid (str | UUID): The attachment's uuid (`GET /attachments`, or `POST
+            /attachment`'s)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -150,7 +156,8 @@ def sync(
     from the API's origin, where a `?_code=` link could make it run as a page.
 
     Args:
-        attachment_uuid (str | UUID):
+        attachment_uuid (str | UUID): The attachment's uuid (`GET /attachments`, or `POST
+            /attachment`'s)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -188,7 +195,8 @@ async def asyncio_detailed(
     from the API's origin, where a `?_code=` link could make it run as a page.
 
     Args:
-        attachment_uuid (str | UUID):
+        attachment_uuid (str | UUID): The attachment's uuid (`GET /attachments`, or `POST
+            /attachment`'s)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -234,7 +242,8 @@ async def asyncio(
     from the API's origin, where a `?_code=` link could make it run as a page.
 
     Args:
-        attachment_uuid (str | UUID):
+        attachment_uuid (str | UUID): The attachment's uuid (`GET /attachments`, or `POST
+            /attachment`'s)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -99,6 +99,11 @@ def _parse_response(
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -125,9 +130,13 @@ def sync_detailed(
 ) -> Response[ErrorBody | PagedEnvelopeListAttachmentRecord]:
     """The caller's own attachments, newest first
 
+     The caller's own attachments, newest first, paginated (metadata only; download each by
+    its uuid).
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
         filters (ListAttachmentsFilters | Unset):
 
     Raises:
@@ -180,9 +189,13 @@ def sync(
 ) -> ErrorBody | PagedEnvelopeListAttachmentRecord | None:
     """The caller's own attachments, newest first
 
+     The caller's own attachments, newest first, paginated (metadata only; download each by
+    its uuid).
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
         filters (ListAttachmentsFilters | Unset):
 
     Raises:
@@ -223,9 +236,13 @@ async def asyncio_detailed(
 ) -> Response[ErrorBody | PagedEnvelopeListAttachmentRecord]:
     """The caller's own attachments, newest first
 
+     The caller's own attachments, newest first, paginated (metadata only; download each by
+    its uuid).
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
         filters (ListAttachmentsFilters | Unset):
 
     Raises:
@@ -276,9 +293,13 @@ async def asyncio(
 ) -> ErrorBody | PagedEnvelopeListAttachmentRecord | None:
     """The caller's own attachments, newest first
 
+     The caller's own attachments, newest first, paginated (metadata only; download each by
+    its uuid).
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
         filters (ListAttachmentsFilters | Unset):
 
     Raises:

@@ -86,6 +86,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -107,6 +112,11 @@ def sync_detailed(
     body: AttachmentUpload,
 ) -> Response[EnvelopeAttachmentRecord | ErrorBody]:
     """Upload an attachment (base64)
+
+     Store a receipt, invoice, document or photo (base64, 1 byte .. 10 MiB decoded by
+    default; JPEG, PNG, WebP or PDF by content, else 422 `unsupported_file_type`). Answers 201
+    with its uuid, type, detected MIME type, size and SHA-256; use the uuid as dispute
+    evidence.
 
     Args:
         body (AttachmentUpload):  Example: {'type': 'receipt', 'file': 'iVBORw0KGgoAAAANSUhEUgAAAA
@@ -154,6 +164,11 @@ def sync(
 ) -> EnvelopeAttachmentRecord | ErrorBody | None:
     """Upload an attachment (base64)
 
+     Store a receipt, invoice, document or photo (base64, 1 byte .. 10 MiB decoded by
+    default; JPEG, PNG, WebP or PDF by content, else 422 `unsupported_file_type`). Answers 201
+    with its uuid, type, detected MIME type, size and SHA-256; use the uuid as dispute
+    evidence.
+
     Args:
         body (AttachmentUpload):  Example: {'type': 'receipt', 'file': 'iVBORw0KGgoAAAANSUhEUgAAAA
             EAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='}.
@@ -191,6 +206,11 @@ async def asyncio_detailed(
     body: AttachmentUpload,
 ) -> Response[EnvelopeAttachmentRecord | ErrorBody]:
     """Upload an attachment (base64)
+
+     Store a receipt, invoice, document or photo (base64, 1 byte .. 10 MiB decoded by
+    default; JPEG, PNG, WebP or PDF by content, else 422 `unsupported_file_type`). Answers 201
+    with its uuid, type, detected MIME type, size and SHA-256; use the uuid as dispute
+    evidence.
 
     Args:
         body (AttachmentUpload):  Example: {'type': 'receipt', 'file': 'iVBORw0KGgoAAAANSUhEUgAAAA
@@ -235,6 +255,11 @@ async def asyncio(
     body: AttachmentUpload,
 ) -> EnvelopeAttachmentRecord | ErrorBody | None:
     """Upload an attachment (base64)
+
+     Store a receipt, invoice, document or photo (base64, 1 byte .. 10 MiB decoded by
+    default; JPEG, PNG, WebP or PDF by content, else 422 `unsupported_file_type`). Answers 201
+    with its uuid, type, detected MIME type, size and SHA-256; use the uuid as dispute
+    evidence.
 
     Args:
         body (AttachmentUpload):  Example: {'type': 'receipt', 'file': 'iVBORw0KGgoAAAANSUhEUgAAAA

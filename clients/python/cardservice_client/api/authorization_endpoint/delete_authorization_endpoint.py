@@ -76,6 +76,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Done | 
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -96,6 +101,9 @@ def sync_detailed(
     client: AuthenticatedClient[Any],
 ) -> Response[Done | ErrorBody]:
     """Stop asking an endpoint: the rules alone decide
+
+     Stop asking the decision endpoint: from now on the rules alone decide the caller's
+    authorizations.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -134,6 +142,9 @@ def sync(
 ) -> Done | ErrorBody | None:
     """Stop asking an endpoint: the rules alone decide
 
+     Stop asking the decision endpoint: from now on the rules alone decide the caller's
+    authorizations.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -163,6 +174,9 @@ async def asyncio_detailed(
     client: AuthenticatedClient[Any],
 ) -> Response[Done | ErrorBody]:
     """Stop asking an endpoint: the rules alone decide
+
+     Stop asking the decision endpoint: from now on the rules alone decide the caller's
+    authorizations.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -198,6 +212,9 @@ async def asyncio(
     client: AuthenticatedClient[Any],
 ) -> Done | ErrorBody | None:
     """Stop asking an endpoint: the rules alone decide
+
+     Stop asking the decision endpoint: from now on the rules alone decide the caller's
+    authorizations.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

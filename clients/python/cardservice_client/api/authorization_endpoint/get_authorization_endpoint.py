@@ -78,6 +78,11 @@ def _parse_response(
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -100,6 +105,10 @@ def sync_detailed(
     client: AuthenticatedClient[Any],
 ) -> Response[EnvelopeAuthorizationEndpointRecord | ErrorBody]:
     """The caller's decision endpoint, its stand-in and recent failures
+
+     The caller's decision endpoint (URL, timeout, `on_timeout`), whether it is in stand-in
+    (`stand_in_until`: skipped after 5 consecutive failures, for 60 s) and its recent failures.
+    404 when none is set.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -138,6 +147,10 @@ def sync(
 ) -> EnvelopeAuthorizationEndpointRecord | ErrorBody | None:
     """The caller's decision endpoint, its stand-in and recent failures
 
+     The caller's decision endpoint (URL, timeout, `on_timeout`), whether it is in stand-in
+    (`stand_in_until`: skipped after 5 consecutive failures, for 60 s) and its recent failures.
+    404 when none is set.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -169,6 +182,10 @@ async def asyncio_detailed(
     client: AuthenticatedClient[Any],
 ) -> Response[EnvelopeAuthorizationEndpointRecord | ErrorBody]:
     """The caller's decision endpoint, its stand-in and recent failures
+
+     The caller's decision endpoint (URL, timeout, `on_timeout`), whether it is in stand-in
+    (`stand_in_until`: skipped after 5 consecutive failures, for 60 s) and its recent failures.
+    404 when none is set.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -204,6 +221,10 @@ async def asyncio(
     client: AuthenticatedClient[Any],
 ) -> EnvelopeAuthorizationEndpointRecord | ErrorBody | None:
     """The caller's decision endpoint, its stand-in and recent failures
+
+     The caller's decision endpoint (URL, timeout, `on_timeout`), whether it is in stand-in
+    (`stand_in_until`: skipped after 5 consecutive failures, for 60 s) and its recent failures.
+    404 when none is set.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -88,6 +88,11 @@ def _parse_response(
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -112,9 +117,15 @@ def sync_detailed(
 ) -> Response[EnvelopeAuthorizationEndpointRecord | ErrorBody]:
     """Set the endpoint that decides the caller's authorizations (returns its secret)
 
+     Ask this URL to approve or decline each of the caller's authorizations that passes every
+    rule. The request is signed as webhooks are (Standard Webhooks, type
+    `authorization.request`) with the secret returned here; the endpoint answers `{"approved":
+    true|false, "reason"?}` within `timeout_ms`, else `on_timeout` applies. Replaces any
+    endpoint set before.
+
     Args:
         body (AuthorizationEndpointRequest):  Example: {'url':
-            'https://hooks.example.com/cardservice', 'timeout_ms': 100, 'on_timeout': 'approve'}.
+            'https://decisions.example.com/authorize', 'timeout_ms': 1500, 'on_timeout': 'decline'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -158,9 +169,15 @@ def sync(
 ) -> EnvelopeAuthorizationEndpointRecord | ErrorBody | None:
     """Set the endpoint that decides the caller's authorizations (returns its secret)
 
+     Ask this URL to approve or decline each of the caller's authorizations that passes every
+    rule. The request is signed as webhooks are (Standard Webhooks, type
+    `authorization.request`) with the secret returned here; the endpoint answers `{"approved":
+    true|false, "reason"?}` within `timeout_ms`, else `on_timeout` applies. Replaces any
+    endpoint set before.
+
     Args:
         body (AuthorizationEndpointRequest):  Example: {'url':
-            'https://hooks.example.com/cardservice', 'timeout_ms': 100, 'on_timeout': 'approve'}.
+            'https://decisions.example.com/authorize', 'timeout_ms': 1500, 'on_timeout': 'decline'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -196,9 +213,15 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeAuthorizationEndpointRecord | ErrorBody]:
     """Set the endpoint that decides the caller's authorizations (returns its secret)
 
+     Ask this URL to approve or decline each of the caller's authorizations that passes every
+    rule. The request is signed as webhooks are (Standard Webhooks, type
+    `authorization.request`) with the secret returned here; the endpoint answers `{"approved":
+    true|false, "reason"?}` within `timeout_ms`, else `on_timeout` applies. Replaces any
+    endpoint set before.
+
     Args:
         body (AuthorizationEndpointRequest):  Example: {'url':
-            'https://hooks.example.com/cardservice', 'timeout_ms': 100, 'on_timeout': 'approve'}.
+            'https://decisions.example.com/authorize', 'timeout_ms': 1500, 'on_timeout': 'decline'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -240,9 +263,15 @@ async def asyncio(
 ) -> EnvelopeAuthorizationEndpointRecord | ErrorBody | None:
     """Set the endpoint that decides the caller's authorizations (returns its secret)
 
+     Ask this URL to approve or decline each of the caller's authorizations that passes every
+    rule. The request is signed as webhooks are (Standard Webhooks, type
+    `authorization.request`) with the secret returned here; the endpoint answers `{"approved":
+    true|false, "reason"?}` within `timeout_ms`, else `on_timeout` applies. Replaces any
+    endpoint set before.
+
     Args:
         body (AuthorizationEndpointRequest):  Example: {'url':
-            'https://hooks.example.com/cardservice', 'timeout_ms': 100, 'on_timeout': 'approve'}.
+            'https://decisions.example.com/authorize', 'timeout_ms': 1500, 'on_timeout': 'decline'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -86,6 +86,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -108,11 +113,19 @@ def sync_detailed(
 ) -> Response[EnvelopeBuyCardsResult | ErrorBody]:
     """Buy cards for an account
 
+     Buy 1..100 virtual cards on one account from one BIN, all or nothing. The account pays
+    `cards_count × (card_issue fee + start_balance + start_balance × card_topup percent)` in
+    one ledger entry; each card starts with `start_balance`. Refusals (422):
+    `account_inactive`, `insufficient_funds`, `bin_unavailable`, `bin_not_allowed`,
+    `currency_mismatch`; another user's account or an unknown BIN → 404. With `external_id`, a
+    repeat of the same body returns the first answer again (`Idempotent-Replayed: true`) and
+    buys nothing; another body with that `external_id` → 409.
+
     Args:
         body (BuyCardsRequest):  Example: {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'bin_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'start_balance': 12.5, 'description':
-            'Team travel', 'external_id': 'order-1001', 'cards_count': 1, 'auto_replenish_amount':
-            12.5, 'auto_replenish_min_balance': 12.5, 'card_type': 'multi_use'}.
+            'bin_uuid': '4f1c2a9e-6b1d-4c3e-9a57-0b7d2e51a001', 'cards_count': 2, 'start_balance': 25,
+            'description': 'Team travel', 'external_id': 'order-1001', 'auto_replenish_amount': 50,
+            'auto_replenish_min_balance': 10}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -156,11 +169,19 @@ def sync(
 ) -> EnvelopeBuyCardsResult | ErrorBody | None:
     """Buy cards for an account
 
+     Buy 1..100 virtual cards on one account from one BIN, all or nothing. The account pays
+    `cards_count × (card_issue fee + start_balance + start_balance × card_topup percent)` in
+    one ledger entry; each card starts with `start_balance`. Refusals (422):
+    `account_inactive`, `insufficient_funds`, `bin_unavailable`, `bin_not_allowed`,
+    `currency_mismatch`; another user's account or an unknown BIN → 404. With `external_id`, a
+    repeat of the same body returns the first answer again (`Idempotent-Replayed: true`) and
+    buys nothing; another body with that `external_id` → 409.
+
     Args:
         body (BuyCardsRequest):  Example: {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'bin_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'start_balance': 12.5, 'description':
-            'Team travel', 'external_id': 'order-1001', 'cards_count': 1, 'auto_replenish_amount':
-            12.5, 'auto_replenish_min_balance': 12.5, 'card_type': 'multi_use'}.
+            'bin_uuid': '4f1c2a9e-6b1d-4c3e-9a57-0b7d2e51a001', 'cards_count': 2, 'start_balance': 25,
+            'description': 'Team travel', 'external_id': 'order-1001', 'auto_replenish_amount': 50,
+            'auto_replenish_min_balance': 10}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -196,11 +217,19 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeBuyCardsResult | ErrorBody]:
     """Buy cards for an account
 
+     Buy 1..100 virtual cards on one account from one BIN, all or nothing. The account pays
+    `cards_count × (card_issue fee + start_balance + start_balance × card_topup percent)` in
+    one ledger entry; each card starts with `start_balance`. Refusals (422):
+    `account_inactive`, `insufficient_funds`, `bin_unavailable`, `bin_not_allowed`,
+    `currency_mismatch`; another user's account or an unknown BIN → 404. With `external_id`, a
+    repeat of the same body returns the first answer again (`Idempotent-Replayed: true`) and
+    buys nothing; another body with that `external_id` → 409.
+
     Args:
         body (BuyCardsRequest):  Example: {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'bin_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'start_balance': 12.5, 'description':
-            'Team travel', 'external_id': 'order-1001', 'cards_count': 1, 'auto_replenish_amount':
-            12.5, 'auto_replenish_min_balance': 12.5, 'card_type': 'multi_use'}.
+            'bin_uuid': '4f1c2a9e-6b1d-4c3e-9a57-0b7d2e51a001', 'cards_count': 2, 'start_balance': 25,
+            'description': 'Team travel', 'external_id': 'order-1001', 'auto_replenish_amount': 50,
+            'auto_replenish_min_balance': 10}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -242,11 +271,19 @@ async def asyncio(
 ) -> EnvelopeBuyCardsResult | ErrorBody | None:
     """Buy cards for an account
 
+     Buy 1..100 virtual cards on one account from one BIN, all or nothing. The account pays
+    `cards_count × (card_issue fee + start_balance + start_balance × card_topup percent)` in
+    one ledger entry; each card starts with `start_balance`. Refusals (422):
+    `account_inactive`, `insufficient_funds`, `bin_unavailable`, `bin_not_allowed`,
+    `currency_mismatch`; another user's account or an unknown BIN → 404. With `external_id`, a
+    repeat of the same body returns the first answer again (`Idempotent-Replayed: true`) and
+    buys nothing; another body with that `external_id` → 409.
+
     Args:
         body (BuyCardsRequest):  Example: {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'bin_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'start_balance': 12.5, 'description':
-            'Team travel', 'external_id': 'order-1001', 'cards_count': 1, 'auto_replenish_amount':
-            12.5, 'auto_replenish_min_balance': 12.5, 'card_type': 'multi_use'}.
+            'bin_uuid': '4f1c2a9e-6b1d-4c3e-9a57-0b7d2e51a001', 'cards_count': 2, 'start_balance': 25,
+            'description': 'Team travel', 'external_id': 'order-1001', 'auto_replenish_amount': 50,
+            'auto_replenish_min_balance': 10}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

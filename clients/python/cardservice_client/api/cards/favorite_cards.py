@@ -86,6 +86,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Done | 
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -107,6 +112,9 @@ def sync_detailed(
     body: FavoriteRequest,
 ) -> Response[Done | ErrorBody]:
     """Mark or unmark cards as favorite
+
+     Mark (or, with `is_favorite: false`, unmark) up to 500 cards as favorites, all or
+    nothing: a uuid that is not one of the caller's cards → 404 and nothing changes.
 
     Args:
         body (FavoriteRequest):  Example: {'card_uuids': ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'],
@@ -154,6 +162,9 @@ def sync(
 ) -> Done | ErrorBody | None:
     """Mark or unmark cards as favorite
 
+     Mark (or, with `is_favorite: false`, unmark) up to 500 cards as favorites, all or
+    nothing: a uuid that is not one of the caller's cards → 404 and nothing changes.
+
     Args:
         body (FavoriteRequest):  Example: {'card_uuids': ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'],
             'is_favorite': True}.
@@ -189,6 +200,9 @@ async def asyncio_detailed(
     body: FavoriteRequest,
 ) -> Response[Done | ErrorBody]:
     """Mark or unmark cards as favorite
+
+     Mark (or, with `is_favorite: false`, unmark) up to 500 cards as favorites, all or
+    nothing: a uuid that is not one of the caller's cards → 404 and nothing changes.
 
     Args:
         body (FavoriteRequest):  Example: {'card_uuids': ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'],
@@ -233,6 +247,9 @@ async def asyncio(
     body: FavoriteRequest,
 ) -> Done | ErrorBody | None:
     """Mark or unmark cards as favorite
+
+     Mark (or, with `is_favorite: false`, unmark) up to 500 cards as favorites, all or
+    nothing: a uuid that is not one of the caller's cards → 404 and nothing changes.
 
     Args:
         body (FavoriteRequest):  Example: {'card_uuids': ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'],

@@ -97,6 +97,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> ErrorBo
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -121,9 +126,13 @@ def sync_detailed(
 ) -> Response[ErrorBody | PagedEnvelopeCardList]:
     """List the caller's cards in their order
 
+     The caller's cards in their own order (`POST /card/sort`, then creation), 100 a page by
+    default, up to 500. Card records carry the mask and last four digits, never the number.
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..500 Default: 100.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..500 (default 100) Default: 100.
         filters (ListCardsFilters | Unset):
 
     Raises:
@@ -176,9 +185,13 @@ def sync(
 ) -> ErrorBody | PagedEnvelopeCardList | None:
     """List the caller's cards in their order
 
+     The caller's cards in their own order (`POST /card/sort`, then creation), 100 a page by
+    default, up to 500. Card records carry the mask and last four digits, never the number.
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..500 Default: 100.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..500 (default 100) Default: 100.
         filters (ListCardsFilters | Unset):
 
     Raises:
@@ -219,9 +232,13 @@ async def asyncio_detailed(
 ) -> Response[ErrorBody | PagedEnvelopeCardList]:
     """List the caller's cards in their order
 
+     The caller's cards in their own order (`POST /card/sort`, then creation), 100 a page by
+    default, up to 500. Card records carry the mask and last four digits, never the number.
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..500 Default: 100.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..500 (default 100) Default: 100.
         filters (ListCardsFilters | Unset):
 
     Raises:
@@ -272,9 +289,13 @@ async def asyncio(
 ) -> ErrorBody | PagedEnvelopeCardList | None:
     """List the caller's cards in their order
 
+     The caller's cards in their own order (`POST /card/sort`, then creation), 100 a page by
+    default, up to 500. Card records carry the mask and last four digits, never the number.
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..500 Default: 100.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..500 (default 100) Default: 100.
         filters (ListCardsFilters | Unset):
 
     Raises:

@@ -91,6 +91,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -114,16 +119,19 @@ def sync_detailed(
 ) -> Response[EnvelopeCardRecord | ErrorBody]:
     """Freeze, unfreeze or close a card; change its holder, auto-replenish or controls
 
+     Change any of the fields sent, in one step: `status` (`active`, `frozen`, or `closed`,
+    which is final: pending holds are reversed and the whole balance moves back to the account
+    as a `card_close` transaction), description, holder name and address, auto-replenish,
+    spending controls. Fields left out stay as they are; `null` clears a nullable field. A team
+    member's card → 404. Answers the card as it is now.
+
     Args:
-        card_uuid (str | UUID):
+        card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
+            /card/buy`)
         body (CardChangeRequest): PATCH /card/{cardUuid}: any of these; a field left out is left
-            as it is. Example: {'status': 'active', 'description': 'Team travel', 'holder_name': 'Ada
-            Lovelace', 'holder_address': {'line1': 'Unter den Linden 1', 'line2': 'example', 'city':
-            'Berlin', 'state': 'example', 'postal_code': '10117', 'country': 'DE'}, 'auto_replenish':
-            {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}, 'spending_controls':
-            {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime':
-            12.5, 'allowed_tags': ['bank-transfer'], 'blocked_tags': ['bank-transfer'],
-            'allowed_countries': ['DE'], 'blocked_countries': ['DE']}}.
+            as it is. Example: {'description': 'Ads budget', 'holder_name': 'Ada Lovelace',
+            'spending_controls': {'per_authorization': 250, 'monthly': 2000, 'blocked_tags':
+            ['uber']}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -171,16 +179,19 @@ def sync(
 ) -> EnvelopeCardRecord | ErrorBody | None:
     """Freeze, unfreeze or close a card; change its holder, auto-replenish or controls
 
+     Change any of the fields sent, in one step: `status` (`active`, `frozen`, or `closed`,
+    which is final: pending holds are reversed and the whole balance moves back to the account
+    as a `card_close` transaction), description, holder name and address, auto-replenish,
+    spending controls. Fields left out stay as they are; `null` clears a nullable field. A team
+    member's card → 404. Answers the card as it is now.
+
     Args:
-        card_uuid (str | UUID):
+        card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
+            /card/buy`)
         body (CardChangeRequest): PATCH /card/{cardUuid}: any of these; a field left out is left
-            as it is. Example: {'status': 'active', 'description': 'Team travel', 'holder_name': 'Ada
-            Lovelace', 'holder_address': {'line1': 'Unter den Linden 1', 'line2': 'example', 'city':
-            'Berlin', 'state': 'example', 'postal_code': '10117', 'country': 'DE'}, 'auto_replenish':
-            {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}, 'spending_controls':
-            {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime':
-            12.5, 'allowed_tags': ['bank-transfer'], 'blocked_tags': ['bank-transfer'],
-            'allowed_countries': ['DE'], 'blocked_countries': ['DE']}}.
+            as it is. Example: {'description': 'Ads budget', 'holder_name': 'Ada Lovelace',
+            'spending_controls': {'per_authorization': 250, 'monthly': 2000, 'blocked_tags':
+            ['uber']}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -218,16 +229,19 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeCardRecord | ErrorBody]:
     """Freeze, unfreeze or close a card; change its holder, auto-replenish or controls
 
+     Change any of the fields sent, in one step: `status` (`active`, `frozen`, or `closed`,
+    which is final: pending holds are reversed and the whole balance moves back to the account
+    as a `card_close` transaction), description, holder name and address, auto-replenish,
+    spending controls. Fields left out stay as they are; `null` clears a nullable field. A team
+    member's card → 404. Answers the card as it is now.
+
     Args:
-        card_uuid (str | UUID):
+        card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
+            /card/buy`)
         body (CardChangeRequest): PATCH /card/{cardUuid}: any of these; a field left out is left
-            as it is. Example: {'status': 'active', 'description': 'Team travel', 'holder_name': 'Ada
-            Lovelace', 'holder_address': {'line1': 'Unter den Linden 1', 'line2': 'example', 'city':
-            'Berlin', 'state': 'example', 'postal_code': '10117', 'country': 'DE'}, 'auto_replenish':
-            {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}, 'spending_controls':
-            {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime':
-            12.5, 'allowed_tags': ['bank-transfer'], 'blocked_tags': ['bank-transfer'],
-            'allowed_countries': ['DE'], 'blocked_countries': ['DE']}}.
+            as it is. Example: {'description': 'Ads budget', 'holder_name': 'Ada Lovelace',
+            'spending_controls': {'per_authorization': 250, 'monthly': 2000, 'blocked_tags':
+            ['uber']}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -273,16 +287,19 @@ async def asyncio(
 ) -> EnvelopeCardRecord | ErrorBody | None:
     """Freeze, unfreeze or close a card; change its holder, auto-replenish or controls
 
+     Change any of the fields sent, in one step: `status` (`active`, `frozen`, or `closed`,
+    which is final: pending holds are reversed and the whole balance moves back to the account
+    as a `card_close` transaction), description, holder name and address, auto-replenish,
+    spending controls. Fields left out stay as they are; `null` clears a nullable field. A team
+    member's card → 404. Answers the card as it is now.
+
     Args:
-        card_uuid (str | UUID):
+        card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
+            /card/buy`)
         body (CardChangeRequest): PATCH /card/{cardUuid}: any of these; a field left out is left
-            as it is. Example: {'status': 'active', 'description': 'Team travel', 'holder_name': 'Ada
-            Lovelace', 'holder_address': {'line1': 'Unter den Linden 1', 'line2': 'example', 'city':
-            'Berlin', 'state': 'example', 'postal_code': '10117', 'country': 'DE'}, 'auto_replenish':
-            {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}, 'spending_controls':
-            {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime':
-            12.5, 'allowed_tags': ['bank-transfer'], 'blocked_tags': ['bank-transfer'],
-            'allowed_countries': ['DE'], 'blocked_countries': ['DE']}}.
+            as it is. Example: {'description': 'Ads budget', 'holder_name': 'Ada Lovelace',
+            'spending_controls': {'per_authorization': 250, 'monthly': 2000, 'blocked_tags':
+            ['uber']}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -91,6 +91,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -114,10 +119,17 @@ def sync_detailed(
 ) -> Response[EnvelopeCardRecord | ErrorBody]:
     """Replace a card: a new number, the same settings and balance
 
+     Close a card and issue its replacement on the same BIN and account: a new number, expiry
+    and CVV2, with the old card's description, controls, card type, favorite flag and position.
+    The old card's available balance moves to the new one in one ledger entry
+    (`card_transfer`); its pending holds can still be captured, and what they release later
+    goes to the new card. Answers 201 with the new card (its `replaces` names the old one).
+
     Args:
-        card_uuid (str | UUID):
+        card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
+            /card/buy`)
         body (ReplaceCardRequest): POST /card/{cardUuid}/replace (API.md §15). Example: {'reason':
-            'lost'}.
+            'damaged'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -165,10 +177,17 @@ def sync(
 ) -> EnvelopeCardRecord | ErrorBody | None:
     """Replace a card: a new number, the same settings and balance
 
+     Close a card and issue its replacement on the same BIN and account: a new number, expiry
+    and CVV2, with the old card's description, controls, card type, favorite flag and position.
+    The old card's available balance moves to the new one in one ledger entry
+    (`card_transfer`); its pending holds can still be captured, and what they release later
+    goes to the new card. Answers 201 with the new card (its `replaces` names the old one).
+
     Args:
-        card_uuid (str | UUID):
+        card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
+            /card/buy`)
         body (ReplaceCardRequest): POST /card/{cardUuid}/replace (API.md §15). Example: {'reason':
-            'lost'}.
+            'damaged'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -206,10 +225,17 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeCardRecord | ErrorBody]:
     """Replace a card: a new number, the same settings and balance
 
+     Close a card and issue its replacement on the same BIN and account: a new number, expiry
+    and CVV2, with the old card's description, controls, card type, favorite flag and position.
+    The old card's available balance moves to the new one in one ledger entry
+    (`card_transfer`); its pending holds can still be captured, and what they release later
+    goes to the new card. Answers 201 with the new card (its `replaces` names the old one).
+
     Args:
-        card_uuid (str | UUID):
+        card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
+            /card/buy`)
         body (ReplaceCardRequest): POST /card/{cardUuid}/replace (API.md §15). Example: {'reason':
-            'lost'}.
+            'damaged'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -255,10 +281,17 @@ async def asyncio(
 ) -> EnvelopeCardRecord | ErrorBody | None:
     """Replace a card: a new number, the same settings and balance
 
+     Close a card and issue its replacement on the same BIN and account: a new number, expiry
+    and CVV2, with the old card's description, controls, card type, favorite flag and position.
+    The old card's available balance moves to the new one in one ledger entry
+    (`card_transfer`); its pending holds can still be captured, and what they release later
+    goes to the new card. Answers 201 with the new card (its `replaces` names the old one).
+
     Args:
-        card_uuid (str | UUID):
+        card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
+            /card/buy`)
         body (ReplaceCardRequest): POST /card/{cardUuid}/replace (API.md §15). Example: {'reason':
-            'lost'}.
+            'damaged'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -91,6 +91,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -119,9 +124,10 @@ def sync_detailed(
     audit row and the event `card.details_revealed`.
 
     Args:
-        card_uuid (str | UUID):
+        card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
+            /card/buy`)
         body (RevealRequest): `POST /card/{uuid}/reveal` (API.md §13): a live MFA code of the
-            caller, used up. Example: {'mfa_code': 'example'}.
+            caller, used up. Example: {'mfa_code': 'k3v9q2x7mz'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -174,9 +180,10 @@ def sync(
     audit row and the event `card.details_revealed`.
 
     Args:
-        card_uuid (str | UUID):
+        card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
+            /card/buy`)
         body (RevealRequest): `POST /card/{uuid}/reveal` (API.md §13): a live MFA code of the
-            caller, used up. Example: {'mfa_code': 'example'}.
+            caller, used up. Example: {'mfa_code': 'k3v9q2x7mz'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -219,9 +226,10 @@ async def asyncio_detailed(
     audit row and the event `card.details_revealed`.
 
     Args:
-        card_uuid (str | UUID):
+        card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
+            /card/buy`)
         body (RevealRequest): `POST /card/{uuid}/reveal` (API.md §13): a live MFA code of the
-            caller, used up. Example: {'mfa_code': 'example'}.
+            caller, used up. Example: {'mfa_code': 'k3v9q2x7mz'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -272,9 +280,10 @@ async def asyncio(
     audit row and the event `card.details_revealed`.
 
     Args:
-        card_uuid (str | UUID):
+        card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
+            /card/buy`)
         body (RevealRequest): `POST /card/{uuid}/reveal` (API.md §13): a live MFA code of the
-            caller, used up. Example: {'mfa_code': 'example'}.
+            caller, used up. Example: {'mfa_code': 'k3v9q2x7mz'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

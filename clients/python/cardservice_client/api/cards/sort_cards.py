@@ -86,6 +86,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Done | 
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -107,6 +112,10 @@ def sync_detailed(
     body: SortRequest,
 ) -> Response[Done | ErrorBody]:
     """Put cards first, in this order
+
+     Put these cards first, in this order (positions 1..n); the caller's other cards keep
+    their relative order after them. All or nothing: a uuid that is not one of the caller's
+    cards → 404.
 
     Args:
         body (SortRequest):  Example: {'card_uuids': ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30']}.
@@ -153,6 +162,10 @@ def sync(
 ) -> Done | ErrorBody | None:
     """Put cards first, in this order
 
+     Put these cards first, in this order (positions 1..n); the caller's other cards keep
+    their relative order after them. All or nothing: a uuid that is not one of the caller's
+    cards → 404.
+
     Args:
         body (SortRequest):  Example: {'card_uuids': ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30']}.
 
@@ -187,6 +200,10 @@ async def asyncio_detailed(
     body: SortRequest,
 ) -> Response[Done | ErrorBody]:
     """Put cards first, in this order
+
+     Put these cards first, in this order (positions 1..n); the caller's other cards keep
+    their relative order after them. All or nothing: a uuid that is not one of the caller's
+    cards → 404.
 
     Args:
         body (SortRequest):  Example: {'card_uuids': ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30']}.
@@ -230,6 +247,10 @@ async def asyncio(
     body: SortRequest,
 ) -> Done | ErrorBody | None:
     """Put cards first, in this order
+
+     Put these cards first, in this order (positions 1..n); the caller's other cards keep
+    their relative order after them. All or nothing: a uuid that is not one of the caller's
+    cards → 404.
 
     Args:
         body (SortRequest):  Example: {'card_uuids': ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30']}.

@@ -76,6 +76,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -96,6 +101,10 @@ def sync_detailed(
     client: AuthenticatedClient[Any],
 ) -> Response[EnvelopeListBinRecord | ErrorBody]:
     """Card BINs the service issues from
+
+     The card ranges cards can be bought from: `uuid` (the `bin_uuid` of `POST /card/buy`),
+    the 6–8 digit BIN, brand, currency and whether it is `available`. A user in a program may
+    buy only its BINs.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -134,6 +143,10 @@ def sync(
 ) -> EnvelopeListBinRecord | ErrorBody | None:
     """Card BINs the service issues from
 
+     The card ranges cards can be bought from: `uuid` (the `bin_uuid` of `POST /card/buy`),
+    the 6–8 digit BIN, brand, currency and whether it is `available`. A user in a program may
+    buy only its BINs.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -165,6 +178,10 @@ async def asyncio_detailed(
     client: AuthenticatedClient[Any],
 ) -> Response[EnvelopeListBinRecord | ErrorBody]:
     """Card BINs the service issues from
+
+     The card ranges cards can be bought from: `uuid` (the `bin_uuid` of `POST /card/buy`),
+    the 6–8 digit BIN, brand, currency and whether it is `available`. A user in a program may
+    buy only its BINs.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -200,6 +217,10 @@ async def asyncio(
     client: AuthenticatedClient[Any],
 ) -> EnvelopeListBinRecord | ErrorBody | None:
     """Card BINs the service issues from
+
+     The card ranges cards can be bought from: `uuid` (the `bin_uuid` of `POST /card/buy`),
+    the 6–8 digit BIN, brand, currency and whether it is `available`. A user in a program may
+    buy only its BINs.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -76,6 +76,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -96,6 +101,11 @@ def sync_detailed(
     client: AuthenticatedClient[Any],
 ) -> Response[EnvelopeListFeeRecord | ErrorBody]:
     """The caller's fee schedule
+
+     The fees charged to the caller: `card_issue` (per card bought), `card_topup` (a percent
+    of the start balance), `card_transaction` (per approved authorization), `card_decline` (per
+    decline), `card_fx` (percent of a foreign-currency amount), each `fixed` (in the currency
+    of the account or card it is taken from; `currency: null`) or `percent`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -134,6 +144,11 @@ def sync(
 ) -> EnvelopeListFeeRecord | ErrorBody | None:
     """The caller's fee schedule
 
+     The fees charged to the caller: `card_issue` (per card bought), `card_topup` (a percent
+    of the start balance), `card_transaction` (per approved authorization), `card_decline` (per
+    decline), `card_fx` (percent of a foreign-currency amount), each `fixed` (in the currency
+    of the account or card it is taken from; `currency: null`) or `percent`.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -165,6 +180,11 @@ async def asyncio_detailed(
     client: AuthenticatedClient[Any],
 ) -> Response[EnvelopeListFeeRecord | ErrorBody]:
     """The caller's fee schedule
+
+     The fees charged to the caller: `card_issue` (per card bought), `card_topup` (a percent
+    of the start balance), `card_transaction` (per approved authorization), `card_decline` (per
+    decline), `card_fx` (percent of a foreign-currency amount), each `fixed` (in the currency
+    of the account or card it is taken from; `currency: null`) or `percent`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -200,6 +220,11 @@ async def asyncio(
     client: AuthenticatedClient[Any],
 ) -> EnvelopeListFeeRecord | ErrorBody | None:
     """The caller's fee schedule
+
+     The fees charged to the caller: `card_issue` (per card bought), `card_topup` (a percent
+    of the start balance), `card_transaction` (per approved authorization), `card_decline` (per
+    decline), `card_fx` (percent of a foreign-currency amount), each `fixed` (in the currency
+    of the account or card it is taken from; `currency: null`) or `percent`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -76,6 +76,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -96,6 +101,10 @@ def sync_detailed(
     client: Client[Any],
 ) -> Response[EnvelopeListFxRateRecord | ErrorBody]:
     """Currency conversion rates for foreign-currency authorizations
+
+     The rate table used when a card is authorized in another currency than its own: each
+    pair's `base`, `quote`, `rate` and the date it was set. A currency missing here declines
+    `currency_not_supported`. Public, cacheable (`ETag`, `If-None-Match` → 304).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -134,6 +143,10 @@ def sync(
 ) -> EnvelopeListFxRateRecord | ErrorBody | None:
     """Currency conversion rates for foreign-currency authorizations
 
+     The rate table used when a card is authorized in another currency than its own: each
+    pair's `base`, `quote`, `rate` and the date it was set. A currency missing here declines
+    `currency_not_supported`. Public, cacheable (`ETag`, `If-None-Match` → 304).
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -165,6 +178,10 @@ async def asyncio_detailed(
     client: Client[Any],
 ) -> Response[EnvelopeListFxRateRecord | ErrorBody]:
     """Currency conversion rates for foreign-currency authorizations
+
+     The rate table used when a card is authorized in another currency than its own: each
+    pair's `base`, `quote`, `rate` and the date it was set. A currency missing here declines
+    `currency_not_supported`. Public, cacheable (`ETag`, `If-None-Match` → 304).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -200,6 +217,10 @@ async def asyncio(
     client: Client[Any],
 ) -> EnvelopeListFxRateRecord | ErrorBody | None:
     """Currency conversion rates for foreign-currency authorizations
+
+     The rate table used when a card is authorized in another currency than its own: each
+    pair's `base`, `quote`, `rate` and the date it was set. A currency missing here declines
+    `currency_not_supported`. Public, cacheable (`ETag`, `If-None-Match` → 304).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -76,6 +76,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -96,6 +101,10 @@ def sync_detailed(
     client: Client[Any],
 ) -> Response[EnvelopeListTagRecord | ErrorBody]:
     """The 30 most popular transaction tags
+
+     Exactly the 30 transaction tags carried by the most transactions (ties by name), each
+    with its category, `transactions_count` and `hold_days` (how long an uncaptured hold of
+    that category stays before the service reverses it). Public, cacheable for 60 s.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -134,6 +143,10 @@ def sync(
 ) -> EnvelopeListTagRecord | ErrorBody | None:
     """The 30 most popular transaction tags
 
+     Exactly the 30 transaction tags carried by the most transactions (ties by name), each
+    with its category, `transactions_count` and `hold_days` (how long an uncaptured hold of
+    that category stays before the service reverses it). Public, cacheable for 60 s.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -165,6 +178,10 @@ async def asyncio_detailed(
     client: Client[Any],
 ) -> Response[EnvelopeListTagRecord | ErrorBody]:
     """The 30 most popular transaction tags
+
+     Exactly the 30 transaction tags carried by the most transactions (ties by name), each
+    with its category, `transactions_count` and `hold_days` (how long an uncaptured hold of
+    that category stays before the service reverses it). Public, cacheable for 60 s.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -200,6 +217,10 @@ async def asyncio(
     client: Client[Any],
 ) -> EnvelopeListTagRecord | ErrorBody | None:
     """The 30 most popular transaction tags
+
+     Exactly the 30 transaction tags carried by the most transactions (ties by name), each
+    with its category, `transactions_count` and `hold_days` (how long an uncaptured hold of
+    that category stays before the service reverses it). Public, cacheable for 60 s.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

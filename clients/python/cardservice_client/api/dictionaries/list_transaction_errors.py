@@ -78,6 +78,11 @@ def _parse_response(
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -100,6 +105,9 @@ def sync_detailed(
     client: Client[Any],
 ) -> Response[EnvelopeListDictionaryRecord | ErrorBody]:
     """Transaction errors
+
+     Why an authorization can be declined: each `error` slug with what happened and what the cardholder
+    can do. Use one as `force_decline` in a sandbox authorization. Public, cacheable.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -138,6 +146,9 @@ def sync(
 ) -> EnvelopeListDictionaryRecord | ErrorBody | None:
     """Transaction errors
 
+     Why an authorization can be declined: each `error` slug with what happened and what the cardholder
+    can do. Use one as `force_decline` in a sandbox authorization. Public, cacheable.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -169,6 +180,9 @@ async def asyncio_detailed(
     client: Client[Any],
 ) -> Response[EnvelopeListDictionaryRecord | ErrorBody]:
     """Transaction errors
+
+     Why an authorization can be declined: each `error` slug with what happened and what the cardholder
+    can do. Use one as `force_decline` in a sandbox authorization. Public, cacheable.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -204,6 +218,9 @@ async def asyncio(
     client: Client[Any],
 ) -> EnvelopeListDictionaryRecord | ErrorBody | None:
     """Transaction errors
+
+     Why an authorization can be declined: each `error` slug with what happened and what the cardholder
+    can do. Use one as `force_decline` in a sandbox authorization. Public, cacheable.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

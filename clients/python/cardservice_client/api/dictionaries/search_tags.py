@@ -86,6 +86,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -107,6 +112,10 @@ def sync_detailed(
     search: str,
 ) -> Response[EnvelopeListTagRecord | ErrorBody]:
     """Search transaction tags by name
+
+     Tags whose name contains `search` (case-insensitive), best match first, at most 50. Use
+    a tag's `slug` as `tag` in an authorization or in `allowed_tags`/`blocked_tags`. Public,
+    cacheable.
 
     Args:
         search (str): Part of a name
@@ -153,6 +162,10 @@ def sync(
 ) -> EnvelopeListTagRecord | ErrorBody | None:
     """Search transaction tags by name
 
+     Tags whose name contains `search` (case-insensitive), best match first, at most 50. Use
+    a tag's `slug` as `tag` in an authorization or in `allowed_tags`/`blocked_tags`. Public,
+    cacheable.
+
     Args:
         search (str): Part of a name
 
@@ -189,6 +202,10 @@ async def asyncio_detailed(
     search: str,
 ) -> Response[EnvelopeListTagRecord | ErrorBody]:
     """Search transaction tags by name
+
+     Tags whose name contains `search` (case-insensitive), best match first, at most 50. Use
+    a tag's `slug` as `tag` in an authorization or in `allowed_tags`/`blocked_tags`. Public,
+    cacheable.
 
     Args:
         search (str): Part of a name
@@ -232,6 +249,10 @@ async def asyncio(
     search: str,
 ) -> EnvelopeListTagRecord | ErrorBody | None:
     """Search transaction tags by name
+
+     Tags whose name contains `search` (case-insensitive), best match first, at most 50. Use
+    a tag's `slug` as `tag` in an authorization or in `allowed_tags`/`blocked_tags`. Public,
+    cacheable.
 
     Args:
         search (str): Part of a name

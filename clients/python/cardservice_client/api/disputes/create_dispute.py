@@ -86,6 +86,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -108,10 +113,16 @@ def sync_detailed(
 ) -> Response[EnvelopeDisputeRecord | ErrorBody]:
     """Dispute one of the caller's completed card purchases
 
+     Dispute one of the caller's completed card purchases within 120 days of its capture
+    (else 422 `dispute_window_closed`), one open dispute per transaction. The disputed amount
+    is the captured amount less refunds. Answers 201 with the dispute (`open`); the network's
+    outcome (`won` credits the card, `lost` moves nothing) arrives later (`POST
+    /sandbox/disputes/{disputeUuid}/resolve` in the sandbox).
+
     Args:
         body (OpenDisputeRequest):  Example: {'transaction_uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'reason': 'fraudulent', 'explanation': 'example',
-            'evidence_attachment_uuids': ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'amount': 12.5}.
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'reason': 'not_received', 'explanation': 'Ordered
+            on 3 March; nothing arrived.'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -155,10 +166,16 @@ def sync(
 ) -> EnvelopeDisputeRecord | ErrorBody | None:
     """Dispute one of the caller's completed card purchases
 
+     Dispute one of the caller's completed card purchases within 120 days of its capture
+    (else 422 `dispute_window_closed`), one open dispute per transaction. The disputed amount
+    is the captured amount less refunds. Answers 201 with the dispute (`open`); the network's
+    outcome (`won` credits the card, `lost` moves nothing) arrives later (`POST
+    /sandbox/disputes/{disputeUuid}/resolve` in the sandbox).
+
     Args:
         body (OpenDisputeRequest):  Example: {'transaction_uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'reason': 'fraudulent', 'explanation': 'example',
-            'evidence_attachment_uuids': ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'amount': 12.5}.
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'reason': 'not_received', 'explanation': 'Ordered
+            on 3 March; nothing arrived.'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -194,10 +211,16 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeDisputeRecord | ErrorBody]:
     """Dispute one of the caller's completed card purchases
 
+     Dispute one of the caller's completed card purchases within 120 days of its capture
+    (else 422 `dispute_window_closed`), one open dispute per transaction. The disputed amount
+    is the captured amount less refunds. Answers 201 with the dispute (`open`); the network's
+    outcome (`won` credits the card, `lost` moves nothing) arrives later (`POST
+    /sandbox/disputes/{disputeUuid}/resolve` in the sandbox).
+
     Args:
         body (OpenDisputeRequest):  Example: {'transaction_uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'reason': 'fraudulent', 'explanation': 'example',
-            'evidence_attachment_uuids': ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'amount': 12.5}.
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'reason': 'not_received', 'explanation': 'Ordered
+            on 3 March; nothing arrived.'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -239,10 +262,16 @@ async def asyncio(
 ) -> EnvelopeDisputeRecord | ErrorBody | None:
     """Dispute one of the caller's completed card purchases
 
+     Dispute one of the caller's completed card purchases within 120 days of its capture
+    (else 422 `dispute_window_closed`), one open dispute per transaction. The disputed amount
+    is the captured amount less refunds. Answers 201 with the dispute (`open`); the network's
+    outcome (`won` credits the card, `lost` moves nothing) arrives later (`POST
+    /sandbox/disputes/{disputeUuid}/resolve` in the sandbox).
+
     Args:
         body (OpenDisputeRequest):  Example: {'transaction_uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'reason': 'fraudulent', 'explanation': 'example',
-            'evidence_attachment_uuids': ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'amount': 12.5}.
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'reason': 'not_received', 'explanation': 'Ordered
+            on 3 March; nothing arrived.'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -82,6 +82,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -104,8 +109,12 @@ def sync_detailed(
 ) -> Response[EnvelopeDisputeRecord | ErrorBody]:
     """Read one dispute
 
+     One of the caller's disputes: transaction, reason, amount, status (`open`, `won`,
+    `lost`) and evidence.
+
     Args:
-        dispute_uuid (str | UUID):
+        dispute_uuid (str | UUID): The dispute's uuid (`GET /disputes`, or the `uuid` `POST
+            /disputes` answered)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -149,8 +158,12 @@ def sync(
 ) -> EnvelopeDisputeRecord | ErrorBody | None:
     """Read one dispute
 
+     One of the caller's disputes: transaction, reason, amount, status (`open`, `won`,
+    `lost`) and evidence.
+
     Args:
-        dispute_uuid (str | UUID):
+        dispute_uuid (str | UUID): The dispute's uuid (`GET /disputes`, or the `uuid` `POST
+            /disputes` answered)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -186,8 +199,12 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeDisputeRecord | ErrorBody]:
     """Read one dispute
 
+     One of the caller's disputes: transaction, reason, amount, status (`open`, `won`,
+    `lost`) and evidence.
+
     Args:
-        dispute_uuid (str | UUID):
+        dispute_uuid (str | UUID): The dispute's uuid (`GET /disputes`, or the `uuid` `POST
+            /disputes` answered)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -229,8 +246,12 @@ async def asyncio(
 ) -> EnvelopeDisputeRecord | ErrorBody | None:
     """Read one dispute
 
+     One of the caller's disputes: transaction, reason, amount, status (`open`, `won`,
+    `lost`) and evidence.
+
     Args:
-        dispute_uuid (str | UUID):
+        dispute_uuid (str | UUID): The dispute's uuid (`GET /disputes`, or the `uuid` `POST
+            /disputes` answered)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

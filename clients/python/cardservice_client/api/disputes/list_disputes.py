@@ -99,6 +99,11 @@ def _parse_response(
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -125,9 +130,12 @@ def sync_detailed(
 ) -> Response[ErrorBody | PagedEnvelopeListDisputeRecord]:
     """The caller's disputes, newest first
 
+     The caller's disputes, newest first, paginated.
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
         filters (ListDisputesFilters | Unset):
 
     Raises:
@@ -180,9 +188,12 @@ def sync(
 ) -> ErrorBody | PagedEnvelopeListDisputeRecord | None:
     """The caller's disputes, newest first
 
+     The caller's disputes, newest first, paginated.
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
         filters (ListDisputesFilters | Unset):
 
     Raises:
@@ -223,9 +234,12 @@ async def asyncio_detailed(
 ) -> Response[ErrorBody | PagedEnvelopeListDisputeRecord]:
     """The caller's disputes, newest first
 
+     The caller's disputes, newest first, paginated.
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
         filters (ListDisputesFilters | Unset):
 
     Raises:
@@ -276,9 +290,12 @@ async def asyncio(
 ) -> ErrorBody | PagedEnvelopeListDisputeRecord | None:
     """The caller's disputes, newest first
 
+     The caller's disputes, newest first, paginated.
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
         filters (ListDisputesFilters | Unset):
 
     Raises:

@@ -82,6 +82,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -104,8 +109,11 @@ def sync_detailed(
 ) -> Response[EnvelopeEventRecord | ErrorBody]:
     """Read one event
 
+     One event: its type, sequence, time and the record of the object after the change.
+
     Args:
-        event_uuid (str | UUID):
+        event_uuid (str | UUID): The event's uuid (`GET /events`, or the `webhook-id` header of a
+            delivery)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -149,8 +157,11 @@ def sync(
 ) -> EnvelopeEventRecord | ErrorBody | None:
     """Read one event
 
+     One event: its type, sequence, time and the record of the object after the change.
+
     Args:
-        event_uuid (str | UUID):
+        event_uuid (str | UUID): The event's uuid (`GET /events`, or the `webhook-id` header of a
+            delivery)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -186,8 +197,11 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeEventRecord | ErrorBody]:
     """Read one event
 
+     One event: its type, sequence, time and the record of the object after the change.
+
     Args:
-        event_uuid (str | UUID):
+        event_uuid (str | UUID): The event's uuid (`GET /events`, or the `webhook-id` header of a
+            delivery)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -229,8 +243,11 @@ async def asyncio(
 ) -> EnvelopeEventRecord | ErrorBody | None:
     """Read one event
 
+     One event: its type, sequence, time and the record of the object after the change.
+
     Args:
-        event_uuid (str | UUID):
+        event_uuid (str | UUID): The event's uuid (`GET /events`, or the `webhook-id` header of a
+            delivery)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -97,6 +97,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> ErrorBo
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -121,9 +126,14 @@ def sync_detailed(
 ) -> Response[ErrorBody | EventsEnvelope]:
     """The caller's events, oldest first, after a sequence
 
+     The caller's events, oldest first, after the sequence `after` (use `meta.next_after` for
+    the next call; `meta.has_more` says whether to call again). A team owner also sees the
+    members' events.
+
     Args:
-        after (int | Unset): a sequence; default 0 Default: 0.
-        limit (int | Unset):  Default: 20.
+        after (int | Unset): Events with a greater `sequence` than this (the last one seen, or
+            `meta.next_after`); 0, the default, starts from the first Default: 0.
+        limit (int | Unset): At most this many events, 1..100 (default 20) Default: 20.
         filters (ListEventsFilters | Unset):
 
     Raises:
@@ -176,9 +186,14 @@ def sync(
 ) -> ErrorBody | EventsEnvelope | None:
     """The caller's events, oldest first, after a sequence
 
+     The caller's events, oldest first, after the sequence `after` (use `meta.next_after` for
+    the next call; `meta.has_more` says whether to call again). A team owner also sees the
+    members' events.
+
     Args:
-        after (int | Unset): a sequence; default 0 Default: 0.
-        limit (int | Unset):  Default: 20.
+        after (int | Unset): Events with a greater `sequence` than this (the last one seen, or
+            `meta.next_after`); 0, the default, starts from the first Default: 0.
+        limit (int | Unset): At most this many events, 1..100 (default 20) Default: 20.
         filters (ListEventsFilters | Unset):
 
     Raises:
@@ -217,9 +232,14 @@ async def asyncio_detailed(
 ) -> Response[ErrorBody | EventsEnvelope]:
     """The caller's events, oldest first, after a sequence
 
+     The caller's events, oldest first, after the sequence `after` (use `meta.next_after` for
+    the next call; `meta.has_more` says whether to call again). A team owner also sees the
+    members' events.
+
     Args:
-        after (int | Unset): a sequence; default 0 Default: 0.
-        limit (int | Unset):  Default: 20.
+        after (int | Unset): Events with a greater `sequence` than this (the last one seen, or
+            `meta.next_after`); 0, the default, starts from the first Default: 0.
+        limit (int | Unset): At most this many events, 1..100 (default 20) Default: 20.
         filters (ListEventsFilters | Unset):
 
     Raises:
@@ -270,9 +290,14 @@ async def asyncio(
 ) -> ErrorBody | EventsEnvelope | None:
     """The caller's events, oldest first, after a sequence
 
+     The caller's events, oldest first, after the sequence `after` (use `meta.next_after` for
+    the next call; `meta.has_more` says whether to call again). A team owner also sees the
+    members' events.
+
     Args:
-        after (int | Unset): a sequence; default 0 Default: 0.
-        limit (int | Unset):  Default: 20.
+        after (int | Unset): Events with a greater `sequence` than this (the last one seen, or
+            `meta.next_after`); 0, the default, starts from the first Default: 0.
+        limit (int | Unset): At most this many events, 1..100 (default 20) Default: 20.
         filters (ListEventsFilters | Unset):
 
     Raises:

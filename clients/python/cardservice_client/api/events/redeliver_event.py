@@ -82,6 +82,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -104,8 +109,12 @@ def sync_detailed(
 ) -> Response[EnvelopeQueued | ErrorBody]:
     """Queue an event again for every endpoint that receives it
 
+     Queue the event again for every enabled webhook endpoint of the caller that receives its
+    type (202). Read-only callers (a team owner on a member's event) → 404.
+
     Args:
-        event_uuid (str | UUID):
+        event_uuid (str | UUID): The event's uuid (`GET /events`, or the `webhook-id` header of a
+            delivery)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -149,8 +158,12 @@ def sync(
 ) -> EnvelopeQueued | ErrorBody | None:
     """Queue an event again for every endpoint that receives it
 
+     Queue the event again for every enabled webhook endpoint of the caller that receives its
+    type (202). Read-only callers (a team owner on a member's event) → 404.
+
     Args:
-        event_uuid (str | UUID):
+        event_uuid (str | UUID): The event's uuid (`GET /events`, or the `webhook-id` header of a
+            delivery)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -184,8 +197,12 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeQueued | ErrorBody]:
     """Queue an event again for every endpoint that receives it
 
+     Queue the event again for every enabled webhook endpoint of the caller that receives its
+    type (202). Read-only callers (a team owner on a member's event) → 404.
+
     Args:
-        event_uuid (str | UUID):
+        event_uuid (str | UUID): The event's uuid (`GET /events`, or the `webhook-id` header of a
+            delivery)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -227,8 +244,12 @@ async def asyncio(
 ) -> EnvelopeQueued | ErrorBody | None:
     """Queue an event again for every endpoint that receives it
 
+     Queue the event again for every enabled webhook endpoint of the caller that receives its
+    type (202). Read-only callers (a team owner on a member's event) → 404.
+
     Args:
-        event_uuid (str | UUID):
+        event_uuid (str | UUID): The event's uuid (`GET /events`, or the `webhook-id` header of a
+            delivery)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

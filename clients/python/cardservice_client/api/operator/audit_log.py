@@ -99,6 +99,11 @@ def _parse_response(
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -125,9 +130,13 @@ def sync_detailed(
 ) -> Response[ErrorBody | PagedEnvelopeListAuditRecord]:
     """The audit trail: operator writes and card reveals, newest first
 
+     Every operator write and every card reveal, newest first (scope `reports`): actor,
+    action, object, time and request id.
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
         filters (AuditLogFilters | Unset):
 
     Raises:
@@ -180,9 +189,13 @@ def sync(
 ) -> ErrorBody | PagedEnvelopeListAuditRecord | None:
     """The audit trail: operator writes and card reveals, newest first
 
+     Every operator write and every card reveal, newest first (scope `reports`): actor,
+    action, object, time and request id.
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
         filters (AuditLogFilters | Unset):
 
     Raises:
@@ -223,9 +236,13 @@ async def asyncio_detailed(
 ) -> Response[ErrorBody | PagedEnvelopeListAuditRecord]:
     """The audit trail: operator writes and card reveals, newest first
 
+     Every operator write and every card reveal, newest first (scope `reports`): actor,
+    action, object, time and request id.
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
         filters (AuditLogFilters | Unset):
 
     Raises:
@@ -276,9 +293,13 @@ async def asyncio(
 ) -> ErrorBody | PagedEnvelopeListAuditRecord | None:
     """The audit trail: operator writes and card reveals, newest first
 
+     Every operator write and every card reveal, newest first (scope `reports`): actor,
+    action, object, time and request id.
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
         filters (AuditLogFilters | Unset):
 
     Raises:

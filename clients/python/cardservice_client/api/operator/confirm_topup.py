@@ -91,6 +91,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -114,9 +119,12 @@ def sync_detailed(
 ) -> Response[EnvelopeTopupRecord | ErrorBody]:
     """Confirm what arrived for a top-up: the account is credited, once
 
+     What arrived for a top-up (scope `funding`): the account is credited (a `deposit` linked
+    to the top-up) and the top-up becomes `completed`. A second confirm → 409.
+
     Args:
-        topup_uuid (str | UUID):
-        body (ConfirmTopupRequest):  Example: {'received_amount': 12.5}.
+        topup_uuid (str | UUID): The top-up's uuid (the `uuid` `POST /topups` answered)
+        body (ConfirmTopupRequest):  Example: {'received_amount': 500}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -164,9 +172,12 @@ def sync(
 ) -> EnvelopeTopupRecord | ErrorBody | None:
     """Confirm what arrived for a top-up: the account is credited, once
 
+     What arrived for a top-up (scope `funding`): the account is credited (a `deposit` linked
+    to the top-up) and the top-up becomes `completed`. A second confirm → 409.
+
     Args:
-        topup_uuid (str | UUID):
-        body (ConfirmTopupRequest):  Example: {'received_amount': 12.5}.
+        topup_uuid (str | UUID): The top-up's uuid (the `uuid` `POST /topups` answered)
+        body (ConfirmTopupRequest):  Example: {'received_amount': 500}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -204,9 +215,12 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeTopupRecord | ErrorBody]:
     """Confirm what arrived for a top-up: the account is credited, once
 
+     What arrived for a top-up (scope `funding`): the account is credited (a `deposit` linked
+    to the top-up) and the top-up becomes `completed`. A second confirm → 409.
+
     Args:
-        topup_uuid (str | UUID):
-        body (ConfirmTopupRequest):  Example: {'received_amount': 12.5}.
+        topup_uuid (str | UUID): The top-up's uuid (the `uuid` `POST /topups` answered)
+        body (ConfirmTopupRequest):  Example: {'received_amount': 500}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -252,9 +266,12 @@ async def asyncio(
 ) -> EnvelopeTopupRecord | ErrorBody | None:
     """Confirm what arrived for a top-up: the account is credited, once
 
+     What arrived for a top-up (scope `funding`): the account is credited (a `deposit` linked
+    to the top-up) and the top-up becomes `completed`. A second confirm → 409.
+
     Args:
-        topup_uuid (str | UUID):
-        body (ConfirmTopupRequest):  Example: {'received_amount': 12.5}.
+        topup_uuid (str | UUID): The top-up's uuid (the `uuid` `POST /topups` answered)
+        body (ConfirmTopupRequest):  Example: {'received_amount': 500}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

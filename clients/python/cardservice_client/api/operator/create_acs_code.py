@@ -86,6 +86,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -108,9 +113,12 @@ def sync_detailed(
 ) -> Response[EnvelopeThreeDsRecord | ErrorBody]:
     """A 3DS code sent by the issuer's ACS for a card, named by its number
 
+     A 3DS one-time code the ACS sent for a card, named by its full number (scope `network`).
+    Answers 201 with the 3DS code record (the number is never echoed); unknown number → 404.
+
     Args:
-        body (AcsCodeRequest):  Example: {'pan': 'example', 'code': '482913', 'merchant_name':
-            'example', 'amount': 12.5, 'currency': 'EUR', 'expires_in': 10}.
+        body (AcsCodeRequest):  Example: {'pan': '4242424242424242', 'code': '482913',
+            'merchant_name': 'Booking.com', 'amount': 189, 'currency': 'USD', 'expires_in': 600}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -154,9 +162,12 @@ def sync(
 ) -> EnvelopeThreeDsRecord | ErrorBody | None:
     """A 3DS code sent by the issuer's ACS for a card, named by its number
 
+     A 3DS one-time code the ACS sent for a card, named by its full number (scope `network`).
+    Answers 201 with the 3DS code record (the number is never echoed); unknown number → 404.
+
     Args:
-        body (AcsCodeRequest):  Example: {'pan': 'example', 'code': '482913', 'merchant_name':
-            'example', 'amount': 12.5, 'currency': 'EUR', 'expires_in': 10}.
+        body (AcsCodeRequest):  Example: {'pan': '4242424242424242', 'code': '482913',
+            'merchant_name': 'Booking.com', 'amount': 189, 'currency': 'USD', 'expires_in': 600}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -192,9 +203,12 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeThreeDsRecord | ErrorBody]:
     """A 3DS code sent by the issuer's ACS for a card, named by its number
 
+     A 3DS one-time code the ACS sent for a card, named by its full number (scope `network`).
+    Answers 201 with the 3DS code record (the number is never echoed); unknown number → 404.
+
     Args:
-        body (AcsCodeRequest):  Example: {'pan': 'example', 'code': '482913', 'merchant_name':
-            'example', 'amount': 12.5, 'currency': 'EUR', 'expires_in': 10}.
+        body (AcsCodeRequest):  Example: {'pan': '4242424242424242', 'code': '482913',
+            'merchant_name': 'Booking.com', 'amount': 189, 'currency': 'USD', 'expires_in': 600}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -236,9 +250,12 @@ async def asyncio(
 ) -> EnvelopeThreeDsRecord | ErrorBody | None:
     """A 3DS code sent by the issuer's ACS for a card, named by its number
 
+     A 3DS one-time code the ACS sent for a card, named by its full number (scope `network`).
+    Answers 201 with the 3DS code record (the number is never echoed); unknown number → 404.
+
     Args:
-        body (AcsCodeRequest):  Example: {'pan': 'example', 'code': '482913', 'merchant_name':
-            'example', 'amount': 12.5, 'currency': 'EUR', 'expires_in': 10}.
+        body (AcsCodeRequest):  Example: {'pan': '4242424242424242', 'code': '482913',
+            'merchant_name': 'Booking.com', 'amount': 189, 'currency': 'USD', 'expires_in': 600}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -86,6 +86,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -108,12 +113,14 @@ def sync_detailed(
 ) -> Response[EnvelopeProgramRecord | ErrorBody]:
     """Create a card program
 
+     A card program (scope `cards`): the BINs its users may buy from, spending controls
+    applied to each of its cards on top of the card's own, and how long its new cards are
+    valid.
+
     Args:
-        body (CreateProgramRequest):  Example: {'name': 'Ada Lovelace', 'bin_uuids':
-            ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'spending_controls': {'per_authorization': 12.5,
-            'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags': ['bank-
-            transfer'], 'blocked_tags': ['bank-transfer'], 'allowed_countries': ['DE'],
-            'blocked_countries': ['DE']}, 'card_validity_months': 1}.
+        body (CreateProgramRequest):  Example: {'name': 'Marketing cards', 'bin_uuids':
+            ['4f1c2a9e-6b1d-4c3e-9a57-0b7d2e51a001'], 'spending_controls': {'per_authorization': 250,
+            'monthly': 2000, 'blocked_tags': ['uber']}, 'card_validity_months': 24}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -157,12 +164,14 @@ def sync(
 ) -> EnvelopeProgramRecord | ErrorBody | None:
     """Create a card program
 
+     A card program (scope `cards`): the BINs its users may buy from, spending controls
+    applied to each of its cards on top of the card's own, and how long its new cards are
+    valid.
+
     Args:
-        body (CreateProgramRequest):  Example: {'name': 'Ada Lovelace', 'bin_uuids':
-            ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'spending_controls': {'per_authorization': 12.5,
-            'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags': ['bank-
-            transfer'], 'blocked_tags': ['bank-transfer'], 'allowed_countries': ['DE'],
-            'blocked_countries': ['DE']}, 'card_validity_months': 1}.
+        body (CreateProgramRequest):  Example: {'name': 'Marketing cards', 'bin_uuids':
+            ['4f1c2a9e-6b1d-4c3e-9a57-0b7d2e51a001'], 'spending_controls': {'per_authorization': 250,
+            'monthly': 2000, 'blocked_tags': ['uber']}, 'card_validity_months': 24}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -198,12 +207,14 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeProgramRecord | ErrorBody]:
     """Create a card program
 
+     A card program (scope `cards`): the BINs its users may buy from, spending controls
+    applied to each of its cards on top of the card's own, and how long its new cards are
+    valid.
+
     Args:
-        body (CreateProgramRequest):  Example: {'name': 'Ada Lovelace', 'bin_uuids':
-            ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'spending_controls': {'per_authorization': 12.5,
-            'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags': ['bank-
-            transfer'], 'blocked_tags': ['bank-transfer'], 'allowed_countries': ['DE'],
-            'blocked_countries': ['DE']}, 'card_validity_months': 1}.
+        body (CreateProgramRequest):  Example: {'name': 'Marketing cards', 'bin_uuids':
+            ['4f1c2a9e-6b1d-4c3e-9a57-0b7d2e51a001'], 'spending_controls': {'per_authorization': 250,
+            'monthly': 2000, 'blocked_tags': ['uber']}, 'card_validity_months': 24}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -245,12 +256,14 @@ async def asyncio(
 ) -> EnvelopeProgramRecord | ErrorBody | None:
     """Create a card program
 
+     A card program (scope `cards`): the BINs its users may buy from, spending controls
+    applied to each of its cards on top of the card's own, and how long its new cards are
+    valid.
+
     Args:
-        body (CreateProgramRequest):  Example: {'name': 'Ada Lovelace', 'bin_uuids':
-            ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'spending_controls': {'per_authorization': 12.5,
-            'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags': ['bank-
-            transfer'], 'blocked_tags': ['bank-transfer'], 'allowed_countries': ['DE'],
-            'blocked_countries': ['DE']}, 'card_validity_months': 1}.
+        body (CreateProgramRequest):  Example: {'name': 'Marketing cards', 'bin_uuids':
+            ['4f1c2a9e-6b1d-4c3e-9a57-0b7d2e51a001'], 'spending_controls': {'per_authorization': 250,
+            'monthly': 2000, 'blocked_tags': ['uber']}, 'card_validity_months': 24}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

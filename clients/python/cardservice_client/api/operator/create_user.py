@@ -86,6 +86,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -108,10 +113,13 @@ def sync_detailed(
 ) -> Response[EnvelopeUserRecord | ErrorBody]:
     """Onboard a user
 
+     Onboard a cardholder (scope `users`): email (unique, else 409 `email_taken`), name,
+    optional team and role, optional program. Answers 201 with the user; issue a token or a
+    sign-in link next.
+
     Args:
         body (CreateUserRequest):  Example: {'email': 'ada@example.com', 'name': 'Ada Lovelace',
-            'team': 'example', 'role': 'owner', 'program_uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}.
+            'team': 'Analytical Engines', 'role': 'owner'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -155,10 +163,13 @@ def sync(
 ) -> EnvelopeUserRecord | ErrorBody | None:
     """Onboard a user
 
+     Onboard a cardholder (scope `users`): email (unique, else 409 `email_taken`), name,
+    optional team and role, optional program. Answers 201 with the user; issue a token or a
+    sign-in link next.
+
     Args:
         body (CreateUserRequest):  Example: {'email': 'ada@example.com', 'name': 'Ada Lovelace',
-            'team': 'example', 'role': 'owner', 'program_uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}.
+            'team': 'Analytical Engines', 'role': 'owner'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -194,10 +205,13 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeUserRecord | ErrorBody]:
     """Onboard a user
 
+     Onboard a cardholder (scope `users`): email (unique, else 409 `email_taken`), name,
+    optional team and role, optional program. Answers 201 with the user; issue a token or a
+    sign-in link next.
+
     Args:
         body (CreateUserRequest):  Example: {'email': 'ada@example.com', 'name': 'Ada Lovelace',
-            'team': 'example', 'role': 'owner', 'program_uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}.
+            'team': 'Analytical Engines', 'role': 'owner'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -239,10 +253,13 @@ async def asyncio(
 ) -> EnvelopeUserRecord | ErrorBody | None:
     """Onboard a user
 
+     Onboard a cardholder (scope `users`): email (unique, else 409 `email_taken`), name,
+    optional team and role, optional program. Answers 201 with the user; issue a token or a
+    sign-in link next.
+
     Args:
         body (CreateUserRequest):  Example: {'email': 'ada@example.com', 'name': 'Ada Lovelace',
-            'team': 'example', 'role': 'owner', 'program_uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}.
+            'team': 'Analytical Engines', 'role': 'owner'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

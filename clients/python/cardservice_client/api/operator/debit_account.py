@@ -91,6 +91,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -116,10 +121,15 @@ def sync_detailed(
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
     """Debit an account (a withdrawal), once per external_id
 
+     Take money out of the account (scope `funding`): a `withdrawal` transaction, once per
+    `external_id`; 422 `insufficient_funds` when the account cannot pay. The same body again
+    answers 200 with the same transaction, another body 409.
+
     Args:
-        account_uuid (str | UUID):
+        account_uuid (str | UUID): The account's uuid (`POST /operator/accounts`'s)
         body (MoneyRequest): A credit or a debit: idempotent by `external_id`. Example: {'amount':
-            12.5, 'external_id': 'order-1001', 'description': 'Team travel'}.
+            250, 'external_id': 'wire-2026-03-19-0042', 'description': 'Wire transfer from Ada
+            Lovelace'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -167,10 +177,15 @@ def sync(
 ) -> EnvelopeTransactionRecord | ErrorBody | None:
     """Debit an account (a withdrawal), once per external_id
 
+     Take money out of the account (scope `funding`): a `withdrawal` transaction, once per
+    `external_id`; 422 `insufficient_funds` when the account cannot pay. The same body again
+    answers 200 with the same transaction, another body 409.
+
     Args:
-        account_uuid (str | UUID):
+        account_uuid (str | UUID): The account's uuid (`POST /operator/accounts`'s)
         body (MoneyRequest): A credit or a debit: idempotent by `external_id`. Example: {'amount':
-            12.5, 'external_id': 'order-1001', 'description': 'Team travel'}.
+            250, 'external_id': 'wire-2026-03-19-0042', 'description': 'Wire transfer from Ada
+            Lovelace'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -208,10 +223,15 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
     """Debit an account (a withdrawal), once per external_id
 
+     Take money out of the account (scope `funding`): a `withdrawal` transaction, once per
+    `external_id`; 422 `insufficient_funds` when the account cannot pay. The same body again
+    answers 200 with the same transaction, another body 409.
+
     Args:
-        account_uuid (str | UUID):
+        account_uuid (str | UUID): The account's uuid (`POST /operator/accounts`'s)
         body (MoneyRequest): A credit or a debit: idempotent by `external_id`. Example: {'amount':
-            12.5, 'external_id': 'order-1001', 'description': 'Team travel'}.
+            250, 'external_id': 'wire-2026-03-19-0042', 'description': 'Wire transfer from Ada
+            Lovelace'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -257,10 +277,15 @@ async def asyncio(
 ) -> EnvelopeTransactionRecord | ErrorBody | None:
     """Debit an account (a withdrawal), once per external_id
 
+     Take money out of the account (scope `funding`): a `withdrawal` transaction, once per
+    `external_id`; 422 `insufficient_funds` when the account cannot pay. The same body again
+    answers 200 with the same transaction, another body 409.
+
     Args:
-        account_uuid (str | UUID):
+        account_uuid (str | UUID): The account's uuid (`POST /operator/accounts`'s)
         body (MoneyRequest): A credit or a debit: idempotent by `external_id`. Example: {'amount':
-            12.5, 'external_id': 'order-1001', 'description': 'Team travel'}.
+            250, 'external_id': 'wire-2026-03-19-0042', 'description': 'Wire transfer from Ada
+            Lovelace'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

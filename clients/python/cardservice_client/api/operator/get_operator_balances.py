@@ -93,6 +93,11 @@ def _parse_response(
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -116,6 +121,10 @@ def sync_detailed(
     as_of: None | str | Unset = UNSET,
 ) -> Response[EnvelopeListCurrencyBalances | ErrorBody]:
     """Every ledger account class per currency at an instant (each currency sums to 0)
+
+     The balance of every ledger account class (cardholder accounts, cards, held, fees
+    earned, network settlement, cardholder receivables, funding) per currency at an instant
+    (scope `reports`); each currency's balances sum to zero.
 
     Args:
         as_of (None | str | Unset): ISO 8601 instant; default now
@@ -162,6 +171,10 @@ def sync(
 ) -> EnvelopeListCurrencyBalances | ErrorBody | None:
     """Every ledger account class per currency at an instant (each currency sums to 0)
 
+     The balance of every ledger account class (cardholder accounts, cards, held, fees
+    earned, network settlement, cardholder receivables, funding) per currency at an instant
+    (scope `reports`); each currency's balances sum to zero.
+
     Args:
         as_of (None | str | Unset): ISO 8601 instant; default now
 
@@ -198,6 +211,10 @@ async def asyncio_detailed(
     as_of: None | str | Unset = UNSET,
 ) -> Response[EnvelopeListCurrencyBalances | ErrorBody]:
     """Every ledger account class per currency at an instant (each currency sums to 0)
+
+     The balance of every ledger account class (cardholder accounts, cards, held, fees
+    earned, network settlement, cardholder receivables, funding) per currency at an instant
+    (scope `reports`); each currency's balances sum to zero.
 
     Args:
         as_of (None | str | Unset): ISO 8601 instant; default now
@@ -241,6 +258,10 @@ async def asyncio(
     as_of: None | str | Unset = UNSET,
 ) -> EnvelopeListCurrencyBalances | ErrorBody | None:
     """Every ledger account class per currency at an instant (each currency sums to 0)
+
+     The balance of every ledger account class (cardholder accounts, cards, held, fees
+    earned, network settlement, cardholder receivables, funding) per currency at an instant
+    (scope `reports`); each currency's balances sum to zero.
 
     Args:
         as_of (None | str | Unset): ISO 8601 instant; default now

@@ -86,6 +86,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -107,6 +112,10 @@ def sync_detailed(
     date: str,
 ) -> Response[EnvelopeListSettlement | ErrorBody]:
     """A UTC day's settlement with the card network, per currency
+
+     One UTC day's settlement with the card network per currency (scope `reports`): captures,
+    refunds and dispute credits (count and amount) and `net`, owed to the network — equal to
+    that day's postings to the network settlement account.
 
     Args:
         date (str): a UTC day, YYYY-MM-DD
@@ -153,6 +162,10 @@ def sync(
 ) -> EnvelopeListSettlement | ErrorBody | None:
     """A UTC day's settlement with the card network, per currency
 
+     One UTC day's settlement with the card network per currency (scope `reports`): captures,
+    refunds and dispute credits (count and amount) and `net`, owed to the network — equal to
+    that day's postings to the network settlement account.
+
     Args:
         date (str): a UTC day, YYYY-MM-DD
 
@@ -189,6 +202,10 @@ async def asyncio_detailed(
     date: str,
 ) -> Response[EnvelopeListSettlement | ErrorBody]:
     """A UTC day's settlement with the card network, per currency
+
+     One UTC day's settlement with the card network per currency (scope `reports`): captures,
+    refunds and dispute credits (count and amount) and `net`, owed to the network — equal to
+    that day's postings to the network settlement account.
 
     Args:
         date (str): a UTC day, YYYY-MM-DD
@@ -232,6 +249,10 @@ async def asyncio(
     date: str,
 ) -> EnvelopeListSettlement | ErrorBody | None:
     """A UTC day's settlement with the card network, per currency
+
+     One UTC day's settlement with the card network per currency (scope `reports`): captures,
+    refunds and dispute credits (count and amount) and `net`, owed to the network — equal to
+    that day's postings to the network settlement account.
 
     Args:
         date (str): a UTC day, YYYY-MM-DD

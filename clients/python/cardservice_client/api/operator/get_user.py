@@ -82,6 +82,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -104,8 +109,10 @@ def sync_detailed(
 ) -> Response[EnvelopeUserRecord | ErrorBody]:
     """Read a user
 
+     One user (scope `users`).
+
     Args:
-        user_uuid (str | UUID):
+        user_uuid (str | UUID): The user's uuid (`GET /operator/users`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -149,8 +156,10 @@ def sync(
 ) -> EnvelopeUserRecord | ErrorBody | None:
     """Read a user
 
+     One user (scope `users`).
+
     Args:
-        user_uuid (str | UUID):
+        user_uuid (str | UUID): The user's uuid (`GET /operator/users`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -186,8 +195,10 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeUserRecord | ErrorBody]:
     """Read a user
 
+     One user (scope `users`).
+
     Args:
-        user_uuid (str | UUID):
+        user_uuid (str | UUID): The user's uuid (`GET /operator/users`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -229,8 +240,10 @@ async def asyncio(
 ) -> EnvelopeUserRecord | ErrorBody | None:
     """Read a user
 
+     One user (scope `users`).
+
     Args:
-        user_uuid (str | UUID):
+        user_uuid (str | UUID): The user's uuid (`GET /operator/users`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -91,6 +91,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -114,9 +119,12 @@ def sync_detailed(
 ) -> Response[EnvelopeIssuedToken | ErrorBody]:
     """Issue a bearer token for a user (shown once)
 
+     A bearer token (`cs_…`) for the user, shown once (scope `users`); it expires after
+    `expires_in_days`.
+
     Args:
-        user_uuid (str | UUID):
-        body (IssueTokenRequest):  Example: {'name': 'Ada Lovelace', 'expires_in_days': 1}.
+        user_uuid (str | UUID): The user's uuid (`GET /operator/users`)
+        body (IssueTokenRequest):  Example: {'name': 'reporting script', 'expires_in_days': 90}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -164,9 +172,12 @@ def sync(
 ) -> EnvelopeIssuedToken | ErrorBody | None:
     """Issue a bearer token for a user (shown once)
 
+     A bearer token (`cs_…`) for the user, shown once (scope `users`); it expires after
+    `expires_in_days`.
+
     Args:
-        user_uuid (str | UUID):
-        body (IssueTokenRequest):  Example: {'name': 'Ada Lovelace', 'expires_in_days': 1}.
+        user_uuid (str | UUID): The user's uuid (`GET /operator/users`)
+        body (IssueTokenRequest):  Example: {'name': 'reporting script', 'expires_in_days': 90}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -204,9 +215,12 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeIssuedToken | ErrorBody]:
     """Issue a bearer token for a user (shown once)
 
+     A bearer token (`cs_…`) for the user, shown once (scope `users`); it expires after
+    `expires_in_days`.
+
     Args:
-        user_uuid (str | UUID):
-        body (IssueTokenRequest):  Example: {'name': 'Ada Lovelace', 'expires_in_days': 1}.
+        user_uuid (str | UUID): The user's uuid (`GET /operator/users`)
+        body (IssueTokenRequest):  Example: {'name': 'reporting script', 'expires_in_days': 90}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -252,9 +266,12 @@ async def asyncio(
 ) -> EnvelopeIssuedToken | ErrorBody | None:
     """Issue a bearer token for a user (shown once)
 
+     A bearer token (`cs_…`) for the user, shown once (scope `users`); it expires after
+    `expires_in_days`.
+
     Args:
-        user_uuid (str | UUID):
-        body (IssueTokenRequest):  Example: {'name': 'Ada Lovelace', 'expires_in_days': 1}.
+        user_uuid (str | UUID): The user's uuid (`GET /operator/users`)
+        body (IssueTokenRequest):  Example: {'name': 'reporting script', 'expires_in_days': 90}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

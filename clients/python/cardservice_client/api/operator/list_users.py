@@ -97,6 +97,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> ErrorBo
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -123,9 +128,12 @@ def sync_detailed(
 ) -> Response[ErrorBody | PagedEnvelopeListUserRecord]:
     """List users, oldest first
 
+     Every user, oldest first, paginated (scope `users`).
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
         filters (ListUsersFilters | Unset):
 
     Raises:
@@ -178,9 +186,12 @@ def sync(
 ) -> ErrorBody | PagedEnvelopeListUserRecord | None:
     """List users, oldest first
 
+     Every user, oldest first, paginated (scope `users`).
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
         filters (ListUsersFilters | Unset):
 
     Raises:
@@ -221,9 +232,12 @@ async def asyncio_detailed(
 ) -> Response[ErrorBody | PagedEnvelopeListUserRecord]:
     """List users, oldest first
 
+     Every user, oldest first, paginated (scope `users`).
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
         filters (ListUsersFilters | Unset):
 
     Raises:
@@ -274,9 +288,12 @@ async def asyncio(
 ) -> ErrorBody | PagedEnvelopeListUserRecord | None:
     """List users, oldest first
 
+     Every user, oldest first, paginated (scope `users`).
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
         filters (ListUsersFilters | Unset):
 
     Raises:

@@ -91,6 +91,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -114,9 +119,12 @@ def sync_detailed(
 ) -> Response[EnvelopeAccountRecord | ErrorBody]:
     """Freeze, close or re-activate an account
 
+     Freeze, close or re-activate an account (scope `funding`). A frozen or closed account's
+    cards decline `account_inactive`.
+
     Args:
-        account_uuid (str | UUID):
-        body (ChangeAccountRequest):  Example: {'status': 'active'}.
+        account_uuid (str | UUID): The account's uuid (`POST /operator/accounts`'s)
+        body (ChangeAccountRequest):  Example: {'status': 'frozen'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -164,9 +172,12 @@ def sync(
 ) -> EnvelopeAccountRecord | ErrorBody | None:
     """Freeze, close or re-activate an account
 
+     Freeze, close or re-activate an account (scope `funding`). A frozen or closed account's
+    cards decline `account_inactive`.
+
     Args:
-        account_uuid (str | UUID):
-        body (ChangeAccountRequest):  Example: {'status': 'active'}.
+        account_uuid (str | UUID): The account's uuid (`POST /operator/accounts`'s)
+        body (ChangeAccountRequest):  Example: {'status': 'frozen'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -204,9 +215,12 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeAccountRecord | ErrorBody]:
     """Freeze, close or re-activate an account
 
+     Freeze, close or re-activate an account (scope `funding`). A frozen or closed account's
+    cards decline `account_inactive`.
+
     Args:
-        account_uuid (str | UUID):
-        body (ChangeAccountRequest):  Example: {'status': 'active'}.
+        account_uuid (str | UUID): The account's uuid (`POST /operator/accounts`'s)
+        body (ChangeAccountRequest):  Example: {'status': 'frozen'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -252,9 +266,12 @@ async def asyncio(
 ) -> EnvelopeAccountRecord | ErrorBody | None:
     """Freeze, close or re-activate an account
 
+     Freeze, close or re-activate an account (scope `funding`). A frozen or closed account's
+    cards decline `account_inactive`.
+
     Args:
-        account_uuid (str | UUID):
-        body (ChangeAccountRequest):  Example: {'status': 'active'}.
+        account_uuid (str | UUID): The account's uuid (`POST /operator/accounts`'s)
+        body (ChangeAccountRequest):  Example: {'status': 'frozen'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

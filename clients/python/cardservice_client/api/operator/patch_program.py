@@ -91,6 +91,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -114,14 +119,14 @@ def sync_detailed(
 ) -> Response[EnvelopeProgramRecord | ErrorBody]:
     """Change a card program
 
+     Change a program's name, BINs, controls or validity (scope `cards`); controls apply at
+    the next authorization, validity to cards bought from then on.
+
     Args:
-        program_uuid (str | UUID):
+        program_uuid (str | UUID): The program's uuid (the `uuid` `POST /operator/programs`
+            answered)
         body (ChangeProgramRequest): Any of these; `spending_controls: null` removes the program's
-            controls. Example: {'name': 'Ada Lovelace', 'bin_uuids':
-            ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'spending_controls': {'per_authorization': 12.5,
-            'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags': ['bank-
-            transfer'], 'blocked_tags': ['bank-transfer'], 'allowed_countries': ['DE'],
-            'blocked_countries': ['DE']}, 'card_validity_months': 1}.
+            controls. Example: {'card_validity_months': 36}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -169,14 +174,14 @@ def sync(
 ) -> EnvelopeProgramRecord | ErrorBody | None:
     """Change a card program
 
+     Change a program's name, BINs, controls or validity (scope `cards`); controls apply at
+    the next authorization, validity to cards bought from then on.
+
     Args:
-        program_uuid (str | UUID):
+        program_uuid (str | UUID): The program's uuid (the `uuid` `POST /operator/programs`
+            answered)
         body (ChangeProgramRequest): Any of these; `spending_controls: null` removes the program's
-            controls. Example: {'name': 'Ada Lovelace', 'bin_uuids':
-            ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'spending_controls': {'per_authorization': 12.5,
-            'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags': ['bank-
-            transfer'], 'blocked_tags': ['bank-transfer'], 'allowed_countries': ['DE'],
-            'blocked_countries': ['DE']}, 'card_validity_months': 1}.
+            controls. Example: {'card_validity_months': 36}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -214,14 +219,14 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeProgramRecord | ErrorBody]:
     """Change a card program
 
+     Change a program's name, BINs, controls or validity (scope `cards`); controls apply at
+    the next authorization, validity to cards bought from then on.
+
     Args:
-        program_uuid (str | UUID):
+        program_uuid (str | UUID): The program's uuid (the `uuid` `POST /operator/programs`
+            answered)
         body (ChangeProgramRequest): Any of these; `spending_controls: null` removes the program's
-            controls. Example: {'name': 'Ada Lovelace', 'bin_uuids':
-            ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'spending_controls': {'per_authorization': 12.5,
-            'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags': ['bank-
-            transfer'], 'blocked_tags': ['bank-transfer'], 'allowed_countries': ['DE'],
-            'blocked_countries': ['DE']}, 'card_validity_months': 1}.
+            controls. Example: {'card_validity_months': 36}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -267,14 +272,14 @@ async def asyncio(
 ) -> EnvelopeProgramRecord | ErrorBody | None:
     """Change a card program
 
+     Change a program's name, BINs, controls or validity (scope `cards`); controls apply at
+    the next authorization, validity to cards bought from then on.
+
     Args:
-        program_uuid (str | UUID):
+        program_uuid (str | UUID): The program's uuid (the `uuid` `POST /operator/programs`
+            answered)
         body (ChangeProgramRequest): Any of these; `spending_controls: null` removes the program's
-            controls. Example: {'name': 'Ada Lovelace', 'bin_uuids':
-            ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'spending_controls': {'per_authorization': 12.5,
-            'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags': ['bank-
-            transfer'], 'blocked_tags': ['bank-transfer'], 'allowed_countries': ['DE'],
-            'blocked_countries': ['DE']}, 'card_validity_months': 1}.
+            controls. Example: {'card_validity_months': 36}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

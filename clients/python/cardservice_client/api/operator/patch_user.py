@@ -91,6 +91,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -114,11 +119,13 @@ def sync_detailed(
 ) -> Response[EnvelopeUserRecord | ErrorBody]:
     """Rename, suspend or re-activate a user, or change their program
 
+     Change a user's name, program, or status (scope `users`): a `suspended` user's
+    credentials answer 401 and their cards decline `account_inactive` until re-activated.
+
     Args:
-        user_uuid (str | UUID):
+        user_uuid (str | UUID): The user's uuid (`GET /operator/users`)
         body (ChangeUserRequest): Any of these; `program_uuid: null` takes the user out of their
-            program. Example: {'name': 'Ada Lovelace', 'status': 'active', 'program_uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}.
+            program. Example: {'name': 'Ada King', 'status': 'active'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -166,11 +173,13 @@ def sync(
 ) -> EnvelopeUserRecord | ErrorBody | None:
     """Rename, suspend or re-activate a user, or change their program
 
+     Change a user's name, program, or status (scope `users`): a `suspended` user's
+    credentials answer 401 and their cards decline `account_inactive` until re-activated.
+
     Args:
-        user_uuid (str | UUID):
+        user_uuid (str | UUID): The user's uuid (`GET /operator/users`)
         body (ChangeUserRequest): Any of these; `program_uuid: null` takes the user out of their
-            program. Example: {'name': 'Ada Lovelace', 'status': 'active', 'program_uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}.
+            program. Example: {'name': 'Ada King', 'status': 'active'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -208,11 +217,13 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeUserRecord | ErrorBody]:
     """Rename, suspend or re-activate a user, or change their program
 
+     Change a user's name, program, or status (scope `users`): a `suspended` user's
+    credentials answer 401 and their cards decline `account_inactive` until re-activated.
+
     Args:
-        user_uuid (str | UUID):
+        user_uuid (str | UUID): The user's uuid (`GET /operator/users`)
         body (ChangeUserRequest): Any of these; `program_uuid: null` takes the user out of their
-            program. Example: {'name': 'Ada Lovelace', 'status': 'active', 'program_uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}.
+            program. Example: {'name': 'Ada King', 'status': 'active'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -258,11 +269,13 @@ async def asyncio(
 ) -> EnvelopeUserRecord | ErrorBody | None:
     """Rename, suspend or re-activate a user, or change their program
 
+     Change a user's name, program, or status (scope `users`): a `suspended` user's
+    credentials answer 401 and their cards decline `account_inactive` until re-activated.
+
     Args:
-        user_uuid (str | UUID):
+        user_uuid (str | UUID): The user's uuid (`GET /operator/users`)
         body (ChangeUserRequest): Any of these; `program_uuid: null` takes the user out of their
-            program. Example: {'name': 'Ada Lovelace', 'status': 'active', 'program_uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}.
+            program. Example: {'name': 'Ada King', 'status': 'active'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -82,6 +82,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -104,8 +109,11 @@ def sync_detailed(
 ) -> Response[EnvelopeSignInLink | ErrorBody]:
     """A one-time dashboard sign-in link for a user
 
+     A one-time link that signs the user in to the dashboard, valid 15 minutes (scope
+    `users`).
+
     Args:
-        user_uuid (str | UUID):
+        user_uuid (str | UUID): The user's uuid (`GET /operator/users`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -149,8 +157,11 @@ def sync(
 ) -> EnvelopeSignInLink | ErrorBody | None:
     """A one-time dashboard sign-in link for a user
 
+     A one-time link that signs the user in to the dashboard, valid 15 minutes (scope
+    `users`).
+
     Args:
-        user_uuid (str | UUID):
+        user_uuid (str | UUID): The user's uuid (`GET /operator/users`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -186,8 +197,11 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeSignInLink | ErrorBody]:
     """A one-time dashboard sign-in link for a user
 
+     A one-time link that signs the user in to the dashboard, valid 15 minutes (scope
+    `users`).
+
     Args:
-        user_uuid (str | UUID):
+        user_uuid (str | UUID): The user's uuid (`GET /operator/users`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -229,8 +243,11 @@ async def asyncio(
 ) -> EnvelopeSignInLink | ErrorBody | None:
     """A one-time dashboard sign-in link for a user
 
+     A one-time link that signs the user in to the dashboard, valid 15 minutes (scope
+    `users`).
+
     Args:
-        user_uuid (str | UUID):
+        user_uuid (str | UUID): The user's uuid (`GET /operator/users`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

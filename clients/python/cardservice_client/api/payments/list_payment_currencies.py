@@ -83,6 +83,11 @@ def _parse_response(
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -107,8 +112,12 @@ def sync_detailed(
 ) -> Response[EnvelopeListPaymentCurrencyRecord | ErrorBody]:
     """Currencies of a payment method
 
+     The currencies a top-up payment method (`bank-transfer`, `crypto`, `card`, …) accepts,
+    each with its network, decimals, minimum and maximum amount and percent fee. Unknown method
+    → 404.
+
     Args:
-        slug (str):
+        slug (str): A top-up payment method: `bank-transfer`, `crypto`, `card`, …
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -152,8 +161,12 @@ def sync(
 ) -> EnvelopeListPaymentCurrencyRecord | ErrorBody | None:
     """Currencies of a payment method
 
+     The currencies a top-up payment method (`bank-transfer`, `crypto`, `card`, …) accepts,
+    each with its network, decimals, minimum and maximum amount and percent fee. Unknown method
+    → 404.
+
     Args:
-        slug (str):
+        slug (str): A top-up payment method: `bank-transfer`, `crypto`, `card`, …
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -189,8 +202,12 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeListPaymentCurrencyRecord | ErrorBody]:
     """Currencies of a payment method
 
+     The currencies a top-up payment method (`bank-transfer`, `crypto`, `card`, …) accepts,
+    each with its network, decimals, minimum and maximum amount and percent fee. Unknown method
+    → 404.
+
     Args:
-        slug (str):
+        slug (str): A top-up payment method: `bank-transfer`, `crypto`, `card`, …
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -232,8 +249,12 @@ async def asyncio(
 ) -> EnvelopeListPaymentCurrencyRecord | ErrorBody | None:
     """Currencies of a payment method
 
+     The currencies a top-up payment method (`bank-transfer`, `crypto`, `card`, …) accepts,
+    each with its network, decimals, minimum and maximum amount and percent fee. Unknown method
+    → 404.
+
     Args:
-        slug (str):
+        slug (str): A top-up payment method: `bank-transfer`, `crypto`, `card`, …
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

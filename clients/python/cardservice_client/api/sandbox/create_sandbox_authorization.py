@@ -86,6 +86,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -110,12 +115,18 @@ def sync_detailed(
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
     """Simulate a card authorization from the network
 
+     Sandbox only: a card authorization as the network would send it. The rules run in order
+    (card active and not expired, account active, card type, spending controls and blocked
+    tags, currency, 3DS code, decision endpoint, funds); approval holds `amount` plus the
+    `card_transaction` fee on the card (`pending`), a decline records the `error` slug and
+    charges the `card_decline` fee as far as the card covers it. 201 with the transaction
+    either way.
+
     Args:
         body (AuthorizationRequest):  Example: {'card_uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'amount': 12.5, 'currency': 'EUR',
-            'merchant_name': 'example', 'mcc': '5411', 'merchant_country': 'DE', 'merchant_city':
-            'example', 'tag': 'bank-transfer', 'three_ds_code': '482913', 'force_decline':
-            'insufficient_funds'}.
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'amount': 12.5, 'currency': 'USD',
+            'merchant_name': 'Amazon', 'mcc': '5942', 'merchant_country': 'US', 'merchant_city':
+            'Seattle', 'tag': 'amazon'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -159,12 +170,18 @@ def sync(
 ) -> EnvelopeTransactionRecord | ErrorBody | None:
     """Simulate a card authorization from the network
 
+     Sandbox only: a card authorization as the network would send it. The rules run in order
+    (card active and not expired, account active, card type, spending controls and blocked
+    tags, currency, 3DS code, decision endpoint, funds); approval holds `amount` plus the
+    `card_transaction` fee on the card (`pending`), a decline records the `error` slug and
+    charges the `card_decline` fee as far as the card covers it. 201 with the transaction
+    either way.
+
     Args:
         body (AuthorizationRequest):  Example: {'card_uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'amount': 12.5, 'currency': 'EUR',
-            'merchant_name': 'example', 'mcc': '5411', 'merchant_country': 'DE', 'merchant_city':
-            'example', 'tag': 'bank-transfer', 'three_ds_code': '482913', 'force_decline':
-            'insufficient_funds'}.
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'amount': 12.5, 'currency': 'USD',
+            'merchant_name': 'Amazon', 'mcc': '5942', 'merchant_country': 'US', 'merchant_city':
+            'Seattle', 'tag': 'amazon'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -200,12 +217,18 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
     """Simulate a card authorization from the network
 
+     Sandbox only: a card authorization as the network would send it. The rules run in order
+    (card active and not expired, account active, card type, spending controls and blocked
+    tags, currency, 3DS code, decision endpoint, funds); approval holds `amount` plus the
+    `card_transaction` fee on the card (`pending`), a decline records the `error` slug and
+    charges the `card_decline` fee as far as the card covers it. 201 with the transaction
+    either way.
+
     Args:
         body (AuthorizationRequest):  Example: {'card_uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'amount': 12.5, 'currency': 'EUR',
-            'merchant_name': 'example', 'mcc': '5411', 'merchant_country': 'DE', 'merchant_city':
-            'example', 'tag': 'bank-transfer', 'three_ds_code': '482913', 'force_decline':
-            'insufficient_funds'}.
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'amount': 12.5, 'currency': 'USD',
+            'merchant_name': 'Amazon', 'mcc': '5942', 'merchant_country': 'US', 'merchant_city':
+            'Seattle', 'tag': 'amazon'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -247,12 +270,18 @@ async def asyncio(
 ) -> EnvelopeTransactionRecord | ErrorBody | None:
     """Simulate a card authorization from the network
 
+     Sandbox only: a card authorization as the network would send it. The rules run in order
+    (card active and not expired, account active, card type, spending controls and blocked
+    tags, currency, 3DS code, decision endpoint, funds); approval holds `amount` plus the
+    `card_transaction` fee on the card (`pending`), a decline records the `error` slug and
+    charges the `card_decline` fee as far as the card covers it. 201 with the transaction
+    either way.
+
     Args:
         body (AuthorizationRequest):  Example: {'card_uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'amount': 12.5, 'currency': 'EUR',
-            'merchant_name': 'example', 'mcc': '5411', 'merchant_country': 'DE', 'merchant_city':
-            'example', 'tag': 'bank-transfer', 'three_ds_code': '482913', 'force_decline':
-            'insufficient_funds'}.
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'amount': 12.5, 'currency': 'USD',
+            'merchant_name': 'Amazon', 'mcc': '5942', 'merchant_country': 'US', 'merchant_city':
+            'Seattle', 'tag': 'amazon'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -86,6 +86,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -110,9 +115,12 @@ def sync_detailed(
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
     """Simulate money arriving on an account
 
+     Sandbox only: money arrives on one of the caller's accounts as a `deposit` transaction
+    (201).
+
     Args:
         body (DepositRequest):  Example: {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'amount': 12.5}.
+            'amount': 250}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -156,9 +164,12 @@ def sync(
 ) -> EnvelopeTransactionRecord | ErrorBody | None:
     """Simulate money arriving on an account
 
+     Sandbox only: money arrives on one of the caller's accounts as a `deposit` transaction
+    (201).
+
     Args:
         body (DepositRequest):  Example: {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'amount': 12.5}.
+            'amount': 250}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -194,9 +205,12 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
     """Simulate money arriving on an account
 
+     Sandbox only: money arrives on one of the caller's accounts as a `deposit` transaction
+    (201).
+
     Args:
         body (DepositRequest):  Example: {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'amount': 12.5}.
+            'amount': 250}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -238,9 +252,12 @@ async def asyncio(
 ) -> EnvelopeTransactionRecord | ErrorBody | None:
     """Simulate money arriving on an account
 
+     Sandbox only: money arrives on one of the caller's accounts as a `deposit` transaction
+    (201).
+
     Args:
         body (DepositRequest):  Example: {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'amount': 12.5}.
+            'amount': 250}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -86,6 +86,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -108,9 +113,13 @@ def sync_detailed(
 ) -> Response[EnvelopeThreeDsRecord | ErrorBody]:
     """Simulate a 3DS code sent for a card
 
+     Sandbox only: a 3DS one-time code for one of the caller's cards, as the ACS would send
+    it (valid 10 minutes). Pass it as `three_ds_code` of an authorization of that card to use
+    it up.
+
     Args:
         body (ThreeDsRequest):  Example: {'card_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'merchant_name': 'example', 'amount': 12.5, 'currency': 'EUR'}.
+            'merchant_name': 'Booking.com', 'amount': 189, 'currency': 'USD'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -154,9 +163,13 @@ def sync(
 ) -> EnvelopeThreeDsRecord | ErrorBody | None:
     """Simulate a 3DS code sent for a card
 
+     Sandbox only: a 3DS one-time code for one of the caller's cards, as the ACS would send
+    it (valid 10 minutes). Pass it as `three_ds_code` of an authorization of that card to use
+    it up.
+
     Args:
         body (ThreeDsRequest):  Example: {'card_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'merchant_name': 'example', 'amount': 12.5, 'currency': 'EUR'}.
+            'merchant_name': 'Booking.com', 'amount': 189, 'currency': 'USD'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -192,9 +205,13 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeThreeDsRecord | ErrorBody]:
     """Simulate a 3DS code sent for a card
 
+     Sandbox only: a 3DS one-time code for one of the caller's cards, as the ACS would send
+    it (valid 10 minutes). Pass it as `three_ds_code` of an authorization of that card to use
+    it up.
+
     Args:
         body (ThreeDsRequest):  Example: {'card_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'merchant_name': 'example', 'amount': 12.5, 'currency': 'EUR'}.
+            'merchant_name': 'Booking.com', 'amount': 189, 'currency': 'USD'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -236,9 +253,13 @@ async def asyncio(
 ) -> EnvelopeThreeDsRecord | ErrorBody | None:
     """Simulate a 3DS code sent for a card
 
+     Sandbox only: a 3DS one-time code for one of the caller's cards, as the ACS would send
+    it (valid 10 minutes). Pass it as `three_ds_code` of an authorization of that card to use
+    it up.
+
     Args:
         body (ThreeDsRequest):  Example: {'card_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'merchant_name': 'example', 'amount': 12.5, 'currency': 'EUR'}.
+            'merchant_name': 'Booking.com', 'amount': 189, 'currency': 'USD'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -91,6 +91,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -116,9 +121,13 @@ def sync_detailed(
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
     """Raise a pending purchase's hold (incremental authorization)
 
+     Sandbox only: raise a pending purchase's hold by `amount` under the rules of a new
+    authorization; a refusal keeps the first hold and records a declined child purchase. No fee
+    of its own. 201 with the purchase.
+
     Args:
-        transaction_uuid (str | UUID):
-        body (IncrementRequest):  Example: {'amount': 12.5}.
+        transaction_uuid (str | UUID): The transaction's uuid (`GET /transaction/report`)
+        body (IncrementRequest):  Example: {'amount': 5}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -166,9 +175,13 @@ def sync(
 ) -> EnvelopeTransactionRecord | ErrorBody | None:
     """Raise a pending purchase's hold (incremental authorization)
 
+     Sandbox only: raise a pending purchase's hold by `amount` under the rules of a new
+    authorization; a refusal keeps the first hold and records a declined child purchase. No fee
+    of its own. 201 with the purchase.
+
     Args:
-        transaction_uuid (str | UUID):
-        body (IncrementRequest):  Example: {'amount': 12.5}.
+        transaction_uuid (str | UUID): The transaction's uuid (`GET /transaction/report`)
+        body (IncrementRequest):  Example: {'amount': 5}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -206,9 +219,13 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
     """Raise a pending purchase's hold (incremental authorization)
 
+     Sandbox only: raise a pending purchase's hold by `amount` under the rules of a new
+    authorization; a refusal keeps the first hold and records a declined child purchase. No fee
+    of its own. 201 with the purchase.
+
     Args:
-        transaction_uuid (str | UUID):
-        body (IncrementRequest):  Example: {'amount': 12.5}.
+        transaction_uuid (str | UUID): The transaction's uuid (`GET /transaction/report`)
+        body (IncrementRequest):  Example: {'amount': 5}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -254,9 +271,13 @@ async def asyncio(
 ) -> EnvelopeTransactionRecord | ErrorBody | None:
     """Raise a pending purchase's hold (incremental authorization)
 
+     Sandbox only: raise a pending purchase's hold by `amount` under the rules of a new
+    authorization; a refusal keeps the first hold and records a declined child purchase. No fee
+    of its own. 201 with the purchase.
+
     Args:
-        transaction_uuid (str | UUID):
-        body (IncrementRequest):  Example: {'amount': 12.5}.
+        transaction_uuid (str | UUID): The transaction's uuid (`GET /transaction/report`)
+        body (IncrementRequest):  Example: {'amount': 5}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

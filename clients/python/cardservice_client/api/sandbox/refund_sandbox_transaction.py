@@ -92,6 +92,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -117,9 +122,12 @@ def sync_detailed(
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
     """Refund a settled purchase, in full or in part
 
+     Sandbox only: refund a completed purchase, all of it or `amount` of it (never more than
+    captured less earlier refunds); the money goes back to the card. 201 with the purchase.
+
     Args:
-        transaction_uuid (str | UUID):
-        body (RefundRequest | Unset):  Example: {'amount': 12.5}.
+        transaction_uuid (str | UUID): The transaction's uuid (`GET /transaction/report`)
+        body (RefundRequest | Unset):  Example: {'amount': 5}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -167,9 +175,12 @@ def sync(
 ) -> EnvelopeTransactionRecord | ErrorBody | None:
     """Refund a settled purchase, in full or in part
 
+     Sandbox only: refund a completed purchase, all of it or `amount` of it (never more than
+    captured less earlier refunds); the money goes back to the card. 201 with the purchase.
+
     Args:
-        transaction_uuid (str | UUID):
-        body (RefundRequest | Unset):  Example: {'amount': 12.5}.
+        transaction_uuid (str | UUID): The transaction's uuid (`GET /transaction/report`)
+        body (RefundRequest | Unset):  Example: {'amount': 5}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -207,9 +218,12 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
     """Refund a settled purchase, in full or in part
 
+     Sandbox only: refund a completed purchase, all of it or `amount` of it (never more than
+    captured less earlier refunds); the money goes back to the card. 201 with the purchase.
+
     Args:
-        transaction_uuid (str | UUID):
-        body (RefundRequest | Unset):  Example: {'amount': 12.5}.
+        transaction_uuid (str | UUID): The transaction's uuid (`GET /transaction/report`)
+        body (RefundRequest | Unset):  Example: {'amount': 5}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -255,9 +269,12 @@ async def asyncio(
 ) -> EnvelopeTransactionRecord | ErrorBody | None:
     """Refund a settled purchase, in full or in part
 
+     Sandbox only: refund a completed purchase, all of it or `amount` of it (never more than
+    captured less earlier refunds); the money goes back to the card. 201 with the purchase.
+
     Args:
-        transaction_uuid (str | UUID):
-        body (RefundRequest | Unset):  Example: {'amount': 12.5}.
+        transaction_uuid (str | UUID): The transaction's uuid (`GET /transaction/report`)
+        body (RefundRequest | Unset):  Example: {'amount': 5}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -91,6 +91,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -114,8 +119,12 @@ def sync_detailed(
 ) -> Response[EnvelopeDisputeRecord | ErrorBody]:
     """Simulate the network's outcome of an open dispute (won credits the card)
 
+     Sandbox only: the network's outcome of an open dispute. `won` credits the disputed
+    amount back to the card (a `dispute_credit` transaction); `lost` moves nothing.
+
     Args:
-        dispute_uuid (str | UUID):
+        dispute_uuid (str | UUID): The dispute's uuid (`GET /disputes`, or the `uuid` `POST
+            /disputes` answered)
         body (ResolveDisputeRequest):  Example: {'outcome': 'won'}.
 
     Raises:
@@ -164,8 +173,12 @@ def sync(
 ) -> EnvelopeDisputeRecord | ErrorBody | None:
     """Simulate the network's outcome of an open dispute (won credits the card)
 
+     Sandbox only: the network's outcome of an open dispute. `won` credits the disputed
+    amount back to the card (a `dispute_credit` transaction); `lost` moves nothing.
+
     Args:
-        dispute_uuid (str | UUID):
+        dispute_uuid (str | UUID): The dispute's uuid (`GET /disputes`, or the `uuid` `POST
+            /disputes` answered)
         body (ResolveDisputeRequest):  Example: {'outcome': 'won'}.
 
     Raises:
@@ -204,8 +217,12 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeDisputeRecord | ErrorBody]:
     """Simulate the network's outcome of an open dispute (won credits the card)
 
+     Sandbox only: the network's outcome of an open dispute. `won` credits the disputed
+    amount back to the card (a `dispute_credit` transaction); `lost` moves nothing.
+
     Args:
-        dispute_uuid (str | UUID):
+        dispute_uuid (str | UUID): The dispute's uuid (`GET /disputes`, or the `uuid` `POST
+            /disputes` answered)
         body (ResolveDisputeRequest):  Example: {'outcome': 'won'}.
 
     Raises:
@@ -252,8 +269,12 @@ async def asyncio(
 ) -> EnvelopeDisputeRecord | ErrorBody | None:
     """Simulate the network's outcome of an open dispute (won credits the card)
 
+     Sandbox only: the network's outcome of an open dispute. `won` credits the disputed
+    amount back to the card (a `dispute_credit` transaction); `lost` moves nothing.
+
     Args:
-        dispute_uuid (str | UUID):
+        dispute_uuid (str | UUID): The dispute's uuid (`GET /disputes`, or the `uuid` `POST
+            /disputes` answered)
         body (ResolveDisputeRequest):  Example: {'outcome': 'won'}.
 
     Raises:

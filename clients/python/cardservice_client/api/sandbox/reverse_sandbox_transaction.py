@@ -82,6 +82,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -106,8 +111,11 @@ def sync_detailed(
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
     """Reverse a pending purchase
 
+     Sandbox only: release a pending purchase's hold; the amount and its fee go back to the
+    card (`reversed`). 201 with the purchase.
+
     Args:
-        transaction_uuid (str | UUID):
+        transaction_uuid (str | UUID): The transaction's uuid (`GET /transaction/report`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -151,8 +159,11 @@ def sync(
 ) -> EnvelopeTransactionRecord | ErrorBody | None:
     """Reverse a pending purchase
 
+     Sandbox only: release a pending purchase's hold; the amount and its fee go back to the
+    card (`reversed`). 201 with the purchase.
+
     Args:
-        transaction_uuid (str | UUID):
+        transaction_uuid (str | UUID): The transaction's uuid (`GET /transaction/report`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -188,8 +199,11 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
     """Reverse a pending purchase
 
+     Sandbox only: release a pending purchase's hold; the amount and its fee go back to the
+    card (`reversed`). 201 with the purchase.
+
     Args:
-        transaction_uuid (str | UUID):
+        transaction_uuid (str | UUID): The transaction's uuid (`GET /transaction/report`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -231,8 +245,11 @@ async def asyncio(
 ) -> EnvelopeTransactionRecord | ErrorBody | None:
     """Reverse a pending purchase
 
+     Sandbox only: release a pending purchase's hold; the amount and its fee go back to the
+    card (`reversed`). 201 with the purchase.
+
     Args:
-        transaction_uuid (str | UUID):
+        transaction_uuid (str | UUID): The transaction's uuid (`GET /transaction/report`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

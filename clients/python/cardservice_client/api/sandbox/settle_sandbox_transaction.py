@@ -92,6 +92,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -117,9 +122,14 @@ def sync_detailed(
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
     """Capture a pending purchase: whole, in parts, or more than authorized (tips)
 
+     Sandbox only: capture a pending purchase. Without `amount` the whole hold; a smaller
+    `amount` captures that part (with `final: false` the rest stays held, else it is released);
+    a larger one (tips, fuel) up to 20 % above the authorization when the card can pay the
+    difference, else 422 `insufficient_funds`. 201 with the purchase.
+
     Args:
-        transaction_uuid (str | UUID):
-        body (CaptureRequest | Unset):  Example: {'amount': 12.5, 'rate': 12.5, 'final': True}.
+        transaction_uuid (str | UUID): The transaction's uuid (`GET /transaction/report`)
+        body (CaptureRequest | Unset):  Example: {'amount': 10, 'final': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -167,9 +177,14 @@ def sync(
 ) -> EnvelopeTransactionRecord | ErrorBody | None:
     """Capture a pending purchase: whole, in parts, or more than authorized (tips)
 
+     Sandbox only: capture a pending purchase. Without `amount` the whole hold; a smaller
+    `amount` captures that part (with `final: false` the rest stays held, else it is released);
+    a larger one (tips, fuel) up to 20 % above the authorization when the card can pay the
+    difference, else 422 `insufficient_funds`. 201 with the purchase.
+
     Args:
-        transaction_uuid (str | UUID):
-        body (CaptureRequest | Unset):  Example: {'amount': 12.5, 'rate': 12.5, 'final': True}.
+        transaction_uuid (str | UUID): The transaction's uuid (`GET /transaction/report`)
+        body (CaptureRequest | Unset):  Example: {'amount': 10, 'final': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -207,9 +222,14 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
     """Capture a pending purchase: whole, in parts, or more than authorized (tips)
 
+     Sandbox only: capture a pending purchase. Without `amount` the whole hold; a smaller
+    `amount` captures that part (with `final: false` the rest stays held, else it is released);
+    a larger one (tips, fuel) up to 20 % above the authorization when the card can pay the
+    difference, else 422 `insufficient_funds`. 201 with the purchase.
+
     Args:
-        transaction_uuid (str | UUID):
-        body (CaptureRequest | Unset):  Example: {'amount': 12.5, 'rate': 12.5, 'final': True}.
+        transaction_uuid (str | UUID): The transaction's uuid (`GET /transaction/report`)
+        body (CaptureRequest | Unset):  Example: {'amount': 10, 'final': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -255,9 +275,14 @@ async def asyncio(
 ) -> EnvelopeTransactionRecord | ErrorBody | None:
     """Capture a pending purchase: whole, in parts, or more than authorized (tips)
 
+     Sandbox only: capture a pending purchase. Without `amount` the whole hold; a smaller
+    `amount` captures that part (with `final: false` the rest stays held, else it is released);
+    a larger one (tips, fuel) up to 20 % above the authorization when the card can pay the
+    difference, else 422 `insufficient_funds`. 201 with the purchase.
+
     Args:
-        transaction_uuid (str | UUID):
-        body (CaptureRequest | Unset):  Example: {'amount': 12.5, 'rate': 12.5, 'final': True}.
+        transaction_uuid (str | UUID): The transaction's uuid (`GET /transaction/report`)
+        body (CaptureRequest | Unset):  Example: {'amount': 10, 'final': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -86,6 +86,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -108,9 +113,14 @@ def sync_detailed(
 ) -> Response[EnvelopeTopupRecord | ErrorBody]:
     """Ask to fund an account by a payment method
 
+     Ask to fund an account by a payment method: answers 201 with a `reference` to quote with
+    the payment, the fee, the amount that will be credited and when the request expires (72 h).
+    The method and currency come from `GET /payment/currencies/{slug}`, within its minimum and
+    maximum; a currency other than the account's is converted at the rate table.
+
     Args:
         body (TopupRequest):  Example: {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'method': 'bank-transfer', 'currency': 'EUR', 'amount': 12.5}.
+            'method': 'bank-transfer', 'currency': 'USD', 'amount': 500}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -154,9 +164,14 @@ def sync(
 ) -> EnvelopeTopupRecord | ErrorBody | None:
     """Ask to fund an account by a payment method
 
+     Ask to fund an account by a payment method: answers 201 with a `reference` to quote with
+    the payment, the fee, the amount that will be credited and when the request expires (72 h).
+    The method and currency come from `GET /payment/currencies/{slug}`, within its minimum and
+    maximum; a currency other than the account's is converted at the rate table.
+
     Args:
         body (TopupRequest):  Example: {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'method': 'bank-transfer', 'currency': 'EUR', 'amount': 12.5}.
+            'method': 'bank-transfer', 'currency': 'USD', 'amount': 500}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -192,9 +207,14 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeTopupRecord | ErrorBody]:
     """Ask to fund an account by a payment method
 
+     Ask to fund an account by a payment method: answers 201 with a `reference` to quote with
+    the payment, the fee, the amount that will be credited and when the request expires (72 h).
+    The method and currency come from `GET /payment/currencies/{slug}`, within its minimum and
+    maximum; a currency other than the account's is converted at the rate table.
+
     Args:
         body (TopupRequest):  Example: {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'method': 'bank-transfer', 'currency': 'EUR', 'amount': 12.5}.
+            'method': 'bank-transfer', 'currency': 'USD', 'amount': 500}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -236,9 +256,14 @@ async def asyncio(
 ) -> EnvelopeTopupRecord | ErrorBody | None:
     """Ask to fund an account by a payment method
 
+     Ask to fund an account by a payment method: answers 201 with a `reference` to quote with
+    the payment, the fee, the amount that will be credited and when the request expires (72 h).
+    The method and currency come from `GET /payment/currencies/{slug}`, within its minimum and
+    maximum; a currency other than the account's is converted at the rate table.
+
     Args:
         body (TopupRequest):  Example: {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'method': 'bank-transfer', 'currency': 'EUR', 'amount': 12.5}.
+            'method': 'bank-transfer', 'currency': 'USD', 'amount': 500}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -82,6 +82,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -104,8 +109,11 @@ def sync_detailed(
 ) -> Response[EnvelopeTopupRecord | ErrorBody]:
     """Read one of the caller's top-ups
 
+     One of the caller's top-ups: status (`awaiting_payment`, `completed`, `cancelled`,
+    `expired`), amount, fee and reference.
+
     Args:
-        topup_uuid (str | UUID):
+        topup_uuid (str | UUID): The top-up's uuid (the `uuid` `POST /topups` answered)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -149,8 +157,11 @@ def sync(
 ) -> EnvelopeTopupRecord | ErrorBody | None:
     """Read one of the caller's top-ups
 
+     One of the caller's top-ups: status (`awaiting_payment`, `completed`, `cancelled`,
+    `expired`), amount, fee and reference.
+
     Args:
-        topup_uuid (str | UUID):
+        topup_uuid (str | UUID): The top-up's uuid (the `uuid` `POST /topups` answered)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -186,8 +197,11 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeTopupRecord | ErrorBody]:
     """Read one of the caller's top-ups
 
+     One of the caller's top-ups: status (`awaiting_payment`, `completed`, `cancelled`,
+    `expired`), amount, fee and reference.
+
     Args:
-        topup_uuid (str | UUID):
+        topup_uuid (str | UUID): The top-up's uuid (the `uuid` `POST /topups` answered)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -229,8 +243,11 @@ async def asyncio(
 ) -> EnvelopeTopupRecord | ErrorBody | None:
     """Read one of the caller's top-ups
 
+     One of the caller's top-ups: status (`awaiting_payment`, `completed`, `cancelled`,
+    `expired`), amount, fee and reference.
+
     Args:
-        topup_uuid (str | UUID):
+        topup_uuid (str | UUID): The top-up's uuid (the `uuid` `POST /topups` answered)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -89,6 +89,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Any | E
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -110,6 +115,11 @@ def sync_detailed(
     filters: ExportTransactionsCsvFilters | Unset = UNSET,
 ) -> Response[Any | ErrorBody]:
     """Every matching transaction as CSV (streamed)
+
+     Every transaction matching the filters as RFC 4180 CSV with a header row, newest first,
+    streamed (memory stays flat at a million rows), amounts as plain decimals,
+    `Content-Disposition: attachment`. A cell a spreadsheet would run as a formula (`=`, `+`,
+    `-`, `@` …) is prefixed with `'` so it reads as text.
 
     Args:
         filters (ExportTransactionsCsvFilters | Unset):
@@ -156,6 +166,11 @@ def sync(
 ) -> Any | ErrorBody | None:
     """Every matching transaction as CSV (streamed)
 
+     Every transaction matching the filters as RFC 4180 CSV with a header row, newest first,
+    streamed (memory stays flat at a million rows), amounts as plain decimals,
+    `Content-Disposition: attachment`. A cell a spreadsheet would run as a formula (`=`, `+`,
+    `-`, `@` …) is prefixed with `'` so it reads as text.
+
     Args:
         filters (ExportTransactionsCsvFilters | Unset):
 
@@ -190,6 +205,11 @@ async def asyncio_detailed(
     filters: ExportTransactionsCsvFilters | Unset = UNSET,
 ) -> Response[Any | ErrorBody]:
     """Every matching transaction as CSV (streamed)
+
+     Every transaction matching the filters as RFC 4180 CSV with a header row, newest first,
+    streamed (memory stays flat at a million rows), amounts as plain decimals,
+    `Content-Disposition: attachment`. A cell a spreadsheet would run as a formula (`=`, `+`,
+    `-`, `@` …) is prefixed with `'` so it reads as text.
 
     Args:
         filters (ExportTransactionsCsvFilters | Unset):
@@ -233,6 +253,11 @@ async def asyncio(
     filters: ExportTransactionsCsvFilters | Unset = UNSET,
 ) -> Any | ErrorBody | None:
     """Every matching transaction as CSV (streamed)
+
+     Every transaction matching the filters as RFC 4180 CSV with a header row, newest first,
+    streamed (memory stays flat at a million rows), amounts as plain decimals,
+    `Content-Disposition: attachment`. A cell a spreadsheet would run as a formula (`=`, `+`,
+    `-`, `@` …) is prefixed with `'` so it reads as text.
 
     Args:
         filters (ExportTransactionsCsvFilters | Unset):

@@ -76,6 +76,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> ErrorBo
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -98,8 +103,11 @@ def sync_detailed(
 ) -> Response[ErrorBody]:
     """The receipt picture of a transaction
 
+     A JPEG receipt of the transaction (merchant, amount and currency, date, card mask,
+    status, uuid), with an `ETag`. Unknown or foreign → the 404 error body.
+
     Args:
-        transaction_uuid (str | UUID):
+        transaction_uuid (str | UUID): The transaction's uuid (`GET /transaction/report`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -143,8 +151,11 @@ def sync(
 ) -> ErrorBody | None:
     """The receipt picture of a transaction
 
+     A JPEG receipt of the transaction (merchant, amount and currency, date, card mask,
+    status, uuid), with an `ETag`. Unknown or foreign → the 404 error body.
+
     Args:
-        transaction_uuid (str | UUID):
+        transaction_uuid (str | UUID): The transaction's uuid (`GET /transaction/report`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -178,8 +189,11 @@ async def asyncio_detailed(
 ) -> Response[ErrorBody]:
     """The receipt picture of a transaction
 
+     A JPEG receipt of the transaction (merchant, amount and currency, date, card mask,
+    status, uuid), with an `ETag`. Unknown or foreign → the 404 error body.
+
     Args:
-        transaction_uuid (str | UUID):
+        transaction_uuid (str | UUID): The transaction's uuid (`GET /transaction/report`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -221,8 +235,11 @@ async def asyncio(
 ) -> ErrorBody | None:
     """The receipt picture of a transaction
 
+     A JPEG receipt of the transaction (merchant, amount and currency, date, card mask,
+    status, uuid), with an `ETag`. Unknown or foreign → the 404 error body.
+
     Args:
-        transaction_uuid (str | UUID):
+        transaction_uuid (str | UUID): The transaction's uuid (`GET /transaction/report`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -82,6 +82,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -106,8 +111,12 @@ def sync_detailed(
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
     """Read one transaction
 
+     One of the caller's transactions: type, status, amount and fee, merchant, decline
+    `error`, network data (`channel`, STAN, RRN, terminal, merchant id) and captures, refunds
+    and foreign-currency details where they apply.
+
     Args:
-        transaction_uuid (str | UUID):
+        transaction_uuid (str | UUID): The transaction's uuid (`GET /transaction/report`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -151,8 +160,12 @@ def sync(
 ) -> EnvelopeTransactionRecord | ErrorBody | None:
     """Read one transaction
 
+     One of the caller's transactions: type, status, amount and fee, merchant, decline
+    `error`, network data (`channel`, STAN, RRN, terminal, merchant id) and captures, refunds
+    and foreign-currency details where they apply.
+
     Args:
-        transaction_uuid (str | UUID):
+        transaction_uuid (str | UUID): The transaction's uuid (`GET /transaction/report`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -188,8 +201,12 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeTransactionRecord | ErrorBody]:
     """Read one transaction
 
+     One of the caller's transactions: type, status, amount and fee, merchant, decline
+    `error`, network data (`channel`, STAN, RRN, terminal, merchant id) and captures, refunds
+    and foreign-currency details where they apply.
+
     Args:
-        transaction_uuid (str | UUID):
+        transaction_uuid (str | UUID): The transaction's uuid (`GET /transaction/report`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -231,8 +248,12 @@ async def asyncio(
 ) -> EnvelopeTransactionRecord | ErrorBody | None:
     """Read one transaction
 
+     One of the caller's transactions: type, status, amount and fee, merchant, decline
+    `error`, network data (`channel`, STAN, RRN, terminal, merchant id) and captures, refunds
+    and foreign-currency details where they apply.
+
     Args:
-        transaction_uuid (str | UUID):
+        transaction_uuid (str | UUID): The transaction's uuid (`GET /transaction/report`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

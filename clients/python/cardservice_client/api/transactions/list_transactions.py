@@ -108,6 +108,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> ErrorBo
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -133,11 +138,17 @@ def sync_detailed(
 ) -> Response[ErrorBody | ReportPage]:
     """The caller's transactions, newest first
 
+     The caller's transactions, newest first (ties by uuid). Two ways to page:
+    `page`/`per_page` (`meta.total`, `meta.last_page`), or keyset with `starting_after` = the
+    last uuid of the previous page (`meta.next_starting_after`, null on the last page), whose
+    cost does not grow with depth. Filters narrow both.
+
     Args:
         starting_after (None | str | Unset | UUID): Keyset page: the transactions after this one
             (leave `page` out)
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
         filters (ListTransactionsFilters | Unset):
 
     Raises:
@@ -194,11 +205,17 @@ def sync(
 ) -> ErrorBody | ReportPage | None:
     """The caller's transactions, newest first
 
+     The caller's transactions, newest first (ties by uuid). Two ways to page:
+    `page`/`per_page` (`meta.total`, `meta.last_page`), or keyset with `starting_after` = the
+    last uuid of the previous page (`meta.next_starting_after`, null on the last page), whose
+    cost does not grow with depth. Filters narrow both.
+
     Args:
         starting_after (None | str | Unset | UUID): Keyset page: the transactions after this one
             (leave `page` out)
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
         filters (ListTransactionsFilters | Unset):
 
     Raises:
@@ -239,11 +256,17 @@ async def asyncio_detailed(
 ) -> Response[ErrorBody | ReportPage]:
     """The caller's transactions, newest first
 
+     The caller's transactions, newest first (ties by uuid). Two ways to page:
+    `page`/`per_page` (`meta.total`, `meta.last_page`), or keyset with `starting_after` = the
+    last uuid of the previous page (`meta.next_starting_after`, null on the last page), whose
+    cost does not grow with depth. Filters narrow both.
+
     Args:
         starting_after (None | str | Unset | UUID): Keyset page: the transactions after this one
             (leave `page` out)
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
         filters (ListTransactionsFilters | Unset):
 
     Raises:
@@ -298,11 +321,17 @@ async def asyncio(
 ) -> ErrorBody | ReportPage | None:
     """The caller's transactions, newest first
 
+     The caller's transactions, newest first (ties by uuid). Two ways to page:
+    `page`/`per_page` (`meta.total`, `meta.last_page`), or keyset with `starting_after` = the
+    last uuid of the previous page (`meta.next_starting_after`, null on the last page), whose
+    cost does not grow with depth. Filters narrow both.
+
     Args:
         starting_after (None | str | Unset | UUID): Keyset page: the transactions after this one
             (leave `page` out)
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
         filters (ListTransactionsFilters | Unset):
 
     Raises:

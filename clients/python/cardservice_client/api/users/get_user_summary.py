@@ -76,6 +76,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -96,6 +101,10 @@ def sync_detailed(
     client: AuthenticatedClient[Any],
 ) -> Response[EnvelopeUserSummary | ErrorBody]:
     """Balances, counts and spend of the caller
+
+     The caller at a glance: who they are, balances per currency (accounts and cards),
+    accounts by status, cards by status and favorites, spend per currency today, the last 7
+    days and this month, and how many 3DS codes wait unused.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -134,6 +143,10 @@ def sync(
 ) -> EnvelopeUserSummary | ErrorBody | None:
     """Balances, counts and spend of the caller
 
+     The caller at a glance: who they are, balances per currency (accounts and cards),
+    accounts by status, cards by status and favorites, spend per currency today, the last 7
+    days and this month, and how many 3DS codes wait unused.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -165,6 +178,10 @@ async def asyncio_detailed(
     client: AuthenticatedClient[Any],
 ) -> Response[EnvelopeUserSummary | ErrorBody]:
     """Balances, counts and spend of the caller
+
+     The caller at a glance: who they are, balances per currency (accounts and cards),
+    accounts by status, cards by status and favorites, spend per currency today, the last 7
+    days and this month, and how many 3DS codes wait unused.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -200,6 +217,10 @@ async def asyncio(
     client: AuthenticatedClient[Any],
 ) -> EnvelopeUserSummary | ErrorBody | None:
     """Balances, counts and spend of the caller
+
+     The caller at a glance: who they are, balances per currency (accounts and cards),
+    accounts by status, cards by status and favorites, spend per currency today, the last 7
+    days and this month, and how many 3DS codes wait unused.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -76,6 +76,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -98,6 +103,9 @@ def sync_detailed(
     client: AuthenticatedClient[Any],
 ) -> Response[EnvelopeListThreeDsRecord | ErrorBody]:
     """3DS codes not yet used, newest first (bearer token only)
+
+     3DS codes received for the caller's cards that are neither used nor expired, newest
+    first. Bearer token only: an MFA code as the credential → 403.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -136,6 +144,9 @@ def sync(
 ) -> EnvelopeListThreeDsRecord | ErrorBody | None:
     """3DS codes not yet used, newest first (bearer token only)
 
+     3DS codes received for the caller's cards that are neither used nor expired, newest
+    first. Bearer token only: an MFA code as the credential → 403.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -167,6 +178,9 @@ async def asyncio_detailed(
     client: AuthenticatedClient[Any],
 ) -> Response[EnvelopeListThreeDsRecord | ErrorBody]:
     """3DS codes not yet used, newest first (bearer token only)
+
+     3DS codes received for the caller's cards that are neither used nor expired, newest
+    first. Bearer token only: an MFA code as the credential → 403.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -202,6 +216,9 @@ async def asyncio(
     client: AuthenticatedClient[Any],
 ) -> EnvelopeListThreeDsRecord | ErrorBody | None:
     """3DS codes not yet used, newest first (bearer token only)
+
+     3DS codes received for the caller's cards that are neither used nor expired, newest
+    first. Bearer token only: an MFA code as the credential → 403.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -86,6 +86,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -108,9 +113,15 @@ def sync_detailed(
 ) -> Response[EnvelopeEndpointRecord | ErrorBody]:
     """Add a webhook endpoint (its secret is shown in full only here)
 
+     Send the caller's events to this URL (Standard Webhooks: `webhook-id`,
+    `webhook-timestamp`, `webhook-signature` headers; retried for about a day). Answers 201
+    with the record and its signing `secret` in full — shown only here and on rotation. Private
+    and loopback addresses → 422 `url_not_allowed` unless allowed by configuration.
+
     Args:
         body (EndpointCreate):  Example: {'url': 'https://hooks.example.com/cardservice',
-            'description': 'Team travel', 'event_types': ['card.created']}.
+            'description': 'Ledger sync', 'event_types': ['transaction.created',
+            'transaction.updated']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -154,9 +165,15 @@ def sync(
 ) -> EnvelopeEndpointRecord | ErrorBody | None:
     """Add a webhook endpoint (its secret is shown in full only here)
 
+     Send the caller's events to this URL (Standard Webhooks: `webhook-id`,
+    `webhook-timestamp`, `webhook-signature` headers; retried for about a day). Answers 201
+    with the record and its signing `secret` in full — shown only here and on rotation. Private
+    and loopback addresses → 422 `url_not_allowed` unless allowed by configuration.
+
     Args:
         body (EndpointCreate):  Example: {'url': 'https://hooks.example.com/cardservice',
-            'description': 'Team travel', 'event_types': ['card.created']}.
+            'description': 'Ledger sync', 'event_types': ['transaction.created',
+            'transaction.updated']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -192,9 +209,15 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeEndpointRecord | ErrorBody]:
     """Add a webhook endpoint (its secret is shown in full only here)
 
+     Send the caller's events to this URL (Standard Webhooks: `webhook-id`,
+    `webhook-timestamp`, `webhook-signature` headers; retried for about a day). Answers 201
+    with the record and its signing `secret` in full — shown only here and on rotation. Private
+    and loopback addresses → 422 `url_not_allowed` unless allowed by configuration.
+
     Args:
         body (EndpointCreate):  Example: {'url': 'https://hooks.example.com/cardservice',
-            'description': 'Team travel', 'event_types': ['card.created']}.
+            'description': 'Ledger sync', 'event_types': ['transaction.created',
+            'transaction.updated']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -236,9 +259,15 @@ async def asyncio(
 ) -> EnvelopeEndpointRecord | ErrorBody | None:
     """Add a webhook endpoint (its secret is shown in full only here)
 
+     Send the caller's events to this URL (Standard Webhooks: `webhook-id`,
+    `webhook-timestamp`, `webhook-signature` headers; retried for about a day). Answers 201
+    with the record and its signing `secret` in full — shown only here and on rotation. Private
+    and loopback addresses → 422 `url_not_allowed` unless allowed by configuration.
+
     Args:
         body (EndpointCreate):  Example: {'url': 'https://hooks.example.com/cardservice',
-            'description': 'Team travel', 'event_types': ['card.created']}.
+            'description': 'Ledger sync', 'event_types': ['transaction.created',
+            'transaction.updated']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -82,6 +82,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Done | 
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -104,8 +109,11 @@ def sync_detailed(
 ) -> Response[Done | ErrorBody]:
     """Delete a webhook endpoint, its queue and its attempt log
 
+     Delete the endpoint with its queued deliveries and its attempt log. Answers `{success:
+    true}`.
+
     Args:
-        endpoint_uuid (str | UUID):
+        endpoint_uuid (str | UUID): The webhook endpoint's uuid (`GET /webhook-endpoints`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -149,8 +157,11 @@ def sync(
 ) -> Done | ErrorBody | None:
     """Delete a webhook endpoint, its queue and its attempt log
 
+     Delete the endpoint with its queued deliveries and its attempt log. Answers `{success:
+    true}`.
+
     Args:
-        endpoint_uuid (str | UUID):
+        endpoint_uuid (str | UUID): The webhook endpoint's uuid (`GET /webhook-endpoints`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -184,8 +195,11 @@ async def asyncio_detailed(
 ) -> Response[Done | ErrorBody]:
     """Delete a webhook endpoint, its queue and its attempt log
 
+     Delete the endpoint with its queued deliveries and its attempt log. Answers `{success:
+    true}`.
+
     Args:
-        endpoint_uuid (str | UUID):
+        endpoint_uuid (str | UUID): The webhook endpoint's uuid (`GET /webhook-endpoints`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -227,8 +241,11 @@ async def asyncio(
 ) -> Done | ErrorBody | None:
     """Delete a webhook endpoint, its queue and its attempt log
 
+     Delete the endpoint with its queued deliveries and its attempt log. Answers `{success:
+    true}`.
+
     Args:
-        endpoint_uuid (str | UUID):
+        endpoint_uuid (str | UUID): The webhook endpoint's uuid (`GET /webhook-endpoints`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

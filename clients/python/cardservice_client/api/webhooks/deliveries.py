@@ -96,6 +96,11 @@ def _parse_response(
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -122,10 +127,14 @@ def sync_detailed(
 ) -> Response[ErrorBody | PagedEnvelopeListAttemptRecord]:
     """The endpoint's delivery attempts, newest first
 
+     The endpoint's delivery attempts, newest first: event, attempt number, HTTP status or
+    error, duration and the next attempt's time.
+
     Args:
-        endpoint_uuid (str | UUID):
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        endpoint_uuid (str | UUID): The webhook endpoint's uuid (`GET /webhook-endpoints`)
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -177,10 +186,14 @@ def sync(
 ) -> ErrorBody | PagedEnvelopeListAttemptRecord | None:
     """The endpoint's delivery attempts, newest first
 
+     The endpoint's delivery attempts, newest first: event, attempt number, HTTP status or
+    error, duration and the next attempt's time.
+
     Args:
-        endpoint_uuid (str | UUID):
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        endpoint_uuid (str | UUID): The webhook endpoint's uuid (`GET /webhook-endpoints`)
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -220,10 +233,14 @@ async def asyncio_detailed(
 ) -> Response[ErrorBody | PagedEnvelopeListAttemptRecord]:
     """The endpoint's delivery attempts, newest first
 
+     The endpoint's delivery attempts, newest first: event, attempt number, HTTP status or
+    error, duration and the next attempt's time.
+
     Args:
-        endpoint_uuid (str | UUID):
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        endpoint_uuid (str | UUID): The webhook endpoint's uuid (`GET /webhook-endpoints`)
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -273,10 +290,14 @@ async def asyncio(
 ) -> ErrorBody | PagedEnvelopeListAttemptRecord | None:
     """The endpoint's delivery attempts, newest first
 
+     The endpoint's delivery attempts, newest first: event, attempt number, HTTP status or
+    error, duration and the next attempt's time.
+
     Args:
-        endpoint_uuid (str | UUID):
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        endpoint_uuid (str | UUID): The webhook endpoint's uuid (`GET /webhook-endpoints`)
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

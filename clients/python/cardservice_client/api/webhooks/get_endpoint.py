@@ -82,6 +82,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -104,8 +109,10 @@ def sync_detailed(
 ) -> Response[EnvelopeEndpointRecord | ErrorBody]:
     """Read one webhook endpoint (secret masked)
 
+     One webhook endpoint (secret masked).
+
     Args:
-        endpoint_uuid (str | UUID):
+        endpoint_uuid (str | UUID): The webhook endpoint's uuid (`GET /webhook-endpoints`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -149,8 +156,10 @@ def sync(
 ) -> EnvelopeEndpointRecord | ErrorBody | None:
     """Read one webhook endpoint (secret masked)
 
+     One webhook endpoint (secret masked).
+
     Args:
-        endpoint_uuid (str | UUID):
+        endpoint_uuid (str | UUID): The webhook endpoint's uuid (`GET /webhook-endpoints`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -186,8 +195,10 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeEndpointRecord | ErrorBody]:
     """Read one webhook endpoint (secret masked)
 
+     One webhook endpoint (secret masked).
+
     Args:
-        endpoint_uuid (str | UUID):
+        endpoint_uuid (str | UUID): The webhook endpoint's uuid (`GET /webhook-endpoints`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -229,8 +240,10 @@ async def asyncio(
 ) -> EnvelopeEndpointRecord | ErrorBody | None:
     """Read one webhook endpoint (secret masked)
 
+     One webhook endpoint (secret masked).
+
     Args:
-        endpoint_uuid (str | UUID):
+        endpoint_uuid (str | UUID): The webhook endpoint's uuid (`GET /webhook-endpoints`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

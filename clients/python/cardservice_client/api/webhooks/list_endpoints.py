@@ -91,6 +91,11 @@ def _parse_response(
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -116,9 +121,12 @@ def sync_detailed(
 ) -> Response[ErrorBody | PagedEnvelopeListEndpointRecord]:
     """The caller's webhook endpoints (secrets masked)
 
+     The caller's webhook endpoints, paginated, secrets masked.
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -166,9 +174,12 @@ def sync(
 ) -> ErrorBody | PagedEnvelopeListEndpointRecord | None:
     """The caller's webhook endpoints (secrets masked)
 
+     The caller's webhook endpoints, paginated, secrets masked.
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -206,9 +217,12 @@ async def asyncio_detailed(
 ) -> Response[ErrorBody | PagedEnvelopeListEndpointRecord]:
     """The caller's webhook endpoints (secrets masked)
 
+     The caller's webhook endpoints, paginated, secrets masked.
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -254,9 +268,12 @@ async def asyncio(
 ) -> ErrorBody | PagedEnvelopeListEndpointRecord | None:
     """The caller's webhook endpoints (secrets masked)
 
+     The caller's webhook endpoints, paginated, secrets masked.
+
     Args:
-        page (int | Unset): Page number, from 1 Default: 1.
-        per_page (int | Unset): Rows per page, 1..100 Default: 20.
+        page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
+            Default: 1.
+        per_page (int | Unset): Rows per page, 1..100 (default 20) Default: 20.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -91,6 +91,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -114,10 +119,13 @@ def sync_detailed(
 ) -> Response[EnvelopeQueued | ErrorBody]:
     """Queue every event of a window the endpoint never received with a 2xx
 
+     Queue every event of `[since, until)` that this endpoint would receive and never
+    answered with a 2xx (202 with the number queued).
+
     Args:
-        endpoint_uuid (str | UUID):
-        body (ReplayRequest):  Example: {'since': '2026-03-19T10:15:00Z', 'until':
-            '2026-03-19T10:15:00Z'}.
+        endpoint_uuid (str | UUID): The webhook endpoint's uuid (`GET /webhook-endpoints`)
+        body (ReplayRequest):  Example: {'since': '2026-03-19T00:00:00Z', 'until':
+            '2026-03-20T00:00:00Z'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -165,10 +173,13 @@ def sync(
 ) -> EnvelopeQueued | ErrorBody | None:
     """Queue every event of a window the endpoint never received with a 2xx
 
+     Queue every event of `[since, until)` that this endpoint would receive and never
+    answered with a 2xx (202 with the number queued).
+
     Args:
-        endpoint_uuid (str | UUID):
-        body (ReplayRequest):  Example: {'since': '2026-03-19T10:15:00Z', 'until':
-            '2026-03-19T10:15:00Z'}.
+        endpoint_uuid (str | UUID): The webhook endpoint's uuid (`GET /webhook-endpoints`)
+        body (ReplayRequest):  Example: {'since': '2026-03-19T00:00:00Z', 'until':
+            '2026-03-20T00:00:00Z'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -204,10 +215,13 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeQueued | ErrorBody]:
     """Queue every event of a window the endpoint never received with a 2xx
 
+     Queue every event of `[since, until)` that this endpoint would receive and never
+    answered with a 2xx (202 with the number queued).
+
     Args:
-        endpoint_uuid (str | UUID):
-        body (ReplayRequest):  Example: {'since': '2026-03-19T10:15:00Z', 'until':
-            '2026-03-19T10:15:00Z'}.
+        endpoint_uuid (str | UUID): The webhook endpoint's uuid (`GET /webhook-endpoints`)
+        body (ReplayRequest):  Example: {'since': '2026-03-19T00:00:00Z', 'until':
+            '2026-03-20T00:00:00Z'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -253,10 +267,13 @@ async def asyncio(
 ) -> EnvelopeQueued | ErrorBody | None:
     """Queue every event of a window the endpoint never received with a 2xx
 
+     Queue every event of `[since, until)` that this endpoint would receive and never
+    answered with a 2xx (202 with the number queued).
+
     Args:
-        endpoint_uuid (str | UUID):
-        body (ReplayRequest):  Example: {'since': '2026-03-19T10:15:00Z', 'until':
-            '2026-03-19T10:15:00Z'}.
+        endpoint_uuid (str | UUID): The webhook endpoint's uuid (`GET /webhook-endpoints`)
+        body (ReplayRequest):  Example: {'since': '2026-03-19T00:00:00Z', 'until':
+            '2026-03-20T00:00:00Z'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

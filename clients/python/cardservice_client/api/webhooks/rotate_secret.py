@@ -82,6 +82,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -104,8 +109,11 @@ def sync_detailed(
 ) -> Response[EnvelopeEndpointRecord | ErrorBody]:
     """A new secret (shown in full); the old one keeps signing for 24 h
 
+     A new signing secret, shown in full once; for 24 h deliveries are signed with both the
+    old and the new secret, so a receiver can switch without losing any.
+
     Args:
-        endpoint_uuid (str | UUID):
+        endpoint_uuid (str | UUID): The webhook endpoint's uuid (`GET /webhook-endpoints`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -149,8 +157,11 @@ def sync(
 ) -> EnvelopeEndpointRecord | ErrorBody | None:
     """A new secret (shown in full); the old one keeps signing for 24 h
 
+     A new signing secret, shown in full once; for 24 h deliveries are signed with both the
+    old and the new secret, so a receiver can switch without losing any.
+
     Args:
-        endpoint_uuid (str | UUID):
+        endpoint_uuid (str | UUID): The webhook endpoint's uuid (`GET /webhook-endpoints`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -186,8 +197,11 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeEndpointRecord | ErrorBody]:
     """A new secret (shown in full); the old one keeps signing for 24 h
 
+     A new signing secret, shown in full once; for 24 h deliveries are signed with both the
+    old and the new secret, so a receiver can switch without losing any.
+
     Args:
-        endpoint_uuid (str | UUID):
+        endpoint_uuid (str | UUID): The webhook endpoint's uuid (`GET /webhook-endpoints`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -229,8 +243,11 @@ async def asyncio(
 ) -> EnvelopeEndpointRecord | ErrorBody | None:
     """A new secret (shown in full); the old one keeps signing for 24 h
 
+     A new signing secret, shown in full once; for 24 h deliveries are signed with both the
+    old and the new secret, so a receiver can switch without losing any.
+
     Args:
-        endpoint_uuid (str | UUID):
+        endpoint_uuid (str | UUID): The webhook endpoint's uuid (`GET /webhook-endpoints`)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -91,6 +91,11 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -114,10 +119,13 @@ def sync_detailed(
 ) -> Response[EnvelopeEndpointRecord | ErrorBody]:
     """Change a webhook endpoint
 
+     Change any of the fields sent (URL, description, event types, enabled); the rest stay as
+    they are. Disabling stops deliveries; the queue waits.
+
     Args:
-        endpoint_uuid (str | UUID):
-        body (EndpointUpdate):  Example: {'url': 'https://hooks.example.com/cardservice',
-            'description': 'Team travel', 'event_types': ['card.created'], 'enabled': True}.
+        endpoint_uuid (str | UUID): The webhook endpoint's uuid (`GET /webhook-endpoints`)
+        body (EndpointUpdate):  Example: {'description': 'Ledger sync (all events)',
+            'event_types': None}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -165,10 +173,13 @@ def sync(
 ) -> EnvelopeEndpointRecord | ErrorBody | None:
     """Change a webhook endpoint
 
+     Change any of the fields sent (URL, description, event types, enabled); the rest stay as
+    they are. Disabling stops deliveries; the queue waits.
+
     Args:
-        endpoint_uuid (str | UUID):
-        body (EndpointUpdate):  Example: {'url': 'https://hooks.example.com/cardservice',
-            'description': 'Team travel', 'event_types': ['card.created'], 'enabled': True}.
+        endpoint_uuid (str | UUID): The webhook endpoint's uuid (`GET /webhook-endpoints`)
+        body (EndpointUpdate):  Example: {'description': 'Ledger sync (all events)',
+            'event_types': None}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -206,10 +217,13 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeEndpointRecord | ErrorBody]:
     """Change a webhook endpoint
 
+     Change any of the fields sent (URL, description, event types, enabled); the rest stay as
+    they are. Disabling stops deliveries; the queue waits.
+
     Args:
-        endpoint_uuid (str | UUID):
-        body (EndpointUpdate):  Example: {'url': 'https://hooks.example.com/cardservice',
-            'description': 'Team travel', 'event_types': ['card.created'], 'enabled': True}.
+        endpoint_uuid (str | UUID): The webhook endpoint's uuid (`GET /webhook-endpoints`)
+        body (EndpointUpdate):  Example: {'description': 'Ledger sync (all events)',
+            'event_types': None}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -255,10 +269,13 @@ async def asyncio(
 ) -> EnvelopeEndpointRecord | ErrorBody | None:
     """Change a webhook endpoint
 
+     Change any of the fields sent (URL, description, event types, enabled); the rest stay as
+    they are. Disabling stops deliveries; the queue waits.
+
     Args:
-        endpoint_uuid (str | UUID):
-        body (EndpointUpdate):  Example: {'url': 'https://hooks.example.com/cardservice',
-            'description': 'Team travel', 'event_types': ['card.created'], 'enabled': True}.
+        endpoint_uuid (str | UUID): The webhook endpoint's uuid (`GET /webhook-endpoints`)
+        body (EndpointUpdate):  Example: {'description': 'Ledger sync (all events)',
+            'event_types': None}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

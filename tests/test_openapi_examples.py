@@ -1,0 +1,234 @@
+"""The OpenAPI document's examples work as sent (issue 33).
+
+Every operation is called once, in the document's order, on an in-process app holding
+`cardservice demo`'s data, with its request body example exactly as the document shows it
+except for what only the caller can know — the substitutions `docs/api.md` ("Examples")
+lists: the credential (the demo owner's token; an operator key on `/operator/*` and
+`/network/*`), the ids of the caller's own resources (`EXAMPLE_UUID` in a path or in an
+`…_uuid` field), a live MFA code, a card number, and an `external_id` per operator move.
+Every answer must be 2xx. Error examples must be the bodies the service really sends."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import httpx
+from fastapi import FastAPI
+
+from cardservice.config import Settings
+from cardservice.demo import create_demo
+from cardservice.models.base import utcnow
+from cardservice.openapi_sdk import EXAMPLE_UUID, USD_BIN
+from tests.factories import ISSUED_SECRETS, make_user
+from tests.operator.helpers import operator_key
+
+OPERATOR_PATHS = ("/operator/", "/network/")
+
+
+class Demo:
+    """The demo owner's side of the API and the resources an operation's ids name: each made
+    fresh through the API itself, so an operation that closes or spends one harms no other."""
+
+    def __init__(self, client: httpx.AsyncClient, token: str, key: str) -> None:
+        self.client, self.token, self.key = client, token, key
+        self.owner = {"Authorization": f"Bearer {token}"}
+        self.operator = {"Authorization": f"Bearer {key}"}
+        self.account = ""
+        self.user = ""
+        self.count = 0
+
+    async def call(self, method: str, path: str, **kwargs: Any) -> Any:
+        headers = self.operator if path.startswith(OPERATOR_PATHS) else self.owner
+        answer = await self.client.request(method, path, headers=headers, **kwargs)
+        assert answer.is_success, (method, path, answer.status_code, answer.text)
+        return answer.json()["data"]
+
+    async def start(self) -> None:
+        accounts = (await self.call("GET", "/accounts"))["items"]
+        self.account = next(a["uuid"] for a in accounts if a["currency"] == "USD")
+        self.user = (await self.call("GET", "/user/summary"))["user"]["uuid"]
+
+    async def card(self) -> str:
+        body = {"account_uuid": self.account, "bin_uuid": USD_BIN, "start_balance": 100}
+        return str((await self.call("POST", "/card/buy", json=body))["cards"][0]["uuid"])
+
+    async def purchase(self) -> str:
+        body = {"card_uuid": await self.card(), "amount": 20, "currency": "USD"}
+        body["merchant_name"] = "Lidl"
+        made = await self.call("POST", "/sandbox/authorizations", json=body)
+        assert made["status"] == "pending", made
+        return str(made["uuid"])
+
+    async def settled(self) -> str:
+        purchase = await self.purchase()
+        await self.call("POST", f"/sandbox/transactions/{purchase}/settle", json={})
+        return purchase
+
+    async def dispute(self) -> str:
+        body = {"transaction_uuid": await self.settled(), "reason": "duplicate"}
+        return str((await self.call("POST", "/disputes", json=body))["uuid"])
+
+    async def mfa_code(self) -> str:
+        code = str((await self.call("POST", "/auth/mfa-code"))["code"])
+        ISSUED_SECRETS.append(code)
+        return code
+
+    async def pan(self) -> str:
+        body = {"mfa_code": await self.mfa_code()}
+        return str((await self.call("POST", f"/card/{await self.card()}/reveal", json=body))["pan"])
+
+    async def endpoint(self) -> str:
+        body = {"url": "https://hooks.example.com/cardservice"}
+        return str((await self.call("POST", "/webhook-endpoints", json=body))["uuid"])
+
+    async def event(self) -> str:
+        return str((await self.call("GET", "/events", params={"limit": 1}))[0]["uuid"])
+
+    async def attachment(self) -> str:
+        body = {"type": "photo", "file": "JVBERi0xLjQK"}  # "%PDF-1.4"
+        return str((await self.call("POST", "/attachment", json=body))["uuid"])
+
+    async def topup(self) -> str:
+        body = {"account_uuid": self.account, "method": "bank-transfer"}
+        body |= {"currency": "USD", "amount": 500}
+        return str((await self.call("POST", "/topups", json=body))["uuid"])
+
+    async def new_user(self) -> str:
+        self.count += 1
+        body = {"email": f"user{self.count}@example.com", "name": "Grace Hopper"}
+        return str((await self.call("POST", "/operator/users", json=body))["uuid"])
+
+    async def new_account(self) -> str:
+        body = {"user_uuid": self.user, "name": "Spare", "currency": "USD"}
+        return str((await self.call("POST", "/operator/accounts", json=body))["uuid"])
+
+    async def program(self) -> str:
+        body = {"name": "Spare program", "bin_uuids": [USD_BIN]}
+        return str((await self.call("POST", "/operator/programs", json=body))["uuid"])
+
+    async def decision_endpoint(self) -> None:
+        body = {"url": "https://decisions.example.com/authorize"}
+        await self.call("PUT", "/authorization-endpoint", json=body)
+
+    async def path_id(self, operation: str, name: str) -> str:
+        """What `{name}` of `operation` names: a resource of the state the operation needs."""
+        if name == "transactionUuid":
+            needs_settled = operation in ("refund_sandbox_transaction",)
+            return await (self.settled() if needs_settled else self.purchase())
+        if name == "accountUuid" and operation == "patch_account":
+            return await self.new_account()  # frozen by the example
+        providers: dict[str, Callable[[], Awaitable[str]]] = {
+            "cardUuid": self.card,
+            "disputeUuid": self.dispute,
+            "endpointUuid": self.endpoint,
+            "eventUuid": self.event,
+            "attachmentUuid": self.attachment,
+            "topupUuid": self.topup,
+            "userUuid": self.new_user,
+            "programUuid": self.program,
+        }
+        if name in providers:
+            return await providers[name]()
+        return {
+            "userAccountUuid": self.account,
+            "accountUuid": self.account,
+            "month": utcnow().strftime("%Y-%m"),
+            "slug": "bank-transfer",
+        }[name]
+
+    async def body(self, operation: str, example: dict[str, Any]) -> dict[str, Any]:
+        """The example with the caller's own ids, credentials and idempotency keys."""
+        body = dict(example)
+        fresh: dict[str, Callable[[], Awaitable[str]]] = {
+            "card_uuid": self.card,
+            "transaction_uuid": self.settled,
+            "mfa_code": self.mfa_code,
+            "pan": self.pan,
+        }
+        for name in body:
+            if name in fresh:
+                body[name] = await fresh[name]()
+            elif name == "account_uuid":
+                body[name] = self.account
+            elif name == "user_uuid":
+                body[name] = self.user
+            elif name == "card_uuids":
+                body[name] = [await self.card()]
+            elif name == "external_id" and operation in ("credit_account", "debit_account"):
+                body[name] = f"{body[name]}-{operation}"
+        assert EXAMPLE_UUID not in str(body), (operation, body)
+        return body
+
+
+REQUIRED_QUERY = {"search": "ama", "date": utcnow().date().isoformat()}
+BEFORE: dict[str, Callable[[Demo], Awaitable[None]]] = {
+    "get_authorization_endpoint": Demo.decision_endpoint,
+    "delete_authorization_endpoint": Demo.decision_endpoint,
+}
+
+
+async def test_every_request_example_succeeds_as_sent(
+    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+) -> None:
+    token = await create_demo(settings)
+    key = await operator_key(app)
+    ISSUED_SECRETS.append(token)
+    demo = Demo(client, token, key)
+    await demo.start()
+    schema = (await client.get("/openapi.json")).json()
+    sent = 0
+    for template, item in schema["paths"].items():
+        for method, operation in item.items():
+            name = operation["operationId"]
+            if name in BEFORE:
+                await BEFORE[name](demo)
+            path = template
+            query = {}
+            for parameter in operation.get("parameters", []):
+                if parameter["in"] == "path":
+                    value = await demo.path_id(name, parameter["name"])
+                    path = path.replace("{" + parameter["name"] + "}", value)
+                elif parameter.get("required"):
+                    query[parameter["name"]] = REQUIRED_QUERY[parameter["name"]]
+            media = operation.get("requestBody", {}).get("content", {}).get("application/json")
+            body = None if media is None else await demo.body(name, media["example"])
+            headers = {} if operation["security"] == [] else demo.owner
+            if operation["security"] == [{"operatorKey": []}]:
+                headers = demo.operator
+            answer = await client.request(
+                method.upper(), path, params=query, json=body, headers=headers
+            )
+            assert answer.is_success, (method, template, body, answer.status_code, answer.text)
+            if answer.headers["content-type"] == "application/json":
+                data = answer.json().get("data")  # an authorization example is approved
+                assert not isinstance(data, dict) or data.get("status") != "declined", data
+            sent += 1
+    assert sent == sum(len(item) for item in schema["paths"].values()) >= 80
+
+
+async def test_error_examples_are_the_bodies_the_service_sends(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    schema = (await client.get("/openapi.json")).json()
+    owner = (await make_user(app)).headers
+
+    def example(path: str, method: str, status: str) -> Any:
+        response = schema["paths"][path][method]["responses"][status]
+        return response["content"]["application/json"]["example"]
+
+    unknown = await client.get(f"/card/{uuid.uuid4()}", headers=owner)
+    assert unknown.json() == example("/card/{cardUuid}", "get", "404")
+    empty = await client.post("/card/buy", json={}, headers=owner)
+    assert empty.json() == example("/card/buy", "post", "422")
+    too_many = await client.get("/card", params={"per_page": 501}, headers=owner)
+    assert too_many.json() == example("/card", "get", "422")
+    anonymous = await client.get("/card")
+    assert anonymous.json() == example("/card", "get", "401")
+    for item in schema["paths"].values():
+        for operation in item.values():
+            for status, response in operation["responses"].items():
+                if status.startswith(("4", "5")):
+                    body = response["content"]["application/json"]["example"]
+                    assert body["success"] is False and body["code"] != "482913", body
