@@ -4,6 +4,7 @@ port of this project's range (18200-18299): for the browser and generated-client
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -42,7 +43,9 @@ class LiveServer:
 
 
 def _free_port() -> int:
-    for port in PORTS:
+    """A free port of the range, tried in random order: two runs on one machine (a
+    developer's and CI's) rarely ask for the same one at the same moment."""
+    for port in random.sample(PORTS, len(PORTS)):
         with socket.socket() as sock:
             try:
                 sock.bind(("127.0.0.1", port))
@@ -65,6 +68,22 @@ def _environment(database_url: str, var_dir: Path) -> dict[str, str]:
         "CARDSERVICE_LOG_LEVEL": "WARNING",
         "CARDSERVICE_LOG_FORMAT": "json",
     }
+
+
+def _wait_ready(base: str, process: subprocess.Popen[bytes]) -> None:
+    """Until `/ready` answers 200 (60 s: a loaded 2-core machine starts a server slowly);
+    a server that exited or never became ready fails the fixture, not a test after it."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"cardservice serve exited with {process.returncode}")
+        try:
+            if httpx.get(f"{base}/ready").status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.05)
+    raise RuntimeError(f"cardservice serve was not ready on {base} within 60 s")
 
 
 @contextmanager
@@ -92,12 +111,7 @@ def demo_server(
         stderr=log,
     )
     try:
-        for _ in range(300):
-            try:
-                if httpx.get(f"{server.base}/ready").status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.05)
+        _wait_ready(server.base, process)
         yield server
     finally:
         process.terminate()

@@ -215,15 +215,18 @@ def cacheable(request: Request, data: object, *, max_age: int = 300) -> Response
     return Response(body, media_type="application/json", headers=headers)
 
 
+PageNumber = Annotated[
+    int,
+    Query(
+        ge=1,
+        le=MAX_PAGE,
+        description="Page number, from 1 (default 1); past the last page the list is empty",
+    ),
+]
+
+
 async def standard_page(
-    page: Annotated[
-        int,
-        Query(
-            ge=1,
-            le=MAX_PAGE,
-            description="Page number, from 1 (default 1); past the last page the list is empty",
-        ),
-    ] = 1,
+    page: PageNumber = 1,
     per_page: Annotated[
         int, Query(ge=1, le=100, description="Rows per page, 1..100 (default 20)")
     ] = 20,
@@ -233,14 +236,7 @@ async def standard_page(
 
 
 async def card_page(
-    page: Annotated[
-        int,
-        Query(
-            ge=1,
-            le=MAX_PAGE,
-            description="Page number, from 1 (default 1); past the last page the list is empty",
-        ),
-    ] = 1,
+    page: PageNumber = 1,
     per_page: Annotated[
         int, Query(ge=1, le=500, description="Rows per page, 1..500 (default 100)")
     ] = 100,

@@ -4,6 +4,7 @@ the test's own event loop, whose answer each test sets, and a way to point a use
 from __future__ import annotations
 
 import asyncio
+import random
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -51,7 +52,7 @@ class Receiver:
 
 
 def free_port() -> int:
-    for port in PORTS:
+    for port in random.sample(PORTS, len(PORTS)):  # parallel runs rarely collide
         with socket.socket() as probe:
             try:
                 probe.bind(("127.0.0.1", port))

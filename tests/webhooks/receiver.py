@@ -5,6 +5,7 @@ or None to hang until the connection is closed)."""
 from __future__ import annotations
 
 import asyncio
+import random
 import socket
 import time
 from collections.abc import Callable
@@ -33,7 +34,7 @@ class Receiver:
         return f"http://127.0.0.1:{self.port}/hook"
 
     async def start(self) -> None:
-        for port in PORTS:
+        for port in random.sample(PORTS, len(PORTS)):  # parallel runs rarely collide
             try:
                 self._server = await asyncio.start_server(self._serve, "127.0.0.1", port)
             except OSError:
@@ -83,7 +84,7 @@ class Receiver:
 
 def free_port() -> int:
     """A free port of this worktree's range (for a server started in a subprocess)."""
-    for port in PORTS:
+    for port in random.sample(PORTS, len(PORTS)):  # parallel runs rarely collide
         with socket.socket() as sock:
             try:
                 sock.bind(("127.0.0.1", port))

@@ -36,6 +36,14 @@ from cardservice.sql import Tx
 from cardservice.web import CardPage, JSONResponse, Router, body_schema, done, ok, read_json
 
 router = Router(tags=["cards"])
+CardUuid = Annotated[
+    str,
+    Path(
+        alias="cardUuid",
+        pattern=UUID_PATTERN,
+        description="The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST /card/buy`)",
+    ),
+]
 
 CARD_FILTERS = {
     "status": one_of("active", "frozen", "closed").describe("Only cards in this status"),
@@ -101,14 +109,7 @@ async def list_cards(request: Request, caller: CallerA, db: Db, page: CardPage) 
 async def get_card(
     caller: CallerA,
     db: Db,
-    card_uuid: Annotated[
-        str,
-        Path(
-            alias="cardUuid",
-            pattern=UUID_PATTERN,
-            description="The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST /card/buy`)",
-        ),
-    ],
+    card_uuid: CardUuid,
 ) -> JSONResponse:
     """One of the caller's cards: balance, status, limits, holder, auto-replenish, card type. A
     team member's or another user's card → 404."""
@@ -125,14 +126,7 @@ async def patch_card(
     request: Request,
     caller: CallerA,
     db: Db,
-    card_uuid: Annotated[
-        str,
-        Path(
-            alias="cardUuid",
-            pattern=UUID_PATTERN,
-            description="The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST /card/buy`)",
-        ),
-    ],
+    card_uuid: CardUuid,
 ) -> JSONResponse:
     """Change any of the fields sent, in one step: `status` (`active`, `frozen`, or `closed`,
     which is final: pending holds are reversed and the whole balance moves back to the account
@@ -197,14 +191,7 @@ async def reveal_card(
     request: Request,
     caller: CallerB,
     db: Db,
-    card_uuid: Annotated[
-        str,
-        Path(
-            alias="cardUuid",
-            pattern=UUID_PATTERN,
-            description="The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST /card/buy`)",
-        ),
-    ],
+    card_uuid: CardUuid,
 ) -> JSONResponse:
     body = await read_json(request, RevealRequest)
     asked = reveal.RevealRequest(
@@ -237,14 +224,7 @@ async def replace(
     request: Request,
     caller: CallerA,
     db: Db,
-    card_uuid: Annotated[
-        str,
-        Path(
-            alias="cardUuid",
-            pattern=UUID_PATTERN,
-            description="The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST /card/buy`)",
-        ),
-    ],
+    card_uuid: CardUuid,
 ) -> JSONResponse:
     """Close a card and issue its replacement on the same BIN and account: a new number, expiry
     and CVV2, with the old card's description, controls, card type, favorite flag and position.
