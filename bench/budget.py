@@ -74,13 +74,21 @@ LAYERS: list[tuple[str, str, tuple[str, ...] | None]] = [
     ("statement(s)", "asyncpg/", None),
     ("statement(s)", "sqlite3/", None),
     ("statement(s)", "asyncio/", ("to_thread",)),
-    ("statement(s)", "bench/peer.py", ("rows", "row", "execute", "unit", "authorize", "sqlite_unit")),  # noqa: E501
+    (
+        "statement(s)",
+        "bench/peer.py",
+        ("rows", "row", "execute", "unit", "authorize", "sqlite_unit"),
+    ),
     ("JSON", "cardservice/encoding.py", None),
     ("JSON", "cardservice/web.py", ("render", "ok", "done")),
     ("JSON", "bench/peer.py", ("_json", "_default")),
     ("response", "starlette/responses.py", None),
     ("response", "bench/peer.py", ("_answer",)),
-    ("request body", "cardservice/web.py", ("read_json", "parse_json", "read_limited", "require_json", "nul_errors")),  # noqa: E501
+    (
+        "request body",
+        "cardservice/web.py",
+        ("read_json", "parse_json", "read_limited", "require_json", "nul_errors"),
+    ),
     ("request body", "starlette/requests.py", ("stream", "body", "json")),
     ("request body", "bench/peer.py", ("_body",)),
     ("record", "/records.py", None),
@@ -108,7 +116,7 @@ LAYERS: list[tuple[str, str, tuple[str, ...] | None]] = [
 # Where a statement or a body's parse runs inside one of these, it is that layer's own.
 OWNERS = ("authentication", "rate limit")
 SERVER = "server protocol (uvicorn, httptools, loop)"
-ORDER = [SERVER] + list(dict.fromkeys(layer for layer, _, _ in reversed(LAYERS)))
+ORDER = [SERVER, *list(dict.fromkeys(layer for layer, _, _ in reversed(LAYERS)))]
 
 
 def _parse_frame(frame: str) -> tuple[str, str]:
@@ -293,8 +301,16 @@ def table(kind: str, budgets: list[Budget], peer: dict[str, Budget]) -> str:
             continue
         cells = [f"{b.layers.get(layer, 0.0):.0f}" for b in budgets]
         lines.append(f"| {layer} | " + " | ".join(cells) + " |")
-    lines.append("| **total** (median of rounds) | " + " | ".join(f"**{b.cpu_us:.0f}**" for b in budgets) + " |")  # noqa: E501
-    lines.append("| rounds' range | " + " | ".join(f"{b.spread_us[0]:.0f}–{b.spread_us[1]:.0f}" for b in budgets) + " |")  # noqa: E501
+    lines.append(
+        "| **total** (median of rounds) | "
+        + " | ".join(f"**{b.cpu_us:.0f}**" for b in budgets)
+        + " |"
+    )
+    lines.append(
+        "| rounds' range | "
+        + " | ".join(f"{b.spread_us[0]:.0f}–{b.spread_us[1]:.0f}" for b in budgets)
+        + " |"
+    )
     lines.append("| py-spy samples | " + " | ".join(f"{b.samples:,}" for b in budgets) + " |")
     if peer:
         cells = [f"{peer[b.label].cpu_us:.0f}" if b.label in peer else "" for b in budgets]

@@ -165,7 +165,7 @@ async def _measure_peer(url: str, data: DataSet, requests: int) -> dict[str, flo
         await peer.DB.close()
 
 
-def budget(kind: str, requests: int, seconds: float, rate: int) -> None:
+def budget(kind: str, requests: int, seconds: float, rate: int, starlette: bool = False) -> None:
     """`--budget` on one database: the service's table, then the bare peer's (bench.budget)."""
     from bench import budget as layers
 
@@ -186,6 +186,10 @@ def budget(kind: str, requests: int, seconds: float, rate: int) -> None:
         loop.run_until_complete(lifespan.__aenter__())
         try:
             service = layers.run_budget(loop, app, data, requests, seconds, rate)
+            if starlette:  # the same routes on Starlette alone (bench/starlette_routes.py)
+                from bench.starlette_routes import starlette_app
+
+                alone = layers.run_budget(loop, starlette_app(app), data, requests, seconds, rate)
         finally:
             loop.run_until_complete(lifespan.__aexit__(None, None, None))
             restore()
@@ -200,6 +204,9 @@ def budget(kind: str, requests: int, seconds: float, rate: int) -> None:
         print()
         print(layers.peer_table(kind, by_label))
         print()
+        if starlette:
+            print(layers.table(f"{kind}: the same routes on Starlette alone", alone, by_label))
+            print()
     finally:
         if name:
             loop.run_until_complete(_drop_database(name))
@@ -220,7 +227,7 @@ def _budget_process(args: argparse.Namespace) -> int:
         for kind in args.databases.split(","):
             child = [sys.executable, "-m", "bench.profile", "--budget-of", kind]
             child += ["--requests", str(args.requests), "--seconds", str(args.seconds)]
-            child += ["--rate", str(args.rate)]
+            child += ["--rate", str(args.rate)] + (["--starlette"] if args.starlette else [])
             environment = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": directory}
             subprocess.run(child, env=environment, check=True)
     finally:
@@ -238,6 +245,9 @@ def main() -> int:
     parser.add_argument("--databases", default="sqlite,postgresql", help="for --budget")
     parser.add_argument("--seconds", type=float, default=10, help="--budget: py-spy's sampling")
     parser.add_argument("--rate", type=int, default=1000, help="--budget: py-spy's samples/s")
+    parser.add_argument(
+        "--starlette", action="store_true", help="--budget: + the routes on Starlette alone"
+    )
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--profile", help="endpoint label prefix to profile, e.g. 'GET /card'")
     parser.add_argument(
@@ -251,7 +261,7 @@ def main() -> int:
     if args.budget:
         return _budget_process(args)
     if args.budget_of:
-        budget(args.budget_of, args.requests, args.seconds, args.rate)
+        budget(args.budget_of, args.requests, args.seconds, args.rate, args.starlette)
         return 0
     asyncio.run(
         run(args.database, args.requests, args.profile, args.functions, args.cards, args.peer)

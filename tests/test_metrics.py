@@ -1,15 +1,18 @@
 """`GET /metrics` of a real `cardservice serve --workers 2`: every worker's counts in one
-scrape, by route template, and no credential, email, code or card id in any label."""
+scrape, by route template, and no credential, email, code or card id in any label. A worker
+adds its requests to the shared files every `metrics.FLUSH_SECONDS`, so a scrape is repeated
+until the other worker's have arrived (at most a few seconds), then checked exactly."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +21,7 @@ import pytest
 from fastapi import FastAPI
 
 from cardservice.config import Settings
+from cardservice.metrics import FLUSH_SECONDS
 from tests.factories import Caller, make_card, make_mfa_code, make_user
 
 RATE_LIMIT = 5  # per credential per minute, counted per worker (no Redis here)
@@ -150,15 +154,33 @@ async def _traffic(
         for _ in range(3 * RATE_LIMIT)  # two workers admit at most 2 x RATE_LIMIT
     ]
     assert 429 in statuses
-    response = await http.get("/metrics")
-    assert response.status_code == 200
-    assert response.headers["content-type"].startswith("text/plain")
-    return response.text, statuses
+    text = await _scrape_when(
+        http,
+        lambda text: (
+            _value(text, "cardservice_http_requests_total", route="/card") == 3 * RATE_LIMIT
+        ),
+    )
+    return text, statuses
+
+
+async def _scrape_when(http: httpx.AsyncClient, arrived: Callable[[str], bool]) -> str:
+    """`GET /metrics` until `arrived(text)`: every worker has flushed what the test sent."""
+    deadline = time.monotonic() + 5 * FLUSH_SECONDS
+    while True:
+        response = await http.get("/metrics")
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/plain")
+        if arrived(response.text) or time.monotonic() > deadline:
+            return response.text
+        await asyncio.sleep(FLUSH_SECONDS / 10)
 
 
 async def test_metrics_label_unmatched_paths_without_the_path(server: Served) -> None:
     async with _fresh_connections(server) as http:
         assert (await http.get("/no-such-path/4111111111111111")).status_code == 404
-        text = (await http.get("/metrics")).text
+        text = await _scrape_when(
+            http,
+            lambda text: _value(text, "cardservice_http_requests_total", route="unmatched") >= 1,
+        )
     assert _value(text, "cardservice_http_requests_total", route="unmatched", status="404") == 1
     assert "4111111111111111" not in text and "no-such-path" not in text
