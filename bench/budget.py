@@ -12,11 +12,14 @@ kernel's share of a socket write is the one thing not measured). The bare peer
 Two passes per endpoint:
 1. **the total**: `ROUNDS` rounds of `--requests` requests, this process's CPU time
    (`time.process_time_ns`, every thread) per request in each round; the median.
-2. **the shares**: py-spy samples this process from outside (`--nonblocking`: it never
-   stops the process, so the request costs what it costs) while the same requests run;
-   each sample goes to one layer, the innermost frame of its stack that a rule of `LAYERS`
-   names (a statement run by the authentication dependency is the authentication's).
-   Each layer's row is its share of the samples times the total, so the rows sum to it.
+2. **the shares**: py-spy samples this process from outside while the same requests run,
+   with native frames (`--native`: asyncpg's and uvloop's C code, the socket writes to
+   PostgreSQL, are seen where they run; py-spy stops the process for each sample, which
+   costs wall time, not the CPU figures of pass 1). A sample whose innermost frame is a wait
+   (`IDLE`) is an idle thread and dropped; every other goes to one layer, the innermost
+   frame of its stack that a rule of `LAYERS` names (a statement run by the authentication
+   dependency is the authentication's, one of the background loop is the loop's). Each
+   layer's row is its share of the samples times the total, so the rows sum to it.
 
 CPU time is what the shared two cores cannot inflate much (a request that waits for a core
 does not consume CPU meanwhile); a sample's share is steady to ~1 % at the default counts.
@@ -59,6 +62,10 @@ ROUNDS = 7
 # frame of a sample's stack that one of these names decides its layer; a frame named by none
 # is server protocol (uvicorn, httptools, the event loop) when no frame of the stack is.
 LAYERS: list[tuple[str, str, tuple[str, ...] | None]] = [
+    ("background loop (webhook worker, sweeps)", "cardservice/webhooks/worker.py", None),
+    ("background loop (webhook worker, sweeps)", "cardservice/background.py", None),
+    ("statement(s)", "protocol.c", None),  # asyncpg's Cython protocol (native frames)
+    ("statement(s)", "pgproto.c", None),
     ("metrics", "prometheus_client/", None),
     ("metrics", "cardservice/metrics.py", None),
     ("tracing", "cardservice/tracing.py", None),
@@ -112,10 +119,17 @@ LAYERS: list[tuple[str, str, tuple[str, ...] | None]] = [
     ("Starlette: app, error middlewares", "starlette/middleware/", None),
     ("Starlette: app, error middlewares", "starlette/applications.py", None),
     ("Starlette: app, error middlewares", "starlette/_exception_handler.py", None),
+    ("server protocol (uvicorn, httptools)", "uvicorn/", None),
+    ("server protocol (uvicorn, httptools)", "parser.c", None),  # httptools (native frames)
+    ("server protocol (uvicorn, httptools)", "bench/budget.py", ("write", "request")),
 ]
 # Where a statement or a body's parse runs inside one of these, it is that layer's own.
-OWNERS = ("authentication", "rate limit")
-SERVER = "server protocol (uvicorn, httptools, loop)"
+OWNERS = ("authentication", "rate limit", "background loop (webhook worker, sweeps)")
+SERVER = "event loop, sockets, C (uvloop; no Python frame)"
+# A sample whose innermost native frame is one of these waits: the thread is idle (py-spy's
+# --native mode cannot tell idle threads itself).
+IDLE = ("epoll_wait", "epoll_pwait", "futex", "pthread_cond_wait", "pthread_cond_timedwait",
+        "sem_wait", "sem_timedwait", "select", "poll", "nanosleep", "clock_nanosleep")  # fmt: skip
 ORDER = [SERVER, *list(dict.fromkeys(layer for layer, _, _ in reversed(LAYERS)))]
 
 
@@ -243,6 +257,8 @@ def _samples(path: Path) -> Counter[str]:
         frames = stack.split(";")
         if frames and frames[0].startswith("thread "):  # --threads names the thread first
             frames = frames[1:]
+        if not frames or frames[-1].split(" (", 1)[0] in IDLE:
+            continue
         layers[layer_of(frames)] += int(count)
     return layers
 
@@ -270,7 +286,7 @@ def measure(
         spy = subprocess.Popen(
             [
                 py_spy, "record", "--pid", str(os.getpid()), "--rate", str(rate),
-                "--duration", str(int(seconds)), "--format", "raw", "--nonblocking",
+                "--duration", str(int(seconds)), "--format", "raw", "--native",
                 "--output", str(out),
             ],
             stdout=subprocess.DEVNULL,

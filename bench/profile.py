@@ -41,6 +41,7 @@ from cardservice.db import Database
 from cardservice.events import outbox
 from cardservice.migrations import upgrade_database
 from cardservice.security import CardCipher
+from cardservice.webhooks.queue import publish_committed
 
 
 async def _database(kind: str) -> tuple[str, str | None]:
@@ -179,6 +180,8 @@ def budget(kind: str, requests: int, seconds: float, rate: int, starlette: bool 
         data = loop.run_until_complete(
             build(db, CardCipher.from_settings(settings), cards=100, transactions=10_000, users=20)
         )
+        # the data set's events numbered now, not by the app's background loop while measured
+        loop.run_until_complete(publish_committed(db))
         loop.run_until_complete(db.dispose())
         app = create_app(settings)
         restore = layers.quiet_access_log()
