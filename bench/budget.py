@@ -245,6 +245,7 @@ class Budget:
     spread_us: tuple[float, float]  # the rounds' lowest and highest
     samples: int
     layers: dict[str, float]  # µs per request
+    peer_ratio: float = 0.0  # the peer's CPU ÷ this app's, round by round, the median
 
 
 def _samples(path: Path) -> Counter[str]:
@@ -265,21 +266,49 @@ def _samples(path: Path) -> Counter[str]:
 
 def measure(
     loop: asyncio.AbstractEventLoop,
-    app: ASGIApp,
+    apps: dict[str, ASGIApp],
     target: Target,
     requests: int,
     seconds: float,
     rate: int,
-) -> Budget:
-    driver = Driver(app)
+) -> dict[str, Budget]:
+    """`target` on each of `apps` (the service, the peer, …): the totals in rounds that take
+    turns app by app, so that the shared machine's load falls on all alike; then each app's
+    shares."""
     raws = _raw(target)
-    loop.run_until_complete(driver.run(raws, 50, check=True))  # warm the pools and caches
-    per_request = []
+    drivers = {name: Driver(app) for name, app in apps.items()}
+    for driver in drivers.values():
+        loop.run_until_complete(driver.run(raws, 50, check=True))  # warm pools and caches
+    per_request: dict[str, list[float]] = {name: [] for name in apps}
     for _ in range(ROUNDS):
-        started = time.process_time_ns()
-        loop.run_until_complete(driver.run(raws, requests))
-        per_request.append((time.process_time_ns() - started) / requests / 1000)
-    total = statistics.median(per_request)
+        for name, driver in drivers.items():
+            started = time.process_time_ns()
+            loop.run_until_complete(driver.run(raws, requests))
+            per_request[name].append((time.process_time_ns() - started) / requests / 1000)
+    budgets = {}
+    for name, driver in drivers.items():
+        total = statistics.median(per_request[name])
+        counts = _shares(loop, driver, raws, seconds, rate)
+        samples = sum(counts.values())
+        budgets[name] = Budget(
+            target.label,
+            round(total, 1),
+            (round(min(per_request[name]), 1), round(max(per_request[name]), 1)),
+            samples,
+            {layer: total * n / samples for layer, n in counts.items()} if samples else {},
+        )
+    for name in apps:  # the peer's CPU ÷ the app's, round by round: the median
+        if name != "peer" and "peer" in per_request:
+            rounds = zip(per_request["peer"], per_request[name], strict=True)
+            ratios = [peer / app for peer, app in rounds]
+            budgets[name].peer_ratio = round(statistics.median(ratios), 3)
+    return budgets
+
+
+def _shares(
+    loop: asyncio.AbstractEventLoop, driver: Driver, raws: list[bytes], seconds: float, rate: int
+) -> Counter[str]:
+    """py-spy's samples of `driver`'s requests for `seconds`, counted by layer."""
     py_spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch) / "samples.txt"
@@ -296,16 +325,7 @@ def measure(
             loop.run_until_complete(driver.run(raws, 50))
         if spy.returncode != 0:
             raise RuntimeError(f"py-spy: {spy.stderr.read().decode() if spy.stderr else ''}")
-        counts = _samples(out)
-    samples = sum(counts.values())
-    layers = {layer: total * n / samples for layer, n in counts.items()} if samples else {}
-    return Budget(
-        target.label,
-        round(total, 1),
-        (round(min(per_request), 1), round(max(per_request), 1)),
-        samples,
-        layers,
-    )
+        return _samples(out)
 
 
 def table(kind: str, budgets: list[Budget], peer: dict[str, Budget]) -> str:
@@ -331,10 +351,8 @@ def table(kind: str, budgets: list[Budget], peer: dict[str, Budget]) -> str:
     if peer:
         cells = [f"{peer[b.label].cpu_us:.0f}" if b.label in peer else "" for b in budgets]
         lines.append("| bare peer, total | " + " | ".join(cells) + " |")
-        cells = [
-            f"{peer[b.label].cpu_us / b.cpu_us:.2f}" if b.label in peer else "" for b in budgets
-        ]
-        lines.append("| peer ÷ service | " + " | ".join(cells) + " |")
+        cells = [f"{b.peer_ratio:.2f}" for b in budgets]
+        lines.append("| peer ÷ this (the rounds' median) | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -362,20 +380,24 @@ def quiet_access_log() -> Callable[[], None]:
     return restore
 
 
+SERVICE = "service"
+
+
 def run_budget(
     loop: asyncio.AbstractEventLoop,
-    app: ASGIApp,
+    apps: dict[str, ASGIApp],
     data: DataSet,
     requests: int,
     seconds: float,
     rate: int,
-) -> list[Budget]:
+) -> dict[str, list[Budget]]:
+    """Each of `ENDPOINTS` on each of `apps` (`SERVICE` first): budgets by app."""
     targets = {t.label: t for t in endpoints(data, deep_page=50)}
-    budgets = []
+    budgets: dict[str, list[Budget]] = {name: [] for name in apps}
     for label in ENDPOINTS:
-        budget = measure(loop, app, targets[label], requests, seconds, rate)
-        print(json.dumps(budget.__dict__), file=sys.stderr, flush=True)
-        budgets.append(budget)
+        for name, budget in measure(loop, apps, targets[label], requests, seconds, rate).items():
+            print(name, json.dumps(budget.__dict__), file=sys.stderr, flush=True)
+            budgets[name].append(budget)
     return budgets
 
 

@@ -187,28 +187,27 @@ def budget(kind: str, requests: int, seconds: float, rate: int, starlette: bool 
         restore = layers.quiet_access_log()
         lifespan = app.router.lifespan_context(app)
         loop.run_until_complete(lifespan.__aenter__())
-        try:
-            service = layers.run_budget(loop, app, data, requests, seconds, rate)
-            if starlette:  # the same routes on Starlette alone (bench/starlette_routes.py)
-                from bench.starlette_routes import starlette_app
-
-                alone = layers.run_budget(loop, starlette_app(app), data, requests, seconds, rate)
-        finally:
-            loop.run_until_complete(lifespan.__aexit__(None, None, None))
-            restore()
         peer.DB = peer.Database(url)
         loop.run_until_complete(peer.DB.open())
+        apps = {layers.SERVICE: app, "peer": peer_app}
+        if starlette:  # the same routes on Starlette alone (bench/starlette_routes.py)
+            from bench.starlette_routes import starlette_app
+
+            apps["starlette"] = starlette_app(app)
         try:
-            bare = layers.run_budget(loop, peer_app, data, requests, seconds, rate)
+            budgets = layers.run_budget(loop, apps, data, requests, seconds, rate)
         finally:
             loop.run_until_complete(peer.DB.close())
-        by_label = {b.label: b for b in bare}
-        print(layers.table(kind, service, by_label))
+            loop.run_until_complete(lifespan.__aexit__(None, None, None))
+            restore()
+        by_label = {b.label: b for b in budgets["peer"]}
+        print(layers.table(kind, budgets[layers.SERVICE], by_label))
         print()
         print(layers.peer_table(kind, by_label))
         print()
         if starlette:
-            print(layers.table(f"{kind}: the same routes on Starlette alone", alone, by_label))
+            title = f"{kind}: the same routes on Starlette alone"
+            print(layers.table(title, budgets["starlette"], by_label))
             print()
     finally:
         if name:
