@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -42,8 +43,8 @@ class Granian(Server):
 
     def __enter__(self) -> Granian:
         if not self.app:  # what `cardservice serve` sets before its workers start
-            metrics = tempfile.mkdtemp(prefix="cs_granian_metrics_")
-            self.env |= {"PROMETHEUS_MULTIPROC_DIR": metrics, "CARDSERVICE_WORKERS": "2"}
+            self.metrics = tempfile.mkdtemp(prefix="cs_granian_metrics_")
+            self.env |= {"PROMETHEUS_MULTIPROC_DIR": self.metrics, "CARDSERVICE_WORKERS": "2"}
         self.process = subprocess.Popen(
             self._command(),
             env=self.env,
@@ -58,6 +59,11 @@ class Granian(Server):
             except httpx.TransportError:
                 time.sleep(0.1)
         raise RuntimeError("granian did not start")
+
+    def __exit__(self, *exc: object) -> None:
+        super().__exit__(*exc)
+        if getattr(self, "metrics", None):
+            shutil.rmtree(self.metrics, ignore_errors=True)
 
 
 def compare(kind: str, seconds: int, rounds: int) -> list[dict[str, object]]:
