@@ -31,7 +31,8 @@ from cardservice.transactions.rows import transaction_row
 from cardservice.users.service import create_user
 
 BATCH = 5_000
-ROWS_PER_INSERT = 1_000  # under both drivers' limit of bound parameters per statement
+ROWS_PER_INSERT = 1_000
+MAX_PARAMETERS = 32_767  # asyncpg's limit of bound parameters per statement (SQLite's: 32,766)
 TRANSACTION_COLUMNS = tuple(table_of(Transaction).columns.keys())  # transaction_row's keys
 ENTRY_COLUMNS = ("id", "kind", "reference", "created_at")
 POSTING_COLUMNS = ("entry_id", "account_uuid", "card_uuid", "system_book", "currency", "amount")
@@ -60,8 +61,9 @@ class DataSet:
 
 
 async def _insert(tx: Tx, table: str, columns: tuple[str, ...], rows: list[dict[str, Any]]) -> None:
-    for start in range(0, len(rows), ROWS_PER_INSERT):
-        chunk = rows[start : start + ROWS_PER_INSERT]
+    per_insert = min(ROWS_PER_INSERT, (MAX_PARAMETERS - 1) // len(columns))
+    for start in range(0, len(rows), per_insert):
+        chunk = rows[start : start + per_insert]
         await tx.execute(insert_sql(table, columns, len(chunk)), *row_args(columns, chunk))
 
 

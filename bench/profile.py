@@ -4,6 +4,7 @@
     python -m bench.profile --database postgresql --profile "GET /card"   # + pyinstrument tree
     python -m bench.profile --database postgresql --functions "POST /card/buy"  # + CPU by function
     python -m bench.profile --database postgresql --peer   # + the bare peer's, same process
+    python -m bench.profile --budget                     # CPU per layer, both databases
 
 CPU time (not wall time) of this process over N sequential requests through the ASGI app:
 on a shared machine it is far steadier than req/s, so it shows what a change to a hot path
@@ -17,7 +18,10 @@ import argparse
 import asyncio
 import cProfile
 import json
+import os
 import pstats
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -34,8 +38,10 @@ from bench.run import ADMIN_DSN, KEY, PEER_ENDPOINTS, Target, endpoints
 from cardservice.app import create_app
 from cardservice.config import Settings
 from cardservice.db import Database
+from cardservice.events import outbox
 from cardservice.migrations import upgrade_database
 from cardservice.security import CardCipher
+from cardservice.webhooks.queue import publish_committed
 
 
 async def _database(kind: str) -> tuple[str, str | None]:
@@ -51,14 +57,14 @@ async def _database(kind: str) -> tuple[str, str | None]:
 def in_process_settings(url: str, **more: object) -> Settings:
     """The service's settings for measuring it in process: the sandbox on, no rate limit
     in the way, quiet logs."""
-    return Settings(
-        database_url=url,
-        encryption_key=KEY,
-        sandbox=True,
-        rate_limit_per_minute=100_000_000,
-        log_level="WARNING",
-        **more,  # type: ignore[arg-type]
-    )
+    fields: dict[str, object] = {
+        "database_url": url,
+        "encryption_key": KEY,
+        "sandbox": True,
+        "rate_limit_per_minute": 100_000_000,
+        "log_level": "WARNING",
+    }
+    return Settings(**(fields | more))  # type: ignore[arg-type]
 
 
 async def run(
@@ -160,9 +166,90 @@ async def _measure_peer(url: str, data: DataSet, requests: int) -> dict[str, flo
         await peer.DB.close()
 
 
+def budget(kind: str, requests: int, seconds: float, rate: int, starlette: bool = False) -> None:
+    """`--budget` on one database: the service's table, then the bare peer's (bench.budget)."""
+    from bench import budget as layers
+
+    loop = layers.new_loop()
+    url, name = loop.run_until_complete(_database(kind))
+    try:
+        settings = in_process_settings(url, log_level="INFO", log_format="json")
+        loop.run_until_complete(upgrade_database(settings.resolved_database_url))
+        outbox.register()  # the data set's events are completed as the service completes them
+        db = Database(settings)
+        data = loop.run_until_complete(
+            build(db, CardCipher.from_settings(settings), cards=100, transactions=10_000, users=20)
+        )
+        # the data set's events numbered now, not by the app's background loop while measured
+        loop.run_until_complete(publish_committed(db))
+        loop.run_until_complete(db.dispose())
+        app = create_app(settings)
+        restore = layers.quiet_access_log()
+        lifespan = app.router.lifespan_context(app)
+        loop.run_until_complete(lifespan.__aenter__())
+        peer.DB = peer.Database(url)
+        loop.run_until_complete(peer.DB.open())
+        apps = {layers.SERVICE: app, "peer": peer_app}
+        if starlette:  # the same routes on Starlette alone (bench/starlette_routes.py)
+            from bench.starlette_routes import starlette_app
+
+            apps["starlette"] = starlette_app(app)
+        try:
+            budgets = layers.run_budget(loop, apps, data, requests, seconds, rate)
+        finally:
+            loop.run_until_complete(peer.DB.close())
+            loop.run_until_complete(lifespan.__aexit__(None, None, None))
+            restore()
+        by_label = {b.label: b for b in budgets["peer"]}
+        print(layers.table(kind, budgets[layers.SERVICE], by_label))
+        print()
+        print(layers.peer_table(kind, by_label))
+        print()
+        if starlette:
+            title = f"{kind}: the same routes on Starlette alone"
+            print(layers.table(title, budgets["starlette"], by_label))
+            print()
+    finally:
+        if name:
+            loop.run_until_complete(_drop_database(name))
+        loop.close()
+
+
+async def _drop_database(name: str) -> None:
+    admin = await asyncpg.connect(ADMIN_DSN)
+    await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    await admin.close()
+
+
+def _budget_process(args: argparse.Namespace) -> int:
+    """The budget measures metrics as served, in files: `PROMETHEUS_MULTIPROC_DIR` must be
+    set before anything imports `prometheus_client`, so it runs in a child process."""
+    directory = tempfile.mkdtemp(prefix="cs_budget_metrics_")
+    try:
+        for kind in args.databases.split(","):
+            child = [sys.executable, "-m", "bench.profile", "--budget-of", kind]
+            child += ["--requests", str(args.requests), "--seconds", str(args.seconds)]
+            child += ["--rate", str(args.rate)] + (["--starlette"] if args.starlette else [])
+            environment = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": directory}
+            subprocess.run(child, env=environment, check=True)
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
+    parser.add_argument(
+        "--budget", action="store_true", help="CPU per request, layer by layer (bench.budget)"
+    )
+    parser.add_argument("--budget-of", help=argparse.SUPPRESS)
+    parser.add_argument("--databases", default="sqlite,postgresql", help="for --budget")
+    parser.add_argument("--seconds", type=float, default=10, help="--budget: py-spy's sampling")
+    parser.add_argument("--rate", type=int, default=1000, help="--budget: py-spy's samples/s")
+    parser.add_argument(
+        "--starlette", action="store_true", help="--budget: + the routes on Starlette alone"
+    )
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--profile", help="endpoint label prefix to profile, e.g. 'GET /card'")
     parser.add_argument(
@@ -173,6 +260,11 @@ def main() -> int:
         "--peer", action="store_true", help="also the bare peer's CPU per request, and the ratio"
     )
     args = parser.parse_args()
+    if args.budget:
+        return _budget_process(args)
+    if args.budget_of:
+        budget(args.budget_of, args.requests, args.seconds, args.rate, args.starlette)
+        return 0
     asyncio.run(
         run(args.database, args.requests, args.profile, args.functions, args.cards, args.peer)
     )

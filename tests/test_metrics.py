@@ -1,16 +1,20 @@
 """`GET /metrics` of a real `cardservice serve --workers 2`: every worker's counts in one
 scrape, by route template and by ISO 8583 MTI and response code, and no credential, email,
-code, card id or card number in any label."""
+code, card id or card number in any label. A worker adds its HTTP requests to the shared files
+every `metrics.FLUSH_SECONDS`, so a scrape is repeated until the other worker's have arrived
+(at most a few seconds), then checked exactly; the ISO listener's series are written as each
+message is answered."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +24,7 @@ from fastapi import FastAPI
 from prometheus_client.parser import text_string_to_metric_families
 
 from cardservice.config import Settings
+from cardservice.metrics import FLUSH_SECONDS
 from cardservice.network import messages
 from cardservice.network.client import NetworkClient, stans, transmitted_now
 from tests.factories import Caller, make_card, make_mfa_code, make_user
@@ -159,10 +164,25 @@ async def _traffic(
         for _ in range(3 * RATE_LIMIT)  # two workers admit at most 2 x RATE_LIMIT
     ]
     assert 429 in statuses
-    response = await http.get("/metrics")
-    assert response.status_code == 200
-    assert response.headers["content-type"].startswith("text/plain")
-    return response.text, statuses
+    text = await _scrape_when(
+        http,
+        lambda text: (
+            _value(text, "cardservice_http_requests_total", route="/card") == 3 * RATE_LIMIT
+        ),
+    )
+    return text, statuses
+
+
+async def _scrape_when(http: httpx.AsyncClient, arrived: Callable[[str], bool]) -> str:
+    """`GET /metrics` until `arrived(text)`: every worker has flushed what the test sent."""
+    deadline = time.monotonic() + 5 * FLUSH_SECONDS
+    while True:
+        response = await http.get("/metrics")
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/plain")
+        if arrived(response.text) or time.monotonic() > deadline:
+            return response.text
+        await asyncio.sleep(FLUSH_SECONDS / 10)
 
 
 def _iso_value(text: str, name: str, **labels: str) -> float:
@@ -195,8 +215,11 @@ async def test_unmatched_paths_and_iso8583_answers_without_the_path_or_card_numb
         await network.close()
     async with _fresh_connections(server) as http:
         assert (await http.get("/no-such-path/4111111111111111")).status_code == 404
-        scrapes = [(await http.get("/metrics")).text for _ in range(4)]
-    text = scrapes[0]
+        text = await _scrape_when(
+            http,
+            lambda text: _value(text, "cardservice_http_requests_total", route="unmatched") >= 1,
+        )
+        scrapes = [text, *[(await http.get("/metrics")).text for _ in range(3)]]
     assert _value(text, "cardservice_http_requests_total", route="unmatched", status="404") == 1
     assert "4111111111111111" not in text and "no-such-path" not in text
     for text in scrapes:  # whichever worker answers the scrape, it sums both

@@ -12,7 +12,7 @@ from typing import TextIO
 
 import orjson
 
-_STANDARD = set(logging.makeLogRecord({}).__dict__) | {"message", "asctime"}
+_STANDARD = frozenset(logging.makeLogRecord({}).__dict__) | {"message", "asctime", "color_message"}
 RESET = "\x1b[0m"
 DIM = "\x1b[2m"
 LEVEL_COLORS = {
@@ -41,7 +41,7 @@ def _extras(record: logging.LogRecord) -> dict[str, object]:
     return {
         k: without_query(v) if isinstance(v, str) else v
         for k, v in record.__dict__.items()
-        if k not in _STANDARD | {"color_message"}
+        if k not in _STANDARD
     }
 
 
@@ -57,7 +57,7 @@ class JsonFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         line: dict[str, object] = {
-            "ts": datetime.fromtimestamp(record.created, UTC).isoformat().replace("+00:00", "Z"),
+            "ts": datetime.fromtimestamp(record.created, UTC),  # orjson: …T10:15:00.123456Z
             "level": record.levelname.lower(),
             "logger": record.name,
             "msg": without_query(record.getMessage()),
@@ -65,7 +65,7 @@ class JsonFormatter(logging.Formatter):
         line.update(_extras(record))
         if record.exc_info:
             line["exc"] = without_query(self.formatException(record.exc_info))
-        return orjson.dumps(line, default=str).decode()
+        return orjson.dumps(line, default=str, option=orjson.OPT_UTC_Z).decode()
 
 
 class HumanFormatter(logging.Formatter):
@@ -103,6 +103,10 @@ def configure_logging(level: str, log_format: str = "auto") -> None:
         handler.setFormatter(choose_formatter(log_format, sys.stderr))
         root.addHandler(handler)
     root.setLevel(level)
+    # No line shows where it was logged from, nor the thread or process: logging's own
+    # switches for not working them out on every record (the logging HOWTO, "Optimization")
+    logging._srcfile = None
+    logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
     for name in ("uvicorn", "uvicorn.error"):
         logging.getLogger(name).handlers[:] = []
         logging.getLogger(name).propagate = True

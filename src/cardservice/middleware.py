@@ -4,9 +4,9 @@ last-resort 500 (no stack trace leaves the service)."""
 from __future__ import annotations
 
 import logging
+import os
 import re
 import time
-import uuid
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -36,7 +36,8 @@ class RequestContextMiddleware:
         state["request_id"] = request_id
         request_state = REQUEST_STATE.set(state)  # the caller, for the standby's pins
         started = time.perf_counter()
-        started_ns = time.time_ns()  # the trace span's clock
+        tracing = scope["app"].state.tracing
+        started_ns = time.time_ns() if tracing is not None else 0  # the trace span's clock
         status = 500
         response_started = False
 
@@ -63,21 +64,20 @@ class RequestContextMiddleware:
             elapsed = time.perf_counter() - started
             route = metrics.route_template(scope)
             metrics.observe_request(scope["method"], route, status, elapsed)
-            tracing = scope["app"].state.tracing
             if tracing is not None:
                 tracing.record_request(scope["method"], route, status, started_ns, time.time_ns())
-            metrics.set_connections_in_use(scope["app"].state.db.connections_in_use())
-            logger.info(
-                "request",
-                extra={
-                    "request_id": request_id,
-                    "method": scope["method"],
-                    "path": scope["path"],  # never the query string: it may hold an MFA code
-                    "status": status,
-                    "ms": round(elapsed * 1000, 2),
-                    "user": scope["state"].get("user_uuid"),
-                },
-            )
+            if logger.isEnabledFor(logging.INFO):
+                logger.info(
+                    "request",
+                    extra={
+                        "request_id": request_id,
+                        "method": scope["method"],
+                        "path": scope["path"],  # never the query string: it may hold a code
+                        "status": status,
+                        "ms": round(elapsed * 1000, 2),
+                        "user": state.get("user_uuid"),
+                    },
+                )
 
     @staticmethod
     def _request_id(scope: Scope) -> str:
@@ -86,7 +86,7 @@ class RequestContextMiddleware:
                 candidate: str = value.decode("latin-1")
                 if REQUEST_ID_PATTERN.match(candidate):
                     return candidate
-        return uuid.uuid4().hex
+        return os.urandom(16).hex()  # as random as uuid4().hex, without the UUID object
 
     @staticmethod
     async def _internal_error(send: Send, request_id: str) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import functools
 import logging
 import math
 import time
@@ -116,13 +117,12 @@ class RateLimiter:
         """Count one event for `key`; refused once the last minute already holds `limit`."""
         if self._shared is not None and time.monotonic() >= self._redis_down_until:
             try:
-                return await _count(self._shared, RateLimitItemPerMinute(limit), key)
+                return await _count(self._shared, _per_minute(limit), key)
             except StorageError as exc:
                 self._redis_failed(exc)
         if self._shared is not None:
             metrics.count_rate_limiter_unavailable()  # limited in process, Redis unreachable
-        local = RateLimitItemPerMinute(max(1, limit // self._workers))
-        return await _count(self._memory, local, key)
+        return await _count(self._memory, _per_minute(max(1, limit // self._workers)), key)
 
     async def redis_status(self) -> str | None:
         """`ok` or `degraded` (Redis unreachable: in-process counters); None without Redis."""
@@ -148,6 +148,12 @@ class RateLimiter:
         self._memory_storage.close()
         if self._pool is not None:
             await self._pool.aclose()
+
+
+@functools.lru_cache(maxsize=64)
+def _per_minute(limit: int) -> RateLimitItem:
+    """The limit's `limits` item, made once (a few settings' values, not one per request)."""
+    return RateLimitItemPerMinute(limit)
 
 
 async def _count(limiter: MovingWindowRateLimiter, item: RateLimitItem, key: str) -> Verdict:

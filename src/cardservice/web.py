@@ -31,10 +31,13 @@ class Router(APIRouter):
     regular expressions of the eighty routes before it, as much as a whole `GET /health`.
     Every route path starts with a literal segment, so a set lookup settles the others."""
 
+    _segments: frozenset[str] | None = None
+    _segments_of = -1  # the count of routes `_segments` was computed for
+
     def _first_segments(self) -> frozenset[str] | None:
         """The first segments of the routes' paths; None if one starts with a parameter."""
         count = len(self.routes)
-        if getattr(self, "_segments_of", -1) != count:
+        if self._segments_of != count:
             segments = {getattr(route, "path", "/{").split("/", 2)[1] for route in self.routes}
             literal = not any("{" in segment for segment in segments)
             self._segments = frozenset(segments) if literal else None
@@ -43,15 +46,26 @@ class Router(APIRouter):
 
     def matches(self, scope: Scope) -> tuple[Match, Scope]:
         segments = self._first_segments()
-        if segments is not None:
-            path = scope["path"]
-            root = scope.get("root_path", "")
-            if root and path.startswith(root):  # as Starlette reads the route's path
-                path = path[len(root) :]
-            first = path.split("/", 2)[1] if path.startswith("/") else path
-            if first not in segments:
-                return Match.NONE, {}
+        if segments is not None and _first_segment(scope) not in segments:
+            return Match.NONE, {}
         return super().matches(scope)
+
+
+_FIRST_SEGMENT = "cardservice.first_segment"
+
+
+def _first_segment(scope: Scope) -> str:
+    """The request path's first segment, as Starlette reads the route's path (without the
+    root path); worked out once per request for the thirty routers that ask."""
+    path: str = scope["path"]
+    known = scope.get(_FIRST_SEGMENT)
+    if known is not None and known[0] is path:
+        return known[1]  # type: ignore[no-any-return]
+    root = scope.get("root_path", "")
+    relative = path[len(root) :] if root and path.startswith(root) else path
+    first = relative.split("/", 2)[1] if relative.startswith("/") else relative
+    scope[_FIRST_SEGMENT] = (path, first)
+    return first
 
 
 class JSONResponse(FastAPIJSONResponse):
