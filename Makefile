@@ -9,6 +9,10 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 ISO8583_PORT ?= 8583
 PG_DSN ?= postgresql://postgres@127.0.0.1:5432/test
+# the suite's processes: each takes whole test files (--dist loadfile keeps a module's
+# fixtures, e.g. a live server, in one process) and migrates its own databases
+TEST_WORKERS ?= 2
+PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --timeout 600
 
 .PHONY: install run test browser softhsm client lint typecheck test-sqlite test-postgres postgres redis stress bench bench-quick bench-tools clean fleet fleet-stop fleet-chaos fleet-pitr bench-fleet bench-events
 
@@ -64,13 +68,13 @@ typecheck: install
 	$(BIN)/mypy src
 
 test: install postgres redis browser softhsm lint typecheck
-	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m pytest
+	CARDSERVICE_TEST_PG=$(PG_DSN) $(PYTEST)
 
 test-sqlite: install redis softhsm
-	CARDSERVICE_TEST_DATABASES=sqlite $(BIN)/python -m pytest
+	CARDSERVICE_TEST_DATABASES=sqlite $(PYTEST)
 
 test-postgres: install postgres redis softhsm
-	CARDSERVICE_TEST_DATABASES=postgresql CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m pytest
+	CARDSERVICE_TEST_DATABASES=postgresql CARDSERVICE_TEST_PG=$(PG_DSN) $(PYTEST)
 
 stress: install postgres
 	CARDSERVICE_TEST_PG=$(PG_DSN) CARDSERVICE_STATEFUL_EXAMPLES=1000 $(BIN)/python -m pytest tests/ledger/test_state_machine.py -rP --show-capture=stdout --durations=2
