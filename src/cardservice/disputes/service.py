@@ -6,8 +6,9 @@
 * One open dispute per purchase: the purchase row is locked while the rule is checked, and
   the database's unique partial index refuses a second open dispute whatever the path.
 * Won: the amount (never more than the purchase still has to give back) goes back to the
-  card as one `dispute_credit` transaction and one ledger entry, in the same unit; lost:
-  nothing moves. A resolved dispute is final (`dispute_already_resolved`).
+  card (to its replacement when it was replaced, to its account when closed) as one
+  `dispute_credit` transaction and one ledger entry, in the same unit; lost: nothing moves.
+  A resolved dispute is final (`dispute_already_resolved`).
 
 Lock order (docs/ledger.md): resolving takes the purchase's account, its card, the purchase
 row, then the dispute row; opening takes only the purchase row, then writes the dispute.
@@ -36,6 +37,7 @@ from cardservice.models.base import table_of, utcnow
 from cardservice.sql import INTEGRITY_ERRORS, Tx, as_datetime, as_uuid, in_list, insert_sql
 from cardservice.transactions import locks
 from cardservice.transactions.lifecycle import credited_amount
+from cardservice.transactions.repository import CARD_TO_CLOSE, successor
 from cardservice.transactions.rows import credit_row, insert_transactions
 
 DISPUTE_WINDOW = timedelta(days=120)
@@ -152,9 +154,17 @@ async def _credit(
     tx: Tx, purchase: dict[str, Any], amount: int, card_status: str | None, now: datetime
 ) -> uuid.UUID:
     """The won amount back as one `dispute_credit` transaction and one ledger entry: to the
-    card, or to its account when the card is closed (its balance went there too)."""
-    card, account, currency = purchase["card_uuid"], purchase["account_uuid"], purchase["currency"]
+    card, or to the card that replaced it (API.md §15, as a refund or a released hold goes),
+    or to the account when that card is closed (its balance went there too). The account's
+    lock, taken first, keeps every card of it from being replaced or closed meanwhile."""
+    account, currency = purchase["account_uuid"], purchase["currency"]
+    card = await successor(tx, purchase["card_uuid"])
+    if card != purchase["card_uuid"]:
+        found = await tx.row(CARD_TO_CLOSE, card)
+        assert found is not None, "a card is never deleted"
+        card_status = found["status"]
     credit = credit_row(purchase, "dispute_credit", amount, "Dispute won", now)
+    credit["card_uuid"] = card
     await insert_transactions(tx, [credit])
     holder = account_leg(account, currency, amount)
     if card_status != "closed":
