@@ -11,7 +11,9 @@ the same rules (tests/factories.py) and their merchant captured amount is what w
 The program operator (API.md §15), through the operator API: credits and debits idempotent by
 external_id (a repeat answers the same transaction, another request 409), top-ups asked in
 the seed's payment currencies, confirmed (also twice at once: one credit), cancelled and
-expired by the sweep, and card replacements; after every step each top-up is as the machine
+expired by the sweep, and card replacements (also between a purchase and its capture, reversal,
+refund or won dispute: the money goes to the new card, none is left on the old one); after
+every step each top-up is as the machine
 expects (a completed one with its one deposit) and the books (`/operator/balances`) sum to
 zero per currency, their cardholder classes equal to the accounts' and cards' balances.
 
@@ -265,6 +267,45 @@ class OperatorRules(RuleBasedStateMachine):
             return card
         TALLY["replacements"] += 1
         return str(response.json()["data"]["uuid"])
+
+    @rule(
+        target=cards,
+        card=cards,
+        amount=small_amounts,
+        then=st.sampled_from(["settle", "reverse", "refund", "dispute"]),
+    )
+    def replace_with_a_purchase(self, card: str, amount: Decimal, then: str) -> str:
+        """A purchase on the card, the card replaced, then the purchase captured or reversed
+        (its hold still on the old card: what it releases goes to the new one), or captured
+        and then refunded or disputed and won (the money back to the new card)."""
+        body = {"card_uuid": card, "amount": amount, "currency": "USD", "merchant_name": "R"}
+        txn = str(self.post("/sandbox/authorizations", body).json().get("data", {}).get("uuid"))
+        if then in ("refund", "dispute"):
+            self._captured(self.post(f"/sandbox/transactions/{txn}/settle"), txn)
+        new = self.replace_card(card, "lost")
+        if then in ("settle", "reverse"):
+            response = self.post(f"/sandbox/transactions/{txn}/{then}")
+            if then == "settle":
+                self._captured(response, txn)
+            elif response.status_code == 201:
+                self.released.add(txn)
+        elif then == "refund":
+            self.post(f"/sandbox/transactions/{txn}/refund")
+        else:
+            opened = self.post("/disputes", {"transaction_uuid": txn, "reason": "fraudulent"})
+            if opened.status_code == 201:
+                dispute = opened.json()["data"]["uuid"]
+                won = self.post(f"/sandbox/disputes/{dispute}/resolve", {"outcome": "won"})
+                credit = won.json()["data"]["credit_transaction_uuid"]
+                if new != card and credit is not None:
+                    path = f"/transaction/{credit}"
+                    got = self.run(self.client.get(path, headers=self.user.headers)).json()
+                    assert got["data"]["card_uuid"] == new, "a dispute credit on the old card"
+        if new != card:
+            TALLY[f"replacements then {then}"] += 1
+            old = self.run(self.client.get(f"/card/{card}", headers=self.user.headers)).json()
+            assert Decimal(str(old["data"]["balance"])) == 0, "money left on the replaced card"
+        return new
 
     @invariant()
     def topups_and_books_are_true(self) -> None:
