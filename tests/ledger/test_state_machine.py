@@ -13,9 +13,9 @@ external_id (a repeat answers the same transaction, another request 409), top-up
 the seed's payment currencies, confirmed (also twice at once: one credit), cancelled and
 expired by the sweep, and card replacements (also between a purchase and its capture, reversal,
 refund or won dispute: the money goes to the new card, none is left on the old one); after
-every step each top-up is as the machine
-expects (a completed one with its one deposit) and the books (`/operator/balances`) sum to
-zero per currency, their cardholder classes equal to the accounts' and cards' balances.
+every step each top-up is as the machine expects (a completed one with its one deposit) and
+the books (`/operator/balances`) sum to zero per currency, their cardholder classes equal to
+the accounts' and cards' balances.
 
 `make test` runs 30 examples per database; `make stress` sets CARDSERVICE_STATEFUL_EXAMPLES=1000.
 """
