@@ -221,3 +221,39 @@ async def test_a_dispute_won_after_a_replacement_credits_the_new_card(
     assert cards == [0, 0]
     assert account_balance - before == int((left + 30 + 30) * 100)  # the card's and the credit
     await assert_ledger_consistent(app)
+
+
+async def test_money_back_after_the_replacement_was_closed_goes_to_the_account(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    user = await make_user(app)
+    account, card = await make_card(app, client, user, start_balance="100")
+    held = (await authorize(client, user, card, "30")).json()["data"]
+    bought = (await authorize(client, user, card, "20")).json()["data"]
+    settled = await client.post(
+        f"/sandbox/transactions/{bought['uuid']}/settle", headers=user.headers
+    )
+    assert settled.status_code == 201, settled.text
+    new = (await _replace(client, user, card)).json()["data"]
+    closed = await client.patch(
+        f"/card/{new['uuid']}",
+        content=dumps({"status": "closed"}),
+        headers={**user.headers, **JSON},
+    )
+    assert closed.status_code == 200, closed.text
+    before, _cards = await balances(app, account)
+    reversed_ = await client.post(
+        f"/sandbox/transactions/{held['uuid']}/reverse", headers=user.headers
+    )
+    assert reversed_.status_code == 201, reversed_.text
+    refunded = await client.post(
+        f"/sandbox/transactions/{bought['uuid']}/refund",
+        content=dumps({"amount": 5}),
+        headers={**user.headers, **JSON},
+    )
+    assert refunded.status_code == 201, refunded.text
+    after, cards = await balances(app, account)
+    fee = Decimal(str(held["fee"]))
+    assert cards == [0, 0]  # nothing stranded on a closed card
+    assert after - before == int((30 + fee + 5) * 100)  # the hold, its fee and the refund
+    await assert_ledger_consistent(app)

@@ -31,13 +31,12 @@ from cardservice.disputes.repository import (
     RESOLVE,
 )
 from cardservice.errors import DisputeNotFound, RuleViolation, TransactionNotFound
-from cardservice.ledger.entries import SystemBook, account_leg, book_leg, card_leg, post_entry
+from cardservice.ledger.entries import SystemBook, book_leg, post_entry
 from cardservice.models import Dispute
 from cardservice.models.base import table_of, utcnow
 from cardservice.sql import INTEGRITY_ERRORS, Tx, as_datetime, as_uuid, in_list, insert_sql
 from cardservice.transactions import locks
-from cardservice.transactions.lifecycle import credited_amount
-from cardservice.transactions.repository import CARD_TO_CLOSE, successor
+from cardservice.transactions.lifecycle import credited_amount, holder_leg
 from cardservice.transactions.rows import credit_row, insert_transactions
 
 DISPUTE_WINDOW = timedelta(days=120)
@@ -150,29 +149,17 @@ async def open_dispute(
     return dispute
 
 
-async def _credit(
-    tx: Tx, purchase: dict[str, Any], amount: int, card_status: str | None, now: datetime
-) -> uuid.UUID:
+async def _credit(tx: Tx, purchase: dict[str, Any], amount: int, now: datetime) -> uuid.UUID:
     """The won amount back as one `dispute_credit` transaction and one ledger entry: to the
     card, or to the card that replaced it (API.md §15, as a refund or a released hold goes),
-    or to the account when that card is closed (its balance went there too). The account's
-    lock, taken first, keeps every card of it from being replaced or closed meanwhile."""
-    account, currency = purchase["account_uuid"], purchase["currency"]
-    card = await successor(tx, purchase["card_uuid"])
-    if card != purchase["card_uuid"]:
-        found = await tx.row(CARD_TO_CLOSE, card)
-        assert found is not None, "a card is never deleted"
-        card_status = found["status"]
+    or to the account when that card is closed (its balance went there too)."""
     credit = credit_row(purchase, "dispute_credit", amount, "Dispute won", now)
-    credit["card_uuid"] = card
+    credit["card_uuid"], holder = await holder_leg(tx, purchase, amount, closed_to_account=True)
     await insert_transactions(tx, [credit])
-    holder = account_leg(account, currency, amount)
-    if card_status != "closed":
-        holder = card_leg(card, currency, amount)
     await post_entry(
         tx,
         "dispute_credit",
-        [holder, book_leg(SystemBook.MERCHANTS, currency, -amount)],
+        [holder, book_leg(SystemBook.MERCHANTS, purchase["currency"], -amount)],
         reference=credit["uuid"],
     )
     credit_uuid: uuid.UUID = credit["uuid"]
@@ -188,7 +175,7 @@ async def resolve_dispute(
     transaction_uuid = as_uuid(await tx.value(DISPUTE_OF_USER, dispute_uuid, user_uuid))
     if transaction_uuid is None:
         raise DisputeNotFound()
-    purchase, card_status = await locks.lock_purchase(tx, user_uuid, transaction_uuid)
+    purchase, _card_status = await locks.lock_purchase(tx, user_uuid, transaction_uuid)
     row = await tx.row(LOCK_DISPUTE, dispute_uuid)
     assert row is not None
     dispute = dict(zip(DISPUTE_FIELDS, row, strict=True))
@@ -198,7 +185,7 @@ async def resolve_dispute(
     if outcome == "won":
         left = disputable_amount(purchase, await credited_amount(tx, transaction_uuid))
         if (amount := min(int(dispute["amount"]), left)) > 0:
-            credit_uuid = await _credit(tx, purchase, amount, card_status, now)
+            credit_uuid = await _credit(tx, purchase, amount, now)
     await tx.execute(RESOLVE, dispute_uuid, outcome, now, credit_uuid)
     dispute.update(
         status=outcome, resolved_at=now, updated_at=now, credit_transaction_uuid=credit_uuid
