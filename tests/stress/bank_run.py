@@ -51,7 +51,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
@@ -483,7 +483,7 @@ async def _killer(
         await server.start()
 
 
-async def _ledger_books(url: str, instants: list[datetime]) -> dict[str, object]:
+async def _ledger_books(url: str, instants: Sequence[datetime]) -> dict[str, object]:
     """The books as the operator reads them (`/operator/balances`' `ledger.books`): now, and
     at each instant the server was killed."""
     db = Database(Settings(database_url=url))
@@ -495,7 +495,7 @@ async def _ledger_books(url: str, instants: list[datetime]) -> dict[str, object]
     return {"now": now, "then": then}
 
 
-async def _books(url: str, instants: list[datetime]) -> dict[str, int]:
+async def _books(url: str, instants: Sequence[datetime] = ()) -> dict[str, int]:
     connection = await asyncpg.connect(url)
     try:
         row = await connection.fetchrow("""
