@@ -33,7 +33,7 @@ from cardservice.errors import RuleViolation, ValidationFailed
 from cardservice.ledger.entries import Leg, SystemBook, account_leg, book_leg, card_leg, post_entry
 from cardservice.ledger.money import converted
 from cardservice.models.base import utcnow
-from cardservice.sql import Tx
+from cardservice.sql import Tx, as_uuid
 from cardservice.transactions import locks
 from cardservice.transactions.repository import CREDITED, SET_HOLD, SET_STATUS, payee
 from cardservice.transactions.rows import credit_row, insert_transactions
@@ -65,7 +65,7 @@ async def holder_leg(
     went there too), or, with `closed_to_account` (a refund, a dispute credit), when the card
     itself is closed. The account's lock, the caller's, keeps the cards from changing."""
     card, status = await payee(tx, purchase["card_uuid"])
-    replaced = card != purchase["card_uuid"]
+    replaced = card != as_uuid(purchase["card_uuid"])
     if status == "closed" and (replaced or closed_to_account):
         return card, account_leg(purchase["account_uuid"], purchase["currency"], amount)
     return card, card_leg(card, purchase["currency"], amount)
