@@ -32,6 +32,7 @@ from cardservice.dashboard import errors as dashboard_errors
 from cardservice.dashboard import pages as dashboard_pages
 from cardservice.dashboard import signin as dashboard_signin
 from cardservice.dashboard import statement_pages as dashboard_statements
+from cardservice.dashboard import topup_pages as dashboard_topups
 from cardservice.dashboard import transaction_pages as dashboard_transactions
 from cardservice.dashboard import webhook_pages as dashboard_webhooks
 from cardservice.dashboard.web import STATIC_DIR as DASHBOARD_STATIC
@@ -209,6 +210,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         dashboard_attachments.router,
         dashboard_transactions.router,
         dashboard_statements.router,
+        dashboard_topups.router,
         dashboard_errors.router,
     ]
     if settings.sandbox_enabled:

@@ -8,6 +8,14 @@ release or an expiry (the machine keeps what each purchase captured and compares
 Foreign currency: purchases in EUR or GBP on the USD cards, captured in parts in the
 merchant's currency at the authorization's rate or another one; their merchant amounts keep
 the same rules (tests/factories.py) and their merchant captured amount is what was answered.
+The program operator (API.md §15), through the operator API: credits and debits idempotent by
+external_id (a repeat answers the same transaction, another request 409), top-ups asked in
+the seed's payment currencies, confirmed (also twice at once: one credit), cancelled and
+expired by the sweep, and card replacements (also between a purchase and its capture, reversal,
+refund or won dispute: the money goes to the new card, none is left on the old one); after
+every step each top-up is as the machine expects (a completed one with its one deposit) and
+the books (`/operator/balances`) sum to zero per currency, their cardholder classes equal to
+the accounts' and cards' balances.
 
 `make test` runs 30 examples per database; `make stress` sets CARDSERVICE_STATEFUL_EXAMPLES=1000.
 """
@@ -34,14 +42,16 @@ from hypothesis.stateful import (
     rule,
     run_state_machine_as_test,
 )
-from sqlalchemy import text
 
 from cardservice.app import create_app
 from cardservice.config import Settings
+from cardservice.sql import as_uuid
+from cardservice.topups.service import sweep_expired_topups
 from cardservice.transactions.expiry import sweep_expired_holds
 from cardservice.web import dumps
 from tests.conftest import empty_tables
-from tests.factories import around, assert_ledger_consistent, bin_uuid, make_account, make_user
+from tests.factories import assert_ledger_consistent, bin_uuid, make_account, make_user
+from tests.operator.helpers import as_operator, operator_key
 
 EXAMPLES = int(os.environ.get("CARDSERVICE_STATEFUL_EXAMPLES", "30"))
 TALLY = Counter[str]()  # what a run did, printed at its end (make stress shows it: -rP)
@@ -107,18 +117,218 @@ class DisputeRules(RuleBasedStateMachine):
 
     @invariant()
     def a_dispute_credit_at_most_once_within_the_amount(self) -> None:
-        async def check() -> None:
-            async with around(self.app) as session:
-                for amount, refunded, credits, credited, open_ in await session.execute(
-                    text(_DISPUTE_CREDITS)
-                ):
-                    assert credits <= 1 and open_ <= 1
-                    assert refunded + credited <= amount
-
-        self.run(check())
+        # the app's own pool: a fresh connection per step (`around`) costs more than the query
+        for amount, refunded, credits, credited, open_ in self.run(
+            self.app.state.db.reader.rows(_DISPUTE_CREDITS)
+        ):
+            assert credits <= 1 and open_ <= 1
+            assert refunded + credited <= amount
 
 
-class LedgerMachine(DisputeRules, RuleBasedStateMachine):
+# --- The program operator (API.md §15): credits and debits idempotent by external_id,
+# top-ups asked, confirmed (also twice at once), cancelled and expired, card replacements;
+# after every step the books (`/operator/balances`) sum to zero per currency. Its own block,
+# mixed into the machine below, through the operator API as an operator calls it.
+
+
+EXTERNAL_IDS = st.integers(min_value=0, max_value=5).map(lambda n: f"ext-{n}")
+# (method, currency) pairs of the seed's payment currencies: USD as the accounts, and others
+# converted at the rate table
+TOPUP_TERMS = st.sampled_from(
+    [("bank-transfer", "USD"), ("bank-transfer", "GBP"), ("card", "EUR"), ("sepa", "EUR")]
+)
+topup_amounts = st.integers(min_value=1_000, max_value=50_000).map(lambda c: Decimal(c).scaleb(-2))
+REPLACE_REASONS = st.sampled_from(["lost", "stolen", "damaged", "expiring"])
+_TOPUP_DEPOSITS = """
+SELECT t.uuid, t.status, COUNT(d.uuid) FROM topups t
+LEFT JOIN transactions d ON d.uuid = t.transaction_uuid AND d.type = 'deposit'
+WHERE t.user_uuid = $1 GROUP BY t.uuid, t.status"""
+_UNPAID = "SELECT COUNT(*) FROM topups WHERE status = 'awaiting_payment'"
+_HELD = "SELECT (SELECT SUM(balance) FROM accounts) + (SELECT COALESCE(SUM(balance), 0) FROM cards)"
+
+
+class OperatorRules(RuleBasedStateMachine):
+    """Rules on the accounts and cards of `LedgerMachine` (same bundles by name)."""
+
+    accounts = Bundle("accounts")
+    cards = Bundle("cards")
+    topups = Bundle("topups")
+    app: Any
+    client: httpx.AsyncClient
+    operator: dict[str, str]  # an operator key's headers (funding, reports)
+    funding: dict[str, tuple[str, str, Decimal, str]]  # external_id → its first request's
+    topup_status: dict[str, str]  # top-up → the status the machine expects
+
+    def run(self, work: Coroutine[Any, Any, T]) -> T:
+        raise NotImplementedError  # LedgerMachine's
+
+    def post(self, path: str, body: dict[str, Any] | None = None) -> httpx.Response:
+        raise NotImplementedError  # LedgerMachine's
+
+    def operate(self, path: str, body: dict[str, Any] | None = None) -> httpx.Response:
+        content = dumps(body) if body is not None else None
+        response = self.run(self.client.post(path, content=content, headers=self.operator))
+        assert response.status_code < 500, response.text
+        return response
+
+    @rule(
+        account=accounts,
+        direction=st.sampled_from(["credit", "debit"]),
+        amount=amounts,
+        external_id=EXTERNAL_IDS,
+    )
+    def move_money(self, account: str, direction: str, amount: Decimal, external_id: str) -> None:
+        """A credit or debit; an external_id seen before answers its transaction again (same
+        request) or 409 (another)."""
+        # one namespace for the operator: SQLite's examples share the database
+        body = {"amount": amount, "external_id": f"{self.user.uuid}-{external_id}"}
+        response = self.operate(f"/operator/accounts/{account}/{direction}s", body)
+        earlier = self.funding.get(external_id)
+        if earlier is None:
+            if response.status_code == 422:  # not remembered: may be sent again
+                assert direction == "debit", response.text
+                assert response.json()["code"] == "insufficient_funds", response.text
+                return
+            assert response.status_code == 201, response.text
+            txn = response.json()["data"]
+            assert txn["type"] == ("deposit" if direction == "credit" else "withdrawal")
+            self.funding[external_id] = (direction, account, amount, txn["uuid"])
+            TALLY[f"operator {direction}s"] += 1
+        elif earlier[:3] == (direction, account, amount):
+            assert response.status_code == 200, response.text
+            assert response.json()["data"]["uuid"] == earlier[3]
+            TALLY["operator repeats answered once"] += 1
+        else:
+            assert response.status_code == 409, response.text
+            assert response.json()["code"] == "idempotency_conflict"
+
+    @rule(target=topups, account=accounts, terms=TOPUP_TERMS, amount=topup_amounts)
+    def request_topup(self, account: str, terms: tuple[str, str], amount: Decimal) -> str:
+        method, currency = terms
+        body = {"account_uuid": account, "method": method, "currency": currency, "amount": amount}
+        response = self.post("/topups", body)
+        assert response.status_code in (201, 404), response.text  # 404: the machine's dummy
+        if response.status_code == 404:
+            return account
+        topup = response.json()["data"]
+        assert topup["status"] == "awaiting_payment" and topup["reference"].startswith("TU-")
+        self.topup_status[topup["uuid"]] = "awaiting_payment"
+        return str(topup["uuid"])
+
+    @rule(topup=topups, received=topup_amounts, twice=st.booleans())
+    def confirm_topup(self, topup: str, received: Decimal, twice: bool) -> None:
+        """The operator confirms what arrived; `twice`: two confirms at once, one credit."""
+        path, body = f"/operator/topups/{topup}/confirm", {"received_amount": received}
+        content, send = dumps(body), self.client.post
+
+        async def confirms() -> list[httpx.Response]:
+            sent = [send(path, content=content, headers=self.operator) for _ in range(1 + twice)]
+            return list(await asyncio.gather(*sent))
+
+        answers = sorted(r.status_code for r in self.run(confirms()))
+        if topup not in self.topup_status:
+            assert answers == [404] * len(answers)
+        elif self.topup_status[topup] == "awaiting_payment":
+            assert answers == [200, 409][: len(answers)], answers
+            self.topup_status[topup] = "completed"
+            TALLY["top-ups confirmed" + (" twice at once" if twice else "")] += 1
+        else:
+            assert answers == [409] * len(answers), answers
+
+    @rule(topup=topups)
+    def cancel_topup(self, topup: str) -> None:
+        response = self.operate(f"/operator/topups/{topup}/cancel")
+        if topup not in self.topup_status:
+            assert response.status_code == 404, response.text
+        elif self.topup_status[topup] == "awaiting_payment":
+            assert response.status_code == 200, response.text
+            self.topup_status[topup] = "cancelled"
+            TALLY["top-ups cancelled"] += 1
+        else:
+            assert response.status_code == 409, response.text
+
+    @rule()
+    def expire_topups(self) -> None:
+        """The sweep 73 hours from now: every unpaid top-up expires, once."""
+        later = datetime.now(UTC) + timedelta(hours=73)
+        waiting = [t for t, status in self.topup_status.items() if status == "awaiting_payment"]
+        unpaid = self.run(self.app.state.db.reader.value(_UNPAID))  # SQLite's earlier examples'
+        assert self.run(sweep_expired_topups(self.app.state.db, later)) == unpaid
+        self.topup_status.update(dict.fromkeys(waiting, "expired"))
+        TALLY["top-ups expired"] += len(waiting)
+
+    @rule(target=cards, card=cards, reason=REPLACE_REASONS)
+    def replace_card(self, card: str, reason: str) -> str:
+        """A replacement takes the card's place; the old one stays drawn (closed: declines)."""
+        response = self.post(f"/card/{card}/replace", {"reason": reason})
+        assert response.status_code in (201, 404, 422), response.text
+        if response.status_code != 201:
+            assert response.status_code == 404 or response.json()["code"] == "card_closed"
+            return card
+        TALLY["replacements"] += 1
+        return str(response.json()["data"]["uuid"])
+
+    @rule(
+        target=cards,
+        card=cards,
+        amount=small_amounts,
+        then=st.sampled_from(["settle", "reverse", "refund", "dispute"]),
+    )
+    def replace_with_a_purchase(self, card: str, amount: Decimal, then: str) -> str:
+        """A purchase on the card, the card replaced, then the purchase captured or reversed
+        (its hold still on the old card: what it releases goes to the new one), or captured
+        and then refunded or disputed and won (the money back to the new card)."""
+        body = {"card_uuid": card, "amount": amount, "currency": "USD", "merchant_name": "R"}
+        txn = str(self.post("/sandbox/authorizations", body).json().get("data", {}).get("uuid"))
+        if then in ("refund", "dispute"):
+            self._captured(self.post(f"/sandbox/transactions/{txn}/settle"), txn)
+        new = self.replace_card(card, "lost")
+        if then in ("settle", "reverse"):
+            response = self.post(f"/sandbox/transactions/{txn}/{then}")
+            if then == "settle":
+                self._captured(response, txn)
+            elif response.status_code == 201:
+                self.released.add(txn)
+        elif then == "refund":
+            self.post(f"/sandbox/transactions/{txn}/refund")
+        else:
+            opened = self.post("/disputes", {"transaction_uuid": txn, "reason": "fraudulent"})
+            if opened.status_code == 201:
+                dispute = opened.json()["data"]["uuid"]
+                won = self.post(f"/sandbox/disputes/{dispute}/resolve", {"outcome": "won"})
+                credit = won.json()["data"]["credit_transaction_uuid"]
+                if new != card and credit is not None:
+                    path = f"/transaction/{credit}"
+                    got = self.run(self.client.get(path, headers=self.user.headers)).json()
+                    assert got["data"]["card_uuid"] == new, "a dispute credit on the old card"
+        if new != card:
+            TALLY[f"replacements then {then}"] += 1
+            old = self.run(self.client.get(f"/card/{card}", headers=self.user.headers)).json()
+            assert Decimal(str(old["data"]["balance"])) == 0, "money left on the replaced card"
+        return new
+
+    @invariant()
+    def topups_and_books_are_true(self) -> None:
+        """Each top-up is as the machine expects, a completed one with its one deposit; the
+        books (`/operator/balances`) sum to zero per currency, and the cardholders' classes
+        hold what the accounts and cards hold."""
+        reader = self.app.state.db.reader
+        rows = self.run(reader.rows(_TOPUP_DEPOSITS, self.user.uuid))
+        assert {str(as_uuid(row[0])): row[1] for row in rows} == self.topup_status
+        assert all(row[2] == (row[1] == "completed") for row in rows), rows
+        response = self.run(self.client.get("/operator/balances", headers=self.operator))
+        assert response.status_code == 200, response.text
+        books = {
+            item["currency"]: {b["class"]: Decimal(str(b["balance"])) for b in item["balances"]}
+            for item in response.json()["data"]
+        }
+        assert all(sum(classes.values()) == 0 for classes in books.values()), books
+        usd = books.get("USD", {})
+        holders = usd.get("cardholder_accounts", 0) + usd.get("cards", 0)
+        assert holders * 100 == (self.run(reader.value(_HELD)) or 0), books
+
+
+class LedgerMachine(DisputeRules, OperatorRules, RuleBasedStateMachine):
     service_settings: Settings  # set by the test: which database to drive
     accounts = Bundle("accounts")
     cards = Bundle("cards")
@@ -135,6 +345,8 @@ class LedgerMachine(DisputeRules, RuleBasedStateMachine):
         self.run(empty_tables(self.app))
         TALLY["examples"] += 1
         self.user = self.run(make_user(self.app))
+        self.operator = as_operator(self.run(operator_key(self.app, "funding", "reports")))
+        self.funding, self.topup_status = {}, {}
         self.bin = self.run(bin_uuid(self.app))
         self.captured: dict[str, Decimal] = {}  # purchase → what its captures took
         self.released: set[str] = set()  # purchases whose hold was released or expired

@@ -167,3 +167,93 @@ async def test_a_replacement_racing_authorizations_leaves_money_on_one_card(
         )
         assert sum(posted) == sum(int(Decimal(str(a["amount"])) * 100) for a in approved)
     await assert_ledger_consistent(app)
+
+
+async def _win_dispute(client: httpx.AsyncClient, user: Caller, purchase: str) -> dict[str, object]:
+    body = {"transaction_uuid": purchase, "reason": "fraudulent"}
+    opened = await client.post("/disputes", headers=user.headers, json=body)
+    assert opened.status_code == 201, opened.text
+    won = await client.post(
+        f"/sandbox/disputes/{opened.json()['data']['uuid']}/resolve",
+        headers=user.headers,
+        json={"outcome": "won"},
+    )
+    assert won.status_code == 201, won.text
+    credit: dict[str, object] = (
+        await client.get(
+            f"/transaction/{won.json()['data']['credit_transaction_uuid']}", headers=user.headers
+        )
+    ).json()["data"]
+    return credit
+
+
+async def test_a_dispute_won_after_a_replacement_credits_the_new_card(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    user = await make_user(app)
+    account, card = await make_card(app, client, user, start_balance="100")
+    purchases = []
+    for _ in range(2):
+        purchase = (await authorize(client, user, card, "30")).json()["data"]
+        settled = await client.post(
+            f"/sandbox/transactions/{purchase['uuid']}/settle", headers=user.headers
+        )
+        assert settled.status_code == 201, settled.text
+        purchases.append(purchase["uuid"])
+    fee = Decimal(str(purchase["fee"]))
+    new = (await _replace(client, user, card, "stolen")).json()["data"]
+    left = 100 - 60 - 2 * fee
+    assert Decimal(str(new["balance"])) == left
+    credit = await _win_dispute(client, user, purchases[0])
+    assert credit["card_uuid"] == new["uuid"] and credit["type"] == "dispute_credit"
+    assert Decimal(str((await _card(client, user, new["uuid"]))["balance"])) == left + 30
+    assert (await _card(client, user, card))["balance"] == 0
+    # the replacement closed in turn (not replaced): what a dispute returns goes to the account
+    before, _cards = await balances(app, account)
+    closed = await client.patch(
+        f"/card/{new['uuid']}",
+        content=dumps({"status": "closed"}),
+        headers={**user.headers, **JSON},
+    )
+    assert closed.status_code == 200, closed.text
+    await _win_dispute(client, user, purchases[1])
+    account_balance, cards = await balances(app, account)
+    assert cards == [0, 0]
+    assert account_balance - before == int((left + 30 + 30) * 100)  # the card's and the credit
+    await assert_ledger_consistent(app)
+
+
+async def test_money_back_after_the_replacement_was_closed_goes_to_the_account(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    user = await make_user(app)
+    account, card = await make_card(app, client, user, start_balance="100")
+    held = (await authorize(client, user, card, "30")).json()["data"]
+    bought = (await authorize(client, user, card, "20")).json()["data"]
+    settled = await client.post(
+        f"/sandbox/transactions/{bought['uuid']}/settle", headers=user.headers
+    )
+    assert settled.status_code == 201, settled.text
+    new = (await _replace(client, user, card)).json()["data"]
+    closed = await client.patch(
+        f"/card/{new['uuid']}",
+        content=dumps({"status": "closed"}),
+        headers={**user.headers, **JSON},
+    )
+    assert closed.status_code == 200, closed.text
+    before, _cards = await balances(app, account)
+    reversed_ = await client.post(
+        f"/sandbox/transactions/{held['uuid']}/reverse", headers=user.headers
+    )
+    assert reversed_.status_code == 201, reversed_.text
+    refunded = await client.post(
+        f"/sandbox/transactions/{bought['uuid']}/refund",
+        content=dumps({"amount": 5}),
+        headers={**user.headers, **JSON},
+    )
+    assert refunded.status_code == 201, refunded.text
+    after, cards = await balances(app, account)
+    fee = Decimal(str(held["fee"]))
+    assert cards == [0, 0]  # nothing stranded on a closed card
+    assert after - before == int((30 + fee + 5) * 100)  # the hold, its fee and the refund
+    await assert_ledger_consistent(app)

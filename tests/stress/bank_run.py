@@ -25,6 +25,16 @@ refunds and won disputes), each side computed independently (balances vs. the tr
 table); no balance negative; the ledger sums to zero and equals the balances; no purchase
 applied twice (per external_id); a purchase credited by a dispute at most once, and never
 given back more than it took.
+
+The program operator (API.md §15) moves money too: credits and debits by external_id (some
+sent twice, as after a timeout), top-ups asked in USD or EUR (converted) then confirmed,
+confirmed twice at once (one credit), cancelled, or left unpaid for `cardservice topups
+expire` (run beside the hold sweep, 73 hours ahead, racing the confirms), and card
+replacements (the new card takes the old one's place in the clients' list; holds of the old
+card still capture). Checks: the operator's books (`ledger.books.class_totals`, what
+`/operator/balances` reads) sum to zero per currency now and at every instant the server was
+killed; now, the cardholder classes equal accounts + cards, `held` the pending holds, and
+`funding` −(deposits − withdrawals).
 """
 
 from __future__ import annotations
@@ -41,16 +51,19 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import httpx
 
 from cardservice.config import Settings
+from cardservice.db import Database
+from cardservice.ledger.books import class_totals
 from cardservice.migrations import upgrade_database
 
 ADMIN_DSN = os.environ.get("CARDSERVICE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
@@ -65,14 +78,17 @@ class Figures:
     refused: int = 0
     interrupted: int = 0
     kills: int = 0
+    kill_instants: list[datetime] = field(default_factory=list)  # the books are read at each
     foreign_captures: int = 0  # captures of EUR purchases answered 201
+    operator: dict[str, int] = field(default_factory=dict)  # the operator's moves answered 2xx
     purchases: dict[str, int] = field(default_factory=dict)  # external_id → cards bought
 
     def line(self) -> str:
         return (
             f"operations attempted={self.attempted} ok={self.ok} refused={self.refused} "
             f"interrupted={self.interrupted} kills survived={self.kills} "
-            f"foreign captures={self.foreign_captures}"
+            f"foreign captures={self.foreign_captures} operator: "
+            + " ".join(f"{k}={v}" for k, v in sorted(self.operator.items()))
         )
 
 
@@ -268,27 +284,59 @@ async def _operate(
     try:
         if kind in ("credit", "debit"):
             path = f"{server.base}/operator/accounts/{account}/{kind}s"
-            _count(figures, await client.post(path, json=amount, headers=operator))
+            _count(figures, await client.post(path, json=amount, headers=operator), kind)
             if rng.random() < 0.3:  # a retry after a timeout: the same transaction, once
                 _count(figures, await client.post(path, json=amount, headers=operator))
         elif kind == "topup":
-            ask = {"account_uuid": account, "method": "card", "currency": "USD", "amount": 20}
-            asked = await client.post(f"{server.base}/topups", json=ask)
-            _count(figures, asked)
-            if asked.status_code == 201:
-                confirm = f"{server.base}/operator/topups/{asked.json()['data']['uuid']}/confirm"
-                done = await client.post(confirm, json={"received_amount": 20}, headers=operator)
-                _count(figures, done)
+            await _topup(client, server, operator, account, figures, rng)
         else:
             index = rng.randrange(len(cards))
             path = f"{server.base}/card/{cards[index]}/replace"
             replaced = await client.post(path, json={"reason": "damaged"})
-            _count(figures, replaced)
+            _count(figures, replaced, "replacements")
             if replaced.status_code == 201:
                 cards[index] = replaced.json()["data"]["uuid"]
     except httpx.TransportError:
         figures.interrupted += 1
         await asyncio.sleep(0.2)
+
+
+async def _topup(
+    client: httpx.AsyncClient,
+    server: Server,
+    operator: dict[str, str],
+    account: str,
+    figures: Figures,
+    rng: random.Random,
+) -> None:
+    """A top-up asked in USD or EUR (converted), then confirmed, confirmed twice at once
+    (one credit), cancelled, or left unpaid for the sweeper to expire."""
+    method, currency = rng.choice([("card", "USD"), ("bank-transfer", "EUR"), ("sepa", "EUR")])
+    ask = {"account_uuid": account, "method": method, "currency": currency, "amount": 20}
+    asked = await client.post(f"{server.base}/topups", json=ask)
+    _count(figures, asked)
+    if asked.status_code != 201:
+        return
+    base = f"{server.base}/operator/topups/{asked.json()['data']['uuid']}"
+    fate = rng.choice(["confirm", "confirm twice", "cancel", "unpaid"])
+    if fate == "unpaid":
+        return
+    if fate == "cancel":
+        cancelled = await client.post(f"{base}/cancel", headers=operator)
+        assert cancelled.status_code in (200, 409), cancelled.text  # 409: the sweeper's first
+        _count(figures, cancelled, "top-ups cancelled")
+        return
+    received = {"received_amount": rng.choice([20, 19.5, 25])}  # what arrived may differ
+    answers = await asyncio.gather(
+        *(
+            client.post(f"{base}/confirm", json=received, headers=operator)
+            for _ in range(2 if fate == "confirm twice" else 1)
+        )
+    )
+    for answer in answers:  # 409: the other confirm's, or the sweeper's expiry
+        assert answer.status_code in (200, 409), answer.text
+        _count(figures, answer, f"top-ups {fate.replace('confirm', 'confirmed')}")
+    assert [a.status_code for a in answers].count(200) <= 1, "a top-up credited twice"
 
 
 async def _capture(
@@ -363,23 +411,31 @@ async def _quiet_post(
 
 async def _sweeper(server: Server, running: Callable[[], bool]) -> None:
     """`cardservice simulate expire-holds` every few seconds, 40 days ahead: every hold that
-    is still pending then expires, racing the clients' captures."""
+    is still pending then expires, racing the clients' captures; then `cardservice topups
+    expire` 73 hours ahead: every unpaid top-up expires, racing the operator's confirms."""
     while running():
         await asyncio.sleep(2.0)
-        later = (datetime.now(UTC) + timedelta(days=40)).isoformat()
-        process = await asyncio.create_subprocess_exec(
-            *(sys.executable, "-m", "cardservice", "simulate", "expire-holds", "--now", later),
-            env=server.env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        await process.wait()
+        for command, ahead in (
+            (("simulate", "expire-holds"), timedelta(days=40)),
+            (("topups", "expire"), timedelta(hours=73)),
+        ):
+            later = (datetime.now(UTC) + ahead).isoformat()
+            process = await asyncio.create_subprocess_exec(
+                *(sys.executable, "-m", "cardservice", *command, "--now", later),
+                env=server.env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            await process.wait()
 
 
-def _count(figures: Figures, response: httpx.Response) -> None:
+def _count(figures: Figures, response: httpx.Response, move: str | None = None) -> None:
+    """An answer counted (never a 5xx); `move`: the operator's move it made, if it did."""
     assert response.status_code < 500, response.text
     if response.status_code in (200, 201):
         figures.ok += 1
+        if move is not None:
+            figures.operator[move] = figures.operator.get(move, 0) + 1
     else:
         figures.refused += 1
 
@@ -423,10 +479,23 @@ async def _killer(
             return
         server.kill()
         figures.kills += 1
+        figures.kill_instants.append(datetime.now(UTC))
         await server.start()
 
 
-async def _books(url: str) -> dict[str, int]:
+async def _ledger_books(url: str, instants: Sequence[datetime]) -> dict[str, object]:
+    """The books as the operator reads them (`/operator/balances`' `ledger.books`): now, and
+    at each instant the server was killed."""
+    db = Database(Settings(database_url=url))
+    try:
+        now = await class_totals(db.reader, datetime.now(UTC))
+        then = [await class_totals(db.reader, instant) for instant in instants]
+    finally:
+        await db.dispose()
+    return {"now": now, "then": then}
+
+
+async def _books(url: str, instants: Sequence[datetime] = ()) -> dict[str, int]:
     connection = await asyncpg.connect(url)
     try:
         row = await connection.fetchrow("""
@@ -474,6 +543,7 @@ async def _books(url: str) -> dict[str, int]:
         await connection.close()
     books = dict(row)
     books["cards_by_external_id"] = {r["external_id"]: r["n"] for r in cards}  # type: ignore[assignment]
+    books["ledger_books"] = await _ledger_books(url, instants)  # type: ignore[assignment]
     return books
 
 
@@ -510,12 +580,26 @@ async def bank_run(
             ),
         )
         server.kill()
-        return figures, await _books(url)
+        return figures, await _books(url, figures.kill_instants)
     finally:
         server.kill()
         shutil.rmtree(workdir, ignore_errors=True)
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         await admin.close()
+
+
+def _verify_ledger_books(books: dict[str, Any]) -> None:
+    """The operator's books sum to zero per currency, now and at every kill; now, their
+    classes are what the tables say: cardholders' = accounts + cards, held = what pending
+    purchases hold, funding = −(deposits − withdrawals)."""
+    ledger = books["ledger_books"]
+    for totals in (ledger["now"], *ledger["then"]):
+        for currency, classes in totals.items():
+            assert sum(classes.values()) == 0, (currency, totals)
+    usd = ledger["now"]["USD"]
+    assert usd["cardholder_accounts"] + usd["cards"] == books["held"], (usd, books["held"])
+    assert usd["held"] == books["pending_held"] == books["holds_book"], usd
+    assert usd["funding"] == -(books["deposits"] - books["withdrawals"]), usd
 
 
 def verify(figures: Figures, books: dict[str, int]) -> int:
@@ -536,6 +620,7 @@ def verify(figures: Figures, books: dict[str, int]) -> int:
     assert books["captured_then_released"] == 0, books
     assert books["merchant_miscaptured"] == 0, books  # foreign: the same in its currency
     assert books["overcredited"] == 0, books  # a dispute credit at most once, within the amount
+    _verify_ledger_books(books)
     by_external_id = books["cards_by_external_id"]
     for external_id, bought in figures.purchases.items():
         assert by_external_id.get(external_id) == bought, (external_id, bought)  # type: ignore[attr-defined]
@@ -550,6 +635,8 @@ def main() -> int:
     figures, books = asyncio.run(bank_run(args.seconds, args.seed))
     lost = verify(figures, books)
     print(figures.line())
+    instants = len(books["ledger_books"]["then"]) + 1  # type: ignore[index]
+    print(f"operator books: each currency sums to 0 at {instants} instants (now and every kill)")
     money = {
         key: format(Decimal(books[key]).scaleb(-2), "f")
         for key in ("deposits", "fees", "held", "credited")

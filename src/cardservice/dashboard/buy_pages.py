@@ -62,7 +62,7 @@ async def buy_form(request: Request) -> Response:
     return await show(request, "buy.html", build)
 
 
-def _number(text: str) -> Decimal | int | str:
+def typed_number(text: str) -> Decimal | int | str:
     """A typed number, exact; anything else is sent as typed for the API to refuse."""
     try:
         value = Decimal(text)
@@ -80,12 +80,12 @@ def body_of(form: dict[str, str]) -> dict[str, Any]:
     }
     for name in ("cards_count", "start_balance"):
         if text := form.get(name, "").strip():
-            body[name] = _number(text)
+            body[name] = typed_number(text)
     if description := form.get("description", "").strip():
         body["description"] = description
     if form.get("auto_replenish") == "on":
         for name in ("auto_replenish_amount", "auto_replenish_min_balance"):
-            body[name] = _number(form.get(name, "").strip())
+            body[name] = typed_number(form.get(name, "").strip())
     return body
 
 

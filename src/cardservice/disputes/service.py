@@ -6,8 +6,9 @@
 * One open dispute per purchase: the purchase row is locked while the rule is checked, and
   the database's unique partial index refuses a second open dispute whatever the path.
 * Won: the amount (never more than the purchase still has to give back) goes back to the
-  card as one `dispute_credit` transaction and one ledger entry, in the same unit; lost:
-  nothing moves. A resolved dispute is final (`dispute_already_resolved`).
+  card (to its replacement when it was replaced, to its account when closed) as one
+  `dispute_credit` transaction and one ledger entry, in the same unit; lost: nothing moves.
+  A resolved dispute is final (`dispute_already_resolved`).
 
 Lock order (docs/ledger.md): resolving takes the purchase's account, its card, the purchase
 row, then the dispute row; opening takes only the purchase row, then writes the dispute.
@@ -30,12 +31,12 @@ from cardservice.disputes.repository import (
     RESOLVE,
 )
 from cardservice.errors import DisputeNotFound, RuleViolation, TransactionNotFound
-from cardservice.ledger.entries import SystemBook, account_leg, book_leg, card_leg, post_entry
+from cardservice.ledger.entries import SystemBook, book_leg, post_entry
 from cardservice.models import Dispute
 from cardservice.models.base import table_of, utcnow
 from cardservice.sql import INTEGRITY_ERRORS, Tx, as_datetime, as_uuid, in_list, insert_sql
 from cardservice.transactions import locks
-from cardservice.transactions.lifecycle import back_to, card_holds, credited_amount
+from cardservice.transactions.lifecycle import credited_amount, holder_leg
 from cardservice.transactions.rows import credit_row, insert_transactions
 
 DISPUTE_WINDOW = timedelta(days=120)
@@ -148,24 +149,18 @@ async def open_dispute(
     return dispute
 
 
-async def _credit(
-    tx: Tx, purchase: dict[str, Any], amount: int, card_status: str | None, now: datetime
-) -> uuid.UUID:
+async def _credit(tx: Tx, purchase: dict[str, Any], amount: int, now: datetime) -> uuid.UUID:
     """The won amount back as one `dispute_credit` transaction and one ledger entry: to the
-    card, or to its account when the card is closed (its balance went there too); a
-    stand-in in a currency the card does not hold repays `cardholder_receivables`."""
-    card, account, currency = purchase["card_uuid"], purchase["account_uuid"], purchase["currency"]
+    card, or to the card that replaced it (API.md §15, as a refund or a released hold goes),
+    or to the account when that card is closed (its balance went there too); a stand-in in a
+    currency the card does not hold repays `cardholder_receivables` (§14)."""
     credit = credit_row(purchase, "dispute_credit", amount, "Dispute won", now)
+    credit["card_uuid"], holder = await holder_leg(tx, purchase, amount, closed_to_account=True)
     await insert_transactions(tx, [credit])
-    holder = account_leg(account, currency, amount)
-    if not await card_holds(tx, purchase):
-        holder = back_to(card, currency, amount, holds=False)
-    elif card_status != "closed":
-        holder = card_leg(card, currency, amount)
     await post_entry(
         tx,
         "dispute_credit",
-        [holder, book_leg(SystemBook.MERCHANTS, currency, -amount)],
+        [holder, book_leg(SystemBook.MERCHANTS, purchase["currency"], -amount)],
         reference=credit["uuid"],
     )
     credit_uuid: uuid.UUID = credit["uuid"]
@@ -181,7 +176,7 @@ async def resolve_dispute(
     transaction_uuid = as_uuid(await tx.value(DISPUTE_OF_USER, dispute_uuid, user_uuid))
     if transaction_uuid is None:
         raise DisputeNotFound()
-    purchase, card_status = await locks.lock_purchase(tx, user_uuid, transaction_uuid)
+    purchase, _card_status = await locks.lock_purchase(tx, user_uuid, transaction_uuid)
     row = await tx.row(LOCK_DISPUTE, dispute_uuid)
     assert row is not None
     dispute = dict(zip(DISPUTE_FIELDS, row, strict=True))
@@ -191,7 +186,7 @@ async def resolve_dispute(
     if outcome == "won":
         left = disputable_amount(purchase, await credited_amount(tx, transaction_uuid))
         if (amount := min(int(dispute["amount"]), left)) > 0:
-            credit_uuid = await _credit(tx, purchase, amount, card_status, now)
+            credit_uuid = await _credit(tx, purchase, amount, now)
     await tx.execute(RESOLVE, dispute_uuid, outcome, now, credit_uuid)
     dispute.update(
         status=outcome, resolved_at=now, updated_at=now, credit_transaction_uuid=credit_uuid

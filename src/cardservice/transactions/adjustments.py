@@ -61,12 +61,12 @@ async def shrink_hold(
     purchase["merchant_amount"] = merchant_amount
     await tx.execute(SHRINK_HOLD, purchase["uuid"], amount, authorized, merchant_amount, now)
     currency = purchase["currency"]
-    holds = await lifecycle.card_holds(tx, purchase)
+    _card, holder = await lifecycle.holder_leg(tx, purchase, released)  # or its replacement
     await post_entry(
         tx,
         "card_purchase_reduced",
         [
-            lifecycle.back_to(purchase["card_uuid"], currency, released, holds),
+            holder,
             book_leg(SystemBook.HOLDS, currency, -released),
         ],
         reference=purchase["uuid"],

@@ -34,20 +34,21 @@ from cardservice.ledger.entries import (
     InsufficientFunds,
     Leg,
     SystemBook,
+    account_leg,
     book_leg,
     card_leg,
     post_entry,
 )
 from cardservice.ledger.money import converted
 from cardservice.models.base import utcnow
-from cardservice.sql import Tx
+from cardservice.sql import Tx, as_uuid
 from cardservice.transactions import locks
 from cardservice.transactions.repository import (
     CARD_CURRENCY,
     CREDITED,
     SET_HOLD,
     SET_STATUS,
-    successor,
+    payee,
 )
 from cardservice.transactions.rows import credit_row, insert_transactions
 
@@ -68,6 +69,22 @@ class RefundTooLarge(RuleViolation):
 
 
 OVER_CAPTURE_PERCENT = 20  # a capture may exceed the authorization by this much (tips)
+
+
+async def holder_leg(
+    tx: Tx, purchase: dict[str, Any], amount: int, *, closed_to_account: bool = False
+) -> tuple[uuid.UUID, Leg]:
+    """Where money a purchase gives back goes (API.md §15), and its leg: the purchase's card,
+    or the card that replaced it — its account when that replacement is closed (its balance
+    went there too), or, with `closed_to_account` (a refund, a dispute credit), when the card
+    itself is closed. The account's lock, the caller's, keeps the cards from changing."""
+    card, status = await payee(tx, purchase["card_uuid"])
+    if not await card_holds(tx, purchase):  # a stand-in the card paid none of (§14)
+        return card, book_leg(SystemBook.CARDHOLDER_RECEIVABLES, purchase["currency"], amount)
+    replaced = card != as_uuid(purchase["card_uuid"])
+    if status == "closed" and (replaced or closed_to_account):
+        return card, account_leg(purchase["account_uuid"], purchase["currency"], amount)
+    return card, card_leg(card, purchase["currency"], amount)
 
 
 async def credited_amount(tx: Tx, purchase_uuid: uuid.UUID) -> int:
@@ -107,14 +124,6 @@ async def card_holds(tx: Tx, purchase: dict[str, Any]) -> bool:
     if not purchase["stand_in"] or purchase["merchant_currency"] is not None:
         return True
     return bool(await tx.value(CARD_CURRENCY, purchase["card_uuid"]) == purchase["currency"])
-
-
-def back_to(card: uuid.UUID, currency: str, amount: int, holds: bool) -> Leg:
-    """Money going back on a purchase: to the card, or (`holds` False, see `card_holds`) to
-    the `cardholder_receivables` book."""
-    if holds:
-        return card_leg(card, currency, amount)
-    return book_leg(SystemBook.CARDHOLDER_RECEIVABLES, currency, amount)
 
 
 async def _set_status(tx: Tx, purchase: dict[str, Any], status: str, now: datetime) -> None:
@@ -222,13 +231,14 @@ async def capture(
     paid = purchase["amount"] - released - taken.from_hold + taken.amount
     await _set_hold(tx, purchase, paid, captured, now or utcnow())
     currency = purchase["currency"]
-    card = await successor(tx, purchase["card_uuid"])  # a replaced card's: its replacement
     repaid = min(purchase.get("shortfall", 0), released)  # a stand-in's: receivables first
+    back = released - repaid + taken.from_hold - taken.amount
+    _card, holder = await holder_leg(tx, purchase, back)  # a replaced card's: its replacement
     await post_entry(
         tx,
         "card_purchase_captured",
         [
-            card_leg(card, currency, released - repaid + taken.from_hold - taken.amount),
+            holder,
             book_leg(SystemBook.CARDHOLDER_RECEIVABLES, currency, repaid),
             book_leg(SystemBook.HOLDS, currency, -(taken.from_hold + released)),
             book_leg(SystemBook.MERCHANTS, currency, taken.amount),
@@ -257,14 +267,14 @@ async def release(tx: Tx, purchase: dict[str, Any], now: datetime) -> None:
         fee = 0
     else:
         await _set_status(tx, purchase, "reversed", now)
-    card = await successor(tx, purchase["card_uuid"])  # a replaced card's: its replacement
     # a stand-in's shortfall was never the card's: it goes back to the receivables book
     repaid = min(purchase.get("shortfall", 0), held + fee)
+    _card, holder = await holder_leg(tx, purchase, held + fee - repaid)  # or its replacement
     await post_entry(
         tx,
         "card_purchase_reversed",
         [
-            card_leg(card, currency, held + fee - repaid),
+            holder,
             book_leg(SystemBook.CARDHOLDER_RECEIVABLES, currency, repaid),
             book_leg(SystemBook.HOLDS, currency, -held),
             book_leg(SystemBook.FEES, currency, -fee),
@@ -304,15 +314,14 @@ async def refund(
     refunded = purchase["refunded_amount"] == purchase["amount"]
     await _set_status(tx, purchase, "refunded" if refunded else "completed", now)
     credit = credit_row(purchase, "card_refund", amount, "Refund", now) | (channel or {})
-    # a replaced card's refund goes to its replacement
-    credit["card_uuid"] = await successor(tx, purchase["card_uuid"])
+    # a replaced card's refund goes to its replacement; a closed card's to its account
+    credit["card_uuid"], holder = await holder_leg(tx, purchase, amount, closed_to_account=True)
     await insert_transactions(tx, [credit])
-    holds = await card_holds(tx, purchase)
     await post_entry(
         tx,
         "card_refund",
         [
-            back_to(credit["card_uuid"], purchase["currency"], amount, holds),
+            holder,
             book_leg(SystemBook.MERCHANTS, purchase["currency"], -amount),
         ],
         reference=credit["uuid"],

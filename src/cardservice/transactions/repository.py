@@ -97,17 +97,21 @@ SHRINK_HOLD = (
 )
 
 
-_SUCCESSOR = "SELECT replaced_by FROM cards WHERE uuid = $1"
+_SUCCESSOR = "SELECT replaced_by, status FROM cards WHERE uuid = $1"
 CARD_CURRENCY = "SELECT currency FROM cards WHERE uuid = $1"
 
 
-async def successor(tx: Tx, card_uuid: uuid.UUID) -> uuid.UUID:
+async def payee(tx: Tx, card_uuid: uuid.UUID) -> tuple[uuid.UUID, str]:
     """The card that money released for `card_uuid` goes to (API.md §15): itself, or the
-    card that replaced it (and whatever replaced that one in turn)."""
+    card that replaced it (and whatever replaced that one in turn); with its status."""
     current = card_uuid
-    while (following := as_uuid(await tx.value(_SUCCESSOR, current))) is not None:
+    while True:
+        row = await tx.row(_SUCCESSOR, current)
+        assert row is not None, "a card is never deleted"
+        following = as_uuid(row["replaced_by"])
+        if following is None:
+            return current, str(row["status"])
         current = following
-    return current
 
 
 # A user's program's spending controls (JSON), or none. Parameters: $1 user.
