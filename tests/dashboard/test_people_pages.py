@@ -228,3 +228,17 @@ async def test_cards_are_bought_from_the_dashboard(app: FastAPI, client: httpx.A
     assert len(cards) == before + 2 and len(new) == 2
     assert all(Decimal(c["balance"]) == 5 and c["auto_replenish"]["enabled"] for c in new)
     assert "Your new cards are ready." in (await client.get(bought.headers["location"])).text
+
+
+async def test_the_transactions_page_searches_by_merchant(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    user = await make_user(app)
+    _account, card = await make_card(app, client, user)
+    netflix = (await authorize(client, user, card, "3")).json()["data"]["uuid"]
+    amazon = (await authorize(client, user, card, "4", merchant_name="Amazon")).json()["data"]
+    await sign_in(client, user)
+    page = (await client.get("/app/transactions", params={"search": "netf"})).text
+    assert f'data-transaction="{netflix}"' in page and amazon["uuid"] not in page
+    assert 'value="netf"' in page  # the box keeps what was searched
+    assert "search=netf" in page  # and the CSV link exports the same rows

@@ -288,3 +288,32 @@ async def test_csv_export_streams_every_matching_row(
     )
     assert bad.status_code == 422
     assert (await client.get("/transaction/report.csv")).status_code == 401
+
+
+async def test_search_finds_the_merchant_or_description_in_any_case(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """`filters[search]`: part of the merchant's name or the description, any case; LIKE's
+    wildcards are plain characters; the count and the pages agree; too long → 422."""
+    user = await make_user(app)
+    _account, card = await make_card(app, client, user)  # its card_issue: "Card issue"
+    for merchant in ("Netflix", "Amazon Prime", "100% Organic"):
+        assert (await authorize(client, user, card, "1", merchant_name=merchant)).is_success
+
+    async def found(search: str, **more: str) -> list[str]:
+        params = {"per_page": 100, "filters[search]": search, **more}
+        answer = await client.get("/transaction/report", headers=user.headers, params=params)
+        assert answer.status_code == 200, answer.text
+        body = answer.json()
+        assert body["meta"]["total"] == len(body["data"])
+        return sorted((row["merchant"] or {}).get("name") or row["type"] for row in body["data"])
+
+    assert await found("FLIX") == ["Netflix"]
+    assert await found("prime") == ["Amazon Prime"]
+    assert await found("%") == ["100% Organic"]  # a percent sign, not "anything"
+    assert await found("_") == []
+    assert await found("a", **{"filters[status]": "declined"}) == []
+    assert await found("card issue") == ["card_issue"]  # the description
+    too_long = {"filters[search]": "x" * 65}
+    refused = await client.get("/transaction/report", headers=user.headers, params=too_long)
+    assert refused.status_code == 422 and "filters[search]" in refused.json()["errors"]

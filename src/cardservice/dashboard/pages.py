@@ -32,7 +32,7 @@ from cardservice.web import Router
 
 router = Router(prefix="/app", include_in_schema=False)
 CHART_PAGES = 20  # at most 2,000 purchases drawn in the 30-day chart
-FILTERS = ("status", "type", "card_uuid", "date_from", "date_to")
+FILTERS = ("search", "status", "type", "card_uuid", "date_from", "date_to")
 PageNumber = Annotated[int, Query(ge=1, le=1_000_000)]
 TransactionUuid = Annotated[str, Query(pattern=UUID_PATTERN)]
 REASONS = get_args(DisputeReason)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
+from cardservice.filters import escape_like
 from cardservice.pages import Keyset, Offset, paginate
 from cardservice.sql import Reader, Row, Tx, as_uuid
 from cardservice.transactions.records import NEWEST_FIRST, transaction_columns
@@ -137,6 +138,13 @@ def _where(user_uuid: uuid.UUID, filters: dict[str, Any]) -> tuple[str, list[Any
     if "date_to" in filters:
         args.append(_start_of(filters["date_to"] + timedelta(days=1)))
         clauses.append(f"t.created_at < ${len(args)}")
+    if "search" in filters:
+        args.append(f"%{escape_like(filters['search'].lower())}%")
+        n = len(args)
+        clauses.append(
+            f"(lower(coalesce(t.merchant_name, '')) LIKE ${n} ESCAPE '\\'"
+            f" OR lower(coalesce(t.description, '')) LIKE ${n} ESCAPE '\\')"
+        )
     return " AND ".join(clauses), args
 
 

@@ -13,7 +13,7 @@ from fastapi.responses import Response, StreamingResponse
 from cardservice.auth.dependencies import CallerA
 from cardservice.db import Db
 from cardservice.errors import ValidationFailed
-from cardservice.filters import DATE, UUID, filters_parameter, one_of, read_filters
+from cardservice.filters import DATE, UUID, filters_parameter, one_of, read_filters, text
 from cardservice.openapi import BEARER_OR_MFA, Envelope
 from cardservice.patterns import UUID_PATTERN
 from cardservice.transactions import reports
@@ -45,6 +45,9 @@ REPORT_FILTERS = {
     "type": one_of(*TYPES).describe("Only transactions of this type"),
     "date_from": DATE.describe("Created on or after this UTC day, `YYYY-MM-DD`"),
     "date_to": DATE.describe("Created on or before this UTC day, `YYYY-MM-DD` (inclusive)"),
+    "search": text(64).describe(
+        "Part of the merchant's name or of the transaction's description, any case"
+    ),
 }
 
 
