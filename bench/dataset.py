@@ -27,7 +27,7 @@ from cardservice.progress import Report, Stages
 from cardservice.security import CardCipher
 from cardservice.sql import Tx, insert_sql, row_args, text_uuid
 from cardservice.transactions.deposits import deposit
-from cardservice.transactions.rows import transaction_row
+from cardservice.transactions.repository import transaction_row
 from cardservice.users.service import create_user
 
 BATCH = 5_000

@@ -2,13 +2,16 @@
 
 SQL statements — string literals that start with SELECT, INSERT, UPDATE, DELETE or WITH —
 live only in a domain's `repository.py`, in `transactions/locks.py` (the lock order's
-statements), in `ledger/`, in the migrations and in `db.py`/`sql.py`. The import contracts
-are checked by `make lint` (import-linter, `[tool.importlinter]` in pyproject.toml).
+statements), in `ledger/`, in the migrations and in `db.py`/`sql.py`; and only those places
+*execute* a statement (`.execute`, `.rows`, `.row`, `.value`, `.scan` on a connection) or
+import a repository's SQL text. The import contracts are checked by `make lint`
+(import-linter, `[tool.importlinter]` in pyproject.toml).
 """
 
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 from pathlib import Path
 
@@ -63,6 +66,97 @@ def sql_outside_repositories() -> list[str]:
 
 def test_sql_statements_live_in_repositories() -> None:
     assert sql_outside_repositories() == []
+
+
+EXECUTING = frozenset({"execute", "rows", "row", "value", "scan"})
+# Outside the places that hold statements, only these modules may run one:
+EXECUTES_ANYWAY = {
+    "replica.py": "the read-replica wrapper: a connection-layer module, it forwards the calls",
+    "catalogue/loader.py": "a SQLAlchemy Core sync loader of shipped reference data",
+}
+
+
+def statements_run_outside_repositories() -> list[str]:
+    """`path:line` of every call of `.execute/.rows/.row/.value/.scan` outside the places
+    allowed to run a statement (on anything: a service hands its work to a repository)."""
+    offenders = []
+    for path in sorted(SRC.rglob("*.py")):
+        relative = str(path.relative_to(SRC))
+        if _allowed(path) or relative in EXECUTES_ANYWAY:
+            continue
+        tree = ast.parse(path.read_text(), str(path))
+        for node in ast.walk(tree):
+            is_call = isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            if is_call and node.func.attr in EXECUTING:  # type: ignore[union-attr]
+                offenders.append(f"{relative}:{node.lineno}")
+    return offenders
+
+
+def test_statements_run_only_in_repositories() -> None:
+    assert statements_run_outside_repositories() == []
+
+
+def _holds_statements(module: str) -> bool:
+    return module.endswith(".repository") or module == "cardservice.transactions.locks"
+
+
+def _module_of(path: Path) -> str:
+    parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imported_from(node: ast.ImportFrom, path: Path) -> str:
+    if not node.level:
+        return node.module or ""
+    package = _module_of(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+    base = package[: len(package) - node.level + 1]
+    return ".".join([*base, *([node.module] if node.module else [])])
+
+
+def _is_sql_text(module: str, name: str) -> bool:
+    value = getattr(importlib.import_module(module), name, None)
+    return name.isupper() and isinstance(value, str)
+
+
+def sql_text_imported_outside_repositories() -> list[str]:
+    """`path:line name` of every upper-case string (a statement's text) taken from a
+    repository or `transactions/locks.py` by a module that does not hold statements:
+    `from ….repository import SQL` or `repository.SQL` on an imported repository module."""
+    offenders = []
+    for path in sorted(SRC.rglob("*.py")):
+        if _allowed(path):
+            continue
+        relative = path.relative_to(SRC)
+        tree = ast.parse(path.read_text(), str(path))
+        aliases: dict[str, str] = {}  # a repository module imported whole, by its local name
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                source = _imported_from(node, path)
+                for alias in node.names:
+                    whole = f"{source}.{alias.name}"
+                    if _holds_statements(whole):
+                        aliases[alias.asname or alias.name] = whole
+                    elif _holds_statements(source) and _is_sql_text(source, alias.name):
+                        offenders.append(f"{relative}:{node.lineno} {alias.name}")
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname and _holds_statements(alias.name):
+                        aliases[alias.asname] = alias.name
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in aliases
+                and _is_sql_text(aliases[node.value.id], node.attr)
+            ):
+                offenders.append(f"{relative}:{node.lineno} {node.attr}")
+    return offenders
+
+
+def test_statements_text_stays_in_repositories() -> None:
+    assert sql_text_imported_outside_repositories() == []
 
 
 @pytest.mark.parametrize(

@@ -33,7 +33,7 @@ from cardservice.security import CardCipher
 from cardservice.sql import Row, Tx, as_uuid, insert_sql, row_args
 from cardservice.transactions.locks import lock_account
 from cardservice.transactions.program_rules import BinNotAllowed, bin_allowed, expiry_after
-from cardservice.transactions.rows import insert_transactions, transaction_row
+from cardservice.transactions.repository import insert_transactions, transaction_row
 
 
 class BinUnavailable(RuleViolation):

@@ -34,7 +34,7 @@ from cardservice.security import CardCipher
 from cardservice.sql import Tx, as_uuid
 from cardservice.transactions.locks import lock_card_account, lock_card_columns
 from cardservice.transactions.program_rules import expiry_after
-from cardservice.transactions.rows import insert_transactions, transaction_row
+from cardservice.transactions.repository import insert_transactions, transaction_row
 
 # Carried to the new card as they are; the rest is new or set below.
 _CARRIED = (

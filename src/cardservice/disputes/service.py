@@ -37,7 +37,7 @@ from cardservice.models.base import table_of, utcnow
 from cardservice.sql import INTEGRITY_ERRORS, Tx, as_datetime, as_uuid, in_list, insert_sql
 from cardservice.transactions import locks
 from cardservice.transactions.lifecycle import credited_amount, holder_leg
-from cardservice.transactions.rows import credit_row, insert_transactions
+from cardservice.transactions.repository import credit_row, insert_transactions
 
 DISPUTE_WINDOW = timedelta(days=120)
 

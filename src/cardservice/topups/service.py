@@ -45,7 +45,7 @@ from cardservice.sql import Reader, Tx, as_uuid
 from cardservice.topups import repository
 from cardservice.topups.repository import topup_record
 from cardservice.topups.schemas import TopupRequest
-from cardservice.transactions.rows import insert_transactions, transaction_row
+from cardservice.transactions.repository import insert_transactions, transaction_row
 
 LIFETIME = timedelta(hours=72)
 REFERENCE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"

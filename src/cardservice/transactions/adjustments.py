@@ -16,10 +16,9 @@ import orjson
 from cardservice.errors import CardNotFound, RuleViolation
 from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
 from cardservice.sql import Tx, as_uuid
-from cardservice.transactions import lifecycle
+from cardservice.transactions import lifecycle, repository
 from cardservice.transactions.locks import lock_card, lock_card_account, lock_purchase
-from cardservice.transactions.repository import SHRINK_HOLD
-from cardservice.transactions.rows import insert_transactions, transaction_row
+from cardservice.transactions.repository import insert_transactions, transaction_row
 
 
 class CreditCurrencyMismatch(RuleViolation):
@@ -59,7 +58,7 @@ async def shrink_hold(
     authorized = min(purchase["authorized_amount"], amount)
     purchase.update(amount=amount, authorized_amount=authorized, updated_at=now)
     purchase["merchant_amount"] = merchant_amount
-    await tx.execute(SHRINK_HOLD, purchase["uuid"], amount, authorized, merchant_amount, now)
+    await repository.shrink_hold(tx, purchase["uuid"], amount, authorized, merchant_amount, now)
     currency = purchase["currency"]
     _card, holder = await lifecycle.holder_leg(tx, purchase, released)  # or its replacement
     await post_entry(

@@ -18,8 +18,7 @@ it, the others see the binding.
 from __future__ import annotations
 
 from cardservice.sql import Row, Tx, as_uuid
-from cardservice.transactions.repository import APPROVED_PURCHASE as _APPROVED_PURCHASE
-from cardservice.transactions.repository import LOCK_MERCHANT as _LOCK_MERCHANT
+from cardservice.transactions.repository import has_approved_purchase, lock_merchant
 
 
 def merchant_key(merchant_id: str | None, merchant_name: str) -> str:
@@ -32,10 +31,7 @@ async def card_type_refusal(tx: Tx, card: Row, merchant: str, is_increment: bool
     engine's locked card row (with `card_type` and `locked_merchant`)."""
     if is_increment:  # an increment raises a purchase the type already allowed
         return None
-    if (
-        card["card_type"] == "single_use"
-        and await tx.value(_APPROVED_PURCHASE, as_uuid(card["uuid"])) is not None
-    ):
+    if card["card_type"] == "single_use" and await has_approved_purchase(tx, as_uuid(card["uuid"])):
         return "card_closed"
     if card["card_type"] == "merchant_locked":
         locked = card["locked_merchant"]
@@ -47,4 +43,4 @@ async def card_type_refusal(tx: Tx, card: Row, merchant: str, is_increment: bool
 async def bind_on_approval(tx: Tx, card: Row, merchant: str) -> None:
     """An approved first authorization binds a merchant_locked card to its merchant."""
     if card["card_type"] == "merchant_locked" and card["locked_merchant"] is None:
-        await tx.execute(_LOCK_MERCHANT, as_uuid(card["uuid"]), merchant)
+        await lock_merchant(tx, as_uuid(card["uuid"]), merchant)

@@ -14,8 +14,13 @@ from cardservice.ledger.entries import account_leg, card_leg, post_entry
 from cardservice.sql import Row, Tx, as_uuid
 from cardservice.transactions import lifecycle
 from cardservice.transactions.locks import lock_pending_purchases
-from cardservice.transactions.repository import CARD_BALANCE, CARD_TO_CLOSE, SET_CARD_CLOSED
-from cardservice.transactions.rows import insert_transactions, transaction_row
+from cardservice.transactions.repository import (
+    card_balance,
+    card_to_close,
+    insert_transactions,
+    set_card_closed,
+    transaction_row,
+)
 
 
 async def return_balance(tx: Tx, user_uuid: uuid.UUID, card: Row, now: datetime) -> None:
@@ -24,7 +29,7 @@ async def return_balance(tx: Tx, user_uuid: uuid.UUID, card: Row, now: datetime)
     assert card_uuid is not None and account_uuid is not None
     for purchase in await lock_pending_purchases(tx, card_uuid):
         await lifecycle.reverse(tx, user_uuid, purchase, now)
-    balance = int(await tx.value(CARD_BALANCE, card_uuid))
+    balance = await card_balance(tx, card_uuid)
     currency = card["currency"]
     row = transaction_row(
         user_uuid=user_uuid,
@@ -53,7 +58,7 @@ async def close_card(tx: Tx, user_uuid: uuid.UUID, card: Row, now: datetime) -> 
     its first capture, transactions/card_types.py): status `closed`, then as `PATCH` closes it."""
     card_uuid = as_uuid(card["uuid"])
     assert card_uuid is not None
-    await tx.execute(SET_CARD_CLOSED, card_uuid, now)
+    await set_card_closed(tx, card_uuid, now)
     await return_balance(tx, user_uuid, card, now)
 
 
@@ -64,7 +69,7 @@ async def close_single_use_after_capture(
     card's locks are held by the capture): what it still holds is released and its balance
     returned to the account, as `PATCH /card {status: closed}` does."""
     card_uuid = purchase["card_uuid"]
-    card = await tx.row(CARD_TO_CLOSE, card_uuid)
+    card = await card_to_close(tx, card_uuid)
     if card is None or card["card_type"] != "single_use" or card["status"] == "closed":
         return
     await close_card(tx, user_uuid, card, now)

@@ -31,7 +31,7 @@ import orjson
 
 from cardservice.ledger.money import from_minor
 from cardservice.sql import Tx
-from cardservice.transactions.repository import SPENT
+from cardservice.transactions.repository import spent as spent_since
 
 LIMITS = ("per_authorization", "daily", "weekly", "monthly", "lifetime")
 WINDOWS = ("daily", "weekly", "monthly", "lifetime")
@@ -125,8 +125,8 @@ async def limit_breached(
         return False
     starts = window_starts(now)
     earliest = min(starts[name] for name in windows)
-    spent = await tx.row(
-        SPENT, card_uuid, starts["daily"], starts["weekly"], starts["monthly"], earliest
+    spent = await spent_since(
+        tx, card_uuid, starts["daily"], starts["weekly"], starts["monthly"], earliest
     )
     assert spent is not None, "an aggregate always has a row"
     return any(int(spent[name]) + amount > limits[name] for name in windows)

@@ -10,7 +10,7 @@ from cardservice.ledger.entries import SystemBook, account_leg, book_leg, post_e
 from cardservice.models.base import utcnow
 from cardservice.sql import Tx
 from cardservice.transactions.locks import lock_account
-from cardservice.transactions.rows import insert_transactions, transaction_row
+from cardservice.transactions.repository import insert_transactions, transaction_row
 
 
 async def deposit(

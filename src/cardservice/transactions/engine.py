@@ -65,13 +65,12 @@ from cardservice.ledger.money import converted, percent_of
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
 from cardservice.sql import Row, Tx, as_uuid
-from cardservice.transactions import card_types, lifecycle
+from cardservice.transactions import card_types, lifecycle, repository
 from cardservice.transactions.controls import controls_of, limit_breached, merchant_refused
 from cardservice.transactions.locks import lock_card_account, lock_card_with_fees, overrides_in
 from cardservice.transactions.program_rules import program_refusal
 from cardservice.transactions.replenish import replenish_if_low
-from cardservice.transactions.repository import RAISE_HOLD, RATE, TAG_EXISTS
-from cardservice.transactions.rows import insert_transactions, transaction_row
+from cardservice.transactions.repository import insert_transactions, transaction_row
 from cardservice.transactions.three_ds import matching_code, use_code
 
 
@@ -177,7 +176,7 @@ async def _card_type_refusal(tx: Tx, card: Row, request: Authorization) -> str |
 
 
 async def _tag_exists(tx: Tx, slug: str) -> bool:
-    return await tx.value(TAG_EXISTS, slug) is not None
+    return await repository.tag_exists(tx, slug)
 
 
 async def _locked(
@@ -244,7 +243,7 @@ async def _rate(tx: Tx, merchant_currency: str, card_currency: str) -> Decimal |
     same or the table has no such pair."""
     if merchant_currency == card_currency:
         return None
-    rate = await tx.value(RATE, merchant_currency, card_currency)
+    rate = await repository.rate(tx, merchant_currency, card_currency)
     return None if rate is None else Decimal(rate)
 
 
@@ -333,8 +332,8 @@ async def _raise_hold(
     if parent["merchant_amount"] is not None:
         parent["merchant_amount"] += request.amount
     parent["updated_at"] = now
-    await tx.execute(
-        RAISE_HOLD,
+    await repository.raise_hold(
+        tx,
         parent["uuid"],
         parent["amount"],
         parent["authorized_amount"],

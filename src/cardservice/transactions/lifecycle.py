@@ -42,15 +42,8 @@ from cardservice.ledger.entries import (
 from cardservice.ledger.money import converted
 from cardservice.models.base import utcnow
 from cardservice.sql import Tx, as_uuid
-from cardservice.transactions import locks
-from cardservice.transactions.repository import (
-    CARD_CURRENCY,
-    CREDITED,
-    SET_HOLD,
-    SET_STATUS,
-    payee,
-)
-from cardservice.transactions.rows import credit_row, insert_transactions
+from cardservice.transactions import locks, repository
+from cardservice.transactions.repository import credit_row, insert_transactions, payee
 
 
 class InvalidTransition(RuleViolation):
@@ -89,7 +82,7 @@ async def holder_leg(
 
 async def credited_amount(tx: Tx, purchase_uuid: uuid.UUID) -> int:
     """What disputes of the purchase credited back (0 or one `dispute_credit`)."""
-    return int(await tx.value(CREDITED, purchase_uuid))
+    return await repository.credited(tx, purchase_uuid)
 
 
 async def locked_transaction(tx: Tx, transaction_uuid: uuid.UUID) -> dict[str, Any]:
@@ -123,12 +116,12 @@ async def card_holds(tx: Tx, purchase: dict[str, Any]) -> bool:
     what goes back repays `cardholder_receivables`, and the card cannot pay an over-capture."""
     if not purchase["stand_in"] or purchase["merchant_currency"] is not None:
         return True
-    return bool(await tx.value(CARD_CURRENCY, purchase["card_uuid"]) == purchase["currency"])
+    return bool(await repository.card_currency(tx, purchase["card_uuid"]) == purchase["currency"])
 
 
 async def _set_status(tx: Tx, purchase: dict[str, Any], status: str, now: datetime) -> None:
     purchase["status"], purchase["updated_at"] = status, now
-    await tx.execute(SET_STATUS, purchase["uuid"], status, purchase["refunded_amount"], now)
+    await repository.set_status(tx, purchase["uuid"], status, purchase["refunded_amount"], now)
 
 
 async def _set_hold(
@@ -141,8 +134,8 @@ async def _set_hold(
     purchase.update(status=status, amount=amount, captured_amount=captured, updated_at=now)
     if status == "completed" and purchase["merchant_currency"] is not None:
         purchase["merchant_amount"] = purchase["merchant_captured_amount"]
-    await tx.execute(
-        SET_HOLD,
+    await repository.set_hold(
+        tx,
         purchase["uuid"],
         status,
         amount,

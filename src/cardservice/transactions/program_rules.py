@@ -17,7 +17,7 @@ import orjson
 from cardservice.errors import RuleViolation
 from cardservice.sql import Tx
 from cardservice.transactions.controls import controls_of, limit_breached, merchant_refused
-from cardservice.transactions.repository import PROGRAM_CONTROLS
+from cardservice.transactions.repository import program_controls
 
 DEFAULT_VALIDITY_MONTHS = 36
 
@@ -46,7 +46,7 @@ async def program_refusal(
     """The user's program's controls, checked as a card's own are (transactions/controls.py) on the
     card's spend: `merchant_blocked` or `limit_exceeded`; None when they pass or there are
     none. The caller holds the card row's lock."""
-    controls = controls_of(await tx.value(PROGRAM_CONTROLS, user_uuid))
+    controls = controls_of(await program_controls(tx, user_uuid))
     if controls is None:
         return None
     if merchant_refused(controls, tag, country):

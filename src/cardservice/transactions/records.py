@@ -2,7 +2,7 @@
 
 Every read of a transaction selects `transaction_columns(alias)` first in its row and hands
 the row to `transaction_record`; a transaction just written is a dict of its columns
-(`transactions.rows.transaction_row`) and goes through `transaction_record_of`.
+(`transactions.repository.transaction_row`) and goes through `transaction_record_of`.
 """
 
 from __future__ import annotations

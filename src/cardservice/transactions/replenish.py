@@ -8,7 +8,7 @@ from datetime import datetime
 
 from cardservice.ledger.entries import account_leg, card_leg, post_entry
 from cardservice.sql import Row, Tx, as_uuid
-from cardservice.transactions.rows import insert_transactions, transaction_row
+from cardservice.transactions.repository import insert_transactions, transaction_row
 
 logger = logging.getLogger("cardservice.replenish")
 

@@ -11,8 +11,10 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from cardservice.filters import escape_like
+from cardservice.models import Transaction
+from cardservice.models.base import table_of
 from cardservice.pages import Keyset, Offset, paginate
-from cardservice.sql import Reader, Row, Tx, as_uuid
+from cardservice.sql import Reader, Row, Tx, as_uuid, insert_sql, row_args
 from cardservice.transactions.records import NEWEST_FIRST, transaction_columns
 
 TRANSACTION_COLUMNS = transaction_columns("t")
@@ -21,7 +23,7 @@ SHORT_ROWS = 101  # rows a page reads at most (per_page ≤ 100, and one more to
 
 # $1 card; $2, $3, $4: the first day of the day, week, month; $5: the earliest day needed.
 # `card_spend` is kept by the database from the card's purchases (migration 20261124_22).
-SPENT = """
+_SPENT = """
 SELECT
   coalesce(sum(CASE WHEN s.spent_on >= $2 THEN s.amount END), 0) AS daily,
   coalesce(sum(CASE WHEN s.spent_on >= $3 THEN s.amount END), 0) AS weekly,
@@ -30,76 +32,76 @@ SELECT
 FROM card_spend s
 WHERE s.card_uuid = $1 AND s.spent_on >= $5"""
 
-CODE_COLUMNS = (
+_CODE_COLUMNS = (
     "d.uuid, d.card_uuid, d.merchant_name, d.amount, d.currency, d.created_at, d.expires_at,"
     " d.code_ciphertext, c.bin, c.last4"
 )
 
-CODE_CARD = "SELECT bin, last4 FROM cards WHERE uuid = $1 AND user_uuid = $2"
+_CODE_CARD = "SELECT bin, last4 FROM cards WHERE uuid = $1 AND user_uuid = $2"
 
-INSERT_CODE = """
+_INSERT_CODE = """
 INSERT INTO three_ds_codes (uuid, user_uuid, card_uuid, code_ciphertext, merchant_name, amount,
                             currency, created_at, expires_at)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"""
 
-UNASSIGNED_CODES = f"""
-SELECT {CODE_COLUMNS} FROM three_ds_codes d JOIN cards c ON c.uuid = d.card_uuid
+_UNASSIGNED_CODES = f"""
+SELECT {_CODE_COLUMNS} FROM three_ds_codes d JOIN cards c ON c.uuid = d.card_uuid
 WHERE d.user_uuid = $1 AND d.used_at IS NULL AND d.expires_at > $2
 ORDER BY d.created_at DESC, d.uuid DESC"""  # noqa: S608 - constant columns
 
 # Parameters: $1 card, $2 now.
-UNASSIGNED_CODES_OF_CARD = """
+_UNASSIGNED_CODES_OF_CARD = """
 SELECT uuid, code_ciphertext FROM three_ds_codes
 WHERE card_uuid = $1 AND used_at IS NULL AND expires_at > $2
 FOR UPDATE"""
 
-USE_CODE = "UPDATE three_ds_codes SET used_at = $2, transaction_uuid = $3 WHERE uuid = $1"
+_USE_CODE = "UPDATE three_ds_codes SET used_at = $2, transaction_uuid = $3 WHERE uuid = $1"
 
-SET_STATUS = (
+_SET_STATUS = (
     "UPDATE transactions SET status = $2, refunded_amount = $3, updated_at = $4 WHERE uuid = $1"
 )
 
-SET_HOLD = (
+_SET_HOLD = (
     "UPDATE transactions SET status = $2, amount = $3, captured_amount = $4, updated_at = $5,"
     " merchant_amount = $6, merchant_captured_amount = $7, rate = $8 WHERE uuid = $1"
 )
 
-CREDITED = (
+_CREDITED = (
     "SELECT COALESCE(SUM(amount), 0) FROM transactions"
     " WHERE parent_uuid = $1 AND type = 'dispute_credit'"
 )
 
-TAG_EXISTS = "SELECT slug FROM transaction_tags WHERE slug = $1"
+_TAG_EXISTS = "SELECT slug FROM transaction_tags WHERE slug = $1"
 
-RATE = "SELECT rate FROM fx_rates WHERE base = $1 AND quote = $2"
+_RATE = "SELECT rate FROM fx_rates WHERE base = $1 AND quote = $2"
 
-RAISE_HOLD = (
+_RAISE_HOLD = (
     "UPDATE transactions SET amount = $2, authorized_amount = $3, updated_at = $4,"
     " merchant_amount = $5 WHERE uuid = $1"
 )
 
 
 # Closing a card (transactions/closing.py): its balance under the caller's lock; its status.
-CARD_BALANCE = "SELECT balance FROM cards WHERE uuid = $1"
-SET_CARD_CLOSED = "UPDATE cards SET status = 'closed', updated_at = $2 WHERE uuid = $1"
-CARD_TO_CLOSE = "SELECT uuid, account_uuid, currency, status, card_type FROM cards WHERE uuid = $1"
+_CARD_BALANCE = "SELECT balance FROM cards WHERE uuid = $1"
+_SET_CARD_CLOSED = "UPDATE cards SET status = 'closed', updated_at = $2 WHERE uuid = $1"
+_CARD_TO_CLOSE = "SELECT uuid, account_uuid, currency, status, card_type FROM cards WHERE uuid = $1"
 
 # Card types (transactions/card_types.py): a single_use card's approved purchase; the binding.
-APPROVED_PURCHASE = (
+_APPROVED_PURCHASE = (
     "SELECT 1 FROM transactions WHERE card_uuid = $1 AND type = 'card_purchase'"
     " AND parent_uuid IS NULL AND status IN ('pending', 'completed', 'refunded') LIMIT 1"
 )
-LOCK_MERCHANT = "UPDATE cards SET locked_merchant = $2 WHERE uuid = $1 AND locked_merchant IS NULL"
+_LOCK_MERCHANT = "UPDATE cards SET locked_merchant = $2 WHERE uuid = $1 AND locked_merchant IS NULL"
 
 # A partial reversal (transactions/adjustments.py): the hold shrunk to what stays authorized.
-SHRINK_HOLD = (
+_SHRINK_HOLD = (
     "UPDATE transactions SET amount = $2, authorized_amount = $3, merchant_amount = $4,"
     " updated_at = $5 WHERE uuid = $1"
 )
 
 
 _SUCCESSOR = "SELECT replaced_by, status FROM cards WHERE uuid = $1"
-CARD_CURRENCY = "SELECT currency FROM cards WHERE uuid = $1"
+_CARD_CURRENCY = "SELECT currency FROM cards WHERE uuid = $1"
 
 
 async def payee(tx: Tx, card_uuid: uuid.UUID) -> tuple[uuid.UUID, str]:
@@ -116,9 +118,176 @@ async def payee(tx: Tx, card_uuid: uuid.UUID) -> tuple[uuid.UUID, str]:
 
 
 # A user's program's spending controls (JSON), or none. Parameters: $1 user.
-PROGRAM_CONTROLS = """
+_PROGRAM_CONTROLS = """
 SELECT p.spending_controls FROM users u JOIN programs p ON p.uuid = u.program_uuid
 WHERE u.uuid = $1"""
+
+
+async def spent(
+    tx: Tx, card_uuid: uuid.UUID, day: date, week: date, month: date, earliest: date
+) -> Row | None:
+    """The card's spend since the start of the day, the week and the month, and in all
+    (from `earliest` on), in one statement."""
+    return await tx.row(_SPENT, card_uuid, day, week, month, earliest)
+
+
+async def code_card(tx: Tx, card_uuid: uuid.UUID, user_uuid: uuid.UUID) -> Row | None:
+    """The user's card's `bin` and `last4`, or None when it is not theirs."""
+    return await tx.row(_CODE_CARD, card_uuid, user_uuid)
+
+
+async def insert_code(
+    tx: Tx,
+    code_uuid: uuid.UUID,
+    user_uuid: uuid.UUID,
+    card_uuid: uuid.UUID,
+    code_ciphertext: bytes,
+    merchant_name: str,
+    amount: int,
+    currency: str,
+    created_at: datetime,
+    expires_at: datetime,
+) -> None:
+    """Insert a 3DS code (encrypted by the caller)."""
+    await tx.execute(
+        _INSERT_CODE,
+        code_uuid,
+        user_uuid,
+        card_uuid,
+        code_ciphertext,
+        merchant_name,
+        amount,
+        currency,
+        created_at,
+        expires_at,
+    )
+
+
+async def unassigned_codes(reader: Reader, user_uuid: uuid.UUID, now: datetime) -> Sequence[Row]:
+    """The user's codes not used and not expired at `now`, with their cards' `bin` and
+    `last4`, newest first."""
+    return await reader.rows(_UNASSIGNED_CODES, user_uuid, now)
+
+
+async def unassigned_codes_of_card(tx: Tx, card_uuid: uuid.UUID, now: datetime) -> Sequence[Row]:
+    """The card's codes not used and not expired at `now` (`uuid`, `code_ciphertext`),
+    locked."""
+    return await tx.rows(_UNASSIGNED_CODES_OF_CARD, card_uuid, now)
+
+
+async def use_code(
+    tx: Tx, code_uuid: uuid.UUID, now: datetime, transaction_uuid: uuid.UUID
+) -> None:
+    """The code is used at `now` by the transaction."""
+    await tx.execute(_USE_CODE, code_uuid, now, transaction_uuid)
+
+
+async def set_status(
+    tx: Tx, transaction_uuid: uuid.UUID, status: str, refunded_amount: int, now: datetime
+) -> None:
+    """A transaction's status and refunded amount."""
+    await tx.execute(_SET_STATUS, transaction_uuid, status, refunded_amount, now)
+
+
+async def set_hold(
+    tx: Tx,
+    transaction_uuid: uuid.UUID,
+    status: str,
+    amount: int,
+    captured_amount: int,
+    now: datetime,
+    merchant_amount: int | None,
+    merchant_captured_amount: int | None,
+    rate: Any,
+) -> None:
+    """A purchase's status, held and captured amounts (and the merchant's, and the rate)."""
+    await tx.execute(
+        _SET_HOLD,
+        transaction_uuid,
+        status,
+        amount,
+        captured_amount,
+        now,
+        merchant_amount,
+        merchant_captured_amount,
+        rate,
+    )
+
+
+async def credited(tx: Tx, purchase_uuid: uuid.UUID) -> int:
+    """What the purchase's `dispute_credit` children credited back (0 when none)."""
+    return int(await tx.value(_CREDITED, purchase_uuid))
+
+
+async def tag_exists(tx: Tx, slug: str) -> bool:
+    """The transaction tag exists."""
+    return await tx.value(_TAG_EXISTS, slug) is not None
+
+
+async def rate(tx: Tx, base: str, quote: str) -> Any:
+    """The FX table's rate from `base` to `quote` as stored, or None when it has no pair."""
+    return await tx.value(_RATE, base, quote)
+
+
+async def raise_hold(
+    tx: Tx,
+    transaction_uuid: uuid.UUID,
+    amount: int,
+    authorized_amount: int,
+    now: datetime,
+    merchant_amount: int | None,
+) -> None:
+    """A purchase's hold and authorization after an increment."""
+    await tx.execute(_RAISE_HOLD, transaction_uuid, amount, authorized_amount, now, merchant_amount)
+
+
+async def card_balance(tx: Tx, card_uuid: uuid.UUID) -> int:
+    """The card's balance (under the caller's lock)."""
+    return int(await tx.value(_CARD_BALANCE, card_uuid))
+
+
+async def set_card_closed(tx: Tx, card_uuid: uuid.UUID, now: datetime) -> None:
+    """The card's status is `closed`."""
+    await tx.execute(_SET_CARD_CLOSED, card_uuid, now)
+
+
+async def card_to_close(tx: Tx, card_uuid: Any) -> Row | None:
+    """The card's uuid, account, currency, status and type."""
+    return await tx.row(_CARD_TO_CLOSE, card_uuid)
+
+
+async def has_approved_purchase(tx: Tx, card_uuid: uuid.UUID | None) -> bool:
+    """The card has a purchase (not an increment) that was approved."""
+    return await tx.value(_APPROVED_PURCHASE, card_uuid) is not None
+
+
+async def lock_merchant(tx: Tx, card_uuid: uuid.UUID | None, merchant: str) -> None:
+    """Bind a merchant_locked card to its merchant, unless it is bound already."""
+    await tx.execute(_LOCK_MERCHANT, card_uuid, merchant)
+
+
+async def shrink_hold(
+    tx: Tx,
+    transaction_uuid: Any,
+    amount: int,
+    authorized_amount: int,
+    merchant_amount: int | None,
+    now: datetime,
+) -> None:
+    """A purchase's hold after a partial reversal."""
+    await tx.execute(
+        _SHRINK_HOLD, transaction_uuid, amount, authorized_amount, merchant_amount, now
+    )
+
+
+async def card_currency(tx: Tx, card_uuid: Any) -> Any:
+    """The card's currency."""
+    return await tx.value(_CARD_CURRENCY, card_uuid)
+
+
+async def program_controls(tx: Tx, user_uuid: uuid.UUID) -> Any:
+    """The user's program's spending controls as stored (JSON), or None."""
+    return await tx.value(_PROGRAM_CONTROLS, user_uuid)
 
 
 def _start_of(day: date) -> datetime:
@@ -269,3 +438,72 @@ async def latest_settled_purchases(tx: Tx, user_uuid: uuid.UUID, count: int) -> 
     """The user's `count` purchases captured last (ties by uuid)."""
     rows = await tx.rows(_LATEST_SETTLED, user_uuid, count)
     return [found for row in rows if (found := as_uuid(row["uuid"])) is not None]
+
+
+# Transaction rows as the hot write paths insert them.
+_TRANSACTIONS = table_of(Transaction)
+_INSERTED_COLUMNS = tuple(_TRANSACTIONS.columns.keys())
+_DEFAULTS: dict[str, Any] = {
+    "fee": 0,
+    "refunded_amount": 0,
+    "authorized_amount": 0,
+    "captured_amount": 0,
+    "hold_expires_at": None,
+    "merchant_amount": None,
+    "merchant_captured_amount": None,
+    "merchant_currency": None,
+    "rate": None,
+    "merchant_name": None,
+    "merchant_mcc": None,
+    "merchant_country": None,
+    "merchant_city": None,
+    "tag_slug": None,
+    "error_slug": None,
+    "flagged": False,
+    "description": None,
+    "parent_uuid": None,
+    "decision": None,
+    "captured_at": None,  # the database sets it when a purchase completes
+    "channel": "sandbox",
+    "network": None,  # JSON text of the network's data (channel iso8583)
+    "stand_in": False,
+    "shortfall": 0,
+}
+
+
+def transaction_row(**fields: Any) -> dict[str, Any]:
+    """A new transaction row: `fields`, a fresh uuid unless given, the columns' defaults for
+    the rest. `user_uuid`, `account_uuid`, `card_uuid`, `type`, `status`, `direction`,
+    `amount`, `currency`, `created_at` and `updated_at` have none: leaving one out fails
+    at the insert."""
+    return {"uuid": uuid.uuid4(), **_DEFAULTS, **fields}
+
+
+def credit_row(
+    purchase: dict[str, Any], type_: str, amount: int, description: str, now: datetime
+) -> dict[str, Any]:
+    """Money going back to a purchase's card (a refund, a dispute credit): a completed credit
+    of the purchase's user, account, card and merchant, its `parent_uuid` the purchase."""
+    same = (
+        "user_uuid", "account_uuid", "card_uuid", "currency", "tag_slug", "merchant_name",
+        "merchant_mcc", "merchant_country", "merchant_city",
+    )  # fmt: skip
+    return transaction_row(
+        **{key: purchase[key] for key in same},
+        type=type_,
+        status="completed",
+        direction="credit",
+        amount=amount,
+        description=description,
+        parent_uuid=purchase["uuid"],
+        created_at=now,
+        updated_at=now,
+    )
+
+
+async def insert_transactions(tx: Tx, rows: Sequence[dict[str, Any]]) -> None:
+    """Insert the rows in one statement."""
+    await tx.execute(
+        insert_sql(_TRANSACTIONS.name, _INSERTED_COLUMNS, len(rows)),
+        *row_args(_INSERTED_COLUMNS, rows),
+    )

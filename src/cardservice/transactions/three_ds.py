@@ -13,13 +13,7 @@ from cardservice.ledger.money import from_minor
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher, mask
 from cardservice.sql import Reader, Row, Tx, as_uuid, iso_z, text_uuid
-from cardservice.transactions.repository import (
-    CODE_CARD,
-    INSERT_CODE,
-    UNASSIGNED_CODES,
-    UNASSIGNED_CODES_OF_CARD,
-    USE_CODE,
-)
+from cardservice.transactions import repository
 
 
 def _record(row: Row | dict[str, Any], code: str) -> dict[str, Any]:
@@ -56,7 +50,7 @@ async def issue_code(
 ) -> dict[str, Any]:
     """A new 6-digit code for one of the user's cards (`code` when the issuer's ACS sent it,
     else a random one), kept encrypted at rest; its record."""
-    card = await tx.row(CODE_CARD, card_uuid, user_uuid)
+    card = await repository.code_card(tx, card_uuid, user_uuid)
     if card is None:
         raise CardNotFound()
     now = now or utcnow()
@@ -72,8 +66,8 @@ async def issue_code(
         "bin": card["bin"],
         "last4": card["last4"],
     }
-    await tx.execute(
-        INSERT_CODE,
+    await repository.insert_code(
+        tx,
         row["uuid"],
         user_uuid,
         card_uuid,
@@ -91,7 +85,7 @@ async def unassigned_codes(
     reader: Reader, cipher: CardCipher, user_uuid: uuid.UUID, now: datetime
 ) -> list[dict[str, Any]]:
     """The user's codes not yet used and not expired, newest first."""
-    rows = await reader.rows(UNASSIGNED_CODES, user_uuid, now)
+    rows = await repository.unassigned_codes(reader, user_uuid, now)
     return [_record(row, cipher.decrypt(bytes(row["code_ciphertext"]))) for row in rows]
 
 
@@ -99,7 +93,7 @@ async def matching_code(
     tx: Tx, cipher: CardCipher, card_uuid: uuid.UUID, presented: str, now: datetime
 ) -> uuid.UUID | None:
     """The card's unassigned code equal to `presented` (compared in constant time), locked."""
-    for row in await tx.rows(UNASSIGNED_CODES_OF_CARD, card_uuid, now):
+    for row in await repository.unassigned_codes_of_card(tx, card_uuid, now):
         if hmac.compare_digest(cipher.decrypt(bytes(row["code_ciphertext"])), presented):
             return as_uuid(row["uuid"])
     return None
@@ -107,4 +101,4 @@ async def matching_code(
 
 async def use_code(tx: Tx, code: uuid.UUID, transaction_uuid: uuid.UUID, now: datetime) -> None:
     """The code is used up by this (approved) transaction."""
-    await tx.execute(USE_CODE, code, now, transaction_uuid)
+    await repository.use_code(tx, code, now, transaction_uuid)

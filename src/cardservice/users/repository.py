@@ -5,9 +5,10 @@ spend."""
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from collections.abc import Sequence
+from datetime import date, datetime
 
-from cardservice.sql import Tx, as_uuid, insert_sql
+from cardservice.sql import Reader, Row, Tx, as_uuid, insert_sql
 
 _USER_BY_EMAIL = "SELECT uuid FROM users WHERE email = $1"
 _INSERT_USER = insert_sql(
@@ -74,7 +75,7 @@ async def use_sign_in_link(tx: Tx, secret_hash: str, now: datetime) -> uuid.UUID
     return None if row is None else as_uuid(row["user_uuid"])
 
 
-USER_AND_COUNTS = """
+_USER_AND_COUNTS = """
 SELECT u.uuid, u.email, u.name, u.role, t.uuid AS team_uuid, t.name AS team_name,
   (SELECT count(*) FROM accounts a WHERE a.user_uuid = u.uuid AND a.status = 'active')
     AS accounts_active,
@@ -96,7 +97,7 @@ FROM users u LEFT JOIN teams t ON t.uuid = u.team_uuid
 WHERE u.uuid = $1
 """
 
-BALANCES = """
+_BALANCES = """
 SELECT currency, sum(on_accounts) AS accounts_total, sum(on_cards) AS cards_total FROM (
   SELECT currency, balance AS on_accounts, 0 AS on_cards FROM accounts WHERE user_uuid = $1
   UNION ALL
@@ -105,7 +106,7 @@ SELECT currency, sum(on_accounts) AS accounts_total, sum(on_cards) AS cards_tota
 GROUP BY currency ORDER BY currency
 """
 
-SPEND = """
+_SPEND = """
 SELECT currency,
   sum(CASE WHEN spent_on >= $2 THEN amount ELSE 0 END) AS today,
   sum(CASE WHEN spent_on >= $3 THEN amount ELSE 0 END) AS last_7_days,
@@ -114,3 +115,21 @@ FROM daily_spend
 WHERE user_uuid = $1 AND spent_on >= $5 AND amount > 0
 GROUP BY currency ORDER BY currency
 """
+
+
+async def user_and_counts(reader: Reader, user_uuid: uuid.UUID, now: datetime) -> Row | None:
+    """The user, their team and role, the counts of accounts and cards by status, of
+    favourite cards and of unassigned 3DS codes still valid at `now`."""
+    return await reader.row(_USER_AND_COUNTS, user_uuid, now)
+
+
+async def balances(reader: Reader, user_uuid: uuid.UUID) -> Sequence[Row]:
+    """Per currency, the sum of the user's account balances and of their card balances."""
+    return await reader.rows(_BALANCES, user_uuid)
+
+
+async def spend(
+    reader: Reader, user_uuid: uuid.UUID, today: date, week: date, month: date
+) -> Sequence[Row]:
+    """Per currency, the user's spend since each of the three days (from `daily_spend`)."""
+    return await reader.rows(_SPEND, user_uuid, today, week, month, min(today, week, month))

@@ -15,7 +15,7 @@ from typing import Any
 
 from cardservice.ledger.money import from_minor
 from cardservice.sql import Reader, text_uuid
-from cardservice.users.repository import BALANCES, SPEND, USER_AND_COUNTS
+from cardservice.users import repository
 
 STATUSES = ("active", "frozen", "closed")
 
@@ -25,11 +25,10 @@ async def user_summary(reader: Reader, user_uuid: uuid.UUID, now: datetime) -> d
     the number of unassigned 3DS codes of one user."""
     today = now.replace(hour=0, minute=0, second=0, microsecond=0)
     week, month = today - timedelta(days=6), today.replace(day=1)
-    user = await reader.row(USER_AND_COUNTS, user_uuid, now)
+    user = await repository.user_and_counts(reader, user_uuid, now)
     assert user is not None, "an authenticated caller exists"
-    balances = await reader.rows(BALANCES, user_uuid)
-    days = (today.date(), week.date(), month.date())
-    spend = await reader.rows(SPEND, user_uuid, *days, min(days))
+    balances = await repository.balances(reader, user_uuid)
+    spend = await repository.spend(reader, user_uuid, today.date(), week.date(), month.date())
     team = None
     if user["team_uuid"] is not None:
         team = {
