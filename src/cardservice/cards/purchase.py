@@ -20,17 +20,16 @@ from typing import Any
 
 from cardservice.cards.numbers import generate_pan
 from cardservice.cards.records import card_record_of
-from cardservice.cards.repository import CONTEXT
+from cardservice.cards.repository import insert_cards, purchase_context
 from cardservice.cards.schemas import BuyCardsRequest
 from cardservice.dictionaries.fees import FeeSchedule, default_plan, with_overrides
 from cardservice.errors import AccountInactive, AccountNotFound, NotFound, RuleViolation
 from cardservice.idempotency import fingerprint
 from cardservice.ledger.entries import SystemBook, account_leg, book_leg, card_leg, post_entry
 from cardservice.ledger.money import from_minor, percent_of, to_minor
-from cardservice.models import Card
-from cardservice.models.base import table_of, utcnow
+from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
-from cardservice.sql import Row, Tx, as_uuid, insert_sql, row_args
+from cardservice.sql import Row, Tx, as_uuid
 from cardservice.transactions.locks import lock_account
 from cardservice.transactions.program_rules import BinNotAllowed, bin_allowed, expiry_after
 from cardservice.transactions.repository import insert_transactions, transaction_row
@@ -93,16 +92,6 @@ def price_of(fees: FeeSchedule, body: BuyCardsRequest) -> Price:
     return Price(per_card_fees=per_card_fees, start_balance=start, cards_count=body.cards_count)
 
 
-# Every column of the table: `_new_card` must give each one (a missing one fails loudly).
-CARD_COLUMNS = tuple(table_of(Card).columns.keys())
-
-
-def _insert_cards_sql(count: int) -> str:
-    # a number another card holds (or a twin in the same batch) is skipped, not an error
-    suffix = " ON CONFLICT (pan_fingerprint) DO NOTHING RETURNING uuid"
-    return insert_sql("cards", CARD_COLUMNS, count, suffix)
-
-
 async def _lock_account(tx: Tx, user_uuid: uuid.UUID, account_uuid: uuid.UUID) -> Row | None:
     """The caller's account (status, currency, balance), locked and read as it is now."""
     return await lock_account(tx, user_uuid, account_uuid)
@@ -123,7 +112,7 @@ class _Context:
 async def _context(tx: Tx, user_uuid: uuid.UUID, bin_uuid: uuid.UUID) -> _Context:
     """The buyer joined with the BIN and their fee overrides (one row each, or none); plus
     the buyer's last card position."""
-    rows = await tx.rows(CONTEXT, user_uuid, bin_uuid)
+    rows = await purchase_context(tx, user_uuid, bin_uuid)
     if not rows:
         raise NotFound("User not found.")
     first = rows[0]
@@ -166,7 +155,7 @@ async def _insert_cards(
     """Insert the cards, drawing a new number for any whose number is taken, until all are in."""
     pending = cards
     while pending:
-        rows = await tx.rows(_insert_cards_sql(len(pending)), *row_args(CARD_COLUMNS, pending))
+        rows = await insert_cards(tx, pending)
         inserted = {as_uuid(row["uuid"]) for row in rows}
         pending = [card for card in pending if card["uuid"] not in inserted]
         for card in pending:

@@ -25,9 +25,9 @@ from typing import Any
 import orjson
 
 from cardservice.cards.changes import CardClosed
-from cardservice.cards.purchase import CARD_COLUMNS, _draw_number, _insert_cards
+from cardservice.cards.purchase import _draw_number, _insert_cards
 from cardservice.cards.records import card_record
-from cardservice.cards.repository import close_replaced, own_card, program_validity
+from cardservice.cards.repository import CARD_COLUMNS, close_replaced, own_card, program_validity
 from cardservice.errors import CardNotFound
 from cardservice.ledger.entries import card_leg, post_entry
 from cardservice.security import CardCipher

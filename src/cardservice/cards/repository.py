@@ -9,9 +9,10 @@ from typing import Any
 
 from cardservice.cards.records import card_columns, card_order
 from cardservice.filters import escape_like
-from cardservice.models.base import utcnow
+from cardservice.models import Card
+from cardservice.models.base import table_of, utcnow
 from cardservice.pages import Offset, paginate
-from cardservice.sql import Reader, Row, Tx, as_uuid, in_list
+from cardservice.sql import Reader, Row, Tx, as_uuid, in_list, insert_sql, row_args
 
 
 def _where(user_uuid: uuid.UUID, filters: dict[str, Any]) -> tuple[str, list[Any]]:
@@ -150,7 +151,7 @@ async def existing_tags(tx: Tx, slugs: Sequence[str]) -> set[str]:
 
 
 # The statements of a purchase. Parameters: $1 user, $2 account or BIN.
-CONTEXT = """
+_CONTEXT = """
 SELECT u.name,
        (SELECT max(sort_order) FROM cards WHERE user_uuid = $1) AS last_sort,
        b.uuid AS bin_uuid, b.bin, b.brand, b.currency, b.status,
@@ -160,6 +161,28 @@ FROM users u LEFT JOIN bins b ON b.uuid = $2
              LEFT JOIN user_fee_overrides o ON o.user_uuid = u.uuid
              LEFT JOIN programs p ON p.uuid = u.program_uuid
 WHERE u.uuid = $1"""
+
+
+async def purchase_context(tx: Tx, user_uuid: uuid.UUID, bin_uuid: uuid.UUID) -> Sequence[Row]:
+    """The buyer's name, last card position and program (BINs, validity) joined with the BIN
+    (or NULLs) and with each of their fee overrides; no row when the user does not exist."""
+    return await tx.rows(_CONTEXT, user_uuid, bin_uuid)
+
+
+# Every column of the table: a new card must give each one (a missing one fails loudly).
+CARD_COLUMNS = tuple(table_of(Card).columns.keys())
+
+
+def _insert_cards_sql(count: int) -> str:
+    # a number another card holds (or a twin in the same batch) is skipped, not an error
+    suffix = " ON CONFLICT (pan_fingerprint) DO NOTHING RETURNING uuid"
+    return insert_sql("cards", CARD_COLUMNS, count, suffix)
+
+
+async def insert_cards(tx: Tx, cards: Sequence[dict[str, Any]]) -> Sequence[Row]:
+    """Insert the cards in one statement, skipping any whose number is taken; the inserted
+    ones' uuids."""
+    return await tx.rows(_insert_cards_sql(len(cards)), *row_args(CARD_COLUMNS, cards))
 
 
 # A card's event that no table change makes (a reveal, API.md §13): inserted with `data`

@@ -13,13 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from cardservice.decisions.repository import (
-    DELETE_ENDPOINT,
-    NOTE_FAILURE,
-    NOTE_RECOVERY,
-    PUT_ENDPOINT,
-    READ_ENDPOINT,
-)
+from cardservice.decisions import repository
 from cardservice.decisions.schemas import AuthorizationEndpointRequest
 from cardservice.errors import NotFound
 from cardservice.models.base import utcnow
@@ -77,8 +71,8 @@ async def put_endpoint(
 ) -> dict[str, Any]:
     """Set (or replace) the user's endpoint with a new secret; its health starts afresh.
     The record carries the secret: this is the only time it is shown."""
-    row = await tx.row(
-        PUT_ENDPOINT,
+    row = await repository.put_endpoint(
+        tx,
         user_uuid,
         body.url,
         cipher.encrypt(secret),
@@ -92,7 +86,7 @@ async def put_endpoint(
 
 async def endpoint_record(reader: Reader, user_uuid: uuid.UUID) -> dict[str, Any]:
     """The user's endpoint without its secret; 404 when none is set."""
-    row = await reader.row(READ_ENDPOINT, user_uuid)
+    row = await repository.read_endpoint(reader, user_uuid)
     if row is None:
         raise NoEndpoint()
     return _record(row)
@@ -100,7 +94,7 @@ async def endpoint_record(reader: Reader, user_uuid: uuid.UUID) -> dict[str, Any
 
 async def delete_endpoint(tx: Tx, user_uuid: uuid.UUID) -> None:
     """Remove the user's endpoint; 404 when none is set."""
-    if await tx.value(DELETE_ENDPOINT, user_uuid) is None:
+    if not await repository.delete_endpoint(tx, user_uuid):
         raise NoEndpoint()
 
 
@@ -122,9 +116,9 @@ def endpoint_in(row: Row, cipher: CardCipher) -> Endpoint | None:
 async def note_failure(tx: Tx, user_uuid: uuid.UUID, now: datetime) -> None:
     """One more timeout or error in a row; the fifth starts a stand-in."""
     until = now + timedelta(seconds=STAND_IN_SECONDS)
-    await tx.execute(NOTE_FAILURE, user_uuid, until, STAND_IN_AFTER)
+    await repository.note_failure(tx, user_uuid, until, STAND_IN_AFTER)
 
 
 async def note_recovery(tx: Tx, user_uuid: uuid.UUID) -> None:
     """A good answer: the failure count starts again from zero."""
-    await tx.execute(NOTE_RECOVERY, user_uuid)
+    await repository.note_recovery(tx, user_uuid)

@@ -3,22 +3,68 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 from typing import Any
 
-from cardservice.disputes.records import NEWEST_FIRST, dispute_columns, dispute_record
+from cardservice.disputes.records import (
+    DISPUTE_FIELDS,
+    NEWEST_FIRST,
+    dispute_columns,
+    dispute_record,
+)
 from cardservice.errors import DisputeNotFound
+from cardservice.models import Dispute
+from cardservice.models.base import table_of
 from cardservice.pages import Offset, paginate
-from cardservice.sql import Reader
+from cardservice.sql import Reader, Row, Tx, in_list, insert_sql
 
 DISPUTE_COLUMNS = dispute_columns("d")
 # The statements of disputes.service's writes.
-OPEN_DISPUTE = "SELECT 1 FROM disputes WHERE transaction_uuid = $1 AND status = 'open'"
-DISPUTE_OF_USER = "SELECT transaction_uuid FROM disputes WHERE uuid = $1 AND user_uuid = $2"
-LOCK_DISPUTE = f"SELECT {DISPUTE_COLUMNS} FROM disputes d WHERE d.uuid = $1 FOR NO KEY UPDATE"  # noqa: S608
-RESOLVE = """
+_OPEN_DISPUTE = "SELECT 1 FROM disputes WHERE transaction_uuid = $1 AND status = 'open'"
+_DISPUTE_OF_USER = "SELECT transaction_uuid FROM disputes WHERE uuid = $1 AND user_uuid = $2"
+_LOCK_DISPUTE = f"SELECT {DISPUTE_COLUMNS} FROM disputes d WHERE d.uuid = $1 FOR NO KEY UPDATE"  # noqa: S608
+_RESOLVE = """
 UPDATE disputes SET status = $2, resolved_at = $3, updated_at = $3, credit_transaction_uuid = $4
 WHERE uuid = $1"""
-EVIDENCE_COUNT = "SELECT count(*) FROM attachments WHERE user_uuid = $1 AND uuid IN "
+_EVIDENCE_COUNT = "SELECT count(*) FROM attachments WHERE user_uuid = $1 AND uuid IN "
+
+
+_TABLE = table_of(Dispute)
+_COLUMNS = ("user_uuid", *DISPUTE_FIELDS)
+_INSERT = insert_sql(_TABLE.name, _COLUMNS)
+
+
+async def evidence_count(tx: Tx, user_uuid: uuid.UUID, evidence: list[uuid.UUID]) -> int:
+    """How many of the attachments `evidence` (at least one) are the user's own."""
+    sql = _EVIDENCE_COUNT + in_list(len(evidence), 2)
+    return int(await tx.value(sql, user_uuid, *evidence))
+
+
+async def has_open_dispute(tx: Tx, transaction_uuid: uuid.UUID) -> bool:
+    """The transaction has an open dispute."""
+    return await tx.value(_OPEN_DISPUTE, transaction_uuid) is not None
+
+
+async def insert_dispute(tx: Tx, dispute: dict[str, Any]) -> None:
+    """Insert the dispute (its `user_uuid` and every field of its record)."""
+    await tx.execute(_INSERT, *(dispute[column] for column in _COLUMNS))
+
+
+async def dispute_transaction(tx: Tx, dispute_uuid: uuid.UUID, user_uuid: uuid.UUID) -> Any:
+    """The transaction of the user's dispute, or None when it is not theirs."""
+    return await tx.value(_DISPUTE_OF_USER, dispute_uuid, user_uuid)
+
+
+async def lock_dispute(tx: Tx, dispute_uuid: uuid.UUID) -> Row | None:
+    """The dispute's fields (`DISPUTE_FIELDS` order), its row locked."""
+    return await tx.row(_LOCK_DISPUTE, dispute_uuid)
+
+
+async def resolve(
+    tx: Tx, dispute_uuid: uuid.UUID, outcome: str, now: datetime, credit_uuid: uuid.UUID | None
+) -> None:
+    """The dispute is resolved with `outcome` (and its credit, when one was made)."""
+    await tx.execute(_RESOLVE, dispute_uuid, outcome, now, credit_uuid)
 
 
 def _where(user_uuid: uuid.UUID, filters: dict[str, Any]) -> tuple[str, list[Any]]:

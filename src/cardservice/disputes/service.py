@@ -22,19 +22,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from cardservice.attachments.service import AttachmentNotFound
+from cardservice.disputes import repository
 from cardservice.disputes.records import DISPUTE_FIELDS
-from cardservice.disputes.repository import (
-    DISPUTE_OF_USER,
-    EVIDENCE_COUNT,
-    LOCK_DISPUTE,
-    OPEN_DISPUTE,
-    RESOLVE,
-)
 from cardservice.errors import DisputeNotFound, RuleViolation, TransactionNotFound
 from cardservice.ledger.entries import SystemBook, book_leg, post_entry
-from cardservice.models import Dispute
-from cardservice.models.base import table_of, utcnow
-from cardservice.sql import INTEGRITY_ERRORS, Tx, as_datetime, as_uuid, in_list, insert_sql
+from cardservice.models.base import utcnow
+from cardservice.sql import INTEGRITY_ERRORS, Tx, as_datetime, as_uuid
 from cardservice.transactions import locks
 from cardservice.transactions.lifecycle import credited_amount, holder_leg
 from cardservice.transactions.repository import credit_row, insert_transactions
@@ -65,11 +58,6 @@ class DisputeAlreadyResolved(RuleViolation):
     code, message = "dispute_already_resolved", "The dispute is already resolved."
 
 
-_TABLE = table_of(Dispute)
-_COLUMNS = ("user_uuid", *DISPUTE_FIELDS)
-_INSERT = insert_sql(_TABLE.name, _COLUMNS)
-
-
 def captured_amount(purchase: dict[str, Any]) -> int:
     """What the purchase captured (minor units): the sum of its captures (API.md §12)."""
     captured = purchase.get("captured_amount")
@@ -92,8 +80,7 @@ async def _check_evidence(tx: Tx, user_uuid: uuid.UUID, evidence: list[uuid.UUID
     """Every evidence attachment is one of the user's own; anybody else's is 404."""
     if not evidence:
         return
-    sql = EVIDENCE_COUNT + in_list(len(evidence), 2)
-    if int(await tx.value(sql, user_uuid, *evidence)) != len(set(evidence)):
+    if await repository.evidence_count(tx, user_uuid, evidence) != len(set(evidence)):
         raise AttachmentNotFound("An evidence attachment was not found.")
 
 
@@ -119,7 +106,7 @@ async def open_dispute(
         raise NotDisputable(f"A {purchase['status']} {purchase['type']} cannot be disputed.")
     if now > captured_at(purchase) + DISPUTE_WINDOW:
         raise DisputeWindowClosed()
-    if await tx.value(OPEN_DISPUTE, transaction_uuid) is not None:
+    if await repository.has_open_dispute(tx, transaction_uuid):
         raise DisputeAlreadyOpen()
     left = disputable_amount(purchase, await credited_amount(tx, transaction_uuid))
     if left <= 0:
@@ -143,7 +130,7 @@ async def open_dispute(
         "resolved_at": None,
     }
     try:
-        await tx.execute(_INSERT, *(dispute[column] for column in _COLUMNS))
+        await repository.insert_dispute(tx, dispute)
     except INTEGRITY_ERRORS:  # the database's own rule: one open dispute per purchase
         raise DisputeAlreadyOpen() from None
     return dispute
@@ -173,11 +160,11 @@ async def resolve_dispute(
     """open → won (the amount back to the card, at most what the purchase still has to give
     back) | lost (nothing moves); a resolved dispute is final."""
     now = now or utcnow()
-    transaction_uuid = as_uuid(await tx.value(DISPUTE_OF_USER, dispute_uuid, user_uuid))
+    transaction_uuid = as_uuid(await repository.dispute_transaction(tx, dispute_uuid, user_uuid))
     if transaction_uuid is None:
         raise DisputeNotFound()
     purchase, _card_status = await locks.lock_purchase(tx, user_uuid, transaction_uuid)
-    row = await tx.row(LOCK_DISPUTE, dispute_uuid)
+    row = await repository.lock_dispute(tx, dispute_uuid)
     assert row is not None
     dispute = dict(zip(DISPUTE_FIELDS, row, strict=True))
     if dispute["status"] != "open":
@@ -187,7 +174,7 @@ async def resolve_dispute(
         left = disputable_amount(purchase, await credited_amount(tx, transaction_uuid))
         if (amount := min(int(dispute["amount"]), left)) > 0:
             credit_uuid = await _credit(tx, purchase, amount, now)
-    await tx.execute(RESOLVE, dispute_uuid, outcome, now, credit_uuid)
+    await repository.resolve(tx, dispute_uuid, outcome, now, credit_uuid)
     dispute.update(
         status=outcome, resolved_at=now, updated_at=now, credit_transaction_uuid=credit_uuid
     )

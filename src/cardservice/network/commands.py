@@ -17,7 +17,7 @@ from cardservice.network import messages, simulator
 from cardservice.network.client import NetworkClient, transmitted_now
 from cardservice.network.codec import Message
 from cardservice.network.fields import CURRENCIES, NUMERIC_CURRENCIES
-from cardservice.network.repository import SEND_CARD
+from cardservice.network.repository import card_to_send
 from cardservice.security import CardCipher
 
 MTI = {
@@ -54,7 +54,7 @@ async def _card(settings: Settings, card_uuid: uuid.UUID) -> tuple[str, str]:
     """A card's number and expiry, read from the service's database (a demo on one machine)."""
     db, cipher = Database(settings), CardCipher.from_settings(settings)
     try:
-        row = await db.reader.row(SEND_CARD, card_uuid)
+        row = await card_to_send(db.reader, card_uuid)
     finally:
         await db.dispose()
     if row is None:

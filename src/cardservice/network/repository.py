@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -190,24 +191,59 @@ def network_json(network: dict[str, str | None]) -> str:
 
 # The simulator's own reads (network/commands.py, network/simulator.py): a tool that checks
 # its own bookkeeping against the books.
-SEND_CARD = "SELECT pan_ciphertext, expiry_year, expiry_month FROM cards WHERE uuid = $1"
-SIM_BIN = "SELECT uuid FROM bins WHERE currency = 'USD' AND status = 'available' ORDER BY bin"
-SIM_CARDS = (
+_SEND_CARD = "SELECT pan_ciphertext, expiry_year, expiry_month FROM cards WHERE uuid = $1"
+_SIM_BIN = "SELECT uuid FROM bins WHERE currency = 'USD' AND status = 'available' ORDER BY bin"
+_SIM_CARDS = (
     "SELECT uuid, pan_ciphertext, expiry_year, expiry_month FROM cards WHERE account_uuid = $1"
 )
-SIM_PURCHASES = (
+_SIM_PURCHASES = (
     "SELECT card_uuid, status, amount, fee, captured_amount, shortfall, network FROM transactions"
     " WHERE account_uuid = $1 AND type = 'card_purchase'"
 )
-SIM_OWED = (
+_SIM_OWED = (
     "SELECT p.currency, coalesce(sum(p.amount), 0) AS owed FROM postings p"
     " JOIN journal_entries e ON e.id = p.entry_id JOIN transactions t ON t.uuid = e.reference"
     " WHERE t.account_uuid = $1 AND p.system_book = 'cardholder_receivables'"
     " GROUP BY p.currency"
 )
-SIM_CARD_BALANCES = "SELECT uuid, balance FROM cards WHERE account_uuid = $1"
-SIM_POSTED = (
+_SIM_CARD_BALANCES = "SELECT uuid, balance FROM cards WHERE account_uuid = $1"
+_SIM_POSTED = (
     "SELECT c.uuid, c.balance, coalesce(sum(p.amount), 0) AS posted FROM cards c"
     " LEFT JOIN postings p ON p.card_uuid = c.uuid WHERE c.account_uuid = $1"
     " GROUP BY c.uuid, c.balance"
 )
+
+
+async def card_to_send(reader: Reader, card_uuid: uuid.UUID) -> Row | None:
+    """The card's encrypted number and expiry, or None."""
+    return await reader.row(_SEND_CARD, card_uuid)
+
+
+async def sim_bin(tx: Tx) -> Any:
+    """The first available USD BIN's uuid, or None."""
+    return await tx.value(_SIM_BIN)
+
+
+async def sim_cards(reader: Reader, account_uuid: uuid.UUID) -> Sequence[Row]:
+    """The account's cards: uuid, encrypted number, expiry."""
+    return await reader.rows(_SIM_CARDS, account_uuid)
+
+
+async def sim_purchases(reader: Reader, account_uuid: uuid.UUID) -> Sequence[Row]:
+    """The account's card purchases (with their `network` JSON)."""
+    return await reader.rows(_SIM_PURCHASES, account_uuid)
+
+
+async def sim_card_balances(reader: Reader, account_uuid: uuid.UUID) -> Sequence[Row]:
+    """The balance of each of the account's cards."""
+    return await reader.rows(_SIM_CARD_BALANCES, account_uuid)
+
+
+async def sim_owed(reader: Reader, account_uuid: uuid.UUID) -> Sequence[Row]:
+    """Per currency, what the account's transactions posted to `cardholder_receivables`."""
+    return await reader.rows(_SIM_OWED, account_uuid)
+
+
+async def sim_posted(reader: Reader, account_uuid: uuid.UUID) -> Sequence[Row]:
+    """Each of the account's cards: its balance and the sum of its postings."""
+    return await reader.rows(_SIM_POSTED, account_uuid)

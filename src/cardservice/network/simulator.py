@@ -30,18 +30,10 @@ from cardservice.accounts.service import create_account
 from cardservice.cards.purchase import buy_cards
 from cardservice.cards.schemas import BuyCardsRequest
 from cardservice.db import Database
-from cardservice.network import messages
+from cardservice.network import messages, repository
 from cardservice.network.client import NetworkClient, stans, transmitted_now
 from cardservice.network.codec import encode
 from cardservice.network.fields import CURRENCIES
-from cardservice.network.repository import (
-    SIM_BIN,
-    SIM_CARD_BALANCES,
-    SIM_CARDS,
-    SIM_OWED,
-    SIM_POSTED,
-    SIM_PURCHASES,
-)
 from cardservice.security import CardCipher
 from cardservice.sql import Tx, text_uuid
 from cardservice.transactions.deposits import deposit
@@ -110,7 +102,7 @@ async def make_cards(
         )
         account = await create_account(tx, user, "Network simulator", "USD")
         await deposit(tx, user, account, count * START * 2)
-        bin_uuid = await tx.value(SIM_BIN)
+        bin_uuid = await repository.sim_bin(tx)
         body = BuyCardsRequest(
             account_uuid=str(account), bin_uuid=text_uuid(bin_uuid) or "",
             cards_count=count, start_balance=Decimal(START) / 100,
@@ -119,7 +111,7 @@ async def make_cards(
         return account
 
     account = await db.transact(unit)
-    rows = await db.reader.rows(SIM_CARDS, account)
+    rows = await repository.sim_cards(db.reader, account)
     cards = [
         SimCard(text_uuid(r["uuid"]) or "", cipher.decrypt(bytes(r["pan_ciphertext"])),
                 f"{r['expiry_year'] % 100:02d}{r['expiry_month']:02d}")
@@ -384,7 +376,7 @@ def _disagreements(sent: list[Sent], by_stan: dict[str, Any]) -> list[str]:
 async def check(db: Database, account: uuid.UUID, traffic: Traffic) -> dict[str, Any]:
     """0 applied twice, 0 cents lost (the cards, and what the stand-ins left owed), the
     ledger of the run's cards balanced."""
-    purchases = list(await db.reader.rows(SIM_PURCHASES, account))
+    purchases = list(await repository.sim_purchases(db.reader, account))
     keys = [orjson.loads(r["network"])["stan"] for r in purchases if r["network"]]
     by_stan = {orjson.loads(r["network"])["stan"]: r for r in purchases if r["network"]}
     applied_twice = len(keys) - len(set(keys))
@@ -393,16 +385,18 @@ async def check(db: Database, account: uuid.UUID, traffic: Traffic) -> dict[str,
     expected = _expected_balances(traffic.sent, by_stan)
     actual = {
         text_uuid(r["uuid"]) or "": int(r["balance"])
-        for r in await db.reader.rows(SIM_CARD_BALANCES, account)
+        for r in await repository.sim_card_balances(db.reader, account)
     }
     lost = sum(abs(actual.get(card, START) - balance) for card, balance in expected.items())
-    owed = {r["currency"]: -int(r["owed"]) for r in await db.reader.rows(SIM_OWED, account)}
+    owed = {r["currency"]: -int(r["owed"]) for r in await repository.sim_owed(db.reader, account)}
     expected_owed = _expected_owed(traffic.sent, by_stan)
     owed_wrong = sum(
         abs(owed.get(currency, 0) - expected_owed.get(currency, 0))
         for currency in set(owed) | set(expected_owed)
     )
-    unposted = [r for r in await db.reader.rows(SIM_POSTED, account) if r["balance"] != r["posted"]]
+    unposted = [
+        r for r in await repository.sim_posted(db.reader, account) if r["balance"] != r["posted"]
+    ]
     stand_ins = [s for s in traffic.sent if s.mti == "0120"]
     return {
         "requests": traffic.tally.sent,

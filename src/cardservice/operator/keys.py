@@ -11,7 +11,7 @@ from typing import Any
 from cardservice.auth.credentials import digest
 from cardservice.errors import NotFound, ValidationFailed
 from cardservice.models.base import utcnow
-from cardservice.operator.repository import KEY_CALLER, KEY_INSERT, KEY_LIST, KEY_REVOKE
+from cardservice.operator import repository
 from cardservice.sql import Reader, Tx, as_uuid, iso_z, text_uuid
 
 KEY_PREFIX = "csk_"
@@ -44,8 +44,8 @@ async def create_key(tx: Tx, name: str, scopes: list[str]) -> tuple[uuid.UUID, s
         raise ValidationFailed(errors={"name": ["must be 1..120 characters"]})
     plaintext = KEY_PREFIX + secrets.token_urlsafe(KEY_BYTES)
     key_uuid = uuid.uuid4()
-    await tx.execute(
-        KEY_INSERT,
+    await repository.insert_key(
+        tx,
         key_uuid,
         name.strip(),
         digest(plaintext),
@@ -67,7 +67,7 @@ async def list_keys(reader: Reader | Tx) -> list[dict[str, Any]]:
             "created_at": iso_z(row["created_at"]),
             "revoked_at": iso_z(row["revoked_at"]),
         }
-        for row in await reader.rows(KEY_LIST)
+        for row in await repository.keys(reader)
     ]
 
 
@@ -79,7 +79,7 @@ async def revoke_key(tx: Tx, prefix_or_id: str) -> int:
         if len(prefix_or_id) < PREFIX_LENGTH:
             raise NotFound("Give the key's id or at least its first 12 characters.") from None
         key_id = None
-    revoked = await tx.rows(KEY_REVOKE, utcnow(), prefix_or_id[:PREFIX_LENGTH], key_id)
+    revoked = await repository.revoke_keys(tx, utcnow(), prefix_or_id[:PREFIX_LENGTH], key_id)
     if not revoked:
         raise NotFound("No live operator key matches.")
     return len(revoked)
@@ -88,7 +88,7 @@ async def revoke_key(tx: Tx, prefix_or_id: str) -> int:
 async def operator_for_key(reader: Reader, key: str) -> Operator | None:
     """The caller of a live operator key, or None."""
     hashed = digest(key)
-    row = await reader.row(KEY_CALLER, hashed)
+    row = await repository.key_caller(reader, hashed)
     if row is None:
         return None
     key_uuid = as_uuid(row["uuid"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from cardservice.accounts.repository import ACCOUNT_SELECT
@@ -104,14 +105,49 @@ async def transaction_row(reader: Reader | Tx, transaction_uuid: uuid.UUID) -> R
 
 
 # The operator keys' statements (keys.py).
-KEY_INSERT = """
+_KEY_INSERT = """
 INSERT INTO operator_keys (uuid, name, key_hash, prefix, scopes, created_at)
 VALUES ($1, $2, $3, $4, $5, $6)"""
-KEY_LIST = """
+_KEY_LIST = """
 SELECT uuid, name, prefix, scopes, created_at, revoked_at FROM operator_keys
 ORDER BY created_at, uuid"""
-KEY_REVOKE = """
+_KEY_REVOKE = """
 UPDATE operator_keys SET revoked_at = $1
 WHERE (prefix = $2 OR uuid = $3) AND revoked_at IS NULL RETURNING uuid"""
-KEY_CALLER = "SELECT uuid, scopes FROM operator_keys WHERE key_hash = $1 AND revoked_at IS NULL"
-TOKEN_EXPIRY = "SELECT expires_at FROM api_tokens WHERE uuid = $1"  # noqa: S105 - a statement
+_KEY_CALLER = "SELECT uuid, scopes FROM operator_keys WHERE key_hash = $1 AND revoked_at IS NULL"
+_TOKEN_EXPIRY = "SELECT expires_at FROM api_tokens WHERE uuid = $1"  # noqa: S105 - a statement
+
+
+async def insert_key(
+    tx: Tx,
+    key_uuid: uuid.UUID,
+    name: str,
+    key_hash: str,
+    prefix: str,
+    scopes: str,
+    created_at: datetime,
+) -> None:
+    """Insert an operator key (its hash and visible prefix, never the key)."""
+    await tx.execute(_KEY_INSERT, key_uuid, name, key_hash, prefix, scopes, created_at)
+
+
+async def keys(reader: Reader | Tx) -> Sequence[Row]:
+    """Every operator key, oldest first."""
+    return await reader.rows(_KEY_LIST)
+
+
+async def revoke_keys(
+    tx: Tx, now: datetime, prefix: str, key_uuid: uuid.UUID | None
+) -> Sequence[Row]:
+    """Revoke the live keys with this visible prefix or id; their uuids."""
+    return await tx.rows(_KEY_REVOKE, now, prefix, key_uuid)
+
+
+async def key_caller(reader: Reader, key_hash: str) -> Row | None:
+    """The live key with this hash (`uuid`, `scopes`), or None."""
+    return await reader.row(_KEY_CALLER, key_hash)
+
+
+async def token_expiry(tx: Tx, token_uuid: uuid.UUID) -> Any:
+    """When the API token expires, as stored."""
+    return await tx.value(_TOKEN_EXPIRY, token_uuid)

@@ -109,7 +109,7 @@ async def issue_user_token(
         raise UserSuspended()
     token_uuid, plaintext = await issue_token(tx, user_uuid, name or DEFAULT_TOKEN_NAME, expires_in)
     await acting.record(tx, "user.token_issued", "user", user_uuid, {"token_uuid": str(token_uuid)})
-    expires_at = await tx.value(repository.TOKEN_EXPIRY, token_uuid)
+    expires_at = await repository.token_expiry(tx, token_uuid)
     return plaintext, as_datetime(expires_at)
 
 
