@@ -60,13 +60,15 @@ def _drive(seconds: int) -> None:
         for line in sys.stdin:
             if line.strip() != "go":
                 break
-            with tempfile.TemporaryDirectory() as workdir:
-                with run.Server(url, Path(workdir), 2) as server:
-                    rps, p50, p99, _errors = run.wrk(f"{server.base}/health", seconds, None)
-                    print(json.dumps([ENDPOINTS[0], rps, p50, p99]), flush=True)
-                    for target in targets:
-                        rps, p50, p99, _errors = run.wrk(server.base + target.path, seconds, target)
-                        print(json.dumps([target.label, rps, p50, p99]), flush=True)
+            with (
+                tempfile.TemporaryDirectory() as workdir,
+                run.Server(url, Path(workdir), 2) as server,
+            ):
+                rps, p50, p99, _errors = run.wrk(f"{server.base}/health", seconds, None)
+                print(json.dumps([ENDPOINTS[0], rps, p50, p99]), flush=True)
+                for target in targets:
+                    rps, p50, p99, _errors = run.wrk(server.base + target.path, seconds, target)
+                    print(json.dumps([target.label, rps, p50, p99]), flush=True)
             print("done", flush=True)
     finally:
         asyncio.run(run._drop(name))
@@ -112,7 +114,7 @@ def main() -> int:
                     figures.setdefault((n, endpoint), []).append(rps)
                     name = args.checkouts[n]
                     print(
-                        f"round {round_} load {load:>5} {str(name):<28} {endpoint:<42}"
+                        f"round {round_} load {load:>5} {name!s:<28} {endpoint:<42}"
                         f" {rps:9.1f}/s p50 {p50:7.1f} ms p99 {p99:7.1f} ms",
                         flush=True,
                     )
