@@ -1,7 +1,7 @@
 """What the hash chain costs the authorization path: an in-process loop of sandbox
 authorizations through the app (ASGI, no network) on a fresh PostgreSQL database, with the
-chain's seal as shipped and with it switched off (entries left unchained), sequential and
-8 at a time; and the seal's own time per unit.
+chain's seal as shipped (the database chains each entry at COMMIT, `ledger_seal`) and with
+its trigger disabled (entries left unchained), sequential and 8 at a time.
 
     CARDSERVICE_TEST_PG=postgresql://postgres@127.0.0.1:5432/test python -m bench.chain_cost
 
@@ -22,30 +22,16 @@ from pathlib import Path
 import asyncpg
 import httpx
 
-import cardservice.db
 from cardservice.accounts.service import create_account
 from cardservice.app import create_app
 from cardservice.auth.credentials import issue_token
 from cardservice.config import Settings
-from cardservice.ledger import chain
 from cardservice.migrations import upgrade_database
 from cardservice.sql import Tx
 from cardservice.transactions.deposits import deposit
 from cardservice.users.service import create_user
 
 ADMIN = os.environ.get("CARDSERVICE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
-SEAL_TIMES: list[float] = []
-
-
-async def _timed_seal(tx: Tx) -> None:
-    started = time.perf_counter()
-    await chain.seal(tx)
-    if tx.dialect:  # every unit; those without entries return at once
-        SEAL_TIMES.append(time.perf_counter() - started)
-
-
-async def _no_seal(tx: Tx) -> None:
-    tx.ledger_entries = []
 
 
 async def _loop(client: httpx.AsyncClient, card: str, count: int, width: int) -> float:
@@ -105,15 +91,18 @@ async def main(count: int, rounds: int) -> None:
                 card = bought.json()["data"]["cards"][0]["uuid"]
                 await _loop(client, card, 50, 1)  # warm up
                 figures: dict[str, list[float]] = {}
+                own = await asyncpg.connect(url)
                 for _ in range(rounds):
-                    for label, seal in (("chained", _timed_seal), ("unchained", _no_seal)):
-                        cardservice.db.seal = seal  # type: ignore[assignment]
+                    for label, switch in (("chained", "ENABLE"), ("unchained", "DISABLE")):
+                        await own.execute(
+                            f"ALTER TABLE journal_entries {switch} TRIGGER journal_entries_seal"
+                        )
                         for width in (1, 8):
                             key = f"{label} ×{width}"
                             figures.setdefault(key, []).append(
                                 await _loop(client, card, count, width)
                             )
-                cardservice.db.seal = chain.seal
+                await own.close()
             await app.state.db.dispose()
     finally:
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -121,8 +110,6 @@ async def main(count: int, rounds: int) -> None:
     for key, values in figures.items():
         print(f"{key}: {statistics.median(values) * 1000:.2f} ms per authorization"
               f" (median of {rounds} rounds of {count})")  # fmt: skip
-    print(f"seal alone: median {statistics.median(SEAL_TIMES) * 1000:.3f} ms,"
-          f" p99 {statistics.quantiles(SEAL_TIMES, n=100)[98] * 1000:.3f} ms per unit")  # fmt: skip
 
 
 if __name__ == "__main__":

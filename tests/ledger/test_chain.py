@@ -16,6 +16,7 @@ from fastapi import FastAPI
 from sqlalchemy import text
 
 from cardservice.config import Settings
+from cardservice.ledger.chain import ID, PREV, SEQ, fill, form
 from cardservice.ledger.entries import SystemBook, book_leg, post_entry
 from cardservice.ledger.verify import verify
 from cardservice.models.base import utcnow
@@ -263,6 +264,66 @@ async def test_an_entry_undone_by_a_savepoint_is_not_chained(app: FastAPI) -> No
         ("kept too", 2),
         ("kept", 3),
         ("kept too", 4),
+    ]
+    verdict = await verify(app.state.db.reader)
+    assert verdict.ok and verdict.entries == 4, verdict.problem
+
+
+def test_a_form_filled_is_the_canonical_content_of_the_docs() -> None:
+    """`fill(form(…))` — what PostgreSQL's `ledger_seal` does with `replace` — gives the
+    bytes docs/ledger.md specifies, placeholders and all."""
+    postings = [
+        ("book:funding", "EUR", -10000),
+        ("account:0b6f4c2e-0000-4000-8000-00000000000a", "EUR", 10000),
+    ]
+    entry_form = form("2026-11-24T13:51:12.123456Z", "deposit", None, postings)
+    assert entry_form.count(ID) == entry_form.count(PREV) == entry_form.count(SEQ) == 1
+    assert fill(entry_form, 42, 7, "ab" * 32) == (
+        b'{"created_at":"2026-11-24T13:51:12.123456Z","id":42,"kind":"deposit",'
+        b'"postings":[["account:0b6f4c2e-0000-4000-8000-00000000000a","EUR",10000],'
+        b'["book:funding","EUR",-10000]],"prev":"' + b"ab" * 32 + b'","reference":null,"seq":7}'
+    )
+
+
+async def test_postgresql_chains_an_entry_as_its_unit_commits(app: FastAPI) -> None:
+    """PostgreSQL: the entry leaves `post_entry` with its form and no place; the database
+    chains it at COMMIT (`ledger_seal`) and clears the form. SQLite: the unit's last hook."""
+    legs = [book_leg(SystemBook.FEES, "USD", 5), book_leg(SystemBook.FUNDING, "USD", -5)]
+    seen: list[tuple[object, object, object]] = []
+
+    async def unit(tx: Tx) -> None:
+        posted = await post_entry(tx, "first", legs)
+        await post_entry(tx, "second", legs)
+        row = await tx.row(
+            "SELECT chain_seq, hash, seal_form FROM journal_entries WHERE id = $1",
+            posted.entry_id,
+        )
+        assert row is not None
+        seen.append((row[0], row[1], row[2]))
+
+    await app.state.db.transact(unit)
+    await app.state.db.transact(unit)
+    for chain_seq, digest, entry_form in seen:
+        assert chain_seq is None and digest is None  # not chained before COMMIT
+        assert (entry_form is None) == app.state.db.is_sqlite
+    rows = await app.state.db.reader.rows(
+        "SELECT kind, chain_seq, seal_form FROM journal_entries ORDER BY chain_seq"
+    )
+    assert [(r[0], r[1], r[2]) for r in rows] == [
+        ("first", 1, None),
+        ("second", 2, None),
+        ("first", 3, None),
+        ("second", 4, None),
+    ]
+    totals = await app.state.db.reader.rows(
+        "SELECT holder_class, kind, amount, postings FROM ledger_day_totals"
+        " ORDER BY holder_class, kind"
+    )
+    assert [tuple(r) for r in totals] == [
+        ("fees", "first", 10, 2),
+        ("fees", "second", 10, 2),
+        ("funding", "first", -10, 2),
+        ("funding", "second", -10, 2),
     ]
     verdict = await verify(app.state.db.reader)
     assert verdict.ok and verdict.entries == 4, verdict.problem

@@ -8,7 +8,7 @@ Balances at an instant never walk the journal's history:
   them from its `(holder, entry_id, amount)` index): bounded by the holder's active days
   and one day's entries;
 * a class of the books (`class_balances`): the day totals (`ledger_day_totals`, kept by
-  `ledger.chain.seal` in the same statement that chains the entries) of the days before the
+  the chain's seal as it chains the entries, `ledger.chain`) of the days before the
   instant's UTC day, plus the postings of that day up to the instant (entries found by
   their `created_at` index). Work grows with the number of days and one day's postings,
   not with the journal (docs/performance.md, "Balances at an instant": 1 M postings).

@@ -14,23 +14,32 @@ written with sorted keys, `,` and `:` separators, no spaces, ASCII (Python's
 `book:<name>`, lower-case canonical uuids; amount signed minor units). `seq` is the entry's
 place in the chain (1, 2, …), `hash` the lower-case hex SHA-256 of those bytes.
 
-How a unit chains its entries (`seal`, run by `db` at the very end of every write unit,
-after the events are completed): `post_entry` only notes the ids of the entries it wrote on
-the unit; `seal` reads them back with their postings (an entry undone by a savepoint is gone
-and is skipped), then takes the chain head — one row, `ledger_chain_head`, bumped with an
-upsert that waits for the previous holder's commit and then sees its result — computes the
-hashes, and writes them with the day totals (`ledger_day_totals` per class and
-`ledger_holder_days` per account and card: the checkpoints `ledger.books` reads) and the new
-head in one statement. The head's row lock is held only from there to the
-commit: two round trips and the commit itself, so units serialise on it only for that long
-and never fork the chain (the unique `chain_seq` would refuse a fork anyway). A unit that
-wrote no entry does nothing here. SQLite's writer holds the whole database: the same
-statements run in its turn.
+How entries are chained, in commit order:
 
-Cost, measured on this machine (PostgreSQL 15, 2 shared cores, `python -m bench.chain_cost`,
-sandbox authorizations in process): 10.96 ms per authorization chained against 8.22 ms with
-the seal switched off (8 at a time: 12.36 against 10.41 ms); the seal alone 1.09 ms median,
-11.2 ms p99. On a busier run the difference was lost in the noise (docs/ledger.md).
+* **PostgreSQL**, by the database as the unit commits: `post_entry` writes each entry with
+  its `form` (`journal_entries.seal_form`: the canonical content with the id, `prev` and
+  `seq` as placeholders), and the constraint trigger `journal_entries_seal`, deferred to
+  COMMIT, runs `ledger_seal()` (migration 20261124_29): it bumps the chain head (one row,
+  `ledger_chain_head`; the upsert waits for the previous holder's commit and then sees its
+  result), fills the form as `fill` does, hashes it, writes the entry's place and hash
+  (clearing the form), sets the head's hash and adds the postings to the day totals
+  (`ledger_day_totals` per class, `ledger_holder_days` per account and card: the
+  checkpoints `ledger.books` reads). The head's row lock is held from there to the end of
+  the commit with no round trip to the service inside.
+* **SQLite**, by `seal`, the unit's last commit hook (after the events are completed): its
+  writer holds the whole database for the unit, so nobody waits on the head for longer
+  than they wait anyway. `seal` reads the unit's entries back with their postings (an entry
+  undone by a savepoint is gone and is skipped), takes the head, computes the hashes and
+  writes them with the day totals and the new head. On PostgreSQL `seal` chains the same
+  way what a bulk loader hands it in `tx.ledger_entries` (entries written without a form:
+  bench.dataset).
+
+A unit that wrote no entry does nothing here; the unique `chain_seq` would refuse a fork.
+
+Cost: the hook did on PostgreSQL what the trigger does now, with the head's lock held over
+two round trips and the worker's event loop; on a busy worker every write of the database
+queued behind it (sandbox authorizations, `python -m bench.seal_ab`: docs/performance.md,
+"The chain's seal, moved into the database").
 """
 
 from __future__ import annotations
@@ -46,6 +55,9 @@ from cardservice.ledger import repository
 from cardservice.sql import Row, Tx, as_datetime, text_uuid
 
 GENESIS = "0" * 64
+CanonicalPosting = tuple[
+    str, str, int
+]  # a posting as the canonical form writes it: holder, currency, amount
 
 
 def holder_of(account: Any, card: Any, book: Any) -> str:
@@ -72,25 +84,51 @@ class Entry:
     kind: str
     reference: str | None
     created_at: str  # canonical instant
-    postings: list[tuple[str, str, int]]  # (holder, currency, amount)
+    postings: list[CanonicalPosting]
 
     @property
     def day(self) -> date:
         return date.fromisoformat(self.created_at[:10])
 
 
+# The placeholders of an entry's form: its id, the previous hash and its place, which the
+# writer does not know yet (PostgreSQL's `ledger_seal` fills them at commit, with `replace`).
+ID, PREV, SEQ = "@@id@@", "@@prev@@", "@@seq@@"
+
+
+def form(
+    created_at: str, kind: str, reference: str | None, postings: Iterable[CanonicalPosting]
+) -> str:
+    """The canonical content (module docstring) with the id, `prev` and `seq` left as
+    placeholders: `fill` makes it the canonical bytes. Written with the entry on
+    PostgreSQL (`journal_entries.seal_form`), so the database can chain it at commit."""
+    content = {
+        "created_at": created_at,
+        "id": ID,
+        "kind": kind,
+        "postings": [list(p) for p in sorted(postings)],
+        "prev": PREV,
+        "reference": reference,
+        "seq": SEQ,
+    }
+    return json.dumps(content, sort_keys=True, separators=(",", ":"))
+
+
+def fill(entry_form: str, entry_id: int, seq: int, prev: str) -> bytes:
+    """The canonical bytes from a form (what `ledger_seal` does in SQL, the same replaces)."""
+    return (
+        entry_form.replace(f'"{ID}"', str(entry_id))
+        .replace(PREV, prev)
+        .replace(f'"{SEQ}"', str(seq))
+        .encode()
+    )
+
+
 def canonical(entry: Entry, seq: int, prev: str) -> bytes:
     """The bytes an entry's hash is taken over (module docstring)."""
-    content = {
-        "created_at": entry.created_at,
-        "id": entry.id,
-        "kind": entry.kind,
-        "postings": [list(p) for p in sorted(entry.postings)],
-        "prev": prev,
-        "reference": entry.reference,
-        "seq": seq,
-    }
-    return json.dumps(content, sort_keys=True, separators=(",", ":")).encode()
+    return fill(
+        form(entry.created_at, entry.kind, entry.reference, entry.postings), entry.id, seq, prev
+    )
 
 
 def entry_hash(entry: Entry, seq: int, prev: str) -> str:

@@ -11,8 +11,9 @@ entry that already exists is refused, and a posting without its entry fails at c
 foreign key is checked then). Postings and entries are append-only; a posting's currency is
 its holder's; balances are never negative (CHECK).
 
-Every entry is chained at the end of its unit (`ledger.chain.seal`): `hash` over its
-canonical content and the previous entry's hash, in commit order.
+Every entry is chained as its unit commits (`ledger.chain`): `hash` over its canonical
+content and the previous entry's hash, in commit order — on PostgreSQL by the database itself
+(the entry is written with its `seal_form`), on SQLite by the unit's last commit hook.
 """
 
 from __future__ import annotations
@@ -25,10 +26,10 @@ from enum import StrEnum
 
 from cardservice.db import add_commit_hook
 from cardservice.errors import RuleViolation
-from cardservice.ledger.chain import seal
+from cardservice.ledger.chain import form, holder_of, instant, seal
 from cardservice.models import Account, Card, JournalEntry, Posting
 from cardservice.models.base import table_of, utcnow
-from cardservice.sql import Tx, insert_sql, row_args
+from cardservice.sql import Tx, insert_sql, row_args, text_uuid
 
 
 class SystemBook(StrEnum):
@@ -128,24 +129,31 @@ p AS (
          AS v(account_uuid, card_uuid, system_book, currency, amount)
     RETURNING 1
 )
-INSERT INTO {_ENTRIES} (id, kind, reference, created_at)
-SELECT e.id, $1, $2, $3 FROM e WHERE (SELECT count(*) FROM p) > 0 RETURNING id"""  # noqa: S608 - table and column names
+INSERT INTO {_ENTRIES} (id, kind, reference, created_at, seal_form)
+SELECT e.id, $1, $2, $3, $9 FROM e WHERE (SELECT count(*) FROM p) > 0 RETURNING id"""  # noqa: S608 - table and column names
 
 
 async def _write_entry(tx: Tx, kind: str, legs: Sequence[Leg], reference: uuid.UUID | None) -> int:
     """Write the postings, then the entry; the entry's id."""
-    if tx.dialect == "postgresql":
+    if tx.dialect == "postgresql":  # chained by the database at commit (ledger_seal)
+        now = utcnow()
         return int(
             await tx.value(
                 _WRITE_ENTRY_PG,
                 kind,
                 reference,
-                utcnow(),
+                now,
                 [leg.account for leg in legs],
                 [leg.card for leg in legs],
                 [leg.book.value if leg.book else None for leg in legs],
                 [leg.currency for leg in legs],
                 [leg.amount for leg in legs],
+                form(
+                    instant(now),
+                    kind,
+                    text_uuid(reference),
+                    [(_holder(leg), leg.currency, leg.amount) for leg in legs],
+                ),
             )
         )
     entry_id = int(await tx.value(_NEXT_ENTRY_ID))
@@ -165,7 +173,12 @@ async def _write_entry(tx: Tx, kind: str, legs: Sequence[Leg], reference: uuid.U
         *row_args(_POSTING_COLUMNS, postings),
     )
     await tx.execute(_INSERT_ENTRY, entry_id, kind, reference, utcnow())
+    tx.ledger_entries.append(entry_id)  # chained at the end of the unit (ledger.chain.seal)
     return entry_id
+
+
+def _holder(leg: Leg) -> str:
+    return holder_of(leg.account, leg.card, leg.book.value if leg.book else None)
 
 
 async def _apply(tx: Tx, move: str, key: uuid.UUID, delta: int) -> int:
@@ -193,7 +206,6 @@ async def post_entry(
         return Posted(0, {})
     entry_id = await _write_entry(tx, kind, legs, reference)
     tx.postings += len(legs)
-    tx.ledger_entries.append(entry_id)  # chained at the end of the unit (ledger.chain.seal)
     deltas: dict[tuple[int, uuid.UUID], int] = defaultdict(int)
     for leg in legs:
         if leg.account is not None:

@@ -9,7 +9,16 @@ from __future__ import annotations
 import uuid
 from datetime import date, datetime
 
-from sqlalchemy import BigInteger, CheckConstraint, Date, ForeignKey, Index, SmallInteger, String
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    Date,
+    ForeignKey,
+    Index,
+    SmallInteger,
+    String,
+    Text,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from cardservice.models.base import Base, BigId, utcnow
@@ -28,6 +37,9 @@ class JournalEntry(Base):
     )
     hash: Mapped[str | None] = mapped_column(
         String(64), doc="SHA-256 (hex) of the canonical content and the previous hash"
+    )
+    seal_form: Mapped[str | None] = mapped_column(
+        Text, doc="PostgreSQL: the canonical content's form until the entry is chained at commit"
     )
 
 
