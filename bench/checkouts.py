@@ -8,7 +8,8 @@ Each checkout needs its own `.venv` (`make install` there; `git worktree add` ma
 commit). Every checkout builds the quick data set on its own PostgreSQL database
 (`CARDSERVICE_BENCH_PG`), then in every round serves it with two workers and runs wrk
 (64 connections) on `GET /health` and the write endpoints: purchases and authorizations
-spread over the ordinary holders, and authorizations on one card. Prints each round's lines
+spread over the ordinary holders, and authorizations on one card; with `--reads`, on a data
+set of 10,000 transactions, the heavy user's reads instead. Prints each round's lines
 as they come and, at the end, each endpoint's median per checkout and its ratio to the first
 checkout's. Used to attribute a change between commits (docs/performance.md).
 """
@@ -23,15 +24,24 @@ import subprocess
 import sys
 from pathlib import Path
 
-ENDPOINTS = (
+WRITES = (
     "GET /health",
     "POST /card/buy",
     "POST /sandbox/authorizations",
     "POST /sandbox/authorizations (one card)",
 )
+READS = (
+    "GET /health",
+    "GET /card",
+    "GET /accounts",
+    "GET /transaction/report",
+    "GET /transaction/report (page 200)",
+    "GET /transaction/{uuid}",
+    "GET /user/summary",
+)
 
 
-def _drive(seconds: int) -> None:
+def _drive(seconds: int, reads: bool) -> None:
     """In a checkout (cwd, its venv): prepare, then a round per `go` line on stdin."""
     import asyncio
     import tempfile
@@ -39,7 +49,7 @@ def _drive(seconds: int) -> None:
     sys.path.insert(0, os.getcwd())
     from bench import run  # the checkout's own bench
 
-    size = {"cards": 100, "transactions": 2_000, "users": 50}
+    size = {"cards": 100, "transactions": 10_000 if reads else 2_000, "users": 50}
     url, data, name = asyncio.run(run._prepare("postgresql", size))
 
     def body_buy(account: str) -> str:
@@ -49,11 +59,19 @@ def _drive(seconds: int) -> None:
         amount = {"card_uuid": card, "amount": 1, "currency": "USD", "merchant_name": "B"}
         return json.dumps(amount)
 
+    heavy = [(data.token, None)]
     holders = data.holders
     targets = [
-        run.Target(ENDPOINTS[1], "write", "/card/buy", [(h.token, body_buy(h.account)) for h in holders]),
-        run.Target(ENDPOINTS[2], "write", "/sandbox/authorizations", [(h.token, body_pay(h.card)) for h in holders]),
-        run.Target(ENDPOINTS[3], "write", "/sandbox/authorizations", [(data.token, body_pay(data.cards[0]))]),
+        run.Target(READS[1], "read", "/card", heavy),
+        run.Target(READS[2], "read", "/accounts", heavy),
+        run.Target(READS[3], "read", "/transaction/report", heavy),
+        run.Target(READS[4], "read", "/transaction/report?page=200", heavy),
+        run.Target(READS[5], "read", f"/transaction/{data.transactions[0]}", heavy),
+        run.Target(READS[6], "read", "/user/summary", heavy),
+    ] if reads else [
+        run.Target(WRITES[1], "write", "/card/buy", [(h.token, body_buy(h.account)) for h in holders]),
+        run.Target(WRITES[2], "write", "/sandbox/authorizations", [(h.token, body_pay(h.card)) for h in holders]),
+        run.Target(WRITES[3], "write", "/sandbox/authorizations", [(data.token, body_pay(data.cards[0]))]),
     ]  # fmt: skip
     print("ready", flush=True)
     try:
@@ -65,7 +83,7 @@ def _drive(seconds: int) -> None:
                 run.Server(url, Path(workdir), 2) as server,
             ):
                 rps, p50, p99, _errors = run.wrk(f"{server.base}/health", seconds, None)
-                print(json.dumps([ENDPOINTS[0], rps, p50, p99]), flush=True)
+                print(json.dumps(["GET /health", rps, p50, p99]), flush=True)
                 for target in targets:
                     rps, p50, p99, _errors = run.wrk(server.base + target.path, seconds, target)
                     print(json.dumps([target.label, rps, p50, p99]), flush=True)
@@ -79,10 +97,11 @@ def main() -> int:
     parser.add_argument("checkouts", nargs="+", type=Path)
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--seconds", type=int, default=6)
+    parser.add_argument("--reads", action="store_true", help="the reads instead of the writes")
     parser.add_argument("--drive", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.drive:
-        _drive(args.seconds)
+        _drive(args.seconds, args.reads)
         return 0
     drivers = []
     for checkout in args.checkouts:
@@ -90,7 +109,13 @@ def main() -> int:
         command = [str(python), str(Path(__file__).resolve()), "--drive"]
         drivers.append(
             subprocess.Popen(
-                [*command, "--seconds", str(args.seconds), "."],
+                [
+                    *command,
+                    "--seconds",
+                    str(args.seconds),
+                    *(["--reads"] if args.reads else []),
+                    ".",
+                ],
                 cwd=checkout,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -125,7 +150,7 @@ def main() -> int:
         for driver in drivers:
             driver.wait(timeout=120)
     print("\nmedians (requests/s) and ratio to the first checkout")
-    for endpoint in ENDPOINTS:
+    for endpoint in READS if args.reads else WRITES:
         first = statistics.median(figures[(0, endpoint)])
         cells = []
         for n, checkout in enumerate(args.checkouts):
