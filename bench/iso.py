@@ -121,21 +121,25 @@ async def run_peer(port: int, url: str, token: str) -> None:
 
 async def iso_load(
     port: int, cards: list[Any], seconds: float, connections: int, depth: int,
-    rate: float | None = None,
+    rate: float | None = None, lags: list[float] | None = None,
 ) -> list[float]:  # fmt: skip
-    """Latencies of authorizations sent for `seconds`: closed loop (`depth` in flight per
-    connection), or open loop at `rate` per second over all connections."""
+    """Latencies of approved authorizations sent for `seconds`: closed loop (`depth` in
+    flight per connection, each from its send), or open loop at `rate` per second over all
+    connections, each from the time it was due (`lags` gets how late each was sent)."""
     numbers, latencies = stans(int(time.time()) % 900_000 + 1), []
+    lags = [] if lags is None else lags
     turns = itertools.count()  # each request the next card: requests in flight spread
     clients = [await NetworkClient.connect("127.0.0.1", port) for _ in range(connections)]
     deadline = time.monotonic() + seconds
 
-    async def one(client: NetworkClient) -> None:
+    async def one(client: NetworkClient, scheduled: float | None = None) -> None:
         card = cards[next(turns) % len(cards)]
         fields = messages.authorization(
             card.pan, card.expiry, 100, next(numbers), transmitted_now()
         )
-        started = time.monotonic()
+        # open loop: from the time the request was due, so that a late generator or a
+        # queue anywhere before the send counts against the answer, never hides it
+        started = time.monotonic() if scheduled is None else scheduled
         answer = await client.request("0100", fields, wait=30)
         if answer.fields.get(39) == "00":
             latencies.append(time.monotonic() - started)
@@ -149,7 +153,8 @@ async def iso_load(
     else:
         pending, interval, at = set(), 1 / rate, time.monotonic()
         while at < deadline:
-            task = asyncio.create_task(one(clients[len(pending) % connections]))
+            lags.append(time.monotonic() - at)  # how late the generator sends
+            task = asyncio.create_task(one(clients[len(pending) % connections], at))
             pending.add(task)
             at += interval
             await asyncio.sleep(max(0.0, at - time.monotonic()))
