@@ -9,9 +9,13 @@
 3. the sandbox HTTP path: `POST /sandbox/authorizations` on the same server, as many
    requests in flight.
 
-Then p50/p99 of the service's ISO path at half its peak rate (open loop).
+In that order: the service's peak, then p50/p99 of its ISO path at half that peak (open
+loop, each answer from the time its request was due), then the peer, then HTTP; each load on
+a freshly vacuumed database. The 16 cards are in one account (every authorization locks its
+card's account: one line, the hot-account case) or spread over `--accounts N`.
 
     python -m bench.iso --seconds 20                         # make bench
+    python -m bench.iso --seconds 20 --accounts 16           # make bench, the second run
     python -m bench.iso --peer PORT                          # the peer alone (a subprocess)
 
 The machine is shared: the figures are comparable within one run, not across runs.
