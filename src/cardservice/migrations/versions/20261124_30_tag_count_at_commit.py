@@ -33,55 +33,6 @@ down_revision = "20261124_29"
 branch_labels = None
 depends_on = None
 
-WITHOUT_TAG = """
-CREATE OR REPLACE FUNCTION keep_counters() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    -- 1. the user's transaction count (its row is the first counter any unit takes)
-    IF TG_OP = 'INSERT' THEN
-        INSERT INTO transaction_counts (user_uuid, transactions) VALUES (NEW.user_uuid, 1)
-        ON CONFLICT (user_uuid)
-        DO UPDATE SET transactions = transaction_counts.transactions + 1;
-    ELSIF TG_OP = 'DELETE' THEN
-        UPDATE transaction_counts SET transactions = transactions - 1
-        WHERE user_uuid = OLD.user_uuid;
-    ELSE
-        PERFORM 1 FROM transaction_counts WHERE user_uuid = NEW.user_uuid FOR UPDATE;
-    END IF;
-    -- 2. the user's spend days
-    IF TG_OP <> 'INSERT' AND OLD.type = 'card_purchase'
-            AND OLD.status IN ('pending', 'completed') THEN
-        UPDATE daily_spend SET amount = amount - OLD.amount
-        WHERE user_uuid = OLD.user_uuid AND currency = OLD.currency
-          AND spent_on = (OLD.created_at AT TIME ZONE 'UTC')::date;
-    END IF;
-    IF TG_OP <> 'DELETE' AND NEW.type = 'card_purchase'
-            AND NEW.status IN ('pending', 'completed') THEN
-        INSERT INTO daily_spend (user_uuid, currency, spent_on, amount)
-        VALUES (NEW.user_uuid, NEW.currency, (NEW.created_at AT TIME ZONE 'UTC')::date,
-                NEW.amount)
-        ON CONFLICT (user_uuid, currency, spent_on)
-        DO UPDATE SET amount = daily_spend.amount + EXCLUDED.amount;
-    END IF;
-    -- 3. the tag's popularity: counted at COMMIT (count_tag, migration 20261124_30)
-    -- 4. the card's spend days (its spending controls' windows)
-    IF TG_OP <> 'INSERT' AND OLD.type = 'card_purchase'
-            AND OLD.status IN ('pending', 'completed', 'refunded') THEN
-        UPDATE card_spend SET amount = amount - (OLD.amount - OLD.refunded_amount)
-        WHERE card_uuid = OLD.card_uuid
-          AND spent_on = (OLD.created_at AT TIME ZONE 'UTC')::date;
-    END IF;
-    IF TG_OP <> 'DELETE' AND NEW.type = 'card_purchase'
-            AND NEW.status IN ('pending', 'completed', 'refunded') THEN
-        INSERT INTO card_spend (card_uuid, spent_on, amount)
-        VALUES (NEW.card_uuid, (NEW.created_at AT TIME ZONE 'UTC')::date,
-                NEW.amount - NEW.refunded_amount)
-        ON CONFLICT (card_uuid, spent_on)
-        DO UPDATE SET amount = card_spend.amount + EXCLUDED.amount;
-    END IF;
-    RETURN NULL;
-END $$
-"""
-
 COUNT_TAG = """
 CREATE FUNCTION count_tag() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -96,6 +47,7 @@ TRIGGER = (
     " EXECUTE FUNCTION count_tag()"
 )
 
+# migration 20261124_22's keep_counters as it was (what the downgrade restores)
 WITH_TAG = """
 CREATE OR REPLACE FUNCTION keep_counters() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -148,6 +100,18 @@ BEGIN
     RETURN NULL;
 END $$
 """
+TAG_STEP = """\
+    -- 3. the tag's popularity: every transaction carrying it
+    IF TG_OP = 'INSERT' AND NEW.tag_slug IS NOT NULL THEN
+        UPDATE transaction_tags SET transactions_count = transactions_count + 1
+        WHERE slug = NEW.tag_slug;
+    END IF;
+"""
+# migration 20261124_22's keep_counters without its third section
+WITHOUT_TAG = WITH_TAG.replace(
+    TAG_STEP,
+    "    -- 3. the tag's popularity: counted at COMMIT (count_tag, migration 20261124_30)\n",
+)
 
 
 def upgrade() -> None:
