@@ -89,6 +89,7 @@ bench-tools:
 bench: install postgres bench-tools
 	CARDSERVICE_BENCH_PG=$(PG_DSN) $(BIN)/python -m bench.run
 	CARDSERVICE_BENCH_PG=$(PG_DSN) $(BIN)/python -m bench.iso --seconds 20
+	CARDSERVICE_BENCH_PG=$(PG_DSN) $(BIN)/python -m bench.iso --seconds 20 --accounts 16
 
 bench-quick: install postgres bench-tools
 	CARDSERVICE_BENCH_PG=$(PG_DSN) $(BIN)/python -m bench.run --quick

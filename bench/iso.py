@@ -9,9 +9,13 @@
 3. the sandbox HTTP path: `POST /sandbox/authorizations` on the same server, as many
    requests in flight.
 
-Then p50/p99 of the service's ISO path at half its peak rate (open loop).
+In that order: the service's peak, then p50/p99 of its ISO path at half that peak (open
+loop, each answer from the time its request was due), then the peer, then HTTP; each load on
+a freshly vacuumed database. The 16 cards are in one account (every authorization locks its
+card's account: one line, the hot-account case) or spread over `--accounts N`.
 
     python -m bench.iso --seconds 20                         # make bench
+    python -m bench.iso --seconds 20 --accounts 16           # make bench, the second run
     python -m bench.iso --peer PORT                          # the peer alone (a subprocess)
 
 The machine is shared: the figures are comparable within one run, not across runs.
@@ -60,6 +64,7 @@ REMEMBER = (
     " response_code, answer, created_at) VALUES ($1, $2, $3, '010', $4, '00', $5, $6)"
 )
 BALANCE = "SELECT balance FROM cards WHERE uuid = $1"
+CARDS = 16
 
 
 def _free_port() -> int:
@@ -71,13 +76,16 @@ def _free_port() -> int:
 # --- the bare peer -----------------------------------------------------------------------
 
 
-async def _peer_answer(pool: asyncpg.Pool, cipher: CardCipher, token: str, frame: bytes) -> bytes:
+async def _peer_answer(
+    pool: asyncpg.Pool, cipher: CardCipher, tokens: dict[str, str], frame: bytes
+) -> bytes:
     message = decode(frame)
     fields = message.fields
     async with pool.acquire() as connection, connection.transaction():
         card = await connection.fetchrow(CARD_BY_FINGERPRINT, cipher.fingerprint(fields[2]))
         body = {"card_uuid": str(card["uuid"]), "amount": Decimal(int(fields[4])) / 100,
                 "merchant_name": "Netflix"}  # fmt: skip
+        token = tokens[str(card["user_uuid"])]  # the card's holder's, as the HTTP path's
         result = await peer._authorize(peer._PgUnit(connection), "postgresql", token, body)
         assert result is not None
         balance = await connection.fetchval(BALANCE, card["uuid"])
@@ -95,7 +103,7 @@ async def _peer_answer(pool: asyncpg.Pool, cipher: CardCipher, token: str, frame
     return framed(encode("0110", answer))
 
 
-async def run_peer(port: int, url: str, token: str) -> None:
+async def run_peer(port: int, url: str, tokens: dict[str, str]) -> None:
     """Serve the bare peer until killed."""
     pool = await asyncpg.create_pool(url, min_size=2, max_size=10)
     cipher = CardCipher([KEY.encode()])
@@ -104,7 +112,7 @@ async def run_peer(port: int, url: str, token: str) -> None:
         tasks: set[asyncio.Task[None]] = set()
 
         async def one(frame: bytes) -> None:
-            writer.write(await _peer_answer(pool, cipher, token, frame))
+            writer.write(await _peer_answer(pool, cipher, tokens, frame))
 
         while (frame := await read_frame(reader)) is not None:
             task = asyncio.create_task(one(frame))
@@ -121,21 +129,25 @@ async def run_peer(port: int, url: str, token: str) -> None:
 
 async def iso_load(
     port: int, cards: list[Any], seconds: float, connections: int, depth: int,
-    rate: float | None = None,
+    rate: float | None = None, lags: list[float] | None = None,
 ) -> list[float]:  # fmt: skip
-    """Latencies of authorizations sent for `seconds`: closed loop (`depth` in flight per
-    connection), or open loop at `rate` per second over all connections."""
+    """Latencies of approved authorizations sent for `seconds`: closed loop (`depth` in
+    flight per connection, each from its send), or open loop at `rate` per second over all
+    connections, each from the time it was due (`lags` gets how late each was sent)."""
     numbers, latencies = stans(int(time.time()) % 900_000 + 1), []
+    lags = [] if lags is None else lags
     turns = itertools.count()  # each request the next card: requests in flight spread
     clients = [await NetworkClient.connect("127.0.0.1", port) for _ in range(connections)]
     deadline = time.monotonic() + seconds
 
-    async def one(client: NetworkClient) -> None:
+    async def one(client: NetworkClient, scheduled: float | None = None) -> None:
         card = cards[next(turns) % len(cards)]
         fields = messages.authorization(
             card.pan, card.expiry, 100, next(numbers), transmitted_now()
         )
-        started = time.monotonic()
+        # open loop: from the time the request was due, so that a late generator or a
+        # queue anywhere before the send counts against the answer, never hides it
+        started = time.monotonic() if scheduled is None else scheduled
         answer = await client.request("0100", fields, wait=30)
         if answer.fields.get(39) == "00":
             latencies.append(time.monotonic() - started)
@@ -149,7 +161,8 @@ async def iso_load(
     else:
         pending, interval, at = set(), 1 / rate, time.monotonic()
         while at < deadline:
-            task = asyncio.create_task(one(clients[len(pending) % connections]))
+            lags.append(time.monotonic() - at)  # how late the generator sends
+            task = asyncio.create_task(one(clients[len(pending) % connections], at))
             pending.add(task)
             at += interval
             await asyncio.sleep(max(0.0, at - time.monotonic()))
@@ -160,19 +173,23 @@ async def iso_load(
 
 
 async def http_load(
-    base: str, token: str, cards: list[Any], seconds: float, concurrency: int
+    base: str, tokens: dict[str, str], cards: list[Any], seconds: float, concurrency: int
 ) -> int:
+    """Sandbox authorizations approved in `seconds`, `concurrency` in flight, each worker on
+    one card with its holder's token."""
     done = 0
     deadline = time.monotonic() + seconds
-    headers = {"Authorization": f"Bearer {token}"}
-    async with httpx.AsyncClient(base_url=base, headers=headers, timeout=30) as client:
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
 
         async def worker(index: int) -> None:
             nonlocal done
-            body = {"card_uuid": cards[index % len(cards)].uuid, "amount": 1, "currency": "USD",
+            card = cards[index % len(cards)]
+            body = {"card_uuid": card.uuid, "amount": 1, "currency": "USD",
                     "merchant_name": "Netflix"}  # fmt: skip
+            headers = {"Authorization": f"Bearer {tokens[card.uuid]}"}
             while time.monotonic() < deadline:
-                if (await client.post("/sandbox/authorizations", json=body)).status_code == 201:
+                posted = await client.post("/sandbox/authorizations", json=body, headers=headers)
+                if posted.status_code == 201:
                     done += 1
 
         await asyncio.gather(*(worker(i) for i in range(concurrency)))
@@ -182,21 +199,41 @@ async def http_load(
 # --- the run -----------------------------------------------------------------------------
 
 
-async def _setup(url: str) -> tuple[str, list[Any]]:
+async def _setup(url: str, accounts: int) -> tuple[dict[str, str], dict[str, str], list[Any]]:
+    """16 funded cards over `accounts` accounts (each its own user), taken in turn across
+    the accounts; the users' tokens by user and by card."""
     settings = Settings(database_url=url, encryption_key=KEY)
     outbox.register()  # the cards' events are filled as the service fills them
     db, cipher = Database(settings), CardCipher([KEY.encode()])
+    by_user: dict[str, str] = {}
+    by_card: dict[str, str] = {}
+    groups: list[list[Any]] = []
     try:
-        account, cards = await make_cards(db, cipher, 16)
+        for _ in range(accounts):
+            account, cards = await make_cards(db, cipher, CARDS // accounts)
 
-        async def token_of(tx: Tx) -> str:
-            user = await tx.value("SELECT user_uuid FROM accounts WHERE uuid = $1", account)
-            _row, token = await issue_token(tx, uuid.UUID(str(user)), "bench", None)
-            return token
+            async def token_of(tx: Tx, account: uuid.UUID = account) -> tuple[str, str]:
+                user = await tx.value("SELECT user_uuid FROM accounts WHERE uuid = $1", account)
+                _row, token = await issue_token(tx, uuid.UUID(str(user)), "bench", None)
+                return str(user), token
 
-        return await db.transact(token_of), cards
+            user, token = await db.transact(token_of)
+            by_user[user] = token
+            by_card.update((card.uuid, token) for card in cards)
+            groups.append(cards)
+        return by_user, by_card, [card for turn in zip(*groups, strict=True) for card in turn]
     finally:
         await db.dispose()
+
+
+async def _vacuum(url: str) -> None:
+    """Each load starts on a vacuumed database: the dead rows of the load before (events,
+    tags, the hot rows' old versions) slowed the next (docs/performance.md)."""
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute("VACUUM ANALYZE")
+    finally:
+        await connection.close()
 
 
 def _spawn(args: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
@@ -222,7 +259,7 @@ def _percentiles(latencies: list[float]) -> dict[str, float]:
     return {"p50_ms": round(cuts[49] * 1000, 2), "p99_ms": round(cuts[98] * 1000, 2)}
 
 
-async def main(seconds: float, connections: int, depth: int) -> dict[str, Any]:
+async def main(seconds: float, connections: int, depth: int, accounts: int) -> dict[str, Any]:
     name = f"cs_bench_iso_{uuid.uuid4().hex[:8]}"
     admin = await asyncpg.connect(ADMIN_DSN)
     await admin.execute(f'CREATE DATABASE "{name}"')
@@ -231,7 +268,7 @@ async def main(seconds: float, connections: int, depth: int) -> dict[str, Any]:
     processes: list[subprocess.Popen[bytes]] = []
     try:
         await upgrade_database(Settings(database_url=url).resolved_database_url)
-        token, cards = await _setup(url)
+        by_user, by_card, cards = await _setup(url, accounts)
         with tempfile.TemporaryDirectory(prefix="cs-bench-iso-") as var:
             env = {**os.environ, "CARDSERVICE_DATABASE_URL": url, "CARDSERVICE_ENCRYPTION_KEY": KEY,
                    "CARDSERVICE_SANDBOX": "1", "CARDSERVICE_VAR_DIR": var,
@@ -239,16 +276,24 @@ async def main(seconds: float, connections: int, depth: int) -> dict[str, Any]:
             processes.append(_spawn([sys.executable, "-m", "cardservice", "serve", "--port",
                                      str(http_port), "--iso8583-port", str(iso_port)], env))  # fmt: skip
             processes.append(_spawn([sys.executable, "-m", "bench.iso", "--peer", str(peer_port),
-                                     "--url", url, "--token", token], env))  # fmt: skip
+                                     "--url", url, "--tokens", orjson.dumps(by_user).decode()], env))  # fmt: skip
             await _wait_port(iso_port)
             await _wait_port(peer_port)
+            # the half-peak run follows its own peak, on the database that peak left (it
+            # followed the peer's and the HTTP loads before: 1.5 times the rows, slower)
+            await _vacuum(url)
             service = await iso_load(iso_port, cards, seconds, connections, depth)
-            bare = await iso_load(peer_port, cards, seconds, connections, depth)
-            sandbox = await http_load(
-                f"http://127.0.0.1:{http_port}", token, cards, seconds, connections * depth
+            peak, lags = len(service) / seconds, []
+            await _vacuum(url)
+            half = await iso_load(
+                iso_port, cards, seconds / 2, connections, depth, rate=peak / 2, lags=lags
             )
-            peak = len(service) / seconds
-            half = await iso_load(iso_port, cards, seconds / 2, connections, depth, rate=peak / 2)
+            await _vacuum(url)
+            bare = await iso_load(peer_port, cards, seconds, connections, depth)
+            await _vacuum(url)
+            sandbox = await http_load(
+                f"http://127.0.0.1:{http_port}", by_card, cards, seconds, connections * depth
+            )
     finally:
         for process in processes:
             process.kill()
@@ -257,12 +302,16 @@ async def main(seconds: float, connections: int, depth: int) -> dict[str, Any]:
         await admin.close()
     return {
         "seconds": seconds, "connections": connections, "in_flight_per_connection": depth,
+        "accounts": accounts, "cards": len(cards),
         "iso_per_s": round(len(service) / seconds, 1),
         "bare_peer_per_s": round(len(bare) / seconds, 1),
         "sandbox_http_per_s": round(sandbox / seconds, 1),
         "iso_vs_peer": round(len(service) / max(1, len(bare)), 3),
         "iso_vs_http": round(len(service) / max(1, sandbox), 3),
-        "at_half_peak": {"rate_per_s": round(peak / 2, 1), **_percentiles(half)},
+        "at_half_peak": {
+            "rate_per_s": round(peak / 2, 1), "approved": len(half), **_percentiles(half),
+            "sent_late_max_ms": round(max(lags, default=0) * 1000, 2),
+        },
     }  # fmt: skip
 
 
@@ -273,10 +322,13 @@ if __name__ == "__main__":
     parser.add_argument("--depth", type=int, default=8)
     parser.add_argument("--peer", type=int, help="serve the bare peer on this port (internal)")
     parser.add_argument("--url")
-    parser.add_argument("--token")
+    parser.add_argument("--accounts", type=int, default=1, choices=(1, 2, 4, 8, 16),
+                        help="the 16 cards spread over this many accounts (each locked per"
+                             " authorization: 1 puts every unit in one line)")  # fmt: skip
+    parser.add_argument("--tokens", help="the users' tokens, JSON by user uuid (internal)")
     arguments = parser.parse_args()
     if arguments.peer:
-        asyncio.run(run_peer(arguments.peer, arguments.url, arguments.token))
+        asyncio.run(run_peer(arguments.peer, arguments.url, orjson.loads(arguments.tokens)))
     else:
-        print(orjson.dumps(asyncio.run(main(arguments.seconds, arguments.connections, arguments.depth)),
-                           option=orjson.OPT_INDENT_2).decode())  # fmt: skip
+        run = main(arguments.seconds, arguments.connections, arguments.depth, arguments.accounts)
+        print(orjson.dumps(asyncio.run(run), option=orjson.OPT_INDENT_2).decode())
