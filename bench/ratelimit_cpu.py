@@ -3,7 +3,8 @@
 `python -m bench.ratelimit_cpu`: 100 hits/s for 3 s on one key while 100 or 20,000 other
 keys (an attacker's addresses) sit in the window; prints the process CPU for each, beside
 an idle loop's. `limits`' own memory storage measured 0.72 s / 1.05 s here (its sweep after
-every hit); `SweptMemoryStorage` 0.06 s / 0.07 s (idle loop 0.04 s).
+every hit); our storage with its own sweep task 0.06 s / 0.07 s (idle loop 0.04 s; then
+`SweptMemoryStorage`, now `MovingWindowStorage`).
 """
 
 from __future__ import annotations
