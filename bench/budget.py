@@ -231,11 +231,13 @@ class Driver:
         await self.transport.answered
         return b"".join(self.transport.written)
 
-    async def run(self, raws: list[bytes], count: int, check: bool = False) -> None:
+    async def run(self, raws: list[bytes], count: int, check: str = "") -> None:
+        """`count` requests; with `check` (the app's name), a first answer other than 200 or
+        201 is an error that names the app."""
         for i in range(count):
             answer = await self.request(raws[i % len(raws)])
             if check and not answer.startswith((b"HTTP/1.1 200", b"HTTP/1.1 201")):
-                raise RuntimeError(answer[:300].decode(errors="replace"))
+                raise RuntimeError(f"{check}: " + answer[:300].decode(errors="replace"))
 
 
 @dataclass
@@ -277,8 +279,8 @@ def measure(
     shares."""
     raws = _raw(target)
     drivers = {name: Driver(app) for name, app in apps.items()}
-    for driver in drivers.values():
-        loop.run_until_complete(driver.run(raws, 50, check=True))  # warm pools and caches
+    for name, driver in drivers.items():
+        loop.run_until_complete(driver.run(raws, 50, check=name))  # warm pools and caches
     per_request: dict[str, list[float]] = {name: [] for name in apps}
     for _ in range(ROUNDS):
         for name, driver in drivers.items():
@@ -390,11 +392,12 @@ def run_budget(
     requests: int,
     seconds: float,
     rate: int,
+    labels: tuple[str, ...] = ENDPOINTS,
 ) -> dict[str, list[Budget]]:
-    """Each of `ENDPOINTS` on each of `apps` (`SERVICE` first): budgets by app."""
+    """Each of `labels` (of `ENDPOINTS`) on each of `apps` (`SERVICE` first): budgets by app."""
     targets = {t.label: t for t in endpoints(data, deep_page=50)}
     budgets: dict[str, list[Budget]] = {name: [] for name in apps}
-    for label in ENDPOINTS:
+    for label in labels:
         for name, budget in measure(loop, apps, targets[label], requests, seconds, rate).items():
             print(name, json.dumps(budget.__dict__), file=sys.stderr, flush=True)
             budgets[name].append(budget)

@@ -99,9 +99,9 @@ FROM api_tokens k JOIN accounts a ON a.user_uuid = k.user_uuid JOIN users u ON u
 WHERE {AUTH} AND a.uuid = $3 AND a.status = 'active' FOR NO KEY UPDATE OF a"""
 BIN = "SELECT bin, brand, currency FROM bins WHERE uuid = $1 AND status = 'available'"
 BUY_FEES = """
-SELECT coalesce(sum(value) FILTER (WHERE slug = 'card_issue' AND kind = 'fixed'), 0),
-       coalesce(sum(value) FILTER (WHERE slug = 'card_topup' AND kind = 'percent'), 0)
-FROM fee_rates WHERE plan = 'default'"""
+SELECT CAST(coalesce(sum(value) FILTER (WHERE slug = 'card_issue' AND kind = 'fixed'), 0) AS BIGINT),
+       CAST(coalesce(sum(value) FILTER (WHERE slug = 'card_topup' AND kind = 'percent'), 0) AS BIGINT)
+FROM fee_rates WHERE plan = 'default'"""  # PostgreSQL's sum of bigints is numeric: a Decimal
 INSERT_CARD = """
 INSERT INTO cards (uuid, user_uuid, account_uuid, bin_uuid, bin, brand, currency,
   pan_ciphertext, pan_fingerprint, last4, expiry_month, expiry_year, balance, status,

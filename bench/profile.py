@@ -166,7 +166,14 @@ async def _measure_peer(url: str, data: DataSet, requests: int) -> dict[str, flo
         await peer.DB.close()
 
 
-def budget(kind: str, requests: int, seconds: float, rate: int, starlette: bool = False) -> None:
+def budget(
+    kind: str,
+    requests: int,
+    seconds: float,
+    rate: int,
+    starlette: bool = False,
+    labels: tuple[str, ...] = (),
+) -> None:
     """`--budget` on one database: the service's table, then the bare peer's (bench.budget)."""
     from bench import budget as layers
 
@@ -195,7 +202,8 @@ def budget(kind: str, requests: int, seconds: float, rate: int, starlette: bool 
 
             apps["starlette"] = starlette_app(app)
         try:
-            budgets = layers.run_budget(loop, apps, data, requests, seconds, rate)
+            labels = labels or layers.ENDPOINTS
+            budgets = layers.run_budget(loop, apps, data, requests, seconds, rate, labels)
         finally:
             loop.run_until_complete(peer.DB.close())
             loop.run_until_complete(lifespan.__aexit__(None, None, None))
@@ -230,6 +238,7 @@ def _budget_process(args: argparse.Namespace) -> int:
             child = [sys.executable, "-m", "bench.profile", "--budget-of", kind]
             child += ["--requests", str(args.requests), "--seconds", str(args.seconds)]
             child += ["--rate", str(args.rate)] + (["--starlette"] if args.starlette else [])
+            child += ["--endpoints", args.endpoints] if args.endpoints else []
             environment = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": directory}
             subprocess.run(child, env=environment, check=True)
     finally:
@@ -245,6 +254,9 @@ def main() -> int:
     )
     parser.add_argument("--budget-of", help=argparse.SUPPRESS)
     parser.add_argument("--databases", default="sqlite,postgresql", help="for --budget")
+    parser.add_argument(
+        "--endpoints", default="", help="for --budget: labels, comma-separated (default: all four)"
+    )
     parser.add_argument("--seconds", type=float, default=10, help="--budget: py-spy's sampling")
     parser.add_argument("--rate", type=int, default=1000, help="--budget: py-spy's samples/s")
     parser.add_argument(
@@ -263,7 +275,8 @@ def main() -> int:
     if args.budget:
         return _budget_process(args)
     if args.budget_of:
-        budget(args.budget_of, args.requests, args.seconds, args.rate, args.starlette)
+        labels = tuple(label.strip() for label in args.endpoints.split(",") if label.strip())
+        budget(args.budget_of, args.requests, args.seconds, args.rate, args.starlette, labels)
         return 0
     asyncio.run(
         run(args.database, args.requests, args.profile, args.functions, args.cards, args.peer)

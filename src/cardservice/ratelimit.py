@@ -8,19 +8,19 @@ may be refused a little earlier. When Redis cannot be reached the instance keeps
 on its in-process counters (divided the same way), warns at most once a minute, and tries
 Redis again after `REDIS_RETRY_SECONDS`.
 
-The in-process storage is `limits`' own with its expiry sweep replaced (`SweptMemoryStorage`):
-measured, its sweep ran after every hit and sent each key through a thread, 0.72 s of CPU
-in 3 s at 100 hits/s with only 100 keys, growing with the keys (an attacker's addresses).
+The in-process storage (`MovingWindowStorage`) answers as `limits`' own moving window does,
+in O(1) a hit (a bounded deque per key) and with one sweep task instead of `limits`' sweep
+after every hit (see the class). The Redis path is `limits`' own storage, unchanged.
 """
 
 from __future__ import annotations
 
 import asyncio
-import bisect
 import functools
 import logging
 import math
 import time
+from collections import deque
 from dataclasses import dataclass
 
 from limits import RateLimitItem, RateLimitItemPerMinute
@@ -50,16 +50,63 @@ class Verdict:
     retry_after: int
 
 
-class SweptMemoryStorage(MemoryStorage):
-    """`limits`' in-process moving-window storage, with one task that drops expired entries
-    every `SWEEP_SECONDS` (inline, yielding every `SWEEP_CHUNK` keys) instead of its own
-    sweep after each hit. A window's answer never depends on the sweep: expired entries
-    are ignored by `acquire_entry` and `get_moving_window` either way."""
+class MovingWindowStorage(MemoryStorage):
+    """`limits`' in-process moving window, kept as a bounded deque of hit times per key
+    instead of `limits`' list: the same allow/deny answers and window statistics, O(1) a
+    hit where `limits` prepends to the list (O(hits of the last minute): 21 µs a hit at
+    180,000 of them, measured). Only the newest `limit` hits of a key can decide a hit
+    (`limits` reads the `limit`-th newest: in the window → refused), so the deque keeps
+    those (`maxlen=limit`; a key's limit is part of its name). Synchronous, so no lock.
+
+    One task drops expired hits and idle keys every `SWEEP_SECONDS` (inline, yielding every
+    `SWEEP_CHUNK` keys): measured, `limits`' own sweep ran after every hit and sent each
+    key through a thread, 0.72 s of CPU in 3 s at 100 hits/s with only 100 keys. A hit the
+    sweep drops is one no later hit could count: the answers never depend on it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.windows: dict[str, tuple[deque[float], int]] = {}  # key: (hit times, expiry)
 
     async def acquire_entry(self, key: str, limit: int, expiry: int, amount: int = 1) -> bool:
-        if self.timer is None or self.timer.done():  # the parent skips its sweep while set
+        if amount > limit:
+            return False
+        if self.timer is None or self.timer.done():
             self.timer = asyncio.create_task(self._sweep_forever())
-        return await super().acquire_entry(key, limit, expiry, amount)
+        now = time.time()
+        held = self.windows.get(key)
+        if held is None:
+            held = self.windows[key] = (deque(maxlen=limit), expiry)
+        window = held[0]
+        decisive = len(window) - 1 - (limit - amount)  # `limits`' events[limit - amount]
+        if decisive >= 0 and window[decisive] >= now - expiry:
+            return False
+        window.extend([now] * amount)  # the oldest beyond `limit` fall off the left
+        return True
+
+    async def get_moving_window(self, key: str, limit: int, expiry: int) -> tuple[float, int]:
+        """(the oldest hit still in the window, how many are); as `limits` answers."""
+        now = time.time()
+        held = self.windows.get(key)
+        if held is None or not held[0]:
+            return now, 0
+        window, cutoff = held[0], now - expiry
+        for out, atime in enumerate(window):  # oldest first; after a refusal, few are out
+            if atime > cutoff:
+                return atime, len(window) - out
+        # None in the window (a hit exactly `expiry` old still refuses but counts out):
+        # `limits` answers the oldest hit it kept, this the oldest of the last `limit`; the
+        # Retry-After of either is 1.
+        return window[0], 0
+
+    async def clear(self, key: str) -> None:
+        self.windows.pop(key, None)
+        await super().clear(key)
+
+    async def reset(self) -> int | None:
+        count = len(self.windows)
+        self.windows.clear()
+        await super().reset()
+        return count
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -67,23 +114,23 @@ class SweptMemoryStorage(MemoryStorage):
             await self.sweep(time.time())
 
     async def sweep(self, now: float) -> None:
-        """Forget the entries that expired by `now`, and keys left with none."""
-        for done, key in enumerate(list(self.events)):
-            events = self.events.get(key, [])
-            live = bisect.bisect_left(events, -now, key=lambda entry: -entry.expiry)
-            if live == 0:
-                self.events.pop(key, None)
-                self.locks.pop(key, None)
-            elif live < len(events):
-                self.events[key] = events[:live]
+        """Forget the hits that left the window before `now`, and keys left with none."""
+        for done, key in enumerate(list(self.windows)):
+            held = self.windows.get(key)
+            if held is not None:
+                window, expiry = held
+                cutoff = now - expiry
+                while window and window[0] < cutoff:
+                    window.popleft()
+                if not window:
+                    del self.windows[key]
             if done % SWEEP_CHUNK == SWEEP_CHUNK - 1:
                 await asyncio.sleep(0)
 
     def close(self) -> None:
         if self.timer is not None:
             self.timer.cancel()
-        self.events.clear()
-        self.locks.clear()
+        self.windows.clear()
 
 
 class RateLimiter:
@@ -91,7 +138,7 @@ class RateLimiter:
 
     def __init__(self, redis_url: str = "", workers: int = 1) -> None:
         self._workers = max(1, workers)
-        self._memory_storage = SweptMemoryStorage()
+        self._memory_storage = MovingWindowStorage()
         self._memory = MovingWindowRateLimiter(self._memory_storage)
         self._pool: ConnectionPool | None = None
         self._redis: RedisStorage | None = None
