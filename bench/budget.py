@@ -114,6 +114,7 @@ LAYERS: list[tuple[str, str, tuple[str, ...] | None]] = [
     ("routing", "cardservice/web.py", ("matches", "_first_segments")),
     ("routing", "starlette/routing.py", None),
     ("FastAPI: dependencies", "fastapi/dependencies/", None),
+    ("request handler (cardservice.endpoint)", "cardservice/endpoint.py", None),
     ("FastAPI: app, request handler", "fastapi/", None),
     ("request-context middleware", "cardservice/middleware.py", None),
     ("Starlette: app, error middlewares", "starlette/middleware/", None),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 from fastapi import FastAPI
 
-from cardservice.web import Router
+from cardservice.web import JSONResponse, Router
 
 
 def _app() -> tuple[FastAPI, list[str]]:
@@ -15,12 +15,12 @@ def _app() -> tuple[FastAPI, list[str]]:
     cards, loose = Router(prefix="/card"), Router()
 
     @cards.get("/{card_uuid}")
-    async def one(card_uuid: str) -> dict[str, str]:
-        return {"uuid": card_uuid}
+    async def one(card_uuid: str) -> JSONResponse:
+        return JSONResponse({"uuid": card_uuid})
 
     @loose.get("/{anything}/y")
-    async def anything(anything: str) -> dict[str, str]:
-        return {"anything": anything}
+    async def anything(anything: str) -> JSONResponse:
+        return JSONResponse({"anything": anything})
 
     app = FastAPI()
     app.include_router(cards)

@@ -16,6 +16,7 @@ from starlette.routing import Match
 from starlette.types import Scope
 
 from cardservice.encoding import dumps
+from cardservice.endpoint import Route
 from cardservice.errors import BadRequest, PayloadTooLarge, UnsupportedMediaType, ValidationFailed
 from cardservice.pages import MAX_PAGE, Page
 
@@ -29,7 +30,15 @@ class Router(APIRouter):
     The application tries its routers in order, and each asks every one of its routes'
     patterns: a request for the last router (`/sandbox/authorizations`) paid ~0.3 ms for the
     regular expressions of the eighty routes before it, as much as a whole `GET /health`.
-    Every route path starts with a literal segment, so a set lookup settles the others."""
+    Every route path starts with a literal segment, so a set lookup settles the others.
+
+    Its routes are `endpoint.Route`s: FastAPI's declarations served by our handler. A
+    router-wide dependency would reach FastAPI's merged route, not that handler: refused."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        if kwargs.get("dependencies"):
+            raise TypeError("a Router takes no router-wide dependencies: declare them per route")
+        super().__init__(route_class=Route, **kwargs)
 
     _segments: frozenset[str] | None = None
     _segments_of = -1  # the count of routes `_segments` was computed for
