@@ -111,7 +111,7 @@ LAYERS: list[tuple[str, str, tuple[str, ...] | None]] = [
     ("write: engine, ledger, events", "cardservice/money_types.py", None),
     ("write: engine, ledger, events", "bench/peer.py", ("_buy", "_authorize")),
     ("page dependency", "cardservice/web.py", ("standard_page",)),
-    ("routing", "cardservice/web.py", ("matches", "_first_segments")),
+    ("routing", "cardservice/endpoint.py", ("matches", "first_segment")),
     ("routing", "starlette/routing.py", None),
     ("FastAPI: dependencies", "fastapi/dependencies/", None),
     ("request handler (cardservice.endpoint)", "cardservice/endpoint.py", None),

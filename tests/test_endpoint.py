@@ -13,7 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse as PlainJSONResponse
 from pydantic import BaseModel
 
-from cardservice.endpoint import Route, UnsupportedRoute
+from cardservice.endpoint import Route, RouteTable, UnsupportedRoute
 from cardservice.web import JSONResponse, Router
 
 
@@ -33,7 +33,7 @@ def _errors(_request: Request, exc: Exception) -> PlainJSONResponse:
 
 def _served(router: Router) -> FastAPI:
     app = FastAPI()
-    app.include_router(router)
+    app.router.routes.append(RouteTable(router.routes))  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _errors)
     return app
 

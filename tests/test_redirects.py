@@ -19,7 +19,7 @@ EVIL = "evil.example"
 def _paths(app: FastAPI) -> list[str]:
     """Every GET path the app serves (dashboard included), ids filled with a fresh uuid."""
     paths = []
-    for route in app.routes:
+    for route in [*app.routes, *app.state.api_routes]:
         methods = getattr(route, "methods", None) or {"GET"}
         if "GET" not in methods:
             continue

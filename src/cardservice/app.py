@@ -40,6 +40,7 @@ from cardservice.db import Database
 from cardservice.decisions.routes import router as decisions_router
 from cardservice.dictionaries.routes import router as dictionaries_router
 from cardservice.disputes.routes import router as disputes_router
+from cardservice.endpoint import RouteTable
 from cardservice.errors import (
     DatabaseUnavailable,
     MethodNotAllowed,
@@ -215,9 +216,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ]
     if settings.sandbox_enabled:
         routers.append(sandbox_router)
-    for router in routers:
-        app.include_router(router)
     app.state.api_routes = [route for router in routers for route in router.routes]
+    app.router.routes.append(RouteTable(app.state.api_routes))
     app.mount("/app/static", StaticFiles(directory=DASHBOARD_STATIC), name="dashboard-static")
     if settings.cors_origin_list:
         app.add_middleware(

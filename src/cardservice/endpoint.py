@@ -32,6 +32,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.routing import BaseRoute, Match, NoMatchFound, request_response
+from starlette.types import Receive, Scope, Send
 
 Handler = Callable[[Request], Awaitable[Response]]
 
@@ -130,7 +132,71 @@ def handler_of(dependant: Dependant, route: str) -> Handler:
 
 
 class Route(APIRoute):
-    """A FastAPI route (declaration, OpenAPI) served by `handler_of`."""
+    """A FastAPI route (declaration, OpenAPI) served by `handler_of`, wrapped as Starlette
+    wraps an endpoint (its exception handlers), without FastAPI's two exit stacks per
+    request, which only dependencies with `yield` use (refused here)."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        super().__init__(path, endpoint, **kwargs)
+        self.app = request_response(self.get_route_handler())
 
     def get_route_handler(self) -> Handler:
         return handler_of(self.dependant, f"{sorted(self.methods)} {self.path}")
+
+
+_CHOSEN = "cardservice.route"
+
+
+def first_segment(path: str) -> str:
+    """`/card/{uuid}/x` → `card`."""
+    return path.split("/", 2)[1] if path.startswith("/") else path
+
+
+class RouteTable(BaseRoute):
+    """Every API route, found by the first segment of the request's path, then in declared
+    order among that segment's routes (as Starlette's router would find it among them all).
+
+    FastAPI's `include_router` keeps each router as a branch that the application's router
+    asks in turn, each asking its routes; that dispatch cost 20–50 µs a request of the
+    budget's reads (docs/performance.md "Round 6") — for a decision a dictionary settles.
+    Every route path starts with a literal segment (checked here), so the routes of one
+    segment are the only candidates. Starlette's protocol is kept: `matches` answers FULL
+    (or PARTIAL: the path with another method, which answers 405), `handle` runs the route
+    matched."""
+
+    def __init__(self, routes: list[Route]) -> None:
+        self.routes = routes
+        self._by_segment: dict[str, list[Route]] = {}
+        for route in routes:
+            segment = first_segment(route.path)
+            if "{" in segment:
+                raise ValueError(f"{route.path}: a route path starts with a literal segment")
+            self._by_segment.setdefault(segment, []).append(route)
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        if scope["type"] != "http":
+            return Match.NONE, {}
+        root = scope.get("root_path", "")
+        path: str = scope["path"]
+        relative = path[len(root) :] if root and path.startswith(root) else path
+        partial: tuple[Route, Scope] | None = None
+        for route in self._by_segment.get(first_segment(relative), ()):
+            match, child = route.matches(scope)
+            if match is Match.FULL:
+                return Match.FULL, {**child, _CHOSEN: route}
+            if match is Match.PARTIAL and partial is None:
+                partial = route, child
+        if partial is not None:
+            return Match.PARTIAL, {**partial[1], _CHOSEN: partial[0]}
+        return Match.NONE, {}
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await scope[_CHOSEN].handle(scope, receive, send)
+
+    def url_path_for(self, name: str, /, **path_params: Any) -> Any:
+        for route in self.routes:
+            try:
+                return route.url_path_for(name, **path_params)
+            except NoMatchFound:
+                pass
+        raise NoMatchFound(name, path_params)

@@ -249,7 +249,10 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
     if app.openapi_schema:
         return app.openapi_schema
     schema = get_openapi(
-        title=app.title, version=app.version, description=app.description, routes=app.routes
+        title=app.title,
+        version=app.version,
+        description=app.description,
+        routes=app.state.api_routes,
     )
     schema.setdefault("components", {})["securitySchemes"] = {
         "bearerAuth": {"type": "http", "scheme": "bearer"},

@@ -12,69 +12,25 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse as FastAPIJSONResponse
 from fastapi.responses import Response
 from pydantic import BaseModel, BeforeValidator, ValidationError
-from starlette.routing import Match
-from starlette.types import Scope
 
 from cardservice.encoding import dumps
 from cardservice.endpoint import Route
 from cardservice.errors import BadRequest, PayloadTooLarge, UnsupportedMediaType, ValidationFailed
+from cardservice.openapi_sdk import operation_id
 from cardservice.pages import MAX_PAGE, Page
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
 class Router(APIRouter):
-    """The router of one domain: an `APIRouter` that tells a request outside its routes'
-    first path segments (`/card…`, `/sandbox/…`) that it does not match at once.
-
-    The application tries its routers in order, and each asks every one of its routes'
-    patterns: a request for the last router (`/sandbox/authorizations`) paid ~0.3 ms for the
-    regular expressions of the eighty routes before it, as much as a whole `GET /health`.
-    Every route path starts with a literal segment, so a set lookup settles the others.
-
-    Its routes are `endpoint.Route`s: FastAPI's declarations served by our handler. A
-    router-wide dependency would reach FastAPI's merged route, not that handler: refused."""
+    """The router of one domain. Its routes are `endpoint.Route`s: FastAPI's declarations
+    served by our handler, found by `endpoint.RouteTable` (the application does not include
+    routers). A router-wide dependency would not reach that handler: refused."""
 
     def __init__(self, **kwargs: Any) -> None:
         if kwargs.get("dependencies"):
             raise TypeError("a Router takes no router-wide dependencies: declare them per route")
-        super().__init__(route_class=Route, **kwargs)
-
-    _segments: frozenset[str] | None = None
-    _segments_of = -1  # the count of routes `_segments` was computed for
-
-    def _first_segments(self) -> frozenset[str] | None:
-        """The first segments of the routes' paths; None if one starts with a parameter."""
-        count = len(self.routes)
-        if self._segments_of != count:
-            segments = {getattr(route, "path", "/{").split("/", 2)[1] for route in self.routes}
-            literal = not any("{" in segment for segment in segments)
-            self._segments = frozenset(segments) if literal else None
-            self._segments_of = count
-        return self._segments
-
-    def matches(self, scope: Scope) -> tuple[Match, Scope]:
-        segments = self._first_segments()
-        if segments is not None and _first_segment(scope) not in segments:
-            return Match.NONE, {}
-        return super().matches(scope)
-
-
-_FIRST_SEGMENT = "cardservice.first_segment"
-
-
-def _first_segment(scope: Scope) -> str:
-    """The request path's first segment, as Starlette reads the route's path (without the
-    root path); worked out once per request for the thirty routers that ask."""
-    path: str = scope["path"]
-    known = scope.get(_FIRST_SEGMENT)
-    if known is not None and known[0] is path:
-        return known[1]  # type: ignore[no-any-return]
-    root = scope.get("root_path", "")
-    relative = path[len(root) :] if root and path.startswith(root) else path
-    first = relative.split("/", 2)[1] if relative.startswith("/") else relative
-    scope[_FIRST_SEGMENT] = (path, first)
-    return first
+        super().__init__(route_class=Route, generate_unique_id_function=operation_id, **kwargs)
 
 
 class JSONResponse(FastAPIJSONResponse):
