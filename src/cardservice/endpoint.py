@@ -22,7 +22,7 @@ another way: one path."""
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +35,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Match, NoMatchFound, request_response
 from starlette.types import Receive, Scope, Send
 
-Handler = Callable[[Request], Awaitable[Response]]
+Handler = Callable[[Request], Coroutine[Any, Any, Response]]
 
 _UNSUPPORTED = (
     "header_params",
@@ -141,7 +141,7 @@ class Route(APIRoute):
         self.app = request_response(self.get_route_handler())
 
     def get_route_handler(self) -> Handler:
-        return handler_of(self.dependant, f"{sorted(self.methods)} {self.path}")
+        return handler_of(self.dependant, f"{sorted(self.methods or ())} {self.path}")
 
 
 _CHOSEN = "cardservice.route"
