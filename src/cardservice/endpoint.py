@@ -139,7 +139,7 @@ class Route(APIRoute):
     request, which only dependencies with `yield` use (refused here)."""
 
     def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
-        super().__init__(path, endpoint, **kwargs)
+        super().__init__(path, endpoint, **kwargs)  # FastAPI wraps a handler too: replaced
         self.app = request_response(self.get_route_handler())
 
     def get_route_handler(self) -> Handler:

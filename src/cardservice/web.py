@@ -25,7 +25,8 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 class Router(APIRouter):
     """The router of one domain. Its routes are `endpoint.Route`s: FastAPI's declarations
     served by our handler, found by `endpoint.RouteTable` (the application does not include
-    routers). A router-wide dependency would not reach that handler: refused."""
+    routers). Router-wide dependencies are refused: every dependency a route runs is in its
+    own signature, where `endpoint.Route` checks it."""
 
     def __init__(self, **kwargs: Any) -> None:
         if kwargs.get("dependencies"):
