@@ -35,7 +35,7 @@ async def test_sweep_forgets_expired_keys_and_keeps_live_ones() -> None:
         assert set(storage.windows) == {"new"}
         assert (await storage.get_moving_window("new", 5, 600))[1] == 1
     finally:
-        storage.close()
+        await storage.close()
 
 
 class _Reference(MemoryStorage):
@@ -85,7 +85,7 @@ async def _both(
             if sweep_every and n % sweep_every == 0:
                 await storage.sweep(at)
     finally:
-        storage.close()
+        await storage.close()
         if isinstance(reference.timer, asyncio.Future):
             reference.timer.cancel()
     return verdicts

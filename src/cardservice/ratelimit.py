@@ -16,6 +16,7 @@ after every hit (see the class). The Redis path is `limits`' own storage, unchan
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import math
@@ -127,9 +128,13 @@ class MovingWindowStorage(MemoryStorage):
             if done % SWEEP_CHUNK == SWEEP_CHUNK - 1:
                 await asyncio.sleep(0)
 
-    def close(self) -> None:
+    async def close(self) -> None:
+        """Stop the sweep task, awaited so that none is left pending on the loop, and forget
+        every key."""
         if self.timer is not None:
             self.timer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.timer
         self.windows.clear()
 
 
@@ -192,7 +197,7 @@ class RateLimiter:
             )
 
     async def close(self) -> None:
-        self._memory_storage.close()
+        await self._memory_storage.close()
         if self._pool is not None:
             await self._pool.aclose()
 

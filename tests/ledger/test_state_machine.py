@@ -372,6 +372,7 @@ class LedgerMachine(DisputeRules, OperatorRules, RuleBasedStateMachine):
     def teardown(self) -> None:
         self.run(self.client.aclose())
         self.run(self.app.state.db.dispose())
+        self.run(self.app.state.rate_limiter.close())
         self.loop.close()
 
     @rule(target=accounts, funds=amounts)
