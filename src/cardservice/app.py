@@ -54,7 +54,6 @@ from cardservice.logs import configure_logging
 from cardservice.middleware import RequestContextMiddleware
 from cardservice.network.listener import running_listener
 from cardservice.openapi import build_openapi
-from cardservice.openapi_sdk import operation_id
 from cardservice.operator.acs_routes import router as acs_router
 from cardservice.operator.audit_routes import router as operator_audit_router
 from cardservice.operator.books_routes import router as operator_books_router
@@ -155,12 +154,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="cardservice",
         version=__version__,
         description=DESCRIPTION,
-        default_response_class=JSONResponse,
         docs_url="/docs",
         redoc_url=None,
         static_url="/static/docs",
         favicon_url="/static/docs/favicon.png",
-        generate_unique_id_function=operation_id,
         lifespan=_lifespan,
         redirect_slashes=False,  # its 307 named whatever host the request's Host header said
         # FastAPI's own OpenTelemetry follows the process-global providers: off, so that no

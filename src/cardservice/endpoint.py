@@ -32,6 +32,7 @@ from fastapi.dependencies.models import Dependant
 from fastapi.dependencies.utils import request_params_to_args
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
+from starlette._utils import get_route_path
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Match, NoMatchFound, request_response
@@ -178,11 +179,9 @@ class RouteTable(BaseRoute):
     def matches(self, scope: Scope) -> tuple[Match, Scope]:
         if scope["type"] != "http":
             return Match.NONE, {}
-        root = scope.get("root_path", "")
-        path: str = scope["path"]
-        relative = path[len(root) :] if root and path.startswith(root) else path
         partial: tuple[Route, Scope] | None = None
-        for route in self._by_segment.get(first_segment(relative), ()):
+        # the path as each route's own `matches` reads it (Starlette's, root path removed)
+        for route in self._by_segment.get(first_segment(get_route_path(scope)), ()):
             match, child = route.matches(scope)
             if match is Match.FULL:
                 return Match.FULL, {**child, _CHOSEN: route}
