@@ -30,13 +30,13 @@ import asyncpg
 
 from bench.dataset import build
 from cardservice.config import Settings
-from cardservice.db import Database
+from cardservice.db.database import Database
+from cardservice.db.sql import Reader
 from cardservice.ledger import books
 from cardservice.ledger.verify import verify
 from cardservice.migrations import upgrade_database
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher, generate_key
-from cardservice.sql import Reader
 
 ADMIN = os.environ.get("CARDSERVICE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 # The whole journal summed per class: what an as-of query costs without the day totals.

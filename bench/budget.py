@@ -63,21 +63,21 @@ ROUNDS = 7
 # is server protocol (uvicorn, httptools, the event loop) when no frame of the stack is.
 LAYERS: list[tuple[str, str, tuple[str, ...] | None]] = [
     ("background loop (webhook worker, sweeps)", "cardservice/webhooks/worker.py", None),
-    ("background loop (webhook worker, sweeps)", "cardservice/background.py", None),
+    ("background loop (webhook worker, sweeps)", "cardservice/infra/background.py", None),
     ("statement(s)", "protocol.c", None),  # asyncpg's Cython protocol (native frames)
     ("statement(s)", "pgproto.c", None),
     ("metrics", "prometheus_client/", None),
-    ("metrics", "cardservice/metrics.py", None),
-    ("tracing", "cardservice/tracing.py", None),
-    ("access log", "cardservice/logs.py", None),
+    ("metrics", "cardservice/observability/metrics.py", None),
+    ("tracing", "cardservice/observability/tracing.py", None),
+    ("access log", "cardservice/observability/logs.py", None),
     ("access log", "logging/__init__.py", None),
-    ("rate limit", "cardservice/ratelimit.py", None),
+    ("rate limit", "cardservice/http/ratelimit.py", None),
     ("rate limit", "limits/", None),
     ("authentication", "cardservice/auth/", None),
-    ("Db dependency", "cardservice/db.py", ("database",)),
-    ("statement(s)", "cardservice/sql.py", None),
-    ("statement(s)", "cardservice/db.py", None),
-    ("statement(s)", "cardservice/replica.py", None),
+    ("Db dependency", "cardservice/db/database.py", ("database",)),
+    ("statement(s)", "cardservice/db/sql.py", None),
+    ("statement(s)", "cardservice/db/database.py", None),
+    ("statement(s)", "cardservice/db/replica.py", None),
     ("statement(s)", "asyncpg/", None),
     ("statement(s)", "sqlite3/", None),
     ("statement(s)", "asyncio/", ("to_thread",)),
@@ -87,13 +87,13 @@ LAYERS: list[tuple[str, str, tuple[str, ...] | None]] = [
         ("rows", "row", "execute", "unit", "authorize", "sqlite_unit"),
     ),
     ("JSON", "cardservice/encoding.py", None),
-    ("JSON", "cardservice/web.py", ("render", "ok", "done")),
+    ("JSON", "cardservice/http/router.py", ("render", "ok", "done")),
     ("JSON", "bench/peer.py", ("_json", "_default")),
     ("response", "starlette/responses.py", None),
     ("response", "bench/peer.py", ("_answer",)),
     (
         "request body",
-        "cardservice/web.py",
+        "cardservice/http/router.py",
         ("read_json", "parse_json", "read_limited", "require_json", "nul_errors"),
     ),
     ("request body", "starlette/requests.py", ("stream", "body", "json")),
@@ -108,15 +108,15 @@ LAYERS: list[tuple[str, str, tuple[str, ...] | None]] = [
     ("write: engine, ledger, events", "cardservice/cards/", None),
     ("write: engine, ledger, events", "cardservice/events/", None),
     ("write: engine, ledger, events", "cardservice/security/", None),
-    ("write: engine, ledger, events", "cardservice/money_types.py", None),
+    ("write: engine, ledger, events", "cardservice/values/money.py", None),
     ("write: engine, ledger, events", "bench/peer.py", ("_buy", "_authorize")),
-    ("page dependency", "cardservice/web.py", ("standard_page",)),
-    ("routing", "cardservice/endpoint.py", ("matches", "first_segment")),
+    ("page dependency", "cardservice/http/router.py", ("standard_page",)),
+    ("routing", "cardservice/http/route.py", ("matches", "first_segment")),
     ("routing", "starlette/routing.py", None),
     ("FastAPI: dependencies", "fastapi/dependencies/", None),
-    ("request handler (cardservice.endpoint)", "cardservice/endpoint.py", None),
+    ("request handler (cardservice.http.route)", "cardservice/http/route.py", None),
     ("FastAPI: app, request handler", "fastapi/", None),
-    ("request-context middleware", "cardservice/middleware.py", None),
+    ("request-context middleware", "cardservice/http/middleware.py", None),
     ("Starlette: app, error middlewares", "starlette/middleware/", None),
     ("Starlette: app, error middlewares", "starlette/applications.py", None),
     ("Starlette: app, error middlewares", "starlette/_exception_handler.py", None),
@@ -205,7 +205,7 @@ class Driver:
         import uvicorn
         from uvicorn.server import ServerState
 
-        from cardservice.http_protocol import protocol_class
+        from cardservice.http.protocol import protocol_class
 
         self.config = uvicorn.Config(
             app, http=protocol_class(), loop="none", lifespan="off", access_log=False,
@@ -366,7 +366,7 @@ def peer_table(kind: str, peer: dict[str, Budget]) -> str:
 
 def quiet_access_log() -> Callable[[], None]:
     """The access log at INFO in JSON, as served, written to /dev/null (a write per line)."""
-    from cardservice.logs import JsonFormatter
+    from cardservice.observability.logs import JsonFormatter
 
     sink = open(os.devnull, "w")  # noqa: SIM115
     handler = logging.StreamHandler(sink)

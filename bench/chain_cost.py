@@ -26,8 +26,8 @@ from cardservice.accounts.service import create_account
 from cardservice.app import create_app
 from cardservice.auth.credentials import issue_token
 from cardservice.config import Settings
+from cardservice.db.sql import Tx
 from cardservice.migrations import upgrade_database
-from cardservice.sql import Tx
 from cardservice.transactions.deposits import deposit
 from cardservice.users.service import create_user
 

@@ -20,12 +20,12 @@ from cardservice.accounts.service import create_account
 from cardservice.auth.credentials import issue_token
 from cardservice.cards.purchase import buy_cards
 from cardservice.cards.schemas import BuyCardsRequest
-from cardservice.db import Database
+from cardservice.db.database import Database
+from cardservice.db.sql import Tx, insert_sql, row_args, text_uuid
 from cardservice.models import Transaction
 from cardservice.models.base import table_of, utcnow
-from cardservice.progress import Report, Stages
+from cardservice.observability.progress import Report, Stages
 from cardservice.security import CardCipher
-from cardservice.sql import Tx, insert_sql, row_args, text_uuid
 from cardservice.transactions.deposits import deposit
 from cardservice.transactions.repository import transaction_row
 from cardservice.users.service import create_user

@@ -45,7 +45,8 @@ import orjson
 from bench import peer
 from cardservice.auth.credentials import issue_token
 from cardservice.config import Settings
-from cardservice.db import Database
+from cardservice.db.database import Database
+from cardservice.db.sql import Tx
 from cardservice.events import outbox
 from cardservice.migrations import upgrade_database
 from cardservice.network import messages
@@ -54,7 +55,6 @@ from cardservice.network.codec import available_balance, decode, encode
 from cardservice.network.listener import framed, read_frame
 from cardservice.network.simulator import make_cards
 from cardservice.security import CardCipher
-from cardservice.sql import Tx
 
 ADMIN_DSN = os.environ.get("CARDSERVICE_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
 KEY = "hXo9m1GJZ0PgtDk0eJ1rV9yB0g3o4Zb8u0eHqXqvP1s="

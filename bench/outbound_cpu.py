@@ -23,7 +23,7 @@ import uvloop
 
 from bench.controls import RECEIVER
 from bench.run import _free_port
-from cardservice.outbound import Outbound, new_secret, signed_headers
+from cardservice.infra.outbound import Outbound, new_secret, signed_headers
 
 CONCURRENCY = 32  # the delivery loop's default attempts in flight
 BODY = b'{"type": "authorization.approved", "data": {"pad": "' + b"x" * 400 + b'"}}'

@@ -37,7 +37,7 @@ from bench.peer import app as peer_app
 from bench.run import ADMIN_DSN, KEY, PEER_ENDPOINTS, Target, endpoints
 from cardservice.app import create_app
 from cardservice.config import Settings
-from cardservice.db import Database
+from cardservice.db.database import Database
 from cardservice.events import outbox
 from cardservice.migrations import upgrade_database
 from cardservice.security import CardCipher

@@ -21,7 +21,7 @@ from limits import RateLimitItemPerMinute
 from limits.aio.storage import MemoryStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 
-from cardservice.ratelimit import MovingWindowStorage, RateLimiter, _count
+from cardservice.http.ratelimit import MovingWindowStorage, RateLimiter, _count
 
 
 def _cpu() -> float:

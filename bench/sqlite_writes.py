@@ -21,7 +21,7 @@ from pathlib import Path
 from bench.dataset import DataSet, build
 from bench.run import KEY, Server, endpoints, sqlite_write_tps, wrk
 from cardservice.config import Settings
-from cardservice.db import Database
+from cardservice.db.database import Database
 from cardservice.events import outbox
 from cardservice.migrations import upgrade_database
 from cardservice.security import CardCipher

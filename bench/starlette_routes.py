@@ -20,9 +20,9 @@ from starlette.routing import Route
 from cardservice.app import _service_error
 from cardservice.auth.dependencies import bearer_or_mfa
 from cardservice.cards.routes import buy_cards
+from cardservice.db.paging import MAX_PAGE, Page
 from cardservice.errors import ServiceError, ValidationFailed
-from cardservice.middleware import RequestContextMiddleware
-from cardservice.pages import MAX_PAGE, Page
+from cardservice.http.middleware import RequestContextMiddleware
 from cardservice.sandbox.routes import create_sandbox_authorization
 from cardservice.transactions.routes import get_transaction, list_transactions
 

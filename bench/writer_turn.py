@@ -37,10 +37,10 @@ from bench import peer
 from bench.dataset import DataSet, Holder, build
 from bench.profile import in_process_settings
 from bench.run import KEY
-from cardservice import sql
 from cardservice.app import create_app
 from cardservice.config import Settings
-from cardservice.db import Database
+from cardservice.db import sql
+from cardservice.db.database import Database
 from cardservice.migrations import upgrade_database
 from cardservice.security import CardCipher
 

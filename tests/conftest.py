@@ -24,9 +24,9 @@ from fastapi import FastAPI
 
 from cardservice.app import create_app
 from cardservice.config import Settings
-from cardservice.logs import JsonFormatter
+from cardservice.db.sql import Tx, sqlite_path
 from cardservice.migrations import upgrade_database
-from cardservice.sql import Tx, sqlite_path
+from cardservice.observability.logs import JsonFormatter
 from tests.log_scan import secrets_in
 from tests.softhsm import softhsm  # noqa: F401 - the session's SoftHSM2 token (issue 29)
 
@@ -111,7 +111,7 @@ def database_url(
 ) -> Iterator[str]:
     """A migrated database of one kind, for the whole run."""
     if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path_factory.mktemp('sqlite') / 'cardservice.db'}"
+        url = f"sqlite:///{tmp_path_factory.mktemp('sqlite') / 'cardservice.db.database'}"
         asyncio.run(upgrade_database(Settings(database_url=url).resolved_database_url))
         yield url
         return
@@ -128,7 +128,7 @@ def database_url(
 @pytest.fixture
 def settings(database_url: str, tmp_path: Path) -> Settings:
     if database_url.startswith("sqlite"):
-        copy = tmp_path / "cardservice.db"
+        copy = tmp_path / "cardservice.db.database"
         shutil.copyfile(sqlite_path(database_url), copy)
         database_url = f"sqlite:///{copy}"
     return Settings(

@@ -19,12 +19,12 @@ from sqlalchemy.pool import NullPool
 
 from cardservice.accounts.service import create_account
 from cardservice.auth.credentials import issue_mfa_code, issue_token
+from cardservice.db.sql import Tx, text_uuid
+from cardservice.http.router import dumps
 from cardservice.ledger.money import to_minor
 from cardservice.models import Account, Bin, Card, Posting, Transaction
-from cardservice.sql import Tx, text_uuid
 from cardservice.transactions.deposits import deposit
 from cardservice.users.service import create_user
-from cardservice.web import dumps
 
 ISSUED_SECRETS: list[str] = []  # every token and code the tests issue, for the log scan
 

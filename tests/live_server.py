@@ -17,7 +17,7 @@ from pathlib import Path
 
 import httpx
 
-from cardservice.sql import sqlite_path
+from cardservice.db.sql import sqlite_path
 from tests.conftest import TEST_CVK, TEST_KEY
 
 PORTS = range(18200, 18300)
@@ -95,7 +95,7 @@ def demo_server(
     With `log_file`, the server logs at INFO (JSON lines) to that file."""
     var_dir.mkdir(parents=True, exist_ok=True)
     if database_url.startswith("sqlite"):
-        copy = var_dir / "cardservice.db"
+        copy = var_dir / "cardservice.db.database"
         shutil.copyfile(sqlite_path(database_url), copy)
         database_url = f"sqlite:///{copy}"
     env = _environment(database_url, var_dir)

@@ -12,7 +12,7 @@ DRIVER = ["<module> (bench/profile.py:270)", "measure (bench/budget.py:280)"]
 HANDLER = [
     "RequestResponseCycle.run_asgi (uvicorn/protocols/http/httptools_impl.py:409)",
     "FastAPI.__call__ (fastapi/applications.py:1193)",
-    "RequestContextMiddleware.__call__ (/w/src/cardservice/middleware.py:58)",
+    "RequestContextMiddleware.__call__ (/w/src/cardservice/http/middleware.py:58)",
     "get_request_handler.<locals>.app (fastapi/routing.py:511)",
 ]
 
@@ -23,7 +23,7 @@ def test_the_innermost_named_frame_decides() -> None:
         *HANDLER,
         "get_transaction (/w/src/cardservice/transactions/routes.py:108)",
         "one_transaction (/w/src/cardservice/transactions/reports.py:154)",
-        "PostgresPool.row (/w/src/cardservice/sql.py:221)",
+        "PostgresPool.row (/w/src/cardservice/db/sql.py:221)",
         "Connection.fetchrow (asyncpg/connection.py:775)",
         "write (libc.so.6)",
     ]
@@ -42,7 +42,7 @@ def test_a_statement_of_the_authentication_is_the_authentications() -> None:
         *HANDLER,
         "bearer_or_mfa (/w/src/cardservice/auth/dependencies.py:89)",
         "principal_for_token (/w/src/cardservice/auth/credentials.py:266)",
-        "PostgresPool.row (/w/src/cardservice/sql.py:221)",
+        "PostgresPool.row (/w/src/cardservice/db/sql.py:221)",
         "Connection.fetchrow (asyncpg/connection.py:775)",
     ]
     assert layer_of(stack) == "authentication"

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from cardservice.cli import main
+from cardservice.cli.main import main
 from cardservice.config import Settings
 from tests.pseudo_terminal import run_on_a_terminal
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 import pytest
 
-from cardservice.cli import cardservice, main
+from cardservice.cli.main import cardservice, main
 
 
 def _commands(

@@ -13,7 +13,7 @@ from fastapi import FastAPI
 
 from cardservice.app import create_app
 from cardservice.config import Settings
-from cardservice.unavailable import is_database_unavailable
+from cardservice.db.unavailable import is_database_unavailable
 from tests.conftest import TEST_KEY
 
 

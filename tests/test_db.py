@@ -1,5 +1,5 @@
-"""The connection layer (`cardservice.db`): units commit or roll back whole, deadlocked units
-run again, SQLite's writers take turns across processes on a file lock, and PostgreSQL's
+"""The connection layer (`cardservice.db.database`): units commit or roll back whole, deadlocked
+units run again, SQLite's writers take turns across processes on a file lock, and PostgreSQL's
 write units never take the reads' last connections."""
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ import pytest
 from fastapi import FastAPI
 
 from cardservice.config import Settings
-from cardservice.db import ConfigurationError, Database
+from cardservice.db.database import ConfigurationError, Database
+from cardservice.db.sql import INTEGRITY_ERRORS, Tx, sqlite_path
+from cardservice.http.router import dumps
 from cardservice.models.base import utcnow
-from cardservice.sql import INTEGRITY_ERRORS, Tx, sqlite_path
-from cardservice.web import dumps
 from tests.factories import bin_uuid, make_account, make_user
 
 _INSERT_TEAM = "INSERT INTO teams (uuid, name, created_at) VALUES ($1, $2, $3)"

@@ -11,9 +11,9 @@ from pathlib import Path
 import httpx
 from fastapi import FastAPI
 
-from cardservice.demo_token import demo_token, keep, read_kept, token_path
+from cardservice.db.sql import Tx
+from cardservice.demo.token import demo_token, keep, read_kept, token_path
 from cardservice.models.base import utcnow
-from cardservice.sql import Tx
 from tests.factories import Caller, make_user
 
 

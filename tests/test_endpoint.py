@@ -13,8 +13,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse as PlainJSONResponse
 from pydantic import BaseModel
 
-from cardservice.endpoint import Route, RouteTable, UnsupportedRoute
-from cardservice.web import JSONResponse, Router
+from cardservice.http.route import Route, RouteTable, UnsupportedRoute
+from cardservice.http.router import JSONResponse, Router
 
 
 async def _answer(app: FastAPI, path: str) -> tuple[int, Any]:

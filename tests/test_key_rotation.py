@@ -14,8 +14,8 @@ from fastapi import FastAPI
 
 from cardservice.app import create_app
 from cardservice.config import Settings
-from cardservice.key_rotation import rotate_keys
 from cardservice.security import CardCipher, generate_key, legacy_fingerprint_key
+from cardservice.security.rotation import rotate_keys
 from tests.conftest import TEST_KEY
 from tests.factories import make_card, make_user
 from tests.pseudo_terminal import run_on_a_terminal

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from cardservice.logs import without_query
+from cardservice.observability.logs import without_query
 from tests.live_server import LiveServer, demo_server
 
 QUERY = re.compile(r"\?[^\s\"]*=")

@@ -14,7 +14,7 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 
-from cardservice.http_protocol import H11Protocol, HttpToolsProtocol, protocol_class
+from cardservice.http.protocol import H11Protocol, HttpToolsProtocol, protocol_class
 
 MALFORMED = [
     b"NOT HTTP AT ALL\r\n\r\n",

@@ -24,9 +24,9 @@ from fastapi import FastAPI
 from prometheus_client.parser import text_string_to_metric_families
 
 from cardservice.config import Settings
-from cardservice.metrics import FLUSH_SECONDS
 from cardservice.network import messages
 from cardservice.network.client import NetworkClient, stans, transmitted_now
+from cardservice.observability.metrics import FLUSH_SECONDS
 from tests.factories import Caller, make_card, make_mfa_code, make_user
 from tests.network.conftest import issue_card
 

@@ -18,9 +18,9 @@ import httpx
 from fastapi import FastAPI
 
 from cardservice.config import Settings
-from cardservice.demo import create_demo
+from cardservice.demo.seed import create_demo
+from cardservice.http.openapi_sdk import EXAMPLE_UUID, USD_BIN
 from cardservice.models.base import utcnow
-from cardservice.openapi_sdk import EXAMPLE_UUID, USD_BIN
 from tests.factories import ISSUED_SECRETS, make_user
 from tests.operator.helpers import operator_key
 

@@ -18,7 +18,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from cardservice.outbound import CallFailed, Outbound, UrlNotAllowed, resolve
+from cardservice.infra.outbound import CallFailed, Outbound, UrlNotAllowed, resolve
 
 OK = b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok"
 # Answers the request on a connection (0, 1, …): bytes to send, or None to close unanswered.

@@ -15,7 +15,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from cardservice.outbound import UrlNotAllowed, check_url, is_public, resolve
+from cardservice.infra.outbound import UrlNotAllowed, check_url, is_public, resolve
 from tests.factories import make_user
 from tests.webhooks.drive import post
 

@@ -12,7 +12,7 @@ from limits import RateLimitItemPerMinute
 from limits.aio.storage import MemoryStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 
-from cardservice.ratelimit import MovingWindowStorage, RateLimiter, Verdict, _count
+from cardservice.http.ratelimit import MovingWindowStorage, RateLimiter, Verdict, _count
 
 
 async def test_moving_window_refuses_past_the_limit_with_retry_after() -> None:

@@ -1,4 +1,4 @@
-"""Reads from a real PostgreSQL hot standby (`CARDSERVICE_REPLICA_URL`, cardservice.replica).
+"""Reads from a real PostgreSQL hot standby (`CARDSERVICE_REPLICA_URL`, cardservice.db.replica).
 
 A primary and its streaming standby are made once for the module with the fleet's own code
 (`scripts/fleet/clusters.py`) under a temporary directory on free ports. What the standby
@@ -26,13 +26,13 @@ import pytest
 from fastapi import FastAPI
 from prometheus_client import REGISTRY
 
-from cardservice import replica
 from cardservice.app import create_app
 from cardservice.config import Settings
-from cardservice.db import ConfigurationError
+from cardservice.db import replica
+from cardservice.db.database import ConfigurationError
+from cardservice.db.sql import Tx
 from cardservice.ledger.money import to_minor
 from cardservice.migrations import upgrade_database
-from cardservice.sql import Tx
 from cardservice.transactions.deposits import deposit
 from scripts.fleet import clusters
 from tests.conftest import DATABASES, TEST_KEY

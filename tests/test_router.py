@@ -9,8 +9,8 @@ import pytest
 from fastapi import FastAPI
 from starlette.routing import NoMatchFound
 
-from cardservice.endpoint import RouteTable
-from cardservice.web import JSONResponse, Router
+from cardservice.http.route import RouteTable
+from cardservice.http.router import JSONResponse, Router
 
 
 def _app() -> tuple[FastAPI, list[str]]:

@@ -14,8 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from cardservice.logs import HumanFormatter, JsonFormatter, choose_formatter, configure_logging
-from cardservice.progress import Progress, Stages
+from cardservice.observability.logs import (
+    HumanFormatter,
+    JsonFormatter,
+    choose_formatter,
+    configure_logging,
+)
+from cardservice.observability.progress import Progress, Stages
 
 BASE = "http://127.0.0.1:8000"
 
@@ -101,7 +106,7 @@ def test_the_steps_of_make_run_print_no_log_line_before_the_welcome(tmp_path: Pa
     env = {
         **os.environ,
         "CARDSERVICE_VAR_DIR": str(tmp_path),
-        "CARDSERVICE_DATABASE_URL": f"sqlite:///{tmp_path / 'cardservice.db'}",
+        "CARDSERVICE_DATABASE_URL": f"sqlite:///{tmp_path / 'cardservice.db.database'}",
         "CARDSERVICE_LOG_FORMAT": "json",
     }
     steps = [

@@ -109,7 +109,7 @@ def test_tracing_without_its_packages_is_refused_at_start(
     """The `otel` extra missing: a clear start-up error, never a service silently untraced."""
     import sys
 
-    from cardservice.tracing import MissingTracingPackages
+    from cardservice.observability.tracing import MissingTracingPackages
 
     monkeypatch.setitem(sys.modules, "opentelemetry.exporter.otlp.proto.http.trace_exporter", None)
     with pytest.raises(MissingTracingPackages, match="cardservice\\[otel\\]"):

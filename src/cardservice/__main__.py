@@ -1,5 +1,5 @@
 """`python -m cardservice` runs the command line."""
 
-from cardservice.cli import main
+from cardservice.cli.main import main
 
 raise SystemExit(main())

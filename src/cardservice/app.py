@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException
 from starlette.responses import Response
 from starlette.routing import Match, Route
 
-from cardservice import __version__, metrics
+from cardservice import __version__
 from cardservice.accounts.routes import router as accounts_router
 from cardservice.attachments.routes import router as attachments_router
 from cardservice.auth.credentials import TokenCache
@@ -36,11 +36,11 @@ from cardservice.dashboard import topup_pages as dashboard_topups
 from cardservice.dashboard import transaction_pages as dashboard_transactions
 from cardservice.dashboard import webhook_pages as dashboard_webhooks
 from cardservice.dashboard.web import STATIC_DIR as DASHBOARD_STATIC
-from cardservice.db import Database
+from cardservice.db.database import Database
+from cardservice.db.unavailable import HANDLED, is_database_unavailable
 from cardservice.decisions.routes import router as decisions_router
 from cardservice.dictionaries.routes import router as dictionaries_router
 from cardservice.disputes.routes import router as disputes_router
-from cardservice.endpoint import RouteTable
 from cardservice.errors import (
     DatabaseUnavailable,
     MethodNotAllowed,
@@ -49,31 +49,32 @@ from cardservice.errors import (
     ValidationFailed,
 )
 from cardservice.events import outbox
-from cardservice.health import router as health_router
-from cardservice.logs import configure_logging
-from cardservice.middleware import RequestContextMiddleware
+from cardservice.health.routes import router as health_router
+from cardservice.http.middleware import RequestContextMiddleware
+from cardservice.http.openapi import build_openapi
+from cardservice.http.ratelimit import RateLimiter
+from cardservice.http.route import RouteTable
+from cardservice.http.router import JSONResponse
+from cardservice.infra.outbound import Outbound
 from cardservice.network.listener import running_listener
-from cardservice.openapi import build_openapi
+from cardservice.observability import metrics
+from cardservice.observability.logs import configure_logging
+from cardservice.observability.tracing import tracing_for
 from cardservice.operator.acs_routes import router as acs_router
 from cardservice.operator.audit_routes import router as operator_audit_router
 from cardservice.operator.books_routes import router as operator_books_router
 from cardservice.operator.routes import router as operator_router
-from cardservice.outbound import Outbound
 from cardservice.payments.routes import router as payments_router
 from cardservice.programs.routes import router as programs_router
-from cardservice.ratelimit import RateLimiter
 from cardservice.sandbox.routes import router as sandbox_router
 from cardservice.security import CardCipher
 from cardservice.statements.routes import router as statements_router
 from cardservice.topups import service as topups
 from cardservice.topups.routes import operator_router as operator_topups_router
 from cardservice.topups.routes import router as topups_router
-from cardservice.tracing import tracing_for
 from cardservice.transactions import expiry
 from cardservice.transactions.routes import router as transactions_router
-from cardservice.unavailable import HANDLED, is_database_unavailable
 from cardservice.users.routes import router as users_router
-from cardservice.web import JSONResponse
 from cardservice.webhooks.event_routes import router as events_router
 from cardservice.webhooks.routes import router as webhooks_router
 from cardservice.webhooks.worker import running_worker

@@ -131,7 +131,7 @@ class Settings(BaseSettings):
     @cached_property
     def resolved_database_url(self) -> str:
         """The SQLAlchemy async URL: the driver is picked here, never by the operator."""
-        url = self.database_url or f"sqlite:///{self.var_dir / 'cardservice.db'}"
+        url = self.database_url or f"sqlite:///{self.var_dir / 'cardservice.db.database'}"
         for plain, driver in (
             ("sqlite://", "sqlite+aiosqlite://"),
             ("postgresql://", "postgresql+asyncpg://"),

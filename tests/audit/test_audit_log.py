@@ -17,9 +17,9 @@ from cardservice.audit.repository import (
     page_of_audit,
     record_audit,
 )
+from cardservice.db.sql import Tx
+from cardservice.http.router import dumps
 from cardservice.models.base import utcnow
-from cardservice.sql import Tx
-from cardservice.web import dumps
 
 
 async def test_a_row_is_written_in_the_unit_and_listed(app: FastAPI) -> None:

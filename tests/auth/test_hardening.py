@@ -21,8 +21,8 @@ from cardservice.auth.credentials import (
     revoke_token,
 )
 from cardservice.config import Settings
+from cardservice.db.sql import Tx
 from cardservice.models.base import utcnow
-from cardservice.sql import Tx
 from tests.factories import ISSUED_SECRETS, Caller, make_mfa_code, make_user
 from tests.test_cli import _cli, _value
 

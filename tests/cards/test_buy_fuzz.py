@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
+from cardservice.http.router import dumps
 from cardservice.models import Card, JournalEntry
-from cardservice.web import dumps
 from tests.factories import (
     Caller,
     around,

@@ -9,8 +9,8 @@ import httpx
 from fastapi import FastAPI
 from sqlalchemy import select
 
+from cardservice.http.router import dumps
 from cardservice.models import Transaction
-from cardservice.web import dumps
 from tests.factories import (
     Caller,
     around,

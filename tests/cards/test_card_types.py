@@ -17,8 +17,8 @@ import pytest
 from fastapi import FastAPI
 
 from cardservice.config import Settings
+from cardservice.db.sql import Tx
 from cardservice.migrations import upgrade_database
-from cardservice.sql import Tx
 from cardservice.transactions.engine import Authorization
 from cardservice.transactions.engine import authorize as engine_authorize
 from tests.factories import (

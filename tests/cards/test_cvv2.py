@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from cardservice.config import Settings
-from cardservice.cvv import cvv_with_key, decimalise
 from cardservice.security import CardCipher, MissingEncryptionKey, embedded_cvk
+from cardservice.security.cvv import cvv_with_key, decimalise
 from tests.conftest import TEST_KEY
 
 # (CVK, PAN, expiry YYMM, service code, CVV): each from a published source.

@@ -10,7 +10,7 @@ from fastapi import FastAPI
 
 from cardservice.cards.lookup import card_by_pan
 from cardservice.cards.records import card_record
-from cardservice.sql import Row, Tx
+from cardservice.db.sql import Row, Tx
 from tests.factories import make_card, make_user
 
 

@@ -15,10 +15,10 @@ from cardservice.app import create_app
 from cardservice.auth.credentials import revoke_mfa_codes
 from cardservice.cards.numbers import luhn_valid
 from cardservice.config import Settings
-from cardservice.cvv import cvv_with_key
+from cardservice.db.sql import Tx
+from cardservice.http.router import dumps
 from cardservice.models.base import utcnow
-from cardservice.sql import Tx
-from cardservice.web import dumps
+from cardservice.security.cvv import cvv_with_key
 from tests.conftest import TEST_CVK, empty_tables
 from tests.factories import ISSUED_SECRETS, Caller, authorize, make_card, make_mfa_code, make_user
 from tests.log_scan import secrets_in

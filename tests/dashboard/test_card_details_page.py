@@ -7,7 +7,7 @@ from __future__ import annotations
 import httpx
 from fastapi import FastAPI
 
-from cardservice.cvv import cvv_with_key
+from cardservice.security.cvv import cvv_with_key
 from tests.conftest import TEST_CVK
 from tests.dashboard.session import post_form, sign_in
 from tests.factories import ISSUED_SECRETS, make_card, make_user

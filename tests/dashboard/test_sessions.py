@@ -10,9 +10,9 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from cardservice.db.sql import Tx, as_datetime
 from cardservice.errors import NotFound
 from cardservice.models.base import utcnow
-from cardservice.sql import Tx, as_datetime
 from cardservice.users.sessions import create_sign_in_link
 from tests.factories import Caller, make_user
 

@@ -21,7 +21,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
-from cardservice.web import dumps
+from cardservice.http.router import dumps
 from tests.factories import Caller
 
 Handler = Callable[[dict[str, Any]], Awaitable[Response]]

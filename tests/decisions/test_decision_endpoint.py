@@ -18,9 +18,9 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from cardservice.app import create_app
 from cardservice.config import Settings
 from cardservice.errors import RuleViolation
+from cardservice.infra.outbound import check_url
 from cardservice.models import AuthorizationEndpoint
 from cardservice.models.base import utcnow
-from cardservice.outbound import check_url
 from tests.cards.test_card_changes import patch_card
 from tests.decisions.conftest import Receiver, approve, free_port, set_endpoint, use_receiver
 from tests.factories import (

@@ -13,9 +13,9 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from cardservice.db.sql import Tx
 from cardservice.events.outbox import sequence_events
 from cardservice.models.base import utcnow
-from cardservice.sql import Tx
 from tests.factories import make_user
 from tests.webhooks.drive import EVERY_TYPE, every_change, post
 

@@ -31,7 +31,7 @@ def test_the_embedded_set_up_creates_both_keys_in_its_key_file(tmp_path: Path) -
     key_file = tmp_path / "keys" / "encryption.key"
     env = {
         **os.environ,
-        "CARDSERVICE_DATABASE_URL": f"sqlite:///{tmp_path / 'cardservice.db'}",
+        "CARDSERVICE_DATABASE_URL": f"sqlite:///{tmp_path / 'cardservice.db.database'}",
         "CARDSERVICE_KEY_FILE": str(key_file),
         "CARDSERVICE_LOG_LEVEL": "WARNING",
     }

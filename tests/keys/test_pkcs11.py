@@ -15,8 +15,8 @@ from cryptography.fernet import Fernet
 from fastapi import FastAPI
 
 from cardservice.config import Settings
-from cardservice.cvv import compute_cvv, cvv_with_key
 from cardservice.security import CardCipher
+from cardservice.security.cvv import compute_cvv, cvv_with_key
 from cardservice.security.pkcs11 import PREFIX, Pkcs11Cipher, TokenError
 from tests.cards.test_cvv2 import VECTORS
 from tests.conftest import TEST_CVK, TEST_KEY

@@ -16,11 +16,11 @@ from fastapi import FastAPI
 from sqlalchemy import text
 
 from cardservice.config import Settings
+from cardservice.db.sql import Tx
 from cardservice.ledger.chain import ID, PREV, SEQ, fill, form
 from cardservice.ledger.entries import SystemBook, book_leg, post_entry
 from cardservice.ledger.verify import verify
 from cardservice.models.base import utcnow
-from cardservice.sql import Tx
 from tests.factories import around
 from tests.ledger.activity import activity
 from tests.test_cli import cli_env

@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
 
 from cardservice.config import Settings
-from cardservice.db import Database
+from cardservice.db.database import Database
 from cardservice.ledger.verify import verify
 from cardservice.migrations import upgrade_database
 from tests.conftest import DATABASES, PG_ADMIN_DSN, _pg_admin, _pg_url

@@ -12,8 +12,8 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from cardservice.db.sql import INTEGRITY_ERRORS, Tx
 from cardservice.models.base import utcnow
-from cardservice.sql import INTEGRITY_ERRORS, Tx
 from tests.factories import make_card, make_user
 
 _POSTING = (

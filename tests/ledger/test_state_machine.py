@@ -45,10 +45,10 @@ from hypothesis.stateful import (
 
 from cardservice.app import create_app
 from cardservice.config import Settings
-from cardservice.sql import as_uuid
+from cardservice.db.sql import as_uuid
+from cardservice.http.router import dumps
 from cardservice.topups.service import sweep_expired_topups
 from cardservice.transactions.expiry import sweep_expired_holds
-from cardservice.web import dumps
 from tests.conftest import empty_tables
 from tests.factories import assert_ledger_consistent, bin_uuid, make_account, make_user
 from tests.operator.helpers import as_operator, operator_key

@@ -7,9 +7,9 @@ from typing import Any
 import httpx
 from fastapi import FastAPI
 
+from cardservice.db.sql import Tx
 from cardservice.encoding import dumps
 from cardservice.operator.keys import SCOPES, create_key
-from cardservice.sql import Tx
 from tests.factories import ISSUED_SECRETS
 
 

@@ -6,8 +6,8 @@ import httpx
 from fastapi import FastAPI
 from sqlalchemy import text
 
+from cardservice.db.sql import Tx
 from cardservice.operator.keys import list_keys, revoke_key
-from cardservice.sql import Tx
 from tests.factories import around, make_mfa_code, make_user
 from tests.operator.helpers import operator_key, send
 

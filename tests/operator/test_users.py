@@ -10,7 +10,7 @@ import httpx
 from fastapi import FastAPI
 from sqlalchemy import text
 
-from cardservice.sql import Tx
+from cardservice.db.sql import Tx
 from cardservice.transactions.engine import Authorization
 from cardservice.transactions.engine import authorize as engine_authorize
 from tests.factories import ISSUED_SECRETS, around, authorize, make_card, make_mfa_code, make_user

@@ -62,7 +62,7 @@ import asyncpg
 import httpx
 
 from cardservice.config import Settings
-from cardservice.db import Database
+from cardservice.db.database import Database
 from cardservice.ledger.books import class_totals
 from cardservice.migrations import upgrade_database
 

@@ -28,7 +28,7 @@ import asyncpg
 import httpx
 
 from cardservice.config import Settings
-from cardservice.db import Database
+from cardservice.db.database import Database
 from cardservice.ledger.verify import Verdict
 from cardservice.ledger.verify import verify as verify_chain
 from cardservice.migrations import upgrade_database

@@ -29,10 +29,10 @@ import httpx
 from cardservice.accounts.service import create_account
 from cardservice.auth.credentials import issue_token
 from cardservice.config import Settings
-from cardservice.db import Database
+from cardservice.db.database import Database
+from cardservice.db.sql import Tx
 from cardservice.events import outbox
 from cardservice.migrations import upgrade_database
-from cardservice.sql import Tx
 from cardservice.users.service import create_user
 from tests.stress.bank_run import ADMIN_DSN, KEY
 from tests.webhooks.receiver import Receiver, free_port

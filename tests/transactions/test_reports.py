@@ -16,9 +16,9 @@ from fastapi import FastAPI
 from PIL import Image
 from sqlalchemy import update
 
+from cardservice.db.sql import sqlite_path
 from cardservice.models import Transaction
 from cardservice.models.base import utcnow
-from cardservice.sql import sqlite_path
 from tests.factories import around, assert_ledger_consistent, authorize, make_card, make_user
 
 

@@ -9,8 +9,8 @@ import uuid
 import httpx
 from fastapi import FastAPI
 
-from cardservice.sql import Tx
-from cardservice.web import dumps
+from cardservice.db.sql import Tx
+from cardservice.http.router import dumps
 from tests.factories import Caller, authorize, make_card
 
 PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"

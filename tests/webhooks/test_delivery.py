@@ -16,8 +16,8 @@ import httpx
 from fastapi import FastAPI
 from standardwebhooks import Webhook
 
+from cardservice.infra.outbound import Outbound
 from cardservice.models.base import utcnow
-from cardservice.outbound import Outbound
 from cardservice.webhooks.delivery import (
     RETRY_SCHEDULE,
     Claimed,

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from standardwebhooks import Webhook, WebhookVerificationError
 
-from cardservice.outbound import masked, new_secret, signature_header
+from cardservice.infra.outbound import masked, new_secret, signature_header
 
 DOC = Path(__file__).parents[2] / "docs" / "events.md"
 BODY = b'{"uuid":"msg_1","type":"card.created","data":{}}'

@@ -15,7 +15,7 @@ from datetime import timedelta
 import httpx
 from fastapi import FastAPI
 
-from cardservice.outbound import Outbound
+from cardservice.infra.outbound import Outbound
 from cardservice.webhooks.delivery import Finished, claim, record
 from cardservice.webhooks.delivery import post as post_attempt
 from cardservice.webhooks.queue import publish_committed

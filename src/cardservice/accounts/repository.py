@@ -11,9 +11,8 @@ from datetime import datetime
 from typing import Any
 
 from cardservice.cards.records import card_columns, card_order
-from cardservice.filters import escape_like
-from cardservice.pages import Offset, paginate
-from cardservice.sql import Reader, Row, Tx, as_uuid
+from cardservice.db.paging import Offset, paginate
+from cardservice.db.sql import Reader, Row, Tx, as_uuid, escape_like
 
 RELATED_LIMIT = 500
 # `$TOTAL` is a scalar count beside a page (`pages.paginate`: a window count would make the

@@ -9,7 +9,7 @@ from uuid import UUID
 from pydantic import BaseModel
 
 from cardservice.cards.schemas import CardRecord
-from cardservice.money_types import MoneyOut
+from cardservice.values.money import MoneyOut
 
 
 class Owner(BaseModel):

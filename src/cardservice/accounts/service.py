@@ -9,10 +9,10 @@ from cardservice.accounts import repository
 from cardservice.accounts.records import account_record
 from cardservice.auth.credentials import Principal
 from cardservice.catalogue.loader import account_currencies
+from cardservice.db.paging import Page
+from cardservice.db.sql import Reader, Tx
 from cardservice.errors import AccountNotFound, ValidationFailed
 from cardservice.models.base import utcnow
-from cardservice.pages import Page
-from cardservice.sql import Reader, Tx
 
 ACCOUNT_STATUSES = ("active", "frozen", "closed")
 

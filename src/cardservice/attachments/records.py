@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardservice.attachments.schemas import AttachmentRecord
-from cardservice.sql import Row, as_datetime, as_uuid
+from cardservice.db.sql import Row, as_datetime, as_uuid
 
 ATTACHMENT_FIELDS = ("uuid", "type", "mime_type", "size", "sha256", "created_at")
 

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardservice.attachments.records import ATTACHMENT_FIELDS, attachment_columns
-from cardservice.pages import Offset, paginate
-from cardservice.sql import Reader, Row, Tx, insert_sql
+from cardservice.db.paging import Offset, paginate
+from cardservice.db.sql import Reader, Row, Tx, insert_sql
 
 _COLUMNS = attachment_columns("a")
 _INSERT = insert_sql("attachments", ("user_uuid", *ATTACHMENT_FIELDS))

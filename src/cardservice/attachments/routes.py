@@ -12,12 +12,12 @@ from cardservice.attachments import service
 from cardservice.attachments.blobstore import BlobStore, FilesystemBlobStore
 from cardservice.attachments.schemas import AttachmentRecord, AttachmentType, AttachmentUpload
 from cardservice.auth.dependencies import CallerA
-from cardservice.db import Db
-from cardservice.filters import filters_parameter, one_of, read_filters
-from cardservice.openapi import BEARER_OR_MFA, Envelope, PagedEnvelope
-from cardservice.patterns import UUID_PATTERN
-from cardservice.sql import Tx
-from cardservice.web import JSONResponse, Router, StandardPage, body_schema, ok, read_json
+from cardservice.db.database import Db
+from cardservice.db.sql import Tx
+from cardservice.http.filters import filters_parameter, one_of, read_filters
+from cardservice.http.openapi import BEARER_OR_MFA, Envelope, PagedEnvelope
+from cardservice.http.router import JSONResponse, Router, StandardPage, body_schema, ok, read_json
+from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(tags=["attachments"])
 ATTACHMENT_FILTERS = {

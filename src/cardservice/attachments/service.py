@@ -13,9 +13,9 @@ from cardservice.attachments.blobstore import BlobStore
 from cardservice.attachments.records import attachment_record
 from cardservice.attachments.schemas import AttachmentRecord
 from cardservice.attachments.sniff import sniff
+from cardservice.db.sql import Reader, Tx
 from cardservice.errors import NotFound, PayloadTooLarge, RuleViolation, ValidationFailed
 from cardservice.models.base import utcnow
-from cardservice.sql import Reader, Tx
 
 DATA_URL = re.compile(r"^data:[\w.+-]+/[\w.+-]+(?:;[\w=.-]+)*;base64,", re.ASCII)
 JSON_OVERHEAD = 64 * 1024

@@ -16,9 +16,9 @@ from typing import Any
 
 import orjson
 
+from cardservice.db.paging import Offset, paginate
+from cardservice.db.sql import Reader, Row, Tx, as_datetime, as_uuid, iso_z, text_uuid
 from cardservice.models.base import utcnow
-from cardservice.pages import Offset, paginate
-from cardservice.sql import Reader, Row, Tx, as_datetime, as_uuid, iso_z, text_uuid
 
 AUDIT_FIELDS = ("uuid", "created_at", "actor_type", "actor_id", "action", "object_type",
                 "object_uuid", "request_id", "details")  # fmt: skip

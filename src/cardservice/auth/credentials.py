@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from cardservice.auth import repository
+from cardservice.db.sql import Reader, Row, Tx, as_datetime, as_uuid
 from cardservice.errors import NotFound
 from cardservice.models.base import utcnow
-from cardservice.sql import Reader, Row, Tx, as_datetime, as_uuid
 
 TOKEN_PREFIX = "cs_"  # noqa: S105 - a public marker, not a secret
 TOKEN_BYTES = 32

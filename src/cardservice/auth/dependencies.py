@@ -16,11 +16,11 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from cardservice import metrics
 from cardservice.auth.address import address_key, client_address
 from cardservice.auth.credentials import Principal, principal_for_mfa_code, principal_for_token
 from cardservice.errors import Forbidden, RateLimited, Unauthenticated
-from cardservice.ratelimit import Verdict
+from cardservice.http.ratelimit import Verdict
+from cardservice.observability import metrics
 
 MAX_CREDENTIAL_LENGTH = 256
 

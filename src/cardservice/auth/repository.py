@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Sequence
 from datetime import datetime
 
-from cardservice.sql import Reader, Row, Tx, as_uuid, insert_sql
+from cardservice.db.sql import Reader, Row, Tx, as_uuid, insert_sql
 
 _INSERT_TOKEN = insert_sql(
     "api_tokens",

@@ -9,10 +9,10 @@ from pydantic import BaseModel
 
 from cardservice.auth.credentials import issue_mfa_code
 from cardservice.auth.dependencies import CallerB
-from cardservice.db import Db
-from cardservice.openapi import BEARER_ONLY, Envelope
-from cardservice.sql import Tx
-from cardservice.web import JSONResponse, Router, ok
+from cardservice.db.database import Db
+from cardservice.db.sql import Tx
+from cardservice.http.openapi import BEARER_ONLY, Envelope
+from cardservice.http.router import JSONResponse, Router, ok
 
 router = Router(tags=["auth"])
 

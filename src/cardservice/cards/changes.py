@@ -24,9 +24,9 @@ from cardservice.cards import controls, repository
 from cardservice.cards.records import card_record
 from cardservice.cards.repository import own_card
 from cardservice.cards.schemas import CardChangeRequest
+from cardservice.db.sql import Tx
 from cardservice.errors import CardNotFound, RuleViolation, ValidationFailed
 from cardservice.ledger.money import to_minor
-from cardservice.sql import Tx
 from cardservice.transactions import closing
 from cardservice.transactions.locks import lock_card, lock_card_account
 

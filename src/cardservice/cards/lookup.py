@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from cardservice.cards.repository import card_by_fingerprint
-from cardservice.sql import Reader, Row, Tx
+from cardservice.db.sql import Reader, Row, Tx
 
 
 class PanFingerprints(Protocol):

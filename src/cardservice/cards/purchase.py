@@ -22,6 +22,7 @@ from cardservice.cards.numbers import generate_pan
 from cardservice.cards.records import card_record_of
 from cardservice.cards.repository import insert_cards, purchase_context
 from cardservice.cards.schemas import BuyCardsRequest
+from cardservice.db.sql import Row, Tx, as_uuid
 from cardservice.dictionaries.fees import FeeSchedule, default_plan, with_overrides
 from cardservice.errors import AccountInactive, AccountNotFound, NotFound, RuleViolation
 from cardservice.idempotency import fingerprint
@@ -29,7 +30,6 @@ from cardservice.ledger.entries import SystemBook, account_leg, book_leg, card_l
 from cardservice.ledger.money import from_minor, percent_of, to_minor
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
-from cardservice.sql import Row, Tx, as_uuid
 from cardservice.transactions.locks import lock_account
 from cardservice.transactions.program_rules import BinNotAllowed, bin_allowed, expiry_after
 from cardservice.transactions.repository import insert_transactions, transaction_row

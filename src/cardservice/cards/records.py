@@ -12,9 +12,9 @@ from typing import Any
 import orjson
 
 from cardservice.cards.controls import controls_record
+from cardservice.db.sql import Row, flag, iso_z, text_uuid
 from cardservice.ledger.money import from_minor
 from cardservice.security import mask
-from cardservice.sql import Row, flag, iso_z, text_uuid
 
 CARD_FIELDS = (
     "uuid", "account_uuid", "bin", "brand", "last4", "expiry_month", "expiry_year", "currency",

@@ -28,10 +28,10 @@ from cardservice.cards.changes import CardClosed
 from cardservice.cards.purchase import _draw_number, _insert_cards
 from cardservice.cards.records import card_record
 from cardservice.cards.repository import CARD_COLUMNS, close_replaced, own_card, program_validity
+from cardservice.db.sql import Tx, as_uuid
 from cardservice.errors import CardNotFound
 from cardservice.ledger.entries import card_leg, post_entry
 from cardservice.security import CardCipher
-from cardservice.sql import Tx, as_uuid
 from cardservice.transactions.locks import lock_card_account, lock_card_columns
 from cardservice.transactions.program_rules import expiry_after
 from cardservice.transactions.repository import insert_transactions, transaction_row

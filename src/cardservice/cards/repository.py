@@ -8,11 +8,10 @@ from datetime import datetime
 from typing import Any
 
 from cardservice.cards.records import card_columns, card_order
-from cardservice.filters import escape_like
+from cardservice.db.paging import Offset, paginate
+from cardservice.db.sql import Reader, Row, Tx, as_uuid, escape_like, in_list, insert_sql, row_args
 from cardservice.models import Card
 from cardservice.models.base import table_of, utcnow
-from cardservice.pages import Offset, paginate
-from cardservice.sql import Reader, Row, Tx, as_uuid, in_list, insert_sql, row_args
 
 
 def _where(user_uuid: uuid.UUID, filters: dict[str, Any]) -> tuple[str, list[Any]]:

@@ -26,9 +26,9 @@ from cardservice.cards import repository
 from cardservice.cards.changes import CardClosed
 from cardservice.cards.repository import lock_own_card_secret
 from cardservice.cards.schemas import CardDetails
+from cardservice.db.sql import Tx
 from cardservice.errors import CardNotFound, RateLimited, ServiceError
 from cardservice.security import MissingEncryptionKey
-from cardservice.sql import Tx
 
 log = logging.getLogger(__name__)
 

@@ -24,16 +24,16 @@ from cardservice.cards.schemas import (
     RevealRequest,
     SortRequest,
 )
-from cardservice.db import Db
+from cardservice.db.database import Db
+from cardservice.db.sql import Tx
 from cardservice.encoding import dumps
 from cardservice.errors import RateLimited
-from cardservice.filters import BOOLEAN, UUID, filters_parameter, one_of, read_filters, text
+from cardservice.http.filters import BOOLEAN, UUID, filters_parameter, one_of, read_filters, text
+from cardservice.http.openapi import BEARER_ONLY, BEARER_OR_MFA, Done, Envelope, PagedEnvelope
+from cardservice.http.router import CardPage, JSONResponse, Router, body_schema, done, ok, read_json
 from cardservice.idempotency import StoredResponse, act_once
 from cardservice.models.base import utcnow
-from cardservice.openapi import BEARER_ONLY, BEARER_OR_MFA, Done, Envelope, PagedEnvelope
-from cardservice.patterns import UUID_PATTERN
-from cardservice.sql import Tx
-from cardservice.web import CardPage, JSONResponse, Router, body_schema, done, ok, read_json
+from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(tags=["cards"])
 CardUuid = Annotated[

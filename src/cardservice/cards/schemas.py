@@ -18,7 +18,7 @@ from pydantic import (
     model_validator,
 )
 
-from cardservice.money_types import (
+from cardservice.values.money import (
     AMOUNT_SCHEMA,
     POSITIVE_AMOUNT_SCHEMA,
     Amount,
@@ -26,7 +26,7 @@ from cardservice.money_types import (
     PositiveAmount,
     WholeNumber,
 )
-from cardservice.request_types import StrictRequest, UuidStr
+from cardservice.values.requests import StrictRequest, UuidStr
 
 # API.md §13: single_use closes after its first capture; merchant_locked stays with the
 # merchant of its first approved authorization (transactions/card_types.py)

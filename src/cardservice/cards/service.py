@@ -7,9 +7,9 @@ from typing import Any
 
 from cardservice.cards import repository
 from cardservice.cards.records import card_record
+from cardservice.db.paging import Page
+from cardservice.db.sql import Reader, Tx
 from cardservice.errors import CardNotFound
-from cardservice.pages import Page
-from cardservice.sql import Reader, Tx
 
 
 async def list_cards(

@@ -24,8 +24,8 @@ from cardservice.dashboard.pages import PageNumber
 from cardservice.dashboard.views import act, as_user, field_errors, page_links, show
 from cardservice.dashboard.web import redirect, render
 from cardservice.errors import BadRequest, PayloadTooLarge
-from cardservice.patterns import UUID_PATTERN
-from cardservice.web import Router, read_limited
+from cardservice.http.router import Router, read_limited
+from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(prefix="/app", include_in_schema=False)
 AttachmentUuid = Annotated[str, Path(alias="attachmentUuid", pattern=UUID_PATTERN)]

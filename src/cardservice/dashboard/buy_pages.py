@@ -14,7 +14,7 @@ from cardservice.cards.schemas import CardType
 from cardservice.dashboard.api import Api, ApiError
 from cardservice.dashboard.views import act, field_errors, show
 from cardservice.dashboard.web import redirect, render
-from cardservice.web import Router
+from cardservice.http.router import Router
 
 router = Router(prefix="/app", include_in_schema=False)
 FIELDS = (

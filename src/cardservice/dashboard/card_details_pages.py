@@ -22,8 +22,8 @@ from fastapi.responses import Response
 from cardservice.dashboard.api import Api
 from cardservice.dashboard.views import act, show
 from cardservice.dashboard.web import render
-from cardservice.patterns import UUID_PATTERN
-from cardservice.web import Router
+from cardservice.http.router import Router
+from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(prefix="/app", include_in_schema=False)
 CardUuid = Annotated[str, Path(alias="cardUuid", pattern=UUID_PATTERN)]

@@ -21,8 +21,8 @@ from cardservice.dashboard.pages import PageNumber
 from cardservice.dashboard.transaction_pages import row_context
 from cardservice.dashboard.views import act, field_errors, page_links, show
 from cardservice.dashboard.web import redirect, render
-from cardservice.patterns import UUID_PATTERN
-from cardservice.web import Router
+from cardservice.http.router import Router
+from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(prefix="/app", include_in_schema=False)
 CardUuid = Annotated[str, Path(alias="cardUuid", pattern=UUID_PATTERN)]

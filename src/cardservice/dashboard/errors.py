@@ -10,7 +10,7 @@ from fastapi import HTTPException, Request
 from fastapi.responses import Response
 
 from cardservice.dashboard.web import redirect, render
-from cardservice.web import Router
+from cardservice.http.router import Router
 
 router = Router(include_in_schema=False)
 TITLES = {

@@ -26,9 +26,9 @@ from cardservice.dashboard.views import page_links as _pages
 from cardservice.dashboard.views import show as _page
 from cardservice.dashboard.web import money, redirect, render
 from cardservice.disputes.schemas import DisputeReason
-from cardservice.patterns import UUID_PATTERN
+from cardservice.http.router import Router
 from cardservice.transactions.schemas import TransactionStatus, TransactionType
-from cardservice.web import Router
+from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(prefix="/app", include_in_schema=False)
 CHART_PAGES = 20  # at most 2,000 purchases drawn in the 30-day chart

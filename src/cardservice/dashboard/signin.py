@@ -16,10 +16,10 @@ from cardservice.dashboard.web import (
     render,
     set_cookie,
 )
-from cardservice.db import Db
-from cardservice.sql import Tx
+from cardservice.db.database import Db
+from cardservice.db.sql import Tx
+from cardservice.http.router import Router
 from cardservice.users import sessions
-from cardservice.web import Router
 
 router = Router(prefix="/app", include_in_schema=False)
 SESSION_SECONDS = int(sessions.SESSION_LIFETIME.total_seconds())

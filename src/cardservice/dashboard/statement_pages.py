@@ -18,8 +18,8 @@ from fastapi.responses import Response
 from cardservice.dashboard.api import Api
 from cardservice.dashboard.views import as_user, show
 from cardservice.dashboard.web import finish
-from cardservice.patterns import UUID_PATTERN
-from cardservice.web import Router
+from cardservice.http.router import Router
+from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(prefix="/app", include_in_schema=False)
 AccountUuid = Annotated[str, Path(alias="accountUuid", pattern=UUID_PATTERN)]

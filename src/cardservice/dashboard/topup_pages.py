@@ -24,8 +24,8 @@ from cardservice.dashboard.errors import sentence
 from cardservice.dashboard.pages import PageNumber
 from cardservice.dashboard.views import act, field_errors, page_links, show
 from cardservice.dashboard.web import redirect, render
-from cardservice.patterns import UUID_PATTERN
-from cardservice.web import Router
+from cardservice.http.router import Router
+from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(prefix="/app", include_in_schema=False)
 TopupUuid = Annotated[str, Path(alias="topupUuid", pattern=UUID_PATTERN)]

@@ -13,8 +13,8 @@ from fastapi.responses import Response
 
 from cardservice.dashboard.api import Api
 from cardservice.dashboard.views import show
-from cardservice.patterns import UUID_PATTERN
-from cardservice.web import Router
+from cardservice.http.router import Router
+from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(prefix="/app", include_in_schema=False)
 TransactionUuid = Annotated[str, Path(alias="transactionUuid", pattern=UUID_PATTERN)]

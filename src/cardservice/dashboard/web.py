@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from cardservice.auth.address import client_scheme
-from cardservice.web import read_limited
+from cardservice.http.router import read_limited
 
 SESSION_COOKIE = "cs_session"
 CSRF_COOKIE = "cs_csrf"

@@ -20,8 +20,8 @@ from cardservice.dashboard.pages import PageNumber
 from cardservice.dashboard.views import act, field_errors, page_links, refused, show
 from cardservice.dashboard.web import redirect, render
 from cardservice.events.schemas import EVENT_TYPES
-from cardservice.patterns import UUID_PATTERN
-from cardservice.web import Router
+from cardservice.http.router import Router
+from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(prefix="/app", include_in_schema=False)
 EndpointUuid = Annotated[str, Path(alias="endpointUuid", pattern=UUID_PATTERN)]

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from cardservice.db.sql import Reader, Row, Tx, as_datetime, iso_z
 from cardservice.decisions import repository
 from cardservice.decisions.schemas import AuthorizationEndpointRequest
 from cardservice.errors import NotFound
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
-from cardservice.sql import Reader, Row, Tx, as_datetime, iso_z
 
 STAND_IN_AFTER = 5
 STAND_IN_SECONDS = 60

@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from cardservice.sql import Reader, Row, Tx
+from cardservice.db.sql import Reader, Row, Tx
 
 _ENDPOINT_COLUMNS = (
     "url, secret_ciphertext, timeout_ms, on_timeout, consecutive_failures, stand_in_until,"

@@ -5,12 +5,12 @@ from __future__ import annotations
 from fastapi import Request
 
 from cardservice.auth.dependencies import CallerA
-from cardservice.db import Db
+from cardservice.db.database import Db
 from cardservice.decisions import endpoints
 from cardservice.decisions.schemas import AuthorizationEndpointRecord, AuthorizationEndpointRequest
-from cardservice.openapi import BEARER_OR_MFA, Done, Envelope
-from cardservice.outbound import check_url, new_secret
-from cardservice.web import JSONResponse, Router, body_schema, done, ok, read_json
+from cardservice.http.openapi import BEARER_OR_MFA, Done, Envelope
+from cardservice.http.router import JSONResponse, Router, body_schema, done, ok, read_json
+from cardservice.infra.outbound import check_url, new_secret
 
 router = Router(tags=["authorization endpoint"])
 PATH = "/authorization-endpoint"

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from cardservice.request_types import StrictRequest
+from cardservice.values.requests import StrictRequest
 
 OnTimeout = Literal["approve", "decline"]
 

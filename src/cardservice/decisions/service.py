@@ -20,11 +20,11 @@ from typing import Any
 
 import orjson
 
-from cardservice.db import Database
+from cardservice.db.database import Database
 from cardservice.decisions.endpoints import Endpoint, note_failure, note_recovery
 from cardservice.encoding import dumps
+from cardservice.infra.outbound import CallFailed, Outbound, UrlNotAllowed, signed_headers
 from cardservice.models.base import utcnow
-from cardservice.outbound import CallFailed, Outbound, UrlNotAllowed, signed_headers
 
 EVENT_TYPE = "authorization.request"
 MAX_ANSWER_BYTES = 16_384  # an answer is a small object; a longer body is an error

@@ -6,8 +6,8 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from cardservice.db.sql import Reader, Tx
 from cardservice.dictionaries import repository
-from cardservice.sql import Reader, Tx
 
 DEFAULT_PLAN = "default"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 
-from cardservice.sql import Reader, Row, Tx, as_uuid
+from cardservice.db.sql import Reader, Row, Tx, as_uuid
 
 _DICTIONARY = (
     "SELECT slug, name, description FROM dictionary_entries WHERE kind = $1 ORDER BY position"

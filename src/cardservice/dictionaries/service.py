@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from cardservice.db.sql import Reader, Row, as_uuid, escape_like
 from cardservice.dictionaries import repository
 from cardservice.dictionaries.schemas import (
     BinRecord,
@@ -13,8 +14,6 @@ from cardservice.dictionaries.schemas import (
     FxRateRecord,
     TagRecord,
 )
-from cardservice.filters import escape_like
-from cardservice.sql import Reader, Row, as_uuid
 
 POPULAR_TAGS = 30
 SEARCH_RESULTS = 50

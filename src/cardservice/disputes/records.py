@@ -10,8 +10,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from cardservice.db.sql import Row, iso_z, text_uuid
 from cardservice.ledger.money import from_minor
-from cardservice.sql import Row, iso_z, text_uuid
 
 DISPUTE_FIELDS = (
     "uuid", "transaction_uuid", "amount", "currency", "reason", "explanation", "status",

@@ -6,6 +6,8 @@ import uuid
 from datetime import datetime
 from typing import Any
 
+from cardservice.db.paging import Offset, paginate
+from cardservice.db.sql import Reader, Row, Tx, in_list, insert_sql
 from cardservice.disputes.records import (
     DISPUTE_FIELDS,
     NEWEST_FIRST,
@@ -15,8 +17,6 @@ from cardservice.disputes.records import (
 from cardservice.errors import DisputeNotFound
 from cardservice.models import Dispute
 from cardservice.models.base import table_of
-from cardservice.pages import Offset, paginate
-from cardservice.sql import Reader, Row, Tx, in_list, insert_sql
 
 DISPUTE_COLUMNS = dispute_columns("d")
 # The statements of disputes.service's writes.

@@ -8,8 +8,8 @@ from uuid import UUID
 
 from pydantic import AfterValidator, BaseModel, Field, StringConstraints
 
-from cardservice.money_types import MoneyOut, PositiveAmount
-from cardservice.request_types import StrictRequest, UuidStr
+from cardservice.values.money import MoneyOut, PositiveAmount
+from cardservice.values.requests import StrictRequest, UuidStr
 
 DisputeReason = Literal[
     "fraudulent", "not_received", "duplicate", "canceled", "not_as_described", "other"

@@ -22,12 +22,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from cardservice.attachments.service import AttachmentNotFound
+from cardservice.db.sql import INTEGRITY_ERRORS, Tx, as_datetime, as_uuid
 from cardservice.disputes import repository
 from cardservice.disputes.records import DISPUTE_FIELDS
 from cardservice.errors import DisputeNotFound, RuleViolation, TransactionNotFound
 from cardservice.ledger.entries import SystemBook, book_leg, post_entry
 from cardservice.models.base import utcnow
-from cardservice.sql import INTEGRITY_ERRORS, Tx, as_datetime, as_uuid
 from cardservice.transactions import locks
 from cardservice.transactions.lifecycle import credited_amount, holder_leg
 from cardservice.transactions.repository import credit_row, insert_transactions

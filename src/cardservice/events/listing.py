@@ -7,10 +7,10 @@ from typing import Any
 from uuid import UUID
 
 from cardservice.auth.credentials import Principal
+from cardservice.db.sql import Reader
 from cardservice.errors import NotFound
 from cardservice.events import repository
 from cardservice.events.records import event_record
-from cardservice.sql import Reader
 
 
 class EventNotFound(NotFound):

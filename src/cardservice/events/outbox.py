@@ -20,11 +20,11 @@ records.py (`SOURCES`: a new kind of object with events adds its source there).
 
 from __future__ import annotations
 
-from cardservice.db import add_commit_hook
+from cardservice.db.database import add_commit_hook
+from cardservice.db.sql import Row, Tx
 from cardservice.encoding import dumps
 from cardservice.events import repository
 from cardservice.events.records import SOURCES, Source
-from cardservice.sql import Row, Tx
 
 BATCH = 500
 

@@ -12,8 +12,8 @@ import orjson
 from cardservice.attachments.records import ATTACHMENT_FIELDS, attachment_columns
 from cardservice.attachments.records import attachment_record as _attachment_record
 from cardservice.cards.records import CARD_FIELDS, card_columns, card_record
+from cardservice.db.sql import Row, iso_z, text_uuid
 from cardservice.disputes.records import DISPUTE_FIELDS, dispute_columns, dispute_record
-from cardservice.sql import Row, iso_z, text_uuid
 from cardservice.transactions.records import (
     TRANSACTION_FIELDS,
     transaction_columns,

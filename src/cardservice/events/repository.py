@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardservice.auth.credentials import Principal
+from cardservice.db.paging import Keyset, paginate
+from cardservice.db.sql import Reader, Row, Tx, in_list
 from cardservice.events.records import EVENT_COLUMNS, SOURCES, Source
-from cardservice.pages import Keyset, paginate
-from cardservice.sql import Reader, Row, Tx, in_list
 
 SEQUENCER_LOCK = 15_001  # pg_advisory_xact_lock key: one sequencer at a time
 

@@ -22,12 +22,12 @@ from typing import Any
 
 import orjson
 
-from cardservice.db import Database
+from cardservice.db.database import Database
+from cardservice.db.sql import INTEGRITY_ERRORS, Reader, Tx
 from cardservice.encoding import dumps
 from cardservice.errors import IdempotencyConflict, RuleViolation
 from cardservice.idempotency import repository
 from cardservice.models.base import utcnow
-from cardservice.sql import INTEGRITY_ERRORS, Reader, Tx
 
 
 @dataclass(frozen=True, slots=True)

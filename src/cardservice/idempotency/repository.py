@@ -6,9 +6,9 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
+from cardservice.db.sql import Reader, Row, Tx, insert_sql, row_args
 from cardservice.models import IdempotencyKey
 from cardservice.models.base import table_of
-from cardservice.sql import Reader, Row, Tx, insert_sql, row_args
 
 _COLUMNS = tuple(table_of(IdempotencyKey).columns.keys())
 _INSERT = insert_sql(table_of(IdempotencyKey).name, _COLUMNS)

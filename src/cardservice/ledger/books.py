@@ -23,10 +23,10 @@ from collections import defaultdict
 from datetime import UTC, date, datetime, time
 from typing import Any
 
+from cardservice.db.sql import Reader
 from cardservice.ledger import repository
 from cardservice.ledger.chain import holder_of
 from cardservice.ledger.money import from_minor
-from cardservice.sql import Reader
 
 # The ledger's account classes as the operator API names them, from what the postings hold.
 CLASSES = {

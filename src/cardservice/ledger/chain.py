@@ -51,8 +51,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
+from cardservice.db.sql import Row, Tx, as_datetime, text_uuid
 from cardservice.ledger import repository
-from cardservice.sql import Row, Tx, as_datetime, text_uuid
 
 GENESIS = "0" * 64
 # a posting as the canonical form writes it: holder, currency, amount

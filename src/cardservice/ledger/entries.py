@@ -24,12 +24,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from cardservice.db import add_commit_hook
+from cardservice.db.database import add_commit_hook
+from cardservice.db.sql import Tx, insert_sql, row_args, text_uuid
 from cardservice.errors import RuleViolation
 from cardservice.ledger.chain import form, holder_of, instant, seal
 from cardservice.models import Account, Card, JournalEntry, Posting
 from cardservice.models.base import table_of, utcnow
-from cardservice.sql import Tx, insert_sql, row_args, text_uuid
 
 
 class SystemBook(StrEnum):

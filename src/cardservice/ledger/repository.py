@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Any
 
-from cardservice.sql import Reader, Row, Tx, in_list
+from cardservice.db.sql import Reader, Row, Tx, in_list
 
 # --- the chain (ledger.chain.seal) --------------------------------------------------------
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+from cardservice.db.sql import Reader, text_uuid
 from cardservice.ledger import repository
 from cardservice.ledger.chain import (
     GENESIS,
@@ -25,7 +26,6 @@ from cardservice.ledger.chain import (
     entry_hash,
     holder_days,
 )
-from cardservice.sql import Reader, text_uuid
 
 BATCH = 5_000
 

@@ -10,7 +10,7 @@ from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
 
-from cardservice.sql import sqlite_path
+from cardservice.db.sql import sqlite_path
 
 MIGRATIONS_DIR = Path(__file__).parent
 

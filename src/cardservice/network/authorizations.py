@@ -7,7 +7,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from cardservice import metrics
+from cardservice.db.sql import Tx
 from cardservice.models.base import utcnow
 from cardservice.network import repository
 from cardservice.network.codec import Message, available_balance, merchant_place, sub_elements
@@ -27,7 +27,7 @@ from cardservice.network.host import (
 from cardservice.network.repository import IssuedCard, Key, KeyTaken, Remembered
 from cardservice.network.responses import APPROVED, INSUFFICIENT_FUNDS, UNKNOWN_CARD, code_of
 from cardservice.network.verification import verification_failure
-from cardservice.sql import Tx
+from cardservice.observability import metrics
 from cardservice.transactions import lifecycle
 from cardservice.transactions.adjustments import shrink_hold
 from cardservice.transactions.authorize import authorize_card

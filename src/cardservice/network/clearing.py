@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import uuid
 
+from cardservice.db.sql import Tx
 from cardservice.models.base import utcnow
 from cardservice.network import repository
 from cardservice.network.authorizations import network_data
@@ -15,7 +16,6 @@ from cardservice.network.fields import CURRENCIES, MORE_TO_FOLLOW, PURCHASE, REF
 from cardservice.network.host import Answer, Host, Malformed, Refused, key_of, once, require
 from cardservice.network.responses import APPROVED, ORIGINAL_UNKNOWN, UNKNOWN_CARD
 from cardservice.network.reversals import original_of
-from cardservice.sql import Tx
 from cardservice.transactions import lifecycle, service
 from cardservice.transactions.adjustments import credit_card
 from cardservice.transactions.service import CaptureMessage

@@ -14,8 +14,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from cardservice.db import Database
+from cardservice.db.database import Database
+from cardservice.db.sql import Tx
+from cardservice.db.unavailable import is_database_unavailable
 from cardservice.errors import RuleViolation, ServiceError
+from cardservice.infra.outbound import Outbound
 from cardservice.models.base import utcnow
 from cardservice.network import repository
 from cardservice.network.codec import Message
@@ -28,10 +31,7 @@ from cardservice.network.responses import (
     WRONG_STATE,
     response,
 )
-from cardservice.outbound import Outbound
 from cardservice.security import CardCipher
-from cardservice.sql import Tx
-from cardservice.unavailable import is_database_unavailable
 
 log = logging.getLogger("cardservice.network")
 

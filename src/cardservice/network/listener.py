@@ -17,11 +17,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 
 from cardservice.config import Settings
-from cardservice.db import Database
+from cardservice.db.database import Database
+from cardservice.infra.outbound import Outbound
 from cardservice.network import authorizations, clearing, management, metrics, reversals
 from cardservice.network.codec import Message, Unreadable, decode, encode
 from cardservice.network.host import Host, Participant, answer
-from cardservice.outbound import Outbound
 from cardservice.security import CardCipher
 
 log = logging.getLogger("cardservice.network")

@@ -1,5 +1,5 @@
 """ISO 8583 listener series on `/metrics` (Prometheus; summed over every process of a
-`cardservice serve`, like the other families in `cardservice.metrics`).
+`cardservice serve`, like the other families in `cardservice.observability.metrics`).
 
 Labels are closed sets: the request's MTI (one the listener answers, `codec.REQUESTS`) and
 the answer's response code (field 39, `responses.py`). Never a card number, an STAN, a

@@ -10,7 +10,7 @@ from typing import Any
 
 import orjson
 
-from cardservice.sql import Reader, Row, Tx, as_datetime, as_uuid
+from cardservice.db.sql import Reader, Row, Tx, as_datetime, as_uuid
 
 _CARD_BY_FINGERPRINT = (
     "SELECT uuid, user_uuid, expiry_year, expiry_month, currency FROM cards"

@@ -5,13 +5,13 @@ key, so that it is released at once when it arrives."""
 
 from __future__ import annotations
 
+from cardservice.db.sql import Tx
 from cardservice.models.base import utcnow
 from cardservice.network import repository
 from cardservice.network.codec import Message, original_key, replacement_amount
 from cardservice.network.host import REVERSAL_MEMORY, Answer, Host, Malformed, key_of, once, require
 from cardservice.network.repository import Key
 from cardservice.network.responses import APPROVED, ORIGINAL_UNKNOWN, WRONG_STATE
-from cardservice.sql import Tx
 from cardservice.transactions import lifecycle, locks
 from cardservice.transactions.adjustments import shrink_hold
 

@@ -29,13 +29,13 @@ import orjson
 from cardservice.accounts.service import create_account
 from cardservice.cards.purchase import buy_cards
 from cardservice.cards.schemas import BuyCardsRequest
-from cardservice.db import Database
+from cardservice.db.database import Database
+from cardservice.db.sql import Tx, text_uuid
 from cardservice.network import messages, repository
 from cardservice.network.client import NetworkClient, stans, transmitted_now
 from cardservice.network.codec import encode
 from cardservice.network.fields import CURRENCIES
 from cardservice.security import CardCipher
-from cardservice.sql import Tx, text_uuid
 from cardservice.transactions.deposits import deposit
 from cardservice.users.service import create_user
 

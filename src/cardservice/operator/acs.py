@@ -11,14 +11,14 @@ from typing import Annotated, Any
 from pydantic import Field, StringConstraints
 
 from cardservice.cards.lookup import card_by_pan
+from cardservice.db.sql import Tx, as_uuid
 from cardservice.errors import NotFound
 from cardservice.ledger.money import to_minor
-from cardservice.money_types import PositiveAmount, WholeNumber
 from cardservice.operator.audit import Acting
-from cardservice.request_types import StrictRequest
 from cardservice.security import CardCipher
-from cardservice.sql import Tx, as_uuid
 from cardservice.transactions.three_ds import issue_code
+from cardservice.values.money import PositiveAmount, WholeNumber
+from cardservice.values.requests import StrictRequest
 
 
 class AcsCodeRequest(StrictRequest):

@@ -6,15 +6,15 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from cardservice.db import Db
+from cardservice.db.database import Db
+from cardservice.http.openapi import Envelope
+from cardservice.http.router import JSONResponse, Router, body_schema, ok, read_json
 from cardservice.models.base import utcnow
-from cardservice.openapi import Envelope
 from cardservice.operator.acs import AcsCodeRequest, record_acs_code
 from cardservice.operator.audit import acting
 from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
 from cardservice.operator.keys import Operator
 from cardservice.transactions.schemas import ThreeDsRecord
-from cardservice.web import JSONResponse, Router, body_schema, ok, read_json
 
 router = Router(tags=["operator"])
 Network = Annotated[Operator, Depends(operator_with("network"))]

@@ -12,8 +12,8 @@ from typing import Any
 from fastapi import Request
 
 from cardservice.audit.repository import Actor, record_audit
+from cardservice.db.sql import Tx
 from cardservice.operator.keys import Operator
-from cardservice.sql import Tx
 
 
 @dataclass(frozen=True, slots=True)

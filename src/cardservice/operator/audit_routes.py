@@ -10,12 +10,12 @@ from fastapi import Depends, Request
 from pydantic import BaseModel
 
 from cardservice.audit.repository import AuditFilters, audit_record, page_of_audit
-from cardservice.db import Db
-from cardservice.filters import UUID, filters_parameter, matching, one_of, read_filters
-from cardservice.openapi import PagedEnvelope
+from cardservice.db.database import Db
+from cardservice.http.filters import UUID, filters_parameter, matching, one_of, read_filters
+from cardservice.http.openapi import PagedEnvelope
+from cardservice.http.router import JSONResponse, Router, StandardPage, ok
 from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
 from cardservice.operator.keys import Operator
-from cardservice.web import JSONResponse, Router, StandardPage, ok
 
 router = Router(tags=["operator"])
 Reports = Annotated[Operator, Depends(operator_with("reports"))]

@@ -15,13 +15,13 @@ from typing import Any
 
 from fastapi import Request
 
-from cardservice import metrics
 from cardservice.auth.dependencies import (
     MAX_CREDENTIAL_LENGTH,
     count_failed_attempt,
     lookup_cardholder,
 )
 from cardservice.errors import Forbidden, RateLimited, Unauthenticated
+from cardservice.observability import metrics
 from cardservice.operator.keys import KEY_PREFIX, Operator, operator_for_key
 
 

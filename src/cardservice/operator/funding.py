@@ -15,7 +15,8 @@ from typing import Any, Literal
 
 from cardservice.accounts.records import account_record
 from cardservice.accounts.service import create_account, set_account_status
-from cardservice.db import Database
+from cardservice.db.database import Database
+from cardservice.db.sql import INTEGRITY_ERRORS, Reader, Tx, as_uuid
 from cardservice.errors import AccountNotFound, IdempotencyConflict
 from cardservice.idempotency import fingerprint
 from cardservice.ledger.money import to_minor
@@ -23,7 +24,6 @@ from cardservice.operator import repository
 from cardservice.operator.audit import Acting
 from cardservice.operator.schemas import CreateAccountRequest, MoneyRequest
 from cardservice.operator.service import UserNotFound
-from cardservice.sql import INTEGRITY_ERRORS, Reader, Tx, as_uuid
 from cardservice.transactions.deposits import deposit
 from cardservice.transactions.records import transaction_record, transaction_record_of
 from cardservice.transactions.withdrawals import withdraw

@@ -8,9 +8,9 @@ from datetime import datetime
 from typing import Any
 
 from cardservice.accounts.repository import ACCOUNT_SELECT
+from cardservice.db.paging import Offset, paginate
+from cardservice.db.sql import Reader, Row, Tx
 from cardservice.models.base import utcnow
-from cardservice.pages import Offset, paginate
-from cardservice.sql import Reader, Row, Tx
 from cardservice.transactions.records import transaction_columns
 
 USER_SELECT = """

@@ -10,9 +10,11 @@ from typing import Annotated, Any
 from fastapi import Depends, Path, Request
 
 from cardservice.accounts.schemas import AccountRecord
-from cardservice.db import Db
-from cardservice.filters import filters_parameter, one_of, read_filters, text
-from cardservice.openapi import Envelope, PagedEnvelope
+from cardservice.db.database import Db
+from cardservice.db.sql import Tx
+from cardservice.http.filters import filters_parameter, one_of, read_filters, text
+from cardservice.http.openapi import Envelope, PagedEnvelope
+from cardservice.http.router import JSONResponse, Router, StandardPage, body_schema, ok, read_json
 from cardservice.operator import funding, service
 from cardservice.operator.audit import Acting, acting
 from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
@@ -28,10 +30,8 @@ from cardservice.operator.schemas import (
     SignInLink,
     UserRecord,
 )
-from cardservice.patterns import UUID_PATTERN
-from cardservice.sql import Tx
 from cardservice.transactions.schemas import TransactionRecord
-from cardservice.web import JSONResponse, Router, StandardPage, body_schema, ok, read_json
+from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(tags=["operator"])
 

@@ -8,8 +8,8 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from cardservice.money_types import PositiveAmount, WholeNumber
-from cardservice.request_types import StrictRequest, UuidStr
+from cardservice.values.money import PositiveAmount, WholeNumber
+from cardservice.values.requests import StrictRequest, UuidStr
 
 Email = Annotated[str, StringConstraints(min_length=3, max_length=254)]
 Name = Annotated[str, StringConstraints(min_length=1, max_length=120)]

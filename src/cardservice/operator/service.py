@@ -13,12 +13,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from cardservice.auth.credentials import forget_cached_callers, issue_token
+from cardservice.db.paging import Page
+from cardservice.db.sql import Reader, Row, Tx, as_datetime, iso_z, text_uuid
 from cardservice.errors import NotFound, RuleViolation, ValidationFailed
 from cardservice.operator import repository
 from cardservice.operator.audit import Acting
 from cardservice.operator.schemas import ChangeUserRequest, CreateUserRequest
-from cardservice.pages import Page
-from cardservice.sql import Reader, Row, Tx, as_datetime, iso_z, text_uuid
 from cardservice.users.service import create_user
 from cardservice.users.sessions import create_sign_in_link
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cardservice.sql import Reader, Row
+from cardservice.db.sql import Reader, Row
 
 
 async def method_exists(reader: Reader, slug: str) -> bool:

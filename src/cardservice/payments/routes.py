@@ -7,12 +7,12 @@ from typing import Annotated
 from fastapi import Path
 
 from cardservice.auth.dependencies import CallerA
-from cardservice.db import Db
-from cardservice.openapi import BEARER_OR_MFA, Envelope
-from cardservice.patterns import SLUG_MAX_LENGTH, SLUG_PATTERN
+from cardservice.db.database import Db
+from cardservice.http.openapi import BEARER_OR_MFA, Envelope
+from cardservice.http.router import JSONResponse, Router, ok
 from cardservice.payments.schemas import PaymentCurrencyRecord
 from cardservice.payments.service import currencies_of
-from cardservice.web import JSONResponse, Router, ok
+from cardservice.values.patterns import SLUG_MAX_LENGTH, SLUG_PATTERN
 
 router = Router(tags=["payments"])
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from cardservice.db.sql import Reader
 from cardservice.errors import NotFound
 from cardservice.payments import repository
 from cardservice.payments.schemas import PaymentCurrencyRecord
-from cardservice.sql import Reader
 
 
 class PaymentMethodNotFound(NotFound):

@@ -7,7 +7,7 @@ from typing import Any
 
 import orjson
 
-from cardservice.sql import Reader, Row, Tx, in_list, iso_z, text_uuid
+from cardservice.db.sql import Reader, Row, Tx, in_list, iso_z, text_uuid
 from cardservice.transactions.controls import controls_record
 
 _COLUMNS = "uuid, name, bin_uuids, spending_controls, card_validity_months, created_at, updated_at"

@@ -7,16 +7,16 @@ from typing import Annotated
 
 from fastapi import Depends, Path, Request
 
-from cardservice.db import Db
+from cardservice.db.database import Db
+from cardservice.http.openapi import Envelope
+from cardservice.http.router import JSONResponse, Router, body_schema, ok, read_json
 from cardservice.models.base import utcnow
-from cardservice.openapi import Envelope
 from cardservice.operator.audit import acting
 from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
 from cardservice.operator.keys import Operator
-from cardservice.patterns import UUID_PATTERN
 from cardservice.programs import service
 from cardservice.programs.schemas import ChangeProgramRequest, CreateProgramRequest, ProgramRecord
-from cardservice.web import JSONResponse, Router, body_schema, ok, read_json
+from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(tags=["operator"])
 Cards = Annotated[Operator, Depends(operator_with("cards"))]

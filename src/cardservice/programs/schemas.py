@@ -9,8 +9,8 @@ from uuid import UUID
 from pydantic import BaseModel, Field, StringConstraints, field_validator
 
 from cardservice.cards.schemas import SpendingControls, SpendingControlsRecord
-from cardservice.money_types import WholeNumber
-from cardservice.request_types import StrictRequest, UuidStr
+from cardservice.values.money import WholeNumber
+from cardservice.values.requests import StrictRequest, UuidStr
 
 BinUuids = Annotated[list[UuidStr], Field(min_length=1, max_length=100)]
 Validity = Annotated[WholeNumber, Field(ge=1, le=120)]

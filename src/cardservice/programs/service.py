@@ -11,12 +11,12 @@ import orjson
 
 from cardservice.cards import controls
 from cardservice.cards.schemas import SpendingControls
+from cardservice.db.sql import Reader, Tx
 from cardservice.errors import NotFound, ValidationFailed
 from cardservice.operator.audit import Acting
 from cardservice.programs import repository
 from cardservice.programs.repository import program_record
 from cardservice.programs.schemas import ChangeProgramRequest, CreateProgramRequest
-from cardservice.sql import Reader, Tx
 
 
 class ProgramNotFound(NotFound):

@@ -9,16 +9,25 @@ from typing import Annotated, Any, TypeVar
 from fastapi import Path, Request
 from pydantic import BaseModel
 
-from cardservice import metrics
 from cardservice.auth.dependencies import CallerA
-from cardservice.db import Db
+from cardservice.db.database import Db
+from cardservice.db.sql import Tx
 from cardservice.disputes.records import dispute_record_of
 from cardservice.disputes.schemas import DisputeRecord, ResolveDisputeRequest
 from cardservice.disputes.service import resolve_dispute
+from cardservice.http.openapi import BEARER_OR_MFA, Envelope
+from cardservice.http.router import (
+    JSONResponse,
+    Router,
+    body_schema,
+    ok,
+    parse_json,
+    read_json,
+    read_limited,
+    require_json,
+)
 from cardservice.ledger.money import to_minor
-from cardservice.openapi import BEARER_OR_MFA, Envelope
-from cardservice.patterns import UUID_PATTERN
-from cardservice.sql import Tx
+from cardservice.observability import metrics
 from cardservice.transactions.authorize import authorization_of, authorize_card
 from cardservice.transactions.deposits import deposit
 from cardservice.transactions.increments import increment_purchase
@@ -42,16 +51,7 @@ from cardservice.transactions.service import (
     reverse_purchase,
 )
 from cardservice.transactions.three_ds import issue_code
-from cardservice.web import (
-    JSONResponse,
-    Router,
-    body_schema,
-    ok,
-    parse_json,
-    read_json,
-    read_limited,
-    require_json,
-)
+from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(prefix="/sandbox", tags=["sandbox"])
 TransactionUuid = Annotated[

@@ -13,7 +13,7 @@ or, when unset, the value older versions derived from the *last* (oldest) encryp
 so existing fingerprints stay valid without a migration. Pin it (`cardservice keys
 fingerprint-key` prints it) before retiring that key: rotation refuses to run otherwise.
 
-The card verification key (CVK) computes CVV2s (`cardservice.cvv`), which are never stored:
+The card verification key (CVK) computes CVV2s (`cardservice.security.cvv`), which are never stored:
 `CARDSERVICE_CVK` (32 hex digits) or, in the embedded set-up only, a `cvk:` line of the key
 file, generated on first use. PostgreSQL without `CARDSERVICE_CVK` runs, but cannot compute
 a CVV2 (`cvv2` raises `MissingEncryptionKey`).
@@ -32,7 +32,7 @@ from pathlib import Path
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 
 from cardservice.config import Settings
-from cardservice.cvv import cvv_with_key
+from cardservice.security.cvv import cvv_with_key
 
 LEGACY_KEY_FILE_NAME = "encryption.key"  # in var/, where versions before 0.2 kept it
 CVK_PREFIX = "cvk:"  # the key file's CVK line (Fernet keys never contain a colon)

@@ -34,8 +34,8 @@ from typing import Any
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 
 from cardservice.config import Settings
-from cardservice.cvv import compute_cvv, key_check_value
 from cardservice.security import CardCipher, MissingEncryptionKey
+from cardservice.security.cvv import compute_cvv, key_check_value
 
 PAN_LABEL = "cardservice-pan"
 CVK_SINGLE_LABEL = "cardservice-cvk-a"

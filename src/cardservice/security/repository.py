@@ -8,7 +8,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 
-from cardservice.sql import Reader, Row, Tx
+from cardservice.db.sql import Reader, Row, Tx
 
 ENCRYPTED_COLUMNS = (("cards", "pan_ciphertext"), ("three_ds_codes", "code_ciphertext"))
 

@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Sequence
 from datetime import datetime
 
-from cardservice.sql import Reader, Row
+from cardservice.db.sql import Reader, Row
 
 # The account's own postings and those of the cards it funds.
 _HOLDERS = (

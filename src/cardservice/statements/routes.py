@@ -8,11 +8,11 @@ from typing import Annotated
 from fastapi import Path, Response
 
 from cardservice.auth.dependencies import CallerA
-from cardservice.db import Db
-from cardservice.openapi import BEARER_OR_MFA
-from cardservice.patterns import UUID_PATTERN
+from cardservice.db.database import Db
+from cardservice.http.openapi import BEARER_OR_MFA
+from cardservice.http.router import JSONResponse, Router, ok
 from cardservice.statements import pdf, service
-from cardservice.web import JSONResponse, Router, ok
+from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(tags=["accounts"])
 AccountUuid = Annotated[

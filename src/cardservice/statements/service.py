@@ -17,10 +17,10 @@ from typing import Any
 
 from cardservice.accounts.service import get_account
 from cardservice.auth.credentials import Principal
+from cardservice.db.sql import Reader, as_datetime, text_uuid
 from cardservice.errors import NotFound
 from cardservice.ledger.money import from_minor
 from cardservice.models.base import utcnow
-from cardservice.sql import Reader, as_datetime, text_uuid
 from cardservice.statements import repository
 
 MONTH = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")

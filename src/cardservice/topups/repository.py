@@ -8,11 +8,11 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from cardservice.db.paging import Offset, paginate
+from cardservice.db.sql import Reader, Row, Tx, insert_sql, iso_z, row_args, text_uuid
 from cardservice.ledger.money import from_minor
 from cardservice.models import Topup
 from cardservice.models.base import table_of
-from cardservice.pages import Offset, paginate
-from cardservice.sql import Reader, Row, Tx, insert_sql, iso_z, row_args, text_uuid
 
 COLUMNS = tuple(table_of(Topup).columns.keys())
 _INSERT = insert_sql("topups", COLUMNS)

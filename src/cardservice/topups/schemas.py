@@ -8,8 +8,8 @@ from uuid import UUID
 
 from pydantic import BaseModel, StringConstraints
 
-from cardservice.money_types import MoneyOut, PositiveAmount
-from cardservice.request_types import StrictRequest, UuidStr
+from cardservice.values.money import MoneyOut, PositiveAmount
+from cardservice.values.requests import StrictRequest, UuidStr
 
 TopupStatus = Literal["awaiting_payment", "completed", "cancelled", "expired"]
 

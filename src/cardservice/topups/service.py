@@ -26,8 +26,9 @@ from datetime import datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from cardservice.background import Job, add_job
-from cardservice.db import Database
+from cardservice.db.database import Database
+from cardservice.db.paging import Page
+from cardservice.db.sql import Reader, Tx, as_uuid
 from cardservice.errors import (
     AccountInactive,
     AccountNotFound,
@@ -36,12 +37,11 @@ from cardservice.errors import (
     ServiceError,
     ValidationFailed,
 )
+from cardservice.infra.background import Job, add_job
 from cardservice.ledger.entries import SystemBook, account_leg, book_leg, post_entry
 from cardservice.ledger.money import converted, to_minor
 from cardservice.models.base import utcnow
 from cardservice.operator.audit import Acting
-from cardservice.pages import Page
-from cardservice.sql import Reader, Tx, as_uuid
 from cardservice.topups import repository
 from cardservice.topups.repository import topup_record
 from cardservice.topups.schemas import TopupRequest

@@ -24,14 +24,14 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from cardservice.db import Database
+from cardservice.db.database import Database
+from cardservice.db.sql import Tx, text_uuid
 from cardservice.decisions.endpoints import Endpoint, endpoint_in
 from cardservice.decisions.service import EVENT_TYPE, Verdict, ask, note_health
+from cardservice.infra.outbound import Outbound
 from cardservice.ledger.money import from_minor
 from cardservice.models.base import utcnow
-from cardservice.outbound import Outbound
 from cardservice.security import CardCipher
-from cardservice.sql import Tx, text_uuid
 from cardservice.transactions.engine import Authorization, Decided, authorize, decide, record
 
 __all__ = ["Authorization", "authorization_of", "authorize_card", "request_event"]

@@ -17,7 +17,7 @@ it, the others see the binding.
 
 from __future__ import annotations
 
-from cardservice.sql import Row, Tx, as_uuid
+from cardservice.db.sql import Row, Tx, as_uuid
 from cardservice.transactions.repository import has_approved_purchase, lock_merchant
 
 

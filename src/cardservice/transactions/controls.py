@@ -29,8 +29,8 @@ from typing import Any
 
 import orjson
 
+from cardservice.db.sql import Tx
 from cardservice.ledger.money import from_minor
-from cardservice.sql import Tx
 from cardservice.transactions.repository import spent as spent_since
 
 LIMITS = ("per_authorization", "daily", "weekly", "monthly", "lifetime")

@@ -57,6 +57,7 @@ from typing import Any
 import orjson
 
 from cardservice.catalogue.loader import default_hold_days
+from cardservice.db.sql import Row, Tx, as_uuid
 from cardservice.decisions.service import Verdict
 from cardservice.dictionaries.fees import FeeSchedule, default_plan, with_overrides
 from cardservice.errors import CardNotFound, NotFound
@@ -64,7 +65,6 @@ from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entr
 from cardservice.ledger.money import converted, percent_of
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
-from cardservice.sql import Row, Tx, as_uuid
 from cardservice.transactions import card_types, lifecycle, repository
 from cardservice.transactions.controls import controls_of, limit_breached, merchant_refused
 from cardservice.transactions.locks import lock_card_account, lock_card_with_fees, overrides_in

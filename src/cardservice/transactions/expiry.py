@@ -20,10 +20,10 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from cardservice.background import Job, add_job
-from cardservice.db import Database
+from cardservice.db.database import Database
+from cardservice.db.sql import Tx, as_datetime, as_uuid
+from cardservice.infra.background import Job, add_job
 from cardservice.models.base import utcnow
-from cardservice.sql import Tx, as_datetime, as_uuid
 from cardservice.transactions import lifecycle, locks
 
 BATCH = 100  # holds released per unit

@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Any
 
-from cardservice.sql import Reader
+from cardservice.db.sql import Reader
 from cardservice.transactions.reports import every_transaction
 
 COLUMNS = (

@@ -12,8 +12,8 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from cardservice.db import Database
-from cardservice.outbound import Outbound
+from cardservice.db.database import Database
+from cardservice.infra.outbound import Outbound
 from cardservice.security import CardCipher
 from cardservice.transactions.authorize import authorization_of, authorize_card
 from cardservice.transactions.lifecycle import InvalidTransition

@@ -29,6 +29,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from cardservice.db.sql import Tx, as_uuid
 from cardservice.errors import RuleViolation, ValidationFailed
 from cardservice.ledger.entries import (
     InsufficientFunds,
@@ -41,7 +42,6 @@ from cardservice.ledger.entries import (
 )
 from cardservice.ledger.money import converted
 from cardservice.models.base import utcnow
-from cardservice.sql import Tx, as_uuid
 from cardservice.transactions import locks, repository
 from cardservice.transactions.repository import credit_row, insert_transactions, payee
 

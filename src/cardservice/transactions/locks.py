@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from cardservice.db.sql import Row, Tx, as_uuid
 from cardservice.errors import TransactionNotFound
-from cardservice.sql import Row, Tx, as_uuid
 from cardservice.transactions.records import TRANSACTION_FIELDS, transaction_columns
 
 # --- 1. accounts

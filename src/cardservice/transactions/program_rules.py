@@ -14,8 +14,8 @@ from datetime import datetime
 
 import orjson
 
+from cardservice.db.sql import Tx
 from cardservice.errors import RuleViolation
-from cardservice.sql import Tx
 from cardservice.transactions.controls import controls_of, limit_breached, merchant_refused
 from cardservice.transactions.repository import program_controls
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import orjson
 
+from cardservice.db.sql import Row, flag, iso_z, text_uuid
 from cardservice.ledger.money import from_minor
-from cardservice.sql import Row, flag, iso_z, text_uuid
 
 TRANSACTION_FIELDS = (
     "uuid", "type", "status", "amount", "currency", "direction", "card_uuid", "account_uuid",

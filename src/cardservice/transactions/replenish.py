@@ -6,8 +6,8 @@ import logging
 import uuid
 from datetime import datetime
 
+from cardservice.db.sql import Row, Tx, as_uuid
 from cardservice.ledger.entries import account_leg, card_leg, post_entry
-from cardservice.sql import Row, Tx, as_uuid
 from cardservice.transactions.repository import insert_transactions, transaction_row
 
 logger = logging.getLogger("cardservice.replenish")

@@ -7,10 +7,10 @@ import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
+from cardservice.db.sql import Reader, as_datetime, text_uuid
 from cardservice.errors import TransactionNotFound
 from cardservice.ledger.money import from_minor
 from cardservice.security import mask
-from cardservice.sql import Reader, as_datetime, text_uuid
 from cardservice.transactions import repository
 from cardservice.transactions.receipt import ReceiptView
 from cardservice.transactions.records import transaction_record

@@ -10,11 +10,10 @@ from collections.abc import Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from cardservice.filters import escape_like
+from cardservice.db.paging import Keyset, Offset, paginate
+from cardservice.db.sql import Reader, Row, Tx, as_uuid, escape_like, insert_sql, row_args
 from cardservice.models import Transaction
 from cardservice.models.base import table_of
-from cardservice.pages import Keyset, Offset, paginate
-from cardservice.sql import Reader, Row, Tx, as_uuid, insert_sql, row_args
 from cardservice.transactions.records import NEWEST_FIRST, transaction_columns
 
 TRANSACTION_COLUMNS = transaction_columns("t")

@@ -11,11 +11,11 @@ from fastapi import Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
 from cardservice.auth.dependencies import CallerA
-from cardservice.db import Db
+from cardservice.db.database import Db
 from cardservice.errors import ValidationFailed
-from cardservice.filters import DATE, UUID, filters_parameter, one_of, read_filters, text
-from cardservice.openapi import BEARER_OR_MFA, Envelope
-from cardservice.patterns import UUID_PATTERN
+from cardservice.http.filters import DATE, UUID, filters_parameter, one_of, read_filters, text
+from cardservice.http.openapi import BEARER_OR_MFA, Envelope
+from cardservice.http.router import JSONResponse, Router, StandardPage, client_has, ok
 from cardservice.transactions import reports
 from cardservice.transactions.export import csv_chunks
 from cardservice.transactions.receipt import render_receipt
@@ -25,7 +25,7 @@ from cardservice.transactions.schemas import (
     TransactionStatus,
     TransactionType,
 )
-from cardservice.web import JSONResponse, Router, StandardPage, client_has, ok
+from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(tags=["transactions"])
 

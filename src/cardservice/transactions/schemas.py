@@ -10,8 +10,8 @@ from uuid import UUID
 from pydantic import AfterValidator, BaseModel, Field, StringConstraints, WithJsonSchema
 
 from cardservice.catalogue.loader import load_catalogue
-from cardservice.money_types import MoneyOut, PositiveAmount, PositiveRate
-from cardservice.request_types import StrictRequest, UuidStr
+from cardservice.values.money import MoneyOut, PositiveAmount, PositiveRate
+from cardservice.values.requests import StrictRequest, UuidStr
 
 TransactionType = Literal[
     "card_purchase",

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from cardservice.db import Database
+from cardservice.db.database import Database
+from cardservice.db.sql import Tx
 from cardservice.models.base import utcnow
-from cardservice.sql import Tx
 from cardservice.transactions import closing, lifecycle
 
 

@@ -8,11 +8,11 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
+from cardservice.db.sql import Reader, Row, Tx, as_uuid, iso_z, text_uuid
 from cardservice.errors import CardNotFound
 from cardservice.ledger.money import from_minor
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher, mask
-from cardservice.sql import Reader, Row, Tx, as_uuid, iso_z, text_uuid
 from cardservice.transactions import repository
 
 

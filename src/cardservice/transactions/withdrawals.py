@@ -5,9 +5,9 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from cardservice.db.sql import Tx, as_uuid
 from cardservice.errors import AccountNotFound
 from cardservice.ledger.entries import InsufficientFunds
-from cardservice.sql import Tx, as_uuid
 from cardservice.transactions.deposits import funding_move
 from cardservice.transactions.locks import lock_any_account
 

@@ -8,7 +8,7 @@ import uuid
 from collections.abc import Sequence
 from datetime import date, datetime
 
-from cardservice.sql import Reader, Row, Tx, as_uuid, insert_sql
+from cardservice.db.sql import Reader, Row, Tx, as_uuid, insert_sql
 
 _USER_BY_EMAIL = "SELECT uuid FROM users WHERE email = $1"
 _INSERT_USER = insert_sql(

@@ -5,14 +5,14 @@ from __future__ import annotations
 from fastapi import Request
 
 from cardservice.auth.dependencies import CallerA, CallerB
-from cardservice.db import Db
+from cardservice.db.database import Db
+from cardservice.http.openapi import BEARER_ONLY, BEARER_OR_MFA, Envelope
+from cardservice.http.router import JSONResponse, Router, ok
 from cardservice.models.base import utcnow
-from cardservice.openapi import BEARER_ONLY, BEARER_OR_MFA, Envelope
 from cardservice.transactions.schemas import ThreeDsRecord
 from cardservice.transactions.three_ds import unassigned_codes
 from cardservice.users.schemas import UserSummary
 from cardservice.users.summary import user_summary
-from cardservice.web import JSONResponse, Router, ok
 
 router = Router(tags=["users"])
 

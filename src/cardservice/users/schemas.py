@@ -6,7 +6,7 @@ from uuid import UUID
 
 from pydantic import BaseModel
 
-from cardservice.money_types import MoneyOut
+from cardservice.values.money import MoneyOut
 
 
 class TeamRef(BaseModel):

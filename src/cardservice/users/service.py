@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 import uuid
 
+from cardservice.db.sql import Tx
 from cardservice.errors import NotFound, ServiceError, ValidationFailed
 from cardservice.models.base import utcnow
-from cardservice.sql import Tx
 from cardservice.users import repository
 
 EMAIL_PATTERN = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")

@@ -13,8 +13,8 @@ from datetime import datetime, timedelta
 
 from cardservice.auth import repository as auth_repository
 from cardservice.auth.credentials import digest, forget_cached_callers, issue_token
+from cardservice.db.sql import Tx
 from cardservice.models.base import utcnow
-from cardservice.sql import Tx
 from cardservice.users import repository
 from cardservice.users.service import user_by_email
 

@@ -3,7 +3,7 @@
 Spend (card purchases pending or completed) is read from `daily_spend`, which triggers keep
 per user, currency and UTC day (migration 20261122_05): at most 31 rows per currency.
 
-Read through `cardservice.sql` (the summary is polled by dashboards); the record has the
+Read through `cardservice.db.sql` (the summary is polled by dashboards); the record has the
 shape of `UserSummary`.
 """
 
@@ -13,8 +13,8 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
+from cardservice.db.sql import Reader, text_uuid
 from cardservice.ledger.money import from_minor
-from cardservice.sql import Reader, text_uuid
 from cardservice.users import repository
 
 STATUSES = ("active", "frozen", "closed")

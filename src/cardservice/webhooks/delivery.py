@@ -27,13 +27,13 @@ from typing import Any
 from uuid import UUID
 
 from cardservice.config import Settings
-from cardservice.db import Database
+from cardservice.db.database import Database
+from cardservice.db.sql import Row, Tx, as_datetime, text_uuid
 from cardservice.encoding import dumps
 from cardservice.events.records import event_record
+from cardservice.infra.outbound import CallFailed, Outbound, UrlNotAllowed, signed_headers
 from cardservice.models.base import utcnow
-from cardservice.outbound import CallFailed, Outbound, UrlNotAllowed, signed_headers
 from cardservice.security import CardCipher
-from cardservice.sql import Row, Tx, as_datetime, text_uuid
 from cardservice.webhooks import repository
 from cardservice.webhooks.metrics import outcome_of, record_attempt
 from cardservice.webhooks.service import live_secrets

@@ -11,15 +11,15 @@ from typing import Annotated
 from fastapi import Path, Query, Request
 
 from cardservice.auth.dependencies import CallerA
-from cardservice.db import Db
+from cardservice.db.database import Db
+from cardservice.db.sql import Tx
 from cardservice.events import listing
 from cardservice.events.schemas import EVENT_TYPES, EventRecord, EventsEnvelope, Queued
-from cardservice.filters import filters_parameter, one_of, read_filters
+from cardservice.http.filters import filters_parameter, one_of, read_filters
+from cardservice.http.openapi import BEARER_OR_MFA, Envelope
+from cardservice.http.router import JSONResponse, Router, ok
 from cardservice.models.base import utcnow
-from cardservice.openapi import BEARER_OR_MFA, Envelope
-from cardservice.patterns import UUID_PATTERN
-from cardservice.sql import Tx
-from cardservice.web import JSONResponse, Router, ok
+from cardservice.values.patterns import UUID_PATTERN
 from cardservice.webhooks.queue import publish_committed, redeliver
 
 router = Router(tags=["events"])

@@ -1,5 +1,5 @@
 """Webhook delivery series on `/metrics` (Prometheus; summed over every process of a
-`cardservice serve`, like the other families in `cardservice.metrics`).
+`cardservice serve`, like the other families in `cardservice.observability.metrics`).
 
 Labels: the endpoint's uuid (so an operator can alert on one failing endpoint: one series
 per endpoint and outcome) and the attempt's outcome, a closed set. Never the URL (it may

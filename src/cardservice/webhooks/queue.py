@@ -9,12 +9,12 @@ from datetime import datetime
 from uuid import UUID
 
 from cardservice.auth.credentials import Principal
-from cardservice.db import Database
+from cardservice.db.database import Database
+from cardservice.db.sql import Tx, as_uuid, text_uuid
 from cardservice.events import repository as events_repository
 from cardservice.events.listing import EventNotFound
 from cardservice.events.outbox import BATCH, sequence_events
 from cardservice.models.base import utcnow
-from cardservice.sql import Tx, as_uuid, text_uuid
 from cardservice.webhooks import repository
 from cardservice.webhooks.service import event_types_of, own_endpoint
 

@@ -8,14 +8,22 @@ from typing import Annotated, Any
 from fastapi import Path, Request
 
 from cardservice.auth.dependencies import CallerA
-from cardservice.db import Db
+from cardservice.db.database import Db
+from cardservice.db.sql import Tx
 from cardservice.events.schemas import Queued
+from cardservice.http.openapi import BEARER_OR_MFA, Done, Envelope, PagedEnvelope
+from cardservice.http.router import (
+    JSONResponse,
+    Router,
+    StandardPage,
+    body_schema,
+    done,
+    ok,
+    read_json,
+)
+from cardservice.infra.outbound import check_url
 from cardservice.models.base import utcnow
-from cardservice.openapi import BEARER_OR_MFA, Done, Envelope, PagedEnvelope
-from cardservice.outbound import check_url
-from cardservice.patterns import UUID_PATTERN
-from cardservice.sql import Tx
-from cardservice.web import JSONResponse, Router, StandardPage, body_schema, done, ok, read_json
+from cardservice.values.patterns import UUID_PATTERN
 from cardservice.webhooks import service
 from cardservice.webhooks.queue import replay
 from cardservice.webhooks.schemas import (

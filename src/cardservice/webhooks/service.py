@@ -10,10 +10,10 @@ from uuid import UUID, uuid4
 
 import orjson
 
+from cardservice.db.sql import Reader, Row, Tx, as_datetime, flag, iso_z, text_uuid
 from cardservice.errors import NotFound
-from cardservice.outbound import masked, new_secret
+from cardservice.infra.outbound import masked, new_secret
 from cardservice.security import CardCipher
-from cardservice.sql import Reader, Row, Tx, as_datetime, flag, iso_z, text_uuid
 from cardservice.webhooks import repository
 from cardservice.webhooks.schemas import EndpointCreate, EndpointUpdate
 

@@ -19,10 +19,10 @@ import random
 from collections.abc import AsyncIterator
 from datetime import timedelta
 
-from cardservice.background import Schedule
 from cardservice.config import Settings
-from cardservice.db import Database
-from cardservice.outbound import Outbound
+from cardservice.db.database import Database
+from cardservice.infra.background import Schedule
+from cardservice.infra.outbound import Outbound
 from cardservice.security import CardCipher
 from cardservice.webhooks.attempt_log import AttemptLog
 from cardservice.webhooks.delivery import Claimed, Finished, claim, post, record

@@ -1,0 +1,218 @@
+"""`cardservice keys …`: new keys to configure, `create | check | rotate` on both key backends
+(local and pkcs11). Values print alone on stdout; keys in use never do: only key check
+values (KCVs), generation numbers and the fingerprint key (which is not secret from the
+operator who pins it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from cardservice.cards import repository as cards_repository
+from cardservice.cards.numbers import luhn_valid
+from cardservice.cli.arguments import CommandError, runs
+from cardservice.config import Settings
+from cardservice.db.database import Database
+from cardservice.errors import ServiceError
+from cardservice.security import CardCipher, MissingEncryptionKey, embedded_cvk
+from cardservice.security.cvv import key_check_value
+
+PROBE = "4000000000000002"  # a test number: never a card's
+SAMPLE = 100
+
+
+class KeyCommandError(ServiceError):
+    code, message = "keys", "The keys are not usable."
+
+
+@click.group(name="keys")
+def keys() -> None:
+    """Encryption keys (card numbers', the CVK, fingerprints')."""
+
+
+@keys.command(name="generate")
+@runs
+async def generate_key(_settings: Settings) -> str:
+    """Print a new encryption key (CARDSERVICE_ENCRYPTION_KEY)."""
+    from cardservice.security import generate_key
+
+    return generate_key()
+
+
+@keys.command(name="generate-cvk")
+@runs
+async def generate_cvk(_settings: Settings) -> str:
+    """Print a new card verification key (for CARDSERVICE_CVK)."""
+    from cardservice.security import generate_cvk
+
+    return generate_cvk()
+
+
+@keys.command(name="fingerprint-key")
+@runs
+async def fingerprint_key(settings: Settings) -> str:
+    """Print the card-fingerprint key in use.
+
+    Pin it in CARDSERVICE_FINGERPRINT_KEY before a rotation."""
+    return CardCipher.from_settings(settings).fingerprint_key.hex()
+
+
+@keys.command(name="rotate")
+@click.option(
+    "--batch",
+    type=click.INT,
+    default=500,
+    show_default=True,
+    help="Rows re-encrypted per write unit.",
+)
+@click.option("--resume", is_flag=True, help="pkcs11: make no new key, finish the last rotation.")
+@runs
+async def rotate(settings: Settings, batch: int, resume: bool) -> str:
+    """Re-encrypt every secret under the newest key.
+
+    Prints how many rows it re-encrypted; a bar per table on a terminal."""
+    from cardservice.observability.progress import Stages
+    from cardservice.security.rotation import rotate_keys
+
+    if not settings.fingerprint_key:
+        raise CommandError(
+            "pin the fingerprint key first, so retiring the old key keeps every card's "
+            "fingerprint: CARDSERVICE_FINGERPRINT_KEY=$(cardservice keys fingerprint-key)"
+        )
+    if batch < 1:
+        raise CommandError("--batch must be ≥ 1")
+    cipher = CardCipher.from_settings(settings)
+    if settings.key_backend == "pkcs11" and not resume:
+        from cardservice.security.pkcs11 import Pkcs11Cipher
+
+        assert isinstance(cipher, Pkcs11Cipher)
+        cipher.keys.create_pan_key()  # a new generation in the token; then move every row
+
+    db = Database(settings)
+    try:
+        with Stages() as bars:  # a bar per table on a terminal, nothing in a pipe
+            changed = await rotate_keys(db, cipher, bars.report, batch)
+    finally:
+        await db.dispose()
+    return str(changed)
+
+
+@keys.command(name="create")
+@click.option(
+    "--new-pan-key",
+    is_flag=True,
+    help="pkcs11: a new card-number key generation even when the token has one.",
+)
+@runs
+async def create_keys(settings: Settings, new_pan_key: bool) -> str:
+    """Create the keys the backend lacks; report what it has.
+
+    The card-number key and the CVK, where the backend keeps them (a key file, the
+    environment, a PKCS#11 token)."""
+    if settings.key_backend == "pkcs11":
+        return _create_in_token(settings, new_pan_key=new_pan_key)
+    return _create_local(settings)
+
+
+def _create_local(settings: Settings) -> str:
+    lines = []
+    if settings.encryption_keys:
+        lines.append(
+            f"card-number keys: {len(settings.encryption_keys)} from CARDSERVICE_ENCRYPTION_KEY"
+        )
+    elif settings.is_sqlite:
+        CardCipher.local(settings)  # creates the key file when there is none
+        lines.append(f"card-number key: in {settings.resolved_key_file}")
+    else:
+        raise KeyCommandError("set CARDSERVICE_ENCRYPTION_KEY (cardservice keys generate)")
+    if settings.cvk:
+        lines.append(
+            f"cvk: from CARDSERVICE_CVK, kcv {key_check_value(bytes.fromhex(settings.cvk))}"
+        )
+    elif settings.is_sqlite:
+        cvk = embedded_cvk(settings.resolved_key_file)
+        lines.append(f"cvk: in {settings.resolved_key_file}, kcv {key_check_value(cvk)}")
+    else:
+        raise KeyCommandError("set CARDSERVICE_CVK (cardservice keys generate-cvk)")
+    return "\n".join(lines)
+
+
+def _create_in_token(settings: Settings, *, new_pan_key: bool) -> str:
+    from cardservice.security.pkcs11 import Pkcs11Cipher, TokenError
+
+    try:
+        cipher = Pkcs11Cipher.from_settings(settings)
+        assert isinstance(cipher, Pkcs11Cipher)
+        keys = cipher.keys
+        with cipher.token.session() as session:
+            generations = sorted(keys.pan_keys(session))
+            has_cvk = bool(_try(lambda: keys.cvk(session)))
+        lines = []
+        if not generations or new_pan_key:
+            number = keys.create_pan_key()
+            lines.append(f"card-number key: generation {number} created in the token")
+        else:
+            lines.append(f"card-number key: generation {generations[-1]} in the token")
+        wanted = bytes.fromhex(settings.cvk) if settings.cvk else None
+        if not has_cvk:
+            lines.append(f"cvk: injected into the token, kcv {keys.inject_cvk(wanted)}")
+        else:
+            kcv = keys.cvk_check_value()
+            if wanted is not None and key_check_value(wanted) != kcv:
+                raise KeyCommandError(
+                    f"the token holds another CVK (kcv {kcv}) than CARDSERVICE_CVK "
+                    f"(kcv {key_check_value(wanted)}); CVV2s would change"
+                )
+            lines.append(f"cvk: in the token, kcv {kcv}")
+        cipher.token.close()
+        return "\n".join(lines)
+    except TokenError as exc:
+        raise KeyCommandError(str(exc)) from exc
+
+
+def _try(make: Any) -> Any:
+    try:
+        return make()
+    except MissingEncryptionKey:
+        return None
+
+
+@keys.command(name="check")
+@click.option(
+    "--sample",
+    type=click.INT,
+    default=SAMPLE,
+    show_default=True,
+    help="How many stored card numbers to read back.",
+)
+@runs
+async def check_keys(settings: Settings, sample: int) -> str:
+    """Check the keys against a probe and stored cards.
+
+    Round-trips a probe, computes a CVV2, and reads back a sample of stored card numbers
+    (each must decrypt, pass Luhn and match its fingerprint)."""
+    try:
+        cipher = CardCipher.from_settings(settings)
+        if cipher.decrypt(cipher.encrypt(PROBE)) != PROBE:
+            raise KeyCommandError("the card-number key does not read back what it wrote")
+        cipher.cvv2(PROBE, "2912")
+    except (MissingEncryptionKey, ValueError) as exc:
+        raise KeyCommandError(str(exc)) from exc
+    db = Database(settings)
+    try:
+        rows = await cards_repository.sample_of_numbers(db.reader, sample)
+    finally:
+        await db.dispose()
+    bad = 0
+    for row in rows:
+        try:
+            pan = cipher.decrypt(bytes(row["pan_ciphertext"]))
+        except ValueError:
+            bad += 1
+            continue
+        if not luhn_valid(pan) or cipher.fingerprint(pan) != row["pan_fingerprint"]:
+            bad += 1
+    if bad:
+        raise KeyCommandError(f"{bad} of {len(rows)} card numbers do not read under these keys")
+    return f"ok: {settings.key_backend} keys; {len(rows)} stored card numbers read"

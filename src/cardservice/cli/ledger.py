@@ -1,0 +1,96 @@
+"""`cardservice ledger verify|export`: the ledger's proof, from the command line. (It imports
+nothing of `cli_types`, which reads amounts through the ledger: no cycle.)"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from datetime import datetime
+from typing import Any
+
+import click
+
+from cardservice.config import Settings
+from cardservice.db.database import Database
+from cardservice.ledger.chain import parse_instant
+from cardservice.ledger.verify import export_lines, verify
+from cardservice.observability.logs import configure_logging
+
+
+def _settings() -> Settings:
+    """The command's settings and its logs on stderr, as `cli_types.settings` makes them."""
+    found = Settings()
+    configure_logging(found.log_level, found.log_format)
+    return found
+
+
+async def _verify(settings: Settings) -> tuple[bool, str]:
+    db = Database(settings)
+    try:
+        verdict = await verify(db.reader)
+    finally:
+        await db.dispose()
+    if verdict.ok:
+        return True, f"ok {verdict.entries} entries\nhead {verdict.entries} {verdict.head}"
+    return False, f"mismatch: {verdict.problem}\n(the {verdict.entries} entries before it hold)"
+
+
+@click.group(name="ledger")
+def ledger() -> None:
+    """The ledger's hash chain: verify or export it."""
+
+
+@ledger.command(name="verify")
+def verify_chain() -> None:
+    """Walk the hash chain and every balance.
+
+    Prints `ok N entries` and the head (to keep), or the first mismatch and exits 1."""
+    ok, text = asyncio.run(_verify(_settings()))
+    print(text)
+    if not ok:
+        raise SystemExit(1)
+
+
+async def _export(settings: Settings, until: datetime, out: Any) -> int:
+    db = Database(settings)
+    count = 0
+    try:
+        async for line in export_lines(db.reader, until):
+            out.write(line + "\n")
+            count += 1
+    finally:
+        await db.dispose()
+    return count
+
+
+def _instant(_ctx: click.Context, _param: click.Parameter, text: str) -> datetime:
+    try:
+        return parse_instant(text)
+    except ValueError:
+        raise click.BadParameter(f"not an ISO 8601 instant: {text!r}") from None
+
+
+@ledger.command(name="export")
+@click.option(
+    "--until",
+    callback=_instant,
+    required=True,
+    metavar="INSTANT",
+    help="The entries before this instant, ISO 8601, e.g. 2026-12-01T00:00:00Z "
+    "(a naive instant is UTC).",
+)
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write to this file instead of stdout.",
+)
+def export_chain(until: datetime, output: str | None) -> None:
+    """The chain as JSON lines, for an outside auditor.
+
+    Each entry with its hashes, on stdout or in --output; the count on stderr."""
+    if output:
+        with open(output, "w", encoding="ascii") as out:
+            count = asyncio.run(_export(_settings(), until, out))
+    else:
+        count = asyncio.run(_export(_settings(), until, sys.stdout))
+    print(f"exported {count} entries", file=sys.stderr)

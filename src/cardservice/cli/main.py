@@ -1,0 +1,219 @@
+"""The `cardservice` command (Click): the same services as the routes, values alone on stdout,
+a refusal as one line on stderr with exit status 2. Each command module adds its group:
+`keys/`, `ledger/`, `network/`, `operator/` (cardholders and operator keys), `sandbox/`
+(`simulate`) and `topups/` `commands.py`; the server's own commands are here."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import click
+
+from cardservice.cli.arguments import CommandError, runs, settings
+from cardservice.cli.cardholders import COMMANDS as CARDHOLDER_COMMANDS
+from cardservice.cli.keys import keys
+from cardservice.cli.ledger import ledger
+from cardservice.cli.network import SimulationFailed, network
+from cardservice.cli.operator import operator_keys
+from cardservice.cli.simulate import simulate
+from cardservice.cli.topups import topups as topups_commands
+from cardservice.config import Settings
+from cardservice.errors import ServiceError
+from cardservice.events import outbox
+from cardservice.topups import service as topups
+from cardservice.transactions import expiry
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+__all__ = ["CommandError", "cardservice", "main"]
+
+
+@click.group(name="cardservice", context_settings=CONTEXT)
+def cardservice() -> None:
+    """cardservice: a self-hostable card-issuing service. Every command reads the server's
+    CARDSERVICE_* environment; a value it prints is alone on stdout, logs go to stderr."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServeOptions:
+    host: str
+    port: int
+    workers: int
+    migrate: bool
+    iso8583_port: int | None
+
+
+@cardservice.command(name="serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to bind.")
+@click.option("--port", type=click.INT, default=8000, show_default=True, help="The HTTP port.")
+@click.option(
+    "--workers",
+    type=click.INT,
+    default=1,
+    show_default=True,
+    help="Server processes (each with its own event loop and webhook loop).",
+)
+@click.option(
+    "--no-migrate",
+    is_flag=True,
+    help="Skip the embedded database's migration check (already done, as in `make run`).",
+)
+@click.option(
+    "--iso8583-port",
+    type=click.INT,
+    help="Also answer ISO 8583 on this port (API.md §14; CARDSERVICE_ISO8583_PORT).",
+)
+def serve(host: str, port: int, workers: int, no_migrate: bool, iso8583_port: int | None) -> None:
+    """Serve the API (migrates the embedded database first)."""
+    run_server(ServeOptions(host, port, workers, not no_migrate, iso8583_port), settings())
+
+
+def run_server(args: ServeOptions, settings: Settings) -> None:
+    """Migrate the embedded database, prepare the workers' metrics directory (before any
+    worker imports the metrics), then run uvicorn (it owns the event loop)."""
+    import uvicorn
+
+    from cardservice.http.protocol import protocol_class
+    from cardservice.migrations import upgrade_database
+    from cardservice.observability.metrics import MULTIPROC_ENV, prepare_multiprocess_dir
+
+    if args.workers < 1 or not 0 < args.port < 65536:
+        raise CommandError("--workers must be ≥ 1 and --port 1..65535")
+    metrics_dir = prepare_multiprocess_dir(settings.var_dir / "metrics" / str(args.port))
+    os.environ[MULTIPROC_ENV] = str(metrics_dir)  # read by the workers' prometheus_client
+    if settings.is_sqlite and args.migrate:
+        asyncio.run(upgrade_database(settings.resolved_database_url))
+    # The app is built by each worker from the environment: tell it how it is served (the
+    # sandbox default and the in-process share of each rate limit depend on it).
+    os.environ["CARDSERVICE_BIND_HOST"] = args.host
+    os.environ["CARDSERVICE_WORKERS"] = str(args.workers)
+    if args.iso8583_port is not None:  # every worker listens on it too (SO_REUSEPORT)
+        os.environ["CARDSERVICE_ISO8583_PORT"] = str(args.iso8583_port)
+    uvicorn.run(
+        "cardservice.asgi:app",
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        access_log=False,
+        log_config=None,
+        proxy_headers=False,
+        http=protocol_class(),  # malformed HTTP gets the §1.1 body, not plain text
+    )
+
+
+@cardservice.command(name="worker")
+@runs
+async def worker(settings: Settings) -> None:
+    """Deliver webhooks until SIGTERM or SIGINT.
+
+    `serve` runs one delivery loop in every process too; several workers may run on
+    PostgreSQL."""
+    import signal
+
+    from cardservice.db.database import Database
+    from cardservice.infra.outbound import Outbound
+    from cardservice.migrations import upgrade_database
+    from cardservice.security import CardCipher
+    from cardservice.webhooks.worker import DeliveryWorker
+
+    if settings.is_sqlite:
+        await upgrade_database(settings.resolved_database_url)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    db = Database(settings)
+    try:
+        async with Outbound() as client:
+            await DeliveryWorker(db, settings, CardCipher.from_settings(settings), client).run(stop)
+    finally:
+        await db.dispose()
+
+
+@cardservice.group(name="db")
+def db() -> None:
+    """Database migrations."""
+
+
+@db.command(name="upgrade")
+@runs
+async def db_upgrade(settings: Settings) -> None:
+    """Apply the pending migrations to CARDSERVICE_DATABASE_URL."""
+    from cardservice.migrations import upgrade_database
+
+    await upgrade_database(settings.resolved_database_url)
+
+
+@cardservice.command(name="openapi")
+@runs
+async def openapi(settings: Settings) -> str:
+    """Print the OpenAPI document (`make client` reads it)."""
+    from cardservice.app import create_app
+    from cardservice.encoding import dumps
+
+    app = create_app(settings)
+    try:
+        return dumps(app.openapi()).decode()
+    finally:
+        await app.state.db.dispose()
+
+
+@cardservice.command(name="demo")
+@runs
+async def demo(settings: Settings) -> str:
+    """Create the demo data (once); prints a bearer token last.
+
+    The demo owner's token is kept in <var>/demo-token and reused while valid."""
+    from cardservice.demo.seed import create_demo
+    from cardservice.observability.progress import Stages
+
+    with Stages() as bars:  # the history drawn on a terminal, nothing in a pipe
+        return await create_demo(settings, bars.report)
+
+
+for group in (
+    *CARDHOLDER_COMMANDS,
+    keys,
+    ledger,
+    network,
+    operator_keys,
+    simulate,
+    topups_commands,
+):
+    cardservice.add_command(group)
+
+
+def _refusal(exc: Exception) -> str:
+    """One line: the refusal, and a service error's field errors."""
+    if isinstance(exc, click.UsageError) and exc.ctx is not None:
+        return f"{exc.ctx.command_path}: error: {' '.join(exc.format_message().split())}"
+    detail = ""
+    if isinstance(exc, ServiceError) and exc.errors:
+        detail = " (" + "; ".join(f"{k}: {', '.join(v)}" for k, v in exc.errors.items()) + ")"
+    message = exc.format_message() if isinstance(exc, click.ClickException) else str(exc)
+    return f"cardservice: error: {' '.join(message.split())}{detail}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; never prints a traceback for a user error."""
+    outbox.register()
+    expiry.register()
+    topups.register()  # the unpaid top-ups' sweep (API.md §15)
+    try:
+        code = cardservice.main(
+            args=list(argv) if argv is not None else None,
+            prog_name="cardservice",
+            standalone_mode=False,
+        )
+    except click.exceptions.NoArgsIsHelpError as exc:
+        print(exc.ctx.get_help(), file=sys.stderr)
+        return 2
+    except (click.ClickException, CommandError, ServiceError, SimulationFailed) as exc:
+        print(_refusal(exc), file=sys.stderr)
+        return 2
+    except click.Abort:
+        return 130
+    return code if isinstance(code, int) else 0

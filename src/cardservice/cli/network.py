@@ -1,0 +1,264 @@
+"""`cardservice network send|run`: the network simulator on the command line (API.md §14)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import click
+import orjson
+
+from cardservice.cli.arguments import AMOUNT, CURRENCY, CommandError, Parsed, runs
+from cardservice.config import Settings
+from cardservice.db.database import Database
+from cardservice.ledger.money import from_minor
+from cardservice.network import messages, simulator
+from cardservice.network.client import NetworkClient, transmitted_now
+from cardservice.network.codec import Message
+from cardservice.network.fields import CURRENCIES, NUMERIC_CURRENCIES
+from cardservice.network.repository import card_to_send
+from cardservice.security import CardCipher
+
+MTI = {
+    "authorization": "0100", "stand-in": "0120", "capture": "0220", "reversal": "0400",
+    "refund": "0220",
+}  # fmt: skip
+STAND_IN_REVERSAL = "0420"  # a stand-in's reversal is an advice too
+
+
+def _original(text: str) -> tuple[str, str]:
+    """`STAN/MMDDhhmmss`, as `send` prints an authorization's key."""
+    stan, _, sent = text.partition("/")
+    if not (stan.isdigit() and len(stan) <= 6 and sent.isdigit() and len(sent) == 10):
+        raise ValueError("the original's key: STAN/MMDDhhmmss, as send prints it")
+    return stan.rjust(6, "0"), sent
+
+
+def _faults(text: str) -> set[str]:
+    chosen = set(simulator.FAULTS) if text == "all" else {f for f in text.split(",") if f}
+    unknown = chosen - set(simulator.FAULTS)
+    if unknown:
+        raise ValueError(f"unknown faults {sorted(unknown)}; choose of {simulator.FAULTS} or all")
+    return chosen
+
+
+def _port(port: int | None, settings: Settings) -> int:
+    port = port or settings.iso8583_port
+    if port is None:
+        raise CommandError("give --port (or set CARDSERVICE_ISO8583_PORT)")
+    return int(port)
+
+
+async def _card(settings: Settings, card_uuid: uuid.UUID) -> tuple[str, str]:
+    """A card's number and expiry, read from the service's database (a demo on one machine)."""
+    db, cipher = Database(settings), CardCipher.from_settings(settings)
+    try:
+        row = await card_to_send(db.reader, card_uuid)
+    finally:
+        await db.dispose()
+    if row is None:
+        raise CommandError(f"no card {card_uuid}")
+    expiry = f"{row['expiry_year'] % 100:02d}{row['expiry_month']:02d}"
+    return cipher.decrypt(bytes(row["pan_ciphertext"])), expiry
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """What `network send` was asked to send."""
+
+    type: str
+    amount: int
+    currency: str
+    merchant: str
+    cvv2: str | None
+    original: tuple[str, str] | None
+    more: bool
+    stays: int | None
+    original_mti: str = "0100"
+
+
+def _fields(args: Send, pan: str, expiry: str, stan: str, sent: str) -> dict[int, str]:
+    original = None
+    original_mti = args.original_mti
+    if args.type not in ("authorization", "stand-in"):
+        if args.original is None and not (args.type == "refund"):
+            raise CommandError(f"a {args.type} names its original: --original STAN/TIME")
+        if args.original is not None:
+            original = messages.authorization(
+                pan, expiry, args.amount, *args.original, currency=args.currency
+            )
+    if args.type == "stand-in":
+        return messages.stand_in(pan, expiry, args.amount, stan, sent, currency=args.currency)
+    if args.type == "authorization":
+        return messages.authorization(pan, expiry, args.amount, stan, sent, currency=args.currency,
+                                      merchant=args.merchant, cvv2=args.cvv2)  # fmt: skip
+    if args.type == "capture":
+        assert original is not None
+        return messages.capture(
+            original, args.amount, stan, sent, more=args.more, original_mti=original_mti
+        )
+    if args.type == "reversal":
+        assert original is not None
+        return messages.reversal(original, stan, sent, stays=args.stays, original_mti=original_mti)
+    return messages.refund(
+        pan, args.amount, stan, sent, original=original, currency=args.currency,
+        original_mti=original_mti,
+    )  # fmt: skip
+
+
+def mti_of(args: Send) -> str:
+    """The request's MTI: a reversal of a stand-in (`--original-mti 0120`) is an 0420."""
+    if args.type == "reversal" and args.original_mti == "0120":
+        return STAND_IN_REVERSAL
+    return MTI[args.type]
+
+
+def describe(answer: Message, stan: str, sent: str) -> str:
+    """One line: MTI, response code, authorization code, available balance, the key."""
+    parts = [answer.mti, answer.fields.get(39, "--")]
+    if 38 in answer.fields:
+        parts.append(f"auth {answer.fields[38]}")
+    balance = answer.fields.get(54)
+    if balance and len(balance) == 20:
+        currency = CURRENCIES.get(balance[4:7], balance[4:7])
+        sign = "-" if balance[7] == "D" else ""
+        parts.append(f"available {sign}{from_minor(int(balance[8:]))} {currency}")
+    parts.append(f"key {stan}/{sent}")
+    return " ".join(parts)
+
+
+def _endpoint(command: Callable[..., None]) -> Callable[..., None]:
+    """The listener's `--host` and `--port` options, for send and run."""
+    host = click.option("--host", help="The listener's host (default CARDSERVICE_ISO8583_HOST).")
+    port = click.option(
+        "--port", type=click.INT, help="The listener's port (default CARDSERVICE_ISO8583_PORT)."
+    )
+    return host(port(command))
+
+
+@click.group(name="network")
+def network() -> None:
+    """An ISO 8583 network simulator (the acquirer's side).
+
+    API.md §14, docs/network.md."""
+
+
+@network.command(name="send")
+@click.option(
+    "--type",
+    "type_",
+    type=click.Choice(tuple(MTI)),
+    default="authorization",
+    show_default=True,
+    help="The message to send.",
+)
+@click.option(
+    "--card-uuid",
+    type=click.UUID,
+    help="A card of this service's database (its number and expiry are read there).",
+)
+@click.option("--pan", help="A card number (instead of --card-uuid).")
+@click.option("--expiry", help="The card's expiry, YYMM, with --pan.")
+@click.option("--amount", type=AMOUNT, required=True, help="e.g. 12.50")
+@click.option(
+    "--currency",
+    type=CURRENCY,
+    default="USD",
+    show_default=True,
+    help="The amount's currency, an ISO 4217 code the network's field 49 knows (any case).",
+)
+@click.option("--merchant", default="Netflix", show_default=True, help="The merchant's name.")
+@click.option("--cvv2", help="The card's CVV2, checked when given.")
+@click.option(
+    "--original",
+    type=Parsed("key", _original),
+    help="The original's key STAN/MMDDhhmmss, as send prints it (captures, reversals, refunds).",
+)
+@click.option(
+    "--original-mti",
+    type=click.Choice(("0100", "0120")),
+    default="0100",
+    show_default=True,
+    help="The original's MTI: 0120 for a stand-in advice's follow-ups (a reversal goes as 0420).",
+)
+@click.option("--more", is_flag=True, help="A capture with more to follow (field 48.60).")
+@click.option("--stays", type=AMOUNT, help="A partial reversal: what stays authorized.")
+@_endpoint
+@runs
+async def send(
+    settings: Settings, type_: str, card_uuid: uuid.UUID | None, pan: str | None,
+    expiry: str | None, amount: int, currency: str, merchant: str, cvv2: str | None,
+    original: tuple[str, str] | None, original_mti: str, more: bool, stays: int | None,
+    host: str | None, port: int | None,
+) -> str:  # fmt: skip
+    """Send one message and print the answer.
+
+    An authorization, stand-in advice (0120), capture, reversal or refund; the answer's
+    MTI, response code, authorization code and available balance, and the message's key
+    (for --original)."""
+    if currency not in NUMERIC_CURRENCIES:
+        raise CommandError(f"the network has no code for currency {currency}")
+    if card_uuid is not None:
+        pan, expiry = await _card(settings, card_uuid)
+    elif not (pan and expiry):
+        raise CommandError("give --card-uuid, or --pan and --expiry")
+    stan, sent = f"{uuid.uuid4().int % 999_999 + 1:06d}", transmitted_now()
+    asked = Send(type_, amount, currency, merchant, cvv2, original, more, stays, original_mti)
+    fields = _fields(asked, pan, expiry, stan, sent)
+    client = await NetworkClient.connect(host or settings.iso8583_host, _port(port, settings))
+    try:
+        answer = await client.request(mti_of(asked), fields)
+    finally:
+        await client.close()
+    return describe(answer, stan, sent)
+
+
+@network.command(name="run")
+@click.option(
+    "--seed",
+    type=click.INT,
+    default=1,
+    show_default=True,
+    help="The traffic's random seed (the same seed, the same traffic).",
+)
+@click.option(
+    "--seconds", type=click.FLOAT, default=10.0, show_default=True, help="How long to send traffic."
+)
+@click.option(
+    "--faults",
+    type=Parsed("faults", _faults),
+    help=f"Faults to inject, comma-separated, of: {', '.join(simulator.FAULTS)}; or all "
+    "(default: none).",
+)
+@click.option(
+    "--connections",
+    type=click.INT,
+    default=4,
+    show_default=True,
+    help="Connections to the listener, each with its own traffic.",
+)
+@_endpoint
+@runs
+async def run(
+    settings: Settings, seed: int, seconds: float, faults: set[str] | None, connections: int,
+    host: str | None, port: int | None,
+) -> str:  # fmt: skip
+    """Seeded traffic with faults; checks the bookkeeping.
+
+    Prints its findings as JSON; when a check fails, prints them on stderr and exits 2."""
+    db, cipher = Database(settings), CardCipher.from_settings(settings)
+    try:
+        found = await simulator.run(
+            db, cipher, host or settings.iso8583_host, _port(port, settings), seed=seed,
+            seconds=seconds, faults=faults or set(), connections=connections,
+        )  # fmt: skip
+    finally:
+        await db.dispose()
+    if not found["ok"]:
+        raise SimulationFailed(orjson.dumps(found).decode())
+    return orjson.dumps(found, option=orjson.OPT_INDENT_2).decode()
+
+
+class SimulationFailed(Exception):
+    pass

@@ -1,0 +1,419 @@
+"""Statements on the driver itself: the one way the service reads and writes its database.
+
+Every read goes through a `Reader` (`db.reader`), every write through a `Tx`, the statements
+of one write unit (`db.transact(work)`). There is no ORM at run time: the SQLAlchemy models in
+`cardservice.models` declare the tables (and give their column lists), Alembic migrates them.
+
+One SQL text serves both databases: placeholders are written `$1, $2, …` (PostgreSQL's) and
+become SQLite's numbered `?1, ?2, …`; `FOR UPDATE` / `FOR NO KEY UPDATE` clauses are dropped
+for SQLite, whose write unit holds the whole database (`BEGIN IMMEDIATE`). Parameters are
+converted to what each database stores (SQLite: uuid → 32 hex digits, datetime →
+`YYYY-MM-DD HH:MM:SS.ffffff` UTC, bool → 0/1); values read back go through `text_uuid`,
+`iso_z`, `as_uuid`, `as_datetime` and `flag`.
+
+* PostgreSQL: one asyncpg pool per process for reads and write units (`db.Database`), and
+  with `REPLICA_URL` a second pool on the standby for the reads that may lag
+  (`cardservice.db.replica`), behind the same `Reader` interface.
+* SQLite: short reads run inline on the event loop thread on `query_only` connections (an
+  indexed read takes microseconds, less than a hop to a thread would cost); reads that may
+  walk many rows (`Reader.scan`) run on a thread, so a deep report page never stalls the other
+  requests of the worker. Write units run inline on one connection per process, once the
+  process holds the writer's turn (`db.Database`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import re
+import sqlite3
+import uuid
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager
+from datetime import UTC, date, datetime
+from typing import Any, Protocol
+
+import asyncpg  # type: ignore[import-untyped]
+
+
+class Row(Protocol):
+    """A result row: by column name or position (asyncpg's Record, sqlite3.Row)."""
+
+    def __getitem__(self, key: int | str, /) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]: ...  # the values, in column order
+
+
+_PLACEHOLDER = re.compile(r"\$(\d+)")
+_FOR_UPDATE = re.compile(r"\s+FOR (NO KEY )?UPDATE(\s+OF\s+\w+(\s*,\s*\w+)*)?(\s+SKIP LOCKED)?")
+SQLITE_READ_BUSY_TIMEOUT_MS = 5_000
+SQLITE_WRITE_BUSY_TIMEOUT_MS = 30_000
+
+# What a unique (or other integrity) constraint raises on each driver.
+INTEGRITY_ERRORS: tuple[type[Exception], ...] = (
+    asyncpg.IntegrityConstraintViolationError,
+    sqlite3.IntegrityError,
+)
+
+
+class Reader(Protocol):
+    """Read statements outside any write unit (each sees the latest committed data)."""
+
+    key: str  # the database, for what a process caches per database
+
+    async def rows(self, sql: str, *args: Any) -> Sequence[Row]: ...
+
+    async def row(self, sql: str, *args: Any) -> Row | None: ...
+
+    async def value(self, sql: str, *args: Any) -> Any: ...
+
+    async def scan(self, sql: str, *args: Any) -> Sequence[Row]:
+        """`rows` of a statement that may walk many rows: kept off the event loop."""
+        ...
+
+
+class Tx(Protocol):
+    """The statements of one write unit, `$n` SQL as for `Reader`. Rows come back by column
+    name and by position; `dialect` is "postgresql" or "sqlite"."""
+
+    key: str  # the database, for what a process caches per database
+    dialect: str
+    postings: int  # ledger postings the unit wrote (`post_entry` counts them), for metrics
+    ledger_entries: list[int]  # journal entries the unit wrote, chained at its end (ledger.chain)
+
+    async def rows(self, sql: str, *args: Any) -> Sequence[Row]: ...
+
+    async def row(self, sql: str, *args: Any) -> Row | None: ...
+
+    async def value(self, sql: str, *args: Any) -> Any: ...
+
+    async def execute(self, sql: str, *args: Any) -> None: ...
+
+
+def text_uuid(value: Any) -> str | None:
+    """A uuid column as `8-4-4-4-12` text (SQLite keeps 32 hex digits, asyncpg a UUID)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        if len(value) == 32:
+            return f"{value[:8]}-{value[8:12]}-{value[12:16]}-{value[16:20]}-{value[20:]}"
+        return value
+    return str(value)
+
+
+def as_uuid(value: Any) -> uuid.UUID | None:
+    """A uuid column as a `uuid.UUID`."""
+    if value is None or isinstance(value, uuid.UUID):
+        return value
+    return uuid.UUID(value)
+
+
+def iso_z(value: Any) -> str | datetime | None:
+    """A timestamp column for the JSON encoder, which writes `YYYY-MM-DDTHH:MM:SSZ`."""
+    if isinstance(value, str):  # SQLite: "YYYY-MM-DD HH:MM:SS[.ffffff]", already UTC
+        return f"{value[:10]}T{value[11:19]}Z"
+    stamp: datetime | None = value  # asyncpg: an aware datetime, rendered by orjson (UTC, Z)
+    return stamp
+
+
+def as_datetime(value: Any) -> datetime | None:
+    """A timestamp column as an aware UTC datetime."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return datetime.fromisoformat(value).replace(tzinfo=UTC)
+    stamp: datetime = value.astimezone(UTC)
+    return stamp
+
+
+def flag(value: Any) -> bool:
+    """A boolean column (SQLite keeps 0/1)."""
+    return bool(value)
+
+
+@functools.lru_cache(maxsize=512)
+def insert_sql(table: str, columns: tuple[str, ...], rows: int = 1, suffix: str = "") -> str:
+    """`INSERT INTO table (columns) VALUES ($1, …), (…) suffix` for `rows` rows; its
+    arguments are the rows' values one row after the other (`row_args`)."""
+    width = len(columns)
+    values = ", ".join(
+        "(" + ", ".join(f"${r * width + c + 1}" for c in range(width)) + ")" for r in range(rows)
+    )
+    names = ", ".join(columns)
+    return f"INSERT INTO {table} ({names}) VALUES {values}{suffix}"  # noqa: S608 - our names
+
+
+def in_list(count: int, start: int = 1) -> str:
+    """`($start, …)` with `count` placeholders: the values of an `IN` list."""
+    return "(" + ", ".join(f"${i}" for i in range(start, start + count)) + ")"
+
+
+def row_args(columns: Sequence[str], rows: Sequence[dict[str, Any]]) -> list[Any]:
+    """The arguments of `insert_sql(…, columns, len(rows))`."""
+    return [row[column] for row in rows for column in columns]
+
+
+# --- PostgreSQL ---------------------------------------------------------------------------
+
+
+async def _nothing_to_reset(_connection: asyncpg.Connection) -> None:
+    """Units leave no session state behind: skip asyncpg's reset query (a round trip per
+    release). An open transaction is still rolled back by asyncpg itself."""
+
+
+class PostgresTx:
+    """A write unit on an asyncpg connection inside its transaction."""
+
+    dialect = "postgresql"
+
+    def __init__(self, connection: asyncpg.Connection, key: str) -> None:
+        self._connection, self.key, self.postings = connection, key, 0
+        self.ledger_entries: list[int] = []
+
+    async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
+        return await self._connection.fetch(sql, *args)  # type: ignore[no-any-return]
+
+    async def row(self, sql: str, *args: Any) -> Row | None:
+        return await self._connection.fetchrow(sql, *args)  # type: ignore[no-any-return]
+
+    async def value(self, sql: str, *args: Any) -> Any:
+        return await self._connection.fetchval(sql, *args)
+
+    async def execute(self, sql: str, *args: Any) -> None:
+        await self._connection.execute(sql, *args)
+
+
+class PostgresPool:
+    """The process's one asyncpg pool: reads, and write units (`unit`)."""
+
+    def __init__(self, dsn: str, max_size: int, key: str, connect_timeout: float = 60.0) -> None:
+        self._dsn, self.max_size, self.key = dsn, max_size, key
+        self._connect_timeout = connect_timeout
+        self._pool: asyncpg.Pool | None = None
+        self._opening = asyncio.Lock()
+
+    async def pool(self) -> asyncpg.Pool:
+        if self._pool is None:
+            async with self._opening:
+                if self._pool is None:
+                    self._pool = await asyncpg.create_pool(
+                        self._dsn,
+                        min_size=1,
+                        max_size=self.max_size,
+                        reset=_nothing_to_reset,
+                        timeout=self._connect_timeout,
+                    )
+        return self._pool
+
+    @asynccontextmanager
+    async def unit(self, key: str) -> AsyncIterator[PostgresTx]:
+        """A connection in a transaction: committed when the block ends, rolled back on error."""
+        pool = self._pool or await self.pool()
+        async with pool.acquire() as connection, connection.transaction():
+            yield PostgresTx(connection, key)
+
+    async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
+        pool = self._pool or await self.pool()
+        return await pool.fetch(sql, *args)  # type: ignore[no-any-return]
+
+    async def row(self, sql: str, *args: Any) -> Row | None:
+        pool = self._pool or await self.pool()
+        return await pool.fetchrow(sql, *args)  # type: ignore[no-any-return]
+
+    async def value(self, sql: str, *args: Any) -> Any:
+        pool = self._pool or await self.pool()
+        return await pool.fetchval(sql, *args)
+
+    async def scan(self, sql: str, *args: Any) -> Sequence[Row]:
+        return await self.rows(sql, *args)  # the server walks the rows; the loop only waits
+
+    def in_use(self) -> int:
+        """Connections checked out now (for metrics and tests)."""
+        if self._pool is None:
+            return 0
+        return int(self._pool.get_size() - self._pool.get_idle_size())
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            await pool.close()
+
+
+# --- SQLite -------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=512)
+def sqlite_sql(sql: str) -> str:
+    """A `$n` statement as SQLite takes it: `?n` placeholders, no `FOR UPDATE`."""
+    return _PLACEHOLDER.sub(r"?\1", _FOR_UPDATE.sub("", sql))
+
+
+def _sqlite_param(value: Any) -> Any:
+    if isinstance(value, uuid.UUID):
+        return value.hex
+    if isinstance(value, datetime):
+        return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, bool):
+        return int(value)
+    return value
+
+
+def _sqlite_rows(connection: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> list[Any]:
+    """Run a `$n` statement on an SQLite connection; all its rows."""
+    return connection.execute(sqlite_sql(sql), [_sqlite_param(a) for a in args]).fetchall()
+
+
+def _connect(path: str, *pragmas: str) -> sqlite3.Connection:
+    connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    connection.row_factory = sqlite3.Row
+    for pragma in pragmas:
+        connection.execute(f"PRAGMA {pragma}")
+    return connection
+
+
+class SQLiteTx:
+    """A write unit on the embedded database, inline (the process holds the writer's turn)."""
+
+    dialect = "sqlite"
+
+    def __init__(self, connection: sqlite3.Connection, key: str) -> None:
+        self._connection, self.key, self.postings = connection, key, 0
+        self.ledger_entries: list[int] = []
+
+    async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
+        return _sqlite_rows(self._connection, sql, args)
+
+    async def row(self, sql: str, *args: Any) -> Row | None:
+        found = _sqlite_rows(self._connection, sql, args)
+        return found[0] if found else None
+
+    async def value(self, sql: str, *args: Any) -> Any:
+        found = _sqlite_rows(self._connection, sql, args)
+        return found[0][0] if found else None
+
+    async def execute(self, sql: str, *args: Any) -> None:
+        _sqlite_rows(self._connection, sql, args)
+
+
+class SQLiteReader:
+    """Reads on `query_only` connections of the embedded database: inline, or on a thread for
+    `scan`. A connection serves one statement at a time; idle ones are kept (`list.pop` and
+    `append` are atomic, so threads share the list safely)."""
+
+    def __init__(self, path: str, key: str) -> None:
+        self._path, self.key = path, key
+        self._idle: list[sqlite3.Connection] = []
+
+    def _checkout(self) -> sqlite3.Connection:
+        if self._idle:
+            return self._idle.pop()
+        return _connect(self._path, "query_only=ON", f"busy_timeout={SQLITE_READ_BUSY_TIMEOUT_MS}")
+
+    def _run(self, sql: str, args: tuple[Any, ...]) -> list[sqlite3.Row]:
+        connection = self._checkout()
+        try:
+            return _sqlite_rows(connection, sql, args)
+        finally:
+            self._idle.append(connection)
+
+    async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
+        return self._run(sql, args)
+
+    async def row(self, sql: str, *args: Any) -> Row | None:
+        found = self._run(sql, args)
+        return found[0] if found else None
+
+    async def value(self, sql: str, *args: Any) -> Any:
+        found = self._run(sql, args)
+        return found[0][0] if found else None
+
+    async def scan(self, sql: str, *args: Any) -> Sequence[Row]:
+        """On a thread of the default executor, which takes its connection when it starts:
+        scans waiting for a thread hold none, so the connections (each with its page cache)
+        number at most the threads plus one inline."""
+        return await asyncio.to_thread(self._run, sql, args)
+
+    async def close(self) -> None:
+        while self._idle:
+            self._idle.pop().close()
+
+
+class SQLiteWriter:
+    """Write units on one connection of this process to the embedded database, run inline.
+    The caller orders the writers (`db.Database`); `BEGIN IMMEDIATE` takes the database's
+    write lock, which that order leaves free but for the rare outside writer. Foreign keys
+    are checked at commit (`defer_foreign_keys`): the ledger writes an entry's postings
+    before the entry itself (see `ledger.entries`)."""
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._connection: sqlite3.Connection | None = None
+
+    def _open(self) -> sqlite3.Connection:
+        if self._connection is None:
+            self._connection = _connect(
+                self._path,
+                "journal_mode=WAL",
+                "foreign_keys=ON",
+                "synchronous=NORMAL",
+                f"busy_timeout={SQLITE_WRITE_BUSY_TIMEOUT_MS}",
+            )
+        return self._connection
+
+    @asynccontextmanager
+    async def unit(self, key: str) -> AsyncIterator[SQLiteTx]:
+        connection = self._open()
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            connection.execute("PRAGMA defer_foreign_keys=ON")
+            yield SQLiteTx(connection, key)
+            connection.execute("COMMIT")
+        except BaseException:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            raise
+
+    def close(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+
+def sqlite_path(url: str) -> str:
+    """The file of an SQLite URL (`sqlite+aiosqlite:///PATH?…` or `sqlite:///PATH`)."""
+    path = url.split(":///", 1)[1] if ":///" in url else ""
+    return path.split("?", 1)[0]
+
+
+# The server's own state, no table of the service's: whether the database answers (`/ready`),
+# and the WAL positions a standby's lag is measured by (`cardservice.db.replica`).
+_PRIMARY_POSITION = "SELECT pg_current_wal_lsn()::text"
+_STANDBY_REPLAY = """
+SELECT pg_is_in_recovery() AS standby,
+       coalesce(pg_last_wal_replay_lsn() >= $1::text::pg_lsn, false) AS caught_up,
+       (1000 * extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp()))::float8
+           AS behind_ms
+"""
+
+
+async def ping(reader: Reader) -> None:
+    """One round trip to the database; raises when it does not answer."""
+    await reader.value("SELECT 1")
+
+
+async def wal_position(primary: Reader) -> str:
+    """The primary's current WAL position (PostgreSQL)."""
+    return str(await primary.value(_PRIMARY_POSITION))
+
+
+async def replay_state(standby: Reader, position: str) -> Row | None:
+    """Where a standby's replay stands against the primary's `position`: `standby` (still in
+    recovery), `caught_up` (replayed that far), `behind_ms` (since the last commit replayed)."""
+    return await standby.row(_STANDBY_REPLAY, position)
+
+
+def escape_like(value: str) -> str:
+    """`value` for a LIKE pattern with `\\` as the escape character."""
+    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

@@ -1,0 +1,1 @@
+"""Liveness, readiness and the metrics page (`/health`, `/ready`, `/metrics`)."""

@@ -1,0 +1,111 @@
+"""Request ids, the headers every response carries, access logs, request metrics and the
+last-resort 500 (no stack trace leaves the service)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import time
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from cardservice.db.replica import REQUEST_STATE
+from cardservice.encoding import dumps
+from cardservice.observability import metrics
+
+logger = logging.getLogger("cardservice.access")
+REQUEST_ID_PATTERN = re.compile(r"^[A-Za-z0-9._-]{8,128}$")
+NOSNIFF = (b"x-content-type-options", b"nosniff")
+
+
+class RequestContextMiddleware:
+    """Gives every request an `X-Request-ID` (the client's, if well-formed) and logs it;
+    every response also says `X-Content-Type-Options: nosniff` (API.md §8): no browser
+    guesses a type other than the one we declare."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request_id = self._request_id(scope)
+        state = scope.setdefault("state", {})
+        state["request_id"] = request_id
+        request_state = REQUEST_STATE.set(state)  # the caller, for the standby's pins
+        started = time.perf_counter()
+        tracing = scope["app"].state.tracing
+        started_ns = time.time_ns() if tracing is not None else 0  # the trace span's clock
+        status = 500
+        response_started = False
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status, response_started
+            if message["type"] == "http.response.start":
+                response_started = True
+                status = message["status"]
+                message["headers"] = [
+                    *message.get("headers", []),
+                    (b"x-request-id", request_id.encode()),
+                    NOSNIFF,
+                ]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        except Exception:
+            logger.exception("unhandled error", extra={"request_id": request_id})
+            if not response_started:
+                await self._internal_error(send_with_id, request_id)
+        finally:
+            REQUEST_STATE.reset(request_state)
+            elapsed = time.perf_counter() - started
+            route = metrics.route_template(scope)
+            metrics.observe_request(scope["method"], route, status, elapsed)
+            if tracing is not None:
+                tracing.record_request(scope["method"], route, status, started_ns, time.time_ns())
+            if logger.isEnabledFor(logging.INFO):
+                logger.info(
+                    "request",
+                    extra={
+                        "request_id": request_id,
+                        "method": scope["method"],
+                        "path": scope["path"],  # never the query string: it may hold a code
+                        "status": status,
+                        "ms": round(elapsed * 1000, 2),
+                        "user": state.get("user_uuid"),
+                    },
+                )
+
+    @staticmethod
+    def _request_id(scope: Scope) -> str:
+        for name, value in scope["headers"]:
+            if name == b"x-request-id":
+                candidate: str = value.decode("latin-1")
+                if REQUEST_ID_PATTERN.match(candidate):
+                    return candidate
+        return os.urandom(16).hex()  # as random as uuid4().hex, without the UUID object
+
+    @staticmethod
+    async def _internal_error(send: Send, request_id: str) -> None:
+        body = dumps(
+            {
+                "success": False,
+                "message": "An unexpected error occurred.",
+                "code": "internal_error",
+                "request_id": request_id,
+            }
+        )
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 500,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,1 @@
+"""Logs, metrics and traces: what the service tells its operator about itself."""
