@@ -178,3 +178,41 @@ async def test_owner_member_and_stranger(app: FastAPI, client: httpx.AsyncClient
     for month in ("2026-13", "2026-1", "26-10", "2026-10.txt"):
         bad = await client.get(f"/account/{account}/statements/{month}", headers=member.headers)
         assert bad.status_code == 404, month
+
+
+async def test_a_month_is_four_ascii_digits_a_dash_and_01_to_12_within_1970_to_9998(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    user, account, _card = await activity(app, client)
+    before = await _funds(app, account, datetime.now(UTC) + timedelta(days=1))
+    base = f"/account/{account}/statements"
+    for month in ("1970-01", "9998-12"):
+        for suffix in ("", ".pdf"):
+            found = await client.get(f"{base}/{month}{suffix}", headers=user.headers)
+            assert found.status_code == 200, (month, suffix)
+    pdf = await client.get(f"{base}/9998-12.pdf", headers=user.headers)
+    assert pdf.headers["content-disposition"] == 'inline; filename="statement-9998-12.pdf"'
+    for month in (
+        "9999-12",  # its month would end in year 10000
+        "1969-12",
+        "0000-01",
+        "\uff12\uff10\uff12\uff16-11",  # full-width digits
+        "\u0662\u0660\u0662\u0666-11",  # Arabic-Indic digits
+        "2026-1\uff11",
+        "2026-11%0A",  # a trailing newline, as a client sends it
+        "2026-11%0D%0AX-Injected:%201",
+        "2026-11%20",
+        "+2026-11",
+        "2026-11-01",
+    ):
+        for suffix in ("", ".pdf"):
+            refused = await client.get(f"{base}/{month}{suffix}", headers=user.headers)
+            assert refused.status_code == 404, (month, suffix, refused.status_code)
+            assert refused.json() == {
+                "success": False,
+                "message": "Statement not found",
+                "code": "not_found",
+            }, month
+            assert "content-disposition" not in refused.headers
+            assert "x-injected" not in refused.headers
+    assert await _funds(app, account, datetime.now(UTC) + timedelta(days=1)) == before

@@ -23,7 +23,7 @@ from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(prefix="/app", include_in_schema=False)
 AccountUuid = Annotated[str, Path(alias="accountUuid", pattern=UUID_PATTERN)]
-Month = Annotated[str, Path(pattern=r"^\d{4}-(0[1-9]|1[0-2])$")]
+Month = Annotated[str, Path(pattern=r"^[0-9]{4}-(0[1-9]|1[0-2])$")]  # ASCII digits only
 MAX_MONTHS = 24  # months listed per account, newest first
 BALANCE_MONTHS = 24  # balances are read while the page lists at most this many months
 ACCOUNTS_PER_PAGE = 100  # the page lists the first 100 accounts of each kind

@@ -41,12 +41,14 @@ async def statement_pdf(
     caller: CallerA, db: Db, account_uuid: AccountUuid, month: Month
 ) -> Response:
     """The same statement as the JSON one, as a printable PDF (holder, account, period, opening
-    and closing balance, every line, page numbers). `Content-Disposition: attachment`."""
+    and closing balance, every line, page numbers), named by the month as the service
+    parsed it (the path's text is never reflected into a header)."""
     found = await service.statement(db.reader, caller, uuid.UUID(account_uuid), month)
+    name = f"statement-{found['period']['month']}.pdf"
     return Response(
         pdf.render(found),
         media_type="application/pdf",
-        headers={"Content-Disposition": f'inline; filename="statement-{month}.pdf"'},
+        headers={"Content-Disposition": f'inline; filename="{name}"'},
     )
 
 

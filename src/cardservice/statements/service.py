@@ -23,7 +23,9 @@ from cardservice.ledger.money import from_minor
 from cardservice.models.base import utcnow
 from cardservice.statements import repository
 
-MONTH = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
+# ASCII digits only (`\d` takes any script's) and fullmatch (`$` lets a newline trail)
+MONTH = re.compile(r"([0-9]{4})-(0[1-9]|1[0-2])")
+FIRST_YEAR, LAST_YEAR = 1970, 9998  # 9999-12 would end in year 10000, past `datetime`
 LABELS = {
     "card_buy": "Cards issued: fees",
     "card_purchase_pending": "Card purchase",
@@ -55,9 +57,10 @@ class Period:
 
 
 def period_of(month: str) -> Period:
-    """`YYYY-MM` → its UTC month; anything else is not a statement (404)."""
-    found = MONTH.match(month)
-    if found is None or int(found.group(1)) < 1970:
+    """`YYYY-MM` in ASCII, years 1970–9998 → its UTC month; anything else is not a
+    statement (404)."""
+    found = MONTH.fullmatch(month)
+    if found is None or not FIRST_YEAR <= int(found.group(1)) <= LAST_YEAR:
         raise StatementNotFound()
     year, number = int(found.group(1)), int(found.group(2))
     start = datetime(year, number, 1, tzinfo=UTC)
