@@ -16,6 +16,7 @@ from fpdf import FPDF
 
 SERVICE = "cardservice"
 _WIDTHS = (32, 92, 28, 28)  # date, description, amount, balance (mm; 180 of A4's 210)
+ELLIPSIS = "..."  # the core fonts' Latin-1 has no ellipsis character
 
 
 def _latin(text: str) -> str:
@@ -29,6 +30,37 @@ def _money(amount: Decimal, currency: str, sign: str = "") -> str:
 
 class _Statement(FPDF):
     title_line = ""
+
+    def __init__(self) -> None:
+        super().__init__(format="A4")
+        self.widths: dict[tuple[str, str, float], dict[str, float]] = {}  # by font, character
+
+    def fitted(self, text: str, limit: float) -> str:
+        """`text` cut to fit `limit` (mm) in the current font, `...` marking a cut. A core
+        font's text is as wide as the sum of its characters: each character is measured once
+        per document, and a text is read only as far as it fits, so a line costs the same
+        however long its name (re-measuring every shorter prefix was quadratic in a long one)."""
+        known = self.widths.setdefault((self.font_family, self.font_style, self.font_size_pt), {})
+        total = 0.0
+        for character in text:
+            total += known[character] if character in known else self._measure(known, character)
+            if total > limit:
+                break
+        else:
+            return text
+        room = limit - sum(self._measure(known, character) for character in ELLIPSIS)
+        kept = 0
+        for character in text:  # every character before the one that overflowed is known
+            room -= known[character]
+            if room < 0:
+                break
+            kept += 1
+        return text[:kept] + ELLIPSIS
+
+    def _measure(self, known: dict[str, float], character: str) -> float:
+        if character not in known:
+            known[character] = self.get_string_width(character)
+        return known[character]
 
     def header(self) -> None:
         self.set_font("Helvetica", "B", 13)
@@ -66,7 +98,7 @@ def render(statement: dict[str, Any]) -> bytes:
     account, currency = statement["account"], statement["currency"]
     period = statement["period"]
     end_day = (period["end"] - period["start"]).days
-    pdf = _Statement(format="A4")
+    pdf = _Statement()
     pdf.title_line = f"Account statement {period['month']} - {account['name']} ({currency})"
     pdf.set_margins(15, 12, 15)
     pdf.set_auto_page_break(True, margin=20)
@@ -115,9 +147,7 @@ def render(statement: dict[str, Any]) -> bytes:
         fill = n % 2 == 0
         pdf.set_fill_color(250, 250, 251)
         sign = "+" if line["direction"] == "credit" else "-"
-        description = _latin(line["description"])
-        while pdf.get_string_width(description) > _WIDTHS[1] - 2:
-            description = description[:-2] + "…".encode("latin-1", "replace").decode("latin-1")
+        description = pdf.fitted(_latin(line["description"]), _WIDTHS[1] - 2)
         pdf.cell(_WIDTHS[0], 6, f"{line['date']:%Y-%m-%d %H:%M}", fill=fill)
         pdf.cell(_WIDTHS[1], 6, description, fill=fill)
         pdf.cell(_WIDTHS[2], 6, f"{sign}{line['amount']:,.2f}", align="R", fill=fill)
