@@ -15,13 +15,15 @@ from cardservice.app import create_app
 from cardservice.auth.credentials import revoke_mfa_codes
 from cardservice.cards.numbers import luhn_valid
 from cardservice.config import Settings
-from cardservice.db.sql import Tx
+from cardservice.db.sql import Tx, text_uuid
 from cardservice.http.router import dumps
 from cardservice.models.base import utcnow
+from cardservice.operator.keys import PREFIX_LENGTH
 from cardservice.security.cvv import cvv_with_key
 from tests.conftest import TEST_CVK, empty_tables
 from tests.factories import ISSUED_SECRETS, Caller, authorize, make_card, make_mfa_code, make_user
 from tests.log_scan import secrets_in
+from tests.operator.helpers import operator_key, send
 from tests.softhsm import SoftHsm
 
 
@@ -316,3 +318,46 @@ async def test_without_a_card_verification_key_the_reveal_is_503_and_uses_no_cod
             assert again.status_code == 200  # the code was not used up
     finally:
         await app.state.db.dispose()
+
+
+async def test_a_reveal_with_a_token_an_operator_key_issued_names_that_key(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    holder = await make_user(app)
+    _account, card = await make_card(app, client, holder)
+    desk = await operator_key(app, "users", name="help desk")  # nothing but `users`
+    issued = await send(client, "POST", f"/operator/users/{holder.uuid}/tokens", desk, {})
+    assert issued.status_code == 201, issued.text
+    through_desk = Caller(holder.uuid, holder.email, issued.json()["data"]["token"])
+    ISSUED_SECRETS.append(through_desk.token)
+    minted = await client.post("/auth/mfa-code", headers=through_desk.headers)
+    assert minted.status_code == 201, minted.text
+    desk_reveal = await reveal(
+        client, through_desk, card, {"mfa_code": minted.json()["data"]["code"]}
+    )
+    assert desk_reveal.status_code == 200, desk_reveal.text
+    own_reveal = await reveal_with_fresh_code(app, client, holder, card)
+    assert own_reveal.status_code == 200
+
+    key_uuid = await app.state.db.reader.value("SELECT uuid FROM operator_keys")
+    token_uuid = await app.state.db.reader.value(
+        "SELECT uuid FROM api_tokens WHERE issued_by_key IS NOT NULL"
+    )
+    auditor = await operator_key(app, "reports", name="auditor")
+    rows = (await send(client, "GET", "/operator/audit-log", auditor)).json()["data"]
+    reveals = [row for row in rows if row["action"] == "card.reveal"]
+    assert [row["request_id"] for row in reveals] == [
+        own_reveal.headers["x-request-id"],
+        desk_reveal.headers["x-request-id"],
+    ]
+    own, by_desk = reveals
+    assert own["actor"] == by_desk["actor"] == {"type": "user", "id": str(holder.uuid)}
+    assert own["details"] is None
+    assert by_desk["details"] == {
+        "token_uuid": str(text_uuid(token_uuid)),
+        "operator_key": {"uuid": str(text_uuid(key_uuid)), "name": "help desk",
+                         "prefix": desk[:PREFIX_LENGTH]},
+    }  # fmt: skip
+    listed = dumps(rows).decode()
+    assert desk not in listed and through_desk.token not in listed
+    assert desk_reveal.json()["data"]["pan"] not in listed

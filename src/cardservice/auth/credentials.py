@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from cardservice.auth import repository
-from cardservice.db.sql import Reader, Row, Tx, as_datetime, as_uuid
+from cardservice.db.sql import Reader, Row, Tx, as_datetime, as_uuid, text_uuid
 from cardservice.errors import NotFound
 from cardservice.models.base import utcnow
 
@@ -57,15 +57,31 @@ def digest(secret: str) -> str:
 
 
 async def issue_token(
-    tx: Tx, user_uuid: uuid.UUID, name: str, expires_in: timedelta | None
+    tx: Tx,
+    user_uuid: uuid.UUID,
+    name: str,
+    expires_in: timedelta | None,
+    issued_by_key: uuid.UUID | None = None,
 ) -> tuple[uuid.UUID, str]:
-    """Create a bearer token: its id and its plaintext, returned once and never stored."""
+    """Create a bearer token: its id and its plaintext, returned once and never stored.
+    `issued_by_key`: the operator key that asked for it, remembered for the audit trail."""
     plaintext = TOKEN_PREFIX + secrets.token_urlsafe(TOKEN_BYTES)
     token_uuid, now = uuid.uuid4(), utcnow()
     expires_at = now + expires_in if expires_in else None
     hashed, prefix = digest(plaintext), plaintext[:PREFIX_LENGTH]
-    await repository.insert_token(tx, token_uuid, user_uuid, name, hashed, prefix, expires_at, now)
+    await repository.insert_token(
+        tx, token_uuid, user_uuid, name, hashed, prefix, expires_at, now, issued_by_key
+    )
     return token_uuid, plaintext
+
+
+async def token_issuer(tx: Tx, token_uuid: uuid.UUID) -> dict[str, str] | None:
+    """The operator key that issued a bearer token, as an audit row names it (`uuid`,
+    `name`, `prefix`: never the key); None for a token no key issued."""
+    row = await repository.issuer_of_token(tx, token_uuid)
+    if row is None:
+        return None
+    return {"uuid": str(text_uuid(row["uuid"])), "name": row["name"], "prefix": row["prefix"]}
 
 
 async def revoke_token(tx: Tx, prefix_or_id: str) -> int:

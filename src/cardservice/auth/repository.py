@@ -11,8 +11,12 @@ from cardservice.db.sql import Reader, Row, Tx, as_uuid, insert_sql
 
 _INSERT_TOKEN = insert_sql(
     "api_tokens",
-    ("uuid", "user_uuid", "name", "token_hash", "prefix", "expires_at", "created_at"),
-)
+    ("uuid", "user_uuid", "name", "token_hash", "prefix", "expires_at", "created_at",
+     "issued_by_key"),
+)  # fmt: skip
+_ISSUER = """
+SELECT k.uuid, k.name, k.prefix FROM api_tokens t JOIN operator_keys k ON k.uuid = t.issued_by_key
+WHERE t.uuid = $1"""
 _REVOKE_TOKENS = """
 UPDATE api_tokens SET revoked_at = $1 WHERE (prefix = $2 OR uuid = $3) AND revoked_at IS NULL
 RETURNING uuid"""
@@ -79,10 +83,17 @@ async def insert_token(
     prefix: str,
     expires_at: datetime | None,
     now: datetime,
+    issued_by_key: uuid.UUID | None,
 ) -> None:
     await tx.execute(
-        _INSERT_TOKEN, token_uuid, user_uuid, name, token_hash, prefix, expires_at, now
-    )
+        _INSERT_TOKEN, token_uuid, user_uuid, name, token_hash, prefix, expires_at, now,
+        issued_by_key,
+    )  # fmt: skip
+
+
+async def issuer_of_token(reader: Reader | Tx, token_uuid: uuid.UUID) -> Row | None:
+    """The operator key (uuid, name, prefix) that issued the token; None if none did."""
+    return await reader.row(_ISSUER, token_uuid)
 
 
 async def revoke_tokens(

@@ -7,6 +7,9 @@ step-up MFA code is used up (403 `step_up_failed`); a closed card is refused (42
 record, never the number) are written beside the answer. Any refusal rolls the unit back,
 so a refused reveal uses up no code. The CVV2 is computed here from the CVK, never stored.
 
+The audit row of a reveal made with a token an operator key issued names that key (its
+uuid, name and prefix): a help desk's reveal is told apart from the holder's own.
+
 The number and CVV2 leave only in the returned `CardDetails`: they are never logged, put
 in an error, an event, an audit row or a metric.
 """
@@ -21,7 +24,7 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from cardservice.audit.repository import Actor, action_times_since, record_audit
-from cardservice.auth.credentials import use_step_up_code
+from cardservice.auth.credentials import token_issuer, use_step_up_code
 from cardservice.cards import repository
 from cardservice.cards.changes import CardClosed
 from cardservice.cards.repository import lock_own_card_secret
@@ -63,6 +66,7 @@ class RevealRequest:
     mfa_code: str
     request_id: str | None
     now: datetime
+    token_uuid: uuid.UUID | None  # the bearer token the holder (or a help desk) called with
 
 
 def expiry_yymm(month: int, year: int) -> str:
@@ -77,6 +81,15 @@ async def _refuse_over_limit(tx: Tx, card_uuid: uuid.UUID, now: datetime) -> Non
         # free again when the oldest reveal that keeps it full leaves the window
         frees_at = times[-REVEALS_PER_HOUR] + REVEAL_WINDOW
         raise RateLimited(math.ceil((frees_at - now).total_seconds()))
+
+
+async def _chain(tx: Tx, token_uuid: uuid.UUID | None) -> dict[str, object] | None:
+    """What the audit row adds to the holder: the token, and the operator key that issued
+    it (a reveal through the program's help desk); nothing for the holder's own token."""
+    if token_uuid is None:
+        return None
+    issuer = await token_issuer(tx, token_uuid)
+    return None if issuer is None else {"token_uuid": str(token_uuid), "operator_key": issuer}
 
 
 async def reveal_card(tx: Tx, cipher: DetailsCipher, request: RevealRequest) -> CardDetails:
@@ -106,6 +119,7 @@ async def reveal_card(tx: Tx, cipher: DetailsCipher, request: RevealRequest) -> 
         "card",
         request.card_uuid,
         request_id=request.request_id,
+        details=await _chain(tx, request.token_uuid),
         at=request.now,
     )
     await repository.insert_card_event(

@@ -200,6 +200,7 @@ async def reveal_card(
         mfa_code=body.mfa_code,
         request_id=getattr(request.state, "request_id", None),
         now=utcnow(),
+        token_uuid=caller.token_uuid,
     )
     cipher = request.app.state.cipher
     try:

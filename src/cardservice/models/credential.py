@@ -21,6 +21,9 @@ class ApiToken(UuidPk, Base):
     expires_at: Mapped[datetime | None] = mapped_column(index=True)
     revoked_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    issued_by_key: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("operator_keys.uuid"), doc="the operator key that issued it, if one did"
+    )
 
 
 class MfaCode(UuidPk, Base):

@@ -23,6 +23,15 @@ class Acting:
     actor: Actor
     request_id: str | None = None
 
+    @property
+    def operator_key(self) -> uuid.UUID | None:
+        """The operator key acting, when one is (not the CLI)."""
+        return (
+            uuid.UUID(self.actor.id)
+            if self.actor.type == "operator_key" and self.actor.id
+            else None
+        )
+
     async def record(
         self,
         tx: Tx,

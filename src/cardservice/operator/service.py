@@ -107,7 +107,9 @@ async def issue_user_token(
         raise UserNotFound()
     if user["status"] != "active":
         raise UserSuspended()
-    token_uuid, plaintext = await issue_token(tx, user_uuid, name or DEFAULT_TOKEN_NAME, expires_in)
+    token_uuid, plaintext = await issue_token(
+        tx, user_uuid, name or DEFAULT_TOKEN_NAME, expires_in, acting.operator_key
+    )
     await acting.record(tx, "user.token_issued", "user", user_uuid, {"token_uuid": str(token_uuid)})
     expires_at = await repository.token_expiry(tx, token_uuid)
     return plaintext, as_datetime(expires_at)
