@@ -143,11 +143,18 @@ def _purchase(
 
 
 async def _history(
-    db: Database, data: DataSet, count: int, rng: random.Random, report: Report, stage: str
+    db: Database,
+    data: DataSet,
+    count: int,
+    rng: random.Random,
+    report: Report,
+    stage: str,
+    span: timedelta = timedelta(days=365),
 ) -> None:
-    """`count` settled purchases spread over a year, in batches, each with its entry; the
-    cards' balances moved by exactly their postings. Postings go in before their entries,
-    as the ledger's rules require (`ledger.entries`)."""
+    """`count` settled purchases spread over the `span` before now (a year), in batches,
+    each with its entry; the cards' balances moved by exactly their postings. Postings go in
+    before their entries, as the ledger's rules require (`ledger.entries`)."""
+    seconds = max(1, int(span.total_seconds()))
     now = utcnow()
     user = uuid.UUID(
         str(
@@ -167,7 +174,7 @@ async def _history(
             spent: dict[str, int] = {}
             for offset in range(size):
                 card, amount = rng.choice(data.cards), rng.randint(100, 20_000)
-                at = now - timedelta(seconds=rng.randint(0, 365 * 86400))
+                at = now - timedelta(seconds=rng.randint(0, seconds))
                 row, entry, legs = _purchase(user, data, card, amount, at, next_id + offset)
                 rows.append(row)
                 entries.append(entry)

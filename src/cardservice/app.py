@@ -56,7 +56,6 @@ from cardservice.http.ratelimit import RateLimiter
 from cardservice.http.route import RouteTable
 from cardservice.http.router import JSONResponse
 from cardservice.infra.outbound import Outbound
-from cardservice.network.listener import running_listener
 from cardservice.observability import metrics
 from cardservice.observability.logs import configure_logging
 from cardservice.observability.tracing import tracing_for
@@ -255,10 +254,6 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         if state.settings.embedded_worker:
             await stack.enter_async_context(
                 running_worker(state.db, state.settings, state.cipher, state.outbound)
-            )
-        if state.settings.iso8583_port is not None:  # the network's listener (API.md §14)
-            await stack.enter_async_context(
-                running_listener(state.settings, state.db, state.cipher, state.outbound)
             )
         _freeze_startup_objects()
         yield

@@ -64,7 +64,8 @@ class ServeOptions:
 @click.option(
     "--iso8583-port",
     type=click.INT,
-    help="Also answer ISO 8583 on this port (API.md §14; CARDSERVICE_ISO8583_PORT).",
+    help="Also answer ISO 8583 on this port, from processes of its own, one per worker"
+    " (API.md §14, §17; CARDSERVICE_ISO8583_PORT).",
 )
 def serve(host: str, port: int, workers: int, no_migrate: bool, iso8583_port: int | None) -> None:
     """Serve the API (migrates the embedded database first)."""
@@ -73,11 +74,13 @@ def serve(host: str, port: int, workers: int, no_migrate: bool, iso8583_port: in
 
 def run_server(args: ServeOptions, settings: Settings) -> None:
     """Migrate the embedded database, prepare the workers' metrics directory (before any
-    worker imports the metrics), then run uvicorn (it owns the event loop)."""
+    worker imports the metrics), start the network's processes when an ISO 8583 port is
+    set, then run uvicorn (it owns the event loop)."""
     import uvicorn
 
     from cardservice.http.protocol import protocol_class
     from cardservice.migrations import upgrade_database
+    from cardservice.network.process import NetworkProcesses
     from cardservice.observability.metrics import MULTIPROC_ENV, prepare_multiprocess_dir
 
     if args.workers < 1 or not 0 < args.port < 65536:
@@ -90,18 +93,21 @@ def run_server(args: ServeOptions, settings: Settings) -> None:
     # sandbox default and the in-process share of each rate limit depend on it).
     os.environ["CARDSERVICE_BIND_HOST"] = args.host
     os.environ["CARDSERVICE_WORKERS"] = str(args.workers)
-    if args.iso8583_port is not None:  # every worker listens on it too (SO_REUSEPORT)
+    if args.iso8583_port is not None:
         os.environ["CARDSERVICE_ISO8583_PORT"] = str(args.iso8583_port)
-    uvicorn.run(
-        "cardservice.asgi:app",
-        host=args.host,
-        port=args.port,
-        workers=args.workers,
-        access_log=False,
-        log_config=None,
-        proxy_headers=False,
-        http=protocol_class(),  # malformed HTTP gets the §1.1 body, not plain text
-    )
+    iso8583_port = args.iso8583_port or settings.iso8583_port
+    # the network answers from processes of its own, one per worker (API.md §17)
+    with NetworkProcesses(args.workers if iso8583_port is not None else 0):
+        uvicorn.run(
+            "cardservice.asgi:app",
+            host=args.host,
+            port=args.port,
+            workers=args.workers,
+            access_log=False,
+            log_config=None,
+            proxy_headers=False,
+            http=protocol_class(),  # malformed HTTP gets the §1.1 body, not plain text
+        )
 
 
 @cardservice.command(name="worker")

@@ -1,0 +1,140 @@
+"""The network's own processes (API.md §17: authorizations are never held up by other work).
+
+`cardservice serve --iso8583-port` answers ISO 8583 in processes of their own, beside the
+HTTP workers: a statement PDF, a CSV export, a deep report page or a receipt image runs on an
+HTTP worker's event loop, never on the loop that answers the network, and the kernel shares
+the cores between them (docs/network.md, "Isolation": both ways measured, this one kept).
+`--workers N` starts N of them, every one bound to the port with SO_REUSEPORT, each with its
+own pool, card cipher and outbound client. They listen before the HTTP workers start, one
+that dies is started again, and they stop with the server (or when their parent dies).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import multiprocessing
+import signal
+import threading
+from multiprocessing.connection import wait
+from multiprocessing.context import SpawnProcess
+from multiprocessing.synchronize import Event
+from types import TracebackType
+
+from cardservice.config import Settings
+from cardservice.db.database import Database
+from cardservice.events import outbox
+from cardservice.infra.outbound import Outbound
+from cardservice.network.listener import running_listener
+from cardservice.observability import metrics
+from cardservice.observability.logs import configure_logging
+from cardservice.security import CardCipher
+from cardservice.transactions import expiry
+
+log = logging.getLogger("cardservice.network")
+
+START_SECONDS = 60  # a loaded 2-core machine starts a Python process slowly
+STOP_SECONDS = 10
+
+
+class NetworkNotStarted(RuntimeError):
+    """A network process did not listen within `START_SECONDS`."""
+
+
+def serve_network(ready: Event) -> None:
+    """A network process: the listener on `CARDSERVICE_ISO8583_PORT` until SIGTERM, or until
+    the process that started it is gone. SIGINT is the parent's to act on (a terminal's
+    Ctrl-C reaches the whole group; the parent then stops this one)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    settings = Settings()
+    configure_logging(settings.log_level, settings.log_format)
+    outbox.register()  # the unit of work's commit hooks, as in every process that writes
+    expiry.register()
+    asyncio.run(_serve(settings, ready))
+
+
+async def _serve(settings: Settings, ready: Event) -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, stop.set)
+    parent = multiprocessing.parent_process()
+    if parent is not None:  # its sentinel turns readable when it exits, even killed
+        loop.add_reader(parent.sentinel, stop.set)
+    db = Database(settings)
+    try:
+        async with (
+            Outbound() as http,
+            metrics.flushing(db.connections_in_use),
+            running_listener(settings, db, CardCipher.from_settings(settings), http),
+        ):
+            gc.collect()  # start-up's objects out of the collector's walks (app.py says why)
+            gc.freeze()
+            ready.set()
+            await stop.wait()
+    finally:
+        await db.dispose()
+
+
+class NetworkProcesses:
+    """`count` network processes for the block's duration: each listening before the block
+    starts, each started again if it dies, all stopped when the block ends."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.context = multiprocessing.get_context("spawn")  # no copy of the parent's loop
+        self.processes: list[SpawnProcess] = []
+        self.stopping = threading.Event()
+        self.watcher = threading.Thread(target=self._watch, name="network-watch", daemon=True)
+
+    def __enter__(self) -> NetworkProcesses:
+        try:
+            for _ in range(self.count):
+                self._start()
+        except BaseException:
+            self._stop()
+            raise
+        self.watcher.start()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self._stop()
+
+    def _start(self) -> None:
+        ready = self.context.Event()
+        process = self.context.Process(
+            target=serve_network, args=(ready,), name="cardservice-iso8583", daemon=True
+        )
+        process.start()
+        self.processes.append(process)  # stopped with the rest even if it never listens
+        if not ready.wait(START_SECONDS):
+            raise NetworkNotStarted(f"no ISO 8583 listener within {START_SECONDS} s")
+
+    def _watch(self) -> None:
+        while not self.stopping.is_set():
+            wait([process.sentinel for process in self.processes], timeout=1)
+            for process in [p for p in self.processes if not p.is_alive()]:
+                if self.stopping.is_set():
+                    return
+                log.error("ISO 8583 process %s exited (%s): starting another",
+                          process.pid, process.exitcode)  # fmt: skip
+                self.processes.remove(process)
+                try:
+                    self._start()
+                except NetworkNotStarted as failed:
+                    log.error("%s", failed)
+
+    def _stop(self) -> None:
+        self.stopping.set()
+        for process in self.processes:
+            process.terminate()
+        for process in self.processes:
+            process.join(STOP_SECONDS)
+            if process.is_alive():
+                process.kill()
+                process.join()
