@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import time
 import uuid
 from typing import Annotated
 
@@ -14,6 +16,7 @@ from cardservice.http.router import JSONResponse, Router, ok
 from cardservice.statements import pdf, service
 from cardservice.values.patterns import UUID_PATTERN
 
+log = logging.getLogger(__name__)
 router = Router(tags=["accounts"])
 AccountUuid = Annotated[
     str,
@@ -44,11 +47,17 @@ async def statement_pdf(
     and closing balance, every line, page numbers), named by the month as the service
     parsed it (the path's text is never reflected into a header)."""
     found = await service.statement(db.reader, caller, uuid.UUID(account_uuid), month)
-    name = f"statement-{found['period']['month']}.pdf"
+    period, lines = found["period"]["month"], len(found["lines"])
+    # rendered on this HTTP worker's loop: the network answers from its own processes
+    log.info("statement PDF %s: rendering %d lines", period, lines)
+    started = time.perf_counter()
+    document = pdf.render(found)
+    log.info("statement PDF %s: %d lines rendered in %.2f s", period, lines,
+             time.perf_counter() - started)  # fmt: skip
     return Response(
-        pdf.render(found),
+        document,
         media_type="application/pdf",
-        headers={"Content-Disposition": f'inline; filename="{name}"'},
+        headers={"Content-Disposition": f'inline; filename="statement-{period}.pdf"'},
     )
 
 
