@@ -1,10 +1,9 @@
 """The channel (jPOS's): TCP, optionally mutual TLS, every message preceded by its length
 as 2 bytes big-endian; many requests in flight per connection, each answered when ready.
 
-One listener per worker process, all bound to the same port with SO_REUSEPORT: the kernel
-spreads connections over the workers, and each answers with its own pool (docs/network.md
-says why not a process of its own). An unreadable frame or an unknown MTI is logged (no
-PAN) and closes its connection only.
+One listener per network process (`network/process.py`), all bound to the same port with
+SO_REUSEPORT: the kernel spreads connections over them, and each answers with its own pool.
+An unreadable frame or an unknown MTI is logged (no PAN) and closes its connection only.
 """
 
 from __future__ import annotations
