@@ -129,11 +129,12 @@ async def run_peer(port: int, url: str, tokens: dict[str, str]) -> None:
 
 async def iso_load(
     port: int, cards: list[Any], seconds: float, connections: int, depth: int,
-    rate: float | None = None, lags: list[float] | None = None,
+    rate: float | None = None, lags: list[float] | None = None, wait: float = 30,
 ) -> list[float]:  # fmt: skip
     """Latencies of approved authorizations sent for `seconds`: closed loop (`depth` in
     flight per connection, each from its send), or open loop at `rate` per second over all
-    connections, each from the time it was due (`lags` gets how late each was sent)."""
+    connections, each from the time it was due (`lags` gets how late each was sent); an
+    answer later than `wait` seconds fails the load."""
     numbers, latencies = stans(int(time.time()) % 900_000 + 1), []
     lags = [] if lags is None else lags
     turns = itertools.count()  # each request the next card: requests in flight spread
@@ -148,7 +149,7 @@ async def iso_load(
         # open loop: from the time the request was due, so that a late generator or a
         # queue anywhere before the send counts against the answer, never hides it
         started = time.monotonic() if scheduled is None else scheduled
-        answer = await client.request("0100", fields, wait=30)
+        answer = await client.request("0100", fields, wait=wait)
         if answer.fields.get(39) == "00":
             latencies.append(time.monotonic() - started)
 

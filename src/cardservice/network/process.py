@@ -94,7 +94,8 @@ class NetworkProcesses:
         except BaseException:
             self._stop()
             raise
-        self.watcher.start()
+        if self.count:
+            self.watcher.start()
         return self
 
     def __exit__(
