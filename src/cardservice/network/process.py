@@ -17,6 +17,7 @@ import logging
 import multiprocessing
 import signal
 import threading
+import time
 from multiprocessing.connection import wait
 from multiprocessing.context import SpawnProcess
 from multiprocessing.synchronize import Event
@@ -34,7 +35,7 @@ from cardservice.transactions import expiry
 
 log = logging.getLogger("cardservice.network")
 
-START_SECONDS = 60  # a loaded 2-core machine starts a Python process slowly
+START_SECONDS = 300  # a loaded 2-core machine starts a Python process slowly
 STOP_SECONDS = 10
 
 
@@ -89,8 +90,7 @@ class NetworkProcesses:
 
     def __enter__(self) -> NetworkProcesses:
         try:
-            for _ in range(self.count):
-                self._start()
+            self._wait_ready([self._spawn() for _ in range(self.count)])  # side by side
         except BaseException:
             self._stop()
             raise
@@ -106,15 +106,23 @@ class NetworkProcesses:
     ) -> None:
         self._stop()
 
-    def _start(self) -> None:
+    def _spawn(self) -> Event:
+        """A new network process (kept to be stopped even if it never listens); the event
+        it sets once it listens."""
         ready = self.context.Event()
         process = self.context.Process(
             target=serve_network, args=(ready,), name="cardservice-iso8583", daemon=True
         )
         process.start()
-        self.processes.append(process)  # stopped with the rest even if it never listens
-        if not ready.wait(START_SECONDS):
-            raise NetworkNotStarted(f"no ISO 8583 listener within {START_SECONDS} s")
+        self.processes.append(process)
+        return ready
+
+    @staticmethod
+    def _wait_ready(events: list[Event]) -> None:
+        deadline = time.monotonic() + START_SECONDS
+        for ready in events:
+            if not ready.wait(max(0.0, deadline - time.monotonic())):
+                raise NetworkNotStarted(f"no ISO 8583 listener within {START_SECONDS} s")
 
     def _watch(self) -> None:
         while not self.stopping.is_set():
@@ -126,7 +134,7 @@ class NetworkProcesses:
                           process.pid, process.exitcode)  # fmt: skip
                 self.processes.remove(process)
                 try:
-                    self._start()
+                    self._wait_ready([self._spawn()])
                 except NetworkNotStarted as failed:
                     log.error("%s", failed)
 
