@@ -15,6 +15,7 @@ import asyncio
 import gc
 import logging
 import multiprocessing
+import os
 import signal
 import threading
 import time
@@ -60,8 +61,7 @@ async def _serve(settings: Settings, ready: Event) -> None:
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGTERM, stop.set)
     parent = multiprocessing.parent_process()
-    if parent is not None:  # its sentinel turns readable when it exits, even killed
-        loop.add_reader(parent.sentinel, stop.set)
+    watch = asyncio.create_task(_until_orphaned(parent.pid if parent else None, stop))
     db = Database(settings)
     try:
         async with (
@@ -74,7 +74,17 @@ async def _serve(settings: Settings, ready: Event) -> None:
             ready.set()
             await stop.wait()
     finally:
+        watch.cancel()
         await db.dispose()
+
+
+async def _until_orphaned(parent: int | None, stop: asyncio.Event) -> None:
+    """Sets `stop` once the process that started this one is gone, even killed (this one is
+    then another's child); once a second."""
+    while parent is not None and os.getppid() == parent:  # noqa: ASYNC110 - no event for it
+        await asyncio.sleep(1)
+    if parent is not None:
+        stop.set()
 
 
 class NetworkProcesses:
