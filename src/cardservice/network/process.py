@@ -19,9 +19,9 @@ import os
 import signal
 import threading
 import time
-from multiprocessing.connection import wait
+from contextlib import suppress
+from multiprocessing.connection import Connection, wait
 from multiprocessing.context import SpawnProcess
-from multiprocessing.synchronize import Event
 from types import TracebackType
 
 from cardservice.config import Settings
@@ -44,7 +44,7 @@ class NetworkNotStarted(RuntimeError):
     """A network process did not listen within `START_SECONDS`."""
 
 
-def serve_network(ready: Event) -> None:
+def serve_network(ready: Connection) -> None:
     """A network process: the listener on `CARDSERVICE_ISO8583_PORT` until SIGTERM, or until
     the process that started it is gone. SIGINT is the parent's to act on (a terminal's
     Ctrl-C reaches the whole group; the parent then stops this one)."""
@@ -56,7 +56,7 @@ def serve_network(ready: Event) -> None:
     asyncio.run(_serve(settings, ready))
 
 
-async def _serve(settings: Settings, ready: Event) -> None:
+async def _serve(settings: Settings, ready: Connection) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGTERM, stop.set)
@@ -71,7 +71,9 @@ async def _serve(settings: Settings, ready: Event) -> None:
         ):
             gc.collect()  # start-up's objects out of the collector's walks (app.py says why)
             gc.freeze()
-            ready.set()
+            with suppress(OSError):  # a parent gone meanwhile: the watch stops this one
+                ready.send(True)
+            ready.close()
             await stop.wait()
     finally:
         watch.cancel()
@@ -116,23 +118,30 @@ class NetworkProcesses:
     ) -> None:
         self._stop()
 
-    def _spawn(self) -> Event:
-        """A new network process (kept to be stopped even if it never listens); the event
-        it sets once it listens."""
-        ready = self.context.Event()
+    def _spawn(self) -> Connection:
+        """A new network process (kept to be stopped even if it never listens); the pipe
+        it says on once it listens (a pipe, not a shared lock: a process killed while
+        holding one would leave the other waiting for ever)."""
+        ready, said = self.context.Pipe(duplex=False)
         process = self.context.Process(
-            target=serve_network, args=(ready,), name="cardservice-iso8583", daemon=True
+            target=serve_network, args=(said,), name="cardservice-iso8583", daemon=True
         )
         process.start()
+        said.close()
         self.processes.append(process)
         return ready
 
     @staticmethod
-    def _wait_ready(events: list[Event]) -> None:
+    def _wait_ready(pipes: list[Connection]) -> None:
         deadline = time.monotonic() + START_SECONDS
-        for ready in events:
-            if not ready.wait(max(0.0, deadline - time.monotonic())):
-                raise NetworkNotStarted(f"no ISO 8583 listener within {START_SECONDS} s")
+        for ready in pipes:
+            try:
+                if not ready.poll(max(0.0, deadline - time.monotonic())) or not ready.recv():
+                    raise NetworkNotStarted(f"no ISO 8583 listener within {START_SECONDS} s")
+            except EOFError:  # it exited before listening
+                raise NetworkNotStarted("an ISO 8583 process exited before listening") from None
+            finally:
+                ready.close()
 
     def _watch(self) -> None:
         while not self.stopping.is_set():
