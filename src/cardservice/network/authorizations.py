@@ -115,10 +115,15 @@ async def _answered(
     tx: Tx, key: Key, card: IssuedCard, row: dict[str, Any], waiting: Remembered | None
 ) -> Answer:
     """The answer of a recorded authorization, written with its key. An original a reversal
-    was waiting for is answered as usual and released at once (shrunk, for a partial one)."""
+    was waiting for is answered as usual and released at once (shrunk, for a partial one),
+    when the reversal was for this card."""
     closed = row.get("error_slug") == "card_closed"
     code = code_of(row, await repository.closed_reason(tx, card.card_uuid) if closed else None)
-    if waiting is not None and code == APPROVED:
+    if (
+        waiting is not None
+        and code == APPROVED
+        and waiting.answer.get("card") == str(card.card_uuid)
+    ):
         stays = waiting.answer.get("stays")
         if isinstance(stays, int) and stays > 0:
             await shrink_hold(tx, row["user_uuid"], row["uuid"], stays, utcnow())

@@ -30,7 +30,7 @@ _CARD_AND_KEY = (
 _CARD_BALANCE = "SELECT balance, currency FROM cards WHERE uuid = $1"
 _CLOSED_REASON = "SELECT closed_reason FROM cards WHERE uuid = $1"
 _TAG_NAMES = "SELECT slug, name FROM transaction_tags"
-_OWNER = "SELECT user_uuid FROM transactions WHERE uuid = $1"
+_OWNER_AND_CARD = "SELECT user_uuid, card_uuid FROM transactions WHERE uuid = $1"
 _KEY = "acquirer_id = $1 AND stan = $2 AND transmitted = $3 AND mti_class = $4"
 _FIND = (
     "SELECT response_code, answer, transaction_uuid, created_at FROM network_messages"  # noqa: S608
@@ -183,11 +183,14 @@ async def forget_waiting(tx: Tx, key: Key) -> None:
     await tx.execute(_FORGET_WAITING, *key.args())
 
 
-async def owner_of(tx: Tx, transaction_uuid: uuid.UUID) -> uuid.UUID:
-    """The user a transaction belongs to (the lifecycle's entries act for a user)."""
-    user = as_uuid(await tx.value(_OWNER, transaction_uuid))
-    assert user is not None, "a transaction is never deleted"
-    return user
+async def owner_and_card(tx: Tx, transaction_uuid: uuid.UUID) -> tuple[uuid.UUID, uuid.UUID | None]:
+    """The user a transaction belongs to (the lifecycle's entries act for a user) and its
+    card."""
+    row = await tx.row(_OWNER_AND_CARD, transaction_uuid)
+    assert row is not None, "a transaction is never deleted"
+    user = as_uuid(row["user_uuid"])
+    assert user is not None
+    return user, as_uuid(row["card_uuid"])
 
 
 def network_json(network: dict[str, str | None]) -> str:
