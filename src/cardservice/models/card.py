@@ -76,7 +76,7 @@ class Card(UuidPk, Timestamps, Base):
     verification_failures: Mapped[str | None] = mapped_column(
         Text,
         doc="JSON list of the times of the verification failures since the last approval"
-        " or reset, the last 5 at most (transactions/card_testing.py); NULL: none",
+        " or reset, the last 5 at most (transactions/card_testing/); NULL: none",
     )
     replaces: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("cards.uuid"))
     replaced_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("cards.uuid"))

@@ -18,7 +18,7 @@ _CARD_BY_FINGERPRINT = (
     " WHERE pan_fingerprint = $1"
 )
 # An authorization's reads in one round trip: its key's row, the card of its number and
-# the card-testing guard's block of its merchant (transactions/card_testing.py).
+# the card-testing guard's block of its merchant (transactions/card_testing/).
 _CARD_AND_KEY = (
     "SELECT c.uuid, c.user_uuid, c.expiry_year, c.expiry_month, c.currency, m.response_code,"
     " m.answer, m.transaction_uuid, m.created_at, g.blocked_until FROM (SELECT 1 AS one) o"

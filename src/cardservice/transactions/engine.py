@@ -2,7 +2,7 @@
 
 Rules, in order (the first that fails declines with its error slug; docs/controls.md):
 0. a card the card-testing guard froze (`suspected_fraud`), then the channel's verification
-   of the card's details (`invalid_expiry`, `invalid_cvv2`; transactions/card_testing.py);
+   of the card's details (`invalid_expiry`, `invalid_cvv2`; transactions/card_testing/);
 1. a sandbox `force_decline` (any slug of the transaction-errors dictionary);
 2. the card is active (`card_frozen`, `card_closed`) and not expired (`card_expired`);
    its type allows it (a used single_use card: `card_closed`; a merchant_locked card at
