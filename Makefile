@@ -6,6 +6,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 UV := $(BIN)/uv
+# uv trusts the system's certificates, as pip does (a proxy's CA added there is honoured)
+export UV_SYSTEM_CERTS ?= 1
 HOST ?= 127.0.0.1
 PORT ?= 8000
 ISO8583_PORT ?= 8583
