@@ -5,10 +5,12 @@ A route is declared as FastAPI wants it (`@router.get(...)` on a `router.Router`
 keeps the declaration (an `APIRoute`) and builds the OpenAPI document from it (and through
 it `clients/`). FastAPI does not serve it: its request handler (`solve_dependencies`) is
 general — bodies, forms, headers, cookies, generator and sync dependencies, overrides,
-background tasks, concurrency limits, response models — and costs a read by uuid three
-times what ours does (docs/performance.md). Our routes use none of that: every parameter is
-a path or query parameter, the `Request`, or an async dependency made of the same; bodies
-are read by `router.read_json` after authentication; every endpoint returns its `Response`.
+background tasks, concurrency limits, response models — and serving our routes with it
+costs a read by uuid several times the framework CPU of this handler and table
+(`python -m bench.profile --budget`, with `include_router` in place of `RouteTable`). Our
+routes use none of that: every parameter is a path or query parameter, the `Request`, or
+an async dependency made of the same; bodies are read by `router.read_json` after
+authentication; every endpoint returns its `Response`.
 
 So `handler_of` reads the endpoint's signature and each dependency's (`inspect`, `typing`),
 once, and makes:
@@ -18,14 +20,16 @@ once, and makes:
   `("path" | "query", name)`, raised as `RequestValidationError`);
 - the dependencies called by our code, in their order, each once a request.
 
-Whatever else a signature declares is refused when the route table is built (`UnsupportedRoute`
-at start-up), never served another way or ignored: a header, cookie, body, form or file
-parameter, a type that is not a scalar, a sync, generator or class dependency, a
-`Security` dependency, `Depends` with any option (`use_cache=False`, `scope`,
-`max_concurrency`, or one FastAPI adds later: a `Depends` must equal `Depends(function)`),
-`BackgroundTasks`, `Response`, `WebSocket`, route- or router-level dependencies, a route that
-is not an `APIRoute`. `CHECKED_AGAINST` names the FastAPI and Starlette versions this list
-was checked against (a test fails when either changes)."""
+Whatever else a signature declares is refused when the route table is built
+(`UnsupportedRoute`, at start-up), never served another way or ignored: a header, cookie,
+body, form or file parameter, a type that is not a scalar, a marker in a default instead of
+`Annotated`, a sync, generator or class dependency, a `Security` dependency, `Depends` with
+any option (`use_cache=False`, `scope`, `max_concurrency`, or one FastAPI adds later: a
+`Depends` must equal `Depends(function)`), `BackgroundTasks`, `Response`, `WebSocket`,
+route or router dependencies, a route that is not an `APIRoute`. `CHECKED_AGAINST` names
+the FastAPI and Starlette versions this list was checked against (a test fails when either
+changes). `app.dependency_overrides` is not consulted: tests build their data through the
+services, never by overriding a dependency."""
 
 from __future__ import annotations
 
