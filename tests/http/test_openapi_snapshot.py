@@ -1,8 +1,8 @@
-"""The served OpenAPI document, byte for byte, against the committed `tests/openapi.json`:
+"""The served OpenAPI document, byte for byte, against the committed `tests/http/openapi.json`:
 `clients/` and every consumer of the contract read these bytes, so a change to how routes
 are declared or served must not move one of them unnoticed.
 
-A deliberate change of the document: `python -m tests.test_openapi_snapshot` rewrites the
+A deliberate change of the document: `python -m tests.http.test_openapi_snapshot` rewrites the
 snapshot from the app as the tests build it (sandbox on); review the diff, commit both."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ async def served_document(app: FastAPI) -> bytes:
 
 async def test_the_served_document_is_the_committed_snapshot(app: FastAPI) -> None:
     served = await served_document(app)
-    assert served == SNAPSHOT.read_bytes(), "python -m tests.test_openapi_snapshot to accept"
+    assert served == SNAPSHOT.read_bytes(), "python -m tests.http.test_openapi_snapshot to accept"
 
 
 async def _write_snapshot() -> None:
