@@ -304,10 +304,11 @@ class RouteTable(BaseRoute):
 
     Starlette's router asks every route in turn; with FastAPI's included routers each is a
     branch asked in turn, twice a request (to match, to handle): 20–50 µs a read
-    (docs/results/2026-11-25.md, "Round 6") — for a decision a dictionary settles. Every route path starts with a literal segment (checked
-    here), so the routes of one segment are the only candidates. Starlette's protocol is
-    kept: `matches` answers FULL (or PARTIAL: the path with another method, which the
-    declared route answers 405), `handle` runs what was matched."""
+    (docs/results/2026-11-25.md, "Round 6") — for a decision a dictionary settles. Every
+    route path starts with a literal segment (checked here), so the routes of one segment
+    are the only candidates. Starlette's protocol is kept: `matches` answers FULL (or
+    PARTIAL: the path with another method, which the declared route answers 405), `handle`
+    runs what was matched."""
 
     def __init__(self, routes: Iterable[BaseRoute]) -> None:
         self.routes: list[APIRoute] = []
