@@ -28,7 +28,6 @@ does not consume CPU meanwhile); a sample's share is steady to ~1 % at the defau
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import os
@@ -111,7 +110,7 @@ LAYERS: list[tuple[str, str, tuple[str, ...] | None]] = [
     ("write: engine, ledger, events", "cardservice/values/money.py", None),
     ("write: engine, ledger, events", "bench/peer.py", ("_buy", "_authorize")),
     ("page dependency", "cardservice/http/router.py", ("standard_page",)),
-    ("routing", "cardservice/http/route.py", ("matches", "first_segment")),
+    ("routing", "cardservice/http/route.py", ("matches", "first_segment", "route_path")),
     ("routing", "starlette/routing.py", None),
     ("FastAPI: dependencies", "fastapi/dependencies/", None),
     ("request handler (cardservice.http.route)", "cardservice/http/route.py", None),
@@ -410,14 +409,3 @@ def new_loop() -> asyncio.AbstractEventLoop:
     loop = uvloop.new_event_loop()
     asyncio.set_event_loop(loop)
     return loop
-
-
-@contextlib.contextmanager
-def multiprocess_metrics() -> Any:
-    """Metrics in files, as under `serve`: set before `prometheus_client` is imported."""
-    directory = tempfile.mkdtemp(prefix="cs_budget_metrics_")
-    os.environ["PROMETHEUS_MULTIPROC_DIR"] = directory
-    try:
-        yield directory
-    finally:
-        shutil.rmtree(directory, ignore_errors=True)

@@ -1,0 +1,65 @@
+"""`cardservice keys create | check | generate-cvk` on the local backend (issue 29)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+from fastapi import FastAPI
+
+from cardservice.config import Settings
+from tests.cli.test_cli import cli_env
+from tests.conftest import TEST_CVK
+from tests.factories import make_card, make_user
+
+
+def cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cardservice", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_the_embedded_set_up_creates_both_keys_in_its_key_file(tmp_path: Path) -> None:
+    key_file = tmp_path / "keys" / "encryption.key"
+    env = {
+        **os.environ,
+        "CARDSERVICE_DATABASE_URL": f"sqlite:///{tmp_path / 'cardservice.db.database'}",
+        "CARDSERVICE_KEY_FILE": str(key_file),
+        "CARDSERVICE_LOG_LEVEL": "WARNING",
+    }
+    for name in ("CARDSERVICE_ENCRYPTION_KEY", "CARDSERVICE_CVK", "CARDSERVICE_KEY_BACKEND"):
+        env.pop(name, None)
+    created = cli(env, "keys", "create")
+    assert created.returncode == 0, created.stderr
+    assert f"card-number key: in {key_file}" in created.stdout
+    assert "cvk: in" in created.stdout and "kcv " in created.stdout
+    again = cli(env, "keys", "create")
+    assert again.stdout == created.stdout  # nothing new the second time
+    assert key_file.read_text().count("cvk:") == 1
+    generated = cli(env, "keys", "generate-cvk").stdout.strip()
+    assert len(generated) == 32 and int(generated, 16) >= 0
+
+
+async def test_check_reads_the_stored_numbers(
+    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+) -> None:
+    user = await make_user(app)
+    for _ in range(2):
+        await make_card(app, client, user)
+    env = {**cli_env(settings), "CARDSERVICE_CVK": TEST_CVK}
+    checked = cli(env, "keys", "check")
+    assert checked.returncode == 0, checked.stderr
+    assert checked.stdout.strip() == "ok: local keys; 2 stored card numbers read"
+    created = cli(env, "keys", "create")
+    assert created.returncode == 0 and "kcv 08D7B4" in created.stdout
+    if not settings.is_sqlite:  # PostgreSQL has no embedded key file to make a CVK in
+        no_cvk = cli({**env, "CARDSERVICE_CVK": ""}, "keys", "check")
+        assert no_cvk.returncode == 2 and "CARDSERVICE_CVK must be set" in no_cvk.stderr
