@@ -358,6 +358,10 @@ def instance_env() -> dict[str, str]:
         "CARDSERVICE_SANDBOX": "1",  # the chaos run drives the card-network simulator
         "CARDSERVICE_RATE_LIMIT_PER_MINUTE": "1000000",  # one token drives the whole load
         "CARDSERVICE_DB_POOL_SIZE": "5",
+        # a failover must not hold requests: a connection made in 2 s or not at all, a
+        # statement (never a COMMIT) cancelled after 10 s
+        "CARDSERVICE_DB_CONNECT_TIMEOUT_SECONDS": "2",
+        "CARDSERVICE_DB_STATEMENT_TIMEOUT_SECONDS": "10",
         "CARDSERVICE_LOG_LEVEL": "WARNING",
     }
 

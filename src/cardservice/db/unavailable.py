@@ -6,8 +6,12 @@ told the server is starting. None of these is the request's fault, and the pools
 connections on their own, so the client gets 503 with Retry-After and the instance keeps
 serving. Anything else raised by the database stays a 500.
 
-A write whose connection died may or may not have committed; clients retry purchases with
-their `external_id`, which makes the retry safe.
+A write unit whose connection died before its COMMIT was sent cannot have committed: the
+database layer runs it again on a new connection (`Database.transact`). One whose connection
+died while its COMMIT was in flight may or may not have committed (`CommitOutcomeUnknown`):
+it is never run again by the service, and the caller is answered as for an outage (HTTP 503,
+ISO 8583 `91`); the client's retry carries the same `external_id` or ISO message key, which
+answers the first outcome if there was one and applies it once otherwise.
 """
 
 from __future__ import annotations
@@ -16,8 +20,14 @@ from collections.abc import Iterator
 
 import asyncpg  # type: ignore[import-untyped]
 
+
+class CommitOutcomeUnknown(Exception):
+    """The connection was lost while COMMIT was in flight: the unit may have committed."""
+
+
 # The exception types whose handler asks `is_database_unavailable`; the rest never are.
 HANDLED: tuple[type[Exception], ...] = (
+    CommitOutcomeUnknown,
     asyncpg.PostgresError,
     asyncpg.InterfaceError,
     asyncpg.exceptions.InternalClientError,
@@ -54,6 +64,8 @@ def _chain(exc: BaseException) -> Iterator[BaseException]:
 def is_database_unavailable(exc: BaseException) -> bool:
     """Whether `exc` is a lost or refused database connection, not a failed statement."""
     for error in _chain(exc):
+        if isinstance(error, CommitOutcomeUnknown):
+            return True
         if isinstance(error, _LOST):
             return True
         if isinstance(error, asyncpg.InterfaceError) and "closed" in str(error):
