@@ -453,6 +453,10 @@ async def failover(kills: int, full_kill: int, max_seconds: float) -> int:
         f"({late_in_gaps} during the gaps; slowest "
         f"{max((t for _, t in run.iso_late), default=0):.2f} s)"
     )
+    for sent, took in run.iso_late:
+        kill = max((k for k in run.kills if k.at <= sent), key=lambda k: k.at, default=None)
+        since = f"{sent - kill.at:.1f} s after kill {run.kills.index(kill) + 1}" if kill else "-"
+        print(f"  iso8583 send {since}: {'no answer' if took == float('inf') else f'{took:.2f} s'}")
     print(f"ledger verify: {' '.join(verify_line)}; run took {time.monotonic() - started:.0f} s")
     for problem in problems[:20]:
         print(f"  {problem}")

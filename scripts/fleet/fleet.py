@@ -530,6 +530,9 @@ listen postgres_leader
     bind 127.0.0.1:{LEADER_PORT}
     timeout client 24h
     timeout server 24h
+    # a refused connection (the leader just died, not yet marked down) is not retried 1 s
+    # later: the client is cut at once and answers 503 / 91 itself
+    retries 0
     option httpchk GET /primary
     http-check expect status 200
     default-server inter 500ms fastinter 250ms fall 2 rise 1 on-marked-down shutdown-sessions
@@ -541,6 +544,7 @@ listen postgres_sync_standby
     bind 127.0.0.1:{SYNC_STANDBY_PORT}
     timeout client 24h
     timeout server 24h
+    retries 0
     option httpchk GET /sync
     http-check expect status 200
     default-server inter 1s fall 2 rise 1 on-marked-down shutdown-sessions

@@ -25,19 +25,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import functools
 import math
 import re
 import sqlite3
 import uuid
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, date, datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import asyncpg  # type: ignore[import-untyped]
 
 from cardservice.db.unavailable import CommitOutcomeUnknown, is_database_unavailable
+
+T = TypeVar("T")
 
 
 class Row(Protocol):
@@ -187,6 +190,40 @@ class PostgresTx:
         await self._connection.execute(sql, *args)
 
 
+# The database time a task may still spend (`database_budget`): None, unbounded.
+_BUDGET: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar(
+    "database_budget", default=None
+)
+
+
+@contextlib.contextmanager
+def database_budget(seconds: float) -> Iterator[None]:
+    """Within the block, the task's PostgreSQL reads and write units together may take at
+    most `seconds` (time spent elsewhere, e.g. waiting for a decision endpoint, does not
+    count); past it the statement or unit under way is cancelled and raises TimeoutError
+    (a database that cannot answer in time). A COMMIT already sent is not cancelled
+    (`PostgresPool.unit`)."""
+    token = _BUDGET.set([seconds])
+    try:
+        yield
+    finally:
+        _BUDGET.reset(token)
+
+
+async def bounded(awaitable: Awaitable[T]) -> T:
+    """`awaitable` within what is left of the task's database budget, if it has one."""
+    budget = _BUDGET.get()
+    if budget is None:
+        return await awaitable
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    try:
+        async with asyncio.timeout(max(budget[0], 0.0)):
+            return await awaitable
+    finally:
+        budget[0] -= loop.time() - started
+
+
 class PostgresPool:
     """The process's one asyncpg pool: reads, and write units (`unit`).
 
@@ -271,16 +308,16 @@ class PostgresPool:
         task.add_done_callback(self._committing.discard)
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
-        pool = self._pool or await self.pool()
-        return await pool.fetch(sql, *args)  # type: ignore[no-any-return]
+        pool: asyncpg.Pool = self._pool or await bounded(self.pool())
+        return await bounded(pool.fetch(sql, *args))
 
     async def row(self, sql: str, *args: Any) -> Row | None:
-        pool = self._pool or await self.pool()
-        return await pool.fetchrow(sql, *args)  # type: ignore[no-any-return]
+        pool: asyncpg.Pool = self._pool or await bounded(self.pool())
+        return await bounded(pool.fetchrow(sql, *args))
 
     async def value(self, sql: str, *args: Any) -> Any:
-        pool = self._pool or await self.pool()
-        return await pool.fetchval(sql, *args)
+        pool: asyncpg.Pool = self._pool or await bounded(self.pool())
+        return await bounded(pool.fetchval(sql, *args))
 
     async def scan(self, sql: str, *args: Any) -> Sequence[Row]:
         return await self.rows(sql, *args)  # the server walks the rows; the loop only waits
