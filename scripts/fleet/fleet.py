@@ -252,6 +252,28 @@ def leader() -> int | None:
     return None
 
 
+def sync_standby() -> int | None:
+    """The node that is the synchronous standby now, by the cluster's word."""
+    for member in members():
+        if member.get("role") == "sync_standby":
+            return int(str(member["name"]).removeprefix("pg"))
+    return None
+
+
+def restart_leader() -> None:
+    """The leader's PostgreSQL restarted in place by Patroni (`patronictl restart`: a fast
+    shutdown and a start, the leader key kept), until the cluster is whole again."""
+    node = leader()
+    if node is None:
+        raise SystemExit("fleet: no leader to restart")
+    subprocess.run(
+        ["patronictl", "-c", str(patroni_config_path(1)), "restart", SCOPE, f"pg{node}", "--force"],
+        check=True,
+        capture_output=True,
+    )
+    wait_healthy()
+
+
 def postmaster_pid(node: int) -> int | None:
     """The pid of node N's postmaster (its `postmaster.pid`), if that process is alive."""
     try:
