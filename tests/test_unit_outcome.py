@@ -3,8 +3,9 @@
 A unit whose connection is lost before its COMMIT was sent cannot have committed: the
 database layer runs it again on a new connection. A unit whose connection is lost while its
 COMMIT is in flight may have committed: it is never run again (`CommitOutcomeUnknown`), and
-the caller is answered as for an outage. A COMMIT is never cancelled, not even by a task's
-database budget: on a synchronous primary a cancelled COMMIT commits without the standby.
+the caller is answered as for an outage. A COMMIT is never cancelled, and a task's database
+budget bounds only the statements before it: on a synchronous primary a cancelled COMMIT
+commits without the standby.
 
 The connection is lost for real: another session terminates the unit's backend
 (`pg_terminate_backend`), as a dying leader does. The COMMIT is held open by a deferred
@@ -133,20 +134,35 @@ async def test_a_unit_whose_connection_is_lost_during_commit_is_never_run_again(
     await assert_ledger_consistent(app)
 
 
-async def test_a_database_budget_never_cancels_a_commit_already_sent(app: FastAPI) -> None:
+async def test_a_database_budget_bounds_the_statements_never_the_commit(app: FastAPI) -> None:
+    """A COMMIT longer than the whole budget is waited for (the caller learns it committed);
+    a statement that waits past the budget fails the unit, and nothing of it is written."""
     user = await make_user(app)
     account = await make_account(app, user)
 
     async def hold_the_commit(tx: Tx, attempt: int) -> None:
         await _slow_commit(tx, 1.0)
 
-    unit = await _deposit_unit(app, user, account, hold_the_commit)
-    with pytest.raises(TimeoutError), database_budget(0.3):
-        await app.state.db.transact(unit)
-    assert (await balances(app, account))[0] == 0  # answered while the COMMIT still waits
-    for _ in range(100):  # the COMMIT went on and committed, once
-        if (await balances(app, account))[0] == 100:
-            break
-        await asyncio.sleep(0.05)
-    assert (await balances(app, account))[0] == 100
+    with database_budget(0.3):
+        assert (
+            await app.state.db.transact(await _deposit_unit(app, user, account, hold_the_commit))
+            == 1
+        )
+    assert (await balances(app, account))[0] == 100  # committed once, answered after it
+
+    locker = await asyncpg.connect(app.state.settings.database_url)
+    try:
+        lock = locker.transaction()
+        await lock.start()
+        await locker.execute("SELECT 1 FROM accounts WHERE uuid = $1 FOR UPDATE", account)
+
+        async def nothing_more(tx: Tx, attempt: int) -> None:
+            return None
+
+        with pytest.raises(TimeoutError), database_budget(0.3):
+            await app.state.db.transact(await _deposit_unit(app, user, account, nothing_more))
+        await lock.rollback()
+    finally:
+        await locker.close()
+    assert (await balances(app, account))[0] == 100  # the second deposit rolled back
     await assert_ledger_consistent(app)

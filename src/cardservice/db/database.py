@@ -51,7 +51,6 @@ from cardservice.db.sql import (
     SQLiteReader,
     SQLiteWriter,
     Tx,
-    bounded,
     sqlite_path,
 )
 from cardservice.db.unavailable import CommitOutcomeUnknown, is_database_unavailable
@@ -324,9 +323,6 @@ class Database:
         """Run `work` as one write unit; a deadlock, a serialization failure or a connection
         lost before COMMIT runs it again whole (after a short random pause), at most
         `UNIT_ATTEMPTS` times (tenacity)."""
-        return await bounded(self._attempts(work))  # within the task's database budget, if any
-
-    async def _attempts(self, work: Callable[[Tx], Awaitable[T]]) -> T:
         async for attempt in AsyncRetrying(
             stop=stop_after_attempt(UNIT_ATTEMPTS),
             retry=retry_if_exception(_is_retryable),

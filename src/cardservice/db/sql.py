@@ -30,8 +30,9 @@ import functools
 import math
 import re
 import sqlite3
+import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, date, datetime
 from typing import Any, Protocol, TypeVar
@@ -168,6 +169,43 @@ async def _nothing_to_reset(_connection: asyncpg.Connection) -> None:
     release). An open transaction is still rolled back by asyncpg itself."""
 
 
+# The database time a task may still spend before its next COMMIT (`database_budget`);
+# None: no budget (each statement has the pool's statement timeout).
+_BUDGET: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar(
+    "database_budget", default=None
+)
+
+
+@contextlib.contextmanager
+def database_budget(seconds: float) -> Iterator[None]:
+    """Within the block, the task's PostgreSQL statements together (reads, and a write
+    unit's statements up to its COMMIT, with the waits for a connection) may take at most
+    `seconds`; time spent elsewhere, e.g. waiting for a decision endpoint, does not count.
+    A statement past it is cancelled and raises TimeoutError: a database that cannot answer
+    in time, nothing of the unit committed. The COMMIT itself is never bounded: once sent,
+    its answer is waited for (`PostgresPool.unit`), so a caller answered on a spent budget
+    always knows that nothing was written."""
+    token = _BUDGET.set([seconds])
+    try:
+        yield
+    finally:
+        _BUDGET.reset(token)
+
+
+async def _budgeted(call: Callable[..., Awaitable[T]], *args: Any) -> T:
+    """`call(*args)`, with what is left of the task's database budget as its timeout."""
+    budget = _BUDGET.get()
+    if budget is None:
+        return await call(*args)
+    if budget[0] <= 0:
+        raise TimeoutError("the task's database budget is spent")
+    started = time.monotonic()
+    try:
+        return await call(*args, timeout=budget[0])
+    finally:
+        budget[0] -= time.monotonic() - started
+
+
 class PostgresTx:
     """A write unit on an asyncpg connection inside its transaction."""
 
@@ -178,50 +216,16 @@ class PostgresTx:
         self.ledger_entries: list[int] = []
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
-        return await self._connection.fetch(sql, *args)  # type: ignore[no-any-return]
+        return await _budgeted(self._connection.fetch, sql, *args)
 
     async def row(self, sql: str, *args: Any) -> Row | None:
-        return await self._connection.fetchrow(sql, *args)  # type: ignore[no-any-return]
+        return await _budgeted(self._connection.fetchrow, sql, *args)
 
     async def value(self, sql: str, *args: Any) -> Any:
-        return await self._connection.fetchval(sql, *args)
+        return await _budgeted(self._connection.fetchval, sql, *args)
 
     async def execute(self, sql: str, *args: Any) -> None:
-        await self._connection.execute(sql, *args)
-
-
-# The database time a task may still spend (`database_budget`): None, unbounded.
-_BUDGET: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar(
-    "database_budget", default=None
-)
-
-
-@contextlib.contextmanager
-def database_budget(seconds: float) -> Iterator[None]:
-    """Within the block, the task's PostgreSQL reads and write units together may take at
-    most `seconds` (time spent elsewhere, e.g. waiting for a decision endpoint, does not
-    count); past it the statement or unit under way is cancelled and raises TimeoutError
-    (a database that cannot answer in time). A COMMIT already sent is not cancelled
-    (`PostgresPool.unit`)."""
-    token = _BUDGET.set([seconds])
-    try:
-        yield
-    finally:
-        _BUDGET.reset(token)
-
-
-async def bounded(awaitable: Awaitable[T]) -> T:
-    """`awaitable` within what is left of the task's database budget, if it has one."""
-    budget = _BUDGET.get()
-    if budget is None:
-        return await awaitable
-    loop = asyncio.get_running_loop()
-    started = loop.time()
-    try:
-        async with asyncio.timeout(max(budget[0], 0.0)):
-            return await awaitable
-    finally:
-        budget[0] -= loop.time() - started
+        await _budgeted(self._connection.execute, sql, *args)
 
 
 class PostgresPool:
@@ -270,10 +274,10 @@ class PostgresPool:
         committed); a caller cancelled during COMMIT leaves it to finish in the background,
         and the connection goes back to the pool once it has."""
         pool = self._pool or await self.pool()
-        connection = await pool.acquire()
+        connection = await _budgeted(pool.acquire)
         release = True
         try:
-            await connection.execute("BEGIN")
+            await _budgeted(connection.execute, "BEGIN")
             try:
                 yield PostgresTx(connection, key)
             except BaseException:
@@ -308,16 +312,16 @@ class PostgresPool:
         task.add_done_callback(self._committing.discard)
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
-        pool: asyncpg.Pool = self._pool or await bounded(self.pool())
-        return await bounded(pool.fetch(sql, *args))
+        pool: asyncpg.Pool = self._pool or await self.pool()
+        return await _budgeted(pool.fetch, sql, *args)
 
     async def row(self, sql: str, *args: Any) -> Row | None:
-        pool: asyncpg.Pool = self._pool or await bounded(self.pool())
-        return await bounded(pool.fetchrow(sql, *args))
+        pool: asyncpg.Pool = self._pool or await self.pool()
+        return await _budgeted(pool.fetchrow, sql, *args)
 
     async def value(self, sql: str, *args: Any) -> Any:
-        pool: asyncpg.Pool = self._pool or await bounded(self.pool())
-        return await bounded(pool.fetchval(sql, *args))
+        pool: asyncpg.Pool = self._pool or await self.pool()
+        return await _budgeted(pool.fetchval, sql, *args)
 
     async def scan(self, sql: str, *args: Any) -> Sequence[Row]:
         return await self.rows(sql, *args)  # the server walks the rows; the loop only waits

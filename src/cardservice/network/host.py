@@ -36,9 +36,10 @@ from cardservice.security import CardCipher
 log = logging.getLogger("cardservice.network")
 
 ANSWER_WITHIN = 2.0  # seconds a decision endpoint may take: the network's deadline is 3 s
-# seconds of database time a message may take: a database that cannot answer (no leader, a
-# commit waiting for a standby) is answered `91` within a second; a COMMIT already sent goes
-# on (its outcome is the key's: a repeat of the message gets it)
+# seconds of database time a message may take before its COMMIT (`database_budget`): a
+# database that cannot answer (no leader yet, rows held by a dead leader's transactions) is
+# answered `91` within a second, nothing of the message recorded; a COMMIT once sent is
+# waited for, so a `91` never hides a recorded answer
 DATABASE_BUDGET = 0.75
 REVERSAL_MEMORY = timedelta(hours=24)  # how long a reversal waits for its original
 TAGS_FRESH_FOR = 60.0  # seconds the tag names are reused before they are read again
