@@ -3,9 +3,8 @@
 A unit whose connection is lost before its COMMIT was sent cannot have committed: the
 database layer runs it again on a new connection. A unit whose connection is lost while its
 COMMIT is in flight may have committed: it is never run again (`CommitOutcomeUnknown`), and
-the caller is answered as for an outage. A COMMIT is never cancelled, and a task's database
-budget bounds only the statements before it: on a synchronous primary a cancelled COMMIT
-commits without the standby.
+the caller is answered as for an outage. A COMMIT is never cancelled, not even by the statement
+timeout: on a synchronous primary a cancelled COMMIT commits without the standby.
 
 The connection is lost for real: another session terminates the unit's backend
 (`pg_terminate_backend`), as a dying leader does. The COMMIT is held open by a deferred
@@ -23,7 +22,9 @@ import asyncpg
 import pytest
 from fastapi import FastAPI
 
-from cardservice.db.sql import Tx, database_budget
+from cardservice.app import create_app
+from cardservice.config import Settings
+from cardservice.db.sql import Tx
 from cardservice.db.unavailable import CommitOutcomeUnknown, is_database_unavailable
 from cardservice.transactions.deposits import deposit
 from tests.factories import Caller, assert_ledger_consistent, balances, make_account, make_user
@@ -134,35 +135,48 @@ async def test_a_unit_whose_connection_is_lost_during_commit_is_never_run_again(
     await assert_ledger_consistent(app)
 
 
-async def test_a_database_budget_bounds_the_statements_never_the_commit(app: FastAPI) -> None:
-    """A COMMIT longer than the whole budget is waited for (the caller learns it committed);
-    a statement that waits past the budget fails the unit, and nothing of it is written."""
-    user = await make_user(app)
-    account = await make_account(app, user)
-
-    async def hold_the_commit(tx: Tx, attempt: int) -> None:
-        await _slow_commit(tx, 1.0)
-
-    with database_budget(0.3):
-        assert (
-            await app.state.db.transact(await _deposit_unit(app, user, account, hold_the_commit))
-            == 1
-        )
-    assert (await balances(app, account))[0] == 100  # committed once, answered after it
-
-    locker = await asyncpg.connect(app.state.settings.database_url)
+async def test_the_statement_timeout_cancels_a_waiting_statement_never_a_commit(
+    settings: Settings,
+) -> None:
+    """With a statement timeout shorter than its COMMIT, a unit still commits (the COMMIT
+    is waited for, never cancelled); a statement that waits past the timeout fails its
+    unit, which is rolled back and not run again."""
+    app = create_app(settings.model_copy(update={"db_statement_timeout_seconds": 0.3}))
     try:
-        lock = locker.transaction()
-        await lock.start()
-        await locker.execute("SELECT 1 FROM accounts WHERE uuid = $1 FOR UPDATE", account)
+        user = await make_user(app)
+        account = await make_account(app, user)
 
-        async def nothing_more(tx: Tx, attempt: int) -> None:
-            return None
+        async def hold_the_commit(tx: Tx, attempt: int) -> None:
+            await _slow_commit(tx, 1.0)
 
-        with pytest.raises(TimeoutError), database_budget(0.3):
-            await app.state.db.transact(await _deposit_unit(app, user, account, nothing_more))
-        await lock.rollback()
+        unit = await _deposit_unit(app, user, account, hold_the_commit)
+        assert await app.state.db.transact(unit) == 1
+        assert (await balances(app, account))[0] == 100  # committed once
+
+        locker = await asyncpg.connect(settings.database_url)
+        try:
+            lock = locker.transaction()
+            await lock.start()
+            await locker.execute("SELECT 1 FROM accounts WHERE uuid = $1 FOR UPDATE", account)
+            tried: list[Tx] = []
+
+            async def nothing_more(tx: Tx, attempt: int) -> None:
+                return None
+
+            deposit_once = await _deposit_unit(app, user, account, nothing_more)
+
+            async def counted(tx: Tx) -> int:
+                tried.append(tx)
+                return await deposit_once(tx)
+
+            with pytest.raises(TimeoutError):
+                await app.state.db.transact(counted)
+            await lock.rollback()
+        finally:
+            await locker.close()
+        assert len(tried) == 1  # its statement waited, was cancelled, and was not run again
+        assert (await balances(app, account))[0] == 100  # the second deposit rolled back
+        await assert_ledger_consistent(app)
     finally:
-        await locker.close()
-    assert (await balances(app, account))[0] == 100  # the second deposit rolled back
-    await assert_ledger_consistent(app)
+        await app.state.db.dispose()
+        await app.state.rate_limiter.close()

@@ -121,6 +121,9 @@ def patroni_config(node: int) -> dict[str, object]:
                         "archive_command": f"test ! -f {archive}/%f && cp %p {archive}/%f",
                         # a standby whose leader died connects to the new one within 0.5 s
                         "wal_retrieve_retry_interval": "500ms",
+                        # the statements the service runs, counted (docs/operations.md,
+                        # "Past one primary")
+                        "shared_preload_libraries": "pg_stat_statements",
                     },
                 },
             },
@@ -334,6 +337,7 @@ def migrate_database() -> None:
     exists = _leader_psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE}'")
     if exists != "1":
         _leader_psql(f'CREATE DATABASE "{DATABASE}"')
+    _leader_psql("CREATE EXTENSION IF NOT EXISTS pg_stat_statements", DATABASE)
     subprocess.run([*cardservice(), "db", "upgrade"], env=instance_env(), check=True)
 
 
@@ -342,10 +346,10 @@ def _leader_reachable() -> bool:
     return subprocess.run(command, capture_output=True, check=False).returncode == 0
 
 
-def _leader_psql(sql: str) -> str:
+def _leader_psql(sql: str, database: str = "postgres") -> str:
     command = [str(PG_BIN / "psql"), "-h", "127.0.0.1", "-p", str(LEADER_PORT), "-U", "postgres"]
     result = subprocess.run(
-        [*command, "-d", "postgres", "-tAc", sql], capture_output=True, text=True, check=False
+        [*command, "-d", database, "-tAc", sql], capture_output=True, text=True, check=False
     )
     if result.returncode != 0:
         raise SystemExit(f"fleet: {sql!r} on the leader failed: {result.stderr.strip()}")

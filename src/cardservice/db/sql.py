@@ -25,23 +25,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import functools
 import math
 import re
 import sqlite3
-import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, date, datetime
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 import asyncpg  # type: ignore[import-untyped]
 
 from cardservice.db.unavailable import CommitOutcomeUnknown, is_database_unavailable
-
-T = TypeVar("T")
 
 
 class Row(Protocol):
@@ -169,43 +165,6 @@ async def _nothing_to_reset(_connection: asyncpg.Connection) -> None:
     release). An open transaction is still rolled back by asyncpg itself."""
 
 
-# The database time a task may still spend before its next COMMIT (`database_budget`);
-# None: no budget (each statement has the pool's statement timeout).
-_BUDGET: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar(
-    "database_budget", default=None
-)
-
-
-@contextlib.contextmanager
-def database_budget(seconds: float) -> Iterator[None]:
-    """Within the block, the task's PostgreSQL statements together (reads, and a write
-    unit's statements up to its COMMIT, with the waits for a connection) may take at most
-    `seconds`; time spent elsewhere, e.g. waiting for a decision endpoint, does not count.
-    A statement past it is cancelled and raises TimeoutError: a database that cannot answer
-    in time, nothing of the unit committed. The COMMIT itself is never bounded: once sent,
-    its answer is waited for (`PostgresPool.unit`), so a caller answered on a spent budget
-    always knows that nothing was written."""
-    token = _BUDGET.set([seconds])
-    try:
-        yield
-    finally:
-        _BUDGET.reset(token)
-
-
-async def _budgeted(call: Callable[..., Awaitable[T]], *args: Any) -> T:
-    """`call(*args)`, with what is left of the task's database budget as its timeout."""
-    budget = _BUDGET.get()
-    if budget is None:
-        return await call(*args)
-    if budget[0] <= 0:
-        raise TimeoutError("the task's database budget is spent")
-    started = time.monotonic()
-    try:
-        return await call(*args, timeout=budget[0])
-    finally:
-        budget[0] -= time.monotonic() - started
-
-
 class PostgresTx:
     """A write unit on an asyncpg connection inside its transaction."""
 
@@ -216,16 +175,16 @@ class PostgresTx:
         self.ledger_entries: list[int] = []
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
-        return await _budgeted(self._connection.fetch, sql, *args)
+        return await self._connection.fetch(sql, *args)  # type: ignore[no-any-return]
 
     async def row(self, sql: str, *args: Any) -> Row | None:
-        return await _budgeted(self._connection.fetchrow, sql, *args)
+        return await self._connection.fetchrow(sql, *args)  # type: ignore[no-any-return]
 
     async def value(self, sql: str, *args: Any) -> Any:
-        return await _budgeted(self._connection.fetchval, sql, *args)
+        return await self._connection.fetchval(sql, *args)
 
     async def execute(self, sql: str, *args: Any) -> None:
-        await _budgeted(self._connection.execute, sql, *args)
+        await self._connection.execute(sql, *args)
 
 
 class PostgresPool:
@@ -274,10 +233,10 @@ class PostgresPool:
         committed); a caller cancelled during COMMIT leaves it to finish in the background,
         and the connection goes back to the pool once it has."""
         pool = self._pool or await self.pool()
-        connection = await _budgeted(pool.acquire)
+        connection = await pool.acquire()
         release = True
         try:
-            await _budgeted(connection.execute, "BEGIN")
+            await connection.execute("BEGIN")
             try:
                 yield PostgresTx(connection, key)
             except BaseException:
@@ -313,15 +272,15 @@ class PostgresPool:
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
         pool: asyncpg.Pool = self._pool or await self.pool()
-        return await _budgeted(pool.fetch, sql, *args)
+        return await pool.fetch(sql, *args)  # type: ignore[no-any-return]
 
     async def row(self, sql: str, *args: Any) -> Row | None:
         pool: asyncpg.Pool = self._pool or await self.pool()
-        return await _budgeted(pool.fetchrow, sql, *args)
+        return await pool.fetchrow(sql, *args)  # type: ignore[no-any-return]
 
     async def value(self, sql: str, *args: Any) -> Any:
         pool: asyncpg.Pool = self._pool or await self.pool()
-        return await _budgeted(pool.fetchval, sql, *args)
+        return await pool.fetchval(sql, *args)
 
     async def scan(self, sql: str, *args: Any) -> Sequence[Row]:
         return await self.rows(sql, *args)  # the server walks the rows; the loop only waits

@@ -46,6 +46,10 @@ _LOST: tuple[type[BaseException], ...] = (
 # socket closes, such a connection sits in asyncpg's error-consuming state (2), and the next
 # statement on it fails with "cannot switch to state N; another operation (2) is in progress".
 _TERMINATED_WHILE_IDLE = "another operation (2) is in progress"
+# A connection lost while a unit holds it is detached from its pool proxy as soon as the loss
+# is seen; the unit's next statement on the proxy then fails with this, not with a lost
+# connection (the service never uses a connection it released itself).
+_DETACHED_ON_LOSS = "connection has been released back to the pool"
 
 
 def _chain(exc: BaseException) -> Iterator[BaseException]:
@@ -68,7 +72,9 @@ def is_database_unavailable(exc: BaseException) -> bool:
             return True
         if isinstance(error, _LOST):
             return True
-        if isinstance(error, asyncpg.InterfaceError) and "closed" in str(error):
+        if isinstance(error, asyncpg.InterfaceError) and (
+            "closed" in str(error) or _DETACHED_ON_LOSS in str(error)
+        ):
             return True
         if isinstance(error, asyncpg.exceptions.InternalClientError) and (
             _TERMINATED_WHILE_IDLE in str(error)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from cardservice.db.database import Database
-from cardservice.db.sql import Tx, database_budget
+from cardservice.db.sql import Tx
 from cardservice.db.unavailable import is_database_unavailable
 from cardservice.errors import RuleViolation, ServiceError
 from cardservice.infra.outbound import Outbound
@@ -36,11 +36,6 @@ from cardservice.security import CardCipher
 log = logging.getLogger("cardservice.network")
 
 ANSWER_WITHIN = 2.0  # seconds a decision endpoint may take: the network's deadline is 3 s
-# seconds of database time a message may take before its COMMIT (`database_budget`): a
-# database that cannot answer (no leader yet, rows held by a dead leader's transactions) is
-# answered `91` within a second, nothing of the message recorded; a COMMIT once sent is
-# waited for, so a `91` never hides a recorded answer
-DATABASE_BUDGET = 0.75
 REVERSAL_MEMORY = timedelta(hours=24)  # how long a reversal waits for its original
 TAGS_FRESH_FOR = 60.0  # seconds the tag names are reused before they are read again
 ATTEMPTS = 3  # a key taken by a concurrent unit: look again, answer from what is there
@@ -139,12 +134,10 @@ async def answer(
     host: Host, message: Message, participants: dict[str, Participant]
 ) -> tuple[str, dict[int, str]]:
     """The answer to one decoded message (never raises): its participant's, `30` for a bad
-    field, `91` when the database cannot be reached or does not answer within
-    `DATABASE_BUDGET`, `96` for anything else (logged with the
+    field, `91` when the database cannot be reached, `96` for anything else (logged with the
     masked PAN and the key, never the number or the CVV2)."""
     try:
-        with database_budget(DATABASE_BUDGET):
-            own = await participants[message.mti](host, message)
+        own = await participants[message.mti](host, message)
     except Malformed as exc:
         log.info("ISO 8583 %s format error: %s (pan %s)", message.mti, exc, masked_pan(message))
         own = {"39": FORMAT_ERROR}
