@@ -14,8 +14,10 @@ left and its answer came.
 `--kills` times: wait until Patroni shows three members, a leader and a synchronous standby;
 SIGKILL the leader's postmaster (the kill numbered `--full-kill` also SIGKILLs that node's
 Patroni and etcd member, as if the machine died); wait for another node to lead; start the
-killed daemons again, so the old node rejoins (pg_rewind) as a standby. Per kill: seconds
-from the kill to the first write acknowledged whose last send left after the kill.
+killed daemons again, so the old node rejoins (pg_rewind) as a standby; a member that does
+not stream again within 90 s is cloned anew (`patronictl reinit`), and the kill line says
+so. Per kill: seconds from the kill to the first write acknowledged whose last send left
+after the kill.
 
 Then, on the leader: every acknowledged write is there (lost), no key was booked twice
 (applied twice), and `cardservice ledger verify` passes. The last line (one line):
@@ -60,6 +62,7 @@ ISO_WAIT = 3.0  # seconds an ISO request waits for its answer before it is repea
 LATE = 1.0  # an ISO answer later than this (or none) counts as unanswered in time
 PAUSE = 0.2  # seconds between two sends of a keyed request
 SETTLE = 6.0  # seconds of traffic on a whole cluster before each kill
+REJOIN = 90.0  # seconds a node may take to stream again before it is cloned anew
 NOT_TAKEN = ("91", "96")  # the host took nothing it could say: the acquirer repeats
 
 
@@ -82,6 +85,7 @@ class Kill:
     new_leader: int = 0
     leader_after: float = 0.0  # seconds to a new leader (Patroni's word)
     healed_after: float = 0.0  # seconds to three members with a synchronous standby again
+    reinitialised: list[str] = field(default_factory=list)  # members cloned anew to rejoin
 
 
 @dataclass
@@ -298,14 +302,19 @@ async def _killer(run: Run, kills: int, full_kill: int) -> None:
         if full:  # the machine is back: its daemons start, the node rejoins as a standby
             fleet.start_etcd(node)
             fleet.start_patroni(node)
-        await _until(fleet.healthy, "the old leader rejoining", 180)
+        try:
+            await _until(fleet.healthy, "the cluster whole again", REJOIN)
+        except SystemExit:  # a node that cannot stream again is cloned anew (operations.md)
+            kill.reinitialised = await asyncio.to_thread(fleet.reinit_stragglers)
+            await _until(fleet.healthy, "the cluster whole again after reinit", 180)
         kill.healed_after = time.monotonic() - at
         print(
             f"kill {number}: node pg{node} postmaster"
             + (", Patroni and etcd member" if full else "")
             + f" SIGKILLed; pg{kill.new_leader} leads after {kill.leader_after:.1f} s; "
             f"first acknowledged write after {_failover(run, kill):.1f} s; "
-            f"pg{node} back as a standby after {kill.healed_after:.1f} s",
+            f"pg{node} back as a standby after {kill.healed_after:.1f} s"
+            + (f" (cloned anew: {', '.join(kill.reinitialised)})" if kill.reinitialised else ""),
             flush=True,
         )
     await asyncio.sleep(SETTLE)

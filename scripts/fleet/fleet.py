@@ -277,6 +277,23 @@ def restart_leader() -> None:
     wait_healthy()
 
 
+def reinit_stragglers() -> list[str]:
+    """Members neither leading nor streaming (`starting`, `start failed`, stopped) cloned anew
+    from the leader (`patronictl reinit`); their names."""
+    stuck = [
+        str(member["name"])
+        for member in members()
+        if member.get("role") != "leader" and member.get("state") not in ("running", "streaming")
+    ]
+    for name in stuck:
+        subprocess.run(
+            ["patronictl", "-c", str(patroni_config_path(1)), "reinit", SCOPE, name, "--force"],
+            check=True,
+            capture_output=True,
+        )
+    return stuck
+
+
 def postmaster_pid(node: int) -> int | None:
     """The pid of node N's postmaster (its `postmaster.pid`), if that process is alive."""
     try:
