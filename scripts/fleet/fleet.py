@@ -313,16 +313,22 @@ def kill_postmaster(node: int) -> int | None:
 
 
 def healthy() -> bool:
-    """Three members streaming, one of them the running leader and one a synchronous
-    standby (what `patronictl list` shows after a failover has healed)."""
+    """Three members running, one the leader, one a synchronous standby, and every standby
+    on the leader's timeline with a known lag (following it, not still finding its way):
+    what `patronictl list` shows once a failover has healed."""
     found = members()
-    roles = sorted(str(member.get("role")) for member in found)
-    running = all(member.get("state") in ("running", "streaming") for member in found)
+    leaders = [member for member in found if member.get("role") == "leader"]
+    if len(found) != len(NODES) or len(leaders) != 1:
+        return False
+    timeline = leaders[0].get("timeline")
+    standbys = [member for member in found if member.get("role") != "leader"]
     return (
-        len(found) == len(NODES)
-        and running
-        and roles.count("leader") == 1
-        and ("sync_standby" in roles)
+        all(member.get("state") in ("running", "streaming") for member in found)
+        and any(member.get("role") == "sync_standby" for member in standbys)
+        and all(
+            member.get("timeline") == timeline and isinstance(member.get("lag"), int)
+            for member in standbys
+        )
     )
 
 
