@@ -56,6 +56,12 @@ ALL_TENANTS = re.compile(
     r"GROUP BY (system_book|currency)|count\(\*\) FROM (transactions|postings))\b",
     re.IGNORECASE,
 )
+# a row the unit names itself: by its uuid or id (rows it wrote or locked through its
+# tenant), a trigger's NEW row, or an insert (the row carries its tenant)
+ROW_OF_THE_UNIT = re.compile(
+    r"(\b(uuid|id|entry_id)\s*(=|IN\b|=\s*ANY)|\bNEW\.|^\s*(WITH\b.*)?INSERT INTO)",
+    re.IGNORECASE,
+)
 TABLE = re.compile(r"\b(?:FROM|JOIN|UPDATE|INTO)\s+([a-z_]+)", re.IGNORECASE)
 
 _STATEMENTS = """
@@ -74,7 +80,7 @@ def group(query: str) -> str:
         return "all tenants"
     if GLOBAL_KEYS.search(query) and not TENANT_KEYS.search(query):
         return "global key"
-    if TENANT_KEYS.search(query) or re.search(r"\buuid\s*(=|IN|=\s*ANY)", query):
+    if TENANT_KEYS.search(query) or ROW_OF_THE_UNIT.search(query):
         return "tenant"
     return "all tenants"
 
