@@ -49,9 +49,11 @@ GLOBAL_KEYS = re.compile(
     r"\b(token_hash|code_hash|pan_fingerprint|link_hash|secret_hash|acquirer_id|"
     r"operator_requests|email)\b"
 )
-TENANT_KEYS = re.compile(r"\b(user_uuid|account_uuid|card_uuid|owner_uuid)\s*(=|IN|=\s*ANY)")
+TENANT_KEYS = re.compile(
+    r"\b(user_uuid|account_uuid|card_uuid|owner_uuid|parent_uuid)\s*(=|IN|=\s*ANY)"
+)
 ALL_TENANTS = re.compile(
-    r"\b(SKIP LOCKED|expires_at\s*<|next_attempt_at|sequence|ledger_chain_head|"
+    r"\b(SKIP LOCKED|expires_at\s*<|next_attempt_at\s*<=|sequence|ledger_chain_head|"
     r"ledger_day_totals|pg_advisory|"
     r"GROUP BY (system_book|currency)|count\(\*\) FROM (transactions|postings))\b",
     re.IGNORECASE,
