@@ -69,6 +69,8 @@ from cardservice.programs.routes import router as programs_router
 from cardservice.sandbox.routes import router as sandbox_router
 from cardservice.security import CardCipher
 from cardservice.statements.routes import router as statements_router
+from cardservice.teams import receipts as team_receipts
+from cardservice.teams.routes import router as teams_router
 from cardservice.topups import service as topups
 from cardservice.topups.routes import operator_router as operator_topups_router
 from cardservice.topups.routes import router as topups_router
@@ -151,6 +153,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     outbox.register()
     expiry.register()
     topups.register()  # the unpaid top-ups' sweep (API.md §15)
+    team_receipts.register()  # the teams' receipt policies (API.md §20)
     app = FastAPIOffline(  # /docs with Swagger UI's assets from the installed package
         title="cardservice",
         version=__version__,
@@ -188,6 +191,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         decisions_router,
         transactions_router,
         disputes_router,
+        teams_router,
         users_router,
         attachments_router,
         payments_router,

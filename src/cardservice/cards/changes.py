@@ -2,7 +2,10 @@
 
 * Own cards only: anybody else's card, a team member's too, is 404.
 * A closed card is final: any later change is refused (`card_closed`).
-* Freeze and unfreeze only set the status; the engine declines a frozen card.
+* Freeze and unfreeze only set the status; the engine declines a frozen card. A card the
+  team's receipt policy froze (`frozen_reason: receipt_missing`) is unfrozen by linking the
+  receipts, not here (`receipt_missing`); the holder's own freeze clears that reason, so
+  linking a receipt never unfreezes a card its holder froze.
 * Closing, in the same unit: the card's pending authorizations are reversed (amount and fee
   back to the card, as `lifecycle.reverse` does), then its whole balance moves to its account
   through the ledger as one `card_close` transaction.
@@ -37,6 +40,14 @@ class CardClosed(RuleViolation):
     code, message = "card_closed", "The card is closed; a closed card cannot be changed."
 
 
+class FrozenForReceipts(RuleViolation):
+    code = "receipt_missing"
+    message = (
+        "The team's receipt policy froze the card: link the missing receipts"
+        " (PUT /transaction/{uuid}/receipt) and it is unfrozen."
+    )
+
+
 async def _check_tags(tx: Tx, body: CardChangeRequest) -> None:
     """The tags a control names exist in the tag dictionary."""
     spending = body.spending_controls
@@ -60,6 +71,8 @@ def _columns(body: CardChangeRequest) -> dict[str, Any]:
     """The card's columns the request sets (a field left out is not touched)."""
     sent = body.model_fields_set
     columns: dict[str, Any] = {name: getattr(body, name) for name in _PLAIN_FIELDS if name in sent}
+    if "status" in sent:  # the holder's own freeze (or close) is not the receipt policy's
+        columns["frozen_reason"] = None
     if "holder_address" in sent:
         address = body.holder_address
         columns["holder_address"] = (
@@ -88,6 +101,8 @@ async def change_card(
     assert card is not None, "the account's lock was taken through this card"
     if card["status"] == "closed":
         raise CardClosed()
+    if card["frozen_reason"] == "receipt_missing" and body.status == "active":
+        raise FrozenForReceipts()
     await _check_tags(tx, body)
     columns = _columns(body)
     if columns:

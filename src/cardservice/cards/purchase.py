@@ -201,6 +201,7 @@ def _new_card(
         "created_at": now,
         "updated_at": now,
         "closed_reason": None,
+        "frozen_reason": None,
         "replaces": None,
         "replaced_by": None,
     }

@@ -90,6 +90,11 @@ class CardRecord(BaseModel):
     closed_reason: Literal["lost", "stolen", "damaged", "expiring"] | None = None
     replaces: UUID | None = None
     replaced_by: UUID | None = None
+    frozen_reason: Literal["receipt_missing"] | None = Field(
+        default=None,
+        description="`receipt_missing`: frozen by the team's receipt policy until the receipt"
+        " of its purchase is linked (API.md §20)",
+    )
 
 
 class CardList(BaseModel):

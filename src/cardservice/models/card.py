@@ -70,5 +70,8 @@ class Card(UuidPk, Timestamps, Base):
     closed_reason: Mapped[str | None] = mapped_column(
         String(16), doc="a replaced card's reason: lost | stolen | damaged | expiring"
     )
+    frozen_reason: Mapped[str | None] = mapped_column(
+        String(24), doc="receipt_missing: frozen by the team's receipt policy (20261126_34)"
+    )
     replaces: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("cards.uuid"))
     replaced_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("cards.uuid"))

@@ -13,7 +13,8 @@ Rules, in order (the first that fails declines with its error slug; docs/control
    `card_fx` percent of the converted amount; every later rule sees the card's amount;
 6. the card's spending controls: tag and country (`merchant_blocked`), then the limits
    (`limit_exceeded`; controls.py); then its user's program's controls, the same way
-   (transactions/program_rules.py);
+   (transactions/program_rules.py); then the user's team budget in the card's currency
+   (`budget_exceeded`; budgets.py);
 7. a presented 3DS code is an unassigned code of the card (`invalid_3ds`);
 8. amount plus the `card_transaction` fee fits the card balance (`insufficient_funds`);
 9. the user's decision endpoint, when one is set (`do_not_honor`; authorize.py asks
@@ -29,7 +30,8 @@ declined `card_purchase` child of the parent with no fee, the parent untouched. 
 that is not a pending purchase of the card refuses it (`invalid_transition`).
 
 Declined: a `declined` transaction; the `card_decline` fee is charged as far as
-the card balance covers it — except when the transaction is in a currency the card does not
+the card balance covers it — except on a `budget_exceeded` decline (the team's rule, not the
+card's: no money moves, API.md §20), and when the transaction is in a currency the card does not
 hold, where no fee could be shown in it: that decline is free. Either debit may trigger
 auto-replenish. `decision` records who decided: `rules`, or the verdict's source.
 
@@ -66,6 +68,7 @@ from cardservice.ledger.money import converted, percent_of
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
 from cardservice.transactions import card_types, lifecycle, repository
+from cardservice.transactions.budgets import BUDGET_EXCEEDED, budget_refusal
 from cardservice.transactions.controls import controls_of, limit_breached, merchant_refused
 from cardservice.transactions.locks import lock_card_account, lock_card_with_fees, overrides_in
 from cardservice.transactions.program_rules import program_refusal
@@ -229,6 +232,8 @@ async def decide(
         reason = await program_refusal(
             tx, user_uuid, request.card_uuid, request.tag, request.merchant_country, amount, now
         )
+    if reason is None:  # the user's team budget in the card's currency (§20)
+        reason = await budget_refusal(tx, user_uuid, card["currency"], amount, now)
     code = None
     if reason is None and request.three_ds_code is not None:
         code = await matching_code(tx, cipher, request.card_uuid, request.three_ds_code, now)
@@ -395,7 +400,8 @@ async def record(
     else:
         transaction["status"], transaction["error_slug"] = "declined", reason
         transaction["authorized_amount"], transaction["hold_expires_at"] = 0, None
-        if transaction["currency"] == card["currency"] and decided.parent is None:
+        free = reason == BUDGET_EXCEEDED or decided.parent is not None
+        if transaction["currency"] == card["currency"] and not free:
             transaction["fee"] = min(fees.fixed("card_decline"), card["balance"])
     await insert_transactions(tx, [transaction])
     if reason is None:  # issue 29: a merchant_locked card is bound by its first approval
