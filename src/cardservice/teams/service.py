@@ -259,7 +259,7 @@ async def _buy_card(
     body = BuyCardsRequest(
         account_uuid=details["account_uuid"],
         bin_uuid=details["bin_uuid"],
-        start_balance=Decimal(details["start_balance"]),
+        start_balance=from_minor(details["start_balance"]),
         description=details["description"],
     )
     bought = await buy_cards(tx, cipher, member, body)
