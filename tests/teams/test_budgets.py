@@ -215,7 +215,9 @@ async def test_deleting_a_budget_lifts_it(app: FastAPI, client: httpx.AsyncClien
     member = team.members[0]
     card = await member_card(app, client, member)
     assert (await set_budget(client, team, member, 10)).status_code == 200
-    assert (await authorize(client, member, card, "11")).json()["data"]["error"] == "budget_exceeded"
+    assert (await authorize(client, member, card, "11")).json()["data"][
+        "error"
+    ] == "budget_exceeded"
     path = f"/team/members/{member.uuid}/budget"
     assert (await call(client, team.owner, "DELETE", path)).status_code == 200
     assert (await call(client, team.owner, "DELETE", path)).status_code == 404

@@ -12,8 +12,15 @@ import httpx
 from fastapi import FastAPI
 
 from tests.factories import assert_ledger_consistent, balances, bin_uuid, make_user
-from tests.teams.team import call, events_of, make_team, member_account, member_card, rows
-from tests.teams.team import set_budget
+from tests.teams.team import (
+    call,
+    events_of,
+    make_team,
+    member_account,
+    member_card,
+    rows,
+    set_budget,
+)
 
 REQUESTS = "SELECT status FROM team_requests"
 
@@ -143,10 +150,14 @@ async def test_nobody_decides_their_own_request_or_another_teams(
     path = f"/team/requests/{request['uuid']}/approve"
     for user in (member, teammate, other.owner):
         assert (await call(client, user, "POST", path)).status_code == 404
-    assert (await call(client, teammate, "GET", f"/team/requests/{request['uuid']}")).status_code == 404
+    assert (
+        await call(client, teammate, "GET", f"/team/requests/{request['uuid']}")
+    ).status_code == 404
     mine = (await call(client, teammate, "GET", "/team/requests")).json()
     assert (mine["data"], mine["meta"]["total"]) == ([], 0)
-    listed = (await call(client, team.owner, "GET", "/team/requests?filters[status]=pending")).json()
+    listed = (
+        await call(client, team.owner, "GET", "/team/requests?filters[status]=pending")
+    ).json()
     assert [r["uuid"] for r in listed["data"]] == [request["uuid"]]
     assert await rows(app, REQUESTS) == [("pending",)]
 

@@ -77,3 +77,6 @@ class ReceiptReminder(Base):
     )
     user_uuid: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.uuid"))
     reminded_at: Mapped[datetime]
+    frozen_at: Mapped[datetime | None] = mapped_column(
+        doc="when its card was frozen for it (a reason the card stays frozen)"
+    )

@@ -8,9 +8,9 @@
   `remind_after_days` after capture the event `transaction.receipt_missing` (once per
   purchase: the reminder row's primary key), from `freeze_after_days` the card that made it
   is frozen with `frozen_reason: receipt_missing` (when it is active).
-* Linking a receipt unfreezes a card frozen for a missing receipt when no other purchase of
-  that card is past its freeze without one; a card frozen by its holder (or frozen again
-  by them) has no `frozen_reason` and stays frozen.
+* Linking a receipt unfreezes a card frozen for a missing receipt when no other purchase
+  the card was frozen for (the reminder's `frozen_at`) still misses one; a card frozen by
+  its holder (or frozen again by them) has no `frozen_reason` and stays frozen.
 
 Every instance may run the job at once: each purchase is taken in its own unit, its card's
 account and card locked first (docs/ledger.md, "Lock order"), then the receipt read again,
@@ -130,20 +130,13 @@ async def _unfreeze_if_done(
     tx: Tx, user_uuid: uuid.UUID, purchase: dict[str, Any], now: datetime
 ) -> None:
     """Unfreeze the purchase's card (locked already) when the policy froze it and no other
-    of its purchases is past the freeze without a receipt."""
+    purchase it was frozen for still misses its receipt."""
     card_uuid = purchase["card_uuid"]
     card = await locks.lock_card(tx, card_uuid)
     if card is None or card["status"] != "frozen" or card["frozen_reason"] != RECEIPT_MISSING:
         return
-    team_uuid = await repository.team_of(tx, user_uuid)
-    policy = None if team_uuid is None else await repository.policy(tx, team_uuid)
-    if policy is not None:
-        freeze_before = now - timedelta(days=int(policy["freeze_after_days"]))
-        other = await repository.overdue_on_card(
-            tx, policy, freeze_before, card_uuid, purchase["uuid"]
-        )
-        if other:
-            return
+    if await repository.frozen_for_others(tx, card_uuid, purchase["uuid"]):
+        return
     await update_card(tx, card_uuid, {"status": "active", "frozen_reason": None}, now)
 
 
@@ -175,9 +168,14 @@ async def _chase(
     if not await repository.receipt_still_missing(tx, purchase):
         return False, None  # linked (or refunded) since the job read it
     reminded = await repository.remind(tx, purchase, user, now)
-    if card is None or card["status"] != "active":
+    if card is None:
+        return reminded, None
+    if card["status"] == "frozen" and card["frozen_reason"] == RECEIPT_MISSING:
+        await repository.mark_frozen(tx, purchase, now)  # one more reason it stays frozen
+    if card["status"] != "active":
         return reminded, None
     await update_card(tx, card_uuid, {"status": "frozen", "frozen_reason": RECEIPT_MISSING}, now)
+    await repository.mark_frozen(tx, purchase, now)
     return reminded, card_uuid
 
 

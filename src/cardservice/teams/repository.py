@@ -95,9 +95,14 @@ SELECT t.uuid, t.user_uuid, t.card_uuid, t.captured_at {_CHASED}
   AND (NOT EXISTS (SELECT 1 FROM receipt_reminders r WHERE r.transaction_uuid = t.uuid)
        OR (t.captured_at <= $6 AND c.status = 'active'))
 ORDER BY t.uuid"""  # noqa: S608 - our fragments
-# ... overdue (past the freeze, $5) on one card ($6), but for one purchase ($7)
-_OVERDUE_ON_CARD = f"""
-SELECT count(*) {_CHASED} AND t.captured_at <= $5 AND t.card_uuid = $6 AND t.uuid <> $7"""
+# The card's other purchases ($1 card, $2 but this one) it was frozen for, still missing.
+_FROZEN_FOR = """
+SELECT count(*) FROM receipt_reminders r JOIN transactions t ON t.uuid = r.transaction_uuid
+WHERE t.card_uuid = $1 AND t.uuid <> $2 AND r.frozen_at IS NOT NULL
+  AND t.status = 'completed' AND t.receipt_attachment_uuid IS NULL"""
+_MARK_FROZEN = (
+    "UPDATE receipt_reminders SET frozen_at = $2 WHERE transaction_uuid = $1 AND frozen_at IS NULL"
+)
 # ... missing, for the team's pages: $5 limit (and $6 one member)
 _MISSING = f"""
 SELECT t.uuid, t.user_uuid, u.name, t.card_uuid, t.amount, t.currency, t.merchant_name,
@@ -261,12 +266,14 @@ async def due_purchases(
     return await reader.rows(_DUE, *_chased_args(policy), remind_before, freeze_before)
 
 
-async def overdue_on_card(
-    tx: Tx, policy: Row, freeze_before: datetime, card_uuid: uuid.UUID, but: uuid.UUID
-) -> int:
-    """How many other purchases of the card are past the freeze without a receipt."""
-    args = (*_chased_args(policy), freeze_before, card_uuid, but)
-    return int(await tx.value(_OVERDUE_ON_CARD, *args))
+async def frozen_for_others(tx: Tx, card_uuid: uuid.UUID, but: uuid.UUID) -> int:
+    """How many other purchases of the card it was frozen for still miss their receipt."""
+    return int(await tx.value(_FROZEN_FOR, card_uuid, but))
+
+
+async def mark_frozen(tx: Tx, transaction_uuid: uuid.UUID, now: datetime) -> None:
+    """The purchase's card is frozen for it (the reminder's row exists)."""
+    await tx.execute(_MARK_FROZEN, transaction_uuid, now)
 
 
 async def missing_receipts(

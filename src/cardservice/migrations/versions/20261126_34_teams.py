@@ -9,7 +9,8 @@
   `team.request.declined`, written by triggers as in 20261123_15;
 * `team_receipt_policies`: one per team; `receipt_reminders`: one row per purchase whose
   missing receipt was reminded (its primary key makes the reminder once), whose insert
-  writes the event `transaction.receipt_missing` on the transaction;
+  writes the event `transaction.receipt_missing` on the transaction, and `frozen_at` once
+  its card was frozen for it;
 * `transactions.receipt_attachment_uuid` (the linked receipt; the service checks it is the
   holder's attachment, so the column carries no foreign key and drops cleanly on SQLite) and
   `cards.frozen_reason` (`receipt_missing` when the receipt policy froze the card);
@@ -156,6 +157,7 @@ def _receipts() -> None:
         sa.Column("transaction_uuid", sa.Uuid(), nullable=False),
         sa.Column("user_uuid", sa.Uuid(), nullable=False),
         sa.Column("reminded_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("frozen_at", sa.DateTime(timezone=True), nullable=True),
         sa.PrimaryKeyConstraint("transaction_uuid", name="pk_receipt_reminders"),
         sa.ForeignKeyConstraint(
             ["transaction_uuid"],
