@@ -32,6 +32,7 @@ from cardservice.dashboard import errors as dashboard_errors
 from cardservice.dashboard import pages as dashboard_pages
 from cardservice.dashboard import signin as dashboard_signin
 from cardservice.dashboard import statement_pages as dashboard_statements
+from cardservice.dashboard import team_pages as dashboard_team
 from cardservice.dashboard import topup_pages as dashboard_topups
 from cardservice.dashboard import transaction_pages as dashboard_transactions
 from cardservice.dashboard import webhook_pages as dashboard_webhooks
@@ -212,6 +213,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         dashboard_webhooks.router,
         dashboard_attachments.router,
         dashboard_transactions.router,
+        dashboard_team.router,
         dashboard_statements.router,
         dashboard_topups.router,
         dashboard_errors.router,
