@@ -65,7 +65,7 @@ RECEIPT_PATH = "/transaction/{transactionUuid:uuid36}/receipt"
     openapi_extra=BEARER_OR_MFA,
     summary="The team's budgets (owner) or the caller's own (member)",
 )
-async def list_budgets(caller: CallerA, db: Db) -> JSONResponse:
+async def list_team_budgets(caller: CallerA, db: Db) -> JSONResponse:
     """Each budget as it stands this UTC month: `amount` (with this month's approved
     increases), `spent` (the member's card purchases in its currency, approved less released
     or refunded, across all their cards and channels) and `remaining`."""
@@ -78,7 +78,7 @@ async def list_budgets(caller: CallerA, db: Db) -> JSONResponse:
     openapi_extra={**BEARER_OR_MFA, **body_schema(SetBudgetRequest)},
     summary="Set a member's monthly budget (owner)",
 )
-async def put_budget(
+async def put_team_budget(
     request: Request, caller: CallerA, db: Db, user_uuid: UserUuid
 ) -> JSONResponse:
     """Set a member's monthly budget in one currency they hold an account in (replacing any).
@@ -99,7 +99,7 @@ async def put_budget(
     openapi_extra=BEARER_OR_MFA,
     summary="Remove a member's budget (owner)",
 )
-async def delete_budget(caller: CallerA, db: Db, user_uuid: UserUuid) -> JSONResponse:
+async def delete_team_budget(caller: CallerA, db: Db, user_uuid: UserUuid) -> JSONResponse:
     """Remove a member's budget: their authorizations are no longer checked against one."""
     await db.transact(lambda tx: service.delete_budget(tx, caller, uuid.UUID(user_uuid)))
     return done()
@@ -112,7 +112,7 @@ async def delete_budget(caller: CallerA, db: Db, user_uuid: UserUuid) -> JSONRes
     openapi_extra={**BEARER_OR_MFA, **body_schema(CreateTeamRequest)},
     summary="Ask the team's owner for a card or more budget (member)",
 )
-async def create_request(request: Request, caller: CallerA, db: Db) -> JSONResponse:
+async def create_team_request(request: Request, caller: CallerA, db: Db) -> JSONResponse:
     """`kind: card` with `account_uuid` (the member's own), `bin_uuid`, `start_balance`,
     `description`; or `kind: budget_increase` with `amount`, `currency` (the budget's) and
     `reason`. Answers 201 with the pending request."""
@@ -127,7 +127,7 @@ async def create_request(request: Request, caller: CallerA, db: Db) -> JSONRespo
     openapi_extra={**BEARER_OR_MFA, **filters_parameter(REQUEST_FILTERS)},
     summary="The team's requests (owner) or the caller's own (member), newest first",
 )
-async def list_requests(
+async def list_team_requests(
     request: Request, caller: CallerA, db: Db, page: StandardPage
 ) -> JSONResponse:
     """Requests, newest first, paginated; `filters[status]` = pending, approved or declined."""
@@ -144,7 +144,7 @@ async def list_requests(
     openapi_extra=BEARER_OR_MFA,
     summary="Read one team request",
 )
-async def get_request(caller: CallerA, db: Db, request_uuid: RequestUuid) -> JSONResponse:
+async def get_team_request(caller: CallerA, db: Db, request_uuid: RequestUuid) -> JSONResponse:
     """One request: any of the team's for its owner, their own for a member."""
     return ok(await service.one_request(db.reader, caller, uuid.UUID(request_uuid)))
 
@@ -155,7 +155,7 @@ async def get_request(caller: CallerA, db: Db, request_uuid: RequestUuid) -> JSO
     openapi_extra=BEARER_OR_MFA,
     summary="Approve a request and carry it out (owner)",
 )
-async def approve_request(
+async def approve_team_request(
     request: Request, caller: CallerA, db: Db, request_uuid: RequestUuid
 ) -> JSONResponse:
     """Carry the request out in the same unit as the decision: the card bought as `POST
@@ -174,7 +174,7 @@ async def approve_request(
     openapi_extra={**BEARER_OR_MFA, **body_schema(DeclineRequest)},
     summary="Decline a request (owner)",
 )
-async def decline_request(
+async def decline_team_request(
     request: Request, caller: CallerA, db: Db, request_uuid: RequestUuid
 ) -> JSONResponse:
     """Decline, with an optional `reason` for the member. A decided request → 409
@@ -219,7 +219,7 @@ async def get_receipt_policy(caller: CallerA, db: Db) -> JSONResponse:
     openapi_extra=BEARER_OR_MFA,
     summary="Purchases the receipt policy chases (owner: the team's; member: their own)",
 )
-async def missing_receipts(
+async def list_missing_receipts(
     caller: CallerA,
     db: Db,
     limit: Annotated[int, Query(ge=1, le=500, description="At most this many, oldest first")] = 100,
