@@ -150,6 +150,13 @@ class Enforced:
     reminded: list[uuid.UUID] = field(default_factory=list)
     frozen: list[uuid.UUID] = field(default_factory=list)
 
+    def __str__(self) -> str:
+        """The report `cardservice team enforce-receipts` prints: a line per reminder and per
+        freeze, then the counts."""
+        lines = [f"reminded {purchase}" for purchase in self.reminded]
+        lines += [f"froze {card}" for card in self.frozen]
+        return "\n".join([*lines, f"reminded {len(self.reminded)}, froze {len(self.frozen)}"])
+
 
 async def _chase(
     tx: Tx, due: Row, freeze_before: datetime, now: datetime
