@@ -202,6 +202,7 @@ def _new_card(
         "updated_at": now,
         "closed_reason": None,
         "frozen_reason": None,
+        "verification_failures": None,
         "replaces": None,
         "replaced_by": None,
     }

@@ -62,6 +62,7 @@ async def _new_card(
         updated_at=now,
         closed_reason=None,
         frozen_reason=None,
+        verification_failures=None,
         replaces=old["uuid"],
         replaced_by=None,
     )

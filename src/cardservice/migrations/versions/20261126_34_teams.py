@@ -12,12 +12,13 @@
   writes the event `transaction.receipt_missing` on the transaction, and `frozen_at` once
   its card was frozen for it;
 * `transactions.receipt_attachment_uuid` (the linked receipt; the service checks it is the
-  holder's attachment, so the column carries no foreign key and drops cleanly on SQLite) and
-  `cards.frozen_reason` (`receipt_missing` when the receipt policy froze the card);
+  holder's attachment, so the column carries no foreign key and drops cleanly on SQLite);
+  `cards.frozen_reason` (20261126_31) may also say `receipt_missing`: the receipt policy froze
+  the card (PostgreSQL's check on it widened);
 * the catalogue again: `budget_exceeded` in the transaction-errors dictionary.
 
 Revision ID: 20261126_34
-Revises: 20261124_30
+Revises: 20261126_31
 Create Date: 2026-11-26
 """
 
@@ -29,7 +30,7 @@ from alembic import op
 from cardservice.catalogue.loader import sync_catalogue
 
 revision = "20261126_34"
-down_revision = "20261124_30"
+down_revision = "20261126_31"
 branch_labels = None
 depends_on = None
 
@@ -169,10 +170,14 @@ def _receipts() -> None:
         ),
     )
     op.add_column("transactions", sa.Column("receipt_attachment_uuid", sa.Uuid(), nullable=True))
-    op.add_column("cards", sa.Column("frozen_reason", sa.String(24), nullable=True))
+
+
+FROZEN_REASONS = "frozen_reason IS NULL OR frozen_reason IN ('suspected_fraud', 'receipt_missing')"
 
 
 def _postgresql_triggers() -> None:
+    op.drop_constraint("ck_cards_frozen_reason", "cards", type_="check")
+    op.create_check_constraint("ck_cards_frozen_reason", "cards", FROZEN_REASONS)
     for name, timing, type_, condition in REQUEST_EVENTS:
         of = "OF status" if timing == "UPDATE" else ""
         when = f"WHEN ({condition})" if condition else ""
@@ -226,7 +231,15 @@ def downgrade() -> None:
     )
     if postgres:
         op.execute("DROP FUNCTION record_receipt_missing()")
-    op.drop_column("cards", "frozen_reason")
+        op.execute("UPDATE cards SET frozen_reason = NULL WHERE frozen_reason = 'receipt_missing'")
+        op.drop_constraint("ck_cards_frozen_reason", "cards", type_="check")
+        op.create_check_constraint(
+            "ck_cards_frozen_reason",
+            "cards",
+            "frozen_reason IS NULL OR frozen_reason = 'suspected_fraud'",
+        )
+    else:
+        op.execute("UPDATE cards SET frozen_reason = NULL WHERE frozen_reason = 'receipt_missing'")
     op.drop_column("transactions", "receipt_attachment_uuid")
     for table in ("receipt_reminders", "team_receipt_policies", "team_requests", "team_budgets"):
         op.drop_table(table)
