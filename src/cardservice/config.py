@@ -130,6 +130,11 @@ class Settings(BaseSettings):
     hold_sweep_seconds: float = Field(
         default=60.0, gt=0, description="how often a worker loop releases expired holds"
     )
+    receipt_policy_seconds: float = Field(
+        default=300.0,
+        gt=0,
+        description="how often a worker loop applies the teams' receipt policies (API.md §20)",
+    )
 
     @field_validator("log_level")
     @classmethod

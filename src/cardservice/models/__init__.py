@@ -31,6 +31,7 @@ from cardservice.models.reference import (
     UserFeeOverride,
 )
 from cardservice.models.sign_in_link import SignInLink
+from cardservice.models.team import ReceiptReminder, TeamBudget, TeamReceiptPolicy, TeamRequest
 from cardservice.models.three_ds import ThreeDsCode
 from cardservice.models.transaction import Transaction
 from cardservice.models.user import Team, User
@@ -64,8 +65,12 @@ __all__ = [
     "PaymentMethod",
     "Posting",
     "Program",
+    "ReceiptReminder",
     "SignInLink",
     "Team",
+    "TeamBudget",
+    "TeamReceiptPolicy",
+    "TeamRequest",
     "ThreeDsCode",
     "Topup",
     "Transaction",

@@ -96,3 +96,6 @@ class Transaction(UuidPk, Timestamps, Base):
     shortfall: Mapped[int] = mapped_column(
         BigInteger, default=0, doc="a stand-in's amount beyond the card's balance (receivable)"
     )
+    receipt_attachment_uuid: Mapped[uuid.UUID | None] = mapped_column(
+        doc="the receipt the holder linked (an attachment of theirs; 20261126_34)"
+    )

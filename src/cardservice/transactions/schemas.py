@@ -121,6 +121,10 @@ class TransactionRecord(BaseModel):
         description="A stand-in authorization's amount beyond the card's balance, owed by "
         "the cardholder (booked to `cardholder_receivables`).",
     )
+    receipt_attachment_uuid: UUID | None = Field(
+        default=None,
+        description="The receipt the holder linked (`PUT /transaction/{transactionUuid}/receipt`).",
+    )
     created_at: datetime
     updated_at: datetime
 
