@@ -44,9 +44,7 @@ async def test_a_run_with_the_clearing_fault_writes_a_file_that_books_once(
     assert not again.created and again.report == report
     async with around(app) as session:
         unbooked = await session.scalar(
-            select(func.count())
-            .select_from(ClearingRecord)
-            .where(ClearingRecord.outcome.is_(None))
+            select(func.count()).select_from(ClearingRecord).where(ClearingRecord.outcome.is_(None))
         )
     assert unbooked == 0
     await assert_ledger_consistent(app)

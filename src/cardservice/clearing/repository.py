@@ -70,6 +70,7 @@ _CLEARED_BY_ARN = (
     " AND r.transaction_uuid IS NOT NULL AND r.outcome <> 'unmatched'"
     " ORDER BY r.id DESC LIMIT 1"
 )
+_ACCOUNT_OF = "SELECT account_uuid FROM cards WHERE pan_fingerprint = $1"
 _SET_CLEARING = "UPDATE transactions SET clearing = $2 WHERE uuid = $1"
 
 
@@ -159,3 +160,9 @@ async def cleared_by_arn(tx: Tx, arn: str) -> uuid.UUID | None:
 async def set_clearing(tx: Tx, transaction_uuid: uuid.UUID, clearing: str) -> None:
     """The transaction shows the record that booked it."""
     await tx.execute(_SET_CLEARING, transaction_uuid, clearing)
+
+
+async def account_of(reader: Reader, fingerprint: str) -> str:
+    """The account of the card with this fingerprint (the fingerprint for an unknown card)."""
+    account = await reader.value(_ACCOUNT_OF, fingerprint)
+    return fingerprint if account is None else str(account)

@@ -9,9 +9,9 @@
    a time) and every presentment is written to `clearing_records`, without its card number
    (its fingerprint only). Header, trailer and count are checked as it goes; a file found
    bad is refused whole and its staged rows deleted: no money moved.
-3. Booking: each record in a unit of its own that writes its outcome
-   (`clearing.booking`); records of one card are booked in file order by one worker, the
-   cards spread over a few workers (one on SQLite, whose writer is one).
+3. Booking: each record in the unit that writes its outcome (`clearing.booking`), a few
+   dozen records to a unit; the records of one account are booked in file order by one
+   worker, the accounts spread over a few workers (one on SQLite, whose writer is one).
 4. The report is built from the records' outcomes and kept with the file.
 """
 
@@ -42,6 +42,7 @@ STAGE_BATCH = 500  # presentments read and written per unit while staging
 BOOK_BATCH = 1000  # records read per query while booking
 WORKERS = 4  # booking units side by side (PostgreSQL)
 QUEUED = 200  # records waiting per worker
+UNIT_RECORDS = 50  # records booked in one unit at most
 
 
 class ClearingFileInvalid(RuleViolation):
@@ -195,30 +196,60 @@ async def _stage(
     )
 
 
-async def _book_one(clearing: Clearing, file_uuid: uuid.UUID, record: Row) -> None:
-    with suppress(RecordTaken):  # booked by another ingest of the same file meanwhile
-        await clearing.db.transact(lambda tx: book_record(tx, clearing.cipher, file_uuid, record))
+async def _book_unit(clearing: Clearing, file_uuid: uuid.UUID, records: list[Row]) -> None:
+    """Records of one worker booked in one unit; when another ingest of the file booked one
+    of them meanwhile, each again in a unit of its own."""
+
+    async def unit(tx: Tx) -> None:
+        for record in records:
+            await book_record(tx, clearing.cipher, file_uuid, record)
+
+    try:
+        await clearing.db.transact(unit)
+    except RecordTaken:
+        for record in records:
+            with suppress(RecordTaken):
+                await clearing.db.transact(
+                    lambda tx, one=record: book_record(tx, clearing.cipher, file_uuid, one)  # type: ignore[misc]
+                )
 
 
 async def _worker(
     clearing: Clearing, file_uuid: uuid.UUID, queue: asyncio.Queue[Row | None]
 ) -> None:
-    while (record := await queue.get()) is not None:
-        await _book_one(clearing, file_uuid, record)
+    """Book the queue's records in their order, up to `UNIT_RECORDS` in a unit, until None."""
+    finished = False
+    while not finished:
+        first = await queue.get()
+        if first is None:
+            return
+        records = [first]
+        while len(records) < UNIT_RECORDS and not queue.empty():
+            record = queue.get_nowait()
+            if record is None:
+                finished = True
+                break
+            records.append(record)
+        await _book_unit(clearing, file_uuid, records)
 
 
 async def _book(clearing: Clearing, file_uuid: uuid.UUID) -> None:
-    """Every record not booked yet, the records of one card in file order."""
-    count = 1 if clearing.db.is_sqlite else WORKERS
+    """Every record not booked yet. A card's records go to one worker, in file order, and so
+    do all the cards of one account (their units lock it: two workers never wait on one
+    another's account)."""
+    db = clearing.db
+    count = 1 if db.is_sqlite else WORKERS
     queues: list[asyncio.Queue[Row | None]] = [asyncio.Queue(QUEUED) for _ in range(count)]
     workers = [asyncio.create_task(_worker(clearing, file_uuid, q)) for q in queues]
+    accounts: dict[str, str] = {}
     try:
         after = 0
-        while rows := await repository.records_to_book(
-            clearing.db.reader, file_uuid, after, BOOK_BATCH
-        ):
+        while rows := await repository.records_to_book(db.reader, file_uuid, after, BOOK_BATCH):
             for record in rows:
-                await queues[hash(record["fingerprint"]) % count].put(record)
+                fingerprint = str(record["fingerprint"])
+                if fingerprint not in accounts:
+                    accounts[fingerprint] = await repository.account_of(db.reader, fingerprint)
+                await queues[hash(accounts[fingerprint]) % count].put(record)
             after = int(rows[-1]["id"])
         for queue in queues:
             await queue.put(None)
