@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import IO, Any
 
-from cardutil import CardutilError, iso8583, mciipm
+from cardutil import iso8583, mciipm
 from cardutil.config import config
 
 ENCODING = "cp500"
@@ -85,7 +85,7 @@ def messages(file: IO[bytes]) -> Iterator[dict[str, Any]]:
             message = next(reader)
         except StopIteration:
             return
-        except (CardutilError, ValueError, UnicodeError) as error:
+        except Exception as error:  # cardutil raises more than CardutilError on bad bytes
             raise Unreadable(f"message {number} cannot be read: {_reason(error)}") from None
         yield message
 
