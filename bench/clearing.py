@@ -71,7 +71,9 @@ async def _authorizations(
 ) -> list[tuple[SimCard, str]]:
     """`count` held authorizations spread over the cards, 200 per unit: (card, code)."""
     made: list[tuple[SimCard, str]] = []
-    user = await db.reader.value("SELECT user_uuid FROM cards WHERE uuid = $1", cards[0].uuid)
+    user = await db.reader.value(
+        "SELECT user_uuid FROM cards WHERE uuid = $1", uuid.UUID(cards[0].uuid)
+    )
 
     async def unit(tx: Tx, batch: list[tuple[SimCard, str]]) -> None:
         for card, code in batch:

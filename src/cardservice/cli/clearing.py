@@ -25,7 +25,7 @@ def clearing() -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @runs
 async def ingest_file(settings: Settings, file: Path) -> str:
-    """Book a Mastercard IPM clearing file; prints its report as JSON.
+    """Book the Mastercard IPM clearing file FILE; prints its report as JSON.
 
     The same file again prints its first report and moves nothing; a bad file is refused
     whole (exit status 2), nothing moved."""
