@@ -13,7 +13,7 @@
   indexed by card; `channel` gains `clearing` (a force post, a refund without a purchase).
 
 Revision ID: 20261126_32
-Revises: 20261124_30
+Revises: 20261126_31
 Create Date: 2026-11-26
 """
 
@@ -23,7 +23,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "20261126_32"
-down_revision = "20261124_30"
+down_revision = "20261126_31"
 branch_labels = None
 depends_on = None
 
