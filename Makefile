@@ -17,7 +17,7 @@ PG_DSN ?= postgresql://postgres@127.0.0.1:5432/test
 TEST_WORKERS ?= 2
 PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --timeout 600
 
-.PHONY: install run test browser softhsm client lint typecheck test-sqlite test-postgres postgres redis stress bench bench-quick bench-tools clean fleet fleet-stop fleet-chaos fleet-failover fleet-pitr bench-fleet bench-events
+.PHONY: install run test browser softhsm client lint typecheck test-sqlite test-postgres postgres redis stress bench bench-quick bench-tools bench-clearing clean fleet fleet-stop fleet-chaos fleet-failover fleet-pitr bench-fleet bench-events
 
 install: $(STAMP)
 
@@ -89,6 +89,7 @@ stress: install postgres
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.race_run --seconds 120
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.webhook_run --seconds 90
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.network_run --seed 1 --seconds 60
+	CARDSERVICE_TEST_PG=$(PG_DSN) CARDSERVICE_KILL_RECORDS=20000 $(BIN)/python -m pytest tests/clearing/test_kill.py --timeout 3600
 
 bench-tools:
 	@command -v wrk >/dev/null && command -v hey >/dev/null || (apt-get update -q && apt-get install -y -q wrk hey)
@@ -100,6 +101,9 @@ bench: install postgres bench-tools
 
 bench-quick: install postgres bench-tools
 	CARDSERVICE_BENCH_PG=$(PG_DSN) $(BIN)/python -m bench.run --quick
+
+bench-clearing: install postgres
+	CARDSERVICE_BENCH_PG=$(PG_DSN) $(BIN)/python -m bench.clearing
 
 bench-events: install postgres bench-tools
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m bench.events

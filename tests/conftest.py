@@ -41,6 +41,8 @@ USER_TABLES = [
     "team_requests",
     "team_budgets",
     "team_receipt_policies",
+    "clearing_records",
+    "clearing_files",
     "operator_requests",
     "topups",
     "operator_keys",

@@ -23,6 +23,7 @@ from cardservice.attachments.routes import router as attachments_router
 from cardservice.auth.credentials import TokenCache
 from cardservice.auth.routes import router as auth_router
 from cardservice.cards.routes import router as cards_router
+from cardservice.clearing.routes import router as clearing_router
 from cardservice.config import Settings
 from cardservice.dashboard import attachment_pages as dashboard_attachments
 from cardservice.dashboard import buy_pages as dashboard_buy
@@ -174,6 +175,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         operator_router,
         operator_audit_router,
         operator_books_router,
+        clearing_router,
         programs_router,
         acs_router,
         operator_topups_router,

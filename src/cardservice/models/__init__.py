@@ -7,6 +7,7 @@ from cardservice.models.authorization_endpoint import AuthorizationEndpoint
 from cardservice.models.base import Base
 from cardservice.models.card import Card
 from cardservice.models.card_testing import CardTestingMerchant
+from cardservice.models.clearing import ClearingFile, ClearingRecord
 from cardservice.models.credential import ApiToken, MfaCode
 from cardservice.models.dispute import Dispute
 from cardservice.models.event import Event
@@ -47,6 +48,8 @@ __all__ = [
     "Bin",
     "Card",
     "CardTestingMerchant",
+    "ClearingFile",
+    "ClearingRecord",
     "DictionaryEntry",
     "Dispute",
     "Event",

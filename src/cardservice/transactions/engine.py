@@ -424,6 +424,7 @@ async def record(
     if request.network is not None:  # an authorization code only on an approval
         network = request.network if reason is None else {**request.network, "auth_code": None}
         transaction["network"] = orjson.dumps(network).decode()
+        transaction["auth_code"] = network.get("auth_code")
     if decision == "endpoint" and reason is not None and verdict is not None:
         transaction["description"] = verdict.reason
     if reason is None and _unconvertible(request, decided):

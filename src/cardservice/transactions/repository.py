@@ -104,6 +104,9 @@ _SHRINK_HOLD = (
 )
 
 
+_SET_SHORTFALL = "UPDATE transactions SET shortfall = $2 WHERE uuid = $1"
+_ACCOUNT_BALANCE = "SELECT balance FROM accounts WHERE uuid = $1"
+
 _SUCCESSOR = "SELECT replaced_by, status FROM cards WHERE uuid = $1"
 _CARD_CURRENCY = "SELECT currency FROM cards WHERE uuid = $1"
 
@@ -266,6 +269,16 @@ async def raise_hold(
 async def card_balance(tx: Tx, card_uuid: uuid.UUID) -> int:
     """The card's balance (under the caller's lock)."""
     return int(await tx.value(_CARD_BALANCE, card_uuid))
+
+
+async def account_balance(tx: Tx, account_uuid: uuid.UUID) -> int:
+    """The account's balance (under the caller's lock)."""
+    return int(await tx.value(_ACCOUNT_BALANCE, account_uuid))
+
+
+async def set_shortfall(tx: Tx, transaction_uuid: uuid.UUID, shortfall: int) -> None:
+    """What the purchase's cardholder owes `cardholder_receivables` for it."""
+    await tx.execute(_SET_SHORTFALL, transaction_uuid, shortfall)
 
 
 async def set_card_closed(tx: Tx, card_uuid: uuid.UUID, now: datetime) -> None:
@@ -491,6 +504,8 @@ _DEFAULTS: dict[str, Any] = {
     "stand_in": False,
     "shortfall": 0,
     "receipt_attachment_uuid": None,
+    "auth_code": None,  # the approval code given (network.auth_code), for clearing to match
+    "clearing": None,  # JSON text of the clearing record that booked it (channel clearing)
 }
 
 

@@ -30,7 +30,7 @@ from alembic import op
 from cardservice.catalogue.loader import sync_catalogue
 
 revision = "20261126_34"
-down_revision = "20261126_31"
+down_revision = "20261126_32"
 branch_labels = None
 depends_on = None
 
