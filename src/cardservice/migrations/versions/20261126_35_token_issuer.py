@@ -4,7 +4,7 @@ a holder's own reveal and one made through the program's help desk are told apar
 a user or the CLI made have none.
 
 Revision ID: 20261126_35
-Revises: 20261126_31
+Revises: 20261126_34
 Create Date: 2026-11-26
 """
 
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "20261126_35"
-down_revision = "20261126_31"
+down_revision = "20261126_34"
 branch_labels = None
 depends_on = None
 
