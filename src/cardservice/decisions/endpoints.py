@@ -1,4 +1,5 @@
-"""A user's decision endpoint: its row (one per user), its record, and its health.
+"""A user's decision endpoint: its row (one per user) and its health (the record is built in
+`records.py`).
 
 Health lives in the row so every worker shares it: a timeout or an error adds one to
 `consecutive_failures`; at `STAND_IN_AFTER` failures in a row the endpoint is put in stand-in

@@ -1,4 +1,4 @@
-"""Queries for programs (`$n` SQL) and their one record builder."""
+"""Queries for programs (`$n` SQL); the record is built in `records.py`."""
 
 from __future__ import annotations
 

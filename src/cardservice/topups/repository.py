@@ -1,4 +1,4 @@
-"""Queries for top-ups (`$n` SQL) and their one record builder."""
+"""Queries for top-ups (`$n` SQL); the record is built in `records.py`."""
 
 from __future__ import annotations
 
