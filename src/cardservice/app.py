@@ -151,33 +151,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     outbox.register()
     expiry.register()
     topups.register()  # the unpaid top-ups' sweep (API.md §15)
-    app = FastAPIOffline(  # /docs with Swagger UI's assets from the installed package
-        title="cardservice",
-        version=__version__,
-        description=DESCRIPTION,
-        docs_url="/docs",
-        redoc_url=None,
-        static_url="/static/docs",
-        favicon_url="/static/docs/favicon.png",
-        lifespan=_lifespan,
-        redirect_slashes=False,  # its 307 named whatever host the request's Host header said
-        # FastAPI's own OpenTelemetry follows the process-global providers: off, so that no
-        # span of it carries a request's path (our spans: tracing.py), and so that a request
-        # does not ask the providers whether they are configured (3 µs each, measured)
-        telemetry=FASTAPI_TELEMETRY_OFF,
-    )
-    app.state.settings = settings
-    app.state.db = Database(settings)
-    app.state.rate_limiter = RateLimiter(settings.redis_url, settings.workers)
-    app.state.tokens = TokenCache(settings.auth_cache_seconds)
-    app.state.cipher = CardCipher.from_settings(settings)
-    app.state.outbound = Outbound()
-    app.state.tracing = tracing_for(settings.otel_endpoint)
-    app.add_exception_handler(ServiceError, _service_error)
-    app.add_exception_handler(RequestValidationError, _validation_error)
-    app.add_exception_handler(HTTPException, _http_error)
-    for database_error in HANDLED:
-        app.add_exception_handler(database_error, _database_error)
     routers = [
         health_router,
         auth_router,
@@ -214,8 +187,37 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ]
     if settings.sandbox_enabled:
         routers.append(sandbox_router)
-    app.state.api_routes = [route for router in routers for route in router.routes]
-    app.router.routes.append(RouteTable(app.state.api_routes))
+    api_routes = [route for router in routers for route in router.routes]
+    table = RouteTable(api_routes)  # refuses at start-up what its handlers do not implement
+    app = FastAPIOffline(  # /docs with Swagger UI's assets from the installed package
+        title="cardservice",
+        version=__version__,
+        description=DESCRIPTION,
+        docs_url="/docs",
+        redoc_url=None,
+        static_url="/static/docs",
+        favicon_url="/static/docs/favicon.png",
+        routes=[table],
+        lifespan=_lifespan,
+        redirect_slashes=False,  # its 307 named whatever host the request's Host header said
+        # FastAPI's own OpenTelemetry follows the process-global providers: off, so that no
+        # span of it carries a request's path (our spans: tracing.py), and so that a request
+        # does not ask the providers whether they are configured (3 µs each, measured)
+        telemetry=FASTAPI_TELEMETRY_OFF,
+    )
+    app.state.settings = settings
+    app.state.api_routes = api_routes  # the declarations: the OpenAPI document, 405s
+    app.state.db = Database(settings)
+    app.state.rate_limiter = RateLimiter(settings.redis_url, settings.workers)
+    app.state.tokens = TokenCache(settings.auth_cache_seconds)
+    app.state.cipher = CardCipher.from_settings(settings)
+    app.state.outbound = Outbound()
+    app.state.tracing = tracing_for(settings.otel_endpoint)
+    app.add_exception_handler(ServiceError, _service_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(HTTPException, _http_error)
+    for database_error in HANDLED:
+        app.add_exception_handler(database_error, _database_error)
     app.mount("/app/static", StaticFiles(directory=DASHBOARD_STATIC), name="dashboard-static")
     if settings.cors_origin_list:
         app.add_middleware(
