@@ -37,6 +37,12 @@ TEST_CVK = (
     "0123456789ABCDEFFEDCBA9876543210"  # the published example's key (tests/cards/test_cvv2.py)
 )
 USER_TABLES = [
+    "receipt_reminders",
+    "team_requests",
+    "team_budgets",
+    "team_receipt_policies",
+    "clearing_records",
+    "clearing_files",
     "operator_requests",
     "topups",
     "operator_keys",

@@ -216,8 +216,9 @@ def _day(stamp: object) -> str:
 async def _assert_holds_match(reader: Reader) -> None:
     """The `holds` book holds exactly what pending purchases still hold, per currency; no
     purchase captured more than its authorization plus 20 %, nor holds anything unless
-    pending (released + captured = held); a foreign-currency purchase's merchant amounts
-    follow the same rules in the merchant's currency."""
+    pending (released + captured = held) — except what a clearing file presented, which is
+    never refused (API.md §18); a foreign-currency purchase's merchant amounts follow the
+    same rules in the merchant's currency."""
     booked = {
         currency: total
         for currency, total in await reader.rows(
@@ -227,12 +228,12 @@ async def _assert_holds_match(reader: Reader) -> None:
     }
     purchases = await reader.rows(
         "SELECT status, currency, amount, authorized_amount, captured_amount,"
-        " merchant_currency, merchant_amount, merchant_captured_amount FROM transactions"
-        " WHERE type = 'card_purchase' AND status != 'declined'"
+        " merchant_currency, merchant_amount, merchant_captured_amount, clearing"
+        " FROM transactions WHERE type = 'card_purchase' AND status != 'declined'"
     )
     held: dict[str, int] = {}
-    for status, currency, amount, authorized, captured, *merchant in purchases:
-        assert captured * 100 <= authorized * 120, (amount, authorized, captured)
+    for status, currency, amount, authorized, captured, *merchant, cleared in purchases:
+        assert cleared or captured * 100 <= authorized * 120, (amount, authorized, captured)
         _assert_merchant_amounts(status, *merchant)
         if status == "pending":
             assert amount > captured

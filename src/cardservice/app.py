@@ -23,6 +23,7 @@ from cardservice.attachments.routes import router as attachments_router
 from cardservice.auth.credentials import TokenCache
 from cardservice.auth.routes import router as auth_router
 from cardservice.cards.routes import router as cards_router
+from cardservice.clearing.routes import router as clearing_router
 from cardservice.config import Settings
 from cardservice.dashboard import attachment_pages as dashboard_attachments
 from cardservice.dashboard import buy_pages as dashboard_buy
@@ -32,6 +33,7 @@ from cardservice.dashboard import errors as dashboard_errors
 from cardservice.dashboard import pages as dashboard_pages
 from cardservice.dashboard import signin as dashboard_signin
 from cardservice.dashboard import statement_pages as dashboard_statements
+from cardservice.dashboard import team_pages as dashboard_team
 from cardservice.dashboard import topup_pages as dashboard_topups
 from cardservice.dashboard import transaction_pages as dashboard_transactions
 from cardservice.dashboard import webhook_pages as dashboard_webhooks
@@ -69,6 +71,8 @@ from cardservice.programs.routes import router as programs_router
 from cardservice.sandbox.routes import router as sandbox_router
 from cardservice.security import CardCipher
 from cardservice.statements.routes import router as statements_router
+from cardservice.teams import receipts as team_receipts
+from cardservice.teams.routes import router as teams_router
 from cardservice.topups import service as topups
 from cardservice.topups.routes import operator_router as operator_topups_router
 from cardservice.topups.routes import router as topups_router
@@ -151,6 +155,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     outbox.register()
     expiry.register()
     topups.register()  # the unpaid top-ups' sweep (API.md §15)
+    team_receipts.register()  # the teams' receipt policies (API.md §20)
     routers = [
         health_router,
         auth_router,
@@ -161,6 +166,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         decisions_router,
         transactions_router,
         disputes_router,
+        teams_router,
         users_router,
         attachments_router,
         payments_router,
@@ -169,6 +175,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         operator_router,
         operator_audit_router,
         operator_books_router,
+        clearing_router,
         programs_router,
         acs_router,
         operator_topups_router,
@@ -181,6 +188,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         dashboard_webhooks.router,
         dashboard_attachments.router,
         dashboard_transactions.router,
+        dashboard_team.router,
         dashboard_statements.router,
         dashboard_topups.router,
         dashboard_errors.router,

@@ -31,6 +31,7 @@ DECLINES = {
     "merchant_blocked": "57",
     "suspected_fraud": "59",
     "limit_exceeded": "61",
+    "budget_exceeded": "61",  # the team's monthly budget (API.md §20)
     "card_frozen": "62",
     "account_inactive": "62",
     "invalid_3ds": "63",
