@@ -1,6 +1,6 @@
-"""Test data built through the services, never by writing rows directly; and `around(app)`,
-a client of the test's database beside the service, to look at (or set up) rows as an
-outsider would."""
+"""Test data built through the services, and reads of what they wrote through the service's
+own reader (`app.state.db.reader`). A state no service can make (a fee override) is written
+in the service's own unit of work (`app.state.db.transact`)."""
 
 from __future__ import annotations
 
@@ -10,19 +10,19 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
+from types import SimpleNamespace
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
 from sqlalchemy.pool import NullPool
 
 from cardservice.accounts.service import create_account
 from cardservice.auth.credentials import issue_mfa_code, issue_token
-from cardservice.db.sql import Tx, text_uuid
+from cardservice.db.sql import Reader, Tx, as_datetime, as_uuid, flag, text_uuid
 from cardservice.http.router import dumps
 from cardservice.ledger.money import to_minor
-from cardservice.models import Account, Bin, Card, Posting, Transaction
+from cardservice.models.base import utcnow
 from cardservice.transactions.deposits import deposit
 from cardservice.users.service import create_user
 
@@ -32,7 +32,7 @@ ISSUED_SECRETS: list[str] = []  # every token and code the tests issue, for the 
 @asynccontextmanager
 async def around(app: FastAPI) -> AsyncIterator[AsyncSession]:
     """An SQLAlchemy session on the app's database, outside the service (committed at the
-    end): for assertions, and for setting up states no endpoint can make (an expired card)."""
+    end). Prefer `app.state.db.reader` to read and `app.state.db.transact` to write."""
     engine = create_async_engine(app.state.settings.resolved_database_url, poolclass=NullPool)
     try:
         async with AsyncSession(engine, expire_on_commit=False) as session, session.begin():
@@ -100,145 +100,137 @@ async def make_account(
     return account
 
 
-async def bin_uuid(app: FastAPI, *, currency: str = "USD", status: str = "available") -> str:
-    async with around(app) as session:
-        found = await session.scalar(
-            select(Bin.uuid).where(Bin.currency == currency, Bin.status == status).order_by(Bin.bin)
+async def set_fee_override(app: FastAPI, user: Caller, slug: str, kind: str, value: int) -> None:
+    """The user's own price for the fee `slug`, stored as the fee plans store theirs (`kind`
+    `fixed` or `percent`). Written in a unit of work: no service or command sets one."""
+    await app.state.db.transact(
+        lambda tx: tx.execute(
+            "INSERT INTO user_fee_overrides (user_uuid, slug, kind, value, created_at)"
+            " VALUES ($1, $2, $3, $4, $5)",
+            user.uuid,
+            slug,
+            kind,
+            value,
+            utcnow(),
         )
+    )
+
+
+_UUIDS = ("uuid", "user_uuid", "account_uuid", "card_uuid", "parent_uuid")
+_FLAGS = ("flagged", "stand_in")
+
+
+async def stored_transactions(app: FastAPI, type_: str) -> list[SimpleNamespace]:
+    """The transactions of one type as the database keeps them, oldest first: every column
+    by name (amounts in minor units), uuids as `uuid.UUID` and flags as bools on both
+    databases."""
+    rows = await app.state.db.reader.rows(
+        "SELECT * FROM transactions WHERE type = $1 ORDER BY created_at, uuid", type_
+    )
+    found = []
+    for row in rows:
+        columns = {name: row[name] for name in row.keys()}  # noqa: SIM118 - a Row, not a dict
+        columns.update({name: as_uuid(columns[name]) for name in _UUIDS})
+        columns.update({name: flag(columns[name]) for name in _FLAGS})
+        found.append(SimpleNamespace(**columns))
+    return found
+
+
+async def bin_uuid(app: FastAPI, *, currency: str = "USD", status: str = "available") -> str:
+    found = await app.state.db.reader.value(
+        "SELECT uuid FROM bins WHERE currency = $1 AND status = $2 ORDER BY bin", currency, status
+    )
     assert found is not None
-    return str(found)
+    return str(text_uuid(found))
 
 
 async def balances(app: FastAPI, account_uuid: uuid.UUID) -> tuple[int, list[int]]:
     """The account's balance and its cards' balances, in minor units."""
-    async with around(app) as session:
-        account = await session.scalar(select(Account.balance).where(Account.uuid == account_uuid))
-        cards = await session.scalars(
-            select(Card.balance).where(Card.account_uuid == account_uuid).order_by(Card.sort_order)
-        )
-        return int(account or 0), list(cards)
+    reader = app.state.db.reader
+    account = await reader.value("SELECT balance FROM accounts WHERE uuid = $1", account_uuid)
+    cards = await reader.rows(
+        "SELECT balance FROM cards WHERE account_uuid = $1 ORDER BY sort_order", account_uuid
+    )
+    return int(account or 0), [int(card["balance"]) for card in cards]
 
 
 async def assert_ledger_consistent(app: FastAPI) -> None:
     """Postings sum to zero per currency; every balance equals its postings and is ≥ 0."""
-    async with around(app) as session:
-        per_currency = (
-            await session.execute(
-                select(Posting.currency, func.sum(Posting.amount)).group_by(Posting.currency)
+    reader = app.state.db.reader
+    per_currency = await reader.rows("SELECT currency, sum(amount) FROM postings GROUP BY currency")
+    assert all(total == 0 for _currency, total in per_currency), per_currency
+    unbalanced = await reader.rows(
+        "SELECT entry_id, currency FROM postings GROUP BY entry_id, currency"
+        " HAVING sum(amount) != 0"
+    )
+    assert list(unbalanced) == []
+    for table, column in (("accounts", "account_uuid"), ("cards", "card_uuid")):
+        posted = {
+            key: total
+            for key, total in await reader.rows(
+                f"SELECT {column}, sum(amount) FROM postings"
+                f" WHERE {column} IS NOT NULL GROUP BY {column}"
             )
-        ).all()
-        assert all(total == 0 for _currency, total in per_currency), per_currency
-        unbalanced = (
-            await session.execute(
-                select(Posting.entry_id, Posting.currency)
-                .group_by(Posting.entry_id, Posting.currency)
-                .having(func.sum(Posting.amount) != 0)
-            )
-        ).all()
-        assert unbalanced == []
-        for model, column in ((Account, Posting.account_uuid), (Card, Posting.card_uuid)):
-            posted = dict(
-                (
-                    await session.execute(
-                        select(column, func.sum(Posting.amount))
-                        .where(column.is_not(None))
-                        .group_by(column)
-                    )
-                ).all()
-            )
-            for key, balance in (await session.execute(select(model.uuid, model.balance))).all():
-                assert balance >= 0
-                assert balance == posted.get(key, 0), (
-                    model.__name__,
-                    key,
-                    balance,
-                    posted.get(key),
-                )
-        # the report's totals: the count the database keeps equals the rows, for every user
-        counted = (
-            await session.execute(text("SELECT user_uuid, transactions FROM transaction_counts"))
-        ).all()
-        rows = (
-            await session.execute(
-                select(Transaction.user_uuid, func.count()).group_by(Transaction.user_uuid)
-            )
-        ).all()
-        assert {text_uuid(u): n for u, n in counted if n} == {str(u): n for u, n in rows}
-        # the summary's spend: the days the database keeps equal the purchases they sum
-        kept = (
-            await session.execute(
-                text("SELECT user_uuid, currency, spent_on, amount FROM daily_spend")
-            )
-        ).all()
-        spent = (
-            await session.execute(
-                select(Transaction.user_uuid, Transaction.currency, Transaction.created_at)
-                .add_columns(Transaction.amount)
-                .where(
-                    Transaction.type == "card_purchase",
-                    Transaction.status.in_(("pending", "completed")),
-                )
-            )
-        ).all()
-        by_day: dict[tuple[str, str, str], int] = {}
-        for user_uuid, currency, created_at, amount in spent:
-            day = (str(user_uuid), currency, created_at.date().isoformat())
-            by_day[day] = by_day.get(day, 0) + amount
-        assert {(text_uuid(u), c, str(d)): a for u, c, d, a in kept if a} == by_day
-        # the spending controls' windows: each card's days equal what its purchases count
-        card_days = (
-            await session.execute(text("SELECT card_uuid, spent_on, amount FROM card_spend"))
-        ).all()
-        counted_purchases = (
-            await session.execute(
-                select(Transaction.card_uuid, Transaction.created_at)
-                .add_columns(Transaction.amount - Transaction.refunded_amount)
-                .where(
-                    Transaction.type == "card_purchase",
-                    Transaction.status.in_(("pending", "completed", "refunded")),
-                )
-            )
-        ).all()
-        by_card_day: dict[tuple[str, str], int] = {}
-        for card_uuid, created_at, amount in counted_purchases:
-            card_day = (str(card_uuid), created_at.date().isoformat())
-            by_card_day[card_day] = by_card_day.get(card_day, 0) + amount
-        assert {(text_uuid(c), str(d)): a for c, d, a in card_days if a} == {
-            k: a for k, a in by_card_day.items() if a
         }
-        await _assert_holds_match(session)
+        for key, balance in await reader.rows(f"SELECT uuid, balance FROM {table}"):
+            assert balance >= 0
+            assert balance == posted.get(key, 0), (table, key, balance, posted.get(key))
+    # the report's totals: the count the database keeps equals the rows, for every user
+    counted = await reader.rows("SELECT user_uuid, transactions FROM transaction_counts")
+    rows = await reader.rows("SELECT user_uuid, count(*) FROM transactions GROUP BY user_uuid")
+    assert {text_uuid(u): n for u, n in counted if n} == {text_uuid(u): n for u, n in rows}
+    # the summary's spend: the days the database keeps equal the purchases they sum
+    kept = await reader.rows("SELECT user_uuid, currency, spent_on, amount FROM daily_spend")
+    spent = await reader.rows(
+        "SELECT user_uuid, currency, created_at, amount FROM transactions"
+        " WHERE type = 'card_purchase' AND status IN ('pending', 'completed')"
+    )
+    by_day: dict[tuple[str | None, str, str], int] = {}
+    for user_uuid, currency, created_at, amount in spent:
+        day = (text_uuid(user_uuid), currency, _day(created_at))
+        by_day[day] = by_day.get(day, 0) + amount
+    assert {(text_uuid(u), c, str(d)): a for u, c, d, a in kept if a} == by_day
+    # the spending controls' windows: each card's days equal what its purchases count
+    card_days = await reader.rows("SELECT card_uuid, spent_on, amount FROM card_spend")
+    counted_purchases = await reader.rows(
+        "SELECT card_uuid, created_at, amount - refunded_amount FROM transactions"
+        " WHERE type = 'card_purchase' AND status IN ('pending', 'completed', 'refunded')"
+    )
+    by_card_day: dict[tuple[str | None, str], int] = {}
+    for card_uuid, created_at, amount in counted_purchases:
+        card_day = (text_uuid(card_uuid), _day(created_at))
+        by_card_day[card_day] = by_card_day.get(card_day, 0) + amount
+    assert {(text_uuid(c), str(d)): a for c, d, a in card_days if a} == {
+        k: a for k, a in by_card_day.items() if a
+    }
+    await _assert_holds_match(reader)
 
 
-async def _assert_holds_match(session: AsyncSession) -> None:
+def _day(stamp: object) -> str:
+    """The UTC day of a timestamp column, as `YYYY-MM-DD`."""
+    moment = as_datetime(stamp)
+    assert moment is not None
+    return moment.date().isoformat()
+
+
+async def _assert_holds_match(reader: Reader) -> None:
     """The `holds` book holds exactly what pending purchases still hold, per currency; no
     purchase captured more than its authorization plus 20 %, nor holds anything unless
     pending (released + captured = held) — except what a clearing file presented, which is
     never refused (API.md §18); a foreign-currency purchase's merchant amounts follow the
     same rules in the merchant's currency."""
-    booked = dict(
-        (
-            await session.execute(
-                select(Posting.currency, func.sum(Posting.amount))
-                .where(Posting.system_book == "holds")
-                .group_by(Posting.currency)
-            )
-        ).all()
-    )
-    purchases = (
-        await session.execute(
-            select(
-                Transaction.status,
-                Transaction.currency,
-                Transaction.amount,
-                Transaction.authorized_amount,
-                Transaction.captured_amount,
-                Transaction.merchant_currency,
-                Transaction.merchant_amount,
-                Transaction.merchant_captured_amount,
-                Transaction.clearing,
-            ).where(Transaction.type == "card_purchase", Transaction.status != "declined")
+    booked = {
+        currency: total
+        for currency, total in await reader.rows(
+            "SELECT currency, sum(amount) FROM postings WHERE system_book = 'holds'"
+            " GROUP BY currency"
         )
-    ).all()
+    }
+    purchases = await reader.rows(
+        "SELECT status, currency, amount, authorized_amount, captured_amount,"
+        " merchant_currency, merchant_amount, merchant_captured_amount, clearing"
+        " FROM transactions WHERE type = 'card_purchase' AND status != 'declined'"
+    )
     held: dict[str, int] = {}
     for status, currency, amount, authorized, captured, *merchant, cleared in purchases:
         assert cleared or captured * 100 <= authorized * 120, (amount, authorized, captured)

@@ -6,40 +6,22 @@ import base64
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import func, select
 
-from cardservice.models import (
-    Account,
-    Attachment,
-    Card,
-    JournalEntry,
-    Posting,
-    ThreeDsCode,
-    Transaction,
-)
-from tests.factories import around, authorize, bin_uuid, make_card, make_user
+from tests.factories import authorize, bin_uuid, make_card, make_user
 
 PDF = base64.b64encode(b"%PDF-1.4\n%%EOF\n").decode()
 
 
 async def _fingerprint(app: FastAPI) -> tuple[object, ...]:
-    async with around(app) as session:
-        counts = [
-            await session.scalar(select(func.count()).select_from(model))
-            for model in (Transaction, JournalEntry, Posting, ThreeDsCode, Attachment, Card)
-        ]
-        balances = (
-            await session.execute(
-                select(func.sum(Account.balance), func.sum(Card.balance))
-                .select_from(Account)
-                .join(Card, isouter=True)
-            )
-        ).one()
-        cards = (
-            await session.execute(
-                select(Card.uuid, Card.is_favorite, Card.sort_order).order_by(Card.uuid)
-            )
-        ).all()
+    reader = app.state.db.reader
+    tables = ("transactions", "journal_entries", "postings", "three_ds_codes", "attachments")
+    counts = [await reader.value(f"SELECT count(*) FROM {table}") for table in (*tables, "cards")]
+    balances = await reader.row(
+        "SELECT sum(a.balance), sum(c.balance) FROM accounts a"
+        " LEFT JOIN cards c ON c.account_uuid = a.uuid"
+    )
+    assert balances is not None
+    cards = await reader.rows("SELECT uuid, is_favorite, sort_order FROM cards ORDER BY uuid")
     return (*counts, tuple(balances), tuple(map(tuple, cards)))
 
 

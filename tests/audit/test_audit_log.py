@@ -9,10 +9,10 @@ from datetime import timedelta
 import pytest
 from fastapi import FastAPI
 
+from cardservice.audit.records import audit_record
 from cardservice.audit.repository import (
     Actor,
     AuditFilters,
-    audit_record,
     count_actions_since,
     page_of_audit,
     record_audit,

@@ -10,18 +10,17 @@ from typing import Any
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import func, select
 
 from cardservice.accounts.service import set_account_status
-from cardservice.models import Card, JournalEntry, Transaction
+from cardservice.db.sql import text_uuid
 from tests.factories import (
     Caller,
-    around,
     assert_ledger_consistent,
     balances,
     bin_uuid,
     make_account,
     make_user,
+    set_fee_override,
 )
 
 
@@ -36,8 +35,7 @@ async def _buy(client: httpx.AsyncClient, user: Caller, **body: Any) -> httpx.Re
 
 
 async def _card_count(app: FastAPI) -> int:
-    async with around(app) as session:
-        return int(await session.scalar(select(func.count()).select_from(Card)) or 0)
+    return int(await app.state.db.reader.value("SELECT count(*) FROM cards"))
 
 
 async def test_buy_charges_fees_and_start_balance(app: FastAPI, client: httpx.AsyncClient) -> None:
@@ -74,19 +72,9 @@ async def test_buy_charges_fees_and_start_balance(app: FastAPI, client: httpx.As
     assert "pan" not in card and not re.search(r"\d{13,19}", response.text)
     assert await balances(app, account) == (68950, [10000, 10000, 10000])
     await assert_ledger_consistent(app)
-    async with around(app) as session:
-        assert (
-            await session.scalar(
-                select(func.count())
-                .select_from(JournalEntry)
-                .where(JournalEntry.kind == "card_buy")
-            )
-            == 1
-        )
-        issues = await session.scalar(
-            select(func.count()).select_from(Transaction).where(Transaction.type == "card_issue")
-        )
-        assert issues == 3
+    reader = app.state.db.reader
+    assert await reader.value("SELECT count(*) FROM journal_entries WHERE kind = 'card_buy'") == 1
+    assert await reader.value("SELECT count(*) FROM transactions WHERE type = 'card_issue'") == 3
 
 
 async def test_buy_defaults_to_one_card_without_balance(
@@ -126,11 +114,10 @@ async def test_buy_refuses_unavailable_bin_and_currency_mismatch(
     app: FastAPI, client: httpx.AsyncClient
 ) -> None:
     user, account, _bin = await _setup(app)
-    async with around(app) as session:
-        from cardservice.models import Bin
-
-        unavailable = await session.scalar(select(Bin.uuid).where(Bin.status == "unavailable"))
-    response = await _buy(client, user, account_uuid=str(account), bin_uuid=str(unavailable))
+    unavailable = await app.state.db.reader.value(
+        "SELECT uuid FROM bins WHERE status = 'unavailable' ORDER BY bin"
+    )
+    response = await _buy(client, user, account_uuid=str(account), bin_uuid=text_uuid(unavailable))
     assert response.status_code == 422 and response.json()["code"] == "bin_unavailable"
     eur_bin = await bin_uuid(app, currency="EUR")
     response = await _buy(client, user, account_uuid=str(account), bin_uuid=eur_bin)
@@ -287,14 +274,9 @@ async def test_a_taken_card_number_is_drawn_again(
 async def test_buy_prices_with_the_users_fee_overrides(
     app: FastAPI, client: httpx.AsyncClient
 ) -> None:
-    from cardservice.models import UserFeeOverride
-
     user, account, bin_ = await _setup(app)
-    async with around(app) as session:
-        session.add(UserFeeOverride(user_uuid=user.uuid, slug="card_issue", kind="fixed", value=50))
-        session.add(
-            UserFeeOverride(user_uuid=user.uuid, slug="card_topup", kind="percent", value=1000)
-        )
+    await set_fee_override(app, user, "card_issue", "fixed", 50)
+    await set_fee_override(app, user, "card_topup", "percent", 1000)
     body = {
         "account_uuid": str(account),
         "bin_uuid": bin_,

@@ -8,13 +8,10 @@ import httpx
 from fastapi import FastAPI
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import func, select
 
 from cardservice.http.router import dumps
-from cardservice.models import Card, JournalEntry
 from tests.factories import (
     Caller,
-    around,
     assert_ledger_consistent,
     balances,
     bin_uuid,
@@ -52,10 +49,10 @@ def bodies(draw: st.DrawFn) -> dict[str, Any]:
 
 
 async def _state(app: FastAPI) -> tuple[int, int]:
-    async with around(app) as session:
-        cards = await session.scalar(select(func.count()).select_from(Card))
-        entries = await session.scalar(select(func.count()).select_from(JournalEntry))
-    return int(cards or 0), int(entries or 0)
+    reader = app.state.db.reader
+    cards = await reader.value("SELECT count(*) FROM cards")
+    entries = await reader.value("SELECT count(*) FROM journal_entries")
+    return int(cards), int(entries)
 
 
 @settings(

@@ -7,18 +7,16 @@ from decimal import Decimal
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import select
 
 from cardservice.http.router import dumps
-from cardservice.models import Transaction
 from tests.factories import (
     Caller,
-    around,
     assert_ledger_consistent,
     authorize,
     balances,
     make_card,
     make_user,
+    stored_transactions,
 )
 
 
@@ -67,14 +65,10 @@ async def test_close_returns_balance_and_reversed_holds_to_the_account(
     assert closed.status_code == 200, closed.text
     assert closed.json()["data"]["status"] == "closed" and closed.json()["data"]["balance"] == 0
     assert await balances(app, account) == (account_before + 4980 + 3010, [0])
-    async with around(app) as session:
-        purchase = await session.get(Transaction, uuid.UUID(held))
-        kept = await session.get(Transaction, uuid.UUID(settled))
-        close = (
-            await session.scalars(select(Transaction).where(Transaction.type == "card_close"))
-        ).one()
-    assert purchase is not None and purchase.status == "reversed"
-    assert kept is not None and kept.status == "completed"
+    purchases = {str(t.uuid): t for t in await stored_transactions(app, "card_purchase")}
+    [close] = await stored_transactions(app, "card_close")
+    assert purchases[held].status == "reversed"
+    assert purchases[settled].status == "completed"
     assert close.amount == 7990 and close.status == "completed"
     assert str(close.card_uuid) == card and close.account_uuid == account
     report = await client.get(

@@ -9,14 +9,11 @@ from datetime import UTC, date, datetime, time, timedelta
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import update
 
 from cardservice.cards.controls import window_starts
-from cardservice.models import Transaction
 from tests.cards.test_card_changes import patch_card
 from tests.factories import (
     Caller,
-    around,
     assert_ledger_consistent,
     authorize,
     balances,
@@ -103,12 +100,12 @@ async def test_spend_before_the_window_does_not_count(
     old = (await authorize(client, user, card, "90")).json()["data"]["uuid"]
     today = datetime.combine(window_starts(datetime.now(UTC))["daily"], time(), UTC)
     yesterday = today - timedelta(hours=1)
-    async with around(app) as session:
-        await session.execute(
-            update(Transaction)
-            .where(Transaction.uuid == uuid.UUID(old))
-            .values(created_at=yesterday)
+    # a purchase made yesterday: no service makes a transaction in the past
+    await app.state.db.transact(
+        lambda tx: tx.execute(
+            "UPDATE transactions SET created_at = $1 WHERE uuid = $2", yesterday, uuid.UUID(old)
         )
+    )
     assert await _outcome(client, user, card, "60.01") == "limit_exceeded"  # the lifetime
     assert await _outcome(client, user, card, "60") == "approved"  # 60 of 100 today
 

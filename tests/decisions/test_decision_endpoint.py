@@ -12,20 +12,17 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import update
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 from cardservice.app import create_app
 from cardservice.config import Settings
 from cardservice.errors import RuleViolation
 from cardservice.infra.outbound import check_url
-from cardservice.models import AuthorizationEndpoint
 from cardservice.models.base import utcnow
 from tests.cards.test_card_changes import patch_card
 from tests.cli.test_cli import _cli, _value
 from tests.decisions.conftest import Receiver, approve, free_port, set_endpoint, use_receiver
 from tests.factories import (
-    around,
     assert_ledger_consistent,
     authorize,
     balances,
@@ -221,10 +218,13 @@ async def test_five_failures_in_a_row_put_the_endpoint_in_stand_in(
     data = (await authorize(client, user, card, "1")).json()["data"]
     assert data["decision"] == "stand_in" and data["status"] == "pending"
     assert len(receiver.events) == 5  # not asked during the stand-in
-    async with around(app) as session:  # the 60 s are over
-        await session.execute(
-            update(AuthorizationEndpoint).values(stand_in_until=utcnow() - timedelta(seconds=1))
+    # the 60 s are over: a stand-in that ended in the past, which no service makes
+    await app.state.db.transact(
+        lambda tx: tx.execute(
+            "UPDATE authorization_endpoints SET stand_in_until = $1",
+            utcnow() - timedelta(seconds=1),
         )
+    )
     receiver.handler = approve
     assert (await authorize(client, user, card, "1")).json()["data"]["decision"] == "endpoint"
     state = (await client.get("/authorization-endpoint", headers=user.headers)).json()["data"]

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import update
 
-from cardservice.models import TransactionTag
-from tests.factories import around, make_user
+from tests.factories import authorize, make_card, make_user, set_fee_override
 
 PUBLIC = [
     "/dictionary/transaction-statuses",
@@ -55,19 +53,15 @@ async def test_statuses_errors_and_types(client: httpx.AsyncClient) -> None:
 async def test_popular_tags_are_thirty_ranked_by_use(
     app: FastAPI, client: httpx.AsyncClient
 ) -> None:
-    async with around(app) as session:
-        await session.execute(
-            update(TransactionTag)
-            .where(TransactionTag.slug == "netflix")
-            .values(transactions_count=7)
-        )
-        await session.execute(
-            update(TransactionTag).where(TransactionTag.slug == "uber").values(transactions_count=9)
-        )
+    user = await make_user(app)
+    _account, card = await make_card(app, client, user)
+    for tag in ("netflix", "uber", "uber"):
+        purchase = await authorize(client, user, card, "1", tag=tag)
+        assert purchase.json()["data"]["status"] == "pending", purchase.text
     data = (await client.get("/dictionary/transaction-tags")).json()["data"]
     assert len(data) == 30
     assert [tag["slug"] for tag in data[:2]] == ["uber", "netflix"]
-    assert data[0]["transactions_count"] == 9
+    assert [tag["transactions_count"] for tag in data[:3]] == [2, 1, 0]
     rest = [tag["name"] for tag in data[2:]]
     assert rest == sorted(rest)  # ties by name
     assert set(data[0]) == {"slug", "name", "category", "transactions_count", "hold_days"}
@@ -136,11 +130,8 @@ async def test_fees_are_the_callers_schedule(app: FastAPI, client: httpx.AsyncCl
 async def test_user_fee_overrides_replace_the_default(
     app: FastAPI, client: httpx.AsyncClient
 ) -> None:
-    from cardservice.models import UserFeeOverride
-
     user, other = await make_user(app), await make_user(app)
-    async with around(app) as session:
-        session.add(UserFeeOverride(user_uuid=user.uuid, slug="card_issue", kind="fixed", value=50))
+    await set_fee_override(app, user, "card_issue", "fixed", 50)
     mine = (await client.get("/dictionary/fees", headers=user.headers)).json()["data"]
     theirs = (await client.get("/dictionary/fees", headers=other.headers)).json()["data"]
     assert next(f for f in mine if f["slug"] == "card_issue")["amount"] == 0.5

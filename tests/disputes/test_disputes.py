@@ -5,21 +5,21 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import functools
 import uuid
 from datetime import timedelta
 
 import httpx
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import text
 
+from cardservice.db.sql import Tx
 from cardservice.disputes.service import DISPUTE_WINDOW
 from cardservice.events.outbox import sequence_events
 from cardservice.models.base import utcnow
 from cardservice.transactions import lifecycle
 from tests.factories import (
     Caller,
-    around,
     assert_ledger_consistent,
     authorize,
     balances,
@@ -59,9 +59,15 @@ async def _resolve(
     )
 
 
+async def _execute(statements: list[str], tx: Tx) -> None:
+    """Rows forged in one unit of work, for the database's own rules to refuse: no service
+    writes a second open dispute or a second credit of one purchase."""
+    for sql in statements:
+        await tx.execute(sql)
+
+
 async def _count(app: FastAPI, sql: str) -> int:
-    async with around(app) as session:
-        return int((await session.execute(text(sql))).scalar_one())
+    return int(await app.state.db.reader.value(sql))
 
 
 async def test_open_a_dispute_and_win_it(app: FastAPI, client: httpx.AsyncClient) -> None:
@@ -346,7 +352,7 @@ async def test_events_follow_the_dispute(app: FastAPI, client: httpx.AsyncClient
 async def test_the_database_holds_the_dispute_rules(
     app: FastAPI, client: httpx.AsyncClient
 ) -> None:
-    """Written around the service: a second open dispute of one purchase, and a second
+    """Forged in a unit of work: a second open dispute of one purchase, and a second
     dispute credit of one purchase, are refused by the database itself."""
     user = await make_user(app)
     _account, card = await make_card(app, client, user, start_balance="100")
@@ -376,9 +382,7 @@ async def test_the_database_holds_the_dispute_rules(
     )
     for statements in ([open_dispute(), open_dispute()], [copy_credit]):
         with pytest.raises(Exception, match=r"(?i)unique"):
-            async with around(app) as session:
-                for sql in statements:
-                    await session.execute(text(sql))
+            await app.state.db.transact(functools.partial(_execute, statements))
     assert await _count(app, "SELECT count(*) FROM disputes") == 1
     assert await _count(app, "SELECT count(*) FROM transactions WHERE type = 'dispute_credit'") == 1
 

@@ -13,7 +13,6 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import text
 
 from cardservice.config import Settings
 from cardservice.db.sql import Tx
@@ -22,7 +21,6 @@ from cardservice.ledger.entries import SystemBook, book_leg, post_entry
 from cardservice.ledger.verify import verify
 from cardservice.models.base import utcnow
 from tests.cli.test_cli import cli_env
-from tests.factories import around
 from tests.ledger.activity import activity
 
 _FORGED = (
@@ -59,10 +57,14 @@ def _doc_script() -> str:
 
 
 async def _around(app: FastAPI, *statements: str) -> None:
-    """Statements made around the service, on its database."""
-    async with around(app) as session:
+    """Statements made around the ledger's entry (as an intruder's would be), in one unit of
+    work: no service edits, deletes or forges an entry, which is what `verify` must name."""
+
+    async def unit(tx: Tx) -> None:
         for statement in statements:
-            await session.execute(text(statement))
+            await tx.execute(statement)
+
+    await app.state.db.transact(unit)
 
 
 def _triggers_off(app: FastAPI) -> list[str]:

@@ -36,6 +36,8 @@ async def test_the_history_before_the_chain_is_chained(kind: str, tmp_path: Path
     settings = Settings(database_url=url, var_dir=tmp_path / "var")
     try:
         await upgrade_database(settings.resolved_database_url, "20261124_25")
+        # the history at revision 25, on a bare connection: the service's unit of work runs
+        # today's commit hooks, whose statements need the columns of the latest revision
         engine = create_async_engine(settings.resolved_database_url, poolclass=NullPool)
         async with engine.begin() as connection:
             if kind == "sqlite":

@@ -117,7 +117,7 @@ class DisputeRules(RuleBasedStateMachine):
 
     @invariant()
     def a_dispute_credit_at_most_once_within_the_amount(self) -> None:
-        # the app's own pool: a fresh connection per step (`around`) costs more than the query
+        # the app's own pool: a fresh connection per step would cost more than the query
         for amount, refunded, credits, credited, open_ in self.run(
             self.app.state.db.reader.rows(_DISPUTE_CREDITS)
         ):

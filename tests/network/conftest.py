@@ -10,14 +10,12 @@ from dataclasses import dataclass
 import httpx
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import select
 
 from cardservice.config import Settings
-from cardservice.models import Card
 from cardservice.network.client import NetworkClient, stans, transmitted_now
 from cardservice.network.listener import running_listener
 from tests.decisions.conftest import receiver  # noqa: F401 - the decision endpoint fixture
-from tests.factories import Caller, around, make_card, make_user
+from tests.factories import Caller, make_card, make_user
 
 
 def free_port() -> int:
@@ -73,10 +71,11 @@ async def issue_card(
     """A user with a funded card bought through the API, and its number (read back)."""
     user = user or await make_user(app)
     account, card_uuid = await make_card(app, client, user, **extra)  # type: ignore[arg-type]
-    async with around(app) as session:
-        card = (
-            await session.execute(select(Card).where(Card.uuid == uuid.UUID(card_uuid)))
-        ).scalar_one()
-    pan = app.state.cipher.decrypt(card.pan_ciphertext)
-    expiry = f"{card.expiry_year % 100:02d}{card.expiry_month:02d}"
+    card = await app.state.db.reader.row(
+        "SELECT pan_ciphertext, expiry_year, expiry_month FROM cards WHERE uuid = $1",
+        uuid.UUID(card_uuid),
+    )
+    assert card is not None
+    pan = app.state.cipher.decrypt(bytes(card["pan_ciphertext"]))
+    expiry = f"{card['expiry_year'] % 100:02d}{card['expiry_month']:02d}"
     return user, IssuedCard(account, card_uuid, pan, expiry)

@@ -4,29 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from types import SimpleNamespace
 
 import httpx
 import orjson
 from fastapi import FastAPI
-from sqlalchemy import func, select
 
-from cardservice.models import NetworkMessage, Transaction
 from cardservice.network import messages
 from cardservice.network.codec import encode
 from tests.dashboard.session import sign_in
-from tests.factories import around, assert_ledger_consistent, balances
+from tests.factories import assert_ledger_consistent, balances, stored_transactions
 from tests.network.conftest import Network, issue_card
 
 
-async def _transactions(app: FastAPI) -> list[Transaction]:
-    async with around(app) as session:
-        return list(
-            (
-                await session.scalars(
-                    select(Transaction).where(Transaction.type == "card_purchase")
-                )
-            ).all()
-        )
+async def _transactions(app: FastAPI) -> list[SimpleNamespace]:
+    return await stored_transactions(app, "card_purchase")
 
 
 async def test_echo_sign_on_and_sign_off_answer_00(network: Network) -> None:
@@ -73,8 +65,7 @@ async def test_unknown_card_is_14_and_nothing_is_recorded(app: FastAPI, network:
     answer = await network.client.request("0100", fields)
     assert answer.fields[39] == "14" and 38 not in answer.fields
     assert await _transactions(app) == []
-    async with around(app) as session:
-        assert await session.scalar(select(func.count()).select_from(NetworkMessage)) == 0
+    assert await app.state.db.reader.value("SELECT count(*) FROM network_messages") == 0
 
 
 async def test_wrong_expiry_is_54_invalid_expiry(

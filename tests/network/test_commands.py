@@ -9,12 +9,10 @@ import re
 import httpx
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import select
 
 from cardservice.config import Settings
-from cardservice.models import Transaction
 from tests.cli.test_cli import Command
-from tests.factories import around, assert_ledger_consistent, balances
+from tests.factories import assert_ledger_consistent, balances, stored_transactions
 from tests.network.conftest import Network, issue_card
 
 ANSWER = re.compile(r"^(\d{4}) (\w\w)(?: auth (\w{6}))? available (\S+) USD key (\d{6}/\d{10})$")
@@ -74,10 +72,6 @@ async def test_send_a_stand_in_advice_then_its_reversal(
     reversed_ = await cli.value("network", "send", "--card-uuid", card.uuid, "--amount", "150",
                                 *reversal, *port)  # fmt: skip
     assert reversed_.startswith("0430 00 "), reversed_
-    async with around(app) as session:
-        found = await session.scalars(
-            select(Transaction).where(Transaction.type == "card_purchase")
-        )
-        purchase = found.one()
+    [purchase] = await stored_transactions(app, "card_purchase")
     assert purchase.stand_in and purchase.status == "reversed" and purchase.shortfall == 5_010
     await assert_ledger_consistent(app)

@@ -18,16 +18,14 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 from fastapi import FastAPI
-from sqlalchemy import select
 from starlette.responses import JSONResponse, Response
 
 from cardservice.config import Settings
-from cardservice.models import Transaction
 from cardservice.network import messages
 from cardservice.network.client import NetworkClient
 from cardservice.network.listener import running_listener
 from tests.decisions.conftest import Receiver, use_receiver
-from tests.factories import around, assert_ledger_consistent
+from tests.factories import assert_ledger_consistent, stored_transactions
 from tests.network.conftest import Network, free_port, issue_card
 
 
@@ -46,10 +44,7 @@ async def test_a_slow_decision_endpoint_is_answered_within_3_seconds(
         "0100", messages.authorization(card.pan, card.expiry, 100, *network.key())
     )
     assert answer.fields[39] == "00" and time.monotonic() - started < 3.0
-    async with around(app) as session:
-        purchase = (
-            await session.scalars(select(Transaction).where(Transaction.type == "card_purchase"))
-        ).one()
+    [purchase] = await stored_transactions(app, "card_purchase")
     assert purchase.decision == "timeout"
     await assert_ledger_consistent(app)
 

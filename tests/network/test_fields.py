@@ -7,21 +7,19 @@ from __future__ import annotations
 import httpx
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import func, select
 
-from cardservice.models import NetworkMessage, Transaction
 from cardservice.network import messages
 from cardservice.network.codec import Message
 from cardservice.network.host import masked_pan
-from tests.factories import around, balances
+from tests.factories import balances
 from tests.network.conftest import Network, issue_card
 
 
 async def _recorded(app: FastAPI) -> tuple[int, int]:
-    async with around(app) as session:
-        transactions = await session.scalar(select(func.count()).select_from(Transaction))
-        keys = await session.scalar(select(func.count()).select_from(NetworkMessage))
-    return int(transactions or 0), int(keys or 0)
+    reader = app.state.db.reader
+    transactions = await reader.value("SELECT count(*) FROM transactions")
+    keys = await reader.value("SELECT count(*) FROM network_messages")
+    return int(transactions), int(keys)
 
 
 @pytest.mark.parametrize(

@@ -6,36 +6,28 @@ as one alone does."""
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import func, select
 
-from cardservice.models import NetworkMessage, Transaction
 from cardservice.network import messages
-from tests.factories import around, assert_ledger_consistent, balances
+from tests.factories import assert_ledger_consistent, balances, stored_transactions
 from tests.network.conftest import Network, issue_card
 
 STRANGER = "777777"
 
 
-async def _purchases(app: FastAPI) -> list[Transaction]:
-    async with around(app) as session:
-        found = await session.scalars(
-            select(Transaction)
-            .where(Transaction.type == "card_purchase")
-            .order_by(Transaction.created_at)
-        )
-        return list(found.all())
+async def _purchases(app: FastAPI) -> list[SimpleNamespace]:
+    return await stored_transactions(app, "card_purchase")
 
 
 async def _remembered(app: FastAPI, stan: str) -> int:
     """How many message keys of this STAN the host keeps."""
-    async with around(app) as session:
-        count = await session.scalar(
-            select(func.count()).select_from(NetworkMessage).where(NetworkMessage.stan == stan)
-        )
-    return int(count or 0)
+    count = await app.state.db.reader.value(
+        "SELECT count(*) FROM network_messages WHERE stan = $1", stan
+    )
+    return int(count)
 
 
 async def _authorized(network: Network, pan: str, expiry: str, amount: int) -> dict[int, str]:
@@ -107,11 +99,7 @@ async def test_another_acquirers_capture_and_refund_are_25_and_move_nothing(
     assert (await network.client.request("0220", refund)).fields[39] == "25"
     assert await _remembered(app, refund[11]) == 0
     assert await balances(app, card.account) == captured
-    async with around(app) as session:
-        refunds = await session.scalar(
-            select(func.count()).select_from(Transaction).where(Transaction.type == "card_refund")
-        )
-    assert refunds == 0
+    assert await stored_transactions(app, "card_refund") == []
     await assert_ledger_consistent(app)
 
 
@@ -157,9 +145,5 @@ async def test_concurrent_over_limit_refunds_answer_13_as_one_alone(
     assert sorted(answer.fields[39] for answer in answers) == ["00", "13", "13", "13"]
     again = messages.refund(card.pan, 1, *network.key(), original=original)
     assert (await network.client.request("0220", again)).fields[39] == "13"  # fully refunded
-    async with around(app) as session:
-        refunded = await session.scalar(
-            select(func.sum(Transaction.amount)).where(Transaction.type == "card_refund")
-        )
-    assert refunded == 3000
+    assert sum(refund.amount for refund in await stored_transactions(app, "card_refund")) == 3000
     await assert_ledger_consistent(app)

@@ -3,27 +3,28 @@ connection (API.md §14)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import func, select
 
-from cardservice.models import Posting, Transaction
 from cardservice.network import messages
-from tests.factories import around, assert_ledger_consistent, balances
+from tests.factories import assert_ledger_consistent, balances, stored_transactions
 from tests.network.conftest import Network, issue_card
 
 START = 10_000  # the card's balance: 100.00
 FEE = 10  # card_transaction
 
 
-async def _purchases(app: FastAPI) -> list[Transaction]:
-    async with around(app) as session:
-        found = await session.scalars(
-            select(Transaction)
-            .where(Transaction.type == "card_purchase")
-            .order_by(Transaction.created_at)
-        )
-        return list(found.all())
+async def _purchases(app: FastAPI) -> list[SimpleNamespace]:
+    return await stored_transactions(app, "card_purchase")
+
+
+async def _owed(app: FastAPI) -> object:
+    """What cardholders owe, all currencies: the `cardholder_receivables` book's sum."""
+    return await app.state.db.reader.value(
+        "SELECT sum(amount) FROM postings WHERE system_book = 'cardholder_receivables'"
+    )
 
 
 async def _card_balance(app: FastAPI, account: object) -> int:
@@ -159,10 +160,7 @@ async def test_refunds_with_an_original_never_more_than_captured_less_refunds(
     assert (await network.client.request("0220", over)).fields[39] == "13"
     assert (await network.client.request("0220", over)).fields[39] == "13"  # remembered
     assert await _card_balance(app, card.account) == START - 3000 - FEE + 2000
-    async with around(app) as session:
-        refund = (
-            await session.scalars(select(Transaction).where(Transaction.type == "card_refund"))
-        ).one()
+    [refund] = await stored_transactions(app, "card_refund")
     assert refund.amount == 2000 and refund.channel == "iso8583"
     pending = await _authorized(network, card.pan, card.expiry, 100)
     wrong_state = messages.refund(card.pan, 100, *network.key(), original=pending)
@@ -199,10 +197,7 @@ async def test_a_stand_in_advice_without_funds_books_the_shortfall(
     assert purchase.status == "pending" and purchase.stand_in and purchase.amount == 15_000
     assert purchase.shortfall == 15_000 + FEE - START
     assert await _card_balance(app, card.account) == 0
-    async with around(app) as session:
-        owed = await session.scalar(
-            select(func.sum(Posting.amount)).where(Posting.system_book == "cardholder_receivables")
-        )
+    owed = await _owed(app)
     assert owed == -(15_000 + FEE - START)
     record = (await client.get(f"/transaction/{purchase.uuid}", headers=user.headers)).json()[
         "data"
@@ -212,10 +207,7 @@ async def test_a_stand_in_advice_without_funds_books_the_shortfall(
     await assert_ledger_consistent(app)
     reversal = messages.reversal(advice, *network.key(), original_mti="0120")
     assert (await network.client.request("0420", reversal)).fields[39] == "00"
-    async with around(app) as session:
-        owed = await session.scalar(
-            select(func.sum(Posting.amount)).where(Posting.system_book == "cardholder_receivables")
-        )
+    owed = await _owed(app)
     assert owed == 0 and await _card_balance(app, card.account) == START
     await assert_ledger_consistent(app)
 
@@ -229,22 +221,18 @@ async def test_a_stand_in_captured_for_less_repays_the_receivable_first(
     capture = messages.capture(advice, 9_000, *network.key())
     capture[90] = capture[90].replace("0100", "0120", 1)
     assert (await network.client.request("0220", capture)).fields[39] == "00"
-    async with around(app) as session:
-        owed = await session.scalar(
-            select(func.sum(Posting.amount)).where(Posting.system_book == "cardholder_receivables")
-        )
+    owed = await _owed(app)
     assert owed == 0  # 3,000 released: the 2,010 owed repaid first
     assert await _card_balance(app, card.account) == START - 9_000 - FEE
     await assert_ledger_consistent(app)
 
 
 async def _receivables(app: FastAPI, currency: str) -> int:
-    async with around(app) as session:
-        owed = await session.scalar(
-            select(func.sum(Posting.amount)).where(
-                Posting.system_book == "cardholder_receivables", Posting.currency == currency
-            )
-        )
+    owed = await app.state.db.reader.value(
+        "SELECT sum(amount) FROM postings"
+        " WHERE system_book = 'cardholder_receivables' AND currency = $1",
+        currency,
+    )
     return int(owed or 0)
 
 

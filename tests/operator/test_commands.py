@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import text
 
 from cardservice.config import Settings
 from tests.cli.test_cli import _cli, _value
-from tests.factories import ISSUED_SECRETS, around
+from tests.factories import ISSUED_SECRETS
 
 
 async def test_operator_keys_are_created_listed_and_revoked(
@@ -52,12 +51,9 @@ async def test_the_clis_user_commands_are_the_operators_path(
     ISSUED_SECRETS.append(token)
     taken = _cli(settings, "users", "create", "--email", "cli@example.com", "--name", "Again")
     assert taken.returncode == 2 and "email" in taken.stderr
-    async with around(app) as session:
-        actions = (
-            await session.execute(
-                text("SELECT action, actor_type, actor_id FROM audit_log ORDER BY created_at")
-            )
-        ).all()
+    actions = await app.state.db.reader.rows(
+        "SELECT action, actor_type, actor_id FROM audit_log ORDER BY created_at"
+    )
     assert [a for a, *_ in actions] == ["user.created", "account.created", "user.token_issued"]
     assert {(t, i) for _a, t, i in actions} == {("system", "cli")}
     assert user

@@ -7,9 +7,8 @@ import uuid
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import text
 
-from tests.factories import around, assert_ledger_consistent, balances, make_account, make_user
+from tests.factories import assert_ledger_consistent, balances, make_account, make_user
 from tests.operator.helpers import operator_key, send
 
 
@@ -102,8 +101,7 @@ async def test_bad_amounts_and_unknown_accounts(app: FastAPI, client: httpx.Asyn
     unknown = "/operator/accounts/00000000-0000-4000-8000-000000000000/credits"
     response = await send(client, "POST", unknown, key, {"amount": 1, "external_id": "y"})
     assert response.status_code == 404
-    async with around(app) as session:
-        assert await session.scalar(text("SELECT count(*) FROM transactions")) == 0
+    assert await app.state.db.reader.value("SELECT count(*) FROM transactions") == 0
 
 
 async def test_twenty_concurrent_identical_credits_make_one_deposit(
@@ -117,6 +115,5 @@ async def test_twenty_concurrent_identical_credits_make_one_deposit(
     assert sorted(a.status_code for a in answers) == [200] * 19 + [201]
     assert len({a.json()["data"]["uuid"] for a in answers}) == 1
     assert (await balances(app, account))[0] == 1000
-    async with around(app) as session:
-        assert await session.scalar(text("SELECT count(*) FROM transactions")) == 1
+    assert await app.state.db.reader.value("SELECT count(*) FROM transactions") == 1
     await assert_ledger_consistent(app)

@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import text
 
 from cardservice.db.sql import Tx
 from cardservice.operator.keys import list_keys, revoke_key
-from tests.factories import around, make_mfa_code, make_user
+from tests.factories import make_mfa_code, make_user
 from tests.operator.helpers import operator_key, send
 
 
 async def test_a_key_is_stored_only_as_its_hash(app: FastAPI) -> None:
     key = await operator_key(app, "users")
     assert key.startswith("csk_") and len(key) >= 4 + 43  # 32 random bytes, base64url
-    async with around(app) as session:
-        stored = (await session.execute(text("SELECT key_hash, prefix FROM operator_keys"))).all()
+    stored = await app.state.db.reader.rows("SELECT key_hash, prefix FROM operator_keys")
     assert len(stored) == 1 and key not in stored[0][0] and key.startswith(stored[0][1])
 
 
@@ -61,8 +59,7 @@ async def test_a_key_without_the_scope_is_403(app: FastAPI, client: httpx.AsyncC
     body = {"user_uuid": "00000000-0000-4000-8000-000000000000", "name": "X", "currency": "USD"}
     response = await send(client, "POST", "/operator/accounts", users_only, body)
     assert response.status_code == 403
-    async with around(app) as session:
-        assert await session.scalar(text("SELECT count(*) FROM users")) == 0
+    assert await app.state.db.reader.value("SELECT count(*) FROM users") == 0
 
 
 async def test_a_revoked_key_is_401_at_once(app: FastAPI, client: httpx.AsyncClient) -> None:

@@ -6,16 +6,14 @@ import uuid
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import select
 
+from cardservice.db.sql import text_uuid
 from cardservice.encoding import dumps
-from cardservice.models import Bin
 from cardservice.models.base import utcnow
 from cardservice.transactions.program_rules import expiry_after
 from tests.factories import (
     ISSUED_SECRETS,
     Caller,
-    around,
     authorize,
     bin_uuid,
     make_account,
@@ -27,13 +25,10 @@ JSON = {"Content-Type": "application/json"}
 
 
 async def _usd_bins(app: FastAPI) -> list[str]:
-    async with around(app) as session:
-        found = await session.scalars(
-            select(Bin.uuid)
-            .where(Bin.currency == "USD", Bin.status == "available")
-            .order_by(Bin.bin)
-        )
-        return [str(value) for value in found]
+    found = await app.state.db.reader.rows(
+        "SELECT uuid FROM bins WHERE currency = 'USD' AND status = 'available' ORDER BY bin"
+    )
+    return [str(text_uuid(row["uuid"])) for row in found]
 
 
 async def _member(app: FastAPI, client: httpx.AsyncClient, key: str, program: str) -> Caller:

@@ -9,13 +9,10 @@ from decimal import Decimal
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import select, text
 
 from cardservice.encoding import dumps
-from cardservice.models import Card, Posting
 from tests.factories import (
     Caller,
-    around,
     assert_ledger_consistent,
     authorize,
     balances,
@@ -65,15 +62,13 @@ async def test_the_new_card_carries_the_settings_and_the_balance(
     closed = await _card(client, user, card)
     assert closed["status"] == "closed" and closed["closed_reason"] == "stolen"
     assert closed["replaced_by"] == new["uuid"] and closed["balance"] == 0
-    async with around(app) as session:
-        numbers = (await session.execute(select(Card.pan_fingerprint))).scalars().all()
-        assert len(set(numbers)) == 2
-        transfers = (
-            await session.execute(
-                text("SELECT count(*) FROM journal_entries WHERE kind = 'card_transfer'")
-            )
-        ).scalar()
-        assert transfers == 1
+    reader = app.state.db.reader
+    numbers = [
+        row["pan_fingerprint"] for row in await reader.rows("SELECT pan_fingerprint FROM cards")
+    ]
+    assert len(set(numbers)) == 2
+    transfers = "SELECT count(*) FROM journal_entries WHERE kind = 'card_transfer'"
+    assert await reader.value(transfers) == 1
     report = await client.get(
         "/transaction/report?filters[type]=card_transfer", headers=user.headers
     )
@@ -157,15 +152,13 @@ async def test_a_replacement_racing_authorizations_leaves_money_on_one_card(
     assert len(approved) + len(declined) == 10
     _balance, cards = await balances(app, account)
     assert cards.count(0) >= 1 and len([c for c in cards if c]) <= 1
-    async with around(app) as session:
-        on_old = await session.scalar(select(Card.balance).where(Card.uuid == uuid.UUID(card)))
-        assert on_old == 0
-        posted = (
-            (await session.execute(select(Posting.amount).where(Posting.system_book == "holds")))
-            .scalars()
-            .all()
-        )
-        assert sum(posted) == sum(int(Decimal(str(a["amount"])) * 100) for a in approved)
+    reader = app.state.db.reader
+    on_old = await reader.value("SELECT balance FROM cards WHERE uuid = $1", uuid.UUID(card))
+    assert on_old == 0
+    posted = await reader.rows("SELECT amount FROM postings WHERE system_book = 'holds'")
+    assert sum(row["amount"] for row in posted) == sum(
+        int(Decimal(str(a["amount"])) * 100) for a in approved
+    )
     await assert_ledger_consistent(app)
 
 

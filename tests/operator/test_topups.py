@@ -9,7 +9,6 @@ from datetime import timedelta
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import text
 
 from cardservice.config import Settings
 from cardservice.encoding import dumps
@@ -18,7 +17,6 @@ from cardservice.topups.service import sweep_expired_topups
 from tests.cli.test_cli import _cli, _value
 from tests.factories import (
     Caller,
-    around,
     assert_ledger_consistent,
     balances,
     make_account,
@@ -89,8 +87,7 @@ async def test_refusals_write_nothing(app: FastAPI, client: httpx.AsyncClient) -
     for body, status in cases:
         response = await _ask(client, user, **{"account_uuid": str(account), **body})
         assert response.status_code == status, (body, response.text)
-    async with around(app) as session:
-        assert await session.scalar(text("SELECT count(*) FROM topups")) == 0
+    assert await app.state.db.reader.value("SELECT count(*) FROM topups") == 0
 
 
 async def test_the_operator_confirms_once_and_the_account_is_credited(
@@ -141,11 +138,8 @@ async def test_two_confirms_at_once_credit_once(app: FastAPI, client: httpx.Asyn
         *(send(client, "POST", path, key, {"received_amount": 50}) for _ in range(5))
     )
     assert sorted(a.status_code for a in answers) == [200] + [409] * 4
-    async with around(app) as session:
-        assert (
-            await session.scalar(text("SELECT count(*) FROM transactions WHERE type = 'deposit'"))
-            == 1
-        )
+    deposits = "SELECT count(*) FROM transactions WHERE type = 'deposit'"
+    assert await app.state.db.reader.value(deposits) == 1
     await assert_ledger_consistent(app)
 
 

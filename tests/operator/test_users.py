@@ -8,12 +8,11 @@ from typing import Any
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import text
 
 from cardservice.db.sql import Tx
 from cardservice.transactions.engine import Authorization
 from cardservice.transactions.engine import authorize as engine_authorize
-from tests.factories import ISSUED_SECRETS, around, authorize, make_card, make_mfa_code, make_user
+from tests.factories import ISSUED_SECRETS, authorize, make_card, make_mfa_code, make_user
 from tests.operator.helpers import operator_key, send
 
 
@@ -55,8 +54,7 @@ async def test_bad_fields_are_422_and_write_nothing(
     ):
         response = await send(client, "POST", "/operator/users", key, body)
         assert response.status_code == 422, (body, response.text)
-    async with around(app) as session:
-        assert await session.scalar(text("SELECT count(*) FROM users")) == 0
+    assert await app.state.db.reader.value("SELECT count(*) FROM users") == 0
 
 
 async def test_users_are_listed_in_pages_and_filtered(

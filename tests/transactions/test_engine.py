@@ -8,18 +8,16 @@ from datetime import timedelta
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import select
 
 from cardservice.accounts.service import set_account_status
-from cardservice.models import TransactionTag
 from cardservice.models.base import utcnow
 from tests.factories import (
-    around,
     assert_ledger_consistent,
     authorize,
     balances,
     make_card,
     make_user,
+    set_fee_override,
 )
 
 
@@ -270,13 +268,8 @@ async def test_concurrent_authorizations_never_overdraw_a_card(
     assert statuses.count("pending") == 10  # 10 × (0.90 + 0.10) = 10.00
     assert (await balances(app, account))[1] == [0]
     await assert_ledger_consistent(app)
-    async with around(app) as session:
-        assert (
-            await session.scalar(
-                select(TransactionTag.transactions_count).where(TransactionTag.slug == "netflix")
-            )
-            == 0
-        )
+    netflix = "SELECT transactions_count FROM transaction_tags WHERE slug = $1"
+    assert await app.state.db.reader.value(netflix, "netflix") == 0
 
 
 async def test_an_unknown_tag_is_answered_before_a_foreign_card(
@@ -298,14 +291,11 @@ async def test_an_unknown_tag_is_answered_before_a_foreign_card(
 async def test_the_users_fee_overrides_apply_with_a_tag(
     app: FastAPI, client: httpx.AsyncClient
 ) -> None:
-    from cardservice.models import UserFeeOverride
-
     user, other = await make_user(app), await make_user(app)
     account, card = await make_card(app, client, user, start_balance="100")
     _other_account, other_card = await make_card(app, client, other, start_balance="100")
-    async with around(app) as session:
-        for slug, value in (("card_transaction", 25), ("card_decline", 75)):
-            session.add(UserFeeOverride(user_uuid=user.uuid, slug=slug, kind="fixed", value=value))
+    await set_fee_override(app, user, "card_transaction", "fixed", 25)
+    await set_fee_override(app, user, "card_decline", "fixed", 75)
     approved = (await authorize(client, user, card, "10", tag="binance")).json()["data"]
     assert approved["status"] == "pending" and approved["fee"] == 0.25 and approved["flagged"]
     declined = (await authorize(client, user, card, "1000", tag="netflix")).json()["data"]

@@ -9,12 +9,11 @@ from datetime import datetime, timedelta
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import update
 
-from cardservice.models import Transaction
+from cardservice.models.base import utcnow
 from cardservice.transactions.expiry import sweep_expired_holds
 from cardservice.webhooks.worker import running_worker
-from tests.factories import around, assert_ledger_consistent, balances, make_card, make_user
+from tests.factories import assert_ledger_consistent, balances, make_card, make_user
 from tests.transactions.test_holds import FEE, book, entries_of, purchase, step
 
 
@@ -81,12 +80,14 @@ async def test_the_worker_loop_sweeps_expired_holds(
     user = await make_user(app)
     account, card = await make_card(app, client, user, start_balance="100")
     record = await purchase(client, user, card, "25")
-    async with around(app) as session:  # a hold whose window has passed: no endpoint can
-        await session.execute(
-            update(Transaction)
-            .where(Transaction.uuid == uuid.UUID(record["uuid"]))
-            .values(hold_expires_at=datetime.now().astimezone() - timedelta(minutes=1))
+    # a hold whose window has passed: no service makes a hold that ends in the past
+    await app.state.db.transact(
+        lambda tx: tx.execute(
+            "UPDATE transactions SET hold_expires_at = $1 WHERE uuid = $2",
+            utcnow() - timedelta(minutes=1),
+            uuid.UUID(record["uuid"]),
         )
+    )
     state = app.state
     async with running_worker(state.db, state.settings, state.cipher, state.outbound):
         for _ in range(200):  # until the loop's first step has run (no timing asserted)

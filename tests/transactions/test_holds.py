@@ -8,12 +8,9 @@ from typing import Any
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import func, select
 
-from cardservice.models import JournalEntry, Posting
 from tests.factories import (
     Caller,
-    around,
     assert_ledger_consistent,
     authorize,
     balances,
@@ -43,21 +40,17 @@ async def purchase(
 
 async def entries_of(app: FastAPI, txn: str) -> list[str]:
     """The kinds of the journal entries referring to the transaction, oldest first."""
-    async with around(app) as session:
-        kinds = await session.scalars(
-            select(JournalEntry.kind)
-            .where(JournalEntry.reference == uuid.UUID(txn))
-            .order_by(JournalEntry.id)
-        )
-        return list(kinds)
+    rows = await app.state.db.reader.rows(
+        "SELECT kind FROM journal_entries WHERE reference = $1 ORDER BY id", uuid.UUID(txn)
+    )
+    return [row["kind"] for row in rows]
 
 
 async def book(app: FastAPI, name: str) -> int:
-    async with around(app) as session:
-        total = await session.scalar(
-            select(func.coalesce(func.sum(Posting.amount), 0)).where(Posting.system_book == name)
-        )
-        return int(total or 0)
+    total = await app.state.db.reader.value(
+        "SELECT sum(amount) FROM postings WHERE system_book = $1", name
+    )
+    return int(total or 0)
 
 
 async def test_capture_without_amount_takes_the_whole_hold(

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
-import sqlite3
 import time
 import uuid
 from datetime import timedelta
@@ -14,12 +13,9 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from PIL import Image
-from sqlalchemy import update
 
-from cardservice.db.sql import sqlite_path
-from cardservice.models import Transaction
 from cardservice.models.base import utcnow
-from tests.factories import around, assert_ledger_consistent, authorize, make_card, make_user
+from tests.factories import assert_ledger_consistent, authorize, make_card, make_user
 
 
 async def test_report_is_newest_first_and_pages_cleanly(
@@ -72,12 +68,14 @@ async def test_report_filters(app: FastAPI, client: httpx.AsyncClient) -> None:
     _other_account, other_card = await make_card(app, client, user)
     old = (await authorize(client, user, card, "1")).json()["data"]["uuid"]
     await authorize(client, user, other_card, "2")
-    async with around(app) as session:
-        await session.execute(
-            update(Transaction)
-            .where(Transaction.uuid == uuid.UUID(old))
-            .values(created_at=utcnow() - timedelta(days=10))
+    # a purchase of ten days ago: no service makes a transaction in the past
+    await app.state.db.transact(
+        lambda tx: tx.execute(
+            "UPDATE transactions SET created_at = $1 WHERE uuid = $2",
+            utcnow() - timedelta(days=10),
+            uuid.UUID(old),
         )
+    )
 
     async def uuids(**params: str) -> list[str]:
         response = await client.get("/transaction/report", headers=user.headers, params=params)
@@ -159,7 +157,7 @@ async def test_a_deep_report_page_never_stalls_the_worker(
         pytest.skip("PostgreSQL's statements never run on the event loop")
     user = await make_user(app)
     account, card = await make_card(app, client, user)
-    _bulk_history(app, user.uuid, uuid.UUID(str(account)), uuid.UUID(card), 200_000)
+    await _bulk_history(app, user.uuid, uuid.UUID(str(account)), uuid.UUID(card), 200_000)
     deep = {"page": 9_000, "per_page": 20, "filters[type]": "card_purchase"}
     started = time.perf_counter()
     alone = await client.get("/transaction/report", headers=user.headers, params=deep)
@@ -187,24 +185,23 @@ async def _worst_health_delay(
     return max(delays)
 
 
-def _bulk_history(
+# `$4` settled purchases of the card, one a second back from now (SQLite's own clock, UTC)
+_HISTORY = """
+WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < $4 - 1)
+INSERT INTO transactions (uuid, user_uuid, account_uuid, card_uuid, type, status, direction,
+  amount, currency, fee, refunded_amount, flagged, created_at, updated_at)
+SELECT lower(hex(randomblob(16))), $1, $2, $3, 'card_purchase', 'completed', 'debit', 100,
+  'USD', 0, 0, 0, stamp, stamp
+FROM (SELECT strftime('%Y-%m-%d %H:%M:%S', 'now', '-' || i || ' seconds') || '.000000' AS stamp
+      FROM n)"""
+
+
+async def _bulk_history(
     app: FastAPI, user: uuid.UUID, account: uuid.UUID, card: uuid.UUID, count: int
 ) -> None:
-    """`count` settled purchases written straight into SQLite (history for reading only)."""
-    path = sqlite_path(app.state.settings.resolved_database_url)
-    now = utcnow()
-    with sqlite3.connect(path) as connection:
-        connection.executemany(
-            "INSERT INTO transactions (uuid, user_uuid, account_uuid, card_uuid, type, status,"
-            " direction, amount, currency, fee, refunded_amount, flagged, created_at, updated_at)"
-            " VALUES (?, ?, ?, ?, 'card_purchase', 'completed', 'debit', 100, 'USD', 0, 0, 0,"
-            " ?, ?)",
-            (
-                (uuid.uuid4().hex, user.hex, account.hex, card.hex, stamp, stamp)
-                for i in range(count)
-                for stamp in [(now - timedelta(seconds=i)).strftime("%Y-%m-%d %H:%M:%S.%f")]
-            ),
-        )
+    """`count` settled purchases (history for reading only), in one statement of one unit
+    of work: through the services they would take minutes."""
+    await app.state.db.transact(lambda tx: tx.execute(_HISTORY, user, account, card, count))
 
 
 async def test_keyset_pages_walk_every_row_once_in_order(

@@ -8,12 +8,9 @@ from decimal import Decimal
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import update
 
-from cardservice.models import Transaction
 from cardservice.models.base import utcnow
 from tests.factories import (
-    around,
     assert_ledger_consistent,
     authorize,
     make_card,
@@ -81,12 +78,14 @@ async def test_spend_follows_status_and_day(app: FastAPI, client: httpx.AsyncCli
     await assert_ledger_consistent(app)
 
     three_days_ago = utcnow() - timedelta(days=3)
-    async with around(app) as session:
-        await session.execute(
-            update(Transaction)
-            .where(Transaction.uuid == uuid.UUID(kept))
-            .values(created_at=three_days_ago)
+    # a purchase of three days ago: no service makes a transaction in the past
+    await app.state.db.transact(
+        lambda tx: tx.execute(
+            "UPDATE transactions SET created_at = $1 WHERE uuid = $2",
+            three_days_ago,
+            uuid.UUID(kept),
         )
+    )
     spend = (await client.get("/user/summary", headers=user.headers)).json()["data"]["spend"]
     this_month = 7 if three_days_ago.month == utcnow().month else 0
     expected = {"currency": "USD", "today": 0, "last_7_days": 7, "this_month": this_month}

@@ -7,11 +7,9 @@ from datetime import timedelta
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import update
 
-from cardservice.models import ThreeDsCode
 from cardservice.models.base import utcnow
-from tests.factories import Caller, around, authorize, make_card, make_mfa_code, make_user
+from tests.factories import Caller, authorize, make_card, make_mfa_code, make_user
 
 
 async def _issue(
@@ -34,12 +32,14 @@ async def test_lists_unassigned_codes_newest_first(app: FastAPI, client: httpx.A
     second = await _issue(client, user, card, "Apple")
     expired = await _issue(client, user, card, "Steam")
     used = await _issue(client, user, card, "Uber")
-    async with around(app) as session:
-        await session.execute(
-            update(ThreeDsCode)
-            .where(ThreeDsCode.uuid == uuid.UUID(str(expired["uuid"])))
-            .values(expires_at=utcnow() - timedelta(seconds=1))
+    # an expired code: no service issues a code whose time is already over
+    await app.state.db.transact(
+        lambda tx: tx.execute(
+            "UPDATE three_ds_codes SET expires_at = $1 WHERE uuid = $2",
+            utcnow() - timedelta(seconds=1),
+            uuid.UUID(str(expired["uuid"])),
         )
+    )
     await authorize(client, user, card, "9.99", three_ds_code=used["code"])
     listed = (await client.get("/user/3ds-unassigned", headers=user.headers)).json()["data"]
     assert [c["uuid"] for c in listed] == [second["uuid"], first["uuid"]]

@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from cardservice.db.paging import Offset, paginate
-from cardservice.db.sql import Reader, Row, Tx, as_datetime, as_uuid, iso_z, text_uuid
+from cardservice.db.sql import Reader, Row, Tx, as_datetime
 from cardservice.models.base import utcnow
 
 AUDIT_FIELDS = ("uuid", "created_at", "actor_type", "actor_id", "action", "object_type",
@@ -140,18 +140,3 @@ async def page_of_audit(
         Offset(offset, limit),
         count=f"SELECT count(*) FROM audit_log{where}",  # noqa: S608
     )
-
-
-def audit_record(row: Row) -> dict[str, Any]:
-    """A row of `page_of_audit` → its API record (`details` parsed back to an object)."""
-    details = row["details"]
-    return {
-        "uuid": text_uuid(row["uuid"]),
-        "created_at": iso_z(row["created_at"]),
-        "actor": {"type": row["actor_type"], "id": row["actor_id"]},
-        "action": row["action"],
-        "object_type": row["object_type"],
-        "object_uuid": text_uuid(as_uuid(row["object_uuid"])),
-        "request_id": row["request_id"],
-        "details": orjson.loads(details) if details else None,
-    }

@@ -1,4 +1,5 @@
-"""A user's decision endpoint: its row (one per user), its record, and its health.
+"""A user's decision endpoint: its row (one per user) and its health (the record is built in
+`records.py`).
 
 Health lives in the row so every worker shares it: a timeout or an error adds one to
 `consecutive_failures`; at `STAND_IN_AFTER` failures in a row the endpoint is put in stand-in
@@ -13,8 +14,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from cardservice.db.sql import Reader, Row, Tx, as_datetime, iso_z
+from cardservice.db.sql import Reader, Row, Tx, as_datetime
 from cardservice.decisions import repository
+from cardservice.decisions.records import endpoint_record
 from cardservice.decisions.schemas import AuthorizationEndpointRequest
 from cardservice.errors import NotFound
 from cardservice.models.base import utcnow
@@ -47,21 +49,6 @@ class Endpoint:
         return self.on_timeout == "approve"
 
 
-def _record(row: Row, secret: str | None = None) -> dict[str, Any]:
-    record = {
-        "url": row["url"],
-        "timeout_ms": row["timeout_ms"],
-        "on_timeout": row["on_timeout"],
-        "consecutive_failures": row["consecutive_failures"],
-        "stand_in_until": iso_z(row["stand_in_until"]),
-        "created_at": iso_z(row["created_at"]),
-        "updated_at": iso_z(row["updated_at"]),
-    }
-    if secret is not None:
-        record["secret"] = secret
-    return record
-
-
 async def put_endpoint(
     tx: Tx,
     cipher: CardCipher,
@@ -81,15 +68,15 @@ async def put_endpoint(
         utcnow(),
     )
     assert row is not None, "an upsert returns its row"
-    return _record(row, secret)
+    return endpoint_record(row, secret)
 
 
-async def endpoint_record(reader: Reader, user_uuid: uuid.UUID) -> dict[str, Any]:
+async def get_endpoint(reader: Reader, user_uuid: uuid.UUID) -> dict[str, Any]:
     """The user's endpoint without its secret; 404 when none is set."""
     row = await repository.read_endpoint(reader, user_uuid)
     if row is None:
         raise NoEndpoint()
-    return _record(row)
+    return endpoint_record(row)
 
 
 async def delete_endpoint(tx: Tx, user_uuid: uuid.UUID) -> None:

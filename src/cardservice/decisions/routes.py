@@ -48,7 +48,7 @@ async def get_authorization_endpoint(caller: CallerA, db: Db) -> JSONResponse:
     """The caller's decision endpoint (URL, timeout, `on_timeout`), whether it is in stand-in
     (`stand_in_until`: skipped after 5 consecutive failures, for 60 s) and its recent failures.
     404 when none is set."""
-    return ok(await endpoints.endpoint_record(db.reader, caller.user_uuid))
+    return ok(await endpoints.get_endpoint(db.reader, caller.user_uuid))
 
 
 @router.delete(

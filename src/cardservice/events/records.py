@@ -17,10 +17,10 @@ from cardservice.disputes.records import DISPUTE_FIELDS, dispute_columns, disput
 from cardservice.teams.records import REQUEST_FIELDS, request_columns, request_record
 from cardservice.transactions.records import (
     TRANSACTION_FIELDS,
+    three_ds_code_record,
     transaction_columns,
     transaction_record,
 )
-from cardservice.transactions.three_ds import code_record
 
 EVENT_COLUMNS = "e.sequence, e.uuid, e.type, e.created_at, e.data"
 
@@ -69,7 +69,7 @@ SOURCES = (
     Source("three_ds_code", "three_ds_codes", "d",
            "d.uuid, d.card_uuid, dc.bin, dc.last4, d.merchant_name, d.amount, d.currency,"
            " d.created_at, d.expires_at",
-           len(_THREE_DS_NAMES), _named(_THREE_DS_NAMES, code_record),
+           len(_THREE_DS_NAMES), _named(_THREE_DS_NAMES, three_ds_code_record),
            also="LEFT JOIN cards dc ON dc.uuid = d.card_uuid"),
     Source("attachment", "attachments", "a", attachment_columns("a"),
            len(ATTACHMENT_FIELDS), _named(ATTACHMENT_FIELDS, _attachment)),

@@ -9,7 +9,8 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 from pydantic import BaseModel
 
-from cardservice.audit.repository import AuditFilters, audit_record, page_of_audit
+from cardservice.audit.records import audit_record
+from cardservice.audit.repository import AuditFilters, page_of_audit
 from cardservice.db.database import Db
 from cardservice.http.filters import UUID, filters_parameter, matching, one_of, read_filters
 from cardservice.http.openapi import PagedEnvelope

@@ -14,11 +14,12 @@ from typing import Any
 
 from cardservice.auth.credentials import forget_cached_callers, issue_token
 from cardservice.db.paging import Page
-from cardservice.db.sql import Reader, Row, Tx, as_datetime, iso_z, text_uuid
+from cardservice.db.sql import Reader, Tx, as_datetime
 from cardservice.errors import NotFound, RuleViolation, ValidationFailed
 from cardservice.operator import repository
 from cardservice.operator.audit import Acting
 from cardservice.operator.schemas import ChangeUserRequest, CreateUserRequest
+from cardservice.users.records import user_record
 from cardservice.users.service import create_user
 from cardservice.users.sessions import create_sign_in_link
 
@@ -31,19 +32,6 @@ class UserNotFound(NotFound):
 
 class UserSuspended(RuleViolation):
     code, message = "user_suspended", "The user is suspended."
-
-
-def user_record(row: Row) -> dict[str, Any]:
-    return {
-        "uuid": text_uuid(row["uuid"]),
-        "email": row["email"],
-        "name": row["name"],
-        "team": row["team"],
-        "role": row["role"],
-        "program_uuid": text_uuid(row["program_uuid"]),
-        "status": row["status"],
-        "created_at": iso_z(row["created_at"]),
-    }
 
 
 async def onboard_user(tx: Tx, acting: Acting, body: CreateUserRequest) -> dict[str, Any]:

@@ -1,29 +1,14 @@
-"""Queries for programs (`$n` SQL) and their one record builder."""
+"""Queries for programs (`$n` SQL); the record is built in `records.py`."""
 
 from __future__ import annotations
 
 import uuid
 from typing import Any
 
-import orjson
-
-from cardservice.db.sql import Reader, Row, Tx, in_list, iso_z, text_uuid
-from cardservice.transactions.controls import controls_record
+from cardservice.db.sql import Reader, Row, Tx, in_list, text_uuid
 
 _COLUMNS = "uuid, name, bin_uuids, spending_controls, card_validity_months, created_at, updated_at"
 _INSERT = f"INSERT INTO programs ({_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $6)"  # noqa: S608
-
-
-def program_record(row: Row | dict[str, Any]) -> dict[str, Any]:
-    return {
-        "uuid": text_uuid(row["uuid"]),
-        "name": row["name"],
-        "bin_uuids": orjson.loads(row["bin_uuids"]),
-        "spending_controls": controls_record(row["spending_controls"]),
-        "card_validity_months": int(row["card_validity_months"]),
-        "created_at": iso_z(row["created_at"]),
-        "updated_at": iso_z(row["updated_at"]),
-    }
 
 
 async def insert(tx: Tx, program: dict[str, Any]) -> None:

@@ -15,7 +15,7 @@ from cardservice.db.sql import Reader, Tx
 from cardservice.errors import NotFound, ValidationFailed
 from cardservice.operator.audit import Acting
 from cardservice.programs import repository
-from cardservice.programs.repository import program_record
+from cardservice.programs.records import program_record
 from cardservice.programs.schemas import ChangeProgramRequest, CreateProgramRequest
 
 

@@ -1,4 +1,4 @@
-"""Queries for top-ups (`$n` SQL) and their one record builder."""
+"""Queries for top-ups (`$n` SQL); the record is built in `records.py`."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 from cardservice.db.paging import Offset, paginate
-from cardservice.db.sql import Reader, Row, Tx, insert_sql, iso_z, row_args, text_uuid
-from cardservice.ledger.money import from_minor
+from cardservice.db.sql import Reader, Row, Tx, insert_sql, row_args
 from cardservice.models import Topup
 from cardservice.models.base import table_of
 
@@ -31,29 +30,6 @@ SELECT uuid, status, currency FROM accounts WHERE uuid = $1 AND user_uuid = $2""
 _EXPIRE = """
 UPDATE topups SET status = 'expired', updated_at = $1
 WHERE status = 'awaiting_payment' AND expires_at <= $1 RETURNING uuid"""
-
-
-def topup_record(row: Row | dict[str, Any]) -> dict[str, Any]:
-    """The API's top-up: amounts in the payment currency, `credit_amount` in the account's."""
-    received = row["received_amount"]
-    return {
-        "uuid": text_uuid(row["uuid"]),
-        "account_uuid": text_uuid(row["account_uuid"]),
-        "status": row["status"],
-        "reference": row["reference"],
-        "method": row["method_slug"],
-        "amount": from_minor(row["amount"]),
-        "currency": row["currency"],
-        "fee": from_minor(row["fee"]),
-        "rate": Decimal(row["rate"]),
-        "credit_amount": from_minor(row["credit_amount"]),
-        "account_currency": row["account_currency"],
-        "received_amount": None if received is None else from_minor(received),
-        "transaction_uuid": text_uuid(row["transaction_uuid"]),
-        "expires_at": iso_z(row["expires_at"]),
-        "created_at": iso_z(row["created_at"]),
-        "updated_at": iso_z(row["updated_at"]),
-    }
 
 
 async def payment_currency(tx: Tx, method: str, code: str) -> Row | None:

@@ -43,7 +43,7 @@ from cardservice.ledger.money import converted, to_minor
 from cardservice.models.base import utcnow
 from cardservice.operator.audit import Acting
 from cardservice.topups import repository
-from cardservice.topups.repository import topup_record
+from cardservice.topups.records import topup_record
 from cardservice.topups.schemas import TopupRequest
 from cardservice.transactions.repository import insert_transactions, transaction_row
 

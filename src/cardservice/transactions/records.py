@@ -15,6 +15,7 @@ import orjson
 
 from cardservice.db.sql import Row, flag, iso_z, text_uuid
 from cardservice.ledger.money import from_minor
+from cardservice.security import mask
 
 TRANSACTION_FIELDS = (
     "uuid", "type", "status", "amount", "currency", "direction", "card_uuid", "account_uuid",
@@ -85,3 +86,21 @@ def transaction_record_of(row: Mapping[str, Any]) -> dict[str, Any]:
         "created_at": iso_z(row["created_at"]),
         "updated_at": iso_z(row["updated_at"]),
     }
+
+
+def three_ds_code_record(row: Row | Mapping[str, Any], code: str | None = None) -> dict[str, Any]:
+    """A 3DS code's record (`ThreeDsRecord`) with the code itself; without it when `code` is
+    None (what its event carries). The card's mask, never its number."""
+    record = {
+        "uuid": text_uuid(row["uuid"]),
+        "card_uuid": text_uuid(row["card_uuid"]),
+        "card_mask": mask(row["bin"], row["last4"]),
+        "merchant_name": row["merchant_name"],
+        "amount": from_minor(row["amount"]),
+        "currency": row["currency"],
+        "created_at": iso_z(row["created_at"]),
+        "expires_at": iso_z(row["expires_at"]),
+    }
+    if code is not None:
+        record["code"] = code
+    return record

@@ -8,32 +8,12 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
-from cardservice.db.sql import Reader, Row, Tx, as_uuid, iso_z, text_uuid
+from cardservice.db.sql import Reader, Tx, as_uuid
 from cardservice.errors import CardNotFound
-from cardservice.ledger.money import from_minor
 from cardservice.models.base import utcnow
-from cardservice.security import CardCipher, mask
+from cardservice.security import CardCipher
 from cardservice.transactions import repository
-
-
-def _record(row: Row | dict[str, Any], code: str) -> dict[str, Any]:
-    """A code's record (`ThreeDsRecord`): the code itself, the card's mask, never its number."""
-    return {**code_record(row), "code": code}
-
-
-def code_record(row: Row | dict[str, Any]) -> dict[str, Any]:
-    """A code's record without the code (what its event carries): the card's mask, never
-    its number."""
-    return {
-        "uuid": text_uuid(row["uuid"]),
-        "card_uuid": text_uuid(row["card_uuid"]),
-        "card_mask": mask(row["bin"], row["last4"]),
-        "merchant_name": row["merchant_name"],
-        "amount": from_minor(row["amount"]),
-        "currency": row["currency"],
-        "created_at": iso_z(row["created_at"]),
-        "expires_at": iso_z(row["expires_at"]),
-    }
+from cardservice.transactions.records import three_ds_code_record
 
 
 async def issue_code(
@@ -78,7 +58,7 @@ async def issue_code(
         now,
         row["expires_at"],
     )
-    return _record(row, code)
+    return three_ds_code_record(row, code)
 
 
 async def unassigned_codes(
@@ -86,7 +66,9 @@ async def unassigned_codes(
 ) -> list[dict[str, Any]]:
     """The user's codes not yet used and not expired, newest first."""
     rows = await repository.unassigned_codes(reader, user_uuid, now)
-    return [_record(row, cipher.decrypt(bytes(row["code_ciphertext"]))) for row in rows]
+    return [
+        three_ds_code_record(row, cipher.decrypt(bytes(row["code_ciphertext"]))) for row in rows
+    ]
 
 
 async def matching_code(

@@ -16,7 +16,8 @@ from cardservice.events.listing import EventNotFound
 from cardservice.events.outbox import BATCH, sequence_events
 from cardservice.models.base import utcnow
 from cardservice.webhooks import repository
-from cardservice.webhooks.service import event_types_of, own_endpoint
+from cardservice.webhooks.records import event_types_of
+from cardservice.webhooks.service import own_endpoint
 
 
 def _wants(types: list[str] | None, event_type: str) -> bool:

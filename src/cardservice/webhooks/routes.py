@@ -26,6 +26,7 @@ from cardservice.models.base import utcnow
 from cardservice.values.patterns import UUID_PATTERN
 from cardservice.webhooks import service
 from cardservice.webhooks.queue import replay
+from cardservice.webhooks.records import endpoint_record
 from cardservice.webhooks.schemas import (
     AttemptRecord,
     EndpointCreate,
@@ -101,7 +102,7 @@ async def get_endpoint(
 ) -> JSONResponse:
     """One webhook endpoint (secret masked)."""
     row = await service.own_endpoint(db.reader, caller.user_uuid, uuid.UUID(endpoint_uuid))
-    return ok(service.endpoint_record(row, request.app.state.cipher))
+    return ok(endpoint_record(row, request.app.state.cipher))
 
 
 @router.patch(

@@ -10,11 +10,12 @@ from uuid import UUID, uuid4
 
 import orjson
 
-from cardservice.db.sql import Reader, Row, Tx, as_datetime, flag, iso_z, text_uuid
+from cardservice.db.sql import Reader, Row, Tx, as_datetime, flag
 from cardservice.errors import NotFound
-from cardservice.infra.outbound import masked, new_secret
+from cardservice.infra.outbound import new_secret
 from cardservice.security import CardCipher
 from cardservice.webhooks import repository
+from cardservice.webhooks.records import attempt_record, endpoint_record, event_types_of
 from cardservice.webhooks.schemas import EndpointCreate, EndpointUpdate
 
 ROTATION_OVERLAP = timedelta(hours=24)
@@ -24,30 +25,8 @@ class EndpointNotFound(NotFound):
     message = "Webhook endpoint not found."
 
 
-def event_types_of(value: Any) -> list[str] | None:
-    """The stored `event_types` (JSON text on both drivers) → a list, or None for all."""
-    if value is None:
-        return None
-    parsed = orjson.loads(value) if isinstance(value, str | bytes) else value
-    return None if parsed is None else list(parsed)
-
-
 def _json(types: list[str] | None) -> str | None:
     return None if types is None else orjson.dumps(types).decode()
-
-
-def endpoint_record(row: Row, cipher: CardCipher, *, reveal: bool = False) -> dict[str, Any]:
-    secret = cipher.decrypt(bytes(row["secret_ciphertext"]))
-    return {
-        "uuid": text_uuid(row["uuid"]),
-        "url": row["url"],
-        "description": row["description"],
-        "event_types": event_types_of(row["event_types"]),
-        "enabled": flag(row["enabled"]),
-        "secret": secret if reveal else masked(secret),
-        "created_at": iso_z(row["created_at"]),
-        "updated_at": iso_z(row["updated_at"]),
-    }
 
 
 async def create_endpoint(
@@ -127,15 +106,4 @@ async def attempts(
     """A page of the endpoint's delivery attempts, newest first, and their count."""
     await own_endpoint(reader, user, endpoint)
     rows, total = await repository.page_of_attempts(reader, endpoint, offset, limit)
-    return [
-        {
-            "event_uuid": text_uuid(row["event_uuid"]),
-            "attempt": row["attempt"],
-            "status_code": row["status_code"],
-            "error": row["error"],
-            "duration_ms": row["duration_ms"],
-            "next_attempt_at": iso_z(row["next_attempt_at"]),
-            "created_at": iso_z(row["created_at"]),
-        }
-        for row in rows
-    ], total
+    return [attempt_record(row) for row in rows], total
