@@ -69,6 +69,7 @@ from cardservice.programs.routes import router as programs_router
 from cardservice.sandbox.routes import router as sandbox_router
 from cardservice.security import CardCipher
 from cardservice.statements.routes import router as statements_router
+from cardservice.tokens.routes import router as tokens_router
 from cardservice.topups import service as topups
 from cardservice.topups.routes import operator_router as operator_topups_router
 from cardservice.topups.routes import router as topups_router
@@ -185,6 +186,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         accounts_router,
         statements_router,
         cards_router,
+        tokens_router,
         decisions_router,
         transactions_router,
         disputes_router,

@@ -31,6 +31,7 @@ from cardservice.models.reference import (
 )
 from cardservice.models.sign_in_link import SignInLink
 from cardservice.models.three_ds import ThreeDsCode
+from cardservice.models.token import CardToken, TokenProvisioning
 from cardservice.models.transaction import Transaction
 from cardservice.models.user import Team, User
 from cardservice.models.webhook import WebhookAttempt, WebhookDelivery, WebhookEndpoint
@@ -44,6 +45,7 @@ __all__ = [
     "Base",
     "Bin",
     "Card",
+    "CardToken",
     "DictionaryEntry",
     "Dispute",
     "Event",
@@ -65,6 +67,7 @@ __all__ = [
     "SignInLink",
     "Team",
     "ThreeDsCode",
+    "TokenProvisioning",
     "Topup",
     "Transaction",
     "TransactionTag",

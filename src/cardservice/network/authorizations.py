@@ -1,17 +1,30 @@
 """0100 authorizations and 0120 stand-in advices (API.md §14): the card verified, then the
 sandbox's entry (`transactions.authorize.authorize_card` → the engine) decides and records, and
-the answer is written with the message's key in the unit that records it."""
+the answer is written with the message's key in the unit that records it.
+
+Field 2 may be a wallet token's DPAN (API.md §19): the vault resolves it to its card before
+the entry, so every rule, limit, control, fee, event and webhook of a card payment applies;
+14 must be the token's expiry, a suspended token (or one waiting for its activation) is
+declined `token_inactive` (`62`), a deleted one is an unknown card (`14`). An 0100 with
+processing code 900000 is a wallet's provisioning request (provisioning.py)."""
 
 from __future__ import annotations
 
 import uuid
+from dataclasses import asdict
 from typing import Any
 
 from cardservice.db.sql import Tx
 from cardservice.models.base import utcnow
 from cardservice.network import repository
 from cardservice.network.codec import Message, available_balance, merchant_place, sub_elements
-from cardservice.network.fields import CURRENCIES, NUMERIC_CURRENCIES, PURCHASE, THREE_DS_CODE
+from cardservice.network.fields import (
+    CURRENCIES,
+    NUMERIC_CURRENCIES,
+    PROVISIONING,
+    PURCHASE,
+    THREE_DS_CODE,
+)
 from cardservice.network.host import (
     ANSWER_WITHIN,
     ATTEMPTS,
@@ -24,10 +37,12 @@ from cardservice.network.host import (
     masked_pan,
     require,
 )
+from cardservice.network.provisioning import provisioning_request
 from cardservice.network.repository import IssuedCard, Key, KeyTaken, Remembered
 from cardservice.network.responses import APPROVED, INSUFFICIENT_FUNDS, UNKNOWN_CARD, code_of
-from cardservice.network.verification import verification_failure
+from cardservice.network.verification import token_verification_failure, verification_failure
 from cardservice.observability import metrics
+from cardservice.tokens.records import paid_with
 from cardservice.transactions import lifecycle
 from cardservice.transactions.adjustments import shrink_hold
 from cardservice.transactions.authorize import authorize_card
@@ -84,6 +99,7 @@ async def _request(
         channel="iso8583",
         network=network_data(message, code),
         stand_in=stand_in,
+        token=None if card.token is None else paid_with(asdict(card.token)),
     )
 
 
@@ -99,8 +115,9 @@ async def _answered(
 ) -> Answer:
     """The answer of a recorded authorization, written with its key. An original a reversal
     was waiting for is answered as usual and released at once (shrunk, for a partial one)."""
+    paying = row["card_uuid"]  # a token's payment may be booked on its card's replacement
     closed = row.get("error_slug") == "card_closed"
-    code = code_of(row, await repository.closed_reason(tx, card.card_uuid) if closed else None)
+    code = code_of(row, await repository.closed_reason(tx, paying) if closed else None)
     if waiting is not None and code == APPROVED:
         stays = waiting.answer.get("stays")
         if isinstance(stays, int) and stays > 0:
@@ -112,7 +129,7 @@ async def _answered(
     if code == APPROVED and network.get("auth_code"):
         own["38"] = network["auth_code"]
     if code in (APPROVED, INSUFFICIENT_FUNDS):
-        balance = await repository.card_balance(tx, card.card_uuid)
+        balance = await repository.card_balance(tx, paying)
         numeric = NUMERIC_CURRENCIES.get(balance["currency"], "000")
         own["54"] = available_balance(numeric, int(balance["balance"]))
     await repository.remember(
@@ -127,12 +144,16 @@ async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> An
     card, found = await repository.card_and_key(host.db.reader, fingerprint, key)
     if found is not None and found.response_code is not None:
         return found.answer  # a repeat: the first answer, nothing moves
-    if card is None:
+    if card is None or (card.token is not None and card.token.status == "deleted"):
         if not stand_in:
             return {"39": UNKNOWN_CARD}  # nothing recorded
         log.warning("ISO 8583 0120 for a card not issued here: pan %s", masked_pan(message))
         return {"39": APPROVED}
-    force = None if stand_in else verification_failure(host.cipher, message, card)
+    force = None
+    if card.token is not None and not stand_in:
+        force = token_verification_failure(message, card.token)
+    elif not stand_in:
+        force = verification_failure(host.cipher, message, card)
     request = await _request(host, message, card, force, stand_in)
     waiting = _waiting(found)
     answers: list[Answer] = []
@@ -168,7 +189,9 @@ async def _authorize(host: Host, message: Message, *, stand_in: bool) -> Answer:
 
 
 async def authorization(host: Host, message: Message) -> Answer:
-    """0100 / 0101 → 0110."""
+    """0100 / 0101 → 0110 (processing code 900000: a wallet's provisioning request)."""
+    if message.fields.get(3) == PROVISIONING:
+        return await provisioning_request(host, message)
     return await _authorize(host, message, stand_in=False)
 
 

@@ -12,15 +12,26 @@ import orjson
 
 from cardservice.db.sql import Reader, Row, Tx, as_datetime, as_uuid
 
-_CARD_BY_FINGERPRINT = (
-    "SELECT uuid, user_uuid, expiry_year, expiry_month, currency FROM cards"
-    " WHERE pan_fingerprint = $1"
+# A number is a card's (its fingerprint) or a wallet token's DPAN (the same fingerprint,
+# API.md §19): both joins are index lookups; the token's card answers for a DPAN.
+_CARD_OF_NUMBER = (
+    "SELECT coalesce(c.uuid, tc.uuid) AS uuid, coalesce(c.user_uuid, tc.user_uuid) AS user_uuid,"
+    " coalesce(c.expiry_year, tc.expiry_year) AS expiry_year,"
+    " coalesce(c.expiry_month, tc.expiry_month) AS expiry_month,"
+    " coalesce(c.currency, tc.currency) AS currency, k.uuid AS token_uuid,"
+    " k.wallet AS token_wallet, k.last4 AS token_last4, k.status AS token_status,"
+    " k.expiry_year AS token_expiry_year, k.expiry_month AS token_expiry_month"
 )
+_NUMBER_JOINS = (
+    " LEFT JOIN cards c ON c.pan_fingerprint = $1"
+    " LEFT JOIN card_tokens k ON k.dpan_fingerprint = $1"
+    " LEFT JOIN cards tc ON tc.uuid = k.card_uuid"
+)
+_CARD_BY_FINGERPRINT = f"{_CARD_OF_NUMBER} FROM (SELECT 1 AS one) o{_NUMBER_JOINS}"
 # An authorization's two reads in one round trip: its key's row and the card of its number.
 _CARD_AND_KEY = (
-    "SELECT c.uuid, c.user_uuid, c.expiry_year, c.expiry_month, c.currency, m.response_code,"
-    " m.answer, m.transaction_uuid, m.created_at FROM (SELECT 1 AS one) o"
-    " LEFT JOIN cards c ON c.pan_fingerprint = $1"
+    f"{_CARD_OF_NUMBER}, m.response_code, m.answer, m.transaction_uuid, m.created_at"
+    f" FROM (SELECT 1 AS one) o{_NUMBER_JOINS}"
     " LEFT JOIN network_messages m ON m.acquirer_id = $2 AND m.stan = $3"
     " AND m.transmitted = $4 AND m.mti_class = $5"
 )
@@ -74,11 +85,25 @@ class Remembered:
 
 
 @dataclass(frozen=True, slots=True)
+class WalletToken:
+    """The wallet token whose DPAN a message carries (API.md §19)."""
+
+    uuid: uuid.UUID
+    wallet: str
+    last4: str
+    status: str
+    expiry_yymm: str
+
+
+@dataclass(frozen=True, slots=True)
 class IssuedCard:
+    """The card of a message's number; `token` when the number is a wallet token's DPAN."""
+
     card_uuid: uuid.UUID
     user_uuid: uuid.UUID
     expiry_yymm: str
     currency: str
+    token: WalletToken | None = None
 
 
 class KeyTaken(Exception):
@@ -87,16 +112,28 @@ class KeyTaken(Exception):
 
 
 async def issued_card(reader: Reader | Tx, fingerprint: str) -> IssuedCard | None:
+    """The card of a number, a card's or a wallet token's (with its `token`), or None."""
     row = await reader.row(_CARD_BY_FINGERPRINT, fingerprint)
     return None if row is None else _issued(row)
+
+
+def _yymm(year: int, month: int) -> str:
+    return f"{year % 100:02d}{month:02d}"
 
 
 def _issued(row: Row) -> IssuedCard | None:
     card, user = as_uuid(row["uuid"]), as_uuid(row["user_uuid"])
     if card is None or user is None:
         return None
-    yymm = f"{row['expiry_year'] % 100:02d}{row['expiry_month']:02d}"
-    return IssuedCard(card, user, yymm, row["currency"])
+    token = None
+    token_uuid = as_uuid(row["token_uuid"])
+    if token_uuid is not None:
+        expiry = _yymm(row["token_expiry_year"], row["token_expiry_month"])
+        token = WalletToken(
+            token_uuid, row["token_wallet"], row["token_last4"], row["token_status"], expiry
+        )
+    expiry = _yymm(row["expiry_year"], row["expiry_month"])
+    return IssuedCard(card, user, expiry, row["currency"], token)
 
 
 def _remembered(row: Row) -> Remembered | None:
@@ -111,7 +148,8 @@ def _remembered(row: Row) -> Remembered | None:
 async def card_and_key(
     reader: Reader, fingerprint: str, key: Key
 ) -> tuple[IssuedCard | None, Remembered | None]:
-    """The card of a number and the row of a key, read together."""
+    """The card of a number (a card's or a wallet token's) and the row of a key, read
+    together."""
     row = await reader.row(_CARD_AND_KEY, fingerprint, *key.args())
     assert row is not None, "the query always returns its one row"
     return _issued(row), _remembered(row)

@@ -102,6 +102,9 @@ class Authorization:
     # approved by the network on the issuer's behalf (an 0120 advice): recorded as approved
     # whatever the rules say; what the card cannot cover is the cardholder's `shortfall`
     stand_in: bool = False
+    # paid with a wallet token (API.md §19): {uuid, wallet, last4}, shown as the transaction's
+    # `token`; its card follows a replacement (authorize.py)
+    token: dict[str, str | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,6 +291,7 @@ def _new_transaction(
             updated_at=now,
             channel=request.channel,
             stand_in=request.stand_in,
+            token=None if request.token is None else orjson.dumps(request.token).decode(),
         )
         | foreign
     )

@@ -22,7 +22,7 @@ TRANSACTION_FIELDS = (
     "error_slug", "fee", "refunded_amount", "flagged", "description", "parent_uuid",
     "decision", "created_at", "updated_at", "authorized_amount", "captured_amount",
     "hold_expires_at", "merchant_amount", "merchant_currency", "rate",
-    "merchant_captured_amount", "channel", "network", "stand_in", "shortfall",
+    "merchant_captured_amount", "channel", "network", "stand_in", "shortfall", "token",
 )  # fmt: skip
 NEWEST_FIRST = "ORDER BY t.created_at DESC, t.uuid DESC"
 
@@ -77,6 +77,7 @@ def transaction_record_of(row: Mapping[str, Any]) -> dict[str, Any]:
         "decision": row["decision"],
         "channel": row["channel"],
         "network": None if row["network"] is None else orjson.loads(row["network"]),
+        "token": None if row["token"] is None else orjson.loads(row["token"]),
         "stand_in": flag(row["stand_in"]),
         "shortfall": from_minor(row["shortfall"]),
         "created_at": iso_z(row["created_at"]),
