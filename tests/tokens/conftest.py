@@ -36,8 +36,8 @@ def new_wallet() -> Wallet:
     """A fresh token reference and DPAN (registered for the log scan)."""
     dpan = generate_pan(TOKEN_BIN)
     ISSUED_SECRETS.append(dpan)
-    year = datetime.now(UTC).year % 100 + 3
-    return Wallet(f"TREF{uuid.uuid4().hex[:12].upper()}{next(_references)}", dpan, f"{year:02d}11")
+    year = datetime.now(UTC).year % 100 + 4  # never a card's expiry (36 months)
+    return Wallet(f"TREF{uuid.uuid4().hex[:12].upper()}{next(_references)}", dpan, f"{year:02d}08")
 
 
 async def first_payment(network: Network, card: IssuedCard) -> None:
