@@ -16,6 +16,7 @@ from cardservice.cards.numbers import generate_pan
 from cardservice.models import CardToken
 from cardservice.network import messages
 from cardservice.network.messages import TOKEN_BIN
+from tests.decisions.conftest import receiver  # noqa: F401 - the decision endpoint fixture
 from tests.factories import ISSUED_SECRETS, around
 from tests.network.conftest import IssuedCard, Network, iso_settings, network  # noqa: F401
 

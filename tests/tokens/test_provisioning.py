@@ -106,7 +106,11 @@ async def test_a_card_never_approved_steps_up_and_risk_five_too(
     await first_payment(network, card)
     assert await decide(network, card, new_wallet(), risk=5) == "85"
     assert await decide(network, card, new_wallet(), risk=3) == "00"
-    assert await _decisions(app) == [("step_up", "rules"), ("step_up", "rules"), ("approve", "rules")]
+    assert await _decisions(app) == [
+        ("step_up", "rules"),
+        ("step_up", "rules"),
+        ("approve", "rules"),
+    ]
 
 
 async def test_a_frozen_or_single_use_card_is_declined_and_its_notice_refused(
@@ -170,7 +174,9 @@ async def test_a_bad_dpan_is_refused_with_30_and_nothing_is_recorded(
     assert await _count(app, CardToken) == 0
     async with around(app) as session:
         answered = await session.scalar(
-            select(func.count()).select_from(NetworkMessage).where(NetworkMessage.mti_class == "062")
+            select(func.count())
+            .select_from(NetworkMessage)
+            .where(NetworkMessage.mti_class == "062")
         )
     assert answered == 0
     assert await notify(network, card, wallet) == "00"  # the right DPAN still goes in
