@@ -18,8 +18,11 @@ from cardservice.network import messages
 from cardservice.network.messages import TOKEN_BIN
 from tests.decisions.conftest import receiver  # noqa: F401 - the decision endpoint fixture
 from tests.factories import ISSUED_SECRETS, around
-from tests.network.conftest import IssuedCard, Network, iso_settings, network  # noqa: F401
+from tests.network import conftest as network_fixtures
+from tests.network.conftest import IssuedCard, Network
 
+iso_settings = network_fixtures.iso_settings  # the listener of tests/network, reused here
+network = network_fixtures.network
 _references = itertools.count(1)
 
 
@@ -41,43 +44,43 @@ def new_wallet() -> Wallet:
     return Wallet(f"TREF{uuid.uuid4().hex[:12].upper()}{next(_references)}", dpan, f"{year:02d}08")
 
 
-async def first_payment(network: Network, card: IssuedCard) -> None:
+async def first_payment(iso: Network, card: IssuedCard) -> None:
     """An approved authorization, so that the card's next provisioning is approved."""
-    fields = messages.authorization(card.pan, card.expiry, 100, *network.key())
-    answer = await network.client.request("0100", fields)
+    fields = messages.authorization(card.pan, card.expiry, 100, *iso.key())
+    answer = await iso.client.request("0100", fields)
     assert answer.fields[39] == "00"
 
 
-async def decide(network: Network, card: IssuedCard, token: Wallet, **options: object) -> str:
+async def decide(iso: Network, card: IssuedCard, token: Wallet, **options: object) -> str:
     """The provisioning request's answer (field 39)."""
     fields = messages.provisioning(
-        card.pan, card.expiry, *network.key(), reference=token.reference, **options
+        card.pan, card.expiry, *iso.key(), reference=token.reference, **options
     )  # type: ignore[arg-type]
-    answer = await network.client.request("0100", fields)
+    answer = await iso.client.request("0100", fields)
     assert answer.mti == "0110"
     return answer.fields[39]
 
 
-async def notify(network: Network, card: IssuedCard, token: Wallet, **options: object) -> str:
+async def notify(iso: Network, card: IssuedCard, token: Wallet, **options: object) -> str:
     """The token-created notice's answer (field 39)."""
     fields = messages.token_created(
-        card.pan, token.dpan, token.expiry, *network.key(), reference=token.reference,
+        card.pan, token.dpan, token.expiry, *iso.key(), reference=token.reference,
         **options,  # type: ignore[arg-type]
     )  # fmt: skip
-    answer = await network.client.request("0620", fields)
+    answer = await iso.client.request("0620", fields)
     assert answer.mti == "0630"
     return answer.fields[39]
 
 
 async def provision(
-    app: FastAPI, network: Network, card: IssuedCard, *, paid_before: bool = True
+    app: FastAPI, iso: Network, card: IssuedCard, *, paid_before: bool = True
 ) -> Wallet:
     """An active token of the card (approved: the card paid once before)."""
     if paid_before:
-        await first_payment(network, card)
+        await first_payment(iso, card)
     wallet = new_wallet()
-    assert await decide(network, card, wallet) == "00"
-    assert await notify(network, card, wallet) == "00"
+    assert await decide(iso, card, wallet) == "00"
+    assert await notify(iso, card, wallet) == "00"
     wallet.uuid = str(await token_row(app, wallet.reference, "uuid"))
     return wallet
 
@@ -99,7 +102,7 @@ async def tokens_of(
     return data
 
 
-async def pay(network: Network, pan: str, expiry: str, amount: int) -> dict[int, str]:
-    fields = messages.authorization(pan, expiry, amount, *network.key())
-    answer = await network.client.request("0100", fields)
+async def pay(iso: Network, pan: str, expiry: str, amount: int) -> dict[int, str]:
+    fields = messages.authorization(pan, expiry, amount, *iso.key())
+    answer = await iso.client.request("0100", fields)
     return answer.fields

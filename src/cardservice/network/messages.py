@@ -27,8 +27,8 @@ from cardservice.network.fields import (
 )
 
 ACQUIRER = "123456"
-TOKEN_SERVICE = "999000"  # the network's token service, as the acquirer id of its messages
-TOKEN_BIN = "489537"  # the range the simulated token service draws device PANs from
+TOKEN_SERVICE = "999000"  # noqa: S105 - the network's token service, as the acquirer id of its messages
+TOKEN_BIN = "489537"  # noqa: S105 - the range the simulated token service draws device PANs from
 REQUESTORS = {"AP": "40010030273", "GP": "40010075001", "SP": "40010043095", "CF": "40010099999"}
 
 
@@ -169,8 +169,10 @@ def provisioning(
     }  # fmt: skip
     if cvv2 is not None:
         elements[CVV2] = cvv2
-    return {7: transmitted, 11: stan, 32: acquirer, 2: pan, 3: PROVISIONING, 4: "0",
-            14: expiry_yymm, 49: NUMERIC_CURRENCIES["USD"], 48: with_sub_elements(elements)}  # fmt: skip
+    return {
+        7: transmitted, 11: stan, 32: acquirer, 2: pan, 3: PROVISIONING, 4: "0", 14: expiry_yymm,
+        49: NUMERIC_CURRENCIES["USD"], 48: with_sub_elements(elements),
+    }  # fmt: skip
 
 
 def token_created(
