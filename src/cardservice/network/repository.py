@@ -230,6 +230,7 @@ def network_json(network: dict[str, str | None]) -> str:
 # The simulator's own reads (network/commands.py, network/simulator.py): a tool that checks
 # its own bookkeeping against the books.
 _SEND_CARD = "SELECT pan_ciphertext, expiry_year, expiry_month FROM cards WHERE uuid = $1"
+_SEND_WALLET = "SELECT expiry_year, expiry_month FROM card_tokens WHERE dpan_fingerprint = $1"
 _SIM_BIN = "SELECT uuid FROM bins WHERE currency = 'USD' AND status = 'available' ORDER BY bin"
 _SIM_CARDS = (
     "SELECT uuid, pan_ciphertext, expiry_year, expiry_month FROM cards WHERE account_uuid = $1"
@@ -255,6 +256,17 @@ _SIM_POSTED = (
 async def card_to_send(reader: Reader, card_uuid: uuid.UUID) -> Row | None:
     """The card's encrypted number and expiry, or None."""
     return await reader.row(_SEND_CARD, card_uuid)
+
+
+async def token_expiry_to_send(reader: Reader, fingerprint: str) -> str | None:
+    """The expiry (YYMM) of the wallet token with this DPAN fingerprint, or None."""
+    row = await reader.row(_SEND_WALLET, fingerprint)
+    return None if row is None else _yymm(row["expiry_year"], row["expiry_month"])
+
+
+async def sim_owner(reader: Reader, card_uuid: uuid.UUID) -> uuid.UUID | None:
+    """The user a card belongs to."""
+    return as_uuid(await reader.value("SELECT user_uuid FROM cards WHERE uuid = $1", card_uuid))
 
 
 async def sim_bin(tx: Tx) -> Any:
