@@ -32,6 +32,7 @@ from cardservice.dashboard import errors as dashboard_errors
 from cardservice.dashboard import pages as dashboard_pages
 from cardservice.dashboard import signin as dashboard_signin
 from cardservice.dashboard import statement_pages as dashboard_statements
+from cardservice.dashboard import token_pages as dashboard_tokens
 from cardservice.dashboard import topup_pages as dashboard_topups
 from cardservice.dashboard import transaction_pages as dashboard_transactions
 from cardservice.dashboard import webhook_pages as dashboard_webhooks
@@ -207,6 +208,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         dashboard_buy.router,  # /app/cards/new before /app/cards/{cardUuid}
         dashboard_cards.router,
         dashboard_card_details.router,
+        dashboard_tokens.router,
         dashboard_webhooks.router,
         dashboard_attachments.router,
         dashboard_transactions.router,
