@@ -43,6 +43,7 @@ USER_TABLES = [
     "topups",
     "operator_keys",
     "network_messages",
+    "card_testing_merchants",
     "audit_log",
     "webhook_attempts",
     "webhook_deliveries",

@@ -108,6 +108,19 @@ class Settings(BaseSettings):
     iso8583_tls_client_ca: Path | None = Field(
         default=None, description="PEM: CAs whose client certificates are required (mutual TLS)"
     )
+    # the listener's bounds (API.md §17, docs/network.md "Bounds"), each counted on /metrics
+    iso8583_max_connections: int = Field(
+        default=256, ge=1, description="open connections per worker process; one more is closed"
+    )
+    iso8583_idle_seconds: float = Field(
+        default=300.0, gt=0, description="a connection with no complete message for this long"
+    )
+    iso8583_frame_seconds: float = Field(
+        default=10.0, gt=0, description="a message's bytes must follow its length within this"
+    )
+    iso8583_in_flight: int = Field(
+        default=64, ge=1, description="requests of one connection answered at once; then unread"
+    )
     hold_sweep_seconds: float = Field(
         default=60.0, gt=0, description="how often a worker loop releases expired holds"
     )

@@ -2,7 +2,9 @@
 
 * Own cards only: anybody else's card, a team member's too, is 404.
 * A closed card is final: any later change is refused (`card_closed`).
-* Freeze and unfreeze only set the status; the engine declines a frozen card.
+* Freeze and unfreeze set the status; the engine declines a frozen card. A status the
+  holder sets also clears the card-testing guard's reason and count (API.md §17): setting
+  `active` a card the guard froze as `suspected_fraud` gives it 5 more tries.
 * Closing, in the same unit: the card's pending authorizations are reversed (amount and fee
   back to the card, as `lifecycle.reverse` does), then its whole balance moves to its account
   through the ledger as one `card_close` transaction, and its wallet tokens are deleted.
@@ -28,7 +30,7 @@ from cardservice.db.sql import Tx
 from cardservice.errors import CardNotFound, RuleViolation, ValidationFailed
 from cardservice.ledger.money import to_minor
 from cardservice.tokens.service import delete_with_card
-from cardservice.transactions import closing
+from cardservice.transactions import card_testing, closing
 from cardservice.transactions.locks import lock_card, lock_card_account
 
 _PLAIN_FIELDS = ("status", "description", "holder_name")
@@ -61,6 +63,8 @@ def _columns(body: CardChangeRequest) -> dict[str, Any]:
     """The card's columns the request sets (a field left out is not touched)."""
     sent = body.model_fields_set
     columns: dict[str, Any] = {name: getattr(body, name) for name in _PLAIN_FIELDS if name in sent}
+    if "status" in sent:
+        columns.update(card_testing.holder_reset())
     if "holder_address" in sent:
         address = body.holder_address
         columns["holder_address"] = (

@@ -201,6 +201,8 @@ def _new_card(
         "created_at": now,
         "updated_at": now,
         "closed_reason": None,
+        "frozen_reason": None,
+        "verification_failures": None,
         "replaces": None,
         "replaced_by": None,
     }

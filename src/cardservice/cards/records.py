@@ -21,7 +21,7 @@ CARD_FIELDS = (
     "balance", "status", "is_favorite", "sort_order", "description", "external_id", "holder_name",
     "holder_address", "auto_replenish_amount", "auto_replenish_min_balance", "spending_controls",
     "created_at", "updated_at", "card_type", "locked_merchant", "closed_reason", "replaces",
-    "replaced_by",
+    "replaced_by", "frozen_reason",
 )  # fmt: skip
 HOLDER_FIELDS = ("line1", "line2", "city", "state", "postal_code", "country")
 
@@ -46,7 +46,7 @@ def card_record(row: Row | Sequence[Any]) -> dict[str, Any]:
         card_uuid, account_uuid, bin_, brand, last4, expiry_month, expiry_year, currency,
         balance, status, is_favorite, sort_order, description, external_id, holder_name,
         address, amount, min_balance, controls, created_at, updated_at, card_type,
-        locked_merchant, closed_reason, replaces, replaced_by,
+        locked_merchant, closed_reason, replaces, replaced_by, frozen_reason,
     ) = tuple(row)[-len(CARD_FIELDS) :]  # fmt: skip
     if isinstance(address, str | bytes):
         address = orjson.loads(address)
@@ -81,6 +81,7 @@ def card_record(row: Row | Sequence[Any]) -> dict[str, Any]:
         "closed_reason": closed_reason,
         "replaces": text_uuid(replaces),
         "replaced_by": text_uuid(replaced_by),
+        "frozen_reason": frozen_reason,
     }
 
 

@@ -63,6 +63,8 @@ async def _new_card(
         created_at=now,
         updated_at=now,
         closed_reason=None,
+        frozen_reason=None,
+        verification_failures=None,
         replaces=old["uuid"],
         replaced_by=None,
     )

@@ -90,6 +90,11 @@ class CardRecord(BaseModel):
     closed_reason: Literal["lost", "stolen", "damaged", "expiring"] | None = None
     replaces: UUID | None = None
     replaced_by: UUID | None = None
+    frozen_reason: Literal["suspected_fraud"] | None = Field(
+        default=None,
+        description="suspected_fraud: the card-testing guard froze the card (its 5th wrong"
+        " expiry or CVV2 within 24 h); cleared when its holder sets its status",
+    )
 
 
 class CardList(BaseModel):

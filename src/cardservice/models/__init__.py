@@ -6,6 +6,7 @@ from cardservice.models.audit import AuditEntry
 from cardservice.models.authorization_endpoint import AuthorizationEndpoint
 from cardservice.models.base import Base
 from cardservice.models.card import Card
+from cardservice.models.card_testing import CardTestingMerchant
 from cardservice.models.credential import ApiToken, MfaCode
 from cardservice.models.dispute import Dispute
 from cardservice.models.event import Event
@@ -45,6 +46,7 @@ __all__ = [
     "Base",
     "Bin",
     "Card",
+    "CardTestingMerchant",
     "CardToken",
     "DictionaryEntry",
     "Dispute",

@@ -70,5 +70,13 @@ class Card(UuidPk, Timestamps, Base):
     closed_reason: Mapped[str | None] = mapped_column(
         String(16), doc="a replaced card's reason: lost | stolen | damaged | expiring"
     )
+    frozen_reason: Mapped[str | None] = mapped_column(
+        String(16), doc="suspected_fraud: frozen by the card-testing guard; NULL otherwise"
+    )
+    verification_failures: Mapped[str | None] = mapped_column(
+        Text,
+        doc="JSON list of the times of the verification failures since the last approval"
+        " or reset, the last 5 at most (transactions/card_testing.py); NULL: none",
+    )
     replaces: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("cards.uuid"))
     replaced_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("cards.uuid"))

@@ -1,12 +1,16 @@
-"""0100 authorizations and 0120 stand-in advices (API.md §14): the card verified, then the
-sandbox's entry (`transactions.authorize.authorize_card` → the engine) decides and records, and
-the answer is written with the message's key in the unit that records it.
+"""0100 authorizations and 0120 stand-in advices (API.md §14, §17): a merchant the card-testing
+guard blocked answers `59` at once; otherwise the card is verified, then the sandbox's entry
+(`transactions.authorize.authorize_card` → the engine) decides and records — the guard counts
+a verification failure there, under the card's lock — and the answer is written with the
+message's key in the unit that records it. An unknown number records nothing but counts
+against its merchant.
 
 Field 2 may be a wallet token's DPAN (API.md §19): the vault resolves it to its card before
 the entry, so every rule, limit, control, fee, event and webhook of a card payment applies;
-14 must be the token's expiry, a suspended token (or one waiting for its activation) is
-declined `token_inactive` (`62`), a deleted one is an unknown card (`14`). An 0100 with
-processing code 900000 is a wallet's provisioning request (provisioning.py)."""
+14 must be the token's expiry (a verification failure as a card's), a suspended token (or one
+waiting for its activation) is declined `token_inactive` (`62`), a deleted one is an unknown
+number (`14`). An 0100 with processing code 900000 is a wallet's provisioning request
+(provisioning.py)."""
 
 from __future__ import annotations
 
@@ -39,13 +43,20 @@ from cardservice.network.host import (
 )
 from cardservice.network.provisioning import provisioning_request
 from cardservice.network.repository import IssuedCard, Key, KeyTaken, Remembered
-from cardservice.network.responses import APPROVED, INSUFFICIENT_FUNDS, UNKNOWN_CARD, code_of
+from cardservice.network.responses import (
+    APPROVED,
+    INSUFFICIENT_FUNDS,
+    SUSPECTED_FRAUD,
+    UNKNOWN_CARD,
+    code_of,
+)
 from cardservice.network.verification import token_verification_failure, verification_failure
 from cardservice.observability import metrics
 from cardservice.tokens.records import paid_with
-from cardservice.transactions import lifecycle
+from cardservice.transactions import card_testing, lifecycle
 from cardservice.transactions.adjustments import shrink_hold
 from cardservice.transactions.authorize import authorize_card
+from cardservice.transactions.card_testing import Merchant
 from cardservice.transactions.engine import Authorization
 
 
@@ -70,11 +81,17 @@ def auth_code(transaction: uuid.UUID) -> str:
     return transaction.hex[:6].upper()
 
 
+def acceptor(message: Message) -> Merchant:
+    """The merchant the card-testing guard counts: the pair (32, 42)."""
+    return Merchant(message.fields[32].rjust(11, "0"), message.fields.get(42, "").strip())
+
+
 async def _request(
-    host: Host, message: Message, card: IssuedCard, force: str | None, stand_in: bool
+    host: Host, message: Message, card: IssuedCard, verification: str | None, stand_in: bool
 ) -> Authorization:
     """The entry's request: amount and currency of 4 and 49, merchant of 43 (its tag by
-    name), MCC of 18, the 3DS code of 48.41; a stand-in keeps the network's code of 38."""
+    name), MCC of 18, the 3DS code of 48.41, the verification's result; a stand-in keeps
+    the network's code of 38."""
     amount = int(message.fields[4])
     if amount <= 0:
         raise Malformed("amount must be positive")
@@ -94,13 +111,22 @@ async def _request(
         merchant_city=place.city if place else None,
         tag=await host.tag_of(name),
         three_ds_code=None if stand_in else elements.get(THREE_DS_CODE),
-        force_decline=force,
+        verification=verification,
+        force_decline=_inactive_token(card, stand_in),
+        acceptor=acceptor(message),
         uuid=transaction,
         channel="iso8583",
         network=network_data(message, code),
         stand_in=stand_in,
         token=None if card.token is None else paid_with(asdict(card.token)),
     )
+
+
+def _inactive_token(card: IssuedCard, stand_in: bool) -> str | None:
+    """`token_inactive` for a wallet token suspended or waiting for its activation code."""
+    if stand_in or card.token is None or card.token.status == "active":
+        return None
+    return "token_inactive"
 
 
 def _waiting(found: Remembered | None) -> Remembered | None:
@@ -114,11 +140,16 @@ async def _answered(
     tx: Tx, key: Key, card: IssuedCard, row: dict[str, Any], waiting: Remembered | None
 ) -> Answer:
     """The answer of a recorded authorization, written with its key. An original a reversal
-    was waiting for is answered as usual and released at once (shrunk, for a partial one)."""
+    was waiting for is answered as usual and released at once (shrunk, for a partial one),
+    when the reversal was for this card."""
     paying = row["card_uuid"]  # a token's payment may be booked on its card's replacement
     closed = row.get("error_slug") == "card_closed"
     code = code_of(row, await repository.closed_reason(tx, paying) if closed else None)
-    if waiting is not None and code == APPROVED:
+    if (
+        waiting is not None
+        and code == APPROVED
+        and waiting.answer.get("card") == str(card.card_uuid)
+    ):
         stays = waiting.answer.get("stays")
         if isinstance(stays, int) and stays > 0:
             await shrink_hold(tx, row["user_uuid"], row["uuid"], stays, utcnow())
@@ -138,23 +169,46 @@ async def _answered(
     return own
 
 
+async def _blocked(host: Host, key: Key, waiting: bool) -> Answer | None:
+    """A blocked merchant's 0100: `59`, remembered under its key, no card touched; None when
+    another unit took the key meanwhile."""
+    answer = {"39": SUSPECTED_FRAUD}
+    try:
+        await host.db.transact(
+            lambda tx: repository.remember(
+                tx, key, None, SUSPECTED_FRAUD, answer, utcnow(), waiting=waiting
+            )
+        )
+    except KeyTaken:
+        return None
+    return answer
+
+
 async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> Answer | None:
     """One try at answering; None when another unit took the key meanwhile (look again)."""
     fingerprint = host.cipher.fingerprint(message.fields[2])
-    card, found = await repository.card_and_key(host.db.reader, fingerprint, key)
+    merchant = acceptor(message)
+    card, found, blocked_until = await repository.card_and_key(
+        host.db.reader, fingerprint, key, merchant
+    )
     if found is not None and found.response_code is not None:
         return found.answer  # a repeat: the first answer, nothing moves
+    if not stand_in and card_testing.merchant_blocked(blocked_until, utcnow()):
+        return await _blocked(host, key, waiting=found is not None)
     if card is None or (card.token is not None and card.token.status == "deleted"):
-        if not stand_in:
-            return {"39": UNKNOWN_CARD}  # nothing recorded
+        if not stand_in:  # nothing recorded; the merchant's count of failures grows
+            await host.db.transact(
+                lambda tx: card_testing.note_merchant_failure(tx, merchant, utcnow())
+            )
+            return {"39": UNKNOWN_CARD}
         log.warning("ISO 8583 0120 for a card not issued here: pan %s", masked_pan(message))
         return {"39": APPROVED}
-    force = None
+    verification = None
     if card.token is not None and not stand_in:
-        force = token_verification_failure(message, card.token)
+        verification = token_verification_failure(message, card.token)
     elif not stand_in:
-        force = verification_failure(host.cipher, message, card)
-    request = await _request(host, message, card, force, stand_in)
+        verification = verification_failure(host.cipher, message, card)
+    request = await _request(host, message, card, verification, stand_in)
     waiting = _waiting(found)
     answers: list[Answer] = []
 

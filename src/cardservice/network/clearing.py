@@ -1,7 +1,8 @@
-"""0220 financial advices (API.md §14): processing code 000000 captures the original named
-in 90 (`lifecycle.capture`, the §12 rules: 48.60 = 1 keeps the rest held); 200000 refunds it
-(`lifecycle.refund`), or without 90 credits the card of field 2
-(`adjustments.credit_card`)."""
+"""0220 financial advices (API.md §14, §17): processing code 000000 captures the original
+named in 90 (`lifecycle.capture`, the §12 rules: 48.60 = 1 keeps the rest held); 200000
+refunds it (`lifecycle.refund`), or without 90 credits the card of field 2
+(`adjustments.credit_card`). An original is one of the advice's own acquirer (32) and of the
+card of its field 2 (network/originals.py; else `25`, nothing remembered)."""
 
 from __future__ import annotations
 
@@ -14,23 +15,27 @@ from cardservice.network.authorizations import network_data
 from cardservice.network.codec import Message, merchant_place, sub_elements
 from cardservice.network.fields import CURRENCIES, MORE_TO_FOLLOW, PURCHASE, REFUND
 from cardservice.network.host import Answer, Host, Malformed, Refused, key_of, once, require
+from cardservice.network.originals import bound_original, card_of, own_original
 from cardservice.network.responses import APPROVED, ORIGINAL_UNKNOWN, UNKNOWN_CARD
-from cardservice.network.reversals import original_of
 from cardservice.transactions import lifecycle, service
 from cardservice.transactions.adjustments import credit_card
 from cardservice.transactions.service import CaptureMessage
 
 
-async def _original(tx: Tx, message: Message) -> tuple[uuid.UUID, uuid.UUID]:
-    """The original's transaction and its user (`25` when the key is unknown)."""
-    found = await repository.find(tx, original_of(message))
-    if found is None or found.transaction_uuid is None:
+async def _original(host: Host, tx: Tx, message: Message) -> tuple[uuid.UUID, uuid.UUID]:
+    """The original's transaction and its user (`25` when the key is unknown, or names
+    another acquirer's original or another card's)."""
+    original = own_original(message, key_of(message))
+    card = await card_of(host, tx, message)
+    found = await repository.find(tx, original)
+    bound = None if found is None else await bound_original(tx, found, card)
+    if bound is None:
         raise Refused(ORIGINAL_UNKNOWN)
-    return found.transaction_uuid, await repository.owner_of(tx, found.transaction_uuid)
+    return bound.transaction_uuid, bound.user_uuid
 
 
-async def _capture(tx: Tx, message: Message, amount: int) -> uuid.UUID:
-    transaction, user = await _original(tx, message)
+async def _capture(host: Host, tx: Tx, message: Message, amount: int) -> uuid.UUID:
+    transaction, user = await _original(host, tx, message)
     elements = sub_elements(message.fields.get(48, "")) or {}
     final = elements.get(MORE_TO_FOLLOW) != "1"
     await service.capture(tx, user, CaptureMessage(transaction, amount, final, channel="iso8583"))
@@ -43,7 +48,7 @@ async def _refund(host: Host, tx: Tx, message: Message, amount: int) -> uuid.UUI
         "network": repository.network_json(network_data(message, None)),
     }
     if 90 in message.fields:
-        transaction, user = await _original(tx, message)
+        transaction, user = await _original(host, tx, message)
         await lifecycle.refund(tx, user, transaction, amount, channel=channel)
         return transaction
     require(message, 2)
@@ -82,7 +87,7 @@ async def financial_advice(host: Host, message: Message) -> Answer:
 
     async def work(tx: Tx) -> Answer:
         if code == PURCHASE:
-            transaction = await _capture(tx, message, amount)
+            transaction = await _capture(host, tx, message, amount)
         else:
             transaction = await _refund(host, tx, message, amount)
         answer = {"39": APPROVED}

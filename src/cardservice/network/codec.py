@@ -40,12 +40,14 @@ class Message:
 
 
 def _well_formed(spec: FieldSpec, value: str) -> bool:
-    if spec.fixed and len(value) != spec.max_len:
+    if (spec.fixed and len(value) != spec.max_len) or len(value) < spec.min_len:
         return False
     if spec.kind == "n":
-        return value.isascii() and value.isdigit() if value else not spec.fixed
-    allowed = _ALNUM if spec.kind == "an" else _PRINTABLE
-    return all(char in allowed for char in value)
+        digits = value.isascii() and value.isdigit() if value else not spec.fixed
+    else:
+        allowed = _ALNUM if spec.kind == "an" else _PRINTABLE
+        digits = all(char in allowed for char in value)
+    return digits and (spec.valid is None or spec.valid(value))
 
 
 def decode(frame: bytes, known: Collection[str] = REQUESTS) -> Message:

@@ -8,7 +8,9 @@ their characters against `kind`; pyiso8583 frames them.
 
 from __future__ import annotations
 
+import calendar
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -17,16 +19,30 @@ from iso8583 import specs
 Kind = Literal["n", "an", "ans"]
 
 
+def real_transmission_time(value: str) -> bool:
+    """Field 7 is a real `MMDDhhmmss` (API.md §17): month 01-12, a day of that month (the
+    year is not sent: 29 February is a day of February), hour < 24, minutes and seconds < 60.
+    """
+    month, day, hour, minute, second = (int(value[i : i + 2]) for i in range(0, 10, 2))
+    if not 1 <= month <= 12:
+        return False
+    days = calendar.monthrange(2000, month)[1]  # 2000: a leap year
+    return 1 <= day <= days and hour < 24 and minute < 60 and second < 60
+
+
 @dataclass(frozen=True, slots=True)
 class FieldSpec:
     """One data element: its kind (`n` digits, `an` letters and digits, `ans` printable),
-    its length (fixed: `length_digits` 0 and exactly `max_len`; LLVAR 2, LLLVAR 3)."""
+    its length (fixed: `length_digits` 0 and exactly `max_len`; LLVAR 2, LLLVAR 3, at least
+    `min_len`), and what its value must be beyond its characters (`valid`)."""
 
     number: int
     name: str
     kind: Kind
     max_len: int
     length_digits: Literal[0, 2, 3] = 0
+    min_len: int = 0
+    valid: Callable[[str], bool] | None = None
 
     @property
     def fixed(self) -> bool:
@@ -36,14 +52,16 @@ class FieldSpec:
 FIELDS: dict[int, FieldSpec] = {
     spec.number: spec
     for spec in (
-        FieldSpec(2, "primary account number", "n", 19, 2),
+        FieldSpec(2, "primary account number", "n", 19, 2, min_len=12),
         FieldSpec(3, "processing code", "n", 6),
         FieldSpec(4, "amount, minor units of field 49's currency", "n", 12),
-        FieldSpec(7, "transmission date and time MMDDhhmmss UTC", "n", 10),
+        FieldSpec(
+            7, "transmission date and time MMDDhhmmss UTC", "n", 10, valid=real_transmission_time
+        ),
         FieldSpec(11, "system trace audit number (STAN)", "n", 6),
         FieldSpec(14, "expiry YYMM", "n", 4),
         FieldSpec(18, "merchant category code", "n", 4),
-        FieldSpec(32, "acquiring institution id", "n", 11, 2),
+        FieldSpec(32, "acquiring institution id", "n", 11, 2, min_len=1),
         FieldSpec(37, "retrieval reference number", "an", 12),
         FieldSpec(38, "authorization code", "an", 6),
         FieldSpec(39, "response code", "an", 2),

@@ -26,6 +26,7 @@ from cardservice.network.repository import Key, KeyTaken
 from cardservice.network.responses import (
     DATABASE_UNREACHABLE,
     FORMAT_ERROR,
+    ORIGINAL_UNKNOWN,
     REFUSALS,
     SYSTEM_FAILURE,
     WRONG_STATE,
@@ -80,9 +81,24 @@ def key_of(message: Message, mti: str | None = None) -> Key:
     return Key(message.fields[32].rjust(11, "0"), message.fields[11], message.fields[7], mti[:3])
 
 
+HIDDEN_DIGITS = 6  # a logged card number always hides at least this many of its characters
+
+
 def masked_pan(message: Message) -> str:
+    """Field 2 as a log line may show it: the first 6 and last 4 characters when at least 6
+    stay hidden between them (16 or more), the last 4 alone when that hides 6 (10 to 15),
+    nothing (`-`) when shorter, whatever the field holds."""
     pan = message.fields.get(2, "")
-    return f"{pan[:6]}{'*' * max(0, len(pan) - 10)}{pan[-4:]}" if len(pan) > 10 else "-"
+    if len(pan) >= 6 + HIDDEN_DIGITS + 4:
+        return f"{pan[:6]}{'*' * (len(pan) - 10)}{pan[-4:]}"
+    if len(pan) >= HIDDEN_DIGITS + 4:
+        return f"{'*' * (len(pan) - 4)}{pan[-4:]}"
+    return "-"
+
+
+class NotTheirs(Exception):
+    """A follow-up naming an original of another acquirer or another card (network/originals.py):
+    answered `25`, nothing moved and nothing remembered."""
 
 
 class Refused(Exception):
@@ -109,7 +125,8 @@ async def once(host: Host, key: Key, work: Callable[[Tx], Awaitable[Answer]]) ->
     """Answer a message that moves money once: a key answered already gets its first answer;
     otherwise `work` runs in one unit that also writes the key (`repository.remember`, its
     work's last step). A refusal by the use case rolls the unit back and is remembered by a
-    unit of its own. A key another unit took meanwhile: look again."""
+    unit of its own; a follow-up that is not its original's (`NotTheirs`) rolls back and is
+    remembered nowhere. A key another unit took meanwhile: look again."""
     for _attempt in range(ATTEMPTS):
         found = await repository.find(host.db.reader, key)
         if found is not None and found.response_code is not None:
@@ -118,6 +135,8 @@ async def once(host: Host, key: Key, work: Callable[[Tx], Awaitable[Answer]]) ->
             return await host.db.transact(work)
         except KeyTaken:
             continue
+        except NotTheirs:
+            return {"39": ORIGINAL_UNKNOWN}
         except RuleViolation as refusal:
             answer = {"39": REFUSALS.get(refusal.code, WRONG_STATE)}
         except Refused as refusal:

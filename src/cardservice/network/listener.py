@@ -5,6 +5,13 @@ One listener per worker process, all bound to the same port with SO_REUSEPORT: t
 spreads connections over the workers, and each answers with its own pool (docs/network.md
 says why not a process of its own). An unreadable frame or an unknown MTI is logged (no
 PAN) and closes its connection only.
+
+Every connection is bounded (API.md §17, `Bounds`, each a setting and counted on `/metrics`):
+a worker holds at most `max_connections` (one more is closed on arrival); a connection with
+no complete message for `idle_seconds` is closed, and so is one whose message's bytes have
+not all arrived `frame_seconds` after its length; at most `in_flight` of a connection's
+requests are answered at once — then the connection is not read until one is answered, so
+nothing is dropped and a peer that pipelines faster than it is answered waits in TCP.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ import ssl
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass
 
 from cardservice.config import Settings
 from cardservice.db.database import Database
@@ -50,19 +58,56 @@ PARTICIPANTS: dict[str, Participant] = {
 }
 
 
-async def read_frame(reader: asyncio.StreamReader) -> bytes | None:
-    """The next message's bytes; None at the end of the stream."""
+@dataclass(frozen=True, slots=True)
+class Bounds:
+    """A connection's bounds (the `CARDSERVICE_ISO8583_*` settings); None: unbounded."""
+
+    max_connections: int | None = None
+    idle_seconds: float | None = None
+    frame_seconds: float | None = None
+    in_flight: int | None = None
+
+    @classmethod
+    def of(cls, settings: Settings) -> Bounds:
+        return cls(
+            settings.iso8583_max_connections,
+            settings.iso8583_idle_seconds,
+            settings.iso8583_frame_seconds,
+            settings.iso8583_in_flight,
+        )
+
+
+UNBOUNDED = Bounds()
+
+
+class OutOfBounds(Exception):
+    """A connection that broke a bound (`metrics.BOUNDS`): closed."""
+
+    def __init__(self, bound: str) -> None:
+        super().__init__(bound)
+        self.bound = bound
+
+
+async def read_frame(reader: asyncio.StreamReader, bounds: Bounds = UNBOUNDED) -> bytes | None:
+    """The next message's bytes; None at the end of the stream. `OutOfBounds` when no
+    length arrives within `idle_seconds`, or its bytes not within `frame_seconds` after it."""
     try:
-        head = await reader.readexactly(2)
+        async with asyncio.timeout(bounds.idle_seconds):
+            head = await reader.readexactly(2)
     except asyncio.IncompleteReadError:
         return None
+    except TimeoutError:
+        raise OutOfBounds("idle") from None
     size = int.from_bytes(head, "big")
     if size == 0:
         raise Unreadable("empty frame")
     try:
-        return await reader.readexactly(size)
+        async with asyncio.timeout(bounds.frame_seconds):
+            return await reader.readexactly(size)
     except asyncio.IncompleteReadError:
         raise Unreadable("frame cut short") from None
+    except TimeoutError:
+        raise OutOfBounds("frame") from None
 
 
 def framed(payload: bytes) -> bytes:
@@ -83,12 +128,19 @@ def tls_context(settings: Settings) -> ssl.SSLContext | None:
 
 
 class Connection:
-    """One peer: reads frames, answers each in a task of its own, writes answers as they
-    come (a client matches them by key)."""
+    """One peer: reads frames, answers each in a task of its own (at most `in_flight` at
+    once), writes answers as they come (a client matches them by key)."""
 
-    def __init__(self, host: Host, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
-        self.host, self.reader, self.writer = host, reader, writer
+    def __init__(
+        self,
+        host: Host,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        bounds: Bounds,
+    ) -> None:
+        self.host, self.reader, self.writer, self.bounds = host, reader, writer, bounds
         self.pending: set[asyncio.Task[None]] = set()
+        self.slots = asyncio.Semaphore(bounds.in_flight or 2**31)
         self.peer = str(writer.get_extra_info("peername"))
 
     async def serve(self) -> None:
@@ -96,20 +148,38 @@ class Connection:
             while (message := await self._next()) is not None:
                 task = asyncio.create_task(self._answer(message))
                 self.pending.add(task)
-                task.add_done_callback(self.pending.discard)
+                task.add_done_callback(self._done)
             if self.pending:  # the peer stopped sending: its answers still leave
                 await asyncio.wait(set(self.pending))
         except Unreadable as exc:
             metrics.count_unreadable()
             log.warning("ISO 8583 connection from %s closed: %s", self.peer, exc)
+        except OutOfBounds as exc:
+            metrics.count_closed(exc.bound)
+            log.info("ISO 8583 connection from %s closed: %s bound", self.peer, exc.bound)
         except (ConnectionError, ssl.SSLError) as exc:
             log.info("ISO 8583 connection from %s lost: %s", self.peer, type(exc).__name__)
         finally:
             self.writer.close()
 
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self.pending.discard(task)
+        self.slots.release()
+
     async def _next(self) -> Message | None:
-        frame = await read_frame(self.reader)
-        return None if frame is None else decode(frame)
+        """The next request, once a slot is free (until then the connection is not read)."""
+        if self.slots.locked():
+            metrics.count_in_flight_full()
+        await self.slots.acquire()
+        try:
+            frame = await read_frame(self.reader, self.bounds)
+            message = None if frame is None else decode(frame)
+        except BaseException:
+            self.slots.release()
+            raise
+        if message is None:
+            self.slots.release()
+        return message
 
     async def _answer(self, message: Message) -> None:
         started = time.perf_counter()
@@ -129,18 +199,26 @@ async def running_listener(
     """The ISO 8583 listener of this process, on `CARDSERVICE_ISO8583_HOST:PORT`."""
     assert settings.iso8583_port is not None
     host = Host(db, cipher, http, settings.private_urls_allowed)
+    bounds = Bounds.of(settings)
     connections: set[asyncio.Task[None]] = set()
 
     async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if len(connections) >= settings.iso8583_max_connections:
+            metrics.count_closed("max_connections")
+            log.warning("ISO 8583 connection refused: %s open", len(connections))
+            writer.close()
+            return
         task = asyncio.current_task()
         assert task is not None
         connections.add(task)
+        metrics.connection_opened()
         try:
-            await Connection(host, reader, writer).serve()
+            await Connection(host, reader, writer, bounds).serve()
         except asyncio.CancelledError:
             writer.close()  # the listener stops: asyncio's callback must not see it raise
         finally:
             connections.discard(task)
+            metrics.connection_ended()
 
     server = await asyncio.start_server(
         accept,

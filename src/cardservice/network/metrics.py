@@ -8,7 +8,7 @@ terminal or a merchant: nothing here takes a field but the MTI and field 39.
 
 from __future__ import annotations
 
-from prometheus_client import Counter, Histogram
+from prometheus_client import Counter, Gauge, Histogram
 
 MESSAGES = Counter(
     "cardservice_iso8583_messages",
@@ -26,6 +26,25 @@ UNREADABLE = Counter(
     "Frames that closed their connection: unreadable, or of an MTI the listener does not answer.",
 )
 
+CONNECTIONS = Gauge(
+    "cardservice_iso8583_connections",
+    "ISO 8583 connections open (summed over live workers).",
+    multiprocess_mode="livesum",
+)
+CLOSED = Counter(
+    "cardservice_iso8583_connections_closed",
+    "ISO 8583 connections the listener closed for a bound, by bound: max_connections (refused "
+    "on arrival), idle (no complete message for CARDSERVICE_ISO8583_IDLE_SECONDS), frame (a "
+    "message's bytes not there CARDSERVICE_ISO8583_FRAME_SECONDS after its length).",
+    ["bound"],
+)
+IN_FLIGHT_FULL = Counter(
+    "cardservice_iso8583_in_flight_full",
+    "Times a connection had CARDSERVICE_ISO8583_IN_FLIGHT requests in process and was not "
+    "read until one was answered.",
+)
+BOUNDS = ("max_connections", "idle", "frame")
+
 
 def record_answer(mti: str, response_code: str, seconds: float) -> None:
     """One answered request: its MTI, the answer's field 39 and the time it took."""
@@ -35,3 +54,20 @@ def record_answer(mti: str, response_code: str, seconds: float) -> None:
 
 def count_unreadable() -> None:
     UNREADABLE.inc()
+
+
+def connection_opened() -> None:
+    CONNECTIONS.inc()
+
+
+def connection_ended() -> None:
+    CONNECTIONS.dec()
+
+
+def count_closed(bound: str) -> None:
+    """A connection closed by one of `BOUNDS`."""
+    CLOSED.labels(bound).inc()
+
+
+def count_in_flight_full() -> None:
+    IN_FLIGHT_FULL.inc()

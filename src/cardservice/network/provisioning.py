@@ -3,17 +3,21 @@
 requestor), .71 (wallet), .72 (device), .73 (risk score), .76 (token reference).
 
 Card verification is an authorization's (§14: `14` unknown card, `54` wrong expiry, `N7`
-wrong CVV2, nothing else done); then the token rules decide (`tokens.service`), the user's
-decision endpoint is asked with no unit open (it may only be stricter), and the decision is
-written with the message's key in one unit: `00` approve, `85` step-up (the holder's
-activation code made with it), `05` decline. A missing or malformed wallet sub-element, or
-an unknown wallet code, is a format error (`30`).
+wrong CVV2, nothing else done), counted by the card-testing guard of §17 as an
+authorization's failures are (`transactions.card_testing`: the card's count under its lock,
+the merchant's — the token service's 32 and 42 — after it; a card the guard froze answers
+`59`); then the token rules decide (`tokens.service`), the user's decision endpoint is asked
+with no unit open (it may only be stricter), and the decision is written with the message's
+key in one unit: `00` approve, `85` step-up (the holder's activation code made with it),
+`05` decline. A missing or malformed wallet sub-element, or an unknown wallet code, is a
+format error (`30`).
 """
 
 from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from cardservice.cards.lookup import card_by_pan
@@ -41,7 +45,6 @@ from cardservice.network.host import (
     Answer,
     Host,
     Malformed,
-    Refused,
     key_of,
     once,
     require,
@@ -62,6 +65,9 @@ from cardservice.tokens.service import (
     rules_decision,
     stricter,
 )
+from cardservice.transactions import card_testing
+from cardservice.transactions.card_testing import Merchant
+from cardservice.transactions.locks import lock_card_account, lock_card_columns
 
 DECISION_CODES = {"approve": APPROVED, "step_up": APPROVE_AFTER_CONFIRM, "decline": DO_NOT_HONOR}
 
@@ -144,28 +150,53 @@ async def provisioning_request(host: Host, message: Message) -> Answer:
     if found is not None and found.response_code is not None:
         return found.answer  # a repeat: the first answer
     card = await card_by_pan(host.db.reader, host.cipher, message.fields[2])
-    if card is None:
-        return {"39": UNKNOWN_CARD}  # nothing recorded
+    if card is None:  # nothing recorded; the merchant's count of failures grows
+        merchant = _acceptor(message)
+        await host.db.transact(
+            lambda tx: card_testing.note_merchant_failure(tx, merchant, utcnow())
+        )
+        return {"39": UNKNOWN_CARD}
     issued = _issued(card)
     failure = verification_failure(host.cipher, message, issued)
-    if failure is not None:
-        code = DECLINES[failure]
-
-        async def refuse(_tx: Tx) -> Answer:
-            raise Refused(code)
-
-        return await once(host, key, refuse)
     request = ProvisioningRequest(
         issued.card_uuid, issued.user_uuid, issued.currency, wallet.token_reference,
         wallet.requestor_id, wallet.wallet, wallet.device_name, wallet.risk_score,
     )  # fmt: skip
-    decision, decided_by = await _decision(host, card, request)
+    decision, decided_by = ("decline", "rules")
+    if failure is None:
+        decision, decided_by = await _decision(host, card, request)
 
     async def decide(tx: Tx) -> Answer:
         now = utcnow()
-        await record_decision(tx, host.cipher, request, decision, decided_by, now)
-        answer = {"39": DECISION_CODES[decision]}
+        refused = await _guarded(tx, issued, failure, _acceptor(message), now)
+        if refused is None:
+            await record_decision(tx, host.cipher, request, decision, decided_by, now)
+        answer = {"39": refused or DECISION_CODES[decision]}
         await repository.remember(tx, key, None, answer["39"], answer, now)
         return answer
 
     return await once(host, key, decide)
+
+
+def _acceptor(message: Message) -> Merchant:
+    """Where the guard counts a provisioning request's failures: the pair (32, 42)."""
+    return Merchant(message.fields[32].rjust(11, "0"), message.fields.get(42, "").strip())
+
+
+async def _guarded(
+    tx: Tx, card: IssuedCard, failure: str | None, merchant: Merchant, now: datetime
+) -> str | None:
+    """The card-testing guard in the decision's unit, the card locked: `59` for a card it
+    froze; a verification failure counted (its `54` / `N7`); None when the card may go on."""
+    if await lock_card_account(tx, card.user_uuid, card.card_uuid) is None:
+        raise RuntimeError("a card is never deleted")
+    row = await lock_card_columns(tx, card.card_uuid, card_testing.GUARD_COLUMNS)
+    assert row is not None
+    refusal = card_testing.card_refusal(row)
+    if refusal is not None:
+        return DECLINES[refusal]
+    if failure is None:
+        return None
+    await card_testing.note_card_failure(tx, card.card_uuid, row, now)
+    await card_testing.note_merchant_failure(tx, merchant, now)
+    return DECLINES[failure]

@@ -11,6 +11,7 @@ from typing import Any
 import orjson
 
 from cardservice.db.sql import Reader, Row, Tx, as_datetime, as_uuid
+from cardservice.transactions.card_testing import Merchant
 
 # A number is a card's (its fingerprint) or a wallet token's DPAN (the same fingerprint,
 # API.md §19): both joins are index lookups; the token's card answers for a DPAN.
@@ -28,17 +29,20 @@ _NUMBER_JOINS = (
     " LEFT JOIN cards tc ON tc.uuid = k.card_uuid"
 )
 _CARD_BY_FINGERPRINT = f"{_CARD_OF_NUMBER} FROM (SELECT 1 AS one) o{_NUMBER_JOINS}"
-# An authorization's two reads in one round trip: its key's row and the card of its number.
+# An authorization's reads in one round trip: its key's row, the card of its number (a card's
+# or a wallet token's) and the card-testing guard's block of its merchant
+# (transactions/card_testing.py).
 _CARD_AND_KEY = (
-    f"{_CARD_OF_NUMBER}, m.response_code, m.answer, m.transaction_uuid, m.created_at"
-    f" FROM (SELECT 1 AS one) o{_NUMBER_JOINS}"
+    f"{_CARD_OF_NUMBER}, m.response_code, m.answer, m.transaction_uuid, m.created_at,"
+    f" g.blocked_until FROM (SELECT 1 AS one) o{_NUMBER_JOINS}"
     " LEFT JOIN network_messages m ON m.acquirer_id = $2 AND m.stan = $3"
     " AND m.transmitted = $4 AND m.mti_class = $5"
+    " LEFT JOIN card_testing_merchants g ON g.acquirer_id = $6 AND g.merchant_id = $7"
 )
 _CARD_BALANCE = "SELECT balance, currency FROM cards WHERE uuid = $1"
 _CLOSED_REASON = "SELECT closed_reason FROM cards WHERE uuid = $1"
 _TAG_NAMES = "SELECT slug, name FROM transaction_tags"
-_OWNER = "SELECT user_uuid FROM transactions WHERE uuid = $1"
+_OWNER_AND_CARD = "SELECT user_uuid, card_uuid FROM transactions WHERE uuid = $1"
 _KEY = "acquirer_id = $1 AND stan = $2 AND transmitted = $3 AND mti_class = $4"
 _FIND = (
     "SELECT response_code, answer, transaction_uuid, created_at FROM network_messages"  # noqa: S608
@@ -146,13 +150,15 @@ def _remembered(row: Row) -> Remembered | None:
 
 
 async def card_and_key(
-    reader: Reader, fingerprint: str, key: Key
-) -> tuple[IssuedCard | None, Remembered | None]:
-    """The card of a number (a card's or a wallet token's) and the row of a key, read
-    together."""
-    row = await reader.row(_CARD_AND_KEY, fingerprint, *key.args())
+    reader: Reader, fingerprint: str, key: Key, merchant: Merchant
+) -> tuple[IssuedCard | None, Remembered | None, Any]:
+    """The card of a number (a card's or a wallet token's), the row of a key and the
+    merchant's `blocked_until`, read together."""
+    row = await reader.row(
+        _CARD_AND_KEY, fingerprint, *key.args(), merchant.acquirer_id, merchant.merchant_id
+    )
     assert row is not None, "the query always returns its one row"
-    return _issued(row), _remembered(row)
+    return _issued(row), _remembered(row), row["blocked_until"]
 
 
 async def card_balance(tx: Tx, card_uuid: uuid.UUID) -> Row:
@@ -215,11 +221,14 @@ async def forget_waiting(tx: Tx, key: Key) -> None:
     await tx.execute(_FORGET_WAITING, *key.args())
 
 
-async def owner_of(tx: Tx, transaction_uuid: uuid.UUID) -> uuid.UUID:
-    """The user a transaction belongs to (the lifecycle's entries act for a user)."""
-    user = as_uuid(await tx.value(_OWNER, transaction_uuid))
-    assert user is not None, "a transaction is never deleted"
-    return user
+async def owner_and_card(tx: Tx, transaction_uuid: uuid.UUID) -> tuple[uuid.UUID, uuid.UUID | None]:
+    """The user a transaction belongs to (the lifecycle's entries act for a user) and its
+    card."""
+    row = await tx.row(_OWNER_AND_CARD, transaction_uuid)
+    assert row is not None, "a transaction is never deleted"
+    user = as_uuid(row["user_uuid"])
+    assert user is not None
+    return user, as_uuid(row["card_uuid"])
 
 
 def network_json(network: dict[str, str | None]) -> str:

@@ -17,6 +17,7 @@ WRONG_STATE = "12"
 INVALID_CODE = "63"  # a wallet token's activation code that is not the live one
 APPROVE_AFTER_CONFIRM = "85"  # a provisioning step-up: the holder confirms with a code
 INSUFFICIENT_FUNDS = "51"
+SUSPECTED_FRAUD = "59"
 DATABASE_UNREACHABLE = "91"
 SYSTEM_FAILURE = "96"
 

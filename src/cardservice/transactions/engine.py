@@ -1,6 +1,8 @@
 """The authorization engine: what a card-network authorization message is answered with.
 
 Rules, in order (the first that fails declines with its error slug; docs/controls.md):
+0. a card the card-testing guard froze (`suspected_fraud`), then the channel's verification
+   of the card's details (`invalid_expiry`, `invalid_cvv2`; transactions/card_testing.py);
 1. a sandbox `force_decline` (any slug of the transaction-errors dictionary);
 2. the card is active (`card_frozen`, `card_closed`) and not expired (`card_expired`);
    its type allows it (a used single_use card: `card_closed`; a merchant_locked card at
@@ -30,8 +32,11 @@ that is not a pending purchase of the card refuses it (`invalid_transition`).
 
 Declined: a `declined` transaction; the `card_decline` fee is charged as far as
 the card balance covers it — except when the transaction is in a currency the card does not
-hold, where no fee could be shown in it: that decline is free. Either debit may trigger
-auto-replenish. `decision` records who decided: `rules`, or the verdict's source.
+hold, where no fee could be shown in it, and for the guard's declines (a verification
+failure, `suspected_fraud`: a stranger who knows only the number must not cost the holder
+anything): those declines are free. A verification failure is counted by the guard in the
+same unit (the 5th within 24 h freezes the card); an approval resets the count. Either
+debit may trigger auto-replenish. `decision` records who decided: `rules`, or the verdict's source.
 
 The work is split in two: `decide` takes the locks and applies rules 1-8 writing nothing;
 `record` writes the answer. `authorize` does both in one unit; with a decision endpoint the
@@ -65,7 +70,8 @@ from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entr
 from cardservice.ledger.money import converted, percent_of
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
-from cardservice.transactions import card_types, lifecycle, repository
+from cardservice.transactions import card_testing, card_types, lifecycle, repository
+from cardservice.transactions.card_testing import Merchant
 from cardservice.transactions.controls import controls_of, limit_breached, merchant_refused
 from cardservice.transactions.locks import lock_card_account, lock_card_with_fees, overrides_in
 from cardservice.transactions.program_rules import program_refusal
@@ -105,6 +111,10 @@ class Authorization:
     # paid with a wallet token (API.md §19): {uuid, wallet, last4}, shown as the transaction's
     # `token`; its card follows a replacement (authorize.py)
     token: dict[str, str | None] | None = None
+    # the channel's check of the card's details (card_testing.verification_failure): its
+    # decline slug, free and counted by the card-testing guard; None: verified or not checked
+    verification: str | None = None
+    acceptor: Merchant | None = None  # where the card was presented, for the guard
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +152,13 @@ def _refusal(
     now: datetime,
     rate: Decimal | None,
 ) -> str | None:
-    """Rules 1-5, which need no further reads: forced, card, account, merchant tag, currency."""
+    """Rules 0-5, which need no further reads: the guard and the card's details, forced, card,
+    account, merchant tag, currency."""
+    guarded = card_testing.card_refusal(card)
+    if guarded is not None:
+        return guarded
+    if request.verification is not None:
+        return request.verification
     if request.force_decline is not None:
         return request.force_decline
     if card["status"] in ("frozen", "closed"):
@@ -358,6 +374,27 @@ def _unconvertible(request: Authorization, decided: Decided) -> bool:
     )
 
 
+def _decline_fee_due(request: Authorization, decided: Decided, reason: str) -> bool:
+    """The `card_decline` fee is due unless the decline is the guard's (a verification
+    failure, `suspected_fraud`) or an increment's."""
+    guards = reason in card_testing.FREE_DECLINES and reason != request.force_decline
+    return not guards and decided.parent is None
+
+
+async def _guard(
+    tx: Tx, request: Authorization, card: Row, reason: str | None, now: datetime
+) -> None:
+    """The card-testing guard's count, in the unit that recorded the answer: a verification
+    failure counts (at the card and at its merchant), an approval the card's issuer checked
+    resets the card's."""
+    if reason is not None and reason == request.verification:
+        await card_testing.note_card_failure(tx, request.card_uuid, card, now)
+        if request.acceptor is not None:
+            await card_testing.note_merchant_failure(tx, request.acceptor, now)
+    elif reason is None and not request.stand_in:
+        await card_testing.note_card_passed(tx, request.card_uuid, card)
+
+
 def _outcome(decided: Decided, verdict: Verdict | None) -> tuple[str | None, str]:
     """The decline reason (None: approved) and who decided."""
     if not decided.approved or verdict is None:
@@ -399,9 +436,11 @@ async def record(
     else:
         transaction["status"], transaction["error_slug"] = "declined", reason
         transaction["authorized_amount"], transaction["hold_expires_at"] = 0, None
-        if transaction["currency"] == card["currency"] and decided.parent is None:
+        fee_due = _decline_fee_due(request, decided, reason)
+        if fee_due and transaction["currency"] == card["currency"]:
             transaction["fee"] = min(fees.fixed("card_decline"), card["balance"])
     await insert_transactions(tx, [transaction])
+    await _guard(tx, request, card, reason, now)
     if reason is None:  # issue 29: a merchant_locked card is bound by its first approval
         merchant = card_types.merchant_key(request.merchant_id, request.merchant_name)
         await card_types.bind_on_approval(tx, card, merchant)

@@ -294,10 +294,14 @@ async def refund(
     channel: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """completed → refunded (or partly): returns `amount` (default: what is left) to the card
-    as a `card_refund` transaction; never more than the purchase took. `channel`: the
+    as a `card_refund` transaction; never more than the purchase took (`refund_exceeds_amount`,
+    also for a purchase refunded in full: so concurrent refunds over the limit are refused as
+    one alone is). `channel`: the
     credit's `channel` and `network` columns when another channel than the sandbox asks."""
     now = now or utcnow()
-    purchase = await locked_purchase(tx, user_uuid, transaction_uuid, "completed")
+    purchase, _card_status = await locks.lock_purchase(tx, user_uuid, transaction_uuid)
+    if purchase["status"] != "refunded":  # refunded in full: nothing is left, any refund
+        require_status(purchase, "completed")  # exceeds it, whoever refunded it first
     credited = await credited_amount(tx, purchase["uuid"])  # a won dispute gave it back
     remaining = purchase["amount"] - purchase["refunded_amount"] - credited
     amount = remaining if amount is None else amount

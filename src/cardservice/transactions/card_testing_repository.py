@@ -1,0 +1,46 @@
+"""The card-testing guard's statements: a card's failures and freeze, a merchant's row."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from cardservice.db.sql import Row, Tx
+
+_SET_FAILURES = "UPDATE cards SET verification_failures = $2 WHERE uuid = $1"
+_FREEZE = (
+    "UPDATE cards SET status = 'frozen', frozen_reason = $3, verification_failures = $2,"
+    " updated_at = $4 WHERE uuid = $1"
+)
+# Takes (or creates) the merchant's row and its lock in one statement.
+_LOCK_MERCHANT = (
+    "INSERT INTO card_testing_merchants (acquirer_id, merchant_id, failures) VALUES ($1, $2, '[]')"
+    " ON CONFLICT (acquirer_id, merchant_id)"
+    " DO UPDATE SET failures = card_testing_merchants.failures"
+    " RETURNING failures, blocked_until"
+)
+_SET_MERCHANT = (
+    "UPDATE card_testing_merchants SET failures = $3, blocked_until = $4"
+    " WHERE acquirer_id = $1 AND merchant_id = $2"
+)
+
+
+async def set_card_failures(tx: Tx, card_uuid: Any, failures: str | None) -> None:
+    await tx.execute(_SET_FAILURES, card_uuid, failures)
+
+
+async def freeze_card(tx: Tx, card_uuid: Any, failures: str, reason: str, now: datetime) -> None:
+    """Frozen by the guard: a status change, so the database writes its `card.updated`."""
+    await tx.execute(_FREEZE, card_uuid, failures, reason, now)
+
+
+async def lock_merchant(tx: Tx, acquirer_id: str, merchant_id: str) -> Row:
+    row = await tx.row(_LOCK_MERCHANT, acquirer_id, merchant_id)
+    assert row is not None, "an upsert returns its row"
+    return row
+
+
+async def set_merchant(
+    tx: Tx, acquirer_id: str, merchant_id: str, failures: str, blocked_until: datetime | None
+) -> None:
+    await tx.execute(_SET_MERCHANT, acquirer_id, merchant_id, failures, blocked_until)
