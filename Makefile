@@ -5,6 +5,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+UV := $(BIN)/uv
+# uv trusts the system's certificates, as pip does (a proxy's CA added there is honoured)
+export UV_SYSTEM_CERTS ?= 1
 HOST ?= 127.0.0.1
 PORT ?= 8000
 ISO8583_PORT ?= 8583
@@ -18,10 +21,13 @@ PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --timeout 6
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml clients/python/pyproject.toml
+# .venv from uv.lock (every package at its locked version, transitive ones too, hashes
+# checked): pip brings uv itself (scripts/uv-requirements.txt, with hashes), uv installs the
+# lock, the service and the client in clients/python editable; --inexact leaves uv and pip.
+$(STAMP): pyproject.toml uv.lock scripts/uv-requirements.txt clients/python/setup.py
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,otel]' -e clients/python
+	$(BIN)/pip install --quiet --require-hashes -r scripts/uv-requirements.txt
+	$(UV) sync --frozen --inexact --no-python-downloads --extra dev --extra otel --group client
 	touch $(STAMP)
 
 run: install
@@ -60,6 +66,7 @@ redis:
 	@scripts/ensure-redis.sh
 
 lint: install
+	$(UV) lock --check  # uv.lock matches pyproject.toml (after a change there: uv lock)
 	$(BIN)/ruff check src tests bench scripts
 	$(BIN)/ruff format --check src tests bench scripts
 	$(BIN)/lint-imports  # the layers, the edge and the cycles: [tool.importlinter] in pyproject.toml

@@ -28,7 +28,6 @@ does not consume CPU meanwhile); a sample's share is steady to ~1 % at the defau
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import os
@@ -410,14 +409,3 @@ def new_loop() -> asyncio.AbstractEventLoop:
     loop = uvloop.new_event_loop()
     asyncio.set_event_loop(loop)
     return loop
-
-
-@contextlib.contextmanager
-def multiprocess_metrics() -> Any:
-    """Metrics in files, as under `serve`: set before `prometheus_client` is imported."""
-    directory = tempfile.mkdtemp(prefix="cs_budget_metrics_")
-    os.environ["PROMETHEUS_MULTIPROC_DIR"] = directory
-    try:
-        yield directory
-    finally:
-        shutil.rmtree(directory, ignore_errors=True)

@@ -37,7 +37,6 @@ from typing import Any
 import asyncpg
 import httpx
 
-from bench.controls import RECEIVER
 from bench.run import CONNECTIONS, Target, _free_port, hey, wrk
 from cardservice.config import Settings
 from cardservice.migrations import upgrade_database
@@ -47,6 +46,21 @@ from tests.stress.webhook_run import Servers, setup
 RATE = 200
 HEY_WORKERS = 64  # enough rate-limited senders to hold 200/s while answers take 100+ ms
 RESULTS = Path(__file__).parent / "results"
+# the loopback receiver, in a process of its own: drains each request's body, answers 200
+RECEIVER = """
+import sys, uvicorn
+
+async def app(scope, receive, send):
+    if scope["type"] != "http":
+        return
+    while (await receive()).get("more_body"):
+        pass
+    await send({"type": "http.response.start", "status": 200,
+                "headers": [(b"content-type", b"application/json")]})
+    await send({"type": "http.response.body", "body": b'{"approved": true}'})
+
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
+"""
 LAG_SQL = """
 SELECT count(*) AS n,
        percentile_cont(0.5) WITHIN GROUP (ORDER BY lag) AS p50,

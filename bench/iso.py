@@ -228,7 +228,7 @@ async def _setup(url: str, accounts: int) -> tuple[dict[str, str], dict[str, str
 
 async def _vacuum(url: str) -> None:
     """Each load starts on a vacuumed database: the dead rows of the load before (events,
-    tags, the hot rows' old versions) slowed the next (docs/performance.md)."""
+    tags, the hot rows' old versions) would slow the next."""
     connection = await asyncpg.connect(url)
     try:
         await connection.execute("VACUUM ANALYZE")
@@ -279,8 +279,8 @@ async def main(seconds: float, connections: int, depth: int, accounts: int) -> d
                                      "--url", url, "--tokens", orjson.dumps(by_user).decode()], env))  # fmt: skip
             await _wait_port(iso_port)
             await _wait_port(peer_port)
-            # the half-peak run follows its own peak, on the database that peak left (it
-            # followed the peer's and the HTTP loads before: 1.5 times the rows, slower)
+            # the half-peak run follows its own peak, on the database that peak left (after
+            # the peer's and the HTTP loads it would meet 1.5 times the rows, and be slower)
             await _vacuum(url)
             service = await iso_load(iso_port, cards, seconds, connections, depth)
             peak, lags = len(service) / seconds, []

@@ -171,7 +171,6 @@ def budget(
     requests: int,
     seconds: float,
     rate: int,
-    starlette: bool = False,
     labels: tuple[str, ...] = (),
 ) -> None:
     """`--budget` on one database: the service's table, then the bare peer's (bench.budget)."""
@@ -197,10 +196,6 @@ def budget(
         peer.DB = peer.Database(url)
         loop.run_until_complete(peer.DB.open())
         apps = {layers.SERVICE: app, "peer": peer_app}
-        if starlette:  # the same routes on Starlette alone (bench/starlette_routes.py)
-            from bench.starlette_routes import starlette_app
-
-            apps["starlette"] = starlette_app(app)
         try:
             labels = labels or layers.ENDPOINTS
             budgets = layers.run_budget(loop, apps, data, requests, seconds, rate, labels)
@@ -213,10 +208,6 @@ def budget(
         print()
         print(layers.peer_table(kind, by_label))
         print()
-        if starlette:
-            title = f"{kind}: the same routes on Starlette alone"
-            print(layers.table(title, budgets["starlette"], by_label))
-            print()
     finally:
         if name:
             loop.run_until_complete(_drop_database(name))
@@ -237,7 +228,7 @@ def _budget_process(args: argparse.Namespace) -> int:
         for kind in args.databases.split(","):
             child = [sys.executable, "-m", "bench.profile", "--budget-of", kind]
             child += ["--requests", str(args.requests), "--seconds", str(args.seconds)]
-            child += ["--rate", str(args.rate)] + (["--starlette"] if args.starlette else [])
+            child += ["--rate", str(args.rate)]
             child += ["--endpoints", args.endpoints] if args.endpoints else []
             environment = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": directory}
             subprocess.run(child, env=environment, check=True)
@@ -259,9 +250,6 @@ def main() -> int:
     )
     parser.add_argument("--seconds", type=float, default=10, help="--budget: py-spy's sampling")
     parser.add_argument("--rate", type=int, default=1000, help="--budget: py-spy's samples/s")
-    parser.add_argument(
-        "--starlette", action="store_true", help="--budget: + the routes on Starlette alone"
-    )
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--profile", help="endpoint label prefix to profile, e.g. 'GET /card'")
     parser.add_argument(
@@ -276,7 +264,7 @@ def main() -> int:
         return _budget_process(args)
     if args.budget_of:
         labels = tuple(label.strip() for label in args.endpoints.split(",") if label.strip())
-        budget(args.budget_of, args.requests, args.seconds, args.rate, args.starlette, labels)
+        budget(args.budget_of, args.requests, args.seconds, args.rate, labels)
         return 0
     asyncio.run(
         run(args.database, args.requests, args.profile, args.functions, args.cards, args.peer)

@@ -1,5 +1,5 @@
 """Fund an account, buy a card, spend on it and read the card's report back: the client's
-calls chained, typed end to end (tests/test_python_client_usage.py runs it under `mypy --strict`
+calls chained, typed end to end (tests/clients/test_python_client_usage.py runs it under `mypy --strict`
 and against a live server).
 
 Usage: CARDSERVICE_URL=http://127.0.0.1:8000 CARDSERVICE_TOKEN=cs_... python spend_on_a_new_card.py

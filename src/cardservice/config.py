@@ -38,7 +38,7 @@ class Settings(BaseSettings):
         default="", pattern=r"^([0-9a-f]{64})?$", description="HMAC key of card fingerprints"
     )
     key_file: Path | None = Field(default=None, description="the embedded set-up's key file")
-    # issue 29: the card verification key and where keys live (docs/security.md)
+    # the card verification key and where keys live (docs/security.md)
     cvk: str = Field(
         default="",
         pattern=r"^([0-9a-fA-F]{32})?$",

@@ -23,8 +23,8 @@ from cardservice.auth.credentials import (
 from cardservice.config import Settings
 from cardservice.db.sql import Tx
 from cardservice.models.base import utcnow
+from tests.cli.test_cli import _cli, _value
 from tests.factories import ISSUED_SECRETS, Caller, make_mfa_code, make_user
-from tests.test_cli import _cli, _value
 
 BAD = {"Authorization": "Bearer cs_not_a_real_token"}
 

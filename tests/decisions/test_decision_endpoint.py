@@ -22,6 +22,7 @@ from cardservice.infra.outbound import check_url
 from cardservice.models import AuthorizationEndpoint
 from cardservice.models.base import utcnow
 from tests.cards.test_card_changes import patch_card
+from tests.cli.test_cli import _cli, _value
 from tests.decisions.conftest import Receiver, approve, free_port, set_endpoint, use_receiver
 from tests.factories import (
     around,
@@ -31,7 +32,6 @@ from tests.factories import (
     make_card,
     make_user,
 )
-from tests.test_cli import _cli, _value
 
 
 async def test_set_read_and_remove_the_endpoint(

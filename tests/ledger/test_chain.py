@@ -21,9 +21,9 @@ from cardservice.ledger.chain import ID, PREV, SEQ, fill, form
 from cardservice.ledger.entries import SystemBook, book_leg, post_entry
 from cardservice.ledger.verify import verify
 from cardservice.models.base import utcnow
+from tests.cli.test_cli import cli_env
 from tests.factories import around
 from tests.ledger.activity import activity
-from tests.test_cli import cli_env
 
 _FORGED = (
     "INSERT INTO postings (entry_id, system_book, currency, amount)"

@@ -1,6 +1,6 @@
 """`cardservice network send` against a real listener (API.md §14): an authorization by card
 uuid, its partial reversal by the key it printed, and the refusals — in process
-(tests/test_cli.py `Command`)."""
+(tests/cli/test_cli.py `Command`)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from sqlalchemy import select
 
 from cardservice.config import Settings
 from cardservice.models import Transaction
+from tests.cli.test_cli import Command
 from tests.factories import around, assert_ledger_consistent, balances
 from tests.network.conftest import Network, issue_card
-from tests.test_cli import Command
 
 ANSWER = re.compile(r"^(\d{4}) (\w\w)(?: auth (\w{6}))? available (\S+) USD key (\d{6}/\d{10})$")
 

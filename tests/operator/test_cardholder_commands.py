@@ -1,6 +1,6 @@
 """`cardservice accounts list|create`, `cards list|show`: a cardholder's records as the API
 gives them (the same services), the catalogue's currencies in any case, one-line refusals.
-The commands run in process (tests/test_cli.py `Command`)."""
+The commands run in process (tests/cli/test_cli.py `Command`)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import pytest
 from fastapi import FastAPI
 
 from cardservice.config import Settings
+from tests.cli.test_cli import Command
 from tests.factories import make_card, make_user
 from tests.operator.helpers import operator_key, send
-from tests.test_cli import Command
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ from fastapi import FastAPI
 from sqlalchemy import text
 
 from cardservice.config import Settings
+from tests.cli.test_cli import _cli, _value
 from tests.factories import ISSUED_SECRETS, around
-from tests.test_cli import _cli, _value
 
 
 async def test_operator_keys_are_created_listed_and_revoked(

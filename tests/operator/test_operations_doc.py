@@ -14,8 +14,8 @@ import pytest
 from fastapi import FastAPI
 
 from cardservice.config import Settings
+from tests.cli.test_cli import cli_env
 from tests.stress.bank_run import Server
-from tests.test_cli import cli_env
 
 DOC = Path(__file__).parents[2] / "docs" / "operations.md"
 BLOCK = re.compile(r"```sh\n(.*?)```", re.S)

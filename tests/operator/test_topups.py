@@ -11,9 +11,11 @@ import httpx
 from fastapi import FastAPI
 from sqlalchemy import text
 
+from cardservice.config import Settings
 from cardservice.encoding import dumps
 from cardservice.models.base import utcnow
 from cardservice.topups.service import sweep_expired_topups
+from tests.cli.test_cli import _cli, _value
 from tests.factories import (
     Caller,
     around,
@@ -170,3 +172,20 @@ async def test_cancel_and_expiry(app: FastAPI, client: httpx.AsyncClient) -> Non
         client, "POST", f"/operator/topups/{uuid.uuid4()}/confirm", key, {"received_amount": 20}
     )
     assert unknown.status_code == 404
+
+
+async def test_topups_expire_command_expires_what_is_due_at_its_instant(
+    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+) -> None:
+    user = await make_user(app)
+    account = await make_account(app, user)
+    body = {"account_uuid": str(account), "method": "card", "currency": "USD", "amount": 20}
+    topup = (await _ask(client, user, **body)).json()["data"]
+    soon = (utcnow() + timedelta(hours=71)).isoformat()
+    later = (utcnow() + timedelta(hours=73)).isoformat()
+    assert _value(_cli(settings, "topups", "expire", "--now", soon)) == "0"
+    assert _value(_cli(settings, "topups", "expire", "--now", later)) == "1"
+    assert _value(_cli(settings, "topups", "expire", "--now", later)) == "0"
+    expired = (await client.get(f"/topups/{topup['uuid']}", headers=user.headers)).json()["data"]
+    assert expired["status"] == "expired"
+    assert _cli(settings, "topups", "expire", "--now", "tomorrow").returncode == 2

@@ -12,9 +12,9 @@ from fastapi import FastAPI
 
 from cardservice.config import Settings
 from cardservice.network import simulator
+from tests.cli.test_cli import Command
 from tests.factories import ISSUED_SECRETS, assert_ledger_consistent, balances
 from tests.network.conftest import Network, issue_card
-from tests.test_cli import Command
 from tests.tokens.conftest import first_payment, tokens_of
 
 

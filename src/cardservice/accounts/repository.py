@@ -15,7 +15,7 @@ from cardservice.db.paging import Offset, paginate
 from cardservice.db.sql import Reader, Row, Tx, as_uuid, escape_like
 
 RELATED_LIMIT = 500
-# `$TOTAL` is a scalar count beside a page (`pages.paginate`: a window count would make the
+# `$TOTAL` is a scalar count beside a page (`paging.paginate`: a window count would make the
 # database build every account's record, cards and primary card included, before the limit),
 # or NULL.
 ACCOUNT_SELECT = f"""

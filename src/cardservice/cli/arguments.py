@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import re
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any, Concatenate, ParamSpec, TypeVar, cast
@@ -17,7 +17,9 @@ from click.shell_completion import CompletionItem
 
 from cardservice.catalogue.loader import account_currencies
 from cardservice.config import Settings
+from cardservice.db.database import Database
 from cardservice.ledger.money import to_minor
+from cardservice.models.base import utcnow
 from cardservice.observability.logs import configure_logging
 
 P = ParamSpec("P")
@@ -128,3 +130,25 @@ INSTANT = Parsed("instant", instant)
 DURATION_TYPE = Parsed("duration", duration)
 CURRENCY = Parsed("currency", currency_code)
 ACCOUNT_CURRENCY = Parsed("currency", account_currency, account_currencies)
+
+
+def due_at(verb: str) -> Callable[[Callable[P, T]], Callable[P, T]]:
+    """The `--now` option of a periodic job run once from the command line (cron, tests)."""
+    return click.option(
+        "--now",
+        type=INSTANT,
+        help=f"{verb} what is due at this ISO 8601 instant, e.g. 2026-12-01T00:00:00Z "
+        "(default: now).",
+    )
+
+
+async def run_job(
+    settings: Settings, job: Callable[[Database, datetime], Awaitable[int]], now: datetime | None
+) -> str:
+    """A periodic job run once at `now` (default: the present) on a `Database` of its own;
+    what it printed is how many things it did."""
+    db = Database(settings)
+    try:
+        return str(await job(db, now or utcnow()))
+    finally:
+        await db.dispose()

@@ -10,12 +10,11 @@ from typing import Any
 
 import click
 
-from cardservice.cli.arguments import AMOUNT, CURRENCY, INSTANT, Parsed, runs
+from cardservice.cli.arguments import AMOUNT, CURRENCY, Parsed, due_at, run_job, runs
 from cardservice.config import Settings
 from cardservice.db.database import Database
 from cardservice.db.sql import Tx
 from cardservice.infra.outbound import Outbound
-from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
 from cardservice.transactions.authorize import authorization_of, authorize_card
 from cardservice.transactions.deposits import deposit as deposit_money
@@ -222,16 +221,8 @@ async def three_ds(
 
 
 @simulate.command(name="expire-holds")
-@click.option(
-    "--now",
-    type=INSTANT,
-    help="Release what is due at this ISO 8601 instant, e.g. 2026-12-01T00:00:00Z (default: now).",
-)
+@due_at("Release")
 @runs
 async def expire_holds(settings: Settings, now: datetime | None) -> str:
     """Release the holds due; prints how many."""
-    db = Database(settings)
-    try:
-        return str(await sweep_expired_holds(db, now or utcnow()))
-    finally:
-        await db.dispose()
+    return await run_job(settings, sweep_expired_holds, now)

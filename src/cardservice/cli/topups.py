@@ -7,10 +7,8 @@ from datetime import datetime
 
 import click
 
-from cardservice.cli.arguments import INSTANT, runs
+from cardservice.cli.arguments import due_at, run_job, runs
 from cardservice.config import Settings
-from cardservice.db.database import Database
-from cardservice.models.base import utcnow
 from cardservice.topups.service import sweep_expired_topups
 
 
@@ -20,16 +18,8 @@ def topups() -> None:
 
 
 @topups.command(name="expire")
-@click.option(
-    "--now",
-    type=INSTANT,
-    help="Expire what is due at this ISO 8601 instant, e.g. 2026-12-01T00:00:00Z (default: now).",
-)
+@due_at("Expire")
 @runs
 async def expire(settings: Settings, now: datetime | None) -> str:
     """Expire the unpaid top-ups due; prints how many."""
-    db = Database(settings)
-    try:
-        return str(await sweep_expired_topups(db, now or utcnow()))
-    finally:
-        await db.dispose()
+    return await run_job(settings, sweep_expired_topups, now)

@@ -117,7 +117,7 @@ class _WriterFileLock:
     orders the writers; SQLite's own database lock remains the guard of correctness.
 
     Kept hand-written rather than `filelock`, because every SQLite write turn takes it.
-    Measured in one process on the shared 2-core machine (2026-11-24, 2,000 rounds, loaded):
+    Measured in one process on the shared 2-core machine (2,000 rounds, loaded):
     an uncontended acquire + release costs 18 µs here against 2,300 µs with
     `filelock.AsyncFileLock` (300 µs with its blocking `FileLock`); a waiter holds the lock
     0.1 ms after its release here (median; p99 0.6 ms: the kernel wakes it), 49 ms with
@@ -177,14 +177,14 @@ class _SQLiteUnits:
     """This process's SQLite write units, run back to back by one task while it holds the
     writer's turn.
 
-    Handed from one request's task to the next, the turn waited for the next task's step on
-    a busy event loop (and, between processes, for a thread's wake-up and the other loop),
-    and the writer stood idle meanwhile. Here `run` queues the unit, and the drainer task
+    Handed from one request's task to the next, the turn would wait for the next task's step
+    on a busy event loop (and, between processes, for a thread's wake-up and the other loop),
+    with the writer idle meanwhile. So `run` queues the unit, and the drainer task
     takes the turn and runs every queued unit, each its own transaction, without yielding
     between them, for up to `TURN_SECONDS` before it lets the other processes have the turn;
     each caller's task wakes with its unit's outcome. On two workers this raised SQLite's
-    authorizations and purchases 5-10 % (docs/performance.md, "SQLite: units back to back");
-    yielding to the loop between units lost more than it won (491/s against 578 before).
+    authorizations and purchases 5-10 % (docs/results/2026-11-24.md, "SQLite: units back to
+    back"); yielding to the loop between units loses more than it wins (491/s against 578).
     A process's units run in the order they were queued, never interleaved. A caller that
     leaves before its unit started takes it out of the queue; once started, the unit ends
     on its own (commits or rolls back), whatever became of its caller.

@@ -1,4 +1,4 @@
-"""Reads from a PostgreSQL hot standby where a little staleness is harmless (issue 18).
+"""Reads from a PostgreSQL hot standby where a little staleness is harmless.
 
 With `CARDSERVICE_REPLICA_URL` set (PostgreSQL only: `db.Database` refuses it on SQLite), the
 requests of the routes in `STANDBY_ROUTES` read through a `RoutedReader`: the same `Reader`

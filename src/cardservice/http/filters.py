@@ -51,7 +51,7 @@ def text(max_length: int) -> Filter:
     def parse(value: str) -> str:
         if not 1 <= len(value) <= max_length:
             raise ValueError(f"must be 1..{max_length} characters")
-        if "\x00" in value:  # PostgreSQL text cannot hold it: a 500 before this check
+        if "\x00" in value:  # PostgreSQL text cannot hold it: unchecked, a 500
             raise ValueError("must not contain a NUL character")
         return value
 

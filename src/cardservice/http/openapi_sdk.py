@@ -52,7 +52,7 @@ SPENDING_CONTROLS = {"per_authorization": 250, "monthly": 2000, "blocked_tags": 
 # Each request body's example: a request that succeeds as sent against `cardservice demo`'s
 # data, once `EXAMPLE_UUID` (wherever it stands for one of your own resources: an account, a
 # card, a transaction…) and the credentials are yours. BINs, tags, payment methods and
-# currencies are the catalogue's own. tests/test_openapi_examples.py sends every one.
+# currencies are the catalogue's own. tests/http/test_openapi_examples.py sends every one.
 REQUEST_EXAMPLES: dict[str, dict[str, Any]] = {
     "BuyCardsRequest": {
         "account_uuid": EXAMPLE_UUID,

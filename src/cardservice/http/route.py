@@ -11,11 +11,11 @@ after authentication; every endpoint returns its `Response` — so `Route` gives
 a handler made, once, for exactly its parameters, and FastAPI's validation of each one
 (`request_params_to_args`: the same pydantic fields, messages and `RequestValidationError`).
 
-Measured (`python -m bench.profile --budget`, docs/performance.md "Round 6"): FastAPI's
-request handler, dependency resolution and included routers were the largest layer of every
-read after round 5's cuts. With `Route` and `RouteTable` FastAPI's share of a read by uuid
-went from 67 to 15 µs CPU on SQLite and from 120 to 30 µs on PostgreSQL, this module's own
-10 and 25 µs included in neither; the writes lost 50–81 µs of dependency resolution each.
+Why (`python -m bench.profile --budget`, docs/performance.md "The HTTP edge's share"):
+FastAPI's own request handler, dependency resolution and included routers cost a read by
+uuid 67 µs of CPU on SQLite and 120 µs on PostgreSQL, the largest layer of every read; with
+`Route` and `RouteTable` FastAPI's share is 15 and 30 µs, this module's own 10 and 25 µs
+beside it, and a write saves the 50–81 µs of dependency resolution.
 
 A route whose signature needs more (a header or body parameter, a sync or generator
 dependency, `BackgroundTasks`, …) is refused when the application is built, not served
@@ -161,7 +161,7 @@ class RouteTable(BaseRoute):
 
     FastAPI's `include_router` keeps each router as a branch that the application's router
     asks in turn, each asking its routes; that dispatch cost 20–50 µs a request of the
-    budget's reads (docs/performance.md "Round 6") — for a decision a dictionary settles.
+    budget's reads (docs/results/2026-11-25.md, "Round 6") — for a decision a dictionary settles.
     Every route path starts with a literal segment (checked here), so the routes of one
     segment are the only candidates. Starlette's protocol is kept: `matches` answers FULL
     (or PARTIAL: the path with another method, which answers 405), `handle` runs the route

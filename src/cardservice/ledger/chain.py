@@ -36,10 +36,10 @@ How entries are chained, in commit order:
 
 A unit that wrote no entry does nothing here; the unique `chain_seq` would refuse a fork.
 
-Cost: the hook did on PostgreSQL what the trigger does now, with the head's lock held over
-two round trips and the worker's event loop; on a busy worker every write of the database
-queued behind it (`python -m bench.checkouts`, docs/performance.md, "Issue 27 attributed":
-sandbox authorizations 620 → 319/s at the chain's merge, +35 % with the seal in the database).
+Why the trigger on PostgreSQL: sealed by a commit hook in the service, the head's lock
+would be held over two round trips and the worker's event loop, and on a busy worker every
+write of the database would queue behind it (measured: sandbox authorizations 319/s with the
+hook, +35 % with the trigger; docs/results/2026-11-24.md, "Issue 27 attributed").
 """
 
 from __future__ import annotations

@@ -189,7 +189,7 @@ async def _controls_refusal(
 
 
 async def _card_type_refusal(tx: Tx, card: Row, request: Authorization) -> str | None:
-    """Rule 2b (issue 29): single_use and merchant_locked cards (transactions/card_types.py)."""
+    """Rule 2b: single_use and merchant_locked cards (transactions/card_types.py)."""
     merchant = card_types.merchant_key(request.merchant_id, request.merchant_name)
     return await card_types.card_type_refusal(tx, card, merchant, request.parent_uuid is not None)
 
@@ -203,7 +203,7 @@ async def _locked(
 ) -> tuple[Row, Sequence[Row], Tag | None]:
     """Account, then card, locked in that order (the order every money path uses); the card
     comes with the user's fee overrides and the merchant tag. Both are 404s; when the tag is
-    unknown too, its message wins (the tag used to be read first)."""
+    unknown too, its message wins: a wrong tag is told so whatever card the request names."""
     account = await lock_card_account(tx, user_uuid, request.card_uuid)
     if account is None:
         if request.tag is not None and not await _tag_exists(tx, request.tag):
@@ -441,7 +441,7 @@ async def record(
             transaction["fee"] = min(fees.fixed("card_decline"), card["balance"])
     await insert_transactions(tx, [transaction])
     await _guard(tx, request, card, reason, now)
-    if reason is None:  # issue 29: a merchant_locked card is bound by its first approval
+    if reason is None:  # a merchant_locked card is bound by its first approval
         merchant = card_types.merchant_key(request.merchant_id, request.merchant_name)
         await card_types.bind_on_approval(tx, card, merchant)
     if decided.three_ds is not None and reason is None:

@@ -53,7 +53,7 @@ _CARD = (
 CARD_COLUMNS = (
     "c.uuid, c.user_uuid, c.account_uuid, c.currency, c.balance, c.status, c.expiry_month,"
     " c.expiry_year, c.auto_replenish_amount, c.auto_replenish_min_balance, c.spending_controls,"
-    " c.card_type, c.locked_merchant,"  # card types (transactions/card_types.py)
+    " c.card_type, c.locked_merchant,"  # the card type's rules (transactions/card_types.py)
     " c.frozen_reason, c.verification_failures"  # the card-testing guard's (card_testing.py)
 )
 # The user's decision endpoint (API.md §10), read with the card: no round trip of its own.

@@ -1,4 +1,4 @@
-"""Card lifecycle, spending controls and the authorization decision endpoint (issue 16).
+"""Card lifecycle, spending controls and the authorization decision endpoint.
 
 * `cards.spending_controls`: the card's controls as JSON text (amounts in minor units),
   NULL when it has none;

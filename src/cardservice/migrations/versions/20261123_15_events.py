@@ -6,7 +6,7 @@ inserts an `events` row in the same transaction, with `data` NULL; the unit of w
 `data` with the object's API record before it commits (`events.outbox.complete_events`).
 A card's balance is not watched: it moves on every authorization.
 
-A change of a card's `spending_controls` (issue 16, migration 20261123_04, before this one)
+A change of a card's `spending_controls` (migration 20261123_04, before this one)
 is a `card.updated` too.
 
 PostgreSQL also refuses to commit an event whose `data` is still NULL (a deferred

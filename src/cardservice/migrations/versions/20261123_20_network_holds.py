@@ -1,4 +1,4 @@
-"""Authorizations as networks send them (issue 20, API.md §12): holds, captures, expiry.
+"""Authorizations as networks send them (API.md §12): holds, captures, expiry.
 
 * `transactions.authorized_amount` (the authorization plus its increments),
   `captured_amount` (what captures moved to the merchant) and `hold_expires_at` (when the

@@ -1,4 +1,4 @@
-"""Disputes (issue 20, API.md §12).
+"""Disputes (API.md §12).
 
 * `disputes`: one row per dispute of a completed card purchase, `open → won | lost`; the
   database holds "one open dispute per transaction" (a unique partial index), so 20

@@ -1,4 +1,4 @@
-"""Card details a holder can use, an audit trail, card types (issue 29, API.md §13).
+"""Card details a holder can use, an audit trail, card types (API.md §13).
 
 * `audit_log`: who did what to which object, when, under which request (PCI DSS 10.2):
   every card-details reveal writes a row, and other writers (the operator API) can use it.

@@ -1,4 +1,4 @@
-"""The ISO 8583 network interface (issue 30, API.md §14).
+"""The ISO 8583 network interface (API.md §14).
 
 `transactions` gains what the network channel shows on a transaction:
 - `channel`: `sandbox` (every row so far) | `iso8583`;

@@ -1,4 +1,4 @@
-"""The journal's hash chain and the day totals of balances at an instant (issue 32, API.md §16).
+"""The journal's hash chain and the day totals of balances at an instant (API.md §16).
 
 * `journal_entries.chain_seq` (unique) and `hash`: the entry's place in the chain and
   SHA-256 over its canonical content and the previous hash (`cardservice.ledger.chain`).

@@ -23,7 +23,7 @@ def _commands(
 
 
 COMMANDS = list(_commands(cardservice))
-DOC = Path(__file__).parents[1] / "docs" / "cli.md"
+DOC = Path(__file__).parents[2] / "docs" / "cli.md"
 
 
 def test_the_walk_finds_every_command() -> None:

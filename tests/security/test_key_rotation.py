@@ -16,10 +16,10 @@ from cardservice.app import create_app
 from cardservice.config import Settings
 from cardservice.security import CardCipher, generate_key, legacy_fingerprint_key
 from cardservice.security.rotation import rotate_keys
+from tests.cli.test_cli import _cli, _value, cli_env
 from tests.conftest import TEST_KEY
 from tests.factories import make_card, make_user
 from tests.pseudo_terminal import run_on_a_terminal
-from tests.test_cli import _cli, _value, cli_env
 
 PINNED = legacy_fingerprint_key(TEST_KEY.encode()).hex()
 

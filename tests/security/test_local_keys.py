@@ -11,9 +11,9 @@ import httpx
 from fastapi import FastAPI
 
 from cardservice.config import Settings
+from tests.cli.test_cli import cli_env
 from tests.conftest import TEST_CVK
 from tests.factories import make_card, make_user
-from tests.test_cli import cli_env
 
 
 def cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:

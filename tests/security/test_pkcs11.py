@@ -133,6 +133,8 @@ async def test_keys_create_rotate_and_check_on_the_token(
     assert refused.returncode == 2 and "another CVK" in refused.stderr
     checked = cli(env, "keys", "check")
     assert checked.returncode == 0 and "3 stored card numbers read" in checked.stdout
+    fingerprints = "SELECT uuid, pan_fingerprint FROM cards ORDER BY uuid"
+    before = [tuple(row) for row in await app.state.db.reader.rows(fingerprints)]
     rotated = cli(env, "keys", "rotate", "--batch", "2")
     assert rotated.returncode == 0, rotated.stderr
     stored = await app.state.db.reader.rows("SELECT pan_ciphertext FROM cards ORDER BY uuid")
@@ -150,4 +152,7 @@ async def test_keys_create_rotate_and_check_on_the_token(
     # a resumed rotation moves nothing
     resumed = cli(env, "keys", "rotate", "--resume")
     assert resumed.returncode == 0 and resumed.stdout.strip() == "0"
-    assert all(uuid.UUID(card) for card in cards)
+    # the same three cards, each still found by its number's fingerprint
+    after = [tuple(row) for row in await app.state.db.reader.rows(fingerprints)]
+    assert after == before
+    assert {uuid.UUID(str(card_uuid)) for card_uuid, _ in after} == {uuid.UUID(c) for c in cards}

@@ -318,7 +318,7 @@ def test_a_replica_is_refused_where_it_cannot_serve(settings: Settings) -> None:
 async def test_a_pin_made_through_one_instance_holds_on_another_through_redis() -> None:
     """Pins live in Redis too: a caller who wrote through one instance is pinned on every
     instance; an instance that cannot reach Redis pins everyone (the primary is never wrong)."""
-    redis_url = "redis://127.0.0.1:6379/15"  # as tests/test_rate_limit_redis.py
+    redis_url = "redis://127.0.0.1:6379/15"  # as tests/http/test_rate_limit_redis.py
     writer_side, reader_side = replica.Pins(60, redis_url), replica.Pins(60, redis_url)
     cut_off = replica.Pins(60, f"redis://127.0.0.1:{_free_port()}/0")  # nothing listens
     user, stranger = str(uuid.uuid4()), str(uuid.uuid4())

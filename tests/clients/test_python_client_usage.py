@@ -30,7 +30,7 @@ from cardservice_client.models import (
 
 from tests.live_server import LiveServer, demo_server
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "clients" / "python" / "README.md"
 EXAMPLE = ROOT / "clients" / "examples" / "spend_on_a_new_card.py"
 
