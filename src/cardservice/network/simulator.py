@@ -48,7 +48,7 @@ from cardservice.users.service import create_user
 FAULTS = (
     "duplicates", "late-reversals", "early-reversals", "advices", "pipelined", "drops", "wallets"
 )  # fmt: skip
-WALLET_SHARE = 0.3  # with `wallets`: the authorizations that pay with the card's DPAN
+WALLET_TENTHS = 3  # with `wallets`: the authorizations that pay with the card's DPAN
 FEE = 10  # the default plan's card_transaction fee (minor units)
 START = 500_000  # each card's start balance: most authorizations are approved
 WAIT = 5.0  # seconds to wait for an answer (the host's deadline is 3 s) before a repeat
@@ -213,10 +213,11 @@ class Traffic:
         card = self.random.choice(self.cards)
         amount = self.random.randint(100, 5_000)
         if "advices" not in self.faults or self.random.random() >= 0.1:
+            stan, sent = self.key()
             pan, expiry = card.pan, card.expiry
-            if card.wallet is not None and self.random.random() < WALLET_SHARE:
-                pan, expiry = card.wallet.dpan, card.wallet.expiry
-            fields = messages.authorization(pan, expiry, amount, *self.key())
+            if card.wallet is not None and int(stan) % 10 < WALLET_TENTHS:  # no random draw:
+                pan, expiry = card.wallet.dpan, card.wallet.expiry  # the other faults' mix stays
+            fields = messages.authorization(pan, expiry, amount, stan, sent)
             return Sent(card, fields, amount)
         if self.random.random() < 0.1:  # beyond what a card may still hold: a shortfall
             amount = self.random.randint(START // 4, START)
@@ -439,7 +440,7 @@ async def run(
     account, issued = await make_cards(db, cipher, cards)
     traffic = Traffic(host, port, seed, faults, issued)
     if "wallets" in faults:
-        await _into_wallets(db, cipher, host, port, traffic)
+        await _into_wallets(db, cipher, host, port, traffic, random.Random(f"{seed}:wallets"))  # noqa: S311
     deadline = time.monotonic() + seconds
     await asyncio.gather(*(traffic.connection(deadline) for _ in range(connections)))
     found = await check(db, account, traffic)
@@ -459,13 +460,13 @@ async def run(
 
 
 async def _into_wallets(
-    db: Database, cipher: CardCipher, host: str, port: int, traffic: Traffic
+    db: Database, cipher: CardCipher, host: str, port: int, traffic: Traffic, chooser: random.Random
 ) -> None:
     """Every card of the run into a wallet, before the traffic (network/wallets.py)."""
     client = await NetworkClient.connect(host, port)
     try:
         cards = [(card.uuid, card.pan, card.expiry) for card in traffic.cards]
-        made = await wallets.put_in_wallets(db, cipher, client, cards, traffic.key, traffic.random)
+        made = await wallets.put_in_wallets(db, cipher, client, cards, traffic.key, chooser)
     finally:
         await client.close()
     for card, wallet in zip(traffic.cards, made, strict=True):
