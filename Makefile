@@ -17,7 +17,7 @@ PG_DSN ?= postgresql://postgres@127.0.0.1:5432/test
 TEST_WORKERS ?= 2
 PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --timeout 600
 
-.PHONY: install run test browser softhsm client lint typecheck test-sqlite test-postgres postgres redis stress bench bench-quick bench-tools clean fleet fleet-stop fleet-chaos fleet-pitr bench-fleet bench-events
+.PHONY: install run test browser softhsm client lint typecheck test-sqlite test-postgres postgres redis stress bench bench-quick bench-tools bench-clearing clean fleet fleet-stop fleet-chaos fleet-failover fleet-pitr bench-fleet bench-events
 
 install: $(STAMP)
 
@@ -89,6 +89,7 @@ stress: install postgres
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.race_run --seconds 120
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.webhook_run --seconds 90
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m tests.stress.network_run --seed 1 --seconds 60
+	CARDSERVICE_TEST_PG=$(PG_DSN) CARDSERVICE_KILL_RECORDS=20000 $(BIN)/python -m pytest tests/clearing/test_kill.py --timeout 3600
 
 bench-tools:
 	@command -v wrk >/dev/null && command -v hey >/dev/null || (apt-get update -q && apt-get install -y -q wrk hey)
@@ -101,10 +102,15 @@ bench: install postgres bench-tools
 bench-quick: install postgres bench-tools
 	CARDSERVICE_BENCH_PG=$(PG_DSN) $(BIN)/python -m bench.run --quick
 
+bench-clearing: install postgres
+	CARDSERVICE_BENCH_PG=$(PG_DSN) $(BIN)/python -m bench.clearing
+
 bench-events: install postgres bench-tools
 	CARDSERVICE_TEST_PG=$(PG_DSN) $(BIN)/python -m bench.events
-# The fleet (docs/operations.md): HAProxy :8080, three instances, PostgreSQL primary :5440 +
-# hot standby :5441 (own clusters under var/fleet, never the machine's :5432), Redis :6390.
+# The fleet (docs/operations.md): HAProxy :8080 (HTTP) and :8583 (ISO 8583) over three
+# instances; three PostgreSQL nodes under Patroni (5441-5443, own clusters under var/fleet,
+# never the machine's :5432) over three etcd members, the leader behind HAProxy :5440;
+# Redis :6390. Installs patroni, etcd-server and haproxy when missing.
 fleet: install
 	$(BIN)/python -m scripts.fleet.fleet start
 
@@ -113,6 +119,9 @@ fleet-stop:
 
 fleet-chaos: fleet
 	$(BIN)/python -m scripts.fleet.chaos --seconds $(or $(SECONDS_CHAOS),120)
+
+fleet-failover: fleet
+	$(BIN)/python -m scripts.fleet.failover --kills $(or $(KILLS),5)
 
 fleet-pitr: fleet
 	$(BIN)/python -m scripts.fleet.pitr

@@ -110,7 +110,7 @@ LAYERS: list[tuple[str, str, tuple[str, ...] | None]] = [
     ("write: engine, ledger, events", "cardservice/values/money.py", None),
     ("write: engine, ledger, events", "bench/peer.py", ("_buy", "_authorize")),
     ("page dependency", "cardservice/http/router.py", ("standard_page",)),
-    ("routing", "cardservice/http/route.py", ("matches", "first_segment")),
+    ("routing", "cardservice/http/route.py", ("matches", "first_segment", "route_path")),
     ("routing", "starlette/routing.py", None),
     ("FastAPI: dependencies", "fastapi/dependencies/", None),
     ("request handler (cardservice.http.route)", "cardservice/http/route.py", None),

@@ -121,8 +121,12 @@ def _cpu_seconds(pids: list[int]) -> float:
 
 
 def _postgres_pids(cluster: str = "primary") -> list[int]:
-    """A fleet cluster's postmaster and its children (backends, writers, WAL sender)."""
-    primary = int((fleet.PIDS / f"pg-{cluster}.pid").read_text().split()[0])
+    """The postmaster of the fleet's leader (`primary`) or of its synchronous standby
+    (`standby`), and its children (backends, writers, WAL sender)."""
+    node = fleet.leader() if cluster == "primary" else fleet.sync_standby()
+    primary = fleet.postmaster_pid(node) if node is not None else None
+    if primary is None:
+        raise SystemExit(f"bench: the fleet has no {cluster} now")
     children = []
     for entry in Path("/proc").iterdir():
         try:

@@ -39,6 +39,12 @@ TEST_CVK = (
 USER_TABLES = [
     "card_tokens",
     "token_provisionings",
+    "receipt_reminders",
+    "team_requests",
+    "team_budgets",
+    "team_receipt_policies",
+    "clearing_records",
+    "clearing_files",
     "operator_requests",
     "topups",
     "operator_keys",

@@ -212,8 +212,9 @@ async def assert_ledger_consistent(app: FastAPI) -> None:
 async def _assert_holds_match(session: AsyncSession) -> None:
     """The `holds` book holds exactly what pending purchases still hold, per currency; no
     purchase captured more than its authorization plus 20 %, nor holds anything unless
-    pending (released + captured = held); a foreign-currency purchase's merchant amounts
-    follow the same rules in the merchant's currency."""
+    pending (released + captured = held) — except what a clearing file presented, which is
+    never refused (API.md §18); a foreign-currency purchase's merchant amounts follow the
+    same rules in the merchant's currency."""
     booked = dict(
         (
             await session.execute(
@@ -234,12 +235,13 @@ async def _assert_holds_match(session: AsyncSession) -> None:
                 Transaction.merchant_currency,
                 Transaction.merchant_amount,
                 Transaction.merchant_captured_amount,
+                Transaction.clearing,
             ).where(Transaction.type == "card_purchase", Transaction.status != "declined")
         )
     ).all()
     held: dict[str, int] = {}
-    for status, currency, amount, authorized, captured, *merchant in purchases:
-        assert captured * 100 <= authorized * 120, (amount, authorized, captured)
+    for status, currency, amount, authorized, captured, *merchant, cleared in purchases:
+        assert cleared or captured * 100 <= authorized * 120, (amount, authorized, captured)
         _assert_merchant_amounts(status, *merchant)
         if status == "pending":
             assert amount > captured

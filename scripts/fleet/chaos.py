@@ -4,12 +4,13 @@
 
 32 clients buy cards (retried with their external_id until a definite answer), authorize and
 settle, refund and deposit through 127.0.0.1:8080. Meanwhile: an instance is SIGKILLed every
-3-6 s and restarted; Redis is restarted once (at 30 % of the run) and the PostgreSQL primary
-once (at 60 %: fast shutdown, start). Each disruption opens a window that closes 3 s after
-the part is back; a 5xx answered outside every window is a failure, and so is a 503 without
-Retry-After (the service answers 503 + Retry-After while the database is away; HAProxy 502
-for the requests a killed instance took with it, 503 + Retry-After while no instance is
-ready). A 500 inside a window is printed as a warning with its count.
+3-6 s and restarted; Redis is restarted once (at 30 % of the run) and the leader's PostgreSQL
+once (at 60 %: `patronictl restart`, a fast shutdown and start in place, no failover). Each
+disruption opens a window that closes 3 s after the part is back; a 5xx answered outside every
+window is a failure, and so is a 503 without Retry-After (the service answers 503 + Retry-After
+while the database is away; HAProxy 502 for the requests a killed instance took with it, 503 +
+Retry-After while no instance is ready). A 500 inside a window is printed as a warning with its
+count.
 
 Alongside, ISO 8583 traffic (API.md §14): `cardservice network run --faults all` through
 HAProxy's TCP frontend (127.0.0.1:8583) for the same seconds — authorizations, stand-in
@@ -25,7 +26,7 @@ for stand-ins, to the cent; postings sum to zero and equal every balance, no bal
 negative, no purchase applied twice), the
 webhooks (a loopback receiver is the user's endpoint: every approved authorization's
 `transaction.created` event reached it at least once, waiting up to 90 s for retries and
-leases of killed instances), and the standby (it replayed up to the primary's LSN). Last line:
+leases of killed instances), and the standbys (each replayed up to the leader's LSN). Last line:
 `fleet chaos: N operations, K kills, 0 cents lost, X applied twice, Y 5xx outside restarts`.
 """
 
@@ -218,32 +219,47 @@ async def _restarts(run: Run, seconds: float) -> None:
         fleet.start_redis()
 
     def primary() -> None:
-        fleet.PRIMARY.stop()
-        fleet.PRIMARY.start()
+        fleet.restart_leader()
 
     await asyncio.sleep(seconds * 0.3)
     await _window(run, "Redis", redis)
     await asyncio.sleep(seconds * 0.3)
-    await _window(run, "PostgreSQL primary (fast shutdown, start)", primary)
+    await _window(run, "PostgreSQL leader (patronictl restart)", primary)
 
 
 async def _standby_lag() -> int:
-    """Bytes of WAL the standby has still to replay, after waiting up to 30 s for it."""
+    """Bytes of WAL the standbys have still to replay (the most behind), after waiting up to
+    30 s for them."""
+    await asyncio.to_thread(fleet.wait_healthy)
+    leader = fleet.leader()
     primary = await asyncpg.connect(fleet.DSN)
-    standby = await asyncpg.connect(fleet.STANDBY_DSN)
+    standbys = [
+        await asyncpg.connect(f"postgresql://postgres@127.0.0.1:{fleet.pg_port(node)}/postgres")
+        for node in fleet.NODES
+        if node != leader
+    ]
     try:
         target = await primary.fetchval("SELECT pg_current_wal_lsn()")
+        behind = 0
         for _ in range(300):
-            behind = await standby.fetchval(
-                "SELECT pg_wal_lsn_diff($1::pg_lsn, pg_last_wal_replay_lsn())", target
+            behind = max(
+                [
+                    int(
+                        await standby.fetchval(
+                            "SELECT pg_wal_lsn_diff($1::pg_lsn, pg_last_wal_replay_lsn())", target
+                        )
+                    )
+                    for standby in standbys
+                ]
             )
             if behind <= 0:
                 return 0
             await asyncio.sleep(0.1)
-        return int(behind)
+        return behind
     finally:
         await primary.close()
-        await standby.close()
+        for standby in standbys:
+            await standby.close()
 
 
 # The approved authorizations of the run's user: each must have its created event delivered.

@@ -1,6 +1,7 @@
 """PostgreSQL clusters of our own, made with the machine's binaries: a primary and its streaming
-hot standby, each with its data directory under one root. Used by the fleet (`fleet.py`, root
-var/fleet, ports 5440/5441) and by the standby-read tests (a temporary root, free ports).
+hot standby, each with its data directory under one root. Used by the standby-read tests (a
+temporary root, free ports) and, for its binaries and its `postgres`-owned directories, by the
+fleet, whose nodes Patroni makes and runs (`fleet.py`).
 
 Everything runs as the `postgres` user when we are root (initdb and postgres refuse root); the
 root directory is then handed to `postgres`. The machine's own cluster is never touched.

@@ -24,7 +24,7 @@ import uuid
 import asyncpg
 
 from scripts.fleet import clusters, fleet
-from scripts.fleet.chaos import Proxy
+from scripts.fleet.chaos import _OWED, Proxy
 from tests.stress.bank_run import Figures, _books, _setup, verify
 
 RESTORE_PORT = 18390
@@ -118,6 +118,16 @@ async def pitr() -> int:
         shutil.rmtree(RESTORED, ignore_errors=True)
 
 
+def _lost(books: dict[str, object]) -> int:
+    """The bank run's money check with what stand-in advices left cardholders owing (the
+    fleet chaos run's ISO traffic), as `chaos.report` counts it."""
+    b = {k: int(str(v)) for k, v in books.items() if k in _MONEY}
+    return b["deposits"] - b["fees"] - b["spent"] + b["refunded"] - b["held"] + b["owed"]
+
+
+_MONEY = ("deposits", "fees", "spent", "refunded", "held", "owed")
+
+
 async def _check(before: str, after: str, entries: int) -> int:
     dsn = f"postgresql://postgres@127.0.0.1:{RESTORE_PORT}/{fleet.DATABASE}"
     for _ in range(600):  # promotion follows the end of recovery
@@ -128,13 +138,14 @@ async def _check(before: str, after: str, entries: int) -> int:
     found_before, found_after = await _scalar(dsn, users, before), await _scalar(dsn, users, after)
     restored_entries = await _scalar(dsn, "SELECT count(*) FROM journal_entries")
     books = await _books(dsn)
-    lost = verify(Figures(), books)
+    books["owed"] = int(str(await _scalar(dsn, _OWED)))  # stand-ins' shortfalls (chaos runs)
+    lost = verify(Figures(), books) if not books["owed"] else _lost(books)
     print(
         f"restored: {before} {found_before}, {after} {found_after}, journal entries "
         f"{restored_entries} (at target {entries}), ledger sum {books['ledger_sum']}, "
         f"drifted {books['drifted']}, cents lost {lost}"
     )
-    ok = found_before == 1 and found_after == 0 and restored_entries == entries
+    ok = found_before == 1 and found_after == 0 and restored_entries == entries and lost == 0
     print("pitr: " + ("restore to the target time passed" if ok else "FAILED"))
     return 0 if ok else 1
 

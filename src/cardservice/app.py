@@ -23,6 +23,7 @@ from cardservice.attachments.routes import router as attachments_router
 from cardservice.auth.credentials import TokenCache
 from cardservice.auth.routes import router as auth_router
 from cardservice.cards.routes import router as cards_router
+from cardservice.clearing.routes import router as clearing_router
 from cardservice.config import Settings
 from cardservice.dashboard import attachment_pages as dashboard_attachments
 from cardservice.dashboard import buy_pages as dashboard_buy
@@ -32,6 +33,7 @@ from cardservice.dashboard import errors as dashboard_errors
 from cardservice.dashboard import pages as dashboard_pages
 from cardservice.dashboard import signin as dashboard_signin
 from cardservice.dashboard import statement_pages as dashboard_statements
+from cardservice.dashboard import team_pages as dashboard_team
 from cardservice.dashboard import token_pages as dashboard_tokens
 from cardservice.dashboard import topup_pages as dashboard_topups
 from cardservice.dashboard import transaction_pages as dashboard_transactions
@@ -70,6 +72,8 @@ from cardservice.programs.routes import router as programs_router
 from cardservice.sandbox.routes import router as sandbox_router
 from cardservice.security import CardCipher
 from cardservice.statements.routes import router as statements_router
+from cardservice.teams import receipts as team_receipts
+from cardservice.teams.routes import router as teams_router
 from cardservice.tokens.routes import router as tokens_router
 from cardservice.topups import service as topups
 from cardservice.topups.routes import operator_router as operator_topups_router
@@ -153,33 +157,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     outbox.register()
     expiry.register()
     topups.register()  # the unpaid top-ups' sweep (API.md §15)
-    app = FastAPIOffline(  # /docs with Swagger UI's assets from the installed package
-        title="cardservice",
-        version=__version__,
-        description=DESCRIPTION,
-        docs_url="/docs",
-        redoc_url=None,
-        static_url="/static/docs",
-        favicon_url="/static/docs/favicon.png",
-        lifespan=_lifespan,
-        redirect_slashes=False,  # its 307 named whatever host the request's Host header said
-        # FastAPI's own OpenTelemetry follows the process-global providers: off, so that no
-        # span of it carries a request's path (our spans: tracing.py), and so that a request
-        # does not ask the providers whether they are configured (3 µs each, measured)
-        telemetry=FASTAPI_TELEMETRY_OFF,
-    )
-    app.state.settings = settings
-    app.state.db = Database(settings)
-    app.state.rate_limiter = RateLimiter(settings.redis_url, settings.workers)
-    app.state.tokens = TokenCache(settings.auth_cache_seconds)
-    app.state.cipher = CardCipher.from_settings(settings)
-    app.state.outbound = Outbound()
-    app.state.tracing = tracing_for(settings.otel_endpoint)
-    app.add_exception_handler(ServiceError, _service_error)
-    app.add_exception_handler(RequestValidationError, _validation_error)
-    app.add_exception_handler(HTTPException, _http_error)
-    for database_error in HANDLED:
-        app.add_exception_handler(database_error, _database_error)
+    team_receipts.register()  # the teams' receipt policies (API.md §20)
     routers = [
         health_router,
         auth_router,
@@ -191,6 +169,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         decisions_router,
         transactions_router,
         disputes_router,
+        teams_router,
         users_router,
         attachments_router,
         payments_router,
@@ -199,6 +178,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         operator_router,
         operator_audit_router,
         operator_books_router,
+        clearing_router,
         programs_router,
         acs_router,
         operator_topups_router,
@@ -212,14 +192,44 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         dashboard_webhooks.router,
         dashboard_attachments.router,
         dashboard_transactions.router,
+        dashboard_team.router,
         dashboard_statements.router,
         dashboard_topups.router,
         dashboard_errors.router,
     ]
     if settings.sandbox_enabled:
         routers.append(sandbox_router)
-    app.state.api_routes = [route for router in routers for route in router.routes]
-    app.router.routes.append(RouteTable(app.state.api_routes))
+    api_routes = [route for router in routers for route in router.routes]
+    table = RouteTable(api_routes)  # refuses at start-up what its handlers do not implement
+    app = FastAPIOffline(  # /docs with Swagger UI's assets from the installed package
+        title="cardservice",
+        version=__version__,
+        description=DESCRIPTION,
+        docs_url="/docs",
+        redoc_url=None,
+        static_url="/static/docs",
+        favicon_url="/static/docs/favicon.png",
+        routes=[table],
+        lifespan=_lifespan,
+        redirect_slashes=False,  # its 307 named whatever host the request's Host header said
+        # FastAPI's own OpenTelemetry follows the process-global providers: off, so that no
+        # span of it carries a request's path (our spans: tracing.py), and so that a request
+        # does not ask the providers whether they are configured (3 µs each, measured)
+        telemetry=FASTAPI_TELEMETRY_OFF,
+    )
+    app.state.settings = settings
+    app.state.api_routes = api_routes  # the declarations: the OpenAPI document, 405s
+    app.state.db = Database(settings)
+    app.state.rate_limiter = RateLimiter(settings.redis_url, settings.workers)
+    app.state.tokens = TokenCache(settings.auth_cache_seconds)
+    app.state.cipher = CardCipher.from_settings(settings)
+    app.state.outbound = Outbound()
+    app.state.tracing = tracing_for(settings.otel_endpoint)
+    app.add_exception_handler(ServiceError, _service_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(HTTPException, _http_error)
+    for database_error in HANDLED:
+        app.add_exception_handler(database_error, _database_error)
     app.mount("/app/static", StaticFiles(directory=DASHBOARD_STATIC), name="dashboard-static")
     if settings.cors_origin_list:
         app.add_middleware(

@@ -80,6 +80,12 @@ class Settings(BaseSettings):
     mfa_ttl_seconds: int = Field(default=600, ge=10)
     three_ds_ttl_seconds: int = Field(default=600, ge=10)
     db_pool_size: int = Field(default=10, ge=1)
+    db_connect_timeout_seconds: float = Field(
+        default=5.0, gt=0, description="PostgreSQL: a new connection not made by then fails"
+    )
+    db_statement_timeout_seconds: float = Field(
+        default=30.0, gt=0, description="PostgreSQL: a statement (never a COMMIT) cancelled after"
+    )
     replica_url: str = Field(default="", description="a PostgreSQL hot standby for some reads")
     replica_max_lag_ms: int = Field(
         default=1000, ge=1, description="reads go to the standby only while it lags less"
@@ -123,6 +129,11 @@ class Settings(BaseSettings):
     )
     hold_sweep_seconds: float = Field(
         default=60.0, gt=0, description="how often a worker loop releases expired holds"
+    )
+    receipt_policy_seconds: float = Field(
+        default=300.0,
+        gt=0,
+        description="how often a worker loop applies the teams' receipt policies (API.md §20)",
     )
 
     @field_validator("log_level")

@@ -37,6 +37,7 @@ def test_the_walk_finds_every_command() -> None:
         "network run", "operator-keys create", "operator-keys list", "operator-keys revoke",
         "simulate deposit", "simulate authorize", "simulate settle", "simulate reverse",
         "simulate refund", "simulate 3ds", "simulate expire-holds", "topups expire",
+        "clearing ingest",
     } <= paths  # fmt: skip
 
 

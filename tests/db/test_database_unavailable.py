@@ -65,5 +65,7 @@ def test_a_failed_statement_is_not_an_outage() -> None:
     terminated = "cannot switch to state 15; another operation (2) is in progress"
     assert is_database_unavailable(asyncpg.exceptions.InternalClientError(terminated))
     assert not is_database_unavailable(asyncpg.exceptions.InternalClientError("other"))
+    detached = "cannot call Connection.fetchval(): connection has been released back to the pool"
+    assert is_database_unavailable(asyncpg.exceptions.InterfaceError(detached))
     assert not is_database_unavailable(asyncpg.exceptions.UniqueViolationError("duplicate"))
     assert not is_database_unavailable(asyncpg.exceptions.InterfaceError("bad argument"))

@@ -122,11 +122,50 @@ class Demo:
         body = {"url": "https://decisions.example.com/authorize"}
         await self.call("PUT", "/authorization-endpoint", json=body)
 
+    async def member(self) -> str:
+        """The demo team's member (the owner of its other accounts)."""
+        accounts = (await self.call("GET", "/accounts"))["related_team_accounts"]
+        return str(accounts[0]["owner"]["uuid"])
+
+    async def member_headers(self) -> dict[str, str]:
+        member = await self.member()
+        token = await self.call("POST", f"/operator/users/{member}/tokens", json={})
+        ISSUED_SECRETS.append(token["token"])
+        return {"Authorization": f"Bearer {token['token']}"}
+
+    async def member_account(self) -> str:
+        member = await self.member()
+        accounts = (await self.call("GET", "/accounts"))["related_team_accounts"]
+        return next(str(a["uuid"]) for a in accounts if a["owner"]["uuid"] == member)
+
+    async def team_request(self) -> str:
+        """A pending request of the member: more budget (their budget set first)."""
+        member = await self.member()
+        budget = {"amount": 500, "currency": "USD"}
+        await self.call("PUT", f"/team/members/{member}/budget", json=budget)
+        body = {"kind": "budget_increase", "amount": 10, "currency": "USD"}
+        answer = await self.client.post(
+            "/team/requests", json=body, headers=await self.member_headers()
+        )
+        assert answer.status_code == 201, answer.text
+        return str(answer.json()["data"]["uuid"])
+
+    async def ensure_member_usd(self) -> None:
+        """The member holds a USD account (the budget example's currency)."""
+        assert await self.member_account()
+
+    async def receipt_policy(self) -> None:
+        body = {"min_amount": 25, "currency": "USD", "remind_after_days": 3,
+                "freeze_after_days": 14}  # fmt: skip
+        await self.call("PUT", "/team/receipt-policy", json=body)
+
     async def path_id(self, operation: str, name: str) -> str:
         """What `{name}` of `operation` names: a resource of the state the operation needs."""
         if name == "transactionUuid":
             needs_settled = operation in ("refund_sandbox_transaction",)
             return await (self.settled() if needs_settled else self.purchase())
+        if name == "userUuid" and operation in ("put_team_budget", "delete_team_budget"):
+            return await self.member()
         if name == "accountUuid" and operation == "patch_account":
             return await self.new_account()  # frozen by the example
         if name == "tokenUuid" or (name == "cardUuid" and operation.endswith(TOKEN_OPERATIONS)):
@@ -140,6 +179,7 @@ class Demo:
             "attachmentUuid": self.attachment,
             "topupUuid": self.topup,
             "userUuid": self.new_user,
+            "requestUuid": self.team_request,
             "programUuid": self.program,
         }
         if name in providers:
@@ -163,8 +203,12 @@ class Demo:
         for name in body:
             if name in fresh:
                 body[name] = await fresh[name]()
+            elif name == "account_uuid" and operation in AS_MEMBER:
+                body[name] = await self.member_account()
             elif name == "account_uuid":
                 body[name] = self.account
+            elif name == "attachment_uuid":
+                body[name] = await self.attachment()
             elif name == "user_uuid":
                 body[name] = self.user
             elif name == "card_uuids":
@@ -176,7 +220,11 @@ class Demo:
 
 
 REQUIRED_QUERY = {"search": "ama", "date": utcnow().date().isoformat()}
+DECLINING = ("decline_team_request",)  # its answer is a declined request, by design
+AS_MEMBER = ("create_team_request",)  # only a team's member asks (API.md §20)
 BEFORE: dict[str, Callable[[Demo], Awaitable[None]]] = {
+    "get_receipt_policy": Demo.receipt_policy,
+    "put_team_budget": Demo.ensure_member_usd,
     "get_authorization_endpoint": Demo.decision_endpoint,
     "delete_authorization_endpoint": Demo.decision_endpoint,
 }
@@ -210,11 +258,13 @@ async def test_every_request_example_succeeds_as_sent(
             headers = {} if operation["security"] == [] else demo.owner
             if operation["security"] == [{"operatorKey": []}]:
                 headers = demo.operator
+            if name in AS_MEMBER:
+                headers = await demo.member_headers()
             answer = await client.request(
                 method.upper(), path, params=query, json=body, headers=headers
             )
             assert answer.is_success, (method, template, body, answer.status_code, answer.text)
-            if answer.headers["content-type"] == "application/json":
+            if answer.headers["content-type"] == "application/json" and name not in DECLINING:
                 data = answer.json().get("data")  # an authorization example is approved
                 assert not isinstance(data, dict) or data.get("status") != "declined", data
             sent += 1

@@ -1,6 +1,6 @@
-"""`endpoint.RouteTable`: a request is matched only against the routes of its path's first
+"""`route.RouteTable`: a request is matched only against the routes of its path's first
 segment, in declared order, and answered as Starlette's router would answer it (200, 405,
-404, the path parameters, `url_path_for`)."""
+404, the path parameters, the application's root path, `url_path_for`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from fastapi import FastAPI
 from starlette.routing import NoMatchFound
 
-from cardservice.http.route import RouteTable
+from cardservice.http.route import RouteTable, UnsupportedRoute
 from cardservice.http.router import JSONResponse, Router
 
 
@@ -47,13 +47,13 @@ def _app() -> tuple[FastAPI, list[str]]:
             return matches(scope)
 
         route.matches = counted  # type: ignore[method-assign]
-    app = FastAPI()
-    app.router.routes.append(RouteTable(routes))  # type: ignore[arg-type]
-    return app, asked
+    return FastAPI(routes=[RouteTable(routes)]), asked
 
 
-async def _call(app: FastAPI, path: str, method: str = "GET") -> tuple[int, object]:
-    transport = httpx.ASGITransport(app=app)
+async def _call(
+    app: FastAPI, path: str, method: str = "GET", root_path: str = ""
+) -> tuple[int, object]:
+    transport = httpx.ASGITransport(app=app, root_path=root_path)
     async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
         response = await client.request(method, path)
     return response.status_code, response.json()
@@ -93,5 +93,29 @@ def test_a_route_starting_with_a_parameter_is_refused() -> None:
     async def anything(anything: str) -> JSONResponse:
         return JSONResponse({})
 
-    with pytest.raises(ValueError, match="literal segment"):
-        RouteTable(router.routes)  # type: ignore[arg-type]
+    with pytest.raises(UnsupportedRoute, match="literal segment"):
+        RouteTable(router.routes)
+
+
+async def test_the_root_path_is_removed_where_starlettes_router_removes_it() -> None:
+    """Behind a root path (`uvicorn --root-path`), each path is answered as FastAPI's own
+    router answers it: the root path is removed where it ends a segment, not elsewhere."""
+    routes = Router()
+
+    @routes.get("/card/{card_uuid}")
+    async def card(card_uuid: str) -> JSONResponse:
+        return JSONResponse({"uuid": card_uuid})
+
+    @routes.get("/api/{thing}")
+    async def api(thing: str) -> JSONResponse:
+        return JSONResponse({"api": thing})
+
+    ours = FastAPI(routes=[RouteTable(routes.routes)])
+    theirs = FastAPI()
+    theirs.include_router(routes)
+    for root_path, path in [
+        ("", "/card/a"), ("/api", "/api/card/a"), ("/api", "/card/a"), ("/ap", "/api/x"),
+        ("/api", "/api"), ("/api", "/apicard/a"), ("/card", "/card/a"), ("/api/", "/api/card/a"),
+    ]:  # fmt: skip
+        mine = await _call(ours, path, root_path=root_path)
+        assert mine == await _call(theirs, path, root_path=root_path), (root_path, path)

@@ -41,7 +41,7 @@ async def page_of_attachments(
 
 
 async def own_attachment(
-    reader: Reader, user_uuid: uuid.UUID, attachment_uuid: uuid.UUID
+    reader: Reader | Tx, user_uuid: uuid.UUID, attachment_uuid: uuid.UUID
 ) -> Row | None:
     """One of the user's attachments, or None."""
     return await reader.row(_OWN, attachment_uuid, user_uuid)

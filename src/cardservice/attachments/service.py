@@ -96,7 +96,7 @@ async def list_attachments(
 
 
 async def own_attachment(
-    reader: Reader, user_uuid: uuid.UUID, attachment_uuid: uuid.UUID
+    reader: Reader | Tx, user_uuid: uuid.UUID, attachment_uuid: uuid.UUID
 ) -> AttachmentRecord:
     """One of the user's attachments; anybody else's is 404."""
     row = await repository.own_attachment(reader, user_uuid, attachment_uuid)

@@ -5,6 +5,9 @@
 * Freeze and unfreeze set the status; the engine declines a frozen card. A status the
   holder sets also clears the card-testing guard's reason and count (API.md §17): setting
   `active` a card the guard froze as `suspected_fraud` gives it 5 more tries.
+* A card the team's receipt policy froze (`frozen_reason: receipt_missing`) is unfrozen by
+  linking the receipts, not here (`receipt_missing`); the holder's own freeze clears that
+  reason too, so linking a receipt never unfreezes a card its holder froze.
 * Closing, in the same unit: the card's pending authorizations are reversed (amount and fee
   back to the card, as `lifecycle.reverse` does), then its whole balance moves to its account
   through the ledger as one `card_close` transaction, and its wallet tokens are deleted.
@@ -38,6 +41,14 @@ _PLAIN_FIELDS = ("status", "description", "holder_name")
 
 class CardClosed(RuleViolation):
     code, message = "card_closed", "The card is closed; a closed card cannot be changed."
+
+
+class FrozenForReceipts(RuleViolation):
+    code = "receipt_missing"
+    message = (
+        "The team's receipt policy froze the card: link the missing receipts"
+        " (PUT /transaction/{uuid}/receipt) and it is unfrozen."
+    )
 
 
 async def _check_tags(tx: Tx, body: CardChangeRequest) -> None:
@@ -93,6 +104,8 @@ async def change_card(
     assert card is not None, "the account's lock was taken through this card"
     if card["status"] == "closed":
         raise CardClosed()
+    if card["frozen_reason"] == "receipt_missing" and body.status == "active":
+        raise FrozenForReceipts()
     await _check_tags(tx, body)
     columns = _columns(body)
     if columns:

@@ -90,10 +90,12 @@ class CardRecord(BaseModel):
     closed_reason: Literal["lost", "stolen", "damaged", "expiring"] | None = None
     replaces: UUID | None = None
     replaced_by: UUID | None = None
-    frozen_reason: Literal["suspected_fraud"] | None = Field(
+    frozen_reason: Literal["suspected_fraud", "receipt_missing"] | None = Field(
         default=None,
         description="suspected_fraud: the card-testing guard froze the card (its 5th wrong"
-        " expiry or CVV2 within 24 h); cleared when its holder sets its status",
+        " expiry or CVV2 within 24 h); cleared when its holder sets its status."
+        " receipt_missing: the team's receipt policy froze it until the receipts of its"
+        " purchases are linked (API.md §20)",
     )
 
 

@@ -143,10 +143,10 @@ def due_at(verb: str) -> Callable[[Callable[P, T]], Callable[P, T]]:
 
 
 async def run_job(
-    settings: Settings, job: Callable[[Database, datetime], Awaitable[int]], now: datetime | None
+    settings: Settings, job: Callable[[Database, datetime], Awaitable[object]], now: datetime | None
 ) -> str:
     """A periodic job run once at `now` (default: the present) on a `Database` of its own;
-    what it printed is how many things it did."""
+    what it prints is what the job answered as text: how many things it did, or its report."""
     db = Database(settings)
     try:
         return str(await job(db, now or utcnow()))

@@ -15,15 +15,18 @@ import click
 
 from cardservice.cli.arguments import CommandError, runs, settings
 from cardservice.cli.cardholders import COMMANDS as CARDHOLDER_COMMANDS
+from cardservice.cli.clearing import clearing
 from cardservice.cli.keys import keys
 from cardservice.cli.ledger import ledger
 from cardservice.cli.network import SimulationFailed, network
 from cardservice.cli.operator import operator_keys
 from cardservice.cli.simulate import simulate
+from cardservice.cli.teams import team
 from cardservice.cli.topups import topups as topups_commands
 from cardservice.config import Settings
 from cardservice.errors import ServiceError
 from cardservice.events import outbox
+from cardservice.teams import receipts as team_receipts
 from cardservice.topups import service as topups
 from cardservice.transactions import expiry
 
@@ -176,11 +179,13 @@ async def demo(settings: Settings) -> str:
 
 for group in (
     *CARDHOLDER_COMMANDS,
+    clearing,
     keys,
     ledger,
     network,
     operator_keys,
     simulate,
+    team,
     topups_commands,
 ):
     cardservice.add_command(group)
@@ -202,6 +207,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     outbox.register()
     expiry.register()
     topups.register()  # the unpaid top-ups' sweep (API.md §15)
+    team_receipts.register()  # the teams' receipt policies (API.md §20)
     try:
         code = cardservice.main(
             args=list(argv) if argv is not None else None,

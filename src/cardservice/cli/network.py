@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import click
 import orjson
@@ -328,20 +329,29 @@ def _fresh_key() -> tuple[str, str]:
     show_default=True,
     help="Connections to the listener, each with its own traffic.",
 )
+@click.option(
+    "--clearing-file",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    help="Write the run's IPM clearing file here at the end (API.md §18; the `clearing` fault "
+    "adds amount differences, online captures, reversed authorizations and unknown cards).",
+)
 @_endpoint
 @runs
 async def run(
     settings: Settings, seed: int, seconds: float, faults: set[str] | None, connections: int,
-    host: str | None, port: int | None,
+    clearing_file: Path | None, host: str | None, port: int | None,
 ) -> str:  # fmt: skip
     """Seeded traffic with faults; checks the bookkeeping.
 
-    Prints its findings as JSON; when a check fails, prints them on stderr and exits 2."""
+    Prints its findings as JSON; when a check fails, prints them on stderr and exits 2.
+    With --clearing-file, ends by writing the run's clearing file (ingest it with
+    `cardservice clearing ingest FILE`)."""
     db, cipher = Database(settings), CardCipher.from_settings(settings)
     try:
         found = await simulator.run(
             db, cipher, host or settings.iso8583_host, _port(port, settings), seed=seed,
             seconds=seconds, faults=faults or set(), connections=connections,
+            clearing_file=clearing_file,
         )  # fmt: skip
     finally:
         await db.dispose()

@@ -22,7 +22,7 @@ from cardservice.attachments.service import upload_body_limit
 from cardservice.dashboard.api import Api, ApiError
 from cardservice.dashboard.pages import PageNumber
 from cardservice.dashboard.views import act, as_user, field_errors, page_links, show
-from cardservice.dashboard.web import redirect, render
+from cardservice.dashboard.web import ACCEPT, redirect, render
 from cardservice.errors import BadRequest, PayloadTooLarge
 from cardservice.http.router import Router, read_limited
 from cardservice.values.patterns import UUID_PATTERN
@@ -32,7 +32,6 @@ AttachmentUuid = Annotated[str, Path(alias="attachmentUuid", pattern=UUID_PATTER
 Done = Annotated[str, Query(max_length=16)]
 TYPES = get_args(AttachmentType)
 NOTICES = {"uploaded": "The file is uploaded: it is the first in the list below."}
-ACCEPT = "image/jpeg,image/png,image/webp,application/pdf,.jpg,.jpeg,.png,.webp,.pdf"
 FIELDS = ("csrf_token", "type", "file")
 
 

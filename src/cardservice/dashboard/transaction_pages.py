@@ -8,16 +8,18 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Annotated, Any
 
-from fastapi import Path, Request
+from fastapi import Path, Query, Request
 from fastapi.responses import Response
 
 from cardservice.dashboard.api import Api
 from cardservice.dashboard.views import show
+from cardservice.dashboard.web import ACCEPT
 from cardservice.http.router import Router
 from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(prefix="/app", include_in_schema=False)
 TransactionUuid = Annotated[str, Path(alias="transactionUuid", pattern=UUID_PATTERN)]
+Done = Annotated[str, Query(max_length=16)]
 DISPUTE_PAGES = 10  # at most 1,000 disputes looked at to mark the rows already disputed
 TYPE_NAMES = {
     "card_purchase": "Card payment",
@@ -99,8 +101,11 @@ def row_context(rows: list[dict[str, Any]], masks: dict[str, str]) -> list[dict[
 
 
 @router.get("/transactions/{transactionUuid}")
-async def transaction(request: Request, transaction_uuid: TransactionUuid) -> Response:
-    """One of the user's transactions, everything the API says of it."""
+async def transaction(
+    request: Request, transaction_uuid: TransactionUuid, done: Done = ""
+) -> Response:
+    """One of the user's transactions, everything the API says of it, and the form that adds
+    its receipt (team_pages.py)."""
 
     async def build(api: Api) -> dict[str, Any]:
         row = (await api.body(f"/transaction/{transaction_uuid}"))["data"]
@@ -120,6 +125,8 @@ async def transaction(request: Request, transaction_uuid: TransactionUuid) -> Re
             "reason": reasons.get(row["error"]) if row["error"] else None,
             "dispute": dispute,
             "network": network,
+            "accept": ACCEPT,
+            "notice": "The receipt is linked." if done == "receipt" else None,
         }
 
     return await show(request, "transaction.html", build)

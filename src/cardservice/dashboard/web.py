@@ -17,6 +17,8 @@ from cardservice.http.router import read_limited
 
 SESSION_COOKIE = "cs_session"
 CSRF_COOKIE = "cs_csrf"
+# What a file input offers: the types the API's sniffing accepts (attachments, receipts).
+ACCEPT = "image/jpeg,image/png,image/webp,application/pdf,.jpg,.jpeg,.png,.webp,.pdf"
 COOKIE_PATH = "/app"
 MAX_FORM_BYTES = 4096
 # Nothing is loaded from outside the service; no inline script or style runs.

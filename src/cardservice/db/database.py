@@ -5,8 +5,11 @@
 * `await db.transact(work)` — one write unit: `work(tx)` runs its statements on a `Tx`; the
   unit commits when `work` returns and rolls back when it raises. Every write of the service
   (money or not) goes through here. A unit that meets a deadlock or a serialization failure
-  is run again whole, a bounded number of times, before anything is answered; so `work` does
-  nothing outside the database that could not be repeated.
+  is run again whole, a bounded number of times, before anything is answered, and so is one
+  whose connection was lost before its COMMIT was sent (a failover, a restart: it cannot have
+  committed); one whose connection was lost during its COMMIT is never run again
+  (`unavailable.CommitOutcomeUnknown`). So `work` does nothing outside the database that
+  could not be repeated.
 
 PostgreSQL: one asyncpg pool per process. Write units may take all but `READ_RESERVE` of its
 connections, so that units queued on one hot row lock can never starve the reads (and the
@@ -50,12 +53,13 @@ from cardservice.db.sql import (
     Tx,
     sqlite_path,
 )
+from cardservice.db.unavailable import CommitOutcomeUnknown, is_database_unavailable
 from cardservice.observability import metrics
 
 T = TypeVar("T")
 logger = logging.getLogger("cardservice.db.database")
 
-UNIT_ATTEMPTS = 5  # a unit is tried at most this often when it meets a deadlock
+UNIT_ATTEMPTS = 5  # a unit is tried at most this often (deadlock, connection lost before COMMIT)
 
 CommitHook = Callable[["Tx"], Awaitable[None]]
 _COMMIT_HOOKS: list[CommitHook] = []
@@ -88,7 +92,14 @@ class ConfigurationError(RuntimeError):
 
 
 def _is_retryable(error: BaseException) -> bool:
+    """A deadlock, a serialization failure, SQLite's lock, or a PostgreSQL connection lost
+    before the unit's COMMIT was sent (nothing of it can have committed; the pool replaces
+    the connection). A connection lost during COMMIT is not: the unit may have committed."""
     if isinstance(error, _RETRYABLE):
+        return True
+    if isinstance(error, CommitOutcomeUnknown):
+        return False
+    if is_database_unavailable(error) and not isinstance(error, TimeoutError):
         return True
     return isinstance(error, sqlite3.OperationalError) and "locked" in str(error)
 
@@ -278,7 +289,13 @@ class Database:
             self._units: _SQLiteUnits | None = _SQLiteUnits(self._writer, self._writer_file, url)
         else:
             size = max(settings.db_pool_size, READ_RESERVE + 1)
-            self._pool = PostgresPool(_asyncpg_dsn(url), size, url)
+            self._pool = PostgresPool(
+                _asyncpg_dsn(url),
+                size,
+                url,
+                connect_timeout=settings.db_connect_timeout_seconds,
+                statement_timeout=settings.db_statement_timeout_seconds,
+            )
             self.reader = self._pool
             self._write_slots = asyncio.Semaphore(size - READ_RESERVE)
             self._units = None
@@ -303,8 +320,9 @@ class Database:
             await _before_commit(tx)
 
     async def transact(self, work: Callable[[Tx], Awaitable[T]]) -> T:
-        """Run `work` as one write unit; a deadlock or serialization failure runs it again
-        whole (after a short random pause), at most `UNIT_ATTEMPTS` times (tenacity)."""
+        """Run `work` as one write unit; a deadlock, a serialization failure or a connection
+        lost before COMMIT runs it again whole (after a short random pause), at most
+        `UNIT_ATTEMPTS` times (tenacity)."""
         async for attempt in AsyncRetrying(
             stop=stop_after_attempt(UNIT_ATTEMPTS),
             retry=retry_if_exception(_is_retryable),

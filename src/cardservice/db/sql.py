@@ -24,7 +24,9 @@ converted to what each database stores (SQLite: uuid → 32 hex digits, datetime
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
+import math
 import re
 import sqlite3
 import uuid
@@ -34,6 +36,8 @@ from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
 import asyncpg  # type: ignore[import-untyped]
+
+from cardservice.db.unavailable import CommitOutcomeUnknown, is_database_unavailable
 
 
 class Row(Protocol):
@@ -184,13 +188,29 @@ class PostgresTx:
 
 
 class PostgresPool:
-    """The process's one asyncpg pool: reads, and write units (`unit`)."""
+    """The process's one asyncpg pool: reads, and write units (`unit`).
 
-    def __init__(self, dsn: str, max_size: int, key: str, connect_timeout: float = 60.0) -> None:
+    `connect_timeout` bounds each new connection and `statement_timeout` each statement
+    (asyncpg's `command_timeout`: on expiry it cancels the statement and raises
+    TimeoutError), so a dead or unreachable server fails a request in seconds instead of
+    holding it. COMMIT is the exception: it is never cancelled, by a timeout or by its
+    caller. On a synchronous primary a COMMIT waits until the standby has the transaction,
+    and a cancelled wait makes PostgreSQL commit locally without it ("canceling wait for
+    synchronous replication"), a commit that a failover would lose."""
+
+    def __init__(
+        self,
+        dsn: str,
+        max_size: int,
+        key: str,
+        connect_timeout: float = 60.0,
+        statement_timeout: float | None = None,
+    ) -> None:
         self._dsn, self.max_size, self.key = dsn, max_size, key
-        self._connect_timeout = connect_timeout
+        self._connect_timeout, self._statement_timeout = connect_timeout, statement_timeout
         self._pool: asyncpg.Pool | None = None
         self._opening = asyncio.Lock()
+        self._committing: set[asyncio.Task[None]] = set()  # commits whose caller left
 
     async def pool(self) -> asyncpg.Pool:
         if self._pool is None:
@@ -202,26 +222,64 @@ class PostgresPool:
                         max_size=self.max_size,
                         reset=_nothing_to_reset,
                         timeout=self._connect_timeout,
+                        command_timeout=self._statement_timeout,
                     )
         return self._pool
 
     @asynccontextmanager
     async def unit(self, key: str) -> AsyncIterator[PostgresTx]:
-        """A connection in a transaction: committed when the block ends, rolled back on error."""
+        """A connection in a transaction: committed when the block ends, rolled back on
+        error. A COMMIT whose connection is lost raises `CommitOutcomeUnknown` (it may have
+        committed); a caller cancelled during COMMIT leaves it to finish in the background,
+        and the connection goes back to the pool once it has."""
         pool = self._pool or await self.pool()
-        async with pool.acquire() as connection, connection.transaction():
-            yield PostgresTx(connection, key)
+        connection = await pool.acquire()
+        release = True
+        try:
+            await connection.execute("BEGIN")
+            try:
+                yield PostgresTx(connection, key)
+            except BaseException:
+                with contextlib.suppress(Exception):  # a lost connection rolled it back
+                    await connection.execute("ROLLBACK")
+                raise
+            commit = asyncio.ensure_future(connection.execute("COMMIT", timeout=math.inf))
+            try:
+                await asyncio.shield(commit)
+            except asyncio.CancelledError:
+                release = False
+                self._release_after(commit, pool, connection)
+                raise
+            except Exception as error:
+                if is_database_unavailable(error):
+                    raise CommitOutcomeUnknown from error
+                raise
+        finally:
+            if release:
+                await pool.release(connection)
+
+    def _release_after(
+        self, commit: asyncio.Future[str], pool: asyncpg.Pool, connection: asyncpg.Connection
+    ) -> None:
+        async def finish() -> None:
+            with contextlib.suppress(Exception):
+                await commit
+            await pool.release(connection)
+
+        task = asyncio.get_running_loop().create_task(finish())
+        self._committing.add(task)
+        task.add_done_callback(self._committing.discard)
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
-        pool = self._pool or await self.pool()
+        pool: asyncpg.Pool = self._pool or await self.pool()
         return await pool.fetch(sql, *args)  # type: ignore[no-any-return]
 
     async def row(self, sql: str, *args: Any) -> Row | None:
-        pool = self._pool or await self.pool()
+        pool: asyncpg.Pool = self._pool or await self.pool()
         return await pool.fetchrow(sql, *args)  # type: ignore[no-any-return]
 
     async def value(self, sql: str, *args: Any) -> Any:
-        pool = self._pool or await self.pool()
+        pool: asyncpg.Pool = self._pool or await self.pool()
         return await pool.fetchval(sql, *args)
 
     async def scan(self, sql: str, *args: Any) -> Sequence[Row]:
@@ -234,6 +292,8 @@ class PostgresPool:
         return int(self._pool.get_size() - self._pool.get_idle_size())
 
     async def close(self) -> None:
+        if self._committing:
+            await asyncio.gather(*self._committing, return_exceptions=True)
         if self._pool is not None:
             pool, self._pool = self._pool, None
             await pool.close()

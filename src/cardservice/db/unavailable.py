@@ -6,8 +6,12 @@ told the server is starting. None of these is the request's fault, and the pools
 connections on their own, so the client gets 503 with Retry-After and the instance keeps
 serving. Anything else raised by the database stays a 500.
 
-A write whose connection died may or may not have committed; clients retry purchases with
-their `external_id`, which makes the retry safe.
+A write unit whose connection died before its COMMIT was sent cannot have committed: the
+database layer runs it again on a new connection (`Database.transact`). One whose connection
+died while its COMMIT was in flight may or may not have committed (`CommitOutcomeUnknown`):
+it is never run again by the service, and the caller is answered as for an outage (HTTP 503,
+ISO 8583 `91`); the client's retry carries the same `external_id` or ISO message key, which
+answers the first outcome if there was one and applies it once otherwise.
 """
 
 from __future__ import annotations
@@ -16,8 +20,14 @@ from collections.abc import Iterator
 
 import asyncpg  # type: ignore[import-untyped]
 
+
+class CommitOutcomeUnknown(Exception):
+    """The connection was lost while COMMIT was in flight: the unit may have committed."""
+
+
 # The exception types whose handler asks `is_database_unavailable`; the rest never are.
 HANDLED: tuple[type[Exception], ...] = (
+    CommitOutcomeUnknown,
     asyncpg.PostgresError,
     asyncpg.InterfaceError,
     asyncpg.exceptions.InternalClientError,
@@ -36,6 +46,10 @@ _LOST: tuple[type[BaseException], ...] = (
 # socket closes, such a connection sits in asyncpg's error-consuming state (2), and the next
 # statement on it fails with "cannot switch to state N; another operation (2) is in progress".
 _TERMINATED_WHILE_IDLE = "another operation (2) is in progress"
+# A connection lost while a unit holds it is detached from its pool proxy as soon as the loss
+# is seen; the unit's next statement on the proxy then fails with this, not with a lost
+# connection (the service never uses a connection it released itself).
+_DETACHED_ON_LOSS = "connection has been released back to the pool"
 
 
 def _chain(exc: BaseException) -> Iterator[BaseException]:
@@ -54,9 +68,13 @@ def _chain(exc: BaseException) -> Iterator[BaseException]:
 def is_database_unavailable(exc: BaseException) -> bool:
     """Whether `exc` is a lost or refused database connection, not a failed statement."""
     for error in _chain(exc):
+        if isinstance(error, CommitOutcomeUnknown):
+            return True
         if isinstance(error, _LOST):
             return True
-        if isinstance(error, asyncpg.InterfaceError) and "closed" in str(error):
+        if isinstance(error, asyncpg.InterfaceError) and (
+            "closed" in str(error) or _DETACHED_ON_LOSS in str(error)
+        ):
             return True
         if isinstance(error, asyncpg.exceptions.InternalClientError) and (
             _TERMINATED_WHILE_IDLE in str(error)

@@ -20,6 +20,10 @@ EventType = Literal[
     "attachment.created",
     "dispute.created",
     "dispute.updated",
+    "team.request.created",
+    "team.request.approved",
+    "team.request.declined",
+    "transaction.receipt_missing",
 ]
 EVENT_TYPES: tuple[str, ...] = get_args(EventType)
 

@@ -54,6 +54,22 @@ SPENDING_CONTROLS = {"per_authorization": 250, "monthly": 2000, "blocked_tags": 
 # card, a transaction…) and the credentials are yours. BINs, tags, payment methods and
 # currencies are the catalogue's own. tests/http/test_openapi_examples.py sends every one.
 REQUEST_EXAMPLES: dict[str, dict[str, Any]] = {
+    "SetBudgetRequest": {"amount": 500, "currency": "USD"},
+    "CreateTeamRequest": {
+        "kind": "card",
+        "account_uuid": EXAMPLE_UUID,
+        "bin_uuid": USD_BIN,
+        "start_balance": 25,
+        "description": "Conference travel",
+    },
+    "DeclineRequest": {"reason": "Use the team travel card"},
+    "ReceiptPolicyRequest": {
+        "min_amount": 25,
+        "currency": "USD",
+        "remind_after_days": 3,
+        "freeze_after_days": 14,
+    },
+    "LinkReceiptRequest": {"attachment_uuid": EXAMPLE_UUID},
     "BuyCardsRequest": {
         "account_uuid": EXAMPLE_UUID,
         "bin_uuid": USD_BIN,

@@ -1,59 +1,108 @@
-"""Every route's request handler: FastAPI declares the routes, this calls their endpoints.
+"""Every route's request handler, made once at start-up from its endpoint's signature, on
+the public APIs of FastAPI, Starlette and Pydantic only.
 
-A route is declared as FastAPI wants it (`@router.get(...)` on a `web.Router`): its signature
-gives the OpenAPI document (and through it `clients/`), its path and query parameters'
-types and constraints, its dependencies. FastAPI's own request handler
-(`fastapi.routing.get_request_handler` → `solve_dependencies`) is general: bodies, forms,
-headers, cookies, generators, dependency overrides, background tasks, response models,
-telemetry. Our routes use none of that — every parameter is a path or query parameter, the
-`Request`, or an async dependency made of the same; bodies are read by `web.read_json`
-after authentication; every endpoint returns its `Response` — so `Route` gives each route
-a handler made, once, for exactly its parameters, and FastAPI's validation of each one
-(`request_params_to_args`: the same pydantic fields, messages and `RequestValidationError`).
+A route is declared as FastAPI wants it (`@router.get(...)` on a `router.Router`): FastAPI
+keeps the declaration (an `APIRoute`) and builds the OpenAPI document from it (and through
+it `clients/`). FastAPI does not serve it: its request handler (`solve_dependencies`) is
+general — bodies, forms, headers, cookies, generator and sync dependencies, overrides,
+background tasks, concurrency limits, response models — and serving our routes with it
+costs a read by uuid several times the framework CPU of this handler and table
+(`python -m bench.profile --budget`, with `include_router` in place of `RouteTable`). Our
+routes use none of that: every parameter is a path or query parameter, the `Request`, or
+an async dependency made of the same; bodies are read by `router.read_json` after
+authentication; every endpoint returns its `Response`.
 
-Why (`python -m bench.profile --budget`, docs/performance.md "The HTTP edge's share"):
-FastAPI's own request handler, dependency resolution and included routers cost a read by
-uuid 67 µs of CPU on SQLite and 120 µs on PostgreSQL, the largest layer of every read; with
-`Route` and `RouteTable` FastAPI's share is 15 and 30 µs, this module's own 10 and 25 µs
-beside it, and a write saves the 50–81 µs of dependency resolution.
+So `handler_of` reads the endpoint's signature and each dependency's (`inspect`, `typing`),
+once, and makes:
+- per function, one Pydantic model of its path and query parameters, each field the
+  parameter's own type and `Query`/`Path` constraints, aliased by its name in the request:
+  one validation a call, FastAPI's messages (the same Pydantic errors, located
+  `("path" | "query", name)`, raised as `RequestValidationError`);
+- the dependencies called by our code, in their order, each once a request.
 
-A route whose signature needs more (a header or body parameter, a sync or generator
-dependency, `BackgroundTasks`, …) is refused when the application is built, not served
-another way: one path."""
+Whatever else a signature declares is refused when the route table is built
+(`UnsupportedRoute`, at start-up), never served another way or ignored: a header, cookie,
+body, form or file parameter, a type that is not a scalar, a marker in a default instead of
+`Annotated`, a sync, generator or class dependency, a `Security` dependency, `Depends` with
+any option (`use_cache=False`, `scope`, `max_concurrency`, or one FastAPI adds later: a
+`Depends` must equal `Depends(function)`), `BackgroundTasks`, `Response`, `WebSocket`,
+route or router dependencies, a route that is not an `APIRoute`. `CHECKED_AGAINST` names
+the FastAPI and Starlette versions this list was checked against (a test fails when either
+changes). `app.dependency_overrides` is not consulted: tests build their data through the
+services, never by overriding a dependency."""
 
 from __future__ import annotations
 
+import dataclasses
+import datetime
+import enum
+import functools
 import inspect
-from collections.abc import Awaitable, Callable, Coroutine
+import types
+import uuid
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass
-from typing import Any
+from decimal import Decimal
+from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints
 
-from fastapi.dependencies.models import Dependant
-from fastapi.dependencies.utils import request_params_to_args
+from fastapi import Depends
+from fastapi import params as fastapi_params
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
-from starlette._utils import get_route_path
+from pydantic import BaseModel, Field, ValidationError, create_model
+from pydantic.fields import FieldInfo
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Match, NoMatchFound, request_response
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 Handler = Callable[[Request], Coroutine[Any, Any, Response]]
 
-_UNSUPPORTED = (
-    "header_params",
-    "cookie_params",
-    "body_params",
-    "websocket_param_name",
-    "http_connection_param_name",
-    "response_param_name",
-    "background_tasks_param_name",
-    "security_scopes_param_name",
-)
+CHECKED_AGAINST = {"fastapi": "0.163.2", "starlette": "1.10.0"}
+
+# What a path or query parameter may be: what one string converts to.
+_SCALARS = (str, int, float, bool, Decimal, uuid.UUID, datetime.date, datetime.datetime)
+
+
+_MARKERS = (FieldInfo, fastapi_params.Depends)
 
 
 class UnsupportedRoute(TypeError):
-    """A route whose signature asks for what `Route` does not give (raised at start-up)."""
+    """A route that declares what `handler_of` does not implement (raised at start-up)."""
+
+
+def _is_scalar(annotation: Any) -> bool:
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _is_scalar(get_args(annotation)[0])
+    if origin in (Union, types.UnionType):
+        return all(_is_scalar(arg) for arg in get_args(annotation))
+    if origin is Literal:
+        return True
+    if annotation is type(None):
+        return True
+    return isinstance(annotation, type) and issubclass(annotation, (*_SCALARS, enum.Enum))
+
+
+def _depends_options(marker: fastapi_params.Depends) -> list[str]:
+    """The options of a `Depends(...)` that differ from a plain `Depends(function)`."""
+    plain = Depends(marker.dependency)
+    return [
+        field.name
+        for field in dataclasses.fields(marker)
+        if getattr(marker, field.name) != getattr(plain, field.name)
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class _Parameter:
+    """A path or query parameter: the argument `name` is the request's `key`, the field
+    `field` of its function's model."""
+
+    name: str
+    key: str
+    where: Literal["path", "query"]
+    field: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,65 +110,155 @@ class _Call:
     """One function of a route (the endpoint or a dependency) and what it is called with."""
 
     call: Callable[..., Awaitable[Any]]
-    name: str | None
-    path_params: tuple[Any, ...]
-    query_params: tuple[Any, ...]
+    needs: tuple[tuple[str, _Call], ...]  # (argument, dependency), in the signature's order
     request_name: str | None
-    needs: tuple[_Call, ...]
-    cached: bool
+    parameters: tuple[_Parameter, ...]
+    model: type[BaseModel] | None  # of `parameters`, None when there are none
 
     @classmethod
-    def of(cls, dependant: Dependant, route: str) -> _Call:
-        asks = [kind for kind in _UNSUPPORTED if getattr(dependant, kind)]
-        call = dependant.call
-        if asks or call is None or not inspect.iscoroutinefunction(call):
-            what = ", ".join(asks) or "a function that is not `async def`"
-            raise UnsupportedRoute(f"{route}: {getattr(call, '__name__', call)} needs {what}")
-        return cls(
-            call=call,
-            name=dependant.name,
-            path_params=tuple(dependant.path_params),
-            query_params=tuple(dependant.query_params),
-            request_name=dependant.request_param_name,
-            needs=tuple(cls.of(need, route) for need in dependant.dependencies),
-            cached=dependant.use_cache,
-        )
+    @functools.cache  # a dependency is shared by many routes, each app is built of the same
+    def of(cls, function: Any, path_keys: frozenset[str]) -> _Call:
+        """The call of `function` in a route whose path has `path_keys`."""
+        what = getattr(function, "__qualname__", repr(function))
+
+        def refuse(reason: str) -> UnsupportedRoute:
+            return UnsupportedRoute(f"{what} {reason}")
+
+        if not inspect.iscoroutinefunction(function):
+            raise refuse("is not an `async def` function")
+        try:
+            hints = get_type_hints(function, include_extras=True)
+        except (NameError, TypeError) as error:
+            raise refuse(f"has an annotation that does not resolve: {error}") from error
+        needs: list[tuple[str, _Call]] = []
+        request_name: str | None = None
+        parameters: list[_Parameter] = []
+        fields: dict[str, Any] = {}
+        for name, parameter in inspect.signature(function).parameters.items():
+            if parameter.kind not in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY):
+                raise refuse(f"takes `{name}` as {parameter.kind.description}")
+            if name not in hints:
+                raise refuse(f"has no type for `{name}`")
+            annotation, default = hints[name], parameter.default
+            metadata = get_args(annotation)[1:] if get_origin(annotation) is Annotated else ()
+            if isinstance(default, _MARKERS):
+                raise refuse(f"declares `{name}` in its default: declare it in Annotated[...]")
+            markers = [m for m in metadata if isinstance(m, _MARKERS)]
+            if len(markers) > 1:
+                raise refuse(f"declares `{name}` {len(markers)} times")
+            marker = markers[0] if markers else None
+            if isinstance(marker, fastapi_params.Depends):
+                if type(marker) is not fastapi_params.Depends:
+                    raise refuse(f"declares `{name}` as {type(marker).__name__}, with scopes")
+                if marker.dependency is None:
+                    raise refuse(f"declares `{name}` as Depends() without its function")
+                if options := _depends_options(marker):
+                    raise refuse(f"declares `{name}` with Depends options {options}")
+                needs.append((name, cls.of(marker.dependency, path_keys)))
+                continue
+            if marker is None and annotation is Request:
+                request_name = name
+                continue
+            if marker is not None and type(marker) not in (
+                fastapi_params.Query,
+                fastapi_params.Path,
+            ):
+                raise refuse(f"declares `{name}` as {type(marker).__name__}")
+            if not _is_scalar(annotation):
+                raise refuse(
+                    f"declares `{name}` of type {annotation!r}, not a path or query scalar"
+                )
+            key = marker.alias if marker is not None and marker.alias else name
+            if marker is not None and marker.validation_alias not in (None, marker.alias):
+                raise refuse(f"declares `{name}` with a validation_alias")
+            if isinstance(marker, fastapi_params.Path) or (marker is None and key in path_keys):
+                if key not in path_keys:
+                    raise refuse(f"declares the path parameter `{key}` not in the route's path")
+                where: Literal["path", "query"] = "path"
+            else:
+                where = "query"
+            # the request's key as the field's alias: Python's names may be BaseModel's own
+            required = default is parameter.empty or default is Ellipsis
+            fields[key] = (annotation, Field(... if required else default, alias=key))
+            parameters.append(_Parameter(name, key, where))
+        parameters.sort(key=lambda p: p.where != "path")  # FastAPI reports path errors first
+        parameters = [dataclasses.replace(p, field=f"p{i}") for i, p in enumerate(parameters)]
+        model = None
+        if parameters:
+            model = create_model(
+                f"{what}.parameters", **{p.field: fields[p.key] for p in parameters}
+            )
+        return cls(function, tuple(needs), request_name, tuple(parameters), model)
+
+    def _validate(self, request: Request, values: dict[str, Any], errors: list[Any]) -> None:
+        raw: dict[str, Any] = {}
+        path, query = request.path_params, request.query_params
+        for parameter in self.parameters:
+            given = (
+                path.get(parameter.key) if parameter.where == "path" else query.get(parameter.key)
+            )
+            if given is not None:
+                raw[parameter.key] = given
+        assert self.model is not None
+        try:
+            valid = self.model.model_validate(raw)
+        except ValidationError as invalid:
+            errors.extend(self._located(invalid))
+            return
+        for parameter in self.parameters:
+            values[parameter.name] = getattr(valid, parameter.field)
+
+    def _located(self, invalid: ValidationError) -> Iterable[dict[str, Any]]:
+        """Pydantic's errors as FastAPI reports them: `("path" | "query", key, …)`."""
+        where = {p.key: p.where for p in self.parameters}
+        for error in invalid.errors(include_url=False):
+            loc = error["loc"]
+            located = {**error, "loc": (where.get(str(loc[0]), "query"), *loc)}
+            if error["type"] == "missing":
+                located["input"] = None
+            yield located
 
     async def arguments(
         self, request: Request, cache: dict[Any, Any], errors: list[Any]
     ) -> dict[str, Any]:
-        """The keyword arguments of `call`, as FastAPI's `solve_dependencies` gives them:
-        the dependencies in their order (one whose parameters are invalid is not called; a
-        dependency asked twice is called once a request), then the path and query
-        parameters; every invalid parameter lands in `errors`."""
+        """The keyword arguments of `call`, as FastAPI gives them: the dependencies in their
+        order (one whose parameters are invalid is not called; a dependency asked twice is
+        called once a request), then the path and query parameters; every invalid parameter
+        lands in `errors`."""
         values: dict[str, Any] = {}
-        for need in self.needs:
+        for name, need in self.needs:
             failed = len(errors)
             given = await need.arguments(request, cache, errors)
             if len(errors) > failed:
                 continue
-            if need.cached and need.call in cache:
-                solved = cache[need.call]
+            if need.call in cache:
+                values[name] = cache[need.call]
             else:
-                solved = cache[need.call] = await need.call(**given)
-            if need.name is not None:
-                values[need.name] = solved
-        if self.path_params:
-            found, wrong = request_params_to_args(self.path_params, request.path_params)
-            values.update(found)
-            errors.extend(wrong)
-        if self.query_params:
-            found, wrong = request_params_to_args(self.query_params, request.query_params)
-            values.update(found)
-            errors.extend(wrong)
+                values[name] = cache[need.call] = await need.call(**given)
+        if self.model is not None:
+            self._validate(request, values, errors)
         if self.request_name is not None:
             values[self.request_name] = request
         return values
 
 
-def handler_of(dependant: Dependant, route: str) -> Handler:
-    """The request handler of a route's endpoint (`UnsupportedRoute` if it cannot be one)."""
-    endpoint = _Call.of(dependant, route)
+def _described(route: APIRoute) -> str:
+    return f"{sorted(route.methods or ())} {route.path}"
+
+
+def handler_of(route: BaseRoute) -> Handler:
+    """The request handler of a declared route (`UnsupportedRoute` if it cannot be one)."""
+    if type(route) is not APIRoute:
+        raise UnsupportedRoute(f"{route!r}: not a FastAPI APIRoute (a mount, a websocket, …)")
+    described = _described(route)
+    if route.dependencies:
+        raise UnsupportedRoute(
+            f"{described}: route or router dependencies: declare them per endpoint"
+        )
+    try:
+        endpoint = _Call.of(route.endpoint, frozenset(route.param_convertors))
+    except UnsupportedRoute as refused:
+        raise UnsupportedRoute(f"{described}: {refused}") from None
 
     async def handle(request: Request) -> Response:
         errors: list[Any] = []
@@ -128,23 +267,10 @@ def handler_of(dependant: Dependant, route: str) -> Handler:
             raise RequestValidationError(errors)
         response = await endpoint.call(**values)
         if not isinstance(response, Response):
-            raise TypeError(f"{route} returned {type(response).__name__}, not a Response")
+            raise TypeError(f"{described} returned {type(response).__name__}, not a Response")
         return response
 
     return handle
-
-
-class Route(APIRoute):
-    """A FastAPI route (declaration, OpenAPI) served by `handler_of`, wrapped as Starlette
-    wraps an endpoint (its exception handlers), without FastAPI's two exit stacks per
-    request, which only dependencies with `yield` use (refused here)."""
-
-    def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
-        super().__init__(path, endpoint, **kwargs)  # FastAPI wraps a handler too: replaced
-        self.app = request_response(self.get_route_handler())
-
-    def get_route_handler(self) -> Handler:
-        return handler_of(self.dependant, f"{sorted(self.methods or ())} {self.path}")
 
 
 _CHOSEN = "cardservice.route"
@@ -155,44 +281,64 @@ def first_segment(path: str) -> str:
     return path.split("/", 2)[1] if path.startswith("/") else path
 
 
+def route_path(scope: Scope) -> str:
+    """The request's path below the application's root path (ASGI's `root_path`), as each
+    route's own `matches` reads it: the root path is removed only where it ends a segment."""
+    path: str = scope["path"]
+    root: str = scope.get("root_path", "")
+    if root and path.startswith(root) and (len(path) == len(root) or path[len(root)] == "/"):
+        return path[len(root) :]
+    return path
+
+
+@dataclass(frozen=True, slots=True)
+class _Served:
+    declared: APIRoute  # matches the request (path, methods) and answers 405 as Starlette does
+    app: ASGIApp  # our handler, wrapped as Starlette wraps an endpoint (its exception handlers)
+
+
 class RouteTable(BaseRoute):
     """Every API route, found by the first segment of the request's path, then in declared
-    order among that segment's routes (as Starlette's router would find it among them all).
+    order among that segment's routes (as Starlette's router would find it among them all),
+    and served by its `handler_of`.
 
-    FastAPI's `include_router` keeps each router as a branch that the application's router
-    asks in turn, each asking its routes; that dispatch cost 20–50 µs a request of the
-    budget's reads (docs/results/2026-11-25.md, "Round 6") — for a decision a dictionary settles.
-    Every route path starts with a literal segment (checked here), so the routes of one
-    segment are the only candidates. Starlette's protocol is kept: `matches` answers FULL
-    (or PARTIAL: the path with another method, which answers 405), `handle` runs the route
-    matched."""
+    Starlette's router asks every route in turn; with FastAPI's included routers each is a
+    branch asked in turn, twice a request (to match, to handle): 20–50 µs a read
+    (docs/results/2026-11-25.md, "Round 6") — for a decision a dictionary settles. Every
+    route path starts with a literal segment (checked here), so the routes of one segment
+    are the only candidates. Starlette's protocol is kept: `matches` answers FULL (or
+    PARTIAL: the path with another method, which the declared route answers 405), `handle`
+    runs what was matched."""
 
-    def __init__(self, routes: list[Route]) -> None:
-        self.routes = routes
-        self._by_segment: dict[str, list[Route]] = {}
+    def __init__(self, routes: Iterable[BaseRoute]) -> None:
+        self.routes: list[APIRoute] = []
+        self._by_segment: dict[str, list[_Served]] = {}
         for route in routes:
-            segment = first_segment(route.path)
+            served = _Served(route, request_response(handler_of(route)))  # type: ignore[arg-type]
+            segment = first_segment(served.declared.path)
             if "{" in segment:
-                raise ValueError(f"{route.path}: a route path starts with a literal segment")
-            self._by_segment.setdefault(segment, []).append(route)
+                raise UnsupportedRoute(
+                    f"{served.declared.path}: a route path starts with a literal segment"
+                )
+            self.routes.append(served.declared)
+            self._by_segment.setdefault(segment, []).append(served)
 
     def matches(self, scope: Scope) -> tuple[Match, Scope]:
         if scope["type"] != "http":
             return Match.NONE, {}
-        partial: tuple[Route, Scope] | None = None
-        # the path as each route's own `matches` reads it (Starlette's, root path removed)
-        for route in self._by_segment.get(first_segment(get_route_path(scope)), ()):
-            match, child = route.matches(scope)
+        partial: tuple[ASGIApp, Scope] | None = None
+        for served in self._by_segment.get(first_segment(route_path(scope)), ()):
+            match, child = served.declared.matches(scope)
             if match is Match.FULL:
-                return Match.FULL, {**child, _CHOSEN: route}
+                return Match.FULL, {**child, _CHOSEN: served.app}
             if match is Match.PARTIAL and partial is None:
-                partial = route, child
+                partial = served.declared.handle, child
         if partial is not None:
             return Match.PARTIAL, {**partial[1], _CHOSEN: partial[0]}
         return Match.NONE, {}
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
-        await scope[_CHOSEN].handle(scope, receive, send)
+        await scope[_CHOSEN](scope, receive, send)
 
     def url_path_for(self, name: str, /, **path_params: Any) -> Any:
         for route in self.routes:

@@ -17,21 +17,21 @@ from cardservice.db.paging import MAX_PAGE, Page
 from cardservice.encoding import dumps
 from cardservice.errors import BadRequest, PayloadTooLarge, UnsupportedMediaType, ValidationFailed
 from cardservice.http.openapi_sdk import operation_id
-from cardservice.http.route import Route
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
 class Router(APIRouter):
-    """The router of one domain. Its routes are `endpoint.Route`s: FastAPI's declarations
-    served by our handler, found by `endpoint.RouteTable` (the application does not include
-    routers). Router-wide dependencies are refused: every dependency a route runs is in its
-    own signature, where `endpoint.Route` checks it."""
+    """The router of one domain: FastAPI's declarations of its routes (`APIRoute`s, which
+    the OpenAPI document is built from), served by `route.RouteTable` (the application does
+    not include routers). Router-wide dependencies are refused here, as early as they can
+    be: every dependency a route runs is in its own signature, where `route.handler_of`
+    checks it."""
 
     def __init__(self, **kwargs: Any) -> None:
         if kwargs.get("dependencies"):
             raise TypeError("a Router takes no router-wide dependencies: declare them per route")
-        super().__init__(route_class=Route, generate_unique_id_function=operation_id, **kwargs)
+        super().__init__(generate_unique_id_function=operation_id, **kwargs)
 
 
 class JSONResponse(FastAPIJSONResponse):

@@ -7,6 +7,7 @@ from cardservice.models.authorization_endpoint import AuthorizationEndpoint
 from cardservice.models.base import Base
 from cardservice.models.card import Card
 from cardservice.models.card_testing import CardTestingMerchant
+from cardservice.models.clearing import ClearingFile, ClearingRecord
 from cardservice.models.credential import ApiToken, MfaCode
 from cardservice.models.dispute import Dispute
 from cardservice.models.event import Event
@@ -31,6 +32,7 @@ from cardservice.models.reference import (
     UserFeeOverride,
 )
 from cardservice.models.sign_in_link import SignInLink
+from cardservice.models.team import ReceiptReminder, TeamBudget, TeamReceiptPolicy, TeamRequest
 from cardservice.models.three_ds import ThreeDsCode
 from cardservice.models.token import CardToken, TokenProvisioning
 from cardservice.models.transaction import Transaction
@@ -48,6 +50,8 @@ __all__ = [
     "Card",
     "CardTestingMerchant",
     "CardToken",
+    "ClearingFile",
+    "ClearingRecord",
     "DictionaryEntry",
     "Dispute",
     "Event",
@@ -66,8 +70,12 @@ __all__ = [
     "PaymentMethod",
     "Posting",
     "Program",
+    "ReceiptReminder",
     "SignInLink",
     "Team",
+    "TeamBudget",
+    "TeamReceiptPolicy",
+    "TeamRequest",
     "ThreeDsCode",
     "TokenProvisioning",
     "Topup",

@@ -71,12 +71,14 @@ class Card(UuidPk, Timestamps, Base):
         String(16), doc="a replaced card's reason: lost | stolen | damaged | expiring"
     )
     frozen_reason: Mapped[str | None] = mapped_column(
-        String(16), doc="suspected_fraud: frozen by the card-testing guard; NULL otherwise"
+        String(16),
+        doc="suspected_fraud (the card-testing guard) or receipt_missing (a team's receipt"
+        " policy, 20261126_34); NULL otherwise",
     )
     verification_failures: Mapped[str | None] = mapped_column(
         Text,
         doc="JSON list of the times of the verification failures since the last approval"
-        " or reset, the last 5 at most (transactions/card_testing.py); NULL: none",
+        " or reset, the last 5 at most (transactions/card_testing/); NULL: none",
     )
     replaces: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("cards.uuid"))
     replaced_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("cards.uuid"))

@@ -1,4 +1,4 @@
-"""The card-testing guard's view of a merchant (transactions/card_testing.py)."""
+"""The card-testing guard's view of a merchant (transactions/card_testing/)."""
 
 from __future__ import annotations
 

@@ -21,6 +21,8 @@ class Transaction(UuidPk, Timestamps, Base):
             *("card_uuid", "created_at", "uuid", "type", "status", "amount", "refunded_amount"),
         ),
         Index("ix_transactions_account_created", "account_uuid", "created_at", "uuid"),
+        # a clearing file's presentment finds its authorization by card and approval code
+        Index("ix_transactions_card_auth_code", "card_uuid", "auth_code"),
         # the expiry sweep's candidates: pending holds by their deadline
         Index("ix_transactions_hold_expires", "status", "hold_expires_at"),
         # a purchase is credited by a dispute at most once (migration 20261123_21)
@@ -85,7 +87,7 @@ class Transaction(UuidPk, Timestamps, Base):
         doc="when a purchase became completed (set by the database, migration 20261123_21)"
     )
     channel: Mapped[str] = mapped_column(
-        String(16), default="sandbox", doc="where it entered: sandbox | iso8583 (20261124_26)"
+        String(16), default="sandbox", doc="where it entered: sandbox | iso8583 | clearing"
     )
     network: Mapped[str | None] = mapped_column(
         Text, doc="JSON {stan, rrn, acquirer_id, terminal_id, merchant_id, auth_code} (iso8583)"
@@ -96,6 +98,15 @@ class Transaction(UuidPk, Timestamps, Base):
     stand_in: Mapped[bool] = mapped_column(
         default=False, doc="approved by the network on the issuer's behalf (an 0120 advice)"
     )
+    auth_code: Mapped[str | None] = mapped_column(
+        String(6), doc="the approval code given (ISO 8583 field 38), as `network.auth_code`"
+    )
+    clearing: Mapped[str | None] = mapped_column(
+        Text, doc="JSON {file_uuid, message_number, arn} of the clearing record that booked it"
+    )
     shortfall: Mapped[int] = mapped_column(
         BigInteger, default=0, doc="a stand-in's amount beyond the card's balance (receivable)"
+    )
+    receipt_attachment_uuid: Mapped[uuid.UUID | None] = mapped_column(
+        doc="the receipt the holder linked (an attachment of theirs; 20261126_34)"
     )

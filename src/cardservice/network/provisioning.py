@@ -67,7 +67,7 @@ from cardservice.tokens.service import (
 )
 from cardservice.transactions import card_testing
 from cardservice.transactions.card_testing import Merchant
-from cardservice.transactions.locks import lock_card_account, lock_card_columns
+from cardservice.transactions.locks import lock_card_account
 
 DECISION_CODES = {"approve": APPROVED, "step_up": APPROVE_AFTER_CONFIRM, "decline": DO_NOT_HONOR}
 
@@ -186,17 +186,10 @@ def _acceptor(message: Message) -> Merchant:
 async def _guarded(
     tx: Tx, card: IssuedCard, failure: str | None, merchant: Merchant, now: datetime
 ) -> str | None:
-    """The card-testing guard in the decision's unit, the card locked: `59` for a card it
-    froze; a verification failure counted (its `54` / `N7`); None when the card may go on."""
+    """The card-testing guard in the decision's unit (`card_testing.checked_card`, after the
+    account's lock): `59` for a card it froze; a verification failure counted (its `54` /
+    `N7`); None when the card may go on."""
     if await lock_card_account(tx, card.user_uuid, card.card_uuid) is None:
         raise RuntimeError("a card is never deleted")
-    row = await lock_card_columns(tx, card.card_uuid, card_testing.GUARD_COLUMNS)
-    assert row is not None
-    refusal = card_testing.card_refusal(row)
-    if refusal is not None:
-        return DECLINES[refusal]
-    if failure is None:
-        return None
-    await card_testing.note_card_failure(tx, card.card_uuid, row, now)
-    await card_testing.note_merchant_failure(tx, merchant, now)
-    return DECLINES[failure]
+    slug = await card_testing.checked_card(tx, card.card_uuid, failure, merchant, now)
+    return None if slug is None else DECLINES[slug]

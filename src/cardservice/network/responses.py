@@ -33,6 +33,7 @@ DECLINES = {
     "merchant_blocked": "57",
     "suspected_fraud": "59",
     "limit_exceeded": "61",
+    "budget_exceeded": "61",  # the team's monthly budget (API.md §20)
     "card_frozen": "62",
     "token_inactive": "62",  # a wallet token suspended or waiting for its activation
     "account_inactive": "62",

@@ -28,6 +28,7 @@ import uuid
 from contextlib import suppress
 from dataclasses import dataclass, field
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -41,12 +42,14 @@ from cardservice.network import messages, repository, wallets
 from cardservice.network.client import NetworkClient, stans, transmitted_now
 from cardservice.network.codec import encode
 from cardservice.network.fields import CURRENCIES
+from cardservice.network.presentments import write_run_file
 from cardservice.security import CardCipher
 from cardservice.transactions.deposits import deposit
 from cardservice.users.service import create_user
 
 FAULTS = (
-    "duplicates", "late-reversals", "early-reversals", "advices", "pipelined", "drops", "wallets"
+    "duplicates", "late-reversals", "early-reversals", "advices", "pipelined", "drops", "clearing",
+    "wallets",
 )  # fmt: skip
 WALLET_TENTHS = 3  # with `wallets`: the authorizations that pay with the card's DPAN
 FEE = 10  # the default plan's card_transaction fee (minor units)
@@ -434,9 +437,11 @@ async def check(db: Database, account: uuid.UUID, traffic: Traffic) -> dict[str,
 
 async def run(
     db: Database, cipher: CardCipher, host: str, port: int, *, seed: int, seconds: float,
-    faults: set[str], connections: int = 4, cards: int = 8,
+    faults: set[str], connections: int = 4, cards: int = 8, clearing_file: Path | None = None,
 ) -> dict[str, Any]:  # fmt: skip
-    """The whole run; its findings (`ok` is whether every check held)."""
+    """The whole run; its findings (`ok` is whether every check held). With `clearing_file`,
+    the run ends by writing the IPM file an acquirer would send for it
+    (`presentments.write_run_file`; the `clearing` fault adds what does not match)."""
     account, issued = await make_cards(db, cipher, cards)
     traffic = Traffic(host, port, seed, faults, issued)
     if "wallets" in faults:
@@ -455,6 +460,9 @@ async def run(
                            "owed_off_by", "cards_off_their_postings", "unanswered",
                            "repeats_answered_differently", "stand_ins_not_approved")
     ) and found["slowest_answer_s"] <= 3.0  # fmt: skip
+    if clearing_file is not None:
+        file_id = f"SIM-{seed}-{uuid.uuid4().hex[:12]}"
+        found["clearing_file"] = write_run_file(clearing_file, file_id, traffic.sent, seed, faults)
     found["ok"] = found["ok"] and not found.get("inactive_tokens_paid")
     return found
 

@@ -53,13 +53,15 @@ async def _operator(request: Request) -> Operator:
     raise await _refuse_invalid(request)
 
 
-def operator_with(scope: str) -> Callable[[Request], Awaitable[Operator]]:
-    """The dependency of a route that needs `scope`."""
+def operator_with(scope: str, *others: str) -> Callable[[Request], Awaitable[Operator]]:
+    """The dependency of a route that needs `scope` (or any one of `others`)."""
+    scopes = (scope, *others)
 
     async def dependency(request: Request) -> Operator:
         operator = await _operator(request)
-        if scope not in operator.scopes:
-            raise Forbidden(f"This operator key lacks the `{scope}` scope.")
+        if not any(one in operator.scopes for one in scopes):
+            named = " or ".join(f"`{one}`" for one in scopes)
+            raise Forbidden(f"This operator key lacks the {named} scope.")
         settings = request.app.state.settings
         verdict = await request.app.state.rate_limiter.hit(
             f"operator:{operator.key_hash}", settings.rate_limit_per_minute

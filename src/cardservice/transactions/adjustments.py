@@ -1,6 +1,6 @@
-"""What a card network asks beyond the sandbox's transitions (API.md §14): a hold shrunk to
-what stays authorized (a partial reversal), and a refund with no purchase to name (a credit
-to the card).
+"""What a card network asks beyond the sandbox's transitions (API.md §14, §18): a hold shrunk
+to what stays authorized (a partial reversal), a refund with no purchase to name (a credit
+to the card), and a captured purchase presented again at another amount (the difference).
 
 Locks in the global order (docs/ledger.md): the account, then the card, then the row.
 """
@@ -8,7 +8,9 @@ Locks in the global order (docs/ledger.md): the account, then the card, then the
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
 import orjson
@@ -16,6 +18,7 @@ import orjson
 from cardservice.db.sql import Tx, as_uuid
 from cardservice.errors import CardNotFound, RuleViolation
 from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
+from cardservice.ledger.money import converted
 from cardservice.transactions import lifecycle, repository
 from cardservice.transactions.locks import lock_card, lock_card_account, lock_purchase
 from cardservice.transactions.repository import insert_transactions, transaction_row
@@ -82,10 +85,13 @@ async def credit_card(
     merchant: dict[str, str | None],
     now: datetime,
     network: dict[str, str | None] | None = None,
+    *,
+    channel: str = "iso8583",
+    clearing: str | None = None,
 ) -> dict[str, Any]:
     """A refund naming no purchase: `amount` from the `merchants` book to the card, as a
-    completed `card_refund` credit (channel `iso8583`) in one entry. Only in the card's
-    currency (`currency_not_supported`)."""
+    completed `card_refund` credit (of `channel`; a clearing file's shows its record,
+    `clearing`) in one entry. Only in the card's currency (`currency_not_supported`)."""
     account = await lock_card_account(tx, user_uuid, card_uuid)
     card = await lock_card(tx, card_uuid) if account is not None else None
     if card is None:
@@ -104,8 +110,9 @@ async def credit_card(
         description="Refund",
         created_at=now,
         updated_at=now,
-        channel="iso8583",
+        channel=channel,
         network=None if network is None else orjson.dumps(network).decode(),
+        clearing=clearing,
         **{f"merchant_{key}": value for key, value in merchant.items()},
     )
     await insert_transactions(tx, [credit])
@@ -116,3 +123,58 @@ async def credit_card(
         reference=credit["uuid"],
     )
     return credit
+
+
+def _presented_in_card_currency(purchase: dict[str, Any], presented: int) -> int:
+    """What a presentment of `presented` (the merchant's currency for a foreign purchase,
+    converted at the purchase's rate) comes to in the card's currency."""
+    if purchase["merchant_currency"] is None:
+        return presented
+    purchase["merchant_amount"] = purchase["merchant_captured_amount"] = presented
+    return converted(presented, Decimal(purchase["rate"]))
+
+
+async def recapture(
+    tx: Tx, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID, presented: int, now: datetime
+) -> tuple[dict[str, Any], int]:
+    """A completed purchase presented at another amount than it captured (API.md §18): the
+    difference moves between the card and `merchants` in one entry, and the purchase's
+    `amount` and `captured_amount` become what was presented. More is taken from the card as
+    far as it can pay, the rest booked to `cardholder_receivables` (`shortfall`); less goes
+    back to the card (receivables first, for a purchase its cardholder owes on), never below
+    what was refunded or credited. Returns the purchase and the captured amount before."""
+    purchase, _ = await lock_purchase(tx, user_uuid, transaction_uuid)
+    lifecycle.require_status(purchase, "completed")
+    before = purchase["captured_amount"]
+    difference = _presented_in_card_currency(purchase, presented) - before
+    credited = await lifecycle.credited_amount(tx, purchase["uuid"])
+    if purchase["amount"] + difference < purchase["refunded_amount"] + credited:
+        raise lifecycle.RefundTooLarge(
+            errors={"amount": ["less than was refunded or credited back already"]}
+        )
+    purchase.update(
+        amount=purchase["amount"] + difference, captured_amount=before + difference,
+        updated_at=now,
+    )  # fmt: skip
+    await repository.set_hold(
+        tx, purchase["uuid"], "completed", purchase["amount"], purchase["captured_amount"], now,
+        purchase["merchant_amount"], purchase["merchant_captured_amount"], purchase["rate"],
+    )  # fmt: skip
+    repaid = min(purchase.get("shortfall", 0), max(0, -difference))
+    _card, holder = await lifecycle.holder_leg(tx, purchase, -difference - repaid)
+    owed = await lifecycle.owed_beyond(tx, holder)
+    if owed:
+        holder = replace(holder, amount=holder.amount + owed)
+        await lifecycle.add_shortfall(tx, purchase, owed)
+    currency = purchase["currency"]
+    await post_entry(
+        tx,
+        "card_purchase_captured",
+        [
+            holder,
+            book_leg(SystemBook.CARDHOLDER_RECEIVABLES, currency, repaid - owed),
+            book_leg(SystemBook.MERCHANTS, currency, difference),
+        ],
+        reference=purchase["uuid"],
+    )
+    return purchase, before

@@ -2,7 +2,7 @@
 
 Rules, in order (the first that fails declines with its error slug; docs/controls.md):
 0. a card the card-testing guard froze (`suspected_fraud`), then the channel's verification
-   of the card's details (`invalid_expiry`, `invalid_cvv2`; transactions/card_testing.py);
+   of the card's details (`invalid_expiry`, `invalid_cvv2`; transactions/card_testing/);
 1. a sandbox `force_decline` (any slug of the transaction-errors dictionary);
 2. the card is active (`card_frozen`, `card_closed`) and not expired (`card_expired`);
    its type allows it (a used single_use card: `card_closed`; a merchant_locked card at
@@ -15,7 +15,8 @@ Rules, in order (the first that fails declines with its error slug; docs/control
    `card_fx` percent of the converted amount; every later rule sees the card's amount;
 6. the card's spending controls: tag and country (`merchant_blocked`), then the limits
    (`limit_exceeded`; controls.py); then its user's program's controls, the same way
-   (transactions/program_rules.py);
+   (transactions/program_rules.py); then the user's team budget in the card's currency
+   (`budget_exceeded`; budgets.py);
 7. a presented 3DS code is an unassigned code of the card (`invalid_3ds`);
 8. amount plus the `card_transaction` fee fits the card balance (`insufficient_funds`);
 9. the user's decision endpoint, when one is set (`do_not_honor`; authorize.py asks
@@ -32,9 +33,10 @@ that is not a pending purchase of the card refuses it (`invalid_transition`).
 
 Declined: a `declined` transaction; the `card_decline` fee is charged as far as
 the card balance covers it — except when the transaction is in a currency the card does not
-hold, where no fee could be shown in it, and for the guard's declines (a verification
-failure, `suspected_fraud`: a stranger who knows only the number must not cost the holder
-anything): those declines are free. A verification failure is counted by the guard in the
+hold, where no fee could be shown in it, for a `budget_exceeded` decline (the team's rule:
+no money moves, API.md §20), and for the guard's declines (a verification failure,
+`suspected_fraud`: a stranger who knows only the number must not cost the holder anything):
+those declines are free. A verification failure is counted by the guard in the
 same unit (the 5th within 24 h freezes the card); an approval resets the count. Either
 debit may trigger auto-replenish. `decision` records who decided: `rules`, or the verdict's source.
 
@@ -71,6 +73,7 @@ from cardservice.ledger.money import converted, percent_of
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
 from cardservice.transactions import card_testing, card_types, lifecycle, repository
+from cardservice.transactions.budgets import BUDGET_EXCEEDED, budget_refusal
 from cardservice.transactions.card_testing import Merchant
 from cardservice.transactions.controls import controls_of, limit_breached, merchant_refused
 from cardservice.transactions.locks import lock_card_account, lock_card_with_fees, overrides_in
@@ -248,6 +251,8 @@ async def decide(
         reason = await program_refusal(
             tx, user_uuid, request.card_uuid, request.tag, request.merchant_country, amount, now
         )
+    if reason is None:  # the user's team budget in the card's currency (§20)
+        reason = await budget_refusal(tx, user_uuid, card["currency"], amount, now)
     code = None
     if reason is None and request.three_ds_code is not None:
         code = await matching_code(tx, cipher, request.card_uuid, request.three_ds_code, now)
@@ -376,9 +381,9 @@ def _unconvertible(request: Authorization, decided: Decided) -> bool:
 
 def _decline_fee_due(request: Authorization, decided: Decided, reason: str) -> bool:
     """The `card_decline` fee is due unless the decline is the guard's (a verification
-    failure, `suspected_fraud`) or an increment's."""
+    failure, `suspected_fraud`), the team budget's or an increment's."""
     guards = reason in card_testing.FREE_DECLINES and reason != request.force_decline
-    return not guards and decided.parent is None
+    return not guards and reason != BUDGET_EXCEEDED and decided.parent is None
 
 
 async def _guard(
@@ -423,6 +428,7 @@ async def record(
     if request.network is not None:  # an authorization code only on an approval
         network = request.network if reason is None else {**request.network, "auth_code": None}
         transaction["network"] = orjson.dumps(network).decode()
+        transaction["auth_code"] = network.get("auth_code")
     if decision == "endpoint" and reason is not None and verdict is not None:
         transaction["description"] = verdict.reason
     if reason is None and _unconvertible(request, decided):

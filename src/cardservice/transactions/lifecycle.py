@@ -24,7 +24,7 @@ transition can wait in a cycle with an authorization or a purchase on the same a
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
@@ -152,6 +152,37 @@ def capture_limit(purchase: dict[str, Any]) -> int:
     return int(purchase["authorized_amount"]) * (100 + OVER_CAPTURE_PERCENT) // 100
 
 
+async def owed_beyond(tx: Tx, leg: Leg) -> int:
+    """What a leg that takes money cannot take of it: beyond its card's or account's balance
+    (all of it from a book: the card holds nothing in that currency). 0 for a leg that pays
+    in. The caller holds the holder's lock."""
+    if leg.amount >= 0:
+        return 0
+    if leg.card is not None:
+        balance = await repository.card_balance(tx, leg.card)
+    elif leg.account is not None:
+        balance = await repository.account_balance(tx, leg.account)
+    else:
+        balance = 0
+    return max(0, -leg.amount - balance)
+
+
+async def add_shortfall(tx: Tx, purchase: dict[str, Any], owed: int) -> None:
+    """The purchase's cardholder owes `owed` more (`cardholder_receivables`)."""
+    purchase["shortfall"] = purchase.get("shortfall", 0) + owed
+    await repository.set_shortfall(tx, purchase["uuid"], purchase["shortfall"])
+
+
+async def _within_limits(tx: Tx, purchase: dict[str, Any], taken: Capture) -> None:
+    """A capture asked for online stays within 20 % above the authorization, and a card that
+    holds nothing in the purchase's currency cannot pay beyond its hold."""
+    if taken.amount > taken.from_hold and not await card_holds(tx, purchase):
+        raise InsufficientFunds()  # the card holds nothing in this currency to pay it with
+    if purchase["captured_amount"] + taken.amount > capture_limit(purchase):
+        room = capture_limit(purchase) - purchase["captured_amount"]
+        raise CaptureTooLarge(errors={"amount": [f"at most {room} minor units may be captured"]})
+
+
 @dataclass(frozen=True, slots=True)
 class Capture:
     """One capture in the card's currency: `amount` goes to the merchant, `from_hold` is the
@@ -198,6 +229,7 @@ async def capture(
     final: bool = True,
     now: datetime | None = None,
     rate: Decimal | None = None,
+    presented: bool = False,
 ) -> dict[str, Any]:
     """Capture `amount` (default: all that is held) of a pending purchase, in one entry.
 
@@ -209,16 +241,17 @@ async def capture(
     rate or `rate`; what it converts to differs from the share of the hold it takes when the
     rate moved, and the card pays or gets back the difference in the same entry
     (`_foreign_capture`).
+
+    A `presented` capture (a clearing file's presentment, API.md §18) is never refused: no
+    limit above the authorization, and what the card cannot pay of it is booked to
+    `cardholder_receivables` and added to the purchase's `shortfall`.
     """
     purchase = await locked_purchase(tx, user_uuid, transaction_uuid, "pending")
     held = purchase["amount"] - purchase["captured_amount"]
     foreign = purchase["merchant_currency"] is not None
     taken = (_foreign_capture if foreign else _domestic_capture)(purchase, amount, rate)
-    if taken.amount > taken.from_hold and not await card_holds(tx, purchase):
-        raise InsufficientFunds()  # the card holds nothing in this currency to pay it with
-    if purchase["captured_amount"] + taken.amount > capture_limit(purchase):
-        room = capture_limit(purchase) - purchase["captured_amount"]
-        raise CaptureTooLarge(errors={"amount": [f"at most {room} minor units may be captured"]})
+    if not presented:
+        await _within_limits(tx, purchase, taken)
     released = held - taken.from_hold if final else 0
     captured = purchase["captured_amount"] + taken.amount
     paid = purchase["amount"] - released - taken.from_hold + taken.amount
@@ -227,12 +260,16 @@ async def capture(
     repaid = min(purchase.get("shortfall", 0), released)  # a stand-in's: receivables first
     back = released - repaid + taken.from_hold - taken.amount
     _card, holder = await holder_leg(tx, purchase, back)  # a replaced card's: its replacement
+    owed = await owed_beyond(tx, holder) if presented else 0
+    if owed:
+        holder = replace(holder, amount=holder.amount + owed)
+        await add_shortfall(tx, purchase, owed)
     await post_entry(
         tx,
         "card_purchase_captured",
         [
             holder,
-            book_leg(SystemBook.CARDHOLDER_RECEIVABLES, currency, repaid),
+            book_leg(SystemBook.CARDHOLDER_RECEIVABLES, currency, repaid - owed),
             book_leg(SystemBook.HOLDS, currency, -(taken.from_hold + released)),
             book_leg(SystemBook.MERCHANTS, currency, taken.amount),
         ],

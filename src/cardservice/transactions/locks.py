@@ -1,9 +1,9 @@
 """The written lock order's statements (docs/ledger.md, "Lock order"), in one place.
 
 Every write takes its row locks through these functions, in this order inside its one unit
-of work: the account, then the card(s) by uuid, then the transaction rows by uuid; the
-counter rows are the database's (its triggers take them last). `FOR NO KEY UPDATE` is
-dropped on SQLite, where the writer's turn is the lock (sql.py).
+of work: the account, then the card(s) by uuid, then a team member's budget row, then the
+transaction rows by uuid; the counter rows are the database's (its triggers take them
+last). `FOR NO KEY UPDATE` is dropped on SQLite, where the writer's turn is the lock (sql.py).
 """
 
 from __future__ import annotations
@@ -46,15 +46,15 @@ FOR NO KEY UPDATE OF a SKIP LOCKED"""
 
 # --- 2. cards
 _CARD = (
-    "SELECT uuid, account_uuid, currency, status, balance FROM cards WHERE uuid = $1"
-    " FOR NO KEY UPDATE"
+    "SELECT uuid, account_uuid, currency, status, balance, frozen_reason FROM cards"
+    " WHERE uuid = $1 FOR NO KEY UPDATE"
 )
 # A card as the authorization engine needs it, the columns named as on the table.
 CARD_COLUMNS = (
     "c.uuid, c.user_uuid, c.account_uuid, c.currency, c.balance, c.status, c.expiry_month,"
     " c.expiry_year, c.auto_replenish_amount, c.auto_replenish_min_balance, c.spending_controls,"
     " c.card_type, c.locked_merchant,"  # the card type's rules (transactions/card_types.py)
-    " c.frozen_reason, c.verification_failures"  # the card-testing guard's (card_testing.py)
+    " c.frozen_reason, c.verification_failures"  # the card-testing guard's
 )
 # The user's decision endpoint (API.md §10), read with the card: no round trip of its own.
 _ENDPOINT_COLUMNS = (
@@ -80,7 +80,14 @@ FROM cards c LEFT JOIN user_fee_overrides o ON o.user_uuid = $2
 WHERE c.uuid = $1
 FOR NO KEY UPDATE OF c"""  # noqa: S608 - constant columns
 
-# --- 3. transaction rows
+# --- 3. a team member's budget (API.md §20): after the card, before the transaction rows
+# Parameters: $1 member, $2 currency.
+_BUDGET = """
+SELECT amount, month_increase, increase_month FROM team_budgets
+WHERE user_uuid = $1 AND currency = $2
+FOR NO KEY UPDATE"""
+
+# --- 4. transaction rows
 _PENDING_OF_CARD = (
     "SELECT uuid FROM transactions WHERE card_uuid = $1 AND type = 'card_purchase'"
     " AND status = 'pending' ORDER BY uuid FOR NO KEY UPDATE"
@@ -127,8 +134,8 @@ async def claim_due_holds(tx: Tx, now: datetime, batch: int) -> Sequence[Row]:
 
 
 async def lock_card(tx: Tx, card_uuid: uuid.UUID) -> Row | None:
-    """The card (uuid, account_uuid, currency, status, balance), locked; its account's lock
-    is the caller's, taken first."""
+    """The card (uuid, account_uuid, currency, status, balance, frozen_reason), locked; its
+    account's lock is the caller's, taken first."""
     return await tx.row(_CARD, card_uuid)
 
 
@@ -149,6 +156,14 @@ async def lock_card_with_fees(
     if tag is None:
         return await tx.rows(_CARD_WITH_FEES, card_uuid, user_uuid)
     return await tx.rows(_CARD_WITH_FEES_AND_TAG, card_uuid, user_uuid, tag)
+
+
+async def lock_budget(tx: Tx, user_uuid: uuid.UUID, currency: str) -> Row | None:
+    """The user's team budget in `currency` (amount, month_increase, increase_month), locked;
+    None when they have none in it. Every authorization of the user's cards in that currency
+    takes it after its card, so authorizations on two of their cards are checked one after
+    the other."""
+    return await tx.row(_BUDGET, user_uuid, currency)
 
 
 async def lock_pending_purchases(tx: Tx, card_uuid: uuid.UUID) -> list[uuid.UUID]:

@@ -22,7 +22,8 @@ TRANSACTION_FIELDS = (
     "error_slug", "fee", "refunded_amount", "flagged", "description", "parent_uuid",
     "decision", "created_at", "updated_at", "authorized_amount", "captured_amount",
     "hold_expires_at", "merchant_amount", "merchant_currency", "rate",
-    "merchant_captured_amount", "channel", "network", "stand_in", "shortfall", "token",
+    "merchant_captured_amount", "channel", "network", "stand_in", "shortfall", "clearing",
+    "receipt_attachment_uuid", "token",
 )  # fmt: skip
 NEWEST_FIRST = "ORDER BY t.created_at DESC, t.uuid DESC"
 
@@ -80,6 +81,8 @@ def transaction_record_of(row: Mapping[str, Any]) -> dict[str, Any]:
         "token": None if row["token"] is None else orjson.loads(row["token"]),
         "stand_in": flag(row["stand_in"]),
         "shortfall": from_minor(row["shortfall"]),
+        "receipt_attachment_uuid": text_uuid(row["receipt_attachment_uuid"]),
+        "clearing": None if row["clearing"] is None else orjson.loads(row["clearing"]),
         "created_at": iso_z(row["created_at"]),
         "updated_at": iso_z(row["updated_at"]),
     }

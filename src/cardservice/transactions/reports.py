@@ -7,7 +7,7 @@ import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
-from cardservice.db.sql import Reader, as_datetime, text_uuid
+from cardservice.db.sql import Reader, Tx, as_datetime, text_uuid
 from cardservice.errors import TransactionNotFound
 from cardservice.ledger.money import from_minor
 from cardservice.security import mask
@@ -60,7 +60,7 @@ async def every_transaction(
 
 
 async def one_transaction(
-    reader: Reader, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID
+    reader: Reader | Tx, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID
 ) -> dict[str, Any]:
     """One of the user's transactions as its record; anybody else's is 404."""
     row = await repository.own_transaction(reader, user_uuid, transaction_uuid)

@@ -31,6 +31,11 @@ SELECT
 FROM card_spend s
 WHERE s.card_uuid = $1 AND s.spent_on >= $5"""
 
+# $1 user, $2 currency, $3 the first day of the month: the user's cards' spend in it.
+_MEMBER_SPENT = """
+SELECT coalesce(sum(s.amount), 0) FROM card_spend s JOIN cards c ON c.uuid = s.card_uuid
+WHERE c.user_uuid = $1 AND c.currency = $2 AND s.spent_on >= $3"""
+
 _CODE_COLUMNS = (
     "d.uuid, d.card_uuid, d.merchant_name, d.amount, d.currency, d.created_at, d.expires_at,"
     " d.code_ciphertext, c.bin, c.last4"
@@ -99,6 +104,9 @@ _SHRINK_HOLD = (
 )
 
 
+_SET_SHORTFALL = "UPDATE transactions SET shortfall = $2 WHERE uuid = $1"
+_ACCOUNT_BALANCE = "SELECT balance FROM accounts WHERE uuid = $1"
+
 _SUCCESSOR = "SELECT replaced_by, status FROM cards WHERE uuid = $1"
 _CARD_CURRENCY = "SELECT currency FROM cards WHERE uuid = $1"
 
@@ -128,6 +136,24 @@ async def spent(
     """The card's spend since the start of the day, the week and the month, and in all
     (from `earliest` on), in one statement."""
     return await tx.row(_SPENT, card_uuid, day, week, month, earliest)
+
+
+_SET_RECEIPT = (
+    "UPDATE transactions SET receipt_attachment_uuid = $2, updated_at = $3 WHERE uuid = $1"
+)
+
+
+async def set_receipt(
+    tx: Tx, transaction_uuid: uuid.UUID, attachment_uuid: uuid.UUID | None, now: datetime
+) -> None:
+    """Link (or, with None, unlink) the transaction's receipt; the caller holds its lock."""
+    await tx.execute(_SET_RECEIPT, transaction_uuid, attachment_uuid, now)
+
+
+async def member_spent(tx: Tx, user_uuid: uuid.UUID, currency: str, since: date) -> int:
+    """What the user's cards in `currency` spent from `since` on (`card_spend`: approved
+    purchases less what was released or refunded), in minor units."""
+    return int(await tx.value(_MEMBER_SPENT, user_uuid, currency, since))
 
 
 async def code_card(tx: Tx, card_uuid: uuid.UUID, user_uuid: uuid.UUID) -> Row | None:
@@ -243,6 +269,16 @@ async def raise_hold(
 async def card_balance(tx: Tx, card_uuid: uuid.UUID) -> int:
     """The card's balance (under the caller's lock)."""
     return int(await tx.value(_CARD_BALANCE, card_uuid))
+
+
+async def account_balance(tx: Tx, account_uuid: uuid.UUID) -> int:
+    """The account's balance (under the caller's lock)."""
+    return int(await tx.value(_ACCOUNT_BALANCE, account_uuid))
+
+
+async def set_shortfall(tx: Tx, transaction_uuid: uuid.UUID, shortfall: int) -> None:
+    """What the purchase's cardholder owes `cardholder_receivables` for it."""
+    await tx.execute(_SET_SHORTFALL, transaction_uuid, shortfall)
 
 
 async def set_card_closed(tx: Tx, card_uuid: uuid.UUID, now: datetime) -> None:
@@ -407,7 +443,7 @@ _OWN_TRANSACTION = (
 
 
 async def own_transaction(
-    reader: Reader, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID
+    reader: Reader | Tx, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID
 ) -> Row | None:
     """One of the user's transactions, or None."""
     return await reader.row(_OWN_TRANSACTION, transaction_uuid, user_uuid)
@@ -468,6 +504,9 @@ _DEFAULTS: dict[str, Any] = {
     "token": None,  # JSON text {uuid, wallet, last4} of the wallet token that paid
     "stand_in": False,
     "shortfall": 0,
+    "receipt_attachment_uuid": None,
+    "auth_code": None,  # the approval code given (network.auth_code), for clearing to match
+    "clearing": None,  # JSON text of the clearing record that booked it (channel clearing)
 }
 
 

@@ -67,6 +67,16 @@ class NetworkData(BaseModel):
     auth_code: str | None = Field(description="Authorization code given (DE 38).")
 
 
+class ClearingData(BaseModel):
+    """The clearing file's record that booked a transaction (API.md §18)."""
+
+    file_uuid: UUID = Field(
+        description="The clearing file (`GET /operator/clearing-files/{uuid}`)."
+    )
+    message_number: int = Field(description="The record's message number in the file (DE 71).")
+    arn: str | None = Field(description="Acquirer reference data (DE 31).")
+
+
 class TokenUse(BaseModel):
     """The digital-wallet token a payment was made with (API.md §19): never its number."""
 
@@ -114,7 +124,7 @@ class TransactionRecord(BaseModel):
     description: str | None
     parent_uuid: UUID | None
     decision: Decision | None = None
-    channel: Literal["sandbox", "iso8583"] = Field(
+    channel: Literal["sandbox", "iso8583", "clearing"] = Field(
         default="sandbox", description="Where the transaction entered the service."
     )
     network: NetworkData | None = Field(
@@ -129,8 +139,16 @@ class TransactionRecord(BaseModel):
     )
     shortfall: MoneyOut = Field(
         default=Decimal(0),
-        description="A stand-in authorization's amount beyond the card's balance, owed by "
-        "the cardholder (booked to `cardholder_receivables`).",
+        description="What the card could not cover of a stand-in authorization, or of a "
+        "clearing presentment (an over-capture, a force post): owed by the cardholder "
+        "(booked to `cardholder_receivables`).",
+    )
+    clearing: ClearingData | None = Field(
+        default=None, description="The clearing file's record that booked it (API.md §18)."
+    )
+    receipt_attachment_uuid: UUID | None = Field(
+        default=None,
+        description="The receipt the holder linked (`PUT /transaction/{transactionUuid}/receipt`).",
     )
     created_at: datetime
     updated_at: datetime

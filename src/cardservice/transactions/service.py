@@ -29,6 +29,7 @@ class CaptureMessage:
     final: bool = True
     rate: Decimal | None = None
     channel: str = "sandbox"
+    presented: bool = False  # a clearing file's presentment: never refused (lifecycle.capture)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +62,9 @@ async def capture(tx: Tx, user_uuid: uuid.UUID, message: CaptureMessage) -> dict
     """The capture inside a channel's own unit (the ISO 8583 host writes its message key in
     it): `lifecycle.capture`, then a single_use card closes after its first capture."""
     purchase = await lifecycle.capture(
-        tx, user_uuid, message.purchase_uuid, message.amount, message.final, rate=message.rate
-    )
+        tx, user_uuid, message.purchase_uuid, message.amount, message.final,
+        rate=message.rate, presented=message.presented,
+    )  # fmt: skip
     await closing.close_single_use_after_capture(tx, user_uuid, purchase, utcnow())
     return purchase
 

@@ -15,7 +15,7 @@
 * the catalogue again: the `token_inactive` decline in the transaction-errors dictionary.
 
 Revision ID: 20261126_33
-Revises: 20261126_31
+Revises: 20261126_34
 Create Date: 2026-11-26
 """
 
@@ -27,7 +27,7 @@ from alembic import op
 from cardservice.catalogue.loader import sync_catalogue
 
 revision = "20261126_33"
-down_revision = "20261126_31"  # chained after the card-testing guard (s6-net), merged in first
+down_revision = "20261126_34"  # chained after main's last (the lead re-chains at merge)
 branch_labels = None
 depends_on = None
 

@@ -7,9 +7,10 @@ merchant that many cards fail at. Every channel that checks a card's details cal
 * the engine, in the unit that records an authorization under the card's lock, calls
   `card_refusal` (a card the guard froze answers `suspected_fraud` before anything else),
   `note_card_failure` (a verification decline: counted, the 5th within 24 h freezes the card)
-  and `note_card_passed` (an approval: the count starts again); a channel that verifies
-  outside an authorization (a wallet's token request) calls the same three in its own unit,
-  with the card locked (`transactions.locks.lock_card`) and read with `GUARD_COLUMNS`;
+  and `note_card_passed` (an approval: the count starts again);
+* a channel that verifies a card outside an authorization (a wallet's token request) calls
+  `checked_card(tx, card_uuid, failure, merchant, now)` in its unit: the same three steps,
+  the card locked by it;
 * `merchant_blocked` (its row's `blocked_until` read with the card, see
   `network.repository.card_and_key`) / `note_merchant_failure` — the merchant, a pair (acquirer id,
   merchant id): 10 failures within 10 minutes, over any cards, block it for 10 minutes;
@@ -33,7 +34,7 @@ import orjson
 
 from cardservice.db.sql import Row, Tx, as_datetime
 from cardservice.security import CardCipher
-from cardservice.transactions import card_testing_repository as repository
+from cardservice.transactions.card_testing import repository
 
 INVALID_EXPIRY = "invalid_expiry"
 INVALID_CVV2 = "invalid_cvv2"
@@ -46,9 +47,6 @@ CARD_WINDOW = timedelta(hours=24)  # … within 24 h freezes the card
 MERCHANT_FAILURES = 10  # 10 failures at one merchant …
 MERCHANT_WINDOW = timedelta(minutes=10)  # … within 10 minutes …
 MERCHANT_BLOCK = timedelta(minutes=10)  # … block it for 10 minutes
-
-# The card's columns the guard reads, with the card locked.
-GUARD_COLUMNS = ("status", "frozen_reason", "verification_failures")
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,3 +136,26 @@ async def note_merchant_failure(tx: Tx, merchant: Merchant, now: datetime) -> bo
         tx, merchant.acquirer_id, merchant.merchant_id, _stored(times), until
     )
     return block
+
+
+async def checked_card(
+    tx: Tx, card_uuid: Any, failure: str | None, merchant: Merchant | None, now: datetime
+) -> str | None:
+    """The guard for a channel that verifies a card's details outside an authorization (a
+    wallet's token request), in its unit, after the locks that come before a card's (the
+    account's): locks the card; `suspected_fraud` for a card the guard froze (nothing
+    counted); else `failure` (the slug of `verification_failure`) is counted at the card and
+    the merchant and returned, or, None, the card's count is cleared. None: verified."""
+    card = await repository.lock_card(tx, card_uuid)
+    if card is None:
+        return None
+    refusal = card_refusal(card)
+    if refusal is not None:
+        return refusal
+    if failure is None:
+        await note_card_passed(tx, card_uuid, card)
+        return None
+    await note_card_failure(tx, card_uuid, card, now)
+    if merchant is not None:
+        await note_merchant_failure(tx, merchant, now)
+    return failure

@@ -7,6 +7,10 @@ from typing import Any
 
 from cardservice.db.sql import Row, Tx
 
+_LOCK_CARD = (
+    "SELECT status, frozen_reason, verification_failures FROM cards WHERE uuid = $1"
+    " FOR NO KEY UPDATE"
+)
 _SET_FAILURES = "UPDATE cards SET verification_failures = $2 WHERE uuid = $1"
 _FREEZE = (
     "UPDATE cards SET status = 'frozen', frozen_reason = $3, verification_failures = $2,"
@@ -23,6 +27,11 @@ _SET_MERCHANT = (
     "UPDATE card_testing_merchants SET failures = $3, blocked_until = $4"
     " WHERE acquirer_id = $1 AND merchant_id = $2"
 )
+
+
+async def lock_card(tx: Tx, card_uuid: Any) -> Row | None:
+    """The card's status and the guard's columns, the card locked (None: no such card)."""
+    return await tx.row(_LOCK_CARD, card_uuid)
 
 
 async def set_card_failures(tx: Tx, card_uuid: Any, failures: str | None) -> None:

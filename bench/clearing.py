@@ -1,0 +1,186 @@
+"""Clearing files (API.md §18): records per second ingesting a large IPM file, and the peak
+RSS of the ingesting process against a file a tenth of its size (memory stays flat: the file
+is streamed record by record).
+
+For each database (a fresh PostgreSQL database, a fresh SQLite file): 64 funded cards, a
+share of the presentments with a held authorization to match (made through the engine, as
+the ISO host's would be), the rest force posts, a few refunds; a file of `--small` records
+is ingested, then one of `--records`, each by `cardservice clearing ingest FILE` in a
+process of its own (wall time from start to exit, peak RSS from `wait4`).
+
+    python -m bench.clearing                             # 100,000 and 10,000, both databases
+    python -m bench.clearing --records 20000 --databases sqlite
+
+The machine is shared: the figures are comparable within one run, not across runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import asyncpg
+
+from cardservice.config import Settings
+from cardservice.db.database import Database
+from cardservice.db.sql import Tx
+from cardservice.events import outbox
+from cardservice.migrations import upgrade_database
+from cardservice.network.ipm import Presentment, write
+from cardservice.network.simulator import SimCard, make_cards
+from cardservice.security import CardCipher
+from cardservice.transactions.engine import Authorization, authorize
+
+ADMIN_DSN = os.environ.get("CARDSERVICE_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
+KEY = "hXo9m1GJZ0PgtDk0eJ1rV9yB0g3o4Zb8u0eHqXqvP1s="
+CARDS = 64
+
+
+async def _database(kind: str, folder: Path) -> str:
+    if kind == "sqlite":
+        return f"sqlite:///{folder / 'clearing.db'}"
+    name = f"cs_bench_clearing_{uuid.uuid4().hex[:8]}"
+    admin = await asyncpg.connect(ADMIN_DSN)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    return ADMIN_DSN.rsplit("/", 1)[0] + f"/{name}"
+
+
+async def _drop(url: str) -> None:
+    if url.startswith("sqlite"):
+        return
+    admin = await asyncpg.connect(ADMIN_DSN)
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
+async def _authorizations(
+    db: Database, cipher: CardCipher, cards: list[SimCard], count: int
+) -> list[tuple[SimCard, str]]:
+    """`count` held authorizations spread over the cards, 200 per unit: (card, code)."""
+    made: list[tuple[SimCard, str]] = []
+    user = await db.reader.value(
+        "SELECT user_uuid FROM cards WHERE uuid = $1", uuid.UUID(cards[0].uuid)
+    )
+
+    async def unit(tx: Tx, batch: list[tuple[SimCard, str]]) -> None:
+        for card, code in batch:
+            request = Authorization(
+                uuid.UUID(card.uuid), 500, "USD", "Netflix", channel="iso8583",
+                network={"stan": "000001", "rrn": None, "acquirer_id": "123456",
+                         "terminal_id": None, "merchant_id": None, "auth_code": code},
+            )  # fmt: skip
+            await authorize(tx, cipher, user, request)
+
+    for start in range(0, count, 200):
+        batch = [
+            (cards[i % len(cards)], f"B{i:05d}") for i in range(start, min(count, start + 200))
+        ]
+        await db.transact(lambda tx, batch=batch: unit(tx, batch))  # type: ignore[misc]
+        made.extend(batch)
+    return made
+
+
+def _presentments(
+    records: int, cards: list[SimCard], held: list[tuple[SimCard, str]]
+) -> Iterator[Presentment]:
+    """The held authorizations presented first (at 480 of 500), then force posts, one in
+    fifty a refund."""
+    for number in range(2, records + 2):
+        index = number - 2
+        if index < len(held):
+            card, code = held[index]
+            yield Presentment(number, card.pan, "000000", 480, "840", code, f"7{number:022d}")
+            continue
+        card = cards[index % len(cards)]
+        refund = index % 50 == 0
+        yield Presentment(
+            number, card.pan, "200000" if refund else "000000", 300, "840", None,
+            f"8{number:022d}", "MERCHANT0000001", "Netflix", "Los Gatos", "USA", "5815",
+        )  # fmt: skip
+
+
+def _ingest(env: dict[str, str], path: Path) -> tuple[float, float]:
+    """Seconds and peak RSS (MiB) of `cardservice clearing ingest FILE`."""
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cardservice", "clearing", "ingest", str(path)],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    _pid, status, usage = os.wait4(process.pid, 0)
+    took = time.perf_counter() - started
+    if status != 0:
+        raise RuntimeError(
+            f"ingest failed: {process.stderr.read().decode() if process.stderr else ''}"
+        )
+    return took, usage.ru_maxrss / 1024
+
+
+async def _prepare(url: str, records: list[int], share: float, folder: Path) -> list[Path]:
+    """Cards, authorizations and one file per size (each its own presentments)."""
+    await upgrade_database(Settings(database_url=url).resolved_database_url)
+    settings = Settings(database_url=url, encryption_key=KEY, var_dir=folder / "var")
+    db, cipher = Database(settings), CardCipher.from_settings(settings)
+    paths = []
+    try:
+        _account, cards = await make_cards(db, cipher, CARDS)
+        for size in records:
+            held = await _authorizations(db, cipher, cards, int(size * share))
+            path = folder / f"clearing-{size}.ipm"
+            with path.open("wb") as out:
+                write(out, f"BENCH-{size}-{uuid.uuid4().hex[:8]}", _presentments(size, cards, held))
+            paths.append(path)
+    finally:
+        await db.dispose()
+    return paths
+
+
+def run(kind: str, records: list[int], share: float) -> list[tuple[int, float, float]]:
+    with tempfile.TemporaryDirectory() as temp:
+        folder = Path(temp)
+        url = asyncio.run(_database(kind, folder))
+        try:
+            paths = asyncio.run(_prepare(url, records, share, folder))
+            env = {
+                **os.environ, "CARDSERVICE_DATABASE_URL": url, "CARDSERVICE_ENCRYPTION_KEY": KEY,
+                "CARDSERVICE_VAR_DIR": str(folder / "var"), "CARDSERVICE_LOG_LEVEL": "WARNING",
+            }  # fmt: skip
+            return [(size, *_ingest(env, path)) for size, path in zip(records, paths, strict=True)]
+        finally:
+            asyncio.run(_drop(url))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--records", type=int, default=100_000)
+    parser.add_argument("--small", type=int, default=10_000)
+    parser.add_argument("--matched", type=float, default=0.1, help="share with an authorization")
+    parser.add_argument("--databases", default="postgresql,sqlite")
+    args = parser.parse_args()
+    outbox.register()  # the events of the cards and authorizations made here
+    print("database    records  seconds  records/s  peak RSS MiB")
+    for kind in args.databases.split(","):
+        results = run(kind, [args.small, args.records], args.matched)
+        for size, seconds, rss in results:
+            print(f"{kind:<10} {size:>8} {seconds:>8.1f} {size / seconds:>10.0f} {rss:>13.1f}")
+        (_s, _t, small_rss), (_l, _u, large_rss) = results
+        print(
+            f"{kind:<10} peak RSS {args.records} vs {args.small}: {large_rss / small_rss - 1:+.1%}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

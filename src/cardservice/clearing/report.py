@@ -1,0 +1,113 @@
+"""A clearing file's report (API.md §18), built once from its records' outcomes and kept
+with the file as JSON (the same file again answers it as it was).
+
+`presentments.matched` counts the purchase presentments that found their authorization and
+moved money (captures, and amount differences, which are listed too); `duplicates` those
+that found it captured at the same amount; `force_posted` those booked as new purchases.
+`refunds` counts the refund presentments booked. `totals` are per currency (DE 49) of the
+records booked or found booked (all but the unmatched): their count, and the amount the file
+presents — purchases less refunds.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from cardservice.clearing import repository
+from cardservice.db.sql import Reader, Row, as_datetime, text_uuid
+from cardservice.ledger.money import from_minor
+
+MATCHED_OUTCOMES = ("matched", "amount_difference")
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    data: dict[str, Any]  # as the API shows it
+    stored: str  # as `clearing_files.report` keeps it
+
+
+def _totals(rows: list[Row]) -> list[dict[str, Any]]:
+    totals: dict[str, dict[str, int]] = {}
+    for row in rows:
+        if row["outcome"] == "unmatched":
+            continue
+        item = totals.setdefault(str(row["currency"]), {"count": 0, "amount": 0})
+        item["count"] += int(row["records"])
+        sign = -1 if row["kind"] == "refund" else 1
+        item["amount"] += sign * int(row["amount"])
+    return [
+        {"currency": currency, "count": item["count"], "amount": item["amount"]}
+        for currency, item in sorted(totals.items())
+    ]
+
+
+def _z(value: object) -> str:
+    moment = as_datetime(value)
+    assert moment is not None
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _count(rows: list[Row], *outcomes: str) -> int:
+    return sum(int(row["records"]) for row in rows if row["outcome"] in outcomes)
+
+
+async def report_of(reader: Reader, file: Row) -> Report:
+    """The report of a file whose records are all booked (amounts in minor units stored)."""
+    file_uuid = uuid.UUID(str(file["uuid"]))
+    counted = list(await repository.outcomes(reader, file_uuid))
+    differences, unmatched = [], []
+    for row in await repository.listed(reader, file_uuid):
+        if row["outcome"] == "unmatched":
+            unmatched.append(
+                {"message_number": int(row["message_number"]), "reason": row["reason"]}
+            )
+        else:
+            differences.append(
+                {"message_number": int(row["message_number"]),
+                 "transaction_uuid": text_uuid(row["transaction_uuid"]),
+                 "authorized": int(row["authorized"]), "presented": int(row["amount"])}
+            )  # fmt: skip
+    stored = {
+        "uuid": str(file_uuid),
+        "file_id": file["file_id"],
+        "sha256": file["sha256"],
+        "received_at": _z(file["received_at"]),
+        "messages": int(file["messages"]),
+        "presentments": {
+            "matched": _count(counted, *MATCHED_OUTCOMES),
+            "duplicates": _count(counted, "duplicate"),
+            "force_posted": _count(counted, "force_posted"),
+        },
+        "refunds": _count(counted, "refund"),
+        "amount_differences": differences,
+        "unmatched": unmatched,
+        "ignored": int(file["ignored"]),
+        "totals": _totals(counted),
+    }
+    text = orjson.dumps(stored).decode()
+    return Report(shown(stored), text)
+
+
+def shown(stored: dict[str, Any]) -> dict[str, Any]:
+    """The stored report with its amounts as the API writes money."""
+    return {
+        **stored,
+        "amount_differences": [
+            {
+                **item,
+                "authorized": from_minor(item["authorized"]),
+                "presented": from_minor(item["presented"]),
+            }
+            for item in stored["amount_differences"]
+        ],
+        "totals": [{**item, "amount": from_minor(item["amount"])} for item in stored["totals"]],
+    }
+
+
+def stored_report(file: Row) -> dict[str, Any]:
+    """A booked file's report as the API shows it."""
+    return shown(orjson.loads(file["report"]))

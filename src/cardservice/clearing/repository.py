@@ -1,0 +1,168 @@
+"""Every statement of the clearing channel: files, their records, the authorization a
+presentment names."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from cardservice.db.sql import Reader, Row, Tx, as_uuid, insert_sql, row_args
+from cardservice.models import ClearingRecord
+from cardservice.models.base import table_of
+
+_RECORDS = table_of(ClearingRecord).name
+STAGED_COLUMNS = (
+    "file_uuid", "message_number", "kind", "fingerprint", "amount", "currency", "approval_code",
+    "arn", "merchant_name", "merchant_city", "merchant_country", "merchant_id", "mcc",
+)  # fmt: skip
+FILE_COLUMNS = "uuid, file_id, sha256, status, messages, ignored, report, received_at"
+
+_FILE_BY_ID = f"SELECT {FILE_COLUMNS} FROM clearing_files WHERE file_id = $1"  # noqa: S608
+_FILE = f"SELECT {FILE_COLUMNS} FROM clearing_files WHERE uuid = $1"  # noqa: S608
+_CLAIM = (
+    "INSERT INTO clearing_files (uuid, file_id, sha256, status, messages, ignored, received_at)"
+    " VALUES ($1, $2, $3, 'staging', 0, 0, $4) ON CONFLICT (file_id) DO NOTHING RETURNING uuid"
+)
+_FORGET_RECORDS = "DELETE FROM clearing_records WHERE file_uuid = $1"
+_FORGET_FILE = "DELETE FROM clearing_files WHERE uuid = $1 AND status = 'staging'"
+_STAGED = (
+    "UPDATE clearing_files SET status = 'booking', messages = $2, ignored = $3"
+    " WHERE uuid = $1 AND status = 'staging'"
+)
+_BOOKED = "UPDATE clearing_files SET status = 'booked', report = $2 WHERE uuid = $1"
+_TO_BOOK = (
+    "SELECT id, message_number, kind, fingerprint, amount, currency, approval_code, arn,"
+    " merchant_name, merchant_city, merchant_country, merchant_id, mcc FROM clearing_records"
+    " WHERE file_uuid = $1 AND outcome IS NULL AND id > $2 ORDER BY id LIMIT $3"
+)
+_BOOK = (
+    "UPDATE clearing_records SET outcome = $2, reason = $3, transaction_uuid = $4,"
+    " authorized = $5, booked_at = $6 WHERE id = $1 AND outcome IS NULL RETURNING id"
+)
+_OUTCOMES = (
+    "SELECT outcome, kind, currency, count(*) AS records, coalesce(sum(amount), 0) AS amount"
+    " FROM clearing_records WHERE file_uuid = $1 GROUP BY outcome, kind, currency"
+)
+_LISTED = (
+    "SELECT message_number, outcome, reason, transaction_uuid, authorized, amount"
+    " FROM clearing_records WHERE file_uuid = $1"
+    " AND outcome IN ('amount_difference', 'unmatched') ORDER BY message_number"
+)
+_PAGE = (
+    f"SELECT {FILE_COLUMNS} FROM clearing_files WHERE status = 'booked'"  # noqa: S608
+    " ORDER BY received_at DESC, uuid DESC LIMIT $1 OFFSET $2"
+)
+_COUNT = "SELECT count(*) FROM clearing_files WHERE status = 'booked'"
+
+# The purchase a presentment names: the card's authorization with that approval code.
+_AUTHORIZATION = (
+    "SELECT uuid, user_uuid, status, currency, captured_amount, merchant_currency,"
+    " merchant_captured_amount FROM transactions"
+    " WHERE card_uuid = $1 AND auth_code = $2 AND type = 'card_purchase'"
+    " AND parent_uuid IS NULL AND status <> 'declined'"
+    " ORDER BY created_at DESC, uuid DESC LIMIT 1"
+)
+# The purchase a refund presentment names by its ARN: one an earlier record booked.
+_CLEARED_BY_ARN = (
+    "SELECT r.transaction_uuid FROM clearing_records r WHERE r.arn = $1 AND r.kind = 'purchase'"
+    " AND r.transaction_uuid IS NOT NULL AND r.outcome <> 'unmatched'"
+    " ORDER BY r.id DESC LIMIT 1"
+)
+_ACCOUNT_OF = "SELECT account_uuid FROM cards WHERE pan_fingerprint = $1"
+_SET_CLEARING = "UPDATE transactions SET clearing = $2 WHERE uuid = $1"
+
+
+async def file_by_id(reader: Reader | Tx, file_id: str) -> Row | None:
+    return await reader.row(_FILE_BY_ID, file_id)
+
+
+async def file_row(reader: Reader, file_uuid: uuid.UUID) -> Row | None:
+    return await reader.row(_FILE, file_uuid)
+
+
+async def claim(tx: Tx, file_uuid: uuid.UUID, file_id: str, sha256: str, now: datetime) -> bool:
+    """The file's row, `staging` (False: another ingest wrote the id first)."""
+    return await tx.value(_CLAIM, file_uuid, file_id, sha256, now) is not None
+
+
+async def forget_staged(tx: Tx, file_uuid: uuid.UUID, *, keep_file: bool) -> None:
+    """A staged file's records (and its row unless `keep_file`): read again or refused."""
+    await tx.execute(_FORGET_RECORDS, file_uuid)
+    if not keep_file:
+        await tx.execute(_FORGET_FILE, file_uuid)
+
+
+async def stage(tx: Tx, rows: Sequence[dict[str, Any]]) -> None:
+    """Presentments of a file being read, in one statement."""
+    await tx.execute(
+        insert_sql(_RECORDS, STAGED_COLUMNS, len(rows)), *row_args(STAGED_COLUMNS, rows)
+    )
+
+
+async def staged(tx: Tx, file_uuid: uuid.UUID, messages: int, ignored: int) -> None:
+    """The whole file was read and found good: its records may be booked."""
+    await tx.execute(_STAGED, file_uuid, messages, ignored)
+
+
+async def booked(tx: Tx, file_uuid: uuid.UUID, report: str) -> None:
+    await tx.execute(_BOOKED, file_uuid, report)
+
+
+async def records_to_book(
+    reader: Reader, file_uuid: uuid.UUID, after: int, limit: int
+) -> Sequence[Row]:
+    """The file's records not booked yet, in file order, after record id `after`."""
+    return await reader.rows(_TO_BOOK, file_uuid, after, limit)
+
+
+async def book(
+    tx: Tx,
+    record_id: int,
+    outcome: str,
+    reason: str | None,
+    transaction_uuid: uuid.UUID | None,
+    authorized: int | None,
+    now: datetime,
+) -> bool:
+    """The record's outcome, written in the unit that moves its money (False: it was booked
+    already, by another unit)."""
+    args = (record_id, outcome, reason, transaction_uuid, authorized, now)
+    return await tx.value(_BOOK, *args) is not None
+
+
+async def outcomes(reader: Reader, file_uuid: uuid.UUID) -> Sequence[Row]:
+    """Per outcome, kind and currency: how many records and their amount."""
+    return await reader.rows(_OUTCOMES, file_uuid)
+
+
+async def listed(reader: Reader, file_uuid: uuid.UUID) -> Sequence[Row]:
+    """The records the report lists one by one: amount differences and unmatched."""
+    return await reader.rows(_LISTED, file_uuid)
+
+
+async def page(reader: Reader, limit: int, offset: int) -> tuple[Sequence[Row], int]:
+    """Booked files, newest first, and how many there are."""
+    return await reader.rows(_PAGE, limit, offset), int(await reader.value(_COUNT))
+
+
+async def authorization(tx: Tx, card_uuid: uuid.UUID, approval_code: str) -> Row | None:
+    """The card's latest authorization (not declined) with this approval code."""
+    return await tx.row(_AUTHORIZATION, card_uuid, approval_code)
+
+
+async def cleared_by_arn(tx: Tx, arn: str) -> uuid.UUID | None:
+    """The purchase an earlier presentment with this ARN booked."""
+    return as_uuid(await tx.value(_CLEARED_BY_ARN, arn))
+
+
+async def set_clearing(tx: Tx, transaction_uuid: uuid.UUID, clearing: str) -> None:
+    """The transaction shows the record that booked it."""
+    await tx.execute(_SET_CLEARING, transaction_uuid, clearing)
+
+
+async def account_of(reader: Reader, fingerprint: str) -> str:
+    """The account of the card with this fingerprint (the fingerprint for an unknown card)."""
+    account = await reader.value(_ACCOUNT_OF, fingerprint)
+    return fingerprint if account is None else str(account)

@@ -1,0 +1,50 @@
+"""The clearing file's report as the API shows it (API.md §18)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from uuid import UUID
+
+from pydantic import BaseModel, Field
+
+
+class Presentments(BaseModel):
+    matched: int = Field(
+        description="Purchase presentments that found their authorization and moved money "
+        "(captures, and amount differences)."
+    )
+    duplicates: int = Field(description="Found captured already at the same amount.")
+    force_posted: int = Field(description="Booked as new purchases captured at once.")
+
+
+class AmountDifference(BaseModel):
+    message_number: int
+    transaction_uuid: UUID
+    authorized: Decimal = Field(description="What was captured before the presentment.")
+    presented: Decimal
+
+
+class Unmatched(BaseModel):
+    message_number: int
+    reason: str
+
+
+class Total(BaseModel):
+    currency: str
+    count: int
+    amount: Decimal = Field(description="Purchases less refunds presented (DE 4).")
+
+
+class ClearingReport(BaseModel):
+    uuid: UUID
+    file_id: str = Field(description="PDS 0105 of the file's header.")
+    sha256: str
+    received_at: datetime
+    messages: int = Field(description="Every message read, header and trailer included.")
+    presentments: Presentments
+    refunds: int
+    amount_differences: list[AmountDifference]
+    unmatched: list[Unmatched]
+    ignored: int
+    totals: list[Total]

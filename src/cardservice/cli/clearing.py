@@ -1,0 +1,38 @@
+"""`cardservice clearing ingest FILE`: book a Mastercard IPM clearing file (API.md §18)
+through the same service as `POST /operator/clearing-files`, printing its report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import orjson
+
+from cardservice.clearing.service import Clearing, ingest
+from cardservice.cli.arguments import runs
+from cardservice.config import Settings
+from cardservice.db.database import Database
+from cardservice.operator.audit import CLI
+from cardservice.security import CardCipher
+
+
+@click.group(name="clearing")
+def clearing() -> None:
+    """Clearing files: the network's presentments, booked (API.md §18, docs/network.md)."""
+
+
+@clearing.command(name="ingest")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@runs
+async def ingest_file(settings: Settings, file: Path) -> str:
+    """Book the Mastercard IPM clearing file FILE; prints its report as JSON.
+
+    The same file again prints its first report and moves nothing; a bad file is refused
+    whole (exit status 2), nothing moved."""
+    db, cipher = Database(settings), CardCipher.from_settings(settings)
+    try:
+        with file.open("rb") as opened:
+            done = await ingest(Clearing(db, cipher), opened, CLI)
+    finally:
+        await db.dispose()
+    return orjson.dumps(done.report, option=orjson.OPT_INDENT_2, default=str).decode()

@@ -1,0 +1,85 @@
+"""The clearing file an acquirer would send for a simulator run (API.md §18): a first
+presentment of every authorization the run got approved and did not capture online, in
+the authorization's currency, with its approval code and an ARN of its own.
+
+With the `clearing` fault the file also holds what a real day brings: amounts that differ
+from the authorization (tips, partial shipments), presentments of authorizations captured
+online already (at the same amount or another), of authorizations reversed since (force
+posts), and of cards the service never issued (unmatched).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from cardservice.network.ipm import Presentment, write
+
+UNKNOWN_CARDS = 3  # presentments on numbers the service did not issue (the fault)
+
+
+class Authorized(Protocol):
+    """What the simulator knows of an authorization it sent (`simulator.Sent`)."""
+
+    fields: dict[int, str]
+    amount: int
+    answer: dict[int, str] | None
+    reversed: bool
+    captured: int
+
+
+def _approval_code(sent: Authorized) -> str | None:
+    answer = sent.answer or {}
+    return answer.get(38) or sent.fields.get(38)
+
+
+def _amount(sent: Authorized, rng: random.Random, faulty: bool) -> int:
+    """What the merchant presents: what it captured online, else what it authorized; with
+    the fault, one in five another amount (up to 25 % more, or less)."""
+    amount = sent.captured or sent.amount
+    if faulty and rng.random() < 0.2:
+        return max(1, amount + rng.randint(-amount // 4, amount // 4))
+    return amount
+
+
+def _chosen(sent: Authorized, rng: random.Random, faulty: bool) -> bool:
+    """Presented: approved and neither reversed nor captured online — with the fault, also
+    half of those reversed and those captured online."""
+    if sent.answer is None or sent.answer.get(39) != "00":
+        return False
+    if sent.reversed or sent.captured:
+        return faulty and rng.random() < 0.5
+    return True
+
+
+def _presentments(
+    sent: Sequence[Authorized], rng: random.Random, faulty: bool
+) -> Iterator[Presentment]:
+    number = 1
+    for item in sent:
+        if not _chosen(item, rng, faulty):
+            continue
+        number += 1
+        yield Presentment(
+            message_number=number, pan=item.fields[2], processing_code="000000",
+            amount=_amount(item, rng, faulty), currency=item.fields[49],
+            approval_code=_approval_code(item), arn=f"7{number:022d}",
+            merchant_id=item.fields.get(42, "").strip() or None, merchant_name="Netflix",
+            merchant_city="Los Gatos", merchant_country="USA", mcc=item.fields.get(18),
+        )  # fmt: skip
+    for _ in range(UNKNOWN_CARDS if faulty else 0):
+        number += 1
+        pan = f"999999{rng.randrange(10**10):010d}"
+        yield Presentment(number, pan, "000000", rng.randint(100, 5_000), "840", "ABC123")
+
+
+def write_run_file(
+    path: Path, file_id: str, sent: Sequence[Authorized], seed: int, faults: set[str]
+) -> dict[str, Any]:
+    """Write the run's clearing file at `path`; what was written."""
+    rng = random.Random(seed)  # noqa: S311 - seeded faults, no secret
+    with path.open("wb") as out:
+        messages = write(out, file_id, _presentments(sent, rng, "clearing" in faults))
+    return {"path": str(path), "file_id": file_id, "messages": messages}

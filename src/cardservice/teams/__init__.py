@@ -1,0 +1,1 @@
+"""Teams that manage their spending (API.md §20): budgets, requests, receipts chased."""
