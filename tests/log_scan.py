@@ -1,4 +1,5 @@
-"""What must never appear in a log line: tokens, MFA codes, full card numbers."""
+"""What must never appear in a log line: tokens, MFA codes, full card numbers, wallet device
+PANs (DPANs: the simulated token service's range, and every DPAN a test made)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import re
 
 from cardservice.cards.numbers import luhn_valid
 from cardservice.catalogue.loader import load_catalogue
+from cardservice.network.messages import TOKEN_BIN
 from tests.factories import ISSUED_SECRETS
 
 CANDIDATE_PAN = re.compile(r"(?<!\d)\d{13,19}(?!\d)")
@@ -14,7 +16,7 @@ TOKEN = re.compile(r"cs_[A-Za-z0-9_-]{20,}")
 
 def secrets_in(text: str) -> list[str]:
     """Every issued credential, token-shaped string or BIN-prefixed Luhn number in `text`."""
-    prefixes = [entry["bin"] for entry in load_catalogue()["bins"]]
+    prefixes = [entry["bin"] for entry in load_catalogue()["bins"]] + [TOKEN_BIN]
     found = [secret for secret in ISSUED_SECRETS if secret in text]
     found += TOKEN.findall(text)
     found += [

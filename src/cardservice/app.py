@@ -34,6 +34,7 @@ from cardservice.dashboard import pages as dashboard_pages
 from cardservice.dashboard import signin as dashboard_signin
 from cardservice.dashboard import statement_pages as dashboard_statements
 from cardservice.dashboard import team_pages as dashboard_team
+from cardservice.dashboard import token_pages as dashboard_tokens
 from cardservice.dashboard import topup_pages as dashboard_topups
 from cardservice.dashboard import transaction_pages as dashboard_transactions
 from cardservice.dashboard import webhook_pages as dashboard_webhooks
@@ -72,6 +73,7 @@ from cardservice.security import CardCipher
 from cardservice.statements.routes import router as statements_router
 from cardservice.teams import receipts as team_receipts
 from cardservice.teams.routes import router as teams_router
+from cardservice.tokens.routes import router as tokens_router
 from cardservice.topups import service as topups
 from cardservice.topups.routes import operator_router as operator_topups_router
 from cardservice.topups.routes import router as topups_router
@@ -162,6 +164,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         accounts_router,
         statements_router,
         cards_router,
+        tokens_router,
         decisions_router,
         transactions_router,
         disputes_router,
@@ -184,6 +187,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         dashboard_buy.router,  # /app/cards/new before /app/cards/{cardUuid}
         dashboard_cards.router,
         dashboard_card_details.router,
+        dashboard_tokens.router,
         dashboard_webhooks.router,
         dashboard_attachments.router,
         dashboard_transactions.router,

@@ -25,6 +25,7 @@ from tests.factories import ISSUED_SECRETS, make_user
 from tests.operator.helpers import operator_key
 
 OPERATOR_PATHS = ("/operator/", "/network/")
+TOKEN_OPERATIONS = ("_token", "_tokens")  # a card's wallet tokens: the demo's card in Apple Pay
 
 
 class Demo:
@@ -95,6 +96,15 @@ class Demo:
         body |= {"currency": "USD", "amount": 500}
         return str((await self.call("POST", "/topups", json=body))["uuid"])
 
+    async def wallet(self) -> tuple[str, str]:
+        """The demo's card in a digital wallet and its token (API.md §19: only the network
+        makes tokens; the demo has one)."""
+        for card in (await self.call("GET", "/card", params={"per_page": 100}))["cards"]:
+            tokens = await self.call("GET", f"/card/{card['uuid']}/tokens")
+            if tokens:
+                return str(card["uuid"]), str(tokens[0]["uuid"])
+        raise AssertionError("the demo has a card in a wallet")
+
     async def new_user(self) -> str:
         self.count += 1
         body = {"email": f"user{self.count}@example.com", "name": "Grace Hopper"}
@@ -158,6 +168,9 @@ class Demo:
             return await self.member()
         if name == "accountUuid" and operation == "patch_account":
             return await self.new_account()  # frozen by the example
+        if name == "tokenUuid" or (name == "cardUuid" and operation.endswith(TOKEN_OPERATIONS)):
+            card, token = await self.wallet()
+            return token if name == "tokenUuid" else card
         providers: dict[str, Callable[[], Awaitable[str]]] = {
             "cardUuid": self.card,
             "disputeUuid": self.dispute,

@@ -10,7 +10,7 @@
   reason too, so linking a receipt never unfreezes a card its holder froze.
 * Closing, in the same unit: the card's pending authorizations are reversed (amount and fee
   back to the card, as `lifecycle.reverse` does), then its whole balance moves to its account
-  through the ledger as one `card_close` transaction.
+  through the ledger as one `card_close` transaction, and its wallet tokens are deleted.
 
 Locks in the global order (docs/ledger.md): the account (through the card), the card, then
 its pending purchases by uuid.
@@ -32,6 +32,7 @@ from cardservice.cards.schemas import CardChangeRequest
 from cardservice.db.sql import Tx
 from cardservice.errors import CardNotFound, RuleViolation, ValidationFailed
 from cardservice.ledger.money import to_minor
+from cardservice.tokens.service import delete_with_card
 from cardservice.transactions import card_testing, closing
 from cardservice.transactions.locks import lock_card, lock_card_account
 
@@ -111,6 +112,7 @@ async def change_card(
         await _update(tx, card_uuid, columns, now)
     if body.status == "closed":
         await closing.return_balance(tx, user_uuid, card, now)
+        await delete_with_card(tx, card_uuid, now)
     changed = await own_card(tx, user_uuid, card_uuid)
     assert changed is not None
     return card_record(changed)

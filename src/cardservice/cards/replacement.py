@@ -8,7 +8,8 @@ The old card's balance (what is available on it: its holds are already out of it
 `holds` book) moves to the new card in one `card_transfer` entry, shown as a debit
 transaction on the old card and a credit on the new. Its pending holds stay and still
 capture; what they release later goes to the card that replaced it
-(`cards.repository.successor`, used by transactions/lifecycle.py).
+(`transactions.repository.payee`, used by transactions/lifecycle.py). Its wallet tokens
+move to the new card (same DPAN: the wallet keeps working, API.md §19).
 
 Locks in the global order (docs/ledger.md): the account (through the card), then the card;
 the new card is inserted under the account's lock, so an authorization on the old card is
@@ -32,6 +33,7 @@ from cardservice.db.sql import Tx, as_uuid
 from cardservice.errors import CardNotFound
 from cardservice.ledger.entries import card_leg, post_entry
 from cardservice.security import CardCipher
+from cardservice.tokens.service import follow_replacement
 from cardservice.transactions.locks import lock_card_account, lock_card_columns
 from cardservice.transactions.program_rules import expiry_after
 from cardservice.transactions.repository import insert_transactions, transaction_row
@@ -125,6 +127,7 @@ async def replace_card(
         raise CardClosed()
     new = await _new_card(tx, cipher, old, now)
     await close_replaced(tx, card_uuid, reason, new["uuid"], now)
+    await follow_replacement(tx, card_uuid, new["uuid"], now)
     await _transfer(tx, old, new, now)
     replacement = await own_card(tx, user_uuid, new["uuid"])
     assert replacement is not None

@@ -14,12 +14,13 @@ from cardservice.cli.arguments import AMOUNT, CURRENCY, CommandError, Parsed, ru
 from cardservice.config import Settings
 from cardservice.db.database import Database
 from cardservice.ledger.money import from_minor
-from cardservice.network import messages, simulator
+from cardservice.network import messages, simulator, wallets
 from cardservice.network.client import NetworkClient, transmitted_now
 from cardservice.network.codec import Message
 from cardservice.network.fields import CURRENCIES, NUMERIC_CURRENCIES
-from cardservice.network.repository import card_to_send
+from cardservice.network.repository import card_to_send, token_expiry_to_send
 from cardservice.security import CardCipher
+from cardservice.tokens.records import WALLET_OF_NAME
 
 MTI = {
     "authorization": "0100", "stand-in": "0120", "capture": "0220", "reversal": "0400",
@@ -62,6 +63,18 @@ async def _card(settings: Settings, card_uuid: uuid.UUID) -> tuple[str, str]:
         raise CommandError(f"no card {card_uuid}")
     expiry = f"{row['expiry_year'] % 100:02d}{row['expiry_month']:02d}"
     return cipher.decrypt(bytes(row["pan_ciphertext"])), expiry
+
+
+async def _token_expiry(settings: Settings, dpan: str) -> str:
+    """A wallet token's expiry, read from the service's vault by the DPAN's fingerprint."""
+    db, cipher = Database(settings), CardCipher.from_settings(settings)
+    try:
+        expiry = await token_expiry_to_send(db.reader, cipher.fingerprint(dpan))
+    finally:
+        await db.dispose()
+    if expiry is None:
+        raise CommandError("no wallet token has this DPAN (give --expiry to send it anyway)")
+    return expiry
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +173,15 @@ def network() -> None:
     help="A card of this service's database (its number and expiry are read there).",
 )
 @click.option("--pan", help="A card number (instead of --card-uuid).")
-@click.option("--expiry", help="The card's expiry, YYMM, with --pan.")
+@click.option(
+    "--token-pan",
+    help="A wallet token's DPAN (API.md §19; printed by `network tokenize`), instead of a card.",
+)
+@click.option(
+    "--expiry",
+    help="The card's expiry, YYMM, with --pan; with --token-pan the token's (default: read "
+    "from the service's database).",
+)
 @click.option("--amount", type=AMOUNT, required=True, help="e.g. 12.50")
 @click.option(
     "--currency",
@@ -189,7 +210,8 @@ def network() -> None:
 @runs
 async def send(
     settings: Settings, type_: str, card_uuid: uuid.UUID | None, pan: str | None,
-    expiry: str | None, amount: int, currency: str, merchant: str, cvv2: str | None,
+    token_pan: str | None, expiry: str | None, amount: int, currency: str, merchant: str,
+    cvv2: str | None,
     original: tuple[str, str] | None, original_mti: str, more: bool, stays: int | None,
     host: str | None, port: int | None,
 ) -> str:  # fmt: skip
@@ -202,8 +224,10 @@ async def send(
         raise CommandError(f"the network has no code for currency {currency}")
     if card_uuid is not None:
         pan, expiry = await _card(settings, card_uuid)
+    elif token_pan is not None:
+        pan, expiry = token_pan, expiry or await _token_expiry(settings, token_pan)
     elif not (pan and expiry):
-        raise CommandError("give --card-uuid, or --pan and --expiry")
+        raise CommandError("give --card-uuid, or --pan and --expiry, or --token-pan")
     stan, sent = f"{uuid.uuid4().int % 999_999 + 1:06d}", transmitted_now()
     asked = Send(type_, amount, currency, merchant, cvv2, original, more, stays, original_mti)
     fields = _fields(asked, pan, expiry, stan, sent)
@@ -213,6 +237,72 @@ async def send(
     finally:
         await client.close()
     return describe(answer, stan, sent)
+
+
+@network.command(name="tokenize")
+@click.option(
+    "--card-uuid",
+    type=click.UUID,
+    required=True,
+    help="A card of this service's database (its number and expiry are read there).",
+)
+@click.option(
+    "--wallet",
+    type=click.Choice(tuple(WALLET_OF_NAME)),
+    default="apple_pay",
+    show_default=True,
+    help="The wallet the card goes into.",
+)
+@click.option(
+    "--risk",
+    type=click.IntRange(1, 5),
+    default=1,
+    show_default=True,
+    help="The wallet's risk score: 1 low … 5 high (4 and 5 ask the holder to confirm).",
+)
+@click.option("--device", default="Simulated phone", show_default=True, help="The device's name.")
+@_endpoint
+@runs
+async def tokenize(
+    settings: Settings, card_uuid: uuid.UUID, wallet: str, risk: int, device: str,
+    host: str | None, port: int | None,
+) -> str:  # fmt: skip
+    """Put a card in a digital wallet, as the network's token service does.
+
+    Sends the provisioning request (0100, processing code 900000) and, unless declined, the
+    token-created notice (0620); prints the decision, the token reference, the DPAN and its
+    expiry (pay with them: network send --token-pan DPAN). API.md §19."""
+    pan, expiry = await _card(settings, card_uuid)
+    client = await NetworkClient.connect(host or settings.iso8583_host, _port(port, settings))
+    try:
+        made = await wallets.tokenize(
+            client, pan, expiry, _fresh_key, wallet=wallet, risk=risk, device_name=device
+        )
+    finally:
+        await client.close()
+    return wallets.describe_token(made)
+
+
+@network.command(name="activate")
+@click.option("--reference", required=True, help="The token reference `tokenize` printed.")
+@click.option("--code", required=True, help="The activation code the holder read.")
+@_endpoint
+@runs
+async def activate(
+    settings: Settings, reference: str, code: str, host: str | None, port: int | None
+) -> str:
+    """Send the activation code the holder typed in the wallet (0620 with 48.77)."""
+    client = await NetworkClient.connect(host or settings.iso8583_host, _port(port, settings))
+    try:
+        answer = await wallets.activate(client, reference, code, _fresh_key)
+    finally:
+        await client.close()
+    return f"0630 {answer}"
+
+
+def _fresh_key() -> tuple[str, str]:
+    """A random STAN and the transmission time now: one-off messages of the CLI."""
+    return f"{uuid.uuid4().int % 999_999 + 1:06d}", transmitted_now()
 
 
 @network.command(name="run")

@@ -18,10 +18,12 @@ from cardservice.cards.controls import LIMITS, LISTS
 from cardservice.dashboard import card_spend
 from cardservice.dashboard.api import Api, ApiError
 from cardservice.dashboard.pages import PageNumber
+from cardservice.dashboard.token_pages import NOTICES as TOKEN_NOTICES
 from cardservice.dashboard.transaction_pages import row_context
 from cardservice.dashboard.views import act, field_errors, page_links, show
 from cardservice.dashboard.web import redirect, render
 from cardservice.http.router import Router
+from cardservice.tokens.records import WALLET_NAMES
 from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(prefix="/app", include_in_schema=False)
@@ -35,6 +37,7 @@ NOTICES = {
     "removed": "Every spending control of this card is removed.",
     "bought": "Your new card is ready.",
     "settings": "The description and automatic top-up are saved.",
+    **TOKEN_NOTICES,
 }
 CONTROL_LABELS = {
     "per_authorization": "Per payment",
@@ -96,6 +99,8 @@ async def _card_context(api: Api, card_uuid: str) -> dict[str, Any]:
         "spend": await card_spend.spend_against_limits(api, card),
         "transactions": row_context(recent["data"], {card_uuid: card["mask"]}),
         "transactions_total": recent["meta"]["total"],
+        "tokens": (await api.body(f"/card/{card_uuid}/tokens"))["data"],
+        "wallet_names": WALLET_NAMES,
         "errors": {},
     }
 

@@ -100,6 +100,22 @@ def endpoint_in(row: Row, cipher: CardCipher) -> Endpoint | None:
     )
 
 
+async def endpoint_of(reader: Reader, cipher: CardCipher, user_uuid: uuid.UUID) -> Endpoint | None:
+    """The user's decision endpoint read on its own (a question that locks no card: a
+    wallet's provisioning request, API.md §19), or None when the user has none."""
+    row = await repository.read_endpoint(reader, user_uuid)
+    if row is None:
+        return None
+    return Endpoint(
+        url=row["url"],
+        secret=cipher.decrypt(bytes(row["secret_ciphertext"])),
+        timeout_ms=row["timeout_ms"],
+        on_timeout=row["on_timeout"],
+        consecutive_failures=row["consecutive_failures"],
+        stand_in_until=as_datetime(row["stand_in_until"]),
+    )
+
+
 async def note_failure(tx: Tx, user_uuid: uuid.UUID, now: datetime) -> None:
     """One more timeout or error in a row; the fifth starts a stand-in."""
     until = now + timedelta(seconds=STAND_IN_SECONDS)

@@ -27,6 +27,8 @@ from cardservice.infra.outbound import CallFailed, Outbound, UrlNotAllowed, sign
 from cardservice.models.base import utcnow
 
 EVENT_TYPE = "authorization.request"
+PROVISIONING_TYPE = "token_provisioning"
+PROVISIONING_ANSWERS = ("approve", "decline", "step_up")
 MAX_ANSWER_BYTES = 16_384  # an answer is a small object; a longer body is an error
 
 
@@ -38,6 +40,15 @@ class Verdict:
     approved: bool
     decision: str
     reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ProvisioningVerdict:
+    """The endpoint's answer to a provisioning request: `decision` (`approve`, `decline`,
+    `step_up`) and its source (`endpoint`, `timeout`, `endpoint_error`, `stand_in`)."""
+
+    decision: str
+    source: str
 
 
 def _answer(status: int, body: bytes | None) -> tuple[bool, str | None] | None:
@@ -54,6 +65,31 @@ def _answer(status: int, body: bytes | None) -> tuple[bool, str | None] | None:
     return parsed["approved"], reason[:255] if isinstance(reason, str) else None
 
 
+async def _exchange(
+    http: Outbound,
+    endpoint: Endpoint,
+    event: dict[str, Any],
+    allow_private: bool,
+    answer_within: float | None,
+) -> tuple[int, bytes | None] | str:
+    """POST the signed event; the reply's (status, body), or `timeout` / `endpoint_error`."""
+    body = dumps(event)
+    headers = signed_headers([endpoint.secret], event["uuid"], body, utcnow())
+    wait = endpoint.timeout_ms / 1000
+    if answer_within is not None:  # the channel's own deadline is shorter (ISO 8583: 3 s)
+        wait = min(wait, answer_within)
+    try:
+        async with asyncio.timeout(wait):
+            reply = await http.post(
+                endpoint.url, body, headers, allow_private=allow_private, limit=MAX_ANSWER_BYTES
+            )
+    except TimeoutError:
+        return "timeout"
+    except (CallFailed, UrlNotAllowed):
+        return "endpoint_error"
+    return reply.status, reply.body
+
+
 async def ask(
     http: Outbound,
     endpoint: Endpoint,
@@ -65,25 +101,48 @@ async def ask(
     exchange, not each phase of it), to the address its host resolves to now, checked as
     webhooks' are (a name that turned private is an `endpoint_error`). Never raises for
     anything the endpoint does."""
-    body = dumps(event)
-    headers = signed_headers([endpoint.secret], event["uuid"], body, utcnow())
     fallback = endpoint.approve_on_timeout
-    wait = endpoint.timeout_ms / 1000
-    if answer_within is not None:  # the channel's own deadline is shorter (ISO 8583: 3 s)
-        wait = min(wait, answer_within)
-    try:
-        async with asyncio.timeout(wait):
-            reply = await http.post(
-                endpoint.url, body, headers, allow_private=allow_private, limit=MAX_ANSWER_BYTES
-            )
-    except TimeoutError:
-        return Verdict(fallback, "timeout")
-    except (CallFailed, UrlNotAllowed):
-        return Verdict(fallback, "endpoint_error")
-    answer = _answer(reply.status, reply.body)
+    reply = await _exchange(http, endpoint, event, allow_private, answer_within)
+    if isinstance(reply, str):
+        return Verdict(fallback, reply)
+    answer = _answer(*reply)
     if answer is None:
         return Verdict(fallback, "endpoint_error")
     return Verdict(answer[0], "endpoint", answer[1])
+
+
+def _provisioning_answer(status: int, body: bytes | None) -> str | None:
+    """`approve`, `decline` or `step_up` from a 2xx `{"decision": ...}`, else None."""
+    if not 200 <= status < 300 or body is None:
+        return None
+    try:
+        parsed = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return None
+    decision = parsed.get("decision") if isinstance(parsed, dict) else None
+    return decision if decision in PROVISIONING_ANSWERS else None
+
+
+async def ask_provisioning(
+    http: Outbound,
+    endpoint: Endpoint,
+    event: dict[str, Any],
+    allow_private: bool,
+    answer_within: float | None = None,
+) -> ProvisioningVerdict:
+    """Ask the endpoint whether a card may go into a wallet (API.md §19): the event's `type`
+    is `token_provisioning`; the answer `{"decision": "approve" | "decline" | "step_up"}`.
+    A timeout or an error takes `on_timeout` (`approve`: the rules' decision stands)."""
+    fallback = "approve" if endpoint.approve_on_timeout else "decline"
+    if endpoint.in_stand_in(utcnow()):
+        return ProvisioningVerdict(fallback, "stand_in")
+    reply = await _exchange(http, endpoint, event, allow_private, answer_within)
+    if isinstance(reply, str):
+        return ProvisioningVerdict(fallback, reply)
+    decision = _provisioning_answer(*reply)
+    if decision is None:
+        return ProvisioningVerdict(fallback, "endpoint_error")
+    return ProvisioningVerdict(decision, "endpoint")
 
 
 async def note_health(

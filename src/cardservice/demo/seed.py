@@ -1,8 +1,8 @@
 """`cardservice demo`: a demo team with accounts, cards and history, built through the services;
 a frozen card and a card with spending controls (and its declines) among them, a card
 with one purchase of each network shape (demo_holds.py: increment, captures in parts, tip,
-fuel, expired hold), and the owner's two latest settled purchases disputed (one still open,
-one won).
+fuel, expired hold), the owner's two latest settled purchases disputed (one still open,
+one won), and the owner's first USD card in Apple Pay (a wallet token that paid once).
 
 Idempotent: the data is created once; every run prints the demo owner's bearer token, the one
 kept in `<var_dir>/demo-token` while it is valid, else a new one (demo_token.py). Users,
@@ -31,12 +31,20 @@ from cardservice.demo.token import demo_token, keep, read_kept, token_path
 from cardservice.dictionaries import repository as dictionaries_repository
 from cardservice.disputes.service import open_dispute, resolve_dispute
 from cardservice.models.base import utcnow
+from cardservice.network.wallets import draw_dpan, token_expiry
 from cardservice.observability.progress import Report
 from cardservice.operator.audit import CLI
 from cardservice.operator.funding import move_money_in, open_account
 from cardservice.operator.schemas import CreateAccountRequest, CreateUserRequest, MoneyRequest
 from cardservice.operator.service import onboard_user
 from cardservice.security import CardCipher
+from cardservice.tokens.records import paid_with
+from cardservice.tokens.service import (
+    ProvisioningRequest,
+    TokenNotice,
+    create_token,
+    record_decision,
+)
 from cardservice.transactions import lifecycle
 from cardservice.transactions import repository as transactions_repository
 from cardservice.transactions.engine import Authorization, authorize
@@ -134,7 +142,30 @@ async def _populate(tx: Tx, cipher: CardCipher, report: Report) -> uuid.UUID:
     main_usd = await accounts_repository.account_in(tx, owner, "USD")
     assert main_usd is not None
     await network_shapes(tx, cipher, owner, main_usd, await _bin_for(tx, "USD"), utcnow())
+    await _wallet(tx, cipher, owner)
     return owner
+
+
+async def _wallet(tx: Tx, cipher: CardCipher, owner: uuid.UUID) -> None:
+    """The owner's first USD card in Apple Pay, as the network's token service puts it there
+    (an approved provisioning, then the token it made), and one payment with it."""
+    first = (await cards_repository.cards_of_user(tx, owner, "USD"))[0]
+    card_uuid = as_uuid(first["uuid"])
+    assert card_uuid is not None
+    rng = random.Random(f"{DEMO_SEED}:wallet")  # noqa: S311 - demo data, not secrets
+    reference, now = f"DEMO{rng.getrandbits(64):016X}", utcnow()
+    asked = ProvisioningRequest(
+        card_uuid, owner, "USD", reference, "40010030273", "apple_pay", "Dana's iPhone", 1
+    )
+    await record_decision(tx, cipher, asked, "approve", "rules", now)
+    notice = TokenNotice(
+        card_uuid, reference, draw_dpan(rng), token_expiry(), "apple_pay", "Dana's iPhone"
+    )
+    token = await create_token(tx, cipher, notice, now)
+    paid = {"uuid": token["uuid"], "wallet": "apple_pay", "last4": notice.dpan[-4:]}
+    payment = Authorization(card_uuid, 1450, "USD", "Starbucks", tag="starbucks",
+                            token=paid_with(paid))  # fmt: skip
+    await authorize(tx, cipher, owner, payment, now=now)
 
 
 DEMO_LIMITS = {"per_authorization": 40, "daily": 60, "monthly": 1500, "blocked_tags": ["uber"]}

@@ -15,6 +15,7 @@ from cardservice.cards.records import CARD_FIELDS, card_columns, card_record
 from cardservice.db.sql import Row, iso_z, text_uuid
 from cardservice.disputes.records import DISPUTE_FIELDS, dispute_columns, dispute_record
 from cardservice.teams.records import REQUEST_FIELDS, request_columns, request_record
+from cardservice.tokens.records import TOKEN_FIELDS, token_columns, token_record
 from cardservice.transactions.records import (
     TRANSACTION_FIELDS,
     three_ds_code_record,
@@ -79,4 +80,6 @@ SOURCES = (
            len(REQUEST_FIELDS) + 2, request_record,
            also="LEFT JOIN users qr ON qr.uuid = q.user_uuid"
                 " LEFT JOIN users qd ON qd.uuid = q.decided_by"),
+    Source("card_token", "card_tokens", "k", token_columns("k"), len(TOKEN_FIELDS),
+           token_record),
 )  # fmt: skip

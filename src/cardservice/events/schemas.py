@@ -12,6 +12,8 @@ EventType = Literal[
     "card.created",
     "card.updated",
     "card.details_revealed",
+    "card.token.created",
+    "card.token.updated",
     "transaction.created",
     "transaction.updated",
     "three_ds.code_created",

@@ -34,6 +34,7 @@ from cardservice.models.reference import (
 from cardservice.models.sign_in_link import SignInLink
 from cardservice.models.team import ReceiptReminder, TeamBudget, TeamReceiptPolicy, TeamRequest
 from cardservice.models.three_ds import ThreeDsCode
+from cardservice.models.token import CardToken, TokenProvisioning
 from cardservice.models.transaction import Transaction
 from cardservice.models.user import Team, User
 from cardservice.models.webhook import WebhookAttempt, WebhookDelivery, WebhookEndpoint
@@ -48,6 +49,7 @@ __all__ = [
     "Bin",
     "Card",
     "CardTestingMerchant",
+    "CardToken",
     "ClearingFile",
     "ClearingRecord",
     "DictionaryEntry",
@@ -75,6 +77,7 @@ __all__ = [
     "TeamReceiptPolicy",
     "TeamRequest",
     "ThreeDsCode",
+    "TokenProvisioning",
     "Topup",
     "Transaction",
     "TransactionTag",

@@ -92,6 +92,9 @@ class Transaction(UuidPk, Timestamps, Base):
     network: Mapped[str | None] = mapped_column(
         Text, doc="JSON {stan, rrn, acquirer_id, terminal_id, merchant_id, auth_code} (iso8583)"
     )
+    token: Mapped[str | None] = mapped_column(
+        Text, doc="JSON {uuid, wallet, last4} of the network token that paid (20261126_33)"
+    )
     stand_in: Mapped[bool] = mapped_column(
         default=False, doc="approved by the network on the issuer's behalf (an 0120 advice)"
     )

@@ -3,18 +3,32 @@ guard blocked answers `59` at once; otherwise the card is verified, then the san
 (`transactions.authorize.authorize_card` → the engine) decides and records — the guard counts
 a verification failure there, under the card's lock — and the answer is written with the
 message's key in the unit that records it. An unknown number records nothing but counts
-against its merchant."""
+against its merchant.
+
+Field 2 may be a wallet token's DPAN (API.md §19): the vault resolves it to its card before
+the entry, so every rule, limit, control, fee, event and webhook of a card payment applies;
+14 must be the token's expiry (a verification failure as a card's), a suspended token (or one
+waiting for its activation) is declined `token_inactive` (`62`), a deleted one is an unknown
+number (`14`). An 0100 with processing code 900000 is a wallet's provisioning request
+(provisioning.py)."""
 
 from __future__ import annotations
 
 import uuid
+from dataclasses import asdict
 from typing import Any
 
 from cardservice.db.sql import Tx
 from cardservice.models.base import utcnow
 from cardservice.network import repository
 from cardservice.network.codec import Message, available_balance, merchant_place, sub_elements
-from cardservice.network.fields import CURRENCIES, NUMERIC_CURRENCIES, PURCHASE, THREE_DS_CODE
+from cardservice.network.fields import (
+    CURRENCIES,
+    NUMERIC_CURRENCIES,
+    PROVISIONING,
+    PURCHASE,
+    THREE_DS_CODE,
+)
 from cardservice.network.host import (
     ANSWER_WITHIN,
     ATTEMPTS,
@@ -27,6 +41,7 @@ from cardservice.network.host import (
     masked_pan,
     require,
 )
+from cardservice.network.provisioning import provisioning_request
 from cardservice.network.repository import IssuedCard, Key, KeyTaken, Remembered
 from cardservice.network.responses import (
     APPROVED,
@@ -35,8 +50,9 @@ from cardservice.network.responses import (
     UNKNOWN_CARD,
     code_of,
 )
-from cardservice.network.verification import verification_failure
+from cardservice.network.verification import token_verification_failure, verification_failure
 from cardservice.observability import metrics
+from cardservice.tokens.records import paid_with
 from cardservice.transactions import card_testing, lifecycle
 from cardservice.transactions.adjustments import shrink_hold
 from cardservice.transactions.authorize import authorize_card
@@ -96,12 +112,21 @@ async def _request(
         tag=await host.tag_of(name),
         three_ds_code=None if stand_in else elements.get(THREE_DS_CODE),
         verification=verification,
+        force_decline=_inactive_token(card, stand_in),
         acceptor=acceptor(message),
         uuid=transaction,
         channel="iso8583",
         network=network_data(message, code),
         stand_in=stand_in,
+        token=None if card.token is None else paid_with(asdict(card.token)),
     )
+
+
+def _inactive_token(card: IssuedCard, stand_in: bool) -> str | None:
+    """`token_inactive` for a wallet token suspended or waiting for its activation code."""
+    if stand_in or card.token is None or card.token.status == "active":
+        return None
+    return "token_inactive"
 
 
 def _waiting(found: Remembered | None) -> Remembered | None:
@@ -117,8 +142,9 @@ async def _answered(
     """The answer of a recorded authorization, written with its key. An original a reversal
     was waiting for is answered as usual and released at once (shrunk, for a partial one),
     when the reversal was for this card."""
+    paying = row["card_uuid"]  # a token's payment may be booked on its card's replacement
     closed = row.get("error_slug") == "card_closed"
-    code = code_of(row, await repository.closed_reason(tx, card.card_uuid) if closed else None)
+    code = code_of(row, await repository.closed_reason(tx, paying) if closed else None)
     if (
         waiting is not None
         and code == APPROVED
@@ -134,7 +160,7 @@ async def _answered(
     if code == APPROVED and network.get("auth_code"):
         own["38"] = network["auth_code"]
     if code in (APPROVED, INSUFFICIENT_FUNDS):
-        balance = await repository.card_balance(tx, card.card_uuid)
+        balance = await repository.card_balance(tx, paying)
         numeric = NUMERIC_CURRENCIES.get(balance["currency"], "000")
         own["54"] = available_balance(numeric, int(balance["balance"]))
     await repository.remember(
@@ -169,7 +195,7 @@ async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> An
         return found.answer  # a repeat: the first answer, nothing moves
     if not stand_in and card_testing.merchant_blocked(blocked_until, utcnow()):
         return await _blocked(host, key, waiting=found is not None)
-    if card is None:
+    if card is None or (card.token is not None and card.token.status == "deleted"):
         if not stand_in:  # nothing recorded; the merchant's count of failures grows
             await host.db.transact(
                 lambda tx: card_testing.note_merchant_failure(tx, merchant, utcnow())
@@ -177,7 +203,11 @@ async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> An
             return {"39": UNKNOWN_CARD}
         log.warning("ISO 8583 0120 for a card not issued here: pan %s", masked_pan(message))
         return {"39": APPROVED}
-    verification = None if stand_in else verification_failure(host.cipher, message, card)
+    verification = None
+    if card.token is not None and not stand_in:
+        verification = token_verification_failure(message, card.token)
+    elif not stand_in:
+        verification = verification_failure(host.cipher, message, card)
     request = await _request(host, message, card, verification, stand_in)
     waiting = _waiting(found)
     answers: list[Answer] = []
@@ -213,7 +243,9 @@ async def _authorize(host: Host, message: Message, *, stand_in: bool) -> Answer:
 
 
 async def authorization(host: Host, message: Message) -> Answer:
-    """0100 / 0101 → 0110."""
+    """0100 / 0101 → 0110 (processing code 900000: a wallet's provisioning request)."""
+    if message.fields.get(3) == PROVISIONING:
+        return await provisioning_request(host, message)
     return await _authorize(host, message, stand_in=False)
 
 

@@ -79,8 +79,13 @@ FIELDS: dict[int, FieldSpec] = {
 
 # Sub-elements of field 48.
 CVV2, THREE_DS_CODE, MORE_TO_FOLLOW = "92", "41", "60"
+# … and a wallet's (API.md §19): token requestor id (11 digits), wallet code, device name
+# (≤ 32), risk score (1 low … 5 high), token PAN (the DPAN, 13–19 digits), token expiry
+# YYMM, token reference (≤ 32), activation code typed by the holder.
+TOKEN_REQUESTOR, WALLET, DEVICE_NAME, RISK_SCORE = "70", "71", "72", "73"
+TOKEN_PAN, TOKEN_EXPIRY, TOKEN_REFERENCE, ACTIVATION_CODE = "74", "75", "76", "77"
 
-PURCHASE, REFUND = "000000", "200000"  # field 3
+PURCHASE, REFUND, PROVISIONING = "000000", "200000", "900000"  # field 3
 SIGN_ON, SIGN_OFF, ECHO = "001", "002", "301"  # field 70
 
 # A request's MTI → its answer's; a repeat (…1) is answered as its first (…0).
@@ -90,6 +95,7 @@ RESPONSE_MTI = {
     "0220": "0230", "0221": "0230",
     "0400": "0410", "0401": "0410",
     "0420": "0430", "0421": "0430",
+    "0620": "0630", "0621": "0630",
     "0800": "0810",
 }  # fmt: skip
 

@@ -27,7 +27,14 @@ from dataclasses import dataclass
 from cardservice.config import Settings
 from cardservice.db.database import Database
 from cardservice.infra.outbound import Outbound
-from cardservice.network import authorizations, clearing, management, metrics, reversals
+from cardservice.network import (
+    authorizations,
+    clearing,
+    management,
+    metrics,
+    reversals,
+    token_notices,
+)
 from cardservice.network.codec import Message, Unreadable, decode, encode
 from cardservice.network.host import Host, Participant, answer
 from cardservice.security import CardCipher
@@ -45,6 +52,8 @@ PARTICIPANTS: dict[str, Participant] = {
     "0401": reversals.reversal,
     "0420": reversals.reversal,
     "0421": reversals.reversal,
+    "0620": token_notices.token_notice,
+    "0621": token_notices.token_notice,
     "0800": management.network_management,
 }
 

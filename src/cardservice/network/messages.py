@@ -9,15 +9,27 @@ from cardservice.network.codec import (
     with_sub_elements,
 )
 from cardservice.network.fields import (
+    ACTIVATION_CODE,
     CVV2,
+    DEVICE_NAME,
     MORE_TO_FOLLOW,
     NUMERIC_CURRENCIES,
+    PROVISIONING,
     PURCHASE,
     REFUND,
+    RISK_SCORE,
     THREE_DS_CODE,
+    TOKEN_EXPIRY,
+    TOKEN_PAN,
+    TOKEN_REFERENCE,
+    TOKEN_REQUESTOR,
+    WALLET,
 )
 
 ACQUIRER = "123456"
+TOKEN_SERVICE = "999000"  # noqa: S105 - the network's token service, as the acquirer id of its messages
+TOKEN_BIN = "489537"  # noqa: S105 - the range the simulated token service draws device PANs from
+REQUESTORS = {"AP": "40010030273", "GP": "40010075001", "SP": "40010043095", "CF": "40010099999"}
 
 
 def _base(stan: str, transmitted: str, acquirer: str) -> dict[int, str]:
@@ -134,3 +146,59 @@ def echo(
     stan: str, transmitted: str, code: str = "301", acquirer: str = ACQUIRER
 ) -> dict[int, str]:
     return {7: transmitted, 11: stan, 32: acquirer, 70: code}
+
+
+def provisioning(
+    pan: str,
+    expiry_yymm: str,
+    stan: str,
+    transmitted: str,
+    *,
+    reference: str,
+    wallet: str = "AP",
+    device_name: str = "iPhone 15",
+    risk: int = 1,
+    cvv2: str | None = None,
+    acquirer: str = TOKEN_SERVICE,
+) -> dict[int, str]:
+    """A wallet's provisioning request (API.md §19): an 0100 with processing code 900000,
+    amount 0, the card's 2 and 14, and 48.70-.73, .76 (.92 when the wallet sent the CVV2)."""
+    elements = {
+        TOKEN_REQUESTOR: REQUESTORS.get(wallet, REQUESTORS["CF"]), WALLET: wallet,
+        DEVICE_NAME: device_name, RISK_SCORE: str(risk), TOKEN_REFERENCE: reference,
+    }  # fmt: skip
+    if cvv2 is not None:
+        elements[CVV2] = cvv2
+    return {
+        7: transmitted, 11: stan, 32: acquirer, 2: pan, 3: PROVISIONING, 4: "0", 14: expiry_yymm,
+        49: NUMERIC_CURRENCIES["USD"], 48: with_sub_elements(elements),
+    }  # fmt: skip
+
+
+def token_created(
+    pan: str,
+    dpan: str,
+    token_expiry_yymm: str,
+    stan: str,
+    transmitted: str,
+    *,
+    reference: str,
+    wallet: str = "AP",
+    device_name: str = "iPhone 15",
+    acquirer: str = TOKEN_SERVICE,
+) -> dict[int, str]:
+    """The 0620 telling the issuer the token it created: 2 the card, 48.74 the DPAN, .75 its
+    expiry, .76 the reference, .71 the wallet, .72 the device."""
+    elements = {
+        TOKEN_PAN: dpan, TOKEN_EXPIRY: token_expiry_yymm, TOKEN_REFERENCE: reference,
+        WALLET: wallet, DEVICE_NAME: device_name,
+    }  # fmt: skip
+    return {7: transmitted, 11: stan, 32: acquirer, 2: pan, 48: with_sub_elements(elements)}
+
+
+def token_activation(
+    reference: str, code: str, stan: str, transmitted: str, *, acquirer: str = TOKEN_SERVICE
+) -> dict[int, str]:
+    """The 0620 carrying the activation code the holder typed (48.77) for a token (48.76)."""
+    elements = {TOKEN_REFERENCE: reference, ACTIVATION_CODE: code}
+    return {7: transmitted, 11: stan, 32: acquirer, 48: with_sub_elements(elements)}

@@ -16,6 +16,7 @@ from cardservice.network import repository
 from cardservice.network.codec import Message, original_key
 from cardservice.network.host import Host, NotTheirs, require
 from cardservice.network.repository import Key, Remembered
+from cardservice.transactions.repository import payee
 
 
 def original_of(message: Message) -> Key:
@@ -54,10 +55,12 @@ class Original:
 
 async def bound_original(tx: Tx, found: Remembered, card_uuid: uuid.UUID) -> Original | None:
     """The original's transaction and user, when it is of the card of field 2 (`NotTheirs`
-    otherwise); None when the original moved nothing (an unknown card, a blocked merchant)."""
+    otherwise); None when the original moved nothing (an unknown card, a blocked merchant).
+    A wallet token's DPAN names the card the token pays with now: an original booked on the
+    card that card replaced is its too (API.md §19, the token moved with the replacement)."""
     if found.transaction_uuid is None:
         return None
     user, card = await repository.owner_and_card(tx, found.transaction_uuid)
-    if card != card_uuid:
+    if card != card_uuid and (card is None or (await payee(tx, card))[0] != card_uuid):
         raise NotTheirs("field 2 is not the original's card")
     return Original(found.transaction_uuid, user)

@@ -13,16 +13,28 @@ import orjson
 from cardservice.db.sql import Reader, Row, Tx, as_datetime, as_uuid
 from cardservice.transactions.card_testing import Merchant
 
-_CARD_BY_FINGERPRINT = (
-    "SELECT uuid, user_uuid, expiry_year, expiry_month, currency FROM cards"
-    " WHERE pan_fingerprint = $1"
+# A number is a card's (its fingerprint) or a wallet token's DPAN (the same fingerprint,
+# API.md §19): both joins are index lookups; the token's card answers for a DPAN.
+_CARD_OF_NUMBER = (
+    "SELECT coalesce(c.uuid, tc.uuid) AS uuid, coalesce(c.user_uuid, tc.user_uuid) AS user_uuid,"
+    " coalesce(c.expiry_year, tc.expiry_year) AS expiry_year,"
+    " coalesce(c.expiry_month, tc.expiry_month) AS expiry_month,"
+    " coalesce(c.currency, tc.currency) AS currency, k.uuid AS token_uuid,"
+    " k.wallet AS token_wallet, k.last4 AS token_last4, k.status AS token_status,"
+    " k.expiry_year AS token_expiry_year, k.expiry_month AS token_expiry_month"
 )
-# An authorization's reads in one round trip: its key's row, the card of its number and
-# the card-testing guard's block of its merchant (transactions/card_testing/).
-_CARD_AND_KEY = (
-    "SELECT c.uuid, c.user_uuid, c.expiry_year, c.expiry_month, c.currency, m.response_code,"
-    " m.answer, m.transaction_uuid, m.created_at, g.blocked_until FROM (SELECT 1 AS one) o"
+_NUMBER_JOINS = (
     " LEFT JOIN cards c ON c.pan_fingerprint = $1"
+    " LEFT JOIN card_tokens k ON k.dpan_fingerprint = $1"
+    " LEFT JOIN cards tc ON tc.uuid = k.card_uuid"
+)
+_CARD_BY_FINGERPRINT = f"{_CARD_OF_NUMBER} FROM (SELECT 1 AS one) o{_NUMBER_JOINS}"
+# An authorization's reads in one round trip: its key's row, the card of its number (a card's
+# or a wallet token's) and the card-testing guard's block of its merchant
+# (transactions/card_testing.py).
+_CARD_AND_KEY = (
+    f"{_CARD_OF_NUMBER}, m.response_code, m.answer, m.transaction_uuid, m.created_at,"
+    f" g.blocked_until FROM (SELECT 1 AS one) o{_NUMBER_JOINS}"
     " LEFT JOIN network_messages m ON m.acquirer_id = $2 AND m.stan = $3"
     " AND m.transmitted = $4 AND m.mti_class = $5"
     " LEFT JOIN card_testing_merchants g ON g.acquirer_id = $6 AND g.merchant_id = $7"
@@ -77,11 +89,25 @@ class Remembered:
 
 
 @dataclass(frozen=True, slots=True)
+class WalletToken:
+    """The wallet token whose DPAN a message carries (API.md §19)."""
+
+    uuid: uuid.UUID
+    wallet: str
+    last4: str
+    status: str
+    expiry_yymm: str
+
+
+@dataclass(frozen=True, slots=True)
 class IssuedCard:
+    """The card of a message's number; `token` when the number is a wallet token's DPAN."""
+
     card_uuid: uuid.UUID
     user_uuid: uuid.UUID
     expiry_yymm: str
     currency: str
+    token: WalletToken | None = None
 
 
 class KeyTaken(Exception):
@@ -90,16 +116,28 @@ class KeyTaken(Exception):
 
 
 async def issued_card(reader: Reader | Tx, fingerprint: str) -> IssuedCard | None:
+    """The card of a number, a card's or a wallet token's (with its `token`), or None."""
     row = await reader.row(_CARD_BY_FINGERPRINT, fingerprint)
     return None if row is None else _issued(row)
+
+
+def _yymm(year: int, month: int) -> str:
+    return f"{year % 100:02d}{month:02d}"
 
 
 def _issued(row: Row) -> IssuedCard | None:
     card, user = as_uuid(row["uuid"]), as_uuid(row["user_uuid"])
     if card is None or user is None:
         return None
-    yymm = f"{row['expiry_year'] % 100:02d}{row['expiry_month']:02d}"
-    return IssuedCard(card, user, yymm, row["currency"])
+    token = None
+    token_uuid = as_uuid(row["token_uuid"])
+    if token_uuid is not None:
+        expiry = _yymm(row["token_expiry_year"], row["token_expiry_month"])
+        token = WalletToken(
+            token_uuid, row["token_wallet"], row["token_last4"], row["token_status"], expiry
+        )
+    expiry = _yymm(row["expiry_year"], row["expiry_month"])
+    return IssuedCard(card, user, expiry, row["currency"], token)
 
 
 def _remembered(row: Row) -> Remembered | None:
@@ -114,8 +152,8 @@ def _remembered(row: Row) -> Remembered | None:
 async def card_and_key(
     reader: Reader, fingerprint: str, key: Key, merchant: Merchant
 ) -> tuple[IssuedCard | None, Remembered | None, Any]:
-    """The card of a number, the row of a key and the merchant's `blocked_until`, read
-    together."""
+    """The card of a number (a card's or a wallet token's), the row of a key and the
+    merchant's `blocked_until`, read together."""
     row = await reader.row(
         _CARD_AND_KEY, fingerprint, *key.args(), merchant.acquirer_id, merchant.merchant_id
     )
@@ -201,6 +239,7 @@ def network_json(network: dict[str, str | None]) -> str:
 # The simulator's own reads (network/commands.py, network/simulator.py): a tool that checks
 # its own bookkeeping against the books.
 _SEND_CARD = "SELECT pan_ciphertext, expiry_year, expiry_month FROM cards WHERE uuid = $1"
+_SEND_WALLET = "SELECT expiry_year, expiry_month FROM card_tokens WHERE dpan_fingerprint = $1"
 _SIM_BIN = "SELECT uuid FROM bins WHERE currency = 'USD' AND status = 'available' ORDER BY bin"
 _SIM_CARDS = (
     "SELECT uuid, pan_ciphertext, expiry_year, expiry_month FROM cards WHERE account_uuid = $1"
@@ -226,6 +265,17 @@ _SIM_POSTED = (
 async def card_to_send(reader: Reader, card_uuid: uuid.UUID) -> Row | None:
     """The card's encrypted number and expiry, or None."""
     return await reader.row(_SEND_CARD, card_uuid)
+
+
+async def token_expiry_to_send(reader: Reader, fingerprint: str) -> str | None:
+    """The expiry (YYMM) of the wallet token with this DPAN fingerprint, or None."""
+    row = await reader.row(_SEND_WALLET, fingerprint)
+    return None if row is None else _yymm(row["expiry_year"], row["expiry_month"])
+
+
+async def sim_owner(reader: Reader, card_uuid: uuid.UUID) -> uuid.UUID | None:
+    """The user a card belongs to."""
+    return as_uuid(await reader.value("SELECT user_uuid FROM cards WHERE uuid = $1", card_uuid))
 
 
 async def sim_bin(tx: Tx) -> Any:

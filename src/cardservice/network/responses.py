@@ -14,6 +14,8 @@ UNKNOWN_CARD = "14"
 ORIGINAL_UNKNOWN = "25"
 FORMAT_ERROR = "30"
 WRONG_STATE = "12"
+INVALID_CODE = "63"  # a wallet token's activation code that is not the live one
+APPROVE_AFTER_CONFIRM = "85"  # a provisioning step-up: the holder confirms with a code
 INSUFFICIENT_FUNDS = "51"
 SUSPECTED_FRAUD = "59"
 DATABASE_UNREACHABLE = "91"
@@ -33,6 +35,7 @@ DECLINES = {
     "limit_exceeded": "61",
     "budget_exceeded": "61",  # the team's monthly budget (API.md §20)
     "card_frozen": "62",
+    "token_inactive": "62",  # a wallet token suspended or waiting for its activation
     "account_inactive": "62",
     "invalid_3ds": "63",
     "currency_not_supported": "12",

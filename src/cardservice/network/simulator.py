@@ -11,6 +11,12 @@ With `advices`, a tenth of the authorizations are 0120 stand-in advices instead 
 enough to overdraw the card, a quarter in JPY, a currency the rate table cannot convert to
 the cards' USD): their shortfall depends on the card's balance at that instant, which the
 simulator reads back from the purchase rather than follows itself.
+
+With `wallets`, every card first goes into a digital wallet (network/wallets.py: the
+provisioning request with a random risk score, the token-created notice, the holder's
+activation code; one token left waiting for it, one suspended by its holder), and three in
+ten authorizations then pay with the card's DPAN instead of its number: the books must come
+out the same, and an inactive token's payments are declined (`62`).
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from cardservice.cards.purchase import buy_cards
 from cardservice.cards.schemas import BuyCardsRequest
 from cardservice.db.database import Database
 from cardservice.db.sql import Tx, text_uuid
-from cardservice.network import messages, repository
+from cardservice.network import messages, repository, wallets
 from cardservice.network.client import NetworkClient, stans, transmitted_now
 from cardservice.network.codec import encode
 from cardservice.network.fields import CURRENCIES
@@ -43,7 +49,9 @@ from cardservice.users.service import create_user
 
 FAULTS = (
     "duplicates", "late-reversals", "early-reversals", "advices", "pipelined", "drops", "clearing",
+    "wallets",
 )  # fmt: skip
+WALLET_TENTHS = 3  # with `wallets`: the authorizations that pay with the card's DPAN
 FEE = 10  # the default plan's card_transaction fee (minor units)
 START = 500_000  # each card's start balance: most authorizations are approved
 WAIT = 5.0  # seconds to wait for an answer (the host's deadline is 3 s) before a repeat
@@ -58,6 +66,7 @@ class SimCard:
     uuid: str
     pan: str
     expiry: str
+    wallet: wallets.WalletCard | None = None  # with `wallets`: the card's token
 
 
 @dataclass
@@ -207,7 +216,11 @@ class Traffic:
         card = self.random.choice(self.cards)
         amount = self.random.randint(100, 5_000)
         if "advices" not in self.faults or self.random.random() >= 0.1:
-            fields = messages.authorization(card.pan, card.expiry, amount, *self.key())
+            stan, sent = self.key()
+            pan, expiry = card.pan, card.expiry
+            if card.wallet is not None and int(stan) % 10 < WALLET_TENTHS:  # no random draw:
+                pan, expiry = card.wallet.dpan, card.wallet.expiry  # the other faults' mix stays
+            fields = messages.authorization(pan, expiry, amount, stan, sent)
             return Sent(card, fields, amount)
         if self.random.random() < 0.1:  # beyond what a card may still hold: a shortfall
             amount = self.random.randint(START // 4, START)
@@ -431,9 +444,17 @@ async def run(
     (`presentments.write_run_file`; the `clearing` fault adds what does not match)."""
     account, issued = await make_cards(db, cipher, cards)
     traffic = Traffic(host, port, seed, faults, issued)
+    if "wallets" in faults:
+        await _into_wallets(db, cipher, host, port, traffic, random.Random(f"{seed}:wallets"))  # noqa: S311
     deadline = time.monotonic() + seconds
     await asyncio.gather(*(traffic.connection(deadline) for _ in range(connections)))
     found = await check(db, account, traffic)
+    if "wallets" in faults:
+        found["wallet_payments"] = _wallet_payments(traffic)
+        found["inactive_tokens_paid"] = sum(
+            codes.get("00", 0) for status, codes in found["wallet_payments"].items()
+            if status != "active"
+        )  # fmt: skip
     found["ok"] = not any(
         found[k] for k in ("applied_twice", "approved_without_purchase", "cents_lost",
                            "owed_off_by", "cards_off_their_postings", "unanswered",
@@ -442,4 +463,31 @@ async def run(
     if clearing_file is not None:
         file_id = f"SIM-{seed}-{uuid.uuid4().hex[:12]}"
         found["clearing_file"] = write_run_file(clearing_file, file_id, traffic.sent, seed, faults)
+    found["ok"] = found["ok"] and not found.get("inactive_tokens_paid")
+    return found
+
+
+async def _into_wallets(
+    db: Database, cipher: CardCipher, host: str, port: int, traffic: Traffic, chooser: random.Random
+) -> None:
+    """Every card of the run into a wallet, before the traffic (network/wallets.py)."""
+    client = await NetworkClient.connect(host, port)
+    try:
+        cards = [(card.uuid, card.pan, card.expiry) for card in traffic.cards]
+        made = await wallets.put_in_wallets(db, cipher, client, cards, traffic.key, chooser)
+    finally:
+        await client.close()
+    for card, wallet in zip(traffic.cards, made, strict=True):
+        card.wallet = wallet
+
+
+def _wallet_payments(traffic: Traffic) -> dict[str, dict[str, int]]:
+    """The DPAN payments' answers, by the status of the token that made them."""
+    found: dict[str, dict[str, int]] = {}
+    for item in traffic.sent:
+        wallet = item.card.wallet
+        if wallet is None or item.fields[2] != wallet.dpan or item.answer is None:
+            continue
+        codes = found.setdefault(wallet.status, {})
+        codes[item.answer[39]] = codes.get(item.answer[39], 0) + 1
     return found

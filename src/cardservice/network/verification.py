@@ -1,12 +1,12 @@
 """Card verification of an 0100 (API.md §14, §17): the expiry of 14 and the CVV2 of 48.92,
 checked by the card-testing guard's one check (`transactions.card_testing`), which also
-counts the failures."""
+counts the failures; for a wallet token's DPAN (§19), the token's expiry."""
 
 from __future__ import annotations
 
 from cardservice.network.codec import Message, sub_elements
 from cardservice.network.fields import CVV2
-from cardservice.network.repository import IssuedCard
+from cardservice.network.repository import IssuedCard, WalletToken
 from cardservice.security import CardCipher
 from cardservice.transactions.card_testing import verification_failure as guarded_check
 
@@ -18,3 +18,9 @@ def verification_failure(cipher: CardCipher, message: Message, card: IssuedCard)
     return guarded_check(
         cipher, message.fields[2], card.expiry_yymm, message.fields[14], elements.get(CVV2)
     )
+
+
+def token_verification_failure(message: Message, token: WalletToken) -> str | None:
+    """For a wallet token's DPAN (API.md §19): `invalid_expiry` when 14 is not the token's
+    expiry (no CVV2 is expected: a wallet has none)."""
+    return "invalid_expiry" if message.fields[14] != token.expiry_yymm else None

@@ -1,6 +1,6 @@
 """The statements over every encrypted column (`ENCRYPTED_COLUMNS`), for `cardservice keys
 rotate` (key_rotation.py): each table walked in uuid order, a batch at a time. The columns
-belong to cards and transactions (3DS codes); they are walked here, with the cipher whose
+belong to cards, 3DS codes and wallet tokens; they are walked here, with the cipher whose
 keys encrypt them, so a new encrypted column is named in one place."""
 
 from __future__ import annotations
@@ -10,7 +10,11 @@ from collections.abc import Sequence
 
 from cardservice.db.sql import Reader, Row, Tx
 
-ENCRYPTED_COLUMNS = (("cards", "pan_ciphertext"), ("three_ds_codes", "code_ciphertext"))
+ENCRYPTED_COLUMNS = (
+    ("cards", "pan_ciphertext"),
+    ("three_ds_codes", "code_ciphertext"),
+    ("card_tokens", "dpan_ciphertext"),  # wallet tokens' device PANs (API.md §19)
+)
 
 
 def _known(table: str, column: str) -> None:

@@ -15,13 +15,18 @@ user's decision endpoint thinks:
 4. unit 2 locks again, decides again (funds, limits and the card's status may have moved
    meanwhile: a decline then is the rules', whatever the endpoint said), applies the answer
    and records.
+
+A payment with a wallet token (`request.token`, API.md §19) names the card its channel read
+for the token; a replacement may have moved the token since. Each unit takes the account's
+lock through that card first (the replacement takes it too), then pays with the card that
+replaced it, if any (`payee`): the payment is booked on exactly one of the two cards.
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from cardservice.db.database import Database
@@ -33,6 +38,8 @@ from cardservice.ledger.money import from_minor
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
 from cardservice.transactions.engine import Authorization, Decided, authorize, decide, record
+from cardservice.transactions.locks import lock_card_account
+from cardservice.transactions.repository import payee
 
 __all__ = ["Authorization", "authorization_of", "authorize_card", "request_event"]
 
@@ -101,6 +108,15 @@ def request_event(request: Authorization, decided: Decided) -> dict[str, Any]:
     }
 
 
+async def _paying_card(tx: Tx, user_uuid: uuid.UUID, request: Authorization) -> Authorization:
+    """A token payment's request with the card that pays now: the named card, or the card
+    that replaced it (read under the account's lock, which a replacement holds too)."""
+    if request.token is None or await lock_card_account(tx, user_uuid, request.card_uuid) is None:
+        return request
+    current, _status = await payee(tx, request.card_uuid)
+    return request if current == request.card_uuid else replace(request, card_uuid=current)
+
+
 async def authorize_card(
     db: Database,
     http: Outbound,
@@ -133,20 +149,20 @@ async def authorize_card(
 
     async def rules_first(tx: Tx) -> tuple[dict[str, Any] | None, Question | None]:
         now = utcnow()
-        decided = await decide(tx, cipher, user_uuid, request, now)
+        paying = await _paying_card(tx, user_uuid, request)
+        decided = await decide(tx, cipher, user_uuid, paying, now)
         endpoint = endpoint_in(decided.card, cipher)
         if not decided.approved or endpoint is None or request.stand_in:
-            return await recorded(
-                tx, await record(tx, user_uuid, request, decided, None, now)
-            ), None
+            return await recorded(tx, await record(tx, user_uuid, paying, decided, None, now)), None
         if endpoint.in_stand_in(now):
             stand_in = Verdict(endpoint.approve_on_timeout, "stand_in")
-            row = await record(tx, user_uuid, request, decided, stand_in, now)
+            row = await record(tx, user_uuid, paying, decided, stand_in, now)
             return await recorded(tx, row), None
-        return None, Question(endpoint, request_event(request, decided))
+        return None, Question(endpoint, request_event(paying, decided))
 
     async def with_verdict(tx: Tx) -> dict[str, Any]:
-        return await recorded(tx, await authorize(tx, cipher, user_uuid, request, verdict))
+        paying = await _paying_card(tx, user_uuid, request)
+        return await recorded(tx, await authorize(tx, cipher, user_uuid, paying, verdict))
 
     first, question = await db.transact(rules_first)
     if first is not None:

@@ -111,6 +111,9 @@ class Authorization:
     # approved by the network on the issuer's behalf (an 0120 advice): recorded as approved
     # whatever the rules say; what the card cannot cover is the cardholder's `shortfall`
     stand_in: bool = False
+    # paid with a wallet token (API.md §19): {uuid, wallet, last4}, shown as the transaction's
+    # `token`; its card follows a replacement (authorize.py)
+    token: dict[str, str | None] | None = None
     # the channel's check of the card's details (card_testing.verification_failure): its
     # decline slug, free and counted by the card-testing guard; None: verified or not checked
     verification: str | None = None
@@ -309,6 +312,7 @@ def _new_transaction(
             updated_at=now,
             channel=request.channel,
             stand_in=request.stand_in,
+            token=None if request.token is None else orjson.dumps(request.token).decode(),
         )
         | foreign
     )

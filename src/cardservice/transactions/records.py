@@ -24,7 +24,7 @@ TRANSACTION_FIELDS = (
     "decision", "created_at", "updated_at", "authorized_amount", "captured_amount",
     "hold_expires_at", "merchant_amount", "merchant_currency", "rate",
     "merchant_captured_amount", "channel", "network", "stand_in", "shortfall", "clearing",
-    "receipt_attachment_uuid",
+    "receipt_attachment_uuid", "token",
 )  # fmt: skip
 NEWEST_FIRST = "ORDER BY t.created_at DESC, t.uuid DESC"
 
@@ -79,6 +79,7 @@ def transaction_record_of(row: Mapping[str, Any]) -> dict[str, Any]:
         "decision": row["decision"],
         "channel": row["channel"],
         "network": None if row["network"] is None else orjson.loads(row["network"]),
+        "token": None if row["token"] is None else orjson.loads(row["token"]),
         "stand_in": flag(row["stand_in"]),
         "shortfall": from_minor(row["shortfall"]),
         "receipt_attachment_uuid": text_uuid(row["receipt_attachment_uuid"]),

@@ -201,9 +201,9 @@ async def unassigned_codes_of_card(tx: Tx, card_uuid: uuid.UUID, now: datetime) 
 
 
 async def use_code(
-    tx: Tx, code_uuid: uuid.UUID, now: datetime, transaction_uuid: uuid.UUID
+    tx: Tx, code_uuid: uuid.UUID, now: datetime, transaction_uuid: uuid.UUID | None
 ) -> None:
-    """The code is used at `now` by the transaction."""
+    """The code is used at `now` by the transaction (None: by a token's activation)."""
     await tx.execute(_USE_CODE, code_uuid, now, transaction_uuid)
 
 
@@ -501,6 +501,7 @@ _DEFAULTS: dict[str, Any] = {
     "captured_at": None,  # the database sets it when a purchase completes
     "channel": "sandbox",
     "network": None,  # JSON text of the network's data (channel iso8583)
+    "token": None,  # JSON text {uuid, wallet, last4} of the wallet token that paid
     "stand_in": False,
     "shortfall": 0,
     "receipt_attachment_uuid": None,

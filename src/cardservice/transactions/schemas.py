@@ -77,6 +77,14 @@ class ClearingData(BaseModel):
     arn: str | None = Field(description="Acquirer reference data (DE 31).")
 
 
+class TokenUse(BaseModel):
+    """The digital-wallet token a payment was made with (API.md §19): never its number."""
+
+    uuid: UUID = Field(description="The token (`GET /card/{cardUuid}/tokens`).")
+    wallet: Literal["apple_pay", "google_pay", "samsung_pay", "card_on_file"]
+    last4: str = Field(description="The last four digits of the device PAN.")
+
+
 class TransactionRecord(BaseModel):
     uuid: UUID
     type: TransactionType
@@ -121,6 +129,9 @@ class TransactionRecord(BaseModel):
     )
     network: NetworkData | None = Field(
         default=None, description="The card network's data (channel `iso8583`)."
+    )
+    token: TokenUse | None = Field(
+        default=None, description="The digital-wallet token that paid (ISO 8583 with a DPAN)."
     )
     stand_in: bool = Field(
         default=False,

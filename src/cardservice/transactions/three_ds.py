@@ -81,6 +81,9 @@ async def matching_code(
     return None
 
 
-async def use_code(tx: Tx, code: uuid.UUID, transaction_uuid: uuid.UUID, now: datetime) -> None:
-    """The code is used up by this (approved) transaction."""
+async def use_code(
+    tx: Tx, code: uuid.UUID, transaction_uuid: uuid.UUID | None, now: datetime
+) -> None:
+    """The code is used up by this (approved) transaction, or (None) by a wallet token's
+    activation (API.md §19)."""
     await repository.use_code(tx, code, now, transaction_uuid)
