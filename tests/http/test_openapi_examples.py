@@ -21,6 +21,7 @@ from cardservice.config import Settings
 from cardservice.demo.seed import create_demo
 from cardservice.http.openapi_sdk import EXAMPLE_UUID, USD_BIN
 from cardservice.models.base import utcnow
+from tests.clearing.helpers import ipm_file, post_file, presentment
 from tests.factories import ISSUED_SECRETS, make_user
 from tests.operator.helpers import operator_key
 
@@ -90,6 +91,16 @@ class Demo:
     async def attachment(self) -> str:
         body = {"type": "photo", "file": "JVBERi0xLjQK"}  # "%PDF-1.4"
         return str((await self.call("POST", "/attachment", json=body))["uuid"])
+
+    def clearing_bytes(self) -> bytes:
+        """A real IPM file (cardutil) of its own file id: one presentment of an unknown card."""
+        self.count += 1
+        return ipm_file(f"EXAMPLES{self.count:04d}{uuid.uuid4().hex[:8]}", [presentment(PAN, 100)])
+
+    async def clearing_file(self) -> str:
+        answer = await post_file(self.client, self.key, self.clearing_bytes())
+        assert answer.status_code == 201, answer.text
+        return str(answer.json()["data"]["uuid"])
 
     async def topup(self) -> str:
         body = {"account_uuid": self.account, "method": "bank-transfer"}
@@ -181,6 +192,7 @@ class Demo:
             "userUuid": self.new_user,
             "requestUuid": self.team_request,
             "programUuid": self.program,
+            "clearingFileUuid": self.clearing_file,
         }
         if name in providers:
             return await providers[name]()
@@ -219,6 +231,8 @@ class Demo:
         return body
 
 
+OCTETS = "application/octet-stream"  # a clearing file's bytes (API.md §18)
+PAN = "5999990000000001"  # no card of the service: the presentment is unmatched
 REQUIRED_QUERY = {"search": "ama", "date": utcnow().date().isoformat()}
 DECLINING = ("decline_team_request",)  # its answer is a declined request, by design
 AS_MEMBER = ("create_team_request",)  # only a team's member asks (API.md §20)
@@ -253,15 +267,19 @@ async def test_every_request_example_succeeds_as_sent(
                     path = path.replace("{" + parameter["name"] + "}", value)
                 elif parameter.get("required"):
                     query[parameter["name"]] = REQUIRED_QUERY[parameter["name"]]
-            media = operation.get("requestBody", {}).get("content", {}).get("application/json")
+            content = operation.get("requestBody", {}).get("content", {})
+            media = content.get("application/json")
             body = None if media is None else await demo.body(name, media["example"])
             headers = {} if operation["security"] == [] else demo.owner
             if operation["security"] == [{"operatorKey": []}]:
                 headers = demo.operator
             if name in AS_MEMBER:
                 headers = await demo.member_headers()
+            octets = demo.clearing_bytes() if OCTETS in content else None
+            if octets is not None:
+                headers = {**headers, "Content-Type": OCTETS}
             answer = await client.request(
-                method.upper(), path, params=query, json=body, headers=headers
+                method.upper(), path, params=query, json=body, content=octets, headers=headers
             )
             assert answer.is_success, (method, template, body, answer.status_code, answer.text)
             if answer.headers["content-type"] == "application/json" and name not in DECLINING:
