@@ -29,6 +29,9 @@ def _path(template: str) -> str:
         "accountUuid",
         "topupUuid",
         "programUuid",
+        "requestUuid",
+        "tokenUuid",
+        "clearingFileUuid",
     ):
         template = template.replace("{" + name + "}", str(uuid.uuid4()))
     return template.replace("{slug}", SAMPLE["slug"])

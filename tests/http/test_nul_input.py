@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import copy
 import json
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -119,6 +120,10 @@ async def _objects(
         "accountUuid": str(account),
         "topupUuid": topup.json()["data"]["uuid"],
         "programUuid": program.json()["data"]["uuid"],
+        # a body's text is refused before the object is looked up: any id will do
+        "requestUuid": str(uuid.uuid4()),
+        "tokenUuid": str(uuid.uuid4()),
+        "clearingFileUuid": str(uuid.uuid4()),
     }
 
 

@@ -382,8 +382,10 @@ def _unconvertible(request: Authorization, decided: Decided) -> bool:
 def _decline_fee_due(request: Authorization, decided: Decided, reason: str) -> bool:
     """The `card_decline` fee is due unless the decline is the guard's (a verification
     failure, `suspected_fraud`), the team budget's or an increment's."""
-    guards = reason in card_testing.FREE_DECLINES and reason != request.force_decline
-    return not guards and reason != BUDGET_EXCEEDED and decided.parent is None
+    if reason == request.force_decline:
+        return decided.parent is None  # the sandbox's forced decline: every slug pays, as declined
+    free = reason in card_testing.FREE_DECLINES or reason == BUDGET_EXCEEDED
+    return not free and decided.parent is None
 
 
 async def _guard(
