@@ -8,14 +8,14 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from cardservice.values.money import Amount, MoneyOut, PositiveAmount, WholeNumber
+from cardservice.values.money import Amount, MoneyOut, PositiveAmount
 from cardservice.values.requests import StrictRequest, UuidStr
 
 Currency = Annotated[str, StringConstraints(pattern=r"^[A-Z]{3}$")]
 RequestKind = Literal["card", "budget_increase"]
 RequestStatus = Literal["pending", "approved", "declined"]
 Text255 = Annotated[str, StringConstraints(min_length=1, max_length=255)]
-Days = Annotated[WholeNumber, Field(ge=0, le=365)]
+Days = Annotated[int, Field(ge=0, le=365, strict=False)]  # 242.0 is a whole number (JSON Schema)
 
 
 class MemberRef(BaseModel):
