@@ -70,10 +70,11 @@ def _environment(database_url: str, var_dir: Path) -> dict[str, str]:
     }
 
 
-def _wait_ready(base: str, process: subprocess.Popen[bytes]) -> None:
-    """Until `/ready` answers 200 (60 s: a loaded 2-core machine starts a server slowly);
-    a server that exited or never became ready fails the fixture, not a test after it."""
-    deadline = time.monotonic() + 60
+def wait_ready(base: str, process: subprocess.Popen[bytes], seconds: float = 120) -> None:
+    """Until `/ready` answers 200 (up to `seconds`: a loaded 2-core machine starts a server
+    and its workers slowly); a server that exited or never became ready fails the fixture,
+    not a test after it. Every test that starts `cardservice serve` waits with this."""
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"cardservice serve exited with {process.returncode}")
@@ -83,7 +84,7 @@ def _wait_ready(base: str, process: subprocess.Popen[bytes]) -> None:
         except httpx.TransportError:
             pass
         time.sleep(0.05)
-    raise RuntimeError(f"cardservice serve was not ready on {base} within 60 s")
+    raise RuntimeError(f"cardservice serve was not ready on {base} within {seconds:.0f} s")
 
 
 @contextmanager
@@ -111,7 +112,7 @@ def demo_server(
         stderr=log,
     )
     try:
-        _wait_ready(server.base, process)
+        wait_ready(server.base, process)
         yield server
     finally:
         process.terminate()

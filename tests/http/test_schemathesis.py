@@ -9,7 +9,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from fastapi import FastAPI
 
 from cardservice.config import Settings
 from tests.factories import Caller, authorize, make_card, make_user
+from tests.live_server import wait_ready
 
 CONFIG = Path(__file__).with_name("schemathesis.toml")
 EXAMPLES = os.environ.get("CARDSERVICE_SCHEMATHESIS_EXAMPLES", "8")
@@ -54,12 +54,7 @@ def server(app: FastAPI, settings: Settings) -> Iterator[str]:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(300):
-            try:
-                if httpx.get(f"{base}/ready").status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.05)
+        wait_ready(base, process)
         yield base
     finally:
         process.terminate()

@@ -9,7 +9,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Iterator
 
@@ -24,6 +23,7 @@ from cardservice.models import Event, Transaction
 from cardservice.network import messages
 from cardservice.network.client import NetworkClient, stans, transmitted_now
 from tests.factories import around, assert_ledger_consistent, balances
+from tests.live_server import wait_ready
 from tests.network.conftest import issue_card
 
 CONNECTIONS = 6
@@ -53,15 +53,7 @@ def iso_port(app: FastAPI, settings: Settings) -> Iterator[int]:
     command += ["--iso8583-port", str(iso_port)]
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
     try:
-        for _ in range(1200):
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/ready").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if process.poll() is not None:
-                raise RuntimeError("cardservice serve exited")
-            time.sleep(0.05)
+        wait_ready(f"http://127.0.0.1:{port}", process)
         yield iso_port
     finally:
         process.terminate()

@@ -16,7 +16,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +31,7 @@ from cardservice.models.base import utcnow
 from cardservice.network.client import NetworkClient, transmitted_now
 from cardservice.transactions.deposits import deposit
 from tests.factories import make_account, make_user
+from tests.live_server import wait_ready
 
 LINES = 5_000
 
@@ -78,14 +78,7 @@ def server(app: FastAPI, settings: Settings, tmp_path: Path) -> Iterator[Served]
         process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=sink)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 300  # a loaded 2-core machine starts two processes slowly
-        while time.monotonic() < deadline:
-            assert process.poll() is None, log.read_text()
-            try:
-                if httpx.get(f"{base}/ready").status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.1)
+        wait_ready(base, process, seconds=300)
         yield Served(base, iso_port, log)
     finally:
         process.terminate()

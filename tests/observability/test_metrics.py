@@ -28,6 +28,7 @@ from cardservice.network import messages
 from cardservice.network.client import NetworkClient, stans, transmitted_now
 from cardservice.observability.metrics import FLUSH_SECONDS
 from tests.factories import Caller, make_card, make_mfa_code, make_user
+from tests.live_server import wait_ready
 from tests.network.conftest import issue_card
 
 RATE_LIMIT = 5  # per credential per minute, counted per worker (no Redis here)
@@ -68,12 +69,7 @@ def server(app: FastAPI, settings: Settings) -> Iterator[Served]:
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(600):
-            try:
-                if httpx.get(f"{base}/ready").status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.05)
+        wait_ready(base, process)
         yield Served(base, settings.var_dir / "metrics" / str(port), iso_port)
     finally:
         process.terminate()

@@ -5,13 +5,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 
 import httpx
 import pytest
 
 from cardservice.app import create_app
 from cardservice.config import Settings
+from tests.live_server import wait_ready
 
 SQLITE = "sqlite:///var/x.db"
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
@@ -65,12 +65,7 @@ def test_serve_on_loopback_turns_the_sandbox_on_for_sqlite_only(settings: Settin
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{SERVE_PORT}"
     try:
-        for _ in range(600):
-            try:
-                if httpx.get(f"{base}/ready").status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.05)
+        wait_ready(base, process)
         response = httpx.post(f"{base}/sandbox/deposits", json={})
     finally:
         process.terminate()

@@ -65,6 +65,7 @@ from cardservice.config import Settings
 from cardservice.db.database import Database
 from cardservice.ledger.books import class_totals
 from cardservice.migrations import upgrade_database
+from tests.live_server import wait_ready
 
 ADMIN_DSN = os.environ.get("CARDSERVICE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 KEY = "hXo9m1GJZ0PgtDk0eJ1rV9yB0g3o4Zb8u0eHqXqvP1s="
@@ -125,15 +126,7 @@ class Server:
             stderr=subprocess.DEVNULL,
             start_new_session=True,  # its workers too are killed with the group
         )
-        deadline = time.monotonic() + 60  # worker processes start slowly on a busy machine
-        async with httpx.AsyncClient() as client:
-            while time.monotonic() < deadline:
-                try:
-                    if (await client.get(f"{self.base}/ready")).status_code == 200:
-                        return
-                except httpx.TransportError:
-                    await asyncio.sleep(0.05)
-        raise RuntimeError("server did not become ready")
+        await asyncio.to_thread(wait_ready, self.base, self.process)
 
     def kill(self) -> None:
         """SIGKILL the server and every worker process it started."""

@@ -34,6 +34,7 @@ from cardservice.db.sql import Tx
 from cardservice.events import outbox
 from cardservice.migrations import upgrade_database
 from cardservice.users.service import create_user
+from tests.live_server import wait_ready
 from tests.stress.bank_run import ADMIN_DSN, KEY
 from tests.webhooks.receiver import Receiver, free_port
 
@@ -105,15 +106,7 @@ class Servers:
             env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True,
         )  # fmt: skip
-        async with httpx.AsyncClient() as client:
-            for _ in range(400):
-                try:
-                    if (await client.get(f"{self.base}/ready")).status_code == 200:
-                        return
-                except httpx.TransportError:
-                    pass
-                await asyncio.sleep(0.05)
-        raise RuntimeError("server did not become ready")
+        await asyncio.to_thread(wait_ready, self.base, self.process)
 
     def kill(self) -> None:
         """SIGKILL to the supervisor and both workers."""

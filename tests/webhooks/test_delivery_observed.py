@@ -12,7 +12,6 @@ import re
 import socket
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Iterator
 from datetime import timedelta
@@ -26,6 +25,7 @@ from cardservice.config import Settings
 from cardservice.models.base import utcnow
 from cardservice.webhooks.worker import DeliveryWorker
 from tests.factories import Caller, make_account, make_user
+from tests.live_server import wait_ready
 from tests.webhooks.drive import every_change, post
 from tests.webhooks.receiver import Receiver
 
@@ -150,12 +150,7 @@ def served(app: FastAPI, settings: Settings) -> Iterator[str]:
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(600):
-            try:
-                if httpx.get(f"{base}/ready").status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.05)
+        wait_ready(base, process)
         yield base
     finally:
         process.terminate()
