@@ -25,7 +25,7 @@ from cardservice.models import Card, ClearingRecord, Transaction
 from tests.clearing.helpers import ipm_file, presentment
 from tests.conftest import TEST_CVK, TEST_KEY
 from tests.factories import around, assert_ledger_consistent, make_card, make_user
-from tests.live_server import _free_port, _wait_ready
+from tests.live_server import _free_port, wait_ready
 from tests.operator.helpers import operator_key
 
 RECORDS = int(os.environ.get("CARDSERVICE_KILL_RECORDS", "2000"))
@@ -49,7 +49,7 @@ def _serve(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
         [sys.executable, "-m", "cardservice", "serve", "--port", str(port), "--no-migrate"],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
-    _wait_ready(f"http://127.0.0.1:{port}", process)
+    wait_ready(f"http://127.0.0.1:{port}", process)
     return process
 
 

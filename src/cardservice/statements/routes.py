@@ -13,7 +13,7 @@ from cardservice.auth.dependencies import CallerA
 from cardservice.db.database import Db
 from cardservice.http.openapi import BEARER_OR_MFA
 from cardservice.http.router import JSONResponse, Router, ok
-from cardservice.statements import pdf, service
+from cardservice.statements import service
 from cardservice.values.patterns import UUID_PATTERN
 
 log = logging.getLogger(__name__)
@@ -46,6 +46,10 @@ async def statement_pdf(
     """The same statement as the JSON one, as a printable PDF (holder, account, period, opening
     and closing balance, every line, page numbers), named by the month as the service
     parsed it (the path's text is never reflected into a header)."""
+    # imported on the first PDF, not at start-up: fpdf2 and fontTools are 0.33 s of the
+    # 1.9 s every `cardservice` process spent importing (python -X importtime)
+    from cardservice.statements import pdf  # noqa: PLC0415
+
     found = await service.statement(db.reader, caller, uuid.UUID(account_uuid), month)
     period, lines = found["period"]["month"], len(found["lines"])
     # rendered on this HTTP worker's loop: the network answers from its own processes
