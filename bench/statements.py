@@ -1,0 +1,249 @@
+"""Statements per unit, counted by PostgreSQL itself: a count, not a time, so it is the same
+on every machine (API.md §14's authorization, §12's sandbox authorization, `POST /card/buy`).
+
+A PostgreSQL cluster of the run's own (`scripts/fleet/clusters.py`, a temporary directory,
+a free port) with `pg_stat_statements` preloaded (`track = top`: the statements a client
+sends, each a round trip; what triggers run inside them is not counted), the schema
+migrated, 16 funded cards. `cardservice serve --iso8583-port` runs on it without its
+delivery loop (`EMBEDDED_WORKER=0`, whose polls are no unit's). Each path is warmed up, the
+counters are reset, `--units` units are sent one after another, and every statement the
+database executed meanwhile is listed with its calls per unit (`BEGIN` and `COMMIT`
+included: each is a round trip too).
+
+    python -m bench.statements                 # make bench
+    python -m bench.statements --units 200 --list
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import httpx
+import orjson
+
+from bench.iso import KEY, _free_port, _setup, _spawn, _wait_port
+from cardservice.config import Settings
+from cardservice.migrations import upgrade_database
+from cardservice.network import messages
+from cardservice.network.client import NetworkClient, stans, transmitted_now
+from scripts.fleet import clusters
+
+DATABASE = "bench"
+# pg_stat_statements counts every statement executed, those of triggers and functions too
+# (`track = all`); the log names each statement a client sent (`log_statement = all`, one
+# line per simple query or Execute message): those are the round trips
+CONF = """
+shared_preload_libraries = 'pg_stat_statements'
+pg_stat_statements.track = all
+log_statement = 'all'
+log_line_prefix = '%d '
+"""
+OWN = "pg_stat_statements"  # the bench's own statements (reset and read) are left out
+
+
+async def _counted(url: str) -> list[tuple[str, int]]:
+    """The statements executed since the last reset, with their calls (ours left out)."""
+    connection = await asyncpg.connect(url)
+    try:
+        rows = await connection.fetch(
+            "SELECT query, calls FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid"
+            " WHERE d.datname = $1 ORDER BY calls DESC, query",
+            DATABASE,
+        )
+    finally:
+        await connection.close()
+    return [(row["query"], row["calls"]) for row in rows if OWN not in row["query"]]
+
+
+def _sent(log: Path, start: int) -> list[str]:
+    """The statements clients sent to the bench's database since byte `start` of the log
+    (an entry's SQL goes on over the lines that begin with a tab)."""
+    with log.open("rb") as file:
+        file.seek(start)
+        lines = file.read().decode(errors="replace").splitlines()
+    entries: list[str] = []
+    for line in lines:
+        if line.startswith("\t") and entries:
+            entries[-1] += " " + line.strip()
+        else:
+            entries.append(line)
+    prefix = f"{DATABASE} LOG:  "
+    sent = [entry[len(prefix) :] for entry in entries if entry.startswith(prefix)]
+    return [
+        line for line in sent
+        if line.startswith(("statement: ", "execute ")) and OWN not in line
+    ]  # fmt: skip
+
+
+async def _settled(log: Path) -> None:
+    """Until the server's log stops growing (its last lines written)."""
+    sizes = [-1, (await asyncio.to_thread(log.stat)).st_size]
+    while sizes[-2] != sizes[-1]:
+        await asyncio.sleep(0.3)
+        sizes.append((await asyncio.to_thread(log.stat)).st_size)
+
+
+async def _reset(url: str) -> None:
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute("SELECT pg_stat_statements_reset()")
+    finally:
+        await connection.close()
+
+
+async def _iso(port: int, cards: list[Any], units: int, numbers: Iterator[str]) -> int:
+    """`units` ISO 8583 authorizations, one at a time on one connection; how many approved
+    (`numbers`: the run's STANs, never one twice: a repeat is answered from its first)."""
+    client = await NetworkClient.connect("127.0.0.1", port)
+    approved = 0
+    try:
+        for turn in range(units):
+            card = cards[turn % len(cards)]
+            fields = messages.authorization(
+                card.pan, card.expiry, 100, next(numbers), transmitted_now()
+            )
+            answer = await client.request("0100", fields, wait=30)
+            approved += answer.fields.get(39) == "00"
+    finally:
+        await client.close()
+    return approved
+
+
+async def _buy_body(url: str, card: Any) -> dict[str, Any]:
+    """A purchase of one card with a start balance, on the account and range of `card`."""
+    connection = await asyncpg.connect(url)
+    try:
+        row = await connection.fetchrow(
+            "SELECT account_uuid, bin_uuid FROM cards WHERE uuid = $1", uuid.UUID(card.uuid)
+        )
+    finally:
+        await connection.close()
+    assert row is not None
+    return {"account_uuid": str(row["account_uuid"]), "bin_uuid": str(row["bin_uuid"]),
+            "start_balance": 1}  # fmt: skip
+
+
+async def _http(
+    base: str, tokens: dict[str, str], cards: list[Any], path: str, units: int,
+    buy: dict[str, Any],
+) -> int:  # fmt: skip
+    """`units` sandbox authorizations or card purchases, one at a time; how many succeeded."""
+    done = 0
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        for turn in range(units):
+            card = cards[turn % len(cards)]
+            headers = {"Authorization": f"Bearer {tokens[card.uuid]}"}
+            if path == "/sandbox/authorizations":
+                body: dict[str, Any] = {"card_uuid": card.uuid, "amount": 1, "currency": "USD",
+                                        "merchant_name": "Netflix"}  # fmt: skip
+            else:
+                body = buy
+            posted = await client.post(path, json=body, headers=headers)
+            done += posted.status_code == 201
+    return done
+
+
+def _text(line: str) -> str:
+    """A logged statement's text: `statement: SQL` or `execute NAME: SQL`."""
+    return " ".join(line.split(": ", 1)[1].split())[:160]
+
+
+def _figures(
+    name: str, units: int, done: int, counted: list[tuple[str, int]], sent: list[str]
+) -> dict[str, Any]:
+    by_text: dict[str, int] = {}
+    for line in sent:
+        by_text[_text(line)] = by_text.get(_text(line), 0) + 1
+    return {
+        "unit": name,
+        "units": units,
+        "succeeded": done,
+        "round_trips_per_unit": round(len(sent) / units, 2),
+        "statements_per_unit": round(sum(calls for _query, calls in counted) / units, 2),
+        "round_trips": [
+            {"per_unit": round(calls / units, 2), "query": text}
+            for text, calls in sorted(by_text.items(), key=lambda item: (-item[1], item[0]))
+        ],
+        "statements": [
+            {"per_unit": round(calls / units, 2), "query": " ".join(query.split())[:160]}
+            for query, calls in counted
+        ],
+    }
+
+
+async def measure(url: str, log: Path, units: int) -> list[dict[str, Any]]:
+    await upgrade_database(Settings(database_url=url).resolved_database_url)
+    _by_user, by_card, cards = await _setup(url, 1)
+    http_port, iso_port = _free_port(), _free_port()
+    with tempfile.TemporaryDirectory(prefix="cs-bench-statements-") as var:
+        env = {**os.environ, "CARDSERVICE_DATABASE_URL": url, "CARDSERVICE_ENCRYPTION_KEY": KEY,
+               "CARDSERVICE_SANDBOX": "1", "CARDSERVICE_VAR_DIR": var,
+               "CARDSERVICE_EMBEDDED_WORKER": "0",
+               "CARDSERVICE_RATE_LIMIT_PER_MINUTE": "10000000", "CARDSERVICE_LOG_LEVEL": "WARNING"}  # fmt: skip
+        server = _spawn([sys.executable, "-m", "cardservice", "serve", "--port", str(http_port),
+                         "--iso8583-port", str(iso_port), "--no-migrate"], env)  # fmt: skip
+        try:
+            await _wait_port(iso_port)
+            await _wait_port(http_port)
+            base, buy = f"http://127.0.0.1:{http_port}", await _buy_body(url, cards[0])
+            figures, numbers = [], stans(int(time.time()) % 900_000 + 1)
+            paths = {"http_authorization": "/sandbox/authorizations", "http_purchase": "/card/buy"}
+            for name in ("iso_authorization", *paths):
+                for phase_units in (5, units):  # the warm-up, then the counted units
+                    await _reset(url)
+                    await _settled(log)
+                    start = (await asyncio.to_thread(log.stat)).st_size
+                    if name == "iso_authorization":
+                        done = await _iso(iso_port, cards, phase_units, numbers)
+                    else:
+                        done = await _http(base, by_card, cards, paths[name], phase_units, buy)
+                await _settled(log)
+                counted = await _counted(url)
+                figures.append(_figures(name, units, done, counted, _sent(log, start)))
+            return figures
+        finally:
+            server.kill()
+            server.wait()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--units", type=int, default=100)
+    parser.add_argument("--list", action="store_true", help="every statement with its calls")
+    arguments = parser.parse_args()
+    if not clusters.available():
+        print("bench.statements: initdb or pg_ctl missing", file=sys.stderr)
+        return 1
+    root = Path(tempfile.mkdtemp(prefix="cs-bench-statements-"))
+    cluster = clusters.Cluster("statements", _free_port(), root)
+    try:
+        cluster.prepare_root()
+        cluster.init_primary(clusters.primary_conf(cluster.port, root) + CONF)
+        cluster.start()
+        cluster.psql(f'CREATE DATABASE "{DATABASE}"')
+        cluster.psql("CREATE EXTENSION pg_stat_statements", DATABASE)
+        figures = asyncio.run(measure(cluster.dsn(DATABASE), cluster.log, arguments.units))
+    finally:
+        cluster.stop()
+        shutil.rmtree(root, ignore_errors=True)
+    for figure in figures:
+        if not arguments.list:
+            figure.pop("statements")
+            figure.pop("round_trips")
+        print(orjson.dumps(figure, option=orjson.OPT_INDENT_2).decode())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
