@@ -48,7 +48,7 @@ async def statement_pdf(
     parsed it (the path's text is never reflected into a header)."""
     # imported on the first PDF, not at start-up: fpdf2 and fontTools are 0.33 s of the
     # 1.9 s every `cardservice` process spent importing (python -X importtime)
-    from cardservice.statements import pdf  # noqa: PLC0415
+    from cardservice.statements import pdf
 
     found = await service.statement(db.reader, caller, uuid.UUID(account_uuid), month)
     period, lines = found["period"]["month"], len(found["lines"])
