@@ -5,8 +5,6 @@ in the service's own unit of work (`app.state.db.transact`)."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
@@ -14,8 +12,6 @@ from types import SimpleNamespace
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
-from sqlalchemy.pool import NullPool
 
 from cardservice.accounts.service import create_account
 from cardservice.auth.credentials import issue_mfa_code, issue_token
@@ -27,18 +23,6 @@ from cardservice.transactions.deposits import deposit
 from cardservice.users.service import create_user
 
 ISSUED_SECRETS: list[str] = []  # every token and code the tests issue, for the log scan
-
-
-@asynccontextmanager
-async def around(app: FastAPI) -> AsyncIterator[AsyncSession]:
-    """An SQLAlchemy session on the app's database, outside the service (committed at the
-    end). Prefer `app.state.db.reader` to read and `app.state.db.transact` to write."""
-    engine = create_async_engine(app.state.settings.resolved_database_url, poolclass=NullPool)
-    try:
-        async with AsyncSession(engine, expire_on_commit=False) as session, session.begin():
-            yield session
-    finally:
-        await engine.dispose()
 
 
 @dataclass

@@ -5,19 +5,18 @@ section, with the response and what changed in the books."""
 from __future__ import annotations
 
 import uuid
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
 import orjson
 from fastapi import FastAPI
-from sqlalchemy import func, select
 
 from cardservice.ledger.books import settlement_report
-from cardservice.models import ClearingFile, ClearingRecord, Transaction
 from cardservice.models.base import utcnow
 from cardservice.network import messages
 from tests.clearing.helpers import ipm_file, post_file, presentment, report_of
-from tests.factories import around, assert_ledger_consistent, balances
+from tests.factories import assert_ledger_consistent, balances, stored_transactions
 from tests.network.conftest import IssuedCard, Network, issue_card
 from tests.operator.helpers import operator_key
 
@@ -38,21 +37,8 @@ async def _card_balance(app: FastAPI, card: IssuedCard) -> int:
     return (await balances(app, card.account))[1][0]
 
 
-async def _transaction(app: FastAPI, transaction_uuid: str | uuid.UUID) -> Transaction:
-    async with around(app) as session:
-        found = await session.get(Transaction, uuid.UUID(str(transaction_uuid)))
-        assert found is not None
-        return found
-
-
-async def _purchases(app: FastAPI) -> list[Transaction]:
-    async with around(app) as session:
-        rows = await session.scalars(
-            select(Transaction)
-            .where(Transaction.type == "card_purchase")
-            .order_by(Transaction.created_at)
-        )
-        return list(rows.all())
+async def _purchases(app: FastAPI) -> list[SimpleNamespace]:
+    return await stored_transactions(app, "card_purchase")
 
 
 async def _shown(client: httpx.AsyncClient, user: Any, transaction: uuid.UUID) -> dict[str, Any]:
@@ -186,16 +172,8 @@ async def test_refunds_credit_the_card_linked_by_arn_or_not(
     assert report["totals"] == [{"currency": "USD", "count": 2, "amount": -22}]
     [purchase] = await _purchases(app)
     assert purchase.refunded_amount == 1500
-    async with around(app) as session:
-        credits = list(
-            (
-                await session.scalars(
-                    select(Transaction)
-                    .where(Transaction.type == "card_refund")
-                    .order_by(Transaction.amount.desc())
-                )
-            ).all()
-        )
+    refunds = await stored_transactions(app, "card_refund")
+    credits = sorted(refunds, key=lambda credit: credit.amount, reverse=True)
     assert [(c.amount, c.parent_uuid, c.channel) for c in credits] == [
         (1500, purchase.uuid, "clearing"), (700, None, "clearing"),
     ]  # fmt: skip
@@ -249,9 +227,9 @@ async def test_the_same_file_again_answers_its_first_report_and_moves_nothing(
 
 
 async def _nothing_booked(app: FastAPI) -> None:
-    async with around(app) as session:
-        files = await session.scalar(select(func.count()).select_from(ClearingFile))
-        records = await session.scalar(select(func.count()).select_from(ClearingRecord))
+    reader = app.state.db.reader
+    files = await reader.value("SELECT count(*) FROM clearing_files")
+    records = await reader.value("SELECT count(*) FROM clearing_records")
     assert (files, records) == (0, 0)
 
 

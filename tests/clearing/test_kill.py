@@ -18,13 +18,11 @@ from pathlib import Path
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import func, select
 
 from cardservice.config import Settings
-from cardservice.models import Card, ClearingRecord, Transaction
 from tests.clearing.helpers import ipm_file, presentment
 from tests.conftest import TEST_CVK, TEST_KEY
-from tests.factories import around, assert_ledger_consistent, make_card, make_user
+from tests.factories import assert_ledger_consistent, make_card, make_user
 from tests.live_server import _free_port, wait_ready
 from tests.operator.helpers import operator_key
 
@@ -57,18 +55,14 @@ async def _pans(app: FastAPI, client: httpx.AsyncClient) -> list[str]:
     user = await make_user(app)
     for _ in range(CARDS):
         await make_card(app, client, user, funds="100000", start_balance="5000")
-    async with around(app) as session:
-        ciphertexts = (await session.scalars(select(Card.pan_ciphertext))).all()
-    return [app.state.cipher.decrypt(text) for text in ciphertexts]
+    ciphertexts = await app.state.db.reader.rows("SELECT pan_ciphertext FROM cards")
+    return [app.state.cipher.decrypt(row["pan_ciphertext"]) for row in ciphertexts]
 
 
 async def _booked(app: FastAPI) -> int:
-    async with around(app) as session:
-        found = await session.scalar(
-            select(func.count())
-            .select_from(ClearingRecord)
-            .where(ClearingRecord.outcome.is_not(None))
-        )
+    found = await app.state.db.reader.value(
+        "SELECT count(*) FROM clearing_records WHERE outcome IS NOT NULL"
+    )
     return int(found or 0)
 
 
@@ -104,15 +98,11 @@ async def test_a_server_killed_mid_file_books_each_record_once_when_sent_again(
     assert again.status_code == 201, again.text
     report = again.json()["data"]
     assert report["presentments"]["force_posted"] == RECORDS and report["unmatched"] == []
-    async with around(app) as session:
-        posted = await session.scalar(
-            select(func.count(func.distinct(Transaction.clearing))).where(
-                Transaction.channel == "clearing"
-            )
-        )
-        purchases = await session.scalar(
-            select(func.count()).select_from(Transaction).where(Transaction.channel == "clearing")
-        )
+    reader = app.state.db.reader
+    posted = await reader.value(
+        "SELECT count(DISTINCT clearing) FROM transactions WHERE channel = 'clearing'"
+    )
+    purchases = await reader.value("SELECT count(*) FROM transactions WHERE channel = 'clearing'")
     assert (posted, purchases) == (RECORDS, RECORDS)
     verified = await asyncio.to_thread(
         subprocess.run,

@@ -7,14 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi import FastAPI
-from sqlalchemy import func, select
 
 from cardservice.clearing.service import Clearing, ingest
-from cardservice.models import ClearingRecord
 from cardservice.network import simulator
 from cardservice.network.presentments import UNKNOWN_CARDS
 from cardservice.operator.audit import CLI
-from tests.factories import around, assert_ledger_consistent
+from tests.factories import assert_ledger_consistent
 from tests.network.conftest import Network
 
 
@@ -42,9 +40,8 @@ async def test_a_run_with_the_clearing_fault_writes_a_file_that_books_once(
     with path.open("rb") as file:
         again = await ingest(clearing, file, CLI)
     assert not again.created and again.report == report
-    async with around(app) as session:
-        unbooked = await session.scalar(
-            select(func.count()).select_from(ClearingRecord).where(ClearingRecord.outcome.is_(None))
-        )
+    unbooked = await app.state.db.reader.value(
+        "SELECT count(*) FROM clearing_records WHERE outcome IS NULL"
+    )
     assert unbooked == 0
     await assert_ledger_consistent(app)

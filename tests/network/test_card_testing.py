@@ -6,47 +6,41 @@ from __future__ import annotations
 
 import uuid
 from datetime import timedelta
+from types import SimpleNamespace
 
 import httpx
 import orjson
 from fastapi import FastAPI
-from sqlalchemy import select, update
 
-from cardservice.models import Card, CardTestingMerchant, Event, NetworkMessage, Transaction
+from cardservice.db.sql import Row
 from cardservice.models.base import utcnow
 from cardservice.network import messages
-from tests.factories import around, assert_ledger_consistent, balances
+from tests.factories import assert_ledger_consistent, balances, stored_transactions
 from tests.network.conftest import IssuedCard, Network, issue_card
 
 START = 10000  # the card's balance in minor units (make_card's start balance of 100)
 
 
-async def _purchases(app: FastAPI, card: IssuedCard) -> list[Transaction]:
-    async with around(app) as session:
-        rows = await session.scalars(
-            select(Transaction)
-            .where(Transaction.card_uuid == uuid.UUID(card.uuid))
-            .where(Transaction.type == "card_purchase")
-            .order_by(Transaction.created_at)
-        )
-        return list(rows.all())
+async def _purchases(app: FastAPI, card: IssuedCard) -> list[SimpleNamespace]:
+    purchases = await stored_transactions(app, "card_purchase")
+    return [t for t in purchases if t.card_uuid == uuid.UUID(card.uuid)]
 
 
-async def _card(app: FastAPI, card: IssuedCard) -> Card:
-    async with around(app) as session:
-        return (
-            await session.execute(select(Card).where(Card.uuid == uuid.UUID(card.uuid)))
-        ).scalar_one()
+async def _card(app: FastAPI, card: IssuedCard) -> Row:
+    found: Row | None = await app.state.db.reader.row(
+        "SELECT status, frozen_reason, verification_failures FROM cards WHERE uuid = $1",
+        uuid.UUID(card.uuid),
+    )
+    assert found is not None
+    return found
 
 
 async def _card_events(app: FastAPI, card: IssuedCard) -> list[dict[str, object]]:
-    async with around(app) as session:
-        rows = await session.scalars(
-            select(Event.data)
-            .where(Event.object_uuid == uuid.UUID(card.uuid), Event.type == "card.updated")
-            .order_by(Event.id)
-        )
-        return [orjson.loads(data or "null") for data in rows.all()]
+    rows = await app.state.db.reader.rows(
+        "SELECT data FROM events WHERE object_uuid = $1 AND type = 'card.updated' ORDER BY id",
+        uuid.UUID(card.uuid),
+    )
+    return [orjson.loads(row["data"] or "null") for row in rows]
 
 
 def _wrong_cvv2(app: FastAPI, card: IssuedCard) -> str:
@@ -86,11 +80,11 @@ async def test_the_fifth_failure_freezes_the_card_and_every_later_try_answers_59
     for _ in range(4):
         fields = messages.authorization(card.pan, card.expiry, 100, *network.key(), cvv2=wrong)
         assert await _send(network, fields) == "N7"
-    assert (await _card(app, card)).status == "active"
+    assert (await _card(app, card))["status"] == "active"
     fifth = messages.authorization(card.pan, "0101", 100, *network.key())
     assert await _send(network, fifth) == "54"
     frozen = await _card(app, card)
-    assert (frozen.status, frozen.frozen_reason) == ("frozen", "suspected_fraud")
+    assert (frozen["status"], frozen["frozen_reason"]) == ("frozen", "suspected_fraud")
     [event] = await _card_events(app, card)
     assert event["status"] == "frozen" and event["frozen_reason"] == "suspected_fraud"
     record = (await client.get(f"/card/{card.uuid}", headers=user.headers)).json()["data"]
@@ -114,13 +108,13 @@ async def test_the_holder_setting_the_card_active_resets_its_count(
     for _ in range(5):
         fields = messages.authorization(card.pan, card.expiry, 100, *network.key(), cvv2=wrong)
         await _send(network, fields)
-    assert (await _card(app, card)).status == "frozen"
+    assert (await _card(app, card))["status"] == "frozen"
     active = await client.patch(
         f"/card/{card.uuid}", headers=user.headers, json={"status": "active"}
     )
     assert active.status_code == 200 and active.json()["data"]["frozen_reason"] is None
     reset = await _card(app, card)
-    assert (reset.status, reset.frozen_reason, reset.verification_failures) == (
+    assert (reset["status"], reset["frozen_reason"], reset["verification_failures"]) == (
         "active",
         None,
         None,
@@ -128,7 +122,7 @@ async def test_the_holder_setting_the_card_active_resets_its_count(
     for _ in range(4):  # a fresh count: four more failures do not freeze it
         fields = messages.authorization(card.pan, card.expiry, 100, *network.key(), cvv2=wrong)
         assert await _send(network, fields) == "N7"
-    assert (await _card(app, card)).status == "active"
+    assert (await _card(app, card))["status"] == "active"
     good = messages.authorization(card.pan, card.expiry, 100, *network.key())
     assert await _send(network, good) == "00"
 
@@ -143,8 +137,8 @@ async def test_an_approval_resets_the_count(
             assert await _send(network, fields) == "54"
         good = messages.authorization(card.pan, card.expiry, 100, *network.key())
         assert await _send(network, good) == "00", round_
-        assert (await _card(app, card)).verification_failures is None
-    assert (await _card(app, card)).status == "active"
+        assert (await _card(app, card))["verification_failures"] is None
+    assert (await _card(app, card))["status"] == "active"
 
 
 async def test_failures_older_than_24_hours_do_not_count(
@@ -154,23 +148,24 @@ async def test_failures_older_than_24_hours_do_not_count(
     for _ in range(4):
         fields = messages.authorization(card.pan, "0101", 100, *network.key())
         assert await _send(network, fields) == "54"
-    stored = orjson.loads((await _card(app, card)).verification_failures or "[]")
+    stored = orjson.loads((await _card(app, card))["verification_failures"] or "[]")
     assert len(stored) == 4
     first_at = utcnow() - timedelta(hours=24, minutes=1)  # the first one, a day old
     aged = [first_at.isoformat(), *stored[1:]]
-    async with around(app) as session:
-        await session.execute(
-            update(Card)
-            .where(Card.uuid == uuid.UUID(card.uuid))
-            .values(verification_failures=orjson.dumps(aged).decode())
+    # a failure of a day ago: no service records one in the past
+    await app.state.db.transact(
+        lambda tx: tx.execute(
+            "UPDATE cards SET verification_failures = $1 WHERE uuid = $2",
+            orjson.dumps(aged).decode(),
+            uuid.UUID(card.uuid),
         )
-        await session.commit()
+    )
     fifth = messages.authorization(card.pan, "0101", 100, *network.key())
     assert await _send(network, fifth) == "54"
-    assert (await _card(app, card)).status == "active"  # 4 within the last 24 h
+    assert (await _card(app, card))["status"] == "active"  # 4 within the last 24 h
     sixth = messages.authorization(card.pan, "0101", 100, *network.key())
     assert await _send(network, sixth) == "54"
-    assert (await _card(app, card)).status == "frozen"  # now 5 within the last 24 h
+    assert (await _card(app, card))["status"] == "frozen"  # now 5 within the last 24 h
 
 
 async def test_ten_failures_at_one_merchant_block_it_for_every_card(
@@ -195,14 +190,16 @@ async def test_ten_failures_at_one_merchant_block_it_for_every_card(
     assert again.fields == answer.fields
     assert await balances(app, card.account) == before
     assert len(await _purchases(app, card)) == counted  # no card touched, no count changed
-    assert (await _card(app, card)).status == "active"
-    async with around(app) as session:
-        merchant = (await session.scalars(select(CardTestingMerchant))).one()
-        remembered = await session.scalar(
-            select(NetworkMessage.response_code).where(NetworkMessage.stan == good[11])
-        )
-    assert (merchant.acquirer_id, merchant.merchant_id) == ("00000123456", "MERCHANT0000001")
-    assert merchant.blocked_until is not None
+    assert (await _card(app, card))["status"] == "active"
+    reader = app.state.db.reader
+    [merchant] = await reader.rows(
+        "SELECT acquirer_id, merchant_id, blocked_until FROM card_testing_merchants"
+    )
+    remembered = await reader.value(
+        "SELECT response_code FROM network_messages WHERE stan = $1", good[11]
+    )
+    assert (merchant["acquirer_id"], merchant["merchant_id"]) == ("00000123456", "MERCHANT0000001")
+    assert merchant["blocked_until"] is not None
     assert remembered == "59"
     elsewhere = messages.authorization(card.pan, card.expiry, 100, *network.key())
     elsewhere[42] = "OTHERSHOP000001"

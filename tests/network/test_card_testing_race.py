@@ -16,13 +16,11 @@ import httpx
 import orjson
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import func, select
 
 from cardservice.config import Settings
-from cardservice.models import Event, Transaction
 from cardservice.network import messages
 from cardservice.network.client import NetworkClient, stans, transmitted_now
-from tests.factories import around, assert_ledger_consistent, balances
+from tests.factories import assert_ledger_consistent, balances
 from tests.live_server import wait_ready
 from tests.network.conftest import issue_card
 
@@ -90,21 +88,19 @@ async def test_pipelined_wrong_guesses_on_two_workers_freeze_the_card_once(
     assert (await connections[0].request("0100", after, wait=60)).fields[39] == "59"
     for network in connections:
         await network.close()
-    async with around(app) as session:
-        declined = (
-            await session.execute(
-                select(Transaction.error_slug, func.count(), func.sum(Transaction.fee))
-                .where(Transaction.card_uuid == uuid.UUID(card.uuid))
-                .group_by(Transaction.error_slug)
-            )
-        ).all()
-        frozen_events = (
-            await session.scalars(
-                select(Event.data).where(
-                    Event.object_uuid == uuid.UUID(card.uuid), Event.type == "card.updated"
-                )
-            )
-        ).all()
+    reader = app.state.db.reader
+    declined = await reader.rows(
+        "SELECT error_slug, count(*), sum(fee) FROM transactions WHERE card_uuid = $1"
+        " GROUP BY error_slug",
+        uuid.UUID(card.uuid),
+    )
+    frozen_events = [
+        row["data"]
+        for row in await reader.rows(
+            "SELECT data FROM events WHERE object_uuid = $1 AND type = 'card.updated'",
+            uuid.UUID(card.uuid),
+        )
+    ]
     assert sorted((slug, count, fees) for slug, count, fees in declined if slug) == [
         ("invalid_cvv2", 5, 0),
         ("suspected_fraud", len(burst) - 5 + 1, 0),

@@ -9,10 +9,9 @@ from typing import Any
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import text
 
 from cardservice.http.router import dumps
-from tests.factories import Caller, around, make_account, make_card, make_user
+from tests.factories import Caller, make_account, make_card, make_user
 
 
 @dataclass
@@ -58,10 +57,9 @@ async def member_account(app: FastAPI, member: Caller, funds: str = "1000") -> u
     return await make_account(app, member, funds=funds)
 
 
-async def rows(app: FastAPI, sql: str, **params: Any) -> list[Any]:
-    """The rows of a read, as an outsider sees the database."""
-    async with around(app) as session:
-        return list((await session.execute(text(sql), params)).all())
+async def rows(app: FastAPI, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+    """The rows of a read through the service's reader, each a tuple of its values."""
+    return [tuple(row) for row in await app.state.db.reader.rows(sql, *args)]
 
 
 async def events_of(client: httpx.AsyncClient, user: Caller, type_: str) -> list[dict[str, Any]]:

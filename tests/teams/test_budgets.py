@@ -162,9 +162,9 @@ async def test_spent_is_the_sum_of_the_members_purchases_after_a_random_run(
     [(purchases,)] = await rows(
         app,
         "SELECT coalesce(sum(amount - refunded_amount), 0) FROM transactions"
-        " WHERE user_uuid = :member AND type = 'card_purchase'"
+        " WHERE user_uuid = $1 AND type = 'card_purchase'"
         " AND status IN ('pending', 'completed', 'refunded')",
-        member=member.uuid.hex if app.state.db.is_sqlite else member.uuid,
+        member.uuid,
     )
     [budget] = await budgets(client, member)
     assert Decimal(str(budget["spent"])) == Decimal(purchases) / 100

@@ -10,14 +10,13 @@ from datetime import UTC, datetime
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import select
 
 from cardservice.cards.numbers import generate_pan
-from cardservice.models import CardToken
+from cardservice.db.sql import as_uuid
 from cardservice.network import messages
 from cardservice.network.messages import TOKEN_BIN
 from tests.decisions.conftest import receiver  # noqa: F401 - the decision endpoint fixture
-from tests.factories import ISSUED_SECRETS, around
+from tests.factories import ISSUED_SECRETS
 from tests.network import conftest as network_fixtures
 from tests.network.conftest import IssuedCard, Network
 
@@ -86,11 +85,11 @@ async def provision(
 
 
 async def token_row(app: FastAPI, reference: str, column: str = "status") -> object:
-    async with around(app) as session:
-        token = (
-            await session.execute(select(CardToken).where(CardToken.token_reference == reference))
-        ).scalar_one_or_none()
-    return None if token is None else getattr(token, column)
+    """One column of the token with the network's `reference` (None when there is none)."""
+    found = await app.state.db.reader.value(
+        f"SELECT {column} FROM card_tokens WHERE token_reference = $1", reference
+    )
+    return as_uuid(found) if column.endswith("uuid") else found
 
 
 async def tokens_of(

@@ -8,12 +8,9 @@ from typing import Any
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import select
 from starlette.responses import JSONResponse, Response
 
-from cardservice.models import TokenProvisioning
 from tests.decisions.conftest import Receiver, use_receiver
-from tests.factories import around
 from tests.network.conftest import Network, issue_card
 from tests.tokens.conftest import decide, first_payment, new_wallet
 
@@ -26,13 +23,10 @@ def answering(decision: str) -> Any:
 
 
 async def _decided_by(app: FastAPI) -> list[tuple[str, str]]:
-    async with around(app) as session:
-        rows = await session.execute(
-            select(TokenProvisioning.decision, TokenProvisioning.decided_by).order_by(
-                TokenProvisioning.created_at
-            )
-        )
-        return [(decision, by) for decision, by in rows]
+    rows = await app.state.db.reader.rows(
+        "SELECT decision, decided_by FROM token_provisionings ORDER BY created_at"
+    )
+    return [(decision, by) for decision, by in rows]
 
 
 async def test_the_endpoint_is_asked_and_may_step_up_or_decline(

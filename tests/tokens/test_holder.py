@@ -6,20 +6,17 @@ from __future__ import annotations
 import httpx
 import orjson
 from fastapi import FastAPI
-from sqlalchemy import select
 
-from cardservice.models import Event
-from tests.factories import around, assert_ledger_consistent, balances, make_user
+from tests.factories import assert_ledger_consistent, balances, make_user
 from tests.network.conftest import Network, issue_card
 from tests.tokens.conftest import pay, provision, token_row, tokens_of
 
 
 async def _token_events(app: FastAPI) -> list[tuple[str, dict[str, object]]]:
-    async with around(app) as session:
-        rows = await session.scalars(
-            select(Event).where(Event.object_type == "card_token").order_by(Event.id)
-        )
-        return [(event.type, orjson.loads(event.data or "null")) for event in rows]
+    rows = await app.state.db.reader.rows(
+        "SELECT type, data FROM events WHERE object_type = 'card_token' ORDER BY id"
+    )
+    return [(kind, orjson.loads(data or "null")) for kind, data in rows]
 
 
 async def test_the_holder_suspends_resumes_and_deletes_a_token(

@@ -3,25 +3,19 @@ then every rule of a card payment; the transaction shows which token paid."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import select
 
-from cardservice.models import Transaction
 from cardservice.network import messages
-from tests.factories import around, assert_ledger_consistent, balances
+from tests.factories import assert_ledger_consistent, balances, stored_transactions
 from tests.network.conftest import Network, issue_card
 from tests.tokens.conftest import pay, provision
 
 
-async def _purchases(app: FastAPI) -> list[Transaction]:
-    async with around(app) as session:
-        found = await session.scalars(
-            select(Transaction)
-            .where(Transaction.type == "card_purchase")
-            .order_by(Transaction.created_at)
-        )
-        return list(found)
+async def _purchases(app: FastAPI) -> list[SimpleNamespace]:
+    return await stored_transactions(app, "card_purchase")
 
 
 async def test_a_dpan_pays_from_its_card_and_the_transaction_shows_the_token(

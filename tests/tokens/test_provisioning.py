@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import func, select
 
-from cardservice.models import CardToken, NetworkMessage, TokenProvisioning
 from cardservice.network import messages
 from cardservice.network.codec import with_sub_elements
-from tests.factories import around
 from tests.network.conftest import Network, issue_card
 from tests.tokens.conftest import (
     decide,
@@ -22,16 +19,14 @@ from tests.tokens.conftest import (
 
 
 async def _decisions(app: FastAPI) -> list[tuple[str, str]]:
-    async with around(app) as session:
-        rows = await session.execute(
-            select(TokenProvisioning.decision, TokenProvisioning.decided_by)
-        )
-        return [(decision, by) for decision, by in rows]
+    rows = await app.state.db.reader.rows(
+        "SELECT decision, decided_by FROM token_provisionings ORDER BY created_at"
+    )
+    return [(decision, by) for decision, by in rows]
 
 
-async def _count(app: FastAPI, model: type) -> int:
-    async with around(app) as session:
-        return int(await session.scalar(select(func.count()).select_from(model)) or 0)
+async def _count(app: FastAPI, table: str) -> int:
+    return int(await app.state.db.reader.value(f"SELECT count(*) FROM {table}") or 0)
 
 
 async def test_a_card_that_paid_before_is_approved_and_its_token_listed(
@@ -47,11 +42,12 @@ async def test_a_card_that_paid_before_is_approved_and_its_token_listed(
     assert token["wallet"] == "apple_pay" and token["device_name"] == "Ana's iPhone"
     assert token["status"] == "active" and token["last4"] == wallet.dpan[-4:]
     assert token["card_uuid"] == card.uuid
-    async with around(app) as session:
-        stored = (await session.scalars(select(CardToken))).one()
-    assert wallet.dpan.encode() not in stored.dpan_ciphertext
-    assert app.state.cipher.decrypt(stored.dpan_ciphertext) == wallet.dpan
-    assert stored.dpan_fingerprint == app.state.cipher.fingerprint(wallet.dpan)
+    [stored] = await app.state.db.reader.rows(
+        "SELECT dpan_ciphertext, dpan_fingerprint FROM card_tokens"
+    )
+    assert wallet.dpan.encode() not in stored["dpan_ciphertext"]
+    assert app.state.cipher.decrypt(stored["dpan_ciphertext"]) == wallet.dpan
+    assert stored["dpan_fingerprint"] == app.state.cipher.fingerprint(wallet.dpan)
 
 
 async def test_a_repeated_notice_is_answered_again_and_records_one_token(
@@ -68,7 +64,7 @@ async def test_a_repeated_notice_is_answered_again_and_records_one_token(
     again = await network.client.request("0621", fields)
     assert first.fields[39] == again.fields[39] == "00"
     assert await notify(network, card, wallet) == "00"  # the same token told again
-    assert await _count(app, CardToken) == 1
+    assert await _count(app, "card_tokens") == 1
 
 
 async def test_a_high_risk_score_steps_up_with_an_activation_code_for_the_holder(
@@ -126,7 +122,7 @@ async def test_a_frozen_or_single_use_card_is_declined_and_its_notice_refused(
     assert await notify(network, card, wallet) == "05"
     _other, single = await issue_card(app, client, card_type="single_use")
     assert await decide(network, single, new_wallet()) == "05"
-    assert await _count(app, CardToken) == 0
+    assert await _count(app, "card_tokens") == 0
 
 
 async def test_card_verification_is_an_authorizations(
@@ -138,7 +134,7 @@ async def test_card_verification_is_an_authorizations(
     assert await decide(network, type(card)(**wrong_expiry), new_wallet()) == "54"
     unknown = type(card)(**{**card.__dict__, "pan": "4242424242424242"})
     assert await decide(network, unknown, new_wallet()) == "14"
-    assert await _count(app, TokenProvisioning) == 0
+    assert await _count(app, "token_provisionings") == 0
 
 
 async def test_missing_wallet_fields_or_an_unknown_wallet_are_a_format_error(
@@ -152,9 +148,8 @@ async def test_missing_wallet_fields_or_an_unknown_wallet_are_a_format_error(
         fields = {**fields, 11: network.key()[0], 48: with_sub_elements(elements)}
         assert (await network.client.request("0100", fields)).fields[39] == "30", dropped
     assert await decide(network, card, new_wallet(), wallet="XX") == "30"
-    assert await _count(app, TokenProvisioning) == 0
-    async with around(app) as session:
-        assert await session.scalar(select(func.count()).select_from(NetworkMessage)) == 0
+    assert await _count(app, "token_provisionings") == 0
+    assert await _count(app, "network_messages") == 0
 
 
 async def test_a_bad_dpan_is_refused_with_30_and_nothing_is_recorded(
@@ -171,13 +166,10 @@ async def test_a_bad_dpan_is_refused_with_30_and_nothing_is_recorded(
             card.pan, dpan, wallet.expiry, *network.key(), reference=wallet.reference
         )
         assert (await network.client.request("0620", fields)).fields[39] == "30"
-    assert await _count(app, CardToken) == 0
-    async with around(app) as session:
-        answered = await session.scalar(
-            select(func.count())
-            .select_from(NetworkMessage)
-            .where(NetworkMessage.mti_class == "062")
-        )
+    assert await _count(app, "card_tokens") == 0
+    answered = await app.state.db.reader.value(
+        "SELECT count(*) FROM network_messages WHERE mti_class = '062'"
+    )
     assert answered == 0
     assert await notify(network, card, wallet) == "00"  # the right DPAN still goes in
 
@@ -196,4 +188,4 @@ async def test_a_notice_for_a_reference_never_decided_is_25(
         "0620", messages.token_activation("NEVER-DECIDED", "123456", *network.key())
     )
     assert answer.fields[39] == "25"
-    assert await _count(app, CardToken) == 0
+    assert await _count(app, "card_tokens") == 0

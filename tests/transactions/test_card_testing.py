@@ -8,14 +8,12 @@ import uuid
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import select
 
-from cardservice.db.sql import Tx
-from cardservice.models import Card, CardTestingMerchant
+from cardservice.db.sql import Row, Tx
 from cardservice.models.base import utcnow
 from cardservice.transactions import card_testing
 from cardservice.transactions.card_testing import Merchant
-from tests.factories import around, make_card, make_user
+from tests.factories import make_card, make_user
 
 WALLET = Merchant("00000000042", "WALLET")
 
@@ -28,11 +26,13 @@ async def _checked(app: FastAPI, card: str, failure: str | None) -> str | None:
     return result
 
 
-async def _card(app: FastAPI, card: str) -> Card:
-    async with around(app) as session:
-        return (
-            await session.execute(select(Card).where(Card.uuid == uuid.UUID(card)))
-        ).scalar_one()
+async def _card(app: FastAPI, card: str) -> Row:
+    found: Row | None = await app.state.db.reader.row(
+        "SELECT status, frozen_reason, verification_failures FROM cards WHERE uuid = $1",
+        uuid.UUID(card),
+    )
+    assert found is not None
+    return found
 
 
 async def test_a_channels_fifth_failure_freezes_the_card_until_its_holder_sets_it_active(
@@ -42,19 +42,20 @@ async def test_a_channels_fifth_failure_freezes_the_card_until_its_holder_sets_i
     _account, card = await make_card(app, client, user)
     for _ in range(4):
         assert await _checked(app, card, "invalid_cvv2") == "invalid_cvv2"
-    assert (await _card(app, card)).status == "active"
+    assert (await _card(app, card))["status"] == "active"
     assert await _checked(app, card, "invalid_expiry") == "invalid_expiry"
     frozen = await _card(app, card)
-    assert (frozen.status, frozen.frozen_reason) == ("frozen", "suspected_fraud")
+    assert (frozen["status"], frozen["frozen_reason"]) == ("frozen", "suspected_fraud")
     assert await _checked(app, card, None) == "suspected_fraud"  # the right details too
     patched = await client.patch(f"/card/{card}", headers=user.headers, json={"status": "active"})
     assert patched.status_code == 200
     assert await _checked(app, card, None) is None
-    assert (await _card(app, card)).verification_failures is None
-    async with around(app) as session:
-        merchant = (await session.scalars(select(CardTestingMerchant))).one()
-    assert (merchant.acquirer_id, merchant.merchant_id) == (WALLET.acquirer_id, "WALLET")
-    assert merchant.blocked_until is None  # 5 failures: below the merchant's 10
+    assert (await _card(app, card))["verification_failures"] is None
+    [merchant] = await app.state.db.reader.rows(
+        "SELECT acquirer_id, merchant_id, blocked_until FROM card_testing_merchants"
+    )
+    assert (merchant["acquirer_id"], merchant["merchant_id"]) == (WALLET.acquirer_id, "WALLET")
+    assert merchant["blocked_until"] is None  # 5 failures: below the merchant's 10
 
 
 async def test_a_channel_verified_card_clears_its_count(
@@ -67,4 +68,4 @@ async def test_a_channel_verified_card_clears_its_count(
     assert await _checked(app, card, None) is None
     for _ in range(4):
         await _checked(app, card, "invalid_cvv2")
-    assert (await _card(app, card)).status == "active"
+    assert (await _card(app, card))["status"] == "active"
