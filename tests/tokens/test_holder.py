@@ -9,6 +9,7 @@ from fastapi import FastAPI
 
 from tests.factories import assert_ledger_consistent, balances, make_user
 from tests.network.conftest import Network, issue_card
+from tests.teams.team import make_team
 from tests.tokens.conftest import pay, provision, token_row, tokens_of
 
 
@@ -117,3 +118,40 @@ async def test_a_replaced_cards_tokens_move_and_pay_from_the_new_card(
     events = await _token_events(app)
     assert events[-1][0] == "card.token.updated" and events[-1][1]["card_uuid"] == new_card
     await assert_ledger_consistent(app)
+
+
+async def test_a_team_owner_reads_a_members_card_tokens_and_acts_on_none(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    team, other_team = await make_team(app, members=2), await make_team(app)
+    member, teammate = team.members
+    _, card = await issue_card(app, client, member)
+    _, owner_card = await issue_card(app, client, team.owner)
+    _, teammate_card = await issue_card(app, client, teammate)
+    wallet = await provision(app, network, card)
+    await provision(app, network, owner_card)
+    await provision(app, network, teammate_card)
+    seen = await tokens_of(client, member.headers, card.uuid)
+    assert [token["uuid"] for token in seen] == [wallet.uuid]
+    assert await tokens_of(client, team.owner.headers, card.uuid) == seen
+    assert len(await tokens_of(client, team.owner.headers, teammate_card.uuid)) == 1
+    refused = [
+        (other_team.owner, card.uuid),  # the owner of another team
+        (other_team.members[0], card.uuid),
+        (member, owner_card.uuid),  # a member reads neither the owner's card
+        (member, teammate_card.uuid),  # nor a teammate's
+    ]
+    for caller, card_uuid in refused:
+        listing = await client.get(f"/card/{card_uuid}/tokens", headers=caller.headers)
+        assert listing.status_code == 404 and listing.json()["code"] == "not_found"
+    for action in ("suspend", "delete", "resume"):
+        response = await client.post(
+            f"/card/{card.uuid}/tokens/{wallet.uuid}/{action}", headers=team.owner.headers
+        )
+        assert response.status_code == 404 and response.json()["code"] == "not_found"
+    assert await tokens_of(client, member.headers, card.uuid) == seen  # status, updated_at
+    updates = await app.state.db.reader.value(
+        "SELECT count(*) FROM events WHERE type = 'card.token.updated'"
+    )
+    assert updates == 0
+    assert (await pay(network, wallet.dpan, wallet.expiry, 100))[39] == "00"

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from cardservice.auth.visibility import readable_by
 from cardservice.cards.records import card_columns, card_order
 from cardservice.db.paging import Offset, paginate
 from cardservice.db.sql import Reader, Row, Tx, as_uuid, escape_like
@@ -31,12 +32,6 @@ LEFT JOIN cards p ON p.uuid = (
 )
 """  # noqa: S608 - fixed text
 OLDEST_FIRST = "ORDER BY a.created_at, a.uuid"
-# The accounts a caller sees: their own and, for a team owner, the team members'.
-# Parameters: $1 caller, $2 the caller's team when they own it (else NULL).
-VISIBLE = (
-    "(a.user_uuid = $1 OR a.user_uuid IN"
-    " (SELECT m.uuid FROM users m WHERE m.team_uuid = $2 AND $2 IS NOT NULL))"
-)
 
 
 def where(owners: str, args: list[Any], filters: dict[str, Any]) -> str:
@@ -84,11 +79,10 @@ async def team_accounts(
 async def visible_account(
     reader: Reader, account_uuid: uuid.UUID, caller: uuid.UUID, owned_team: uuid.UUID | None
 ) -> Row | None:
-    """One account the caller may see, or None."""
+    """One account the caller may see (their own, a member's for the team's owner), or None."""
     select = ACCOUNT_SELECT.replace("$TOTAL", "NULL")
-    return await reader.row(
-        f"{select} WHERE a.uuid = $3 AND {VISIBLE}", caller, owned_team, account_uuid
-    )
+    visible, args = readable_by("a.user_uuid", 2, caller, owned_team)
+    return await reader.row(f"{select} WHERE a.uuid = $1 AND {visible}", account_uuid, *args)
 
 
 async def account_type_exists(tx: Tx, slug: str) -> bool:

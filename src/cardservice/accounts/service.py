@@ -49,10 +49,6 @@ async def set_account_status(tx: Tx, account_uuid: uuid.UUID, status: str) -> st
     return str(changed)
 
 
-def _owned_team(caller: Principal) -> uuid.UUID | None:
-    return caller.team_uuid if caller.is_team_owner else None
-
-
 async def list_accounts(
     reader: Reader, caller: Principal, filters: dict[str, Any], page: Page
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
@@ -60,7 +56,7 @@ async def list_accounts(
     (read-only, same filters)."""
     records, total = await own_accounts(reader, caller.user_uuid, filters, page)
     related: list[dict[str, Any]] = []
-    team = _owned_team(caller)
+    team = caller.owned_team
     if team is not None:
         members = await repository.team_accounts(reader, team, caller.user_uuid, filters)
         related = [account_record(row) for row in members]
@@ -80,7 +76,7 @@ async def own_accounts(
 async def get_account(reader: Reader, caller: Principal, account_uuid: uuid.UUID) -> dict[str, Any]:
     """An own account, or a team member's for the team owner; otherwise 404."""
     row = await repository.visible_account(
-        reader, account_uuid, caller.user_uuid, _owned_team(caller)
+        reader, account_uuid, caller.user_uuid, caller.owned_team
     )
     if row is None:
         raise AccountNotFound()

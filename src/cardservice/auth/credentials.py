@@ -45,6 +45,12 @@ class Principal:
         return self.team_uuid is not None and self.role == "owner"
 
     @property
+    def owned_team(self) -> uuid.UUID | None:
+        """The team whose users' objects the caller reads (`visibility.readable_by`): theirs
+        when they own it, else None."""
+        return self.team_uuid if self.is_team_owner else None
+
+    @property
     def limit_key(self) -> str:
         """The rate-limit bucket: each token its own, a user's MFA codes one together."""
         if self.scheme == "mfa":

@@ -162,6 +162,7 @@ async def _force_post(
         merchant_id=record["merchant_id"],
         channel="clearing",
         stand_in=True,
+        token=card.paid_with,
     )
     row = await authorize(tx, cipher, card.user_uuid, request)
     message = CaptureMessage(row["uuid"], channel="clearing", presented=True)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardservice.auth.credentials import Principal
+from cardservice.auth.visibility import readable_by
 from cardservice.db.paging import Keyset, paginate
 from cardservice.db.sql import Reader, Row, Tx, in_list
 from cardservice.events.records import EVENT_COLUMNS, SOURCES, Source
@@ -17,14 +18,8 @@ SEQUENCER_LOCK = 15_001  # pg_advisory_xact_lock key: one sequencer at a time
 
 def visible_to(caller: Principal, start: int) -> tuple[str, list[Any]]:
     """The condition on `e.user_uuid` for events the caller may read, with its arguments
-    numbered from `$start`: its own, and a team owner's members'."""
-    if caller.is_team_owner:
-        clause = (
-            f"(e.user_uuid = ${start} OR e.user_uuid IN "  # noqa: S608 - placeholders only
-            f"(SELECT m.uuid FROM users m WHERE m.team_uuid = ${start + 1}))"
-        )
-        return clause, [caller.user_uuid, caller.team_uuid]
-    return f"e.user_uuid = ${start}", [caller.user_uuid]
+    numbered from `$start`: its own, and a team owner's members' (`readable_by`)."""
+    return readable_by("e.user_uuid", start, caller.user_uuid, caller.owned_team)
 
 
 async def events_after(

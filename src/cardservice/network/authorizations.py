@@ -15,7 +15,6 @@ number (`14`). An 0100 with processing code 900000 is a wallet's provisioning re
 from __future__ import annotations
 
 import uuid
-from dataclasses import asdict
 from typing import Any
 
 from cardservice.db.sql import Tx
@@ -52,7 +51,6 @@ from cardservice.network.responses import (
 )
 from cardservice.network.verification import token_verification_failure, verification_failure
 from cardservice.observability import metrics
-from cardservice.tokens.records import paid_with
 from cardservice.transactions import card_testing, lifecycle
 from cardservice.transactions.adjustments import shrink_hold
 from cardservice.transactions.authorize import authorize_card
@@ -118,7 +116,7 @@ async def _request(
         channel="iso8583",
         network=network_data(message, code),
         stand_in=stand_in,
-        token=None if card.token is None else paid_with(asdict(card.token)),
+        token=card.paid_with,
     )
 
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
 import orjson
 
 from cardservice.db.sql import Reader, Row, Tx, as_datetime, as_uuid
+from cardservice.tokens.records import paid_with
 from cardservice.transactions.card_testing import Merchant
 
 # A number is a card's (its fingerprint) or a wallet token's DPAN (the same fingerprint,
@@ -108,6 +109,12 @@ class IssuedCard:
     expiry_yymm: str
     currency: str
     token: WalletToken | None = None
+
+    @property
+    def paid_with(self) -> dict[str, str | None] | None:
+        """What a transaction this number pays shows as its `token` (`{uuid, wallet, last4}`,
+        tokens.records.paid_with); None for a card's own number."""
+        return None if self.token is None else paid_with(asdict(self.token))
 
 
 class KeyTaken(Exception):

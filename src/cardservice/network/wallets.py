@@ -175,7 +175,7 @@ async def _suspend_as_holder(
     db: Database, owner: uuid.UUID, card_uuid: uuid.UUID, token: Tokenized
 ) -> str:
     """The holder suspends the token (the service's own use case, as the API calls it)."""
-    listed = await card_tokens(db.reader, owner, card_uuid)
+    listed = await card_tokens(db.reader, owner, None, card_uuid)
     token_uuid = uuid.UUID(str(listed[-1]["uuid"]))
     now = utcnow()
     changed = await db.transact(

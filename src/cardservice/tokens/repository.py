@@ -1,5 +1,6 @@
 """Every statement of the token tables (`token_provisionings`, `card_tokens`), and the few
-reads of a card the token rules need (its owner and status, whether it was ever approved)."""
+reads of a card the token rules need (whether the caller may read it, its status, whether
+it was ever approved)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from cardservice.auth.visibility import readable_by
 from cardservice.db.sql import Reader, Row, Tx, insert_sql, row_args
 from cardservice.models.base import table_of
 from cardservice.models.token import CardToken, TokenProvisioning
@@ -18,7 +20,6 @@ _PROVISIONING_COLUMNS = tuple(column.name for column in _PROVISIONINGS.columns)
 _TOKENS = table_of(CardToken)
 _TOKEN_COLUMNS = tuple(column.name for column in _TOKENS.columns)
 
-_OWN_CARD = "SELECT uuid, status FROM cards WHERE uuid = $1 AND user_uuid = $2"
 # A card's first approved authorization (any purchase not declined), or none.
 _EVER_APPROVED = (
     "SELECT 1 FROM transactions WHERE card_uuid = $1 AND type = 'card_purchase'"
@@ -54,9 +55,17 @@ _DELETE_OF_CARD = (
 )
 
 
-async def own_card(reader: Reader | Tx, user_uuid: uuid.UUID, card_uuid: uuid.UUID) -> Row | None:
-    """One of the user's cards (`uuid`, `status`), or None."""
-    return await reader.row(_OWN_CARD, card_uuid, user_uuid)
+async def readable_card(
+    reader: Reader | Tx, card_uuid: uuid.UUID, user_uuid: uuid.UUID, owned_team: uuid.UUID | None
+) -> Row | None:
+    """The card (`uuid`, `status`) when it is the user's, or a user's of `owned_team` (the
+    team the user owns; None: their own cards only); else None."""
+    readable, args = readable_by("c.user_uuid", 2, user_uuid, owned_team)
+    return await reader.row(
+        f"SELECT c.uuid, c.status FROM cards c WHERE c.uuid = $1 AND {readable}",  # noqa: S608
+        card_uuid,
+        *args,
+    )
 
 
 async def ever_approved(reader: Reader | Tx, card_uuid: uuid.UUID) -> bool:

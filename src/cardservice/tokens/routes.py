@@ -38,9 +38,13 @@ TokenUuid = Annotated[
 )
 async def list_tokens(caller: CallerA, db: Db, card_uuid: CardUuid) -> JSONResponse:
     """The digital-wallet tokens (Apple Pay, Google Pay, …) of one of the caller's cards,
-    oldest first: wallet, device, the last four digits of the device PAN, status. Another
+    oldest first: wallet, device, the last four digits of the device PAN, status. A team
+    owner also reads a member's card's (read-only: its actions stay the holder's); another
     user's card → 404."""
-    return ok(await service.card_tokens(db.reader, caller.user_uuid, uuid.UUID(card_uuid)))
+    tokens = await service.card_tokens(
+        db.reader, caller.user_uuid, caller.owned_team, uuid.UUID(card_uuid)
+    )
+    return ok(tokens)
 
 
 async def _change(

@@ -9,7 +9,9 @@
   reference, the token is recorded `active` or `requires_activation`; the DPAN is encrypted
   with the card-number key and fingerprinted as a card number is.
 * **Activation** (`activate_token`): the live code made for the token, used up.
-* **The holder's actions** (`suspend`, `resume`, `delete`): own cards only.
+* **The holder's view** (`card_tokens`): own cards, and a team owner reads the members'
+  (`auth.visibility`, the rule of accounts and events). **The holder's actions**
+  (`suspend`, `resume`, `delete`): own cards only.
 * **The card's life** (`follow_replacement`, `delete_with_card`): a replaced card's tokens
   move to the new card in the replacement's unit; a closed card's are deleted.
 
@@ -207,10 +209,11 @@ async def activate_token(
 
 
 async def card_tokens(
-    reader: Reader, user_uuid: uuid.UUID, card_uuid: uuid.UUID
+    reader: Reader, user_uuid: uuid.UUID, owned_team: uuid.UUID | None, card_uuid: uuid.UUID
 ) -> list[dict[str, Any]]:
-    """The tokens of one of the user's cards, oldest first (another's card: 404)."""
-    if await repository.own_card(reader, user_uuid, card_uuid) is None:
+    """The tokens of one of the user's cards, or of a team member's when `owned_team` is the
+    team the user owns (`Principal.owned_team`), oldest first; any other card: 404."""
+    if await repository.readable_card(reader, card_uuid, user_uuid, owned_team) is None:
         raise CardNotFound()
     return [token_record(row) for row in await repository.tokens_of_card(reader, card_uuid)]
 
@@ -232,10 +235,10 @@ async def change_token(
     now: datetime,
 ) -> dict[str, Any]:
     """The holder suspends, resumes or deletes one of a card's tokens; its record. Another's
-    card or token → 404; a deleted token is final (`token_deleted`); a token waiting for its
-    activation code can only be deleted (`token_requires_activation`). Repeating an action
-    changes nothing."""
-    if await repository.own_card(tx, user_uuid, card_uuid) is None:
+    card or token → 404 (a team member's card to the team's owner too); a deleted token is
+    final (`token_deleted`); a token waiting for its activation code can only be deleted
+    (`token_requires_activation`). Repeating an action changes nothing."""
+    if await repository.readable_card(tx, card_uuid, user_uuid, None) is None:  # own only
         raise CardNotFound()
     token = await repository.token_of_card(tx, token_uuid, card_uuid)
     if token is None:
