@@ -153,14 +153,34 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
     )
 
 
+# the sequences of the user tables' serial and identity columns
+_OWNED_SEQUENCES = """
+SELECT s.oid::regclass::text AS name FROM pg_class s
+JOIN pg_depend d ON d.classid = 'pg_class'::regclass AND d.objid = s.oid AND d.deptype IN ('a', 'i')
+JOIN pg_class t ON t.oid = d.refobjid
+WHERE s.relkind = 'S' AND t.relname = ANY($1::text[])
+"""
+
+
 async def empty_tables(app: FastAPI) -> None:
-    """PostgreSQL's tables as the migrations left them (SQLite starts from a fresh copy)."""
+    """PostgreSQL's tables as the migrations left them (SQLite starts from a fresh copy): the
+    user tables emptied, their sequences restarted, the tags' counters zeroed.
+
+    DELETE with the triggers and foreign keys of this unit off (`session_replication_role =
+    replica`, which also lets the ledger's rows go) rather than TRUNCATE: 0.02 s against
+    0.55 s for these ~40 nearly empty tables (TRUNCATE makes new files for each table and
+    index), and every PostgreSQL test starts with this."""
     if app.state.db.is_sqlite:
         return
 
     async def empty(tx: Tx) -> None:
-        await tx.execute(f"TRUNCATE {', '.join(USER_TABLES)} RESTART IDENTITY CASCADE")
-        await tx.execute("UPDATE transaction_tags SET transactions_count = 0")
+        sequences = [row["name"] for row in await tx.rows(_OWNED_SEQUENCES, USER_TABLES)]
+        await tx.execute(
+            "SET LOCAL session_replication_role = replica;"
+            + "".join(f"DELETE FROM {table};" for table in USER_TABLES)
+            + "".join(f"ALTER SEQUENCE {name} RESTART;" for name in sequences)
+            + "UPDATE transaction_tags SET transactions_count = 0"
+        )
 
     await app.state.db.transact(empty)
 
