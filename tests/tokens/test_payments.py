@@ -95,3 +95,25 @@ async def test_a_suspended_token_is_62_token_inactive_and_a_deleted_one_14(
     assert len(await _purchases(app)) == count  # nothing recorded
     assert (await pay(network, card.pan, card.expiry, 100))[39] == "00"  # the card still pays
     await assert_ledger_consistent(app)
+
+
+async def test_a_deleted_tokens_stand_in_advice_is_recorded_on_its_card(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    user, card = await issue_card(app, client)
+    wallet = await provision(app, network, card)
+    base = f"/card/{card.uuid}/tokens/{wallet.uuid}"
+    assert (await client.post(f"{base}/delete", headers=user.headers)).status_code == 200
+    _, [before] = await balances(app, card.account)
+    advice = messages.stand_in(wallet.dpan, wallet.expiry, 400, *network.key())
+    answer = await network.client.request("0120", advice)
+    assert answer.mti == "0130" and answer.fields[39] == "00"
+    [stood_in] = [t for t in await _purchases(app) if t.stand_in]
+    assert stood_in.amount == 400 and stood_in.status == "pending"
+    assert str(stood_in.card_uuid) == card.uuid
+    assert (await balances(app, card.account))[1] == [before - 400 - 10]
+    report = (await client.get("/transaction/report", headers=user.headers)).json()["data"]
+    shown = next(r for r in report if r["amount"] == 4)
+    assert shown["token"] == {"uuid": wallet.uuid, "wallet": "apple_pay", "last4": wallet.dpan[-4:]}
+    assert (await pay(network, wallet.dpan, wallet.expiry, 100))[39] == "14"  # still refused
+    await assert_ledger_consistent(app)

@@ -9,7 +9,8 @@ Field 2 may be a wallet token's DPAN (API.md §19): the vault resolves it to its
 the entry, so every rule, limit, control, fee, event and webhook of a card payment applies;
 14 must be the token's expiry (a verification failure as a card's), a suspended token (or one
 waiting for its activation) is declined `token_inactive` (`62`), a deleted one is an unknown
-number (`14`). An 0100 with processing code 900000 is a wallet's provisioning request
+number (`14`) — but an 0120 advice on it is recorded on its card, as a clearing presentment
+on it is booked there. An 0100 with processing code 900000 is a wallet's provisioning request
 (provisioning.py)."""
 
 from __future__ import annotations
@@ -193,7 +194,10 @@ async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> An
         return found.answer  # a repeat: the first answer, nothing moves
     if not stand_in and card_testing.merchant_blocked(blocked_until, utcnow()):
         return await _blocked(host, key, waiting=found is not None)
-    if card is None or (card.token is not None and card.token.status == "deleted"):
+    deleted_token = card is not None and card.token is not None and card.token.status == "deleted"
+    # a deleted token's advice is recorded on its card, as its presentment is booked there
+    # (docs/network.md): the network charged the card, whatever the issuer answers
+    if card is None or (deleted_token and not stand_in):
         if not stand_in:  # nothing recorded; the merchant's count of failures grows
             await host.db.transact(
                 lambda tx: card_testing.note_merchant_failure(tx, merchant, utcnow())
