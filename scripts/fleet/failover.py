@@ -96,7 +96,8 @@ class Run:
     refused: int = 0  # definite refusals (4xx, ISO declines): nothing acknowledged
     retries: int = 0  # sends of a keyed request after its first
     iso_sends: int = 0
-    iso_late: list[tuple[float, float]] = field(default_factory=list)  # (sent, took or inf)
+    # (sent, took or inf, what was sent and answered: `0100 → 00`)
+    iso_late: list[tuple[float, float, str]] = field(default_factory=list)
     stop: bool = False
 
     def ack(self, kind: str, key: str, sent: float, detail: Any = None) -> None:
@@ -201,11 +202,11 @@ class IsoLine:
             if self.client is not None:
                 await self.client.close()
             self.client = None
-            run.iso_late.append((started, float("inf")))
+            run.iso_late.append((started, float("inf"), f"{mti} → no answer"))
             return None
         took = time.monotonic() - started
         if took > LATE:
-            run.iso_late.append((started, took))
+            run.iso_late.append((started, took, f"{mti} → {answer.get(39)}"))
         return answer
 
     async def definite(
@@ -449,7 +450,7 @@ async def failover(kills: int, full_kill: int, max_seconds: float) -> int:
     lost, twice, problems = await _verify(run, iso_user)
     verified, verify_line = _ledger_verify()
     times = [_failover(run, kill) for kill in run.kills]
-    late_in_gaps = sum(1 for sent, _ in run.iso_late if _in_gap(run, sent))
+    late_in_gaps = sum(1 for sent, _took, _what in run.iso_late if _in_gap(run, sent))
     by_kind: dict[str, int] = {}
     for ack in run.acks:
         by_kind[ack.kind] = by_kind.get(ack.kind, 0) + 1
@@ -460,12 +461,13 @@ async def failover(kills: int, full_kill: int, max_seconds: float) -> int:
     print(
         f"iso8583: {run.iso_sends} sends, unanswered within {LATE:.0f} s: {len(run.iso_late)} "
         f"({late_in_gaps} during the gaps; slowest "
-        f"{max((t for _, t in run.iso_late), default=0):.2f} s)"
+        f"{max((t for _, t, _what in run.iso_late), default=0):.2f} s)"
     )
-    for sent, took in run.iso_late:
+    for sent, took, what in run.iso_late:
         kill = max((k for k in run.kills if k.at <= sent), key=lambda k: k.at, default=None)
         since = f"{sent - kill.at:.1f} s after kill {run.kills.index(kill) + 1}" if kill else "-"
-        print(f"  iso8583 send {since}: {'no answer' if took == float('inf') else f'{took:.2f} s'}")
+        late = "no answer" if took == float("inf") else f"{took:.2f} s"
+        print(f"  iso8583 send {since}: {what}, {late}")
     print(f"ledger verify: {' '.join(verify_line)}; run took {time.monotonic() - started:.0f} s")
     for problem in problems[:20]:
         print(f"  {problem}")
