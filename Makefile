@@ -103,7 +103,7 @@ bench: install postgres bench-tools
 	CARDSERVICE_BENCH_PG=$(PG_DSN) $(BIN)/python -m bench.run
 	CARDSERVICE_BENCH_PG=$(PG_DSN) $(BIN)/python -m bench.iso --seconds 20
 	CARDSERVICE_BENCH_PG=$(PG_DSN) $(BIN)/python -m bench.iso --seconds 20 --accounts 16
-	CARDSERVICE_BENCH_PG=$(PG_DSN) $(BIN)/python -m bench.isolation --seconds 20
+	CARDSERVICE_BENCH_PG=$(PG_DSN) $(BIN)/python -m bench.isolation --seconds 60  # 3,000 quiet answers: a steady p99
 	$(BIN)/python -m bench.statements  # a PostgreSQL cluster of its own, pg_stat_statements
 
 bench-quick: install postgres bench-tools
