@@ -2,7 +2,9 @@
 RSS of the ingesting process against a file a tenth of its size (memory stays flat: the file
 is streamed record by record).
 
-For each database (a fresh PostgreSQL database, a fresh SQLite file): 64 funded cards, a
+For each database (a fresh PostgreSQL database, a fresh SQLite file): 64 funded cards over
+`--accounts` accounts (16 by default, each its own user: a unit locks its card's account,
+so the booking workers meet on one account only as often as a program's day would), a
 share of the presentments with a held authorization to match (made through the engine, as
 the ISO host's would be), the rest force posts, a few refunds; a file of `--small` records
 is ingested, then one of `--records`, each by `cardservice clearing ingest FILE` in a
@@ -10,6 +12,7 @@ process of its own (wall time from start to exit, peak RSS from `wait4`).
 
     python -m bench.clearing                             # 100,000 and 10,000, both databases
     python -m bench.clearing --records 20000 --databases sqlite
+    python -m bench.clearing --records 10000 --small 1000 --accounts 1    # one hot account
 
 The machine is shared: the figures are comparable within one run, not across runs.
 """
@@ -71,9 +74,12 @@ async def _authorizations(
 ) -> list[tuple[SimCard, str]]:
     """`count` held authorizations spread over the cards, 200 per unit: (card, code)."""
     made: list[tuple[SimCard, str]] = []
-    user = await db.reader.value(
-        "SELECT user_uuid FROM cards WHERE uuid = $1", uuid.UUID(cards[0].uuid)
-    )
+    users = {
+        card.uuid: await db.reader.value(
+            "SELECT user_uuid FROM cards WHERE uuid = $1", uuid.UUID(card.uuid)
+        )
+        for card in cards
+    }
 
     async def unit(tx: Tx, batch: list[tuple[SimCard, str]]) -> None:
         for card, code in batch:
@@ -82,7 +88,7 @@ async def _authorizations(
                 network={"stan": "000001", "rrn": None, "acquirer_id": "123456",
                          "terminal_id": None, "merchant_id": None, "auth_code": code},
             )  # fmt: skip
-            await authorize(tx, cipher, user, request)
+            await authorize(tx, cipher, users[card.uuid], request)
 
     for start in range(0, count, 200):
         batch = [
@@ -128,14 +134,20 @@ def _ingest(env: dict[str, str], path: Path) -> tuple[float, float]:
     return took, usage.ru_maxrss / 1024
 
 
-async def _prepare(url: str, records: list[int], share: float, folder: Path) -> list[Path]:
-    """Cards, authorizations and one file per size (each its own presentments)."""
+async def _prepare(
+    url: str, records: list[int], share: float, folder: Path, accounts: int
+) -> list[Path]:
+    """Cards over `accounts` accounts (each its own user), authorizations and one file per
+    size (each its own presentments)."""
     await upgrade_database(Settings(database_url=url).resolved_database_url)
     settings = Settings(database_url=url, encryption_key=KEY, var_dir=folder / "var")
     db, cipher = Database(settings), CardCipher.from_settings(settings)
     paths = []
     try:
-        _account, cards = await make_cards(db, cipher, CARDS)
+        cards = []
+        for _ in range(accounts):
+            _account, some = await make_cards(db, cipher, CARDS // accounts)
+            cards.extend(some)
         for size in records:
             held = await _authorizations(db, cipher, cards, int(size * share))
             path = folder / f"clearing-{size}.ipm"
@@ -147,12 +159,14 @@ async def _prepare(url: str, records: list[int], share: float, folder: Path) -> 
     return paths
 
 
-def run(kind: str, records: list[int], share: float) -> list[tuple[int, float, float]]:
+def run(
+    kind: str, records: list[int], share: float, accounts: int
+) -> list[tuple[int, float, float]]:
     with tempfile.TemporaryDirectory() as temp:
         folder = Path(temp)
         url = asyncio.run(_database(kind, folder))
         try:
-            paths = asyncio.run(_prepare(url, records, share, folder))
+            paths = asyncio.run(_prepare(url, records, share, folder, accounts))
             env = {
                 **os.environ, "CARDSERVICE_DATABASE_URL": url, "CARDSERVICE_ENCRYPTION_KEY": KEY,
                 "CARDSERVICE_VAR_DIR": str(folder / "var"), "CARDSERVICE_LOG_LEVEL": "WARNING",
@@ -168,11 +182,19 @@ def main() -> int:
     parser.add_argument("--small", type=int, default=10_000)
     parser.add_argument("--matched", type=float, default=0.1, help="share with an authorization")
     parser.add_argument("--databases", default="postgresql,sqlite")
+    parser.add_argument(
+        "--accounts",
+        type=int,
+        default=16,
+        choices=(1, 2, 4, 8, 16, 32, 64),
+        help="the 64 cards spread over this many accounts (a unit locks its card's account:"
+        " 1 puts every record in one line)",
+    )
     args = parser.parse_args()
     outbox.register()  # the events of the cards and authorizations made here
     print("database    records  seconds  records/s  peak RSS MiB")
     for kind in args.databases.split(","):
-        results = run(kind, [args.small, args.records], args.matched)
+        results = run(kind, [args.small, args.records], args.matched, args.accounts)
         for size, seconds, rss in results:
             print(f"{kind:<10} {size:>8} {seconds:>8.1f} {size / seconds:>10.0f} {rss:>13.1f}")
         (_s, _t, small_rss), (_l, _u, large_rss) = results

@@ -37,6 +37,7 @@ TEST_CVK = (
     "0123456789ABCDEFFEDCBA9876543210"  # the published example's key (tests/cards/test_cvv2.py)
 )
 USER_TABLES = [
+    "authorization_endpoints",
     "card_tokens",
     "token_provisionings",
     "receipt_reminders",
