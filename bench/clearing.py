@@ -34,7 +34,7 @@ import asyncpg
 
 from cardservice.config import Settings
 from cardservice.db.database import Database
-from cardservice.db.sql import Tx
+from cardservice.db.sql import Tx, text_uuid
 from cardservice.events import outbox
 from cardservice.migrations import upgrade_database
 from cardservice.network.ipm import Presentment, write
@@ -74,12 +74,8 @@ async def _authorizations(
 ) -> list[tuple[SimCard, str]]:
     """`count` held authorizations spread over the cards, 200 per unit: (card, code)."""
     made: list[tuple[SimCard, str]] = []
-    users = {
-        card.uuid: await db.reader.value(
-            "SELECT user_uuid FROM cards WHERE uuid = $1", uuid.UUID(card.uuid)
-        )
-        for card in cards
-    }
+    rows = await db.reader.rows("SELECT uuid, user_uuid FROM cards")
+    users = {text_uuid(row["uuid"]): row["user_uuid"] for row in rows}
 
     async def unit(tx: Tx, batch: list[tuple[SimCard, str]]) -> None:
         for card, code in batch:

@@ -372,7 +372,7 @@ def migrate_database(attempts: int = 5) -> None:
         except (SystemExit, subprocess.CalledProcessError) as failed:
             if attempt == attempts:
                 raise
-            print(f"fleet: migrating again, the leader moved ({failed})", file=sys.stderr)
+            print(f"fleet: migrating again in 2 s ({failed})", file=sys.stderr)
             time.sleep(2)
 
 
@@ -380,12 +380,10 @@ def _leader_writable() -> bool:
     """HAProxy's leader port reaches a PostgreSQL out of recovery: right after the cluster
     is made (or a failover), its health checks may still send there a node that is a
     standby, where CREATE DATABASE is refused as read-only."""
-    command = [str(PG_BIN / "psql"), "-h", "127.0.0.1", "-p", str(LEADER_PORT), "-U", "postgres"]
-    result = subprocess.run(
-        [*command, "-d", "postgres", "-tAc", "SELECT pg_is_in_recovery()"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    return result.returncode == 0 and result.stdout.strip() == "f"
+    try:
+        return _leader_psql("SELECT pg_is_in_recovery()") == "f"
+    except SystemExit:  # nothing answers on the port yet
+        return False
 
 
 def _leader_psql(sql: str, database: str = "postgres") -> str:
