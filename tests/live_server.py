@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 
 from cardservice.db.sql import sqlite_path
-from tests.conftest import TEST_CVK, TEST_KEY
+from tests.conftest import ANSWER_SECONDS, TEST_CVK, TEST_KEY
 
 PORTS = range(18200, 18300)
 
@@ -65,6 +65,7 @@ def _environment(database_url: str, var_dir: Path) -> dict[str, str]:
         "CARDSERVICE_VAR_DIR": str(var_dir),
         "CARDSERVICE_RATE_LIMIT_PER_MINUTE": "1000000",
         "CARDSERVICE_AUTH_FAILURES_PER_MINUTE": "1000000",
+        "CARDSERVICE_ISO8583_ANSWER_SECONDS": str(ANSWER_SECONDS),
         "CARDSERVICE_LOG_LEVEL": "WARNING",
         "CARDSERVICE_LOG_FORMAT": "json",
     }

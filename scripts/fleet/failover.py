@@ -96,6 +96,8 @@ class Run:
     refused: int = 0  # definite refusals (4xx, ISO declines): nothing acknowledged
     retries: int = 0  # sends of a keyed request after its first
     iso_sends: int = 0
+    iso_91: int = 0  # answers `91`: no leader, or the answer deadline passed (then repeated)
+    released_late: int = 0  # approvals committed after their `91`, released by the host
     # (sent, took or inf, what was sent and answered: `0100 → 00`)
     iso_late: list[tuple[float, float, str]] = field(default_factory=list)
     stop: bool = False
@@ -205,6 +207,7 @@ class IsoLine:
             run.iso_late.append((started, float("inf"), f"{mti} → no answer"))
             return None
         took = time.monotonic() - started
+        run.iso_91 += answer.get(39) == "91"
         if took > LATE:
             run.iso_late.append((started, took, f"{mti} → {answer.get(39)}"))
         return answer
@@ -385,11 +388,22 @@ async def _verify(run: Run, iso_user: uuid.UUID) -> tuple[int, int, list[str]]:
             if answered.get(ack.key) != "00":
                 lost += 1
                 problems.append(f"{ack.kind} {ack.key}: recorded {answered.get(ack.key)}")
-        # each ISO purchase of the run's cards is the purchase of one approved 0100 key
+        # each ISO purchase of the run's cards is the purchase of one approved 0100 key, but
+        # for the late ones: answered 91 at the deadline, committed after it, then released
+        # with their key forgotten (network/authorizations.py `_undo_late`): nothing stands
         booked = await connection.fetchval(
-            "SELECT count(*) FROM transactions WHERE user_uuid = $1 AND channel = 'iso8583' "
-            "AND type = 'card_purchase' AND status <> 'declined'",
+            "SELECT count(*) FROM transactions t WHERE user_uuid = $1 AND channel = 'iso8583' "
+            "AND type = 'card_purchase' AND status <> 'declined' AND (status <> 'reversed' OR "
+            "EXISTS (SELECT 1 FROM network_messages m WHERE m.transaction_uuid = t.uuid))",
             iso_user,
+        )
+        run.released_late = int(
+            await connection.fetchval(
+                "SELECT count(*) FROM transactions t WHERE user_uuid = $1 AND channel = "
+                "'iso8583' AND type = 'card_purchase' AND status = 'reversed' AND NOT EXISTS "
+                "(SELECT 1 FROM network_messages m WHERE m.transaction_uuid = t.uuid)",
+                iso_user,
+            )
         )
         keyed = await connection.fetchval(
             "SELECT count(DISTINCT m.transaction_uuid) FROM network_messages m JOIN "
@@ -461,7 +475,8 @@ async def failover(kills: int, full_kill: int, max_seconds: float) -> int:
     print(
         f"iso8583: {run.iso_sends} sends, unanswered within {LATE:.0f} s: {len(run.iso_late)} "
         f"({late_in_gaps} during the gaps; slowest "
-        f"{max((t for _, t, _what in run.iso_late), default=0):.2f} s)"
+        f"{max((t for _, t, _what in run.iso_late), default=0):.2f} s); answered 91 "
+        f"{run.iso_91}; approvals committed after their 91, released {run.released_late}"
     )
     for sent, took, what in run.iso_late:
         kill = max((k for k in run.kills if k.at <= sent), key=lambda k: k.at, default=None)

@@ -125,7 +125,14 @@ class Settings(BaseSettings):
         default=10.0, gt=0, description="a message's bytes must follow its length within this"
     )
     iso8583_in_flight: int = Field(
-        default=64, ge=1, description="requests of one connection answered at once; then unread"
+        default=64, ge=1, description="requests of one connection worked on at once; then unread"
+    )
+    iso8583_answer_seconds: float = Field(
+        default=0.8,
+        gt=0,
+        description="a request not answered by then is answered 91 (its work goes on; an "
+        "authorization that commits later is released); a decision endpoint's wait adds to it. "
+        "0.8 s: 91 reaches the acquirer within the 1 s of API.md §14",
     )
     hold_sweep_seconds: float = Field(
         default=60.0, gt=0, description="how often a worker loop releases expired holds"

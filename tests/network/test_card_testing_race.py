@@ -45,6 +45,7 @@ def iso_port(app: FastAPI, settings: Settings) -> Iterator[int]:
         "CARDSERVICE_CVK": settings.cvk,
         "CARDSERVICE_VAR_DIR": str(settings.var_dir),
         "CARDSERVICE_STORAGE_DIR": str(settings.blob_dir),
+        "CARDSERVICE_ISO8583_ANSWER_SECONDS": str(settings.iso8583_answer_seconds),
         "CARDSERVICE_LOG_LEVEL": "WARNING",
     }
     command = [sys.executable, "-m", "cardservice", "serve", "--workers", "2", "--port", str(port)]

@@ -69,6 +69,7 @@ def server(app: FastAPI, settings: Settings, tmp_path: Path) -> Iterator[Served]
         "CARDSERVICE_ENCRYPTION_KEY": settings.encryption_key,
         "CARDSERVICE_CVK": settings.cvk,
         "CARDSERVICE_VAR_DIR": str(settings.var_dir),
+        "CARDSERVICE_ISO8583_ANSWER_SECONDS": str(settings.iso8583_answer_seconds),
         "CARDSERVICE_LOG_LEVEL": "INFO",
         "CARDSERVICE_LOG_FORMAT": "json",
     }

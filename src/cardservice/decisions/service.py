@@ -23,6 +23,7 @@ import orjson
 from cardservice.db.database import Database
 from cardservice.decisions.endpoints import Endpoint, note_failure, note_recovery
 from cardservice.encoding import dumps
+from cardservice.infra import deadlines
 from cardservice.infra.outbound import CallFailed, Outbound, UrlNotAllowed, signed_headers
 from cardservice.models.base import utcnow
 
@@ -78,6 +79,7 @@ async def _exchange(
     wait = endpoint.timeout_ms / 1000
     if answer_within is not None:  # the channel's own deadline is shorter (ISO 8583: 3 s)
         wait = min(wait, answer_within)
+    deadlines.allow(wait)  # the channel's answer may wait as long for the endpoint's
     try:
         async with asyncio.timeout(wait):
             reply = await http.post(

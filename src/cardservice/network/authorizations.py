@@ -16,9 +16,12 @@ on it is booked there. An 0100 with processing code 900000 is a wallet's provisi
 from __future__ import annotations
 
 import uuid
+from contextlib import suppress
 from typing import Any
 
 from cardservice.db.sql import Tx
+from cardservice.errors import RuleViolation
+from cardservice.infra import deadlines
 from cardservice.models.base import utcnow
 from cardservice.network import repository
 from cardservice.network.codec import Message, available_balance, merchant_place, sub_elements
@@ -45,6 +48,7 @@ from cardservice.network.provisioning import provisioning_request
 from cardservice.network.repository import IssuedCard, Key, KeyTaken, Remembered
 from cardservice.network.responses import (
     APPROVED,
+    DATABASE_UNREACHABLE,
     INSUFFICIENT_FUNDS,
     SUSPECTED_FRAUD,
     UNKNOWN_CARD,
@@ -213,10 +217,13 @@ async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> An
     request = await _request(host, message, card, verification, stand_in)
     waiting = _waiting(found)
     answers: list[Answer] = []
+    deadline = None if stand_in else deadlines.current()  # an advice is sent until taken
 
     async def then(tx: Tx, row: dict[str, Any]) -> None:
         row["network_data"] = request.network
         answers.append(await _answered(tx, key, card, row, waiting))
+        if deadline is not None:
+            deadline.check()  # answered `91` meanwhile: roll back
 
     try:
         row = await authorize_card(
@@ -225,8 +232,35 @@ async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> An
         )  # fmt: skip
     except KeyTaken:
         return None
+    except deadlines.AnsweredAlready:
+        return {"39": DATABASE_UNREACHABLE}
     metrics.count_authorization(row["status"], row["error_slug"])  # once committed
+    if deadline is not None and waiting is None and not deadline.claim():
+        await _undo_late(host, key, row, answers[-1])
     return answers[-1]
+
+
+async def _undo_late(host: Host, key: Key, row: dict[str, Any], answer: Answer) -> None:
+    """An authorization recorded after the listener answered `91` at its deadline (its COMMIT
+    waited, e.g. for the synchronous standby of a leader just promoted): `91` says nothing
+    was recorded, so its key is forgotten (a repeat is a new request) and an approval's hold
+    released, as a network's late-response reversal would. A reversal or a capture that came
+    meanwhile has settled it already (nothing to release); if the database is gone again the
+    hold stays until it expires (logged)."""
+
+    async def undo(tx: Tx) -> None:
+        await repository.forget_answer(tx, key, row["uuid"])
+        if answer["39"] == APPROVED:
+            with suppress(RuleViolation):  # not pending any more: reversed or captured
+                await lifecycle.reverse(tx, row["user_uuid"], row["uuid"])
+
+    try:
+        await host.db.transact(undo)
+    except Exception as exc:
+        log.error(
+            "ISO 8583 key %s answered 91 late, recorded %s; not undone (%s): held until it expires",
+            key.masked(), answer["39"], type(exc).__name__,
+        )  # fmt: skip
 
 
 async def _authorize(host: Host, message: Message, *, stand_in: bool) -> Answer:
@@ -237,10 +271,11 @@ async def _authorize(host: Host, message: Message, *, stand_in: bool) -> Answer:
     if 48 in message.fields and sub_elements(message.fields[48]) is None:
         raise Malformed("field 48")
     key = key_of(message)
-    for _attempt_number in range(ATTEMPTS):
-        answer = await _attempt(host, message, key, stand_in)
-        if answer is not None:
-            return answer
+    async with host.one_at_a_time(key):
+        for _attempt_number in range(ATTEMPTS):
+            answer = await _attempt(host, message, key, stand_in)
+            if answer is not None:
+                return answer
     raise RuntimeError(f"message key {key.masked()} kept changing")
 
 

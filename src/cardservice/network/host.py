@@ -8,9 +8,11 @@ Every answer is a dict of the answer's own fields (`"39"`, `"38"`, `"54"`), kept
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -59,6 +61,22 @@ class Host:
     allow_private: bool
     _tags: dict[str, str] = field(default_factory=dict)
     _tags_read_at: float = float("-inf")
+    _working: dict[Key, asyncio.Future[None]] = field(default_factory=dict)
+
+    @asynccontextmanager
+    async def one_at_a_time(self, key: Key) -> AsyncIterator[None]:
+        """A key worked on by one request of this process at a time: a repeat waits for its
+        first to end — also when the first was answered `91` at its deadline and goes on
+        (it may commit, then undo itself: the repeat must see what it left)."""
+        while (first := self._working.get(key)) is not None:
+            await asyncio.shield(first)
+        done = asyncio.get_running_loop().create_future()
+        self._working[key] = done
+        try:
+            yield
+        finally:
+            del self._working[key]
+            done.set_result(None)
 
     async def tag_of(self, merchant_name: str) -> str | None:
         if time.monotonic() - self._tags_read_at > TAGS_FRESH_FOR:

@@ -9,9 +9,18 @@ Every connection is bounded (API.md §17, `Bounds`, each a setting and counted o
 a network process holds at most `max_connections` (one more is closed on arrival); a
 connection with no complete message for `idle_seconds` is closed, and so is one whose
 message's bytes have not all arrived `frame_seconds` after its length; at most `in_flight`
-of a connection's requests are answered at once — then the connection is not read until one
-is answered, so nothing is dropped and a peer that pipelines faster than it is answered
-waits in TCP.
+of a connection's requests are worked on at once — then the connection is not read until one
+is done, so nothing is dropped and a peer that pipelines faster than it is answered waits in
+TCP.
+
+Every request is answered within `answer_seconds` (API.md §14, §21: `91` when the database
+is unreachable): its work runs in a task of its own (`infra/deadlines.py`), and when the
+deadline passes first the answer is `91` while the work goes on to its end — a unit is never
+cut in the middle (its COMMIT may be waiting for the synchronous standby of a leader just
+promoted). The authorization that then commits undoes itself (`authorizations.py`): `91`
+says nothing was recorded. An advice, a reversal or a repeat answered `91` is sent again by
+the network, and its repeat gets the answer of the unit that went on. A decision endpoint's
+wait (up to 2 s) moves the deadline by as much.
 """
 
 from __future__ import annotations
@@ -26,6 +35,7 @@ from dataclasses import dataclass
 
 from cardservice.config import Settings
 from cardservice.db.database import Database
+from cardservice.infra.deadlines import Deadline
 from cardservice.infra.outbound import Outbound
 from cardservice.network import (
     authorizations,
@@ -37,6 +47,7 @@ from cardservice.network import (
 )
 from cardservice.network.codec import Message, Unreadable, decode, encode
 from cardservice.network.host import Host, Participant, answer
+from cardservice.network.responses import DATABASE_UNREACHABLE, response
 from cardservice.security import CardCipher
 
 log = logging.getLogger("cardservice.network")
@@ -66,6 +77,7 @@ class Bounds:
     idle_seconds: float | None = None
     frame_seconds: float | None = None
     in_flight: int | None = None
+    answer_seconds: float | None = None
 
     @classmethod
     def of(cls, settings: Settings) -> Bounds:
@@ -74,6 +86,7 @@ class Bounds:
             settings.iso8583_idle_seconds,
             settings.iso8583_frame_seconds,
             settings.iso8583_in_flight,
+            settings.iso8583_answer_seconds,
         )
 
 
@@ -129,7 +142,8 @@ def tls_context(settings: Settings) -> ssl.SSLContext | None:
 
 class Connection:
     """One peer: reads frames, answers each in a task of its own (at most `in_flight` at
-    once), writes answers as they come (a client matches them by key)."""
+    once, each within `answer_seconds`), writes answers as they come (a client matches them
+    by key)."""
 
     def __init__(
         self,
@@ -182,14 +196,39 @@ class Connection:
         return message
 
     async def _answer(self, message: Message) -> None:
+        """Answer `message` within the deadline; its slot is held until its work has ended."""
         started = time.perf_counter()
-        mti, fields = await answer(self.host, message, PARTICIPANTS)
+        work = answer(self.host, message, PARTICIPANTS)
+        task = None
+        if self.bounds.answer_seconds is None:
+            mti, fields = await work
+        else:
+            deadline = Deadline(self.bounds.answer_seconds)
+            task = deadline.start(work)
+            if await deadline.wait(task):
+                mti, fields = task.result()
+            else:
+                mti, fields = response(message, {"39": DATABASE_UNREACHABLE})
+                metrics.count_late(message.mti)
+                task.add_done_callback(lambda done: _log_late(message, done))
         metrics.record_answer(message.mti, fields.get(39, ""), time.perf_counter() - started)
-        if self.writer.is_closing():
-            return  # the money moved (or not) all the same; a repeat gets this answer
-        self.writer.write(framed(encode(mti, fields)))
-        with suppress(ConnectionError):
-            await self.writer.drain()
+        if not self.writer.is_closing():  # else the money moved (or not) all the same
+            self.writer.write(framed(encode(mti, fields)))
+            with suppress(ConnectionError):
+                await self.writer.drain()
+        if task is not None and not task.done():
+            await asyncio.wait({task})  # the slot stays taken while the work goes on
+
+
+def _log_late(message: Message, work: asyncio.Task[tuple[str, dict[int, str]]]) -> None:
+    """What became of a request answered `91` at its deadline (no PAN: the key and the MTI)."""
+    if work.cancelled():
+        return
+    late = work.result()[1].get(39)
+    log.warning(
+        "ISO 8583 %s key %s/%s/%s answered 91 at its deadline; its work ended with %s",
+        message.mti, message.fields.get(32), message.fields.get(11), message.fields.get(7), late,
+    )  # fmt: skip
 
 
 @asynccontextmanager

@@ -43,6 +43,12 @@ IN_FLIGHT_FULL = Counter(
     "Times a connection had CARDSERVICE_ISO8583_IN_FLIGHT requests in process and was not "
     "read until one was answered.",
 )
+LATE = Counter(
+    "cardservice_iso8583_late_answers",
+    "ISO 8583 requests answered 91 at CARDSERVICE_ISO8583_ANSWER_SECONDS while their work went "
+    "on (an authorization that then committed was released), by request MTI.",
+    ["mti"],
+)
 BOUNDS = ("max_connections", "idle", "frame")
 
 
@@ -71,3 +77,8 @@ def count_closed(bound: str) -> None:
 
 def count_in_flight_full() -> None:
     IN_FLIGHT_FULL.inc()
+
+
+def count_late(mti: str) -> None:
+    """A request answered `91` at its deadline."""
+    LATE.labels(mti).inc()

@@ -61,6 +61,7 @@ _ANSWER_WAITING = (
     f" created_at = $8 WHERE {_KEY} AND response_code IS NULL RETURNING id"
 )
 _FORGET_WAITING = f"DELETE FROM network_messages WHERE {_KEY} AND response_code IS NULL"  # noqa: S608
+_FORGET_ANSWER = f"DELETE FROM network_messages WHERE {_KEY} AND transaction_uuid = $5"  # noqa: S608
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +227,12 @@ async def remember(
 async def forget_waiting(tx: Tx, key: Key) -> None:
     """A waiting reversal older than the 24 h it is remembered: gone."""
     await tx.execute(_FORGET_WAITING, *key.args())
+
+
+async def forget_answer(tx: Tx, key: Key, transaction_uuid: uuid.UUID) -> None:
+    """The key's answer gone (an authorization answered `91` at its deadline, then recorded:
+    `91` said nothing was, so a repeat of the key is a new request)."""
+    await tx.execute(_FORGET_ANSWER, *key.args(), transaction_uuid)
 
 
 async def owner_and_card(tx: Tx, transaction_uuid: uuid.UUID) -> tuple[uuid.UUID, uuid.UUID | None]:

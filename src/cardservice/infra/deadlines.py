@@ -1,0 +1,94 @@
+"""An answer's deadline: a channel that must answer within a time (ISO 8583: `91` after
+`CARDSERVICE_ISO8583_ANSWER_SECONDS`) runs the work in a task of its own and answers for it
+when the deadline passes, while the work goes on (a unit is never cancelled mid-way: its
+COMMIT may be waiting for a synchronous standby, and a cancelled wait commits locally only).
+
+The work and the channel agree through the deadline (`current()`, a context variable of the
+work's task):
+- `allow(seconds)`: the work is about to wait `seconds` for something the channel's answer
+  may wait for (a decision endpoint, API.md §10): the deadline moves to after it, plus the
+  time the channel gives the database;
+- `check()`, a unit's last step before its COMMIT: `AnsweredAlready` when the channel has
+  answered for the work (the unit rolls back: nothing recorded, as the answer said);
+- `claim()`, once the unit committed: the work's answer is the channel's (True), or the
+  deadline passed during the COMMIT (False): the work must then undo what it recorded.
+
+Outside a channel with a deadline (HTTP, the CLI, tests calling a participant) `current()`
+is None and `allow` does nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+_current: contextvars.ContextVar[Deadline | None] = contextvars.ContextVar(
+    "cardservice_deadline", default=None
+)
+
+
+class Deadline:
+    """`seconds` from now, moved by `allow`; `missed` once the channel answered for the work."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.at = asyncio.get_running_loop().time() + seconds
+        self.claimed = False
+        self.missed = False
+
+    def start(self, work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+        """The work in a task of its own, this deadline its context's."""
+        token = _current.set(self)
+        try:
+            return asyncio.create_task(work)
+        finally:
+            _current.reset(token)
+
+    def check(self) -> None:
+        """`AnsweredAlready` when the channel answered for the work (a unit's last step)."""
+        if self.missed:
+            raise AnsweredAlready
+
+    def claim(self) -> bool:
+        """The work's answer is the channel's (True), or the channel answered for it."""
+        if self.missed:
+            return False
+        self.claimed = True
+        return True
+
+    async def wait(self, task: asyncio.Task[Any]) -> bool:
+        """True when `task` ended (or claimed its answer) in time; False when the deadline
+        passed first: from then on the work's `claim()` is False."""
+        loop = asyncio.get_running_loop()
+        while not task.done():
+            left = self.at - loop.time()
+            if left <= 0 and not self.claimed:
+                self.missed = True
+                return False
+            # claimed: its answer is on its way (no await between the claim and the end)
+            await asyncio.wait({task}, timeout=None if self.claimed else left)
+        return True
+
+
+def allow(seconds: float) -> None:
+    """The work will wait up to `seconds` for something outside the database: the deadline
+    moves to `seconds` from now plus the time the channel gives the database."""
+    deadline = _current.get()
+    if deadline is not None:
+        now = asyncio.get_running_loop().time()
+        deadline.at = max(deadline.at, now + seconds + deadline.seconds)
+
+
+class AnsweredAlready(Exception):
+    """Raised by a unit's last step when the channel answered for it meanwhile: rolled back,
+    nothing is recorded (as the channel's answer said)."""
+
+
+def current() -> Deadline | None:
+    """The deadline of the work running now (None outside a channel that has one). Read it
+    in the work's own task: a unit may run in another (SQLite's units, `db/database.py`)."""
+    return _current.get()
