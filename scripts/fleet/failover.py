@@ -390,7 +390,7 @@ async def _verify(run: Run, iso_user: uuid.UUID) -> tuple[int, int, list[str]]:
                 problems.append(f"{ack.kind} {ack.key}: recorded {answered.get(ack.key)}")
         # each ISO purchase of the run's cards is the purchase of one approved 0100 key, but
         # for the late ones: answered 91 at the deadline, committed after it, then released
-        # with their key forgotten (network/authorizations.py `_undo_late`): nothing stands
+        # with their key forgotten (network/authorizations.py `_release_late`): nothing stands
         booked = await connection.fetchval(
             "SELECT count(*) FROM transactions t WHERE user_uuid = $1 AND channel = 'iso8583' "
             "AND type = 'card_purchase' AND status <> 'declined' AND (status <> 'reversed' OR "

@@ -4,7 +4,7 @@ a unit held up past it is answered `91`, and `91` keeps its word — nothing sta
 - held up before its COMMIT (another unit holds the account): the unit rolls back when it
   gets its turn; a repeat of the key is a new request, approved once;
 - held up in its COMMIT (on PostgreSQL, a deferred trigger that sleeps, as a COMMIT waits for
-  the synchronous standby of a leader just promoted): it commits, then undoes itself — the
+  the synchronous standby of a leader just promoted): it commits, then releases itself — the
   key forgotten, the hold released — and the repeat is approved once;
 - a decision endpoint's wait moves the deadline: its answer is the endpoint's, not `91`.
 """
@@ -90,7 +90,7 @@ async def test_a_unit_held_up_before_its_commit_is_answered_91_and_records_nothi
     # the repeat waits for the first's unit (one key at a time), which rolled back: new request
     assert (await _send(line, "0101", fields))[0] == "00"
     [late] = [r.getMessage() for r in caplog.records if "at its deadline" in r.getMessage()]
-    assert late.endswith("its work ended with 91")  # rolled back, not committed and undone
+    assert late.endswith("its work ended with 91")  # rolled back, not committed and released
     assert await _purchases(app) == [("pending", 700)]  # the repeat's
     account, [card_balance] = await balances(app, card.account)
     assert account == before[0] and card_balance == before[1][0] - await _held(app)
@@ -125,7 +125,7 @@ async def test_an_approval_committed_after_its_91_is_released_and_its_key_forgot
         await admin.execute("DROP TRIGGER IF EXISTS slow_commit ON network_messages")
         await admin.execute("DROP FUNCTION IF EXISTS slow_commit()")
         await admin.close()
-    # one key at a time: the repeat waits until the first has undone itself, then is new
+    # one key at a time: the repeat waits until the first has released itself, then is new
     assert (await _send(line, "0101", fields))[0] == "00"
     assert sorted(await _purchases(app)) == [("pending", 700), ("reversed", 700)]
     remembered = await app.state.db.reader.rows(

@@ -11,7 +11,8 @@ work's task):
 - `check()`, a unit's last step before its COMMIT: `AnsweredAlready` when the channel has
   answered for the work (the unit rolls back: nothing recorded, as the answer said);
 - `claim()`, once the unit committed: the work's answer is the channel's (True), or the
-  deadline passed during the COMMIT (False): the work must then undo what it recorded.
+  deadline passed during the COMMIT (False): the work must then undo what the answer says
+  did not happen (ISO 8583: an approval's hold is released).
 
 Outside a channel with a deadline (HTTP, the CLI, tests calling a participant) `current()`
 is None and `allow` does nothing.

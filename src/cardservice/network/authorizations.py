@@ -235,31 +235,32 @@ async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> An
     except deadlines.AnsweredAlready:
         return {"39": DATABASE_UNREACHABLE}
     metrics.count_authorization(row["status"], row["error_slug"])  # once committed
-    if deadline is not None and waiting is None and not deadline.claim():
-        await _undo_late(host, key, row, answers[-1])
+    late = deadline is not None and not deadline.claim() and waiting is None
+    if late and answers[-1]["39"] == APPROVED:  # a late decline moved no money: kept
+        await _release_late(host, key, row)
     return answers[-1]
 
 
-async def _undo_late(host: Host, key: Key, row: dict[str, Any], answer: Answer) -> None:
-    """An authorization recorded after the listener answered `91` at its deadline (its COMMIT
+async def _release_late(host: Host, key: Key, row: dict[str, Any]) -> None:
+    """An approval recorded after the listener answered `91` at its deadline (its COMMIT
     waited, e.g. for the synchronous standby of a leader just promoted): `91` says nothing
-    was recorded, so its key is forgotten (a repeat is a new request) and an approval's hold
-    released, as a network's late-response reversal would. A reversal or a capture that came
-    meanwhile has settled it already (nothing to release); if the database is gone again the
-    hold stays until it expires (logged)."""
+    was recorded, so the hold is released and the key forgotten (a repeat is a new request),
+    as a network's late-response reversal would. A reversal or a capture that came meanwhile
+    has settled it already; if the database is gone again the hold stays until it expires
+    (logged). A late decline stays recorded with its key: it moved no money, and a repeat
+    gets it."""
 
-    async def undo(tx: Tx) -> None:
+    async def release(tx: Tx) -> None:
         await repository.forget_answer(tx, key, row["uuid"])
-        if answer["39"] == APPROVED:
-            with suppress(RuleViolation):  # not pending any more: reversed or captured
-                await lifecycle.reverse(tx, row["user_uuid"], row["uuid"])
+        with suppress(RuleViolation):  # not pending any more: reversed or captured meanwhile
+            await lifecycle.reverse(tx, row["user_uuid"], row["uuid"])
 
     try:
-        await host.db.transact(undo)
+        await host.db.transact(release)
     except Exception as exc:
         log.error(
-            "ISO 8583 key %s answered 91 late, recorded %s; not undone (%s): held until it expires",
-            key.masked(), answer["39"], type(exc).__name__,
+            "ISO 8583 key %s approved after its 91, not released (%s): held until it expires",
+            key.masked(), type(exc).__name__,
         )  # fmt: skip
 
 

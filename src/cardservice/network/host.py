@@ -67,7 +67,7 @@ class Host:
     async def one_at_a_time(self, key: Key) -> AsyncIterator[None]:
         """A key worked on by one request of this process at a time: a repeat waits for its
         first to end — also when the first was answered `91` at its deadline and goes on
-        (it may commit, then undo itself: the repeat must see what it left)."""
+        (it may commit, then release itself: the repeat must see what it left)."""
         while (first := self._working.get(key)) is not None:
             await asyncio.shield(first)
         done = asyncio.get_running_loop().create_future()

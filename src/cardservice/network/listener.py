@@ -17,10 +17,11 @@ Every request is answered within `answer_seconds` (API.md §14, §21: `91` when 
 is unreachable): its work runs in a task of its own (`infra/deadlines.py`), and when the
 deadline passes first the answer is `91` while the work goes on to its end — a unit is never
 cut in the middle (its COMMIT may be waiting for the synchronous standby of a leader just
-promoted). The authorization that then commits undoes itself (`authorizations.py`): `91`
-says nothing was recorded. An advice, a reversal or a repeat answered `91` is sent again by
-the network, and its repeat gets the answer of the unit that went on. A decision endpoint's
-wait (up to 2 s) moves the deadline by as much.
+promoted). An approval that then commits releases itself (`authorizations.py`): `91` says
+nothing was recorded; a decline that commits late stays, with its key (it moved no money but
+its decline fee, as any decline; a repeat gets it). An advice, a reversal or a repeat
+answered `91` is sent again by the network, and its repeat gets the answer of the unit that
+went on. A decision endpoint's wait (up to 2 s) moves the deadline by as much.
 """
 
 from __future__ import annotations

@@ -258,9 +258,12 @@ _SIM_BIN = "SELECT uuid FROM bins WHERE currency = 'USD' AND status = 'available
 _SIM_CARDS = (
     "SELECT uuid, pan_ciphertext, expiry_year, expiry_month FROM cards WHERE account_uuid = $1"
 )
+# released late: reversed with no key (only `forget_answer` deletes an answered key's row)
 _SIM_PURCHASES = (
-    "SELECT card_uuid, status, amount, fee, captured_amount, shortfall, network FROM transactions"
-    " WHERE account_uuid = $1 AND type = 'card_purchase'"
+    "SELECT card_uuid, status, amount, fee, captured_amount, shortfall, network,"
+    " (status = 'reversed' AND NOT EXISTS (SELECT 1 FROM network_messages m"
+    " WHERE m.transaction_uuid = t.uuid)) AS released_late"
+    " FROM transactions t WHERE account_uuid = $1 AND type = 'card_purchase'"
 )
 _SIM_OWED = (
     "SELECT p.currency, coalesce(sum(p.amount), 0) AS owed FROM postings p"
@@ -303,7 +306,9 @@ async def sim_cards(reader: Reader, account_uuid: uuid.UUID) -> Sequence[Row]:
 
 
 async def sim_purchases(reader: Reader, account_uuid: uuid.UUID) -> Sequence[Row]:
-    """The account's card purchases (with their `network` JSON)."""
+    """The account's card purchases (with their `network` JSON), and whether each is an
+    authorization answered `91` at its deadline that committed after it and was released
+    (`released_late`)."""
     return await reader.rows(_SIM_PURCHASES, account_uuid)
 
 

@@ -5,7 +5,10 @@ that checks the host's bookkeeping against its own at the end.
 for a while over a few connections, and then reads the database: every authorization it
 saw approved is one purchase (0 applied twice), every card's balance is what the answers it
 got say it should be (0 cents lost), what the stand-in advices left the cardholders owing is
-what `cardholder_receivables` holds for them, and the ledger balances.
+what `cardholder_receivables` holds for them, and the ledger balances. An authorization the
+host answered `91` at its deadline that committed after it was released by the host with its
+key forgotten (a reversed purchase with no key, `released_late`): as its `91` said, nothing
+of it stands, and it counts as nothing recorded.
 
 With `advices`, a tenth of the authorizations are 0120 stand-in advices instead (some large
 enough to overdraw the card, a quarter in JPY, a currency the rate table cannot convert to
@@ -393,7 +396,8 @@ def _disagreements(sent: list[Sent], by_stan: dict[str, Any]) -> list[str]:
 async def check(db: Database, account: uuid.UUID, traffic: Traffic) -> dict[str, Any]:
     """0 applied twice, 0 cents lost (the cards, and what the stand-ins left owed), the
     ledger of the run's cards balanced."""
-    purchases = list(await repository.sim_purchases(db.reader, account))
+    recorded = list(await repository.sim_purchases(db.reader, account))
+    purchases = [r for r in recorded if not r["released_late"]]  # `91`: nothing stands
     keys = [orjson.loads(r["network"])["stan"] for r in purchases if r["network"]]
     by_stan = {orjson.loads(r["network"])["stan"]: r for r in purchases if r["network"]}
     applied_twice = len(keys) - len(set(keys))
@@ -427,6 +431,7 @@ async def check(db: Database, account: uuid.UUID, traffic: Traffic) -> dict[str,
         "stand_ins_not_approved": sum(1 for s in stand_ins if not s.answer or s.answer[39] != "00"),
         "owed_by_cardholders": dict(sorted(owed.items())),
         "applied_twice": applied_twice,
+        "released_late": len(recorded) - len(purchases),
         "approved_without_purchase": missing,
         "cents_lost": lost,
         "owed_off_by": owed_wrong,
@@ -444,8 +449,10 @@ async def run(
     (`presentments.write_run_file`; the `clearing` fault adds what does not match)."""
     account, issued = await make_cards(db, cipher, cards)
     traffic = Traffic(host, port, seed, faults, issued)
-    if "wallets" in faults:
-        await _into_wallets(db, cipher, host, port, traffic, random.Random(f"{seed}:wallets"))  # noqa: S311
+    if "wallets" in faults:  # DPANs drawn anew on each run's account: a run again on the same
+        # database (make fleet-chaos twice) would draw the last run's, which the service refuses
+        chooser = random.Random(f"{seed}:wallets:{account}")  # noqa: S311
+        await _into_wallets(db, cipher, host, port, traffic, chooser)
     deadline = time.monotonic() + seconds
     await asyncio.gather(*(traffic.connection(deadline) for _ in range(connections)))
     found = await check(db, account, traffic)
