@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections import Counter
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
@@ -130,11 +131,13 @@ async def run_peer(port: int, url: str, tokens: dict[str, str]) -> None:
 async def iso_load(
     port: int, cards: list[Any], seconds: float, connections: int, depth: int,
     rate: float | None = None, lags: list[float] | None = None, wait: float = 30,
+    codes: Counter[str] | None = None,
 ) -> list[float]:  # fmt: skip
     """Latencies of approved authorizations sent for `seconds`: closed loop (`depth` in
     flight per connection, each from its send), or open loop at `rate` per second over all
     connections, each from the time it was due (`lags` gets how late each was sent); an
-    answer later than `wait` seconds fails the load."""
+    answer later than `wait` seconds fails the load. `codes` counts every answer's field 39
+    (a `91` is an answer the host gave at its deadline: not in the latencies)."""
     numbers, latencies = stans(int(time.time()) % 900_000 + 1), []
     lags = [] if lags is None else lags
     turns = itertools.count()  # each request the next card: requests in flight spread
@@ -150,6 +153,8 @@ async def iso_load(
         # queue anywhere before the send counts against the answer, never hides it
         started = time.monotonic() if scheduled is None else scheduled
         answer = await client.request("0100", fields, wait=wait)
+        if codes is not None:
+            codes[answer.fields.get(39, "")] += 1
         if answer.fields.get(39) == "00":
             latencies.append(time.monotonic() - started)
 
@@ -283,12 +288,14 @@ async def main(seconds: float, connections: int, depth: int, accounts: int) -> d
             # the half-peak run follows its own peak, on the database that peak left (after
             # the peer's and the HTTP loads it would meet 1.5 times the rows, and be slower)
             await _vacuum(url)
-            service = await iso_load(iso_port, cards, seconds, connections, depth)
+            peak_codes, half_codes = Counter[str](), Counter[str]()
+            service = await iso_load(iso_port, cards, seconds, connections, depth, codes=peak_codes)
             peak, lags = len(service) / seconds, []
             await _vacuum(url)
             half = await iso_load(
-                iso_port, cards, seconds / 2, connections, depth, rate=peak / 2, lags=lags
-            )
+                iso_port, cards, seconds / 2, connections, depth, rate=peak / 2, lags=lags,
+                codes=half_codes,
+            )  # fmt: skip
             await _vacuum(url)
             bare = await iso_load(peer_port, cards, seconds, connections, depth)
             await _vacuum(url)
@@ -305,12 +312,14 @@ async def main(seconds: float, connections: int, depth: int, accounts: int) -> d
         "seconds": seconds, "connections": connections, "in_flight_per_connection": depth,
         "accounts": accounts, "cards": len(cards),
         "iso_per_s": round(len(service) / seconds, 1),
+        "iso_answers": dict(sorted(peak_codes.items())),
         "bare_peer_per_s": round(len(bare) / seconds, 1),
         "sandbox_http_per_s": round(sandbox / seconds, 1),
         "iso_vs_peer": round(len(service) / max(1, len(bare)), 3),
         "iso_vs_http": round(len(service) / max(1, sandbox), 3),
         "at_half_peak": {
             "rate_per_s": round(peak / 2, 1), "approved": len(half), **_percentiles(half),
+            "answers": dict(sorted(half_codes.items())),
             "sent_late_max_ms": round(max(lags, default=0) * 1000, 2),
         },
     }  # fmt: skip

@@ -44,6 +44,8 @@ from fastapi import Depends, Request
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
 from cardservice.config import Settings
+from cardservice.db import deadlines
+from cardservice.db.deadlines import Deadline
 from cardservice.db.replica import PROBE_TTL_SECONDS, STANDBY_ROUTES, Pins, RoutedReader, Standby
 from cardservice.db.sql import (
     PostgresPool,
@@ -182,6 +184,17 @@ class _WriterFileLock:
 
 
 _Work = Callable[[Tx], Awaitable[object]]
+
+
+def _under(deadline: Deadline, work: Callable[[Tx], Awaitable[T]]) -> Callable[[Tx], Awaitable[T]]:
+    """`work` with the deadline on its Tx (read here, in the caller's task: an SQLite unit
+    runs in the queue's)."""
+
+    async def watched(tx: Tx) -> T:
+        tx.deadline = deadline
+        return await work(tx)
+
+    return watched
 
 
 class _SQLiteUnits:
@@ -335,7 +348,12 @@ class Database:
         return done
 
     async def _unit(self, work: Callable[[Tx], Awaitable[T]]) -> T:
-        """`work` as one write unit, tried once."""
+        """`work` as one write unit, tried once; under a channel's answer deadline
+        (`db/deadlines.py`), a unit that has not committed when the channel answers stops at
+        its next statement (`AnsweredAlready`, rolled back)."""
+        deadline = deadlines.current()
+        if deadline is not None:
+            work = _under(deadline, work)
         if self._units is not None:
             done, postings = await self._units.run(work)
         else:

@@ -37,6 +37,7 @@ from typing import Any, Protocol
 
 import asyncpg  # type: ignore[import-untyped]
 
+from cardservice.db.deadlines import AnsweredAlready, Deadline
 from cardservice.db.unavailable import CommitOutcomeUnknown, is_database_unavailable
 
 
@@ -84,6 +85,7 @@ class Tx(Protocol):
     dialect: str
     postings: int  # ledger postings the unit wrote (`post_entry` counts them), for metrics
     ledger_entries: list[int]  # journal entries the unit wrote, chained at its end (ledger.chain)
+    deadline: Deadline | None  # its channel's answer deadline: past it, no more statements
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]: ...
 
@@ -165,6 +167,14 @@ async def _nothing_to_reset(_connection: asyncpg.Connection) -> None:
     release). An open transaction is still rolled back by asyncpg itself."""
 
 
+def _in_time(deadline: Deadline | None) -> None:
+    """A unit whose channel has answered for it already (`db/deadlines.py`) stops at its next
+    statement, and rolls back: it waited (for a lock, a connection, the writer's turn) past
+    the answer, which said nothing was recorded."""
+    if deadline is not None and deadline.missed:
+        raise AnsweredAlready
+
+
 class PostgresTx:
     """A write unit on an asyncpg connection inside its transaction."""
 
@@ -173,17 +183,22 @@ class PostgresTx:
     def __init__(self, connection: asyncpg.Connection, key: str) -> None:
         self._connection, self.key, self.postings = connection, key, 0
         self.ledger_entries: list[int] = []
+        self.deadline: Deadline | None = None  # its channel's (`Database.transact`)
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
+        _in_time(self.deadline)
         return await self._connection.fetch(sql, *args)  # type: ignore[no-any-return]
 
     async def row(self, sql: str, *args: Any) -> Row | None:
+        _in_time(self.deadline)
         return await self._connection.fetchrow(sql, *args)  # type: ignore[no-any-return]
 
     async def value(self, sql: str, *args: Any) -> Any:
+        _in_time(self.deadline)
         return await self._connection.fetchval(sql, *args)
 
     async def execute(self, sql: str, *args: Any) -> None:
+        _in_time(self.deadline)
         await self._connection.execute(sql, *args)
 
 
@@ -341,19 +356,24 @@ class SQLiteTx:
     def __init__(self, connection: sqlite3.Connection, key: str) -> None:
         self._connection, self.key, self.postings = connection, key, 0
         self.ledger_entries: list[int] = []
+        self.deadline: Deadline | None = None  # its channel's (`Database.transact`)
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
+        _in_time(self.deadline)
         return _sqlite_rows(self._connection, sql, args)
 
     async def row(self, sql: str, *args: Any) -> Row | None:
+        _in_time(self.deadline)
         found = _sqlite_rows(self._connection, sql, args)
         return found[0] if found else None
 
     async def value(self, sql: str, *args: Any) -> Any:
+        _in_time(self.deadline)
         found = _sqlite_rows(self._connection, sql, args)
         return found[0][0] if found else None
 
     async def execute(self, sql: str, *args: Any) -> None:
+        _in_time(self.deadline)
         _sqlite_rows(self._connection, sql, args)
 
 

@@ -20,10 +20,10 @@ from typing import Any
 
 import orjson
 
+from cardservice.db import deadlines
 from cardservice.db.database import Database
 from cardservice.decisions.endpoints import Endpoint, note_failure, note_recovery
 from cardservice.encoding import dumps
-from cardservice.infra import deadlines
 from cardservice.infra.outbound import CallFailed, Outbound, UrlNotAllowed, signed_headers
 from cardservice.models.base import utcnow
 

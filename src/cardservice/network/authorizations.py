@@ -19,9 +19,9 @@ import uuid
 from contextlib import suppress
 from typing import Any
 
+from cardservice.db import deadlines
 from cardservice.db.sql import Tx
 from cardservice.errors import RuleViolation
-from cardservice.infra import deadlines
 from cardservice.models.base import utcnow
 from cardservice.network import repository
 from cardservice.network.codec import Message, available_balance, merchant_place, sub_elements
@@ -48,7 +48,6 @@ from cardservice.network.provisioning import provisioning_request
 from cardservice.network.repository import IssuedCard, Key, KeyTaken, Remembered
 from cardservice.network.responses import (
     APPROVED,
-    DATABASE_UNREACHABLE,
     INSUFFICIENT_FUNDS,
     SUSPECTED_FRAUD,
     UNKNOWN_CARD,
@@ -218,12 +217,11 @@ async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> An
     waiting = _waiting(found)
     answers: list[Answer] = []
     deadline = None if stand_in else deadlines.current()  # an advice is sent until taken
+    # (every unit below stops at its next statement once the listener answered `91`)
 
     async def then(tx: Tx, row: dict[str, Any]) -> None:
         row["network_data"] = request.network
         answers.append(await _answered(tx, key, card, row, waiting))
-        if deadline is not None:
-            deadline.check()  # answered `91` meanwhile: roll back
 
     try:
         row = await authorize_card(
@@ -232,8 +230,6 @@ async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> An
         )  # fmt: skip
     except KeyTaken:
         return None
-    except deadlines.AnsweredAlready:
-        return {"39": DATABASE_UNREACHABLE}
     metrics.count_authorization(row["status"], row["error_slug"])  # once committed
     late = deadline is not None and not deadline.claim() and waiting is None
     if late and answers[-1]["39"] == APPROVED:  # a late decline moved no money: kept
@@ -256,7 +252,8 @@ async def _release_late(host: Host, key: Key, row: dict[str, Any]) -> None:
             await lifecycle.reverse(tx, row["user_uuid"], row["uuid"])
 
     try:
-        await host.db.transact(release)
+        with deadlines.outside():  # the deadline passed: this unit must run all the same
+            await host.db.transact(release)
     except Exception as exc:
         log.error(
             "ISO 8583 key %s approved after its 91, not released (%s): held until it expires",

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from cardservice.db.database import Database
+from cardservice.db.deadlines import AnsweredAlready
 from cardservice.db.sql import Tx
 from cardservice.db.unavailable import is_database_unavailable
 from cardservice.errors import RuleViolation, ServiceError
@@ -175,6 +176,8 @@ async def answer(
     masked PAN and the key, never the number or the CVV2)."""
     try:
         own = await participants[message.mti](host, message)
+    except AnsweredAlready:  # the listener answered `91` at the deadline; nothing recorded
+        own = {"39": DATABASE_UNREACHABLE}
     except Malformed as exc:
         log.info("ISO 8583 %s format error: %s (pan %s)", message.mti, exc, masked_pan(message))
         own = {"39": FORMAT_ERROR}

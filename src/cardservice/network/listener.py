@@ -17,8 +17,9 @@ Every request is answered within `answer_seconds` (API.md §14, §21: `91` when 
 is unreachable): its work runs in a task of its own (`infra/deadlines.py`), and when the
 deadline passes first the answer is `91` while the work goes on to its end — a unit is never
 cut in the middle (its COMMIT may be waiting for the synchronous standby of a leader just
-promoted). An approval that then commits releases itself (`authorizations.py`): `91` says
-nothing was recorded; a decline that commits late stays, with its key (it moved no money but
+promoted). A unit not yet committing stops at its next statement (`db/deadlines.py`); an
+approval that commits after it releases itself (`authorizations.py`): `91` says nothing was
+recorded; a decline that commits late stays, with its key (it moved no money but
 its decline fee, as any decline; a repeat gets it). An advice, a reversal or a repeat
 answered `91` is sent again by the network, and its repeat gets the answer of the unit that
 went on. A decision endpoint's wait (up to 2 s) moves the deadline by as much.
@@ -36,7 +37,7 @@ from dataclasses import dataclass
 
 from cardservice.config import Settings
 from cardservice.db.database import Database
-from cardservice.infra.deadlines import Deadline
+from cardservice.db.deadlines import Deadline
 from cardservice.infra.outbound import Outbound
 from cardservice.network import (
     authorizations,

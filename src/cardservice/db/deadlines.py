@@ -1,18 +1,20 @@
 """An answer's deadline: a channel that must answer within a time (ISO 8583: `91` after
 `CARDSERVICE_ISO8583_ANSWER_SECONDS`) runs the work in a task of its own and answers for it
-when the deadline passes, while the work goes on (a unit is never cancelled mid-way: its
-COMMIT may be waiting for a synchronous standby, and a cancelled wait commits locally only).
+when the deadline passes, while the work goes on (a COMMIT is never cancelled: it may be
+waiting for a synchronous standby, and a cancelled wait commits locally only).
 
 The work and the channel agree through the deadline (`current()`, a context variable of the
 work's task):
-- `allow(seconds)`: the work is about to wait `seconds` for something the channel's answer
-  may wait for (a decision endpoint, API.md §10): the deadline moves to after it, plus the
-  time the channel gives the database;
-- `check()`, a unit's last step before its COMMIT: `AnsweredAlready` when the channel has
-  answered for the work (the unit rolls back: nothing recorded, as the answer said);
+- every write unit of the work carries it (`Database.transact` puts it on the Tx): once the
+  channel has answered, the unit's next statement raises `AnsweredAlready` and the unit
+  rolls back — nothing recorded, as the answer said. A unit that waited past the deadline
+  (for a lock, a connection, SQLite's writer) stops there instead of running on;
 - `claim()`, once the unit committed: the work's answer is the channel's (True), or the
   deadline passed during the COMMIT (False): the work must then undo what the answer says
-  did not happen (ISO 8583: an approval's hold is released).
+  did not happen (ISO 8583: an approval's hold is released), in a unit run `outside()` it;
+- `allow(seconds)`: the work is about to wait `seconds` for something the channel's answer
+  may wait for (a decision endpoint, API.md §10): the deadline moves to after it, plus the
+  time the channel gives the database.
 
 Outside a channel with a deadline (HTTP, the CLI, tests calling a participant) `current()`
 is None and `allow` does nothing.
@@ -21,8 +23,9 @@ is None and `allow` does nothing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -48,11 +51,6 @@ class Deadline:
             return asyncio.create_task(work)
         finally:
             _current.reset(token)
-
-    def check(self) -> None:
-        """`AnsweredAlready` when the channel answered for the work (a unit's last step)."""
-        if self.missed:
-            raise AnsweredAlready
 
     def claim(self) -> bool:
         """The work's answer is the channel's (True), or the channel answered for it."""
@@ -85,8 +83,18 @@ def allow(seconds: float) -> None:
 
 
 class AnsweredAlready(Exception):
-    """Raised by a unit's last step when the channel answered for it meanwhile: rolled back,
-    nothing is recorded (as the channel's answer said)."""
+    """Raised by a unit's statement once the channel answered for its work: the unit rolls
+    back, nothing is recorded (as the channel's answer said)."""
+
+
+@contextlib.contextmanager
+def outside() -> Iterator[None]:
+    """Units run here carry no deadline (the work's own undoing, after its channel answered)."""
+    token = _current.set(None)
+    try:
+        yield
+    finally:
+        _current.reset(token)
 
 
 def current() -> Deadline | None:
