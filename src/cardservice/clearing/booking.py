@@ -10,8 +10,11 @@ booked and moves nothing. Every movement goes through the entry the other channe
 - one whose authorization was released, expired, or never given is a force post: an
   authorization the network approved on the issuer's behalf (`engine.authorize` with
   `stand_in`, exactly as an 0120 advice is recorded) captured at once in the same unit;
-- a refund presentment refunds the purchase an earlier presentment with the same ARN
-  cleared (`lifecycle.refund`), or else credits the card (`adjustments.credit_card`).
+- a refund presentment of a purchase an earlier presentment with the same ARN cleared is a
+  `duplicate` when an 0220 refunded that purchase online by the same amount (the online
+  refund then shows the record as its `clearing`; nothing moves), else it refunds the
+  purchase (`lifecycle.refund`); with no such purchase it credits the card
+  (`adjustments.credit_card`).
 """
 
 from __future__ import annotations
@@ -172,12 +175,18 @@ async def _force_post(
 
 
 async def _refund(tx: Tx, card: IssuedCard, record: Row, clearing: str) -> Outcome:
-    """A refund presentment: of the purchase cleared with its ARN when it can take it, else
-    a credit to the card."""
+    """A refund presentment: the clearing of an online refund of the purchase cleared with
+    its ARN (a duplicate), or a refund of that purchase when it can take it, else a credit to
+    the card."""
     credit = uuid.uuid4()
     columns = {"uuid": credit, "channel": "clearing", "clearing": clearing}
     purchase = await repository.cleared_by_arn(tx, record["arn"]) if record["arn"] else None
     if purchase is not None:
+        online = await repository.clear_online_refund(
+            tx, purchase, int(record["amount"]), str(record["currency"]), clearing
+        )
+        if online is not None:
+            return Outcome(DUPLICATE, online)
         try:
             await lifecycle.refund(
                 tx, card.user_uuid, purchase, int(record["amount"]), channel=columns

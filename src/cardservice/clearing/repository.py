@@ -70,6 +70,17 @@ _CLEARED_BY_ARN = (
     " AND r.transaction_uuid IS NOT NULL AND r.outcome <> 'unmatched'"
     " ORDER BY r.id DESC LIMIT 1"
 )
+# A refund presentment's online twin: a refund of the purchase an 0220 credited at the same
+# amount that no record has cleared yet, claimed by the record (its `clearing` set) so that a
+# second presentment of the same amount finds the next one. The purchase's card bounds the
+# search (its index); a refund that went to a replacement card is not found.
+_CLEAR_ONLINE_REFUND = (
+    "UPDATE transactions SET clearing = $3 WHERE clearing IS NULL AND uuid = ("
+    "SELECT c.uuid FROM transactions p JOIN transactions c ON c.card_uuid = p.card_uuid"
+    " AND c.parent_uuid = p.uuid WHERE p.uuid = $1 AND c.type = 'card_refund'"
+    " AND c.amount = $2 AND c.currency = $4 AND c.channel <> 'clearing' AND c.clearing IS NULL"
+    " ORDER BY c.created_at, c.uuid LIMIT 1) RETURNING uuid"
+)
 _ACCOUNT_OF = "SELECT account_uuid FROM cards WHERE pan_fingerprint = $1"
 _SET_CLEARING = "UPDATE transactions SET clearing = $2 WHERE uuid = $1"
 
@@ -155,6 +166,14 @@ async def authorization(tx: Tx, card_uuid: uuid.UUID, approval_code: str) -> Row
 async def cleared_by_arn(tx: Tx, arn: str) -> uuid.UUID | None:
     """The purchase an earlier presentment with this ARN booked."""
     return as_uuid(await tx.value(_CLEARED_BY_ARN, arn))
+
+
+async def clear_online_refund(
+    tx: Tx, purchase: uuid.UUID, amount: int, currency: str, clearing: str
+) -> uuid.UUID | None:
+    """The purchase's refund of `amount` `currency` an 0220 credited, now shown cleared by
+    the record (`clearing`); None when there is none left to clear."""
+    return as_uuid(await tx.value(_CLEAR_ONLINE_REFUND, purchase, amount, clearing, currency))
 
 
 async def set_clearing(tx: Tx, transaction_uuid: uuid.UUID, clearing: str) -> None:
