@@ -41,6 +41,14 @@ _BOOK = (
     "UPDATE clearing_records SET outcome = $2, reason = $3, transaction_uuid = $4,"
     " authorized = $5, booked_at = $6 WHERE id = $1 AND outcome IS NULL RETURNING id"
 )
+_BOOK_PG = (
+    "WITH b AS (UPDATE clearing_records r SET outcome = v.outcome, reason = v.reason,"
+    " transaction_uuid = v.transaction_uuid, authorized = v.authorized, booked_at = $6"
+    " FROM unnest(CAST($1 AS bigint[]), CAST($2 AS text[]), CAST($3 AS text[]),"
+    " CAST($4 AS uuid[]), CAST($5 AS bigint[]))"
+    " AS v(id, outcome, reason, transaction_uuid, authorized)"
+    " WHERE r.id = v.id AND r.outcome IS NULL RETURNING r.id) SELECT count(*) FROM b"
+)
 _OUTCOMES = (
     "SELECT outcome, kind, currency, count(*) AS records, coalesce(sum(amount), 0) AS amount"
     " FROM clearing_records WHERE file_uuid = $1 GROUP BY outcome, kind, currency"
@@ -83,6 +91,11 @@ _CLEAR_ONLINE_REFUND = (
 )
 _ACCOUNT_OF = "SELECT account_uuid FROM cards WHERE pan_fingerprint = $1"
 _SET_CLEARING = "UPDATE transactions SET clearing = $2 WHERE uuid = $1"
+_SET_CLEARINGS_PG = (
+    "UPDATE transactions t SET clearing = v.clearing"
+    " FROM unnest(CAST($1 AS uuid[]), CAST($2 AS text[])) AS v(uuid, clearing)"
+    " WHERE t.uuid = v.uuid"
+)
 
 
 async def file_by_id(reader: Reader | Tx, file_id: str) -> Row | None:
@@ -128,19 +141,20 @@ async def records_to_book(
     return await reader.rows(_TO_BOOK, file_uuid, after, limit)
 
 
-async def book(
-    tx: Tx,
-    record_id: int,
-    outcome: str,
-    reason: str | None,
-    transaction_uuid: uuid.UUID | None,
-    authorized: int | None,
-    now: datetime,
-) -> bool:
-    """The record's outcome, written in the unit that moves its money (False: it was booked
-    already, by another unit)."""
-    args = (record_id, outcome, reason, transaction_uuid, authorized, now)
-    return await tx.value(_BOOK, *args) is not None
+BookedRow = tuple[int, str, str | None, uuid.UUID | None, int | None]
+
+
+async def book_many(tx: Tx, rows: Sequence[BookedRow], now: datetime) -> int:
+    """The records' outcomes `(id, outcome, reason, transaction_uuid, authorized)`, written
+    in the unit that moves their money (one statement on PostgreSQL); how many were written
+    (fewer than `rows`: another unit booked some of them already)."""
+    if tx.dialect == "sqlite":
+        booked = 0
+        for row in rows:
+            booked += await tx.value(_BOOK, *row, now) is not None
+        return booked
+    columns = list(zip(*rows, strict=True))
+    return int(await tx.value(_BOOK_PG, *(list(column) for column in columns), now))
 
 
 async def outcomes(reader: Reader, file_uuid: uuid.UUID) -> Sequence[Row]:
@@ -176,9 +190,13 @@ async def clear_online_refund(
     return as_uuid(await tx.value(_CLEAR_ONLINE_REFUND, purchase, amount, clearing, currency))
 
 
-async def set_clearing(tx: Tx, transaction_uuid: uuid.UUID, clearing: str) -> None:
-    """The transaction shows the record that booked it."""
-    await tx.execute(_SET_CLEARING, transaction_uuid, clearing)
+async def set_clearings(tx: Tx, clearings: dict[uuid.UUID, str]) -> None:
+    """Each transaction shows the record that booked it (one statement on PostgreSQL)."""
+    if tx.dialect == "sqlite":
+        for transaction_uuid, clearing in clearings.items():
+            await tx.execute(_SET_CLEARING, transaction_uuid, clearing)
+        return
+    await tx.execute(_SET_CLEARINGS_PG, list(clearings), list(clearings.values()))
 
 
 async def account_of(reader: Reader, fingerprint: str) -> str:
