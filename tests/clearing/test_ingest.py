@@ -182,6 +182,46 @@ async def test_refunds_credit_the_card_linked_by_arn_or_not(
     await assert_ledger_consistent(app)
 
 
+async def test_an_online_refund_presented_again_is_a_duplicate_and_the_day_settles_the_file(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    """An acquirer clears what it settled online too: the purchase an 0220 captured and the
+    refund an 0220 credited come again in the file (the refund with the purchase's ARN); both
+    are duplicates, nothing moves, and the day's settlement report equals the file's totals.
+    A second refund presentment of the same amount has no online twin left: it refunds."""
+    user, card = await issue_card(app, client)
+    original = await _authorized(network, card, 4000)
+    capture = messages.capture(original, 4000, *network.key())
+    assert (await network.client.request("0220", capture)).fields[39] == "00"
+    back = messages.refund(card.pan, 1500, *network.key(), original=original)
+    assert (await network.client.request("0220", back)).fields[39] == "00"
+    before = await _card_balance(app, card)
+    key = await operator_key(app, "network")
+    cleared = presentment(card.pan, 4000, approval_code=original[38], arn=ARN)
+    again = presentment(card.pan, 1500, arn=ARN, refund=True)
+    body = ipm_file("FILE-ONLINE", [cleared, again])
+    report = report_of(await post_file(client, key, body))
+    assert report["presentments"] == {"matched": 0, "duplicates": 1, "force_posted": 0}
+    assert report["refunds"] == 1 and report["unmatched"] == []
+    assert report["totals"] == [{"currency": "USD", "count": 2, "amount": 25}]
+    assert await _card_balance(app, card) == before
+    [online] = await stored_transactions(app, "card_refund")
+    assert online.channel == "iso8583" and online.amount == 1500
+    shown = await _shown(client, user, online.uuid)
+    assert shown["clearing"] == {
+        "file_uuid": report["uuid"], "message_number": again.message_number, "arn": ARN,
+    }  # fmt: skip
+    [settled] = await settlement_report(app.state.db.reader, utcnow().date())
+    assert settled["net"] == report["totals"][0]["amount"]
+    second = presentment(card.pan, 1500, arn=ARN, refund=True)
+    report = report_of(await post_file(client, key, ipm_file("FILE-ONLINE-2", [second])))
+    assert report["refunds"] == 1 and report["totals"][0]["amount"] == -15
+    [purchase] = await _purchases(app)
+    assert purchase.refunded_amount == 3000
+    assert await _card_balance(app, card) == before + 1500
+    await assert_ledger_consistent(app)
+
+
 async def test_an_unknown_card_is_unmatched_and_moves_nothing(
     app: FastAPI, client: httpx.AsyncClient, network: Network
 ) -> None:

@@ -1,6 +1,9 @@
-"""Booking one presentment of a clearing file (API.md §18), in one unit that also writes the
-record's outcome: a crash before the commit books nothing of it, a second run finds it
-booked and moves nothing. Every movement goes through the entry the other channels use:
+"""Booking the presentments of a clearing file (API.md §18), a few dozen in one unit that
+also writes their outcomes: a crash before the commit books nothing of them, a second run
+finds them booked and moves nothing. The unit's own writes are gathered and made together
+before it commits (`Unit.flush`: the records' outcomes, the booked transactions' `clearing`,
+one statement each on PostgreSQL), and a card's lookup by number is made once per unit;
+every movement goes through the entry the other channels use:
 
 - a purchase presentment whose authorization (the card's, by approval code) is still held is
   a capture (`transactions.service.capture`, `presented`: never refused, what the card
@@ -10,14 +13,18 @@ booked and moves nothing. Every movement goes through the entry the other channe
 - one whose authorization was released, expired, or never given is a force post: an
   authorization the network approved on the issuer's behalf (`engine.authorize` with
   `stand_in`, exactly as an 0120 advice is recorded) captured at once in the same unit;
-- a refund presentment refunds the purchase an earlier presentment with the same ARN
-  cleared (`lifecycle.refund`), or else credits the card (`adjustments.credit_card`).
+- a refund presentment of a purchase an earlier presentment with the same ARN cleared is a
+  `duplicate` when an 0220 refunded that purchase online by the same amount (the online
+  refund then shows the record as its `clearing`; nothing moves), else it refunds the
+  purchase (`lifecycle.refund`); with no such purchase it credits the card
+  (`adjustments.credit_card`).
 """
 
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -48,6 +55,39 @@ class Outcome:
     transaction_uuid: uuid.UUID | None = None
     reason: str | None = None
     authorized: int | None = None  # an amount difference's captured amount before
+    clearing: str | None = None  # what `transaction_uuid` shows as its `clearing` (booked by it)
+
+
+@dataclass(slots=True)
+class Unit:
+    """The records one unit books and what it still has to write for them."""
+
+    cipher: CardCipher
+    file_uuid: uuid.UUID
+    cards: dict[str, IssuedCard | None] = field(default_factory=dict)  # by fingerprint
+    outcomes: list[tuple[int, Outcome]] = field(default_factory=list)
+    clearings: dict[uuid.UUID, str] = field(default_factory=dict)  # the last record's wins
+
+    async def card(self, tx: Tx, fingerprint: str) -> IssuedCard | None:
+        if fingerprint not in self.cards:
+            self.cards[fingerprint] = await issued_card(tx, fingerprint)
+        return self.cards[fingerprint]
+
+    async def flush(self, tx: Tx) -> None:
+        """Write the outcomes and clearings gathered so far (`RecordTaken` when another
+        unit booked one of the records first: this one must roll back)."""
+        if self.clearings:
+            await repository.set_clearings(tx, self.clearings)
+            self.clearings = {}
+        if self.outcomes:
+            rows = [
+                (record_id, o.outcome, o.reason, o.transaction_uuid, o.authorized)
+                for record_id, o in self.outcomes
+            ]
+            booked = await repository.book_many(tx, rows, utcnow())
+            if booked != len(rows):
+                raise RecordTaken(str(rows[0][0]))
+            self.outcomes = []
 
 
 def clearing_json(file_uuid: uuid.UUID, record: Row) -> str:
@@ -58,26 +98,31 @@ def clearing_json(file_uuid: uuid.UUID, record: Row) -> str:
     ).decode()  # fmt: skip
 
 
-async def book_record(tx: Tx, cipher: CardCipher, file_uuid: uuid.UUID, record: Row) -> Outcome:
-    """Book one record and write its outcome in the same unit (`RecordTaken`: it was booked
-    by another unit; this one must roll back)."""
-    outcome = await _outcome(tx, cipher, file_uuid, record)
-    taken = not await repository.book(
-        tx, record["id"], outcome.outcome, outcome.reason, outcome.transaction_uuid,
-        outcome.authorized, utcnow(),
-    )  # fmt: skip
-    if taken:
-        raise RecordTaken(str(record["id"]))
-    return outcome
+async def book_records(
+    tx: Tx, cipher: CardCipher, file_uuid: uuid.UUID, records: Sequence[Row]
+) -> None:
+    """Book the records in their order and write their outcomes in the same unit
+    (`RecordTaken`: one was booked by another unit; this one must roll back). A refund
+    presentment with an ARN reads the outcomes of the records before it: they are written
+    first."""
+    unit = Unit(cipher, file_uuid)
+    for record in records:
+        if record["kind"] == "refund" and record["arn"]:
+            await unit.flush(tx)
+        outcome = await _outcome(tx, unit, record)
+        unit.outcomes.append((int(record["id"]), outcome))
+        if outcome.clearing is not None and outcome.transaction_uuid is not None:
+            unit.clearings[outcome.transaction_uuid] = outcome.clearing
+    await unit.flush(tx)
 
 
-async def _outcome(tx: Tx, cipher: CardCipher, file_uuid: uuid.UUID, record: Row) -> Outcome:
-    card = await issued_card(tx, record["fingerprint"])
+async def _outcome(tx: Tx, unit: Unit, record: Row) -> Outcome:
+    card = await unit.card(tx, str(record["fingerprint"]))
     if card is None:
         return Outcome(UNMATCHED, reason="unknown card")
     if not str(record["currency"]).isalpha():
         return Outcome(UNMATCHED, reason=f"unknown currency {record['currency']} (DE 49)")
-    clearing = clearing_json(file_uuid, record)
+    clearing = clearing_json(unit.file_uuid, record)
     if record["kind"] == "refund":
         return await _refund(tx, card, record, clearing)
     found = None
@@ -89,7 +134,7 @@ async def _outcome(tx: Tx, cipher: CardCipher, file_uuid: uuid.UUID, record: Row
             return matched
     elif found is not None and found["status"] in ("completed", "refunded"):
         return await _captured_before(tx, found, record, clearing)
-    return await _force_post(tx, cipher, card, record, clearing)
+    return await _force_post(tx, unit.cipher, card, record, clearing)
 
 
 def _same_currency(found: Row, record: Row) -> bool:
@@ -109,8 +154,7 @@ async def _capture(tx: Tx, found: Row, record: Row, clearing: str) -> Outcome | 
         await service.capture(tx, found["user_uuid"], message)
     except lifecycle.InvalidTransition:  # nothing written yet: released meanwhile
         return None
-    await repository.set_clearing(tx, purchase, clearing)
-    return Outcome(MATCHED, purchase)
+    return Outcome(MATCHED, purchase, clearing=clearing)
 
 
 async def _captured_before(tx: Tx, found: Row, record: Row, clearing: str) -> Outcome:
@@ -130,8 +174,8 @@ async def _captured_before(tx: Tx, found: Row, record: Row, clearing: str) -> Ou
         )
     except RuleViolation as refusal:  # nothing written: refunded, or less than was given back
         return Outcome(UNMATCHED, purchase, f"amount differs: {refusal.message}")
-    await repository.set_clearing(tx, purchase, clearing)
-    return Outcome(DIFFERENCE, purchase, authorized=before if not foreign else captured)
+    authorized = before if not foreign else captured
+    return Outcome(DIFFERENCE, purchase, authorized=authorized, clearing=clearing)
 
 
 def _merchant(record: Row) -> dict[str, Any]:
@@ -167,17 +211,22 @@ async def _force_post(
     row = await authorize(tx, cipher, card.user_uuid, request)
     message = CaptureMessage(row["uuid"], channel="clearing", presented=True)
     await service.capture(tx, card.user_uuid, message)
-    await repository.set_clearing(tx, row["uuid"], clearing)
-    return Outcome(FORCE_POSTED, row["uuid"])
+    return Outcome(FORCE_POSTED, row["uuid"], clearing=clearing)
 
 
 async def _refund(tx: Tx, card: IssuedCard, record: Row, clearing: str) -> Outcome:
-    """A refund presentment: of the purchase cleared with its ARN when it can take it, else
-    a credit to the card."""
+    """A refund presentment: the clearing of an online refund of the purchase cleared with
+    its ARN (a duplicate), or a refund of that purchase when it can take it, else a credit to
+    the card."""
     credit = uuid.uuid4()
     columns = {"uuid": credit, "channel": "clearing", "clearing": clearing}
     purchase = await repository.cleared_by_arn(tx, record["arn"]) if record["arn"] else None
     if purchase is not None:
+        online = await repository.clear_online_refund(
+            tx, purchase, int(record["amount"]), str(record["currency"]), clearing
+        )
+        if online is not None:
+            return Outcome(DUPLICATE, online)
         try:
             await lifecycle.refund(
                 tx, card.user_uuid, purchase, int(record["amount"]), channel=columns

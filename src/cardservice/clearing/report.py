@@ -4,9 +4,10 @@ with the file as JSON (the same file again answers it as it was).
 `presentments.matched` counts the purchase presentments that found their authorization and
 moved money (captures, and amount differences, which are listed too); `duplicates` those
 that found it captured at the same amount; `force_posted` those booked as new purchases.
-`refunds` counts the refund presentments booked. `totals` are per currency (DE 49) of the
-records booked or found booked (all but the unmatched): their count, and the amount the file
-presents — purchases less refunds.
+`refunds` counts the refund presentments booked or found booked (an online refund's
+duplicate). `totals` are per currency (DE 49) of the records booked or found booked (all but
+the unmatched): their count, and the amount the file presents — purchases less refunds;
+what the day's settlement report counts of the file (docs/network.md, "Settling the day").
 """
 
 from __future__ import annotations
@@ -51,8 +52,10 @@ def _z(value: object) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _count(rows: list[Row], *outcomes: str) -> int:
-    return sum(int(row["records"]) for row in rows if row["outcome"] in outcomes)
+def _count(rows: list[Row], kind: str, *outcomes: str) -> int:
+    return sum(
+        int(row["records"]) for row in rows if row["kind"] == kind and row["outcome"] in outcomes
+    )
 
 
 async def report_of(reader: Reader, file: Row) -> Report:
@@ -78,11 +81,11 @@ async def report_of(reader: Reader, file: Row) -> Report:
         "received_at": _z(file["received_at"]),
         "messages": int(file["messages"]),
         "presentments": {
-            "matched": _count(counted, *MATCHED_OUTCOMES),
-            "duplicates": _count(counted, "duplicate"),
-            "force_posted": _count(counted, "force_posted"),
+            "matched": _count(counted, "purchase", *MATCHED_OUTCOMES),
+            "duplicates": _count(counted, "purchase", "duplicate"),
+            "force_posted": _count(counted, "purchase", "force_posted"),
         },
-        "refunds": _count(counted, "refund"),
+        "refunds": _count(counted, "refund", "refund", "duplicate"),
         "amount_differences": differences,
         "unmatched": unmatched,
         "ignored": int(file["ignored"]),

@@ -41,6 +41,14 @@ _BOOK = (
     "UPDATE clearing_records SET outcome = $2, reason = $3, transaction_uuid = $4,"
     " authorized = $5, booked_at = $6 WHERE id = $1 AND outcome IS NULL RETURNING id"
 )
+_BOOK_PG = (
+    "WITH b AS (UPDATE clearing_records r SET outcome = v.outcome, reason = v.reason,"
+    " transaction_uuid = v.transaction_uuid, authorized = v.authorized, booked_at = $6"
+    " FROM unnest(CAST($1 AS bigint[]), CAST($2 AS text[]), CAST($3 AS text[]),"
+    " CAST($4 AS uuid[]), CAST($5 AS bigint[]))"
+    " AS v(id, outcome, reason, transaction_uuid, authorized)"
+    " WHERE r.id = v.id AND r.outcome IS NULL RETURNING r.id) SELECT count(*) FROM b"
+)
 _OUTCOMES = (
     "SELECT outcome, kind, currency, count(*) AS records, coalesce(sum(amount), 0) AS amount"
     " FROM clearing_records WHERE file_uuid = $1 GROUP BY outcome, kind, currency"
@@ -70,8 +78,24 @@ _CLEARED_BY_ARN = (
     " AND r.transaction_uuid IS NOT NULL AND r.outcome <> 'unmatched'"
     " ORDER BY r.id DESC LIMIT 1"
 )
+# A refund presentment's online twin: a refund of the purchase an 0220 credited at the same
+# amount that no record has cleared yet, claimed by the record (its `clearing` set) so that a
+# second presentment of the same amount finds the next one. The purchase's card bounds the
+# search (its index); a refund that went to a replacement card is not found.
+_CLEAR_ONLINE_REFUND = (
+    "UPDATE transactions SET clearing = $3 WHERE clearing IS NULL AND uuid = ("
+    "SELECT c.uuid FROM transactions p JOIN transactions c ON c.card_uuid = p.card_uuid"
+    " AND c.parent_uuid = p.uuid WHERE p.uuid = $1 AND c.type = 'card_refund'"
+    " AND c.amount = $2 AND c.currency = $4 AND c.channel <> 'clearing' AND c.clearing IS NULL"
+    " ORDER BY c.created_at, c.uuid LIMIT 1) RETURNING uuid"
+)
 _ACCOUNT_OF = "SELECT account_uuid FROM cards WHERE pan_fingerprint = $1"
 _SET_CLEARING = "UPDATE transactions SET clearing = $2 WHERE uuid = $1"
+_SET_CLEARINGS_PG = (
+    "UPDATE transactions t SET clearing = v.clearing"
+    " FROM unnest(CAST($1 AS uuid[]), CAST($2 AS text[])) AS v(uuid, clearing)"
+    " WHERE t.uuid = v.uuid"
+)
 
 
 async def file_by_id(reader: Reader | Tx, file_id: str) -> Row | None:
@@ -117,19 +141,20 @@ async def records_to_book(
     return await reader.rows(_TO_BOOK, file_uuid, after, limit)
 
 
-async def book(
-    tx: Tx,
-    record_id: int,
-    outcome: str,
-    reason: str | None,
-    transaction_uuid: uuid.UUID | None,
-    authorized: int | None,
-    now: datetime,
-) -> bool:
-    """The record's outcome, written in the unit that moves its money (False: it was booked
-    already, by another unit)."""
-    args = (record_id, outcome, reason, transaction_uuid, authorized, now)
-    return await tx.value(_BOOK, *args) is not None
+BookedRow = tuple[int, str, str | None, uuid.UUID | None, int | None]
+
+
+async def book_many(tx: Tx, rows: Sequence[BookedRow], now: datetime) -> int:
+    """The records' outcomes `(id, outcome, reason, transaction_uuid, authorized)`, written
+    in the unit that moves their money (one statement on PostgreSQL); how many were written
+    (fewer than `rows`: another unit booked some of them already)."""
+    if tx.dialect == "sqlite":
+        booked = 0
+        for row in rows:
+            booked += await tx.value(_BOOK, *row, now) is not None
+        return booked
+    columns = list(zip(*rows, strict=True))
+    return int(await tx.value(_BOOK_PG, *(list(column) for column in columns), now))
 
 
 async def outcomes(reader: Reader, file_uuid: uuid.UUID) -> Sequence[Row]:
@@ -157,9 +182,21 @@ async def cleared_by_arn(tx: Tx, arn: str) -> uuid.UUID | None:
     return as_uuid(await tx.value(_CLEARED_BY_ARN, arn))
 
 
-async def set_clearing(tx: Tx, transaction_uuid: uuid.UUID, clearing: str) -> None:
-    """The transaction shows the record that booked it."""
-    await tx.execute(_SET_CLEARING, transaction_uuid, clearing)
+async def clear_online_refund(
+    tx: Tx, purchase: uuid.UUID, amount: int, currency: str, clearing: str
+) -> uuid.UUID | None:
+    """The purchase's refund of `amount` `currency` an 0220 credited, now shown cleared by
+    the record (`clearing`); None when there is none left to clear."""
+    return as_uuid(await tx.value(_CLEAR_ONLINE_REFUND, purchase, amount, clearing, currency))
+
+
+async def set_clearings(tx: Tx, clearings: dict[uuid.UUID, str]) -> None:
+    """Each transaction shows the record that booked it (one statement on PostgreSQL)."""
+    if tx.dialect == "sqlite":
+        for transaction_uuid, clearing in clearings.items():
+            await tx.execute(_SET_CLEARING, transaction_uuid, clearing)
+        return
+    await tx.execute(_SET_CLEARINGS_PG, list(clearings), list(clearings.values()))
 
 
 async def account_of(reader: Reader, fingerprint: str) -> str:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from cardservice.clearing import repository
-from cardservice.clearing.booking import RecordTaken, book_record
+from cardservice.clearing.booking import RecordTaken, book_records
 from cardservice.clearing.report import report_of, stored_report
 from cardservice.db.database import Database
 from cardservice.db.sql import Row, Tx
@@ -200,17 +200,13 @@ async def _book_unit(clearing: Clearing, file_uuid: uuid.UUID, records: list[Row
     """Records of one worker booked in one unit; when another ingest of the file booked one
     of them meanwhile, each again in a unit of its own."""
 
-    async def unit(tx: Tx) -> None:
-        for record in records:
-            await book_record(tx, clearing.cipher, file_uuid, record)
-
     try:
-        await clearing.db.transact(unit)
+        await clearing.db.transact(lambda tx: book_records(tx, clearing.cipher, file_uuid, records))
     except RecordTaken:
         for record in records:
             with suppress(RecordTaken):
                 await clearing.db.transact(
-                    lambda tx, one=record: book_record(tx, clearing.cipher, file_uuid, one)  # type: ignore[misc]
+                    lambda tx, one=record: book_records(tx, clearing.cipher, file_uuid, [one])  # type: ignore[misc]
                 )
 
 

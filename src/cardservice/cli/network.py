@@ -333,7 +333,7 @@ def _fresh_key() -> tuple[str, str]:
     "--clearing-file",
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
     help="Write the run's IPM clearing file here at the end (API.md §18; the `clearing` fault "
-    "adds amount differences, online captures, reversed authorizations and unknown cards).",
+    "adds amount differences, reversed authorizations and unknown cards).",
 )
 @_endpoint
 @runs

@@ -1,17 +1,23 @@
-"""The clearing file an acquirer would send for a simulator run (API.md §18): a first
-presentment of every authorization the run got approved and did not capture online, in
-the authorization's currency, with its approval code and an ARN of its own.
+"""The clearing file an acquirer would send for a simulator run (API.md §18): what the
+acquirer settles with the network. A first presentment of every authorization the run got
+approved and did not reverse — captured online by an 0220 or not: the 0220 was an advice,
+the file is what settles — in the authorization's currency, at what was captured online,
+else what was authorized, with its approval code and an ARN of its own; after it, a refund
+presentment (DE 3 `20`) of each online refund of it, with the purchase's ARN. The service
+books the online captures and refunds again as duplicates (nothing moves), so the day's
+settlement report equals the file's totals (docs/network.md, "Settling the day").
 
 With the `clearing` fault the file also holds what a real day brings: amounts that differ
-from the authorization (tips, partial shipments), presentments of authorizations captured
-online already (at the same amount or another), of authorizations reversed since (force
-posts), and of cards the service never issued (unmatched).
+from the authorization (tips, partial shipments, also of authorizations captured online),
+presentments of authorizations reversed since (force posts), and of cards the service never
+issued (unmatched).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -48,11 +54,11 @@ def _amount(sent: Authorized, rng: random.Random, faulty: bool) -> int:
 
 
 def _chosen(sent: Authorized, rng: random.Random, faulty: bool) -> bool:
-    """Presented: approved and neither reversed nor captured online — with the fault, also
-    half of those reversed and those captured online."""
+    """Presented: approved and not reversed (captured online or not) — with the fault, also
+    half of those reversed."""
     if sent.answer is None or sent.answer.get(39) != "00":
         return False
-    if sent.reversed or sent.captured:
+    if sent.reversed:
         return faulty and rng.random() < 0.5
     return True
 
@@ -65,13 +71,20 @@ def _presentments(
         if not _chosen(item, rng, faulty):
             continue
         number += 1
-        yield Presentment(
+        purchase = Presentment(
             message_number=number, pan=item.fields[2], processing_code="000000",
             amount=_amount(item, rng, faulty), currency=item.fields[49],
             approval_code=_approval_code(item), arn=f"7{number:022d}",
             merchant_id=item.fields.get(42, "").strip() or None, merchant_name="Netflix",
             merchant_city="Los Gatos", merchant_country="USA", mcc=item.fields.get(18),
         )  # fmt: skip
+        yield purchase
+        if item.refunded and not item.reversed:  # the online refund, cleared too
+            number += 1
+            yield replace(
+                purchase, message_number=number, processing_code="200000",
+                amount=item.refunded, approval_code=None,
+            )  # fmt: skip
     for _ in range(UNKNOWN_CARDS if faulty else 0):
         number += 1
         pan = f"999999{rng.randrange(10**10):010d}"
