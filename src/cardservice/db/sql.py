@@ -84,6 +84,9 @@ class Tx(Protocol):
     dialect: str
     postings: int  # ledger postings the unit wrote (`post_entry` counts them), for metrics
     ledger_entries: list[int]  # journal entries the unit wrote, chained at its end (ledger.chain)
+    # card → (balance, currency) as the unit last read it under the card's lock or moved it
+    # (`post_entry`'s RETURNING): what the card holds now, with no statement to ask
+    card_balances: dict[uuid.UUID, tuple[int, str]]
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]: ...
 
@@ -173,6 +176,7 @@ class PostgresTx:
     def __init__(self, connection: asyncpg.Connection, key: str) -> None:
         self._connection, self.key, self.postings = connection, key, 0
         self.ledger_entries: list[int] = []
+        self.card_balances: dict[uuid.UUID, tuple[int, str]] = {}
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
         return await self._connection.fetch(sql, *args)  # type: ignore[no-any-return]
@@ -341,6 +345,7 @@ class SQLiteTx:
     def __init__(self, connection: sqlite3.Connection, key: str) -> None:
         self._connection, self.key, self.postings = connection, key, 0
         self.ledger_entries: list[int] = []
+        self.card_balances: dict[uuid.UUID, tuple[int, str]] = {}
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
         return _sqlite_rows(self._connection, sql, args)

@@ -207,17 +207,21 @@ async def post_entry(
     entry_id = await _write_entry(tx, kind, legs, reference)
     tx.postings += len(legs)
     deltas: dict[tuple[int, uuid.UUID], int] = defaultdict(int)
+    currencies: dict[uuid.UUID, str] = {}
     for leg in legs:
         if leg.account is not None:
             deltas[(0, leg.account)] += leg.amount
         elif leg.card is not None:
             deltas[(1, leg.card)] += leg.amount
+            currencies[leg.card] = leg.currency  # the card's: the ledger's trigger refuses another
     balances: dict[uuid.UUID, int] = {}
     for (rank, key), delta in sorted(
         deltas.items(), key=lambda item: (item[0][0], str(item[0][1]))
     ):
         if delta:
             balances[key] = await _apply(tx, _MOVE_CARD if rank else _MOVE_ACCOUNT, key, delta)
+            if rank:
+                tx.card_balances[key] = (balances[key], currencies[key])
     return Posted(int(entry_id), balances)
 
 

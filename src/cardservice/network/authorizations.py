@@ -159,9 +159,11 @@ async def _answered(
     if code == APPROVED and network.get("auth_code"):
         own["38"] = network["auth_code"]
     if code in (APPROVED, INSUFFICIENT_FUNDS):
-        balance = await repository.card_balance(tx, paying)
-        numeric = NUMERIC_CURRENCIES.get(balance["currency"], "000")
-        own["54"] = available_balance(numeric, int(balance["balance"]))
+        # the card's balance after everything this unit did (its charge, an auto-replenish,
+        # the release of a waiting reversal): the unit locked the card and moved it only by
+        # `post_entry`, whose RETURNING it keeps (`tx.card_balances`)
+        balance, currency = tx.card_balances[paying]
+        own["54"] = available_balance(NUMERIC_CURRENCIES.get(currency, "000"), balance)
     await repository.remember(
         tx, key, row["uuid"], code, own, utcnow(), waiting=waiting is not None
     )

@@ -40,7 +40,6 @@ _CARD_AND_KEY = (
     " AND m.transmitted = $4 AND m.mti_class = $5"
     " LEFT JOIN card_testing_merchants g ON g.acquirer_id = $6 AND g.merchant_id = $7"
 )
-_CARD_BALANCE = "SELECT balance, currency FROM cards WHERE uuid = $1"
 _CLOSED_REASON = "SELECT closed_reason FROM cards WHERE uuid = $1"
 _TAG_NAMES = "SELECT slug, name FROM transaction_tags"
 _OWNER_AND_CARD = "SELECT user_uuid, card_uuid FROM transactions WHERE uuid = $1"
@@ -166,12 +165,6 @@ async def card_and_key(
     )
     assert row is not None, "the query always returns its one row"
     return _issued(row), _remembered(row), row["blocked_until"]
-
-
-async def card_balance(tx: Tx, card_uuid: uuid.UUID) -> Row:
-    row = await tx.row(_CARD_BALANCE, card_uuid)
-    assert row is not None, "a card is never deleted"
-    return row
 
 
 async def closed_reason(tx: Tx, card_uuid: uuid.UUID) -> str | None:

@@ -76,7 +76,11 @@ from cardservice.transactions import card_testing, card_types, lifecycle, reposi
 from cardservice.transactions.budgets import BUDGET_EXCEEDED, budget_refusal
 from cardservice.transactions.card_testing import Merchant
 from cardservice.transactions.controls import controls_of, limit_breached, merchant_refused
-from cardservice.transactions.locks import lock_card_account, lock_card_with_fees, overrides_in
+from cardservice.transactions.locks import (
+    lock_authorization_account,
+    lock_card_with_fees,
+    overrides_in,
+)
 from cardservice.transactions.program_rules import program_refusal
 from cardservice.transactions.replenish import replenish_if_low
 from cardservice.transactions.repository import insert_transactions, transaction_row
@@ -206,8 +210,9 @@ async def _locked(
 ) -> tuple[Row, Sequence[Row], Tag | None]:
     """Account, then card, locked in that order (the order every money path uses); the card
     comes with the user's fee overrides and the merchant tag. Both are 404s; when the tag is
-    unknown too, its message wins: a wrong tag is told so whatever card the request names."""
-    account = await lock_card_account(tx, user_uuid, request.card_uuid)
+    unknown too, its message wins: a wrong tag is told so whatever card the request names.
+    The account's row carries the owner's program controls and team budget currency."""
+    account = await lock_authorization_account(tx, user_uuid, request.card_uuid)
     if account is None:
         if request.tag is not None and not await _tag_exists(tx, request.tag):
             raise UnknownTag()
@@ -249,9 +254,10 @@ async def decide(
         reason = await _controls_refusal(tx, card, request, amount, now)
     if reason is None:  # the user's card program's controls, on top of the card's (§15)
         reason = await program_refusal(
-            tx, user_uuid, request.card_uuid, request.tag, request.merchant_country, amount, now
-        )
-    if reason is None:  # the user's team budget in the card's currency (§20)
+            tx, account["program_controls"], request.card_uuid, request.tag,
+            request.merchant_country, amount, now,
+        )  # fmt: skip
+    if reason is None and account["budget_currency"] is not None:  # the team budget (§20)
         reason = await budget_refusal(tx, user_uuid, card["currency"], amount, now)
     code = None
     if reason is None and request.three_ds_code is not None:

@@ -125,11 +125,6 @@ async def payee(tx: Tx, card_uuid: uuid.UUID) -> tuple[uuid.UUID, str]:
 
 
 # A user's program's spending controls (JSON), or none. Parameters: $1 user.
-_PROGRAM_CONTROLS = """
-SELECT p.spending_controls FROM users u JOIN programs p ON p.uuid = u.program_uuid
-WHERE u.uuid = $1"""
-
-
 async def spent(
     tx: Tx, card_uuid: uuid.UUID, day: date, week: date, month: date, earliest: date
 ) -> Row | None:
@@ -318,11 +313,6 @@ async def shrink_hold(
 async def card_currency(tx: Tx, card_uuid: Any) -> Any:
     """The card's currency."""
     return await tx.value(_CARD_CURRENCY, card_uuid)
-
-
-async def program_controls(tx: Tx, user_uuid: uuid.UUID) -> Any:
-    """The user's program's spending controls as stored (JSON), or None."""
-    return await tx.value(_PROGRAM_CONTROLS, user_uuid)
 
 
 def _start_of(day: date) -> datetime:
