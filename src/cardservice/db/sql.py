@@ -87,6 +87,9 @@ class Tx(Protocol):
     # card → (balance, currency) as the unit last read it under the card's lock or moved it
     # (`post_entry`'s RETURNING): what the card holds now, with no statement to ask
     card_balances: dict[uuid.UUID, tuple[int, str]]
+    # statements without parameters (values written in, `dollar_quoted`) the unit runs last,
+    # after its commit hooks: PostgreSQL sends them with its COMMIT, in the same round trip
+    at_commit: list[str]
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]: ...
 
@@ -95,6 +98,16 @@ class Tx(Protocol):
     async def value(self, sql: str, *args: Any) -> Any: ...
 
     async def execute(self, sql: str, *args: Any) -> None: ...
+
+
+def dollar_quoted(text: str) -> str:
+    """`text` as a PostgreSQL string constant in dollar quotes (`$q$…$q$`, a tag the text
+    does not hold): nothing in it is an escape, whatever the server's settings."""
+    tag, n = "$q$", 0
+    while tag in text:
+        n += 1
+        tag = f"$q{n}$"
+    return f"{tag}{text}{tag}"
 
 
 def text_uuid(value: Any) -> str | None:
@@ -177,6 +190,7 @@ class PostgresTx:
         self._connection, self.key, self.postings = connection, key, 0
         self.ledger_entries: list[int] = []
         self.card_balances: dict[uuid.UUID, tuple[int, str]] = {}
+        self.at_commit: list[str] = []
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
         return await self._connection.fetch(sql, *args)  # type: ignore[no-any-return]
@@ -241,13 +255,17 @@ class PostgresPool:
         release = True
         try:
             await connection.execute("BEGIN")
+            tx = PostgresTx(connection, key)
             try:
-                yield PostgresTx(connection, key)
+                yield tx
             except BaseException:
                 with contextlib.suppress(Exception):  # a lost connection rolled it back
                     await connection.execute("ROLLBACK")
                 raise
-            commit = asyncio.ensure_future(connection.execute("COMMIT", timeout=math.inf))
+            # one simple query: the unit's last statements, then COMMIT (an error in one of
+            # them ends the query there; the pool rolls the unit back on release)
+            last = ";".join((*tx.at_commit, "COMMIT"))
+            commit = asyncio.ensure_future(connection.execute(last, timeout=math.inf))
             try:
                 await asyncio.shield(commit)
             except asyncio.CancelledError:
@@ -346,6 +364,7 @@ class SQLiteTx:
         self._connection, self.key, self.postings = connection, key, 0
         self.ledger_entries: list[int] = []
         self.card_balances: dict[uuid.UUID, tuple[int, str]] = {}
+        self.at_commit: list[str] = []
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
         return _sqlite_rows(self._connection, sql, args)
@@ -433,7 +452,10 @@ class SQLiteWriter:
         connection.execute("BEGIN IMMEDIATE")
         try:
             connection.execute("PRAGMA defer_foreign_keys=ON")
-            yield SQLiteTx(connection, key)
+            tx = SQLiteTx(connection, key)
+            yield tx
+            for statement in tx.at_commit:
+                connection.execute(statement)
             connection.execute("COMMIT")
         except BaseException:
             if connection.in_transaction:
