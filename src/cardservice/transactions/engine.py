@@ -206,13 +206,15 @@ async def _tag_exists(tx: Tx, slug: str) -> bool:
 
 
 async def _locked(
-    tx: Tx, user_uuid: uuid.UUID, request: Authorization
+    tx: Tx, user_uuid: uuid.UUID, request: Authorization, account: Row | None
 ) -> tuple[Row, Sequence[Row], Tag | None]:
     """Account, then card, locked in that order (the order every money path uses); the card
     comes with the user's fee overrides and the merchant tag. Both are 404s; when the tag is
     unknown too, its message wins: a wrong tag is told so whatever card the request names.
-    The account's row carries the owner's program controls and team budget currency."""
-    account = await lock_authorization_account(tx, user_uuid, request.card_uuid)
+    The account's row carries the owner's program controls and team budget currency;
+    `account`: that row, when the caller locked it in this unit already."""
+    if account is None:
+        account = await lock_authorization_account(tx, user_uuid, request.card_uuid)
     if account is None:
         if request.tag is not None and not await _tag_exists(tx, request.tag):
             raise UnknownTag()
@@ -229,11 +231,17 @@ async def _locked(
 
 
 async def decide(
-    tx: Tx, cipher: CardCipher, user_uuid: uuid.UUID, request: Authorization, now: datetime
+    tx: Tx,
+    cipher: CardCipher,
+    user_uuid: uuid.UUID,
+    request: Authorization,
+    now: datetime,
+    account: Row | None = None,
 ) -> Decided:
     """Rules 1-8 under the account's and the card's locks (and an increment's parent row's);
-    writes nothing."""
-    account, rows, tag = await _locked(tx, user_uuid, request)
+    writes nothing. `account`: the card's account's row, when the caller locked it in this
+    unit already (`locks.lock_authorization_account`'s columns)."""
+    account, rows, tag = await _locked(tx, user_uuid, request, account)
     card = rows[0]
     fees = with_overrides(await default_plan(tx), overrides_in(rows))
     parent = None
