@@ -32,6 +32,7 @@ import sqlite3
 import uuid
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
@@ -87,7 +88,7 @@ class Tx(Protocol):
     # card → (balance, currency) as the unit last read it under the card's lock or moved it
     # (`post_entry`'s RETURNING): what the card holds now, with no statement to ask
     card_balances: dict[uuid.UUID, tuple[int, str]]
-    # statements without parameters (values written in, `dollar_quoted`) the unit runs last,
+    # statements without parameters (values written in, `pg_literal`) the unit runs last,
     # after its commit hooks: PostgreSQL sends them with its COMMIT, in the same round trip
     at_commit: list[str]
 
@@ -108,6 +109,27 @@ def dollar_quoted(text: str) -> str:
         n += 1
         tag = f"$q{n}$"
     return f"{tag}{text}{tag}"
+
+
+def pg_literal(value: object) -> str:
+    """A value as a PostgreSQL constant for a statement sent without parameters
+    (`Tx.at_commit`): NULL, an integer, or text dollar-quoted (cast to uuid or timestamptz for
+    those)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int):
+        return str(int(value))
+    if isinstance(value, uuid.UUID):
+        return f"{dollar_quoted(str(value))}::uuid"
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            raise ValueError("a timestamp is written aware (UTC)")
+        return f"{dollar_quoted(value.isoformat())}::timestamptz"
+    if isinstance(value, str):
+        return dollar_quoted(value)
+    raise TypeError(f"no literal for {type(value).__name__}")
 
 
 def text_uuid(value: Any) -> str | None:
@@ -152,15 +174,34 @@ def flag(value: Any) -> bool:
 
 
 @functools.lru_cache(maxsize=512)
-def insert_sql(table: str, columns: tuple[str, ...], rows: int = 1, suffix: str = "") -> str:
-    """`INSERT INTO table (columns) VALUES ($1, …), (…) suffix` for `rows` rows; its
+def insert_sql(
+    table: str, columns: tuple[str, ...], rows: int = 1, suffix: str = "", start: int = 1
+) -> str:
+    """`INSERT INTO table (columns) VALUES ($start, …), (…) suffix` for `rows` rows; its
     arguments are the rows' values one row after the other (`row_args`)."""
     width = len(columns)
     values = ", ".join(
-        "(" + ", ".join(f"${r * width + c + 1}" for c in range(width)) + ")" for r in range(rows)
+        "(" + ", ".join(f"${r * width + c + start}" for c in range(width)) + ")"
+        for r in range(rows)
     )
     names = ", ".join(columns)
     return f"INSERT INTO {table} ({names}) VALUES {values}{suffix}"  # noqa: S608 - our names
+
+
+@dataclass(frozen=True, slots=True)
+class Insert:
+    """Rows of `table` to insert (their `columns`), handed to a statement that writes them
+    together with more (`ledger.entries.post_entry`)."""
+
+    table: str
+    columns: tuple[str, ...]
+    rows: Sequence[dict[str, Any]]
+
+    def sql(self, suffix: str = "", start: int = 1) -> str:
+        return insert_sql(self.table, self.columns, len(self.rows), suffix, start)
+
+    def args(self) -> list[Any]:
+        return row_args(self.columns, self.rows)
 
 
 def in_list(count: int, start: int = 1) -> str:

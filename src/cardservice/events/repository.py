@@ -10,7 +10,7 @@ from typing import Any
 from cardservice.auth.credentials import Principal
 from cardservice.auth.visibility import readable_by
 from cardservice.db.paging import Keyset, paginate
-from cardservice.db.sql import Reader, Row, Tx, dollar_quoted, in_list
+from cardservice.db.sql import Reader, Row, Tx, in_list, pg_literal
 from cardservice.events.records import EVENT_COLUMNS, SOURCES, Source
 
 SEQUENCER_LOCK = 15_001  # pg_advisory_xact_lock key: one sequencer at a time
@@ -97,14 +97,14 @@ async def forget_events(tx: Tx, event_ids: Sequence[int]) -> None:
 
 async def set_data(tx: Tx, event_ids: list[int], data: list[str]) -> None:
     """Each event's data (JSON text). PostgreSQL: one statement, sent with the unit's COMMIT
-    (no round trip of its own; its values written in: ids as integers, data dollar-quoted);
+    (no round trip of its own; its values written in, `pg_literal`);
     SQLite: a statement per event, at once (in process)."""
     if tx.dialect == "sqlite":
         for event_id, text in zip(event_ids, data, strict=True):
             await tx.execute(_SET_DATA_ONE, event_id, text)
     else:
         values = ", ".join(
-            f"({int(event_id)}, {dollar_quoted(text)})"
+            f"({pg_literal(int(event_id))}, {pg_literal(text)})"
             for event_id, text in zip(event_ids, data, strict=True)
         )
         tx.at_commit.append(_SET_DATA_PG.format(values))

@@ -178,7 +178,7 @@ async def _answered(
         balance, currency = tx.card_balances[paying]
         own["54"] = available_balance(NUMERIC_CURRENCIES.get(currency, "000"), balance)
     await repository.remember(
-        tx, key, row["uuid"], code, own, utcnow(), waiting=waiting is not None
+        tx, key, row["uuid"], code, own, utcnow(), waiting=waiting is not None, with_commit=True
     )
     return own
 
@@ -275,6 +275,10 @@ async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> An
             )  # fmt: skip
     except KeyTaken:
         return None
+    except Exception as error:  # the key's row, written with the COMMIT, was another's
+        if repository.key_taken(error):
+            return None
+        raise
     if not isinstance(first, _Recorded):
         return first
     metrics.count_authorization(first.row["status"], first.row["error_slug"])  # once committed

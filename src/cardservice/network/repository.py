@@ -10,7 +10,7 @@ from typing import Any
 
 import orjson
 
-from cardservice.db.sql import Reader, Row, Tx, as_datetime, as_uuid
+from cardservice.db.sql import Reader, Row, Tx, as_datetime, as_uuid, pg_literal
 from cardservice.tokens.records import paid_with
 from cardservice.transactions.card_testing import Merchant
 
@@ -61,12 +61,16 @@ _FIND = (
     "SELECT response_code, answer, transaction_uuid, created_at FROM network_messages"  # noqa: S608
     f" WHERE {_KEY}"
 )
-_REMEMBER = (
+_KEY_ROW = (
     "INSERT INTO network_messages (acquirer_id, stan, transmitted, mti_class,"
     " transaction_uuid, response_code, answer, created_at)"
-    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+)
+_REMEMBER = (
+    f"{_KEY_ROW} VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
     " ON CONFLICT (acquirer_id, stan, transmitted, mti_class) DO NOTHING RETURNING id"
 )
+_REMEMBER_AT_COMMIT = _KEY_ROW + " VALUES ({})"  # a key taken fails it: `key_taken`
+_KEY_CONSTRAINT = "uq_network_messages_key"
 # A waiting reversal's row (no answer yet) becomes the original's once it is answered.
 _ANSWER_WAITING = (
     "UPDATE network_messages SET transaction_uuid = $5, response_code = $6, answer = $7,"  # noqa: S608
@@ -230,14 +234,27 @@ async def remember(
     now: datetime,
     *,
     waiting: bool = False,
+    with_commit: bool = False,
 ) -> None:
     """Write the key's row with its answer (`KeyTaken` when it exists already); `waiting`:
-    the key had a waiting reversal's row, which now takes the answer."""
+    the key had a waiting reversal's row, which now takes the answer. `with_commit` (and no
+    reversal waiting): on PostgreSQL the row is written with the unit's COMMIT, in its round
+    trip (`Tx.at_commit`); a key another unit wrote first then fails the COMMIT, which
+    `key_taken` tells."""
     args = (*key.args(), transaction_uuid, response_code, orjson.dumps(answer).decode(), now)
     if waiting and await tx.value(_ANSWER_WAITING, *args) is not None:
         return
+    if with_commit and not waiting and tx.dialect == "postgresql":
+        tx.at_commit.append(_REMEMBER_AT_COMMIT.format(", ".join(map(pg_literal, args))))
+        return
     if await tx.value(_REMEMBER, *args) is None:
         raise KeyTaken(key.masked())
+
+
+def key_taken(error: BaseException) -> bool:
+    """A unit's COMMIT failed on a key row written with it (`remember(…, with_commit=True)`):
+    another unit wrote the key first."""
+    return getattr(error, "constraint_name", None) == _KEY_CONSTRAINT
 
 
 async def forget_waiting(tx: Tx, key: Key) -> None:

@@ -45,11 +45,13 @@ The work is split in two: `decide` takes the locks and applies rules 1-8 writing
 service runs `decide` alone first, asks with no unit open, then `authorize`s again with the
 verdict, so funds and limits are checked afresh after the answer.
 
-Locks in the global order (docs/ledger.md): the account (through the card), then the card
-read together with the fee overrides and the tag; then the transaction is inserted (its
-counters, tag popularity included, are kept by the database's trigger, last), the entry
-posted (returning the new card balance), and what the request needs beyond that (3DS code,
-auto-replenish).
+Locks in the global order (docs/ledger.md): the account (through the card; read with the
+owner's program controls and whether they have a team budget), then the card read together
+with the fee overrides and the tag, then the budget row when there is one; then the
+transaction is inserted with its entry when money moves (`post_entry(…, insert=…)`: one
+statement on PostgreSQL, returning the new card balance; its counters, tag popularity
+included, are kept by the database's trigger, last), and what the request needs beyond that
+(the card-testing count, a merchant lock, the 3DS code, auto-replenish).
 """
 
 from __future__ import annotations
@@ -83,7 +85,11 @@ from cardservice.transactions.locks import (
 )
 from cardservice.transactions.program_rules import program_refusal
 from cardservice.transactions.replenish import replenish_if_low
-from cardservice.transactions.repository import insert_transactions, transaction_row
+from cardservice.transactions.repository import (
+    insert_transactions,
+    transaction_row,
+    transactions_insert,
+)
 from cardservice.transactions.three_ds import matching_code, use_code
 
 
@@ -339,10 +345,12 @@ async def _charge(
     fee: int,
     balance: int,
     kind: str | None = None,
+    insert: bool = False,
 ) -> int:
     """One entry: the card puts `amount` on hold and pays `fee` to the fee book, in the
     transaction's currency (the card's); a stand-in's `shortfall` is paid by the
-    `cardholder_receivables` book instead of the card. Returns the card's new balance
+    `cardholder_receivables` book instead of the card; `insert`: the transaction's row is
+    written with it (one statement on PostgreSQL). Returns the card's new balance
     (`balance`, what it was, when the card pays nothing)."""
     card_uuid, currency = transaction["card_uuid"], transaction["currency"]
     shortfall = transaction.get("shortfall", 0)
@@ -356,6 +364,7 @@ async def _charge(
             book_leg(SystemBook.FEES, currency, fee),
         ],
         reference=transaction["uuid"],
+        insert=transactions_insert([transaction]) if insert else None,
     )
     return posted.balances.get(card_uuid, balance)
 
@@ -461,16 +470,21 @@ async def record(
         fee_due = _decline_fee_due(request, decided, reason)
         if fee_due and transaction["currency"] == card["currency"]:
             transaction["fee"] = min(fees.fixed("card_decline"), card["balance"])
-    await insert_transactions(tx, [transaction])
+    card_balance = None
+    if reason is None or transaction["fee"]:  # the transaction written with its entry
+        amount = transaction["amount"] if reason is None else 0
+        card_balance = await _charge(
+            tx, transaction, amount, transaction["fee"], card["balance"], insert=True
+        )
+    else:
+        await insert_transactions(tx, [transaction])
     await _guard(tx, request, card, reason, now)
     if reason is None:  # a merchant_locked card is bound by its first approval
         merchant = card_types.merchant_key(request.merchant_id, request.merchant_name)
         await card_types.bind_on_approval(tx, card, merchant)
     if decided.three_ds is not None and reason is None:
         await use_code(tx, decided.three_ds, transaction["uuid"], now)
-    if reason is None or transaction["fee"]:
-        amount = transaction["amount"] if reason is None else 0
-        card_balance = await _charge(tx, transaction, amount, transaction["fee"], card["balance"])
+    if card_balance is not None:
         await replenish_if_low(tx, decided.account, card, card_balance, now)
     return transaction
 

@@ -11,7 +11,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from cardservice.db.paging import Keyset, Offset, paginate
-from cardservice.db.sql import Reader, Row, Tx, as_uuid, escape_like, insert_sql, row_args
+from cardservice.db.sql import Insert, Reader, Row, Tx, as_uuid, escape_like
 from cardservice.models import Transaction
 from cardservice.models.base import table_of
 from cardservice.transactions.records import NEWEST_FIRST, transaction_columns
@@ -530,9 +530,12 @@ def credit_row(
     )
 
 
+def transactions_insert(rows: Sequence[dict[str, Any]]) -> Insert:
+    """The rows as an insert a ledger entry writes with itself (`post_entry(…, insert=…)`)."""
+    return Insert(_TRANSACTIONS.name, _INSERTED_COLUMNS, rows)
+
+
 async def insert_transactions(tx: Tx, rows: Sequence[dict[str, Any]]) -> None:
     """Insert the rows in one statement."""
-    await tx.execute(
-        insert_sql(_TRANSACTIONS.name, _INSERTED_COLUMNS, len(rows)),
-        *row_args(_INSERTED_COLUMNS, rows),
-    )
+    insert = transactions_insert(rows)
+    await tx.execute(insert.sql(), *insert.args())
