@@ -102,10 +102,11 @@ class Tx(Protocol):
 
 
 def dollar_quoted(text: str) -> str:
-    """`text` as a PostgreSQL string constant in dollar quotes (`$q$…$q$`, a tag the text
-    does not hold): nothing in it is an escape, whatever the server's settings."""
+    """`text` as a PostgreSQL string constant in dollar quotes (`$q$…$q$`, a tag that first
+    occurs in text + tag at its end: not in the text, nor made by its last characters and
+    the tag): nothing in it is an escape, whatever the server's settings."""
     tag, n = "$q$", 0
-    while tag in text:
+    while (text + tag).find(tag) != len(text):
         n += 1
         tag = f"$q{n}$"
     return f"{tag}{text}{tag}"
