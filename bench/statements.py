@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -154,9 +155,21 @@ async def _http(
     return done
 
 
+# the values a statement sent without parameters writes in (the outbox's data, sent with the
+# COMMIT: events/repository.py), folded so that one statement is listed once
+_WRITTEN_IN = (
+    (re.compile(r"\$(q\d*)\$.*?\$\1\$", re.S), "$q$…$q$"),
+    (re.compile(r"\(\d+, "), "(n, "),
+)
+
+
 def _text(line: str) -> str:
-    """A logged statement's text: `statement: SQL` or `execute NAME: SQL`."""
-    return " ".join(line.split(": ", 1)[1].split())[:160]
+    """A logged statement's text: `statement: SQL` or `execute NAME: SQL` (values written in
+    folded)."""
+    text = line.split(": ", 1)[1]
+    for pattern, folded in _WRITTEN_IN:
+        text = pattern.sub(folded, text)
+    return " ".join(text.split())[:160]
 
 
 def _figures(

@@ -18,7 +18,7 @@ from fastapi import FastAPI
 
 from cardservice.config import Settings
 from cardservice.db.database import ConfigurationError, Database
-from cardservice.db.sql import INTEGRITY_ERRORS, Tx, sqlite_path
+from cardservice.db.sql import INTEGRITY_ERRORS, Tx, pg_literal, sqlite_path
 from cardservice.http.router import dumps
 from cardservice.models.base import utcnow
 from tests.factories import bin_uuid, make_account, make_user
@@ -239,6 +239,20 @@ async def test_a_deadlocked_unit_is_run_again(postgres_app: FastAPI) -> None:
     # retry meet the other unit once more); the other committed at its first try
     first_try, retried = sorted(attempts.values())
     assert first_try == 1 and retried >= 2
+
+
+async def test_values_written_into_a_statement_come_back_as_they_were(
+    postgres_app: FastAPI,
+) -> None:
+    """`pg_literal` (the statements sent with a COMMIT): text that holds or ends with the
+    dollar tags, quotes, backslashes, and the other kinds, read back unchanged."""
+    texts = ["", "$", "$$", "$q", "$q$", "a$q", "a$q1", "$q$ $q1$ $q2", "'; DROP TABLE x; --",
+             "\\", "\\'", "é ✓", "{}"]  # fmt: skip
+    moment, key = utcnow(), uuid.uuid4()
+    values: list[object] = [*texts, None, 0, -(2**62), True, False, key, moment]
+    reader = postgres_app.state.db.reader
+    for value in values:
+        assert await reader.value(f"SELECT {pg_literal(value)}") == value, value
 
 
 async def test_write_units_queued_on_a_row_lock_leave_connections_to_reads(

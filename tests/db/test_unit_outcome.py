@@ -48,13 +48,14 @@ async def _terminate(app: FastAPI, pid: int) -> None:
 
 
 async def _committing(app: FastAPI, pid: int) -> bool:
-    """Whether the backend `pid` is running COMMIT (in the deferred trigger's sleep)."""
+    """Whether the backend `pid` is running COMMIT (in the deferred trigger's sleep): the
+    unit's last query, its at-commit statements (the outbox's data) then `COMMIT`."""
     connection = await asyncpg.connect(app.state.settings.database_url)
     try:
         query = await connection.fetchval("SELECT query FROM pg_stat_activity WHERE pid = $1", pid)
     finally:
         await connection.close()
-    return query == "COMMIT"
+    return query is not None and query.split(";")[-1] == "COMMIT"
 
 
 async def _slow_commit(tx: Tx, seconds: float) -> None:

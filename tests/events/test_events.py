@@ -14,9 +14,11 @@ import pytest
 from fastapi import FastAPI
 
 from cardservice.db.sql import Tx
+from cardservice.encoding import dumps
 from cardservice.events.outbox import sequence_events
 from cardservice.models.base import utcnow
-from tests.factories import make_user
+from cardservice.transactions.records import transaction_columns, transaction_record
+from tests.factories import authorize, make_card, make_user
 from tests.webhooks.drive import EVERY_TYPE, every_change, post
 
 ATTACHMENT = """
@@ -85,6 +87,31 @@ async def test_a_balance_change_alone_is_no_card_event(
     before = len(await walk(client, user.headers, **{"filters[type]": "card.updated"}))
     await app.state.db.transact(lambda tx: tx.execute("UPDATE cards SET balance = balance + 0"))
     assert len(await walk(client, user.headers, **{"filters[type]": "card.updated"})) == before
+
+
+async def test_an_events_data_is_its_record_byte_for_byte_whatever_its_text_holds(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """PostgreSQL writes the data with the COMMIT, its text written into the statement
+    (dollar-quoted): quotes, dollar tags, backslashes and non-ASCII text come back as built."""
+    user = await make_user(app)
+    _account, card = await make_card(app, client, user)
+    name = 'O\'Neil $q$ $q1$ \\ "é" ;-- $$'
+    response = await authorize(client, user, card, "1", merchant_name=name)
+    assert response.status_code == 201, response.text
+    transaction = uuid.UUID(response.json()["data"]["uuid"])
+    rows = await stored(
+        app,
+        f"SELECT {transaction_columns('t')} FROM transactions t WHERE t.uuid = $1",
+        transaction,
+    )
+    built = dumps(transaction_record(rows[0])).decode()
+    data = await stored(
+        app, "SELECT data FROM events WHERE type = 'transaction.created' AND object_uuid = $1",
+        transaction,
+    )  # fmt: skip
+    assert [row["data"] for row in data] == [built]
+    assert f'"name":{dumps(name).decode()}' in built
 
 
 async def test_another_users_events_are_404_and_a_team_owner_reads_members(

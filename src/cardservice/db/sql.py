@@ -32,6 +32,7 @@ import sqlite3
 import uuid
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
@@ -86,6 +87,12 @@ class Tx(Protocol):
     postings: int  # ledger postings the unit wrote (`post_entry` counts them), for metrics
     ledger_entries: list[int]  # journal entries the unit wrote, chained at its end (ledger.chain)
     deadline: Deadline | None  # its channel's answer deadline: past it, no more statements
+    # card → (balance, currency) as the unit last read it under the card's lock or moved it
+    # (`post_entry`'s RETURNING): what the card holds now, with no statement to ask
+    card_balances: dict[uuid.UUID, tuple[int, str]]
+    # statements without parameters (values written in, `pg_literal`) the unit runs last,
+    # after its commit hooks: PostgreSQL sends them with its COMMIT, in the same round trip
+    at_commit: list[str]
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]: ...
 
@@ -94,6 +101,38 @@ class Tx(Protocol):
     async def value(self, sql: str, *args: Any) -> Any: ...
 
     async def execute(self, sql: str, *args: Any) -> None: ...
+
+
+def dollar_quoted(text: str) -> str:
+    """`text` as a PostgreSQL string constant in dollar quotes (`$q$…$q$`, a tag that first
+    occurs in text + tag at its end: not in the text, nor made by its last characters and
+    the tag): nothing in it is an escape, whatever the server's settings."""
+    tag, n = "$q$", 0
+    while (text + tag).find(tag) != len(text):
+        n += 1
+        tag = f"$q{n}$"
+    return f"{tag}{text}{tag}"
+
+
+def pg_literal(value: object) -> str:
+    """A value as a PostgreSQL constant for a statement sent without parameters
+    (`Tx.at_commit`): NULL, an integer, or text dollar-quoted (cast to uuid or timestamptz for
+    those)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int):
+        return str(int(value))
+    if isinstance(value, uuid.UUID):
+        return f"{dollar_quoted(str(value))}::uuid"
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            raise ValueError("a timestamp is written aware (UTC)")
+        return f"{dollar_quoted(value.isoformat())}::timestamptz"
+    if isinstance(value, str):
+        return dollar_quoted(value)
+    raise TypeError(f"no literal for {type(value).__name__}")
 
 
 def text_uuid(value: Any) -> str | None:
@@ -138,15 +177,34 @@ def flag(value: Any) -> bool:
 
 
 @functools.lru_cache(maxsize=512)
-def insert_sql(table: str, columns: tuple[str, ...], rows: int = 1, suffix: str = "") -> str:
-    """`INSERT INTO table (columns) VALUES ($1, …), (…) suffix` for `rows` rows; its
+def insert_sql(
+    table: str, columns: tuple[str, ...], rows: int = 1, suffix: str = "", start: int = 1
+) -> str:
+    """`INSERT INTO table (columns) VALUES ($start, …), (…) suffix` for `rows` rows; its
     arguments are the rows' values one row after the other (`row_args`)."""
     width = len(columns)
     values = ", ".join(
-        "(" + ", ".join(f"${r * width + c + 1}" for c in range(width)) + ")" for r in range(rows)
+        "(" + ", ".join(f"${r * width + c + start}" for c in range(width)) + ")"
+        for r in range(rows)
     )
     names = ", ".join(columns)
     return f"INSERT INTO {table} ({names}) VALUES {values}{suffix}"  # noqa: S608 - our names
+
+
+@dataclass(frozen=True, slots=True)
+class Insert:
+    """Rows of `table` to insert (their `columns`), handed to a statement that writes them
+    together with more (`ledger.entries.post_entry`)."""
+
+    table: str
+    columns: tuple[str, ...]
+    rows: Sequence[dict[str, Any]]
+
+    def sql(self, suffix: str = "", start: int = 1) -> str:
+        return insert_sql(self.table, self.columns, len(self.rows), suffix, start)
+
+    def args(self) -> list[Any]:
+        return row_args(self.columns, self.rows)
 
 
 def in_list(count: int, start: int = 1) -> str:
@@ -184,6 +242,8 @@ class PostgresTx:
         self._connection, self.key, self.postings = connection, key, 0
         self.ledger_entries: list[int] = []
         self.deadline: Deadline | None = None  # its channel's (`Database.transact`)
+        self.card_balances: dict[uuid.UUID, tuple[int, str]] = {}
+        self.at_commit: list[str] = []
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
         _in_time(self.deadline)
@@ -252,13 +312,17 @@ class PostgresPool:
         release = True
         try:
             await connection.execute("BEGIN")
+            tx = PostgresTx(connection, key)
             try:
-                yield PostgresTx(connection, key)
+                yield tx
             except BaseException:
                 with contextlib.suppress(Exception):  # a lost connection rolled it back
                     await connection.execute("ROLLBACK")
                 raise
-            commit = asyncio.ensure_future(connection.execute("COMMIT", timeout=math.inf))
+            # one simple query: the unit's last statements, then COMMIT (an error in one of
+            # them ends the query there; the pool rolls the unit back on release)
+            last = ";".join((*tx.at_commit, "COMMIT"))
+            commit = asyncio.ensure_future(connection.execute(last, timeout=math.inf))
             try:
                 await asyncio.shield(commit)
             except asyncio.CancelledError:
@@ -357,6 +421,8 @@ class SQLiteTx:
         self._connection, self.key, self.postings = connection, key, 0
         self.ledger_entries: list[int] = []
         self.deadline: Deadline | None = None  # its channel's (`Database.transact`)
+        self.card_balances: dict[uuid.UUID, tuple[int, str]] = {}
+        self.at_commit: list[str] = []
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
         _in_time(self.deadline)
@@ -448,7 +514,10 @@ class SQLiteWriter:
         connection.execute("BEGIN IMMEDIATE")
         try:
             connection.execute("PRAGMA defer_foreign_keys=ON")
-            yield SQLiteTx(connection, key)
+            tx = SQLiteTx(connection, key)
+            yield tx
+            for statement in tx.at_commit:
+                connection.execute(statement)
             connection.execute("COMMIT")
         except BaseException:
             if connection.in_transaction:

@@ -4,8 +4,9 @@
 * `complete_events(tx)` runs at the end of every write unit (`db.Database.transact`),
   before the commit: it fills `data` of the unit's pending events with the API
   record of the object as it is now (one statement reads the pending events with their
-  objects' columns, one more writes the data). No code path has to remember it; on
-  PostgreSQL a deferred trigger refuses to commit an event left without data.
+  objects' columns, one more writes the data: on PostgreSQL it goes with the unit's COMMIT,
+  in the same round trip, `Tx.at_commit`). No code path has to remember it; on PostgreSQL a
+  deferred trigger refuses to commit an event left without data.
 * `sequence_events(tx)` gives committed events their `sequence`, in commit order. An
   identity column is drawn at insert, not at commit: unit A can insert event 1, unit B
   event 2, B commit first, and a reader that walked past 2 would never see 1. Filtering on
@@ -53,7 +54,8 @@ def _record(row: Row) -> bytes | None:
 async def complete_events(tx: Tx) -> None:
     """Fill `data` of this unit's pending events with their object's record as it is now
     (several changes of one object in a unit: each event carries the final state). One
-    statement reads them with their objects; one more writes the data."""
+    statement reads them with their objects; one more writes the data (PostgreSQL: with the
+    COMMIT, `repository.set_data`)."""
     pending = await repository.pending_events(tx)
     if not pending:
         return

@@ -10,7 +10,7 @@ from typing import Any
 from cardservice.auth.credentials import Principal
 from cardservice.auth.visibility import readable_by
 from cardservice.db.paging import Keyset, paginate
-from cardservice.db.sql import Reader, Row, Tx, in_list
+from cardservice.db.sql import Reader, Row, Tx, in_list, pg_literal
 from cardservice.events.records import EVENT_COLUMNS, SOURCES, Source
 
 SEQUENCER_LOCK = 15_001  # pg_advisory_xact_lock key: one sequencer at a time
@@ -78,9 +78,9 @@ _PENDING = (
     + " ".join(_join(source) for source in SOURCES)
     + " WHERE e.data IS NULL ORDER BY e.id"
 )
-_SET_DATA_PG = """
-UPDATE events SET data = v.data
-FROM unnest(CAST($1 AS bigint[]), CAST($2 AS text[])) AS v(id, data) WHERE events.id = v.id"""
+_SET_DATA_PG = (
+    "UPDATE events SET data = v.data FROM (VALUES {}) AS v(id, data) WHERE events.id = v.id"
+)
 _SET_DATA_ONE = "UPDATE events SET data = $2 WHERE id = $1"
 _FORGET = "DELETE FROM events WHERE id IN "
 
@@ -96,12 +96,18 @@ async def forget_events(tx: Tx, event_ids: Sequence[int]) -> None:
 
 
 async def set_data(tx: Tx, event_ids: list[int], data: list[str]) -> None:
-    """Each event's data (JSON text), in one statement on PostgreSQL."""
+    """Each event's data (JSON text). PostgreSQL: one statement, sent with the unit's COMMIT
+    (no round trip of its own; its values written in, `pg_literal`);
+    SQLite: a statement per event, at once (in process)."""
     if tx.dialect == "sqlite":
         for event_id, text in zip(event_ids, data, strict=True):
             await tx.execute(_SET_DATA_ONE, event_id, text)
     else:
-        await tx.execute(_SET_DATA_PG, event_ids, data)
+        values = ", ".join(
+            f"({pg_literal(int(event_id))}, {pg_literal(text)})"
+            for event_id, text in zip(event_ids, data, strict=True)
+        )
+        tx.at_commit.append(_SET_DATA_PG.format(values))
 
 
 _ANY_UNSEQUENCED = "SELECT 1 FROM events WHERE sequence IS NULL AND data IS NOT NULL LIMIT 1"

@@ -18,14 +18,17 @@ content and the previous entry's hash, in commit order — on PostgreSQL by the 
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 from cardservice.db.database import add_commit_hook
-from cardservice.db.sql import Tx, insert_sql, row_args, text_uuid
+from cardservice.db.sql import Insert, Tx, insert_sql, row_args, text_uuid
 from cardservice.errors import RuleViolation
 from cardservice.ledger.chain import form, holder_of, instant, seal
 from cardservice.models import Account, Card, JournalEntry, Posting
@@ -115,47 +118,104 @@ _INSERT_ENTRY = insert_sql(_ENTRIES, ("id", "kind", "reference", "created_at"))
 # a time, so the next rowid cannot be taken by anybody else before this unit commits.
 _NEXT_ENTRY_ID = f"SELECT coalesce(max(id), 0) + 1 FROM {_ENTRIES}"  # noqa: S608 - a table name
 _POSTING_COLUMNS = ("entry_id", "account_uuid", "card_uuid", "system_book", "currency", "amount")
-# PostgreSQL: the entry id, its postings and the entry in one round trip. The entry's row
-# is made from the count of the postings, so they are written first (the postings' trigger
-# finds no entry yet); the entry's AFTER trigger runs once the statement is done and checks
-# their sum.
-_WRITE_ENTRY_PG = f"""
-WITH e AS (SELECT nextval(pg_get_serial_sequence('{_ENTRIES}', 'id')) AS id),
-p AS (
-    INSERT INTO {_POSTINGS} ({", ".join(_POSTING_COLUMNS)})
-    SELECT e.id, v.account_uuid, v.card_uuid, v.system_book, v.currency, v.amount
-    FROM e, unnest(CAST($4 AS uuid[]), CAST($5 AS uuid[]), CAST($6 AS text[]),
-                   CAST($7 AS text[]), CAST($8 AS bigint[]))
-         AS v(account_uuid, card_uuid, system_book, currency, amount)
-    RETURNING 1
-)
-INSERT INTO {_ENTRIES} (id, kind, reference, created_at, seal_form)
-SELECT e.id, $1, $2, $3, $9 FROM e WHERE (SELECT count(*) FROM p) > 0 RETURNING id"""  # noqa: S608 - table and column names
+# PostgreSQL: the entry id, its postings, the entry, the rows it books (`insert`) and the
+# balances it moves, in one round trip. The entry's row is made from the count of the
+# postings, so they are written first (the postings' trigger finds no entry yet); the entry's
+# AFTER trigger runs once the statement is done and checks their sum. The sub-statements run
+# in the order each waits on the one before: the booked rows (a tagged transaction's deferred
+# counter is queued before the entry's seal, docs/ledger.md), the postings, the entry, the
+# account's balance, the card's. A balance that would go below zero is not moved and comes
+# back NULL (refused: InsufficientFunds, the unit rolls back).
+_ENTRY_ARGS = 9  # $1 kind, $2 reference, $3 now, $4-$8 the postings' columns, $9 seal form
+
+
+@functools.lru_cache(maxsize=64)
+def _write_entry_pg(insert: str | None, booked: int, account: bool, card: bool) -> str:
+    """The statement for an insert (its SQL numbered from after the moves' arguments, `booked`
+    rows), and one account's and/or one card's balance moved ($10, $11: uuid, delta; the
+    card's after the account's). Our table and column names only (S608)."""
+    ctes = [f"e AS (SELECT nextval(pg_get_serial_sequence('{_ENTRIES}', 'id')) AS id)"]
+    after = ""
+    if insert is not None:
+        ctes.append(f"t AS ({insert} RETURNING 1)")
+        after = " WHERE (SELECT count(*) FROM t) = %d" % booked  # noqa: S608, UP031
+    columns = ", ".join(_POSTING_COLUMNS)
+    ctes.append(
+        f"p AS (INSERT INTO {_POSTINGS} ({columns})"  # noqa: S608
+        " SELECT e.id, v.account_uuid, v.card_uuid, v.system_book, v.currency, v.amount"
+        " FROM e, unnest(CAST($4 AS uuid[]), CAST($5 AS uuid[]), CAST($6 AS text[]),"
+        " CAST($7 AS text[]), CAST($8 AS bigint[]))"
+        f" AS v(account_uuid, card_uuid, system_book, currency, amount){after} RETURNING 1)"
+    )
+    ctes.append(
+        f"j AS (INSERT INTO {_ENTRIES} (id, kind, reference, created_at, seal_form)"  # noqa: S608
+        " SELECT e.id, $1, $2, $3, $9 FROM e WHERE (SELECT count(*) FROM p) > 0 RETURNING id)"
+    )
+    selected, previous, n = ["(SELECT id FROM j) AS id"], "j", _ENTRY_ARGS
+    for name, table, moved in (("a", _ACCOUNTS, account), ("c", _CARDS, card)):
+        if moved:
+            delta, key = f"${n + 2}", f"${n + 1}"
+            ctes.append(
+                f"{name} AS (UPDATE {table} SET balance = balance + {delta}"  # noqa: S608
+                f", updated_at = $3 WHERE uuid = {key} AND balance + {delta} >= 0"
+                f" AND (SELECT count(*) FROM {previous}) = 1 RETURNING balance)"
+            )
+            selected.append(f"(SELECT balance FROM {name}) AS {name}")  # noqa: S608
+            previous, n = name, n + 2
+    return f"WITH {', '.join(ctes)} SELECT {', '.join(selected)}"
+
+
+def _form(now: datetime, kind: str, legs: Sequence[Leg], reference: uuid.UUID | None) -> str:
+    return form(
+        instant(now),
+        kind,
+        text_uuid(reference),
+        [(_holder(leg), leg.currency, leg.amount) for leg in legs],
+    )
+
+
+async def _write_entry_pg_moved(
+    tx: Tx,
+    kind: str,
+    legs: Sequence[Leg],
+    reference: uuid.UUID | None,
+    moves: dict[tuple[int, uuid.UUID], int],
+    insert: Insert | None,
+) -> tuple[int, dict[uuid.UUID, int]]:
+    """PostgreSQL, one statement: the entry with its postings and `insert`, and the `moves`
+    (at most one account's and one card's: `_foldable`). The entry's id and the new balances;
+    InsufficientFunds when a balance would go below zero."""
+    now = utcnow()
+    account = next(((k, d) for (rank, k), d in moves.items() if rank == 0), None)
+    card = next(((k, d) for (rank, k), d in moves.items() if rank == 1), None)
+    args: list[Any] = [
+        kind, reference, now,
+        [leg.account for leg in legs], [leg.card for leg in legs],
+        [leg.book.value if leg.book else None for leg in legs],
+        [leg.currency for leg in legs], [leg.amount for leg in legs],
+        _form(now, kind, legs, reference),
+    ]  # fmt: skip
+    for moved in (account, card):
+        if moved is not None:
+            args += [moved[0], moved[1]]
+    sql = None
+    if insert is not None:
+        sql = insert.sql(start=len(args) + 1)
+        args += insert.args()
+    booked = 0 if insert is None else len(insert.rows)
+    row = await tx.row(_write_entry_pg(sql, booked, account is not None, card is not None), *args)
+    assert row is not None and row["id"] is not None, "the entry is written with its postings"
+    balances: dict[uuid.UUID, int] = {}
+    for name, moved in (("a", account), ("c", card)):
+        if moved is not None:
+            if row[name] is None:
+                raise InsufficientFunds()
+            balances[moved[0]] = int(row[name])
+    return int(row["id"]), balances
 
 
 async def _write_entry(tx: Tx, kind: str, legs: Sequence[Leg], reference: uuid.UUID | None) -> int:
-    """Write the postings, then the entry; the entry's id."""
-    if tx.dialect == "postgresql":  # chained by the database at commit (ledger_seal)
-        now = utcnow()
-        return int(
-            await tx.value(
-                _WRITE_ENTRY_PG,
-                kind,
-                reference,
-                now,
-                [leg.account for leg in legs],
-                [leg.card for leg in legs],
-                [leg.book.value if leg.book else None for leg in legs],
-                [leg.currency for leg in legs],
-                [leg.amount for leg in legs],
-                form(
-                    instant(now),
-                    kind,
-                    text_uuid(reference),
-                    [(_holder(leg), leg.currency, leg.amount) for leg in legs],
-                ),
-            )
-        )
+    """SQLite: write the postings, then the entry; the entry's id."""
     entry_id = int(await tx.value(_NEXT_ENTRY_ID))
     postings = [
         {
@@ -189,36 +249,66 @@ async def _apply(tx: Tx, move: str, key: uuid.UUID, delta: int) -> int:
     return int(balance)
 
 
+def _foldable(moves: dict[tuple[int, uuid.UUID], int]) -> bool:
+    """PostgreSQL moves the balances in the entry's statement when they are at most one
+    account's and one card's (an authorization's, a card's top-up); more are moved one
+    statement each, in the order below."""
+    ranks = [rank for rank, _key in moves]
+    return ranks.count(0) <= 1 and ranks.count(1) <= 1
+
+
 async def post_entry(
-    tx: Tx, kind: str, legs: Sequence[Leg], reference: uuid.UUID | None = None
+    tx: Tx,
+    kind: str,
+    legs: Sequence[Leg],
+    reference: uuid.UUID | None = None,
+    insert: Insert | None = None,
 ) -> Posted:
     """Record one balanced entry and move the balances it touches (an entry whose legs are
-    all zero records nothing).
+    all zero records nothing but `insert`); `insert`: rows the entry books (its transaction),
+    written first, in the same statement on PostgreSQL.
 
     The unit already holds the rows it moves (docs/ledger.md, "Lock order"); balances are
-    moved accounts first, then cards, each by uuid. Statements: the postings and the entry (the
-    database checks the sum when the entry is written; one statement on PostgreSQL, three on
-    SQLite), and one conditional update per account or card.
-    """
+    moved accounts first, then cards, each by uuid. Statements on PostgreSQL: one — the rows,
+    the postings, the entry, and the balances of up to one account and one card; each further
+    balance one more. SQLite: the rows, the entry id, the postings, the entry, and one
+    conditional update per account or card."""
     legs = [leg for leg in legs if leg.amount != 0]
     _check_balanced(legs)
     if not legs:
+        if insert is not None:
+            await tx.execute(insert.sql(), *insert.args())
         return Posted(0, {})
-    entry_id = await _write_entry(tx, kind, legs, reference)
     tx.postings += len(legs)
     deltas: dict[tuple[int, uuid.UUID], int] = defaultdict(int)
+    currencies: dict[uuid.UUID, str] = {}
     for leg in legs:
         if leg.account is not None:
             deltas[(0, leg.account)] += leg.amount
         elif leg.card is not None:
             deltas[(1, leg.card)] += leg.amount
+            currencies[leg.card] = leg.currency  # the card's: the ledger's trigger refuses another
+    moves = dict(
+        sorted(
+            ((key, delta) for key, delta in deltas.items() if delta),
+            key=lambda item: (item[0][0], str(item[0][1])),
+        )
+    )
     balances: dict[uuid.UUID, int] = {}
-    for (rank, key), delta in sorted(
-        deltas.items(), key=lambda item: (item[0][0], str(item[0][1]))
-    ):
-        if delta:
+    if tx.dialect == "postgresql":  # chained by the database at commit (ledger_seal)
+        folded = moves if _foldable(moves) else {}
+        entry_id, balances = await _write_entry_pg_moved(tx, kind, legs, reference, folded, insert)
+    else:
+        if insert is not None:
+            await tx.execute(insert.sql(), *insert.args())
+        entry_id, folded = await _write_entry(tx, kind, legs, reference), {}
+    for (rank, key), delta in moves.items():
+        if (rank, key) not in folded:
             balances[key] = await _apply(tx, _MOVE_CARD if rank else _MOVE_ACCOUNT, key, delta)
-    return Posted(int(entry_id), balances)
+    for key, currency in currencies.items():
+        if key in balances:
+            tx.card_balances[key] = (balances[key], currency)
+    return Posted(entry_id, balances)
 
 
 # Every unit that can post an entry chains it before it commits (ledger/chain.py): the seal

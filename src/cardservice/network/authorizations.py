@@ -1,9 +1,12 @@
-"""0100 authorizations and 0120 stand-in advices (API.md §14, §17): a merchant the card-testing
-guard blocked answers `59` at once; otherwise the card is verified, then the sandbox's entry
-(`transactions.authorize.authorize_card` → the engine) decides and records — the guard counts
-a verification failure there, under the card's lock — and the answer is written with the
-message's key in the unit that records it. An unknown number records nothing but counts
-against its merchant.
+"""0100 authorizations and 0120 stand-in advices (API.md §14, §17), each in one unit whose first
+statement reads the card of the number with its account locked, the message's key and the
+merchant's block (`repository.locked_card_and_key`): a repeat answers its first answer; a
+merchant the card-testing guard blocked answers `59` at once; otherwise the card is verified,
+then the sandbox's entry (`transactions.authorize.rules_first` → the engine, with the account
+already locked) decides and records — the guard counts a verification failure there, under
+the card's lock — and the answer is written with the message's key in the unit that records
+it (with a decision endpoint to ask, a second unit: `authorize.endpoint_then`). An unknown
+number records nothing but counts against its merchant.
 
 Field 2 may be a wallet token's DPAN (API.md §19): the vault resolves it to its card before
 the entry, so every rule, limit, control, fee, event and webhook of a card payment applies;
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import uuid
 from contextlib import suppress
+from dataclasses import dataclass
 from typing import Any
 
 from cardservice.db import deadlines
@@ -57,7 +61,7 @@ from cardservice.network.verification import token_verification_failure, verific
 from cardservice.observability import metrics
 from cardservice.transactions import card_testing, lifecycle
 from cardservice.transactions.adjustments import shrink_hold
-from cardservice.transactions.authorize import authorize_card
+from cardservice.transactions.authorize import Question, Then, endpoint_then, rules_first
 from cardservice.transactions.card_testing import Merchant
 from cardservice.transactions.engine import Authorization
 
@@ -88,30 +92,39 @@ def acceptor(message: Message) -> Merchant:
     return Merchant(message.fields[32].rjust(11, "0"), message.fields.get(42, "").strip())
 
 
-async def _request(
-    host: Host, message: Message, card: IssuedCard, verification: str | None, stand_in: bool
+def _merchant_name(message: Message) -> str:
+    """The merchant of 43 (its name), else the acceptor's id of 42."""
+    place = merchant_place(message.fields[43]) if 43 in message.fields else None
+    return (place.name if place else "") or message.fields.get(42, "").strip() or "Card acceptor"
+
+
+def _request(
+    message: Message,
+    card: IssuedCard,
+    tag: str | None,
+    verification: str | None,
+    stand_in: bool,
 ) -> Authorization:
-    """The entry's request: amount and currency of 4 and 49, merchant of 43 (its tag by
-    name), MCC of 18, the 3DS code of 48.41, the verification's result; a stand-in keeps
+    """The entry's request: amount and currency of 4 and 49, merchant of 43 (`tag`: its tag,
+    by name), MCC of 18, the 3DS code of 48.41, the verification's result; a stand-in keeps
     the network's code of 38."""
     amount = int(message.fields[4])
     if amount <= 0:
         raise Malformed("amount must be positive")
     transaction = uuid.uuid4()
     place = merchant_place(message.fields[43]) if 43 in message.fields else None
-    name = (place.name if place else "") or message.fields.get(42, "").strip() or "Card acceptor"
     elements = sub_elements(message.fields.get(48, "")) or {}
     code = message.fields.get(38, "").strip() or None if stand_in else auth_code(transaction)
     return Authorization(
         card_uuid=card.card_uuid,
         amount=amount,
         currency=CURRENCIES.get(message.fields[49], message.fields[49]),
-        merchant_name=name,
+        merchant_name=_merchant_name(message),
         merchant_id=message.fields.get(42, "").strip() or None,
         mcc=message.fields.get(18),
         merchant_country=place.country if place else None,
         merchant_city=place.city if place else None,
-        tag=await host.tag_of(name),
+        tag=tag,
         three_ds_code=None if stand_in else elements.get(THREE_DS_CODE),
         verification=verification,
         force_decline=_inactive_token(card, stand_in),
@@ -162,49 +175,74 @@ async def _answered(
     if code == APPROVED and network.get("auth_code"):
         own["38"] = network["auth_code"]
     if code in (APPROVED, INSUFFICIENT_FUNDS):
-        balance = await repository.card_balance(tx, paying)
-        numeric = NUMERIC_CURRENCIES.get(balance["currency"], "000")
-        own["54"] = available_balance(numeric, int(balance["balance"]))
+        # the card's balance after everything this unit did (its charge, an auto-replenish,
+        # the release of a waiting reversal): the unit locked the card and moved it only by
+        # `post_entry`, whose RETURNING it keeps (`tx.card_balances`)
+        balance, currency = tx.card_balances[paying]
+        own["54"] = available_balance(NUMERIC_CURRENCIES.get(currency, "000"), balance)
     await repository.remember(
-        tx, key, row["uuid"], code, own, utcnow(), waiting=waiting is not None
+        tx, key, row["uuid"], code, own, utcnow(), waiting=waiting is not None, with_commit=True
     )
     return own
 
 
-async def _blocked(host: Host, key: Key, waiting: bool) -> Answer | None:
-    """A blocked merchant's 0100: `59`, remembered under its key, no card touched; None when
-    another unit took the key meanwhile."""
-    answer = {"39": SUSPECTED_FRAUD}
-    try:
-        await host.db.transact(
-            lambda tx: repository.remember(
-                tx, key, None, SUSPECTED_FRAUD, answer, utcnow(), waiting=waiting
-            )
-        )
-    except KeyTaken:
-        return None
-    return answer
+@dataclass(frozen=True, slots=True)
+class _Asking:
+    """Unit 1 left the decision endpoint to ask (transactions/authorize.py)."""
+
+    user_uuid: uuid.UUID
+    request: Authorization
+    question: Question
+    then: Then
+    waiting: bool
 
 
-async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> Answer | None:
-    """One try at answering; None when another unit took the key meanwhile (look again)."""
-    fingerprint = host.cipher.fingerprint(message.fields[2])
+@dataclass(frozen=True, slots=True)
+class _Recorded:
+    row: dict[str, Any]
+    waiting: bool  # a reversal was waiting for it: released in its unit already
+
+
+def _then(
+    key: Key, card: IssuedCard, request: Authorization, waiting: Remembered | None,
+    answers: list[Answer],
+) -> Then:  # fmt: skip
+    """What the unit that records the answer does with its row: write the key with it."""
+
+    async def then(tx: Tx, row: dict[str, Any]) -> None:
+        row["network_data"] = request.network
+        answers.append(await _answered(tx, key, card, row, waiting))
+
+    return then
+
+
+async def _first(
+    host: Host, tx: Tx, message: Message, key: Key, tag: str | None, stand_in: bool,
+    answers: list[Answer],
+) -> Answer | _Recorded | _Asking:  # fmt: skip
+    """Unit 1: the card of the number with its account locked, the key and the merchant's
+    block in one statement; then a repeat's first answer, a blocked merchant's `59`, an
+    unknown number's `14`, or the entry's answer (recorded, or a question to ask)."""
     merchant = acceptor(message)
-    card, found, blocked_until = await repository.card_and_key(
-        host.db.reader, fingerprint, key, merchant
+    opened = await repository.locked_card_and_key(
+        tx, host.cipher.fingerprint(message.fields[2]), key, merchant
     )
+    card, found = opened.card, opened.found
     if found is not None and found.response_code is not None:
         return found.answer  # a repeat: the first answer, nothing moves
-    if not stand_in and card_testing.merchant_blocked(blocked_until, utcnow()):
-        return await _blocked(host, key, waiting=found is not None)
+    if not stand_in and card_testing.merchant_blocked(opened.blocked_until, utcnow()):
+        blocked = {"39": SUSPECTED_FRAUD}  # remembered under its key, no card touched
+        waiting = found is not None
+        await repository.remember(
+            tx, key, None, SUSPECTED_FRAUD, blocked, utcnow(), waiting=waiting
+        )
+        return blocked
     deleted_token = card is not None and card.token is not None and card.token.status == "deleted"
     # a deleted token's advice is recorded on its card, as its presentment is booked there
     # (docs/network.md): the network charged the card, whatever the issuer answers
     if card is None or (deleted_token and not stand_in):
         if not stand_in:  # nothing recorded; the merchant's count of failures grows
-            await host.db.transact(
-                lambda tx: card_testing.note_merchant_failure(tx, merchant, utcnow())
-            )
+            await card_testing.note_merchant_failure(tx, merchant, utcnow())
             return {"39": UNKNOWN_CARD}
         log.warning("ISO 8583 0120 for a card not issued here: pan %s", masked_pan(message))
         return {"39": APPROVED}
@@ -213,27 +251,49 @@ async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> An
         verification = token_verification_failure(message, card.token)
     elif not stand_in:
         verification = verification_failure(host.cipher, message, card)
-    request = await _request(host, message, card, verification, stand_in)
-    waiting = _waiting(found)
+    request = _request(message, card, tag, verification, stand_in)
+    reversal = _waiting(found)
+    then = _then(key, card, request, reversal, answers)
+    row, question = await rules_first(
+        tx, host.cipher, card.user_uuid, request, then, opened.account
+    )
+    if question is None:
+        assert row is not None
+        return _Recorded(row, reversal is not None)
+    return _Asking(card.user_uuid, request, question, then, reversal is not None)
+
+
+async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> Answer | None:
+    """One try at answering; None when another unit took the key meanwhile (look again)."""
+    tag = await host.tag_of(_merchant_name(message))
     answers: list[Answer] = []
     deadline = None if stand_in else deadlines.current()  # an advice is sent until taken
     # (every unit below stops at its next statement once the listener answered `91`)
-
-    async def then(tx: Tx, row: dict[str, Any]) -> None:
-        row["network_data"] = request.network
-        answers.append(await _answered(tx, key, card, row, waiting))
-
     try:
-        row = await authorize_card(
-            host.db, host.http, host.cipher, card.user_uuid, request,
-            allow_private=host.allow_private, answer_within=ANSWER_WITHIN, then=then,
-        )  # fmt: skip
+        first = await host.db.transact(
+            lambda tx: _first(host, tx, message, key, tag, stand_in, answers)
+        )
+        if isinstance(first, _Asking):
+            first = _Recorded(
+                await endpoint_then(
+                    host.db, host.http, host.cipher, first.user_uuid, first.request,
+                    first.question, allow_private=host.allow_private,
+                    answer_within=ANSWER_WITHIN, then=first.then,
+                ),
+                first.waiting,
+            )  # fmt: skip
     except KeyTaken:
         return None
-    metrics.count_authorization(row["status"], row["error_slug"])  # once committed
-    late = deadline is not None and not deadline.claim() and waiting is None
+    except Exception as error:  # the key's row, written with the COMMIT, was another's
+        if repository.key_taken(error):
+            return None
+        raise
+    if not isinstance(first, _Recorded):
+        return first
+    metrics.count_authorization(first.row["status"], first.row["error_slug"])  # once committed
+    late = deadline is not None and not deadline.claim() and not first.waiting
     if late and answers[-1]["39"] == APPROVED:  # a late decline moved no money: kept
-        await _release_late(host, key, row)
+        await _release_late(host, key, first.row)
     return answers[-1]
 
 

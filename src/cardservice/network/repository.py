@@ -10,14 +10,15 @@ from typing import Any
 
 import orjson
 
-from cardservice.db.sql import Reader, Row, Tx, as_datetime, as_uuid
+from cardservice.db.sql import Reader, Row, Tx, as_datetime, as_uuid, pg_literal
 from cardservice.tokens.records import paid_with
 from cardservice.transactions.card_testing import Merchant
 
 # A number is a card's (its fingerprint) or a wallet token's DPAN (the same fingerprint,
 # API.md §19): both joins are index lookups; the token's card answers for a DPAN.
 _CARD_OF_NUMBER = (
-    "SELECT coalesce(c.uuid, tc.uuid) AS uuid, coalesce(c.user_uuid, tc.user_uuid) AS user_uuid,"
+    "SELECT coalesce(c.uuid, tc.uuid) AS card_uuid,"
+    " coalesce(c.user_uuid, tc.user_uuid) AS user_uuid,"
     " coalesce(c.expiry_year, tc.expiry_year) AS expiry_year,"
     " coalesce(c.expiry_month, tc.expiry_month) AS expiry_month,"
     " coalesce(c.currency, tc.currency) AS currency, k.uuid AS token_uuid,"
@@ -30,17 +31,28 @@ _NUMBER_JOINS = (
     " LEFT JOIN cards tc ON tc.uuid = k.card_uuid"
 )
 _CARD_BY_FINGERPRINT = f"{_CARD_OF_NUMBER} FROM (SELECT 1 AS one) o{_NUMBER_JOINS}"
-# An authorization's reads in one round trip: its key's row, the card of its number (a card's
-# or a wallet token's) and the card-testing guard's block of its merchant
-# (transactions/card_testing.py).
-_CARD_AND_KEY = (
-    f"{_CARD_OF_NUMBER}, m.response_code, m.answer, m.transaction_uuid, m.created_at,"
-    f" g.blocked_until FROM (SELECT 1 AS one) o{_NUMBER_JOINS}"
+# An authorization's first statement, in its unit (network/authorizations.py): the card of its
+# number (a card's or a wallet token's), its account locked first (docs/ledger.md, "Lock
+# order") with what the rules read beside it, as `transactions.locks.lock_authorization_account`
+# reads it (`uuid` … `budget_currency`: the account's row), its key's row and the card-testing
+# guard's block of its merchant (transactions/card_testing.py). The lock is the CTE's: no outer
+# join may lock its nullable side.
+_LOCKED_CARD_AND_KEY = (
+    f"WITH n AS ({_CARD_OF_NUMBER},"  # noqa: S608 - our fragments
+    f" coalesce(c.account_uuid, tc.account_uuid) AS account_uuid"
+    f" FROM (SELECT 1 AS one) o{_NUMBER_JOINS}),"
+    " l AS (SELECT a.uuid, a.status, a.balance, u.status AS user_status,"
+    " p.spending_controls AS program_controls, b.currency AS budget_currency"
+    " FROM n JOIN accounts a ON a.uuid = n.account_uuid JOIN users u ON u.uuid = n.user_uuid"
+    " LEFT JOIN programs p ON p.uuid = u.program_uuid"
+    " LEFT JOIN team_budgets b ON b.user_uuid = u.uuid AND b.currency = n.currency"
+    " FOR NO KEY UPDATE OF a)"
+    " SELECT n.*, l.*, m.response_code, m.answer, m.transaction_uuid, m.created_at,"
+    " g.blocked_until FROM n LEFT JOIN l ON l.uuid = n.account_uuid"
     " LEFT JOIN network_messages m ON m.acquirer_id = $2 AND m.stan = $3"
     " AND m.transmitted = $4 AND m.mti_class = $5"
     " LEFT JOIN card_testing_merchants g ON g.acquirer_id = $6 AND g.merchant_id = $7"
 )
-_CARD_BALANCE = "SELECT balance, currency FROM cards WHERE uuid = $1"
 _CLOSED_REASON = "SELECT closed_reason FROM cards WHERE uuid = $1"
 _TAG_NAMES = "SELECT slug, name FROM transaction_tags"
 _OWNER_AND_CARD = "SELECT user_uuid, card_uuid FROM transactions WHERE uuid = $1"
@@ -49,12 +61,16 @@ _FIND = (
     "SELECT response_code, answer, transaction_uuid, created_at FROM network_messages"  # noqa: S608
     f" WHERE {_KEY}"
 )
-_REMEMBER = (
+_KEY_ROW = (
     "INSERT INTO network_messages (acquirer_id, stan, transmitted, mti_class,"
     " transaction_uuid, response_code, answer, created_at)"
-    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+)
+_REMEMBER = (
+    f"{_KEY_ROW} VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
     " ON CONFLICT (acquirer_id, stan, transmitted, mti_class) DO NOTHING RETURNING id"
 )
+_REMEMBER_AT_COMMIT = _KEY_ROW + " VALUES ({})"  # a key taken fails it: `key_taken`
+_KEY_CONSTRAINT = "uq_network_messages_key"
 # A waiting reversal's row (no answer yet) becomes the original's once it is answered.
 _ANSWER_WAITING = (
     "UPDATE network_messages SET transaction_uuid = $5, response_code = $6, answer = $7,"  # noqa: S608
@@ -134,7 +150,7 @@ def _yymm(year: int, month: int) -> str:
 
 
 def _issued(row: Row) -> IssuedCard | None:
-    card, user = as_uuid(row["uuid"]), as_uuid(row["user_uuid"])
+    card, user = as_uuid(row["card_uuid"]), as_uuid(row["user_uuid"])
     if card is None or user is None:
         return None
     token = None
@@ -157,22 +173,27 @@ def _remembered(row: Row) -> Remembered | None:
     )  # fmt: skip
 
 
-async def card_and_key(
-    reader: Reader, fingerprint: str, key: Key, merchant: Merchant
-) -> tuple[IssuedCard | None, Remembered | None, Any]:
-    """The card of a number (a card's or a wallet token's), the row of a key and the
-    merchant's `blocked_until`, read together."""
-    row = await reader.row(
-        _CARD_AND_KEY, fingerprint, *key.args(), merchant.acquirer_id, merchant.merchant_id
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """What an authorization's unit reads first (`locked_card_and_key`)."""
+
+    card: IssuedCard | None
+    account: Row | None  # the card's account's row, locked (None without a card)
+    found: Remembered | None  # the key's row
+    blocked_until: Any  # the card-testing guard's block of the merchant
+
+
+async def locked_card_and_key(tx: Tx, fingerprint: str, key: Key, merchant: Merchant) -> Opened:
+    """The card of a number (a card's or a wallet token's) with its account locked and read as
+    `transactions.locks.lock_authorization_account` reads it, the row of a key and the
+    merchant's `blocked_until`: one statement, the unit's first."""
+    row = await tx.row(
+        _LOCKED_CARD_AND_KEY, fingerprint, *key.args(), merchant.acquirer_id, merchant.merchant_id
     )
     assert row is not None, "the query always returns its one row"
-    return _issued(row), _remembered(row), row["blocked_until"]
-
-
-async def card_balance(tx: Tx, card_uuid: uuid.UUID) -> Row:
-    row = await tx.row(_CARD_BALANCE, card_uuid)
-    assert row is not None, "a card is never deleted"
-    return row
+    card = _issued(row)
+    account = row if card is not None and row["uuid"] is not None else None
+    return Opened(card, account, _remembered(row), row["blocked_until"])
 
 
 async def closed_reason(tx: Tx, card_uuid: uuid.UUID) -> str | None:
@@ -214,14 +235,27 @@ async def remember(
     now: datetime,
     *,
     waiting: bool = False,
+    with_commit: bool = False,
 ) -> None:
     """Write the key's row with its answer (`KeyTaken` when it exists already); `waiting`:
-    the key had a waiting reversal's row, which now takes the answer."""
+    the key had a waiting reversal's row, which now takes the answer. `with_commit` (and no
+    reversal waiting): on PostgreSQL the row is written with the unit's COMMIT, in its round
+    trip (`Tx.at_commit`); a key another unit wrote first then fails the COMMIT, which
+    `key_taken` tells."""
     args = (*key.args(), transaction_uuid, response_code, orjson.dumps(answer).decode(), now)
     if waiting and await tx.value(_ANSWER_WAITING, *args) is not None:
         return
+    if with_commit and not waiting and tx.dialect == "postgresql":
+        tx.at_commit.append(_REMEMBER_AT_COMMIT.format(", ".join(map(pg_literal, args))))
+        return
     if await tx.value(_REMEMBER, *args) is None:
         raise KeyTaken(key.masked())
+
+
+def key_taken(error: BaseException) -> bool:
+    """A unit's COMMIT failed on a key row written with it (`remember(…, with_commit=True)`):
+    another unit wrote the key first."""
+    return getattr(error, "constraint_name", None) == _KEY_CONSTRAINT
 
 
 async def forget_waiting(tx: Tx, key: Key) -> None:

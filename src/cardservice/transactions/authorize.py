@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from cardservice.db.database import Database
-from cardservice.db.sql import Tx, text_uuid
+from cardservice.db.sql import Row, Tx, text_uuid
 from cardservice.decisions.endpoints import Endpoint, endpoint_in
 from cardservice.decisions.service import EVENT_TYPE, Verdict, ask, note_health
 from cardservice.infra.outbound import Outbound
@@ -41,7 +41,16 @@ from cardservice.transactions.engine import Authorization, Decided, authorize, d
 from cardservice.transactions.locks import lock_card_account
 from cardservice.transactions.repository import payee
 
-__all__ = ["Authorization", "authorization_of", "authorize_card", "request_event"]
+__all__ = [
+    "Authorization",
+    "Question",
+    "Then",
+    "authorization_of",
+    "authorize_card",
+    "endpoint_then",
+    "request_event",
+    "rules_first",
+]
 
 
 def authorization_of(
@@ -108,13 +117,78 @@ def request_event(request: Authorization, decided: Decided) -> dict[str, Any]:
     }
 
 
-async def _paying_card(tx: Tx, user_uuid: uuid.UUID, request: Authorization) -> Authorization:
+async def _paying_card(
+    tx: Tx, user_uuid: uuid.UUID, request: Authorization, locked: bool
+) -> Authorization:
     """A token payment's request with the card that pays now: the named card, or the card
-    that replaced it (read under the account's lock, which a replacement holds too)."""
-    if request.token is None or await lock_card_account(tx, user_uuid, request.card_uuid) is None:
+    that replaced it (read under the account's lock, which a replacement holds too;
+    `locked`: the caller took it already)."""
+    if request.token is None:
+        return request
+    if not locked and await lock_card_account(tx, user_uuid, request.card_uuid) is None:
         return request
     current, _status = await payee(tx, request.card_uuid)
     return request if current == request.card_uuid else replace(request, card_uuid=current)
+
+
+Then = Callable[[Tx, dict[str, Any]], Awaitable[None]]
+
+
+async def rules_first(
+    tx: Tx,
+    cipher: CardCipher,
+    user_uuid: uuid.UUID,
+    request: Authorization,
+    then: Then | None = None,
+    account: Row | None = None,
+) -> tuple[dict[str, Any] | None, Question | None]:
+    """Unit 1 (`authorize_card`): decide under the locks; the recorded row, or (None) the
+    question to ask the decision endpoint. `account`: the card's account's row, when the
+    caller locked it in this unit already, as `locks.lock_authorization_account` reads it
+    (the ISO 8583 host reads it with the card of the number: no round trip of its own)."""
+    now = utcnow()
+    paying = await _paying_card(tx, user_uuid, request, account is not None)
+    if paying.card_uuid != request.card_uuid:  # a replacement's: its account's lock is taken
+        account = None
+    decided = await decide(tx, cipher, user_uuid, paying, now, account)
+    endpoint = endpoint_in(decided.card, cipher)
+    if not decided.approved or endpoint is None or request.stand_in:
+        row = await record(tx, user_uuid, paying, decided, None, now)
+    elif endpoint.in_stand_in(now):
+        stand_in = Verdict(endpoint.approve_on_timeout, "stand_in")
+        row = await record(tx, user_uuid, paying, decided, stand_in, now)
+    else:
+        return None, Question(endpoint, request_event(paying, decided))
+    if then is not None:
+        await then(tx, row)
+    return row, None
+
+
+async def endpoint_then(
+    db: Database,
+    http: Outbound,
+    cipher: CardCipher,
+    user_uuid: uuid.UUID,
+    request: Authorization,
+    question: Question,
+    *,
+    allow_private: bool,
+    answer_within: float | None = None,
+    then: Then | None = None,
+) -> dict[str, Any]:
+    """Steps 2-4 (`authorize_card`) after a unit 1 that left `question`: ask, note the
+    endpoint's health, decide again under the locks and record. Returns the row."""
+    verdict = await ask(http, question.endpoint, question.event, allow_private, answer_within)
+    await note_health(db, user_uuid, question.endpoint, verdict)
+
+    async def with_verdict(tx: Tx) -> dict[str, Any]:
+        paying = await _paying_card(tx, user_uuid, request, locked=False)
+        row = await authorize(tx, cipher, user_uuid, paying, verdict)
+        if then is not None:
+            await then(tx, row)
+        return row
+
+    return await db.transact(with_verdict)
 
 
 async def authorize_card(
@@ -126,7 +200,7 @@ async def authorize_card(
     *,
     allow_private: bool,
     answer_within: float | None = None,
-    then: Callable[[Tx, dict[str, Any]], Awaitable[None]] | None = None,
+    then: Then | None = None,
 ) -> dict[str, Any]:
     """Answer one authorization, asking the user's decision endpoint when one is set and the
     rules approve. Returns the transaction's row.
@@ -142,32 +216,13 @@ async def authorize_card(
     that is all; otherwise it writes nothing and the endpoint is asked (`allow_private`:
     whether its host may resolve to a private address, `Settings.private_urls_allowed`)."""
 
-    async def recorded(tx: Tx, row: dict[str, Any]) -> dict[str, Any]:
-        if then is not None:
-            await then(tx, row)
-        return row
-
-    async def rules_first(tx: Tx) -> tuple[dict[str, Any] | None, Question | None]:
-        now = utcnow()
-        paying = await _paying_card(tx, user_uuid, request)
-        decided = await decide(tx, cipher, user_uuid, paying, now)
-        endpoint = endpoint_in(decided.card, cipher)
-        if not decided.approved or endpoint is None or request.stand_in:
-            return await recorded(tx, await record(tx, user_uuid, paying, decided, None, now)), None
-        if endpoint.in_stand_in(now):
-            stand_in = Verdict(endpoint.approve_on_timeout, "stand_in")
-            row = await record(tx, user_uuid, paying, decided, stand_in, now)
-            return await recorded(tx, row), None
-        return None, Question(endpoint, request_event(paying, decided))
-
-    async def with_verdict(tx: Tx) -> dict[str, Any]:
-        paying = await _paying_card(tx, user_uuid, request)
-        return await recorded(tx, await authorize(tx, cipher, user_uuid, paying, verdict))
-
-    first, question = await db.transact(rules_first)
+    first, question = await db.transact(
+        lambda tx: rules_first(tx, cipher, user_uuid, request, then)
+    )
     if first is not None:
         return first
     assert question is not None
-    verdict = await ask(http, question.endpoint, question.event, allow_private, answer_within)
-    await note_health(db, user_uuid, question.endpoint, verdict)
-    return await db.transact(with_verdict)
+    return await endpoint_then(
+        db, http, cipher, user_uuid, request, question,
+        allow_private=allow_private, answer_within=answer_within, then=then,
+    )  # fmt: skip

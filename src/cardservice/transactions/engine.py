@@ -45,11 +45,13 @@ The work is split in two: `decide` takes the locks and applies rules 1-8 writing
 service runs `decide` alone first, asks with no unit open, then `authorize`s again with the
 verdict, so funds and limits are checked afresh after the answer.
 
-Locks in the global order (docs/ledger.md): the account (through the card), then the card
-read together with the fee overrides and the tag; then the transaction is inserted (its
-counters, tag popularity included, are kept by the database's trigger, last), the entry
-posted (returning the new card balance), and what the request needs beyond that (3DS code,
-auto-replenish).
+Locks in the global order (docs/ledger.md): the account (through the card; read with the
+owner's program controls and whether they have a team budget), then the card read together
+with the fee overrides and the tag, then the budget row when there is one; then the
+transaction is inserted with its entry when money moves (`post_entry(…, insert=…)`: one
+statement on PostgreSQL, returning the new card balance; its counters, tag popularity
+included, are kept by the database's trigger, last), and what the request needs beyond that
+(the card-testing count, a merchant lock, the 3DS code, auto-replenish).
 """
 
 from __future__ import annotations
@@ -76,10 +78,18 @@ from cardservice.transactions import card_testing, card_types, lifecycle, reposi
 from cardservice.transactions.budgets import BUDGET_EXCEEDED, budget_refusal
 from cardservice.transactions.card_testing import Merchant
 from cardservice.transactions.controls import controls_of, limit_breached, merchant_refused
-from cardservice.transactions.locks import lock_card_account, lock_card_with_fees, overrides_in
+from cardservice.transactions.locks import (
+    lock_authorization_account,
+    lock_card_with_fees,
+    overrides_in,
+)
 from cardservice.transactions.program_rules import program_refusal
 from cardservice.transactions.replenish import replenish_if_low
-from cardservice.transactions.repository import insert_transactions, transaction_row
+from cardservice.transactions.repository import (
+    insert_transactions,
+    transaction_row,
+    transactions_insert,
+)
 from cardservice.transactions.three_ds import matching_code, use_code
 
 
@@ -202,12 +212,15 @@ async def _tag_exists(tx: Tx, slug: str) -> bool:
 
 
 async def _locked(
-    tx: Tx, user_uuid: uuid.UUID, request: Authorization
+    tx: Tx, user_uuid: uuid.UUID, request: Authorization, account: Row | None
 ) -> tuple[Row, Sequence[Row], Tag | None]:
     """Account, then card, locked in that order (the order every money path uses); the card
     comes with the user's fee overrides and the merchant tag. Both are 404s; when the tag is
-    unknown too, its message wins: a wrong tag is told so whatever card the request names."""
-    account = await lock_card_account(tx, user_uuid, request.card_uuid)
+    unknown too, its message wins: a wrong tag is told so whatever card the request names.
+    The account's row carries the owner's program controls and team budget currency;
+    `account`: that row, when the caller locked it in this unit already."""
+    if account is None:
+        account = await lock_authorization_account(tx, user_uuid, request.card_uuid)
     if account is None:
         if request.tag is not None and not await _tag_exists(tx, request.tag):
             raise UnknownTag()
@@ -224,11 +237,17 @@ async def _locked(
 
 
 async def decide(
-    tx: Tx, cipher: CardCipher, user_uuid: uuid.UUID, request: Authorization, now: datetime
+    tx: Tx,
+    cipher: CardCipher,
+    user_uuid: uuid.UUID,
+    request: Authorization,
+    now: datetime,
+    account: Row | None = None,
 ) -> Decided:
     """Rules 1-8 under the account's and the card's locks (and an increment's parent row's);
-    writes nothing."""
-    account, rows, tag = await _locked(tx, user_uuid, request)
+    writes nothing. `account`: the card's account's row, when the caller locked it in this
+    unit already (`locks.lock_authorization_account`'s columns)."""
+    account, rows, tag = await _locked(tx, user_uuid, request, account)
     card = rows[0]
     fees = with_overrides(await default_plan(tx), overrides_in(rows))
     parent = None
@@ -249,9 +268,10 @@ async def decide(
         reason = await _controls_refusal(tx, card, request, amount, now)
     if reason is None:  # the user's card program's controls, on top of the card's (§15)
         reason = await program_refusal(
-            tx, user_uuid, request.card_uuid, request.tag, request.merchant_country, amount, now
-        )
-    if reason is None:  # the user's team budget in the card's currency (§20)
+            tx, account["program_controls"], request.card_uuid, request.tag,
+            request.merchant_country, amount, now,
+        )  # fmt: skip
+    if reason is None and account["budget_currency"] is not None:  # the team budget (§20)
         reason = await budget_refusal(tx, user_uuid, card["currency"], amount, now)
     code = None
     if reason is None and request.three_ds_code is not None:
@@ -325,10 +345,12 @@ async def _charge(
     fee: int,
     balance: int,
     kind: str | None = None,
+    insert: bool = False,
 ) -> int:
     """One entry: the card puts `amount` on hold and pays `fee` to the fee book, in the
     transaction's currency (the card's); a stand-in's `shortfall` is paid by the
-    `cardholder_receivables` book instead of the card. Returns the card's new balance
+    `cardholder_receivables` book instead of the card; `insert`: the transaction's row is
+    written with it (one statement on PostgreSQL). Returns the card's new balance
     (`balance`, what it was, when the card pays nothing)."""
     card_uuid, currency = transaction["card_uuid"], transaction["currency"]
     shortfall = transaction.get("shortfall", 0)
@@ -342,6 +364,7 @@ async def _charge(
             book_leg(SystemBook.FEES, currency, fee),
         ],
         reference=transaction["uuid"],
+        insert=transactions_insert([transaction]) if insert else None,
     )
     return posted.balances.get(card_uuid, balance)
 
@@ -447,16 +470,21 @@ async def record(
         fee_due = _decline_fee_due(request, decided, reason)
         if fee_due and transaction["currency"] == card["currency"]:
             transaction["fee"] = min(fees.fixed("card_decline"), card["balance"])
-    await insert_transactions(tx, [transaction])
+    card_balance = None
+    if reason is None or transaction["fee"]:  # the transaction written with its entry
+        amount = transaction["amount"] if reason is None else 0
+        card_balance = await _charge(
+            tx, transaction, amount, transaction["fee"], card["balance"], insert=True
+        )
+    else:
+        await insert_transactions(tx, [transaction])
     await _guard(tx, request, card, reason, now)
     if reason is None:  # a merchant_locked card is bound by its first approval
         merchant = card_types.merchant_key(request.merchant_id, request.merchant_name)
         await card_types.bind_on_approval(tx, card, merchant)
     if decided.three_ds is not None and reason is None:
         await use_code(tx, decided.three_ds, transaction["uuid"], now)
-    if reason is None or transaction["fee"]:
-        amount = transaction["amount"] if reason is None else 0
-        card_balance = await _charge(tx, transaction, amount, transaction["fee"], card["balance"])
+    if card_balance is not None:
         await replenish_if_low(tx, decided.account, card, card_balance, now)
     return transaction
 

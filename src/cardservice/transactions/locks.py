@@ -31,6 +31,18 @@ SELECT a.uuid, a.status, a.balance, u.status AS user_status
 FROM cards c JOIN accounts a ON a.uuid = c.account_uuid JOIN users u ON u.uuid = c.user_uuid
 WHERE c.uuid = $1 AND c.user_uuid = $2
 FOR NO KEY UPDATE OF a"""
+# An authorization's (transactions/engine.py): the same lock, with what its rules read of the
+# owner besides, in the same round trip: the program's controls (read, not locked) and
+# whether the owner has a team budget in the card's currency (that row is locked only then,
+# after the card: `lock_budget`).
+_AUTHORIZATION_ACCOUNT = """
+SELECT a.uuid, a.status, a.balance, u.status AS user_status,
+       p.spending_controls AS program_controls, b.currency AS budget_currency
+FROM cards c JOIN accounts a ON a.uuid = c.account_uuid JOIN users u ON u.uuid = c.user_uuid
+     LEFT JOIN programs p ON p.uuid = u.program_uuid
+     LEFT JOIN team_budgets b ON b.user_uuid = u.uuid AND b.currency = c.currency
+WHERE c.uuid = $1 AND c.user_uuid = $2
+FOR NO KEY UPDATE OF a"""
 # Parameters: $1 transaction, $2 user.
 _ACCOUNT_OF_TRANSACTION = """
 SELECT t.card_uuid FROM transactions t JOIN accounts a ON a.uuid = t.account_uuid
@@ -119,6 +131,15 @@ async def lock_card_account(tx: Tx, user_uuid: uuid.UUID, card_uuid: uuid.UUID) 
     return await tx.row(_ACCOUNT_OF_CARD, card_uuid, user_uuid)
 
 
+async def lock_authorization_account(
+    tx: Tx, user_uuid: uuid.UUID, card_uuid: uuid.UUID
+) -> Row | None:
+    """`lock_card_account`'s row with the owner's `program_controls` (JSON as stored, None
+    without a program or controls) and `budget_currency` (the card's currency when the owner
+    has a team budget in it, else None), in the same statement."""
+    return await tx.row(_AUTHORIZATION_ACCOUNT, card_uuid, user_uuid)
+
+
 async def lock_transaction_account(
     tx: Tx, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID
 ) -> Row | None:
@@ -136,7 +157,10 @@ async def claim_due_holds(tx: Tx, now: datetime, batch: int) -> Sequence[Row]:
 async def lock_card(tx: Tx, card_uuid: uuid.UUID) -> Row | None:
     """The card (uuid, account_uuid, currency, status, balance, frozen_reason), locked; its
     account's lock is the caller's, taken first."""
-    return await tx.row(_CARD, card_uuid)
+    card = await tx.row(_CARD, card_uuid)
+    if card is not None:
+        tx.card_balances[card_uuid] = (int(card["balance"]), card["currency"])
+    return card
 
 
 async def lock_card_columns(tx: Tx, card_uuid: uuid.UUID, columns: Sequence[str]) -> Row | None:
@@ -154,8 +178,12 @@ async def lock_card_with_fees(
     None when there is none) and the merchant tag when one is named (`tag_slug` is None when
     no such tag exists). Only the card row is locked."""
     if tag is None:
-        return await tx.rows(_CARD_WITH_FEES, card_uuid, user_uuid)
-    return await tx.rows(_CARD_WITH_FEES_AND_TAG, card_uuid, user_uuid, tag)
+        rows = await tx.rows(_CARD_WITH_FEES, card_uuid, user_uuid)
+    else:
+        rows = await tx.rows(_CARD_WITH_FEES_AND_TAG, card_uuid, user_uuid, tag)
+    if rows:
+        tx.card_balances[card_uuid] = (int(rows[0]["balance"]), rows[0]["currency"])
+    return rows
 
 
 async def lock_budget(tx: Tx, user_uuid: uuid.UUID, currency: str) -> Row | None:

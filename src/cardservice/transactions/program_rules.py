@@ -17,7 +17,6 @@ import orjson
 from cardservice.db.sql import Tx
 from cardservice.errors import RuleViolation
 from cardservice.transactions.controls import controls_of, limit_breached, merchant_refused
-from cardservice.transactions.repository import program_controls
 
 DEFAULT_VALIDITY_MONTHS = 36
 
@@ -40,13 +39,14 @@ def expiry_after(now: datetime, months: int | None) -> tuple[int, int]:
 
 
 async def program_refusal(
-    tx: Tx, user_uuid: uuid.UUID, card_uuid: uuid.UUID, tag: str | None,
+    tx: Tx, stored: str | None, card_uuid: uuid.UUID, tag: str | None,
     country: str | None, amount: int, now: datetime,
 ) -> str | None:  # fmt: skip
-    """The user's program's controls, checked as a card's own are (transactions/controls.py) on the
-    card's spend: `merchant_blocked` or `limit_exceeded`; None when they pass or there are
-    none. The caller holds the card row's lock."""
-    controls = controls_of(await program_controls(tx, user_uuid))
+    """The user's program's controls (`stored`: as the program row holds them, read with the
+    account's lock, `locks.lock_authorization_account`), checked as a card's own are
+    (transactions/controls.py) on the card's spend: `merchant_blocked` or `limit_exceeded`;
+    None when they pass or there are none. The caller holds the card row's lock."""
+    controls = controls_of(stored)
     if controls is None:
         return None
     if merchant_refused(controls, tag, country):

@@ -8,7 +8,7 @@ from datetime import datetime
 
 from cardservice.db.sql import Row, Tx, as_uuid
 from cardservice.ledger.entries import account_leg, card_leg, post_entry
-from cardservice.transactions.repository import insert_transactions, transaction_row
+from cardservice.transactions.repository import transaction_row, transactions_insert
 
 logger = logging.getLogger("cardservice.replenish")
 
@@ -50,11 +50,11 @@ async def replenish_if_low(
         created_at=now,
         updated_at=now,
     )
-    await insert_transactions(tx, [row])
     await post_entry(
         tx,
         "auto_replenish",
         [account_leg(account_uuid, currency, -amount), card_leg(card_uuid, currency, amount)],
         reference=row["uuid"],
+        insert=transactions_insert([row]),
     )
     return row["uuid"]  # type: ignore[no-any-return]

@@ -11,7 +11,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from cardservice.db.paging import Keyset, Offset, paginate
-from cardservice.db.sql import Reader, Row, Tx, as_uuid, escape_like, insert_sql, row_args
+from cardservice.db.sql import Insert, Reader, Row, Tx, as_uuid, escape_like
 from cardservice.models import Transaction
 from cardservice.models.base import table_of
 from cardservice.transactions.records import NEWEST_FIRST, transaction_columns
@@ -125,11 +125,6 @@ async def payee(tx: Tx, card_uuid: uuid.UUID) -> tuple[uuid.UUID, str]:
 
 
 # A user's program's spending controls (JSON), or none. Parameters: $1 user.
-_PROGRAM_CONTROLS = """
-SELECT p.spending_controls FROM users u JOIN programs p ON p.uuid = u.program_uuid
-WHERE u.uuid = $1"""
-
-
 async def spent(
     tx: Tx, card_uuid: uuid.UUID, day: date, week: date, month: date, earliest: date
 ) -> Row | None:
@@ -318,11 +313,6 @@ async def shrink_hold(
 async def card_currency(tx: Tx, card_uuid: Any) -> Any:
     """The card's currency."""
     return await tx.value(_CARD_CURRENCY, card_uuid)
-
-
-async def program_controls(tx: Tx, user_uuid: uuid.UUID) -> Any:
-    """The user's program's spending controls as stored (JSON), or None."""
-    return await tx.value(_PROGRAM_CONTROLS, user_uuid)
 
 
 def _start_of(day: date) -> datetime:
@@ -540,9 +530,12 @@ def credit_row(
     )
 
 
+def transactions_insert(rows: Sequence[dict[str, Any]]) -> Insert:
+    """The rows as an insert a ledger entry writes with itself (`post_entry(…, insert=…)`)."""
+    return Insert(_TRANSACTIONS.name, _INSERTED_COLUMNS, rows)
+
+
 async def insert_transactions(tx: Tx, rows: Sequence[dict[str, Any]]) -> None:
     """Insert the rows in one statement."""
-    await tx.execute(
-        insert_sql(_TRANSACTIONS.name, _INSERTED_COLUMNS, len(rows)),
-        *row_args(_INSERTED_COLUMNS, rows),
-    )
+    insert = transactions_insert(rows)
+    await tx.execute(insert.sql(), *insert.args())

@@ -12,8 +12,9 @@ merchant that many cards fail at. Every channel that checks a card's details cal
   `checked_card(tx, card_uuid, failure, merchant, now)` in its unit: the same three steps,
   the card locked by it;
 * `merchant_blocked` (its row's `blocked_until` read with the card, see
-  `network.repository.card_and_key`) / `note_merchant_failure` — the merchant, a pair (acquirer id,
-  merchant id): 10 failures within 10 minutes, over any cards, block it for 10 minutes;
+  `network.repository.locked_card_and_key`) / `note_merchant_failure` — the merchant, a pair
+  (acquirer id, merchant id): 10 failures within 10 minutes, over any cards, block it for 10
+  minutes;
 * `holder_reset()` — the columns a holder's status change sets (`PATCH /card/{uuid}`).
 
 Verification declines are free (`FREE_DECLINES`: no fee, nothing held), and so is the
