@@ -14,7 +14,7 @@ is done, so nothing is dropped and a peer that pipelines faster than it is answe
 TCP.
 
 Every request is answered within `answer_seconds` (API.md §14, §21: `91` when the database
-is unreachable): its work runs in a task of its own (`infra/deadlines.py`), and when the
+is unreachable): its work runs in a task of its own (`db/deadlines.py`), and when the
 deadline passes first the answer is `91` while the work goes on to its end — a unit is never
 cut in the middle (its COMMIT may be waiting for the synchronous standby of a leader just
 promoted). A unit not yet committing stops at its next statement (`db/deadlines.py`); an

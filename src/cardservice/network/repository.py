@@ -13,6 +13,7 @@ import orjson
 from cardservice.db.sql import Reader, Row, Tx, as_datetime, as_uuid, pg_literal
 from cardservice.tokens.records import paid_with
 from cardservice.transactions.card_testing import Merchant
+from cardservice.transactions.locks import authorization_account_sql
 
 # A number is a card's (its fingerprint) or a wallet token's DPAN (the same fingerprint,
 # API.md §19): both joins are index lookups; the token's card answers for a DPAN.
@@ -33,20 +34,15 @@ _NUMBER_JOINS = (
 _CARD_BY_FINGERPRINT = f"{_CARD_OF_NUMBER} FROM (SELECT 1 AS one) o{_NUMBER_JOINS}"
 # An authorization's first statement, in its unit (network/authorizations.py): the card of its
 # number (a card's or a wallet token's), its account locked first (docs/ledger.md, "Lock
-# order") with what the rules read beside it, as `transactions.locks.lock_authorization_account`
-# reads it (`uuid` … `budget_currency`: the account's row), its key's row and the card-testing
-# guard's block of its merchant (transactions/card_testing.py). The lock is the CTE's: no outer
-# join may lock its nullable side.
+# order") with what the rules read beside it, by the engine's own text
+# (`transactions.locks.authorization_account_sql`: `uuid` … `budget_currency`), its key's
+# row and the card-testing guard's block of its merchant (transactions/card_testing.py). The
+# lock is the CTE's: no outer join may lock its nullable side.
 _LOCKED_CARD_AND_KEY = (
     f"WITH n AS ({_CARD_OF_NUMBER},"  # noqa: S608 - our fragments
     f" coalesce(c.account_uuid, tc.account_uuid) AS account_uuid"
     f" FROM (SELECT 1 AS one) o{_NUMBER_JOINS}),"
-    " l AS (SELECT a.uuid, a.status, a.balance, u.status AS user_status,"
-    " p.spending_controls AS program_controls, b.currency AS budget_currency"
-    " FROM n JOIN accounts a ON a.uuid = n.account_uuid JOIN users u ON u.uuid = n.user_uuid"
-    " LEFT JOIN programs p ON p.uuid = u.program_uuid"
-    " LEFT JOIN team_budgets b ON b.user_uuid = u.uuid AND b.currency = n.currency"
-    " FOR NO KEY UPDATE OF a)"
+    f" l AS ({authorization_account_sql('n', 'n')} FOR NO KEY UPDATE OF a)"
     " SELECT n.*, l.*, m.response_code, m.answer, m.transaction_uuid, m.created_at,"
     " g.blocked_until FROM n LEFT JOIN l ON l.uuid = n.account_uuid"
     " LEFT JOIN network_messages m ON m.acquirer_id = $2 AND m.stan = $3"

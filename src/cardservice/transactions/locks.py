@@ -31,18 +31,30 @@ SELECT a.uuid, a.status, a.balance, u.status AS user_status
 FROM cards c JOIN accounts a ON a.uuid = c.account_uuid JOIN users u ON u.uuid = c.user_uuid
 WHERE c.uuid = $1 AND c.user_uuid = $2
 FOR NO KEY UPDATE OF a"""
-# An authorization's (transactions/engine.py): the same lock, with what its rules read of the
-# owner besides, in the same round trip: the program's controls (read, not locked) and
-# whether the owner has a team budget in the card's currency (that row is locked only then,
-# after the card: `lock_budget`).
-_AUTHORIZATION_ACCOUNT = """
-SELECT a.uuid, a.status, a.balance, u.status AS user_status,
-       p.spending_controls AS program_controls, b.currency AS budget_currency
-FROM cards c JOIN accounts a ON a.uuid = c.account_uuid JOIN users u ON u.uuid = c.user_uuid
-     LEFT JOIN programs p ON p.uuid = u.program_uuid
-     LEFT JOIN team_budgets b ON b.user_uuid = u.uuid AND b.currency = c.currency
-WHERE c.uuid = $1 AND c.user_uuid = $2
-FOR NO KEY UPDATE OF a"""
+
+
+def authorization_account_sql(source: str, card: str) -> str:
+    """An authorization's account row (transactions/engine.py): the account of the card `card`
+    (an alias in `source` with `account_uuid`, `user_uuid` and `currency`) locked, with what
+    its rules read of the owner besides, in the same round trip: the program's controls (read,
+    not locked) and whether the owner has a team budget in the card's currency (that row is
+    locked only then, after the card: `lock_budget`). The caller adds its WHERE; the lock is
+    `FOR NO KEY UPDATE OF a`. One text for the engine's lock and the ISO 8583 host's first
+    statement (network/repository.py), which must read the same row."""
+    return (
+        "SELECT a.uuid, a.status, a.balance, u.status AS user_status,"  # noqa: S608 - our aliases
+        " p.spending_controls AS program_controls, b.currency AS budget_currency"
+        f" FROM {source} JOIN accounts a ON a.uuid = {card}.account_uuid"
+        f" JOIN users u ON u.uuid = {card}.user_uuid"
+        " LEFT JOIN programs p ON p.uuid = u.program_uuid"
+        f" LEFT JOIN team_budgets b ON b.user_uuid = u.uuid AND b.currency = {card}.currency"
+    )
+
+
+_AUTHORIZATION_ACCOUNT = (
+    authorization_account_sql("cards c", "c")
+    + " WHERE c.uuid = $1 AND c.user_uuid = $2 FOR NO KEY UPDATE OF a"
+)
 # Parameters: $1 transaction, $2 user.
 _ACCOUNT_OF_TRANSACTION = """
 SELECT t.card_uuid FROM transactions t JOIN accounts a ON a.uuid = t.account_uuid
