@@ -3,13 +3,16 @@
 1. the service: `cardservice serve --iso8583-port` (one worker), several connections, each
    with requests pipelined;
 2. the bare peer: an asyncio TCP server with the same framing and codec (`network.codec`)
-   doing the same unit's statements (the card by fingerprint, then `bench.peer`'s approved
-   authorization — account and card locked, transaction, entry, postings, balance, outbox —
-   plus the message key row and the balance read of the answer), no framework;
+   sending the service's own statement texts in the service's six round trips (`BEGIN`; the
+   card of the number with its account locked and the key's row; the card locked with its
+   fees and tag; the transaction, entry, postings and card balance in one statement; the
+   unit's events; the key's row, the events' data and `COMMIT` in one simple query), its
+   values worked out in the fewest lines: no framework, rules, deadline, metrics or logs;
 3. the sandbox HTTP path: `POST /sandbox/authorizations` on the same server, as many
    requests in flight.
 
-In that order: the service's peak, then p50/p99 of its ISO path at half that peak (open
+In that order: `pgbench` TPC-B on its own database (the write baseline of `bench.run`), the
+service's peak, then p50/p99 of its ISO path at half that peak (open
 loop, each answer from the time its request was due), then the peer, then HTTP; each load on
 a freshly vacuumed database. The 16 cards are in one account (every authorization locks its
 card's account: one line, the hot-account case) or spread over `--accounts N`.
@@ -35,37 +38,80 @@ import tempfile
 import time
 import uuid
 from collections import Counter
-from datetime import UTC, datetime
-from decimal import Decimal
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import asyncpg
 import httpx
 import orjson
 
-from bench import peer
+from bench.run import pgbench_tps
 from cardservice.auth.credentials import issue_token
 from cardservice.config import Settings
 from cardservice.db.database import Database
-from cardservice.db.sql import Tx
+from cardservice.db.sql import Tx, _nothing_to_reset, pg_literal
 from cardservice.events import outbox
+from cardservice.events import repository as events_repository
+from cardservice.ledger import entries
+from cardservice.ledger.chain import form, instant
 from cardservice.migrations import upgrade_database
 from cardservice.network import messages
+from cardservice.network import repository as network_repository
 from cardservice.network.client import NetworkClient, stans, transmitted_now
-from cardservice.network.codec import available_balance, decode, encode
+from cardservice.network.codec import available_balance, decode, encode, merchant_place
 from cardservice.network.listener import framed, read_frame
 from cardservice.network.simulator import make_cards
 from cardservice.security import CardCipher
+from cardservice.transactions import locks
+from cardservice.transactions.repository import transaction_row, transactions_insert
 
 ADMIN_DSN = os.environ.get("CARDSERVICE_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
 KEY = "hXo9m1GJZ0PgtDk0eJ1rV9yB0g3o4Zb8u0eHqXqvP1s="
-CARD_BY_FINGERPRINT = "SELECT uuid, user_uuid FROM cards WHERE pan_fingerprint = $1"
-REMEMBER = (
-    "INSERT INTO network_messages (acquirer_id, stan, transmitted, mti_class, transaction_uuid,"
-    " response_code, answer, created_at) VALUES ($1, $2, $3, '010', $4, '00', $5, $6)"
+# The service's own statement texts (the peer runs them as the ISO host does)
+LOCKED_CARD_AND_KEY = network_repository._LOCKED_CARD_AND_KEY
+CARD_WITH_FEES = locks._CARD_WITH_FEES
+CARD_WITH_FEES_AND_TAG = locks._CARD_WITH_FEES_AND_TAG
+PENDING_EVENTS = events_repository._PENDING
+SET_EVENT_DATA = events_repository._SET_DATA_PG
+REMEMBER_AT_COMMIT = network_repository._REMEMBER_AT_COMMIT
+write_entry_pg = entries._write_entry_pg
+DEFAULT_FEE = (
+    "SELECT value FROM fee_rates WHERE plan = 'default' AND slug = 'card_transaction'"
+    " AND kind = 'fixed'"
 )
-BALANCE = "SELECT balance FROM cards WHERE uuid = $1"
+TAGS = "SELECT slug, name, hold_days FROM transaction_tags"
 CARDS = 16
+
+
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _processes() -> dict[int, tuple[int, str, float]]:
+    """Every process now: pid → (parent, command name, CPU seconds so far) (Linux's /proc)."""
+    found = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as stat:
+                command, rest = stat.read().rsplit(")", 1)
+        except OSError:  # gone meanwhile
+            continue
+        parts = rest.split()
+        cpu = (int(parts[11]) + int(parts[12])) / _TICK  # utime + stime
+        found[int(name)] = (int(parts[1]), command.split("(", 1)[1], cpu)
+    return found
+
+
+def cpu_seconds(root: int) -> tuple[float, float]:
+    """CPU seconds so far of the process tree of `root` (a server and its workers) and of
+    every PostgreSQL process: read before and after a load, what one request cost each."""
+    processes, tree, total = _processes(), {root}, 0.0
+    for _round in range(4):  # children, grandchildren, …
+        tree |= {pid for pid, (parent, _c, _s) in processes.items() if parent in tree}
+    total = sum(processes[pid][2] for pid in tree if pid in processes)
+    database = sum(s for _p, command, s in processes.values() if command.startswith("postgres"))
+    return total, database
 
 
 def _free_port() -> int:
@@ -77,43 +123,97 @@ def _free_port() -> int:
 # --- the bare peer -----------------------------------------------------------------------
 
 
-async def _peer_answer(
-    pool: asyncpg.Pool, cipher: CardCipher, tokens: dict[str, str], frame: bytes
-) -> bytes:
-    message = decode(frame)
-    fields = message.fields
-    async with pool.acquire() as connection, connection.transaction():
-        card = await connection.fetchrow(CARD_BY_FINGERPRINT, cipher.fingerprint(fields[2]))
-        body = {"card_uuid": str(card["uuid"]), "amount": Decimal(int(fields[4])) / 100,
-                "merchant_name": "Netflix"}  # fmt: skip
-        token = tokens[str(card["user_uuid"])]  # the card's holder's, as the HTTP path's
-        result = await peer._authorize(peer._PgUnit(connection), "postgresql", token, body)
-        assert result is not None
-        balance = await connection.fetchval(BALANCE, card["uuid"])
-        own = {
-            "39": "00",
-            "38": result["uuid"].hex[:6].upper(),
-            "54": available_balance("840", balance),
-        }
-        await connection.execute(
-            REMEMBER, fields[32].rjust(11, "0"), fields[11], fields[7], result["uuid"],
-            orjson.dumps(own).decode(), datetime.now(UTC),
-        )  # fmt: skip
-    answer = {n: fields[n] for n in (2, 3, 4, 7, 11, 32, 37, 41, 42, 49) if n in fields}
-    answer.update({int(k): v for k, v in own.items()})
-    return framed(encode("0110", answer))
+class _Peer:
+    """The bare peer's unit: the service's own statement texts, in the service's order and
+    round trips (`bench.statements` counts both: 6 an approval), with its values worked out
+    in the fewest lines of Python — no listener tasks, deadline, rules, metrics or logging."""
+
+    def __init__(self, pool: asyncpg.Pool, cipher: CardCipher, fee: int, tags: dict[str, Any]):
+        self.pool, self.cipher, self.fee, self.tags = pool, cipher, fee, tags
+
+    async def answer(self, frame: bytes) -> bytes:
+        fields = decode(frame).fields
+        now = datetime.now(UTC)
+        acquirer = fields[32].rjust(11, "0")
+        key = (acquirer, fields[11], fields[7], "010")
+        place = merchant_place(fields[43])
+        assert place is not None
+        tag, hold_days = self.tags.get(place.name.replace(" ", "").lower(), (None, None))
+        async with self.pool.acquire() as connection:
+            await connection.execute("BEGIN")
+            try:
+                opened = await connection.fetchrow(
+                    LOCKED_CARD_AND_KEY, self.cipher.fingerprint(fields[2]), *key, acquirer,
+                    fields[42].strip(),
+                )  # fmt: skip
+                card, user = opened["card_uuid"], opened["user_uuid"]
+                locked = await (
+                    connection.fetchrow(CARD_WITH_FEES, card, user)
+                    if tag is None
+                    else connection.fetchrow(CARD_WITH_FEES_AND_TAG, card, user, tag)
+                )
+                amount, fee, txn = int(fields[4]), self.fee, uuid.uuid4()
+                code = txn.hex[:6].upper()
+                network = {"stan": fields[11], "rrn": fields[37].strip(), "acquirer_id": fields[32],
+                           "terminal_id": fields[41].strip(), "merchant_id": fields[42].strip(),
+                           "auth_code": code}  # fmt: skip
+                row = transaction_row(
+                    uuid=txn, user_uuid=user, account_uuid=opened["account_uuid"], card_uuid=card,
+                    type="card_purchase", status="pending", direction="debit", amount=amount,
+                    authorized_amount=amount, currency=locked["currency"], fee=fee,
+                    hold_expires_at=now + timedelta(days=hold_days or 7), tag_slug=tag,
+                    merchant_name=place.name, merchant_mcc=fields[18], merchant_city=place.city,
+                    merchant_country=place.country, created_at=now, updated_at=now,
+                    channel="iso8583", network=orjson.dumps(network).decode(), auth_code=code,
+                )  # fmt: skip
+                insert = transactions_insert([row])
+                legs = [(card, None, locked["currency"], -(amount + fee)),
+                        (None, "holds", locked["currency"], amount),
+                        (None, "fees", locked["currency"], fee)]  # fmt: skip
+                kind = "card_purchase_pending"
+                holders = [f"card:{card}", "book:holds", "book:fees"]
+                sealed = form(instant(now), kind, str(txn),
+                              [(h, c, a) for h, (_k, _b, c, a) in zip(holders, legs, strict=True)])  # fmt: skip
+                args = [kind, txn, now, [None] * 3, [leg[0] for leg in legs],
+                        [leg[1] for leg in legs], [leg[2] for leg in legs],
+                        [leg[3] for leg in legs], sealed, card, -(amount + fee)]  # fmt: skip
+                statement = write_entry_pg(insert.sql(start=len(args) + 1), 1, False, True)
+                balance = (await connection.fetchrow(statement, *args, *insert.args()))["c"]
+                pending = await connection.fetch(PENDING_EVENTS)
+                own = {"39": "00", "38": code, "54": available_balance("840", balance)}
+                remembered = (*key, txn, "00", orjson.dumps(own).decode(), now)
+                data = _peer_json({"uuid": txn, "status": "pending", "amount": amount, "fee": fee})
+                values = ", ".join(f"({e['id']}, {pg_literal(data)})" for e in pending)
+                await connection.execute(
+                    REMEMBER_AT_COMMIT.format(", ".join(map(pg_literal, remembered)))
+                    + ";" + SET_EVENT_DATA.format(values) + ";COMMIT"
+                )  # fmt: skip
+            except BaseException:
+                await connection.execute("ROLLBACK")
+                raise
+        answer = {n: fields[n] for n in (2, 3, 4, 7, 11, 32, 37, 41, 42, 49) if n in fields}
+        answer.update({int(k): v for k, v in own.items()})
+        return framed(encode("0110", answer))
 
 
-async def run_peer(port: int, url: str, tokens: dict[str, str]) -> None:
-    """Serve the bare peer until killed."""
-    pool = await asyncpg.create_pool(url, min_size=2, max_size=10)
-    cipher = CardCipher([KEY.encode()])
+def _peer_json(record: dict[str, Any]) -> str:
+    return orjson.dumps(record, default=str).decode()
+
+
+async def run_peer(port: int, url: str) -> None:
+    """Serve the bare peer until killed: the service's pool settings; the default plan's
+    `card_transaction` fee and the tags read once, as the service caches them."""
+    pool = await asyncpg.create_pool(url, min_size=2, max_size=10, reset=_nothing_to_reset)
+    fee = await pool.fetchval(DEFAULT_FEE)
+    tags = {row["name"].replace(" ", "").lower(): (row["slug"], row["hold_days"])
+            for row in await pool.fetch(TAGS)}  # fmt: skip
+    peer = _Peer(pool, CardCipher([KEY.encode()]), int(fee or 0), tags)
 
     async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         tasks: set[asyncio.Task[None]] = set()
 
         async def one(frame: bytes) -> None:
-            writer.write(await _peer_answer(pool, cipher, tokens, frame))
+            writer.write(await peer.answer(frame))
 
         while (frame := await read_frame(reader)) is not None:
             task = asyncio.create_task(one(frame))
@@ -205,29 +305,27 @@ async def http_load(
 # --- the run -----------------------------------------------------------------------------
 
 
-async def _setup(url: str, accounts: int) -> tuple[dict[str, str], dict[str, str], list[Any]]:
+async def _setup(url: str, accounts: int) -> tuple[dict[str, str], list[Any]]:
     """16 funded cards over `accounts` accounts (each its own user), taken in turn across
-    the accounts; the users' tokens by user and by card."""
+    the accounts; the users' tokens by card."""
     settings = Settings(database_url=url, encryption_key=KEY)
     outbox.register()  # the cards' events are filled as the service fills them
     db, cipher = Database(settings), CardCipher([KEY.encode()])
-    by_user: dict[str, str] = {}
     by_card: dict[str, str] = {}
     groups: list[list[Any]] = []
     try:
         for _ in range(accounts):
             account, cards = await make_cards(db, cipher, CARDS // accounts)
 
-            async def token_of(tx: Tx, account: uuid.UUID = account) -> tuple[str, str]:
+            async def token_of(tx: Tx, account: uuid.UUID = account) -> str:
                 user = await tx.value("SELECT user_uuid FROM accounts WHERE uuid = $1", account)
                 _row, token = await issue_token(tx, uuid.UUID(str(user)), "bench", None)
-                return str(user), token
+                return token
 
-            user, token = await db.transact(token_of)
-            by_user[user] = token
+            token = await db.transact(token_of)
             by_card.update((card.uuid, token) for card in cards)
             groups.append(cards)
-        return by_user, by_card, [card for turn in zip(*groups, strict=True) for card in turn]
+        return by_card, [card for turn in zip(*groups, strict=True) for card in turn]
     finally:
         await db.dispose()
 
@@ -258,6 +356,15 @@ async def _wait_port(port: int, seconds: float = 60) -> None:
     raise RuntimeError(f"nothing listens on {port}")
 
 
+def _per_request(
+    before: tuple[float, float], after: tuple[float, float], requests: int
+) -> dict[str, float]:
+    own, database = (
+        round(1000 * (a - b) / max(1, requests), 3) for a, b in zip(after, before, strict=True)
+    )
+    return {"python": own, "postgresql": database}
+
+
 def _percentiles(latencies: list[float]) -> dict[str, float]:
     if len(latencies) < 2:
         return {"p50_ms": float("nan"), "p99_ms": float("nan")}
@@ -266,6 +373,7 @@ def _percentiles(latencies: list[float]) -> dict[str, float]:
 
 
 async def main(seconds: float, connections: int, depth: int, accounts: int) -> dict[str, Any]:
+    tpcb = pgbench_tps(int(seconds))  # the database's own write rate, first, on its own database
     name = f"cs_bench_iso_{uuid.uuid4().hex[:8]}"
     admin = await asyncpg.connect(ADMIN_DSN)
     await admin.execute(f'CREATE DATABASE "{name}"')
@@ -274,7 +382,7 @@ async def main(seconds: float, connections: int, depth: int, accounts: int) -> d
     processes: list[subprocess.Popen[bytes]] = []
     try:
         await upgrade_database(Settings(database_url=url).resolved_database_url)
-        by_user, by_card, cards = await _setup(url, accounts)
+        by_card, cards = await _setup(url, accounts)
         with tempfile.TemporaryDirectory(prefix="cs-bench-iso-") as var:
             env = {**os.environ, "CARDSERVICE_DATABASE_URL": url, "CARDSERVICE_ENCRYPTION_KEY": KEY,
                    "CARDSERVICE_SANDBOX": "1", "CARDSERVICE_VAR_DIR": var,
@@ -282,14 +390,16 @@ async def main(seconds: float, connections: int, depth: int, accounts: int) -> d
             processes.append(_spawn([sys.executable, "-m", "cardservice", "serve", "--port",
                                      str(http_port), "--iso8583-port", str(iso_port)], env))  # fmt: skip
             processes.append(_spawn([sys.executable, "-m", "bench.iso", "--peer", str(peer_port),
-                                     "--url", url, "--tokens", orjson.dumps(by_user).decode()], env))  # fmt: skip
+                                     "--url", url], env))  # fmt: skip
             await _wait_port(iso_port)
             await _wait_port(peer_port)
             # the half-peak run follows its own peak, on the database that peak left (after
             # the peer's and the HTTP loads it would meet 1.5 times the rows, and be slower)
             await _vacuum(url)
             peak_codes, half_codes = Counter[str](), Counter[str]()
+            before = cpu_seconds(processes[0].pid)
             service = await iso_load(iso_port, cards, seconds, connections, depth, codes=peak_codes)
+            service_cpu = _per_request(before, cpu_seconds(processes[0].pid), len(service))
             peak, lags = len(service) / seconds, []
             await _vacuum(url)
             half = await iso_load(
@@ -297,7 +407,9 @@ async def main(seconds: float, connections: int, depth: int, accounts: int) -> d
                 codes=half_codes,
             )  # fmt: skip
             await _vacuum(url)
+            before = cpu_seconds(processes[1].pid)
             bare = await iso_load(peer_port, cards, seconds, connections, depth)
+            peer_cpu = _per_request(before, cpu_seconds(processes[1].pid), len(bare))
             await _vacuum(url)
             sandbox = await http_load(
                 f"http://127.0.0.1:{http_port}", by_card, cards, seconds, connections * depth
@@ -317,6 +429,13 @@ async def main(seconds: float, connections: int, depth: int, accounts: int) -> d
         "sandbox_http_per_s": round(sandbox / seconds, 1),
         "iso_vs_peer": round(len(service) / max(1, len(bare)), 3),
         "iso_vs_http": round(len(service) / max(1, sandbox), 3),
+        # CPU milliseconds an approval cost at peak: the server's processes (HTTP workers
+        # idle, the network process answering) or the peer's, and PostgreSQL's
+        "cpu_ms_per_iso_authorization": service_cpu,
+        "cpu_ms_per_peer_authorization": peer_cpu,
+        "pgbench_tps": round(tpcb, 1),
+        "iso_vs_pgbench": round(len(service) / seconds / tpcb, 3),
+        "http_vs_pgbench": round(sandbox / seconds / tpcb, 3),
         "at_half_peak": {
             "rate_per_s": round(peak / 2, 1), "approved": len(half), **_percentiles(half),
             "answers": dict(sorted(half_codes.items())),
@@ -335,10 +454,9 @@ if __name__ == "__main__":
     parser.add_argument("--accounts", type=int, default=1, choices=(1, 2, 4, 8, 16),
                         help="the 16 cards spread over this many accounts (each locked per"
                              " authorization: 1 puts every unit in one line)")  # fmt: skip
-    parser.add_argument("--tokens", help="the users' tokens, JSON by user uuid (internal)")
     arguments = parser.parse_args()
     if arguments.peer:
-        asyncio.run(run_peer(arguments.peer, arguments.url, orjson.loads(arguments.tokens)))
+        asyncio.run(run_peer(arguments.peer, arguments.url))  # the network process's loop
     else:
         run = main(arguments.seconds, arguments.connections, arguments.depth, arguments.accounts)
         print(orjson.dumps(asyncio.run(run), option=orjson.OPT_INDENT_2).decode())

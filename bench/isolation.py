@@ -184,7 +184,7 @@ async def main(seconds: float, rate: float, transactions: int, pdfs: int) -> dic
     server: subprocess.Popen[bytes] | None = None
     try:
         await upgrade_database(Settings(database_url=url).resolved_database_url)
-        _by_user, _by_card, cards = await _setup(url, 16)
+        _by_card, cards = await _setup(url, 16)
         heavy = await _heavy_data(url, transactions)
         await _vacuum(url)
         with tempfile.TemporaryDirectory(prefix="cs-bench-isolation-") as var:

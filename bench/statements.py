@@ -8,7 +8,8 @@ migrated, 16 funded cards. `cardservice serve --iso8583-port` runs on it without
 delivery loop (`EMBEDDED_WORKER=0`, whose polls are no unit's). Each path is warmed up, the
 counters are reset, `--units` units are sent one after another, and every statement the
 database executed meanwhile is listed with its calls per unit (`BEGIN` and `COMMIT`
-included: each is a round trip too).
+included: each is a round trip too). `iso_bare_peer` is `bench.iso`'s bare peer, counted the
+same way: it must send what the service sends (a peer that does less work is no peer).
 
     python -m bench.statements                 # make bench
     python -m bench.statements --units 200 --list
@@ -47,24 +48,31 @@ DATABASE = "bench"
 CONF = """
 shared_preload_libraries = 'pg_stat_statements'
 pg_stat_statements.track = all
+pg_stat_statements.track_planning = on
 log_statement = 'all'
 log_line_prefix = '%d '
 """
 OWN = "pg_stat_statements"  # the bench's own statements (reset and read) are left out
 
 
-async def _counted(url: str) -> list[tuple[str, int]]:
-    """The statements executed since the last reset, with their calls (ours left out)."""
+async def _counted(url: str) -> list[tuple[str, int, bool, float]]:
+    """The statements executed since the last reset (ours left out): each with its calls,
+    whether a client sent it (`toplevel`; a trigger's are not) and its milliseconds in all,
+    planning and execution (a top-level statement's execution includes its triggers')."""
     connection = await asyncpg.connect(url)
     try:
         rows = await connection.fetch(
-            "SELECT query, calls FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid"
+            "SELECT query, calls, toplevel, total_plan_time + total_exec_time AS ms"
+            " FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid"
             " WHERE d.datname = $1 ORDER BY calls DESC, query",
             DATABASE,
         )
     finally:
         await connection.close()
-    return [(row["query"], row["calls"]) for row in rows if OWN not in row["query"]]
+    return [
+        (row["query"], row["calls"], row["toplevel"], row["ms"])
+        for row in rows if OWN not in row["query"]
+    ]  # fmt: skip
 
 
 def _sent(log: Path, start: int) -> list[str]:
@@ -173,7 +181,7 @@ def _text(line: str) -> str:
 
 
 def _figures(
-    name: str, units: int, done: int, counted: list[tuple[str, int]], sent: list[str]
+    name: str, units: int, done: int, counted: list[tuple[str, int, bool, float]], sent: list[str]
 ) -> dict[str, Any]:
     by_text: dict[str, int] = {}
     for line in sent:
@@ -183,22 +191,29 @@ def _figures(
         "units": units,
         "succeeded": done,
         "round_trips_per_unit": round(len(sent) / units, 2),
-        "statements_per_unit": round(sum(calls for _query, calls in counted) / units, 2),
+        "statements_per_unit": round(sum(calls for _query, calls, *_ in counted) / units, 2),
+        # the database's own time a unit, one unit at a time on an idle cluster: the
+        # client's statements (their triggers' inside) planned and executed
+        "database_ms_per_unit": round(sum(ms for *_, top, ms in counted if top) / units, 3),
         "round_trips": [
             {"per_unit": round(calls / units, 2), "query": text}
             for text, calls in sorted(by_text.items(), key=lambda item: (-item[1], item[0]))
         ],
         "statements": [
-            {"per_unit": round(calls / units, 2), "query": " ".join(query.split())[:160]}
-            for query, calls in counted
+            {
+                "per_unit": round(calls / units, 2),
+                "ms_per_unit": round(ms / units, 4),
+                "query": " ".join(query.split())[:160],
+            }
+            for query, calls, _top, ms in sorted(counted, key=lambda row: -row[3])
         ],
     }
 
 
 async def measure(url: str, log: Path, units: int) -> list[dict[str, Any]]:
     await upgrade_database(Settings(database_url=url).resolved_database_url)
-    _by_user, by_card, cards = await _setup(url, 1)
-    http_port, iso_port = _free_port(), _free_port()
+    by_card, cards = await _setup(url, 1)
+    http_port, iso_port, peer_port = _free_port(), _free_port(), _free_port()
     with tempfile.TemporaryDirectory(prefix="cs-bench-statements-") as var:
         env = {**os.environ, "CARDSERVICE_DATABASE_URL": url, "CARDSERVICE_ENCRYPTION_KEY": KEY,
                "CARDSERVICE_SANDBOX": "1", "CARDSERVICE_VAR_DIR": var,
@@ -206,19 +221,23 @@ async def measure(url: str, log: Path, units: int) -> list[dict[str, Any]]:
                "CARDSERVICE_RATE_LIMIT_PER_MINUTE": "10000000", "CARDSERVICE_LOG_LEVEL": "WARNING"}  # fmt: skip
         server = _spawn([sys.executable, "-m", "cardservice", "serve", "--port", str(http_port),
                          "--iso8583-port", str(iso_port), "--no-migrate"], env)  # fmt: skip
+        peer = _spawn([sys.executable, "-m", "bench.iso", "--peer", str(peer_port), "--url", url],
+                      env)  # fmt: skip
         try:
             await _wait_port(iso_port)
+            await _wait_port(peer_port)
             await _wait_port(http_port)
             base, buy = f"http://127.0.0.1:{http_port}", await _buy_body(url, cards[0])
             figures, numbers = [], stans(int(time.time()) % 900_000 + 1)
             paths = {"http_authorization": "/sandbox/authorizations", "http_purchase": "/card/buy"}
-            for name in ("iso_authorization", *paths):
+            ports = {"iso_authorization": iso_port, "iso_bare_peer": peer_port}
+            for name in (*ports, *paths):
                 for phase_units in (5, units):  # the warm-up, then the counted units
                     await _reset(url)
                     await _settled(log)
                     start = (await asyncio.to_thread(log.stat)).st_size
-                    if name == "iso_authorization":
-                        done = await _iso(iso_port, cards, phase_units, numbers)
+                    if name in ports:
+                        done = await _iso(ports[name], cards, phase_units, numbers)
                     else:
                         done = await _http(base, by_card, cards, paths[name], phase_units, buy)
                 await _settled(log)
@@ -226,8 +245,9 @@ async def measure(url: str, log: Path, units: int) -> list[dict[str, Any]]:
                 figures.append(_figures(name, units, done, counted, _sent(log, start)))
             return figures
         finally:
-            server.kill()
-            server.wait()
+            for process in (server, peer):
+                process.kill()
+                process.wait()
 
 
 def main() -> int:
