@@ -45,7 +45,7 @@ import asyncpg
 import httpx
 import orjson
 
-from bench.run import pgbench_tps
+from bench.run import cpu_seconds, pgbench_tps
 from cardservice.auth.credentials import issue_token
 from cardservice.config import Settings
 from cardservice.db.database import Database
@@ -81,37 +81,6 @@ DEFAULT_FEE = (
 )
 TAGS = "SELECT slug, name, hold_days FROM transaction_tags"
 CARDS = 16
-
-
-_TICK = os.sysconf("SC_CLK_TCK")
-
-
-def _processes() -> dict[int, tuple[int, str, float]]:
-    """Every process now: pid → (parent, command name, CPU seconds so far) (Linux's /proc)."""
-    found = {}
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat") as stat:
-                command, rest = stat.read().rsplit(")", 1)
-        except OSError:  # gone meanwhile
-            continue
-        parts = rest.split()
-        cpu = (int(parts[11]) + int(parts[12])) / _TICK  # utime + stime
-        found[int(name)] = (int(parts[1]), command.split("(", 1)[1], cpu)
-    return found
-
-
-def cpu_seconds(root: int) -> tuple[float, float]:
-    """CPU seconds so far of the process tree of `root` (a server and its workers) and of
-    every PostgreSQL process: read before and after a load, what one request cost each."""
-    processes, tree, total = _processes(), {root}, 0.0
-    for _round in range(4):  # children, grandchildren, …
-        tree |= {pid for pid, (parent, _c, _s) in processes.items() if parent in tree}
-    total = sum(processes[pid][2] for pid in tree if pid in processes)
-    database = sum(s for _p, command, s in processes.values() if command.startswith("postgres"))
-    return total, database
 
 
 def _free_port() -> int:

@@ -66,6 +66,43 @@ class Figure:
     fixed_errors: int = 0
     peer_rps: float = 0.0
     peer_ratio: float = 0.0
+    # CPU milliseconds a request at peak: the server's processes, PostgreSQL's (the database
+    # in both kinds: SQLite's work is the server's own); the peer's alike
+    cpu_ms: float = 0.0
+    db_cpu_ms: float = 0.0
+    peer_cpu_ms: float = 0.0
+    peer_db_cpu_ms: float = 0.0
+
+
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _processes() -> dict[int, tuple[int, str, float]]:
+    """Every process now: pid → (parent, command name, CPU seconds so far) (Linux's /proc)."""
+    found = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as stat:
+                command, rest = stat.read().rsplit(")", 1)
+        except OSError:  # gone meanwhile
+            continue
+        parts = rest.split()
+        cpu = (int(parts[11]) + int(parts[12])) / _TICK  # utime + stime
+        found[int(name)] = (int(parts[1]), command.split("(", 1)[1], cpu)
+    return found
+
+
+def cpu_seconds(root: int) -> tuple[float, float]:
+    """CPU seconds so far of the process tree of `root` (a server and its workers) and of
+    every PostgreSQL process: read before and after a load, what one request cost each."""
+    processes, tree, total = _processes(), {root}, 0.0
+    for _round in range(4):  # children, grandchildren, …
+        tree |= {pid for pid, (parent, _c, _s) in processes.items() if parent in tree}
+    total = sum(processes[pid][2] for pid in tree if pid in processes)
+    database = sum(s for _p, command, s in processes.values() if command.startswith("postgres"))
+    return total, database
 
 
 def _free_port() -> int:
@@ -116,6 +153,22 @@ def _lua(target: Target) -> str:
 def wrk(url: str, seconds: int, target: Target | None) -> tuple[float, float, float, int]:
     """Peak req/s, p50, p99 (ms) and non-2xx/socket errors at 64 connections."""
     return wrk_script(url, seconds, _lua(target) if target else "")
+
+
+def wrk_costed(
+    server: Server, path: str, seconds: int, target: Target | None
+) -> tuple[float, float, float, int, float, float]:
+    """`wrk` on one of `server`'s paths, with the CPU ms a request cost the server's
+    processes and PostgreSQL's meanwhile (`cpu_seconds`)."""
+    assert server.process is not None
+    before = cpu_seconds(server.process.pid)
+    rps, p50, p99, errors = wrk(server.base + path, seconds, target)
+    after = cpu_seconds(server.process.pid)
+    requests = max(1.0, rps * seconds)
+    own, database = (
+        round(1000 * (a - b) / requests, 3) for a, b in zip(after, before, strict=True)
+    )
+    return rps, p50, p99, errors, own, database
 
 
 def wrk_script(url: str, seconds: int, script: str) -> tuple[float, float, float, int]:
@@ -418,7 +471,7 @@ def measure(
         health = Figure(kind, "GET /health", "baseline", rps, p50, p99, errors, 1.0)
         figures.append(health)
         for target in endpoints(data, deep_page, cursor):
-            rps, p50, p99, errors = wrk(server.base + target.path, seconds, target)
+            rps, p50, p99, errors, cpu, db_cpu = wrk_costed(server, target.path, seconds, target)
             if target.kind == "read":
                 baseline = health.rps
             elif unit_baselines:
@@ -436,6 +489,7 @@ def measure(
                 errors,
                 round(rps / baseline, 3) if baseline else 0.0,
             )
+            figure.cpu_ms, figure.db_cpu_ms = cpu, db_cpu
             figure.fixed_rate = round(rps / 2, 1)
             figure.fixed_p50_ms, figure.fixed_p99_ms, figure.fixed_errors = hey(
                 server.base + target.path, seconds, rps / 2, target
@@ -454,7 +508,7 @@ def measure(
     peer_rps |= _peer(url, data, seconds, workers, deep_page, "write")
     for figure in figures:
         if figure.endpoint in peer_rps:
-            figure.peer_rps = peer_rps[figure.endpoint]
+            figure.peer_rps, figure.peer_cpu_ms, figure.peer_db_cpu_ms = peer_rps[figure.endpoint]
             figure.peer_ratio = round(figure.rps / figure.peer_rps, 3) if figure.peer_rps else 0.0
     return figures, rss
 
@@ -512,8 +566,9 @@ def export_csv(kind: str, url: str, data: DataSet) -> dict[str, object]:
 
 def _peer(
     url: str, data: DataSet, seconds: int, workers: int, deep_page: int, kind: str
-) -> dict[str, float]:
-    """Peak req/s of the bare peer for each endpoint of `kind` (read, write) it answers."""
+) -> dict[str, tuple[float, float, float]]:
+    """Peak req/s of the bare peer for each endpoint of `kind` (read, write) it answers, with
+    the CPU ms a request cost it and PostgreSQL."""
     found = {}
     with (
         tempfile.TemporaryDirectory() as workdir,
@@ -521,9 +576,15 @@ def _peer(
     ):
         for target in endpoints(data, deep_page):
             if target.label in PEER_ENDPOINTS and target.kind == kind:
-                rps, _p50, _p99, errors = wrk(peer.base + target.path, seconds, target)
-                found[target.label] = 0.0 if errors else rps
-                print(f"peer {target.label:<44} {rps:>9.1f} errors {errors}", file=sys.stderr)
+                rps, _p50, _p99, errors, cpu, db_cpu = wrk_costed(
+                    peer, target.path, seconds, target
+                )
+                found[target.label] = (0.0 if errors else rps, cpu, db_cpu)
+                print(
+                    f"peer {target.label:<44} {rps:>9.1f} errors {errors}"
+                    f" cpu ms {cpu} + database {db_cpu}",
+                    file=sys.stderr,
+                )
     return found
 
 
@@ -532,7 +593,8 @@ def row(f: Figure) -> str:
     return (
         f"{f.database:<10} {f.endpoint:<44} {f.rps:>9.1f} {f.ratio:>7.3f} {f.p50_ms:>7.1f}ms"
         f" {f.p99_ms:>7.1f}ms {f.errors:>6} {f.fixed_rate:>8.1f} {f.fixed_p50_ms:>6.1f}ms {f.fixed_p99_ms:>6.1f}ms"
-        f" {f.fixed_errors:>6} {f.peer_ratio:>6.3f}"
+        f" {f.fixed_errors:>6} {f.peer_ratio:>6.3f} {f.cpu_ms:>6.2f}+{f.db_cpu_ms:<5.2f}"
+        f" {f.peer_cpu_ms:>6.2f}+{f.peer_db_cpu_ms:<5.2f}"
     )
 
 
@@ -544,7 +606,8 @@ def table(
 ) -> str:
     lines = [
         f"{'db':<10} {'endpoint':<44} {'req/s':>9} {'ratio':>7} {'p50':>8} {'p99':>8} {'errors':>6}"
-        f" {'@rate':>8} {'p50':>7} {'p99':>7} {'errors':>6} {'peer':>6}"
+        f" {'@rate':>8} {'p50':>7} {'p99':>7} {'errors':>6} {'peer':>6} {'cpu+db ms':>12}"
+        f" {'peer cpu+db':>12}"
     ]
     lines += [row(f) for f in figures]
     lines.append(f"pgbench TPC-B tps (write baseline): {write_baseline:.1f}")
@@ -558,7 +621,8 @@ def table(
     lines.append(
         "ratios: reads against GET /health of the same server; writes against pgbench TPC-B"
         " (PostgreSQL) or the bare sqlite3 loop of the same unit (SQLite); peer: req/s against"
-        " the bare peer doing the same SQL and JSON (bench/peer.py)"
+        " the bare peer doing the same SQL and JSON (bench/peer.py); cpu+db ms: CPU a request"
+        " at peak of the server's processes + PostgreSQL's (the peer's alike)"
     )
     return "\n".join(lines)
 
