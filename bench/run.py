@@ -94,14 +94,33 @@ def _processes() -> dict[int, tuple[int, str, float]]:
     return found
 
 
+def _client_backend(pid: int) -> bool:
+    """A PostgreSQL process serving a client connection (its title names the client's address:
+    `postgres: … user db 127.0.0.1(port) …` or `[local]`), not the checkpointer, background
+    writer, WAL writer or a launcher, whose work comes when it comes."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as title:
+            text = title.read().decode(errors="replace")
+    except OSError:
+        return False
+    return "[local]" in text or re.search(r"\d\(\d+\)", text) is not None
+
+
 def cpu_seconds(root: int) -> tuple[float, float]:
     """CPU seconds so far of the process tree of `root` (a server and its workers) and of
-    every PostgreSQL process: read before and after a load, what one request cost each."""
+    PostgreSQL's client backends (every connection's, whoever's: on a quiet machine, the
+    load's): read before and after a load, what one request cost each. The database's
+    background processes are left out: a checkpoint falling in one load's window would be
+    charged to that load's requests alone."""
     processes, tree, total = _processes(), {root}, 0.0
     for _round in range(4):  # children, grandchildren, …
         tree |= {pid for pid, (parent, _c, _s) in processes.items() if parent in tree}
     total = sum(processes[pid][2] for pid in tree if pid in processes)
-    database = sum(s for _p, command, s in processes.values() if command.startswith("postgres"))
+    database = sum(
+        cpu
+        for pid, (_parent, command, cpu) in processes.items()
+        if command.startswith("postgres") and _client_backend(pid)
+    )
     return total, database
 
 
