@@ -641,7 +641,7 @@ def table(
         "ratios: reads against GET /health of the same server; writes against pgbench TPC-B"
         " (PostgreSQL) or the bare sqlite3 loop of the same unit (SQLite); peer: req/s against"
         " the bare peer doing the same SQL and JSON (bench/peer.py); cpu+db ms: CPU a request"
-        " at peak of the server's processes + PostgreSQL's (the peer's alike)"
+        " at peak of the server's processes + PostgreSQL's client backends (the peer's alike)"
     )
     return "\n".join(lines)
 
