@@ -45,7 +45,7 @@ import asyncpg
 import httpx
 import orjson
 
-from bench.run import cpu_seconds, pgbench_tps
+from bench.run import cpu_ms_each, cpu_seconds, pgbench_tps
 from cardservice.auth.credentials import issue_token
 from cardservice.config import Settings
 from cardservice.db.database import Database
@@ -328,9 +328,7 @@ async def _wait_port(port: int, seconds: float = 60) -> None:
 def _per_request(
     before: tuple[float, float], after: tuple[float, float], requests: int
 ) -> dict[str, float]:
-    own, database = (
-        round(1000 * (a - b) / max(1, requests), 3) for a, b in zip(after, before, strict=True)
-    )
+    own, database = cpu_ms_each(before, after, requests)
     return {"python": own, "postgresql": database}
 
 
@@ -399,7 +397,7 @@ async def main(seconds: float, connections: int, depth: int, accounts: int) -> d
         "iso_vs_peer": round(len(service) / max(1, len(bare)), 3),
         "iso_vs_http": round(len(service) / max(1, sandbox), 3),
         # CPU milliseconds an approval cost at peak: the server's processes (HTTP workers
-        # idle, the network process answering) or the peer's, and PostgreSQL's
+        # idle, the network process answering) or the peer's, and PostgreSQL's client backends
         "cpu_ms_per_iso_authorization": service_cpu,
         "cpu_ms_per_peer_authorization": peer_cpu,
         "pgbench_tps": round(tpcb, 1),

@@ -112,7 +112,7 @@ def cpu_seconds(root: int) -> tuple[float, float]:
     load's): read before and after a load, what one request cost each. The database's
     background processes are left out: a checkpoint falling in one load's window would be
     charged to that load's requests alone."""
-    processes, tree, total = _processes(), {root}, 0.0
+    processes, tree = _processes(), {root}
     for _round in range(4):  # children, grandchildren, …
         tree |= {pid for pid, (parent, _c, _s) in processes.items() if parent in tree}
     total = sum(processes[pid][2] for pid in tree if pid in processes)
@@ -182,12 +182,19 @@ def wrk_costed(
     assert server.process is not None
     before = cpu_seconds(server.process.pid)
     rps, p50, p99, errors = wrk(server.base + path, seconds, target)
-    after = cpu_seconds(server.process.pid)
-    requests = max(1.0, rps * seconds)
-    own, database = (
-        round(1000 * (a - b) / requests, 3) for a, b in zip(after, before, strict=True)
-    )
+    own, database = cpu_ms_each(before, cpu_seconds(server.process.pid), rps * seconds)
     return rps, p50, p99, errors, own, database
+
+
+def cpu_ms_each(
+    before: tuple[float, float], after: tuple[float, float], requests: float
+) -> tuple[float, float]:
+    """Two `cpu_seconds` readings around `requests` requests: the CPU ms each cost the
+    server's processes and PostgreSQL's client backends."""
+    own, database = (
+        round(1000 * (a - b) / max(1.0, requests), 3) for a, b in zip(after, before, strict=True)
+    )
+    return own, database
 
 
 def wrk_script(url: str, seconds: int, script: str) -> tuple[float, float, float, int]:
