@@ -30,8 +30,6 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-import asyncpg
-
 from cardservice.config import Settings
 from cardservice.db.database import Database
 from cardservice.db.sql import Tx, text_uuid
@@ -41,32 +39,11 @@ from cardservice.network.ipm import Presentment, write
 from cardservice.network.simulator import SimCard, make_cards
 from cardservice.security import CardCipher
 from cardservice.transactions.engine import Authorization, authorize
+from tests.fresh_database import create_database, drop_database
 
 ADMIN_DSN = os.environ.get("CARDSERVICE_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
 KEY = "hXo9m1GJZ0PgtDk0eJ1rV9yB0g3o4Zb8u0eHqXqvP1s="
 CARDS = 64
-
-
-async def _database(kind: str, folder: Path) -> str:
-    if kind == "sqlite":
-        return f"sqlite:///{folder / 'clearing.db'}"
-    name = f"cs_bench_clearing_{uuid.uuid4().hex[:8]}"
-    admin = await asyncpg.connect(ADMIN_DSN)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    return ADMIN_DSN.rsplit("/", 1)[0] + f"/{name}"
-
-
-async def _drop(url: str) -> None:
-    if url.startswith("sqlite"):
-        return
-    admin = await asyncpg.connect(ADMIN_DSN)
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
-    finally:
-        await admin.close()
 
 
 async def _authorizations(
@@ -160,7 +137,10 @@ def run(
 ) -> list[tuple[int, float, float]]:
     with tempfile.TemporaryDirectory() as temp:
         folder = Path(temp)
-        url = asyncio.run(_database(kind, folder))
+        if kind == "sqlite":
+            url = f"sqlite:///{folder / 'clearing.db'}"
+        else:
+            url = asyncio.run(create_database(ADMIN_DSN, "cs_bench_clearing"))
         try:
             paths = asyncio.run(_prepare(url, records, share, folder, accounts))
             env = {
@@ -169,7 +149,8 @@ def run(
             }  # fmt: skip
             return [(size, *_ingest(env, path)) for size, path in zip(records, paths, strict=True)]
         finally:
-            asyncio.run(_drop(url))
+            if kind != "sqlite":
+                asyncio.run(drop_database(ADMIN_DSN, url))
 
 
 def main() -> int:

@@ -29,7 +29,6 @@ import shutil
 import socket
 import sys
 import time
-import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -40,6 +39,7 @@ import httpx
 from bench.run import CONNECTIONS, Target, _free_port, hey, wrk
 from cardservice.config import Settings
 from cardservice.migrations import upgrade_database
+from tests.fresh_database import create_database, database_name, drop_database
 from tests.stress.bank_run import ADMIN_DSN
 from tests.stress.webhook_run import Servers, setup
 
@@ -162,11 +162,8 @@ async def _setting(url: str, name: str) -> str:
 
 
 async def run(seconds: float, vacuum: bool = False) -> dict[str, Any]:
-    name = f"cs_bench_events_{uuid.uuid4().hex[:8]}"
-    admin = await asyncpg.connect(ADMIN_DSN)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    url = ADMIN_DSN.rsplit("/", 1)[0] + "/" + name
-    workdir = Path(f"/tmp/{name}")
+    url = await create_database(ADMIN_DSN, "cs_bench_events")
+    workdir = Path("/tmp", database_name(url))
     workdir.mkdir()  # noqa: ASYNC240 - once, before the run
     port = _free_port()
     receiver = await asyncio.create_subprocess_exec(sys.executable, "-c", RECEIVER, str(port))
@@ -214,8 +211,7 @@ async def run(seconds: float, vacuum: bool = False) -> dict[str, Any]:
         receiver.terminate()
         await receiver.wait()
         shutil.rmtree(workdir, ignore_errors=True)
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
+        await drop_database(ADMIN_DSN, url)
 
 
 def main() -> int:

@@ -64,6 +64,7 @@ from cardservice.network.simulator import make_cards
 from cardservice.security import CardCipher
 from cardservice.transactions import locks
 from cardservice.transactions.repository import transaction_row, transactions_insert
+from tests.fresh_database import create_database, drop_database
 
 ADMIN_DSN = os.environ.get("CARDSERVICE_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
 KEY = "hXo9m1GJZ0PgtDk0eJ1rV9yB0g3o4Zb8u0eHqXqvP1s="
@@ -340,11 +341,9 @@ def _percentiles(latencies: list[float]) -> dict[str, float]:
 
 
 async def main(seconds: float, connections: int, depth: int, accounts: int) -> dict[str, Any]:
-    tpcb = pgbench_tps(int(seconds))  # the database's own write rate, first, on its own database
-    name = f"cs_bench_iso_{uuid.uuid4().hex[:8]}"
-    admin = await asyncpg.connect(ADMIN_DSN)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    url = ADMIN_DSN.rsplit("/", 1)[0] + "/" + name
+    # the database's own write rate, first, on its own database
+    tpcb = await asyncio.to_thread(pgbench_tps, int(seconds))
+    url = await create_database(ADMIN_DSN, "cs_bench_iso")
     http_port, iso_port, peer_port = _free_port(), _free_port(), _free_port()
     processes: list[subprocess.Popen[bytes]] = []
     try:
@@ -385,8 +384,7 @@ async def main(seconds: float, connections: int, depth: int, accounts: int) -> d
         for process in processes:
             process.kill()
             process.wait()
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
+        await drop_database(ADMIN_DSN, url)
     return {
         "seconds": seconds, "connections": connections, "in_flight_per_connection": depth,
         "accounts": accounts, "cards": len(cards),

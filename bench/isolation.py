@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-import asyncpg
 import orjson
 
 from bench.dataset import TRANSACTION_COLUMNS, DataSet, _heavy_user, _history
@@ -56,6 +55,7 @@ from cardservice.models.base import utcnow
 from cardservice.observability.progress import Stages
 from cardservice.security import CardCipher
 from cardservice.transactions.repository import insert_transactions, transaction_row
+from tests.fresh_database import create_database, drop_database
 
 STATEMENT_LINES = 5_000
 WAIT = 600  # an answer held up by a render is late, not lost: it counts with its delay
@@ -176,10 +176,7 @@ async def _busy(
 
 
 async def main(seconds: float, rate: float, transactions: int, pdfs: int) -> dict[str, Any]:
-    name = f"cs_bench_isolation_{uuid.uuid4().hex[:8]}"
-    admin = await asyncpg.connect(ADMIN_DSN)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    url = ADMIN_DSN.rsplit("/", 1)[0] + "/" + name
+    url = await create_database(ADMIN_DSN, "cs_bench_isolation")
     http_port, iso_port = _free_port(), _free_port()
     server: subprocess.Popen[bytes] | None = None
     try:
@@ -203,8 +200,7 @@ async def main(seconds: float, rate: float, transactions: int, pdfs: int) -> dic
         if server is not None:
             server.terminate()
             server.wait()
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
+        await drop_database(ADMIN_DSN, url)
     quiet_p, busy_p = _percentiles(quiet), _percentiles(busy)
     return {
         "rate_per_s": rate, "transactions": transactions, "statement_lines": STATEMENT_LINES,

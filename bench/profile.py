@@ -25,9 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 
-import asyncpg
 import httpx
 from starlette.types import ASGIApp
 
@@ -42,16 +40,13 @@ from cardservice.events import outbox
 from cardservice.migrations import upgrade_database
 from cardservice.security import CardCipher
 from cardservice.webhooks.queue import publish_committed
+from tests.fresh_database import create_database, drop_database
 
 
-async def _database(kind: str) -> tuple[str, str | None]:
+async def _database(kind: str) -> str:
     if kind == "sqlite":
-        return f"sqlite:///{tempfile.mkdtemp(prefix='cs_profile_')}/profile.db", None
-    name = f"cs_profile_{uuid.uuid4().hex[:8]}"
-    admin = await asyncpg.connect(ADMIN_DSN)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    await admin.close()
-    return ADMIN_DSN.rsplit("/", 1)[0] + "/" + name, name
+        return f"sqlite:///{tempfile.mkdtemp(prefix='cs_profile_')}/profile.db"
+    return await create_database(ADMIN_DSN, "cs_profile")
 
 
 def in_process_settings(url: str, **more: object) -> Settings:
@@ -75,7 +70,7 @@ async def run(
     cards: int,
     with_peer: bool,
 ) -> None:
-    url, name = await _database(kind)
+    url = await _database(kind)
     try:
         settings = in_process_settings(url)
         await upgrade_database(settings.resolved_database_url)
@@ -94,10 +89,8 @@ async def run(
                 figure |= {"peer_cpu_ms": peer[label], "peer_ratio": round(peer[label] / cpu, 3)}
             print(json.dumps(figure))
     finally:
-        if name:
-            admin = await asyncpg.connect(ADMIN_DSN)
-            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            await admin.close()
+        if kind != "sqlite":
+            await drop_database(ADMIN_DSN, url)
 
 
 async def _measure(
@@ -177,7 +170,7 @@ def budget(
     from bench import budget as layers
 
     loop = layers.new_loop()
-    url, name = loop.run_until_complete(_database(kind))
+    url = loop.run_until_complete(_database(kind))
     try:
         settings = in_process_settings(url, log_level="INFO", log_format="json")
         loop.run_until_complete(upgrade_database(settings.resolved_database_url))
@@ -209,15 +202,9 @@ def budget(
         print(layers.peer_table(kind, by_label))
         print()
     finally:
-        if name:
-            loop.run_until_complete(_drop_database(name))
+        if kind != "sqlite":
+            loop.run_until_complete(drop_database(ADMIN_DSN, url))
         loop.close()
-
-
-async def _drop_database(name: str) -> None:
-    admin = await asyncpg.connect(ADMIN_DSN)
-    await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    await admin.close()
 
 
 def _budget_process(args: argparse.Namespace) -> int:

@@ -39,10 +39,11 @@ import httpx
 from bench.dataset import REFERENCE_TRANSACTIONS, DataSet, build
 from cardservice.config import Settings
 from cardservice.db.database import Database
-from cardservice.db.sql import text_uuid
+from cardservice.db.sql import sqlite_path, text_uuid
 from cardservice.events import outbox
 from cardservice.migrations import upgrade_database
 from cardservice.security import CardCipher
+from tests.fresh_database import create_database, drop_database
 
 ADMIN_DSN = os.environ.get("CARDSERVICE_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
 KEY = "hXo9m1GJZ0PgtDk0eJ1rV9yB0g3o4Zb8u0eHqXqvP1s="
@@ -258,9 +259,7 @@ def hey(
 
 def pgbench_tps(seconds: int) -> float:
     """TPC-B tps of this PostgreSQL (16 clients), on its own scratch database."""
-    name = f"cs_pgbench_{uuid.uuid4().hex[:8]}"
-    dsn = ADMIN_DSN.rsplit("/", 1)[0] + "/" + name
-    subprocess.run(["psql", ADMIN_DSN, "-qc", f'CREATE DATABASE "{name}"'], check=True)
+    dsn = asyncio.run(create_database(ADMIN_DSN, "cs_pgbench"))
     try:
         subprocess.run(["pgbench", "-q", "-i", "-s", "10", dsn], check=True, capture_output=True)
         out = subprocess.run(
@@ -271,9 +270,7 @@ def pgbench_tps(seconds: int) -> float:
         ).stdout
         return float(re.search(r"tps = ([\d.]+)", out).group(1))  # type: ignore[union-attr]
     finally:
-        subprocess.run(
-            ["psql", ADMIN_DSN, "-qc", f'DROP DATABASE "{name}" WITH (FORCE)'], check=True
-        )
+        asyncio.run(drop_database(ADMIN_DSN, dsn))
 
 
 class Server:
@@ -441,16 +438,11 @@ def endpoints(data: DataSet, deep_page: int, cursor: str | None = None) -> list[
     return targets
 
 
-async def _prepare(kind: str, size: dict[str, int]) -> tuple[str, DataSet, str]:
+async def _prepare(kind: str, size: dict[str, int]) -> tuple[str, DataSet]:
     if kind == "sqlite":
-        name = tempfile.mkdtemp(prefix="cs_bench_")
-        url = f"sqlite:///{name}/bench.db"
+        url = f"sqlite:///{tempfile.mkdtemp(prefix='cs_bench_')}/bench.db"
     else:
-        name = f"cs_bench_{uuid.uuid4().hex[:8]}"
-        admin = await asyncpg.connect(ADMIN_DSN)
-        await admin.execute(f'CREATE DATABASE "{name}"')
-        await admin.close()
-        url = ADMIN_DSN.rsplit("/", 1)[0] + "/" + name
+        url = await create_database(ADMIN_DSN, "cs_bench")
     try:
         settings = Settings(database_url=url, encryption_key=KEY)
         await upgrade_database(settings.resolved_database_url)
@@ -464,11 +456,11 @@ async def _prepare(kind: str, size: dict[str, int]) -> tuple[str, DataSet, str]:
             await admin.execute("VACUUM ANALYZE")
             await admin.close()
     except BaseException:
-        await _drop(name)
+        await _drop(url)
         raise
     took = time.perf_counter() - started
     print(f"[{kind}] data set {size} loaded in {took:.1f}s", file=sys.stderr)
-    return url, data, name
+    return url, data
 
 
 def measure(
@@ -653,18 +645,16 @@ def table(
     return "\n".join(lines)
 
 
-def _prepare_in_process(kind: str, size: dict[str, int]) -> tuple[str, DataSet, str]:
+def _prepare_in_process(kind: str, size: dict[str, int]) -> tuple[str, DataSet]:
     return asyncio.run(_prepare(kind, size))
 
 
-async def _drop(name: str) -> None:
-    """Remove a run's database: its PostgreSQL database, or its SQLite directory."""
-    if name.startswith("/"):
-        shutil.rmtree(name, ignore_errors=True)
+async def _drop(url: str) -> None:
+    """Remove a run's database: its PostgreSQL database, or its SQLite file's directory."""
+    if url.startswith("sqlite"):
+        shutil.rmtree(Path(sqlite_path(url)).parent, ignore_errors=True)
     else:
-        admin = await asyncpg.connect(ADMIN_DSN)
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
+        await drop_database(ADMIN_DSN, url)
 
 
 def main() -> int:
@@ -700,7 +690,7 @@ def main() -> int:
     out = RESULTS / f"{'quick' if args.quick else 'full'}-{stamp}.json"
     try:
         for kind in kinds:
-            url, data, _name = prepared[kind]
+            url, data = prepared[kind]
             measured, rss[kind] = measure(
                 kind, url, data, seconds, args.workers, deep_page, write_baseline
             )
@@ -721,8 +711,8 @@ def main() -> int:
                 )
             )
     finally:
-        for _url, _data, name in prepared.values():
-            asyncio.run(_drop(name))
+        for url, _data in prepared.values():
+            asyncio.run(_drop(url))
     print(table(figures, write_baseline, rss, exports))
     print(f"written {out}")
     return 0

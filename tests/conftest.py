@@ -13,11 +13,9 @@ import asyncio
 import logging
 import os
 import shutil
-import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
-import asyncpg
 import httpx
 import pytest
 from fastapi import FastAPI
@@ -27,6 +25,7 @@ from cardservice.config import Settings
 from cardservice.db.sql import Tx, sqlite_path
 from cardservice.migrations import upgrade_database
 from cardservice.observability.logs import JsonFormatter
+from tests.fresh_database import create_database, drop_database
 from tests.log_scan import secrets_in
 from tests.softhsm import softhsm  # noqa: F401 - the session's SoftHSM2 token (issue 29)
 
@@ -86,18 +85,6 @@ USER_TABLES = [
 ]
 
 
-def _pg_url(dsn: str, database: str) -> str:
-    return dsn.rsplit("/", 1)[0] + "/" + database
-
-
-async def _pg_admin(sql: str) -> None:
-    connection = await asyncpg.connect(PG_ADMIN_DSN)
-    try:
-        await connection.execute(sql)
-    finally:
-        await connection.close()
-
-
 class _Collector(logging.Handler):
     def __init__(self) -> None:
         super().__init__(level=logging.DEBUG)
@@ -130,14 +117,12 @@ def database_url(
         asyncio.run(upgrade_database(Settings(database_url=url).resolved_database_url))
         yield url
         return
-    name = f"cs_test_{uuid.uuid4().hex[:12]}"
-    asyncio.run(_pg_admin(f'CREATE DATABASE "{name}"'))
-    url = _pg_url(PG_ADMIN_DSN, name)
+    url = asyncio.run(create_database(PG_ADMIN_DSN, "cs_test"))
     try:
         asyncio.run(upgrade_database(Settings(database_url=url).resolved_database_url))
         yield url
     finally:
-        asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        asyncio.run(drop_database(PG_ADMIN_DSN, url))
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 import httpx
 import pytest
 from fastapi import FastAPI
@@ -29,6 +28,7 @@ from tests.factories import (
     make_card,
     make_user,
 )
+from tests.fresh_database import create_database, database_name, drop_database
 from tests.stress.bank_run import ADMIN_DSN, Server, _setup
 
 
@@ -152,11 +152,8 @@ pg_only = pytest.mark.skipif(
 
 @pg_only
 async def test_twenty_concurrent_first_authorizations_lock_one_merchant() -> None:
-    name = f"cs_types_{uuid.uuid4().hex[:10]}"
-    admin = await asyncpg.connect(ADMIN_DSN)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    url = ADMIN_DSN.rsplit("/", 1)[0] + "/" + name
-    workdir = Path(f"/tmp/{name}")
+    url = await create_database(ADMIN_DSN, "cs_types")
+    workdir = Path("/tmp", database_name(url))
     workdir.mkdir()  # noqa: ASYNC240 - once, before the server starts
     server = Server(url, workdir, workers=2)
     try:
@@ -204,5 +201,4 @@ async def test_twenty_concurrent_first_authorizations_lock_one_merchant() -> Non
     finally:
         server.kill()
         shutil.rmtree(workdir, ignore_errors=True)
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
+        await drop_database(ADMIN_DSN, url)

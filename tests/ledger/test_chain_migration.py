@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,8 @@ from cardservice.config import Settings
 from cardservice.db.database import Database
 from cardservice.ledger.verify import verify
 from cardservice.migrations import upgrade_database
-from tests.conftest import DATABASES, PG_ADMIN_DSN, _pg_admin, _pg_url
+from tests.conftest import DATABASES, PG_ADMIN_DSN
+from tests.fresh_database import create_database, drop_database
 
 _POSTING = (
     "INSERT INTO postings (entry_id, system_book, currency, amount) VALUES (:e, :book, :c, :a)"
@@ -27,12 +27,10 @@ _ENTRY = (
 
 @pytest.mark.parametrize("kind", DATABASES)
 async def test_the_history_before_the_chain_is_chained(kind: str, tmp_path: Path) -> None:
-    name = f"cs_test_{uuid.uuid4().hex[:12]}"
     if kind == "sqlite":
         url = f"sqlite:///{tmp_path / 'old.db'}"
     else:
-        await _pg_admin(f'CREATE DATABASE "{name}"')
-        url = _pg_url(PG_ADMIN_DSN, name)
+        url = await create_database(PG_ADMIN_DSN, "cs_test")
     settings = Settings(database_url=url, var_dir=tmp_path / "var")
     try:
         await upgrade_database(settings.resolved_database_url, "20261124_25")
@@ -66,4 +64,4 @@ async def test_the_history_before_the_chain_is_chained(kind: str, tmp_path: Path
             await db.dispose()
     finally:
         if kind != "sqlite":
-            await _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            await drop_database(PG_ADMIN_DSN, url)

@@ -19,6 +19,7 @@ import pytest
 
 from cardservice.config import Settings
 from cardservice.migrations import upgrade_database
+from tests.fresh_database import create_database, database_name, drop_database
 from tests.stress.bank_run import ADMIN_DSN, Server
 
 pytestmark = pytest.mark.skipif(
@@ -86,21 +87,11 @@ class Live:
         return token["data"]["token"], account
 
 
-async def _admin(sql: str) -> None:
-    connection = await asyncpg.connect(ADMIN_DSN)
-    try:
-        await connection.execute(sql)
-    finally:
-        await connection.close()
-
-
 @pytest.fixture(scope="module")
 def live() -> Iterator[Live]:
     """One database and one two-worker server for the module's races."""
-    name = f"cs_ops_{uuid.uuid4().hex[:10]}"
-    asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
-    url = ADMIN_DSN.rsplit("/", 1)[0] + "/" + name
-    workdir = Path(f"/tmp/{name}")
+    url = asyncio.run(create_database(ADMIN_DSN, "cs_ops"))
+    workdir = Path("/tmp", database_name(url))
     workdir.mkdir()
     server = Server(url, workdir, workers=2)
     try:
@@ -112,7 +103,7 @@ def live() -> Iterator[Live]:
     finally:
         server.kill()
         shutil.rmtree(workdir, ignore_errors=True)
-        asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        asyncio.run(drop_database(ADMIN_DSN, url))
 
 
 async def _bin(client: httpx.AsyncClient) -> str:

@@ -65,6 +65,7 @@ from cardservice.config import Settings
 from cardservice.db.database import Database
 from cardservice.ledger.books import class_totals
 from cardservice.migrations import upgrade_database
+from tests.fresh_database import create_database, database_name, drop_database
 from tests.live_server import wait_ready
 
 ADMIN_DSN = os.environ.get("CARDSERVICE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
@@ -546,11 +547,8 @@ async def bank_run(
     """Run the scenario on a fresh PostgreSQL database for `seconds`, and on until the server
     was killed `min_kills` times (a busy machine restarts it slowly; at most 3× as long);
     returns the figures and the books."""
-    name = f"cs_stress_{uuid.uuid4().hex[:10]}"
-    admin = await asyncpg.connect(ADMIN_DSN)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    url = ADMIN_DSN.rsplit("/", 1)[0] + "/" + name
-    workdir = Path(f"/tmp/{name}")
+    url = await create_database(ADMIN_DSN, "cs_stress")
+    workdir = Path("/tmp", database_name(url))
     workdir.mkdir()
     server = Server(url, workdir)
     try:
@@ -577,8 +575,7 @@ async def bank_run(
     finally:
         server.kill()
         shutil.rmtree(workdir, ignore_errors=True)
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
+        await drop_database(ADMIN_DSN, url)
 
 
 def _verify_ledger_books(books: dict[str, Any]) -> None:

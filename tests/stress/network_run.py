@@ -29,20 +29,19 @@ import socket
 import subprocess
 import sys
 import tempfile
-import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 import httpx
 import orjson
 
 from cardservice.config import Settings
 from cardservice.migrations import upgrade_database
 from cardservice.network.presentments import UNKNOWN_CARDS
+from tests.fresh_database import create_database, drop_database
 from tests.stress.bank_run import ADMIN_DSN, Server
 
 
@@ -52,29 +51,14 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-async def _database(kind: str, workdir: Path) -> tuple[str, str]:
-    """A fresh migrated database of `kind`: its name (PostgreSQL: dropped at the end) and URL."""
+async def _database(kind: str, workdir: Path) -> str:
+    """A fresh migrated database of `kind`, its URL (PostgreSQL: dropped at the end)."""
     if kind == "sqlite":
         url = f"sqlite:///{workdir / 'network-run.db'}"
-        name = ""
     else:
-        name = f"cs_network_{uuid.uuid4().hex[:10]}"
-        admin = await asyncpg.connect(ADMIN_DSN)
-        try:
-            await admin.execute(f'CREATE DATABASE "{name}"')
-        finally:
-            await admin.close()
-        url = ADMIN_DSN.rsplit("/", 1)[0] + "/" + name
+        url = await create_database(ADMIN_DSN, "cs_network")
     await upgrade_database(Settings(database_url=url).resolved_database_url)
-    return name, url
-
-
-async def _drop(name: str) -> None:
-    admin = await asyncpg.connect(ADMIN_DSN)
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        await admin.close()
+    return url
 
 
 @dataclass
@@ -179,7 +163,7 @@ async def network_run(seconds: float, seed: int, database: str = "postgresql") -
     """The whole run (module docstring); what it found. The simulator's own verdict is in
     `simulator["ok"]` (a failing simulator is a problem too)."""
     with tempfile.TemporaryDirectory(prefix="cs-network-run-") as workdir:
-        name, url = await _database(database, Path(workdir))
+        url = await _database(database, Path(workdir))
         iso_port = _free_port()
         server = Server(url, Path(workdir), workers=1 if database == "sqlite" else 2)
         server.env["CARDSERVICE_ISO8583_PORT"] = str(iso_port)
@@ -210,8 +194,8 @@ async def network_run(seconds: float, seed: int, database: str = "postgresql") -
             return found
         finally:
             server.kill()
-            if name:
-                await _drop(name)
+            if database != "sqlite":
+                await drop_database(ADMIN_DSN, url)
 
 
 async def main(seconds: float, seed: int, database: str) -> int:

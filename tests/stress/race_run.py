@@ -32,6 +32,7 @@ from cardservice.db.database import Database
 from cardservice.ledger.verify import Verdict
 from cardservice.ledger.verify import verify as verify_chain
 from cardservice.migrations import upgrade_database
+from tests.fresh_database import create_database, database_name, drop_database
 from tests.stress.bank_run import ADMIN_DSN, Figures, Server, _books, _setup, verify
 
 TAGS = ("netflix", "amazon", "spotify", "uber")
@@ -147,11 +148,8 @@ async def _chain(url: str) -> Verdict:
 async def race_run(seconds: float) -> tuple[Race, dict[str, int], list[str], Verdict]:
     """Run the race on a fresh PostgreSQL database; the figures, the books, wrong counters,
     the hash chain's verdict."""
-    name = f"cs_race_{uuid.uuid4().hex[:10]}"
-    admin = await asyncpg.connect(ADMIN_DSN)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    url = ADMIN_DSN.rsplit("/", 1)[0] + "/" + name
-    workdir = Path(f"/tmp/{name}")
+    url = await create_database(ADMIN_DSN, "cs_race")
+    workdir = Path("/tmp", database_name(url))
     workdir.mkdir()
     server = Server(url, workdir, workers=2)
     try:
@@ -177,8 +175,7 @@ async def race_run(seconds: float) -> tuple[Race, dict[str, int], list[str], Ver
     finally:
         server.kill()
         shutil.rmtree(workdir, ignore_errors=True)
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
+        await drop_database(ADMIN_DSN, url)
 
 
 def main() -> int:

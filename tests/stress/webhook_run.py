@@ -34,6 +34,7 @@ from cardservice.db.sql import Tx
 from cardservice.events import outbox
 from cardservice.migrations import upgrade_database
 from cardservice.users.service import create_user
+from tests.fresh_database import create_database, database_name, drop_database
 from tests.live_server import wait_ready
 from tests.stress.bank_run import ADMIN_DSN, KEY
 from tests.webhooks.receiver import Receiver, free_port
@@ -241,11 +242,8 @@ async def _settle(url: str, receiver: Receiver, figures: RunFigures, seconds: fl
 
 async def webhook_run(seconds: float, seed: int = 15) -> RunFigures:
     """Run the scenario on a fresh PostgreSQL database; returns the figures."""
-    name = f"cs_hooks_{uuid.uuid4().hex[:10]}"
-    admin = await asyncpg.connect(ADMIN_DSN)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    url = ADMIN_DSN.rsplit("/", 1)[0] + "/" + name
-    workdir = Path(f"/tmp/{name}")
+    url = await create_database(ADMIN_DSN, "cs_hooks")
+    workdir = Path("/tmp", database_name(url))
     workdir.mkdir()
     receiver, figures, rng = Receiver(), RunFigures(), random.Random(seed)
     await receiver.start()
@@ -268,8 +266,7 @@ async def webhook_run(seconds: float, seed: int = 15) -> RunFigures:
         servers.kill()
         await receiver.close()
         subprocess.run(["rm", "-rf", str(workdir)], check=False)
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
+        await drop_database(ADMIN_DSN, url)
 
 
 def main() -> int:

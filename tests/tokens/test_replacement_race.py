@@ -19,6 +19,7 @@ from cardservice.config import Settings
 from cardservice.migrations import upgrade_database
 from cardservice.network.client import NetworkClient, stans
 from cardservice.security import CardCipher
+from tests.fresh_database import create_database, database_name, drop_database
 from tests.network.conftest import IssuedCard, Network, free_port
 from tests.stress.bank_run import ADMIN_DSN, KEY, Server, _setup
 from tests.tokens.conftest import decide, first_payment, new_wallet, notify, pay
@@ -69,11 +70,8 @@ async def _books(url: str) -> tuple[list[tuple[str, str]], dict[str, tuple[str, 
 
 
 async def test_token_payments_racing_a_replacement_are_booked_on_exactly_one_card() -> None:
-    name = f"cs_tokens_{uuid.uuid4().hex[:10]}"
-    admin = await asyncpg.connect(ADMIN_DSN)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    url = ADMIN_DSN.rsplit("/", 1)[0] + "/" + name
-    workdir = Path(f"/tmp/{name}")
+    url = await create_database(ADMIN_DSN, "cs_tokens")
+    workdir = Path("/tmp", database_name(url))
     workdir.mkdir()  # noqa: ASYNC240 - once, before the server starts
     server = Server(url, workdir, workers=2)
     iso_port = free_port()
@@ -136,5 +134,4 @@ async def test_token_payments_racing_a_replacement_are_booked_on_exactly_one_car
     finally:
         server.kill()
         shutil.rmtree(workdir, ignore_errors=True)
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
+        await drop_database(ADMIN_DSN, url)
