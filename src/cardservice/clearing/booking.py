@@ -12,7 +12,9 @@ every movement goes through the entry the other channels use:
   amount difference at another (`adjustments.recapture`);
 - one whose authorization was released, expired, or never given is a force post: an
   authorization the network approved on the issuer's behalf (`engine.authorize` with
-  `stand_in`, exactly as an 0120 advice is recorded) captured at once in the same unit;
+  `stand_in`, as an 0120 advice is recorded) and presented at once (`captured`): a completed
+  purchase in one entry, the card paying the merchants' book (a single_use card then closes,
+  as after any capture);
 - a refund presentment of a purchase an earlier presentment with the same ARN cleared is a
   `duplicate` when an 0220 refunded that purchase online by the same amount (the online
   refund then shows the record as its `clearing`; nothing moves), else it refunds the
@@ -37,6 +39,7 @@ from cardservice.network.repository import IssuedCard, issued_card
 from cardservice.security import CardCipher
 from cardservice.transactions import lifecycle, service
 from cardservice.transactions.adjustments import credit_card, recapture
+from cardservice.transactions.closing import close_single_use_after_capture
 from cardservice.transactions.engine import Authorization, authorize
 from cardservice.transactions.service import CaptureMessage
 
@@ -206,11 +209,12 @@ async def _force_post(
         merchant_id=record["merchant_id"],
         channel="clearing",
         stand_in=True,
+        captured=True,
         token=card.paid_with,
     )
-    row = await authorize(tx, cipher, card.user_uuid, request)
-    message = CaptureMessage(row["uuid"], channel="clearing", presented=True)
-    await service.capture(tx, card.user_uuid, message)
+    now = utcnow()
+    row = await authorize(tx, cipher, card.user_uuid, request, now=now)
+    await close_single_use_after_capture(tx, card.user_uuid, row, now)
     return Outcome(FORCE_POSTED, row["uuid"], clearing=clearing)
 
 

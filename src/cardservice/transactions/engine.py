@@ -121,6 +121,9 @@ class Authorization:
     # approved by the network on the issuer's behalf (an 0120 advice): recorded as approved
     # whatever the rules say; what the card cannot cover is the cardholder's `shortfall`
     stand_in: bool = False
+    # a clearing file's force post (API.md §18): a stand-in presented and captured at once,
+    # booked as a completed purchase in one entry (the card pays the merchants' book, no hold)
+    captured: bool = False
     # paid with a wallet token (API.md §19): {uuid, wallet, last4}, shown as the transaction's
     # `token`; its card follows a replacement (authorize.py)
     token: dict[str, str | None] | None = None
@@ -299,12 +302,13 @@ def _new_transaction(
 ) -> dict[str, Any]:
     card, tag, rate = decided.card, decided.tag, decided.rate
     hold_days = tag.hold_days if tag is not None else default_hold_days()
+    held_until = None if request.captured else now + timedelta(days=hold_days)
     foreign: dict[str, Any] = {}
     if rate is not None:
         foreign = {
             "currency": card["currency"],
             "merchant_amount": request.amount,
-            "merchant_captured_amount": 0,
+            "merchant_captured_amount": request.amount if request.captured else 0,
             "merchant_currency": request.currency,
             "rate": str(rate),
         }
@@ -315,11 +319,12 @@ def _new_transaction(
             account_uuid=as_uuid(card["account_uuid"]),
             card_uuid=request.card_uuid,
             type="card_purchase",
-            status="pending",
+            status="completed" if request.captured else "pending",
             direction="debit",
             amount=decided.amount,
             authorized_amount=decided.amount,
-            hold_expires_at=now + timedelta(days=hold_days),
+            captured_amount=decided.amount if request.captured else 0,
+            hold_expires_at=held_until,
             parent_uuid=request.parent_uuid,
             currency=request.currency,
             merchant_name=request.merchant_name,
@@ -347,20 +352,23 @@ async def _charge(
     kind: str | None = None,
     insert: bool = False,
 ) -> int:
-    """One entry: the card puts `amount` on hold and pays `fee` to the fee book, in the
-    transaction's currency (the card's); a stand-in's `shortfall` is paid by the
-    `cardholder_receivables` book instead of the card; `insert`: the transaction's row is
-    written with it (one statement on PostgreSQL). Returns the card's new balance
-    (`balance`, what it was, when the card pays nothing)."""
+    """One entry: the card puts `amount` on hold (a completed purchase: pays it to the
+    merchants' book, as a capture does) and pays `fee` to the fee book, in the transaction's
+    currency (the card's); a stand-in's `shortfall` is paid by the `cardholder_receivables`
+    book instead of the card; `insert`: the transaction's row is written with it (one
+    statement on PostgreSQL). Returns the card's new balance (`balance`, what it was, when
+    the card pays nothing)."""
     card_uuid, currency = transaction["card_uuid"], transaction["currency"]
     shortfall = transaction.get("shortfall", 0)
+    captured = transaction["status"] == "completed"
+    default_kind = f"{transaction['type']}_{'captured' if captured else transaction['status']}"
     posted = await post_entry(
         tx,
-        kind or f"{transaction['type']}_{transaction['status']}",
+        kind or default_kind,
         [
             card_leg(card_uuid, currency, -(amount + fee - shortfall)),
             book_leg(SystemBook.CARDHOLDER_RECEIVABLES, currency, -shortfall),
-            book_leg(SystemBook.HOLDS, currency, amount),
+            book_leg(SystemBook.MERCHANTS if captured else SystemBook.HOLDS, currency, amount),
             book_leg(SystemBook.FEES, currency, fee),
         ],
         reference=transaction["uuid"],
