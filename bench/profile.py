@@ -62,6 +62,23 @@ def in_process_settings(url: str, **more: object) -> Settings:
     return Settings(**(fields | more))  # type: ignore[arg-type]
 
 
+async def _data_set(settings: Settings, cards: int) -> DataSet:
+    """The schema and the data set (`cards` for the heavy user, 10,000 transactions), its
+    events completed as the service completes them and numbered now, not by the app's
+    background loop while measured."""
+    await upgrade_database(settings.resolved_database_url)
+    outbox.register()
+    db = Database(settings)
+    try:
+        data = await build(
+            db, CardCipher.from_settings(settings), cards=cards, transactions=10_000, users=20
+        )
+        await publish_committed(db)
+    finally:
+        await db.dispose()
+    return data
+
+
 async def run(
     kind: str,
     requests: int,
@@ -73,12 +90,7 @@ async def run(
     url = await _database(kind)
     try:
         settings = in_process_settings(url)
-        await upgrade_database(settings.resolved_database_url)
-        db = Database(settings)
-        data = await build(
-            db, CardCipher.from_settings(settings), cards=cards, transactions=10_000, users=20
-        )
-        await db.dispose()
+        data = await _data_set(settings, cards)
         app = create_app(settings)
         async with app.router.lifespan_context(app):
             service = await _measure(app, data, requests, profile, functions)
@@ -173,15 +185,7 @@ def budget(
     url = loop.run_until_complete(_database(kind))
     try:
         settings = in_process_settings(url, log_level="INFO", log_format="json")
-        loop.run_until_complete(upgrade_database(settings.resolved_database_url))
-        outbox.register()  # the data set's events are completed as the service completes them
-        db = Database(settings)
-        data = loop.run_until_complete(
-            build(db, CardCipher.from_settings(settings), cards=100, transactions=10_000, users=20)
-        )
-        # the data set's events numbered now, not by the app's background loop while measured
-        loop.run_until_complete(publish_committed(db))
-        loop.run_until_complete(db.dispose())
+        data = loop.run_until_complete(_data_set(settings, cards=100))
         app = create_app(settings)
         restore = layers.quiet_access_log()
         lifespan = app.router.lifespan_context(app)
