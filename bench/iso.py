@@ -311,7 +311,9 @@ async def _vacuum(url: str) -> None:
 
 
 def _spawn(args: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    """A server of the bench; its warnings and errors on the bench's stderr (an answer that
+    never comes shows its cause there, not only as the load's timeout)."""
+    return subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL)
 
 
 async def _wait_port(port: int, seconds: float = 60) -> None:
