@@ -157,6 +157,31 @@ async def test_a_force_post_without_authorization_the_card_cannot_cover_is_owed(
     await assert_ledger_consistent(app)
 
 
+async def test_a_force_post_is_one_entry_and_closes_a_single_use_card(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    _user, card = await issue_card(app, client, card_type="single_use")
+    account_before, _cards = await balances(app, card.account)
+    key = await operator_key(app, "network")
+    item = presentment(card.pan, 2500, approval_code="NOAUTH")
+    report = report_of(await post_file(client, key, ipm_file("FILE-SINGLE-USE", [item])))
+    assert report["presentments"]["force_posted"] == 1
+    [posted] = await _purchases(app)
+    assert posted.status == "completed" and posted.captured_amount == 2500
+    assert posted.hold_expires_at is None
+    entries = await app.state.db.reader.rows(
+        "SELECT kind FROM journal_entries WHERE reference = $1", posted.uuid
+    )
+    assert [row["kind"] for row in entries] == ["card_purchase_captured"]
+    state = await app.state.db.reader.row(
+        "SELECT status, balance FROM cards WHERE uuid = $1", uuid.UUID(card.uuid)
+    )
+    assert state is not None and (state["status"], state["balance"]) == ("closed", 0)
+    account_after, _cards = await balances(app, card.account)
+    assert account_after == account_before + START - 2500 - FEE  # the rest went back
+    await assert_ledger_consistent(app)
+
+
 async def test_refunds_credit_the_card_linked_by_arn_or_not(
     app: FastAPI, client: httpx.AsyncClient, network: Network
 ) -> None:
