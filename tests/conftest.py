@@ -14,6 +14,7 @@ import logging
 import os
 import shutil
 from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -117,7 +118,15 @@ def database_url(
         asyncio.run(upgrade_database(Settings(database_url=url).resolved_database_url))
         yield url
         return
-    url = asyncio.run(create_database(PG_ADMIN_DSN, "cs_test"))
+    with migrated_postgres("cs_test") as url:
+        yield url
+
+
+@contextmanager
+def migrated_postgres(prefix: str) -> Iterator[str]:
+    """A new PostgreSQL database beside `PG_ADMIN_DSN`'s (tests/fresh_database.py) migrated
+    to the newest schema, for the block; dropped after it."""
+    url = asyncio.run(create_database(PG_ADMIN_DSN, prefix))
     try:
         asyncio.run(upgrade_database(Settings(database_url=url).resolved_database_url))
         yield url

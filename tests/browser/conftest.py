@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -10,10 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Browser, BrowserContext, async_playwright
 
-from cardservice.config import Settings
-from cardservice.migrations import upgrade_database
-from tests.conftest import PG_ADMIN_DSN
-from tests.fresh_database import create_database, drop_database
+from tests.conftest import migrated_postgres
 from tests.live_server import LiveServer, demo_server
 
 CHROMIUM = "/usr/bin/chromium"
@@ -24,20 +20,16 @@ def live(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     """One demo server per database and test process for every browser module (the demo is
     created once; a test that changes the demo's data puts it back), on a database of its
     own: the other tests empty the run's PostgreSQL database between them (SQLite's server
-    runs on a copy already). Package-scoped, it was started again for nearly every browser
-    module, as `--dist loadfile` runs other packages' files between them: 5–8 s each."""
+    runs on a copy already). Session-scoped because `--dist loadfile` runs other packages'
+    files between the browser modules: a package scope would start it (5–8 s) for nearly
+    each of them."""
     var = tmp_path_factory.mktemp("browser-var")
     if database_url.startswith("sqlite"):
         with demo_server(database_url, var) as server:
             yield server
         return
-    url = asyncio.run(create_database(PG_ADMIN_DSN, "cs_browser"))
-    try:
-        asyncio.run(upgrade_database(Settings(database_url=url).resolved_database_url))
-        with demo_server(url, var) as server:
-            yield server
-    finally:
-        asyncio.run(drop_database(PG_ADMIN_DSN, url))
+    with migrated_postgres("cs_browser") as url, demo_server(url, var) as server:
+        yield server
 
 
 @pytest.fixture
