@@ -13,9 +13,10 @@ import asyncio
 import logging
 import os
 import shutil
-from collections.abc import AsyncIterator, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
 import httpx
 import pytest
@@ -108,18 +109,51 @@ def log_capture() -> Iterator[list[str]]:
     assert not leaks, f"secrets found in the logs of this run: {leaks[:3]}"
 
 
-@pytest.fixture(scope="session", params=DATABASES)
-def database_url(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    """A migrated database of one kind, for the whole run."""
-    if request.param == "sqlite":
+T = TypeVar("T")
+
+
+class Kept:
+    """What the run makes once and keeps to its end, by key, whatever the order of the tests.
+
+    pytest tears a session fixture down and makes it again whenever its parameter changes,
+    and `--dist loadfile` runs each file's SQLite tests and then its PostgreSQL ones: the
+    database (~1 s) and the browser tests' demo server (5–8 s) were made twice for nearly
+    every file. Fixtures parametrized by database look their thing up here instead."""
+
+    def __init__(self, stack: ExitStack) -> None:
+        self._stack = stack
+        self._made: dict[tuple[str, str], Any] = {}
+
+    def get(self, key: tuple[str, str], make: Callable[[], AbstractContextManager[T]]) -> T:
+        if key not in self._made:
+            self._made[key] = self._stack.enter_context(make())
+        return cast("T", self._made[key])
+
+
+@pytest.fixture(scope="session")
+def kept() -> Iterator[Kept]:
+    with ExitStack() as stack:  # the last made is closed first
+        yield Kept(stack)
+
+
+@contextmanager
+def _migrated(kind: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    if kind == "sqlite":
         url = f"sqlite:///{tmp_path_factory.mktemp('sqlite') / 'cardservice.db.database'}"
         asyncio.run(upgrade_database(Settings(database_url=url).resolved_database_url))
         yield url
         return
     with migrated_postgres("cs_test") as url:
         yield url
+
+
+@pytest.fixture(scope="session", params=DATABASES)
+def database_url(
+    request: pytest.FixtureRequest, kept: Kept, tmp_path_factory: pytest.TempPathFactory
+) -> str:
+    """A migrated database of one kind, for the whole run."""
+    kind = str(request.param)
+    return kept.get(("database", kind), lambda: _migrated(kind, tmp_path_factory))
 
 
 @contextmanager

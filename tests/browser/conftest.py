@@ -4,25 +4,33 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser, BrowserContext, async_playwright
 
-from tests.conftest import migrated_postgres
+from tests.conftest import Kept, migrated_postgres
 from tests.live_server import LiveServer, demo_server
 
 CHROMIUM = "/usr/bin/chromium"
 
 
 @pytest.fixture(scope="session")
-def live(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+def live(database_url: str, kept: Kept, tmp_path_factory: pytest.TempPathFactory) -> LiveServer:
     """One demo server per database and test process for every browser module (the demo is
     created once; a test that changes the demo's data puts it back), on a database of its
     own: the other tests empty the run's PostgreSQL database between them (SQLite's server
-    runs on a copy already). Session-scoped because `--dist loadfile` runs other packages'
-    files between the browser modules: a package scope would start it (5–8 s) for nearly
-    each of them."""
+    runs on a copy already). Kept to the run's end (`tests.conftest.Kept`): `--dist
+    loadfile` runs each module's SQLite tests, then its PostgreSQL ones, and other packages'
+    files between the browser modules, so a fixture's own scope would start it (5–8 s)
+    again for nearly each of them."""
+    kind = "sqlite" if database_url.startswith("sqlite") else "postgresql"
+    return kept.get(("live", kind), lambda: _demo(database_url, tmp_path_factory))
+
+
+@contextmanager
+def _demo(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     var = tmp_path_factory.mktemp("browser-var")
     if database_url.startswith("sqlite"):
         with demo_server(database_url, var) as server:
