@@ -11,11 +11,15 @@
 3. the sandbox HTTP path: `POST /sandbox/authorizations` on the same server, as many
    requests in flight.
 
-In that order: `pgbench` TPC-B on its own database (the write baseline of `bench.run`), the
-service's peak, then p50/p99 of its ISO path at half that peak (open
-loop, each answer from the time its request was due), then the peer, then HTTP; each load on
-a freshly vacuumed database. The 16 cards are in one account (every authorization locks its
-card's account: one line, the hot-account case) or spread over `--accounts N`.
+In that order: `pgbench` TPC-B on its own database (the write baseline of `bench.run`); a
+short unmeasured load on the service and on the peer (warm buffers and prepared statements);
+then `--rounds` rounds of the service's peak and the peer's, in turn and each round in the
+other order, with p50/p99 of the service's ISO path at half its first peak right after it
+(open loop, each answer from the time its request was due); then HTTP; each load on a freshly
+vacuumed database. The rates and `iso_vs_peer` are medians over the rounds (each round's
+figures are printed too): on this shared 2-core machine one pair of loads moved the ratio
+between 0.55 and 0.88 from run to run. The 16 cards are in one account (every authorization
+locks its card's account: one line, the hot-account case) or spread over `--accounts N`.
 
     python -m bench.iso --seconds 20                         # make bench
     python -m bench.iso --seconds 20 --accounts 16           # make bench, the second run
@@ -45,7 +49,7 @@ import asyncpg
 import httpx
 import orjson
 
-from bench.run import cpu_ms_each, cpu_seconds, pgbench_tps
+from bench.run import cpu_seconds, pgbench_tps
 from cardservice.auth.credentials import issue_token
 from cardservice.config import Settings
 from cardservice.db.database import Database
@@ -328,13 +332,6 @@ async def _wait_port(port: int, seconds: float = 60) -> None:
     raise RuntimeError(f"nothing listens on {port}")
 
 
-def _per_request(
-    before: tuple[float, float], after: tuple[float, float], requests: int
-) -> dict[str, float]:
-    own, database = cpu_ms_each(before, after, requests)
-    return {"python": own, "postgresql": database}
-
-
 def _percentiles(latencies: list[float]) -> dict[str, float]:
     if len(latencies) < 2:
         return {"p50_ms": float("nan"), "p99_ms": float("nan")}
@@ -342,12 +339,45 @@ def _percentiles(latencies: list[float]) -> dict[str, float]:
     return {"p50_ms": round(cuts[49] * 1000, 2), "p99_ms": round(cuts[98] * 1000, 2)}
 
 
-async def main(seconds: float, connections: int, depth: int, accounts: int) -> dict[str, Any]:
+WARM_UP_SECONDS = 3.0
+
+
+class _Loads:
+    """The service's and the peer's closed-loop loads, round after round: approvals,
+    seconds and CPU (server or peer, PostgreSQL) of each."""
+
+    def __init__(self) -> None:
+        self.rates: dict[str, list[float]] = {"service": [], "peer": []}
+        self.approvals = {"service": 0, "peer": 0}
+        self.cpu = {"service": [0.0, 0.0], "peer": [0.0, 0.0]}
+
+    def add(self, who: str, approved: int, seconds: float, before: Any, after: Any) -> None:
+        self.rates[who].append(approved / seconds)
+        self.approvals[who] += approved
+        for at, (start, end) in enumerate(zip(before, after, strict=True)):
+            self.cpu[who][at] += end - start
+
+    def ratios(self) -> list[float]:
+        """Each round's service ÷ peer."""
+        return [
+            s / max(p, 1e-9) for s, p in zip(self.rates["service"], self.rates["peer"], strict=True)
+        ]
+
+    def cpu_ms(self, who: str) -> dict[str, float]:
+        each = max(1, self.approvals[who])
+        own, database = (round(seconds * 1000 / each, 3) for seconds in self.cpu[who])
+        return {"python": own, "postgresql": database}
+
+
+async def main(
+    seconds: float, connections: int, depth: int, accounts: int, rounds: int
+) -> dict[str, Any]:
     # the database's own write rate, first, on its own database
     tpcb = await asyncio.to_thread(pgbench_tps, int(seconds))
     url = await create_database(ADMIN_DSN, "cs_bench_iso")
     http_port, iso_port, peer_port = _free_port(), _free_port(), _free_port()
     processes: list[subprocess.Popen[bytes]] = []
+    loads = _Loads()
     try:
         await upgrade_database(Settings(database_url=url).resolved_database_url)
         by_card, cards = await _setup(url, accounts)
@@ -361,23 +391,33 @@ async def main(seconds: float, connections: int, depth: int, accounts: int) -> d
                                      "--url", url], env))  # fmt: skip
             await _wait_port(iso_port)
             await _wait_port(peer_port)
-            # the half-peak run follows its own peak, on the database that peak left (after
-            # the peer's and the HTTP loads it would meet 1.5 times the rows, and be slower)
-            await _vacuum(url)
+            ports = {"service": (iso_port, processes[0].pid), "peer": (peer_port, processes[1].pid)}
             peak_codes, half_codes = Counter[str](), Counter[str]()
-            before = cpu_seconds(processes[0].pid)
-            service = await iso_load(iso_port, cards, seconds, connections, depth, codes=peak_codes)
-            service_cpu = _per_request(before, cpu_seconds(processes[0].pid), len(service))
-            peak, lags = len(service) / seconds, []
-            await _vacuum(url)
-            half = await iso_load(
-                iso_port, cards, seconds / 2, connections, depth, rate=peak / 2, lags=lags,
-                codes=half_codes,
-            )  # fmt: skip
-            await _vacuum(url)
-            before = cpu_seconds(processes[1].pid)
-            bare = await iso_load(peer_port, cards, seconds, connections, depth)
-            peer_cpu = _per_request(before, cpu_seconds(processes[1].pid), len(bare))
+            half: list[float] = []
+            lags: list[float] = []
+            # each warmed up first, unmeasured (the first load on a new database met cold
+            # buffers and statements not yet prepared: the service, always first, lost a
+            # quarter of its rate to it); then service and peer in turn, each round in the
+            # other order (ABBA: a drift of the machine or of the database's size weighs on
+            # both alike), each load on a freshly vacuumed database
+            for port, _pid in ports.values():
+                await iso_load(port, cards, WARM_UP_SECONDS, connections, depth)
+            for turn in range(rounds):
+                for who in ("service", "peer") if turn % 2 == 0 else ("peer", "service"):
+                    port, pid = ports[who]
+                    await _vacuum(url)
+                    before = cpu_seconds(pid)
+                    codes = peak_codes if who == "service" else None
+                    done = await iso_load(port, cards, seconds, connections, depth, codes=codes)
+                    loads.add(who, len(done), seconds, before, cpu_seconds(pid))
+                    if who == "service" and turn == 0:
+                        # at half the first peak, on the database that peak left (after
+                        # the other loads it would meet more rows, and be slower)
+                        await _vacuum(url)
+                        half = await iso_load(
+                            iso_port, cards, seconds / 2, connections, depth,
+                            rate=loads.rates["service"][0] / 2, lags=lags, codes=half_codes,
+                        )  # fmt: skip
             await _vacuum(url)
             sandbox = await http_load(
                 f"http://127.0.0.1:{http_port}", by_card, cards, seconds, connections * depth
@@ -387,25 +427,31 @@ async def main(seconds: float, connections: int, depth: int, accounts: int) -> d
             process.kill()
             process.wait()
         await drop_database(ADMIN_DSN, url)
+    service, peer = (statistics.median(loads.rates[who]) for who in ("service", "peer"))
     return {
-        "seconds": seconds, "connections": connections, "in_flight_per_connection": depth,
-        "accounts": accounts, "cards": len(cards),
-        "iso_per_s": round(len(service) / seconds, 1),
+        "seconds": seconds, "rounds": rounds, "connections": connections,
+        "in_flight_per_connection": depth, "accounts": accounts, "cards": len(cards),
+        # medians over the rounds; each round's figures below them
+        "iso_per_s": round(service, 1),
+        "bare_peer_per_s": round(peer, 1),
+        "iso_vs_peer": round(statistics.median(loads.ratios()), 3),
+        "rounds_iso_per_s": [round(rate, 1) for rate in loads.rates["service"]],
+        "rounds_peer_per_s": [round(rate, 1) for rate in loads.rates["peer"]],
+        "rounds_iso_vs_peer": [round(ratio, 3) for ratio in loads.ratios()],
         "iso_answers": dict(sorted(peak_codes.items())),
-        "bare_peer_per_s": round(len(bare) / seconds, 1),
         "sandbox_http_per_s": round(sandbox / seconds, 1),
-        "iso_vs_peer": round(len(service) / max(1, len(bare)), 3),
-        "iso_vs_http": round(len(service) / max(1, sandbox), 3),
-        # CPU milliseconds an approval cost at peak: the server's processes (HTTP workers
-        # idle, the network process answering) or the peer's, and PostgreSQL's client backends
-        "cpu_ms_per_iso_authorization": service_cpu,
-        "cpu_ms_per_peer_authorization": peer_cpu,
+        "iso_vs_http": round(service * seconds / max(1, sandbox), 3),
+        # CPU milliseconds an approval cost at peak, over every round: the server's
+        # processes (HTTP workers idle, the network process answering) or the peer's, and
+        # PostgreSQL's client backends
+        "cpu_ms_per_iso_authorization": loads.cpu_ms("service"),
+        "cpu_ms_per_peer_authorization": loads.cpu_ms("peer"),
         "pgbench_tps": round(tpcb, 1),
-        "iso_vs_pgbench": round(len(service) / seconds / tpcb, 3),
+        "iso_vs_pgbench": round(service / tpcb, 3),
         "http_vs_pgbench": round(sandbox / seconds / tpcb, 3),
         "at_half_peak": {
-            "rate_per_s": round(peak / 2, 1), "approved": len(half), **_percentiles(half),
-            "answers": dict(sorted(half_codes.items())),
+            "rate_per_s": round(loads.rates["service"][0] / 2, 1), "approved": len(half),
+            **_percentiles(half), "answers": dict(sorted(half_codes.items())),
             "sent_late_max_ms": round(max(lags, default=0) * 1000, 2),
         },
     }  # fmt: skip
@@ -421,9 +467,17 @@ if __name__ == "__main__":
     parser.add_argument("--accounts", type=int, default=1, choices=(1, 2, 4, 8, 16),
                         help="the 16 cards spread over this many accounts (each locked per"
                              " authorization: 1 puts every unit in one line)")  # fmt: skip
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="service and peer loads in turn, this many each (medians)")  # fmt: skip
     arguments = parser.parse_args()
     if arguments.peer:
         asyncio.run(run_peer(arguments.peer, arguments.url))  # the network process's loop
     else:
-        run = main(arguments.seconds, arguments.connections, arguments.depth, arguments.accounts)
+        run = main(
+            arguments.seconds,
+            arguments.connections,
+            arguments.depth,
+            arguments.accounts,
+            arguments.rounds,
+        )
         print(orjson.dumps(asyncio.run(run), option=orjson.OPT_INDENT_2).decode())
