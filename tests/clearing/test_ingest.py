@@ -41,6 +41,19 @@ async def _purchases(app: FastAPI) -> list[SimpleNamespace]:
     return await stored_transactions(app, "card_purchase")
 
 
+async def _force_posted(
+    app: FastAPI, client: httpx.AsyncClient, card: IssuedCard, amount: int, file_id: str
+) -> SimpleNamespace:
+    """A file of one presentment of `amount` with no authorization behind it, sent by the
+    network operator: force posted; the purchase it booked."""
+    key = await operator_key(app, "network")
+    item = presentment(card.pan, amount, approval_code="NOAUTH")
+    report = report_of(await post_file(client, key, ipm_file(file_id, [item])))
+    assert report["presentments"]["force_posted"] == 1
+    [posted] = await _purchases(app)
+    return posted
+
+
 async def _shown(client: httpx.AsyncClient, user: Any, transaction: uuid.UUID) -> dict[str, Any]:
     """The transaction as its owner reads it through the API."""
     response = await client.get(f"/transaction/{transaction}", headers=user.headers)
@@ -146,11 +159,7 @@ async def test_a_force_post_without_authorization_the_card_cannot_cover_is_owed(
     app: FastAPI, client: httpx.AsyncClient, network: Network
 ) -> None:
     _user, card = await issue_card(app, client)
-    key = await operator_key(app, "network")
-    item = presentment(card.pan, 15_000, approval_code="NOAUTH")
-    report = report_of(await post_file(client, key, ipm_file("FILE-FORCE", [item])))
-    assert report["presentments"]["force_posted"] == 1
-    [posted] = await _purchases(app)
+    posted = await _force_posted(app, client, card, 15_000, "FILE-FORCE")
     assert posted.status == "completed" and posted.captured_amount == 15_000
     assert posted.shortfall == 15_000 + FEE - START
     assert await _card_balance(app, card) == 0
@@ -162,11 +171,7 @@ async def test_a_force_post_is_one_entry_and_closes_a_single_use_card(
 ) -> None:
     _user, card = await issue_card(app, client, card_type="single_use")
     account_before, _cards = await balances(app, card.account)
-    key = await operator_key(app, "network")
-    item = presentment(card.pan, 2500, approval_code="NOAUTH")
-    report = report_of(await post_file(client, key, ipm_file("FILE-SINGLE-USE", [item])))
-    assert report["presentments"]["force_posted"] == 1
-    [posted] = await _purchases(app)
+    posted = await _force_posted(app, client, card, 2500, "FILE-SINGLE-USE")
     assert posted.status == "completed" and posted.captured_amount == 2500
     assert posted.hold_expires_at is None
     entries = await app.state.db.reader.rows(
