@@ -49,7 +49,7 @@ import asyncpg
 import httpx
 import orjson
 
-from bench.run import cpu_seconds, pgbench_tps
+from bench.run import cpu_ms_each, cpu_seconds, pgbench_tps
 from cardservice.auth.credentials import issue_token
 from cardservice.config import Settings
 from cardservice.db.database import Database
@@ -364,8 +364,9 @@ class _Loads:
         ]
 
     def cpu_ms(self, who: str) -> dict[str, float]:
-        each = max(1, self.approvals[who])
-        own, database = (round(seconds * 1000 / each, 3) for seconds in self.cpu[who])
+        """CPU ms an approval over every round (`cpu_ms_each` of the rounds' sums)."""
+        spent = (self.cpu[who][0], self.cpu[who][1])
+        own, database = cpu_ms_each((0.0, 0.0), spent, self.approvals[who])
         return {"python": own, "postgresql": database}
 
 
