@@ -113,7 +113,10 @@ def count_in_files(directory: Path) -> None:
     process started after this imports it in file mode. This one imported it with the
     command's modules, before the directory was known: its families are counted in files from
     here on (their values made anew, none counted yet), so that a single worker, which serves
-    from this process, sums the network processes' counts with its own."""
+    from this process, sums the network processes' counts with its own. prometheus_client
+    has no public call for this: its value class, its registry's collectors and their
+    `_metric_init` are its internals (tests/observability/test_metrics.py reads a 1-worker
+    and a 2-worker server's listener series)."""
     shutil.rmtree(directory, ignore_errors=True)
     directory.mkdir(parents=True)
     os.environ[MULTIPROC_ENV] = str(directory)
