@@ -118,11 +118,21 @@ class Settings(BaseSettings):
     iso8583_max_connections: int = Field(
         default=256, ge=1, description="open connections per worker process; one more is closed"
     )
+    iso8583_peers: str = Field(
+        default="127.0.0.0/8,::1",
+        description="addresses and CIDRs allowed to connect; any other is closed at once",
+    )
+    iso8583_max_connections_per_peer: int = Field(
+        default=64, ge=1, description="open connections of one address per worker process"
+    )
     iso8583_idle_seconds: float = Field(
         default=300.0, gt=0, description="a connection with no complete message for this long"
     )
     iso8583_frame_seconds: float = Field(
-        default=10.0, gt=0, description="a message's bytes must follow its length within this"
+        default=10.0,
+        gt=0,
+        description="a connection's first message must be complete this long after it opened, "
+        "and any message's bytes must follow its length within this",
     )
     iso8583_in_flight: int = Field(
         default=64, ge=1, description="requests of one connection worked on at once; then unread"
@@ -148,7 +158,7 @@ class Settings(BaseSettings):
     def _upper(cls, value: str) -> str:
         return value.upper()
 
-    @field_validator("trusted_proxies")
+    @field_validator("trusted_proxies", "iso8583_peers")
     @classmethod
     def _cidrs(cls, value: str) -> str:
         parse_networks(value)  # ValueError → a settings error at start-up
@@ -158,6 +168,11 @@ class Settings(BaseSettings):
     def trusted_proxy_networks(self) -> list[Network]:
         """Parsed on use (only failed authentications need it), so copies stay right."""
         return parse_networks(self.trusted_proxies)
+
+    @property
+    def iso8583_peer_networks(self) -> list[Network]:
+        """The ISO 8583 allow-list, parsed (once, by the listener as it starts)."""
+        return parse_networks(self.iso8583_peers)
 
     @cached_property
     def resolved_database_url(self) -> str:

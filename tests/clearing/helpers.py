@@ -9,7 +9,9 @@ from collections.abc import Iterable
 from typing import Any
 
 import httpx
+from cardutil import mciipm
 
+from cardservice.network import ipm
 from cardservice.network.ipm import Presentment, write
 
 NUMBERS = itertools.count(2)  # message numbers: the header is 1
@@ -46,6 +48,20 @@ def ipm_file(file_id: str, presentments: Iterable[Presentment]) -> bytes:
     """The bytes of an IPM file: header, the presentments, trailer."""
     out = io.BytesIO()
     write(out, file_id, presentments)
+    return out.getvalue()
+
+
+def with_second_header(body: bytes) -> bytes:
+    """The file `body` with a copy of its header after its first presentment, the trailer's
+    count (PDS 0306) one more: written again by cardutil."""
+    read = list(ipm.messages(io.BytesIO(body)))
+    header, *middle, trailer = read
+    trailer[ipm.MESSAGE_COUNT] = f"{len(read) + 1:08d}"
+    out = io.BytesIO()
+    writer = mciipm.IpmWriter(out, encoding=ipm.ENCODING, iso_config=ipm.BIT_CONFIG, blocked=True)
+    for message in [header, middle[0], dict(header), *middle[1:], trailer]:
+        writer.write(message)
+    writer.close()
     return out.getvalue()
 
 

@@ -5,17 +5,27 @@ section, with the response and what changed in the books."""
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import httpx
 import orjson
+import pytest
 from fastapi import FastAPI
 
+from cardservice.config import Settings
 from cardservice.ledger.books import settlement_report
 from cardservice.models.base import utcnow
 from cardservice.network import messages
-from tests.clearing.helpers import ipm_file, post_file, presentment, report_of
+from tests.clearing.helpers import (
+    ipm_file,
+    post_file,
+    presentment,
+    report_of,
+    with_second_header,
+)
+from tests.cli.test_cli import Command
 from tests.factories import assert_ledger_consistent, balances, stored_transactions
 from tests.network.conftest import IssuedCard, Network, issue_card
 from tests.operator.helpers import operator_key
@@ -333,6 +343,74 @@ async def test_bad_files_are_refused_whole_and_move_nothing(
     assert await _card_balance(app, card) == balance  # the second file moved nothing
     [purchase] = await _purchases(app)
     assert purchase.captured_amount == 2000
+
+
+def _no_trace(caplog: pytest.LogCaptureFixture) -> None:
+    """No log line of the test carries a stack trace."""
+    assert all(record.exc_info is None for record in caplog.records)
+    assert "Traceback" not in caplog.text
+
+
+async def test_a_file_id_over_64_characters_is_refused_without_a_trace(
+    app: FastAPI, client: httpx.AsyncClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The review's file: PDS 0105 of 65 characters answered 500 with a stack trace in the
+    log; now 422 and nothing moved. 64 characters are taken."""
+    _user, card = await issue_card(app, client)
+    key = await operator_key(app, "network")
+    item = presentment(card.pan, 1000, approval_code="NOAUTH")
+    refused = await post_file(client, key, ipm_file("F" * 65, [item]))
+    _invalid(refused, "PDS 0105")
+    _no_trace(caplog)
+    await _nothing_booked(app)
+    assert await _card_balance(app, card) == START
+    report = report_of(await post_file(client, key, ipm_file("F" * 64, [item])))
+    assert report["file_id"] == "F" * 64
+
+
+async def test_a_second_header_inside_the_file_is_refused_whole(
+    app: FastAPI, client: httpx.AsyncClient, network: Network, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The review's file: a header, a presentment, a second header, 2 presentments, the
+    trailer counting all 6 was booked; now 422 and nothing moved."""
+    _user, card = await issue_card(app, client)
+    original = await _authorized(network, card, 2000)
+    balance = await _card_balance(app, card)
+    key = await operator_key(app, "network")
+    items = [presentment(card.pan, 2000, approval_code=original[38])]
+    items += [presentment(card.pan, 500, approval_code="NOAUTH") for _ in range(2)]
+    body = with_second_header(ipm_file("FILE-TWO-HEADERS", items))
+    _invalid(await post_file(client, key, body), "message 3 is a second header")
+    _no_trace(caplog)
+    await _nothing_booked(app)
+    assert await _card_balance(app, card) == balance
+    [purchase] = await _purchases(app)
+    assert (purchase.status, purchase.captured_amount) == ("pending", 0)  # still held
+
+
+async def test_the_command_refuses_both_files_in_one_line(
+    app: FastAPI,
+    client: httpx.AsyncClient,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+    tmp_path: Path,
+) -> None:
+    """`cardservice clearing ingest FILE`: the same refusals, exit status 2, one line."""
+    _user, card = await issue_card(app, client)
+    command = Command(settings, monkeypatch, capsys)
+    items = [presentment(card.pan, 1000, approval_code="NOAUTH") for _ in range(2)]
+    long_id, two_headers = tmp_path / "long-id.ipm", tmp_path / "two-headers.ipm"
+    long_id.write_bytes(ipm_file("F" * 65, items[:1]))
+    two_headers.write_bytes(with_second_header(ipm_file("FILE-CLI", items)))
+    refused = await command.refused("clearing", "ingest", str(long_id))
+    assert "PDS 0105" in refused and "at most 64" in refused, refused
+    refused = await command.refused("clearing", "ingest", str(two_headers))
+    assert "second header" in refused, refused
+    _no_trace(caplog)
+    await _nothing_booked(app)
+    assert await _card_balance(app, card) == START
 
 
 async def test_an_oversized_body_is_413_and_another_content_type_415(

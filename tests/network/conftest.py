@@ -12,6 +12,7 @@ import pytest
 from fastapi import FastAPI
 
 from cardservice.config import Settings
+from cardservice.network import messages
 from cardservice.network.client import NetworkClient, stans, transmitted_now
 from cardservice.network.listener import running_listener
 from tests.decisions.conftest import receiver  # noqa: F401 - the decision endpoint fixture
@@ -61,7 +62,15 @@ async def network(app: FastAPI, iso_settings: Settings) -> AsyncIterator[Network
     async with running_listener(iso_settings, state.db, state.cipher, state.outbound):
         assert iso_settings.iso8583_port is not None
         client = await NetworkClient.connect("127.0.0.1", iso_settings.iso8583_port)
-        yield Network(iso_settings.iso8583_port, client, stans())
+        numbers = stans()
+        # signed on at once, as an acquirer does: the connection's first message, before the
+        # listener's first-frame deadline (docs/network.md, Bounds), however long the test's
+        # own set-up takes
+        signed_on = await client.request(
+            "0800", messages.echo(next(numbers), transmitted_now(), "001")
+        )
+        assert signed_on.fields[39] == "00"
+        yield Network(iso_settings.iso8583_port, client, numbers)
         await client.close()
 
 

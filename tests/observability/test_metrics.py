@@ -15,16 +15,18 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import pytest
 from fastapi import FastAPI
+from prometheus_client.metrics import MetricWrapperBase
 from prometheus_client.parser import text_string_to_metric_families
 
 from cardservice.config import Settings
-from cardservice.network import messages
+from cardservice.network import messages, metrics
 from cardservice.network.client import NetworkClient, stans, transmitted_now
 from cardservice.observability.metrics import FLUSH_SECONDS
 from tests.factories import Caller, make_card, make_mfa_code, make_user
@@ -49,11 +51,12 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-@pytest.fixture
-def server(app: FastAPI, settings: Settings) -> Iterator[Served]:
-    """Two workers on the test database, with a low per-credential limit."""
+@contextmanager
+def _serving(settings: Settings, workers: int, **env: str) -> Iterator[Served]:
+    """`cardservice serve --workers N --iso8583-port` on the test database, with a low
+    per-credential limit and the extra `CARDSERVICE_*` settings `env`, until the block ends."""
     port, iso_port = _free_port(), _free_port()
-    env = {
+    environment = {
         **os.environ,
         "CARDSERVICE_DATABASE_URL": settings.database_url,
         "CARDSERVICE_ENCRYPTION_KEY": settings.encryption_key,
@@ -63,10 +66,11 @@ def server(app: FastAPI, settings: Settings) -> Iterator[Served]:
         "CARDSERVICE_STORAGE_DIR": str(settings.blob_dir),
         "CARDSERVICE_RATE_LIMIT_PER_MINUTE": str(RATE_LIMIT),
         "CARDSERVICE_LOG_LEVEL": "WARNING",
+        **{f"CARDSERVICE_{name.upper()}": value for name, value in env.items()},
     }
-    command = [sys.executable, "-m", "cardservice", "serve", "--workers", "2", "--port", str(port)]
-    command += ["--iso8583-port", str(iso_port)]  # every worker listens on it (SO_REUSEPORT)
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    command = [sys.executable, "-m", "cardservice", "serve", "--workers", str(workers)]
+    command += ["--port", str(port), "--iso8583-port", str(iso_port)]  # all on it: SO_REUSEPORT
+    process = subprocess.Popen(command, env=environment, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_ready(base, process)
@@ -74,6 +78,13 @@ def server(app: FastAPI, settings: Settings) -> Iterator[Served]:
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+@pytest.fixture
+def server(app: FastAPI, settings: Settings) -> Iterator[Served]:
+    """Two workers on the test database."""
+    with _serving(settings, workers=2) as served:
+        yield served
 
 
 def _samples(text: str, name: str) -> dict[frozenset[tuple[str, str]], float]:
@@ -232,3 +243,51 @@ async def test_unmatched_paths_and_iso8583_answers_without_the_path_or_card_numb
         assert _iso_value(text, f"{timed}_count", mti="0100") == 2 * ISO_CONNECTIONS
         assert _iso_value(text, f"{timed}_sum", mti="0100") > 0
         assert card.pan not in text and unknown_pan not in text
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+async def test_every_listener_series_has_its_samples_with_one_worker_as_with_several(
+    app: FastAPI, settings: Settings, workers: int
+) -> None:
+    """The review's finding: with one worker (the default) an 0800 was answered `00` while
+    `/metrics` showed no `cardservice_iso8583_messages_total` and `..._connections 0.0` (the
+    one worker served the scrape from `serve`'s own process, which counted in memory; the
+    network process, in files). Now, with 1 worker as with 2: the echo, the connection
+    still open, a stranger's connection closed (`peer`: the allow-list is 127.0.0.1 and it
+    comes from 127.0.0.2), an unreadable frame; and every family of `network/metrics.py`
+    that has a sample to show shows it."""
+    with _serving(settings, workers, iso8583_peers="127.0.0.1/32") as served:
+        network = await NetworkClient.connect("127.0.0.1", served.iso_port)
+        echo = await network.request("0800", messages.echo("000001", transmitted_now()))
+        assert echo.fields[39] == "00"
+        stranger = await NetworkClient.connect("127.0.0.1", served.iso_port, source="127.0.0.2")
+        garbled = await NetworkClient.connect("127.0.0.1", served.iso_port)
+        garbled.send_raw(b"not a message")
+        for closed in (stranger, garbled):
+            await asyncio.wait_for(closed.reading, 30)
+        async with _fresh_connections(served) as http:
+            text = await _scrape_when(
+                http,
+                lambda text: (
+                    _iso_value(text, "cardservice_iso8583_unreadable_frames_total") == 1
+                    and _iso_value(text, "cardservice_iso8583_connections") == 1
+                ),
+            )
+        await network.close()
+        for client in (stranger, garbled):
+            await client.close()
+    counted = "cardservice_iso8583_messages_total"
+    assert _iso_value(text, counted, mti="0800", response_code="00") == 1
+    assert _iso_value(text, "cardservice_iso8583_answer_duration_seconds_count", mti="0800") == 1
+    assert _iso_value(text, "cardservice_iso8583_connections") == 1  # the echo's, still open
+    closed = "cardservice_iso8583_connections_closed_total"
+    assert _iso_value(text, closed, bound="peer") == 1
+    assert _iso_value(text, "cardservice_iso8583_unreadable_frames_total") == 1
+    shown = {family.name for family in text_string_to_metric_families(text) if family.samples}
+    unused = {metrics.LATE._name}  # no request here outlives its deadline
+    listener = {
+        family._name
+        for family in vars(metrics).values()
+        if isinstance(family, MetricWrapperBase) and family._name not in unused
+    }
+    assert listener <= shown, listener - shown

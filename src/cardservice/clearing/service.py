@@ -43,6 +43,7 @@ BOOK_BATCH = 1000  # records read per query while booking
 WORKERS = 4  # booking units side by side (PostgreSQL)
 QUEUED = 200  # records waiting per worker
 UNIT_RECORDS = 50  # records booked in one unit at most
+FILE_ID_LENGTH = 64  # the longest file id kept (clearing_files.file_id)
 
 
 class ClearingFileInvalid(RuleViolation):
@@ -83,7 +84,12 @@ def _file_id(file: IO[bytes]) -> str:
         file.seek(0)
     if first is None or not ipm.is_header(first) or not first.get(ipm.FILE_ID):
         raise ClearingFileInvalid("The file has no header (1644, DE 24 697, PDS 0105).")
-    return str(first[ipm.FILE_ID]).strip()
+    file_id = str(first[ipm.FILE_ID]).strip()
+    if len(file_id) > FILE_ID_LENGTH:
+        raise ClearingFileInvalid(
+            f"The file id (PDS 0105) has {len(file_id)} characters, at most {FILE_ID_LENGTH}."
+        )
+    return file_id
 
 
 async def ingest(clearing: Clearing, file: IO[bytes], by: Acting) -> Ingested:
@@ -129,6 +135,8 @@ class _Reading:
             raise ipm.Unreadable("messages follow the trailer")
         if self.messages == 1:
             return  # the header, read before
+        if ipm.is_header(message):
+            raise ipm.Unreadable(f"message {self.messages} is a second header")
         if ipm.is_trailer(message):
             self.trailer = message
         elif ipm.is_presentment(message):

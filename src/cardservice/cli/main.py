@@ -84,12 +84,11 @@ def run_server(args: ServeOptions, settings: Settings) -> None:
     from cardservice.http.protocol import protocol_class
     from cardservice.migrations import upgrade_database
     from cardservice.network.process import NetworkProcesses
-    from cardservice.observability.metrics import MULTIPROC_ENV, prepare_multiprocess_dir
+    from cardservice.observability.metrics import count_in_files
 
     if args.workers < 1 or not 0 < args.port < 65536:
         raise CommandError("--workers must be ≥ 1 and --port 1..65535")
-    metrics_dir = prepare_multiprocess_dir(settings.var_dir / "metrics" / str(args.port))
-    os.environ[MULTIPROC_ENV] = str(metrics_dir)  # read by the workers' prometheus_client
+    count_in_files(settings.var_dir / "metrics" / str(args.port))  # every process of the server
     if settings.is_sqlite and args.migrate:
         asyncio.run(upgrade_database(settings.resolved_database_url))
     # The app is built by each worker from the environment: tell it how it is served (the

@@ -43,9 +43,11 @@ class NetworkClient:
 
     @classmethod
     async def connect(
-        cls, host: str, port: int, tls: ssl.SSLContext | None = None
+        cls, host: str, port: int, tls: ssl.SSLContext | None = None, source: str | None = None
     ) -> NetworkClient:
-        reader, writer = await asyncio.open_connection(host, port, ssl=tls)
+        """A connection to `host:port`, from the local address `source` when given."""
+        local = None if source is None else (source, 0)
+        reader, writer = await asyncio.open_connection(host, port, ssl=tls, local_addr=local)
         return cls(reader, writer)
 
     async def _read(self) -> None:

@@ -5,13 +5,15 @@ One listener per network process (`network/process.py`), all bound to the same p
 SO_REUSEPORT: the kernel spreads connections over them, and each answers with its own pool.
 An unreadable frame or an unknown MTI is logged (no PAN) and closes its connection only.
 
-Every connection is bounded (API.md §17, `Bounds`, each a setting and counted on `/metrics`):
-a network process holds at most `max_connections` (one more is closed on arrival); a
-connection with no complete message for `idle_seconds` is closed, and so is one whose
-message's bytes have not all arrived `frame_seconds` after its length; at most `in_flight`
-of a connection's requests are worked on at once — then the connection is not read until one
-is done, so nothing is dropped and a peer that pipelines faster than it is answered waits in
-TCP.
+Every connection is bounded (docs/network.md, "Bounds": `Bounds`, each a setting and
+counted on `/metrics`): only an address of the allow-list (`peers`) is served and at most
+`max_connections_per_peer` of one address in a network process, which holds at most
+`max_connections` (`Admission`; one more is closed on arrival); a connection whose first
+message is not complete `frame_seconds` after it opened is closed, and so is one with no
+complete message for `idle_seconds`, or whose message's bytes have not all arrived
+`frame_seconds` after its length; at most `in_flight` of a connection's requests are worked
+on at once — then the connection is not read until one is done, so nothing is dropped and a
+peer that pipelines faster than it is answered waits in TCP.
 
 Every request is answered within `answer_seconds` (API.md §14, §21: `91` when the database
 is unreachable): its work runs in a task of its own (`db/deadlines.py`), and when the
@@ -28,14 +30,16 @@ went on. A decision endpoint's wait (up to 2 s) moves the deadline by as much.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import ssl
 import time
+from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 
-from cardservice.config import Settings
+from cardservice.config import Network, Settings
 from cardservice.db.database import Database
 from cardservice.db.deadlines import Deadline
 from cardservice.infra.outbound import Outbound
@@ -53,6 +57,9 @@ from cardservice.network.responses import DATABASE_UNREACHABLE, response
 from cardservice.security import CardCipher
 
 log = logging.getLogger("cardservice.network")
+# how loud a refused connection is: an address off the allow-list or a full process is an
+# operator's matter; a peer over its own cap is that peer's (counted on /metrics all the same)
+REFUSALS = {"peer": logging.WARNING, "max_connections": logging.WARNING, "per_peer": logging.INFO}
 
 PARTICIPANTS: dict[str, Participant] = {
     "0100": authorizations.authorization,
@@ -76,6 +83,7 @@ class Bounds:
     """A connection's bounds (the `CARDSERVICE_ISO8583_*` settings); None: unbounded."""
 
     max_connections: int | None = None
+    max_connections_per_peer: int | None = None
     idle_seconds: float | None = None
     frame_seconds: float | None = None
     in_flight: int | None = None
@@ -85,6 +93,7 @@ class Bounds:
     def of(cls, settings: Settings) -> Bounds:
         return cls(
             settings.iso8583_max_connections,
+            settings.iso8583_max_connections_per_peer,
             settings.iso8583_idle_seconds,
             settings.iso8583_frame_seconds,
             settings.iso8583_in_flight,
@@ -93,6 +102,46 @@ class Bounds:
 
 
 UNBOUNDED = Bounds()
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def peer_address(writer: asyncio.StreamWriter) -> Address | None:
+    """The connection's remote address (an IPv4 address an IPv6 socket maps, as IPv4); None
+    when the peer is already gone."""
+    peername = writer.get_extra_info("peername")
+    if not peername:
+        return None
+    address = ipaddress.ip_address(peername[0])
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
+
+
+class Admission:
+    """Which connections this network process serves: those from an address of `peers`,
+    at most `max_connections_per_peer` from one address and `max_connections` in all."""
+
+    def __init__(self, peers: list[Network], bounds: Bounds) -> None:
+        self.peers, self.bounds = peers, bounds
+        self.open: Counter[Address] = Counter()
+
+    def refusal(self, address: Address) -> str | None:
+        """The bound (`metrics.BOUNDS`) a new connection from `address` breaks; None: it is
+        served, and counted until `release`."""
+        if not any(address in network for network in self.peers):
+            return "peer"
+        per_peer, most = self.bounds.max_connections_per_peer, self.bounds.max_connections
+        if per_peer is not None and self.open[address] >= per_peer:
+            return "per_peer"
+        if most is not None and self.open.total() >= most:
+            return "max_connections"
+        self.open[address] += 1
+        return None
+
+    def release(self, address: Address) -> None:
+        self.open[address] -= 1
+        if not self.open[address]:
+            del self.open[address]
 
 
 class OutOfBounds(Exception):
@@ -161,10 +210,12 @@ class Connection:
 
     async def serve(self) -> None:
         try:
-            while (message := await self._next()) is not None:
+            message = await self._first()
+            while message is not None:
                 task = asyncio.create_task(self._answer(message))
                 self.pending.add(task)
                 task.add_done_callback(self._done)
+                message = await self._next()
             if self.pending:  # the peer stopped sending: its answers still leave
                 await asyncio.wait(set(self.pending))
         except Unreadable as exc:
@@ -181,6 +232,15 @@ class Connection:
     def _done(self, task: asyncio.Task[None]) -> None:
         self.pending.discard(task)
         self.slots.release()
+
+    async def _first(self) -> Message | None:
+        """The first request, complete within `frame_seconds` of the connection's opening
+        (else `OutOfBounds`: a connection that says nothing holds no place for long)."""
+        try:
+            async with asyncio.timeout(self.bounds.frame_seconds):
+                return await self._next()
+        except TimeoutError:
+            raise OutOfBounds("first_frame") from None
 
     async def _next(self) -> Message | None:
         """The next request, once a slot is free (until then the connection is not read)."""
@@ -240,13 +300,20 @@ async def running_listener(
     """The ISO 8583 listener of this process, on `CARDSERVICE_ISO8583_HOST:PORT`."""
     assert settings.iso8583_port is not None
     host = Host(db, cipher, http, settings.private_urls_allowed)
-    bounds = Bounds.of(settings)
+    bounds, tls = Bounds.of(settings), tls_context(settings)
+    admission = Admission(settings.iso8583_peer_networks, bounds)
     connections: set[asyncio.Task[None]] = set()
 
     async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        if len(connections) >= settings.iso8583_max_connections:
-            metrics.count_closed("max_connections")
-            log.warning("ISO 8583 connection refused: %s open", len(connections))
+        address = peer_address(writer)
+        if address is None:  # reset before it was accepted
+            writer.close()
+            return
+        refused = admission.refusal(address)
+        if refused is not None:
+            metrics.count_closed(refused)
+            log.log(REFUSALS[refused], "ISO 8583 connection from %s refused: %s bound (%s open)",
+                    address, refused, len(connections))  # fmt: skip
             writer.close()
             return
         task = asyncio.current_task()
@@ -259,13 +326,15 @@ async def running_listener(
             writer.close()  # the listener stops: asyncio's callback must not see it raise
         finally:
             connections.discard(task)
+            admission.release(address)
             metrics.connection_ended()
 
     server = await asyncio.start_server(
         accept,
         settings.iso8583_host,
         settings.iso8583_port,
-        ssl=tls_context(settings),
+        ssl=tls,
+        ssl_handshake_timeout=None if tls is None else bounds.frame_seconds,
         reuse_port=True,
     )
     log.info("ISO 8583 listener on %s:%s", settings.iso8583_host, settings.iso8583_port)

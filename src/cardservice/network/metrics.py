@@ -33,9 +33,13 @@ CONNECTIONS = Gauge(
 )
 CLOSED = Counter(
     "cardservice_iso8583_connections_closed",
-    "ISO 8583 connections the listener closed for a bound, by bound: max_connections (refused "
-    "on arrival), idle (no complete message for CARDSERVICE_ISO8583_IDLE_SECONDS), frame (a "
-    "message's bytes not there CARDSERVICE_ISO8583_FRAME_SECONDS after its length).",
+    "ISO 8583 connections the listener closed for a bound, by bound: peer (an address not in "
+    "CARDSERVICE_ISO8583_PEERS), per_peer (one more than "
+    "CARDSERVICE_ISO8583_MAX_CONNECTIONS_PER_PEER from one address), max_connections (one more "
+    "than CARDSERVICE_ISO8583_MAX_CONNECTIONS), all three on arrival; first_frame (no complete "
+    "message CARDSERVICE_ISO8583_FRAME_SECONDS after opening), idle (no complete message for "
+    "CARDSERVICE_ISO8583_IDLE_SECONDS), frame (a message's bytes not there "
+    "CARDSERVICE_ISO8583_FRAME_SECONDS after its length).",
     ["bound"],
 )
 IN_FLIGHT_FULL = Counter(
@@ -49,7 +53,7 @@ LATE = Counter(
     "on (an authorization that then committed was released), by request MTI.",
     ["mti"],
 )
-BOUNDS = ("max_connections", "idle", "frame")
+BOUNDS = ("peer", "per_peer", "max_connections", "first_frame", "idle", "frame")
 
 
 def record_answer(mti: str, response_code: str, seconds: float) -> None:

@@ -10,15 +10,17 @@ Labels are closed sets only: route templates (never the raw path, which carries 
 methods, status codes, authorization outcomes and decline slugs, limit names.
 No token, code, card number or email can reach a label: nothing here takes request data.
 
-With several worker processes (`cardservice serve --workers N`) the counters live in files
-under `PROMETHEUS_MULTIPROC_DIR`, which `serve` prepares (see `prepare_multiprocess_dir`)
-before any worker imports this module; a scrape served by any worker sums every worker's.
+Under `cardservice serve` the counters live in files under `PROMETHEUS_MULTIPROC_DIR`, which
+`serve` prepares (`count_in_files`) before its HTTP workers and its network processes start:
+a scrape served by any worker sums every process's, the network's too, with one worker (which
+serves from `serve`'s own process) as with several.
 """
 
 from __future__ import annotations
 
 import asyncio
 import bisect
+import os
 import shutil
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -36,6 +38,7 @@ from prometheus_client import (
     multiprocess,
     values,
 )
+from prometheus_client.metrics import MetricWrapperBase
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 UNMATCHED_ROUTE = "unmatched"
@@ -102,11 +105,28 @@ def route_template(scope: Mapping[str, Any]) -> str:
     return template if isinstance(template, str) else UNMATCHED_ROUTE
 
 
-def prepare_multiprocess_dir(directory: Path) -> Path:
-    """An empty directory for the workers' metric files (stale files would add old counts)."""
+def count_in_files(directory: Path) -> None:
+    """This process and those it starts count in files under `directory`, emptied first
+    (stale files would add old counts): `cardservice serve`, before its workers start.
+
+    prometheus_client picks its mode when it is imported, from `PROMETHEUS_MULTIPROC_DIR`; a
+    process started after this imports it in file mode. This one imported it with the
+    command's modules, before the directory was known: its families are counted in files from
+    here on (their values made anew, none counted yet), so that a single worker, which serves
+    from this process, sums the network processes' counts with its own. prometheus_client
+    has no public call for this: its value class, its registry's collectors and their
+    `_metric_init` are its internals (tests/observability/test_metrics.py reads a 1-worker
+    and a 2-worker server's listener series)."""
     shutil.rmtree(directory, ignore_errors=True)
     directory.mkdir(parents=True)
-    return directory
+    os.environ[MULTIPROC_ENV] = str(directory)
+    values.ValueClass = values.get_value_class()  # type: ignore[no-untyped-call]
+    for family in list(REGISTRY._collector_to_names):
+        if isinstance(family, MetricWrapperBase):
+            if family._labelnames:
+                family._metrics.clear()  # a label set's values are made as it is first used
+            else:
+                family._metric_init()  # type: ignore[no-untyped-call]
 
 
 FLUSH_SECONDS = 1.0
