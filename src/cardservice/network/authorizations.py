@@ -254,7 +254,7 @@ async def _first(
         log.warning("ISO 8583 0120 for a card not issued here: pan %s", masked_pan(message))
         return {"39": APPROVED}
     if card is None:
-        return await _unknown_number(tx, pan, merchant, bin_locked, now)
+        return await _unknown_number(tx, pan, merchant, now)
     # a deleted token's advice is recorded on its card, as its presentment is booked there
     # (docs/network.md): the network charged the card, whatever the issuer answers
     if card.token is not None and card.token.status == "deleted" and not stand_in:
@@ -291,15 +291,13 @@ async def _refused(tx: Tx, key: Key, found: Remembered | None, code: str) -> Ans
     return refused
 
 
-async def _unknown_number(
-    tx: Tx, pan: str, merchant: Merchant, bin_locked: bool, now: datetime
-) -> _Counted:
+async def _unknown_number(tx: Tx, pan: str, merchant: Merchant, now: datetime) -> _Counted:
     """A number of no card: nothing recorded; its merchant's count grows, and its BIN's
     (more than 20 within 10 minutes lock the BIN). `14`; `N7` in a locked BIN, whatever
     48.92 says: there, `14` would tell the numbers of no card from those of cards."""
     await card_testing.note_merchant_failure(tx, merchant, now)
-    lock = await card_testing.note_unknown_number(tx, pan, now)
-    return _Counted({"39": CVV2_MISMATCH if bin_locked else UNKNOWN_CARD}, lock)
+    counted = await card_testing.note_unknown_number(tx, pan, now)
+    return _Counted({"39": CVV2_MISMATCH if counted.locked else UNKNOWN_CARD}, counted.began)
 
 
 async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> Answer | None:

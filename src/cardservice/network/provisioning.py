@@ -71,7 +71,7 @@ from cardservice.tokens.service import (
     stricter,
 )
 from cardservice.transactions import card_testing
-from cardservice.transactions.card_testing import BinLock, Merchant
+from cardservice.transactions.card_testing import BinCount, Merchant
 from cardservice.transactions.locks import lock_card_account
 
 DECISION_CODES = {"approve": APPROVED, "step_up": APPROVE_AFTER_CONFIRM, "decline": DO_NOT_HONOR}
@@ -156,11 +156,11 @@ async def provisioning_request(host: Host, message: Message) -> Answer:
         return found.answer  # a repeat: the first answer
     pan = message.fields[2]
     card = await card_by_pan(host.db.reader, host.cipher, pan)
-    locked_until = await repository.bin_locked_until(host.db.reader, card_testing.bin_of(pan))
-    bin_locked = card_testing.bin_locked(locked_until, utcnow())
     if card is None:
-        return await _unknown_number(host, message, bin_locked)
-    if bin_locked and CVV2 not in (sub_elements(message.fields[48]) or {}):
+        return await _unknown_number(host, message)
+    locked_until = await repository.bin_locked_until(host.db.reader, card_testing.bin_of(pan))
+    cvv2_sent = CVV2 in (sub_elements(message.fields[48]) or {})
+    if card_testing.bin_locked(locked_until, utcnow()) and not cvv2_sent:
         return await once(host, key, lambda tx: _remembered(tx, key, CVV2_MISMATCH))
     issued = _issued(card)
     failure = verification_failure(host.cipher, message, issued)
@@ -182,19 +182,19 @@ async def provisioning_request(host: Host, message: Message) -> Answer:
     return await once(host, key, decide)
 
 
-async def _unknown_number(host: Host, message: Message, bin_locked: bool) -> Answer:
+async def _unknown_number(host: Host, message: Message) -> Answer:
     """A number of no card: nothing recorded; the merchant's and the BIN's counts grow (an
     authorization's rule); `14`, or `N7` in a locked BIN."""
     merchant, pan, now = _acceptor(message), message.fields[2], utcnow()
 
-    async def count(tx: Tx) -> BinLock | None:
+    async def count(tx: Tx) -> BinCount:
         await card_testing.note_merchant_failure(tx, merchant, now)
         return await card_testing.note_unknown_number(tx, pan, now)
 
-    lock = await host.db.transact(count)
-    if lock is not None:
-        card_testing.announce(lock)  # committed
-    return {"39": CVV2_MISMATCH if bin_locked else UNKNOWN_CARD}
+    counted = await host.db.transact(count)
+    if counted.began is not None:
+        card_testing.announce(counted.began)  # committed
+    return {"39": CVV2_MISMATCH if counted.locked else UNKNOWN_CARD}
 
 
 async def _remembered(tx: Tx, key: Key, code: str) -> Answer:

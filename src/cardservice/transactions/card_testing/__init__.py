@@ -197,24 +197,33 @@ class BinLock:
     until: datetime
 
 
-async def note_unknown_number(tx: Tx, pan: str, now: datetime) -> BinLock | None:
+@dataclass(frozen=True, slots=True)
+class BinCount:
+    """An unknown number counted at its BIN: whether the BIN was locked already (read under
+    its row's lock: exact whatever runs beside it) and the lock this number began, if any."""
+
+    locked: bool
+    began: BinLock | None
+
+
+async def note_unknown_number(tx: Tx, pan: str, now: datetime) -> BinCount:
     """An unknown number, counted under its BIN's row lock when the service issues from that
     BIN (else nothing: no card of ours can be found by trying it). The 21st within 10
-    minutes locks the BIN for 30 minutes; while locked, each one is counted on the lock.
-    Returns the lock this number began (`announce` it once the unit committed), or None."""
+    minutes locks the BIN for 30 minutes (`announce` the lock once the unit committed);
+    while locked, each one is counted on the lock."""
     row = await repository.lock_bin(tx, bin_of(pan))
     if row is None:
-        return None
+        return BinCount(False, None)
     times = [*_times(row["unknown"]), now][-BIN_UNKNOWN_NUMBERS:]
     until, seen = as_datetime(row["locked_until"]), row["unknown_numbers"] + 1
-    began = None
-    if not bin_locked(until, now):
+    locked, began = bin_locked(until, now), None
+    if not locked:
         seen = len(times)
         if _window_full(times, BIN_UNKNOWN_NUMBERS, BIN_WINDOW):
             began = BinLock(bin_of(pan), seen, now + BIN_LOCK)
             until = began.until
     await repository.set_bin(tx, bin_of(pan), _stored(times), until, seen)
-    return began
+    return BinCount(locked, began)
 
 
 def announce(lock: BinLock) -> None:
