@@ -7,7 +7,6 @@ sees the lock in `GET /operator/card-testing`; one warning line, one count on /m
 from __future__ import annotations
 
 import logging
-import random
 import uuid
 from datetime import datetime, timedelta
 
@@ -18,21 +17,10 @@ from fastapi import FastAPI
 from cardservice.models.base import utcnow
 from cardservice.network import messages
 from tests.factories import balances, stored_transactions
-from tests.network.conftest import IssuedCard, Network, issue_card
+from tests.network.conftest import Network, issue_card, unknown_numbers
 from tests.operator.helpers import as_operator, operator_key
 
 LOCK_METRIC = "cardservice_card_testing_bin_locks_total"
-
-
-def _unknown_numbers(card: IssuedCard, count: int) -> list[str]:
-    """Numbers of the card's BIN that no card has (16 digits, random after the BIN)."""
-    draw = random.Random(card.pan)
-    numbers: set[str] = set()
-    while len(numbers) < count:
-        number = card.pan[:6] + f"{draw.randrange(10**10):010d}"
-        if number != card.pan:
-            numbers.add(number)
-    return sorted(numbers)
 
 
 def _from_merchant(fields: dict[int, str], number: int) -> dict[int, str]:
@@ -72,7 +60,7 @@ async def test_thirty_unknown_numbers_over_thirty_merchants_lock_the_bin(
     key = await operator_key(app, "reports")
     locks_before = await _locks_counted(client)
     caplog.set_level(logging.WARNING, logger="cardservice.card_testing")
-    numbers = _unknown_numbers(card, 30)
+    numbers = unknown_numbers(card, 30)
     codes = []
     for number, pan in enumerate(numbers):
         fields = _from_merchant(messages.authorization(pan, "3012", 100, *network.key()), number)
@@ -111,7 +99,7 @@ async def test_thirty_unknown_numbers_over_thirty_merchants_lock_the_bin(
     guess = messages.authorization(card.pan, card.expiry, 100, *network.key(), cvv2=wrong)
     assert (await network.client.request("0100", guess)).fields[39] == "N7"  # counted, as usual
     unknown_with_cvv2 = messages.authorization(
-        _unknown_numbers(card, 31)[-1], "3012", 100, *network.key(), cvv2="123"
+        unknown_numbers(card, 31)[-1], "3012", 100, *network.key(), cvv2="123"
     )
     assert (await network.client.request("0100", unknown_with_cvv2)).fields[39] == "N7"
     told = [r for r in caplog.records if r.name == "cardservice.card_testing"]
@@ -122,7 +110,7 @@ async def test_a_lock_ends_after_30_minutes_and_other_bins_are_not_affected(
     app: FastAPI, client: httpx.AsyncClient, network: Network
 ) -> None:
     _user, card = await issue_card(app, client)
-    for number, pan in enumerate(_unknown_numbers(card, 21)):
+    for number, pan in enumerate(unknown_numbers(card, 21)):
         fields = _from_merchant(messages.authorization(pan, "3012", 100, *network.key()), number)
         await network.client.request("0100", fields)
     foreign = messages.authorization("6011000000001234", "3012", 100, *network.key())
