@@ -61,7 +61,8 @@ async def set_merchant(
 # from only (a BIN of 8 digits issues under its first 6): none of ours → no row.
 _LOCK_BIN = (
     "INSERT INTO card_testing_bins (bin, unknown, unknown_numbers)"
-    " SELECT $1, '[]', 0 WHERE EXISTS (SELECT 1 FROM bins WHERE substr(bin, 1, 6) = $1)"
+    " SELECT b.bin, '[]', 0 FROM (SELECT CAST($1 AS TEXT) AS bin) b"
+    " WHERE EXISTS (SELECT 1 FROM bins WHERE substr(bins.bin, 1, 6) = b.bin)"
     " ON CONFLICT (bin) DO UPDATE SET unknown = card_testing_bins.unknown"
     " RETURNING unknown, locked_until, unknown_numbers"
 )
