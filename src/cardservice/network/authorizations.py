@@ -16,8 +16,8 @@ the entry, so every rule, limit, control, fee, event and webhook of a card payme
 14 must be the token's expiry (a verification failure as a card's), a suspended token (or one
 waiting for its activation) is declined `token_inactive` (`62`, whatever 14 says), a deleted
 one is an unknown number (`14`) — but an 0120 advice on it is recorded on its card, as a
-clearing presentment on it is booked there. An 0100 with processing code 900000 is a wallet's provisioning request
-(provisioning.py)."""
+clearing presentment on it is booked there. An 0100 with processing code 900000 is a
+wallet's provisioning request (provisioning.py)."""
 
 from __future__ import annotations
 
