@@ -57,6 +57,7 @@ USER_TABLES = [
     "operator_keys",
     "network_messages",
     "card_testing_merchants",
+    "card_testing_bins",
     "audit_log",
     "webhook_attempts",
     "webhook_deliveries",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import socket
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -88,3 +89,14 @@ async def issue_card(
     pan = app.state.cipher.decrypt(bytes(card["pan_ciphertext"]))
     expiry = f"{card['expiry_year'] % 100:02d}{card['expiry_month']:02d}"
     return user, IssuedCard(account, card_uuid, pan, expiry)
+
+
+def unknown_numbers(card: IssuedCard, count: int) -> list[str]:
+    """Numbers of the card's BIN that no card has (16 digits, random after the BIN)."""
+    draw = random.Random(card.pan)
+    numbers: set[str] = set()
+    while len(numbers) < count:
+        number = card.pan[:6] + f"{draw.randrange(10**10):010d}"
+        if number != card.pan:
+            numbers.add(number)
+    return sorted(numbers)

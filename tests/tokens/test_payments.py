@@ -86,7 +86,7 @@ async def test_a_suspended_token_is_62_token_inactive_and_a_deleted_one_14(
     assert (await pay(network, wallet.dpan, wallet.expiry, 100))[39] == "62"
     [declined] = [t for t in await _purchases(app) if t.status == "declined"]
     assert declined.error_slug == "token_inactive"
-    assert declined.fee == 50  # the card_decline fee, as a card its holder froze pays
+    assert declined.fee == 0  # a token's state: a decline a stranger can cause is free
     assert (await client.post(f"{base}/resume", headers=user.headers)).status_code == 200
     assert (await pay(network, wallet.dpan, wallet.expiry, 100))[39] == "00"
     assert (await client.post(f"{base}/delete", headers=user.headers)).status_code == 200

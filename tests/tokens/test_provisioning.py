@@ -118,8 +118,9 @@ async def test_a_frozen_or_single_use_card_is_declined_and_its_notice_refused(
     )
     assert response.status_code == 200
     wallet = new_wallet()
-    assert await decide(network, card, wallet) == "05"
-    assert await notify(network, card, wallet) == "05"
+    assert await decide(network, card, wallet) == "62"  # its state, no decision taken
+    assert await notify(network, card, wallet) == "25"
+    assert await _count(app, "token_provisionings") == 0
     _other, single = await issue_card(app, client, card_type="single_use")
     assert await decide(network, single, new_wallet()) == "05"
     assert await _count(app, "card_tokens") == 0

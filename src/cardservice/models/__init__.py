@@ -6,7 +6,7 @@ from cardservice.models.audit import AuditEntry
 from cardservice.models.authorization_endpoint import AuthorizationEndpoint
 from cardservice.models.base import Base
 from cardservice.models.card import Card
-from cardservice.models.card_testing import CardTestingMerchant
+from cardservice.models.card_testing import CardTestingBin, CardTestingMerchant
 from cardservice.models.clearing import ClearingFile, ClearingRecord
 from cardservice.models.credential import ApiToken, MfaCode
 from cardservice.models.dispute import Dispute
@@ -48,6 +48,7 @@ __all__ = [
     "Base",
     "Bin",
     "Card",
+    "CardTestingBin",
     "CardTestingMerchant",
     "CardToken",
     "ClearingFile",

@@ -79,3 +79,6 @@ class CardToken(UuidPk, Timestamps, Base):
     wallet: Mapped[str] = mapped_column(String(16))
     device_name: Mapped[str] = mapped_column(String(32))
     status: Mapped[str] = mapped_column(String(24))
+    activation_failures: Mapped[int] = mapped_column(
+        default=0, server_default="0", doc="wrong activation codes sent for it; the 3rd deletes it"
+    )

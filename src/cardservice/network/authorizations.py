@@ -3,24 +3,28 @@ statement reads the card of the number with its account locked, the message's ke
 merchant's block (`repository.locked_card_and_key`): a repeat answers its first answer; a
 merchant the card-testing guard blocked answers `59` at once; otherwise the card is verified,
 then the sandbox's entry (`transactions.authorize.rules_first` → the engine, with the account
-already locked) decides and records — the guard counts a verification failure there, under
+already locked) decides and records — the card's state before its details, which are never
+compared on a card that is not active; the guard counts a verification failure there, under
 the card's lock — and the answer is written with the message's key in the unit that records
 it (with a decision endpoint to ask, a second unit: `authorize.endpoint_then`). An unknown
-number records nothing but counts against its merchant.
+number records nothing but counts against its merchant and its BIN; while the guard locks
+a BIN, a number of it sent without 48.92 answers `N7` (an unknown one whatever 48.92 says)
+and touches no card (docs/network.md, "BIN lock").
 
 Field 2 may be a wallet token's DPAN (API.md §19): the vault resolves it to its card before
 the entry, so every rule, limit, control, fee, event and webhook of a card payment applies;
 14 must be the token's expiry (a verification failure as a card's), a suspended token (or one
-waiting for its activation) is declined `token_inactive` (`62`), a deleted one is an unknown
-number (`14`) — but an 0120 advice on it is recorded on its card, as a clearing presentment
-on it is booked there. An 0100 with processing code 900000 is a wallet's provisioning request
-(provisioning.py)."""
+waiting for its activation) is declined `token_inactive` (`62`, whatever 14 says), a deleted
+one is an unknown number (`14`) — but an 0120 advice on it is recorded on its card, as a
+clearing presentment on it is booked there. An 0100 with processing code 900000 is a
+wallet's provisioning request (provisioning.py)."""
 
 from __future__ import annotations
 
 import uuid
 from contextlib import suppress
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from cardservice.db import deadlines
@@ -31,6 +35,7 @@ from cardservice.network import repository
 from cardservice.network.codec import Message, available_balance, merchant_place, sub_elements
 from cardservice.network.fields import (
     CURRENCIES,
+    CVV2,
     NUMERIC_CURRENCIES,
     PROVISIONING,
     PURCHASE,
@@ -52,6 +57,7 @@ from cardservice.network.provisioning import provisioning_request
 from cardservice.network.repository import IssuedCard, Key, KeyTaken, Remembered
 from cardservice.network.responses import (
     APPROVED,
+    CVV2_MISMATCH,
     INSUFFICIENT_FUNDS,
     SUSPECTED_FRAUD,
     UNKNOWN_CARD,
@@ -62,7 +68,7 @@ from cardservice.observability import metrics
 from cardservice.transactions import card_testing, lifecycle
 from cardservice.transactions.adjustments import shrink_hold
 from cardservice.transactions.authorize import Question, Then, endpoint_then, rules_first
-from cardservice.transactions.card_testing import Merchant
+from cardservice.transactions.card_testing import BinLock, Merchant
 from cardservice.transactions.engine import Authorization
 
 
@@ -127,21 +133,20 @@ def _request(
         tag=tag,
         three_ds_code=None if stand_in else elements.get(THREE_DS_CODE),
         verification=verification,
-        force_decline=_inactive_token(card, stand_in),
         acceptor=acceptor(message),
         uuid=transaction,
         channel="iso8583",
         network=network_data(message, code),
         stand_in=stand_in,
         token=card.paid_with,
+        presented=not stand_in,
+        token_inactive=not stand_in and card.token is not None and card.token.status != "active",
     )
 
 
-def _inactive_token(card: IssuedCard, stand_in: bool) -> str | None:
-    """`token_inactive` for a wallet token suspended or waiting for its activation code."""
-    if stand_in or card.token is None or card.token.status == "active":
-        return None
-    return "token_inactive"
+def _currency_of(row: dict[str, Any]) -> str:
+    """An authorization's own currency (its 49): the merchant's, when it was converted."""
+    return str(row.get("merchant_currency") or row["currency"])
 
 
 def _waiting(found: Remembered | None) -> Remembered | None:
@@ -156,7 +161,7 @@ async def _answered(
 ) -> Answer:
     """The answer of a recorded authorization, written with its key. An original a reversal
     was waiting for is answered as usual and released at once (shrunk, for a partial one),
-    when the reversal was for this card."""
+    when the reversal was for this card and in its currency."""
     paying = row["card_uuid"]  # a token's payment may be booked on its card's replacement
     closed = row.get("error_slug") == "card_closed"
     code = code_of(row, await repository.closed_reason(tx, paying) if closed else None)
@@ -164,6 +169,7 @@ async def _answered(
         waiting is not None
         and code == APPROVED
         and waiting.answer.get("card") == str(card.card_uuid)
+        and waiting.answer.get("currency") in (None, _currency_of(row))
     ):
         stays = waiting.answer.get("stays")
         if isinstance(stays, int) and stays > 0:
@@ -198,6 +204,15 @@ class _Asking:
 
 
 @dataclass(frozen=True, slots=True)
+class _Counted:
+    """An unknown number's answer (nothing recorded), and the BIN lock it began, announced
+    once its unit committed."""
+
+    answer: Answer
+    lock: BinLock | None
+
+
+@dataclass(frozen=True, slots=True)
 class _Recorded:
     row: dict[str, Any]
     waiting: bool  # a reversal was waiting for it: released in its unit already
@@ -219,33 +234,33 @@ def _then(
 async def _first(
     host: Host, tx: Tx, message: Message, key: Key, tag: str | None, stand_in: bool,
     answers: list[Answer],
-) -> Answer | _Recorded | _Asking:  # fmt: skip
-    """Unit 1: the card of the number with its account locked, the key and the merchant's
-    block in one statement; then a repeat's first answer, a blocked merchant's `59`, an
-    unknown number's `14`, or the entry's answer (recorded, or a question to ask)."""
-    merchant = acceptor(message)
+) -> Answer | _Counted | _Recorded | _Asking:  # fmt: skip
+    """Unit 1: the card of the number with its account locked, the key, the merchant's block
+    and the BIN's lock in one statement; then a repeat's first answer, a blocked merchant's
+    `59`, an unknown number's `14` (`N7` in a locked BIN), a locked BIN's `N7`, or the
+    entry's answer (recorded, or a question to ask)."""
+    merchant, pan, now = acceptor(message), message.fields[2], utcnow()
     opened = await repository.locked_card_and_key(
-        tx, host.cipher.fingerprint(message.fields[2]), key, merchant
+        tx, host.cipher.fingerprint(pan), key, merchant, card_testing.bin_of(pan)
     )
     card, found = opened.card, opened.found
     if found is not None and found.response_code is not None:
         return found.answer  # a repeat: the first answer, nothing moves
-    if not stand_in and card_testing.merchant_blocked(opened.blocked_until, utcnow()):
-        blocked = {"39": SUSPECTED_FRAUD}  # remembered under its key, no card touched
-        waiting = found is not None
-        await repository.remember(
-            tx, key, None, SUSPECTED_FRAUD, blocked, utcnow(), waiting=waiting
-        )
-        return blocked
-    deleted_token = card is not None and card.token is not None and card.token.status == "deleted"
-    # a deleted token's advice is recorded on its card, as its presentment is booked there
-    # (docs/network.md): the network charged the card, whatever the issuer answers
-    if card is None or (deleted_token and not stand_in):
-        if not stand_in:  # nothing recorded; the merchant's count of failures grows
-            await card_testing.note_merchant_failure(tx, merchant, utcnow())
-            return {"39": UNKNOWN_CARD}
+    bin_locked = not stand_in and card_testing.bin_locked(opened.bin_locked_until, now)
+    if not stand_in and card_testing.merchant_blocked(opened.blocked_until, now):
+        return await _refused(tx, key, found, SUSPECTED_FRAUD)
+    if card is None and stand_in:
         log.warning("ISO 8583 0120 for a card not issued here: pan %s", masked_pan(message))
         return {"39": APPROVED}
+    if card is None:
+        return await _unknown_number(tx, pan, merchant, now)
+    # a deleted token's advice is recorded on its card, as its presentment is booked there
+    # (docs/network.md): the network charged the card, whatever the issuer answers
+    if card.token is not None and card.token.status == "deleted" and not stand_in:
+        await card_testing.note_merchant_failure(tx, merchant, now)  # nothing recorded
+        return {"39": UNKNOWN_CARD}
+    if bin_locked and card.token is None and _cvv2(message) is None:
+        return await _refused(tx, key, found, CVV2_MISMATCH)
     verification = None
     if card.token is not None and not stand_in:
         verification = token_verification_failure(message, card.token)
@@ -261,6 +276,27 @@ async def _first(
         assert row is not None
         return _Recorded(row, reversal is not None)
     return _Asking(card.user_uuid, request, question, then, reversal is not None)
+
+
+def _cvv2(message: Message) -> str | None:
+    return (sub_elements(message.fields.get(48, "")) or {}).get(CVV2)
+
+
+async def _refused(tx: Tx, key: Key, found: Remembered | None, code: str) -> Answer:
+    """The guard's answer before any card is touched (a blocked merchant's `59`, a locked
+    BIN's `N7`): remembered under the key, nothing recorded, no card's count changed."""
+    refused = {"39": code}
+    await repository.remember(tx, key, None, code, refused, utcnow(), waiting=found is not None)
+    return refused
+
+
+async def _unknown_number(tx: Tx, pan: str, merchant: Merchant, now: datetime) -> _Counted:
+    """A number of no card: nothing recorded; its merchant's count grows, and its BIN's
+    (more than 20 within 10 minutes lock the BIN). `14`; `N7` in a locked BIN, whatever
+    48.92 says: there, `14` would tell the numbers of no card from those of cards."""
+    await card_testing.note_merchant_failure(tx, merchant, now)
+    counted = await card_testing.note_unknown_number(tx, pan, now)
+    return _Counted({"39": CVV2_MISMATCH if counted.locked else UNKNOWN_CARD}, counted.began)
 
 
 async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> Answer | None:
@@ -288,6 +324,10 @@ async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> An
         if repository.key_taken(error):
             return None
         raise
+    if isinstance(first, _Counted):
+        if first.lock is not None:
+            card_testing.announce(first.lock)  # committed
+        return first.answer
     if not isinstance(first, _Recorded):
         return first
     metrics.count_authorization(first.row["status"], first.row["error_slug"])  # once committed

@@ -2,7 +2,8 @@
 named in 90 (`lifecycle.capture`, the §12 rules: 48.60 = 1 keeps the rest held); 200000
 refunds it (`lifecycle.refund`), or without 90 credits the card of field 2
 (`adjustments.credit_card`). An original is one of the advice's own acquirer (32) and of the
-card of its field 2 (network/originals.py; else `25`, nothing remembered)."""
+card of its field 2 (network/originals.py; else `25`, nothing remembered); a capture or
+refund of it in another currency (49) answers `12` and moves nothing."""
 
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ from cardservice.network.authorizations import network_data
 from cardservice.network.codec import Message, merchant_place, sub_elements
 from cardservice.network.fields import CURRENCIES, MORE_TO_FOLLOW, PURCHASE, REFUND
 from cardservice.network.host import Answer, Host, Malformed, Refused, key_of, once, require
-from cardservice.network.originals import bound_original, card_of, own_original
-from cardservice.network.responses import APPROVED, ORIGINAL_UNKNOWN, UNKNOWN_CARD
+from cardservice.network.originals import bound_original, card_of, in_its_currency, own_original
+from cardservice.network.responses import APPROVED, ORIGINAL_UNKNOWN, UNKNOWN_CARD, WRONG_STATE
 from cardservice.transactions import lifecycle, service
 from cardservice.transactions.adjustments import credit_card
 from cardservice.transactions.service import CaptureMessage
@@ -24,13 +25,15 @@ from cardservice.transactions.service import CaptureMessage
 
 async def _original(host: Host, tx: Tx, message: Message) -> tuple[uuid.UUID, uuid.UUID]:
     """The original's transaction and its user (`25` when the key is unknown, or names
-    another acquirer's original or another card's)."""
+    another acquirer's original or another card's; `12` when 49 is not its currency)."""
     original = own_original(message, key_of(message))
     card = await card_of(host, tx, message)
     found = await repository.find(tx, original)
     bound = None if found is None else await bound_original(tx, found, card)
     if bound is None:
         raise Refused(ORIGINAL_UNKNOWN)
+    if not in_its_currency(message, bound):
+        raise Refused(WRONG_STATE)
     return bound.transaction_uuid, bound.user_uuid
 
 

@@ -4,6 +4,8 @@ or 0220 names, looked up only for the acquirer and the card it belongs to.
 A follow-up whose 90 names another acquirer's key than its own 32, or whose 2 is not the
 original's card (or is missing), is `NotTheirs`: answered `25`, nothing moved and nothing
 remembered — not the follow-up's key, and not an early reversal waiting for its original.
+A follow-up in another currency (49) than its original's is answered `12` and moves nothing
+(`in_its_currency`; docs/network.md, "Follow-ups in the original's currency").
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass
 from cardservice.db.sql import Tx
 from cardservice.network import repository
 from cardservice.network.codec import Message, original_key
+from cardservice.network.fields import CURRENCIES
 from cardservice.network.host import Host, NotTheirs, require
 from cardservice.network.repository import Key, Remembered
 from cardservice.transactions.repository import payee
@@ -51,6 +54,20 @@ class Original:
 
     transaction_uuid: uuid.UUID
     user_uuid: uuid.UUID
+    currency: str  # its message's (49): the merchant's
+
+
+def currency_of(message: Message) -> str | None:
+    """Field 49 as a currency code (an unknown numeric code stays itself); None: not sent."""
+    numeric = message.fields.get(49)
+    return None if numeric is None else CURRENCIES.get(numeric, numeric)
+
+
+def in_its_currency(message: Message, original: Original) -> bool:
+    """Whether a follow-up is in its original's currency (a reversal may leave 49 out: it
+    names the original's amounts)."""
+    currency = currency_of(message)
+    return currency is None or currency == original.currency
 
 
 async def bound_original(tx: Tx, found: Remembered, card_uuid: uuid.UUID) -> Original | None:
@@ -60,7 +77,7 @@ async def bound_original(tx: Tx, found: Remembered, card_uuid: uuid.UUID) -> Ori
     card that card replaced is its too (API.md §19, the token moved with the replacement)."""
     if found.transaction_uuid is None:
         return None
-    user, card = await repository.owner_and_card(tx, found.transaction_uuid)
+    user, card, currency = await repository.owner_and_card(tx, found.transaction_uuid)
     if card != card_uuid and (card is None or (await payee(tx, card))[0] != card_uuid):
         raise NotTheirs("field 2 is not the original's card")
-    return Original(found.transaction_uuid, user)
+    return Original(found.transaction_uuid, user, currency)

@@ -5,8 +5,11 @@ requestor), .71 (wallet), .72 (device), .73 (risk score), .76 (token reference).
 Card verification is an authorization's (§14: `14` unknown card, `54` wrong expiry, `N7`
 wrong CVV2, nothing else done), counted by the card-testing guard of §17 as an
 authorization's failures are (`transactions.card_testing`: the card's count under its lock,
-the merchant's — the token service's 32 and 42 — after it; a card the guard froze answers
-`59`); then the token rules decide (`tokens.service`), the user's decision endpoint is asked
+the merchant's — the token service's 32 and 42 — after it, an unknown number's BIN after
+that); a card that is not active answers its state before its details are compared (`59`
+frozen by the guard, `62` frozen, `46` closed; nothing counted), and a number of a BIN the
+guard locked answers `N7` without 48.92 (docs/network.md, "BIN lock"); then the token
+rules decide (`tokens.service`), the user's decision endpoint is asked
 with no unit open (it may only be stricter), and the decision is written with the message's
 key in one unit: `00` approve, `85` step-up (the holder's activation code made with it),
 `05` decline. A missing or malformed wallet sub-element, or an unknown wallet code, is a
@@ -34,6 +37,7 @@ from cardservice.models.base import utcnow
 from cardservice.network import repository
 from cardservice.network.codec import Message, sub_elements
 from cardservice.network.fields import (
+    CVV2,
     DEVICE_NAME,
     RISK_SCORE,
     TOKEN_REFERENCE,
@@ -49,10 +53,11 @@ from cardservice.network.host import (
     once,
     require,
 )
-from cardservice.network.repository import IssuedCard
+from cardservice.network.repository import IssuedCard, Key
 from cardservice.network.responses import (
     APPROVE_AFTER_CONFIRM,
     APPROVED,
+    CVV2_MISMATCH,
     DECLINES,
     DO_NOT_HONOR,
     UNKNOWN_CARD,
@@ -66,7 +71,7 @@ from cardservice.tokens.service import (
     stricter,
 )
 from cardservice.transactions import card_testing
-from cardservice.transactions.card_testing import Merchant
+from cardservice.transactions.card_testing import BinCount, Merchant
 from cardservice.transactions.locks import lock_card_account
 
 DECISION_CODES = {"approve": APPROVED, "step_up": APPROVE_AFTER_CONFIRM, "decline": DO_NOT_HONOR}
@@ -149,13 +154,14 @@ async def provisioning_request(host: Host, message: Message) -> Answer:
     found = await repository.find(host.db.reader, key)
     if found is not None and found.response_code is not None:
         return found.answer  # a repeat: the first answer
-    card = await card_by_pan(host.db.reader, host.cipher, message.fields[2])
-    if card is None:  # nothing recorded; the merchant's count of failures grows
-        merchant = _acceptor(message)
-        await host.db.transact(
-            lambda tx: card_testing.note_merchant_failure(tx, merchant, utcnow())
-        )
-        return {"39": UNKNOWN_CARD}
+    pan = message.fields[2]
+    card = await card_by_pan(host.db.reader, host.cipher, pan)
+    if card is None:
+        return await _unknown_number(host, message)
+    locked_until = await repository.bin_locked_until(host.db.reader, card_testing.bin_of(pan))
+    cvv2_sent = CVV2 in (sub_elements(message.fields[48]) or {})
+    if card_testing.bin_locked(locked_until, utcnow()) and not cvv2_sent:
+        return await once(host, key, lambda tx: _remembered(tx, key, CVV2_MISMATCH))
     issued = _issued(card)
     failure = verification_failure(host.cipher, message, issued)
     request = ProvisioningRequest(
@@ -171,11 +177,30 @@ async def provisioning_request(host: Host, message: Message) -> Answer:
         refused = await _guarded(tx, issued, failure, _acceptor(message), now)
         if refused is None:
             await record_decision(tx, host.cipher, request, decision, decided_by, now)
-        answer = {"39": refused or DECISION_CODES[decision]}
-        await repository.remember(tx, key, None, answer["39"], answer, now)
-        return answer
+        return await _remembered(tx, key, refused or DECISION_CODES[decision])
 
     return await once(host, key, decide)
+
+
+async def _unknown_number(host: Host, message: Message) -> Answer:
+    """A number of no card: nothing recorded; the merchant's and the BIN's counts grow (an
+    authorization's rule); `14`, or `N7` in a locked BIN."""
+    merchant, pan, now = _acceptor(message), message.fields[2], utcnow()
+
+    async def count(tx: Tx) -> BinCount:
+        await card_testing.note_merchant_failure(tx, merchant, now)
+        return await card_testing.note_unknown_number(tx, pan, now)
+
+    counted = await host.db.transact(count)
+    if counted.began is not None:
+        card_testing.announce(counted.began)  # committed
+    return {"39": CVV2_MISMATCH if counted.locked else UNKNOWN_CARD}
+
+
+async def _remembered(tx: Tx, key: Key, code: str) -> Answer:
+    answer = {"39": code}
+    await repository.remember(tx, key, None, code, answer, utcnow())
+    return answer
 
 
 def _acceptor(message: Message) -> Merchant:
@@ -187,8 +212,9 @@ async def _guarded(
     tx: Tx, card: IssuedCard, failure: str | None, merchant: Merchant, now: datetime
 ) -> str | None:
     """The card-testing guard in the decision's unit (`card_testing.checked_card`, after the
-    account's lock): `59` for a card it froze; a verification failure counted (its `54` /
-    `N7`); None when the card may go on."""
+    account's lock): the state of a card that is not active (`59` frozen by the guard, `62`,
+    `46`; nothing counted); a verification failure counted (its `54` / `N7`); None when the
+    card may go on."""
     if await lock_card_account(tx, card.user_uuid, card.card_uuid) is None:
         raise RuntimeError("a card is never deleted")
     slug = await card_testing.checked_card(tx, card.card_uuid, failure, merchant, now)

@@ -36,22 +36,30 @@ _CARD_BY_FINGERPRINT = f"{_CARD_OF_NUMBER} FROM (SELECT 1 AS one) o{_NUMBER_JOIN
 # number (a card's or a wallet token's), its account locked first (docs/ledger.md, "Lock
 # order") with what the rules read beside it, by the engine's own text
 # (`transactions.locks.authorization_account_sql`: `uuid` … `budget_currency`), its key's
-# row and the card-testing guard's block of its merchant (transactions/card_testing.py). The
-# lock is the CTE's: no outer join may lock its nullable side.
+# row, the card-testing guard's block of its merchant and lock of its number's BIN
+# (transactions/card_testing/). The lock is the CTE's: no outer join may lock its nullable
+# side.
 _LOCKED_CARD_AND_KEY = (
     f"WITH n AS ({_CARD_OF_NUMBER},"  # noqa: S608 - our fragments
     f" coalesce(c.account_uuid, tc.account_uuid) AS account_uuid"
     f" FROM (SELECT 1 AS one) o{_NUMBER_JOINS}),"
     f" l AS ({authorization_account_sql('n', 'n')} FOR NO KEY UPDATE OF a)"
     " SELECT n.*, l.*, m.response_code, m.answer, m.transaction_uuid, m.created_at,"
-    " g.blocked_until FROM n LEFT JOIN l ON l.uuid = n.account_uuid"
+    " g.blocked_until, b.locked_until AS bin_locked_until"
+    " FROM n LEFT JOIN l ON l.uuid = n.account_uuid"
     " LEFT JOIN network_messages m ON m.acquirer_id = $2 AND m.stan = $3"
     " AND m.transmitted = $4 AND m.mti_class = $5"
     " LEFT JOIN card_testing_merchants g ON g.acquirer_id = $6 AND g.merchant_id = $7"
+    " LEFT JOIN card_testing_bins b ON b.bin = $8"
 )
 _CLOSED_REASON = "SELECT closed_reason FROM cards WHERE uuid = $1"
+_BIN_LOCKED_UNTIL = "SELECT locked_until FROM card_testing_bins WHERE bin = $1"
 _TAG_NAMES = "SELECT slug, name FROM transaction_tags"
-_OWNER_AND_CARD = "SELECT user_uuid, card_uuid FROM transactions WHERE uuid = $1"
+# the original's own currency is its field 49's: the merchant's, when it was converted
+_OWNER_AND_CARD = (
+    "SELECT user_uuid, card_uuid, coalesce(merchant_currency, currency) AS original_currency"
+    " FROM transactions WHERE uuid = $1"
+)
 _KEY = "acquirer_id = $1 AND stan = $2 AND transmitted = $3 AND mti_class = $4"
 _FIND = (
     "SELECT response_code, answer, transaction_uuid, created_at FROM network_messages"  # noqa: S608
@@ -177,25 +185,35 @@ class Opened:
     account: Row | None  # the card's account's row, locked (None without a card)
     found: Remembered | None  # the key's row
     blocked_until: Any  # the card-testing guard's block of the merchant
+    bin_locked_until: Any  # … and its lock of the number's BIN
 
 
-async def locked_card_and_key(tx: Tx, fingerprint: str, key: Key, merchant: Merchant) -> Opened:
+async def locked_card_and_key(
+    tx: Tx, fingerprint: str, key: Key, merchant: Merchant, bin_: str
+) -> Opened:
     """The card of a number (a card's or a wallet token's) with its account locked and read as
-    `transactions.locks.lock_authorization_account` reads it, the row of a key and the
-    merchant's `blocked_until`: one statement, the unit's first."""
+    `transactions.locks.lock_authorization_account` reads it, the row of a key, the
+    merchant's `blocked_until` and the BIN's `locked_until`: one statement, the unit's
+    first."""
     row = await tx.row(
-        _LOCKED_CARD_AND_KEY, fingerprint, *key.args(), merchant.acquirer_id, merchant.merchant_id
-    )
+        _LOCKED_CARD_AND_KEY, fingerprint, *key.args(), merchant.acquirer_id,
+        merchant.merchant_id, bin_,
+    )  # fmt: skip
     assert row is not None, "the query always returns its one row"
     card = _issued(row)
     account = row if card is not None and row["uuid"] is not None else None
-    return Opened(card, account, _remembered(row), row["blocked_until"])
+    return Opened(card, account, _remembered(row), row["blocked_until"], row["bin_locked_until"])
 
 
 async def closed_reason(tx: Tx, card_uuid: uuid.UUID) -> str | None:
     """Why the card was closed (`lost`, `stolen`, … API.md §15); None when not said."""
     value = await tx.value(_CLOSED_REASON, card_uuid)
     return None if value is None else str(value)
+
+
+async def bin_locked_until(reader: Reader | Tx, bin_: str) -> Any:
+    """The card-testing guard's lock of a BIN (its `locked_until`, as read), or None."""
+    return await reader.value(_BIN_LOCKED_UNTIL, bin_)
 
 
 async def tag_names(reader: Reader) -> dict[str, str]:
@@ -265,14 +283,16 @@ async def forget_answer(tx: Tx, key: Key, transaction_uuid: uuid.UUID) -> None:
     await tx.execute(_FORGET_ANSWER, *key.args(), transaction_uuid)
 
 
-async def owner_and_card(tx: Tx, transaction_uuid: uuid.UUID) -> tuple[uuid.UUID, uuid.UUID | None]:
-    """The user a transaction belongs to (the lifecycle's entries act for a user) and its
-    card."""
+async def owner_and_card(
+    tx: Tx, transaction_uuid: uuid.UUID
+) -> tuple[uuid.UUID, uuid.UUID | None, str]:
+    """The user a transaction belongs to (the lifecycle's entries act for a user), its card
+    and the currency its network message was in (the merchant's)."""
     row = await tx.row(_OWNER_AND_CARD, transaction_uuid)
     assert row is not None, "a transaction is never deleted"
     user = as_uuid(row["user_uuid"])
     assert user is not None
-    return user, as_uuid(row["card_uuid"])
+    return user, as_uuid(row["card_uuid"]), row["original_currency"]
 
 
 def network_json(network: dict[str, str | None]) -> str:

@@ -1,5 +1,6 @@
 """0400 / 0420 reversals (API.md §14, §17): 90 names the original 0100, of the reversal's own
 acquirer and of the card of its field 2 (network/originals.py; else `25`, nothing remembered).
+A reversal in another currency (49) than its original's answers `12` and moves nothing.
 Without 95 the whole hold is released (`lifecycle.reverse`, as the sandbox's `/reverse`), with
 95 it shrinks to that amount (`adjustments.shrink_hold`). An unknown original is remembered
 24 h under its own key, with the card it is for, so that it is released at once when it
@@ -14,7 +15,13 @@ from cardservice.models.base import utcnow
 from cardservice.network import repository
 from cardservice.network.codec import Message, replacement_amount
 from cardservice.network.host import REVERSAL_MEMORY, Answer, Host, Malformed, key_of, once
-from cardservice.network.originals import bound_original, card_of, own_original
+from cardservice.network.originals import (
+    bound_original,
+    card_of,
+    currency_of,
+    in_its_currency,
+    own_original,
+)
 from cardservice.network.repository import Key
 from cardservice.network.responses import APPROVED, ORIGINAL_UNKNOWN, WRONG_STATE
 from cardservice.transactions import lifecycle, locks
@@ -22,7 +29,7 @@ from cardservice.transactions.adjustments import shrink_hold
 
 
 async def _reverse(
-    tx: Tx, original: Key, card: uuid.UUID, stays: int | None
+    tx: Tx, message: Message, original: Key, card: uuid.UUID, stays: int | None
 ) -> tuple[str, uuid.UUID | None]:
     """The reversal's response code and the transaction it concerns."""
     now = utcnow()
@@ -33,12 +40,14 @@ async def _reverse(
         await repository.forget_waiting(tx, original)
         found = None
     if found is None:  # remembered under the original's key: it is released on arrival
-        waiting = {"stays": stays, "card": str(card)}
+        waiting = {"stays": stays, "card": str(card), "currency": currency_of(message)}
         await repository.remember(tx, original, None, None, waiting, now)
         return ORIGINAL_UNKNOWN, None
     bound = await bound_original(tx, found, card)
     if bound is None:
         return ORIGINAL_UNKNOWN, None  # the original moved nothing (an unknown card)
+    if not in_its_currency(message, bound):
+        return WRONG_STATE, None  # nothing moves
     purchase, _ = await locks.lock_purchase(tx, bound.user_uuid, bound.transaction_uuid)
     if purchase["status"] in ("reversed", "declined"):
         return APPROVED, purchase["uuid"]  # reversed before (or never held): nothing moves
@@ -62,7 +71,8 @@ async def reversal(host: Host, message: Message) -> Answer:
 
     async def work(tx: Tx) -> Answer:
         original = own_original(message, key)
-        code, transaction = await _reverse(tx, original, await card_of(host, tx, message), stays)
+        card = await card_of(host, tx, message)
+        code, transaction = await _reverse(tx, message, original, card, stays)
         answer = {"39": code}
         await repository.remember(tx, key, transaction, code, answer, utcnow())
         return answer

@@ -91,6 +91,11 @@ REPLICA_READS = Counter(
     "standby) and why (fresh; measuring, unavailable, lagging, pinned, failed: the primary).",
     ["target", "reason"],
 )
+BIN_LOCKS = Counter(
+    "cardservice_card_testing_bin_locks",
+    "BINs the card-testing guard locked: more than 20 unknown numbers of one BIN within 10 "
+    "minutes (docs/network.md, BIN lock).",
+)
 REPLICA_LAG = Gauge(
     "cardservice_replica_lag_seconds",
     "The standby's replay lag as last measured (-1: it could not be read from).",
@@ -200,6 +205,10 @@ def count_rate_limiter_unavailable() -> None:
 
 def count_database_unavailable() -> None:
     DATABASE_UNAVAILABLE.inc()
+
+
+def count_bin_lock() -> None:
+    BIN_LOCKS.inc()
 
 
 def observe_writer_wait(seconds: float) -> None:

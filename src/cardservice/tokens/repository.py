@@ -31,9 +31,10 @@ _LATEST_DECISION = (
     " FROM token_provisionings WHERE token_reference = $1 ORDER BY created_at DESC LIMIT 1"
 )
 _BY_REFERENCE = (
-    "SELECT uuid, user_uuid, card_uuid, provisioning_uuid, dpan_fingerprint, status"
-    " FROM card_tokens WHERE token_reference = $1 FOR NO KEY UPDATE"
+    "SELECT uuid, user_uuid, card_uuid, provisioning_uuid, dpan_fingerprint, status,"
+    " activation_failures FROM card_tokens WHERE token_reference = $1 FOR NO KEY UPDATE"
 )
+_SET_ACTIVATION_FAILURES = "UPDATE card_tokens SET activation_failures = $2 WHERE uuid = $1"
 _BY_DPAN = "SELECT token_reference FROM card_tokens WHERE dpan_fingerprint = $1"
 _ACTIVATION_CODE = "SELECT p.activation_code_uuid FROM token_provisionings p WHERE p.uuid = $1"
 _TOKENS_OF_CARD = (
@@ -121,6 +122,10 @@ async def token_of_card(tx: Tx, token_uuid: uuid.UUID, card_uuid: uuid.UUID) -> 
 
 async def set_status(tx: Tx, token_uuid: uuid.UUID, status: str, now: datetime) -> None:
     await tx.execute(_SET_STATUS, token_uuid, status, now)
+
+
+async def set_activation_failures(tx: Tx, token_uuid: uuid.UUID, failures: int) -> None:
+    await tx.execute(_SET_ACTIVATION_FAILURES, token_uuid, failures)
 
 
 async def move_tokens(tx: Tx, old: uuid.UUID, new: uuid.UUID, now: datetime) -> None:

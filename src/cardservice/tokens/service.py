@@ -8,7 +8,9 @@
 * **Token created** (`create_token`): after an approve or a step-up decision for its
   reference, the token is recorded `active` or `requires_activation`; the DPAN is encrypted
   with the card-number key and fingerprinted as a card number is.
-* **Activation** (`activate_token`): the live code made for the token, used up.
+* **Activation** (`activate_token`): the live code made for the token (30 minutes), used
+  up; the 3rd wrong code deletes the token (and its code dies with it): the wallet must
+  provision again.
 * **The holder's view** (`card_tokens`): own cards, and a team owner reads the members'
   (`auth.visibility`, the rule of accounts and events). **The holder's actions**
   (`suspend`, `resume`, `delete`): own cards only.
@@ -35,6 +37,7 @@ from cardservice.transactions.three_ds import issue_code, matching_code, use_cod
 
 STEP_UP_RISK = 4  # a wallet's risk score from which the holder confirms (1 low … 5 high)
 ACTIVATION_CODE_TTL = timedelta(minutes=30)
+ACTIVATION_TRIES = 3  # the 3rd wrong activation code deletes the token
 STRICTNESS = {"approve": 0, "step_up": 1, "decline": 2}
 
 
@@ -176,6 +179,7 @@ async def create_token(
         "wallet": notice.wallet,
         "device_name": notice.device_name,
         "status": "active" if decided["decision"] == "approve" else "requires_activation",
+        "activation_failures": 0,
         "created_at": now,
         "updated_at": now,
     }
@@ -187,7 +191,9 @@ async def activate_token(
     tx: Tx, cipher: CardCipher, reference: str, presented: str, now: datetime
 ) -> bool:
     """The token becomes `active` when `presented` is the live activation code made for it
-    (used up); True when the token is active now. `NotDecided` for an unknown reference."""
+    (used up); True when the token is active now. A wrong code is counted under the token's
+    lock; the 3rd deletes the token (`card.token.updated`) and uses its code up, so the
+    right one no longer activates it. `NotDecided` for an unknown reference."""
     token = await repository.token_by_reference(tx, reference)
     if token is None:
         raise NotDecided(reference)
@@ -199,13 +205,21 @@ async def activate_token(
     provisioning = as_uuid(token["provisioning_uuid"])
     assert card_uuid is not None and token_uuid is not None and provisioning is not None
     made_for_it = await repository.activation_code_of(tx, provisioning)
-    if made_for_it is None or await matching_code(tx, cipher, card_uuid, presented, now) != (
-        made_for_it
-    ):
-        return False
-    await use_code(tx, made_for_it, None, now)
-    await repository.set_status(tx, token_uuid, "active", now)
-    return True
+    matched = made_for_it is not None and (
+        await matching_code(tx, cipher, card_uuid, presented, now) == made_for_it
+    )
+    if matched:
+        assert made_for_it is not None
+        await use_code(tx, made_for_it, None, now)
+        await repository.set_status(tx, token_uuid, "active", now)
+        return True
+    failures = token["activation_failures"] + 1
+    await repository.set_activation_failures(tx, token_uuid, failures)
+    if failures >= ACTIVATION_TRIES:
+        if made_for_it is not None:
+            await use_code(tx, made_for_it, None, now)
+        await repository.set_status(tx, token_uuid, "deleted", now)
+    return False
 
 
 async def card_tokens(

@@ -1,13 +1,16 @@
 """The authorization engine: what a card-network authorization message is answered with.
 
 Rules, in order (the first that fails declines with its error slug; docs/controls.md):
-0. a card the card-testing guard froze (`suspected_fraud`), then the channel's verification
-   of the card's details (`invalid_expiry`, `invalid_cvv2`; transactions/card_testing/);
+0. a card the card-testing guard froze (`suspected_fraud`);
 1. a sandbox `force_decline` (any slug of the transaction-errors dictionary);
-2. the card is active (`card_frozen`, `card_closed`) and not expired (`card_expired`);
-   its type allows it (a used single_use card: `card_closed`; a merchant_locked card at
-   another merchant: `merchant_blocked`; transactions/card_types.py);
-3. its account is active and its owner not suspended (`account_inactive`);
+2. the state, before any detail is compared (docs/network.md, "Card state before details"):
+   the card is active (`card_frozen`, `card_closed`), the wallet token it is paid with is
+   active (`token_inactive`), the card is not expired (`card_expired`), its account is
+   active and its owner not suspended (`account_inactive`);
+3. the channel's verification of the card's details (`invalid_expiry`, `invalid_cvv2`;
+   transactions/card_testing/); then the card's type allows it (a used single_use card:
+   `card_closed`; a merchant_locked card at another merchant: `merchant_blocked`;
+   transactions/card_types.py);
 4. the merchant tag is not blocked program-wide (`merchant_blocked`; a restricted tag
    passes but flags the transaction);
 5. the currency is the card's, or one the rate table converts to it (`currency_not_supported`);
@@ -36,7 +39,11 @@ the card balance covers it — except when the transaction is in a currency the 
 hold, where no fee could be shown in it, for a `budget_exceeded` decline (the team's rule:
 no money moves, API.md §20), and for the guard's declines (a verification failure,
 `suspected_fraud`: a stranger who knows only the number must not cost the holder anything):
-those declines are free. A verification failure is counted by the guard in the
+those declines are free. A card presented by its number and details (`presented`: the
+ISO 8583 channel, where anyone who knows them can send it) pays the fee only for the
+declines of `card_testing.CHARGED_DECLINES`: its details were verified on an active card
+and the rules then declined; every other decline there is free (docs/network.md, "What a
+decline costs"). A verification failure is counted by the guard in the
 same unit (the 5th within 24 h freezes the card); an approval resets the count. Either
 debit may trigger auto-replenish. `decision` records who decided: `rules`, or the verdict's source.
 
@@ -131,6 +138,10 @@ class Authorization:
     # decline slug, free and counted by the card-testing guard; None: verified or not checked
     verification: str | None = None
     acceptor: Merchant | None = None  # where the card was presented, for the guard
+    # presented by its number and details, which anyone who knows them can send (ISO 8583):
+    # only `card_testing.CHARGED_DECLINES` cost the card_decline fee
+    presented: bool = False
+    token_inactive: bool = False  # paid with a wallet token suspended or awaiting activation
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,25 +179,35 @@ def _refusal(
     now: datetime,
     rate: Decimal | None,
 ) -> str | None:
-    """Rules 0-5, which need no further reads: the guard and the card's details, forced, card,
-    account, merchant tag, currency."""
+    """Rules 0-5, which need no further reads: the guard, forced, the state (card, token,
+    account), the card's details, merchant tag, currency."""
     guarded = card_testing.card_refusal(card)
     if guarded is not None:
         return guarded
-    if request.verification is not None:
-        return request.verification
     if request.force_decline is not None:
         return request.force_decline
-    if card["status"] in ("frozen", "closed"):
-        return f"card_{card['status']}"
-    if (card["expiry_year"], card["expiry_month"]) < (now.year, now.month):
-        return "card_expired"
-    if account["status"] != "active" or account["user_status"] != "active":  # §15 suspended
-        return "account_inactive"
+    state = _state_refusal(account, card, request, now)
+    if state is not None:  # the details are never compared: right and wrong answer alike
+        return state
+    if request.verification is not None:
+        return request.verification
     if tag is not None and tag.restriction == "blocked":
         return "merchant_blocked"
     if request.currency != card["currency"] and rate is None:
         return "currency_not_supported"
+    return None
+
+
+def _state_refusal(account: Row, card: Row, request: Authorization, now: datetime) -> str | None:
+    """Rule 2: what the card, its token and its account are, whatever details came."""
+    if card["status"] in ("frozen", "closed"):
+        return f"card_{card['status']}"
+    if request.token_inactive:
+        return "token_inactive"
+    if (card["expiry_year"], card["expiry_month"]) < (now.year, now.month):
+        return "card_expired"
+    if account["status"] != "active" or account["user_status"] != "active":  # §15 suspended
+        return "account_inactive"
     return None
 
 
@@ -412,9 +433,12 @@ def _unconvertible(request: Authorization, decided: Decided) -> bool:
 
 def _decline_fee_due(request: Authorization, decided: Decided, reason: str) -> bool:
     """The `card_decline` fee is due unless the decline is the guard's (a verification
-    failure, `suspected_fraud`), the team budget's or an increment's."""
+    failure, `suspected_fraud`), the team budget's or an increment's; for a card presented
+    by its number (`presented`), only for `card_testing.CHARGED_DECLINES`."""
     if reason == request.force_decline:
         return decided.parent is None  # the sandbox's forced decline: every slug pays, as declined
+    if request.presented:
+        return reason in card_testing.CHARGED_DECLINES and decided.parent is None
     free = reason in card_testing.FREE_DECLINES or reason == BUDGET_EXCEEDED
     return not free and decided.parent is None
 

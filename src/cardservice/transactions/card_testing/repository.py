@@ -1,11 +1,13 @@
-"""The card-testing guard's statements: a card's failures and freeze, a merchant's row."""
+"""The card-testing guard's statements: a card's failures and freeze, a merchant's row, a
+BIN's row."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from cardservice.db.sql import Row, Tx
+from cardservice.db.sql import Reader, Row, Tx
 
 _LOCK_CARD = (
     "SELECT status, frozen_reason, verification_failures FROM cards WHERE uuid = $1"
@@ -53,3 +55,45 @@ async def set_merchant(
     tx: Tx, acquirer_id: str, merchant_id: str, failures: str, blocked_until: datetime | None
 ) -> None:
     await tx.execute(_SET_MERCHANT, acquirer_id, merchant_id, failures, blocked_until)
+
+
+# Takes (or creates) a BIN's row and its lock in one statement, for a BIN the service issues
+# from only (a BIN of 8 digits issues under its first 6): none of ours → no row.
+_LOCK_BIN = (
+    "INSERT INTO card_testing_bins (bin, unknown, unknown_numbers)"
+    " SELECT b.bin, '[]', 0 FROM (SELECT CAST($1 AS TEXT) AS bin) b"
+    " WHERE EXISTS (SELECT 1 FROM bins WHERE substr(bins.bin, 1, 6) = b.bin)"
+    " ON CONFLICT (bin) DO UPDATE SET unknown = card_testing_bins.unknown"
+    " RETURNING unknown, locked_until, unknown_numbers"
+)
+_SET_BIN = (
+    "UPDATE card_testing_bins SET unknown = $2, locked_until = $3, unknown_numbers = $4"
+    " WHERE bin = $1"
+)
+_MERCHANTS_BLOCKED = (
+    "SELECT acquirer_id, merchant_id, blocked_until FROM card_testing_merchants"
+    " WHERE blocked_until > $1 ORDER BY blocked_until, acquirer_id, merchant_id"
+)
+_BINS_LOCKED = (
+    "SELECT bin, unknown_numbers, locked_until FROM card_testing_bins"
+    " WHERE locked_until > $1 ORDER BY locked_until, bin"
+)
+
+
+async def lock_bin(tx: Tx, bin_: str) -> Row | None:
+    """The BIN's row, locked (created on its first unknown number); None: not our BIN."""
+    return await tx.row(_LOCK_BIN, bin_)
+
+
+async def set_bin(
+    tx: Tx, bin_: str, unknown: str, locked_until: datetime | None, unknown_numbers: int
+) -> None:
+    await tx.execute(_SET_BIN, bin_, unknown, locked_until, unknown_numbers)
+
+
+async def merchants_blocked(reader: Reader, now: datetime) -> Sequence[Row]:
+    return await reader.rows(_MERCHANTS_BLOCKED, now)
+
+
+async def bins_locked(reader: Reader, now: datetime) -> Sequence[Row]:
+    return await reader.rows(_BINS_LOCKED, now)
