@@ -1,5 +1,6 @@
 """`cardservice network run` makes a user, funding and cards of its own: it refuses, exit 2 and
-nothing written, unless the sandbox is on (docs/network.md, "The simulator")."""
+nothing written, unless the sandbox is on (docs/network.md, "What an acquirer-side tester
+needs")."""
 
 from __future__ import annotations
 
