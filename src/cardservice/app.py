@@ -66,6 +66,8 @@ from cardservice.operator.acs_routes import router as acs_router
 from cardservice.operator.audit_routes import router as operator_audit_router
 from cardservice.operator.books_routes import router as operator_books_router
 from cardservice.operator.card_testing_routes import router as card_testing_router
+from cardservice.operator.card_routes import router as operator_cards_router
+from cardservice.operator.readback_routes import router as operator_readback_router
 from cardservice.operator.routes import router as operator_router
 from cardservice.payments.routes import router as payments_router
 from cardservice.programs.routes import router as programs_router
@@ -179,6 +181,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         operator_audit_router,
         operator_books_router,
         card_testing_router,
+        operator_readback_router,
+        operator_cards_router,
         clearing_router,
         programs_router,
         acs_router,

@@ -9,6 +9,7 @@ from fastapi import FastAPI
 
 from cardservice.db.sql import Tx
 from cardservice.encoding import dumps
+from cardservice.operator.audit import CLI
 from cardservice.operator.keys import SCOPES, create_key
 from tests.factories import ISSUED_SECRETS
 
@@ -17,7 +18,7 @@ async def operator_key(app: FastAPI, *scopes: str, name: str = "test") -> str:
     """A live operator key with `scopes` (default: all of them)."""
 
     async def unit(tx: Tx) -> str:
-        _uuid, plaintext = await create_key(tx, name, sorted(scopes or SCOPES))
+        _uuid, plaintext = await create_key(tx, CLI, name, sorted(scopes or SCOPES))
         return plaintext
 
     key: str = await app.state.db.transact(unit)

@@ -108,7 +108,7 @@ async def test_the_books_need_the_reports_scope(app: FastAPI, client: httpx.Asyn
         "/operator/reports/settlement?date=2026-02-30",
         "/operator/reports/settlement?date=20261005",
         "/operator/reports/settlement?date=2026-10-05T00:00:00Z",
-        "/operator/reports/settlement",
+        "/operator/reports/settlement?date=",
     ],
 )
 async def test_bad_dates_are_422(app: FastAPI, client: httpx.AsyncClient, path: str) -> None:
@@ -116,3 +116,21 @@ async def test_bad_dates_are_422(app: FastAPI, client: httpx.AsyncClient, path: 
     answer = await send(client, "GET", path, key)
     assert answer.status_code == 422, answer.text
     assert answer.json()["success"] is False
+
+
+async def test_settlement_without_a_date_is_todays_utc(
+    app: FastAPI, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _at(monkeypatch, DAY)
+    await activity(app, client)
+    key = await operator_key(app, "reports")
+    dated = await send(client, "GET", "/operator/reports/settlement?date=2026-10-05", key)
+    assert dated.status_code == 200 and dated.json()["data"], dated.text
+    clock = "cardservice.operator.books_routes.utcnow"
+    monkeypatch.setattr(clock, lambda: datetime(2026, 10, 5, 23, 59, tzinfo=UTC))
+    today = await send(client, "GET", "/operator/reports/settlement", key)
+    assert today.status_code == 200, today.text
+    assert today.json()["data"] == dated.json()["data"]
+    monkeypatch.setattr(clock, lambda: datetime(2026, 10, 6, 0, 1, tzinfo=UTC))
+    tomorrow = await send(client, "GET", "/operator/reports/settlement", key)
+    assert tomorrow.status_code == 200 and tomorrow.json()["data"] == []

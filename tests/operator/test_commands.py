@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 import httpx
 from fastapi import FastAPI
 
@@ -28,6 +30,18 @@ async def test_operator_keys_are_created_listed_and_revoked(
     assert bad.returncode != 0 and "Traceback" not in bad.stderr
     assert _value(_cli(settings, "operator-keys", "revoke", key[:12])) == "1"
     assert (await client.get("/operator/users", headers=headers)).status_code == 401
+    key_uuid = await app.state.db.reader.value("SELECT uuid FROM operator_keys")
+    audit = await app.state.db.reader.rows(
+        "SELECT action, actor_type, actor_id, object_type, object_uuid, details FROM audit_log"
+        " ORDER BY id"
+    )
+    assert [tuple(row)[:5] for row in audit] == [
+        ("operator_key.created", "system", "cli", "operator_key", key_uuid),
+        ("operator_key.revoked", "system", "cli", "operator_key", key_uuid),
+    ]
+    created = json.loads(audit[0]["details"])
+    assert created == {"name": "ops", "prefix": key[:12], "scopes": ["funding", "users"]}
+    assert audit[1]["details"] is None and key not in str([tuple(row) for row in audit])
 
 
 async def test_the_clis_user_commands_are_the_operators_path(

@@ -6,6 +6,7 @@ import httpx
 from fastapi import FastAPI
 
 from cardservice.db.sql import Tx
+from cardservice.operator.audit import CLI
 from cardservice.operator.keys import list_keys, revoke_key
 from tests.factories import make_mfa_code, make_user
 from tests.operator.helpers import operator_key, send
@@ -67,7 +68,7 @@ async def test_a_revoked_key_is_401_at_once(app: FastAPI, client: httpx.AsyncCli
     assert (await send(client, "GET", "/operator/users", key)).status_code == 200
 
     async def revoke(tx: Tx) -> int:
-        return await revoke_key(tx, key[:12])
+        return await revoke_key(tx, CLI, key[:12])
 
     assert await app.state.db.transact(revoke) == 1
     assert (await send(client, "GET", "/operator/users", key)).status_code == 401

@@ -115,6 +115,10 @@ async def test_the_operator_confirms_once_and_the_account_is_credited(
     deposited = deposit.json()["data"]
     assert deposited["type"] == "deposit" and (deposited["amount"], deposited["fee"]) == (90, 2.7)
     assert (await balances(app, account))[0] == 8730
+    audited = await app.state.db.reader.value(
+        "SELECT details FROM audit_log WHERE action = 'topup.confirmed'"
+    )
+    assert '"received_amount":90.00,"currency":"USD"' in audited  # as the API writes it
     again = await send(client, "POST", path, key, {"received_amount": 90})
     assert again.status_code == 409
     cancel = await send(client, "POST", f"/operator/topups/{topup['uuid']}/cancel", key)

@@ -37,7 +37,7 @@ OLDEST_FIRST = "ORDER BY a.created_at, a.uuid"
 def where(owners: str, args: list[Any], filters: dict[str, Any]) -> str:
     """`owners` is a fixed clause over `a`; filter values are appended to `args`."""
     clauses = [owners]
-    for key in ("status", "type", "currency"):
+    for key in ("user_uuid", "status", "type", "currency"):
         if key in filters:
             args.append(filters[key])
             clauses.append(f"a.{key} = ${len(args)}")
@@ -59,6 +59,23 @@ async def page_of_accounts(
         args,
         Offset(offset, limit),
         count=f"SELECT count(*) FROM accounts a WHERE {clause}",  # noqa: S608
+    )
+
+
+async def page_of_every_account(
+    reader: Reader, filters: dict[str, Any], offset: int, limit: int
+) -> tuple[Sequence[Row], int]:
+    """A page of every user's accounts (the operator's read-back), oldest first, and how
+    many match."""
+    args: list[Any] = []
+    clause = where("1 = 1", args, filters)  # fixed text; every value a parameter
+    return await paginate(
+        reader,
+        f"{ACCOUNT_SELECT} WHERE {clause} {OLDEST_FIRST}",
+        args,
+        Offset(offset, limit),
+        count=f"SELECT count(*) FROM accounts a WHERE {clause}",  # noqa: S608
+        walk=True,
     )
 
 

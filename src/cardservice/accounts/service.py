@@ -73,6 +73,15 @@ async def own_accounts(
     return [account_record(row) for row in rows], total
 
 
+async def every_account(
+    reader: Reader, filters: dict[str, Any], page: Page
+) -> tuple[list[dict[str, Any]], int]:
+    """A page of every user's accounts, oldest first (the operator's read-back: `filters`
+    may name a `user_uuid`), and how many match."""
+    rows, total = await repository.page_of_every_account(reader, filters, page.offset, page.size)
+    return [account_record(row) for row in rows], total
+
+
 async def get_account(reader: Reader, caller: Principal, account_uuid: uuid.UUID) -> dict[str, Any]:
     """An own account, or a team member's for the team owner; otherwise 404."""
     row = await repository.visible_account(

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import json
+from decimal import Decimal
 from typing import Any
-
-import orjson
 
 from cardservice.db.sql import Row, as_uuid, iso_z, text_uuid
 
 
 def audit_record(row: Row) -> dict[str, Any]:
-    """A row of `page_of_audit` → its API record (`details` parsed back to an object)."""
+    """A row of `page_of_audit` → its API record (`details` parsed back to an object, its
+    amounts as exact decimals: `500.00` reads back `500.00`)."""
     details = row["details"]
     return {
         "uuid": text_uuid(row["uuid"]),
@@ -20,5 +21,5 @@ def audit_record(row: Row) -> dict[str, Any]:
         "object_type": row["object_type"],
         "object_uuid": text_uuid(as_uuid(row["object_uuid"])),
         "request_id": row["request_id"],
-        "details": orjson.loads(details) if details else None,
+        "details": json.loads(details, parse_float=Decimal) if details else None,
     }

@@ -3,7 +3,9 @@ there is no action without its row, and no row of an action rolled back), and on
 
 Generic on purpose: any channel records through `record_audit` (a card reveal by its holder,
 an operator's write through the operator API) and any reader lists through `page_of_audit`.
-Never pass a secret in `details`: no card number, CVV2, code or token.
+Never pass a secret in `details`: no card number, CVV2, code or token. `details` are written
+by the service's one JSON encoder (cardservice.encoding), so an amount given as the API gives
+it (`ledger.money.from_minor`: a Decimal) reads `500.00`, never minor units.
 """
 
 from __future__ import annotations
@@ -14,10 +16,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import orjson
-
-from cardservice.db.paging import Offset, paginate
+from cardservice.db.paging import Keyset, Offset, paginate
 from cardservice.db.sql import Reader, Row, Tx, as_datetime
+from cardservice.encoding import dumps
 from cardservice.models.base import utcnow
 
 AUDIT_FIELDS = ("uuid", "created_at", "actor_type", "actor_id", "action", "object_type",
@@ -64,7 +65,7 @@ async def record_audit(
         object_type,
         object_uuid,
         request_id,
-        orjson.dumps(dict(details)).decode() if details is not None else None,
+        dumps(dict(details)).decode() if details is not None else None,
     )
     return entry
 
@@ -139,4 +140,24 @@ async def page_of_audit(
         args,
         Offset(offset, limit),
         count=f"SELECT count(*) FROM audit_log{where}",  # noqa: S608
+    )
+
+
+AuditAnchor = tuple[Any, Any]  # (created_at, id) of the row a walk continues after
+
+
+async def audit_after(
+    reader: Reader, filters: AuditFilters, anchor: AuditAnchor | None, limit: int
+) -> tuple[Sequence[Row], bool]:
+    """Up to `limit` rows of the trail after `anchor`, newest first (ties by id), each with
+    its `id` last, and whether more follow: a keyset walk (the CSV export)."""
+    where, args = _where(filters)  # fixed clauses; every value is a parameter
+    page = Keyset(limit, "(created_at, id)", anchor, descending=True)
+    return await paginate(
+        reader,
+        f"SELECT {', '.join(AUDIT_FIELDS)}, id FROM audit_log{where or ' WHERE 1 = 1'}$AFTER"  # noqa: S608
+        " ORDER BY created_at DESC, id DESC",
+        args,
+        page,
+        walk=True,
     )

@@ -8,6 +8,12 @@
 * A card the team's receipt policy froze (`frozen_reason: receipt_missing`) is unfrozen by
   linking the receipts, not here (`receipt_missing`); the holder's own freeze clears that
   reason too, so linking a receipt never unfreezes a card its holder froze.
+* The program's operator acts through this same use case (`by="operator"`, docs/operations.md
+  "Acting on cards"): its freeze sets `frozen_reason: operator`, and only the operator
+  unfreezes such a card — its holder can change its other fields but not its status
+  (`frozen_by_operator`). The operator unfreezes a card the card-testing guard froze, never
+  one its holder froze (`frozen_by_holder`) nor one the receipt policy froze
+  (`receipt_missing`, as for the holder).
 * Closing, in the same unit: the card's pending authorizations are reversed (amount and fee
   back to the card, as `lifecycle.reverse` does), then its whole balance moves to its account
   through the ledger as one `card_close` transaction, and its wallet tokens are deleted.
@@ -19,9 +25,10 @@ its pending purchases by uuid.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from datetime import datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, Literal
 
 import orjson
 
@@ -29,7 +36,7 @@ from cardservice.cards import controls, repository
 from cardservice.cards.records import card_record
 from cardservice.cards.repository import own_card
 from cardservice.cards.schemas import CardChangeRequest
-from cardservice.db.sql import Tx
+from cardservice.db.sql import Row, Tx
 from cardservice.errors import CardNotFound, RuleViolation, ValidationFailed
 from cardservice.ledger.money import to_minor
 from cardservice.tokens.service import delete_with_card
@@ -37,6 +44,8 @@ from cardservice.transactions import card_testing, closing
 from cardservice.transactions.locks import lock_card, lock_card_account
 
 _PLAIN_FIELDS = ("status", "description", "holder_name")
+Changer = Literal["holder", "operator"]
+OPERATOR = "operator"  # the frozen_reason of an operator's freeze
 
 
 class CardClosed(RuleViolation):
@@ -49,6 +58,31 @@ class FrozenForReceipts(RuleViolation):
         "The team's receipt policy froze the card: link the missing receipts"
         " (PUT /transaction/{uuid}/receipt) and it is unfrozen."
     )
+
+
+class FrozenByOperator(RuleViolation):
+    code = "frozen_by_operator"
+    message = "The program's operator froze the card; only the operator can unfreeze it."
+
+
+class FrozenByHolder(RuleViolation):
+    code = "frozen_by_holder"
+    message = "The card's holder froze it; only the holder can unfreeze it."
+
+
+def check_status_change(card: Row | Mapping[str, Any], status: str | None, by: Changer) -> None:
+    """Whether `by` may set the card's status (None: the status is not changed)."""
+    if card["status"] == "closed":
+        raise CardClosed()
+    if status is None:
+        return
+    reason = card["frozen_reason"]
+    if reason == "receipt_missing" and status == "active":
+        raise FrozenForReceipts()
+    if by == "holder" and reason == OPERATOR:
+        raise FrozenByOperator()
+    if by == "operator" and status == "active" and card["status"] == "frozen" and reason is None:
+        raise FrozenByHolder()
 
 
 async def _check_tags(tx: Tx, body: CardChangeRequest) -> None:
@@ -70,12 +104,14 @@ def _minor(amount: Decimal | None) -> int | None:
     return None if amount is None else to_minor(amount)
 
 
-def _columns(body: CardChangeRequest) -> dict[str, Any]:
+def _columns(body: CardChangeRequest, by: Changer) -> dict[str, Any]:
     """The card's columns the request sets (a field left out is not touched)."""
     sent = body.model_fields_set
     columns: dict[str, Any] = {name: getattr(body, name) for name in _PLAIN_FIELDS if name in sent}
     if "status" in sent:
         columns.update(card_testing.holder_reset())
+        if by == "operator" and body.status == "frozen":
+            columns["frozen_reason"] = OPERATOR
     if "holder_address" in sent:
         address = body.holder_address
         columns["holder_address"] = (
@@ -95,19 +131,22 @@ async def _update(tx: Tx, card_uuid: uuid.UUID, columns: dict[str, Any], now: da
 
 
 async def change_card(
-    tx: Tx, user_uuid: uuid.UUID, card_uuid: uuid.UUID, body: CardChangeRequest, now: datetime
+    tx: Tx,
+    user_uuid: uuid.UUID,
+    card_uuid: uuid.UUID,
+    body: CardChangeRequest,
+    now: datetime,
+    by: Changer = "holder",
 ) -> dict[str, Any]:
-    """Apply the request to one of the user's cards, all of it or nothing; the card record."""
+    """Apply the request to one of the user's cards, all of it or nothing; the card record.
+    `by`: its holder, or the program's operator acting on the holder's card."""
     if await lock_card_account(tx, user_uuid, card_uuid) is None:
         raise CardNotFound()
     card = await lock_card(tx, card_uuid)
     assert card is not None, "the account's lock was taken through this card"
-    if card["status"] == "closed":
-        raise CardClosed()
-    if card["frozen_reason"] == "receipt_missing" and body.status == "active":
-        raise FrozenForReceipts()
+    check_status_change(card, body.status if "status" in body.model_fields_set else None, by)
     await _check_tags(tx, body)
-    columns = _columns(body)
+    columns = _columns(body, by)
     if columns:
         await _update(tx, card_uuid, columns, now)
     if body.status == "closed":

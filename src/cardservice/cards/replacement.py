@@ -15,6 +15,10 @@ Locks in the global order (docs/ledger.md): the account (through the card), then
 the new card is inserted under the account's lock, so an authorization on the old card is
 answered either before the replacement (its hold stays on the old card, the rest moves) or
 after it (declined `card_closed`).
+
+The program's operator replaces a card through this same use case (`by="operator"`,
+docs/operations.md "Acting on cards"); its holder cannot replace a card the operator froze
+(`frozen_by_operator`: the new card would undo the freeze).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from typing import Any
 
 import orjson
 
-from cardservice.cards.changes import CardClosed
+from cardservice.cards.changes import Changer, check_status_change
 from cardservice.cards.purchase import _draw_number, _insert_cards
 from cardservice.cards.records import card_record
 from cardservice.cards.repository import CARD_COLUMNS, close_replaced, own_card, program_validity
@@ -114,8 +118,10 @@ async def replace_card(
     card_uuid: uuid.UUID,
     reason: str,
     now: datetime,
+    by: Changer = "holder",
 ) -> dict[str, Any]:
-    """Replace one of the user's cards that is not closed; the new card's record."""
+    """Replace one of the user's cards that is not closed; the new card's record. `by`: its
+    holder, or the program's operator acting on the holder's card."""
     if await lock_card_account(tx, user_uuid, card_uuid) is None:
         raise CardNotFound()
     row = await lock_card_columns(tx, card_uuid, CARD_COLUMNS)
@@ -123,8 +129,7 @@ async def replace_card(
     old = dict(zip(CARD_COLUMNS, row, strict=True))
     for key in ("uuid", "user_uuid", "account_uuid", "bin_uuid"):
         old[key] = as_uuid(old[key])
-    if old["status"] == "closed":
-        raise CardClosed()
+    check_status_change(old, "closed", by)  # the old card is closed
     new = await _new_card(tx, cipher, old, now)
     await close_replaced(tx, card_uuid, reason, new["uuid"], now)
     await follow_replacement(tx, card_uuid, new["uuid"], now)

@@ -14,13 +14,19 @@ from cardservice.models import Card
 from cardservice.models.base import table_of, utcnow
 
 
-def _where(user_uuid: uuid.UUID, filters: dict[str, Any]) -> tuple[str, list[Any]]:
-    clauses = ["c.user_uuid = $1"]
-    args: list[Any] = [user_uuid]
-    for key in ("status", "account_uuid", "is_favorite"):
+def _where(user_uuid: uuid.UUID | None, filters: dict[str, Any]) -> tuple[str, list[Any]]:
+    """The list's WHERE over `c`: one user's cards, or every user's (None, the operator's)."""
+    clauses = [] if user_uuid is None else ["c.user_uuid = $1"]
+    args: list[Any] = [] if user_uuid is None else [user_uuid]
+    for key in ("user_uuid", "status", "account_uuid", "is_favorite"):
         if key in filters:
             args.append(filters[key])
             clauses.append(f"c.{key} = ${len(args)}")
+    if "program_uuid" in filters:
+        args.append(filters["program_uuid"])
+        clauses.append(
+            f"c.user_uuid IN (SELECT p.uuid FROM users p WHERE p.program_uuid = ${len(args)})"  # noqa: S608
+        )
     if "search" in filters:
         args.append(f"%{escape_like(filters['search'].lower())}%")
         n = len(args)
@@ -29,7 +35,7 @@ def _where(user_uuid: uuid.UUID, filters: dict[str, Any]) -> tuple[str, list[Any
             f" OR lower(coalesce(c.description, '')) LIKE ${n} ESCAPE '\\'"
             f" OR substr(c.bin, 1, 6) || '******' || c.last4 LIKE ${n} ESCAPE '\\')"
         )
-    return " AND ".join(clauses), args
+    return " AND ".join(clauses) or "1 = 1", args
 
 
 async def page_of_cards(
@@ -45,6 +51,31 @@ async def page_of_cards(
         Offset(offset, limit),
         count=f"SELECT count(*) FROM cards c WHERE {where}",  # noqa: S608
     )
+
+
+async def page_of_every_card(
+    reader: Reader, filters: dict[str, Any], offset: int, limit: int
+) -> tuple[Sequence[Row], int]:
+    """One page of every user's cards (the operator's read-back), oldest first (ties by
+    uuid), and how many match in all."""
+    where, args = _where(None, filters)  # fixed clauses; every value is a parameter
+    return await paginate(
+        reader,
+        f"SELECT $TOTAL AS total, {card_columns('c')} FROM cards c WHERE {where}"  # noqa: S608
+        " ORDER BY c.created_at, c.uuid",
+        args,
+        Offset(offset, limit),
+        count=f"SELECT count(*) FROM cards c WHERE {where}",  # noqa: S608
+        walk=True,
+    )
+
+
+_HOLDER = "SELECT user_uuid FROM cards WHERE uuid = $1"
+
+
+async def holder_of(reader: Reader | Tx, card_uuid: uuid.UUID) -> uuid.UUID | None:
+    """The user who holds the card (never changes), or None when there is no such card."""
+    return as_uuid(await reader.value(_HOLDER, card_uuid))
 
 
 _OWN_CARD = f"SELECT {card_columns('c')} FROM cards c WHERE c.uuid = $1 AND c.user_uuid = $2"  # noqa: S608

@@ -20,6 +20,15 @@ async def list_cards(
     return [card_record(row) for row in rows], total
 
 
+async def every_card(
+    reader: Reader, filters: dict[str, Any], page: Page
+) -> tuple[list[dict[str, Any]], int]:
+    """Every user's cards, oldest first (the operator's read-back: `filters` may name a
+    `user_uuid` or a `program_uuid`), and how many match."""
+    rows, total = await repository.page_of_every_card(reader, filters, page.offset, page.size)
+    return [card_record(row) for row in rows], total
+
+
 async def get_card(reader: Reader, user_uuid: uuid.UUID, card_uuid: uuid.UUID) -> dict[str, Any]:
     """One of the user's own cards; anybody else's is 404."""
     row = await repository.own_card(reader, user_uuid, card_uuid)

@@ -345,7 +345,13 @@ async def run(
 
     Prints its findings as JSON; when a check fails, prints them on stderr and exits 2.
     With --clearing-file, ends by writing the run's clearing file (ingest it with
-    `cardservice clearing ingest FILE`)."""
+    `cardservice clearing ingest FILE`). Runs only where the sandbox is on: it makes its own
+    user, account, funding and cards, which a production database must never hold."""
+    if not settings.sandbox_enabled:
+        raise CommandError(
+            "network run writes a user, funding and cards of its own: it runs only where the "
+            "sandbox is on (CARDSERVICE_SANDBOX=1), and this one is off; nothing was written"
+        )
     db, cipher = Database(settings), CardCipher.from_settings(settings)
     try:
         found = await simulator.run(

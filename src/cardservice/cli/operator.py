@@ -38,12 +38,13 @@ def operator_keys() -> None:
 @runs
 async def create(settings: Settings, name: str, scopes: str) -> str:
     """Create a key; prints it once, alone."""
+    from cardservice.operator.audit import CLI
     from cardservice.operator.keys import create_key, parse_scopes
 
     chosen = parse_scopes(scopes)
 
     async def work(tx: Tx) -> str:
-        _uuid, plaintext = await create_key(tx, name, chosen)
+        _uuid, plaintext = await create_key(tx, CLI, name, chosen)
         return plaintext
 
     return await in_unit(settings, work)
@@ -75,9 +76,10 @@ async def revoke(settings: Settings, key: str) -> str:
     """Revoke the key PREFIX_OR_ID; prints how many.
 
     PREFIX_OR_ID: the key's id, or its first 12 characters."""
+    from cardservice.operator.audit import CLI
     from cardservice.operator.keys import revoke_key
 
     async def work(tx: Tx) -> str:
-        return str(await revoke_key(tx, key))
+        return str(await revoke_key(tx, CLI, key))
 
     return await in_unit(settings, work)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from decimal import Decimal
 from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse as FastAPIJSONResponse
-from fastapi.responses import Response
+from fastapi.responses import Response, StreamingResponse
 from pydantic import BaseModel, BeforeValidator, ValidationError
 
 from cardservice.db.paging import MAX_PAGE, Page
@@ -53,6 +53,46 @@ def ok(
     if meta is not None:
         body["meta"] = meta
     return JSONResponse(body, status_code=status_code, headers=headers)
+
+
+CSV_MEDIA = "text/csv"
+CSV_RESPONSE: dict[int | str, dict[str, Any]] = {
+    200: {"content": {CSV_MEDIA: {}}, "description": "JSON; or, with `Accept: text/csv`, CSV"}
+}
+
+
+def _quality(params: str) -> float:
+    for param in params.split(";"):
+        name, _, value = param.strip().partition("=")
+        if name.strip().lower() == "q":
+            try:
+                return float(value)
+            except ValueError:
+                return 0.0
+    return 1.0
+
+
+def wants_csv(request: Request) -> bool:
+    """`Accept` asks for `text/csv` over JSON (by q-value; the first listed wins a tie)."""
+    ranked: list[tuple[float, int, str]] = []
+    for index, part in enumerate(request.headers.get("accept", "").split(",")):
+        media, _, params = part.partition(";")
+        media = media.strip().lower()
+        if media in (CSV_MEDIA, "application/json"):
+            ranked.append((_quality(params), -index, media))
+    if not ranked:
+        return False
+    quality, _index, media = max(ranked)
+    return media == CSV_MEDIA and quality > 0
+
+
+def csv_response(chunks: AsyncIterator[bytes], filename: str) -> StreamingResponse:
+    """A streamed CSV download (`values.csv_text`): `Content-Disposition: attachment`."""
+    return StreamingResponse(
+        chunks,
+        media_type=f"{CSV_MEDIA}; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
 
 
 def done() -> JSONResponse:

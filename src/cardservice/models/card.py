@@ -72,8 +72,8 @@ class Card(UuidPk, Timestamps, Base):
     )
     frozen_reason: Mapped[str | None] = mapped_column(
         String(16),
-        doc="suspected_fraud (the card-testing guard) or receipt_missing (a team's receipt"
-        " policy, 20261126_34); NULL otherwise",
+        doc="suspected_fraud (the card-testing guard), receipt_missing (a team's receipt"
+        " policy, 20261126_34) or operator (an operator's freeze, 20261127_39); NULL otherwise",
     )
     verification_failures: Mapped[str | None] = mapped_column(
         Text,

@@ -21,6 +21,8 @@ class Transaction(UuidPk, Timestamps, Base):
             *("card_uuid", "created_at", "uuid", "type", "status", "amount", "refunded_amount"),
         ),
         Index("ix_transactions_account_created", "account_uuid", "created_at", "uuid"),
+        # every user's, newest first: the operator's read-back (migration 20261127_39)
+        Index("ix_transactions_created", "created_at", "uuid"),
         # a clearing file's presentment finds its authorization by card and approval code
         Index("ix_transactions_card_auth_code", "card_uuid", "auth_code"),
         # the expiry sweep's candidates: pending holds by their deadline

@@ -7,13 +7,20 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from fastapi import Request
 
 from cardservice.audit.repository import Actor, record_audit
 from cardservice.db.sql import Tx
-from cardservice.operator.keys import Operator
+
+
+class KeyHolder(Protocol):
+    """A caller holding an operator key (`keys.Operator`, which records its own key's rows
+    through `Acting`: hence a protocol, not an import)."""
+
+    @property
+    def key_uuid(self) -> uuid.UUID: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +59,7 @@ class Acting:
 CLI = Acting(Actor("system", "cli"))
 
 
-def acting(request: Request, operator: Operator) -> Acting:
+def acting(request: Request, operator: KeyHolder) -> Acting:
     """The operator key of this request, and its request id."""
     return Acting(
         Actor("operator_key", str(operator.key_uuid)),

@@ -1,5 +1,5 @@
 """`GET /operator/audit-log` (API.md §15, `reports`): the trail of every operator write and
-every card reveal, newest first, paged."""
+every card reveal, newest first, paged; with `Accept: text/csv`, all of it as CSV."""
 
 from __future__ import annotations
 
@@ -7,14 +7,23 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
+from fastapi.responses import Response
 from pydantic import BaseModel
 
+from cardservice.audit.export import audit_csv
 from cardservice.audit.records import audit_record
 from cardservice.audit.repository import AuditFilters, page_of_audit
 from cardservice.db.database import Db
 from cardservice.http.filters import UUID, filters_parameter, matching, one_of, read_filters
 from cardservice.http.openapi import PagedEnvelope
-from cardservice.http.router import JSONResponse, Router, StandardPage, ok
+from cardservice.http.router import (
+    CSV_RESPONSE,
+    Router,
+    StandardPage,
+    csv_response,
+    ok,
+    wants_csv,
+)
 from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
 from cardservice.operator.keys import Operator
 
@@ -53,14 +62,16 @@ class AuditRecord(BaseModel):
 @router.get(
     "/operator/audit-log",
     response_model=PagedEnvelope[list[AuditRecord]],
+    responses=CSV_RESPONSE,
     openapi_extra={**OPERATOR_KEY, **filters_parameter(AUDIT_FILTERS)},
-    summary="The audit trail: operator writes and card reveals, newest first",
+    summary="The audit trail: operator writes and card reveals, newest first (JSON, or CSV)",
 )
-async def audit_log(
-    request: Request, _operator: Reports, db: Db, page: StandardPage
-) -> JSONResponse:
+async def audit_log(request: Request, _operator: Reports, db: Db, page: StandardPage) -> Response:
     """Every operator write and every card reveal, newest first (scope `reports`): actor,
-    action, object, time and request id."""
+    action, object, time and request id. With `Accept: text/csv`, every matching row (no
+    pages) streamed as CSV, `details` as JSON text."""
     filters = AuditFilters(**read_filters(request, AUDIT_FILTERS))
+    if wants_csv(request):
+        return csv_response(audit_csv(db.reader, filters), "audit-log.csv")
     rows, total = await page_of_audit(db.reader, filters, page.offset, page.size)
     return ok([audit_record(row) for row in rows], meta=page.meta(total))

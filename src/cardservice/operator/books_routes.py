@@ -99,9 +99,11 @@ async def get_operator_balances(
 async def get_settlement_report(
     _operator: Reports,
     db: Db,
-    day: Annotated[QueryText, Query(alias="date", description="a UTC day, YYYY-MM-DD")],
+    day: Annotated[
+        QueryText | None, Query(alias="date", description="a UTC day, YYYY-MM-DD; default today")
+    ] = None,
 ) -> JSONResponse:
     """One UTC day's settlement with the card network per currency (scope `reports`): captures,
     refunds and dispute credits (count and amount) and `net`, owed to the network — equal to
-    that day's postings to the network settlement account."""
-    return ok(await settlement_report(db.reader, _day(day)))
+    that day's postings to the network settlement account. Without `date`, today (UTC)."""
+    return ok(await settlement_report(db.reader, utcnow().date() if day is None else _day(day)))

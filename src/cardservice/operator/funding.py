@@ -19,7 +19,7 @@ from cardservice.db.database import Database
 from cardservice.db.sql import INTEGRITY_ERRORS, Reader, Tx, as_uuid
 from cardservice.errors import AccountNotFound, IdempotencyConflict
 from cardservice.idempotency import fingerprint
-from cardservice.ledger.money import to_minor
+from cardservice.ledger.money import from_minor, to_minor
 from cardservice.operator import repository
 from cardservice.operator.audit import Acting
 from cardservice.operator.schemas import CreateAccountRequest, MoneyRequest
@@ -103,8 +103,8 @@ async def move_money_in(
         return replayed, True
     row = await _move(tx, direction, account_uuid, body)
     await repository.remember_request(tx, body.external_id, request_hash, row["uuid"])
-    details = {"transaction_uuid": str(row["uuid"]), "amount": row["amount"],
-               "external_id": body.external_id}  # fmt: skip
+    details = {"transaction_uuid": str(row["uuid"]), "amount": from_minor(row["amount"]),
+               "currency": row["currency"], "external_id": body.external_id}  # fmt: skip
     await acting.record(tx, f"account.{direction}ed", "account", account_uuid, details)
     return transaction_record_of(row), False
 

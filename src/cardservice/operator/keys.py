@@ -1,5 +1,6 @@
 """Operator API keys (API.md §15): `csk_` + 32 random bytes, stored only as a SHA-256 hash,
-each with its scopes. Created, listed and revoked from the CLI; never logged."""
+each with its scopes. Created, listed and revoked from the CLI; never logged. Creating and
+revoking a key each leave an audit row (its id, name, scopes or prefix; never the key)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from cardservice.db.sql import Reader, Tx, as_uuid, iso_z, text_uuid
 from cardservice.errors import NotFound, ValidationFailed
 from cardservice.models.base import utcnow
 from cardservice.operator import repository
+from cardservice.operator.audit import Acting
 
 KEY_PREFIX = "csk_"
 KEY_BYTES = 32
@@ -38,8 +40,8 @@ def parse_scopes(text: str) -> list[str]:
     return scopes
 
 
-async def create_key(tx: Tx, name: str, scopes: list[str]) -> tuple[uuid.UUID, str]:
-    """A new key: its id and its plaintext, returned once and never stored."""
+async def create_key(tx: Tx, by: Acting, name: str, scopes: list[str]) -> tuple[uuid.UUID, str]:
+    """A new key, audited: its id and its plaintext, returned once and never stored."""
     if not name.strip() or len(name) > 120:
         raise ValidationFailed(errors={"name": ["must be 1..120 characters"]})
     plaintext = KEY_PREFIX + secrets.token_urlsafe(KEY_BYTES)
@@ -53,6 +55,8 @@ async def create_key(tx: Tx, name: str, scopes: list[str]) -> tuple[uuid.UUID, s
         ",".join(scopes),
         utcnow(),
     )
+    details = {"name": name.strip(), "prefix": plaintext[:PREFIX_LENGTH], "scopes": scopes}
+    await by.record(tx, "operator_key.created", "operator_key", key_uuid, details)
     return key_uuid, plaintext
 
 
@@ -71,8 +75,8 @@ async def list_keys(reader: Reader | Tx) -> list[dict[str, Any]]:
     ]
 
 
-async def revoke_key(tx: Tx, prefix_or_id: str) -> int:
-    """Revoke the live keys whose id or visible prefix matches; how many."""
+async def revoke_key(tx: Tx, by: Acting, prefix_or_id: str) -> int:
+    """Revoke the live keys whose id or visible prefix matches, each audited; how many."""
     try:
         key_id: uuid.UUID | None = uuid.UUID(prefix_or_id)
     except ValueError:
@@ -82,6 +86,8 @@ async def revoke_key(tx: Tx, prefix_or_id: str) -> int:
     revoked = await repository.revoke_keys(tx, utcnow(), prefix_or_id[:PREFIX_LENGTH], key_id)
     if not revoked:
         raise NotFound("No live operator key matches.")
+    for row in revoked:
+        await by.record(tx, "operator_key.revoked", "operator_key", as_uuid(row["uuid"]))
     return len(revoked)
 
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
+from cardservice.db.paging import Offset, paginate
 from cardservice.db.sql import Reader, Row, Tx, in_list, text_uuid
 
 _COLUMNS = "uuid, name, bin_uuids, spending_controls, card_validity_months, created_at, updated_at"
@@ -28,6 +30,17 @@ async def one(reader: Reader | Tx, program_uuid: uuid.UUID, *, lock: bool = Fals
     return await reader.row(
         f"SELECT {_COLUMNS} FROM programs WHERE uuid = $1{suffix}",  # noqa: S608 - fixed text
         program_uuid,
+    )
+
+
+async def page_of_programs(reader: Reader, offset: int, limit: int) -> tuple[Sequence[Row], int]:
+    """A page of the programs, oldest first (ties by uuid), and how many there are."""
+    return await paginate(
+        reader,
+        f"SELECT $TOTAL AS total, {_COLUMNS} FROM programs ORDER BY created_at, uuid",  # noqa: S608
+        [],
+        Offset(offset, limit),
+        count="SELECT count(*) FROM programs",
     )
 
 

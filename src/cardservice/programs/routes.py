@@ -1,4 +1,5 @@
-"""`/operator/programs` (API.md §15, `cards` scope)."""
+"""`/operator/programs` (API.md §15): created, read and changed with the `cards` scope; the
+list is the program read back (`reports`, docs/operations.md "Reading the program back")."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from typing import Annotated
 from fastapi import Depends, Path, Request
 
 from cardservice.db.database import Db
-from cardservice.http.openapi import Envelope
-from cardservice.http.router import JSONResponse, Router, body_schema, ok, read_json
+from cardservice.http.openapi import Envelope, PagedEnvelope
+from cardservice.http.router import JSONResponse, Router, StandardPage, body_schema, ok, read_json
 from cardservice.models.base import utcnow
 from cardservice.operator.audit import acting
 from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
@@ -20,6 +21,8 @@ from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(tags=["operator"])
 Cards = Annotated[Operator, Depends(operator_with("cards"))]
+Reports = Annotated[Operator, Depends(operator_with("reports"))]
+Readers = Annotated[Operator, Depends(operator_with("cards", "reports"))]
 ProgramUuid = Annotated[
     str,
     Path(
@@ -49,13 +52,25 @@ async def create_program(request: Request, operator: Cards, db: Db) -> JSONRespo
 
 
 @router.get(
+    "/operator/programs",
+    response_model=PagedEnvelope[list[ProgramRecord]],
+    openapi_extra=OPERATOR_KEY,
+    summary="List the card programs, oldest first",
+)
+async def list_operator_programs(_operator: Reports, db: Db, page: StandardPage) -> JSONResponse:
+    """Every card program, oldest first, paginated (scope `reports`)."""
+    programs, total = await service.list_programs(db.reader, page)
+    return ok(programs, meta=page.meta(total))
+
+
+@router.get(
     "/operator/programs/{programUuid:uuid36}",
     response_model=Envelope[ProgramRecord],
     openapi_extra=OPERATOR_KEY,
     summary="Read a card program",
 )
-async def get_program(_operator: Cards, db: Db, program_uuid: ProgramUuid) -> JSONResponse:
-    """One card program (scope `cards`)."""
+async def get_program(_operator: Readers, db: Db, program_uuid: ProgramUuid) -> JSONResponse:
+    """One card program (scope `cards` or `reports`)."""
     return ok(await service.get_program(db.reader, uuid.UUID(program_uuid)))
 
 

@@ -11,6 +11,7 @@ import orjson
 
 from cardservice.cards import controls
 from cardservice.cards.schemas import SpendingControls
+from cardservice.db.paging import Page
 from cardservice.db.sql import Reader, Tx
 from cardservice.errors import NotFound, ValidationFailed
 from cardservice.operator.audit import Acting
@@ -69,6 +70,12 @@ async def get_program(reader: Reader | Tx, program_uuid: uuid.UUID) -> dict[str,
     if row is None:
         raise ProgramNotFound()
     return program_record(row)
+
+
+async def list_programs(reader: Reader, page: Page) -> tuple[list[dict[str, Any]], int]:
+    """The programs, oldest first, and how many there are."""
+    rows, total = await repository.page_of_programs(reader, page.offset, page.size)
+    return [program_record(row) for row in rows], total
 
 
 async def change_program(

@@ -39,7 +39,7 @@ from cardservice.errors import (
 )
 from cardservice.infra.background import Job, add_job
 from cardservice.ledger.entries import SystemBook, account_leg, book_leg, post_entry
-from cardservice.ledger.money import converted, to_minor
+from cardservice.ledger.money import converted, from_minor, to_minor
 from cardservice.models.base import utcnow
 from cardservice.operator.audit import Acting
 from cardservice.topups import repository
@@ -200,7 +200,8 @@ async def confirm_topup(
         "updated_at": now,
     }
     await repository.update(tx, topup_uuid, changes)
-    details = {"received_amount": received, "transaction_uuid": str(row["uuid"])}
+    details = {"received_amount": from_minor(received), "currency": topup["currency"],
+               "transaction_uuid": str(row["uuid"])}  # fmt: skip
     await acting.record(tx, "topup.confirmed", "topup", topup_uuid, details)
     return topup_record({**topup, **changes})
 

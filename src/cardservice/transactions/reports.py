@@ -17,10 +17,10 @@ from cardservice.transactions.records import transaction_record
 
 
 async def report(
-    reader: Reader, user_uuid: uuid.UUID, filters: dict[str, Any], offset: int, limit: int
+    reader: Reader, user_uuid: uuid.UUID | None, filters: dict[str, Any], offset: int, limit: int
 ) -> tuple[list[dict[str, Any]], int]:
-    """The user's transactions, newest first (ties by uuid), and how many match
-    (`repository.report_page`)."""
+    """The user's transactions (every user's when None: the operator's read-back), newest
+    first (ties by uuid), and how many match (`repository.report_page`)."""
     rows, total = await repository.report_page(reader, user_uuid, filters, offset, limit)
     return [transaction_record(row) for row in rows], total
 
@@ -45,9 +45,10 @@ async def report_after(
 
 
 async def every_transaction(
-    reader: Reader, user_uuid: uuid.UUID, filters: dict[str, Any], batch: int = 1_000
+    reader: Reader, user_uuid: uuid.UUID | None, filters: dict[str, Any], batch: int = 1_000
 ) -> AsyncIterator[list[dict[str, Any]]]:
-    """All matching transactions in the report's order, `batch` records at a time (a keyset
+    """All matching transactions of the user (of every user when None) in the report's
+    order, `batch` records at a time (a keyset
     walk: memory holds one batch, whatever the history's size)."""
     anchor: repository.Anchor | None = None
     while True:

@@ -319,10 +319,13 @@ def _start_of(day: date) -> datetime:
     return datetime.combine(day, time.min, tzinfo=UTC)
 
 
-def _where(user_uuid: uuid.UUID, filters: dict[str, Any]) -> tuple[str, list[Any]]:
-    clauses = ["t.user_uuid = $1"]
-    args: list[Any] = [user_uuid]
-    for key in ("card_uuid", "account_uuid", "status", "type"):
+def _where(user_uuid: uuid.UUID | None, filters: dict[str, Any]) -> tuple[str, list[Any], bool]:
+    """The report's WHERE over `t` for one user's transactions, or for every user's (None,
+    the operator's: `filters[user_uuid]` may name one); its args; and whether it is the
+    user's whole history (the count the database keeps answers it)."""
+    clauses = [] if user_uuid is None else ["t.user_uuid = $1"]
+    args: list[Any] = [] if user_uuid is None else [user_uuid]
+    for key in ("user_uuid", "card_uuid", "account_uuid", "status", "type"):
         if key in filters:
             args.append(filters[key])
             clauses.append(f"t.{key} = ${len(args)}")
@@ -339,21 +342,23 @@ def _where(user_uuid: uuid.UUID, filters: dict[str, Any]) -> tuple[str, list[Any
             f"(lower(coalesce(t.merchant_name, '')) LIKE ${n} ESCAPE '\\'"
             f" OR lower(coalesce(t.description, '')) LIKE ${n} ESCAPE '\\')"
         )
-    return " AND ".join(clauses), args
+    whole = user_uuid is not None and len(args) == 1
+    return " AND ".join(clauses) or "1 = 1", args, whole
 
 
 # Unfiltered, the total is the user's count kept by the database (`transaction_counts`).
 _KEPT_COUNT = "SELECT c.transactions FROM transaction_counts c WHERE c.user_uuid = $1"
 
 
-def _count(where: str, args: list[Any]) -> str:
-    return _KEPT_COUNT if len(args) == 1 else f"SELECT count(*) FROM transactions t WHERE {where}"  # noqa: S608
+def _count(where: str, whole: bool) -> str:
+    return _KEPT_COUNT if whole else f"SELECT count(*) FROM transactions t WHERE {where}"  # noqa: S608
 
 
 async def report_page(
-    reader: Reader, user_uuid: uuid.UUID, filters: dict[str, Any], offset: int, limit: int
+    reader: Reader, user_uuid: uuid.UUID | None, filters: dict[str, Any], offset: int, limit: int
 ) -> tuple[Sequence[Row], int]:
-    """A page of the user's transactions, newest first (ties by uuid), and how many match.
+    """A page of the user's transactions (every user's when None), newest first (ties by
+    uuid), and how many match.
 
     Unfiltered, the total is the user's count kept by the database, so page 1 costs the same
     at any history size; filtered, the matching rows are counted.
@@ -364,7 +369,7 @@ async def report_page(
     with the offset instead reads each skipped row from the table: a deep page of a
     1,000,000-transaction history is then 400,000 random heap reads per request.
     """
-    where, args = _where(user_uuid, filters)
+    where, args, whole = _where(user_uuid, filters)
     statement = (
         f"SELECT {TRANSACTION_COLUMNS}, k.total FROM ("  # noqa: S608
         f"SELECT t.uuid, t.created_at, $TOTAL AS total FROM transactions t"
@@ -373,24 +378,23 @@ async def report_page(
     )
     # Page 1 of the whole history reads its 20 rows by index; a deep offset walks the index,
     # and a filter counts every matching row: those may take long, and leave the loop.
-    filtered = len(args) > 1
     return await paginate(
         reader,
         statement,
         args,
         Offset(offset, limit),
-        count=_count(where, args),
-        total="count(*) OVER ()" if filtered else "",
-        walk=filtered or offset >= SHORT_OFFSET,
+        count=_count(where, whole),
+        total="" if whole else "count(*) OVER ()",
+        walk=not whole or offset >= SHORT_OFFSET,
     )
 
 
-async def report_count(reader: Reader, user_uuid: uuid.UUID, filters: dict[str, Any]) -> int:
+async def report_count(reader: Reader, user_uuid: uuid.UUID | None, filters: dict[str, Any]) -> int:
     """How many of the user's transactions match (the kept count when unfiltered)."""
-    where, args = _where(user_uuid, filters)
-    if len(args) == 1:
+    where, args, whole = _where(user_uuid, filters)
+    if whole:
         return int(await reader.value(_KEPT_COUNT, *args) or 0)
-    return int((await reader.scan(_count(where, args), *args))[0][0])
+    return int((await reader.scan(_count(where, whole), *args))[0][0])
 
 
 Anchor = tuple[Any, Any]  # (created_at, uuid) of the row a keyset page starts after
@@ -398,7 +402,7 @@ Anchor = tuple[Any, Any]  # (created_at, uuid) of the row a keyset page starts a
 
 async def report_after(
     reader: Reader,
-    user_uuid: uuid.UUID,
+    user_uuid: uuid.UUID | None,
     filters: dict[str, Any],
     anchor: Anchor | None,
     limit: int,
@@ -406,8 +410,8 @@ async def report_after(
     """Up to `limit` matching rows after `anchor` in the report's order, and whether more
     follow: an index range scan from the anchor, whatever its depth (short unless filtered
     or many rows are asked)."""
-    where, args = _where(user_uuid, filters)
-    short = len(args) == 1 and limit < SHORT_ROWS
+    where, args, whole = _where(user_uuid, filters)
+    short = whole and limit < SHORT_ROWS
     statement = (
         f"SELECT {TRANSACTION_COLUMNS} FROM transactions t"  # noqa: S608
         f" WHERE {where}$AFTER {NEWEST_FIRST}"

@@ -15,7 +15,14 @@ from cardservice.db.database import Db
 from cardservice.errors import ValidationFailed
 from cardservice.http.filters import DATE, UUID, filters_parameter, one_of, read_filters, text
 from cardservice.http.openapi import BEARER_OR_MFA, Envelope
-from cardservice.http.router import JSONResponse, Router, StandardPage, client_has, ok
+from cardservice.http.router import (
+    JSONResponse,
+    Router,
+    StandardPage,
+    client_has,
+    csv_response,
+    ok,
+)
 from cardservice.transactions import reports
 from cardservice.transactions.export import csv_chunks
 from cardservice.transactions.receipt import render_receipt
@@ -106,11 +113,7 @@ async def export_transactions_csv(request: Request, caller: CallerA, db: Db) -> 
     `Content-Disposition: attachment`. A cell a spreadsheet would run as a formula (`=`, `+`,
     `-`, `@` …) is prefixed with `'` so it reads as text."""
     filters = read_filters(request, REPORT_FILTERS)
-    return StreamingResponse(
-        csv_chunks(db.reader, caller.user_uuid, filters),
-        media_type="text/csv; charset=utf-8",
-        headers={"Content-Disposition": 'attachment; filename="transactions.csv"'},
-    )
+    return csv_response(csv_chunks(db.reader, caller.user_uuid, filters), "transactions.csv")
 
 
 @router.get(

@@ -7,6 +7,7 @@ from .account_record import AccountRecord
 from .account_record_status import AccountRecordStatus
 from .accounts_page import AccountsPage
 from .acs_code_request import AcsCodeRequest
+from .amount_difference import AmountDifference
 from .attachment_record import AttachmentRecord
 from .attachment_record_type import AttachmentRecordType
 from .attachment_upload import AttachmentUpload
@@ -29,6 +30,7 @@ from .bin_record import BinRecord
 from .bin_record_status import BinRecordStatus
 from .blocked_tag_record import BlockedTagRecord
 from .blocked_tag_record_restriction import BlockedTagRecordRestriction
+from .budget_record import BudgetRecord
 from .buy_cards_request import BuyCardsRequest
 from .buy_cards_request_card_type import BuyCardsRequestCardType
 from .buy_cards_result import BuyCardsResult
@@ -41,6 +43,7 @@ from .card_list import CardList
 from .card_record import CardRecord
 from .card_record_card_type import CardRecordCardType
 from .card_record_closed_reason_type_0 import CardRecordClosedReasonType0
+from .card_record_frozen_reason_type_0 import CardRecordFrozenReasonType0
 from .card_record_status import CardRecordStatus
 from .cardservice_operator_books_routes_currency_balances import CardserviceOperatorBooksRoutesCurrencyBalances
 from .cardservice_users_schemas_currency_balances import CardserviceUsersSchemasCurrencyBalances
@@ -51,12 +54,17 @@ from .change_user_request import ChangeUserRequest
 from .change_user_request_status_type_0 import ChangeUserRequestStatusType0
 from .charge import Charge
 from .class_balance import ClassBalance
+from .clearing_data import ClearingData
+from .clearing_report import ClearingReport
 from .confirm_topup_request import ConfirmTopupRequest
 from .count_amount import CountAmount
 from .create_account_request import CreateAccountRequest
 from .create_program_request import CreateProgramRequest
+from .create_team_request import CreateTeamRequest
+from .create_team_request_kind import CreateTeamRequestKind
 from .create_user_request import CreateUserRequest
 from .create_user_request_role_type_0 import CreateUserRequestRoleType0
+from .decline_request import DeclineRequest
 from .deposit_request import DepositRequest
 from .dictionary_record import DictionaryRecord
 from .dispute_record import DisputeRecord
@@ -72,9 +80,11 @@ from .endpoint_update_event_types_type_0_item import EndpointUpdateEventTypesTyp
 from .envelope_account_record import EnvelopeAccountRecord
 from .envelope_attachment_record import EnvelopeAttachmentRecord
 from .envelope_authorization_endpoint_record import EnvelopeAuthorizationEndpointRecord
+from .envelope_budget_record import EnvelopeBudgetRecord
 from .envelope_buy_cards_result import EnvelopeBuyCardsResult
 from .envelope_card_details import EnvelopeCardDetails
 from .envelope_card_record import EnvelopeCardRecord
+from .envelope_clearing_report import EnvelopeClearingReport
 from .envelope_dispute_record import EnvelopeDisputeRecord
 from .envelope_endpoint_record import EnvelopeEndpointRecord
 from .envelope_event_record import EnvelopeEventRecord
@@ -82,20 +92,26 @@ from .envelope_health_record import EnvelopeHealthRecord
 from .envelope_issued_token import EnvelopeIssuedToken
 from .envelope_list_bin_record import EnvelopeListBinRecord
 from .envelope_list_blocked_tag_record import EnvelopeListBlockedTagRecord
+from .envelope_list_budget_record import EnvelopeListBudgetRecord
 from .envelope_list_currency_balances import EnvelopeListCurrencyBalances
 from .envelope_list_dictionary_record import EnvelopeListDictionaryRecord
 from .envelope_list_fee_record import EnvelopeListFeeRecord
 from .envelope_list_fx_rate_record import EnvelopeListFxRateRecord
+from .envelope_list_missing_receipt import EnvelopeListMissingReceipt
 from .envelope_list_payment_currency_record import EnvelopeListPaymentCurrencyRecord
 from .envelope_list_settlement import EnvelopeListSettlement
 from .envelope_list_tag_record import EnvelopeListTagRecord
 from .envelope_list_three_ds_record import EnvelopeListThreeDsRecord
+from .envelope_list_token_record import EnvelopeListTokenRecord
 from .envelope_mfa_code_record import EnvelopeMfaCodeRecord
 from .envelope_program_record import EnvelopeProgramRecord
 from .envelope_queued import EnvelopeQueued
 from .envelope_ready_record import EnvelopeReadyRecord
+from .envelope_receipt_policy_record import EnvelopeReceiptPolicyRecord
 from .envelope_sign_in_link import EnvelopeSignInLink
+from .envelope_team_request_record import EnvelopeTeamRequestRecord
 from .envelope_three_ds_record import EnvelopeThreeDsRecord
+from .envelope_token_record import EnvelopeTokenRecord
 from .envelope_topup_record import EnvelopeTopupRecord
 from .envelope_transaction_record import EnvelopeTransactionRecord
 from .envelope_user_record import EnvelopeUserRecord
@@ -120,6 +136,7 @@ from .holder_address_in import HolderAddressIn
 from .increment_request import IncrementRequest
 from .issue_token_request import IssueTokenRequest
 from .issued_token import IssuedToken
+from .link_receipt_request import LinkReceiptRequest
 from .list_accounts_filters import ListAccountsFilters
 from .list_accounts_filters_status import ListAccountsFiltersStatus
 from .list_accounts_filters_type import ListAccountsFiltersType
@@ -131,13 +148,24 @@ from .list_disputes_filters import ListDisputesFilters
 from .list_disputes_filters_status import ListDisputesFiltersStatus
 from .list_events_filters import ListEventsFilters
 from .list_events_filters_type import ListEventsFiltersType
+from .list_operator_accounts_filters import ListOperatorAccountsFilters
+from .list_operator_accounts_filters_status import ListOperatorAccountsFiltersStatus
+from .list_operator_cards_filters import ListOperatorCardsFilters
+from .list_operator_cards_filters_status import ListOperatorCardsFiltersStatus
+from .list_operator_transactions_filters import ListOperatorTransactionsFilters
+from .list_operator_transactions_filters_status import ListOperatorTransactionsFiltersStatus
+from .list_operator_transactions_filters_type import ListOperatorTransactionsFiltersType
+from .list_team_requests_filters import ListTeamRequestsFilters
+from .list_team_requests_filters_status import ListTeamRequestsFiltersStatus
 from .list_transactions_filters import ListTransactionsFilters
 from .list_transactions_filters_status import ListTransactionsFiltersStatus
 from .list_transactions_filters_type import ListTransactionsFiltersType
 from .list_users_filters import ListUsersFilters
 from .list_users_filters_status import ListUsersFiltersStatus
+from .member_ref import MemberRef
 from .merchant import Merchant
 from .mfa_code_record import MfaCodeRecord
+from .missing_receipt import MissingReceipt
 from .money_request import MoneyRequest
 from .network_data import NetworkData
 from .open_dispute_request import OpenDisputeRequest
@@ -146,17 +174,26 @@ from .owner import Owner
 from .page_meta import PageMeta
 from .paged_envelope_accounts_page import PagedEnvelopeAccountsPage
 from .paged_envelope_card_list import PagedEnvelopeCardList
+from .paged_envelope_list_account_record import PagedEnvelopeListAccountRecord
 from .paged_envelope_list_attachment_record import PagedEnvelopeListAttachmentRecord
 from .paged_envelope_list_attempt_record import PagedEnvelopeListAttemptRecord
 from .paged_envelope_list_audit_record import PagedEnvelopeListAuditRecord
+from .paged_envelope_list_card_record import PagedEnvelopeListCardRecord
+from .paged_envelope_list_clearing_report import PagedEnvelopeListClearingReport
 from .paged_envelope_list_dispute_record import PagedEnvelopeListDisputeRecord
 from .paged_envelope_list_endpoint_record import PagedEnvelopeListEndpointRecord
+from .paged_envelope_list_program_record import PagedEnvelopeListProgramRecord
+from .paged_envelope_list_team_request_record import PagedEnvelopeListTeamRequestRecord
 from .paged_envelope_list_topup_record import PagedEnvelopeListTopupRecord
+from .paged_envelope_list_transaction_record import PagedEnvelopeListTransactionRecord
 from .paged_envelope_list_user_record import PagedEnvelopeListUserRecord
 from .payment_currency_record import PaymentCurrencyRecord
+from .presentments import Presentments
 from .program_record import ProgramRecord
 from .queued import Queued
 from .ready_record import ReadyRecord
+from .receipt_policy_record import ReceiptPolicyRecord
+from .receipt_policy_request import ReceiptPolicyRequest
 from .refund_request import RefundRequest
 from .replace_card_request import ReplaceCardRequest
 from .replace_card_request_reason import ReplaceCardRequestReason
@@ -167,6 +204,7 @@ from .report_page_meta import ReportPageMeta
 from .resolve_dispute_request import ResolveDisputeRequest
 from .resolve_dispute_request_outcome import ResolveDisputeRequestOutcome
 from .reveal_request import RevealRequest
+from .set_budget_request import SetBudgetRequest
 from .settlement import Settlement
 from .sign_in_link import SignInLink
 from .sort_request import SortRequest
@@ -175,17 +213,29 @@ from .spending_controls import SpendingControls
 from .spending_controls_record import SpendingControlsRecord
 from .tag_record import TagRecord
 from .team_ref import TeamRef
+from .team_request_record import TeamRequestRecord
+from .team_request_record_details import TeamRequestRecordDetails
+from .team_request_record_kind import TeamRequestRecordKind
+from .team_request_record_result_type_0 import TeamRequestRecordResultType0
+from .team_request_record_status import TeamRequestRecordStatus
 from .three_ds_record import ThreeDsRecord
 from .three_ds_request import ThreeDsRequest
+from .token_record import TokenRecord
+from .token_record_status import TokenRecordStatus
+from .token_record_wallet import TokenRecordWallet
+from .token_use import TokenUse
+from .token_use_wallet import TokenUseWallet
 from .topup_record import TopupRecord
 from .topup_record_status import TopupRecordStatus
 from .topup_request import TopupRequest
+from .total import Total
 from .transaction_record import TransactionRecord
 from .transaction_record_channel import TransactionRecordChannel
 from .transaction_record_decision_type_0 import TransactionRecordDecisionType0
 from .transaction_record_direction import TransactionRecordDirection
 from .transaction_record_status import TransactionRecordStatus
 from .transaction_record_type import TransactionRecordType
+from .unmatched import Unmatched
 from .user_record import UserRecord
 from .user_record_status import UserRecordStatus
 from .user_ref import UserRef
@@ -199,6 +249,7 @@ __all__ = (
     "AccountRecordStatus",
     "AccountsPage",
     "AcsCodeRequest",
+    "AmountDifference",
     "AttachmentRecord",
     "AttachmentRecordType",
     "AttachmentUpload",
@@ -221,6 +272,7 @@ __all__ = (
     "BinRecordStatus",
     "BlockedTagRecord",
     "BlockedTagRecordRestriction",
+    "BudgetRecord",
     "BuyCardsRequest",
     "BuyCardsRequestCardType",
     "BuyCardsResult",
@@ -233,6 +285,7 @@ __all__ = (
     "CardRecord",
     "CardRecordCardType",
     "CardRecordClosedReasonType0",
+    "CardRecordFrozenReasonType0",
     "CardRecordStatus",
     "CardserviceOperatorBooksRoutesCurrencyBalances",
     "CardserviceUsersSchemasCurrencyBalances",
@@ -243,12 +296,17 @@ __all__ = (
     "ChangeUserRequestStatusType0",
     "Charge",
     "ClassBalance",
+    "ClearingData",
+    "ClearingReport",
     "ConfirmTopupRequest",
     "CountAmount",
     "CreateAccountRequest",
     "CreateProgramRequest",
+    "CreateTeamRequest",
+    "CreateTeamRequestKind",
     "CreateUserRequest",
     "CreateUserRequestRoleType0",
+    "DeclineRequest",
     "DepositRequest",
     "DictionaryRecord",
     "DisputeRecord",
@@ -264,9 +322,11 @@ __all__ = (
     "EnvelopeAccountRecord",
     "EnvelopeAttachmentRecord",
     "EnvelopeAuthorizationEndpointRecord",
+    "EnvelopeBudgetRecord",
     "EnvelopeBuyCardsResult",
     "EnvelopeCardDetails",
     "EnvelopeCardRecord",
+    "EnvelopeClearingReport",
     "EnvelopeDisputeRecord",
     "EnvelopeEndpointRecord",
     "EnvelopeEventRecord",
@@ -274,20 +334,26 @@ __all__ = (
     "EnvelopeIssuedToken",
     "EnvelopeListBinRecord",
     "EnvelopeListBlockedTagRecord",
+    "EnvelopeListBudgetRecord",
     "EnvelopeListCurrencyBalances",
     "EnvelopeListDictionaryRecord",
     "EnvelopeListFeeRecord",
     "EnvelopeListFxRateRecord",
+    "EnvelopeListMissingReceipt",
     "EnvelopeListPaymentCurrencyRecord",
     "EnvelopeListSettlement",
     "EnvelopeListTagRecord",
     "EnvelopeListThreeDsRecord",
+    "EnvelopeListTokenRecord",
     "EnvelopeMfaCodeRecord",
     "EnvelopeProgramRecord",
     "EnvelopeQueued",
     "EnvelopeReadyRecord",
+    "EnvelopeReceiptPolicyRecord",
     "EnvelopeSignInLink",
+    "EnvelopeTeamRequestRecord",
     "EnvelopeThreeDsRecord",
+    "EnvelopeTokenRecord",
     "EnvelopeTopupRecord",
     "EnvelopeTransactionRecord",
     "EnvelopeUserRecord",
@@ -312,6 +378,7 @@ __all__ = (
     "IncrementRequest",
     "IssuedToken",
     "IssueTokenRequest",
+    "LinkReceiptRequest",
     "ListAccountsFilters",
     "ListAccountsFiltersStatus",
     "ListAccountsFiltersType",
@@ -323,13 +390,24 @@ __all__ = (
     "ListDisputesFiltersStatus",
     "ListEventsFilters",
     "ListEventsFiltersType",
+    "ListOperatorAccountsFilters",
+    "ListOperatorAccountsFiltersStatus",
+    "ListOperatorCardsFilters",
+    "ListOperatorCardsFiltersStatus",
+    "ListOperatorTransactionsFilters",
+    "ListOperatorTransactionsFiltersStatus",
+    "ListOperatorTransactionsFiltersType",
+    "ListTeamRequestsFilters",
+    "ListTeamRequestsFiltersStatus",
     "ListTransactionsFilters",
     "ListTransactionsFiltersStatus",
     "ListTransactionsFiltersType",
     "ListUsersFilters",
     "ListUsersFiltersStatus",
+    "MemberRef",
     "Merchant",
     "MfaCodeRecord",
+    "MissingReceipt",
     "MoneyRequest",
     "NetworkData",
     "OpenDisputeRequest",
@@ -337,18 +415,27 @@ __all__ = (
     "Owner",
     "PagedEnvelopeAccountsPage",
     "PagedEnvelopeCardList",
+    "PagedEnvelopeListAccountRecord",
     "PagedEnvelopeListAttachmentRecord",
     "PagedEnvelopeListAttemptRecord",
     "PagedEnvelopeListAuditRecord",
+    "PagedEnvelopeListCardRecord",
+    "PagedEnvelopeListClearingReport",
     "PagedEnvelopeListDisputeRecord",
     "PagedEnvelopeListEndpointRecord",
+    "PagedEnvelopeListProgramRecord",
+    "PagedEnvelopeListTeamRequestRecord",
     "PagedEnvelopeListTopupRecord",
+    "PagedEnvelopeListTransactionRecord",
     "PagedEnvelopeListUserRecord",
     "PageMeta",
     "PaymentCurrencyRecord",
+    "Presentments",
     "ProgramRecord",
     "Queued",
     "ReadyRecord",
+    "ReceiptPolicyRecord",
+    "ReceiptPolicyRequest",
     "RefundRequest",
     "ReplaceCardRequest",
     "ReplaceCardRequestReason",
@@ -359,6 +446,7 @@ __all__ = (
     "ResolveDisputeRequest",
     "ResolveDisputeRequestOutcome",
     "RevealRequest",
+    "SetBudgetRequest",
     "Settlement",
     "SignInLink",
     "SortRequest",
@@ -367,17 +455,29 @@ __all__ = (
     "SpendingControlsRecord",
     "TagRecord",
     "TeamRef",
+    "TeamRequestRecord",
+    "TeamRequestRecordDetails",
+    "TeamRequestRecordKind",
+    "TeamRequestRecordResultType0",
+    "TeamRequestRecordStatus",
     "ThreeDsRecord",
     "ThreeDsRequest",
+    "TokenRecord",
+    "TokenRecordStatus",
+    "TokenRecordWallet",
+    "TokenUse",
+    "TokenUseWallet",
     "TopupRecord",
     "TopupRecordStatus",
     "TopupRequest",
+    "Total",
     "TransactionRecord",
     "TransactionRecordChannel",
     "TransactionRecordDecisionType0",
     "TransactionRecordDirection",
     "TransactionRecordStatus",
     "TransactionRecordType",
+    "Unmatched",
     "UserRecord",
     "UserRecordStatus",
     "UserRef",

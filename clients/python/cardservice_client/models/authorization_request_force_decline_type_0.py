@@ -3,6 +3,7 @@ from enum import StrEnum
 
 class AuthorizationRequestForceDeclineType0(StrEnum):
     ACCOUNT_INACTIVE = "account_inactive"
+    BUDGET_EXCEEDED = "budget_exceeded"
     CARD_CLOSED = "card_closed"
     CARD_EXPIRED = "card_expired"
     CARD_FROZEN = "card_frozen"
@@ -15,6 +16,7 @@ class AuthorizationRequestForceDeclineType0(StrEnum):
     LIMIT_EXCEEDED = "limit_exceeded"
     MERCHANT_BLOCKED = "merchant_blocked"
     SUSPECTED_FRAUD = "suspected_fraud"
+    TOKEN_INACTIVE = "token_inactive"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -29,7 +29,9 @@ class CardChangeRequest:
         status (CardChangeRequestStatus | Unset): `frozen` declines every authorization (`card_frozen`) until `active`
             again; `closed` is
             final: pending holds are reversed and the balance moves back to the account. Leave it out to
-            keep the status (`null` is refused).
+            keep the status (`null` is refused). A card the program's operator froze
+            (`frozen_reason: operator`) keeps its status until the operator unfreezes it
+            (`frozen_by_operator`).
         description (None | str | Unset): Your label, up to 255 characters; `null` clears it.
         holder_name (None | str | Unset): The name to print on checkout forms, 1..120 characters; `null` clears it.
         holder_address (HolderAddressIn | None | Unset): The billing address, replaced as a whole; `null` clears it.

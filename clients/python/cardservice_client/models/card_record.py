@@ -11,6 +11,7 @@ from attrs import field as _attrs_field
 
 from ..models.card_record_card_type import CardRecordCardType
 from ..models.card_record_closed_reason_type_0 import CardRecordClosedReasonType0
+from ..models.card_record_frozen_reason_type_0 import CardRecordFrozenReasonType0
 from ..models.card_record_status import CardRecordStatus
 from ..types import UNSET, Unset
 
@@ -37,7 +38,7 @@ class CardRecord:
             ['example'], 'blocked_tags': ['example'], 'allowed_countries': ['example'], 'blocked_countries': ['example']},
             'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z', 'card_type': 'multi_use',
             'locked_merchant': 'example', 'closed_reason': 'lost', 'replaces': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}
+            'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'frozen_reason': 'suspected_fraud'}
 
     Attributes:
         uuid (UUID):
@@ -66,6 +67,10 @@ class CardRecord:
         closed_reason (CardRecordClosedReasonType0 | None | Unset):
         replaces (None | Unset | UUID):
         replaced_by (None | Unset | UUID):
+        frozen_reason (CardRecordFrozenReasonType0 | None | Unset): suspected_fraud: the card-testing guard froze the
+            card (its 5th wrong expiry or CVV2 within 24 h); cleared when its holder sets its status. receipt_missing: the
+            team's receipt policy froze it until the receipts of its purchases are linked (docs/teams.md). operator: the
+            program's operator froze it; only the operator unfreezes it (docs/operations.md)
     """
 
     uuid: UUID
@@ -94,6 +99,7 @@ class CardRecord:
     closed_reason: CardRecordClosedReasonType0 | None | Unset = UNSET
     replaces: None | Unset | UUID = UNSET
     replaced_by: None | Unset | UUID = UNSET
+    frozen_reason: CardRecordFrozenReasonType0 | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -194,6 +200,14 @@ class CardRecord:
         else:
             replaced_by = self.replaced_by
 
+        frozen_reason: None | str | Unset
+        if isinstance(self.frozen_reason, Unset):
+            frozen_reason = UNSET
+        elif isinstance(self.frozen_reason, CardRecordFrozenReasonType0):
+            frozen_reason = self.frozen_reason.value
+        else:
+            frozen_reason = self.frozen_reason
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -234,6 +248,8 @@ class CardRecord:
             field_dict["replaces"] = replaces
         if replaced_by is not UNSET:
             field_dict["replaced_by"] = replaced_by
+        if frozen_reason is not UNSET:
+            field_dict["frozen_reason"] = frozen_reason
 
         return field_dict
 
@@ -400,6 +416,23 @@ class CardRecord:
 
         replaced_by = _parse_replaced_by(d.pop("replaced_by", UNSET))
 
+        def _parse_frozen_reason(data: object) -> CardRecordFrozenReasonType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                frozen_reason_type_0 = CardRecordFrozenReasonType0(data)
+
+                return frozen_reason_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CardRecordFrozenReasonType0 | None | Unset, data)
+
+        frozen_reason = _parse_frozen_reason(d.pop("frozen_reason", UNSET))
+
         card_record = cls(
             uuid=uuid,
             account_uuid=account_uuid,
@@ -427,6 +460,7 @@ class CardRecord:
             closed_reason=closed_reason,
             replaces=replaces,
             replaced_by=replaced_by,
+            frozen_reason=frozen_reason,
         )
 
         card_record.additional_properties = d

@@ -29,9 +29,10 @@ class EnvelopeBuyCardsResult:
             12.5, 'lifetime': 12.5, 'allowed_tags': ['example'], 'blocked_tags': ['example'], 'allowed_countries':
             ['example'], 'blocked_countries': ['example']}, 'created_at': '2026-03-19T10:15:00Z', 'updated_at':
             '2026-03-19T10:15:00Z', 'card_type': 'multi_use', 'locked_merchant': 'example', 'closed_reason': 'lost',
-            'replaces': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}],
-            'account': {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'balance': 12.5}, 'charge': {'total': 12.5, 'fees':
-            12.5, 'start_balance_total': 12.5, 'currency': 'EUR'}, 'external_id': 'order-1001'}}
+            'replaces': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
+            'frozen_reason': 'suspected_fraud'}], 'account': {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'balance':
+            12.5}, 'charge': {'total': 12.5, 'fees': 12.5, 'start_balance_total': 12.5, 'currency': 'EUR'}, 'external_id':
+            'order-1001'}}
 
     Attributes:
         data (BuyCardsResult):  Example: {'cards': [{'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'account_uuid':
@@ -44,9 +45,10 @@ class EnvelopeBuyCardsResult:
             12.5, 'lifetime': 12.5, 'allowed_tags': ['example'], 'blocked_tags': ['example'], 'allowed_countries':
             ['example'], 'blocked_countries': ['example']}, 'created_at': '2026-03-19T10:15:00Z', 'updated_at':
             '2026-03-19T10:15:00Z', 'card_type': 'multi_use', 'locked_merchant': 'example', 'closed_reason': 'lost',
-            'replaces': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}],
-            'account': {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'balance': 12.5}, 'charge': {'total': 12.5, 'fees':
-            12.5, 'start_balance_total': 12.5, 'currency': 'EUR'}, 'external_id': 'order-1001'}.
+            'replaces': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
+            'frozen_reason': 'suspected_fraud'}], 'account': {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'balance':
+            12.5}, 'charge': {'total': 12.5, 'fees': 12.5, 'start_balance_total': 12.5, 'currency': 'EUR'}, 'external_id':
+            'order-1001'}.
         success (bool | Unset):  Default: True.
     """
 

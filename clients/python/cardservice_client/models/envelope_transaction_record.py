@@ -28,8 +28,11 @@ class EnvelopeTransactionRecord:
             'merchant_currency': 'example', 'rate': 12.5, 'flagged': True, 'description': 'Team travel', 'parent_uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'decision': 'rules', 'channel': 'sandbox', 'network': {'stan':
             'example', 'rrn': 'example', 'acquirer_id': 'example', 'terminal_id': 'example', 'merchant_id': 'example',
-            'auth_code': 'example'}, 'stand_in': True, 'shortfall': 12.5, 'created_at': '2026-03-19T10:15:00Z',
-            'updated_at': '2026-03-19T10:15:00Z'}}
+            'auth_code': 'example'}, 'token': {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'wallet': 'apple_pay',
+            'last4': '4242'}, 'stand_in': True, 'shortfall': 12.5, 'clearing': {'file_uuid':
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'message_number': 1, 'arn': 'example'}, 'receipt_attachment_uuid':
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'created_at': '2026-03-19T10:15:00Z', 'updated_at':
+            '2026-03-19T10:15:00Z'}}
 
     Attributes:
         data (TransactionRecord):  Example: {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'type': 'card_purchase',
@@ -41,8 +44,11 @@ class EnvelopeTransactionRecord:
             'merchant_currency': 'example', 'rate': 12.5, 'flagged': True, 'description': 'Team travel', 'parent_uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'decision': 'rules', 'channel': 'sandbox', 'network': {'stan':
             'example', 'rrn': 'example', 'acquirer_id': 'example', 'terminal_id': 'example', 'merchant_id': 'example',
-            'auth_code': 'example'}, 'stand_in': True, 'shortfall': 12.5, 'created_at': '2026-03-19T10:15:00Z',
-            'updated_at': '2026-03-19T10:15:00Z'}.
+            'auth_code': 'example'}, 'token': {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'wallet': 'apple_pay',
+            'last4': '4242'}, 'stand_in': True, 'shortfall': 12.5, 'clearing': {'file_uuid':
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'message_number': 1, 'arn': 'example'}, 'receipt_attachment_uuid':
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'created_at': '2026-03-19T10:15:00Z', 'updated_at':
+            '2026-03-19T10:15:00Z'}.
         success (bool | Unset):  Default: True.
     """
 

@@ -25,6 +25,7 @@ class ExportTransactionsCsvFilters:
         type (ExportTransactionsCsvFiltersType | Unset): Only transactions of this type
         date_from (datetime.date | Unset): Created on or after this UTC day, `YYYY-MM-DD`
         date_to (datetime.date | Unset): Created on or before this UTC day, `YYYY-MM-DD` (inclusive)
+        search (str | Unset): Part of the merchant's name or of the transaction's description, any case
     """
 
     card_uuid: str | Unset | UUID = UNSET
@@ -33,6 +34,7 @@ class ExportTransactionsCsvFilters:
     type: ExportTransactionsCsvFiltersType | Unset = UNSET
     date_from: datetime.date | Unset = UNSET
     date_to: datetime.date | Unset = UNSET
+    search: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         card_uuid: str | Unset
@@ -67,6 +69,8 @@ class ExportTransactionsCsvFilters:
         if not isinstance(self.date_to, Unset):
             date_to = self.date_to.isoformat()
 
+        search = self.search
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -82,6 +86,8 @@ class ExportTransactionsCsvFilters:
             field_dict["date_from"] = date_from
         if date_to is not UNSET:
             field_dict["date_to"] = date_to
+        if search is not UNSET:
+            field_dict["search"] = search
 
         return field_dict
 
@@ -147,6 +153,8 @@ class ExportTransactionsCsvFilters:
         else:
             date_to = datetime.date.fromisoformat(_date_to)
 
+        search = d.pop("search", UNSET)
+
         export_transactions_csv_filters = cls(
             card_uuid=card_uuid,
             account_uuid=account_uuid,
@@ -154,6 +162,7 @@ class ExportTransactionsCsvFilters:
             type=type,
             date_from=date_from,
             date_to=date_to,
+            search=search,
         )
 
         return export_transactions_csv_filters

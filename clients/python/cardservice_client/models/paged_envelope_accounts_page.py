@@ -33,7 +33,7 @@ class PagedEnvelopeAccountsPage:
             ['example'], 'blocked_tags': ['example'], 'allowed_countries': ['example'], 'blocked_countries': ['example']},
             'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z', 'card_type': 'multi_use',
             'locked_merchant': 'example', 'closed_reason': 'lost', 'replaces': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}, 'owner': {'uuid':
+            'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'frozen_reason': 'suspected_fraud'}, 'owner': {'uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada Lovelace'}, 'created_at': '2026-03-19T10:15:00Z',
             'updated_at': '2026-03-19T10:15:00Z'}], 'related_team_accounts': [{'uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada Lovelace', 'type': 'example', 'status': 'active',
@@ -48,7 +48,7 @@ class PagedEnvelopeAccountsPage:
             ['example'], 'blocked_tags': ['example'], 'allowed_countries': ['example'], 'blocked_countries': ['example']},
             'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z', 'card_type': 'multi_use',
             'locked_merchant': 'example', 'closed_reason': 'lost', 'replaces': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}, 'owner': {'uuid':
+            'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'frozen_reason': 'suspected_fraud'}, 'owner': {'uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada Lovelace'}, 'created_at': '2026-03-19T10:15:00Z',
             'updated_at': '2026-03-19T10:15:00Z'}]}}
 
@@ -66,11 +66,11 @@ class PagedEnvelopeAccountsPage:
             12.5, 'lifetime': 12.5, 'allowed_tags': ['example'], 'blocked_tags': ['example'], 'allowed_countries':
             ['example'], 'blocked_countries': ['example']}, 'created_at': '2026-03-19T10:15:00Z', 'updated_at':
             '2026-03-19T10:15:00Z', 'card_type': 'multi_use', 'locked_merchant': 'example', 'closed_reason': 'lost',
-            'replaces': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'},
-            'owner': {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada Lovelace'}, 'created_at':
-            '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}], 'related_team_accounts': [{'uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada Lovelace', 'type': 'example', 'status': 'active',
-            'currency': 'EUR', 'balance': 12.5, 'cards_count': 1, 'card_info': {'uuid':
+            'replaces': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
+            'frozen_reason': 'suspected_fraud'}, 'owner': {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada
+            Lovelace'}, 'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}],
+            'related_team_accounts': [{'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada Lovelace', 'type':
+            'example', 'status': 'active', 'currency': 'EUR', 'balance': 12.5, 'cards_count': 1, 'card_info': {'uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'bin': '424242',
             'brand': 'visa', 'mask': '424242******4242', 'last4': '4242', 'expiry_month': 12, 'expiry_year': 2029,
             'currency': 'EUR', 'balance': 12.5, 'status': 'active', 'is_favorite': True, 'sort_order': 1, 'description':
@@ -81,7 +81,7 @@ class PagedEnvelopeAccountsPage:
             ['example'], 'blocked_tags': ['example'], 'allowed_countries': ['example'], 'blocked_countries': ['example']},
             'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z', 'card_type': 'multi_use',
             'locked_merchant': 'example', 'closed_reason': 'lost', 'replaces': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}, 'owner': {'uuid':
+            'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'frozen_reason': 'suspected_fraud'}, 'owner': {'uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada Lovelace'}, 'created_at': '2026-03-19T10:15:00Z',
             'updated_at': '2026-03-19T10:15:00Z'}]}.
         success (bool | Unset):  Default: True.

@@ -18,8 +18,10 @@ from ..models.transaction_record_type import TransactionRecordType
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.clearing_data import ClearingData
     from ..models.merchant import Merchant
     from ..models.network_data import NetworkData
+    from ..models.token_use import TokenUse
 
 
 T = TypeVar("T", bound="TransactionRecord")
@@ -37,8 +39,11 @@ class TransactionRecord:
             'merchant_amount': 12.5, 'merchant_captured_amount': 12.5, 'merchant_currency': 'example', 'rate': 12.5,
             'flagged': True, 'description': 'Team travel', 'parent_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
             'decision': 'rules', 'channel': 'sandbox', 'network': {'stan': 'example', 'rrn': 'example', 'acquirer_id':
-            'example', 'terminal_id': 'example', 'merchant_id': 'example', 'auth_code': 'example'}, 'stand_in': True,
-            'shortfall': 12.5, 'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}
+            'example', 'terminal_id': 'example', 'merchant_id': 'example', 'auth_code': 'example'}, 'token': {'uuid':
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'wallet': 'apple_pay', 'last4': '4242'}, 'stand_in': True, 'shortfall':
+            12.5, 'clearing': {'file_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'message_number': 1, 'arn': 'example'},
+            'receipt_attachment_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'created_at': '2026-03-19T10:15:00Z',
+            'updated_at': '2026-03-19T10:15:00Z'}
 
     Attributes:
         uuid (UUID):
@@ -72,10 +77,15 @@ class TransactionRecord:
         channel (TransactionRecordChannel | Unset): Where the transaction entered the service. Default:
             TransactionRecordChannel.SANDBOX.
         network (NetworkData | None | Unset): The card network's data (channel `iso8583`).
+        token (None | TokenUse | Unset): The digital-wallet token that paid (ISO 8583 with a DPAN).
         stand_in (bool | Unset): Approved by the network on the issuer's behalf (an ISO 8583 0120 advice). Default:
             False.
-        shortfall (Decimal | Unset): A stand-in authorization's amount beyond the card's balance, owed by the cardholder
-            (booked to `cardholder_receivables`). Default: 0.0.
+        shortfall (Decimal | Unset): What the card could not cover of a stand-in authorization, or of a clearing
+            presentment (an over-capture, a force post): owed by the cardholder (booked to `cardholder_receivables`).
+            Default: 0.0.
+        clearing (ClearingData | None | Unset): The clearing file's record that booked it (API.md §18).
+        receipt_attachment_uuid (None | Unset | UUID): The receipt the holder linked (`PUT
+            /transaction/{transactionUuid}/receipt`).
     """
 
     uuid: UUID
@@ -106,13 +116,18 @@ class TransactionRecord:
     decision: None | TransactionRecordDecisionType0 | Unset = UNSET
     channel: TransactionRecordChannel | Unset = TransactionRecordChannel.SANDBOX
     network: NetworkData | None | Unset = UNSET
+    token: None | TokenUse | Unset = UNSET
     stand_in: bool | Unset = False
     shortfall: Decimal | Unset = Decimal("0")
+    clearing: ClearingData | None | Unset = UNSET
+    receipt_attachment_uuid: None | Unset | UUID = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.clearing_data import ClearingData  # noqa: PLC0415
         from ..models.merchant import Merchant  # noqa: PLC0415
         from ..models.network_data import NetworkData  # noqa: PLC0415
+        from ..models.token_use import TokenUse  # noqa: PLC0415
 
         uuid = str(self.uuid)
 
@@ -207,9 +222,33 @@ class TransactionRecord:
         else:
             network = self.network
 
+        token: dict[str, Any] | None | Unset
+        if isinstance(self.token, Unset):
+            token = UNSET
+        elif isinstance(self.token, TokenUse):
+            token = self.token.to_dict()
+        else:
+            token = self.token
+
         stand_in = self.stand_in
 
         shortfall = self.shortfall
+
+        clearing: dict[str, Any] | None | Unset
+        if isinstance(self.clearing, Unset):
+            clearing = UNSET
+        elif isinstance(self.clearing, ClearingData):
+            clearing = self.clearing.to_dict()
+        else:
+            clearing = self.clearing
+
+        receipt_attachment_uuid: None | str | Unset
+        if isinstance(self.receipt_attachment_uuid, Unset):
+            receipt_attachment_uuid = UNSET
+        elif isinstance(self.receipt_attachment_uuid, UUID):
+            receipt_attachment_uuid = str(self.receipt_attachment_uuid)
+        else:
+            receipt_attachment_uuid = self.receipt_attachment_uuid
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -248,17 +287,25 @@ class TransactionRecord:
             field_dict["channel"] = channel
         if network is not UNSET:
             field_dict["network"] = network
+        if token is not UNSET:
+            field_dict["token"] = token
         if stand_in is not UNSET:
             field_dict["stand_in"] = stand_in
         if shortfall is not UNSET:
             field_dict["shortfall"] = shortfall
+        if clearing is not UNSET:
+            field_dict["clearing"] = clearing
+        if receipt_attachment_uuid is not UNSET:
+            field_dict["receipt_attachment_uuid"] = receipt_attachment_uuid
 
         return field_dict
 
     @classmethod
     def from_dict(cls: builtins.type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.clearing_data import ClearingData  # noqa: PLC0415
         from ..models.merchant import Merchant  # noqa: PLC0415
         from ..models.network_data import NetworkData  # noqa: PLC0415
+        from ..models.token_use import TokenUse  # noqa: PLC0415
 
         d = dict(src_dict)
         uuid = UUID(d.pop("uuid"))
@@ -439,9 +486,60 @@ class TransactionRecord:
 
         network = _parse_network(d.pop("network", UNSET))
 
+        def _parse_token(data: object) -> None | TokenUse | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                token_type_0 = TokenUse.from_dict(data)
+
+                return token_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | TokenUse | Unset, data)
+
+        token = _parse_token(d.pop("token", UNSET))
+
         stand_in = d.pop("stand_in", UNSET)
 
         shortfall = d.pop("shortfall", UNSET)
+
+        def _parse_clearing(data: object) -> ClearingData | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                clearing_type_0 = ClearingData.from_dict(data)
+
+                return clearing_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ClearingData | None | Unset, data)
+
+        clearing = _parse_clearing(d.pop("clearing", UNSET))
+
+        def _parse_receipt_attachment_uuid(data: object) -> None | Unset | UUID:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                receipt_attachment_uuid_type_0 = UUID(data)
+
+                return receipt_attachment_uuid_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UUID, data)
+
+        receipt_attachment_uuid = _parse_receipt_attachment_uuid(d.pop("receipt_attachment_uuid", UNSET))
 
         transaction_record = cls(
             uuid=uuid,
@@ -472,8 +570,11 @@ class TransactionRecord:
             decision=decision,
             channel=channel,
             network=network,
+            token=token,
             stand_in=stand_in,
             shortfall=shortfall,
+            clearing=clearing,
+            receipt_attachment_uuid=receipt_attachment_uuid,
         )
 
         transaction_record.additional_properties = d

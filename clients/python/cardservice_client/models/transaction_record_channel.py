@@ -2,6 +2,7 @@ from enum import StrEnum
 
 
 class TransactionRecordChannel(StrEnum):
+    CLEARING = "clearing"
     ISO8583 = "iso8583"
     SANDBOX = "sandbox"
 

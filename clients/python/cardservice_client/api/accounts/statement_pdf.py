@@ -107,7 +107,8 @@ def sync_detailed(
     """An account's statement for a UTC month, as a printable PDF
 
      The same statement as the JSON one, as a printable PDF (holder, account, period, opening
-    and closing balance, every line, page numbers). `Content-Disposition: attachment`.
+    and closing balance, every line, page numbers), named by the month as the service
+    parsed it (the path's text is never reflected into a header).
 
     Args:
         user_account_uuid (str | UUID): The account's uuid (`GET /accounts`)
@@ -160,7 +161,8 @@ def sync(
     """An account's statement for a UTC month, as a printable PDF
 
      The same statement as the JSON one, as a printable PDF (holder, account, period, opening
-    and closing balance, every line, page numbers). `Content-Disposition: attachment`.
+    and closing balance, every line, page numbers), named by the month as the service
+    parsed it (the path's text is never reflected into a header).
 
     Args:
         user_account_uuid (str | UUID): The account's uuid (`GET /accounts`)
@@ -201,7 +203,8 @@ async def asyncio_detailed(
     """An account's statement for a UTC month, as a printable PDF
 
      The same statement as the JSON one, as a printable PDF (holder, account, period, opening
-    and closing balance, every line, page numbers). `Content-Disposition: attachment`.
+    and closing balance, every line, page numbers), named by the month as the service
+    parsed it (the path's text is never reflected into a header).
 
     Args:
         user_account_uuid (str | UUID): The account's uuid (`GET /accounts`)
@@ -252,7 +255,8 @@ async def asyncio(
     """An account's statement for a UTC month, as a printable PDF
 
      The same statement as the JSON one, as a printable PDF (holder, account, period, opening
-    and closing balance, every line, page numbers). `Content-Disposition: attachment`.
+    and closing balance, every line, page numbers), named by the month as the service
+    parsed it (the path's text is never reflected into a header).
 
     Args:
         user_account_uuid (str | UUID): The account's uuid (`GET /accounts`)

@@ -128,10 +128,11 @@ def sync_detailed(
     per_page: int | Unset = 20,
     filters: AuditLogFilters | Unset = UNSET,
 ) -> Response[ErrorBody | PagedEnvelopeListAuditRecord]:
-    """The audit trail: operator writes and card reveals, newest first
+    """The audit trail: operator writes and card reveals, newest first (JSON, or CSV)
 
      Every operator write and every card reveal, newest first (scope `reports`): actor,
-    action, object, time and request id.
+    action, object, time and request id. With `Accept: text/csv`, every matching row (no
+    pages) streamed as CSV, `details` as JSON text.
 
     Args:
         page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
@@ -187,10 +188,11 @@ def sync(
     per_page: int | Unset = 20,
     filters: AuditLogFilters | Unset = UNSET,
 ) -> ErrorBody | PagedEnvelopeListAuditRecord | None:
-    """The audit trail: operator writes and card reveals, newest first
+    """The audit trail: operator writes and card reveals, newest first (JSON, or CSV)
 
      Every operator write and every card reveal, newest first (scope `reports`): actor,
-    action, object, time and request id.
+    action, object, time and request id. With `Accept: text/csv`, every matching row (no
+    pages) streamed as CSV, `details` as JSON text.
 
     Args:
         page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
@@ -234,10 +236,11 @@ async def asyncio_detailed(
     per_page: int | Unset = 20,
     filters: AuditLogFilters | Unset = UNSET,
 ) -> Response[ErrorBody | PagedEnvelopeListAuditRecord]:
-    """The audit trail: operator writes and card reveals, newest first
+    """The audit trail: operator writes and card reveals, newest first (JSON, or CSV)
 
      Every operator write and every card reveal, newest first (scope `reports`): actor,
-    action, object, time and request id.
+    action, object, time and request id. With `Accept: text/csv`, every matching row (no
+    pages) streamed as CSV, `details` as JSON text.
 
     Args:
         page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty
@@ -291,10 +294,11 @@ async def asyncio(
     per_page: int | Unset = 20,
     filters: AuditLogFilters | Unset = UNSET,
 ) -> ErrorBody | PagedEnvelopeListAuditRecord | None:
-    """The audit trail: operator writes and card reveals, newest first
+    """The audit trail: operator writes and card reveals, newest first (JSON, or CSV)
 
      Every operator write and every card reveal, newest first (scope `reports`): actor,
-    action, object, time and request id.
+    action, object, time and request id. With `Accept: text/csv`, every matching row (no
+    pages) streamed as CSV, `details` as JSON text.
 
     Args:
         page (int | Unset): Page number, from 1 (default 1); past the last page the list is empty

@@ -109,7 +109,7 @@ def sync_detailed(
 ) -> Response[EnvelopeProgramRecord | ErrorBody]:
     """Read a card program
 
-     One card program (scope `cards`).
+     One card program (scope `cards` or `reports`).
 
     Args:
         program_uuid (str | UUID): The program's uuid (the `uuid` `POST /operator/programs`
@@ -157,7 +157,7 @@ def sync(
 ) -> EnvelopeProgramRecord | ErrorBody | None:
     """Read a card program
 
-     One card program (scope `cards`).
+     One card program (scope `cards` or `reports`).
 
     Args:
         program_uuid (str | UUID): The program's uuid (the `uuid` `POST /operator/programs`
@@ -197,7 +197,7 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeProgramRecord | ErrorBody]:
     """Read a card program
 
-     One card program (scope `cards`).
+     One card program (scope `cards` or `reports`).
 
     Args:
         program_uuid (str | UUID): The program's uuid (the `uuid` `POST /operator/programs`
@@ -243,7 +243,7 @@ async def asyncio(
 ) -> EnvelopeProgramRecord | ErrorBody | None:
     """Read a card program
 
-     One card program (scope `cards`).
+     One card program (scope `cards` or `reports`).
 
     Args:
         program_uuid (str | UUID): The program's uuid (the `uuid` `POST /operator/programs`

@@ -7,17 +7,22 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.envelope_list_settlement import EnvelopeListSettlement
 from ...models.error_body import ErrorBody
-from ...types import UNSET, Response, loads_exact
+from ...types import UNSET, Response, Unset, loads_exact
 
 
 def _get_kwargs(
     *,
-    date: str,
+    date: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
-    params["date"] = date
+    json_date: None | str | Unset
+    if isinstance(date, Unset):
+        json_date = UNSET
+    else:
+        json_date = date
+    params["date"] = json_date
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -109,16 +114,16 @@ def _build_response(*, client: Client[Any], response: httpx.Response) -> Respons
 def sync_detailed(
     *,
     client: AuthenticatedClient[Any],
-    date: str,
+    date: None | str | Unset = UNSET,
 ) -> Response[EnvelopeListSettlement | ErrorBody]:
     """A UTC day's settlement with the card network, per currency
 
      One UTC day's settlement with the card network per currency (scope `reports`): captures,
     refunds and dispute credits (count and amount) and `net`, owed to the network — equal to
-    that day's postings to the network settlement account.
+    that day's postings to the network settlement account. Without `date`, today (UTC).
 
     Args:
-        date (str): a UTC day, YYYY-MM-DD
+        date (None | str | Unset): a UTC day, YYYY-MM-DD; default today
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -143,7 +148,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient[Literal[True]],
-    date: str,
+    date: None | str | Unset = UNSET,
 ) -> EnvelopeListSettlement: ...
 
 
@@ -151,23 +156,23 @@ def sync(
 def sync(
     *,
     client: AuthenticatedClient[Literal[False]],
-    date: str,
+    date: None | str | Unset = UNSET,
 ) -> EnvelopeListSettlement | ErrorBody | None: ...
 
 
 def sync(
     *,
     client: AuthenticatedClient[Any],
-    date: str,
+    date: None | str | Unset = UNSET,
 ) -> EnvelopeListSettlement | ErrorBody | None:
     """A UTC day's settlement with the card network, per currency
 
      One UTC day's settlement with the card network per currency (scope `reports`): captures,
     refunds and dispute credits (count and amount) and `net`, owed to the network — equal to
-    that day's postings to the network settlement account.
+    that day's postings to the network settlement account. Without `date`, today (UTC).
 
     Args:
-        date (str): a UTC day, YYYY-MM-DD
+        date (None | str | Unset): a UTC day, YYYY-MM-DD; default today
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -199,16 +204,16 @@ def _answer(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient[Any],
-    date: str,
+    date: None | str | Unset = UNSET,
 ) -> Response[EnvelopeListSettlement | ErrorBody]:
     """A UTC day's settlement with the card network, per currency
 
      One UTC day's settlement with the card network per currency (scope `reports`): captures,
     refunds and dispute credits (count and amount) and `net`, owed to the network — equal to
-    that day's postings to the network settlement account.
+    that day's postings to the network settlement account. Without `date`, today (UTC).
 
     Args:
-        date (str): a UTC day, YYYY-MM-DD
+        date (None | str | Unset): a UTC day, YYYY-MM-DD; default today
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -231,7 +236,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient[Literal[True]],
-    date: str,
+    date: None | str | Unset = UNSET,
 ) -> EnvelopeListSettlement: ...
 
 
@@ -239,23 +244,23 @@ async def asyncio(
 async def asyncio(
     *,
     client: AuthenticatedClient[Literal[False]],
-    date: str,
+    date: None | str | Unset = UNSET,
 ) -> EnvelopeListSettlement | ErrorBody | None: ...
 
 
 async def asyncio(
     *,
     client: AuthenticatedClient[Any],
-    date: str,
+    date: None | str | Unset = UNSET,
 ) -> EnvelopeListSettlement | ErrorBody | None:
     """A UTC day's settlement with the card network, per currency
 
      One UTC day's settlement with the card network per currency (scope `reports`): captures,
     refunds and dispute credits (count and amount) and `net`, owed to the network — equal to
-    that day's postings to the network settlement account.
+    that day's postings to the network settlement account. Without `date`, today (UTC).
 
     Args:
-        date (str): a UTC day, YYYY-MM-DD
+        date (None | str | Unset): a UTC day, YYYY-MM-DD; default today
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

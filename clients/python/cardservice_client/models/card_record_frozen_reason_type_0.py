@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class CardRecordFrozenReasonType0(StrEnum):
+    OPERATOR = "operator"
+    RECEIPT_MISSING = "receipt_missing"
+    SUSPECTED_FRAUD = "suspected_fraud"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,91 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.budget_record import BudgetRecord
+
+
+T = TypeVar("T", bound="EnvelopeListBudgetRecord")
+
+
+@_attrs_define
+class EnvelopeListBudgetRecord:
+    """
+    Example:
+        {'success': True, 'data': [{'member': {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada Lovelace'},
+            'currency': 'EUR', 'amount': 12.5, 'monthly_amount': 12.5, 'spent': 12.5, 'remaining': 12.5, 'month':
+            'example'}]}
+
+    Attributes:
+        data (list[BudgetRecord]):
+        success (bool | Unset):  Default: True.
+    """
+
+    data: list[BudgetRecord]
+    success: bool | Unset = True
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = []
+        for data_item_data in self.data:
+            data_item = data_item_data.to_dict()
+            data.append(data_item)
+
+        success = self.success
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "data": data,
+            }
+        )
+        if success is not UNSET:
+            field_dict["success"] = success
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.budget_record import BudgetRecord  # noqa: PLC0415
+
+        d = dict(src_dict)
+        data = []
+        _data = d.pop("data")
+        for data_item_data in _data:
+            data_item = BudgetRecord.from_dict(data_item_data)
+
+            data.append(data_item)
+
+        success = d.pop("success", UNSET)
+
+        envelope_list_budget_record = cls(
+            data=data,
+            success=success,
+        )
+
+        envelope_list_budget_record.additional_properties = d
+        return envelope_list_budget_record
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

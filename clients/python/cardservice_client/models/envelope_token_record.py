@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.token_record import TokenRecord
+
+
+T = TypeVar("T", bound="EnvelopeTokenRecord")
+
+
+@_attrs_define
+class EnvelopeTokenRecord:
+    """
+    Example:
+        {'success': True, 'data': {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'card_uuid':
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'wallet': 'apple_pay', 'device_name': 'example', 'last4': '4242',
+            'status': 'requires_activation', 'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}}
+
+    Attributes:
+        data (TokenRecord):  Example: {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'card_uuid':
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'wallet': 'apple_pay', 'device_name': 'example', 'last4': '4242',
+            'status': 'requires_activation', 'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}.
+        success (bool | Unset):  Default: True.
+    """
+
+    data: TokenRecord
+    success: bool | Unset = True
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = self.data.to_dict()
+
+        success = self.success
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "data": data,
+            }
+        )
+        if success is not UNSET:
+            field_dict["success"] = success
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.token_record import TokenRecord  # noqa: PLC0415
+
+        d = dict(src_dict)
+        data = TokenRecord.from_dict(d.pop("data"))
+
+        success = d.pop("success", UNSET)
+
+        envelope_token_record = cls(
+            data=data,
+            success=success,
+        )
+
+        envelope_token_record.additional_properties = d
+        return envelope_token_record
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+from uuid import UUID
+
+from attrs import define as _attrs_define
+
+from ..models.list_operator_accounts_filters_status import ListOperatorAccountsFiltersStatus
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="ListOperatorAccountsFilters")
+
+
+@_attrs_define
+class ListOperatorAccountsFilters:
+    """
+    Attributes:
+        user_uuid (str | Unset | UUID): Only this user's
+        status (ListOperatorAccountsFiltersStatus | Unset): Only accounts in this status
+    """
+
+    user_uuid: str | Unset | UUID = UNSET
+    status: ListOperatorAccountsFiltersStatus | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        user_uuid: str | Unset
+        if isinstance(self.user_uuid, Unset):
+            user_uuid = UNSET
+        elif isinstance(self.user_uuid, UUID):
+            user_uuid = str(self.user_uuid)
+        else:
+            user_uuid = self.user_uuid
+
+        status: str | Unset = UNSET
+        if not isinstance(self.status, Unset):
+            status = self.status.value
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({})
+        if user_uuid is not UNSET:
+            field_dict["user_uuid"] = user_uuid
+        if status is not UNSET:
+            field_dict["status"] = status
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+
+        def _parse_user_uuid(data: object) -> str | Unset | UUID:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                user_uuid_type_0 = UUID(data)
+
+                return user_uuid_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(str | Unset | UUID, data)
+
+        user_uuid = _parse_user_uuid(d.pop("user_uuid", UNSET))
+
+        _status = d.pop("status", UNSET)
+        status: ListOperatorAccountsFiltersStatus | Unset
+        if isinstance(_status, Unset):
+            status = UNSET
+        else:
+            status = ListOperatorAccountsFiltersStatus(_status)
+
+        list_operator_accounts_filters = cls(
+            user_uuid=user_uuid,
+            status=status,
+        )
+
+        return list_operator_accounts_filters

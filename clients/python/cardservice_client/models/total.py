@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="Total")
+
+
+@_attrs_define
+class Total:
+    """
+    Example:
+        {'currency': 'EUR', 'count': 1, 'amount': 'example'}
+
+    Attributes:
+        currency (str):
+        count (int):
+        amount (str): Purchases less refunds presented (DE 4).
+    """
+
+    currency: str
+    count: int
+    amount: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        currency = self.currency
+
+        count = self.count
+
+        amount = self.amount
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "currency": currency,
+                "count": count,
+                "amount": amount,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        currency = d.pop("currency")
+
+        count = d.pop("count")
+
+        amount = d.pop("amount")
+
+        total = cls(
+            currency=currency,
+            count=count,
+            amount=amount,
+        )
+
+        total.additional_properties = d
+        return total
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
