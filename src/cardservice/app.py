@@ -65,8 +65,8 @@ from cardservice.observability.tracing import tracing_for
 from cardservice.operator.acs_routes import router as acs_router
 from cardservice.operator.audit_routes import router as operator_audit_router
 from cardservice.operator.books_routes import router as operator_books_router
-from cardservice.operator.card_testing_routes import router as card_testing_router
 from cardservice.operator.card_routes import router as operator_cards_router
+from cardservice.operator.card_testing_routes import router as card_testing_router
 from cardservice.operator.readback_routes import router as operator_readback_router
 from cardservice.operator.routes import router as operator_router
 from cardservice.payments.routes import router as payments_router
