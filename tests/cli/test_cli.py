@@ -26,6 +26,7 @@ def cli_env(settings: Settings) -> dict[str, str]:
         "CARDSERVICE_VAR_DIR": str(settings.var_dir),
         "CARDSERVICE_ENCRYPTION_KEY": settings.encryption_key,
         "CARDSERVICE_FINGERPRINT_KEY": settings.fingerprint_key,
+        "CARDSERVICE_CVK": settings.cvk,
         "CARDSERVICE_LOG_LEVEL": "WARNING",
         # outbound calls (the decision endpoint) as the test's app makes them: on loopback
         "CARDSERVICE_WEBHOOK_ALLOW_PRIVATE": str(settings.private_urls_allowed).lower(),

@@ -55,12 +55,12 @@ async def test_rotation_reencrypts_everything_and_keeps_fingerprints(
     new_key = generate_key()
     rotating = CardCipher([new_key.encode(), TEST_KEY.encode()], bytes.fromhex(PINNED))
     walked: list[tuple[str, int, int]] = []
-    changed = await rotate_keys(
+    rotation = await rotate_keys(
         app.state.db, rotating, lambda *step: walked.append(step), batch_size=2
     )
-    assert changed == 4
-    assert walked == [("cards", 2, 3), ("cards", 3, 3), ("three_ds_codes", 1, 1)]
-    assert await rotate_keys(app.state.db, rotating, lambda *_: None) == 0  # resumable
+    assert rotation.changed == 4
+    assert walked == [("card", 2, 3), ("card", 3, 3), ("three_ds_code", 1, 1)]
+    assert (await rotate_keys(app.state.db, rotating, lambda *_: None)).changed == 0  # resumable
 
     new_only, old_only = Fernet(new_key.encode()), Fernet(TEST_KEY.encode())
     after_cards, after_codes = await _secrets(app)
@@ -107,8 +107,8 @@ async def test_cli_rotate_needs_a_pinned_fingerprint_key(
     stdout, terminal = run_on_a_terminal(cli_env(pinned), "keys", "rotate", "--batch", "2")
     assert stdout == "0\n"  # the value alone on stdout, the bars on the terminal
     assert terminal.count("\n") == 2 and terminal.count("\r") >= 5
-    assert re.search(r"cards █{30} 100% 3/3\r?\n", terminal), terminal
-    assert re.search(r"three_ds_codes █{30} 100% 1/1\r?\n", terminal), terminal
+    assert re.search(r"card █{30} 100% 3/3\r?\n", terminal), terminal
+    assert re.search(r"three_ds_code █{30} 100% 1/1\r?\n", terminal), terminal
 
 
 def test_generated_key_lives_outside_the_database_directory(tmp_path: Path) -> None:

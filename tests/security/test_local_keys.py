@@ -57,7 +57,7 @@ async def test_check_reads_the_stored_numbers(
     env = {**cli_env(settings), "CARDSERVICE_CVK": TEST_CVK}
     checked = cli(env, "keys", "check")
     assert checked.returncode == 0, checked.stderr
-    assert checked.stdout.strip() == "ok: local keys; 2 stored card numbers read"
+    assert checked.stdout.strip().startswith("ok: local keys; 2 stored values read (card 2,")
     created = cli(env, "keys", "create")
     assert created.returncode == 0 and "kcv 08D7B4" in created.stdout
     if not settings.is_sqlite:  # PostgreSQL has no embedded key file to make a CVK in

@@ -23,7 +23,7 @@ async def test_rotation_reencrypts_the_dpans_and_keeps_their_fingerprints(
     rotating = CardCipher([new_key.encode(), TEST_KEY.encode()], pinned)
     walked: list[tuple[str, int, int]] = []
     await rotate_keys(app.state.db, rotating, lambda *step: walked.append(step))
-    assert ("card_tokens", 1, 1) in walked
+    assert ("wallet_token", 1, 1) in walked
     [row] = await app.state.db.reader.rows(
         "SELECT dpan_ciphertext, dpan_fingerprint FROM card_tokens"
     )

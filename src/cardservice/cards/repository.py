@@ -233,13 +233,6 @@ async def insert_card_event(
     return event
 
 
-async def sample_of_numbers(reader: Reader, limit: int) -> Sequence[Row]:
-    """Up to `limit` cards' number ciphertexts and fingerprints (`cardservice keys check`)."""
-    return await reader.rows(
-        "SELECT pan_ciphertext, pan_fingerprint FROM cards ORDER BY uuid LIMIT $1", limit
-    )
-
-
 _VALIDITY = (
     "SELECT p.card_validity_months FROM users u JOIN programs p ON p.uuid = u.program_uuid"
     " WHERE u.uuid = $1"

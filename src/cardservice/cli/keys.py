@@ -9,17 +9,15 @@ from typing import Any
 
 import click
 
-from cardservice.cards import repository as cards_repository
-from cardservice.cards.numbers import luhn_valid
 from cardservice.cli.arguments import CommandError, runs
 from cardservice.config import Settings
 from cardservice.db.database import Database
 from cardservice.errors import ServiceError
-from cardservice.security import CardCipher, MissingEncryptionKey, embedded_cvk
+from cardservice.operator.audit import CLI
+from cardservice.security import CardCipher, MissingEncryptionKey, UnreadableValue, embedded_cvk
 from cardservice.security.cvv import key_check_value
 
 PROBE = "4000000000000002"  # a test number: never a card's
-SAMPLE = 100
 
 
 class KeyCommandError(ServiceError):
@@ -71,7 +69,8 @@ async def fingerprint_key(settings: Settings) -> str:
 async def rotate(settings: Settings, batch: int, resume: bool) -> str:
     """Re-encrypt every secret under the newest key.
 
-    Prints how many rows it re-encrypted; a bar per table on a terminal."""
+    Card numbers, 3DS codes, DPANs, webhook and decision-endpoint secrets. Prints how many
+    values it re-encrypted (a bar per kind on a terminal) and leaves an audit row."""
     from cardservice.observability.progress import Stages
     from cardservice.security.rotation import rotate_keys
 
@@ -83,19 +82,28 @@ async def rotate(settings: Settings, batch: int, resume: bool) -> str:
     if batch < 1:
         raise CommandError("--batch must be ≥ 1")
     cipher = CardCipher.from_settings(settings)
+    details: dict[str, Any] = {"backend": settings.key_backend}
     if settings.key_backend == "pkcs11" and not resume:
         from cardservice.security.pkcs11 import Pkcs11Cipher
 
         assert isinstance(cipher, Pkcs11Cipher)
-        cipher.keys.create_pan_key()  # a new generation in the token; then move every row
+        details["generation"] = cipher.keys.create_pan_key()  # a new one; then move every row
 
     db = Database(settings)
     try:
-        with Stages() as bars:  # a bar per table on a terminal, nothing in a pipe
-            changed = await rotate_keys(db, cipher, bars.report, batch)
+        with Stages() as bars:  # a bar per kind on a terminal, nothing in a pipe
+            rotation = await rotate_keys(db, cipher, bars.report, batch)
+        details |= {"read": rotation.walked, "reencrypted": rotation.rewritten}
+        await db.transact(
+            lambda tx: CLI.record(tx, "keys.rotated", "encryption_key", None, details)
+        )
+    except UnreadableValue as exc:
+        raise KeyCommandError(
+            f"{exc}; nothing after it was moved (run again once it reads)"
+        ) from exc
     finally:
         await db.dispose()
-    return str(changed)
+    return str(rotation.changed)
 
 
 @keys.command(name="create")
@@ -179,40 +187,48 @@ def _try(make: Any) -> Any:
 
 
 @keys.command(name="check")
-@click.option(
-    "--sample",
-    type=click.INT,
-    default=SAMPLE,
-    show_default=True,
-    help="How many stored card numbers to read back.",
-)
 @runs
-async def check_keys(settings: Settings, sample: int) -> str:
-    """Check the keys against a probe and stored cards.
+async def check_keys(settings: Settings) -> str:
+    """Check the keys against a probe and every stored secret.
 
-    Round-trips a probe, computes a CVV2, and reads back a sample of stored card numbers
-    (each must decrypt, pass Luhn and match its fingerprint)."""
+    Round-trips a probe, computes a CVV2, and reads back every encrypted value (card
+    numbers and DPANs must also match their fingerprints); names the first that does not
+    read."""
+    cipher = working_cipher(settings)
+    computes_cvv2(cipher)
+    return f"ok: {settings.key_backend} keys; {await stored_values_read(settings, cipher)}"
+
+
+def working_cipher(settings: Settings) -> CardCipher:
+    """The configured backend's cipher, once it has read back a probe it wrote."""
     try:
         cipher = CardCipher.from_settings(settings)
         if cipher.decrypt(cipher.encrypt(PROBE)) != PROBE:
             raise KeyCommandError("the card-number key does not read back what it wrote")
+    except (MissingEncryptionKey, ValueError) as exc:
+        raise KeyCommandError(str(exc)) from exc
+    return cipher
+
+
+def computes_cvv2(cipher: CardCipher) -> None:
+    """The CVK is there: a probe's CVV2 is computed."""
+    try:
         cipher.cvv2(PROBE, "2912")
     except (MissingEncryptionKey, ValueError) as exc:
         raise KeyCommandError(str(exc)) from exc
+
+
+async def stored_values_read(settings: Settings, cipher: CardCipher) -> str:
+    """`N stored values read (kind n, …)`, once every encrypted value has read; the first
+    that does not is named (`KeyCommandError`)."""
+    from cardservice.security.check import read_every_value
+
     db = Database(settings)
     try:
-        rows = await cards_repository.sample_of_numbers(db.reader, sample)
+        read = await read_every_value(db.reader, cipher)
+    except UnreadableValue as exc:
+        raise KeyCommandError(str(exc)) from exc
     finally:
         await db.dispose()
-    bad = 0
-    for row in rows:
-        try:
-            pan = cipher.decrypt(bytes(row["pan_ciphertext"]))
-        except ValueError:
-            bad += 1
-            continue
-        if not luhn_valid(pan) or cipher.fingerprint(pan) != row["pan_fingerprint"]:
-            bad += 1
-    if bad:
-        raise KeyCommandError(f"{bad} of {len(rows)} card numbers do not read under these keys")
-    return f"ok: {settings.key_backend} keys; {len(rows)} stored card numbers read"
+    counts = ", ".join(f"{kind} {count}" for kind, count in read.items())
+    return f"{sum(read.values())} stored values read ({counts})"

@@ -16,6 +16,7 @@ import click
 from cardservice.cli.arguments import CommandError, runs, settings
 from cardservice.cli.cardholders import COMMANDS as CARDHOLDER_COMMANDS
 from cardservice.cli.clearing import clearing
+from cardservice.cli.doctor import doctor
 from cardservice.cli.keys import keys
 from cardservice.cli.ledger import ledger
 from cardservice.cli.network import SimulationFailed, network
@@ -185,6 +186,7 @@ async def demo(settings: Settings) -> str:
 for group in (
     *CARDHOLDER_COMMANDS,
     clearing,
+    doctor,
     keys,
     ledger,
     network,

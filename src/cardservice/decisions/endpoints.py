@@ -32,10 +32,11 @@ class NoEndpoint(NotFound):
 
 @dataclass(frozen=True, slots=True)
 class Endpoint:
-    """The endpoint as an authorization uses it (secret decrypted)."""
+    """The endpoint as an authorization uses it (secret decrypted; None when the configured
+    keys do not read it: the endpoint is then not asked, service.py)."""
 
     url: str
-    secret: str
+    secret: str | None
     timeout_ms: int
     on_timeout: str
     consecutive_failures: int
@@ -92,7 +93,7 @@ def endpoint_in(row: Row, cipher: CardCipher) -> Endpoint | None:
         return None
     return Endpoint(
         url=row["endpoint_url"],
-        secret=cipher.decrypt(bytes(row["endpoint_secret"])),
+        secret=_readable(cipher, bytes(row["endpoint_secret"])),
         timeout_ms=row["endpoint_timeout_ms"],
         on_timeout=row["endpoint_on_timeout"],
         consecutive_failures=row["endpoint_failures"],
@@ -108,12 +109,21 @@ async def endpoint_of(reader: Reader, cipher: CardCipher, user_uuid: uuid.UUID) 
         return None
     return Endpoint(
         url=row["url"],
-        secret=cipher.decrypt(bytes(row["secret_ciphertext"])),
+        secret=_readable(cipher, bytes(row["secret_ciphertext"])),
         timeout_ms=row["timeout_ms"],
         on_timeout=row["on_timeout"],
         consecutive_failures=row["consecutive_failures"],
         stand_in_until=as_datetime(row["stand_in_until"]),
     )
+
+
+def _readable(cipher: CardCipher, ciphertext: bytes) -> str | None:
+    """The secret in clear, or None when the configured keys do not read it: that user's
+    authorizations then take `on_timeout`, nobody else's are touched."""
+    try:
+        return cipher.decrypt(ciphertext)
+    except ValueError:
+        return None
 
 
 async def note_failure(tx: Tx, user_uuid: uuid.UUID, now: datetime) -> None:

@@ -8,12 +8,15 @@ within `timeout_ms` by `{"approved": true|false, "reason"?: "..."}`; a timeout g
 non-2xx status, a body that is not that object) `endpoint_error`: both take `on_timeout`.
 Its health is then noted in a small unit of its own (endpoints.py: five failures in a row
 put it in stand-in for 60 s, where every authorization takes `on_timeout` at once with
-`decision` = `stand_in`).
+`decision` = `stand_in`). An endpoint whose secret the configured keys cannot read is not
+asked (never sent unsigned): `endpoint_error`, counted on `/metrics` as
+`cardservice_unreadable_secrets_total{kind="decision_endpoint"}`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +29,9 @@ from cardservice.decisions.endpoints import Endpoint, note_failure, note_recover
 from cardservice.encoding import dumps
 from cardservice.infra.outbound import CallFailed, Outbound, UrlNotAllowed, signed_headers
 from cardservice.models.base import utcnow
+from cardservice.observability.metrics import count_unreadable_secret
 
+log = logging.getLogger("cardservice.decisions")
 EVENT_TYPE = "authorization.request"
 PROVISIONING_TYPE = "token_provisioning"
 PROVISIONING_ANSWERS = ("approve", "decline", "step_up")
@@ -74,6 +79,10 @@ async def _exchange(
     answer_within: float | None,
 ) -> tuple[int, bytes | None] | str:
     """POST the signed event; the reply's (status, body), or `timeout` / `endpoint_error`."""
+    if endpoint.secret is None:
+        log.warning("decision endpoint secret unreadable (cardservice keys check)")
+        count_unreadable_secret("decision_endpoint")
+        return "endpoint_error"
     body = dumps(event)
     headers = signed_headers([endpoint.secret], event["uuid"], body, utcnow())
     wait = endpoint.timeout_ms / 1000

@@ -6,6 +6,8 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
@@ -37,5 +39,20 @@ async def upgrade_database(url: str, revision: str = "head") -> None:
     try:
         async with engine.begin() as connection:
             await connection.run_sync(run)
+    finally:
+        await engine.dispose()
+
+
+async def revisions(url: str) -> tuple[set[str], set[str]]:
+    """(the database's revisions, the package's heads): equal when it is migrated."""
+    engine = create_async_engine(url, poolclass=NullPool)
+    heads = set(ScriptDirectory.from_config(alembic_config(url)).get_heads())
+
+    def current(connection: Connection) -> set[str]:
+        return set(MigrationContext.configure(connection).get_current_heads())
+
+    try:
+        async with engine.connect() as connection:
+            return await connection.run_sync(current), heads
     finally:
         await engine.dispose()

@@ -85,6 +85,13 @@ CONNECTIONS_IN_USE = Gauge(
     "live workers).",
     multiprocess_mode="livesum",
 )
+UNREADABLE_SECRETS = Counter(
+    "cardservice_unreadable_secrets",
+    "Times a stored secret could not be read under the configured keys when it was needed, "
+    "by kind (webhook_endpoint: an attempt failed secret_unreadable; decision_endpoint: an "
+    "authorization took on_timeout without asking). Run `cardservice keys check`.",
+    ["kind"],
+)
 REPLICA_READS = Counter(
     "cardservice_replica_reads",
     "Read statements of standby-eligible routes, by the database that answered (primary, "
@@ -188,6 +195,11 @@ async def flushing(connections_in_use: Callable[[], int]) -> AsyncIterator[None]
 def count_authorization(status: str, error_slug: str | None) -> None:
     """One answered authorization: its transaction status and, if declined, the rule's slug."""
     AUTHORIZATIONS.labels(status, error_slug or "none").inc()
+
+
+def count_unreadable_secret(kind: str) -> None:
+    """A secret of `kind` (`webhook_endpoint`, `decision_endpoint`) that did not read."""
+    UNREADABLE_SECRETS.labels(kind).inc()
 
 
 def count_postings(n: int) -> None:

@@ -42,6 +42,16 @@ class MissingEncryptionKey(RuntimeError):
     pass
 
 
+class UnreadableValue(ValueError):
+    """A stored value no configured key reads: its kind (`EncryptedColumn.kind`) and row."""
+
+    def __init__(
+        self, kind: str, row_id: object, why: str = "does not read under the configured keys"
+    ) -> None:
+        super().__init__(f"{kind} {row_id}: its value {why}")
+        self.kind, self.row_id = kind, row_id
+
+
 def legacy_fingerprint_key(key: bytes) -> bytes:
     """The fingerprint key derived from a Fernet key, as every version so far did."""
     return hashlib.sha256(b"cardservice-fingerprint:" + key).digest()

@@ -13,11 +13,15 @@ the outcome. At least once, never the same attempt twice:
   30 min, 2 h, 5 h, 10 h, 10 h (± 10 %), then the delivery is failed. `webhook-id` is the
   event's uuid on every attempt. Redirects are not followed; the host is resolved and
   checked before every attempt, and the attempt connects to the address checked.
+* an endpoint whose secret does not read under the configured keys is not called: its
+  attempts fail `secret_unreadable` (retried like any failure: putting the key back, or
+  rotating the endpoint's secret, recovers it) and the other endpoints' go on.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import time
 from collections.abc import Sequence
@@ -33,6 +37,7 @@ from cardservice.encoding import dumps
 from cardservice.events.records import event_record
 from cardservice.infra.outbound import CallFailed, Outbound, UrlNotAllowed, signed_headers
 from cardservice.models.base import utcnow
+from cardservice.observability.metrics import count_unreadable_secret
 from cardservice.security import CardCipher
 from cardservice.webhooks import repository
 from cardservice.webhooks.metrics import outcome_of, record_attempt
@@ -41,6 +46,8 @@ from cardservice.webhooks.service import live_secrets
 ANSWER_LIMIT = 65536  # bytes of a receiver's answer read; its status is what counts
 RETRY_SCHEDULE = (5, 300, 1800, 7200, 18000, 36000, 36000)  # seconds after attempt 1, 2, …
 JITTER = 0.10
+UNREADABLE_ERROR = "secret_unreadable: the endpoint's secret does not read under the keys"
+log = logging.getLogger("cardservice.webhooks")
 _RECORD_BATCH = 100  # attempts per INSERT (9 parameters each)
 
 
@@ -52,7 +59,7 @@ class Claimed:
     attempt: int
     endpoint_uuid: UUID
     url: str
-    secrets: list[str]
+    secrets: list[str] | None  # None: the current secret does not read (secret_unreadable)
     event_uuid: UUID
     event_created_at: datetime
     body: bytes
@@ -111,6 +118,12 @@ async def claim(db: Database, cipher: CardCipher, lease: timedelta, limit: int) 
 async def post(client: Outbound, claimed: Claimed, settings: Settings) -> Outcome:
     """One POST of the event, signed, cut at the timeout; never raises."""
     started, started_at = time.monotonic(), utcnow()
+    if claimed.secrets is None:  # never sent unsigned, nor signed with a guess
+        log.warning(
+            "webhook secret unreadable", extra={"endpoint_uuid": str(claimed.endpoint_uuid)}
+        )
+        count_unreadable_secret("webhook_endpoint")
+        return Outcome(started_at, None, UNREADABLE_ERROR, 0)
     status: int | None = None
     error: str | None = None
     try:

@@ -12,12 +12,15 @@ from uuid import UUID
 
 from prometheus_client import Counter, Histogram
 
-OUTCOMES = ("delivered", "http_status", "timeout", "url_not_allowed", "connection")
+OUTCOMES = (
+    "delivered", "http_status", "timeout", "url_not_allowed", "connection", "secret_unreadable"
+)  # fmt: skip
 
 ATTEMPTS = Counter(
     "cardservice_webhook_attempts",
     "Webhook attempts made, by endpoint and outcome: delivered (a 2xx), http_status (another "
-    "status), timeout, url_not_allowed (the URL's address was refused), connection (no answer).",
+    "status), timeout, url_not_allowed (the URL's address was refused), connection (no answer), "
+    "secret_unreadable (the endpoint's secret does not read under the configured keys).",
     ["endpoint", "outcome"],
 )
 GIVEN_UP = Counter(
@@ -44,6 +47,8 @@ def outcome_of(status_code: int | None, error: str | None) -> str:
         return "delivered" if 200 <= status_code < 300 else "http_status"
     if error is not None and error.startswith("url_not_allowed"):
         return "url_not_allowed"
+    if error is not None and error.startswith("secret_unreadable"):
+        return "secret_unreadable"
     if error is not None and error.startswith("timeout"):
         return "timeout"
     return "connection"

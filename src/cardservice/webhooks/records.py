@@ -20,8 +20,21 @@ def event_types_of(value: Any) -> list[str] | None:
     return None if parsed is None else list(parsed)
 
 
+def readable(cipher: CardCipher, ciphertext: bytes | None) -> str | None:
+    """A stored secret in clear; None when there is none or the configured keys do not
+    read it (one endpoint's lost secret fails that endpoint only, never a list or the loop)."""
+    if ciphertext is None:
+        return None
+    try:
+        return cipher.decrypt(bytes(ciphertext))
+    except ValueError:
+        return None
+
+
 def endpoint_record(row: Row, cipher: CardCipher, *, reveal: bool = False) -> dict[str, Any]:
-    secret = cipher.decrypt(bytes(row["secret_ciphertext"]))
+    """The endpoint as the API shows it; a secret the keys cannot read shows as `whsec_****`
+    (rotating it makes a new one)."""
+    secret = readable(cipher, row["secret_ciphertext"]) or ""
     return {
         "uuid": text_uuid(row["uuid"]),
         "url": row["url"],

@@ -15,7 +15,7 @@ from cardservice.errors import NotFound
 from cardservice.infra.outbound import new_secret
 from cardservice.security import CardCipher
 from cardservice.webhooks import repository
-from cardservice.webhooks.records import attempt_record, endpoint_record, event_types_of
+from cardservice.webhooks.records import attempt_record, endpoint_record, event_types_of, readable
 from cardservice.webhooks.schemas import EndpointCreate, EndpointUpdate
 
 ROTATION_OVERLAP = timedelta(hours=24)
@@ -91,13 +91,19 @@ async def rotate_secret(
     return endpoint_record(await own_endpoint(tx, user, endpoint), cipher, reveal=True)
 
 
-def live_secrets(row: Row, cipher: CardCipher, now: datetime) -> list[str]:
-    """The secrets that sign now: the current one, and the previous one until it expires."""
-    found = [cipher.decrypt(bytes(row["secret_ciphertext"]))]
+def live_secrets(row: Row, cipher: CardCipher, now: datetime) -> list[str] | None:
+    """The secrets that sign now: the current one, and the previous one until it expires.
+    None when the current one cannot be read under the configured keys (its deliveries fail
+    `secret_unreadable`); a previous one that cannot be read no longer signs, so rotating the
+    secret restores an endpoint whose secret was lost."""
+    current = readable(cipher, row["secret_ciphertext"])
+    if current is None:
+        return None
     expires = as_datetime(row["previous_secret_expires_at"])
-    if row["previous_secret_ciphertext"] is not None and expires is not None and expires > now:
-        found.append(cipher.decrypt(bytes(row["previous_secret_ciphertext"])))
-    return found
+    previous = readable(cipher, row["previous_secret_ciphertext"])
+    return (
+        [current] if previous is None or expires is None or expires <= now else [current, previous]
+    )
 
 
 async def attempts(
