@@ -1,9 +1,9 @@
-"""The listener's bounds through a real socket, with small settings (API.md §17): one
-connection over `CARDSERVICE_ISO8583_MAX_CONNECTIONS` is closed at once; a connection with no
-complete message for `_IDLE_SECONDS` is closed (an echo is traffic); a length whose bytes do
-not follow within `_FRAME_SECONDS` closes its connection; past `_IN_FLIGHT` requests a
-connection is not read until an answer leaves, and nothing is dropped. Each is counted on
-`/metrics`."""
+"""The listener's bounds through a real socket, with small settings
+(docs/network.md#operating-the-listener): one connection over `CARDSERVICE_ISO8583_MAX_CONNECTIONS`
+is closed at once; a connection with no complete message for `_IDLE_SECONDS` is closed (an echo is
+traffic); a length whose bytes do not follow within `_FRAME_SECONDS` closes its connection; past
+`_IN_FLIGHT` requests a connection is not read until an answer leaves, and nothing is dropped. Each
+is counted on `/metrics`."""
 
 from __future__ import annotations
 

@@ -28,8 +28,9 @@ from cardservice.values.money import (
 )
 from cardservice.values.requests import StrictRequest, UuidStr
 
-# API.md §13: single_use closes after its first capture; merchant_locked stays with the
-# merchant of its first approved authorization (transactions/card_types.py)
+# docs/security.md#card-details-cvv2-and-issuer-keys: single_use closes after its first capture;
+# merchant_locked stays with the merchant of its first approved authorization
+# (transactions/card_types.py)
 CardType = Literal["multi_use", "single_use", "merchant_locked"]
 
 
@@ -95,7 +96,7 @@ class CardRecord(BaseModel):
         description="suspected_fraud: the card-testing guard froze the card (its 5th wrong"
         " expiry or CVV2 within 24 h); cleared when its holder sets its status."
         " receipt_missing: the team's receipt policy froze it until the receipts of its"
-        " purchases are linked (API.md §20)",
+        " purchases are linked (docs/teams.md#teams-budgets-requests-receipts)",
     )
 
 
@@ -104,7 +105,8 @@ class CardList(BaseModel):
 
 
 class RevealRequest(StrictRequest):
-    """`POST /card/{uuid}/reveal` (API.md §13): a live MFA code of the caller, used up."""
+    """`POST /card/{uuid}/reveal` (docs/security.md#card-details-cvv2-and-issuer-keys): a live MFA
+    code of the caller, used up."""
 
     mfa_code: Annotated[str, StringConstraints(min_length=1, max_length=64)]
     """A live MFA code of the caller (`POST /auth/mfa-code` or `cardservice mfa issue`), used up
@@ -228,8 +230,8 @@ Limit = Annotated[PositiveAmount | None, WithJsonSchema(NULLABLE_POSITIVE_AMOUNT
 
 
 class SpendingControls(StrictRequest):
-    """A card's controls (API.md §10): limits in the card's currency (`null` = none), tags
-    and countries allowed (`null` = any) and blocked."""
+    """A card's controls (docs/controls.md#spending-controls): limits in the card's currency (`null`
+    = none), tags and countries allowed (`null` = any) and blocked."""
 
     per_authorization: Limit = None
     """The most one authorization may take, in the card's currency (a JSON number, at most 2
@@ -339,7 +341,7 @@ class CardChangeRequest(StrictRequest):
 
 
 class ReplaceCardRequest(StrictRequest):
-    """POST /card/{cardUuid}/replace (API.md §15)."""
+    """POST /card/{cardUuid}/replace (docs/operations.md#running-a-program)."""
 
     reason: Literal["lost", "stolen", "damaged", "expiring"]
     """Why: `lost` or `stolen` (the old card then declines `41`/`43` on the network), `damaged`

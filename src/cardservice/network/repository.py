@@ -16,7 +16,7 @@ from cardservice.transactions.card_testing import Merchant
 from cardservice.transactions.locks import authorization_account_sql
 
 # A number is a card's (its fingerprint) or a wallet token's DPAN (the same fingerprint,
-# API.md §19): both joins are index lookups; the token's card answers for a DPAN.
+# docs/network.md#wallet-tokens): both joins are index lookups; the token's card answers for a DPAN.
 _CARD_OF_NUMBER = (
     "SELECT coalesce(c.uuid, tc.uuid) AS card_uuid,"
     " coalesce(c.user_uuid, tc.user_uuid) AS user_uuid,"
@@ -104,7 +104,7 @@ class Remembered:
 
 @dataclass(frozen=True, slots=True)
 class WalletToken:
-    """The wallet token whose DPAN a message carries (API.md §19)."""
+    """The wallet token whose DPAN a message carries (docs/network.md#wallet-tokens)."""
 
     uuid: uuid.UUID
     wallet: str
@@ -193,7 +193,8 @@ async def locked_card_and_key(tx: Tx, fingerprint: str, key: Key, merchant: Merc
 
 
 async def closed_reason(tx: Tx, card_uuid: uuid.UUID) -> str | None:
-    """Why the card was closed (`lost`, `stolen`, … API.md §15); None when not said."""
+    """Why the card was closed (`lost`, `stolen`, … docs/operations.md#running-a-program); None when
+    not said."""
     value = await tx.value(_CLOSED_REASON, card_uuid)
     return None if value is None else str(value)
 

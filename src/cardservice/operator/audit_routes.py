@@ -1,5 +1,5 @@
-"""`GET /operator/audit-log` (API.md §15, `reports`): the trail of every operator write and
-every card reveal, newest first, paged."""
+"""`GET /operator/audit-log` (docs/operations.md#running-a-program, `reports`): the trail of every
+operator write and every card reveal, newest first, paged."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Operator API keys (API.md §15): `csk_` + 32 random bytes, stored only as a SHA-256 hash,
-each with its scopes. Created, listed and revoked from the CLI; never logged."""
+"""Operator API keys (docs/operations.md#running-a-program): `csk_` + 32 random bytes, stored only
+as a SHA-256 hash, each with its scopes. Created, listed and revoked from the CLI; never logged."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`/operator/programs` (API.md §15, `cards` scope)."""
+"""`/operator/programs` (docs/operations.md#running-a-program, `cards` scope)."""
 
 from __future__ import annotations
 

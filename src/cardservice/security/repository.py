@@ -13,7 +13,8 @@ from cardservice.db.sql import Reader, Row, Tx
 ENCRYPTED_COLUMNS = (
     ("cards", "pan_ciphertext"),
     ("three_ds_codes", "code_ciphertext"),
-    ("card_tokens", "dpan_ciphertext"),  # wallet tokens' device PANs (API.md §19)
+    # wallet tokens' device PANs (docs/network.md#wallet-tokens)
+    ("card_tokens", "dpan_ciphertext"),
 )
 
 

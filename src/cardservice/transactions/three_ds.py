@@ -85,5 +85,5 @@ async def use_code(
     tx: Tx, code: uuid.UUID, transaction_uuid: uuid.UUID | None, now: datetime
 ) -> None:
     """The code is used up by this (approved) transaction, or (None) by a wallet token's
-    activation (API.md §19)."""
+    activation (docs/network.md#wallet-tokens)."""
     await repository.use_code(tx, code, now, transaction_uuid)
