@@ -1,7 +1,8 @@
 """The `cardservice` command (Click): the same services as the routes, values alone on stdout,
 a refusal as one line on stderr with exit status 2. Each command module adds its group:
-`keys/`, `ledger/`, `network/`, `operator/` (cardholders and operator keys), `sandbox/`
-(`simulate`) and `topups/` `commands.py`; the server's own commands are here."""
+`cardholders.py` (users, accounts, cards, tokens, MFA codes, credentials, dashboard links),
+`clearing.py`, `keys.py`, `ledger.py`, `network.py`, `operator.py` (operator keys),
+`simulate.py`, `teams.py` and `topups.py`; the server's own commands are here."""
 
 from __future__ import annotations
 

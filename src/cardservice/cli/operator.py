@@ -1,5 +1,5 @@
 """`cardservice operator-keys create|list|revoke` (docs/operations.md#running-a-program; `topups
-expire`: topups/commands.py).
+expire`: cli/topups.py).
 
 A key is printed once, alone on stdout, when it is created; `list` shows prefixes, never keys.
 """

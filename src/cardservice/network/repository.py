@@ -36,7 +36,7 @@ _CARD_BY_FINGERPRINT = f"{_CARD_OF_NUMBER} FROM (SELECT 1 AS one) o{_NUMBER_JOIN
 # number (a card's or a wallet token's), its account locked first (docs/ledger.md, "Lock
 # order") with what the rules read beside it, by the engine's own text
 # (`transactions.locks.authorization_account_sql`: `uuid` … `budget_currency`), its key's
-# row and the card-testing guard's block of its merchant (transactions/card_testing.py). The
+# row and the card-testing guard's block of its merchant (transactions/card_testing/). The
 # lock is the CTE's: no outer join may lock its nullable side.
 _LOCKED_CARD_AND_KEY = (
     f"WITH n AS ({_CARD_OF_NUMBER},"  # noqa: S608 - our fragments
@@ -281,7 +281,7 @@ def network_json(network: dict[str, str | None]) -> str:
     return orjson.dumps(network).decode()
 
 
-# The simulator's own reads (network/commands.py, network/simulator.py): a tool that checks
+# The simulator's own reads (cli/network.py, network/simulator.py): a tool that checks
 # its own bookkeeping against the books.
 _SEND_CARD = "SELECT pan_ciphertext, expiry_year, expiry_month FROM cards WHERE uuid = $1"
 _SEND_WALLET = "SELECT expiry_year, expiry_month FROM card_tokens WHERE dpan_fingerprint = $1"

@@ -1,5 +1,5 @@
 """The statements over every encrypted column (`ENCRYPTED_COLUMNS`), for `cardservice keys
-rotate` (key_rotation.py): each table walked in uuid order, a batch at a time. The columns
+rotate` (rotation.py): each table walked in uuid order, a batch at a time. The columns
 belong to cards, 3DS codes and wallet tokens; they are walked here, with the cipher whose
 keys encrypt them, so a new encrypted column is named in one place."""
 

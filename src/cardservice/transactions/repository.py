@@ -1,7 +1,7 @@
 """The statements of the transactions' tables (transactions, three_ds_codes, card_spend) and
 the reference rows an authorization reads (transaction_tags, fx_rates); the report's reads
-(reports.py builds the records). The lock order's statements are in locks.py, the inserts
-of new rows in rows.py."""
+(reports.py builds the records), and `transaction_row`, the one insert of a new row. The
+lock order's statements are in locks.py."""
 
 from __future__ import annotations
 
