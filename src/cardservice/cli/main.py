@@ -65,12 +65,14 @@ class ServeOptions:
     is_flag=True,
     help="Skip the embedded database's migration check (already done, as in `make run`).",
 )
+# the ISO 8583 listener, answered from processes of its own (a help text is wrapped at
+# hyphens, so the option cites its headings here): docs/network.md#the-network-interface-iso-8583,
+# docs/network.md#isolation-from-other-work
 @click.option(
     "--iso8583-port",
     type=click.INT,
     help="Also answer ISO 8583 on this port, from processes of its own, one per worker"
-    " (docs/network.md#the-network-interface-iso-8583, docs/network.md#isolation-from-other-work; "
-    "CARDSERVICE_ISO8583_PORT).",
+    " (CARDSERVICE_ISO8583_PORT).",
 )
 def serve(host: str, port: int, workers: int, no_migrate: bool, iso8583_port: int | None) -> None:
     """Serve the API (migrates the embedded database first)."""

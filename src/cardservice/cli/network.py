@@ -174,10 +174,11 @@ def network() -> None:
     help="A card of this service's database (its number and expiry are read there).",
 )
 @click.option("--pan", help="A card number (instead of --card-uuid).")
+# a wallet token's DPAN: docs/network.md#wallet-tokens (a help text is wrapped at hyphens, so
+# the options cite their headings here)
 @click.option(
     "--token-pan",
-    help="A wallet token's DPAN (docs/network.md#wallet-tokens; printed by `network tokenize`), "
-    "instead of a card.",
+    help="A wallet token's DPAN (printed by `network tokenize`), instead of a card.",
 )
 @click.option(
     "--expiry",
@@ -331,12 +332,12 @@ def _fresh_key() -> tuple[str, str]:
     show_default=True,
     help="Connections to the listener, each with its own traffic.",
 )
+# the clearing file: docs/network.md#clearing-files
 @click.option(
     "--clearing-file",
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    help="Write the run's IPM clearing file here at the end (docs/network.md#clearing-files; the "
-    "`clearing` fault "
-    "adds amount differences, reversed authorizations and unknown cards).",
+    help="Write the run's IPM clearing file here at the end (the `clearing` fault adds amount"
+    " differences, reversed authorizations and unknown cards).",
 )
 @_endpoint
 @runs
