@@ -1,6 +1,6 @@
-"""Clearing files (API.md §18): records per second ingesting a large IPM file, and the peak
-RSS of the ingesting process against a file a tenth of its size (memory stays flat: the file
-is streamed record by record).
+"""Clearing files (docs/network.md#clearing-files): records per second ingesting a large IPM file,
+and the peak RSS of the ingesting process against a file a tenth of its size (memory stays flat: the
+file is streamed record by record).
 
 For each database (a fresh PostgreSQL database, a fresh SQLite file): 64 funded cards over
 `--accounts` accounts (16 by default, each its own user: a unit locks its card's account,

@@ -1,5 +1,6 @@
-"""ISO 8583 authorizations while the heaviest HTTP requests run on the same server (API.md §17,
-"Authorizations are never held up by other work"), in one run on one PostgreSQL database:
+"""ISO 8583 authorizations while the heaviest HTTP requests run on the same server
+(docs/network.md#isolation-from-other-work, "Authorizations are never held up by other work"), in
+one run on one PostgreSQL database:
 
 1. quiet: authorizations at a fixed rate (open loop, each answer timed from when its request
    was due, as `bench.iso` at half peak) for `--seconds`, nothing else running;

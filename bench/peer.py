@@ -124,7 +124,8 @@ MOVE_ACCOUNT = "UPDATE accounts SET balance = balance - $2, updated_at = $3 WHER
 SET_CARD = "UPDATE cards SET balance = $2 WHERE uuid = $1"
 # The transaction.created row the database's trigger wrote, completed (`events.outbox`).
 COMPLETE_EVENT = "UPDATE events SET data = $1 WHERE data IS NULL"
-HOLD = timedelta(days=7)  # an untagged hold's expiry (API.md §12)
+# an untagged hold's expiry (docs/transactions.md#holds-captures-increments-expiry)
+HOLD = timedelta(days=7)
 NEXT_ENTRY = {
     "postgresql": "SELECT nextval(pg_get_serial_sequence('journal_entries', 'id'))",
     "sqlite": "SELECT coalesce(max(id), 0) + 1 FROM journal_entries",

@@ -1,5 +1,6 @@
 """Statements per unit, counted by PostgreSQL itself: a count, not a time, so it is the same
-on every machine (API.md §14's authorization, §12's sandbox authorization, `POST /card/buy`).
+on every machine (docs/network.md#the-network-interface-iso-8583's authorization,
+docs/transactions.md#holds-captures-increments-expiry's sandbox authorization, `POST /card/buy`).
 
 A PostgreSQL cluster of the run's own (`scripts/fleet/clusters.py`, a temporary directory,
 a free port) with `pg_stat_statements` preloaded (`track = top`: the statements a client

@@ -201,8 +201,8 @@ async def _assert_holds_match(reader: Reader) -> None:
     """The `holds` book holds exactly what pending purchases still hold, per currency; no
     purchase captured more than its authorization plus 20 %, nor holds anything unless
     pending (released + captured = held) — except what a clearing file presented, which is
-    never refused (API.md §18); a foreign-currency purchase's merchant amounts follow the
-    same rules in the merchant's currency."""
+    never refused (docs/network.md#clearing-files); a foreign-currency purchase's merchant amounts
+    follow the same rules in the merchant's currency."""
     booked = {
         currency: total
         for currency, total in await reader.rows(

@@ -1,4 +1,4 @@
-"""Every framework and service error answers with the API.md §1.1 body."""
+"""Every framework and service error answers with the docs/api.md#errors body."""
 
 from __future__ import annotations
 

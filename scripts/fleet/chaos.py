@@ -12,12 +12,12 @@ while the database is away; HAProxy 502 for the requests a killed instance took 
 Retry-After while no instance is ready). A 500 inside a window is printed as a warning with its
 count.
 
-Alongside, ISO 8583 traffic (API.md §14): `cardservice network run --faults all` through
-HAProxy's TCP frontend (127.0.0.1:8583) for the same seconds — authorizations, stand-in
-advices, captures, refunds, reversals, duplicates, pipelined bursts, dropped connections —
-its lines cut whenever the instance behind them is killed; it retransmits (repeat MTIs),
-sends advices and reversals again while answered `91`, reverses what stayed unanswered, and
-checks its own books at the end: every approved authorization is a purchase or was
+Alongside, ISO 8583 traffic (docs/network.md#the-network-interface-iso-8583): `cardservice network
+run --faults all` through HAProxy's TCP frontend (127.0.0.1:8583) for the same seconds —
+authorizations, stand-in advices, captures, refunds, reversals, duplicates, pipelined bursts,
+dropped connections — its lines cut whenever the instance behind them is killed; it retransmits
+(repeat MTIs), sends advices and reversals again while answered `91`, reverses what stayed
+unanswered, and checks its own books at the end: every approved authorization is a purchase or was
 reversed, 0 cents lost on its cards, 0 applied twice, what its stand-ins left cardholders
 owing is what `cardholder_receivables` holds.
 

@@ -43,8 +43,9 @@ STANDBY_DSN = f"postgresql://postgres@127.0.0.1:{SYNC_STANDBY_PORT}/{DATABASE}"
 REDIS_PORT, PROXY_PORT = 6390, 8080
 PROXY = f"http://127.0.0.1:{PROXY_PORT}"
 INSTANCE_PORTS = (18301, 18302, 18303)
-# ISO 8583 (API.md §14): each instance's listener is its HTTP port + 1000; HAProxy's TCP
-# frontend on 8583 spreads acquirers' long-lived connections over them (docs/network.md)
+# ISO 8583 (docs/network.md#the-network-interface-iso-8583): each instance's listener is its HTTP
+# port + 1000; HAProxy's TCP frontend on 8583 spreads acquirers' long-lived connections over them
+# (docs/network.md)
 ISO8583_PORT, ISO8583_OFFSET = 8583, 1000
 NODES = (1, 2, 3)  # etcd member N and PostgreSQL node N (under Patroni N) share the number
 SCOPE = "cardservice-fleet"

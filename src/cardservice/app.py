@@ -127,7 +127,7 @@ def _allowed_methods(request: Request) -> str:
 
 
 def _not_found_message(request: Request) -> str:
-    """An unmatched path under the transaction image says what API.md §1.1 demands."""
+    """An unmatched path under the transaction image says what docs/api.md#errors demands."""
     if request.url.path.startswith("/transaction/jpg/"):
         return "Transaction not found"
     return "No such endpoint or resource."
@@ -158,8 +158,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     configure_logging(settings.log_level, settings.log_format)
     outbox.register()
     expiry.register()
-    topups.register()  # the unpaid top-ups' sweep (API.md §15)
-    team_receipts.register()  # the teams' receipt policies (API.md §20)
+    topups.register()  # the unpaid top-ups' sweep (docs/operations.md#running-a-program)
+    # the teams' receipt policies (docs/teams.md#teams-budgets-requests-receipts)
+    team_receipts.register()
     routers = [
         health_router,
         auth_router,

@@ -106,7 +106,7 @@ class Settings(BaseSettings):
     )
     worker_poll_seconds: float = Field(default=0.1, gt=0)
     worker_concurrency: int = Field(default=32, ge=1, description="attempts in flight")
-    # ISO 8583 listener (API.md §14, docs/network.md): off unless a port is given
+    # ISO 8583 listener (docs/network.md#the-network-interface-iso-8583): off unless a port is given
     iso8583_port: int | None = Field(default=None, ge=1, le=65535)
     iso8583_host: str = Field(default="127.0.0.1", description="the ISO 8583 listener's address")
     iso8583_tls_cert: Path | None = Field(default=None, description="PEM: the listener's cert")
@@ -114,7 +114,7 @@ class Settings(BaseSettings):
     iso8583_tls_client_ca: Path | None = Field(
         default=None, description="PEM: CAs whose client certificates are required (mutual TLS)"
     )
-    # the listener's bounds (API.md §17, docs/network.md "Bounds"), each counted on /metrics
+    # the listener's bounds (docs/network.md#operating-the-listener), each counted on /metrics
     iso8583_max_connections: int = Field(
         default=256, ge=1, description="open connections per worker process; one more is closed"
     )
@@ -142,7 +142,8 @@ class Settings(BaseSettings):
         gt=0,
         description="a request not answered by then is answered 91 (its work goes on; an "
         "authorization that commits later is released); a decision endpoint's wait adds to it. "
-        "0.8 s: 91 reaches the acquirer within the 1 s of API.md §14",
+        "0.8 s: 91 reaches the acquirer within the 1 s of "
+        "docs/network.md#the-network-interface-iso-8583",
     )
     hold_sweep_seconds: float = Field(
         default=60.0, gt=0, description="how often a worker loop releases expired holds"
@@ -150,7 +151,8 @@ class Settings(BaseSettings):
     receipt_policy_seconds: float = Field(
         default=300.0,
         gt=0,
-        description="how often a worker loop applies the teams' receipt policies (API.md §20)",
+        description="how often a worker loop applies the teams' receipt policies "
+        "(docs/teams.md#teams-budgets-requests-receipts)",
     )
 
     @field_validator("log_level")

@@ -1,4 +1,5 @@
-"""One error base with an HTTP status and a machine code; rendered as the API.md §1.1 body."""
+"""One error base with an HTTP status and a machine code; rendered as the docs/api.md#errors
+body."""
 
 from __future__ import annotations
 

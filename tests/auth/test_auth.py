@@ -1,4 +1,4 @@
-"""Authentication per API.md §2: schemes, expiry, revocation, rate limits."""
+"""Authentication per docs/api.md#authentication: schemes, expiry, revocation, rate limits."""
 
 from __future__ import annotations
 

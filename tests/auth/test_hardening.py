@@ -1,6 +1,6 @@
-"""API.md §8: the failure limit spares valid credentials; the client address behind trusted
-proxies; IPv6 clients counted by their /64; MFA codes bounded, tied to their token, revocable
-and pruned."""
+"""docs/api.md#hardening: the failure limit spares valid credentials; the client address behind
+trusted proxies; IPv6 clients counted by their /64; MFA codes bounded, tied to their token,
+revocable and pruned."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ async def test_blocked_address_follows_the_contract_order(
     app: FastAPI, client: httpx.AsyncClient
 ) -> None:
     """No credentials → 401 and a valid code on a bearer-only route → 403, even from a
-    blocked address: authentication comes before the rate limit (API.md §1.1)."""
+    blocked address: authentication comes before the rate limit (docs/api.md#errors)."""
     app.state.settings.auth_failures_per_minute = 1
     user = await make_user(app)
     code = await make_mfa_code(app, user)

@@ -69,7 +69,8 @@ async def test_every_operation_answers_each_credential(
         if not schemes:  # public: credentials are ignored
             assert await _call(client, method, path) not in (401, 403), path
             continue
-        if schemes == {"operatorKey"}:  # API.md §15: a cardholder's credentials are refused
+        # docs/operations.md#running-a-program: a cardholder's credentials are refused
+        if schemes == {"operatorKey"}:
             await _operator_route(client, method, path, user, code, key)
             continue
         for headers in ({}, {"Authorization": "Bearer cs_wrong"}, expired.headers, revoked.headers):

@@ -1,7 +1,7 @@
-"""A team in a real browser (API.md §20): the owner sees the member's budget as a bar and a
-pending card request, approves it from the Team page; the member sees their budget and
-requests, and adds a receipt to a purchase from its page (uploaded and linked in one step).
-The team is a new one made through the CLI and the API, so the demo's data is untouched.
+"""A team in a real browser (docs/teams.md#teams-budgets-requests-receipts): the owner sees the
+member's budget as a bar and a pending card request, approves it from the Team page; the member sees
+their budget and requests, and adds a receipt to a purchase from its page (uploaded and linked in
+one step). The team is a new one made through the CLI and the API, so the demo's data is untouched.
 Both Team views are screenshotted at 1280 and 375 px."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""The card page's digital wallets (API.md §19) in a real browser: the demo's card in Apple
-Pay is listed with its device and last four digits; suspending and resuming it changes its
-status in place. Screenshotted at 1280 and 375 px, clean and accessible."""
+"""The card page's digital wallets (docs/network.md#wallet-tokens) in a real browser: the demo's
+card in Apple Pay is listed with its device and last four digits; suspending and resuming it changes
+its status in place. Screenshotted at 1280 and 375 px, clean and accessible."""
 
 from __future__ import annotations
 

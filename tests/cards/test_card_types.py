@@ -1,6 +1,6 @@
-"""Card types at purchase (issue 29, API.md §13): single_use and merchant_locked, enforced in
-the one authorization decision; the race of 20 first authorizations at two merchants on
-`cardservice serve --workers 2` (PostgreSQL) binds the card to one merchant."""
+"""Card types at purchase (issue 29, docs/security.md#card-details-cvv2-and-issuer-keys): single_use
+and merchant_locked, enforced in the one authorization decision; the race of 20 first authorizations
+at two merchants on `cardservice serve --workers 2` (PostgreSQL) binds the card to one merchant."""
 
 from __future__ import annotations
 

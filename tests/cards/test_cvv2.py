@@ -1,5 +1,6 @@
-"""CVV2 by the Visa/Mastercard CVV algorithm (issue 29, API.md §13): the published test
-vectors, the embedded key file's CVK, and the refusals."""
+"""CVV2 by the Visa/Mastercard CVV algorithm (issue 29,
+docs/security.md#card-details-cvv2-and-issuer-keys): the published test vectors, the embedded key
+file's CVK, and the refusals."""
 
 from __future__ import annotations
 

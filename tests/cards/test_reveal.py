@@ -1,5 +1,6 @@
-"""POST /card/{uuid}/reveal (issue 29, API.md §13): every rule, on both databases; and the
-number and CVV2 nowhere else (logs, lists, CSV, events, the audit trail)."""
+"""POST /card/{uuid}/reveal (issue 29, docs/security.md#card-details-cvv2-and-issuer-keys): every
+rule, on both databases; and the number and CVV2 nowhere else (logs, lists, CSV, events, the audit
+trail)."""
 
 from __future__ import annotations
 
@@ -197,7 +198,8 @@ async def test_a_closed_card_is_refused_and_the_code_kept(
         headers={**user.headers, "Content-Type": "application/json"},
     )
     assert frozen.status_code == 200
-    # a frozen card still shows its details (it may be unfrozen); §13 refuses closed only
+    # a frozen card still shows its details (it may be unfrozen);
+    # docs/security.md#card-details-cvv2-and-issuer-keys refuses closed only
     assert (await reveal_with_fresh_code(app, client, user, open_card)).status_code == 200
 
 
@@ -299,8 +301,8 @@ async def test_the_number_and_cvv2_appear_nowhere_else(
 async def test_without_a_card_verification_key_the_reveal_is_503_and_uses_no_code(
     settings: Settings,
 ) -> None:
-    """PostgreSQL has no embedded key file: without CARDSERVICE_CVK a reveal answers the §1.1
-    body with 503 (never a 500), and the step-up code stays usable."""
+    """PostgreSQL has no embedded key file: without CARDSERVICE_CVK a reveal answers the
+    docs/api.md#errors body with 503 (never a 500), and the step-up code stays usable."""
     if settings.is_sqlite or settings.key_backend != "local":
         pytest.skip("the embedded SQLite set-up generates its CVK; the token holds its own")
     app = create_app(settings.model_copy(update={"cvk": None}))

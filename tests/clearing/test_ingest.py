@@ -1,6 +1,6 @@
-"""Clearing files (API.md §18) over the operator API, on both databases: real IPM files
-written by cardutil, authorizations made over a real ISO 8583 connection, every case of the
-section, with the response and what changed in the books."""
+"""Clearing files (docs/network.md#clearing-files) over the operator API, on both databases: real
+IPM files written by cardutil, authorizations made over a real ISO 8583 connection, every case of
+the section, with the response and what changed in the books."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A real `cardservice serve` process killed (SIGKILL) in the middle of booking a clearing
 file; ingested again on a new process, every record is booked exactly once and `cardservice
-ledger verify` holds (API.md §18).
+ledger verify` holds (docs/network.md#clearing-files).
 
 The file has 2,000 records in `make test` (the suite's 600 s per test);
 `CARDSERVICE_KILL_RECORDS=20000` runs it at the size of the issue (`make stress`)."""

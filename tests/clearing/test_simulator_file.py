@@ -1,5 +1,5 @@
-"""The simulator's run ends with its clearing file (API.md §18): ingested, every approved
-authorization it presents is booked once, only the injected unknown cards stay unmatched,
+"""The simulator's run ends with its clearing file (docs/network.md#clearing-files): ingested, every
+approved authorization it presents is booked once, only the injected unknown cards stay unmatched,
 and the day's settlement counts the file's captures."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 item 6). The dashboard calls the API in process; those calls came from 127.0.0.1, so bogus
 cookies from any address spent one shared allowance and every other dashboard user (and
 every local API client) got 429. Now the in-process call carries the browser's own client
-address (API.md §8: the socket peer, or the right-most untrusted `X-Forwarded-For` entry
+address (docs/api.md#hardening: the socket peer, or the right-most untrusted `X-Forwarded-For` entry
 behind a trusted proxy)."""
 
 from __future__ import annotations

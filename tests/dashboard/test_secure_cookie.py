@@ -1,6 +1,6 @@
 """Session cookies are `Secure` behind the documented TLS proxy (issue 28, item 7): the
 scheme is the request's own, or a trusted proxy's `X-Forwarded-Proto`
-(`CARDSERVICE_TRUSTED_PROXIES`, API.md §8), or `https` whenever `CARDSERVICE_PUBLIC_URL`
+(`CARDSERVICE_TRUSTED_PROXIES`, docs/api.md#hardening), or `https` whenever `CARDSERVICE_PUBLIC_URL`
 is an https URL. An untrusted peer's `X-Forwarded-Proto` is not believed."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""The webhooks pages act only through the API of §9: an endpoint is added with its secret
-shown once, a private URL is refused as the API refuses it, enable/disable, rotation and
-deletion change the endpoint, and its deliveries can be redelivered or replayed."""
+"""The webhooks pages act only through the API of docs/events.md#events-and-webhooks: an endpoint is
+added with its secret shown once, a private URL is refused as the API refuses it, enable/disable,
+rotation and deletion change the endpoint, and its deliveries can be redelivered or replayed."""
 
 from __future__ import annotations
 

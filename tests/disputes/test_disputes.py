@@ -1,5 +1,6 @@
-"""POST /disputes, GET /disputes, resolving in the sandbox: every rule of API.md §12's
-disputes, the races (20 opens at once, two resolves at once), and the database's own rules."""
+"""POST /disputes, GET /disputes, resolving in the sandbox: every rule of
+docs/transactions.md#disputes's disputes, the races (20 opens at once, two resolves at once), and
+the database's own rules."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """`/metrics` behind a bearer token (issue 28, item 9): with `CARDSERVICE_METRICS_TOKEN`
 set, a scrape without it, or with a wrong one (a user's API token too), is 401 with the
-API.md §1.1 body and counts as a failed authentication of its address; with it, 200."""
+docs/api.md#errors body and counts as a failed authentication of its address; with it, 200."""
 
 from __future__ import annotations
 

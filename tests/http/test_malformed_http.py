@@ -1,4 +1,4 @@
-"""Malformed HTTP gets the API.md §1.1 body (issue 28, item 9), not the server's plain-text
+"""Malformed HTTP gets the docs/api.md#errors body (issue 28, item 9), not the server's plain-text
 "Invalid HTTP request received.": a real uvicorn server on a loopback port, with the
 protocol `cardservice serve` runs (both of uvicorn's parsers), fed bytes that are not HTTP."""
 

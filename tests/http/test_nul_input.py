@@ -192,7 +192,8 @@ async def test_every_text_input_of_every_operation_refuses_nul(
             path = path.replace("{" + name + "}", value)
         security = operation.get("security")
         headers = {} if security == [] else user.headers
-        if security == [{"operatorKey": []}]:  # the operator API (API.md §15)
+        # the operator API (docs/operations.md#running-a-program)
+        if security == [{"operatorKey": []}]:
             headers = operator
         for query, key, by_pattern in _query_cases(operation, doc):
             walked += 1

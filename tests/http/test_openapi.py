@@ -37,7 +37,8 @@ async def test_every_seed_operation_with_its_security(client: httpx.AsyncClient)
     assert schema["components"]["securitySchemes"] == {
         "bearerAuth": {"type": "http", "scheme": "bearer"},
         "mfaCode": {"type": "apiKey", "in": "query", "name": "_code"},
-        "operatorKey": {"type": "http", "scheme": "bearer", "bearerFormat": "csk_"},  # §15
+        # docs/operations.md#running-a-program
+        "operatorKey": {"type": "http", "scheme": "bearer", "bearerFormat": "csk_"},
     }
     for (method, path), security in SEED_SECURITY.items():
         operation = schema["paths"][path][method]

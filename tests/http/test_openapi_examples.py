@@ -108,8 +108,8 @@ class Demo:
         return str((await self.call("POST", "/topups", json=body))["uuid"])
 
     async def wallet(self) -> tuple[str, str]:
-        """The demo's card in a digital wallet and its token (API.md §19: only the network
-        makes tokens; the demo has one)."""
+        """The demo's card in a digital wallet and its token (docs/network.md#wallet-tokens: only
+        the network makes tokens; the demo has one)."""
         for card in (await self.call("GET", "/card", params={"per_page": 100}))["cards"]:
             tokens = await self.call("GET", f"/card/{card['uuid']}/tokens")
             if tokens:
@@ -231,11 +231,12 @@ class Demo:
         return body
 
 
-OCTETS = "application/octet-stream"  # a clearing file's bytes (API.md §18)
+OCTETS = "application/octet-stream"  # a clearing file's bytes (docs/network.md#clearing-files)
 PAN = "5999990000000001"  # no card of the service: the presentment is unmatched
 REQUIRED_QUERY = {"search": "ama", "date": utcnow().date().isoformat()}
 DECLINING = ("decline_team_request",)  # its answer is a declined request, by design
-AS_MEMBER = ("create_team_request",)  # only a team's member asks (API.md §20)
+# only a team's member asks (docs/teams.md#teams-budgets-requests-receipts)
+AS_MEMBER = ("create_team_request",)
 BEFORE: dict[str, Callable[[Demo], Awaitable[None]]] = {
     "get_receipt_policy": Demo.receipt_policy,
     "put_team_budget": Demo.ensure_member_usd,

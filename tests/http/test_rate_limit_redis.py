@@ -1,5 +1,5 @@
 """With CARDSERVICE_REDIS_URL, instances share their rate limits (Redis at 127.0.0.1:6379);
-without Redis, or when it goes away, each instance limits on its own (API.md §8)."""
+without Redis, or when it goes away, each instance limits on its own (docs/api.md#hardening)."""
 
 from __future__ import annotations
 

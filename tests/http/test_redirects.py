@@ -1,6 +1,6 @@
 """No redirect names a host the service was not configured with (issue 28, item 5): the
 framework answered `GET /accounts/` with `Host: evil.example` by a 307 to
-`http://evil.example/accounts`. A trailing slash on a path is now a 404 with the API.md §1.1
+`http://evil.example/accounts`. A trailing slash on a path is now a 404 with the docs/api.md#errors
 body; every redirect the service still makes (the dashboard's, after a form) is a path on
 this service, whatever the `Host` header says."""
 

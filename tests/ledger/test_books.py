@@ -1,6 +1,6 @@
-"""The books at any instant (API.md §15 "Books"): class balances that sum to zero, balances
-as of an instant to the cent across days (the day totals and the partial day), and the
-settlement report equal to the day's postings to the network settlement book."""
+"""The books at any instant (docs/operations.md#running-a-program "Books"): class balances that sum
+to zero, balances as of an instant to the cent across days (the day totals and the partial day), and
+the settlement report equal to the day's postings to the network settlement book."""
 
 from __future__ import annotations
 

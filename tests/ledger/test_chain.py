@@ -1,6 +1,7 @@
-"""The journal's hash chain (API.md §16): every entry chained in commit order, `ledger
-verify` and `ledger export` as real processes, the auditor's script of docs/ledger.md run
-on a real export, and tampering around the service (triggers dropped) named by `verify`."""
+"""The journal's hash chain (docs/ledger.md#the-hash-chain-tamper-evidence): every entry chained in
+commit order, `ledger verify` and `ledger export` as real processes, the auditor's script of
+docs/ledger.md run on a real export, and tampering around the service (triggers dropped) named by
+`verify`."""
 
 from __future__ import annotations
 

@@ -1,18 +1,18 @@
 """A Hypothesis state machine drives the real app through every money path and checks the
 ledger invariants after every step: postings sum to zero per currency, each balance equals
 its postings and is never negative, and the user summary equals the sum of accounts and cards.
-Holds (API.md §12: increments, partial, multiple and over-captures, the expiry sweep): the
-`holds` book equals what pending purchases still hold (released + captured = held), no
-purchase captured more than its authorization plus 20 %, and nothing is captured after a
-release or an expiry (the machine keeps what each purchase captured and compares).
-Foreign currency: purchases in EUR or GBP on the USD cards, captured in parts in the
+Holds (docs/transactions.md#holds-captures-increments-expiry: increments, partial, multiple and
+over-captures, the expiry sweep): the `holds` book equals what pending purchases still hold
+(released + captured = held), no purchase captured more than its authorization plus 20 %, and
+nothing is captured after a release or an expiry (the machine keeps what each purchase captured and
+compares). Foreign currency: purchases in EUR or GBP on the USD cards, captured in parts in the
 merchant's currency at the authorization's rate or another one; their merchant amounts keep
 the same rules (tests/factories.py) and their merchant captured amount is what was answered.
-The program operator (API.md §15), through the operator API: credits and debits idempotent by
-external_id (a repeat answers the same transaction, another request 409), top-ups asked in
-the seed's payment currencies, confirmed (also twice at once: one credit), cancelled and
-expired by the sweep, and card replacements (also between a purchase and its capture, reversal,
-refund or won dispute: the money goes to the new card, none is left on the old one); after
+The program operator (docs/operations.md#running-a-program), through the operator API: credits and
+debits idempotent by external_id (a repeat answers the same transaction, another request 409),
+top-ups asked in the seed's payment currencies, confirmed (also twice at once: one credit),
+cancelled and expired by the sweep, and card replacements (also between a purchase and its capture,
+reversal, refund or won dispute: the money goes to the new card, none is left on the old one); after
 every step each top-up is as the machine expects (a completed one with its one deposit) and
 the books (`/operator/balances`) sum to zero per currency, their cardholder classes equal to
 the accounts' and cards' balances.
@@ -125,10 +125,10 @@ class DisputeRules(RuleBasedStateMachine):
             assert refunded + credited <= amount
 
 
-# --- The program operator (API.md §15): credits and debits idempotent by external_id,
-# top-ups asked, confirmed (also twice at once), cancelled and expired, card replacements;
-# after every step the books (`/operator/balances`) sum to zero per currency. Its own block,
-# mixed into the machine below, through the operator API as an operator calls it.
+# --- The program operator (docs/operations.md#running-a-program): credits and debits idempotent by
+# external_id, top-ups asked, confirmed (also twice at once), cancelled and expired, card
+# replacements; after every step the books (`/operator/balances`) sum to zero per currency. Its own
+# block, mixed into the machine below, through the operator API as an operator calls it.
 
 
 EXTERNAL_IDS = st.integers(min_value=0, max_value=5).map(lambda n: f"ext-{n}")

@@ -1,5 +1,6 @@
-"""Every request is answered within `CARDSERVICE_ISO8583_ANSWER_SECONDS` (API.md §14, §21):
-a unit held up past it is answered `91`, and `91` keeps its word — nothing stays recorded.
+"""Every request is answered within `CARDSERVICE_ISO8583_ANSWER_SECONDS`
+(docs/network.md#the-network-interface-iso-8583, docs/operations.md#the-fleet-on-one-machine): a
+unit held up past it is answered `91`, and `91` keeps its word — nothing stays recorded.
 
 - held up before its COMMIT (another unit holds the account): the unit rolls back when it
   gets its turn; a repeat of the key is a new request, approved once;

@@ -1,4 +1,5 @@
-"""0800 and 0100 over a real TCP connection to a real listener (API.md §14)."""
+"""0800 and 0100 over a real TCP connection to a real listener
+(docs/network.md#the-network-interface-iso-8583)."""
 
 from __future__ import annotations
 
@@ -274,8 +275,9 @@ async def test_the_dashboard_shows_the_network_data(
 async def test_a_card_replaced_as_lost_answers_41_and_as_stolen_43(
     app: FastAPI, client: httpx.AsyncClient, network: Network
 ) -> None:
-    """API.md §14/§15: a card closed by its replacement as lost or stolen answers 41 / 43; the
-    declined purchase keeps `card_closed`; a card closed otherwise still answers 46."""
+    """docs/network.md#the-network-interface-iso-8583/docs/operations.md#running-a-program: a card
+    closed by its replacement as lost or stolen answers 41 / 43; the declined purchase keeps
+    `card_closed`; a card closed otherwise still answers 46."""
     user, card = await issue_card(app, client)
     lost = await client.post(
         f"/card/{card.uuid}/replace", headers=user.headers, json={"reason": "lost"}

@@ -1,7 +1,7 @@
-"""The listener's bounds through a real socket, with small settings (API.md §17;
-docs/network.md, "Bounds"): one connection over `CARDSERVICE_ISO8583_MAX_CONNECTIONS` is
-closed at once; so is one from an address off `_PEERS`, and one more than
-`_MAX_CONNECTIONS_PER_PEER` from one address; a connection whose first message is not
+"""The listener's bounds through a real socket, with small settings
+(docs/network.md#operating-the-listener; docs/network.md, "Bounds"): one connection over
+`CARDSERVICE_ISO8583_MAX_CONNECTIONS` is closed at once; so is one from an address off `_PEERS`, and
+one more than `_MAX_CONNECTIONS_PER_PEER` from one address; a connection whose first message is not
 complete `_FRAME_SECONDS` after it opened is closed; a connection with no complete message for
 `_IDLE_SECONDS` is closed (an echo is traffic); a length whose bytes do not follow within
 `_FRAME_SECONDS` closes its connection; past `_IN_FLIGHT` requests a connection is not read

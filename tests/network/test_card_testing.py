@@ -1,5 +1,5 @@
-"""The card-testing guard over a real TCP connection (API.md §17): verification declines are
-free, the 5th failure of a card within 24 h freezes it (`59` from then on, its holder's
+"""The card-testing guard over a real TCP connection (docs/network.md#card-testing): verification
+declines are free, the 5th failure of a card within 24 h freezes it (`59` from then on, its holder's
 `PATCH … active` resets it), 10 failures at one merchant block that merchant for 10 minutes."""
 
 from __future__ import annotations

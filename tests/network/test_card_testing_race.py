@@ -1,6 +1,7 @@
-"""The card-testing guard's count under concurrency (API.md §17): a real `cardservice serve
---workers 2`, wrong CVV2s pipelined on several connections (the kernel spreads them over both
-workers) at one card — exactly 5 are told `N7`, every other `59`; the card is frozen once."""
+"""The card-testing guard's count under concurrency (docs/network.md#card-testing): a real
+`cardservice serve --workers 2`, wrong CVV2s pipelined on several connections (the kernel spreads
+them over both workers) at one card — exactly 5 are told `N7`, every other `59`; the card is frozen
+once."""
 
 from __future__ import annotations
 

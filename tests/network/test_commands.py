@@ -1,6 +1,6 @@
-"""`cardservice network send` against a real listener (API.md §14): an authorization by card
-uuid, its partial reversal by the key it printed, and the refusals — in process
-(tests/cli/test_cli.py `Command`)."""
+"""`cardservice network send` against a real listener
+(docs/network.md#the-network-interface-iso-8583): an authorization by card uuid, its partial
+reversal by the key it printed, and the refusals — in process (tests/cli/test_cli.py `Command`)."""
 
 from __future__ import annotations
 

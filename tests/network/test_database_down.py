@@ -1,6 +1,6 @@
 """The database stopped and started again under a running listener: every 0100 is answered
 `91` within 1 s while it is down, nothing is half-written, and the listener recovers by
-itself (API.md §14).
+itself (docs/network.md#the-network-interface-iso-8583).
 
 This test stops a PostgreSQL of its own: a throwaway cluster made with `initdb` in a
 temporary directory, on a free port, run as the `postgres` user (never the machine's

@@ -1,5 +1,5 @@
 """The 3 s network deadline with a slow decision endpoint, a decline by the endpoint, and
-mutual TLS with a client certificate required (API.md §14)."""
+mutual TLS with a client certificate required (docs/network.md#the-network-interface-iso-8583)."""
 
 from __future__ import annotations
 

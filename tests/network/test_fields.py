@@ -1,6 +1,6 @@
-"""Fields checked before anything else (API.md §17): 7 a real `MMDDhhmmss`, 32 1-11 digits,
-2 12-19 digits, else `30` and nothing recorded; and a logged card number never shows more
-than its first 6 and last 4 digits, nor fewer than 6 hidden."""
+"""Fields checked before anything else (docs/network.md#fields-checked-first): 7 a real
+`MMDDhhmmss`, 32 1-11 digits, 2 12-19 digits, else `30` and nothing recorded; and a logged card
+number never shows more than its first 6 and last 4 digits, nor fewer than 6 hidden."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""A follow-up belongs to its acquirer and its card (API.md §17): an 0400/0420/0220 naming in
-90 an original of another acquirer than its own 32, or carrying in 2 another card than the
-original's, answers `25` and moves and remembers nothing. Concurrent over-limit refunds answer
-as one alone does."""
+"""A follow-up belongs to its acquirer and its card
+(docs/network.md#a-follow-up-belongs-to-its-acquirer-and-its-card): an 0400/0420/0220 naming in 90
+an original of another acquirer than its own 32, or carrying in 2 another card than the original's,
+answers `25` and moves and remembers nothing. Concurrent over-limit refunds answer as one alone
+does."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Authorizations are never held up by other work (API.md §17): while a 5,000-line statement
-PDF renders on a real `cardservice serve --iso8583-port`, an 0800 echo sent to the same
-server through a real socket is answered before the rendering ends.
+"""Authorizations are never held up by other work (docs/network.md#isolation-from-other-work): while
+a 5,000-line statement PDF renders on a real `cardservice serve --iso8583-port`, an 0800 echo sent
+to the same server through a real socket is answered before the rendering ends.
 
 The order is read from the server's own log, not from clocks: the PDF route logs
 "rendering" before it renders and "rendered" right after, on the loop that then writes the

@@ -1,5 +1,5 @@
 """0400/0420 reversals, 0220 financial advices and 0120 stand-in advices over a real TCP
-connection (API.md §14)."""
+connection (docs/network.md#the-network-interface-iso-8583)."""
 
 from __future__ import annotations
 

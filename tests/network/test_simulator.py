@@ -1,5 +1,6 @@
 """The simulator's seeded run with every fault against a real listener finds its own
-bookkeeping intact: 0 cents lost, 0 applied twice (API.md §14)."""
+bookkeeping intact: 0 cents lost, 0 applied twice
+(docs/network.md#the-network-interface-iso-8583)."""
 
 from __future__ import annotations
 

@@ -121,7 +121,9 @@ async def test_a_card_frozen_by_the_guard_answers_59_and_a_closed_one_46_whateve
 ) -> None:
     _user, card = await issue_card(app, client)
     wrong = _wrong_cvv2(app, card)
-    for _ in range(5):  # the guard freezes it (API §17's count, on an active card)
+    # the guard freezes it (API docs/network.md#a-channel-that-can-be-trusted's count, on an active
+    # card)
+    for _ in range(5):
         fields = messages.authorization(card.pan, card.expiry, 100, *network.key(), cvv2=wrong)
         await network.client.request("0100", fields)
     assert (await _card(app, card))["frozen_reason"] == "suspected_fraud"
@@ -180,7 +182,8 @@ async def test_the_decline_fee_stays_for_what_the_rules_decline_after_verified_d
     app: FastAPI, client: httpx.AsyncClient, network: Network
 ) -> None:
     """On an active card, verified details: `51` costs the `card_decline` fee (0.50); a wrong
-    expiry (`54`) and a wrong CVV2 (`N7`) stay free and counted, as API §17 says."""
+    expiry (`54`) and a wrong CVV2 (`N7`) stay free and counted, as API
+    docs/network.md#a-channel-that-can-be-trusted says."""
     _user, card = await issue_card(app, client, start_balance="10")
     right = app.state.cipher.cvv2(card.pan, card.expiry)
     too_much = messages.authorization(card.pan, card.expiry, 5000, *network.key(), cvv2=right)

@@ -1,5 +1,5 @@
-"""3DS codes from the ACS (API.md §15): by the card's number, the sandbox's record, the
-number never echoed."""
+"""3DS codes from the ACS (docs/operations.md#running-a-program): by the card's number, the
+sandbox's record, the number never echoed."""
 
 from __future__ import annotations
 

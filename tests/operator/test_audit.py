@@ -1,5 +1,5 @@
-"""The audit trail (API.md §15): every operator write leaves a row with its actor, action,
-object, time and request id; read with the `reports` scope."""
+"""The audit trail (docs/operations.md#running-a-program): every operator write leaves a row with
+its actor, action, object, time and request id; read with the `reports` scope."""
 
 from __future__ import annotations
 

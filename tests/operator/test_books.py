@@ -1,6 +1,7 @@
-"""The books over the operator API (API.md §15 "Books", `reports`): `GET /operator/balances`
-and `GET /operator/reports/settlement` answer what ledger/books.py computes, each currency's
-balances sum to zero, the settlement is the day's postings to the network settlement book."""
+"""The books over the operator API (docs/operations.md#running-a-program "Books", `reports`): `GET
+/operator/balances` and `GET /operator/reports/settlement` answer what ledger/books.py computes,
+each currency's balances sum to zero, the settlement is the day's postings to the network settlement
+book."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Accounts, credits and debits through the operator API (API.md §15)."""
+"""Accounts, credits and debits through the operator API (docs/operations.md#running-a-program)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Operator keys (API.md §15): who may call /operator/* and /network/*, and with which scope."""
+"""Operator keys (docs/operations.md#running-a-program): who may call /operator/* and /network/*,
+and with which scope."""
 
 from __future__ import annotations
 

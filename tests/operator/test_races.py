@@ -1,5 +1,6 @@
-"""The §15 races between processes: `cardservice serve --workers 2` on PostgreSQL, the
-requests spread over both workers, the books checked in the database afterwards."""
+"""The docs/operations.md#running-a-program races between processes: `cardservice serve --workers 2`
+on PostgreSQL, the requests spread over both workers, the books checked in the database
+afterwards."""
 
 from __future__ import annotations
 

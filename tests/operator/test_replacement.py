@@ -1,5 +1,5 @@
-"""Replacing a card (API.md §15): new number and expiry, settings carried over, the balance
-moved in one entry, holds still capturing and releasing to the new card."""
+"""Replacing a card (docs/operations.md#running-a-program): new number and expiry, settings carried
+over, the balance moved in one entry, holds still capturing and releasing to the new card."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Users through the operator API (API.md §15): onboarding, listing, suspension, tokens and
-sign-in links."""
+"""Users through the operator API (docs/operations.md#running-a-program): onboarding, listing,
+suspension, tokens and sign-in links."""
 
 from __future__ import annotations
 

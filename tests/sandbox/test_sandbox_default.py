@@ -1,4 +1,5 @@
-"""API.md §8: the sandbox is on by default only for SQLite served on a loopback address."""
+"""docs/api.md#hardening: the sandbox is on by default only for SQLite served on a loopback
+address."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""The `pkcs11` key backend on this run's SoftHSM2 token (issue 29, API.md §13): card numbers
-encrypted by the token's AES key, CVV2s by its DES3, `cardservice keys create | rotate |
-check` on it; the published CVV vectors through the token's DES3 ECB."""
+"""The `pkcs11` key backend on this run's SoftHSM2 token (issue 29,
+docs/security.md#card-details-cvv2-and-issuer-keys): card numbers encrypted by the token's AES key,
+CVV2s by its DES3, `cardservice keys create | rotate | check` on it; the published CVV vectors
+through the token's DES3 ECB."""
 
 from __future__ import annotations
 

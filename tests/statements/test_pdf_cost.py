@@ -1,6 +1,6 @@
 """A statement PDF costs the same per line however long a line's text is, and twice the lines
-cost twice the measuring (API.md §17: a statement's cost is linear in its lines). Counted, not
-timed: every character the renderer hands fpdf2 to measure is tallied."""
+cost twice the measuring (docs/statements.md#statements: a statement's cost is linear in its lines).
+Counted, not timed: every character the renderer hands fpdf2 to measure is tallied."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""Statements (API.md §16): opening + lines = closing = the balance at the month's end, to the
-cent, across month boundaries, with refunds, a foreign purchase, a dispute won and fees; the
-PDF read back shows the same figures; own accounts, a team owner's read, everyone else 404."""
+"""Statements (docs/statements.md#statements): opening + lines = closing = the balance at the
+month's end, to the cent, across month boundaries, with refunds, a foreign purchase, a dispute won
+and fees; the PDF read back shows the same figures; own accounts, a team owner's read, everyone else
+404."""
 
 from __future__ import annotations
 

@@ -4,14 +4,14 @@ with SIGKILL at random moments and restarted; then the books are checked to the 
     python -m tests.stress.bank_run --seconds 120      # make stress
     (a 20-second run is part of make test: tests/stress/test_bank_run.py)
 
-Authorizations take every shape of API.md §12: a whole capture, a partial final one (fuel),
-partial captures that keep the rest held then a final one, a tip over-capture, an increment
-then a capture, or no capture at all — left to the expiry sweep (`cardservice simulate
-expire-holds`, run beside the server every few seconds with an instant 40 days ahead, racing
-the clients' captures). A quarter of them are in EUR on the USD cards (API.md §12, foreign
-currency): captured in the merchant's currency, in parts too, each capture at the
-authorization's rate or another one, so a capture's difference with its share of the hold
-moves between the card and the books.
+Authorizations take every shape of docs/transactions.md#holds-captures-increments-expiry: a whole
+capture, a partial final one (fuel), partial captures that keep the rest held then a final one, a
+tip over-capture, an increment then a capture, or no capture at all — left to the expiry sweep
+(`cardservice simulate expire-holds`, run beside the server every few seconds with an instant 40
+days ahead, racing the clients' captures). A quarter of them are in EUR on the USD cards
+(docs/transactions.md#foreign-currency, foreign currency): captured in the merchant's currency, in
+parts too, each capture at the authorization's rate or another one, so a capture's difference with
+its share of the hold moves between the card and the books.
 
 Checks: customer money (accounts + cards) = deposits − fees − net merchant payments, each
 side computed independently (balances vs. the transactions table); no balance negative; the
@@ -26,9 +26,9 @@ table); no balance negative; the ledger sums to zero and equals the balances; no
 applied twice (per external_id); a purchase credited by a dispute at most once, and never
 given back more than it took.
 
-The program operator (API.md §15) moves money too: credits and debits by external_id (some
-sent twice, as after a timeout), top-ups asked in USD or EUR (converted) then confirmed,
-confirmed twice at once (one credit), cancelled, or left unpaid for `cardservice topups
+The program operator (docs/operations.md#running-a-program) moves money too: credits and debits by
+external_id (some sent twice, as after a timeout), top-ups asked in USD or EUR (converted) then
+confirmed, confirmed twice at once (one credit), cancelled, or left unpaid for `cardservice topups
 expire` (run beside the hold sweep, 73 hours ahead, racing the confirms), and card
 replacements (the new card takes the old one's place in the clients' list; holds of the old
 card still capture). Checks: the operator's books (`ledger.books.class_totals`, what
@@ -193,7 +193,8 @@ async def _setup(
             )
             cards += [c["uuid"] for c in bought.json()["data"]["cards"]]
     headers["bin"] = bin_uuid
-    # the program operator's key (API.md §15): credits, debits, top-up confirmations
+    # the program operator's key (docs/operations.md#running-a-program): credits, debits, top-up
+    # confirmations
     headers["operator"] = cli("operator-keys", "create", "--name", "run", "--scopes", "funding")
     return headers, accounts, cards
 
@@ -269,8 +270,8 @@ async def _operate(
     figures: Figures,
     rng: random.Random,
 ) -> None:
-    """One of the operator's moves (API.md §15); a replacement takes the old card's place in
-    the clients' shared list."""
+    """One of the operator's moves (docs/operations.md#running-a-program); a replacement takes the
+    old card's place in the clients' shared list."""
     operator = {"Authorization": f"Bearer {headers['operator']}"}
     kind = rng.choice(["credit", "debit", "topup", "replace"])
     external_id = f"run-{kind}-{uuid.uuid4().hex[:12]}"
@@ -340,8 +341,9 @@ async def _capture(
     figures: Figures,
     rng: random.Random,
 ) -> bool:
-    """One shape of §12 on a pending purchase; whether it ended captured. A foreign one's
-    amounts are the merchant's, and each capture may carry another rate."""
+    """One shape of docs/transactions.md#foreign-currency on a pending purchase; whether it ended
+    captured. A foreign one's amounts are the merchant's, and each capture may carry another
+    rate."""
     foreign = txn["merchant_currency"] is not None
     cents = int(Decimal(str(txn["merchant_amount"] if foreign else txn["amount"])) * 100)
     shape = rng.choice(["whole", "fuel", "parts", "tip", "increment", "expire"])

@@ -14,9 +14,9 @@ The simulator checks its own bookkeeping (0 cents lost, 0 applied twice, every a
 
 * the only unmatched records are the injected unknown cards (`presentments.UNKNOWN_CARDS`);
 * per currency, the settlement report of the run's UTC day(s) (`GET
-  /operator/reports/settlement`, API.md §15: `net`, the postings to the network settlement
-  account) equals the file's totals (`totals` of the report: what the file presents, purchases
-  less refunds, less its unmatched records, which the service never booked);
+  /operator/reports/settlement`, docs/operations.md#running-a-program: `net`, the postings to the
+  network settlement account) equals the file's totals (`totals` of the report: what the file
+  presents, purchases less refunds, less its unmatched records, which the service never booked);
 * `cardservice ledger verify` is ok after the ingest.
 """
 

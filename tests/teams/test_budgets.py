@@ -1,5 +1,6 @@
-"""Team budgets (API.md §20): who sets and reads them, what `spent` counts, the decline
-`budget_exceeded` on every channel with no money moved, and the bad input refused."""
+"""Team budgets (docs/teams.md#teams-budgets-requests-receipts): who sets and reads them, what
+`spent` counts, the decline `budget_exceeded` on every channel with no money moved, and the bad
+input refused."""
 
 from __future__ import annotations
 

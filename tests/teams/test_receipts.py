@@ -1,6 +1,7 @@
-"""Receipts on transactions and the team's receipt policy (API.md §20): linking and its
-refusals, the reminder once, the freeze once, the unfreeze only when missing receipts were
-the card's only reason, and the job run by two processes at once."""
+"""Receipts on transactions and the team's receipt policy
+(docs/teams.md#teams-budgets-requests-receipts): linking and its refusals, the reminder once, the
+freeze once, the unfreeze only when missing receipts were the card's only reason, and the job run by
+two processes at once."""
 
 from __future__ import annotations
 

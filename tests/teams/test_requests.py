@@ -1,6 +1,6 @@
-"""Team requests (API.md §20): a member asks, the owner decides; an approval carries the
-request out in the decision's unit, a decided request is final (also under a race), nobody
-decides their own request, and bad requests change nothing."""
+"""Team requests (docs/teams.md#teams-budgets-requests-receipts): a member asks, the owner decides;
+an approval carries the request out in the decision's unit, a decided request is final (also under a
+race), nobody decides their own request, and bad requests change nothing."""
 
 from __future__ import annotations
 

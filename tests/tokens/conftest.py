@@ -1,5 +1,5 @@
 """Wallet tokens made as the network makes them: a provisioning request and a token-created
-notice over a real TCP connection to a real listener (API.md §19)."""
+notice over a real TCP connection to a real listener (docs/network.md#wallet-tokens)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Clearing records carrying a wallet token's DPAN (API.md §18, §19): real IPM files written by
-cardutil, the token paid over a real ISO 8583 connection; DE 2 resolves through the vault to
-the token's card, a deleted token's included."""
+"""Clearing records carrying a wallet token's DPAN (docs/network.md#clearing-files,
+docs/network.md#wallet-tokens): real IPM files written by cardutil, the token paid over a real ISO
+8583 connection; DE 2 resolves through the vault to the token's card, a deleted token's included."""
 
 from __future__ import annotations
 

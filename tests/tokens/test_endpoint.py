@@ -1,5 +1,6 @@
-"""The decision endpoint asked about a provisioning request (API.md §19): `token_provisioning`
-with the card, the wallet, the device and the risk score; its answer may only be stricter."""
+"""The decision endpoint asked about a provisioning request (docs/network.md#wallet-tokens):
+`token_provisioning` with the card, the wallet, the device and the risk score; its answer may only
+be stricter."""
 
 from __future__ import annotations
 

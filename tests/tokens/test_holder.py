@@ -1,5 +1,5 @@
 """The holder's view of a card's wallet tokens, their events, and what the card's life does
-to them (API.md §19)."""
+to them (docs/network.md#wallet-tokens)."""
 
 from __future__ import annotations
 

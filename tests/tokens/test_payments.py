@@ -1,5 +1,5 @@
-"""Payments with a wallet token's DPAN (API.md §19): resolved to the card through the vault,
-then every rule of a card payment; the transaction shows which token paid."""
+"""Payments with a wallet token's DPAN (docs/network.md#wallet-tokens): resolved to the card through
+the vault, then every rule of a card payment; the transaction shows which token paid."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Provisioning decisions and token notices over a real TCP client (API.md §19)."""
+"""Provisioning decisions and token notices over a real TCP client
+(docs/network.md#wallet-tokens)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""A wallet token's payments racing its card's replacement (API.md §19), on `cardservice
-serve --workers 2` with PostgreSQL and a real TCP ISO 8583 client: every payment is booked on
-exactly one of the two cards — the old one before the replacement, the new one after —
+"""A wallet token's payments racing its card's replacement (docs/network.md#wallet-tokens), on
+`cardservice serve --workers 2` with PostgreSQL and a real TCP ISO 8583 client: every payment is
+booked on exactly one of the two cards — the old one before the replacement, the new one after —
 never both, never lost (declined as a closed card's)."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""`cardservice keys rotate` re-encrypts the DPANs with the card numbers (API.md §19)."""
+"""`cardservice keys rotate` re-encrypts the DPANs with the card numbers
+(docs/network.md#wallet-tokens)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The simulator plays the token service (API.md §19): `cardservice network tokenize` puts a
-card in a wallet, `network send --token-pan` pays with it, `network activate` sends the
-holder's code; `network run --faults wallets` mixes DPAN payments into its traffic."""
+"""The simulator plays the token service (docs/network.md#wallet-tokens): `cardservice network
+tokenize` puts a card in a wallet, `network send --token-pan` pays with it, `network activate` sends
+the holder's code; `network run --faults wallets` mixes DPAN payments into its traffic."""
 
 from __future__ import annotations
 

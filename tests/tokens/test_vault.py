@@ -1,5 +1,5 @@
-"""The DPAN is card data (API.md §19): encrypted with the card-number key under either key
-backend (local, and this run's SoftHSM2 token), found by fingerprint, re-encrypted by key
+"""The DPAN is card data (docs/network.md#wallet-tokens): encrypted with the card-number key under
+either key backend (local, and this run's SoftHSM2 token), found by fingerprint, re-encrypted by key
 rotation, and never in a log line, event, error, export or metric."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The card-testing guard's entry for a channel that verifies a card outside an
-authorization (`card_testing.checked_card`, API.md §17): the same count and freeze as the
-ISO 8583 host's (tests/network/test_card_testing.py)."""
+authorization (`card_testing.checked_card`, docs/network.md#card-testing): the same count and freeze
+as the ISO 8583 host's (tests/network/test_card_testing.py)."""
 
 from __future__ import annotations
 

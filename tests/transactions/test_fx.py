@@ -1,5 +1,6 @@
-"""Foreign-currency authorizations (API.md §12): the rate table, the `card_fx` fee, captures
-at another rate, increments in the merchant's currency, currencies the table lacks."""
+"""Foreign-currency authorizations (docs/transactions.md#foreign-currency): the rate table, the
+`card_fx` fee, captures at another rate, increments in the merchant's currency, currencies the table
+lacks."""
 
 from __future__ import annotations
 

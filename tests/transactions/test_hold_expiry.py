@@ -1,5 +1,5 @@
-"""Hold expiry (API.md §12): each tag category's window, the sweep (service, worker loop),
-exactly once."""
+"""Hold expiry (docs/transactions.md#holds-captures-increments-expiry): each tag category's window,
+the sweep (service, worker loop), exactly once."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Races on one hold, with real concurrency against the app (API.md §12): captures against
-captures, a capture against the expiry sweep, an increment against a reversal, sweepers
-against sweepers. Each is answered one at a time under the row locks, never both ways."""
+"""Races on one hold, with real concurrency against the app (docs/transactions.md#foreign-currency):
+captures against captures, a capture against the expiry sweep, an increment against a reversal,
+sweepers against sweepers. Each is answered one at a time under the row locks, never both ways."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Captures and incremental authorizations (API.md §12): whole, partial, multiple and
-over-captures; increments approved and declined. Money checked in the ledger every time."""
+"""Captures and incremental authorizations (docs/transactions.md#holds-captures-increments-expiry):
+whole, partial, multiple and over-captures; increments approved and declined. Money checked in the
+ledger every time."""
 
 from __future__ import annotations
 

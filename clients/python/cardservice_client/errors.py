@@ -19,7 +19,7 @@ class UnexpectedStatus(Exception):
 
 
 class ApiError(Exception):
-    """An error answer (API.md §1.1): `status_code`, and the body's `message`, `code` and
+    """An error answer (docs/api.md#errors): `status_code`, and the body's `message`, `code` and
     `errors` (field → messages, on validation failures). Raised with `raise_on_error` (the default)."""
 
     def __init__(self, status_code: int, body: ErrorBody, request_id: str | None = None):

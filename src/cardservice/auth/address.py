@@ -1,4 +1,5 @@
-"""The client address (API.md §8) and the key its failed authentications are counted under.
+"""The client address (docs/api.md#hardening) and the key its failed authentications are counted
+under.
 
 The client is the socket peer, unless the peer is a trusted proxy
 (`CARDSERVICE_TRUSTED_PROXIES`): then it is the right-most address of `X-Forwarded-For`

@@ -1,7 +1,7 @@
 """Issuing, revoking, checking and pruning credentials; only SHA-256 hashes are ever stored.
 
-MFA codes (API.md §8): at most `MAX_LIVE_MFA_CODES` live per user (issuing one more revokes
-the oldest); a code minted with a bearer token dies with that token (revoked or expired);
+MFA codes (docs/api.md#hardening): at most `MAX_LIVE_MFA_CODES` live per user (issuing one more
+revokes the oldest); a code minted with a bearer token dies with that token (revoked or expired);
 expired and revoked tokens and codes are deleted `PRUNE_AFTER` later.
 """
 
@@ -124,9 +124,10 @@ async def issue_mfa_code(
 
 
 async def use_step_up_code(tx: Tx, user_uuid: uuid.UUID, code: str, now: datetime) -> bool:
-    """Use up a live MFA code of this user as a step-up (API.md §13): True when it was one,
-    and it is revoked at once (one statement: two concurrent uses cannot both win). A wrong,
-    expired, revoked, used or another user's code is False."""
+    """Use up a live MFA code of this user as a step-up
+    (docs/security.md#card-details-cvv2-and-issuer-keys): True when it was one, and it is revoked at
+    once (one statement: two concurrent uses cannot both win). A wrong, expired, revoked, used or
+    another user's code is False."""
     return await repository.use_step_up(tx, digest(code.strip().upper()), user_uuid, now)
 
 

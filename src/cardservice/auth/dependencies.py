@@ -1,6 +1,6 @@
 """FastAPI dependencies for the seed's authorization codes: A (bearer or MFA), B (bearer).
 
-Order (API.md §1.1 and §8):
+Order (docs/api.md#errors and docs/api.md#hardening):
 1. no credentials at all → 401, whatever the address (nothing was attempted);
 2. credentials are looked up; valid ones are never refused by the address's failure limit;
 3. invalid credentials are counted against the client address
@@ -74,8 +74,8 @@ async def lookup_cardholder(
 
 
 async def count_failed_attempt(request: Request) -> Verdict:
-    """One more invalid credential from the request's client address (API.md §8): refused
-    once the address spent `AUTH_FAILURES_PER_MINUTE`. Valid credentials never count."""
+    """One more invalid credential from the request's client address (docs/api.md#hardening):
+    refused once the address spent `AUTH_FAILURES_PER_MINUTE`. Valid credentials never count."""
     settings = request.app.state.settings
     address = address_key(client_address(request, settings.trusted_proxy_networks))
     verdict: Verdict = await request.app.state.rate_limiter.hit(

@@ -62,7 +62,7 @@ SELECT u.uuid, u.team_uuid, u.role, t.expires_at, t.uuid AS token_uuid
 FROM api_tokens t JOIN users u ON u.uuid = t.user_uuid
 WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND u.status = 'active'
 """
-# A suspended user's tokens and codes are refused (API.md §15).
+# A suspended user's tokens and codes are refused (docs/operations.md#running-a-program).
 # A code minted by a token lives only while that token does (not revoked, not expired).
 MFA_CALLER_SQL = """
 SELECT u.uuid, u.team_uuid, u.role, m.expires_at

@@ -1,8 +1,9 @@
-"""Whose rows a caller reads (API.md §3, §9, §19, §20): their own and, for a team owner, those
-of every user of the team they own (members and other owners). The one rule of every read
-that a team owner shares: accounts, statements, events, a card's wallet tokens. A write
-never uses it: it takes the caller's own rows only, so a member's object is 404 to the
-owner there."""
+"""Whose rows a caller reads (docs/api.md#records, docs/events.md#events-and-webhooks,
+docs/network.md#wallet-tokens, docs/teams.md#teams-budgets-requests-receipts): their own and, for a
+team owner, those of every user of the team they own (members and other owners). The one rule of
+every read that a team owner shares: accounts, statements, events, a card's wallet tokens. A write
+never uses it: it takes the caller's own rows only, so a member's object is 404 to the owner
+there."""
 
 from __future__ import annotations
 

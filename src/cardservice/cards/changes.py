@@ -1,10 +1,11 @@
-"""Changes to one card (PATCH /card/{cardUuid}, API.md §10), closing included.
+"""Changes to one card (PATCH /card/{cardUuid}, docs/controls.md#lifecycle-patch-cardcarduuid),
+closing included.
 
 * Own cards only: anybody else's card, a team member's too, is 404.
 * A closed card is final: any later change is refused (`card_closed`).
 * Freeze and unfreeze set the status; the engine declines a frozen card. A status the
-  holder sets also clears the card-testing guard's reason and count (API.md §17): setting
-  `active` a card the guard froze as `suspected_fraud` gives it 5 more tries.
+  holder sets also clears the card-testing guard's reason and count (docs/network.md#card-testing):
+  setting `active` a card the guard froze as `suspected_fraud` gives it 5 more tries.
 * A card the team's receipt policy froze (`frozen_reason: receipt_missing`) is unfrozen by
   linking the receipts, not here (`receipt_missing`); the holder's own freeze clears that
   reason too, so linking a receipt never unfreezes a card its holder froze.

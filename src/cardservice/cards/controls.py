@@ -1,6 +1,7 @@
-"""A card's spending controls as it stores them (API.md §10): the JSON text kept on the
-card. How they are read and checked lives with the authorization (transactions/controls.py);
-its names are re-exported here for the card's other rooms (records, dashboard)."""
+"""A card's spending controls as it stores them (docs/controls.md#spending-controls): the JSON text
+kept on the card. How they are read and checked lives with the authorization
+(transactions/controls.py); its names are re-exported here for the card's other rooms (records,
+dashboard)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Replacing a card (API.md §15): `POST /card/{cardUuid}/replace {reason}`.
+"""Replacing a card (docs/operations.md#running-a-program): `POST /card/{cardUuid}/replace
+{reason}`.
 
 The new card has a new number and expiry (its program's validity, 36 months without one)
 on the same BIN and account, and the old card's description, holder, auto-replenish,
@@ -9,7 +10,7 @@ The old card's balance (what is available on it: its holds are already out of it
 transaction on the old card and a credit on the new. Its pending holds stay and still
 capture; what they release later goes to the card that replaced it
 (`transactions.repository.payee`, used by transactions/lifecycle.py). Its wallet tokens
-move to the new card (same DPAN: the wallet keeps working, API.md §19).
+move to the new card (same DPAN: the wallet keeps working, docs/network.md#wallet-tokens).
 
 Locks in the global order (docs/ledger.md): the account (through the card), then the card;
 the new card is inserted under the account's lock, so an authorization on the old card is

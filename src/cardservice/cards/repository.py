@@ -215,9 +215,10 @@ async def insert_cards(tx: Tx, cards: Sequence[dict[str, Any]]) -> Sequence[Row]
     return await tx.rows(_insert_cards_sql(len(cards)), *row_args(CARD_COLUMNS, cards))
 
 
-# A card's event that no table change makes (a reveal, API.md §13): inserted with `data`
-# NULL, which the unit fills with the card's record before it commits
-# (`events.outbox.complete_events`), so it is sequenced and delivered like any other.
+# A card's event that no table change makes (a reveal,
+# docs/security.md#card-details-cvv2-and-issuer-keys): inserted with `data` NULL, which the unit
+# fills with the card's record before it commits (`events.outbox.complete_events`), so it is
+# sequenced and delivered like any other.
 _INSERT_EVENT = (
     "INSERT INTO events (uuid, type, user_uuid, object_type, object_uuid, created_at)"
     " VALUES ($1, $2, $3, 'card', $4, $5)"
@@ -252,7 +253,8 @@ async def program_validity(tx: Tx, user_uuid: uuid.UUID) -> int | None:
 async def close_replaced(
     tx: Tx, card_uuid: uuid.UUID, reason: str, replaced_by: uuid.UUID, now: datetime
 ) -> None:
-    """Close a replaced card (`lost`, `stolen`, …), naming its replacement (API.md §15)."""
+    """Close a replaced card (`lost`, `stolen`, …), naming its replacement
+    (docs/operations.md#running-a-program)."""
     await tx.execute(_CLOSE_REPLACED, card_uuid, reason, replaced_by, now)
 
 

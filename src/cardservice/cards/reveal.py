@@ -1,4 +1,5 @@
-"""Revealing a card's details to its holder (API.md §13): number, expiry, CVV2.
+"""Revealing a card's details to its holder (docs/security.md#card-details-cvv2-and-issuer-keys):
+number, expiry, CVV2.
 
 One unit: the card is locked (the caller's own, else 404); at most `REVEALS_PER_HOUR`
 reveals of it in the last hour, counted on the audit trail under that lock (429); the
@@ -93,7 +94,8 @@ async def _chain(tx: Tx, token_uuid: uuid.UUID | None) -> dict[str, object] | No
 
 
 async def reveal_card(tx: Tx, cipher: DetailsCipher, request: RevealRequest) -> CardDetails:
-    """The card's number, expiry, CVV2 and holder name, under every rule of §13."""
+    """The card's number, expiry, CVV2 and holder name, under every rule of
+    docs/security.md#card-details-cvv2-and-issuer-keys."""
     row = await lock_own_card_secret(tx, request.user_uuid, request.card_uuid)
     if row is None:
         raise CardNotFound()

@@ -1,4 +1,5 @@
-"""Endpoints 1, 4, 11, 21, 22 of the seed, and PATCH /card/{cardUuid} (API.md §10)."""
+"""Endpoints 1, 4, 11, 21, 22 of the seed, and PATCH /card/{cardUuid}
+(docs/controls.md#lifecycle-patch-cardcarduuid)."""
 
 from __future__ import annotations
 
@@ -206,7 +207,8 @@ async def reveal_card(
     try:
         details = await db.transact(lambda tx: reveal.reveal_card(tx, cipher, asked))
     except reveal.StepUpFailed:
-        # guessing codes spends the client address's authentication failures (API.md §2)
+        # guessing codes spends the client address's authentication failures
+        # (docs/api.md#authentication)
         verdict = await count_failed_attempt(request)
         if not verdict.allowed:
             raise RateLimited(verdict.retry_after) from None

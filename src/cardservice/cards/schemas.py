@@ -28,8 +28,9 @@ from cardservice.values.money import (
 )
 from cardservice.values.requests import StrictRequest, UuidStr
 
-# API.md §13: single_use closes after its first capture; merchant_locked stays with the
-# merchant of its first approved authorization (transactions/card_types.py)
+# docs/security.md#card-details-cvv2-and-issuer-keys: single_use closes after its first capture;
+# merchant_locked stays with the merchant of its first approved authorization
+# (transactions/card_types.py)
 CardType = Literal["multi_use", "single_use", "merchant_locked"]
 
 
@@ -105,7 +106,8 @@ class CardList(BaseModel):
 
 
 class RevealRequest(StrictRequest):
-    """`POST /card/{uuid}/reveal` (API.md §13): a live MFA code of the caller, used up."""
+    """`POST /card/{uuid}/reveal` (docs/security.md#card-details-cvv2-and-issuer-keys): a live MFA
+    code of the caller, used up."""
 
     mfa_code: Annotated[str, StringConstraints(min_length=1, max_length=64)]
     """A live MFA code of the caller (`POST /auth/mfa-code` or `cardservice mfa issue`), used up
@@ -229,8 +231,8 @@ Limit = Annotated[PositiveAmount | None, WithJsonSchema(NULLABLE_POSITIVE_AMOUNT
 
 
 class SpendingControls(StrictRequest):
-    """A card's controls (API.md §10): limits in the card's currency (`null` = none), tags
-    and countries allowed (`null` = any) and blocked."""
+    """A card's controls (docs/controls.md#spending-controls): limits in the card's currency (`null`
+    = none), tags and countries allowed (`null` = any) and blocked."""
 
     per_authorization: Limit = None
     """The most one authorization may take, in the card's currency (a JSON number, at most 2
@@ -342,7 +344,7 @@ class CardChangeRequest(StrictRequest):
 
 
 class ReplaceCardRequest(StrictRequest):
-    """POST /card/{cardUuid}/replace (API.md §15)."""
+    """POST /card/{cardUuid}/replace (docs/operations.md#running-a-program)."""
 
     reason: Literal["lost", "stolen", "damaged", "expiring"]
     """Why: `lost` or `stolen` (the old card then declines `41`/`43` on the network), `damaged`

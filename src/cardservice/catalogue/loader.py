@@ -101,7 +101,8 @@ def _payment_methods(connection: Connection, catalogue: dict[str, Any]) -> None:
 
 
 def hold_days(catalogue: dict[str, Any], category: str) -> int:
-    """How many days a pending hold of a tag in `category` lives (API.md §12)."""
+    """How many days a pending hold of a tag in `category` lives
+    (docs/transactions.md#holds-captures-increments-expiry)."""
     days: dict[str, int] = catalogue["hold_days"]
     return days.get(category, days["default"])
 

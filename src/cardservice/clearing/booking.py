@@ -1,5 +1,5 @@
-"""Booking the presentments of a clearing file (API.md §18), a few dozen in one unit that
-also writes their outcomes: a crash before the commit books nothing of them, a second run
+"""Booking the presentments of a clearing file (docs/network.md#clearing-files), a few dozen in one
+unit that also writes their outcomes: a crash before the commit books nothing of them, a second run
 finds them booked and moves nothing. The unit's own writes are gathered and made together
 before it commits (`Unit.flush`: the records' outcomes, the booked transactions' `clearing`,
 one statement each on PostgreSQL), and a card's lookup by number is made once per unit;

@@ -1,5 +1,5 @@
-"""A clearing file's report (API.md §18), built once from its records' outcomes and kept
-with the file as JSON (the same file again answers it as it was).
+"""A clearing file's report (docs/network.md#clearing-files), built once from its records' outcomes
+and kept with the file as JSON (the same file again answers it as it was).
 
 `presentments.matched` counts the purchase presentments that found their authorization and
 moved money (captures, and amount differences, which are listed too); `duplicates` those

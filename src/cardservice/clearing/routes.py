@@ -1,5 +1,5 @@
-"""The operator's clearing files (API.md §18): `POST /operator/clearing-files` (scope
-`network`) books a Mastercard IPM file sent as the body; `GET /operator/clearing-files` and
+"""The operator's clearing files (docs/network.md#clearing-files): `POST /operator/clearing-files`
+(scope `network`) books a Mastercard IPM file sent as the body; `GET /operator/clearing-files` and
 `GET /operator/clearing-files/{uuid}` (scope `network` or `reports`) show their reports."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The clearing file's report as the API shows it (API.md §18)."""
+"""The clearing file's report as the API shows it (docs/network.md#clearing-files)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Ingesting a clearing file (API.md §18), whichever channel hands it in (`POST
+"""Ingesting a clearing file (docs/network.md#clearing-files), whichever channel hands it in (`POST
 /operator/clearing-files`, `cardservice clearing ingest FILE`).
 
 1. The file's id (PDS 0105 of its header) and SHA-256 are looked up: an id booked already
@@ -37,7 +37,7 @@ from cardservice.network.fields import CURRENCIES
 from cardservice.operator.audit import Acting
 from cardservice.security import CardCipher
 
-MAX_BYTES = 50 * 1024 * 1024  # the largest file taken (API.md §18)
+MAX_BYTES = 50 * 1024 * 1024  # the largest file taken (docs/network.md#clearing-files)
 STAGE_BATCH = 500  # presentments read and written per unit while staging
 BOOK_BATCH = 1000  # records read per query while booking
 WORKERS = 4  # booking units side by side (PostgreSQL)

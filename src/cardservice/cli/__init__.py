@@ -1,2 +1,2 @@
 """The command line (`cardservice …`, Click): the root group, the server's commands, the
-argument types and progress output that every domain's `commands.py` uses."""
+argument types and progress output that every command module (`arguments.py`) uses."""

@@ -1,5 +1,6 @@
-"""`cardservice clearing ingest FILE`: book a Mastercard IPM clearing file (API.md §18)
-through the same service as `POST /operator/clearing-files`, printing its report."""
+"""`cardservice clearing ingest FILE`: book a Mastercard IPM clearing file
+(docs/network.md#clearing-files) through the same service as `POST /operator/clearing-files`,
+printing its report."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from cardservice.security import CardCipher
 
 @click.group(name="clearing")
 def clearing() -> None:
-    """Clearing files: the network's presentments, booked (API.md §18, docs/network.md)."""
+    """Clearing files: the network's presentments, booked (docs/network.md#clearing-files)."""
 
 
 @clearing.command(name="ingest")

@@ -1,7 +1,8 @@
 """The `cardservice` command (Click): the same services as the routes, values alone on stdout,
 a refusal as one line on stderr with exit status 2. Each command module adds its group:
-`keys/`, `ledger/`, `network/`, `operator/` (cardholders and operator keys), `sandbox/`
-(`simulate`) and `topups/` `commands.py`; the server's own commands are here."""
+`cardholders.py` (users, accounts, cards, tokens, MFA codes, credentials, dashboard links),
+`clearing.py`, `keys.py`, `ledger.py`, `network.py`, `operator.py` (operator keys),
+`simulate.py`, `teams.py` and `topups.py`; the server's own commands are here."""
 
 from __future__ import annotations
 
@@ -65,11 +66,14 @@ class ServeOptions:
     is_flag=True,
     help="Skip the embedded database's migration check (already done, as in `make run`).",
 )
+# the ISO 8583 listener, answered from processes of its own (a help text is wrapped at
+# hyphens, so the option cites its headings here): docs/network.md#the-network-interface-iso-8583,
+# docs/network.md#isolation-from-other-work
 @click.option(
     "--iso8583-port",
     type=click.INT,
     help="Also answer ISO 8583 on this port, from processes of its own, one per worker"
-    " (API.md §14, §17; CARDSERVICE_ISO8583_PORT).",
+    " (CARDSERVICE_ISO8583_PORT).",
 )
 def serve(host: str, port: int, workers: int, no_migrate: bool, iso8583_port: int | None) -> None:
     """Serve the API (migrates the embedded database first)."""
@@ -99,7 +103,8 @@ def run_server(args: ServeOptions, settings: Settings) -> None:
     if args.iso8583_port is not None:
         os.environ["CARDSERVICE_ISO8583_PORT"] = str(args.iso8583_port)
     iso8583_port = args.iso8583_port or settings.iso8583_port
-    # the network answers from processes of its own, one per worker (API.md §17)
+    # the network answers from processes of its own, one per worker
+    # (docs/network.md#isolation-from-other-work)
     with NetworkProcesses(args.workers if iso8583_port is not None else 0):
         uvicorn.run(
             "cardservice.asgi:app",
@@ -109,7 +114,8 @@ def run_server(args: ServeOptions, settings: Settings) -> None:
             access_log=False,
             log_config=None,
             proxy_headers=False,
-            http=protocol_class(),  # malformed HTTP gets the §1.1 body, not plain text
+            # malformed HTTP gets the docs/api.md#errors body, not plain text
+            http=protocol_class(),
         )
 
 
@@ -213,8 +219,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; never prints a traceback for a user error."""
     outbox.register()
     expiry.register()
-    topups.register()  # the unpaid top-ups' sweep (API.md §15)
-    team_receipts.register()  # the teams' receipt policies (API.md §20)
+    topups.register()  # the unpaid top-ups' sweep (docs/operations.md#running-a-program)
+    # the teams' receipt policies (docs/teams.md#teams-budgets-requests-receipts)
+    team_receipts.register()
     try:
         code = cardservice.main(
             args=list(argv) if argv is not None else None,

@@ -1,4 +1,5 @@
-"""`cardservice network send|run`: the network simulator on the command line (API.md §14)."""
+"""`cardservice network send|run`: the network simulator on the command line
+(docs/network.md#the-network-interface-iso-8583)."""
 
 from __future__ import annotations
 
@@ -155,7 +156,7 @@ def _endpoint(command: Callable[..., None]) -> Callable[..., None]:
 def network() -> None:
     """An ISO 8583 network simulator (the acquirer's side).
 
-    API.md §14, docs/network.md."""
+    docs/network.md#the-network-interface-iso-8583."""
 
 
 @network.command(name="send")
@@ -173,9 +174,11 @@ def network() -> None:
     help="A card of this service's database (its number and expiry are read there).",
 )
 @click.option("--pan", help="A card number (instead of --card-uuid).")
+# a wallet token's DPAN: docs/network.md#wallet-tokens (a help text is wrapped at hyphens, so
+# the options cite their headings here)
 @click.option(
     "--token-pan",
-    help="A wallet token's DPAN (API.md §19; printed by `network tokenize`), instead of a card.",
+    help="A wallet token's DPAN (printed by `network tokenize`), instead of a card.",
 )
 @click.option(
     "--expiry",
@@ -271,7 +274,7 @@ async def tokenize(
 
     Sends the provisioning request (0100, processing code 900000) and, unless declined, the
     token-created notice (0620); prints the decision, the token reference, the DPAN and its
-    expiry (pay with them: network send --token-pan DPAN). API.md §19."""
+    expiry (pay with them: network send --token-pan DPAN). docs/network.md#wallet-tokens."""
     pan, expiry = await _card(settings, card_uuid)
     client = await NetworkClient.connect(host or settings.iso8583_host, _port(port, settings))
     try:
@@ -329,11 +332,12 @@ def _fresh_key() -> tuple[str, str]:
     show_default=True,
     help="Connections to the listener, each with its own traffic.",
 )
+# the clearing file: docs/network.md#clearing-files
 @click.option(
     "--clearing-file",
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    help="Write the run's IPM clearing file here at the end (API.md §18; the `clearing` fault "
-    "adds amount differences, reversed authorizations and unknown cards).",
+    help="Write the run's IPM clearing file here at the end (the `clearing` fault adds amount"
+    " differences, reversed authorizations and unknown cards).",
 )
 @_endpoint
 @runs

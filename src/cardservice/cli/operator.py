@@ -1,4 +1,5 @@
-"""`cardservice operator-keys create|list|revoke` (API.md §15; `topups expire`: topups/commands.py).
+"""`cardservice operator-keys create|list|revoke` (docs/operations.md#running-a-program; `topups
+expire`: cli/topups.py).
 
 A key is printed once, alone on stdout, when it is created; `list` shows prefixes, never keys.
 """
@@ -27,7 +28,7 @@ async def in_unit(settings: Settings, work: Callable[[Tx], Awaitable[str]]) -> s
 
 @click.group(name="operator-keys")
 def operator_keys() -> None:
-    """The program operator's API keys (API.md §15)."""
+    """The program operator's API keys (docs/operations.md#running-a-program)."""
 
 
 @operator_keys.command(name="create")

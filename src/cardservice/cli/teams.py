@@ -1,5 +1,6 @@
 """`cardservice team enforce-receipts [--now ISO]`: apply every team's receipt policy at an
-instant (API.md §20; the background loop does it too, teams/receipts.py `register`)."""
+instant (docs/teams.md#teams-budgets-requests-receipts; the background loop does it too,
+teams/receipts.py `register`)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from cardservice.teams.receipts import enforce_receipts
 
 @click.group(name="team")
 def team() -> None:
-    """Teams (API.md §20)."""
+    """Teams (docs/teams.md#teams-budgets-requests-receipts)."""
 
 
 @team.command(name="enforce-receipts")

@@ -1,5 +1,6 @@
-"""`cardservice topups expire`: expire the unpaid top-ups due now (API.md §15; the background
-loop does it too, topups/service.py `register`)."""
+"""`cardservice topups expire`: expire the unpaid top-ups due now
+(docs/operations.md#running-a-program; the background loop does it too, topups/service.py
+`register`)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from cardservice.topups.service import sweep_expired_topups
 
 @click.group(name="topups")
 def topups() -> None:
-    """Top-ups (API.md §15)."""
+    """Top-ups (docs/operations.md#running-a-program)."""
 
 
 @topups.command(name="expire")

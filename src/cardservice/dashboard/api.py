@@ -61,7 +61,7 @@ def _checked(response: httpx.Response) -> httpx.Response:
 
 class Api:
     """Calls into the app as the user, from the browser's own client address (so a bad
-    session cookie is counted against that browser, API.md §8, not against 127.0.0.1);
+    session cookie is counted against that browser, docs/api.md#hardening, not against 127.0.0.1);
     bodies are decoded with exact decimals."""
 
     def __init__(self, app: ASGIApp, token: str, client_address: str) -> None:

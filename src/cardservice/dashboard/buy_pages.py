@@ -1,4 +1,4 @@
-"""Buying cards from the dashboard: `POST /card/buy` of the API (API.md §4.1) as the
+"""Buying cards from the dashboard: `POST /card/buy` of the API (docs/api.md#buying-cards) as the
 signed-in user, from a form that lists the user's accounts and the available BINs. The
 price, the rules and the refusals are the API's; refusals are shown by their fields."""
 

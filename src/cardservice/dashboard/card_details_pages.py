@@ -1,4 +1,5 @@
-"""Showing a card's number, expiry and CVV2 to its holder (API.md §13).
+"""Showing a card's number, expiry and CVV2 to its holder
+(docs/security.md#card-details-cvv2-and-issuer-keys).
 
 Two steps: `GET /app/cards/{uuid}/details` asks for a fresh confirmation; its form posts
 (CSRF-checked) to the same path, which mints a step-up MFA code with the signed-in session's

@@ -1,9 +1,9 @@
 """The cards pages: the list, one card with its controls, and closing it for good.
 
-Every change is `PATCH /card/{cardUuid}` of the API (API.md §10), sent as the signed-in user:
-the rules, and the messages of what they refuse, are the API's. A team owner sees the
-members' cards the API shows them (each member account's primary card), without actions:
-the API answers 404 to a change of a card that is not the caller's own.
+Every change is `PATCH /card/{cardUuid}` of the API (docs/controls.md#lifecycle-patch-cardcarduuid),
+sent as the signed-in user: the rules, and the messages of what they refuse, are the API's. A team
+owner sees the members' cards the API shows them (each member account's primary card), without
+actions: the API answers 404 to a change of a card that is not the caller's own.
 """
 
 from __future__ import annotations

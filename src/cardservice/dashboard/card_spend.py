@@ -1,7 +1,7 @@
 """A card's spend against each of its spending limits, from the API's own transaction list
-(`GET /transaction/report` filtered to the card): what counts is what API.md §10 counts,
-approved purchases less reversals and refunds, in the UTC day, ISO week, calendar month
-and the card's life. The limits are the card's `spending_controls`."""
+(`GET /transaction/report` filtered to the card): what counts is what
+docs/controls.md#spending-controls counts, approved purchases less reversals and refunds, in the UTC
+day, ISO week, calendar month and the card's life. The limits are the card's `spending_controls`."""
 
 from __future__ import annotations
 

@@ -52,7 +52,8 @@ async def login(request: Request, db: Db) -> Response:
     principal = None
     if 0 < len(token) <= MAX_CREDENTIAL_LENGTH:
         principal = await principal_for_token(db.reader, token)
-    if principal is None:  # counted against the address as the API counts it (API.md §8)
+    # counted against the address as the API counts it (docs/api.md#hardening)
+    if principal is None:
         if not (await count_failed_attempt(request)).allowed:
             return _login_page(request, "Too many failed attempts; wait a minute.", status=429)
         return _login_page(request, "That token is unknown, expired or revoked.", status=401)

@@ -1,9 +1,9 @@
-"""The Team page (API.md §20): for a team's owner, the members' budgets (spent and remaining
-as bars), the pending requests with approve and decline, the purchases missing receipts, and
-a budget form; for a member, their budget, their requests and the forms that ask for a card
-or more budget. And "Add receipt" on a transaction: the file uploaded (`POST /attachment`)
-and linked (`PUT /transaction/{uuid}/receipt`) in one step. Every rule and refusal is the
-API's; the page only reads and forwards."""
+"""The Team page (docs/teams.md#teams-budgets-requests-receipts): for a team's owner, the members'
+budgets (spent and remaining as bars), the pending requests with approve and decline, the purchases
+missing receipts, and a budget form; for a member, their budget, their requests and the forms that
+ask for a card or more budget. And "Add receipt" on a transaction: the file uploaded (`POST
+/attachment`) and linked (`PUT /transaction/{uuid}/receipt`) in one step. Every rule and refusal is
+the API's; the page only reads and forwards."""
 
 from __future__ import annotations
 

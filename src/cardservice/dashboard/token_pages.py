@@ -1,5 +1,5 @@
-"""The card page's digital wallets (API.md §19): each token's suspend, resume and delete are
-`POST /card/{cardUuid}/tokens/{tokenUuid}/suspend|resume|delete` of the API, sent as the
+"""The card page's digital wallets (docs/network.md#wallet-tokens): each token's suspend, resume and
+delete are `POST /card/{cardUuid}/tokens/{tokenUuid}/suspend|resume|delete` of the API, sent as the
 signed-in user; the list itself is read with the card (card_pages.py)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The "Top up" pages: fund one of the signed-in user's accounts by a payment method of the
-seed (API.md §15 top-ups), through `POST /topups` and `GET /topups` of the API, so the fee,
-the conversion, the limits and the refusals are the API's own.
+seed (docs/operations.md#running-a-program top-ups), through `POST /topups` and `GET /topups` of the
+API, so the fee, the conversion, the limits and the refusals are the API's own.
 
 The form offers the seed's payment methods (names from the catalogue, which no endpoint
 lists) with the currencies `/payment/currencies/{method}` gives for each, their limits and

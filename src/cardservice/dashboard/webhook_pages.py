@@ -1,10 +1,10 @@
 """The webhooks pages: the user's endpoints (add, enable or disable, rotate the secret, delete)
 and one endpoint's recent deliveries (redeliver an event, replay a window).
 
-Every action is the API's own request of API.md §9, sent as the signed-in user, so its URL
-rules (a private address refused with `url_not_allowed`) and messages are the API's. A new
-secret is shown once, in the page that answers the creation or the rotation; it is never
-put in a URL or kept by the dashboard.
+Every action is the API's own request of docs/events.md#events-and-webhooks, sent as the signed-in
+user, so its URL rules (a private address refused with `url_not_allowed`) and messages are the
+API's. A new secret is shown once, in the page that answers the creation or the rotation; it is
+never put in a URL or kept by the dashboard.
 """
 
 from __future__ import annotations

@@ -207,8 +207,8 @@ class _SQLiteUnits:
     takes the turn and runs every queued unit, each its own transaction, without yielding
     between them, for up to `TURN_SECONDS` before it lets the other processes have the turn;
     each caller's task wakes with its unit's outcome. On two workers this raised SQLite's
-    authorizations and purchases 5-10 % (docs/results/2026-11-24.md, "SQLite: units back to
-    back"); yielding to the loop between units loses more than it wins (491/s against 578).
+    authorizations and purchases 5-10 % (docs/performance.md#sqlite-units-back-to-back);
+    yielding to the loop between units loses more than it wins (491/s against 578).
     A process's units run in the order they were queued, never interleaved. A caller that
     leaves before its unit started takes it out of the queue; once started, the unit ends
     on its own (commits or rolls back), whatever became of its caller.

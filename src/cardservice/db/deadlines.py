@@ -13,8 +13,8 @@ work's task):
   deadline passed during the COMMIT (False): the work must then undo what the answer says
   did not happen (ISO 8583: an approval's hold is released), in a unit run `outside()` it;
 - `allow(seconds)`: the work is about to wait `seconds` for something the channel's answer
-  may wait for (a decision endpoint, API.md §10): the deadline moves to after it, plus the
-  time the channel gives the database.
+  may wait for (a decision endpoint, docs/controls.md#the-decision-endpoint): the deadline moves to
+  after it, plus the time the channel gives the database.
 
 Outside a channel with a deadline (HTTP, the CLI, tests calling a participant) `current()`
 is None and `allow` does nothing.

@@ -1,6 +1,6 @@
-"""Pagination: page numbers (API.md §1.2: `page` ≥ 1, `per_page` within the list's bounds; the
-query parameters are read at the edge, `web.StandardPage`, `web.CardPage`) and keyset pages
-(§11), and `paginate`, the one paging query every paged list runs."""
+"""Pagination: page numbers (docs/api.md#pagination: `page` ≥ 1, `per_page` within the list's
+bounds; the query parameters are read at the edge, `web.StandardPage`, `web.CardPage`) and keyset
+pages (docs/transactions.md#reading), and `paginate`, the one paging query every paged list runs."""
 
 from __future__ import annotations
 
@@ -43,8 +43,9 @@ class Offset:
 
 @dataclass(frozen=True, slots=True)
 class Keyset:
-    """A keyset page (API.md §11): `limit` rows after the row whose order key `key` (a column,
-    or a row of columns such as `(t.created_at, t.uuid)`) is `after`; None: from the first."""
+    """A keyset page (docs/transactions.md#reading): `limit` rows after the row whose order key
+    `key` (a column, or a row of columns such as `(t.created_at, t.uuid)`) is `after`; None: from
+    the first."""
 
     limit: int
     key: str

@@ -1,1 +1,1 @@
-"""The authorization decision endpoint (API.md §10)."""
+"""The authorization decision endpoint (docs/controls.md#the-decision-endpoint)."""

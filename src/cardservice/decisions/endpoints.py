@@ -103,7 +103,8 @@ def endpoint_in(row: Row, cipher: CardCipher) -> Endpoint | None:
 
 async def endpoint_of(reader: Reader, cipher: CardCipher, user_uuid: uuid.UUID) -> Endpoint | None:
     """The user's decision endpoint read on its own (a question that locks no card: a
-    wallet's provisioning request, API.md §19), or None when the user has none."""
+    wallet's provisioning request, docs/network.md#wallet-tokens), or None when the user has
+    none."""
     row = await repository.read_endpoint(reader, user_uuid)
     if row is None:
         return None

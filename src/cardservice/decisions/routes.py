@@ -1,4 +1,4 @@
-"""PUT/GET/DELETE /authorization-endpoint (API.md §10)."""
+"""PUT/GET/DELETE /authorization-endpoint (docs/controls.md#the-decision-endpoint)."""
 
 from __future__ import annotations
 

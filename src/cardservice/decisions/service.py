@@ -1,5 +1,6 @@
-"""The user's decision endpoint asked about an authorization (API.md §10): one step of
-`transactions.authorize.authorize_card`, which holds no unit of work open while it runs.
+"""The user's decision endpoint asked about an authorization
+(docs/controls.md#the-decision-endpoint): one step of `transactions.authorize.authorize_card`, which
+holds no unit of work open while it runs.
 
 The endpoint is asked with a signed POST (Standard Webhooks, event type
 `authorization.request`, `webhook-id` = the transaction's uuid), no redirects, answered
@@ -141,9 +142,10 @@ async def ask_provisioning(
     allow_private: bool,
     answer_within: float | None = None,
 ) -> ProvisioningVerdict:
-    """Ask the endpoint whether a card may go into a wallet (API.md §19): the event's `type`
-    is `token_provisioning`; the answer `{"decision": "approve" | "decline" | "step_up"}`.
-    A timeout or an error takes `on_timeout` (`approve`: the rules' decision stands)."""
+    """Ask the endpoint whether a card may go into a wallet (docs/network.md#wallet-tokens): the
+    event's `type` is `token_provisioning`; the answer `{"decision": "approve" | "decline" |
+    "step_up"}`. A timeout or an error takes `on_timeout` (`approve`: the rules' decision
+    stands)."""
     fallback = "approve" if endpoint.approve_on_timeout else "decline"
     if endpoint.in_stand_in(utcnow()):
         return ProvisioningVerdict(fallback, "stand_in")

@@ -1,8 +1,8 @@
-"""The demo's card-network shapes (API.md §12), one of each on a card of their own: a hotel
-that raises its hold (incremental authorization) and captures it, a marketplace capturing in
-three parts, a restaurant tip (over-capture), a fuel pump capturing less than it held, a
-hold nobody captured, released by the expiry sweep, a purchase in euros settled at
-another rate than authorized, and one in euros captured in three parts at two rates."""
+"""The demo's card-network shapes (docs/transactions.md#holds-captures-increments-expiry), one of
+each on a card of their own: a hotel that raises its hold (incremental authorization) and captures
+it, a marketplace capturing in three parts, a restaurant tip (over-capture), a fuel pump capturing
+less than it held, a hold nobody captured, released by the expiry sweep, a purchase in euros settled
+at another rate than authorized, and one in euros captured in three parts at two rates."""
 
 from __future__ import annotations
 
@@ -40,7 +40,8 @@ async def _card(
 async def network_shapes(
     tx: Tx, cipher: CardCipher, owner: uuid.UUID, account: uuid.UUID, bin_: str, now: datetime
 ) -> None:
-    """One purchase of each §12 shape on a new card of `account` (USD)."""
+    """One purchase of each docs/transactions.md#holds-captures-increments-expiry shape on a new
+    card of `account` (USD)."""
     card = await _card(tx, cipher, owner, account, bin_)
 
     async def hold(

@@ -1,11 +1,11 @@
 """`cardservice demo`: a demo team with accounts, cards and history, built through the services;
 a frozen card and a card with spending controls (and its declines) among them, a card
-with one purchase of each network shape (demo_holds.py: increment, captures in parts, tip,
+with one purchase of each network shape (holds.py: increment, captures in parts, tip,
 fuel, expired hold), the owner's two latest settled purchases disputed (one still open,
 one won), and the owner's first USD card in Apple Pay (a wallet token that paid once).
 
 Idempotent: the data is created once; every run prints the demo owner's bearer token, the one
-kept in `<var_dir>/demo-token` while it is valid, else a new one (demo_token.py). Users,
+kept in `<var_dir>/demo-token` while it is valid, else a new one (token.py). Users,
 accounts and their funding are made by the operator API's services (cardservice.operator),
 as an operator would make them.
 """

@@ -88,7 +88,8 @@ async def bins(reader: Reader) -> list[BinRecord]:
 
 
 async def fx_rates(reader: Reader) -> list[FxRateRecord]:
-    """The rate table foreign-currency authorizations convert with (API.md §12)."""
+    """The rate table foreign-currency authorizations convert with
+    (docs/transactions.md#foreign-currency)."""
     rows = await repository.rate_rows(reader)
     return [
         FxRateRecord(base=r["base"], quote=r["quote"], rate=Decimal(r["rate"]), date=r["set_on"])

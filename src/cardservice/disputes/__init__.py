@@ -1,1 +1,1 @@
-"""Disputes of card purchases (API.md §12)."""
+"""Disputes of card purchases (docs/transactions.md#disputes)."""

@@ -1,4 +1,5 @@
-"""`POST /disputes`, `GET /disputes`, `GET /disputes/{disputeUuid}` (API.md §12)."""
+"""`POST /disputes`, `GET /disputes`, `GET /disputes/{disputeUuid}`
+(docs/transactions.md#disputes)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Dispute rules (API.md §12): open a dispute on a completed card purchase, resolve it.
+"""Dispute rules (docs/transactions.md#disputes): open a dispute on a completed card purchase,
+resolve it.
 
 * Only the caller's own completed `card_purchase` can be disputed (anybody else's is 404),
   within `DISPUTE_WINDOW` after its capture, for at most what it still has to give back:
@@ -59,7 +60,8 @@ class DisputeAlreadyResolved(RuleViolation):
 
 
 def captured_amount(purchase: dict[str, Any]) -> int:
-    """What the purchase captured (minor units): the sum of its captures (API.md §12)."""
+    """What the purchase captured (minor units): the sum of its captures
+    (docs/transactions.md#disputes)."""
     captured = purchase.get("captured_amount")
     return int(purchase["amount"] if captured is None else captured)
 
@@ -138,9 +140,10 @@ async def open_dispute(
 
 async def _credit(tx: Tx, purchase: dict[str, Any], amount: int, now: datetime) -> uuid.UUID:
     """The won amount back as one `dispute_credit` transaction and one ledger entry: to the
-    card, or to the card that replaced it (API.md §15, as a refund or a released hold goes),
-    or to the account when that card is closed (its balance went there too); a stand-in in a
-    currency the card does not hold repays `cardholder_receivables` (§14)."""
+    card, or to the card that replaced it (docs/operations.md#running-a-program, as a refund or a
+    released hold goes), or to the account when that card is closed (its balance went there too); a
+    stand-in in a currency the card does not hold repays `cardholder_receivables`
+    (docs/network.md#the-network-interface-iso-8583)."""
     credit = credit_row(purchase, "dispute_credit", amount, "Dispute won", now)
     credit["card_uuid"], holder = await holder_leg(tx, purchase, amount, closed_to_account=True)
     await insert_transactions(tx, [credit])

@@ -117,7 +117,8 @@ async def set_data(tx: Tx, event_ids: list[int], data: list[str]) -> None:
 # ANALYZE over 1,000,000 events numbered after the last ANALYZE: 470 ms an empty poll
 # without it, 13-27 ms with it (the index's entries of the numbered rows not vacuumed yet),
 # 0.03 ms either way once vacuumed. Two workers polling so kept PostgreSQL's CPU busy and
-# halved `bench.run`'s read by uuid (docs/results/2026-11-26-iso-peer.md).
+# halved `bench.run`'s read by uuid
+# (docs/performance.md#the-delivery-loops-probe-for-unnumbered-events).
 _ANY_UNSEQUENCED = (
     "SELECT 1 FROM events WHERE sequence IS NULL AND data IS NOT NULL ORDER BY id LIMIT 1"
 )

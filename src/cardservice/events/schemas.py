@@ -1,4 +1,4 @@
-"""Event records (API.md §9)."""
+"""Event records (docs/events.md#events-and-webhooks)."""
 
 from __future__ import annotations
 

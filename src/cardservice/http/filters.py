@@ -1,4 +1,4 @@
-"""List filters (API.md §1.3): `filters[key]=value` in deepObject form.
+"""List filters (docs/api.md#filters): `filters[key]=value` in deepObject form.
 
 A filter is defined once, as a `Filter` — how its value is parsed and how the OpenAPI
 document shows it — and both the parser (`read_filters`) and the document

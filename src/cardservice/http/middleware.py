@@ -21,7 +21,7 @@ NOSNIFF = (b"x-content-type-options", b"nosniff")
 
 class RequestContextMiddleware:
     """Gives every request an `X-Request-ID` (the client's, if well-formed) and logs it;
-    every response also says `X-Content-Type-Options: nosniff` (API.md §8): no browser
+    every response also says `X-Content-Type-Options: nosniff` (docs/api.md#hardening): no browser
     guesses a type other than the one we declare."""
 
     def __init__(self, app: ASGIApp) -> None:

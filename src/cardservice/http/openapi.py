@@ -108,7 +108,7 @@ ERROR_STATUSES = {
     "500": "Unexpected failure",
     "503": "The database cannot be reached (with `Retry-After`)",
 }
-# Each status's example is the body the service sends (API.md §1.1), from the error itself.
+# Each status's example is the body the service sends (docs/api.md#errors), from the error itself.
 ERROR_EXAMPLES: dict[str, ServiceError] = {
     "400": BadRequest(),
     "401": Unauthenticated(),
@@ -172,8 +172,8 @@ def _add_errors(schema: dict[str, Any]) -> None:
 
 
 def _error_example(status: str, operation: dict[str, Any], schema: dict[str, Any]) -> Any:
-    """The §1.1 body the service answers with `status` for this operation: a 404 names the
-    path's resource, a 422 the first fields an empty body or too large a page would name."""
+    """The docs/api.md#errors body the service answers with `status` for this operation: a 404 names
+    the path's resource, a 422 the first fields an empty body or too large a page would name."""
     if status == "500":
         return INTERNAL_ERROR
     if status == "404":
@@ -257,7 +257,8 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
     schema.setdefault("components", {})["securitySchemes"] = {
         "bearerAuth": {"type": "http", "scheme": "bearer"},
         "mfaCode": {"type": "apiKey", "in": "query", "name": "_code"},
-        # the program operator's keys, `csk_…`, on /operator/* and /network/* (API.md §15)
+        # the program operator's keys, `csk_…`, on /operator/* and /network/*
+        # (docs/operations.md#running-a-program)
         "operatorKey": {"type": "http", "scheme": "bearer", "bearerFormat": "csk_"},
     }
     _add_body_models(schema)

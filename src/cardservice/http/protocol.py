@@ -1,6 +1,6 @@
 """The HTTP/1.1 protocol `cardservice serve` runs: uvicorn's own, but a request the parser
-refuses (not HTTP, a malformed header, a bad Content-Length) is answered with the API.md
-§1.1 body — 400 `bad_request`, JSON, `nosniff`, a request id — instead of uvicorn's
+refuses (not HTTP, a malformed header, a bad Content-Length) is answered with the docs/api.md#errors
+body — 400 `bad_request`, JSON, `nosniff`, a request id — instead of uvicorn's
 plain-text "Invalid HTTP request received.". Nothing of the request reached the app."""
 
 from __future__ import annotations

@@ -303,8 +303,8 @@ class RouteTable(BaseRoute):
     and served by its `handler_of`.
 
     Starlette's router asks every route in turn; with FastAPI's included routers each is a
-    branch asked in turn, twice a request (to match, to handle): 20–50 µs a read
-    (docs/results/2026-11-25.md, "Round 6") — for a decision a dictionary settles. Every
+    branch asked in turn, twice a request (to match, to handle; what that cost a read:
+    docs/performance.md#the-http-edges-share) — for a decision a dictionary settles. Every
     route path starts with a literal segment (checked here), so the routes of one segment
     are the only candidates. Starlette's protocol is kept: `matches` answers FULL (or
     PARTIAL: the path with another method, which the declared route answers 405), `handle`

@@ -115,7 +115,7 @@ def validation_errors(error: ValidationError) -> dict[str, list[str]]:
 async def read_json(
     request: Request, model: type[ModelT], *, max_bytes: int | None = None
 ) -> ModelT:
-    """Read, parse and validate a JSON object body (413, 415, 400, then 422: API.md §1.1)."""
+    """Read, parse and validate a JSON object body (413, 415, 400, then 422: docs/api.md#errors)."""
     limit = max_bytes or request.app.state.settings.max_body_bytes
     raw = await read_limited(request, limit)
     require_json(request)
@@ -171,7 +171,7 @@ def nul_errors(value: object, at: tuple[str | int, ...] = ()) -> dict[str, list[
 def parse_json(raw: bytes, model: type[ModelT]) -> ModelT:
     """A JSON object (numbers as exact decimals) validated by `model` (400, then 422).
     `NaN` and `Infinity` parse (as non-finite decimals) so that validation refuses them
-    with 422, as API.md §1.1 says for amounts, instead of a 400. A string holding U+0000,
+    with 422, as docs/api.md#errors says for amounts, instead of a 400. A string holding U+0000,
     anywhere in the body, is refused before the model sees it."""
     try:
         parsed = json.loads(raw, parse_float=Decimal, parse_constant=Decimal)

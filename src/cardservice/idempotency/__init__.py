@@ -1,5 +1,5 @@
-"""Idempotency by `external_id` (API.md §4.1): the first answer is remembered per user and
-request, and a repeat gets it again instead of acting twice.
+"""Idempotency by `external_id` (docs/api.md#buying-cards): the first answer is remembered per user
+and request, and a repeat gets it again instead of acting twice.
 
 * A repeat with the same body gets the stored answer (`Idempotent-Replayed: true`).
 * A repeat with another body gets 409 — checked before anything else, so even a repeat

@@ -1,5 +1,6 @@
-"""The statements of the idempotency_keys table (the remembered answers of API.md §4.1), and
-the savepoint a refused request's writes are undone to; the rules are in `__init__.py`."""
+"""The statements of the idempotency_keys table (the remembered answers of
+docs/api.md#buying-cards), and the savepoint a refused request's writes are undone to; the rules are
+in `__init__.py`."""
 
 from __future__ import annotations
 

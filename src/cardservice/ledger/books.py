@@ -1,5 +1,6 @@
 """The books at any instant: balances of accounts, cards and the ledger's own accounts as of
-an instant, and the day's settlement with the card network (API.md §15 "Books").
+an instant, and the day's settlement with the card network (docs/operations.md#running-a-program
+"Books").
 
 Balances at an instant never walk the journal's history:
 * an account or a card: its day totals (`ledger_holder_days`, kept by the seal as the

@@ -42,7 +42,8 @@ class SystemBook(StrEnum):
     HOLDS = "holds"  # money authorized on cards and not yet captured or released
     MERCHANTS = "merchants"  # money captured by card merchants
     FEES = "fees"  # fee revenue
-    # what cardholders owe: stand-in authorizations beyond their card's balance (§14 0120)
+    # what cardholders owe: stand-in authorizations beyond their card's balance
+    # (docs/network.md#the-network-interface-iso-8583 0120)
     CARDHOLDER_RECEIVABLES = "cardholder_receivables"
 
 

@@ -143,17 +143,6 @@ async def chain_batch(reader: Reader, after: int, until: int) -> Sequence[Row]:
     return await reader.scan(_CHAIN_BATCH, after, until)
 
 
-_ENTRY_IDS = (
-    "SELECT id, chain_seq FROM journal_entries WHERE chain_seq > $1 AND chain_seq <= $2"
-    " ORDER BY chain_seq"
-)
-
-
-async def chain_ids(reader: Reader, after: int, until: int) -> Sequence[Row]:
-    """(id, chain_seq) of the entries in a range of the chain, entries without postings too."""
-    return await reader.scan(_ENTRY_IDS, after, until)
-
-
 _HEAD = "SELECT seq, hash FROM ledger_chain_head WHERE id = 1"
 _LAST_SEQ = "SELECT coalesce(max(chain_seq), 0) FROM journal_entries"
 _UNCHAINED = "SELECT min(id) FROM journal_entries WHERE chain_seq IS NULL"

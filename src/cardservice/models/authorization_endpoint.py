@@ -1,4 +1,5 @@
-"""A user's authorization decision endpoint (API.md §10): asked before an approval."""
+"""A user's authorization decision endpoint (docs/controls.md#the-decision-endpoint): asked before
+an approval."""
 
 from __future__ import annotations
 

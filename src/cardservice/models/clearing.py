@@ -1,4 +1,4 @@
-"""Clearing files and their presentments (API.md §18; migration 20261126_32)."""
+"""Clearing files and their presentments (docs/network.md#clearing-files; migration 20261126_32)."""
 
 from __future__ import annotations
 

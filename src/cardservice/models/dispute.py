@@ -1,4 +1,4 @@
-"""Disputes of completed card purchases (API.md §12): open → won | lost.
+"""Disputes of completed card purchases (docs/transactions.md#disputes): open → won | lost.
 
 Two rules are the database's own (migration 20261123_21), so they hold under any
 concurrency: at most one open dispute per transaction (a unique partial index), and at most

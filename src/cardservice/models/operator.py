@@ -1,5 +1,5 @@
-"""The program operator's tables (API.md §15): keys, programs, top-ups, and the external ids
-of operator credits and debits."""
+"""The program operator's tables (docs/operations.md#running-a-program): keys, programs, top-ups,
+and the external ids of operator credits and debits."""
 
 from __future__ import annotations
 

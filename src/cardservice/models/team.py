@@ -1,6 +1,6 @@
-"""A team's spending (API.md §20): budgets, requests, the receipt policy and its reminders
-(migration 20261126_34). What a budget has spent is not a column: it is read from
-`card_spend` (transactions/budgets.py)."""
+"""A team's spending (docs/teams.md#teams-budgets-requests-receipts): budgets, requests, the receipt
+policy and its reminders (migration 20261126_34). What a budget has spent is not a column: it is
+read from `card_spend` (transactions/budgets.py)."""
 
 from __future__ import annotations
 

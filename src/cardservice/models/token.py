@@ -1,5 +1,5 @@
-"""Network tokens (API.md §19): a card's device PANs in digital wallets, and the token
-service's provisioning requests the issuer decided.
+"""Network tokens (docs/network.md#wallet-tokens): a card's device PANs in digital wallets, and the
+token service's provisioning requests the issuer decided.
 
 The DPAN is card data: stored only encrypted with the card-number key (`dpan_ciphertext`,
 the same cipher and key backend as `cards.pan_ciphertext`) and found by a keyed fingerprint

@@ -31,6 +31,8 @@ class User(UuidPk, Base):
     role: Mapped[str | None] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     status: Mapped[str] = mapped_column(
-        String(16), default="active", doc="suspended: every credential refused (API.md §15)"
+        String(16),
+        default="active",
+        doc="suspended: every credential refused (docs/operations.md#running-a-program)",
     )
     program_uuid: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("programs.uuid"))

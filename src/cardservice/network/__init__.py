@@ -1,1 +1,1 @@
-"""The ISO 8583 network channel (API.md §14, docs/network.md)."""
+"""The ISO 8583 network channel (docs/network.md#the-network-interface-iso-8583)."""

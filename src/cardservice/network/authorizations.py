@@ -1,20 +1,20 @@
-"""0100 authorizations and 0120 stand-in advices (API.md §14, §17), each in one unit whose first
-statement reads the card of the number with its account locked, the message's key and the
-merchant's block (`repository.locked_card_and_key`): a repeat answers its first answer; a
-merchant the card-testing guard blocked answers `59` at once; otherwise the card is verified,
-then the sandbox's entry (`transactions.authorize.rules_first` → the engine, with the account
-already locked) decides and records — the card's state before its details, which are never
-compared on a card that is not active; the guard counts a verification failure there, under
-the card's lock — and the answer is written with the message's key in the unit that records
-it (with a decision endpoint to ask, a second unit: `authorize.endpoint_then`). An unknown
-number records nothing but counts against its merchant and its BIN; while the guard locks
-a BIN, a number of it sent without 48.92 answers `N7` (an unknown one whatever 48.92 says)
-and touches no card (docs/network.md, "BIN lock").
+"""0100 authorizations and 0120 stand-in advices (docs/network.md#the-network-interface-iso-8583,
+docs/network.md#a-channel-that-can-be-trusted), each in one unit whose first statement reads the
+card of the number with its account locked, the message's key and the merchant's block
+(`repository.locked_card_and_key`): a repeat answers its first answer; a merchant the card-testing
+guard blocked answers `59` at once; otherwise the card is verified, then the sandbox's entry
+(`transactions.authorize.rules_first` → the engine, with the account already locked) decides and
+records — the card's state before its details, which are never compared on a card that is not
+active; the guard counts a verification failure there, under the card's lock — and the answer is
+written with the message's key in the unit that records it (with a decision endpoint to ask, a
+second unit: `authorize.endpoint_then`). An unknown number records nothing but counts against its
+merchant and its BIN; while the guard locks a BIN, a number of it sent without 48.92 answers `N7`
+(an unknown one whatever 48.92 says) and touches no card (docs/network.md, "BIN lock").
 
-Field 2 may be a wallet token's DPAN (API.md §19): the vault resolves it to its card before
-the entry, so every rule, limit, control, fee, event and webhook of a card payment applies;
-14 must be the token's expiry (a verification failure as a card's), a suspended token (or one
-waiting for its activation) is declined `token_inactive` (`62`, whatever 14 says), a deleted
+Field 2 may be a wallet token's DPAN (docs/network.md#wallet-tokens): the vault resolves it to its
+card before the entry, so every rule, limit, control, fee, event and webhook of a card payment
+applies; 14 must be the token's expiry (a verification failure as a card's), a suspended token (or
+one waiting for its activation) is declined `token_inactive` (`62`, whatever 14 says), a deleted
 one is an unknown number (`14`) — but an 0120 advice on it is recorded on its card, as a
 clearing presentment on it is booked there. An 0100 with processing code 900000 is a
 wallet's provisioning request (provisioning.py)."""
@@ -73,7 +73,8 @@ from cardservice.transactions.engine import Authorization
 
 
 def network_data(message: Message, auth_code: str | None) -> dict[str, str | None]:
-    """What the transaction shows of the network (API.md §14)."""
+    """What the transaction shows of the network
+    (docs/network.md#the-network-interface-iso-8583)."""
 
     def stripped(number: int) -> str | None:
         return message.fields.get(number, "").strip() or None

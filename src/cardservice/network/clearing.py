@@ -1,9 +1,10 @@
-"""0220 financial advices (API.md §14, §17): processing code 000000 captures the original
-named in 90 (`lifecycle.capture`, the §12 rules: 48.60 = 1 keeps the rest held); 200000
-refunds it (`lifecycle.refund`), or without 90 credits the card of field 2
-(`adjustments.credit_card`). An original is one of the advice's own acquirer (32) and of the
-card of its field 2 (network/originals.py; else `25`, nothing remembered); a capture or
-refund of it in another currency (49) answers `12` and moves nothing."""
+"""0220 financial advices (docs/network.md#the-network-interface-iso-8583,
+docs/network.md#a-channel-that-can-be-trusted): processing code 000000 captures the original named
+in 90 (`lifecycle.capture`, the docs/transactions.md#holds-captures-increments-expiry rules: 48.60 =
+1 keeps the rest held); 200000 refunds it (`lifecycle.refund`), or without 90 credits the card of
+field 2 (`adjustments.credit_card`). An original is one of the advice's own acquirer (32) and of the
+card of its field 2 (network/originals.py; else `25`, nothing remembered); a capture or refund of it
+in another currency (49) answers `12` and moves nothing."""
 
 from __future__ import annotations
 

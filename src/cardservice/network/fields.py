@@ -1,4 +1,5 @@
-"""The packager: the field layout of API.md §14, declared as data (jPOS's packager).
+"""The packager: the field layout of docs/network.md#the-network-interface-iso-8583, declared as
+data (jPOS's packager).
 
 Every field the service reads or writes is one `FieldSpec`; `PACKAGER` is the layout
 handed to pyiso8583 (the default ASCII layout of ISO 8583:1987 for the fields a network
@@ -20,8 +21,9 @@ Kind = Literal["n", "an", "ans"]
 
 
 def real_transmission_time(value: str) -> bool:
-    """Field 7 is a real `MMDDhhmmss` (API.md §17): month 01-12, a day of that month (the
-    year is not sent: 29 February is a day of February), hour < 24, minutes and seconds < 60.
+    """Field 7 is a real `MMDDhhmmss` (docs/network.md#fields-checked-first): month 01-12, a day of
+    that month (the year is not sent: 29 February is a day of February), hour < 24, minutes and
+    seconds < 60.
     """
     month, day, hour, minute, second = (int(value[i : i + 2]) for i in range(0, 10, 2))
     if not 1 <= month <= 12:
@@ -79,8 +81,8 @@ FIELDS: dict[int, FieldSpec] = {
 
 # Sub-elements of field 48.
 CVV2, THREE_DS_CODE, MORE_TO_FOLLOW = "92", "41", "60"
-# … and a wallet's (API.md §19): token requestor id (11 digits), wallet code, device name
-# (≤ 32), risk score (1 low … 5 high), token PAN (the DPAN, 13–19 digits), token expiry
+# … and a wallet's (docs/network.md#wallet-tokens): token requestor id (11 digits), wallet code,
+# device name (≤ 32), risk score (1 low … 5 high), token PAN (the DPAN, 13–19 digits), token expiry
 # YYMM, token reference (≤ 32), activation code typed by the holder.
 TOKEN_REQUESTOR, WALLET, DEVICE_NAME, RISK_SCORE = "70", "71", "72", "73"
 TOKEN_PAN, TOKEN_EXPIRY, TOKEN_REFERENCE, ACTIVATION_CODE = "74", "75", "76", "77"
@@ -99,7 +101,8 @@ RESPONSE_MTI = {
     "0800": "0810",
 }  # fmt: skip
 
-# What a response echoes of its request (API.md §14), then adds 39 (and 38, 54).
+# What a response echoes of its request (docs/network.md#the-network-interface-iso-8583), then adds
+# 39 (and 38, 54).
 ECHOED = (2, 3, 4, 7, 11, 32, 37, 41, 42, 49, 70)
 
 # ISO 4217 numeric → alphabetic, for the currencies a card may hold or a merchant charge in.

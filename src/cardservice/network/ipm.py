@@ -1,5 +1,5 @@
-"""Mastercard IPM clearing files (API.md §18), read and written by `cardutil`: EBCDIC
-(cp500), variable-length records with their 4-byte length, in 1014-byte blocks, binary
+"""Mastercard IPM clearing files (docs/network.md#clearing-files), read and written by `cardutil`:
+EBCDIC (cp500), variable-length records with their 4-byte length, in 1014-byte blocks, binary
 bitmaps, PDS sub-elements in DE 48. This module knows the messages a clearing file holds
 (header, presentments, trailer); `clearing/` books them, the simulator writes them.
 

@@ -15,16 +15,16 @@ complete message for `idle_seconds`, or whose message's bytes have not all arriv
 on at once — then the connection is not read until one is done, so nothing is dropped and a
 peer that pipelines faster than it is answered waits in TCP.
 
-Every request is answered within `answer_seconds` (API.md §14, §21: `91` when the database
-is unreachable): its work runs in a task of its own (`db/deadlines.py`), and when the
-deadline passes first the answer is `91` while the work goes on to its end — a unit is never
-cut in the middle (its COMMIT may be waiting for the synchronous standby of a leader just
-promoted). A unit not yet committing stops at its next statement (`db/deadlines.py`); an
-approval that commits after it releases itself (`authorizations.py`): `91` says nothing was
-recorded; a decline that commits late stays, with its key (it moved no money but
-its decline fee, as any decline; a repeat gets it). An advice, a reversal or a repeat
-answered `91` is sent again by the network, and its repeat gets the answer of the unit that
-went on. A decision endpoint's wait (up to 2 s) moves the deadline by as much.
+Every request is answered within `answer_seconds` (docs/network.md#the-network-interface-iso-8583,
+docs/operations.md#the-fleet-on-one-machine: `91` when the database is unreachable): its work runs
+in a task of its own (`db/deadlines.py`), and when the deadline passes first the answer is `91`
+while the work goes on to its end — a unit is never cut in the middle (its COMMIT may be waiting for
+the synchronous standby of a leader just promoted). A unit not yet committing stops at its next
+statement (`db/deadlines.py`); an approval that commits after it releases itself
+(`authorizations.py`): `91` says nothing was recorded; a decline that commits late stays, with its
+key (it moved no money but its decline fee, as any decline; a repeat gets it). An advice, a reversal
+or a repeat answered `91` is sent again by the network, and its repeat gets the answer of the unit
+that went on. A decision endpoint's wait (up to 2 s) moves the deadline by as much.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""0800 network management (API.md §14): sign-on, sign-off, echo, all answered `00`."""
+"""0800 network management (docs/network.md#the-network-interface-iso-8583): sign-on, sign-off,
+echo, all answered `00`."""
 
 from __future__ import annotations
 

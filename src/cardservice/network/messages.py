@@ -1,4 +1,5 @@
-"""Requests as an acquirer builds them (API.md §14), for the simulator, tests and benches."""
+"""Requests as an acquirer builds them (docs/network.md#the-network-interface-iso-8583), for the
+simulator, tests and benches."""
 
 from __future__ import annotations
 
@@ -161,8 +162,9 @@ def provisioning(
     cvv2: str | None = None,
     acquirer: str = TOKEN_SERVICE,
 ) -> dict[int, str]:
-    """A wallet's provisioning request (API.md §19): an 0100 with processing code 900000,
-    amount 0, the card's 2 and 14, and 48.70-.73, .76 (.92 when the wallet sent the CVV2)."""
+    """A wallet's provisioning request (docs/network.md#wallet-tokens): an 0100 with processing code
+    900000, amount 0, the card's 2 and 14, and 48.70-.73, .76 (.92 when the wallet sent the
+    CVV2)."""
     elements = {
         TOKEN_REQUESTOR: REQUESTORS.get(wallet, REQUESTORS["CF"]), WALLET: wallet,
         DEVICE_NAME: device_name, RISK_SCORE: str(risk), TOKEN_REFERENCE: reference,

@@ -1,5 +1,6 @@
-"""A follow-up's original (API.md §14, §17): the 0100 or 0120 that field 90 of an 0400, 0420
-or 0220 names, looked up only for the acquirer and the card it belongs to.
+"""A follow-up's original (docs/network.md#the-network-interface-iso-8583,
+docs/network.md#a-follow-up-belongs-to-its-acquirer-and-its-card): the 0100 or 0120 that field 90 of
+an 0400, 0420 or 0220 names, looked up only for the acquirer and the card it belongs to.
 
 A follow-up whose 90 names another acquirer's key than its own 32, or whose 2 is not the
 original's card (or is missing), is `NotTheirs`: answered `25`, nothing moved and nothing
@@ -74,7 +75,8 @@ async def bound_original(tx: Tx, found: Remembered, card_uuid: uuid.UUID) -> Ori
     """The original's transaction and user, when it is of the card of field 2 (`NotTheirs`
     otherwise); None when the original moved nothing (an unknown card, a blocked merchant).
     A wallet token's DPAN names the card the token pays with now: an original booked on the
-    card that card replaced is its too (API.md §19, the token moved with the replacement)."""
+    card that card replaced is its too (docs/network.md#wallet-tokens, the token moved with the
+    replacement)."""
     if found.transaction_uuid is None:
         return None
     user, card, currency = await repository.owner_and_card(tx, found.transaction_uuid)

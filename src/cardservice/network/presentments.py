@@ -1,5 +1,5 @@
-"""The clearing file an acquirer would send for a simulator run (API.md §18): what the
-acquirer settles with the network. A first presentment of every authorization the run got
+"""The clearing file an acquirer would send for a simulator run (docs/network.md#clearing-files):
+what the acquirer settles with the network. A first presentment of every authorization the run got
 approved and did not reverse — captured online by an 0220 or not: the 0220 was an advice,
 the file is what settles — in the authorization's currency, at what was captured online,
 else what was authorized, with its approval code and an ARN of its own; after it, a refund

@@ -1,4 +1,5 @@
-"""The network's own processes (API.md §17: authorizations are never held up by other work).
+"""The network's own processes (docs/network.md#isolation-from-other-work: authorizations are never
+held up by other work).
 
 `cardservice serve --iso8583-port` answers ISO 8583 in processes of their own, beside the
 HTTP workers: a statement PDF, a CSV export, a deep report page or a receipt image runs on an

@@ -1,15 +1,15 @@
-"""A wallet's provisioning request (API.md §19): an 0100 with processing code 900000, amount
-0, fields 2 and 14 of the card, 48.92 when the wallet sent the CVV2, and 48.70 (token
+"""A wallet's provisioning request (docs/network.md#wallet-tokens): an 0100 with processing code
+900000, amount 0, fields 2 and 14 of the card, 48.92 when the wallet sent the CVV2, and 48.70 (token
 requestor), .71 (wallet), .72 (device), .73 (risk score), .76 (token reference).
 
-Card verification is an authorization's (§14: `14` unknown card, `54` wrong expiry, `N7`
-wrong CVV2, nothing else done), counted by the card-testing guard of §17 as an
-authorization's failures are (`transactions.card_testing`: the card's count under its lock,
-the merchant's — the token service's 32 and 42 — after it, an unknown number's BIN after
-that); a card that is not active answers its state before its details are compared (`59`
-frozen by the guard, `62` frozen, `46` closed; nothing counted), and a number of a BIN the
-guard locked answers `N7` without 48.92 (docs/network.md, "BIN lock"); then the token
-rules decide (`tokens.service`), the user's decision endpoint is asked
+Card verification is an authorization's (docs/network.md#the-network-interface-iso-8583: `14`
+unknown card, `54` wrong expiry, `N7` wrong CVV2, nothing else done), counted by the card-testing
+guard of docs/network.md#card-testing as an authorization's failures are
+(`transactions.card_testing`: the card's count under its lock, the merchant's — the token service's
+32 and 42 — after it, an unknown number's BIN after that); a card that is not active answers its
+state before its details are compared (`59` frozen by the guard, `62` frozen, `46` closed; nothing
+counted), and a number of a BIN the guard locked answers `N7` without 48.92 (docs/network.md, "BIN
+lock"); then the token rules decide (`tokens.service`), the user's decision endpoint is asked
 with no unit open (it may only be stricter), and the decision is written with the message's
 key in one unit: `00` approve, `85` step-up (the holder's activation code made with it),
 `05` decline. A missing or malformed wallet sub-element, or an unknown wallet code, is a

@@ -16,7 +16,7 @@ from cardservice.transactions.card_testing import Merchant
 from cardservice.transactions.locks import authorization_account_sql
 
 # A number is a card's (its fingerprint) or a wallet token's DPAN (the same fingerprint,
-# API.md §19): both joins are index lookups; the token's card answers for a DPAN.
+# docs/network.md#wallet-tokens): both joins are index lookups; the token's card answers for a DPAN.
 _CARD_OF_NUMBER = (
     "SELECT coalesce(c.uuid, tc.uuid) AS card_uuid,"
     " coalesce(c.user_uuid, tc.user_uuid) AS user_uuid,"
@@ -112,7 +112,7 @@ class Remembered:
 
 @dataclass(frozen=True, slots=True)
 class WalletToken:
-    """The wallet token whose DPAN a message carries (API.md §19)."""
+    """The wallet token whose DPAN a message carries (docs/network.md#wallet-tokens)."""
 
     uuid: uuid.UUID
     wallet: str
@@ -206,7 +206,8 @@ async def locked_card_and_key(
 
 
 async def closed_reason(tx: Tx, card_uuid: uuid.UUID) -> str | None:
-    """Why the card was closed (`lost`, `stolen`, … API.md §15); None when not said."""
+    """Why the card was closed (`lost`, `stolen`, … docs/operations.md#running-a-program); None when
+    not said."""
     value = await tx.value(_CLOSED_REASON, card_uuid)
     return None if value is None else str(value)
 
@@ -300,7 +301,7 @@ def network_json(network: dict[str, str | None]) -> str:
     return orjson.dumps(network).decode()
 
 
-# The simulator's own reads (network/commands.py, network/simulator.py): a tool that checks
+# The simulator's own reads (cli/network.py, network/simulator.py): a tool that checks
 # its own bookkeeping against the books.
 _SEND_CARD = "SELECT pan_ciphertext, expiry_year, expiry_month FROM cards WHERE uuid = $1"
 _SEND_WALLET = "SELECT expiry_year, expiry_month FROM card_tokens WHERE dpan_fingerprint = $1"

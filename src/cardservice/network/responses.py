@@ -1,4 +1,5 @@
-"""Response codes (field 39) of API.md §14, from the entries' decline reasons and refusals."""
+"""Response codes (field 39) of docs/network.md#the-network-interface-iso-8583, from the entries'
+decline reasons and refusals."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ SYSTEM_FAILURE = "96"
 # A declined authorization's error slug → its response code; a slug not listed is `05`.
 DECLINES = {
     "do_not_honor": "05",
-    "card_lost": "41",  # a card closed as lost (API.md §15's close reasons)
+    # a card closed as lost (docs/operations.md#running-a-program's close reasons)
+    "card_lost": "41",
     "card_stolen": "43",  # a card closed as stolen
     "card_closed": "46",
     "insufficient_funds": "51",
@@ -34,7 +36,8 @@ DECLINES = {
     "merchant_blocked": "57",
     "suspected_fraud": "59",
     "limit_exceeded": "61",
-    "budget_exceeded": "61",  # the team's monthly budget (API.md §20)
+    # the team's monthly budget (docs/teams.md#teams-budgets-requests-receipts)
+    "budget_exceeded": "61",
     "card_frozen": "62",
     "token_inactive": "62",  # a wallet token suspended or waiting for its activation
     "account_inactive": "62",
@@ -56,9 +59,10 @@ REFUSALS = {
 
 def code_of(row: dict[str, Any], closed_reason: str | None = None) -> str:
     """An authorization's response code: `00` approved, else its decline reason's. A card
-    declined `card_closed` that was closed as lost or stolen (its `closed_reason`, API.md
-    §15) answers `41` / `43` (`card_lost` / `card_stolen`); the transaction keeps
-    `card_closed`, the slug API.md §5 gives a closed card."""
+    declined `card_closed` that was closed as lost or stolen (its `closed_reason`,
+    docs/operations.md#running-a-program) answers `41` / `43` (`card_lost` / `card_stolen`); the
+    transaction keeps `card_closed`, the slug docs/transactions.md#sandbox-and-cli gives a closed
+    card."""
     if row["status"] != "declined":
         return APPROVED
     slug = row["error_slug"]

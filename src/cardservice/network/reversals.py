@@ -1,10 +1,10 @@
-"""0400 / 0420 reversals (API.md §14, §17): 90 names the original 0100, of the reversal's own
-acquirer and of the card of its field 2 (network/originals.py; else `25`, nothing remembered).
-A reversal in another currency (49) than its original's answers `12` and moves nothing.
-Without 95 the whole hold is released (`lifecycle.reverse`, as the sandbox's `/reverse`), with
-95 it shrinks to that amount (`adjustments.shrink_hold`). An unknown original is remembered
-24 h under its own key, with the card it is for, so that it is released at once when it
-arrives with that card."""
+"""0400 / 0420 reversals (docs/network.md#the-network-interface-iso-8583,
+docs/network.md#a-follow-up-belongs-to-its-acquirer-and-its-card): 90 names the original 0100, of
+the reversal's own acquirer and of the card of its field 2 (network/originals.py; else `25`, nothing
+remembered). A reversal in another currency (49) than its original's answers `12` and moves nothing.
+Without 95 the whole hold is released (`lifecycle.reverse`, as the sandbox's `/reverse`), with 95 it
+shrinks to that amount (`adjustments.shrink_hold`). An unknown original is remembered 24 h under its
+own key, with the card it is for, so that it is released at once when it arrives with that card."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The network simulator (API.md §14): an acquirer speaking ISO 8583 to a host, with faults,
-that checks the host's bookkeeping against its own at the end.
+"""The network simulator (docs/network.md#the-network-interface-iso-8583): an acquirer speaking ISO
+8583 to a host, with faults, that checks the host's bookkeeping against its own at the end.
 
 `run` makes its own user, account and cards (through the services), sends seeded traffic
 for a while over a few connections, and then reads the database: every authorization it

@@ -1,4 +1,4 @@
-"""The token service's notices (API.md §19): 0620 → 0630.
+"""The token service's notices (docs/network.md#wallet-tokens): 0620 → 0630.
 
 * **Token created**: 2 (the card), 48.74 (the DPAN), .75 (its expiry YYMM), .76 (the token
   reference), .71 (wallet), .72 (device) → `00`, the token recorded `active` after an

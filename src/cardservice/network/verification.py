@@ -1,6 +1,7 @@
-"""Card verification of an 0100 (API.md §14, §17): the expiry of 14 and the CVV2 of 48.92,
-checked by the card-testing guard's one check (`transactions.card_testing`), which also
-counts the failures; for a wallet token's DPAN (§19), the token's expiry."""
+"""Card verification of an 0100 (docs/network.md#the-network-interface-iso-8583,
+docs/network.md#a-channel-that-can-be-trusted): the expiry of 14 and the CVV2 of 48.92, checked by
+the card-testing guard's one check (`transactions.card_testing`), which also counts the failures;
+for a wallet token's DPAN (docs/network.md#wallet-tokens), the token's expiry."""
 
 from __future__ import annotations
 
@@ -21,6 +22,6 @@ def verification_failure(cipher: CardCipher, message: Message, card: IssuedCard)
 
 
 def token_verification_failure(message: Message, token: WalletToken) -> str | None:
-    """For a wallet token's DPAN (API.md §19): `invalid_expiry` when 14 is not the token's
-    expiry (no CVV2 is expected: a wallet has none)."""
+    """For a wallet token's DPAN (docs/network.md#wallet-tokens): `invalid_expiry` when 14 is not
+    the token's expiry (no CVV2 is expected: a wallet has none)."""
     return "invalid_expiry" if message.fields[14] != token.expiry_yymm else None

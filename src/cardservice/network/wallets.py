@@ -1,6 +1,6 @@
-"""The simulator's token service (API.md §19): it plays the network that puts a card in a
-wallet — the provisioning request, then the token-created notice with a DPAN it draws — for
-`cardservice network tokenize` and the wallet traffic of `network run --faults wallets`."""
+"""The simulator's token service (docs/network.md#wallet-tokens): it plays the network that puts a
+card in a wallet — the provisioning request, then the token-created notice with a DPAN it draws —
+for `cardservice network tokenize` and the wallet traffic of `network run --faults wallets`."""
 
 from __future__ import annotations
 

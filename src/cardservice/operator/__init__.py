@@ -1,2 +1,2 @@
-"""The program operator's API (API.md §15): keys with scopes, users, funding, top-ups,
-programs and the ACS's 3DS codes."""
+"""The program operator's API (docs/operations.md#running-a-program): keys with scopes, users,
+funding, top-ups, programs and the ACS's 3DS codes."""

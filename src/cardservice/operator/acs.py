@@ -1,7 +1,7 @@
-"""3DS codes from the issuer's ACS (API.md §15, `network` scope): the ACS names the card by
-its number, found through the fingerprint index (cards/lookup.py), never decrypted; the code
-becomes the same record as `POST /sandbox/3ds` makes. The number is never echoed, logged or
-kept in the audit row (which names the card by its uuid)."""
+"""3DS codes from the issuer's ACS (docs/operations.md#running-a-program, `network` scope): the ACS
+names the card by its number, found through the fingerprint index (cards/lookup.py), never
+decrypted; the code becomes the same record as `POST /sandbox/3ds` makes. The number is never
+echoed, logged or kept in the audit row (which names the card by its uuid)."""
 
 from __future__ import annotations
 

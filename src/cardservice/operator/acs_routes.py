@@ -1,4 +1,4 @@
-"""`POST /network/3ds-codes` (API.md §15, `network` scope)."""
+"""`POST /network/3ds-codes` (docs/operations.md#running-a-program, `network` scope)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Who the operator's writes are recorded as (API.md §15, "Audit"): every write of the
-operator API and of the CLI's operator commands leaves an `audit_log` row in its own unit
-(cardservice.audit.repository), so there is no write without its row."""
+"""Who the operator's writes are recorded as (docs/operations.md#running-a-program, "Audit"): every
+write of the operator API and of the CLI's operator commands leaves an `audit_log` row in its own
+unit (cardservice.audit.repository), so there is no write without its row."""
 
 from __future__ import annotations
 

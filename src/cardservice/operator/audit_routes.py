@@ -1,5 +1,6 @@
-"""`GET /operator/audit-log` (API.md §15, `reports`): the trail of every operator write and
-every card reveal, newest first, paged; with `Accept: text/csv`, all of it as CSV."""
+"""`GET /operator/audit-log` (docs/operations.md#running-a-program, `reports`): the trail of every
+operator write and every card reveal, newest first, paged; with `Accept: text/csv`, all of it as
+CSV."""
 
 from __future__ import annotations
 

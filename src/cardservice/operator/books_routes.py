@@ -1,6 +1,7 @@
-"""The books (API.md §15 "Books", `reports`): `GET /operator/balances?as_of=<iso>`, every ledger
-account class per currency at an instant, and `GET /operator/reports/settlement?date=`, the
-day's settlement with the card network. Both read `ledger/books.py`."""
+"""The books (docs/operations.md#running-a-program "Books", `reports`): `GET
+/operator/balances?as_of=<iso>`, every ledger account class per currency at an instant, and `GET
+/operator/reports/settlement?date=`, the day's settlement with the card network. Both read
+`ledger/books.py`."""
 
 from __future__ import annotations
 

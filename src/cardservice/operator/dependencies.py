@@ -1,5 +1,5 @@
-"""Who may call `/operator/*` and `/network/*` (API.md §15): a live operator key with the
-route's scope.
+"""Who may call `/operator/*` and `/network/*` (docs/operations.md#running-a-program): a live
+operator key with the route's scope.
 
 Order, as for the cardholder's credentials (auth/dependencies.py): no credentials → 401;
 an operator key that is unknown or revoked counts as a failed attempt of the address (401,

@@ -1,6 +1,7 @@
-"""Operator API keys (API.md §15): `csk_` + 32 random bytes, stored only as a SHA-256 hash,
-each with its scopes. Created, listed and revoked from the CLI; never logged. Creating and
-revoking a key each leave an audit row (its id, name, scopes or prefix; never the key)."""
+"""Operator API keys (docs/operations.md#running-a-program): `csk_` + 32 random bytes, stored only
+as a SHA-256 hash, each with its scopes. Created, listed and revoked from the CLI; never logged.
+Creating and revoking a key each leave an audit row (its id, name, scopes or prefix; never the
+key)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""`/operator/*` (API.md §15): users and funding. Every route takes an operator key with
-its scope (operator/dependencies.py)."""
+"""`/operator/*` (docs/operations.md#running-a-program): users and funding. Every route takes an
+operator key with its scope (operator/dependencies.py)."""
 
 from __future__ import annotations
 

@@ -1,2 +1,2 @@
-"""Card programs (API.md §15): the BINs a program's users buy from, spending controls on
-top of each card's, and the validity of its new cards."""
+"""Card programs (docs/operations.md#running-a-program): the BINs a program's users buy from,
+spending controls on top of each card's, and the validity of its new cards."""

@@ -1,5 +1,6 @@
-"""`/operator/programs` (API.md §15): created, read and changed with the `cards` scope; the
-list is the program read back (`reports`, docs/operations.md "Reading the program back")."""
+"""`/operator/programs` (docs/operations.md#running-a-program): created, read and changed with the
+`cards` scope; the list is the program read back (`reports`, docs/operations.md "Reading the program
+back")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Programs (API.md §15, `cards` scope): create, read, change. What a program does to its
-users' purchases and authorizations is in transactions/program_rules.py."""
+"""Programs (docs/operations.md#running-a-program, `cards` scope): create, read, change. What a
+program does to its users' purchases and authorizations is in transactions/program_rules.py."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The card-network simulator (API.md §5): on only when `CARDSERVICE_SANDBOX` is on."""
+"""The card-network simulator (docs/transactions.md#sandbox-and-cli): on only when
+`CARDSERVICE_SANDBOX` is on."""
 
 from __future__ import annotations
 

@@ -1,1 +1,2 @@
-"""Monthly account statements (API.md §16): JSON and a printable PDF, from the ledger."""
+"""Monthly account statements (docs/statements.md#statements): JSON and a printable PDF, from the
+ledger."""

@@ -1,4 +1,4 @@
-"""`GET /account/{uuid}/statements/{YYYY-MM}` (JSON) and `….pdf` (API.md §16)."""
+"""`GET /account/{uuid}/statements/{YYYY-MM}` (JSON) and `….pdf` (docs/statements.md#statements)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ AccountUuid = Annotated[
         description="The account's uuid (`GET /accounts`)",
     ),
 ]
-# YYYY-MM, checked by the service: a month that fails it is no statement (404, API.md §1.1)
+# YYYY-MM, checked by the service: a month that fails it is no statement (404, docs/api.md#errors)
 Month = Annotated[
     str,
     Path(description="The statement's UTC month, `YYYY-MM` (e.g. `2026-03`); anything else → 404"),

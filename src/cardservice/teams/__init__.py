@@ -1,1 +1,2 @@
-"""Teams that manage their spending (API.md §20): budgets, requests, receipts chased."""
+"""Teams that manage their spending (docs/teams.md#teams-budgets-requests-receipts): budgets,
+requests, receipts chased."""

@@ -1,4 +1,5 @@
-"""Receipts on transactions and the team's receipt policy (API.md §20).
+"""Receipts on transactions and the team's receipt policy
+(docs/teams.md#teams-budgets-requests-receipts).
 
 * A transaction's holder links one of their own attachments of type `receipt`, `invoice` or
   `photo` (anybody else's is 404, a `document` 422) and may unlink it.

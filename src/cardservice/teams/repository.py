@@ -10,10 +10,9 @@ from datetime import date, datetime
 from typing import Any
 
 from cardservice.db.paging import Offset, paginate
-from cardservice.db.sql import Reader, Row, Tx, as_uuid, insert_sql
+from cardservice.db.sql import Reader, Row, Tx, insert_sql
 from cardservice.teams.records import NEWEST_FIRST, request_columns
 
-_TEAM_OF = "SELECT team_uuid FROM users WHERE uuid = $1"
 _TEAMMATE = "SELECT uuid, name, role FROM users WHERE uuid = $1 AND team_uuid = $2"
 _OWN_ACCOUNT = "SELECT 1 FROM accounts WHERE uuid = $1 AND user_uuid = $2"
 _BIN = "SELECT 1 FROM bins WHERE uuid = $1"
@@ -115,11 +114,6 @@ SELECT status, receipt_attachment_uuid FROM transactions WHERE uuid = $1"""
 _REMIND = """
 INSERT INTO receipt_reminders (transaction_uuid, user_uuid, reminded_at) VALUES ($1, $2, $3)
 ON CONFLICT (transaction_uuid) DO NOTHING RETURNING transaction_uuid"""
-
-
-async def team_of(reader: Reader | Tx, user_uuid: uuid.UUID) -> uuid.UUID | None:
-    """The user's team, or None."""
-    return as_uuid(await reader.value(_TEAM_OF, user_uuid))
 
 
 async def teammate(reader: Reader | Tx, user_uuid: uuid.UUID, team_uuid: uuid.UUID) -> Row | None:

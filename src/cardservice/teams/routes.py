@@ -1,5 +1,5 @@
-"""The team's endpoints (API.md §20): budgets, requests, the receipt policy, and receipts on
-transactions."""
+"""The team's endpoints (docs/teams.md#teams-budgets-requests-receipts): budgets, requests, the
+receipt policy, and receipts on transactions."""
 
 from __future__ import annotations
 

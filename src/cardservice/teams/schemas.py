@@ -1,4 +1,4 @@
-"""Team records and requests (API.md §20)."""
+"""Team records and requests (docs/teams.md#teams-budgets-requests-receipts)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Team rules (API.md §20): who may do what, budgets, and requests decided by the owner.
+"""Team rules (docs/teams.md#teams-budgets-requests-receipts): who may do what, budgets, and
+requests decided by the owner.
 
 * Only a team's `owner` manages (sets budgets, decides requests, sets the receipt policy); a
   member reads what concerns them (their budget, their requests); anybody else — a user of

@@ -1,1 +1,1 @@
-"""Network tokens: a card's device PANs in digital wallets (API.md §19)."""
+"""Network tokens: a card's device PANs in digital wallets (docs/network.md#wallet-tokens)."""

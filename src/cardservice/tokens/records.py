@@ -12,7 +12,7 @@ TOKEN_FIELDS = (
     "uuid", "card_uuid", "wallet", "device_name", "last4", "status", "created_at", "updated_at",
 )  # fmt: skip
 
-# Field 48.71 (API.md §19) → the wallet as the API names it.
+# Field 48.71 (docs/network.md#wallet-tokens) → the wallet as the API names it.
 WALLET_CODES = {"AP": "apple_pay", "GP": "google_pay", "SP": "samsung_pay", "CF": "card_on_file"}
 WALLET_OF_NAME = {name: code for code, name in WALLET_CODES.items()}
 # What the holder reads (an activation code's `merchant_name`, the dashboard).
@@ -45,5 +45,6 @@ def token_record(row: Row | Sequence[Any]) -> dict[str, Any]:
 
 
 def paid_with(token: Row | dict[str, Any]) -> dict[str, str | None]:
-    """What a transaction paid with a token shows of it (API.md §19): `{uuid, wallet, last4}`."""
+    """What a transaction paid with a token shows of it (docs/network.md#wallet-tokens): `{uuid,
+    wallet, last4}`."""
     return {"uuid": text_uuid(token["uuid"]), "wallet": token["wallet"], "last4": token["last4"]}

@@ -1,4 +1,5 @@
-"""The holder's view of a card's wallet tokens (API.md §19): list, suspend, resume, delete."""
+"""The holder's view of a card's wallet tokens (docs/network.md#wallet-tokens): list, suspend,
+resume, delete."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The token record as served (API.md §19)."""
+"""The token record as served (docs/network.md#wallet-tokens)."""
 
 from __future__ import annotations
 

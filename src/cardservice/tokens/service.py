@@ -1,4 +1,4 @@
-"""The rules of network tokens (API.md §19), one function per use case.
+"""The rules of network tokens (docs/network.md#wallet-tokens), one function per use case.
 
 * **Provisioning decision** (`decide`, `record_decision`): a card that is not active, or a
   `single_use` card, is declined; a risk score of 4 or 5, or a card never approved yet, is
@@ -68,7 +68,8 @@ class DpanRefused(Exception):
 
 @dataclass(frozen=True, slots=True)
 class ProvisioningRequest:
-    """A wallet's request to add a card (API.md §19), its fields as the API names them."""
+    """A wallet's request to add a card (docs/network.md#wallet-tokens), its fields as the API names
+    them."""
 
     card_uuid: uuid.UUID
     user_uuid: uuid.UUID

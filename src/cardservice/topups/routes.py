@@ -1,4 +1,5 @@
-"""`/topups` (cardholder, A) and the operator's confirm and cancel (API.md §15)."""
+"""`/topups` (cardholder, A) and the operator's confirm and cancel
+(docs/operations.md#running-a-program)."""
 
 from __future__ import annotations
 

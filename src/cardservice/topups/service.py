@@ -1,4 +1,4 @@
-"""Top-up rules (API.md §15).
+"""Top-up rules (docs/operations.md#running-a-program).
 
 * Asking (cardholder): the method and currency are one of `/payment/currencies/{method}`,
   the amount within its min/max; the fee is the method's percent of the amount (rounded

@@ -1,6 +1,7 @@
-"""What a card network asks beyond the sandbox's transitions (API.md §14, §18): a hold shrunk
-to what stays authorized (a partial reversal), a refund with no purchase to name (a credit
-to the card), and a captured purchase presented again at another amount (the difference).
+"""What a card network asks beyond the sandbox's transitions
+(docs/network.md#the-network-interface-iso-8583, docs/network.md#clearing-files): a hold shrunk to
+what stays authorized (a partial reversal), a refund with no purchase to name (a credit to the
+card), and a captured purchase presented again at another amount (the difference).
 
 Locks in the global order (docs/ledger.md): the account, then the card, then the row.
 """
@@ -137,12 +138,13 @@ def _presented_in_card_currency(purchase: dict[str, Any], presented: int) -> int
 async def recapture(
     tx: Tx, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID, presented: int, now: datetime
 ) -> tuple[dict[str, Any], int]:
-    """A completed purchase presented at another amount than it captured (API.md §18): the
-    difference moves between the card and `merchants` in one entry, and the purchase's
-    `amount` and `captured_amount` become what was presented. More is taken from the card as
-    far as it can pay, the rest booked to `cardholder_receivables` (`shortfall`); less goes
-    back to the card (receivables first, for a purchase its cardholder owes on), never below
-    what was refunded or credited. Returns the purchase and the captured amount before."""
+    """A completed purchase presented at another amount than it captured
+    (docs/network.md#clearing-files): the difference moves between the card and `merchants` in one
+    entry, and the purchase's `amount` and `captured_amount` become what was presented. More is
+    taken from the card as far as it can pay, the rest booked to `cardholder_receivables`
+    (`shortfall`); less goes back to the card (receivables first, for a purchase its cardholder owes
+    on), never below what was refunded or credited. Returns the purchase and the captured amount
+    before."""
     purchase, _ = await lock_purchase(tx, user_uuid, transaction_uuid)
     lifecycle.require_status(purchase, "completed")
     before = purchase["captured_amount"]

@@ -1,4 +1,6 @@
-"""The one entry of an authorization, whatever the channel (API.md §5, §10, §12).
+"""The one entry of an authorization, whatever the channel (docs/transactions.md#sandbox-and-cli,
+docs/controls.md#card-lifecycle-spending-controls-and-the-decision-endpoint,
+docs/transactions.md#holds-captures-increments-expiry).
 
 Every channel — the sandbox route, `cardservice simulate authorize`, an increment, the
 ISO 8583 host — builds one `Authorization` (its `channel` says who sent it; the rules do
@@ -16,9 +18,9 @@ user's decision endpoint thinks:
    meanwhile: a decline then is the rules', whatever the endpoint said), applies the answer
    and records.
 
-A payment with a wallet token (`request.token`, API.md §19) names the card its channel read
-for the token; a replacement may have moved the token since. Each unit takes the account's
-lock through that card first (the replacement takes it too), then pays with the card that
+A payment with a wallet token (`request.token`, docs/network.md#wallet-tokens) names the card its
+channel read for the token; a replacement may have moved the token since. Each unit takes the
+account's lock through that card first (the replacement takes it too), then pays with the card that
 replaced it, if any (`payee`): the payment is booked on exactly one of the two cards.
 """
 

@@ -1,5 +1,6 @@
-"""Team budgets in the authorization (API.md §20): a member's monthly spend in a currency,
-checked as the card limits are (transactions/controls.py), with the same counter.
+"""Team budgets in the authorization (docs/teams.md#teams-budgets-requests-receipts): a member's
+monthly spend in a currency, checked as the card limits are (transactions/controls.py), with the
+same counter.
 
 `spent` is not kept anywhere of its own: it is the sum of `card_spend` (the counter the
 database keeps from every card purchase, in the unit that writes it: approved, held or
@@ -16,7 +17,6 @@ second reads the first's spend once it committed (read committed: a new statemen
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
 from cardservice.db.sql import Row, Tx
@@ -34,20 +34,6 @@ def month_of(now: datetime) -> str:
 def month_start(now: datetime) -> date:
     """The first UTC day of the month of `now`."""
     return now.astimezone(UTC).date().replace(day=1)
-
-
-@dataclass(frozen=True, slots=True)
-class MonthBudget:
-    """A budget as it stands in one month (minor units)."""
-
-    amount: int  # the monthly amount plus this month's approved increases
-    spent: int
-
-    @property
-    def remaining(self) -> int:
-        """What is left; below zero only when a purchase that is never refused (a stand-in
-        advice, a clearing force post) went past it."""
-        return self.amount - self.spent
 
 
 def month_amount(budget: Row, month: str) -> int:

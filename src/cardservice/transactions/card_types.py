@@ -1,5 +1,5 @@
-"""Card types (API.md §13), enforced inside the one authorization decision, so the sandbox
-and the network get them alike:
+"""Card types (docs/security.md#card-details-cvv2-and-issuer-keys), enforced inside the one
+authorization decision, so the sandbox and the network get them alike:
 
 * `multi_use`: no rule of its own.
 * `single_use`: one purchase. A new authorization once the card has an approved purchase

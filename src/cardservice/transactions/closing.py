@@ -1,7 +1,8 @@
-"""Closing a card's money (API.md §10 close, §13 single_use): its pending authorizations
-reversed (amount and fee back to the card, as `lifecycle.reverse` does), then its whole
-balance moved to its account through the ledger as one `card_close` transaction. The caller
-holds the account's and the card's locks (docs/ledger.md, "Lock order").
+"""Closing a card's money (docs/controls.md#lifecycle-patch-cardcarduuid close,
+docs/security.md#card-details-cvv2-and-issuer-keys single_use): its pending authorizations reversed
+(amount and fee back to the card, as `lifecycle.reverse` does), then its whole balance moved to its
+account through the ledger as one `card_close` transaction. The caller holds the account's and the
+card's locks (docs/ledger.md, "Lock order").
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""Spending controls (API.md §10): what a card may spend, where, and how it is checked.
-A card stores them through `cards/controls.py`; the authorization engine checks them here.
+"""Spending controls (docs/controls.md#spending-controls): what a card may spend, where, and how it
+is checked. A card stores them through `cards/controls.py`; the authorization engine checks them
+here.
 
 A card's controls are stored as JSON text on the card (amounts in minor units, NULL = none).
 The engine checks them after the card's status and before funds:

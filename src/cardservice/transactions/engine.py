@@ -37,10 +37,10 @@ that is not a pending purchase of the card refuses it (`invalid_transition`).
 Declined: a `declined` transaction; the `card_decline` fee is charged as far as
 the card balance covers it — except when the transaction is in a currency the card does not
 hold, where no fee could be shown in it, for a `budget_exceeded` decline (the team's rule:
-no money moves, API.md §20), and for the guard's declines (a verification failure,
-`suspected_fraud`: a stranger who knows only the number must not cost the holder anything):
-those declines are free. A card presented by its number and details (`presented`: the
-ISO 8583 channel, where anyone who knows them can send it) pays the fee only for the
+no money moves, docs/teams.md#teams-budgets-requests-receipts), and for the guard's declines (a
+verification failure, `suspected_fraud`: a stranger who knows only the number must not cost the
+holder anything): those declines are free. A card presented by its number and details (`presented`:
+the ISO 8583 channel, where anyone who knows them can send it) pays the fee only for the
 declines of `card_testing.CHARGED_DECLINES`: its details were verified on an active card
 and the rules then declined; every other decline there is free (docs/network.md, "What a
 decline costs"). A verification failure is counted by the guard in the
@@ -128,11 +128,12 @@ class Authorization:
     # approved by the network on the issuer's behalf (an 0120 advice): recorded as approved
     # whatever the rules say; what the card cannot cover is the cardholder's `shortfall`
     stand_in: bool = False
-    # a clearing file's force post (API.md §18): a stand-in presented and captured at once,
-    # booked as a completed purchase in one entry (the card pays the merchants' book, no hold)
+    # a clearing file's force post (docs/network.md#clearing-files): a stand-in presented and
+    # captured at once, booked as a completed purchase in one entry (the card pays the merchants'
+    # book, no hold)
     captured: bool = False
-    # paid with a wallet token (API.md §19): {uuid, wallet, last4}, shown as the transaction's
-    # `token`; its card follows a replacement (authorize.py)
+    # paid with a wallet token (docs/network.md#wallet-tokens): {uuid, wallet, last4}, shown as the
+    # transaction's `token`; its card follows a replacement (authorize.py)
     token: dict[str, str | None] | None = None
     # the channel's check of the card's details (card_testing.verification_failure): its
     # decline slug, free and counted by the card-testing guard; None: verified or not checked
@@ -206,7 +207,8 @@ def _state_refusal(account: Row, card: Row, request: Authorization, now: datetim
         return "token_inactive"
     if (card["expiry_year"], card["expiry_month"]) < (now.year, now.month):
         return "card_expired"
-    if account["status"] != "active" or account["user_status"] != "active":  # §15 suspended
+    # docs/operations.md#running-a-program suspended
+    if account["status"] != "active" or account["user_status"] != "active":
         return "account_inactive"
     return None
 
@@ -290,12 +292,15 @@ async def decide(
         reason = await _card_type_refusal(tx, card, request)
     if reason is None:
         reason = await _controls_refusal(tx, card, request, amount, now)
-    if reason is None:  # the user's card program's controls, on top of the card's (§15)
+    # the user's card program's controls, on top of the card's
+    # (docs/operations.md#running-a-program)
+    if reason is None:
         reason = await program_refusal(
             tx, account["program_controls"], request.card_uuid, request.tag,
             request.merchant_country, amount, now,
         )  # fmt: skip
-    if reason is None and account["budget_currency"] is not None:  # the team budget (§20)
+    # the team budget (docs/teams.md#teams-budgets-requests-receipts)
+    if reason is None and account["budget_currency"] is not None:
         reason = await budget_refusal(tx, user_uuid, card["currency"], amount, now)
     code = None
     if reason is None and request.three_ds_code is not None:
@@ -491,7 +496,8 @@ async def record(
     if reason is None and _unconvertible(request, decided):
         # a stand-in in a currency the card does not hold and no rate converts: the network
         # approved it, so it is booked, but the card cannot pay any of it — all of it is the
-        # cardholder's shortfall, in the merchant's currency, and no fee (API.md §14)
+        # cardholder's shortfall, in the merchant's currency, and no fee
+        # (docs/network.md#the-network-interface-iso-8583)
         transaction["fee"], transaction["shortfall"] = 0, decided.amount
     elif reason is None:
         transaction["fee"] = decided.fee

@@ -1,8 +1,8 @@
-"""Hold expiry (API.md §12): a pending purchase not captured by its `hold_expires_at` (its
-tag category's `hold_days` after the authorization) is released by the service itself, as
-`reverse` does (lifecycle.release: amount and fee back; after partial captures, the rest of
-the hold back and the purchase completed at what was captured), with its
-`transaction.updated` event.
+"""Hold expiry (docs/transactions.md#holds-captures-increments-expiry): a pending purchase not
+captured by its `hold_expires_at` (its tag category's `hold_days` after the authorization) is
+released by the service itself, as `reverse` does (lifecycle.release: amount and fee back; after
+partial captures, the rest of the hold back and the purchase completed at what was captured), with
+its `transaction.updated` event.
 
 Exactly once, with any number of sweepers (`cardservice worker`, the loop inside every
 `serve`, `cardservice simulate expire-holds`): each unit claims due holds by locking their

@@ -1,4 +1,5 @@
-"""Incremental authorization (API.md §12): a merchant raises a pending purchase's hold.
+"""Incremental authorization (docs/transactions.md#holds-captures-increments-expiry): a merchant
+raises a pending purchase's hold.
 
 The increment is an authorization message for the same card and merchant, decided by the
 one engine (`engine.decide`/`record`, with `parent_uuid` set) and, when the user has one, by

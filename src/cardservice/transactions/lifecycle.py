@@ -67,12 +67,13 @@ OVER_CAPTURE_PERCENT = 20  # a capture may exceed the authorization by this much
 async def holder_leg(
     tx: Tx, purchase: dict[str, Any], amount: int, *, closed_to_account: bool = False
 ) -> tuple[uuid.UUID, Leg]:
-    """Where money a purchase gives back goes (API.md §15), and its leg: the purchase's card,
-    or the card that replaced it — its account when that replacement is closed (its balance
-    went there too), or, with `closed_to_account` (a refund, a dispute credit), when the card
-    itself is closed. The account's lock, the caller's, keeps the cards from changing."""
+    """Where money a purchase gives back goes (docs/operations.md#running-a-program), and its leg:
+    the purchase's card, or the card that replaced it — its account when that replacement is closed
+    (its balance went there too), or, with `closed_to_account` (a refund, a dispute credit), when
+    the card itself is closed. The account's lock, the caller's, keeps the cards from changing."""
     card, status = await payee(tx, purchase["card_uuid"])
-    if not await card_holds(tx, purchase):  # a stand-in the card paid none of (§14)
+    # a stand-in the card paid none of (docs/network.md#the-network-interface-iso-8583)
+    if not await card_holds(tx, purchase):
         return card, book_leg(SystemBook.CARDHOLDER_RECEIVABLES, purchase["currency"], amount)
     replaced = card != as_uuid(purchase["card_uuid"])
     if status == "closed" and (replaced or closed_to_account):
@@ -112,8 +113,9 @@ async def locked_purchase(
 
 async def card_holds(tx: Tx, purchase: dict[str, Any]) -> bool:
     """False for a stand-in booked in a currency its card does not hold (no rate converted
-    it, API.md §14): the card paid none of it, so nothing of it moves to or from the card —
-    what goes back repays `cardholder_receivables`, and the card cannot pay an over-capture."""
+    it, docs/network.md#the-network-interface-iso-8583): the card paid none of it, so nothing of it
+    moves to or from the card — what goes back repays `cardholder_receivables`, and the card cannot
+    pay an over-capture."""
     if not purchase["stand_in"] or purchase["merchant_currency"] is not None:
         return True
     return bool(await repository.card_currency(tx, purchase["card_uuid"]) == purchase["currency"])
@@ -242,8 +244,8 @@ async def capture(
     rate moved, and the card pays or gets back the difference in the same entry
     (`_foreign_capture`).
 
-    A `presented` capture (a clearing file's presentment, API.md §18) is never refused: no
-    limit above the authorization, and what the card cannot pay of it is booked to
+    A `presented` capture (a clearing file's presentment, docs/network.md#clearing-files) is never
+    refused: no limit above the authorization, and what the card cannot pay of it is booked to
     `cardholder_receivables` and added to the purchase's `shortfall`.
     """
     purchase = await locked_purchase(tx, user_uuid, transaction_uuid, "pending")
@@ -287,7 +289,7 @@ async def settle(
 
 async def release(tx: Tx, purchase: dict[str, Any], now: datetime) -> None:
     """Give a locked pending purchase's hold back to the card (to its replacement when the
-    card was replaced, API.md §15). Nothing captured yet: it is
+    card was replaced, docs/operations.md#running-a-program). Nothing captured yet: it is
     reversed, its fee back too; after partial captures the captured part stands (the purchase
     is completed at what was captured, the fee kept)."""
     held = purchase["amount"] - purchase["captured_amount"]

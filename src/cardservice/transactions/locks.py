@@ -80,7 +80,8 @@ CARD_COLUMNS = (
     " c.card_type, c.locked_merchant,"  # the card type's rules (transactions/card_types.py)
     " c.frozen_reason, c.verification_failures"  # the card-testing guard's
 )
-# The user's decision endpoint (API.md §10), read with the card: no round trip of its own.
+# The user's decision endpoint (docs/controls.md#the-decision-endpoint), read with the card: no
+# round trip of its own.
 _ENDPOINT_COLUMNS = (
     "e.url AS endpoint_url, e.secret_ciphertext AS endpoint_secret,"
     " e.timeout_ms AS endpoint_timeout_ms, e.on_timeout AS endpoint_on_timeout,"
@@ -104,8 +105,8 @@ FROM cards c LEFT JOIN user_fee_overrides o ON o.user_uuid = $2
 WHERE c.uuid = $1
 FOR NO KEY UPDATE OF c"""  # noqa: S608 - constant columns
 
-# --- 3. a team member's budget (API.md §20): after the card, before the transaction rows
-# Parameters: $1 member, $2 currency.
+# --- 3. a team member's budget (docs/teams.md#teams-budgets-requests-receipts): after the card,
+# before the transaction rows Parameters: $1 member, $2 currency.
 _BUDGET = """
 SELECT amount, month_increase, increase_month FROM team_budgets
 WHERE user_uuid = $1 AND currency = $2
@@ -132,14 +133,14 @@ async def lock_account(tx: Tx, user_uuid: uuid.UUID, account_uuid: uuid.UUID) ->
 
 async def lock_any_account(tx: Tx, account_uuid: uuid.UUID) -> Row | None:
     """Any user's account (user_uuid, currency, balance), locked; None if there is none
-    (the operator's debit, API.md §15)."""
+    (the operator's debit, docs/operations.md#running-a-program)."""
     return await tx.row(_ANY_ACCOUNT, account_uuid)
 
 
 async def lock_card_account(tx: Tx, user_uuid: uuid.UUID, card_uuid: uuid.UUID) -> Row | None:
     """The account (uuid, status, balance) of one of the user's cards, locked and read as it
-    is now, with the owner's `user_status` (API.md §15: a suspended user's cards decline);
-    None when the card is not the user's. Only the account row is locked."""
+    is now, with the owner's `user_status` (docs/operations.md#running-a-program: a suspended user's
+    cards decline); None when the card is not the user's. Only the account row is locked."""
     return await tx.row(_ACCOUNT_OF_CARD, card_uuid, user_uuid)
 
 
@@ -177,7 +178,8 @@ async def lock_card(tx: Tx, card_uuid: uuid.UUID) -> Row | None:
 
 async def lock_card_columns(tx: Tx, card_uuid: uuid.UUID, columns: Sequence[str]) -> Row | None:
     """The card's named columns (ours, never the caller's), locked; its account's lock is the
-    caller's, taken first (a replacement reads the whole row, API.md §15)."""
+    caller's, taken first (a replacement reads the whole row,
+    docs/operations.md#running-a-program)."""
     sql = f"SELECT {', '.join(columns)} FROM cards WHERE uuid = $1 FOR NO KEY UPDATE"  # noqa: S608
     return await tx.row(sql, card_uuid)
 

@@ -1,5 +1,5 @@
-"""The rules a card program (programs/, API.md §15) adds to buying and authorizing, read
-with the rows those paths lock.
+"""The rules a card program (programs/, docs/operations.md#running-a-program) adds to buying and
+authorizing, read with the rows those paths lock.
 
 * a user in a program buys only from its BINs (`bin_not_allowed`);
 * its cards expire `card_validity_months` after issue (36 without a program);

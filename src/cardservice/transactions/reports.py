@@ -32,8 +32,8 @@ async def report_after(
     starting_after: uuid.UUID,
     limit: int,
 ) -> tuple[list[dict[str, Any]], int, str | None]:
-    """A keyset page (API.md §11): the transactions after one of the user's own, in the
-    report's order; how many match in all; the uuid to start the next page after (None on
+    """A keyset page (docs/transactions.md#reading): the transactions after one of the user's own,
+    in the report's order; how many match in all; the uuid to start the next page after (None on
     the last page)."""
     anchor = await repository.anchor_of(reader, user_uuid, starting_after)
     if anchor is None:

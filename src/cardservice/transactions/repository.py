@@ -1,7 +1,7 @@
 """The statements of the transactions' tables (transactions, three_ds_codes, card_spend) and
 the reference rows an authorization reads (transaction_tags, fx_rates); the report's reads
-(reports.py builds the records). The lock order's statements are in locks.py, the inserts
-of new rows in rows.py."""
+(reports.py builds the records), and `transaction_row`, the one insert of a new row. The
+lock order's statements are in locks.py."""
 
 from __future__ import annotations
 
@@ -112,8 +112,9 @@ _CARD_CURRENCY = "SELECT currency FROM cards WHERE uuid = $1"
 
 
 async def payee(tx: Tx, card_uuid: uuid.UUID) -> tuple[uuid.UUID, str]:
-    """The card that money released for `card_uuid` goes to (API.md §15): itself, or the
-    card that replaced it (and whatever replaced that one in turn); with its status."""
+    """The card that money released for `card_uuid` goes to (docs/operations.md#running-a-program):
+    itself, or the card that replaced it (and whatever replaced that one in turn); with its
+    status."""
     current = card_uuid
     while True:
         row = await tx.row(_SUCCESSOR, current)

@@ -57,7 +57,8 @@ class Merchant(BaseModel):
 
 
 class NetworkData(BaseModel):
-    """ISO 8583 data of a transaction that came through the network (API.md §14)."""
+    """ISO 8583 data of a transaction that came through the network
+    (docs/network.md#the-network-interface-iso-8583)."""
 
     stan: str = Field(description="System trace audit number (DE 11).")
     rrn: str | None = Field(description="Retrieval reference number (DE 37).")
@@ -68,7 +69,7 @@ class NetworkData(BaseModel):
 
 
 class ClearingData(BaseModel):
-    """The clearing file's record that booked a transaction (API.md §18)."""
+    """The clearing file's record that booked a transaction (docs/network.md#clearing-files)."""
 
     file_uuid: UUID = Field(
         description="The clearing file (`GET /operator/clearing-files/{uuid}`)."
@@ -78,7 +79,8 @@ class ClearingData(BaseModel):
 
 
 class TokenUse(BaseModel):
-    """The digital-wallet token a payment was made with (API.md §19): never its number."""
+    """The digital-wallet token a payment was made with (docs/network.md#wallet-tokens): never its
+    number."""
 
     uuid: UUID = Field(description="The token (`GET /card/{cardUuid}/tokens`).")
     wallet: Literal["apple_pay", "google_pay", "samsung_pay", "card_on_file"]
@@ -144,7 +146,8 @@ class TransactionRecord(BaseModel):
         "(booked to `cardholder_receivables`).",
     )
     clearing: ClearingData | None = Field(
-        default=None, description="The clearing file's record that booked it (API.md §18)."
+        default=None,
+        description="The clearing file's record that booked it (docs/network.md#clearing-files).",
     )
     receipt_attachment_uuid: UUID | None = Field(
         default=None,
@@ -247,7 +250,7 @@ class ThreeDsRequest(StrictRequest):
 
 
 class ReportPageMeta(BaseModel):
-    """Page numbers (API.md §1.2), and the uuid a keyset walk continues after."""
+    """Page numbers (docs/api.md#pagination), and the uuid a keyset walk continues after."""
 
     current_page: int
     per_page: int
@@ -257,7 +260,7 @@ class ReportPageMeta(BaseModel):
 
 
 class ReportKeysetMeta(BaseModel):
-    """A keyset page (`starting_after`, API.md §11)."""
+    """A keyset page (`starting_after`, docs/transactions.md#reading)."""
 
     per_page: int
     total: int

@@ -53,7 +53,8 @@ async def capture_purchase(
     db: Database, user_uuid: uuid.UUID, message: CaptureMessage
 ) -> dict[str, Any]:
     """Capture part or all of the user's pending purchase (lifecycle.capture); its row. A
-    single_use card closes after its first capture, in the same unit (API.md §13)."""
+    single_use card closes after its first capture, in the same unit
+    (docs/security.md#card-details-cvv2-and-issuer-keys)."""
 
     return await db.transact(lambda tx: capture(tx, user_uuid, message))
 

@@ -85,5 +85,6 @@ async def use_code(
     tx: Tx, code: uuid.UUID, transaction_uuid: uuid.UUID | None, now: datetime
 ) -> None:
     """The code is used up by this (approved) transaction, or (None) by a wallet token's
-    activation (API.md §19) or by the deletion of the token its 3rd wrong code made."""
+    activation (docs/network.md#wallet-tokens) or by the deletion of the token its 3rd wrong code
+    made."""
     await repository.use_code(tx, code, now, transaction_uuid)

@@ -1,4 +1,5 @@
-"""`GET /events`, `GET /events/{uuid}`, `POST /events/{uuid}/redeliver` (API.md §9).
+"""`GET /events`, `GET /events/{uuid}`, `POST /events/{uuid}/redeliver`
+(docs/events.md#events-and-webhooks).
 
 The events' HTTP edge lives with the webhooks because it drives their queue (publishing what
 committed, redelivering): `events/` below it knows nothing of webhooks."""

@@ -1,4 +1,5 @@
-"""Webhook endpoint routes (API.md §9): CRUD, secret rotation, attempts, replay."""
+"""Webhook endpoint routes (docs/events.md#events-and-webhooks): CRUD, secret rotation, attempts,
+replay."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Webhook endpoint requests and records, delivery attempts (API.md §9)."""
+"""Webhook endpoint requests and records, delivery attempts (docs/events.md#events-and-webhooks)."""
 
 from __future__ import annotations
 

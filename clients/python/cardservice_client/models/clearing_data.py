@@ -12,7 +12,7 @@ T = TypeVar("T", bound="ClearingData")
 
 @_attrs_define
 class ClearingData:
-    """The clearing file's record that booked a transaction (API.md §18).
+    """The clearing file's record that booked a transaction (docs/network.md#clearing-files).
 
     Example:
         {'file_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'message_number': 1, 'arn': 'example'}

@@ -11,7 +11,8 @@ T = TypeVar("T", bound="NetworkData")
 
 @_attrs_define
 class NetworkData:
-    """ISO 8583 data of a transaction that came through the network (API.md §14).
+    """ISO 8583 data of a transaction that came through the network
+    (docs/network.md#the-network-interface-iso-8583).
 
     Example:
         {'stan': 'example', 'rrn': 'example', 'acquirer_id': 'example', 'terminal_id': 'example', 'merchant_id':

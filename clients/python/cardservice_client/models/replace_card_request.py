@@ -12,7 +12,7 @@ T = TypeVar("T", bound="ReplaceCardRequest")
 
 @_attrs_define
 class ReplaceCardRequest:
-    """POST /card/{cardUuid}/replace (API.md §15).
+    """POST /card/{cardUuid}/replace (docs/operations.md#running-a-program).
 
     Example:
         {'reason': 'damaged'}

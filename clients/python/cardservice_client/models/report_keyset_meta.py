@@ -12,7 +12,7 @@ T = TypeVar("T", bound="ReportKeysetMeta")
 
 @_attrs_define
 class ReportKeysetMeta:
-    """A keyset page (`starting_after`, API.md §11).
+    """A keyset page (`starting_after`, docs/transactions.md#reading).
 
     Example:
         {'per_page': 1, 'total': 1, 'next_starting_after': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}

@@ -12,7 +12,7 @@ T = TypeVar("T", bound="ReportPageMeta")
 
 @_attrs_define
 class ReportPageMeta:
-    """Page numbers (API.md §1.2), and the uuid a keyset walk continues after.
+    """Page numbers (docs/api.md#pagination), and the uuid a keyset walk continues after.
 
     Example:
         {'current_page': 1, 'per_page': 1, 'total': 1, 'last_page': 1, 'next_starting_after':

@@ -10,7 +10,8 @@ T = TypeVar("T", bound="RevealRequest")
 
 @_attrs_define
 class RevealRequest:
-    """`POST /card/{uuid}/reveal` (API.md §13): a live MFA code of the caller, used up.
+    """`POST /card/{uuid}/reveal` (docs/security.md#card-details-cvv2-and-issuer-keys): a live MFA
+    code of the caller, used up.
 
     Example:
         {'mfa_code': 'k3v9q2x7mz'}

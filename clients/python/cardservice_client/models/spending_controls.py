@@ -13,8 +13,8 @@ T = TypeVar("T", bound="SpendingControls")
 
 @_attrs_define
 class SpendingControls:
-    """A card's controls (API.md §10): limits in the card's currency (`null` = none), tags
-    and countries allowed (`null` = any) and blocked.
+    """A card's controls (docs/controls.md#spending-controls): limits in the card's currency (`null`
+    = none), tags and countries allowed (`null` = any) and blocked.
 
         Example:
             {'per_authorization': 250, 'monthly': 2000, 'blocked_tags': ['uber']}

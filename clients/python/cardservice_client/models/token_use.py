@@ -14,7 +14,8 @@ T = TypeVar("T", bound="TokenUse")
 
 @_attrs_define
 class TokenUse:
-    """The digital-wallet token a payment was made with (API.md §19): never its number.
+    """The digital-wallet token a payment was made with (docs/network.md#wallet-tokens): never its
+    number.
 
     Example:
         {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'wallet': 'apple_pay', 'last4': '4242'}

@@ -1,6 +1,6 @@
 """An MFA code remembers the bearer token that minted it (`POST /auth/mfa-code`), so it
-dies with that token (API.md §8); codes issued by the CLI have none. Codes and tokens are
-pruned by their expiry or revocation time, so both are indexed on it.
+dies with that token (docs/api.md#hardening); codes issued by the CLI have none. Codes and tokens
+are pruned by their expiry or revocation time, so both are indexed on it.
 
 Revision ID: 20261123_16
 Revises: 20261123_15

@@ -1,4 +1,5 @@
-"""Authorizations as networks send them (API.md §12): holds, captures, expiry.
+"""Authorizations as networks send them (docs/transactions.md#holds-captures-increments-expiry):
+holds, captures, expiry.
 
 * `transactions.authorized_amount` (the authorization plus its increments),
   `captured_amount` (what captures moved to the merchant) and `hold_expires_at` (when the

@@ -1,4 +1,4 @@
-"""Disputes (API.md §12).
+"""Disputes (docs/transactions.md#disputes).
 
 * `disputes`: one row per dispute of a completed card purchase, `open → won | lost`; the
   database holds "one open dispute per transaction" (a unique partial index), so 20

@@ -1,9 +1,9 @@
 """What each card spent per UTC day, kept by the database: the spending controls' windows.
 
-A card's daily, weekly, monthly and lifetime limits (API.md §10) were checked by summing the
-card's purchases inside the longest window set: with a lifetime limit, every purchase the
-card ever made, on every authorization (its cost grew with the card's history; the controls
-bench lost 15 % of its throughput over a minute of purchases). Now the counters' trigger
+A card's daily, weekly, monthly and lifetime limits (docs/controls.md#spending-controls) were
+checked by summing the card's purchases inside the longest window set: with a lifetime limit, every
+purchase the card ever made, on every authorization (its cost grew with the card's history; the
+controls bench lost 15 % of its throughput over a minute of purchases). Now the counters' trigger
 keeps `card_spend` (card, day) = the card's spend that day, where spend is what the engine
 counts against the limits: approved card purchases (pending, completed, refunded) less what
 was refunded of them. The check reads at most a row per day the card spent on.

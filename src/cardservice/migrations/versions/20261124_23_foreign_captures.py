@@ -1,4 +1,4 @@
-"""Foreign-currency purchases captured in parts (API.md §12).
+"""Foreign-currency purchases captured in parts (docs/transactions.md#foreign-currency).
 
 `transactions.merchant_captured_amount`: what a foreign-currency purchase's captures took in
 the merchant's currency so far (NULL for a purchase in the card's own currency), the

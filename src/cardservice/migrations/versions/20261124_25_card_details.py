@@ -1,4 +1,5 @@
-"""Card details a holder can use, an audit trail, card types (API.md §13).
+"""Card details a holder can use, an audit trail, card types
+(docs/security.md#card-details-cvv2-and-issuer-keys).
 
 * `audit_log`: who did what to which object, when, under which request (PCI DSS 10.2):
   every card-details reveal writes a row, and other writers (the operator API) can use it.

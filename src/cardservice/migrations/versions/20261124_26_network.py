@@ -1,4 +1,4 @@
-"""The ISO 8583 network interface (API.md §14).
+"""The ISO 8583 network interface (docs/network.md#the-network-interface-iso-8583).
 
 `transactions` gains what the network channel shows on a transaction:
 - `channel`: `sandbox` (every row so far) | `iso8583`;

@@ -1,4 +1,4 @@
-"""Operating the program (API.md §15).
+"""Operating the program (docs/operations.md#running-a-program).
 
 * `operator_keys`: the operator's API keys (`csk_…`), by hash, with their scopes;
 * `programs`, and `users.program_uuid`; `users.status` (`active` | `suspended`: a suspended

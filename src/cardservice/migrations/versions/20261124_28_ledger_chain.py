@@ -1,4 +1,5 @@
-"""The journal's hash chain and the day totals of balances at an instant (API.md §16).
+"""The journal's hash chain and the day totals of balances at an instant
+(docs/ledger.md#the-hash-chain-tamper-evidence).
 
 * `journal_entries.chain_seq` (unique) and `hash`: the entry's place in the chain and
   SHA-256 over its canonical content and the previous hash (`cardservice.ledger.chain`).

@@ -3,7 +3,7 @@
 Until now the unit's last commit hook (`ledger.chain.seal`) read its entries back, locked the
 chain head, hashed in the service and wrote the hashes: the head's row lock was held over two
 round trips and the service's event loop, so on a busy worker every write of the database
-waited in line behind that loop (docs/results/2026-11-24.md, "Issue 27 attributed":
+waited in line behind that loop (docs/performance.md#the-chain-sealed-in-the-database:
 sandbox authorizations 620 → 319/s at the merge that brought the chain).
 
 Now the service writes each entry with its canonical content's form

@@ -1,4 +1,4 @@
-"""The card-testing guard (API.md §17, docs/network.md "Card testing").
+"""The card-testing guard (docs/network.md#card-testing).
 
 `cards` gains:
 - `frozen_reason`: why a frozen card is frozen, when the service froze it

@@ -1,4 +1,4 @@
-"""Clearing files (API.md §18): the network's presentments, booked once each.
+"""Clearing files (docs/network.md#clearing-files): the network's presentments, booked once each.
 
 - `clearing_files`: one row per file ingested, keyed by the file id of its header (PDS 0105)
   with the SHA-256 of its bytes; `status` is `staging` while its presentments are read and

@@ -1,4 +1,4 @@
-"""Network tokens: cards in digital wallets (API.md §19).
+"""Network tokens: cards in digital wallets (docs/network.md#wallet-tokens).
 
 * `token_provisionings`: every provisioning request the issuer decided (an 0100 with
   processing code 900000): the card, the network's token reference, the wallet and device,

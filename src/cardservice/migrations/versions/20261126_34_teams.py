@@ -1,4 +1,4 @@
-"""Teams that manage their spending (API.md §20).
+"""Teams that manage their spending (docs/teams.md#teams-budgets-requests-receipts).
 
 * `team_budgets`: a member's monthly budget in one currency (`amount`), and what the owner
   added for one month by approving a `budget_increase` (`month_increase` for

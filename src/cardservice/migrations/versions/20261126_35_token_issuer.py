@@ -1,7 +1,7 @@
 """A bearer token remembers the operator key that issued it (`POST /operator/users/{uuid}/
-tokens`), so that a card reveal made with it names that key in its audit row (API.md §17):
-a holder's own reveal and one made through the program's help desk are told apart. Tokens
-a user or the CLI made have none.
+tokens`), so that a card reveal made with it names that key in its audit row
+(docs/security.md#network-trust-isolation-statements-help-desk): a holder's own reveal and one made
+through the program's help desk are told apart. Tokens a user or the CLI made have none.
 
 Revision ID: 20261126_35
 Revises: 20261126_34

@@ -1,4 +1,4 @@
-"""The card-testing guard (API.md §17, docs/network.md "Card testing"): the one place that
+"""The card-testing guard (docs/network.md#card-testing): the one place that
 counts a card's verification failures, freezes a card being guessed at, and blocks a
 merchant that many cards fail at. Every channel that checks a card's details calls it:
 

@@ -128,7 +128,8 @@ def sync_detailed(
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
             /card/buy`)
-        body (ReplaceCardRequest): POST /card/{cardUuid}/replace (API.md §15). Example: {'reason':
+        body (ReplaceCardRequest): POST /card/{cardUuid}/replace
+        (docs/operations.md#running-a-program). Example: {'reason':
             'damaged'}.
 
     Raises:
@@ -186,7 +187,8 @@ def sync(
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
             /card/buy`)
-        body (ReplaceCardRequest): POST /card/{cardUuid}/replace (API.md §15). Example: {'reason':
+        body (ReplaceCardRequest): POST /card/{cardUuid}/replace
+        (docs/operations.md#running-a-program). Example: {'reason':
             'damaged'}.
 
     Raises:
@@ -234,7 +236,8 @@ async def asyncio_detailed(
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
             /card/buy`)
-        body (ReplaceCardRequest): POST /card/{cardUuid}/replace (API.md §15). Example: {'reason':
+        body (ReplaceCardRequest): POST /card/{cardUuid}/replace
+        (docs/operations.md#running-a-program). Example: {'reason':
             'damaged'}.
 
     Raises:
@@ -290,7 +293,8 @@ async def asyncio(
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
             /card/buy`)
-        body (ReplaceCardRequest): POST /card/{cardUuid}/replace (API.md §15). Example: {'reason':
+        body (ReplaceCardRequest): POST /card/{cardUuid}/replace
+        (docs/operations.md#running-a-program). Example: {'reason':
             'damaged'}.
 
     Raises:

@@ -126,7 +126,8 @@ def sync_detailed(
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
             /card/buy`)
-        body (RevealRequest): `POST /card/{uuid}/reveal` (API.md §13): a live MFA code of the
+        body (RevealRequest): `POST /card/{uuid}/reveal`
+        (docs/security.md#card-details-cvv2-and-issuer-keys): a live MFA code of the
             caller, used up. Example: {'mfa_code': 'k3v9q2x7mz'}.
 
     Raises:
@@ -182,7 +183,8 @@ def sync(
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
             /card/buy`)
-        body (RevealRequest): `POST /card/{uuid}/reveal` (API.md §13): a live MFA code of the
+        body (RevealRequest): `POST /card/{uuid}/reveal`
+        (docs/security.md#card-details-cvv2-and-issuer-keys): a live MFA code of the
             caller, used up. Example: {'mfa_code': 'k3v9q2x7mz'}.
 
     Raises:
@@ -228,7 +230,8 @@ async def asyncio_detailed(
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
             /card/buy`)
-        body (RevealRequest): `POST /card/{uuid}/reveal` (API.md §13): a live MFA code of the
+        body (RevealRequest): `POST /card/{uuid}/reveal`
+        (docs/security.md#card-details-cvv2-and-issuer-keys): a live MFA code of the
             caller, used up. Example: {'mfa_code': 'k3v9q2x7mz'}.
 
     Raises:
@@ -282,7 +285,8 @@ async def asyncio(
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
             /card/buy`)
-        body (RevealRequest): `POST /card/{uuid}/reveal` (API.md §13): a live MFA code of the
+        body (RevealRequest): `POST /card/{uuid}/reveal`
+        (docs/security.md#card-details-cvv2-and-issuer-keys): a live MFA code of the
             caller, used up. Example: {'mfa_code': 'k3v9q2x7mz'}.
 
     Raises:

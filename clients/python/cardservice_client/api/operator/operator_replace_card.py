@@ -126,7 +126,8 @@ def sync_detailed(
 
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /operator/cards`)
-        body (ReplaceCardRequest): POST /card/{cardUuid}/replace (API.md §15). Example: {'reason':
+        body (ReplaceCardRequest): POST /card/{cardUuid}/replace
+        (docs/operations.md#running-a-program). Example: {'reason':
             'damaged'}.
 
     Raises:
@@ -182,7 +183,8 @@ def sync(
 
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /operator/cards`)
-        body (ReplaceCardRequest): POST /card/{cardUuid}/replace (API.md §15). Example: {'reason':
+        body (ReplaceCardRequest): POST /card/{cardUuid}/replace
+        (docs/operations.md#running-a-program). Example: {'reason':
             'damaged'}.
 
     Raises:
@@ -228,7 +230,8 @@ async def asyncio_detailed(
 
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /operator/cards`)
-        body (ReplaceCardRequest): POST /card/{cardUuid}/replace (API.md §15). Example: {'reason':
+        body (ReplaceCardRequest): POST /card/{cardUuid}/replace
+        (docs/operations.md#running-a-program). Example: {'reason':
             'damaged'}.
 
     Raises:
@@ -282,7 +285,8 @@ async def asyncio(
 
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /operator/cards`)
-        body (ReplaceCardRequest): POST /card/{cardUuid}/replace (API.md §15). Example: {'reason':
+        body (ReplaceCardRequest): POST /card/{cardUuid}/replace
+        (docs/operations.md#running-a-program). Example: {'reason':
             'damaged'}.
 
     Raises:

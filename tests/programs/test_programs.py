@@ -1,4 +1,5 @@
-"""Card programs (API.md §15): BINs, controls on top of each card's, card validity."""
+"""Card programs (docs/operations.md#running-a-program): BINs, controls on top of each card's, card
+validity."""
 
 from __future__ import annotations
 

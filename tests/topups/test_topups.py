@@ -1,5 +1,5 @@
-"""Top-ups (API.md §15): asked by the cardholder with the seed's payment methods, confirmed
-once by the operator, cancelled, or expired after 72 hours exactly once."""
+"""Top-ups (docs/operations.md#running-a-program): asked by the cardholder with the seed's payment
+methods, confirmed once by the operator, cancelled, or expired after 72 hours exactly once."""
 
 from __future__ import annotations
 
