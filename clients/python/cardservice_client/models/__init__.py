@@ -26,6 +26,7 @@ from .authorization_request import AuthorizationRequest
 from .authorization_request_force_decline_type_0 import AuthorizationRequestForceDeclineType0
 from .auto_replenish import AutoReplenish
 from .auto_replenish_in import AutoReplenishIn
+from .bin_locked import BinLocked
 from .bin_record import BinRecord
 from .bin_record_status import BinRecordStatus
 from .blocked_tag_record import BlockedTagRecord
@@ -45,6 +46,7 @@ from .card_record_card_type import CardRecordCardType
 from .card_record_closed_reason_type_0 import CardRecordClosedReasonType0
 from .card_record_frozen_reason_type_0 import CardRecordFrozenReasonType0
 from .card_record_status import CardRecordStatus
+from .card_testing import CardTesting
 from .cardservice_operator_books_routes_currency_balances import CardserviceOperatorBooksRoutesCurrencyBalances
 from .cardservice_users_schemas_currency_balances import CardserviceUsersSchemasCurrencyBalances
 from .change_account_request import ChangeAccountRequest
@@ -84,6 +86,7 @@ from .envelope_budget_record import EnvelopeBudgetRecord
 from .envelope_buy_cards_result import EnvelopeBuyCardsResult
 from .envelope_card_details import EnvelopeCardDetails
 from .envelope_card_record import EnvelopeCardRecord
+from .envelope_card_testing import EnvelopeCardTesting
 from .envelope_clearing_report import EnvelopeClearingReport
 from .envelope_dispute_record import EnvelopeDisputeRecord
 from .envelope_endpoint_record import EnvelopeEndpointRecord
@@ -164,6 +167,7 @@ from .list_users_filters import ListUsersFilters
 from .list_users_filters_status import ListUsersFiltersStatus
 from .member_ref import MemberRef
 from .merchant import Merchant
+from .merchant_blocked import MerchantBlocked
 from .mfa_code_record import MfaCodeRecord
 from .missing_receipt import MissingReceipt
 from .money_request import MoneyRequest
@@ -268,6 +272,7 @@ __all__ = (
     "AuthorizationRequestForceDeclineType0",
     "AutoReplenish",
     "AutoReplenishIn",
+    "BinLocked",
     "BinRecord",
     "BinRecordStatus",
     "BlockedTagRecord",
@@ -289,6 +294,7 @@ __all__ = (
     "CardRecordStatus",
     "CardserviceOperatorBooksRoutesCurrencyBalances",
     "CardserviceUsersSchemasCurrencyBalances",
+    "CardTesting",
     "ChangeAccountRequest",
     "ChangeAccountRequestStatus",
     "ChangeProgramRequest",
@@ -326,6 +332,7 @@ __all__ = (
     "EnvelopeBuyCardsResult",
     "EnvelopeCardDetails",
     "EnvelopeCardRecord",
+    "EnvelopeCardTesting",
     "EnvelopeClearingReport",
     "EnvelopeDisputeRecord",
     "EnvelopeEndpointRecord",
@@ -406,6 +413,7 @@ __all__ = (
     "ListUsersFiltersStatus",
     "MemberRef",
     "Merchant",
+    "MerchantBlocked",
     "MfaCodeRecord",
     "MissingReceipt",
     "MoneyRequest",

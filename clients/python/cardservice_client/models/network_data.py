@@ -14,17 +14,17 @@ class NetworkData:
     """ISO 8583 data of a transaction that came through the network
     (docs/network.md#the-network-interface-iso-8583).
 
-    Example:
-        {'stan': 'example', 'rrn': 'example', 'acquirer_id': 'example', 'terminal_id': 'example', 'merchant_id':
-            'example', 'auth_code': 'example'}
+        Example:
+            {'stan': 'example', 'rrn': 'example', 'acquirer_id': 'example', 'terminal_id': 'example', 'merchant_id':
+                'example', 'auth_code': 'example'}
 
-    Attributes:
-        stan (str): System trace audit number (DE 11).
-        rrn (None | str): Retrieval reference number (DE 37).
-        acquirer_id (str): Acquiring institution id (DE 32).
-        terminal_id (None | str): Card acceptor terminal id (DE 41).
-        merchant_id (None | str): Card acceptor id (DE 42).
-        auth_code (None | str): Authorization code given (DE 38).
+        Attributes:
+            stan (str): System trace audit number (DE 11).
+            rrn (None | str): Retrieval reference number (DE 37).
+            acquirer_id (str): Acquiring institution id (DE 32).
+            terminal_id (None | str): Card acceptor terminal id (DE 41).
+            merchant_id (None | str): Card acceptor id (DE 42).
+            auth_code (None | str): Authorization code given (DE 38).
     """
 
     stan: str

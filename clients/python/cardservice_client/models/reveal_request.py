@@ -13,12 +13,12 @@ class RevealRequest:
     """`POST /card/{uuid}/reveal` (docs/security.md#card-details-cvv2-and-issuer-keys): a live MFA
     code of the caller, used up.
 
-    Example:
-        {'mfa_code': 'k3v9q2x7mz'}
+        Example:
+            {'mfa_code': 'k3v9q2x7mz'}
 
-    Attributes:
-        mfa_code (str): A live MFA code of the caller (`POST /auth/mfa-code` or `cardservice mfa issue`), used up
-            by this call. Wrong, expired, used or another user's → 403 `step_up_failed`.
+        Attributes:
+            mfa_code (str): A live MFA code of the caller (`POST /auth/mfa-code` or `cardservice mfa issue`), used up
+                by this call. Wrong, expired, used or another user's → 403 `step_up_failed`.
     """
 
     mfa_code: str

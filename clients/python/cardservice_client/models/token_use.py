@@ -17,13 +17,13 @@ class TokenUse:
     """The digital-wallet token a payment was made with (docs/network.md#wallet-tokens): never its
     number.
 
-    Example:
-        {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'wallet': 'apple_pay', 'last4': '4242'}
+        Example:
+            {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'wallet': 'apple_pay', 'last4': '4242'}
 
-    Attributes:
-        uuid (UUID): The token (`GET /card/{cardUuid}/tokens`).
-        wallet (TokenUseWallet):
-        last4 (str): The last four digits of the device PAN.
+        Attributes:
+            uuid (UUID): The token (`GET /card/{cardUuid}/tokens`).
+            wallet (TokenUseWallet):
+            last4 (str): The last four digits of the device PAN.
     """
 
     uuid: UUID

@@ -83,9 +83,9 @@ class TransactionRecord:
         shortfall (Decimal | Unset): What the card could not cover of a stand-in authorization, or of a clearing
             presentment (an over-capture, a force post): owed by the cardholder (booked to `cardholder_receivables`).
             Default: 0.0.
-        clearing (ClearingData | None | Unset): The clearing file's record that booked it
-        (docs/network.md#clearing-files). receipt_attachment_uuid (None | Unset | UUID): The receipt
-        the holder linked (`PUT
+        clearing (ClearingData | None | Unset): The clearing file's record that booked it (docs/network.md#clearing-
+            files).
+        receipt_attachment_uuid (None | Unset | UUID): The receipt the holder linked (`PUT
             /transaction/{transactionUuid}/receipt`).
     """
 

@@ -128,9 +128,8 @@ def sync_detailed(
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
             /card/buy`)
-        body (ReplaceCardRequest): POST /card/{cardUuid}/replace
-        (docs/operations.md#running-a-program). Example: {'reason':
-            'damaged'}.
+        body (ReplaceCardRequest): POST /card/{cardUuid}/replace (docs/operations.md#running-a-
+            program). Example: {'reason': 'damaged'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -187,9 +186,8 @@ def sync(
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
             /card/buy`)
-        body (ReplaceCardRequest): POST /card/{cardUuid}/replace
-        (docs/operations.md#running-a-program). Example: {'reason':
-            'damaged'}.
+        body (ReplaceCardRequest): POST /card/{cardUuid}/replace (docs/operations.md#running-a-
+            program). Example: {'reason': 'damaged'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -236,9 +234,8 @@ async def asyncio_detailed(
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
             /card/buy`)
-        body (ReplaceCardRequest): POST /card/{cardUuid}/replace
-        (docs/operations.md#running-a-program). Example: {'reason':
-            'damaged'}.
+        body (ReplaceCardRequest): POST /card/{cardUuid}/replace (docs/operations.md#running-a-
+            program). Example: {'reason': 'damaged'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -293,9 +290,8 @@ async def asyncio(
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
             /card/buy`)
-        body (ReplaceCardRequest): POST /card/{cardUuid}/replace
-        (docs/operations.md#running-a-program). Example: {'reason':
-            'damaged'}.
+        body (ReplaceCardRequest): POST /card/{cardUuid}/replace (docs/operations.md#running-a-
+            program). Example: {'reason': 'damaged'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

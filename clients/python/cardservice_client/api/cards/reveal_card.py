@@ -126,9 +126,9 @@ def sync_detailed(
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
             /card/buy`)
-        body (RevealRequest): `POST /card/{uuid}/reveal`
-        (docs/security.md#card-details-cvv2-and-issuer-keys): a live MFA code of the
-            caller, used up. Example: {'mfa_code': 'k3v9q2x7mz'}.
+        body (RevealRequest): `POST /card/{uuid}/reveal` (docs/security.md#card-details-cvv2-and-
+            issuer-keys): a live MFA
+            code of the caller, used up. Example: {'mfa_code': 'k3v9q2x7mz'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -183,9 +183,9 @@ def sync(
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
             /card/buy`)
-        body (RevealRequest): `POST /card/{uuid}/reveal`
-        (docs/security.md#card-details-cvv2-and-issuer-keys): a live MFA code of the
-            caller, used up. Example: {'mfa_code': 'k3v9q2x7mz'}.
+        body (RevealRequest): `POST /card/{uuid}/reveal` (docs/security.md#card-details-cvv2-and-
+            issuer-keys): a live MFA
+            code of the caller, used up. Example: {'mfa_code': 'k3v9q2x7mz'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -230,9 +230,9 @@ async def asyncio_detailed(
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
             /card/buy`)
-        body (RevealRequest): `POST /card/{uuid}/reveal`
-        (docs/security.md#card-details-cvv2-and-issuer-keys): a live MFA code of the
-            caller, used up. Example: {'mfa_code': 'k3v9q2x7mz'}.
+        body (RevealRequest): `POST /card/{uuid}/reveal` (docs/security.md#card-details-cvv2-and-
+            issuer-keys): a live MFA
+            code of the caller, used up. Example: {'mfa_code': 'k3v9q2x7mz'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -285,9 +285,9 @@ async def asyncio(
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
             /card/buy`)
-        body (RevealRequest): `POST /card/{uuid}/reveal`
-        (docs/security.md#card-details-cvv2-and-issuer-keys): a live MFA code of the
-            caller, used up. Example: {'mfa_code': 'k3v9q2x7mz'}.
+        body (RevealRequest): `POST /card/{uuid}/reveal` (docs/security.md#card-details-cvv2-and-
+            issuer-keys): a live MFA
+            code of the caller, used up. Example: {'mfa_code': 'k3v9q2x7mz'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

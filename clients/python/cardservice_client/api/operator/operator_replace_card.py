@@ -126,9 +126,8 @@ def sync_detailed(
 
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /operator/cards`)
-        body (ReplaceCardRequest): POST /card/{cardUuid}/replace
-        (docs/operations.md#running-a-program). Example: {'reason':
-            'damaged'}.
+        body (ReplaceCardRequest): POST /card/{cardUuid}/replace (docs/operations.md#running-a-
+            program). Example: {'reason': 'damaged'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -183,9 +182,8 @@ def sync(
 
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /operator/cards`)
-        body (ReplaceCardRequest): POST /card/{cardUuid}/replace
-        (docs/operations.md#running-a-program). Example: {'reason':
-            'damaged'}.
+        body (ReplaceCardRequest): POST /card/{cardUuid}/replace (docs/operations.md#running-a-
+            program). Example: {'reason': 'damaged'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -230,9 +228,8 @@ async def asyncio_detailed(
 
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /operator/cards`)
-        body (ReplaceCardRequest): POST /card/{cardUuid}/replace
-        (docs/operations.md#running-a-program). Example: {'reason':
-            'damaged'}.
+        body (ReplaceCardRequest): POST /card/{cardUuid}/replace (docs/operations.md#running-a-
+            program). Example: {'reason': 'damaged'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -285,9 +282,8 @@ async def asyncio(
 
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /operator/cards`)
-        body (ReplaceCardRequest): POST /card/{cardUuid}/replace
-        (docs/operations.md#running-a-program). Example: {'reason':
-            'damaged'}.
+        body (ReplaceCardRequest): POST /card/{cardUuid}/replace (docs/operations.md#running-a-
+            program). Example: {'reason': 'damaged'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
