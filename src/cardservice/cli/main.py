@@ -26,6 +26,7 @@ from cardservice.cli.topups import topups as topups_commands
 from cardservice.config import Settings
 from cardservice.errors import ServiceError
 from cardservice.events import outbox
+from cardservice.ledger import sealer
 from cardservice.teams import receipts as team_receipts
 from cardservice.topups import service as topups
 from cardservice.transactions import expiry
@@ -211,6 +212,7 @@ def _refusal(exc: Exception) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; never prints a traceback for a user error."""
     outbox.register()
+    sealer.register()  # the ledger's sealer (docs/ledger.md, "The hash chain")
     expiry.register()
     topups.register()  # the unpaid top-ups' sweep (API.md §15)
     team_receipts.register()  # the teams' receipt policies (API.md §20)
