@@ -117,7 +117,8 @@ def run_server(args: ServeOptions, settings: Settings) -> None:
 @cardservice.command(name="worker")
 @runs
 async def worker(settings: Settings) -> None:
-    """Deliver webhooks until SIGTERM or SIGINT.
+    """Deliver webhooks and run the periodic jobs (the ledger's sealer among them) until
+    SIGTERM or SIGINT.
 
     `serve` runs one delivery loop in every process too; several workers may run on
     PostgreSQL."""
