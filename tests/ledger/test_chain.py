@@ -162,6 +162,21 @@ async def test_an_export_until_an_instant_is_a_prefix_of_the_chain(
     assert len(exported.stdout.splitlines()) == len(entries) // 2
 
 
+async def test_an_export_seals_every_entry_up_to_its_instant_first(
+    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+) -> None:
+    await activity(app, client)  # no sealer runs: every entry waits
+    waiting = await app.state.db.reader.value(
+        "SELECT count(*) FROM journal_entries WHERE chain_seq IS NULL"
+    )
+    assert waiting >= 10
+    until = utcnow().isoformat().replace("+00:00", "Z")
+    exported = _cli(settings, "export", "--until", until)
+    assert exported.returncode == 0, exported.stderr
+    assert len(exported.stdout.splitlines()) == waiting
+    assert [e[1] for e in await _entries(app)] == list(range(1, waiting + 1))
+
+
 async def test_an_edited_posting_is_named(
     app: FastAPI, client: httpx.AsyncClient, settings: Settings, restore_triggers: None
 ) -> None:
