@@ -22,6 +22,7 @@ from cardservice.cards.purchase import buy_cards
 from cardservice.cards.schemas import BuyCardsRequest
 from cardservice.db.database import Database
 from cardservice.db.sql import Tx, insert_sql, row_args, text_uuid
+from cardservice.ledger.sealer import seal_in_turn
 from cardservice.models import Transaction
 from cardservice.models.base import table_of, utcnow
 from cardservice.observability.progress import Report, Stages
@@ -183,7 +184,7 @@ async def _history(
             await _insert(tx, "transactions", TRANSACTION_COLUMNS, rows)
             await _insert(tx, "postings", POSTING_COLUMNS, postings)
             await _insert(tx, "journal_entries", ENTRY_COLUMNS, entries)
-            tx.ledger_entries += [e["id"] for e in entries]  # chained as post_entry's are
+            await seal_in_turn(tx)  # sealed in the load's unit: the books read day totals
             if tx.dialect == "postgresql":  # ids were given explicitly: move the sequence
                 await tx.execute(
                     "SELECT setval(pg_get_serial_sequence('journal_entries', 'id'),"

@@ -57,7 +57,6 @@ from cardservice.db.sql import Tx, _nothing_to_reset, pg_literal
 from cardservice.events import outbox
 from cardservice.events import repository as events_repository
 from cardservice.ledger import entries
-from cardservice.ledger.chain import form, instant
 from cardservice.migrations import upgrade_database
 from cardservice.network import messages
 from cardservice.network import repository as network_repository
@@ -145,12 +144,9 @@ class _Peer:
                         (None, "holds", locked["currency"], amount),
                         (None, "fees", locked["currency"], fee)]  # fmt: skip
                 kind = "card_purchase_pending"
-                holders = [f"card:{card}", "book:holds", "book:fees"]
-                sealed = form(instant(now), kind, str(txn),
-                              [(h, c, a) for h, (_k, _b, c, a) in zip(holders, legs, strict=True)])  # fmt: skip
                 args = [kind, txn, now, [None] * 3, [leg[0] for leg in legs],
                         [leg[1] for leg in legs], [leg[2] for leg in legs],
-                        [leg[3] for leg in legs], sealed, card, -(amount + fee)]  # fmt: skip
+                        [leg[3] for leg in legs], card, -(amount + fee)]  # fmt: skip
                 statement = write_entry_pg(insert.sql(start=len(args) + 1), 1, False, True)
                 balance = (await connection.fetchrow(statement, *args, *insert.args()))["c"]
                 pending = await connection.fetch(PENDING_EVENTS)

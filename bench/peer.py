@@ -32,7 +32,6 @@ import asyncpg
 import orjson
 
 from cardservice.cards.numbers import generate_pan
-from cardservice.ledger.chain import form, instant
 from cardservice.ledger.money import percent_of
 from cardservice.security import CardCipher, generate_key
 
@@ -84,10 +83,10 @@ VALUES ($1, $2, $3, $4, 'card_purchase', 'pending', 'debit', $5, $5, $6, $7, 0, 
 INSERT_POSTINGS = """
 INSERT INTO postings (entry_id, card_uuid, system_book, currency, amount)
 VALUES ($1, $2, NULL, $3, $4), ($1, NULL, 'holds', $3, $5), ($1, NULL, 'fees', $3, $6)"""
-# the entry with its canonical form: PostgreSQL chains it at commit as it does the service's
+# the entry, unsealed: the sealer chains it after commit as it does the service's
 INSERT_ENTRY = """
-INSERT INTO journal_entries (id, kind, reference, created_at, seal_form)
-VALUES ($1, 'card_purchase_pending', $2, $3, $4)"""
+INSERT INTO journal_entries (id, kind, reference, created_at)
+VALUES ($1, 'card_purchase_pending', $2, $3)"""
 MOVE_CARD = "UPDATE cards SET balance = balance - $2, updated_at = $3 WHERE uuid = $1"
 # A purchase of one card: the account locked with the caller found by the token, the BIN, the
 # card (its number drawn and encrypted as the service does), its card_issue transaction, the
@@ -118,8 +117,8 @@ BUY_POSTINGS = """
 INSERT INTO postings (entry_id, account_uuid, card_uuid, system_book, currency, amount)
 VALUES ($1, $2, NULL, NULL, $4, $5), ($1, NULL, $3, NULL, $4, $6), ($1, NULL, NULL, 'fees', $4, $7)"""
 BUY_ENTRY = """
-INSERT INTO journal_entries (id, kind, reference, created_at, seal_form)
-VALUES ($1, 'card_buy', NULL, $2, $3)"""
+INSERT INTO journal_entries (id, kind, reference, created_at)
+VALUES ($1, 'card_buy', NULL, $2)"""
 MOVE_ACCOUNT = "UPDATE accounts SET balance = balance - $2, updated_at = $3 WHERE uuid = $1"
 SET_CARD = "UPDATE cards SET balance = $2 WHERE uuid = $1"
 # The transaction.created row the database's trigger wrote, completed (`events.outbox`).
@@ -267,10 +266,7 @@ async def _authorize(
     )  # fmt: skip
     entry = (await unit.row(NEXT_ENTRY[dialect]))[0]
     await unit.execute(INSERT_POSTINGS, entry, card, currency, -(amount + fee), amount, fee)
-    legs = [(f"card:{card}", currency, -(amount + fee)), ("book:holds", currency, amount)]
-    legs.append(("book:fees", currency, fee))
-    sealed = form(instant(now), "card_purchase_pending", str(txn), legs)
-    await unit.execute(INSERT_ENTRY, entry, txn, now, sealed)
+    await unit.execute(INSERT_ENTRY, entry, txn, now)
     await unit.execute(MOVE_CARD, card, amount + fee, now)
     result = {"uuid": txn, "status": "pending", "amount": _money(amount), "fee": _money(fee)}
     await unit.execute(COMPLETE_EVENT, _json(result).decode())  # the outbox's trigger row
@@ -306,9 +302,7 @@ async def _buy(unit: Any, dialect: str, token: str, body: dict[str, Any]) -> dic
     await unit.execute(INSERT_ISSUE, txn, user, account[0], card, start, found[2], fees, False, now)
     entry = (await unit.row(NEXT_ENTRY[dialect]))[0]
     await unit.execute(BUY_POSTINGS, entry, account[0], card, found[2], -total, start, fees)
-    legs = [(f"account:{account[0]}", found[2], -total), (f"card:{card}", found[2], start)]
-    legs.append(("book:fees", found[2], fees))
-    await unit.execute(BUY_ENTRY, entry, now, form(instant(now), "card_buy", None, legs))
+    await unit.execute(BUY_ENTRY, entry, now)
     await unit.execute(MOVE_ACCOUNT, account[0], total, now)
     await unit.execute(SET_CARD, card, start)
     record = {

@@ -59,6 +59,7 @@ from cardservice.http.ratelimit import RateLimiter
 from cardservice.http.route import RouteTable
 from cardservice.http.router import JSONResponse
 from cardservice.infra.outbound import Outbound
+from cardservice.ledger import sealer
 from cardservice.observability import metrics
 from cardservice.observability.logs import configure_logging
 from cardservice.observability.tracing import tracing_for
@@ -157,6 +158,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     configure_logging(settings.log_level, settings.log_format)
     outbox.register()
+    sealer.register()  # the ledger's sealer (docs/ledger.md, "The hash chain")
     expiry.register()
     topups.register()  # the unpaid top-ups' sweep (docs/operations.md#running-a-program)
     # the teams' receipt policies (docs/teams.md#teams-budgets-requests-receipts)

@@ -145,6 +145,12 @@ class Settings(BaseSettings):
         "0.8 s: 91 reaches the acquirer within the 1 s of "
         "docs/network.md#the-network-interface-iso-8583",
     )
+    seal_seconds: float = Field(
+        default=0.2,
+        gt=0,
+        description="how often a worker loop seals the ledger's committed entries "
+        "(docs/ledger.md, 'The hash chain'); the seal lag stays about this",
+    )
     hold_sweep_seconds: float = Field(
         default=60.0, gt=0, description="how often a worker loop releases expired holds"
     )

@@ -1,6 +1,8 @@
 """The books at any instant (docs/operations.md#running-a-program "Books"): class balances that sum
 to zero, balances as of an instant to the cent across days (the day totals and the partial day), and
-the settlement report equal to the day's postings to the network settlement book."""
+the settlement report equal to the day's postings to the network settlement book — each with
+none, part or all of the entries sealed (the day totals hold the sealed ones; the reports add
+the unsealed tail)."""
 
 from __future__ import annotations
 
@@ -14,11 +16,19 @@ import pytest
 from fastapi import FastAPI
 
 from cardservice.ledger import books
+from cardservice.ledger.sealer import seal_waiting
 from cardservice.models.base import utcnow
 from tests.factories import assert_ledger_consistent
 from tests.ledger.activity import activity
 
 DAY = datetime(2026, 10, 5, 9, 30, tzinfo=UTC)
+# which activities the sealer has sealed when the books are read: none, the first, all
+SEALING = {"none": (), "first": (0,), "all": (0, 1, 2)}
+
+
+@pytest.fixture(params=list(SEALING))
+def sealed(request: pytest.FixtureRequest) -> tuple[int, ...]:
+    return SEALING[str(request.param)]
 
 
 def _clock(monkeypatch: pytest.MonkeyPatch) -> Callable[[datetime], None]:
@@ -51,16 +61,23 @@ def _flat(balances: list[dict[str, object]]) -> dict[tuple[str, str], Decimal]:
 
 
 async def test_class_balances_sum_to_zero_at_every_instant_across_days(
-    app: FastAPI, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+    app: FastAPI,
+    client: httpx.AsyncClient,
+    monkeypatch: pytest.MonkeyPatch,
+    sealed: tuple[int, ...],
 ) -> None:
     at = _clock(monkeypatch)
     at(DAY)
     user, account, card_text = await activity(app, client)
     card = uuid.UUID(card_text)
+    if 0 in sealed:
+        await seal_waiting(app.state.db)
     at(DAY + timedelta(days=1, hours=2))
     await activity(app, client, user)
     at(DAY + timedelta(days=3))
     await activity(app, client)
+    if 2 in sealed:
+        await seal_waiting(app.state.db)
     await assert_ledger_consistent(app)
     instants = [
         DAY - timedelta(seconds=1),
@@ -104,15 +121,22 @@ async def test_class_balances_sum_to_zero_at_every_instant_across_days(
 
 
 async def test_the_settlement_report_is_the_days_postings_to_the_network_book(
-    app: FastAPI, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+    app: FastAPI,
+    client: httpx.AsyncClient,
+    monkeypatch: pytest.MonkeyPatch,
+    sealed: tuple[int, ...],
 ) -> None:
     at = _clock(monkeypatch)
     at(DAY - timedelta(days=1))
     await activity(app, client)  # the day before: not in the report
     at(DAY)
     await activity(app, client)
+    if 0 in sealed:  # the day before and the day's first activity
+        await seal_waiting(app.state.db)
     at(DAY + timedelta(hours=14))
     await activity(app, client)
+    if 2 in sealed:
+        await seal_waiting(app.state.db)
     report = await books.settlement_report(app.state.db.reader, DAY.date())
     by_currency = {item["currency"]: item for item in report}
     usd = by_currency["USD"]

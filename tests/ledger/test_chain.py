@@ -1,7 +1,8 @@
-"""The journal's hash chain (docs/ledger.md#the-hash-chain-tamper-evidence): every entry chained in
-commit order, `ledger verify` and `ledger export` as real processes, the auditor's script of
-docs/ledger.md run on a real export, and tampering around the service (triggers dropped) named by
-`verify`."""
+"""The journal's hash chain (docs/ledger.md, "The hash chain"): every entry sealed after
+commit in seal order, `ledger verify` and `ledger export` as real processes (they seal what
+waits first), the auditor's script of docs/ledger.md run on a real export, and tampering
+around the service (triggers dropped) named by `verify`. The sealer itself, under
+concurrent writers, two sealers and a kill: test_sealer.py."""
 
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ from fastapi import FastAPI
 
 from cardservice.config import Settings
 from cardservice.db.sql import Tx
-from cardservice.ledger.chain import ID, PREV, SEQ, fill, form
+from cardservice.ledger.chain import Entry, canonical, entry_hash, instant
 from cardservice.ledger.entries import SystemBook, book_leg, post_entry
+from cardservice.ledger.sealer import seal_waiting
 from cardservice.ledger.verify import verify
 from cardservice.models.base import utcnow
 from tests.cli.test_cli import cli_env
@@ -99,6 +101,8 @@ async def restore_triggers(app: FastAPI):  # type: ignore[no-untyped-def]
 
 
 async def _entries(app: FastAPI) -> list[tuple[int, int, str]]:
+    """(id, chain_seq, hash) of every entry, in chain order, once the sealer has run."""
+    await seal_waiting(app.state.db)
     rows = await app.state.db.reader.rows(
         "SELECT id, chain_seq, hash FROM journal_entries ORDER BY chain_seq"
     )
@@ -113,7 +117,7 @@ async def test_every_entry_is_chained_and_verify_and_the_doc_script_agree(
     assert len(entries) >= 10
     assert [seq for _id, seq, _h in entries] == list(range(1, len(entries) + 1))
     assert all(re.fullmatch(r"[0-9a-f]{64}", digest) for _i, _s, digest in entries)
-    verdict = await verify(app.state.db.reader)
+    verdict = await verify(app.state.db)
     assert verdict.ok, verdict.problem
     assert verdict.entries == len(entries) and verdict.head == entries[-1][2]
 
@@ -156,6 +160,21 @@ async def test_an_export_until_an_instant_is_a_prefix_of_the_chain(
     exported = _cli(settings, "export", "--until", until)
     assert exported.returncode == 0, exported.stderr
     assert len(exported.stdout.splitlines()) == len(entries) // 2
+
+
+async def test_an_export_seals_every_entry_up_to_its_instant_first(
+    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+) -> None:
+    await activity(app, client)  # no sealer runs: every entry waits
+    waiting = await app.state.db.reader.value(
+        "SELECT count(*) FROM journal_entries WHERE chain_seq IS NULL"
+    )
+    assert waiting >= 10
+    until = utcnow().isoformat().replace("+00:00", "Z")
+    exported = _cli(settings, "export", "--until", until)
+    assert exported.returncode == 0, exported.stderr
+    assert len(exported.stdout.splitlines()) == waiting
+    assert [e[1] for e in await _entries(app)] == list(range(1, waiting + 1))
 
 
 async def test_an_edited_posting_is_named(
@@ -203,7 +222,7 @@ async def test_the_last_entry_cut_off_is_seen_at_the_head(
         f"DELETE FROM postings WHERE entry_id = {last}",
         f"DELETE FROM journal_entries WHERE id = {last}",
     )
-    verdict = await verify(app.state.db.reader)
+    verdict = await verify(app.state.db)
     assert not verdict.ok and "its head says" in str(verdict.problem)
 
 
@@ -216,26 +235,91 @@ async def test_an_entry_written_around_the_service_and_an_edited_balance_are_nam
     balance = int(
         await app.state.db.reader.value("SELECT balance FROM accounts WHERE uuid = $1", account)
     )
-    verdict = await verify(app.state.db.reader)
+    verdict = await verify(app.state.db)
     assert (
         verdict.problem
         == f"account {account}: balance {balance}, its postings sum to {balance - 1}"
     )
+    # an entry written into the chain around the service, after its last place
+    last_seq = len(await _entries(app))
     await _around(
         app,
         _FORGED.format(book="fees", amount=5),
         _FORGED.format(book="holds", amount=-5),
-        f"INSERT INTO journal_entries (id, kind, created_at) VALUES (9999, 'forged', "
-        f"'{utcnow().strftime('%Y-%m-%d %H:%M:%S.%f')}')",
+        f"INSERT INTO journal_entries (id, kind, created_at, chain_seq, hash) VALUES (9999,"
+        f" 'forged', '{utcnow().strftime('%Y-%m-%d %H:%M:%S.%f')}', {last_seq + 1}, '{'f' * 64}')",
     )
-    verdict = await verify(app.state.db.reader)
+    verdict = await verify(app.state.db)
     assert (
-        verdict.problem == "entry 9999 carries no place in the chain (written around the service)"
+        verdict.problem == f"entry 9999 (seq {last_seq + 1}): its hash does not match its content"
     )
+
+
+async def test_an_entry_inserted_into_the_chain_with_its_hash_is_seen_at_the_head(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """Hashed right but the head not moved: what a forger who cannot write the head leaves
+    (one who can is caught by a head kept elsewhere, docs/ledger.md)."""
+    await activity(app, client)
+    entries = await _entries(app)
+    stamp = utcnow()
+    forged = Entry(
+        9999, "forged", None, instant(stamp), [("book:fees", "USD", 5), ("book:holds", "USD", -5)]
+    )
+    digest = entry_hash(forged, len(entries) + 1, entries[-1][2])
+    await _around(
+        app,
+        _FORGED.format(book="fees", amount=5),
+        _FORGED.format(book="holds", amount=-5),
+        f"INSERT INTO journal_entries (id, kind, created_at, chain_seq, hash) VALUES (9999,"
+        f" 'forged', '{stamp.strftime('%Y-%m-%d %H:%M:%S.%f')}', {len(entries) + 1}, '{digest}')",
+    )
+    verdict = await verify(app.state.db)
+    assert not verdict.ok and "its head says" in str(verdict.problem)
+
+
+async def test_verify_without_sealing_counts_what_waits_and_names_an_entry_left_a_minute(
+    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+) -> None:
+    await activity(app, client)
+    waiting = int(
+        await app.state.db.reader.value(
+            "SELECT count(*) FROM journal_entries WHERE chain_seq IS NULL"
+        )
+    )
+    assert waiting >= 10
+    checked = _cli(settings, "verify", "--no-seal")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.splitlines() == [
+        "ok 0 entries",
+        f"head 0 {'0' * 64}",
+        f"{waiting} entries not sealed yet",
+    ]
+    # a committed entry that has waited over a minute: no sealer is running
+    old = (utcnow() - timedelta(minutes=2)).strftime("%Y-%m-%d %H:%M:%S.%f")
+    await _around(
+        app,
+        _FORGED.format(book="fees", amount=5),
+        _FORGED.format(book="holds", amount=-5),
+        f"INSERT INTO journal_entries (id, kind, created_at) VALUES (9999, 'late', '{old}')",
+    )
+    checked = _cli(settings, "verify", "--no-seal")
+    assert checked.returncode == 1, checked.stdout
+    found = re.match(
+        rf"mismatch: {waiting + 1} entries not sealed yet, the oldest for (\d+) s:"
+        r" is a sealer running\?",
+        checked.stdout,
+    )
+    assert found is not None and int(found.group(1)) >= 120, checked.stdout  # backdated 2 min
+    # sealed by verify itself: all of them, the late one too
+    checked = _cli(settings, "verify")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.splitlines()[0] == f"ok {waiting + 1} entries"
 
 
 async def test_a_chained_entry_stays_append_only(app: FastAPI, client: httpx.AsyncClient) -> None:
     await activity(app, client)
+    await seal_waiting(app.state.db)
     for statement in (
         "UPDATE journal_entries SET hash = 'x' WHERE chain_seq = 1",
         "UPDATE journal_entries SET chain_seq = NULL, hash = NULL WHERE chain_seq = 2",
@@ -244,7 +328,7 @@ async def test_a_chained_entry_stays_append_only(app: FastAPI, client: httpx.Asy
     ):
         with pytest.raises(Exception, match="never edited or deleted"):
             await _around(app, statement)
-    assert (await verify(app.state.db.reader)).ok
+    assert (await verify(app.state.db)).ok
 
 
 async def test_an_entry_undone_by_a_savepoint_is_not_chained(app: FastAPI) -> None:
@@ -259,6 +343,7 @@ async def test_an_entry_undone_by_a_savepoint_is_not_chained(app: FastAPI) -> No
 
     await app.state.db.transact(unit)
     await app.state.db.transact(unit)
+    await seal_waiting(app.state.db)
     kinds = await app.state.db.reader.rows(
         "SELECT kind, chain_seq FROM journal_entries ORDER BY chain_seq"
     )
@@ -268,55 +353,58 @@ async def test_an_entry_undone_by_a_savepoint_is_not_chained(app: FastAPI) -> No
         ("kept", 3),
         ("kept too", 4),
     ]
-    verdict = await verify(app.state.db.reader)
+    verdict = await verify(app.state.db)
     assert verdict.ok and verdict.entries == 4, verdict.problem
 
 
-def test_a_form_filled_is_the_canonical_content_of_the_docs() -> None:
-    """`fill(form(…))` — what PostgreSQL's `ledger_seal` does with `replace` — gives the
-    bytes docs/ledger.md specifies, placeholders and all."""
+def test_the_canonical_content_is_the_docs_bytes() -> None:
+    """`canonical` gives the bytes docs/ledger.md specifies."""
     postings = [
         ("book:funding", "EUR", -10000),
         ("account:0b6f4c2e-0000-4000-8000-00000000000a", "EUR", 10000),
     ]
-    entry_form = form("2026-11-24T13:51:12.123456Z", "deposit", None, postings)
-    assert entry_form.count(ID) == entry_form.count(PREV) == entry_form.count(SEQ) == 1
-    assert fill(entry_form, 42, 7, "ab" * 32) == (
+    entry = Entry(42, "deposit", None, "2026-11-24T13:51:12.123456Z", postings)
+    assert canonical(entry, 7, "ab" * 32) == (
         b'{"created_at":"2026-11-24T13:51:12.123456Z","id":42,"kind":"deposit",'
         b'"postings":[["account:0b6f4c2e-0000-4000-8000-00000000000a","EUR",10000],'
         b'["book:funding","EUR",-10000]],"prev":"' + b"ab" * 32 + b'","reference":null,"seq":7}'
     )
 
 
-async def test_postgresql_chains_an_entry_as_its_unit_commits(app: FastAPI) -> None:
-    """PostgreSQL: the entry leaves `post_entry` with its form and no place; the database
-    chains it at COMMIT (`ledger_seal`) and clears the form. SQLite: the unit's last hook."""
+async def test_an_entry_is_written_unsealed_and_sealed_after_commit(app: FastAPI) -> None:
+    """The unit writes its entries without a place and touches neither the head nor the day
+    totals; the sealer gives them their places, in id order, and adds their day totals."""
     legs = [book_leg(SystemBook.FEES, "USD", 5), book_leg(SystemBook.FUNDING, "USD", -5)]
-    seen: list[tuple[object, object, object]] = []
 
     async def unit(tx: Tx) -> None:
-        posted = await post_entry(tx, "first", legs)
+        await post_entry(tx, "first", legs)
         await post_entry(tx, "second", legs)
-        row = await tx.row(
-            "SELECT chain_seq, hash, seal_form FROM journal_entries WHERE id = $1",
-            posted.entry_id,
-        )
-        assert row is not None
-        seen.append((row[0], row[1], row[2]))
 
+    head_sql = "SELECT seq, hash FROM ledger_chain_head"
+    head = [tuple(r) for r in await app.state.db.reader.rows(head_sql)]
     await app.state.db.transact(unit)
     await app.state.db.transact(unit)
-    for chain_seq, digest, entry_form in seen:
-        assert chain_seq is None and digest is None  # not chained before COMMIT
-        assert (entry_form is None) == app.state.db.is_sqlite
     rows = await app.state.db.reader.rows(
-        "SELECT kind, chain_seq, seal_form FROM journal_entries ORDER BY chain_seq"
+        "SELECT kind, chain_seq, hash FROM journal_entries ORDER BY id"
     )
     assert [(r[0], r[1], r[2]) for r in rows] == [
-        ("first", 1, None),
-        ("second", 2, None),
-        ("first", 3, None),
-        ("second", 4, None),
+        ("first", None, None),
+        ("second", None, None),
+        ("first", None, None),
+        ("second", None, None),
+    ]
+    assert [tuple(r) for r in await app.state.db.reader.rows(head_sql)] == head  # untouched
+    assert await app.state.db.reader.value("SELECT count(*) FROM ledger_day_totals") == 0
+    assert await seal_waiting(app.state.db) == 4
+    assert await seal_waiting(app.state.db) == 0
+    rows = await app.state.db.reader.rows(
+        "SELECT kind, chain_seq FROM journal_entries ORDER BY chain_seq"
+    )
+    assert [(r[0], r[1]) for r in rows] == [
+        ("first", 1),
+        ("second", 2),
+        ("first", 3),
+        ("second", 4),
     ]
     totals = await app.state.db.reader.rows(
         "SELECT holder_class, kind, amount, postings FROM ledger_day_totals"
@@ -328,5 +416,5 @@ async def test_postgresql_chains_an_entry_as_its_unit_commits(app: FastAPI) -> N
         ("funding", "first", -10, 2),
         ("funding", "second", -10, 2),
     ]
-    verdict = await verify(app.state.db.reader)
-    assert verdict.ok and verdict.entries == 4, verdict.problem
+    verdict = await verify(app.state.db, seal=False)
+    assert verdict.ok and verdict.entries == 4 and verdict.unsealed == 0, verdict.problem

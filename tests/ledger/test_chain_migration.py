@@ -1,4 +1,5 @@
-"""Migration 20261124_28 chains the history that was there before it, on both databases."""
+"""Migration 20261124_28 chains the history that was there before it, on both databases, and
+the later ones (20261127_40: sealing after commit) keep it chained."""
 
 from __future__ import annotations
 
@@ -53,7 +54,7 @@ async def test_the_history_before_the_chain_is_chained(kind: str, tmp_path: Path
         await upgrade_database(settings.resolved_database_url)
         db = Database(settings)
         try:
-            verdict = await verify(db.reader)
+            verdict = await verify(db)
             assert verdict.ok, verdict.problem
             assert verdict.entries == 7
             fees = await db.reader.value(

@@ -140,7 +140,7 @@ async def _counters(url: str) -> list[str]:
 async def _chain(url: str) -> Verdict:
     db = Database(Settings(database_url=url))
     try:
-        return await verify_chain(db.reader)
+        return await verify_chain(db)
     finally:
         await db.dispose()
 

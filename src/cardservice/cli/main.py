@@ -28,6 +28,7 @@ from cardservice.cli.topups import topups as topups_commands
 from cardservice.config import Settings
 from cardservice.errors import ServiceError
 from cardservice.events import outbox
+from cardservice.ledger import sealer
 from cardservice.teams import receipts as team_receipts
 from cardservice.topups import service as topups
 from cardservice.transactions import expiry
@@ -122,7 +123,8 @@ def run_server(args: ServeOptions, settings: Settings) -> None:
 @cardservice.command(name="worker")
 @runs
 async def worker(settings: Settings) -> None:
-    """Deliver webhooks until SIGTERM or SIGINT.
+    """Deliver webhooks and run the periodic jobs (the ledger's sealer among them) until
+    SIGTERM or SIGINT.
 
     `serve` runs one delivery loop in every process too; several workers may run on
     PostgreSQL."""
@@ -218,6 +220,7 @@ def _refusal(exc: Exception) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; never prints a traceback for a user error."""
     outbox.register()
+    sealer.register()  # the ledger's sealer (docs/ledger.md, "The hash chain")
     expiry.register()
     topups.register()  # the unpaid top-ups' sweep (docs/operations.md#running-a-program)
     # the teams' receipt policies (docs/teams.md#teams-budgets-requests-receipts)

@@ -85,7 +85,6 @@ class Tx(Protocol):
     key: str  # the database, for what a process caches per database
     dialect: str
     postings: int  # ledger postings the unit wrote (`post_entry` counts them), for metrics
-    ledger_entries: list[int]  # journal entries the unit wrote, chained at its end (ledger.chain)
     deadline: Deadline | None  # its channel's answer deadline: past it, no more statements
     # card → (balance, currency) as the unit last read it under the card's lock or moved it
     # (`post_entry`'s RETURNING): what the card holds now, with no statement to ask
@@ -240,7 +239,6 @@ class PostgresTx:
 
     def __init__(self, connection: asyncpg.Connection, key: str) -> None:
         self._connection, self.key, self.postings = connection, key, 0
-        self.ledger_entries: list[int] = []
         self.deadline: Deadline | None = None  # its channel's (`Database.transact`)
         self.card_balances: dict[uuid.UUID, tuple[int, str]] = {}
         self.at_commit: list[str] = []
@@ -419,7 +417,6 @@ class SQLiteTx:
 
     def __init__(self, connection: sqlite3.Connection, key: str) -> None:
         self._connection, self.key, self.postings = connection, key, 0
-        self.ledger_entries: list[int] = []
         self.deadline: Deadline | None = None  # its channel's (`Database.transact`)
         self.card_balances: dict[uuid.UUID, tuple[int, str]] = {}
         self.at_commit: list[str] = []

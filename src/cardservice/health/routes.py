@@ -13,6 +13,7 @@ from cardservice.db.sql import ping
 from cardservice.errors import RateLimited, Unauthenticated
 from cardservice.http.openapi import PUBLIC, Envelope
 from cardservice.http.router import JSONResponse, Router, ok
+from cardservice.ledger.sealer import seal_lag
 from cardservice.observability import metrics
 
 router = Router(tags=["health"])
@@ -69,7 +70,14 @@ async def _check_scraper(request: Request) -> None:
 
 
 @router.get("/metrics", include_in_schema=False)
-async def prometheus_metrics(request: Request) -> Response:
-    """Prometheus text of every worker; open unless `CARDSERVICE_METRICS_TOKEN` is set."""
+async def prometheus_metrics(request: Request, db: Db) -> Response:
+    """Prometheus text of every worker; open unless `CARDSERVICE_METRICS_TOKEN` is set. The
+    ledger's seal lag is read from the database as the scrape is served (-1 when it does
+    not answer: the scrape still serves the rest)."""
     await _check_scraper(request)
+    try:
+        lag = await seal_lag(db.reader)
+    except Exception:
+        lag = -1.0
+    metrics.set_seal_lag(lag)
     return Response(metrics.exposition(), media_type=metrics.CONTENT_TYPE)

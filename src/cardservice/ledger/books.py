@@ -3,16 +3,20 @@ an instant, and the day's settlement with the card network (docs/operations.md#r
 "Books").
 
 Balances at an instant never walk the journal's history:
-* an account or a card: its day totals (`ledger_holder_days`, kept by the seal as the
+* an account or a card: its day totals (`ledger_holder_days`, kept by the sealer as the
   class totals are) of the days before the instant's UTC day, plus its postings of that day
   up to the instant (the day's entries by `created_at`, then the holder's postings among
   them from its `(holder, entry_id, amount)` index): bounded by the holder's active days
   and one day's entries;
 * a class of the books (`class_balances`): the day totals (`ledger_day_totals`, kept by
-  the chain's seal as it chains the entries, `ledger.chain`) of the days before the
+  the sealer as it chains the entries, `ledger.chain.seal_batch`) of the days before the
   instant's UTC day, plus the postings of that day up to the instant (entries found by
   their `created_at` index). Work grows with the number of days and one day's postings,
   not with the journal (docs/performance.md, "Balances at an instant": 1 M postings).
+
+The day totals hold the sealed entries only; each report adds, in the same statement, the
+postings of the committed entries still waiting for the sealer (repository.py), so every
+report is exact as of its read, sealed or not (docs/ledger.md, "Balances at any instant").
 
 Every posting belongs to one class; the classes of a currency always sum to zero.
 """
@@ -21,7 +25,7 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
-from datetime import UTC, date, datetime, time
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from cardservice.db.sql import Reader
@@ -51,9 +55,13 @@ SETTLEMENT_KINDS = {
 }
 
 
+def _start_of(day: date) -> datetime:
+    return datetime.combine(day, time(), UTC)
+
+
 def _day_start(as_of: datetime) -> tuple[date, datetime]:
     instant = as_of.astimezone(UTC)
-    return instant.date(), datetime.combine(instant.date(), time(), UTC)
+    return instant.date(), _start_of(instant.date())
 
 
 async def account_balance_as_of(reader: Reader, account: uuid.UUID, as_of: datetime) -> int:
@@ -104,7 +112,8 @@ async def settlement_report(reader: Reader, day: date) -> list[dict[str, Any]]:
     captures (owed to the network), refunds and dispute credits (owed back), and `net` — the
     sum of the day's postings to the book, what is owed to the network."""
     report: dict[str, dict[str, Any]] = {}
-    for row in await repository.day_class_totals(reader, day, "merchants"):
+    start, end = _start_of(day), _start_of(day + timedelta(days=1))
+    for row in await repository.day_class_totals(reader, day, "merchants", start, end):
         currency, amount = str(row["currency"]), int(row["amount"])
         item = report.setdefault(
             currency,

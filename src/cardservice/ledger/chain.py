@@ -1,5 +1,5 @@
 """The journal's hash chain: every entry carries `hash` = SHA-256 over its canonical content,
-which includes the previous entry's hash; one chain per database, in commit order.
+which includes the previous entry's hash; one chain per database, in seal order.
 
 Canonical content of an entry (docs/ledger.md, "The hash chain", byte-exact): the JSON object
 
@@ -14,32 +14,13 @@ written with sorted keys, `,` and `:` separators, no spaces, ASCII (Python's
 `book:<name>`, lower-case canonical uuids; amount signed minor units). `seq` is the entry's
 place in the chain (1, 2, …), `hash` the lower-case hex SHA-256 of those bytes.
 
-How entries are chained, in commit order:
-
-* **PostgreSQL**, by the database as the unit commits: `post_entry` writes each entry with
-  its `form` (`journal_entries.seal_form`: the canonical content with the id, `prev` and
-  `seq` as placeholders), and the constraint trigger `journal_entries_seal`, deferred to
-  COMMIT, runs `ledger_seal()` (migration 20261124_29): it bumps the chain head (one row,
-  `ledger_chain_head`; the upsert waits for the previous holder's commit and then sees its
-  result), fills the form as `fill` does, hashes it, writes the entry's place and hash
-  (clearing the form), sets the head's hash and adds the postings to the day totals
-  (`ledger_day_totals` per class, `ledger_holder_days` per account and card: the
-  checkpoints `ledger.books` reads). The head's row lock is held from there to the end of
-  the commit with no round trip to the service inside.
-* **SQLite**, by `seal`, the unit's last commit hook (after the events are completed): its
-  writer holds the whole database for the unit, so nobody waits on the head for longer
-  than they wait anyway. `seal` reads the unit's entries back with their postings (an entry
-  undone by a savepoint is gone and is skipped), takes the head, computes the hashes and
-  writes them with the day totals and the new head. On PostgreSQL `seal` chains the same
-  way what a bulk loader hands it in `tx.ledger_entries` (entries written without a form:
-  bench.dataset).
-
-A unit that wrote no entry does nothing here; the unique `chain_seq` would refuse a fork.
-
-Why the trigger on PostgreSQL: sealed by a commit hook in the service, the head's lock
-would be held over two round trips and the worker's event loop, and on a busy worker every
-write of the database would queue behind it (measured: sandbox authorizations 620/s before
-the chain, 319/s with the hook; docs/performance.md#the-chain-sealed-in-the-database).
+Entries are written unsealed (no place, no hash) and chained after they commit, in batches,
+by one sealer at a time (`ledger.sealer`; docs/ledger.md, "The hash chain"): `seal_batch`
+takes the committed entries that wait, in id order, gives them the places after the head's
+and their hashes, adds them to the day totals (`ledger_day_totals` per class,
+`ledger_holder_days` per account and card: the checkpoints `ledger.books` reads) and moves
+the head, in the sealer's one unit. The chain's order is the seal order: an entry that
+commits late (a lower id than one sealed already) takes the next place when it is sealed.
 """
 
 from __future__ import annotations
@@ -90,44 +71,18 @@ class Entry:
         return date.fromisoformat(self.created_at[:10])
 
 
-# The placeholders of an entry's form: its id, the previous hash and its place, which the
-# writer does not know yet (PostgreSQL's `ledger_seal` fills them at commit, with `replace`).
-ID, PREV, SEQ = "@@id@@", "@@prev@@", "@@seq@@"
-
-
-def form(
-    created_at: str, kind: str, reference: str | None, postings: Iterable[CanonicalPosting]
-) -> str:
-    """The canonical content (module docstring) with the id, `prev` and `seq` left as
-    placeholders: `fill` makes it the canonical bytes. Written with the entry on
-    PostgreSQL (`journal_entries.seal_form`), so the database can chain it at commit."""
-    content = {
-        "created_at": created_at,
-        "id": ID,
-        "kind": kind,
-        "postings": [list(p) for p in sorted(postings)],
-        "prev": PREV,
-        "reference": reference,
-        "seq": SEQ,
-    }
-    return json.dumps(content, sort_keys=True, separators=(",", ":"))
-
-
-def fill(entry_form: str, entry_id: int, seq: int, prev: str) -> bytes:
-    """The canonical bytes from a form (what `ledger_seal` does in SQL, the same replaces)."""
-    return (
-        entry_form.replace(f'"{ID}"', str(entry_id))
-        .replace(PREV, prev)
-        .replace(f'"{SEQ}"', str(seq))
-        .encode()
-    )
-
-
 def canonical(entry: Entry, seq: int, prev: str) -> bytes:
     """The bytes an entry's hash is taken over (module docstring)."""
-    return fill(
-        form(entry.created_at, entry.kind, entry.reference, entry.postings), entry.id, seq, prev
-    )
+    content = {
+        "created_at": entry.created_at,
+        "id": entry.id,
+        "kind": entry.kind,
+        "postings": [list(p) for p in sorted(entry.postings)],
+        "prev": prev,
+        "reference": entry.reference,
+        "seq": seq,
+    }
+    return json.dumps(content, sort_keys=True, separators=(",", ":")).encode()
 
 
 def entry_hash(entry: Entry, seq: int, prev: str) -> str:
@@ -175,14 +130,15 @@ def holder_days(entries: Sequence[Entry]) -> dict[tuple[str, date, str], int]:
     return totals
 
 
-async def seal(tx: Tx) -> None:
-    """Chain the entries this unit wrote (module docstring). Runs last in the unit."""
-    pending, tx.ledger_entries = tx.ledger_entries, []
-    if not pending:
-        return
-    entries = entries_of(await repository.unit_entries(tx, pending))
-    if not entries:  # all undone (a savepoint rolled them back)
-        return
+async def seal_batch(tx: Tx, limit: int, wait: bool) -> int | None:
+    """Chain up to `limit` committed entries that wait for their seal, in id order, in this
+    unit (module docstring); how many. None when another sealer holds the turn and `wait`
+    is false (PostgreSQL; on SQLite the writer's turn is the sealer's)."""
+    if not await repository.take_sealer(tx, wait):
+        return None
+    entries = entries_of(await repository.unsealed_entries(tx, limit))
+    if not entries:
+        return 0
     last_seq, prev = await repository.take_head(tx, len(entries), GENESIS)
     seqs, hashes = [], []
     for n, entry in enumerate(entries, last_seq + 1):
@@ -199,6 +155,7 @@ async def seal(tx: Tx) -> None:
         seqs[-1],
         prev,
     )
+    return len(entries)
 
 
 def parse_instant(text: str) -> datetime:

@@ -11,9 +11,10 @@ entry that already exists is refused, and a posting without its entry fails at c
 foreign key is checked then). Postings and entries are append-only; a posting's currency is
 its holder's; balances are never negative (CHECK).
 
-Every entry is chained as its unit commits (`ledger.chain`): `hash` over its canonical
-content and the previous entry's hash, in commit order — on PostgreSQL by the database itself
-(the entry is written with its `seal_form`), on SQLite by the unit's last commit hook.
+Entries are written unsealed: the sealer chains them after their unit commits
+(`ledger.sealer`, `ledger.chain`: `hash` over the canonical content and the previous entry's
+hash, in seal order), so a unit touches no row shared with units of unrelated accounts for
+the chain or the day totals.
 """
 
 from __future__ import annotations
@@ -23,14 +24,11 @@ import uuid
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from cardservice.db.database import add_commit_hook
-from cardservice.db.sql import Insert, Tx, insert_sql, row_args, text_uuid
+from cardservice.db.sql import Insert, Tx, insert_sql, row_args
 from cardservice.errors import RuleViolation
-from cardservice.ledger.chain import form, holder_of, instant, seal
 from cardservice.models import Account, Card, JournalEntry, Posting
 from cardservice.models.base import table_of, utcnow
 
@@ -123,17 +121,16 @@ _POSTING_COLUMNS = ("entry_id", "account_uuid", "card_uuid", "system_book", "cur
 # balances it moves, in one round trip. The entry's row is made from the count of the
 # postings, so they are written first (the postings' trigger finds no entry yet); the entry's
 # AFTER trigger runs once the statement is done and checks their sum. The sub-statements run
-# in the order each waits on the one before: the booked rows (a tagged transaction's deferred
-# counter is queued before the entry's seal, docs/ledger.md), the postings, the entry, the
+# in the order each waits on the one before: the booked rows, the postings, the entry, the
 # account's balance, the card's. A balance that would go below zero is not moved and comes
 # back NULL (refused: InsufficientFunds, the unit rolls back).
-_ENTRY_ARGS = 9  # $1 kind, $2 reference, $3 now, $4-$8 the postings' columns, $9 seal form
+_ENTRY_ARGS = 8  # $1 kind, $2 reference, $3 now, $4-$8 the postings' columns
 
 
 @functools.lru_cache(maxsize=64)
 def _write_entry_pg(insert: str | None, booked: int, account: bool, card: bool) -> str:
     """The statement for an insert (its SQL numbered from after the moves' arguments, `booked`
-    rows), and one account's and/or one card's balance moved ($10, $11: uuid, delta; the
+    rows), and one account's and/or one card's balance moved ($9, $10: uuid, delta; the
     card's after the account's). Our table and column names only (S608)."""
     ctes = [f"e AS (SELECT nextval(pg_get_serial_sequence('{_ENTRIES}', 'id')) AS id)"]
     after = ""
@@ -149,8 +146,8 @@ def _write_entry_pg(insert: str | None, booked: int, account: bool, card: bool) 
         f" AS v(account_uuid, card_uuid, system_book, currency, amount){after} RETURNING 1)"
     )
     ctes.append(
-        f"j AS (INSERT INTO {_ENTRIES} (id, kind, reference, created_at, seal_form)"  # noqa: S608
-        " SELECT e.id, $1, $2, $3, $9 FROM e WHERE (SELECT count(*) FROM p) > 0 RETURNING id)"
+        f"j AS (INSERT INTO {_ENTRIES} (id, kind, reference, created_at)"  # noqa: S608
+        " SELECT e.id, $1, $2, $3 FROM e WHERE (SELECT count(*) FROM p) > 0 RETURNING id)"
     )
     selected, previous, n = ["(SELECT id FROM j) AS id"], "j", _ENTRY_ARGS
     for name, table, moved in (("a", _ACCOUNTS, account), ("c", _CARDS, card)):
@@ -164,15 +161,6 @@ def _write_entry_pg(insert: str | None, booked: int, account: bool, card: bool) 
             selected.append(f"(SELECT balance FROM {name}) AS {name}")  # noqa: S608
             previous, n = name, n + 2
     return f"WITH {', '.join(ctes)} SELECT {', '.join(selected)}"
-
-
-def _form(now: datetime, kind: str, legs: Sequence[Leg], reference: uuid.UUID | None) -> str:
-    return form(
-        instant(now),
-        kind,
-        text_uuid(reference),
-        [(_holder(leg), leg.currency, leg.amount) for leg in legs],
-    )
 
 
 async def _write_entry_pg_moved(
@@ -194,7 +182,6 @@ async def _write_entry_pg_moved(
         [leg.account for leg in legs], [leg.card for leg in legs],
         [leg.book.value if leg.book else None for leg in legs],
         [leg.currency for leg in legs], [leg.amount for leg in legs],
-        _form(now, kind, legs, reference),
     ]  # fmt: skip
     for moved in (account, card):
         if moved is not None:
@@ -234,12 +221,7 @@ async def _write_entry(tx: Tx, kind: str, legs: Sequence[Leg], reference: uuid.U
         *row_args(_POSTING_COLUMNS, postings),
     )
     await tx.execute(_INSERT_ENTRY, entry_id, kind, reference, utcnow())
-    tx.ledger_entries.append(entry_id)  # chained at the end of the unit (ledger.chain.seal)
     return entry_id
-
-
-def _holder(leg: Leg) -> str:
-    return holder_of(leg.account, leg.card, leg.book.value if leg.book else None)
 
 
 async def _apply(tx: Tx, move: str, key: uuid.UUID, delta: int) -> int:
@@ -296,7 +278,7 @@ async def post_entry(
         )
     )
     balances: dict[uuid.UUID, int] = {}
-    if tx.dialect == "postgresql":  # chained by the database at commit (ledger_seal)
+    if tx.dialect == "postgresql":
         folded = moves if _foldable(moves) else {}
         entry_id, balances = await _write_entry_pg_moved(tx, kind, legs, reference, folded, insert)
     else:
@@ -310,8 +292,3 @@ async def post_entry(
         if key in balances:
             tx.card_balances[key] = (balances[key], currency)
     return Posted(entry_id, balances)
-
-
-# Every unit that can post an entry chains it before it commits (ledger/chain.py): the seal
-# is registered wherever the ledger is imported, so no process can write an unchained entry.
-add_commit_hook(seal, last=True)

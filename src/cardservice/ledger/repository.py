@@ -7,33 +7,51 @@ from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Any
 
-from cardservice.db.sql import Reader, Row, Tx, in_list
+from cardservice.db.sql import Reader, Row, Tx, as_datetime
 
-# --- the chain (ledger.chain.seal) --------------------------------------------------------
+# --- the chain (ledger.chain.seal_batch) --------------------------------------------------
+
+SEALER_LOCK = 15_002  # pg_advisory_xact_lock key: one sealer at a time (events' is 15_001)
 
 _ENTRY_COLUMNS = (
     "e.id, e.kind, e.reference, e.created_at,"
     " p.account_uuid, p.card_uuid, p.system_book, p.currency, p.amount"
 )
-_UNIT_ENTRIES = (
-    f"SELECT {_ENTRY_COLUMNS} FROM journal_entries e JOIN postings p ON p.entry_id = e.id"  # noqa: S608
-    " WHERE e.id IN "
-)
-_UNIT_ENTRIES_PG = (
-    f"SELECT {_ENTRY_COLUMNS} FROM journal_entries e JOIN postings p ON p.entry_id = e.id"  # noqa: S608
-    " WHERE e.id = ANY(CAST($1 AS bigint[])) ORDER BY e.id, p.id"
-)
+# `ORDER BY id` in the inner select: `ix_journal_entries_unsealed` is then the plan, as the
+# events' sequencer reads `ix_events_unsequenced` (events/repository.py)
+_UNSEALED_ENTRIES = f"""
+SELECT {_ENTRY_COLUMNS}
+FROM (SELECT id FROM journal_entries WHERE chain_seq IS NULL ORDER BY id LIMIT $1) u
+JOIN journal_entries e ON e.id = u.id JOIN postings p ON p.entry_id = e.id
+ORDER BY e.id, p.id"""  # noqa: S608
 
 
-async def unit_entries(tx: Tx, ids: Sequence[int]) -> Sequence[Row]:
-    """The unit's entries that still exist, with their postings, by entry then posting."""
-    if tx.dialect == "postgresql":
-        return await tx.rows(_UNIT_ENTRIES_PG, list(ids))
-    return await tx.rows(_UNIT_ENTRIES + in_list(len(ids)) + " ORDER BY e.id, p.id", *ids)
+async def take_sealer(tx: Tx, wait: bool) -> bool:
+    """The sealer's turn until the unit ends: PostgreSQL's advisory lock, waited for or
+    tried (False: another sealer has it); SQLite's writer's turn is one already."""
+    if tx.dialect == "sqlite":
+        return True
+    if wait:
+        await tx.execute("SELECT pg_advisory_xact_lock($1)", SEALER_LOCK)
+        return True
+    return bool(await tx.value("SELECT pg_try_advisory_xact_lock($1)", SEALER_LOCK))
 
 
-# Bump the head by the unit's count. The upsert waits for the unit holding the row, then
-# works on the row as that unit committed it; the row stays locked until this unit commits.
+_ANY_UNSEALED = "SELECT 1 FROM journal_entries WHERE chain_seq IS NULL ORDER BY id LIMIT 1"
+
+
+async def any_unsealed(reader: Reader) -> bool:
+    """Whether a committed entry waits for its seal (`ix_journal_entries_unsealed`)."""
+    return await reader.value(_ANY_UNSEALED) is not None
+
+
+async def unsealed_entries(tx: Tx, limit: int) -> Sequence[Row]:
+    """Up to `limit` committed entries without a place, in id order, with their postings
+    (by entry, then posting)."""
+    return await tx.rows(_UNSEALED_ENTRIES, limit)
+
+
+# Bump the head by the batch's count (the sealer's turn is held: nobody else writes it).
 _TAKE_HEAD = """
 INSERT INTO ledger_chain_head (id, seq, hash) VALUES (1, $1, $2)
 ON CONFLICT (id) DO UPDATE SET seq = ledger_chain_head.seq + $1 RETURNING seq, hash"""
@@ -130,7 +148,7 @@ async def write_chain(
     await tx.execute(_SET_HEAD, head_hash, head_seq)
 
 
-# --- verify and export (ledger.verify) ----------------------------------------------------
+# --- verify and export (ledger.verify), in the sealer's turn ------------------------------
 
 _CHAIN_BATCH = f"""
 SELECT e.chain_seq, e.hash, {_ENTRY_COLUMNS}
@@ -138,14 +156,18 @@ FROM journal_entries e JOIN postings p ON p.entry_id = e.id
 WHERE e.chain_seq > $1 AND e.chain_seq <= $2 ORDER BY e.chain_seq, p.id"""  # noqa: S608
 
 
-async def chain_batch(reader: Reader, after: int, until: int) -> Sequence[Row]:
+async def chain_batch(reader: Reader | Tx, after: int, until: int) -> Sequence[Row]:
     """Entries with `after < chain_seq <= until` and their postings, in chain order."""
-    return await reader.scan(_CHAIN_BATCH, after, until)
+    return await reader.rows(_CHAIN_BATCH, after, until)
 
 
 _HEAD = "SELECT seq, hash FROM ledger_chain_head WHERE id = 1"
 _LAST_SEQ = "SELECT coalesce(max(chain_seq), 0) FROM journal_entries"
-_UNCHAINED = "SELECT min(id) FROM journal_entries WHERE chain_seq IS NULL"
+_UNSEALED = (
+    "SELECT count(*) AS waiting, min(created_at) AS oldest FROM journal_entries"
+    " WHERE chain_seq IS NULL"
+)
+_UNSEALED_UNTIL = "SELECT 1 FROM journal_entries WHERE chain_seq IS NULL AND created_at <= $1"
 _ORPHANS = (
     "SELECT min(p.entry_id) FROM postings p"
     " LEFT JOIN journal_entries e ON e.id = p.entry_id WHERE e.id IS NULL"
@@ -153,29 +175,35 @@ _ORPHANS = (
 _LAST_UNTIL = "SELECT coalesce(max(chain_seq), 0) FROM journal_entries WHERE created_at <= $1"
 
 
-async def head(reader: Reader) -> tuple[int, str] | None:
-    row = await reader.row(_HEAD)
+async def head(tx: Tx) -> tuple[int, str] | None:
+    row = await tx.row(_HEAD)
     return None if row is None else (int(row["seq"]), str(row["hash"]))
 
 
-async def last_seq(reader: Reader) -> int:
-    return int(await reader.value(_LAST_SEQ))
+async def last_seq(tx: Tx) -> int:
+    return int(await tx.value(_LAST_SEQ))
 
 
-async def last_seq_until(reader: Reader, until: datetime) -> int:
+async def last_seq_until(tx: Tx, until: datetime) -> int:
     """The chain's last place holding an entry created at or before `until`."""
-    return int(await reader.value(_LAST_UNTIL, until))
+    return int(await tx.value(_LAST_UNTIL, until))
 
 
-async def unchained(reader: Reader) -> int | None:
-    """The first entry that carries no place in the chain (written around the service)."""
-    value = await reader.value(_UNCHAINED)
-    return None if value is None else int(value)
+async def unsealed(reader: Reader | Tx) -> tuple[int, datetime | None]:
+    """How many committed entries wait for their seal, and the oldest one's `created_at`."""
+    row = await reader.row(_UNSEALED)
+    assert row is not None
+    return int(row["waiting"]), as_datetime(row["oldest"])
 
 
-async def orphan_postings(reader: Reader) -> int | None:
+async def any_unsealed_until(tx: Tx, until: datetime) -> bool:
+    """Whether a committed entry created at or before `until` waits for its seal."""
+    return await tx.value(_UNSEALED_UNTIL, until) is not None
+
+
+async def orphan_postings(tx: Tx) -> int | None:
     """The entry id of the first posting whose entry is gone."""
-    value = await reader.value(_ORPHANS)
+    value = await tx.value(_ORPHANS)
     return None if value is None else int(value)
 
 
@@ -195,9 +223,9 @@ FROM cards c LEFT JOIN (
 WHERE c.balance <> coalesce(s.total, 0)"""
 
 
-async def balance_mismatches(reader: Reader) -> Sequence[Row]:
+async def balance_mismatches(tx: Tx) -> Sequence[Row]:
     """Accounts and cards whose cached balance differs from the sum of their postings."""
-    return await reader.scan(_BALANCE_MISMATCHES)
+    return await tx.rows(_BALANCE_MISMATCHES)
 
 
 _STORED_DAYS = (
@@ -206,8 +234,8 @@ _STORED_DAYS = (
 )
 
 
-async def stored_day_totals(reader: Reader) -> Sequence[Row]:
-    return await reader.scan(_STORED_DAYS)
+async def stored_day_totals(tx: Tx) -> Sequence[Row]:
+    return await tx.rows(_STORED_DAYS)
 
 
 _STORED_HOLDER_DAYS = (
@@ -215,16 +243,29 @@ _STORED_HOLDER_DAYS = (
 )
 
 
-async def stored_holder_days(reader: Reader) -> Sequence[Row]:
-    return await reader.scan(_STORED_HOLDER_DAYS)
+async def stored_holder_days(tx: Tx) -> Sequence[Row]:
+    return await tx.rows(_STORED_HOLDER_DAYS)
 
 
 # --- balances at an instant (ledger.books) ------------------------------------------------
 
+# Every report below reads the day totals, which hold the sealed entries, and in the same
+# statement (one snapshot: an entry the sealer moves into the totals meanwhile is counted
+# once) the unsealed tail: the postings of the committed entries still waiting for the
+# sealer (`ix_journal_entries_unsealed`; a few, the seal lag's worth). So a report is exact
+# as of its statement, whether the sealer has run or not.
+
+# A posting's holder class in the day totals: `account`, `card` or its book.
+_CLASS_OF = (
+    "CASE WHEN p.account_uuid IS NOT NULL THEN 'account'"
+    " WHEN p.card_uuid IS NOT NULL THEN 'card' ELSE p.system_book END"
+)
+
 # A holder at an instant: its day totals before the instant's day, plus its postings of
-# that day up to the instant. The day's entries are taken first (by `created_at`); the
-# holder's postings among them are read from its (holder, entry_id, amount) index within
-# the range of those entries' ids, so the work is bounded by one day, not the history.
+# that day up to the instant, plus its unsealed postings before that day. The day's entries
+# are taken first (by `created_at`); the holder's postings among them are read from its
+# (holder, entry_id, amount) index within the range of those entries' ids, so the work is
+# bounded by one day, not the history.
 _HOLDER_AS_OF = """
 WITH d AS MATERIALIZED (
     SELECT id FROM journal_entries WHERE created_at >= $3 AND created_at <= $4
@@ -235,7 +276,10 @@ SELECT coalesce((SELECT sum(amount) FROM ledger_holder_days
                  WHERE p.{column} = $5
                    AND p.entry_id >= (SELECT min(id) FROM d)
                    AND p.entry_id <= (SELECT max(id) FROM d)
-                   AND p.entry_id IN (SELECT id FROM d)), 0)"""
+                   AND p.entry_id IN (SELECT id FROM d)), 0)
+     + coalesce((SELECT sum(p.amount) FROM journal_entries u
+                 JOIN postings p ON p.entry_id = u.id
+                 WHERE u.chain_seq IS NULL AND u.created_at < $3 AND p.{column} = $5), 0)"""
 
 
 async def holder_balance_as_of(
@@ -255,17 +299,20 @@ async def holder_balance_as_of(
 
 
 # Classes at an instant: the day totals of the days before its day, plus the postings of its
-# day up to the instant (entries found by `ix_journal_entries_created_at`).
-_CLASSES_AS_OF = """
+# day up to the instant (entries found by `ix_journal_entries_created_at`), plus the
+# unsealed postings before its day.
+_CLASSES_AS_OF = f"""
 SELECT holder_class, currency, sum(amount) AS amount FROM (
     SELECT holder_class, currency, amount FROM ledger_day_totals WHERE day < $1
     UNION ALL
-    SELECT CASE WHEN p.account_uuid IS NOT NULL THEN 'account'
-                WHEN p.card_uuid IS NOT NULL THEN 'card' ELSE p.system_book END,
-           p.currency, p.amount
+    SELECT {_CLASS_OF}, p.currency, p.amount
     FROM journal_entries e JOIN postings p ON p.entry_id = e.id
     WHERE e.created_at >= $2 AND e.created_at <= $3
-) t GROUP BY holder_class, currency"""
+    UNION ALL
+    SELECT {_CLASS_OF}, p.currency, p.amount
+    FROM journal_entries e JOIN postings p ON p.entry_id = e.id
+    WHERE e.chain_seq IS NULL AND e.created_at < $2
+) t GROUP BY holder_class, currency"""  # noqa: S608
 
 
 async def class_totals_as_of(
@@ -275,11 +322,22 @@ async def class_totals_as_of(
     return await reader.rows(_CLASSES_AS_OF, day, day_start, as_of)
 
 
-_DAY_CLASS = """
+# One class's day: its day totals, plus the unsealed postings of that day ($3 ≤ created_at
+# < $4), a row per kind and currency each.
+_DAY_CLASS = f"""
 SELECT kind, currency, amount, postings FROM ledger_day_totals
-WHERE day = $1 AND holder_class = $2"""
+WHERE day = $1 AND holder_class = $2
+UNION ALL
+SELECT e.kind, p.currency, sum(p.amount), count(*)
+FROM journal_entries e JOIN postings p ON p.entry_id = e.id
+WHERE e.chain_seq IS NULL AND e.created_at >= $3 AND e.created_at < $4
+  AND {_CLASS_OF} = $2
+GROUP BY e.kind, p.currency"""  # noqa: S608
 
 
-async def day_class_totals(reader: Reader, day: date, holder_class: str) -> Sequence[Row]:
-    """(kind, currency, amount, postings) of one class's postings on one UTC day."""
-    return await reader.rows(_DAY_CLASS, day, holder_class)
+async def day_class_totals(
+    reader: Reader, day: date, holder_class: str, day_start: datetime, day_end: datetime
+) -> Sequence[Row]:
+    """(kind, currency, amount, postings) of one class's postings on one UTC day (from
+    `day_start` to before `day_end`); a kind and currency may come in two rows."""
+    return await reader.rows(_DAY_CLASS, day, holder_class, day_start, day_end)

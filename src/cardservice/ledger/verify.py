@@ -1,11 +1,16 @@
 """The ledger proves itself: walk the hash chain and recompute every balance from postings
 (`cardservice ledger verify`), and write the chain for an outside auditor (`ledger export`).
 
-`verify` reports the first thing that does not match, in this order: the chain (each entry's
-place, its previous hash and its own hash recomputed from its content and postings), the
-head (entries cut from the chain's end), entries without a place (written around the
-service), postings without an entry, the cached balance of every account and card against
-the sum of its postings, and the day totals against the postings they add up.
+Both run in the sealer's turn (ledger.sealer), so the chain, its head and the day totals
+hold still while they are read: `verify` first seals what waits (unless `seal=False`), then
+reports the first thing that does not match, in this order: the chain (each entry's place,
+its previous hash and its own hash recomputed from its content and postings), the head
+(entries cut from the chain's end), postings without an entry, the cached balance of every
+account and card against the sum of its postings, the day totals against the postings they
+add up, and entries still waiting for their seal after `MAX_UNSEALED` (is a sealer running?).
+Entries waiting for less are counted (`Verdict.unsealed`), not a mismatch. `export` seals
+every entry created up to its instant first, then walks the sealed prefix, which no longer
+changes.
 """
 
 from __future__ import annotations
@@ -13,10 +18,11 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
-from cardservice.db.sql import Reader, text_uuid
+from cardservice.db.database import Database
+from cardservice.db.sql import Reader, Tx, text_uuid
 from cardservice.ledger import repository
 from cardservice.ledger.chain import (
     GENESIS,
@@ -26,8 +32,11 @@ from cardservice.ledger.chain import (
     entry_hash,
     holder_days,
 )
+from cardservice.ledger.sealer import seal_in_turn
+from cardservice.models.base import utcnow
 
 BATCH = 5_000
+MAX_UNSEALED = timedelta(seconds=60)  # an entry waiting longer for its seal is a mismatch
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,13 +44,14 @@ class Verdict:
     entries: int  # entries walked
     head: str  # the last good hash
     problem: str | None  # the first mismatch, None when all holds
+    unsealed: int = 0  # committed entries still waiting for their seal (younger than 60 s)
 
     @property
     def ok(self) -> bool:
         return self.problem is None
 
 
-async def _walk(reader: Reader, until: int) -> AsyncIterator[tuple[int, str, Any]]:
+async def _walk(reader: Reader | Tx, until: int) -> AsyncIterator[tuple[int, str, Any]]:
     """(seq, stored hash, entry) of the chain up to place `until`, in chain order."""
     after = 0
     while after < until:
@@ -54,12 +64,24 @@ async def _walk(reader: Reader, until: int) -> AsyncIterator[tuple[int, str, Any
         after = upto
 
 
-async def verify(reader: Reader) -> Verdict:
-    """Walk the chain and every balance (module docstring); the first mismatch."""
+async def verify(db: Database, *, seal: bool = True) -> Verdict:
+    """Seal what waits (unless `seal` is false), then walk the chain and every balance
+    (module docstring); the first mismatch."""
+
+    async def in_turn(tx: Tx) -> Verdict:
+        await repository.take_sealer(tx, wait=True)
+        if seal:
+            await seal_in_turn(tx)
+        return await _verify(tx)
+
+    return await db.transact(in_turn)
+
+
+async def _verify(tx: Tx) -> Verdict:
     prev, count = GENESIS, 0
     totals: dict[Any, tuple[int, int]] = {}
     holders: dict[Any, int] = {}
-    async for seq, digest, entry in _walk(reader, await repository.last_seq(reader)):
+    async for seq, digest, entry in _walk(tx, await repository.last_seq(tx)):
         where = f"entry {entry.id} (seq {seq})"
         if seq != count + 1:
             return Verdict(count, prev, f"{where}: seq {count + 1} is missing before it")
@@ -73,8 +95,12 @@ async def verify(reader: Reader) -> Verdict:
             totals[key] = (total + amount, postings + n)
         for place, amount in holder_days([entry]).items():
             holders[place] = holders.get(place, 0) + amount
-    problem = await _rest(reader, count, prev, totals, {k: v for k, v in holders.items() if v})
-    return Verdict(count, prev, problem)
+    problem = await _rest(tx, count, prev, totals, {k: v for k, v in holders.items() if v})
+    waiting, oldest = await repository.unsealed(tx)
+    if problem is None and oldest is not None and utcnow() - oldest > MAX_UNSEALED:
+        age = int((utcnow() - oldest).total_seconds())
+        problem = f"{waiting} entries not sealed yet, the oldest for {age} s: is a sealer running?"
+    return Verdict(count, prev, problem, waiting)
 
 
 def _sums(postings: list[tuple[str, str, int]]) -> dict[str, int]:
@@ -85,25 +111,22 @@ def _sums(postings: list[tuple[str, str, int]]) -> dict[str, int]:
 
 
 async def _rest(
-    reader: Reader,
+    tx: Tx,
     count: int,
     prev: str,
     totals: dict[Any, tuple[int, int]],
     holders: dict[Any, int],
 ) -> str | None:
-    head = await repository.head(reader) or (0, GENESIS)
+    head = await repository.head(tx) or (0, GENESIS)
     if head != (count, prev):
         return (
             f"the chain ends at seq {count} but its head says seq {head[0]}"
             f" ({head[1][:12]}…): entries were cut from its end or rewritten"
         )
-    unchained = await repository.unchained(reader)
-    if unchained is not None:
-        return f"entry {unchained} carries no place in the chain (written around the service)"
-    orphan = await repository.orphan_postings(reader)
+    orphan = await repository.orphan_postings(tx)
     if orphan is not None:
         return f"entry {orphan} is gone but its postings are not"
-    for row in await repository.balance_mismatches(reader):
+    for row in await repository.balance_mismatches(tx):
         return (
             f"{row['holder']} {text_uuid(row['uuid'])}: balance {row['balance']},"
             f" its postings sum to {row['total']}"
@@ -113,14 +136,14 @@ async def _rest(
             int(r["amount"]),
             int(r["postings"]),
         )
-        for r in await repository.stored_day_totals(reader)
+        for r in await repository.stored_day_totals(tx)
     }
     if stored != totals:
         first = min(set(stored.items()) ^ set(totals.items()))
         return f"the day totals of {first[0][0]} ({first[0][1]}, {first[0][2]}) do not match"
     stored_holders = {
         (str(r["holder"]), _day(r["day"]), str(r["currency"])): int(r["amount"])
-        for r in await repository.stored_holder_days(reader)
+        for r in await repository.stored_holder_days(tx)
     }
     if stored_holders != holders:
         key = min(set(stored_holders.items()) ^ set(holders.items()))[0]
@@ -132,12 +155,25 @@ def _day(value: Any) -> date:
     return value if isinstance(value, date) else date.fromisoformat(str(value))
 
 
-async def export_lines(reader: Reader, until: datetime) -> AsyncIterator[str]:
+async def export_lines(db: Database, until: datetime) -> AsyncIterator[str]:
     """The chain, from its start to the last place holding an entry created at or before
-    `until`, one JSON object per line: the canonical content and its `hash`."""
+    `until`, one JSON object per line: the canonical content and its `hash`. Every entry
+    committed with `created_at` up to `until` (or up to now, if `until` is later) is sealed
+    first, so none of them is missing from the prefix."""
+    upto = await db.transact(lambda tx: _sealed_until(tx, until, min(until, utcnow())))
     prev = GENESIS
-    async for seq, digest, entry in _walk(reader, await repository.last_seq_until(reader, until)):
+    async for seq, digest, entry in _walk(db.reader, upto):
         content = json.loads(canonical(entry, seq, prev))
         content["hash"] = digest
         yield json.dumps(content, sort_keys=True, separators=(",", ":"))
         prev = digest
+
+
+async def _sealed_until(tx: Tx, until: datetime, waited: datetime) -> int:
+    """In the sealer's turn: seal until no committed entry created up to `waited` waits;
+    the chain's last place holding an entry created at or before `until`."""
+    await repository.take_sealer(tx, wait=True)
+    while True:
+        await seal_in_turn(tx)
+        if not await repository.any_unsealed_until(tx, waited):
+            return await repository.last_seq_until(tx, until)

@@ -17,7 +17,7 @@ from sqlalchemy import (
     Index,
     SmallInteger,
     String,
-    Text,
+    text,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -26,25 +26,27 @@ from cardservice.models.base import Base, BigId, utcnow
 
 class JournalEntry(Base):
     __tablename__ = "journal_entries"
-    __table_args__ = (Index("ix_journal_entries_chain_seq", "chain_seq", unique=True),)
+    __table_args__ = (
+        Index("ix_journal_entries_chain_seq", "chain_seq", unique=True),
+        # the entries waiting for the sealer (ledger.sealer; migration 20261127_40)
+        Index("ix_journal_entries_unsealed", "id", postgresql_where=text("chain_seq IS NULL"),
+              sqlite_where=text("chain_seq IS NULL")),
+    )  # fmt: skip
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     kind: Mapped[str] = mapped_column(String(32))
     reference: Mapped[uuid.UUID | None] = mapped_column(index=True, doc="transaction uuid")
     created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
     chain_seq: Mapped[int | None] = mapped_column(
-        BigInteger, doc="place in the hash chain, in commit order (ledger.chain)"
+        BigInteger, doc="place in the hash chain, in seal order (ledger.sealer); NULL until sealed"
     )
     hash: Mapped[str | None] = mapped_column(
         String(64), doc="SHA-256 (hex) of the canonical content and the previous hash"
     )
-    seal_form: Mapped[str | None] = mapped_column(
-        Text, doc="PostgreSQL: the canonical content's form until the entry is chained at commit"
-    )
 
 
 class LedgerChainHead(Base):
-    """The hash chain's head: one row, locked by each unit at its very end (ledger.chain)."""
+    """The hash chain's head: one row, written by the sealer only (ledger.sealer)."""
 
     __tablename__ = "ledger_chain_head"
     __table_args__ = (CheckConstraint("id = 1", name="one_row"),)

@@ -109,6 +109,13 @@ REPLICA_LAG = Gauge(
     multiprocess_mode="livemax",
 )
 
+SEAL_LAG = Gauge(
+    "cardservice_ledger_seal_lag_seconds",
+    "Age of the oldest committed journal entry waiting for the sealer (0: none), read from "
+    "the database as the scrape is served (docs/ledger.md, 'The hash chain').",
+    multiprocess_mode="mostrecent",
+)
+
 
 def route_template(scope: Mapping[str, Any]) -> str:
     """The matched route's template (`/card/{cardUuid}`), never the path with its ids."""
@@ -236,6 +243,10 @@ def count_replica_read(target: str, reason: str) -> None:
 def set_replica_lag(milliseconds: float | None) -> None:
     """The standby's lag in ms, or None when it cannot be read from (-1 on the gauge)."""
     REPLICA_LAG.set(-1 if milliseconds is None else milliseconds / 1000)
+
+
+def set_seal_lag(seconds: float) -> None:
+    SEAL_LAG.set(seconds)
 
 
 def exposition() -> bytes:

@@ -1,0 +1,170 @@
+"""The sealer (docs/ledger.md, "The hash chain"): every committed entry sealed exactly once,
+with writers and sealers in real processes (two `cardservice worker` loops as the sealers),
+a sealer killed mid-batch, two sealers at once on PostgreSQL, the books exact whether the
+sealer has run or not, and the seal lag on /metrics."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from cardservice.config import Settings
+from cardservice.db.sql import Tx
+from cardservice.ledger import repository
+from cardservice.ledger.entries import SystemBook, book_leg, post_entry
+from cardservice.ledger.sealer import BATCH, seal_waiting
+from cardservice.ledger.verify import verify
+from tests.cli.test_cli import cli_env
+from tests.ledger.activity import activity
+
+ROOT = Path(__file__).resolve().parents[2]
+LEGS = [book_leg(SystemBook.FEES, "USD", 3), book_leg(SystemBook.FUNDING, "USD", -3)]
+PATIENCE = 120.0  # seconds a test waits for processes before it fails (never a measured bound)
+
+
+def _start(settings: Settings, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, *args],
+        env=cli_env(settings),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _verify(settings: Settings) -> subprocess.CompletedProcess[str]:
+    """`cardservice ledger verify`, a process of its own."""
+    return subprocess.run(
+        [sys.executable, "-m", "cardservice", "ledger", "verify"],
+        env=cli_env(settings),
+        capture_output=True,
+        text=True,
+        timeout=PATIENCE,
+        check=False,
+    )
+
+
+async def _write(app: FastAPI, count: int) -> None:
+    async def unit(tx: Tx) -> None:
+        await post_entry(tx, "written", LEGS)
+
+    for _ in range(count):
+        await app.state.db.transact(unit)
+
+
+async def _chain(app: FastAPI) -> tuple[int, list[int]]:
+    """(entries, their places sorted; None for an unsealed one is not a place)."""
+    rows = await app.state.db.reader.rows("SELECT chain_seq FROM journal_entries")
+    return len(rows), sorted(int(r[0]) for r in rows if r[0] is not None)
+
+
+async def _until_sealed(app: FastAPI) -> None:
+    waited = 0.0
+    while await repository.any_unsealed(app.state.db.reader):
+        assert waited < PATIENCE, "the sealers did not seal every entry"
+        await asyncio.sleep(0.2)
+        waited += 0.2
+
+
+async def test_every_entry_is_sealed_once_with_writers_and_two_worker_loops(
+    app: FastAPI, settings: Settings
+) -> None:
+    """Three writer processes and two `cardservice worker` processes sealing beside them: on
+    PostgreSQL entries commit out of id order and the two loops race for the sealer's turn."""
+    workers = [_start(settings, "-m", "cardservice", "worker") for _ in range(2)]
+    try:
+        writers = [
+            _start(settings, "-m", "tests.ledger.seal_child", "write", "150") for _ in range(3)
+        ]
+        for writer in writers:
+            _out, err = writer.communicate(timeout=PATIENCE)
+            assert writer.returncode == 0, err
+        await _until_sealed(app)
+    finally:
+        for worker in workers:
+            worker.send_signal(signal.SIGTERM)
+        for worker in workers:
+            _out, err = worker.communicate(timeout=PATIENCE)
+            # stopped by SIGTERM in its loop (0), or still starting up (the signal's default)
+            assert worker.returncode in (0, -signal.SIGTERM), err
+            assert "Traceback" not in err, err
+    entries, places = await _chain(app)
+    assert entries == 450 and places == list(range(1, 451))  # each once, no fork, no gap
+    verdict = await verify(app.state.db, seal=False)
+    assert verdict.ok and verdict.entries == 450 and verdict.unsealed == 0, verdict.problem
+    fees = await app.state.db.reader.value(
+        "SELECT sum(amount) FROM ledger_day_totals WHERE holder_class = 'fees'"
+    )
+    assert int(fees) == 450 * 3  # the day totals added each entry once
+
+
+async def test_a_sealer_killed_mid_batch_leaves_every_entry_to_the_next(
+    app: FastAPI, settings: Settings
+) -> None:
+    await _write(app, 40)
+    head_sql = "SELECT seq, hash FROM ledger_chain_head"
+    head = [tuple(r) for r in await app.state.db.reader.rows(head_sql)]
+    sealer = _start(settings, "-m", "tests.ledger.seal_child", "hold")
+    try:
+        assert sealer.stdout is not None
+        line = await asyncio.wait_for(asyncio.to_thread(sealer.stdout.readline), PATIENCE)
+        assert line.strip() == "sealed 40"  # written, not committed
+        os.kill(sealer.pid, signal.SIGKILL)
+    finally:
+        sealer.kill()
+        sealer.communicate(timeout=PATIENCE)
+    assert sealer.returncode == -signal.SIGKILL
+    assert await _chain(app) == (40, [])  # the batch's unit rolled back whole
+    assert [tuple(r) for r in await app.state.db.reader.rows(head_sql)] == head
+    checked = _verify(settings)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.splitlines()[0] == "ok 40 entries"
+    assert await _chain(app) == (40, list(range(1, 41)))
+
+
+async def test_two_sealers_at_once_make_one_chain(app: FastAPI) -> None:
+    """Two sealers of one process at once (two connections on PostgreSQL, whose advisory
+    lock lets one in; SQLite's writer takes them in turn), over more than a batch."""
+    await _write(app, BATCH + 30)
+    sealed = await asyncio.gather(seal_waiting(app.state.db), seal_waiting(app.state.db))
+    sealed_again = await seal_waiting(app.state.db)
+    assert sum(sealed) + sealed_again == BATCH + 30
+    assert await _chain(app) == (BATCH + 30, list(range(1, BATCH + 31)))
+    verdict = await verify(app.state.db, seal=False)
+    assert verdict.ok and verdict.entries == BATCH + 30, verdict.problem
+
+
+async def test_a_sealer_skips_its_turn_while_another_holds_it(app: FastAPI) -> None:
+    if app.state.db.is_sqlite:
+        pytest.skip("SQLite's sealer holds the writer: no other unit runs beside it")
+    await _write(app, 5)
+    async with app.state.db.transaction() as tx:
+        assert await repository.take_sealer(tx, wait=False)
+        assert await seal_waiting(app.state.db) == 0  # the other loop's turn: nothing done
+    assert await seal_waiting(app.state.db) == 5
+
+
+async def test_the_seal_lag_is_on_metrics(app: FastAPI, client: httpx.AsyncClient) -> None:
+    def lag(text: str) -> float:
+        [line] = [
+            line
+            for line in text.splitlines()
+            if line.startswith("cardservice_ledger_seal_lag_seconds ")
+        ]
+        return float(line.split()[1])
+
+    await activity(app, client)
+    scraped = await client.get("/metrics")
+    assert scraped.status_code == 200
+    assert lag(scraped.text) > 0  # the activity's entries wait: nothing sealed them
+    await seal_waiting(app.state.db)
+    assert lag((await client.get("/metrics")).text) == 0
