@@ -170,8 +170,11 @@ def test_slug_is_githubs() -> None:
 def test_every_cited_anchor_is_a_heading() -> None:
     broken = []
     for path in _repository_files(TEXT_SUFFIXES):
-        text = path.read_text(encoding="utf-8")
-        for number, line in enumerate(text.splitlines(), 1):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for number, line in enumerate(lines, 1):
+            if line.endswith("-") and number < len(lines):
+                # the generated client wraps its docstrings at hyphens, inside an anchor too
+                line += lines[number].lstrip()
             for page, anchor in CITATION.findall(line):
                 if not (ROOT / "docs" / f"{page}.md").is_file() or anchor not in anchors(
                     f"{page}.md"

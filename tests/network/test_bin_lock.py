@@ -59,7 +59,7 @@ async def test_thirty_unknown_numbers_over_thirty_merchants_lock_the_bin(
     _user, card = await issue_card(app, client)
     key = await operator_key(app, "reports")
     locks_before = await _locks_counted(client)
-    caplog.set_level(logging.WARNING, logger="cardservice.card_testing")
+    caplog.set_level(logging.WARNING, logger="cardservice.transactions.card_testing")
     numbers = unknown_numbers(card, 30)
     codes = []
     for number, pan in enumerate(numbers):
@@ -76,7 +76,7 @@ async def test_thirty_unknown_numbers_over_thirty_merchants_lock_the_bin(
     assert until.endswith("Z")
     ends = utcnow() + timedelta(minutes=30)
     assert abs((ends - _instant(until)).total_seconds()) < 120
-    lines = [r for r in caplog.records if r.name == "cardservice.card_testing"]
+    lines = [r for r in caplog.records if r.name == "cardservice.transactions.card_testing"]
     assert len(lines) == 1 and lines[0].levelno == logging.WARNING
     assert card.pan[:6] in lines[0].getMessage() and "21" in lines[0].getMessage()
     assert not any(pan in lines[0].getMessage() for pan in numbers)
@@ -102,7 +102,7 @@ async def test_thirty_unknown_numbers_over_thirty_merchants_lock_the_bin(
         unknown_numbers(card, 31)[-1], "3012", 100, *network.key(), cvv2="123"
     )
     assert (await network.client.request("0100", unknown_with_cvv2)).fields[39] == "N7"
-    told = [r for r in caplog.records if r.name == "cardservice.card_testing"]
+    told = [r for r in caplog.records if r.name == "cardservice.transactions.card_testing"]
     assert told == lines  # the lock is told once
 
 

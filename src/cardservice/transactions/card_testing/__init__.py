@@ -68,7 +68,7 @@ BIN_WINDOW = timedelta(minutes=10)  # … within 10 minutes …
 BIN_LOCK = timedelta(minutes=30)  # … lock it for 30 minutes
 BIN_DIGITS = 6
 
-log = logging.getLogger("cardservice.card_testing")
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
