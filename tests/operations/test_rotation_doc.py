@@ -55,18 +55,21 @@ async def roll_out(server: Server, variables: dict[str, str]) -> None:
     await server.start()
 
 
-async def _hook(http: httpx.AsyncClient, url: str, *, rotate: bool = False) -> str:
+async def _hook(http: httpx.AsyncClient, url: str, *, rotate: bool = False) -> list[str]:
+    """A new endpoint's secrets, in the order it had them (its secret rotated once with
+    `rotate`): an event committed before the endpoint was made may reach it before the
+    rotation, signed with its first secret alone."""
     made = await http.post(
         "/webhook-endpoints", json={"url": url, "event_types": ["transaction.created"]}
     )
     assert made.status_code == 201, made.text
     record: dict[str, Any] = made.json()["data"]
+    secrets: list[str] = [record["secret"]]
     if rotate:
         again = await http.post(f"/webhook-endpoints/{record['uuid']}/rotate-secret")
         assert again.status_code == 200, again.text
-        record = again.json()["data"]
-    secret: str = record["secret"]
-    return secret
+        secrets.append(again.json()["data"]["secret"])
+    return secrets
 
 
 def _cli(env: dict[str, str], *args: str) -> str:
@@ -156,12 +159,13 @@ def _about(receiver: Receiver, transaction: str) -> list[Received]:
     return [r for r in receiver.received if orjson.loads(r.body)["data"]["uuid"] == transaction]
 
 
-def _signer(received: Received, before: str, during: str) -> str | None:
-    """Which endpoint's secret signed the request (None: neither)."""
-    for name, secret in (("before", before), ("during", during)):
-        try:
-            Webhook(secret).verify(received.body, received.headers)
-        except WebhookVerificationError:  # not this one's
-            continue
-        return name
+def _signer(received: Received, before: list[str], during: list[str]) -> str | None:
+    """Which endpoint's secrets signed the request (None: neither's)."""
+    for name, secrets in (("before", before), ("during", during)):
+        for secret in secrets:
+            try:
+                Webhook(secret).verify(received.body, received.headers)
+            except WebhookVerificationError:  # not this one's
+                continue
+            return name
     return None
