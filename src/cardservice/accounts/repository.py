@@ -48,34 +48,20 @@ def where(owners: str, args: list[Any], filters: dict[str, Any]) -> str:
 
 
 async def page_of_accounts(
-    reader: Reader, user_uuid: uuid.UUID, filters: dict[str, Any], offset: int, limit: int
+    reader: Reader, user_uuid: uuid.UUID | None, filters: dict[str, Any], offset: int, limit: int
 ) -> tuple[Sequence[Row], int]:
-    """A page of the user's own accounts, oldest first, and how many match."""
-    args: list[Any] = [user_uuid]
-    clause = where("a.user_uuid = $1", args, filters)  # fixed text; every value a parameter
+    """A page of the user's own accounts, or of every user's (`None`: the operator's
+    read-back), oldest first, and how many match."""
+    args: list[Any] = [] if user_uuid is None else [user_uuid]
+    owner = "1 = 1" if user_uuid is None else "a.user_uuid = $1"
+    clause = where(owner, args, filters)  # fixed text; every value a parameter
     return await paginate(
         reader,
         f"{ACCOUNT_SELECT} WHERE {clause} {OLDEST_FIRST}",
         args,
         Offset(offset, limit),
         count=f"SELECT count(*) FROM accounts a WHERE {clause}",  # noqa: S608
-    )
-
-
-async def page_of_every_account(
-    reader: Reader, filters: dict[str, Any], offset: int, limit: int
-) -> tuple[Sequence[Row], int]:
-    """A page of every user's accounts (the operator's read-back), oldest first, and how
-    many match."""
-    args: list[Any] = []
-    clause = where("1 = 1", args, filters)  # fixed text; every value a parameter
-    return await paginate(
-        reader,
-        f"{ACCOUNT_SELECT} WHERE {clause} {OLDEST_FIRST}",
-        args,
-        Offset(offset, limit),
-        count=f"SELECT count(*) FROM accounts a WHERE {clause}",  # noqa: S608
-        walk=True,
+        walk=user_uuid is None,
     )
 
 

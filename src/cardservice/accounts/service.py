@@ -78,7 +78,7 @@ async def every_account(
 ) -> tuple[list[dict[str, Any]], int]:
     """A page of every user's accounts, oldest first (the operator's read-back: `filters`
     may name a `user_uuid`), and how many match."""
-    rows, total = await repository.page_of_every_account(reader, filters, page.offset, page.size)
+    rows, total = await repository.page_of_accounts(reader, None, filters, page.offset, page.size)
     return [account_record(row) for row in rows], total
 
 
