@@ -4,7 +4,7 @@ price, the rules and the refusals are the API's; refusals are shown by their fie
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any, get_args
 
 from fastapi import Request
@@ -13,7 +13,7 @@ from fastapi.responses import Response
 from cardservice.cards.schemas import CardType
 from cardservice.dashboard.api import Api, ApiError
 from cardservice.dashboard.views import act, field_errors, show
-from cardservice.dashboard.web import redirect, render
+from cardservice.dashboard.web import amount_input, redirect, render
 from cardservice.http.router import Router
 
 router = Router(prefix="/app", include_in_schema=False)
@@ -63,12 +63,12 @@ async def buy_form(request: Request) -> Response:
 
 
 def typed_number(text: str) -> Decimal | int | str:
-    """A typed number, exact; anything else is sent as typed for the API to refuse."""
-    try:
-        value = Decimal(text)
-    except InvalidOperation:
-        return text
-    return int(value) if value == value.to_integral_value() and "." not in text else value
+    """A typed number, exact (`web.amount_input`: `1,000.50` too); a whole one without a
+    point as an integer (a count); anything else as typed for the API to refuse."""
+    value = amount_input(text)
+    if isinstance(value, Decimal) and value == value.to_integral_value() and "." not in text:
+        return int(value)
+    return value
 
 
 def body_of(form: dict[str, str]) -> dict[str, Any]:
@@ -107,7 +107,7 @@ async def buy(request: Request) -> Response:
             return render(request, "buy.html", context, status_code=422)
         cards = bought["cards"]
         if len(cards) == 1:
-            return redirect(request, f"/app/cards/{cards[0]['uuid']}?done=bought")
-        return redirect(request, "/app/cards?done=bought")
+            return redirect(request, f"/app/cards/{cards[0]['uuid']}?done=bought#notice")
+        return redirect(request, "/app/cards?done=bought#notice")
 
     return await act(request, action)

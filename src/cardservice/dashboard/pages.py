@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from datetime import UTC, datetime, timedelta
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Annotated, Any, get_args
 from urllib.parse import urlencode
 
@@ -19,12 +19,13 @@ from fastapi.responses import Response
 from cardservice.dashboard import transaction_pages
 from cardservice.dashboard.api import Api, ApiError
 from cardservice.dashboard.charts import amount_ticks, bars, date_ticks, spend_per_day
+from cardservice.dashboard.errors import sentence
 from cardservice.dashboard.views import act, as_user, field_errors
 
 # Shared with the card and webhook pages (`views`), under the names these handlers use.
 from cardservice.dashboard.views import page_links as _pages
 from cardservice.dashboard.views import show as _page
-from cardservice.dashboard.web import money, redirect, render
+from cardservice.dashboard.web import amount_input, money, redirect, render
 from cardservice.disputes.schemas import DisputeReason
 from cardservice.http.router import Router
 from cardservice.transactions.schemas import TransactionStatus, TransactionType
@@ -33,6 +34,8 @@ from cardservice.values.patterns import UUID_PATTERN
 router = Router(prefix="/app", include_in_schema=False)
 CHART_PAGES = 20  # at most 2,000 purchases drawn in the 30-day chart
 FILTERS = ("search", "status", "type", "card_uuid", "date_from", "date_to")
+FILTER_NAMES = {f"filters[{name}]": name.replace("_", " ").capitalize() for name in FILTERS}
+FILTER_HELP = "Write dates as YYYY-MM-DD, such as 2026-11-27."
 PageNumber = Annotated[int, Query(ge=1, le=1_000_000)]
 TransactionUuid = Annotated[str, Query(pattern=UUID_PATTERN)]
 REASONS = get_args(DisputeReason)
@@ -110,7 +113,19 @@ async def transactions(request: Request, page: PageNumber = 1) -> Response:
     async def build(api: Api) -> dict[str, Any]:
         params: dict[str, str | int] = {"page": page, "per_page": 20}
         params.update({f"filters[{k}]": v for k, v in chosen.items() if v})
-        body = await api.body("/transaction/report", params)
+        errors: list[str] = []
+        try:
+            body = await api.body("/transaction/report", params)
+        except ApiError as error:  # a filter the report refuses: said above the form
+            if error.status_code != 422:
+                raise
+            errors = [
+                f"{FILTER_NAMES.get(key, key)}: {sentence(message).rstrip('.')}."
+                for key, messages in error.errors.items()
+                for message in messages
+            ]
+            errors = [FILTER_HELP, *errors] if any("date" in m for m in errors) else errors
+            body = {"data": [], "meta": {"current_page": 1, "last_page": 1, "total": 0}}
         card_list = await api.body("/card", {"per_page": 500})
         masks = {str(card["uuid"]): card["mask"] for card in card_list["data"]["cards"]}
         return {
@@ -122,6 +137,8 @@ async def transactions(request: Request, page: PageNumber = 1) -> Response:
             "status_names": transaction_pages.STATUS_NAMES,
             "pages": _pages(body["meta"]),
             "total": body["meta"]["total"],
+            "totals": body["meta"].get("totals"),
+            "filter_errors": errors,
             "chosen": chosen,
             "query": urlencode({k: v for k, v in chosen.items() if v}),
             "statuses": get_args(TransactionStatus),
@@ -129,7 +146,13 @@ async def transactions(request: Request, page: PageNumber = 1) -> Response:
             "cards": card_list["data"]["cards"],
         }
 
-    return await _page(request, "transactions.html", build)
+    async def draw(api: Api) -> Response:
+        context = await build(api)
+        return render(
+            request, "transactions.html", context, 422 if context["filter_errors"] else 200
+        )
+
+    return await as_user(request, draw)
 
 
 @router.get("/transactions.csv")
@@ -194,7 +217,7 @@ async def open_dispute(request: Request) -> Response:
         if explanation := form.get("explanation", "").strip():
             body["explanation"] = explanation
         if amount := form.get("amount", "").strip():
-            body["amount"] = _decimal_or_text(amount)
+            body["amount"] = amount_input(amount)
         try:
             await api.send("POST", "/disputes", body)
         except ApiError as error:
@@ -210,14 +233,6 @@ async def open_dispute(request: Request) -> Response:
         return redirect(request, "/app/disputes")
 
     return await act(request, send)
-
-
-def _decimal_or_text(text: str) -> Decimal | str:
-    """A typed amount, exact; anything else sent as typed for the API to refuse."""
-    try:
-        return Decimal(text)
-    except InvalidOperation:
-        return text
 
 
 @router.get("/receipt/{transactionUuid}")

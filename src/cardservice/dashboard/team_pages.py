@@ -16,7 +16,7 @@ from fastapi.responses import Response
 from cardservice.dashboard.api import Api, ApiError
 from cardservice.dashboard.attachment_pages import read_upload
 from cardservice.dashboard.views import act, field_errors, show
-from cardservice.dashboard.web import redirect, render
+from cardservice.dashboard.web import amount_input, redirect, render
 from cardservice.http.router import Router
 from cardservice.values.patterns import UUID_PATTERN
 
@@ -101,7 +101,7 @@ async def set_budget(request: Request) -> Response:
             await api.send("PUT", f"/team/members/{member}/budget", body)
         except ApiError as error:
             return await _refused(request, api, error, "amount")
-        return redirect(request, "/app/team?done=budget")
+        return redirect(request, "/app/team?done=budget#notice")
 
     return await act(request, action)
 
@@ -125,7 +125,7 @@ async def _decide(request: Request, request_uuid: str, decision: str) -> Respons
             await api.send("POST", f"/team/requests/{request_uuid}/{decision}", body)
         except ApiError as error:
             return await _refused(request, api, error, "request")
-        return redirect(request, f"/app/team?done={decision}d")
+        return redirect(request, f"/app/team?done={decision}d#notice")
 
     return await act(request, action)
 
@@ -139,17 +139,14 @@ async def ask(request: Request) -> Response:
             await api.send("POST", "/team/requests", _request_body(form))
         except ApiError as error:
             return await _refused(request, api, error, "kind")
-        return redirect(request, "/app/team?done=asked")
+        return redirect(request, "/app/team?done=asked#notice")
 
     return await act(request, action)
 
 
 def _number(text: str) -> Decimal | str:
-    """A typed amount as an exact number; anything else as typed, for the API to refuse."""
-    try:
-        return Decimal(text.strip())
-    except ArithmeticError:
-        return text
+    """A typed amount, exact (`web.amount_input`); anything else as typed, for the API."""
+    return amount_input(text)
 
 
 def _request_body(form: dict[str, str]) -> dict[str, Any]:
@@ -182,6 +179,6 @@ async def add_receipt(request: Request, transaction_uuid: TransactionUuid) -> Re
         uploaded = await api.send("POST", "/attachment", {"type": kind, "file": form["file"]})
         body = {"attachment_uuid": uploaded["data"]["uuid"]}
         await api.send("PUT", f"/transaction/{transaction_uuid}/receipt", body)
-        return redirect(request, f"/app/transactions/{transaction_uuid}?done=receipt")
+        return redirect(request, f"/app/transactions/{transaction_uuid}?done=receipt#notice")
 
     return await act(request, action, read=read_upload)
