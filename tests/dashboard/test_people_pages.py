@@ -222,7 +222,8 @@ async def test_cards_are_bought_from_the_dashboard(app: FastAPI, client: httpx.A
     assert too_many.status_code == 422 and "Enter 100 or less." in too_many.text
     assert len((await _api(client, user, "/card"))["cards"]) == before
     bought = await post_form(client, "/app/cards/new", **fields)
-    assert bought.status_code == 303 and bought.headers["location"] == "/app/cards?done=bought#notice"
+    assert bought.status_code == 303
+    assert bought.headers["location"] == "/app/cards?done=bought#notice"
     cards = (await _api(client, user, "/card"))["cards"]
     new = [c for c in cards if c["card_type"] == "single_use"]
     assert len(cards) == before + 2 and len(new) == 2
