@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Annotated, Any, get_args
 from urllib.parse import urlencode
@@ -18,6 +18,7 @@ from fastapi.responses import Response
 
 from cardservice.dashboard import transaction_pages
 from cardservice.dashboard.api import Api, ApiError
+from cardservice.dashboard.card_spend import budget_meter
 from cardservice.dashboard.charts import amount_ticks, bars, date_ticks, spend_per_day
 from cardservice.dashboard.errors import sentence
 from cardservice.dashboard.views import act, as_user, field_errors
@@ -49,10 +50,12 @@ def _chosen(request: Request) -> dict[str, str]:
 
 @router.get("")
 async def overview(request: Request) -> Response:
-    """Balances per currency, cards count, spend per day (30 days), waiting 3DS codes."""
+    """Balances per currency, cards count, this month's spend by merchant and card (and by
+    member for a team owner; a member's budget), the latest activity, spend per day (30
+    days), waiting 3DS codes."""
 
     async def build(api: Api) -> dict[str, Any]:
-        summary = (await api.body("/user/summary"))["data"]
+        summary = request.state.summary
         today = datetime.now(UTC).date()
         since = (today - timedelta(days=29)).isoformat()
         params = {"filters[type]": "card_purchase", "filters[date_from]": since}
@@ -70,9 +73,69 @@ async def overview(request: Request) -> Response:
                 }
             )
         codes = (await api.body("/user/3ds-unassigned"))["data"]
-        return {"title": "Overview", "summary": summary, "charts": charts, "codes": codes}
+        recent = await api.body("/transaction/report", {"per_page": 5})
+        return {
+            "title": "Overview",
+            "summary": summary,
+            "charts": charts,
+            "codes": codes,
+            "spend_groups": await spend_in_view(request, api, today),
+            "month_name": today.strftime("%B %Y"),
+            "recent": transaction_pages.row_context(recent["data"], {}),
+            "budget": await _own_budget(request, api),
+        }
 
     return await _page(request, "overview.html", build)
+
+
+SPEND_ROWS = 8  # the top merchants (cards, members) the overview shows
+
+
+async def spend_in_view(request: Request, api: Api, today: date) -> list[dict[str, Any]]:
+    """This month's spend by merchant and by card (and by member for a team owner) from
+    `GET /user/spend` (docs/transactions.md#spend-in-view): each row with its bar's length
+    (of the group's largest, per currency) and the link to the purchases behind it — the
+    transactions list filtered to them (a teammate's card and a member's purchases are the
+    owner's to see here, not in their own list: no link)."""
+    first = today.replace(day=1).isoformat()
+    team = request.state.summary["user"]["team"]
+    groups = ["merchant", "card"] + (["member"] if team and team["role"] == "owner" else [])
+    own_cards = {
+        str(c["uuid"]) for c in (await api.body("/card", {"per_page": 500}))["data"]["cards"]
+    }
+    found = []
+    for group in groups:
+        query: dict[str, str | int] = {"group_by": group, "from": first, "limit": SPEND_ROWS}
+        rows = (await api.body("/user/spend", query))["data"]
+        peak: dict[str, Decimal] = {}
+        for row in rows:
+            peak[row["currency"]] = max(
+                peak.get(row["currency"], Decimal(0)), Decimal(row["amount"])
+            )
+        for row in rows:
+            top = peak[row["currency"]] or Decimal(1)
+            row["percent"] = int(Decimal(row["amount"]) * 100 / top)
+            row["href"] = _spend_link(group, row, first, own_cards)
+        found.append({"group": group, "rows": rows})
+    return found
+
+
+def _spend_link(group: str, row: dict[str, Any], first: str, own_cards: set[str]) -> str | None:
+    base = {"type": "card_purchase", "date_from": first}
+    if group == "merchant" and row["key"]:
+        return "/app/transactions?" + urlencode({**base, "search": row["key"][:64]})
+    if group == "card" and row["key"] in own_cards:
+        return "/app/transactions?" + urlencode({**base, "card_uuid": row["key"]})
+    return None
+
+
+async def _own_budget(request: Request, api: Api) -> dict[str, Any] | None:
+    """A team member's budget this month (`GET /team/budgets`), None for anybody else."""
+    team = request.state.summary["user"]["team"]
+    if team is None or team["role"] != "member":
+        return None
+    budgets = (await api.body("/team/budgets"))["data"]
+    return budget_meter(budgets[0]) if budgets else None
 
 
 @router.get("/three-ds")

@@ -15,6 +15,7 @@ from fastapi.responses import Response
 
 from cardservice.dashboard.api import Api, ApiError
 from cardservice.dashboard.attachment_pages import read_upload
+from cardservice.dashboard.card_spend import budget_meter
 from cardservice.dashboard.views import act, field_errors, show
 from cardservice.dashboard.web import amount_input, redirect, render
 from cardservice.http.router import Router
@@ -33,22 +34,20 @@ NOTICES = {
 RECEIPT_TYPES = ("receipt", "invoice", "photo")
 
 
-def _bar(budget: dict[str, Any]) -> dict[str, Any]:
-    """A budget with the percent of it spent (capped at 100 for the bar)."""
-    amount, spent = Decimal(budget["amount"]), Decimal(budget["spent"])
-    percent = int(min(spent * 100 / amount, Decimal(100))) if amount > 0 else 100
-    return {**budget, "percent": percent}
-
-
 async def _role(api: Api) -> tuple[str | None, str | None]:
     """The user's team name and role, (None, None) outside a team."""
     team = (await api.body("/user/summary"))["data"]["user"]["team"]
     return (None, None) if team is None else (team["name"], team["role"])
 
 
-async def _members(api: Api) -> list[dict[str, str]]:
+async def _team_accounts(api: Api) -> list[dict[str, Any]]:
+    """The accounts of the team's other users, as their owner reads them."""
+    body = await api.body("/accounts", {"per_page": 100})
+    return list(body["data"]["related_team_accounts"])
+
+
+def _members(accounts: list[dict[str, Any]]) -> list[dict[str, str]]:
     """The team's members an owner can set a budget for: the owners of the team's accounts."""
-    accounts = (await api.body("/accounts", {"per_page": 100}))["data"]["related_team_accounts"]
     found = {str(a["owner"]["uuid"]): a["owner"]["name"] for a in accounts}
     return [
         {"uuid": uuid_, "name": name} for uuid_, name in sorted(found.items(), key=lambda m: m[1])
@@ -61,12 +60,15 @@ async def _team(api: Api, done: str = "") -> dict[str, Any]:
     context["notice"] = NOTICES.get(done)
     if name is None:
         return context
-    budgets = [_bar(b) for b in (await api.body("/team/budgets"))["data"]]
+    budgets = [budget_meter(b) for b in (await api.body("/team/budgets"))["data"]]
     requests = (await api.body("/team/requests", {"per_page": 50}))["data"]
     missing = (await api.body("/team/missing-receipts", {"limit": 50}))["data"]
     context.update(budgets=budgets, requests=requests, missing=missing)
     if role == "owner":
-        context["members"] = await _members(api)
+        accounts = await _team_accounts(api)
+        context["members"] = _members(accounts)
+        context["currencies"] = sorted({a["currency"] for a in accounts}) or ["USD"]
+        context["team_accounts"] = {str(a["uuid"]): a for a in accounts}
         context["pending"] = [r for r in requests if r["status"] == "pending"]
     else:
         context["accounts"] = (await api.body("/accounts", {"per_page": 100}))["data"]["items"]
