@@ -100,9 +100,8 @@ async def spend_in_view(request: Request, api: Api, today: date) -> list[dict[st
     first = today.replace(day=1).isoformat()
     team = request.state.summary["user"]["team"]
     groups = ["merchant", "card"] + (["member"] if team and team["role"] == "owner" else [])
-    own_cards = {
-        str(c["uuid"]) for c in (await api.body("/card", {"per_page": 500}))["data"]["cards"]
-    }
+    cards = (await api.body("/card", {"per_page": 500}))["data"]["cards"]
+    own_cards = {str(c["uuid"]): c for c in cards}
     found = []
     for group in groups:
         query: dict[str, str | int] = {"group_by": group, "from": first, "limit": SPEND_ROWS}
@@ -115,7 +114,9 @@ async def spend_in_view(request: Request, api: Api, today: date) -> list[dict[st
         for row in rows:
             top = peak[row["currency"]] or Decimal(1)
             row["percent"] = int(Decimal(row["amount"]) * 100 / top)
-            row["href"] = _spend_link(group, row, first, own_cards)
+            row["href"] = _spend_link(group, row, first, set(own_cards))
+            if group == "card" and (card := own_cards.get(row["key"])) and card["description"]:
+                row["name"] = f"{card['description']} ·· {card['last4']}"
         found.append({"group": group, "rows": rows})
     return found
 
