@@ -1,7 +1,8 @@
-"""A holder reads a card's details in a real browser (issue 29): 'Show details' in the card
-page's header (or the confirmation page a link to the details opens), then the number, expiry and CVV2 in the page — not in its URL —
-with copy buttons that fill the clipboard, masked again after 60 seconds (the page's clock is
-Playwright's, fast-forwarded). Screenshotted at 1280 and 375 px, clean and accessible."""
+"""A holder reads a card's details in a real browser (issue 29): 'Show details' in the
+card page's header (or the confirmation page a link to the details opens), then the number,
+expiry and CVV2 in the page — not in its URL — with copy buttons that fill the clipboard,
+masked again after 60 seconds (the page's clock is Playwright's, fast-forwarded).
+Screenshotted at 1280 and 375 px, clean and accessible."""
 
 from __future__ import annotations
 
