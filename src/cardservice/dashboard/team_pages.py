@@ -15,6 +15,7 @@ from fastapi.responses import Response
 
 from cardservice.dashboard.api import Api, ApiError
 from cardservice.dashboard.attachment_pages import read_upload
+from cardservice.dashboard.buy_pages import typed_number
 from cardservice.dashboard.card_spend import budget_meter
 from cardservice.dashboard.views import act, field_errors, show
 from cardservice.dashboard.web import amount_input, redirect, render
@@ -30,8 +31,54 @@ NOTICES = {
     "approved": "The request is approved and carried out.",
     "declined": "The request is declined.",
     "asked": "Your request is sent to the team's owner.",
+    "policy": "The receipt policy is saved.",
 }
 RECEIPT_TYPES = ("receipt", "invoice", "photo")
+
+
+def _people(accounts: list[dict[str, Any]], budgets: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The team's other people as the owner reads them: each with their accounts' count and
+    balances per currency, and their budget when one is set."""
+    by_budget = {str(b["member"]["uuid"]): b for b in budgets}
+    people: dict[str, dict[str, Any]] = {}
+    for account in accounts:
+        owner = account["owner"]
+        person = people.setdefault(
+            str(owner["uuid"]),
+            {"name": owner["name"], "accounts": 0, "balances": {}, "cards": 0},
+        )
+        person["accounts"] += 1
+        person["cards"] += int(account.get("cards_count") or 0)
+        currency = account["currency"]
+        person["balances"][currency] = person["balances"].get(currency, 0) + Decimal(
+            str(account["balance"])
+        )
+    return [
+        {**person, "uuid": key, "budget": by_budget.get(key)}
+        for key, person in sorted(people.items(), key=lambda item: item[1]["name"])
+    ]
+
+
+async def _policy(api: Api) -> dict[str, Any] | None:
+    """The team's receipt policy (`GET /team/receipt-policy`), None while none is set."""
+    try:
+        return dict((await api.body("/team/receipt-policy"))["data"])
+    except ApiError as error:
+        if error.status_code == 404:
+            return None
+        raise
+
+
+def _policy_values(policy: dict[str, Any] | None, currencies: list[str]) -> dict[str, str]:
+    """The receipt policy form filled from the policy (a suggestion while there is none)."""
+    if policy is None:
+        return {"min_amount": "25", "currency": currencies[0], "remind": "3", "freeze": "7"}
+    return {
+        "min_amount": str(policy["min_amount"]),
+        "currency": policy["currency"],
+        "remind": str(policy["remind_after_days"]),
+        "freeze": str(policy["freeze_after_days"]),
+    }
 
 
 async def _role(api: Api) -> tuple[str | None, str | None]:
@@ -70,6 +117,9 @@ async def _team(api: Api, done: str = "") -> dict[str, Any]:
         context["currencies"] = sorted({a["currency"] for a in accounts}) or ["USD"]
         context["team_accounts"] = {str(a["uuid"]): a for a in accounts}
         context["pending"] = [r for r in requests if r["status"] == "pending"]
+        context["people"] = _people(accounts, budgets)
+        context["policy"] = await _policy(api)
+        context["policy_values"] = _policy_values(context["policy"], context["currencies"])
     else:
         context["accounts"] = (await api.body("/accounts", {"per_page": 100}))["data"]["items"]
         bins = (await api.body("/dictionary/bins"))["data"]
@@ -104,6 +154,26 @@ async def set_budget(request: Request) -> Response:
         except ApiError as error:
             return await _refused(request, api, error, "amount")
         return redirect(request, "/app/team?done=budget#notice")
+
+    return await act(request, action)
+
+
+@router.post("/team/receipt-policy")
+async def set_receipt_policy(request: Request) -> Response:
+    """The owner sets the team's receipt policy (`PUT /team/receipt-policy`)."""
+
+    async def action(api: Api, form: dict[str, str]) -> Response:
+        body = {
+            "min_amount": _number(form.get("min_amount", "")),
+            "currency": form.get("currency", ""),
+            "remind_after_days": typed_number(form.get("remind", "").strip()),
+            "freeze_after_days": typed_number(form.get("freeze", "").strip()),
+        }
+        try:
+            await api.send("PUT", "/team/receipt-policy", body)
+        except ApiError as error:
+            return await _refused(request, api, error, "policy")
+        return redirect(request, "/app/team?done=policy#notice")
 
     return await act(request, action)
 
