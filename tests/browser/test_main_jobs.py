@@ -5,7 +5,8 @@ the clicks it takes (a `Clicks` page that counts every click) and names its boun
 * freeze a card: 2 clicks from the cards list (the card, then "Freeze"), the message focused;
 * add a missing receipt: 3 clicks from the transactions list ("Missing — add", choose the
   file, "Add receipt"), the receipt policy's banner on the purchase before, gone after;
-* see this month's top merchants: 0 clicks on the overview, 1 to the payments behind one.
+* see this month's top merchants: 0 clicks on the overview, 1 to the payments behind one;
+* ask for more budget (a team member): 2 clicks from the overview.
 
 Fast by design: one Chromium for the module, both widths as two contexts of it, signed in
 once; the pages met on the way are checked with axe-core (no serious violation) and kept as
@@ -25,7 +26,7 @@ import pytest_asyncio
 from playwright.async_api import Browser, Locator, Page, async_playwright, expect
 
 from tests.browser.conftest import CHROMIUM
-from tests.browser.test_team import _member_purchase, _person, _receipt_png
+from tests.browser.test_team import _receipt_png
 from tests.browser.watch import Watched, api, call, screenshot
 from tests.factories import ISSUED_SECRETS
 from tests.live_server import LiveServer
@@ -76,6 +77,48 @@ async def owner(chromium: Browser, live: LiveServer) -> AsyncIterator[dict[int, 
     yield pages
     for watched in pages.values():
         await watched.page.context.close()
+
+
+async def _person(live: LiveServer, key: str, team: str, role: str) -> tuple[str, str]:
+    """A user of the team (uuid) and their bearer token, made by the operator API (one CLI
+    call for the key instead of two per person: each costs a process start)."""
+    body = {"email": f"{role}-{uuid.uuid4().hex[:8]}@example.com", "name": f"Max {role}"}
+    made = await call(
+        live, "POST", "/operator/users", key, json={**body, "team": team, "role": role}
+    )
+    assert made.status_code == 201, made.text
+    user = made.json()["data"]["uuid"]
+    issued = await call(live, "POST", f"/operator/users/{user}/tokens", key, json={})
+    assert issued.status_code == 201, issued.text
+    token: str = issued.json()["data"]["token"]
+    ISSUED_SECRETS.append(token)
+    return user, token
+
+
+async def _purchase(live: LiveServer, key: str, member: str, token: str) -> str:
+    """The member's funded USD account, a card on it, and a captured 42.50 purchase."""
+    body = {"user_uuid": member, "name": "Travel", "currency": "USD"}
+    opened = await call(live, "POST", "/operator/accounts", key, json=body)
+    assert opened.status_code == 201, opened.text
+    account = opened.json()["data"]["uuid"]
+    deposit = {"account_uuid": account, "amount": 500}
+    assert (await call(live, "POST", "/sandbox/deposits", token, json=deposit)).status_code == 201
+    bins = (await call(live, "GET", "/dictionary/bins", token)).json()["data"]
+    usd = next(b["uuid"] for b in bins if b["currency"] == "USD" and b["status"] == "available")
+    buy = {"account_uuid": account, "bin_uuid": usd, "start_balance": 200}
+    card = (await call(live, "POST", "/card/buy", token, json=buy)).json()["data"]["cards"][0]
+    payment = {"card_uuid": card["uuid"], "amount": 42.5, "currency": "USD"}
+    paid = await call(
+        live,
+        "POST",
+        "/sandbox/authorizations",
+        token,
+        json={**payment, "merchant_name": "Hotel Lux"},
+    )
+    purchase: str = paid.json()["data"]["uuid"]
+    settled = await call(live, "POST", f"/sandbox/transactions/{purchase}/settle", token)
+    assert settled.status_code == 201, settled.text
+    return purchase
 
 
 async def _active_card(live: LiveServer) -> dict[str, Any]:
@@ -173,14 +216,16 @@ async def test_add_a_missing_receipt_in_3_clicks_from_the_transactions_list(
 ) -> None:
     """A member of a team whose receipt policy chases their purchase: the list marks it
     "Missing — add", its page carries the policy's banner; three clicks link the receipt.
-    The member's menu has no Top up or Webhooks, and their overview shows their budget."""
+    The member's menu has no Top up or Webhooks, their overview shows their budget (over),
+    and asking for more budget takes 2 clicks from it ("Ask for more", then the button)."""
     team = f"Receipts {uuid.uuid4().hex[:6]}"
-    _owner, owner_token = _person(live, team, "owner", "Olivia Owner")
-    member, member_token = _person(live, team, "member", "Max Member")
+    key = live.cli("operator-keys", "create", "--name", "browser", "--scopes", "users,funding")
+    _owner, owner_token = await _person(live, key, team, "owner")
+    member, member_token = await _person(live, key, team, "member")
     policy = {"min_amount": 10, "currency": "USD", "remind_after_days": 0, "freeze_after_days": 3}
     answer = await call(live, "PUT", "/team/receipt-policy", owner_token, json=policy)
     assert answer.status_code == 200, answer.text
-    purchase = await _member_purchase(live, member, member_token)
+    purchase = await _purchase(live, key, member, member_token)
     budget = {"amount": 30, "currency": "USD"}
     put = await call(live, "PUT", f"/team/members/{member}/budget", owner_token, json=budget)
     assert put.status_code == 200, put.text
@@ -212,6 +257,14 @@ async def test_add_a_missing_receipt_in_3_clicks_from_the_transactions_list(
         assert linked["data"]["receipt_attachment_uuid"] is not None
         await job.page.goto(f"{live.base}/app/transactions")
         assert await row.get_by_test_id("receipt-attached").count() == 1
+        await job.page.goto(f"{live.base}/app")
+        asking = Clicks(watched)
+        await asking.click(job.page.get_by_role("link", name="Ask for more"))  # 1: the form
+        await job.page.get_by_label("Amount in USD").fill("1,000.50")
+        async with job.page.expect_navigation():
+            await asking.click(job.page.get_by_role("button", name="Ask for more budget"))  # 2
+        assert asking.count <= 2, asking.count
+        assert "sent to the team's owner" in await _focused_message(job.page)
         assert watched.problems == []
         unlinked = await call(live, "DELETE", f"/transaction/{purchase}/receipt", member_token)
         assert unlinked.status_code == 200, unlinked.text  # missing again for the next width
