@@ -116,7 +116,7 @@ async def spend_in_view(request: Request, api: Api, today: date) -> list[dict[st
             row["percent"] = int(Decimal(row["amount"]) * 100 / top)
             row["href"] = _spend_link(group, row, first, set(own_cards))
             if group == "card" and (card := own_cards.get(row["key"])) and card["description"]:
-                row["name"] = f"{card['description']} ·· {card['last4']}"
+                row["name"] = f"•• {card['last4']} {card['description']}"
         found.append({"group": group, "rows": rows})
     return found
 
