@@ -55,7 +55,7 @@ async def test_upload_a_receipt_picture_and_see_it_listed(
     await page.get_by_label("Kind of file").select_option("receipt")
     await page.get_by_label("File", exact=True).set_input_files(picture)
     await _send(page)
-    assert page.url.endswith("/app/attachments?done=uploaded")
+    assert page.url.endswith("/app/attachments?done=uploaded#notice")
     assert "The file is uploaded" in await page.get_by_role("status").inner_text()
 
     newest = (await api(live, "/attachments", per_page=1))["data"][0]

@@ -1,6 +1,7 @@
 """A person in a real browser: signs in with the demo token, sees the API's numbers on every
-page, downloads a receipt, watches a 3DS code arrive, signs out. Every page is screenshotted
-(not blank), logs no console error or failed request, and has no serious axe violation."""
+page, downloads a transaction's JPEG record, watches a 3DS code arrive, signs out. Every
+page is screenshotted (not blank), logs no console error or failed request, and has no
+serious axe violation."""
 
 from __future__ import annotations
 
@@ -58,7 +59,14 @@ async def test_the_pages_show_the_apis_numbers(context: BrowserContext, live: Li
     await page.get_by_label("Type").select_option("card_purchase")
     await page.get_by_role("button", name="Filter").click()
     await page.wait_for_url("**type=card_purchase**")
-    assert f"{report['meta']['total']} transactions." in await page.inner_text("main")
+    main = await page.inner_text("main")
+    assert f"{report['meta']['total']} transactions:" in main
+    for total in report["meta"]["totals"]:  # what the filtered list moved, in its words
+        shown = await page.get_by_test_id(f"totals-{total['currency']}").inner_text()
+        assert shown == (
+            f"out −{_money(total['debits'], total['currency'])}, "
+            f"in +{_money(total['credits'], total['currency'])}"
+        ).replace("in +0.00", "in 0.00")
     amounts = await page.get_by_test_id("amount").all_inner_texts()
     # A declined payment's amount did not leave the card: shown struck, without a sign.
     expected = [
@@ -71,9 +79,10 @@ async def test_the_pages_show_the_apis_numbers(context: BrowserContext, live: Li
 
 async def test_a_receipt_downloads_as_a_jpeg(context: BrowserContext, live: LiveServer) -> None:
     watched = await _sign_in(context, live)
-    await watched.page.goto(f"{live.base}/app/transactions")
+    first = (await _api(live, "/transaction/report", per_page=1))["data"][0]
+    await watched.page.goto(f"{live.base}/app/transactions/{first['uuid']}")
     async with watched.page.expect_download() as info:
-        await watched.page.get_by_role("link", name="Receipt").first.click()
+        await watched.page.get_by_role("link", name="the service's record of this payment").click()
     download = await info.value
     saved = await download.path()
     assert saved.read_bytes()[:3] == b"\xff\xd8\xff"

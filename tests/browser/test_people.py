@@ -87,7 +87,7 @@ async def test_a_card_is_bought_from_the_form(context: BrowserContext, live: Liv
     await page.get_by_label("Start balance of each card").fill("0")
     await page.get_by_label("Description (optional)").fill("Bought in the browser")
     await page.get_by_role("button", name="Buy").click()
-    await page.wait_for_url("**/app/cards/*?done=bought")
+    await page.wait_for_url("**/app/cards/*?done=bought#notice")
     assert "Your new card is ready." in await page.inner_text("main")
     cards = (await api(live, "/card", per_page=500))["data"]["cards"]
     assert len(cards) == before + 1

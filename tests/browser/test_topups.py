@@ -28,7 +28,7 @@ async def test_a_top_up_is_asked_and_listed_accessibly(
     await page.get_by_label("Amount to pay").fill("100")
     await screenshot(page, shots, "topups-form.png")
     await page.get_by_role("button", name="Get the payment reference").click()
-    await page.wait_for_url(re.compile(r".*/app/topups/[0-9a-f-]{36}\?done=asked$"))
+    await page.wait_for_url(re.compile(r".*/app/topups/[0-9a-f-]{36}\?done=asked#notice$"))
     reference = await page.get_by_test_id("reference").inner_text()
     assert re.fullmatch(r"TU-[A-Z0-9]{10}", reference)
     instructions = await page.get_by_test_id("instructions").inner_text()

@@ -62,7 +62,8 @@ async def test_an_upload_is_stored_as_the_api_stores_it_and_listed(
     await sign_in(client, user)
     png = _png()
     sent = await _upload(client, png, type_="photo")
-    assert sent.status_code == 303 and sent.headers["location"] == "/app/attachments?done=uploaded"
+    assert sent.status_code == 303
+    assert sent.headers["location"] == "/app/attachments?done=uploaded#notice"
     [record] = await _api_list(client, user)
     assert record["type"] == "photo" and record["mime_type"] == "image/png"
     assert record["size"] == len(png)

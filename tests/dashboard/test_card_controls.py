@@ -44,7 +44,7 @@ async def test_freeze_and_unfreeze_from_the_list(app: FastAPI, client: httpx.Asy
     listed = (await client.get("/app/cards")).text
     assert f'action="/app/cards/{card}/unfreeze"' in listed
     active = await post_form(client, f"/app/cards/{card}/unfreeze")
-    assert active.headers["location"] == f"/app/cards/{card}?done=active"
+    assert active.headers["location"] == f"/app/cards/{card}?done=active#notice"
     assert (await _card(client, user, card))["status"] == "active"
     assert "The card is active again." in (await client.get(active.headers["location"])).text
 
@@ -67,7 +67,7 @@ async def test_closing_asks_first_and_returns_the_balance_to_the_account(
     assert "100.00 USD" in confirm.text and (await _card(client, user, card))["status"] == "active"
     before = (await client.get(f"/account/{account}", headers=user.headers)).json()["data"]
     closed = await post_form(client, f"/app/cards/{card}/close")
-    assert closed.headers["location"] == f"/app/cards/{card}?done=closed"
+    assert closed.headers["location"] == f"/app/cards/{card}?done=closed#notice"
     after = (await client.get(f"/account/{account}", headers=user.headers)).json()["data"]
     assert Decimal(str(after["balance"])) == Decimal(str(before["balance"])) + 100
     assert (await _card(client, user, card))["balance"] == 0
@@ -93,7 +93,7 @@ async def test_controls_are_saved_and_refusals_shown_by_their_fields(
     assert unknown.status_code == 422 and "unknown tags: no-such-tag" in unknown.text
 
     saved = await post_form(client, path, daily="60", blocked_tags="uber", blocked_countries="de")
-    assert saved.headers["location"] == f"/app/cards/{card}?done=controls"
+    assert saved.headers["location"] == f"/app/cards/{card}?done=controls#notice"
     controls = (await _card(client, user, card))["spending_controls"]
     assert controls["daily"] == 60 and controls["per_authorization"] is None
     assert controls["blocked_tags"] == ["uber"] and controls["blocked_countries"] == ["DE"]
@@ -104,7 +104,7 @@ async def test_controls_are_saved_and_refusals_shown_by_their_fields(
     assert over["error"] == "limit_exceeded"
 
     removed = await post_form(client, path, remove="all")
-    assert removed.headers["location"] == f"/app/cards/{card}?done=removed"
+    assert removed.headers["location"] == f"/app/cards/{card}?done=removed#notice"
     assert (await _card(client, user, card))["spending_controls"] is None
 
 

@@ -99,9 +99,12 @@ async def test_transaction_filters_reach_the_report(
     await authorize(client, user, card, "4")
     await _sign_in(client, user)
     purchases = await client.get("/app/transactions", params={"type": "card_purchase"})
-    assert "1 transaction." in purchases.text and "Netflix" in purchases.text
+    assert "1 transaction:" in purchases.text and "Netflix" in purchases.text
+    assert "out −4.10 USD, in 0.00 USD" in purchases.text  # the filter's totals, fee with it
     bad = await client.get("/app/transactions", params={"status": "lost"})
-    assert bad.status_code == 422 and "invalid" in bad.text
+    assert bad.status_code == 422 and "Status: must be one of pending" in bad.text
+    typed = await client.get("/app/transactions", params={"date_from": "27/11/2026"})
+    assert typed.status_code == 422 and "YYYY-MM-DD" in typed.text and "Filter" in typed.text
 
 
 def _row(kind: str, status: str, currency: str, amount: str, at: str) -> dict[str, object]:

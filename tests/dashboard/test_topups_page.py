@@ -24,7 +24,7 @@ async def _ask(client: httpx.AsyncClient, account: uuid.UUID, payment: str, amou
     )
     assert response.status_code == 303, response.text
     location: str = response.headers["location"]
-    assert re.fullmatch(r"/app/topups/[0-9a-f-]{36}\?done=asked", location), location
+    assert re.fullmatch(r"/app/topups/[0-9a-f-]{36}\?done=asked#notice", location), location
     return location.split("/")[-1].split("?")[0]
 
 

@@ -76,7 +76,7 @@ async def test_disable_rotate_and_delete_an_endpoint(
     [endpoint] = await _endpoints(client, user)
     base = f"/app/webhooks/{endpoint['uuid']}"
     disabled = await post_form(client, f"{base}/enabled", enabled="false")
-    assert disabled.headers["location"] == f"{base}?done=disabled"
+    assert disabled.headers["location"] == f"{base}?done=disabled#notice"
     assert (await _endpoints(client, user))[0]["enabled"] is False
     assert "nothing is delivered to it" in (await client.get(disabled.headers["location"])).text
     await post_form(client, f"{base}/enabled", enabled="true")
@@ -84,7 +84,7 @@ async def test_disable_rotate_and_delete_an_endpoint(
     rotated = SECRET.search((await post_form(client, f"{base}/rotate")).text)
     assert first is not None and rotated is not None and rotated.group(1) != first.group(1)
     deleted = await post_form(client, f"{base}/delete")
-    assert deleted.headers["location"] == "/app/webhooks?done=deleted"
+    assert deleted.headers["location"] == "/app/webhooks?done=deleted#notice"
     assert await _endpoints(client, user) == []
     assert (await client.get(base)).status_code == 404
 
@@ -106,7 +106,7 @@ async def test_deliveries_are_listed_redelivered_and_replayed(
     assert "HTTP 200" in page and attempt["event_uuid"][:8] in page
 
     again = await post_form(client, f"{base}/redeliver", event_uuid=attempt["event_uuid"])
-    assert again.headers["location"] == f"{base}?done=redelivered"
+    assert again.headers["location"] == f"{base}?done=redelivered#notice"
     await receiver.wait_for(2)
     assert receiver.ids() == [attempt["event_uuid"]] * 2
     unknown = await post_form(client, f"{base}/redeliver", event_uuid="../../accounts")

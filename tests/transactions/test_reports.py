@@ -32,6 +32,7 @@ async def test_report_is_newest_first_and_pages_cleanly(
     assert everything["meta"] == {
         **{"current_page": 1, "per_page": 100, "total": 9, "last_page": 1},
         "next_starting_after": None,  # the last page: nothing follows
+        "totals": None,  # unfiltered: the whole history's are the statements'
     }
     stamps = [row["created_at"] for row in rows]  # to the second; finer order is stable too
     assert stamps == sorted(stamps, reverse=True)
@@ -51,6 +52,7 @@ async def test_report_is_newest_first_and_pages_cleanly(
     assert past.json()["meta"] == {
         **{"current_page": 3, "per_page": 20, "total": 9, "last_page": 1},
         "next_starting_after": None,
+        "totals": None,
     }
     purchases = {"filters[type]": "card_purchase", "per_page": 3}
     filtered = await client.get("/transaction/report", headers=user.headers, params=purchases)
@@ -222,7 +224,7 @@ async def test_keyset_pages_walk_every_row_once_in_order(
     while after is not None:
         params = {"per_page": 2, "starting_after": after}
         body = (await client.get("/transaction/report", headers=user.headers, params=params)).json()
-        assert set(body["meta"]) == {"per_page", "total", "next_starting_after"}
+        assert set(body["meta"]) == {"per_page", "total", "next_starting_after", "totals"}
         assert body["meta"]["total"] == 9
         walked += [row["uuid"] for row in body["data"]]
         after = body["meta"]["next_starting_after"]

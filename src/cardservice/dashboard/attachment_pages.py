@@ -103,7 +103,7 @@ async def upload(request: Request) -> Response:
             if error.status_code not in (413, 422):
                 raise
             return await _refused(request, api, form["type"], error)
-        return redirect(request, "/app/attachments?done=uploaded")
+        return redirect(request, "/app/attachments?done=uploaded#notice")
 
     try:
         return await act(request, action, read=read_upload)

@@ -4,7 +4,7 @@ price, the rules and the refusals are the API's; refusals are shown by their fie
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, get_args
 
 from fastapi import Request
@@ -13,7 +13,7 @@ from fastapi.responses import Response
 from cardservice.cards.schemas import CardType
 from cardservice.dashboard.api import Api, ApiError
 from cardservice.dashboard.views import act, field_errors, show
-from cardservice.dashboard.web import redirect, render
+from cardservice.dashboard.web import amount_input, redirect, render
 from cardservice.http.router import Router
 
 router = Router(prefix="/app", include_in_schema=False)
@@ -38,18 +38,53 @@ DEFAULTS = {"cards_count": "1", "start_balance": "0", "card_type": "multi_use"}
 async def _context(
     api: Api, values: dict[str, str], errors: dict[str, list[str]]
 ) -> dict[str, Any]:
-    accounts = (await api.body("/accounts", {"per_page": 100}))["data"]["items"]
-    bins = (await api.body("/dictionary/bins"))["data"]
-    fees = (await api.body("/dictionary/fees"))["data"]
+    accounts = [
+        account
+        for account in (await api.body("/accounts", {"per_page": 100}))["data"]["items"]
+        if account["status"] == "active"
+    ]
+    bins = [b for b in (await api.body("/dictionary/bins"))["data"] if b["status"] == "available"]
+    fees = {fee["slug"]: fee for fee in (await api.body("/dictionary/fees"))["data"]}
+    chosen = {**DEFAULTS, **{k: v for k, v in values.items() if k in FIELDS}}
+    account = next((a for a in accounts if str(a["uuid"]) == chosen.get("account_uuid")), None)
+    account = account or (accounts[0] if accounts else None)
+    currency = account["currency"] if account else ""
+    if account is not None and not any(
+        str(b["uuid"]) == chosen.get("bin_uuid") and b["currency"] == currency for b in bins
+    ):  # a range in the account's currency, never one the purchase would refuse
+        chosen["bin_uuid"] = next((str(b["uuid"]) for b in bins if b["currency"] == currency), "")
     return {
         "title": "Buy cards",
-        "accounts": [account for account in accounts if account["status"] == "active"],
-        "bins": [b for b in bins if b["status"] == "available"],
-        "fees": {fee["slug"]: fee for fee in fees},
+        "accounts": accounts,
+        "currency": currency,
+        "bins": bins,
+        "fees": fees,
+        "issue_fee": _fee(fees, "card_issue"),
+        "topup_percent": _fee(fees, "card_topup"),
+        "price": price_of(chosen, fees),
         "types": [(slug, TYPE_NAMES.get(slug, slug)) for slug in get_args(CardType)],
-        "values": {**DEFAULTS, **{k: v for k, v in values.items() if k in FIELDS}},
+        "values": chosen,
         "errors": errors,
     }
+
+
+def _fee(fees: dict[str, Any], slug: str) -> Decimal:
+    return Decimal(str(fees[slug]["amount"])) if slug in fees else Decimal(0)
+
+
+def price_of(values: dict[str, str], fees: dict[str, Any]) -> dict[str, Decimal] | None:
+    """What the form's cards cost, as `cards/purchase.py` prices them: per card the issue
+    fee, the start balance and the top-up fee's percent of it (half-up to the cent), times
+    the count; None while the count or balance is not a number the purchase takes."""
+    count, start = (
+        typed_number(values.get("cards_count", "")),
+        amount_input(values.get("start_balance", "") or "0"),
+    )
+    if not isinstance(count, int) or not isinstance(start, Decimal) or count < 1 or start < 0:
+        return None
+    topup = (start * _fee(fees, "card_topup") / 100).quantize(Decimal("0.01"), ROUND_HALF_UP)
+    each = _fee(fees, "card_issue") + start + topup
+    return {"each": each, "fees": _fee(fees, "card_issue") + topup, "total": each * count}
 
 
 @router.get("/cards/new")
@@ -63,12 +98,12 @@ async def buy_form(request: Request) -> Response:
 
 
 def typed_number(text: str) -> Decimal | int | str:
-    """A typed number, exact; anything else is sent as typed for the API to refuse."""
-    try:
-        value = Decimal(text)
-    except InvalidOperation:
-        return text
-    return int(value) if value == value.to_integral_value() and "." not in text else value
+    """A typed number, exact (`web.amount_input`: `1,000.50` too); a whole one without a
+    point as an integer (a count); anything else as typed for the API to refuse."""
+    value = amount_input(text)
+    if isinstance(value, Decimal) and value == value.to_integral_value() and "." not in text:
+        return int(value)
+    return value
 
 
 def body_of(form: dict[str, str]) -> dict[str, Any]:
@@ -107,7 +142,7 @@ async def buy(request: Request) -> Response:
             return render(request, "buy.html", context, status_code=422)
         cards = bought["cards"]
         if len(cards) == 1:
-            return redirect(request, f"/app/cards/{cards[0]['uuid']}?done=bought")
-        return redirect(request, "/app/cards?done=bought")
+            return redirect(request, f"/app/cards/{cards[0]['uuid']}?done=bought#notice")
+        return redirect(request, "/app/cards?done=bought#notice")
 
     return await act(request, action)

@@ -8,7 +8,7 @@ actions: the API answers 404 to a change of a card that is not the caller's own.
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Annotated, Any
 
 from fastapi import Path, Query, Request
@@ -21,7 +21,7 @@ from cardservice.dashboard.pages import PageNumber
 from cardservice.dashboard.token_pages import NOTICES as TOKEN_NOTICES
 from cardservice.dashboard.transaction_pages import row_context
 from cardservice.dashboard.views import act, field_errors, page_links, show
-from cardservice.dashboard.web import redirect, render
+from cardservice.dashboard.web import amount_input, redirect, render
 from cardservice.http.router import Router
 from cardservice.tokens.records import WALLET_NAMES
 from cardservice.values.patterns import UUID_PATTERN
@@ -38,6 +38,13 @@ NOTICES = {
     "bought": "Your new card is ready.",
     "settings": "The description and automatic top-up are saved.",
     **TOKEN_NOTICES,
+}
+# Where on the card page each notice shows (`card.html`): the section the form was in.
+NOTICE_AT = {
+    "controls": "controls",
+    "removed": "controls",
+    "settings": "settings",
+    **{done: "wallets" for done in TOKEN_NOTICES},
 }
 CONTROL_LABELS = {
     "per_authorization": "Per payment",
@@ -70,9 +77,24 @@ async def cards(request: Request, page: PageNumber = 1, done: Done = "") -> Resp
             "pages": page_links(body["meta"]),
             "total": body["meta"]["total"],
             "notice": "Your new cards are ready." if done == "bought" else None,
+            "ask_for_cards": await asks_for_cards(request, api),
         }
 
     return await show(request, "cards.html", build)
+
+
+async def asks_for_cards(request: Request, api: Api) -> bool:
+    """A team member whose team's card policy is `request` (`GET /team/card-policy`,
+    docs/teams.md): they ask the owner for a card instead of buying one. Without a policy
+    (or where the service has none to read), members buy as the API lets them."""
+    team = request.state.summary["user"]["team"]
+    if team is None or team["role"] != "member":
+        return False
+    try:
+        policy = (await api.body("/team/card-policy"))["data"]
+    except ApiError:
+        return False
+    return bool(policy.get("member_cards") == "request")
 
 
 def _form_values(card: dict[str, Any]) -> dict[str, str]:
@@ -86,9 +108,7 @@ def _form_values(card: dict[str, Any]) -> dict[str, str]:
 
 async def _card_context(api: Api, card_uuid: str) -> dict[str, Any]:
     card = (await api.body(f"/card/{card_uuid}"))["data"]
-    recent = await api.body(
-        "/transaction/report", {"filters[card_uuid]": card_uuid, "per_page": 10}
-    )
+    recent = await api.body("/transaction/report", {"filters[card_uuid]": card_uuid, "per_page": 5})
     return {
         "title": f"Card {card['mask']}",
         "card": card,
@@ -97,6 +117,8 @@ async def _card_context(api: Api, card_uuid: str) -> dict[str, Any]:
         "labels": CONTROL_LABELS,
         "limits": LIMITS,
         "spend": await card_spend.spend_against_limits(api, card),
+        "notice": None,
+        "notice_at": "head",
         "transactions": row_context(recent["data"], {card_uuid: card["mask"]}),
         "transactions_total": recent["meta"]["total"],
         "tokens": (await api.body(f"/card/{card_uuid}/tokens"))["data"],
@@ -121,7 +143,11 @@ async def card(request: Request, card_uuid: CardUuid, done: Done = "") -> Respon
     """One of the user's cards: its status and actions, and its spending controls form."""
 
     async def build(api: Api) -> dict[str, Any]:
-        return {**await _card_context(api, card_uuid), "notice": NOTICES.get(done)}
+        return {
+            **await _card_context(api, card_uuid),
+            "notice": NOTICES.get(done),
+            "notice_at": NOTICE_AT.get(done, "head"),
+        }
 
     return await show(request, "card.html", build)
 
@@ -134,7 +160,7 @@ def _back(card_uuid: str, form: dict[str, str], done: str) -> str:
     """Back to the list or to the card, whichever the form was on."""
     if form.get("back") == "list":
         return "/app/cards"
-    return f"/app/cards/{card_uuid}?done={done}"
+    return f"/app/cards/{card_uuid}?done={done}#notice"
 
 
 async def _set_status(request: Request, card_uuid: str, status: str) -> Response:
@@ -175,21 +201,15 @@ async def close(request: Request, card_uuid: CardUuid) -> Response:
 
     async def action(api: Api, _form: dict[str, str]) -> Response:
         await _patch(api, card_uuid, {"status": "closed"})
-        return redirect(request, f"/app/cards/{card_uuid}?done=closed")
+        return redirect(request, f"/app/cards/{card_uuid}?done=closed#notice")
 
     return await act(request, action)
 
 
 def _amount(text: str) -> Decimal | str | None:
-    """An amount field as the API reads it: empty → no limit; a number → exact; anything
-    else is sent as typed, for the API to refuse with its own message."""
+    """An amount field as the API reads it: empty → no limit; else `web.amount_input`."""
     text = text.strip()
-    if not text:
-        return None
-    try:
-        return Decimal(text)
-    except InvalidOperation:
-        return text
+    return amount_input(text) if text else None
 
 
 def _items(text: str, name: str) -> list[str]:
@@ -224,7 +244,7 @@ async def save_controls(request: Request, card_uuid: CardUuid) -> Response:
             context.update(values=form, errors=errors)
             return render(request, "card.html", context, status_code=422)
         done = "removed" if removing else "controls"
-        return redirect(request, f"/app/cards/{card_uuid}?done={done}")
+        return redirect(request, f"/app/cards/{card_uuid}?done={done}#notice")
 
     return await act(request, action)
 
@@ -257,6 +277,6 @@ async def save_settings(request: Request, card_uuid: CardUuid) -> Response:
             }
             context.update(settings=form, settings_errors=errors)
             return render(request, "card.html", context, status_code=422)
-        return redirect(request, f"/app/cards/{card_uuid}?done=settings")
+        return redirect(request, f"/app/cards/{card_uuid}?done=settings#notice")
 
     return await act(request, action)

@@ -71,3 +71,13 @@ async def spend_against_limits(api: Api, card: dict[str, Any]) -> list[dict[str,
             }
         )
     return result
+
+
+def budget_meter(budget: dict[str, Any]) -> dict[str, Any]:
+    """A team budget (docs/teams.md#budgets-and-how-spent-is-counted) with the percent of it
+    spent (capped at 100 for the bar), what it is over by (0 within it) and its month as a
+    person reads it (`November 2026`)."""
+    amount, spent = Decimal(budget["amount"]), Decimal(budget["spent"])
+    percent = int(min(spent * 100 / amount, Decimal(100))) if amount > 0 else 100
+    month = datetime.strptime(budget["month"], "%Y-%m").strftime("%B %Y")
+    return {**budget, "percent": percent, "over": max(spent - amount, 0), "month_name": month}

@@ -45,9 +45,21 @@ def spend_per_day(
     return totals
 
 
+def nice_top(peak: Decimal) -> Decimal:
+    """The round amount the amount axis ends at: the smallest 1, 2, 2.5 or 5 × 10ⁿ at or
+    above the highest day (418.55 → 500), so its half is round too (250, not 209.28)."""
+    if peak <= 0:
+        return Decimal(1)
+    power = Decimal(10) ** (len(str(int(peak))) - 1 if peak >= 1 else peak.adjusted())
+    for step in (Decimal(1), Decimal(2), Decimal("2.5"), Decimal(5), Decimal(10)):
+        if step * power >= peak:
+            return step * power
+    return 10 * power
+
+
 def bars(totals: Mapping[date, Decimal]) -> list[Bar]:
-    """One bar per day, scaled so the highest day fills the chart."""
-    peak = max(totals.values(), default=Decimal(0)) or Decimal(1)
+    """One bar per day, scaled to the axis's round top (`nice_top`)."""
+    peak = nice_top(max(totals.values(), default=Decimal(0)))
     step = WIDTH / max(len(totals), 1)
     result = []
     for index, (day, amount) in enumerate(sorted(totals.items())):
@@ -63,15 +75,15 @@ class Tick:
 
 
 def amount_ticks(totals: Mapping[date, Decimal]) -> list[Tick]:
-    """0, half and the highest day on the amount axis, where the bars reach them."""
+    """0, half the axis and its round top (`nice_top`), where the bars reach them."""
     peak = max(totals.values(), default=Decimal(0))
     if not peak:
         return [Tick("0", float(HEIGHT))]
-    top = HEIGHT - (HEIGHT - 10)
+    top, highest = nice_top(peak), HEIGHT - (HEIGHT - 10)
     return [
         Tick("0", float(HEIGHT)),
-        Tick(f"{peak / 2:,.2f}", (HEIGHT + top) / 2),
-        Tick(f"{peak:,.2f}", float(top)),
+        Tick(f"{(top / 2).normalize():,f}", (HEIGHT + highest) / 2),
+        Tick(f"{top.normalize():,f}", float(highest)),
     ]
 
 

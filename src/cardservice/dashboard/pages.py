@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from datetime import UTC, datetime, timedelta
-from decimal import Decimal, InvalidOperation
+from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
 from typing import Annotated, Any, get_args
 from urllib.parse import urlencode
 
@@ -18,13 +18,15 @@ from fastapi.responses import Response
 
 from cardservice.dashboard import transaction_pages
 from cardservice.dashboard.api import Api, ApiError
+from cardservice.dashboard.card_spend import budget_meter
 from cardservice.dashboard.charts import amount_ticks, bars, date_ticks, spend_per_day
+from cardservice.dashboard.errors import sentence
 from cardservice.dashboard.views import act, as_user, field_errors
 
 # Shared with the card and webhook pages (`views`), under the names these handlers use.
 from cardservice.dashboard.views import page_links as _pages
 from cardservice.dashboard.views import show as _page
-from cardservice.dashboard.web import money, redirect, render
+from cardservice.dashboard.web import amount_input, money, redirect, render
 from cardservice.disputes.schemas import DisputeReason
 from cardservice.http.router import Router
 from cardservice.transactions.schemas import TransactionStatus, TransactionType
@@ -33,6 +35,8 @@ from cardservice.values.patterns import UUID_PATTERN
 router = Router(prefix="/app", include_in_schema=False)
 CHART_PAGES = 20  # at most 2,000 purchases drawn in the 30-day chart
 FILTERS = ("search", "status", "type", "card_uuid", "date_from", "date_to")
+FILTER_NAMES = {f"filters[{name}]": name.replace("_", " ").capitalize() for name in FILTERS}
+FILTER_HELP = "Write dates as YYYY-MM-DD, such as 2026-11-27."
 PageNumber = Annotated[int, Query(ge=1, le=1_000_000)]
 TransactionUuid = Annotated[str, Query(pattern=UUID_PATTERN)]
 REASONS = get_args(DisputeReason)
@@ -46,10 +50,12 @@ def _chosen(request: Request) -> dict[str, str]:
 
 @router.get("")
 async def overview(request: Request) -> Response:
-    """Balances per currency, cards count, spend per day (30 days), waiting 3DS codes."""
+    """Balances per currency, cards count, this month's spend by merchant and card (and by
+    member for a team owner; a member's budget), the latest activity, spend per day (30
+    days), waiting 3DS codes."""
 
     async def build(api: Api) -> dict[str, Any]:
-        summary = (await api.body("/user/summary"))["data"]
+        summary = request.state.summary
         today = datetime.now(UTC).date()
         since = (today - timedelta(days=29)).isoformat()
         params = {"filters[type]": "card_purchase", "filters[date_from]": since}
@@ -67,9 +73,70 @@ async def overview(request: Request) -> Response:
                 }
             )
         codes = (await api.body("/user/3ds-unassigned"))["data"]
-        return {"title": "Overview", "summary": summary, "charts": charts, "codes": codes}
+        recent = await api.body("/transaction/report", {"per_page": 5})
+        return {
+            "title": "Overview",
+            "summary": summary,
+            "charts": charts,
+            "codes": codes,
+            "spend_groups": await spend_in_view(request, api, today),
+            "month_name": today.strftime("%B %Y"),
+            "recent": transaction_pages.row_context(recent["data"], {}),
+            "budget": await _own_budget(request, api),
+        }
 
     return await _page(request, "overview.html", build)
+
+
+SPEND_ROWS = 8  # the top merchants (cards, members) the overview shows
+
+
+async def spend_in_view(request: Request, api: Api, today: date) -> list[dict[str, Any]]:
+    """This month's spend by merchant and by card (and by member for a team owner) from
+    `GET /user/spend` (docs/transactions.md#spend-in-view): each row with its bar's length
+    (of the group's largest, per currency) and the link to the purchases behind it — the
+    transactions list filtered to them (a teammate's card and a member's purchases are the
+    owner's to see here, not in their own list: no link)."""
+    first = today.replace(day=1).isoformat()
+    team = request.state.summary["user"]["team"]
+    groups = ["merchant", "card"] + (["member"] if team and team["role"] == "owner" else [])
+    cards = (await api.body("/card", {"per_page": 500}))["data"]["cards"]
+    own_cards = {str(c["uuid"]): c for c in cards}
+    found = []
+    for group in groups:
+        query: dict[str, str | int] = {"group_by": group, "from": first, "limit": SPEND_ROWS}
+        rows = (await api.body("/user/spend", query))["data"]
+        peak: dict[str, Decimal] = {}
+        for row in rows:
+            peak[row["currency"]] = max(
+                peak.get(row["currency"], Decimal(0)), Decimal(row["amount"])
+            )
+        for row in rows:
+            top = peak[row["currency"]] or Decimal(1)
+            row["percent"] = int(Decimal(row["amount"]) * 100 / top)
+            row["href"] = _spend_link(group, row, first, set(own_cards))
+            if group == "card" and (card := own_cards.get(row["key"])) and card["description"]:
+                row["name"] = f"•• {card['last4']} {card['description']}"
+        found.append({"group": group, "rows": rows})
+    return found
+
+
+def _spend_link(group: str, row: dict[str, Any], first: str, own_cards: set[str]) -> str | None:
+    base = {"type": "card_purchase", "date_from": first}
+    if group == "merchant" and row["key"]:
+        return "/app/transactions?" + urlencode({**base, "search": row["key"][:64]})
+    if group == "card" and row["key"] in own_cards:
+        return "/app/transactions?" + urlencode({**base, "card_uuid": row["key"]})
+    return None
+
+
+async def _own_budget(request: Request, api: Api) -> dict[str, Any] | None:
+    """A team member's budget this month (`GET /team/budgets`), None for anybody else."""
+    team = request.state.summary["user"]["team"]
+    if team is None or team["role"] != "member":
+        return None
+    budgets = (await api.body("/team/budgets"))["data"]
+    return budget_meter(budgets[0]) if budgets else None
 
 
 @router.get("/three-ds")
@@ -110,7 +177,19 @@ async def transactions(request: Request, page: PageNumber = 1) -> Response:
     async def build(api: Api) -> dict[str, Any]:
         params: dict[str, str | int] = {"page": page, "per_page": 20}
         params.update({f"filters[{k}]": v for k, v in chosen.items() if v})
-        body = await api.body("/transaction/report", params)
+        errors: list[str] = []
+        try:
+            body = await api.body("/transaction/report", params)
+        except ApiError as error:  # a filter the report refuses: said above the form
+            if error.status_code != 422:
+                raise
+            errors = [
+                f"{FILTER_NAMES.get(key, key)}: {sentence(message).rstrip('.')}."
+                for key, messages in error.errors.items()
+                for message in messages
+            ]
+            errors = [FILTER_HELP, *errors] if any("date" in m for m in errors) else errors
+            body = {"data": [], "meta": {"current_page": 1, "last_page": 1, "total": 0}}
         card_list = await api.body("/card", {"per_page": 500})
         masks = {str(card["uuid"]): card["mask"] for card in card_list["data"]["cards"]}
         return {
@@ -122,6 +201,8 @@ async def transactions(request: Request, page: PageNumber = 1) -> Response:
             "status_names": transaction_pages.STATUS_NAMES,
             "pages": _pages(body["meta"]),
             "total": body["meta"]["total"],
+            "totals": body["meta"].get("totals"),
+            "filter_errors": errors,
             "chosen": chosen,
             "query": urlencode({k: v for k, v in chosen.items() if v}),
             "statuses": get_args(TransactionStatus),
@@ -129,7 +210,13 @@ async def transactions(request: Request, page: PageNumber = 1) -> Response:
             "cards": card_list["data"]["cards"],
         }
 
-    return await _page(request, "transactions.html", build)
+    async def draw(api: Api) -> Response:
+        context = await build(api)
+        return render(
+            request, "transactions.html", context, 422 if context["filter_errors"] else 200
+        )
+
+    return await as_user(request, draw)
 
 
 @router.get("/transactions.csv")
@@ -194,7 +281,7 @@ async def open_dispute(request: Request) -> Response:
         if explanation := form.get("explanation", "").strip():
             body["explanation"] = explanation
         if amount := form.get("amount", "").strip():
-            body["amount"] = _decimal_or_text(amount)
+            body["amount"] = amount_input(amount)
         try:
             await api.send("POST", "/disputes", body)
         except ApiError as error:
@@ -210,14 +297,6 @@ async def open_dispute(request: Request) -> Response:
         return redirect(request, "/app/disputes")
 
     return await act(request, send)
-
-
-def _decimal_or_text(text: str) -> Decimal | str:
-    """A typed amount, exact; anything else sent as typed for the API to refuse."""
-    try:
-        return Decimal(text)
-    except InvalidOperation:
-        return text
 
 
 @router.get("/receipt/{transactionUuid}")

@@ -15,8 +15,10 @@ from fastapi.responses import Response
 
 from cardservice.dashboard.api import Api, ApiError
 from cardservice.dashboard.attachment_pages import read_upload
+from cardservice.dashboard.buy_pages import typed_number
+from cardservice.dashboard.card_spend import budget_meter
 from cardservice.dashboard.views import act, field_errors, show
-from cardservice.dashboard.web import redirect, render
+from cardservice.dashboard.web import amount_input, redirect, render
 from cardservice.http.router import Router
 from cardservice.values.patterns import UUID_PATTERN
 
@@ -29,15 +31,54 @@ NOTICES = {
     "approved": "The request is approved and carried out.",
     "declined": "The request is declined.",
     "asked": "Your request is sent to the team's owner.",
+    "policy": "The receipt policy is saved.",
 }
 RECEIPT_TYPES = ("receipt", "invoice", "photo")
 
 
-def _bar(budget: dict[str, Any]) -> dict[str, Any]:
-    """A budget with the percent of it spent (capped at 100 for the bar)."""
-    amount, spent = Decimal(budget["amount"]), Decimal(budget["spent"])
-    percent = int(min(spent * 100 / amount, Decimal(100))) if amount > 0 else 100
-    return {**budget, "percent": percent}
+def _people(accounts: list[dict[str, Any]], budgets: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The team's other people as the owner reads them: each with their accounts' count and
+    balances per currency, and their budget when one is set."""
+    by_budget = {str(b["member"]["uuid"]): b for b in budgets}
+    people: dict[str, dict[str, Any]] = {}
+    for account in accounts:
+        owner = account["owner"]
+        person = people.setdefault(
+            str(owner["uuid"]),
+            {"name": owner["name"], "accounts": 0, "balances": {}, "cards": 0},
+        )
+        person["accounts"] += 1
+        person["cards"] += int(account.get("cards_count") or 0)
+        currency = account["currency"]
+        person["balances"][currency] = person["balances"].get(currency, 0) + Decimal(
+            str(account["balance"])
+        )
+    return [
+        {**person, "uuid": key, "budget": by_budget.get(key)}
+        for key, person in sorted(people.items(), key=lambda item: item[1]["name"])
+    ]
+
+
+async def _policy(api: Api) -> dict[str, Any] | None:
+    """The team's receipt policy (`GET /team/receipt-policy`), None while none is set."""
+    try:
+        return dict((await api.body("/team/receipt-policy"))["data"])
+    except ApiError as error:
+        if error.status_code == 404:
+            return None
+        raise
+
+
+def _policy_values(policy: dict[str, Any] | None, currencies: list[str]) -> dict[str, str]:
+    """The receipt policy form filled from the policy (a suggestion while there is none)."""
+    if policy is None:
+        return {"min_amount": "25", "currency": currencies[0], "remind": "3", "freeze": "7"}
+    return {
+        "min_amount": str(policy["min_amount"]),
+        "currency": policy["currency"],
+        "remind": str(policy["remind_after_days"]),
+        "freeze": str(policy["freeze_after_days"]),
+    }
 
 
 async def _role(api: Api) -> tuple[str | None, str | None]:
@@ -46,9 +87,14 @@ async def _role(api: Api) -> tuple[str | None, str | None]:
     return (None, None) if team is None else (team["name"], team["role"])
 
 
-async def _members(api: Api) -> list[dict[str, str]]:
+async def _team_accounts(api: Api) -> list[dict[str, Any]]:
+    """The accounts of the team's other users, as their owner reads them."""
+    body = await api.body("/accounts", {"per_page": 100})
+    return list(body["data"]["related_team_accounts"])
+
+
+def _members(accounts: list[dict[str, Any]]) -> list[dict[str, str]]:
     """The team's members an owner can set a budget for: the owners of the team's accounts."""
-    accounts = (await api.body("/accounts", {"per_page": 100}))["data"]["related_team_accounts"]
     found = {str(a["owner"]["uuid"]): a["owner"]["name"] for a in accounts}
     return [
         {"uuid": uuid_, "name": name} for uuid_, name in sorted(found.items(), key=lambda m: m[1])
@@ -61,13 +107,19 @@ async def _team(api: Api, done: str = "") -> dict[str, Any]:
     context["notice"] = NOTICES.get(done)
     if name is None:
         return context
-    budgets = [_bar(b) for b in (await api.body("/team/budgets"))["data"]]
+    budgets = [budget_meter(b) for b in (await api.body("/team/budgets"))["data"]]
     requests = (await api.body("/team/requests", {"per_page": 50}))["data"]
     missing = (await api.body("/team/missing-receipts", {"limit": 50}))["data"]
     context.update(budgets=budgets, requests=requests, missing=missing)
     if role == "owner":
-        context["members"] = await _members(api)
+        accounts = await _team_accounts(api)
+        context["members"] = _members(accounts)
+        context["currencies"] = sorted({a["currency"] for a in accounts}) or ["USD"]
+        context["team_accounts"] = {str(a["uuid"]): a for a in accounts}
         context["pending"] = [r for r in requests if r["status"] == "pending"]
+        context["people"] = _people(accounts, budgets)
+        context["policy"] = await _policy(api)
+        context["policy_values"] = _policy_values(context["policy"], context["currencies"])
     else:
         context["accounts"] = (await api.body("/accounts", {"per_page": 100}))["data"]["items"]
         bins = (await api.body("/dictionary/bins"))["data"]
@@ -101,7 +153,27 @@ async def set_budget(request: Request) -> Response:
             await api.send("PUT", f"/team/members/{member}/budget", body)
         except ApiError as error:
             return await _refused(request, api, error, "amount")
-        return redirect(request, "/app/team?done=budget")
+        return redirect(request, "/app/team?done=budget#notice")
+
+    return await act(request, action)
+
+
+@router.post("/team/receipt-policy")
+async def set_receipt_policy(request: Request) -> Response:
+    """The owner sets the team's receipt policy (`PUT /team/receipt-policy`)."""
+
+    async def action(api: Api, form: dict[str, str]) -> Response:
+        body = {
+            "min_amount": _number(form.get("min_amount", "")),
+            "currency": form.get("currency", ""),
+            "remind_after_days": typed_number(form.get("remind", "").strip()),
+            "freeze_after_days": typed_number(form.get("freeze", "").strip()),
+        }
+        try:
+            await api.send("PUT", "/team/receipt-policy", body)
+        except ApiError as error:
+            return await _refused(request, api, error, "policy")
+        return redirect(request, "/app/team?done=policy#notice")
 
     return await act(request, action)
 
@@ -125,7 +197,7 @@ async def _decide(request: Request, request_uuid: str, decision: str) -> Respons
             await api.send("POST", f"/team/requests/{request_uuid}/{decision}", body)
         except ApiError as error:
             return await _refused(request, api, error, "request")
-        return redirect(request, f"/app/team?done={decision}d")
+        return redirect(request, f"/app/team?done={decision}d#notice")
 
     return await act(request, action)
 
@@ -139,17 +211,14 @@ async def ask(request: Request) -> Response:
             await api.send("POST", "/team/requests", _request_body(form))
         except ApiError as error:
             return await _refused(request, api, error, "kind")
-        return redirect(request, "/app/team?done=asked")
+        return redirect(request, "/app/team?done=asked#notice")
 
     return await act(request, action)
 
 
 def _number(text: str) -> Decimal | str:
-    """A typed amount as an exact number; anything else as typed, for the API to refuse."""
-    try:
-        return Decimal(text.strip())
-    except ArithmeticError:
-        return text
+    """A typed amount, exact (`web.amount_input`); anything else as typed, for the API."""
+    return amount_input(text)
 
 
 def _request_body(form: dict[str, str]) -> dict[str, Any]:
@@ -182,6 +251,6 @@ async def add_receipt(request: Request, transaction_uuid: TransactionUuid) -> Re
         uploaded = await api.send("POST", "/attachment", {"type": kind, "file": form["file"]})
         body = {"attachment_uuid": uploaded["data"]["uuid"]}
         await api.send("PUT", f"/transaction/{transaction_uuid}/receipt", body)
-        return redirect(request, f"/app/transactions/{transaction_uuid}?done=receipt")
+        return redirect(request, f"/app/transactions/{transaction_uuid}?done=receipt#notice")
 
     return await act(request, action, read=read_upload)

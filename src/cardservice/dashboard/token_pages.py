@@ -34,6 +34,6 @@ async def change_token(
 
     async def send(api: Api, _form: dict[str, str]) -> Response:
         await api.send("POST", f"/card/{card_uuid}/tokens/{token_uuid}/{action}")
-        return redirect(request, f"/app/cards/{card_uuid}?done=token_{action}#wallets-heading")
+        return redirect(request, f"/app/cards/{card_uuid}?done=token_{action}#notice")
 
     return await act(request, send)

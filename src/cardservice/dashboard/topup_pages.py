@@ -141,7 +141,7 @@ async def ask(request: Request) -> Response:
                 errors = {"payment": [str(error)]}
             context = await _context(api, form, errors)
             return render(request, "topups.html", context, status_code=422)
-        return redirect(request, f"/app/topups/{topup['uuid']}?done=asked")
+        return redirect(request, f"/app/topups/{topup['uuid']}?done=asked#notice")
 
     return await act(request, action)
 

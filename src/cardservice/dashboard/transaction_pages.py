@@ -5,15 +5,17 @@ decline reason, and whether a dispute is already open. Every value is the API's.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Annotated, Any
 
 from fastapi import Path, Query, Request
 from fastapi.responses import Response
+from markupsafe import Markup
 
-from cardservice.dashboard.api import Api
+from cardservice.dashboard.api import Api, ApiError
 from cardservice.dashboard.views import show
-from cardservice.dashboard.web import ACCEPT
+from cardservice.dashboard.web import ACCEPT, money, when
 from cardservice.http.router import Router
 from cardservice.values.patterns import UUID_PATTERN
 
@@ -39,6 +41,7 @@ STATUS_NAMES = {
     "reversed": "Reversed",
     "refunded": "Refunded",
 }
+RECEIPTED = ("pending", "completed", "refunded")  # payments a merchant's receipt belongs to
 NETWORK_FIELDS = (
     ("network", "Network"),
     ("channel", "Channel"),
@@ -51,6 +54,49 @@ NETWORK_FIELDS = (
     ("refunded_amount", "Refunded"),
     ("hold_expires_at", "Hold ends"),
 )
+
+
+# Network data written as money: in the card's currency, or the merchant's.
+MONEY_FIELDS = {
+    "authorized_amount": "card",
+    "captured_amount": "card",
+    "refunded_amount": "card",
+    "merchant_amount": "merchant",
+}
+
+
+def shown(name: str, row: dict[str, Any]) -> str | Markup:
+    """A network field as the dashboard writes it: money with its currency, an instant as
+    `web.when`, the rest as the API sends it."""
+    value = row[name]
+    if name in MONEY_FIELDS:
+        side = row["merchant_currency"] if MONEY_FIELDS[name] == "merchant" else row["currency"]
+        return money(value, side or row["currency"])
+    if name.endswith("_at"):
+        return when(value)
+    return str(value)
+
+
+async def chased(request: Request, api: Api, row: dict[str, Any]) -> dict[str, Any] | None:
+    """The team's receipt policy's word on this purchase when it chases it
+    (docs/teams.md#receipts-and-the-receipt-policy): the card frozen for it already, or the
+    day it will be; None when no policy asks for its receipt."""
+    team = request.state.summary["user"]["team"]
+    if team is None or row["type"] != "card_purchase" or row["receipt_attachment_uuid"]:
+        return None
+    try:
+        policy = (await api.body("/team/receipt-policy"))["data"]
+        missing = (await api.body("/team/missing-receipts", {"limit": 500}))["data"]
+    except ApiError as error:
+        if error.status_code == 404:  # no policy in this team
+            return None
+        raise
+    found = next((m for m in missing if m["transaction_uuid"] == str(row["uuid"])), None)
+    if found is None:
+        return None
+    captured = datetime.fromisoformat(found["captured_at"].replace("Z", "+00:00"))
+    freeze_on = captured + timedelta(days=int(policy["freeze_after_days"]))
+    return {**found, "freeze_on": freeze_on.isoformat()}
 
 
 def type_name(slug: str) -> str:
@@ -85,8 +131,19 @@ async def card_masks(api: Api) -> dict[str, str]:
     return {str(card["uuid"]): card["mask"] for card in body["data"]["cards"]}
 
 
+def receipt_state(row: dict[str, Any]) -> str:
+    """`attached`, `missing` (a card payment that went through has no receipt of the
+    merchant's linked yet) or `` (nothing to attach: declines, deposits, fees, …)."""
+    if row["receipt_attachment_uuid"]:
+        return "attached"
+    if row["type"] == "card_purchase" and row["status"] in RECEIPTED:
+        return "missing"
+    return ""
+
+
 def row_context(rows: list[dict[str, Any]], masks: dict[str, str]) -> list[dict[str, Any]]:
-    """Each row with what the template shows: type name, card mask, disputable amount."""
+    """Each row with what the template shows: type name, card mask, disputable amount,
+    receipt state."""
     return [
         {
             **row,
@@ -95,6 +152,7 @@ def row_context(rows: list[dict[str, Any]], masks: dict[str, str]) -> list[dict[
             "card_mask": masks.get(str(row["card_uuid"]), "") if row["card_uuid"] else "",
             "charged": charged(row),
             "disputable": disputable(row),
+            "receipt": receipt_state(row),
         }
         for row in rows
     ]
@@ -114,12 +172,13 @@ async def transaction(
         reasons = await decline_reasons(api)
         dispute = (await disputed(api)).get(str(row["uuid"]))
         network = [
-            (label, row[name])
+            (label, shown(name, row))
             for name, label in NETWORK_FIELDS
             if row.get(name) not in (None, "", "0", 0, Decimal(0))
         ]
         title = row["merchant"]["name"] if row["merchant"] else record["type_name"]
         return {
+            "chased": await chased(request, api, row),
             "title": title,
             "t": record,
             "reason": reasons.get(row["error"]) if row["error"] else None,

@@ -32,13 +32,16 @@ EXPIRED_FORM = "The form expired; please reload the page and try again."
 
 async def as_user(request: Request, work: Work) -> Response:
     """`work`'s response, done through the API as the signed-in user; without a session, or
-    once it ended, to sign in; an API refusal `work` does not handle becomes the error page."""
+    once it ended, to sign in; an API refusal `work` does not handle becomes the error page.
+    The user's summary is read first (`request.state.summary`): the menus follow their role
+    (`web.render`) and the overview shows it."""
     token = request.cookies.get(SESSION_COOKIE)
     if not token:
         return to_sign_in(request)
     try:
         address = client_address(request, request.app.state.settings.trusted_proxy_networks)
         async with Api(request.app, token, address) as api:
+            request.state.summary = (await api.body("/user/summary"))["data"]
             return await work(api)
     except SignedOut:
         return to_sign_in(request)

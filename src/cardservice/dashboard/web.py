@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import secrets
-from decimal import Decimal
+from datetime import UTC, datetime
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
@@ -11,6 +13,7 @@ from urllib.parse import parse_qs
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
+from markupsafe import Markup
 
 from cardservice.auth.address import client_scheme
 from cardservice.http.router import read_limited
@@ -36,12 +39,55 @@ STATIC_DIR = Path(__file__).with_name("static")
 templates = Jinja2Templates(directory=Path(__file__).with_name("templates"))
 
 
-def money(amount: Decimal | int | str, currency: str = "") -> str:
-    """`1,234.50 EUR`: two decimals, thousands separated."""
-    return f"{Decimal(amount):,.2f} {currency}".strip()
+MINUS = "\u2212"  # the minus sign, never a hyphen
+SIGNS = {"debit": MINUS, "credit": "+"}
+
+
+def money(amount: Decimal | int | float | str, currency: str = "", sign: str = "") -> str:
+    """The dashboard's one way to write an amount: `1,234.50 EUR`, two decimals, thousands
+    separated; a negative one with a minus sign (`−0.10 USD`), never `−0.00`. `sign` =
+    `debit` or `credit` writes a movement: `−12.50 USD` or `+12.50 USD` (zero unsigned)."""
+    value = Decimal(str(amount)).quantize(Decimal("0.01"))
+    text = f"{abs(value):,.2f} {currency}".strip()
+    if value == 0:
+        return text
+    if value < 0:
+        return MINUS + text
+    return SIGNS.get(sign, "") + text
+
+
+def when(stamp: object, with_time: bool = True) -> Markup:
+    """The dashboard's one way to write an instant: `<time>` with the ISO value, the UTC text
+    as its title (shown on hover) and as its content; static/local_time.js rewrites the
+    content into the reader's local time (`2026-11-27 14:15`), the same form as the date
+    filters take. None → an em dash."""
+    if stamp is None or stamp == "":
+        return Markup("—")
+    moment = datetime.fromisoformat(str(stamp).replace("Z", "+00:00")).astimezone(UTC)
+    iso = moment.isoformat().replace("+00:00", "Z")
+    if not with_time:  # a UTC day stays that day
+        day = moment.strftime("%Y-%m-%d")
+        return Markup('<time datetime="{}" title="UTC day">{}</time>').format(day, day)
+    utc = moment.strftime("%Y-%m-%d %H:%M UTC")
+    return Markup('<time datetime="{}" title="{}" data-local>{}</time>').format(iso, utc, utc)
+
+
+def amount_input(text: str) -> Decimal | str:
+    """An amount as typed, exact: what the dashboard prints is accepted back (`1,000.50`,
+    `1 000.50`, `−12.50`, `12.50 USD`); anything else stays text, for the API to refuse
+    with its own message by the field."""
+    cleaned = text.strip().replace(MINUS, "-")
+    cleaned = re.sub(r"\s*[A-Za-z]{3}$", "", cleaned)  # a currency code after it
+    if re.fullmatch(r"-?\d{1,3}([, \u00a0\u202f]\d{3})+(\.\d+)?", cleaned):
+        cleaned = re.sub(r"[, \u00a0\u202f]", "", cleaned)
+    try:
+        return Decimal(cleaned) if cleaned else text
+    except InvalidOperation:
+        return text
 
 
 templates.env.filters["money"] = money
+templates.env.filters["when"] = when
 
 
 def csrf_token(request: Request) -> str:
@@ -96,15 +142,42 @@ def finish(request: Request, response: Response) -> Response:
     return response
 
 
+MENU = (
+    ("/app", "Overview"),
+    ("/app/cards", "Cards"),
+    ("/app/transactions", "Transactions"),
+    ("/app/accounts", "Accounts"),
+    ("/app/topups", "Top up"),
+    ("/app/statements", "Statements"),
+    ("/app/attachments", "Attachments"),
+    ("/app/team", "Team"),
+    ("/app/webhooks", "Webhooks"),
+)
+OWNERS_AND_HOLDERS = ("/app/topups", "/app/webhooks")  # not a team member's jobs
+
+
+def menu(role: str | None) -> list[tuple[str, str]]:
+    """The main menu: a team member's leaves out what the team's owner does for them (top-ups,
+    webhooks); the pages themselves stay the API's to allow or refuse."""
+    if role == "member":
+        return [item for item in MENU if item[0] not in OWNERS_AND_HOLDERS]
+    return list(MENU)
+
+
 def render(
     request: Request, name: str, context: dict[str, Any], status_code: int = 200
 ) -> Response:
     """A template with the CSRF token and the current path in its context."""
+    summary = getattr(request.state, "summary", None)
+    team = summary["user"]["team"] if summary else None
+    shared = {
+        "csrf": csrf_token(request),
+        "path": request.url.path,
+        "member": team is not None and team["role"] == "member",
+        "menu": menu(team["role"] if team else None),
+    }
     page: HTMLResponse = templates.TemplateResponse(
-        request,
-        name,
-        {"csrf": csrf_token(request), "path": request.url.path, **context},
-        status_code=status_code,
+        request, name, {**shared, **context}, status_code=status_code
     )
     return finish(request, page)
 

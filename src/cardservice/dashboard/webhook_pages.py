@@ -130,7 +130,7 @@ async def set_enabled(request: Request, endpoint_uuid: EndpointUuid) -> Response
         enabled = form.get("enabled") == "true"
         await api.send("PATCH", _one(endpoint_uuid), {"enabled": enabled})
         done = "enabled" if enabled else "disabled"
-        return redirect(request, f"/app/webhooks/{endpoint_uuid}?done={done}")
+        return redirect(request, f"/app/webhooks/{endpoint_uuid}?done={done}#notice")
 
     return await act(request, action)
 
@@ -153,7 +153,7 @@ async def delete(request: Request, endpoint_uuid: EndpointUuid) -> Response:
 
     async def action(api: Api, _form: dict[str, str]) -> Response:
         await api.send("DELETE", _one(endpoint_uuid))
-        return redirect(request, "/app/webhooks?done=deleted")
+        return redirect(request, "/app/webhooks?done=deleted#notice")
 
     return await act(request, action)
 
@@ -168,7 +168,7 @@ async def redeliver(request: Request, endpoint_uuid: EndpointUuid) -> Response:
         except ValueError:
             return refused(request, ApiError(404, "Event not found."))
         await api.send("POST", f"/events/{event}/redeliver")
-        return redirect(request, f"/app/webhooks/{endpoint_uuid}?done=redelivered")
+        return redirect(request, f"/app/webhooks/{endpoint_uuid}?done=redelivered#notice")
 
     return await act(request, action)
 

@@ -25,6 +25,24 @@ async def report(
     return [transaction_record(row) for row in rows], total
 
 
+async def report_totals(
+    reader: Reader, user_uuid: uuid.UUID | None, filters: dict[str, Any]
+) -> list[dict[str, Any]] | None:
+    """`[{currency, debits, credits}]` of the transactions the filters match (None unfiltered:
+    `repository.report_totals`)."""
+    rows = await repository.report_totals(reader, user_uuid, filters)
+    if rows is None:
+        return None
+    return [
+        {
+            "currency": row["currency"],
+            "debits": from_minor(int(row["debits"])),
+            "credits": from_minor(int(row["credits"])),
+        }
+        for row in rows
+    ]
+
+
 async def report_after(
     reader: Reader,
     user_uuid: uuid.UUID,

@@ -398,6 +398,30 @@ async def report_count(reader: Reader, user_uuid: uuid.UUID | None, filters: dic
     return int((await reader.scan(_count(where, whole), *args))[0][0])
 
 
+# What the matching rows moved, per currency (docs/transactions.md#reading): a debit's amount
+# unless it was declined or reversed (nothing left the card), every fee but a reversed one's
+# (returned with it); a credit's amount unless declined or reversed.
+_TOTALS = """
+SELECT t.currency,
+  coalesce(sum(CASE WHEN t.direction = 'debit' AND t.status NOT IN ('declined', 'reversed')
+                    THEN t.amount ELSE 0 END), 0)
+  + coalesce(sum(CASE WHEN t.status <> 'reversed' THEN t.fee ELSE 0 END), 0) AS debits,
+  coalesce(sum(CASE WHEN t.direction = 'credit' AND t.status NOT IN ('declined', 'reversed')
+                    THEN t.amount ELSE 0 END), 0) AS credits
+FROM transactions t WHERE {where} GROUP BY t.currency ORDER BY t.currency"""
+
+
+async def report_totals(
+    reader: Reader, user_uuid: uuid.UUID | None, filters: dict[str, Any]
+) -> Sequence[Row] | None:
+    """Per currency, the debits and credits (minor units) of the matching rows; None without
+    a filter (the whole history: its statements sum it, docs/statements.md)."""
+    if not filters:
+        return None
+    where, args, _whole = _where(user_uuid, filters)
+    return await reader.scan(_TOTALS.format(where=where), *args)
+
+
 Anchor = tuple[Any, Any]  # (created_at, uuid) of the row a keyset page starts after
 
 

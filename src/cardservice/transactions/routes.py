@@ -80,7 +80,9 @@ async def list_transactions(
     """The caller's transactions, newest first (ties by uuid). Two ways to page:
     `page`/`per_page` (`meta.total`, `meta.last_page`), or keyset with `starting_after` = the
     last uuid of the previous page (`meta.next_starting_after`, null on the last page), whose
-    cost does not grow with depth. Filters narrow both."""
+    cost does not grow with depth. Filters narrow both; with a filter, `meta.totals` sums what
+    the matching transactions moved per currency (`[{currency, debits, credits}]`, fees with
+    the debits; null without a filter)."""
     filters = read_filters(request, REPORT_FILTERS)
     if starting_after is not None:
         if "page" in request.query_params:
@@ -89,14 +91,20 @@ async def list_transactions(
             db.reader, caller.user_uuid, filters, uuid.UUID(starting_after), page.size
         )
         meta = {"per_page": page.size, "total": total, "next_starting_after": following}
-        return ok(records, meta=meta)
+        totals = await reports.report_totals(db.reader, caller.user_uuid, filters)
+        return ok(records, meta={**meta, "totals": totals})
     records, total = await reports.report(
         db.reader, caller.user_uuid, filters, page.offset, page.size
     )
     more = records and page.offset + len(records) < total
+    totals = await reports.report_totals(db.reader, caller.user_uuid, filters)
     return ok(
         records,
-        meta={**page.meta(total), "next_starting_after": records[-1]["uuid"] if more else None},
+        meta={
+            **page.meta(total),
+            "next_starting_after": records[-1]["uuid"] if more else None,
+            "totals": totals,
+        },
     )
 
 

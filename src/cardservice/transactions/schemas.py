@@ -249,6 +249,15 @@ class ThreeDsRequest(StrictRequest):
     """The purchase currency, ISO 4217."""
 
 
+class ReportTotal(BaseModel):
+    """What the matching transactions moved in one currency: debits (amounts out and every
+    fee charged) and credits (docs/transactions.md#reading)."""
+
+    currency: str
+    debits: MoneyOut
+    credits: MoneyOut
+
+
 class ReportPageMeta(BaseModel):
     """Page numbers (docs/api.md#pagination), and the uuid a keyset walk continues after."""
 
@@ -257,6 +266,7 @@ class ReportPageMeta(BaseModel):
     total: int
     last_page: int
     next_starting_after: UUID | None
+    totals: list[ReportTotal] | None
 
 
 class ReportKeysetMeta(BaseModel):
@@ -265,6 +275,7 @@ class ReportKeysetMeta(BaseModel):
     per_page: int
     total: int
     next_starting_after: UUID | None
+    totals: list[ReportTotal] | None
 
 
 class ReportPage(BaseModel):

@@ -133,3 +133,44 @@ async def spend(
 ) -> Sequence[Row]:
     """Per currency, the user's spend since each of the three days (from `daily_spend`)."""
     return await reader.rows(_SPEND, user_uuid, today, week, month, min(today, week, month))
+
+
+# Spend in view (spend.py): the card purchases that moved money (approved: held, captured or
+# refunded) less what was refunded, per group and currency, created in [$from, $to).
+# `{who}` is `visibility.readable_by`'s condition on `t.user_uuid`; the last two
+# placeholders are the window, then the limit.
+SPEND_GROUPS = {
+    "merchant": ("coalesce(t.merchant_name, '')", "coalesce(t.merchant_name, '')", ""),
+    "card": ("t.card_uuid", "c.bin || ' ' || c.last4", "JOIN cards c ON c.uuid = t.card_uuid"),
+    "tag": ("t.tag_slug", "g.name", "LEFT JOIN transaction_tags g ON g.slug = t.tag_slug"),
+    "member": ("t.user_uuid", "u.name", "JOIN users u ON u.uuid = t.user_uuid"),
+}
+_SPEND_BY = """
+SELECT {key} AS key, {name} AS name, t.currency, count(*) AS n,
+  sum(t.amount - t.refunded_amount) AS spent
+FROM transactions t {join}
+WHERE {who} AND t.type = 'card_purchase' AND t.status IN ('pending', 'completed', 'refunded')
+  AND t.created_at >= ${since} AND t.created_at < ${until}
+GROUP BY {key}, {name}, t.currency
+ORDER BY spent DESC, name, t.currency
+LIMIT ${limit}"""
+
+
+async def spend_by(
+    reader: Reader,
+    group: str,
+    who: tuple[str, list[object]],
+    since: datetime,
+    until: datetime,
+    limit: int,
+) -> Sequence[Row]:
+    """The spend (`key`, `name`, `currency`, `n`, `spent` in minor units) per `group` of
+    `SPEND_GROUPS` of the users `who` names, created from `since` until before `until`,
+    largest first; at most `limit` rows."""
+    key, name, join = SPEND_GROUPS[group]
+    condition, args = who
+    n = len(args)
+    sql = _SPEND_BY.format(
+        key=key, name=name, join=join, who=condition, since=n + 1, until=n + 2, limit=n + 3
+    )
+    return await reader.scan(sql, *args, since, until, limit)

@@ -55,3 +55,13 @@ class UserSummary(BaseModel):
     cards: CardCounts
     spend: list[Spend]
     unassigned_3ds_codes: int
+
+
+class SpendRow(BaseModel):
+    """One group's spend (`GET /user/spend`): approved card purchases less refunds."""
+
+    key: str | None
+    name: str
+    count: int
+    amount: MoneyOut
+    currency: str
