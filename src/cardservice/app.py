@@ -60,6 +60,8 @@ from cardservice.http.route import RouteTable
 from cardservice.http.router import JSONResponse
 from cardservice.infra.outbound import Outbound
 from cardservice.ledger import sealer
+from cardservice.mail import queue as mail_queue
+from cardservice.mail.routes import router as mail_router
 from cardservice.observability import metrics
 from cardservice.observability.logs import configure_logging
 from cardservice.observability.tracing import tracing_for
@@ -163,6 +165,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     topups.register()  # the unpaid top-ups' sweep (docs/operations.md#running-a-program)
     # the teams' receipt policies (docs/teams.md#teams-budgets-requests-receipts)
     team_receipts.register()
+    if settings.smtp_url:  # the events' mails (docs/mail.md)
+        mail_queue.register()
     routers = [
         health_router,
         auth_router,
@@ -176,6 +180,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         disputes_router,
         teams_router,
         users_router,
+        mail_router,
         attachments_router,
         payments_router,
         events_router,

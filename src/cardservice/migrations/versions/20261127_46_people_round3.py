@@ -7,8 +7,8 @@
 * `notification_preferences`: one row per person who changed a default: which mails they
   want, and the amount from which a purchase is mailed;
 * `mails`: the mail queue the background loop sends from (a row per mail: its recipient,
-  subject and text, its attempts and lease). A sign-in link's text is stored encrypted with
-  the service's key and blanked once the mail is sent or given up.
+  subject and text, its attempts and lease). A sign-in mail's link is made as it is sent:
+  no secret is stored here.
 
 Revision ID: 20261127_46
 Revises: 20261127_40
@@ -75,8 +75,7 @@ def _mails() -> None:
         sa.Column("user_uuid", sa.Uuid(), nullable=False),
         sa.Column("event_id", sa.BigInteger(), nullable=True),
         sa.Column("subject", sa.String(length=200), nullable=False),
-        sa.Column("body", sa.Text(), nullable=True),
-        sa.Column("body_encrypted", sa.Boolean(), nullable=False),
+        sa.Column("body", sa.Text(), nullable=False),
         sa.Column("status", sa.String(length=8), nullable=False),
         sa.Column("attempts", sa.Integer(), nullable=False),
         sa.Column("next_attempt_at", sa.DateTime(timezone=True), nullable=False),
