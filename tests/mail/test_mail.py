@@ -233,3 +233,12 @@ async def test_notification_preferences(app: FastAPI, client: httpx.AsyncClient)
     assert again.json()["data"] == expected
     anonymous = await client.get("/user/notifications")
     assert anonymous.status_code == 401
+
+
+async def test_sign_in_mails_are_limited_per_person(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    user = await make_user(app)
+    answers = [await sign_in(client, user.email) for _ in range(7)]
+    assert {(a.status_code, a.text) for a in answers} == {(202, answers[0].text)}
+    assert await rows(app, "SELECT count(*) FROM mails WHERE kind = 'sign_in'") == [(5,)]

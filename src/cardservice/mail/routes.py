@@ -4,22 +4,22 @@ link by mail."""
 from __future__ import annotations
 
 from fastapi import BackgroundTasks, Request
-from pydantic import BaseModel
 
 from cardservice.auth.dependencies import CallerA
 from cardservice.db.database import Db
 from cardservice.http.openapi import BEARER_OR_MFA, PUBLIC, Envelope
 from cardservice.http.router import JSONResponse, Router, body_schema, ok, read_json
 from cardservice.mail import service
-from cardservice.mail.schemas import NotificationsRecord, NotificationsRequest, SignInRequest
+from cardservice.mail.schemas import (
+    NotificationsRecord,
+    NotificationsRequest,
+    SignInAccepted,
+    SignInRequest,
+)
 from cardservice.models.base import utcnow
 
 router = Router(tags=["users"])
 SIGN_IN_ANSWER = "If this address is a user's, a sign-in link is on its way; it works once."
-
-
-class SignInAccepted(BaseModel):
-    message: str
 
 
 @router.get(

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, Field, StringConstraints, field_validator
+from pydantic import BaseModel, Field, StringConstraints, WithJsonSchema, field_validator
 
+from cardservice.cards.schemas import NULLABLE_POSITIVE_AMOUNT, omittable
 from cardservice.values.money import MoneyOut, PositiveAmount
 from cardservice.values.requests import StrictRequest
 
@@ -31,16 +32,25 @@ class NotificationsRecord(BaseModel):
 class NotificationsRequest(StrictRequest):
     """PUT /user/notifications: any of the kinds, `true` or `false`; a kind left out stays."""
 
-    sign_in: bool | None = Field(default=None, json_schema_extra={"enum": [True]})
+    sign_in: Annotated[bool | None, WithJsonSchema({"type": "boolean", "enum": [True]})] = (
+        omittable()
+    )
     """Not optional: only `true` is accepted."""
-    declined_payment: bool | None = None
-    large_purchase: bool | None = None
+    declined_payment: bool | None = omittable()
+    """A payment of one of your cards was declined."""
+    large_purchase: bool | None = omittable()
     """`true` needs an amount: `large_purchase_amount` here or already chosen."""
-    large_purchase_amount: PositiveAmount | None = None
-    """The amount from which a purchase is mailed (compared in the purchase's currency)."""
-    team_request_decided: bool | None = None
-    receipt_reminder: bool | None = None
-    request_to_decide: bool | None = None
+    large_purchase_amount: Annotated[
+        PositiveAmount | None, WithJsonSchema(NULLABLE_POSITIVE_AMOUNT)
+    ] = None
+    """The amount from which a purchase is mailed (compared in the purchase's currency);
+    `null` clears it (then `large_purchase` must be off)."""
+    team_request_decided: bool | None = omittable()
+    """Your team request was approved or declined."""
+    receipt_reminder: bool | None = omittable()
+    """The team's receipt policy asks for a purchase's receipt."""
+    request_to_decide: bool | None = omittable()
+    """(Team owners) a member asked for a card or more budget."""
 
     @field_validator("sign_in")
     @classmethod
@@ -49,7 +59,7 @@ class NotificationsRequest(StrictRequest):
             raise ValueError("sign-in mail cannot be turned off")
         return value
 
-    @field_validator(*(kind for kind in KINDS if kind != "sign_in"), mode="before")
+    @field_validator(*KINDS, mode="before")
     @classmethod
     def _not_null(cls, value: object) -> object:
         if value is None:
@@ -63,3 +73,7 @@ Email = Annotated[str, StringConstraints(min_length=3, max_length=254)]
 class SignInRequest(StrictRequest):
     email: Email
     """The address you are known by; a link is mailed to it if it is a user's."""
+
+
+class SignInAccepted(BaseModel):
+    message: str = Field(description="the same sentence whatever the address")
