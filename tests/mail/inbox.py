@@ -19,6 +19,7 @@ from tests.live_server import _free_port
 class Inbox:
     def __init__(self) -> None:
         self.messages: list[EmailMessage] = []
+        self.refusals: list[str] = []  # answers to the next messages instead of taking them
         self._answer = threading.Event()
         self._answer.set()
         self.port = _free_port()
@@ -43,6 +44,8 @@ class Inbox:
         self._answer.set()
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        if self.refusals:
+            return self.refusals.pop(0)
         found = message_from_bytes(envelope.content, policy=policy.default)
         assert isinstance(found, EmailMessage)
         found["X-Envelope-To"] = ", ".join(envelope.rcpt_tos)

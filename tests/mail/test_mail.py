@@ -4,8 +4,10 @@ answers the same for any address, works once and expires; no mail carries a card
 
 from __future__ import annotations
 
+import asyncio
 import re
 import uuid
+from collections.abc import Callable
 from datetime import timedelta
 from email.message import EmailMessage
 
@@ -186,8 +188,6 @@ async def test_mails_are_counted_on_metrics(
 
 
 async def _metric(app: FastAPI, client: httpx.AsyncClient) -> float:
-    import asyncio
-
     for _ in range(200):  # the outcome is recorded just after the server answered
         text = (await client.get("/metrics")).text
         found = re.search(r'cardservice_mails_total\{kind="sign_in",outcome="sent"\} (\S+)', text)
@@ -242,3 +242,49 @@ async def test_sign_in_mails_are_limited_per_person(
     answers = [await sign_in(client, user.email) for _ in range(7)]
     assert {(a.status_code, a.text) for a in answers} == {(202, answers[0].text)}
     assert await rows(app, "SELECT count(*) FROM mails WHERE kind = 'sign_in'") == [(5,)]
+
+
+async def _mail_row(app: FastAPI) -> tuple[object, ...]:
+    [row] = await rows(app, "SELECT status, attempts, last_error FROM mails")
+    return row
+
+
+async def _until_row(
+    app: FastAPI, done: Callable[[tuple[object, ...]], bool]
+) -> tuple[object, ...]:
+    """The mail's (status, attempts, last_error) once `done` holds (written by the loop)."""
+    for _ in range(1200):
+        row = await _mail_row(app)
+        if done(row):
+            return row
+        await asyncio.sleep(0.05)
+    raise AssertionError(await _mail_row(app))
+
+
+async def test_a_mail_the_server_defers_is_sent_again_and_one_it_refuses_is_given_up(
+    app: FastAPI, client: httpx.AsyncClient, inbox: Inbox, worker: DeliveryWorker
+) -> None:
+    user = await make_user(app)
+    inbox.refusals.append("451 4.3.0 try again later")
+    await sign_in(client, user.email)
+    status, attempts, error = await _until_row(app, lambda row: row[2] is not None)
+    assert (status, attempts) == ("pending", 1) and "451" in str(error)
+    assert inbox.messages == []
+
+    async def due_now(tx: Tx) -> None:  # the retry's 5 s, passed
+        await tx.execute("UPDATE mails SET next_attempt_at = $1", utcnow())
+
+    await app.state.db.transact(due_now)
+    [mail] = await inbox.wait_for(1)
+    assert mail["Subject"] == "Your sign-in link"
+    assert (await _until_row(app, lambda row: row[0] == "sent"))[1] == 2
+
+    async def forget(tx: Tx) -> None:
+        await tx.execute("DELETE FROM mails")
+
+    await app.state.db.transact(forget)
+    inbox.refusals.append("550 5.1.1 no such mailbox")
+    await sign_in(client, user.email)
+    status, attempts, error = await _until_row(app, lambda row: row[0] != "pending")
+    assert (status, attempts) == ("failed", 1) and "550" in str(error)
+    assert len(inbox.messages) == 1  # the refused one never arrived
