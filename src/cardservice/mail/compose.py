@@ -8,6 +8,8 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from cardservice.ledger.money import from_minor
+
 SIGN_IN_SUBJECT = "Your sign-in link"
 
 
@@ -55,7 +57,7 @@ def large_purchase(
 ) -> tuple[str, str]:
     amount = money(transaction["amount"], transaction["currency"])
     merchant = _merchant(transaction)
-    limit = money(Decimal(threshold) / 100, transaction["currency"])
+    limit = money(from_minor(threshold), transaction["currency"])
     body = (
         f"{_card(last4).capitalize()} paid {amount} at {merchant}.\n"
         f"You asked to hear of every purchase of {limit} or more.\n"

@@ -24,6 +24,7 @@ from typing import Any
 
 from cardservice.db.sql import Row, Tx, as_uuid
 from cardservice.events.outbox import add_numbered_hook
+from cardservice.ledger.money import to_minor
 from cardservice.mail import compose, repository
 from cardservice.mail.records import stored_preferences
 from cardservice.models.base import utcnow
@@ -43,16 +44,13 @@ def _purchase_mail(
     if data.get("type") != "card_purchase" or data.get("direction") != "debit":
         return None
     if data.get("status") == "declined":
-        return (
-            ("declined_payment", compose.declined_payment(data, last4))
-            if _wants(row, "declined_payment")
-            else None
-        )
-    preferences = stored_preferences(row)
-    threshold = preferences["large_purchase_amount"]
+        if not _wants(row, "declined_payment"):
+            return None
+        return "declined_payment", compose.declined_payment(data, last4)
+    threshold = stored_preferences(row)["large_purchase_amount"]
     if data.get("status") not in APPROVED or not _wants(row, "large_purchase") or threshold is None:
         return None
-    if Decimal(str(data["amount"])) * 100 < int(threshold):
+    if to_minor(Decimal(str(data["amount"]))) < int(threshold):
         return None
     return "large_purchase", compose.large_purchase(data, last4, int(threshold))
 
