@@ -139,7 +139,10 @@ def _not_found_message(request: Request) -> str:
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     if dashboard_errors.wants_page(request):  # HTML for a person, not the API's JSON
-        return dashboard_errors.error_page(request, exc.status_code)
+        page = dashboard_errors.error_page(request, exc.status_code)
+        if exc.status_code == 405:  # an /app path of the API (`POST /app/sign-in`) too
+            page.headers["Allow"] = _allowed_methods(request)
+        return page
     if exc.status_code == 405:
         return _error_response(MethodNotAllowed(headers={"Allow": _allowed_methods(request)}))
     if exc.status_code == 404:
