@@ -80,6 +80,8 @@ USER_TABLES = [
     "accounts",
     "user_fee_overrides",
     "sign_in_links",
+    "mails",
+    "notification_preferences",
     "mfa_codes",
     "api_tokens",
     "users",

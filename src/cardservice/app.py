@@ -60,6 +60,8 @@ from cardservice.http.route import RouteTable
 from cardservice.http.router import JSONResponse
 from cardservice.infra.outbound import Outbound
 from cardservice.ledger import sealer
+from cardservice.mail import queue as mail_queue
+from cardservice.mail.routes import router as mail_router
 from cardservice.observability import metrics
 from cardservice.observability.logs import configure_logging
 from cardservice.observability.tracing import tracing_for
@@ -137,7 +139,10 @@ def _not_found_message(request: Request) -> str:
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     if dashboard_errors.wants_page(request):  # HTML for a person, not the API's JSON
-        return dashboard_errors.error_page(request, exc.status_code)
+        page = dashboard_errors.error_page(request, exc.status_code)
+        if exc.status_code == 405:  # an /app path of the API (`POST /app/sign-in`) too
+            page.headers["Allow"] = _allowed_methods(request)
+        return page
     if exc.status_code == 405:
         return _error_response(MethodNotAllowed(headers={"Allow": _allowed_methods(request)}))
     if exc.status_code == 404:
@@ -163,6 +168,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     topups.register()  # the unpaid top-ups' sweep (docs/operations.md#running-a-program)
     # the teams' receipt policies (docs/teams.md#teams-budgets-requests-receipts)
     team_receipts.register()
+    if settings.smtp_url:  # the events' mails (docs/mail.md)
+        mail_queue.register()
     routers = [
         health_router,
         auth_router,
@@ -176,6 +183,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         disputes_router,
         teams_router,
         users_router,
+        mail_router,
         attachments_router,
         payments_router,
         events_router,

@@ -7,7 +7,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_VAR_DIR = Path("var")
@@ -160,6 +160,31 @@ class Settings(BaseSettings):
         description="how often a worker loop applies the teams' receipt policies "
         "(docs/teams.md#teams-budgets-requests-receipts)",
     )
+    # mail to people (docs/mail.md): off unless an SMTP server is given
+    smtp_url: str = Field(
+        default="",
+        pattern=r"^(smtps?://([^\s:@/]+(:[^\s@/]*)?@)?[^\s:@/]+(:\d{1,5})?/?)?$",
+        description="smtp://[user:password@]host[:port] (STARTTLS when offered) or smtps:// "
+        "(TLS from the start); empty: no mail",
+        repr=False,
+    )
+    mail_from: str = Field(
+        default="",
+        pattern=r"^([^\s@<>]+@[^\s@<>]+)?$",
+        description="the address mail is sent from (required with CARDSERVICE_SMTP_URL)",
+    )
+    smtp_timeout_seconds: float = Field(
+        default=10.0, gt=0, description="a mail not handed to the SMTP server by then is retried"
+    )
+
+    @model_validator(mode="after")
+    def _mail_needs_sender_and_links(self) -> Settings:
+        if self.smtp_url and not (self.mail_from and self.public_url):
+            raise ValueError(
+                "CARDSERVICE_SMTP_URL needs CARDSERVICE_MAIL_FROM and CARDSERVICE_PUBLIC_URL"
+                " (the mails' sender and the base of their links)"
+            )
+        return self
 
     @field_validator("log_level")
     @classmethod

@@ -146,10 +146,13 @@ async def test_bad_changes_are_422_and_change_nothing(
 
 
 async def test_only_the_owner_may_change_a_card(app: FastAPI, client: httpx.AsyncClient) -> None:
-    owner = await make_user(app, team="Acme", role="owner")
+    # a team's owner may change a member's card (tests/teams/test_owner_cards.py); a teammate,
+    # another team's owner and a stranger may not
     member = await make_user(app, team="Acme", role="member")
+    teammate = await make_user(app, team="Acme", role="member")
+    other_owner = await make_user(app, team="Other", role="owner")
     _account, card = await make_card(app, client, member)
-    for caller in (owner, await make_user(app)):
+    for caller in (teammate, other_owner, await make_user(app)):
         response = await patch_card(client, caller, card, {"status": "frozen"})
         assert response.status_code == 404 and response.json()["code"] == "not_found"
     missing = await patch_card(client, member, str(uuid.uuid4()), {"status": "frozen"})

@@ -9,6 +9,11 @@ closing included.
 * A card the team's receipt policy froze (`frozen_reason: receipt_missing`) is unfrozen by
   linking the receipts, not here (`receipt_missing`); the holder's own freeze clears that
   reason too, so linking a receipt never unfreezes a card its holder froze.
+* A team's owner acts on a member's card through this same use case (`by="owner"`,
+  docs/teams.md#a-team-owner-and-the-members-cards; `cards/owner_changes.py` finds the card and
+  writes the audit row): status, spending controls and description only; its freeze sets
+  `frozen_reason: owner`, which only an owner lifts (`frozen_by_owner` for the holder), and it
+  never lifts the holder's own freeze (`frozen_by_holder`) nor the operator's.
 * The program's operator acts through this same use case (`by="operator"`, docs/operations.md
   "Acting on cards"): its freeze sets `frozen_reason: operator`, and only the operator
   unfreezes such a card — its holder can change its other fields but not its status
@@ -45,8 +50,10 @@ from cardservice.transactions import card_testing, closing
 from cardservice.transactions.locks import lock_card, lock_card_account
 
 _PLAIN_FIELDS = ("status", "description", "holder_name")
-Changer = Literal["holder", "operator"]
+Changer = Literal["holder", "operator", "owner"]
 OPERATOR = "operator"  # the frozen_reason of an operator's freeze
+OWNER = "owner"  # the frozen_reason of a team owner's freeze
+OWNER_FIELDS = frozenset({"status", "spending_controls", "description"})
 
 
 class CardClosed(RuleViolation):
@@ -66,6 +73,11 @@ class FrozenByOperator(RuleViolation):
     message = "The program's operator froze the card; only the operator can unfreeze it."
 
 
+class FrozenByOwner(RuleViolation):
+    code = "frozen_by_owner"
+    message = "The team's owner froze the card; only the team's owner can unfreeze it."
+
+
 class FrozenByHolder(RuleViolation):
     code = "frozen_by_holder"
     message = "The card's holder froze it; only the holder can unfreeze it."
@@ -80,10 +92,20 @@ def check_status_change(card: Row | Mapping[str, Any], status: str | None, by: C
     reason = card["frozen_reason"]
     if reason == "receipt_missing" and status == "active":
         raise FrozenForReceipts()
-    if by == "holder" and reason == OPERATOR:
+    if by != "operator" and reason == OPERATOR:
         raise FrozenByOperator()
-    if by == "operator" and status == "active" and card["status"] == "frozen" and reason is None:
+    if by == "holder" and reason == OWNER:
+        raise FrozenByOwner()
+    if by != "holder" and status == "active" and card["status"] == "frozen" and reason is None:
         raise FrozenByHolder()
+
+
+def _check_owner_fields(body: CardChangeRequest) -> None:
+    """A team's owner changes a member's card's status, controls and description only."""
+    others = sorted(set(body.model_fields_set) - OWNER_FIELDS)
+    if others:
+        message = "a team's owner changes status, spending_controls and description only"
+        raise ValidationFailed(errors={name: [message] for name in others})
 
 
 async def _check_tags(tx: Tx, body: CardChangeRequest) -> None:
@@ -111,8 +133,8 @@ def _columns(body: CardChangeRequest, by: Changer) -> dict[str, Any]:
     columns: dict[str, Any] = {name: getattr(body, name) for name in _PLAIN_FIELDS if name in sent}
     if "status" in sent:
         columns.update(card_testing.holder_reset())
-        if by == "operator" and body.status == "frozen":
-            columns["frozen_reason"] = OPERATOR
+        if by != "holder" and body.status == "frozen":
+            columns["frozen_reason"] = OPERATOR if by == "operator" else OWNER
     if "holder_address" in sent:
         address = body.holder_address
         columns["holder_address"] = (
@@ -140,7 +162,10 @@ async def change_card(
     by: Changer = "holder",
 ) -> dict[str, Any]:
     """Apply the request to one of the user's cards, all of it or nothing; the card record.
-    `by`: its holder, or the program's operator acting on the holder's card."""
+    `by`: its holder, the program's operator or the team's owner acting on the holder's
+    card."""
+    if by == "owner":
+        _check_owner_fields(body)
     if await lock_card_account(tx, user_uuid, card_uuid) is None:
         raise CardNotFound()
     card = await lock_card(tx, card_uuid)

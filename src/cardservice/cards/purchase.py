@@ -20,11 +20,17 @@ from typing import Any
 
 from cardservice.cards.numbers import generate_pan
 from cardservice.cards.records import card_record_of
-from cardservice.cards.repository import insert_cards, purchase_context
+from cardservice.cards.repository import insert_cards, member_cards_policy, purchase_context
 from cardservice.cards.schemas import BuyCardsRequest
-from cardservice.db.sql import Row, Tx, as_uuid
+from cardservice.db.sql import Reader, Row, Tx, as_uuid
 from cardservice.dictionaries.fees import FeeSchedule, default_plan, with_overrides
-from cardservice.errors import AccountInactive, AccountNotFound, NotFound, RuleViolation
+from cardservice.errors import (
+    AccountInactive,
+    AccountNotFound,
+    NotFound,
+    RuleViolation,
+    ServiceError,
+)
 from cardservice.idempotency import fingerprint
 from cardservice.ledger.entries import SystemBook, account_leg, book_leg, card_leg, post_entry
 from cardservice.ledger.money import from_minor, percent_of, to_minor
@@ -45,6 +51,25 @@ class CurrencyMismatch(RuleViolation):
 
 class InsufficientAccountFunds(RuleViolation):
     code, message = "insufficient_funds", "The account balance does not cover the purchase."
+
+
+class RequestRequired(ServiceError):
+    status_code, code = 403, "request_required"
+    message = (
+        "Your team's owner decides the members' cards: ask for one"
+        " (POST /team/requests with kind card)."
+    )
+
+
+async def check_member_may_buy(
+    reader: Reader | Tx, team_uuid: uuid.UUID | None, role: str | None
+) -> None:
+    """A team member buys cards directly unless the team's card policy is `request`
+    (docs/teams.md#the-card-policy); then 403 `request_required`."""
+    if team_uuid is None or role != "member":
+        return
+    if await member_cards_policy(reader, team_uuid) == "request":
+        raise RequestRequired()
 
 
 @dataclass(frozen=True, slots=True)

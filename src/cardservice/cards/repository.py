@@ -78,6 +78,20 @@ async def holder_of(reader: Reader | Tx, card_uuid: uuid.UUID) -> uuid.UUID | No
     return as_uuid(await reader.value(_HOLDER, card_uuid))
 
 
+_TEAM_MEMBER = "SELECT 1 FROM users WHERE uuid = $1 AND team_uuid = $2 AND role = 'member'"
+_MEMBER_CARDS = "SELECT t.member_cards FROM teams t WHERE t.uuid = $1"
+
+
+async def is_team_member(reader: Reader | Tx, user_uuid: uuid.UUID, team_uuid: uuid.UUID) -> bool:
+    """Whether the user is a member (role `member`) of the team."""
+    return await reader.value(_TEAM_MEMBER, user_uuid, team_uuid) is not None
+
+
+async def member_cards_policy(reader: Reader | Tx, team_uuid: uuid.UUID) -> str:
+    """The team's card policy for its members: `direct` or `request`."""
+    return str(await reader.value(_MEMBER_CARDS, team_uuid) or "direct")
+
+
 _OWN_CARD = f"SELECT {card_columns('c')} FROM cards c WHERE c.uuid = $1 AND c.user_uuid = $2"  # noqa: S608
 
 

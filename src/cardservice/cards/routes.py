@@ -11,7 +11,7 @@ from fastapi.responses import Response
 
 from cardservice.auth.dependencies import CallerA, CallerB, count_failed_attempt
 from cardservice.cards import purchase, reveal, service
-from cardservice.cards.changes import change_card
+from cardservice.cards.owner_changes import change_card_as
 from cardservice.cards.replacement import replace_card
 from cardservice.cards.schemas import (
     BuyCardsRequest,
@@ -68,8 +68,10 @@ async def buy_cards(request: Request, caller: CallerA, db: Db) -> Response:
     `account_inactive`, `insufficient_funds`, `bin_unavailable`, `bin_not_allowed`,
     `currency_mismatch`; another user's account or an unknown BIN → 404. With `external_id`, a
     repeat of the same body returns the first answer again (`Idempotent-Replayed: true`) and
-    buys nothing; another body with that `external_id` → 409."""
+    buys nothing; another body with that `external_id` → 409. A team member whose team's card
+    policy is `request` → 403 `request_required` (ask with `POST /team/requests`)."""
     body = await read_json(request, BuyCardsRequest)
+    await purchase.check_member_may_buy(db.reader, caller.team_uuid, caller.role)
     cipher = request.app.state.cipher
 
     async def buy(tx: Tx) -> StoredResponse:
@@ -133,10 +135,13 @@ async def patch_card(
     which is final: pending holds are reversed and the whole balance moves back to the account
     as a `card_close` transaction), description, holder name and address, auto-replenish,
     spending controls. Fields left out stay as they are; `null` clears a nullable field. A team
-    member's card → 404. Answers the card as it is now."""
+    owner may change a member's card (`status`, `spending_controls`, `description`; audited,
+    a freeze shows `frozen_reason: owner`); anybody else's card → 404. Answers the card as it
+    is now."""
     body = await read_json(request, CardChangeRequest)
     card, now = uuid.UUID(card_uuid), utcnow()
-    return ok(await db.transact(lambda tx: change_card(tx, caller.user_uuid, card, body, now)))
+    request_id = getattr(request.state, "request_id", None)
+    return ok(await db.transact(lambda tx: change_card_as(tx, caller, card, body, now, request_id)))
 
 
 @router.post(

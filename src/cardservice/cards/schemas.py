@@ -91,13 +91,16 @@ class CardRecord(BaseModel):
     closed_reason: Literal["lost", "stolen", "damaged", "expiring"] | None = None
     replaces: UUID | None = None
     replaced_by: UUID | None = None
-    frozen_reason: Literal["suspected_fraud", "receipt_missing", "operator"] | None = Field(
-        default=None,
-        description="suspected_fraud: the card-testing guard froze the card (its 5th wrong"
-        " expiry or CVV2 within 24 h); cleared when its holder sets its status."
-        " receipt_missing: the team's receipt policy froze it until the receipts of its"
-        " purchases are linked (docs/teams.md). operator: the program's operator froze it;"
-        " only the operator unfreezes it (docs/operations.md)",
+    frozen_reason: Literal["suspected_fraud", "receipt_missing", "operator", "owner"] | None = (
+        Field(
+            default=None,
+            description="suspected_fraud: the card-testing guard froze the card (its 5th wrong"
+            " expiry or CVV2 within 24 h); cleared when its holder sets its status."
+            " receipt_missing: the team's receipt policy froze it until the receipts of its"
+            " purchases are linked (docs/teams.md). operator: the program's operator froze it;"
+            " only the operator unfreezes it (docs/operations.md). owner: the team's owner"
+            " froze it; only a team owner unfreezes it (docs/teams.md)",
+        )
     )
 
 
@@ -321,7 +324,8 @@ class CardChangeRequest(StrictRequest):
     final: pending holds are reversed and the balance moves back to the account. Leave it out to
     keep the status (`null` is refused). A card the program's operator froze
     (`frozen_reason: operator`) keeps its status until the operator unfreezes it
-    (`frozen_by_operator`)."""
+    (`frozen_by_operator`), one the team's owner froze (`owner`) until an owner does
+    (`frozen_by_owner`)."""
     description: Annotated[str, StringConstraints(max_length=255)] | None = None
     """Your label, up to 255 characters; `null` clears it."""
     holder_name: Annotated[str, StringConstraints(min_length=1, max_length=120)] | None = None

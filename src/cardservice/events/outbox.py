@@ -21,6 +21,8 @@ records.py (`SOURCES`: a new kind of object with events adds its source there).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Sequence
+
 from cardservice.db.database import add_commit_hook
 from cardservice.db.sql import Row, Tx
 from cardservice.encoding import dumps
@@ -28,6 +30,8 @@ from cardservice.events import repository
 from cardservice.events.records import SOURCES, Source
 
 BATCH = 500
+NumberedHook = Callable[[Tx, Sequence[int]], Awaitable[None]]
+_NUMBERED_HOOKS: list[NumberedHook] = []
 
 
 def _offsets() -> dict[str, tuple[int, Source]]:
@@ -83,7 +87,16 @@ async def sequence_events(tx: Tx, limit: int = BATCH) -> list[int]:
     ids = await repository.unsequenced(tx, limit)
     if ids:
         await repository.number_events(tx, ids)
+        for hook in _NUMBERED_HOOKS:
+            await hook(tx, ids)
     return ids
+
+
+def add_numbered_hook(hook: NumberedHook) -> None:
+    """Run `hook(tx, event_ids)` in the unit that numbers events, so whatever it queues for
+    them is queued exactly once (the mail queue, docs/mail.md); adding it twice is a no-op."""
+    if hook not in _NUMBERED_HOOKS:
+        _NUMBERED_HOOKS.append(hook)
 
 
 def register() -> None:

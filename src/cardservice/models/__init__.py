@@ -19,6 +19,7 @@ from cardservice.models.ledger import (
     LedgerHolderDay,
     Posting,
 )
+from cardservice.models.mail import Mail, NotificationPreferences
 from cardservice.models.network_message import NetworkMessage
 from cardservice.models.operator import OperatorKey, OperatorRequest, Program, Topup
 from cardservice.models.reference import (
@@ -63,8 +64,10 @@ __all__ = [
     "LedgerChainHead",
     "LedgerDayTotal",
     "LedgerHolderDay",
+    "Mail",
     "MfaCode",
     "NetworkMessage",
+    "NotificationPreferences",
     "OperatorKey",
     "OperatorRequest",
     "PaymentCurrency",

@@ -16,6 +16,9 @@ class Team(UuidPk, Base):
 
     name: Mapped[str] = mapped_column(String(120), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    member_cards: Mapped[str] = mapped_column(
+        String(8), default="direct", doc="direct: members buy cards; request: they ask the owner"
+    )
 
 
 class User(UuidPk, Base):

@@ -20,6 +20,9 @@ _HOLDS_CURRENCY = (
     "SELECT 1 FROM accounts WHERE user_uuid = $1 AND currency = $2 AND status <> 'closed'"
 )
 
+_MEMBER_CARDS = "SELECT member_cards FROM teams WHERE uuid = $1"
+_SET_MEMBER_CARDS = "UPDATE teams SET member_cards = $2 WHERE uuid = $1"
+
 # --- budgets. $2: the first day of this month (what `spent` counts from).
 _BUDGETS = """
 SELECT b.user_uuid, u.name, b.currency, b.amount, b.month_increase, b.increase_month,
@@ -293,3 +296,12 @@ async def remind(tx: Tx, transaction_uuid: uuid.UUID, user_uuid: uuid.UUID, now:
     """Record the purchase's reminder (its insert writes `transaction.receipt_missing`);
     False when it was reminded already (by this or another process)."""
     return await tx.value(_REMIND, transaction_uuid, user_uuid, now) is not None
+
+
+async def member_cards(reader: Reader | Tx, team_uuid: uuid.UUID) -> str:
+    """The team's card policy for its members (`direct` or `request`)."""
+    return str(await reader.value(_MEMBER_CARDS, team_uuid))
+
+
+async def set_member_cards(tx: Tx, team_uuid: uuid.UUID, policy: str) -> None:
+    await tx.execute(_SET_MEMBER_CARDS, team_uuid, policy)

@@ -24,9 +24,11 @@ from cardservice.http.router import (
 )
 from cardservice.ledger.money import to_minor
 from cardservice.models.base import utcnow
-from cardservice.teams import receipts, service
+from cardservice.teams import card_policy, receipts, service
 from cardservice.teams.schemas import (
     BudgetRecord,
+    CardPolicyRecord,
+    CardPolicyRequest,
     CreateTeamRequest,
     DeclineRequest,
     LinkReceiptRequest,
@@ -211,6 +213,34 @@ async def put_receipt_policy(request: Request, caller: CallerA, db: Db) -> JSONR
 async def get_receipt_policy(caller: CallerA, db: Db) -> JSONResponse:
     """The team's receipt policy (owner and members); 404 when none is set."""
     return ok(await receipts.get_policy(db.reader, caller))
+
+
+@router.put(
+    "/team/card-policy",
+    response_model=Envelope[CardPolicyRecord],
+    openapi_extra={**BEARER_OR_MFA, **body_schema(CardPolicyRequest)},
+    summary="Set whether members buy cards or ask for them (owner)",
+)
+async def put_card_policy(request: Request, caller: CallerA, db: Db) -> JSONResponse:
+    """`member_cards`: `direct` (the default: members buy cards with `POST /card/buy`) or
+    `request` (a member's `POST /card/buy` answers 403 `request_required`; the member asks with
+    `POST /team/requests` and the owner approves)."""
+    body = await read_json(request, CardPolicyRequest)
+    return ok(
+        await db.transact(lambda tx: card_policy.put_card_policy(tx, caller, body.member_cards))
+    )
+
+
+@router.get(
+    "/team/card-policy",
+    response_model=Envelope[CardPolicyRecord],
+    openapi_extra=BEARER_OR_MFA,
+    summary="The team's card policy",
+)
+async def get_card_policy(caller: CallerA, db: Db) -> JSONResponse:
+    """Whether the team's members buy cards (`direct`) or ask for them (`request`); owner and
+    members."""
+    return ok(await card_policy.get_card_policy(db.reader, caller))
 
 
 @router.get(

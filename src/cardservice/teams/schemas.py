@@ -14,6 +14,7 @@ from cardservice.values.requests import StrictRequest, UuidStr
 Currency = Annotated[str, StringConstraints(pattern=r"^[A-Z]{3}$")]
 RequestKind = Literal["card", "budget_increase"]
 RequestStatus = Literal["pending", "approved", "declined"]
+MemberCards = Literal["direct", "request"]
 Text255 = Annotated[str, StringConstraints(min_length=1, max_length=255)]
 Days = Annotated[int, Field(ge=0, le=365, strict=False)]  # 242.0 is a whole number (JSON Schema)
 
@@ -126,3 +127,15 @@ class MissingReceipt(BaseModel):
 class LinkReceiptRequest(StrictRequest):
     attachment_uuid: UuidStr
     """One of the caller's attachments of type `receipt`, `invoice` or `photo`."""
+
+
+class CardPolicyRequest(StrictRequest):
+    member_cards: MemberCards
+    """`direct`: members buy cards themselves (`POST /card/buy`); `request`: a member's buy is
+    refused (403 `request_required`) and the member asks (`POST /team/requests`, kind `card`)."""
+
+
+class CardPolicyRecord(BaseModel):
+    member_cards: MemberCards = Field(
+        description="direct: members buy cards; request: members ask the owner for them"
+    )

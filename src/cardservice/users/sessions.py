@@ -40,7 +40,11 @@ async def end_session(tx: Tx, session_token: str) -> None:
 
 async def create_sign_in_link(tx: Tx, email: str) -> tuple[str, datetime]:
     """A single-use sign-in secret for the user with `email`, valid for 15 minutes."""
-    user_uuid = await user_by_email(tx, email)
+    return await sign_in_link_for(tx, await user_by_email(tx, email))
+
+
+async def sign_in_link_for(tx: Tx, user_uuid: uuid.UUID) -> tuple[str, datetime]:
+    """A single-use sign-in secret for the user, valid for 15 minutes, and its expiry."""
     secret = secrets.token_urlsafe(LINK_BYTES)
     now = utcnow()
     expires_at = now + LINK_LIFETIME

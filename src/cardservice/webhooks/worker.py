@@ -1,7 +1,8 @@
 """The delivery loop: publish what has committed, claim what is due, POST it, record it;
 and run the service's periodic jobs that are due (background.py: the hold sweep, every
-`CARDSERVICE_HOLD_SWEEP_SECONDS`) — one loop for the service's background work, not a
-second one.
+`CARDSERVICE_HOLD_SWEEP_SECONDS`) and, where mail is configured, send the queued mails
+(mail/courier.py, docs/mail.md) — one loop for the service's background work, not a second
+one.
 
 Runs as `cardservice worker`, and once inside every `cardservice serve` process unless
 `CARDSERVICE_EMBEDDED_WORKER=0`. Attempts run concurrently (up to
@@ -23,6 +24,8 @@ from cardservice.config import Settings
 from cardservice.db.database import Database
 from cardservice.infra.background import Schedule
 from cardservice.infra.outbound import Outbound
+from cardservice.mail import queue as mail_queue
+from cardservice.mail.courier import MailCourier
 from cardservice.security import CardCipher
 from cardservice.webhooks.attempt_log import AttemptLog
 from cardservice.webhooks.delivery import Claimed, Finished, claim, post, record
@@ -48,6 +51,9 @@ class DeliveryWorker:
         self._finished: list[Finished] = []  # attempts made, recorded at the next step
         self._attempt_log = AttemptLog()  # one line for a run of attempts
         self._schedule = Schedule(settings)  # the periodic jobs: all due at once on start
+        self._courier = MailCourier(db, settings) if settings.smtp_url else None
+        if self._courier is not None:
+            mail_queue.register()  # the events this loop numbers bring their mails
 
     async def run(self, stop: asyncio.Event) -> None:
         try:
@@ -64,6 +70,8 @@ class DeliveryWorker:
             for task in self._in_flight:
                 task.cancel()
             await asyncio.gather(*self._in_flight, return_exceptions=True)
+            if self._courier is not None:
+                await self._courier.close()
             await self._record()  # what ended before the stop (it never raises)
             self._attempt_log.flush(idle=True)
 
@@ -71,6 +79,8 @@ class DeliveryWorker:
         await self._record()
         await publish_committed(self._db)
         await self._schedule.run_due(self._db)
+        if self._courier is not None:
+            await self._courier.step()
         free = self._settings.worker_concurrency - len(self._in_flight)
         claimed = await claim(self._db, self._cipher, self._lease, free) if free > 0 else []
         for one in claimed:

@@ -1,0 +1,20 @@
+"""Mail series on `/metrics` (Prometheus; summed over the processes of a `cardservice serve`
+like the other families): attempts by kind and outcome. Never an address or a subject."""
+
+from __future__ import annotations
+
+from prometheus_client import Counter
+
+OUTCOMES = ("sent", "retrying", "failed")
+
+MAILS = Counter(
+    "cardservice_mails",
+    "Mail attempts by kind and outcome: sent (the SMTP server took it), retrying (it did not; "
+    "tried again later), failed (given up: refused for good, out of attempts, or a sign-in "
+    "link expired before it could be sent).",
+    ["kind", "outcome"],
+)
+
+
+def count_mail(kind: str, outcome: str) -> None:
+    MAILS.labels(kind, outcome).inc()

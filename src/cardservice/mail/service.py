@@ -1,0 +1,71 @@
+"""Notification preferences and the sign-in link by mail (docs/mail.md).
+
+* Each person chooses which mails they get (`PUT /user/notifications`); the sign-in link is
+  not optional. A large purchase is mailed from an amount the person chooses, compared with
+  the purchase's amount in the purchase's own currency.
+* `POST /app/sign-in {email}` answers the same whatever the address: the mail is queued after
+  the answer (`request_sign_in`), only for an active user, at most `SIGN_IN_PER_WINDOW` in
+  `SIGN_IN_WINDOW`, so the answer tells nothing and the address cannot be flooded. The link
+  itself is made when the mail is sent (courier.py): no secret waits in the queue.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timedelta
+from typing import Any
+
+from cardservice.db.database import Database
+from cardservice.db.sql import Reader, Tx
+from cardservice.errors import ValidationFailed
+from cardservice.ledger.money import to_minor
+from cardservice.mail import repository
+from cardservice.mail.compose import sign_in_placeholder
+from cardservice.mail.records import preferences_record, stored_preferences
+from cardservice.mail.schemas import NotificationsRequest
+from cardservice.users.sessions import LINK_LIFETIME
+
+SIGN_IN_WINDOW = timedelta(minutes=15)
+SIGN_IN_PER_WINDOW = 5
+
+
+async def get_preferences(reader: Reader | Tx, user_uuid: uuid.UUID) -> dict[str, Any]:
+    """The person's preferences: what they chose, the defaults elsewhere."""
+    return preferences_record(stored_preferences(await repository.preferences(reader, user_uuid)))
+
+
+async def put_preferences(
+    tx: Tx, user_uuid: uuid.UUID, body: NotificationsRequest, now: datetime
+) -> dict[str, Any]:
+    """Change the kinds sent (the others stay); a large-purchase mail needs an amount."""
+    values = stored_preferences(await repository.preferences(tx, user_uuid))
+    for name in body.model_fields_set - {"sign_in", "large_purchase_amount"}:
+        values[name] = getattr(body, name)
+    if "large_purchase_amount" in body.model_fields_set:
+        amount = body.large_purchase_amount
+        values["large_purchase_amount"] = None if amount is None else to_minor(amount)
+    if values["large_purchase"] and values["large_purchase_amount"] is None:
+        message = "choose the amount from which a purchase is mailed"
+        raise ValidationFailed(errors={"large_purchase_amount": [message]})
+    await repository.put_preferences(tx, user_uuid, values, now)
+    return preferences_record(values)
+
+
+async def request_sign_in(db: Database, email: str, now: datetime) -> bool:
+    """Queue a sign-in mail for the active user with this address (not more than
+    `SIGN_IN_PER_WINDOW` a window); whether one was queued. Unknown addresses queue nothing."""
+
+    async def work(tx: Tx) -> bool:
+        user = await repository.active_user_by_email(tx, email.strip().lower())
+        if user is None:
+            return False
+        recent = await repository.mails_since(tx, user, "sign_in", now - SIGN_IN_WINDOW)
+        if recent >= SIGN_IN_PER_WINDOW:
+            return False
+        subject, body = sign_in_placeholder()
+        mail = (uuid.uuid4(), "sign_in", user, None, subject, body, "pending", 0, now,
+                now + LINK_LIFETIME, now)  # fmt: skip
+        await repository.insert_mails(tx, [mail])
+        return True
+
+    return await db.transact(work)
