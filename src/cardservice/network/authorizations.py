@@ -65,11 +65,17 @@ from cardservice.network.responses import (
 )
 from cardservice.network.verification import token_verification_failure, verification_failure
 from cardservice.observability import metrics
-from cardservice.transactions import card_testing, lifecycle
-from cardservice.transactions.adjustments import shrink_hold
-from cardservice.transactions.authorize import Question, Then, endpoint_then, rules_first
+from cardservice.transactions import (
+    Authorization,
+    Question,
+    ReversalMessage,
+    Then,
+    card_testing,
+    endpoint_then,
+    reverse,
+    rules_first,
+)
 from cardservice.transactions.card_testing import BinLock, Merchant
-from cardservice.transactions.engine import Authorization
 
 
 def network_data(message: Message, auth_code: str | None) -> dict[str, str | None]:
@@ -173,10 +179,8 @@ async def _answered(
         and waiting.answer.get("currency") in (None, _currency_of(row))
     ):
         stays = waiting.answer.get("stays")
-        if isinstance(stays, int) and stays > 0:
-            await shrink_hold(tx, row["user_uuid"], row["uuid"], stays, utcnow())
-        else:
-            await lifecycle.reverse(tx, row["user_uuid"], row["uuid"])
+        partial = stays if isinstance(stays, int) and stays > 0 else None
+        await reverse(tx, row["user_uuid"], ReversalMessage(row["uuid"], "iso8583", partial))
     own = {"39": code}
     network = row.get("network_data") or {}
     if code == APPROVED and network.get("auth_code"):
@@ -350,7 +354,7 @@ async def _release_late(host: Host, key: Key, row: dict[str, Any]) -> None:
     async def release(tx: Tx) -> None:
         await repository.forget_answer(tx, key, row["uuid"])
         with suppress(RuleViolation):  # not pending any more: reversed or captured meanwhile
-            await lifecycle.reverse(tx, row["user_uuid"], row["uuid"])
+            await reverse(tx, row["user_uuid"], ReversalMessage(row["uuid"], "iso8583"))
 
     try:
         with deadlines.outside():  # the deadline passed: this unit must run all the same

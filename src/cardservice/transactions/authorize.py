@@ -29,6 +29,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from cardservice.db.database import Database
@@ -143,12 +144,14 @@ async def rules_first(
     request: Authorization,
     then: Then | None = None,
     account: Row | None = None,
+    now: datetime | None = None,
 ) -> tuple[dict[str, Any] | None, Question | None]:
-    """Unit 1 (`authorize_card`): decide under the locks; the recorded row, or (None) the
-    question to ask the decision endpoint. `account`: the card's account's row, when the
-    caller locked it in this unit already, as `locks.lock_authorization_account` reads it
-    (the ISO 8583 host reads it with the card of the number: no round trip of its own)."""
-    now = utcnow()
+    """Unit 1 (`authorize_card`), in the caller's unit: decide under the locks; the recorded
+    row, or (None) the question to ask the decision endpoint (`endpoint_then`). `account`:
+    the card's account's row, when the caller locked it in this unit already, as
+    `locks.lock_authorization_account` reads it (the ISO 8583 host reads it with the card of
+    the number: no round trip of its own); `now`: when it happened (the demo's history)."""
+    now = now or utcnow()
     paying = await _paying_card(tx, user_uuid, request, account is not None)
     if paying.card_uuid != request.card_uuid:  # a replacement's: its account's lock is taken
         account = None

@@ -25,8 +25,9 @@ Rules, in order (the first that fails declines with its error slug; docs/control
 9. the user's decision endpoint, when one is set (`do_not_honor`; authorize.py asks
    it between two units of work and hands its answer in as a `Verdict`).
 
-Approved: a `pending` card_purchase that holds the amount at once (card → `holds` book,
-the fee to `fees`, in one entry), until captured, released or expired (lifecycle.py).
+Approved: a `pending` card_purchase that holds the amount at once (`holds.place`: card →
+`holds` book, the fee to `fees`, in one entry), until captured, released or expired
+(lifecycle.py, through `holds.post`/`holds.void`).
 
 An increment (`parent_uuid` set: the pending purchase whose hold it raises) is decided by the
 same rules, with no fee of its own (funds: the increment alone); approved, it raises the
@@ -65,7 +66,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
@@ -77,11 +78,10 @@ from cardservice.db.sql import Row, Tx, as_uuid
 from cardservice.decisions.service import Verdict
 from cardservice.dictionaries.fees import FeeSchedule, default_plan, with_overrides
 from cardservice.errors import CardNotFound, NotFound
-from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
 from cardservice.ledger.money import converted, percent_of
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
-from cardservice.transactions import card_testing, card_types, lifecycle, repository
+from cardservice.transactions import card_testing, card_types, holds, lifecycle, repository
 from cardservice.transactions.budgets import BUDGET_EXCEEDED, budget_refusal
 from cardservice.transactions.card_testing import Merchant
 from cardservice.transactions.controls import controls_of, limit_breached, merchant_refused
@@ -91,6 +91,7 @@ from cardservice.transactions.locks import (
     overrides_in,
 )
 from cardservice.transactions.program_rules import program_refusal
+from cardservice.transactions.records import Purchase
 from cardservice.transactions.replenish import replenish_if_low
 from cardservice.transactions.repository import (
     insert_transactions,
@@ -163,7 +164,7 @@ class Decided:
     reason: str | None
     three_ds: uuid.UUID | None
     fee: int  # the approval's: `card_transaction` (+ `card_fx`), none for an increment
-    parent: dict[str, Any] | None  # the purchase an increment raises, locked
+    parent: Purchase | None  # the purchase an increment raises, locked
     amount: int  # in the card's currency (converted when the merchant's is another)
     rate: Decimal | None  # merchant currency → card currency, for a foreign one
 
@@ -279,9 +280,9 @@ async def decide(
     parent = None
     if request.parent_uuid is not None:
         parent = await lifecycle.locked_transaction(tx, request.parent_uuid)
-        lifecycle.require_status(parent, "pending")
-        if parent["card_uuid"] != request.card_uuid:  # its row lock follows this card's
-            raise lifecycle.InvalidTransition("An increment is made on its purchase's card.")
+        holds.require_status(parent, "pending")
+        if parent.card_uuid != request.card_uuid:  # its row lock follows this card's
+            raise holds.InvalidTransition("An increment is made on its purchase's card.")
     rate = await _rate(tx, request.currency, card["currency"])
     amount = request.amount if rate is None else converted(request.amount, rate)
     fee = 0 if parent is not None else fees.fixed("card_transaction")
@@ -375,58 +376,45 @@ async def _charge(
     amount: int,
     fee: int,
     balance: int,
-    kind: str | None = None,
-    insert: bool = False,
 ) -> int:
-    """One entry: the card puts `amount` on hold (a completed purchase: pays it to the
-    merchants' book, as a capture does) and pays `fee` to the fee book, in the transaction's
-    currency (the card's); a stand-in's `shortfall` is paid by the `cardholder_receivables`
-    book instead of the card; `insert`: the transaction's row is written with it (one
-    statement on PostgreSQL). Returns the card's new balance (`balance`, what it was, when
-    the card pays nothing)."""
-    card_uuid, currency = transaction["card_uuid"], transaction["currency"]
-    shortfall = transaction.get("shortfall", 0)
-    captured = transaction["status"] == "completed"
-    default_kind = f"{transaction['type']}_{'captured' if captured else transaction['status']}"
-    posted = await post_entry(
-        tx,
-        kind or default_kind,
-        [
-            card_leg(card_uuid, currency, -(amount + fee - shortfall)),
-            book_leg(SystemBook.CARDHOLDER_RECEIVABLES, currency, -shortfall),
-            book_leg(SystemBook.MERCHANTS if captured else SystemBook.HOLDS, currency, amount),
-            book_leg(SystemBook.FEES, currency, fee),
-        ],
-        reference=transaction["uuid"],
-        insert=transactions_insert([transaction]) if insert else None,
-    )
-    return posted.balances.get(card_uuid, balance)
+    """The transaction's row written with its entry (one statement on PostgreSQL): the hold
+    of `amount` and the fee (`holds.place`; a force post's pays the merchants' book at
+    once), or a decline's fee alone. Returns the card's new balance (`balance`, what it was,
+    when the card pays nothing)."""
+    card_uuid = transaction["card_uuid"]
+    posted = transaction["status"] == "completed"
+    kind = f"card_purchase_{'captured' if posted else transaction['status']}"
+    entry = await holds.place(
+        tx, transaction["uuid"], card_uuid, transaction["currency"], amount, fee, kind=kind,
+        shortfall=transaction.get("shortfall", 0), posted=posted,
+        insert=transactions_insert([transaction]),
+    )  # fmt: skip
+    return entry.balances.get(card_uuid, balance)
 
 
 async def _raise_hold(
-    tx: Tx, decided: Decided, parent: dict[str, Any], request: Authorization, now: datetime
+    tx: Tx, decided: Decided, parent: Purchase, request: Authorization, now: datetime
 ) -> dict[str, Any]:
     """An approved increment: the parent's hold and authorization grow by the increment (in
     the card's currency; a foreign parent's merchant amount by the merchant's)."""
     amount = decided.amount
-    parent["amount"] += amount
-    parent["authorized_amount"] += amount
-    if parent["merchant_amount"] is not None:
-        parent["merchant_amount"] += request.amount
-    parent["updated_at"] = now
+    merchant_amount = parent.merchant_amount
+    parent = replace(
+        parent, amount=parent.amount + amount,
+        authorized_amount=parent.authorized_amount + amount, updated_at=now,
+        merchant_amount=None if merchant_amount is None else merchant_amount + request.amount,
+    )  # fmt: skip
     await repository.raise_hold(
-        tx,
-        parent["uuid"],
-        parent["amount"],
-        parent["authorized_amount"],
-        now,
-        parent["merchant_amount"],
+        tx, parent.uuid, parent.amount, parent.authorized_amount, now, parent.merchant_amount
     )
-    balance = await _charge(
-        tx, parent, amount, 0, decided.card["balance"], "card_purchase_incremented"
-    )
+    assert parent.card_uuid is not None
+    entry = await holds.place(
+        tx, parent.uuid, parent.card_uuid, parent.currency, amount, 0,
+        kind="card_purchase_incremented", shortfall=parent.shortfall,
+    )  # fmt: skip
+    balance = entry.balances.get(parent.card_uuid, decided.card["balance"])
     await replenish_if_low(tx, decided.account, decided.card, balance, now)
-    return parent
+    return dict(parent)
 
 
 def _unconvertible(request: Authorization, decided: Decided) -> bool:
@@ -511,9 +499,7 @@ async def record(
     card_balance = None
     if reason is None or transaction["fee"]:  # the transaction written with its entry
         amount = transaction["amount"] if reason is None else 0
-        card_balance = await _charge(
-            tx, transaction, amount, transaction["fee"], card["balance"], insert=True
-        )
+        card_balance = await _charge(tx, transaction, amount, transaction["fee"], card["balance"])
     else:
         await insert_transactions(tx, [transaction])
     await _guard(tx, request, card, reason, now)

@@ -11,11 +11,10 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from cardservice.db.sql import Row, Tx, as_uuid
 from cardservice.errors import TransactionNotFound
-from cardservice.transactions.records import TRANSACTION_FIELDS, transaction_columns
+from cardservice.transactions.records import TRANSACTION_FIELDS, Purchase, transaction_columns
 
 # --- 1. accounts
 _ACCOUNT = """
@@ -216,8 +215,8 @@ async def lock_pending_purchases(tx: Tx, card_uuid: uuid.UUID) -> list[uuid.UUID
 
 async def locked_purchase(
     tx: Tx, transaction_uuid: uuid.UUID, user_uuid: uuid.UUID | None = None
-) -> dict[str, Any] | None:
-    """The transaction row, locked, as a dict of its columns (plus `user_uuid` and
+) -> Purchase | None:
+    """The transaction row, locked, as a `Purchase` (every column, plus `user_uuid` and
     `captured_at`); with `user_uuid`, None unless it is that user's. The caller holds the
     account's and card's locks already when it will move money."""
     if user_uuid is None:
@@ -226,15 +225,12 @@ async def locked_purchase(
         row = await tx.row(_TRANSACTION_OF_USER, transaction_uuid, user_uuid)
     if row is None:
         return None
-    purchase = {name: row[name] for name in _PURCHASE_FIELDS}
-    for key in ("uuid", "card_uuid", "account_uuid", "user_uuid", "parent_uuid"):
-        purchase[key] = as_uuid(purchase[key])
-    return purchase
+    return Purchase.of({name: row[name] for name in _PURCHASE_FIELDS})
 
 
 async def lock_purchase(
     tx: Tx, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID
-) -> tuple[dict[str, Any], str | None]:
+) -> tuple[Purchase, str | None]:
     """The user's transaction with its account, card and row locked, in that order (any type
     or status), and its card's status (None without a card); anybody else's is 404."""
     found = await lock_transaction_account(tx, user_uuid, transaction_uuid)
