@@ -41,6 +41,7 @@ from cardservice.transactions import (
     Authorization,
     CaptureMessage,
     InvalidTransition,
+    Presentation,
     RefundMessage,
     capture,
     credit_card,
@@ -213,10 +214,7 @@ async def _force_post(
         merchant_country=merchant["country"],
         merchant_city=merchant["city"],
         merchant_id=record["merchant_id"],
-        channel="clearing",
-        stand_in=True,
-        captured=True,
-        token=card.paid_with,
+        presentation=Presentation("clearing", token=card.paid_with, stand_in=True, captured=True),
     )
     row = await force_post(tx, cipher, card.user_uuid, request, utcnow())
     return Outcome(FORCE_POSTED, row["uuid"], clearing=clearing)

@@ -48,6 +48,7 @@ from cardservice.tokens.service import (
 from cardservice.transactions import (
     Authorization,
     CaptureMessage,
+    Presentation,
     RefundMessage,
     ReversalMessage,
     capture,
@@ -171,8 +172,9 @@ async def _wallet(tx: Tx, cipher: CardCipher, owner: uuid.UUID) -> None:
     )
     token = await create_token(tx, cipher, notice, now)
     paid = {"uuid": token["uuid"], "wallet": "apple_pay", "last4": notice.dpan[-4:]}
+    wallet = Presentation(token=paid_with(paid))
     payment = Authorization(card_uuid, 1450, "USD", "Starbucks", tag="starbucks",
-                            token=paid_with(paid))  # fmt: skip
+                            presentation=wallet)  # fmt: skip
     await rules_first(tx, cipher, owner, payment, now=now)
 
 

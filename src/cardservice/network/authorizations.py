@@ -67,9 +67,12 @@ from cardservice.network.verification import token_verification_failure, verific
 from cardservice.observability import metrics
 from cardservice.transactions import (
     Authorization,
+    Presentation,
     Question,
+    Recorded,
     ReversalMessage,
     Then,
+    card_balance,
     card_testing,
     endpoint_then,
     reverse,
@@ -127,6 +130,7 @@ def _request(
     transaction = uuid.uuid4()
     place = merchant_place(message.fields[43]) if 43 in message.fields else None
     elements = sub_elements(message.fields.get(48, "")) or {}
+    inactive = not stand_in and card.token is not None and card.token.status != "active"
     code = message.fields.get(38, "").strip() or None if stand_in else auth_code(transaction)
     return Authorization(
         card_uuid=card.card_uuid,
@@ -139,15 +143,18 @@ def _request(
         merchant_city=place.city if place else None,
         tag=tag,
         three_ds_code=None if stand_in else elements.get(THREE_DS_CODE),
-        verification=verification,
-        acceptor=acceptor(message),
         uuid=transaction,
-        channel="iso8583",
-        network=network_data(message, code),
-        stand_in=stand_in,
-        token=card.paid_with,
-        presented=not stand_in,
-        token_inactive=not stand_in and card.token is not None and card.token.status != "active",
+        presentation=Presentation(
+            "iso8583",
+            network_data(message, code),
+            card.paid_with,
+            stand_in=stand_in,
+            verification=verification,
+            acceptor=acceptor(message),
+            token_inactive=inactive,
+            # presented by its number and details, which anyone who knows them can send
+            charged_declines=None if stand_in else card_testing.CHARGED_DECLINES,
+        ),
     )
 
 
@@ -164,11 +171,12 @@ def _waiting(found: Remembered | None) -> Remembered | None:
 
 
 async def _answered(
-    tx: Tx, key: Key, card: IssuedCard, row: dict[str, Any], waiting: Remembered | None
+    tx: Tx, key: Key, card: IssuedCard, recorded: Recorded, waiting: Remembered | None
 ) -> Answer:
     """The answer of a recorded authorization, written with its key. An original a reversal
     was waiting for is answered as usual and released at once (shrunk, for a partial one),
     when the reversal was for this card and in its currency."""
+    row, balance = recorded.row, recorded.card_balance
     paying = row["card_uuid"]  # a token's payment may be booked on its card's replacement
     closed = row.get("error_slug") == "card_closed"
     code = code_of(row, await repository.closed_reason(tx, paying) if closed else None)
@@ -181,16 +189,16 @@ async def _answered(
         stays = waiting.answer.get("stays")
         partial = stays if isinstance(stays, int) and stays > 0 else None
         await reverse(tx, row["user_uuid"], ReversalMessage(row["uuid"], "iso8583", partial))
+        balance = await card_balance(tx, paying)  # what the release gave back
     own = {"39": code}
     network = row.get("network_data") or {}
     if code == APPROVED and network.get("auth_code"):
         own["38"] = network["auth_code"]
     if code in (APPROVED, INSUFFICIENT_FUNDS):
-        # the card's balance after everything this unit did (its charge, an auto-replenish,
-        # the release of a waiting reversal): the unit locked the card and moved it only by
-        # `post_entry`, whose RETURNING it keeps (`tx.card_balances`)
-        balance, currency = tx.card_balances[paying]
-        own["54"] = available_balance(NUMERIC_CURRENCIES.get(currency, "000"), balance)
+        # the card's balance after everything this unit did (its charge, an auto-replenish:
+        # what the entry returned; the release of a waiting reversal: read again)
+        currency = NUMERIC_CURRENCIES.get(recorded.card_currency, "000")
+        own["54"] = available_balance(currency, balance)
     await repository.remember(
         tx, key, row["uuid"], code, own, utcnow(), waiting=waiting is not None, with_commit=True
     )
@@ -229,9 +237,9 @@ def _then(
 ) -> Then:  # fmt: skip
     """What the unit that records the answer does with its row: write the key with it."""
 
-    async def then(tx: Tx, row: dict[str, Any]) -> None:
-        row["network_data"] = request.network
-        answers.append(await _answered(tx, key, card, row, waiting))
+    async def then(tx: Tx, recorded: Recorded) -> None:
+        recorded.row["network_data"] = request.presentation.network
+        answers.append(await _answered(tx, key, card, recorded, waiting))
 
     return then
 

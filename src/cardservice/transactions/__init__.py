@@ -8,7 +8,9 @@ the records — never the engine, the state machine, the holds or the locks' mod
 from cardservice.transactions.adjustments import credit_card, recapture
 from cardservice.transactions.authorize import (
     Authorization,
+    Presentation,
     Question,
+    Recorded,
     Then,
     authorization_of,
     authorize_card,
@@ -29,6 +31,7 @@ from cardservice.transactions.locks import (
     locked_purchase,
 )
 from cardservice.transactions.records import Purchase
+from cardservice.transactions.repository import card_balance
 from cardservice.transactions.service import (
     CaptureMessage,
     RefundMessage,
@@ -46,8 +49,10 @@ __all__ = [
     "Authorization",
     "CaptureMessage",
     "InvalidTransition",
+    "Presentation",
     "Purchase",
     "Question",
+    "Recorded",
     "RefundMessage",
     "RefundTooLarge",
     "ReversalMessage",
@@ -57,6 +62,7 @@ __all__ = [
     "authorize_card",
     "capture",
     "capture_purchase",
+    "card_balance",
     "credit_card",
     "credited_amount",
     "endpoint_then",

@@ -18,8 +18,8 @@ user's decision endpoint thinks:
    meanwhile: a decline then is the rules', whatever the endpoint said), applies the answer
    and records.
 
-A payment with a wallet token (`request.token`, docs/network.md#wallet-tokens) names the card its
-channel read for the token; a replacement may have moved the token since. Each unit takes the
+A payment with a wallet token (`presentation.token`, docs/network.md#wallet-tokens) names the card
+its channel read for the token; a replacement may have moved the token since. Each unit takes the
 account's lock through that card first (the replacement takes it too), then pays with the card that
 replaced it, if any (`payee`): the payment is booked on exactly one of the two cards.
 """
@@ -40,13 +40,22 @@ from cardservice.infra.outbound import Outbound
 from cardservice.ledger.money import from_minor
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
-from cardservice.transactions.engine import Authorization, Decided, authorize, decide, record
+from cardservice.transactions.engine import (
+    Authorization,
+    Decided,
+    Presentation,
+    Recorded,
+    decide,
+    record,
+)
 from cardservice.transactions.locks import lock_card_account
 from cardservice.transactions.repository import payee
 
 __all__ = [
     "Authorization",
+    "Presentation",
     "Question",
+    "Recorded",
     "Then",
     "authorization_of",
     "authorize_card",
@@ -76,9 +85,8 @@ def authorization_of(
         merchant_city=details.get("merchant_city"),
         tag=details.get("tag"),
         three_ds_code=details.get("three_ds_code"),
-        force_decline=details.get("force_decline"),
         parent_uuid=details.get("parent_uuid"),
-        channel=channel,
+        presentation=Presentation(channel, forced=details.get("force_decline")),
     )
 
 
@@ -126,7 +134,7 @@ async def _paying_card(
     """A token payment's request with the card that pays now: the named card, or the card
     that replaced it (read under the account's lock, which a replacement holds too;
     `locked`: the caller took it already)."""
-    if request.token is None:
+    if request.presentation.token is None:
         return request
     if not locked and await lock_card_account(tx, user_uuid, request.card_uuid) is None:
         return request
@@ -134,7 +142,8 @@ async def _paying_card(
     return request if current == request.card_uuid else replace(request, card_uuid=current)
 
 
-Then = Callable[[Tx, dict[str, Any]], Awaitable[None]]
+# work a channel does in the unit that records the answer, with what it recorded
+Then = Callable[[Tx, Recorded], Awaitable[None]]
 
 
 async def rules_first(
@@ -157,16 +166,16 @@ async def rules_first(
         account = None
     decided = await decide(tx, cipher, user_uuid, paying, now, account)
     endpoint = endpoint_in(decided.card, cipher)
-    if not decided.approved or endpoint is None or request.stand_in:
-        row = await record(tx, user_uuid, paying, decided, None, now)
+    if not decided.approved or endpoint is None or request.presentation.stand_in:
+        recorded = await record(tx, user_uuid, paying, decided, None, now)
     elif endpoint.in_stand_in(now):
         stand_in = Verdict(endpoint.approve_on_timeout, "stand_in")
-        row = await record(tx, user_uuid, paying, decided, stand_in, now)
+        recorded = await record(tx, user_uuid, paying, decided, stand_in, now)
     else:
         return None, Question(endpoint, request_event(paying, decided))
     if then is not None:
-        await then(tx, row)
-    return row, None
+        await then(tx, recorded)
+    return recorded.row, None
 
 
 async def endpoint_then(
@@ -187,11 +196,13 @@ async def endpoint_then(
     await note_health(db, user_uuid, question.endpoint, verdict)
 
     async def with_verdict(tx: Tx) -> dict[str, Any]:
+        now = utcnow()
         paying = await _paying_card(tx, user_uuid, request, locked=False)
-        row = await authorize(tx, cipher, user_uuid, paying, verdict)
+        decided = await decide(tx, cipher, user_uuid, paying, now)
+        recorded = await record(tx, user_uuid, paying, decided, verdict, now)
         if then is not None:
-            await then(tx, row)
-        return row
+            await then(tx, recorded)
+        return recorded.row
 
     return await db.transact(with_verdict)
 
@@ -212,9 +223,10 @@ async def authorize_card(
 
     A channel may bound the endpoint's wait (`answer_within` seconds, below its own
     `timeout_ms`; past it `on_timeout` applies), and hand in `then`: work done in the unit
-    that records the answer, with its row (the network's message key, written with it or
-    not at all). A stand-in authorization (`request.stand_in`) is never sent to the endpoint:
-    the network approved it already.
+    that records the answer, with what it recorded (the row and the card's balance after:
+    the network's message key, written with it or not at all). A stand-in authorization
+    (`request.presentation.stand_in`) is never sent to the endpoint: the network approved it
+    already.
 
     Unit 1 decides under the locks; the endpoint's row comes with the locked card. Without an
     endpoint (or in its stand-in), or when the rules decline, unit 1 records the answer and

@@ -106,6 +106,39 @@ class UnknownTag(NotFound):
 
 
 @dataclass(frozen=True, slots=True)
+class Presentation:
+    """How an authorization reached the service: what its channel knows and vouches for, as
+    data of the request the rules read — never a branch on which channel sent it
+    (docs/architecture.md#how-a-new-channel-plugs-in). The sandbox's is `SANDBOX`."""
+
+    channel: str = "sandbox"  # the transaction's `channel`: sandbox | iso8583 | clearing
+    network: dict[str, str | None] | None = None  # the network's data (iso8583), shown as is
+    # paid with a wallet token (docs/network.md#wallet-tokens): {uuid, wallet, last4}, shown as the
+    # transaction's `token`; its card follows a replacement (authorize.py)
+    token: dict[str, str | None] | None = None
+    # approved by the network on the issuer's behalf (an 0120 advice): recorded as approved
+    # whatever the rules say; what the card cannot cover is the cardholder's `shortfall`
+    stand_in: bool = False
+    # a clearing file's force post (docs/network.md#clearing-files): a stand-in presented and
+    # captured at once, booked as a completed purchase in one entry (the card pays the merchants'
+    # book, no hold)
+    captured: bool = False
+    forced: str | None = None  # the sandbox's `force_decline`: a transaction-errors slug
+    # the channel's check of the card's details (card_testing.verification_failure): its
+    # decline slug, free and counted by the card-testing guard; None: verified or not checked
+    verification: str | None = None
+    acceptor: Merchant | None = None  # where the card was presented, for the guard
+    token_inactive: bool = False  # paid with a wallet token suspended or awaiting activation
+    # the declines that cost the card_decline fee; None: every one but the guard's, the team
+    # budget's and an increment's. A card presented by its number and details, which anyone
+    # who knows them can send (ISO 8583): `card_testing.CHARGED_DECLINES` only
+    charged_declines: frozenset[str] | None = None
+
+
+SANDBOX = Presentation()
+
+
+@dataclass(frozen=True, slots=True)
 class Authorization:
     """An authorization request as the network sends it (amount in minor units), built once
     by its channel and handed to `transactions.authorize.authorize_card`. `uuid` is the
@@ -120,30 +153,21 @@ class Authorization:
     merchant_city: str | None = None
     tag: str | None = None
     three_ds_code: str | None = None
-    force_decline: str | None = None  # a slug of the transaction-errors dictionary
     parent_uuid: uuid.UUID | None = None  # an increment of this pending purchase
     uuid: uuid.UUID = field(default_factory=uuid.uuid4)
     merchant_id: str | None = None  # the network's (ISO 8583 DE 42); binds merchant_locked cards
-    channel: str = "sandbox"  # where it entered: sandbox | iso8583
-    network: dict[str, str | None] | None = None  # the network's data (iso8583), shown as is
-    # approved by the network on the issuer's behalf (an 0120 advice): recorded as approved
-    # whatever the rules say; what the card cannot cover is the cardholder's `shortfall`
-    stand_in: bool = False
-    # a clearing file's force post (docs/network.md#clearing-files): a stand-in presented and
-    # captured at once, booked as a completed purchase in one entry (the card pays the merchants'
-    # book, no hold)
-    captured: bool = False
-    # paid with a wallet token (docs/network.md#wallet-tokens): {uuid, wallet, last4}, shown as the
-    # transaction's `token`; its card follows a replacement (authorize.py)
-    token: dict[str, str | None] | None = None
-    # the channel's check of the card's details (card_testing.verification_failure): its
-    # decline slug, free and counted by the card-testing guard; None: verified or not checked
-    verification: str | None = None
-    acceptor: Merchant | None = None  # where the card was presented, for the guard
-    # presented by its number and details, which anyone who knows them can send (ISO 8583):
-    # only `card_testing.CHARGED_DECLINES` cost the card_decline fee
-    presented: bool = False
-    token_inactive: bool = False  # paid with a wallet token suspended or awaiting activation
+    presentation: Presentation = SANDBOX  # the channel's facts
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """What `record` wrote: the transaction's row (a dict of its columns), and the paying
+    card's balance after everything the unit did to it (the charge, an auto-replenish), in
+    the card's currency — what an ISO 8583 answer shows in field 54."""
+
+    row: dict[str, Any]
+    card_balance: int
+    card_currency: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,13 +210,13 @@ def _refusal(
     guarded = card_testing.card_refusal(card)
     if guarded is not None:
         return guarded
-    if request.force_decline is not None:
-        return request.force_decline
+    if request.presentation.forced is not None:
+        return request.presentation.forced
     state = _state_refusal(account, card, request, now)
     if state is not None:  # the details are never compared: right and wrong answer alike
         return state
-    if request.verification is not None:
-        return request.verification
+    if request.presentation.verification is not None:
+        return request.presentation.verification
     if tag is not None and tag.restriction == "blocked":
         return "merchant_blocked"
     if request.currency != card["currency"] and rate is None:
@@ -204,7 +228,7 @@ def _state_refusal(account: Row, card: Row, request: Authorization, now: datetim
     """Rule 2: what the card, its token and its account are, whatever details came."""
     if card["status"] in ("frozen", "closed"):
         return f"card_{card['status']}"
-    if request.token_inactive:
+    if request.presentation.token_inactive:
         return "token_inactive"
     if (card["expiry_year"], card["expiry_month"]) < (now.year, now.month):
         return "card_expired"
@@ -328,14 +352,15 @@ def _new_transaction(
     now: datetime,
 ) -> dict[str, Any]:
     card, tag, rate = decided.card, decided.tag, decided.rate
+    facts = request.presentation
     hold_days = tag.hold_days if tag is not None else default_hold_days()
-    held_until = None if request.captured else now + timedelta(days=hold_days)
+    held_until = None if facts.captured else now + timedelta(days=hold_days)
     foreign: dict[str, Any] = {}
     if rate is not None:
         foreign = {
             "currency": card["currency"],
             "merchant_amount": request.amount,
-            "merchant_captured_amount": request.amount if request.captured else 0,
+            "merchant_captured_amount": request.amount if facts.captured else 0,
             "merchant_currency": request.currency,
             "rate": str(rate),
         }
@@ -346,11 +371,11 @@ def _new_transaction(
             account_uuid=as_uuid(card["account_uuid"]),
             card_uuid=request.card_uuid,
             type="card_purchase",
-            status="completed" if request.captured else "pending",
+            status="completed" if facts.captured else "pending",
             direction="debit",
             amount=decided.amount,
             authorized_amount=decided.amount,
-            captured_amount=decided.amount if request.captured else 0,
+            captured_amount=decided.amount if facts.captured else 0,
             hold_expires_at=held_until,
             parent_uuid=request.parent_uuid,
             currency=request.currency,
@@ -362,9 +387,9 @@ def _new_transaction(
             flagged=bool(tag and tag.restriction == "restricted"),
             created_at=now,
             updated_at=now,
-            channel=request.channel,
-            stand_in=request.stand_in,
-            token=None if request.token is None else orjson.dumps(request.token).decode(),
+            channel=facts.channel,
+            stand_in=facts.stand_in,
+            token=None if facts.token is None else orjson.dumps(facts.token).decode(),
         )
         | foreign
     )
@@ -394,7 +419,7 @@ async def _charge(
 
 async def _raise_hold(
     tx: Tx, decided: Decided, parent: Purchase, request: Authorization, now: datetime
-) -> dict[str, Any]:
+) -> Recorded:
     """An approved increment: the parent's hold and authorization grow by the increment (in
     the card's currency; a foreign parent's merchant amount by the merchant's)."""
     amount = decided.amount
@@ -413,25 +438,28 @@ async def _raise_hold(
         kind="card_purchase_incremented", shortfall=parent.shortfall,
     )  # fmt: skip
     balance = entry.balances.get(parent.card_uuid, decided.card["balance"])
-    await replenish_if_low(tx, decided.account, decided.card, balance, now)
-    return dict(parent)
+    balance = await replenish_if_low(tx, decided.account, decided.card, balance, now)
+    return Recorded(dict(parent), balance, decided.card["currency"])
 
 
 def _unconvertible(request: Authorization, decided: Decided) -> bool:
     """A stand-in in a currency the card does not hold that the rate table cannot convert."""
     return (
-        request.stand_in and decided.rate is None and request.currency != decided.card["currency"]
+        request.presentation.stand_in
+        and decided.rate is None
+        and request.currency != decided.card["currency"]
     )
 
 
 def _decline_fee_due(request: Authorization, decided: Decided, reason: str) -> bool:
     """The `card_decline` fee is due unless the decline is the guard's (a verification
-    failure, `suspected_fraud`), the team budget's or an increment's; for a card presented
-    by its number (`presented`), only for `card_testing.CHARGED_DECLINES`."""
-    if reason == request.force_decline:
+    failure, `suspected_fraud`), the team budget's or an increment's; where the channel says
+    which declines cost it (`charged_declines`), only for those."""
+    facts = request.presentation
+    if reason == facts.forced:
         return decided.parent is None  # the sandbox's forced decline: every slug pays, as declined
-    if request.presented:
-        return reason in card_testing.CHARGED_DECLINES and decided.parent is None
+    if facts.charged_declines is not None:
+        return reason in facts.charged_declines and decided.parent is None
     free = reason in card_testing.FREE_DECLINES or reason == BUDGET_EXCEEDED
     return not free and decided.parent is None
 
@@ -442,11 +470,12 @@ async def _guard(
     """The card-testing guard's count, in the unit that recorded the answer: a verification
     failure counts (at the card and at its merchant), an approval the card's issuer checked
     resets the card's."""
-    if reason is not None and reason == request.verification:
+    facts = request.presentation
+    if reason is not None and reason == facts.verification:
         await card_testing.note_card_failure(tx, request.card_uuid, card, now)
-        if request.acceptor is not None:
-            await card_testing.note_merchant_failure(tx, request.acceptor, now)
-    elif reason is None and not request.stand_in:
+        if facts.acceptor is not None:
+            await card_testing.note_merchant_failure(tx, facts.acceptor, now)
+    elif reason is None and not facts.stand_in:
         await card_testing.note_card_passed(tx, request.card_uuid, card)
 
 
@@ -464,19 +493,20 @@ async def record(
     decided: Decided,
     verdict: Verdict | None,
     now: datetime,
-) -> dict[str, Any]:
+) -> Recorded:
     """Write the answer in the unit that decided: the transaction, its entry, the 3DS code
-    used up, auto-replenish. Returns the transaction's row (a dict of its columns)."""
+    used up, auto-replenish. Returns the transaction's row and the card's balance after."""
     card, fees = decided.card, decided.fees
     reason, decision = _outcome(decided, verdict)
-    if request.stand_in:  # the network approved already: the rules only inform
+    facts = request.presentation
+    if facts.stand_in:  # the network approved already: the rules only inform
         reason, decision = None, "stand_in"
     if reason is None and decided.parent is not None:
         return await _raise_hold(tx, decided, decided.parent, request, now)
     transaction = _new_transaction(user_uuid, decided, request, now)
     transaction["decision"] = decision
-    if request.network is not None:  # an authorization code only on an approval
-        network = request.network if reason is None else {**request.network, "auth_code": None}
+    if facts.network is not None:  # an authorization code only on an approval
+        network = facts.network if reason is None else {**facts.network, "auth_code": None}
         transaction["network"] = orjson.dumps(network).decode()
         transaction["auth_code"] = network.get("auth_code")
     if decision == "endpoint" and reason is not None and verdict is not None:
@@ -496,7 +526,7 @@ async def record(
         fee_due = _decline_fee_due(request, decided, reason)
         if fee_due and transaction["currency"] == card["currency"]:
             transaction["fee"] = min(fees.fixed("card_decline"), card["balance"])
-    card_balance = None
+    card_balance = int(card["balance"])  # as locked: moved only by the entries below
     if reason is None or transaction["fee"]:  # the transaction written with its entry
         amount = transaction["amount"] if reason is None else 0
         card_balance = await _charge(tx, transaction, amount, transaction["fee"], card["balance"])
@@ -508,9 +538,9 @@ async def record(
         await card_types.bind_on_approval(tx, card, merchant)
     if decided.three_ds is not None and reason is None:
         await use_code(tx, decided.three_ds, transaction["uuid"], now)
-    if card_balance is not None:
-        await replenish_if_low(tx, decided.account, card, card_balance, now)
-    return transaction
+    if reason is None or transaction["fee"]:
+        card_balance = await replenish_if_low(tx, decided.account, card, card_balance, now)
+    return Recorded(transaction, card_balance, card["currency"])
 
 
 async def authorize(
@@ -525,4 +555,4 @@ async def authorize(
     with its reason. `verdict` is the decision endpoint's answer, if it was asked."""
     now = now or utcnow()
     decided = await decide(tx, cipher, user_uuid, request, now)
-    return await record(tx, user_uuid, request, decided, verdict, now)
+    return (await record(tx, user_uuid, request, decided, verdict, now)).row

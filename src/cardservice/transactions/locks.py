@@ -169,10 +169,7 @@ async def claim_due_holds(tx: Tx, now: datetime, batch: int) -> Sequence[Row]:
 async def lock_card(tx: Tx, card_uuid: uuid.UUID) -> Row | None:
     """The card (uuid, account_uuid, currency, status, balance, frozen_reason), locked; its
     account's lock is the caller's, taken first."""
-    card = await tx.row(_CARD, card_uuid)
-    if card is not None:
-        tx.card_balances[card_uuid] = (int(card["balance"]), card["currency"])
-    return card
+    return await tx.row(_CARD, card_uuid)
 
 
 async def lock_card_columns(tx: Tx, card_uuid: uuid.UUID, columns: Sequence[str]) -> Row | None:
@@ -194,8 +191,6 @@ async def lock_card_with_fees(
         rows = await tx.rows(_CARD_WITH_FEES, card_uuid, user_uuid)
     else:
         rows = await tx.rows(_CARD_WITH_FEES_AND_TAG, card_uuid, user_uuid, tag)
-    if rows:
-        tx.card_balances[card_uuid] = (int(rows[0]["balance"]), rows[0]["currency"])
     return rows
 
 

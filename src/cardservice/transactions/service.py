@@ -94,11 +94,12 @@ async def capture(
 async def force_post(
     tx: Tx, cipher: CardCipher, user_uuid: uuid.UUID, request: Authorization, now: datetime
 ) -> dict[str, Any]:
-    """A presentment no authorization is held for (`request.stand_in` and `captured`): a
+    """A presentment no authorization is held for (its presentation `stand_in` and `captured`): a
     purchase the network approved for the issuer, booked completed in one entry (the card
     pays the merchants' book; what it cannot is its `shortfall`); then, as after any
     capture, a single_use card closes. The transaction's row."""
-    assert request.stand_in and request.captured, "a force post is a captured stand-in"
+    facts = request.presentation
+    assert facts.stand_in and facts.captured, "a force post is a captured stand-in"
     row = await engine.authorize(tx, cipher, user_uuid, request, now=now)
     await _after_capture(tx, user_uuid, row, now)
     return row
