@@ -63,7 +63,7 @@ def test_the_money_paths_insides_are_imported_only_inside_their_package() -> Non
 
 def test_the_package_names_one_entry_per_money_use_case() -> None:
     entries = {
-        "authorize_card", "rules_first", "endpoint_then", "capture", "capture_purchase",
+        "authorize_card", "authorize_opened", "rules_first", "capture", "capture_purchase",
         "reverse", "reverse_purchase", "refund", "refund_purchase", "force_post",
         "credit_card", "recapture", "expire_due_holds", "sweep_expired_holds",
     }  # fmt: skip

@@ -54,9 +54,9 @@ async def network_shapes(
         cents: int, merchant: str, tag: str | None, at: datetime, currency: str = "USD"
     ) -> uuid.UUID:
         message = Authorization(card, cents, currency, merchant, tag=tag)
-        purchase, _no_endpoint = await rules_first(tx, cipher, owner, message, now=at)
-        assert purchase is not None and purchase["status"] == "pending", purchase
-        return uuid.UUID(str(purchase["uuid"]))
+        recorded, _no_endpoint = await rules_first(tx, cipher, owner, message, now=at)
+        assert recorded is not None and recorded.row["status"] == "pending", recorded
+        return uuid.UUID(str(recorded.row["uuid"]))
 
     earlier = now - timedelta(days=2)
     hotel = await hold(30000, "Hilton", "hilton", earlier)

@@ -251,7 +251,7 @@ async def _history(
     for done, moment in enumerate(moments, start=1):
         card, tag = rng.choice(cards), rng.choices(merchants, weights)[0]
         amount = rng.choice([rng.randint(300, 3000), rng.randint(3000, 25000)])
-        purchase, _no_endpoint = await rules_first(
+        recorded, _no_endpoint = await rules_first(
             tx,
             cipher,
             user,
@@ -264,7 +264,8 @@ async def _history(
             ),
             now=moment,
         )
-        assert purchase is not None, "the demo's users have no decision endpoint"
+        assert recorded is not None, "the demo's users have no decision endpoint"
+        purchase = recorded.row
         if purchase["status"] == "pending":
             await _settle_or_not(tx, user, purchase, moment, now, rng)
         report(stage, done, len(moments))

@@ -7,14 +7,16 @@ the records — never the engine, the state machine, the holds or the locks' mod
 
 from cardservice.transactions.adjustments import credit_card, recapture
 from cardservice.transactions.authorize import (
+    Answered,
     Authorization,
+    Opened,
     Presentation,
     Question,
     Recorded,
     Then,
     authorization_of,
     authorize_card,
-    endpoint_then,
+    authorize_opened,
     rules_first,
 )
 from cardservice.transactions.expiry import expire_due_holds, sweep_expired_holds
@@ -46,9 +48,11 @@ from cardservice.transactions.service import (
 )
 
 __all__ = [
+    "Answered",
     "Authorization",
     "CaptureMessage",
     "InvalidTransition",
+    "Opened",
     "Presentation",
     "Purchase",
     "Question",
@@ -60,12 +64,12 @@ __all__ = [
     "authorization_account_sql",
     "authorization_of",
     "authorize_card",
+    "authorize_opened",
     "capture",
     "capture_purchase",
     "card_balance",
     "credit_card",
     "credited_amount",
-    "endpoint_then",
     "expire_due_holds",
     "force_post",
     "holder_leg",
