@@ -38,7 +38,7 @@ from cardservice.migrations import upgrade_database
 from cardservice.network.ipm import Presentment, write
 from cardservice.network.simulator import SimCard, make_cards
 from cardservice.security import CardCipher
-from cardservice.transactions.engine import Authorization, authorize
+from cardservice.transactions.engine import Authorization, Presentation, authorize
 from tests.fresh_database import create_database, drop_database
 
 ADMIN_DSN = os.environ.get("CARDSERVICE_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
@@ -56,10 +56,11 @@ async def _authorizations(
 
     async def unit(tx: Tx, batch: list[tuple[SimCard, str]]) -> None:
         for card, code in batch:
+            network = {"stan": "000001", "rrn": None, "acquirer_id": "123456",
+                       "terminal_id": None, "merchant_id": None, "auth_code": code}  # fmt: skip
             request = Authorization(
-                uuid.UUID(card.uuid), 500, "USD", "Netflix", channel="iso8583",
-                network={"stan": "000001", "rrn": None, "acquirer_id": "123456",
-                         "terminal_id": None, "merchant_id": None, "auth_code": code},
+                uuid.UUID(card.uuid), 500, "USD", "Netflix",
+                presentation=Presentation("iso8583", network),
             )  # fmt: skip
             await authorize(tx, cipher, users[card.uuid], request)
 

@@ -65,7 +65,7 @@ from cardservice.network.codec import available_balance, decode, encode, merchan
 from cardservice.network.listener import framed, read_frame
 from cardservice.network.simulator import make_cards
 from cardservice.security import CardCipher
-from cardservice.transactions import locks
+from cardservice.transactions import card_testing, locks
 from cardservice.transactions.repository import transaction_row, transactions_insert
 from tests.fresh_database import create_database, drop_database
 
@@ -117,7 +117,7 @@ class _Peer:
             try:
                 opened = await connection.fetchrow(
                     LOCKED_CARD_AND_KEY, self.cipher.fingerprint(fields[2]), *key, acquirer,
-                    fields[42].strip(),
+                    fields[42].strip(), card_testing.bin_of(fields[2]),
                 )  # fmt: skip
                 card, user = opened["card_uuid"], opened["user_uuid"]
                 locked = await (

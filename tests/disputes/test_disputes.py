@@ -18,7 +18,7 @@ from cardservice.db.sql import Tx
 from cardservice.disputes.service import DISPUTE_WINDOW
 from cardservice.events.outbox import sequence_events
 from cardservice.models.base import utcnow
-from cardservice.transactions import lifecycle
+from cardservice.transactions import CaptureMessage, capture
 from tests.factories import (
     Caller,
     assert_ledger_consistent,
@@ -187,7 +187,9 @@ async def test_the_window_closes_120_days_after_capture(
         txn = (await authorize(client, user, card, "1")).json()["data"]["uuid"]
         when = utcnow() - timedelta(days=days)
         await app.state.db.transact(
-            lambda tx, txn=txn, when=when: lifecycle.settle(tx, user.uuid, uuid.UUID(txn), when)
+            lambda tx, txn=txn, when=when: capture(
+                tx, user.uuid, CaptureMessage(uuid.UUID(txn)), when
+            )
         )
         captured[days] = txn
     closed = await _open(client, user, captured[121])

@@ -46,8 +46,7 @@ from cardservice.db.sql import Row, Tx
 from cardservice.errors import CardNotFound, RuleViolation, ValidationFailed
 from cardservice.ledger.money import to_minor
 from cardservice.tokens.service import delete_with_card
-from cardservice.transactions import card_testing, closing
-from cardservice.transactions.locks import lock_card, lock_card_account
+from cardservice.transactions import card_testing, closing, lock_card, lock_card_account
 
 _PLAIN_FIELDS = ("status", "description", "holder_name")
 Changer = Literal["holder", "operator", "owner"]

@@ -39,7 +39,7 @@ from cardservice.errors import CardNotFound
 from cardservice.ledger.entries import card_leg, post_entry
 from cardservice.security import CardCipher
 from cardservice.tokens.service import follow_replacement
-from cardservice.transactions.locks import lock_card_account, lock_card_columns
+from cardservice.transactions import lock_card_account, lock_card_columns
 from cardservice.transactions.program_rules import expiry_after
 from cardservice.transactions.repository import insert_transactions, transaction_row
 

@@ -6,20 +6,20 @@ one statement each on PostgreSQL), and a card's lookup by number is made once pe
 every movement goes through the entry the other channels use:
 
 - a purchase presentment whose authorization (the card's, by approval code) is still held is
-  a capture (`transactions.service.capture`, `presented`: never refused, what the card
+  a capture (`transactions.capture`, `presented`: never refused, what the card
   cannot pay owed as `shortfall`);
 - one whose authorization was captured already is a `duplicate` at the same amount, an
-  amount difference at another (`adjustments.recapture`);
-- one whose authorization was released, expired, or never given is a force post: an
-  authorization the network approved on the issuer's behalf (`engine.authorize` with
-  `stand_in`, as an 0120 advice is recorded) and presented at once (`captured`): a completed
+  amount difference at another (`transactions.recapture`);
+- one whose authorization was released, expired, or never given is a force post
+  (`transactions.force_post`): an authorization the network approved on the issuer's behalf
+  (`stand_in`, as an 0120 advice is recorded) and presented at once (`captured`): a completed
   purchase in one entry, the card paying the merchants' book (a single_use card then closes,
   as after any capture);
 - a refund presentment of a purchase an earlier presentment with the same ARN cleared is a
   `duplicate` when an 0220 refunded that purchase online by the same amount (the online
   refund then shows the record as its `clearing`; nothing moves), else it refunds the
-  purchase (`lifecycle.refund`); with no such purchase it credits the card
-  (`adjustments.credit_card`).
+  purchase (`transactions.refund`); with no such purchase it credits the card
+  (`transactions.credit_card`).
 """
 
 from __future__ import annotations
@@ -37,11 +37,18 @@ from cardservice.errors import NotFound, RuleViolation
 from cardservice.models.base import utcnow
 from cardservice.network.repository import IssuedCard, issued_card
 from cardservice.security import CardCipher
-from cardservice.transactions import lifecycle, service
-from cardservice.transactions.adjustments import credit_card, recapture
-from cardservice.transactions.closing import close_single_use_after_capture
-from cardservice.transactions.engine import Authorization, authorize
-from cardservice.transactions.service import CaptureMessage
+from cardservice.transactions import (
+    Authorization,
+    CaptureMessage,
+    InvalidTransition,
+    Presentation,
+    RefundMessage,
+    capture,
+    credit_card,
+    force_post,
+    recapture,
+    refund,
+)
 
 MATCHED, DUPLICATE, DIFFERENCE = "matched", "duplicate", "amount_difference"
 FORCE_POSTED, REFUND, UNMATCHED = "force_posted", "refund", "unmatched"
@@ -154,8 +161,8 @@ async def _capture(tx: Tx, found: Row, record: Row, clearing: str) -> Outcome | 
         return Outcome(UNMATCHED, purchase, "currency differs from the authorization's")
     message = CaptureMessage(purchase, int(record["amount"]), channel="clearing", presented=True)
     try:
-        await service.capture(tx, found["user_uuid"], message)
-    except lifecycle.InvalidTransition:  # nothing written yet: released meanwhile
+        await capture(tx, found["user_uuid"], message)
+    except InvalidTransition:  # nothing written yet: released meanwhile
         return None
     return Outcome(MATCHED, purchase, clearing=clearing)
 
@@ -207,14 +214,9 @@ async def _force_post(
         merchant_country=merchant["country"],
         merchant_city=merchant["city"],
         merchant_id=record["merchant_id"],
-        channel="clearing",
-        stand_in=True,
-        captured=True,
-        token=card.paid_with,
+        presentation=Presentation("clearing", token=card.paid_with, stand_in=True, captured=True),
     )
-    now = utcnow()
-    row = await authorize(tx, cipher, card.user_uuid, request, now=now)
-    await close_single_use_after_capture(tx, card.user_uuid, row, now)
+    row = await force_post(tx, cipher, card.user_uuid, request, utcnow())
     return Outcome(FORCE_POSTED, row["uuid"], clearing=clearing)
 
 
@@ -223,7 +225,6 @@ async def _refund(tx: Tx, card: IssuedCard, record: Row, clearing: str) -> Outco
     its ARN (a duplicate), or a refund of that purchase when it can take it, else a credit to
     the card."""
     credit = uuid.uuid4()
-    columns = {"uuid": credit, "channel": "clearing", "clearing": clearing}
     purchase = await repository.cleared_by_arn(tx, record["arn"]) if record["arn"] else None
     if purchase is not None:
         online = await repository.clear_online_refund(
@@ -232,9 +233,9 @@ async def _refund(tx: Tx, card: IssuedCard, record: Row, clearing: str) -> Outco
         if online is not None:
             return Outcome(DUPLICATE, online)
         try:
-            await lifecycle.refund(
-                tx, card.user_uuid, purchase, int(record["amount"]), channel=columns
-            )
+            columns = {"uuid": credit, "clearing": clearing}
+            message = RefundMessage(purchase, int(record["amount"]), "clearing", columns)
+            await refund(tx, card.user_uuid, message)
             return Outcome(REFUND, credit)
         except (RuleViolation, NotFound):  # nothing written: another card's, or refunded
             pass

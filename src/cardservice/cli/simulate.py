@@ -16,18 +16,19 @@ from cardservice.db.database import Database
 from cardservice.db.sql import Tx
 from cardservice.infra.outbound import Outbound
 from cardservice.security import CardCipher
-from cardservice.transactions.authorize import authorization_of, authorize_card
-from cardservice.transactions.deposits import deposit as deposit_money
-from cardservice.transactions.expiry import sweep_expired_holds
-from cardservice.transactions.schemas import ERROR_SLUGS
-from cardservice.transactions.service import (
+from cardservice.transactions import (
     CaptureMessage,
     RefundMessage,
     ReversalMessage,
+    authorization_of,
+    authorize_card,
     capture_purchase,
     refund_purchase,
     reverse_purchase,
+    sweep_expired_holds,
 )
+from cardservice.transactions.deposits import deposit as deposit_money
+from cardservice.transactions.schemas import ERROR_SLUGS
 from cardservice.transactions.three_ds import issue_code
 from cardservice.users.service import user_by_email
 

@@ -219,8 +219,9 @@ class _SQLiteUnits:
         self._pending: deque[tuple[_Work, asyncio.Future[object], float]] = deque()
         self._drainer: asyncio.Task[None] | None = None
 
-    async def run(self, work: Callable[[Tx], Awaitable[T]]) -> tuple[T, int]:
-        """`work`'s result and the postings its unit committed (`work` raised: that error)."""
+    async def run(self, work: Callable[[Tx], Awaitable[T]]) -> tuple[T, list[Callable[[], None]]]:
+        """`work`'s result and what its unit runs once committed (`work` raised: that
+        error)."""
         future: asyncio.Future[object] = asyncio.get_running_loop().create_future()
         self._pending.append((work, future, time.perf_counter()))
         if self._drainer is None:
@@ -268,7 +269,7 @@ class _SQLiteUnits:
             raise
         else:
             if not future.done():
-                future.set_result((done, tx.postings))
+                future.set_result((done, tx.after_commit))
 
     async def close(self) -> None:
         """Stop the drainer (its waiting callers get the cancellation)."""
@@ -355,12 +356,13 @@ class Database:
         if deadline is not None:
             work = _under(deadline, work)
         if self._units is not None:
-            done, postings = await self._units.run(work)
+            done, committed = await self._units.run(work)
         else:
             async with self.transaction() as tx:
                 done = await work(tx)
-            postings = tx.postings
-        metrics.count_postings(postings)  # committed
+            committed = tx.after_commit
+        for then in committed:
+            then()
         if self.standby is not None:
             await self.standby.pin_caller()
         return done

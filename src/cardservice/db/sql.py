@@ -30,7 +30,7 @@ import math
 import re
 import sqlite3
 import uuid
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -84,11 +84,10 @@ class Tx(Protocol):
 
     key: str  # the database, for what a process caches per database
     dialect: str
-    postings: int  # ledger postings the unit wrote (`post_entry` counts them), for metrics
     deadline: Deadline | None  # its channel's answer deadline: past it, no more statements
-    # card → (balance, currency) as the unit last read it under the card's lock or moved it
-    # (`post_entry`'s RETURNING): what the card holds now, with no statement to ask
-    card_balances: dict[uuid.UUID, tuple[int, str]]
+    # what runs once the unit committed, never if it rolled back (the metrics of what it
+    # wrote: `ledger.entries.post_entry` counts its postings there)
+    after_commit: list[Callable[[], None]]
     # statements without parameters (values written in, `pg_literal`) the unit runs last,
     # after its commit hooks: PostgreSQL sends them with its COMMIT, in the same round trip
     at_commit: list[str]
@@ -238,9 +237,9 @@ class PostgresTx:
     dialect = "postgresql"
 
     def __init__(self, connection: asyncpg.Connection, key: str) -> None:
-        self._connection, self.key, self.postings = connection, key, 0
+        self._connection, self.key = connection, key
         self.deadline: Deadline | None = None  # its channel's (`Database.transact`)
-        self.card_balances: dict[uuid.UUID, tuple[int, str]] = {}
+        self.after_commit: list[Callable[[], None]] = []
         self.at_commit: list[str] = []
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
@@ -416,9 +415,9 @@ class SQLiteTx:
     dialect = "sqlite"
 
     def __init__(self, connection: sqlite3.Connection, key: str) -> None:
-        self._connection, self.key, self.postings = connection, key, 0
+        self._connection, self.key = connection, key
         self.deadline: Deadline | None = None  # its channel's (`Database.transact`)
-        self.card_balances: dict[uuid.UUID, tuple[int, str]] = {}
+        self.after_commit: list[Callable[[], None]] = []
         self.at_commit: list[str] = []
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:

@@ -45,9 +45,18 @@ from cardservice.tokens.service import (
     create_token,
     record_decision,
 )
-from cardservice.transactions import lifecycle
+from cardservice.transactions import (
+    Authorization,
+    CaptureMessage,
+    Presentation,
+    RefundMessage,
+    ReversalMessage,
+    capture,
+    refund,
+    reverse,
+    rules_first,
+)
 from cardservice.transactions import repository as transactions_repository
-from cardservice.transactions.engine import Authorization, authorize
 from cardservice.transactions.three_ds import issue_code
 from cardservice.users import repository as users_repository
 
@@ -163,9 +172,10 @@ async def _wallet(tx: Tx, cipher: CardCipher, owner: uuid.UUID) -> None:
     )
     token = await create_token(tx, cipher, notice, now)
     paid = {"uuid": token["uuid"], "wallet": "apple_pay", "last4": notice.dpan[-4:]}
+    wallet = Presentation(token=paid_with(paid))
     payment = Authorization(card_uuid, 1450, "USD", "Starbucks", tag="starbucks",
-                            token=paid_with(paid))  # fmt: skip
-    await authorize(tx, cipher, owner, payment, now=now)
+                            presentation=wallet)  # fmt: skip
+    await rules_first(tx, cipher, owner, payment, now=now)
 
 
 DEMO_LIMITS = {"per_authorization": 40, "daily": 60, "monthly": 1500, "blocked_tags": ["uber"]}
@@ -201,7 +211,7 @@ async def _controls(tx: Tx, cipher: CardCipher, owner: uuid.UUID) -> None:
     for card_uuid, amount, tag in attempts:
         merchant = "Merchant" if tag is None else tag.capitalize()
         message = Authorization(card_uuid, amount, "USD", merchant, tag=tag)
-        await authorize(tx, cipher, owner, message, now=now)
+        await rules_first(tx, cipher, owner, message, now=now)
 
 
 async def _disputes(tx: Tx, owner: uuid.UUID) -> None:
@@ -224,7 +234,8 @@ async def _history(
     report: Report,
     stage: str,
 ) -> None:
-    """About 35 purchases per card over the last 90 days, through the engine, oldest first."""
+    """About 35 purchases per card over the last 90 days, through the authorization entry,
+    oldest first."""
     cards = await cards_repository.cards_of_user(tx, user)
     merchants = [
         tag
@@ -240,7 +251,7 @@ async def _history(
     for done, moment in enumerate(moments, start=1):
         card, tag = rng.choice(cards), rng.choices(merchants, weights)[0]
         amount = rng.choice([rng.randint(300, 3000), rng.randint(3000, 25000)])
-        purchase = await authorize(
+        recorded, _no_endpoint = await rules_first(
             tx,
             cipher,
             user,
@@ -253,6 +264,8 @@ async def _history(
             ),
             now=moment,
         )
+        assert recorded is not None, "the demo's users have no decision endpoint"
+        purchase = recorded.row
         if purchase["status"] == "pending":
             await _settle_or_not(tx, user, purchase, moment, now, rng)
         report(stage, done, len(moments))
@@ -274,12 +287,12 @@ async def _settle_or_not(
     """Most purchases settle within a day, a few are reversed, some settled ones refunded."""
     settled_at = moment + timedelta(hours=rng.randint(1, 30))
     if rng.random() < 0.07:
-        await lifecycle.reverse(tx, user, purchase["uuid"], now=moment)
+        await reverse(tx, user, ReversalMessage(purchase["uuid"]), moment)
     elif settled_at < now:
-        await lifecycle.settle(tx, user, purchase["uuid"], now=settled_at)
+        await capture(tx, user, CaptureMessage(purchase["uuid"]), settled_at)
         if rng.random() < 0.05:
             amount = rng.randint(1, purchase["amount"])
-            await lifecycle.refund(tx, user, purchase["uuid"], amount, now=settled_at)
+            await refund(tx, user, RefundMessage(purchase["uuid"], amount), settled_at)
 
 
 def _quiet(_stage: str, _done: int, _total: int) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -29,8 +30,13 @@ from cardservice.disputes.records import DISPUTE_FIELDS
 from cardservice.errors import DisputeNotFound, RuleViolation, TransactionNotFound
 from cardservice.ledger.entries import SystemBook, book_leg, post_entry
 from cardservice.models.base import utcnow
-from cardservice.transactions import locks
-from cardservice.transactions.lifecycle import credited_amount, holder_leg
+from cardservice.transactions import (
+    Purchase,
+    credited_amount,
+    holder_leg,
+    lock_purchase,
+    locked_purchase,
+)
 from cardservice.transactions.repository import credit_row, insert_transactions
 
 DISPUTE_WINDOW = timedelta(days=120)
@@ -59,21 +65,21 @@ class DisputeAlreadyResolved(RuleViolation):
     code, message = "dispute_already_resolved", "The dispute is already resolved."
 
 
-def captured_amount(purchase: dict[str, Any]) -> int:
+def captured_amount(purchase: Mapping[str, Any]) -> int:
     """What the purchase captured (minor units): the sum of its captures
     (docs/transactions.md#disputes)."""
     captured = purchase.get("captured_amount")
     return int(purchase["amount"] if captured is None else captured)
 
 
-def captured_at(purchase: dict[str, Any]) -> datetime:
+def captured_at(purchase: Mapping[str, Any]) -> datetime:
     """When the purchase was captured: set by the database as it became completed."""
     stamp = as_datetime(purchase["captured_at"]) or as_datetime(purchase["updated_at"])
     assert stamp is not None
     return stamp
 
 
-def disputable_amount(purchase: dict[str, Any], credited: int) -> int:
+def disputable_amount(purchase: Mapping[str, Any], credited: int) -> int:
     """What a dispute can still claim: the captured amount less refunds and dispute credits."""
     return captured_amount(purchase) - int(purchase["refunded_amount"]) - credited
 
@@ -100,7 +106,7 @@ async def open_dispute(
     """A new open dispute of the user's completed card purchase (see the module's rules)."""
     now = now or utcnow()
     evidence = evidence or []
-    purchase = await locks.locked_purchase(tx, transaction_uuid, user_uuid)
+    purchase = await locked_purchase(tx, transaction_uuid, user_uuid)
     if purchase is None:
         raise TransactionNotFound()
     await _check_evidence(tx, user_uuid, evidence)
@@ -138,7 +144,7 @@ async def open_dispute(
     return dispute
 
 
-async def _credit(tx: Tx, purchase: dict[str, Any], amount: int, now: datetime) -> uuid.UUID:
+async def _credit(tx: Tx, purchase: Purchase, amount: int, now: datetime) -> uuid.UUID:
     """The won amount back as one `dispute_credit` transaction and one ledger entry: to the
     card, or to the card that replaced it (docs/operations.md#running-a-program, as a refund or a
     released hold goes), or to the account when that card is closed (its balance went there too); a
@@ -166,7 +172,7 @@ async def resolve_dispute(
     transaction_uuid = as_uuid(await repository.dispute_transaction(tx, dispute_uuid, user_uuid))
     if transaction_uuid is None:
         raise DisputeNotFound()
-    purchase, _card_status = await locks.lock_purchase(tx, user_uuid, transaction_uuid)
+    purchase, _card_status = await lock_purchase(tx, user_uuid, transaction_uuid)
     row = await repository.lock_dispute(tx, dispute_uuid)
     assert row is not None
     dispute = dict(zip(DISPUTE_FIELDS, row, strict=True))

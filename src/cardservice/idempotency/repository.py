@@ -53,4 +53,3 @@ async def savepoint(tx: Tx) -> None:
 
 async def back_to_savepoint(tx: Tx) -> None:
     await tx.execute("ROLLBACK TO SAVEPOINT act")
-    tx.card_balances.clear()  # what the undone writes returned is no longer so

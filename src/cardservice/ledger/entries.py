@@ -31,6 +31,7 @@ from cardservice.db.sql import Insert, Tx, insert_sql, row_args
 from cardservice.errors import RuleViolation
 from cardservice.models import Account, Card, JournalEntry, Posting
 from cardservice.models.base import table_of, utcnow
+from cardservice.observability import metrics
 
 
 class SystemBook(StrEnum):
@@ -262,15 +263,13 @@ async def post_entry(
         if insert is not None:
             await tx.execute(insert.sql(), *insert.args())
         return Posted(0, {})
-    tx.postings += len(legs)
+    tx.after_commit.append(functools.partial(metrics.count_postings, len(legs)))
     deltas: dict[tuple[int, uuid.UUID], int] = defaultdict(int)
-    currencies: dict[uuid.UUID, str] = {}
     for leg in legs:
         if leg.account is not None:
             deltas[(0, leg.account)] += leg.amount
         elif leg.card is not None:
             deltas[(1, leg.card)] += leg.amount
-            currencies[leg.card] = leg.currency  # the card's: the ledger's trigger refuses another
     moves = dict(
         sorted(
             ((key, delta) for key, delta in deltas.items() if delta),
@@ -288,7 +287,4 @@ async def post_entry(
     for (rank, key), delta in moves.items():
         if (rank, key) not in folded:
             balances[key] = await _apply(tx, _MOVE_CARD if rank else _MOVE_ACCOUNT, key, delta)
-    for key, currency in currencies.items():
-        if key in balances:
-            tx.card_balances[key] = (balances[key], currency)
     return Posted(entry_id, balances)

@@ -3,11 +3,12 @@ docs/network.md#a-channel-that-can-be-trusted), each in one unit whose first sta
 card of the number with its account locked, the message's key and the merchant's block
 (`repository.locked_card_and_key`): a repeat answers its first answer; a merchant the card-testing
 guard blocked answers `59` at once; otherwise the card is verified, then the sandbox's entry
-(`transactions.authorize.rules_first` → the engine, with the account already locked) decides and
+(`transactions.authorize_opened`, this host's first step its opening, the account already locked)
+decides and
 records — the card's state before its details, which are never compared on a card that is not
 active; the guard counts a verification failure there, under the card's lock — and the answer is
 written with the message's key in the unit that records it (with a decision endpoint to ask, a
-second unit: `authorize.endpoint_then`). An unknown number records nothing but counts against its
+second unit of the same entry). An unknown number records nothing but counts against its
 merchant and its BIN; while the guard locks a BIN, a number of it sent without 48.92 answers `N7`
 (an unknown one whatever 48.92 says) and touches no card (docs/network.md, "BIN lock").
 
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import uuid
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -65,11 +66,20 @@ from cardservice.network.responses import (
 )
 from cardservice.network.verification import token_verification_failure, verification_failure
 from cardservice.observability import metrics
-from cardservice.transactions import card_testing, lifecycle
-from cardservice.transactions.adjustments import shrink_hold
-from cardservice.transactions.authorize import Question, Then, endpoint_then, rules_first
+from cardservice.transactions import (
+    Answered,
+    Authorization,
+    Opened,
+    Presentation,
+    Recorded,
+    ReversalMessage,
+    Then,
+    authorize_opened,
+    card_balance,
+    card_testing,
+    reverse,
+)
 from cardservice.transactions.card_testing import BinLock, Merchant
-from cardservice.transactions.engine import Authorization
 
 
 def network_data(message: Message, auth_code: str | None) -> dict[str, str | None]:
@@ -121,6 +131,7 @@ def _request(
     transaction = uuid.uuid4()
     place = merchant_place(message.fields[43]) if 43 in message.fields else None
     elements = sub_elements(message.fields.get(48, "")) or {}
+    inactive = not stand_in and card.token is not None and card.token.status != "active"
     code = message.fields.get(38, "").strip() or None if stand_in else auth_code(transaction)
     return Authorization(
         card_uuid=card.card_uuid,
@@ -133,15 +144,18 @@ def _request(
         merchant_city=place.city if place else None,
         tag=tag,
         three_ds_code=None if stand_in else elements.get(THREE_DS_CODE),
-        verification=verification,
-        acceptor=acceptor(message),
         uuid=transaction,
-        channel="iso8583",
-        network=network_data(message, code),
-        stand_in=stand_in,
-        token=card.paid_with,
-        presented=not stand_in,
-        token_inactive=not stand_in and card.token is not None and card.token.status != "active",
+        presentation=Presentation(
+            "iso8583",
+            network_data(message, code),
+            card.paid_with,
+            stand_in=stand_in,
+            verification=verification,
+            acceptor=acceptor(message),
+            token_inactive=inactive,
+            # presented by its number and details, which anyone who knows them can send
+            charged_declines=None if stand_in else card_testing.CHARGED_DECLINES,
+        ),
     )
 
 
@@ -158,11 +172,12 @@ def _waiting(found: Remembered | None) -> Remembered | None:
 
 
 async def _answered(
-    tx: Tx, key: Key, card: IssuedCard, row: dict[str, Any], waiting: Remembered | None
+    tx: Tx, key: Key, card: IssuedCard, recorded: Recorded, waiting: Remembered | None
 ) -> Answer:
     """The answer of a recorded authorization, written with its key. An original a reversal
     was waiting for is answered as usual and released at once (shrunk, for a partial one),
     when the reversal was for this card and in its currency."""
+    row, balance = recorded.row, recorded.card_balance
     paying = row["card_uuid"]  # a token's payment may be booked on its card's replacement
     closed = row.get("error_slug") == "card_closed"
     code = code_of(row, await repository.closed_reason(tx, paying) if closed else None)
@@ -173,35 +188,31 @@ async def _answered(
         and waiting.answer.get("currency") in (None, _currency_of(row))
     ):
         stays = waiting.answer.get("stays")
-        if isinstance(stays, int) and stays > 0:
-            await shrink_hold(tx, row["user_uuid"], row["uuid"], stays, utcnow())
-        else:
-            await lifecycle.reverse(tx, row["user_uuid"], row["uuid"])
+        partial = stays if isinstance(stays, int) and stays > 0 else None
+        await reverse(tx, row["user_uuid"], ReversalMessage(row["uuid"], "iso8583", partial))
+        balance = await card_balance(tx, paying)  # what the release gave back
     own = {"39": code}
     network = row.get("network_data") or {}
     if code == APPROVED and network.get("auth_code"):
         own["38"] = network["auth_code"]
     if code in (APPROVED, INSUFFICIENT_FUNDS):
-        # the card's balance after everything this unit did (its charge, an auto-replenish,
-        # the release of a waiting reversal): the unit locked the card and moved it only by
-        # `post_entry`, whose RETURNING it keeps (`tx.card_balances`)
-        balance, currency = tx.card_balances[paying]
-        own["54"] = available_balance(NUMERIC_CURRENCIES.get(currency, "000"), balance)
+        # the card's balance after everything this unit did (its charge, an auto-replenish:
+        # what the entry returned; the release of a waiting reversal: read again)
+        currency = NUMERIC_CURRENCIES.get(recorded.card_currency, "000")
+        own["54"] = available_balance(currency, balance)
     await repository.remember(
         tx, key, row["uuid"], code, own, utcnow(), waiting=waiting is not None, with_commit=True
     )
     return own
 
 
-@dataclass(frozen=True, slots=True)
-class _Asking:
-    """Unit 1 left the decision endpoint to ask (transactions/authorize.py)."""
+@dataclass(slots=True)
+class _Answers:
+    """What the unit that records an authorization tells its attempt: the answers written
+    with the key, and whether a reversal was waiting for it (released in that unit)."""
 
-    user_uuid: uuid.UUID
-    request: Authorization
-    question: Question
-    then: Then
-    waiting: bool
+    given: list[Answer] = field(default_factory=list)
+    waiting: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,55 +224,50 @@ class _Counted:
     lock: BinLock | None
 
 
-@dataclass(frozen=True, slots=True)
-class _Recorded:
-    row: dict[str, Any]
-    waiting: bool  # a reversal was waiting for it: released in its unit already
-
-
 def _then(
     key: Key, card: IssuedCard, request: Authorization, waiting: Remembered | None,
     answers: list[Answer],
 ) -> Then:  # fmt: skip
     """What the unit that records the answer does with its row: write the key with it."""
 
-    async def then(tx: Tx, row: dict[str, Any]) -> None:
-        row["network_data"] = request.network
-        answers.append(await _answered(tx, key, card, row, waiting))
+    async def then(tx: Tx, recorded: Recorded) -> None:
+        recorded.row["network_data"] = request.presentation.network
+        answers.append(await _answered(tx, key, card, recorded, waiting))
 
     return then
 
 
-async def _first(
+async def _opening(
     host: Host, tx: Tx, message: Message, key: Key, tag: str | None, stand_in: bool,
-    answers: list[Answer],
-) -> Answer | _Counted | _Recorded | _Asking:  # fmt: skip
-    """Unit 1: the card of the number with its account locked, the key, the merchant's block
-    and the BIN's lock in one statement; then a repeat's first answer, a blocked merchant's
-    `59`, an unknown number's `14` (`N7` in a locked BIN), a locked BIN's `N7`, or the
-    entry's answer (recorded, or a question to ask)."""
+    answers: _Answers,
+) -> Opened | Answered[Answer | _Counted]:  # fmt: skip
+    """The host's first step in the entry's unit 1 (`transactions.authorize_opened`): the card
+    of the number with its account locked, the key, the merchant's block and the BIN's lock in
+    one statement; then a repeat's first answer, a blocked merchant's `59`, an unknown number's
+    `14` (`N7` in a locked BIN), a locked BIN's `N7` — or the authorization to answer, with the
+    account locked already and its key written with the answer."""
     merchant, pan, now = acceptor(message), message.fields[2], utcnow()
     opened = await repository.locked_card_and_key(
         tx, host.cipher.fingerprint(pan), key, merchant, card_testing.bin_of(pan)
     )
     card, found = opened.card, opened.found
     if found is not None and found.response_code is not None:
-        return found.answer  # a repeat: the first answer, nothing moves
+        return Answered(found.answer)  # a repeat: the first answer, nothing moves
     bin_locked = not stand_in and card_testing.bin_locked(opened.bin_locked_until, now)
     if not stand_in and card_testing.merchant_blocked(opened.blocked_until, now):
-        return await _refused(tx, key, found, SUSPECTED_FRAUD)
+        return Answered(await _refused(tx, key, found, SUSPECTED_FRAUD))
     if card is None and stand_in:
         log.warning("ISO 8583 0120 for a card not issued here: pan %s", masked_pan(message))
-        return {"39": APPROVED}
+        return Answered({"39": APPROVED})
     if card is None:
-        return await _unknown_number(tx, pan, merchant, now)
+        return Answered(await _unknown_number(tx, pan, merchant, now))
     # a deleted token's advice is recorded on its card, as its presentment is booked there
     # (docs/network.md): the network charged the card, whatever the issuer answers
     if card.token is not None and card.token.status == "deleted" and not stand_in:
         await card_testing.note_merchant_failure(tx, merchant, now)  # nothing recorded
-        return {"39": UNKNOWN_CARD}
+        return Answered({"39": UNKNOWN_CARD})
     if bin_locked and card.token is None and _cvv2(message) is None:
-        return await _refused(tx, key, found, CVV2_MISMATCH)
+        return Answered(await _refused(tx, key, found, CVV2_MISMATCH))
     verification = None
     if card.token is not None and not stand_in:
         verification = token_verification_failure(message, card.token)
@@ -269,14 +275,9 @@ async def _first(
         verification = verification_failure(host.cipher, message, card)
     request = _request(message, card, tag, verification, stand_in)
     reversal = _waiting(found)
-    then = _then(key, card, request, reversal, answers)
-    row, question = await rules_first(
-        tx, host.cipher, card.user_uuid, request, then, opened.account
-    )
-    if question is None:
-        assert row is not None
-        return _Recorded(row, reversal is not None)
-    return _Asking(card.user_uuid, request, question, then, reversal is not None)
+    answers.waiting = reversal is not None
+    then = _then(key, card, request, reversal, answers.given)
+    return Opened(card.user_uuid, request, opened.account, then)
 
 
 def _cvv2(message: Message) -> str | None:
@@ -303,22 +304,18 @@ async def _unknown_number(tx: Tx, pan: str, merchant: Merchant, now: datetime) -
 async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> Answer | None:
     """One try at answering; None when another unit took the key meanwhile (look again)."""
     tag = await host.tag_of(_merchant_name(message))
-    answers: list[Answer] = []
+    answers = _Answers()
     deadline = None if stand_in else deadlines.current()  # an advice is sent until taken
     # (every unit below stops at its next statement once the listener answered `91`)
+
+    async def opening(tx: Tx) -> Opened | Answered[Answer | _Counted]:
+        return await _opening(host, tx, message, key, tag, stand_in, answers)
+
     try:
-        first = await host.db.transact(
-            lambda tx: _first(host, tx, message, key, tag, stand_in, answers)
-        )
-        if isinstance(first, _Asking):
-            first = _Recorded(
-                await endpoint_then(
-                    host.db, host.http, host.cipher, first.user_uuid, first.request,
-                    first.question, allow_private=host.allow_private,
-                    answer_within=ANSWER_WITHIN, then=first.then,
-                ),
-                first.waiting,
-            )  # fmt: skip
+        first = await authorize_opened(
+            host.db, host.http, host.cipher, opening, allow_private=host.allow_private,
+            answer_within=ANSWER_WITHIN,
+        )  # fmt: skip
     except KeyTaken:
         return None
     except Exception as error:  # the key's row, written with the COMMIT, was another's
@@ -329,13 +326,13 @@ async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> An
         if first.lock is not None:
             card_testing.announce(first.lock)  # committed
         return first.answer
-    if not isinstance(first, _Recorded):
+    if not isinstance(first, Recorded):
         return first
     metrics.count_authorization(first.row["status"], first.row["error_slug"])  # once committed
-    late = deadline is not None and not deadline.claim() and not first.waiting
-    if late and answers[-1]["39"] == APPROVED:  # a late decline moved no money: kept
+    late = deadline is not None and not deadline.claim() and not answers.waiting
+    if late and answers.given[-1]["39"] == APPROVED:  # a late decline moved no money: kept
         await _release_late(host, key, first.row)
-    return answers[-1]
+    return answers.given[-1]
 
 
 async def _release_late(host: Host, key: Key, row: dict[str, Any]) -> None:
@@ -350,7 +347,7 @@ async def _release_late(host: Host, key: Key, row: dict[str, Any]) -> None:
     async def release(tx: Tx) -> None:
         await repository.forget_answer(tx, key, row["uuid"])
         with suppress(RuleViolation):  # not pending any more: reversed or captured meanwhile
-            await lifecycle.reverse(tx, row["user_uuid"], row["uuid"])
+            await reverse(tx, row["user_uuid"], ReversalMessage(row["uuid"], "iso8583"))
 
     try:
         with deadlines.outside():  # the deadline passed: this unit must run all the same

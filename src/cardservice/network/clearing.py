@@ -1,10 +1,10 @@
 """0220 financial advices (docs/network.md#the-network-interface-iso-8583,
 docs/network.md#a-channel-that-can-be-trusted): processing code 000000 captures the original named
-in 90 (`lifecycle.capture`, the docs/transactions.md#holds-captures-increments-expiry rules: 48.60 =
-1 keeps the rest held); 200000 refunds it (`lifecycle.refund`), or without 90 credits the card of
-field 2 (`adjustments.credit_card`). An original is one of the advice's own acquirer (32) and of the
-card of its field 2 (network/originals.py; else `25`, nothing remembered); a capture or refund of it
-in another currency (49) answers `12` and moves nothing."""
+in 90 (`transactions.capture`, the docs/transactions.md#holds-captures-increments-expiry rules:
+48.60 = 1 keeps the rest held); 200000 refunds it (`transactions.refund`), or without 90 credits the
+card of field 2 (`transactions.credit_card`). An original is one of the advice's own acquirer (32)
+and of the card of its field 2 (network/originals.py; else `25`, nothing remembered); a capture or
+refund of it in another currency (49) answers `12` and moves nothing."""
 
 from __future__ import annotations
 
@@ -19,9 +19,7 @@ from cardservice.network.fields import CURRENCIES, MORE_TO_FOLLOW, PURCHASE, REF
 from cardservice.network.host import Answer, Host, Malformed, Refused, key_of, once, require
 from cardservice.network.originals import bound_original, card_of, in_its_currency, own_original
 from cardservice.network.responses import APPROVED, ORIGINAL_UNKNOWN, UNKNOWN_CARD, WRONG_STATE
-from cardservice.transactions import lifecycle, service
-from cardservice.transactions.adjustments import credit_card
-from cardservice.transactions.service import CaptureMessage
+from cardservice.transactions import CaptureMessage, RefundMessage, capture, credit_card, refund
 
 
 async def _original(host: Host, tx: Tx, message: Message) -> tuple[uuid.UUID, uuid.UUID]:
@@ -42,18 +40,15 @@ async def _capture(host: Host, tx: Tx, message: Message, amount: int) -> uuid.UU
     transaction, user = await _original(host, tx, message)
     elements = sub_elements(message.fields.get(48, "")) or {}
     final = elements.get(MORE_TO_FOLLOW) != "1"
-    await service.capture(tx, user, CaptureMessage(transaction, amount, final, channel="iso8583"))
+    await capture(tx, user, CaptureMessage(transaction, amount, final, channel="iso8583"))
     return transaction
 
 
 async def _refund(host: Host, tx: Tx, message: Message, amount: int) -> uuid.UUID:
-    channel = {
-        "channel": "iso8583",
-        "network": repository.network_json(network_data(message, None)),
-    }
     if 90 in message.fields:
         transaction, user = await _original(host, tx, message)
-        await lifecycle.refund(tx, user, transaction, amount, channel=channel)
+        shown = repository.network_json(network_data(message, None))
+        await refund(tx, user, RefundMessage(transaction, amount, "iso8583", {"network": shown}))
         return transaction
     require(message, 2)
     card = await repository.issued_card(tx, host.cipher.fingerprint(message.fields[2]))

@@ -70,9 +70,8 @@ from cardservice.tokens.service import (
     rules_decision,
     stricter,
 )
-from cardservice.transactions import card_testing
+from cardservice.transactions import card_testing, lock_card_account
 from cardservice.transactions.card_testing import BinCount, Merchant
-from cardservice.transactions.locks import lock_card_account
 
 DECISION_CODES = {"approve": APPROVED, "step_up": APPROVE_AFTER_CONFIRM, "decline": DO_NOT_HONOR}
 

@@ -12,8 +12,8 @@ import orjson
 
 from cardservice.db.sql import Reader, Row, Tx, as_datetime, as_uuid, pg_literal
 from cardservice.tokens.records import paid_with
+from cardservice.transactions import authorization_account_sql
 from cardservice.transactions.card_testing import Merchant
-from cardservice.transactions.locks import authorization_account_sql
 
 # A number is a card's (its fingerprint) or a wallet token's DPAN (the same fingerprint,
 # docs/network.md#wallet-tokens): both joins are index lookups; the token's card answers for a DPAN.

@@ -2,9 +2,10 @@
 docs/network.md#a-follow-up-belongs-to-its-acquirer-and-its-card): 90 names the original 0100, of
 the reversal's own acquirer and of the card of its field 2 (network/originals.py; else `25`, nothing
 remembered). A reversal in another currency (49) than its original's answers `12` and moves nothing.
-Without 95 the whole hold is released (`lifecycle.reverse`, as the sandbox's `/reverse`), with 95 it
-shrinks to that amount (`adjustments.shrink_hold`). An unknown original is remembered 24 h under its
-own key, with the card it is for, so that it is released at once when it arrives with that card."""
+Without 95 the whole hold is released, with 95 it shrinks to that amount: the reverse entry
+(`transactions.reverse`) the sandbox's `/reverse` calls. An unknown original is remembered 24 h
+under its own key, with the card it is for, so that it is released at once when it arrives with
+that card."""
 
 from __future__ import annotations
 
@@ -24,8 +25,7 @@ from cardservice.network.originals import (
 )
 from cardservice.network.repository import Key
 from cardservice.network.responses import APPROVED, ORIGINAL_UNKNOWN, WRONG_STATE
-from cardservice.transactions import lifecycle, locks
-from cardservice.transactions.adjustments import shrink_hold
+from cardservice.transactions import ReversalMessage, lock_purchase, reverse
 
 
 async def _reverse(
@@ -48,16 +48,14 @@ async def _reverse(
         return ORIGINAL_UNKNOWN, None  # the original moved nothing (an unknown card)
     if not in_its_currency(message, bound):
         return WRONG_STATE, None  # nothing moves
-    purchase, _ = await locks.lock_purchase(tx, bound.user_uuid, bound.transaction_uuid)
-    if purchase["status"] in ("reversed", "declined"):
-        return APPROVED, purchase["uuid"]  # reversed before (or never held): nothing moves
-    if purchase["status"] != "pending":
-        return WRONG_STATE, purchase["uuid"]  # captured already
-    if stays is None:
-        await lifecycle.reverse(tx, bound.user_uuid, bound.transaction_uuid, now)
-    else:
-        await shrink_hold(tx, bound.user_uuid, bound.transaction_uuid, stays, now)
-    return APPROVED, purchase["uuid"]
+    purchase, _ = await lock_purchase(tx, bound.user_uuid, bound.transaction_uuid)
+    if purchase.status in ("reversed", "declined"):
+        return APPROVED, purchase.uuid  # reversed before (or never held): nothing moves
+    if purchase.status != "pending":
+        return WRONG_STATE, purchase.uuid  # captured already
+    reversal = ReversalMessage(purchase.uuid, "iso8583", stays)
+    await reverse(tx, bound.user_uuid, reversal, now)
+    return APPROVED, purchase.uuid
 
 
 async def reversal(host: Host, message: Message) -> Answer:

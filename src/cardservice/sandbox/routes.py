@@ -29,7 +29,16 @@ from cardservice.http.router import (
 )
 from cardservice.ledger.money import to_minor
 from cardservice.observability import metrics
-from cardservice.transactions.authorize import authorization_of, authorize_card
+from cardservice.transactions import (
+    CaptureMessage,
+    RefundMessage,
+    ReversalMessage,
+    authorization_of,
+    authorize_card,
+    capture_purchase,
+    refund_purchase,
+    reverse_purchase,
+)
 from cardservice.transactions.deposits import deposit
 from cardservice.transactions.increments import increment_purchase
 from cardservice.transactions.records import transaction_record_of
@@ -42,14 +51,6 @@ from cardservice.transactions.schemas import (
     ThreeDsRecord,
     ThreeDsRequest,
     TransactionRecord,
-)
-from cardservice.transactions.service import (
-    CaptureMessage,
-    RefundMessage,
-    ReversalMessage,
-    capture_purchase,
-    refund_purchase,
-    reverse_purchase,
 )
 from cardservice.transactions.three_ds import issue_code
 from cardservice.values.patterns import UUID_PATTERN

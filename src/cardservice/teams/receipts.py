@@ -22,6 +22,7 @@ second run finds done (`ON CONFLICT DO NOTHING`).
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -39,7 +40,7 @@ from cardservice.teams import repository
 from cardservice.teams.records import missing_record, policy_record
 from cardservice.teams.schemas import ReceiptPolicyRequest
 from cardservice.teams.service import managed_team, own_team
-from cardservice.transactions import locks, reports
+from cardservice.transactions import lock_card, lock_card_account, lock_purchase, reports
 from cardservice.transactions.repository import set_receipt
 
 RECEIPT_TYPES = ("receipt", "invoice", "photo")
@@ -110,7 +111,7 @@ async def link_receipt(
     """Link the holder's receipt to their transaction (replacing any); a card frozen only for
     missing receipts is unfrozen when this was the last one due. The transaction's record."""
     now = utcnow()
-    purchase, _status = await locks.lock_purchase(tx, user_uuid, transaction_uuid)
+    purchase, _status = await lock_purchase(tx, user_uuid, transaction_uuid)
     await _check_attachment(tx, user_uuid, attachment_uuid)
     await set_receipt(tx, transaction_uuid, attachment_uuid, now)
     if purchase["card_uuid"] is not None:
@@ -122,18 +123,18 @@ async def unlink_receipt(
     tx: Tx, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID
 ) -> dict[str, Any]:
     """Unlink the transaction's receipt (the policy chases it again). The record."""
-    await locks.lock_purchase(tx, user_uuid, transaction_uuid)
+    await lock_purchase(tx, user_uuid, transaction_uuid)
     await set_receipt(tx, transaction_uuid, None, utcnow())
     return await reports.one_transaction(tx, user_uuid, transaction_uuid)
 
 
 async def _unfreeze_if_done(
-    tx: Tx, user_uuid: uuid.UUID, purchase: dict[str, Any], now: datetime
+    tx: Tx, user_uuid: uuid.UUID, purchase: Mapping[str, Any], now: datetime
 ) -> None:
     """Unfreeze the purchase's card (locked already) when the policy froze it and no other
     purchase it was frozen for still misses its receipt."""
     card_uuid = purchase["card_uuid"]
-    card = await locks.lock_card(tx, card_uuid)
+    card = await lock_card(tx, card_uuid)
     if card is None or card["status"] != "frozen" or card["frozen_reason"] != RECEIPT_MISSING:
         return
     if await repository.frozen_for_others(tx, card_uuid, purchase["uuid"]):
@@ -170,9 +171,9 @@ async def _chase(
     captured = as_datetime(due["captured_at"])
     card = None
     if captured is not None and captured <= freeze_before:
-        if await locks.lock_card_account(tx, user, card_uuid) is None:
+        if await lock_card_account(tx, user, card_uuid) is None:
             return False, None
-        card = await locks.lock_card(tx, card_uuid)
+        card = await lock_card(tx, card_uuid)
     if not await repository.receipt_still_missing(tx, purchase):
         return False, None  # linked (or refunded) since the job read it
     reminded = await repository.remind(tx, purchase, user, now)

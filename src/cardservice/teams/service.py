@@ -41,8 +41,8 @@ from cardservice.security import CardCipher
 from cardservice.teams import repository
 from cardservice.teams.records import budget_record, request_record
 from cardservice.teams.schemas import CreateTeamRequest
+from cardservice.transactions import lock_budget
 from cardservice.transactions.budgets import month_amount, month_of, month_start
-from cardservice.transactions.locks import lock_budget
 
 CARD_FIELDS = ("account_uuid", "bin_uuid", "start_balance", "description")
 INCREASE_FIELDS = ("amount", "currency", "reason")

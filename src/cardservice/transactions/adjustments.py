@@ -20,8 +20,10 @@ from cardservice.db.sql import Tx, as_uuid
 from cardservice.errors import CardNotFound, RuleViolation
 from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
 from cardservice.ledger.money import converted
-from cardservice.transactions import lifecycle, repository
+from cardservice.transactions import holds, lifecycle, repository
+from cardservice.transactions.holds import require_status
 from cardservice.transactions.locks import lock_card, lock_card_account, lock_purchase
+from cardservice.transactions.records import Purchase
 from cardservice.transactions.repository import insert_transactions, transaction_row
 
 
@@ -29,52 +31,35 @@ class CreditCurrencyMismatch(RuleViolation):
     code, message = "currency_not_supported", "A credit is made in the card's currency."
 
 
-def _released_by(purchase: dict[str, Any], stays: int) -> tuple[int, int | None]:
+def _released_by(purchase: Purchase, stays: int) -> tuple[int, int | None]:
     """What of the hold goes back when `stays` (the merchant's currency) stays authorized,
     and the purchase's new merchant amount (a foreign one's)."""
-    held = purchase["amount"] - purchase["captured_amount"]
-    if purchase["merchant_currency"] is None:
-        return max(0, purchase["amount"] - max(stays, purchase["captured_amount"])), None
-    merchant_held = purchase["merchant_amount"] - purchase["merchant_captured_amount"]
-    stays_held = max(0, stays - purchase["merchant_captured_amount"])
+    if purchase.merchant_currency is None:
+        return max(0, purchase.amount - max(stays, purchase.captured_amount)), None
+    assert purchase.merchant_amount is not None and purchase.merchant_captured_amount is not None
+    merchant_held = purchase.merchant_amount - purchase.merchant_captured_amount
+    stays_held = max(0, stays - purchase.merchant_captured_amount)
     if merchant_held <= 0 or stays_held >= merchant_held:
-        return 0, purchase["merchant_amount"]
-    kept = held * stays_held // merchant_held
-    return held - kept, purchase["merchant_captured_amount"] + stays_held
+        return 0, purchase.merchant_amount
+    kept = purchase.held * stays_held // merchant_held
+    return purchase.held - kept, purchase.merchant_captured_amount + stays_held
 
 
 async def shrink_hold(
     tx: Tx, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID, stays: int, now: datetime
-) -> dict[str, Any]:
+) -> Purchase:
     """A pending purchase's authorization becomes `stays` (in the merchant's currency): the
-    rest of the hold goes back to the card in one entry (the fee stands). Nothing left and
-    nothing captured: a whole reversal (`lifecycle.release`, the fee back too). A `stays` at
-    or above the authorization changes nothing."""
+    rest of the hold goes back to the card in one entry (the fee stands; `holds.void`,
+    `reduced`). Nothing left and nothing captured: a whole reversal (the fee back too). A
+    `stays` at or above the authorization changes nothing."""
     purchase, _ = await lock_purchase(tx, user_uuid, transaction_uuid)
-    lifecycle.require_status(purchase, "pending")
+    require_status(purchase, "pending")
     released, merchant_amount = _released_by(purchase, stays)
     if released <= 0:
         return purchase
-    if released == purchase["amount"] - purchase["captured_amount"] and stays == 0:
-        await lifecycle.release(tx, purchase, now)
-        return purchase
-    amount = purchase["amount"] - released
-    authorized = min(purchase["authorized_amount"], amount)
-    purchase.update(amount=amount, authorized_amount=authorized, updated_at=now)
-    purchase["merchant_amount"] = merchant_amount
-    await repository.shrink_hold(tx, purchase["uuid"], amount, authorized, merchant_amount, now)
-    currency = purchase["currency"]
-    _card, holder = await lifecycle.holder_leg(tx, purchase, released)  # or its replacement
-    await post_entry(
-        tx,
-        "card_purchase_reduced",
-        [
-            holder,
-            book_leg(SystemBook.HOLDS, currency, -released),
-        ],
-        reference=purchase["uuid"],
-    )
-    return purchase
+    if released == purchase.held and stays == 0:
+        return await holds.void(tx, purchase, "reversed", now)
+    return await holds.void(tx, purchase, "reduced", now, keep=(released, merchant_amount))
 
 
 async def credit_card(
@@ -126,18 +111,21 @@ async def credit_card(
     return credit
 
 
-def _presented_in_card_currency(purchase: dict[str, Any], presented: int) -> int:
+def _presented_in_card_currency(purchase: Purchase, presented: int) -> tuple[Purchase, int]:
     """What a presentment of `presented` (the merchant's currency for a foreign purchase,
-    converted at the purchase's rate) comes to in the card's currency."""
-    if purchase["merchant_currency"] is None:
-        return presented
-    purchase["merchant_amount"] = purchase["merchant_captured_amount"] = presented
-    return converted(presented, Decimal(purchase["rate"]))
+    converted at the purchase's rate) comes to in the card's currency, and the purchase with
+    its merchant amounts at what was presented."""
+    if purchase.merchant_currency is None:
+        return purchase, presented
+    assert purchase.rate is not None, "a foreign purchase has its rate"
+    rate = Decimal(purchase.rate)
+    purchase = replace(purchase, merchant_amount=presented, merchant_captured_amount=presented)
+    return purchase, converted(presented, rate)
 
 
 async def recapture(
     tx: Tx, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID, presented: int, now: datetime
-) -> tuple[dict[str, Any], int]:
+) -> tuple[Purchase, int]:
     """A completed purchase presented at another amount than it captured
     (docs/network.md#clearing-files): the difference moves between the card and `merchants` in one
     entry, and the purchase's `amount` and `captured_amount` become what was presented. More is
@@ -146,29 +134,30 @@ async def recapture(
     on), never below what was refunded or credited. Returns the purchase and the captured amount
     before."""
     purchase, _ = await lock_purchase(tx, user_uuid, transaction_uuid)
-    lifecycle.require_status(purchase, "completed")
-    before = purchase["captured_amount"]
-    difference = _presented_in_card_currency(purchase, presented) - before
-    credited = await lifecycle.credited_amount(tx, purchase["uuid"])
-    if purchase["amount"] + difference < purchase["refunded_amount"] + credited:
+    require_status(purchase, "completed")
+    before = purchase.captured_amount
+    purchase, in_card_currency = _presented_in_card_currency(purchase, presented)
+    difference = in_card_currency - before
+    credited = await lifecycle.credited_amount(tx, purchase.uuid)
+    if purchase.amount + difference < purchase.refunded_amount + credited:
         raise lifecycle.RefundTooLarge(
             errors={"amount": ["less than was refunded or credited back already"]}
         )
-    purchase.update(
-        amount=purchase["amount"] + difference, captured_amount=before + difference,
+    purchase = replace(
+        purchase, amount=purchase.amount + difference, captured_amount=before + difference,
         updated_at=now,
     )  # fmt: skip
     await repository.set_hold(
-        tx, purchase["uuid"], "completed", purchase["amount"], purchase["captured_amount"], now,
-        purchase["merchant_amount"], purchase["merchant_captured_amount"], purchase["rate"],
+        tx, purchase.uuid, "completed", purchase.amount, purchase.captured_amount, now,
+        purchase.merchant_amount, purchase.merchant_captured_amount, purchase.rate,
     )  # fmt: skip
-    repaid = min(purchase.get("shortfall", 0), max(0, -difference))
-    _card, holder = await lifecycle.holder_leg(tx, purchase, -difference - repaid)
-    owed = await lifecycle.owed_beyond(tx, holder)
+    repaid = min(purchase.shortfall, max(0, -difference))
+    _card, holder = await holds.holder_leg(tx, purchase, -difference - repaid)
+    owed = await holds.owed_beyond(tx, holder)
     if owed:
         holder = replace(holder, amount=holder.amount + owed)
-        await lifecycle.add_shortfall(tx, purchase, owed)
-    currency = purchase["currency"]
+        purchase = await holds.add_shortfall(tx, purchase, owed)
+    currency = purchase.currency
     await post_entry(
         tx,
         "card_purchase_captured",
@@ -177,6 +166,6 @@ async def recapture(
             book_leg(SystemBook.CARDHOLDER_RECEIVABLES, currency, repaid - owed),
             book_leg(SystemBook.MERCHANTS, currency, difference),
         ],
-        reference=purchase["uuid"],
+        reference=purchase.uuid,
     )
     return purchase, before

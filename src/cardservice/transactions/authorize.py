@@ -2,10 +2,14 @@
 docs/controls.md#card-lifecycle-spending-controls-and-the-decision-endpoint,
 docs/transactions.md#holds-captures-increments-expiry).
 
-Every channel — the sandbox route, `cardservice simulate authorize`, an increment, the
-ISO 8583 host — builds one `Authorization` (its `channel` says who sent it; the rules do
-not look) and calls `authorize_card`. No database transaction or row lock is held while the
-user's decision endpoint thinks:
+Every channel builds one `Authorization` (its `presentation`: what the channel knows, as data;
+the rules never ask which channel it was) and calls `authorize_opened`: the ISO 8583 host with
+its own first step in unit 1 (the card of the number, its account locked, the message's key),
+the sandbox route, `cardservice simulate authorize` and an increment through `authorize_card`,
+which opens with the card it names. The clearing file's force post is a stand-in recorded in
+its file's unit (`service.force_post`); the demo's history, whose users have no endpoint, runs
+unit 1 alone in its one unit (`rules_first`). No database transaction or row lock is held while
+the user's decision endpoint thinks:
 
 1. unit 1 takes the locks and applies the rules (`engine.decide`; the endpoint's row is
    read with the locked card, so a user without one pays no extra round trip); a decline by
@@ -18,8 +22,8 @@ user's decision endpoint thinks:
    meanwhile: a decline then is the rules', whatever the endpoint said), applies the answer
    and records.
 
-A payment with a wallet token (`request.token`, docs/network.md#wallet-tokens) names the card its
-channel read for the token; a replacement may have moved the token since. Each unit takes the
+A payment with a wallet token (`presentation.token`, docs/network.md#wallet-tokens) names the card
+its channel read for the token; a replacement may have moved the token since. Each unit takes the
 account's lock through that card first (the replacement takes it too), then pays with the card that
 replaced it, if any (`payee`): the payment is booked on exactly one of the two cards.
 """
@@ -29,7 +33,8 @@ from __future__ import annotations
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from datetime import datetime
+from typing import Any, Generic, TypeVar
 
 from cardservice.db.database import Database
 from cardservice.db.sql import Row, Tx, text_uuid
@@ -39,17 +44,30 @@ from cardservice.infra.outbound import Outbound
 from cardservice.ledger.money import from_minor
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
-from cardservice.transactions.engine import Authorization, Decided, authorize, decide, record
+from cardservice.transactions.engine import (
+    Authorization,
+    Decided,
+    Presentation,
+    Recorded,
+    decide,
+    record,
+)
 from cardservice.transactions.locks import lock_card_account
 from cardservice.transactions.repository import payee
 
+T = TypeVar("T")
+
 __all__ = [
+    "Answered",
     "Authorization",
+    "Opened",
+    "Presentation",
     "Question",
+    "Recorded",
     "Then",
     "authorization_of",
     "authorize_card",
-    "endpoint_then",
+    "authorize_opened",
     "request_event",
     "rules_first",
 ]
@@ -75,9 +93,8 @@ def authorization_of(
         merchant_city=details.get("merchant_city"),
         tag=details.get("tag"),
         three_ds_code=details.get("three_ds_code"),
-        force_decline=details.get("force_decline"),
         parent_uuid=details.get("parent_uuid"),
-        channel=channel,
+        presentation=Presentation(channel, forced=details.get("force_decline")),
     )
 
 
@@ -125,7 +142,7 @@ async def _paying_card(
     """A token payment's request with the card that pays now: the named card, or the card
     that replaced it (read under the account's lock, which a replacement holds too;
     `locked`: the caller took it already)."""
-    if request.token is None:
+    if request.presentation.token is None:
         return request
     if not locked and await lock_card_account(tx, user_uuid, request.card_uuid) is None:
         return request
@@ -133,7 +150,34 @@ async def _paying_card(
     return request if current == request.card_uuid else replace(request, card_uuid=current)
 
 
-Then = Callable[[Tx, dict[str, Any]], Awaitable[None]]
+# work a channel does in the unit that records the answer, with what it recorded
+Then = Callable[[Tx, Recorded], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """What a channel's own first step found in unit 1 (`authorize_opened`): the request to
+    answer and whose it is; `account`: the card's account's row when the step locked it
+    already, as `locks.lock_authorization_account` reads it (no round trip of its own);
+    `then`: the channel's work in the unit that records the answer."""
+
+    user_uuid: uuid.UUID
+    request: Authorization
+    account: Row | None = None
+    then: Then | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Answered(Generic[T]):
+    """A channel's own answer from its first step: there is nothing to authorize."""
+
+    answer: T
+
+
+@dataclass(frozen=True, slots=True)
+class _Asking:
+    opened: Opened
+    question: Question
 
 
 async def rules_first(
@@ -143,54 +187,106 @@ async def rules_first(
     request: Authorization,
     then: Then | None = None,
     account: Row | None = None,
-) -> tuple[dict[str, Any] | None, Question | None]:
-    """Unit 1 (`authorize_card`): decide under the locks; the recorded row, or (None) the
-    question to ask the decision endpoint. `account`: the card's account's row, when the
-    caller locked it in this unit already, as `locks.lock_authorization_account` reads it
-    (the ISO 8583 host reads it with the card of the number: no round trip of its own)."""
-    now = utcnow()
+    now: datetime | None = None,
+) -> tuple[Recorded | None, Question | None]:
+    """Unit 1 of the entry, in the caller's unit: decide under the locks; what was recorded,
+    or (None) the question to ask the decision endpoint. Alone it serves a caller whose one
+    unit holds everything and whose users have no endpoint (the demo's history, `now` its
+    time). `account`: the card's account's row, when the caller locked it in this unit
+    already."""
+    now = now or utcnow()
     paying = await _paying_card(tx, user_uuid, request, account is not None)
     if paying.card_uuid != request.card_uuid:  # a replacement's: its account's lock is taken
         account = None
     decided = await decide(tx, cipher, user_uuid, paying, now, account)
     endpoint = endpoint_in(decided.card, cipher)
-    if not decided.approved or endpoint is None or request.stand_in:
-        row = await record(tx, user_uuid, paying, decided, None, now)
+    if not decided.approved or endpoint is None or request.presentation.stand_in:
+        recorded = await record(tx, user_uuid, paying, decided, None, now)
     elif endpoint.in_stand_in(now):
         stand_in = Verdict(endpoint.approve_on_timeout, "stand_in")
-        row = await record(tx, user_uuid, paying, decided, stand_in, now)
+        recorded = await record(tx, user_uuid, paying, decided, stand_in, now)
     else:
         return None, Question(endpoint, request_event(paying, decided))
     if then is not None:
-        await then(tx, row)
-    return row, None
+        await then(tx, recorded)
+    return recorded, None
 
 
-async def endpoint_then(
+async def _endpoint_then(
     db: Database,
     http: Outbound,
     cipher: CardCipher,
-    user_uuid: uuid.UUID,
-    request: Authorization,
-    question: Question,
+    asking: _Asking,
     *,
     allow_private: bool,
-    answer_within: float | None = None,
-    then: Then | None = None,
-) -> dict[str, Any]:
-    """Steps 2-4 (`authorize_card`) after a unit 1 that left `question`: ask, note the
-    endpoint's health, decide again under the locks and record. Returns the row."""
+    answer_within: float | None,
+) -> Recorded:
+    """Steps 2-4 after a unit 1 that left a question: ask, note the endpoint's health,
+    decide again under the locks and record."""
+    user_uuid, request, then = asking.opened.user_uuid, asking.opened.request, asking.opened.then
+    question = asking.question
     verdict = await ask(http, question.endpoint, question.event, allow_private, answer_within)
     await note_health(db, user_uuid, question.endpoint, verdict)
 
-    async def with_verdict(tx: Tx) -> dict[str, Any]:
+    async def with_verdict(tx: Tx) -> Recorded:
+        now = utcnow()
         paying = await _paying_card(tx, user_uuid, request, locked=False)
-        row = await authorize(tx, cipher, user_uuid, paying, verdict)
+        decided = await decide(tx, cipher, user_uuid, paying, now)
+        recorded = await record(tx, user_uuid, paying, decided, verdict, now)
         if then is not None:
-            await then(tx, row)
-        return row
+            await then(tx, recorded)
+        return recorded
 
     return await db.transact(with_verdict)
+
+
+async def authorize_opened(
+    db: Database,
+    http: Outbound,
+    cipher: CardCipher,
+    opening: Callable[[Tx], Awaitable[Opened | Answered[T]]],
+    *,
+    allow_private: bool,
+    answer_within: float | None = None,
+) -> Recorded | T:
+    """The entry of an authorization, whatever the channel: `opening` is the channel's own
+    first step in unit 1 (the ISO 8583 host reads the card of the number with its account
+    locked and the message's key); it returns what to authorize (`Opened`), or its own
+    answer when there is nothing to authorize (`Answered`: a repeat, a blocked merchant, an
+    unknown number; its answer is returned, nothing authorized). Returns what was recorded.
+
+    A channel may bound the endpoint's wait (`answer_within` seconds, below its own
+    `timeout_ms`; past it `on_timeout` applies), and hand in `Opened.then`: work done in the
+    unit that records the answer, with what it recorded (the row and the card's balance
+    after: the network's message key, written with it or not at all). A stand-in
+    authorization (`presentation.stand_in`) is never sent to the endpoint: the network
+    approved it already.
+
+    Unit 1 decides under the locks; the endpoint's row comes with the locked card. Without an
+    endpoint (or in its stand-in), or when the rules decline, unit 1 records the answer and
+    that is all; otherwise it writes nothing and the endpoint is asked (`allow_private`:
+    whether its host may resolve to a private address, `Settings.private_urls_allowed`)."""
+
+    async def first(tx: Tx) -> Recorded | _Asking | Answered[T]:
+        opened = await opening(tx)
+        if isinstance(opened, Answered):
+            return opened
+        recorded, question = await rules_first(
+            tx, cipher, opened.user_uuid, opened.request, opened.then, opened.account
+        )
+        if recorded is not None:
+            return recorded
+        assert question is not None
+        return _Asking(opened, question)
+
+    done = await db.transact(first)
+    if isinstance(done, Answered):
+        return done.answer
+    if isinstance(done, Recorded):
+        return done
+    return await _endpoint_then(
+        db, http, cipher, done, allow_private=allow_private, answer_within=answer_within
+    )
 
 
 async def authorize_card(
@@ -202,29 +298,14 @@ async def authorize_card(
     *,
     allow_private: bool,
     answer_within: float | None = None,
-    then: Then | None = None,
 ) -> dict[str, Any]:
-    """Answer one authorization, asking the user's decision endpoint when one is set and the
-    rules approve. Returns the transaction's row.
+    """`authorize_opened` for a channel that knows the card and its user already (the
+    sandbox, `cardservice simulate authorize`, an increment): the transaction's row."""
 
-    A channel may bound the endpoint's wait (`answer_within` seconds, below its own
-    `timeout_ms`; past it `on_timeout` applies), and hand in `then`: work done in the unit
-    that records the answer, with its row (the network's message key, written with it or
-    not at all). A stand-in authorization (`request.stand_in`) is never sent to the endpoint:
-    the network approved it already.
+    async def opening(_tx: Tx) -> Opened | Answered[Recorded]:
+        return Opened(user_uuid, request)
 
-    Unit 1 decides under the locks; the endpoint's row comes with the locked card. Without an
-    endpoint (or in its stand-in), or when the rules decline, unit 1 records the answer and
-    that is all; otherwise it writes nothing and the endpoint is asked (`allow_private`:
-    whether its host may resolve to a private address, `Settings.private_urls_allowed`)."""
-
-    first, question = await db.transact(
-        lambda tx: rules_first(tx, cipher, user_uuid, request, then)
+    recorded = await authorize_opened(
+        db, http, cipher, opening, allow_private=allow_private, answer_within=answer_within
     )
-    if first is not None:
-        return first
-    assert question is not None
-    return await endpoint_then(
-        db, http, cipher, user_uuid, request, question,
-        allow_private=allow_private, answer_within=answer_within, then=then,
-    )  # fmt: skip
+    return recorded.row

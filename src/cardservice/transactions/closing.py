@@ -8,6 +8,7 @@ card's locks (docs/ledger.md, "Lock order").
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -29,7 +30,7 @@ async def return_balance(tx: Tx, user_uuid: uuid.UUID, card: Row, now: datetime)
     card_uuid, account_uuid = as_uuid(card["uuid"]), as_uuid(card["account_uuid"])
     assert card_uuid is not None and account_uuid is not None
     for purchase in await lock_pending_purchases(tx, card_uuid):
-        await lifecycle.reverse(tx, user_uuid, purchase, now)
+        await lifecycle.reverse(tx, user_uuid, purchase, now, reason="closed")
     balance = await card_balance(tx, card_uuid)
     currency = card["currency"]
     row = transaction_row(
@@ -64,7 +65,7 @@ async def close_card(tx: Tx, user_uuid: uuid.UUID, card: Row, now: datetime) -> 
 
 
 async def close_single_use_after_capture(
-    tx: Tx, user_uuid: uuid.UUID, purchase: dict[str, Any], now: datetime
+    tx: Tx, user_uuid: uuid.UUID, purchase: Mapping[str, Any], now: datetime
 ) -> None:
     """After a capture of a single_use card's purchase, close the card (its account's and
     card's locks are held by the capture): what it still holds is released and its balance

@@ -25,8 +25,9 @@ Rules, in order (the first that fails declines with its error slug; docs/control
 9. the user's decision endpoint, when one is set (`do_not_honor`; authorize.py asks
    it between two units of work and hands its answer in as a `Verdict`).
 
-Approved: a `pending` card_purchase that holds the amount at once (card → `holds` book,
-the fee to `fees`, in one entry), until captured, released or expired (lifecycle.py).
+Approved: a `pending` card_purchase that holds the amount at once (`holds.place`: card →
+`holds` book, the fee to `fees`, in one entry), until captured, released or expired
+(lifecycle.py, through `holds.post`/`holds.void`).
 
 An increment (`parent_uuid` set: the pending purchase whose hold it raises) is decided by the
 same rules, with no fee of its own (funds: the increment alone); approved, it raises the
@@ -65,7 +66,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
@@ -77,11 +78,10 @@ from cardservice.db.sql import Row, Tx, as_uuid
 from cardservice.decisions.service import Verdict
 from cardservice.dictionaries.fees import FeeSchedule, default_plan, with_overrides
 from cardservice.errors import CardNotFound, NotFound
-from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
 from cardservice.ledger.money import converted, percent_of
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
-from cardservice.transactions import card_testing, card_types, lifecycle, repository
+from cardservice.transactions import card_testing, card_types, holds, lifecycle, repository
 from cardservice.transactions.budgets import BUDGET_EXCEEDED, budget_refusal
 from cardservice.transactions.card_testing import Merchant
 from cardservice.transactions.controls import controls_of, limit_breached, merchant_refused
@@ -91,6 +91,7 @@ from cardservice.transactions.locks import (
     overrides_in,
 )
 from cardservice.transactions.program_rules import program_refusal
+from cardservice.transactions.records import Purchase
 from cardservice.transactions.replenish import replenish_if_low
 from cardservice.transactions.repository import (
     insert_transactions,
@@ -102,6 +103,39 @@ from cardservice.transactions.three_ds import matching_code, use_code
 
 class UnknownTag(NotFound):
     message = "Unknown transaction tag."
+
+
+@dataclass(frozen=True, slots=True)
+class Presentation:
+    """How an authorization reached the service: what its channel knows and vouches for, as
+    data of the request the rules read — never a branch on which channel sent it
+    (docs/architecture.md#how-a-new-channel-plugs-in). The sandbox's is `SANDBOX`."""
+
+    channel: str = "sandbox"  # the transaction's `channel`: sandbox | iso8583 | clearing
+    network: dict[str, str | None] | None = None  # the network's data (iso8583), shown as is
+    # paid with a wallet token (docs/network.md#wallet-tokens): {uuid, wallet, last4}, shown as the
+    # transaction's `token`; its card follows a replacement (authorize.py)
+    token: dict[str, str | None] | None = None
+    # approved by the network on the issuer's behalf (an 0120 advice): recorded as approved
+    # whatever the rules say; what the card cannot cover is the cardholder's `shortfall`
+    stand_in: bool = False
+    # a clearing file's force post (docs/network.md#clearing-files): a stand-in presented and
+    # captured at once, booked as a completed purchase in one entry (the card pays the merchants'
+    # book, no hold)
+    captured: bool = False
+    forced: str | None = None  # the sandbox's `force_decline`: a transaction-errors slug
+    # the channel's check of the card's details (card_testing.verification_failure): its
+    # decline slug, free and counted by the card-testing guard; None: verified or not checked
+    verification: str | None = None
+    acceptor: Merchant | None = None  # where the card was presented, for the guard
+    token_inactive: bool = False  # paid with a wallet token suspended or awaiting activation
+    # the declines that cost the card_decline fee; None: every one but the guard's, the team
+    # budget's and an increment's. A card presented by its number and details, which anyone
+    # who knows them can send (ISO 8583): `card_testing.CHARGED_DECLINES` only
+    charged_declines: frozenset[str] | None = None
+
+
+SANDBOX = Presentation()
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,30 +153,21 @@ class Authorization:
     merchant_city: str | None = None
     tag: str | None = None
     three_ds_code: str | None = None
-    force_decline: str | None = None  # a slug of the transaction-errors dictionary
     parent_uuid: uuid.UUID | None = None  # an increment of this pending purchase
     uuid: uuid.UUID = field(default_factory=uuid.uuid4)
     merchant_id: str | None = None  # the network's (ISO 8583 DE 42); binds merchant_locked cards
-    channel: str = "sandbox"  # where it entered: sandbox | iso8583
-    network: dict[str, str | None] | None = None  # the network's data (iso8583), shown as is
-    # approved by the network on the issuer's behalf (an 0120 advice): recorded as approved
-    # whatever the rules say; what the card cannot cover is the cardholder's `shortfall`
-    stand_in: bool = False
-    # a clearing file's force post (docs/network.md#clearing-files): a stand-in presented and
-    # captured at once, booked as a completed purchase in one entry (the card pays the merchants'
-    # book, no hold)
-    captured: bool = False
-    # paid with a wallet token (docs/network.md#wallet-tokens): {uuid, wallet, last4}, shown as the
-    # transaction's `token`; its card follows a replacement (authorize.py)
-    token: dict[str, str | None] | None = None
-    # the channel's check of the card's details (card_testing.verification_failure): its
-    # decline slug, free and counted by the card-testing guard; None: verified or not checked
-    verification: str | None = None
-    acceptor: Merchant | None = None  # where the card was presented, for the guard
-    # presented by its number and details, which anyone who knows them can send (ISO 8583):
-    # only `card_testing.CHARGED_DECLINES` cost the card_decline fee
-    presented: bool = False
-    token_inactive: bool = False  # paid with a wallet token suspended or awaiting activation
+    presentation: Presentation = SANDBOX  # the channel's facts
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """What `record` wrote: the transaction's row (a dict of its columns), and the paying
+    card's balance after everything the unit did to it (the charge, an auto-replenish), in
+    the card's currency — what an ISO 8583 answer shows in field 54."""
+
+    row: dict[str, Any]
+    card_balance: int
+    card_currency: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +188,7 @@ class Decided:
     reason: str | None
     three_ds: uuid.UUID | None
     fee: int  # the approval's: `card_transaction` (+ `card_fx`), none for an increment
-    parent: dict[str, Any] | None  # the purchase an increment raises, locked
+    parent: Purchase | None  # the purchase an increment raises, locked
     amount: int  # in the card's currency (converted when the merchant's is another)
     rate: Decimal | None  # merchant currency → card currency, for a foreign one
 
@@ -185,13 +210,13 @@ def _refusal(
     guarded = card_testing.card_refusal(card)
     if guarded is not None:
         return guarded
-    if request.force_decline is not None:
-        return request.force_decline
+    if request.presentation.forced is not None:
+        return request.presentation.forced
     state = _state_refusal(account, card, request, now)
     if state is not None:  # the details are never compared: right and wrong answer alike
         return state
-    if request.verification is not None:
-        return request.verification
+    if request.presentation.verification is not None:
+        return request.presentation.verification
     if tag is not None and tag.restriction == "blocked":
         return "merchant_blocked"
     if request.currency != card["currency"] and rate is None:
@@ -203,7 +228,7 @@ def _state_refusal(account: Row, card: Row, request: Authorization, now: datetim
     """Rule 2: what the card, its token and its account are, whatever details came."""
     if card["status"] in ("frozen", "closed"):
         return f"card_{card['status']}"
-    if request.token_inactive:
+    if request.presentation.token_inactive:
         return "token_inactive"
     if (card["expiry_year"], card["expiry_month"]) < (now.year, now.month):
         return "card_expired"
@@ -279,9 +304,9 @@ async def decide(
     parent = None
     if request.parent_uuid is not None:
         parent = await lifecycle.locked_transaction(tx, request.parent_uuid)
-        lifecycle.require_status(parent, "pending")
-        if parent["card_uuid"] != request.card_uuid:  # its row lock follows this card's
-            raise lifecycle.InvalidTransition("An increment is made on its purchase's card.")
+        holds.require_status(parent, "pending")
+        if parent.card_uuid != request.card_uuid:  # its row lock follows this card's
+            raise holds.InvalidTransition("An increment is made on its purchase's card.")
     rate = await _rate(tx, request.currency, card["currency"])
     amount = request.amount if rate is None else converted(request.amount, rate)
     fee = 0 if parent is not None else fees.fixed("card_transaction")
@@ -327,14 +352,15 @@ def _new_transaction(
     now: datetime,
 ) -> dict[str, Any]:
     card, tag, rate = decided.card, decided.tag, decided.rate
+    facts = request.presentation
     hold_days = tag.hold_days if tag is not None else default_hold_days()
-    held_until = None if request.captured else now + timedelta(days=hold_days)
+    held_until = None if facts.captured else now + timedelta(days=hold_days)
     foreign: dict[str, Any] = {}
     if rate is not None:
         foreign = {
             "currency": card["currency"],
             "merchant_amount": request.amount,
-            "merchant_captured_amount": request.amount if request.captured else 0,
+            "merchant_captured_amount": request.amount if facts.captured else 0,
             "merchant_currency": request.currency,
             "rate": str(rate),
         }
@@ -345,11 +371,11 @@ def _new_transaction(
             account_uuid=as_uuid(card["account_uuid"]),
             card_uuid=request.card_uuid,
             type="card_purchase",
-            status="completed" if request.captured else "pending",
+            status="completed" if facts.captured else "pending",
             direction="debit",
             amount=decided.amount,
             authorized_amount=decided.amount,
-            captured_amount=decided.amount if request.captured else 0,
+            captured_amount=decided.amount if facts.captured else 0,
             hold_expires_at=held_until,
             parent_uuid=request.parent_uuid,
             currency=request.currency,
@@ -361,9 +387,9 @@ def _new_transaction(
             flagged=bool(tag and tag.restriction == "restricted"),
             created_at=now,
             updated_at=now,
-            channel=request.channel,
-            stand_in=request.stand_in,
-            token=None if request.token is None else orjson.dumps(request.token).decode(),
+            channel=facts.channel,
+            stand_in=facts.stand_in,
+            token=None if facts.token is None else orjson.dumps(facts.token).decode(),
         )
         | foreign
     )
@@ -375,75 +401,65 @@ async def _charge(
     amount: int,
     fee: int,
     balance: int,
-    kind: str | None = None,
-    insert: bool = False,
 ) -> int:
-    """One entry: the card puts `amount` on hold (a completed purchase: pays it to the
-    merchants' book, as a capture does) and pays `fee` to the fee book, in the transaction's
-    currency (the card's); a stand-in's `shortfall` is paid by the `cardholder_receivables`
-    book instead of the card; `insert`: the transaction's row is written with it (one
-    statement on PostgreSQL). Returns the card's new balance (`balance`, what it was, when
-    the card pays nothing)."""
-    card_uuid, currency = transaction["card_uuid"], transaction["currency"]
-    shortfall = transaction.get("shortfall", 0)
-    captured = transaction["status"] == "completed"
-    default_kind = f"{transaction['type']}_{'captured' if captured else transaction['status']}"
-    posted = await post_entry(
-        tx,
-        kind or default_kind,
-        [
-            card_leg(card_uuid, currency, -(amount + fee - shortfall)),
-            book_leg(SystemBook.CARDHOLDER_RECEIVABLES, currency, -shortfall),
-            book_leg(SystemBook.MERCHANTS if captured else SystemBook.HOLDS, currency, amount),
-            book_leg(SystemBook.FEES, currency, fee),
-        ],
-        reference=transaction["uuid"],
-        insert=transactions_insert([transaction]) if insert else None,
-    )
-    return posted.balances.get(card_uuid, balance)
+    """The transaction's row written with its entry (one statement on PostgreSQL): the hold
+    of `amount` and the fee (`holds.place`; a force post's pays the merchants' book at
+    once), or a decline's fee alone. Returns the card's new balance (`balance`, what it was,
+    when the card pays nothing)."""
+    card_uuid = transaction["card_uuid"]
+    posted = transaction["status"] == "completed"
+    kind = f"card_purchase_{'captured' if posted else transaction['status']}"
+    entry = await holds.place(
+        tx, transaction["uuid"], card_uuid, transaction["currency"], amount, fee, kind=kind,
+        shortfall=transaction.get("shortfall", 0), posted=posted,
+        insert=transactions_insert([transaction]),
+    )  # fmt: skip
+    return entry.balances.get(card_uuid, balance)
 
 
 async def _raise_hold(
-    tx: Tx, decided: Decided, parent: dict[str, Any], request: Authorization, now: datetime
-) -> dict[str, Any]:
+    tx: Tx, decided: Decided, parent: Purchase, request: Authorization, now: datetime
+) -> Recorded:
     """An approved increment: the parent's hold and authorization grow by the increment (in
     the card's currency; a foreign parent's merchant amount by the merchant's)."""
     amount = decided.amount
-    parent["amount"] += amount
-    parent["authorized_amount"] += amount
-    if parent["merchant_amount"] is not None:
-        parent["merchant_amount"] += request.amount
-    parent["updated_at"] = now
+    merchant_amount = parent.merchant_amount
+    parent = replace(
+        parent, amount=parent.amount + amount,
+        authorized_amount=parent.authorized_amount + amount, updated_at=now,
+        merchant_amount=None if merchant_amount is None else merchant_amount + request.amount,
+    )  # fmt: skip
     await repository.raise_hold(
-        tx,
-        parent["uuid"],
-        parent["amount"],
-        parent["authorized_amount"],
-        now,
-        parent["merchant_amount"],
+        tx, parent.uuid, parent.amount, parent.authorized_amount, now, parent.merchant_amount
     )
-    balance = await _charge(
-        tx, parent, amount, 0, decided.card["balance"], "card_purchase_incremented"
-    )
-    await replenish_if_low(tx, decided.account, decided.card, balance, now)
-    return parent
+    assert parent.card_uuid is not None
+    entry = await holds.place(
+        tx, parent.uuid, parent.card_uuid, parent.currency, amount, 0,
+        kind="card_purchase_incremented", shortfall=parent.shortfall,
+    )  # fmt: skip
+    balance = entry.balances.get(parent.card_uuid, decided.card["balance"])
+    balance = await replenish_if_low(tx, decided.account, decided.card, balance, now)
+    return Recorded(dict(parent), balance, decided.card["currency"])
 
 
 def _unconvertible(request: Authorization, decided: Decided) -> bool:
     """A stand-in in a currency the card does not hold that the rate table cannot convert."""
     return (
-        request.stand_in and decided.rate is None and request.currency != decided.card["currency"]
+        request.presentation.stand_in
+        and decided.rate is None
+        and request.currency != decided.card["currency"]
     )
 
 
 def _decline_fee_due(request: Authorization, decided: Decided, reason: str) -> bool:
     """The `card_decline` fee is due unless the decline is the guard's (a verification
-    failure, `suspected_fraud`), the team budget's or an increment's; for a card presented
-    by its number (`presented`), only for `card_testing.CHARGED_DECLINES`."""
-    if reason == request.force_decline:
+    failure, `suspected_fraud`), the team budget's or an increment's; where the channel says
+    which declines cost it (`charged_declines`), only for those."""
+    facts = request.presentation
+    if reason == facts.forced:
         return decided.parent is None  # the sandbox's forced decline: every slug pays, as declined
-    if request.presented:
-        return reason in card_testing.CHARGED_DECLINES and decided.parent is None
+    if facts.charged_declines is not None:
+        return reason in facts.charged_declines and decided.parent is None
     free = reason in card_testing.FREE_DECLINES or reason == BUDGET_EXCEEDED
     return not free and decided.parent is None
 
@@ -454,11 +470,12 @@ async def _guard(
     """The card-testing guard's count, in the unit that recorded the answer: a verification
     failure counts (at the card and at its merchant), an approval the card's issuer checked
     resets the card's."""
-    if reason is not None and reason == request.verification:
+    facts = request.presentation
+    if reason is not None and reason == facts.verification:
         await card_testing.note_card_failure(tx, request.card_uuid, card, now)
-        if request.acceptor is not None:
-            await card_testing.note_merchant_failure(tx, request.acceptor, now)
-    elif reason is None and not request.stand_in:
+        if facts.acceptor is not None:
+            await card_testing.note_merchant_failure(tx, facts.acceptor, now)
+    elif reason is None and not facts.stand_in:
         await card_testing.note_card_passed(tx, request.card_uuid, card)
 
 
@@ -476,19 +493,20 @@ async def record(
     decided: Decided,
     verdict: Verdict | None,
     now: datetime,
-) -> dict[str, Any]:
+) -> Recorded:
     """Write the answer in the unit that decided: the transaction, its entry, the 3DS code
-    used up, auto-replenish. Returns the transaction's row (a dict of its columns)."""
+    used up, auto-replenish. Returns the transaction's row and the card's balance after."""
     card, fees = decided.card, decided.fees
     reason, decision = _outcome(decided, verdict)
-    if request.stand_in:  # the network approved already: the rules only inform
+    facts = request.presentation
+    if facts.stand_in:  # the network approved already: the rules only inform
         reason, decision = None, "stand_in"
     if reason is None and decided.parent is not None:
         return await _raise_hold(tx, decided, decided.parent, request, now)
     transaction = _new_transaction(user_uuid, decided, request, now)
     transaction["decision"] = decision
-    if request.network is not None:  # an authorization code only on an approval
-        network = request.network if reason is None else {**request.network, "auth_code": None}
+    if facts.network is not None:  # an authorization code only on an approval
+        network = facts.network if reason is None else {**facts.network, "auth_code": None}
         transaction["network"] = orjson.dumps(network).decode()
         transaction["auth_code"] = network.get("auth_code")
     if decision == "endpoint" and reason is not None and verdict is not None:
@@ -508,12 +526,10 @@ async def record(
         fee_due = _decline_fee_due(request, decided, reason)
         if fee_due and transaction["currency"] == card["currency"]:
             transaction["fee"] = min(fees.fixed("card_decline"), card["balance"])
-    card_balance = None
+    card_balance = int(card["balance"])  # as locked: moved only by the entries below
     if reason is None or transaction["fee"]:  # the transaction written with its entry
         amount = transaction["amount"] if reason is None else 0
-        card_balance = await _charge(
-            tx, transaction, amount, transaction["fee"], card["balance"], insert=True
-        )
+        card_balance = await _charge(tx, transaction, amount, transaction["fee"], card["balance"])
     else:
         await insert_transactions(tx, [transaction])
     await _guard(tx, request, card, reason, now)
@@ -522,9 +538,9 @@ async def record(
         await card_types.bind_on_approval(tx, card, merchant)
     if decided.three_ds is not None and reason is None:
         await use_code(tx, decided.three_ds, transaction["uuid"], now)
-    if card_balance is not None:
-        await replenish_if_low(tx, decided.account, card, card_balance, now)
-    return transaction
+    if reason is None or transaction["fee"]:
+        card_balance = await replenish_if_low(tx, decided.account, card, card_balance, now)
+    return Recorded(transaction, card_balance, card["currency"])
 
 
 async def authorize(
@@ -539,4 +555,4 @@ async def authorize(
     with its reason. `verdict` is the decision endpoint's answer, if it was asked."""
     now = now or utcnow()
     decided = await decide(tx, cipher, user_uuid, request, now)
-    return await record(tx, user_uuid, request, decided, verdict, now)
+    return (await record(tx, user_uuid, request, decided, verdict, now)).row

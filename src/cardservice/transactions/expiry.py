@@ -1,8 +1,8 @@
 """Hold expiry (docs/transactions.md#holds-captures-increments-expiry): a pending purchase not
 captured by its `hold_expires_at` (its tag category's `hold_days` after the authorization) is
-released by the service itself, as `reverse` does (lifecycle.release: amount and fee back; after
-partial captures, the rest of the hold back and the purchase completed at what was captured), with
-its `transaction.updated` event.
+released by the service itself, as `reverse` does (`holds.void`, `expired`: amount and fee
+back; after partial captures, the rest of the hold back and the purchase completed at what was
+captured), with its `transaction.updated` event.
 
 Exactly once, with any number of sweepers (`cardservice worker`, the loop inside every
 `serve`, `cardservice simulate expire-holds`): each unit claims due holds by locking their
@@ -24,7 +24,7 @@ from cardservice.db.database import Database
 from cardservice.db.sql import Tx, as_datetime, as_uuid
 from cardservice.infra.background import Job, add_job
 from cardservice.models.base import utcnow
-from cardservice.transactions import lifecycle, locks
+from cardservice.transactions import holds, locks
 
 BATCH = 100  # holds released per unit
 
@@ -37,9 +37,9 @@ async def expire_due_holds(tx: Tx, now: datetime, batch: int = BATCH) -> list[uu
         assert purchase_uuid is not None and user_uuid is not None
         purchase, _card_status = await locks.lock_purchase(tx, user_uuid, purchase_uuid)
         expires = as_datetime(purchase["hold_expires_at"])
-        if purchase["status"] != "pending" or expires is None or expires > now:
+        if purchase.status != "pending" or expires is None or expires > now:
             continue  # captured or reversed between the claim and the lock
-        await lifecycle.release(tx, purchase, now)
+        await holds.void(tx, purchase, "expired", now)
         released.append(purchase_uuid)
     return released
 

@@ -17,7 +17,7 @@ from cardservice.db.database import Database
 from cardservice.infra.outbound import Outbound
 from cardservice.security import CardCipher
 from cardservice.transactions.authorize import authorization_of, authorize_card
-from cardservice.transactions.lifecycle import InvalidTransition
+from cardservice.transactions.holds import InvalidTransition
 from cardservice.transactions.reports import one_transaction
 
 

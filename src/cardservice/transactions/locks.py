@@ -11,11 +11,10 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from cardservice.db.sql import Row, Tx, as_uuid
 from cardservice.errors import TransactionNotFound
-from cardservice.transactions.records import TRANSACTION_FIELDS, transaction_columns
+from cardservice.transactions.records import TRANSACTION_FIELDS, Purchase, transaction_columns
 
 # --- 1. accounts
 _ACCOUNT = """
@@ -170,10 +169,7 @@ async def claim_due_holds(tx: Tx, now: datetime, batch: int) -> Sequence[Row]:
 async def lock_card(tx: Tx, card_uuid: uuid.UUID) -> Row | None:
     """The card (uuid, account_uuid, currency, status, balance, frozen_reason), locked; its
     account's lock is the caller's, taken first."""
-    card = await tx.row(_CARD, card_uuid)
-    if card is not None:
-        tx.card_balances[card_uuid] = (int(card["balance"]), card["currency"])
-    return card
+    return await tx.row(_CARD, card_uuid)
 
 
 async def lock_card_columns(tx: Tx, card_uuid: uuid.UUID, columns: Sequence[str]) -> Row | None:
@@ -195,8 +191,6 @@ async def lock_card_with_fees(
         rows = await tx.rows(_CARD_WITH_FEES, card_uuid, user_uuid)
     else:
         rows = await tx.rows(_CARD_WITH_FEES_AND_TAG, card_uuid, user_uuid, tag)
-    if rows:
-        tx.card_balances[card_uuid] = (int(rows[0]["balance"]), rows[0]["currency"])
     return rows
 
 
@@ -216,8 +210,8 @@ async def lock_pending_purchases(tx: Tx, card_uuid: uuid.UUID) -> list[uuid.UUID
 
 async def locked_purchase(
     tx: Tx, transaction_uuid: uuid.UUID, user_uuid: uuid.UUID | None = None
-) -> dict[str, Any] | None:
-    """The transaction row, locked, as a dict of its columns (plus `user_uuid` and
+) -> Purchase | None:
+    """The transaction row, locked, as a `Purchase` (every column, plus `user_uuid` and
     `captured_at`); with `user_uuid`, None unless it is that user's. The caller holds the
     account's and card's locks already when it will move money."""
     if user_uuid is None:
@@ -226,15 +220,12 @@ async def locked_purchase(
         row = await tx.row(_TRANSACTION_OF_USER, transaction_uuid, user_uuid)
     if row is None:
         return None
-    purchase = {name: row[name] for name in _PURCHASE_FIELDS}
-    for key in ("uuid", "card_uuid", "account_uuid", "user_uuid", "parent_uuid"):
-        purchase[key] = as_uuid(purchase[key])
-    return purchase
+    return Purchase.of({name: row[name] for name in _PURCHASE_FIELDS})
 
 
 async def lock_purchase(
     tx: Tx, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID
-) -> tuple[dict[str, Any], str | None]:
+) -> tuple[Purchase, str | None]:
     """The user's transaction with its account, card and row locked, in that order (any type
     or status), and its card's status (None without a card); anybody else's is 404."""
     found = await lock_transaction_account(tx, user_uuid, transaction_uuid)

@@ -7,13 +7,16 @@ the row to `transaction_record`; a transaction just written is a dict of its col
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, fields
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
+from uuid import UUID
 
 import orjson
 
-from cardservice.db.sql import Row, flag, iso_z, text_uuid
+from cardservice.db.sql import Row, as_uuid, flag, iso_z, text_uuid
 from cardservice.ledger.money import from_minor
 from cardservice.security import mask
 
@@ -27,6 +30,85 @@ TRANSACTION_FIELDS = (
     "receipt_attachment_uuid", "token",
 )  # fmt: skip
 NEWEST_FIRST = "ORDER BY t.created_at DESC, t.uuid DESC"
+
+
+@dataclass(frozen=True, slots=True)
+class Purchase(Mapping[str, Any]):
+    """A transaction row read under its lock (`locks.lock_purchase`), typed: the fields the
+    hold's and the state machine's rules use as attributes, every column (`columns`, plus
+    `user_uuid` and `captured_at`) readable by name as a mapping, with the typed fields'
+    values — what `transaction_record_of` and `credit_row` read. Never changed in place: a
+    transition returns a new one (`dataclasses.replace`)."""
+
+    uuid: UUID
+    user_uuid: UUID
+    account_uuid: UUID
+    card_uuid: UUID | None
+    type: str
+    status: str
+    currency: str
+    amount: int  # what the card pays: held + captured while pending
+    authorized_amount: int
+    captured_amount: int
+    fee: int
+    shortfall: int  # what its cardholder owes `cardholder_receivables` for it
+    refunded_amount: int
+    stand_in: bool
+    merchant_currency: str | None  # a foreign purchase's (the amounts below are in it)
+    merchant_amount: int | None
+    merchant_captured_amount: int | None
+    rate: str | None  # merchant currency → card currency
+    updated_at: datetime
+    columns: Mapping[str, Any]
+
+    @classmethod
+    def of(cls, row: Mapping[str, Any]) -> Purchase:
+        """The record of a row read by name (every column of `_PURCHASE_FIELDS`)."""
+
+        def optional(name: str) -> int | None:
+            return None if row[name] is None else int(row[name])
+
+        return cls(
+            uuid=as_uuid(row["uuid"]),  # type: ignore[arg-type]
+            user_uuid=as_uuid(row["user_uuid"]),  # type: ignore[arg-type]
+            account_uuid=as_uuid(row["account_uuid"]),  # type: ignore[arg-type]
+            card_uuid=as_uuid(row["card_uuid"]),
+            type=str(row["type"]),
+            status=str(row["status"]),
+            currency=str(row["currency"]),
+            amount=int(row["amount"]),
+            authorized_amount=int(row["authorized_amount"]),
+            captured_amount=int(row["captured_amount"]),
+            fee=int(row["fee"]),
+            shortfall=int(row["shortfall"]),
+            refunded_amount=int(row["refunded_amount"]),
+            stand_in=bool(row["stand_in"]),
+            merchant_currency=row["merchant_currency"],
+            merchant_amount=optional("merchant_amount"),
+            merchant_captured_amount=optional("merchant_captured_amount"),
+            rate=None if row["rate"] is None else str(row["rate"]),
+            updated_at=row["updated_at"],
+            columns={**row, "parent_uuid": as_uuid(row["parent_uuid"])},
+        )
+
+    @property
+    def held(self) -> int:
+        """What is still on hold (pending: the amount not captured yet)."""
+        return self.amount - self.captured_amount
+
+    def __getitem__(self, name: str) -> Any:
+        if name in _TYPED and name != "columns":
+            return getattr(self, name)
+        return self.columns[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.columns)
+
+    def __len__(self) -> int:
+        return len(self.columns)
+
+
+_TYPED = frozenset(field.name for field in fields(Purchase))
 
 
 def transaction_columns(table: str) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import uuid
 from datetime import datetime
 
 from cardservice.db.sql import Row, Tx, as_uuid
@@ -15,19 +14,19 @@ logger = logging.getLogger("cardservice.replenish")
 
 async def replenish_if_low(
     tx: Tx, account: Row, card: Row, card_balance: int, now: datetime
-) -> uuid.UUID | None:
+) -> int:
     """Move `auto_replenish_amount` from the account when the card balance is strictly
     below `auto_replenish_min_balance`; when the account cannot pay, nothing is recorded.
 
     `account` (uuid, status, balance) was read under the row lock this unit holds and not
     moved since (the debit was the card's); `card` is the card's row as it was locked and
-    `card_balance` its balance after the debit, as `post_entry` returned it. Returns the new
-    transaction's uuid, if any."""
+    `card_balance` its balance after the debit, as `post_entry` returned it. Returns the card's
+    balance after it (`card_balance` when nothing moved)."""
     amount, threshold = card["auto_replenish_amount"], card["auto_replenish_min_balance"]
     if amount is None or threshold is None or card["status"] != "active":
-        return None
+        return card_balance
     if card_balance >= threshold:
-        return None
+        return card_balance
     account_uuid, card_uuid = as_uuid(account["uuid"]), as_uuid(card["uuid"])
     assert account_uuid is not None and card_uuid is not None
     if account["status"] != "active" or account["balance"] < amount:
@@ -35,7 +34,7 @@ async def replenish_if_low(
             "auto-replenish skipped: account cannot pay",
             extra={"card_uuid": str(card_uuid), "account_uuid": str(account_uuid)},
         )
-        return None
+        return card_balance
     currency = card["currency"]
     row = transaction_row(
         user_uuid=as_uuid(card["user_uuid"]),
@@ -50,11 +49,11 @@ async def replenish_if_low(
         created_at=now,
         updated_at=now,
     )
-    await post_entry(
+    posted = await post_entry(
         tx,
         "auto_replenish",
         [account_leg(account_uuid, currency, -amount), card_leg(card_uuid, currency, amount)],
         reference=row["uuid"],
         insert=transactions_insert([row]),
     )
-    return row["uuid"]  # type: ignore[no-any-return]
+    return int(posted.balances.get(card_uuid, card_balance + amount))

@@ -6,7 +6,7 @@ lock order's statements are in locks.py."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
@@ -538,7 +538,7 @@ def transaction_row(**fields: Any) -> dict[str, Any]:
 
 
 def credit_row(
-    purchase: dict[str, Any], type_: str, amount: int, description: str, now: datetime
+    purchase: Mapping[str, Any], type_: str, amount: int, description: str, now: datetime
 ) -> dict[str, Any]:
     """Money going back to a purchase's card (a refund, a dispute credit): a completed credit
     of the purchase's user, account, card and merchant, its `parent_uuid` the purchase."""
