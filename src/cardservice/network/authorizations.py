@@ -241,10 +241,13 @@ async def _first(
     `59`, an unknown number's `14` (`N7` in a locked BIN), a locked BIN's `N7`, or the
     entry's answer (recorded, or a question to ask)."""
     merchant, pan, now = acceptor(message), message.fields[2], utcnow()
+    fingerprint = host.cipher.fingerprint(pan)
     opened = await repository.locked_card_and_key(
-        tx, host.cipher.fingerprint(pan), key, merchant, card_testing.bin_of(pan)
+        tx, fingerprint, key, merchant, card_testing.bin_of(pan)
     )
     card, found = opened.card, opened.found
+    if opened.account is not None:
+        host.seen(fingerprint, opened.account["uuid"])
     if found is not None and found.response_code is not None:
         return found.answer  # a repeat: the first answer, nothing moves
     bin_locked = not stand_in and card_testing.bin_locked(opened.bin_locked_until, now)
@@ -307,8 +310,10 @@ async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> An
     deadline = None if stand_in else deadlines.current()  # an advice is sent until taken
     # (every unit below stops at its next statement once the listener answered `91`)
     try:
-        first = await host.db.transact(
-            lambda tx: _first(host, tx, message, key, tag, stand_in, answers)
+        first = await host.batches.transact(  # with the account's others that queued
+            host.db,
+            await host.group_of(host.cipher.fingerprint(message.fields[2])),
+            lambda tx: _first(host, tx, message, key, tag, stand_in, answers),
         )
         if isinstance(first, _Asking):
             first = _Recorded(
