@@ -119,7 +119,7 @@ class _Peer:
             try:
                 opened = await connection.fetchrow(
                     LOCKED_CARD_AND_KEY, self.cipher.fingerprint(fields[2]), *key, acquirer,
-                    fields[42].strip(),
+                    fields[42].strip(), fields[2][:6],  # the number's BIN (its lock's row)
                 )  # fmt: skip
                 card, user = opened["card_uuid"], opened["user_uuid"]
                 locked = await (
