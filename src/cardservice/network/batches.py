@@ -8,7 +8,9 @@ the requests of one group (the account, once this process has seen the number's 
 number itself before) queue in the process instead: the first runs alone at once, and what
 arrives meanwhile runs as one unit when it ends — each request's own work one after the
 other, one lock taken, one COMMIT — while the next arrivals queue for the unit after.
-Nothing waits for a batch to fill: a request alone runs as soon as its group is free.
+Nothing waits for a batch to fill: a request alone runs as soon as its group is free; and a
+unit closes early, leaving the rest to the next, when one more request at its pace so far would
+end its COMMIT after the earliest deadline in it.
 
 Each request keeps its own answer, its own message key (exactly once: its row is written
 with the unit's COMMIT, as alone) and its own deadline:
@@ -85,17 +87,30 @@ class Batches:
         try:
             while queued := self._queued[group]:
                 self._queued[group] = queued[LARGEST:]
-                await _run(db, queued[:LARGEST])
+                left = await _run(db, queued[:LARGEST])
+                self._queued[group] = left + self._queued[group]  # first in, first run
         finally:
             del self._queued[group]  # no await since the last look: nothing queued meanwhile
 
 
-async def _run(db: Database, requests: list[_Request]) -> None:
+async def _run(db: Database, requests: list[_Request]) -> list[_Request]:
+    """One unit of the requests (in order), or each alone when the unit raised; the requests
+    left for the next unit (the unit closed before them to answer its first in time)."""
     waiting = [request for request in requests if not _answered_already(request)]
     if len(waiting) > 1:
+        left: list[_Request] = []
 
         async def unit(tx: Tx) -> list[tuple[_Request, Any]]:
-            return [(r, await r.work(tx)) for r in waiting if not _answered_already(r)]
+            booked: list[tuple[_Request, Any]] = []
+            started = asyncio.get_running_loop().time()
+            left.clear()
+            for index, request in enumerate(waiting):
+                if booked and _closing(booked, request, started):
+                    left.extend(waiting[index:])
+                    break
+                if not _answered_already(request):
+                    booked.append((request, await request.work(tx)))
+            return booked
 
         try:
             with deadlines.outside():
@@ -105,7 +120,7 @@ async def _run(db: Database, requests: list[_Request]) -> None:
         else:
             for request, result in booked:
                 _settle(request, result=result)
-            return
+            return left
     for request in waiting:
         if request.done.done() or _answered_already(request):
             continue
@@ -116,6 +131,20 @@ async def _run(db: Database, requests: list[_Request]) -> None:
             _settle(request, error=error)
         else:
             _settle(request, result=result)
+    return []
+
+
+def _closing(booked: list[tuple[_Request, Any]], following: _Request, started: float) -> bool:
+    """Whether the unit commits before `following`: at the pace of its requests so far, one
+    more and the COMMIT would end after the earliest deadline among them and it (a unit
+    too long would answer all of them `91` where the first few could have been `00`)."""
+    now = asyncio.get_running_loop().time()
+    pace = (now - started) / len(booked)
+    earliest = min(
+        (r.deadline.at for r in (following, *(b[0] for b in booked)) if r.deadline is not None),
+        default=None,
+    )
+    return earliest is not None and earliest - now < 2 * pace
 
 
 def _answered_already(request: _Request) -> bool:
