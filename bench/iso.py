@@ -15,8 +15,10 @@ In that order: `pgbench` TPC-B on its own database (the write baseline of `bench
 short unmeasured load on the service and on the peer (warm buffers and prepared statements);
 then `--rounds` rounds of the service's peak and the peer's, in turn and each round in the
 other order, with p50/p99 of the service's ISO path at half its first peak right after it
-(open loop, each answer from the time its request was due); then HTTP; each load on a freshly
-vacuumed database. The rates and `iso_vs_peer` are medians over the rounds (each round's
+(open loop, each answer from the time its request was due); then a burst of 60 authorizations sent at
+once over 6 connections on the cards of one account (`one_account_burst`: the answers — a `91`
+is one the answer deadline fired — and the one-account rate: 60 ÷ the seconds the last answer took); then HTTP; each load
+on a freshly vacuumed database. The rates and `iso_vs_peer` are medians over the rounds (each round's
 figures are printed too): on this shared 2-core machine one pair of loads moved the ratio
 between 0.55 and 0.88 from run to run. The 16 cards are in one account (every authorization
 locks its card's account: one line, the hot-account case) or spread over `--accounts N`.
@@ -255,6 +257,31 @@ async def iso_load(
     return latencies
 
 
+BURST, BURST_CONNECTIONS = 60, 6  # the burst on one account (tests/network/test_burst.py)
+
+
+async def one_account_burst(port: int, cards: list[Any]) -> dict[str, Any]:
+    """`BURST` authorizations sent at once over `BURST_CONNECTIONS` connections on the cards
+    of one account: every answer's field 39, and how long the last took (the one-account
+    rate: one account's units queue on its row lock, whatever the workers)."""
+    numbers, codes = _NUMBERS, Counter[str]()
+    clients = [await NetworkClient.connect("127.0.0.1", port) for _ in range(BURST_CONNECTIONS)]
+    requests = []
+    for index in range(BURST):
+        card = cards[index % len(cards)]
+        fields = messages.authorization(card.pan, card.expiry, 1, next(numbers), transmitted_now())
+        requests.append(clients[index % BURST_CONNECTIONS].request("0100", fields, wait=30))
+    started = time.monotonic()
+    for answer in await asyncio.gather(*requests):
+        codes[answer.fields.get(39, "")] += 1
+    took = time.monotonic() - started
+    for client in clients:
+        await client.close()
+    return {"requests": BURST, "connections": BURST_CONNECTIONS, "cards": len(cards),
+            "answers": dict(sorted(codes.items())), "seconds": round(took, 3),
+            "per_s": round(BURST / took, 1)}  # fmt: skip
+
+
 async def http_load(
     base: str, tokens: dict[str, str], cards: list[Any], seconds: float, concurrency: int
 ) -> int:
@@ -423,6 +450,8 @@ async def main(
                             rate=loads.rates["service"][0] / 2, lags=lags, codes=half_codes,
                         )  # fmt: skip
             await _vacuum(url)
+            burst = await one_account_burst(iso_port, cards[::accounts])  # the first account's
+            await _vacuum(url)
             sandbox = await http_load(
                 f"http://127.0.0.1:{http_port}", by_card, cards, seconds, connections * depth
             )
@@ -453,6 +482,7 @@ async def main(
         "pgbench_tps": round(tpcb, 1),
         "iso_vs_pgbench": round(service / tpcb, 3),
         "http_vs_pgbench": round(sandbox / seconds / tpcb, 3),
+        "one_account_burst": burst,
         "at_half_peak": {
             "rate_per_s": round(loads.rates["service"][0] / 2, 1), "approved": len(half),
             **_percentiles(half), "answers": dict(sorted(half_codes.items())),

@@ -43,6 +43,7 @@ TEST_CVK = (
 # (tests/network/test_answer_deadline.py), and nowhere else decides an answer.
 ANSWER_SECONDS = 60.0
 USER_TABLES = [
+    "tag_counts_waiting",
     "authorization_endpoints",
     "card_tokens",
     "token_provisionings",

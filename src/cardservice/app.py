@@ -42,6 +42,7 @@ from cardservice.dashboard.web import STATIC_DIR as DASHBOARD_STATIC
 from cardservice.db.database import Database
 from cardservice.db.unavailable import HANDLED, is_database_unavailable
 from cardservice.decisions.routes import router as decisions_router
+from cardservice.dictionaries import tag_counts
 from cardservice.dictionaries.routes import router as dictionaries_router
 from cardservice.disputes.routes import router as disputes_router
 from cardservice.errors import (
@@ -164,6 +165,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     configure_logging(settings.log_level, settings.log_format)
     outbox.register()
     sealer.register()  # the ledger's sealer (docs/ledger.md, "The hash chain")
+    tag_counts.register()  # the tags' counter (docs/ledger.md, "Counters kept after commit")
     expiry.register()
     topups.register()  # the unpaid top-ups' sweep (docs/operations.md#running-a-program)
     # the teams' receipt policies (docs/teams.md#teams-budgets-requests-receipts)

@@ -115,8 +115,9 @@ async def _counters(url: str) -> list[str]:
                                                   WHERE t.user_uuid = u.uuid)
             UNION ALL
             SELECT 'tag ' || g.slug FROM transaction_tags g
-            WHERE g.transactions_count <> (SELECT count(*) FROM transactions t
-                                           WHERE t.tag_slug = g.slug)
+            WHERE g.transactions_count + (SELECT count(*) FROM tag_counts_waiting w
+                                          WHERE w.tag_slug = g.slug)
+                  <> (SELECT count(*) FROM transactions t WHERE t.tag_slug = g.slug)
             UNION ALL
             SELECT 'spend ' || d.spent_on FROM daily_spend d
             WHERE d.amount <> (SELECT coalesce(sum(t.amount), 0) FROM transactions t

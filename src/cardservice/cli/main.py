@@ -26,6 +26,7 @@ from cardservice.cli.simulate import simulate
 from cardservice.cli.teams import team
 from cardservice.cli.topups import topups as topups_commands
 from cardservice.config import Settings
+from cardservice.dictionaries import tag_counts
 from cardservice.errors import ServiceError
 from cardservice.events import outbox
 from cardservice.ledger import sealer
@@ -221,6 +222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; never prints a traceback for a user error."""
     outbox.register()
     sealer.register()  # the ledger's sealer (docs/ledger.md, "The hash chain")
+    tag_counts.register()  # the tags' counter (docs/ledger.md, "Counters kept after commit")
     expiry.register()
     topups.register()  # the unpaid top-ups' sweep (docs/operations.md#running-a-program)
     # the teams' receipt policies (docs/teams.md#teams-budgets-requests-receipts)

@@ -97,6 +97,16 @@ def outside() -> Iterator[None]:
         _current.reset(token)
 
 
+@contextlib.contextmanager
+def within(deadline: Deadline | None) -> Iterator[None]:
+    """Units run here carry `deadline` (a request's work run by another task for it)."""
+    token = _current.set(deadline)
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
 def current() -> Deadline | None:
     """The deadline of the work running now (None outside a channel that has one). Read it
     in the work's own task: a unit may run in another (SQLite's units, `db/database.py`)."""

@@ -11,12 +11,36 @@ from cardservice.db.sql import Reader, Row, Tx, as_uuid
 _DICTIONARY = (
     "SELECT slug, name, description FROM dictionary_entries WHERE kind = $1 ORDER BY position"
 )
+# A tag's count: what the tag counter folded in (`tag_counts`), plus its transactions whose
+# count still waits (committed since: one snapshot, so each is counted once)
+_TAGS = (
+    "(SELECT t.slug, t.name, t.category, t.hold_days,"
+    " t.transactions_count + coalesce(w.waiting, 0) AS transactions_count"
+    " FROM transaction_tags t LEFT JOIN (SELECT tag_slug, count(*) AS waiting"
+    " FROM tag_counts_waiting GROUP BY tag_slug) w ON w.tag_slug = t.slug) tags"
+)
 TAG_COLUMNS = "slug, name, category, transactions_count, hold_days"
 _POPULAR_TAGS = (
-    f"SELECT {TAG_COLUMNS} FROM transaction_tags"  # noqa: S608 - constant columns
+    f"SELECT {TAG_COLUMNS} FROM {_TAGS}"  # noqa: S608 - constant columns
     " ORDER BY transactions_count DESC, name LIMIT $1"
 )
-_TAGS_LIKE = f"SELECT {TAG_COLUMNS} FROM transaction_tags WHERE lower(name) LIKE $1 ESCAPE '\\'"  # noqa: S608
+_TAGS_LIKE = f"SELECT {TAG_COLUMNS} FROM {_TAGS} WHERE lower(name) LIKE $1 ESCAPE '\\'"  # noqa: S608
+TAG_COUNTER_LOCK = 15_003  # pg_advisory_xact_lock key: one tag counter at a time
+# the committed waiting counts, added to their tags and deleted in one statement (what it
+# deletes is what it adds: a count committed meanwhile waits for the next run)
+_FOLD_PG = """
+WITH gone AS (DELETE FROM tag_counts_waiting RETURNING tag_slug),
+     n AS (SELECT tag_slug, count(*) AS c FROM gone GROUP BY tag_slug)
+UPDATE transaction_tags t SET transactions_count = t.transactions_count + n.c
+FROM n WHERE t.slug = n.tag_slug"""
+# SQLite: the writer's turn holds the database, so nothing commits between the two
+_FOLD_SQLITE = (
+    "UPDATE transaction_tags SET transactions_count = transactions_count"
+    " + (SELECT count(*) FROM tag_counts_waiting w WHERE w.tag_slug = transaction_tags.slug)"
+    " WHERE slug IN (SELECT tag_slug FROM tag_counts_waiting)",
+    "DELETE FROM tag_counts_waiting",
+)
+_ANY_WAITING = "SELECT 1 FROM tag_counts_waiting LIMIT 1"
 _BLOCKED_TAGS = """
 SELECT slug, name, restriction, reason FROM transaction_tags
 WHERE restriction IS NOT NULL ORDER BY restriction, name"""
@@ -46,6 +70,25 @@ async def dictionary_rows(reader: Reader, kind: str) -> Sequence[Row]:
 async def popular_tag_rows(reader: Reader, limit: int) -> Sequence[Row]:
     """The `limit` tags carried by most transactions (ties by name): `TAG_COLUMNS`."""
     return await reader.rows(_POPULAR_TAGS, limit)
+
+
+async def any_tag_count_waiting(reader: Reader) -> bool:
+    """Whether a tagged transaction's count waits for the tag counter."""
+    return await reader.value(_ANY_WAITING) is not None
+
+
+async def fold_tag_counts(tx: Tx, wait: bool) -> bool:
+    """Add the committed waiting counts to their tags, in this unit; False when another tag
+    counter holds the turn and `wait` is false (PostgreSQL; SQLite's writer is the turn)."""
+    if tx.dialect == "postgresql":
+        lock = "pg_advisory_xact_lock" if wait else "pg_try_advisory_xact_lock"
+        if await tx.value(f"SELECT {lock}($1)", TAG_COUNTER_LOCK) is False:
+            return False
+        await tx.execute(_FOLD_PG)
+        return True
+    for statement in _FOLD_SQLITE:
+        await tx.execute(statement)
+    return True
 
 
 async def tag_rows_like(reader: Reader, pattern: str) -> Sequence[Row]:

@@ -38,8 +38,21 @@ class TransactionTag(Base):
     )
     reason: Mapped[str | None] = mapped_column(String(500))
     transactions_count: Mapped[int] = mapped_column(
-        BigInteger, default=0, doc="counter kept by the transaction engine"
+        BigInteger,
+        default=0,
+        doc="transactions carrying the tag, as far as the tag counter has added them up "
+        "(dictionaries.tag_counts); the rest wait in tag_counts_waiting",
     )
+
+
+class TagCountWaiting(Base):
+    """A tagged transaction whose count waits for the tag counter (dictionaries.tag_counts):
+    written by the trigger on `transactions`, deleted as it is added to its tag."""
+
+    __tablename__ = "tag_counts_waiting"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    tag_slug: Mapped[str] = mapped_column(String(64))
 
 
 class FeeRate(Base):

@@ -247,10 +247,13 @@ async def _opening(
     `14` (`N7` in a locked BIN), a locked BIN's `N7` — or the authorization to answer, with the
     account locked already and its key written with the answer."""
     merchant, pan, now = acceptor(message), message.fields[2], utcnow()
+    fingerprint = host.cipher.fingerprint(pan)
     opened = await repository.locked_card_and_key(
-        tx, host.cipher.fingerprint(pan), key, merchant, card_testing.bin_of(pan)
+        tx, fingerprint, key, merchant, card_testing.bin_of(pan)
     )
     card, found = opened.card, opened.found
+    if opened.account is not None:
+        host.seen(fingerprint, opened.account["uuid"])
     if found is not None and found.response_code is not None:
         return Answered(found.answer)  # a repeat: the first answer, nothing moves
     bin_locked = not stand_in and card_testing.bin_locked(opened.bin_locked_until, now)
@@ -312,9 +315,11 @@ async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> An
         return await _opening(host, tx, message, key, tag, stand_in, answers)
 
     try:
+        group = await host.group_of(host.cipher.fingerprint(message.fields[2]))
         first = await authorize_opened(
             host.db, host.http, host.cipher, opening, allow_private=host.allow_private,
             answer_within=ANSWER_WITHIN,
+            unit=lambda work: host.batches.transact(host.db, group, work),  # with the queued
         )  # fmt: skip
     except KeyTaken:
         return None

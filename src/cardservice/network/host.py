@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -24,6 +24,7 @@ from cardservice.errors import RuleViolation, ServiceError
 from cardservice.infra.outbound import Outbound
 from cardservice.models.base import utcnow
 from cardservice.network import repository
+from cardservice.network.batches import Batches
 from cardservice.network.codec import Message
 from cardservice.network.repository import Key, KeyTaken
 from cardservice.network.responses import (
@@ -41,6 +42,7 @@ log = logging.getLogger("cardservice.network")
 
 ANSWER_WITHIN = 2.0  # seconds a decision endpoint may take: the network's deadline is 3 s
 REVERSAL_MEMORY = timedelta(hours=24)  # how long a reversal waits for its original
+ACCOUNTS_KEPT = 100_000  # numbers whose account a process keeps in mind to queue them together
 TAGS_FRESH_FOR = 60.0  # seconds the tag names are reused before they are read again
 ATTEMPTS = 3  # a key taken by a concurrent unit: look again, answer from what is there
 
@@ -54,7 +56,8 @@ class Malformed(Exception):
 @dataclass(slots=True)
 class Host:
     """What every participant needs: the database, the cipher (card fingerprints, CVV2),
-    the decision endpoints' client, and the tags dictionary by name."""
+    the decision endpoints' client, the tags dictionary by name, and the authorizations'
+    queue of each account (`batches.py`)."""
 
     db: Database
     cipher: CardCipher
@@ -62,7 +65,36 @@ class Host:
     allow_private: bool
     _tags: dict[str, str] = field(default_factory=dict)
     _tags_read_at: float = float("-inf")
+    _tags_reading: asyncio.Future[None] | None = None
     _working: dict[Key, asyncio.Future[None]] = field(default_factory=dict)
+    batches: Batches = field(default_factory=Batches)
+    _accounts: dict[str, Hashable] = field(default_factory=dict)
+    _reading: dict[str, asyncio.Future[Hashable]] = field(default_factory=dict)
+
+    async def group_of(self, fingerprint: str) -> Hashable:
+        """Whose queue a number's authorization joins (`batches.py`): its card's account
+        (read once a process, by one request while the others of the number wait for it),
+        the number itself when it has no card. Only a hint: each unit locks what its card's
+        account is then."""
+        if (known := self._accounts.get(fingerprint)) is not None:
+            return known
+        if (reading := self._reading.get(fingerprint)) is not None:
+            return await asyncio.shield(reading)
+        reading = self._reading[fingerprint] = asyncio.get_running_loop().create_future()
+        group: Hashable = fingerprint
+        try:
+            group = await repository.account_of_number(self.db.reader, fingerprint) or group
+        finally:
+            del self._reading[fingerprint]
+            reading.set_result(group)
+        self.seen(fingerprint, group)
+        return group
+
+    def seen(self, fingerprint: str, group: Hashable) -> None:
+        """The number's group, as a unit read it."""
+        if len(self._accounts) >= ACCOUNTS_KEPT:
+            self._accounts.clear()
+        self._accounts[fingerprint] = group
 
     @asynccontextmanager
     async def one_at_a_time(self, key: Key) -> AsyncIterator[None]:
@@ -80,10 +112,26 @@ class Host:
             done.set_result(None)
 
     async def tag_of(self, merchant_name: str) -> str | None:
+        """The tag of a merchant's name. The names are read by one request at a time (a burst
+        on a process that has not read them yet waits for one read, not one each)."""
         if time.monotonic() - self._tags_read_at > TAGS_FRESH_FOR:
+            if self._tags_reading is None:
+                self._tags_reading = asyncio.ensure_future(self._read_tags())
+            await asyncio.shield(self._tags_reading)
+        return repository.tag_of(self._tags, merchant_name)
+
+    async def warm(self) -> None:
+        """Read the tag names (opening the pool) before the first request needs them; a
+        database not there yet is the first request's to find."""
+        with suppress(Exception):
+            await self.tag_of("")
+
+    async def _read_tags(self) -> None:
+        try:
             self._tags = await repository.tag_names(self.db.reader)
             self._tags_read_at = time.monotonic()
-        return repository.tag_of(self._tags, merchant_name)
+        finally:
+            self._tags_reading = None
 
 
 def require(message: Message, *numbers: int) -> None:

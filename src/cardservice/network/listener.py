@@ -300,6 +300,7 @@ async def running_listener(
     """The ISO 8583 listener of this process, on `CARDSERVICE_ISO8583_HOST:PORT`."""
     assert settings.iso8583_port is not None
     host = Host(db, cipher, http, settings.private_urls_allowed)
+    warming = asyncio.create_task(host.warm())  # cancelled at the end if still reading
     bounds, tls = Bounds.of(settings), tls_context(settings)
     admission = Admission(settings.iso8583_peer_networks, bounds)
     connections: set[asyncio.Task[None]] = set()
@@ -341,6 +342,7 @@ async def running_listener(
     try:
         yield server
     finally:
+        warming.cancel()
         server.close()
         for task in list(connections):
             task.cancel()

@@ -32,6 +32,10 @@ _NUMBER_JOINS = (
     " LEFT JOIN cards tc ON tc.uuid = k.card_uuid"
 )
 _CARD_BY_FINGERPRINT = f"{_CARD_OF_NUMBER} FROM (SELECT 1 AS one) o{_NUMBER_JOINS}"
+_ACCOUNT_OF_NUMBER = (
+    "SELECT coalesce(c.account_uuid, tc.account_uuid) AS account_uuid"  # noqa: S608 - ours
+    f" FROM (SELECT 1 AS one) o{_NUMBER_JOINS}"
+)
 # An authorization's first statement, in its unit (network/authorizations.py): the card of its
 # number (a card's or a wallet token's), its account locked first (docs/ledger.md, "Lock
 # order") with what the rules read beside it, by the engine's own text
@@ -136,6 +140,12 @@ class IssuedCard:
         """What a transaction this number pays shows as its `token` (`{uuid, wallet, last4}`,
         tokens.records.paid_with); None for a card's own number."""
         return None if self.token is None else paid_with(asdict(self.token))
+
+
+async def account_of_number(reader: Reader, fingerprint: str) -> uuid.UUID | None:
+    """The account of a number's card (a card's or a wallet token's), read without a lock;
+    None for a number of no card."""
+    return as_uuid(await reader.value(_ACCOUNT_OF_NUMBER, fingerprint))
 
 
 class KeyTaken(Exception):

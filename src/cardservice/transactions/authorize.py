@@ -248,6 +248,7 @@ async def authorize_opened(
     *,
     allow_private: bool,
     answer_within: float | None = None,
+    unit: Callable[[Callable[[Tx], Awaitable[Any]]], Awaitable[Any]] | None = None,
 ) -> Recorded | T:
     """The entry of an authorization, whatever the channel: `opening` is the channel's own
     first step in unit 1 (the ISO 8583 host reads the card of the number with its account
@@ -265,7 +266,9 @@ async def authorize_opened(
     Unit 1 decides under the locks; the endpoint's row comes with the locked card. Without an
     endpoint (or in its stand-in), or when the rules decline, unit 1 records the answer and
     that is all; otherwise it writes nothing and the endpoint is asked (`allow_private`:
-    whether its host may resolve to a private address, `Settings.private_urls_allowed`)."""
+    whether its host may resolve to a private address, `Settings.private_urls_allowed`).
+    A channel may run unit 1 its own way (`unit`, `db.transact` by default): the ISO 8583
+    host books one account's queued requests together (`network.batches`)."""
 
     async def first(tx: Tx) -> Recorded | _Asking | Answered[T]:
         opened = await opening(tx)
@@ -279,7 +282,7 @@ async def authorize_opened(
         assert question is not None
         return _Asking(opened, question)
 
-    done = await db.transact(first)
+    done: Recorded | _Asking | Answered[T] = await (unit or db.transact)(first)
     if isinstance(done, Answered):
         return done.answer
     if isinstance(done, Recorded):

@@ -1,0 +1,163 @@
+"""Authorizations of one account that arrive while one of its units runs are booked
+together, in the next unit (docs/performance.md#a-burst-on-one-account).
+
+Every unit of an account holds the account's row lock from its first statement to the end
+of its COMMIT, so a burst on one account is a queue: one unit after another, each waiting
+for the previous one's WAL flush and for its own worker's turn to take the lock over. Here
+the requests of one group (the account, once this process has seen the number's card; the
+number itself before) queue in the process instead: the first runs alone at once, and what
+arrives meanwhile runs as one unit when it ends — each request's own work one after the
+other, one lock taken, one COMMIT — while the next arrivals queue for the unit after.
+Nothing waits for a batch to fill: a request alone runs as soon as its group is free; and a
+unit closes early, leaving the rest to the next, when one more request at its pace so far would
+end its COMMIT after the earliest deadline in it.
+
+Each request keeps its own answer, its own message key (exactly once: its row is written
+with the unit's COMMIT, as alone) and its own deadline:
+- a request whose deadline passed while it queued is not run (answered `91`: nothing
+  recorded, as alone);
+- the unit runs outside any one request's deadline (it books the others), so a request whose
+  deadline passes during it is recorded and then released as an approval committed late is
+  (`authorizations._release_late`);
+- a refusal is recorded, never raised, so it undoes no neighbour; when any request's work
+  raises (another unit took its key, the database went away) the unit rolls back whole and
+  every request of it runs again alone, in its own unit under its own deadline: the unit
+  did nothing outside the database, as every unit (docs/ledger.md, "One path for every
+  write").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+from collections.abc import Awaitable, Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from cardservice.db import deadlines
+from cardservice.db.database import Database
+from cardservice.db.deadlines import AnsweredAlready, Deadline
+from cardservice.db.sql import Tx
+
+LARGEST = 32  # requests a unit at most: the lock is held for their work one after the other
+
+T = TypeVar("T")
+Work = Callable[[Tx], Awaitable[Any]]
+
+
+@dataclass(slots=True)
+class _Request:
+    work: Work
+    deadline: Deadline | None
+    done: asyncio.Future[Any]
+
+    def answered(self) -> bool:
+        """Its channel has answered for it (`91`): run nothing more of it."""
+        return self.deadline is not None and self.deadline.missed
+
+
+@dataclass(slots=True)
+class Batches:
+    """The queue of each group in this process, and the task draining it."""
+
+    _queued: dict[Hashable, list[_Request]] = field(default_factory=dict)
+    _draining: set[asyncio.Task[None]] = field(default_factory=set)
+
+    async def transact(
+        self, db: Database, group: Hashable, work: Callable[[Tx], Awaitable[T]]
+    ) -> T:
+        """`work` in a unit of `group`'s queue, alone or with what queued beside it; its
+        result once that unit committed (or its error)."""
+        loop = asyncio.get_running_loop()
+        request = _Request(work, deadlines.current(), loop.create_future())
+        queue = self._queued.get(group)
+        if queue is not None:
+            queue.append(request)
+        else:
+            self._queued[group] = [request]
+            # its own context: the drain books other requests too, under no one's deadline
+            drain = loop.create_task(self._drain(db, group), context=contextvars.Context())
+            self._draining.add(drain)
+            drain.add_done_callback(self._draining.discard)
+        done: T = await asyncio.shield(request.done)  # the unit goes on whatever befalls a caller
+        return done
+
+    async def _drain(self, db: Database, group: Hashable) -> None:
+        """Unit after unit of what queued, until nothing more has."""
+        try:
+            while queued := self._queued[group]:
+                self._queued[group] = queued[LARGEST:]
+                left = await _run(db, queued[:LARGEST])
+                self._queued[group] = left + self._queued[group]  # first in, first run
+        finally:
+            del self._queued[group]  # no await since the last look: nothing queued meanwhile
+
+
+async def _run(db: Database, requests: list[_Request]) -> list[_Request]:
+    """One unit of the requests (in order), or each alone when the unit raised; the requests
+    left for the next unit (the unit closed before them to answer its first in time)."""
+    waiting = [request for request in requests if not _answered_already(request)]
+    if len(waiting) > 1:
+        left: list[_Request] = []
+
+        async def unit(tx: Tx) -> list[tuple[_Request, Any]]:
+            booked: list[tuple[_Request, Any]] = []
+            started = asyncio.get_running_loop().time()
+            left.clear()
+            for index, request in enumerate(waiting):
+                if booked and _closing(booked, request, started):
+                    left.extend(waiting[index:])
+                    break
+                if not _answered_already(request):
+                    booked.append((request, await request.work(tx)))
+            return booked
+
+        try:
+            with deadlines.outside():
+                booked = await db.transact(unit)
+        except Exception:  # noqa: S110 - rolled back whole: each runs alone below
+            pass
+        else:
+            for request, result in booked:
+                _settle(request, result=result)
+            return left
+    for request in waiting:
+        if request.done.done() or _answered_already(request):
+            continue
+        try:
+            with deadlines.within(request.deadline):
+                result = await db.transact(request.work)
+        except Exception as error:  # the caller's own error, raised there
+            _settle(request, error=error)
+        else:
+            _settle(request, result=result)
+    return []
+
+
+def _closing(booked: list[tuple[_Request, Any]], following: _Request, started: float) -> bool:
+    """Whether the unit commits before `following`: at the pace of its requests so far, one
+    more and the COMMIT would end after the earliest deadline among them and it (a unit
+    too long would answer all of them `91` where the first few could have been `00`)."""
+    now = asyncio.get_running_loop().time()
+    pace = (now - started) / len(booked)
+    earliest = min(
+        (r.deadline.at for r in (following, *(b[0] for b in booked)) if r.deadline is not None),
+        default=None,
+    )
+    return earliest is not None and earliest - now < 2 * pace
+
+
+def _answered_already(request: _Request) -> bool:
+    """A request answered `91` while it queued gets `AnsweredAlready`, as its own unit would."""
+    if request.answered() and not request.done.done():
+        request.done.set_exception(AnsweredAlready())
+    return request.done.done()
+
+
+def _settle(request: _Request, *, result: Any = None, error: BaseException | None = None) -> None:
+    if request.done.done():
+        return
+    if error is not None:
+        request.done.set_exception(error)
+    else:
+        request.done.set_result(result)
