@@ -366,6 +366,8 @@ async def test_the_cli_changes_the_catalogue_through_the_same_services(
         _value(_cli(settings, "catalogue", "fees", "set", program_uuid, "--card-fx", "1.1"))
     )
     assert (fees["card_fx"], fees["card_decline"]) == (1.1, None)
+    shown = json.loads(_value(_cli(settings, "catalogue", "fees", "show", program_uuid)))
+    assert shown == fees
     bad_fee = _cli(settings, "catalogue", "fees", "set", program_uuid, "--card-decline", "0.001")
     assert bad_fee.returncode == 2 and "card_decline" in bad_fee.stderr
     rate = _value(

@@ -174,7 +174,7 @@ async def add_fx_rate(
     if last is not None and body.effective_at <= last:
         raise RatePredatesAuthorization()
     rate_uuid = uuid.uuid4()
-    row = {"uuid": rate_uuid, "base": body.base, "quote": body.quote, "rate": str(body.rate),
+    row = {"uuid": rate_uuid, "base": body.base, "quote": body.quote, "rate": f"{body.rate:f}",
            "effective_at": body.effective_at, "created_at": now}  # fmt: skip
     await repository.insert_rate(tx, row)
     entry = rate_entry(row)

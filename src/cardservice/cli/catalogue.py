@@ -147,6 +147,22 @@ async def set_fees(
     return await in_unit(settings, work)
 
 
+@fees.command(name="show")
+@click.argument("program_uuid", metavar="PROGRAM_UUID", type=UUID_ARGUMENT)
+@runs
+async def show_fees(settings: Settings, program_uuid: uuid.UUID) -> str:
+    """The program's fees and the schedule its cardholders pay, as JSON.
+
+    PROGRAM_UUID: the program's uuid (`GET /operator/programs`)."""
+    from cardservice.catalogue.service import get_program_fees
+
+    db = Database(settings)
+    try:
+        return dumps(await get_program_fees(db.reader, program_uuid)).decode()
+    finally:
+        await db.dispose()
+
+
 @catalogue.group(name="fx-rates")
 def fx_rates() -> None:
     """FX rates, each in force from an instant until the pair's next."""
