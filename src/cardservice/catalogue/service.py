@@ -65,8 +65,8 @@ class BinTaken(ServiceError):
 class RatePredatesAuthorization(ServiceError):
     status_code, code = 409, "rate_predates_authorization"
     message = (
-        "An authorization converted this pair after effective_at: a rate cannot rewrite it."
-        " Give an effective_at after the pair's last authorization."
+        "An authorization converted this pair at or after effective_at: a rate cannot rewrite"
+        " it. Give an effective_at after the pair's last authorization."
     )
 
 
