@@ -23,6 +23,7 @@ import pytest
 from fastapi import FastAPI
 
 from cardservice.app import create_app
+from cardservice.catalogue.loader import load_catalogue
 from cardservice.config import Settings
 from cardservice.db.sql import Tx, sqlite_path
 from cardservice.migrations import upgrade_database
@@ -88,6 +89,7 @@ USER_TABLES = [
     "users",
     "programs",
     "teams",
+    "fx_rate_history",
 ]
 
 
@@ -201,6 +203,18 @@ WHERE s.relkind = 'S' AND t.relname = ANY($1::text[])
 """
 
 
+def _shipped_bins() -> str:
+    """The BINs as the catalogue ships them: the operator's gone, the shipped ones' status and
+    price (docs/operations.md#your-own-catalogue) back."""
+    shipped = load_catalogue()["bins"]
+    known = ", ".join(f"'{b['uuid']}'" for b in shipped)
+    statuses = "".join(
+        f"UPDATE bins SET status = '{b['status']}', card_price = NULL WHERE uuid = '{b['uuid']}';"
+        for b in shipped
+    )
+    return f"DELETE FROM bins WHERE uuid NOT IN ({known});" + statuses
+
+
 async def empty_tables(app: FastAPI) -> None:
     """PostgreSQL's tables as the migrations left them (SQLite starts from a fresh copy): the
     user tables emptied, their sequences restarted, the tags' counters zeroed.
@@ -218,6 +232,7 @@ async def empty_tables(app: FastAPI) -> None:
             "SET LOCAL session_replication_role = replica;"
             + "".join(f"DELETE FROM {table};" for table in USER_TABLES)
             + "".join(f"ALTER SEQUENCE {name} RESTART;" for name in sequences)
+            + _shipped_bins()
             + "UPDATE transaction_tags SET transactions_count = 0"
         )
 

@@ -71,6 +71,7 @@ from cardservice.operator.audit_routes import router as operator_audit_router
 from cardservice.operator.books_routes import router as operator_books_router
 from cardservice.operator.card_routes import router as operator_cards_router
 from cardservice.operator.card_testing_routes import router as card_testing_router
+from cardservice.operator.catalogue_routes import router as catalogue_router
 from cardservice.operator.readback_routes import router as operator_readback_router
 from cardservice.operator.routes import router as operator_router
 from cardservice.payments.routes import router as payments_router
@@ -198,6 +199,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         operator_cards_router,
         clearing_router,
         programs_router,
+        catalogue_router,
         acs_router,
         operator_topups_router,
         topups_router,

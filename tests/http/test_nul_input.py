@@ -115,6 +115,7 @@ async def _objects(
         "endpointUuid": hook.json()["data"]["uuid"],
         "eventUuid": events.json()["data"][0]["uuid"],
         "bin_uuid": await bin_uuid(app),
+        "binUuid": await bin_uuid(app),
         "slug": "usd",
         "userUuid": str(user.uuid),
         "accountUuid": str(account),

@@ -199,6 +199,7 @@ class Demo:
         return {
             "userAccountUuid": self.account,
             "accountUuid": self.account,
+            "binUuid": USD_BIN,
             "month": utcnow().strftime("%Y-%m"),
             "slug": "bank-transfer",
         }[name]

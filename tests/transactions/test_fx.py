@@ -23,7 +23,10 @@ from tests.transactions.test_holds import book, entries_of, purchase, step
 async def test_the_rate_table_is_published(client: httpx.AsyncClient) -> None:
     rates = (await client.get("/dictionary/fx-rates")).json()["data"]
     eur_usd = next(r for r in rates if (r["base"], r["quote"]) == ("EUR", "USD"))
-    assert eur_usd == {"base": "EUR", "quote": "USD", "rate": 1.085, "date": "2026-11-20"}
+    assert eur_usd == {
+        "base": "EUR", "quote": "USD", "rate": 1.085, "date": "2026-11-20",
+        "effective_at": "2026-11-20T00:00:00Z",
+    }  # fmt: skip
     raw = (await client.get("/dictionary/fx-rates")).content
     assert b'"rate":1.0850' in raw  # the decimal as set, never through a float
 

@@ -1,7 +1,8 @@
 """Buying cards: price, refusals, the one journal entry, and idempotency by external_id.
 
 Price per card = card_issue fee + start_balance + round_half_up(start_balance × card_topup %),
-from the buyer's fee schedule; the purchase debits the account once for cards_count × that.
+from the buyer's fee schedule (the BIN's card price, when it has one, is its card_issue fee);
+the purchase debits the account once for cards_count × that.
 
 It reads what it needs in as few statements as it can: lock the account; one read of the
 BIN, the buyer's name, last sort position and fee overrides; one insert of the cards (a taken
@@ -23,7 +24,13 @@ from cardservice.cards.records import card_record_of
 from cardservice.cards.repository import insert_cards, member_cards_policy, purchase_context
 from cardservice.cards.schemas import BuyCardsRequest
 from cardservice.db.sql import Reader, Row, Tx, as_uuid
-from cardservice.dictionaries.fees import FeeSchedule, default_plan, with_overrides
+from cardservice.dictionaries.fees import (
+    FeeSchedule,
+    card_price,
+    default_plan,
+    program_fees,
+    with_overrides,
+)
 from cardservice.errors import (
     AccountInactive,
     AccountNotFound,
@@ -132,6 +139,7 @@ class _Context:
     overrides: set[tuple[str, str, int]]
     program_bins: str | None  # the user's program's BINs (JSON), None outside a program
     validity_months: int | None
+    beneath: list[tuple[str, str, int]]  # the program's fees and the BIN's card price
 
 
 async def _context(tx: Tx, user_uuid: uuid.UUID, bin_uuid: uuid.UUID) -> _Context:
@@ -152,6 +160,7 @@ async def _context(tx: Tx, user_uuid: uuid.UUID, bin_uuid: uuid.UUID) -> _Contex
         },
         program_bins=first["program_bins"],
         validity_months=first["card_validity_months"],
+        beneath=[*program_fees(first["program_fees"]), *card_price(first["card_price"])],
     )
 
 
@@ -269,7 +278,8 @@ async def buy_cards(
         raise NotFound("BIN not found.")
     if not bin_allowed(context.program_bins, bin_uuid):
         raise BinNotAllowed()
-    price = price_of(with_overrides(await default_plan(tx), context.overrides), body)
+    plan = await default_plan(tx)
+    price = price_of(with_overrides(plan, context.overrides, context.beneath), body)
     _refuse_if_broken(account, bin_row, price)
     now = utcnow()
     currency = account["currency"]

@@ -198,9 +198,9 @@ async def existing_tags(tx: Tx, slugs: Sequence[str]) -> set[str]:
 _CONTEXT = """
 SELECT u.name,
        (SELECT max(sort_order) FROM cards WHERE user_uuid = $1) AS last_sort,
-       b.uuid AS bin_uuid, b.bin, b.brand, b.currency, b.status,
+       b.uuid AS bin_uuid, b.bin, b.brand, b.currency, b.status, b.card_price,
        o.slug AS fee_slug, o.kind AS fee_kind, o.value AS fee_value,
-       p.bin_uuids AS program_bins, p.card_validity_months
+       p.bin_uuids AS program_bins, p.card_validity_months, p.fee_overrides AS program_fees
 FROM users u LEFT JOIN bins b ON b.uuid = $2
              LEFT JOIN user_fee_overrides o ON o.user_uuid = u.uuid
              LEFT JOIN programs p ON p.uuid = u.program_uuid
@@ -208,8 +208,9 @@ WHERE u.uuid = $1"""
 
 
 async def purchase_context(tx: Tx, user_uuid: uuid.UUID, bin_uuid: uuid.UUID) -> Sequence[Row]:
-    """The buyer's name, last card position and program (BINs, validity) joined with the BIN
-    (or NULLs) and with each of their fee overrides; no row when the user does not exist."""
+    """The buyer's name, last card position and program (BINs, validity, fees) joined with the
+    BIN (or NULLs; its card price) and with each of their fee overrides; no row when the user
+    does not exist."""
     return await tx.rows(_CONTEXT, user_uuid, bin_uuid)
 
 

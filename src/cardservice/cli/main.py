@@ -1,8 +1,9 @@
 """The `cardservice` command (Click): the same services as the routes, values alone on stdout,
 a refusal as one line on stderr with exit status 2. Each command module adds its group:
 `cardholders.py` (users, accounts, cards, tokens, MFA codes, credentials, dashboard links),
-`clearing.py`, `keys.py`, `ledger.py`, `network.py`, `operator.py` (operator keys),
-`simulate.py`, `teams.py` and `topups.py`; the server's own commands are here."""
+`catalogue.py` (BINs, a program's fees, FX rates), `clearing.py`, `keys.py`, `ledger.py`,
+`network.py`, `operator.py` (operator keys), `simulate.py`, `teams.py` and `topups.py`; the
+server's own commands are here."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import click
 
 from cardservice.cli.arguments import CommandError, runs, settings
 from cardservice.cli.cardholders import COMMANDS as CARDHOLDER_COMMANDS
+from cardservice.cli.catalogue import catalogue
 from cardservice.cli.clearing import clearing
 from cardservice.cli.doctor import doctor
 from cardservice.cli.keys import keys
@@ -194,6 +196,7 @@ async def demo(settings: Settings) -> str:
 
 for group in (
     *CARDHOLDER_COMMANDS,
+    catalogue,
     clearing,
     doctor,
     keys,

@@ -34,7 +34,9 @@ def operator_keys() -> None:
 @operator_keys.command(name="create")
 @click.option("--name", required=True, help="What the key is for, e.g. back-office.")
 @click.option(
-    "--scopes", required=True, help="Comma-separated scopes: users,funding,cards,reports,network."
+    "--scopes",
+    required=True,
+    help="Comma-separated scopes: users,funding,cards,reports,network,catalogue.",
 )
 @runs
 async def create(settings: Settings, name: str, scopes: str) -> str:

@@ -61,7 +61,7 @@ async def _context(
         "fees": fees,
         "issue_fee": _fee(fees, "card_issue"),
         "topup_percent": _fee(fees, "card_topup"),
-        "price": price_of(chosen, fees),
+        "price": price_of(chosen, fees, _card_price(bins, chosen.get("bin_uuid"))),
         "types": [(slug, TYPE_NAMES.get(slug, slug)) for slug in get_args(CardType)],
         "values": chosen,
         "errors": errors,
@@ -72,9 +72,19 @@ def _fee(fees: dict[str, Any], slug: str) -> Decimal:
     return Decimal(str(fees[slug]["amount"])) if slug in fees else Decimal(0)
 
 
-def price_of(values: dict[str, str], fees: dict[str, Any]) -> dict[str, Decimal] | None:
+def _card_price(bins: list[dict[str, Any]], chosen: str | None) -> Decimal | None:
+    """The chosen range's own price for a card, when the operator gave it one."""
+    for b in bins:
+        if str(b["uuid"]) == chosen and b.get("card_price") is not None:
+            return Decimal(str(b["card_price"]))
+    return None
+
+
+def price_of(
+    values: dict[str, str], fees: dict[str, Any], card_price: Decimal | None = None
+) -> dict[str, Decimal] | None:
     """What the form's cards cost, as `cards/purchase.py` prices them: per card the issue
-    fee, the start balance and the top-up fee's percent of it (half-up to the cent), times
+    fee (or the range's own `card_price`), the start balance and the top-up fee's percent of it (half-up to the cent), times
     the count; None while the count or balance is not a number the purchase takes."""
     count, start = (
         typed_number(values.get("cards_count", "")),
@@ -83,8 +93,9 @@ def price_of(values: dict[str, str], fees: dict[str, Any]) -> dict[str, Decimal]
     if not isinstance(count, int) or not isinstance(start, Decimal) or count < 1 or start < 0:
         return None
     topup = (start * _fee(fees, "card_topup") / 100).quantize(Decimal("0.01"), ROUND_HALF_UP)
-    each = _fee(fees, "card_issue") + start + topup
-    return {"each": each, "fees": _fee(fees, "card_issue") + topup, "total": each * count}
+    issue = _fee(fees, "card_issue") if card_price is None else card_price
+    each = issue + start + topup
+    return {"each": each, "fees": issue + topup, "total": each * count}
 
 
 @router.get("/cards/new")

@@ -1,15 +1,22 @@
-"""Fee schedules: the default plan, with a user's own overrides on top."""
+"""Fee schedules: the default plan, the user's program's fees and a BIN's card price over it,
+the user's own overrides on top (docs/operations.md#your-own-catalogue)."""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
+
+import orjson
 
 from cardservice.db.sql import Reader, Tx
 from cardservice.dictionaries import repository
 
 DEFAULT_PLAN = "default"
+Override = tuple[str, str, int]  # (slug, kind, value), value in the plan's units
+# Names of fees a program may set that an older plan may lack (shown by `/dictionary/fees`).
+FEE_NAMES = {"card_physical": "Physical card", "card_atm": "ATM withdrawal"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,16 +59,34 @@ async def default_plan(source: Reader | Tx) -> dict[str, Fee]:
     return plan
 
 
-def with_overrides(plan: dict[str, Fee], overrides: Iterable[tuple[str, str, int]]) -> FeeSchedule:
-    """The default plan, each fee replaced by the user's override `(slug, kind, value)`."""
+def with_overrides(
+    plan: dict[str, Fee], overrides: Iterable[Override], beneath: Iterable[Override] = ()
+) -> FeeSchedule:
+    """The default plan, each fee replaced by one of `beneath` (the user's program's, a BIN's
+    card price), then by the user's own override `(slug, kind, value)`: the most specific wins."""
     fees = dict(plan)
-    for slug, kind, value in sorted(overrides):
-        name = fees[slug].name if slug in fees else slug
-        fees[slug] = Fee(slug, name, kind, value)
+    for layer in (beneath, overrides):
+        for slug, kind, value in sorted(layer):
+            name = fees[slug].name if slug in fees else FEE_NAMES.get(slug, slug)
+            fees[slug] = Fee(slug, name, kind, value)
     return FeeSchedule(fees)
 
 
+def program_fees(stored: Any) -> list[Override]:
+    """A program's fees as `programs.fee_overrides` keeps them (JSON, or NULL: none)."""
+    if stored is None:
+        return []
+    return [(str(slug), str(kind), int(value)) for slug, kind, value in orjson.loads(stored)]
+
+
+def card_price(stored: Any) -> list[Override]:
+    """A BIN's card price (`bins.card_price`, NULL: the plan's) as a `card_issue` fee."""
+    return [] if stored is None else [("card_issue", "fixed", int(stored))]
+
+
 async def fee_schedule(reader: Reader, user_uuid: uuid.UUID) -> FeeSchedule:
-    """The user's fees: the default plan, each fee replaced by the user's override if any."""
+    """The user's fees: the default plan, each fee replaced by their program's if any, then
+    by the user's own override if any."""
     overrides = await repository.override_rows(reader, user_uuid)
-    return with_overrides(await default_plan(reader), [tuple(row) for row in overrides])
+    program = program_fees(await repository.program_fee_overrides(reader, user_uuid))
+    return with_overrides(await default_plan(reader), [tuple(row) for row in overrides], program)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
 
 from cardservice.db.sql import Reader, Row, Tx, as_uuid
 
@@ -45,11 +47,29 @@ _BLOCKED_TAGS = """
 SELECT slug, name, restriction, reason FROM transaction_tags
 WHERE restriction IS NOT NULL ORDER BY restriction, name"""
 _EVERY_TAG = "SELECT slug, name, restriction FROM transaction_tags ORDER BY name"
-_BINS = "SELECT uuid, bin, brand, currency, status FROM bins ORDER BY bin"
+_BINS = "SELECT uuid, bin, brand, currency, status, card_price FROM bins ORDER BY bin"
 _AVAILABLE_BIN = "SELECT uuid FROM bins WHERE currency = $1 AND status = 'available' ORDER BY bin"
 _RATES = "SELECT base, quote, rate, set_on FROM fx_rates ORDER BY base, quote"
+# The operator's rates in force at $1 (docs/operations.md#your-own-catalogue): each pair's
+# latest from then or before (a later entry wins a tie).
+_OPERATOR_RATES = """
+SELECT base, quote, rate, effective_at FROM (
+  SELECT base, quote, rate, effective_at, row_number() OVER (
+           PARTITION BY base, quote ORDER BY effective_at DESC, created_at DESC) AS newest
+  FROM fx_rate_history WHERE effective_at <= $1) h
+WHERE newest = 1"""
+# The rate from $1 to $2 in force at $3: the operator's, else the catalogue's.
+_RATE_IN_FORCE = """
+SELECT coalesce(
+  (SELECT h.rate FROM fx_rate_history h
+   WHERE h.base = $1 AND h.quote = $2 AND h.effective_at <= $3
+   ORDER BY h.effective_at DESC, h.created_at DESC LIMIT 1),
+  (SELECT r.rate FROM fx_rates r WHERE r.base = $1 AND r.quote = $2))"""
 _DEFAULT_PLAN = "SELECT slug, name, kind, value FROM fee_rates WHERE plan = $1 ORDER BY position"
 _OVERRIDES = "SELECT slug, kind, value FROM user_fee_overrides WHERE user_uuid = $1"
+_PROGRAM_FEES = """
+SELECT p.fee_overrides FROM users u JOIN programs p ON p.uuid = u.program_uuid
+WHERE u.uuid = $1"""
 
 
 async def plan_rows(source: Reader | Tx, plan: str) -> Sequence[Row]:
@@ -60,6 +80,12 @@ async def plan_rows(source: Reader | Tx, plan: str) -> Sequence[Row]:
 async def override_rows(reader: Reader, user_uuid: uuid.UUID) -> Sequence[Row]:
     """The user's fee overrides (slug, kind, value)."""
     return await reader.rows(_OVERRIDES, user_uuid)
+
+
+async def program_fee_overrides(reader: Reader, user_uuid: uuid.UUID) -> str | None:
+    """The user's program's fees as stored (JSON), None outside a program or without any."""
+    found: str | None = await reader.value(_PROGRAM_FEES, user_uuid)
+    return found
 
 
 async def dictionary_rows(reader: Reader, kind: str) -> Sequence[Row]:
@@ -116,5 +142,16 @@ async def available_bin(source: Reader | Tx, currency: str) -> uuid.UUID | None:
 
 
 async def rate_rows(reader: Reader) -> Sequence[Row]:
-    """The rate table (base, quote, rate, set_on), by base and quote."""
+    """The catalogue's rate table (base, quote, rate, set_on), by base and quote."""
     return await reader.rows(_RATES)
+
+
+async def operator_rate_rows(reader: Reader, at: datetime) -> Sequence[Row]:
+    """The operator's rates in force at `at` (base, quote, rate, effective_at), one a pair."""
+    return await reader.rows(_OPERATOR_RATES, at)
+
+
+async def rate_in_force(source: Reader | Tx, base: str, quote: str, at: datetime) -> Any:
+    """The rate from `base` to `quote` in force at `at` as stored (text), or None when
+    neither the operator nor the catalogue has the pair."""
+    return await source.value(_RATE_IN_FORCE, base, quote, at)

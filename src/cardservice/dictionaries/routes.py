@@ -22,6 +22,7 @@ from cardservice.dictionaries.schemas import (
 from cardservice.http.openapi import BEARER_OR_MFA, PUBLIC, Envelope
 from cardservice.http.router import JSONResponse, QueryText, Router, cacheable, ok
 from cardservice.ledger.money import from_minor
+from cardservice.models.base import utcnow
 
 router = Router(prefix="/dictionary", tags=["dictionaries"])
 
@@ -81,10 +82,13 @@ _simple(
     summary="Currency conversion rates for foreign-currency authorizations",
 )
 async def list_fx_rates(request: Request, db: Db) -> Response:
-    """The rate table used when a card is authorized in another currency than its own: each
-    pair's `base`, `quote`, `rate` and the date it was set. A currency missing here declines
-    `currency_not_supported`. Public, cacheable (`ETag`, `If-None-Match` → 304)."""
-    return cacheable(request, await service.fx_rates(db.reader))
+    """The rates in force now, used when a card is authorized in another currency than its
+    own: each pair's `base`, `quote`, `rate` and when it took effect (`effective_at`, and its
+    `date`). The operator sets new ones (`POST /operator/fx-rates`); an authorization converts
+    at the rate in force at its time. A currency missing here declines
+    `currency_not_supported`. Public, cacheable for 60 s (`ETag`, `If-None-Match` → 304)."""
+    rates = await service.fx_rates(db.reader, utcnow())
+    return cacheable(request, rates, max_age=POPULAR_MAX_AGE)
 
 
 @router.get(
@@ -136,10 +140,13 @@ async def list_blocked_tags(request: Request, db: Db) -> Response:
     summary="The caller's fee schedule",
 )
 async def list_fees(caller: CallerA, db: Db) -> JSONResponse:
-    """The fees charged to the caller: `card_issue` (per card bought), `card_topup` (a percent
-    of the start balance), `card_transaction` (per approved authorization), `card_decline` (per
-    decline), `card_fx` (percent of a foreign-currency amount), each `fixed` (in the currency
-    of the account or card it is taken from; `currency: null`) or `percent`."""
+    """The fees charged to the caller: `card_issue` (per card bought; a BIN with a
+    `card_price` charges that instead), `card_topup` (a percent of the start balance),
+    `card_transaction` (per approved authorization), `card_decline` (per decline), `card_fx`
+    (percent of a foreign-currency amount), each `fixed` (in the currency of the account or
+    card it is taken from; `currency: null`) or `percent`. What applies to the caller: the
+    default schedule, their program's fees over it (`PUT /operator/programs/{uuid}/fees`),
+    their own overrides over both."""
     schedule = await fee_schedule(db.reader, caller.user_uuid)
     return ok(
         [
@@ -159,6 +166,7 @@ async def list_fees(caller: CallerA, db: Db) -> JSONResponse:
 )
 async def list_bins(caller: CallerA, db: Db) -> JSONResponse:
     """The card ranges cards can be bought from: `uuid` (the `bin_uuid` of `POST /card/buy`),
-    the 6–8 digit BIN, brand, currency and whether it is `available`. A user in a program may
-    buy only its BINs."""
+    the 6–8 digit BIN, brand, currency, whether it is `available`, and its `card_price` (null:
+    the fee schedule's `card_issue`). A user in a program may buy only its BINs. The
+    operator adds BINs (`POST /operator/bins`)."""
     return ok(await service.bins(db.reader))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from decimal import Decimal
 from typing import Annotated, Literal
 from uuid import UUID
@@ -48,6 +49,10 @@ class BinRecord(BaseModel):
     brand: str
     currency: str
     status: Literal["available", "unavailable"]
+    card_price: Amount | None = Field(
+        description="The price of a card on this BIN, in its currency: the `card_issue` fee of "
+        "`/dictionary/fees` for cards bought on it; `null`: the fee schedule's `card_issue`."
+    )
 
 
 class FxRateRecord(BaseModel):
@@ -56,4 +61,7 @@ class FxRateRecord(BaseModel):
     base: str
     quote: str
     rate: Annotated[Decimal, WithJsonSchema({"type": "number", "format": "decimal"})]
-    date: str = Field(description="The day the rate was set (ISO date).")
+    date: str = Field(description="The day the rate took effect (ISO date, UTC).")
+    effective_at: datetime = Field(
+        description="The instant the rate took effect; it applies until the pair's next rate."
+    )

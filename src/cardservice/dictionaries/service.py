@@ -3,9 +3,10 @@ repository.py."""
 
 from __future__ import annotations
 
+from datetime import UTC, date, datetime, time
 from decimal import Decimal
 
-from cardservice.db.sql import Reader, Row, as_uuid, escape_like
+from cardservice.db.sql import Reader, Row, as_datetime, as_uuid, escape_like
 from cardservice.dictionaries import repository
 from cardservice.dictionaries.schemas import (
     BinRecord,
@@ -14,6 +15,7 @@ from cardservice.dictionaries.schemas import (
     FxRateRecord,
     TagRecord,
 )
+from cardservice.ledger.money import from_minor
 
 POPULAR_TAGS = 30
 SEARCH_RESULTS = 50
@@ -82,16 +84,32 @@ async def bins(reader: Reader) -> list[BinRecord]:
             brand=b["brand"],
             currency=b["currency"],
             status=b["status"],
+            card_price=None if b["card_price"] is None else from_minor(b["card_price"]),
         )
         for b in rows
     ]
 
 
-async def fx_rates(reader: Reader) -> list[FxRateRecord]:
-    """The rate table foreign-currency authorizations convert with
-    (docs/transactions.md#foreign-currency)."""
-    rows = await repository.rate_rows(reader)
-    return [
-        FxRateRecord(base=r["base"], quote=r["quote"], rate=Decimal(r["rate"]), date=r["set_on"])
-        for r in rows
-    ]
+async def fx_rates(reader: Reader, now: datetime) -> list[FxRateRecord]:
+    """The rates foreign-currency authorizations convert with at `now`
+    (docs/transactions.md#foreign-currency): each pair's rate set by the operator and in force,
+    else the catalogue's."""
+    found: dict[tuple[str, str], FxRateRecord] = {}
+    for row in await repository.rate_rows(reader):
+        since = datetime.combine(date.fromisoformat(row["set_on"]), time(), UTC)
+        found[row["base"], row["quote"]] = _rate(row, since)
+    for row in await repository.operator_rate_rows(reader, now):
+        effective_at = as_datetime(row["effective_at"])
+        assert effective_at is not None, "a NOT NULL column"
+        found[row["base"], row["quote"]] = _rate(row, effective_at)
+    return [found[pair] for pair in sorted(found)]
+
+
+def _rate(row: Row, since: datetime) -> FxRateRecord:
+    return FxRateRecord(
+        base=row["base"],
+        quote=row["quote"],
+        rate=Decimal(row["rate"]),
+        date=since.date().isoformat(),
+        effective_at=since,
+    )

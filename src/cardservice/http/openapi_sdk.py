@@ -170,6 +170,23 @@ REQUEST_EXAMPLES: dict[str, dict[str, Any]] = {
         "amount": 500,
     },
     "ConfirmTopupRequest": {"received_amount": 500},
+    # the operator's catalogue (docs/operations.md#your-own-catalogue): digits no BIN uses, a
+    # pair no authorization has used
+    "CreateBinRequest": {
+        "bin": "45717360",
+        "brand": "visa",
+        "currency": "USD",
+        "status": "available",
+        "card_price": 2.5,
+    },
+    "ChangeBinRequest": {"status": "available", "card_price": 2.5},
+    "ProgramFeesRequest": {"card_decline": 0.25, "card_fx": 1.5, "topup_percent": 1},
+    "AddFxRateRequest": {
+        "base": "JPY",
+        "quote": "USD",
+        "rate": 0.0067,
+        "effective_at": "2026-12-01T00:00:00Z",
+    },
     "AttachmentUpload": {"type": "receipt", "file": NAMED_EXAMPLES["file"]},
     "EndpointCreate": {
         "url": "https://hooks.example.com/cardservice",

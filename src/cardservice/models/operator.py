@@ -38,6 +38,11 @@ class Program(UuidPk, Timestamps, Base):
         Text, doc="JSON of the controls, amounts in minor units (as a card's); NULL = none"
     )
     card_validity_months: Mapped[int] = mapped_column(Integer, default=36)
+    fee_overrides: Mapped[str | None] = mapped_column(
+        Text,
+        doc="JSON list of [slug, kind, value] (fee_rates' units) replacing the default plan's"
+        " fees for the program's users; NULL = none",
+    )
 
 
 class Topup(UuidPk, Timestamps, Base):

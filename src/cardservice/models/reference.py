@@ -81,6 +81,23 @@ class FxRate(Base):
     set_on: Mapped[str] = mapped_column(String(10), doc="ISO date")
 
 
+class FxRateHistory(Base):
+    """A rate the operator set (docs/operations.md#your-own-catalogue): 1 `base` = `rate`
+    `quote` from `effective_at` on, until the pair's next rate takes effect. A pair with none
+    in force converts at the catalogue's `fx_rates` row. Rows are never changed or deleted:
+    an authorization's rate is the one in force at its time."""
+
+    __tablename__ = "fx_rate_history"
+    __table_args__ = (Index("ix_fx_rate_history_pair", "base", "quote", "effective_at"),)
+
+    uuid: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    base: Mapped[str] = mapped_column(String(3))
+    quote: Mapped[str] = mapped_column(String(3))
+    rate: Mapped[str] = mapped_column(String(32), doc="a decimal kept as text (exact)")
+    effective_at: Mapped[datetime] = mapped_column()
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class UserFeeOverride(Base):
     """A per-user fee that replaces the default plan's fee of the same slug."""
 
@@ -101,6 +118,11 @@ class Bin(Base):
     brand: Mapped[str] = mapped_column(String(16))
     currency: Mapped[str] = mapped_column(String(3))
     status: Mapped[str] = mapped_column(String(16), doc="available | unavailable")
+    card_price: Mapped[int | None] = mapped_column(
+        BigInteger,
+        doc="the price of a card on this BIN (minor units of its currency), the `card_issue`"
+        " fee of its buyers; NULL: the fee schedule's",
+    )
 
 
 class PaymentMethod(Base):

@@ -27,6 +27,16 @@ class Transaction(UuidPk, Timestamps, Base):
         Index("ix_transactions_card_auth_code", "card_uuid", "auth_code"),
         # the expiry sweep's candidates: pending holds by their deadline
         Index("ix_transactions_hold_expires", "status", "hold_expires_at"),
+        # the pair's last foreign-currency authorization: a new rate may not predate it
+        # (docs/operations.md#your-own-catalogue, migration 20261127_44)
+        Index(
+            "ix_transactions_fx_pair",
+            "merchant_currency",
+            "currency",
+            "created_at",
+            postgresql_where=text("merchant_currency IS NOT NULL"),
+            sqlite_where=text("merchant_currency IS NOT NULL"),
+        ),
         # a purchase is credited by a dispute at most once (migration 20261123_21)
         Index(
             "ux_transactions_dispute_credit",

@@ -10,6 +10,7 @@ from typing import Any
 
 from cardservice.db.paging import Offset, paginate
 from cardservice.db.sql import Reader, Row, Tx, insert_sql, row_args
+from cardservice.dictionaries.repository import rate_in_force
 from cardservice.models import Topup
 from cardservice.models.base import table_of
 
@@ -20,7 +21,6 @@ NEWEST_FIRST = "ORDER BY t.created_at DESC, t.uuid DESC"
 _CURRENCY = """
 SELECT c.min_amount, c.max_amount, c.fee_percent FROM payment_currencies c
 WHERE c.method_slug = $1 AND c.code = $2 ORDER BY c.position LIMIT 1"""
-_RATE = "SELECT rate FROM fx_rates WHERE base = $1 AND quote = $2"
 _LOCK_ACCOUNT = """
 SELECT a.uuid, a.user_uuid, a.status, a.currency FROM topups t
 JOIN accounts a ON a.uuid = t.account_uuid WHERE t.uuid = $1
@@ -40,8 +40,9 @@ async def method_exists(tx: Tx, method: str) -> bool:
     return await tx.value("SELECT slug FROM payment_methods WHERE slug = $1", method) is not None
 
 
-async def rate(tx: Tx, base: str, quote: str) -> Decimal | None:
-    found = await tx.value(_RATE, base, quote)
+async def rate(tx: Tx, base: str, quote: str, at: datetime) -> Decimal | None:
+    """The rate from `base` to `quote` in force at `at` (docs/operations.md#your-own-catalogue)."""
+    found = await rate_in_force(tx, base, quote, at)
     return None if found is None else Decimal(found)
 
 

@@ -96,7 +96,7 @@ async def _terms(tx: Tx, body: TopupRequest, account_currency: str) -> tuple[Dec
         raise ValidationFailed(errors={"amount": [f"must be within {low:f}..{high:f}"]})
     if body.currency == account_currency:
         return Decimal(offered["fee_percent"]), Decimal(1)
-    rate = await repository.rate(tx, body.currency, account_currency)
+    rate = await repository.rate(tx, body.currency, account_currency, utcnow())
     if rate is None:
         raise CurrencyNotSupported()
     return Decimal(offered["fee_percent"]), rate

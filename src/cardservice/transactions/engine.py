@@ -76,7 +76,7 @@ import orjson
 from cardservice.catalogue.loader import default_hold_days
 from cardservice.db.sql import Row, Tx, as_uuid
 from cardservice.decisions.service import Verdict
-from cardservice.dictionaries.fees import FeeSchedule, default_plan, with_overrides
+from cardservice.dictionaries.fees import FeeSchedule, default_plan, program_fees, with_overrides
 from cardservice.errors import CardNotFound, NotFound
 from cardservice.ledger.money import converted, percent_of
 from cardservice.models.base import utcnow
@@ -300,14 +300,16 @@ async def decide(
     unit already (`locks.lock_authorization_account`'s columns)."""
     account, rows, tag = await _locked(tx, user_uuid, request, account)
     card = rows[0]
-    fees = with_overrides(await default_plan(tx), overrides_in(rows))
+    # the user's program's fees under their own (docs/operations.md#your-own-catalogue)
+    beneath = program_fees(account["program_fees"])
+    fees = with_overrides(await default_plan(tx), overrides_in(rows), beneath)
     parent = None
     if request.parent_uuid is not None:
         parent = await lifecycle.locked_transaction(tx, request.parent_uuid)
         holds.require_status(parent, "pending")
         if parent.card_uuid != request.card_uuid:  # its row lock follows this card's
             raise holds.InvalidTransition("An increment is made on its purchase's card.")
-    rate = await _rate(tx, request.currency, card["currency"])
+    rate = await _rate(tx, request.currency, card["currency"], now)
     amount = request.amount if rate is None else converted(request.amount, rate)
     fee = 0 if parent is not None else fees.fixed("card_transaction")
     if rate is not None and parent is None:
@@ -336,12 +338,14 @@ async def decide(
     return Decided(account, card, tag, fees, reason, code, fee, parent, amount, rate)
 
 
-async def _rate(tx: Tx, merchant_currency: str, card_currency: str) -> Decimal | None:
-    """The table's rate from the merchant's currency to the card's; None when they are the
-    same or the table has no such pair."""
+async def _rate(
+    tx: Tx, merchant_currency: str, card_currency: str, now: datetime
+) -> Decimal | None:
+    """The rate from the merchant's currency to the card's in force at `now`; None when they
+    are the same or there is no such pair."""
     if merchant_currency == card_currency:
         return None
-    rate = await repository.rate(tx, merchant_currency, card_currency)
+    rate = await repository.rate(tx, merchant_currency, card_currency, now)
     return None if rate is None else Decimal(rate)
 
 

@@ -35,14 +35,15 @@ FOR NO KEY UPDATE OF a"""
 def authorization_account_sql(source: str, card: str) -> str:
     """An authorization's account row (transactions/engine.py): the account of the card `card`
     (an alias in `source` with `account_uuid`, `user_uuid` and `currency`) locked, with what
-    its rules read of the owner besides, in the same round trip: the program's controls (read,
-    not locked) and whether the owner has a team budget in the card's currency (that row is
-    locked only then, after the card: `lock_budget`). The caller adds its WHERE; the lock is
-    `FOR NO KEY UPDATE OF a`. One text for the engine's lock and the ISO 8583 host's first
-    statement (network/repository.py), which must read the same row."""
+    its rules read of the owner besides, in the same round trip: the program's controls and
+    fees (read, not locked) and whether the owner has a team budget in the card's currency
+    (that row is locked only then, after the card: `lock_budget`). The caller adds its WHERE;
+    the lock is `FOR NO KEY UPDATE OF a`. One text for the engine's lock and the ISO 8583
+    host's first statement (network/repository.py), which must read the same row."""
     return (
         "SELECT a.uuid, a.status, a.balance, u.status AS user_status,"  # noqa: S608 - our aliases
-        " p.spending_controls AS program_controls, b.currency AS budget_currency"
+        " p.spending_controls AS program_controls, p.fee_overrides AS program_fees,"
+        " b.currency AS budget_currency"
         f" FROM {source} JOIN accounts a ON a.uuid = {card}.account_uuid"
         f" JOIN users u ON u.uuid = {card}.user_uuid"
         " LEFT JOIN programs p ON p.uuid = u.program_uuid"

@@ -1,7 +1,7 @@
 """The statements of the transactions' tables (transactions, three_ds_codes, card_spend) and
-the reference rows an authorization reads (transaction_tags, fx_rates); the report's reads
-(reports.py builds the records), and `transaction_row`, the one insert of a new row. The
-lock order's statements are in locks.py."""
+the reference rows an authorization reads (transaction_tags; its rate: dictionaries); the
+report's reads (reports.py builds the records), and `transaction_row`, the one insert of a
+new row. The lock order's statements are in locks.py."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any
 
 from cardservice.db.paging import Keyset, Offset, paginate
 from cardservice.db.sql import Insert, Reader, Row, Tx, as_uuid, escape_like
+from cardservice.dictionaries.repository import rate_in_force
 from cardservice.models import Transaction
 from cardservice.models.base import table_of
 from cardservice.transactions.records import NEWEST_FIRST, transaction_columns
@@ -76,8 +77,6 @@ _CREDITED = (
 )
 
 _TAG_EXISTS = "SELECT slug FROM transaction_tags WHERE slug = $1"
-
-_RATE = "SELECT rate FROM fx_rates WHERE base = $1 AND quote = $2"
 
 _RAISE_HOLD = (
     "UPDATE transactions SET amount = $2, authorized_amount = $3, updated_at = $4,"
@@ -245,9 +244,10 @@ async def tag_exists(tx: Tx, slug: str) -> bool:
     return await tx.value(_TAG_EXISTS, slug) is not None
 
 
-async def rate(tx: Tx, base: str, quote: str) -> Any:
-    """The FX table's rate from `base` to `quote` as stored, or None when it has no pair."""
-    return await tx.value(_RATE, base, quote)
+async def rate(tx: Tx, base: str, quote: str, at: datetime) -> Any:
+    """The rate from `base` to `quote` in force at `at` as stored (the operator's, else the
+    catalogue's: docs/operations.md#your-own-catalogue), or None when there is no such pair."""
+    return await rate_in_force(tx, base, quote, at)
 
 
 async def raise_hold(

@@ -35,7 +35,9 @@
   function total() {
     var count = form.querySelector("#f-cards_count").value.trim();
     var start = cents(form.querySelector("#f-start_balance").value || "0");
-    var issue = cents(price.dataset.issueFee), percent = cents(price.dataset.topupPercent);
+    var chosen = range.selectedOptions[0];  // a range with its own price charges that instead
+    var issue = cents(chosen && chosen.dataset.cardPrice ? chosen.dataset.cardPrice : price.dataset.issueFee);
+    var percent = cents(price.dataset.topupPercent);
     var shown = ["price-each", "price-fees", "price-total"].map(function (id) { return document.getElementById(id); });
     if (!/^\d+$/.test(count) || Number(count) < 1 || start === null) {
       shown.forEach(function (node) { node.textContent = "—"; });
