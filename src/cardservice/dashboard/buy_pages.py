@@ -84,8 +84,9 @@ def price_of(
     values: dict[str, str], fees: dict[str, Any], card_price: Decimal | None = None
 ) -> dict[str, Decimal] | None:
     """What the form's cards cost, as `cards/purchase.py` prices them: per card the issue
-    fee (or the range's own `card_price`), the start balance and the top-up fee's percent of it (half-up to the cent), times
-    the count; None while the count or balance is not a number the purchase takes."""
+    fee (or the range's own `card_price`), the start balance and the top-up fee's percent of
+    it (half-up to the cent), times the count; None while the count or balance is not a
+    number the purchase takes."""
     count, start = (
         typed_number(values.get("cards_count", "")),
         amount_input(values.get("start_balance", "") or "0"),
