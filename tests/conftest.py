@@ -80,6 +80,7 @@ USER_TABLES = [
     "accounts",
     "user_fee_overrides",
     "sign_in_links",
+    "console_sessions",
     "mfa_codes",
     "api_tokens",
     "users",

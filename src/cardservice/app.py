@@ -70,6 +70,7 @@ from cardservice.operator.card_routes import router as operator_cards_router
 from cardservice.operator.card_testing_routes import router as card_testing_router
 from cardservice.operator.readback_routes import router as operator_readback_router
 from cardservice.operator.routes import router as operator_router
+from cardservice.operator.webhook_routes import router as operator_webhooks_router
 from cardservice.payments.routes import router as payments_router
 from cardservice.programs.routes import router as programs_router
 from cardservice.sandbox.routes import router as sandbox_router
@@ -186,6 +187,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         card_testing_router,
         operator_readback_router,
         operator_cards_router,
+        operator_webhooks_router,
         clearing_router,
         programs_router,
         acs_router,
