@@ -29,6 +29,9 @@ from cardservice.dashboard import attachment_pages as dashboard_attachments
 from cardservice.dashboard import buy_pages as dashboard_buy
 from cardservice.dashboard import card_details_pages as dashboard_card_details
 from cardservice.dashboard import card_pages as dashboard_cards
+from cardservice.dashboard import console as operator_console
+from cardservice.dashboard import console_actions as operator_console_actions
+from cardservice.dashboard import console_pages as operator_console_pages
 from cardservice.dashboard import errors as dashboard_errors
 from cardservice.dashboard import pages as dashboard_pages
 from cardservice.dashboard import signin as dashboard_signin
@@ -205,6 +208,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         dashboard_team.router,
         dashboard_statements.router,
         dashboard_topups.router,
+        operator_console.router,
+        operator_console_pages.router,
+        operator_console_actions.router,
         dashboard_errors.router,
     ]
     if settings.sandbox_enabled:
