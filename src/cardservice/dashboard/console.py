@@ -19,6 +19,7 @@ from typing import Any
 
 from fastapi import Request
 from fastapi.responses import Response
+from pydantic import ValidationError
 
 from cardservice.dashboard.errors import error_page, sentence
 from cardservice.dashboard.web import (
@@ -31,7 +32,7 @@ from cardservice.dashboard.web import (
 )
 from cardservice.db.database import Db
 from cardservice.encoding import dumps
-from cardservice.errors import ServiceError
+from cardservice.errors import ServiceError, ValidationFailed
 from cardservice.http.router import Router
 from cardservice.operator.audit import Acting
 from cardservice.operator.console import console_actor, session_of, sign_in, sign_out
@@ -89,7 +90,8 @@ async def show(request: Request, template: str, build: Build) -> Response:
 
 async def act(request: Request, action: Act) -> Response:
     """Run a posted form's `action` as the console session, once its CSRF token matched; a
-    refusal (nothing written: the action's unit rolled back) becomes the error page."""
+    refusal (nothing written: the action's unit rolled back), or a form its request model
+    refuses, becomes the error page."""
     current = await session(request)
     if current is None:
         return to_sign_in(request)
@@ -98,8 +100,18 @@ async def act(request: Request, action: Act) -> Response:
         return error_page(request, 403, EXPIRED_FORM)
     try:
         return await action(console_actor(current, _request_id(request)), form)
+    except ValidationError as error:  # the form against the operator API's request model
+        return refused(request, _as_refusal(error))
     except ServiceError as error:
         return refused(request, error)
+
+
+def _as_refusal(error: ValidationError) -> ValidationFailed:
+    """A form that fails its request model, refused as the API refuses such a body (422)."""
+    errors: dict[str, list[str]] = {}
+    for item in error.errors():
+        errors.setdefault(".".join(map(str, item["loc"])), []).append(item["msg"])
+    return ValidationFailed(errors=errors)
 
 
 def _request_id(request: Request) -> str | None:

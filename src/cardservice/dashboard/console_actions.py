@@ -15,14 +15,13 @@ from typing import Annotated, Any, Literal, get_args
 
 from fastapi import Path, Request
 from fastapi.responses import Response
-from pydantic import ValidationError
 
 from cardservice.cards.repository import holder_of
 from cardservice.cards.schemas import ReplaceCardRequest
 from cardservice.cards.service import get_card
 from cardservice.dashboard.console import act, as_api, show
 from cardservice.dashboard.web import CONSOLE_PATH, redirect, render
-from cardservice.errors import CardNotFound, ValidationFailed
+from cardservice.errors import CardNotFound
 from cardservice.http.router import Router
 from cardservice.models.base import utcnow
 from cardservice.operator import card_actions, funding
@@ -86,23 +85,7 @@ async def card_action(request: Request, card_uuid: CardUuid, action: CardAction)
             )
         return redirect(request, _found(record))
 
-    return await act(request, _refusing_invalid(work))
-
-
-def _refusing_invalid(work: Any) -> Any:
-    """`work`, with a form that fails its request model refused as the API refuses a body."""
-
-    async def checked(by: Acting, form: dict[str, str]) -> Response:
-        try:
-            response: Response = await work(by, form)
-        except ValidationError as error:
-            errors: dict[str, list[str]] = {}
-            for item in error.errors():
-                errors.setdefault(".".join(map(str, item["loc"])), []).append(item["msg"])
-            raise ValidationFailed(errors=errors) from None
-        return response
-
-    return checked
+    return await act(request, work)
 
 
 async def _account(request: Request, account: uuid.UUID) -> dict[str, Any]:
@@ -153,4 +136,4 @@ async def credit(request: Request, account_uuid: AccountUuid) -> Response:
             request, f"{CONSOLE_PATH}/accounts?filters%5Buser_uuid%5D={account['owner']['uuid']}"
         )
 
-    return await act(request, _refusing_invalid(work))
+    return await act(request, work)
