@@ -84,6 +84,7 @@ USER_TABLES = [
     "sign_in_links",
     "mails",
     "notification_preferences",
+    "console_sessions",
     "mfa_codes",
     "api_tokens",
     "users",

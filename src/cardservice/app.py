@@ -29,6 +29,9 @@ from cardservice.dashboard import attachment_pages as dashboard_attachments
 from cardservice.dashboard import buy_pages as dashboard_buy
 from cardservice.dashboard import card_details_pages as dashboard_card_details
 from cardservice.dashboard import card_pages as dashboard_cards
+from cardservice.dashboard import console as operator_console
+from cardservice.dashboard import console_actions as operator_console_actions
+from cardservice.dashboard import console_pages as operator_console_pages
 from cardservice.dashboard import errors as dashboard_errors
 from cardservice.dashboard import pages as dashboard_pages
 from cardservice.dashboard import signin as dashboard_signin
@@ -74,6 +77,7 @@ from cardservice.operator.card_testing_routes import router as card_testing_rout
 from cardservice.operator.catalogue_routes import router as catalogue_router
 from cardservice.operator.readback_routes import router as operator_readback_router
 from cardservice.operator.routes import router as operator_router
+from cardservice.operator.webhook_routes import router as operator_webhooks_router
 from cardservice.payments.routes import router as payments_router
 from cardservice.programs.routes import router as programs_router
 from cardservice.sandbox.routes import router as sandbox_router
@@ -197,6 +201,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         card_testing_router,
         operator_readback_router,
         operator_cards_router,
+        operator_webhooks_router,
         clearing_router,
         programs_router,
         catalogue_router,
@@ -215,6 +220,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         dashboard_team.router,
         dashboard_statements.router,
         dashboard_topups.router,
+        operator_console.router,
+        operator_console_pages.router,
+        operator_console_actions.router,
         dashboard_errors.router,
     ]
     if settings.sandbox_enabled:

@@ -85,6 +85,10 @@ class Demo:
         body = {"url": "https://hooks.example.com/cardservice"}
         return str((await self.call("POST", "/webhook-endpoints", json=body))["uuid"])
 
+    async def program_endpoint(self) -> str:
+        body = {"url": "https://hooks.example.com/program"}
+        return str((await self.call("POST", "/operator/webhook-endpoints", json=body))["uuid"])
+
     async def event(self) -> str:
         return str((await self.call("GET", "/events", params={"limit": 1}))[0]["uuid"])
 
@@ -177,6 +181,8 @@ class Demo:
             return await (self.settled() if needs_settled else self.purchase())
         if name == "userUuid" and operation in ("put_team_budget", "delete_team_budget"):
             return await self.member()
+        if name == "endpointUuid" and operation in PROGRAM_WIDE:
+            return await self.program_endpoint()  # the operator's (docs/events.md)
         if name == "accountUuid" and operation == "patch_account":
             return await self.new_account()  # frozen by the example
         if name == "tokenUuid" or (name == "cardUuid" and operation.endswith(TOKEN_OPERATIONS)):
@@ -232,6 +238,8 @@ class Demo:
         return body
 
 
+PROGRAM_WIDE = ("get_program_endpoint", "rotate_program_secret", "delete_program_endpoint",
+                "program_deliveries")  # fmt: skip
 OCTETS = "application/octet-stream"  # a clearing file's bytes (docs/network.md#clearing-files)
 PAN = "5999990000000001"  # no card of the service: the presentment is unmatched
 REQUIRED_QUERY = {"search": "ama", "date": utcnow().date().isoformat()}

@@ -45,6 +45,9 @@ async def test_the_running_a_program_examples_work_as_written(server: Server) ->
     env = {
         **server.env,
         "BASE": server.base,
+        # the program-wide webhook's receiver: loopback (the sandbox allows it), where nothing
+        # listens — its deliveries fail here, never leave the machine
+        "HOOK_URL": "http://127.0.0.1:9/hooks",
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
     }
     try:

@@ -98,6 +98,12 @@ async def test_filters_narrow_each_list(app: FastAPI, client: httpx.AsyncClient)
     assert await uuids(f"/operator/cards?filters[user_uuid]={second.uuid}") == [other_card]
     assert await uuids(f"/operator/cards?filters[program_uuid]={program_uuid}") == [other_card]
     assert await uuids("/operator/cards?filters[status]=frozen") == [card]
+    last4 = {
+        str(text_uuid(row["uuid"])): row["last4"]
+        for row in await app.state.db.reader.rows("SELECT uuid, last4 FROM cards")
+    }
+    searched = await uuids(f"/operator/cards?filters[search]={last4[card]}")
+    assert searched == [c for c in (card, other_card) if last4[c] == last4[card]]  # by age
     assert await uuids("/operator/programs") == [program_uuid]
     accounts = await _get(client, key, f"/operator/accounts?filters[user_uuid]={first.uuid}")
     assert [a["owner"]["uuid"] for a in accounts["data"]] == [str(first.uuid)]
@@ -201,7 +207,7 @@ async def test_the_audit_log_as_csv(app: FastAPI, client: httpx.AsyncClient) -> 
         "/operator/accounts?filters[user_uuid]=nope",
         "/operator/cards?filters[status]=lost",
         "/operator/cards?filters[program_uuid]=1",
-        "/operator/cards?filters[search]=4242",
+        "/operator/cards?filters[search]=" + "4" * 65,
         "/operator/transactions?filters[type]=gift",
         "/operator/transactions?filters[status]=done",
         "/operator/transactions?filters[date_from]=2026-02-30",

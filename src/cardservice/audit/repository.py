@@ -31,8 +31,8 @@ _INSERT = (
 
 @dataclass(frozen=True, slots=True)
 class Actor:
-    """Who acted: `user` (with the user's uuid), `operator_key` (with the key's id), or
-    `system` (no id)."""
+    """Who acted: `user` (with the user's uuid), `operator_key` (with the key's id), `console`
+    (an operator console session, with its uuid), or `system` (the CLI's `cli`, or none)."""
 
     type: str
     id: str | None = None

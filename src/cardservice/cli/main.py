@@ -2,8 +2,8 @@
 a refusal as one line on stderr with exit status 2. Each command module adds its group:
 `cardholders.py` (users, accounts, cards, tokens, MFA codes, credentials, dashboard links),
 `catalogue.py` (BINs, a program's fees, FX rates), `clearing.py`, `keys.py`, `ledger.py`,
-`network.py`, `operator.py` (operator keys), `simulate.py`, `teams.py` and `topups.py`; the
-server's own commands are here."""
+`network.py`, `operator.py` (operator keys, console links), `simulate.py`, `teams.py` and
+`topups.py`; the server's own commands are here."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from cardservice.cli.doctor import doctor
 from cardservice.cli.keys import keys
 from cardservice.cli.ledger import ledger
 from cardservice.cli.network import SimulationFailed, network
-from cardservice.cli.operator import operator_keys
+from cardservice.cli.operator import operator, operator_keys
 from cardservice.cli.simulate import simulate
 from cardservice.cli.teams import team
 from cardservice.cli.topups import topups as topups_commands
@@ -202,6 +202,7 @@ for group in (
     keys,
     ledger,
     network,
+    operator,
     operator_keys,
     simulate,
     team,

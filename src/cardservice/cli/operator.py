@@ -1,7 +1,9 @@
 """`cardservice operator-keys create|list|revoke` (docs/operations.md#running-a-program; `topups
-expire`: cli/topups.py).
+expire`: cli/topups.py) and `cardservice operator console-link`
+(docs/operations.md#the-operator-console).
 
 A key is printed once, alone on stdout, when it is created; `list` shows prefixes, never keys.
+A console link is printed alone on stdout; it works once, within 15 minutes.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ def operator_keys() -> None:
 @click.option(
     "--scopes",
     required=True,
-    help="Comma-separated scopes: users,funding,cards,reports,network,catalogue.",
+    help="Comma-separated scopes: users,funding,cards,reports,network,catalogue,webhooks.",
 )
 @runs
 async def create(settings: Settings, name: str, scopes: str) -> str:
@@ -84,5 +86,29 @@ async def revoke(settings: Settings, key: str) -> str:
 
     async def work(tx: Tx) -> str:
         return str(await revoke_key(tx, CLI, key))
+
+    return await in_unit(settings, work)
+
+
+@click.group(name="operator")
+def operator() -> None:
+    """The program operator's console (docs/operations.md#the-operator-console)."""
+
+
+@operator.command(name="console-link")
+@click.option(
+    "--base-url",
+    default="",
+    help="The service's address to put before the path, e.g. http://127.0.0.1:8000.",
+)
+@runs
+async def console_link(settings: Settings, base_url: str) -> str:
+    """Print a one-time operator console sign-in link (valid 15 minutes, audited)."""
+    from cardservice.operator.audit import CLI
+    from cardservice.operator.console import create_console_link
+
+    async def work(tx: Tx) -> str:
+        url, _expires = await create_console_link(tx, CLI, base_url or settings.public_url)
+        return url
 
     return await in_unit(settings, work)

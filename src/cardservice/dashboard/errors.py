@@ -9,7 +9,7 @@ import re
 from fastapi import HTTPException, Request
 from fastapi.responses import Response
 
-from cardservice.dashboard.web import redirect, render
+from cardservice.dashboard.web import in_console, redirect, render
 from cardservice.http.router import Router
 
 router = Router(include_in_schema=False)
@@ -85,13 +85,15 @@ def error_page(request: Request, status_code: int, message: str = "") -> Respons
     """An HTML error page with a title that says what happened."""
     title = TITLES.get(status_code, "Something went wrong")
     text = message or MESSAGES.get(status_code, "The request could not be completed.")
-    return render(request, "error.html", {"title": title, "message": text}, status_code=status_code)
+    template = "console/error.html" if in_console(request) else "error.html"
+    return render(request, template, {"title": title, "message": text}, status_code=status_code)
 
 
 def wants_page(request: Request) -> bool:
-    """A dashboard path (not its static files) or a browser asking for HTML."""
+    """A dashboard or console path (not the dashboard's static files): a person's page."""
     path = request.url.path
-    return (path == "/app" or path.startswith("/app/")) and not path.startswith("/app/static/")
+    dashboard = path == "/app" or path.startswith("/app/")
+    return (dashboard and not path.startswith("/app/static/")) or in_console(request)
 
 
 @router.get("/")

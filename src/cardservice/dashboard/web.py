@@ -23,6 +23,7 @@ CSRF_COOKIE = "cs_csrf"
 # What a file input offers: the types the API's sniffing accepts (attachments, receipts).
 ACCEPT = "image/jpeg,image/png,image/webp,application/pdf,.jpg,.jpeg,.png,.webp,.pdf"
 COOKIE_PATH = "/app"
+CONSOLE_PATH = "/console"  # the operator console's pages and cookies (dashboard/console.py)
 MAX_FORM_BYTES = 4096
 # Nothing is loaded from outside the service; no inline script or style runs.
 HEADERS = {
@@ -120,13 +121,25 @@ def over_https(request: Request) -> bool:
     return client_scheme(request, settings.trusted_proxy_networks) == "https"
 
 
+def in_console(request: Request) -> bool:
+    """The request is the operator console's (`/console…`), not the cardholder's dashboard."""
+    path = request.url.path
+    return path == CONSOLE_PATH or path.startswith(CONSOLE_PATH + "/")
+
+
+def cookie_path(request: Request) -> str:
+    """The path a cookie of this page is scoped to: the console's, or the dashboard's."""
+    return CONSOLE_PATH if in_console(request) else COOKIE_PATH
+
+
 def set_cookie(request: Request, response: Response, name: str, value: str, max_age: int) -> None:
-    """HttpOnly, SameSite=Strict, Secure when the browser came over https, scoped to /app."""
+    """HttpOnly, SameSite=Strict, Secure when the browser came over https, scoped to /app
+    (or /console, for the console's pages)."""
     response.set_cookie(
         name,
         value,
         max_age=max_age,
-        path=COOKIE_PATH,
+        path=cookie_path(request),
         httponly=True,
         samesite="strict",
         secure=over_https(request),

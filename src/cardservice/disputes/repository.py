@@ -67,19 +67,22 @@ async def resolve(
     await tx.execute(_RESOLVE, dispute_uuid, outcome, now, credit_uuid)
 
 
-def _where(user_uuid: uuid.UUID, filters: dict[str, Any]) -> tuple[str, list[Any]]:
-    clauses, args = ["d.user_uuid = $1"], [user_uuid]
+def _where(user_uuid: uuid.UUID | None, filters: dict[str, Any]) -> tuple[str, list[Any]]:
+    """The list's WHERE over `d`: one user's disputes, or every user's (None, the operator's)."""
+    clauses: list[str] = [] if user_uuid is None else ["d.user_uuid = $1"]
+    args: list[Any] = [] if user_uuid is None else [user_uuid]
     for key in ("status", "transaction_uuid"):
         if key in filters:
             args.append(filters[key])
             clauses.append(f"d.{key} = ${len(args)}")
-    return " AND ".join(clauses), args
+    return " AND ".join(clauses) or "1 = 1", args
 
 
 async def list_disputes(
-    reader: Reader, user_uuid: uuid.UUID, filters: dict[str, Any], offset: int, limit: int
+    reader: Reader, user_uuid: uuid.UUID | None, filters: dict[str, Any], offset: int, limit: int
 ) -> tuple[list[dict[str, Any]], int]:
-    """The user's disputes, newest first (ties by uuid), and how many match."""
+    """The user's disputes (`user_uuid` None: every user's, the operator console's), newest
+    first (ties by uuid), and how many match."""
     where, args = _where(user_uuid, filters)
     rows, total = await paginate(
         reader,

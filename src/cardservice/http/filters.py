@@ -96,8 +96,9 @@ BOOLEAN = Filter(_boolean, {"type": "boolean"})
 DATE = Filter(_date, {"type": "string", "format": "date"})
 
 
-def read_filters(request: Request, spec: Filters) -> dict[str, Any]:
-    """`filters[key]=value` → `{key: parsed}`; unknown keys or bad values → 422."""
+def read_filters(request: Request, spec: Filters, *, skip_empty: bool = False) -> dict[str, Any]:
+    """`filters[key]=value` → `{key: parsed}`; unknown keys or bad values → 422. A browser's
+    form sends a field left at "any" as an empty value: `skip_empty` reads it as not given."""
     filters: dict[str, Any] = {}
     errors: dict[str, list[str]] = {}
     for key, value in request.query_params.multi_items():
@@ -108,6 +109,8 @@ def read_filters(request: Request, spec: Filters) -> dict[str, Any]:
             errors.setdefault(key, []).append(f"unknown filter; allowed: {', '.join(sorted(spec))}")
             continue
         name = match.group(1)
+        if skip_empty and value == "":
+            continue
         try:
             filters[name] = spec[name].parse(refuse_nul(value))
         except ValueError as exc:

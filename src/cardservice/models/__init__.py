@@ -8,6 +8,7 @@ from cardservice.models.base import Base
 from cardservice.models.card import Card
 from cardservice.models.card_testing import CardTestingBin, CardTestingMerchant
 from cardservice.models.clearing import ClearingFile, ClearingRecord
+from cardservice.models.console_session import ConsoleSession
 from cardservice.models.credential import ApiToken, MfaCode
 from cardservice.models.dispute import Dispute
 from cardservice.models.event import Event
@@ -55,6 +56,7 @@ __all__ = [
     "CardToken",
     "ClearingFile",
     "ClearingRecord",
+    "ConsoleSession",
     "DictionaryEntry",
     "Dispute",
     "Event",

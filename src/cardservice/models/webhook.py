@@ -14,7 +14,9 @@ from cardservice.models.base import Base, BigId, Timestamps, UuidPk
 class WebhookEndpoint(UuidPk, Timestamps, Base):
     __tablename__ = "webhook_endpoints"
 
-    user_uuid: Mapped[UUID] = mapped_column(ForeignKey("users.uuid"), index=True)
+    user_uuid: Mapped[UUID | None] = mapped_column(
+        ForeignKey("users.uuid"), index=True, doc="NULL: the operator's, program-wide"
+    )
     url: Mapped[str] = mapped_column(String(2048))
     description: Mapped[str | None] = mapped_column(String(255))
     event_types: Mapped[list[str] | None] = mapped_column(JSON, doc="NULL: every type")

@@ -31,8 +31,8 @@ from cardservice.operator.keys import Operator
 router = Router(tags=["operator"])
 Reports = Annotated[Operator, Depends(operator_with("reports"))]
 AUDIT_FILTERS = {
-    "actor_type": one_of("user", "operator_key", "system").describe(
-        "Who acted: a cardholder, an operator key or the service itself"
+    "actor_type": one_of("user", "operator_key", "console", "system").describe(
+        "Who acted: a cardholder, an operator key, an operator console session or the service"
     ),
     "action": matching(r"[a-z_]+(?:\.[a-z_]+)*", "must be an action such as user.created").describe(
         "Only this action, e.g. `user.created`, `card.details_revealed`"

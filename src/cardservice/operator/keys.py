@@ -20,7 +20,7 @@ from cardservice.operator.audit import Acting
 KEY_PREFIX = "csk_"
 KEY_BYTES = 32
 PREFIX_LENGTH = len(KEY_PREFIX) + 8
-SCOPES = ("users", "funding", "cards", "reports", "network", "catalogue")
+SCOPES = ("users", "funding", "cards", "reports", "network", "catalogue", "webhooks")
 
 
 @dataclass(frozen=True, slots=True)

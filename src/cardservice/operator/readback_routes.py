@@ -16,7 +16,7 @@ from cardservice.accounts.service import ACCOUNT_STATUSES, every_account
 from cardservice.cards.schemas import CardRecord
 from cardservice.cards.service import every_card
 from cardservice.db.database import Db
-from cardservice.http.filters import UUID, filters_parameter, one_of, read_filters
+from cardservice.http.filters import UUID, filters_parameter, one_of, read_filters, text
 from cardservice.http.openapi import PagedEnvelope
 from cardservice.http.router import (
     CSV_RESPONSE,
@@ -45,6 +45,7 @@ CARD_FILTERS = {
     "user_uuid": USER,
     "status": one_of("active", "frozen", "closed").describe("Only cards in this status"),
     "program_uuid": UUID.describe("Only the cards of this program's users"),
+    "search": text(64).describe("Part of the last four digits, the mask or the description"),
 }
 TRANSACTION_FILTERS = {
     "user_uuid": USER,

@@ -9,7 +9,7 @@ from typing import Any
 
 from cardservice.accounts.repository import ACCOUNT_SELECT
 from cardservice.db.paging import Offset, paginate
-from cardservice.db.sql import Reader, Row, Tx
+from cardservice.db.sql import Reader, Row, Tx, as_uuid
 from cardservice.models.base import utcnow
 from cardservice.transactions.records import transaction_columns
 
@@ -151,3 +151,44 @@ async def key_caller(reader: Reader, key_hash: str) -> Row | None:
 async def token_expiry(tx: Tx, token_uuid: uuid.UUID) -> Any:
     """When the API token expires, as stored."""
     return await tx.value(_TOKEN_EXPIRY, token_uuid)
+
+
+# The console's sign-ins (console.py).
+_CONSOLE_LINK = """
+INSERT INTO console_sessions (uuid, link_hash, link_expires_at, created_at)
+VALUES ($1, $2, $3, $4)"""
+_CONSOLE_SIGN_IN = """
+UPDATE console_sessions SET signed_in_at = $1, session_hash = $2, session_expires_at = $3
+WHERE link_hash = $4 AND signed_in_at IS NULL AND link_expires_at > $1 RETURNING uuid"""
+_CONSOLE_SESSION = """
+SELECT uuid FROM console_sessions
+WHERE session_hash = $1 AND session_expires_at > $2 AND ended_at IS NULL"""
+_CONSOLE_SIGN_OUT = """
+UPDATE console_sessions SET ended_at = $2 WHERE session_hash = $1 AND ended_at IS NULL
+RETURNING uuid"""
+
+
+async def insert_console_link(
+    tx: Tx, session_uuid: uuid.UUID, link_hash: str, expires_at: datetime, now: datetime
+) -> None:
+    """A console sign-in waiting for its link (only the link's hash)."""
+    await tx.execute(_CONSOLE_LINK, session_uuid, link_hash, expires_at, now)
+
+
+async def spend_console_link(
+    tx: Tx, link_hash: str, session_hash: str, session_expires_at: datetime, now: datetime
+) -> uuid.UUID | None:
+    """Spend an unused, unexpired link for a session with this hash: the sign-in's uuid, or
+    None (one statement: of two tabs using one link, one wins)."""
+    row = await tx.row(_CONSOLE_SIGN_IN, now, session_hash, session_expires_at, link_hash)
+    return None if row is None else as_uuid(row["uuid"])
+
+
+async def console_session(reader: Reader, session_hash: str, now: datetime) -> uuid.UUID | None:
+    """The live console session with this hash, or None."""
+    return as_uuid(await reader.value(_CONSOLE_SESSION, session_hash, now))
+
+
+async def end_console_session(tx: Tx, session_hash: str, now: datetime) -> uuid.UUID | None:
+    """End the session with this hash; its uuid, or None when none was live."""
+    return as_uuid(await tx.value(_CONSOLE_SIGN_OUT, session_hash, now))

@@ -1,6 +1,7 @@
 """The delivery queue: committed events are numbered and queued for every enabled endpoint
-that wants them — the endpoints of the event's owner and of the owner's team owners (who
-read the members' events) — in one unit; redelivery and replay queue them again."""
+that wants them — the endpoints of the event's owner, of the owner's team owners (who
+read the members' events) and the operator's program-wide ones (every event) — in one unit;
+redelivery and replay queue them again."""
 
 from __future__ import annotations
 
@@ -43,11 +44,15 @@ async def queue_for_events(tx: Tx, event_ids: Sequence[int], now: datetime) -> i
         by_user.setdefault(str(text_uuid(row["user_uuid"])), []).append(
             (endpoint, event_types_of(row["event_types"]))
         )
+    everyone = [
+        (as_uuid(text_uuid(row["uuid"])), event_types_of(row["event_types"]))
+        for row in await repository.program_wide_recipients(tx)
+    ]
     pairs = [
         (endpoint, int(event["id"]))
         for event in events
-        for endpoint, types in by_user.get(str(text_uuid(event["user_uuid"])), [])
-        if _wants(types, event["type"])
+        for endpoint, types in [*by_user.get(str(text_uuid(event["user_uuid"])), []), *everyone]
+        if endpoint is not None and _wants(types, event["type"])
     ]
     return await _insert(tx, pairs, now)
 

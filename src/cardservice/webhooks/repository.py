@@ -1,5 +1,8 @@
 """The statements of the webhook tables (webhook_endpoints, webhook_deliveries,
-webhook_attempts): service.py, queue.py and delivery.py hold the rules."""
+webhook_attempts): service.py, queue.py and delivery.py hold the rules.
+
+An endpoint's owner is a user, or nobody (`user_uuid` NULL): the operator's program-wide
+endpoints, which receive every event."""
 
 from __future__ import annotations
 
@@ -23,6 +26,9 @@ _INSERT_ENDPOINT = insert_sql(
      "created_at", "updated_at"),
 )  # fmt: skip
 _OWN = f"SELECT {ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE uuid = $1 AND user_uuid = $2"  # noqa: S608
+_PROGRAM_WIDE = (
+    f"SELECT {ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE uuid = $1 AND user_uuid IS NULL"  # noqa: S608
+)
 _UPDATE = """
 UPDATE webhook_endpoints SET url = $2, description = $3, event_types = $4, enabled = $5,
     updated_at = $6 WHERE uuid = $1"""
@@ -35,37 +41,44 @@ _DELETE = "DELETE FROM webhook_endpoints WHERE uuid = $1"
 async def insert_endpoint(
     tx: Tx,
     endpoint: uuid.UUID,
-    user: uuid.UUID,
+    user: uuid.UUID | None,
     url: str,
     description: str | None,
     event_types: str | None,
     secret: bytes,
     now: datetime,
 ) -> None:
-    """A new enabled endpoint (`event_types` as JSON text, None for every type)."""
+    """A new enabled endpoint (`event_types` as JSON text, None for every type; `user` None:
+    program-wide)."""
     await tx.execute(
         _INSERT_ENDPOINT, endpoint, user, url, description, event_types, True, secret, now, now
     )
 
 
 async def own_endpoint(
-    source: Reader | Tx, user: uuid.UUID, endpoint: uuid.UUID, *, for_update: bool = False
+    source: Reader | Tx, user: uuid.UUID | None, endpoint: uuid.UUID, *, for_update: bool = False
 ) -> Row | None:
-    """One of the user's endpoints (ENDPOINT_COLUMNS; locked when it will be written)."""
-    return await source.row(_OWN + (" FOR UPDATE" if for_update else ""), endpoint, user)
+    """One of the user's endpoints, or (`user` None) a program-wide one (ENDPOINT_COLUMNS;
+    locked when it will be written)."""
+    lock = " FOR UPDATE" if for_update else ""
+    if user is None:
+        return await source.row(_PROGRAM_WIDE + lock, endpoint)
+    return await source.row(_OWN + lock, endpoint, user)
 
 
 async def page_of_endpoints(
-    reader: Reader, user: uuid.UUID, offset: int, limit: int
+    reader: Reader, user: uuid.UUID | None, offset: int, limit: int
 ) -> tuple[Sequence[Row], int]:
-    """A page of the user's endpoints, oldest first, and their count."""
+    """A page of the user's endpoints (`user` None: the program-wide ones), oldest first, and
+    their count."""
+    where = "user_uuid IS NULL" if user is None else "user_uuid = $1"
     return await paginate(
         reader,
         f"SELECT {ENDPOINT_COLUMNS}, $TOTAL AS total FROM webhook_endpoints"  # noqa: S608
-        " WHERE user_uuid = $1 ORDER BY created_at, uuid",
-        [user],
+        f" WHERE {where} ORDER BY created_at, uuid",
+        [] if user is None else [user],
         Offset(offset, limit),
-        count="SELECT count(*) FROM webhook_endpoints WHERE user_uuid = $1",
+        count=f"SELECT count(*) FROM webhook_endpoints WHERE {where}",  # noqa: S608
     )
 
 
@@ -112,7 +125,8 @@ async def page_of_attempts(
     )
 
 
-# The queue: who receives an event — the endpoints of its owner and of the owner's team owners.
+# The queue: who receives an event — the endpoints of its owner and of the owner's team owners,
+# and the program-wide ones.
 _RECIPIENTS = """
 SELECT w.uuid, w.event_types, u.uuid AS user_uuid FROM users u
 JOIN users o ON o.uuid = u.uuid
@@ -127,6 +141,16 @@ async def recipients(tx: Tx, users: Sequence[uuid.UUID | None]) -> Sequence[Row]
     """The enabled endpoints (uuid, event_types) that receive the events of each of `users`
     (user_uuid)."""
     return await tx.rows(_RECIPIENTS + in_list(len(users)), *users)
+
+
+_PROGRAM_WIDE_RECIPIENTS = (
+    "SELECT uuid, event_types FROM webhook_endpoints WHERE user_uuid IS NULL AND enabled"
+)
+
+
+async def program_wide_recipients(tx: Tx) -> Sequence[Row]:
+    """The enabled program-wide endpoints (uuid, event_types): they receive every event."""
+    return await tx.rows(_PROGRAM_WIDE_RECIPIENTS)
 
 
 async def insert_deliveries(tx: Tx, pairs: Sequence[tuple[uuid.UUID, int]], now: datetime) -> None:

@@ -1,6 +1,9 @@
 """Webhook endpoint rules: a caller manages its own endpoints; the secret is kept encrypted
 and shown in full only when it is made (create, rotate); a rotated-out secret keeps
-signing beside the new one for 24 hours."""
+signing beside the new one for 24 hours.
+
+The owner `user` is a cardholder, or None: the operator, whose program-wide endpoints
+receive every event (docs/events.md#program-wide-endpoints) under the same rules."""
 
 from __future__ import annotations
 
@@ -30,7 +33,7 @@ def _json(types: list[str] | None) -> str | None:
 
 
 async def create_endpoint(
-    tx: Tx, cipher: CardCipher, user: UUID, body: EndpointCreate, now: datetime
+    tx: Tx, cipher: CardCipher, user: UUID | None, body: EndpointCreate, now: datetime
 ) -> dict[str, Any]:
     """A new enabled endpoint of the user with a fresh secret, shown in full this once."""
     endpoint = uuid4()
@@ -42,7 +45,7 @@ async def create_endpoint(
 
 
 async def own_endpoint(
-    db: Reader | Tx, user: UUID, endpoint: UUID, *, for_update: bool = False
+    db: Reader | Tx, user: UUID | None, endpoint: UUID, *, for_update: bool = False
 ) -> Row:
     """One of the user's endpoints (locked when it will be written); 404 for any other."""
     row = await repository.own_endpoint(db, user, endpoint, for_update=for_update)
@@ -52,7 +55,7 @@ async def own_endpoint(
 
 
 async def list_endpoints(
-    reader: Reader, cipher: CardCipher, user: UUID, offset: int, limit: int
+    reader: Reader, cipher: CardCipher, user: UUID | None, offset: int, limit: int
 ) -> tuple[list[dict[str, Any]], int]:
     """A page of the user's endpoints, oldest first (secrets masked), and their count."""
     rows, total = await repository.page_of_endpoints(reader, user, offset, limit)
@@ -60,7 +63,12 @@ async def list_endpoints(
 
 
 async def update_endpoint(
-    tx: Tx, cipher: CardCipher, user: UUID, endpoint: UUID, body: EndpointUpdate, now: datetime
+    tx: Tx,
+    cipher: CardCipher,
+    user: UUID | None,
+    endpoint: UUID,
+    body: EndpointUpdate,
+    now: datetime,
 ) -> dict[str, Any]:
     """Change what the body names; `event_types: null` means every type again."""
     row = await own_endpoint(tx, user, endpoint, for_update=True)
@@ -75,14 +83,14 @@ async def update_endpoint(
     return endpoint_record(await own_endpoint(tx, user, endpoint), cipher)
 
 
-async def delete_endpoint(tx: Tx, user: UUID, endpoint: UUID) -> None:
+async def delete_endpoint(tx: Tx, user: UUID | None, endpoint: UUID) -> None:
     """The endpoint goes, with its queue and its attempt log."""
     await own_endpoint(tx, user, endpoint, for_update=True)
     await repository.delete_endpoint(tx, endpoint)
 
 
 async def rotate_secret(
-    tx: Tx, cipher: CardCipher, user: UUID, endpoint: UUID, now: datetime
+    tx: Tx, cipher: CardCipher, user: UUID | None, endpoint: UUID, now: datetime
 ) -> dict[str, Any]:
     """A new secret, shown in full; the old one signs beside it for `ROTATION_OVERLAP`."""
     await own_endpoint(tx, user, endpoint, for_update=True)
@@ -107,7 +115,7 @@ def live_secrets(row: Row, cipher: CardCipher, now: datetime) -> list[str] | Non
 
 
 async def attempts(
-    reader: Reader, user: UUID, endpoint: UUID, offset: int, limit: int
+    reader: Reader, user: UUID | None, endpoint: UUID, offset: int, limit: int
 ) -> tuple[list[dict[str, Any]], int]:
     """A page of the endpoint's delivery attempts, newest first, and their count."""
     await own_endpoint(reader, user, endpoint)
