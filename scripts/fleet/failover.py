@@ -45,9 +45,8 @@ from typing import Any
 import asyncpg
 import httpx
 
+from cardservice import runtime
 from cardservice.config import Settings
-from cardservice.db.database import Database
-from cardservice.events import outbox
 from cardservice.network import messages
 from cardservice.network.client import NetworkClient, stans, transmitted_now
 from cardservice.network.simulator import SimCard, make_cards
@@ -437,8 +436,7 @@ def _ledger_verify() -> tuple[bool, list[str]]:
 
 async def _iso_cards() -> tuple[uuid.UUID, list[SimCard]]:
     settings = Settings()  # the fleet's environment (main puts it in this process's)
-    outbox.register()  # as the CLI does: every unit writes its events
-    db = Database(settings)
+    db = runtime.database(settings)
     try:
         account, cards = await make_cards(db, CardCipher.from_settings(settings), 4)
         user = await db.reader.value("SELECT user_uuid FROM accounts WHERE uuid = $1", account)

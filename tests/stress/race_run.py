@@ -27,8 +27,8 @@ from pathlib import Path
 import asyncpg
 import httpx
 
+from cardservice import runtime
 from cardservice.config import Settings
-from cardservice.db.database import Database
 from cardservice.ledger.verify import Verdict
 from cardservice.ledger.verify import verify as verify_chain
 from cardservice.migrations import upgrade_database
@@ -138,7 +138,7 @@ async def _counters(url: str) -> list[str]:
 
 
 async def _chain(url: str) -> Verdict:
-    db = Database(Settings(database_url=url))
+    db = runtime.database(Settings(database_url=url))
     try:
         return await verify_chain(db)
     finally:

@@ -25,10 +25,10 @@ from cardservice.cards.schemas import (
     RevealRequest,
     SortRequest,
 )
-from cardservice.db.database import Db
 from cardservice.db.sql import Tx
 from cardservice.encoding import dumps
 from cardservice.errors import RateLimited
+from cardservice.http.database import Db
 from cardservice.http.filters import BOOLEAN, UUID, filters_parameter, one_of, read_filters, text
 from cardservice.http.openapi import BEARER_ONLY, BEARER_OR_MFA, Done, Envelope, PagedEnvelope
 from cardservice.http.router import CardPage, JSONResponse, Router, body_schema, done, ok, read_json

@@ -18,8 +18,8 @@ from cardservice.clearing.service import (
     clearing_files,
     ingest,
 )
-from cardservice.db.database import Db
 from cardservice.errors import NotFound, PayloadTooLarge, UnsupportedMediaType
+from cardservice.http.database import Db
 from cardservice.http.openapi import Envelope, PagedEnvelope
 from cardservice.http.router import JSONResponse, Router, StandardPage, ok
 from cardservice.operator.audit import acting

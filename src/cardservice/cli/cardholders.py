@@ -12,11 +12,11 @@ from typing import Any, TypeVar
 import click
 from pydantic import BaseModel, ValidationError
 
+from cardservice import runtime
 from cardservice.catalogue.loader import account_currencies
 from cardservice.cli.arguments import ACCOUNT_CURRENCY, CURRENCY, DURATION_TYPE, runs
 from cardservice.cli.operator import in_unit
 from cardservice.config import Settings
-from cardservice.db.database import Database
 from cardservice.db.paging import Page
 from cardservice.db.sql import Reader, Tx
 from cardservice.encoding import dumps
@@ -47,7 +47,7 @@ async def _read_all(
     settings: Settings, email: str, lister: Lister, filters: dict[str, Any]
 ) -> list[dict[str, Any]]:
     """Every record `lister` pages through for the user with this email."""
-    db = Database(settings)
+    db = runtime.database(settings)
     try:
         user = await db.transact(lambda tx: user_by_email(tx, email))
         records: list[dict[str, Any]] = []
@@ -233,7 +233,7 @@ async def show_card(settings: Settings, card_uuid: uuid.UUID, email: str) -> str
     The API's record: the mask, never the number. Another user's card is not found."""
     from cardservice.cards.service import get_card
 
-    db = Database(settings)
+    db = runtime.database(settings)
     try:
         user = await db.transact(lambda tx: user_by_email(tx, email))
         record = await get_card(db.reader, user, card_uuid)

@@ -10,8 +10,8 @@ from typing import Any
 
 import click
 
+from cardservice import runtime
 from cardservice.config import Settings
-from cardservice.db.database import Database
 from cardservice.ledger.chain import parse_instant
 from cardservice.ledger.verify import export_lines, verify
 from cardservice.observability.logs import configure_logging
@@ -25,7 +25,7 @@ def _settings() -> Settings:
 
 
 async def _verify(settings: Settings, seal: bool) -> tuple[bool, str]:
-    db = Database(settings)
+    db = runtime.database(settings)
     try:
         verdict = await verify(db, seal=seal)
     finally:
@@ -63,7 +63,7 @@ def verify_chain(no_seal: bool) -> None:
 
 
 async def _export(settings: Settings, until: datetime, out: Any) -> int:
-    db = Database(settings)
+    db = runtime.database(settings)
     count = 0
     try:
         async for line in export_lines(db, until):

@@ -27,11 +27,6 @@ from cardservice.cli.teams import team
 from cardservice.cli.topups import topups as topups_commands
 from cardservice.config import Settings
 from cardservice.errors import ServiceError
-from cardservice.events import outbox
-from cardservice.ledger import sealer
-from cardservice.teams import receipts as team_receipts
-from cardservice.topups import service as topups
-from cardservice.transactions import expiry
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 __all__ = ["CommandError", "cardservice", "main"]
@@ -130,10 +125,8 @@ async def worker(settings: Settings) -> None:
     PostgreSQL."""
     import signal
 
-    from cardservice.db.database import Database
-    from cardservice.infra.outbound import Outbound
+    from cardservice import runtime
     from cardservice.migrations import upgrade_database
-    from cardservice.security import CardCipher
     from cardservice.webhooks.worker import DeliveryWorker
 
     if settings.is_sqlite:
@@ -142,12 +135,11 @@ async def worker(settings: Settings) -> None:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    db = Database(settings)
+    parts = runtime.build(settings)
     try:
-        async with Outbound() as client:
-            await DeliveryWorker(db, settings, CardCipher.from_settings(settings), client).run(stop)
+        await DeliveryWorker(parts.db, settings, parts.cipher, parts.outbound, parts.jobs).run(stop)
     finally:
-        await db.dispose()
+        await parts.aclose()
 
 
 @cardservice.group(name="db")
@@ -219,12 +211,6 @@ def _refusal(exc: Exception) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; never prints a traceback for a user error."""
-    outbox.register()
-    sealer.register()  # the ledger's sealer (docs/ledger.md, "The hash chain")
-    expiry.register()
-    topups.register()  # the unpaid top-ups' sweep (docs/operations.md#running-a-program)
-    # the teams' receipt policies (docs/teams.md#teams-budgets-requests-receipts)
-    team_receipts.register()
     try:
         code = cardservice.main(
             args=list(argv) if argv is not None else None,

@@ -11,16 +11,15 @@ from pathlib import Path
 import click
 import orjson
 
+from cardservice import runtime
 from cardservice.cli.arguments import AMOUNT, CURRENCY, CommandError, Parsed, runs
 from cardservice.config import Settings
-from cardservice.db.database import Database
 from cardservice.ledger.money import from_minor
 from cardservice.network import messages, simulator, wallets
 from cardservice.network.client import NetworkClient, transmitted_now
 from cardservice.network.codec import Message
 from cardservice.network.fields import CURRENCIES, NUMERIC_CURRENCIES
 from cardservice.network.repository import card_to_send, token_expiry_to_send
-from cardservice.security import CardCipher
 from cardservice.tokens.records import WALLET_OF_NAME
 
 MTI = {
@@ -55,11 +54,12 @@ def _port(port: int | None, settings: Settings) -> int:
 
 async def _card(settings: Settings, card_uuid: uuid.UUID) -> tuple[str, str]:
     """A card's number and expiry, read from the service's database (a demo on one machine)."""
-    db, cipher = Database(settings), CardCipher.from_settings(settings)
+    parts = runtime.build(settings)
+    db, cipher = parts.db, parts.cipher
     try:
         row = await card_to_send(db.reader, card_uuid)
     finally:
-        await db.dispose()
+        await parts.aclose()
     if row is None:
         raise CommandError(f"no card {card_uuid}")
     expiry = f"{row['expiry_year'] % 100:02d}{row['expiry_month']:02d}"
@@ -68,11 +68,12 @@ async def _card(settings: Settings, card_uuid: uuid.UUID) -> tuple[str, str]:
 
 async def _token_expiry(settings: Settings, dpan: str) -> str:
     """A wallet token's expiry, read from the service's vault by the DPAN's fingerprint."""
-    db, cipher = Database(settings), CardCipher.from_settings(settings)
+    parts = runtime.build(settings)
+    db, cipher = parts.db, parts.cipher
     try:
         expiry = await token_expiry_to_send(db.reader, cipher.fingerprint(dpan))
     finally:
-        await db.dispose()
+        await parts.aclose()
     if expiry is None:
         raise CommandError("no wallet token has this DPAN (give --expiry to send it anyway)")
     return expiry
@@ -356,7 +357,8 @@ async def run(
             "network run writes a user, funding and cards of its own: it runs only where the "
             "sandbox is on (CARDSERVICE_SANDBOX=1), and this one is off; nothing was written"
         )
-    db, cipher = Database(settings), CardCipher.from_settings(settings)
+    parts = runtime.build(settings)
+    db, cipher = parts.db, parts.cipher
     try:
         found = await simulator.run(
             db, cipher, host or settings.iso8583_host, _port(port, settings), seed=seed,
@@ -364,7 +366,7 @@ async def run(
             clearing_file=clearing_file,
         )  # fmt: skip
     finally:
-        await db.dispose()
+        await parts.aclose()
     if not found["ok"]:
         raise SimulationFailed(orjson.dumps(found).decode())
     return orjson.dumps(found, option=orjson.OPT_INDENT_2).decode()

@@ -11,15 +11,15 @@ from typing import Any
 
 import click
 
+from cardservice import runtime
 from cardservice.cli.arguments import runs
 from cardservice.config import Settings
-from cardservice.db.database import Database
 from cardservice.db.sql import Tx
 
 
 async def in_unit(settings: Settings, work: Callable[[Tx], Awaitable[str]]) -> str:
     """Run `work` as one write unit on the configured database (the routes' own path)."""
-    db = Database(settings)
+    db = runtime.database(settings)
     try:
         return await db.transact(work)
     finally:

@@ -16,8 +16,8 @@ from cardservice.dashboard.web import (
     render,
     set_cookie,
 )
-from cardservice.db.database import Db
 from cardservice.db.sql import Tx
+from cardservice.http.database import Db
 from cardservice.http.router import Router
 from cardservice.users import sessions
 

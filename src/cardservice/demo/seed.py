@@ -18,13 +18,13 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
+from cardservice import runtime
 from cardservice.accounts import repository as accounts_repository
 from cardservice.cards import repository as cards_repository
 from cardservice.cards.changes import change_card
 from cardservice.cards.purchase import buy_cards
 from cardservice.cards.schemas import BuyCardsRequest, CardChangeRequest, SpendingControls
 from cardservice.config import Settings
-from cardservice.db.database import Database
 from cardservice.db.sql import Tx, as_uuid
 from cardservice.demo.holds import network_shapes
 from cardservice.demo.token import demo_token, keep, read_kept, token_path
@@ -289,7 +289,8 @@ def _quiet(_stage: str, _done: int, _total: int) -> None:
 async def create_demo(settings: Settings, report: Report = _quiet) -> str:
     """Create the demo data if missing (its progress told to `report`); return the demo
     owner's bearer token (the kept one while valid, else a new one), kept for next time."""
-    db, cipher = Database(settings), CardCipher.from_settings(settings)
+    parts = runtime.build(settings)
+    db, cipher = parts.db, parts.cipher
     path = token_path(settings.var_dir)
     kept = read_kept(path)
 
@@ -302,6 +303,6 @@ async def create_demo(settings: Settings, report: Report = _quiet) -> str:
     try:
         token = await db.transact(unit)
     finally:
-        await db.dispose()
+        await parts.aclose()
     keep(path, token)
     return token

@@ -21,7 +21,6 @@ records.py (`SOURCES`: a new kind of object with events adds its source there).
 
 from __future__ import annotations
 
-from cardservice.db.database import add_commit_hook
 from cardservice.db.sql import Row, Tx
 from cardservice.encoding import dumps
 from cardservice.events import repository
@@ -84,9 +83,3 @@ async def sequence_events(tx: Tx, limit: int = BATCH) -> list[int]:
     if ids:
         await repository.number_events(tx, ids)
     return ids
-
-
-def register() -> None:
-    """Fill this process's events at the end of every write unit (db.add_commit_hook): each
-    entry that opens a Database calls it at start-up (create_app, the CLI, the benches)."""
-    add_commit_hook(complete_events)

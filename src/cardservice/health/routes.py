@@ -8,9 +8,9 @@ from fastapi import Request, Response
 from pydantic import BaseModel
 
 from cardservice.auth.dependencies import count_failed_attempt
-from cardservice.db.database import Db
 from cardservice.db.sql import ping
 from cardservice.errors import RateLimited, Unauthenticated
+from cardservice.http.database import Db
 from cardservice.http.openapi import PUBLIC, Envelope
 from cardservice.http.router import JSONResponse, Router, ok
 from cardservice.ledger.sealer import seal_lag

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from cardservice.db.database import Db
+from cardservice.http.database import Db
 from cardservice.http.openapi import Envelope
 from cardservice.http.router import JSONResponse, Router, body_schema, ok, read_json
 from cardservice.models.base import utcnow

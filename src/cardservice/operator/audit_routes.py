@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from cardservice.audit.export import audit_csv
 from cardservice.audit.records import audit_record
 from cardservice.audit.repository import AuditFilters, page_of_audit
-from cardservice.db.database import Db
+from cardservice.http.database import Db
 from cardservice.http.filters import UUID, filters_parameter, matching, one_of, read_filters
 from cardservice.http.openapi import PagedEnvelope
 from cardservice.http.router import (

@@ -13,8 +13,8 @@ from typing import Annotated
 from fastapi import Depends, Query
 from pydantic import BaseModel, Field
 
-from cardservice.db.database import Db
 from cardservice.errors import ValidationFailed
+from cardservice.http.database import Db
 from cardservice.http.openapi import Envelope
 from cardservice.http.router import JSONResponse, QueryText, Router, ok
 from cardservice.ledger.books import class_balances, settlement_report

@@ -10,8 +10,8 @@ from typing import Annotated, Any
 from fastapi import Depends
 from pydantic import BaseModel
 
-from cardservice.db.database import Db
 from cardservice.db.sql import Row, as_datetime
+from cardservice.http.database import Db
 from cardservice.http.openapi import Envelope
 from cardservice.http.router import JSONResponse, Router, ok
 from cardservice.models.base import utcnow

@@ -15,7 +15,7 @@ from cardservice.accounts.schemas import AccountRecord
 from cardservice.accounts.service import ACCOUNT_STATUSES, every_account
 from cardservice.cards.schemas import CardRecord
 from cardservice.cards.service import every_card
-from cardservice.db.database import Db
+from cardservice.http.database import Db
 from cardservice.http.filters import UUID, filters_parameter, one_of, read_filters
 from cardservice.http.openapi import PagedEnvelope
 from cardservice.http.router import (

@@ -10,8 +10,8 @@ from typing import Annotated, Any
 from fastapi import Depends, Path, Request
 
 from cardservice.accounts.schemas import AccountRecord
-from cardservice.db.database import Db
 from cardservice.db.sql import Tx
+from cardservice.http.database import Db
 from cardservice.http.filters import filters_parameter, one_of, read_filters, text
 from cardservice.http.openapi import Envelope, PagedEnvelope
 from cardservice.http.router import JSONResponse, Router, StandardPage, body_schema, ok, read_json

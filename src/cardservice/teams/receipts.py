@@ -32,7 +32,7 @@ from cardservice.cards.repository import update_card
 from cardservice.db.database import Database
 from cardservice.db.sql import Reader, Row, Tx, as_datetime, as_uuid
 from cardservice.errors import NotFound, ValidationFailed
-from cardservice.infra.background import Job, add_job
+from cardservice.infra.background import Job
 from cardservice.ledger.money import to_minor
 from cardservice.models.base import utcnow
 from cardservice.teams import repository
@@ -210,7 +210,8 @@ async def _enforce_now(db: Database) -> Enforced:
     return await enforce_receipts(db, utcnow())
 
 
-def register() -> None:
-    """Apply the receipt policies in every background loop of this process, every
-    `CARDSERVICE_RECEIPT_POLICY_SECONDS` (infra/background.py); called at start-up."""
-    add_job(Job("receipt_policy", lambda settings: settings.receipt_policy_seconds, _enforce_now))
+RECEIPT_POLICY_JOB = Job(
+    "receipt_policy", lambda settings: settings.receipt_policy_seconds, _enforce_now
+)
+"""Apply the receipt policies every `CARDSERVICE_RECEIPT_POLICY_SECONDS`: a job of the
+background loop (infra/background.py; `cardservice.runtime` lists it)."""

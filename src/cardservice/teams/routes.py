@@ -9,8 +9,8 @@ from typing import Annotated, get_args
 from fastapi import Path, Query, Request
 
 from cardservice.auth.dependencies import CallerA
-from cardservice.db.database import Db
 from cardservice.db.paging import Offset
+from cardservice.http.database import Db
 from cardservice.http.filters import filters_parameter, one_of, read_filters
 from cardservice.http.openapi import BEARER_OR_MFA, Done, Envelope, PagedEnvelope
 from cardservice.http.router import (

@@ -9,7 +9,7 @@ from typing import Annotated
 from fastapi import Depends, Path, Request
 
 from cardservice.auth.dependencies import CallerA
-from cardservice.db.database import Db
+from cardservice.http.database import Db
 from cardservice.http.openapi import BEARER_OR_MFA, Envelope, PagedEnvelope
 from cardservice.http.router import JSONResponse, Router, StandardPage, body_schema, ok, read_json
 from cardservice.ledger.money import to_minor

@@ -37,7 +37,7 @@ from cardservice.errors import (
     ServiceError,
     ValidationFailed,
 )
-from cardservice.infra.background import Job, add_job
+from cardservice.infra.background import Job
 from cardservice.ledger.entries import SystemBook, account_leg, book_leg, post_entry
 from cardservice.ledger.money import converted, from_minor, to_minor
 from cardservice.models.base import utcnow
@@ -243,7 +243,6 @@ async def _sweep_now(db: Database) -> int:
     return await sweep_expired_topups(db, utcnow())
 
 
-def register() -> None:
-    """Expire the unpaid top-ups in every background loop of this process, as often as the
-    hold sweep runs (`CARDSERVICE_HOLD_SWEEP_SECONDS`, background.py); called at start-up."""
-    add_job(Job("topup_sweep", lambda settings: settings.hold_sweep_seconds, _sweep_now))
+TOPUP_SWEEP_JOB = Job("topup_sweep", lambda settings: settings.hold_sweep_seconds, _sweep_now)
+"""Expire the unpaid top-ups as often as the hold sweep runs (`CARDSERVICE_HOLD_SWEEP_SECONDS`):
+a job of the background loop (infra/background.py; `cardservice.runtime` lists it)."""

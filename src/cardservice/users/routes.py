@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import Request
 
 from cardservice.auth.dependencies import CallerA, CallerB
-from cardservice.db.database import Db
+from cardservice.http.database import Db
 from cardservice.http.openapi import BEARER_ONLY, BEARER_OR_MFA, Envelope
 from cardservice.http.router import JSONResponse, Router, ok
 from cardservice.models.base import utcnow
