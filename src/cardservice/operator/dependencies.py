@@ -22,6 +22,7 @@ from cardservice.auth.dependencies import (
 )
 from cardservice.errors import Forbidden, RateLimited, Unauthenticated
 from cardservice.observability import metrics
+from cardservice.operator.audit import Acting, KeyHolder, acting_key
 from cardservice.operator.keys import KEY_PREFIX, Operator, operator_for_key
 
 
@@ -76,3 +77,8 @@ def operator_with(scope: str, *others: str) -> Callable[[Request], Awaitable[Ope
 
 
 OPERATOR_KEY: dict[str, Any] = {"security": [{"operatorKey": []}]}
+
+
+def acting(request: Request, operator: KeyHolder) -> Acting:
+    """The operator key of this request, and its request id."""
+    return acting_key(operator, getattr(request.state, "request_id", None))

@@ -14,8 +14,7 @@ from cardservice.http.openapi import BEARER_OR_MFA, Envelope, PagedEnvelope
 from cardservice.http.router import JSONResponse, Router, StandardPage, body_schema, ok, read_json
 from cardservice.ledger.money import to_minor
 from cardservice.models.base import utcnow
-from cardservice.operator.audit import acting
-from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
+from cardservice.operator.dependencies import OPERATOR_KEY, acting, operator_with
 from cardservice.operator.keys import Operator
 from cardservice.topups import service
 from cardservice.topups.schemas import ConfirmTopupRequest, TopupRecord, TopupRequest
