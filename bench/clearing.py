@@ -31,12 +31,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from cardservice import runtime
+from cardservice.acquirer.simulator import SimCard, make_cards
+from cardservice.clearing.ipm import Presentment, write
 from cardservice.config import Settings
 from cardservice.db.database import Database
 from cardservice.db.sql import Tx, text_uuid
 from cardservice.migrations import upgrade_database
-from cardservice.network.ipm import Presentment, write
-from cardservice.network.simulator import SimCard, make_cards
 from cardservice.security import CardCipher
 from cardservice.transactions.engine import Authorization, authorize
 from tests.fresh_database import create_database, drop_database

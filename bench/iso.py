@@ -51,18 +51,18 @@ import orjson
 
 from bench.run import cpu_ms_each, cpu_seconds, pgbench_tps
 from cardservice import runtime
+from cardservice.acquirer import messages
+from cardservice.acquirer.client import NetworkClient, stans, transmitted_now
+from cardservice.acquirer.simulator import make_cards
 from cardservice.auth.credentials import issue_token
 from cardservice.config import Settings
 from cardservice.db.sql import Tx, _nothing_to_reset, pg_literal
 from cardservice.events import repository as events_repository
 from cardservice.ledger import entries
 from cardservice.migrations import upgrade_database
-from cardservice.network import messages
 from cardservice.network import repository as network_repository
-from cardservice.network.client import NetworkClient, stans, transmitted_now
 from cardservice.network.codec import available_balance, decode, encode, merchant_place
 from cardservice.network.listener import framed, read_frame
-from cardservice.network.simulator import make_cards
 from cardservice.security import CardCipher
 from cardservice.transactions import locks
 from cardservice.transactions.repository import transaction_row, transactions_insert

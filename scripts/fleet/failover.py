@@ -46,10 +46,10 @@ import asyncpg
 import httpx
 
 from cardservice import runtime
+from cardservice.acquirer import messages
+from cardservice.acquirer.client import NetworkClient, stans, transmitted_now
+from cardservice.acquirer.simulator import SimCard, make_cards
 from cardservice.config import Settings
-from cardservice.network import messages
-from cardservice.network.client import NetworkClient, stans, transmitted_now
-from cardservice.network.simulator import SimCard, make_cards
 from cardservice.security import CardCipher
 from scripts.fleet import fleet
 from scripts.fleet.chaos import Proxy

@@ -14,10 +14,10 @@ import orjson
 import pytest
 from fastapi import FastAPI
 
+from cardservice.acquirer import messages
 from cardservice.config import Settings
 from cardservice.ledger.books import settlement_report
 from cardservice.models.base import utcnow
-from cardservice.network import messages
 from tests.clearing.helpers import (
     ipm_file,
     post_file,

@@ -8,7 +8,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from cardservice.network import messages
+from cardservice.acquirer import messages
 from cardservice.network.codec import Message
 from cardservice.network.host import masked_pan
 from tests.factories import balances

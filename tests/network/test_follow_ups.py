@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import httpx
 from fastapi import FastAPI
 
-from cardservice.network import messages
+from cardservice.acquirer import messages
 from tests.factories import assert_ledger_consistent, balances, stored_transactions
 from tests.network.conftest import Network, issue_card
 

@@ -25,14 +25,13 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from cardservice.clearing import repository
+from cardservice.clearing import ipm, repository
 from cardservice.clearing.booking import RecordTaken, book_records
 from cardservice.clearing.report import report_of, stored_report
 from cardservice.db.database import Database
 from cardservice.db.sql import Row, Tx
 from cardservice.errors import RuleViolation
 from cardservice.models.base import utcnow
-from cardservice.network import ipm
 from cardservice.network.fields import CURRENCIES
 from cardservice.operator.audit import Acting
 from cardservice.security import CardCipher

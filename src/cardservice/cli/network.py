@@ -12,14 +12,14 @@ import click
 import orjson
 
 from cardservice import runtime
+from cardservice.acquirer import messages, simulator, wallets
+from cardservice.acquirer.client import NetworkClient, transmitted_now
+from cardservice.acquirer.repository import card_to_send, token_expiry_to_send
 from cardservice.cli.arguments import AMOUNT, CURRENCY, CommandError, Parsed, runs
 from cardservice.config import Settings
 from cardservice.ledger.money import from_minor
-from cardservice.network import messages, simulator, wallets
-from cardservice.network.client import NetworkClient, transmitted_now
 from cardservice.network.codec import Message
 from cardservice.network.fields import CURRENCIES, NUMERIC_CURRENCIES
-from cardservice.network.repository import card_to_send, token_expiry_to_send
 from cardservice.tokens.records import WALLET_OF_NAME
 
 MTI = {

@@ -20,6 +20,7 @@ from typing import Any
 
 from cardservice import runtime
 from cardservice.accounts import repository as accounts_repository
+from cardservice.acquirer.wallets import draw_dpan, token_expiry
 from cardservice.cards import repository as cards_repository
 from cardservice.cards.changes import change_card
 from cardservice.cards.purchase import buy_cards
@@ -31,7 +32,6 @@ from cardservice.demo.token import demo_token, keep, read_kept, token_path
 from cardservice.dictionaries import repository as dictionaries_repository
 from cardservice.disputes.service import open_dispute, resolve_dispute
 from cardservice.models.base import utcnow
-from cardservice.network.wallets import draw_dpan, token_expiry
 from cardservice.observability.progress import Report
 from cardservice.operator.audit import CLI
 from cardservice.operator.funding import move_money_in, open_account

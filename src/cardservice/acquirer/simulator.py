@@ -37,15 +37,15 @@ from typing import Any
 import orjson
 
 from cardservice.accounts.service import create_account
+from cardservice.acquirer import messages, repository, wallets
+from cardservice.acquirer.client import NetworkClient, stans, transmitted_now
+from cardservice.acquirer.presentments import write_run_file
 from cardservice.cards.purchase import buy_cards
 from cardservice.cards.schemas import BuyCardsRequest
 from cardservice.db.database import Database
 from cardservice.db.sql import Tx, text_uuid
-from cardservice.network import messages, repository, wallets
-from cardservice.network.client import NetworkClient, stans, transmitted_now
 from cardservice.network.codec import encode
 from cardservice.network.fields import CURRENCIES
-from cardservice.network.presentments import write_run_file
 from cardservice.security import CardCipher
 from cardservice.transactions.deposits import deposit
 from cardservice.users.service import create_user
