@@ -253,12 +253,12 @@ async def _iso_connection(run: Run, seed: int, cards: list[SimCard]) -> None:
             run.ack("iso-0100", iso_key(fields, "010"), sent)
             roll = rng.random()
             if roll < 0.2:
-                reversal = messages.reversal(fields, next(numbers), transmitted_now())
+                reversal = messages.reversal_request(fields, next(numbers), transmitted_now())
                 follow = await line.definite(run, "0400", "0401", reversal)
                 kind, key = "iso-0400", iso_key(reversal, "040")
             elif roll < 0.5:
                 amount = rng.randint(int(fields[4]) // 2, int(fields[4]))
-                capture = messages.capture(fields, amount, next(numbers), transmitted_now())
+                capture = messages.capture_advice(fields, amount, next(numbers), transmitted_now())
                 follow = await line.definite(run, "0220", "0221", capture)
                 kind, key = "iso-0220", iso_key(capture, "022")
             else:

@@ -1,4 +1,4 @@
-"""Clearing files for the tests: real IPM files written by cardutil (`network.ipm.write`),
+"""Clearing files for the tests: real IPM files written by cardutil (`clearing.ipm.write`),
 sent to the operator API."""
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ import httpx
 
 from cardservice import runtime
 from cardservice.config import Settings
-from cardservice.ledger.verify import Verdict
+from cardservice.ledger.verify import ChainCheck
 from cardservice.ledger.verify import verify as verify_chain
 from cardservice.migrations import upgrade_database
 from tests.fresh_database import create_database, database_name, drop_database
@@ -137,7 +137,7 @@ async def _counters(url: str) -> list[str]:
     return [row[0] for row in wrong]
 
 
-async def _chain(url: str) -> Verdict:
+async def _chain(url: str) -> ChainCheck:
     db = runtime.database(Settings(database_url=url))
     try:
         return await verify_chain(db)
@@ -145,7 +145,7 @@ async def _chain(url: str) -> Verdict:
         await db.dispose()
 
 
-async def race_run(seconds: float) -> tuple[Race, dict[str, int], list[str], Verdict]:
+async def race_run(seconds: float) -> tuple[Race, dict[str, int], list[str], ChainCheck]:
     """Run the race on a fresh PostgreSQL database; the figures, the books, wrong counters,
     the hash chain's verdict."""
     url = await create_database(ADMIN_DSN, "cs_race")

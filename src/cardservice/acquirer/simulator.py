@@ -15,7 +15,7 @@ enough to overdraw the card, a quarter in JPY, a currency the rate table cannot 
 the cards' USD): their shortfall depends on the card's balance at that instant, which the
 simulator reads back from the purchase rather than follows itself.
 
-With `wallets`, every card first goes into a digital wallet (network/wallets.py: the
+With `wallets`, every card first goes into a digital wallet (acquirer/wallets.py: the
 provisioning request with a random risk score, the token-created notice, the holder's
 activation code; one token left waiting for it, one suspended by its holder), and three in
 ten authorizations then pay with the card's DPAN instead of its number: the books must come
@@ -262,7 +262,7 @@ class Traffic:
     async def _reverse(self, line: Line, sent: Sent) -> None:
         """A whole reversal of `sent` (before it, when early): `00` now or before, or `25`
         (unknown: the host remembers it for the original); nothing of it stays held."""
-        reversal = messages.reversal(sent.fields, *self.key(), original_mti=sent.mti)
+        reversal = messages.reversal_request(sent.fields, *self.key(), original_mti=sent.mti)
         await self.request(line, "0420" if sent.mti == "0120" else "0400", reversal)
         sent.reversed = True
 
@@ -287,17 +287,19 @@ class Traffic:
         roll = self.random.random()
         original = sent.mti
         if "late-reversals" in self.faults and roll < 0.15:
-            reversal = messages.reversal(sent.fields, *self.key(), original_mti=original)
+            reversal = messages.reversal_request(sent.fields, *self.key(), original_mti=original)
             answer = await self.request(line, "0420" if original == "0120" else "0400", reversal)
             sent.reversed = answer[39] == "00"
         elif "advices" in self.faults and roll < 0.45:
             amount = self.random.randint(sent.amount // 2, sent.amount)
-            capture = messages.capture(sent.fields, amount, *self.key(), original_mti=original)
+            capture = messages.capture_advice(
+                sent.fields, amount, *self.key(), original_mti=original
+            )
             answer = await self.request(line, "0220", capture)
             sent.captured = amount if answer[39] == "00" else 0
             if sent.captured and self.random.random() < 0.3:
                 back = self.random.randint(1, sent.captured)
-                refund = messages.refund(
+                refund = messages.refund_advice(
                     sent.card.pan, back, *self.key(), original=sent.fields,
                     currency=sent.currency, original_mti=original,
                 )  # fmt: skip
@@ -477,7 +479,7 @@ async def run(
 async def _into_wallets(
     db: Database, cipher: CardCipher, host: str, port: int, traffic: Traffic, chooser: random.Random
 ) -> None:
-    """Every card of the run into a wallet, before the traffic (network/wallets.py)."""
+    """Every card of the run into a wallet, before the traffic (acquirer/wallets.py)."""
     client = await NetworkClient.connect(host, port)
     try:
         cards = [(card.uuid, card.pan, card.expiry) for card in traffic.cards]

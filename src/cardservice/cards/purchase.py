@@ -27,7 +27,7 @@ from cardservice.dictionaries.fees import FeeSchedule, default_plan, with_overri
 from cardservice.errors import AccountInactive, AccountNotFound, NotFound, RuleViolation
 from cardservice.idempotency import fingerprint
 from cardservice.ledger.entries import SystemBook, account_leg, book_leg, card_leg, post_entry
-from cardservice.ledger.money import from_minor, percent_of, to_minor
+from cardservice.ledger.minor_units import from_minor, percent_of, to_minor
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
 from cardservice.transactions.locks import lock_account

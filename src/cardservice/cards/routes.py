@@ -209,9 +209,9 @@ async def reveal_card(
     except reveal.StepUpFailed:
         # guessing codes spends the client address's authentication failures
         # (docs/api.md#authentication)
-        verdict = await count_failed_attempt(request)
-        if not verdict.allowed:
-            raise RateLimited(verdict.retry_after) from None
+        allowance = await count_failed_attempt(request)
+        if not allowance.allowed:
+            raise RateLimited(allowance.retry_after) from None
         raise
     return ok(details.model_dump(), headers=NO_STORE)
 

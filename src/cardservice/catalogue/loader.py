@@ -18,7 +18,7 @@ from sqlalchemy import Connection, delete, insert, inspect, select, update
 from sqlalchemy.orm import DeclarativeBase
 
 from cardservice.dictionaries.fees import DEFAULT_PLAN
-from cardservice.ledger.money import to_minor
+from cardservice.ledger.minor_units import to_minor
 from cardservice.models import (
     Bin,
     DictionaryEntry,

@@ -19,7 +19,7 @@ from cardservice import runtime
 from cardservice.catalogue.loader import account_currencies
 from cardservice.config import Settings
 from cardservice.db.database import Database
-from cardservice.ledger.money import to_minor
+from cardservice.ledger.minor_units import to_minor
 from cardservice.models.base import utcnow
 from cardservice.observability.logs import configure_logging
 

@@ -15,13 +15,13 @@ from pydantic import BaseModel, ValidationError
 from cardservice import runtime
 from cardservice.catalogue.loader import account_currencies
 from cardservice.cli.arguments import ACCOUNT_CURRENCY, CURRENCY, DURATION_TYPE, runs
-from cardservice.cli.operator import in_unit
+from cardservice.cli.operator_keys import in_unit
 from cardservice.config import Settings
 from cardservice.db.paging import Page
 from cardservice.db.sql import Reader, Tx
 from cardservice.encoding import dumps
 from cardservice.errors import ValidationFailed
-from cardservice.operator.audit import CLI
+from cardservice.operator.acting import CLI
 from cardservice.users.service import user_by_email
 
 PAGE_SIZE = 100  # rows per read while a list walks every page

@@ -27,14 +27,14 @@ def _settings() -> Settings:
 async def _verify(settings: Settings, seal: bool) -> tuple[bool, str]:
     db = runtime.database(settings)
     try:
-        verdict = await verify(db, seal=seal)
+        check = await verify(db, seal=seal)
     finally:
         await db.dispose()
-    if not verdict.ok:
-        return False, f"mismatch: {verdict.problem}\n(the {verdict.entries} entries before it hold)"
-    text = f"ok {verdict.entries} entries\nhead {verdict.entries} {verdict.head}"
-    if verdict.unsealed:
-        text += f"\n{verdict.unsealed} entries not sealed yet"
+    if not check.ok:
+        return False, f"mismatch: {check.problem}\n(the {check.entries} entries before it hold)"
+    text = f"ok {check.entries} entries\nhead {check.entries} {check.head}"
+    if check.unsealed:
+        text += f"\n{check.unsealed} entries not sealed yet"
     return True, text
 
 

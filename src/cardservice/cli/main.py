@@ -1,8 +1,9 @@
 """The `cardservice` command (Click): the same services as the routes, values alone on stdout,
 a refusal as one line on stderr with exit status 2. Each command module adds its group:
 `cardholders.py` (users, accounts, cards, tokens, MFA codes, credentials, dashboard links),
-`clearing.py`, `keys.py`, `ledger.py`, `network.py`, `operator.py` (operator keys),
-`simulate.py`, `teams.py` and `topups.py`; the server's own commands are here."""
+`clearing.py`, `card_keys.py` (the card keys: `keys …`), `ledger.py`, `network.py`,
+`operator_keys.py` (the operator API keys), `simulate.py`, `teams.py` and `topups.py`; the
+server's own commands are here."""
 
 from __future__ import annotations
 
@@ -15,13 +16,13 @@ from dataclasses import dataclass
 import click
 
 from cardservice.cli.arguments import CommandError, runs, settings
+from cardservice.cli.card_keys import keys
 from cardservice.cli.cardholders import COMMANDS as CARDHOLDER_COMMANDS
 from cardservice.cli.clearing import clearing
 from cardservice.cli.doctor import doctor
-from cardservice.cli.keys import keys
 from cardservice.cli.ledger import ledger
 from cardservice.cli.network import SimulationFailed, network
-from cardservice.cli.operator import operator_keys
+from cardservice.cli.operator_keys import operator_keys
 from cardservice.cli.simulate import simulate
 from cardservice.cli.teams import team
 from cardservice.cli.topups import topups as topups_commands

@@ -17,7 +17,7 @@ from cardservice.acquirer.client import NetworkClient, transmitted_now
 from cardservice.acquirer.repository import card_to_send, token_expiry_to_send
 from cardservice.cli.arguments import AMOUNT, CURRENCY, CommandError, Parsed, runs
 from cardservice.config import Settings
-from cardservice.ledger.money import from_minor
+from cardservice.ledger.minor_units import from_minor
 from cardservice.network.codec import Message
 from cardservice.network.fields import CURRENCIES, NUMERIC_CURRENCIES
 from cardservice.tokens.records import WALLET_OF_NAME
@@ -111,13 +111,15 @@ def _fields(args: Send, pan: str, expiry: str, stan: str, sent: str) -> dict[int
                                       merchant=args.merchant, cvv2=args.cvv2)  # fmt: skip
     if args.type == "capture":
         assert original is not None
-        return messages.capture(
+        return messages.capture_advice(
             original, args.amount, stan, sent, more=args.more, original_mti=original_mti
         )
     if args.type == "reversal":
         assert original is not None
-        return messages.reversal(original, stan, sent, stays=args.stays, original_mti=original_mti)
-    return messages.refund(
+        return messages.reversal_request(
+            original, stan, sent, stays=args.stays, original_mti=original_mti
+        )
+    return messages.refund_advice(
         pan, args.amount, stan, sent, original=original, currency=args.currency,
         original_mti=original_mti,
     )  # fmt: skip

@@ -33,7 +33,7 @@ from cardservice.dictionaries import repository as dictionaries_repository
 from cardservice.disputes.service import open_dispute, resolve_dispute
 from cardservice.models.base import utcnow
 from cardservice.observability.progress import Report
-from cardservice.operator.audit import CLI
+from cardservice.operator.acting import CLI
 from cardservice.operator.funding import move_money_in, open_account
 from cardservice.operator.schemas import CreateAccountRequest, CreateUserRequest, MoneyRequest
 from cardservice.operator.service import onboard_user

@@ -21,7 +21,7 @@ from cardservice.dictionaries.schemas import (
 from cardservice.http.database import Db
 from cardservice.http.openapi import BEARER_OR_MFA, PUBLIC, Envelope
 from cardservice.http.router import JSONResponse, QueryText, Router, cacheable, ok
-from cardservice.ledger.money import from_minor
+from cardservice.ledger.minor_units import from_minor
 
 router = Router(prefix="/dictionary", tags=["dictionaries"])
 

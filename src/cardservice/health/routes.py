@@ -62,10 +62,10 @@ async def _check_scraper(request: Request) -> None:
     ):
         return
     if sent:
-        verdict = await count_failed_attempt(request)
-        if not verdict.allowed:
+        allowance = await count_failed_attempt(request)
+        if not allowance.allowed:
             metrics.count_rate_limited("auth_failures")
-            raise RateLimited(verdict.retry_after)
+            raise RateLimited(allowance.retry_after)
     raise Unauthenticated("The metrics token is required.")
 
 

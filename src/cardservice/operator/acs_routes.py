@@ -11,8 +11,8 @@ from cardservice.http.openapi import Envelope
 from cardservice.http.router import JSONResponse, Router, body_schema, ok, read_json
 from cardservice.models.base import utcnow
 from cardservice.operator.acs import AcsCodeRequest, record_acs_code
+from cardservice.operator.api_keys import Operator
 from cardservice.operator.dependencies import OPERATOR_KEY, acting, operator_with
-from cardservice.operator.keys import Operator
 from cardservice.transactions.schemas import ThreeDsRecord
 
 router = Router(tags=["operator"])

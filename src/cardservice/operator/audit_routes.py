@@ -25,8 +25,8 @@ from cardservice.http.router import (
     ok,
     wants_csv,
 )
+from cardservice.operator.api_keys import Operator
 from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
-from cardservice.operator.keys import Operator
 
 router = Router(tags=["operator"])
 Reports = Annotated[Operator, Depends(operator_with("reports"))]

@@ -20,7 +20,7 @@ from cardservice.cards.repository import holder_of
 from cardservice.cards.schemas import CardChangeRequest
 from cardservice.db.sql import Tx
 from cardservice.errors import CardNotFound
-from cardservice.operator.audit import Acting
+from cardservice.operator.acting import Acting
 from cardservice.security import CardCipher
 
 FREEZE = CardChangeRequest(status="frozen")

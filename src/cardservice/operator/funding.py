@@ -19,9 +19,9 @@ from cardservice.db.database import Database
 from cardservice.db.sql import INTEGRITY_ERRORS, Reader, Tx, as_uuid
 from cardservice.errors import AccountNotFound, IdempotencyConflict
 from cardservice.idempotency import fingerprint
-from cardservice.ledger.money import from_minor, to_minor
+from cardservice.ledger.minor_units import from_minor, to_minor
 from cardservice.operator import repository
-from cardservice.operator.audit import Acting
+from cardservice.operator.acting import Acting
 from cardservice.operator.schemas import CreateAccountRequest, MoneyRequest
 from cardservice.operator.service import UserNotFound
 from cardservice.transactions.deposits import deposit

@@ -27,8 +27,8 @@ from cardservice.http.router import (
     ok,
     wants_csv,
 )
+from cardservice.operator.api_keys import Operator
 from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
-from cardservice.operator.keys import Operator
 from cardservice.transactions.export import csv_chunks
 from cardservice.transactions.reports import report
 from cardservice.transactions.routes import REPORT_FILTERS

@@ -104,7 +104,7 @@ async def transaction_row(reader: Reader | Tx, transaction_uuid: uuid.UUID) -> R
     return await reader.row(_TRANSACTION, transaction_uuid)
 
 
-# The operator keys' statements (keys.py).
+# The operator API keys' statements (api_keys.py).
 _KEY_INSERT = """
 INSERT INTO operator_keys (uuid, name, key_hash, prefix, scopes, created_at)
 VALUES ($1, $2, $3, $4, $5, $6)"""

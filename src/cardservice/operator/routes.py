@@ -16,9 +16,9 @@ from cardservice.http.filters import filters_parameter, one_of, read_filters, te
 from cardservice.http.openapi import Envelope, PagedEnvelope
 from cardservice.http.router import JSONResponse, Router, StandardPage, body_schema, ok, read_json
 from cardservice.operator import funding, service
-from cardservice.operator.audit import Acting
+from cardservice.operator.acting import Acting
+from cardservice.operator.api_keys import Operator
 from cardservice.operator.dependencies import OPERATOR_KEY, acting, operator_with
-from cardservice.operator.keys import Operator
 from cardservice.operator.schemas import (
     ChangeAccountRequest,
     ChangeUserRequest,

@@ -17,7 +17,7 @@ from cardservice.db.paging import Page
 from cardservice.db.sql import Reader, Tx, as_datetime
 from cardservice.errors import NotFound, RuleViolation, ValidationFailed
 from cardservice.operator import repository
-from cardservice.operator.audit import Acting
+from cardservice.operator.acting import Acting
 from cardservice.operator.schemas import ChangeUserRequest, CreateUserRequest
 from cardservice.users.records import user_record
 from cardservice.users.service import create_user

@@ -14,7 +14,7 @@ from cardservice.cards.schemas import SpendingControls
 from cardservice.db.paging import Page
 from cardservice.db.sql import Reader, Tx
 from cardservice.errors import NotFound, ValidationFailed
-from cardservice.operator.audit import Acting
+from cardservice.operator.acting import Acting
 from cardservice.programs import repository
 from cardservice.programs.records import program_record
 from cardservice.programs.schemas import ChangeProgramRequest, CreateProgramRequest

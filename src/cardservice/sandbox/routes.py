@@ -27,7 +27,7 @@ from cardservice.http.router import (
     read_limited,
     require_json,
 )
-from cardservice.ledger.money import to_minor
+from cardservice.ledger.minor_units import to_minor
 from cardservice.observability import metrics
 from cardservice.transactions.authorize import authorization_of, authorize_card
 from cardservice.transactions.deposits import deposit

@@ -19,7 +19,7 @@ from cardservice.accounts.service import get_account
 from cardservice.auth.credentials import Principal
 from cardservice.db.sql import Reader, as_datetime, text_uuid
 from cardservice.errors import NotFound
-from cardservice.ledger.money import from_minor
+from cardservice.ledger.minor_units import from_minor
 from cardservice.models.base import utcnow
 from cardservice.statements import repository
 

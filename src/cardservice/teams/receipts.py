@@ -33,7 +33,7 @@ from cardservice.db.database import Database
 from cardservice.db.sql import Reader, Row, Tx, as_datetime, as_uuid
 from cardservice.errors import NotFound, ValidationFailed
 from cardservice.infra.background import Job
-from cardservice.ledger.money import to_minor
+from cardservice.ledger.minor_units import to_minor
 from cardservice.models.base import utcnow
 from cardservice.teams import repository
 from cardservice.teams.records import missing_record, policy_record

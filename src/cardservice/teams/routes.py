@@ -22,7 +22,7 @@ from cardservice.http.router import (
     ok,
     read_json,
 )
-from cardservice.ledger.money import to_minor
+from cardservice.ledger.minor_units import to_minor
 from cardservice.models.base import utcnow
 from cardservice.teams import receipts, service
 from cardservice.teams.schemas import (

@@ -36,7 +36,7 @@ from cardservice.errors import (
     ServiceError,
     ValidationFailed,
 )
-from cardservice.ledger.money import from_minor, to_minor
+from cardservice.ledger.minor_units import from_minor, to_minor
 from cardservice.security import CardCipher
 from cardservice.teams import repository
 from cardservice.teams.records import budget_record, request_record

@@ -39,9 +39,9 @@ from cardservice.errors import (
 )
 from cardservice.infra.background import Job
 from cardservice.ledger.entries import SystemBook, account_leg, book_leg, post_entry
-from cardservice.ledger.money import converted, from_minor, to_minor
+from cardservice.ledger.minor_units import converted, from_minor, to_minor
 from cardservice.models.base import utcnow
-from cardservice.operator.audit import Acting
+from cardservice.operator.acting import Acting
 from cardservice.topups import repository
 from cardservice.topups.records import topup_record
 from cardservice.topups.schemas import TopupRequest

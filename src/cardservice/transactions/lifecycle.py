@@ -40,7 +40,7 @@ from cardservice.ledger.entries import (
     card_leg,
     post_entry,
 )
-from cardservice.ledger.money import converted
+from cardservice.ledger.minor_units import converted
 from cardservice.models.base import utcnow
 from cardservice.transactions import locks, repository
 from cardservice.transactions.repository import credit_row, insert_transactions, payee

@@ -14,7 +14,7 @@ from typing import Any
 import orjson
 
 from cardservice.db.sql import Row, flag, iso_z, text_uuid
-from cardservice.ledger.money import from_minor
+from cardservice.ledger.minor_units import from_minor
 from cardservice.security import mask
 
 TRANSACTION_FIELDS = (

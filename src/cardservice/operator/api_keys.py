@@ -15,7 +15,7 @@ from cardservice.db.sql import Reader, Tx, as_uuid, iso_z, text_uuid
 from cardservice.errors import NotFound, ValidationFailed
 from cardservice.models.base import utcnow
 from cardservice.operator import repository
-from cardservice.operator.audit import Acting
+from cardservice.operator.acting import Acting
 
 KEY_PREFIX = "csk_"
 KEY_BYTES = 32
