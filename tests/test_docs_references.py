@@ -1,8 +1,9 @@
-"""The project explains itself with what it holds (docs/api.md#the-api): every Python file,
-package directory and module (`cardservice.…`, or `pkg.module.name` in backticks) that a
-docstring or comment of `src/`, or a page of `docs/` or the README, names exists; every `docs/<page>.md#<anchor>` cited anywhere is a
-heading of that page; nothing cites a contract kept outside the repository; `src/` cites no
-dated run log of `docs/results/` (docs/performance.md holds the figures it rests on)."""
+"""The project explains itself with what it holds (docs/api.md#the-api): every Python file, package
+directory and module (`cardservice.…`, or `pkg.module.name` in backticks) that a docstring or
+comment of `src/`, or a page of `docs/` or the README, names exists; every
+`docs/<page>.md#<anchor>` cited anywhere is a heading of that page; nothing cites a contract
+kept outside the repository; `src/` cites no dated run log of `docs/results/`
+(docs/performance.md holds the figures it rests on)."""
 
 from __future__ import annotations
 
