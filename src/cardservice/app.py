@@ -20,7 +20,7 @@ from starlette.routing import Match, Route
 from cardservice import __version__, runtime
 from cardservice.accounts.routes import router as accounts_router
 from cardservice.attachments.routes import router as attachments_router
-from cardservice.auth.credentials import TokenCache
+from cardservice.auth import TokenCache
 from cardservice.auth.routes import router as auth_router
 from cardservice.cards.routes import router as cards_router
 from cardservice.clearing.routes import router as clearing_router

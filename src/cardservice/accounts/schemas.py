@@ -8,7 +8,7 @@ from uuid import UUID
 
 from pydantic import BaseModel
 
-from cardservice.cards.schemas import CardRecord
+from cardservice.cards import CardRecord
 from cardservice.values.amounts import MoneyOut
 
 

@@ -36,19 +36,18 @@ from typing import Any
 
 import orjson
 
-from cardservice.accounts.service import create_account
+from cardservice.accounts import create_account
 from cardservice.acquirer import messages, repository, wallets
 from cardservice.acquirer.client import NetworkClient, stans, transmitted_now
 from cardservice.acquirer.presentments import write_run_file
-from cardservice.cards.purchase import buy_cards
-from cardservice.cards.schemas import BuyCardsRequest
+from cardservice.cards import BuyCardsRequest, buy_cards
 from cardservice.db.database import Database
 from cardservice.db.sql import Tx, text_uuid
 from cardservice.network.codec import encode
 from cardservice.network.fields import CURRENCIES
 from cardservice.security import CardCipher
 from cardservice.transactions.deposits import deposit
-from cardservice.users.service import create_user
+from cardservice.users import create_user
 
 FAULTS = (
     "duplicates", "late-reversals", "early-reversals", "advices", "pipelined", "drops", "clearing",

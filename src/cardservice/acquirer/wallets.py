@@ -17,9 +17,8 @@ from cardservice.cards.numbers import luhn_check_digit
 from cardservice.db.database import Database
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
-from cardservice.tokens.records import WALLET_OF_NAME
-from cardservice.tokens.service import card_tokens, change_token
-from cardservice.transactions.three_ds import unassigned_codes
+from cardservice.tokens import WALLET_OF_NAME, card_tokens, change_token
+from cardservice.transactions import unassigned_codes
 
 DECISIONS = {"00": "approved", "85": "approved once the holder confirms", "05": "declined"}
 TOKEN_YEARS = 4  # a DPAN's validity, from this year

@@ -1,1 +1,33 @@
 """Bearer tokens, MFA codes and the dependencies that check them."""
+
+from __future__ import annotations
+
+from cardservice.auth.credentials import (
+    Principal,
+    TokenCache,
+    digest,
+    forget_cached_callers,
+    issue_mfa_code,
+    issue_token,
+    principal_for_token,
+    prune_credentials,
+    revoke_mfa_codes,
+    revoke_token,
+    token_issuer,
+    use_step_up_code,
+)
+
+__all__ = [
+    "Principal",
+    "TokenCache",
+    "digest",
+    "forget_cached_callers",
+    "issue_mfa_code",
+    "issue_token",
+    "principal_for_token",
+    "prune_credentials",
+    "revoke_mfa_codes",
+    "revoke_token",
+    "token_issuer",
+    "use_step_up_code",
+]

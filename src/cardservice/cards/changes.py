@@ -40,7 +40,7 @@ from cardservice.cards.schemas import CardChangeRequest
 from cardservice.db.sql import Row, Tx
 from cardservice.errors import CardNotFound, RuleViolation, ValidationFailed
 from cardservice.ledger.minor_units import to_minor
-from cardservice.tokens.service import delete_with_card
+from cardservice.tokens import delete_with_card
 from cardservice.transactions import card_testing, closing
 from cardservice.transactions.locks import lock_card, lock_card_account
 

@@ -30,9 +30,9 @@ from cardservice.ledger.entries import SystemBook, account_leg, book_leg, card_l
 from cardservice.ledger.minor_units import from_minor, percent_of, to_minor
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
+from cardservice.transactions import insert_transactions, transaction_row
 from cardservice.transactions.locks import lock_account
 from cardservice.transactions.program_rules import BinNotAllowed, bin_allowed, expiry_after
-from cardservice.transactions.repository import insert_transactions, transaction_row
 
 
 class BinUnavailable(RuleViolation):

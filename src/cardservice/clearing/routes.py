@@ -22,7 +22,7 @@ from cardservice.errors import NotFound, PayloadTooLarge, UnsupportedMediaType
 from cardservice.http.database import Db
 from cardservice.http.openapi import Envelope, PagedEnvelope
 from cardservice.http.router import JSONResponse, Router, StandardPage, ok
-from cardservice.operator.api_keys import Operator
+from cardservice.operator import Operator
 from cardservice.operator.dependencies import OPERATOR_KEY, acting, operator_with
 from cardservice.values.patterns import UUID_PATTERN
 

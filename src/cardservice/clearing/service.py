@@ -33,7 +33,7 @@ from cardservice.db.sql import Row, Tx
 from cardservice.errors import RuleViolation
 from cardservice.models.base import utcnow
 from cardservice.network.fields import CURRENCIES
-from cardservice.operator.acting import Acting
+from cardservice.operator import Acting
 from cardservice.security import CardCipher
 
 MAX_BYTES = 50 * 1024 * 1024  # the largest file taken (docs/network.md#clearing-files)

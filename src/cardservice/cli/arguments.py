@@ -16,7 +16,7 @@ import click
 from click.shell_completion import CompletionItem
 
 from cardservice import runtime
-from cardservice.catalogue.loader import account_currencies
+from cardservice.catalogue import account_currencies
 from cardservice.config import Settings
 from cardservice.db.database import Database
 from cardservice.ledger.minor_units import to_minor

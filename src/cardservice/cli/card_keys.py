@@ -13,7 +13,7 @@ from cardservice import runtime
 from cardservice.cli.arguments import CommandError, runs
 from cardservice.config import Settings
 from cardservice.errors import ServiceError
-from cardservice.operator.acting import CLI
+from cardservice.operator import CLI
 from cardservice.security import CardCipher, MissingEncryptionKey, UnreadableValue, embedded_cvk
 from cardservice.security.cvv import key_check_value
 

@@ -13,7 +13,7 @@ import click
 from pydantic import BaseModel, ValidationError
 
 from cardservice import runtime
-from cardservice.catalogue.loader import account_currencies
+from cardservice.catalogue import account_currencies
 from cardservice.cli.arguments import ACCOUNT_CURRENCY, CURRENCY, DURATION_TYPE, runs
 from cardservice.cli.operator_keys import in_unit
 from cardservice.config import Settings
@@ -21,8 +21,8 @@ from cardservice.db.paging import Page
 from cardservice.db.sql import Reader, Tx
 from cardservice.encoding import dumps
 from cardservice.errors import ValidationFailed
-from cardservice.operator.acting import CLI
-from cardservice.users.service import user_by_email
+from cardservice.operator import CLI
+from cardservice.users import user_by_email
 
 PAGE_SIZE = 100  # rows per read while a list walks every page
 EMAIL = click.option("--email", required=True, help="The cardholder's email.")
@@ -173,7 +173,7 @@ async def list_accounts(
 
     One a line: uuid, balance and currency, status, type, name; or the API's records with
     --json."""
-    from cardservice.accounts.service import own_accounts
+    from cardservice.accounts import own_accounts
 
     filters = {k: v for k, v in (("status", status), ("currency", currency)) if v is not None}
     records = await _read_all(settings, email, own_accounts, filters)
@@ -277,7 +277,7 @@ async def revoke_token(settings: Settings, token: str) -> str:
     """Revoke the token TOKEN_PREFIX_OR_ID; prints how many.
 
     TOKEN_PREFIX_OR_ID: the token's id, or its first 11 characters."""
-    from cardservice.auth.credentials import revoke_token as revoke
+    from cardservice.auth import revoke_token as revoke
 
     async def work(tx: Tx) -> str:
         return str(await revoke(tx, token))
@@ -302,7 +302,7 @@ def mfa() -> None:
 @runs
 async def issue_mfa(settings: Settings, email: str, ttl: int) -> str:
     """Issue an MFA code; prints it alone."""
-    from cardservice.auth.credentials import issue_mfa_code
+    from cardservice.auth import issue_mfa_code
 
     async def work(tx: Tx) -> str:
         user = await user_by_email(tx, email)
@@ -317,7 +317,7 @@ async def issue_mfa(settings: Settings, email: str, ttl: int) -> str:
 @runs
 async def revoke_mfa(settings: Settings, email: str) -> str:
     """Revoke every live code of the user; prints how many."""
-    from cardservice.auth.credentials import revoke_mfa_codes
+    from cardservice.auth import revoke_mfa_codes
 
     async def work(tx: Tx) -> str:
         return str(await revoke_mfa_codes(tx, await user_by_email(tx, email)))
@@ -334,7 +334,7 @@ def credentials() -> None:
 @runs
 async def prune(settings: Settings) -> str:
     """Delete the tokens and codes dead for 30 days; prints how many."""
-    from cardservice.auth.credentials import prune_credentials
+    from cardservice.auth import prune_credentials
     from cardservice.models.base import utcnow
 
     async def work(tx: Tx) -> str:

@@ -13,7 +13,7 @@ from cardservice import runtime
 from cardservice.clearing.service import Clearing, ingest
 from cardservice.cli.arguments import runs
 from cardservice.config import Settings
-from cardservice.operator.acting import CLI
+from cardservice.operator import CLI
 
 
 @click.group(name="clearing")

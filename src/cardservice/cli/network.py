@@ -20,7 +20,7 @@ from cardservice.config import Settings
 from cardservice.ledger.minor_units import from_minor
 from cardservice.network.codec import Message
 from cardservice.network.fields import CURRENCIES, NUMERIC_CURRENCIES
-from cardservice.tokens.records import WALLET_OF_NAME
+from cardservice.tokens import WALLET_OF_NAME
 
 MTI = {
     "authorization": "0100", "stand-in": "0120", "capture": "0220", "reversal": "0400",

@@ -39,8 +39,7 @@ def operator_keys() -> None:
 @runs
 async def create(settings: Settings, name: str, scopes: str) -> str:
     """Create a key; prints it once, alone."""
-    from cardservice.operator.acting import CLI
-    from cardservice.operator.api_keys import create_key, parse_scopes
+    from cardservice.operator import CLI, create_key, parse_scopes
 
     chosen = parse_scopes(scopes)
 
@@ -55,7 +54,7 @@ async def create(settings: Settings, name: str, scopes: str) -> str:
 @runs
 async def list_(settings: Settings) -> str:
     """Every key: id, prefix, name, scopes, state (never the key)."""
-    from cardservice.operator.api_keys import list_keys
+    from cardservice.operator import list_keys
 
     async def work(tx: Tx) -> str:
         keys = await list_keys(tx)
@@ -77,8 +76,7 @@ async def revoke(settings: Settings, key: str) -> str:
     """Revoke the key PREFIX_OR_ID; prints how many.
 
     PREFIX_OR_ID: the key's id, or its first 12 characters."""
-    from cardservice.operator.acting import CLI
-    from cardservice.operator.api_keys import revoke_key
+    from cardservice.operator import CLI, revoke_key
 
     async def work(tx: Tx) -> str:
         return str(await revoke_key(tx, CLI, key))

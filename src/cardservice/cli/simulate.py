@@ -15,10 +15,10 @@ from cardservice.cli.arguments import AMOUNT, CURRENCY, Parsed, due_at, run_job,
 from cardservice.config import Settings
 from cardservice.db.sql import Tx
 from cardservice.security import CardCipher
+from cardservice.transactions import ERROR_SLUGS, issue_code
 from cardservice.transactions.authorize import authorization_of, authorize_card
 from cardservice.transactions.deposits import deposit as deposit_money
 from cardservice.transactions.expiry import sweep_expired_holds
-from cardservice.transactions.schemas import ERROR_SLUGS
 from cardservice.transactions.service import (
     CaptureMessage,
     RefundMessage,
@@ -27,8 +27,7 @@ from cardservice.transactions.service import (
     refund_purchase,
     reverse_purchase,
 )
-from cardservice.transactions.three_ds import issue_code
-from cardservice.users.service import user_by_email
+from cardservice.users import user_by_email
 
 
 def _rate(text: str) -> Decimal:

@@ -21,10 +21,9 @@ from typing import Any
 from cardservice import runtime
 from cardservice.accounts import repository as accounts_repository
 from cardservice.acquirer.wallets import draw_dpan, token_expiry
+from cardservice.cards import BuyCardsRequest, CardChangeRequest, SpendingControls, buy_cards
 from cardservice.cards import repository as cards_repository
 from cardservice.cards.changes import change_card
-from cardservice.cards.purchase import buy_cards
-from cardservice.cards.schemas import BuyCardsRequest, CardChangeRequest, SpendingControls
 from cardservice.config import Settings
 from cardservice.db.sql import Tx, as_uuid
 from cardservice.demo.holds import network_shapes
@@ -33,22 +32,21 @@ from cardservice.dictionaries import repository as dictionaries_repository
 from cardservice.disputes.service import open_dispute, resolve_dispute
 from cardservice.models.base import utcnow
 from cardservice.observability.progress import Report
-from cardservice.operator.acting import CLI
+from cardservice.operator import CLI
 from cardservice.operator.funding import move_money_in, open_account
 from cardservice.operator.schemas import CreateAccountRequest, CreateUserRequest, MoneyRequest
 from cardservice.operator.service import onboard_user
 from cardservice.security import CardCipher
-from cardservice.tokens.records import paid_with
-from cardservice.tokens.service import (
+from cardservice.tokens import (
     ProvisioningRequest,
     TokenNotice,
     create_token,
+    paid_with,
     record_decision,
 )
-from cardservice.transactions import lifecycle
+from cardservice.transactions import issue_code, lifecycle
 from cardservice.transactions import repository as transactions_repository
 from cardservice.transactions.engine import Authorization, authorize
-from cardservice.transactions.three_ds import issue_code
 from cardservice.users import repository as users_repository
 
 DEMO_EMAIL = "demo@cardservice.example"

@@ -29,9 +29,8 @@ from cardservice.disputes.records import DISPUTE_FIELDS
 from cardservice.errors import DisputeNotFound, RuleViolation, TransactionNotFound
 from cardservice.ledger.entries import SystemBook, book_leg, post_entry
 from cardservice.models.base import utcnow
-from cardservice.transactions import locks
+from cardservice.transactions import credit_row, insert_transactions, locks
 from cardservice.transactions.lifecycle import credited_amount, holder_leg
-from cardservice.transactions.repository import credit_row, insert_transactions
 
 DISPUTE_WINDOW = timedelta(days=120)
 

@@ -10,7 +10,7 @@ from typing import Any
 import orjson
 
 from cardservice.db.sql import Reader, Row, Tx, as_datetime, as_uuid, pg_literal
-from cardservice.tokens.records import paid_with
+from cardservice.tokens import paid_with
 from cardservice.transactions.card_testing import Merchant
 from cardservice.transactions.locks import authorization_account_sql
 

@@ -16,7 +16,7 @@ from cardservice.errors import NotFound
 from cardservice.ledger.minor_units import to_minor
 from cardservice.operator.acting import Acting
 from cardservice.security import CardCipher
-from cardservice.transactions.three_ds import issue_code
+from cardservice.transactions import issue_code
 from cardservice.values.amounts import PositiveAmount, WholeNumber
 from cardservice.values.requests import StrictRequest
 

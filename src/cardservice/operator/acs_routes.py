@@ -13,7 +13,7 @@ from cardservice.models.base import utcnow
 from cardservice.operator.acs import AcsCodeRequest, record_acs_code
 from cardservice.operator.api_keys import Operator
 from cardservice.operator.dependencies import OPERATOR_KEY, acting, operator_with
-from cardservice.transactions.schemas import ThreeDsRecord
+from cardservice.transactions import ThreeDsRecord
 
 router = Router(tags=["operator"])
 Network = Annotated[Operator, Depends(operator_with("network"))]

@@ -10,7 +10,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from cardservice.auth.credentials import digest
+from cardservice.auth import digest
 from cardservice.db.sql import Reader, Tx, as_uuid, iso_z, text_uuid
 from cardservice.errors import NotFound, ValidationFailed
 from cardservice.models.base import utcnow

@@ -8,7 +8,7 @@ from typing import Annotated
 
 from fastapi import Depends, Path, Request
 
-from cardservice.cards.schemas import CardRecord, ReplaceCardRequest
+from cardservice.cards import CardRecord, ReplaceCardRequest
 from cardservice.http.database import Db
 from cardservice.http.openapi import Envelope
 from cardservice.http.router import JSONResponse, Router, body_schema, ok, read_json

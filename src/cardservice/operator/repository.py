@@ -11,7 +11,7 @@ from cardservice.accounts.repository import ACCOUNT_SELECT
 from cardservice.db.paging import Offset, paginate
 from cardservice.db.sql import Reader, Row, Tx
 from cardservice.models.base import utcnow
-from cardservice.transactions.records import transaction_columns
+from cardservice.transactions import transaction_columns
 
 USER_SELECT = """
 SELECT u.uuid, u.email, u.name, t.name AS team, u.role, u.program_uuid, u.status, u.created_at

@@ -30,7 +30,7 @@ from cardservice.operator.schemas import (
     SignInLink,
     UserRecord,
 )
-from cardservice.transactions.schemas import TransactionRecord
+from cardservice.transactions import TransactionRecord
 from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(tags=["operator"])

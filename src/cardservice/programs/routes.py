@@ -13,7 +13,7 @@ from cardservice.http.database import Db
 from cardservice.http.openapi import Envelope, PagedEnvelope
 from cardservice.http.router import JSONResponse, Router, StandardPage, body_schema, ok, read_json
 from cardservice.models.base import utcnow
-from cardservice.operator.api_keys import Operator
+from cardservice.operator import Operator
 from cardservice.operator.dependencies import OPERATOR_KEY, acting, operator_with
 from cardservice.programs import service
 from cardservice.programs.schemas import ChangeProgramRequest, CreateProgramRequest, ProgramRecord

@@ -8,7 +8,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field, StringConstraints, field_validator
 
-from cardservice.cards.schemas import SpendingControls, SpendingControlsRecord
+from cardservice.cards import SpendingControls, SpendingControlsRecord
 from cardservice.values.amounts import WholeNumber
 from cardservice.values.requests import StrictRequest, UuidStr
 

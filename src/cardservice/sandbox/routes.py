@@ -29,11 +29,7 @@ from cardservice.http.router import (
 )
 from cardservice.ledger.minor_units import to_minor
 from cardservice.observability import metrics
-from cardservice.transactions.authorize import authorization_of, authorize_card
-from cardservice.transactions.deposits import deposit
-from cardservice.transactions.increments import increment_purchase
-from cardservice.transactions.records import transaction_record_of
-from cardservice.transactions.schemas import (
+from cardservice.transactions import (
     AuthorizationRequest,
     CaptureRequest,
     DepositRequest,
@@ -42,7 +38,12 @@ from cardservice.transactions.schemas import (
     ThreeDsRecord,
     ThreeDsRequest,
     TransactionRecord,
+    issue_code,
+    transaction_record_of,
 )
+from cardservice.transactions.authorize import authorization_of, authorize_card
+from cardservice.transactions.deposits import deposit
+from cardservice.transactions.increments import increment_purchase
 from cardservice.transactions.service import (
     CaptureMessage,
     RefundMessage,
@@ -51,7 +52,6 @@ from cardservice.transactions.service import (
     refund_purchase,
     reverse_purchase,
 )
-from cardservice.transactions.three_ds import issue_code
 from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(prefix="/sandbox", tags=["sandbox"])

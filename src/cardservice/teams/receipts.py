@@ -27,7 +27,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from cardservice.attachments.service import own_attachment
-from cardservice.auth.credentials import Principal
+from cardservice.auth import Principal
 from cardservice.cards.repository import update_card
 from cardservice.db.database import Database
 from cardservice.db.sql import Reader, Row, Tx, as_datetime, as_uuid
@@ -39,8 +39,7 @@ from cardservice.teams import repository
 from cardservice.teams.records import missing_record, policy_record
 from cardservice.teams.schemas import ReceiptPolicyRequest
 from cardservice.teams.service import managed_team, own_team
-from cardservice.transactions import locks, reports
-from cardservice.transactions.repository import set_receipt
+from cardservice.transactions import locks, reports, set_receipt
 
 RECEIPT_TYPES = ("receipt", "invoice", "photo")
 RECEIPT_MISSING = "receipt_missing"

@@ -37,7 +37,7 @@ from cardservice.teams.schemas import (
     SetBudgetRequest,
     TeamRequestRecord,
 )
-from cardservice.transactions.schemas import TransactionRecord
+from cardservice.transactions import TransactionRecord
 from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(tags=["teams"])

@@ -23,9 +23,8 @@ from typing import Any
 
 import orjson
 
-from cardservice.auth.credentials import Principal
-from cardservice.cards.purchase import buy_cards
-from cardservice.cards.schemas import BuyCardsRequest
+from cardservice.auth import Principal
+from cardservice.cards import BuyCardsRequest, buy_cards
 from cardservice.db.paging import Offset
 from cardservice.db.sql import Reader, Row, Tx
 from cardservice.encoding import dumps

@@ -14,7 +14,7 @@ from cardservice.http.openapi import BEARER_OR_MFA, Envelope, PagedEnvelope
 from cardservice.http.router import JSONResponse, Router, StandardPage, body_schema, ok, read_json
 from cardservice.ledger.minor_units import to_minor
 from cardservice.models.base import utcnow
-from cardservice.operator.api_keys import Operator
+from cardservice.operator import Operator
 from cardservice.operator.dependencies import OPERATOR_KEY, acting, operator_with
 from cardservice.topups import service
 from cardservice.topups.schemas import ConfirmTopupRequest, TopupRecord, TopupRequest

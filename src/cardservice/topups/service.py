@@ -41,11 +41,11 @@ from cardservice.infra.background import Job
 from cardservice.ledger.entries import SystemBook, account_leg, book_leg, post_entry
 from cardservice.ledger.minor_units import converted, from_minor, to_minor
 from cardservice.models.base import utcnow
-from cardservice.operator.acting import Acting
+from cardservice.operator import Acting
 from cardservice.topups import repository
 from cardservice.topups.records import topup_record
 from cardservice.topups.schemas import TopupRequest
-from cardservice.transactions.repository import insert_transactions, transaction_row
+from cardservice.transactions import insert_transactions, transaction_row
 
 LIFETIME = timedelta(hours=72)
 REFERENCE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"

@@ -1,1 +1,7 @@
 """Users: creation, the user summary and the 3DS codes waiting for them."""
+
+from __future__ import annotations
+
+from cardservice.users.service import create_user, user_by_email
+
+__all__ = ["create_user", "user_by_email"]

@@ -9,8 +9,7 @@ from cardservice.http.database import Db
 from cardservice.http.openapi import BEARER_ONLY, BEARER_OR_MFA, Envelope
 from cardservice.http.router import JSONResponse, Router, ok
 from cardservice.models.base import utcnow
-from cardservice.transactions.schemas import ThreeDsRecord
-from cardservice.transactions.three_ds import unassigned_codes
+from cardservice.transactions import ThreeDsRecord, unassigned_codes
 from cardservice.users.schemas import UserSummary
 from cardservice.users.summary import user_summary
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from uuid import UUID
 
-from cardservice.auth.credentials import Principal
+from cardservice.auth import Principal
 from cardservice.db.database import Database
 from cardservice.db.sql import Tx, as_uuid, text_uuid
 from cardservice.events import repository as events_repository
