@@ -44,7 +44,10 @@ def test_nothing_registers_itself_at_import() -> None:
 
 
 async def test_the_runtime_has_the_hooks_and_jobs(tmp_path: Path) -> None:
-    parts = runtime.build(Settings(database_url=f"sqlite:///{tmp_path}/r.db", var_dir=tmp_path))
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path}/r.db", var_dir=tmp_path, key_file=tmp_path / "key"
+    )
+    parts = runtime.build(settings)
     try:
         assert parts.db.commit_hooks == (complete_events,)
         assert {SEAL_JOB, HOLD_SWEEP_JOB} <= set(parts.jobs)
