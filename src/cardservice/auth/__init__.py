@@ -16,6 +16,7 @@ from cardservice.auth.credentials import (
     token_issuer,
     use_step_up_code,
 )
+from cardservice.auth.visibility import readable_by
 
 __all__ = [
     "Principal",
@@ -26,6 +27,7 @@ __all__ = [
     "issue_token",
     "principal_for_token",
     "prune_credentials",
+    "readable_by",
     "revoke_mfa_codes",
     "revoke_token",
     "token_issuer",

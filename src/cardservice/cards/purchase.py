@@ -23,7 +23,7 @@ from cardservice.cards.records import card_record_of
 from cardservice.cards.repository import insert_cards, purchase_context
 from cardservice.cards.schemas import BuyCardsRequest
 from cardservice.db.sql import Row, Tx, as_uuid
-from cardservice.dictionaries.fees import FeeSchedule, default_plan, with_overrides
+from cardservice.dictionaries import FeeSchedule, default_plan, with_overrides
 from cardservice.errors import AccountInactive, AccountNotFound, NotFound, RuleViolation
 from cardservice.idempotency import fingerprint
 from cardservice.ledger.entries import SystemBook, account_leg, book_leg, card_leg, post_entry

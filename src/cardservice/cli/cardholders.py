@@ -89,8 +89,7 @@ async def create_user(
     settings: Settings, email: str, name: str, team: str | None, role: str | None
 ) -> str:
     """Create a user; prints its uuid."""
-    from cardservice.operator.schemas import CreateUserRequest
-    from cardservice.operator.service import onboard_user
+    from cardservice.operator import CreateUserRequest, onboard_user
 
     body = _request(CreateUserRequest, email=email, name=name, team=team, role=role)
 
@@ -127,8 +126,7 @@ async def create_account(
     settings: Settings, email: str, name: str, currency: str, type_: str
 ) -> str:
     """Create an account for a user; prints its uuid."""
-    from cardservice.operator.funding import open_account
-    from cardservice.operator.schemas import CreateAccountRequest
+    from cardservice.operator import CreateAccountRequest, open_account
 
     async def work(tx: Tx) -> str:
         user = await user_by_email(tx, email)
@@ -148,7 +146,7 @@ async def set_account_status(settings: Settings, account_uuid: uuid.UUID, status
     """Set the status of account ACCOUNT_UUID to STATUS.
 
     Prints the new status."""
-    from cardservice.operator.funding import change_account_status
+    from cardservice.operator import change_account_status
 
     async def work(tx: Tx) -> str:
         return str((await change_account_status(tx, CLI, account_uuid, status))["status"])
@@ -209,7 +207,7 @@ async def list_cards(
 
     One a line: uuid, mask, status, balance and currency, description; or the API's records
     with --json. Never a card's number."""
-    from cardservice.cards.service import list_cards as cards_of
+    from cardservice.cards import list_cards as cards_of
 
     filters = {k: v for k, v in (("account_uuid", account), ("status", status)) if v is not None}
     records = await _read_all(settings, email, cards_of, filters)
@@ -231,7 +229,7 @@ async def show_card(settings: Settings, card_uuid: uuid.UUID, email: str) -> str
     """The card CARD_UUID of the user, as JSON.
 
     The API's record: the mask, never the number. Another user's card is not found."""
-    from cardservice.cards.service import get_card
+    from cardservice.cards import get_card
 
     db = runtime.database(settings)
     try:
@@ -260,7 +258,7 @@ async def issue_token(
     settings: Settings, email: str, name: str, expires_in: timedelta | None
 ) -> str:
     """Issue a token; prints it alone (it is shown once)."""
-    from cardservice.operator.service import issue_user_token
+    from cardservice.operator import issue_user_token
 
     async def work(tx: Tx) -> str:
         user = await user_by_email(tx, email)
@@ -358,7 +356,7 @@ def dashboard() -> None:
 @runs
 async def sign_in_link(settings: Settings, email: str, base_url: str) -> str:
     """Print a one-time sign-in link for the user (valid 15 minutes)."""
-    from cardservice.operator.service import sign_in_link as link
+    from cardservice.operator import sign_in_link as link
 
     async def work(tx: Tx) -> str:
         url, _expires = await link(tx, CLI, await user_by_email(tx, email), base_url)

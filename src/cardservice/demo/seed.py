@@ -29,13 +29,18 @@ from cardservice.db.sql import Tx, as_uuid
 from cardservice.demo.holds import network_shapes
 from cardservice.demo.token import demo_token, keep, read_kept, token_path
 from cardservice.dictionaries import repository as dictionaries_repository
-from cardservice.disputes.service import open_dispute, resolve_dispute
+from cardservice.disputes import open_dispute, resolve_dispute
 from cardservice.models.base import utcnow
 from cardservice.observability.progress import Report
-from cardservice.operator import CLI
-from cardservice.operator.funding import move_money_in, open_account
-from cardservice.operator.schemas import CreateAccountRequest, CreateUserRequest, MoneyRequest
-from cardservice.operator.service import onboard_user
+from cardservice.operator import (
+    CLI,
+    CreateAccountRequest,
+    CreateUserRequest,
+    MoneyRequest,
+    move_money_in,
+    onboard_user,
+    open_account,
+)
 from cardservice.security import CardCipher
 from cardservice.tokens import (
     ProvisioningRequest,

@@ -22,7 +22,7 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
-from cardservice.attachments.service import AttachmentNotFound
+from cardservice.attachments import AttachmentNotFound
 from cardservice.db.sql import INTEGRITY_ERRORS, Tx, as_datetime, as_uuid
 from cardservice.disputes import repository
 from cardservice.disputes.records import DISPUTE_FIELDS

@@ -26,13 +26,8 @@ from typing import Any
 from cardservice.cards import card_record
 from cardservice.cards.lookup import card_by_pan
 from cardservice.db.sql import Row, Tx, as_uuid
+from cardservice.decisions import PROVISIONING_TYPE, Verdict, ask_provisioning, note_health
 from cardservice.decisions.endpoints import endpoint_of
-from cardservice.decisions.service import (
-    PROVISIONING_TYPE,
-    Verdict,
-    ask_provisioning,
-    note_health,
-)
 from cardservice.models.base import utcnow
 from cardservice.network import repository
 from cardservice.network.codec import Message, sub_elements

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from cardservice.audit.repository import Actor, record_audit
+from cardservice.audit import Actor, record_audit
 from cardservice.db.sql import Tx
 
 

@@ -14,10 +14,9 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from cardservice.cards import CardChangeRequest
+from cardservice.cards import CardChangeRequest, holder_of
 from cardservice.cards.changes import change_card
 from cardservice.cards.replacement import replace_card
-from cardservice.cards.repository import holder_of
 from cardservice.db.sql import Tx
 from cardservice.errors import CardNotFound
 from cardservice.operator.acting import Acting

@@ -13,8 +13,7 @@ from fastapi.responses import Response
 
 from cardservice.accounts import ACCOUNT_STATUSES, every_account
 from cardservice.accounts.schemas import AccountRecord
-from cardservice.cards import CardRecord
-from cardservice.cards.service import every_card
+from cardservice.cards import CardRecord, every_card
 from cardservice.http.database import Db
 from cardservice.http.filters import UUID, filters_parameter, one_of, read_filters
 from cardservice.http.openapi import PagedEnvelope

@@ -12,9 +12,9 @@ from pydantic import BaseModel
 
 from cardservice.auth.dependencies import CallerA
 from cardservice.db.sql import Tx
+from cardservice.disputes import resolve_dispute
 from cardservice.disputes.records import dispute_record_of
 from cardservice.disputes.schemas import DisputeRecord, ResolveDisputeRequest
-from cardservice.disputes.service import resolve_dispute
 from cardservice.http.database import Db
 from cardservice.http.openapi import BEARER_OR_MFA, Envelope
 from cardservice.http.router import (

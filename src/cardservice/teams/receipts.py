@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from cardservice.attachments.service import own_attachment
+from cardservice.attachments import own_attachment
 from cardservice.auth import Principal
-from cardservice.cards.repository import update_card
+from cardservice.cards import update_card
 from cardservice.db.database import Database
 from cardservice.db.sql import Reader, Row, Tx, as_datetime, as_uuid
 from cardservice.errors import NotFound, ValidationFailed

@@ -3,5 +3,6 @@
 from __future__ import annotations
 
 from cardservice.users.service import create_user, user_by_email
+from cardservice.users.sessions import create_sign_in_link
 
-__all__ = ["create_user", "user_by_email"]
+__all__ = ["create_sign_in_link", "create_user", "user_by_email"]
