@@ -107,7 +107,7 @@ LAYERS: list[tuple[str, str, tuple[str, ...] | None]] = [
     ("write: engine, ledger, events", "cardservice/cards/", None),
     ("write: engine, ledger, events", "cardservice/events/", None),
     ("write: engine, ledger, events", "cardservice/security/", None),
-    ("write: engine, ledger, events", "cardservice/values/money.py", None),
+    ("write: engine, ledger, events", "cardservice/values/amounts.py", None),
     ("write: engine, ledger, events", "bench/peer.py", ("_buy", "_authorize")),
     ("page dependency", "cardservice/http/router.py", ("standard_page",)),
     ("routing", "cardservice/http/route.py", ("matches", "first_segment", "route_path")),

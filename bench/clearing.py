@@ -30,13 +30,13 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+from cardservice import runtime
+from cardservice.acquirer.simulator import SimCard, make_cards
+from cardservice.clearing.ipm import Presentment, write
 from cardservice.config import Settings
 from cardservice.db.database import Database
 from cardservice.db.sql import Tx, text_uuid
-from cardservice.events import outbox
 from cardservice.migrations import upgrade_database
-from cardservice.network.ipm import Presentment, write
-from cardservice.network.simulator import SimCard, make_cards
 from cardservice.security import CardCipher
 from cardservice.transactions.engine import Authorization, Presentation, authorize
 from tests.fresh_database import create_database, drop_database
@@ -115,7 +115,7 @@ async def _prepare(
     size (each its own presentments)."""
     await upgrade_database(Settings(database_url=url).resolved_database_url)
     settings = Settings(database_url=url, encryption_key=KEY, var_dir=folder / "var")
-    db, cipher = Database(settings), CardCipher.from_settings(settings)
+    db, cipher = runtime.database(settings), CardCipher.from_settings(settings)
     paths = []
     try:
         cards = []
@@ -169,7 +169,6 @@ def main() -> int:
         " 1 puts every record in one line)",
     )
     args = parser.parse_args()
-    outbox.register()  # the events of the cards and authorizations made here
     print("database    records  seconds  records/s  peak RSS MiB")
     for kind in args.databases.split(","):
         results = run(kind, [args.small, args.records], args.matched, args.accounts)

@@ -52,20 +52,19 @@ import httpx
 import orjson
 
 from bench.run import cpu_ms_each, cpu_seconds, pgbench_tps
+from cardservice import runtime
+from cardservice.acquirer import messages
+from cardservice.acquirer.client import NetworkClient, stans, transmitted_now
+from cardservice.acquirer.simulator import make_cards
 from cardservice.auth.credentials import issue_token
 from cardservice.config import Settings
-from cardservice.db.database import Database
 from cardservice.db.sql import Tx, _nothing_to_reset, pg_literal
-from cardservice.events import outbox
 from cardservice.events import repository as events_repository
 from cardservice.ledger import entries
 from cardservice.migrations import upgrade_database
-from cardservice.network import messages
 from cardservice.network import repository as network_repository
-from cardservice.network.client import NetworkClient, stans, transmitted_now
 from cardservice.network.codec import available_balance, decode, encode, merchant_place
 from cardservice.network.listener import framed, read_frame
-from cardservice.network.simulator import make_cards
 from cardservice.security import CardCipher
 from cardservice.transactions import card_testing, locks
 from cardservice.transactions.repository import transaction_row, transactions_insert
@@ -313,8 +312,7 @@ async def _setup(url: str, accounts: int) -> tuple[dict[str, str], list[Any]]:
     """16 funded cards over `accounts` accounts (each its own user), taken in turn across
     the accounts; the users' tokens by card."""
     settings = Settings(database_url=url, encryption_key=KEY)
-    outbox.register()  # the cards' events are filled as the service fills them
-    db, cipher = Database(settings), CardCipher([KEY.encode()])
+    db, cipher = runtime.database(settings), CardCipher([KEY.encode()])
     by_card: dict[str, str] = {}
     groups: list[list[Any]] = []
     try:

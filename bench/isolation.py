@@ -47,10 +47,10 @@ from bench.iso import (
     _wait_port,
     iso_load,
 )
+from cardservice import runtime
 from cardservice.config import Settings
 from cardservice.db.database import Database
 from cardservice.db.sql import Tx
-from cardservice.events import outbox
 from cardservice.migrations import upgrade_database
 from cardservice.models.base import utcnow
 from cardservice.observability.progress import Stages
@@ -115,8 +115,7 @@ async def _declined_history(db: Database, history: DataSet, count: int) -> None:
 
 async def _heavy_data(url: str, transactions: int) -> Heavy:
     settings = Settings(database_url=url, encryption_key=KEY)
-    outbox.register()
-    db, cipher = Database(settings), CardCipher([KEY.encode()])
+    db, cipher = runtime.database(settings), CardCipher([KEY.encode()])
     rng = random.Random(11)
     month_so_far = utcnow() - utcnow().replace(day=1, hour=0, minute=0, second=0, microsecond=0)
     try:

@@ -32,7 +32,7 @@ import asyncpg
 import orjson
 
 from cardservice.cards.numbers import generate_pan
-from cardservice.ledger.money import percent_of
+from cardservice.ledger.minor_units import percent_of
 from cardservice.security import CardCipher, generate_key
 
 URL = os.environ.get("CARDSERVICE_PEER_URL", "")

@@ -33,10 +33,9 @@ from bench import peer
 from bench.dataset import DataSet, build
 from bench.peer import app as peer_app
 from bench.run import ADMIN_DSN, KEY, PEER_ENDPOINTS, Target, endpoints
+from cardservice import runtime
 from cardservice.app import create_app
 from cardservice.config import Settings
-from cardservice.db.database import Database
-from cardservice.events import outbox
 from cardservice.migrations import upgrade_database
 from cardservice.security import CardCipher
 from cardservice.webhooks.queue import publish_committed
@@ -67,8 +66,7 @@ async def _data_set(settings: Settings, cards: int) -> DataSet:
     events completed as the service completes them and numbered now, not by the app's
     background loop while measured."""
     await upgrade_database(settings.resolved_database_url)
-    outbox.register()
-    db = Database(settings)
+    db = runtime.database(settings)
     try:
         data = await build(
             db, CardCipher.from_settings(settings), cards=cards, transactions=10_000, users=20

@@ -37,10 +37,9 @@ import asyncpg
 import httpx
 
 from bench.dataset import REFERENCE_TRANSACTIONS, DataSet, build
+from cardservice import runtime
 from cardservice.config import Settings
-from cardservice.db.database import Database
 from cardservice.db.sql import sqlite_path, text_uuid
-from cardservice.events import outbox
 from cardservice.migrations import upgrade_database
 from cardservice.security import CardCipher
 from cardservice.webhooks.queue import publish_committed
@@ -447,8 +446,7 @@ async def _prepare(kind: str, size: dict[str, int]) -> tuple[str, DataSet]:
     try:
         settings = Settings(database_url=url, encryption_key=KEY)
         await upgrade_database(settings.resolved_database_url)
-        outbox.register()  # the seeded objects' events are filled as the service fills them
-        db = Database(settings)
+        db = runtime.database(settings)
         started = time.perf_counter()
         data = await build(db, CardCipher.from_settings(settings), **size)
         # the history's events numbered, as a running service's delivery loop leaves them:
@@ -538,7 +536,7 @@ def measure(
 async def _row_before_page(url: str, data: DataSet, page: int) -> str:
     """The heavy user's last transaction on report page `page - 1`: the keyset cursor that
     opens page `page` (looked up once, before the clock starts)."""
-    db = Database(Settings(database_url=url, encryption_key=KEY))
+    db = runtime.database(Settings(database_url=url, encryption_key=KEY))
     try:
         found = await db.reader.value(
             "SELECT t.uuid FROM transactions t WHERE t.user_uuid = "

@@ -36,10 +36,10 @@ import httpx
 import orjson
 
 from bench.iso import KEY, _free_port, _setup, _spawn, _wait_port
+from cardservice.acquirer import messages
+from cardservice.acquirer.client import NetworkClient, stans, transmitted_now
 from cardservice.config import Settings
 from cardservice.migrations import upgrade_database
-from cardservice.network import messages
-from cardservice.network.client import NetworkClient, stans, transmitted_now
 from scripts.fleet import clusters
 
 DATABASE = "bench"

@@ -17,7 +17,7 @@ from cardservice.accounts.service import create_account
 from cardservice.auth.credentials import issue_mfa_code, issue_token
 from cardservice.db.sql import Reader, Tx, as_datetime, as_uuid, flag, text_uuid
 from cardservice.http.router import dumps
-from cardservice.ledger.money import to_minor
+from cardservice.ledger.minor_units import to_minor
 from cardservice.models.base import utcnow
 from cardservice.transactions.deposits import deposit
 from cardservice.users.service import create_user

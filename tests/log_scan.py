@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
+from cardservice.acquirer.messages import TOKEN_BIN
 from cardservice.cards.numbers import luhn_valid
 from cardservice.catalogue.loader import load_catalogue
-from cardservice.network.messages import TOKEN_BIN
 from tests.factories import ISSUED_SECRETS
 
 CANDIDATE_PAN = re.compile(r"(?<!\d)\d{13,19}(?!\d)")

@@ -1,8 +1,9 @@
-"""The project explains itself with what it holds (docs/api.md#the-api): every Python file,
-package directory and `cardservice.…` module that a docstring or comment of `src/`, or a page
-of `docs/` or the README, names exists; every `docs/<page>.md#<anchor>` cited anywhere is a
-heading of that page; nothing cites a contract kept outside the repository; `src/` cites no
-dated run log of `docs/results/` (docs/performance.md holds the figures it rests on)."""
+"""The project explains itself with what it holds (docs/api.md#the-api): every Python file, package
+directory and module (`cardservice.…`, or `pkg.module.name` in backticks) that a docstring or
+comment of `src/`, or a page of `docs/` or the README, names exists; every
+`docs/<page>.md#<anchor>` cited anywhere is a heading of that page; nothing cites a contract
+kept outside the repository; `src/` cites no dated run log of `docs/results/`
+(docs/performance.md holds the figures it rests on)."""
 
 from __future__ import annotations
 
@@ -19,12 +20,17 @@ SCANNED = ("src", "tests", "bench", "scripts", "docs", "clients")
 TEXT_SUFFIXES = {".py", ".md", ".toml", ".jinja", ".html", ".txt", ".json", ".yml", ".yaml"}
 OUTSIDE = "API" + ".md"  # the contract's outside copy (spelled so this file does not cite it)
 
-# a Python file, bare or with its directories: `transactions/controls.py`, `main.py`; after
+# a Python file, bare or with its directories: `transactions/control_checks.py`, `main.py`; after
 # `…`, the end of a file's name (`…_03_balanced_entries.py`)
 PY_FILE = re.compile(r"(?<![\w./*-])((?:[\w.-]+/)*…?[A-Za-z_]\w*\.py)(?![\w.]*\w)")
 # a package directory: `transactions/card_testing/`, `network/` (not a URL, not an API path)
 PACKAGE = re.compile(r"(?<![\w./~:@$<{\\%-])((?:[a-z_][a-z0-9_]*/)+)(?![\w{.*<-])")
 MODULE = re.compile(r"(?<![\w.@/])cardservice(?:\.[A-Za-z_]\w*)+")
+# a module's name without `cardservice.` in backticks: `ledger.minor_units.from_minor`
+DOTTED = re.compile(r"`([a-z_][a-z0-9_]*(?:\.[A-Za-z_]\w*)+)")
+# first segments that prose uses for something else than the package: `db.reader`, `db.transact`
+# (a `Database` named db), OpenTelemetry's attribute names (`http.response.status_code`)
+NOT_MODULES = re.compile(r"db\.|http\.(request|response|route)\b")
 CITATION = re.compile(r"docs/([\w-]+)\.md#([\w-]+)")
 MARKDOWN_LINK = re.compile(r"\]\((?:\.\./)?([\w-]+\.md)?#([\w-]+)\)")
 RUNTIME = "var/"  # the working directory's run-time files (CARDSERVICE_VAR_DIR)
@@ -115,6 +121,16 @@ def _module_exists(dotted: str) -> bool:
     return True
 
 
+def _dotted_module(name: str) -> bool:
+    """Whether `name` (no `cardservice.`) is meant as a module path: its first segment is a
+    package of cardservice and it names a module of it or a name inside one (`pkg.mod`,
+    `pkg.mod.name`), not a table's column (`cards.pan_fingerprint`)."""
+    parts = name.split(".")
+    if NOT_MODULES.match(name) or not (PACKAGE_ROOT / parts[0]).is_dir():
+        return False
+    return len(parts) >= 3 or (PACKAGE_ROOT / parts[0] / f"{parts[1]}.py").is_file()
+
+
 def _where(path: Path, number: int) -> str:
     return f"{path.relative_to(ROOT)}:{number}"
 
@@ -130,6 +146,9 @@ def test_every_file_package_and_module_named_exists() -> None:
                 missing.append(f"{_where(path, number)}: {name}")
         for dotted in MODULE.findall(text):
             if not _module_exists(dotted):
+                missing.append(f"{_where(path, number)}: {dotted}")
+        for dotted in DOTTED.findall(text):
+            if _dotted_module(dotted) and not _module_exists(f"cardservice.{dotted}"):
                 missing.append(f"{_where(path, number)}: {dotted}")
     assert missing == [], "named but not in the repository:\n" + "\n".join(missing)
 

@@ -45,12 +45,11 @@ from typing import Any
 import asyncpg
 import httpx
 
+from cardservice import runtime
+from cardservice.acquirer import messages
+from cardservice.acquirer.client import NetworkClient, stans, transmitted_now
+from cardservice.acquirer.simulator import SimCard, make_cards
 from cardservice.config import Settings
-from cardservice.db.database import Database
-from cardservice.events import outbox
-from cardservice.network import messages
-from cardservice.network.client import NetworkClient, stans, transmitted_now
-from cardservice.network.simulator import SimCard, make_cards
 from cardservice.security import CardCipher
 from scripts.fleet import fleet
 from scripts.fleet.chaos import Proxy
@@ -254,12 +253,12 @@ async def _iso_connection(run: Run, seed: int, cards: list[SimCard]) -> None:
             run.ack("iso-0100", iso_key(fields, "010"), sent)
             roll = rng.random()
             if roll < 0.2:
-                reversal = messages.reversal(fields, next(numbers), transmitted_now())
+                reversal = messages.reversal_request(fields, next(numbers), transmitted_now())
                 follow = await line.definite(run, "0400", "0401", reversal)
                 kind, key = "iso-0400", iso_key(reversal, "040")
             elif roll < 0.5:
                 amount = rng.randint(int(fields[4]) // 2, int(fields[4]))
-                capture = messages.capture(fields, amount, next(numbers), transmitted_now())
+                capture = messages.capture_advice(fields, amount, next(numbers), transmitted_now())
                 follow = await line.definite(run, "0220", "0221", capture)
                 kind, key = "iso-0220", iso_key(capture, "022")
             else:
@@ -437,8 +436,7 @@ def _ledger_verify() -> tuple[bool, list[str]]:
 
 async def _iso_cards() -> tuple[uuid.UUID, list[SimCard]]:
     settings = Settings()  # the fleet's environment (main puts it in this process's)
-    outbox.register()  # as the CLI does: every unit writes its events
-    db = Database(settings)
+    db = runtime.database(settings)
     try:
         account, cards = await make_cards(db, CardCipher.from_settings(settings), 4)
         user = await db.reader.value("SELECT user_uuid FROM accounts WHERE uuid = $1", account)

@@ -17,10 +17,10 @@ from starlette.exceptions import HTTPException
 from starlette.responses import Response
 from starlette.routing import Match, Route
 
-from cardservice import __version__
+from cardservice import __version__, runtime
 from cardservice.accounts.routes import router as accounts_router
 from cardservice.attachments.routes import router as attachments_router
-from cardservice.auth.credentials import TokenCache
+from cardservice.auth import TokenCache
 from cardservice.auth.routes import router as auth_router
 from cardservice.cards.routes import router as cards_router
 from cardservice.clearing.routes import router as clearing_router
@@ -42,10 +42,8 @@ from cardservice.dashboard import topup_pages as dashboard_topups
 from cardservice.dashboard import transaction_pages as dashboard_transactions
 from cardservice.dashboard import webhook_pages as dashboard_webhooks
 from cardservice.dashboard.web import STATIC_DIR as DASHBOARD_STATIC
-from cardservice.db.database import Database
 from cardservice.db.unavailable import HANDLED, is_database_unavailable
 from cardservice.decisions.routes import router as decisions_router
-from cardservice.dictionaries import tag_counts
 from cardservice.dictionaries.routes import router as dictionaries_router
 from cardservice.disputes.routes import router as disputes_router
 from cardservice.errors import (
@@ -55,16 +53,12 @@ from cardservice.errors import (
     ServiceError,
     ValidationFailed,
 )
-from cardservice.events import outbox
 from cardservice.health.routes import router as health_router
 from cardservice.http.middleware import RequestContextMiddleware
 from cardservice.http.openapi import build_openapi
 from cardservice.http.ratelimit import RateLimiter
 from cardservice.http.route import RouteTable
 from cardservice.http.router import JSONResponse
-from cardservice.infra.outbound import Outbound
-from cardservice.ledger import sealer
-from cardservice.mail import queue as mail_queue
 from cardservice.mail.routes import router as mail_router
 from cardservice.observability import metrics
 from cardservice.observability.logs import configure_logging
@@ -81,15 +75,11 @@ from cardservice.operator.webhook_routes import router as operator_webhooks_rout
 from cardservice.payments.routes import router as payments_router
 from cardservice.programs.routes import router as programs_router
 from cardservice.sandbox.routes import router as sandbox_router
-from cardservice.security import CardCipher
 from cardservice.statements.routes import router as statements_router
-from cardservice.teams import receipts as team_receipts
 from cardservice.teams.routes import router as teams_router
 from cardservice.tokens.routes import router as tokens_router
-from cardservice.topups import service as topups
 from cardservice.topups.routes import operator_router as operator_topups_router
 from cardservice.topups.routes import router as topups_router
-from cardservice.transactions import expiry
 from cardservice.transactions.routes import router as transactions_router
 from cardservice.users.routes import router as users_router
 from cardservice.webhooks.event_routes import router as events_router
@@ -168,15 +158,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """Build one service instance: its database, rate limiter and card-number cipher."""
     settings = settings or Settings()
     configure_logging(settings.log_level, settings.log_format)
-    outbox.register()
-    sealer.register()  # the ledger's sealer (docs/ledger.md, "The hash chain")
-    tag_counts.register()  # the tags' counter (docs/ledger.md, "Counters kept after commit")
-    expiry.register()
-    topups.register()  # the unpaid top-ups' sweep (docs/operations.md#running-a-program)
-    # the teams' receipt policies (docs/teams.md#teams-budgets-requests-receipts)
-    team_receipts.register()
-    if settings.smtp_url:  # the events' mails (docs/mail.md)
-        mail_queue.register()
     routers = [
         health_router,
         auth_router,
@@ -247,11 +228,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.api_routes = api_routes  # the declarations: the OpenAPI document, 405s
-    app.state.db = Database(settings)
+    parts = runtime.build(settings)  # the database with its hooks, cipher, client, jobs
+    app.state.runtime = parts
+    app.state.db = parts.db
     app.state.rate_limiter = RateLimiter(settings.redis_url, settings.workers)
     app.state.tokens = TokenCache(settings.auth_cache_seconds)
-    app.state.cipher = CardCipher.from_settings(settings)
-    app.state.outbound = Outbound()
+    app.state.cipher = parts.cipher
+    app.state.outbound = parts.outbound
     app.state.tracing = tracing_for(settings.otel_endpoint)
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
@@ -296,12 +279,13 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         await stack.enter_async_context(metrics.flushing(state.db.connections_in_use))
         if state.settings.embedded_worker:
             await stack.enter_async_context(
-                running_worker(state.db, state.settings, state.cipher, state.outbound)
+                running_worker(
+                    state.db, state.settings, state.cipher, state.outbound, state.runtime.jobs
+                )
             )
         _freeze_startup_objects()
         yield
-    await app.state.db.dispose()
+    await app.state.runtime.aclose()
     await app.state.rate_limiter.close()
-    await app.state.outbound.aclose()
     if app.state.tracing is not None:
         app.state.tracing.shutdown()  # flushes the spans still queued

@@ -19,7 +19,7 @@ from cardservice.config import Settings
 from cardservice.db.sql import Tx, text_uuid
 from cardservice.http.router import dumps
 from cardservice.models.base import utcnow
-from cardservice.operator.keys import PREFIX_LENGTH
+from cardservice.operator.api_keys import PREFIX_LENGTH
 from cardservice.security.cvv import cvv_with_key
 from tests.conftest import TEST_CVK, empty_tables
 from tests.factories import ISSUED_SECRETS, Caller, authorize, make_card, make_mfa_code, make_user

@@ -1,4 +1,4 @@
-"""Clearing files for the tests: real IPM files written by cardutil (`network.ipm.write`),
+"""Clearing files for the tests: real IPM files written by cardutil (`clearing.ipm.write`),
 sent to the operator API."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from typing import Any
 import httpx
 from cardutil import mciipm
 
-from cardservice.network import ipm
-from cardservice.network.ipm import Presentment, write
+from cardservice.clearing import ipm
+from cardservice.clearing.ipm import Presentment, write
 
 NUMBERS = itertools.count(2)  # message numbers: the header is 1
 

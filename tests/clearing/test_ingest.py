@@ -14,10 +14,10 @@ import orjson
 import pytest
 from fastapi import FastAPI
 
+from cardservice.acquirer import messages
 from cardservice.config import Settings
 from cardservice.ledger.books import settlement_report
 from cardservice.models.base import utcnow
-from cardservice.network import messages
 from tests.clearing.helpers import (
     ipm_file,
     post_file,
@@ -121,7 +121,7 @@ async def test_a_presentment_captured_online_before_is_a_duplicate_or_moves_the_
     same = await _authorized(network, card, 1000)
     other = await _authorized(network, card, 2000)
     for original, amount in ((same, 1000), (other, 2000)):
-        capture = messages.capture(original, amount, *network.key())
+        capture = messages.capture_advice(original, amount, *network.key())
         assert (await network.client.request("0220", capture)).fields[39] == "00"
     before = await _card_balance(app, card)
     key = await operator_key(app, "network")
@@ -147,7 +147,7 @@ async def test_a_presentment_of_a_reversed_authorization_is_force_posted(
 ) -> None:
     user, card = await issue_card(app, client)
     original = await _authorized(network, card, 3000)
-    reversal = messages.reversal(original, *network.key())
+    reversal = messages.reversal_request(original, *network.key())
     assert (await network.client.request("0400", reversal)).fields[39] == "00"
     assert await _card_balance(app, card) == START
     key = await operator_key(app, "network")
@@ -231,9 +231,9 @@ async def test_an_online_refund_presented_again_is_a_duplicate_and_the_day_settl
     A second refund presentment of the same amount has no online twin left: it refunds."""
     user, card = await issue_card(app, client)
     original = await _authorized(network, card, 4000)
-    capture = messages.capture(original, 4000, *network.key())
+    capture = messages.capture_advice(original, 4000, *network.key())
     assert (await network.client.request("0220", capture)).fields[39] == "00"
-    back = messages.refund(card.pan, 1500, *network.key(), original=original)
+    back = messages.refund_advice(card.pan, 1500, *network.key(), original=original)
     assert (await network.client.request("0220", back)).fields[39] == "00"
     before = await _card_balance(app, card)
     key = await operator_key(app, "network")

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from fastapi import FastAPI
 
+from cardservice.acquirer import simulator
+from cardservice.acquirer.presentments import UNKNOWN_CARDS
 from cardservice.clearing.service import Clearing, ingest
-from cardservice.network import simulator
-from cardservice.network.presentments import UNKNOWN_CARDS
-from cardservice.operator.audit import CLI
+from cardservice.operator.acting import CLI
 from tests.factories import assert_ledger_consistent
 from tests.network.conftest import Network
 

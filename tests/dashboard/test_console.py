@@ -15,7 +15,7 @@ from fastapi import FastAPI
 
 from cardservice.db.sql import Tx
 from cardservice.models.base import utcnow
-from cardservice.operator.audit import CLI
+from cardservice.operator.acting import CLI
 from cardservice.operator.console import create_console_link
 from tests.factories import balances, make_card, make_user
 

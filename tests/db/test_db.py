@@ -16,6 +16,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from cardservice import runtime
 from cardservice.config import Settings
 from cardservice.db.database import ConfigurationError, Database
 from cardservice.db.sql import INTEGRITY_ERRORS, Tx, pg_literal, sqlite_path
@@ -92,7 +93,7 @@ async def test_units_of_many_coroutines_queue_for_the_writer(app: FastAPI) -> No
 async def sqlite_db(settings: Settings) -> AsyncIterator[Database]:
     if not settings.is_sqlite:
         pytest.skip("the writer file lock is SQLite's")
-    db = Database(settings)
+    db = runtime.database(settings)
     yield db
     await db.dispose()
 
@@ -199,7 +200,7 @@ def test_an_in_memory_sqlite_database_is_refused(tmp_path: Path) -> None:
     """Each connection would open a database of its own: writes the reads never see."""
     for url in ("sqlite:///:memory:", "sqlite://", "sqlite:///file:x?mode=memory&uri=true"):
         with pytest.raises(ConfigurationError):
-            Database(Settings(database_url=url, var_dir=tmp_path))
+            runtime.database(Settings(database_url=url, var_dir=tmp_path))
 
 
 @pytest.fixture
@@ -288,7 +289,7 @@ async def test_sqlite_scans_waiting_for_a_thread_hold_no_connection(tmp_path: Pa
     """Each reader connection keeps its own page cache: 64 long reads at once (deep report
     pages under load) must not open 64 of them, only one per thread that runs a scan."""
     settings = Settings(database_url=f"sqlite:///{tmp_path}/scans.db")
-    db = Database(settings)
+    db = runtime.database(settings)
     try:
         walk = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000) "
         results = await asyncio.gather(

@@ -31,7 +31,7 @@ from cardservice.config import Settings
 from cardservice.db import replica
 from cardservice.db.database import ConfigurationError
 from cardservice.db.sql import Tx
-from cardservice.ledger.money import to_minor
+from cardservice.ledger.minor_units import to_minor
 from cardservice.migrations import upgrade_database
 from cardservice.transactions.deposits import deposit
 from scripts.fleet import clusters

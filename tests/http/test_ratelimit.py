@@ -12,7 +12,7 @@ from limits import RateLimitItemPerMinute
 from limits.aio.storage import MemoryStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 
-from cardservice.http.ratelimit import MovingWindowStorage, RateLimiter, Verdict, _count
+from cardservice.http.ratelimit import Allowance, MovingWindowStorage, RateLimiter, _count
 
 
 async def test_moving_window_refuses_past_the_limit_with_retry_after() -> None:
@@ -58,7 +58,7 @@ class _Clock:
 
 async def _both(
     steps: list[tuple[float, str, int]], monkeypatch: pytest.MonkeyPatch, sweep_every: int = 0
-) -> list[Verdict]:
+) -> list[Allowance]:
     """Each step (time, key, limit) on both storages; asserts equal verdicts, returns them."""
     clock = _Clock()
     monkeypatch.setattr(time, "time", clock)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import sys
 
+from cardservice import runtime
 from cardservice.config import Settings
 from cardservice.db.database import Database
 from cardservice.db.sql import Tx
@@ -38,7 +39,7 @@ async def _hold(db: Database) -> None:
 
 
 async def main(mode: str, *args: str) -> None:
-    db = Database(Settings())
+    db = runtime.database(Settings())
     try:
         if mode == "write":
             await _write(db, int(args[0]))

@@ -10,8 +10,8 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
 
+from cardservice import runtime
 from cardservice.config import Settings
-from cardservice.db.database import Database
 from cardservice.ledger.verify import verify
 from cardservice.migrations import upgrade_database
 from tests.conftest import DATABASES, PG_ADMIN_DSN
@@ -52,7 +52,7 @@ async def test_the_history_before_the_chain_is_chained(kind: str, tmp_path: Path
                 await connection.execute(text(_ENTRY.format(day=entry)), {"e": entry})
         await engine.dispose()
         await upgrade_database(settings.resolved_database_url)
-        db = Database(settings)
+        db = runtime.database(settings)
         try:
             verdict = await verify(db)
             assert verdict.ok, verdict.problem

@@ -12,9 +12,9 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from cardservice.acquirer import messages
+from cardservice.acquirer.client import NetworkClient, stans, transmitted_now
 from cardservice.config import Settings
-from cardservice.network import messages
-from cardservice.network.client import NetworkClient, stans, transmitted_now
 from cardservice.network.listener import running_listener
 from tests.decisions.conftest import receiver  # noqa: F401 - the decision endpoint fixture
 from tests.factories import Caller, make_card, make_user

@@ -10,7 +10,7 @@ import httpx
 import orjson
 from fastapi import FastAPI
 
-from cardservice.network import messages
+from cardservice.acquirer import messages
 from tests.factories import Caller
 from tests.network.conftest import IssuedCard, Network, issue_card
 from tests.tokens.conftest import Wallet, decide, first_payment, new_wallet, notify, token_row

@@ -24,10 +24,10 @@ import pytest
 from fastapi import FastAPI
 from starlette.responses import JSONResponse, Response
 
+from cardservice.acquirer import messages
+from cardservice.acquirer.client import NetworkClient, stans, transmitted_now
 from cardservice.config import Settings
 from cardservice.db.sql import Tx
-from cardservice.network import messages
-from cardservice.network.client import NetworkClient, stans, transmitted_now
 from cardservice.network.listener import running_listener
 from tests.decisions.conftest import Receiver, use_receiver
 from tests.factories import assert_ledger_consistent, balances, stored_transactions

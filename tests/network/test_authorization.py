@@ -11,7 +11,7 @@ import httpx
 import orjson
 from fastapi import FastAPI
 
-from cardservice.network import messages
+from cardservice.acquirer import messages
 from cardservice.network.codec import encode
 from tests.dashboard.session import sign_in
 from tests.factories import assert_ledger_consistent, balances, stored_transactions

@@ -14,8 +14,8 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from cardservice.acquirer import messages
 from cardservice.models.base import utcnow
-from cardservice.network import messages
 from tests.factories import balances, stored_transactions
 from tests.network.conftest import Network, issue_card, unknown_numbers
 from tests.operator.helpers import as_operator, operator_key

@@ -10,8 +10,8 @@ import asyncio
 import httpx
 from fastapi import FastAPI
 
-from cardservice.network import messages
-from cardservice.network.client import NetworkClient, stans, transmitted_now
+from cardservice.acquirer import messages
+from cardservice.acquirer.client import NetworkClient, stans, transmitted_now
 from tests.network.conftest import issue_card, unknown_numbers
 from tests.network.test_card_testing_race import iso_port  # noqa: F401 - the served workers
 

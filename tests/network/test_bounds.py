@@ -25,9 +25,9 @@ from prometheus_client import REGISTRY
 from pydantic import ValidationError
 from starlette.responses import JSONResponse, Response
 
+from cardservice.acquirer import messages
+from cardservice.acquirer.client import NetworkClient, stans, transmitted_now
 from cardservice.config import Settings
-from cardservice.network import messages
-from cardservice.network.client import NetworkClient, stans, transmitted_now
 from cardservice.network.listener import running_listener
 from tests.decisions.conftest import Receiver, use_receiver
 from tests.network.conftest import issue_card

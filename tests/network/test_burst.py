@@ -18,10 +18,10 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from cardservice.acquirer import messages
+from cardservice.acquirer.client import NetworkClient, stans, transmitted_now
 from cardservice.config import Settings
 from cardservice.ledger.verify import verify
-from cardservice.network import messages
-from cardservice.network.client import NetworkClient, stans, transmitted_now
 from tests.factories import assert_ledger_consistent, make_card, make_user
 from tests.live_server import wait_ready
 from tests.network.conftest import free_port

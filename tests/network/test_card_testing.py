@@ -12,9 +12,9 @@ import httpx
 import orjson
 from fastapi import FastAPI
 
+from cardservice.acquirer import messages
 from cardservice.db.sql import Row
 from cardservice.models.base import utcnow
-from cardservice.network import messages
 from tests.factories import assert_ledger_consistent, balances, stored_transactions
 from tests.network.conftest import IssuedCard, Network, issue_card
 

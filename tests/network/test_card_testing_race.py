@@ -18,9 +18,9 @@ import orjson
 import pytest
 from fastapi import FastAPI
 
+from cardservice.acquirer import messages
+from cardservice.acquirer.client import NetworkClient, stans, transmitted_now
 from cardservice.config import Settings
-from cardservice.network import messages
-from cardservice.network.client import NetworkClient, stans, transmitted_now
 from tests.factories import assert_ledger_consistent, balances
 from tests.live_server import wait_ready
 from tests.network.conftest import issue_card

@@ -22,11 +22,11 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from cardservice.acquirer import messages
+from cardservice.acquirer.client import NetworkClient, stans, transmitted_now
 from cardservice.app import create_app
 from cardservice.config import Settings
 from cardservice.migrations import upgrade_database
-from cardservice.network import messages
-from cardservice.network.client import NetworkClient, stans, transmitted_now
 from cardservice.network.listener import running_listener
 from tests.conftest import TEST_KEY
 from tests.factories import assert_ledger_consistent, balances

@@ -20,9 +20,9 @@ from cryptography.x509.oid import NameOID
 from fastapi import FastAPI
 from starlette.responses import JSONResponse, Response
 
+from cardservice.acquirer import messages
+from cardservice.acquirer.client import NetworkClient
 from cardservice.config import Settings
-from cardservice.network import messages
-from cardservice.network.client import NetworkClient
 from cardservice.network.listener import running_listener
 from tests.decisions.conftest import Receiver, use_receiver
 from tests.factories import assert_ledger_consistent, stored_transactions

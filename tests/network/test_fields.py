@@ -8,7 +8,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from cardservice.network import messages
+from cardservice.acquirer import messages
 from cardservice.network.codec import Message
 from cardservice.network.host import masked_pan
 from tests.factories import balances
@@ -57,8 +57,8 @@ async def test_an_empty_acquirer_id_is_30_for_every_message(
     authorization = messages.authorization(card.pan, card.expiry, 100, *network.key())
     sent = {
         "0100": authorization | {32: ""},
-        "0400": messages.reversal(authorization, *network.key()) | {32: ""},
-        "0220": messages.refund(card.pan, 100, *network.key()) | {32: ""},
+        "0400": messages.reversal_request(authorization, *network.key()) | {32: ""},
+        "0220": messages.refund_advice(card.pan, 100, *network.key()) | {32: ""},
         "0800": messages.echo(*network.key()) | {32: ""},
     }
     for mti, fields in sent.items():
@@ -74,7 +74,7 @@ async def test_a_card_number_shorter_than_12_digits_is_30(
     before = await _recorded(app)
     fields = messages.authorization(card.pan[:length], card.expiry, 100, *network.key())
     assert (await network.client.request("0100", fields)).fields[39] == "30"
-    credit = messages.refund(card.pan[:length], 100, *network.key())
+    credit = messages.refund_advice(card.pan[:length], 100, *network.key())
     assert (await network.client.request("0220", credit)).fields[39] == "30"
     assert await _recorded(app) == before
 

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import httpx
 from fastapi import FastAPI
 
-from cardservice.network import messages
+from cardservice.acquirer import messages
 from tests.factories import assert_ledger_consistent, balances, stored_transactions
 from tests.network.conftest import Network, issue_card
 
@@ -49,15 +49,15 @@ async def test_another_acquirers_reversal_is_25_and_releases_nothing(
     original = await _authorized(network, card.pan, card.expiry, 2000)
     held = await balances(app, card.account)
     for mti in ("0400", "0420"):
-        reversal = _from_stranger(messages.reversal(original, *network.key()))
+        reversal = _from_stranger(messages.reversal_request(original, *network.key()))
         assert (await network.client.request(mti, reversal)).fields[39] == "25"
         assert await _remembered(app, reversal[11]) == 0
-    partial = _from_stranger(messages.reversal(original, *network.key(), stays=500))
+    partial = _from_stranger(messages.reversal_request(original, *network.key(), stays=500))
     assert (await network.client.request("0400", partial)).fields[39] == "25"
     assert await balances(app, card.account) == held
     [purchase] = await _purchases(app)
     assert (purchase.status, purchase.amount) == ("pending", 2000)
-    own = messages.reversal(original, *network.key())  # its own acquirer's still reverses
+    own = messages.reversal_request(original, *network.key())  # its own acquirer's still reverses
     assert (await network.client.request("0400", own)).fields[39] == "00"
     await assert_ledger_consistent(app)
 
@@ -68,10 +68,10 @@ async def test_a_reversal_with_another_card_in_field_2_is_25(
     _user, card = await issue_card(app, client)
     _other_user, other = await issue_card(app, client)
     original = await _authorized(network, card.pan, card.expiry, 2000)
-    reversal = messages.reversal(original, *network.key()) | {2: other.pan}
+    reversal = messages.reversal_request(original, *network.key()) | {2: other.pan}
     assert (await network.client.request("0400", reversal)).fields[39] == "25"
     assert await _remembered(app, reversal[11]) == 0
-    unknown_number = messages.reversal(original, *network.key()) | {2: "4000001234567899"}
+    unknown_number = messages.reversal_request(original, *network.key()) | {2: "4000001234567899"}
     assert (await network.client.request("0400", unknown_number)).fields[39] == "25"
     [purchase] = await _purchases(app)
     assert purchase.status == "pending"
@@ -84,18 +84,18 @@ async def test_another_acquirers_capture_and_refund_are_25_and_move_nothing(
     _user, card = await issue_card(app, client)
     original = await _authorized(network, card.pan, card.expiry, 2000)
     held = await balances(app, card.account)
-    over = _from_stranger(messages.capture(original, 2400, *network.key()))
+    over = _from_stranger(messages.capture_advice(original, 2400, *network.key()))
     assert (await network.client.request("0220", over)).fields[39] == "25"
-    other_card = messages.capture(original, 2000, *network.key())
+    other_card = messages.capture_advice(original, 2000, *network.key())
     _u, other = await issue_card(app, client)
     other_card[2] = other.pan
     assert (await network.client.request("0220", other_card)).fields[39] == "25"
     assert await balances(app, card.account) == held
     assert [p.status for p in await _purchases(app)] == ["pending"]
-    capture = messages.capture(original, 2000, *network.key())
+    capture = messages.capture_advice(original, 2000, *network.key())
     assert (await network.client.request("0220", capture)).fields[39] == "00"
     captured = await balances(app, card.account)
-    refund = messages.refund(card.pan, 2000, *network.key(), original=original)
+    refund = messages.refund_advice(card.pan, 2000, *network.key(), original=original)
     refund[32] = STRANGER
     assert (await network.client.request("0220", refund)).fields[39] == "25"
     assert await _remembered(app, refund[11]) == 0
@@ -109,7 +109,7 @@ async def test_a_strangers_early_reversal_is_not_remembered(
 ) -> None:
     _user, card = await issue_card(app, client)
     future = messages.authorization(card.pan, card.expiry, 2000, *network.key())
-    early = _from_stranger(messages.reversal(future, *network.key()))
+    early = _from_stranger(messages.reversal_request(future, *network.key()))
     assert (await network.client.request("0400", early)).fields[39] == "25"
     assert await _remembered(app, future[11]) == 0 and await _remembered(app, early[11]) == 0
     assert (await network.client.request("0100", future)).fields[39] == "00"
@@ -124,7 +124,7 @@ async def test_an_early_reversal_for_another_card_does_not_release_the_original(
     _user, card = await issue_card(app, client)
     _other_user, other = await issue_card(app, client)
     future = messages.authorization(card.pan, card.expiry, 2000, *network.key())
-    early = messages.reversal(future, *network.key()) | {2: other.pan}
+    early = messages.reversal_request(future, *network.key()) | {2: other.pan}
     assert (await network.client.request("0400", early)).fields[39] == "25"
     assert (await network.client.request("0100", future)).fields[39] == "00"
     [purchase] = await _purchases(app)
@@ -137,14 +137,16 @@ async def test_concurrent_over_limit_refunds_answer_13_as_one_alone(
 ) -> None:
     _user, card = await issue_card(app, client)
     original = await _authorized(network, card.pan, card.expiry, 3000)
-    capture = messages.capture(original, 3000, *network.key())
+    capture = messages.capture_advice(original, 3000, *network.key())
     assert (await network.client.request("0220", capture)).fields[39] == "00"
-    alone = messages.refund(card.pan, 3001, *network.key(), original=original)
+    alone = messages.refund_advice(card.pan, 3001, *network.key(), original=original)
     assert (await network.client.request("0220", alone)).fields[39] == "13"
-    refunds = [messages.refund(card.pan, 3000, *network.key(), original=original) for _ in range(4)]
+    refunds = [
+        messages.refund_advice(card.pan, 3000, *network.key(), original=original) for _ in range(4)
+    ]
     answers = await asyncio.gather(*(network.client.request("0220", fields) for fields in refunds))
     assert sorted(answer.fields[39] for answer in answers) == ["00", "13", "13", "13"]
-    again = messages.refund(card.pan, 1, *network.key(), original=original)
+    again = messages.refund_advice(card.pan, 1, *network.key(), original=original)
     assert (await network.client.request("0220", again)).fields[39] == "13"  # fully refunded
     assert sum(refund.amount for refund in await stored_transactions(app, "card_refund")) == 3000
     await assert_ledger_consistent(app)

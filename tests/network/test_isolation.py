@@ -25,10 +25,10 @@ import pytest
 from fastapi import FastAPI
 from pypdf import PdfReader
 
+from cardservice.acquirer.client import NetworkClient, transmitted_now
 from cardservice.config import Settings
 from cardservice.db.sql import Tx
 from cardservice.models.base import utcnow
-from cardservice.network.client import NetworkClient, transmitted_now
 from cardservice.transactions.deposits import deposit
 from tests.factories import make_account, make_user
 from tests.live_server import wait_ready

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import httpx
 from fastapi import FastAPI
 
-from cardservice.network import messages
+from cardservice.acquirer import messages
 from tests.factories import assert_ledger_consistent, balances, stored_transactions
 from tests.network.conftest import Network, issue_card
 
@@ -42,14 +42,16 @@ async def test_full_reversal_releases_amount_and_fee_and_repeats_move_nothing(
 ) -> None:
     _user, card = await issue_card(app, client)
     original = await _authorized(network, card.pan, card.expiry, 2000)
-    reversal = messages.reversal(original, *network.key())
+    reversal = messages.reversal_request(original, *network.key())
     for mti in ("0400", "0401", "0420"):
         answer = await network.client.request(mti, reversal)
         assert answer.fields[39] == "00", mti
     assert await _card_balance(app, card.account) == START
     [purchase] = await _purchases(app)
     assert purchase.status == "reversed"
-    another = messages.reversal(original, *network.key())  # a new reversal of the same original
+    another = messages.reversal_request(
+        original, *network.key()
+    )  # a new reversal of the same original
     assert (await network.client.request("0420", another)).fields[39] == "00"
     assert await _card_balance(app, card.account) == START
     await assert_ledger_consistent(app)
@@ -61,7 +63,7 @@ async def test_partial_reversal_shrinks_the_hold_to_field_95(
     _user, card = await issue_card(app, client)
     original = await _authorized(network, card.pan, card.expiry, 5000)
     answer = await network.client.request(
-        "0400", messages.reversal(original, *network.key(), stays=3000)
+        "0400", messages.reversal_request(original, *network.key(), stays=3000)
     )
     assert answer.mti == "0410" and answer.fields[39] == "00"
     [purchase] = await _purchases(app)
@@ -75,9 +77,11 @@ async def test_reversal_of_a_captured_original_is_12(
 ) -> None:
     _user, card = await issue_card(app, client)
     original = await _authorized(network, card.pan, card.expiry, 1000)
-    capture = messages.capture(original, 1000, *network.key())
+    capture = messages.capture_advice(original, 1000, *network.key())
     assert (await network.client.request("0220", capture)).fields[39] == "00"
-    answer = await network.client.request("0400", messages.reversal(original, *network.key()))
+    answer = await network.client.request(
+        "0400", messages.reversal_request(original, *network.key())
+    )
     assert answer.fields[39] == "12"
     assert await _card_balance(app, card.account) == START - 1000 - FEE
 
@@ -87,7 +91,7 @@ async def test_reversal_before_its_authorization_is_25_then_the_original_is_rele
 ) -> None:
     _user, card = await issue_card(app, client)
     original = messages.authorization(card.pan, card.expiry, 1500, *network.key())
-    reversal = messages.reversal(original, *network.key())
+    reversal = messages.reversal_request(original, *network.key())
     assert (await network.client.request("0400", reversal)).fields[39] == "25"
     assert (await network.client.request("0400", reversal)).fields[39] == "25"  # its repeat
     late = await network.client.request("0100", original)
@@ -104,11 +108,11 @@ async def test_split_captures_with_more_to_follow(
 ) -> None:
     _user, card = await issue_card(app, client)
     original = await _authorized(network, card.pan, card.expiry, 6000)
-    first = messages.capture(original, 2000, *network.key(), more=True)
+    first = messages.capture_advice(original, 2000, *network.key(), more=True)
     assert (await network.client.request("0220", first)).fields[39] == "00"
     [purchase] = await _purchases(app)
     assert purchase.status == "pending" and purchase.captured_amount == 2000
-    last = messages.capture(original, 3000, *network.key())
+    last = messages.capture_advice(original, 3000, *network.key())
     answer = await network.client.request("0220", last)
     assert answer.mti == "0230" and answer.fields[39] == "00"
     assert (await network.client.request("0221", last)).fields[39] == "00"  # a repeat
@@ -124,10 +128,12 @@ async def test_over_capture_within_20_percent_else_51(
     _user, card = await issue_card(app, client)
     tip = await _authorized(network, card.pan, card.expiry, 1000)
     assert (
-        await network.client.request("0220", messages.capture(tip, 1200, *network.key()))
+        await network.client.request("0220", messages.capture_advice(tip, 1200, *network.key()))
     ).fields[39] == "00"
     too_much = await _authorized(network, card.pan, card.expiry, 1000)
-    answer = await network.client.request("0220", messages.capture(too_much, 1201, *network.key()))
+    answer = await network.client.request(
+        "0220", messages.capture_advice(too_much, 1201, *network.key())
+    )
     assert answer.fields[39] == "51"
     statuses = [p.status for p in await _purchases(app)]
     assert statuses == ["completed", "pending"]
@@ -141,7 +147,7 @@ async def test_capture_of_an_unknown_original_is_25(
     _user, card = await issue_card(app, client)
     never = messages.authorization(card.pan, card.expiry, 1000, *network.key())
     assert (
-        await network.client.request("0220", messages.capture(never, 1000, *network.key()))
+        await network.client.request("0220", messages.capture_advice(never, 1000, *network.key()))
     ).fields[39] == "25"
 
 
@@ -151,19 +157,21 @@ async def test_refunds_with_an_original_never_more_than_captured_less_refunds(
     _user, card = await issue_card(app, client)
     original = await _authorized(network, card.pan, card.expiry, 3000)
     assert (
-        await network.client.request("0220", messages.capture(original, 3000, *network.key()))
+        await network.client.request(
+            "0220", messages.capture_advice(original, 3000, *network.key())
+        )
     ).fields[39] == "00"
-    first = messages.refund(card.pan, 2000, *network.key(), original=original)
+    first = messages.refund_advice(card.pan, 2000, *network.key(), original=original)
     assert (await network.client.request("0220", first)).fields[39] == "00"
     assert (await network.client.request("0220", first)).fields[39] == "00"  # a repeat
-    over = messages.refund(card.pan, 1001, *network.key(), original=original)
+    over = messages.refund_advice(card.pan, 1001, *network.key(), original=original)
     assert (await network.client.request("0220", over)).fields[39] == "13"
     assert (await network.client.request("0220", over)).fields[39] == "13"  # remembered
     assert await _card_balance(app, card.account) == START - 3000 - FEE + 2000
     [refund] = await stored_transactions(app, "card_refund")
     assert refund.amount == 2000 and refund.channel == "iso8583"
     pending = await _authorized(network, card.pan, card.expiry, 100)
-    wrong_state = messages.refund(card.pan, 100, *network.key(), original=pending)
+    wrong_state = messages.refund_advice(card.pan, 100, *network.key(), original=pending)
     assert (await network.client.request("0220", wrong_state)).fields[39] == "12"
     await assert_ledger_consistent(app)
 
@@ -172,10 +180,10 @@ async def test_a_refund_without_an_original_credits_the_card_of_field_2(
     app: FastAPI, client: httpx.AsyncClient, network: Network
 ) -> None:
     _user, card = await issue_card(app, client)
-    credit = messages.refund(card.pan, 750, *network.key())
+    credit = messages.refund_advice(card.pan, 750, *network.key())
     assert (await network.client.request("0220", credit)).fields[39] == "00"
     assert await _card_balance(app, card.account) == START + 750
-    unknown = messages.refund("4000001234567899", 750, *network.key())
+    unknown = messages.refund_advice("4000001234567899", 750, *network.key())
     assert (await network.client.request("0220", unknown)).fields[39] == "14"
     await assert_ledger_consistent(app)
 
@@ -205,7 +213,7 @@ async def test_a_stand_in_advice_without_funds_books_the_shortfall(
     assert record["stand_in"] is True and record["shortfall"] == 50.1
     assert record["network"]["auth_code"] == "NET123"
     await assert_ledger_consistent(app)
-    reversal = messages.reversal(advice, *network.key(), original_mti="0120")
+    reversal = messages.reversal_request(advice, *network.key(), original_mti="0120")
     assert (await network.client.request("0420", reversal)).fields[39] == "00"
     owed = await _owed(app)
     assert owed == 0 and await _card_balance(app, card.account) == START
@@ -218,7 +226,7 @@ async def test_a_stand_in_captured_for_less_repays_the_receivable_first(
     _user, card = await issue_card(app, client)
     advice = messages.authorization(card.pan, card.expiry, 12_000, *network.key())
     assert (await network.client.request("0120", advice)).fields[39] == "00"
-    capture = messages.capture(advice, 9_000, *network.key())
+    capture = messages.capture_advice(advice, 9_000, *network.key())
     capture[90] = capture[90].replace("0100", "0120", 1)
     assert (await network.client.request("0220", capture)).fields[39] == "00"
     owed = await _owed(app)
@@ -254,17 +262,17 @@ async def test_a_stand_in_advice_in_a_currency_without_a_rate_is_booked_as_owed(
     assert await _receivables(app, "JPY") == -1_000
     record = (await client.get(f"/transaction/{purchase.uuid}", headers=user.headers)).json()
     assert record["data"]["stand_in"] is True and record["data"]["currency"] == "JPY"
-    partial = messages.reversal(advice, *network.key(), stays=600, original_mti="0120")
+    partial = messages.reversal_request(advice, *network.key(), stays=600, original_mti="0120")
     assert (await network.client.request("0420", partial)).fields[39] == "00"
     assert await _receivables(app, "JPY") == -600
-    over = messages.capture(advice, 700, *network.key())
+    over = messages.capture_advice(advice, 700, *network.key())
     over[90] = over[90].replace("0100", "0120", 1)
     assert (await network.client.request("0220", over)).fields[39] == "51"
-    capture = messages.capture(advice, 500, *network.key())
+    capture = messages.capture_advice(advice, 500, *network.key())
     capture[90] = capture[90].replace("0100", "0120", 1)
     assert (await network.client.request("0220", capture)).fields[39] == "00"
     assert await _receivables(app, "JPY") == -500  # 100 released: repaid
-    refund = messages.refund(card.pan, 200, *network.key(), original=advice, currency="JPY")
+    refund = messages.refund_advice(card.pan, 200, *network.key(), original=advice, currency="JPY")
     refund[90] = refund[90].replace("0100", "0120", 1)
     assert (await network.client.request("0220", refund)).fields[39] == "00"
     assert await _receivables(app, "JPY") == -300
@@ -295,7 +303,7 @@ async def test_a_stand_in_advice_on_an_empty_card_is_all_shortfall(
     stand_in = (await _purchases(app))[-1]
     assert stand_in.stand_in and stand_in.shortfall == 2_000 + FEE
     assert await _receivables(app, "USD") == -(2_000 + FEE)
-    reversal = messages.reversal(advice, *network.key(), original_mti="0120")
+    reversal = messages.reversal_request(advice, *network.key(), original_mti="0120")
     assert (await network.client.request("0420", reversal)).fields[39] == "00"
     assert await _receivables(app, "USD") == 0 and await _card_balance(app, card.account) == 0
     await assert_ledger_consistent(app)

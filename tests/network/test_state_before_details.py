@@ -13,8 +13,8 @@ import httpx
 import orjson
 from fastapi import FastAPI
 
+from cardservice.acquirer import messages
 from cardservice.db.sql import Row
-from cardservice.network import messages
 from tests.factories import Caller, assert_ledger_consistent, balances, stored_transactions
 from tests.network.conftest import IssuedCard, Network, issue_card
 from tests.tokens.conftest import new_wallet, provision

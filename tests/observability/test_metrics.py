@@ -25,9 +25,10 @@ from fastapi import FastAPI
 from prometheus_client.metrics import MetricWrapperBase
 from prometheus_client.parser import text_string_to_metric_families
 
+from cardservice.acquirer import messages
+from cardservice.acquirer.client import NetworkClient, stans, transmitted_now
 from cardservice.config import Settings
-from cardservice.network import messages, metrics
-from cardservice.network.client import NetworkClient, stans, transmitted_now
+from cardservice.network import metrics
 from cardservice.observability.metrics import FLUSH_SECONDS
 from tests.factories import Caller, make_card, make_mfa_code, make_user
 from tests.live_server import wait_ready

@@ -9,8 +9,8 @@ from fastapi import FastAPI
 
 from cardservice.db.sql import Tx
 from cardservice.encoding import dumps
-from cardservice.operator.audit import CLI
-from cardservice.operator.keys import SCOPES, create_key
+from cardservice.operator.acting import CLI
+from cardservice.operator.api_keys import SCOPES, create_key
 from tests.factories import ISSUED_SECRETS
 
 

@@ -7,8 +7,8 @@ import httpx
 from fastapi import FastAPI
 
 from cardservice.db.sql import Tx
-from cardservice.operator.audit import CLI
-from cardservice.operator.keys import list_keys, revoke_key
+from cardservice.operator.acting import CLI
+from cardservice.operator.api_keys import list_keys, revoke_key
 from tests.factories import make_mfa_code, make_user
 from tests.operator.helpers import operator_key, send
 

@@ -61,8 +61,8 @@ from typing import Any
 import asyncpg
 import httpx
 
+from cardservice import runtime
 from cardservice.config import Settings
-from cardservice.db.database import Database
 from cardservice.ledger.books import class_totals
 from cardservice.migrations import upgrade_database
 from tests.fresh_database import create_database, database_name, drop_database
@@ -482,7 +482,7 @@ async def _killer(
 async def _ledger_books(url: str, instants: Sequence[datetime]) -> dict[str, object]:
     """The books as the operator reads them (`/operator/balances`' `ledger.books`): now, and
     at each instant the server was killed."""
-    db = Database(Settings(database_url=url))
+    db = runtime.database(Settings(database_url=url))
     try:
         now = await class_totals(db.reader, datetime.now(UTC))
         then = [await class_totals(db.reader, instant) for instant in instants]

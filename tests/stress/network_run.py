@@ -38,9 +38,9 @@ from typing import Any
 import httpx
 import orjson
 
+from cardservice.acquirer.presentments import UNKNOWN_CARDS
 from cardservice.config import Settings
 from cardservice.migrations import upgrade_database
-from cardservice.network.presentments import UNKNOWN_CARDS
 from tests.fresh_database import create_database, drop_database
 from tests.stress.bank_run import ADMIN_DSN, Server
 

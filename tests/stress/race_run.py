@@ -27,9 +27,9 @@ from pathlib import Path
 import asyncpg
 import httpx
 
+from cardservice import runtime
 from cardservice.config import Settings
-from cardservice.db.database import Database
-from cardservice.ledger.verify import Verdict
+from cardservice.ledger.verify import ChainCheck
 from cardservice.ledger.verify import verify as verify_chain
 from cardservice.migrations import upgrade_database
 from tests.fresh_database import create_database, database_name, drop_database
@@ -138,15 +138,15 @@ async def _counters(url: str) -> list[str]:
     return [row[0] for row in wrong]
 
 
-async def _chain(url: str) -> Verdict:
-    db = Database(Settings(database_url=url))
+async def _chain(url: str) -> ChainCheck:
+    db = runtime.database(Settings(database_url=url))
     try:
         return await verify_chain(db)
     finally:
         await db.dispose()
 
 
-async def race_run(seconds: float) -> tuple[Race, dict[str, int], list[str], Verdict]:
+async def race_run(seconds: float) -> tuple[Race, dict[str, int], list[str], ChainCheck]:
     """Run the race on a fresh PostgreSQL database; the figures, the books, wrong counters,
     the hash chain's verdict."""
     url = await create_database(ADMIN_DSN, "cs_race")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardservice.network.presentments import UNKNOWN_CARDS
+from cardservice.acquirer.presentments import UNKNOWN_CARDS
 from tests.conftest import DATABASES
 from tests.stress.network_run import check_settlement, network_run
 

@@ -26,12 +26,11 @@ from pathlib import Path
 import asyncpg
 import httpx
 
+from cardservice import runtime
 from cardservice.accounts.service import create_account
 from cardservice.auth.credentials import issue_token
 from cardservice.config import Settings
-from cardservice.db.database import Database
 from cardservice.db.sql import Tx
-from cardservice.events import outbox
 from cardservice.migrations import upgrade_database
 from cardservice.users.service import create_user
 from tests.fresh_database import create_database, database_name, drop_database
@@ -130,8 +129,7 @@ async def setup(
 ) -> tuple[dict[str, str], list[str], str]:
     """A user (made through the services, in process) with a webhook endpoint for every
     type, then a funded account and four cards."""
-    outbox.register()
-    db = Database(Settings(database_url=url, encryption_key=KEY))
+    db = runtime.database(Settings(database_url=url, encryption_key=KEY))
 
     async def work(tx: Tx) -> tuple[uuid.UUID, str]:
         user = await create_user(tx, "hooks@example.com", "Hooks")

@@ -12,7 +12,7 @@ from decimal import Decimal
 import httpx
 from fastapi import FastAPI
 
-from cardservice.network import messages
+from cardservice.acquirer import messages
 from tests.factories import Caller, assert_ledger_consistent, authorize, balances, make_user
 from tests.network.conftest import Network, issue_card
 from tests.teams.team import call, make_team, member_card, rows, set_budget

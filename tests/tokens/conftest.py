@@ -11,10 +11,10 @@ from datetime import UTC, datetime
 import httpx
 from fastapi import FastAPI
 
+from cardservice.acquirer import messages
+from cardservice.acquirer.messages import TOKEN_BIN
 from cardservice.cards.numbers import generate_pan
 from cardservice.db.sql import as_uuid
-from cardservice.network import messages
-from cardservice.network.messages import TOKEN_BIN
 from tests.decisions.conftest import receiver  # noqa: F401 - the decision endpoint fixture
 from tests.factories import ISSUED_SECRETS
 from tests.network import conftest as network_fixtures

@@ -9,8 +9,8 @@ from typing import Any
 import httpx
 from fastapi import FastAPI
 
+from cardservice.acquirer import messages
 from cardservice.db.sql import as_uuid, text_uuid
-from cardservice.network import messages
 from tests.clearing.helpers import ipm_file, post_file, presentment, report_of
 from tests.factories import Caller, assert_ledger_consistent, balances
 from tests.network.conftest import IssuedCard, Network, issue_card

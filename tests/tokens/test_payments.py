@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import httpx
 from fastapi import FastAPI
 
-from cardservice.network import messages
+from cardservice.acquirer import messages
 from tests.factories import assert_ledger_consistent, balances, stored_transactions
 from tests.network.conftest import Network, issue_card
 from tests.tokens.conftest import pay, provision
@@ -39,11 +39,11 @@ async def test_a_dpan_pays_from_its_card_and_the_transaction_shows_the_token(
     assert purchase["network"]["auth_code"] == answer.fields[38]
     earlier = next(r for r in report if r["amount"] == 1)  # the card's own first payment
     assert earlier["token"] is None
-    capture = messages.capture(fields, 2500, *network.key())
+    capture = messages.capture_advice(fields, 2500, *network.key())
     assert (await network.client.request("0220", capture)).fields[39] == "00"
     later = messages.authorization(wallet.dpan, wallet.expiry, 700, *network.key())
     assert (await network.client.request("0100", later)).fields[39] == "00"
-    reversal = messages.reversal(later, *network.key())
+    reversal = messages.reversal_request(later, *network.key())
     assert (await network.client.request("0400", reversal)).fields[39] == "00"
     statuses = [(t.amount, t.status) for t in await _purchases(app)]
     assert statuses == [(100, "pending"), (2500, "completed"), (700, "reversed")]

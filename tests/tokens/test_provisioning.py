@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 from fastapi import FastAPI
 
-from cardservice.network import messages
+from cardservice.acquirer import messages
 from cardservice.network.codec import with_sub_elements
 from tests.network.conftest import Network, issue_card
 from tests.tokens.conftest import (

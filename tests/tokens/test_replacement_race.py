@@ -15,9 +15,9 @@ import asyncpg
 import httpx
 import pytest
 
+from cardservice.acquirer.client import NetworkClient, stans
 from cardservice.config import Settings
 from cardservice.migrations import upgrade_database
-from cardservice.network.client import NetworkClient, stans
 from cardservice.security import CardCipher
 from tests.fresh_database import create_database, database_name, drop_database
 from tests.network.conftest import IssuedCard, Network, free_port

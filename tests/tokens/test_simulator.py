@@ -10,8 +10,8 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from cardservice.acquirer import simulator
 from cardservice.config import Settings
-from cardservice.network import simulator
 from tests.cli.test_cli import Command
 from tests.factories import ISSUED_SECRETS, assert_ledger_consistent, balances
 from tests.network.conftest import Network, issue_card

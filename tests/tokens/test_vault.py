@@ -8,8 +8,8 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from cardservice.acquirer import messages
 from cardservice.config import Settings
-from cardservice.network import messages
 from cardservice.security.pkcs11 import PREFIX
 from tests.factories import assert_ledger_consistent
 from tests.log_scan import secrets_in

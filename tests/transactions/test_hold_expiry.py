@@ -89,7 +89,9 @@ async def test_the_worker_loop_sweeps_expired_holds(
         )
     )
     state = app.state
-    async with running_worker(state.db, state.settings, state.cipher, state.outbound):
+    async with running_worker(
+        state.db, state.settings, state.cipher, state.outbound, state.runtime.jobs
+    ):
         for _ in range(200):  # until the loop's first step has run (no timing asserted)
             found = await client.get(f"/transaction/{record['uuid']}", headers=user.headers)
             if found.json()["data"]["status"] != "pending":

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardservice.cards.records import card_record
+from cardservice.cards import card_record
 from cardservice.db.sql import Row, iso_z, text_uuid
-from cardservice.ledger.money import from_minor
+from cardservice.ledger.minor_units import from_minor
 
 
 def account_record(row: Row) -> dict[str, Any]:

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from cardservice.auth.visibility import readable_by
-from cardservice.cards.records import card_columns, card_order
+from cardservice.auth import readable_by
+from cardservice.cards import card_columns, card_order
 from cardservice.db.paging import Offset, paginate
 from cardservice.db.sql import Reader, Row, Tx, as_uuid, escape_like
 

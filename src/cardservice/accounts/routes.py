@@ -10,8 +10,8 @@ from fastapi import Path, Request
 from cardservice.accounts import service
 from cardservice.accounts.schemas import AccountRecord, AccountsPage
 from cardservice.auth.dependencies import CallerA
-from cardservice.catalogue.loader import load_catalogue
-from cardservice.db.database import Db
+from cardservice.catalogue import load_catalogue
+from cardservice.http.database import Db
 from cardservice.http.filters import filters_parameter, matching, one_of, read_filters, text
 from cardservice.http.openapi import BEARER_OR_MFA, Envelope, PagedEnvelope
 from cardservice.http.router import JSONResponse, Router, StandardPage, ok

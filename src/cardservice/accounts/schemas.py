@@ -8,8 +8,8 @@ from uuid import UUID
 
 from pydantic import BaseModel
 
-from cardservice.cards.schemas import CardRecord
-from cardservice.values.money import MoneyOut
+from cardservice.cards import CardRecord
+from cardservice.values.amounts import MoneyOut
 
 
 class Owner(BaseModel):

@@ -7,8 +7,8 @@ from typing import Any
 
 from cardservice.accounts import repository
 from cardservice.accounts.records import account_record
-from cardservice.auth.credentials import Principal
-from cardservice.catalogue.loader import account_currencies
+from cardservice.auth import Principal
+from cardservice.catalogue import account_currencies
 from cardservice.db.paging import Page
 from cardservice.db.sql import Reader, Tx
 from cardservice.errors import AccountNotFound, ValidationFailed

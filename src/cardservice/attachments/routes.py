@@ -12,8 +12,8 @@ from cardservice.attachments import service
 from cardservice.attachments.blobstore import BlobStore, FilesystemBlobStore
 from cardservice.attachments.schemas import AttachmentRecord, AttachmentType, AttachmentUpload
 from cardservice.auth.dependencies import CallerA
-from cardservice.db.database import Db
 from cardservice.db.sql import Tx
+from cardservice.http.database import Db
 from cardservice.http.filters import filters_parameter, one_of, read_filters
 from cardservice.http.openapi import BEARER_OR_MFA, Envelope, PagedEnvelope
 from cardservice.http.router import JSONResponse, Router, StandardPage, body_schema, ok, read_json

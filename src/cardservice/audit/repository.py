@@ -5,7 +5,7 @@ Generic on purpose: any channel records through `record_audit` (a card reveal by
 an operator's write through the operator API) and any reader lists through `page_of_audit`.
 Never pass a secret in `details`: no card number, CVV2, code or token. `details` are written
 by the service's one JSON encoder (cardservice.encoding), so an amount given as the API gives
-it (`ledger.money.from_minor`: a Decimal) reads `500.00`, never minor units.
+it (`ledger.minor_units.from_minor`: a Decimal) reads `500.00`, never minor units.
 """
 
 from __future__ import annotations

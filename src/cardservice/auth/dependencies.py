@@ -19,7 +19,7 @@ from fastapi import Depends, Request
 from cardservice.auth.address import address_key, client_address
 from cardservice.auth.credentials import Principal, principal_for_mfa_code, principal_for_token
 from cardservice.errors import Forbidden, RateLimited, Unauthenticated
-from cardservice.http.ratelimit import Verdict
+from cardservice.http.ratelimit import Allowance
 from cardservice.observability import metrics
 
 MAX_CREDENTIAL_LENGTH = 256
@@ -47,15 +47,15 @@ async def _resolve(request: Request, *, bearer_only: bool) -> Principal:
         raise Unauthenticated()
     principal = await lookup_cardholder(request, token, code)
     if principal is None:
-        verdict = await count_failed_attempt(request)
-        if not verdict.allowed:
-            raise _refused("auth_failures", verdict.retry_after)
+        allowance = await count_failed_attempt(request)
+        if not allowance.allowed:
+            raise _refused("auth_failures", allowance.retry_after)
         raise Unauthenticated("The credentials are missing, invalid, expired or revoked.")
     if bearer_only and principal.scheme != "bearer":
         raise Forbidden("This endpoint accepts a bearer token only, not an MFA code.")
-    verdict = await limiter.hit(principal.limit_key, settings.rate_limit_per_minute)
-    if not verdict.allowed:
-        raise _refused("credential", verdict.retry_after)
+    allowance = await limiter.hit(principal.limit_key, settings.rate_limit_per_minute)
+    if not allowance.allowed:
+        raise _refused("credential", allowance.retry_after)
     request.state.user_uuid = str(principal.user_uuid)
     return principal
 
@@ -73,15 +73,15 @@ async def lookup_cardholder(
     return principal
 
 
-async def count_failed_attempt(request: Request) -> Verdict:
+async def count_failed_attempt(request: Request) -> Allowance:
     """One more invalid credential from the request's client address (docs/api.md#hardening):
     refused once the address spent `AUTH_FAILURES_PER_MINUTE`. Valid credentials never count."""
     settings = request.app.state.settings
     address = address_key(client_address(request, settings.trusted_proxy_networks))
-    verdict: Verdict = await request.app.state.rate_limiter.hit(
+    allowance: Allowance = await request.app.state.rate_limiter.hit(
         f"authfail:{address}", settings.auth_failures_per_minute
     )
-    return verdict
+    return allowance
 
 
 async def bearer_or_mfa(request: Request) -> Principal:

@@ -9,8 +9,8 @@ from pydantic import BaseModel
 
 from cardservice.auth.credentials import issue_mfa_code
 from cardservice.auth.dependencies import CallerB
-from cardservice.db.database import Db
 from cardservice.db.sql import Tx
+from cardservice.http.database import Db
 from cardservice.http.openapi import BEARER_ONLY, Envelope
 from cardservice.http.router import JSONResponse, Router, ok
 

@@ -44,8 +44,8 @@ from cardservice.cards.repository import own_card
 from cardservice.cards.schemas import CardChangeRequest
 from cardservice.db.sql import Row, Tx
 from cardservice.errors import CardNotFound, RuleViolation, ValidationFailed
-from cardservice.ledger.money import to_minor
-from cardservice.tokens.service import delete_with_card
+from cardservice.ledger.minor_units import to_minor
+from cardservice.tokens import delete_with_card
 from cardservice.transactions import card_testing, closing, lock_card, lock_card_account
 
 _PLAIN_FIELDS = ("status", "description", "holder_name")

@@ -1,7 +1,7 @@
 """A card's spending controls as it stores them (docs/controls.md#spending-controls): the JSON text
 kept on the card. How they are read and checked lives with the authorization
-(transactions/controls.py); its names are re-exported here for the card's other rooms (records,
-dashboard)."""
+(transactions/control_checks.py); its names are re-exported here for the card's other rooms
+(records, dashboard)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Any
 import orjson
 
 from cardservice.cards.schemas import SpendingControls
-from cardservice.ledger.money import to_minor
-from cardservice.transactions.controls import LIMITS, LISTS, controls_record, window_starts
+from cardservice.ledger.minor_units import to_minor
+from cardservice.transactions.control_checks import LIMITS, LISTS, controls_record, window_starts
 
 __all__ = ["LIMITS", "LISTS", "controls_record", "stored", "window_starts"]
 

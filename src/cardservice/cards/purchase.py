@@ -40,12 +40,11 @@ from cardservice.errors import (
 )
 from cardservice.idempotency import fingerprint
 from cardservice.ledger.entries import SystemBook, account_leg, book_leg, card_leg, post_entry
-from cardservice.ledger.money import from_minor, percent_of, to_minor
+from cardservice.ledger.minor_units import from_minor, percent_of, to_minor
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
-from cardservice.transactions import lock_account
+from cardservice.transactions import insert_transactions, lock_account, transaction_row
 from cardservice.transactions.program_rules import BinNotAllowed, bin_allowed, expiry_after
-from cardservice.transactions.repository import insert_transactions, transaction_row
 
 
 class BinUnavailable(RuleViolation):

@@ -13,7 +13,7 @@ import orjson
 
 from cardservice.cards.controls import controls_record
 from cardservice.db.sql import Row, flag, iso_z, text_uuid
-from cardservice.ledger.money import from_minor
+from cardservice.ledger.minor_units import from_minor
 from cardservice.security import mask
 
 CARD_FIELDS = (

@@ -38,10 +38,14 @@ from cardservice.db.sql import Tx, as_uuid
 from cardservice.errors import CardNotFound
 from cardservice.ledger.entries import card_leg, post_entry
 from cardservice.security import CardCipher
-from cardservice.tokens.service import follow_replacement
-from cardservice.transactions import lock_card_account, lock_card_columns
+from cardservice.tokens import follow_replacement
+from cardservice.transactions import (
+    insert_transactions,
+    lock_card_account,
+    lock_card_columns,
+    transaction_row,
+)
 from cardservice.transactions.program_rules import expiry_after
-from cardservice.transactions.repository import insert_transactions, transaction_row
 
 # Carried to the new card as they are; the rest is new or set below.
 _CARRIED = (

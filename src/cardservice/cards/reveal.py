@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from cardservice.audit.repository import Actor, action_times_since, record_audit
-from cardservice.auth.credentials import token_issuer, use_step_up_code
+from cardservice.audit import Actor, action_times_since, record_audit
+from cardservice.auth import token_issuer, use_step_up_code
 from cardservice.cards import repository
 from cardservice.cards.changes import CardClosed
 from cardservice.cards.repository import lock_own_card_secret

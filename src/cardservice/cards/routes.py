@@ -25,10 +25,10 @@ from cardservice.cards.schemas import (
     RevealRequest,
     SortRequest,
 )
-from cardservice.db.database import Db
 from cardservice.db.sql import Tx
 from cardservice.encoding import dumps
 from cardservice.errors import RateLimited
+from cardservice.http.database import Db
 from cardservice.http.filters import BOOLEAN, UUID, filters_parameter, one_of, read_filters, text
 from cardservice.http.openapi import BEARER_ONLY, BEARER_OR_MFA, Done, Envelope, PagedEnvelope
 from cardservice.http.router import CardPage, JSONResponse, Router, body_schema, done, ok, read_json
@@ -214,9 +214,9 @@ async def reveal_card(
     except reveal.StepUpFailed:
         # guessing codes spends the client address's authentication failures
         # (docs/api.md#authentication)
-        verdict = await count_failed_attempt(request)
-        if not verdict.allowed:
-            raise RateLimited(verdict.retry_after) from None
+        allowance = await count_failed_attempt(request)
+        if not allowance.allowed:
+            raise RateLimited(allowance.retry_after) from None
         raise
     return ok(details.model_dump(), headers=NO_STORE)
 

@@ -18,7 +18,7 @@ from pydantic import (
     model_validator,
 )
 
-from cardservice.values.money import (
+from cardservice.values.amounts import (
     AMOUNT_SCHEMA,
     POSITIVE_AMOUNT_SCHEMA,
     Amount,

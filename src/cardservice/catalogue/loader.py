@@ -17,8 +17,8 @@ from typing import Any
 from sqlalchemy import Connection, delete, insert, inspect, select, update
 from sqlalchemy.orm import DeclarativeBase
 
-from cardservice.dictionaries.fees import DEFAULT_PLAN
-from cardservice.ledger.money import to_minor
+from cardservice.dictionaries import DEFAULT_PLAN
+from cardservice.ledger.minor_units import to_minor
 from cardservice.models import (
     Bin,
     DictionaryEntry,

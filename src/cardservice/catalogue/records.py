@@ -8,7 +8,7 @@ from typing import Any
 
 from cardservice.db.sql import Row, iso_z, text_uuid
 from cardservice.dictionaries.fees import FeeSchedule
-from cardservice.ledger.money import from_minor
+from cardservice.ledger.minor_units import from_minor
 
 # A program's fee fields: the schedule's slug and kind of each
 # (docs/operations.md#your-own-catalogue).

@@ -19,7 +19,7 @@ from pydantic import (
 )
 
 from cardservice.dictionaries.schemas import FeeRecord
-from cardservice.values.money import Amount, MoneyOut, PositiveRate
+from cardservice.values.amounts import Amount, MoneyOut, PositiveRate
 from cardservice.values.requests import StrictRequest
 
 Currency = Annotated[str, StringConstraints(pattern=r"^[A-Z]{3}$")]

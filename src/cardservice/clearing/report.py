@@ -20,7 +20,7 @@ import orjson
 
 from cardservice.clearing import repository
 from cardservice.db.sql import Reader, Row, as_datetime, text_uuid
-from cardservice.ledger.money import from_minor
+from cardservice.ledger.minor_units import from_minor
 
 MATCHED_OUTCOMES = ("matched", "amount_difference")
 

@@ -18,13 +18,12 @@ from cardservice.clearing.service import (
     clearing_files,
     ingest,
 )
-from cardservice.db.database import Db
 from cardservice.errors import NotFound, PayloadTooLarge, UnsupportedMediaType
+from cardservice.http.database import Db
 from cardservice.http.openapi import Envelope, PagedEnvelope
 from cardservice.http.router import JSONResponse, Router, StandardPage, ok
-from cardservice.operator.audit import acting
-from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
-from cardservice.operator.keys import Operator
+from cardservice.operator import Operator
+from cardservice.operator.dependencies import OPERATOR_KEY, acting, operator_with
 from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(tags=["operator"])

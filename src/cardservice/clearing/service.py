@@ -5,7 +5,7 @@
    with the same bytes answers its first report and moves nothing; with other bytes the file
    is refused. A file whose booking stopped half-way (a crash) is booked on from where it
    stopped.
-2. Staging: the file is read record by record (`network.ipm`, in a worker thread, a batch at
+2. Staging: the file is read record by record (`clearing.ipm`, in a worker thread, a batch at
    a time) and every presentment is written to `clearing_records`, without its card number
    (its fingerprint only). Header, trailer and count are checked as it goes; a file found
    bad is refused whole and its staged rows deleted: no money moved.
@@ -25,16 +25,15 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from cardservice.clearing import repository
+from cardservice.clearing import ipm, repository
 from cardservice.clearing.booking import RecordTaken, book_records
 from cardservice.clearing.report import report_of, stored_report
 from cardservice.db.database import Database
 from cardservice.db.sql import Row, Tx
 from cardservice.errors import RuleViolation
 from cardservice.models.base import utcnow
-from cardservice.network import ipm
 from cardservice.network.fields import CURRENCIES
-from cardservice.operator.audit import Acting
+from cardservice.operator import Acting
 from cardservice.security import CardCipher
 
 MAX_BYTES = 50 * 1024 * 1024  # the largest file taken (docs/network.md#clearing-files)

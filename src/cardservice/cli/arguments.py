@@ -15,10 +15,11 @@ from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 import click
 from click.shell_completion import CompletionItem
 
-from cardservice.catalogue.loader import account_currencies
+from cardservice import runtime
+from cardservice.catalogue import account_currencies
 from cardservice.config import Settings
 from cardservice.db.database import Database
-from cardservice.ledger.money import to_minor
+from cardservice.ledger.minor_units import to_minor
 from cardservice.models.base import utcnow
 from cardservice.observability.logs import configure_logging
 
@@ -147,7 +148,7 @@ async def run_job(
 ) -> str:
     """A periodic job run once at `now` (default: the present) on a `Database` of its own;
     what it prints is what the job answered as text: how many things it did, or its report."""
-    db = Database(settings)
+    db = runtime.database(settings)
     try:
         return str(await job(db, now or utcnow()))
     finally:

@@ -12,17 +12,17 @@ from typing import Any, TypeVar
 import click
 from pydantic import BaseModel, ValidationError
 
-from cardservice.catalogue.loader import account_currencies
+from cardservice import runtime
+from cardservice.catalogue import account_currencies
 from cardservice.cli.arguments import ACCOUNT_CURRENCY, CURRENCY, DURATION_TYPE, runs
-from cardservice.cli.operator import in_unit
+from cardservice.cli.operator_keys import in_unit
 from cardservice.config import Settings
-from cardservice.db.database import Database
 from cardservice.db.paging import Page
 from cardservice.db.sql import Reader, Tx
 from cardservice.encoding import dumps
 from cardservice.errors import ValidationFailed
-from cardservice.operator.audit import CLI
-from cardservice.users.service import user_by_email
+from cardservice.operator import CLI
+from cardservice.users import user_by_email
 
 PAGE_SIZE = 100  # rows per read while a list walks every page
 EMAIL = click.option("--email", required=True, help="The cardholder's email.")
@@ -47,7 +47,7 @@ async def _read_all(
     settings: Settings, email: str, lister: Lister, filters: dict[str, Any]
 ) -> list[dict[str, Any]]:
     """Every record `lister` pages through for the user with this email."""
-    db = Database(settings)
+    db = runtime.database(settings)
     try:
         user = await db.transact(lambda tx: user_by_email(tx, email))
         records: list[dict[str, Any]] = []
@@ -89,8 +89,7 @@ async def create_user(
     settings: Settings, email: str, name: str, team: str | None, role: str | None
 ) -> str:
     """Create a user; prints its uuid."""
-    from cardservice.operator.schemas import CreateUserRequest
-    from cardservice.operator.service import onboard_user
+    from cardservice.operator import CreateUserRequest, onboard_user
 
     body = _request(CreateUserRequest, email=email, name=name, team=team, role=role)
 
@@ -127,8 +126,7 @@ async def create_account(
     settings: Settings, email: str, name: str, currency: str, type_: str
 ) -> str:
     """Create an account for a user; prints its uuid."""
-    from cardservice.operator.funding import open_account
-    from cardservice.operator.schemas import CreateAccountRequest
+    from cardservice.operator import CreateAccountRequest, open_account
 
     async def work(tx: Tx) -> str:
         user = await user_by_email(tx, email)
@@ -148,7 +146,7 @@ async def set_account_status(settings: Settings, account_uuid: uuid.UUID, status
     """Set the status of account ACCOUNT_UUID to STATUS.
 
     Prints the new status."""
-    from cardservice.operator.funding import change_account_status
+    from cardservice.operator import change_account_status
 
     async def work(tx: Tx) -> str:
         return str((await change_account_status(tx, CLI, account_uuid, status))["status"])
@@ -173,7 +171,7 @@ async def list_accounts(
 
     One a line: uuid, balance and currency, status, type, name; or the API's records with
     --json."""
-    from cardservice.accounts.service import own_accounts
+    from cardservice.accounts import own_accounts
 
     filters = {k: v for k, v in (("status", status), ("currency", currency)) if v is not None}
     records = await _read_all(settings, email, own_accounts, filters)
@@ -209,7 +207,7 @@ async def list_cards(
 
     One a line: uuid, mask, status, balance and currency, description; or the API's records
     with --json. Never a card's number."""
-    from cardservice.cards.service import list_cards as cards_of
+    from cardservice.cards import list_cards as cards_of
 
     filters = {k: v for k, v in (("account_uuid", account), ("status", status)) if v is not None}
     records = await _read_all(settings, email, cards_of, filters)
@@ -231,9 +229,9 @@ async def show_card(settings: Settings, card_uuid: uuid.UUID, email: str) -> str
     """The card CARD_UUID of the user, as JSON.
 
     The API's record: the mask, never the number. Another user's card is not found."""
-    from cardservice.cards.service import get_card
+    from cardservice.cards import get_card
 
-    db = Database(settings)
+    db = runtime.database(settings)
     try:
         user = await db.transact(lambda tx: user_by_email(tx, email))
         record = await get_card(db.reader, user, card_uuid)
@@ -260,7 +258,7 @@ async def issue_token(
     settings: Settings, email: str, name: str, expires_in: timedelta | None
 ) -> str:
     """Issue a token; prints it alone (it is shown once)."""
-    from cardservice.operator.service import issue_user_token
+    from cardservice.operator import issue_user_token
 
     async def work(tx: Tx) -> str:
         user = await user_by_email(tx, email)
@@ -277,7 +275,7 @@ async def revoke_token(settings: Settings, token: str) -> str:
     """Revoke the token TOKEN_PREFIX_OR_ID; prints how many.
 
     TOKEN_PREFIX_OR_ID: the token's id, or its first 11 characters."""
-    from cardservice.auth.credentials import revoke_token as revoke
+    from cardservice.auth import revoke_token as revoke
 
     async def work(tx: Tx) -> str:
         return str(await revoke(tx, token))
@@ -302,7 +300,7 @@ def mfa() -> None:
 @runs
 async def issue_mfa(settings: Settings, email: str, ttl: int) -> str:
     """Issue an MFA code; prints it alone."""
-    from cardservice.auth.credentials import issue_mfa_code
+    from cardservice.auth import issue_mfa_code
 
     async def work(tx: Tx) -> str:
         user = await user_by_email(tx, email)
@@ -317,7 +315,7 @@ async def issue_mfa(settings: Settings, email: str, ttl: int) -> str:
 @runs
 async def revoke_mfa(settings: Settings, email: str) -> str:
     """Revoke every live code of the user; prints how many."""
-    from cardservice.auth.credentials import revoke_mfa_codes
+    from cardservice.auth import revoke_mfa_codes
 
     async def work(tx: Tx) -> str:
         return str(await revoke_mfa_codes(tx, await user_by_email(tx, email)))
@@ -334,7 +332,7 @@ def credentials() -> None:
 @runs
 async def prune(settings: Settings) -> str:
     """Delete the tokens and codes dead for 30 days; prints how many."""
-    from cardservice.auth.credentials import prune_credentials
+    from cardservice.auth import prune_credentials
     from cardservice.models.base import utcnow
 
     async def work(tx: Tx) -> str:
@@ -358,7 +356,7 @@ def dashboard() -> None:
 @runs
 async def sign_in_link(settings: Settings, email: str, base_url: str) -> str:
     """Print a one-time sign-in link for the user (valid 15 minutes)."""
-    from cardservice.operator.service import sign_in_link as link
+    from cardservice.operator import sign_in_link as link
 
     async def work(tx: Tx) -> str:
         url, _expires = await link(tx, CLI, await user_by_email(tx, email), base_url)

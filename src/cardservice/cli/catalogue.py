@@ -11,15 +11,15 @@ from typing import Any
 
 import click
 
+from cardservice import runtime
 from cardservice.cli.arguments import Parsed, runs
 from cardservice.cli.cardholders import PAGE_SIZE, _request
-from cardservice.cli.operator import in_unit
+from cardservice.cli.operator_keys import in_unit
 from cardservice.config import Settings
-from cardservice.db.database import Database
 from cardservice.db.paging import Page
 from cardservice.db.sql import Tx
 from cardservice.encoding import dumps
-from cardservice.operator.audit import CLI
+from cardservice.operator.acting import CLI
 
 
 def decimal(text: str) -> Decimal:
@@ -156,7 +156,7 @@ async def show_fees(settings: Settings, program_uuid: uuid.UUID) -> str:
     PROGRAM_UUID: the program's uuid (`GET /operator/programs`)."""
     from cardservice.catalogue.service import get_program_fees
 
-    db = Database(settings)
+    db = runtime.database(settings)
     try:
         return dumps(await get_program_fees(db.reader, program_uuid)).decode()
     finally:
@@ -209,7 +209,7 @@ async def list_rates(
     from cardservice.catalogue.service import list_fx_rates
 
     filters = {key: value.upper() for key, value in (("base", base), ("quote", quote)) if value}
-    db = Database(settings)
+    db = runtime.database(settings)
     try:
         records: list[dict[str, Any]] = []
         number, total = 1, 1

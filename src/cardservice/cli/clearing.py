@@ -9,12 +9,11 @@ from pathlib import Path
 import click
 import orjson
 
+from cardservice import runtime
 from cardservice.clearing.service import Clearing, ingest
 from cardservice.cli.arguments import runs
 from cardservice.config import Settings
-from cardservice.db.database import Database
-from cardservice.operator.audit import CLI
-from cardservice.security import CardCipher
+from cardservice.operator import CLI
 
 
 @click.group(name="clearing")
@@ -30,10 +29,11 @@ async def ingest_file(settings: Settings, file: Path) -> str:
 
     The same file again prints its first report and moves nothing; a bad file is refused
     whole (exit status 2), nothing moved."""
-    db, cipher = Database(settings), CardCipher.from_settings(settings)
+    parts = runtime.build(settings)
+    db, cipher = parts.db, parts.cipher
     try:
         with file.open("rb") as opened:
             done = await ingest(Clearing(db, cipher), opened, CLI)
     finally:
-        await db.dispose()
+        await parts.aclose()
     return orjson.dumps(done.report, option=orjson.OPT_INDENT_2, default=str).decode()

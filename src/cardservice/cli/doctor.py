@@ -12,7 +12,12 @@ from collections.abc import Awaitable, Callable
 import click
 
 from cardservice.cli.arguments import settings as read_settings
-from cardservice.cli.keys import KeyCommandError, computes_cvv2, stored_values_read, working_cipher
+from cardservice.cli.card_keys import (
+    KeyCommandError,
+    computes_cvv2,
+    stored_values_read,
+    working_cipher,
+)
 from cardservice.config import Settings
 from cardservice.errors import ServiceError
 from cardservice.security import CardCipher, MissingEncryptionKey

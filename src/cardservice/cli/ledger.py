@@ -10,8 +10,8 @@ from typing import Any
 
 import click
 
+from cardservice import runtime
 from cardservice.config import Settings
-from cardservice.db.database import Database
 from cardservice.ledger.chain import parse_instant
 from cardservice.ledger.verify import export_lines, verify
 from cardservice.observability.logs import configure_logging
@@ -25,16 +25,16 @@ def _settings() -> Settings:
 
 
 async def _verify(settings: Settings, seal: bool) -> tuple[bool, str]:
-    db = Database(settings)
+    db = runtime.database(settings)
     try:
-        verdict = await verify(db, seal=seal)
+        check = await verify(db, seal=seal)
     finally:
         await db.dispose()
-    if not verdict.ok:
-        return False, f"mismatch: {verdict.problem}\n(the {verdict.entries} entries before it hold)"
-    text = f"ok {verdict.entries} entries\nhead {verdict.entries} {verdict.head}"
-    if verdict.unsealed:
-        text += f"\n{verdict.unsealed} entries not sealed yet"
+    if not check.ok:
+        return False, f"mismatch: {check.problem}\n(the {check.entries} entries before it hold)"
+    text = f"ok {check.entries} entries\nhead {check.entries} {check.head}"
+    if check.unsealed:
+        text += f"\n{check.unsealed} entries not sealed yet"
     return True, text
 
 
@@ -63,7 +63,7 @@ def verify_chain(no_seal: bool) -> None:
 
 
 async def _export(settings: Settings, until: datetime, out: Any) -> int:
-    db = Database(settings)
+    db = runtime.database(settings)
     count = 0
     try:
         async for line in export_lines(db, until):

@@ -1,9 +1,10 @@
 """The `cardservice` command (Click): the same services as the routes, values alone on stdout,
 a refusal as one line on stderr with exit status 2. Each command module adds its group:
 `cardholders.py` (users, accounts, cards, tokens, MFA codes, credentials, dashboard links),
-`catalogue.py` (BINs, a program's fees, FX rates), `clearing.py`, `keys.py`, `ledger.py`,
-`network.py`, `operator.py` (operator keys, console links), `simulate.py`, `teams.py` and
-`topups.py`; the server's own commands are here."""
+`catalogue.py` (BINs, a program's fees, FX rates), `clearing.py`, `card_keys.py` (the card
+keys: `keys …`), `ledger.py`, `network.py`, `operator_keys.py` (the operator API keys, the
+console's links), `simulate.py`, `teams.py` and `topups.py`; the server's own commands are
+here."""
 
 from __future__ import annotations
 
@@ -16,25 +17,19 @@ from dataclasses import dataclass
 import click
 
 from cardservice.cli.arguments import CommandError, runs, settings
+from cardservice.cli.card_keys import keys
 from cardservice.cli.cardholders import COMMANDS as CARDHOLDER_COMMANDS
 from cardservice.cli.catalogue import catalogue
 from cardservice.cli.clearing import clearing
 from cardservice.cli.doctor import doctor
-from cardservice.cli.keys import keys
 from cardservice.cli.ledger import ledger
 from cardservice.cli.network import SimulationFailed, network
-from cardservice.cli.operator import operator, operator_keys
+from cardservice.cli.operator_keys import operator, operator_keys
 from cardservice.cli.simulate import simulate
 from cardservice.cli.teams import team
 from cardservice.cli.topups import topups as topups_commands
 from cardservice.config import Settings
-from cardservice.dictionaries import tag_counts
 from cardservice.errors import ServiceError
-from cardservice.events import outbox
-from cardservice.ledger import sealer
-from cardservice.teams import receipts as team_receipts
-from cardservice.topups import service as topups
-from cardservice.transactions import expiry
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 __all__ = ["CommandError", "cardservice", "main"]
@@ -133,10 +128,8 @@ async def worker(settings: Settings) -> None:
     PostgreSQL."""
     import signal
 
-    from cardservice.db.database import Database
-    from cardservice.infra.outbound import Outbound
+    from cardservice import runtime
     from cardservice.migrations import upgrade_database
-    from cardservice.security import CardCipher
     from cardservice.webhooks.worker import DeliveryWorker
 
     if settings.is_sqlite:
@@ -145,12 +138,11 @@ async def worker(settings: Settings) -> None:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    db = Database(settings)
+    parts = runtime.build(settings)
     try:
-        async with Outbound() as client:
-            await DeliveryWorker(db, settings, CardCipher.from_settings(settings), client).run(stop)
+        await DeliveryWorker(parts.db, settings, parts.cipher, parts.outbound, parts.jobs).run(stop)
     finally:
-        await db.dispose()
+        await parts.aclose()
 
 
 @cardservice.group(name="db")
@@ -224,13 +216,6 @@ def _refusal(exc: Exception) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; never prints a traceback for a user error."""
-    outbox.register()
-    sealer.register()  # the ledger's sealer (docs/ledger.md, "The hash chain")
-    tag_counts.register()  # the tags' counter (docs/ledger.md, "Counters kept after commit")
-    expiry.register()
-    topups.register()  # the unpaid top-ups' sweep (docs/operations.md#running-a-program)
-    # the teams' receipt policies (docs/teams.md#teams-budgets-requests-receipts)
-    team_receipts.register()
     try:
         code = cardservice.main(
             args=list(argv) if argv is not None else None,

@@ -11,17 +11,16 @@ from pathlib import Path
 import click
 import orjson
 
+from cardservice import runtime
+from cardservice.acquirer import messages, simulator, wallets
+from cardservice.acquirer.client import NetworkClient, transmitted_now
+from cardservice.acquirer.repository import card_to_send, token_expiry_to_send
 from cardservice.cli.arguments import AMOUNT, CURRENCY, CommandError, Parsed, runs
 from cardservice.config import Settings
-from cardservice.db.database import Database
-from cardservice.ledger.money import from_minor
-from cardservice.network import messages, simulator, wallets
-from cardservice.network.client import NetworkClient, transmitted_now
+from cardservice.ledger.minor_units import from_minor
 from cardservice.network.codec import Message
 from cardservice.network.fields import CURRENCIES, NUMERIC_CURRENCIES
-from cardservice.network.repository import card_to_send, token_expiry_to_send
-from cardservice.security import CardCipher
-from cardservice.tokens.records import WALLET_OF_NAME
+from cardservice.tokens import WALLET_OF_NAME
 
 MTI = {
     "authorization": "0100", "stand-in": "0120", "capture": "0220", "reversal": "0400",
@@ -55,11 +54,12 @@ def _port(port: int | None, settings: Settings) -> int:
 
 async def _card(settings: Settings, card_uuid: uuid.UUID) -> tuple[str, str]:
     """A card's number and expiry, read from the service's database (a demo on one machine)."""
-    db, cipher = Database(settings), CardCipher.from_settings(settings)
+    parts = runtime.build(settings)
+    db, cipher = parts.db, parts.cipher
     try:
         row = await card_to_send(db.reader, card_uuid)
     finally:
-        await db.dispose()
+        await parts.aclose()
     if row is None:
         raise CommandError(f"no card {card_uuid}")
     expiry = f"{row['expiry_year'] % 100:02d}{row['expiry_month']:02d}"
@@ -68,11 +68,12 @@ async def _card(settings: Settings, card_uuid: uuid.UUID) -> tuple[str, str]:
 
 async def _token_expiry(settings: Settings, dpan: str) -> str:
     """A wallet token's expiry, read from the service's vault by the DPAN's fingerprint."""
-    db, cipher = Database(settings), CardCipher.from_settings(settings)
+    parts = runtime.build(settings)
+    db, cipher = parts.db, parts.cipher
     try:
         expiry = await token_expiry_to_send(db.reader, cipher.fingerprint(dpan))
     finally:
-        await db.dispose()
+        await parts.aclose()
     if expiry is None:
         raise CommandError("no wallet token has this DPAN (give --expiry to send it anyway)")
     return expiry
@@ -110,13 +111,15 @@ def _fields(args: Send, pan: str, expiry: str, stan: str, sent: str) -> dict[int
                                       merchant=args.merchant, cvv2=args.cvv2)  # fmt: skip
     if args.type == "capture":
         assert original is not None
-        return messages.capture(
+        return messages.capture_advice(
             original, args.amount, stan, sent, more=args.more, original_mti=original_mti
         )
     if args.type == "reversal":
         assert original is not None
-        return messages.reversal(original, stan, sent, stays=args.stays, original_mti=original_mti)
-    return messages.refund(
+        return messages.reversal_request(
+            original, stan, sent, stays=args.stays, original_mti=original_mti
+        )
+    return messages.refund_advice(
         pan, args.amount, stan, sent, original=original, currency=args.currency,
         original_mti=original_mti,
     )  # fmt: skip
@@ -356,7 +359,8 @@ async def run(
             "network run writes a user, funding and cards of its own: it runs only where the "
             "sandbox is on (CARDSERVICE_SANDBOX=1), and this one is off; nothing was written"
         )
-    db, cipher = Database(settings), CardCipher.from_settings(settings)
+    parts = runtime.build(settings)
+    db, cipher = parts.db, parts.cipher
     try:
         found = await simulator.run(
             db, cipher, host or settings.iso8583_host, _port(port, settings), seed=seed,
@@ -364,7 +368,7 @@ async def run(
             clearing_file=clearing_file,
         )  # fmt: skip
     finally:
-        await db.dispose()
+        await parts.aclose()
     if not found["ok"]:
         raise SimulationFailed(orjson.dumps(found).decode())
     return orjson.dumps(found, option=orjson.OPT_INDENT_2).decode()

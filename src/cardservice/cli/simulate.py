@@ -10,27 +10,26 @@ from typing import Any
 
 import click
 
+from cardservice import runtime
 from cardservice.cli.arguments import AMOUNT, CURRENCY, Parsed, due_at, run_job, runs
 from cardservice.config import Settings
-from cardservice.db.database import Database
 from cardservice.db.sql import Tx
-from cardservice.infra.outbound import Outbound
 from cardservice.security import CardCipher
 from cardservice.transactions import (
+    ERROR_SLUGS,
     CaptureMessage,
     RefundMessage,
     ReversalMessage,
     authorization_of,
     authorize_card,
     capture_purchase,
+    issue_code,
     refund_purchase,
     reverse_purchase,
     sweep_expired_holds,
 )
 from cardservice.transactions.deposits import deposit as deposit_money
-from cardservice.transactions.schemas import ERROR_SLUGS
-from cardservice.transactions.three_ds import issue_code
-from cardservice.users.service import user_by_email
+from cardservice.users import user_by_email
 
 
 def _rate(text: str) -> Decimal:
@@ -56,7 +55,8 @@ def simulate() -> None:
 
 async def _as_user(settings: Settings, email: str, action: Callable[..., Any]) -> str:
     """Run `action(tx, cipher, user)` as one write unit, for the user with this email."""
-    db, cipher = Database(settings), CardCipher.from_settings(settings)
+    parts = runtime.build(settings)
+    db, cipher = parts.db, parts.cipher
 
     async def unit(tx: Tx) -> str:
         result: str = await action(tx, cipher, await user_by_email(tx, email))
@@ -65,7 +65,7 @@ async def _as_user(settings: Settings, email: str, action: Callable[..., Any]) -
     try:
         return await db.transact(unit)
     finally:
-        await db.dispose()
+        await parts.aclose()
 
 
 @simulate.command(name="deposit")
@@ -113,7 +113,8 @@ async def authorize(
 
     A decline adds its slug. The user's decision endpoint is asked between two units of
     work, as the sandbox route does (transactions/authorize.py)."""
-    db, cipher, http = Database(settings), CardCipher.from_settings(settings), Outbound()
+    parts = runtime.build(settings)
+    db, cipher, http = parts.db, parts.cipher, parts.outbound
     details = {
         "mcc": mcc, "tag": tag, "three_ds_code": three_ds_code, "force_decline": force_decline
     }  # fmt: skip
@@ -124,15 +125,14 @@ async def authorize(
             db, http, cipher, user, message, allow_private=settings.private_urls_allowed
         )
     finally:
-        await http.aclose()
-        await db.dispose()
+        await parts.aclose()
     error = row["error_slug"]
     return f"{row['uuid']} {row['status']}{' ' + error if error else ''}"
 
 
 async def _step(settings: Settings, email: str, run: Callable[..., Any]) -> str:
     """A capture, reversal or refund through its entry (transactions/service.py): its status."""
-    db = Database(settings)
+    db = runtime.database(settings)
     try:
         user = await db.transact(lambda tx: user_by_email(tx, email))
         row = await run(db, user)

@@ -17,8 +17,8 @@ from fastapi.responses import Response
 from starlette.datastructures import UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
 
+from cardservice.attachments import upload_body_limit
 from cardservice.attachments.schemas import AttachmentType
-from cardservice.attachments.service import upload_body_limit
 from cardservice.dashboard.api import Api, ApiError
 from cardservice.dashboard.pages import PageNumber
 from cardservice.dashboard.views import act, as_user, field_errors, page_links, show

@@ -10,7 +10,7 @@ from typing import Any, get_args
 from fastapi import Request
 from fastapi.responses import Response
 
-from cardservice.cards.schemas import CardType
+from cardservice.cards import CardType
 from cardservice.dashboard.api import Api, ApiError
 from cardservice.dashboard.views import act, field_errors, show
 from cardservice.dashboard.web import amount_input, redirect, render

@@ -23,7 +23,7 @@ from cardservice.dashboard.transaction_pages import row_context
 from cardservice.dashboard.views import act, field_errors, page_links, show
 from cardservice.dashboard.web import amount_input, redirect, render
 from cardservice.http.router import Router
-from cardservice.tokens.records import WALLET_NAMES
+from cardservice.tokens import WALLET_NAMES
 from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(prefix="/app", include_in_schema=False)

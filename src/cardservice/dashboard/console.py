@@ -30,11 +30,11 @@ from cardservice.dashboard.web import (
     render,
     set_cookie,
 )
-from cardservice.db.database import Db
 from cardservice.encoding import dumps
 from cardservice.errors import ServiceError, ValidationFailed
+from cardservice.http.database import Db
 from cardservice.http.router import Router
-from cardservice.operator.audit import Acting
+from cardservice.operator.acting import Acting
 from cardservice.operator.console import console_actor, session_of, sign_in, sign_out
 from cardservice.users.sessions import SESSION_LIFETIME
 

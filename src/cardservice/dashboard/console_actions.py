@@ -25,7 +25,7 @@ from cardservice.errors import CardNotFound
 from cardservice.http.router import Router
 from cardservice.models.base import utcnow
 from cardservice.operator import card_actions, funding
-from cardservice.operator.audit import Acting
+from cardservice.operator.acting import Acting
 from cardservice.operator.schemas import MoneyRequest
 from cardservice.values.patterns import UUID_PATTERN
 

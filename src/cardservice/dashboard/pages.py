@@ -29,7 +29,7 @@ from cardservice.dashboard.views import show as _page
 from cardservice.dashboard.web import amount_input, money, redirect, render
 from cardservice.disputes.schemas import DisputeReason
 from cardservice.http.router import Router
-from cardservice.transactions.schemas import TransactionStatus, TransactionType
+from cardservice.transactions import TransactionStatus, TransactionType
 from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(prefix="/app", include_in_schema=False)

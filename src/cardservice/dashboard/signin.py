@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import Request
 from fastapi.responses import Response
 
-from cardservice.auth.credentials import principal_for_token
+from cardservice.auth import principal_for_token
 from cardservice.auth.dependencies import MAX_CREDENTIAL_LENGTH, count_failed_attempt
 from cardservice.dashboard.web import (
     COOKIE_PATH,
@@ -16,8 +16,8 @@ from cardservice.dashboard.web import (
     render,
     set_cookie,
 )
-from cardservice.db.database import Db
 from cardservice.db.sql import Tx
+from cardservice.http.database import Db
 from cardservice.http.router import Router
 from cardservice.users import sessions
 

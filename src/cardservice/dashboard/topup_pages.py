@@ -17,7 +17,7 @@ from typing import Annotated, Any
 from fastapi import Path, Query, Request
 from fastapi.responses import Response
 
-from cardservice.catalogue.loader import load_catalogue
+from cardservice.catalogue import load_catalogue
 from cardservice.dashboard.api import Api, ApiError
 from cardservice.dashboard.buy_pages import typed_number
 from cardservice.dashboard.errors import sentence

@@ -19,7 +19,7 @@ from cardservice.dashboard.api import Api, ApiError
 from cardservice.dashboard.pages import PageNumber
 from cardservice.dashboard.views import act, field_errors, page_links, refused, show
 from cardservice.dashboard.web import redirect, render
-from cardservice.events.schemas import EVENT_TYPES
+from cardservice.events import EVENT_TYPES
 from cardservice.http.router import Router
 from cardservice.values.patterns import UUID_PATTERN
 

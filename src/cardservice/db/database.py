@@ -34,19 +34,18 @@ import random
 import sqlite3
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import TypeVar
 
 import asyncpg  # type: ignore[import-untyped]
-from fastapi import Depends, Request
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
 from cardservice.config import Settings
 from cardservice.db import deadlines
 from cardservice.db.deadlines import Deadline
-from cardservice.db.replica import PROBE_TTL_SECONDS, STANDBY_ROUTES, Pins, RoutedReader, Standby
+from cardservice.db.replica import PROBE_TTL_SECONDS, STANDBY_ROUTES, Pins, Standby
 from cardservice.db.sql import (
     PostgresPool,
     Reader,
@@ -64,23 +63,14 @@ logger = logging.getLogger("cardservice.db.database")
 UNIT_ATTEMPTS = 5  # a unit is tried at most this often (deadlock, connection lost before COMMIT)
 
 CommitHook = Callable[["Tx"], Awaitable[None]]
-_COMMIT_HOOKS: list[CommitHook] = []
-_LAST_HOOKS: list[CommitHook] = []
+NumberedHook = Callable[["Tx", Sequence[int]], Awaitable[None]]
+"""`hook(tx)`: run at the end of every write unit, inside it, before it commits. A database's
+hooks are given when it is built (`cardservice.runtime.database`: the outbox's
+`complete_events`); this module imports no domain."""
 
 
-def add_commit_hook(hook: CommitHook, *, last: bool = False) -> None:
-    """Run `hook(tx)` at the end of every write unit of this process, inside it, before it
-    commits (in the order added; adding one twice is a no-op); `last` hooks after all the
-    others. The outbox registers itself at start-up (`events.outbox.register`); the ledger's
-    chain seal when the ledger is imported (`ledger.entries`), last, so the chain head stays
-    locked only until the commit: this module imports no domain."""
-    hooks = _LAST_HOOKS if last else _COMMIT_HOOKS
-    if hook not in hooks:
-        hooks.append(hook)
-
-
-async def _before_commit(tx: Tx) -> None:
-    for hook in (*_COMMIT_HOOKS, *_LAST_HOOKS):
+async def _before_commit(hooks: tuple[CommitHook, ...], tx: Tx) -> None:
+    for hook in hooks:
         await hook(tx)
 
 
@@ -214,8 +204,15 @@ class _SQLiteUnits:
     on its own (commits or rolls back), whatever became of its caller.
     """
 
-    def __init__(self, writer: SQLiteWriter, turn: _WriterFileLock, key: str) -> None:
+    def __init__(
+        self,
+        writer: SQLiteWriter,
+        turn: _WriterFileLock,
+        key: str,
+        commit_hooks: tuple[CommitHook, ...],
+    ) -> None:
         self._writer, self._turn, self._key = writer, turn, key
+        self._commit_hooks = commit_hooks
         self._pending: deque[tuple[_Work, asyncio.Future[object], float]] = deque()
         self._drainer: asyncio.Task[None] | None = None
 
@@ -260,7 +257,7 @@ class _SQLiteUnits:
         try:
             async with self._writer.unit(self._key) as tx:
                 done = await work(tx)
-                await _before_commit(tx)
+                await _before_commit(self._commit_hooks, tx)
         except Exception as error:
             if not future.done():
                 future.set_exception(error)
@@ -280,10 +277,21 @@ class _SQLiteUnits:
 
 
 class Database:
-    """The database of one service instance: `reader` for reads, `transact` for write units."""
+    """The database of one service instance: `reader` for reads, `transact` for write units;
+    `commit_hooks` run at the end of each write unit, in order, before it commits (the
+    composition root, `cardservice.runtime`, gives them)."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        commit_hooks: Sequence[CommitHook],
+        numbered_hooks: Sequence[NumberedHook] = (),
+    ) -> None:
         url = settings.resolved_database_url
+        self.commit_hooks = tuple(commit_hooks)
+        # run in the unit that numbers committed events, with their ids (events.outbox)
+        self.numbered_hooks = tuple(numbered_hooks)
         self.is_sqlite = settings.is_sqlite
         self.key = url
         self._writer: SQLiteWriter | None = None
@@ -300,7 +308,9 @@ class Database:
             self.reader: Reader = SQLiteReader(path, url)
             self._writer = SQLiteWriter(path)
             self._writer_file = _WriterFileLock(f"{path}-writer.lock")
-            self._units: _SQLiteUnits | None = _SQLiteUnits(self._writer, self._writer_file, url)
+            self._units: _SQLiteUnits | None = _SQLiteUnits(
+                self._writer, self._writer_file, url, self.commit_hooks
+            )
         else:
             size = max(settings.db_pool_size, READ_RESERVE + 1)
             self._pool = PostgresPool(
@@ -331,7 +341,7 @@ class Database:
             raise ConfigurationError("SQLite's write units run through transact")
         async with self._write_slots, self._pool.unit(self.key) as tx:
             yield tx
-            await _before_commit(tx)
+            await _before_commit(self.commit_hooks, tx)
 
     async def transact(self, work: Callable[[Tx], Awaitable[T]]) -> T:
         """Run `work` as one write unit; a deadlock, a serialization failure or a connection
@@ -420,16 +430,3 @@ def _standby(settings: Settings, primary: PostgresPool | None) -> Standby:
 def _asyncpg_dsn(url: str) -> str:
     """A PostgreSQL URL (`postgresql+asyncpg://`, `postgres://`, …) as asyncpg takes it."""
     return "postgresql://" + url.split("://", 1)[1]
-
-
-async def database(request: Request) -> Database:
-    """The service instance's database (a route dependency: `db: Db`; async, so FastAPI
-    calls it inline instead of on a worker thread). With a standby, a request of a route in
-    `replica.STANDBY_ROUTES` gets a view whose `reader` may read from it."""
-    db: Database = request.app.state.db
-    if db.standby is not None and metrics.route_template(request.scope) in STANDBY_ROUTES:
-        return db.reading_from(RoutedReader(db.reader, db.standby))
-    return db
-
-
-Db = Annotated[Database, Depends(database)]

@@ -5,9 +5,9 @@ from __future__ import annotations
 from fastapi import Request
 
 from cardservice.auth.dependencies import CallerA
-from cardservice.db.database import Db
 from cardservice.decisions import endpoints
 from cardservice.decisions.schemas import AuthorizationEndpointRecord, AuthorizationEndpointRequest
+from cardservice.http.database import Db
 from cardservice.http.openapi import BEARER_OR_MFA, Done, Envelope
 from cardservice.http.router import JSONResponse, Router, body_schema, done, ok, read_json
 from cardservice.infra.outbound import check_url, new_secret

@@ -12,9 +12,8 @@ import uuid
 from datetime import datetime, timedelta
 from decimal import Decimal
 
+from cardservice.cards import BuyCardsRequest, buy_cards
 from cardservice.cards import repository as cards_repository
-from cardservice.cards.purchase import buy_cards
-from cardservice.cards.schemas import BuyCardsRequest
 from cardservice.db.sql import Tx
 from cardservice.security import CardCipher
 from cardservice.transactions import (

@@ -18,31 +18,35 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
+from cardservice import runtime
 from cardservice.accounts import repository as accounts_repository
+from cardservice.acquirer.wallets import draw_dpan, token_expiry
+from cardservice.cards import BuyCardsRequest, CardChangeRequest, SpendingControls, buy_cards
 from cardservice.cards import repository as cards_repository
 from cardservice.cards.changes import change_card
-from cardservice.cards.purchase import buy_cards
-from cardservice.cards.schemas import BuyCardsRequest, CardChangeRequest, SpendingControls
 from cardservice.config import Settings
-from cardservice.db.database import Database
 from cardservice.db.sql import Tx, as_uuid
 from cardservice.demo.holds import network_shapes
 from cardservice.demo.token import demo_token, keep, read_kept, token_path
 from cardservice.dictionaries import repository as dictionaries_repository
-from cardservice.disputes.service import open_dispute, resolve_dispute
+from cardservice.disputes import open_dispute, resolve_dispute
 from cardservice.models.base import utcnow
-from cardservice.network.wallets import draw_dpan, token_expiry
 from cardservice.observability.progress import Report
-from cardservice.operator.audit import CLI
-from cardservice.operator.funding import move_money_in, open_account
-from cardservice.operator.schemas import CreateAccountRequest, CreateUserRequest, MoneyRequest
-from cardservice.operator.service import onboard_user
+from cardservice.operator import (
+    CLI,
+    CreateAccountRequest,
+    CreateUserRequest,
+    MoneyRequest,
+    move_money_in,
+    onboard_user,
+    open_account,
+)
 from cardservice.security import CardCipher
-from cardservice.tokens.records import paid_with
-from cardservice.tokens.service import (
+from cardservice.tokens import (
     ProvisioningRequest,
     TokenNotice,
     create_token,
+    paid_with,
     record_decision,
 )
 from cardservice.transactions import (
@@ -52,12 +56,12 @@ from cardservice.transactions import (
     RefundMessage,
     ReversalMessage,
     capture,
+    issue_code,
     refund,
     reverse,
     rules_first,
 )
 from cardservice.transactions import repository as transactions_repository
-from cardservice.transactions.three_ds import issue_code
 from cardservice.users import repository as users_repository
 
 DEMO_EMAIL = "demo@cardservice.example"
@@ -302,7 +306,8 @@ def _quiet(_stage: str, _done: int, _total: int) -> None:
 async def create_demo(settings: Settings, report: Report = _quiet) -> str:
     """Create the demo data if missing (its progress told to `report`); return the demo
     owner's bearer token (the kept one while valid, else a new one), kept for next time."""
-    db, cipher = Database(settings), CardCipher.from_settings(settings)
+    parts = runtime.build(settings)
+    db, cipher = parts.db, parts.cipher
     path = token_path(settings.var_dir)
     kept = read_kept(path)
 
@@ -315,6 +320,6 @@ async def create_demo(settings: Settings, report: Report = _quiet) -> str:
     try:
         token = await db.transact(unit)
     finally:
-        await db.dispose()
+        await parts.aclose()
     keep(path, token)
     return token

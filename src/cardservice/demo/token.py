@@ -13,8 +13,7 @@ import uuid
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from cardservice.auth import repository
-from cardservice.auth.credentials import digest, issue_token, revoke_token
+from cardservice.auth import digest, issue_token, repository, revoke_token
 from cardservice.db.sql import Tx, as_datetime, as_uuid
 
 TOKEN_FILE = "demo-token"  # noqa: S105 - a file name

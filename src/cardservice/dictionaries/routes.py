@@ -8,7 +8,6 @@ from fastapi import Query, Request
 from fastapi.responses import Response
 
 from cardservice.auth.dependencies import CallerA
-from cardservice.db.database import Db
 from cardservice.dictionaries import service
 from cardservice.dictionaries.fees import fee_schedule
 from cardservice.dictionaries.schemas import (
@@ -19,9 +18,10 @@ from cardservice.dictionaries.schemas import (
     FxRateRecord,
     TagRecord,
 )
+from cardservice.http.database import Db
 from cardservice.http.openapi import BEARER_OR_MFA, PUBLIC, Envelope
 from cardservice.http.router import JSONResponse, QueryText, Router, cacheable, ok
-from cardservice.ledger.money import from_minor
+from cardservice.ledger.minor_units import from_minor
 from cardservice.models.base import utcnow
 
 router = Router(prefix="/dictionary", tags=["dictionaries"])

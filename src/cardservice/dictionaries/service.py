@@ -15,7 +15,7 @@ from cardservice.dictionaries.schemas import (
     FxRateRecord,
     TagRecord,
 )
-from cardservice.ledger.money import from_minor
+from cardservice.ledger.minor_units import from_minor
 
 POPULAR_TAGS = 30
 SEARCH_RESULTS = 50

@@ -18,7 +18,7 @@ from __future__ import annotations
 from cardservice.db.database import Database
 from cardservice.db.sql import Tx
 from cardservice.dictionaries import repository
-from cardservice.infra.background import Job, add_job
+from cardservice.infra.background import Job
 
 
 async def fold_waiting(db: Database) -> bool:
@@ -33,6 +33,5 @@ async def fold_waiting(db: Database) -> bool:
     return await db.transact(fold)
 
 
-def register() -> None:
-    """The tag counter in every background loop of this process (create_app, the CLI)."""
-    add_job(Job("tag_counts", lambda settings: settings.seal_seconds, fold_waiting))
+# the tag counter, a job of every background loop beside the sealer (runtime.JOBS)
+TAG_COUNT_JOB = Job("tag_counts", lambda settings: settings.seal_seconds, fold_waiting)

@@ -1,1 +1,7 @@
 """Disputes of card purchases (docs/transactions.md#disputes)."""
+
+from __future__ import annotations
+
+from cardservice.disputes.service import open_dispute, resolve_dispute
+
+__all__ = ["open_dispute", "resolve_dispute"]

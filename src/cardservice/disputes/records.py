@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardservice.db.sql import Row, iso_z, text_uuid
-from cardservice.ledger.money import from_minor
+from cardservice.ledger.minor_units import from_minor
 
 DISPUTE_FIELDS = (
     "uuid", "transaction_uuid", "amount", "currency", "reason", "explanation", "status",

@@ -9,15 +9,15 @@ from typing import Annotated, get_args
 from fastapi import Path, Request
 
 from cardservice.auth.dependencies import CallerA
-from cardservice.db.database import Db
 from cardservice.disputes import repository
 from cardservice.disputes.records import dispute_record_of
 from cardservice.disputes.schemas import DisputeRecord, DisputeStatus, OpenDisputeRequest
 from cardservice.disputes.service import open_dispute
+from cardservice.http.database import Db
 from cardservice.http.filters import UUID, filters_parameter, one_of, read_filters
 from cardservice.http.openapi import BEARER_OR_MFA, Envelope, PagedEnvelope
 from cardservice.http.router import JSONResponse, Router, StandardPage, body_schema, ok, read_json
-from cardservice.ledger.money import to_minor
+from cardservice.ledger.minor_units import to_minor
 from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(tags=["disputes"])

@@ -8,7 +8,7 @@ from uuid import UUID
 
 from pydantic import AfterValidator, BaseModel, Field, StringConstraints
 
-from cardservice.values.money import MoneyOut, PositiveAmount
+from cardservice.values.amounts import MoneyOut, PositiveAmount
 from cardservice.values.requests import StrictRequest, UuidStr
 
 DisputeReason = Literal[

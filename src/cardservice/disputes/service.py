@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from cardservice.attachments.service import AttachmentNotFound
+from cardservice.attachments import AttachmentNotFound
 from cardservice.db.sql import INTEGRITY_ERRORS, Tx, as_datetime, as_uuid
 from cardservice.disputes import repository
 from cardservice.disputes.records import DISPUTE_FIELDS
@@ -32,12 +32,13 @@ from cardservice.ledger.entries import SystemBook, book_leg, post_entry
 from cardservice.models.base import utcnow
 from cardservice.transactions import (
     Purchase,
+    credit_row,
     credited_amount,
     holder_leg,
+    insert_transactions,
     lock_purchase,
     locked_purchase,
 )
-from cardservice.transactions.repository import credit_row, insert_transactions
 
 DISPUTE_WINDOW = timedelta(days=120)
 

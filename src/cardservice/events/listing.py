@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from cardservice.auth.credentials import Principal
+from cardservice.auth import Principal
 from cardservice.db.sql import Reader
 from cardservice.errors import NotFound
 from cardservice.events import repository

@@ -21,17 +21,15 @@ records.py (`SOURCES`: a new kind of object with events adds its source there).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 
-from cardservice.db.database import add_commit_hook
+from cardservice.db.database import NumberedHook
 from cardservice.db.sql import Row, Tx
 from cardservice.encoding import dumps
 from cardservice.events import repository
 from cardservice.events.records import SOURCES, Source
 
 BATCH = 500
-NumberedHook = Callable[[Tx, Sequence[int]], Awaitable[None]]
-_NUMBERED_HOOKS: list[NumberedHook] = []
 
 
 def _offsets() -> dict[str, tuple[int, Source]]:
@@ -79,7 +77,9 @@ async def complete_events(tx: Tx) -> None:
         await repository.set_data(tx, ids[start : start + BATCH], data[start : start + BATCH])
 
 
-async def sequence_events(tx: Tx, limit: int = BATCH) -> list[int]:
+async def sequence_events(
+    tx: Tx, limit: int = BATCH, hooks: Sequence[NumberedHook] = ()
+) -> list[int]:
     """Number up to `limit` committed, unnumbered events after the last number given, in
     insertion order; their ids. Commit the unit before the next call (the lock is the
     unit's: numbers become visible in order)."""
@@ -87,19 +87,6 @@ async def sequence_events(tx: Tx, limit: int = BATCH) -> list[int]:
     ids = await repository.unsequenced(tx, limit)
     if ids:
         await repository.number_events(tx, ids)
-        for hook in _NUMBERED_HOOKS:
+        for hook in hooks:  # the database's (runtime.database): the mail queue's
             await hook(tx, ids)
     return ids
-
-
-def add_numbered_hook(hook: NumberedHook) -> None:
-    """Run `hook(tx, event_ids)` in the unit that numbers events, so whatever it queues for
-    them is queued exactly once (the mail queue, docs/mail.md); adding it twice is a no-op."""
-    if hook not in _NUMBERED_HOOKS:
-        _NUMBERED_HOOKS.append(hook)
-
-
-def register() -> None:
-    """Fill this process's events at the end of every write unit (db.add_commit_hook): each
-    entry that opens a Database calls it at start-up (create_app, the CLI, the benches)."""
-    add_commit_hook(complete_events)

@@ -11,12 +11,12 @@ import orjson
 
 from cardservice.attachments.records import ATTACHMENT_FIELDS, attachment_columns
 from cardservice.attachments.records import attachment_record as _attachment_record
-from cardservice.cards.records import CARD_FIELDS, card_columns, card_record
+from cardservice.cards import CARD_FIELDS, card_columns, card_record
 from cardservice.db.sql import Row, iso_z, text_uuid
 from cardservice.disputes.records import DISPUTE_FIELDS, dispute_columns, dispute_record
 from cardservice.teams.records import REQUEST_FIELDS, request_columns, request_record
-from cardservice.tokens.records import TOKEN_FIELDS, token_columns, token_record
-from cardservice.transactions.records import (
+from cardservice.tokens import TOKEN_FIELDS, token_columns, token_record
+from cardservice.transactions import (
     TRANSACTION_FIELDS,
     three_ds_code_record,
     transaction_columns,

@@ -7,8 +7,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from cardservice.auth.credentials import Principal
-from cardservice.auth.visibility import readable_by
+from cardservice.auth import Principal, readable_by
 from cardservice.db.paging import Keyset, paginate
 from cardservice.db.sql import Reader, Row, Tx, in_list, pg_literal
 from cardservice.events.records import EVENT_COLUMNS, SOURCES, Source

@@ -8,9 +8,9 @@ from fastapi import Request, Response
 from pydantic import BaseModel
 
 from cardservice.auth.dependencies import count_failed_attempt
-from cardservice.db.database import Db
 from cardservice.db.sql import ping
 from cardservice.errors import RateLimited, Unauthenticated
+from cardservice.http.database import Db
 from cardservice.http.openapi import PUBLIC, Envelope
 from cardservice.http.router import JSONResponse, Router, ok
 from cardservice.ledger.sealer import seal_lag
@@ -62,10 +62,10 @@ async def _check_scraper(request: Request) -> None:
     ):
         return
     if sent:
-        verdict = await count_failed_attempt(request)
-        if not verdict.allowed:
+        allowance = await count_failed_attempt(request)
+        if not allowance.allowed:
             metrics.count_rate_limited("auth_failures")
-            raise RateLimited(verdict.retry_after)
+            raise RateLimited(allowance.retry_after)
     raise Unauthenticated("The metrics token is required.")
 
 

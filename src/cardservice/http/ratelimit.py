@@ -45,7 +45,9 @@ SWEEP_CHUNK = 1_000  # keys swept between two turns of the event loop
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class Allowance:
+    """The limiter's answer to one hit: allowed, or refused for `retry_after` seconds."""
+
     allowed: bool
     retry_after: int
 
@@ -164,7 +166,7 @@ class RateLimiter:
         self._redis_down_until = 0.0
         self._warned_at = -math.inf
 
-    async def hit(self, key: str, limit: int) -> Verdict:
+    async def hit(self, key: str, limit: int) -> Allowance:
         """Count one event for `key`; refused once the last minute already holds `limit`."""
         if self._shared is not None and time.monotonic() >= self._redis_down_until:
             try:
@@ -207,8 +209,8 @@ def _per_minute(limit: int) -> RateLimitItem:
     return RateLimitItemPerMinute(limit)
 
 
-async def _count(limiter: MovingWindowRateLimiter, item: RateLimitItem, key: str) -> Verdict:
+async def _count(limiter: MovingWindowRateLimiter, item: RateLimitItem, key: str) -> Allowance:
     if await limiter.hit(item, key):
-        return Verdict(True, 0)
+        return Allowance(True, 0)
     reset_at, _remaining = await limiter.get_window_stats(item, key)
-    return Verdict(False, max(1, math.ceil(reset_at - time.time())))
+    return Allowance(False, max(1, math.ceil(reset_at - time.time())))

@@ -31,7 +31,7 @@ from typing import Any
 from cardservice.db.sql import Reader
 from cardservice.ledger import repository
 from cardservice.ledger.chain import holder_of
-from cardservice.ledger.money import from_minor
+from cardservice.ledger.minor_units import from_minor
 
 # The ledger's account classes as the operator API names them, from what the postings hold.
 CLASSES = {

@@ -18,7 +18,7 @@ from datetime import datetime
 
 from cardservice.db.database import Database
 from cardservice.db.sql import Reader, Tx
-from cardservice.infra.background import Job, add_job
+from cardservice.infra.background import Job
 from cardservice.ledger import repository
 from cardservice.ledger.chain import seal_batch
 from cardservice.models.base import utcnow
@@ -64,6 +64,6 @@ async def seal_lag(reader: Reader, now: datetime | None = None) -> float:
     return max(0.0, ((now or utcnow()) - oldest).total_seconds())
 
 
-def register() -> None:
-    """The sealer in every background loop of this process (create_app, the CLI)."""
-    add_job(Job("ledger_seal", lambda settings: settings.seal_seconds, seal_waiting))
+SEAL_JOB = Job("ledger_seal", lambda settings: settings.seal_seconds, seal_waiting)
+"""The sealer, a job of the background loop (the composition root, `cardservice.runtime`,
+lists it)."""

@@ -8,7 +8,7 @@ its previous hash and its own hash recomputed from its content and postings), th
 (entries cut from the chain's end), postings without an entry, the cached balance of every
 account and card against the sum of its postings, the day totals against the postings they
 add up, and entries still waiting for their seal after `MAX_UNSEALED` (is a sealer running?).
-Entries waiting for less are counted (`Verdict.unsealed`), not a mismatch. `export` seals
+Entries waiting for less are counted (`ChainCheck.unsealed`), not a mismatch. `export` seals
 every entry created up to its instant first, then walks the sealed prefix, which no longer
 changes.
 """
@@ -40,7 +40,9 @@ MAX_UNSEALED = timedelta(seconds=60)  # an entry waiting longer for its seal is 
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class ChainCheck:
+    """What a walk of the hash chain found (`ledger verify`)."""
+
     entries: int  # entries walked
     head: str  # the last good hash
     problem: str | None  # the first mismatch, None when all holds
@@ -64,11 +66,11 @@ async def _walk(reader: Reader | Tx, until: int) -> AsyncIterator[tuple[int, str
         after = upto
 
 
-async def verify(db: Database, *, seal: bool = True) -> Verdict:
+async def verify(db: Database, *, seal: bool = True) -> ChainCheck:
     """Seal what waits (unless `seal` is false), then walk the chain and every balance
     (module docstring); the first mismatch."""
 
-    async def in_turn(tx: Tx) -> Verdict:
+    async def in_turn(tx: Tx) -> ChainCheck:
         await repository.take_sealer(tx, wait=True)
         if seal:
             await seal_in_turn(tx)
@@ -77,18 +79,18 @@ async def verify(db: Database, *, seal: bool = True) -> Verdict:
     return await db.transact(in_turn)
 
 
-async def _verify(tx: Tx) -> Verdict:
+async def _verify(tx: Tx) -> ChainCheck:
     prev, count = GENESIS, 0
     totals: dict[Any, tuple[int, int]] = {}
     holders: dict[Any, int] = {}
     async for seq, digest, entry in _walk(tx, await repository.last_seq(tx)):
         where = f"entry {entry.id} (seq {seq})"
         if seq != count + 1:
-            return Verdict(count, prev, f"{where}: seq {count + 1} is missing before it")
+            return ChainCheck(count, prev, f"{where}: seq {count + 1} is missing before it")
         if entry_hash(entry, seq, prev) != digest:
-            return Verdict(count, prev, f"{where}: its hash does not match its content")
+            return ChainCheck(count, prev, f"{where}: its hash does not match its content")
         if any(_sums(entry.postings).values()):
-            return Verdict(count, prev, f"{where}: its postings do not sum to zero")
+            return ChainCheck(count, prev, f"{where}: its postings do not sum to zero")
         prev, count = digest, seq
         for key, (amount, n) in day_totals([entry]).items():
             total, postings = totals.get(key, (0, 0))
@@ -100,7 +102,7 @@ async def _verify(tx: Tx) -> Verdict:
     if problem is None and oldest is not None and utcnow() - oldest > MAX_UNSEALED:
         age = int((utcnow() - oldest).total_seconds())
         problem = f"{waiting} entries not sealed yet, the oldest for {age} s: is a sealer running?"
-    return Verdict(count, prev, problem, waiting)
+    return ChainCheck(count, prev, problem, waiting)
 
 
 def _sums(postings: list[tuple[str, str, int]]) -> dict[str, int]:

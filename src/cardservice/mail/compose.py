@@ -8,7 +8,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from cardservice.ledger.money import from_minor
+from cardservice.ledger.minor_units import from_minor
 
 SIGN_IN_SUBJECT = "Your sign-in link"
 

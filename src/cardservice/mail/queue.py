@@ -1,6 +1,7 @@
 """Filling the mail queue from the events (docs/mail.md#when-mail-is-sent): in the unit that
-numbers them (`events.outbox.add_numbered_hook`), so each event's mails are queued exactly
-once, after the change committed, and never on the request's path.
+numbers them (`events.outbox.sequence_events`, handed this queue's `queue_for_events` by
+`runtime.database`), so each event's mails are queued exactly once, after the change
+committed, and never on the request's path.
 
 * `transaction.created` of a declined card purchase: `declined_payment` to its holder;
 * `transaction.created` of an approved one at or above the holder's amount: `large_purchase`;
@@ -8,9 +9,10 @@ once, after the change committed, and never on the request's path.
 * `team.request.approved` or `.declined`: `team_request_decided` to the member who asked;
 * `team.request.created`: `request_to_decide` to each owner of the member's team.
 
-A kind the person turned off, or a suspended person, gets nothing. `register()` adds the hook
-in a process that mails (`CARDSERVICE_SMTP_URL` set): without it nothing is queued, so no
-backlog waits for a server configured later.
+A kind the person turned off, or a suspended person, gets nothing. The composition root
+(`runtime.database`) gives the hook to a process's database when it mails
+(`CARDSERVICE_SMTP_URL` set): without it nothing is queued, so no backlog waits for a server
+configured later.
 """
 
 from __future__ import annotations
@@ -23,8 +25,7 @@ from decimal import Decimal
 from typing import Any
 
 from cardservice.db.sql import Row, Tx, as_uuid
-from cardservice.events.outbox import add_numbered_hook
-from cardservice.ledger.money import to_minor
+from cardservice.ledger.minor_units import to_minor
 from cardservice.mail import compose, repository
 from cardservice.mail.records import stored_preferences
 from cardservice.models.base import utcnow
@@ -134,9 +135,3 @@ async def queue_for_events(tx: Tx, event_ids: Sequence[int]) -> None:
             await _request_mail(tx, batch, row, data, currency)
     for start in range(0, len(batch.rows), 100):
         await repository.insert_mails(tx, batch.rows[start : start + 100])
-
-
-def register() -> None:
-    """Queue mails for the events this process numbers (a process that mails calls it at
-    start-up: create_app, the CLI's worker)."""
-    add_numbered_hook(queue_for_events)

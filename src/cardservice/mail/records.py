@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cardservice.db.sql import Row
-from cardservice.ledger.money import from_minor
+from cardservice.ledger.minor_units import from_minor
 
 # a person who changed nothing: every mail but the large purchase (no amount chosen yet)
 DEFAULTS: dict[str, Any] = {

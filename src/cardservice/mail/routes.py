@@ -6,7 +6,7 @@ from __future__ import annotations
 from fastapi import BackgroundTasks, Request
 
 from cardservice.auth.dependencies import CallerA
-from cardservice.db.database import Db
+from cardservice.http.database import Db
 from cardservice.http.openapi import BEARER_OR_MFA, PUBLIC, Envelope
 from cardservice.http.router import JSONResponse, Router, body_schema, ok, read_json
 from cardservice.mail import service

@@ -7,7 +7,7 @@ from typing import Annotated
 from pydantic import BaseModel, Field, StringConstraints, WithJsonSchema, field_validator
 
 from cardservice.cards.schemas import NULLABLE_POSITIVE_AMOUNT, omittable
-from cardservice.values.money import MoneyOut, PositiveAmount
+from cardservice.values.amounts import MoneyOut, PositiveAmount
 from cardservice.values.requests import StrictRequest
 
 KINDS = ("sign_in", "declined_payment", "large_purchase", "team_request_decided",

@@ -18,7 +18,7 @@ from typing import Any
 from cardservice.db.database import Database
 from cardservice.db.sql import Reader, Tx
 from cardservice.errors import ValidationFailed
-from cardservice.ledger.money import to_minor
+from cardservice.ledger.minor_units import to_minor
 from cardservice.mail import repository
 from cardservice.mail.compose import sign_in_placeholder
 from cardservice.mail.records import preferences_record, stored_preferences

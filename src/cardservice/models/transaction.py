@@ -15,7 +15,8 @@ class Transaction(UuidPk, Timestamps, Base):
     __tablename__ = "transactions"
     __table_args__ = (
         Index("ix_transactions_user_created", "user_uuid", "created_at", "uuid"),
-        # covers a spending window's sum (transactions/controls.py) as well as the card's pages
+        # covers a spending window's sum (transactions/control_checks.py) as well as the card's
+        # pages
         Index(
             "ix_transactions_card_created",
             *("card_uuid", "created_at", "uuid", "type", "status", "amount", "refunded_amount"),

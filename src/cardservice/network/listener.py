@@ -44,8 +44,8 @@ from cardservice.db.database import Database
 from cardservice.db.deadlines import Deadline
 from cardservice.infra.outbound import Outbound
 from cardservice.network import (
+    advices,
     authorizations,
-    clearing,
     management,
     metrics,
     reversals,
@@ -66,8 +66,8 @@ PARTICIPANTS: dict[str, Participant] = {
     "0101": authorizations.authorization,
     "0120": authorizations.stand_in_advice,
     "0121": authorizations.stand_in_advice,
-    "0220": clearing.financial_advice,
-    "0221": clearing.financial_advice,
+    "0220": advices.financial_advice,
+    "0221": advices.financial_advice,
     "0400": reversals.reversal,
     "0401": reversals.reversal,
     "0420": reversals.reversal,

@@ -20,7 +20,7 @@ from cardservice.network.codec import Message, original_key
 from cardservice.network.fields import CURRENCIES
 from cardservice.network.host import Host, NotTheirs, require
 from cardservice.network.repository import Key, Remembered
-from cardservice.transactions.repository import payee
+from cardservice.transactions import payee
 
 
 def original_of(message: Message) -> Key:

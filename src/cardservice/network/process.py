@@ -25,15 +25,11 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.context import SpawnProcess
 from types import TracebackType
 
+from cardservice import runtime
 from cardservice.config import Settings
-from cardservice.db.database import Database
-from cardservice.events import outbox
-from cardservice.infra.outbound import Outbound
 from cardservice.network.listener import running_listener
 from cardservice.observability import metrics
 from cardservice.observability.logs import configure_logging
-from cardservice.security import CardCipher
-from cardservice.transactions import expiry
 
 log = logging.getLogger("cardservice.network")
 
@@ -52,8 +48,6 @@ def serve_network(ready: Connection) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     settings = Settings()
     configure_logging(settings.log_level, settings.log_format)
-    outbox.register()  # the unit of work's commit hooks, as in every process that writes
-    expiry.register()
     asyncio.run(_serve(settings, ready))
 
 
@@ -63,12 +57,11 @@ async def _serve(settings: Settings, ready: Connection) -> None:
     loop.add_signal_handler(signal.SIGTERM, stop.set)
     parent = multiprocessing.parent_process()
     watch = asyncio.create_task(_until_orphaned(parent.pid if parent else None, stop))
-    db = Database(settings)
+    parts = runtime.build(settings)  # no background loop here: its jobs run in `serve`'s
     try:
         async with (
-            Outbound() as http,
-            metrics.flushing(db.connections_in_use),
-            running_listener(settings, db, CardCipher.from_settings(settings), http),
+            metrics.flushing(parts.db.connections_in_use),
+            running_listener(settings, parts.db, parts.cipher, parts.outbound),
         ):
             gc.collect()  # start-up's objects out of the collector's walks (app.py says why)
             gc.freeze()
@@ -78,7 +71,7 @@ async def _serve(settings: Settings, ready: Connection) -> None:
             await stop.wait()
     finally:
         watch.cancel()
-        await db.dispose()
+        await parts.aclose()
 
 
 async def _until_orphaned(parent: int | None, stop: asyncio.Event) -> None:

@@ -23,16 +23,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from cardservice.cards import card_record
 from cardservice.cards.lookup import card_by_pan
-from cardservice.cards.records import card_record
 from cardservice.db.sql import Row, Tx, as_uuid
+from cardservice.decisions import PROVISIONING_TYPE, Verdict, ask_provisioning, note_health
 from cardservice.decisions.endpoints import endpoint_of
-from cardservice.decisions.service import (
-    PROVISIONING_TYPE,
-    Verdict,
-    ask_provisioning,
-    note_health,
-)
 from cardservice.models.base import utcnow
 from cardservice.network import repository
 from cardservice.network.codec import Message, sub_elements
@@ -63,8 +58,8 @@ from cardservice.network.responses import (
     UNKNOWN_CARD,
 )
 from cardservice.network.verification import verification_failure
-from cardservice.tokens.records import WALLET_CODES
-from cardservice.tokens.service import (
+from cardservice.tokens import (
+    WALLET_CODES,
     ProvisioningRequest,
     record_decision,
     rules_decision,

@@ -38,8 +38,8 @@ from cardservice.network.responses import (
     ORIGINAL_UNKNOWN,
     UNKNOWN_CARD,
 )
-from cardservice.tokens.records import WALLET_CODES
-from cardservice.tokens.service import (
+from cardservice.tokens import (
+    WALLET_CODES,
     DeclinedReference,
     DpanRefused,
     NotDecided,

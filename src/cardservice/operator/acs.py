@@ -13,11 +13,11 @@ from pydantic import Field, StringConstraints
 from cardservice.cards.lookup import card_by_pan
 from cardservice.db.sql import Tx, as_uuid
 from cardservice.errors import NotFound
-from cardservice.ledger.money import to_minor
-from cardservice.operator.audit import Acting
+from cardservice.ledger.minor_units import to_minor
+from cardservice.operator.acting import Acting
 from cardservice.security import CardCipher
-from cardservice.transactions.three_ds import issue_code
-from cardservice.values.money import PositiveAmount, WholeNumber
+from cardservice.transactions import issue_code
+from cardservice.values.amounts import PositiveAmount, WholeNumber
 from cardservice.values.requests import StrictRequest
 
 

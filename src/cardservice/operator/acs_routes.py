@@ -6,15 +6,14 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from cardservice.db.database import Db
+from cardservice.http.database import Db
 from cardservice.http.openapi import Envelope
 from cardservice.http.router import JSONResponse, Router, body_schema, ok, read_json
 from cardservice.models.base import utcnow
 from cardservice.operator.acs import AcsCodeRequest, record_acs_code
-from cardservice.operator.audit import acting
-from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
-from cardservice.operator.keys import Operator
-from cardservice.transactions.schemas import ThreeDsRecord
+from cardservice.operator.api_keys import Operator
+from cardservice.operator.dependencies import OPERATOR_KEY, acting, operator_with
+from cardservice.transactions import ThreeDsRecord
 
 router = Router(tags=["operator"])
 Network = Annotated[Operator, Depends(operator_with("network"))]

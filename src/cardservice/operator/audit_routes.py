@@ -11,10 +11,10 @@ from fastapi import Depends, Request
 from fastapi.responses import Response
 from pydantic import BaseModel
 
+from cardservice.audit import AuditFilters, page_of_audit
 from cardservice.audit.export import audit_csv
 from cardservice.audit.records import audit_record
-from cardservice.audit.repository import AuditFilters, page_of_audit
-from cardservice.db.database import Db
+from cardservice.http.database import Db
 from cardservice.http.filters import UUID, filters_parameter, matching, one_of, read_filters
 from cardservice.http.openapi import PagedEnvelope
 from cardservice.http.router import (
@@ -25,8 +25,8 @@ from cardservice.http.router import (
     ok,
     wants_csv,
 )
+from cardservice.operator.api_keys import Operator
 from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
-from cardservice.operator.keys import Operator
 
 router = Router(tags=["operator"])
 Reports = Annotated[Operator, Depends(operator_with("reports"))]

@@ -13,14 +13,14 @@ from typing import Annotated
 from fastapi import Depends, Query
 from pydantic import BaseModel, Field
 
-from cardservice.db.database import Db
 from cardservice.errors import ValidationFailed
+from cardservice.http.database import Db
 from cardservice.http.openapi import Envelope
 from cardservice.http.router import JSONResponse, QueryText, Router, ok
 from cardservice.ledger.books import class_balances, settlement_report
 from cardservice.models.base import utcnow
+from cardservice.operator.api_keys import Operator
 from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
-from cardservice.operator.keys import Operator
 
 router = Router(tags=["operator"])
 Reports = Annotated[Operator, Depends(operator_with("reports"))]

@@ -14,13 +14,12 @@ import uuid
 from datetime import datetime
 from typing import Any
 
+from cardservice.cards import CardChangeRequest, holder_of
 from cardservice.cards.changes import change_card
 from cardservice.cards.replacement import replace_card
-from cardservice.cards.repository import holder_of
-from cardservice.cards.schemas import CardChangeRequest
 from cardservice.db.sql import Tx
 from cardservice.errors import CardNotFound
-from cardservice.operator.audit import Acting
+from cardservice.operator.acting import Acting
 from cardservice.security import CardCipher
 
 FREEZE = CardChangeRequest(status="frozen")

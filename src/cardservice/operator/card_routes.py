@@ -8,15 +8,14 @@ from typing import Annotated
 
 from fastapi import Depends, Path, Request
 
-from cardservice.cards.schemas import CardRecord, ReplaceCardRequest
-from cardservice.db.database import Db
+from cardservice.cards import CardRecord, ReplaceCardRequest
+from cardservice.http.database import Db
 from cardservice.http.openapi import Envelope
 from cardservice.http.router import JSONResponse, Router, body_schema, ok, read_json
 from cardservice.models.base import utcnow
 from cardservice.operator import card_actions
-from cardservice.operator.audit import acting
-from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
-from cardservice.operator.keys import Operator
+from cardservice.operator.api_keys import Operator
+from cardservice.operator.dependencies import OPERATOR_KEY, acting, operator_with
 from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(tags=["operator"])

@@ -10,13 +10,13 @@ from typing import Annotated, Any
 from fastapi import Depends
 from pydantic import BaseModel
 
-from cardservice.db.database import Db
 from cardservice.db.sql import Row, as_datetime
+from cardservice.http.database import Db
 from cardservice.http.openapi import Envelope
 from cardservice.http.router import JSONResponse, Router, ok
 from cardservice.models.base import utcnow
+from cardservice.operator.api_keys import Operator
 from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
-from cardservice.operator.keys import Operator
 from cardservice.transactions.card_testing import locks
 
 router = Router(tags=["operator"])

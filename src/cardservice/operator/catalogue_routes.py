@@ -18,16 +18,15 @@ from cardservice.catalogue.schemas import (
     ProgramFeesRecord,
     ProgramFeesRequest,
 )
-from cardservice.db.database import Db
 from cardservice.db.sql import INTEGRITY_ERRORS
 from cardservice.dictionaries.schemas import BinRecord
+from cardservice.http.database import Db
 from cardservice.http.filters import filters_parameter, matching, read_filters
 from cardservice.http.openapi import Envelope, PagedEnvelope
 from cardservice.http.router import JSONResponse, Router, StandardPage, body_schema, ok, read_json
 from cardservice.models.base import utcnow
-from cardservice.operator.audit import acting
-from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
-from cardservice.operator.keys import Operator
+from cardservice.operator.api_keys import Operator
+from cardservice.operator.dependencies import OPERATOR_KEY, acting, operator_with
 from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(tags=["operator"])

@@ -16,7 +16,7 @@ from cardservice.auth.credentials import digest
 from cardservice.db.sql import Reader, Tx
 from cardservice.models.base import utcnow
 from cardservice.operator import repository
-from cardservice.operator.audit import Acting
+from cardservice.operator.acting import Acting
 from cardservice.users.sessions import LINK_BYTES, LINK_LIFETIME, SESSION_LIFETIME
 
 CONSOLE_PATH = "/console"

@@ -22,7 +22,8 @@ from cardservice.auth.dependencies import (
 )
 from cardservice.errors import Forbidden, RateLimited, Unauthenticated
 from cardservice.observability import metrics
-from cardservice.operator.keys import KEY_PREFIX, Operator, operator_for_key
+from cardservice.operator.acting import Acting, KeyHolder, acting_key
+from cardservice.operator.api_keys import KEY_PREFIX, Operator, operator_for_key
 
 
 def _credentials(request: Request) -> tuple[str | None, str | None]:
@@ -33,10 +34,10 @@ def _credentials(request: Request) -> tuple[str | None, str | None]:
 
 
 async def _refuse_invalid(request: Request) -> Unauthenticated | RateLimited:
-    verdict = await count_failed_attempt(request)
-    if not verdict.allowed:
+    allowance = await count_failed_attempt(request)
+    if not allowance.allowed:
         metrics.count_rate_limited("auth_failures")
-        return RateLimited(verdict.retry_after)
+        return RateLimited(allowance.retry_after)
     return Unauthenticated("The credentials are missing, invalid or revoked.")
 
 
@@ -63,12 +64,12 @@ def operator_with(scope: str, *others: str) -> Callable[[Request], Awaitable[Ope
             named = " or ".join(f"`{one}`" for one in scopes)
             raise Forbidden(f"This operator key lacks the {named} scope.")
         settings = request.app.state.settings
-        verdict = await request.app.state.rate_limiter.hit(
+        allowance = await request.app.state.rate_limiter.hit(
             f"operator:{operator.key_hash}", settings.rate_limit_per_minute
         )
-        if not verdict.allowed:
+        if not allowance.allowed:
             metrics.count_rate_limited("credential")
-            raise RateLimited(verdict.retry_after)
+            raise RateLimited(allowance.retry_after)
         request.state.operator_key = str(operator.key_uuid)
         return operator
 
@@ -76,3 +77,8 @@ def operator_with(scope: str, *others: str) -> Callable[[Request], Awaitable[Ope
 
 
 OPERATOR_KEY: dict[str, Any] = {"security": [{"operatorKey": []}]}
+
+
+def acting(request: Request, operator: KeyHolder) -> Acting:
+    """The operator key of this request, and its request id."""
+    return acting_key(operator, getattr(request.state, "request_id", None))

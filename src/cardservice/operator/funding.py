@@ -13,19 +13,19 @@ from __future__ import annotations
 import uuid
 from typing import Any, Literal
 
+from cardservice.accounts import create_account, set_account_status
 from cardservice.accounts.records import account_record
-from cardservice.accounts.service import create_account, set_account_status
 from cardservice.db.database import Database
 from cardservice.db.sql import INTEGRITY_ERRORS, Reader, Tx, as_uuid
 from cardservice.errors import AccountNotFound, IdempotencyConflict
 from cardservice.idempotency import fingerprint
-from cardservice.ledger.money import from_minor, to_minor
+from cardservice.ledger.minor_units import from_minor, to_minor
 from cardservice.operator import repository
-from cardservice.operator.audit import Acting
+from cardservice.operator.acting import Acting
 from cardservice.operator.schemas import CreateAccountRequest, MoneyRequest
 from cardservice.operator.service import UserNotFound
+from cardservice.transactions import transaction_record, transaction_record_of
 from cardservice.transactions.deposits import deposit
-from cardservice.transactions.records import transaction_record, transaction_record_of
 from cardservice.transactions.withdrawals import withdraw
 
 Direction = Literal["credit", "debit"]

@@ -11,11 +11,10 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.responses import Response
 
+from cardservice.accounts import ACCOUNT_STATUSES, every_account
 from cardservice.accounts.schemas import AccountRecord
-from cardservice.accounts.service import ACCOUNT_STATUSES, every_account
-from cardservice.cards.schemas import CardRecord
-from cardservice.cards.service import every_card
-from cardservice.db.database import Db
+from cardservice.cards import CardRecord, every_card
+from cardservice.http.database import Db
 from cardservice.http.filters import UUID, filters_parameter, one_of, read_filters, text
 from cardservice.http.openapi import PagedEnvelope
 from cardservice.http.router import (
@@ -27,12 +26,12 @@ from cardservice.http.router import (
     ok,
     wants_csv,
 )
+from cardservice.operator.api_keys import Operator
 from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
-from cardservice.operator.keys import Operator
+from cardservice.transactions import TransactionRecord
 from cardservice.transactions.export import csv_chunks
 from cardservice.transactions.reports import report
 from cardservice.transactions.routes import REPORT_FILTERS
-from cardservice.transactions.schemas import TransactionRecord
 
 router = Router(tags=["operator"])
 Reports = Annotated[Operator, Depends(operator_with("reports"))]

@@ -11,7 +11,7 @@ from cardservice.accounts.repository import ACCOUNT_SELECT
 from cardservice.db.paging import Offset, paginate
 from cardservice.db.sql import Reader, Row, Tx, as_uuid
 from cardservice.models.base import utcnow
-from cardservice.transactions.records import transaction_columns
+from cardservice.transactions import transaction_columns
 
 USER_SELECT = """
 SELECT u.uuid, u.email, u.name, t.name AS team, u.role, u.program_uuid, u.status, u.created_at
@@ -104,7 +104,7 @@ async def transaction_row(reader: Reader | Tx, transaction_uuid: uuid.UUID) -> R
     return await reader.row(_TRANSACTION, transaction_uuid)
 
 
-# The operator keys' statements (keys.py).
+# The operator API keys' statements (api_keys.py).
 _KEY_INSERT = """
 INSERT INTO operator_keys (uuid, name, key_hash, prefix, scopes, created_at)
 VALUES ($1, $2, $3, $4, $5, $6)"""

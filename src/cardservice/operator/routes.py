@@ -10,15 +10,15 @@ from typing import Annotated, Any
 from fastapi import Depends, Path, Request
 
 from cardservice.accounts.schemas import AccountRecord
-from cardservice.db.database import Db
 from cardservice.db.sql import Tx
+from cardservice.http.database import Db
 from cardservice.http.filters import filters_parameter, one_of, read_filters, text
 from cardservice.http.openapi import Envelope, PagedEnvelope
 from cardservice.http.router import JSONResponse, Router, StandardPage, body_schema, ok, read_json
 from cardservice.operator import funding, service
-from cardservice.operator.audit import Acting, acting
-from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
-from cardservice.operator.keys import Operator
+from cardservice.operator.acting import Acting
+from cardservice.operator.api_keys import Operator
+from cardservice.operator.dependencies import OPERATOR_KEY, acting, operator_with
 from cardservice.operator.schemas import (
     ChangeAccountRequest,
     ChangeUserRequest,
@@ -30,7 +30,7 @@ from cardservice.operator.schemas import (
     SignInLink,
     UserRecord,
 )
-from cardservice.transactions.schemas import TransactionRecord
+from cardservice.transactions import TransactionRecord
 from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(tags=["operator"])

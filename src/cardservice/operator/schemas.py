@@ -8,7 +8,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from cardservice.values.money import PositiveAmount, WholeNumber
+from cardservice.values.amounts import PositiveAmount, WholeNumber
 from cardservice.values.requests import StrictRequest, UuidStr
 
 Email = Annotated[str, StringConstraints(min_length=3, max_length=254)]

@@ -12,16 +12,15 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
-from cardservice.auth.credentials import forget_cached_callers, issue_token
+from cardservice.auth import forget_cached_callers, issue_token
 from cardservice.db.paging import Page
 from cardservice.db.sql import Reader, Tx, as_datetime
 from cardservice.errors import NotFound, RuleViolation, ValidationFailed
 from cardservice.operator import repository
-from cardservice.operator.audit import Acting
+from cardservice.operator.acting import Acting
 from cardservice.operator.schemas import ChangeUserRequest, CreateUserRequest
+from cardservice.users import create_sign_in_link, create_user
 from cardservice.users.records import user_record
-from cardservice.users.service import create_user
-from cardservice.users.sessions import create_sign_in_link
 
 DEFAULT_TOKEN_NAME = "operator"  # noqa: S105 - a label, not a secret
 

@@ -11,8 +11,8 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Path, Request
 
-from cardservice.db.database import Db
 from cardservice.db.sql import Tx
+from cardservice.http.database import Db
 from cardservice.http.openapi import Done, Envelope, PagedEnvelope
 from cardservice.http.router import (
     JSONResponse,
@@ -25,9 +25,8 @@ from cardservice.http.router import (
 )
 from cardservice.infra.outbound import check_url
 from cardservice.models.base import utcnow
-from cardservice.operator.audit import acting
-from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
-from cardservice.operator.keys import Operator
+from cardservice.operator.api_keys import Operator
+from cardservice.operator.dependencies import OPERATOR_KEY, acting, operator_with
 from cardservice.values.patterns import UUID_PATTERN
 from cardservice.webhooks import service
 from cardservice.webhooks.records import endpoint_record

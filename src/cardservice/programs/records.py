@@ -8,7 +8,7 @@ from typing import Any
 import orjson
 
 from cardservice.db.sql import Row, iso_z, text_uuid
-from cardservice.transactions.controls import controls_record
+from cardservice.transactions.control_checks import controls_record
 
 
 def program_record(row: Row | dict[str, Any]) -> dict[str, Any]:

@@ -9,13 +9,12 @@ from typing import Annotated
 
 from fastapi import Depends, Path, Request
 
-from cardservice.db.database import Db
+from cardservice.http.database import Db
 from cardservice.http.openapi import Envelope, PagedEnvelope
 from cardservice.http.router import JSONResponse, Router, StandardPage, body_schema, ok, read_json
 from cardservice.models.base import utcnow
-from cardservice.operator.audit import acting
-from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
-from cardservice.operator.keys import Operator
+from cardservice.operator import Operator
+from cardservice.operator.dependencies import OPERATOR_KEY, acting, operator_with
 from cardservice.programs import service
 from cardservice.programs.schemas import ChangeProgramRequest, CreateProgramRequest, ProgramRecord
 from cardservice.values.patterns import UUID_PATTERN

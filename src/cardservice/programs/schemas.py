@@ -8,8 +8,8 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field, StringConstraints, field_validator
 
-from cardservice.cards.schemas import SpendingControls, SpendingControlsRecord
-from cardservice.values.money import WholeNumber
+from cardservice.cards import SpendingControls, SpendingControlsRecord
+from cardservice.values.amounts import WholeNumber
 from cardservice.values.requests import StrictRequest, UuidStr
 
 BinUuids = Annotated[list[UuidStr], Field(min_length=1, max_length=100)]

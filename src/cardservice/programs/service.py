@@ -9,12 +9,11 @@ from typing import Any
 
 import orjson
 
-from cardservice.cards import controls
-from cardservice.cards.schemas import SpendingControls
+from cardservice.cards import SpendingControls, controls
 from cardservice.db.paging import Page
 from cardservice.db.sql import Reader, Tx
 from cardservice.errors import NotFound, ValidationFailed
-from cardservice.operator.audit import Acting
+from cardservice.operator import Acting
 from cardservice.programs import repository
 from cardservice.programs.records import program_record
 from cardservice.programs.schemas import ChangeProgramRequest, CreateProgramRequest

@@ -11,11 +11,11 @@ from fastapi import Path, Request
 from pydantic import BaseModel
 
 from cardservice.auth.dependencies import CallerA
-from cardservice.db.database import Db
 from cardservice.db.sql import Tx
+from cardservice.disputes import resolve_dispute
 from cardservice.disputes.records import dispute_record_of
 from cardservice.disputes.schemas import DisputeRecord, ResolveDisputeRequest
-from cardservice.disputes.service import resolve_dispute
+from cardservice.http.database import Db
 from cardservice.http.openapi import BEARER_OR_MFA, Envelope
 from cardservice.http.router import (
     JSONResponse,
@@ -27,32 +27,30 @@ from cardservice.http.router import (
     read_limited,
     require_json,
 )
-from cardservice.ledger.money import to_minor
+from cardservice.ledger.minor_units import to_minor
 from cardservice.observability import metrics
 from cardservice.transactions import (
-    CaptureMessage,
-    RefundMessage,
-    ReversalMessage,
-    authorization_of,
-    authorize_card,
-    capture_purchase,
-    refund_purchase,
-    reverse_purchase,
-)
-from cardservice.transactions.deposits import deposit
-from cardservice.transactions.increments import increment_purchase
-from cardservice.transactions.records import transaction_record_of
-from cardservice.transactions.schemas import (
     AuthorizationRequest,
+    CaptureMessage,
     CaptureRequest,
     DepositRequest,
     IncrementRequest,
+    RefundMessage,
     RefundRequest,
+    ReversalMessage,
     ThreeDsRecord,
     ThreeDsRequest,
     TransactionRecord,
+    authorization_of,
+    authorize_card,
+    capture_purchase,
+    issue_code,
+    refund_purchase,
+    reverse_purchase,
+    transaction_record_of,
 )
-from cardservice.transactions.three_ds import issue_code
+from cardservice.transactions.deposits import deposit
+from cardservice.transactions.increments import increment_purchase
 from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(prefix="/sandbox", tags=["sandbox"])

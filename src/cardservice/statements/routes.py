@@ -10,7 +10,7 @@ from typing import Annotated
 from fastapi import Path, Response
 
 from cardservice.auth.dependencies import CallerA
-from cardservice.db.database import Db
+from cardservice.http.database import Db
 from cardservice.http.openapi import BEARER_OR_MFA
 from cardservice.http.router import JSONResponse, Router, ok
 from cardservice.statements import service

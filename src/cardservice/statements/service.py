@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from cardservice.accounts.service import get_account
-from cardservice.auth.credentials import Principal
+from cardservice.accounts import get_account
+from cardservice.auth import Principal
 from cardservice.db.sql import Reader, as_datetime, text_uuid
 from cardservice.errors import NotFound
-from cardservice.ledger.money import from_minor
+from cardservice.ledger.minor_units import from_minor
 from cardservice.models.base import utcnow
 from cardservice.statements import repository
 

@@ -27,21 +27,26 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from cardservice.attachments.service import own_attachment
-from cardservice.auth.credentials import Principal
-from cardservice.cards.repository import update_card
+from cardservice.attachments import own_attachment
+from cardservice.auth import Principal
+from cardservice.cards import update_card
 from cardservice.db.database import Database
 from cardservice.db.sql import Reader, Row, Tx, as_datetime, as_uuid
 from cardservice.errors import NotFound, ValidationFailed
-from cardservice.infra.background import Job, add_job
-from cardservice.ledger.money import to_minor
+from cardservice.infra.background import Job
+from cardservice.ledger.minor_units import to_minor
 from cardservice.models.base import utcnow
 from cardservice.teams import repository
 from cardservice.teams.records import missing_record, policy_record
 from cardservice.teams.schemas import ReceiptPolicyRequest
 from cardservice.teams.service import managed_team, own_team
-from cardservice.transactions import lock_card, lock_card_account, lock_purchase, reports
-from cardservice.transactions.repository import set_receipt
+from cardservice.transactions import (
+    lock_card,
+    lock_card_account,
+    lock_purchase,
+    reports,
+    set_receipt,
+)
 
 RECEIPT_TYPES = ("receipt", "invoice", "photo")
 RECEIPT_MISSING = "receipt_missing"
@@ -211,7 +216,8 @@ async def _enforce_now(db: Database) -> Enforced:
     return await enforce_receipts(db, utcnow())
 
 
-def register() -> None:
-    """Apply the receipt policies in every background loop of this process, every
-    `CARDSERVICE_RECEIPT_POLICY_SECONDS` (infra/background.py); called at start-up."""
-    add_job(Job("receipt_policy", lambda settings: settings.receipt_policy_seconds, _enforce_now))
+RECEIPT_POLICY_JOB = Job(
+    "receipt_policy", lambda settings: settings.receipt_policy_seconds, _enforce_now
+)
+"""Apply the receipt policies every `CARDSERVICE_RECEIPT_POLICY_SECONDS`: a job of the
+background loop (infra/background.py; `cardservice.runtime` lists it)."""

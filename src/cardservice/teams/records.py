@@ -9,7 +9,7 @@ from typing import Any
 import orjson
 
 from cardservice.db.sql import Row, flag, iso_z, text_uuid
-from cardservice.ledger.money import from_minor
+from cardservice.ledger.minor_units import from_minor
 
 REQUEST_FIELDS = (
     "uuid", "kind", "status", "details", "decision_reason", "result", "created_at",

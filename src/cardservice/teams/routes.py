@@ -9,8 +9,8 @@ from typing import Annotated, get_args
 from fastapi import Path, Query, Request
 
 from cardservice.auth.dependencies import CallerA
-from cardservice.db.database import Db
 from cardservice.db.paging import Offset
+from cardservice.http.database import Db
 from cardservice.http.filters import filters_parameter, one_of, read_filters
 from cardservice.http.openapi import BEARER_OR_MFA, Done, Envelope, PagedEnvelope
 from cardservice.http.router import (
@@ -22,7 +22,7 @@ from cardservice.http.router import (
     ok,
     read_json,
 )
-from cardservice.ledger.money import to_minor
+from cardservice.ledger.minor_units import to_minor
 from cardservice.models.base import utcnow
 from cardservice.teams import card_policy, receipts, service
 from cardservice.teams.schemas import (
@@ -39,7 +39,7 @@ from cardservice.teams.schemas import (
     SetBudgetRequest,
     TeamRequestRecord,
 )
-from cardservice.transactions.schemas import TransactionRecord
+from cardservice.transactions import TransactionRecord
 from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(tags=["teams"])

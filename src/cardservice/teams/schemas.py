@@ -8,7 +8,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from cardservice.values.money import Amount, MoneyOut, PositiveAmount
+from cardservice.values.amounts import Amount, MoneyOut, PositiveAmount
 from cardservice.values.requests import StrictRequest, UuidStr
 
 Currency = Annotated[str, StringConstraints(pattern=r"^[A-Z]{3}$")]

@@ -23,9 +23,8 @@ from typing import Any
 
 import orjson
 
-from cardservice.auth.credentials import Principal
-from cardservice.cards.purchase import buy_cards
-from cardservice.cards.schemas import BuyCardsRequest
+from cardservice.auth import Principal
+from cardservice.cards import BuyCardsRequest, buy_cards
 from cardservice.db.paging import Offset
 from cardservice.db.sql import Reader, Row, Tx
 from cardservice.encoding import dumps
@@ -36,7 +35,7 @@ from cardservice.errors import (
     ServiceError,
     ValidationFailed,
 )
-from cardservice.ledger.money import from_minor, to_minor
+from cardservice.ledger.minor_units import from_minor, to_minor
 from cardservice.security import CardCipher
 from cardservice.teams import repository
 from cardservice.teams.records import budget_record, request_record

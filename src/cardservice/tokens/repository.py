@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from cardservice.auth.visibility import readable_by
+from cardservice.auth import readable_by
 from cardservice.db.sql import Reader, Row, Tx, insert_sql, row_args
 from cardservice.models.base import table_of
 from cardservice.models.token import CardToken, TokenProvisioning

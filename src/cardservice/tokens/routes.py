@@ -9,7 +9,7 @@ from typing import Annotated
 from fastapi import Path
 
 from cardservice.auth.dependencies import CallerA
-from cardservice.db.database import Db
+from cardservice.http.database import Db
 from cardservice.http.openapi import BEARER_OR_MFA, Envelope
 from cardservice.http.router import JSONResponse, Router, ok
 from cardservice.models.base import utcnow

@@ -33,7 +33,7 @@ from cardservice.errors import CardNotFound, NotFound, RuleViolation
 from cardservice.security import CardCipher
 from cardservice.tokens import repository
 from cardservice.tokens.records import WALLET_NAMES, token_record
-from cardservice.transactions.three_ds import issue_code, matching_code, use_code
+from cardservice.transactions import issue_code, matching_code, use_code
 
 STEP_UP_RISK = 4  # a wallet's risk score from which the holder confirms (1 low … 5 high)
 ACTIVATION_CODE_TTL = timedelta(minutes=30)

@@ -7,7 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from cardservice.db.sql import Row, iso_z, text_uuid
-from cardservice.ledger.money import from_minor
+from cardservice.ledger.minor_units import from_minor
 
 
 def topup_record(row: Row | dict[str, Any]) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, StringConstraints
 
-from cardservice.values.money import MoneyOut, PositiveAmount
+from cardservice.values.amounts import MoneyOut, PositiveAmount
 from cardservice.values.requests import StrictRequest, UuidStr
 
 TopupStatus = Literal["awaiting_payment", "completed", "cancelled", "expired"]

@@ -37,15 +37,15 @@ from cardservice.errors import (
     ServiceError,
     ValidationFailed,
 )
-from cardservice.infra.background import Job, add_job
+from cardservice.infra.background import Job
 from cardservice.ledger.entries import SystemBook, account_leg, book_leg, post_entry
-from cardservice.ledger.money import converted, from_minor, to_minor
+from cardservice.ledger.minor_units import converted, from_minor, to_minor
 from cardservice.models.base import utcnow
-from cardservice.operator.audit import Acting
+from cardservice.operator import Acting
 from cardservice.topups import repository
 from cardservice.topups.records import topup_record
 from cardservice.topups.schemas import TopupRequest
-from cardservice.transactions.repository import insert_transactions, transaction_row
+from cardservice.transactions import insert_transactions, transaction_row
 
 LIFETIME = timedelta(hours=72)
 REFERENCE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -243,7 +243,6 @@ async def _sweep_now(db: Database) -> int:
     return await sweep_expired_topups(db, utcnow())
 
 
-def register() -> None:
-    """Expire the unpaid top-ups in every background loop of this process, as often as the
-    hold sweep runs (`CARDSERVICE_HOLD_SWEEP_SECONDS`, background.py); called at start-up."""
-    add_job(Job("topup_sweep", lambda settings: settings.hold_sweep_seconds, _sweep_now))
+TOPUP_SWEEP_JOB = Job("topup_sweep", lambda settings: settings.hold_sweep_seconds, _sweep_now)
+"""Expire the unpaid top-ups as often as the hold sweep runs (`CARDSERVICE_HOLD_SWEEP_SECONDS`):
+a job of the background loop (infra/background.py; `cardservice.runtime` lists it)."""

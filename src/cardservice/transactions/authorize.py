@@ -41,7 +41,7 @@ from cardservice.db.sql import Row, Tx, text_uuid
 from cardservice.decisions.endpoints import Endpoint, endpoint_in
 from cardservice.decisions.service import EVENT_TYPE, Verdict, ask, note_health
 from cardservice.infra.outbound import Outbound
-from cardservice.ledger.money import from_minor
+from cardservice.ledger.minor_units import from_minor
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
 from cardservice.transactions.engine import (

@@ -1,6 +1,6 @@
 """Team budgets in the authorization (docs/teams.md#teams-budgets-requests-receipts): a member's
-monthly spend in a currency, checked as the card limits are (transactions/controls.py), with the
-same counter.
+monthly spend in a currency, checked as the card limits are (transactions/control_checks.py),
+with the same counter.
 
 `spent` is not kept anywhere of its own: it is the sum of `card_spend` (the counter the
 database keeps from every card purchase, in the unit that writes it: approved, held or

@@ -78,13 +78,13 @@ from cardservice.db.sql import Row, Tx, as_uuid
 from cardservice.decisions.service import Verdict
 from cardservice.dictionaries.fees import FeeSchedule, default_plan, program_fees, with_overrides
 from cardservice.errors import CardNotFound, NotFound
-from cardservice.ledger.money import converted, percent_of
+from cardservice.ledger.minor_units import converted, percent_of
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher
 from cardservice.transactions import card_testing, card_types, holds, lifecycle, repository
 from cardservice.transactions.budgets import BUDGET_EXCEEDED, budget_refusal
 from cardservice.transactions.card_testing import Merchant
-from cardservice.transactions.controls import controls_of, limit_breached, merchant_refused
+from cardservice.transactions.control_checks import controls_of, limit_breached, merchant_refused
 from cardservice.transactions.locks import (
     lock_authorization_account,
     lock_card_with_fees,

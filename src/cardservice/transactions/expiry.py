@@ -22,7 +22,7 @@ from datetime import datetime
 
 from cardservice.db.database import Database
 from cardservice.db.sql import Tx, as_datetime, as_uuid
-from cardservice.infra.background import Job, add_job
+from cardservice.infra.background import Job
 from cardservice.models.base import utcnow
 from cardservice.transactions import holds, locks
 
@@ -58,7 +58,6 @@ async def _sweep_now(db: Database) -> int:
     return await sweep_expired_holds(db, utcnow())
 
 
-def register() -> None:
-    """Sweep the due holds in every background loop of this process, every
-    `CARDSERVICE_HOLD_SWEEP_SECONDS` (background.py); called at start-up."""
-    add_job(Job("hold_sweep", lambda settings: settings.hold_sweep_seconds, _sweep_now))
+HOLD_SWEEP_JOB = Job("hold_sweep", lambda settings: settings.hold_sweep_seconds, _sweep_now)
+"""Sweep the due holds every `CARDSERVICE_HOLD_SWEEP_SECONDS`: a job of the background loop
+(infra/background.py; `cardservice.runtime` lists it)."""

@@ -4,7 +4,7 @@ authorizing, read with the rows those paths lock.
 * a user in a program buys only from its BINs (`bin_not_allowed`);
 * its cards expire `card_validity_months` after issue (36 without a program);
 * its spending controls apply to each of its users' cards on top of the card's own, with
-  the same evaluation (transactions/controls.py): a breach of either declines.
+  the same evaluation (transactions/control_checks.py): a breach of either declines.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import orjson
 
 from cardservice.db.sql import Tx
 from cardservice.errors import RuleViolation
-from cardservice.transactions.controls import controls_of, limit_breached, merchant_refused
+from cardservice.transactions.control_checks import controls_of, limit_breached, merchant_refused
 
 DEFAULT_VALIDITY_MONTHS = 36
 
@@ -44,7 +44,7 @@ async def program_refusal(
 ) -> str | None:  # fmt: skip
     """The user's program's controls (`stored`: as the program row holds them, read with the
     account's lock, `locks.lock_authorization_account`), checked as a card's own are
-    (transactions/controls.py) on the card's spend: `merchant_blocked` or `limit_exceeded`;
+    (transactions/control_checks.py) on the card's spend: `merchant_blocked` or `limit_exceeded`;
     None when they pass or there are none. The caller holds the card row's lock."""
     controls = controls_of(stored)
     if controls is None:

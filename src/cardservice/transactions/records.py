@@ -17,7 +17,7 @@ from uuid import UUID
 import orjson
 
 from cardservice.db.sql import Row, as_uuid, flag, iso_z, text_uuid
-from cardservice.ledger.money import from_minor
+from cardservice.ledger.minor_units import from_minor
 from cardservice.security import mask
 
 TRANSACTION_FIELDS = (

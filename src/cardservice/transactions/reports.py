@@ -9,7 +9,7 @@ from typing import Any
 
 from cardservice.db.sql import Reader, Tx, as_datetime, text_uuid
 from cardservice.errors import TransactionNotFound
-from cardservice.ledger.money import from_minor
+from cardservice.ledger.minor_units import from_minor
 from cardservice.security import mask
 from cardservice.transactions import repository
 from cardservice.transactions.receipt import ReceiptView

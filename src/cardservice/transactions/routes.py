@@ -11,8 +11,8 @@ from fastapi import Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
 from cardservice.auth.dependencies import CallerA
-from cardservice.db.database import Db
 from cardservice.errors import ValidationFailed
+from cardservice.http.database import Db
 from cardservice.http.filters import DATE, UUID, filters_parameter, one_of, read_filters, text
 from cardservice.http.openapi import BEARER_OR_MFA, Envelope
 from cardservice.http.router import (

@@ -9,8 +9,8 @@ from uuid import UUID
 
 from pydantic import AfterValidator, BaseModel, Field, StringConstraints, WithJsonSchema
 
-from cardservice.catalogue.loader import load_catalogue
-from cardservice.values.money import MoneyOut, PositiveAmount, PositiveRate
+from cardservice.catalogue import load_catalogue
+from cardservice.values.amounts import MoneyOut, PositiveAmount, PositiveRate
 from cardservice.values.requests import StrictRequest, UuidStr
 
 TransactionType = Literal[

@@ -8,14 +8,13 @@ from typing import Annotated
 from fastapi import Query, Request
 
 from cardservice.auth.dependencies import CallerA, CallerB
-from cardservice.db.database import Db
 from cardservice.errors import ValidationFailed
+from cardservice.http.database import Db
 from cardservice.http.filters import DATE
 from cardservice.http.openapi import BEARER_ONLY, BEARER_OR_MFA, Envelope
 from cardservice.http.router import JSONResponse, QueryText, Router, ok
 from cardservice.models.base import utcnow
-from cardservice.transactions.schemas import ThreeDsRecord
-from cardservice.transactions.three_ds import unassigned_codes
+from cardservice.transactions import ThreeDsRecord, unassigned_codes
 from cardservice.users.schemas import SpendRow, UserSummary
 from cardservice.users.spend import SpendGroup, spend, window
 from cardservice.users.summary import user_summary

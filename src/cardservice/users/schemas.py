@@ -6,7 +6,7 @@ from uuid import UUID
 
 from pydantic import BaseModel
 
-from cardservice.values.money import MoneyOut
+from cardservice.values.amounts import MoneyOut
 
 
 class TeamRef(BaseModel):

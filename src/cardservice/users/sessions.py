@@ -11,8 +11,8 @@ import secrets
 import uuid
 from datetime import datetime, timedelta
 
+from cardservice.auth import digest, forget_cached_callers, issue_token
 from cardservice.auth import repository as auth_repository
-from cardservice.auth.credentials import digest, forget_cached_callers, issue_token
 from cardservice.db.sql import Tx
 from cardservice.models.base import utcnow
 from cardservice.users import repository

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from cardservice.auth.visibility import readable_by
 from cardservice.db.sql import Reader, text_uuid
-from cardservice.ledger.money import from_minor
+from cardservice.ledger.minor_units import from_minor
 from cardservice.security import mask
 from cardservice.users import repository
 

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from cardservice.db.sql import Reader, text_uuid
-from cardservice.ledger.money import from_minor
+from cardservice.ledger.minor_units import from_minor
 from cardservice.users import repository
 
 STATUSES = ("active", "frozen", "closed")

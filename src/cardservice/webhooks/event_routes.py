@@ -12,10 +12,9 @@ from typing import Annotated
 from fastapi import Path, Query, Request
 
 from cardservice.auth.dependencies import CallerA
-from cardservice.db.database import Db
 from cardservice.db.sql import Tx
-from cardservice.events import listing
-from cardservice.events.schemas import EVENT_TYPES, EventRecord, EventsEnvelope, Queued
+from cardservice.events import EVENT_TYPES, EventRecord, EventsEnvelope, Queued, listing
+from cardservice.http.database import Db
 from cardservice.http.filters import filters_parameter, one_of, read_filters
 from cardservice.http.openapi import BEARER_OR_MFA, Envelope
 from cardservice.http.router import JSONResponse, Router, ok

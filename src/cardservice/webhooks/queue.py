@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from uuid import UUID
 
-from cardservice.auth.credentials import Principal
+from cardservice.auth import Principal
 from cardservice.db.database import Database
 from cardservice.db.sql import Tx, as_uuid, text_uuid
 from cardservice.events import repository as events_repository
@@ -62,7 +62,7 @@ async def publish_committed(db: Database) -> int:
     unit (the sequencer's order is only kept if each batch commits before the next)."""
 
     async def work(tx: Tx) -> int:
-        ids = await sequence_events(tx)
+        ids = await sequence_events(tx, hooks=db.numbered_hooks)
         await queue_for_events(tx, ids, utcnow())
         return len(ids)
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from cardservice.auth.credentials import Principal
+from cardservice.auth import Principal
 from cardservice.db.paging import Offset, paginate
 from cardservice.db.sql import Reader, Row, Tx, in_list, insert_sql, text_uuid
 from cardservice.events.records import EVENT_COLUMNS

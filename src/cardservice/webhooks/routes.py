@@ -9,9 +9,9 @@ from typing import Annotated, Any
 from fastapi import Path, Request
 
 from cardservice.auth.dependencies import CallerA
-from cardservice.db.database import Db
 from cardservice.db.sql import Tx
-from cardservice.events.schemas import Queued
+from cardservice.events import Queued
+from cardservice.http.database import Db
 from cardservice.http.openapi import BEARER_OR_MFA, Done, Envelope, PagedEnvelope
 from cardservice.http.router import (
     JSONResponse,

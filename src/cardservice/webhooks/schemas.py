@@ -7,7 +7,7 @@ from uuid import UUID
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
-from cardservice.events.schemas import EventType
+from cardservice.events import EventType
 
 # The pattern documents the URL's form (a name, an IPv4 address or a bracketed IPv6 one);
 # what may be called is decided by the one check of every outbound call

@@ -17,14 +17,13 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from datetime import timedelta
 
 from cardservice.config import Settings
 from cardservice.db.database import Database
-from cardservice.infra.background import Schedule
+from cardservice.infra.background import Job, Schedule
 from cardservice.infra.outbound import Outbound
-from cardservice.mail import queue as mail_queue
 from cardservice.mail.courier import MailCourier
 from cardservice.security import CardCipher
 from cardservice.webhooks.attempt_log import AttemptLog
@@ -41,7 +40,12 @@ class DeliveryWorker:
     takes them again (at least once)."""
 
     def __init__(
-        self, db: Database, settings: Settings, cipher: CardCipher, client: Outbound
+        self,
+        db: Database,
+        settings: Settings,
+        cipher: CardCipher,
+        client: Outbound,
+        jobs: Sequence[Job],
     ) -> None:
         self._db, self._settings, self._cipher = db, settings, cipher
         self._client = client  # the process's one client for users' URLs; its owner closes it
@@ -50,10 +54,8 @@ class DeliveryWorker:
         self._in_flight: set[asyncio.Task[None]] = set()
         self._finished: list[Finished] = []  # attempts made, recorded at the next step
         self._attempt_log = AttemptLog()  # one line for a run of attempts
-        self._schedule = Schedule(settings)  # the periodic jobs: all due at once on start
+        self._schedule = Schedule(settings, jobs)  # the periodic jobs: all due at once on start
         self._courier = MailCourier(db, settings) if settings.smtp_url else None
-        if self._courier is not None:
-            mail_queue.register()  # the events this loop numbers bring their mails
 
     async def run(self, stop: asyncio.Event) -> None:
         try:
@@ -108,11 +110,12 @@ class DeliveryWorker:
 
 @contextlib.asynccontextmanager
 async def running_worker(
-    db: Database, settings: Settings, cipher: CardCipher, client: Outbound
+    db: Database, settings: Settings, cipher: CardCipher, client: Outbound, jobs: Sequence[Job]
 ) -> AsyncIterator[DeliveryWorker]:
-    """A delivery loop in the background of the block; stopped when it ends."""
+    """A delivery loop in the background of the block, running `jobs` when due (the
+    runtime's, `cardservice.runtime.JOBS`); stopped when the block ends."""
     stop = asyncio.Event()
-    worker = DeliveryWorker(db, settings, cipher, client)
+    worker = DeliveryWorker(db, settings, cipher, client, jobs)
     task = asyncio.create_task(worker.run(stop))
     try:
         yield worker

@@ -31,7 +31,7 @@ from typing import Any
 import orjson
 
 from cardservice.db.sql import Tx
-from cardservice.ledger.money import from_minor
+from cardservice.ledger.minor_units import from_minor
 from cardservice.transactions.repository import spent as spent_since
 
 LIMITS = ("per_authorization", "daily", "weekly", "monthly", "lifetime")

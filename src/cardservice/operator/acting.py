@@ -9,9 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from fastapi import Request
-
-from cardservice.audit.repository import Actor, record_audit
+from cardservice.audit import Actor, record_audit
 from cardservice.db.sql import Tx
 
 
@@ -59,9 +57,7 @@ class Acting:
 CLI = Acting(Actor("system", "cli"))
 
 
-def acting(request: Request, operator: KeyHolder) -> Acting:
-    """The operator key of this request, and its request id."""
-    return Acting(
-        Actor("operator_key", str(operator.key_uuid)),
-        getattr(request.state, "request_id", None),
-    )
+def acting_key(operator: KeyHolder, request_id: str | None) -> Acting:
+    """An operator key acting, in the request `request_id` (the edge's
+    `operator.dependencies.acting` reads it from the request)."""
+    return Acting(Actor("operator_key", str(operator.key_uuid)), request_id)

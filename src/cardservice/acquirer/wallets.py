@@ -10,16 +10,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from cardservice.acquirer import messages, repository
+from cardservice.acquirer.client import NetworkClient
+from cardservice.acquirer.messages import TOKEN_BIN
 from cardservice.cards.numbers import luhn_check_digit
 from cardservice.db.database import Database
 from cardservice.models.base import utcnow
-from cardservice.network import messages, repository
-from cardservice.network.client import NetworkClient
-from cardservice.network.messages import TOKEN_BIN
 from cardservice.security import CardCipher
-from cardservice.tokens.records import WALLET_OF_NAME
-from cardservice.tokens.service import card_tokens, change_token
-from cardservice.transactions.three_ds import unassigned_codes
+from cardservice.tokens import WALLET_OF_NAME, card_tokens, change_token
+from cardservice.transactions import unassigned_codes
 
 DECISIONS = {"00": "approved", "85": "approved once the holder confirms", "05": "declined"}
 TOKEN_YEARS = 4  # a DPAN's validity, from this year

@@ -21,7 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from cardservice.network.ipm import Presentment, write
+from cardservice.clearing.ipm import Presentment, write
 
 UNKNOWN_CARDS = 3  # presentments on numbers the service did not issue (the fault)
 

@@ -13,15 +13,15 @@ from typing import Any
 
 import click
 
+from cardservice import runtime
 from cardservice.cli.arguments import runs
 from cardservice.config import Settings
-from cardservice.db.database import Database
 from cardservice.db.sql import Tx
 
 
 async def in_unit(settings: Settings, work: Callable[[Tx], Awaitable[str]]) -> str:
     """Run `work` as one write unit on the configured database (the routes' own path)."""
-    db = Database(settings)
+    db = runtime.database(settings)
     try:
         return await db.transact(work)
     finally:
@@ -43,8 +43,7 @@ def operator_keys() -> None:
 @runs
 async def create(settings: Settings, name: str, scopes: str) -> str:
     """Create a key; prints it once, alone."""
-    from cardservice.operator.audit import CLI
-    from cardservice.operator.keys import create_key, parse_scopes
+    from cardservice.operator import CLI, create_key, parse_scopes
 
     chosen = parse_scopes(scopes)
 
@@ -59,7 +58,7 @@ async def create(settings: Settings, name: str, scopes: str) -> str:
 @runs
 async def list_(settings: Settings) -> str:
     """Every key: id, prefix, name, scopes, state (never the key)."""
-    from cardservice.operator.keys import list_keys
+    from cardservice.operator import list_keys
 
     async def work(tx: Tx) -> str:
         keys = await list_keys(tx)
@@ -81,8 +80,7 @@ async def revoke(settings: Settings, key: str) -> str:
     """Revoke the key PREFIX_OR_ID; prints how many.
 
     PREFIX_OR_ID: the key's id, or its first 12 characters."""
-    from cardservice.operator.audit import CLI
-    from cardservice.operator.keys import revoke_key
+    from cardservice.operator import CLI, revoke_key
 
     async def work(tx: Tx) -> str:
         return str(await revoke_key(tx, CLI, key))
@@ -104,7 +102,7 @@ def operator() -> None:
 @runs
 async def console_link(settings: Settings, base_url: str) -> str:
     """Print a one-time operator console sign-in link (valid 15 minutes, audited)."""
-    from cardservice.operator.audit import CLI
+    from cardservice.operator.acting import CLI
     from cardservice.operator.console import create_console_link
 
     async def work(tx: Tx) -> str:

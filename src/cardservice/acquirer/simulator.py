@@ -15,7 +15,7 @@ enough to overdraw the card, a quarter in JPY, a currency the rate table cannot 
 the cards' USD): their shortfall depends on the card's balance at that instant, which the
 simulator reads back from the purchase rather than follows itself.
 
-With `wallets`, every card first goes into a digital wallet (network/wallets.py: the
+With `wallets`, every card first goes into a digital wallet (acquirer/wallets.py: the
 provisioning request with a random risk score, the token-created notice, the holder's
 activation code; one token left waiting for it, one suspended by its holder), and three in
 ten authorizations then pay with the card's DPAN instead of its number: the books must come
@@ -36,19 +36,18 @@ from typing import Any
 
 import orjson
 
-from cardservice.accounts.service import create_account
-from cardservice.cards.purchase import buy_cards
-from cardservice.cards.schemas import BuyCardsRequest
+from cardservice.accounts import create_account
+from cardservice.acquirer import messages, repository, wallets
+from cardservice.acquirer.client import NetworkClient, stans, transmitted_now
+from cardservice.acquirer.presentments import write_run_file
+from cardservice.cards import BuyCardsRequest, buy_cards
 from cardservice.db.database import Database
 from cardservice.db.sql import Tx, text_uuid
-from cardservice.network import messages, repository, wallets
-from cardservice.network.client import NetworkClient, stans, transmitted_now
 from cardservice.network.codec import encode
 from cardservice.network.fields import CURRENCIES
-from cardservice.network.presentments import write_run_file
 from cardservice.security import CardCipher
 from cardservice.transactions.deposits import deposit
-from cardservice.users.service import create_user
+from cardservice.users import create_user
 
 FAULTS = (
     "duplicates", "late-reversals", "early-reversals", "advices", "pipelined", "drops", "clearing",
@@ -262,7 +261,7 @@ class Traffic:
     async def _reverse(self, line: Line, sent: Sent) -> None:
         """A whole reversal of `sent` (before it, when early): `00` now or before, or `25`
         (unknown: the host remembers it for the original); nothing of it stays held."""
-        reversal = messages.reversal(sent.fields, *self.key(), original_mti=sent.mti)
+        reversal = messages.reversal_request(sent.fields, *self.key(), original_mti=sent.mti)
         await self.request(line, "0420" if sent.mti == "0120" else "0400", reversal)
         sent.reversed = True
 
@@ -287,17 +286,19 @@ class Traffic:
         roll = self.random.random()
         original = sent.mti
         if "late-reversals" in self.faults and roll < 0.15:
-            reversal = messages.reversal(sent.fields, *self.key(), original_mti=original)
+            reversal = messages.reversal_request(sent.fields, *self.key(), original_mti=original)
             answer = await self.request(line, "0420" if original == "0120" else "0400", reversal)
             sent.reversed = answer[39] == "00"
         elif "advices" in self.faults and roll < 0.45:
             amount = self.random.randint(sent.amount // 2, sent.amount)
-            capture = messages.capture(sent.fields, amount, *self.key(), original_mti=original)
+            capture = messages.capture_advice(
+                sent.fields, amount, *self.key(), original_mti=original
+            )
             answer = await self.request(line, "0220", capture)
             sent.captured = amount if answer[39] == "00" else 0
             if sent.captured and self.random.random() < 0.3:
                 back = self.random.randint(1, sent.captured)
-                refund = messages.refund(
+                refund = messages.refund_advice(
                     sent.card.pan, back, *self.key(), original=sent.fields,
                     currency=sent.currency, original_mti=original,
                 )  # fmt: skip
@@ -477,7 +478,7 @@ async def run(
 async def _into_wallets(
     db: Database, cipher: CardCipher, host: str, port: int, traffic: Traffic, chooser: random.Random
 ) -> None:
-    """Every card of the run into a wallet, before the traffic (network/wallets.py)."""
+    """Every card of the run into a wallet, before the traffic (acquirer/wallets.py)."""
     client = await NetworkClient.connect(host, port)
     try:
         cards = [(card.uuid, card.pan, card.expiry) for card in traffic.cards]

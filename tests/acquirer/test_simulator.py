@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from cardservice.network import simulator
+from cardservice.acquirer import simulator
 from tests.factories import assert_ledger_consistent
 from tests.network.conftest import Network
 

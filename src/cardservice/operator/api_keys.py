@@ -10,12 +10,12 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from cardservice.auth.credentials import digest
+from cardservice.auth import digest
 from cardservice.db.sql import Reader, Tx, as_uuid, iso_z, text_uuid
 from cardservice.errors import NotFound, ValidationFailed
 from cardservice.models.base import utcnow
 from cardservice.operator import repository
-from cardservice.operator.audit import Acting
+from cardservice.operator.acting import Acting
 
 KEY_PREFIX = "csk_"
 KEY_BYTES = 32

@@ -9,11 +9,11 @@ from typing import Any
 
 import click
 
+from cardservice import runtime
 from cardservice.cli.arguments import CommandError, runs
 from cardservice.config import Settings
-from cardservice.db.database import Database
 from cardservice.errors import ServiceError
-from cardservice.operator.audit import CLI
+from cardservice.operator import CLI
 from cardservice.security import CardCipher, MissingEncryptionKey, UnreadableValue, embedded_cvk
 from cardservice.security.cvv import key_check_value
 
@@ -89,7 +89,7 @@ async def rotate(settings: Settings, batch: int, resume: bool) -> str:
         assert isinstance(cipher, Pkcs11Cipher)
         details["generation"] = cipher.keys.create_pan_key()  # a new one; then move every row
 
-    db = Database(settings)
+    db = runtime.database(settings)
     try:
         with Stages() as bars:  # a bar per kind on a terminal, nothing in a pipe
             rotation = await rotate_keys(db, cipher, bars.report, batch)
@@ -223,7 +223,7 @@ async def stored_values_read(settings: Settings, cipher: CardCipher) -> str:
     that does not is named (`KeyCommandError`)."""
     from cardservice.security.check import read_every_value
 
-    db = Database(settings)
+    db = runtime.database(settings)
     try:
         read = await read_every_value(db.reader, cipher)
     except UnreadableValue as exc:

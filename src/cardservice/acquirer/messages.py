@@ -66,7 +66,7 @@ def authorization(
     return fields
 
 
-def reversal(
+def reversal_request(
     original: dict[int, str],
     stan: str,
     transmitted: str,
@@ -84,7 +84,7 @@ def reversal(
     return fields
 
 
-def capture(
+def capture_advice(
     original: dict[int, str],
     amount: int,
     stan: str,
@@ -104,7 +104,7 @@ def capture(
     return fields
 
 
-def refund(
+def refund_advice(
     pan: str,
     amount: int,
     stan: str,

@@ -1,0 +1,6 @@
+"""The acquirer's side of the ISO 8583 network (docs/network.md#the-network-interface-iso-8583): the
+simulator that plays the merchants' acquirers and the wallets' token service against the
+issuer's host (`network/`) — `client.py` the connection, `messages.py` the message builders,
+`simulator.py` the runs of `cardservice network run`, `wallets.py` the token service,
+`presentments.py` the run's clearing file, `repository.py` its own reads. It speaks the
+host's wire format (`network.codec`, `network.fields`) and is never imported by it."""
