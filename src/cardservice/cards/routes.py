@@ -10,10 +10,11 @@ from fastapi import Path, Request
 from fastapi.responses import Response
 
 from cardservice.auth.dependencies import CallerA, CallerB, count_failed_attempt
-from cardservice.cards import purchase, reveal, service
+from cardservice.cards import physical, purchase, reveal, service
 from cardservice.cards.changes import change_card
 from cardservice.cards.replacement import replace_card
 from cardservice.cards.schemas import (
+    ActivateCardRequest,
     BuyCardsRequest,
     BuyCardsResult,
     CardChangeRequest,
@@ -62,9 +63,10 @@ CARD_FILTERS = {
     summary="Buy cards for an account",
 )
 async def buy_cards(request: Request, caller: CallerA, db: Db) -> Response:
-    """Buy 1..100 virtual cards on one account from one BIN, all or nothing. The account pays
+    """Buy 1..100 cards on one account from one BIN, all or nothing. The account pays
     `cards_count × (card_issue fee + start_balance + start_balance × card_topup percent)` in
-    one ledger entry; each card starts with `start_balance`. Refusals (422):
+    one ledger entry, plus the `card_physical` fee per card with `form: physical` (sent to
+    `shipping`, `inactive` until activated); each card starts with `start_balance`. Refusals (422):
     `account_inactive`, `insufficient_funds`, `bin_unavailable`, `bin_not_allowed`,
     `currency_mismatch`; another user's account or an unknown BIN → 404. With `external_id`, a
     repeat of the same body returns the first answer again (`Idempotent-Replayed: true`) and
@@ -240,3 +242,23 @@ async def replace(
         lambda tx: replace_card(tx, cipher, caller.user_uuid, card, body.reason, now)
     )
     return ok(record, status_code=201)
+
+
+@router.post(
+    "/card/{cardUuid:uuid36}/activate",
+    response_model=Envelope[CardRecord],
+    openapi_extra={**BEARER_OR_MFA, **body_schema(ActivateCardRequest)},
+    summary="Activate a physical card that has been shipped, with its last four digits",
+)
+async def activate(request: Request, caller: CallerA, db: Db, card_uuid: CardUuid) -> JSONResponse:
+    """Make one of the caller's physical cards `active` once it is `shipped` or `delivered`
+    (docs/cards.md#activation). Before it is shipped, or once returned → 409
+    `card_not_shipped`; wrong `last4` → 422 `invalid_card_details`; an active card → 409
+    `card_already_active`; a virtual card → 422 `card_not_physical`."""
+    body = await read_json(request, ActivateCardRequest)
+    card, now = uuid.UUID(card_uuid), utcnow()
+    return ok(
+        await db.transact(
+            lambda tx: physical.activate_card(tx, caller.user_uuid, card, body.last4, now)
+        )
+    )
