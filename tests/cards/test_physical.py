@@ -63,7 +63,8 @@ async def physical_card(app: FastAPI, client: httpx.AsyncClient, user: Caller) -
 async def step(
     client: httpx.AsyncClient, user: Caller, card: str, status: str, **extra: str
 ) -> httpx.Response:
-    return await post(client, user, f"/sandbox/cards/{card}/fulfilment", {"status": status, **extra})
+    path = f"/sandbox/cards/{card}/fulfilment"
+    return await post(client, user, path, {"status": status, **extra})
 
 
 async def card_events(app: FastAPI, card: str) -> list[str]:
