@@ -37,12 +37,14 @@ TEST_KEY = "hXo9m1GJZ0PgtDk0eJ1rV9yB0g3o4Zb8u0eHqXqvP1s="
 TEST_CVK = (
     "0123456789ABCDEFFEDCBA9876543210"  # the published example's key (tests/cards/test_cvv2.py)
 )
+TEST_PVK = "89ABCDEF0123456776543210FEDCBA98"  # the tests' PIN verification key (PVV)
 # The ISO 8583 answer deadline of the suite's listeners and servers: a burst of requests on
 # one card queues on its lock, and how long the last waits depends on the machine's load, so
 # the deadline (`91`, CARDSERVICE_ISO8583_ANSWER_SECONDS) is tested alone, with its own
 # (tests/network/test_answer_deadline.py), and nowhere else decides an answer.
 ANSWER_SECONDS = 60.0
 USER_TABLES = [
+    "pin_nonces",
     "authorization_endpoints",
     "card_tokens",
     "token_provisionings",

@@ -444,3 +444,22 @@ class ActivateCardRequest(StrictRequest):
 
     last4: Annotated[str, StringConstraints(pattern=r"^[0-9]{4}$")]
     """The last four digits of the card's number, as printed on it."""
+
+
+class PinKey(BaseModel):
+    """The key to encrypt a PIN with (docs/cards.md#the-pin)."""
+
+    key_id: str
+    public_key_pem: str
+
+
+class SetPinRequest(StrictRequest):
+    """`PUT /card/{cardUuid}/pin` (docs/cards.md#the-pin)."""
+
+    key_id: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+    """The `key_id` of `GET /card/pin-key` the PIN was encrypted with."""
+    encrypted_pin: Annotated[str, StringConstraints(min_length=1, max_length=1024)]
+    """Base64 of RSA-OAEP (SHA-256, MGF1-SHA-256, no label) under that key, over the JSON
+    `{"pin": "4 to 6 digits", "nonce": "16 to 128 characters, never used before"}`."""
+    mfa_code: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+    """A live MFA code of the caller (`POST /auth/mfa-code`), used up by this call."""
