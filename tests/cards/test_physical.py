@@ -9,10 +9,11 @@ from decimal import Decimal
 from typing import Any
 
 import httpx
+import pytest
 from fastapi import FastAPI
 
 from cardservice.http.router import dumps
-from tests.factories import Caller, bin_uuid, make_account, make_card, make_user
+from tests.factories import Caller, authorize, bin_uuid, make_account, make_card, make_user
 from tests.operator.helpers import operator_key, send
 
 SHIPPING = {
@@ -247,3 +248,18 @@ async def test_a_physical_cards_replacement_is_a_new_physical_card_to_the_same_a
     assert new["form"] == "physical" and new["status"] == "inactive"
     assert new["shipping"] == {**SHIPPING, "line2": None}
     assert new["fulfilment"]["status"] == "ordered" and new["pin_set"] is False
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the authorization engine does not refuse an inactive card yet (docs/cards.md,"
+    " 'What is left to wire'): transactions/engine.py was being reworked, left untouched",
+)
+async def test_an_inactive_card_declines_every_authorization(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    user = await make_user(app)
+    card = (await physical_card(app, client, user))["uuid"]
+    response = await authorize(client, user, card, "1")
+    assert response.status_code == 201, response.text
+    assert response.json()["data"]["status"] == "declined"
