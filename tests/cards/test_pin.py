@@ -22,14 +22,12 @@ from psec.pinblock import encode_pinblock_iso_0
 from cardservice.cards.pin import pin_matches
 from cardservice.config import Settings
 from cardservice.http.router import dumps
-from cardservice.security import generate_pin_rsa_key
 from tests.cards.test_physical import physical_card
 from tests.conftest import TEST_PVK
 from tests.factories import ISSUED_SECRETS, Caller, make_card, make_mfa_code, make_user
 from tests.softhsm import SoftHsm
 
 TEST_ZPK = "0123456789ABCDEFFEDCBA987654321089ABCDEF01234567"
-LOCAL_PIN_KEY = generate_pin_rsa_key()
 OAEP = padding.OAEP(mgf=padding.MGF1(hashes.SHA256()), algorithm=hashes.SHA256(), label=None)
 PIN = "730591"
 
@@ -37,9 +35,7 @@ PIN = "730591"
 @pytest.fixture(params=["local", "pkcs11"])
 def settings(settings: Settings, request: pytest.FixtureRequest) -> Settings:
     """Every test twice: keys local, and keys in this run's SoftHSM2 token."""
-    keyed = settings.model_copy(
-        update={"pvk": TEST_PVK, "pin_rsa_key": LOCAL_PIN_KEY, "iso8583_zpk": TEST_ZPK}
-    )
+    keyed = settings.model_copy(update={"iso8583_zpk": TEST_ZPK})
     if request.param == "local":
         return keyed
     softhsm: SoftHsm = request.getfixturevalue("softhsm")

@@ -253,7 +253,9 @@ async def replace(
     openapi_extra={**BEARER_OR_MFA, **body_schema(ActivateCardRequest)},
     summary="Activate a physical card that has been shipped, with its last four digits",
 )
-async def activate(request: Request, caller: CallerA, db: Db, card_uuid: CardUuid) -> JSONResponse:
+async def activate_card(
+    request: Request, caller: CallerA, db: Db, card_uuid: CardUuid
+) -> JSONResponse:
     """Make one of the caller's physical cards `active` once it is `shipped` or `delivered`
     (docs/cards.md#activation). Before it is shipped, or once returned → 409
     `card_not_shipped`; wrong `last4` → 422 `invalid_card_details`; an active card → 409

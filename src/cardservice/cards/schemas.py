@@ -226,7 +226,11 @@ class BuyCardsRequest(StrictRequest):
             "dependentRequired": {
                 "auto_replenish_amount": ["auto_replenish_min_balance"],
                 "auto_replenish_min_balance": ["auto_replenish_amount"],
-            }
+            },
+            # shipping comes with form physical, and only with it
+            "if": {"properties": {"form": {"const": "physical"}}, "required": ["form"]},
+            "then": {"required": ["shipping"], "properties": {"shipping": {"type": "object"}}},
+            "else": {"properties": {"shipping": {"type": "null"}}},
         }
     )
 
