@@ -28,6 +28,7 @@ from cardservice.config import Settings
 from cardservice.db.sql import Tx, sqlite_path
 from cardservice.migrations import upgrade_database
 from cardservice.observability.logs import JsonFormatter
+from cardservice.security import generate_pin_rsa_key
 from tests.fresh_database import create_database, drop_database
 from tests.log_scan import secrets_in
 from tests.softhsm import softhsm  # noqa: F401 - the session's SoftHSM2 token (issue 29)
@@ -38,6 +39,8 @@ TEST_KEY = "hXo9m1GJZ0PgtDk0eJ1rV9yB0g3o4Zb8u0eHqXqvP1s="
 TEST_CVK = (
     "0123456789ABCDEFFEDCBA9876543210"  # the published example's key (tests/cards/test_cvv2.py)
 )
+TEST_PVK = "89ABCDEF0123456776543210FEDCBA98"  # the tests' PIN verification key (PVV)
+TEST_PIN_RSA_KEY = generate_pin_rsa_key()  # the local backend's PIN envelope key, per process
 # The ISO 8583 answer deadline of the suite's listeners and servers: a burst of requests on
 # one card queues on its lock, and how long the last waits depends on the machine's load, so
 # the deadline (`91`, CARDSERVICE_ISO8583_ANSWER_SECONDS) is tested alone, with its own
@@ -45,6 +48,7 @@ TEST_CVK = (
 ANSWER_SECONDS = 60.0
 USER_TABLES = [
     "tag_counts_waiting",
+    "pin_nonces",
     "authorization_endpoints",
     "card_tokens",
     "token_provisionings",
@@ -187,6 +191,8 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
         storage_dir=tmp_path / "blobs",
         encryption_key=TEST_KEY,
         cvk=TEST_CVK,
+        pvk=TEST_PVK,
+        pin_rsa_key=TEST_PIN_RSA_KEY,
         sandbox=True,
         rate_limit_per_minute=100_000,
         auth_failures_per_minute=100_000,

@@ -55,6 +55,7 @@ class SoftHsm:
             "CARDSERVICE_DATABASE_URL": base.resolved_database_url,
             "CARDSERVICE_ENCRYPTION_KEY": base.encryption_key,
             "CARDSERVICE_CVK": base.cvk,
+            "CARDSERVICE_PVK": base.pvk,
             **{f"CARDSERVICE_{k.upper()}": str(v) for k, v in self.overrides(base).items()},
         }
 
@@ -83,11 +84,14 @@ def init_token(directory: Path, label: str) -> SoftHsm:
 
 @pytest.fixture(scope="session")
 def softhsm(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SoftHsm]:
-    """This run's token, with the card-number key and the test CVK created in it."""
-    from tests.conftest import TEST_CVK, TEST_KEY
+    """This run's token, with the card-number key, the test CVK and PVK and a PIN key pair
+    created in it."""
+    from tests.conftest import TEST_CVK, TEST_KEY, TEST_PVK
 
     hsm = init_token(tmp_path_factory.mktemp("softhsm"), f"cs-{uuid.uuid4().hex[:8]}")
-    base = Settings(database_url="sqlite:///unused.db", encryption_key=TEST_KEY, cvk=TEST_CVK)
+    base = Settings(
+        database_url="sqlite:///unused.db", encryption_key=TEST_KEY, cvk=TEST_CVK, pvk=TEST_PVK
+    )
     subprocess.run(
         [sys.executable, "-m", "cardservice", "keys", "create"],
         env=hsm.env(base),

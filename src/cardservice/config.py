@@ -44,6 +44,23 @@ class Settings(BaseSettings):
         pattern=r"^([0-9a-fA-F]{32})?$",
         description="card verification key (CVV2): a double-length DES key, 32 hex digits",
     )
+    pvk: str = Field(
+        default="",
+        pattern=r"^([0-9a-fA-F]{32})?$",
+        description="PIN verification key (Visa PVV): a double-length DES key, 32 hex digits",
+        repr=False,
+    )
+    pin_rsa_key: str = Field(
+        default="",
+        description="the PIN envelope's RSA-2048 private key: base64 of its PKCS#8 DER",
+        repr=False,
+    )
+    iso8583_zpk: str = Field(
+        default="",
+        pattern=r"^([0-9a-fA-F]{32}|[0-9a-fA-F]{48})?$",
+        description="zone PIN key shared with the network (field 52): 32 or 48 hex digits",
+        repr=False,
+    )
     key_backend: Literal["local", "pkcs11"] = Field(
         default="local", description="where the card-number key and the CVK live"
     )

@@ -10,11 +10,16 @@ Every answer must be 2xx. Error examples must be the bodies the service really s
 
 from __future__ import annotations
 
+import base64
+import json
+import secrets
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from fastapi import FastAPI
 
 from cardservice.config import Settings
@@ -40,6 +45,7 @@ class Demo:
         self.account = ""
         self.user = ""
         self.count = 0
+        self.last4 = ""
 
     async def call(self, method: str, path: str, **kwargs: Any) -> Any:
         headers = self.operator if path.startswith(OPERATOR_PATHS) else self.owner
@@ -76,6 +82,28 @@ class Demo:
         code = str((await self.call("POST", "/auth/mfa-code"))["code"])
         ISSUED_SECRETS.append(code)
         return code
+
+    async def physical(self, operation: str) -> str:
+        """A physical card (docs/cards.md#physical-cards): shipped for its activation; its last
+        four digits kept for the activation's body."""
+        body = {"account_uuid": self.account, "bin_uuid": USD_BIN, "form": "physical"}
+        body["shipping"] = SHIPPING
+        card = (await self.call("POST", "/card/buy", json=body))["cards"][0]
+        self.last4 = str(card["last4"])
+        for status in ("printed", "shipped") if operation == "activate_card" else ():
+            await self.call(
+                "POST", f"/sandbox/cards/{card['uuid']}/fulfilment", json={"status": status}
+            )
+        return str(card["uuid"])
+
+    async def sealed_pin(self) -> dict[str, str]:
+        """A PIN envelope under the service's PIN key (docs/cards.md#the-pin)."""
+        key = await self.call("GET", "/card/pin-key")
+        public = serialization.load_pem_public_key(key["public_key_pem"].encode())
+        assert isinstance(public, rsa.RSAPublicKey)
+        plain = json.dumps({"pin": "2580", "nonce": secrets.token_hex(12)}).encode()
+        sealed = public.encrypt(plain, OAEP)
+        return {"key_id": key["key_id"], "encrypted_pin": base64.b64encode(sealed).decode()}
 
     async def pan(self) -> str:
         body = {"mfa_code": await self.mfa_code()}
@@ -185,6 +213,8 @@ class Demo:
             return await self.program_endpoint()  # the operator's (docs/events.md)
         if name == "accountUuid" and operation == "patch_account":
             return await self.new_account()  # frozen by the example
+        if name == "cardUuid" and operation in PHYSICAL:
+            return await self.physical(operation)
         if name == "tokenUuid" or (name == "cardUuid" and operation.endswith(TOKEN_OPERATIONS)):
             card, token = await self.wallet()
             return token if name == "tokenUuid" else card
@@ -213,6 +243,10 @@ class Demo:
     async def body(self, operation: str, example: dict[str, Any]) -> dict[str, Any]:
         """The example with the caller's own ids, credentials and idempotency keys."""
         body = dict(example)
+        if operation == "activate_card":
+            body["last4"] = self.last4
+        if operation == "set_pin":
+            body |= await self.sealed_pin()
         fresh: dict[str, Callable[[], Awaitable[str]]] = {
             "card_uuid": self.card,
             "transaction_uuid": self.settled,
@@ -243,7 +277,14 @@ PROGRAM_WIDE = ("get_program_endpoint", "rotate_program_secret", "delete_program
 OCTETS = "application/octet-stream"  # a clearing file's bytes (docs/network.md#clearing-files)
 PAN = "5999990000000001"  # no card of the service: the presentment is unmatched
 REQUIRED_QUERY = {"search": "ama", "date": utcnow().date().isoformat()}
-DECLINING = ("decline_team_request",)  # its answer is a declined request, by design
+DECLINING = ("decline_team_request",)
+# a physical card's operations (docs/cards.md#physical-cards)
+PHYSICAL = ("activate_card", "set_pin", "sandbox_card_fulfilment", "operator_card_fulfilment")
+SHIPPING = {"name": "Ada Lovelace", "line1": "1 Main St", "city": "Boston", "postal_code": "02108",
+            "country": "US"}  # fmt: skip
+OAEP = padding.OAEP(
+    mgf=padding.MGF1(hashes.SHA256()), algorithm=hashes.SHA256(), label=None
+)  # its answer is a declined request, by design
 # only a team's member asks (docs/teams.md#teams-budgets-requests-receipts)
 AS_MEMBER = ("create_team_request",)
 BEFORE: dict[str, Callable[[Demo], Awaitable[None]]] = {

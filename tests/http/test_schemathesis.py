@@ -38,6 +38,8 @@ def server(app: FastAPI, settings: Settings) -> Iterator[str]:
         **os.environ,
         "CARDSERVICE_DATABASE_URL": settings.database_url,
         "CARDSERVICE_ENCRYPTION_KEY": settings.encryption_key,
+        "CARDSERVICE_PVK": settings.pvk,  # the PIN keys: GET /card/pin-key answers
+        "CARDSERVICE_PIN_RSA_KEY": settings.pin_rsa_key,
         "CARDSERVICE_SANDBOX": "1",
         "CARDSERVICE_VAR_DIR": str(settings.var_dir),
         "CARDSERVICE_STORAGE_DIR": str(settings.blob_dir),

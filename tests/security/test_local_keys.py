@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import os
 import subprocess
 import sys
@@ -35,7 +36,10 @@ def test_the_embedded_set_up_creates_both_keys_in_its_key_file(tmp_path: Path) -
         "CARDSERVICE_KEY_FILE": str(key_file),
         "CARDSERVICE_LOG_LEVEL": "WARNING",
     }
-    for name in ("CARDSERVICE_ENCRYPTION_KEY", "CARDSERVICE_CVK", "CARDSERVICE_KEY_BACKEND"):
+    for name in (
+        "CARDSERVICE_ENCRYPTION_KEY", "CARDSERVICE_CVK", "CARDSERVICE_KEY_BACKEND",
+        "CARDSERVICE_PVK", "CARDSERVICE_PIN_RSA_KEY",
+    ):  # fmt: skip
         env.pop(name, None)
     created = cli(env, "keys", "create")
     assert created.returncode == 0, created.stderr
@@ -44,6 +48,12 @@ def test_the_embedded_set_up_creates_both_keys_in_its_key_file(tmp_path: Path) -
     again = cli(env, "keys", "create")
     assert again.stdout == created.stdout  # nothing new the second time
     assert key_file.read_text().count("cvk:") == 1
+    # the PIN keys too (docs/cards.md#pin-keys): a PVK and an RSA pair, made once, beside them
+    assert "pin keys: pvk and rsa-" in created.stdout and str(key_file) in created.stdout
+    text = key_file.read_text()
+    assert text.count("pvk:") == 1 and text.count("pin-rsa:") == 1
+    pin_key = cli(env, "keys", "generate-pin-key").stdout.strip()
+    assert len(base64.b64decode(pin_key)) > 1000  # an RSA-2048 key's PKCS#8 DER
     generated = cli(env, "keys", "generate-cvk").stdout.strip()
     assert len(generated) == 32 and int(generated, 16) >= 0
 

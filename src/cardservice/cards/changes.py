@@ -3,6 +3,8 @@ closing included.
 
 * Own cards only: anybody else's card, a team member's too, is 404.
 * A closed card is final: any later change is refused (`card_closed`).
+* A physical card not yet activated (`inactive`, docs/cards.md#activation) can be closed, not
+  frozen nor made active here (409 `card_inactive`): its holder activates it.
 * Freeze and unfreeze set the status; the engine declines a frozen card. A status the
   holder sets also clears the card-testing guard's reason and count (docs/network.md#card-testing):
   setting `active` a card the guard froze as `suspected_fraud` gives it 5 more tries.
@@ -43,7 +45,7 @@ from cardservice.cards.records import card_record
 from cardservice.cards.repository import own_card
 from cardservice.cards.schemas import CardChangeRequest
 from cardservice.db.sql import Row, Tx
-from cardservice.errors import CardNotFound, RuleViolation, ValidationFailed
+from cardservice.errors import CardNotFound, RuleViolation, ServiceError, ValidationFailed
 from cardservice.ledger.minor_units import to_minor
 from cardservice.tokens import delete_with_card
 from cardservice.transactions import card_testing, closing, lock_card, lock_card_account
@@ -77,6 +79,13 @@ class FrozenByOwner(RuleViolation):
     message = "The team's owner froze the card; only the team's owner can unfreeze it."
 
 
+class CardInactive(ServiceError):
+    status_code, code = 409, "card_inactive"
+    message = (
+        "The card is not activated yet (POST /card/{cardUuid}/activate); it can only be closed."
+    )
+
+
 class FrozenByHolder(RuleViolation):
     code = "frozen_by_holder"
     message = "The card's holder froze it; only the holder can unfreeze it."
@@ -88,6 +97,8 @@ def check_status_change(card: Row | Mapping[str, Any], status: str | None, by: C
         raise CardClosed()
     if status is None:
         return
+    if card["status"] == "inactive" and status != "closed":
+        raise CardInactive()
     reason = card["frozen_reason"]
     if reason == "receipt_missing" and status == "active":
         raise FrozenForReceipts()

@@ -1,8 +1,9 @@
 """Buying cards: price, refusals, the one journal entry, and idempotency by external_id.
 
 Price per card = card_issue fee + start_balance + round_half_up(start_balance × card_topup %),
-from the buyer's fee schedule (the BIN's card price, when it has one, is its card_issue fee);
-the purchase debits the account once for cards_count × that.
+from the buyer's fee schedule (the BIN's card price, when it has one, is its card_issue fee),
+plus the card_physical fee for a physical card (docs/cards.md#physical-cards); the purchase
+debits the account once for cards_count × that.
 
 It reads what it needs in as few statements as it can: lock the account; one read of the
 BIN, the buyer's name, last sort position and fee overrides; one insert of the cards (a taken
@@ -18,6 +19,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
+
+import orjson
 
 from cardservice.cards.numbers import generate_pan
 from cardservice.cards.records import card_record_of
@@ -110,6 +113,8 @@ def request_fingerprint(body: BuyCardsRequest) -> str:
     }
     if body.card_type != "multi_use":  # the default leaves earlier fingerprints as they were
         canonical["card_type"] = body.card_type
+    if body.shipping is not None:  # so does a virtual card's
+        canonical["shipping"] = body.shipping.model_dump()
     return fingerprint(canonical)
 
 
@@ -120,6 +125,8 @@ def _minor_or_none(amount: Decimal | None) -> int | None:
 def price_of(fees: FeeSchedule, body: BuyCardsRequest) -> Price:
     start = to_minor(body.start_balance)
     per_card_fees = fees.fixed("card_issue") + percent_of(start, fees.percent("card_topup"))
+    if body.form == "physical":
+        per_card_fees += fees.fixed("card_physical")
     return Price(per_card_fees=per_card_fees, start_balance=start, cards_count=body.cards_count)
 
 
@@ -219,7 +226,6 @@ def _new_card(
         "expiry_month": expiry_month,
         "expiry_year": expiry_year,
         "balance": 0,  # the journal entry moves the start balance in
-        "status": "active",
         "is_favorite": False,
         "sort_order": sort_order,
         "description": body.description,
@@ -238,9 +244,27 @@ def _new_card(
         "verification_failures": None,
         "replaces": None,
         "replaced_by": None,
+        **physical_columns(body.form, body.shipping.model_dump() if body.shipping else None, now),
     }
     _draw_number(cipher, bin_row["bin"], card)
     return card
+
+
+def physical_columns(form: str, shipping: dict[str, Any] | None, now: datetime) -> dict[str, Any]:
+    """A new card's form columns: a physical card is `inactive` and `ordered` until it is
+    shipped and activated; a virtual one is active at once. No PIN yet either way."""
+    physical = form == "physical"
+    return {
+        "form": form,
+        "status": "inactive" if physical else "active",
+        "shipping": orjson.dumps(shipping).decode() if physical else None,
+        "fulfilment_status": "ordered" if physical else None,
+        "fulfilment_carrier": None,
+        "fulfilment_tracking": None,
+        "fulfilment_updated_at": now if physical else None,
+        "pin_pvv": None,
+        "pin_blocked": False,
+    }
 
 
 def _issue_transaction(

@@ -21,14 +21,21 @@ CARD_FIELDS = (
     "balance", "status", "is_favorite", "sort_order", "description", "external_id", "holder_name",
     "holder_address", "auto_replenish_amount", "auto_replenish_min_balance", "spending_controls",
     "created_at", "updated_at", "card_type", "locked_merchant", "closed_reason", "replaces",
-    "replaced_by", "frozen_reason",
+    "replaced_by", "frozen_reason", "form", "shipping", "fulfilment_status", "fulfilment_carrier",
+    "fulfilment_tracking", "fulfilment_updated_at", "pin_set", "pin_blocked",
 )  # fmt: skip
 HOLDER_FIELDS = ("line1", "line2", "city", "state", "postal_code", "country")
+SHIPPING_FIELDS = ("name", "line1", "line2", "city", "postal_code", "country")
+# fields that are not a column: whether a PIN is set is read, never its verification value
+_EXPRESSIONS = {"pin_set": "({table}.pin_pvv IS NOT NULL)"}
 
 
 def card_columns(table: str, prefix: str = "") -> str:
     """The select list `card_record` reads (put it last in the row), from alias `table`."""
-    return ", ".join(f"{table}.{name} AS {prefix}{name}" for name in CARD_FIELDS)
+    return ", ".join(
+        f"{_EXPRESSIONS.get(name, '{table}.' + name).format(table=table)} AS {prefix}{name}"
+        for name in CARD_FIELDS
+    )
 
 
 def card_order(table: str) -> str:
@@ -46,10 +53,13 @@ def card_record(row: Row | Sequence[Any]) -> dict[str, Any]:
         card_uuid, account_uuid, bin_, brand, last4, expiry_month, expiry_year, currency,
         balance, status, is_favorite, sort_order, description, external_id, holder_name,
         address, amount, min_balance, controls, created_at, updated_at, card_type,
-        locked_merchant, closed_reason, replaces, replaced_by, frozen_reason,
+        locked_merchant, closed_reason, replaces, replaced_by, frozen_reason, form, shipping,
+        fulfilment, carrier, tracking, fulfilment_at, pin_set, pin_blocked,
     ) = tuple(row)[-len(CARD_FIELDS) :]  # fmt: skip
     if isinstance(address, str | bytes):
         address = orjson.loads(address)
+    if isinstance(shipping, str | bytes):
+        shipping = orjson.loads(shipping)
     return {
         "uuid": text_uuid(card_uuid),
         "account_uuid": text_uuid(account_uuid),
@@ -82,9 +92,22 @@ def card_record(row: Row | Sequence[Any]) -> dict[str, Any]:
         "replaces": text_uuid(replaces),
         "replaced_by": text_uuid(replaced_by),
         "frozen_reason": frozen_reason,
+        "form": form,
+        "shipping": {k: shipping.get(k) for k in SHIPPING_FIELDS} if shipping else None,
+        "fulfilment": None
+        if fulfilment is None
+        else {
+            "status": fulfilment,
+            "carrier": carrier,
+            "tracking": tracking,
+            "updated_at": iso_z(fulfilment_at),
+        },
+        "pin_set": flag(pin_set),
+        "pin_blocked": flag(pin_blocked),
     }
 
 
 def card_record_of(card: dict[str, Any]) -> dict[str, Any]:
     """The record of a card held as a dict of its columns (a card just inserted)."""
-    return card_record([card[name] for name in CARD_FIELDS])
+    values = {**card, "pin_set": card.get("pin_pvv") is not None}
+    return card_record([values[name] for name in CARD_FIELDS])

@@ -31,7 +31,7 @@ from typing import Any
 import orjson
 
 from cardservice.cards.changes import Changer, check_status_change
-from cardservice.cards.purchase import _draw_number, _insert_cards
+from cardservice.cards.purchase import _draw_number, _insert_cards, physical_columns
 from cardservice.cards.records import card_record
 from cardservice.cards.repository import CARD_COLUMNS, close_replaced, own_card, program_validity
 from cardservice.db.sql import Tx, as_uuid
@@ -53,6 +53,8 @@ _CARRIED = (
     "sort_order", "description", "holder_name", "holder_address", "auto_replenish_amount",
     "auto_replenish_min_balance", "spending_controls", "card_type", "locked_merchant",
 )  # fmt: skip
+# (a physical card's replacement is a new physical card sent to the same address, inactive
+# until activated, without the old card's PIN: docs/cards.md#physical-cards)
 
 
 async def _new_card(
@@ -62,12 +64,15 @@ async def _new_card(
     card = {name: old[name] for name in _CARRIED}
     if isinstance(card["holder_address"], dict):  # PostgreSQL's JSON read back as an object
         card["holder_address"] = orjson.dumps(card["holder_address"]).decode()
+    shipping = old["shipping"]
+    if isinstance(shipping, str | bytes):
+        shipping = orjson.loads(shipping)
+    card.update(physical_columns(old["form"], shipping, now))
     card.update(
         uuid=uuid.uuid4(),
         expiry_month=month,
         expiry_year=year,
         balance=0,  # the transfer moves the old card's balance in
-        status="active",
         external_id=None,
         created_at=now,
         updated_at=now,

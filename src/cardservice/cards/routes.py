@@ -10,10 +10,11 @@ from fastapi import Path, Request
 from fastapi.responses import Response
 
 from cardservice.auth.dependencies import CallerA, CallerB, count_failed_attempt
-from cardservice.cards import purchase, reveal, service
+from cardservice.cards import physical, pin, purchase, reveal, service
 from cardservice.cards.owner_changes import change_card_as
 from cardservice.cards.replacement import replace_card
 from cardservice.cards.schemas import (
+    ActivateCardRequest,
     BuyCardsRequest,
     BuyCardsResult,
     CardChangeRequest,
@@ -21,8 +22,10 @@ from cardservice.cards.schemas import (
     CardList,
     CardRecord,
     FavoriteRequest,
+    PinKey,
     ReplaceCardRequest,
     RevealRequest,
+    SetPinRequest,
     SortRequest,
 )
 from cardservice.db.sql import Tx
@@ -34,6 +37,7 @@ from cardservice.http.openapi import BEARER_ONLY, BEARER_OR_MFA, Done, Envelope,
 from cardservice.http.router import CardPage, JSONResponse, Router, body_schema, done, ok, read_json
 from cardservice.idempotency import StoredResponse, act_once
 from cardservice.models.base import utcnow
+from cardservice.security import MissingEncryptionKey
 from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(tags=["cards"])
@@ -62,9 +66,10 @@ CARD_FILTERS = {
     summary="Buy cards for an account",
 )
 async def buy_cards(request: Request, caller: CallerA, db: Db) -> Response:
-    """Buy 1..100 virtual cards on one account from one BIN, all or nothing. The account pays
+    """Buy 1..100 cards on one account from one BIN, all or nothing. The account pays
     `cards_count × (card_issue fee + start_balance + start_balance × card_topup percent)` in
-    one ledger entry; each card starts with `start_balance`. Refusals (422):
+    one ledger entry, plus the `card_physical` fee per card with `form: physical` (sent to
+    `shipping`, `inactive` until activated); each card starts with `start_balance`. Refusals (422):
     `account_inactive`, `insufficient_funds`, `bin_unavailable`, `bin_not_allowed`,
     `currency_mismatch`; another user's account or an unknown BIN → 404. With `external_id`, a
     repeat of the same body returns the first answer again (`Idempotent-Replayed: true`) and
@@ -245,3 +250,76 @@ async def replace(
         lambda tx: replace_card(tx, cipher, caller.user_uuid, card, body.reason, now)
     )
     return ok(record, status_code=201)
+
+
+@router.post(
+    "/card/{cardUuid:uuid36}/activate",
+    response_model=Envelope[CardRecord],
+    openapi_extra={**BEARER_OR_MFA, **body_schema(ActivateCardRequest)},
+    summary="Activate a physical card that has been shipped, with its last four digits",
+)
+async def activate_card(
+    request: Request, caller: CallerA, db: Db, card_uuid: CardUuid
+) -> JSONResponse:
+    """Make one of the caller's physical cards `active` once it is `shipped` or `delivered`
+    (docs/cards.md#activation). Before it is shipped, or once returned → 409
+    `card_not_shipped`; wrong `last4` → 422 `invalid_card_details`; an active card → 409
+    `card_already_active`; a virtual card → 422 `card_not_physical`."""
+    body = await read_json(request, ActivateCardRequest)
+    card, now = uuid.UUID(card_uuid), utcnow()
+    return ok(
+        await db.transact(
+            lambda tx: physical.activate_card(tx, caller.user_uuid, card, body.last4, now)
+        )
+    )
+
+
+@router.get(
+    "/card/pin-key",
+    response_model=Envelope[PinKey],
+    openapi_extra=BEARER_OR_MFA,
+    summary="The public key to encrypt a PIN with (RSA-2048, for RSA-OAEP with SHA-256)",
+)
+async def pin_key(request: Request, caller: CallerA) -> JSONResponse:
+    """The PIN key's id and public half (PEM, SubjectPublicKeyInfo); its private half never
+    leaves the key backend (the PKCS#11 token, docs/cards.md#pin-keys). Keys unavailable → 503
+    `keys_unavailable`."""
+    try:
+        key_id, pem = request.app.state.cipher.pin_public_key()
+    except MissingEncryptionKey as missing:
+        reveal.log.error("PIN key not shown: %s", missing)
+        raise reveal.KeysUnavailable() from None
+    return ok({"key_id": key_id, "public_key_pem": pem})
+
+
+@router.put(
+    "/card/{cardUuid:uuid36}/pin",
+    response_model=Envelope[CardRecord],
+    openapi_extra={**BEARER_ONLY, **body_schema(SetPinRequest)},
+    summary="Set a physical card's PIN (encrypted to the PIN key; bearer token + step-up)",
+)
+async def set_pin(request: Request, caller: CallerB, db: Db, card_uuid: CardUuid) -> JSONResponse:
+    """Set (or change) the PIN of one of the caller's physical cards; only its Visa PVV is
+    kept, and a blocked PIN is unblocked. `mfa_code` is a step-up as for a reveal (403
+    `step_up_failed`). Refusals (422): `weak_pin` (not 4–6 digits, one digit repeated, a run
+    up or down), `invalid_pin_block` (does not decrypt under `key_id`), `nonce_reused`,
+    `card_not_physical`, `card_closed`. Event `card.pin.updated`."""
+    body = await read_json(request, SetPinRequest)
+    asked = pin.SetPin(
+        user_uuid=caller.user_uuid,
+        card_uuid=uuid.UUID(card_uuid),
+        key_id=body.key_id,
+        encrypted_pin=body.encrypted_pin,
+        mfa_code=body.mfa_code,
+        request_id=getattr(request.state, "request_id", None),
+        now=utcnow(),
+    )
+    cipher = request.app.state.cipher
+    try:
+        record = await db.transact(lambda tx: pin.set_pin(tx, cipher, asked))
+    except reveal.StepUpFailed:
+        verdict = await count_failed_attempt(request)  # as a reveal's wrong code
+        if not verdict.allowed:
+            raise RateLimited(verdict.retry_after) from None
+        raise
+    return ok(record, headers=NO_STORE)

@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Annotated, Any, Literal, Self
 from uuid import UUID
 
+from iso3166 import countries_by_alpha2
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -32,6 +33,9 @@ from cardservice.values.requests import StrictRequest, UuidStr
 # merchant_locked stays with the merchant of its first approved authorization
 # (transactions/card_types.py)
 CardType = Literal["multi_use", "single_use", "merchant_locked"]
+# docs/cards.md#physical-cards
+CardForm = Literal["virtual", "physical"]
+FulfilmentStatus = Literal["ordered", "printed", "shipped", "delivered", "returned"]
 
 
 class HolderAddress(BaseModel):
@@ -41,6 +45,22 @@ class HolderAddress(BaseModel):
     state: str | None = None
     postal_code: str | None = None
     country: str | None = None
+
+
+class ShippingAddress(BaseModel):
+    name: str
+    line1: str
+    line2: str | None
+    city: str
+    postal_code: str
+    country: str
+
+
+class Fulfilment(BaseModel):
+    status: FulfilmentStatus
+    carrier: str | None
+    tracking: str | None
+    updated_at: datetime
 
 
 class AutoReplenish(BaseModel):
@@ -72,7 +92,10 @@ class CardRecord(BaseModel):
     expiry_year: int
     currency: str
     balance: MoneyOut
-    status: Literal["active", "frozen", "closed"]
+    status: Literal["active", "frozen", "closed", "inactive"] = Field(
+        description="inactive: a physical card until its holder activates it"
+        " (`POST /card/{cardUuid}/activate`)"
+    )
     is_favorite: bool
     sort_order: int
     description: str | None
@@ -102,6 +125,19 @@ class CardRecord(BaseModel):
             " froze it; only a team owner unfreezes it (docs/teams.md)",
         )
     )
+    form: CardForm = "virtual"
+    shipping: ShippingAddress | None = Field(
+        default=None, description="a physical card's delivery address; null for a virtual card"
+    )
+    fulfilment: Fulfilment | None = Field(
+        default=None,
+        description="a physical card's production and delivery: ordered → printed → shipped →"
+        " delivered, or returned from shipped; null for a virtual card",
+    )
+    pin_set: bool = Field(default=False, description="its holder has set a PIN")
+    pin_blocked: bool = Field(
+        default=False, description="the PIN is blocked (too many wrong PINs) until a new one is set"
+    )
 
 
 class CardList(BaseModel):
@@ -125,6 +161,32 @@ class CardDetails(BaseModel):
     expiry_month: int
     expiry_year: int
     holder_name: str | None
+
+
+def _iso_country(value: str) -> str:
+    if value not in countries_by_alpha2:
+        raise ValueError("not an ISO 3166-1 alpha-2 country code")
+    return value
+
+
+Line = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+
+
+class ShippingIn(StrictRequest):
+    """Where a physical card is sent (docs/cards.md#physical-cards)."""
+
+    name: Annotated[str, StringConstraints(min_length=1, max_length=120)]
+    """The addressee, 1..120 characters."""
+    line1: Line
+    """Street and number, 1..200 characters."""
+    line2: Line | None = None
+    """Apartment, floor, building, 1..200 characters."""
+    city: Annotated[str, StringConstraints(min_length=1, max_length=120)]
+    """1..120 characters."""
+    postal_code: Annotated[str, StringConstraints(min_length=1, max_length=20)]
+    """1..20 characters."""
+    country: Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}$"), AfterValidator(_iso_country)]
+    """ISO 3166-1 alpha-2, upper case (`DE`); a code ISO 3166-1 does not assign → 422."""
 
 
 class BuyCardsRequest(StrictRequest):
@@ -156,15 +218,30 @@ class BuyCardsRequest(StrictRequest):
     card_type: CardType = "multi_use"
     """`multi_use` (default); `single_use`: closed after its first capture; `merchant_locked`:
     only the merchant of its first approved authorization may charge it."""
+    form: CardForm = "virtual"
+    """`virtual` (default): active at once; `physical`: a plastic card sent to `shipping`,
+    `inactive` until its holder activates it; each costs the `card_physical` fee too."""
+    shipping: ShippingIn | None = None
+    """Where to send physical cards: required with `form: physical`, refused otherwise."""
 
     model_config = ConfigDict(
         json_schema_extra={
             "dependentRequired": {
                 "auto_replenish_amount": ["auto_replenish_min_balance"],
                 "auto_replenish_min_balance": ["auto_replenish_amount"],
-            }
+            },
+            # shipping comes with form physical, and only with it
+            "if": {"properties": {"form": {"const": "physical"}}, "required": ["form"]},
+            "then": {"required": ["shipping"], "properties": {"shipping": {"type": "object"}}},
+            "else": {"properties": {"shipping": {"type": "null"}}},
         }
     )
+
+    @model_validator(mode="after")
+    def _shipping_with_physical(self) -> Self:
+        if (self.form == "physical") != (self.shipping is not None):
+            raise ValueError("shipping comes with form physical, and only with it")
+        return self
 
     @field_validator("auto_replenish_amount", "auto_replenish_min_balance", mode="before")
     @classmethod
@@ -353,3 +430,44 @@ class ReplaceCardRequest(StrictRequest):
     reason: Literal["lost", "stolen", "damaged", "expiring"]
     """Why: `lost` or `stolen` (the old card then declines `41`/`43` on the network), `damaged`
     or `expiring`. Recorded as the old card's `closed_reason`."""
+
+
+Label = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+
+
+class FulfilmentRequest(StrictRequest):
+    """A physical card's next fulfilment step (docs/cards.md#fulfilment)."""
+
+    status: FulfilmentStatus
+    """The step reached: `printed` after `ordered`, `shipped` after `printed`, `delivered` or
+    `returned` after `shipped`; any other → 409 `fulfilment_out_of_order`."""
+    carrier: Label | None = None
+    """Who carries it, 1..64 characters; left out: the last one given stays."""
+    tracking: Label | None = None
+    """The carrier's tracking number, 1..64 characters; left out: the last one given stays."""
+
+
+class ActivateCardRequest(StrictRequest):
+    """`POST /card/{cardUuid}/activate` (docs/cards.md#activation)."""
+
+    last4: Annotated[str, StringConstraints(pattern=r"^[0-9]{4}$")]
+    """The last four digits of the card's number, as printed on it."""
+
+
+class PinKey(BaseModel):
+    """The key to encrypt a PIN with (docs/cards.md#the-pin)."""
+
+    key_id: str
+    public_key_pem: str
+
+
+class SetPinRequest(StrictRequest):
+    """`PUT /card/{cardUuid}/pin` (docs/cards.md#the-pin)."""
+
+    key_id: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+    """The `key_id` of `GET /card/pin-key` the PIN was encrypted with."""
+    encrypted_pin: Annotated[str, StringConstraints(min_length=1, max_length=1024)]
+    """Base64 of RSA-OAEP (SHA-256, MGF1-SHA-256, no label) under that key, over the JSON
+    `{"pin": "4 to 6 digits", "nonce": "16 to 128 characters, never used before"}`."""
+    mfa_code: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+    """A live MFA code of the caller (`POST /auth/mfa-code`), used up by this call."""

@@ -47,6 +47,24 @@ async def generate_cvk(_settings: Settings) -> str:
     return generate_cvk()
 
 
+@keys.command(name="generate-pvk")
+@runs
+async def generate_pvk(_settings: Settings) -> str:
+    """Print a new PIN verification key (for CARDSERVICE_PVK)."""
+    from cardservice.security import generate_cvk
+
+    return generate_cvk()  # the same kind of key: double-length DES, 32 hex digits
+
+
+@keys.command(name="generate-pin-key")
+@runs
+async def generate_pin_key(_settings: Settings) -> str:
+    """Print a new PIN envelope key (for CARDSERVICE_PIN_RSA_KEY): RSA-2048, PKCS#8, base64."""
+    from cardservice.security import generate_pin_rsa_key
+
+    return generate_pin_rsa_key()
+
+
 @keys.command(name="fingerprint-key")
 @runs
 async def fingerprint_key(settings: Settings) -> str:
@@ -143,7 +161,19 @@ def _create_local(settings: Settings) -> str:
         lines.append(f"cvk: in {settings.resolved_key_file}, kcv {key_check_value(cvk)}")
     else:
         raise KeyCommandError("set CARDSERVICE_CVK (cardservice keys generate-cvk)")
-    return "\n".join(lines)
+    return "\n".join(lines + _local_pin_keys(settings))
+
+
+def _local_pin_keys(settings: Settings) -> list[str]:
+    """Where the local PIN keys are (the embedded key file's made on first use); PostgreSQL
+    without them runs, but refuses PINs."""
+    if not (settings.is_sqlite or (settings.pvk and settings.pin_rsa_key)):
+        return ["pin keys: none (set CARDSERVICE_PVK and CARDSERVICE_PIN_RSA_KEY to take PINs)"]
+    cipher = CardCipher.local(settings)
+    key_id, _pem = cipher.pin_public_key()
+    cipher.pin_pvv(PROBE, "0000")
+    where = "from the environment" if settings.pvk else f"in {settings.resolved_key_file}"
+    return [f"pin keys: pvk and {key_id} {where}"]
 
 
 def _create_in_token(settings: Settings, *, new_pan_key: bool) -> str:
@@ -173,6 +203,10 @@ def _create_in_token(settings: Settings, *, new_pan_key: bool) -> str:
                     f"(kcv {key_check_value(wanted)}); CVV2s would change"
                 )
             lines.append(f"cvk: in the token, kcv {kcv}")
+        wanted_pvk = bytes.fromhex(settings.pvk) if settings.pvk else None
+        lines += keys.create_pin_keys(wanted_pvk) or [
+            "pin keys: the pvk and an RSA pair in the token"
+        ]
         cipher.token.close()
         return "\n".join(lines)
     except TokenError as exc:

@@ -12,6 +12,7 @@ EventType = Literal[
     "card.created",
     "card.updated",
     "card.details_revealed",
+    "card.pin.updated",
     "card.token.created",
     "card.token.updated",
     "transaction.created",

@@ -97,6 +97,13 @@ REQUEST_EXAMPLES: dict[str, dict[str, Any]] = {
     "SortRequest": {"card_uuids": [EXAMPLE_UUID]},
     "RevealRequest": {"mfa_code": "k3v9q2x7mz"},
     "ReplaceCardRequest": {"reason": "damaged"},
+    "ActivateCardRequest": {"last4": "4242"},
+    "FulfilmentRequest": {"status": "printed"},
+    "SetPinRequest": {
+        "key_id": "rsa-3f1c0b6a9e2d4c57",
+        "encrypted_pin": "bW9yZSB0aGFuIDM0MCBiYXNlNjQgY2hhcmFjdGVycyBpbiBwcmFjdGljZQ==",
+        "mfa_code": "k3v9q2x7mz",
+    },
     "AuthorizationEndpointRequest": {
         "url": "https://decisions.example.com/authorize",
         "timeout_ms": 1500,

@@ -5,7 +5,7 @@ from cardservice.models.attachment import Attachment
 from cardservice.models.audit import AuditEntry
 from cardservice.models.authorization_endpoint import AuthorizationEndpoint
 from cardservice.models.base import Base
-from cardservice.models.card import Card
+from cardservice.models.card import Card, PinNonce
 from cardservice.models.card_testing import CardTestingBin, CardTestingMerchant
 from cardservice.models.clearing import ClearingFile, ClearingRecord
 from cardservice.models.console_session import ConsoleSession
@@ -76,6 +76,7 @@ __all__ = [
     "OperatorRequest",
     "PaymentCurrency",
     "PaymentMethod",
+    "PinNonce",
     "Posting",
     "Program",
     "ReceiptReminder",

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     CheckConstraint,
+    DateTime,
     ForeignKey,
     Index,
     LargeBinary,
@@ -24,7 +27,7 @@ class Card(UuidPk, Timestamps, Base):
     __tablename__ = "cards"
     __table_args__ = (
         CheckConstraint("balance >= 0", name="balance_not_negative"),
-        CheckConstraint("status IN ('active', 'frozen', 'closed')", name="status"),
+        CheckConstraint("status IN ('active', 'frozen', 'closed', 'inactive')", name="status"),
         CheckConstraint(
             "card_type IN ('multi_use', 'single_use', 'merchant_locked')", name="card_type"
         ),
@@ -82,3 +85,30 @@ class Card(UuidPk, Timestamps, Base):
     )
     replaces: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("cards.uuid"))
     replaced_by: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("cards.uuid"))
+    form: Mapped[str] = mapped_column(
+        String(8), server_default="virtual", doc="virtual or physical (20261127_48)"
+    )
+    shipping: Mapped[dict[str, Any] | None] = mapped_column(
+        JSON, doc="a physical card's delivery address; NULL for a virtual card"
+    )
+    fulfilment_status: Mapped[str | None] = mapped_column(
+        String(16), doc="ordered, printed, shipped, delivered or returned; NULL when virtual"
+    )
+    fulfilment_carrier: Mapped[str | None] = mapped_column(String(64))
+    fulfilment_tracking: Mapped[str | None] = mapped_column(String(64))
+    fulfilment_updated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    pin_pvv: Mapped[str | None] = mapped_column(
+        String(4), doc="Visa PVV of the holder's PIN (PVKI 1), never the PIN; NULL: no PIN"
+    )
+    pin_blocked: Mapped[bool] = mapped_column(
+        Boolean, server_default="false", doc="the PIN is blocked after too many wrong tries"
+    )
+
+
+class PinNonce(Base):
+    """A PIN envelope's nonce, kept (as its SHA-256) so that it is used once."""
+
+    __tablename__ = "pin_nonces"
+
+    nonce_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

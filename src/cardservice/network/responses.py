@@ -39,6 +39,7 @@ DECLINES = {
     # the team's monthly budget (docs/teams.md#teams-budgets-requests-receipts)
     "budget_exceeded": "61",
     "card_frozen": "62",
+    "card_inactive": "62",
     "token_inactive": "62",  # a wallet token suspended or waiting for its activation
     "account_inactive": "62",
     "invalid_3ds": "63",

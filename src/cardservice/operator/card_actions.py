@@ -1,7 +1,8 @@
 """The operator acting on a cardholder's card (docs/operations.md, "Acting on cards"):
-freeze, unfreeze and replace, through the very use cases the holder's own routes call
-(`cards.changes.change_card`, `cards.replacement.replace_card`, with `by="operator"`), so the
-same rules, locks and events apply; each action leaves an audit row naming the operator key.
+freeze, unfreeze, replace and the card producer's fulfilment steps, through the very use
+cases the holder's own routes call (`cards.changes.change_card`,
+`cards.replacement.replace_card`, with `by="operator"`), so the same rules, locks and events
+apply; each action leaves an audit row naming the operator key.
 
 An operator's freeze sets `frozen_reason: operator`, which only the operator lifts; the
 operator lifts the card-testing guard's freeze (`suspected_fraud`) too, never the holder's
@@ -14,9 +15,10 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from cardservice.cards import CardChangeRequest, holder_of
+from cardservice.cards import CardChangeRequest, holder_of, physical
 from cardservice.cards.changes import change_card
 from cardservice.cards.replacement import replace_card
+from cardservice.cards.schemas import FulfilmentRequest
 from cardservice.db.sql import Tx
 from cardservice.errors import CardNotFound
 from cardservice.operator.acting import Acting
@@ -52,4 +54,15 @@ async def replace_holders_card(
     record = await replace_card(tx, cipher, holder, card_uuid, reason, now, by="operator")
     details = {"user_uuid": str(holder), "reason": reason, "replaced_by": record["uuid"]}
     await acting.record(tx, "card.replaced", "card", card_uuid, details)
+    return record
+
+
+async def move_fulfilment(
+    tx: Tx, acting: Acting, card_uuid: uuid.UUID, step: FulfilmentRequest, now: datetime
+) -> dict[str, Any]:
+    """A physical card's next fulfilment step, as the card producer reports it; its record."""
+    holder = await _holder(tx, card_uuid)
+    record = await physical.move_fulfilment(tx, holder, card_uuid, step, now)
+    details = {"user_uuid": str(holder), "status": step.status}
+    await acting.record(tx, "card.fulfilment", "card", card_uuid, details)
     return record

@@ -1,5 +1,6 @@
-"""`/operator/cards/{uuid}/freeze | unfreeze | replace` (scope `cards`, docs/operations.md
-"Acting on cards"): the holder's use cases, done by the operator (operator/card_actions.py)."""
+"""`/operator/cards/{uuid}/freeze | unfreeze | replace | fulfilment` (scope `cards`,
+docs/operations.md "Acting on cards", docs/cards.md#fulfilment): the holder's use cases, done
+by the operator (operator/card_actions.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Annotated
 from fastapi import Depends, Path, Request
 
 from cardservice.cards import CardRecord, ReplaceCardRequest
+from cardservice.cards.schemas import FulfilmentRequest
 from cardservice.http.database import Db
 from cardservice.http.openapi import Envelope
 from cardservice.http.router import JSONResponse, Router, body_schema, ok, read_json
@@ -94,3 +96,21 @@ async def operator_replace_card(
         lambda tx: card_actions.replace_holders_card(tx, cipher, by, card, body.reason, now)
     )
     return ok(record, status_code=201)
+
+
+@router.post(
+    "/operator/cards/{cardUuid:uuid36}/fulfilment",
+    response_model=Envelope[CardRecord],
+    openapi_extra={**OPERATOR_KEY, **body_schema(FulfilmentRequest)},
+    summary="The card producer's feed: a physical card's next fulfilment step",
+)
+async def operator_card_fulfilment(
+    request: Request, operator: Cards, db: Db, card_uuid: CardUuid
+) -> JSONResponse:
+    """Move a physical card to its next fulfilment step (scope `cards`): `ordered → printed →
+    shipped → delivered`, or `returned` from `shipped`, with the carrier and tracking number
+    when known. A step out of order → 409 `fulfilment_out_of_order`; a virtual card → 422
+    `card_not_physical`. Each step is a `card.updated` event to the holder; audited."""
+    body = await read_json(request, FulfilmentRequest)
+    by, card, now = acting(request, operator), uuid.UUID(card_uuid), utcnow()
+    return ok(await db.transact(lambda tx: card_actions.move_fulfilment(tx, by, card, body, now)))

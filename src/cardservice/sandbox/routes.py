@@ -11,6 +11,8 @@ from fastapi import Path, Request
 from pydantic import BaseModel
 
 from cardservice.auth.dependencies import CallerA
+from cardservice.cards.physical import move_fulfilment
+from cardservice.cards.schemas import CardRecord, FulfilmentRequest
 from cardservice.db.sql import Tx
 from cardservice.disputes import resolve_dispute
 from cardservice.disputes.records import dispute_record_of
@@ -28,6 +30,7 @@ from cardservice.http.router import (
     require_json,
 )
 from cardservice.ledger.minor_units import to_minor
+from cardservice.models.base import utcnow
 from cardservice.observability import metrics
 from cardservice.transactions import (
     AuthorizationRequest,
@@ -69,6 +72,10 @@ DisputeUuid = Annotated[
         pattern=UUID_PATTERN,
         description="The dispute's uuid (`GET /disputes`, or the `uuid` `POST /disputes` answered)",
     ),
+]
+CardUuid = Annotated[
+    str,
+    Path(alias="cardUuid", pattern=UUID_PATTERN, description="The card's uuid (`GET /card`)"),
 ]
 Created = Envelope[TransactionRecord]
 BodyT = TypeVar("BodyT", bound=BaseModel)
@@ -264,3 +271,21 @@ async def resolve_sandbox_dispute(
     dispute = uuid.UUID(dispute_uuid)
     row = await db.transact(lambda tx: resolve_dispute(tx, caller.user_uuid, dispute, body.outcome))
     return ok(dispute_record_of(row), status_code=201)
+
+
+@router.post(
+    "/cards/{cardUuid:uuid36}/fulfilment",
+    response_model=Envelope[CardRecord],
+    openapi_extra={**BEARER_OR_MFA, **body_schema(FulfilmentRequest)},
+    summary="Simulate the card producer: move a physical card to its next fulfilment step",
+)
+async def sandbox_card_fulfilment(
+    request: Request, caller: CallerA, db: Db, card_uuid: CardUuid
+) -> JSONResponse:
+    """Sandbox only: one of the caller's physical cards moves to its next fulfilment step
+    (`ordered → printed → shipped → delivered`, or `returned` from `shipped`), as the
+    producer's feed would (docs/cards.md#fulfilment). Out of order → 409
+    `fulfilment_out_of_order`; a virtual card → 422 `card_not_physical`."""
+    body = await read_json(request, FulfilmentRequest)
+    card, now = uuid.UUID(card_uuid), utcnow()
+    return ok(await db.transact(lambda tx: move_fulfilment(tx, caller.user_uuid, card, body, now)))

@@ -17,25 +17,40 @@ The card verification key (CVK) computes CVV2s (`cardservice.security.cvv`), whi
 `CARDSERVICE_CVK` (32 hex digits) or, in the embedded set-up only, a `cvk:` line of the key
 file, generated on first use. PostgreSQL without `CARDSERVICE_CVK` runs, but cannot compute
 a CVV2 (`cvv2` raises `MissingEncryptionKey`).
+
+The PIN keys (docs/cards.md#pin-keys) are kept the same way: the PIN verification key
+(`CARDSERVICE_PVK`, 32 hex digits, or a `pvk:` line) and the RSA-2048 key of the holder's PIN
+envelope (`CARDSERVICE_PIN_RSA_KEY`, base64 of its PKCS#8 DER, or a `pin-rsa:` line), both
+generated on first use in the embedded set-up only; the zone PIN key shared with the network
+is `CARDSERVICE_ISO8583_ZPK` alone (the network gives it; nothing generates it).
 """
 
 from __future__ import annotations
 
+import base64
 import fcntl
 import hashlib
 import hmac
 import os
 import secrets
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 from cardservice.config import Settings
+from cardservice.security import pin as pins
 from cardservice.security.cvv import cvv_with_key
 
 LEGACY_KEY_FILE_NAME = "encryption.key"  # in var/, where versions before 0.2 kept it
 CVK_PREFIX = "cvk:"  # the key file's CVK line (Fernet keys never contain a colon)
+PVK_PREFIX = "pvk:"
+PIN_RSA_PREFIX = "pin-rsa:"
+PIN_RSA_BITS = 2048
+OAEP_SHA256 = padding.OAEP(mgf=padding.MGF1(hashes.SHA256()), algorithm=hashes.SHA256(), label=None)
 
 
 class MissingEncryptionKey(RuntimeError):
@@ -74,6 +89,8 @@ class CardCipher:
         self.fingerprint_key = fingerprint_key or legacy_fingerprint_key(keys[-1])
         self._cvk = cvk
         self._cvk_file = cvk_file  # the embedded set-up: read (or made) on first use
+        self._pin_settings: Settings | None = None  # the PIN keys', read on first use
+        self._pin_rsa: rsa.RSAPrivateKey | None = None
 
     @classmethod
     def from_settings(cls, settings: Settings) -> CardCipher:
@@ -91,13 +108,17 @@ class CardCipher:
         cvk = bytes.fromhex(settings.cvk) if settings.cvk else None
         cvk_file = settings.resolved_key_file if settings.is_sqlite and cvk is None else None
         if settings.encryption_keys:
-            return cls([key.encode() for key in settings.encryption_keys], pinned, cvk, cvk_file)
-        if not settings.is_sqlite:
+            keys = [key.encode() for key in settings.encryption_keys]
+        elif settings.is_sqlite:
+            keys = _embedded_keys(settings)
+        else:
             raise MissingEncryptionKey(
                 "CARDSERVICE_ENCRYPTION_KEY must be set for PostgreSQL "
                 "(generate one with: cardservice keys generate)"
             )
-        return cls(_embedded_keys(settings), pinned, cvk, cvk_file)
+        cipher = cls(keys, pinned, cvk, cvk_file)
+        cipher._pin_settings = settings
+        return cipher
 
     def cvv2(self, pan: str, expiry_yymm: str) -> str:
         """The card's CVV2 (service code 000) under the CVK; computed, never stored."""
@@ -112,6 +133,61 @@ class CardCipher:
                 "(generate one with: cardservice keys generate-cvk)"
             )
         return self._cvk
+
+    def _pin_secret(self, value: str, prefix: str, make: Callable[[], str], name: str) -> str:
+        """A PIN key from the environment, else the embedded key file (made on first use)."""
+        settings = self._pin_settings
+        if value:
+            return value
+        if settings is None or not settings.is_sqlite:
+            raise MissingEncryptionKey(f"{name} must be set to use PINs on PostgreSQL")
+        return embedded_secret(settings.resolved_key_file, prefix, make)
+
+    def _pin_private_key(self) -> rsa.RSAPrivateKey:
+        if self._pin_rsa is None:
+            given = self._pin_settings.pin_rsa_key if self._pin_settings else ""
+            text = self._pin_secret(
+                given, PIN_RSA_PREFIX, generate_pin_rsa_key, "CARDSERVICE_PIN_RSA_KEY"
+            )
+            key = serialization.load_der_private_key(base64.b64decode(text), password=None)
+            if not isinstance(key, rsa.RSAPrivateKey) or key.key_size != PIN_RSA_BITS:
+                raise MissingEncryptionKey("the PIN key must be an RSA-2048 private key")
+            self._pin_rsa = key
+        return self._pin_rsa
+
+    def pin_public_key(self) -> tuple[str, str]:
+        """The PIN envelope's public key: `(key_id, PEM)`."""
+        public = self._pin_private_key().public_key()
+        der = public.public_bytes(
+            serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
+        )
+        pem = public.public_bytes(
+            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+        )
+        return pins.key_id_of(der), pem.decode()
+
+    def open_pin_envelope(self, key_id: str, envelope: bytes) -> bytes:
+        """The decrypted envelope (RSA-OAEP, SHA-256) under the key `key_id`;
+        `pins.InvalidPinBlock` when it is another key's or does not decrypt."""
+        if key_id != self.pin_public_key()[0]:
+            raise pins.InvalidPinBlock()
+        try:
+            return self._pin_private_key().decrypt(envelope, OAEP_SHA256)
+        except ValueError:
+            raise pins.InvalidPinBlock() from None
+
+    def pin_pvv(self, pan: str, pin: str) -> str:
+        """The Visa PVV (PVKI 1) of the PIN on the card, under the PVK."""
+        given = self._pin_settings.pvk if self._pin_settings else ""
+        pvk = self._pin_secret(given, PVK_PREFIX, generate_cvk, "CARDSERVICE_PVK")
+        return pins.pvv(pins.ecb(bytes.fromhex(pvk)), pan, pin)
+
+    def clear_pin_block(self, block: bytes) -> bytes:
+        """A field-52 PIN block decrypted under the zone PIN key (3DES ECB)."""
+        zpk = self._pin_settings.iso8583_zpk if self._pin_settings else ""
+        if not zpk:
+            raise MissingEncryptionKey("CARDSERVICE_ISO8583_ZPK must be set to verify PINs")
+        return pins.ecb(bytes.fromhex(zpk), decrypt=True)(block)
 
     def encrypt(self, plaintext: str) -> bytes:
         return self._fernet.encrypt(plaintext.encode())
@@ -149,7 +225,8 @@ def _embedded_keys(settings: Settings) -> list[bytes]:
     if not path.exists():
         _create_key_file(path)
     lines = (line.strip() for line in path.read_text().splitlines())
-    return [line.encode() for line in lines if line and not line.startswith(CVK_PREFIX)]
+    # the other keys' lines are `name:value`; a Fernet key never contains a colon
+    return [line.encode() for line in lines if line and ":" not in line]
 
 
 def generate_cvk() -> str:
@@ -157,21 +234,38 @@ def generate_cvk() -> str:
     return secrets.token_hex(16).upper()
 
 
+def generate_pin_rsa_key() -> str:
+    """A fresh PIN envelope key: base64 of an RSA-2048 key's PKCS#8 DER (one line)."""
+    key = rsa.generate_private_key(public_exponent=65537, key_size=PIN_RSA_BITS)
+    der = key.private_bytes(
+        serialization.Encoding.DER,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    return base64.b64encode(der).decode()
+
+
 def embedded_cvk(path: Path) -> bytes:
     """The key file's CVK, appended to it on first use (under a lock: workers agree)."""
+    return bytes.fromhex(embedded_secret(path, CVK_PREFIX, generate_cvk))
+
+
+def embedded_secret(path: Path, prefix: str, generate: Callable[[], str]) -> str:
+    """The key file's `prefix` line's value, appended on first use (under a lock: workers
+    agree)."""
     if not path.exists():
         _create_key_file(path)
     with path.open("r+") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         for line in handle.read().splitlines():
-            if line.strip().startswith(CVK_PREFIX):
-                return bytes.fromhex(line.strip().removeprefix(CVK_PREFIX))
+            if line.strip().startswith(prefix):
+                return line.strip().removeprefix(prefix)
         handle.seek(0, os.SEEK_END)
-        cvk = generate_cvk()
-        handle.write(f"\n{CVK_PREFIX}{cvk}\n")
+        value = generate()
+        handle.write(f"\n{prefix}{value}\n")
         handle.flush()
         os.fsync(handle.fileno())
-        return bytes.fromhex(cvk)
+        return value
 
 
 def _move_legacy_key_file(legacy: Path, path: Path) -> None:

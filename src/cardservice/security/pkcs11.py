@@ -13,6 +13,13 @@ token (an HSM; SoftHSM2 in the tests) and are used inside it.
   mechanism, so the CVK cannot be split inside the token: `keys create` injects it
   (`CARDSERVICE_CVK`, or 16 random bytes from the token's generator), and the process
   drops it at once — as key components are loaded into a payment HSM.
+* **PINs** (docs/cards.md#pin-keys): the PVK is a non-extractable DES3 key
+  `cardservice-pvk` (A‖B‖A, encrypt only), injected by `keys create` as the CVK is; the PIN
+  envelope's RSA-2048 pair is generated in the token by `keys create` (`cardservice-pin-rsa`,
+  `CKA_ID` its generation; the private half sensitive, not extractable, decrypt only): the
+  token runs the private operation (`CKM_RSA_X_509`) and `security.pin` removes the OAEP
+  padding. The zone PIN key (`CARDSERVICE_ISO8583_ZPK`) is imported into each process's
+  session as a session object (decrypt only) on its first use: it never lands on the token.
 * **Fingerprints** stay an HMAC under the pinned `CARDSERVICE_FINGERPRINT_KEY` (required
   here): every card's fingerprint keeps its value across backends, with no re-fingerprinting
   of every row; the key guards a one-way index, not the number (docs/security.md).
@@ -32,14 +39,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicNumbers
 
 from cardservice.config import Settings
-from cardservice.security import CardCipher, MissingEncryptionKey
+from cardservice.security import PIN_RSA_BITS, CardCipher, MissingEncryptionKey
+from cardservice.security import pin as pins
 from cardservice.security.cvv import compute_cvv, key_check_value
 
 PAN_LABEL = "cardservice-pan"
 CVK_SINGLE_LABEL = "cardservice-cvk-a"
 CVK_DOUBLE_LABEL = "cardservice-cvk-ab"
+PVK_LABEL = "cardservice-pvk"
+PIN_RSA_LABEL = "cardservice-pin-rsa"
+ZPK_LABEL = "cardservice-zpk"
 PREFIX = b"p11:"
 NONCE_BYTES = 12
 HANDLES_SECONDS = 30.0
@@ -116,12 +129,33 @@ class Token:
             self._session = None
 
 
-def _keys(session: Any, label: str) -> list[Any]:
+def _keys(session: Any, label: str, kind: str = "SECRET_KEY") -> list[Any]:
     pkcs11 = _pkcs11()
     found = session.get_objects(
-        {pkcs11.Attribute.CLASS: pkcs11.ObjectClass.SECRET_KEY, pkcs11.Attribute.LABEL: label}
+        {
+            pkcs11.Attribute.CLASS: getattr(pkcs11.ObjectClass, kind),
+            pkcs11.Attribute.LABEL: label,
+        }
     )
     return sorted(found, key=lambda key: bytes(key[pkcs11.Attribute.ID]))
+
+
+def _des3_template(label: str, value: bytes, *, token: bool, decrypt: bool) -> dict[Any, Any]:
+    """A non-extractable DES3 key's attributes: encrypt only, or decrypt only."""
+    attribute = _pkcs11().Attribute
+    return {
+        attribute.CLASS: _pkcs11().ObjectClass.SECRET_KEY,
+        attribute.KEY_TYPE: _pkcs11().KeyType.DES3,
+        attribute.VALUE: value,
+        attribute.LABEL: label,
+        attribute.ID: (1).to_bytes(4, "big"),
+        attribute.TOKEN: token,
+        attribute.PRIVATE: True,
+        attribute.SENSITIVE: True,
+        attribute.EXTRACTABLE: False,
+        attribute.ENCRYPT: not decrypt,
+        attribute.DECRYPT: decrypt,
+    }
 
 
 def generation(key: Any) -> int:
@@ -185,6 +219,96 @@ class TokenKeys:
             raise TokenError("no CVK in the token (create it: cardservice keys create)")
         return pair
 
+    def pvk(self, session: Any) -> Any:
+        def find() -> Any:
+            found = _keys(session, PVK_LABEL)
+            return found[-1] if found else None
+
+        key = self._remembered(session, PVK_LABEL, find)
+        if key is None:
+            key = self._remembered(session, PVK_LABEL, find, fresh=True)
+        if key is None:
+            raise TokenError("no PVK in the token (create it: cardservice keys create)")
+        return key
+
+    def pin_rsa_keys(self, session: Any) -> dict[str, tuple[Any, Any]]:
+        """The PIN envelope's key pairs by key id (every generation), newest first."""
+
+        def find() -> dict[str, tuple[Any, Any]]:
+            publics = {
+                bytes(k[_pkcs11().Attribute.ID]): k
+                for k in _keys(session, PIN_RSA_LABEL, "PUBLIC_KEY")
+            }
+            pairs = {}
+            for private in reversed(_keys(session, PIN_RSA_LABEL, "PRIVATE_KEY")):
+                public = publics.get(bytes(private[_pkcs11().Attribute.ID]))
+                if public is not None:
+                    pairs[pins.key_id_of(public_der(public))] = (public, private)
+            return pairs
+
+        pairs: dict[str, tuple[Any, Any]] = self._remembered(session, PIN_RSA_LABEL, find)
+        if not pairs:
+            pairs = self._remembered(session, PIN_RSA_LABEL, find, fresh=True)
+        if not pairs:
+            raise TokenError("no PIN key in the token (create it: cardservice keys create)")
+        return pairs
+
+    def zpk(self, session: Any, value: bytes | None) -> Any:
+        """The zone PIN key, imported into the process's sessions on first use (a session
+        object, found again by its check value: a process imports each ZPK once)."""
+        if value is None:
+            raise TokenError("CARDSERVICE_ISO8583_ZPK must be set to verify PINs")
+        key_value = value + value[:8] if len(value) == 16 else value
+        check = pins.ecb(key_value)(bytes(8))[:3]  # its KCV: names it, shows nothing
+
+        def find() -> Any:
+            pkcs11 = _pkcs11()
+            found = list(
+                session.get_objects(
+                    {
+                        pkcs11.Attribute.CLASS: pkcs11.ObjectClass.SECRET_KEY,
+                        pkcs11.Attribute.LABEL: ZPK_LABEL,
+                        pkcs11.Attribute.ID: check,
+                    }
+                )
+            )
+            if found:
+                return found[0]
+            template = _des3_template(ZPK_LABEL, key_value, token=False, decrypt=True)
+            return session.create_object({**template, pkcs11.Attribute.ID: check})
+
+        return self._remembered(session, f"{ZPK_LABEL}:{check.hex()}", find)
+
+    def create_pin_keys(self, pvk: bytes | None) -> list[str]:
+        """The PVK (injected: the given one, else random from the token) and the PIN RSA pair
+        (generated in the token), each only when the token lacks it; what was done."""
+        pkcs11, done = _pkcs11(), []
+        with self.token.session() as session:
+            if not _keys(session, PVK_LABEL):
+                material = pvk if pvk is not None else bytes(session.generate_random(128))
+                a, b = material[:8], material[8:]
+                session.create_object(
+                    _des3_template(PVK_LABEL, a + b + a, token=True, decrypt=False)
+                )
+                done.append(f"pvk: injected into the token, kcv {key_check_value(material)}")
+            if not _keys(session, PIN_RSA_LABEL, "PRIVATE_KEY"):
+                session.generate_keypair(
+                    pkcs11.KeyType.RSA,
+                    PIN_RSA_BITS,
+                    label=PIN_RSA_LABEL,
+                    id=(1).to_bytes(4, "big"),
+                    store=True,
+                    private_template={
+                        pkcs11.Attribute.SENSITIVE: True,
+                        pkcs11.Attribute.EXTRACTABLE: False,
+                        pkcs11.Attribute.DECRYPT: True,
+                        pkcs11.Attribute.SIGN: False,
+                    },
+                )
+                done.append("pin key: an RSA-2048 pair generated in the token")
+            self._found.clear()
+        return done
+
     def create_pan_key(self) -> int:
         """A new AES-256 generation made in the token; its number."""
         pkcs11 = _pkcs11()
@@ -239,6 +363,18 @@ class TokenKeys:
             return bytes(block)[:3].hex().upper()
 
 
+def public_der(public: Any) -> bytes:
+    """A token's RSA public key as a SubjectPublicKeyInfo (DER)."""
+    attribute = _pkcs11().Attribute
+    numbers = RSAPublicNumbers(
+        int.from_bytes(bytes(public[attribute.PUBLIC_EXPONENT]), "big"),
+        int.from_bytes(bytes(public[attribute.MODULUS]), "big"),
+    )
+    return numbers.public_key().public_bytes(
+        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
+
+
 class Pkcs11Cipher(CardCipher):
     """`CardCipher` with its keys in a PKCS#11 token (same methods, same callers)."""
 
@@ -250,6 +386,7 @@ class Pkcs11Cipher(CardCipher):
         self._legacy = MultiFernet([Fernet(k) for k in legacy_keys]) if legacy_keys else None
         self.token = token
         self.keys = TokenKeys(token)
+        self.zpk_value: bytes | None = None  # CARDSERVICE_ISO8583_ZPK, imported on first use
 
     @classmethod
     def from_settings(cls, settings: Settings) -> CardCipher:
@@ -260,7 +397,9 @@ class Pkcs11Cipher(CardCipher):
             )
         legacy = [key.encode() for key in settings.encryption_keys] or None
         token = Token(TokenConfig.from_settings(settings))
-        return cls(token, bytes.fromhex(settings.fingerprint_key), legacy)
+        cipher = cls(token, bytes.fromhex(settings.fingerprint_key), legacy)
+        cipher.zpk_value = bytes.fromhex(settings.iso8583_zpk) if settings.iso8583_zpk else None
+        return cipher
 
     def encrypt(self, plaintext: str) -> bytes:
         pkcs11 = _pkcs11()
@@ -311,6 +450,45 @@ class Pkcs11Cipher(CardCipher):
                 return lambda block: bytes(key.encrypt(block, mechanism=pkcs11.Mechanism.DES3_ECB))
 
             return compute_cvv(under(single), under(double), pan, expiry_yymm)
+
+    def pin_public_key(self) -> tuple[str, str]:
+        with self.token.session() as session:
+            key_id, (public, _private) = next(iter(self.keys.pin_rsa_keys(session).items()))
+            der = public_der(public)
+        pem = serialization.load_der_public_key(der).public_bytes(
+            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+        )
+        return key_id, pem.decode()
+
+    def open_pin_envelope(self, key_id: str, envelope: bytes) -> bytes:
+        pkcs11, size = _pkcs11(), PIN_RSA_BITS // 8
+        if len(envelope) != size:
+            raise pins.InvalidPinBlock()
+        with self.token.session() as session:
+            pair = self.keys.pin_rsa_keys(session).get(key_id)
+            if pair is None:
+                raise pins.InvalidPinBlock()
+            try:  # the private operation in the token; the padding is removed here
+                raw = bytes(pair[1].decrypt(envelope, mechanism=pkcs11.Mechanism.RSA_X_509))
+            except pkcs11.PKCS11Error:
+                raise pins.InvalidPinBlock() from None
+        return pins.oaep_decode(raw, size)
+
+    def pin_pvv(self, pan: str, pin: str) -> str:
+        pkcs11 = _pkcs11()
+        with self.token.session() as session:
+            pvk = self.keys.pvk(session)
+            return pins.pvv(
+                lambda block: bytes(pvk.encrypt(block, mechanism=pkcs11.Mechanism.DES3_ECB)),
+                pan,
+                pin,
+            )
+
+    def clear_pin_block(self, block: bytes) -> bytes:
+        pkcs11 = _pkcs11()
+        with self.token.session() as session:
+            zpk = self.keys.zpk(session, self.zpk_value)
+            return bytes(zpk.decrypt(block, mechanism=pkcs11.Mechanism.DES3_ECB))
 
     def _decrypt_legacy(self, ciphertext: bytes) -> str:
         if self._legacy is None:

@@ -226,8 +226,8 @@ def _refusal(
 
 def _state_refusal(account: Row, card: Row, request: Authorization, now: datetime) -> str | None:
     """Rule 2: what the card, its token and its account are, whatever details came."""
-    if card["status"] in ("frozen", "closed"):
-        return f"card_{card['status']}"
+    if card["status"] in ("frozen", "closed", "inactive"):  # inactive: a physical card not
+        return f"card_{card['status']}"  # activated yet (docs/cards.md#physical-cards)
     if request.presentation.token_inactive:
         return "token_inactive"
     if (card["expiry_year"], card["expiry_month"]) < (now.year, now.month):
