@@ -7,6 +7,8 @@ from .account_record import AccountRecord
 from .account_record_status import AccountRecordStatus
 from .accounts_page import AccountsPage
 from .acs_code_request import AcsCodeRequest
+from .activate_card_request import ActivateCardRequest
+from .add_fx_rate_request import AddFxRateRequest
 from .amount_difference import AmountDifference
 from .attachment_record import AttachmentRecord
 from .attachment_record_type import AttachmentRecordType
@@ -34,6 +36,7 @@ from .blocked_tag_record_restriction import BlockedTagRecordRestriction
 from .budget_record import BudgetRecord
 from .buy_cards_request import BuyCardsRequest
 from .buy_cards_request_card_type import BuyCardsRequestCardType
+from .buy_cards_request_form import BuyCardsRequestForm
 from .buy_cards_result import BuyCardsResult
 from .capture_request import CaptureRequest
 from .card_change_request import CardChangeRequest
@@ -41,9 +44,14 @@ from .card_change_request_status import CardChangeRequestStatus
 from .card_counts import CardCounts
 from .card_details import CardDetails
 from .card_list import CardList
+from .card_policy_record import CardPolicyRecord
+from .card_policy_record_member_cards import CardPolicyRecordMemberCards
+from .card_policy_request import CardPolicyRequest
+from .card_policy_request_member_cards import CardPolicyRequestMemberCards
 from .card_record import CardRecord
 from .card_record_card_type import CardRecordCardType
 from .card_record_closed_reason_type_0 import CardRecordClosedReasonType0
+from .card_record_form import CardRecordForm
 from .card_record_frozen_reason_type_0 import CardRecordFrozenReasonType0
 from .card_record_status import CardRecordStatus
 from .card_testing import CardTesting
@@ -51,6 +59,8 @@ from .cardservice_operator_books_routes_currency_balances import CardserviceOper
 from .cardservice_users_schemas_currency_balances import CardserviceUsersSchemasCurrencyBalances
 from .change_account_request import ChangeAccountRequest
 from .change_account_request_status import ChangeAccountRequestStatus
+from .change_bin_request import ChangeBinRequest
+from .change_bin_request_status_type_0 import ChangeBinRequestStatusType0
 from .change_program_request import ChangeProgramRequest
 from .change_user_request import ChangeUserRequest
 from .change_user_request_status_type_0 import ChangeUserRequestStatusType0
@@ -61,6 +71,9 @@ from .clearing_report import ClearingReport
 from .confirm_topup_request import ConfirmTopupRequest
 from .count_amount import CountAmount
 from .create_account_request import CreateAccountRequest
+from .create_bin_request import CreateBinRequest
+from .create_bin_request_brand import CreateBinRequestBrand
+from .create_bin_request_status import CreateBinRequestStatus
 from .create_program_request import CreateProgramRequest
 from .create_team_request import CreateTeamRequest
 from .create_team_request_kind import CreateTeamRequestKind
@@ -82,15 +95,18 @@ from .endpoint_update_event_types_type_0_item import EndpointUpdateEventTypesTyp
 from .envelope_account_record import EnvelopeAccountRecord
 from .envelope_attachment_record import EnvelopeAttachmentRecord
 from .envelope_authorization_endpoint_record import EnvelopeAuthorizationEndpointRecord
+from .envelope_bin_record import EnvelopeBinRecord
 from .envelope_budget_record import EnvelopeBudgetRecord
 from .envelope_buy_cards_result import EnvelopeBuyCardsResult
 from .envelope_card_details import EnvelopeCardDetails
+from .envelope_card_policy_record import EnvelopeCardPolicyRecord
 from .envelope_card_record import EnvelopeCardRecord
 from .envelope_card_testing import EnvelopeCardTesting
 from .envelope_clearing_report import EnvelopeClearingReport
 from .envelope_dispute_record import EnvelopeDisputeRecord
 from .envelope_endpoint_record import EnvelopeEndpointRecord
 from .envelope_event_record import EnvelopeEventRecord
+from .envelope_fx_rate_entry import EnvelopeFxRateEntry
 from .envelope_health_record import EnvelopeHealthRecord
 from .envelope_issued_token import EnvelopeIssuedToken
 from .envelope_list_bin_record import EnvelopeListBinRecord
@@ -103,14 +119,19 @@ from .envelope_list_fx_rate_record import EnvelopeListFxRateRecord
 from .envelope_list_missing_receipt import EnvelopeListMissingReceipt
 from .envelope_list_payment_currency_record import EnvelopeListPaymentCurrencyRecord
 from .envelope_list_settlement import EnvelopeListSettlement
+from .envelope_list_spend_row import EnvelopeListSpendRow
 from .envelope_list_tag_record import EnvelopeListTagRecord
 from .envelope_list_three_ds_record import EnvelopeListThreeDsRecord
 from .envelope_list_token_record import EnvelopeListTokenRecord
 from .envelope_mfa_code_record import EnvelopeMfaCodeRecord
+from .envelope_notifications_record import EnvelopeNotificationsRecord
+from .envelope_pin_key import EnvelopePinKey
+from .envelope_program_fees_record import EnvelopeProgramFeesRecord
 from .envelope_program_record import EnvelopeProgramRecord
 from .envelope_queued import EnvelopeQueued
 from .envelope_ready_record import EnvelopeReadyRecord
 from .envelope_receipt_policy_record import EnvelopeReceiptPolicyRecord
+from .envelope_sign_in_accepted import EnvelopeSignInAccepted
 from .envelope_sign_in_link import EnvelopeSignInLink
 from .envelope_team_request_record import EnvelopeTeamRequestRecord
 from .envelope_three_ds_record import EnvelopeThreeDsRecord
@@ -132,7 +153,13 @@ from .export_transactions_csv_filters_type import ExportTransactionsCsvFiltersTy
 from .favorite_request import FavoriteRequest
 from .fee_record import FeeRecord
 from .fee_record_kind import FeeRecordKind
+from .fulfilment import Fulfilment
+from .fulfilment_request import FulfilmentRequest
+from .fulfilment_request_status import FulfilmentRequestStatus
+from .fulfilment_status import FulfilmentStatus
+from .fx_rate_entry import FxRateEntry
 from .fx_rate_record import FxRateRecord
+from .get_user_spend_group_by import GetUserSpendGroupBy
 from .health_record import HealthRecord
 from .holder_address import HolderAddress
 from .holder_address_in import HolderAddressIn
@@ -155,6 +182,7 @@ from .list_operator_accounts_filters import ListOperatorAccountsFilters
 from .list_operator_accounts_filters_status import ListOperatorAccountsFiltersStatus
 from .list_operator_cards_filters import ListOperatorCardsFilters
 from .list_operator_cards_filters_status import ListOperatorCardsFiltersStatus
+from .list_operator_fx_rates_filters import ListOperatorFxRatesFilters
 from .list_operator_transactions_filters import ListOperatorTransactionsFilters
 from .list_operator_transactions_filters_status import ListOperatorTransactionsFiltersStatus
 from .list_operator_transactions_filters_type import ListOperatorTransactionsFiltersType
@@ -172,6 +200,8 @@ from .mfa_code_record import MfaCodeRecord
 from .missing_receipt import MissingReceipt
 from .money_request import MoneyRequest
 from .network_data import NetworkData
+from .notifications_record import NotificationsRecord
+from .notifications_request import NotificationsRequest
 from .open_dispute_request import OpenDisputeRequest
 from .open_dispute_request_reason import OpenDisputeRequestReason
 from .owner import Owner
@@ -186,13 +216,17 @@ from .paged_envelope_list_card_record import PagedEnvelopeListCardRecord
 from .paged_envelope_list_clearing_report import PagedEnvelopeListClearingReport
 from .paged_envelope_list_dispute_record import PagedEnvelopeListDisputeRecord
 from .paged_envelope_list_endpoint_record import PagedEnvelopeListEndpointRecord
+from .paged_envelope_list_fx_rate_entry import PagedEnvelopeListFxRateEntry
 from .paged_envelope_list_program_record import PagedEnvelopeListProgramRecord
 from .paged_envelope_list_team_request_record import PagedEnvelopeListTeamRequestRecord
 from .paged_envelope_list_topup_record import PagedEnvelopeListTopupRecord
 from .paged_envelope_list_transaction_record import PagedEnvelopeListTransactionRecord
 from .paged_envelope_list_user_record import PagedEnvelopeListUserRecord
 from .payment_currency_record import PaymentCurrencyRecord
+from .pin_key import PinKey
 from .presentments import Presentments
+from .program_fees_record import ProgramFeesRecord
+from .program_fees_request import ProgramFeesRequest
 from .program_record import ProgramRecord
 from .queued import Queued
 from .ready_record import ReadyRecord
@@ -205,14 +239,21 @@ from .replay_request import ReplayRequest
 from .report_keyset_meta import ReportKeysetMeta
 from .report_page import ReportPage
 from .report_page_meta import ReportPageMeta
+from .report_total import ReportTotal
 from .resolve_dispute_request import ResolveDisputeRequest
 from .resolve_dispute_request_outcome import ResolveDisputeRequestOutcome
 from .reveal_request import RevealRequest
 from .set_budget_request import SetBudgetRequest
+from .set_pin_request import SetPinRequest
 from .settlement import Settlement
+from .shipping_address import ShippingAddress
+from .shipping_in import ShippingIn
+from .sign_in_accepted import SignInAccepted
 from .sign_in_link import SignInLink
+from .sign_in_request import SignInRequest
 from .sort_request import SortRequest
 from .spend import Spend
+from .spend_row import SpendRow
 from .spending_controls import SpendingControls
 from .spending_controls_record import SpendingControlsRecord
 from .tag_record import TagRecord
@@ -253,6 +294,8 @@ __all__ = (
     "AccountRecordStatus",
     "AccountsPage",
     "AcsCodeRequest",
+    "ActivateCardRequest",
+    "AddFxRateRequest",
     "AmountDifference",
     "AttachmentRecord",
     "AttachmentRecordType",
@@ -280,6 +323,7 @@ __all__ = (
     "BudgetRecord",
     "BuyCardsRequest",
     "BuyCardsRequestCardType",
+    "BuyCardsRequestForm",
     "BuyCardsResult",
     "CaptureRequest",
     "CardChangeRequest",
@@ -287,9 +331,14 @@ __all__ = (
     "CardCounts",
     "CardDetails",
     "CardList",
+    "CardPolicyRecord",
+    "CardPolicyRecordMemberCards",
+    "CardPolicyRequest",
+    "CardPolicyRequestMemberCards",
     "CardRecord",
     "CardRecordCardType",
     "CardRecordClosedReasonType0",
+    "CardRecordForm",
     "CardRecordFrozenReasonType0",
     "CardRecordStatus",
     "CardserviceOperatorBooksRoutesCurrencyBalances",
@@ -297,6 +346,8 @@ __all__ = (
     "CardTesting",
     "ChangeAccountRequest",
     "ChangeAccountRequestStatus",
+    "ChangeBinRequest",
+    "ChangeBinRequestStatusType0",
     "ChangeProgramRequest",
     "ChangeUserRequest",
     "ChangeUserRequestStatusType0",
@@ -307,6 +358,9 @@ __all__ = (
     "ConfirmTopupRequest",
     "CountAmount",
     "CreateAccountRequest",
+    "CreateBinRequest",
+    "CreateBinRequestBrand",
+    "CreateBinRequestStatus",
     "CreateProgramRequest",
     "CreateTeamRequest",
     "CreateTeamRequestKind",
@@ -328,15 +382,18 @@ __all__ = (
     "EnvelopeAccountRecord",
     "EnvelopeAttachmentRecord",
     "EnvelopeAuthorizationEndpointRecord",
+    "EnvelopeBinRecord",
     "EnvelopeBudgetRecord",
     "EnvelopeBuyCardsResult",
     "EnvelopeCardDetails",
+    "EnvelopeCardPolicyRecord",
     "EnvelopeCardRecord",
     "EnvelopeCardTesting",
     "EnvelopeClearingReport",
     "EnvelopeDisputeRecord",
     "EnvelopeEndpointRecord",
     "EnvelopeEventRecord",
+    "EnvelopeFxRateEntry",
     "EnvelopeHealthRecord",
     "EnvelopeIssuedToken",
     "EnvelopeListBinRecord",
@@ -349,14 +406,19 @@ __all__ = (
     "EnvelopeListMissingReceipt",
     "EnvelopeListPaymentCurrencyRecord",
     "EnvelopeListSettlement",
+    "EnvelopeListSpendRow",
     "EnvelopeListTagRecord",
     "EnvelopeListThreeDsRecord",
     "EnvelopeListTokenRecord",
     "EnvelopeMfaCodeRecord",
+    "EnvelopeNotificationsRecord",
+    "EnvelopePinKey",
+    "EnvelopeProgramFeesRecord",
     "EnvelopeProgramRecord",
     "EnvelopeQueued",
     "EnvelopeReadyRecord",
     "EnvelopeReceiptPolicyRecord",
+    "EnvelopeSignInAccepted",
     "EnvelopeSignInLink",
     "EnvelopeTeamRequestRecord",
     "EnvelopeThreeDsRecord",
@@ -378,7 +440,13 @@ __all__ = (
     "FavoriteRequest",
     "FeeRecord",
     "FeeRecordKind",
+    "Fulfilment",
+    "FulfilmentRequest",
+    "FulfilmentRequestStatus",
+    "FulfilmentStatus",
+    "FxRateEntry",
     "FxRateRecord",
+    "GetUserSpendGroupBy",
     "HealthRecord",
     "HolderAddress",
     "HolderAddressIn",
@@ -401,6 +469,7 @@ __all__ = (
     "ListOperatorAccountsFiltersStatus",
     "ListOperatorCardsFilters",
     "ListOperatorCardsFiltersStatus",
+    "ListOperatorFxRatesFilters",
     "ListOperatorTransactionsFilters",
     "ListOperatorTransactionsFiltersStatus",
     "ListOperatorTransactionsFiltersType",
@@ -418,6 +487,8 @@ __all__ = (
     "MissingReceipt",
     "MoneyRequest",
     "NetworkData",
+    "NotificationsRecord",
+    "NotificationsRequest",
     "OpenDisputeRequest",
     "OpenDisputeRequestReason",
     "Owner",
@@ -431,6 +502,7 @@ __all__ = (
     "PagedEnvelopeListClearingReport",
     "PagedEnvelopeListDisputeRecord",
     "PagedEnvelopeListEndpointRecord",
+    "PagedEnvelopeListFxRateEntry",
     "PagedEnvelopeListProgramRecord",
     "PagedEnvelopeListTeamRequestRecord",
     "PagedEnvelopeListTopupRecord",
@@ -438,7 +510,10 @@ __all__ = (
     "PagedEnvelopeListUserRecord",
     "PageMeta",
     "PaymentCurrencyRecord",
+    "PinKey",
     "Presentments",
+    "ProgramFeesRecord",
+    "ProgramFeesRequest",
     "ProgramRecord",
     "Queued",
     "ReadyRecord",
@@ -451,16 +526,23 @@ __all__ = (
     "ReportKeysetMeta",
     "ReportPage",
     "ReportPageMeta",
+    "ReportTotal",
     "ResolveDisputeRequest",
     "ResolveDisputeRequestOutcome",
     "RevealRequest",
     "SetBudgetRequest",
+    "SetPinRequest",
     "Settlement",
+    "ShippingAddress",
+    "ShippingIn",
+    "SignInAccepted",
     "SignInLink",
+    "SignInRequest",
     "SortRequest",
     "Spend",
     "SpendingControls",
     "SpendingControlsRecord",
+    "SpendRow",
     "TagRecord",
     "TeamRef",
     "TeamRequestRecord",

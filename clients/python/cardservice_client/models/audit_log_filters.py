@@ -16,7 +16,8 @@ T = TypeVar("T", bound="AuditLogFilters")
 class AuditLogFilters:
     """
     Attributes:
-        actor_type (AuditLogFiltersActorType | Unset): Who acted: a cardholder, an operator key or the service itself
+        actor_type (AuditLogFiltersActorType | Unset): Who acted: a cardholder, an operator key, an operator console
+            session or the service
         action (str | Unset): Only this action, e.g. `user.created`, `card.details_revealed`
         object_type (str | Unset): Only rows about this kind of object, e.g. `user`, `account`, `card`
         object_uuid (str | Unset | UUID): Only rows about this object

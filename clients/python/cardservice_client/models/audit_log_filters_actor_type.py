@@ -2,6 +2,7 @@ from enum import StrEnum
 
 
 class AuditLogFiltersActorType(StrEnum):
+    CONSOLE = "console"
     OPERATOR_KEY = "operator_key"
     SYSTEM = "system"
     USER = "user"

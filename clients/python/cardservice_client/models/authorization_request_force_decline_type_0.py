@@ -7,6 +7,7 @@ class AuthorizationRequestForceDeclineType0(StrEnum):
     CARD_CLOSED = "card_closed"
     CARD_EXPIRED = "card_expired"
     CARD_FROZEN = "card_frozen"
+    CARD_INACTIVE = "card_inactive"
     CURRENCY_NOT_SUPPORTED = "currency_not_supported"
     DO_NOT_HONOR = "do_not_honor"
     INSUFFICIENT_FUNDS = "insufficient_funds"

@@ -1,7 +1,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from decimal import Decimal
+from typing import Any, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
@@ -17,7 +18,7 @@ class BinRecord:
     """
     Example:
         {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'bin': '424242', 'brand': 'visa', 'currency': 'EUR', 'status':
-            'available'}
+            'available', 'card_price': 12.5}
 
     Attributes:
         uuid (UUID):
@@ -25,6 +26,8 @@ class BinRecord:
         brand (str):
         currency (str):
         status (BinRecordStatus):
+        card_price (Decimal | None): The price of a card on this BIN, in its currency: the `card_issue` fee of
+            `/dictionary/fees` for cards bought on it; `null`: the fee schedule's `card_issue`.
     """
 
     uuid: UUID
@@ -32,6 +35,7 @@ class BinRecord:
     brand: str
     currency: str
     status: BinRecordStatus
+    card_price: Decimal | None
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -45,6 +49,9 @@ class BinRecord:
 
         status = self.status.value
 
+        card_price: Decimal | None
+        card_price = self.card_price
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -54,6 +61,7 @@ class BinRecord:
                 "brand": brand,
                 "currency": currency,
                 "status": status,
+                "card_price": card_price,
             }
         )
 
@@ -72,12 +80,20 @@ class BinRecord:
 
         status = BinRecordStatus(d.pop("status"))
 
+        def _parse_card_price(data: object) -> Decimal | None:
+            if data is None:
+                return data
+            return cast(Decimal | None, data)
+
+        card_price = _parse_card_price(d.pop("card_price"))
+
         bin_record = cls(
             uuid=uuid,
             bin=bin,
             brand=brand,
             currency=currency,
             status=status,
+            card_price=card_price,
         )
 
         bin_record.additional_properties = d

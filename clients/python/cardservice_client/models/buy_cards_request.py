@@ -2,13 +2,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
 
 from ..models.buy_cards_request_card_type import BuyCardsRequestCardType
+from ..models.buy_cards_request_form import BuyCardsRequestForm
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.shipping_in import ShippingIn
+
 
 T = TypeVar("T", bound="BuyCardsRequest")
 
@@ -44,6 +49,12 @@ class BuyCardsRequest:
         card_type (BuyCardsRequestCardType | Unset): `multi_use` (default); `single_use`: closed after its first
             capture; `merchant_locked`:
             only the merchant of its first approved authorization may charge it. Default: BuyCardsRequestCardType.MULTI_USE.
+        form (BuyCardsRequestForm | Unset): `virtual` (default): active at once; `physical`: a plastic card sent to
+            `shipping`,
+            `inactive` until its holder activates it; each costs the `card_physical` fee too. Default:
+            BuyCardsRequestForm.VIRTUAL.
+        shipping (None | ShippingIn | Unset): Where to send physical cards: required with `form: physical`, refused
+            otherwise.
     """
 
     account_uuid: str | UUID
@@ -55,8 +66,12 @@ class BuyCardsRequest:
     auto_replenish_amount: Decimal | Unset = UNSET
     auto_replenish_min_balance: Decimal | Unset = UNSET
     card_type: BuyCardsRequestCardType | Unset = BuyCardsRequestCardType.MULTI_USE
+    form: BuyCardsRequestForm | Unset = BuyCardsRequestForm.VIRTUAL
+    shipping: None | ShippingIn | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.shipping_in import ShippingIn  # noqa: PLC0415
+
         account_uuid: str
         if isinstance(self.account_uuid, UUID):
             account_uuid = str(self.account_uuid)
@@ -93,6 +108,18 @@ class BuyCardsRequest:
         if not isinstance(self.card_type, Unset):
             card_type = self.card_type.value
 
+        form: str | Unset = UNSET
+        if not isinstance(self.form, Unset):
+            form = self.form.value
+
+        shipping: dict[str, Any] | None | Unset
+        if isinstance(self.shipping, Unset):
+            shipping = UNSET
+        elif isinstance(self.shipping, ShippingIn):
+            shipping = self.shipping.to_dict()
+        else:
+            shipping = self.shipping
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -115,11 +142,17 @@ class BuyCardsRequest:
             field_dict["auto_replenish_min_balance"] = auto_replenish_min_balance
         if card_type is not UNSET:
             field_dict["card_type"] = card_type
+        if form is not UNSET:
+            field_dict["form"] = form
+        if shipping is not UNSET:
+            field_dict["shipping"] = shipping
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.shipping_in import ShippingIn  # noqa: PLC0415
+
         d = dict(src_dict)
 
         def _parse_account_uuid(data: object) -> str | UUID:
@@ -181,6 +214,30 @@ class BuyCardsRequest:
         else:
             card_type = BuyCardsRequestCardType(_card_type)
 
+        _form = d.pop("form", UNSET)
+        form: BuyCardsRequestForm | Unset
+        if isinstance(_form, Unset):
+            form = UNSET
+        else:
+            form = BuyCardsRequestForm(_form)
+
+        def _parse_shipping(data: object) -> None | ShippingIn | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                shipping_type_0 = ShippingIn.from_dict(data)
+
+                return shipping_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | ShippingIn | Unset, data)
+
+        shipping = _parse_shipping(d.pop("shipping", UNSET))
+
         buy_cards_request = cls(
             account_uuid=account_uuid,
             bin_uuid=bin_uuid,
@@ -191,6 +248,8 @@ class BuyCardsRequest:
             auto_replenish_amount=auto_replenish_amount,
             auto_replenish_min_balance=auto_replenish_min_balance,
             card_type=card_type,
+            form=form,
+            shipping=shipping,
         )
 
         return buy_cards_request

@@ -31,7 +31,8 @@ class CardChangeRequest:
             final: pending holds are reversed and the balance moves back to the account. Leave it out to
             keep the status (`null` is refused). A card the program's operator froze
             (`frozen_reason: operator`) keeps its status until the operator unfreezes it
-            (`frozen_by_operator`).
+            (`frozen_by_operator`), one the team's owner froze (`owner`) until an owner does
+            (`frozen_by_owner`).
         description (None | str | Unset): Your label, up to 255 characters; `null` clears it.
         holder_name (None | str | Unset): The name to print on checkout forms, 1..120 characters; `null` clears it.
         holder_address (HolderAddressIn | None | Unset): The billing address, replaced as a whole; `null` clears it.

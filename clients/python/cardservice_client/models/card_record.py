@@ -11,13 +11,16 @@ from attrs import field as _attrs_field
 
 from ..models.card_record_card_type import CardRecordCardType
 from ..models.card_record_closed_reason_type_0 import CardRecordClosedReasonType0
+from ..models.card_record_form import CardRecordForm
 from ..models.card_record_frozen_reason_type_0 import CardRecordFrozenReasonType0
 from ..models.card_record_status import CardRecordStatus
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.auto_replenish import AutoReplenish
+    from ..models.fulfilment import Fulfilment
     from ..models.holder_address import HolderAddress
+    from ..models.shipping_address import ShippingAddress
     from ..models.spending_controls_record import SpendingControlsRecord
 
 
@@ -38,7 +41,10 @@ class CardRecord:
             ['example'], 'blocked_tags': ['example'], 'allowed_countries': ['example'], 'blocked_countries': ['example']},
             'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z', 'card_type': 'multi_use',
             'locked_merchant': 'example', 'closed_reason': 'lost', 'replaces': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'frozen_reason': 'suspected_fraud'}
+            'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'frozen_reason': 'suspected_fraud', 'form': 'virtual',
+            'shipping': {'name': 'Ada Lovelace', 'line1': 'Unter den Linden 1', 'line2': 'example', 'city': 'Berlin',
+            'postal_code': '10117', 'country': 'DE'}, 'fulfilment': {'status': 'ordered', 'carrier': 'example', 'tracking':
+            'example', 'updated_at': '2026-03-19T10:15:00Z'}, 'pin_set': True, 'pin_blocked': True}
 
     Attributes:
         uuid (UUID):
@@ -51,7 +57,8 @@ class CardRecord:
         expiry_year (int):
         currency (str):
         balance (Decimal):
-        status (CardRecordStatus):
+        status (CardRecordStatus): inactive: a physical card until its holder activates it (`POST
+            /card/{cardUuid}/activate`)
         is_favorite (bool):
         sort_order (int):
         description (None | str):
@@ -70,7 +77,14 @@ class CardRecord:
         frozen_reason (CardRecordFrozenReasonType0 | None | Unset): suspected_fraud: the card-testing guard froze the
             card (its 5th wrong expiry or CVV2 within 24 h); cleared when its holder sets its status. receipt_missing: the
             team's receipt policy froze it until the receipts of its purchases are linked (docs/teams.md). operator: the
-            program's operator froze it; only the operator unfreezes it (docs/operations.md)
+            program's operator froze it; only the operator unfreezes it (docs/operations.md). owner: the team's owner froze
+            it; only a team owner unfreezes it (docs/teams.md)
+        form (CardRecordForm | Unset):  Default: CardRecordForm.VIRTUAL.
+        shipping (None | ShippingAddress | Unset): a physical card's delivery address; null for a virtual card
+        fulfilment (Fulfilment | None | Unset): a physical card's production and delivery: ordered → printed → shipped →
+            delivered, or returned from shipped; null for a virtual card
+        pin_set (bool | Unset): its holder has set a PIN Default: False.
+        pin_blocked (bool | Unset): the PIN is blocked (too many wrong PINs) until a new one is set Default: False.
     """
 
     uuid: UUID
@@ -100,10 +114,17 @@ class CardRecord:
     replaces: None | Unset | UUID = UNSET
     replaced_by: None | Unset | UUID = UNSET
     frozen_reason: CardRecordFrozenReasonType0 | None | Unset = UNSET
+    form: CardRecordForm | Unset = CardRecordForm.VIRTUAL
+    shipping: None | ShippingAddress | Unset = UNSET
+    fulfilment: Fulfilment | None | Unset = UNSET
+    pin_set: bool | Unset = False
+    pin_blocked: bool | Unset = False
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.fulfilment import Fulfilment  # noqa: PLC0415
         from ..models.holder_address import HolderAddress  # noqa: PLC0415
+        from ..models.shipping_address import ShippingAddress  # noqa: PLC0415
         from ..models.spending_controls_record import SpendingControlsRecord  # noqa: PLC0415
 
         uuid = str(self.uuid)
@@ -208,6 +229,30 @@ class CardRecord:
         else:
             frozen_reason = self.frozen_reason
 
+        form: str | Unset = UNSET
+        if not isinstance(self.form, Unset):
+            form = self.form.value
+
+        shipping: dict[str, Any] | None | Unset
+        if isinstance(self.shipping, Unset):
+            shipping = UNSET
+        elif isinstance(self.shipping, ShippingAddress):
+            shipping = self.shipping.to_dict()
+        else:
+            shipping = self.shipping
+
+        fulfilment: dict[str, Any] | None | Unset
+        if isinstance(self.fulfilment, Unset):
+            fulfilment = UNSET
+        elif isinstance(self.fulfilment, Fulfilment):
+            fulfilment = self.fulfilment.to_dict()
+        else:
+            fulfilment = self.fulfilment
+
+        pin_set = self.pin_set
+
+        pin_blocked = self.pin_blocked
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -250,13 +295,25 @@ class CardRecord:
             field_dict["replaced_by"] = replaced_by
         if frozen_reason is not UNSET:
             field_dict["frozen_reason"] = frozen_reason
+        if form is not UNSET:
+            field_dict["form"] = form
+        if shipping is not UNSET:
+            field_dict["shipping"] = shipping
+        if fulfilment is not UNSET:
+            field_dict["fulfilment"] = fulfilment
+        if pin_set is not UNSET:
+            field_dict["pin_set"] = pin_set
+        if pin_blocked is not UNSET:
+            field_dict["pin_blocked"] = pin_blocked
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.auto_replenish import AutoReplenish  # noqa: PLC0415
+        from ..models.fulfilment import Fulfilment  # noqa: PLC0415
         from ..models.holder_address import HolderAddress  # noqa: PLC0415
+        from ..models.shipping_address import ShippingAddress  # noqa: PLC0415
         from ..models.spending_controls_record import SpendingControlsRecord  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -433,6 +490,51 @@ class CardRecord:
 
         frozen_reason = _parse_frozen_reason(d.pop("frozen_reason", UNSET))
 
+        _form = d.pop("form", UNSET)
+        form: CardRecordForm | Unset
+        if isinstance(_form, Unset):
+            form = UNSET
+        else:
+            form = CardRecordForm(_form)
+
+        def _parse_shipping(data: object) -> None | ShippingAddress | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                shipping_type_0 = ShippingAddress.from_dict(data)
+
+                return shipping_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | ShippingAddress | Unset, data)
+
+        shipping = _parse_shipping(d.pop("shipping", UNSET))
+
+        def _parse_fulfilment(data: object) -> Fulfilment | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                fulfilment_type_0 = Fulfilment.from_dict(data)
+
+                return fulfilment_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(Fulfilment | None | Unset, data)
+
+        fulfilment = _parse_fulfilment(d.pop("fulfilment", UNSET))
+
+        pin_set = d.pop("pin_set", UNSET)
+
+        pin_blocked = d.pop("pin_blocked", UNSET)
+
         card_record = cls(
             uuid=uuid,
             account_uuid=account_uuid,
@@ -461,6 +563,11 @@ class CardRecord:
             replaces=replaces,
             replaced_by=replaced_by,
             frozen_reason=frozen_reason,
+            form=form,
+            shipping=shipping,
+            fulfilment=fulfilment,
+            pin_set=pin_set,
+            pin_blocked=pin_blocked,
         )
 
         card_record.additional_properties = d

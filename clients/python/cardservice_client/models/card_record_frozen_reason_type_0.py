@@ -3,6 +3,7 @@ from enum import StrEnum
 
 class CardRecordFrozenReasonType0(StrEnum):
     OPERATOR = "operator"
+    OWNER = "owner"
     RECEIPT_MISSING = "receipt_missing"
     SUSPECTED_FRAUD = "suspected_fraud"
 

@@ -5,6 +5,7 @@ class CardRecordStatus(StrEnum):
     ACTIVE = "active"
     CLOSED = "closed"
     FROZEN = "frozen"
+    INACTIVE = "inactive"
 
     def __str__(self) -> str:
         return str(self.value)

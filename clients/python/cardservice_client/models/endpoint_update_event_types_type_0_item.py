@@ -5,6 +5,7 @@ class EndpointUpdateEventTypesType0Item(StrEnum):
     ATTACHMENT_CREATED = "attachment.created"
     CARD_CREATED = "card.created"
     CARD_DETAILS_REVEALED = "card.details_revealed"
+    CARD_PIN_UPDATED = "card.pin.updated"
     CARD_TOKEN_CREATED = "card.token.created"
     CARD_TOKEN_UPDATED = "card.token.updated"
     CARD_UPDATED = "card.updated"

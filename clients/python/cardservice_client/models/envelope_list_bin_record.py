@@ -20,7 +20,7 @@ class EnvelopeListBinRecord:
     """
     Example:
         {'success': True, 'data': [{'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'bin': '424242', 'brand': 'visa',
-            'currency': 'EUR', 'status': 'available'}]}
+            'currency': 'EUR', 'status': 'available', 'card_price': 12.5}]}
 
     Attributes:
         data (list[BinRecord]):

@@ -19,7 +19,8 @@ T = TypeVar("T", bound="EnvelopeListFxRateRecord")
 class EnvelopeListFxRateRecord:
     """
     Example:
-        {'success': True, 'data': [{'base': 'example', 'quote': 'example', 'rate': 12.5, 'date': 'example'}]}
+        {'success': True, 'data': [{'base': 'example', 'quote': 'example', 'rate': 12.5, 'date': 'example',
+            'effective_at': '2026-03-19T10:15:00Z'}]}
 
     Attributes:
         data (list[FxRateRecord]):

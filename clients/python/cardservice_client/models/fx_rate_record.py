@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, TypeVar
@@ -15,19 +16,21 @@ class FxRateRecord:
     """1 `base` = `rate` `quote`: a merchant charging in `base` on a card holding `quote`.
 
     Example:
-        {'base': 'example', 'quote': 'example', 'rate': 12.5, 'date': 'example'}
+        {'base': 'example', 'quote': 'example', 'rate': 12.5, 'date': 'example', 'effective_at': '2026-03-19T10:15:00Z'}
 
     Attributes:
         base (str):
         quote (str):
         rate (Decimal):
-        date (str): The day the rate was set (ISO date).
+        date (str): The day the rate took effect (ISO date, UTC).
+        effective_at (datetime.datetime): The instant the rate took effect; it applies until the pair's next rate.
     """
 
     base: str
     quote: str
     rate: Decimal
     date: str
+    effective_at: datetime.datetime
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -39,6 +42,8 @@ class FxRateRecord:
 
         date = self.date
 
+        effective_at = self.effective_at.isoformat()
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -47,6 +52,7 @@ class FxRateRecord:
                 "quote": quote,
                 "rate": rate,
                 "date": date,
+                "effective_at": effective_at,
             }
         )
 
@@ -63,11 +69,14 @@ class FxRateRecord:
 
         date = d.pop("date")
 
+        effective_at = datetime.datetime.fromisoformat(d.pop("effective_at"))
+
         fx_rate_record = cls(
             base=base,
             quote=quote,
             rate=rate,
             date=date,
+            effective_at=effective_at,
         )
 
         fx_rate_record.additional_properties = d

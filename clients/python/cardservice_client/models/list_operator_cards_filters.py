@@ -19,11 +19,13 @@ class ListOperatorCardsFilters:
         user_uuid (str | Unset | UUID): Only this user's
         status (ListOperatorCardsFiltersStatus | Unset): Only cards in this status
         program_uuid (str | Unset | UUID): Only the cards of this program's users
+        search (str | Unset): Part of the last four digits, the mask or the description
     """
 
     user_uuid: str | Unset | UUID = UNSET
     status: ListOperatorCardsFiltersStatus | Unset = UNSET
     program_uuid: str | Unset | UUID = UNSET
+    search: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         user_uuid: str | Unset
@@ -46,6 +48,8 @@ class ListOperatorCardsFilters:
         else:
             program_uuid = self.program_uuid
 
+        search = self.search
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -55,6 +59,8 @@ class ListOperatorCardsFilters:
             field_dict["status"] = status
         if program_uuid is not UNSET:
             field_dict["program_uuid"] = program_uuid
+        if search is not UNSET:
+            field_dict["search"] = search
 
         return field_dict
 
@@ -99,10 +105,13 @@ class ListOperatorCardsFilters:
 
         program_uuid = _parse_program_uuid(d.pop("program_uuid", UNSET))
 
+        search = d.pop("search", UNSET)
+
         list_operator_cards_filters = cls(
             user_uuid=user_uuid,
             status=status,
             program_uuid=program_uuid,
+            search=search,
         )
 
         return list_operator_cards_filters

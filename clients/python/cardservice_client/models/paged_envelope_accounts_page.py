@@ -33,7 +33,10 @@ class PagedEnvelopeAccountsPage:
             ['example'], 'blocked_tags': ['example'], 'allowed_countries': ['example'], 'blocked_countries': ['example']},
             'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z', 'card_type': 'multi_use',
             'locked_merchant': 'example', 'closed_reason': 'lost', 'replaces': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'frozen_reason': 'suspected_fraud'}, 'owner': {'uuid':
+            'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'frozen_reason': 'suspected_fraud', 'form': 'virtual',
+            'shipping': {'name': 'Ada Lovelace', 'line1': 'Unter den Linden 1', 'line2': 'example', 'city': 'Berlin',
+            'postal_code': '10117', 'country': 'DE'}, 'fulfilment': {'status': 'ordered', 'carrier': 'example', 'tracking':
+            'example', 'updated_at': '2026-03-19T10:15:00Z'}, 'pin_set': True, 'pin_blocked': True}, 'owner': {'uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada Lovelace'}, 'created_at': '2026-03-19T10:15:00Z',
             'updated_at': '2026-03-19T10:15:00Z'}], 'related_team_accounts': [{'uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada Lovelace', 'type': 'example', 'status': 'active',
@@ -48,7 +51,10 @@ class PagedEnvelopeAccountsPage:
             ['example'], 'blocked_tags': ['example'], 'allowed_countries': ['example'], 'blocked_countries': ['example']},
             'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z', 'card_type': 'multi_use',
             'locked_merchant': 'example', 'closed_reason': 'lost', 'replaces': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'frozen_reason': 'suspected_fraud'}, 'owner': {'uuid':
+            'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'frozen_reason': 'suspected_fraud', 'form': 'virtual',
+            'shipping': {'name': 'Ada Lovelace', 'line1': 'Unter den Linden 1', 'line2': 'example', 'city': 'Berlin',
+            'postal_code': '10117', 'country': 'DE'}, 'fulfilment': {'status': 'ordered', 'carrier': 'example', 'tracking':
+            'example', 'updated_at': '2026-03-19T10:15:00Z'}, 'pin_set': True, 'pin_blocked': True}, 'owner': {'uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada Lovelace'}, 'created_at': '2026-03-19T10:15:00Z',
             'updated_at': '2026-03-19T10:15:00Z'}]}}
 
@@ -67,7 +73,10 @@ class PagedEnvelopeAccountsPage:
             ['example'], 'blocked_countries': ['example']}, 'created_at': '2026-03-19T10:15:00Z', 'updated_at':
             '2026-03-19T10:15:00Z', 'card_type': 'multi_use', 'locked_merchant': 'example', 'closed_reason': 'lost',
             'replaces': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'frozen_reason': 'suspected_fraud'}, 'owner': {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada
+            'frozen_reason': 'suspected_fraud', 'form': 'virtual', 'shipping': {'name': 'Ada Lovelace', 'line1': 'Unter den
+            Linden 1', 'line2': 'example', 'city': 'Berlin', 'postal_code': '10117', 'country': 'DE'}, 'fulfilment':
+            {'status': 'ordered', 'carrier': 'example', 'tracking': 'example', 'updated_at': '2026-03-19T10:15:00Z'},
+            'pin_set': True, 'pin_blocked': True}, 'owner': {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada
             Lovelace'}, 'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}],
             'related_team_accounts': [{'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada Lovelace', 'type':
             'example', 'status': 'active', 'currency': 'EUR', 'balance': 12.5, 'cards_count': 1, 'card_info': {'uuid':
@@ -81,7 +90,10 @@ class PagedEnvelopeAccountsPage:
             ['example'], 'blocked_tags': ['example'], 'allowed_countries': ['example'], 'blocked_countries': ['example']},
             'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z', 'card_type': 'multi_use',
             'locked_merchant': 'example', 'closed_reason': 'lost', 'replaces': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'frozen_reason': 'suspected_fraud'}, 'owner': {'uuid':
+            'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'frozen_reason': 'suspected_fraud', 'form': 'virtual',
+            'shipping': {'name': 'Ada Lovelace', 'line1': 'Unter den Linden 1', 'line2': 'example', 'city': 'Berlin',
+            'postal_code': '10117', 'country': 'DE'}, 'fulfilment': {'status': 'ordered', 'carrier': 'example', 'tracking':
+            'example', 'updated_at': '2026-03-19T10:15:00Z'}, 'pin_set': True, 'pin_blocked': True}, 'owner': {'uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada Lovelace'}, 'created_at': '2026-03-19T10:15:00Z',
             'updated_at': '2026-03-19T10:15:00Z'}]}.
         success (bool | Unset):  Default: True.

@@ -1,11 +1,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.report_total import ReportTotal
+
 
 T = TypeVar("T", bound="ReportKeysetMeta")
 
@@ -15,17 +19,20 @@ class ReportKeysetMeta:
     """A keyset page (`starting_after`, docs/transactions.md#reading).
 
     Example:
-        {'per_page': 1, 'total': 1, 'next_starting_after': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}
+        {'per_page': 1, 'total': 1, 'next_starting_after': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'totals':
+            [{'currency': 'EUR', 'debits': 12.5, 'credits': 12.5}]}
 
     Attributes:
         per_page (int):
         total (int):
         next_starting_after (None | UUID):
+        totals (list[ReportTotal] | None):
     """
 
     per_page: int
     total: int
     next_starting_after: None | UUID
+    totals: list[ReportTotal] | None
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -39,6 +46,16 @@ class ReportKeysetMeta:
         else:
             next_starting_after = self.next_starting_after
 
+        totals: list[dict[str, Any]] | None
+        if isinstance(self.totals, list):
+            totals = []
+            for totals_type_0_item_data in self.totals:
+                totals_type_0_item = totals_type_0_item_data.to_dict()
+                totals.append(totals_type_0_item)
+
+        else:
+            totals = self.totals
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -46,6 +63,7 @@ class ReportKeysetMeta:
                 "per_page": per_page,
                 "total": total,
                 "next_starting_after": next_starting_after,
+                "totals": totals,
             }
         )
 
@@ -53,6 +71,8 @@ class ReportKeysetMeta:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.report_total import ReportTotal  # noqa: PLC0415
+
         d = dict(src_dict)
         per_page = d.pop("per_page")
 
@@ -73,10 +93,31 @@ class ReportKeysetMeta:
 
         next_starting_after = _parse_next_starting_after(d.pop("next_starting_after"))
 
+        def _parse_totals(data: object) -> list[ReportTotal] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                totals_type_0 = []
+                _totals_type_0 = data
+                for totals_type_0_item_data in _totals_type_0:
+                    totals_type_0_item = ReportTotal.from_dict(totals_type_0_item_data)
+
+                    totals_type_0.append(totals_type_0_item)
+
+                return totals_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[ReportTotal] | None, data)
+
+        totals = _parse_totals(d.pop("totals"))
+
         report_keyset_meta = cls(
             per_page=per_page,
             total=total,
             next_starting_after=next_starting_after,
+            totals=totals,
         )
 
         report_keyset_meta.additional_properties = d

@@ -22,20 +22,20 @@ class ReportPage:
     """
     Example:
         {'success': True, 'meta': {'current_page': 1, 'per_page': 1, 'total': 1, 'last_page': 1, 'next_starting_after':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}, 'data': [{'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'type':
-            'card_purchase', 'status': 'pending', 'amount': 12.5, 'currency': 'EUR', 'direction': 'debit', 'card_uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'merchant':
-            {'name': 'Ada Lovelace', 'mcc': '5411', 'country': 'DE', 'city': 'Berlin'}, 'tag': 'example', 'error':
-            'example', 'fee': 12.5, 'refunded_amount': 12.5, 'authorized_amount': 12.5, 'captured_amount': 12.5,
-            'hold_expires_at': '2026-03-19T10:15:00Z', 'merchant_amount': 12.5, 'merchant_captured_amount': 12.5,
-            'merchant_currency': 'example', 'rate': 12.5, 'flagged': True, 'description': 'Team travel', 'parent_uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'decision': 'rules', 'channel': 'sandbox', 'network': {'stan':
-            'example', 'rrn': 'example', 'acquirer_id': 'example', 'terminal_id': 'example', 'merchant_id': 'example',
-            'auth_code': 'example'}, 'token': {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'wallet': 'apple_pay',
-            'last4': '4242'}, 'stand_in': True, 'shortfall': 12.5, 'clearing': {'file_uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'message_number': 1, 'arn': 'example'}, 'receipt_attachment_uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'created_at': '2026-03-19T10:15:00Z', 'updated_at':
-            '2026-03-19T10:15:00Z'}]}
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'totals': [{'currency': 'EUR', 'debits': 12.5, 'credits': 12.5}]},
+            'data': [{'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'type': 'card_purchase', 'status': 'pending',
+            'amount': 12.5, 'currency': 'EUR', 'direction': 'debit', 'card_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
+            'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'merchant': {'name': 'Ada Lovelace', 'mcc': '5411',
+            'country': 'DE', 'city': 'Berlin'}, 'tag': 'example', 'error': 'example', 'fee': 12.5, 'refunded_amount': 12.5,
+            'authorized_amount': 12.5, 'captured_amount': 12.5, 'hold_expires_at': '2026-03-19T10:15:00Z',
+            'merchant_amount': 12.5, 'merchant_captured_amount': 12.5, 'merchant_currency': 'example', 'rate': 12.5,
+            'flagged': True, 'description': 'Team travel', 'parent_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
+            'decision': 'rules', 'channel': 'sandbox', 'network': {'stan': 'example', 'rrn': 'example', 'acquirer_id':
+            'example', 'terminal_id': 'example', 'merchant_id': 'example', 'auth_code': 'example'}, 'token': {'uuid':
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'wallet': 'apple_pay', 'last4': '4242'}, 'stand_in': True, 'shortfall':
+            12.5, 'clearing': {'file_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'message_number': 1, 'arn': 'example'},
+            'receipt_attachment_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'created_at': '2026-03-19T10:15:00Z',
+            'updated_at': '2026-03-19T10:15:00Z'}]}
 
     Attributes:
         meta (ReportKeysetMeta | ReportPageMeta):

@@ -113,13 +113,15 @@ def sync_detailed(
 ) -> Response[EnvelopeBuyCardsResult | ErrorBody]:
     """Buy cards for an account
 
-     Buy 1..100 virtual cards on one account from one BIN, all or nothing. The account pays
+     Buy 1..100 cards on one account from one BIN, all or nothing. The account pays
     `cards_count × (card_issue fee + start_balance + start_balance × card_topup percent)` in
-    one ledger entry; each card starts with `start_balance`. Refusals (422):
+    one ledger entry, plus the `card_physical` fee per card with `form: physical` (sent to
+    `shipping`, `inactive` until activated); each card starts with `start_balance`. Refusals (422):
     `account_inactive`, `insufficient_funds`, `bin_unavailable`, `bin_not_allowed`,
     `currency_mismatch`; another user's account or an unknown BIN → 404. With `external_id`, a
     repeat of the same body returns the first answer again (`Idempotent-Replayed: true`) and
-    buys nothing; another body with that `external_id` → 409.
+    buys nothing; another body with that `external_id` → 409. A team member whose team's card
+    policy is `request` → 403 `request_required` (ask with `POST /team/requests`).
 
     Args:
         body (BuyCardsRequest):  Example: {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
@@ -169,13 +171,15 @@ def sync(
 ) -> EnvelopeBuyCardsResult | ErrorBody | None:
     """Buy cards for an account
 
-     Buy 1..100 virtual cards on one account from one BIN, all or nothing. The account pays
+     Buy 1..100 cards on one account from one BIN, all or nothing. The account pays
     `cards_count × (card_issue fee + start_balance + start_balance × card_topup percent)` in
-    one ledger entry; each card starts with `start_balance`. Refusals (422):
+    one ledger entry, plus the `card_physical` fee per card with `form: physical` (sent to
+    `shipping`, `inactive` until activated); each card starts with `start_balance`. Refusals (422):
     `account_inactive`, `insufficient_funds`, `bin_unavailable`, `bin_not_allowed`,
     `currency_mismatch`; another user's account or an unknown BIN → 404. With `external_id`, a
     repeat of the same body returns the first answer again (`Idempotent-Replayed: true`) and
-    buys nothing; another body with that `external_id` → 409.
+    buys nothing; another body with that `external_id` → 409. A team member whose team's card
+    policy is `request` → 403 `request_required` (ask with `POST /team/requests`).
 
     Args:
         body (BuyCardsRequest):  Example: {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
@@ -217,13 +221,15 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeBuyCardsResult | ErrorBody]:
     """Buy cards for an account
 
-     Buy 1..100 virtual cards on one account from one BIN, all or nothing. The account pays
+     Buy 1..100 cards on one account from one BIN, all or nothing. The account pays
     `cards_count × (card_issue fee + start_balance + start_balance × card_topup percent)` in
-    one ledger entry; each card starts with `start_balance`. Refusals (422):
+    one ledger entry, plus the `card_physical` fee per card with `form: physical` (sent to
+    `shipping`, `inactive` until activated); each card starts with `start_balance`. Refusals (422):
     `account_inactive`, `insufficient_funds`, `bin_unavailable`, `bin_not_allowed`,
     `currency_mismatch`; another user's account or an unknown BIN → 404. With `external_id`, a
     repeat of the same body returns the first answer again (`Idempotent-Replayed: true`) and
-    buys nothing; another body with that `external_id` → 409.
+    buys nothing; another body with that `external_id` → 409. A team member whose team's card
+    policy is `request` → 403 `request_required` (ask with `POST /team/requests`).
 
     Args:
         body (BuyCardsRequest):  Example: {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
@@ -271,13 +277,15 @@ async def asyncio(
 ) -> EnvelopeBuyCardsResult | ErrorBody | None:
     """Buy cards for an account
 
-     Buy 1..100 virtual cards on one account from one BIN, all or nothing. The account pays
+     Buy 1..100 cards on one account from one BIN, all or nothing. The account pays
     `cards_count × (card_issue fee + start_balance + start_balance × card_topup percent)` in
-    one ledger entry; each card starts with `start_balance`. Refusals (422):
+    one ledger entry, plus the `card_physical` fee per card with `form: physical` (sent to
+    `shipping`, `inactive` until activated); each card starts with `start_balance`. Refusals (422):
     `account_inactive`, `insufficient_funds`, `bin_unavailable`, `bin_not_allowed`,
     `currency_mismatch`; another user's account or an unknown BIN → 404. With `external_id`, a
     repeat of the same body returns the first answer again (`Idempotent-Replayed: true`) and
-    buys nothing; another body with that `external_id` → 409.
+    buys nothing; another body with that `external_id` → 409. A team member whose team's card
+    policy is `request` → 403 `request_required` (ask with `POST /team/requests`).
 
     Args:
         body (BuyCardsRequest):  Example: {'account_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',

@@ -123,7 +123,9 @@ def sync_detailed(
     which is final: pending holds are reversed and the whole balance moves back to the account
     as a `card_close` transaction), description, holder name and address, auto-replenish,
     spending controls. Fields left out stay as they are; `null` clears a nullable field. A team
-    member's card → 404. Answers the card as it is now.
+    owner may change a member's card (`status`, `spending_controls`, `description`; audited,
+    a freeze shows `frozen_reason: owner`); anybody else's card → 404. Answers the card as it
+    is now.
 
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
@@ -183,7 +185,9 @@ def sync(
     which is final: pending holds are reversed and the whole balance moves back to the account
     as a `card_close` transaction), description, holder name and address, auto-replenish,
     spending controls. Fields left out stay as they are; `null` clears a nullable field. A team
-    member's card → 404. Answers the card as it is now.
+    owner may change a member's card (`status`, `spending_controls`, `description`; audited,
+    a freeze shows `frozen_reason: owner`); anybody else's card → 404. Answers the card as it
+    is now.
 
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
@@ -233,7 +237,9 @@ async def asyncio_detailed(
     which is final: pending holds are reversed and the whole balance moves back to the account
     as a `card_close` transaction), description, holder name and address, auto-replenish,
     spending controls. Fields left out stay as they are; `null` clears a nullable field. A team
-    member's card → 404. Answers the card as it is now.
+    owner may change a member's card (`status`, `spending_controls`, `description`; audited,
+    a freeze shows `frozen_reason: owner`); anybody else's card → 404. Answers the card as it
+    is now.
 
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
@@ -291,7 +297,9 @@ async def asyncio(
     which is final: pending holds are reversed and the whole balance moves back to the account
     as a `card_close` transaction), description, holder name and address, auto-replenish,
     spending controls. Fields left out stay as they are; `null` clears a nullable field. A team
-    member's card → 404. Answers the card as it is now.
+    owner may change a member's card (`status`, `spending_controls`, `description`; audited,
+    a freeze shows `frozen_reason: owner`); anybody else's card → 404. Answers the card as it
+    is now.
 
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST

@@ -103,8 +103,9 @@ def sync_detailed(
     """Card BINs the service issues from
 
      The card ranges cards can be bought from: `uuid` (the `bin_uuid` of `POST /card/buy`),
-    the 6–8 digit BIN, brand, currency and whether it is `available`. A user in a program may
-    buy only its BINs.
+    the 6–8 digit BIN, brand, currency, whether it is `available`, and its `card_price` (null:
+    the fee schedule's `card_issue`). A user in a program may buy only its BINs. The
+    operator adds BINs (`POST /operator/bins`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -144,8 +145,9 @@ def sync(
     """Card BINs the service issues from
 
      The card ranges cards can be bought from: `uuid` (the `bin_uuid` of `POST /card/buy`),
-    the 6–8 digit BIN, brand, currency and whether it is `available`. A user in a program may
-    buy only its BINs.
+    the 6–8 digit BIN, brand, currency, whether it is `available`, and its `card_price` (null:
+    the fee schedule's `card_issue`). A user in a program may buy only its BINs. The
+    operator adds BINs (`POST /operator/bins`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -180,8 +182,9 @@ async def asyncio_detailed(
     """Card BINs the service issues from
 
      The card ranges cards can be bought from: `uuid` (the `bin_uuid` of `POST /card/buy`),
-    the 6–8 digit BIN, brand, currency and whether it is `available`. A user in a program may
-    buy only its BINs.
+    the 6–8 digit BIN, brand, currency, whether it is `available`, and its `card_price` (null:
+    the fee schedule's `card_issue`). A user in a program may buy only its BINs. The
+    operator adds BINs (`POST /operator/bins`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -219,8 +222,9 @@ async def asyncio(
     """Card BINs the service issues from
 
      The card ranges cards can be bought from: `uuid` (the `bin_uuid` of `POST /card/buy`),
-    the 6–8 digit BIN, brand, currency and whether it is `available`. A user in a program may
-    buy only its BINs.
+    the 6–8 digit BIN, brand, currency, whether it is `available`, and its `card_price` (null:
+    the fee schedule's `card_issue`). A user in a program may buy only its BINs. The
+    operator adds BINs (`POST /operator/bins`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

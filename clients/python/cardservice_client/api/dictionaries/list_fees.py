@@ -102,10 +102,13 @@ def sync_detailed(
 ) -> Response[EnvelopeListFeeRecord | ErrorBody]:
     """The caller's fee schedule
 
-     The fees charged to the caller: `card_issue` (per card bought), `card_topup` (a percent
-    of the start balance), `card_transaction` (per approved authorization), `card_decline` (per
-    decline), `card_fx` (percent of a foreign-currency amount), each `fixed` (in the currency
-    of the account or card it is taken from; `currency: null`) or `percent`.
+     The fees charged to the caller: `card_issue` (per card bought; a BIN with a
+    `card_price` charges that instead), `card_topup` (a percent of the start balance),
+    `card_transaction` (per approved authorization), `card_decline` (per decline), `card_fx`
+    (percent of a foreign-currency amount), each `fixed` (in the currency of the account or
+    card it is taken from; `currency: null`) or `percent`. What applies to the caller: the
+    default schedule, their program's fees over it (`PUT /operator/programs/{uuid}/fees`),
+    their own overrides over both.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -144,10 +147,13 @@ def sync(
 ) -> EnvelopeListFeeRecord | ErrorBody | None:
     """The caller's fee schedule
 
-     The fees charged to the caller: `card_issue` (per card bought), `card_topup` (a percent
-    of the start balance), `card_transaction` (per approved authorization), `card_decline` (per
-    decline), `card_fx` (percent of a foreign-currency amount), each `fixed` (in the currency
-    of the account or card it is taken from; `currency: null`) or `percent`.
+     The fees charged to the caller: `card_issue` (per card bought; a BIN with a
+    `card_price` charges that instead), `card_topup` (a percent of the start balance),
+    `card_transaction` (per approved authorization), `card_decline` (per decline), `card_fx`
+    (percent of a foreign-currency amount), each `fixed` (in the currency of the account or
+    card it is taken from; `currency: null`) or `percent`. What applies to the caller: the
+    default schedule, their program's fees over it (`PUT /operator/programs/{uuid}/fees`),
+    their own overrides over both.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -181,10 +187,13 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeListFeeRecord | ErrorBody]:
     """The caller's fee schedule
 
-     The fees charged to the caller: `card_issue` (per card bought), `card_topup` (a percent
-    of the start balance), `card_transaction` (per approved authorization), `card_decline` (per
-    decline), `card_fx` (percent of a foreign-currency amount), each `fixed` (in the currency
-    of the account or card it is taken from; `currency: null`) or `percent`.
+     The fees charged to the caller: `card_issue` (per card bought; a BIN with a
+    `card_price` charges that instead), `card_topup` (a percent of the start balance),
+    `card_transaction` (per approved authorization), `card_decline` (per decline), `card_fx`
+    (percent of a foreign-currency amount), each `fixed` (in the currency of the account or
+    card it is taken from; `currency: null`) or `percent`. What applies to the caller: the
+    default schedule, their program's fees over it (`PUT /operator/programs/{uuid}/fees`),
+    their own overrides over both.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -221,10 +230,13 @@ async def asyncio(
 ) -> EnvelopeListFeeRecord | ErrorBody | None:
     """The caller's fee schedule
 
-     The fees charged to the caller: `card_issue` (per card bought), `card_topup` (a percent
-    of the start balance), `card_transaction` (per approved authorization), `card_decline` (per
-    decline), `card_fx` (percent of a foreign-currency amount), each `fixed` (in the currency
-    of the account or card it is taken from; `currency: null`) or `percent`.
+     The fees charged to the caller: `card_issue` (per card bought; a BIN with a
+    `card_price` charges that instead), `card_topup` (a percent of the start balance),
+    `card_transaction` (per approved authorization), `card_decline` (per decline), `card_fx`
+    (percent of a foreign-currency amount), each `fixed` (in the currency of the account or
+    card it is taken from; `currency: null`) or `percent`. What applies to the caller: the
+    default schedule, their program's fees over it (`PUT /operator/programs/{uuid}/fees`),
+    their own overrides over both.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

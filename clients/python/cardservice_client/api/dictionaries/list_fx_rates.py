@@ -102,9 +102,11 @@ def sync_detailed(
 ) -> Response[EnvelopeListFxRateRecord | ErrorBody]:
     """Currency conversion rates for foreign-currency authorizations
 
-     The rate table used when a card is authorized in another currency than its own: each
-    pair's `base`, `quote`, `rate` and the date it was set. A currency missing here declines
-    `currency_not_supported`. Public, cacheable (`ETag`, `If-None-Match` → 304).
+     The rates in force now, used when a card is authorized in another currency than its
+    own: each pair's `base`, `quote`, `rate` and when it took effect (`effective_at`, and its
+    `date`). The operator sets new ones (`POST /operator/fx-rates`); an authorization converts
+    at the rate in force at its time. A currency missing here declines
+    `currency_not_supported`. Public, cacheable for 60 s (`ETag`, `If-None-Match` → 304).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -143,9 +145,11 @@ def sync(
 ) -> EnvelopeListFxRateRecord | ErrorBody | None:
     """Currency conversion rates for foreign-currency authorizations
 
-     The rate table used when a card is authorized in another currency than its own: each
-    pair's `base`, `quote`, `rate` and the date it was set. A currency missing here declines
-    `currency_not_supported`. Public, cacheable (`ETag`, `If-None-Match` → 304).
+     The rates in force now, used when a card is authorized in another currency than its
+    own: each pair's `base`, `quote`, `rate` and when it took effect (`effective_at`, and its
+    `date`). The operator sets new ones (`POST /operator/fx-rates`); an authorization converts
+    at the rate in force at its time. A currency missing here declines
+    `currency_not_supported`. Public, cacheable for 60 s (`ETag`, `If-None-Match` → 304).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -179,9 +183,11 @@ async def asyncio_detailed(
 ) -> Response[EnvelopeListFxRateRecord | ErrorBody]:
     """Currency conversion rates for foreign-currency authorizations
 
-     The rate table used when a card is authorized in another currency than its own: each
-    pair's `base`, `quote`, `rate` and the date it was set. A currency missing here declines
-    `currency_not_supported`. Public, cacheable (`ETag`, `If-None-Match` → 304).
+     The rates in force now, used when a card is authorized in another currency than its
+    own: each pair's `base`, `quote`, `rate` and when it took effect (`effective_at`, and its
+    `date`). The operator sets new ones (`POST /operator/fx-rates`); an authorization converts
+    at the rate in force at its time. A currency missing here declines
+    `currency_not_supported`. Public, cacheable for 60 s (`ETag`, `If-None-Match` → 304).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -218,9 +224,11 @@ async def asyncio(
 ) -> EnvelopeListFxRateRecord | ErrorBody | None:
     """Currency conversion rates for foreign-currency authorizations
 
-     The rate table used when a card is authorized in another currency than its own: each
-    pair's `base`, `quote`, `rate` and the date it was set. A currency missing here declines
-    `currency_not_supported`. Public, cacheable (`ETag`, `If-None-Match` → 304).
+     The rates in force now, used when a card is authorized in another currency than its
+    own: each pair's `base`, `quote`, `rate` and when it took effect (`effective_at`, and its
+    `date`). The operator sets new ones (`POST /operator/fx-rates`); an authorization converts
+    at the rate in force at its time. A currency missing here declines
+    `currency_not_supported`. Public, cacheable for 60 s (`ETag`, `If-None-Match` → 304).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

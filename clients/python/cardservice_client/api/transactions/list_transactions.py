@@ -141,7 +141,9 @@ def sync_detailed(
      The caller's transactions, newest first (ties by uuid). Two ways to page:
     `page`/`per_page` (`meta.total`, `meta.last_page`), or keyset with `starting_after` = the
     last uuid of the previous page (`meta.next_starting_after`, null on the last page), whose
-    cost does not grow with depth. Filters narrow both.
+    cost does not grow with depth. Filters narrow both; with a filter, `meta.totals` sums what
+    the matching transactions moved per currency (`[{currency, debits, credits}]`, fees with
+    the debits; null without a filter).
 
     Args:
         starting_after (None | str | Unset | UUID): Keyset page: the transactions after this one
@@ -208,7 +210,9 @@ def sync(
      The caller's transactions, newest first (ties by uuid). Two ways to page:
     `page`/`per_page` (`meta.total`, `meta.last_page`), or keyset with `starting_after` = the
     last uuid of the previous page (`meta.next_starting_after`, null on the last page), whose
-    cost does not grow with depth. Filters narrow both.
+    cost does not grow with depth. Filters narrow both; with a filter, `meta.totals` sums what
+    the matching transactions moved per currency (`[{currency, debits, credits}]`, fees with
+    the debits; null without a filter).
 
     Args:
         starting_after (None | str | Unset | UUID): Keyset page: the transactions after this one
@@ -259,7 +263,9 @@ async def asyncio_detailed(
      The caller's transactions, newest first (ties by uuid). Two ways to page:
     `page`/`per_page` (`meta.total`, `meta.last_page`), or keyset with `starting_after` = the
     last uuid of the previous page (`meta.next_starting_after`, null on the last page), whose
-    cost does not grow with depth. Filters narrow both.
+    cost does not grow with depth. Filters narrow both; with a filter, `meta.totals` sums what
+    the matching transactions moved per currency (`[{currency, debits, credits}]`, fees with
+    the debits; null without a filter).
 
     Args:
         starting_after (None | str | Unset | UUID): Keyset page: the transactions after this one
@@ -324,7 +330,9 @@ async def asyncio(
      The caller's transactions, newest first (ties by uuid). Two ways to page:
     `page`/`per_page` (`meta.total`, `meta.last_page`), or keyset with `starting_after` = the
     last uuid of the previous page (`meta.next_starting_after`, null on the last page), whose
-    cost does not grow with depth. Filters narrow both.
+    cost does not grow with depth. Filters narrow both; with a filter, `meta.totals` sums what
+    the matching transactions moved per currency (`[{currency, debits, credits}]`, fees with
+    the debits; null without a filter).
 
     Args:
         starting_after (None | str | Unset | UUID): Keyset page: the transactions after this one

@@ -1,0 +1,286 @@
+from http import HTTPStatus
+from typing import Any, Literal, overload
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.envelope_notifications_record import EnvelopeNotificationsRecord
+from ...models.error_body import ErrorBody
+from ...models.notifications_request import NotificationsRequest
+from ...types import Response, dumps_exact, loads_exact
+
+
+def _get_kwargs(
+    *,
+    body: NotificationsRequest,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "put",
+        "url": "/user/notifications",
+    }
+
+    _kwargs["content"] = dumps_exact(body.to_dict())
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: Client[Any], response: httpx.Response) -> EnvelopeNotificationsRecord | ErrorBody | None:
+    if response.status_code == 200:
+        response_200 = EnvelopeNotificationsRecord.from_dict(loads_exact(response.content))
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(loads_exact(response.content))
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: Client[Any], response: httpx.Response
+) -> Response[EnvelopeNotificationsRecord | ErrorBody]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient[Any],
+    body: NotificationsRequest,
+) -> Response[EnvelopeNotificationsRecord | ErrorBody]:
+    """Turn kinds of mail on or off
+
+     `{kind: true|false}` for any of `declined_payment`, `large_purchase` (with
+    `large_purchase_amount`), `team_request_decided`, `receipt_reminder`, `request_to_decide`;
+    kinds left out stay. `sign_in` is not optional (`false` → 422); an unknown kind → 422.
+
+    Args:
+        body (NotificationsRequest): PUT /user/notifications: any of the kinds, `true` or `false`;
+            a kind left out stays. Example: {'sign_in': True, 'declined_payment': True,
+            'large_purchase': True, 'large_purchase_amount': 12.5, 'team_request_decided': True,
+            'receipt_reminder': True, 'request_to_decide': True}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EnvelopeNotificationsRecord | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+@overload
+def sync(
+    *,
+    client: AuthenticatedClient[Literal[True]],
+    body: NotificationsRequest,
+) -> EnvelopeNotificationsRecord: ...
+
+
+@overload
+def sync(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: NotificationsRequest,
+) -> EnvelopeNotificationsRecord | ErrorBody | None: ...
+
+
+def sync(
+    *,
+    client: AuthenticatedClient[Any],
+    body: NotificationsRequest,
+) -> EnvelopeNotificationsRecord | ErrorBody | None:
+    """Turn kinds of mail on or off
+
+     `{kind: true|false}` for any of `declined_payment`, `large_purchase` (with
+    `large_purchase_amount`), `team_request_decided`, `receipt_reminder`, `request_to_decide`;
+    kinds left out stay. `sign_in` is not optional (`false` → 422); an unknown kind → 422.
+
+    Args:
+        body (NotificationsRequest): PUT /user/notifications: any of the kinds, `true` or `false`;
+            a kind left out stays. Example: {'sign_in': True, 'declined_payment': True,
+            'large_purchase': True, 'large_purchase_amount': 12.5, 'team_request_decided': True,
+            'receipt_reminder': True, 'request_to_decide': True}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EnvelopeNotificationsRecord | ErrorBody
+    """
+
+    response = sync_detailed(
+        client=client,
+        body=body,
+    )
+    return _answer(client, response)
+
+
+def _answer(
+    client: Client[Any], response: Response[EnvelopeNotificationsRecord | ErrorBody]
+) -> EnvelopeNotificationsRecord | ErrorBody | None:
+    if not client.raise_on_error:
+        return response.parsed
+    if isinstance(response.parsed, ErrorBody):
+        raise errors.ApiError(response.status_code, response.parsed)
+    if response.parsed is None:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    return response.parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient[Any],
+    body: NotificationsRequest,
+) -> Response[EnvelopeNotificationsRecord | ErrorBody]:
+    """Turn kinds of mail on or off
+
+     `{kind: true|false}` for any of `declined_payment`, `large_purchase` (with
+    `large_purchase_amount`), `team_request_decided`, `receipt_reminder`, `request_to_decide`;
+    kinds left out stay. `sign_in` is not optional (`false` → 422); an unknown kind → 422.
+
+    Args:
+        body (NotificationsRequest): PUT /user/notifications: any of the kinds, `true` or `false`;
+            a kind left out stays. Example: {'sign_in': True, 'declined_payment': True,
+            'large_purchase': True, 'large_purchase_amount': 12.5, 'team_request_decided': True,
+            'receipt_reminder': True, 'request_to_decide': True}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EnvelopeNotificationsRecord | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+@overload
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Literal[True]],
+    body: NotificationsRequest,
+) -> EnvelopeNotificationsRecord: ...
+
+
+@overload
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Literal[False]],
+    body: NotificationsRequest,
+) -> EnvelopeNotificationsRecord | ErrorBody | None: ...
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient[Any],
+    body: NotificationsRequest,
+) -> EnvelopeNotificationsRecord | ErrorBody | None:
+    """Turn kinds of mail on or off
+
+     `{kind: true|false}` for any of `declined_payment`, `large_purchase` (with
+    `large_purchase_amount`), `team_request_decided`, `receipt_reminder`, `request_to_decide`;
+    kinds left out stay. `sign_in` is not optional (`false` → 422); an unknown kind → 422.
+
+    Args:
+        body (NotificationsRequest): PUT /user/notifications: any of the kinds, `true` or `false`;
+            a kind left out stays. Example: {'sign_in': True, 'declined_payment': True,
+            'large_purchase': True, 'large_purchase_amount': 12.5, 'team_request_decided': True,
+            'receipt_reminder': True, 'request_to_decide': True}.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EnvelopeNotificationsRecord | ErrorBody
+    """
+
+    response = await asyncio_detailed(
+        client=client,
+        body=body,
+    )
+    return _answer(client, response)

@@ -1,0 +1,12 @@
+from enum import StrEnum
+
+
+class FulfilmentRequestStatus(StrEnum):
+    DELIVERED = "delivered"
+    ORDERED = "ordered"
+    PRINTED = "printed"
+    RETURNED = "returned"
+    SHIPPED = "shipped"
+
+    def __str__(self) -> str:
+        return str(self.value)
