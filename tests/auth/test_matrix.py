@@ -32,6 +32,7 @@ def _path(template: str) -> str:
         "requestUuid",
         "tokenUuid",
         "clearingFileUuid",
+        "binUuid",
     ):
         template = template.replace("{" + name + "}", str(uuid.uuid4()))
     return template.replace("{slug}", SAMPLE["slug"])

@@ -108,9 +108,11 @@ async def test_controls_are_saved_and_refusals_shown_by_their_fields(
     assert (await _card(client, user, card))["spending_controls"] is None
 
 
-async def test_a_team_owner_sees_members_cards_without_actions(
+async def test_a_team_owner_lists_members_cards_and_a_freeze_acts_as_the_owner(
     app: FastAPI, client: httpx.AsyncClient
 ) -> None:
+    """The owner's list shows the members' cards (no page of their own yet: GET /card/{uuid}
+    is the holder's); a freeze the owner posts acts as the API's owner does (docs/teams.md)."""
     owner = await make_user(app, team="Crew", role="owner")
     member = await make_user(app, team="Crew", role="member")
     _account, members_card = await make_card(app, client, member)
@@ -118,8 +120,9 @@ async def test_a_team_owner_sees_members_cards_without_actions(
     await sign_in(client, owner)
     listed = (await client.get("/app/cards")).text
     assert "Team members' cards" in listed and mask in listed
-    assert f"/app/cards/{members_card}" not in listed  # no link, no form
-    refused = await post_form(client, f"/app/cards/{members_card}/freeze")
-    assert refused.status_code == 404 and "Card not found" in refused.text
+    assert f"/app/cards/{members_card}" not in listed  # no page of its own to link to
     assert (await client.get(f"/app/cards/{members_card}")).status_code == 404
-    assert (await _card(client, member, members_card))["status"] == "active"
+    frozen = await post_form(client, f"/app/cards/{members_card}/freeze")
+    assert frozen.status_code == 303, frozen.text
+    card = await _card(client, member, members_card)
+    assert (card["status"], card["frozen_reason"]) == ("frozen", "owner")

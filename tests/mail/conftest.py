@@ -35,5 +35,7 @@ def settings(settings: Settings, inbox: Inbox) -> Settings:
 @pytest.fixture
 async def worker(app: FastAPI) -> AsyncIterator[DeliveryWorker]:
     state = app.state
-    async with running_worker(state.db, state.settings, state.cipher, state.outbound) as running:
+    async with running_worker(
+        state.db, state.settings, state.cipher, state.outbound, state.runtime.jobs
+    ) as running:
         yield running

@@ -108,13 +108,7 @@ def _open(cipher: PinCipher, key_id: str, encrypted_pin: str) -> tuple[str, str]
 
 async def _use_nonce(tx: Tx, nonce: str, now: datetime) -> None:
     digest = hashlib.sha256(nonce.encode()).hexdigest()
-    inserted = await tx.value(
-        "INSERT INTO pin_nonces (nonce_hash, created_at) VALUES ($1, $2)"
-        " ON CONFLICT (nonce_hash) DO NOTHING RETURNING nonce_hash",
-        digest,
-        now,
-    )
-    if inserted is None:
+    if not await repository.spend_pin_nonce(tx, digest, now):
         raise NonceReused()
 
 

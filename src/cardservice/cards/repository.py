@@ -294,3 +294,14 @@ async def cards_of_user(
 async def last_card_of_account(source: Reader | Tx, account_uuid: uuid.UUID) -> uuid.UUID | None:
     """The account's card placed last (the one bought last), or None."""
     return as_uuid(await source.value(_LAST_CARD_OF_ACCOUNT, account_uuid))
+
+
+async def spend_pin_nonce(tx: Tx, digest: str, now: datetime) -> bool:
+    """Record a PIN envelope's nonce (its SHA-256) as used; False when it was used before."""
+    inserted = await tx.value(
+        "INSERT INTO pin_nonces (nonce_hash, created_at) VALUES ($1, $2)"
+        " ON CONFLICT (nonce_hash) DO NOTHING RETURNING nonce_hash",
+        digest,
+        now,
+    )
+    return inserted is not None

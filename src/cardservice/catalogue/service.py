@@ -36,7 +36,7 @@ from cardservice.ledger.minor_units import to_minor
 
 
 class Acting(Protocol):
-    """Who makes the change, recording it on the audit log (`operator.audit.Acting`; a
+    """Who makes the change, recording it on the audit log (`operator.acting.Acting`; a
     protocol, as the operator's package sits above this one)."""
 
     async def record(

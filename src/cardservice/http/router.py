@@ -149,6 +149,8 @@ def _refuse_nul_first(value: object) -> object:
 
 # before the parameter's own pattern and lengths, so the answer names the NUL
 QueryText = Annotated[str, BeforeValidator(_refuse_nul_first)]
+# a query parameter of named choices (a Literal): the NUL named before the choices are
+NoNul = BeforeValidator(_refuse_nul_first)
 
 
 def nul_errors(value: object, at: tuple[str | int, ...] = ()) -> dict[str, list[str]]:

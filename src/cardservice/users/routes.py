@@ -12,7 +12,7 @@ from cardservice.errors import ValidationFailed
 from cardservice.http.database import Db
 from cardservice.http.filters import DATE
 from cardservice.http.openapi import BEARER_ONLY, BEARER_OR_MFA, Envelope
-from cardservice.http.router import JSONResponse, QueryText, Router, ok
+from cardservice.http.router import JSONResponse, NoNul, QueryText, Router, ok
 from cardservice.models.base import utcnow
 from cardservice.transactions import ThreeDsRecord, unassigned_codes
 from cardservice.users.schemas import SpendRow, UserSummary
@@ -66,7 +66,7 @@ async def get_user_spend(
         Query(alias="to", description="Last UTC day (inclusive), YYYY-MM-DD; default today"),
     ] = None,
     group_by: Annotated[
-        SpendGroup, Query(description="merchant, card, tag or member (default merchant)")
+        SpendGroup, NoNul, Query(description="merchant, card, tag or member (default merchant)")
     ] = "merchant",
     limit: Annotated[int, Query(ge=1, le=500, description="At most this many rows")] = 100,
 ) -> JSONResponse:
