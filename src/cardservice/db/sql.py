@@ -562,3 +562,16 @@ async def replay_state(standby: Reader, position: str) -> Row | None:
 def escape_like(value: str) -> str:
     """`value` for a LIKE pattern with `\\` as the escape character."""
     return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+async def take_turn(tx: Tx, key: int, *, wait: bool = True) -> bool:
+    """One process's turn at a job the fleet runs once at a time, until the unit ends:
+    PostgreSQL's advisory lock `key`, waited for or tried (False: another holds it); on
+    SQLite the writer's turn is one already. The keys: events.repository.SEQUENCER_LOCK,
+    ledger.repository.SEALER_LOCK, dictionaries.repository.TAG_COUNTER_LOCK."""
+    if tx.dialect == "sqlite":
+        return True
+    if wait:
+        await tx.execute("SELECT pg_advisory_xact_lock($1)", key)
+        return True
+    return bool(await tx.value("SELECT pg_try_advisory_xact_lock($1)", key))

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from cardservice.db.sql import Reader, Row, Tx, as_uuid
+from cardservice.db.sql import Reader, Row, Tx, as_uuid, take_turn
 
 _DICTIONARY = (
     "SELECT slug, name, description FROM dictionary_entries WHERE kind = $1 ORDER BY position"
@@ -106,10 +106,9 @@ async def any_tag_count_waiting(reader: Reader) -> bool:
 async def fold_tag_counts(tx: Tx, wait: bool) -> bool:
     """Add the committed waiting counts to their tags, in this unit; False when another tag
     counter holds the turn and `wait` is false (PostgreSQL; SQLite's writer is the turn)."""
+    if not await take_turn(tx, TAG_COUNTER_LOCK, wait=wait):
+        return False
     if tx.dialect == "postgresql":
-        lock = "pg_advisory_xact_lock" if wait else "pg_try_advisory_xact_lock"
-        if await tx.value(f"SELECT {lock}($1)", TAG_COUNTER_LOCK) is False:
-            return False
         await tx.execute(_FOLD_PG)
         return True
     for statement in _FOLD_SQLITE:

@@ -9,7 +9,7 @@ from typing import Any
 
 from cardservice.auth import Principal, readable_by
 from cardservice.db.paging import Keyset, paginate
-from cardservice.db.sql import Reader, Row, Tx, in_list, pg_literal
+from cardservice.db.sql import Reader, Row, Tx, in_list, pg_literal, take_turn
 from cardservice.events.records import EVENT_COLUMNS, SOURCES, Source
 
 SEQUENCER_LOCK = 15_001  # pg_advisory_xact_lock key: one sequencer at a time
@@ -137,8 +137,7 @@ async def any_unsequenced(reader: Reader) -> bool:
 
 async def take_sequencer(tx: Tx) -> None:
     """The sequencer's turn, until the unit ends (SQLite: the writer's turn is one already)."""
-    if tx.dialect != "sqlite":
-        await tx.execute("SELECT pg_advisory_xact_lock($1)", SEQUENCER_LOCK)
+    await take_turn(tx, SEQUENCER_LOCK)
 
 
 async def unsequenced(tx: Tx, limit: int) -> list[int]:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Any
 
-from cardservice.db.sql import Reader, Row, Tx, as_datetime
+from cardservice.db.sql import Reader, Row, Tx, as_datetime, take_turn
 
 # --- the chain (ledger.chain.seal_batch) --------------------------------------------------
 
@@ -29,12 +29,7 @@ ORDER BY e.id, p.id"""  # noqa: S608
 async def take_sealer(tx: Tx, wait: bool) -> bool:
     """The sealer's turn until the unit ends: PostgreSQL's advisory lock, waited for or
     tried (False: another sealer has it); SQLite's writer's turn is one already."""
-    if tx.dialect == "sqlite":
-        return True
-    if wait:
-        await tx.execute("SELECT pg_advisory_xact_lock($1)", SEALER_LOCK)
-        return True
-    return bool(await tx.value("SELECT pg_try_advisory_xact_lock($1)", SEALER_LOCK))
+    return await take_turn(tx, SEALER_LOCK, wait=wait)
 
 
 _ANY_UNSEALED = "SELECT 1 FROM journal_entries WHERE chain_seq IS NULL ORDER BY id LIMIT 1"
