@@ -489,6 +489,87 @@ async def main(
     }  # fmt: skip
 
 
+# --- scaling: one request in flight a connection, 1 and 8 connections, fsyncs -----------
+
+# What the cluster's WAL flushed and the unit's statements cost, read around a load (on a
+# private cluster: `pg_stat_wal` and `pg_stat_statements` count every database's).
+_WAL = "SELECT wal_sync, wal_write, wal_records FROM pg_stat_wal"
+_STATEMENTS = """
+SELECT calls, round(total_exec_time::numeric * 1000 / greatest(calls, 1)) AS us_each,
+       rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS query
+FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1)
+ORDER BY total_exec_time DESC LIMIT $2"""
+
+
+async def _cluster(url: str, query: str, *args: Any) -> list[Any]:
+    connection = await asyncpg.connect(url)
+    try:
+        return list(await connection.fetch(query, *args))
+    except (asyncpg.UndefinedTableError, asyncpg.UndefinedFunctionError):  # no pg_stat_statements
+        return []
+    finally:
+        await connection.close()
+
+
+async def scaling(seconds: float, rounds: int, statements: int) -> dict[str, Any]:
+    """`python -m bench.iso --scaling`: the 16 cards over 16 accounts, one request in flight
+    a connection; pgbench TPC-B (8 clients) first, then the service at 1 and 8 connections
+    in turn (each round in the other order), each on a freshly vacuumed database: the rates,
+    the ratio to TPC-B, the scaling 1 → 8 and WAL flushes (`pg_stat_wal.wal_sync`) an
+    approval; with `pg_stat_statements`, the heaviest statements of the 8-connection loads."""
+    tpcb = await asyncio.to_thread(pgbench_tps, int(seconds), 8)
+    url = await create_database(ADMIN_DSN, "cs_bench_iso")
+    iso_port = _free_port()
+    rates: dict[int, list[float]] = {1: [], 8: []}
+    syncs: dict[int, list[float]] = {1: [], 8: []}
+    process = None
+    try:
+        await upgrade_database(Settings(database_url=url).resolved_database_url)
+        _tokens, cards = await _setup(url, 16)
+        with tempfile.TemporaryDirectory(prefix="cs-bench-iso-") as var:
+            env = {**os.environ, "CARDSERVICE_DATABASE_URL": url, "CARDSERVICE_ENCRYPTION_KEY": KEY,
+                   "CARDSERVICE_SANDBOX": "1", "CARDSERVICE_VAR_DIR": var,
+                   "CARDSERVICE_RATE_LIMIT_PER_MINUTE": "10000000", "CARDSERVICE_LOG_LEVEL": "WARNING"}  # fmt: skip
+            process = _spawn([sys.executable, "-m", "cardservice", "serve", "--port",
+                              str(_free_port()), "--iso8583-port", str(iso_port)], env)  # fmt: skip
+            await _wait_port(iso_port)
+            await iso_load(iso_port, cards, WARM_UP_SECONDS, 8, 1)
+            heaviest: list[Any] = []
+            for turn in range(rounds):
+                for connections in (1, 8) if turn % 2 == 0 else (8, 1):
+                    await _vacuum(url)
+                    await _cluster(url, "SELECT pg_stat_statements_reset()")
+                    (before,) = await _cluster(url, _WAL)
+                    done = await iso_load(iso_port, cards, seconds, connections, 1)
+                    (after,) = await _cluster(url, _WAL)
+                    rates[connections].append(len(done) / seconds)
+                    syncs[connections].append((after[0] - before[0]) / max(1, len(done)))
+                    if connections == 8 and turn == rounds - 1:  # the last 8 connections' load
+                        name = url.rsplit("/", 1)[1]
+                        heaviest = await _cluster(url, _STATEMENTS, name, statements)
+    finally:
+        if process is not None:
+            process.kill()
+            process.wait()
+        await drop_database(ADMIN_DSN, url)
+    one, eight = (statistics.median(rates[n]) for n in (1, 8))
+    return {
+        "seconds": seconds, "rounds": rounds, "accounts": 16, "cards": len(cards),
+        "load_average": os.getloadavg(),
+        "pgbench_tps_8_clients": round(tpcb, 1),
+        "iso_per_s_1_connection": round(one, 1), "iso_per_s_8_connections": round(eight, 1),
+        "rounds_iso_per_s_1": [round(r, 1) for r in rates[1]],
+        "rounds_iso_per_s_8": [round(r, 1) for r in rates[8]],
+        "iso_vs_pgbench": round(eight / tpcb, 3), "scaling_1_to_8": round(eight / one, 2),
+        "wal_syncs_per_authorization_1": round(statistics.median(syncs[1]), 3),
+        "wal_syncs_per_authorization_8": round(statistics.median(syncs[8]), 3),
+        "statements_at_8_connections": [
+            {"calls": row["calls"], "us_each": int(row["us_each"]), "rows": row["rows"],
+             "query": row["query"]} for row in heaviest
+        ],
+    }  # fmt: skip
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=20)
@@ -501,8 +582,16 @@ if __name__ == "__main__":
                              " authorization: 1 puts every unit in one line)")  # fmt: skip
     parser.add_argument("--rounds", type=int, default=3,
                         help="service and peer loads in turn, this many each (medians)")  # fmt: skip
+    parser.add_argument("--scaling", action="store_true",
+                        help="16 accounts, 1 and 8 connections with one request in flight"
+                             " each, against TPC-B with 8 clients; WAL flushes an approval")  # fmt: skip
+    parser.add_argument("--statements", type=int, default=25,
+                        help="with --scaling: the heaviest statements listed")  # fmt: skip
     arguments = parser.parse_args()
-    if arguments.peer:
+    if arguments.scaling:
+        run = scaling(arguments.seconds, arguments.rounds, arguments.statements)
+        print(orjson.dumps(asyncio.run(run), option=orjson.OPT_INDENT_2).decode())
+    elif arguments.peer:
         asyncio.run(run_peer(arguments.peer, arguments.url))  # the network process's loop
     else:
         run = main(

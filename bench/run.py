@@ -257,13 +257,13 @@ def hey(
     return samples[len(samples) // 2], p99, errors
 
 
-def pgbench_tps(seconds: int) -> float:
-    """TPC-B tps of this PostgreSQL (16 clients), on its own scratch database."""
+def pgbench_tps(seconds: int, clients: int = 16) -> float:
+    """TPC-B tps of this PostgreSQL (16 clients unless told), on its own scratch database."""
     dsn = asyncio.run(create_database(ADMIN_DSN, "cs_pgbench"))
     try:
         subprocess.run(["pgbench", "-q", "-i", "-s", "10", dsn], check=True, capture_output=True)
         out = subprocess.run(
-            ["pgbench", "-c", "16", "-j", "2", "-T", str(seconds), dsn],
+            ["pgbench", "-c", str(clients), "-j", "2", "-T", str(seconds), dsn],
             capture_output=True,
             text=True,
             check=True,

@@ -169,3 +169,87 @@ async def test_an_account_or_card_outside_its_rules_is_refused(
         await tx.execute(statement)
 
     await _refused(app, broken)
+
+
+async def test_a_posting_for_a_holder_that_does_not_exist_is_refused(
+    app: FastAPI, holders: tuple[uuid.UUID, uuid.UUID]
+) -> None:
+    async def nobody(tx: Tx) -> None:
+        entry = await tx.value(_NEXT)
+        await tx.execute(_POSTING, entry, None, uuid.uuid4(), None, "USD", 100)
+        await tx.execute(_POSTING, entry, None, None, "funding", "USD", -100)
+        await tx.execute(_ENTRY, entry, utcnow())
+
+    await _refused(app, nobody)
+
+
+# One statement, as the service writes an entry on PostgreSQL (`ledger.entries`): the
+# postings, then the entry that reads them; the checks run once the statement is done.
+_ONE_STATEMENT = """
+WITH p AS (INSERT INTO postings (entry_id, account_uuid, card_uuid, system_book, currency, amount)
+           VALUES ($1, NULL, $2, NULL, 'USD', 100), ($1, NULL, NULL, 'fees', 'USD', $3)
+           RETURNING 1)
+INSERT INTO journal_entries (id, kind, reference, created_at)
+SELECT $1, 'test', NULL, $4 WHERE (SELECT count(*) FROM p) = 2"""
+
+
+async def test_an_unbalanced_entry_in_one_statement_is_refused(
+    app: FastAPI, holders: tuple[uuid.UUID, uuid.UUID]
+) -> None:
+    if app.state.db.is_sqlite:
+        pytest.skip("SQLite's statements cannot insert into two tables")
+    _account, card = holders
+
+    async def unbalanced(tx: Tx) -> None:
+        await tx.execute(_ONE_STATEMENT, await tx.value(_NEXT), card, -99, utcnow())
+
+    await _refused(app, unbalanced)
+
+
+async def test_a_posting_after_its_entry_in_the_same_unit_is_refused(
+    app: FastAPI, holders: tuple[uuid.UUID, uuid.UUID]
+) -> None:
+    _account, card = holders
+
+    async def appended(tx: Tx) -> None:
+        entry = await tx.value(_NEXT)
+        await tx.execute(_POSTING, entry, None, card, None, "USD", 100)
+        await tx.execute(_POSTING, entry, None, None, "fees", "USD", -100)
+        await tx.execute(_ENTRY, entry, utcnow())
+        await tx.execute(_POSTING, entry, None, card, None, "USD", 1)
+
+    await _refused(app, appended)
+
+
+_TAGGED_COPY = (
+    "INSERT INTO transactions (uuid, user_uuid, account_uuid, card_uuid, type, status,"
+    " direction, amount, currency, fee, refunded_amount, flagged, created_at, updated_at,"
+    " tag_slug) SELECT $1, user_uuid, account_uuid, card_uuid, type, status, direction, amount,"
+    " currency, fee, refunded_amount, flagged, created_at, updated_at, 'no-such-tag'"
+    " FROM transactions LIMIT 1"
+)
+
+
+@pytest.mark.parametrize("write", ["insert", "update"])
+async def test_a_transaction_with_a_tag_that_does_not_exist_is_refused(
+    app: FastAPI, holders: tuple[uuid.UUID, uuid.UUID], write: str
+) -> None:
+    async def unknown(tx: Tx) -> None:
+        if write == "insert":
+            await tx.execute(_TAGGED_COPY, uuid.uuid4())
+        else:
+            await tx.execute("UPDATE transactions SET tag_slug = 'no-such-tag'")
+
+    await _refused(app, unknown)
+
+
+async def test_a_tag_a_transaction_carries_cannot_be_deleted(
+    app: FastAPI, holders: tuple[uuid.UUID, uuid.UUID]
+) -> None:
+    slug = await app.state.db.reader.value("SELECT slug FROM transaction_tags LIMIT 1")
+
+    async def tag_and_delete(tx: Tx) -> None:
+        await tx.execute("UPDATE transactions SET tag_slug = $1", slug)
+        await tx.execute("DELETE FROM transaction_tags WHERE slug = $1", slug)
+
+    await _refused(app, tag_and_delete)

@@ -35,7 +35,7 @@ class JournalEntry(Base):
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     kind: Mapped[str] = mapped_column(String(32))
-    reference: Mapped[uuid.UUID | None] = mapped_column(index=True, doc="transaction uuid")
+    reference: Mapped[uuid.UUID | None] = mapped_column(doc="transaction uuid")
     created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
     chain_seq: Mapped[int | None] = mapped_column(
         BigInteger, doc="place in the hash chain, in seal order (ledger.sealer); NULL until sealed"
@@ -88,6 +88,8 @@ class Posting(Base):
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     entry_id: Mapped[int] = mapped_column(ForeignKey("journal_entries.id"), index=True)
+    # on PostgreSQL the holder's existence is checked with its currency by `postings_checked`
+    # in place of these keys (migration 20261127_52)
     account_uuid: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("accounts.uuid"))
     card_uuid: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("cards.uuid"))
     system_book: Mapped[str | None] = mapped_column(String(32))

@@ -86,7 +86,11 @@ class Transaction(UuidPk, Timestamps, Base):
     merchant_mcc: Mapped[str | None] = mapped_column(String(4))
     merchant_country: Mapped[str | None] = mapped_column(String(2))
     merchant_city: Mapped[str | None] = mapped_column(String(120))
-    tag_slug: Mapped[str | None] = mapped_column(ForeignKey("transaction_tags.slug"))
+    tag_slug: Mapped[str | None] = mapped_column(
+        ForeignKey("transaction_tags.slug"),
+        doc="a catalogue tag; on PostgreSQL checked by `count_tag()` instead of this key"
+        " (no lock on the shared tag row: migration 20261127_52)",
+    )
     error_slug: Mapped[str | None] = mapped_column(String(64))
     flagged: Mapped[bool] = mapped_column(default=False, doc="restricted merchant tag")
     description: Mapped[str | None] = mapped_column(String(255))
