@@ -511,63 +511,125 @@ async def _cluster(url: str, query: str, *args: Any) -> list[Any]:
         await connection.close()
 
 
-async def scaling(seconds: float, rounds: int, statements: int) -> dict[str, Any]:
-    """`python -m bench.iso --scaling`: the 16 cards over 16 accounts, one request in flight
-    a connection; pgbench TPC-B (8 clients) first, then the service at 1 and 8 connections
-    in turn (each round in the other order), each on a freshly vacuumed database: the rates,
-    the ratio to TPC-B, the scaling 1 → 8 and WAL flushes (`pg_stat_wal.wal_sync`) an
-    approval; with `pg_stat_statements`, the heaviest statements of the 8-connection loads."""
-    tpcb = await asyncio.to_thread(pgbench_tps, int(seconds), 8)
-    url = await create_database(ADMIN_DSN, "cs_bench_iso")
-    iso_port = _free_port()
-    rates: dict[int, list[float]] = {1: [], 8: []}
-    syncs: dict[int, list[float]] = {1: [], 8: []}
-    process = None
+_WAITING = """
+SELECT state || coalesce(' ' || wait_event_type || ':' || wait_event, '') AS what,
+       count(*) AS n
+FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() GROUP BY 1"""
+
+
+async def _sample_waits(url: str, every: float, into: Counter[str]) -> None:
+    """Until cancelled: what the database's backends are doing (`pg_stat_activity`: their
+    state and wait event — `idle in transaction` waits for the service, `active IO:WALSync`
+    for the flush, `active Lock:…` for another unit), counted every `every` seconds."""
+    connection = await asyncpg.connect(url)
+    name = url.rsplit("/", 1)[1]
     try:
-        await upgrade_database(Settings(database_url=url).resolved_database_url)
-        _tokens, cards = await _setup(url, 16)
+        while True:
+            for row in await connection.fetch(_WAITING, name):
+                into[row["what"]] += row["n"]
+            await asyncio.sleep(every)
+    finally:
+        await connection.close()
+
+
+async def _scaling_server(
+    revision: str, var: str, processes: list[subprocess.Popen[bytes]]
+) -> tuple[str, int, list[Any]]:
+    """A database migrated up to `revision` with the 16 cards over 16 accounts, and a
+    server on it: its url, ISO port and cards."""
+    url = await create_database(ADMIN_DSN, "cs_bench_iso")
+    await upgrade_database(Settings(database_url=url).resolved_database_url, revision)
+    _tokens, cards = await _setup(url, 16)
+    port = _free_port()
+    env = {**os.environ, "CARDSERVICE_DATABASE_URL": url, "CARDSERVICE_ENCRYPTION_KEY": KEY,
+           "CARDSERVICE_SANDBOX": "1", "CARDSERVICE_VAR_DIR": var,
+           "CARDSERVICE_RATE_LIMIT_PER_MINUTE": "10000000", "CARDSERVICE_LOG_LEVEL": "WARNING"}  # fmt: skip
+    processes.append(_spawn([sys.executable, "-m", "cardservice", "serve", "--port",
+                             str(_free_port()), "--iso8583-port", str(port)], env))  # fmt: skip
+    await _wait_port(port, seconds=180)  # a loaded machine starts it slowly
+    return url, port, cards
+
+
+def _shares(counted: Counter[str]) -> dict[str, float]:
+    total = max(1, sum(counted.values()))
+    return {what: round(n / total, 3) for what, n in counted.most_common() if n / total >= 0.01}
+
+
+async def scaling(
+    seconds: float, rounds: int, statements: int, before: str | None
+) -> dict[str, Any]:
+    """`python -m bench.iso --scaling [--before REVISION]`: the 16 cards over 16 accounts,
+    one request in flight a connection; pgbench TPC-B (8 clients) first, then the service at
+    1 and 8 connections in turn (each round in the other order), each load on a freshly
+    vacuumed database: the rates, the ratio to TPC-B, the scaling 1 → 8 and WAL flushes
+    (`pg_stat_wal.wal_sync`, the whole cluster's) an approval; with `pg_stat_statements`, the
+    heaviest statements of the last 8-connection load. With `--before`, the same on a second
+    database migrated only up to that revision (its own server), the loads of both
+    interleaved: a migration's before and after in one window."""
+    tpcb = await asyncio.to_thread(pgbench_tps, int(seconds), 8)
+    schemas = ["head"] if before is None else ["head", before]
+    rates: dict[tuple[str, int], list[float]] = {(s, n): [] for s in schemas for n in (1, 8)}
+    syncs: dict[tuple[str, int], list[float]] = {key: [] for key in rates}
+    waits: dict[tuple[str, int], Counter[str]] = {key: Counter() for key in rates}
+    heaviest: dict[str, list[Any]] = {}
+    processes: list[subprocess.Popen[bytes]] = []
+    servers: dict[str, tuple[str, int, list[Any]]] = {}
+    try:
         with tempfile.TemporaryDirectory(prefix="cs-bench-iso-") as var:
-            env = {**os.environ, "CARDSERVICE_DATABASE_URL": url, "CARDSERVICE_ENCRYPTION_KEY": KEY,
-                   "CARDSERVICE_SANDBOX": "1", "CARDSERVICE_VAR_DIR": var,
-                   "CARDSERVICE_RATE_LIMIT_PER_MINUTE": "10000000", "CARDSERVICE_LOG_LEVEL": "WARNING"}  # fmt: skip
-            process = _spawn([sys.executable, "-m", "cardservice", "serve", "--port",
-                              str(_free_port()), "--iso8583-port", str(iso_port)], env)  # fmt: skip
-            await _wait_port(iso_port)
-            await iso_load(iso_port, cards, WARM_UP_SECONDS, 8, 1)
-            heaviest: list[Any] = []
+            for schema in schemas:
+                servers[schema] = await _scaling_server(schema, f"{var}/{len(servers)}", processes)
+                url, port, cards = servers[schema]
+                await iso_load(port, cards, WARM_UP_SECONDS, 8, 1)
             for turn in range(rounds):
-                for connections in (1, 8) if turn % 2 == 0 else (8, 1):
+                order = list(rates) if turn % 2 == 0 else list(reversed(rates))
+                for schema, connections in order:
+                    url, port, cards = servers[schema]
                     await _vacuum(url)
                     await _cluster(url, "SELECT pg_stat_statements_reset()")
-                    (before,) = await _cluster(url, _WAL)
-                    done = await iso_load(iso_port, cards, seconds, connections, 1)
-                    (after,) = await _cluster(url, _WAL)
-                    rates[connections].append(len(done) / seconds)
-                    syncs[connections].append((after[0] - before[0]) / max(1, len(done)))
-                    if connections == 8 and turn == rounds - 1:  # the last 8 connections' load
+                    (wal_before,) = await _cluster(url, _WAL)
+                    sampled = Counter[str]()
+                    sampler = asyncio.create_task(_sample_waits(url, 0.02, sampled))
+                    done = await iso_load(port, cards, seconds, connections, 1)
+                    sampler.cancel()
+                    await asyncio.gather(sampler, return_exceptions=True)
+                    (wal_after,) = await _cluster(url, _WAL)
+                    for what, n in sampled.items():
+                        waits[schema, connections][what] += n
+                    rates[schema, connections].append(len(done) / seconds)
+                    syncs[schema, connections].append(
+                        (wal_after[0] - wal_before[0]) / max(1, len(done))
+                    )
+                    if connections == 8:  # the last 8 connections' load stays
                         name = url.rsplit("/", 1)[1]
-                        heaviest = await _cluster(url, _STATEMENTS, name, statements)
+                        heaviest[schema] = await _cluster(url, _STATEMENTS, name, statements)
     finally:
-        if process is not None:
+        for process in processes:
             process.kill()
             process.wait()
-        await drop_database(ADMIN_DSN, url)
-    one, eight = (statistics.median(rates[n]) for n in (1, 8))
-    return {
-        "seconds": seconds, "rounds": rounds, "accounts": 16, "cards": len(cards),
-        "load_average": os.getloadavg(),
-        "pgbench_tps_8_clients": round(tpcb, 1),
-        "iso_per_s_1_connection": round(one, 1), "iso_per_s_8_connections": round(eight, 1),
-        "rounds_iso_per_s_1": [round(r, 1) for r in rates[1]],
-        "rounds_iso_per_s_8": [round(r, 1) for r in rates[8]],
-        "iso_vs_pgbench": round(eight / tpcb, 3), "scaling_1_to_8": round(eight / one, 2),
-        "wal_syncs_per_authorization_1": round(statistics.median(syncs[1]), 3),
-        "wal_syncs_per_authorization_8": round(statistics.median(syncs[8]), 3),
-        "statements_at_8_connections": [
-            {"calls": row["calls"], "us_each": int(row["us_each"]), "rows": row["rows"],
-             "query": row["query"]} for row in heaviest
-        ],
+        for url, _port, _cards in servers.values():
+            await drop_database(ADMIN_DSN, url)
+    found: dict[str, Any] = {
+        "seconds": seconds, "rounds": rounds, "accounts": 16, "cards": CARDS,
+        "load_average": os.getloadavg(), "pgbench_tps_8_clients": round(tpcb, 1),
     }  # fmt: skip
+    for schema in schemas:
+        one, eight = (statistics.median(rates[schema, n]) for n in (1, 8))
+        found[schema] = {
+            "iso_per_s_1_connection": round(one, 1), "iso_per_s_8_connections": round(eight, 1),
+            "rounds_iso_per_s_1": [round(r, 1) for r in rates[schema, 1]],
+            "rounds_iso_per_s_8": [round(r, 1) for r in rates[schema, 8]],
+            "iso_vs_pgbench": round(eight / tpcb, 3), "scaling_1_to_8": round(eight / one, 2),
+            "wal_syncs_per_authorization_1": round(statistics.median(syncs[schema, 1]), 3),
+            "wal_syncs_per_authorization_8": round(statistics.median(syncs[schema, 8]), 3),
+            # what the backends did, sampled every 20 ms (share of the samples, ≥ 1 %)
+            "backends_at_8_connections": _shares(waits[schema, 8]),
+            "backends_at_1_connection": _shares(waits[schema, 1]),
+            "statements_at_8_connections": [
+                {"calls": row["calls"], "us_each": int(row["us_each"]), "rows": row["rows"],
+                 "query": row["query"]} for row in heaviest.get(schema, [])
+            ],
+        }  # fmt: skip
+    return found
 
 
 if __name__ == "__main__":
@@ -585,11 +647,14 @@ if __name__ == "__main__":
     parser.add_argument("--scaling", action="store_true",
                         help="16 accounts, 1 and 8 connections with one request in flight"
                              " each, against TPC-B with 8 clients; WAL flushes an approval")  # fmt: skip
+    parser.add_argument("--before", metavar="REVISION",
+                        help="with --scaling: also a database migrated only up to REVISION,"
+                             " loads interleaved (a migration's before and after)")  # fmt: skip
     parser.add_argument("--statements", type=int, default=25,
                         help="with --scaling: the heaviest statements listed")  # fmt: skip
     arguments = parser.parse_args()
     if arguments.scaling:
-        run = scaling(arguments.seconds, arguments.rounds, arguments.statements)
+        run = scaling(arguments.seconds, arguments.rounds, arguments.statements, arguments.before)
         print(orjson.dumps(asyncio.run(run), option=orjson.OPT_INDENT_2).decode())
     elif arguments.peer:
         asyncio.run(run_peer(arguments.peer, arguments.url))  # the network process's loop
