@@ -5,15 +5,22 @@ Measured first (`python -m bench.iso --scaling`, a private PostgreSQL 15 with
 `pg_stat_statements` track=all, 16 accounts, 8 connections, load 12; µs a call): the
 authorization's write statement 1,114 µs with its row triggers inside it, among them the
 `transaction_tags` foreign key's `FOR KEY SHARE` 49 µs (one tag row shared by every unit of
-every account buying at that merchant), the accounts' 22, the cards' 9 a posting and 9 a
-transaction, `check_posting` 3 probes a posting (3 postings), `check_entry_balanced` 21.
+every account buying at that merchant; 15–19 µs in runs at load 25), the accounts' 22, the
+cards' 9 a posting and 9 a transaction, `check_posting` 3 probes a posting (3 postings),
+`check_entry_balanced` 21.
+After (`python -m bench.ledger_checks --before 20261127_48 --entries 1000 --rounds 4`: an
+authorization's entry — three postings and the entry in one statement — written in a loop
+inside PostgreSQL, the two schemas in turn): **1,046 → 664 and 856 → 660 µs an entry**
+(0.635×, 0.772×; two runs at load 23–25 on 2 cores), this migration's changes together.
 
 PostgreSQL:
 * **`postings_checked`** is an `AFTER INSERT … FOR EACH STATEMENT` trigger over the
   statement's new postings (`REFERENCING NEW TABLE`): one query for every posting of the
-  statement — its account's or card's currency (a holder that does not exist has none, so
-  the posting is refused: the foreign keys `fk_postings_account_uuid_accounts` and
-  `fk_postings_card_uuid_cards` said nothing more and are dropped), and "a posting for an
+  statement (scalar subqueries: index probes whatever the planner guesses of the transition
+  table; a form with joins cost 103 µs a statement in one run, this one 23) — its account's
+  or card's currency (a holder that does not exist has none, so the posting is refused: the
+  foreign keys `fk_postings_account_uuid_accounts` and `fk_postings_card_uuid_cards` said
+  nothing more and are dropped), and "a posting for an
   entry already written is refused": an entry that is there after the statement and was
   not written by the very command that wrote the posting (`xmin`, `cmin`: the same
   transaction and command) was written before it.
@@ -23,7 +30,7 @@ PostgreSQL:
   authorization's single statement that writes postings then entry (`ledger.entries`).
 * **The tag's foreign key** (`fk_transactions_tag_slug_transaction_tags`) is dropped: its
   `FOR KEY SHARE` on the tag's row is a row lock every unit of unrelated accounts shares
-  (49 µs a tagged authorization, multixacts when they meet). `count_tag()`, the trigger
+  (15–49 µs a tagged authorization, multixacts when they meet). `count_tag()`, the trigger
   that already runs for every tagged transaction, checks that the tag exists instead (an
   index probe, no lock), `transactions_tag_known` a changed tag, and
   `transaction_tags_in_use` refuses to delete or rename a tag a transaction carries (tags
