@@ -23,7 +23,8 @@ PostgreSQL:
   nothing more and are dropped), and "a posting for an
   entry already written is refused": an entry that is there after the statement and was
   not written by the very command that wrote the posting (`xmin`, `cmin`: the same
-  transaction and command) was written before it.
+  transaction and command) was written before it. (An entry's raw `xmin` could equal a
+  writer's again only after 2^32 transactions, and its `cmin` would have to match too.)
 * **`journal_entries_balanced`** is an `AFTER INSERT … FOR EACH STATEMENT` trigger over the
   statement's new entries: every one has postings and they sum to zero per currency.
   Statement-level triggers fire once the whole statement is done, also for the
