@@ -253,3 +253,23 @@ async def test_a_tag_a_transaction_carries_cannot_be_deleted(
         await tx.execute("DELETE FROM transaction_tags WHERE slug = $1", slug)
 
     await _refused(app, tag_and_delete)
+
+
+async def test_a_tag_a_transaction_carries_is_rewritten_but_never_renamed(
+    app: FastAPI, holders: tuple[uuid.UUID, uuid.UUID]
+) -> None:
+    slug = await app.state.db.reader.value("SELECT slug FROM transaction_tags LIMIT 1")
+    tagged = "UPDATE transactions SET tag_slug = $1"
+    await app.state.db.transact(lambda tx: tx.execute(tagged, slug))
+
+    async def rewritten(tx: Tx) -> None:  # as the catalogue's sync writes a tag: every column
+        same = "UPDATE transaction_tags SET slug = slug, name = name WHERE slug = $1"
+        await tx.execute(same, slug)
+
+    await app.state.db.transact(rewritten)
+
+    async def renamed(tx: Tx) -> None:
+        await tx.execute("UPDATE transaction_tags SET slug = 'renamed' WHERE slug = $1", slug)
+
+    with pytest.raises(INTEGRITY_ERRORS):
+        await app.state.db.transact(renamed)

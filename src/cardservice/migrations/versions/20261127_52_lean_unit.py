@@ -34,7 +34,7 @@ PostgreSQL:
   (15–49 µs a tagged authorization, multixacts when they meet). `count_tag()`, the trigger
   that already runs for every tagged transaction, checks that the tag exists instead (an
   index probe, no lock), `transactions_tag_known` a changed tag, and
-  `transaction_tags_in_use` refuses to delete or rename a tag a transaction carries (tags
+  `transaction_tags_deleted`/`_renamed` refuse to delete or rename a tag a transaction carries (tags
   are catalogue rows: neither happens on the money path; without a lock a delete racing a
   tagged insert is not serialised).
 The transactions' keys to their account, card and user stay (the unit holds the account and
@@ -154,7 +154,10 @@ POSTGRES = [
     "CREATE TRIGGER transactions_tag_known BEFORE UPDATE OF tag_slug ON transactions FOR EACH ROW"
     " WHEN (NEW.tag_slug IS NOT NULL AND NEW.tag_slug IS DISTINCT FROM OLD.tag_slug)"
     " EXECUTE FUNCTION check_tag()",
-    "CREATE TRIGGER transaction_tags_in_use BEFORE DELETE OR UPDATE OF slug ON transaction_tags"
+    # the catalogue's sync writes every column of a tag, its slug too: only a changed one counts
+    "CREATE TRIGGER transaction_tags_renamed BEFORE UPDATE OF slug ON transaction_tags"
+    " FOR EACH ROW WHEN (NEW.slug IS DISTINCT FROM OLD.slug) EXECUTE FUNCTION check_tag()",
+    "CREATE TRIGGER transaction_tags_deleted BEFORE DELETE ON transaction_tags"
     " FOR EACH ROW EXECUTE FUNCTION check_tag()",
 ]
 
@@ -200,7 +203,8 @@ BEGIN
 END $$
 """
 POSTGRES_BACK = [
-    "DROP TRIGGER transaction_tags_in_use ON transaction_tags",
+    "DROP TRIGGER transaction_tags_deleted ON transaction_tags",
+    "DROP TRIGGER transaction_tags_renamed ON transaction_tags",
     "DROP TRIGGER transactions_tag_known ON transactions",
     "DROP FUNCTION check_tag()",
     COUNT_TAG_WAITING,
