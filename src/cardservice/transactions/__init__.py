@@ -20,7 +20,7 @@ from cardservice.transactions.authorize import (
     rules_first,
 )
 from cardservice.transactions.expiry import expire_due_holds, sweep_expired_holds
-from cardservice.transactions.holds import InvalidTransition, holder_leg
+from cardservice.transactions.holds import InvalidTransition, holder_leg, owed_beyond
 from cardservice.transactions.lifecycle import RefundTooLarge, credited_amount
 from cardservice.transactions.locks import (
     authorization_account_sql,
@@ -124,6 +124,7 @@ __all__ = [
     "lock_purchase",
     "locked_purchase",
     "matching_code",
+    "owed_beyond",
     "payee",
     "recapture",
     "refund",
