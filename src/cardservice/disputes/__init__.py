@@ -16,21 +16,31 @@ from cardservice.disputes.network import (
     win_if_unanswered,
     withdraw_dispute,
 )
+from cardservice.disputes.records import dispute_record_of
 from cardservice.disputes.repository import due as due_disputes
+from cardservice.disputes.repository import list_disputes
+from cardservice.disputes.schemas import DisputeRecord, DisputeStatus
 from cardservice.disputes.service import open_dispute, resolve_dispute
+from cardservice.disputes.sweep import DISPUTE_SWEEP_JOB, sweep_unanswered
 
 __all__ = [
+    "DISPUTE_SWEEP_JOB",
     "Answer",
     "Chargeback",
+    "DisputeRecord",
+    "DisputeStatus",
     "DisputeWrongStatus",
     "SecondPresentment",
     "accept_dispute",
+    "dispute_record_of",
     "due_disputes",
     "escalate_dispute",
+    "list_disputes",
     "open_dispute",
     "purchase_arn",
     "receive_representment",
     "resolve_dispute",
+    "sweep_unanswered",
     "take_outgoing",
     "win_if_unanswered",
     "withdraw_dispute",
