@@ -13,7 +13,7 @@ from typing import Annotated, Any, get_args
 
 from fastapi import Depends, Path, Request
 from fastapi.responses import Response
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from cardservice.clearing.outgoing import outgoing_files, write_outgoing
 from cardservice.db.sql import Tx
@@ -47,7 +47,7 @@ FILTERS = {"status": one_of(*get_args(DisputeStatus)).describe("Only disputes in
 
 
 class OutgoingRequest(StrictRequest):
-    date: date
+    date: Annotated[date, Field(strict=False)]
     """The UTC day of the file (YYYY-MM-DD), today or before."""
 
 
