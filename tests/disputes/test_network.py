@@ -6,6 +6,7 @@ record, in the card's balance and in the books."""
 from __future__ import annotations
 
 import io
+import random
 import uuid
 from datetime import date, timedelta
 from decimal import Decimal
@@ -13,14 +14,18 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
+import pytest
 from fastapi import FastAPI
 
 from cardservice.acquirer.representments import represent
 from cardservice.clearing import ipm
+from cardservice.config import Settings
 from cardservice.disputes import sweep_unanswered
 from cardservice.ledger.books import settlement_report
 from cardservice.models.base import utcnow
 from tests.clearing.helpers import post_file, report_of
+from tests.cli.test_cli import Command
 from tests.factories import (
     Caller,
     assert_ledger_consistent,
@@ -360,3 +365,50 @@ async def test_withdraw_gives_everything_back_and_refuses_the_wrong_status_or_ow
     assert (await send(client, "POST", "/operator/clearing-outgoing", reports,
                        {"date": str(TODAY())})).status_code == 403  # fmt: skip
     await assert_ledger_consistent(app)
+
+
+async def test_the_commands_write_the_file_answer_it_and_sweep(
+    app: FastAPI,
+    client: httpx.AsyncClient,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    user = await make_user(app)
+    account, card = await make_card(app, client, user, start_balance="100")
+    answered = await _dispute(client, user, await _completed(client, user, card, "3"))
+    left = await _dispute(client, user, await _completed(client, user, card, "2"))
+    command = Command(settings, monkeypatch, capsys)
+    out, answer = tmp_path / "out.ipm", tmp_path / "answer.ipm"
+    day = str(TODAY())
+    written = orjson.loads(
+        (await command("clearing", "outgoing", "--date", day, "--out", str(out)))[1]
+    )
+    assert written["date"] == day and written["messages"] == 4
+    [first, second] = _messages(out.read_bytes())[1:-1]
+    assert (first["DE31"], second["DE31"]) == (answered["arn"], left["arn"])
+    future = str(TODAY() + timedelta(days=1))
+    assert "future date" in await command.refused(
+        "clearing", "outgoing", "--date", future, "--out", str(out)
+    )
+    # an acquirer that answers the first of the two: the seeded draw picks it
+    seed = next(s for s in range(100) if _picks(s) == [True, False])
+    assert await command.value(
+        "network", "represent", str(out), "--out", str(answer), "--share", "0.5",
+        "--seed", str(seed),
+    ) == "1"  # fmt: skip
+    assert (await command("clearing", "ingest", str(answer)))[0] == 0
+    assert (await _read(client, user, answered["uuid"]))["status"] == "representment_received"
+    before = (await balances(app, account))[1][0]
+    at = (utcnow() + timedelta(days=46)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert await command.value("disputes", "sweep", "--now", at) == "1"
+    assert (await _read(client, user, left["uuid"]))["status"] == "won"
+    assert (await balances(app, account))[1][0] == before + 200
+    await assert_ledger_consistent(app)
+
+
+def _picks(seed: int) -> list[bool]:
+    """Which of two chargebacks `represent --share 0.5 --seed` answers."""
+    draw = random.Random(seed)
+    return [draw.random() < 0.5 for _ in range(2)]
