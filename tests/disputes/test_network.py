@@ -148,6 +148,8 @@ async def test_a_chargeback_is_sent_once_and_the_dates_file_is_fixed(
     assert await _postings(app) == postings  # no provisional credit: opening moves nothing
     assert opened["status"] == "open" and opened["reason_code"] == "4855"
     assert len(opened["arn"]) == 23 and opened["arn"].isdigit() and _luhn_ok(opened["arn"])
+    shown = (await client.get(f"/transaction/{purchase}", headers=user.headers)).json()["data"]
+    assert shown["network"] == {"arn": opened["arn"]}  # made for its online capture
     assert opened["chargeback"] is None and opened["provisional_credit"] == 0
     assert [step["status"] for step in opened["history"]] == ["open"]
     assert opened["deadline"] == str(TODAY() + timedelta(days=120))

@@ -25,12 +25,10 @@ from cardservice.disputes import money, repository
 from cardservice.disputes.records import DISPUTE_FIELDS, REASON_CODES
 from cardservice.errors import DisputeNotFound, RuleViolation
 from cardservice.models.dispute import ACTIVE_STATUSES
-from cardservice.transactions import Purchase, credited_amount, lock_purchase
+from cardservice.transactions import Purchase, credited_amount, lock_purchase, purchase_arn
 
 ANSWER_WINDOW = timedelta(days=45)  # the other side's answer is due (docs/disputes.md#deadlines)
 FIRST, PARTIAL, PRE_ARBITRATION = "450", "453", "451"  # DE 24 of a 1442
-ARN_PREFIX = "7"  # the ARN's format code: a chargeback-able purchase the issuer captured
-ARN_PROCESSOR = "500000"  # the 6 digits that name who made the ARN: the service
 
 
 class DisputeAlreadyResolved(RuleViolation):
@@ -42,30 +40,13 @@ class DisputeWrongStatus(RuleViolation):
     message = "The dispute is not in a status that allows this step."
 
 
-def luhn_digit(digits: str) -> str:
-    """The check digit that makes `digits` + it pass the Luhn test."""
-    total = 0
-    for index, char in enumerate(reversed(digits)):
-        value = int(char) * (2 if index % 2 == 0 else 1)
-        total += value - 9 if value > 9 else value
-    return str((10 - total % 10) % 10)
-
-
-def purchase_arn(purchase_uuid: uuid.UUID, captured: datetime) -> str:
-    """The 23-digit ARN of a purchase captured online: format code, processor, the capture's
-    date (YDDD), 11 digits of the purchase's uuid, a Luhn check digit."""
-    day = f"{captured.year % 10}{captured.timetuple().tm_yday:03d}"
-    body = f"{ARN_PREFIX}{ARN_PROCESSOR}{day}{purchase_uuid.int % 10**11:011d}"
-    return body + luhn_digit(body)
-
-
 def arn_of(purchase: Any) -> str:
     """The ARN a chargeback names: the presentment's (DE 31 of the clearing record that booked
-    the purchase), else the one made at its online capture."""
+    the purchase), else the one the service made for its online capture."""
     clearing = purchase["clearing"]
     if clearing is not None and (arn := orjson.loads(clearing).get("arn")):
         return str(arn)
-    return purchase_arn(purchase["uuid"], money.captured_at(purchase))
+    return purchase_arn(purchase["uuid"], purchase["created_at"])
 
 
 def _step(dispute: dict[str, Any], status: str, now: datetime, deadline: datetime | None) -> None:

@@ -35,6 +35,7 @@ from cardservice.transactions.locks import (
 from cardservice.transactions.records import (
     TRANSACTION_FIELDS,
     Purchase,
+    purchase_arn,
     three_ds_code_record,
     transaction_columns,
     transaction_record,
@@ -126,6 +127,7 @@ __all__ = [
     "matching_code",
     "owed_beyond",
     "payee",
+    "purchase_arn",
     "recapture",
     "refund",
     "refund_purchase",
