@@ -344,6 +344,9 @@ async def test_withdraw_gives_everything_back_and_refuses_the_wrong_status_or_ow
     purchase = await _completed(client, user, card, "8")
     start = (await balances(app, account))[1][0]
     opened = await _dispute(client, user, purchase)
+    refund = f"/sandbox/transactions/{purchase}/refund"
+    refused = await client.post(refund, headers=user.headers)  # credited already
+    assert refused.status_code == 422 and refused.json()["code"] == "refund_exceeds_amount"
     key = await operator_key(app, "network")
     before_books = await _books(app)
     await _outgoing(client, key, TODAY())
@@ -360,6 +363,8 @@ async def test_withdraw_gives_everything_back_and_refuses_the_wrong_status_or_ow
     assert again.status_code == 409 and again.json()["code"] == "dispute_wrong_status"
     accept = await send(client, "POST", f"/operator/disputes/{opened['uuid']}/accept", key)
     assert accept.status_code == 409
+    refunded = await client.post(refund, headers=user.headers)  # the credit was taken back
+    assert refunded.status_code == 201, refunded.text
     listed = await send(client, "GET", "/operator/disputes?filters[status]=withdrawn", key)
     assert [d["uuid"] for d in listed.json()["data"]] == [opened["uuid"]]
     reports = await operator_key(app, "reports")
