@@ -19,33 +19,22 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from cardservice.clearing import ipm
+from cardservice.clearing import ipm, repository
 from cardservice.db.database import Database
-from cardservice.db.paging import Offset, paginate
 from cardservice.db.sql import (
     INTEGRITY_ERRORS,
     Reader,
     Row,
     Tx,
     as_datetime,
-    insert_sql,
     text_uuid,
 )
 from cardservice.disputes import Chargeback, take_outgoing
 from cardservice.errors import ValidationFailed
-from cardservice.models import ClearingOutgoing
-from cardservice.models.base import table_of, utcnow
+from cardservice.models.base import utcnow
 from cardservice.network.fields import NUMERIC_CURRENCIES
 from cardservice.operator import Acting
 from cardservice.security import CardCipher
-
-_TABLE = table_of(ClearingOutgoing).name
-_COLUMNS = ("uuid", "date", "file_id", "messages", "sha256", "content", "created_at")
-_INSERT = insert_sql(_TABLE, _COLUMNS)
-_SHOWN = "uuid, date, file_id, messages, sha256, created_at"
-_BY_DATE = f"SELECT {_SHOWN}, content FROM {_TABLE} WHERE date = $1"  # noqa: S608
-_PAGE = f"SELECT {_SHOWN}, $TOTAL AS total FROM {_TABLE} ORDER BY date DESC"  # noqa: S608
-_COUNT = f"SELECT count(*) FROM {_TABLE}"  # noqa: S608
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +85,7 @@ def encode(file_id: str, chargebacks: list[Chargeback]) -> bytes:
 
 
 async def _stored(reader: Reader | Tx, day: date) -> Outgoing | None:
-    row = await reader.row(_BY_DATE, day)
+    row = await repository.outgoing_of(reader, day)
     return None if row is None else Outgoing(outgoing_record(row), bytes(row["content"]), False)
 
 
@@ -123,7 +112,7 @@ async def write_outgoing(
             "sha256": hashlib.sha256(content).hexdigest(), "content": content,
             "created_at": now,
         }  # fmt: skip
-        await tx.execute(_INSERT, *(row[column] for column in _COLUMNS))
+        await repository.insert_outgoing(tx, row)
         await by.record(
             tx, "clearing_outgoing.write", "clearing_outgoing", file_uuid,
             {"date": day.isoformat(), "file_id": file_id, "sha256": row["sha256"]},
@@ -142,5 +131,5 @@ async def outgoing_files(
     reader: Reader, offset: int, limit: int
 ) -> tuple[list[dict[str, Any]], int]:
     """The outgoing files written, newest date first, and how many there are."""
-    rows, total = await paginate(reader, _PAGE, [], Offset(offset, limit), count=_COUNT)
+    rows, total = await repository.outgoing_page(reader, offset, limit)
     return [outgoing_record(row) for row in rows], total

@@ -13,7 +13,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from cardservice.clearing import ipm
+from cardservice.clearing import ipm, repository
 from cardservice.db.sql import Reader, Row, Tx, text_uuid
 from cardservice.disputes import SecondPresentment, receive_representment
 from cardservice.models.base import utcnow
@@ -22,19 +22,13 @@ from cardservice.security import CardCipher
 
 SECOND = "second"  # clearing_records.kind
 REPRESENTMENT, EXCEPTION = "representment", "exception"  # its outcomes beside `unmatched`
-_FILE_ID = "SELECT file_id FROM clearing_files WHERE uuid = $1"
-_TEXT = "UPDATE clearing_records SET message = $3 WHERE file_uuid = $1 AND message_number = $2"
-_MESSAGE = "SELECT message FROM clearing_records WHERE id = $1"
-_EXCEPTIONS = (
-    "SELECT message_number, reason, transaction_uuid FROM clearing_records"
-    " WHERE file_uuid = $1 AND kind = 'second' AND outcome = 'exception' ORDER BY message_number"
-)
 
 
 def staged_row(
     file_uuid: uuid.UUID, item: ipm.SecondPresentment, cipher: CardCipher
 ) -> dict[str, Any]:
-    """The `clearing_records` row of a second presentment (its DE 72 written by `keep_texts`)."""
+    """The `clearing_records` row of a second presentment (its DE 72 written by
+    `repository.keep_texts`)."""
     return {
         "file_uuid": file_uuid, "message_number": item.message_number, "kind": SECOND,
         "fingerprint": cipher.fingerprint(item.pan), "amount": item.amount,
@@ -44,21 +38,15 @@ def staged_row(
     }  # fmt: skip
 
 
-async def keep_texts(tx: Tx, file_uuid: uuid.UUID, texts: dict[int, str]) -> None:
-    """The merchants' messages (DE 72) of the second presentments staged, by message number."""
-    for number, text in texts.items():
-        await tx.execute(_TEXT, file_uuid, number, text)
-
-
 async def book_second(tx: Tx, file_uuid: uuid.UUID, record: Row) -> tuple[str, Any, Any]:
     """A second presentment booked: its outcome, reason and disputed purchase."""
     item = SecondPresentment(
         arn=str(record["arn"]),
         amount=int(record["amount"]),
         currency=str(record["currency"]),
-        file_id=str(await tx.value(_FILE_ID, file_uuid)),
+        file_id=await repository.file_id_of(tx, file_uuid),
         message_number=int(record["message_number"]),
-        message=await tx.value(_MESSAGE, record["id"]),
+        message=await repository.message_of(tx, int(record["id"])),
     )
     answer = await receive_representment(tx, item, utcnow())
     return answer.outcome, answer.reason, answer.transaction_uuid
@@ -66,7 +54,7 @@ async def book_second(tx: Tx, file_uuid: uuid.UUID, record: Row) -> tuple[str, A
 
 async def representments(reader: Reader, file_uuid: uuid.UUID, received: int) -> dict[str, Any]:
     """The report's `representments`: how many were booked, and the exceptions refused."""
-    rows = await reader.rows(_EXCEPTIONS, file_uuid)
+    rows = await repository.exceptions(reader, file_uuid)
     exceptions = [
         {
             "message_number": int(row["message_number"]),

@@ -222,7 +222,7 @@ async def _stage_rows(
     tx: Tx, file_uuid: uuid.UUID, rows: list[dict[str, Any]], texts: dict[int, str]
 ) -> None:
     await repository.stage(tx, rows)
-    await seconds.keep_texts(tx, file_uuid, texts)
+    await repository.keep_texts(tx, file_uuid, texts)
 
 
 async def _book_unit(clearing: Clearing, file_uuid: uuid.UUID, records: list[Row]) -> None:
