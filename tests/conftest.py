@@ -56,6 +56,7 @@ USER_TABLES = [
     "team_requests",
     "team_budgets",
     "team_receipt_policies",
+    "clearing_outgoing",
     "clearing_records",
     "clearing_files",
     "operator_requests",

@@ -23,6 +23,7 @@ from cardservice.attachments.routes import router as attachments_router
 from cardservice.auth import TokenCache
 from cardservice.auth.routes import router as auth_router
 from cardservice.cards.routes import router as cards_router
+from cardservice.clearing.dispute_routes import router as clearing_disputes_router
 from cardservice.clearing.routes import router as clearing_router
 from cardservice.config import Settings
 from cardservice.dashboard import attachment_pages as dashboard_attachments
@@ -184,6 +185,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         operator_cards_router,
         operator_webhooks_router,
         clearing_router,
+        clearing_disputes_router,
         programs_router,
         catalogue_router,
         acs_router,

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from cardservice.config import Settings
 from cardservice.db.database import CommitHook, Database, NumberedHook
 from cardservice.dictionaries.tag_counts import TAG_COUNT_JOB
+from cardservice.disputes import DISPUTE_SWEEP_JOB
 from cardservice.events.outbox import complete_events
 from cardservice.infra.background import Job
 from cardservice.infra.outbound import Outbound
@@ -37,6 +38,7 @@ JOBS: tuple[Job, ...] = (
     TOPUP_SWEEP_JOB,  # the unpaid top-ups' sweep (docs/operations.md#running-a-program)
     # the teams' receipt policies (docs/teams.md#teams-budgets-requests-receipts)
     RECEIPT_POLICY_JOB,
+    DISPUTE_SWEEP_JOB,  # unanswered chargebacks won at their deadline (docs/disputes.md)
 )
 
 

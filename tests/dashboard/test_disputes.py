@@ -3,10 +3,14 @@ through the API as the signed-in user."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import httpx
 from fastapi import FastAPI
 
+from cardservice.models.base import utcnow
 from tests.factories import Caller, authorize, make_card, make_user
+from tests.operator.helpers import operator_key, send
 
 
 async def _sign_in(client: httpx.AsyncClient, user: Caller) -> None:
@@ -72,3 +76,24 @@ async def test_another_users_purchase_cannot_be_disputed_from_the_dashboard(
     assert sent.status_code == 404
     assert (await client.get("/disputes", headers=other.headers)).json()["data"] == []
     assert "No dispute yet." in (await client.get("/app/disputes")).text
+
+
+async def test_the_transaction_page_shows_the_disputes_steps_and_deadline(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    user = await make_user(app)
+    _account, card = await make_card(app, client, user)
+    purchase = await _settled(client, user, card)
+    body = {"transaction_uuid": purchase, "reason": "duplicate"}
+    opened = await client.post("/disputes", headers=user.headers, json=body)
+    assert opened.status_code == 201, opened.text
+    key = await operator_key(app, "network")
+    today = utcnow().date()
+    sent = await send(client, "POST", "/operator/clearing-outgoing", key, {"date": str(today)})
+    assert sent.status_code == 200, sent.text
+    await _sign_in(client, user)
+    page = (await client.get(f"/app/transactions/{purchase}")).text
+    assert "chargeback sent; next step due by" in page
+    assert str(today + timedelta(days=45)) in page
+    steps = page.split('data-testid="dispute-steps"')[1].split("</ol>")[0]
+    assert steps.count("<li>") == 2 and "open:" in steps and "chargeback sent:" in steps

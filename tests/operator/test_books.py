@@ -41,7 +41,7 @@ async def test_balances_sum_to_zero_per_currency_now_and_as_of(
         classes = [b["class"] for b in item["balances"]]
         assert classes == [
             "cardholder_accounts", "cards", "held", "fees_earned", "network_settlement",
-            "cardholder_receivables", "funding",
+            "cardholder_receivables", "disputes", "funding",
         ]  # fmt: skip
         assert sum(Decimal(str(b["balance"])) for b in item["balances"]) == 0, item
     usd_now = {b["class"]: b["balance"] for b in currencies[0]["balances"]}

@@ -2,5 +2,6 @@
 simulator that plays the merchants' acquirers and the wallets' token service against the
 issuer's host (`network/`) — `client.py` the connection, `messages.py` the message builders,
 `simulator.py` the runs of `cardservice network run`, `wallets.py` the token service,
-`presentments.py` the run's clearing file, `repository.py` its own reads. It speaks the
+`presentments.py` the run's clearing file, `representments.py` the answer to the issuer's
+chargebacks, `repository.py` its own reads. It speaks the
 host's wire format (`network.codec`, `network.fields`) and is never imported by it."""

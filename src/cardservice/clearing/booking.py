@@ -19,7 +19,8 @@ every movement goes through the entry the other channels use:
   `duplicate` when an 0220 refunded that purchase online by the same amount (the online
   refund then shows the record as its `clearing`; nothing moves), else it refunds the
   purchase (`transactions.refund`); with no such purchase it credits the card
-  (`transactions.credit_card`).
+  (`transactions.credit_card`);
+- a second presentment is the merchant's answer to a chargeback (`clearing.seconds`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from typing import Any
 import orjson
 
 from cardservice.clearing import repository
+from cardservice.clearing.seconds import SECOND, book_second
 from cardservice.db.sql import Row, Tx, as_uuid
 from cardservice.errors import NotFound, RuleViolation
 from cardservice.models.base import utcnow
@@ -127,6 +129,9 @@ async def book_records(
 
 
 async def _outcome(tx: Tx, unit: Unit, record: Row) -> Outcome:
+    if record["kind"] == SECOND:  # a second presentment: matched by its ARN alone
+        outcome, reason, purchase = await book_second(tx, unit.file_uuid, record)
+        return Outcome(outcome, as_uuid(purchase), reason)
     card = await unit.card(tx, str(record["fingerprint"]))
     if card is None:
         return Outcome(UNMATCHED, reason="unknown card")

@@ -1,7 +1,8 @@
 """Mastercard IPM clearing files (docs/network.md#clearing-files), read and written by `cardutil`:
 EBCDIC (cp500), variable-length records with their 4-byte length, in 1014-byte blocks, binary
 bitmaps, PDS sub-elements in DE 48. This module knows the messages a clearing file holds
-(header, presentments, trailer); `clearing/` books them, the simulator writes them.
+(header, first and second presentments, chargebacks, trailer); `clearing/` books and writes
+them, the simulator writes and reads them.
 
 Reading streams record by record (`messages`): one record in memory at a time, whatever the
 file's size.
@@ -24,6 +25,9 @@ HEADER_MTI, HEADER_FUNCTION = "1644", "697"
 TRAILER_MTI, TRAILER_FUNCTION = "1644", "695"
 PRESENTMENT_MTI, FIRST_PRESENTMENT = "1240", "200"
 FILE_ID, MESSAGE_COUNT = "PDS0105", "PDS0306"
+SECOND_PRESENTMENTS = ("205", "282")  # DE 24 of a 1240: full, partial (docs/disputes.md)
+CHARGEBACK_MTI = "1442"  # DE 24 450 first chargeback, 453 partial, 451 pre-arbitration
+MESSAGE_TEXT_LENGTH = 999  # DE 72
 PURCHASE, REFUND = "00", "20"  # the first two digits of DE 3
 
 # cardutil's layout, with the fields the service reads kept as the text they are: DE 12 and
@@ -75,6 +79,33 @@ class Presentment:
         return self.processing_code.startswith(REFUND)
 
 
+@dataclass(frozen=True, slots=True)
+class SecondPresentment:
+    """A second presentment (1240, DE 24 `205` full or `282` partial): the merchant's answer
+    to a chargeback, naming the purchase by its ARN (DE 31)."""
+
+    message_number: int  # DE 71
+    pan: str  # DE 2
+    amount: int  # DE 4, minor units of DE 49
+    currency: str  # DE 49, ISO 4217 numeric
+    arn: str  # DE 31
+    partial: bool = False  # DE 24 282
+    text: str | None = None  # DE 72, the merchant's message
+
+
+@dataclass(frozen=True, slots=True)
+class ChargebackMessage:
+    """A chargeback of the issuer's outgoing file (1442; DE 24 `450`, `453` or `451`)."""
+
+    message_number: int  # DE 71
+    function: str  # DE 24
+    pan: str  # DE 2
+    amount: int  # DE 4, minor units of DE 49
+    currency: str  # DE 49, ISO 4217 numeric
+    reason_code: str  # DE 25
+    arn: str  # DE 31
+
+
 def messages(file: IO[bytes]) -> Iterator[dict[str, Any]]:
     """The file's messages one by one, as cardutil reads them (`Unreadable` for bad bytes)."""
     reader = mciipm.IpmReader(file, encoding=ENCODING, iso_config=BIT_CONFIG, blocked=True)
@@ -109,6 +140,14 @@ def is_presentment(message: dict[str, Any]) -> bool:
         and message.get("DE24") == FIRST_PRESENTMENT
         and str(message.get("DE3", ""))[:2] in (PURCHASE, REFUND)
     )
+
+
+def is_second_presentment(message: dict[str, Any]) -> bool:
+    return message.get("MTI") == PRESENTMENT_MTI and message.get("DE24") in SECOND_PRESENTMENTS
+
+
+def is_chargeback(message: dict[str, Any]) -> bool:
+    return message.get("MTI") == CHARGEBACK_MTI
 
 
 def _text(message: dict[str, Any], element: str) -> str | None:
@@ -153,6 +192,51 @@ def presentment(message: dict[str, Any]) -> Presentment:
     )
 
 
+def second_presentment(message: dict[str, Any]) -> SecondPresentment:
+    """A second presentment's fields (`Unreadable` when one the service needs is missing)."""
+    number = message.get("DE71")
+    missing = [de for de in ("DE2", "DE4", "DE31", "DE49", "DE71") if message.get(de) in (None, "")]
+    if missing:
+        raise Unreadable(f"second presentment {number} lacks {', '.join(missing)}")
+    amount, currency = message["DE4"], str(message["DE49"])
+    if not isinstance(amount, int) or amount <= 0 or not currency.isdigit():
+        raise Unreadable(f"presentment {number}: DE 4 must be a positive amount, DE 49 numeric")
+    text = _text(message, "DE72")
+    return SecondPresentment(
+        message_number=int(message["DE71"]), pan=str(message["DE2"]), amount=amount,
+        currency=currency, arn=str(message["DE31"]).strip(), partial=message["DE24"] == "282",
+        text=None if text is None else text[:MESSAGE_TEXT_LENGTH],
+    )  # fmt: skip
+
+
+def chargeback(message: dict[str, Any]) -> ChargebackMessage:
+    """A chargeback's fields, as an acquirer reads them."""
+    return ChargebackMessage(
+        message_number=int(message["DE71"]), function=str(message["DE24"]),
+        pan=str(message["DE2"]), amount=int(message["DE4"]), currency=str(message["DE49"]),
+        reason_code=str(message["DE25"]), arn=str(message["DE31"]).strip(),
+    )  # fmt: skip
+
+
+def chargeback_message(item: ChargebackMessage) -> dict[str, Any]:
+    return {
+        "MTI": CHARGEBACK_MTI, "DE2": item.pan, "DE3": "000000", "DE4": item.amount,
+        "DE24": item.function, "DE25": item.reason_code, "DE31": item.arn,
+        "DE49": item.currency, "DE71": item.message_number,
+    }  # fmt: skip
+
+
+def second_presentment_message(item: SecondPresentment) -> dict[str, Any]:
+    message: dict[str, Any] = {
+        "MTI": PRESENTMENT_MTI, "DE2": item.pan, "DE3": "000000", "DE4": item.amount,
+        "DE24": "282" if item.partial else "205", "DE31": item.arn, "DE49": item.currency,
+        "DE71": item.message_number,
+    }  # fmt: skip
+    if item.text:
+        message["DE72"] = item.text
+    return message
+
+
 def _presentment_message(item: Presentment) -> dict[str, Any]:
     message: dict[str, Any] = {
         "MTI": PRESENTMENT_MTI, "DE2": item.pan, "DE3": item.processing_code,
@@ -175,12 +259,18 @@ def write(file: IO[bytes], file_id: str, presentments: Iterable[Presentment]) ->
     """Write an IPM file: header (PDS 0105 = `file_id`), the presentments in their order
     (their message numbers as given), trailer (PDS 0306 = the count, header and trailer
     included). Returns the number of messages written."""
+    return write_messages(file, file_id, (_presentment_message(item) for item in presentments))
+
+
+def write_messages(file: IO[bytes], file_id: str, messages: Iterable[dict[str, Any]]) -> int:
+    """Write an IPM file of `messages` (each with its DE 71) between a header and a trailer
+    (as `write`). Returns the number of messages written."""
     writer = mciipm.IpmWriter(file, encoding=ENCODING, iso_config=BIT_CONFIG, blocked=True)
     writer.write({"MTI": HEADER_MTI, "DE24": HEADER_FUNCTION, "DE71": 1, FILE_ID: file_id})
     count, last = 1, 1
-    for item in presentments:
-        writer.write(_presentment_message(item))
-        count, last = count + 1, item.message_number
+    for message in messages:
+        writer.write(message)
+        count, last = count + 1, int(message["DE71"])
     count += 1
     writer.write(
         {

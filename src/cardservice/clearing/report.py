@@ -5,9 +5,11 @@ and kept with the file as JSON (the same file again answers it as it was).
 moved money (captures, and amount differences, which are listed too); `duplicates` those
 that found it captured at the same amount; `force_posted` those booked as new purchases.
 `refunds` counts the refund presentments booked or found booked (an online refund's
-duplicate). `totals` are per currency (DE 49) of the records booked or found booked (all but
-the unmatched): their count, and the amount the file presents — purchases less refunds;
-what the day's settlement report counts of the file (docs/network.md, "Settling the day").
+duplicate). `representments` counts the second presentments booked and lists the ones
+refused as exceptions (docs/disputes.md#second-presentments). `totals` are per currency
+(DE 49) of the first presentments booked or found booked (all but the unmatched): their
+count, and the amount the file presents — purchases less refunds; what the day's settlement
+report counts of the file (docs/network.md, "Settling the day").
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 import orjson
 
 from cardservice.clearing import repository
+from cardservice.clearing.seconds import REPRESENTMENT, SECOND, representments
 from cardservice.db.sql import Reader, Row, as_datetime, text_uuid
 from cardservice.ledger.minor_units import from_minor
 
@@ -34,7 +37,7 @@ class Report:
 def _totals(rows: list[Row]) -> list[dict[str, Any]]:
     totals: dict[str, dict[str, int]] = {}
     for row in rows:
-        if row["outcome"] == "unmatched":
+        if row["outcome"] == "unmatched" or row["kind"] == SECOND:
             continue
         item = totals.setdefault(str(row["currency"]), {"count": 0, "amount": 0})
         item["count"] += int(row["records"])
@@ -86,6 +89,9 @@ async def report_of(reader: Reader, file: Row) -> Report:
             "force_posted": _count(counted, "purchase", "force_posted"),
         },
         "refunds": _count(counted, "refund", "refund", "duplicate"),
+        "representments": await representments(
+            reader, file_uuid, _count(counted, SECOND, REPRESENTMENT)
+        ),
         "amount_differences": differences,
         "unmatched": unmatched,
         "ignored": int(file["ignored"]),

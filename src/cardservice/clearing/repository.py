@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
+from cardservice.db.paging import Offset, paginate
 from cardservice.db.sql import Reader, Row, Tx, as_uuid, insert_sql, row_args
-from cardservice.models import ClearingRecord
+from cardservice.models import ClearingOutgoing, ClearingRecord
 from cardservice.models.base import table_of
 
 _RECORDS = table_of(ClearingRecord).name
@@ -203,3 +204,58 @@ async def account_of(reader: Reader, fingerprint: str) -> str:
     """The account of the card with this fingerprint (the fingerprint for an unknown card)."""
     account = await reader.value(_ACCOUNT_OF, fingerprint)
     return fingerprint if account is None else str(account)
+
+
+# --- the issuer's outgoing files and the second presentments (docs/disputes.md) -----------
+
+_OUTGOING = table_of(ClearingOutgoing).name
+OUTGOING_COLUMNS = ("uuid", "date", "file_id", "messages", "sha256", "content", "created_at")
+_INSERT_OUTGOING = insert_sql(_OUTGOING, OUTGOING_COLUMNS)
+_OUTGOING_SHOWN = "uuid, date, file_id, messages, sha256, created_at"
+_OUTGOING_BY_DATE = f"SELECT {_OUTGOING_SHOWN}, content FROM {_OUTGOING} WHERE date = $1"  # noqa: S608
+_OUTGOING_PAGE = f"SELECT {_OUTGOING_SHOWN}, $TOTAL AS total FROM {_OUTGOING} ORDER BY date DESC"  # noqa: S608
+_OUTGOING_COUNT = f"SELECT count(*) FROM {_OUTGOING}"  # noqa: S608
+_FILE_ID = "SELECT file_id FROM clearing_files WHERE uuid = $1"
+_TEXT = "UPDATE clearing_records SET message = $3 WHERE file_uuid = $1 AND message_number = $2"
+_MESSAGE = "SELECT message FROM clearing_records WHERE id = $1"
+_EXCEPTIONS = (
+    "SELECT message_number, reason, transaction_uuid FROM clearing_records"
+    " WHERE file_uuid = $1 AND kind = 'second' AND outcome = 'exception' ORDER BY message_number"
+)
+
+
+async def outgoing_of(reader: Reader | Tx, day: date) -> Row | None:
+    """The outgoing file of the date (its record's columns and `content`), or None."""
+    return await reader.row(_OUTGOING_BY_DATE, day)
+
+
+async def insert_outgoing(tx: Tx, row: dict[str, Any]) -> None:
+    """Keep an outgoing file (every column of `OUTGOING_COLUMNS`)."""
+    await tx.execute(_INSERT_OUTGOING, *(row[column] for column in OUTGOING_COLUMNS))
+
+
+async def outgoing_page(reader: Reader, offset: int, limit: int) -> tuple[Sequence[Row], int]:
+    """A page of the outgoing files, newest date first, and how many there are."""
+    return await paginate(reader, _OUTGOING_PAGE, [], Offset(offset, limit), count=_OUTGOING_COUNT)
+
+
+async def file_id_of(tx: Tx, file_uuid: uuid.UUID) -> str:
+    """PDS 0105 of an ingested file."""
+    return str(await tx.value(_FILE_ID, file_uuid))
+
+
+async def keep_texts(tx: Tx, file_uuid: uuid.UUID, texts: dict[int, str]) -> None:
+    """The merchants' messages (DE 72) of the second presentments staged, by message number."""
+    for number, text in texts.items():
+        await tx.execute(_TEXT, file_uuid, number, text)
+
+
+async def message_of(tx: Tx, record_id: int) -> str | None:
+    """A staged second presentment's DE 72."""
+    text = await tx.value(_MESSAGE, record_id)
+    return None if text is None else str(text)
+
+
+async def exceptions(reader: Reader, file_uuid: uuid.UUID) -> Sequence[Row]:
+    """The second presentments of the file refused as exceptions, in file order."""
+    return await reader.rows(_EXCEPTIONS, file_uuid)

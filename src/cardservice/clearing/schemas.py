@@ -30,6 +30,19 @@ class Unmatched(BaseModel):
     reason: str
 
 
+class RepresentmentException(BaseModel):
+    message_number: int
+    reason: str
+    transaction_uuid: UUID | None = Field(description="The disputed purchase.")
+
+
+class Representments(BaseModel):
+    received: int = Field(description="Second presentments that answered a chargeback.")
+    exceptions: list[RepresentmentException] = Field(
+        description="Second presentments refused, nothing moved (more than the chargeback)."
+    )
+
+
 class Total(BaseModel):
     currency: str
     count: int
@@ -44,6 +57,7 @@ class ClearingReport(BaseModel):
     messages: int = Field(description="Every message read, header and trailer included.")
     presentments: Presentments
     refunds: int
+    representments: Representments
     amount_differences: list[AmountDifference]
     unmatched: list[Unmatched]
     ignored: int

@@ -25,7 +25,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from cardservice.clearing import ipm, repository
+from cardservice.clearing import ipm, repository, seconds
 from cardservice.clearing.booking import RecordTaken, book_records
 from cardservice.clearing.report import report_of, stored_report
 from cardservice.db.database import Database
@@ -126,6 +126,7 @@ class _Reading:
     last_number: int = 0
     trailer: dict[str, Any] | None = None
     rows: list[dict[str, Any]] = field(default_factory=list)
+    texts: dict[int, str] = field(default_factory=dict)  # second presentments' DE 72
 
     def take(self, message: dict[str, Any], cipher: CardCipher) -> None:
         """One message, in file order (`Unreadable` when it breaks the file's shape)."""
@@ -140,13 +141,24 @@ class _Reading:
             self.trailer = message
         elif ipm.is_presentment(message):
             self.rows.append(self._row(ipm.presentment(message), cipher))
+        elif ipm.is_second_presentment(message):
+            self.rows.append(self._second(ipm.second_presentment(message), cipher))
         else:
             self.ignored += 1
 
+    def _in_order(self, number: int) -> None:
+        if number <= self.last_number:
+            raise ipm.Unreadable(f"message number {number} out of order")
+        self.last_number = number
+
+    def _second(self, item: ipm.SecondPresentment, cipher: CardCipher) -> dict[str, Any]:
+        self._in_order(item.message_number)
+        if item.text:
+            self.texts[item.message_number] = item.text
+        return seconds.staged_row(self.file_uuid, item, cipher)
+
     def _row(self, item: ipm.Presentment, cipher: CardCipher) -> dict[str, Any]:
-        if item.message_number <= self.last_number:
-            raise ipm.Unreadable(f"message number {item.message_number} out of order")
-        self.last_number = item.message_number
+        self._in_order(item.message_number)
         return {
             "file_uuid": self.file_uuid, "message_number": item.message_number,
             "kind": "refund" if item.refund else "purchase",
@@ -192,8 +204,11 @@ async def _stage(
         while more:
             more = await asyncio.to_thread(_read_batch, messages, reading, clearing.cipher)
             rows, reading.rows = reading.rows, []
+            texts, reading.texts = reading.texts, {}
             if rows:
-                await db.transact(lambda tx, rows=rows: repository.stage(tx, rows))  # type: ignore[misc]
+                await db.transact(
+                    lambda tx, rows=rows, texts=texts: _stage_rows(tx, file_uuid, rows, texts)  # type: ignore[misc]
+                )
         reading.check_end()
     except ipm.Unreadable as error:
         await db.transact(lambda tx: repository.forget_staged(tx, file_uuid, keep_file=False))
@@ -201,6 +216,13 @@ async def _stage(
     await db.transact(
         lambda tx: repository.staged(tx, file_uuid, reading.messages, reading.ignored)
     )
+
+
+async def _stage_rows(
+    tx: Tx, file_uuid: uuid.UUID, rows: list[dict[str, Any]], texts: dict[int, str]
+) -> None:
+    await repository.stage(tx, rows)
+    await repository.keep_texts(tx, file_uuid, texts)
 
 
 async def _book_unit(clearing: Clearing, file_uuid: uuid.UUID, records: list[Row]) -> None:

@@ -21,6 +21,7 @@ from cardservice.cli.card_keys import keys
 from cardservice.cli.cardholders import COMMANDS as CARDHOLDER_COMMANDS
 from cardservice.cli.catalogue import catalogue
 from cardservice.cli.clearing import clearing
+from cardservice.cli.disputes import disputes
 from cardservice.cli.doctor import doctor
 from cardservice.cli.ledger import ledger
 from cardservice.cli.network import SimulationFailed, network
@@ -192,6 +193,7 @@ for group in (
     clearing,
     doctor,
     keys,
+    disputes,
     ledger,
     network,
     operator,

@@ -12,7 +12,7 @@ import click
 import orjson
 
 from cardservice import runtime
-from cardservice.acquirer import messages, simulator, wallets
+from cardservice.acquirer import messages, representments, simulator, wallets
 from cardservice.acquirer.client import NetworkClient, transmitted_now
 from cardservice.acquirer.repository import card_to_send, token_expiry_to_send
 from cardservice.cli.arguments import AMOUNT, CURRENCY, CommandError, Parsed, runs
@@ -376,3 +376,32 @@ async def run(
 
 class SimulationFailed(Exception):
     pass
+
+
+@network.command(name="represent")
+@click.argument(
+    "outgoing",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    metavar="OUTGOING_FILE",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    required=True,
+    help="Where to write the incoming IPM file of second presentments.",
+)
+@click.option(
+    "--share",
+    type=click.FloatRange(0, 1),
+    default=0.5,
+    show_default=True,
+    help="The share of the chargebacks the merchants answer.",
+)
+@click.option(
+    "--seed", type=click.INT, default=1, show_default=True, help="The draw's random seed."
+)
+def represent_command(outgoing: Path, out: Path, share: float, seed: int) -> None:
+    """Answer the issuer's outgoing file OUTGOING_FILE as an acquirer would: an IPM file of
+    second presentments for SHARE of its chargebacks (ingest it with `cardservice clearing
+    ingest`); prints how many (docs/disputes.md)."""
+    click.echo(representments.represent(outgoing, out, share, seed))

@@ -33,6 +33,8 @@ TYPE_NAMES = {
     "deposit": "Deposit",
     "card_close": "Card closed",
     "dispute_credit": "Dispute credit",
+    "dispute_provisional_credit": "Dispute: provisional credit",
+    "dispute_provisional_reversal": "Dispute: provisional credit taken back",
 }
 STATUS_NAMES = {
     "pending": "Pending",

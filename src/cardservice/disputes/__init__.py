@@ -1,7 +1,45 @@
-"""Disputes of card purchases (docs/transactions.md#disputes)."""
+"""Disputes of card purchases (docs/transactions.md#disputes) and their steps through the card
+network (docs/disputes.md)."""
 
 from __future__ import annotations
 
+from cardservice.disputes.network import (
+    Answer,
+    Chargeback,
+    DisputeWrongStatus,
+    SecondPresentment,
+    accept_dispute,
+    escalate_dispute,
+    receive_representment,
+    take_outgoing,
+    win_if_unanswered,
+    withdraw_dispute,
+)
+from cardservice.disputes.records import dispute_record_of
+from cardservice.disputes.repository import due as due_disputes
+from cardservice.disputes.repository import list_disputes
+from cardservice.disputes.schemas import DisputeRecord, DisputeStatus
 from cardservice.disputes.service import open_dispute, resolve_dispute
+from cardservice.disputes.sweep import DISPUTE_SWEEP_JOB, sweep_unanswered
 
-__all__ = ["open_dispute", "resolve_dispute"]
+__all__ = [
+    "DISPUTE_SWEEP_JOB",
+    "Answer",
+    "Chargeback",
+    "DisputeRecord",
+    "DisputeStatus",
+    "DisputeWrongStatus",
+    "SecondPresentment",
+    "accept_dispute",
+    "dispute_record_of",
+    "due_disputes",
+    "escalate_dispute",
+    "list_disputes",
+    "open_dispute",
+    "receive_representment",
+    "resolve_dispute",
+    "sweep_unanswered",
+    "take_outgoing",
+    "win_if_unanswered",
+    "withdraw_dispute",
+]

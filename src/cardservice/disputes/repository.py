@@ -17,15 +17,45 @@ from cardservice.disputes.records import (
 from cardservice.errors import DisputeNotFound
 from cardservice.models import Dispute
 from cardservice.models.base import table_of
+from cardservice.models.dispute import ACTIVE_STATUSES
 
 DISPUTE_COLUMNS = dispute_columns("d")
 # The statements of disputes.service's writes.
-_OPEN_DISPUTE = "SELECT 1 FROM disputes WHERE transaction_uuid = $1 AND status = 'open'"
+_OPEN_DISPUTE = (
+    "SELECT 1 FROM disputes WHERE transaction_uuid = $1"  # noqa: S608 - the statuses are constants
+    f" AND status IN ({', '.join(repr(s) for s in ACTIVE_STATUSES)})"
+)
 _DISPUTE_OF_USER = "SELECT transaction_uuid FROM disputes WHERE uuid = $1 AND user_uuid = $2"
 _LOCK_DISPUTE = f"SELECT {DISPUTE_COLUMNS} FROM disputes d WHERE d.uuid = $1 FOR NO KEY UPDATE"  # noqa: S608
-_RESOLVE = """
-UPDATE disputes SET status = $2, resolved_at = $3, updated_at = $3, credit_transaction_uuid = $4
-WHERE uuid = $1"""
+_OWNER = "SELECT user_uuid, transaction_uuid FROM disputes WHERE uuid = $1"
+# the columns a step of the dispute changes (`save`)
+_CHANGING = (
+    "status", "resolved_at", "updated_at", "credit_transaction_uuid", "to_send", "deadline_at",
+    "chargeback", "representment", "pre_arbitration", "history", "provisional", "claimed",
+)  # fmt: skip
+_SAVE = (
+    "UPDATE disputes SET "  # noqa: S608 - the columns are this module's constants
+    + ", ".join(f"{name} = ${i}" for i, name in enumerate(_CHANGING, start=2))
+    + " WHERE uuid = $1"
+)
+_PROGRAM_CREDIT = (
+    "SELECT p.provisional_credit FROM users u JOIN programs p ON p.uuid = u.program_uuid"
+    " WHERE u.uuid = $1"
+)
+# the disputes the next outgoing file carries, in the file's order, with their card number
+_TO_SEND = f"""
+SELECT {DISPUTE_COLUMNS}, d.user_uuid, c.pan_ciphertext
+FROM disputes d JOIN transactions t ON t.uuid = d.transaction_uuid
+JOIN cards c ON c.uuid = t.card_uuid
+WHERE d.to_send IS NOT NULL
+ORDER BY d.created_at, d.uuid FOR UPDATE OF d"""  # noqa: S608
+_BY_ARN = f"""
+SELECT {DISPUTE_COLUMNS}, d.user_uuid FROM disputes d WHERE d.arn = $1
+ORDER BY d.created_at DESC, d.uuid DESC LIMIT 1"""  # noqa: S608
+_DUE = """
+SELECT uuid FROM disputes
+WHERE status IN ('chargeback_sent', 'pre_arbitration') AND to_send IS NULL AND deadline_at <= $1
+ORDER BY deadline_at, uuid"""
 _EVIDENCE_COUNT = "SELECT count(*) FROM attachments WHERE user_uuid = $1 AND uuid IN "
 
 
@@ -41,7 +71,7 @@ async def evidence_count(tx: Tx, user_uuid: uuid.UUID, evidence: list[uuid.UUID]
 
 
 async def has_open_dispute(tx: Tx, transaction_uuid: uuid.UUID) -> bool:
-    """The transaction has an open dispute."""
+    """The transaction has a dispute not decided yet."""
     return await tx.value(_OPEN_DISPUTE, transaction_uuid) is not None
 
 
@@ -60,11 +90,35 @@ async def lock_dispute(tx: Tx, dispute_uuid: uuid.UUID) -> Row | None:
     return await tx.row(_LOCK_DISPUTE, dispute_uuid)
 
 
-async def resolve(
-    tx: Tx, dispute_uuid: uuid.UUID, outcome: str, now: datetime, credit_uuid: uuid.UUID | None
-) -> None:
-    """The dispute is resolved with `outcome` (and its credit, when one was made)."""
-    await tx.execute(_RESOLVE, dispute_uuid, outcome, now, credit_uuid)
+async def dispute_owner(tx: Tx | Reader, dispute_uuid: uuid.UUID) -> Row | None:
+    """The dispute's `user_uuid` and `transaction_uuid` (None: no such dispute)."""
+    return await tx.row(_OWNER, dispute_uuid)
+
+
+async def save(tx: Tx, dispute: dict[str, Any]) -> None:
+    """Write the columns a step changes (the dispute's row is locked)."""
+    await tx.execute(_SAVE, dispute["uuid"], *(dispute[name] for name in _CHANGING))
+
+
+async def program_gives_credit(tx: Tx, user_uuid: uuid.UUID) -> bool:
+    """The user's program credits a dispute when it is opened (no program: no)."""
+    return bool(await tx.value(_PROGRAM_CREDIT, user_uuid))
+
+
+async def to_send(tx: Tx) -> list[Row]:
+    """The disputes waiting for the outgoing file (dispute fields, `user_uuid`,
+    `pan_ciphertext`), their rows locked, oldest first."""
+    return list(await tx.rows(_TO_SEND))
+
+
+async def by_arn(tx: Tx, arn: str) -> Row | None:
+    """The latest dispute of the purchase with this ARN (dispute fields, `user_uuid`)."""
+    return await tx.row(_BY_ARN, arn)
+
+
+async def due(reader: Reader, now: datetime) -> list[Any]:
+    """The uuids of the chargebacks and pre-arbitrations unanswered at their deadline."""
+    return [row[0] for row in await reader.rows(_DUE, now)]
 
 
 def _where(user_uuid: uuid.UUID | None, filters: dict[str, Any]) -> tuple[str, list[Any]]:

@@ -1,5 +1,5 @@
 """`POST /disputes`, `GET /disputes`, `GET /disputes/{disputeUuid}`
-(docs/transactions.md#disputes)."""
+(docs/transactions.md#disputes), `POST /disputes/{disputeUuid}/withdraw` (docs/disputes.md)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Annotated, get_args
 from fastapi import Path, Request
 
 from cardservice.auth.dependencies import CallerA
-from cardservice.disputes import repository
+from cardservice.disputes import repository, withdraw_dispute
 from cardservice.disputes.records import dispute_record_of
 from cardservice.disputes.schemas import DisputeRecord, DisputeStatus, OpenDisputeRequest
 from cardservice.disputes.service import open_dispute
@@ -18,6 +18,7 @@ from cardservice.http.filters import UUID, filters_parameter, one_of, read_filte
 from cardservice.http.openapi import BEARER_OR_MFA, Envelope, PagedEnvelope
 from cardservice.http.router import JSONResponse, Router, StandardPage, body_schema, ok, read_json
 from cardservice.ledger.minor_units import to_minor
+from cardservice.models.base import utcnow
 from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(tags=["disputes"])
@@ -94,3 +95,19 @@ async def get_dispute(caller: CallerA, db: Db, dispute_uuid: DisputeUuid) -> JSO
     """One of the caller's disputes: transaction, reason, amount, status (`open`, `won`,
     `lost`) and evidence."""
     return ok(await repository.one_dispute(db.reader, caller.user_uuid, uuid.UUID(dispute_uuid)))
+
+
+@router.post(
+    "/disputes/{disputeUuid:uuid36}/withdraw",
+    response_model=Envelope[DisputeRecord],
+    openapi_extra=BEARER_OR_MFA,
+    summary="Withdraw one of the caller's disputes",
+)
+async def withdraw(caller: CallerA, db: Db, dispute_uuid: DisputeUuid) -> JSONResponse:
+    """The caller withdraws their dispute while it is `open` or `chargeback_sent`: it becomes
+    `withdrawn`, a provisional credit is taken back and the claim on the network given back
+    (docs/disputes.md). Another status is 409 `dispute_wrong_status`; anybody else's is
+    404."""
+    dispute = uuid.UUID(dispute_uuid)
+    row = await db.transact(lambda tx: withdraw_dispute(tx, caller.user_uuid, dispute, utcnow()))
+    return ok(dispute_record_of(row))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Annotated, Literal
 from uuid import UUID
 
@@ -14,7 +14,15 @@ from cardservice.values.requests import StrictRequest, UuidStr
 DisputeReason = Literal[
     "fraudulent", "not_received", "duplicate", "canceled", "not_as_described", "other"
 ]
-DisputeStatus = Literal["open", "won", "lost"]
+DisputeStatus = Literal[
+    "open",
+    "chargeback_sent",
+    "representment_received",
+    "pre_arbitration",
+    "won",
+    "lost",
+    "withdrawn",
+]
 MAX_EVIDENCE = 20
 
 
@@ -31,18 +39,52 @@ EvidenceUuids = Annotated[
 ]
 
 
+class SentStep(BaseModel):
+    """A 1442 of the issuer's outgoing file (docs/disputes.md)."""
+
+    file_id: str
+    message_number: int
+    sent_at: datetime
+
+
+class Representment(BaseModel):
+    """The merchant's second presentment, a 1240 of an incoming file (docs/disputes.md)."""
+
+    file_id: str
+    message_number: int
+    amount: MoneyOut
+    received_at: datetime
+    message: str | None
+
+
+class HistoryStep(BaseModel):
+    status: DisputeStatus
+    at: datetime
+
+
 class DisputeRecord(BaseModel):
     uuid: UUID
     transaction_uuid: UUID
     amount: MoneyOut
     currency: str
     reason: DisputeReason
+    reason_code: str = Field(description="Mastercard's reason code of `reason` (DE 25)")
     explanation: str | None
     status: DisputeStatus
     evidence_attachment_uuids: list[UUID]
     credit_transaction_uuid: UUID | None = Field(
         description="the `dispute_credit` transaction of a won dispute"
     )
+    provisional_credit: MoneyOut = Field(
+        description="credited to the card ahead of the outcome (the program's"
+        " `provisional_credit`), 0 when none or taken back"
+    )
+    arn: str | None = Field(description="the disputed purchase's ARN (DE 31 of the chargeback)")
+    chargeback: SentStep | None
+    representment: Representment | None
+    pre_arbitration: SentStep | None
+    deadline: date | None = Field(description="the date the next step is due")
+    history: list[HistoryStep]
     created_at: datetime
     updated_at: datetime
     resolved_at: datetime | None

@@ -1,44 +1,45 @@
 """Dispute rules (docs/transactions.md#disputes): open a dispute on a completed card purchase,
-resolve it.
+resolve it (the network's steps between the two: `disputes.network`, docs/disputes.md).
 
 * Only the caller's own completed `card_purchase` can be disputed (anybody else's is 404),
   within `DISPUTE_WINDOW` after its capture, for at most what it still has to give back:
   its captured amount less refunds and dispute credits (the default amount).
-* One open dispute per purchase: the purchase row is locked while the rule is checked, and
-  the database's unique partial index refuses a second open dispute whatever the path.
-* Won: the amount (never more than the purchase still has to give back) goes back to the
-  card (to its replacement when it was replaced, to its account when closed) as one
-  `dispute_credit` transaction and one ledger entry, in the same unit; lost: nothing moves.
-  A resolved dispute is final (`dispute_already_resolved`).
+* One dispute per purchase until it is decided: the purchase row is locked while the rule
+  is checked, and the database's unique partial index refuses a second whatever the path.
+* Opened, it waits for the next outgoing file (`to_send`: a 1442 `450`, or `453` for less
+  than the captured amount), due by the end of the dispute window; under a program with
+  `provisional_credit`, the amount is credited to the card at once.
+* Won: the amount (never more than the purchase still has to give back) is the card's (to
+  its replacement when it was replaced, to its account when closed) as one `dispute_credit`
+  transaction and one ledger entry, in the same unit; lost: the provisional credit, if any,
+  is taken back. A decided dispute is final (`dispute_already_resolved`).
 
 Lock order (docs/ledger.md): resolving takes the purchase's account, its card, the purchase
-row, then the dispute row; opening takes only the purchase row, then writes the dispute.
+row, then the dispute row; opening takes the purchase row (and before it the account and the
+card, when it credits the card), then writes the dispute.
 """
 
 from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
+import orjson
+
 from cardservice.attachments import AttachmentNotFound
-from cardservice.db.sql import INTEGRITY_ERRORS, Tx, as_datetime, as_uuid
-from cardservice.disputes import repository
-from cardservice.disputes.records import DISPUTE_FIELDS
-from cardservice.errors import DisputeNotFound, RuleViolation, TransactionNotFound
-from cardservice.ledger.entries import SystemBook, book_leg, post_entry
-from cardservice.models.base import utcnow
-from cardservice.transactions import (
-    Purchase,
-    credit_row,
-    credited_amount,
-    holder_leg,
-    insert_transactions,
-    lock_purchase,
-    locked_purchase,
+from cardservice.db.sql import INTEGRITY_ERRORS, Tx, iso_z
+from cardservice.disputes import money, repository
+from cardservice.disputes.network import (
+    FIRST,
+    PARTIAL,
+    arn_of,
+    resolve_active,
 )
+from cardservice.errors import RuleViolation, TransactionNotFound
+from cardservice.models.base import utcnow
+from cardservice.transactions import Purchase, credited_amount, lock_purchase, locked_purchase
 
 DISPUTE_WINDOW = timedelta(days=120)
 
@@ -62,35 +63,26 @@ class DisputeExceedsAmount(RuleViolation):
     message = "A dispute cannot claim more than the purchase has left to give back."
 
 
-class DisputeAlreadyResolved(RuleViolation):
-    code, message = "dispute_already_resolved", "The dispute is already resolved."
-
-
-def captured_amount(purchase: Mapping[str, Any]) -> int:
-    """What the purchase captured (minor units): the sum of its captures
-    (docs/transactions.md#disputes)."""
-    captured = purchase.get("captured_amount")
-    return int(purchase["amount"] if captured is None else captured)
-
-
-def captured_at(purchase: Mapping[str, Any]) -> datetime:
-    """When the purchase was captured: set by the database as it became completed."""
-    stamp = as_datetime(purchase["captured_at"]) or as_datetime(purchase["updated_at"])
-    assert stamp is not None
-    return stamp
-
-
-def disputable_amount(purchase: Mapping[str, Any], credited: int) -> int:
-    """What a dispute can still claim: the captured amount less refunds and dispute credits."""
-    return captured_amount(purchase) - int(purchase["refunded_amount"]) - credited
-
-
 async def _check_evidence(tx: Tx, user_uuid: uuid.UUID, evidence: list[uuid.UUID]) -> None:
     """Every evidence attachment is one of the user's own; anybody else's is 404."""
     if not evidence:
         return
     if await repository.evidence_count(tx, user_uuid, evidence) != len(set(evidence)):
         raise AttachmentNotFound("An evidence attachment was not found.")
+
+
+async def _purchase(
+    tx: Tx, user_uuid: uuid.UUID, transaction_uuid: uuid.UUID, credit: bool
+) -> Purchase:
+    """The user's purchase, its row locked (and its account's and card's first when the card
+    is to be credited); anybody else's is 404."""
+    if credit:
+        purchase, _card_status = await lock_purchase(tx, user_uuid, transaction_uuid)
+        return purchase
+    found = await locked_purchase(tx, transaction_uuid, user_uuid)
+    if found is None:
+        raise TransactionNotFound()
+    return found
 
 
 async def open_dispute(
@@ -107,85 +99,57 @@ async def open_dispute(
     """A new open dispute of the user's completed card purchase (see the module's rules)."""
     now = now or utcnow()
     evidence = evidence or []
-    purchase = await locked_purchase(tx, transaction_uuid, user_uuid)
-    if purchase is None:
-        raise TransactionNotFound()
+    credit = await repository.program_gives_credit(tx, user_uuid)
+    purchase = await _purchase(tx, user_uuid, transaction_uuid, credit)
     await _check_evidence(tx, user_uuid, evidence)
     if purchase["type"] != "card_purchase" or purchase["status"] != "completed":
         raise NotDisputable(f"A {purchase['status']} {purchase['type']} cannot be disputed.")
-    if now > captured_at(purchase) + DISPUTE_WINDOW:
+    if now > money.captured_at(purchase) + DISPUTE_WINDOW:
         raise DisputeWindowClosed()
     if await repository.has_open_dispute(tx, transaction_uuid):
         raise DisputeAlreadyOpen()
-    left = disputable_amount(purchase, await credited_amount(tx, transaction_uuid))
+    left = money.disputable_amount(purchase, await credited_amount(tx, transaction_uuid))
     if left <= 0:
         raise NotDisputable("This purchase has nothing left to dispute.")
     amount = left if amount is None else amount
     if amount > left:
         raise DisputeExceedsAmount(errors={"amount": [f"at most {left} minor units remain"]})
-    dispute = {
-        "user_uuid": user_uuid,
-        "uuid": uuid.uuid4(),
-        "transaction_uuid": transaction_uuid,
-        "amount": amount,
-        "currency": purchase["currency"],
-        "reason": reason,
-        "explanation": explanation,
-        "status": "open",
-        "evidence_attachment_uuids": json.dumps([str(u) for u in evidence]),
-        "credit_transaction_uuid": None,
-        "created_at": now,
-        "updated_at": now,
-        "resolved_at": None,
-    }
+    dispute = _new_dispute(user_uuid, purchase, reason, amount, now)
+    dispute.update(
+        explanation=explanation, evidence_attachment_uuids=json.dumps([str(u) for u in evidence])
+    )
+    if credit:
+        await money.give_provisional_credit(tx, purchase, dispute, now)
     try:
         await repository.insert_dispute(tx, dispute)
-    except INTEGRITY_ERRORS:  # the database's own rule: one open dispute per purchase
+    except INTEGRITY_ERRORS:  # the database's own rule: one dispute per purchase at a time
         raise DisputeAlreadyOpen() from None
     return dispute
 
 
-async def _credit(tx: Tx, purchase: Purchase, amount: int, now: datetime) -> uuid.UUID:
-    """The won amount back as one `dispute_credit` transaction and one ledger entry: to the
-    card, or to the card that replaced it (docs/operations.md#running-a-program, as a refund or a
-    released hold goes), or to the account when that card is closed (its balance went there too); a
-    stand-in in a currency the card does not hold repays `cardholder_receivables`
-    (docs/network.md#the-network-interface-iso-8583)."""
-    credit = credit_row(purchase, "dispute_credit", amount, "Dispute won", now)
-    credit["card_uuid"], holder = await holder_leg(tx, purchase, amount, closed_to_account=True)
-    await insert_transactions(tx, [credit])
-    await post_entry(
-        tx,
-        "dispute_credit",
-        [holder, book_leg(SystemBook.MERCHANTS, purchase["currency"], -amount)],
-        reference=credit["uuid"],
-    )
-    credit_uuid: uuid.UUID = credit["uuid"]
-    return credit_uuid
+def _new_dispute(
+    user_uuid: uuid.UUID, purchase: Purchase, reason: str, amount: int, now: datetime
+) -> dict[str, Any]:
+    """An open dispute's columns: waiting for the next outgoing file, due by the end of the
+    dispute window."""
+    full = amount >= money.captured_amount(purchase)
+    return {
+        "user_uuid": user_uuid, "uuid": uuid.uuid4(), "transaction_uuid": purchase.uuid,
+        "amount": amount, "currency": purchase["currency"], "reason": reason,
+        "explanation": None, "status": "open", "evidence_attachment_uuids": "[]",
+        "credit_transaction_uuid": None, "created_at": now, "updated_at": now,
+        "resolved_at": None, "arn": arn_of(purchase), "to_send": FIRST if full else PARTIAL,
+        "deadline_at": money.captured_at(purchase) + DISPUTE_WINDOW, "chargeback": None,
+        "representment": None, "pre_arbitration": None,
+        "history": orjson.dumps([{"status": "open", "at": iso_z(now)}]).decode(),
+        "provisional": 0, "claimed": 0,
+    }  # fmt: skip
 
 
 async def resolve_dispute(
     tx: Tx, user_uuid: uuid.UUID, dispute_uuid: uuid.UUID, outcome: str, now: datetime | None = None
 ) -> dict[str, Any]:
-    """open → won (the amount back to the card, at most what the purchase still has to give
-    back) | lost (nothing moves); a resolved dispute is final."""
-    now = now or utcnow()
-    transaction_uuid = as_uuid(await repository.dispute_transaction(tx, dispute_uuid, user_uuid))
-    if transaction_uuid is None:
-        raise DisputeNotFound()
-    purchase, _card_status = await lock_purchase(tx, user_uuid, transaction_uuid)
-    row = await repository.lock_dispute(tx, dispute_uuid)
-    assert row is not None
-    dispute = dict(zip(DISPUTE_FIELDS, row, strict=True))
-    if dispute["status"] != "open":
-        raise DisputeAlreadyResolved(f"The dispute was already {dispute['status']}.")
-    credit_uuid = None
-    if outcome == "won":
-        left = disputable_amount(purchase, await credited_amount(tx, transaction_uuid))
-        if (amount := min(int(dispute["amount"]), left)) > 0:
-            credit_uuid = await _credit(tx, purchase, amount, now)
-    await repository.resolve(tx, dispute_uuid, outcome, now, credit_uuid)
-    dispute.update(
-        status=outcome, resolved_at=now, updated_at=now, credit_transaction_uuid=credit_uuid
-    )
-    return dispute
+    """The network's outcome of a dispute not decided yet: won (the amount is the card's, at
+    most what the purchase still has to give back) | lost (a provisional credit taken back);
+    a decided dispute is final."""
+    return await resolve_active(tx, user_uuid, dispute_uuid, outcome, now or utcnow())

@@ -41,6 +41,7 @@ CLASSES = {
     "fees": "fees_earned",
     "merchants": "network_settlement",
     "cardholder_receivables": "cardholder_receivables",
+    "disputes": "disputes",
     "funding": "funding",
 }
 
@@ -48,11 +49,19 @@ CLASSES = {
 # listed here still counts in `net`, and with captures (money owed to the network) or refunds
 # by its sign.
 CAPTURES, REFUNDS, DISPUTE_CREDITS = "captures", "refunds", "dispute_credits"
+# chargebacks sent (and pre-arbitrations: claimed from the network) and second presentments
+# received (given back to it), docs/disputes.md#money
+CHARGEBACKS, REPRESENTMENTS = "chargebacks", "representments"
 SETTLEMENT_KINDS = {
     "card_purchase_captured": CAPTURES,
     "card_refund": REFUNDS,
     "dispute_credit": DISPUTE_CREDITS,
+    "dispute_chargeback": CHARGEBACKS,
+    "dispute_pre_arbitration": CHARGEBACKS,
+    "dispute_representment": REPRESENTMENTS,
 }
+NAMES = (CAPTURES, REFUNDS, DISPUTE_CREDITS, CHARGEBACKS, REPRESENTMENTS)
+OWED_TO_NETWORK = (CAPTURES, REPRESENTMENTS)  # positive postings to the book
 
 
 def _start_of(day: date) -> datetime:
@@ -109,8 +118,9 @@ async def class_balances(reader: Reader, as_of: datetime) -> list[dict[str, Any]
 
 async def settlement_report(reader: Reader, day: date) -> list[dict[str, Any]]:
     """Per currency, that UTC day's postings to the network settlement book (`merchants`):
-    captures (owed to the network), refunds and dispute credits (owed back), and `net` — the
-    sum of the day's postings to the book, what is owed to the network."""
+    captures and representments (owed to the network), refunds, dispute credits and
+    chargebacks (owed back), and `net` — the sum of the day's postings to the book, what is
+    owed to the network."""
     report: dict[str, dict[str, Any]] = {}
     start, end = _start_of(day), _start_of(day + timedelta(days=1))
     for row in await repository.day_class_totals(reader, day, "merchants", start, end):
@@ -120,18 +130,16 @@ async def settlement_report(reader: Reader, day: date) -> list[dict[str, Any]]:
             {
                 "currency": currency,
                 "date": day.isoformat(),
-                **{
-                    name: {"count": 0, "amount": 0} for name in (CAPTURES, REFUNDS, DISPUTE_CREDITS)
-                },
+                **{name: {"count": 0, "amount": 0} for name in NAMES},
                 "net": 0,
             },
         )
         name = SETTLEMENT_KINDS.get(str(row["kind"]), CAPTURES if amount > 0 else REFUNDS)
         item[name]["count"] += int(row["postings"])
-        item[name]["amount"] += amount if name == CAPTURES else -amount
+        item[name]["amount"] += amount if name in OWED_TO_NETWORK else -amount
         item["net"] += amount
     for item in report.values():
-        for name in (CAPTURES, REFUNDS, DISPUTE_CREDITS):
+        for name in NAMES:
             item[name]["amount"] = from_minor(item[name]["amount"])
         item["net"] = from_minor(item["net"])
     return [report[currency] for currency in sorted(report)]

@@ -44,6 +44,9 @@ class SystemBook(StrEnum):
     # what cardholders owe: stand-in authorizations beyond their card's balance
     # (docs/network.md#the-network-interface-iso-8583 0120)
     CARDHOLDER_RECEIVABLES = "cardholder_receivables"
+    # disputes between their steps: what was credited to cards ahead of an outcome, against
+    # what was claimed from the network (docs/disputes.md#money)
+    DISPUTES = "disputes"
 
 
 class InsufficientFunds(RuleViolation):

@@ -7,7 +7,7 @@ from cardservice.models.authorization_endpoint import AuthorizationEndpoint
 from cardservice.models.base import Base
 from cardservice.models.card import Card, PinNonce
 from cardservice.models.card_testing import CardTestingBin, CardTestingMerchant
-from cardservice.models.clearing import ClearingFile, ClearingRecord
+from cardservice.models.clearing import ClearingFile, ClearingOutgoing, ClearingRecord
 from cardservice.models.console_session import ConsoleSession
 from cardservice.models.credential import ApiToken, MfaCode
 from cardservice.models.dispute import Dispute
@@ -55,6 +55,7 @@ __all__ = [
     "CardTestingMerchant",
     "CardToken",
     "ClearingFile",
+    "ClearingOutgoing",
     "ClearingRecord",
     "ConsoleSession",
     "DictionaryEntry",

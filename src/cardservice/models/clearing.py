@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import uuid
+from datetime import date as date_
 from datetime import datetime
 
 from sqlalchemy import (
     BigInteger,
     CheckConstraint,
+    Date,
     ForeignKey,
     Index,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -43,7 +46,7 @@ class ClearingRecord(Base):
     __tablename__ = "clearing_records"
     __table_args__ = (
         UniqueConstraint("file_uuid", "message_number", name="uq_clearing_records_file_uuid"),
-        CheckConstraint("kind IN ('purchase', 'refund')", name="kind"),
+        CheckConstraint("kind IN ('purchase', 'refund', 'second')", name="kind"),
         CheckConstraint("amount > 0", name="amount"),
         Index("ix_clearing_records_arn", "arn"),
     )
@@ -51,7 +54,9 @@ class ClearingRecord(Base):
     id: Mapped[int] = mapped_column(BigId, primary_key=True)
     file_uuid: Mapped[uuid.UUID] = mapped_column(ForeignKey("clearing_files.uuid"))
     message_number: Mapped[int] = mapped_column(BigInteger, doc="DE 71")
-    kind: Mapped[str] = mapped_column(String(8), doc="purchase (DE 3 00…) | refund (20…)")
+    kind: Mapped[str] = mapped_column(
+        String(8), doc="purchase (DE 3 00…) | refund (20…) | second (a second presentment)"
+    )
     fingerprint: Mapped[str] = mapped_column(String(64), doc="of DE 2, the card number")
     amount: Mapped[int] = mapped_column(BigInteger, doc="DE 4, minor units of `currency`")
     currency: Mapped[str] = mapped_column(String(3), doc="DE 49 as its alphabetic code")
@@ -62,6 +67,7 @@ class ClearingRecord(Base):
     merchant_country: Mapped[str | None] = mapped_column(String(3), doc="DE 43, last 3")
     merchant_id: Mapped[str | None] = mapped_column(String(15), doc="DE 42")
     mcc: Mapped[str | None] = mapped_column(String(4), doc="DE 26")
+    message: Mapped[str | None] = mapped_column(Text, doc="DE 72 of a second presentment")
     outcome: Mapped[str | None] = mapped_column(
         String(24),
         doc="NULL until booked: matched | duplicate | amount_difference | force_posted |"
@@ -73,3 +79,18 @@ class ClearingRecord(Base):
         BigInteger, doc="an amount difference's: what was captured before the presentment"
     )
     booked_at: Mapped[datetime | None]
+
+
+class ClearingOutgoing(Base):
+    """The issuer's outgoing file of a date (docs/disputes.md): written once, its bytes kept."""
+
+    __tablename__ = "clearing_outgoing"
+    __table_args__ = (UniqueConstraint("date", name="uq_clearing_outgoing_date"),)
+
+    uuid: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    date: Mapped[date_] = mapped_column(Date)
+    file_id: Mapped[str] = mapped_column(String(64), doc="PDS 0105 of the file's header")
+    messages: Mapped[int] = mapped_column(doc="header and trailer included")
+    sha256: Mapped[str] = mapped_column(String(64), doc="of the file's bytes, hex")
+    content: Mapped[bytes] = mapped_column(LargeBinary, doc="the file's bytes")
+    created_at: Mapped[datetime]

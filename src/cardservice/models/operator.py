@@ -38,6 +38,9 @@ class Program(UuidPk, Timestamps, Base):
         Text, doc="JSON of the controls, amounts in minor units (as a card's); NULL = none"
     )
     card_validity_months: Mapped[int] = mapped_column(Integer, default=36)
+    provisional_credit: Mapped[bool] = mapped_column(
+        default=False, doc="a dispute credits the card when opened (docs/disputes.md)"
+    )
     fee_overrides: Mapped[str | None] = mapped_column(
         Text,
         doc="JSON list of [slug, kind, value] (fee_rates' units) replacing the default plan's"

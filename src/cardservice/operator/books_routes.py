@@ -48,6 +48,8 @@ class Settlement(BaseModel):
     captures: CountAmount
     refunds: CountAmount
     dispute_credits: CountAmount
+    chargebacks: CountAmount
+    representments: CountAmount
     net: Decimal
 
 

@@ -18,6 +18,7 @@ def program_record(row: Row | dict[str, Any]) -> dict[str, Any]:
         "bin_uuids": orjson.loads(row["bin_uuids"]),
         "spending_controls": controls_record(row["spending_controls"]),
         "card_validity_months": int(row["card_validity_months"]),
+        "provisional_credit": bool(row["provisional_credit"]),
         "created_at": iso_z(row["created_at"]),
         "updated_at": iso_z(row["updated_at"]),
     }

@@ -9,8 +9,11 @@ from typing import Any
 from cardservice.db.paging import Offset, paginate
 from cardservice.db.sql import Reader, Row, Tx, in_list, text_uuid
 
-_COLUMNS = "uuid, name, bin_uuids, spending_controls, card_validity_months, created_at, updated_at"
-_INSERT = f"INSERT INTO programs ({_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $6)"  # noqa: S608
+_COLUMNS = (
+    "uuid, name, bin_uuids, spending_controls, card_validity_months, created_at, updated_at,"
+    " provisional_credit"
+)
+_INSERT = f"INSERT INTO programs ({_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $6, $7)"  # noqa: S608
 
 
 async def insert(tx: Tx, program: dict[str, Any]) -> None:
@@ -22,6 +25,7 @@ async def insert(tx: Tx, program: dict[str, Any]) -> None:
         program["spending_controls"],
         program["card_validity_months"],
         program["created_at"],
+        program["provisional_credit"],
     )
 
 

@@ -26,6 +26,9 @@ class CreateProgramRequest(StrictRequest):
     """Controls applied to every card of the program, on top of the card's own."""
     card_validity_months: Validity = 36
     """How long new cards of the program are valid, in months (default 36)."""
+    provisional_credit: bool = False
+    """A dispute credits the card when it is opened, before the network's outcome
+    (docs/disputes.md#money); default false."""
 
 
 class ChangeProgramRequest(StrictRequest):
@@ -39,8 +42,12 @@ class ChangeProgramRequest(StrictRequest):
     """The program's controls, replaced as a whole; `null` removes them."""
     card_validity_months: Validity | None = None
     """Validity of cards bought from now on, in months."""
+    provisional_credit: bool | None = None
+    """Disputes opened from now on credit the card at once."""
 
-    @field_validator("name", "bin_uuids", "card_validity_months", mode="before")
+    @field_validator(
+        "name", "bin_uuids", "card_validity_months", "provisional_credit", mode="before"
+    )
     @classmethod
     def _omitted_not_null(cls, value: object) -> object:
         if value is None:
@@ -54,5 +61,6 @@ class ProgramRecord(BaseModel):
     bin_uuids: list[UUID]
     spending_controls: SpendingControlsRecord | None
     card_validity_months: int
+    provisional_credit: bool
     created_at: datetime
     updated_at: datetime

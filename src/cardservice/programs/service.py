@@ -56,6 +56,7 @@ async def create_program(
         "bin_uuids": await _bins(tx, body.bin_uuids),
         "spending_controls": await _controls(tx, body.spending_controls),
         "card_validity_months": body.card_validity_months,
+        "provisional_credit": body.provisional_credit,
         "created_at": now,
         "updated_at": now,
     }
@@ -94,6 +95,8 @@ async def change_program(
         columns["spending_controls"] = await _controls(tx, body.spending_controls)
     if body.card_validity_months is not None:
         columns["card_validity_months"] = body.card_validity_months
+    if body.provisional_credit is not None:
+        columns["provisional_credit"] = body.provisional_credit
     if columns:
         await repository.update(tx, program_uuid, {**columns, "updated_at": now})
         await acting.record(

@@ -37,6 +37,8 @@ LABELS = {
     "card_close": "Card closed",
     "card_refund": "Refund",
     "dispute_credit": "Dispute won",
+    "dispute_provisional_credit": "Dispute: provisional credit",
+    "dispute_provisional_reversal": "Dispute: provisional credit taken back",
     "deposit": "Deposit",
     "withdrawal": "Withdrawal",
 }

@@ -20,7 +20,7 @@ from cardservice.transactions.authorize import (
     rules_first,
 )
 from cardservice.transactions.expiry import expire_due_holds, sweep_expired_holds
-from cardservice.transactions.holds import InvalidTransition, holder_leg
+from cardservice.transactions.holds import InvalidTransition, holder_leg, owed_beyond
 from cardservice.transactions.lifecycle import RefundTooLarge, credited_amount
 from cardservice.transactions.locks import (
     authorization_account_sql,
@@ -35,6 +35,7 @@ from cardservice.transactions.locks import (
 from cardservice.transactions.records import (
     TRANSACTION_FIELDS,
     Purchase,
+    purchase_arn,
     three_ds_code_record,
     transaction_columns,
     transaction_record,
@@ -124,7 +125,9 @@ __all__ = [
     "lock_purchase",
     "locked_purchase",
     "matching_code",
+    "owed_beyond",
     "payee",
+    "purchase_arn",
     "recapture",
     "refund",
     "refund_purchase",

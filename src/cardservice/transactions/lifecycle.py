@@ -48,7 +48,8 @@ class RefundTooLarge(RuleViolation):
 
 
 async def credited_amount(tx: Tx, purchase_uuid: uuid.UUID) -> int:
-    """What disputes of the purchase credited back (0 or one `dispute_credit`)."""
+    """What disputes of the purchase credited back: a `dispute_credit`, and provisional
+    credits not taken back (docs/disputes.md#money)."""
     return await repository.credited(tx, purchase_uuid)
 
 

@@ -16,7 +16,7 @@ from uuid import UUID
 
 import orjson
 
-from cardservice.db.sql import Row, as_uuid, flag, iso_z, text_uuid
+from cardservice.db.sql import Row, as_datetime, as_uuid, flag, iso_z, text_uuid
 from cardservice.ledger.minor_units import from_minor
 from cardservice.security import mask
 
@@ -30,6 +30,39 @@ TRANSACTION_FIELDS = (
     "receipt_attachment_uuid", "token",
 )  # fmt: skip
 NEWEST_FIRST = "ORDER BY t.created_at DESC, t.uuid DESC"
+ARN_PREFIX = "7"  # an ARN's format code: a purchase the issuer's service captured
+ARN_PROCESSOR = "500000"  # the 6 digits that name who made the ARN: the service
+CAPTURED = ("completed", "refunded")
+
+
+def _luhn_digit(digits: str) -> str:
+    """The check digit that makes `digits` + it pass the Luhn test."""
+    total = 0
+    for index, char in enumerate(reversed(digits)):
+        value = int(char) * (2 if index % 2 == 0 else 1)
+        total += value - 9 if value > 9 else value
+    return str((10 - total % 10) % 10)
+
+
+def purchase_arn(purchase_uuid: Any, created_at: Any) -> str:
+    """The 23-digit ARN of a card purchase captured online (docs/disputes.md#the-arn): format
+    code, processor, the purchase's date (YDDD), 11 digits of its uuid, a Luhn check digit."""
+    moment = as_datetime(created_at)
+    assert moment is not None
+    number = UUID(str(purchase_uuid)).int % 10**11
+    day = f"{moment.year % 10}{moment.timetuple().tm_yday:03d}"
+    body = f"{ARN_PREFIX}{ARN_PROCESSOR}{day}{number:011d}"
+    return body + _luhn_digit(body)
+
+
+def _network(row: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The network's data of the transaction; a captured card purchase's ARN with it (its
+    presentment's, when a clearing file booked it)."""
+    network = None if row["network"] is None else orjson.loads(row["network"])
+    if row["type"] != "card_purchase" or row["status"] not in CAPTURED:
+        return network
+    cleared = None if row["clearing"] is None else orjson.loads(row["clearing"]).get("arn")
+    return {**(network or {}), "arn": cleared or purchase_arn(row["uuid"], row["created_at"])}
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +193,7 @@ def transaction_record_of(row: Mapping[str, Any]) -> dict[str, Any]:
         "parent_uuid": text_uuid(row["parent_uuid"]),
         "decision": row["decision"],
         "channel": row["channel"],
-        "network": None if row["network"] is None else orjson.loads(row["network"]),
+        "network": _network(row),
         "token": None if row["token"] is None else orjson.loads(row["token"]),
         "stand_in": flag(row["stand_in"]),
         "shortfall": from_minor(row["shortfall"]),

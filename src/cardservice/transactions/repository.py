@@ -72,8 +72,9 @@ _SET_HOLD = (
 )
 
 _CREDITED = (
-    "SELECT COALESCE(SUM(amount), 0) FROM transactions"
-    " WHERE parent_uuid = $1 AND type = 'dispute_credit'"
+    "SELECT COALESCE(SUM(CASE type WHEN 'dispute_provisional_reversal' THEN -amount"
+    " ELSE amount END), 0) FROM transactions WHERE parent_uuid = $1 AND type IN"
+    " ('dispute_credit', 'dispute_provisional_credit', 'dispute_provisional_reversal')"
 )
 
 _TAG_EXISTS = "SELECT slug FROM transaction_tags WHERE slug = $1"
@@ -235,7 +236,8 @@ async def set_hold(
 
 
 async def credited(tx: Tx, purchase_uuid: uuid.UUID) -> int:
-    """What the purchase's `dispute_credit` children credited back (0 when none)."""
+    """What the purchase's disputes credited back and kept: its `dispute_credit` and
+    provisional credits less their reversals (0 when none)."""
     return int(await tx.value(_CREDITED, purchase_uuid))
 
 

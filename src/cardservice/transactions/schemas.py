@@ -25,6 +25,8 @@ TransactionType = Literal[
     "dispute_credit",
     "withdrawal",
     "card_transfer",
+    "dispute_provisional_credit",
+    "dispute_provisional_reversal",
 ]
 Decision = Literal["rules", "endpoint", "timeout", "endpoint_error", "stand_in"]
 TransactionStatus = Literal["pending", "completed", "declined", "reversed", "refunded"]
