@@ -17,7 +17,7 @@ SQLite's CHECKs are edited in place in the schema text (as 20261127_48 does): a 
 table would lose its event triggers.
 
 Revision ID: 20261127_50
-Revises: 20261127_48
+Revises: 20261127_52
 Create Date: 2026-11-27
 """
 
@@ -27,7 +27,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "20261127_50"
-down_revision = "20261127_48"
+down_revision = "20261127_52"
 branch_labels = None
 depends_on = None
 
