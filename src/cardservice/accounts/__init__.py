@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from cardservice.accounts.service import (
     ACCOUNT_STATUSES,
+    account_in,
+    any_account,
     create_account,
     every_account,
     get_account,
@@ -13,6 +15,8 @@ from cardservice.accounts.service import (
 
 __all__ = [
     "ACCOUNT_STATUSES",
+    "account_in",
+    "any_account",
     "create_account",
     "every_account",
     "get_account",

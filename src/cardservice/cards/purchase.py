@@ -42,7 +42,7 @@ from cardservice.errors import (
     ServiceError,
 )
 from cardservice.idempotency import fingerprint
-from cardservice.ledger.entries import SystemBook, account_leg, book_leg, card_leg, post_entry
+from cardservice.ledger import SystemBook, account_leg, book_leg, card_leg, post_entry
 from cardservice.ledger.minor_units import from_minor, percent_of, to_minor
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher

@@ -19,7 +19,7 @@ from decimal import Decimal
 from typing import Any
 
 from cardservice import runtime
-from cardservice.accounts import repository as accounts_repository
+from cardservice.accounts import account_in
 from cardservice.acquirer.wallets import draw_dpan, token_expiry
 from cardservice.cards import BuyCardsRequest, CardChangeRequest, SpendingControls, buy_cards
 from cardservice.cards import repository as cards_repository
@@ -152,7 +152,7 @@ async def _populate(tx: Tx, cipher: CardCipher, report: Report) -> uuid.UUID:
         await _history(tx, cipher, user, rng, report, f"{email} history")
     await _controls(tx, cipher, owner)
     await _disputes(tx, owner)
-    main_usd = await accounts_repository.account_in(tx, owner, "USD")
+    main_usd = await account_in(tx, owner, "USD")
     assert main_usd is not None
     await network_shapes(tx, cipher, owner, main_usd, await _bin_for(tx, "USD"), utcnow())
     await _wallet(tx, cipher, owner)

@@ -28,7 +28,7 @@ from cardservice.db.sql import INTEGRITY_ERRORS, Tx, as_datetime, as_uuid
 from cardservice.disputes import repository
 from cardservice.disputes.records import DISPUTE_FIELDS
 from cardservice.errors import DisputeNotFound, RuleViolation, TransactionNotFound
-from cardservice.ledger.entries import SystemBook, book_leg, post_entry
+from cardservice.ledger import SystemBook, book_leg, post_entry
 from cardservice.models.base import utcnow
 from cardservice.transactions import (
     Purchase,
