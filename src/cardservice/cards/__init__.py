@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from cardservice.cards.purchase import buy_cards
 from cardservice.cards.records import CARD_FIELDS, card_columns, card_order, card_record
-from cardservice.cards.repository import holder_of, update_card
+from cardservice.cards.repository import (
+    cards_of_user,
+    holder_of,
+    last_card_of_account,
+    update_card,
+)
 from cardservice.cards.schemas import (
     BuyCardsRequest,
     CardChangeRequest,
@@ -29,9 +34,11 @@ __all__ = [
     "card_columns",
     "card_order",
     "card_record",
+    "cards_of_user",
     "every_card",
     "get_card",
     "holder_of",
+    "last_card_of_account",
     "list_cards",
     "update_card",
 ]

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal, get_args
 from fastapi import Path, Request
 from fastapi.responses import Response
 
-from cardservice.cards.repository import holder_of
+from cardservice.cards import holder_of
 from cardservice.cards.schemas import ReplaceCardRequest
 from cardservice.cards.service import get_card
 from cardservice.dashboard.console import act, as_api, show

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from cardservice.disputes.service import open_dispute, resolve_dispute
+from cardservice.disputes.service import every_dispute, open_dispute, resolve_dispute
 
-__all__ = ["open_dispute", "resolve_dispute"]
+__all__ = ["every_dispute", "open_dispute", "resolve_dispute"]

@@ -24,7 +24,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from cardservice.attachments import AttachmentNotFound
-from cardservice.db.sql import INTEGRITY_ERRORS, Tx, as_datetime, as_uuid
+from cardservice.db.paging import Page
+from cardservice.db.sql import INTEGRITY_ERRORS, Reader, Tx, as_datetime, as_uuid
 from cardservice.disputes import repository
 from cardservice.disputes.records import DISPUTE_FIELDS
 from cardservice.errors import DisputeNotFound, RuleViolation, TransactionNotFound
@@ -189,3 +190,11 @@ async def resolve_dispute(
         status=outcome, resolved_at=now, updated_at=now, credit_transaction_uuid=credit_uuid
     )
     return dispute
+
+
+async def every_dispute(
+    reader: Reader, filters: dict[str, Any], page: Page
+) -> tuple[list[dict[str, Any]], int]:
+    """A page of every user's disputes, newest first (the operator console's read), and how
+    many match."""
+    return await repository.list_disputes(reader, None, filters, page.offset, page.size)

@@ -11,7 +11,7 @@ import secrets
 import uuid
 from datetime import datetime
 
-from cardservice.audit.repository import Actor
+from cardservice.audit import Actor
 from cardservice.auth.credentials import digest
 from cardservice.db.sql import Reader, Tx
 from cardservice.models.base import utcnow
