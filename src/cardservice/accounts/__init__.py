@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from cardservice.accounts.schemas import AccountRecord
 from cardservice.accounts.service import (
     ACCOUNT_STATUSES,
     account_in,
@@ -15,6 +16,7 @@ from cardservice.accounts.service import (
 
 __all__ = [
     "ACCOUNT_STATUSES",
+    "AccountRecord",
     "account_in",
     "any_account",
     "create_account",

@@ -29,7 +29,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from cardservice.audit import Actor, record_audit
-from cardservice.auth.credentials import use_step_up_code
+from cardservice.auth import use_step_up_code
 from cardservice.cards import repository
 from cardservice.cards.changes import CardClosed
 from cardservice.cards.physical import CardNotPhysical

@@ -27,7 +27,7 @@ from cardservice.cards.records import card_record_of
 from cardservice.cards.repository import insert_cards, member_cards_policy, purchase_context
 from cardservice.cards.schemas import BuyCardsRequest
 from cardservice.db.sql import Reader, Row, Tx, as_uuid
-from cardservice.dictionaries.fees import (
+from cardservice.dictionaries import (
     FeeSchedule,
     card_price,
     default_plan,

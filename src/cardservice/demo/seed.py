@@ -27,8 +27,8 @@ from cardservice.cards import (
     SpendingControls,
     buy_cards,
     cards_of_user,
+    change_card,
 )
-from cardservice.cards.changes import change_card
 from cardservice.config import Settings
 from cardservice.db.sql import Tx, as_uuid
 from cardservice.demo.holds import network_shapes

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cardservice.events.listing import EventNotFound, own_event_id
-from cardservice.events.outbox import BATCH, sequence_events
+from cardservice.events.outbox import BATCH, complete_events, sequence_events
 from cardservice.events.records import EVENT_COLUMNS, event_record
 from cardservice.events.repository import any_unsequenced, events_by_id, visible_to
 from cardservice.events.schemas import EVENT_TYPES, EventRecord, EventsEnvelope, EventType, Queued
@@ -18,6 +18,7 @@ __all__ = [
     "EventsEnvelope",
     "Queued",
     "any_unsequenced",
+    "complete_events",
     "event_record",
     "events_by_id",
     "own_event_id",

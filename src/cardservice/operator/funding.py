@@ -23,9 +23,7 @@ from cardservice.operator import repository
 from cardservice.operator.acting import Acting
 from cardservice.operator.schemas import CreateAccountRequest, MoneyRequest
 from cardservice.operator.service import UserNotFound
-from cardservice.transactions import transaction_record, transaction_record_of
-from cardservice.transactions.deposits import deposit
-from cardservice.transactions.withdrawals import withdraw
+from cardservice.transactions import deposit, transaction_record, transaction_record_of, withdraw
 
 Direction = Literal["credit", "debit"]
 
