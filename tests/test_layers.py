@@ -200,3 +200,100 @@ def test_every_package_and_root_module_has_a_layer() -> None:
 def test_the_root_stays_small() -> None:
     """The root holds only what the whole app shares (docs/architecture.md)."""
     assert len([path for path in SRC.glob("*.py") if path.name != "__init__.py"]) <= 8
+
+
+# What a package exports (docs/architecture.md#what-a-package-exports): these modules are
+# imported only by modules of their own top-level package; others use what its `__init__`
+# names. Every `repository` module is one, wherever it sits.
+PRIVATE_INSIDES = frozenset(
+    {
+        "cardservice.ledger.entries",
+        "cardservice.transactions.engine",
+        "cardservice.transactions.lifecycle",
+        "cardservice.transactions.locks",
+        "cardservice.transactions.holds",
+    }
+)
+
+
+def _package_of(module: str) -> str:
+    return ".".join(module.split(".")[:2])
+
+
+def private_modules() -> set[str]:
+    """Every module only its own package may import: the repositories and PRIVATE_INSIDES."""
+    found = {
+        _module_of(path) for path in SRC.rglob("repository.py") if "migrations" not in path.parts
+    }
+    return found | PRIVATE_INSIDES
+
+
+def _imports(tree: ast.AST, path: Path) -> set[str]:
+    """Every module a module's source imports (`import a.b`, `from a.b import c`: a.b and
+    a.b.c, c may be a module), function-level and TYPE_CHECKING imports too."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            source = _imported_from(node, path)
+            names.update({source, *(f"{source}.{alias.name}" for alias in node.names)})
+    return names
+
+
+def outside_importers(private: set[str], sources: dict[Path, str]) -> list[str]:
+    """`importer imports module` for each import of a private module by a module of another
+    top-level package, among `sources` (path → its text)."""
+    return sorted(
+        f"{_module_of(path)} imports {name}"
+        for path, text in sources.items()
+        for name in _imports(ast.parse(text, str(path)), path) & private
+        if _package_of(_module_of(path)) != _package_of(name)
+    )
+
+
+def test_a_packages_insides_are_imported_only_inside_it() -> None:
+    sources = {path: path.read_text() for path in sorted(SRC.rglob("*.py"))}
+    outside = outside_importers(private_modules(), sources)
+    assert outside == [], "use what the package's __init__ names instead:\n" + "\n".join(outside)
+
+
+def test_the_check_finds_each_spelling_of_an_import_from_outside() -> None:
+    private = private_modules()
+    probe = SRC / "demo" / "probe.py"  # where such a module would sit (never written)
+    spellings = [
+        "import cardservice.cards.repository\n",
+        "from cardservice.cards import repository as cards_repository\n",
+        "def later() -> None:\n    from cardservice.cards.repository import holder_of\n",
+        "from cardservice.ledger.entries import post_entry\n",
+        "from cardservice.transactions.card_testing import repository\n",
+    ]
+    for text in spellings:
+        assert outside_importers(private, {probe: text}) != [], text
+    # inside its own package, or through the package's names, it is no offence
+    inside = {SRC / "cards" / "probe.py": "from cardservice.cards import repository\n"}
+    assert outside_importers(private, inside) == []
+    assert outside_importers(private, {probe: "from cardservice.cards import holder_of\n"}) == []
+
+
+def _protected_contracts() -> dict[str, set[str]]:
+    """Protected module → its contract's allowed importers, from `[tool.importlinter]`."""
+    config = tomllib.loads((SRC.parents[1] / "pyproject.toml").read_text())
+    found: dict[str, set[str]] = {}
+    for contract in config["tool"]["importlinter"]["contracts"]:
+        if contract["type"] == "protected":
+            for module in contract["protected_modules"]:
+                found.setdefault(module, set()).update(contract["allowed_importers"])
+    return found
+
+
+def test_every_packages_insides_have_their_contract() -> None:
+    """`make lint` holds the same rule: each private module has a `protected` contract that
+    allows its own package only, so a new package's repository cannot be left out."""
+    contracts = _protected_contracts()
+    wrong = sorted(
+        f"{name}: allowed {sorted(contracts.get(name, set()))}"
+        for name in private_modules()
+        if contracts.get(name) != {_package_of(name)}
+    )
+    assert wrong == []

@@ -83,9 +83,9 @@ from cardservice.topups.routes import operator_router as operator_topups_router
 from cardservice.topups.routes import router as topups_router
 from cardservice.transactions.routes import router as transactions_router
 from cardservice.users.routes import router as users_router
+from cardservice.webhooks import running_worker
 from cardservice.webhooks.event_routes import router as events_router
 from cardservice.webhooks.routes import router as webhooks_router
-from cardservice.webhooks.worker import running_worker
 
 DESCRIPTION = (
     "Virtual cards on accounts, a double-entry ledger, transactions, receipts and 3DS codes. "

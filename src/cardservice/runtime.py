@@ -15,17 +15,17 @@ from dataclasses import dataclass
 
 from cardservice.config import Settings
 from cardservice.db.database import CommitHook, Database, NumberedHook
-from cardservice.dictionaries.tag_counts import TAG_COUNT_JOB
+from cardservice.dictionaries import TAG_COUNT_JOB
 from cardservice.disputes import DISPUTE_SWEEP_JOB
-from cardservice.events.outbox import complete_events
+from cardservice.events import complete_events
 from cardservice.infra.background import Job
 from cardservice.infra.outbound import Outbound
 from cardservice.ledger.sealer import SEAL_JOB
 from cardservice.mail.queue import queue_for_events as queue_mails
 from cardservice.security import CardCipher
-from cardservice.teams.receipts import RECEIPT_POLICY_JOB
-from cardservice.topups.service import TOPUP_SWEEP_JOB
-from cardservice.transactions.expiry import HOLD_SWEEP_JOB
+from cardservice.teams import RECEIPT_POLICY_JOB
+from cardservice.topups import TOPUP_SWEEP_JOB
+from cardservice.transactions import HOLD_SWEEP_JOB
 
 COMMIT_HOOKS: tuple[CommitHook, ...] = (
     # the outbox: a unit's pending events filled with their objects' records (docs/events.md)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from cardservice.accounts.schemas import AccountRecord
 from cardservice.accounts.service import (
     ACCOUNT_STATUSES,
+    account_in,
+    any_account,
     create_account,
     every_account,
     get_account,
@@ -13,6 +16,9 @@ from cardservice.accounts.service import (
 
 __all__ = [
     "ACCOUNT_STATUSES",
+    "AccountRecord",
+    "account_in",
+    "any_account",
     "create_account",
     "every_account",
     "get_account",

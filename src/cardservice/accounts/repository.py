@@ -88,6 +88,12 @@ async def visible_account(
     return await reader.row(f"{select} WHERE a.uuid = $1 AND {visible}", account_uuid, *args)
 
 
+async def any_account(reader: Reader | Tx, account_uuid: uuid.UUID) -> Row | None:
+    """Any user's account as `account_record` reads it (the operator sees every one)."""
+    select = ACCOUNT_SELECT.replace("$TOTAL", "NULL")
+    return await reader.row(f"{select} WHERE a.uuid = $1", account_uuid)
+
+
 async def account_type_exists(tx: Tx, slug: str) -> bool:
     found = await tx.value(
         "SELECT slug FROM dictionary_entries WHERE kind = 'account_type' AND slug = $1", slug

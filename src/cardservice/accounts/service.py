@@ -90,3 +90,16 @@ async def get_account(reader: Reader, caller: Principal, account_uuid: uuid.UUID
     if row is None:
         raise AccountNotFound()
     return account_record(row)
+
+
+async def any_account(reader: Reader | Tx, account_uuid: uuid.UUID) -> dict[str, Any]:
+    """Any user's account (the operator's read: no owner check); otherwise 404."""
+    row = await repository.any_account(reader, account_uuid)
+    if row is None:
+        raise AccountNotFound()
+    return account_record(row)
+
+
+async def account_in(source: Reader | Tx, user_uuid: uuid.UUID, currency: str) -> uuid.UUID | None:
+    """An account of the user's in `currency`, or None."""
+    return await repository.account_in(source, user_uuid, currency)

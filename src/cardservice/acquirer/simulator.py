@@ -46,7 +46,7 @@ from cardservice.db.sql import Tx, text_uuid
 from cardservice.network.codec import encode
 from cardservice.network.fields import CURRENCIES
 from cardservice.security import CardCipher
-from cardservice.transactions.deposits import deposit
+from cardservice.transactions import deposit
 from cardservice.users import create_user
 
 FAULTS = (

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from cardservice.acquirer import messages, repository
 from cardservice.acquirer.client import NetworkClient
 from cardservice.acquirer.messages import TOKEN_BIN
-from cardservice.cards.numbers import luhn_check_digit
+from cardservice.cards import luhn_check_digit
 from cardservice.db.database import Database
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher

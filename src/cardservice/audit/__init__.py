@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from cardservice.audit.export import audit_csv
+from cardservice.audit.records import audit_record
 from cardservice.audit.repository import (
     Actor,
     AuditFilters,
@@ -10,4 +12,12 @@ from cardservice.audit.repository import (
     record_audit,
 )
 
-__all__ = ["Actor", "AuditFilters", "action_times_since", "page_of_audit", "record_audit"]
+__all__ = [
+    "Actor",
+    "AuditFilters",
+    "action_times_since",
+    "audit_csv",
+    "audit_record",
+    "page_of_audit",
+    "record_audit",
+]

@@ -12,7 +12,9 @@ from cardservice.auth.credentials import (
     principal_for_token,
     prune_credentials,
     revoke_mfa_codes,
+    revoke_named_token,
     revoke_token,
+    token_by_secret,
     token_issuer,
     use_step_up_code,
 )
@@ -29,7 +31,9 @@ __all__ = [
     "prune_credentials",
     "readable_by",
     "revoke_mfa_codes",
+    "revoke_named_token",
     "revoke_token",
+    "token_by_secret",
     "token_issuer",
     "use_step_up_code",
 ]

@@ -109,6 +109,19 @@ async def revoke_token(tx: Tx, prefix_or_id: str) -> int:
     return len(revoked)
 
 
+async def revoke_named_token(tx: Tx, secret: str, name: str) -> None:
+    """Revoke the live token `secret` if it carries `name` (a session's own token: a pasted
+    API token is never touched)."""
+    forget_cached_callers()
+    await repository.revoke_named_token(tx, utcnow(), digest(secret), name)
+
+
+async def token_by_secret(tx: Tx, secret: str) -> Row | None:
+    """The token whose plaintext is `secret` (uuid, user_uuid, expires_at, revoked_at), live
+    or not."""
+    return await repository.token_by_hash(tx, digest(secret))
+
+
 async def issue_mfa_code(
     tx: Tx, user_uuid: uuid.UUID, ttl: timedelta, token_uuid: uuid.UUID | None = None
 ) -> tuple[str, datetime]:

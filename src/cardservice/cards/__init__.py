@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+from cardservice.cards.changes import change_card
+from cardservice.cards.lookup import card_by_pan
+from cardservice.cards.numbers import luhn_check_digit, luhn_valid
+from cardservice.cards.physical import move_fulfilment
 from cardservice.cards.purchase import buy_cards
 from cardservice.cards.records import CARD_FIELDS, card_columns, card_order, card_record
-from cardservice.cards.repository import holder_of, update_card
+from cardservice.cards.replacement import replace_card
+from cardservice.cards.repository import (
+    cards_of_user,
+    holder_of,
+    last_card_of_account,
+    update_card,
+)
 from cardservice.cards.schemas import (
     BuyCardsRequest,
     CardChangeRequest,
     CardRecord,
     CardType,
+    FulfilmentRequest,
     ReplaceCardRequest,
     SpendingControls,
     SpendingControlsRecord,
@@ -22,16 +33,25 @@ __all__ = [
     "CardChangeRequest",
     "CardRecord",
     "CardType",
+    "FulfilmentRequest",
     "ReplaceCardRequest",
     "SpendingControls",
     "SpendingControlsRecord",
     "buy_cards",
+    "card_by_pan",
     "card_columns",
     "card_order",
     "card_record",
+    "cards_of_user",
+    "change_card",
     "every_card",
     "get_card",
     "holder_of",
+    "last_card_of_account",
     "list_cards",
+    "luhn_check_digit",
+    "luhn_valid",
+    "move_fulfilment",
+    "replace_card",
     "update_card",
 ]

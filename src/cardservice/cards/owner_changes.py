@@ -13,8 +13,8 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from cardservice.audit.repository import Actor, record_audit
-from cardservice.auth.credentials import Principal
+from cardservice.audit import Actor, record_audit
+from cardservice.auth import Principal
 from cardservice.cards import repository
 from cardservice.cards.changes import change_card
 from cardservice.cards.schemas import CardChangeRequest

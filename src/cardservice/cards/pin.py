@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from cardservice.audit.repository import Actor, record_audit
-from cardservice.auth.credentials import use_step_up_code
+from cardservice.audit import Actor, record_audit
+from cardservice.auth import use_step_up_code
 from cardservice.cards import repository
 from cardservice.cards.changes import CardClosed
 from cardservice.cards.physical import CardNotPhysical

@@ -27,7 +27,7 @@ from cardservice.cards.records import card_record_of
 from cardservice.cards.repository import insert_cards, member_cards_policy, purchase_context
 from cardservice.cards.schemas import BuyCardsRequest
 from cardservice.db.sql import Reader, Row, Tx, as_uuid
-from cardservice.dictionaries.fees import (
+from cardservice.dictionaries import (
     FeeSchedule,
     card_price,
     default_plan,
@@ -42,7 +42,7 @@ from cardservice.errors import (
     ServiceError,
 )
 from cardservice.idempotency import fingerprint
-from cardservice.ledger.entries import SystemBook, account_leg, book_leg, card_leg, post_entry
+from cardservice.ledger import SystemBook, account_leg, book_leg, card_leg, post_entry
 from cardservice.ledger.minor_units import from_minor, percent_of, to_minor
 from cardservice.models.base import utcnow
 from cardservice.security import CardCipher

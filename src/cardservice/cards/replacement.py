@@ -36,7 +36,7 @@ from cardservice.cards.records import card_record
 from cardservice.cards.repository import CARD_COLUMNS, close_replaced, own_card, program_validity
 from cardservice.db.sql import Tx, as_uuid
 from cardservice.errors import CardNotFound
-from cardservice.ledger.entries import card_leg, post_entry
+from cardservice.ledger import card_leg, post_entry
 from cardservice.security import CardCipher
 from cardservice.tokens import follow_replacement
 from cardservice.transactions import (

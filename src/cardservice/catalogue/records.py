@@ -7,7 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from cardservice.db.sql import Row, iso_z, text_uuid
-from cardservice.dictionaries.fees import FeeSchedule
+from cardservice.dictionaries import FeeSchedule
 from cardservice.ledger.minor_units import from_minor
 
 # A program's fee fields: the schedule's slug and kind of each

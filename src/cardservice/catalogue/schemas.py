@@ -18,7 +18,7 @@ from pydantic import (
     field_validator,
 )
 
-from cardservice.dictionaries.schemas import FeeRecord
+from cardservice.dictionaries import FeeRecord
 from cardservice.values.amounts import Amount, MoneyOut, PositiveRate
 from cardservice.values.requests import StrictRequest
 

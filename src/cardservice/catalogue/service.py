@@ -30,7 +30,7 @@ from cardservice.catalogue.schemas import (
 )
 from cardservice.db.paging import Page
 from cardservice.db.sql import Reader, Tx, as_datetime
-from cardservice.dictionaries.fees import Override, default_plan, program_fees, with_overrides
+from cardservice.dictionaries import Override, default_plan, program_fees, with_overrides
 from cardservice.errors import NotFound, ServiceError, ValidationFailed
 from cardservice.ledger.minor_units import to_minor
 

@@ -37,7 +37,7 @@ from cardservice.clearing.seconds import SECOND, book_second
 from cardservice.db.sql import Row, Tx, as_uuid
 from cardservice.errors import NotFound, RuleViolation
 from cardservice.models.base import utcnow
-from cardservice.network.repository import IssuedCard, issued_card
+from cardservice.network import IssuedCard, issued_card
 from cardservice.security import CardCipher
 from cardservice.transactions import (
     Authorization,

@@ -19,7 +19,7 @@ from cardservice.config import Settings
 from cardservice.db.paging import Page
 from cardservice.db.sql import Tx
 from cardservice.encoding import dumps
-from cardservice.operator.acting import CLI
+from cardservice.operator import CLI
 
 
 def decimal(text: str) -> Decimal:
@@ -67,8 +67,7 @@ async def add_bin(
     settings: Settings, digits: str, brand: str, currency: str, status: str, card_price: Decimal
 ) -> str:
     """Add a BIN; prints its uuid."""
-    from cardservice.catalogue.schemas import CreateBinRequest
-    from cardservice.catalogue.service import create_bin
+    from cardservice.catalogue import CreateBinRequest, create_bin
 
     body = _request(
         CreateBinRequest,
@@ -94,8 +93,7 @@ async def update_bin(
     """Change a BIN's status or card price; prints its record as JSON.
 
     BIN_UUID: the BIN's uuid (`/dictionary/bins`)."""
-    from cardservice.catalogue.schemas import ChangeBinRequest
-    from cardservice.catalogue.service import change_bin
+    from cardservice.catalogue import ChangeBinRequest, change_bin
 
     body = _request(ChangeBinRequest, status=status, card_price=card_price)
 
@@ -130,8 +128,7 @@ async def set_fees(
     """Replace the program's fees (an option left out: the schedule's); prints them as JSON.
 
     PROGRAM_UUID: the program's uuid (`GET /operator/programs`)."""
-    from cardservice.catalogue.schemas import ProgramFeesRequest
-    from cardservice.catalogue.service import set_program_fees
+    from cardservice.catalogue import ProgramFeesRequest, set_program_fees
     from cardservice.models.base import utcnow
 
     body = _request(
@@ -154,7 +151,7 @@ async def show_fees(settings: Settings, program_uuid: uuid.UUID) -> str:
     """The program's fees and the schedule its cardholders pay, as JSON.
 
     PROGRAM_UUID: the program's uuid (`GET /operator/programs`)."""
-    from cardservice.catalogue.service import get_program_fees
+    from cardservice.catalogue import get_program_fees
 
     db = runtime.database(settings)
     try:
@@ -182,8 +179,7 @@ async def add_rate(
     settings: Settings, base: str, quote: str, rate: Decimal, effective_at: str
 ) -> str:
     """Set a rate from an instant on; prints its uuid."""
-    from cardservice.catalogue.schemas import AddFxRateRequest
-    from cardservice.catalogue.service import add_fx_rate
+    from cardservice.catalogue import AddFxRateRequest, add_fx_rate
     from cardservice.models.base import utcnow
 
     body = _request(
@@ -206,7 +202,7 @@ async def list_rates(
     settings: Settings, base: str | None, quote: str | None, as_json: bool
 ) -> str | None:
     """The rates set, the latest first: uuid  base/quote  rate  effective_at."""
-    from cardservice.catalogue.service import list_fx_rates
+    from cardservice.catalogue import list_fx_rates
 
     filters = {key: value.upper() for key, value in (("base", base), ("quote", quote)) if value}
     db = runtime.database(settings)

@@ -131,7 +131,7 @@ async def worker(settings: Settings) -> None:
 
     from cardservice import runtime
     from cardservice.migrations import upgrade_database
-    from cardservice.webhooks.worker import DeliveryWorker
+    from cardservice.webhooks import DeliveryWorker
 
     if settings.is_sqlite:
         await upgrade_database(settings.resolved_database_url)

@@ -12,9 +12,16 @@ import click
 import orjson
 
 from cardservice import runtime
-from cardservice.acquirer import messages, representments, simulator, wallets
-from cardservice.acquirer.client import NetworkClient, transmitted_now
-from cardservice.acquirer.repository import card_to_send, token_expiry_to_send
+from cardservice.acquirer import (
+    NetworkClient,
+    card_to_send,
+    messages,
+    representments,
+    simulator,
+    token_expiry_to_send,
+    transmitted_now,
+    wallets,
+)
 from cardservice.cli.arguments import AMOUNT, CURRENCY, CommandError, Parsed, runs
 from cardservice.config import Settings
 from cardservice.ledger.minor_units import from_minor

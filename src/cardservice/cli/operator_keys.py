@@ -102,8 +102,7 @@ def operator() -> None:
 @runs
 async def console_link(settings: Settings, base_url: str) -> str:
     """Print a one-time operator console sign-in link (valid 15 minutes, audited)."""
-    from cardservice.operator.acting import CLI
-    from cardservice.operator.console import create_console_link
+    from cardservice.operator import CLI, create_console_link
 
     async def work(tx: Tx) -> str:
         url, _expires = await create_console_link(tx, CLI, base_url or settings.public_url)

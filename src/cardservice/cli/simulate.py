@@ -28,7 +28,7 @@ from cardservice.transactions import (
     reverse_purchase,
     sweep_expired_holds,
 )
-from cardservice.transactions.deposits import deposit as deposit_money
+from cardservice.transactions import deposit as deposit_money
 from cardservice.users import user_by_email
 
 

@@ -10,7 +10,7 @@ import click
 
 from cardservice.cli.arguments import due_at, run_job, runs
 from cardservice.config import Settings
-from cardservice.teams.receipts import enforce_receipts
+from cardservice.teams import enforce_receipts
 
 
 @click.group(name="team")

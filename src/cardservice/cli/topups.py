@@ -10,7 +10,7 @@ import click
 
 from cardservice.cli.arguments import due_at, run_job, runs
 from cardservice.config import Settings
-from cardservice.topups.service import sweep_expired_topups
+from cardservice.topups import sweep_expired_topups
 
 
 @click.group(name="topups")

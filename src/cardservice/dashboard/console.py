@@ -34,9 +34,8 @@ from cardservice.encoding import dumps
 from cardservice.errors import ServiceError, ValidationFailed
 from cardservice.http.database import Db
 from cardservice.http.router import Router
-from cardservice.operator.acting import Acting
-from cardservice.operator.console import console_actor, session_of, sign_in, sign_out
-from cardservice.users.sessions import SESSION_LIFETIME
+from cardservice.operator import Acting, console_actor, session_of, sign_in, sign_out
+from cardservice.users import SESSION_LIFETIME
 
 router = Router(prefix=CONSOLE_PATH, include_in_schema=False)
 CONSOLE_COOKIE = "cs_console"

@@ -16,17 +16,13 @@ from typing import Annotated, Any, Literal, get_args
 from fastapi import Path, Request
 from fastapi.responses import Response
 
-from cardservice.cards.repository import holder_of
-from cardservice.cards.schemas import ReplaceCardRequest
-from cardservice.cards.service import get_card
+from cardservice.cards import ReplaceCardRequest, get_card, holder_of
 from cardservice.dashboard.console import act, as_api, show
 from cardservice.dashboard.web import CONSOLE_PATH, redirect, render
 from cardservice.errors import CardNotFound
 from cardservice.http.router import Router
 from cardservice.models.base import utcnow
-from cardservice.operator import card_actions, funding
-from cardservice.operator.acting import Acting
-from cardservice.operator.schemas import MoneyRequest
+from cardservice.operator import Acting, MoneyRequest, card_actions, funding
 from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(prefix=CONSOLE_PATH, include_in_schema=False)

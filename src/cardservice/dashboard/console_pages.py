@@ -13,25 +13,24 @@ from urllib.parse import urlencode
 from fastapi import Query, Request
 from fastapi.responses import Response
 
-from cardservice.accounts.service import every_account
-from cardservice.audit.records import audit_record
-from cardservice.audit.repository import AuditFilters, page_of_audit
-from cardservice.cards.service import every_card
+from cardservice.accounts import every_account
+from cardservice.audit import AuditFilters, audit_record, page_of_audit
+from cardservice.cards import every_card
 from cardservice.clearing.service import clearing_files
 from cardservice.dashboard.console import as_api, show
 from cardservice.dashboard.views import page_links
 from cardservice.dashboard.web import CONSOLE_PATH
 from cardservice.db.paging import Page
-from cardservice.dictionaries.service import bins
-from cardservice.disputes.repository import list_disputes
+from cardservice.dictionaries import bins
+from cardservice.disputes import every_dispute
 from cardservice.disputes.routes import DISPUTE_FILTERS
 from cardservice.http.filters import Filter, read_filters
 from cardservice.http.router import Router
+from cardservice.operator import list_users
 from cardservice.operator.audit_routes import AUDIT_FILTERS
 from cardservice.operator.readback_routes import ACCOUNT_FILTERS, CARD_FILTERS, TRANSACTION_FILTERS
 from cardservice.operator.routes import USER_FILTERS
-from cardservice.operator.service import list_users
-from cardservice.transactions.reports import report
+from cardservice.transactions import report
 
 router = Router(prefix=CONSOLE_PATH, include_in_schema=False)
 PER_PAGE = 20
@@ -131,7 +130,7 @@ async def console_disputes(request: Request, page: PageNumber = 1) -> Response:
 
     async def build() -> dict[str, Any]:
         filters = _filters(request, DISPUTE_FILTERS)
-        rows, total = await list_disputes(reader, None, filters, at.offset, at.size)
+        rows, total = await every_dispute(reader, filters, at)
         return _listing(request, "Disputes", rows, total, at)
 
     return await show(request, "console/disputes.html", build)

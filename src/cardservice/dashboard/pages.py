@@ -27,7 +27,7 @@ from cardservice.dashboard.views import act, as_user, field_errors
 from cardservice.dashboard.views import page_links as _pages
 from cardservice.dashboard.views import show as _page
 from cardservice.dashboard.web import amount_input, money, redirect, render
-from cardservice.disputes.schemas import DisputeReason
+from cardservice.disputes import DisputeReason
 from cardservice.http.router import Router
 from cardservice.transactions import TransactionStatus, TransactionType
 from cardservice.values.patterns import UUID_PATTERN

@@ -12,8 +12,7 @@ import uuid
 from datetime import datetime, timedelta
 from decimal import Decimal
 
-from cardservice.cards import BuyCardsRequest, buy_cards
-from cardservice.cards import repository as cards_repository
+from cardservice.cards import BuyCardsRequest, buy_cards, last_card_of_account
 from cardservice.db.sql import Tx
 from cardservice.security import CardCipher
 from cardservice.transactions import (
@@ -37,7 +36,7 @@ async def _card(
         }
     )
     await buy_cards(tx, cipher, owner, body)
-    found = await cards_repository.last_card_of_account(tx, account)
+    found = await last_card_of_account(tx, account)
     assert found is not None
     return found
 

@@ -19,17 +19,23 @@ from decimal import Decimal
 from typing import Any
 
 from cardservice import runtime
-from cardservice.accounts import repository as accounts_repository
-from cardservice.acquirer.wallets import draw_dpan, token_expiry
-from cardservice.cards import BuyCardsRequest, CardChangeRequest, SpendingControls, buy_cards
-from cardservice.cards import repository as cards_repository
-from cardservice.cards.changes import change_card
+from cardservice.accounts import account_in
+from cardservice.acquirer import draw_dpan, token_expiry
+from cardservice.cards import (
+    BuyCardsRequest,
+    CardChangeRequest,
+    SpendingControls,
+    buy_cards,
+    cards_of_user,
+    change_card,
+)
 from cardservice.config import Settings
 from cardservice.db.sql import Tx, as_uuid
 from cardservice.demo.holds import network_shapes
 from cardservice.demo.token import demo_token, keep, read_kept, token_path
-from cardservice.dictionaries import repository as dictionaries_repository
+from cardservice.dictionaries import available_bin, every_tag
 from cardservice.disputes import open_dispute, resolve_dispute
+from cardservice.errors import NotFound
 from cardservice.models.base import utcnow
 from cardservice.observability.progress import Report
 from cardservice.operator import (
@@ -57,12 +63,12 @@ from cardservice.transactions import (
     ReversalMessage,
     capture,
     issue_code,
+    latest_settled_purchases,
     refund,
     reverse,
     rules_first,
 )
-from cardservice.transactions import repository as transactions_repository
-from cardservice.users import repository as users_repository
+from cardservice.users import user_by_email
 
 DEMO_EMAIL = "demo@cardservice.example"
 DEMO_SEED = 20260319
@@ -97,7 +103,7 @@ DEMO_TEAM = "Demo Team"
 
 
 async def _bin_for(tx: Tx, currency: str) -> str:
-    found = await dictionaries_repository.available_bin(tx, currency)
+    found = await available_bin(tx, currency)
     if found is None:
         raise RuntimeError(f"the catalogue has no available {currency} BIN")
     return str(found)
@@ -152,7 +158,7 @@ async def _populate(tx: Tx, cipher: CardCipher, report: Report) -> uuid.UUID:
         await _history(tx, cipher, user, rng, report, f"{email} history")
     await _controls(tx, cipher, owner)
     await _disputes(tx, owner)
-    main_usd = await accounts_repository.account_in(tx, owner, "USD")
+    main_usd = await account_in(tx, owner, "USD")
     assert main_usd is not None
     await network_shapes(tx, cipher, owner, main_usd, await _bin_for(tx, "USD"), utcnow())
     await _wallet(tx, cipher, owner)
@@ -162,7 +168,7 @@ async def _populate(tx: Tx, cipher: CardCipher, report: Report) -> uuid.UUID:
 async def _wallet(tx: Tx, cipher: CardCipher, owner: uuid.UUID) -> None:
     """The owner's first USD card in Apple Pay, as the network's token service puts it there
     (an approved provisioning, then the token it made), and one payment with it."""
-    first = (await cards_repository.cards_of_user(tx, owner, "USD"))[0]
+    first = (await cards_of_user(tx, owner, "USD"))[0]
     card_uuid = as_uuid(first["uuid"])
     assert card_uuid is not None
     rng = random.Random(f"{DEMO_SEED}:wallet")  # noqa: S311 - demo data, not secrets
@@ -199,7 +205,7 @@ LIMITED_ATTEMPTS = [
 async def _controls(tx: Tx, cipher: CardCipher, owner: uuid.UUID) -> None:
     """The owner's last USD card frozen (and one decline on it); the one before it with
     limits, meeting a few `limit_exceeded` and one `merchant_blocked` today."""
-    rows = await cards_repository.cards_of_user(tx, owner, "USD")
+    rows = await cards_of_user(tx, owner, "USD")
     limited, frozen = (as_uuid(row["uuid"]) for row in rows[-2:])
     assert limited is not None and frozen is not None
     now = utcnow()
@@ -221,7 +227,7 @@ async def _controls(tx: Tx, cipher: CardCipher, owner: uuid.UUID) -> None:
 async def _disputes(tx: Tx, owner: uuid.UUID) -> None:
     """The owner's latest settled purchase disputed and left open; the one before it
     disputed and won (its money back as a `dispute_credit`)."""
-    latest = await transactions_repository.latest_settled_purchases(tx, owner, 2)
+    latest = await latest_settled_purchases(tx, owner, 2)
     reasons = ("not_received", "duplicate")
     opened = [
         await open_dispute(tx, owner, purchase, reason, explanation="Demo dispute")
@@ -240,10 +246,10 @@ async def _history(
 ) -> None:
     """About 35 purchases per card over the last 90 days, through the authorization entry,
     oldest first."""
-    cards = await cards_repository.cards_of_user(tx, user)
+    cards = await cards_of_user(tx, user)
     merchants = [
         tag
-        for tag in await dictionaries_repository.every_tag(tx)
+        for tag in await every_tag(tx)
         if tag["name"] in POPULAR_MERCHANTS or tag["restriction"] == "blocked"
     ]
     weights = [1 if tag["restriction"] else 20 for tag in merchants]
@@ -312,8 +318,9 @@ async def create_demo(settings: Settings, report: Report = _quiet) -> str:
     kept = read_kept(path)
 
     async def unit(tx: Tx) -> str:
-        owner = await users_repository.user_by_email(tx, DEMO_EMAIL)
-        if owner is None:
+        try:
+            owner = await user_by_email(tx, DEMO_EMAIL)
+        except NotFound:
             owner = await _populate(tx, cipher, report)
         return await demo_token(tx, owner, kept, utcnow())
 

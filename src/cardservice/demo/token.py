@@ -13,7 +13,7 @@ import uuid
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from cardservice.auth import digest, issue_token, repository, revoke_token
+from cardservice.auth import issue_token, revoke_token, token_by_secret
 from cardservice.db.sql import Tx, as_datetime, as_uuid
 
 TOKEN_FILE = "demo-token"  # noqa: S105 - a file name
@@ -47,7 +47,7 @@ def keep(path: Path, token: str) -> None:
 async def demo_token(tx: Tx, owner: uuid.UUID, kept: str | None, now: datetime) -> str:
     """`kept` while it is `owner`'s, live and valid past `now + RENEW_BEFORE`; else the kept
     token is revoked (when still live) and a new one issued."""
-    row = await repository.token_by_hash(tx, digest(kept)) if kept else None
+    row = await token_by_secret(tx, kept) if kept else None
     if row is not None and as_uuid(row["user_uuid"]) == owner and row["revoked_at"] is None:
         expires_at = as_datetime(row["expires_at"])
         if expires_at is None or expires_at > now + RENEW_BEFORE:

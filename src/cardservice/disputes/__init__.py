@@ -18,22 +18,30 @@ from cardservice.disputes.network import (
 from cardservice.disputes.records import dispute_record_of
 from cardservice.disputes.repository import due as due_disputes
 from cardservice.disputes.repository import list_disputes
-from cardservice.disputes.schemas import DisputeRecord, DisputeStatus
-from cardservice.disputes.service import open_dispute, resolve_dispute
+from cardservice.disputes.schemas import (
+    DisputeReason,
+    DisputeRecord,
+    DisputeStatus,
+    ResolveDisputeRequest,
+)
+from cardservice.disputes.service import every_dispute, open_dispute, resolve_dispute
 from cardservice.disputes.sweep import DISPUTE_SWEEP_JOB, sweep_unanswered
 
 __all__ = [
     "DISPUTE_SWEEP_JOB",
     "Answer",
     "Chargeback",
+    "DisputeReason",
     "DisputeRecord",
     "DisputeStatus",
     "DisputeWrongStatus",
+    "ResolveDisputeRequest",
     "SecondPresentment",
     "accept_dispute",
     "dispute_record_of",
     "due_disputes",
     "escalate_dispute",
+    "every_dispute",
     "list_disputes",
     "open_dispute",
     "receive_representment",

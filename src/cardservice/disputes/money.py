@@ -26,7 +26,7 @@ from datetime import datetime
 from typing import Any
 
 from cardservice.db.sql import Tx, as_datetime
-from cardservice.ledger.entries import Leg, SystemBook, book_leg, post_entry
+from cardservice.ledger import Leg, SystemBook, book_leg, post_entry
 from cardservice.transactions import (
     Purchase,
     credit_row,

@@ -29,7 +29,8 @@ from typing import Any
 import orjson
 
 from cardservice.attachments import AttachmentNotFound
-from cardservice.db.sql import INTEGRITY_ERRORS, Tx, iso_z
+from cardservice.db.paging import Page
+from cardservice.db.sql import INTEGRITY_ERRORS, Reader, Tx, iso_z
 from cardservice.disputes import money, repository
 from cardservice.disputes.network import (
     FIRST,
@@ -153,3 +154,11 @@ async def resolve_dispute(
     most what the purchase still has to give back) | lost (a provisional credit taken back);
     a decided dispute is final."""
     return await resolve_active(tx, user_uuid, dispute_uuid, outcome, now or utcnow())
+
+
+async def every_dispute(
+    reader: Reader, filters: dict[str, Any], page: Page
+) -> tuple[list[dict[str, Any]], int]:
+    """A page of every user's disputes, newest first (the operator console's read), and how
+    many match."""
+    return await repository.list_disputes(reader, None, filters, page.offset, page.size)

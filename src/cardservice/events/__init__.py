@@ -2,6 +2,26 @@
 
 from __future__ import annotations
 
+from cardservice.events.listing import EventNotFound, own_event_id
+from cardservice.events.outbox import BATCH, complete_events, sequence_events
+from cardservice.events.records import EVENT_COLUMNS, event_record
+from cardservice.events.repository import any_unsequenced, events_by_id, visible_to
 from cardservice.events.schemas import EVENT_TYPES, EventRecord, EventsEnvelope, EventType, Queued
 
-__all__ = ["EVENT_TYPES", "EventRecord", "EventType", "EventsEnvelope", "Queued"]
+__all__ = [
+    "BATCH",
+    "EVENT_COLUMNS",
+    "EVENT_TYPES",
+    "EventNotFound",
+    "EventRecord",
+    "EventType",
+    "EventsEnvelope",
+    "Queued",
+    "any_unsequenced",
+    "complete_events",
+    "event_record",
+    "events_by_id",
+    "own_event_id",
+    "sequence_events",
+    "visible_to",
+]

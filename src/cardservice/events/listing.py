@@ -7,7 +7,7 @@ from typing import Any
 from uuid import UUID
 
 from cardservice.auth import Principal
-from cardservice.db.sql import Reader
+from cardservice.db.sql import Reader, Tx
 from cardservice.errors import NotFound
 from cardservice.events import repository
 from cardservice.events.records import event_record
@@ -34,3 +34,12 @@ async def one_event(reader: Reader, caller: Principal, event_uuid: UUID) -> dict
     if row is None:
         raise EventNotFound()
     return event_record(row)
+
+
+async def own_event_id(tx: Tx, user_uuid: UUID, event_uuid: UUID) -> int:
+    """The id of a numbered event of the user's own (a team owner reads the members' events
+    but cannot act on them); 404 otherwise."""
+    event_id = await repository.own_event_id(tx, user_uuid, event_uuid)
+    if event_id is None:
+        raise EventNotFound()
+    return event_id

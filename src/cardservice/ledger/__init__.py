@@ -1,1 +1,27 @@
-"""The double-entry ledger: journal entries of postings that sum to zero per currency."""
+"""The double-entry ledger: journal entries of postings that sum to zero per currency.
+
+Other packages post an entry through what this module names (`post_entry` with the legs
+`account_leg`, `card_leg`, `book_leg` build), never `ledger.entries` itself (an import-linter
+contract in pyproject.toml and tests/test_layers.py hold it)."""
+
+from cardservice.ledger.entries import (
+    InsufficientFunds,
+    Leg,
+    Posted,
+    SystemBook,
+    account_leg,
+    book_leg,
+    card_leg,
+    post_entry,
+)
+
+__all__ = [
+    "InsufficientFunds",
+    "Leg",
+    "Posted",
+    "SystemBook",
+    "account_leg",
+    "book_leg",
+    "card_leg",
+    "post_entry",
+]

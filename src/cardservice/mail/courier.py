@@ -33,7 +33,7 @@ from cardservice.mail import compose, repository
 from cardservice.mail.metrics import count_mail
 from cardservice.mail.transport import MailFailed, MailRefused, SmtpServer, deliver
 from cardservice.models.base import utcnow
-from cardservice.users.sessions import sign_in_link_for
+from cardservice.users import sign_in_link_for
 
 RETRY_SCHEDULE = (5, 60, 300, 1800, 7200, 18000)  # seconds after attempt 1, 2, …
 JITTER = 0.10

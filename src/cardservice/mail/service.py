@@ -23,7 +23,7 @@ from cardservice.mail import repository
 from cardservice.mail.compose import sign_in_placeholder
 from cardservice.mail.records import preferences_record, stored_preferences
 from cardservice.mail.schemas import NotificationsRequest
-from cardservice.users.sessions import LINK_LIFETIME
+from cardservice.users import LINK_LIFETIME
 
 SIGN_IN_WINDOW = timedelta(minutes=15)
 SIGN_IN_PER_WINDOW = 5

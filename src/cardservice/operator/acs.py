@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 from pydantic import Field, StringConstraints
 
-from cardservice.cards.lookup import card_by_pan
+from cardservice.cards import card_by_pan
 from cardservice.db.sql import Tx, as_uuid
 from cardservice.errors import NotFound
 from cardservice.ledger.minor_units import to_minor

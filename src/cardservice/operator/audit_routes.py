@@ -11,9 +11,7 @@ from fastapi import Depends, Request
 from fastapi.responses import Response
 from pydantic import BaseModel
 
-from cardservice.audit import AuditFilters, page_of_audit
-from cardservice.audit.export import audit_csv
-from cardservice.audit.records import audit_record
+from cardservice.audit import AuditFilters, audit_csv, audit_record, page_of_audit
 from cardservice.http.database import Db
 from cardservice.http.filters import UUID, filters_parameter, matching, one_of, read_filters
 from cardservice.http.openapi import PagedEnvelope

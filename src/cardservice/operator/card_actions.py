@@ -15,10 +15,14 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from cardservice.cards import CardChangeRequest, holder_of, physical
-from cardservice.cards.changes import change_card
-from cardservice.cards.replacement import replace_card
-from cardservice.cards.schemas import FulfilmentRequest
+from cardservice.cards import (
+    CardChangeRequest,
+    FulfilmentRequest,
+    change_card,
+    holder_of,
+    physical,
+    replace_card,
+)
 from cardservice.db.sql import Tx
 from cardservice.errors import CardNotFound
 from cardservice.operator.acting import Acting

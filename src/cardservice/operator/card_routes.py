@@ -9,8 +9,7 @@ from typing import Annotated
 
 from fastapi import Depends, Path, Request
 
-from cardservice.cards import CardRecord, ReplaceCardRequest
-from cardservice.cards.schemas import FulfilmentRequest
+from cardservice.cards import CardRecord, FulfilmentRequest, ReplaceCardRequest
 from cardservice.http.database import Db
 from cardservice.http.openapi import Envelope
 from cardservice.http.router import JSONResponse, Router, body_schema, ok, read_json

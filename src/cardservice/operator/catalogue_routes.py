@@ -9,17 +9,17 @@ from typing import Annotated
 
 from fastapi import Depends, Path, Request
 
-from cardservice.catalogue import service
-from cardservice.catalogue.schemas import (
+from cardservice.catalogue import (
     AddFxRateRequest,
     ChangeBinRequest,
     CreateBinRequest,
     FxRateEntry,
     ProgramFeesRecord,
     ProgramFeesRequest,
+    service,
 )
 from cardservice.db.sql import INTEGRITY_ERRORS
-from cardservice.dictionaries.schemas import BinRecord
+from cardservice.dictionaries import BinRecord
 from cardservice.http.database import Db
 from cardservice.http.filters import filters_parameter, matching, read_filters
 from cardservice.http.openapi import Envelope, PagedEnvelope

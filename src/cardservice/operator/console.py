@@ -11,13 +11,13 @@ import secrets
 import uuid
 from datetime import datetime
 
-from cardservice.audit.repository import Actor
-from cardservice.auth.credentials import digest
+from cardservice.audit import Actor
+from cardservice.auth import digest
 from cardservice.db.sql import Reader, Tx
 from cardservice.models.base import utcnow
 from cardservice.operator import repository
 from cardservice.operator.acting import Acting
-from cardservice.users.sessions import LINK_BYTES, LINK_LIFETIME, SESSION_LIFETIME
+from cardservice.users import LINK_BYTES, LINK_LIFETIME, SESSION_LIFETIME
 
 CONSOLE_PATH = "/console"
 

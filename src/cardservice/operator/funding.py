@@ -13,8 +13,7 @@ from __future__ import annotations
 import uuid
 from typing import Any, Literal
 
-from cardservice.accounts import create_account, set_account_status
-from cardservice.accounts.records import account_record
+from cardservice.accounts import any_account, create_account, set_account_status
 from cardservice.db.database import Database
 from cardservice.db.sql import INTEGRITY_ERRORS, Reader, Tx, as_uuid
 from cardservice.errors import AccountNotFound, IdempotencyConflict
@@ -24,9 +23,7 @@ from cardservice.operator import repository
 from cardservice.operator.acting import Acting
 from cardservice.operator.schemas import CreateAccountRequest, MoneyRequest
 from cardservice.operator.service import UserNotFound
-from cardservice.transactions import transaction_record, transaction_record_of
-from cardservice.transactions.deposits import deposit
-from cardservice.transactions.withdrawals import withdraw
+from cardservice.transactions import deposit, transaction_record, transaction_record_of, withdraw
 
 Direction = Literal["credit", "debit"]
 
@@ -42,10 +39,7 @@ async def open_account(tx: Tx, acting: Acting, body: CreateAccountRequest) -> di
 
 
 async def account_of(reader: Reader | Tx, account_uuid: uuid.UUID) -> dict[str, Any]:
-    row = await repository.any_account(reader, account_uuid)
-    if row is None:
-        raise AccountNotFound()
-    return account_record(row)
+    return await any_account(reader, account_uuid)
 
 
 async def change_account_status(

@@ -11,8 +11,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.responses import Response
 
-from cardservice.accounts import ACCOUNT_STATUSES, every_account
-from cardservice.accounts.schemas import AccountRecord
+from cardservice.accounts import ACCOUNT_STATUSES, AccountRecord, every_account
 from cardservice.cards import CardRecord, every_card
 from cardservice.http.database import Db
 from cardservice.http.filters import UUID, filters_parameter, one_of, read_filters, text
@@ -28,9 +27,7 @@ from cardservice.http.router import (
 )
 from cardservice.operator.api_keys import Operator
 from cardservice.operator.dependencies import OPERATOR_KEY, operator_with
-from cardservice.transactions import TransactionRecord
-from cardservice.transactions.export import csv_chunks
-from cardservice.transactions.reports import report
+from cardservice.transactions import TransactionRecord, csv_chunks, report
 from cardservice.transactions.routes import REPORT_FILTERS
 
 router = Router(tags=["operator"])

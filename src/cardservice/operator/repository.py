@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from cardservice.accounts.repository import ACCOUNT_SELECT
 from cardservice.db.paging import Offset, paginate
 from cardservice.db.sql import Reader, Row, Tx, as_uuid
 from cardservice.models.base import utcnow
@@ -73,12 +72,6 @@ async def program_exists(tx: Tx, program_uuid: uuid.UUID) -> bool:
 async def account_owner(tx: Tx, account_uuid: uuid.UUID) -> uuid.UUID | None:
     value = await tx.value("SELECT user_uuid FROM accounts WHERE uuid = $1", account_uuid)
     return None if value is None else uuid.UUID(str(value))
-
-
-async def any_account(reader: Reader | Tx, account_uuid: uuid.UUID) -> Row | None:
-    """Any user's account as `account_record` reads it (the operator sees every one)."""
-    select = ACCOUNT_SELECT.replace("$TOTAL", "NULL")
-    return await reader.row(f"{select} WHERE a.uuid = $1", account_uuid)
 
 
 _REQUEST = "SELECT request_hash, transaction_uuid FROM operator_requests WHERE external_id = $1"

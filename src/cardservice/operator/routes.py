@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Path, Request
 
-from cardservice.accounts.schemas import AccountRecord
+from cardservice.accounts import AccountRecord
 from cardservice.db.sql import Tx
 from cardservice.http.database import Db
 from cardservice.http.filters import filters_parameter, one_of, read_filters, text

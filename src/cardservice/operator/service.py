@@ -19,8 +19,7 @@ from cardservice.errors import NotFound, RuleViolation, ValidationFailed
 from cardservice.operator import repository
 from cardservice.operator.acting import Acting
 from cardservice.operator.schemas import ChangeUserRequest, CreateUserRequest
-from cardservice.users import create_sign_in_link, create_user
-from cardservice.users.records import user_record
+from cardservice.users import create_sign_in_link, create_user, user_record
 
 DEFAULT_TOKEN_NAME = "operator"  # noqa: S105 - a label, not a secret
 

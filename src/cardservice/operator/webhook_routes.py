@@ -28,9 +28,13 @@ from cardservice.models.base import utcnow
 from cardservice.operator.api_keys import Operator
 from cardservice.operator.dependencies import OPERATOR_KEY, acting, operator_with
 from cardservice.values.patterns import UUID_PATTERN
-from cardservice.webhooks import service
-from cardservice.webhooks.records import endpoint_record
-from cardservice.webhooks.schemas import AttemptRecord, EndpointCreate, EndpointRecord
+from cardservice.webhooks import (
+    AttemptRecord,
+    EndpointCreate,
+    EndpointRecord,
+    endpoint_record,
+    service,
+)
 
 router = Router(tags=["operator"])
 Webhooks = Annotated[Operator, Depends(operator_with("webhooks"))]

@@ -11,12 +11,14 @@ from fastapi import Path, Request
 from pydantic import BaseModel
 
 from cardservice.auth.dependencies import CallerA
-from cardservice.cards.physical import move_fulfilment
-from cardservice.cards.schemas import CardRecord, FulfilmentRequest
+from cardservice.cards import CardRecord, FulfilmentRequest, move_fulfilment
 from cardservice.db.sql import Tx
-from cardservice.disputes import resolve_dispute
-from cardservice.disputes.records import dispute_record_of
-from cardservice.disputes.schemas import DisputeRecord, ResolveDisputeRequest
+from cardservice.disputes import (
+    DisputeRecord,
+    ResolveDisputeRequest,
+    dispute_record_of,
+    resolve_dispute,
+)
 from cardservice.http.database import Db
 from cardservice.http.openapi import BEARER_OR_MFA, Envelope
 from cardservice.http.router import (
@@ -47,13 +49,13 @@ from cardservice.transactions import (
     authorization_of,
     authorize_card,
     capture_purchase,
+    deposit,
+    increment_purchase,
     issue_code,
     refund_purchase,
     reverse_purchase,
     transaction_record_of,
 )
-from cardservice.transactions.deposits import deposit
-from cardservice.transactions.increments import increment_purchase
 from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(prefix="/sandbox", tags=["sandbox"])

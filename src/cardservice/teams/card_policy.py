@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardservice.auth.credentials import Principal
+from cardservice.auth import Principal
 from cardservice.db.sql import Reader, Tx
 from cardservice.teams import repository
 from cardservice.teams.service import managed_team, own_team

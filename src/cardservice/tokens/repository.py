@@ -11,8 +11,8 @@ from typing import Any
 
 from cardservice.auth import readable_by
 from cardservice.db.sql import Reader, Row, Tx, insert_sql, row_args
+from cardservice.models import CardToken, TokenProvisioning
 from cardservice.models.base import table_of
-from cardservice.models.token import CardToken, TokenProvisioning
 from cardservice.tokens.records import token_columns
 
 _PROVISIONINGS = table_of(TokenProvisioning)

@@ -10,7 +10,7 @@ from typing import Any
 
 from cardservice.db.paging import Offset, paginate
 from cardservice.db.sql import Reader, Row, Tx, insert_sql, row_args
-from cardservice.dictionaries.repository import rate_in_force
+from cardservice.dictionaries import rate_in_force
 from cardservice.models import Topup
 from cardservice.models.base import table_of
 

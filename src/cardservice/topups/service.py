@@ -38,7 +38,7 @@ from cardservice.errors import (
     ValidationFailed,
 )
 from cardservice.infra.background import Job
-from cardservice.ledger.entries import SystemBook, account_leg, book_leg, post_entry
+from cardservice.ledger import SystemBook, account_leg, book_leg, post_entry
 from cardservice.ledger.minor_units import converted, from_minor, to_minor
 from cardservice.models.base import utcnow
 from cardservice.operator import Acting

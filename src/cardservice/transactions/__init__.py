@@ -19,8 +19,11 @@ from cardservice.transactions.authorize import (
     authorize_opened,
     rules_first,
 )
-from cardservice.transactions.expiry import expire_due_holds, sweep_expired_holds
+from cardservice.transactions.deposits import deposit
+from cardservice.transactions.expiry import HOLD_SWEEP_JOB, expire_due_holds, sweep_expired_holds
+from cardservice.transactions.export import csv_chunks
 from cardservice.transactions.holds import InvalidTransition, holder_leg, owed_beyond
+from cardservice.transactions.increments import increment_purchase
 from cardservice.transactions.lifecycle import RefundTooLarge, credited_amount
 from cardservice.transactions.locks import (
     authorization_account_sql,
@@ -41,10 +44,12 @@ from cardservice.transactions.records import (
     transaction_record,
     transaction_record_of,
 )
+from cardservice.transactions.reports import report
 from cardservice.transactions.repository import (
     card_balance,
     credit_row,
     insert_transactions,
+    latest_settled_purchases,
     payee,
     set_receipt,
     transaction_row,
@@ -75,9 +80,11 @@ from cardservice.transactions.service import (
     reverse_purchase,
 )
 from cardservice.transactions.three_ds import issue_code, matching_code, unassigned_codes, use_code
+from cardservice.transactions.withdrawals import withdraw
 
 __all__ = [
     "ERROR_SLUGS",
+    "HOLD_SWEEP_JOB",
     "TRANSACTION_FIELDS",
     "Answered",
     "Authorization",
@@ -112,11 +119,15 @@ __all__ = [
     "credit_card",
     "credit_row",
     "credited_amount",
+    "csv_chunks",
+    "deposit",
     "expire_due_holds",
     "force_post",
     "holder_leg",
+    "increment_purchase",
     "insert_transactions",
     "issue_code",
+    "latest_settled_purchases",
     "lock_account",
     "lock_budget",
     "lock_card",
@@ -131,6 +142,7 @@ __all__ = [
     "recapture",
     "refund",
     "refund_purchase",
+    "report",
     "reverse",
     "reverse_purchase",
     "rules_first",
@@ -143,4 +155,5 @@ __all__ = [
     "transaction_row",
     "unassigned_codes",
     "use_code",
+    "withdraw",
 ]

@@ -18,7 +18,7 @@ import orjson
 
 from cardservice.db.sql import Tx, as_uuid
 from cardservice.errors import CardNotFound, RuleViolation
-from cardservice.ledger.entries import SystemBook, book_leg, card_leg, post_entry
+from cardservice.ledger import SystemBook, book_leg, card_leg, post_entry
 from cardservice.ledger.minor_units import converted
 from cardservice.transactions import holds, lifecycle, repository
 from cardservice.transactions.holds import require_status

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from cardservice.db.sql import Row, Tx, as_uuid
-from cardservice.ledger.entries import account_leg, card_leg, post_entry
+from cardservice.ledger import account_leg, card_leg, post_entry
 from cardservice.transactions import lifecycle
 from cardservice.transactions.locks import lock_pending_purchases
 from cardservice.transactions.repository import (

@@ -7,7 +7,7 @@ from typing import Any
 
 from cardservice.db.sql import Tx
 from cardservice.errors import AccountInactive, AccountNotFound
-from cardservice.ledger.entries import SystemBook, account_leg, book_leg, post_entry
+from cardservice.ledger import SystemBook, account_leg, book_leg, post_entry
 from cardservice.models.base import utcnow
 from cardservice.transactions.locks import lock_account
 from cardservice.transactions.repository import insert_transactions, transaction_row

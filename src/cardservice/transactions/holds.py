@@ -30,7 +30,7 @@ from typing import Literal
 
 from cardservice.db.sql import Insert, Tx
 from cardservice.errors import RuleViolation
-from cardservice.ledger.entries import (
+from cardservice.ledger import (
     InsufficientFunds,
     Leg,
     Posted,

@@ -34,7 +34,7 @@ from decimal import Decimal
 
 from cardservice.db.sql import Tx
 from cardservice.errors import RuleViolation, ValidationFailed
-from cardservice.ledger.entries import SystemBook, book_leg, post_entry
+from cardservice.ledger import SystemBook, book_leg, post_entry
 from cardservice.ledger.minor_units import converted
 from cardservice.models.base import utcnow
 from cardservice.transactions import holds, locks, repository

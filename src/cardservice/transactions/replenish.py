@@ -6,7 +6,7 @@ import logging
 from datetime import datetime
 
 from cardservice.db.sql import Row, Tx, as_uuid
-from cardservice.ledger.entries import account_leg, card_leg, post_entry
+from cardservice.ledger import account_leg, card_leg, post_entry
 from cardservice.transactions.repository import transaction_row, transactions_insert
 
 logger = logging.getLogger("cardservice.replenish")

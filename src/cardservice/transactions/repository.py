@@ -12,7 +12,7 @@ from typing import Any
 
 from cardservice.db.paging import Keyset, Offset, paginate
 from cardservice.db.sql import Insert, Reader, Row, Tx, as_uuid, escape_like
-from cardservice.dictionaries.repository import rate_in_force
+from cardservice.dictionaries import rate_in_force
 from cardservice.models import Transaction
 from cardservice.models.base import table_of
 from cardservice.transactions.records import NEWEST_FIRST, transaction_columns

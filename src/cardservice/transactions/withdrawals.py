@@ -7,7 +7,7 @@ from typing import Any
 
 from cardservice.db.sql import Tx, as_uuid
 from cardservice.errors import AccountNotFound
-from cardservice.ledger.entries import InsufficientFunds
+from cardservice.ledger import InsufficientFunds
 from cardservice.transactions.deposits import funding_move
 from cardservice.transactions.locks import lock_any_account
 

@@ -2,7 +2,23 @@
 
 from __future__ import annotations
 
+from cardservice.users.records import user_record
 from cardservice.users.service import create_user, user_by_email
-from cardservice.users.sessions import create_sign_in_link
+from cardservice.users.sessions import (
+    LINK_BYTES,
+    LINK_LIFETIME,
+    SESSION_LIFETIME,
+    create_sign_in_link,
+    sign_in_link_for,
+)
 
-__all__ = ["create_sign_in_link", "create_user", "user_by_email"]
+__all__ = [
+    "LINK_BYTES",
+    "LINK_LIFETIME",
+    "SESSION_LIFETIME",
+    "create_sign_in_link",
+    "create_user",
+    "sign_in_link_for",
+    "user_by_email",
+    "user_record",
+]

@@ -11,8 +11,7 @@ import secrets
 import uuid
 from datetime import datetime, timedelta
 
-from cardservice.auth import digest, forget_cached_callers, issue_token
-from cardservice.auth import repository as auth_repository
+from cardservice.auth import digest, issue_token, revoke_named_token
 from cardservice.db.sql import Tx
 from cardservice.models.base import utcnow
 from cardservice.users import repository
@@ -32,10 +31,7 @@ async def start_session(tx: Tx, user_uuid: uuid.UUID) -> str:
 
 async def end_session(tx: Tx, session_token: str) -> None:
     """Revoke a dashboard session token (only those: a pasted API token is never touched)."""
-    forget_cached_callers()
-    await auth_repository.revoke_named_token(
-        tx, utcnow(), digest(session_token), SESSION_TOKEN_NAME
-    )
+    await revoke_named_token(tx, session_token, SESSION_TOKEN_NAME)
 
 
 async def create_sign_in_link(tx: Tx, email: str) -> tuple[str, datetime]:

@@ -13,7 +13,7 @@ import uuid
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Literal
 
-from cardservice.auth.visibility import readable_by
+from cardservice.auth import readable_by
 from cardservice.db.sql import Reader, text_uuid
 from cardservice.ledger.minor_units import from_minor
 from cardservice.security import mask

@@ -34,7 +34,7 @@ from cardservice.config import Settings
 from cardservice.db.database import Database
 from cardservice.db.sql import Row, Tx, as_datetime, text_uuid
 from cardservice.encoding import dumps
-from cardservice.events.records import event_record
+from cardservice.events import event_record
 from cardservice.infra.outbound import CallFailed, Outbound, UrlNotAllowed, signed_headers
 from cardservice.models.base import utcnow
 from cardservice.observability.metrics import count_unreadable_secret

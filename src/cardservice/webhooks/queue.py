@@ -12,9 +12,7 @@ from uuid import UUID
 from cardservice.auth import Principal
 from cardservice.db.database import Database
 from cardservice.db.sql import Tx, as_uuid, text_uuid
-from cardservice.events import repository as events_repository
-from cardservice.events.listing import EventNotFound
-from cardservice.events.outbox import BATCH, sequence_events
+from cardservice.events import BATCH, any_unsequenced, events_by_id, own_event_id, sequence_events
 from cardservice.models.base import utcnow
 from cardservice.webhooks import repository
 from cardservice.webhooks.records import event_types_of
@@ -35,7 +33,7 @@ async def queue_for_events(tx: Tx, event_ids: Sequence[int], now: datetime) -> i
     """Queue each event for every enabled endpoint that receives it; how many queued."""
     if not event_ids:
         return 0
-    events = await events_repository.events_by_id(tx, event_ids)
+    events = await events_by_id(tx, event_ids)
     users = sorted({as_uuid(text_uuid(e["user_uuid"])) for e in events}, key=str)
     by_user: dict[str, list[tuple[UUID, list[str] | None]]] = {}
     for row in await repository.recipients(tx, users):
@@ -67,7 +65,7 @@ async def publish_committed(db: Database) -> int:
         return len(ids)
 
     published = 0
-    while await events_repository.any_unsequenced(db.reader):
+    while await any_unsequenced(db.reader):
         numbered = await db.transact(work)
         published += numbered
         if numbered < BATCH:
@@ -78,9 +76,7 @@ async def publish_committed(db: Database) -> int:
 async def redeliver(tx: Tx, caller: Principal, event: UUID, now: datetime) -> int:
     """Queue a numbered event of the caller's own again for every endpoint receiving it.
     A team owner reads the members' events but cannot act on them: theirs are 404 here."""
-    event_id = await events_repository.own_event_id(tx, caller.user_uuid, event)
-    if event_id is None:
-        raise EventNotFound()
+    event_id = await own_event_id(tx, caller.user_uuid, event)
     return await queue_for_events(tx, [event_id], now)
 
 

@@ -14,8 +14,7 @@ from typing import Any
 from cardservice.auth import Principal
 from cardservice.db.paging import Offset, paginate
 from cardservice.db.sql import Reader, Row, Tx, in_list, insert_sql, text_uuid
-from cardservice.events.records import EVENT_COLUMNS
-from cardservice.events.repository import visible_to
+from cardservice.events import EVENT_COLUMNS, visible_to
 
 ENDPOINT_COLUMNS = (
     "uuid, url, description, event_types, enabled, secret_ciphertext, created_at, updated_at"
