@@ -237,8 +237,9 @@ async def _worker(
 async def _book(clearing: Clearing, file_uuid: uuid.UUID) -> None:
     """Every record not booked yet, in units of `UNIT_RECORDS`. A card's records go to one
     worker, in file order, and so do all the cards of one account (their units lock it: two
-    workers never wait on one another's account); each worker's records are cut into units
-    as they are read, a few units queued ahead (memory stays flat whatever the file's size)."""
+    workers never wait on one another's account); accounts are given to the workers in turn
+    as they first appear. Each worker's records are cut into units as they are read, a few
+    units queued ahead (memory stays flat whatever the file's size)."""
     db = clearing.db
     count = 1 if db.is_sqlite else WORKERS
     queues: list[asyncio.Queue[list[Row] | None]] = [
@@ -246,14 +247,15 @@ async def _book(clearing: Clearing, file_uuid: uuid.UUID) -> None:
     ]
     workers = [asyncio.create_task(_worker(clearing, file_uuid, q)) for q in queues]
     pending: list[list[Row]] = [[] for _ in range(count)]
-    accounts: dict[str, str] = {}
+    accounts: dict[str, str] = {}  # by fingerprint
+    lanes: dict[str, int] = {}  # by account: in turn as they first appear
     try:
         after = 0
         while rows := await repository.records_to_book(db.reader, file_uuid, after, BOOK_BATCH):
             new = {str(record["fingerprint"]) for record in rows} - accounts.keys()
             accounts.update(await repository.accounts_of(db.reader, new))
             for record in rows:
-                lane = hash(accounts[str(record["fingerprint"])]) % count
+                lane = lanes.setdefault(accounts[str(record["fingerprint"])], len(lanes) % count)
                 pending[lane].append(record)
                 if len(pending[lane]) >= UNIT_RECORDS:
                     await queues[lane].put(pending[lane])
