@@ -1,9 +1,12 @@
-"""Booking the presentments of a clearing file (docs/network.md#clearing-files), a few dozen in one
-unit that also writes their outcomes: a crash before the commit books nothing of them, a second run
-finds them booked and moves nothing. The unit's own writes are gathered and made together
-before it commits (`Unit.flush`: the records' outcomes, the booked transactions' `clearing`,
-one statement each on PostgreSQL), and a card's lookup by number is made once per unit;
-every movement goes through the entry the other channels use:
+"""Booking the presentments of a clearing file (docs/network.md#units-of-records), a unit of records
+in one unit of work that also writes their outcomes: a crash before the commit books nothing of
+them, a second run finds them booked and moves nothing. What the records name is read first,
+together (`Unit.read`: their cards by number, then the authorizations of their approval codes);
+the unit's own writes are gathered and made together before it commits (`Unit.flush`: the
+records' outcomes, the booked transactions' `clearing`, one statement each on PostgreSQL). A
+record an entry refuses (`Refused`, or any of the service's errors) rolls the unit back
+(`RecordRefused`), and the caller books it again with that record as an exception. Every
+movement goes through the entry the other channels use:
 
 - a purchase presentment whose authorization (the card's, by approval code) is still held is
   a capture (`transactions.capture`, `presented`: never refused, what the card
