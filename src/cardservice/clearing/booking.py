@@ -1,9 +1,12 @@
-"""Booking the presentments of a clearing file (docs/network.md#clearing-files), a few dozen in one
-unit that also writes their outcomes: a crash before the commit books nothing of them, a second run
-finds them booked and moves nothing. The unit's own writes are gathered and made together
-before it commits (`Unit.flush`: the records' outcomes, the booked transactions' `clearing`,
-one statement each on PostgreSQL), and a card's lookup by number is made once per unit;
-every movement goes through the entry the other channels use:
+"""Booking the presentments of a clearing file (docs/network.md#units-of-records), a unit of records
+in one unit of work that also writes their outcomes: a crash before the commit books nothing of
+them, a second run finds them booked and moves nothing. What the records name is read first,
+together (`Unit.read`: their cards by number, then the authorizations of their approval codes);
+the unit's own writes are gathered and made together before it commits (`Unit.flush`: the
+records' outcomes, the booked transactions' `clearing`, one statement each on PostgreSQL). A
+record an entry refuses (`Refused`, or any of the service's errors) rolls the unit back
+(`RecordRefused`), and the caller books it again with that record as an exception. Every
+movement goes through the entry the other channels use:
 
 - a purchase presentment whose authorization (the card's, by approval code) is still held is
   a capture (`transactions.capture`, `presented`: never refused, what the card
@@ -26,7 +29,7 @@ every movement goes through the entry the other channels use:
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,9 +38,9 @@ import orjson
 from cardservice.clearing import repository
 from cardservice.clearing.seconds import SECOND, book_second
 from cardservice.db.sql import Row, Tx, as_uuid
-from cardservice.errors import NotFound, RuleViolation
+from cardservice.errors import NotFound, RuleViolation, ServiceError
 from cardservice.models.base import utcnow
-from cardservice.network import IssuedCard, issued_card
+from cardservice.network import IssuedCard, issued_cards
 from cardservice.security import CardCipher
 from cardservice.transactions import (
     Authorization,
@@ -61,6 +64,24 @@ class RecordTaken(Exception):
     """Another unit booked this record first: this one rolls back."""
 
 
+class Refused(Exception):
+    """A record's entry refused it (`reason` as the report lists it); nothing of the record
+    may stay: its unit rolls back."""
+
+    def __init__(self, reason: str, transaction_uuid: uuid.UUID | None = None) -> None:
+        super().__init__(reason)
+        self.reason, self.transaction_uuid = reason, transaction_uuid
+
+
+class RecordRefused(Exception):
+    """A record of the unit was refused: the unit rolls back and is booked again with the
+    record as an exception of the report (`refused`), its neighbours as before."""
+
+    def __init__(self, record_id: int, refusal: Refused) -> None:
+        super().__init__(refusal.reason)
+        self.record_id, self.refusal = record_id, refusal
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     outcome: str
@@ -72,18 +93,38 @@ class Outcome:
 
 @dataclass(slots=True)
 class Unit:
-    """The records one unit books and what it still has to write for them."""
+    """The records one unit books, what they name (read together, `read`) and what it still
+    has to write for them. `refused`: records an earlier run of the unit found refused, by
+    id, booked as exceptions without moving money."""
 
     cipher: CardCipher
     file_uuid: uuid.UUID
+    refused: Mapping[int, Refused] = field(default_factory=dict)
     cards: dict[str, IssuedCard | None] = field(default_factory=dict)  # by fingerprint
+    # the latest authorization of each (card, approval code) the records name, as read first
+    authorizations: dict[tuple[uuid.UUID, str], Row] = field(default_factory=dict)
+    moved: set[uuid.UUID] = field(default_factory=set)  # purchases a record of it booked
     outcomes: list[tuple[int, Outcome]] = field(default_factory=list)
     clearings: dict[uuid.UUID, str] = field(default_factory=dict)  # the last record's wins
 
-    async def card(self, tx: Tx, fingerprint: str) -> IssuedCard | None:
-        if fingerprint not in self.cards:
-            self.cards[fingerprint] = await issued_card(tx, fingerprint)
-        return self.cards[fingerprint]
+    async def read(self, tx: Tx, records: Sequence[Row]) -> None:
+        """The records' cards by number in one statement, then the authorizations their
+        approval codes name in one more."""
+        self.cards = await issued_cards(tx, {str(record["fingerprint"]) for record in records})
+        named = set()
+        for record in records:
+            card = self.cards[str(record["fingerprint"])]
+            if card is not None and record["kind"] == "purchase" and record["approval_code"]:
+                named.add((card.card_uuid, str(record["approval_code"])))
+        self.authorizations = dict(await repository.authorizations(tx, named))
+
+    async def authorization(self, tx: Tx, card: IssuedCard, approval_code: str) -> Row | None:
+        """The card's authorization with this code: as read first, or read again when a
+        record before booked it in this unit."""
+        found = self.authorizations.get((card.card_uuid, approval_code))
+        if found is not None and as_uuid(found["uuid"]) in self.moved:
+            found = await repository.authorization(tx, card.card_uuid, approval_code)
+        return found
 
     async def flush(self, tx: Tx) -> None:
         """Write the outcomes and clearings gathered so far (`RecordTaken` when another
@@ -111,28 +152,54 @@ def clearing_json(file_uuid: uuid.UUID, record: Row) -> str:
 
 
 async def book_records(
-    tx: Tx, cipher: CardCipher, file_uuid: uuid.UUID, records: Sequence[Row]
+    tx: Tx,
+    cipher: CardCipher,
+    file_uuid: uuid.UUID,
+    records: Sequence[Row],
+    refused: Mapping[int, Refused] | None = None,
 ) -> None:
-    """Book the records in their order and write their outcomes in the same unit
-    (`RecordTaken`: one was booked by another unit; this one must roll back). A refund
-    presentment with an ARN reads the outcomes of the records before it: they are written
-    first."""
-    unit = Unit(cipher, file_uuid)
+    """Book the records in their order and write their outcomes in the same unit: what they
+    name is read first, together (`Unit.read`); each record is decided once, through its
+    entry; the outcomes and the transactions' `clearing` are written together at the end.
+    `RecordTaken`: one was booked by another unit; `RecordRefused`: an entry refused one —
+    either way this unit must roll back (the caller books it again). `refused`: records
+    found refused by an earlier run, booked as exceptions. A refund presentment with an ARN
+    reads the outcomes of the records before it: they are written first."""
+    unit = Unit(cipher, file_uuid, refused or {})
+    await unit.read(tx, records)
     for record in records:
         if record["kind"] == "refund" and record["arn"]:
             await unit.flush(tx)
-        outcome = await _outcome(tx, unit, record)
+        outcome = await _decided(tx, unit, record)
         unit.outcomes.append((int(record["id"]), outcome))
         if outcome.clearing is not None and outcome.transaction_uuid is not None:
             unit.clearings[outcome.transaction_uuid] = outcome.clearing
+        if outcome.transaction_uuid is not None:
+            unit.moved.add(outcome.transaction_uuid)
     await unit.flush(tx)
+
+
+async def _decided(tx: Tx, unit: Unit, record: Row) -> Outcome:
+    """The record's outcome: an exception when a run before found it refused, else what its
+    entry booked (`RecordRefused` when the entry refuses it: a refusal in the rules'
+    words, any of the service's errors)."""
+    record_id = int(record["id"])
+    earlier = unit.refused.get(record_id)
+    if earlier is not None:
+        return Outcome(UNMATCHED, earlier.transaction_uuid, earlier.reason)
+    try:
+        return await _outcome(tx, unit, record)
+    except Refused as refusal:
+        raise RecordRefused(record_id, refusal) from refusal
+    except ServiceError as error:
+        raise RecordRefused(record_id, Refused(f"refused: {error.message}")) from error
 
 
 async def _outcome(tx: Tx, unit: Unit, record: Row) -> Outcome:
     if record["kind"] == SECOND:  # a second presentment: matched by its ARN alone
         outcome, reason, purchase = await book_second(tx, unit.file_uuid, record)
         return Outcome(outcome, as_uuid(purchase), reason)
-    card = await unit.card(tx, str(record["fingerprint"]))
+    card = unit.cards[str(record["fingerprint"])]
     if card is None:
         return Outcome(UNMATCHED, reason="unknown card")
     if not str(record["currency"]).isalpha():
@@ -140,14 +207,15 @@ async def _outcome(tx: Tx, unit: Unit, record: Row) -> Outcome:
     clearing = clearing_json(unit.file_uuid, record)
     if record["kind"] == "refund":
         return await _refund(tx, card, record, clearing)
-    found = None
-    if record["approval_code"]:
-        found = await repository.authorization(tx, card.card_uuid, record["approval_code"])
+    code = record["approval_code"]
+    found = await unit.authorization(tx, card, str(code)) if code else None
     if found is not None and found["status"] == "pending":
         matched = await _capture(tx, found, record, clearing)
         if matched is not None:
             return matched
-    elif found is not None and found["status"] in ("completed", "refunded"):
+        # it stopped being held before its lock was taken: read again, under the lock
+        found = await repository.authorization(tx, card.card_uuid, str(code))
+    if found is not None and found["status"] in ("completed", "refunded"):
         return await _captured_before(tx, found, record, clearing)
     return await _force_post(tx, unit.cipher, card, record, clearing)
 
@@ -187,8 +255,8 @@ async def _captured_before(tx: Tx, found: Row, record: Row, clearing: str) -> Ou
         _row, before = await recapture(
             tx, found["user_uuid"], purchase, int(record["amount"]), utcnow()
         )
-    except RuleViolation as refusal:  # nothing written: refunded, or less than was given back
-        return Outcome(UNMATCHED, purchase, f"amount differs: {refusal.message}")
+    except RuleViolation as refusal:  # refunded, or less than was given back
+        raise Refused(f"amount differs: {refusal.message}", purchase) from refusal
     authorized = before if not foreign else captured
     return Outcome(DIFFERENCE, purchase, authorized=authorized, clearing=clearing)
 
@@ -251,5 +319,5 @@ async def _refund(tx: Tx, card: IssuedCard, record: Row, clearing: str) -> Outco
             merchant, utcnow(), channel="clearing", clearing=clearing,
         )  # fmt: skip
     except RuleViolation as refusal:
-        return Outcome(UNMATCHED, reason=f"refund not booked: {refusal.message}")
+        raise Refused(f"refund not booked: {refusal.message}") from refusal
     return Outcome(REFUND, as_uuid(row["uuid"]))

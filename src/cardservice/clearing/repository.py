@@ -4,12 +4,12 @@ presentment names."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import date, datetime
 from typing import Any
 
 from cardservice.db.paging import Offset, paginate
-from cardservice.db.sql import Reader, Row, Tx, as_uuid, insert_sql, row_args
+from cardservice.db.sql import Reader, Row, Tx, as_uuid, in_list, insert_sql, row_args
 from cardservice.models import ClearingOutgoing, ClearingRecord
 from cardservice.models.base import table_of
 
@@ -66,12 +66,16 @@ _PAGE = (
 _COUNT = "SELECT count(*) FROM clearing_files WHERE status = 'booked'"
 
 # The purchase a presentment names: the card's authorization with that approval code.
+_AUTHORIZATION_COLUMNS = (
+    "SELECT uuid, user_uuid, card_uuid, auth_code, status, currency, captured_amount,"
+    " merchant_currency, merchant_captured_amount FROM transactions"
+)
+_AUTHORIZATION_KIND = (
+    " AND type = 'card_purchase' AND parent_uuid IS NULL AND status <> 'declined'"
+    " ORDER BY created_at DESC, uuid DESC"
+)
 _AUTHORIZATION = (
-    "SELECT uuid, user_uuid, status, currency, captured_amount, merchant_currency,"
-    " merchant_captured_amount FROM transactions"
-    " WHERE card_uuid = $1 AND auth_code = $2 AND type = 'card_purchase'"
-    " AND parent_uuid IS NULL AND status <> 'declined'"
-    " ORDER BY created_at DESC, uuid DESC LIMIT 1"
+    f"{_AUTHORIZATION_COLUMNS} WHERE card_uuid = $1 AND auth_code = $2{_AUTHORIZATION_KIND} LIMIT 1"
 )
 # The purchase a refund presentment names by its ARN: one an earlier record booked.
 _CLEARED_BY_ARN = (
@@ -90,7 +94,7 @@ _CLEAR_ONLINE_REFUND = (
     " AND c.amount = $2 AND c.currency = $4 AND c.channel <> 'clearing' AND c.clearing IS NULL"
     " ORDER BY c.created_at, c.uuid LIMIT 1) RETURNING uuid"
 )
-_ACCOUNT_OF = "SELECT account_uuid FROM cards WHERE pan_fingerprint = $1"
+_ACCOUNTS_OF = "SELECT pan_fingerprint, account_uuid FROM cards WHERE pan_fingerprint IN "
 _SET_CLEARING = "UPDATE transactions SET clearing = $2 WHERE uuid = $1"
 _SET_CLEARINGS_PG = (
     "UPDATE transactions t SET clearing = v.clearing"
@@ -178,6 +182,28 @@ async def authorization(tx: Tx, card_uuid: uuid.UUID, approval_code: str) -> Row
     return await tx.row(_AUTHORIZATION, card_uuid, approval_code)
 
 
+async def authorizations(
+    tx: Tx, named: Collection[tuple[uuid.UUID, str]]
+) -> dict[tuple[uuid.UUID, str], Row]:
+    """`authorization` of several (card, approval code) pairs in one statement; a pair with
+    none is left out."""
+    if not named:
+        return {}
+    cards = sorted({card for card, _code in named}, key=str)
+    codes = sorted({code for _card, code in named})
+    sql = (
+        f"{_AUTHORIZATION_COLUMNS} WHERE card_uuid IN {in_list(len(cards))}"
+        f" AND auth_code IN {in_list(len(codes), len(cards) + 1)}{_AUTHORIZATION_KIND}"
+    )
+    found: dict[tuple[uuid.UUID, str], Row] = {}
+    for row in await tx.rows(sql, *cards, *codes):
+        card = as_uuid(row["card_uuid"])
+        pair = (card, str(row["auth_code"])) if card is not None else None
+        if pair is not None and pair in named and pair not in found:  # the latest first
+            found[pair] = row
+    return found
+
+
 async def cleared_by_arn(tx: Tx, arn: str) -> uuid.UUID | None:
     """The purchase an earlier presentment with this ARN booked."""
     return as_uuid(await tx.value(_CLEARED_BY_ARN, arn))
@@ -200,10 +226,16 @@ async def set_clearings(tx: Tx, clearings: dict[uuid.UUID, str]) -> None:
     await tx.execute(_SET_CLEARINGS_PG, list(clearings), list(clearings.values()))
 
 
-async def account_of(reader: Reader, fingerprint: str) -> str:
-    """The account of the card with this fingerprint (the fingerprint for an unknown card)."""
-    account = await reader.value(_ACCOUNT_OF, fingerprint)
-    return fingerprint if account is None else str(account)
+async def accounts_of(reader: Reader, fingerprints: Collection[str]) -> dict[str, str]:
+    """The account of the card with each fingerprint, in one statement (the fingerprint
+    itself for a number that is no card's)."""
+    ordered = sorted(fingerprints)
+    if not ordered:
+        return {}
+    rows = await reader.rows(_ACCOUNTS_OF + in_list(len(ordered)), *ordered)
+    found = {fingerprint: fingerprint for fingerprint in ordered}
+    found.update({str(row["pan_fingerprint"]): str(row["account_uuid"]) for row in rows})
+    return found
 
 
 # --- the issuer's outgoing files and the second presentments (docs/disputes.md) -----------

@@ -9,9 +9,12 @@
    a time) and every presentment is written to `clearing_records`, without its card number
    (its fingerprint only). Header, trailer and count are checked as it goes; a file found
    bad is refused whole and its staged rows deleted: no money moved.
-3. Booking: each record in the unit that writes its outcome (`clearing.booking`), a few
-   dozen records to a unit; the records of one account are booked in file order by one
-   worker, the accounts spread over a few workers (one on SQLite, whose writer is one).
+3. Booking, in units of records (`clearing.booking`): the records of one account are booked
+   in file order by one worker, the accounts spread over a few workers (one on SQLite, whose
+   writer is one); each worker's records are cut into units of `UNIT_RECORDS` as they are
+   read. A unit reads what its records name together, decides each record once through its
+   money entry, writes the outcomes together and commits once; a record an entry refuses
+   is booked as an exception of the report in the unit's next run, its neighbours as before.
 4. The report is built from the records' outcomes and kept with the file.
 """
 
@@ -20,13 +23,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import uuid
-from collections.abc import Iterator
-from contextlib import suppress
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 from cardservice.clearing import ipm, repository, seconds
-from cardservice.clearing.booking import RecordTaken, book_records
+from cardservice.clearing.booking import RecordRefused, RecordTaken, Refused, book_records
 from cardservice.clearing.report import report_of, stored_report
 from cardservice.db.database import Database
 from cardservice.db.sql import Row, Tx
@@ -40,7 +42,7 @@ MAX_BYTES = 50 * 1024 * 1024  # the largest file taken (docs/network.md#clearing
 STAGE_BATCH = 500  # presentments read and written per unit while staging
 BOOK_BATCH = 1000  # records read per query while booking
 WORKERS = 4  # booking units side by side (PostgreSQL)
-QUEUED = 200  # records waiting per worker
+QUEUED_UNITS = 4  # units waiting per worker
 UNIT_RECORDS = 50  # records booked in one unit at most
 FILE_ID_LENGTH = 64  # the longest file id kept (clearing_files.file_id)
 
@@ -225,58 +227,65 @@ async def _stage_rows(
     await repository.keep_texts(tx, file_uuid, texts)
 
 
-async def _book_unit(clearing: Clearing, file_uuid: uuid.UUID, records: list[Row]) -> None:
-    """Records of one worker booked in one unit; when another ingest of the file booked one
-    of them meanwhile, each again in a unit of its own."""
-
-    try:
-        await clearing.db.transact(lambda tx: book_records(tx, clearing.cipher, file_uuid, records))
-    except RecordTaken:
-        for record in records:
-            with suppress(RecordTaken):
-                await clearing.db.transact(
-                    lambda tx, one=record: book_records(tx, clearing.cipher, file_uuid, [one])  # type: ignore[misc]
-                )
+async def _book_unit(clearing: Clearing, file_uuid: uuid.UUID, records: Sequence[Row]) -> None:
+    """A unit of records booked in one unit of work, one COMMIT. A record an entry refuses
+    rolls the unit back, and it is booked again with that record as an exception (its
+    neighbours as before: a refusal never undoes them); when another ingest of the file
+    booked one of them meanwhile, each record again in a unit of its own."""
+    refused: dict[int, Refused] = {}
+    while True:
+        try:
+            await clearing.db.transact(
+                lambda tx: book_records(tx, clearing.cipher, file_uuid, records, refused)
+            )
+            return
+        except RecordRefused as refusal:
+            refused[refusal.record_id] = refusal.refusal
+        except RecordTaken:
+            if len(records) > 1:
+                for record in records:
+                    await _book_unit(clearing, file_uuid, [record])
+            return
 
 
 async def _worker(
-    clearing: Clearing, file_uuid: uuid.UUID, queue: asyncio.Queue[Row | None]
+    clearing: Clearing, file_uuid: uuid.UUID, queue: asyncio.Queue[list[Row] | None]
 ) -> None:
-    """Book the queue's records in their order, up to `UNIT_RECORDS` in a unit, until None."""
-    finished = False
-    while not finished:
-        first = await queue.get()
-        if first is None:
-            return
-        records = [first]
-        while len(records) < UNIT_RECORDS and not queue.empty():
-            record = queue.get_nowait()
-            if record is None:
-                finished = True
-                break
-            records.append(record)
+    """Book the queue's units in their order until None."""
+    while (records := await queue.get()) is not None:
         await _book_unit(clearing, file_uuid, records)
 
 
 async def _book(clearing: Clearing, file_uuid: uuid.UUID) -> None:
-    """Every record not booked yet. A card's records go to one worker, in file order, and so
-    do all the cards of one account (their units lock it: two workers never wait on one
-    another's account)."""
+    """Every record not booked yet, in units of `UNIT_RECORDS`. A card's records go to one
+    worker, in file order, and so do all the cards of one account (their units lock it: two
+    workers never wait on one another's account); accounts are given to the workers in turn
+    as they first appear. Each worker's records are cut into units as they are read, a few
+    units queued ahead (memory stays flat whatever the file's size)."""
     db = clearing.db
     count = 1 if db.is_sqlite else WORKERS
-    queues: list[asyncio.Queue[Row | None]] = [asyncio.Queue(QUEUED) for _ in range(count)]
+    queues: list[asyncio.Queue[list[Row] | None]] = [
+        asyncio.Queue(QUEUED_UNITS) for _ in range(count)
+    ]
     workers = [asyncio.create_task(_worker(clearing, file_uuid, q)) for q in queues]
-    accounts: dict[str, str] = {}
+    pending: list[list[Row]] = [[] for _ in range(count)]
+    accounts: dict[str, str] = {}  # by fingerprint
+    lanes: dict[str, int] = {}  # by account: in turn as they first appear
     try:
         after = 0
         while rows := await repository.records_to_book(db.reader, file_uuid, after, BOOK_BATCH):
+            new = {str(record["fingerprint"]) for record in rows} - accounts.keys()
+            accounts.update(await repository.accounts_of(db.reader, new))
             for record in rows:
-                fingerprint = str(record["fingerprint"])
-                if fingerprint not in accounts:
-                    accounts[fingerprint] = await repository.account_of(db.reader, fingerprint)
-                await queues[hash(accounts[fingerprint]) % count].put(record)
+                lane = lanes.setdefault(accounts[str(record["fingerprint"])], len(lanes) % count)
+                pending[lane].append(record)
+                if len(pending[lane]) >= UNIT_RECORDS:
+                    await queues[lane].put(pending[lane])
+                    pending[lane] = []
             after = int(rows[-1]["id"])
-        for queue in queues:
+        for queue, rest in zip(queues, pending, strict=True):
+            if rest:
+                await queue.put(rest)
             await queue.put(None)
         await asyncio.gather(*workers)
     finally:

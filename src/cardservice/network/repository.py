@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Collection
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
@@ -25,11 +26,18 @@ _CARD_OF_NUMBER = (
     " k.wallet AS token_wallet, k.last4 AS token_last4, k.status AS token_status,"
     " k.expiry_year AS token_expiry_year, k.expiry_month AS token_expiry_month"
 )
-_NUMBER_JOINS = (
-    " LEFT JOIN cards c ON c.pan_fingerprint = $1"
-    " LEFT JOIN card_tokens k ON k.dpan_fingerprint = $1"
-    " LEFT JOIN cards tc ON tc.uuid = k.card_uuid"
-)
+
+
+def _number_joins(number: str) -> str:
+    """The joins from a number's fingerprint (`number`: a parameter or a column) to its card."""
+    return (
+        f" LEFT JOIN cards c ON c.pan_fingerprint = {number}"
+        f" LEFT JOIN card_tokens k ON k.dpan_fingerprint = {number}"
+        " LEFT JOIN cards tc ON tc.uuid = k.card_uuid"
+    )
+
+
+_NUMBER_JOINS = _number_joins("$1")
 _CARD_BY_FINGERPRINT = f"{_CARD_OF_NUMBER} FROM (SELECT 1 AS one) o{_NUMBER_JOINS}"
 _ACCOUNT_OF_NUMBER = (
     "SELECT coalesce(c.account_uuid, tc.account_uuid) AS account_uuid"  # noqa: S608 - ours
@@ -156,6 +164,29 @@ async def issued_card(reader: Reader | Tx, fingerprint: str) -> IssuedCard | Non
     """The card of a number, a card's or a wallet token's (with its `token`), or None."""
     row = await reader.row(_CARD_BY_FINGERPRINT, fingerprint)
     return None if row is None else _issued(row)
+
+
+def _cards_by_fingerprints(count: int) -> str:
+    """The cards of `count` numbers in one statement, each row with its `fingerprint`."""
+    values = ", ".join(f"(${i})" for i in range(1, count + 1))
+    return (
+        f"WITH o(fingerprint) AS (VALUES {values}) {_CARD_OF_NUMBER},"
+        f" o.fingerprint FROM o{_number_joins('o.fingerprint')}"
+    )
+
+
+async def issued_cards(
+    reader: Reader | Tx, fingerprints: Collection[str]
+) -> dict[str, IssuedCard | None]:
+    """`issued_card` of several numbers in one statement, by fingerprint."""
+    if not fingerprints:
+        return {}
+    ordered = sorted(fingerprints)
+    rows = await reader.rows(_cards_by_fingerprints(len(ordered)), *ordered)
+    found: dict[str, IssuedCard | None] = dict.fromkeys(ordered)
+    for row in rows:
+        found[str(row["fingerprint"])] = _issued(row)
+    return found
 
 
 def _yymm(year: int, month: int) -> str:

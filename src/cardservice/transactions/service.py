@@ -97,11 +97,14 @@ async def force_post(
     """A presentment no authorization is held for (its presentation `stand_in` and `captured`): a
     purchase the network approved for the issuer, booked completed in one entry (the card
     pays the merchants' book; what it cannot is its `shortfall`); then, as after any
-    capture, a single_use card closes. The transaction's row."""
+    capture, a single_use card closes (its type read with the card's lock). The transaction's
+    row."""
     facts = request.presentation
     assert facts.stand_in and facts.captured, "a force post is a captured stand-in"
-    row = await engine.authorize(tx, cipher, user_uuid, request, now=now)
-    await _after_capture(tx, user_uuid, row, now)
+    decided = await engine.decide(tx, cipher, user_uuid, request, now)
+    row = (await engine.record(tx, user_uuid, request, decided, None, now)).row
+    if decided.card["card_type"] == "single_use":
+        await _after_capture(tx, user_uuid, row, now)
     return row
 
 
