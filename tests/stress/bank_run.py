@@ -64,8 +64,7 @@ import httpx
 from cardservice import runtime
 from cardservice.config import Settings
 from cardservice.ledger.books import class_totals
-from cardservice.migrations import upgrade_database
-from tests.fresh_database import create_database, database_name, drop_database
+from tests.fresh_database import create_migrated_database, database_name, drop_database
 from tests.live_server import wait_ready
 
 ADMIN_DSN = os.environ.get("CARDSERVICE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
@@ -549,12 +548,11 @@ async def bank_run(
     """Run the scenario on a fresh PostgreSQL database for `seconds`, and on until the server
     was killed `min_kills` times (a busy machine restarts it slowly; at most 3× as long);
     returns the figures and the books."""
-    url = await create_database(ADMIN_DSN, "cs_stress")
+    url = await create_migrated_database(ADMIN_DSN, "cs_stress")
     workdir = Path("/tmp", database_name(url))
     workdir.mkdir()
     server = Server(url, workdir)
     try:
-        await upgrade_database(Settings(database_url=url).resolved_database_url)
         await server.start()
         headers, accounts, cards = await _setup(url, server)
         figures, rng = Figures(), random.Random(seed)
