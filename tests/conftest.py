@@ -1,18 +1,21 @@
 """Every test that uses `app` or `client` runs on SQLite and on PostgreSQL, real databases.
 
-Each database is created and migrated once per run (PostgreSQL: a fresh database named
-`cs_test_<random>` dropped at the end); each test starts from empty tables with the
-shipped reference data in place. SQLite's ledger tables are append-only (its triggers refuse
-a DELETE), so each SQLite test gets its own copy of the freshly migrated file; PostgreSQL's
-tables are emptied with TRUNCATE, which row triggers do not see.
+The migrations run once per run and kind, whatever the number of xdist workers: PostgreSQL's
+into the run's template (tests/fresh_database.py), of which each worker's database
+`cs_test_<random>` is a copy dropped at the end; SQLite's into one file the workers copy.
+Each test starts from empty tables with the shipped reference data in place. SQLite's
+ledger tables are append-only (its triggers refuse a DELETE), so each SQLite test gets its
+own copy of the freshly migrated file; PostgreSQL's tables are emptied (`empty_tables`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import logging
 import os
 import shutil
+import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractContextManager, ExitStack, contextmanager
 from pathlib import Path
@@ -29,7 +32,12 @@ from cardservice.db.sql import Tx, sqlite_path
 from cardservice.migrations import upgrade_database
 from cardservice.observability.logs import JsonFormatter
 from cardservice.security import generate_pin_rsa_key
-from tests.fresh_database import create_database, drop_database
+from tests.fresh_database import (
+    TEMPLATE_ENV,
+    create_migrated_database,
+    drop_database,
+    drop_template,
+)
 from tests.log_scan import secrets_in
 from tests.softhsm import softhsm  # noqa: F401 - the session's SoftHSM2 token (issue 29)
 
@@ -99,6 +107,20 @@ USER_TABLES = [
 ]
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The run's PostgreSQL template database is named once, by the controller (or the only
+    process), before any xdist worker starts: the workers inherit the name."""
+    if not hasattr(config, "workerinput") and "postgresql" in DATABASES:
+        os.environ[TEMPLATE_ENV] = f"cs_template_{uuid.uuid4().hex[:12]}"
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """After every worker finished: the run's template goes."""
+    template = os.environ.get(TEMPLATE_ENV)
+    if not hasattr(config, "workerinput") and template:
+        asyncio.run(drop_template(PG_ADMIN_DSN, template))
+
+
 class _Collector(logging.Handler):
     def __init__(self) -> None:
         super().__init__(level=logging.DEBUG)
@@ -148,12 +170,30 @@ def kept() -> Iterator[Kept]:
         yield Kept(stack)
 
 
+def _migrated_sqlite_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The run's migrated SQLite file, made by the first xdist worker that needs it (the
+    others wait on the lock) in the temporary directory the run's workers share."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    done = root / "migrated.db.database"
+    with (root / "migrated.db.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            making = root / "migrating.db.database"  # renamed when whole
+            making.unlink(missing_ok=True)
+            url = Settings(database_url=f"sqlite:///{making}").resolved_database_url
+            asyncio.run(upgrade_database(url))
+            making.rename(done)
+    return done
+
+
 @contextmanager
 def _migrated(kind: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if kind == "sqlite":
-        url = f"sqlite:///{tmp_path_factory.mktemp('sqlite') / 'cardservice.db.database'}"
-        asyncio.run(upgrade_database(Settings(database_url=url).resolved_database_url))
-        yield url
+        copy = tmp_path_factory.mktemp("sqlite") / "cardservice.db.database"
+        shutil.copyfile(_migrated_sqlite_file(tmp_path_factory), copy)
+        yield f"sqlite:///{copy}"
         return
     with migrated_postgres("cs_test") as url:
         yield url
@@ -172,9 +212,8 @@ def database_url(
 def migrated_postgres(prefix: str) -> Iterator[str]:
     """A new PostgreSQL database beside `PG_ADMIN_DSN`'s (tests/fresh_database.py) migrated
     to the newest schema, for the block; dropped after it."""
-    url = asyncio.run(create_database(PG_ADMIN_DSN, prefix))
+    url = asyncio.run(create_migrated_database(PG_ADMIN_DSN, prefix))
     try:
-        asyncio.run(upgrade_database(Settings(database_url=url).resolved_database_url))
         yield url
     finally:
         asyncio.run(drop_database(PG_ADMIN_DSN, url))

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 from playwright.async_api import Browser, BrowserContext, async_playwright
 
 from tests.conftest import Kept, migrated_postgres
@@ -40,8 +41,19 @@ def _demo(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterat
         yield server
 
 
-@pytest.fixture
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The browser modules' tests run in their module's event loop, the one their module's
+    Chromium (`browser`) was started in (as tests/browser/test_main_jobs.py marks itself)."""
+    here = Path(__file__).parent
+    for item in items:
+        if item.path.is_relative_to(here) and item.get_closest_marker("asyncio"):
+            item.add_marker(pytest.mark.asyncio(loop_scope="module"), append=False)
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def browser() -> AsyncIterator[Browser]:
+    """One Chromium per module (a launch costs ~1.2 s of CPU, 10 s on a loaded machine), each
+    test in a new context of it (`context`: its own cookies, storage and pages)."""
     if shutil.which(CHROMIUM) is None:
         pytest.fail("Chromium is missing: `make browser` installs Debian's package")
     async with async_playwright() as playwright:
@@ -59,7 +71,7 @@ def shots(database_url: str) -> Path:
     return folder
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="module")
 async def context(browser: Browser) -> AsyncIterator[BrowserContext]:
     # axe is injected as a script of the test's own: the pages' CSP would refuse it.
     made = await browser.new_context(bypass_csp=True, accept_downloads=True)

@@ -15,9 +15,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from cardservice.config import Settings
 from cardservice.db.sql import Tx
-from cardservice.migrations import upgrade_database
 from cardservice.transactions.engine import Authorization
 from cardservice.transactions.engine import authorize as engine_authorize
 from tests.factories import (
@@ -28,7 +26,7 @@ from tests.factories import (
     make_card,
     make_user,
 )
-from tests.fresh_database import create_database, database_name, drop_database
+from tests.fresh_database import create_migrated_database, database_name, drop_database
 from tests.stress.bank_run import ADMIN_DSN, Server, _setup
 
 
@@ -152,12 +150,11 @@ pg_only = pytest.mark.skipif(
 
 @pg_only
 async def test_twenty_concurrent_first_authorizations_lock_one_merchant() -> None:
-    url = await create_database(ADMIN_DSN, "cs_types")
+    url = await create_migrated_database(ADMIN_DSN, "cs_types")
     workdir = Path("/tmp", database_name(url))
     workdir.mkdir()  # noqa: ASYNC240 - once, before the server starts
     server = Server(url, workdir, workers=2)
     try:
-        await upgrade_database(Settings(database_url=url).resolved_database_url)
         await server.start()
         headers, accounts, _cards = await _setup(url, server, "types@example.com")
         async with httpx.AsyncClient(base_url=server.base, headers=headers, timeout=60) as http:

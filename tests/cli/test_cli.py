@@ -88,37 +88,37 @@ def _value(result: subprocess.CompletedProcess[str]) -> str:
 
 
 async def test_users_accounts_tokens_and_mfa(
-    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+    app: FastAPI,
+    client: httpx.AsyncClient,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    user_uuid = _value(
-        _cli(settings, "users", "create", "--email", "ops@example.com", "--name", "Ops")
+    """The commands in process (`Command`); their refusals as real processes are the next
+    test's."""
+    cli = Command(settings, monkeypatch, capsys)
+    user_uuid = await cli.value("users", "create", "--email", "ops@example.com", "--name", "Ops")
+    account = await cli.value(
+        "accounts",
+        "create",
+        "--email",
+        "ops@example.com",
+        "--name",
+        "Main",
+        "--currency",
+        "EUR",
     )
-    account = _value(
-        _cli(
-            settings,
-            "accounts",
-            "create",
-            "--email",
-            "ops@example.com",
-            "--name",
-            "Main",
-            "--currency",
-            "EUR",
-        )
-    )
-    token = _value(
-        _cli(settings, "tokens", "issue", "--email", "ops@example.com", "--expires-in", "30d")
-    )
+    token = await cli.value("tokens", "issue", "--email", "ops@example.com", "--expires-in", "30d")
     assert token.startswith("cs_")
     headers = {"Authorization": f"Bearer {token}"}
     record = (await client.get(f"/account/{account}", headers=headers)).json()["data"]
     assert record["currency"] == "EUR" and record["owner"]["uuid"] == user_uuid
-    assert _value(_cli(settings, "accounts", "set-status", account, "frozen")) == "frozen"
+    assert await cli.value("accounts", "set-status", account, "frozen") == "frozen"
     record = (await client.get(f"/account/{account}", headers=headers)).json()["data"]
     assert record["status"] == "frozen"
-    code = _value(_cli(settings, "mfa", "issue", "--email", "ops@example.com", "--ttl", "60"))
+    code = await cli.value("mfa", "issue", "--email", "ops@example.com", "--ttl", "60")
     assert (await client.get("/accounts", params={"_code": code})).status_code == 200
-    assert _value(_cli(settings, "tokens", "revoke", token[:11])) == "1"
+    assert await cli.value("tokens", "revoke", token[:11]) == "1"
     assert (await client.get("/accounts", headers=headers)).status_code == 401
 
 
@@ -203,19 +203,22 @@ async def test_demo_draws_a_progress_bar_per_history_on_a_terminal(
 
 
 async def test_simulate_drives_the_engine(
-    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+    app: FastAPI,
+    client: httpx.AsyncClient,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """The simulate commands in process (`Command`), the refusal as a real process (`_cli`)."""
     from tests.factories import make_card, make_user
 
+    cli = Command(settings, monkeypatch, capsys)
     user = await make_user(app)
     account, card = await make_card(app, client, user, funds="100", start_balance="20")
     email = ["--email", user.email]
-    _value(
-        _cli(settings, "simulate", "deposit", "--account", str(account), "--amount", "5.50", *email)
-    )
-    txn, status = _value(
-        _cli(
-            settings,
+    await cli.value("simulate", "deposit", "--account", str(account), "--amount", "5.50", *email)
+    txn, status = (
+        await cli.value(
             "simulate",
             "authorize",
             "--card",
@@ -230,52 +233,47 @@ async def test_simulate_drives_the_engine(
         )
     ).split()
     assert status == "pending"
-    assert _value(_cli(settings, "simulate", "settle", txn, *email)) == "completed"
-    assert (
-        _value(_cli(settings, "simulate", "refund", txn, "--amount", "7.25", *email)) == "refunded"
-    )
-    held, _status = _value(
-        _cli(settings, "simulate", "authorize", "--card", card, "--amount", "3", "--merchant", "M",
-             *email)
+    assert await cli.value("simulate", "settle", txn, *email) == "completed"
+    assert await cli.value("simulate", "refund", txn, "--amount", "7.25", *email) == "refunded"
+    held, _status = (
+        await cli.value("simulate", "authorize", "--card", card, "--amount", "3", "--merchant",
+                        "M", *email)
     ).split()  # fmt: skip
     part = ["simulate", "settle", held, "--amount", "1", "--keep-rest-held", *email]
-    assert _value(_cli(settings, *part)) == "pending"
+    assert await cli.value(*part) == "pending"
     expire = ["simulate", "expire-holds", "--now"]
-    assert _value(_cli(settings, *expire, "2000-01-01T00:00:00Z")) == "0"
-    assert _value(_cli(settings, *expire, "2999-01-01T00:00:00Z")) == "1"
-    assert _cli(settings, *expire, "2999-01-01T00:00:00").returncode != 0  # no offset
+    assert await cli.value(*expire, "2000-01-01T00:00:00Z") == "0"
+    assert await cli.value(*expire, "2999-01-01T00:00:00Z") == "1"
+    assert (await cli(*expire, "2999-01-01T00:00:00"))[0] != 0  # no offset
     released = (await client.get(f"/transaction/{held}", headers=user.headers)).json()["data"]
     assert (released["status"], released["captured_amount"], released["amount"]) == (
         "completed",
         1,
         1,
     )
-    abroad, _status = _value(
-        _cli(settings, "simulate", "authorize", "--card", card, "--amount", "3", "--currency",
-             "EUR", "--merchant", "M", *email)
+    abroad, _status = (
+        await cli.value("simulate", "authorize", "--card", card, "--amount", "3", "--currency",
+                        "EUR", "--merchant", "M", *email)
     ).split()  # fmt: skip
     part = ["simulate", "settle", abroad, "--amount", "1", "--keep-rest-held", "--rate", "1.2"]
-    assert _value(_cli(settings, *part, *email)) == "pending"
-    assert _cli(settings, *part[:-2], "--rate", "0", *email).returncode != 0
+    assert await cli.value(*part, *email) == "pending"
+    assert (await cli(*part[:-2], "--rate", "0", *email))[0] != 0
     kept = (await client.get(f"/transaction/{abroad}", headers=user.headers)).json()["data"]
     assert (kept["captured_amount"], kept["merchant_captured_amount"], kept["rate"]) == (
         1.2,
         1,
         1.2,
     )
-    code = _value(
-        _cli(
-            settings,
-            "simulate",
-            "3ds",
-            "--card",
-            card,
-            "--merchant",
-            "Shop",
-            "--amount",
-            "1",
-            *email,
-        )
+    code = await cli.value(
+        "simulate",
+        "3ds",
+        "--card",
+        card,
+        "--merchant",
+        "Shop",
+        "--amount",
+        "1",
+        *email,
     )
     assert len(code) == 6 and code.isdigit()
     bad = _cli(

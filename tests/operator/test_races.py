@@ -18,9 +18,7 @@ import asyncpg
 import httpx
 import pytest
 
-from cardservice.config import Settings
-from cardservice.migrations import upgrade_database
-from tests.fresh_database import create_database, database_name, drop_database
+from tests.fresh_database import create_migrated_database, database_name, drop_database
 from tests.stress.bank_run import ADMIN_DSN, Server
 
 pytestmark = pytest.mark.skipif(
@@ -91,12 +89,11 @@ class Live:
 @pytest.fixture(scope="module")
 def live() -> Iterator[Live]:
     """One database and one two-worker server for the module's races."""
-    url = asyncio.run(create_database(ADMIN_DSN, "cs_ops"))
+    url = asyncio.run(create_migrated_database(ADMIN_DSN, "cs_ops"))
     workdir = Path("/tmp", database_name(url))
     workdir.mkdir()
     server = Server(url, workdir, workers=2)
     try:
-        asyncio.run(upgrade_database(Settings(database_url=url).resolved_database_url))
         asyncio.run(server.start())
         probe = Live(server, url, "")
         key = probe.cli("operator-keys", "create", "--name", "race", "--scopes", "users,funding")

@@ -64,8 +64,7 @@ import httpx
 from cardservice import runtime
 from cardservice.config import Settings
 from cardservice.ledger.books import class_totals
-from cardservice.migrations import upgrade_database
-from tests.fresh_database import create_database, database_name, drop_database
+from tests.fresh_database import create_migrated_database, database_name, drop_database
 from tests.live_server import wait_ready
 
 ADMIN_DSN = os.environ.get("CARDSERVICE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
@@ -157,21 +156,30 @@ async def _setup(
         )
         return out.stdout.strip()
 
-    cli("users", "create", "--email", email, "--name", "Bank Run")
-    accounts = [
-        cli(
-            "accounts",
-            "create",
-            "--email",
-            email,
-            "--name",
-            f"A{i}",
-            "--currency",
-            "USD",
-        )
-        for i in range(4)
-    ]
-    headers = {"Authorization": "Bearer " + cli("tokens", "issue", "--email", email)}
+    # the program operator's key (docs/operations.md#running-a-program): the holder, the
+    # accounts and the token here, then the run's credits, debits, top-up confirmations; one
+    # `cardservice` process, the rest over the server's operator API
+    operator = cli("operator-keys", "create", "--name", "run", "--scopes", "users,funding")
+    async with httpx.AsyncClient(
+        base_url=server.base, headers={"Authorization": f"Bearer {operator}"}, timeout=30
+    ) as http:
+
+        async def made(path: str, body: dict[str, Any]) -> dict[str, Any]:
+            answer = await http.post(path, json=body)
+            assert answer.status_code == 201, answer.text
+            return dict(answer.json()["data"])
+
+        user = (await made("/operator/users", {"email": email, "name": "Bank Run"}))["uuid"]
+        accounts = [
+            (
+                await made(
+                    "/operator/accounts", {"user_uuid": user, "name": f"A{i}", "currency": "USD"}
+                )
+            )["uuid"]
+            for i in range(4)
+        ]
+        token = (await made(f"/operator/users/{user}/tokens", {}))["token"]
+    headers = {"Authorization": f"Bearer {token}"}
     async with httpx.AsyncClient(base_url=server.base, headers=headers, timeout=30) as client:
         bins = (await client.get("/dictionary/bins")).json()["data"]
         bin_uuid = next(
@@ -193,9 +201,7 @@ async def _setup(
             )
             cards += [c["uuid"] for c in bought.json()["data"]["cards"]]
     headers["bin"] = bin_uuid
-    # the program operator's key (docs/operations.md#running-a-program): credits, debits, top-up
-    # confirmations
-    headers["operator"] = cli("operator-keys", "create", "--name", "run", "--scopes", "funding")
+    headers["operator"] = operator
     return headers, accounts, cards
 
 
@@ -549,12 +555,11 @@ async def bank_run(
     """Run the scenario on a fresh PostgreSQL database for `seconds`, and on until the server
     was killed `min_kills` times (a busy machine restarts it slowly; at most 3× as long);
     returns the figures and the books."""
-    url = await create_database(ADMIN_DSN, "cs_stress")
+    url = await create_migrated_database(ADMIN_DSN, "cs_stress")
     workdir = Path("/tmp", database_name(url))
     workdir.mkdir()
     server = Server(url, workdir)
     try:
-        await upgrade_database(Settings(database_url=url).resolved_database_url)
         await server.start()
         headers, accounts, cards = await _setup(url, server)
         figures, rng = Figures(), random.Random(seed)

@@ -41,7 +41,7 @@ import orjson
 from cardservice.acquirer.presentments import UNKNOWN_CARDS
 from cardservice.config import Settings
 from cardservice.migrations import upgrade_database
-from tests.fresh_database import create_database, drop_database
+from tests.fresh_database import create_migrated_database, drop_database
 from tests.stress.bank_run import ADMIN_DSN, Server
 
 
@@ -53,10 +53,9 @@ def _free_port() -> int:
 
 async def _database(kind: str, workdir: Path) -> str:
     """A fresh migrated database of `kind`, its URL (PostgreSQL: dropped at the end)."""
-    if kind == "sqlite":
-        url = f"sqlite:///{workdir / 'network-run.db'}"
-    else:
-        url = await create_database(ADMIN_DSN, "cs_network")
+    if kind != "sqlite":
+        return await create_migrated_database(ADMIN_DSN, "cs_network")
+    url = f"sqlite:///{workdir / 'network-run.db'}"
     await upgrade_database(Settings(database_url=url).resolved_database_url)
     return url
 

@@ -31,8 +31,7 @@ from cardservice import runtime
 from cardservice.config import Settings
 from cardservice.ledger.verify import ChainCheck
 from cardservice.ledger.verify import verify as verify_chain
-from cardservice.migrations import upgrade_database
-from tests.fresh_database import create_database, database_name, drop_database
+from tests.fresh_database import create_migrated_database, database_name, drop_database
 from tests.stress.bank_run import ADMIN_DSN, Figures, Server, _books, _setup, verify
 
 TAGS = ("netflix", "amazon", "spotify", "uber")
@@ -149,12 +148,11 @@ async def _chain(url: str) -> ChainCheck:
 async def race_run(seconds: float) -> tuple[Race, dict[str, int], list[str], ChainCheck]:
     """Run the race on a fresh PostgreSQL database; the figures, the books, wrong counters,
     the hash chain's verdict."""
-    url = await create_database(ADMIN_DSN, "cs_race")
+    url = await create_migrated_database(ADMIN_DSN, "cs_race")
     workdir = Path("/tmp", database_name(url))
     workdir.mkdir()
     server = Server(url, workdir, workers=2)
     try:
-        await upgrade_database(Settings(database_url=url).resolved_database_url)
         await server.start()
         headers, accounts, cards = await _setup(url, server)
         race, deadline = Race(), time.monotonic() + seconds

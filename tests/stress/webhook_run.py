@@ -31,9 +31,8 @@ from cardservice.accounts.service import create_account
 from cardservice.auth.credentials import issue_token
 from cardservice.config import Settings
 from cardservice.db.sql import Tx
-from cardservice.migrations import upgrade_database
 from cardservice.users.service import create_user
-from tests.fresh_database import create_database, database_name, drop_database
+from tests.fresh_database import create_migrated_database, database_name, drop_database
 from tests.live_server import wait_ready
 from tests.stress.bank_run import ADMIN_DSN, KEY
 from tests.webhooks.receiver import Receiver, free_port
@@ -240,14 +239,13 @@ async def _settle(url: str, receiver: Receiver, figures: RunFigures, seconds: fl
 
 async def webhook_run(seconds: float, seed: int = 15) -> RunFigures:
     """Run the scenario on a fresh PostgreSQL database; returns the figures."""
-    url = await create_database(ADMIN_DSN, "cs_hooks")
+    url = await create_migrated_database(ADMIN_DSN, "cs_hooks")
     workdir = Path("/tmp", database_name(url))
     workdir.mkdir()
     receiver, figures, rng = Receiver(), RunFigures(), random.Random(seed)
     await receiver.start()
     servers = Servers(url, workdir)  # after the receiver took its port
     try:
-        await upgrade_database(Settings(database_url=url).resolved_database_url)
         await servers.start()
         headers, cards, account = await setup(url, servers, receiver.url)
         deadline = time.monotonic() + seconds

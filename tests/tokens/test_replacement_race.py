@@ -16,10 +16,8 @@ import httpx
 import pytest
 
 from cardservice.acquirer.client import NetworkClient, stans
-from cardservice.config import Settings
-from cardservice.migrations import upgrade_database
 from cardservice.security import CardCipher
-from tests.fresh_database import create_database, database_name, drop_database
+from tests.fresh_database import create_migrated_database, database_name, drop_database
 from tests.network.conftest import IssuedCard, Network, free_port
 from tests.stress.bank_run import ADMIN_DSN, KEY, Server, _setup
 from tests.tokens.conftest import decide, first_payment, new_wallet, notify, pay
@@ -70,14 +68,13 @@ async def _books(url: str) -> tuple[list[tuple[str, str]], dict[str, tuple[str, 
 
 
 async def test_token_payments_racing_a_replacement_are_booked_on_exactly_one_card() -> None:
-    url = await create_database(ADMIN_DSN, "cs_tokens")
+    url = await create_migrated_database(ADMIN_DSN, "cs_tokens")
     workdir = Path("/tmp", database_name(url))
     workdir.mkdir()  # noqa: ASYNC240 - once, before the server starts
     server = Server(url, workdir, workers=2)
     iso_port = free_port()
     server.env["CARDSERVICE_ISO8583_PORT"] = str(iso_port)
     try:
-        await upgrade_database(Settings(database_url=url).resolved_database_url)
         await server.start()
         headers, _accounts, cards = await _setup(url, server, "wallet@example.com")
         card = await _issued(url, cards[0])

@@ -23,12 +23,12 @@ import math
 import time
 from collections import deque
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from limits import RateLimitItem, RateLimitItemPerMinute
 from limits.aio.storage import MemoryStorage, RedisStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.errors import StorageError
-from redis.asyncio import ConnectionPool
 
 from cardservice.db.redis import (
     REDIS_CONNECT_TIMEOUT_SECONDS,
@@ -37,6 +37,9 @@ from cardservice.db.redis import (
     WARNING_INTERVAL_SECONDS,
 )
 from cardservice.observability import metrics
+
+if TYPE_CHECKING:
+    from redis.asyncio import ConnectionPool
 
 logger = logging.getLogger("cardservice.http.ratelimit")
 
@@ -150,6 +153,9 @@ class RateLimiter:
         self._redis: RedisStorage | None = None
         self._shared: MovingWindowRateLimiter | None = None
         if redis_url:
+            # imported only with Redis configured: ~0.17 s of CPU of every process's start
+            from redis.asyncio import ConnectionPool
+
             self._pool = ConnectionPool.from_url(
                 redis_url,
                 socket_connect_timeout=REDIS_CONNECT_TIMEOUT_SECONDS,
