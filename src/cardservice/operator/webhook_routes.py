@@ -30,7 +30,7 @@ from cardservice.operator.dependencies import OPERATOR_KEY, acting, operator_wit
 from cardservice.values.patterns import UUID_PATTERN
 from cardservice.webhooks import service
 from cardservice.webhooks.records import endpoint_record
-from cardservice.webhooks.schemas import AttemptRecord, EndpointCreate, EndpointRecord
+from cardservice.webhooks.schemas import AttemptRecord, ProgramEndpointCreate, ProgramEndpointRecord
 
 router = Router(tags=["operator"])
 Webhooks = Annotated[Operator, Depends(operator_with("webhooks"))]
@@ -50,17 +50,18 @@ PROGRAM_WIDE = None  # the owner of a program-wide endpoint: no user
 @router.post(
     ALL,
     status_code=201,
-    response_model=Envelope[EndpointRecord],
-    openapi_extra={**OPERATOR_KEY, **body_schema(EndpointCreate)},
-    summary="Add a program-wide webhook endpoint: every event of every cardholder",
+    response_model=Envelope[ProgramEndpointRecord],
+    openapi_extra={**OPERATOR_KEY, **body_schema(ProgramEndpointCreate)},
+    summary="Add a program-wide webhook endpoint: every cardholder's events and the operator's own",
 )
 async def create_program_endpoint(request: Request, operator: Webhooks, db: Db) -> JSONResponse:
-    """Send every event of the service — each cardholder's — to this URL (scope `webhooks`),
+    """Send every event of the service — each cardholder's, and the operator's own
+    (`clearing_file.ingested`, `card_testing.locked`) — to this URL (scope `webhooks`),
     signed as a cardholder's endpoint is (Standard Webhooks). Answers 201 with the record and
     its signing `secret` in full, shown only here and on rotation. `event_types` narrows what
     it receives. Private and loopback addresses → 422 `url_not_allowed` unless allowed by
     configuration. Audited."""
-    body = await read_json(request, EndpointCreate)
+    body = await read_json(request, ProgramEndpointCreate)
     await check_url(body.url, request.app.state.settings.private_urls_allowed)
     by, cipher = acting(request, operator), request.app.state.cipher
 
@@ -75,7 +76,7 @@ async def create_program_endpoint(request: Request, operator: Webhooks, db: Db) 
 
 @router.get(
     ALL,
-    response_model=PagedEnvelope[list[EndpointRecord]],
+    response_model=PagedEnvelope[list[ProgramEndpointRecord]],
     openapi_extra=OPERATOR_KEY,
     summary="The program-wide webhook endpoints (secrets masked)",
 )
@@ -91,7 +92,7 @@ async def list_program_endpoints(
 
 @router.get(
     ONE,
-    response_model=Envelope[EndpointRecord],
+    response_model=Envelope[ProgramEndpointRecord],
     openapi_extra=OPERATOR_KEY,
     summary="Read one program-wide webhook endpoint (secret masked)",
 )
@@ -105,7 +106,7 @@ async def get_program_endpoint(
 
 @router.post(
     ONE + "/rotate-secret",
-    response_model=Envelope[EndpointRecord],
+    response_model=Envelope[ProgramEndpointRecord],
     openapi_extra=OPERATOR_KEY,
     summary="A new secret (shown in full); the old one keeps signing for 24 h",
 )
