@@ -13,12 +13,8 @@ from typing import Any
 
 from cardservice.db.sql import Tx
 from cardservice.encoding import dumps
+from cardservice.events import repository
 from cardservice.events.schemas import OperatorEventType
-
-_INSERT = (
-    "INSERT INTO events (uuid, type, user_uuid, object_type, object_uuid, created_at, data)"
-    " VALUES ($1, $2, NULL, $3, $4, $5, $6)"
-)
 
 
 async def record_operator_event(
@@ -32,7 +28,8 @@ async def record_operator_event(
     """One operator event in the caller's unit, `data` its body's `data`; its uuid. An event
     of no stored object (`object_uuid` None) is its own object."""
     event = uuid.uuid4()
-    await tx.execute(
-        _INSERT, event, type_, object_type, object_uuid or event, now, dumps(data).decode()
+    text = dumps(data).decode()
+    await repository.insert_operator_event(
+        tx, event, type_, object_type, object_uuid or event, text, now
     )
     return event
