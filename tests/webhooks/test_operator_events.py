@@ -3,7 +3,8 @@ and `card_testing.locked` belong to no cardholder. They are rows of the same eve
 no owner, numbered by the same outbox and delivered by the same loop — to the program-wide
 endpoints only, never to a cardholder's, never in a cardholder's `GET /events`; told once per
 clearing file (the same file again tells nothing) and once per BIN lock;
-never a card number."""
+never a card number. A program-wide endpoint replays a window it missed, the operator's own
+events included."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
+import orjson
 from fastapi import FastAPI
 from standardwebhooks import Webhook
 
@@ -19,6 +21,7 @@ from cardservice.db.sql import Tx, as_uuid
 from cardservice.models.base import utcnow
 from cardservice.network.verification import unknown_number
 from cardservice.transactions.card_testing import Merchant
+from cardservice.webhooks.queue import publish_committed
 from cardservice.webhooks.worker import DeliveryWorker
 from tests.clearing.helpers import ipm_file, post_file, presentment, report_of
 from tests.factories import make_user
@@ -148,3 +151,35 @@ async def test_a_cardholder_cannot_ask_for_the_operators_events(
                                event_types=sorted(OPERATOR_TYPES))  # fmt: skip
     assert wide["event_types"] == sorted(OPERATOR_TYPES)
     assert uuid.UUID(wide["uuid"])
+
+
+async def test_a_program_wide_endpoint_replays_what_it_missed_the_operators_own_too(
+    app: FastAPI, client: httpx.AsyncClient, receiver: Receiver, worker: DeliveryWorker
+) -> None:
+    user, card = await issue_card(app, client)
+    since = utcnow().replace(microsecond=0)
+    network = await operator_key(app, "network")
+    missed = ipm_file("U54-MISSED", [presentment(card.pan, 900, approval_code="NOAUTH")])
+    report_of(await post_file(client, network, missed))
+    await publish_committed(app.state.db)  # numbered before the endpoint existed: not queued
+    key = await operator_key(app, "webhooks")
+    wide = await _program_wide(client, key, receiver.url)
+    window = await app.state.db.reader.rows(
+        "SELECT uuid, type FROM events WHERE created_at >= $1", since
+    )
+    assert "clearing_file.ingested" in {e["type"] for e in window}
+    path = f"/operator/webhook-endpoints/{wide['uuid']}/replay"
+    body = {"since": since.isoformat().replace("+00:00", "Z")}
+    held = await client.post(path, json=body, headers=user.headers)
+    assert held.status_code == 403  # a cardholder's token
+    replayed = await send(client, "POST", path, key, body)
+    assert replayed.status_code == 202, replayed.text
+    assert replayed.json()["data"] == {"queued": len(window)}
+    assert await _all_delivered(app, wide["uuid"]) == len(window)
+    assert sorted(receiver.ids()) == sorted(str(as_uuid(e["uuid"])) for e in window)
+    again = await send(client, "POST", path, key, body)  # everything received with a 2xx
+    assert again.json()["data"] == {"queued": 0}
+    audit = await app.state.db.reader.rows(
+        "SELECT details FROM audit_log WHERE action = 'webhook_endpoint.replayed' ORDER BY id"
+    )
+    assert [orjson.loads(r["details"])["queued"] for r in audit] == [len(window), 0]

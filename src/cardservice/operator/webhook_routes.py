@@ -2,7 +2,7 @@
 operator's program-wide endpoints. They receive every event of the service and are managed,
 queued, signed and delivered as a cardholder's endpoints are — the same service
 (`cardservice.webhooks.service` with no user as the owner), queue and delivery loop. Every
-write is audited (never the secret)."""
+write (and replay) is audited (never the secret)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Path, Request
 
 from cardservice.db.sql import Tx
+from cardservice.events import Queued
 from cardservice.http.database import Db
 from cardservice.http.openapi import Done, Envelope, PagedEnvelope
 from cardservice.http.router import (
@@ -29,8 +30,14 @@ from cardservice.operator.api_keys import Operator
 from cardservice.operator.dependencies import OPERATOR_KEY, acting, operator_with
 from cardservice.values.patterns import UUID_PATTERN
 from cardservice.webhooks import service
+from cardservice.webhooks.queue import replay
 from cardservice.webhooks.records import endpoint_record
-from cardservice.webhooks.schemas import AttemptRecord, ProgramEndpointCreate, ProgramEndpointRecord
+from cardservice.webhooks.schemas import (
+    AttemptRecord,
+    ProgramEndpointCreate,
+    ProgramEndpointRecord,
+    ReplayRequest,
+)
 
 router = Router(tags=["operator"])
 Webhooks = Annotated[Operator, Depends(operator_with("webhooks"))]
@@ -164,3 +171,28 @@ async def program_deliveries(
         db.reader, PROGRAM_WIDE, uuid.UUID(endpoint_uuid), page.offset, page.size
     )
     return ok(records, meta=page.meta(total))
+
+
+@router.post(
+    ONE + "/replay",
+    status_code=202,
+    response_model=Envelope[Queued],
+    openapi_extra={**OPERATOR_KEY, **body_schema(ReplayRequest)},
+    summary="Queue every event of a window the program-wide endpoint never received with a 2xx",
+)
+async def replay_program_window(
+    request: Request, operator: Webhooks, db: Db, endpoint_uuid: EndpointUuid
+) -> JSONResponse:
+    """Queue every event of `[since, until)` this endpoint wants — every cardholder's and the
+    operator's own — that it never answered with a 2xx and is not waiting for (202 with the
+    number queued; scope `webhooks`): what it missed while it was down. Audited."""
+    body = await read_json(request, ReplayRequest)
+    by, endpoint = acting(request, operator), uuid.UUID(endpoint_uuid)
+
+    async def work(tx: Tx) -> int:
+        queued = await replay(tx, PROGRAM_WIDE, endpoint, body.since, body.until, utcnow())
+        details = {"since": body.since, "until": body.until, "queued": queued}
+        await by.record(tx, "webhook_endpoint.replayed", "webhook_endpoint", endpoint, details)
+        return queued
+
+    return ok({"queued": await db.transact(work)}, status_code=202)

@@ -89,15 +89,17 @@ async def redeliver(tx: Tx, caller: Principal, event: UUID, now: datetime) -> in
 
 async def replay(
     tx: Tx,
-    caller: Principal,
+    caller: Principal | None,
     endpoint: UUID,
     since: datetime,
     until: datetime | None,
     now: datetime,
 ) -> int:
-    """Queue for the endpoint every event it wants created in [since, until) that it
-    never received with a 2xx and that is not already waiting for it; how many."""
-    row = await own_endpoint(tx, caller.user_uuid, endpoint, for_update=True)
+    """Queue for the endpoint (the caller's; `caller` None: a program-wide one) every event
+    it wants created in [since, until) that it never received with a 2xx and that is not
+    already waiting for it; how many."""
+    owner = None if caller is None else caller.user_uuid
+    row = await own_endpoint(tx, owner, endpoint, for_update=True)
     types = event_types_of(row["event_types"])
     rows = await repository.replayable_events(tx, caller, endpoint, since, until)
     pairs = [(endpoint, int(r["id"])) for r in rows if _wants(types, r["type"])]
