@@ -36,6 +36,7 @@ from cardservice.webhooks.schemas import (
     AttemptRecord,
     ProgramEndpointCreate,
     ProgramEndpointRecord,
+    ProgramEndpointUpdate,
     ReplayRequest,
 )
 
@@ -109,6 +110,36 @@ async def get_program_endpoint(
     """One program-wide endpoint (secret masked); a cardholder's endpoint is 404 here."""
     row = await service.own_endpoint(db.reader, PROGRAM_WIDE, uuid.UUID(endpoint_uuid))
     return ok(endpoint_record(row, request.app.state.cipher))
+
+
+@router.patch(
+    ONE,
+    response_model=Envelope[ProgramEndpointRecord],
+    openapi_extra={**OPERATOR_KEY, **body_schema(ProgramEndpointUpdate)},
+    summary="Change a program-wide webhook endpoint",
+)
+async def update_program_endpoint(
+    request: Request, operator: Webhooks, db: Db, endpoint_uuid: EndpointUuid
+) -> JSONResponse:
+    """Change any of the fields sent (URL, description, event types, enabled) as for a
+    cardholder's endpoint; the rest stay as they are. Disabling stops deliveries; the queue
+    waits. Audited (the fields sent)."""
+    body = await read_json(request, ProgramEndpointUpdate)
+    if body.url is not None:
+        await check_url(body.url, request.app.state.settings.private_urls_allowed)
+    by, cipher, endpoint = (
+        acting(request, operator),
+        request.app.state.cipher,
+        uuid.UUID(endpoint_uuid),
+    )
+
+    async def work(tx: Tx) -> dict[str, Any]:
+        record = await service.update_endpoint(tx, cipher, PROGRAM_WIDE, endpoint, body, utcnow())
+        details = body.model_dump(include=body.model_fields_set)
+        await by.record(tx, "webhook_endpoint.updated", "webhook_endpoint", endpoint, details)
+        return record
+
+    return ok(await db.transact(work))
 
 
 @router.post(

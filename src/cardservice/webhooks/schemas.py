@@ -68,6 +68,27 @@ class EndpointUpdate(BaseModel):
     """`false` stops deliveries (events still queue); `true` resumes them."""
 
 
+class ProgramEndpointUpdate(BaseModel):
+    """A program-wide endpoint's change: a cardholder's endpoint's fields; its `event_types`
+    may also name the operator's own events."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    url: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=2048,
+        pattern=URL_PATTERN,
+        description=URL_DESCRIPTION,
+    )
+    description: str | None = Field(default=None, max_length=255)
+    """Your label, up to 255 characters; `null` clears it."""
+    event_types: list[ProgramEventType] | None = Field(default=None, min_length=1)
+    """The event types to send (at least one); `null`: every type, the operator's own too."""
+    enabled: bool | None = Field(default=None, strict=True)
+    """`false` stops deliveries (events still queue); `true` resumes them."""
+
+
 class ReplayRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 

@@ -19,7 +19,12 @@ from cardservice.infra.outbound import new_secret
 from cardservice.security import CardCipher
 from cardservice.webhooks import repository
 from cardservice.webhooks.records import attempt_record, endpoint_record, event_types_of, readable
-from cardservice.webhooks.schemas import EndpointCreate, EndpointUpdate, ProgramEndpointCreate
+from cardservice.webhooks.schemas import (
+    EndpointCreate,
+    EndpointUpdate,
+    ProgramEndpointCreate,
+    ProgramEndpointUpdate,
+)
 
 ROTATION_OVERLAP = timedelta(hours=24)
 
@@ -71,7 +76,7 @@ async def update_endpoint(
     cipher: CardCipher,
     user: UUID | None,
     endpoint: UUID,
-    body: EndpointUpdate,
+    body: EndpointUpdate | ProgramEndpointUpdate,
     now: datetime,
 ) -> dict[str, Any]:
     """Change what the body names; `event_types: null` means every type again."""
