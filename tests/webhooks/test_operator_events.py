@@ -61,8 +61,9 @@ async def test_a_clearing_file_is_told_once_to_the_program_wide_endpoint_and_no_
     await holder_receiver.start()
     try:
         wide = await _program_wide(client, await operator_key(app, "webhooks"), wide_receiver.url)
-        user, card = await issue_card(app, client)
-        own = await endpoint(client, user, holder_receiver.url)  # every type it may have
+        user = await make_user(app)
+        own = await endpoint(client, user, holder_receiver.url)  # every type, before any event
+        user, card = await issue_card(app, client, user)
         network = await operator_key(app, "network")
         stranger = unknown_numbers(card, 1)[0]
         first = ipm_file("U54-ONE", [presentment(card.pan, 1234, approval_code="NOAUTH"),
