@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import timedelta
+from decimal import Decimal
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
@@ -18,6 +19,7 @@ from cardservice.models.base import utcnow
 from cardservice.operator.acting import CLI
 from cardservice.operator.console import create_console_link
 from tests.factories import balances, make_card, make_user
+from tests.operator.helpers import operator_key, send
 
 PAGES = ("", "/users", "/accounts", "/cards", "/transactions", "/disputes", "/clearing-files",
          "/audit-log", "/bins")  # fmt: skip
@@ -162,3 +164,21 @@ async def test_bad_input_is_a_page_that_says_why_and_nothing_changes(
         "SELECT count(*) FROM audit_log"
         " WHERE actor_type = 'console' AND action <> 'console.signed_in'"
     )
+
+
+async def test_the_catalogue_page_shows_the_rates_the_operator_set(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    await _spend(client, await _link(app))
+    empty = await client.get("/console/bins")
+    assert empty.status_code == 200 and "No rate set" in empty.text
+    key = await operator_key(app, "catalogue")
+    at = (utcnow() + timedelta(days=1)).replace(microsecond=0)
+    rate = {"base": "GBP", "quote": "USD", "rate": Decimal("1.4321")}
+    body = {**rate, "effective_at": at.isoformat()}
+    made = await send(client, "POST", "/operator/fx-rates", key, body)
+    assert made.status_code == 201, made.text
+    shown = (await client.get("/console/bins")).text
+    assert f'data-rate="{made.json()["data"]["uuid"]}"' in shown
+    assert "GBP → USD" in shown and "1.4321" in shown and at.strftime("%Y-%m-%d %H:%M:%S") in shown
+    assert "No rate set" not in shown

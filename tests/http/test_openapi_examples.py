@@ -273,7 +273,8 @@ class Demo:
 
 
 PROGRAM_WIDE = ("get_program_endpoint", "rotate_program_secret", "delete_program_endpoint",
-                "program_deliveries")  # fmt: skip
+                "program_deliveries", "replay_program_window",
+                "update_program_endpoint")  # fmt: skip
 OCTETS = "application/octet-stream"  # a clearing file's bytes (docs/network.md#clearing-files)
 PAN = "5999990000000001"  # no card of the service: the presentment is unmatched
 REQUIRED_QUERY = {"search": "ama", "date": utcnow().date().isoformat()}

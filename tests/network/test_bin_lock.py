@@ -2,7 +2,8 @@
 lock"), over a real TCP connection: more than 20 unknown numbers of one BIN within 10
 minutes, from any merchants, lock it for 30 minutes — its numbers sent without 48.92 answer
 `N7` (free, nothing counted on the card), the right 48.92 still goes through; the operator
-sees the lock in `GET /operator/card-testing`; one warning line, one count on /metrics."""
+sees the lock in `GET /operator/card-testing`; one warning line, one count on /metrics, one
+`card_testing.locked` event (docs/events.md#the-operators-own-events)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import uuid
 from datetime import datetime, timedelta
 
 import httpx
+import orjson
 import pytest
 from fastapi import FastAPI
 
@@ -104,6 +106,12 @@ async def test_thirty_unknown_numbers_over_thirty_merchants_lock_the_bin(
     assert (await network.client.request("0100", unknown_with_cvv2)).fields[39] == "N7"
     told = [r for r in caplog.records if r.name == "cardservice.transactions.card_testing"]
     assert told == lines  # the lock is told once
+    [event] = await app.state.db.reader.rows(  # and so is its event, to the operator
+        "SELECT user_uuid, data FROM events WHERE type = 'card_testing.locked'"
+    )
+    assert event["user_uuid"] is None and card.pan not in event["data"]
+    data = orjson.loads(event["data"])
+    assert (data["bin"], data["unknown_numbers"], data["until"]) == (card.pan[:6], 21, until)
 
 
 async def test_a_lock_ends_after_30_minutes_and_other_bins_are_not_affected(

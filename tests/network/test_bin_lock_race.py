@@ -1,7 +1,8 @@
 """The BIN lock under concurrency (docs/network.md, "BIN lock"): a real `cardservice serve
 --workers 2`, 42 unknown numbers of one BIN pipelined on 6 connections from 42 merchant ids
 (the kernel spreads the connections over both workers) — exactly 21 are told `14`, the other
-21 `N7`, and the BIN is locked once, having counted all 42."""
+21 `N7`, and the BIN is locked once, having counted all 42, with one `card_testing.locked`
+event (docs/events.md#the-operators-own-events)."""
 
 from __future__ import annotations
 
@@ -43,3 +44,7 @@ async def test_pipelined_unknown_numbers_on_two_workers_lock_the_bin_once(
     )
     assert [(row["bin"], row["unknown_numbers"]) for row in rows] == [(card.pan[:6], 42)]
     assert rows[0]["locked_until"] is not None
+    told = await app.state.db.reader.rows(  # one lock, one event (whichever worker locked it)
+        "SELECT user_uuid, data FROM events WHERE type = 'card_testing.locked'"
+    )
+    assert len(told) == 1 and told[0]["user_uuid"] is None and card.pan[:6] in told[0]["data"]

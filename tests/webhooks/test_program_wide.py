@@ -1,7 +1,8 @@
 """Program-wide webhook endpoints (docs/events.md#program-wide-endpoints): the operator's
 endpoint receives every cardholder's events through the same queue and delivery loop as the
 holders' own — once each, signed as theirs — filtered by type, rotated and deleted as theirs;
-its secret is rotated and checked by `keys rotate` / `keys check`; scope and URL refused."""
+its secret is rotated and checked by `keys rotate` / `keys check`; changed (audited) as
+theirs; scope and URL refused."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from collections import defaultdict
 from typing import Any
 
 import httpx
+import orjson
 from cryptography.fernet import Fernet
 from fastapi import FastAPI
 from standardwebhooks import Webhook
@@ -195,3 +197,34 @@ async def test_keys_rotate_moves_its_secret_and_keys_check_reads_it(
     new_only = settings.model_copy(update={"encryption_key": new_key, "fingerprint_key": PINNED})
     checked = _cli(new_only, "keys", "check")
     assert checked.returncode == 0 and "webhook_endpoint 1" in checked.stdout, checked.stderr
+
+
+async def test_a_change_is_made_as_a_cardholders_and_audited(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    key = await operator_key(app, "webhooks")
+    wide = await _program_wide(client, key, "https://hooks.example.com/in")
+    one = f"{ALL}/{wide['uuid']}"
+    change = {"event_types": ["clearing_file.ingested", "card.updated"], "enabled": False}
+    changed = await send(client, "PATCH", one, key, change)
+    assert changed.status_code == 200, changed.text
+    record = changed.json()["data"]
+    assert (record["event_types"], record["enabled"], record["url"]) == (
+        change["event_types"],
+        False,
+        wide["url"],
+    )
+    assert record["secret"] == f"whsec_****{wide['secret'][-4:]}"
+    bad = await send(client, "PATCH", one, key, {"event_types": ["card.eaten"]})
+    assert bad.status_code == 422 and bad.json()["code"] == "validation_error"
+    user = await make_user(app)
+    as_holder = await client.patch(one, json={"enabled": True}, headers=user.headers)
+    assert as_holder.status_code == 403
+    theirs = await endpoint(client, user, "https://hooks.example.com/theirs")
+    missing = await send(client, "PATCH", f"{ALL}/{theirs['uuid']}", key, {"enabled": False})
+    assert missing.status_code == 404
+    assert (await send(client, "GET", one, key)).json()["data"]["enabled"] is False
+    audit = await app.state.db.reader.rows(
+        "SELECT details FROM audit_log WHERE action = 'webhook_endpoint.updated'"
+    )
+    assert [orjson.loads(r["details"]) for r in audit] == [change]

@@ -32,7 +32,10 @@ _STAGED = (
     "UPDATE clearing_files SET status = 'booking', messages = $2, ignored = $3"
     " WHERE uuid = $1 AND status = 'staging'"
 )
-_BOOKED = "UPDATE clearing_files SET status = 'booked', report = $2 WHERE uuid = $1"
+_BOOKED = (
+    "UPDATE clearing_files SET status = 'booked', report = $2"
+    " WHERE uuid = $1 AND status <> 'booked' RETURNING uuid"
+)
 _TO_BOOK = (
     "SELECT id, message_number, kind, fingerprint, amount, currency, approval_code, arn,"
     " merchant_name, merchant_city, merchant_country, merchant_id, mcc FROM clearing_records"
@@ -135,8 +138,10 @@ async def staged(tx: Tx, file_uuid: uuid.UUID, messages: int, ignored: int) -> N
     await tx.execute(_STAGED, file_uuid, messages, ignored)
 
 
-async def booked(tx: Tx, file_uuid: uuid.UUID, report: str) -> None:
-    await tx.execute(_BOOKED, file_uuid, report)
+async def booked(tx: Tx, file_uuid: uuid.UUID, report: str) -> bool:
+    """The file booked with its report; False when another ingest of it booked it first
+    (PostgreSQL: waits for that one's unit, then finds it booked)."""
+    return await tx.value(_BOOKED, file_uuid, report) is not None
 
 
 async def records_to_book(

@@ -15,7 +15,8 @@
    read. A unit reads what its records name together, decides each record once through its
    money entry, writes the outcomes together and commits once; a record an entry refuses
    is booked as an exception of the report in the unit's next run, its neighbours as before.
-4. The report is built from the records' outcomes and kept with the file.
+4. The report is built from the records' outcomes and kept with the file, in the unit that
+   also writes the ingest's audit row and its `clearing_file.ingested` event.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from cardservice.clearing.report import report_of, stored_report
 from cardservice.db.database import Database
 from cardservice.db.sql import Row, Tx
 from cardservice.errors import RuleViolation
+from cardservice.events import record_operator_event
 from cardservice.models.base import utcnow
 from cardservice.network.fields import CURRENCIES
 from cardservice.operator import Acting
@@ -294,17 +296,23 @@ async def _book(clearing: Clearing, file_uuid: uuid.UUID) -> None:
 
 
 async def _finish(db: Database, file_uuid: uuid.UUID, by: Acting) -> dict[str, Any]:
-    """The report, kept with the file, and the audit row of the ingest."""
+    """The report, kept with the file, the audit row of the ingest and its
+    `clearing_file.ingested` event (the report: counts, totals, exceptions, never a card
+    number; docs/events.md#the-operators-own-events) — once, by the ingest that books it."""
     file = await repository.file_row(db.reader, file_uuid)
     assert file is not None
     report = await report_of(db.reader, file)
 
     async def unit(tx: Tx) -> None:
-        await repository.booked(tx, file_uuid, report.stored)
+        if not await repository.booked(tx, file_uuid, report.stored):
+            return  # booked by another ingest of the same file, which told it
         await by.record(
             tx, "clearing_file.ingest", "clearing_file", file_uuid,
             {"file_id": file["file_id"], "sha256": file["sha256"]},
         )  # fmt: skip
+        await record_operator_event(
+            tx, "clearing_file.ingested", "clearing_file", file_uuid, report.data, utcnow()
+        )
 
     await db.transact(unit)
     return report.data

@@ -1,8 +1,8 @@
 """The operator console's pages (docs/operations.md#the-operator-console): the program read
-back — users, accounts, cards, transactions, disputes, clearing files, the audit log and the
-BINs — each through the function the operator API's own route calls, with the same filters
-(`filters[…]` in the query, as the API reads them), so the console never shows what the
-API would not, nor reads it another way."""
+back — users, accounts, cards, transactions, disputes, clearing files, the audit log, the
+BINs and the FX rates set — each through the function the operator API's own route calls,
+with the same filters (`filters[…]` in the query, as the API reads them), so the console
+never shows what the API would not, nor reads it another way."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from fastapi.responses import Response
 from cardservice.accounts import every_account
 from cardservice.audit import AuditFilters, audit_record, page_of_audit
 from cardservice.cards import every_card
+from cardservice.catalogue import list_fx_rates
 from cardservice.clearing.service import clearing_files
 from cardservice.dashboard.console import as_api, show
 from cardservice.dashboard.views import page_links
@@ -163,10 +164,13 @@ async def console_audit_log(request: Request, page: PageNumber = 1) -> Response:
 
 @router.get("/bins")
 async def console_bins(request: Request) -> Response:
-    """The BINs cards are issued on (`GET /dictionary/bins`), read-only here."""
+    """The catalogue, read-only here: the BINs cards are issued on (`GET /dictionary/bins`)
+    and the latest FX rates the operator set (`GET /operator/fx-rates`' first page)."""
     reader = request.app.state.db.reader
 
     async def build() -> dict[str, Any]:
-        return {"title": "Catalogue", "rows": as_api([b.model_dump() for b in await bins(reader)])}
+        rates, total = await list_fx_rates(reader, {}, Page(1, PER_PAGE))
+        return {"title": "Catalogue", "rows": as_api([b.model_dump() for b in await bins(reader)]),
+                "rates": as_api(rates), "rates_total": total}  # fmt: skip
 
     return await show(request, "console/bins.html", build)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from cardservice.auth import Principal, readable_by
@@ -153,3 +154,23 @@ async def number_events(tx: Tx, event_ids: list[int]) -> None:
             await tx.execute(_NUMBER_ONE, event_id, last + n)
     else:
         await tx.execute(_NUMBER_PG, last, event_ids)
+
+
+# The operator's own events (events/program.py): no owner, the data written with the row.
+_INSERT_OPERATOR_EVENT = (
+    "INSERT INTO events (uuid, type, user_uuid, object_type, object_uuid, created_at, data)"
+    " VALUES ($1, $2, NULL, $3, $4, $5, $6)"
+)
+
+
+async def insert_operator_event(
+    tx: Tx,
+    event: uuid.UUID,
+    type_: str,
+    object_type: str,
+    object_uuid: uuid.UUID,
+    data: str,
+    now: datetime,
+) -> None:
+    """One event with no owner and its data (JSON text), in the caller's unit."""
+    await tx.execute(_INSERT_OPERATOR_EVENT, event, type_, object_type, object_uuid, now, data)

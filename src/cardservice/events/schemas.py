@@ -27,6 +27,11 @@ EventType = Literal[
     "transaction.receipt_missing",
 ]
 EVENT_TYPES: tuple[str, ...] = get_args(EventType)
+# The operator's own events: they belong to no cardholder and reach only the program-wide
+# endpoints (docs/events.md#the-operators-own-events).
+OperatorEventType = Literal["clearing_file.ingested", "card_testing.locked"]
+OPERATOR_EVENT_TYPES: tuple[str, ...] = get_args(OperatorEventType)
+ProgramEventType = EventType | OperatorEventType  # what a program-wide endpoint may ask for
 
 
 class EventRecord(BaseModel):

@@ -201,6 +201,12 @@ REQUEST_EXAMPLES: dict[str, dict[str, Any]] = {
         "event_types": ["transaction.created", "transaction.updated"],
     },
     "EndpointUpdate": {"description": "Ledger sync (all events)", "event_types": None},
+    "ProgramEndpointCreate": {
+        "url": "https://ops.example.com/hooks",
+        "description": "Back office",
+        "event_types": ["clearing_file.ingested", "card_testing.locked", "dispute.updated"],
+    },
+    "ProgramEndpointUpdate": {"enabled": True, "event_types": None},
     "ReplayRequest": {"since": "2026-03-19T00:00:00Z", "until": "2026-03-20T00:00:00Z"},
 }
 MAX_DEPTH = 8

@@ -1,4 +1,5 @@
-"""The events outbox: one row per change of a card, transaction, 3DS code or attachment.
+"""The events outbox: one row per change of a card, transaction, 3DS code or attachment,
+and the operator's own events (no owner: `user_uuid` NULL, migration 20261127_54).
 
 Rows are inserted by database triggers (migration 20261123_15) in the transaction of the
 change, with `data` NULL; the unit of work fills `data` before it commits
@@ -34,7 +35,9 @@ class Event(Base):
     )
     uuid: Mapped[UUID] = mapped_column(unique=True, doc="the webhook-id of every delivery")
     type: Mapped[str] = mapped_column(String(40), doc="card.created, transaction.updated, …")
-    user_uuid: Mapped[UUID] = mapped_column(doc="the owner of the object")
+    user_uuid: Mapped[UUID | None] = mapped_column(
+        doc="the owner of the object; NULL: the operator's own event (program-wide endpoints only)"
+    )
     object_type: Mapped[str] = mapped_column(String(24))
     object_uuid: Mapped[UUID]
     created_at: Mapped[datetime]

@@ -64,7 +64,11 @@ from cardservice.network.responses import (
     UNKNOWN_CARD,
     code_of,
 )
-from cardservice.network.verification import token_verification_failure, verification_failure
+from cardservice.network.verification import (
+    token_verification_failure,
+    unknown_number,
+    verification_failure,
+)
 from cardservice.observability import metrics
 from cardservice.transactions import (
     Answered,
@@ -299,8 +303,7 @@ async def _unknown_number(tx: Tx, pan: str, merchant: Merchant, now: datetime) -
     """A number of no card: nothing recorded; its merchant's count grows, and its BIN's
     (more than 20 within 10 minutes lock the BIN). `14`; `N7` in a locked BIN, whatever
     48.92 says: there, `14` would tell the numbers of no card from those of cards."""
-    await card_testing.note_merchant_failure(tx, merchant, now)
-    counted = await card_testing.note_unknown_number(tx, pan, now)
+    counted = await unknown_number(tx, pan, merchant, now)
     return _Counted({"39": CVV2_MISMATCH if counted.locked else UNKNOWN_CARD}, counted.began)
 
 

@@ -57,7 +57,7 @@ from cardservice.network.responses import (
     DO_NOT_HONOR,
     UNKNOWN_CARD,
 )
-from cardservice.network.verification import verification_failure
+from cardservice.network.verification import unknown_number, verification_failure
 from cardservice.tokens import (
     WALLET_CODES,
     ProvisioningRequest,
@@ -182,8 +182,7 @@ async def _unknown_number(host: Host, message: Message) -> Answer:
     merchant, pan, now = _acceptor(message), message.fields[2], utcnow()
 
     async def count(tx: Tx) -> BinCount:
-        await card_testing.note_merchant_failure(tx, merchant, now)
-        return await card_testing.note_unknown_number(tx, pan, now)
+        return await unknown_number(tx, pan, merchant, now)
 
     counted = await host.db.transact(count)
     if counted.began is not None:

@@ -1,14 +1,22 @@
 """Card verification of an 0100 (docs/network.md#the-network-interface-iso-8583,
 docs/network.md#a-channel-that-can-be-trusted): the expiry of 14 and the CVV2 of 48.92, checked by
 the card-testing guard's one check (`transactions.card_testing`), which also counts the failures;
-for a wallet token's DPAN (docs/network.md#wallet-tokens), the token's expiry."""
+for a wallet token's DPAN (docs/network.md#wallet-tokens), the token's expiry; a number of no
+card, counted at its merchant and its BIN (`unknown_number`, the one place a BIN lock is
+told to the program-wide endpoints: `card_testing.locked`)."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
+from cardservice.db.sql import Tx
+from cardservice.events import record_operator_event
 from cardservice.network.codec import Message, sub_elements
 from cardservice.network.fields import CVV2
 from cardservice.network.repository import IssuedCard, WalletToken
 from cardservice.security import CardCipher
+from cardservice.transactions import card_testing
+from cardservice.transactions.card_testing import BinCount, Merchant
 from cardservice.transactions.card_testing import verification_failure as guarded_check
 
 
@@ -25,3 +33,19 @@ def token_verification_failure(message: Message, token: WalletToken) -> str | No
     """For a wallet token's DPAN (docs/network.md#wallet-tokens): `invalid_expiry` when 14 is not
     the token's expiry (no CVV2 is expected: a wallet has none)."""
     return "invalid_expiry" if message.fields[14] != token.expiry_yymm else None
+
+
+async def unknown_number(tx: Tx, pan: str, merchant: Merchant, now: datetime) -> BinCount:
+    """A number of no card, in the caller's unit: counted at its merchant and at its BIN
+    (`card_testing.note_merchant_failure`, `note_unknown_number`). When this number locks the
+    BIN, the unit also writes the operator's `card_testing.locked` event (the BIN, the count,
+    when and until when; never a number: docs/events.md#the-operators-own-events), so the
+    lock and its event commit together, once."""
+    await card_testing.note_merchant_failure(tx, merchant, now)
+    counted = await card_testing.note_unknown_number(tx, pan, now)
+    lock = counted.began
+    if lock is not None:
+        data = {"bin": lock.bin, "unknown_numbers": lock.unknown_numbers, "locked_at": now,
+                "until": lock.until}  # fmt: skip
+        await record_operator_event(tx, "card_testing.locked", "card_testing_lock", None, data, now)
+    return counted

@@ -2,7 +2,7 @@
 operator's program-wide endpoints. They receive every event of the service and are managed,
 queued, signed and delivered as a cardholder's endpoints are — the same service
 (`cardservice.webhooks.service` with no user as the owner), queue and delivery loop. Every
-write is audited (never the secret)."""
+write (and replay) is audited (never the secret)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Path, Request
 
 from cardservice.db.sql import Tx
+from cardservice.events import Queued
 from cardservice.http.database import Db
 from cardservice.http.openapi import Done, Envelope, PagedEnvelope
 from cardservice.http.router import (
@@ -30,9 +31,12 @@ from cardservice.operator.dependencies import OPERATOR_KEY, acting, operator_wit
 from cardservice.values.patterns import UUID_PATTERN
 from cardservice.webhooks import (
     AttemptRecord,
-    EndpointCreate,
-    EndpointRecord,
+    ProgramEndpointCreate,
+    ProgramEndpointRecord,
+    ProgramEndpointUpdate,
+    ReplayRequest,
     endpoint_record,
+    replay,
     service,
 )
 
@@ -54,17 +58,18 @@ PROGRAM_WIDE = None  # the owner of a program-wide endpoint: no user
 @router.post(
     ALL,
     status_code=201,
-    response_model=Envelope[EndpointRecord],
-    openapi_extra={**OPERATOR_KEY, **body_schema(EndpointCreate)},
-    summary="Add a program-wide webhook endpoint: every event of every cardholder",
+    response_model=Envelope[ProgramEndpointRecord],
+    openapi_extra={**OPERATOR_KEY, **body_schema(ProgramEndpointCreate)},
+    summary="Add a program-wide webhook endpoint: every cardholder's events and the operator's own",
 )
 async def create_program_endpoint(request: Request, operator: Webhooks, db: Db) -> JSONResponse:
-    """Send every event of the service — each cardholder's — to this URL (scope `webhooks`),
+    """Send every event of the service — each cardholder's, and the operator's own
+    (`clearing_file.ingested`, `card_testing.locked`) — to this URL (scope `webhooks`),
     signed as a cardholder's endpoint is (Standard Webhooks). Answers 201 with the record and
     its signing `secret` in full, shown only here and on rotation. `event_types` narrows what
     it receives. Private and loopback addresses → 422 `url_not_allowed` unless allowed by
     configuration. Audited."""
-    body = await read_json(request, EndpointCreate)
+    body = await read_json(request, ProgramEndpointCreate)
     await check_url(body.url, request.app.state.settings.private_urls_allowed)
     by, cipher = acting(request, operator), request.app.state.cipher
 
@@ -79,7 +84,7 @@ async def create_program_endpoint(request: Request, operator: Webhooks, db: Db) 
 
 @router.get(
     ALL,
-    response_model=PagedEnvelope[list[EndpointRecord]],
+    response_model=PagedEnvelope[list[ProgramEndpointRecord]],
     openapi_extra=OPERATOR_KEY,
     summary="The program-wide webhook endpoints (secrets masked)",
 )
@@ -95,7 +100,7 @@ async def list_program_endpoints(
 
 @router.get(
     ONE,
-    response_model=Envelope[EndpointRecord],
+    response_model=Envelope[ProgramEndpointRecord],
     openapi_extra=OPERATOR_KEY,
     summary="Read one program-wide webhook endpoint (secret masked)",
 )
@@ -107,9 +112,39 @@ async def get_program_endpoint(
     return ok(endpoint_record(row, request.app.state.cipher))
 
 
+@router.patch(
+    ONE,
+    response_model=Envelope[ProgramEndpointRecord],
+    openapi_extra={**OPERATOR_KEY, **body_schema(ProgramEndpointUpdate)},
+    summary="Change a program-wide webhook endpoint",
+)
+async def update_program_endpoint(
+    request: Request, operator: Webhooks, db: Db, endpoint_uuid: EndpointUuid
+) -> JSONResponse:
+    """Change any of the fields sent (URL, description, event types, enabled) as for a
+    cardholder's endpoint; the rest stay as they are. Disabling stops deliveries; the queue
+    waits. Audited (the fields sent)."""
+    body = await read_json(request, ProgramEndpointUpdate)
+    if body.url is not None:
+        await check_url(body.url, request.app.state.settings.private_urls_allowed)
+    by, cipher, endpoint = (
+        acting(request, operator),
+        request.app.state.cipher,
+        uuid.UUID(endpoint_uuid),
+    )
+
+    async def work(tx: Tx) -> dict[str, Any]:
+        record = await service.update_endpoint(tx, cipher, PROGRAM_WIDE, endpoint, body, utcnow())
+        details = body.model_dump(include=body.model_fields_set)
+        await by.record(tx, "webhook_endpoint.updated", "webhook_endpoint", endpoint, details)
+        return record
+
+    return ok(await db.transact(work))
+
+
 @router.post(
     ONE + "/rotate-secret",
-    response_model=Envelope[EndpointRecord],
+    response_model=Envelope[ProgramEndpointRecord],
     openapi_extra=OPERATOR_KEY,
     summary="A new secret (shown in full); the old one keeps signing for 24 h",
 )
@@ -167,3 +202,28 @@ async def program_deliveries(
         db.reader, PROGRAM_WIDE, uuid.UUID(endpoint_uuid), page.offset, page.size
     )
     return ok(records, meta=page.meta(total))
+
+
+@router.post(
+    ONE + "/replay",
+    status_code=202,
+    response_model=Envelope[Queued],
+    openapi_extra={**OPERATOR_KEY, **body_schema(ReplayRequest)},
+    summary="Queue every event of a window the program-wide endpoint never received with a 2xx",
+)
+async def replay_program_window(
+    request: Request, operator: Webhooks, db: Db, endpoint_uuid: EndpointUuid
+) -> JSONResponse:
+    """Queue every event of `[since, until)` this endpoint wants — every cardholder's and the
+    operator's own — that it never answered with a 2xx and is not waiting for (202 with the
+    number queued; scope `webhooks`): what it missed while it was down. Audited."""
+    body = await read_json(request, ReplayRequest)
+    by, endpoint = acting(request, operator), uuid.UUID(endpoint_uuid)
+
+    async def work(tx: Tx) -> int:
+        queued = await replay(tx, PROGRAM_WIDE, endpoint, body.since, body.until, utcnow())
+        details = {"since": body.since, "until": body.until, "queued": queued}
+        await by.record(tx, "webhook_endpoint.replayed", "webhook_endpoint", endpoint, details)
+        return queued
+
+    return ok({"queued": await db.transact(work)}, status_code=202)

@@ -1,7 +1,8 @@
 """The delivery queue: committed events are numbered and queued for every enabled endpoint
 that wants them — the endpoints of the event's owner, of the owner's team owners (who
-read the members' events) and the operator's program-wide ones (every event) — in one unit;
-redelivery and replay queue them again."""
+read the members' events) and the operator's program-wide ones (every event; an event with
+no owner, the operator's own, reaches only these) — in one unit; redelivery and replay queue
+them again."""
 
 from __future__ import annotations
 
@@ -34,12 +35,14 @@ async def queue_for_events(tx: Tx, event_ids: Sequence[int], now: datetime) -> i
     if not event_ids:
         return 0
     events = await events_by_id(tx, event_ids)
-    users = sorted({as_uuid(text_uuid(e["user_uuid"])) for e in events}, key=str)
-    by_user: dict[str, list[tuple[UUID, list[str] | None]]] = {}
-    for row in await repository.recipients(tx, users):
+    # an event with no owner (the operator's own) has no holder's endpoint to reach
+    owners = {as_uuid(text_uuid(e["user_uuid"])) for e in events} - {None}
+    users = sorted(owners, key=str)
+    by_user: dict[str | None, list[tuple[UUID, list[str] | None]]] = {}
+    for row in await repository.recipients(tx, users) if users else ():
         endpoint = as_uuid(text_uuid(row["uuid"]))
         assert endpoint is not None
-        by_user.setdefault(str(text_uuid(row["user_uuid"])), []).append(
+        by_user.setdefault(text_uuid(row["user_uuid"]), []).append(
             (endpoint, event_types_of(row["event_types"]))
         )
     everyone = [
@@ -49,7 +52,7 @@ async def queue_for_events(tx: Tx, event_ids: Sequence[int], now: datetime) -> i
     pairs = [
         (endpoint, int(event["id"]))
         for event in events
-        for endpoint, types in [*by_user.get(str(text_uuid(event["user_uuid"])), []), *everyone]
+        for endpoint, types in [*by_user.get(text_uuid(event["user_uuid"]), []), *everyone]
         if endpoint is not None and _wants(types, event["type"])
     ]
     return await _insert(tx, pairs, now)
@@ -82,15 +85,17 @@ async def redeliver(tx: Tx, caller: Principal, event: UUID, now: datetime) -> in
 
 async def replay(
     tx: Tx,
-    caller: Principal,
+    caller: Principal | None,
     endpoint: UUID,
     since: datetime,
     until: datetime | None,
     now: datetime,
 ) -> int:
-    """Queue for the endpoint every event it wants created in [since, until) that it
-    never received with a 2xx and that is not already waiting for it; how many."""
-    row = await own_endpoint(tx, caller.user_uuid, endpoint, for_update=True)
+    """Queue for the endpoint (the caller's; `caller` None: a program-wide one) every event
+    it wants created in [since, until) that it never received with a 2xx and that is not
+    already waiting for it; how many."""
+    owner = None if caller is None else caller.user_uuid
+    row = await own_endpoint(tx, owner, endpoint, for_update=True)
     types = event_types_of(row["event_types"])
     rows = await repository.replayable_events(tx, caller, endpoint, since, until)
     pairs = [(endpoint, int(r["id"])) for r in rows if _wants(types, r["type"])]

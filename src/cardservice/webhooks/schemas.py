@@ -7,7 +7,7 @@ from uuid import UUID
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
-from cardservice.events import EventType
+from cardservice.events import EventType, ProgramEventType
 
 # The pattern documents the URL's form (a name, an IPv4 address or a bracketed IPv6 one);
 # what may be called is decided by the one check of every outbound call
@@ -34,6 +34,22 @@ class EndpointCreate(BaseModel):
     )
 
 
+class ProgramEndpointCreate(BaseModel):
+    """A program-wide endpoint: a cardholder's endpoint's fields; its `event_types` may also
+    name the operator's own events (docs/events.md#the-operators-own-events)."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    url: str = Field(
+        min_length=1, max_length=2048, pattern=URL_PATTERN, description=URL_DESCRIPTION
+    )
+    description: str | None = Field(default=None, max_length=255)
+    """Your label for the endpoint, up to 255 characters."""
+    event_types: list[ProgramEventType] | None = Field(
+        default=None, min_length=1, description="default: every type, the operator's own too"
+    )
+
+
 class EndpointUpdate(BaseModel):
     model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
@@ -48,6 +64,27 @@ class EndpointUpdate(BaseModel):
     """Your label, up to 255 characters; `null` clears it."""
     event_types: list[EventType] | None = Field(default=None, min_length=1)
     """The event types to send (at least one); `null`: every type."""
+    enabled: bool | None = Field(default=None, strict=True)
+    """`false` stops deliveries (events still queue); `true` resumes them."""
+
+
+class ProgramEndpointUpdate(BaseModel):
+    """A program-wide endpoint's change: a cardholder's endpoint's fields; its `event_types`
+    may also name the operator's own events."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    url: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=2048,
+        pattern=URL_PATTERN,
+        description=URL_DESCRIPTION,
+    )
+    description: str | None = Field(default=None, max_length=255)
+    """Your label, up to 255 characters; `null` clears it."""
+    event_types: list[ProgramEventType] | None = Field(default=None, min_length=1)
+    """The event types to send (at least one); `null`: every type, the operator's own too."""
     enabled: bool | None = Field(default=None, strict=True)
     """`false` stops deliveries (events still queue); `true` resumes them."""
 
@@ -96,3 +133,7 @@ class AttemptRecord(BaseModel):
     duration_ms: int
     next_attempt_at: datetime | None
     created_at: datetime
+
+
+class ProgramEndpointRecord(EndpointRecord):
+    event_types: list[ProgramEventType] | None  # type: ignore[assignment]

@@ -19,7 +19,12 @@ from cardservice.infra.outbound import new_secret
 from cardservice.security import CardCipher
 from cardservice.webhooks import repository
 from cardservice.webhooks.records import attempt_record, endpoint_record, event_types_of, readable
-from cardservice.webhooks.schemas import EndpointCreate, EndpointUpdate
+from cardservice.webhooks.schemas import (
+    EndpointCreate,
+    EndpointUpdate,
+    ProgramEndpointCreate,
+    ProgramEndpointUpdate,
+)
 
 ROTATION_OVERLAP = timedelta(hours=24)
 
@@ -33,7 +38,11 @@ def _json(types: list[str] | None) -> str | None:
 
 
 async def create_endpoint(
-    tx: Tx, cipher: CardCipher, user: UUID | None, body: EndpointCreate, now: datetime
+    tx: Tx,
+    cipher: CardCipher,
+    user: UUID | None,
+    body: EndpointCreate | ProgramEndpointCreate,
+    now: datetime,
 ) -> dict[str, Any]:
     """A new enabled endpoint of the user with a fresh secret, shown in full this once."""
     endpoint = uuid4()
@@ -67,7 +76,7 @@ async def update_endpoint(
     cipher: CardCipher,
     user: UUID | None,
     endpoint: UUID,
-    body: EndpointUpdate,
+    body: EndpointUpdate | ProgramEndpointUpdate,
     now: datetime,
 ) -> dict[str, Any]:
     """Change what the body names; `event_types: null` means every type again."""
