@@ -218,6 +218,23 @@ async def test_the_owner_freezes_a_members_card_in_2_clicks_from_the_cards_list(
     assert [w.problems for w in owner.values()] == [[], []]
 
 
+async def test_the_dispute_form_offers_an_evidence_file_accessibly(
+    owner: dict[int, Watched], live: LiveServer, shots: Path
+) -> None:
+    """The dispute form of a captured purchase (its evidence uploaded with it: the upload
+    itself is tests/dashboard/test_disputes.py's), drawn at both widths without a serious
+    axe violation."""
+    filters = {"filters[type]": "card_purchase", "filters[status]": "completed"}
+    disputed = {d["transaction_uuid"] for d in (await api(live, "/disputes"))["data"]}
+    purchases = (await api(live, "/transaction/report", per_page=10, **filters))["data"]
+    purchase = next(p for p in purchases if p["uuid"] not in disputed)
+    for width, watched in owner.items():
+        await watched.page.goto(f"{live.base}/app/disputes/new?transaction={purchase['uuid']}")
+        await expect(watched.page.get_by_label("Evidence (optional)")).to_be_visible()
+        await screenshot(watched.page, shots, f"dispute-form-{width}.png")
+    assert [w.problems for w in owner.values()] == [[], []]
+
+
 async def test_see_this_months_top_merchants_in_1_click_from_the_overview(
     owner: dict[int, Watched], live: LiveServer, shots: Path
 ) -> None:
