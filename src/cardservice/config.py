@@ -197,6 +197,17 @@ class Settings(BaseSettings):
         pattern=r"^([^\s@<>]+@[^\s@<>]+)?$",
         description="the address mail is sent from (required with CARDSERVICE_SMTP_URL)",
     )
+    mail_retention_days: int = Field(
+        default=90,
+        ge=1,
+        le=3650,
+        description="mails sent or given up are deleted this many days after they were queued",
+    )
+    smtp_ca_file: Path | None = Field(
+        default=None,
+        description="a CA bundle (PEM) the SMTP server's certificate is verified against;"
+        " default: the system's",
+    )
     smtp_timeout_seconds: float = Field(
         default=10.0, gt=0, description="a mail not handed to the SMTP server by then is retried"
     )

@@ -21,6 +21,7 @@ from cardservice.infra.background import Job
 from cardservice.infra.outbound import Outbound
 from cardservice.ledger.sealer import SEAL_JOB
 from cardservice.mail.queue import queue_for_events as queue_mails
+from cardservice.mail.service import MAIL_PRUNE_JOB
 from cardservice.security import CardCipher
 from cardservice.teams.receipts import RECEIPT_POLICY_JOB
 from cardservice.topups.service import TOPUP_SWEEP_JOB
@@ -37,6 +38,7 @@ JOBS: tuple[Job, ...] = (
     TOPUP_SWEEP_JOB,  # the unpaid top-ups' sweep (docs/operations.md#running-a-program)
     # the teams' receipt policies (docs/teams.md#teams-budgets-requests-receipts)
     RECEIPT_POLICY_JOB,
+    MAIL_PRUNE_JOB,  # the mails kept past their retention (docs/mail.md#delivery)
 )
 
 
