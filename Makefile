@@ -11,6 +11,8 @@ export UV_SYSTEM_CERTS ?= 1
 HOST ?= 127.0.0.1
 PORT ?= 8000
 ISO8583_PORT ?= 8583
+# the demo program's payment details, shown on a top-up's page (docs/operations.md#where-top-ups-are-paid)
+DEMO_PAY_TO ?= {"bank-transfer:EUR": {"Beneficiary": "Cardservice Demo GmbH", "IBAN": "DE89 3704 0044 0532 0130 00", "BIC": "COBADEFFXXX"}, "bank-transfer:USD": {"Beneficiary": "Cardservice Demo Inc.", "Account number": "000123456789", "Routing number (ABA)": "021000021"}}
 PG_DSN ?= postgresql://postgres@127.0.0.1:5432/test
 # the suite's processes: each takes whole test files (--dist loadfile keeps a module's
 # fixtures, e.g. a live server, in one process) and migrates its own databases
@@ -48,7 +50,7 @@ run: install
 	@echo "  Try:         curl -H \"Authorization: Bearer $$(cat var/demo-token)\" http://$(HOST):$(PORT)/accounts"
 	@echo "  ISO 8583:    $(HOST):$(ISO8583_PORT)   (an acquirer's side: cardservice network send --port $(ISO8583_PORT) --card-uuid UUID --amount 12.50)"
 	@echo
-	@$(BIN)/cardservice serve --host $(HOST) --port $(PORT) --iso8583-port $(ISO8583_PORT) --no-migrate
+	@CARDSERVICE_TOPUP_PAY_TO='$(DEMO_PAY_TO)' $(BIN)/cardservice serve --host $(HOST) --port $(PORT) --iso8583-port $(ISO8583_PORT) --no-migrate
 
 browser:
 	@command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+import orjson
 
 from cardservice.db.sql import sqlite_path
 from tests.conftest import ANSWER_SECONDS, TEST_CVK, TEST_KEY
@@ -55,6 +56,16 @@ def _free_port() -> int:
     raise RuntimeError("no free port in 18200-18299")
 
 
+# the program's payment details a top-up shows (docs/operations.md#where-top-ups-are-paid)
+PAY_TO = {
+    "bank-transfer:EUR": {
+        "Beneficiary": "Cardservice Demo GmbH",
+        "IBAN": "DE89 3704 0044 0532 0130 00",
+    },
+    "bank-transfer": {"Beneficiary": "Cardservice Demo Inc.", "Account number": "000123456789"},
+}
+
+
 def _environment(database_url: str, var_dir: Path) -> dict[str, str]:
     return {
         **os.environ,
@@ -68,6 +79,7 @@ def _environment(database_url: str, var_dir: Path) -> dict[str, str]:
         "CARDSERVICE_ISO8583_ANSWER_SECONDS": str(ANSWER_SECONDS),
         "CARDSERVICE_LOG_LEVEL": "WARNING",
         "CARDSERVICE_LOG_FORMAT": "json",
+        "CARDSERVICE_TOPUP_PAY_TO": orjson.dumps(PAY_TO).decode(),
     }
 
 

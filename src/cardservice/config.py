@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 from functools import cached_property
 from pathlib import Path
 from typing import Literal
@@ -177,6 +178,12 @@ class Settings(BaseSettings):
         description="how often a worker loop applies the teams' receipt policies "
         "(docs/teams.md#teams-budgets-requests-receipts)",
     )
+    # where cardholders pay their top-ups (docs/operations.md#where-top-ups-are-paid)
+    topup_pay_to: dict[str, dict[str, str]] = Field(
+        default_factory=dict,
+        description="the program's payment details by method (or method:CURRENCY): JSON "
+        '{"bank-transfer:EUR": {"IBAN": "…", "BIC": "…"}}; a top-up shows its method\'s',
+    )
     # mail to people (docs/mail.md): off unless an SMTP server is given
     smtp_url: str = Field(
         default="",
@@ -190,6 +197,17 @@ class Settings(BaseSettings):
         pattern=r"^([^\s@<>]+@[^\s@<>]+)?$",
         description="the address mail is sent from (required with CARDSERVICE_SMTP_URL)",
     )
+    mail_retention_days: int = Field(
+        default=90,
+        ge=1,
+        le=3650,
+        description="mails sent or given up are deleted this many days after they were queued",
+    )
+    smtp_ca_file: Path | None = Field(
+        default=None,
+        description="a CA bundle (PEM) the SMTP server's certificate is verified against;"
+        " default: the system's",
+    )
     smtp_timeout_seconds: float = Field(
         default=10.0, gt=0, description="a mail not handed to the SMTP server by then is retried"
     )
@@ -202,6 +220,16 @@ class Settings(BaseSettings):
                 " (the mails' sender and the base of their links)"
             )
         return self
+
+    @field_validator("topup_pay_to")
+    @classmethod
+    def _pay_to(cls, value: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
+        for key, lines in value.items():
+            if not re.fullmatch(r"[a-z0-9-]{1,32}(:[A-Z0-9]{3,5})?", key):
+                raise ValueError(f"{key!r}: a payment method's slug, or slug:CURRENCY")
+            if not lines or any(not k.strip() or not v.strip() for k, v in lines.items()):
+                raise ValueError(f"{key!r}: one label and value at least, none empty")
+        return value
 
     @field_validator("log_level")
     @classmethod

@@ -22,6 +22,7 @@ from cardservice.infra.background import Job
 from cardservice.infra.outbound import Outbound
 from cardservice.ledger.sealer import SEAL_JOB
 from cardservice.mail.queue import queue_for_events as queue_mails
+from cardservice.mail.service import MAIL_PRUNE_JOB
 from cardservice.security import CardCipher
 from cardservice.teams import RECEIPT_POLICY_JOB
 from cardservice.topups import TOPUP_SWEEP_JOB
@@ -39,6 +40,7 @@ JOBS: tuple[Job, ...] = (
     # the teams' receipt policies (docs/teams.md#teams-budgets-requests-receipts)
     RECEIPT_POLICY_JOB,
     DISPUTE_SWEEP_JOB,  # unanswered chargebacks won at their deadline (docs/disputes.md)
+    MAIL_PRUNE_JOB,  # the mails kept past their retention (docs/mail.md#delivery)
 )
 
 

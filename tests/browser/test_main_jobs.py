@@ -3,6 +3,8 @@ the clicks it takes (a `Clicks` page that counts every click) and names its boun
 
 * see a card's details: 2 clicks from the cards list (the card, then "Show details");
 * freeze a card: 2 clicks from the cards list (the card, then "Freeze"), the message focused;
+* freeze a member's card (the team's owner): 2 clicks from the cards list, on the owner's page
+  of the member's card; the demo's full Team page on the way;
 * add a missing receipt: 3 clicks from the transactions list ("Missing — add", choose the
   file, "Add receipt"), the receipt policy's banner on the purchase before, gone after;
 * see this month's top merchants: 0 clicks on the overview, 1 to the payments behind one;
@@ -177,6 +179,59 @@ async def test_freeze_a_card_in_2_clicks_with_the_message_in_focus(
             await head.get_by_role("button", name=f"Unfreeze card {card['mask']}").click()
         assert "active again" in await _focused_message(job.page)
         assert (await api(live, f"/card/{card['uuid']}"))["data"]["status"] == "active"
+    assert [w.problems for w in owner.values()] == [[], []]
+
+
+async def test_the_owner_freezes_a_members_card_in_2_clicks_from_the_cards_list(
+    owner: dict[int, Watched], live: LiveServer, shots: Path
+) -> None:
+    """The demo's team at work on the owner's Team page (members, budgets — one over —,
+    requests waiting, missing receipts); then a member's card from the cards list: its page
+    names the holder, has Freeze and no "Show details"; the owner's freeze is the API's."""
+    accounts = (await api(live, "/accounts", per_page=100))["data"]["related_team_accounts"]
+    card = next(a["card_info"] for a in accounts if a["owner"]["name"] == "Sam Member")
+    for width, watched in owner.items():
+        await watched.page.goto(f"{live.base}/app/team")
+        budgets = await watched.page.get_by_test_id("budgets").inner_text()
+        assert "Alex Member" in budgets and "Over by 57.70 EUR" in budgets, budgets
+        requests = await watched.page.get_by_test_id("requests").inner_text()
+        assert "Conference travel" in requests and "Client dinner in Lyon" in requests
+        assert "Sam Member" in await watched.page.get_by_test_id("missing").inner_text()
+        await screenshot(watched.page, shots, f"team-{width}.png")
+        job = Clicks(watched)
+        await job.page.goto(f"{live.base}/app/cards")
+        row = job.page.locator(f'tr[data-team-card="{card["uuid"]}"]')
+        await job.click(row.get_by_role("link", name=card["mask"]))  # 1: the member's card
+        head = job.page.get_by_test_id("card-head")
+        assert await head.get_by_test_id("holder").inner_text() == "Sam Member"
+        assert await head.get_by_role("button", name="Show details").count() == 0
+        await screenshot(job.page, shots, f"card-owner-{width}.png")
+        async with job.page.expect_navigation():
+            await job.click(head.get_by_role("button", name=f"Freeze card {card['mask']}"))  # 2
+        assert job.count <= 2, job.count
+        assert "frozen" in await _focused_message(job.page)
+        found = (await api(live, f"/card/{card['uuid']}"))["data"]
+        assert (found["status"], found["frozen_reason"]) == ("frozen", "owner")
+        async with job.page.expect_navigation():
+            await head.get_by_role("button", name=f"Unfreeze card {card['mask']}").click()
+        assert "active again" in await _focused_message(job.page)
+    assert [w.problems for w in owner.values()] == [[], []]
+
+
+async def test_the_dispute_form_offers_an_evidence_file_accessibly(
+    owner: dict[int, Watched], live: LiveServer, shots: Path
+) -> None:
+    """The dispute form of a captured purchase (its evidence uploaded with it: the upload
+    itself is tests/dashboard/test_disputes.py's), drawn at both widths without a serious
+    axe violation."""
+    filters = {"filters[type]": "card_purchase", "filters[status]": "completed"}
+    disputed = {d["transaction_uuid"] for d in (await api(live, "/disputes"))["data"]}
+    purchases = (await api(live, "/transaction/report", per_page=10, **filters))["data"]
+    purchase = next(p for p in purchases if p["uuid"] not in disputed)
+    for width, watched in owner.items():
+        await watched.page.goto(f"{live.base}/app/disputes/new?transaction={purchase['uuid']}")
+        await expect(watched.page.get_by_label("Evidence (optional)")).to_be_visible()
+        await screenshot(watched.page, shots, f"dispute-form-{width}.png")
     assert [w.problems for w in owner.values()] == [[], []]
 
 

@@ -105,7 +105,7 @@ async def test_the_owner_approves_and_the_member_adds_a_receipt(
     assert "Hotel Lux" in await page.get_by_test_id("missing").inner_text()
     for width in WIDTHS:
         await page.set_viewport_size({"width": width, "height": 900})
-        await screenshot(page, shots, f"team-{width}.png")
+        await screenshot(page, shots, f"team-small-{width}.png")  # README: the demo's
     await page.set_viewport_size({"width": 1280, "height": 900})
     async with page.expect_navigation():
         await page.get_by_role("button", name="Approve").click()

@@ -1,18 +1,19 @@
 """The "Top up" page in a real browser: reached from the navigation, a top-up asked by bank
-transfer in EUR into the demo's first account shows its reference, fee and conversion; the
-list shows it, then cancelled by the operator; both pages drawn at both widths (not blank,
-no serious axe violation, nothing wider than the window). No money moves: the demo's data
-stays as it was for the other browser tests."""
+transfer in EUR into the demo's first account shows its reference, fee and conversion, and
+where to pay — the program's payment details, each with a copy button that copies it and says
+so in a live region; the list shows it, then cancelled by the operator; both pages drawn at
+both widths (not blank, no serious axe violation, nothing wider than the window). No money
+moves: the demo's data stays as it was for the other browser tests."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from playwright.async_api import BrowserContext
+from playwright.async_api import BrowserContext, expect
 
 from tests.browser.watch import call, screenshot, sign_in
-from tests.live_server import LiveServer
+from tests.live_server import PAY_TO, LiveServer
 
 WIDTHS = (1280, 375)
 
@@ -35,6 +36,15 @@ async def test_a_top_up_is_asked_and_listed_accessibly(
     assert "Pay 100.00 EUR by Bank transfer" in instructions and reference in instructions
     assert await page.get_by_test_id("topup-fee").inner_text() == "0.50 EUR"
     topup = page.url.split("/")[-1].split("?")[0]
+    pay_to = page.get_by_test_id("pay-to")
+    iban = PAY_TO["bank-transfer:EUR"]["IBAN"]
+    assert iban in await pay_to.inner_text()
+    await context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live.base)
+    await pay_to.get_by_role("button", name="Copy IBAN").click()
+    await expect(page.get_by_test_id("copied")).to_have_text("Copied: IBAN.")
+    assert await page.evaluate("navigator.clipboard.readText()") == iban
+    await pay_to.get_by_role("button", name="Copy reference").click()
+    assert await page.evaluate("navigator.clipboard.readText()") == reference
     for width in WIDTHS:
         await page.set_viewport_size({"width": width, "height": 900})
         await page.goto(f"{live.base}/app/topups/{topup}")

@@ -1,6 +1,6 @@
 """The cards pages change a card only through `PATCH /card/{cardUuid}`: freeze and unfreeze,
 close after a confirmation (the balance back to the account), spending controls with the
-API's refusals shown by their fields; a team owner sees members' cards without actions."""
+API's refusals shown by their fields; a team owner manages a member's card on its own page."""
 
 from __future__ import annotations
 
@@ -108,21 +108,50 @@ async def test_controls_are_saved_and_refusals_shown_by_their_fields(
     assert (await _card(client, user, card))["spending_controls"] is None
 
 
-async def test_a_team_owner_lists_members_cards_and_a_freeze_acts_as_the_owner(
+async def test_a_team_owner_manages_a_members_card_on_its_own_page(
     app: FastAPI, client: httpx.AsyncClient
 ) -> None:
-    """The owner's list shows the members' cards (no page of their own yet: GET /card/{uuid}
-    is the holder's); a freeze the owner posts acts as the API's owner does (docs/teams.md)."""
+    """The owner's list links each member's card to its page (docs/teams.md#a-team-owner-and-the-
+    members-cards): the holder named, this month's spend and the spend against a limit read
+    from the team's spend, no number, no payments; freeze, controls and description act as
+    the API's owner; another member's page of the card is 404."""
     owner = await make_user(app, team="Crew", role="owner")
     member = await make_user(app, team="Crew", role="member")
+    teammate = await make_user(app, team="Crew", role="member")
     _account, members_card = await make_card(app, client, member)
+    assert (await authorize(client, member, members_card, "12.50")).status_code == 201
     mask = (await _card(client, member, members_card))["mask"]
     await sign_in(client, owner)
     listed = (await client.get("/app/cards")).text
-    assert "Team members' cards" in listed and mask in listed
-    assert f"/app/cards/{members_card}" not in listed  # no page of its own to link to
-    assert (await client.get(f"/app/cards/{members_card}")).status_code == 404
+    assert "Team members' cards" in listed and f'href="/app/cards/{members_card}"' in listed
+    assert f'action="/app/cards/{members_card}/freeze"' in listed
+    controls = await post_form(client, f"/app/cards/{members_card}/controls", daily="100")
+    assert controls.status_code == 303, controls.text
+    page = await client.get(f"/app/cards/{members_card}?done=controls")
+    assert page.status_code == 200, page.text
+    assert "Held by <strong" in page.text and mask in page.text
+    assert "12.50 USD spent with this card in" in page.text
+    assert "12.50 USD of 100.00 USD spent, 87.50 USD left" in page.text  # the daily limit
+    assert "Show details" not in page.text and "Recent transactions" not in page.text
+    assert "auto_replenish" not in page.text  # an owner changes no more than the description
+    described = await post_form(
+        client,
+        f"/app/cards/{members_card}/settings",
+        description="Travel only",
+        fields="description",
+    )
+    assert described.headers["location"].endswith("?done=description#notice")
     frozen = await post_form(client, f"/app/cards/{members_card}/freeze")
     assert frozen.status_code == 303, frozen.text
     card = await _card(client, member, members_card)
-    assert (card["status"], card["frozen_reason"]) == ("frozen", "owner")
+    assert (card["status"], card["frozen_reason"], card["description"]) == (
+        "frozen",
+        "owner",
+        "Travel only",
+    )
+    assert Decimal(str(card["spending_controls"]["daily"])) == 100
+    refused = await post_form(client, f"/app/cards/{members_card}/controls", daily="-5")
+    assert refused.status_code == 422 and 'aria-invalid="true"' in refused.text
+    assert "Held by" in refused.text  # the owner's page again, with the refusal by its field
+    await sign_in(client, teammate)
+    assert (await client.get(f"/app/cards/{members_card}")).status_code == 404

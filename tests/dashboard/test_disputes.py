@@ -4,9 +4,11 @@ through the API as the signed-in user."""
 from __future__ import annotations
 
 from datetime import timedelta
+from io import BytesIO
 
 import httpx
 from fastapi import FastAPI
+from PIL import Image
 
 from cardservice.models.base import utcnow
 from tests.factories import Caller, authorize, make_card, make_user
@@ -97,3 +99,44 @@ async def test_the_transaction_page_shows_the_disputes_steps_and_deadline(
     assert str(today + timedelta(days=45)) in page
     steps = page.split('data-testid="dispute-steps"')[1].split("</ol>")[0]
     assert steps.count("<li>") == 2 and "open:" in steps and "chargeback sent:" in steps
+
+
+def _png() -> bytes:
+    buffer = BytesIO()
+    Image.new("RGB", (8, 8), (200, 40, 40)).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+async def test_a_dispute_carries_the_evidence_file_chosen_on_the_form(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """The file is uploaded through `POST /attachment` (type document) and sent as the
+    dispute's evidence; a file the API refuses is shown by the field and nothing is opened; a
+    refused dispute keeps its uploaded file for the next try (no second upload)."""
+    user = await make_user(app)
+    _account, card = await make_card(app, client, user)
+    purchase = await _settled(client, user, card)
+    await _sign_in(client, user)
+    form = await client.get("/app/disputes/new", params={"transaction": purchase})
+    assert 'enctype="multipart/form-data"' in form.text and 'name="evidence"' in form.text
+    fields = {"transaction_uuid": purchase, "reason": "not_as_described"}
+    csrf = {"csrf_token": client.cookies["cs_csrf"]}
+    bad_file = {"evidence": ("notes.txt", b"just words", "text/plain")}
+    refused = await client.post("/app/disputes", data={**fields, **csrf}, files=bad_file)
+    assert refused.status_code == 422 and 'id="evidence-error"' in refused.text
+    assert (await client.get("/disputes", headers=user.headers)).json()["data"] == []
+    photo = {"evidence": ("box.png", _png(), "image/png")}
+    too_much = {**fields, **csrf, "amount": "500"}
+    kept = await client.post("/app/disputes", data=too_much, files=photo)
+    assert kept.status_code == 422 and 'data-testid="evidence-kept"' in kept.text
+    uploaded = (await client.get("/attachments", headers=user.headers)).json()["data"]
+    assert [a["type"] for a in uploaded] == ["document"]
+    evidence = str(uploaded[0]["uuid"])
+    assert f'name="evidence_uuid" value="{evidence}"' in kept.text
+    no_file = {"evidence": ("", b"", "application/octet-stream")}
+    retry = {**fields, **csrf, "evidence_uuid": evidence}
+    sent = await client.post("/app/disputes", data=retry, files=no_file)
+    assert sent.status_code == 303, sent.text
+    [opened] = (await client.get("/disputes", headers=user.headers)).json()["data"]
+    assert opened["evidence_attachment_uuids"] == [evidence]
+    assert len((await client.get("/attachments", headers=user.headers)).json()["data"]) == 1

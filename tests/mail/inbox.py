@@ -17,17 +17,23 @@ from tests.live_server import _free_port
 
 
 class Inbox:
-    def __init__(self) -> None:
+    """`scheme` `smtps` with `ssl_context`: TLS from the connection's start; other `options`
+    go to aiosmtpd's server (`tls_context`, `require_starttls`, `authenticator`, …)."""
+
+    def __init__(self, scheme: str = "smtp", credentials: str = "", **options: Any) -> None:
         self.messages: list[EmailMessage] = []
         self.refusals: list[str] = []  # answers to the next messages instead of taking them
+        self.logins: list[str] = []  # who the server authenticated, in order
         self._answer = threading.Event()
         self._answer.set()
         self.port = _free_port()
-        self._controller = Controller(self, hostname="127.0.0.1", port=self.port)
+        self.scheme, self.credentials = scheme, credentials
+        self._controller = Controller(self, hostname="127.0.0.1", port=self.port, **options)
 
     @property
     def url(self) -> str:
-        return f"smtp://127.0.0.1:{self.port}"
+        at = f"{self.credentials}@" if self.credentials else ""
+        return f"{self.scheme}://{at}127.0.0.1:{self.port}"
 
     def start(self) -> None:
         self._controller.start()
@@ -49,6 +55,10 @@ class Inbox:
         found = message_from_bytes(envelope.content, policy=policy.default)
         assert isinstance(found, EmailMessage)
         found["X-Envelope-To"] = ", ".join(envelope.rcpt_tos)
+        tls = server.transport.get_extra_info("ssl_object") is not None
+        found["X-Over-TLS"] = "yes" if tls else "no"
+        if session.authenticated:
+            self.logins.append(str(session.login_data, "utf-8"))
         self.messages.append(found)
         while not self._answer.is_set():  # noqa: ASYNC110 - set from the test's thread
             await asyncio.sleep(0.01)

@@ -49,6 +49,21 @@ async def test_an_owner_freezes_a_members_card_and_only_an_owner_unfreezes_it(
     assert str(member.uuid) in audit[0][3]
 
 
+async def test_an_owner_reads_a_members_card_as_its_holder_does(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    team = await make_team(app)
+    member = team.members[0]
+    card = await member_card(app, client, member, start="40")
+    held = await call(client, member, "GET", f"/card/{card}")
+    read = await call(client, team.owner, "GET", f"/card/{card}")
+    assert read.status_code == 200, read.text
+    assert read.json() == held.json()
+    data = read.json()["data"]
+    assert data["uuid"] == card and Decimal(str(data["balance"])) == 40
+    assert await rows(app, "SELECT 1 FROM audit_log") == []  # a read is not audited
+
+
 async def test_an_owner_does_not_lift_the_holders_own_freeze(
     app: FastAPI, client: httpx.AsyncClient
 ) -> None:
@@ -112,6 +127,8 @@ async def test_everybody_else_gets_404_and_changes_nothing(
     for caller, target in attempts:
         refused = await call(client, caller, "PATCH", f"/card/{target}", {"status": "frozen"})
         assert (refused.status_code, refused.json()["code"]) == (404, "not_found")
+        unread = await call(client, caller, "GET", f"/card/{target}")
+        assert (unread.status_code, unread.json()["code"]) == (404, "not_found")
     assert await _card(app, card) == ("active", None, None)
     assert await _card(app, owners) == ("active", None, None)
     assert await rows(app, "SELECT 1 FROM audit_log") == []

@@ -187,3 +187,56 @@ async def test_topups_expire_command_expires_what_is_due_at_its_instant(
     expired = (await client.get(f"/topups/{topup['uuid']}", headers=user.headers)).json()["data"]
     assert expired["status"] == "expired"
     assert _cli(settings, "topups", "expire", "--now", "tomorrow").returncode == 2
+
+
+PAY_TO = {
+    "bank-transfer:EUR": {"Beneficiary": "Cards GmbH", "IBAN": "DE89 3704 0044 0532 0130 00"},
+    "bank-transfer": {"Beneficiary": "Cards Inc.", "Account number": "000123456789"},
+}
+
+
+async def test_a_topup_says_where_to_pay_from_the_programs_details(
+    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+) -> None:
+    """`pay_to` (docs/operations.md#where-top-ups-are-paid): the details set for the method and
+    currency, else for the method, in their order; none for a method without details."""
+    app.state.settings = settings.model_copy(update={"topup_pay_to": PAY_TO})
+    user = await make_user(app)
+    euros = await make_account(app, user, currency="EUR")
+    dollars = await make_account(app, user, currency="USD")
+    answers = [
+        await _ask(
+            client, user, account_uuid=str(account), method=method, currency=currency, amount=100
+        )
+        for account, method, currency in (
+            (euros, "bank-transfer", "EUR"),
+            (dollars, "bank-transfer", "USD"),
+            (dollars, "card", "USD"),
+        )
+    ]
+    assert [a.status_code for a in answers] == [201, 201, 201], answers[0].text
+    pay_to = [a.json()["data"]["pay_to"] for a in answers]
+    assert pay_to == [
+        [
+            {"label": "Beneficiary", "value": "Cards GmbH"},
+            {"label": "IBAN", "value": "DE89 3704 0044 0532 0130 00"},
+        ],
+        [
+            {"label": "Beneficiary", "value": "Cards Inc."},
+            {"label": "Account number", "value": "000123456789"},
+        ],
+        [],
+    ]
+    one = await client.get(f"/topups/{answers[0].json()['data']['uuid']}", headers=user.headers)
+    assert one.json()["data"]["pay_to"] == pay_to[0]
+    listed = (await client.get("/topups", headers=user.headers)).json()["data"]
+    assert sorted(map(len, (t["pay_to"] for t in listed))) == [0, 2, 2]
+
+
+def test_payment_details_are_checked_at_start() -> None:
+    for bad in ({"Bank Transfer": {"IBAN": "x"}}, {"sepa": {}}, {"sepa": {"IBAN": " "}}):
+        try:
+            Settings(topup_pay_to=bad)
+        except ValueError:
+            continue
+        raise AssertionError(f"{bad} was accepted")

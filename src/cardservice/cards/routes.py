@@ -11,7 +11,7 @@ from fastapi.responses import Response
 
 from cardservice.auth.dependencies import CallerA, CallerB, count_failed_attempt
 from cardservice.cards import physical, pin, purchase, reveal, service
-from cardservice.cards.owner_changes import change_card_as
+from cardservice.cards.owner_changes import change_card_as, read_card_as
 from cardservice.cards.replacement import replace_card
 from cardservice.cards.schemas import (
     ActivateCardRequest,
@@ -120,8 +120,9 @@ async def get_card(
     card_uuid: CardUuid,
 ) -> JSONResponse:
     """One of the caller's cards: balance, status, limits, holder, auto-replenish, card type. A
-    team member's or another user's card → 404."""
-    return ok(await service.get_card(db.reader, caller.user_uuid, uuid.UUID(card_uuid)))
+    team owner also reads a member's card (the one `PATCH` lets them change); anybody else's
+    card → 404."""
+    return ok(await read_card_as(db.reader, caller, uuid.UUID(card_uuid)))
 
 
 @router.patch(

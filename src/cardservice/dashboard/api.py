@@ -64,11 +64,12 @@ class Api:
     session cookie is counted against that browser, docs/api.md#hardening, not against 127.0.0.1);
     bodies are decoded with exact decimals."""
 
-    def __init__(self, app: ASGIApp, token: str, client_address: str) -> None:
+    def __init__(self, app: ASGIApp, token: str | None, client_address: str) -> None:
+        """`token` None: a caller without credentials (the public endpoints only)."""
         self._client = httpx.AsyncClient(
             transport=httpx.ASGITransport(app=app, client=(client_address, 0)),
             base_url=INTERNAL_BASE,
-            headers={"Authorization": f"Bearer {token}"},
+            headers={} if token is None else {"Authorization": f"Bearer {token}"},
         )
 
     async def __aenter__(self) -> Api:

@@ -8,23 +8,19 @@ list is `GET /attachments` (the caller's own, even for a team owner).
 
 from __future__ import annotations
 
-import base64
-from collections.abc import AsyncGenerator
 from typing import Annotated, Any, get_args
 
 from fastapi import Path, Query, Request
 from fastapi.responses import Response
-from starlette.datastructures import UploadFile
-from starlette.formparsers import MultiPartException, MultiPartParser
 
-from cardservice.attachments import upload_body_limit
 from cardservice.attachments.schemas import AttachmentType
 from cardservice.dashboard.api import Api, ApiError
 from cardservice.dashboard.pages import PageNumber
+from cardservice.dashboard.uploads import upload_form
 from cardservice.dashboard.views import act, as_user, field_errors, page_links, show
 from cardservice.dashboard.web import ACCEPT, redirect, render
 from cardservice.errors import BadRequest, PayloadTooLarge
-from cardservice.http.router import Router, read_limited
+from cardservice.http.router import Router
 from cardservice.values.patterns import UUID_PATTERN
 
 router = Router(prefix="/app", include_in_schema=False)
@@ -57,28 +53,7 @@ async def _attachments(request: Request, api: Api, page: int) -> dict[str, Any]:
     }
 
 
-async def read_upload(request: Request) -> dict[str, str]:
-    """A multipart form with one file, as text fields: the file as base64 (what the API
-    takes). The body may be as large as the API's own upload body, no larger (413)."""
-    limit = upload_body_limit(request.app.state.settings.max_attachment_bytes)
-    raw = await read_limited(request, limit)
-
-    async def body() -> AsyncGenerator[bytes, None]:
-        yield raw
-
-    parser = MultiPartParser(request.headers, body(), max_files=1, max_fields=len(FIELDS))
-    try:
-        parsed = await parser.parse()
-    except MultiPartException:
-        raise BadRequest("The form could not be read.") from None
-    form: dict[str, str] = {}
-    for name in FIELDS:
-        value = parsed.get(name)
-        if isinstance(value, UploadFile):
-            value = base64.b64encode(await value.read()).decode("ascii")
-        form[name] = value or ""
-    await parsed.close()
-    return form
+read_upload = upload_form(FIELDS)
 
 
 @router.get("/attachments")

@@ -2,12 +2,14 @@
 
 Every change is `PATCH /card/{cardUuid}` of the API (docs/controls.md#lifecycle-patch-cardcarduuid),
 sent as the signed-in user: the rules, and the messages of what they refuse, are the API's. A team
-owner sees the members' cards the API shows them (each member account's primary card), without
-actions: the API answers 404 to a change of a card that is not the caller's own.
+owner sees the members' cards the API shows them (each member account's primary card) and opens
+each on a page of its own with what an owner may do: freeze, unfreeze, close, the description and
+the spending controls (docs/teams.md#a-team-owner-and-the-members-cards).
 """
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Annotated, Any
 
@@ -20,7 +22,7 @@ from cardservice.dashboard.api import Api, ApiError
 from cardservice.dashboard.pages import PageNumber
 from cardservice.dashboard.token_pages import NOTICES as TOKEN_NOTICES
 from cardservice.dashboard.transaction_pages import row_context
-from cardservice.dashboard.views import act, field_errors, page_links, show
+from cardservice.dashboard.views import act, as_user, field_errors, page_links, show
 from cardservice.dashboard.web import amount_input, redirect, render
 from cardservice.http.router import Router
 from cardservice.tokens import WALLET_NAMES
@@ -37,6 +39,7 @@ NOTICES = {
     "removed": "Every spending control of this card is removed.",
     "bought": "Your new card is ready.",
     "settings": "The description and automatic top-up are saved.",
+    "description": "The description is saved.",
     **TOKEN_NOTICES,
 }
 # Where on the card page each notice shows (`card.html`): the section the form was in.
@@ -44,6 +47,7 @@ NOTICE_AT = {
     "controls": "controls",
     "removed": "controls",
     "settings": "settings",
+    "description": "settings",
     **{done: "wallets" for done in TOKEN_NOTICES},
 }
 CONTROL_LABELS = {
@@ -106,8 +110,39 @@ def _form_values(card: dict[str, Any]) -> dict[str, str]:
     return values
 
 
-async def _card_context(api: Api, card_uuid: str) -> dict[str, Any]:
+async def _card_page(request: Request, api: Api, card_uuid: str) -> tuple[str, dict[str, Any]]:
+    """The card page's template and context: the holder's own page (`card.html`), or — for a
+    team owner reading a member's card — the owner's (`card_owner.html`)."""
     card = (await api.body(f"/card/{card_uuid}"))["data"]
+    account = (await api.body(f"/account/{card['account_uuid']}"))["data"]
+    if str(account["owner"]["uuid"]) == str(request.state.summary["user"]["uuid"]):
+        return "card.html", await _card_context(api, card)
+    return "card_owner.html", await _owner_context(api, card, account["owner"]["name"])
+
+
+async def _owner_context(api: Api, card: dict[str, Any], holder: str) -> dict[str, Any]:
+    """A member's card as the team's owner manages it: no number, no transactions, no wallets
+    (the holder's), this month's spend and the spend against its limits from the team's reads."""
+    month = datetime.now(UTC).date().replace(day=1)
+    return {
+        "title": f"{holder}'s card {card['mask']}",
+        "card": card,
+        "holder": holder,
+        "values": _form_values(card),
+        "settings": {"description": card.get("description") or ""},
+        "labels": CONTROL_LABELS,
+        "limits": LIMITS,
+        "spend": await card_spend.team_spend_against_limits(api, card),
+        "month_spend": await card_spend.team_card_spend(api, card, month),
+        "month_name": month.strftime("%B %Y"),
+        "notice": None,
+        "notice_at": "head",
+        "errors": {},
+    }
+
+
+async def _card_context(api: Api, card: dict[str, Any]) -> dict[str, Any]:
+    card_uuid = str(card["uuid"])
     recent = await api.body("/transaction/report", {"filters[card_uuid]": card_uuid, "per_page": 5})
     return {
         "title": f"Card {card['mask']}",
@@ -140,16 +175,15 @@ def _settings_values(card: dict[str, Any]) -> dict[str, str]:
 
 @router.get("/cards/{cardUuid}")
 async def card(request: Request, card_uuid: CardUuid, done: Done = "") -> Response:
-    """One of the user's cards: its status and actions, and its spending controls form."""
+    """One of the user's cards: its status and actions, and its spending controls form; a team
+    member's card, for the team's owner, with the owner's actions."""
 
-    async def build(api: Api) -> dict[str, Any]:
-        return {
-            **await _card_context(api, card_uuid),
-            "notice": NOTICES.get(done),
-            "notice_at": NOTICE_AT.get(done, "head"),
-        }
+    async def draw(api: Api) -> Response:
+        template, context = await _card_page(request, api, card_uuid)
+        context.update(notice=NOTICES.get(done), notice_at=NOTICE_AT.get(done, "head"))
+        return render(request, template, context)
 
-    return await show(request, "card.html", build)
+    return await as_user(request, draw)
 
 
 async def _patch(api: Api, card_uuid: str, change: dict[str, Any]) -> None:
@@ -239,10 +273,10 @@ async def save_controls(request: Request, card_uuid: CardUuid) -> Response:
         except ApiError as error:
             if error.status_code != 422:
                 raise
-            context = await _card_context(api, card_uuid)
+            template, context = await _card_page(request, api, card_uuid)
             errors = field_errors(error, "controls", within="spending_controls")
             context.update(values=form, errors=errors)
-            return render(request, "card.html", context, status_code=422)
+            return render(request, template, context, status_code=422)
         done = "removed" if removing else "controls"
         return redirect(request, f"/app/cards/{card_uuid}?done={done}#notice")
 
@@ -250,14 +284,19 @@ async def save_controls(request: Request, card_uuid: CardUuid) -> Response:
 
 
 def _settings(form: dict[str, str]) -> dict[str, Any]:
-    """The `PATCH` body of the settings form: description (empty: none) and auto-replenish."""
+    """The `PATCH` body of the settings form: description (empty: none) and auto-replenish;
+    the owner's form of a member's card sends the description only (`fields=description`:
+    an owner changes no more)."""
+    description = form.get("description", "").strip()
+    if form.get("fields") == "description":
+        return {"description": description}
     enabled = form.get("auto_replenish") == "on"
     replenish: dict[str, Any] = {"enabled": enabled}
     if enabled:  # an empty amount is sent as typed, for the API to name the field
         for name in ("amount", "min_balance"):
             text = form.get(f"auto_replenish_{name}", "").strip()
             replenish[name] = _amount(text) if text else ""
-    return {"description": form.get("description", "").strip(), "auto_replenish": replenish}
+    return {"description": description, "auto_replenish": replenish}
 
 
 @router.post("/cards/{cardUuid}/settings")
@@ -265,18 +304,20 @@ async def save_settings(request: Request, card_uuid: CardUuid) -> Response:
     """Set the card's description and auto-replenish; refusals shown by their fields."""
 
     async def action(api: Api, form: dict[str, str]) -> Response:
+        change = _settings(form)
         try:
-            await _patch(api, card_uuid, _settings(form))
+            await _patch(api, card_uuid, change)
         except ApiError as error:
             if error.status_code != 422:
                 raise
-            context = await _card_context(api, card_uuid)
+            template, context = await _card_page(request, api, card_uuid)
             errors = {
                 ("auto_replenish_" + key if key in ("amount", "min_balance", "enabled") else key): v
                 for key, v in field_errors(error, "settings", within="auto_replenish").items()
             }
             context.update(settings=form, settings_errors=errors)
-            return render(request, "card.html", context, status_code=422)
-        return redirect(request, f"/app/cards/{card_uuid}?done=settings#notice")
+            return render(request, template, context, status_code=422)
+        done = "settings" if "auto_replenish" in change else "description"
+        return redirect(request, f"/app/cards/{card_uuid}?done={done}#notice")
 
     return await act(request, action)

@@ -42,8 +42,7 @@ def spent(rows: list[dict[str, Any]], since: date | None) -> Decimal:
 async def spend_against_limits(api: Api, card: dict[str, Any]) -> list[dict[str, Any]]:
     """For each limit the card has: the limit, what was spent in its window, what is left,
     and the percent used (for the meter). Empty when the card has no limit."""
-    controls = card.get("spending_controls") or {}
-    windows = [name for name in WINDOWS if controls.get(name) is not None]
+    windows = _windows(card)
     if not windows:
         return []
     today = datetime.now(UTC).date()
@@ -55,22 +54,49 @@ async def spend_against_limits(api: Api, card: dict[str, Any]) -> list[dict[str,
         earliest = min(d for d in (window_start(n, today) for n in windows) if d is not None)
         params["filters[date_from]"] = earliest.isoformat()
     rows = await api.every_page("/transaction/report", params, REPORT_PAGES)
-    result = []
-    for name in windows:
-        limit = Decimal(controls[name])
-        used = spent(rows, window_start(name, today))
-        percent = int(min(used / limit, Decimal(1)) * 100) if limit > 0 else 100
-        result.append(
-            {
-                "name": name,
-                "limit": limit,
-                "spent": used,
-                "left": max(limit - used, Decimal(0)),
-                "percent": percent,
-                "since": window_start(name, today),
-            }
-        )
-    return result
+    return [_meter(card, name, spent(rows, window_start(name, today)), today) for name in windows]
+
+
+async def team_card_spend(api: Api, card: dict[str, Any], since: date) -> Decimal:
+    """What a card spent from `since` to today, as its team's owner reads it: the card's row
+    of `GET /user/spend?group_by=card` (the same count as the limits: approved purchases less
+    refunds), in the card's currency. The owner reads no member's transactions
+    (docs/teams.md#a-team-owner-and-the-members-cards)."""
+    query: dict[str, str | int] = {"group_by": "card", "from": since.isoformat(), "limit": 500}
+    for row in (await api.body("/user/spend", query))["data"]:
+        if row["key"] == str(card["uuid"]) and row["currency"] == card["currency"]:
+            return Decimal(row["amount"])
+    return Decimal(0)
+
+
+async def team_spend_against_limits(api: Api, card: dict[str, Any]) -> list[dict[str, Any]]:
+    """`spend_against_limits` of a member's card for the team's owner, from `team_card_spend`
+    per window (the card's life starts on the day it was made)."""
+    today = datetime.now(UTC).date()
+    made = datetime.fromisoformat(str(card["created_at"]).replace("Z", "+00:00")).date()
+    meters = []
+    for name in _windows(card):
+        used = await team_card_spend(api, card, window_start(name, today) or made)
+        meters.append(_meter(card, name, used, today))
+    return meters
+
+
+def _windows(card: dict[str, Any]) -> list[str]:
+    controls = card.get("spending_controls") or {}
+    return [name for name in WINDOWS if controls.get(name) is not None]
+
+
+def _meter(card: dict[str, Any], name: str, used: Decimal, today: date) -> dict[str, Any]:
+    limit = Decimal(card["spending_controls"][name])
+    percent = int(min(used / limit, Decimal(1)) * 100) if limit > 0 else 100
+    return {
+        "name": name,
+        "limit": limit,
+        "spent": used,
+        "left": max(limit - used, Decimal(0)),
+        "percent": percent,
+        "since": window_start(name, today),
+    }
 
 
 def budget_meter(budget: dict[str, Any]) -> dict[str, Any]:

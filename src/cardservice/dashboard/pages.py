@@ -21,12 +21,13 @@ from cardservice.dashboard.api import Api, ApiError
 from cardservice.dashboard.card_spend import budget_meter
 from cardservice.dashboard.charts import amount_ticks, bars, date_ticks, spend_per_day
 from cardservice.dashboard.errors import sentence
+from cardservice.dashboard.uploads import upload_form
 from cardservice.dashboard.views import act, as_user, field_errors
 
 # Shared with the card and webhook pages (`views`), under the names these handlers use.
 from cardservice.dashboard.views import page_links as _pages
 from cardservice.dashboard.views import show as _page
-from cardservice.dashboard.web import amount_input, money, redirect, render
+from cardservice.dashboard.web import ACCEPT, amount_input, money, redirect, render
 from cardservice.disputes import DisputeReason
 from cardservice.http.router import Router
 from cardservice.transactions import TransactionStatus, TransactionType
@@ -255,7 +256,9 @@ async def _dispute_context(api: Api, transaction: str) -> dict[str, Any]:
             "amount": str(transaction_pages.disputable(record)),
             "reason": "",
             "explanation": "",
+            "evidence_uuid": "",
         },
+        "accept": ACCEPT,
         "errors": {},
     }
 
@@ -271,10 +274,29 @@ async def dispute_form(request: Request, transaction: TransactionUuid) -> Respon
     return await _page(request, "dispute_form.html", build)
 
 
+DISPUTE_FIELDS = (
+    "csrf_token", "transaction_uuid", "reason", "explanation", "amount", "evidence", "evidence_uuid"
+)  # fmt: skip
+read_dispute = upload_form(DISPUTE_FIELDS)
+EVIDENCE_TYPE = "document"  # what `POST /attachment` files a dispute's evidence as
+
+
+async def _evidence(api: Api, form: dict[str, str]) -> str:
+    """The uuid of the evidence to send: the file chosen, uploaded now (`POST /attachment`,
+    type `document`), or the one uploaded by an earlier try of this form; empty: none."""
+    if form.get("evidence"):
+        body = {"type": EVIDENCE_TYPE, "file": form["evidence"]}
+        return str((await api.send("POST", "/attachment", body))["data"]["uuid"])
+    kept = form.get("evidence_uuid", "")
+    return kept if UUID_RE.fullmatch(kept) else ""
+
+
 @router.post("/disputes")
 async def open_dispute(request: Request) -> Response:
-    """Open the dispute the form describes, as the signed-in user; then the list of disputes.
-    A refusal (already disputed, an amount too high, …) is shown on the form by its field."""
+    """Open the dispute the form describes, as the signed-in user, with the evidence file if
+    one was chosen (uploaded first); then the list of disputes. A refusal (already disputed,
+    an amount too high, a file the API refuses, …) is shown on the form by its field; an
+    uploaded file is kept for the next try (uploads cannot be deleted)."""
 
     async def send(api: Api, form: dict[str, str]) -> Response:
         body: dict[str, Any] = {name: form.get(name, "") for name in ("transaction_uuid", "reason")}
@@ -282,21 +304,31 @@ async def open_dispute(request: Request) -> Response:
             body["explanation"] = explanation
         if amount := form.get("amount", "").strip():
             body["amount"] = amount_input(amount)
+        evidence, step = "", "evidence"  # a refusal of the upload is the evidence field's
         try:
+            evidence = await _evidence(api, form)
+            if evidence:
+                body["evidence_attachment_uuids"] = [evidence]
+            step = "form"
             await api.send("POST", "/disputes", body)
         except ApiError as error:
-            if error.status_code not in (409, 422) or not UUID_RE.match(body["transaction_uuid"]):
+            if error.status_code not in (409, 413, 422) or not UUID_RE.match(
+                body["transaction_uuid"]
+            ):
                 raise
             context = await _dispute_context(api, body["transaction_uuid"])
-            errors = field_errors(error, "form")
+            errors = field_errors(error, step)
+            if step == "evidence":
+                errors = {"evidence": [m for messages in errors.values() for m in messages]}
             if any("minor units" in message for message in errors.get("amount", ())):
                 left = money(context["disputable"], context["transaction"]["currency"])
                 errors["amount"] = [f"At most {left} can still be disputed."]
-            context.update(values=form, errors=errors)
+            values = {**form, "evidence": "", "evidence_uuid": evidence}
+            context.update(values=values, errors=errors)
             return render(request, "dispute_form.html", context, status_code=error.status_code)
         return redirect(request, "/app/disputes")
 
-    return await act(request, send)
+    return await act(request, send, read=read_dispute)
 
 
 @router.get("/receipt/{transactionUuid}")

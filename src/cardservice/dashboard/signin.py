@@ -1,12 +1,16 @@
-"""Signing in and out of the dashboard: paste a token, or follow a one-time link."""
+"""Signing in and out of the dashboard: paste a token, follow a one-time link, or ask for one
+by mail (docs/mail.md#the-sign-in-link-by-mail)."""
 
 from __future__ import annotations
 
-from fastapi import Request
+from fastapi import BackgroundTasks, Request
 from fastapi.responses import Response
+from pydantic import ValidationError
 
 from cardservice.auth import principal_for_token
+from cardservice.auth.address import client_address
 from cardservice.auth.dependencies import MAX_CREDENTIAL_LENGTH, count_failed_attempt
+from cardservice.dashboard.api import Api, ApiError
 from cardservice.dashboard.web import (
     COOKIE_PATH,
     SESSION_COOKIE,
@@ -19,14 +23,31 @@ from cardservice.dashboard.web import (
 from cardservice.db.sql import Tx
 from cardservice.http.database import Db
 from cardservice.http.router import Router
+from cardservice.mail.routes import SIGN_IN_ANSWER
+from cardservice.mail.schemas import SignInRequest
 from cardservice.users import sessions
 
 router = Router(prefix="/app", include_in_schema=False)
 SESSION_SECONDS = int(sessions.SESSION_LIFETIME.total_seconds())
 
 
-def _login_page(request: Request, error: str | None, link: str = "", status: int = 200) -> Response:
-    context = {"title": "Sign in", "error": error, "link": link}
+def _login_page(
+    request: Request,
+    error: str | None,
+    link: str = "",
+    status: int = 200,
+    **more: object,
+) -> Response:
+    context = {
+        "title": "Sign in",
+        "error": error,
+        "link": link,
+        "by_mail": bool(request.app.state.settings.smtp_url),  # a link can be mailed
+        "email": "",
+        "email_error": None,
+        "mailed": None,
+        **more,
+    }
     return render(request, "login.html", context, status_code=status)
 
 
@@ -81,6 +102,36 @@ async def login_with_link(request: Request, db: Db) -> Response:
         message = "That sign-in link was already used or has expired."
         return _login_page(request, message, status=401)
     return _signed_in(request, session_token)
+
+
+@router.post("/login/email")
+async def login_by_mail(request: Request) -> Response:
+    """Ask for a sign-in link by mail: the API's `POST /app/sign-in`, called after this page
+    has answered (its lookup's time is never in this answer), which is the same for every
+    address (202). An address that is not one is shown by the field (422)."""
+    form = await read_form(request)
+    if not csrf_matches(request, form):
+        return _login_page(request, "The form expired; please try again.", status=403)
+    email = form.get("email", "").strip()
+    try:
+        SignInRequest.model_validate({"email": email})
+    except ValidationError:
+        error = "Enter your email address, such as ada@example.com."
+        return _login_page(request, None, status=422, email=email, email_error=error)
+    address = client_address(request, request.app.state.settings.trusted_proxy_networks)
+    page = _login_page(request, None, status=202, mailed=SIGN_IN_ANSWER)
+    after = BackgroundTasks()
+    after.add_task(_ask_for_link, request, address, email)
+    page.background = after
+    return page
+
+
+async def _ask_for_link(request: Request, address: str, email: str) -> None:
+    async with Api(request.app, None, address) as api:
+        try:
+            await api.send("POST", "/app/sign-in", {"email": email})
+        except ApiError:  # a refusal (rate limit) is the API's to log; the page answered alike
+            return
 
 
 @router.post("/logout")

@@ -289,6 +289,7 @@ class Database:
         numbered_hooks: Sequence[NumberedHook] = (),
     ) -> None:
         url = settings.resolved_database_url
+        self.settings = settings  # a background job's own knobs are read from them
         self.commit_hooks = tuple(commit_hooks)
         # run in the unit that numbers committed events, with their ids (events.outbox)
         self.numbered_hooks = tuple(numbered_hooks)

@@ -2,7 +2,8 @@
 a frozen card and a card with spending controls (and its declines) among them, a card
 with one purchase of each network shape (holds.py: increment, captures in parts, tip,
 fuel, expired hold), the owner's two latest settled purchases disputed (one still open,
-one won), and the owner's first USD card in Apple Pay (a wallet token that paid once).
+one won), the owner's first USD card in Apple Pay (a wallet token that paid once), and the
+team at work (team.py: a second member, budgets, a receipt policy, requests waiting).
 
 Idempotent: the data is created once; every run prints the demo owner's bearer token, the one
 kept in `<var_dir>/demo-token` while it is valid, else a new one (token.py). Users,
@@ -32,6 +33,7 @@ from cardservice.cards import (
 from cardservice.config import Settings
 from cardservice.db.sql import Tx, as_uuid
 from cardservice.demo.holds import network_shapes
+from cardservice.demo.team import alex_spends, manage_team
 from cardservice.demo.token import demo_token, keep, read_kept, token_path
 from cardservice.dictionaries import available_bin, every_tag
 from cardservice.disputes import open_dispute, resolve_dispute
@@ -162,7 +164,22 @@ async def _populate(tx: Tx, cipher: CardCipher, report: Report) -> uuid.UUID:
     assert main_usd is not None
     await network_shapes(tx, cipher, owner, main_usd, await _bin_for(tx, "USD"), utcnow())
     await _wallet(tx, cipher, owner)
+    await _team_at_work(tx, cipher, owner, member)
     return owner
+
+
+async def _team_at_work(tx: Tx, cipher: CardCipher, owner: uuid.UUID, sam: uuid.UUID) -> None:
+    """Alex, a second member with an EUR account and a card spent over budget; then the
+    owner's budgets, receipt policy, and the members' requests (team.py)."""
+    alex = await _onboard(tx, "alex@cardservice.example", "Alex Member", "member")
+    account = await _fund(tx, alex, "Alex's EUR", "EUR", "team", Decimal("2000"))
+    now = utcnow()
+    await alex_spends(tx, cipher, alex, account, await _bin_for(tx, "EUR"), now)
+    team = await users_repository.team_by_name(tx, DEMO_TEAM)
+    sam_account = await accounts_repository.account_in(tx, sam, "USD")
+    assert team is not None and sam_account is not None
+    members = {"sam": sam, "alex": alex}
+    await manage_team(tx, team, owner, members, sam_account, await _bin_for(tx, "USD"), now)
 
 
 async def _wallet(tx: Tx, cipher: CardCipher, owner: uuid.UUID) -> None:

@@ -167,7 +167,8 @@ class MailCourier:
 
     def __init__(self, db: Database, settings: Settings) -> None:
         self._db, self._settings = db, settings
-        self._server = SmtpServer.from_url(settings.smtp_url)
+        ca_file = str(settings.smtp_ca_file) if settings.smtp_ca_file else None
+        self._server = SmtpServer.from_url(settings.smtp_url, ca_file)
         self._rng = random.Random()  # noqa: S311 - retry jitter, not a secret
         self._in_flight: set[asyncio.Task[None]] = set()
 

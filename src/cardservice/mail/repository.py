@@ -154,3 +154,15 @@ async def account_currencies(tx: Tx, account_uuids: Sequence[uuid.UUID]) -> dict
         return {}
     rows = await tx.rows(_ACCOUNT_CURRENCIES + in_list(len(account_uuids)), *account_uuids)
     return {str(uuid.UUID(str(row["uuid"]))): row["currency"] for row in rows}
+
+
+# a batch of sent or given-up mails created before $1 (never one still pending)
+_PRUNE = """
+DELETE FROM mails WHERE id IN (
+  SELECT id FROM mails WHERE status <> 'pending' AND created_at < $1 ORDER BY id LIMIT $2
+) RETURNING id"""
+
+
+async def prune(tx: Tx, before: datetime, limit: int) -> int:
+    """Delete up to `limit` mails sent or given up and created before `before`; how many."""
+    return len(await tx.rows(_PRUNE, before, limit))

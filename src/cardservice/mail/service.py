@@ -18,11 +18,13 @@ from typing import Any
 from cardservice.db.database import Database
 from cardservice.db.sql import Reader, Tx
 from cardservice.errors import ValidationFailed
+from cardservice.infra.background import Job
 from cardservice.ledger.minor_units import to_minor
 from cardservice.mail import repository
 from cardservice.mail.compose import sign_in_placeholder
 from cardservice.mail.records import preferences_record, stored_preferences
 from cardservice.mail.schemas import NotificationsRequest
+from cardservice.models.base import utcnow
 from cardservice.users import LINK_LIFETIME
 
 SIGN_IN_WINDOW = timedelta(minutes=15)
@@ -69,3 +71,27 @@ async def request_sign_in(db: Database, email: str, now: datetime) -> bool:
         return True
 
     return await db.transact(work)
+
+
+PRUNE_BATCH = 1000  # mails deleted in one unit: a short lock, and the loop goes on
+PRUNE_EVERY_SECONDS = 3600.0
+
+
+async def prune_mails(db: Database, now: datetime, keep: timedelta) -> int:
+    """Delete the mails sent or given up more than `keep` ago (their record, docs/mail.md#delivery),
+    in batches, each its own unit; a mail still pending is never deleted. How many."""
+    pruned = 0
+    while True:
+        done = await db.transact(lambda tx: repository.prune(tx, now - keep, PRUNE_BATCH))
+        pruned += done
+        if done < PRUNE_BATCH:
+            return pruned
+
+
+async def _prune_now(db: Database) -> int:
+    return await prune_mails(db, utcnow(), timedelta(days=db.settings.mail_retention_days))
+
+
+MAIL_PRUNE_JOB = Job("mail_prune", lambda _settings: PRUNE_EVERY_SECONDS, _prune_now)
+"""Delete the mails older than `CARDSERVICE_MAIL_RETENTION_DAYS`, hourly: a job of the
+background loop (infra/background.py; `cardservice.runtime` lists it)."""

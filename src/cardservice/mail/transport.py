@@ -1,5 +1,7 @@
 """Handing a message to the SMTP server (aiosmtplib): `smtp://` (STARTTLS when the server
-offers it) or `smtps://` (TLS from the start), with the URL's user and password when given.
+offers it) or `smtps://` (TLS from the start), the server's certificate verified (against
+`CARDSERVICE_SMTP_CA_FILE` when set, else the system's CAs), with the URL's user and password
+when given.
 A 5xx answer is final (`MailRefused`); anything else — a 4xx, a lost connection, a timeout —
 is worth another attempt (`MailFailed`)."""
 
@@ -28,10 +30,12 @@ class SmtpServer:
     username: str | None
     password: str | None
     implicit_tls: bool
+    ca_file: str | None = None
 
     @classmethod
-    def from_url(cls, url: str) -> SmtpServer:
-        """`smtp[s]://[user[:password]@]host[:port]` (checked by Settings); port 25 or 465."""
+    def from_url(cls, url: str, ca_file: str | None = None) -> SmtpServer:
+        """`smtp[s]://[user[:password]@]host[:port]` (checked by Settings); port 25 or 465;
+        `ca_file`: the CAs its certificate is verified against (None: the system's)."""
         parts = urlsplit(url)
         implicit = parts.scheme == "smtps"
         return cls(
@@ -40,6 +44,7 @@ class SmtpServer:
             username=unquote(parts.username) if parts.username else None,
             password=unquote(parts.password) if parts.password else None,
             implicit_tls=implicit,
+            ca_file=ca_file,
         )
 
     def __repr__(self) -> str:  # never the password
@@ -65,6 +70,7 @@ async def deliver(server: SmtpServer, message: EmailMessage, seconds: float) -> 
                 password=server.password,
                 use_tls=server.implicit_tls,
                 start_tls=False if server.implicit_tls else None,
+                cert_bundle=server.ca_file,
                 timeout=seconds,
             )
     except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:

@@ -48,7 +48,7 @@ async def create_topup(request: Request, caller: CallerA, db: Db) -> JSONRespons
     body = await read_json(request, TopupRequest)
     now = utcnow()
     record = await db.transact(lambda tx: service.request_topup(tx, caller.user_uuid, body, now))
-    return ok(record, status_code=201)
+    return ok(service.with_pay_to(record, _pay_to(request)), status_code=201)
 
 
 @router.get(
@@ -57,10 +57,13 @@ async def create_topup(request: Request, caller: CallerA, db: Db) -> JSONRespons
     openapi_extra=BEARER_OR_MFA,
     summary="The caller's top-ups, newest first",
 )
-async def list_topups(caller: CallerA, db: Db, page: StandardPage) -> JSONResponse:
+async def list_topups(
+    request: Request, caller: CallerA, db: Db, page: StandardPage
+) -> JSONResponse:
     """The caller's top-ups, newest first, paginated."""
     topups, total = await service.list_topups(db.reader, caller.user_uuid, page)
-    return ok(topups, meta=page.meta(total))
+    pay_to = _pay_to(request)
+    return ok([service.with_pay_to(t, pay_to) for t in topups], meta=page.meta(total))
 
 
 @router.get(
@@ -69,10 +72,17 @@ async def list_topups(caller: CallerA, db: Db, page: StandardPage) -> JSONRespon
     openapi_extra=BEARER_OR_MFA,
     summary="Read one of the caller's top-ups",
 )
-async def get_topup(caller: CallerA, db: Db, topup_uuid: TopupUuid) -> JSONResponse:
+async def get_topup(
+    request: Request, caller: CallerA, db: Db, topup_uuid: TopupUuid
+) -> JSONResponse:
     """One of the caller's top-ups: status (`awaiting_payment`, `completed`, `cancelled`,
-    `expired`), amount, fee and reference."""
-    return ok(await service.get_topup(db.reader, uuid.UUID(topup_uuid), caller.user_uuid))
+    `expired`), amount, fee, reference and where to pay (`pay_to`)."""
+    record = await service.get_topup(db.reader, uuid.UUID(topup_uuid), caller.user_uuid)
+    return ok(service.with_pay_to(record, _pay_to(request)))
+
+
+def _pay_to(request: Request) -> dict[str, dict[str, str]]:
+    return dict(request.app.state.settings.topup_pay_to)
 
 
 @operator_router.post(

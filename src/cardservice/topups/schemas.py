@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Annotated, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints
 
 from cardservice.values.amounts import MoneyOut, PositiveAmount
 from cardservice.values.requests import StrictRequest, UuidStr
@@ -35,6 +35,13 @@ class ConfirmTopupRequest(StrictRequest):
     the credit is computed from it."""
 
 
+class PayToLine(BaseModel):
+    """One line of where to pay: `{"label": "IBAN", "value": "DE89 3704 0044 0532 0130 00"}`."""
+
+    label: str
+    value: str
+
+
 class TopupRecord(BaseModel):
     uuid: UUID
     account_uuid: UUID
@@ -52,3 +59,9 @@ class TopupRecord(BaseModel):
     expires_at: datetime
     created_at: datetime
     updated_at: datetime
+    pay_to: list[PayToLine] = Field(
+        default_factory=list,
+        description="where to pay: the program's payment details for this method and"
+        " currency, in order (docs/operations.md#where-top-ups-are-paid); empty when the"
+        " program set none",
+    )

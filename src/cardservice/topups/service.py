@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
@@ -215,6 +216,14 @@ async def cancel_topup(
     await repository.update(tx, topup_uuid, changes)
     await acting.record(tx, "topup.cancelled", "topup", topup_uuid)
     return topup_record({**topup, **changes})
+
+
+def with_pay_to(record: dict[str, Any], pay_to: Mapping[str, Mapping[str, str]]) -> dict[str, Any]:
+    """The top-up with where to pay it: the program's details for its method and currency
+    (`method:CURRENCY`), else for its method, in their order (`Settings.topup_pay_to`)."""
+    method, currency = record["method"], record["currency"]
+    lines = pay_to.get(f"{method}:{currency}") or pay_to.get(method) or {}
+    return {**record, "pay_to": [{"label": k, "value": v} for k, v in lines.items()]}
 
 
 async def get_topup(

@@ -1,5 +1,5 @@
-// The revealed card details (dashboard/card_details_pages.py): copy buttons, a countdown,
-// and after it every value is removed from the page (the page then offers to show again).
+// The revealed card details (dashboard/card_details_pages.py): a countdown, and after it every
+// value is removed from the page (the page then offers to show again); copy.js copies them.
 (function () {
   "use strict";
   var section = document.querySelector(".card-details");
@@ -7,21 +7,6 @@
   var seconds = parseInt(section.getAttribute("data-seconds"), 10) || 60;
   var deadline = Date.now() + seconds * 1000;  // by the clock: a throttled tab still hides on time
   var counter = section.querySelector(".seconds");
-  var said = section.querySelector(".copied");
-
-  section.querySelectorAll("button.copy").forEach(function (button) {
-    button.addEventListener("click", function () {
-      var value = button.parentNode.querySelector("[data-copy-value]");
-      if (!value || !value.getAttribute("data-copy-value")) return;
-      var text = value.getAttribute("data-copy-value");
-      var done = function () { said.textContent = "Copied."; };
-      if (navigator.clipboard && navigator.clipboard.writeText) {
-        navigator.clipboard.writeText(text).then(done, function () { said.textContent = "Copy failed: select the text instead."; });
-      } else {
-        said.textContent = "Copy is not available here: select the text instead.";
-      }
-    });
-  });
 
   function hide() {
     section.querySelectorAll(".secret-value").forEach(function (value) {
