@@ -70,7 +70,7 @@ from cardservice.transactions import (
     reverse,
     rules_first,
 )
-from cardservice.users import user_by_email
+from cardservice.users import team_by_name, user_by_email
 
 DEMO_EMAIL = "demo@cardservice.example"
 DEMO_SEED = 20260319
@@ -175,8 +175,8 @@ async def _team_at_work(tx: Tx, cipher: CardCipher, owner: uuid.UUID, sam: uuid.
     account = await _fund(tx, alex, "Alex's EUR", "EUR", "team", Decimal("2000"))
     now = utcnow()
     await alex_spends(tx, cipher, alex, account, await _bin_for(tx, "EUR"), now)
-    team = await users_repository.team_by_name(tx, DEMO_TEAM)
-    sam_account = await accounts_repository.account_in(tx, sam, "USD")
+    team = await team_by_name(tx, DEMO_TEAM)
+    sam_account = await account_in(tx, sam, "USD")
     assert team is not None and sam_account is not None
     members = {"sam": sam, "alex": alex}
     await manage_team(tx, team, owner, members, sam_account, await _bin_for(tx, "USD"), now)
