@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from cardservice.cards.pin import presented_pvv
 from cardservice.cards.purchase import buy_cards
 from cardservice.cards.records import CARD_FIELDS, card_columns, card_order, card_record
 from cardservice.cards.repository import holder_of, update_card
@@ -33,5 +34,6 @@ __all__ = [
     "get_card",
     "holder_of",
     "list_cards",
+    "presented_pvv",
     "update_card",
 ]

@@ -64,7 +64,12 @@ from cardservice.network.responses import (
     UNKNOWN_CARD,
     code_of,
 )
-from cardservice.network.verification import token_verification_failure, verification_failure
+from cardservice.network.verification import (
+    entry_mode,
+    pin_presented,
+    token_verification_failure,
+    verification_failure,
+)
 from cardservice.observability import metrics
 from cardservice.transactions import (
     Answered,
@@ -121,10 +126,11 @@ def _request(
     tag: str | None,
     verification: str | None,
     stand_in: bool,
+    pin_pvv: str | None = None,
 ) -> Authorization:
     """The entry's request: amount and currency of 4 and 49, merchant of 43 (`tag`: its tag,
-    by name), MCC of 18, the 3DS code of 48.41, the verification's result; a stand-in keeps
-    the network's code of 38."""
+    by name), MCC of 18, the 3DS code of 48.41, the verification's result, the entry mode of
+    22 and the PIN of 52 as its PVV (`pin_pvv`); a stand-in keeps the network's code of 38."""
     amount = int(message.fields[4])
     if amount <= 0:
         raise Malformed("amount must be positive")
@@ -155,6 +161,8 @@ def _request(
             token_inactive=inactive,
             # presented by its number and details, which anyone who knows them can send
             charged_declines=None if stand_in else card_testing.CHARGED_DECLINES,
+            entry_mode=entry_mode(message),
+            pin_pvv=pin_pvv,
         ),
     )
 
@@ -271,12 +279,14 @@ async def _opening(
         return Answered({"39": UNKNOWN_CARD})
     if bin_locked and card.token is None and _cvv2(message) is None:
         return Answered(await _refused(tx, key, found, CVV2_MISMATCH))
-    verification = None
+    verification = pin_pvv = None
     if card.token is not None and not stand_in:
         verification = token_verification_failure(message, card.token)
     elif not stand_in:
         verification = verification_failure(host.cipher, message, card)
-    request = _request(message, card, tag, verification, stand_in)
+    if not stand_in:  # an advice's PIN was the network's to verify
+        pin_pvv = pin_presented(host.cipher, message, card)
+    request = _request(message, card, tag, verification, stand_in, pin_pvv)
     reversal = _waiting(found)
     answers.waiting = reversal is not None
     then = _then(key, card, request, reversal, answers.given)

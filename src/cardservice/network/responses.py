@@ -32,8 +32,11 @@ DECLINES = {
     "card_closed": "46",
     "insufficient_funds": "51",
     "card_expired": "54",
+    "invalid_pin": "55",  # a wrong PIN, or field 52 for a card with no PIN (docs/cards.md)
+    "pin_tries_exceeded": "75",  # the third wrong PIN in a row, and a blocked PIN after it
     "invalid_expiry": "54",
     "merchant_blocked": "57",
+    "virtual_card_present": "57",  # a virtual card's own number at a terminal
     "suspected_fraud": "59",
     "limit_exceeded": "61",
     # the team's monthly budget (docs/teams.md#teams-budgets-requests-receipts)

@@ -8,9 +8,11 @@ Rules, in order (the first that fails declines with its error slug; docs/control
    active (`token_inactive`), the card is not expired (`card_expired`), its account is
    active and its owner not suspended (`account_inactive`);
 3. the channel's verification of the card's details (`invalid_expiry`, `invalid_cvv2`;
-   transactions/card_testing/); then the card's type allows it (a used single_use card:
-   `card_closed`; a merchant_locked card at another merchant: `merchant_blocked`;
-   transactions/card_types.py);
+   transactions/card_testing/); a virtual card's own number presented at a terminal
+   (`virtual_card_present`); the PIN, when one was presented (`invalid_pin`,
+   `pin_tries_exceeded`: card_testing.pin_refusal, counted in the unit that records); then
+   the card's type allows it (a used single_use card: `card_closed`; a merchant_locked card
+   at another merchant: `merchant_blocked`; transactions/card_types.py);
 4. the merchant tag is not blocked program-wide (`merchant_blocked`; a restricted tag
    passes but flags the transaction);
 5. the currency is the card's, or one the rate table converts to it (`currency_not_supported`);
@@ -84,6 +86,7 @@ from cardservice.security import CardCipher
 from cardservice.transactions import card_testing, card_types, holds, lifecycle, repository
 from cardservice.transactions.budgets import BUDGET_EXCEEDED, budget_refusal
 from cardservice.transactions.card_testing import Merchant
+from cardservice.transactions.card_types import CARD_PRESENT
 from cardservice.transactions.control_checks import controls_of, limit_breached, merchant_refused
 from cardservice.transactions.locks import (
     lock_authorization_account,
@@ -133,6 +136,13 @@ class Presentation:
     # budget's and an increment's. A card presented by its number and details, which anyone
     # who knows them can send (ISO 8583): `card_testing.CHARGED_DECLINES` only
     charged_declines: frozenset[str] | None = None
+    # how the terminal read the card (docs/cards.md#pin-in-iso-8583): chip | contactless |
+    # magstripe (card present), keyed | ecommerce; None: not said (card not present)
+    entry_mode: str | None = None
+    # the PIN the channel received (field 52) as its Visa PVV on the card, never the PIN: ""
+    # for a block that does not decode; None: no PIN presented. Compared with the card's PVV
+    # under the card's lock (card_testing.pin_refusal)
+    pin_pvv: str | None = field(default=None, repr=False)
 
 
 SANDBOX = Presentation()
@@ -206,7 +216,8 @@ def _refusal(
     rate: Decimal | None,
 ) -> str | None:
     """Rules 0-5, which need no further reads: the guard, forced, the state (card, token,
-    account), the card's details, merchant tag, currency."""
+    account), the card's details (expiry, CVV2, where it was presented, the PIN), merchant
+    tag, currency."""
     guarded = card_testing.card_refusal(card)
     if guarded is not None:
         return guarded
@@ -217,6 +228,13 @@ def _refusal(
         return state
     if request.presentation.verification is not None:
         return request.presentation.verification
+    if request.presentation.entry_mode in CARD_PRESENT and card_types.virtual_number(
+        card, request.presentation.token
+    ):
+        return "virtual_card_present"
+    pin = card_testing.pin_refusal(card, request.presentation.pin_pvv)
+    if pin is not None:
+        return pin
     if tag is not None and tag.restriction == "blocked":
         return "merchant_blocked"
     if request.currency != card["currency"] and rate is None:
@@ -473,8 +491,10 @@ async def _guard(
 ) -> None:
     """The card-testing guard's count, in the unit that recorded the answer: a verification
     failure counts (at the card and at its merchant), an approval the card's issuer checked
-    resets the card's."""
+    resets the card's; a wrong PIN counts toward its block, a right one resets that count."""
     facts = request.presentation
+    if facts.pin_pvv is not None:
+        await card_testing.note_pin(tx, request.card_uuid, card, facts.pin_pvv, reason, now)
     if reason is not None and reason == facts.verification:
         await card_testing.note_card_failure(tx, request.card_uuid, card, now)
         if facts.acceptor is not None:

@@ -78,7 +78,8 @@ CARD_COLUMNS = (
     "c.uuid, c.user_uuid, c.account_uuid, c.currency, c.balance, c.status, c.expiry_month,"
     " c.expiry_year, c.auto_replenish_amount, c.auto_replenish_min_balance, c.spending_controls,"
     " c.card_type, c.locked_merchant,"  # the card type's rules (transactions/card_types.py)
-    " c.frozen_reason, c.verification_failures"  # the card-testing guard's
+    " c.frozen_reason, c.verification_failures,"  # the card-testing guard's
+    " c.form, c.pin_pvv, c.pin_blocked, c.pin_failures"  # where it is presented, its PIN
 )
 # The user's decision endpoint (docs/controls.md#the-decision-endpoint), read with the card: no
 # round trip of its own.
