@@ -1,8 +1,10 @@
 """A PIN on the network (docs/cards.md#pin-in-iso-8583): field 52 checked against the card's PVV,
 the try counter (`55`, the third wrong in a row `75` and the PIN blocked until a new one is set,
 a right PIN resetting the count), field 22's card-present entry modes with a virtual card's own
-number (`57`), on both databases. Every PIN block here is built by `psec` under the tests' ZPK,
-an implementation independent of the service's; no PIN or block reaches a log line."""
+number (`57`), ATM withdrawals (`01xxxx`, the PIN required, the `card_atm` fee, `atm_per_day`) and
+`cardservice network send --pin/--entry-mode/--atm`, on both databases. Every PIN block here is
+built by `psec` under the tests' ZPK, an implementation independent of the service's; no PIN or
+block reaches a log line."""
 
 from __future__ import annotations
 
@@ -18,9 +20,12 @@ from fastapi import FastAPI
 
 from cardservice.acquirer import messages
 from cardservice.config import Settings
+from cardservice.network.codec import Message
+from cardservice.network.fields import ATM_MCC, WITHDRAWAL
 from cardservice.transactions import Authorization, Presentation, authorize_card, card_testing
 from tests.cards.test_physical import physical_card, post, step
 from tests.cards.test_pin import PIN, TEST_ZPK, pin_block, put_pin, visa_pvv
+from tests.cli.test_cli import Command
 from tests.factories import ISSUED_SECRETS, Caller, assert_ledger_consistent, balances, make_user
 from tests.network.conftest import IssuedCard, Network, issue_card
 
@@ -255,3 +260,106 @@ async def send_direct(app: FastAPI, pinned: PinnedCard, pvv: str) -> str:
         _wrong_pin_request(uuid.UUID(pinned.card.uuid), pvv), allow_private=True,
     )  # fmt: skip
     return str(row["error_slug"] or "approved")
+
+
+async def atm(network: Network, card: IssuedCard, pin: str | None, amount: int) -> Message:
+    fields = messages.authorization(
+        card.pan, card.expiry, amount, *network.key(), mcc=ATM_MCC, entry_mode="chip",
+        pin_block=None if pin is None else block(pin, card.pan), processing=WITHDRAWAL,
+    )  # fmt: skip
+    return await network.client.request("0100", fields)
+
+
+async def test_an_atm_withdrawal_needs_the_pin_and_pays_the_atm_fee_in_its_entry(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    pinned = await pinned_card(app, client)
+    card = pinned.card
+    _account, [before] = await balances(app, card.account)
+    assert before == 10_00
+    assert (await atm(network, card, None, 2_00)).fields[39] == "55"  # no field 52
+    assert await declines(app, card) == []  # nothing recorded
+    assert (await atm(network, card, WRONG, 2_00)).fields[39] == "55"
+    assert await pin_state(app, card) == (1, False)
+    answer = await atm(network, card, PIN, 2_00)
+    assert answer.fields[39] == "00"
+    assert await pin_state(app, card) == (0, False)
+    row = await app.state.db.reader.row(
+        "SELECT uuid, type, status, amount, fee, merchant_mcc FROM transactions"
+        " WHERE card_uuid = $1 AND status = 'pending'",
+        uuid.UUID(card.uuid),
+    )
+    assert (row["type"], row["amount"], row["fee"], row["merchant_mcc"]) == (
+        "atm_withdrawal", 2_00, 2_50, ATM_MCC,
+    )  # fmt: skip
+    assert (await balances(app, card.account))[1] == [10_00 - 2_00 - 2_50]
+    listed = await client.get(
+        "/transaction/report",
+        params={"filters[type]": "atm_withdrawal"},
+        headers=pinned.user.headers,
+    )
+    shown = [(item["uuid"], item["status"], item["error"]) for item in listed.json()["data"]]
+    assert shown[0] == (str(uuid.UUID(str(row["uuid"]))), "pending", None)  # newest first
+    assert shown[1][1:] == ("declined", "invalid_pin") and len(shown) == 2
+    original = messages.authorization(
+        card.pan, card.expiry, 2_00, answer.fields[11], answer.fields[7], processing=WITHDRAWAL
+    )
+    reversal = messages.reversal_request(original, *network.key())
+    assert (await network.client.request("0400", reversal)).fields[39] == "00"
+    assert (await balances(app, card.account))[1] == [10_00]  # the amount and its fee back
+    await assert_ledger_consistent(app)
+
+
+async def test_atm_per_day_limits_the_days_withdrawals_and_not_purchases(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    pinned = await pinned_card(app, client)
+    card = pinned.card
+    controls = {"spending_controls": {"atm_per_day": 3}}
+    set_ = await client.patch(f"/card/{card.uuid}", json=controls, headers=pinned.user.headers)
+    assert set_.status_code == 200, set_.text
+    assert set_.json()["data"]["spending_controls"]["atm_per_day"] == 3
+    first = await atm(network, card, PIN, 2_00)
+    assert first.fields[39] == "00"
+    assert await send(network, card, PIN, amount=50) == "00"  # a purchase: not cash
+    assert (await atm(network, card, PIN, 1_01)).fields[39] == "61"  # 2.00 + 1.01 > 3.00
+    assert (await atm(network, card, PIN, 1_00)).fields[39] == "00"  # 3.00 exactly
+    original = messages.authorization(
+        card.pan, card.expiry, 2_00, first.fields[11], first.fields[7], processing=WITHDRAWAL
+    )
+    reversal = messages.reversal_request(original, *network.key())
+    assert (await network.client.request("0400", reversal)).fields[39] == "00"
+    assert (await atm(network, card, PIN, 1_50)).fields[39] == "00"  # a reversed one frees it
+    assert [slug for slug, _fee in await declines(app, card)] == ["limit_exceeded"]
+    await assert_ledger_consistent(app)
+
+
+async def test_network_send_plays_the_acquirer_with_a_pin_and_at_an_atm(
+    app: FastAPI,
+    client: httpx.AsyncClient,
+    network: Network,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    cli = Command(settings, monkeypatch, capsys)
+    monkeypatch.setenv("CARDSERVICE_ISO8583_ZPK", TEST_ZPK)  # the acquirer's copy of the ZPK
+    card = (await pinned_card(app, client)).card
+    base = ("network", "send", "--card-uuid", card.uuid, "--port", str(network.port))
+    paid = await cli.value(*base, "--amount", "1", "--pin", PIN, "--entry-mode", "chip")
+    assert paid.startswith("0110 00 "), paid
+    wrong = await cli.value(*base, "--amount", "1", "--pin", WRONG, "--entry-mode", "contactless")
+    assert wrong.startswith("0110 55 "), wrong
+    cash = await cli.value(*base, "--amount", "2", "--pin", PIN, "--atm")
+    assert cash.startswith("0110 00 "), cash
+    assert (await cli.value(*base, "--amount", "2", "--atm")).startswith("0110 55 ")
+    types = await app.state.db.reader.rows(
+        "SELECT type, status FROM transactions WHERE card_uuid = $1 AND status <> 'declined'"
+        " AND type <> 'card_issue' ORDER BY created_at",
+        uuid.UUID(card.uuid),
+    )
+    assert [(row["type"], row["status"]) for row in types] == [
+        ("card_purchase", "pending"), ("atm_withdrawal", "pending"),
+    ]  # fmt: skip
+    monkeypatch.delenv("CARDSERVICE_ISO8583_ZPK")
+    assert "CARDSERVICE_ISO8583_ZPK" in await cli.refused(*base, "--amount", "1", "--pin", PIN)

@@ -78,12 +78,13 @@ def authorization(
     acquirer: str = ACQUIRER,
     entry_mode: str | None = None,
     pin_block: str | None = None,
+    processing: str = PURCHASE,
 ) -> dict[int, str]:
     """An 0100's (or 0120's) fields; `entry_mode` one of `ENTRY_MODE_CODES` (field 22),
-    `pin_block` field 52 (`pin_block(…)`)."""
+    `pin_block` field 52 (`pin_block(…)`), `processing` field 3 (`WITHDRAWAL` at an ATM)."""
     elements = {CVV2: cvv2, THREE_DS_CODE: three_ds_code}
     fields = _base(stan, transmitted, acquirer) | {
-        2: pan, 3: PURCHASE, 4: str(amount), 14: expiry_yymm, 18: mcc,
+        2: pan, 3: processing, 4: str(amount), 14: expiry_yymm, 18: mcc,
         43: merchant_field(merchant, city, country), 49: NUMERIC_CURRENCIES[currency],
     }  # fmt: skip
     if entry_mode is not None:

@@ -52,6 +52,7 @@ CONTROL_LABELS = {
     "weekly": "Per ISO week",
     "monthly": "Per calendar month",
     "lifetime": "Over the card's life",
+    "atm_per_day": "ATM withdrawals per day",
     "allowed_tags": "Only these merchant tags",
     "blocked_tags": "Never these merchant tags",
     "allowed_countries": "Only these countries",

@@ -33,6 +33,7 @@ TYPE_NAMES = {
     "deposit": "Deposit",
     "card_close": "Card closed",
     "dispute_credit": "Dispute credit",
+    "atm_withdrawal": "ATM withdrawal",
 }
 STATUS_NAMES = {
     "pending": "Pending",

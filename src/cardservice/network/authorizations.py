@@ -18,7 +18,11 @@ applies; 14 must be the token's expiry (a verification failure as a card's), a s
 one waiting for its activation) is declined `token_inactive` (`62`, whatever 14 says), a deleted
 one is an unknown number (`14`) — but an 0120 advice on it is recorded on its card, as a
 clearing presentment on it is booked there. An 0100 with processing code 900000 is a
-wallet's provisioning request (provisioning.py)."""
+wallet's provisioning request (provisioning.py); one with `01xxxx` an ATM withdrawal, which
+needs field 52 (without it `55`, remembered under its key, nothing recorded;
+docs/cards.md#atm-withdrawals).
+Field 52's PIN and field 22's entry mode are facts of the request the engine reads
+(docs/cards.md#pin-in-iso-8583)."""
 
 from __future__ import annotations
 
@@ -41,6 +45,7 @@ from cardservice.network.fields import (
     PROVISIONING,
     PURCHASE,
     THREE_DS_CODE,
+    is_withdrawal,
 )
 from cardservice.network.host import (
     ANSWER_WITHIN,
@@ -60,6 +65,7 @@ from cardservice.network.responses import (
     APPROVED,
     CVV2_MISMATCH,
     INSUFFICIENT_FUNDS,
+    INVALID_PIN,
     SUSPECTED_FRAUD,
     UNKNOWN_CARD,
     code_of,
@@ -151,6 +157,7 @@ def _request(
         tag=tag,
         three_ds_code=None if stand_in else elements.get(THREE_DS_CODE),
         uuid=transaction,
+        type="atm_withdrawal" if is_withdrawal(message.fields[3]) else "card_purchase",
         presentation=Presentation(
             "iso8583",
             network_data(message, code),
@@ -279,6 +286,8 @@ async def _opening(
         return Answered({"39": UNKNOWN_CARD})
     if bin_locked and card.token is None and _cvv2(message) is None:
         return Answered(await _refused(tx, key, found, CVV2_MISMATCH))
+    if not stand_in and is_withdrawal(message.fields[3]) and 52 not in message.fields:
+        return Answered(await _refused(tx, key, found, INVALID_PIN))  # cash needs a PIN
     verification = pin_pvv = None
     if card.token is not None and not stand_in:
         verification = token_verification_failure(message, card.token)
@@ -377,8 +386,8 @@ async def _release_late(host: Host, key: Key, row: dict[str, Any]) -> None:
 async def _authorize(host: Host, message: Message, *, stand_in: bool) -> Answer:
     """An authorization (or a stand-in advice) once per key."""
     require(message, 2, 3, 4, 49, *(() if stand_in else (14,)))
-    if message.fields[3] != PURCHASE:
-        raise Malformed("processing code of an authorization is 000000")
+    if message.fields[3] != PURCHASE and not is_withdrawal(message.fields[3]):
+        raise Malformed("processing code of an authorization is 000000 or 01xxxx")
     if 48 in message.fields and sub_elements(message.fields[48]) is None:
         raise Malformed("field 48")
     key = key_of(message)

@@ -92,6 +92,17 @@ TOKEN_REQUESTOR, WALLET, DEVICE_NAME, RISK_SCORE = "70", "71", "72", "73"
 TOKEN_PAN, TOKEN_EXPIRY, TOKEN_REFERENCE, ACTIVATION_CODE = "74", "75", "76", "77"
 
 PURCHASE, REFUND, PROVISIONING = "000000", "200000", "900000"  # field 3
+# … and cash: `01`, then the accounts from and to (any), e.g. `010000`
+# (docs/cards.md#atm-withdrawals)
+WITHDRAWAL = "010000"
+ATM_MCC = "6011"
+
+
+def is_withdrawal(processing_code: str) -> bool:
+    """Field 3 of an ATM withdrawal: `01xxxx`."""
+    return processing_code[:2] == WITHDRAWAL[:2]
+
+
 # Field 22's first two digits (how the card's number was read) → the entry mode a transaction
 # is presented with (docs/cards.md#pin-in-iso-8583); the third (the terminal's PIN entry
 # capability) is not read. Any other value is a card not present.

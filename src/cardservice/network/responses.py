@@ -18,6 +18,7 @@ WRONG_STATE = "12"
 INVALID_CODE = "63"  # a wallet token's activation code that is not the live one
 APPROVE_AFTER_CONFIRM = "85"  # a provisioning step-up: the holder confirms with a code
 INSUFFICIENT_FUNDS = "51"
+INVALID_PIN = "55"  # also an ATM withdrawal without field 52
 SUSPECTED_FRAUD = "59"
 CVV2_MISMATCH = "N7"
 DATABASE_UNREACHABLE = "91"

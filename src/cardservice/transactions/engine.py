@@ -27,7 +27,8 @@ Rules, in order (the first that fails declines with its error slug; docs/control
 9. the user's decision endpoint, when one is set (`do_not_honor`; authorize.py asks
    it between two units of work and hands its answer in as a `Verdict`).
 
-Approved: a `pending` card_purchase that holds the amount at once (`holds.place`: card →
+Approved: a `pending` card_purchase (or `atm_withdrawal`, `Authorization.type`, charged the
+`card_atm` fee instead of `card_transaction`) that holds the amount at once (`holds.place`: card →
 `holds` book, the fee to `fees`, in one entry), until captured, released or expired
 (lifecycle.py, through `holds.post`/`holds.void`).
 
@@ -87,7 +88,12 @@ from cardservice.transactions import card_testing, card_types, holds, lifecycle,
 from cardservice.transactions.budgets import BUDGET_EXCEEDED, budget_refusal
 from cardservice.transactions.card_testing import Merchant
 from cardservice.transactions.card_types import CARD_PRESENT
-from cardservice.transactions.control_checks import controls_of, limit_breached, merchant_refused
+from cardservice.transactions.control_checks import (
+    ATM_WITHDRAWAL,
+    controls_of,
+    limit_breached,
+    merchant_refused,
+)
 from cardservice.transactions.locks import (
     lock_authorization_account,
     lock_card_with_fees,
@@ -146,6 +152,8 @@ class Presentation:
 
 
 SANDBOX = Presentation()
+# An approval's fixed fee by what was asked for (the fee dictionary's slugs)
+APPROVAL_FEES = {"card_purchase": "card_transaction", ATM_WITHDRAWAL: "card_atm"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +175,9 @@ class Authorization:
     uuid: uuid.UUID = field(default_factory=uuid.uuid4)
     merchant_id: str | None = None  # the network's (ISO 8583 DE 42); binds merchant_locked cards
     presentation: Presentation = SANDBOX  # the channel's facts
+    # what is asked for: a purchase, or cash at an ATM (docs/cards.md#atm-withdrawals), held,
+    # captured and reversed alike; each has its approval fee (`APPROVAL_FEES`)
+    type: str = "card_purchase"
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,7 +276,7 @@ async def _controls_refusal(
         return None
     if merchant_refused(controls, request.tag, request.merchant_country):
         return "merchant_blocked"
-    if await limit_breached(tx, controls, request.card_uuid, amount, now):
+    if await limit_breached(tx, controls, request.card_uuid, amount, now, request.type):
         return "limit_exceeded"
     return None
 
@@ -329,7 +340,7 @@ async def decide(
             raise holds.InvalidTransition("An increment is made on its purchase's card.")
     rate = await _rate(tx, request.currency, card["currency"], now)
     amount = request.amount if rate is None else converted(request.amount, rate)
-    fee = 0 if parent is not None else fees.fixed("card_transaction")
+    fee = 0 if parent is not None else fees.fixed(APPROVAL_FEES[request.type])
     if rate is not None and parent is None:
         fee += percent_of(amount, fees.percent("card_fx"))
     reason = _refusal(account, card, tag, request, now, rate)
@@ -392,7 +403,7 @@ def _new_transaction(
             user_uuid=user_uuid,
             account_uuid=as_uuid(card["account_uuid"]),
             card_uuid=request.card_uuid,
-            type="card_purchase",
+            type=request.type,
             status="completed" if facts.captured else "pending",
             direction="debit",
             amount=decided.amount,

@@ -63,7 +63,8 @@ FOR NO KEY UPDATE OF a"""
 # The hold sweep's claim: $1 now, $2 batch size; busy accounts are skipped, not waited on.
 _ACCOUNTS_OF_DUE_HOLDS = """
 SELECT t.uuid, t.user_uuid FROM transactions t JOIN accounts a ON a.uuid = t.account_uuid
-WHERE t.status = 'pending' AND t.type = 'card_purchase' AND t.hold_expires_at <= $1
+WHERE t.status = 'pending' AND t.type IN ('card_purchase', 'atm_withdrawal')
+  AND t.hold_expires_at <= $1
 ORDER BY t.user_uuid, t.account_uuid, t.uuid
 LIMIT $2
 FOR NO KEY UPDATE OF a SKIP LOCKED"""
@@ -115,7 +116,8 @@ FOR NO KEY UPDATE"""
 
 # --- 4. transaction rows
 _PENDING_OF_CARD = (
-    "SELECT uuid FROM transactions WHERE card_uuid = $1 AND type = 'card_purchase'"
+    "SELECT uuid FROM transactions WHERE card_uuid = $1"
+    " AND type IN ('card_purchase', 'atm_withdrawal')"
     " AND status = 'pending' ORDER BY uuid FOR NO KEY UPDATE"
 )
 _PURCHASE_FIELDS = (*TRANSACTION_FIELDS, "user_uuid", "captured_at")

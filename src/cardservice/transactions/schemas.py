@@ -25,6 +25,7 @@ TransactionType = Literal[
     "dispute_credit",
     "withdrawal",
     "card_transfer",
+    "atm_withdrawal",
 ]
 Decision = Literal["rules", "endpoint", "timeout", "endpoint_error", "stand_in"]
 TransactionStatus = Literal["pending", "completed", "declined", "reversed", "refunded"]
