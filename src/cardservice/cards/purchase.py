@@ -265,6 +265,7 @@ def physical_columns(form: str, shipping: dict[str, Any] | None, now: datetime) 
         "pin_pvv": None,
         "pin_blocked": False,
         "pin_failures": 0,
+        "activated_at": None,
     }
 
 

@@ -107,6 +107,9 @@ class Card(UuidPk, Timestamps, Base):
     pin_failures: Mapped[int] = mapped_column(
         Integer, server_default="0", doc="wrong PINs in a row since the last right one"
     )
+    activated_at: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), doc="a physical card's activation by its holder; NULL: not yet"
+    )
 
 
 class PinNonce(Base):

@@ -71,8 +71,8 @@ FOR NO KEY UPDATE OF a SKIP LOCKED"""
 
 # --- 2. cards
 _CARD = (
-    "SELECT uuid, account_uuid, currency, status, balance, frozen_reason FROM cards"
-    " WHERE uuid = $1 FOR NO KEY UPDATE"
+    "SELECT uuid, account_uuid, currency, status, balance, frozen_reason, form, activated_at"
+    " FROM cards WHERE uuid = $1 FOR NO KEY UPDATE"
 )
 # A card as the authorization engine needs it, the columns named as on the table.
 CARD_COLUMNS = (
@@ -171,8 +171,8 @@ async def claim_due_holds(tx: Tx, now: datetime, batch: int) -> Sequence[Row]:
 
 
 async def lock_card(tx: Tx, card_uuid: uuid.UUID) -> Row | None:
-    """The card (uuid, account_uuid, currency, status, balance, frozen_reason), locked; its
-    account's lock is the caller's, taken first."""
+    """The card (uuid, account_uuid, currency, status, balance, frozen_reason, form,
+    activated_at), locked; its account's lock is the caller's, taken first."""
     return await tx.row(_CARD, card_uuid)
 
 

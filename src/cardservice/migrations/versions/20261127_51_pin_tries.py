@@ -4,6 +4,11 @@
 the PIN, `pin_blocked`); written under the card's row lock by the authorization that counted
 it.
 
+`cards.activated_at`: when its holder activated a physical card (those active already take
+their last change's time); NULL for a virtual card and a physical one never activated — the
+card-testing guard may freeze such a card after wrong activation digits, and its holder's
+unfreeze then gives it back `inactive`, never `active` without its digits.
+
 The transaction type `atm_withdrawal` (cash at an ATM, held and captured as a purchase), added
 to the type rule both databases hold (as 20261124_27 did).
 
@@ -60,6 +65,11 @@ def upgrade() -> None:
         "cards",
         sa.Column("pin_failures", sa.Integer(), nullable=False, server_default="0"),
     )
+    op.add_column("cards", sa.Column("activated_at", sa.DateTime(timezone=True), nullable=True))
+    op.execute(
+        "UPDATE cards SET activated_at = updated_at"
+        " WHERE form = 'physical' AND status IN ('active', 'frozen')"
+    )
     sync_catalogue(op.get_bind())
 
 
@@ -67,4 +77,5 @@ def downgrade() -> None:
     # a withdrawal cannot be represented before: it was a purchase of cash
     op.execute(f"UPDATE transactions SET type = 'card_purchase' WHERE type = '{ATM}'")
     _type_rule(TYPES)
+    op.drop_column("cards", "activated_at")
     op.drop_column("cards", "pin_failures")  # SQLite drops it in place: its triggers stay

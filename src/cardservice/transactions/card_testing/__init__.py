@@ -184,7 +184,7 @@ async def note_card_failure(tx: Tx, card_uuid: Any, card: Row, now: datetime) ->
     suspected_fraud`, which its `card.updated` event shows). True when it froze the card."""
     times = [*_times(card["verification_failures"]), now][-CARD_FAILURES:]
     freeze = _window_full(times, CARD_FAILURES, CARD_WINDOW)
-    if freeze and card["status"] == "active":
+    if freeze and card["status"] in ("active", "inactive"):  # inactive: wrong activation digits
         await repository.freeze_card(tx, card_uuid, _stored(times), SUSPECTED_FRAUD, now)
         return True
     await repository.set_card_failures(tx, card_uuid, _stored(times))
