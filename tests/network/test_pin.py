@@ -28,15 +28,21 @@ from tests.cards.test_pin import PIN, TEST_ZPK, pin_block, put_pin, visa_pvv
 from tests.cli.test_cli import Command
 from tests.factories import ISSUED_SECRETS, Caller, assert_ledger_consistent, balances, make_user
 from tests.network.conftest import IssuedCard, Network, issue_card
+from tests.softhsm import SoftHsm
 
 WRONG = "481526"  # its first four digits differ: the PVV reads those
 
 
 @pytest.fixture
-def settings(settings: Settings) -> Settings:
-    """The zone PIN key the network shares with the issuer (local keys; the token's PIN path
-    is tests/cards/test_pin.py's)."""
-    return settings.model_copy(update={"iso8583_zpk": TEST_ZPK})
+def settings(settings: Settings, request: pytest.FixtureRequest) -> Settings:
+    """The zone PIN key the network shares with the issuer; local keys, or (a test marked
+    `keys="pkcs11"`) keys in this run's SoftHSM2 token, where the PIN block is decrypted and
+    the PVV computed."""
+    keyed = settings.model_copy(update={"iso8583_zpk": TEST_ZPK})
+    if getattr(request, "param", "local") == "local":
+        return keyed
+    softhsm: SoftHsm = request.getfixturevalue("softhsm")
+    return softhsm.settings(keyed)
 
 
 @pytest.fixture(autouse=True)
@@ -131,6 +137,7 @@ async def test_a_right_pin_pays_and_a_wrong_one_is_55_free_and_counted(
     await assert_ledger_consistent(app)
 
 
+@pytest.mark.parametrize("settings", ["pkcs11"], indirect=True)
 async def test_the_third_wrong_pin_blocks_it_until_the_holder_sets_a_new_one(
     app: FastAPI, client: httpx.AsyncClient, network: Network
 ) -> None:
