@@ -198,7 +198,8 @@ def _day(stamp: object) -> str:
 
 
 async def _assert_holds_match(reader: Reader) -> None:
-    """The `holds` book holds exactly what pending purchases still hold, per currency; no
+    """The `holds` book holds exactly what pending purchases (and ATM withdrawals) still hold,
+    per currency; no
     purchase captured more than its authorization plus 20 %, nor holds anything unless
     pending (released + captured = held) — except what a clearing file presented, which is
     never refused (docs/network.md#clearing-files); a foreign-currency purchase's merchant amounts
@@ -213,7 +214,8 @@ async def _assert_holds_match(reader: Reader) -> None:
     purchases = await reader.rows(
         "SELECT status, currency, amount, authorized_amount, captured_amount,"
         " merchant_currency, merchant_amount, merchant_captured_amount, clearing"
-        " FROM transactions WHERE type = 'card_purchase' AND status != 'declined'"
+        " FROM transactions WHERE type IN ('card_purchase', 'atm_withdrawal')"
+        " AND status != 'declined'"
     )
     held: dict[str, int] = {}
     for status, currency, amount, authorized, captured, *merchant, cleared in purchases:

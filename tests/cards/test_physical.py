@@ -257,3 +257,41 @@ async def test_an_inactive_card_declines_every_authorization(
     response = await authorize(client, user, card, "1")
     assert response.status_code == 201, response.text
     assert response.json()["data"]["status"] == "declined"
+
+
+async def test_wrong_activation_digits_are_counted_and_the_fifth_freezes_the_card(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    user = await make_user(app)
+    record = await physical_card(app, client, user)
+    card, last4 = record["uuid"], record["last4"]
+    wrong = f"{(int(last4) + 1) % 10000:04d}"
+    await step(client, user, card, "printed")
+    await step(client, user, card, "shipped")
+
+    async def activate(digits: str) -> httpx.Response:
+        return await post(client, user, f"/card/{card}/activate", {"last4": digits})
+
+    for _ in range(4):
+        refused = await activate(wrong)
+        assert (refused.status_code, refused.json()["code"]) == (422, "invalid_card_details")
+    assert (await stored_card(app, card))["status"] == "inactive"
+    fifth = await activate(wrong)
+    assert (fifth.status_code, fifth.json()["code"]) == (422, "invalid_card_details")
+    frozen = await client.get(f"/card/{card}", headers=user.headers)
+    assert frozen.json()["data"]["status"] == "frozen"
+    assert frozen.json()["data"]["frozen_reason"] == "suspected_fraud"
+    assert (await card_events(app, card))[-1] == "card.updated"
+    held = await activate(last4)  # the right digits too, until its holder lifts the freeze
+    assert (held.status_code, held.json()["code"]) == (409, "card_frozen")
+    unfrozen = await patch(client, user, card, {"status": "active"})
+    assert unfrozen.status_code == 200, unfrozen.text
+    assert unfrozen.json()["data"]["status"] == "inactive"  # never active without its digits
+    assert unfrozen.json()["data"]["frozen_reason"] is None
+    done = await activate(last4)
+    assert done.status_code == 200, done.text
+    assert done.json()["data"]["status"] == "active"
+    frozen_again = await patch(client, user, card, {"status": "frozen"})
+    assert frozen_again.json()["data"]["status"] == "frozen"
+    thawed = await patch(client, user, card, {"status": "active"})
+    assert thawed.json()["data"]["status"] == "active"  # activated once: a freeze is a freeze

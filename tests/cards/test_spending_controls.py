@@ -50,6 +50,7 @@ async def test_the_card_record_shows_its_controls(app: FastAPI, client: httpx.As
         "weekly": None,
         "monthly": None,
         "lifetime": None,
+        "atm_per_day": None,
         "allowed_tags": None,
         "blocked_tags": ["amazon", "uber"],
         "allowed_countries": None,

@@ -6,6 +6,7 @@ from cardservice.cards.changes import change_card
 from cardservice.cards.lookup import card_by_pan
 from cardservice.cards.numbers import luhn_check_digit, luhn_valid
 from cardservice.cards.physical import move_fulfilment
+from cardservice.cards.pin import presented_pvv
 from cardservice.cards.purchase import buy_cards
 from cardservice.cards.records import CARD_FIELDS, card_columns, card_order, card_record
 from cardservice.cards.replacement import replace_card
@@ -52,6 +53,7 @@ __all__ = [
     "luhn_check_digit",
     "luhn_valid",
     "move_fulfilment",
+    "presented_pvv",
     "replace_card",
     "update_card",
 ]

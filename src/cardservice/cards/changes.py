@@ -7,7 +7,9 @@ closing included.
   frozen nor made active here (409 `card_inactive`): its holder activates it.
 * Freeze and unfreeze set the status; the engine declines a frozen card. A status the
   holder sets also clears the card-testing guard's reason and count (docs/network.md#card-testing):
-  setting `active` a card the guard froze as `suspected_fraud` gives it 5 more tries.
+  setting `active` a card the guard froze as `suspected_fraud` gives it 5 more tries — a
+  physical card never activated (frozen after wrong activation digits) goes back to
+  `inactive`, to be activated with its digits.
 * A card the team's receipt policy froze (`frozen_reason: receipt_missing`) is unfrozen by
   linking the receipts, not here (`receipt_missing`); the holder's own freeze clears that
   reason too, so linking a receipt never unfreezes a card its holder froze.
@@ -110,6 +112,12 @@ def check_status_change(card: Row | Mapping[str, Any], status: str | None, by: C
         raise FrozenByHolder()
 
 
+def never_activated(card: Row | Mapping[str, Any]) -> bool:
+    """A physical card its holder has not activated (the card-testing guard may have frozen
+    it after wrong activation digits, docs/cards.md#activation)."""
+    return card["form"] == "physical" and card["activated_at"] is None
+
+
 def _check_owner_fields(body: CardChangeRequest) -> None:
     """A team's owner changes a member's card's status, controls and description only."""
     others = sorted(set(body.model_fields_set) - OWNER_FIELDS)
@@ -183,6 +191,8 @@ async def change_card(
     check_status_change(card, body.status if "status" in body.model_fields_set else None, by)
     await _check_tags(tx, body)
     columns = _columns(body, by)
+    if columns.get("status") == "active" and never_activated(card):
+        columns["status"] = "inactive"  # unfrozen, still to be activated with its digits
     if columns:
         await _update(tx, card_uuid, columns, now)
     if body.status == "closed":

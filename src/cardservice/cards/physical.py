@@ -8,7 +8,9 @@ steps, moved by the card producer's feed, and its activation by its holder.
 * Activation: the holder's own physical card, `shipped` or `delivered`, with the last four
   digits of its number → `active` (the status trigger writes its `card.updated`). Before it is
   shipped (or once returned) → 409 `card_not_shipped`; wrong digits → 422
-  `invalid_card_details`.
+  `invalid_card_details`, counted as the card-testing guard counts wrong details (the 5th
+  within 24 h freezes the card `suspected_fraud`; its holder sets it active, which gives it
+  back `inactive`, and activates it then; until then 409 `card_frozen`).
 
 Locks as every card change (docs/ledger.md): the card's account, then the card.
 """
@@ -26,7 +28,7 @@ from cardservice.cards.records import card_record
 from cardservice.cards.schemas import FulfilmentRequest
 from cardservice.db.sql import Row, Tx
 from cardservice.errors import CardNotFound, RuleViolation, ServiceError
-from cardservice.transactions import lock_card_account, lock_card_columns
+from cardservice.transactions import card_testing, lock_card_account, lock_card_columns
 
 # each step and the steps that may follow it
 NEXT_STEPS = {
@@ -39,7 +41,7 @@ NEXT_STEPS = {
 WITH_THE_HOLDER = ("shipped", "delivered")
 _COLUMNS = (
     "uuid", "user_uuid", "status", "form", "last4", "fulfilment_status", "fulfilment_carrier",
-    "fulfilment_tracking",
+    "fulfilment_tracking", "activated_at", "frozen_reason", "verification_failures",
 )  # fmt: skip
 
 
@@ -60,6 +62,14 @@ class CardNotShipped(ServiceError):
 class CardAlreadyActive(ServiceError):
     status_code, code = 409, "card_already_active"
     message = "The card is already activated."
+
+
+class CardFrozenForActivation(ServiceError):
+    status_code, code = 409, "card_frozen"
+    message = (
+        "Too many wrong digits froze the card; set it active again (PATCH /card/{uuid}), then"
+        " activate it with the last four digits."
+    )
 
 
 class InvalidCardDetails(RuleViolation):
@@ -103,16 +113,23 @@ async def move_fulfilment(
 
 async def activate_card(
     tx: Tx, user_uuid: uuid.UUID, card_uuid: uuid.UUID, last4: str, now: datetime
-) -> dict[str, Any]:
-    """The holder's physical card made active, once shipped, with its last four digits."""
+) -> dict[str, Any] | None:
+    """The holder's physical card made active, once shipped, with its last four digits; its
+    record. None for wrong digits, counted in this unit by the card-testing guard (the 5th
+    within 24 h freezes the card `suspected_fraud`): the caller commits, then answers 422
+    `invalid_card_details`."""
     card = await _lock_physical(tx, user_uuid, card_uuid)
     if card["status"] == "closed":
         raise CardClosed()
+    if card_testing.card_refusal(card) is not None and card["activated_at"] is None:
+        raise CardFrozenForActivation()
     if card["status"] != "inactive":
         raise CardAlreadyActive()
     if card["fulfilment_status"] not in WITH_THE_HOLDER:
         raise CardNotShipped()
     if not hmac.compare_digest(card["last4"].encode(), last4.encode()):
-        raise InvalidCardDetails()
-    await repository.update_card(tx, card_uuid, {"status": "active"}, now)
+        await card_testing.note_card_failure(tx, card_uuid, card, now)
+        return None
+    await card_testing.note_card_passed(tx, card_uuid, card)
+    await repository.update_card(tx, card_uuid, {"status": "active", "activated_at": now}, now)
     return await _record(tx, user_uuid, card_uuid)

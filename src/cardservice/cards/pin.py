@@ -8,8 +8,9 @@ the PIN key `key_id` (`GET /card/pin-key`) — opened by the key backend (422
 kept; 422 `nonce_reused`); then only the Visa PVV of the PIN is written, the PIN unblocked,
 and the event `card.pin.updated` and an audit row added. Any refusal rolls the unit back.
 
-`pin_matches` checks a PIN block from the network against the stored PVV: the network's
-authorization path is to call it (docs/cards.md#pin-in-iso-8583).
+`presented_pvv` reads a PIN block from the network as its PIN's PVV, which the authorization
+compares with the card's under the card's lock (docs/cards.md#pin-in-iso-8583); `pin_matches`
+is that comparison alone.
 
 Neither the PIN, the envelope's content nor a PIN block is ever logged, put in an error, an
 event, an audit row or a metric: errors say only which rule refused.
@@ -132,7 +133,7 @@ async def set_pin(tx: Tx, cipher: PinCipher, request: SetPin) -> dict[str, Any]:
     except MissingEncryptionKey as missing:  # the operator's to mend; the unit rolls back
         log.error("PIN not set: %s", missing)
         raise KeysUnavailable() from None
-    columns = {"pin_pvv": pvv, "pin_blocked": False}
+    columns = {"pin_pvv": pvv, "pin_blocked": False, "pin_failures": 0}
     await repository.update_card(tx, request.card_uuid, columns, request.now)
     await record_audit(
         tx,
@@ -151,19 +152,28 @@ async def set_pin(tx: Tx, cipher: PinCipher, request: SetPin) -> dict[str, Any]:
     return card_record(changed)
 
 
-def pin_matches(cipher: PinCipher, pin_block_hex: str, pan: str, pvv: str) -> bool:
-    """Whether a field-52 PIN block (ISO 9564 format 0 under the zone PIN key, 16 hex
-    digits) carries the PIN whose PVV is `pvv` on the card `pan`. A block that is not 16 hex
-    digits raises `ValueError` (the network answers `30`); one that does not decode is a
-    wrong PIN."""
+def presented_pvv(cipher: PinCipher, pin_block_hex: str, block_pan: str, card_pan: str) -> str:
+    """The Visa PVV on `card_pan` of the PIN in a field-52 PIN block (ISO 9564 format 0 under
+    the zone PIN key, 16 hex digits, formatted with `block_pan`: the number the terminal read,
+    the card's or its wallet token's), decrypted by the key backend; `""` (no PVV matches it)
+    for a block that does not decode or a PIN that is not 4–6 digits. A block that is not 16
+    hex digits raises `ValueError` (the network answers `30`). The PIN itself leaves this
+    function only as its PVV."""
     if len(pin_block_hex) != PIN_BLOCK_HEX or not all(
         c in "0123456789abcdefABCDEF" for c in pin_block_hex
     ):
         raise ValueError("field 52 must be 16 hex digits")
     try:
-        pin = pin_of_block(cipher.clear_pin_block(bytes.fromhex(pin_block_hex)), pan)
+        pin = pin_of_block(cipher.clear_pin_block(bytes.fromhex(pin_block_hex)), block_pan)
     except InvalidPinBlock:
-        return False
+        return ""
     if len(pin) not in PIN_LENGTHS:  # a PIN set here is 4–6 digits; the PVV reads 4 of them
-        return False
-    return hmac.compare_digest(cipher.pin_pvv(pan, pin), pvv)
+        return ""
+    return cipher.pin_pvv(card_pan, pin)
+
+
+def pin_matches(cipher: PinCipher, pin_block_hex: str, pan: str, pvv: str) -> bool:
+    """Whether a field-52 PIN block of the card `pan` carries the PIN whose PVV is `pvv`
+    (`presented_pvv`, compared in constant time)."""
+    presented = presented_pvv(cipher, pin_block_hex, pan, pan)
+    return bool(presented) and hmac.compare_digest(presented, pvv)

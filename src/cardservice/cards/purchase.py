@@ -264,6 +264,8 @@ def physical_columns(form: str, shipping: dict[str, Any] | None, now: datetime) 
         "fulfilment_updated_at": now if physical else None,
         "pin_pvv": None,
         "pin_blocked": False,
+        "pin_failures": 0,
+        "activated_at": None,
     }
 
 

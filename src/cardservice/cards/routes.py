@@ -264,15 +264,18 @@ async def activate_card(
 ) -> JSONResponse:
     """Make one of the caller's physical cards `active` once it is `shipped` or `delivered`
     (docs/cards.md#activation). Before it is shipped, or once returned → 409
-    `card_not_shipped`; wrong `last4` → 422 `invalid_card_details`; an active card → 409
-    `card_already_active`; a virtual card → 422 `card_not_physical`."""
+    `card_not_shipped`; wrong `last4` → 422 `invalid_card_details` (counted: the 5th within
+    24 h freezes the card `suspected_fraud`, then 409 `card_frozen` until its holder sets it
+    active); an active card → 409 `card_already_active`; a virtual card → 422
+    `card_not_physical`."""
     body = await read_json(request, ActivateCardRequest)
     card, now = uuid.UUID(card_uuid), utcnow()
-    return ok(
-        await db.transact(
-            lambda tx: physical.activate_card(tx, caller.user_uuid, card, body.last4, now)
-        )
+    activated = await db.transact(
+        lambda tx: physical.activate_card(tx, caller.user_uuid, card, body.last4, now)
     )
+    if activated is None:  # the wrong digits were counted and committed
+        raise physical.InvalidCardDetails()
+    return ok(activated)
 
 
 @router.get(

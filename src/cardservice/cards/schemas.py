@@ -75,6 +75,7 @@ class SpendingControlsRecord(BaseModel):
     weekly: MoneyOut | None
     monthly: MoneyOut | None
     lifetime: MoneyOut | None
+    atm_per_day: MoneyOut | None = None
     allowed_tags: list[str] | None
     blocked_tags: list[str]
     allowed_countries: list[str] | None
@@ -326,6 +327,10 @@ class SpendingControls(StrictRequest):
     """The most the card may spend in a calendar month (UTC); `null`: no limit."""
     lifetime: Limit = None
     """The most the card may ever spend; `null`: no limit."""
+    atm_per_day: Limit = None
+    """The most the card may withdraw at ATMs in a UTC day (approved withdrawals less
+    reversals), in the card's currency; `null`: no limit. Over it → declined `limit_exceeded`
+    (`61`)."""
     allowed_tags: Annotated[list[Slug], Field(max_length=200)] | None = None
     """Only merchants with these tags (slugs of `/dictionary/transaction-tags/search`), up to
     200; `null`: any. Another tag → declined `merchant_blocked`."""

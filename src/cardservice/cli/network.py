@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
@@ -26,7 +26,7 @@ from cardservice.cli.arguments import AMOUNT, CURRENCY, CommandError, Parsed, ru
 from cardservice.config import Settings
 from cardservice.ledger.minor_units import from_minor
 from cardservice.network.codec import Message
-from cardservice.network.fields import CURRENCIES, NUMERIC_CURRENCIES
+from cardservice.network.fields import ATM_MCC, CURRENCIES, NUMERIC_CURRENCIES, WITHDRAWAL
 from cardservice.tokens import WALLET_OF_NAME
 
 MTI = {
@@ -86,6 +86,16 @@ async def _token_expiry(settings: Settings, dpan: str) -> str:
     return expiry
 
 
+def _pin_block(settings: Settings, pin: str, pan: str) -> str:
+    """Field 52 as the acquirer's PIN pad makes it, under the zone PIN key the network shares
+    with the issuer (docs/cards.md#pin-in-iso-8583)."""
+    if not settings.iso8583_zpk:
+        raise CommandError("--pin needs the zone PIN key: set CARDSERVICE_ISO8583_ZPK")
+    if not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 12):
+        raise CommandError("--pin is 4 to 12 digits")
+    return messages.pin_block(pin, pan, settings.iso8583_zpk)
+
+
 @dataclass(frozen=True, slots=True)
 class Send:
     """What `network send` was asked to send."""
@@ -99,6 +109,9 @@ class Send:
     more: bool
     stays: int | None
     original_mti: str = "0100"
+    entry_mode: str | None = None
+    pin_block: str | None = field(default=None, repr=False)
+    atm: bool = False
 
 
 def _fields(args: Send, pan: str, expiry: str, stan: str, sent: str) -> dict[int, str]:
@@ -113,9 +126,17 @@ def _fields(args: Send, pan: str, expiry: str, stan: str, sent: str) -> dict[int
             )
     if args.type == "stand-in":
         return messages.stand_in(pan, expiry, args.amount, stan, sent, currency=args.currency)
+    if args.type == "authorization" and args.atm:
+        return messages.authorization(
+            pan, expiry, args.amount, stan, sent, currency=args.currency, merchant=args.merchant,
+            mcc=ATM_MCC, entry_mode=args.entry_mode or "chip", pin_block=args.pin_block,
+            processing=WITHDRAWAL,
+        )  # fmt: skip
     if args.type == "authorization":
-        return messages.authorization(pan, expiry, args.amount, stan, sent, currency=args.currency,
-                                      merchant=args.merchant, cvv2=args.cvv2)  # fmt: skip
+        return messages.authorization(
+            pan, expiry, args.amount, stan, sent, currency=args.currency, merchant=args.merchant,
+            cvv2=args.cvv2, entry_mode=args.entry_mode, pin_block=args.pin_block,
+        )  # fmt: skip
     if args.type == "capture":
         assert original is not None
         return messages.capture_advice(
@@ -217,6 +238,16 @@ def network() -> None:
     show_default=True,
     help="The original's MTI: 0120 for a stand-in advice's follow-ups (a reversal goes as 0420).",
 )
+@click.option(
+    "--pin",
+    help="The PIN the holder types (field 52: a format-0 block under CARDSERVICE_ISO8583_ZPK).",
+)
+@click.option(
+    "--entry-mode",
+    type=click.Choice(tuple(messages.ENTRY_MODE_CODES)),
+    help="How the terminal read the card (field 22; default none, with --atm chip).",
+)
+@click.option("--atm", is_flag=True, help="An ATM withdrawal (processing code 010000, MCC 6011).")
 @click.option("--more", is_flag=True, help="A capture with more to follow (field 48.60).")
 @click.option("--stays", type=AMOUNT, help="A partial reversal: what stays authorized.")
 @_endpoint
@@ -224,7 +255,7 @@ def network() -> None:
 async def send(
     settings: Settings, type_: str, card_uuid: uuid.UUID | None, pan: str | None,
     token_pan: str | None, expiry: str | None, amount: int, currency: str, merchant: str,
-    cvv2: str | None,
+    cvv2: str | None, pin: str | None, entry_mode: str | None, atm: bool,
     original: tuple[str, str] | None, original_mti: str, more: bool, stays: int | None,
     host: str | None, port: int | None,
 ) -> str:  # fmt: skip
@@ -242,7 +273,11 @@ async def send(
     elif not (pan and expiry):
         raise CommandError("give --card-uuid, or --pan and --expiry, or --token-pan")
     stan, sent = f"{uuid.uuid4().int % 999_999 + 1:06d}", transmitted_now()
-    asked = Send(type_, amount, currency, merchant, cvv2, original, more, stays, original_mti)
+    block = _pin_block(settings, pin, pan) if pin is not None else None
+    asked = Send(
+        type_, amount, currency, merchant, cvv2, original, more, stays, original_mti,
+        entry_mode, block, atm,
+    )  # fmt: skip
     fields = _fields(asked, pan, expiry, stan, sent)
     client = await NetworkClient.connect(host or settings.iso8583_host, _port(port, settings))
     try:

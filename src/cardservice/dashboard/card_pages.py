@@ -40,6 +40,8 @@ NOTICES = {
     "bought": "Your new card is ready.",
     "settings": "The description and automatic top-up are saved.",
     "description": "The description is saved.",
+    "activated": "The card is activated: it can pay now.",
+    "pin": "The PIN is set: encrypted in your browser, kept by the service as a check value only.",
     **TOKEN_NOTICES,
 }
 # Where on the card page each notice shows (`card.html`): the section the form was in.
@@ -48,14 +50,18 @@ NOTICE_AT = {
     "removed": "controls",
     "settings": "settings",
     "description": "settings",
+    "activated": "physical",
+    "pin": "physical",
     **{done: "wallets" for done in TOKEN_NOTICES},
 }
+FULFILMENT_STEPS = ("ordered", "printed", "shipped", "delivered")
 CONTROL_LABELS = {
     "per_authorization": "Per payment",
     "daily": "Per UTC day",
     "weekly": "Per ISO week",
     "monthly": "Per calendar month",
     "lifetime": "Over the card's life",
+    "atm_per_day": "ATM withdrawals per day",
     "allowed_tags": "Only these merchant tags",
     "blocked_tags": "Never these merchant tags",
     "allowed_countries": "Only these countries",
@@ -157,9 +163,23 @@ async def _card_context(api: Api, card: dict[str, Any]) -> dict[str, Any]:
         "transactions": row_context(recent["data"], {card_uuid: card["mask"]}),
         "transactions_total": recent["meta"]["total"],
         "tokens": (await api.body(f"/card/{card_uuid}/tokens"))["data"],
+        "pin_key": await _pin_key(api, card),
+        "steps": FULFILMENT_STEPS,
         "wallet_names": WALLET_NAMES,
         "errors": {},
     }
+
+
+async def _pin_key(api: Api, card: dict[str, Any]) -> dict[str, Any] | None:
+    """The PIN key the page encrypts a new PIN with (`GET /card/pin-key`), for a physical card
+    that is not closed; None otherwise, or when the service has no PIN keys."""
+    if card["form"] != "physical" or card["status"] == "closed":
+        return None
+    try:
+        key: dict[str, Any] = (await api.body("/card/pin-key"))["data"]
+    except ApiError:
+        return None
+    return key
 
 
 def _settings_values(card: dict[str, Any]) -> dict[str, str]:
@@ -319,5 +339,34 @@ async def save_settings(request: Request, card_uuid: CardUuid) -> Response:
             return render(request, template, context, status_code=422)
         done = "settings" if "auto_replenish" in change else "description"
         return redirect(request, f"/app/cards/{card_uuid}?done={done}#notice")
+
+    return await act(request, action)
+
+
+@router.post("/cards/{cardUuid}/activate")
+async def activate(request: Request, card_uuid: CardUuid) -> Response:
+    """Activate a physical card with its last four digits (`POST /card/{cardUuid}/activate`;
+    wrong digits are counted by the API, docs/cards.md#activation)."""
+
+    async def action(api: Api, form: dict[str, str]) -> Response:
+        last4 = form.get("last4", "").strip()
+        await api.send("POST", f"/card/{card_uuid}/activate", {"last4": last4})
+        return redirect(request, f"/app/cards/{card_uuid}?done=activated#notice")
+
+    return await act(request, action)
+
+
+@router.post("/cards/{cardUuid}/pin")
+async def set_pin(request: Request, card_uuid: CardUuid) -> Response:
+    """Set the card's PIN (`PUT /card/{cardUuid}/pin`, docs/cards.md#the-pin): the page's script
+    encrypted it in the browser under the PIN key (RSA-OAEP, SHA-256) and posts only that
+    envelope and the key's id; a step-up code is minted and spent at once, as for the card's
+    details. The PIN itself never reaches this process."""
+
+    async def action(api: Api, form: dict[str, str]) -> Response:
+        body = {"key_id": form.get("key_id", ""), "encrypted_pin": form.get("encrypted_pin", "")}
+        code = (await api.send("POST", "/auth/mfa-code"))["data"]["code"]
+        await api.send("PUT", f"/card/{card_uuid}/pin", {**body, "mfa_code": code})
+        return redirect(request, f"/app/cards/{card_uuid}?done=pin#notice")
 
     return await act(request, action)

@@ -35,6 +35,7 @@ TYPE_NAMES = {
     "dispute_credit": "Dispute credit",
     "dispute_provisional_credit": "Dispute: provisional credit",
     "dispute_provisional_reversal": "Dispute: provisional credit taken back",
+    "atm_withdrawal": "ATM withdrawal",
 }
 STATUS_NAMES = {
     "pending": "Pending",

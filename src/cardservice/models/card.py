@@ -14,6 +14,7 @@ from sqlalchemy import (
     DateTime,
     ForeignKey,
     Index,
+    Integer,
     LargeBinary,
     String,
     Text,
@@ -102,6 +103,12 @@ class Card(UuidPk, Timestamps, Base):
     )
     pin_blocked: Mapped[bool] = mapped_column(
         Boolean, server_default="false", doc="the PIN is blocked after too many wrong tries"
+    )
+    pin_failures: Mapped[int] = mapped_column(
+        Integer, server_default="0", doc="wrong PINs in a row since the last right one"
+    )
+    activated_at: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), doc="a physical card's activation by its holder; NULL: not yet"
     )
 
 

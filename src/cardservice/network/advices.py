@@ -15,7 +15,13 @@ from cardservice.models.base import utcnow
 from cardservice.network import repository
 from cardservice.network.authorizations import network_data
 from cardservice.network.codec import Message, merchant_place, sub_elements
-from cardservice.network.fields import CURRENCIES, MORE_TO_FOLLOW, PURCHASE, REFUND
+from cardservice.network.fields import (
+    CURRENCIES,
+    MORE_TO_FOLLOW,
+    PURCHASE,
+    REFUND,
+    is_withdrawal,
+)
 from cardservice.network.host import Answer, Host, Malformed, Refused, key_of, once, require
 from cardservice.network.originals import bound_original, card_of, in_its_currency, own_original
 from cardservice.network.responses import APPROVED, ORIGINAL_UNKNOWN, UNKNOWN_CARD, WRONG_STATE
@@ -75,17 +81,14 @@ async def financial_advice(host: Host, message: Message) -> Answer:
     key = key_of(message)
     amount = int(message.fields[4])
     code = message.fields[3]
-    if (
-        amount <= 0
-        or code not in (PURCHASE, REFUND)
-        or (code == PURCHASE and 90 not in message.fields)
-    ):
+    capture = code == PURCHASE or is_withdrawal(code)  # an ATM withdrawal's too
+    if amount <= 0 or not (capture or code == REFUND) or (capture and 90 not in message.fields):
         raise Malformed("a capture names its original (90); amounts are positive")
     if 48 in message.fields and sub_elements(message.fields[48]) is None:
         raise Malformed("field 48")
 
     async def work(tx: Tx) -> Answer:
-        if code == PURCHASE:
+        if capture:
             transaction = await _capture(host, tx, message, amount)
         else:
             transaction = await _refund(host, tx, message, amount)

@@ -18,7 +18,11 @@ applies; 14 must be the token's expiry (a verification failure as a card's), a s
 one waiting for its activation) is declined `token_inactive` (`62`, whatever 14 says), a deleted
 one is an unknown number (`14`) — but an 0120 advice on it is recorded on its card, as a
 clearing presentment on it is booked there. An 0100 with processing code 900000 is a
-wallet's provisioning request (provisioning.py)."""
+wallet's provisioning request (provisioning.py); one with `01xxxx` an ATM withdrawal, which
+needs field 52 (without it `55`, remembered under its key, nothing recorded;
+docs/cards.md#atm-withdrawals).
+Field 52's PIN and field 22's entry mode are facts of the request the engine reads
+(docs/cards.md#pin-in-iso-8583)."""
 
 from __future__ import annotations
 
@@ -41,6 +45,7 @@ from cardservice.network.fields import (
     PROVISIONING,
     PURCHASE,
     THREE_DS_CODE,
+    is_withdrawal,
 )
 from cardservice.network.host import (
     ANSWER_WITHIN,
@@ -60,11 +65,14 @@ from cardservice.network.responses import (
     APPROVED,
     CVV2_MISMATCH,
     INSUFFICIENT_FUNDS,
+    INVALID_PIN,
     SUSPECTED_FRAUD,
     UNKNOWN_CARD,
     code_of,
 )
 from cardservice.network.verification import (
+    entry_mode,
+    pin_presented,
     token_verification_failure,
     unknown_number,
     verification_failure,
@@ -125,10 +133,11 @@ def _request(
     tag: str | None,
     verification: str | None,
     stand_in: bool,
+    pin_pvv: str | None = None,
 ) -> Authorization:
     """The entry's request: amount and currency of 4 and 49, merchant of 43 (`tag`: its tag,
-    by name), MCC of 18, the 3DS code of 48.41, the verification's result; a stand-in keeps
-    the network's code of 38."""
+    by name), MCC of 18, the 3DS code of 48.41, the verification's result, the entry mode of
+    22 and the PIN of 52 as its PVV (`pin_pvv`); a stand-in keeps the network's code of 38."""
     amount = int(message.fields[4])
     if amount <= 0:
         raise Malformed("amount must be positive")
@@ -149,6 +158,7 @@ def _request(
         tag=tag,
         three_ds_code=None if stand_in else elements.get(THREE_DS_CODE),
         uuid=transaction,
+        type="atm_withdrawal" if is_withdrawal(message.fields[3]) else "card_purchase",
         presentation=Presentation(
             "iso8583",
             network_data(message, code),
@@ -159,6 +169,8 @@ def _request(
             token_inactive=inactive,
             # presented by its number and details, which anyone who knows them can send
             charged_declines=None if stand_in else card_testing.CHARGED_DECLINES,
+            entry_mode=entry_mode(message),
+            pin_pvv=pin_pvv,
         ),
     )
 
@@ -275,12 +287,16 @@ async def _opening(
         return Answered({"39": UNKNOWN_CARD})
     if bin_locked and card.token is None and _cvv2(message) is None:
         return Answered(await _refused(tx, key, found, CVV2_MISMATCH))
-    verification = None
+    if not stand_in and is_withdrawal(message.fields[3]) and 52 not in message.fields:
+        return Answered(await _refused(tx, key, found, INVALID_PIN))  # cash needs a PIN
+    verification = pin_pvv = None
     if card.token is not None and not stand_in:
         verification = token_verification_failure(message, card.token)
     elif not stand_in:
         verification = verification_failure(host.cipher, message, card)
-    request = _request(message, card, tag, verification, stand_in)
+    if not stand_in:  # an advice's PIN was the network's to verify
+        pin_pvv = pin_presented(host.cipher, message, card)
+    request = _request(message, card, tag, verification, stand_in, pin_pvv)
     reversal = _waiting(found)
     answers.waiting = reversal is not None
     then = _then(key, card, request, reversal, answers.given)
@@ -370,8 +386,8 @@ async def _release_late(host: Host, key: Key, row: dict[str, Any]) -> None:
 async def _authorize(host: Host, message: Message, *, stand_in: bool) -> Answer:
     """An authorization (or a stand-in advice) once per key."""
     require(message, 2, 3, 4, 49, *(() if stand_in else (14,)))
-    if message.fields[3] != PURCHASE:
-        raise Malformed("processing code of an authorization is 000000")
+    if message.fields[3] != PURCHASE and not is_withdrawal(message.fields[3]):
+        raise Malformed("processing code of an authorization is 000000 or 01xxxx")
     if 48 in message.fields and sub_elements(message.fields[48]) is None:
         raise Malformed("field 48")
     key = key_of(message)

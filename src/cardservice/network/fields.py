@@ -18,6 +18,7 @@ from typing import Any, Literal
 from iso8583 import specs
 
 Kind = Literal["n", "an", "ans"]
+_HEX = frozenset("0123456789abcdefABCDEF")
 
 
 def real_transmission_time(value: str) -> bool:
@@ -63,6 +64,7 @@ FIELDS: dict[int, FieldSpec] = {
         FieldSpec(11, "system trace audit number (STAN)", "n", 6),
         FieldSpec(14, "expiry YYMM", "n", 4),
         FieldSpec(18, "merchant category code", "n", 4),
+        FieldSpec(22, "point of service entry mode", "n", 3),
         FieldSpec(32, "acquiring institution id", "n", 11, 2, min_len=1),
         FieldSpec(37, "retrieval reference number", "an", 12),
         FieldSpec(38, "authorization code", "an", 6),
@@ -72,6 +74,8 @@ FIELDS: dict[int, FieldSpec] = {
         FieldSpec(43, "merchant name 1-25, city 26-38, country 39-40", "ans", 40),
         FieldSpec(48, "additional data: sub-elements TTLLvalue", "ans", 999, 3),
         FieldSpec(49, "currency, ISO 4217 numeric", "n", 3),
+        # ISO 9564 format 0 under the zone PIN key, as its 16 hex digits (docs/cards.md)
+        FieldSpec(52, "PIN data", "an", 16, valid=lambda value: all(c in _HEX for c in value)),
         FieldSpec(54, "additional amounts", "an", 120, 3),
         FieldSpec(70, "network management code", "n", 3),
         FieldSpec(90, "original data elements", "n", 42),
@@ -88,6 +92,24 @@ TOKEN_REQUESTOR, WALLET, DEVICE_NAME, RISK_SCORE = "70", "71", "72", "73"
 TOKEN_PAN, TOKEN_EXPIRY, TOKEN_REFERENCE, ACTIVATION_CODE = "74", "75", "76", "77"
 
 PURCHASE, REFUND, PROVISIONING = "000000", "200000", "900000"  # field 3
+# … and cash: `01`, then the accounts from and to (any), e.g. `010000`
+# (docs/cards.md#atm-withdrawals)
+WITHDRAWAL = "010000"
+ATM_MCC = "6011"
+
+
+def is_withdrawal(processing_code: str) -> bool:
+    """Field 3 of an ATM withdrawal: `01xxxx`."""
+    return processing_code[:2] == WITHDRAWAL[:2]
+
+
+# Field 22's first two digits (how the card's number was read) → the entry mode a transaction
+# is presented with (docs/cards.md#pin-in-iso-8583); the third (the terminal's PIN entry
+# capability) is not read. Any other value is a card not present.
+ENTRY_MODES = {
+    "01": "keyed", "02": "magstripe", "05": "chip", "07": "contactless",
+    "81": "ecommerce", "90": "magstripe", "91": "contactless",
+}  # fmt: skip
 SIGN_ON, SIGN_OFF, ECHO = "001", "002", "301"  # field 70
 
 # A request's MTI → its answer's; a repeat (…1) is answered as its first (…0).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Collection
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -24,7 +24,8 @@ _CARD_OF_NUMBER = (
     " coalesce(c.expiry_month, tc.expiry_month) AS expiry_month,"
     " coalesce(c.currency, tc.currency) AS currency, k.uuid AS token_uuid,"
     " k.wallet AS token_wallet, k.last4 AS token_last4, k.status AS token_status,"
-    " k.expiry_year AS token_expiry_year, k.expiry_month AS token_expiry_month"
+    " k.expiry_year AS token_expiry_year, k.expiry_month AS token_expiry_month,"
+    " tc.pan_ciphertext AS token_card_pan"  # a DPAN's card's own number (its PIN's PVV)
 )
 
 
@@ -141,6 +142,8 @@ class IssuedCard:
     expiry_yymm: str
     currency: str
     token: WalletToken | None = None
+    # a DPAN's card's own number, encrypted: the PVV of a PIN sent with the DPAN is its
+    token_card_pan: bytes | None = field(default=None, repr=False)
 
     @property
     def paid_with(self) -> dict[str, str | None] | None:
@@ -205,7 +208,10 @@ def _issued(row: Row) -> IssuedCard | None:
             token_uuid, row["token_wallet"], row["token_last4"], row["token_status"], expiry
         )
     expiry = _yymm(row["expiry_year"], row["expiry_month"])
-    return IssuedCard(card, user, expiry, row["currency"], token)
+    card_pan = row["token_card_pan"] if token is not None else None
+    return IssuedCard(
+        card, user, expiry, row["currency"], token, None if card_pan is None else bytes(card_pan)
+    )
 
 
 def _remembered(row: Row) -> Remembered | None:

@@ -18,6 +18,7 @@ WRONG_STATE = "12"
 INVALID_CODE = "63"  # a wallet token's activation code that is not the live one
 APPROVE_AFTER_CONFIRM = "85"  # a provisioning step-up: the holder confirms with a code
 INSUFFICIENT_FUNDS = "51"
+INVALID_PIN = "55"  # also an ATM withdrawal without field 52
 SUSPECTED_FRAUD = "59"
 CVV2_MISMATCH = "N7"
 DATABASE_UNREACHABLE = "91"
@@ -32,8 +33,11 @@ DECLINES = {
     "card_closed": "46",
     "insufficient_funds": "51",
     "card_expired": "54",
+    "invalid_pin": "55",  # a wrong PIN, or field 52 for a card with no PIN (docs/cards.md)
+    "pin_tries_exceeded": "75",  # the third wrong PIN in a row, and a blocked PIN after it
     "invalid_expiry": "54",
     "merchant_blocked": "57",
+    "virtual_card_present": "57",  # a virtual card's own number at a terminal
     "suspected_fraud": "59",
     "limit_exceeded": "61",
     # the team's monthly budget (docs/teams.md#teams-budgets-requests-receipts)

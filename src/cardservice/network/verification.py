@@ -3,16 +3,18 @@ docs/network.md#a-channel-that-can-be-trusted): the expiry of 14 and the CVV2 of
 the card-testing guard's one check (`transactions.card_testing`), which also counts the failures;
 for a wallet token's DPAN (docs/network.md#wallet-tokens), the token's expiry; a number of no
 card, counted at its merchant and its BIN (`unknown_number`, the one place a BIN lock is
-told to the program-wide endpoints: `card_testing.locked`)."""
+told to the program-wide endpoints: `card_testing.locked`). Field 52's PIN block and field
+22's entry mode become the facts the engine reads (docs/cards.md#pin-in-iso-8583)."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
+from cardservice.cards import presented_pvv
 from cardservice.db.sql import Tx
 from cardservice.events import record_operator_event
 from cardservice.network.codec import Message, sub_elements
-from cardservice.network.fields import CVV2
+from cardservice.network.fields import CVV2, ENTRY_MODES
 from cardservice.network.repository import IssuedCard, WalletToken
 from cardservice.security import CardCipher
 from cardservice.transactions import card_testing
@@ -49,3 +51,22 @@ async def unknown_number(tx: Tx, pan: str, merchant: Merchant, now: datetime) ->
                 "until": lock.until}  # fmt: skip
         await record_operator_event(tx, "card_testing.locked", "card_testing_lock", None, data, now)
     return counted
+
+
+def entry_mode(message: Message) -> str | None:
+    """How the terminal read the card, by field 22's first two digits (`ENTRY_MODES`); None
+    when 22 is not sent or names no mode of ours (a card not present)."""
+    value = message.fields.get(22)
+    return None if value is None else ENTRY_MODES.get(value[:2])
+
+
+def pin_presented(cipher: CardCipher, message: Message, card: IssuedCard) -> str | None:
+    """Field 52's PIN as its PVV on the card (`cards.presented_pvv`: `""` when the block does
+    not decode), for the engine to compare under the card's lock; None when 52 is not sent. A
+    DPAN's block is formatted with the DPAN, its PIN is the card's."""
+    block = message.fields.get(52)
+    if block is None:
+        return None
+    pan = message.fields[2]
+    card_pan = pan if card.token_card_pan is None else cipher.decrypt(card.token_card_pan)
+    return presented_pvv(cipher, block, pan, card_pan)

@@ -6,6 +6,8 @@ authorization decision, so the sandbox and the network get them alike:
   that was not reversed is declined `card_closed`; the first capture closes the card
   (`closing.close_single_use_after_capture`, called by the capture entry: its balance goes
   back to the account, as a close does).
+* a virtual card's own number at a terminal (`CARD_PRESENT` entry modes) is declined
+  `virtual_card_present`: only a physical card or a wallet token is read there.
 * `merchant_locked`: the first approved authorization binds the card to its merchant (the
   network's merchant id when given, else the merchant name: the sandbox's); another merchant
   is declined `merchant_blocked`.
@@ -17,8 +19,20 @@ it, the others see the binding.
 
 from __future__ import annotations
 
+from typing import Any
+
 from cardservice.db.sql import Row, Tx, as_uuid
 from cardservice.transactions.repository import has_approved_purchase, lock_merchant
+
+# Entry modes where a terminal reads the card itself (docs/cards.md#pin-in-iso-8583): a virtual
+# card has no plastic to read, so its own number there is declined `virtual_card_present`
+CARD_PRESENT = frozenset({"chip", "contactless", "magstripe"})
+
+
+def virtual_number(card: Row, token: Any) -> bool:
+    """A virtual card presented by its own number (not a wallet token's DPAN, which a phone
+    presents at a terminal as its holder's device)."""
+    return card["form"] == "virtual" and token is None
 
 
 def merchant_key(merchant_id: str | None, merchant_name: str) -> str:

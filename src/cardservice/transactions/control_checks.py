@@ -12,7 +12,9 @@ The engine checks them after the card's status and before funds:
   when what the card spent in the window plus the amount is over that window's limit.
   Windows are the UTC day, the ISO week (from Monday) and the calendar month, plus the
   card's whole life; spent = approved authorizations (pending, completed, refunded) less
-  what was refunded of them; reversed and declined ones count nothing.
+  what was refunded of them; reversed and declined ones count nothing. Those windows count
+  purchases; `atm_per_day` counts the card's ATM withdrawals of the UTC day the same way
+  (docs/cards.md#atm-withdrawals), and `per_authorization` bounds both.
 
 The window sums are read in one statement while the card row is locked, so two concurrent
 authorizations on one card are checked one after the other and cannot both pass a limit
@@ -25,16 +27,18 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 import orjson
 
 from cardservice.db.sql import Tx
 from cardservice.ledger.minor_units import from_minor
+from cardservice.transactions.repository import atm_withdrawn
 from cardservice.transactions.repository import spent as spent_since
 
-LIMITS = ("per_authorization", "daily", "weekly", "monthly", "lifetime")
+LIMITS = ("per_authorization", "daily", "weekly", "monthly", "lifetime", "atm_per_day")
+ATM_WITHDRAWAL = "atm_withdrawal"  # the transaction type `atm_per_day` counts
 WINDOWS = ("daily", "weekly", "monthly", "lifetime")
 LISTS = ("allowed_tags", "blocked_tags", "allowed_countries", "blocked_countries")
 _EPOCH = date(1970, 1, 1)
@@ -113,14 +117,23 @@ def window_starts(now: datetime) -> dict[str, date]:
 
 
 async def limit_breached(
-    tx: Tx, controls: Controls, card_uuid: uuid.UUID, amount: int, now: datetime
+    tx: Tx,
+    controls: Controls,
+    card_uuid: uuid.UUID,
+    amount: int,
+    now: datetime,
+    kind: str = "card_purchase",
 ) -> bool:
-    """`amount` is over the per-authorization limit, or would take a window over its limit.
-    The window sums are read (one statement) only when the card has a window limit; the
-    caller holds the card row's lock."""
+    """`amount` is over the per-authorization limit, or would take a window over its limit
+    (an ATM withdrawal, `kind`, also its day's `atm_per_day`). The window sums are read (one
+    statement) only when the card has a window limit; the caller holds the card row's lock."""
     limits = controls.limits
     if amount > limits.get("per_authorization", amount):
         return True
+    if kind == ATM_WITHDRAWAL and "atm_per_day" in limits:
+        day = datetime.combine(window_starts(now)["daily"], time(), UTC)
+        if await atm_withdrawn(tx, card_uuid, day) + amount > limits["atm_per_day"]:
+            return True
     windows = [name for name in WINDOWS if name in limits]
     if not windows:
         return False

@@ -8,9 +8,11 @@ Rules, in order (the first that fails declines with its error slug; docs/control
    active (`token_inactive`), the card is not expired (`card_expired`), its account is
    active and its owner not suspended (`account_inactive`);
 3. the channel's verification of the card's details (`invalid_expiry`, `invalid_cvv2`;
-   transactions/card_testing/); then the card's type allows it (a used single_use card:
-   `card_closed`; a merchant_locked card at another merchant: `merchant_blocked`;
-   transactions/card_types.py);
+   transactions/card_testing/); a virtual card's own number presented at a terminal
+   (`virtual_card_present`); the PIN, when one was presented (`invalid_pin`,
+   `pin_tries_exceeded`: card_testing.pin_refusal, counted in the unit that records); then
+   the card's type allows it (a used single_use card: `card_closed`; a merchant_locked card
+   at another merchant: `merchant_blocked`; transactions/card_types.py);
 4. the merchant tag is not blocked program-wide (`merchant_blocked`; a restricted tag
    passes but flags the transaction);
 5. the currency is the card's, or one the rate table converts to it (`currency_not_supported`);
@@ -25,7 +27,8 @@ Rules, in order (the first that fails declines with its error slug; docs/control
 9. the user's decision endpoint, when one is set (`do_not_honor`; authorize.py asks
    it between two units of work and hands its answer in as a `Verdict`).
 
-Approved: a `pending` card_purchase that holds the amount at once (`holds.place`: card →
+Approved: a `pending` card_purchase (or `atm_withdrawal`, `Authorization.type`, charged the
+`card_atm` fee instead of `card_transaction`) that holds the amount at once (`holds.place`: card →
 `holds` book, the fee to `fees`, in one entry), until captured, released or expired
 (lifecycle.py, through `holds.post`/`holds.void`).
 
@@ -84,7 +87,13 @@ from cardservice.security import CardCipher
 from cardservice.transactions import card_testing, card_types, holds, lifecycle, repository
 from cardservice.transactions.budgets import BUDGET_EXCEEDED, budget_refusal
 from cardservice.transactions.card_testing import Merchant
-from cardservice.transactions.control_checks import controls_of, limit_breached, merchant_refused
+from cardservice.transactions.card_types import CARD_PRESENT
+from cardservice.transactions.control_checks import (
+    ATM_WITHDRAWAL,
+    controls_of,
+    limit_breached,
+    merchant_refused,
+)
 from cardservice.transactions.locks import (
     lock_authorization_account,
     lock_card_with_fees,
@@ -133,9 +142,18 @@ class Presentation:
     # budget's and an increment's. A card presented by its number and details, which anyone
     # who knows them can send (ISO 8583): `card_testing.CHARGED_DECLINES` only
     charged_declines: frozenset[str] | None = None
+    # how the terminal read the card (docs/cards.md#pin-in-iso-8583): chip | contactless |
+    # magstripe (card present), keyed | ecommerce; None: not said (card not present)
+    entry_mode: str | None = None
+    # the PIN the channel received (field 52) as its Visa PVV on the card, never the PIN: ""
+    # for a block that does not decode; None: no PIN presented. Compared with the card's PVV
+    # under the card's lock (card_testing.pin_refusal)
+    pin_pvv: str | None = field(default=None, repr=False)
 
 
 SANDBOX = Presentation()
+# An approval's fixed fee by what was asked for (the fee dictionary's slugs)
+APPROVAL_FEES = {"card_purchase": "card_transaction", ATM_WITHDRAWAL: "card_atm"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +175,9 @@ class Authorization:
     uuid: uuid.UUID = field(default_factory=uuid.uuid4)
     merchant_id: str | None = None  # the network's (ISO 8583 DE 42); binds merchant_locked cards
     presentation: Presentation = SANDBOX  # the channel's facts
+    # what is asked for: a purchase, or cash at an ATM (docs/cards.md#atm-withdrawals), held,
+    # captured and reversed alike; each has its approval fee (`APPROVAL_FEES`)
+    type: str = "card_purchase"
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +227,8 @@ def _refusal(
     rate: Decimal | None,
 ) -> str | None:
     """Rules 0-5, which need no further reads: the guard, forced, the state (card, token,
-    account), the card's details, merchant tag, currency."""
+    account), the card's details (expiry, CVV2, where it was presented, the PIN), merchant
+    tag, currency."""
     guarded = card_testing.card_refusal(card)
     if guarded is not None:
         return guarded
@@ -217,6 +239,13 @@ def _refusal(
         return state
     if request.presentation.verification is not None:
         return request.presentation.verification
+    if request.presentation.entry_mode in CARD_PRESENT and card_types.virtual_number(
+        card, request.presentation.token
+    ):
+        return "virtual_card_present"
+    pin = card_testing.pin_refusal(card, request.presentation.pin_pvv)
+    if pin is not None:
+        return pin
     if tag is not None and tag.restriction == "blocked":
         return "merchant_blocked"
     if request.currency != card["currency"] and rate is None:
@@ -247,7 +276,7 @@ async def _controls_refusal(
         return None
     if merchant_refused(controls, request.tag, request.merchant_country):
         return "merchant_blocked"
-    if await limit_breached(tx, controls, request.card_uuid, amount, now):
+    if await limit_breached(tx, controls, request.card_uuid, amount, now, request.type):
         return "limit_exceeded"
     return None
 
@@ -311,7 +340,7 @@ async def decide(
             raise holds.InvalidTransition("An increment is made on its purchase's card.")
     rate = await _rate(tx, request.currency, card["currency"], now)
     amount = request.amount if rate is None else converted(request.amount, rate)
-    fee = 0 if parent is not None else fees.fixed("card_transaction")
+    fee = 0 if parent is not None else fees.fixed(APPROVAL_FEES[request.type])
     if rate is not None and parent is None:
         fee += percent_of(amount, fees.percent("card_fx"))
     reason = _refusal(account, card, tag, request, now, rate)
@@ -374,7 +403,7 @@ def _new_transaction(
             user_uuid=user_uuid,
             account_uuid=as_uuid(card["account_uuid"]),
             card_uuid=request.card_uuid,
-            type="card_purchase",
+            type=request.type,
             status="completed" if facts.captured else "pending",
             direction="debit",
             amount=decided.amount,
@@ -473,8 +502,10 @@ async def _guard(
 ) -> None:
     """The card-testing guard's count, in the unit that recorded the answer: a verification
     failure counts (at the card and at its merchant), an approval the card's issuer checked
-    resets the card's."""
+    resets the card's; a wrong PIN counts toward its block, a right one resets that count."""
     facts = request.presentation
+    if facts.pin_pvv is not None:
+        await card_testing.note_pin(tx, request.card_uuid, card, facts.pin_pvv, reason, now)
     if reason is not None and reason == facts.verification:
         await card_testing.note_card_failure(tx, request.card_uuid, card, now)
         if facts.acceptor is not None:

@@ -70,9 +70,13 @@ class Capture:
     from_hold: int
 
 
+HELD_TYPES = frozenset({"card_purchase", "atm_withdrawal"})  # an authorization's hold
+
+
 def require_status(purchase: Purchase, allowed: str) -> None:
-    """Refuse the transition unless the transaction is a card purchase in status `allowed`."""
-    if purchase.type != "card_purchase" or purchase.status != allowed:
+    """Refuse the transition unless the transaction is a card purchase (or an ATM
+    withdrawal: `HELD_TYPES`) in status `allowed`."""
+    if purchase.type not in HELD_TYPES or purchase.status != allowed:
         raise InvalidTransition(f"A {purchase.status} {purchase.type} cannot make this transition.")
 
 

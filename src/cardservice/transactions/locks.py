@@ -63,22 +63,24 @@ FOR NO KEY UPDATE OF a"""
 # The hold sweep's claim: $1 now, $2 batch size; busy accounts are skipped, not waited on.
 _ACCOUNTS_OF_DUE_HOLDS = """
 SELECT t.uuid, t.user_uuid FROM transactions t JOIN accounts a ON a.uuid = t.account_uuid
-WHERE t.status = 'pending' AND t.type = 'card_purchase' AND t.hold_expires_at <= $1
+WHERE t.status = 'pending' AND t.type IN ('card_purchase', 'atm_withdrawal')
+  AND t.hold_expires_at <= $1
 ORDER BY t.user_uuid, t.account_uuid, t.uuid
 LIMIT $2
 FOR NO KEY UPDATE OF a SKIP LOCKED"""
 
 # --- 2. cards
 _CARD = (
-    "SELECT uuid, account_uuid, currency, status, balance, frozen_reason FROM cards"
-    " WHERE uuid = $1 FOR NO KEY UPDATE"
+    "SELECT uuid, account_uuid, currency, status, balance, frozen_reason, form, activated_at"
+    " FROM cards WHERE uuid = $1 FOR NO KEY UPDATE"
 )
 # A card as the authorization engine needs it, the columns named as on the table.
 CARD_COLUMNS = (
     "c.uuid, c.user_uuid, c.account_uuid, c.currency, c.balance, c.status, c.expiry_month,"
     " c.expiry_year, c.auto_replenish_amount, c.auto_replenish_min_balance, c.spending_controls,"
     " c.card_type, c.locked_merchant,"  # the card type's rules (transactions/card_types.py)
-    " c.frozen_reason, c.verification_failures"  # the card-testing guard's
+    " c.frozen_reason, c.verification_failures,"  # the card-testing guard's
+    " c.form, c.pin_pvv, c.pin_blocked, c.pin_failures"  # where it is presented, its PIN
 )
 # The user's decision endpoint (docs/controls.md#the-decision-endpoint), read with the card: no
 # round trip of its own.
@@ -114,7 +116,8 @@ FOR NO KEY UPDATE"""
 
 # --- 4. transaction rows
 _PENDING_OF_CARD = (
-    "SELECT uuid FROM transactions WHERE card_uuid = $1 AND type = 'card_purchase'"
+    "SELECT uuid FROM transactions WHERE card_uuid = $1"
+    " AND type IN ('card_purchase', 'atm_withdrawal')"
     " AND status = 'pending' ORDER BY uuid FOR NO KEY UPDATE"
 )
 _PURCHASE_FIELDS = (*TRANSACTION_FIELDS, "user_uuid", "captured_at")
@@ -168,8 +171,8 @@ async def claim_due_holds(tx: Tx, now: datetime, batch: int) -> Sequence[Row]:
 
 
 async def lock_card(tx: Tx, card_uuid: uuid.UUID) -> Row | None:
-    """The card (uuid, account_uuid, currency, status, balance, frozen_reason), locked; its
-    account's lock is the caller's, taken first."""
+    """The card (uuid, account_uuid, currency, status, balance, frozen_reason, form,
+    activated_at), locked; its account's lock is the caller's, taken first."""
     return await tx.row(_CARD, card_uuid)
 
 

@@ -32,6 +32,13 @@ SELECT
 FROM card_spend s
 WHERE s.card_uuid = $1 AND s.spent_on >= $5"""
 
+# $1 card, $2 the UTC day's first moment: the card's ATM withdrawals that day (approved, less
+# what went back: a reversed one counts nothing), for `atm_per_day`
+_ATM_WITHDRAWN = """
+SELECT coalesce(sum(amount - coalesce(refunded_amount, 0)), 0) FROM transactions
+WHERE card_uuid = $1 AND type = 'atm_withdrawal' AND created_at >= $2
+  AND status IN ('pending', 'completed', 'refunded')"""
+
 # $1 user, $2 currency, $3 the first day of the month: the user's cards' spend in it.
 _MEMBER_SPENT = """
 SELECT coalesce(sum(s.amount), 0) FROM card_spend s JOIN cards c ON c.uuid = s.card_uuid
@@ -132,6 +139,11 @@ async def spent(
     """The card's spend since the start of the day, the week and the month, and in all
     (from `earliest` on), in one statement."""
     return await tx.row(_SPENT, card_uuid, day, week, month, earliest)
+
+
+async def atm_withdrawn(tx: Tx, card_uuid: uuid.UUID, since: datetime) -> int:
+    """What the card's ATM withdrawals took from `since` on (the caller holds its lock)."""
+    return int(await tx.value(_ATM_WITHDRAWN, card_uuid, since) or 0)
 
 
 _SET_RECEIPT = (

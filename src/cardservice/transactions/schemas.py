@@ -27,6 +27,7 @@ TransactionType = Literal[
     "card_transfer",
     "dispute_provisional_credit",
     "dispute_provisional_reversal",
+    "atm_withdrawal",
 ]
 Decision = Literal["rules", "endpoint", "timeout", "endpoint_error", "stand_in"]
 TransactionStatus = Literal["pending", "completed", "declined", "reversed", "refunded"]

@@ -19,6 +19,10 @@ merchant that many cards fail at. Every channel that checks a card's details cal
   20 unknown numbers of it within 10 minutes, from any merchants, lock it for 30 minutes
   (an 0100 with one of its numbers and no CVV2 then answers `N7`; docs/network.md, "BIN
   lock"); `locks` is what the operator reads (`GET /operator/card-testing`);
+* `pin_refusal` / `note_pin` — the PIN of a PIN block (as its PVV, computed by the channel)
+  against the card's, under the card's lock: `invalid_pin`, the 3rd wrong in a row
+  `pin_tries_exceeded` and the PIN blocked (a `card.updated` event) until its holder sets a
+  new one; a right one resets the count, never a block (docs/cards.md#pin-in-iso-8583);
 * `holder_reset()` — the columns a holder's status change sets (`PATCH /card/{uuid}`).
 
 Verification declines are free (`FREE_DECLINES`: no fee, nothing held), and so is the
@@ -51,13 +55,17 @@ INVALID_EXPIRY = "invalid_expiry"
 INVALID_CVV2 = "invalid_cvv2"
 SUSPECTED_FRAUD = "suspected_fraud"
 VERIFICATION_FAILURES = frozenset({INVALID_EXPIRY, INVALID_CVV2})
-FREE_DECLINES = VERIFICATION_FAILURES | {SUSPECTED_FRAUD}
+INVALID_PIN = "invalid_pin"
+PIN_TRIES_EXCEEDED = "pin_tries_exceeded"
+PIN_REFUSALS = frozenset({INVALID_PIN, PIN_TRIES_EXCEEDED})
+FREE_DECLINES = VERIFICATION_FAILURES | PIN_REFUSALS | {SUSPECTED_FRAUD, "virtual_card_present"}
 # A card presented by its number and details pays the card_decline fee only when they were
 # verified on an active card and the rules then declined (51, 61, 57, 05).
 CHARGED_DECLINES = frozenset(
     {"insufficient_funds", "limit_exceeded", "merchant_blocked", "do_not_honor"}
 )
 
+PIN_TRIES = 3  # the 3rd wrong PIN in a row blocks the PIN
 CARD_FAILURES = 5  # the 5th failure …
 CARD_WINDOW = timedelta(hours=24)  # … within 24 h freezes the card
 MERCHANT_FAILURES = 10  # 10 failures at one merchant …
@@ -114,6 +122,47 @@ def card_refusal(card: Row) -> str | None:
     return None
 
 
+def _pin_right(card: Row, presented_pvv: str) -> bool:
+    return hmac.compare_digest(presented_pvv, str(card["pin_pvv"]))
+
+
+def pin_refusal(card: Row, presented_pvv: str | None) -> str | None:
+    """The PIN of a PIN block (its PVV, `""` for a block that does not decode; None: no PIN
+    presented) against the locked card's: `pin_tries_exceeded` for a blocked PIN (whatever
+    was entered) and for the `PIN_TRIES`th wrong PIN in a row, `invalid_pin` for a wrong one
+    before it and for any PIN on a card with none set; None when it is right."""
+    if presented_pvv is None:
+        return None
+    if card["pin_blocked"]:
+        return PIN_TRIES_EXCEEDED
+    if card["pin_pvv"] is None:
+        return INVALID_PIN
+    if _pin_right(card, presented_pvv):
+        return None
+    return PIN_TRIES_EXCEEDED if int(card["pin_failures"]) + 1 >= PIN_TRIES else INVALID_PIN
+
+
+async def note_pin(
+    tx: Tx, card_uuid: Any, card: Row, presented_pvv: str, reason: str | None, now: datetime
+) -> None:
+    """In the unit that recorded the answer, the card still locked: a wrong PIN the answer
+    told (`reason` a PIN refusal) is counted, the `PIN_TRIES`th blocks the PIN; a right one
+    resets the count. A blocked PIN, a card with no PIN, and a PIN the answer did not reach
+    (an earlier rule declined) change nothing; a right PIN never unblocks."""
+    if card["pin_blocked"] or card["pin_pvv"] is None:
+        return
+    failures = int(card["pin_failures"])
+    if _pin_right(card, presented_pvv):
+        if failures:
+            await repository.set_pin_failures(tx, card_uuid, 0)
+    elif reason in PIN_REFUSALS:
+        if failures + 1 >= PIN_TRIES:
+            await repository.block_pin(tx, card_uuid, failures + 1, now)
+            log.warning("card %s: PIN blocked after %d wrong PINs", card_uuid, failures + 1)
+        else:
+            await repository.set_pin_failures(tx, card_uuid, failures + 1)
+
+
 def _window_full(times: list[datetime], count: int, window: timedelta) -> bool:
     """Whether the last `count` times (the newest last) fell within `window` of each other."""
     return len(times) == count and times[-1] - times[0] < window
@@ -135,7 +184,7 @@ async def note_card_failure(tx: Tx, card_uuid: Any, card: Row, now: datetime) ->
     suspected_fraud`, which its `card.updated` event shows). True when it froze the card."""
     times = [*_times(card["verification_failures"]), now][-CARD_FAILURES:]
     freeze = _window_full(times, CARD_FAILURES, CARD_WINDOW)
-    if freeze and card["status"] == "active":
+    if freeze and card["status"] in ("active", "inactive"):  # inactive: wrong activation digits
         await repository.freeze_card(tx, card_uuid, _stored(times), SUSPECTED_FRAUD, now)
         return True
     await repository.set_card_failures(tx, card_uuid, _stored(times))

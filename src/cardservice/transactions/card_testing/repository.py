@@ -3,6 +3,7 @@ BIN's row."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -17,6 +18,16 @@ _SET_FAILURES = "UPDATE cards SET verification_failures = $2 WHERE uuid = $1"
 _FREEZE = (
     "UPDATE cards SET status = 'frozen', frozen_reason = $3, verification_failures = $2,"
     " updated_at = $4 WHERE uuid = $1"
+)
+_SET_PIN_FAILURES = "UPDATE cards SET pin_failures = $2 WHERE uuid = $1"
+_BLOCK_PIN = (
+    "UPDATE cards SET pin_failures = $2, pin_blocked = true, updated_at = $3 WHERE uuid = $1"
+)
+# `pin_blocked` is not a column the database's event trigger watches: its `card.updated` is
+# written here, its data filled with the card record by the unit of work as every event's
+_PIN_BLOCKED_EVENT = (
+    "INSERT INTO events (uuid, type, user_uuid, object_type, object_uuid, created_at)"
+    " SELECT $2, 'card.updated', user_uuid, 'card', uuid, $3 FROM cards WHERE uuid = $1"
 )
 # Takes (or creates) the merchant's row and its lock in one statement.
 _LOCK_MERCHANT = (
@@ -43,6 +54,16 @@ async def set_card_failures(tx: Tx, card_uuid: Any, failures: str | None) -> Non
 async def freeze_card(tx: Tx, card_uuid: Any, failures: str, reason: str, now: datetime) -> None:
     """Frozen by the guard: a status change, so the database writes its `card.updated`."""
     await tx.execute(_FREEZE, card_uuid, failures, reason, now)
+
+
+async def set_pin_failures(tx: Tx, card_uuid: Any, failures: int) -> None:
+    await tx.execute(_SET_PIN_FAILURES, card_uuid, failures)
+
+
+async def block_pin(tx: Tx, card_uuid: Any, failures: int, now: datetime) -> None:
+    """The PIN blocked after its last wrong try, with the card's `card.updated` event."""
+    await tx.execute(_BLOCK_PIN, card_uuid, failures, now)
+    await tx.execute(_PIN_BLOCKED_EVENT, card_uuid, uuid.uuid4(), now)
 
 
 async def lock_merchant(tx: Tx, acquirer_id: str, merchant_id: str) -> Row:
