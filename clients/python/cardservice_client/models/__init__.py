@@ -126,6 +126,7 @@ from .envelope_list_token_record import EnvelopeListTokenRecord
 from .envelope_mfa_code_record import EnvelopeMfaCodeRecord
 from .envelope_notifications_record import EnvelopeNotificationsRecord
 from .envelope_pin_key import EnvelopePinKey
+from .envelope_program_endpoint_record import EnvelopeProgramEndpointRecord
 from .envelope_program_fees_record import EnvelopeProgramFeesRecord
 from .envelope_program_record import EnvelopeProgramRecord
 from .envelope_queued import EnvelopeQueued
@@ -161,6 +162,8 @@ from .fx_rate_entry import FxRateEntry
 from .fx_rate_record import FxRateRecord
 from .get_user_spend_group_by import GetUserSpendGroupBy
 from .health_record import HealthRecord
+from .history_step import HistoryStep
+from .history_step_status import HistoryStepStatus
 from .holder_address import HolderAddress
 from .holder_address_in import HolderAddressIn
 from .increment_request import IncrementRequest
@@ -204,6 +207,10 @@ from .notifications_record import NotificationsRecord
 from .notifications_request import NotificationsRequest
 from .open_dispute_request import OpenDisputeRequest
 from .open_dispute_request_reason import OpenDisputeRequestReason
+from .operator_disputes_filters import OperatorDisputesFilters
+from .operator_disputes_filters_status import OperatorDisputesFiltersStatus
+from .outgoing_record import OutgoingRecord
+from .outgoing_request import OutgoingRequest
 from .owner import Owner
 from .page_meta import PageMeta
 from .paged_envelope_accounts_page import PagedEnvelopeAccountsPage
@@ -217,14 +224,26 @@ from .paged_envelope_list_clearing_report import PagedEnvelopeListClearingReport
 from .paged_envelope_list_dispute_record import PagedEnvelopeListDisputeRecord
 from .paged_envelope_list_endpoint_record import PagedEnvelopeListEndpointRecord
 from .paged_envelope_list_fx_rate_entry import PagedEnvelopeListFxRateEntry
+from .paged_envelope_list_outgoing_record import PagedEnvelopeListOutgoingRecord
+from .paged_envelope_list_program_endpoint_record import PagedEnvelopeListProgramEndpointRecord
 from .paged_envelope_list_program_record import PagedEnvelopeListProgramRecord
 from .paged_envelope_list_team_request_record import PagedEnvelopeListTeamRequestRecord
 from .paged_envelope_list_topup_record import PagedEnvelopeListTopupRecord
 from .paged_envelope_list_transaction_record import PagedEnvelopeListTransactionRecord
 from .paged_envelope_list_user_record import PagedEnvelopeListUserRecord
+from .pay_to_line import PayToLine
 from .payment_currency_record import PaymentCurrencyRecord
 from .pin_key import PinKey
 from .presentments import Presentments
+from .program_endpoint_create import ProgramEndpointCreate
+from .program_endpoint_create_event_types_type_0_item_type_0 import ProgramEndpointCreateEventTypesType0ItemType0
+from .program_endpoint_create_event_types_type_0_item_type_1 import ProgramEndpointCreateEventTypesType0ItemType1
+from .program_endpoint_record import ProgramEndpointRecord
+from .program_endpoint_record_event_types_type_0_item_type_0 import ProgramEndpointRecordEventTypesType0ItemType0
+from .program_endpoint_record_event_types_type_0_item_type_1 import ProgramEndpointRecordEventTypesType0ItemType1
+from .program_endpoint_update import ProgramEndpointUpdate
+from .program_endpoint_update_event_types_type_0_item_type_0 import ProgramEndpointUpdateEventTypesType0ItemType0
+from .program_endpoint_update_event_types_type_0_item_type_1 import ProgramEndpointUpdateEventTypesType0ItemType1
 from .program_fees_record import ProgramFeesRecord
 from .program_fees_request import ProgramFeesRequest
 from .program_record import ProgramRecord
@@ -240,9 +259,13 @@ from .report_keyset_meta import ReportKeysetMeta
 from .report_page import ReportPage
 from .report_page_meta import ReportPageMeta
 from .report_total import ReportTotal
+from .representment import Representment
+from .representment_exception import RepresentmentException
+from .representments import Representments
 from .resolve_dispute_request import ResolveDisputeRequest
 from .resolve_dispute_request_outcome import ResolveDisputeRequestOutcome
 from .reveal_request import RevealRequest
+from .sent_step import SentStep
 from .set_budget_request import SetBudgetRequest
 from .set_pin_request import SetPinRequest
 from .settlement import Settlement
@@ -413,6 +436,7 @@ __all__ = (
     "EnvelopeMfaCodeRecord",
     "EnvelopeNotificationsRecord",
     "EnvelopePinKey",
+    "EnvelopeProgramEndpointRecord",
     "EnvelopeProgramFeesRecord",
     "EnvelopeProgramRecord",
     "EnvelopeQueued",
@@ -448,6 +472,8 @@ __all__ = (
     "FxRateRecord",
     "GetUserSpendGroupBy",
     "HealthRecord",
+    "HistoryStep",
+    "HistoryStepStatus",
     "HolderAddress",
     "HolderAddressIn",
     "IncrementRequest",
@@ -491,6 +517,10 @@ __all__ = (
     "NotificationsRequest",
     "OpenDisputeRequest",
     "OpenDisputeRequestReason",
+    "OperatorDisputesFilters",
+    "OperatorDisputesFiltersStatus",
+    "OutgoingRecord",
+    "OutgoingRequest",
     "Owner",
     "PagedEnvelopeAccountsPage",
     "PagedEnvelopeCardList",
@@ -503,6 +533,8 @@ __all__ = (
     "PagedEnvelopeListDisputeRecord",
     "PagedEnvelopeListEndpointRecord",
     "PagedEnvelopeListFxRateEntry",
+    "PagedEnvelopeListOutgoingRecord",
+    "PagedEnvelopeListProgramEndpointRecord",
     "PagedEnvelopeListProgramRecord",
     "PagedEnvelopeListTeamRequestRecord",
     "PagedEnvelopeListTopupRecord",
@@ -510,8 +542,18 @@ __all__ = (
     "PagedEnvelopeListUserRecord",
     "PageMeta",
     "PaymentCurrencyRecord",
+    "PayToLine",
     "PinKey",
     "Presentments",
+    "ProgramEndpointCreate",
+    "ProgramEndpointCreateEventTypesType0ItemType0",
+    "ProgramEndpointCreateEventTypesType0ItemType1",
+    "ProgramEndpointRecord",
+    "ProgramEndpointRecordEventTypesType0ItemType0",
+    "ProgramEndpointRecordEventTypesType0ItemType1",
+    "ProgramEndpointUpdate",
+    "ProgramEndpointUpdateEventTypesType0ItemType0",
+    "ProgramEndpointUpdateEventTypesType0ItemType1",
     "ProgramFeesRecord",
     "ProgramFeesRequest",
     "ProgramRecord",
@@ -527,9 +569,13 @@ __all__ = (
     "ReportPage",
     "ReportPageMeta",
     "ReportTotal",
+    "Representment",
+    "RepresentmentException",
+    "Representments",
     "ResolveDisputeRequest",
     "ResolveDisputeRequestOutcome",
     "RevealRequest",
+    "SentStep",
     "SetBudgetRequest",
     "SetPinRequest",
     "Settlement",

@@ -14,10 +14,13 @@ class AuthorizationRequestForceDeclineType0(StrEnum):
     INVALID_3DS = "invalid_3ds"
     INVALID_CVV2 = "invalid_cvv2"
     INVALID_EXPIRY = "invalid_expiry"
+    INVALID_PIN = "invalid_pin"
     LIMIT_EXCEEDED = "limit_exceeded"
     MERCHANT_BLOCKED = "merchant_blocked"
+    PIN_TRIES_EXCEEDED = "pin_tries_exceeded"
     SUSPECTED_FRAUD = "suspected_fraud"
     TOKEN_INACTIVE = "token_inactive"
+    VIRTUAL_CARD_PRESENT = "virtual_card_present"
 
     def __str__(self) -> str:
         return str(self.value)

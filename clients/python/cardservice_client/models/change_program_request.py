@@ -28,12 +28,14 @@ class ChangeProgramRequest:
         spending_controls (None | SpendingControls | Unset): The program's controls, replaced as a whole; `null` removes
             them.
         card_validity_months (int | None | Unset): Validity of cards bought from now on, in months.
+        provisional_credit (bool | None | Unset): Disputes opened from now on credit the card at once.
     """
 
     name: None | str | Unset = UNSET
     bin_uuids: list[str | UUID] | None | Unset = UNSET
     spending_controls: None | SpendingControls | Unset = UNSET
     card_validity_months: int | None | Unset = UNSET
+    provisional_credit: bool | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.spending_controls import SpendingControls  # noqa: PLC0415
@@ -74,6 +76,12 @@ class ChangeProgramRequest:
         else:
             card_validity_months = self.card_validity_months
 
+        provisional_credit: bool | None | Unset
+        if isinstance(self.provisional_credit, Unset):
+            provisional_credit = UNSET
+        else:
+            provisional_credit = self.provisional_credit
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -85,6 +93,8 @@ class ChangeProgramRequest:
             field_dict["spending_controls"] = spending_controls
         if card_validity_months is not UNSET:
             field_dict["card_validity_months"] = card_validity_months
+        if provisional_credit is not UNSET:
+            field_dict["provisional_credit"] = provisional_credit
 
         return field_dict
 
@@ -163,11 +173,21 @@ class ChangeProgramRequest:
 
         card_validity_months = _parse_card_validity_months(d.pop("card_validity_months", UNSET))
 
+        def _parse_provisional_credit(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        provisional_credit = _parse_provisional_credit(d.pop("provisional_credit", UNSET))
+
         change_program_request = cls(
             name=name,
             bin_uuids=bin_uuids,
             spending_controls=spending_controls,
             card_validity_months=card_validity_months,
+            provisional_credit=provisional_credit,
         )
 
         return change_program_request

@@ -11,6 +11,7 @@ from attrs import field as _attrs_field
 if TYPE_CHECKING:
     from ..models.amount_difference import AmountDifference
     from ..models.presentments import Presentments
+    from ..models.representments import Representments
     from ..models.total import Total
     from ..models.unmatched import Unmatched
 
@@ -25,9 +26,11 @@ class ClearingReport:
         {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'file_id': 'example', 'sha256':
             '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', 'received_at': '2026-03-19T10:15:00Z',
             'messages': 1, 'presentments': {'matched': 1, 'duplicates': 1, 'force_posted': 1}, 'refunds': 1,
-            'amount_differences': [{'message_number': 1, 'transaction_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'authorized': 'example', 'presented': 'example'}], 'unmatched': [{'message_number': 1, 'reason': 'example'}],
-            'ignored': 1, 'totals': [{'currency': 'EUR', 'count': 1, 'amount': 'example'}]}
+            'representments': {'received': 1, 'exceptions': [{'message_number': 1, 'reason': 'example', 'transaction_uuid':
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}]}, 'amount_differences': [{'message_number': 1, 'transaction_uuid':
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'authorized': 'example', 'presented': 'example'}], 'unmatched':
+            [{'message_number': 1, 'reason': 'example'}], 'ignored': 1, 'totals': [{'currency': 'EUR', 'count': 1, 'amount':
+            'example'}]}
 
     Attributes:
         uuid (UUID):
@@ -37,6 +40,8 @@ class ClearingReport:
         messages (int): Every message read, header and trailer included.
         presentments (Presentments):  Example: {'matched': 1, 'duplicates': 1, 'force_posted': 1}.
         refunds (int):
+        representments (Representments):  Example: {'received': 1, 'exceptions': [{'message_number': 1, 'reason':
+            'example', 'transaction_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}]}.
         amount_differences (list[AmountDifference]):
         unmatched (list[Unmatched]):
         ignored (int):
@@ -50,6 +55,7 @@ class ClearingReport:
     messages: int
     presentments: Presentments
     refunds: int
+    representments: Representments
     amount_differences: list[AmountDifference]
     unmatched: list[Unmatched]
     ignored: int
@@ -70,6 +76,8 @@ class ClearingReport:
         presentments = self.presentments.to_dict()
 
         refunds = self.refunds
+
+        representments = self.representments.to_dict()
 
         amount_differences = []
         for amount_differences_item_data in self.amount_differences:
@@ -99,6 +107,7 @@ class ClearingReport:
                 "messages": messages,
                 "presentments": presentments,
                 "refunds": refunds,
+                "representments": representments,
                 "amount_differences": amount_differences,
                 "unmatched": unmatched,
                 "ignored": ignored,
@@ -112,6 +121,7 @@ class ClearingReport:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.amount_difference import AmountDifference  # noqa: PLC0415
         from ..models.presentments import Presentments  # noqa: PLC0415
+        from ..models.representments import Representments  # noqa: PLC0415
         from ..models.total import Total  # noqa: PLC0415
         from ..models.unmatched import Unmatched  # noqa: PLC0415
 
@@ -129,6 +139,8 @@ class ClearingReport:
         presentments = Presentments.from_dict(d.pop("presentments"))
 
         refunds = d.pop("refunds")
+
+        representments = Representments.from_dict(d.pop("representments"))
 
         amount_differences = []
         _amount_differences = d.pop("amount_differences")
@@ -161,6 +173,7 @@ class ClearingReport:
             messages=messages,
             presentments=presentments,
             refunds=refunds,
+            representments=representments,
             amount_differences=amount_differences,
             unmatched=unmatched,
             ignored=ignored,

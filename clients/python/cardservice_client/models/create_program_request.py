@@ -30,12 +30,15 @@ class CreateProgramRequest:
             the card's own.
         card_validity_months (int | Unset): How long new cards of the program are valid, in months (default 36).
             Default: 36.
+        provisional_credit (bool | Unset): A dispute credits the card when it is opened, before the network's outcome
+            (docs/disputes.md#money); default false. Default: False.
     """
 
     name: str
     bin_uuids: list[str | UUID]
     spending_controls: None | SpendingControls | Unset = UNSET
     card_validity_months: int | Unset = 36
+    provisional_credit: bool | Unset = False
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.spending_controls import SpendingControls  # noqa: PLC0415
@@ -61,6 +64,8 @@ class CreateProgramRequest:
 
         card_validity_months = self.card_validity_months
 
+        provisional_credit = self.provisional_credit
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -73,6 +78,8 @@ class CreateProgramRequest:
             field_dict["spending_controls"] = spending_controls
         if card_validity_months is not UNSET:
             field_dict["card_validity_months"] = card_validity_months
+        if provisional_credit is not UNSET:
+            field_dict["provisional_credit"] = provisional_credit
 
         return field_dict
 
@@ -121,11 +128,14 @@ class CreateProgramRequest:
 
         card_validity_months = d.pop("card_validity_months", UNSET)
 
+        provisional_credit = d.pop("provisional_credit", UNSET)
+
         create_program_request = cls(
             name=name,
             bin_uuids=bin_uuids,
             spending_controls=spending_controls,
             card_validity_months=card_validity_months,
+            provisional_credit=provisional_credit,
         )
 
         return create_program_request

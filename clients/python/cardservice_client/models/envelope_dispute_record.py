@@ -21,18 +21,26 @@ class EnvelopeDisputeRecord:
     Example:
         {'success': True, 'data': {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'transaction_uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'amount': 12.5, 'currency': 'EUR', 'reason': 'fraudulent',
-            'explanation': 'example', 'status': 'open', 'evidence_attachment_uuids':
+            'reason_code': 'example', 'explanation': 'example', 'status': 'open', 'evidence_attachment_uuids':
             ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'credit_transaction_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z', 'resolved_at':
-            '2026-03-19T10:15:00Z'}}
+            'provisional_credit': 12.5, 'arn': 'example', 'chargeback': {'file_id': 'example', 'message_number': 1,
+            'sent_at': '2026-03-19T10:15:00Z'}, 'representment': {'file_id': 'example', 'message_number': 1, 'amount': 12.5,
+            'received_at': '2026-03-19T10:15:00Z', 'message': 'example'}, 'pre_arbitration': {'file_id': 'example',
+            'message_number': 1, 'sent_at': '2026-03-19T10:15:00Z'}, 'deadline': '2026-03-19', 'history': [{'status':
+            'open', 'at': '2026-03-19T10:15:00Z'}], 'created_at': '2026-03-19T10:15:00Z', 'updated_at':
+            '2026-03-19T10:15:00Z', 'resolved_at': '2026-03-19T10:15:00Z'}}
 
     Attributes:
         data (DisputeRecord):  Example: {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'transaction_uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'amount': 12.5, 'currency': 'EUR', 'reason': 'fraudulent',
-            'explanation': 'example', 'status': 'open', 'evidence_attachment_uuids':
+            'reason_code': 'example', 'explanation': 'example', 'status': 'open', 'evidence_attachment_uuids':
             ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'credit_transaction_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z', 'resolved_at':
-            '2026-03-19T10:15:00Z'}.
+            'provisional_credit': 12.5, 'arn': 'example', 'chargeback': {'file_id': 'example', 'message_number': 1,
+            'sent_at': '2026-03-19T10:15:00Z'}, 'representment': {'file_id': 'example', 'message_number': 1, 'amount': 12.5,
+            'received_at': '2026-03-19T10:15:00Z', 'message': 'example'}, 'pre_arbitration': {'file_id': 'example',
+            'message_number': 1, 'sent_at': '2026-03-19T10:15:00Z'}, 'deadline': '2026-03-19', 'history': [{'status':
+            'open', 'at': '2026-03-19T10:15:00Z'}], 'created_at': '2026-03-19T10:15:00Z', 'updated_at':
+            '2026-03-19T10:15:00Z', 'resolved_at': '2026-03-19T10:15:00Z'}.
         success (bool | Unset):  Default: True.
     """
 

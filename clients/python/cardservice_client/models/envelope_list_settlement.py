@@ -20,7 +20,8 @@ class EnvelopeListSettlement:
     """
     Example:
         {'success': True, 'data': [{'currency': 'EUR', 'date': 'example', 'captures': {'count': 1, 'amount': 'example'},
-            'refunds': {'count': 1, 'amount': 'example'}, 'dispute_credits': {'count': 1, 'amount': 'example'}, 'net':
+            'refunds': {'count': 1, 'amount': 'example'}, 'dispute_credits': {'count': 1, 'amount': 'example'},
+            'chargebacks': {'count': 1, 'amount': 'example'}, 'representments': {'count': 1, 'amount': 'example'}, 'net':
             'example'}]}
 
     Attributes:

@@ -24,7 +24,8 @@ class EnvelopeTopupRecord:
             'example', 'amount': 12.5, 'currency': 'EUR', 'fee': 12.5, 'rate': 12.5, 'credit_amount': 12.5,
             'account_currency': 'example', 'received_amount': 12.5, 'transaction_uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'expires_at': '2026-03-19T10:15:00Z', 'created_at':
-            '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}}
+            '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z', 'pay_to': [{'label': 'example', 'value':
+            'example'}]}}
 
     Attributes:
         data (TopupRecord):  Example: {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'account_uuid':
@@ -32,7 +33,8 @@ class EnvelopeTopupRecord:
             'example', 'amount': 12.5, 'currency': 'EUR', 'fee': 12.5, 'rate': 12.5, 'credit_amount': 12.5,
             'account_currency': 'example', 'received_amount': 12.5, 'transaction_uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'expires_at': '2026-03-19T10:15:00Z', 'created_at':
-            '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}.
+            '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z', 'pay_to': [{'label': 'example', 'value':
+            'example'}]}.
         success (bool | Unset):  Default: True.
     """
 

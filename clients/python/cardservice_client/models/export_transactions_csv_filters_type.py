@@ -2,6 +2,7 @@ from enum import StrEnum
 
 
 class ExportTransactionsCsvFiltersType(StrEnum):
+    ATM_WITHDRAWAL = "atm_withdrawal"
     AUTO_REPLENISH = "auto_replenish"
     CARD_CLOSE = "card_close"
     CARD_ISSUE = "card_issue"
@@ -11,6 +12,8 @@ class ExportTransactionsCsvFiltersType(StrEnum):
     CARD_TRANSFER = "card_transfer"
     DEPOSIT = "deposit"
     DISPUTE_CREDIT = "dispute_credit"
+    DISPUTE_PROVISIONAL_CREDIT = "dispute_provisional_credit"
+    DISPUTE_PROVISIONAL_REVERSAL = "dispute_provisional_reversal"
     FEE = "fee"
     WITHDRAWAL = "withdrawal"
 

@@ -27,14 +27,15 @@ class PagedEnvelopeCardList:
             'Team travel', 'external_id': 'order-1001', 'holder_name': 'Ada Lovelace', 'holder_address': {'line1': 'Unter
             den Linden 1', 'line2': 'example', 'city': 'Berlin', 'state': 'example', 'postal_code': '10117', 'country':
             'DE'}, 'auto_replenish': {'enabled': True, 'amount': 12.5, 'min_balance': 12.5}, 'spending_controls':
-            {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags':
-            ['example'], 'blocked_tags': ['example'], 'allowed_countries': ['example'], 'blocked_countries': ['example']},
-            'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z', 'card_type': 'multi_use',
-            'locked_merchant': 'example', 'closed_reason': 'lost', 'replaces': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'frozen_reason': 'suspected_fraud', 'form': 'virtual',
-            'shipping': {'name': 'Ada Lovelace', 'line1': 'Unter den Linden 1', 'line2': 'example', 'city': 'Berlin',
-            'postal_code': '10117', 'country': 'DE'}, 'fulfilment': {'status': 'ordered', 'carrier': 'example', 'tracking':
-            'example', 'updated_at': '2026-03-19T10:15:00Z'}, 'pin_set': True, 'pin_blocked': True}]}}
+            {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'atm_per_day':
+            12.5, 'allowed_tags': ['example'], 'blocked_tags': ['example'], 'allowed_countries': ['example'],
+            'blocked_countries': ['example']}, 'created_at': '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z',
+            'card_type': 'multi_use', 'locked_merchant': 'example', 'closed_reason': 'lost', 'replaces':
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'frozen_reason':
+            'suspected_fraud', 'form': 'virtual', 'shipping': {'name': 'Ada Lovelace', 'line1': 'Unter den Linden 1',
+            'line2': 'example', 'city': 'Berlin', 'postal_code': '10117', 'country': 'DE'}, 'fulfilment': {'status':
+            'ordered', 'carrier': 'example', 'tracking': 'example', 'updated_at': '2026-03-19T10:15:00Z'}, 'pin_set': True,
+            'pin_blocked': True}]}}
 
     Attributes:
         meta (PageMeta):  Example: {'current_page': 1, 'per_page': 1, 'total': 1, 'last_page': 1}.
@@ -45,14 +46,14 @@ class PagedEnvelopeCardList:
             'Ada Lovelace', 'holder_address': {'line1': 'Unter den Linden 1', 'line2': 'example', 'city': 'Berlin', 'state':
             'example', 'postal_code': '10117', 'country': 'DE'}, 'auto_replenish': {'enabled': True, 'amount': 12.5,
             'min_balance': 12.5}, 'spending_controls': {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly':
-            12.5, 'lifetime': 12.5, 'allowed_tags': ['example'], 'blocked_tags': ['example'], 'allowed_countries':
-            ['example'], 'blocked_countries': ['example']}, 'created_at': '2026-03-19T10:15:00Z', 'updated_at':
-            '2026-03-19T10:15:00Z', 'card_type': 'multi_use', 'locked_merchant': 'example', 'closed_reason': 'lost',
-            'replaces': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'replaced_by': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
-            'frozen_reason': 'suspected_fraud', 'form': 'virtual', 'shipping': {'name': 'Ada Lovelace', 'line1': 'Unter den
-            Linden 1', 'line2': 'example', 'city': 'Berlin', 'postal_code': '10117', 'country': 'DE'}, 'fulfilment':
-            {'status': 'ordered', 'carrier': 'example', 'tracking': 'example', 'updated_at': '2026-03-19T10:15:00Z'},
-            'pin_set': True, 'pin_blocked': True}]}.
+            12.5, 'lifetime': 12.5, 'atm_per_day': 12.5, 'allowed_tags': ['example'], 'blocked_tags': ['example'],
+            'allowed_countries': ['example'], 'blocked_countries': ['example']}, 'created_at': '2026-03-19T10:15:00Z',
+            'updated_at': '2026-03-19T10:15:00Z', 'card_type': 'multi_use', 'locked_merchant': 'example', 'closed_reason':
+            'lost', 'replaces': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'replaced_by':
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'frozen_reason': 'suspected_fraud', 'form': 'virtual', 'shipping':
+            {'name': 'Ada Lovelace', 'line1': 'Unter den Linden 1', 'line2': 'example', 'city': 'Berlin', 'postal_code':
+            '10117', 'country': 'DE'}, 'fulfilment': {'status': 'ordered', 'carrier': 'example', 'tracking': 'example',
+            'updated_at': '2026-03-19T10:15:00Z'}, 'pin_set': True, 'pin_blocked': True}]}.
         success (bool | Unset):  Default: True.
     """
 

@@ -23,9 +23,10 @@ class PagedEnvelopeListProgramRecord:
         {'success': True, 'meta': {'current_page': 1, 'per_page': 1, 'total': 1, 'last_page': 1}, 'data': [{'uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada Lovelace', 'bin_uuids':
             ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'spending_controls': {'per_authorization': 12.5, 'daily': 12.5,
-            'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags': ['example'], 'blocked_tags': ['example'],
-            'allowed_countries': ['example'], 'blocked_countries': ['example']}, 'card_validity_months': 1, 'created_at':
-            '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}]}
+            'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'atm_per_day': 12.5, 'allowed_tags': ['example'],
+            'blocked_tags': ['example'], 'allowed_countries': ['example'], 'blocked_countries': ['example']},
+            'card_validity_months': 1, 'provisional_credit': True, 'created_at': '2026-03-19T10:15:00Z', 'updated_at':
+            '2026-03-19T10:15:00Z'}]}
 
     Attributes:
         meta (PageMeta):  Example: {'current_page': 1, 'per_page': 1, 'total': 1, 'last_page': 1}.

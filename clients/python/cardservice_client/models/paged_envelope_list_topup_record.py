@@ -25,7 +25,8 @@ class PagedEnvelopeListTopupRecord:
             'awaiting_payment', 'reference': 'example', 'method': 'example', 'amount': 12.5, 'currency': 'EUR', 'fee': 12.5,
             'rate': 12.5, 'credit_amount': 12.5, 'account_currency': 'example', 'received_amount': 12.5, 'transaction_uuid':
             '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'expires_at': '2026-03-19T10:15:00Z', 'created_at':
-            '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}]}
+            '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z', 'pay_to': [{'label': 'example', 'value':
+            'example'}]}]}
 
     Attributes:
         meta (PageMeta):  Example: {'current_page': 1, 'per_page': 1, 'total': 1, 'last_page': 1}.

@@ -21,9 +21,10 @@ class ProgramRecord:
     Example:
         {'uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'name': 'Ada Lovelace', 'bin_uuids':
             ['0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'], 'spending_controls': {'per_authorization': 12.5, 'daily': 12.5,
-            'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags': ['example'], 'blocked_tags': ['example'],
-            'allowed_countries': ['example'], 'blocked_countries': ['example']}, 'card_validity_months': 1, 'created_at':
-            '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}
+            'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'atm_per_day': 12.5, 'allowed_tags': ['example'],
+            'blocked_tags': ['example'], 'allowed_countries': ['example'], 'blocked_countries': ['example']},
+            'card_validity_months': 1, 'provisional_credit': True, 'created_at': '2026-03-19T10:15:00Z', 'updated_at':
+            '2026-03-19T10:15:00Z'}
 
     Attributes:
         uuid (UUID):
@@ -31,6 +32,7 @@ class ProgramRecord:
         bin_uuids (list[UUID]):
         spending_controls (None | SpendingControlsRecord):
         card_validity_months (int):
+        provisional_credit (bool):
         created_at (datetime.datetime):
         updated_at (datetime.datetime):
     """
@@ -40,6 +42,7 @@ class ProgramRecord:
     bin_uuids: list[UUID]
     spending_controls: None | SpendingControlsRecord
     card_validity_months: int
+    provisional_credit: bool
     created_at: datetime.datetime
     updated_at: datetime.datetime
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -64,6 +67,8 @@ class ProgramRecord:
 
         card_validity_months = self.card_validity_months
 
+        provisional_credit = self.provisional_credit
+
         created_at = self.created_at.isoformat()
 
         updated_at = self.updated_at.isoformat()
@@ -77,6 +82,7 @@ class ProgramRecord:
                 "bin_uuids": bin_uuids,
                 "spending_controls": spending_controls,
                 "card_validity_months": card_validity_months,
+                "provisional_credit": provisional_credit,
                 "created_at": created_at,
                 "updated_at": updated_at,
             }
@@ -117,6 +123,8 @@ class ProgramRecord:
 
         card_validity_months = d.pop("card_validity_months")
 
+        provisional_credit = d.pop("provisional_credit")
+
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
         updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
@@ -127,6 +135,7 @@ class ProgramRecord:
             bin_uuids=bin_uuids,
             spending_controls=spending_controls,
             card_validity_months=card_validity_months,
+            provisional_credit=provisional_credit,
             created_at=created_at,
             updated_at=updated_at,
         )

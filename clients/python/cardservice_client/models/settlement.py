@@ -18,7 +18,8 @@ class Settlement:
     """
     Example:
         {'currency': 'EUR', 'date': 'example', 'captures': {'count': 1, 'amount': 'example'}, 'refunds': {'count': 1,
-            'amount': 'example'}, 'dispute_credits': {'count': 1, 'amount': 'example'}, 'net': 'example'}
+            'amount': 'example'}, 'dispute_credits': {'count': 1, 'amount': 'example'}, 'chargebacks': {'count': 1,
+            'amount': 'example'}, 'representments': {'count': 1, 'amount': 'example'}, 'net': 'example'}
 
     Attributes:
         currency (str):
@@ -26,6 +27,8 @@ class Settlement:
         captures (CountAmount):  Example: {'count': 1, 'amount': 'example'}.
         refunds (CountAmount):  Example: {'count': 1, 'amount': 'example'}.
         dispute_credits (CountAmount):  Example: {'count': 1, 'amount': 'example'}.
+        chargebacks (CountAmount):  Example: {'count': 1, 'amount': 'example'}.
+        representments (CountAmount):  Example: {'count': 1, 'amount': 'example'}.
         net (str):
     """
 
@@ -34,6 +37,8 @@ class Settlement:
     captures: CountAmount
     refunds: CountAmount
     dispute_credits: CountAmount
+    chargebacks: CountAmount
+    representments: CountAmount
     net: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -48,6 +53,10 @@ class Settlement:
 
         dispute_credits = self.dispute_credits.to_dict()
 
+        chargebacks = self.chargebacks.to_dict()
+
+        representments = self.representments.to_dict()
+
         net = self.net
 
         field_dict: dict[str, Any] = {}
@@ -59,6 +68,8 @@ class Settlement:
                 "captures": captures,
                 "refunds": refunds,
                 "dispute_credits": dispute_credits,
+                "chargebacks": chargebacks,
+                "representments": representments,
                 "net": net,
             }
         )
@@ -80,6 +91,10 @@ class Settlement:
 
         dispute_credits = CountAmount.from_dict(d.pop("dispute_credits"))
 
+        chargebacks = CountAmount.from_dict(d.pop("chargebacks"))
+
+        representments = CountAmount.from_dict(d.pop("representments"))
+
         net = d.pop("net")
 
         settlement = cls(
@@ -88,6 +103,8 @@ class Settlement:
             captures=captures,
             refunds=refunds,
             dispute_credits=dispute_credits,
+            chargebacks=chargebacks,
+            representments=representments,
             net=net,
         )
 

@@ -30,6 +30,10 @@ class SpendingControls:
                 limit.
             monthly (Decimal | None | Unset): The most the card may spend in a calendar month (UTC); `null`: no limit.
             lifetime (Decimal | None | Unset): The most the card may ever spend; `null`: no limit.
+            atm_per_day (Decimal | None | Unset): The most the card may withdraw at ATMs in a UTC day (approved withdrawals
+                less
+                reversals), in the card's currency; `null`: no limit. Over it → declined `limit_exceeded`
+                (`61`).
             allowed_tags (list[str] | None | Unset): Only merchants with these tags (slugs of `/dictionary/transaction-
                 tags/search`), up to
                 200; `null`: any. Another tag → declined `merchant_blocked`.
@@ -49,6 +53,7 @@ class SpendingControls:
     weekly: Decimal | None | Unset = UNSET
     monthly: Decimal | None | Unset = UNSET
     lifetime: Decimal | None | Unset = UNSET
+    atm_per_day: Decimal | None | Unset = UNSET
     allowed_tags: list[str] | None | Unset = UNSET
     blocked_tags: list[str] | Unset = UNSET
     allowed_countries: list[str] | None | Unset = UNSET
@@ -84,6 +89,12 @@ class SpendingControls:
             lifetime = UNSET
         else:
             lifetime = self.lifetime
+
+        atm_per_day: Decimal | None | Unset
+        if isinstance(self.atm_per_day, Unset):
+            atm_per_day = UNSET
+        else:
+            atm_per_day = self.atm_per_day
 
         allowed_tags: list[str] | None | Unset
         if isinstance(self.allowed_tags, Unset):
@@ -124,6 +135,8 @@ class SpendingControls:
             field_dict["monthly"] = monthly
         if lifetime is not UNSET:
             field_dict["lifetime"] = lifetime
+        if atm_per_day is not UNSET:
+            field_dict["atm_per_day"] = atm_per_day
         if allowed_tags is not UNSET:
             field_dict["allowed_tags"] = allowed_tags
         if blocked_tags is not UNSET:
@@ -184,6 +197,15 @@ class SpendingControls:
 
         lifetime = _parse_lifetime(d.pop("lifetime", UNSET))
 
+        def _parse_atm_per_day(data: object) -> Decimal | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(Decimal | None | Unset, data)
+
+        atm_per_day = _parse_atm_per_day(d.pop("atm_per_day", UNSET))
+
         def _parse_allowed_tags(data: object) -> list[str] | None | Unset:
             if data is None:
                 return data
@@ -228,6 +250,7 @@ class SpendingControls:
             weekly=weekly,
             monthly=monthly,
             lifetime=lifetime,
+            atm_per_day=atm_per_day,
             allowed_tags=allowed_tags,
             blocked_tags=blocked_tags,
             allowed_countries=allowed_countries,

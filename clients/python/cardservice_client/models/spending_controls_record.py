@@ -7,6 +7,8 @@ from typing import Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 T = TypeVar("T", bound="SpendingControlsRecord")
 
 
@@ -14,8 +16,9 @@ T = TypeVar("T", bound="SpendingControlsRecord")
 class SpendingControlsRecord:
     """
     Example:
-        {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'allowed_tags':
-            ['example'], 'blocked_tags': ['example'], 'allowed_countries': ['example'], 'blocked_countries': ['example']}
+        {'per_authorization': 12.5, 'daily': 12.5, 'weekly': 12.5, 'monthly': 12.5, 'lifetime': 12.5, 'atm_per_day':
+            12.5, 'allowed_tags': ['example'], 'blocked_tags': ['example'], 'allowed_countries': ['example'],
+            'blocked_countries': ['example']}
 
     Attributes:
         per_authorization (Decimal | None):
@@ -27,6 +30,7 @@ class SpendingControlsRecord:
         blocked_tags (list[str]):
         allowed_countries (list[str] | None):
         blocked_countries (list[str]):
+        atm_per_day (Decimal | None | Unset):
     """
 
     per_authorization: Decimal | None
@@ -38,6 +42,7 @@ class SpendingControlsRecord:
     blocked_tags: list[str]
     allowed_countries: list[str] | None
     blocked_countries: list[str]
+    atm_per_day: Decimal | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -74,6 +79,12 @@ class SpendingControlsRecord:
 
         blocked_countries = self.blocked_countries
 
+        atm_per_day: Decimal | None | Unset
+        if isinstance(self.atm_per_day, Unset):
+            atm_per_day = UNSET
+        else:
+            atm_per_day = self.atm_per_day
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -89,6 +100,8 @@ class SpendingControlsRecord:
                 "blocked_countries": blocked_countries,
             }
         )
+        if atm_per_day is not UNSET:
+            field_dict["atm_per_day"] = atm_per_day
 
         return field_dict
 
@@ -165,6 +178,15 @@ class SpendingControlsRecord:
 
         blocked_countries = cast(list[str], d.pop("blocked_countries"))
 
+        def _parse_atm_per_day(data: object) -> Decimal | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(Decimal | None | Unset, data)
+
+        atm_per_day = _parse_atm_per_day(d.pop("atm_per_day", UNSET))
+
         spending_controls_record = cls(
             per_authorization=per_authorization,
             daily=daily,
@@ -175,6 +197,7 @@ class SpendingControlsRecord:
             blocked_tags=blocked_tags,
             allowed_countries=allowed_countries,
             blocked_countries=blocked_countries,
+            atm_per_day=atm_per_day,
         )
 
         spending_controls_record.additional_properties = d

@@ -3,13 +3,18 @@ from __future__ import annotations
 import datetime
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.topup_record_status import TopupRecordStatus
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.pay_to_line import PayToLine
+
 
 T = TypeVar("T", bound="TopupRecord")
 
@@ -22,7 +27,8 @@ class TopupRecord:
             'status': 'awaiting_payment', 'reference': 'example', 'method': 'example', 'amount': 12.5, 'currency': 'EUR',
             'fee': 12.5, 'rate': 12.5, 'credit_amount': 12.5, 'account_currency': 'example', 'received_amount': 12.5,
             'transaction_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'expires_at': '2026-03-19T10:15:00Z', 'created_at':
-            '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}
+            '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z', 'pay_to': [{'label': 'example', 'value':
+            'example'}]}
 
     Attributes:
         uuid (UUID):
@@ -41,6 +47,8 @@ class TopupRecord:
         expires_at (datetime.datetime):
         created_at (datetime.datetime):
         updated_at (datetime.datetime):
+        pay_to (list[PayToLine] | Unset): where to pay: the program's payment details for this method and currency, in
+            order (docs/operations.md#where-top-ups-are-paid); empty when the program set none
     """
 
     uuid: UUID
@@ -59,6 +67,7 @@ class TopupRecord:
     expires_at: datetime.datetime
     created_at: datetime.datetime
     updated_at: datetime.datetime
+    pay_to: list[PayToLine] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -99,6 +108,13 @@ class TopupRecord:
 
         updated_at = self.updated_at.isoformat()
 
+        pay_to: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.pay_to, Unset):
+            pay_to = []
+            for pay_to_item_data in self.pay_to:
+                pay_to_item = pay_to_item_data.to_dict()
+                pay_to.append(pay_to_item)
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -121,11 +137,15 @@ class TopupRecord:
                 "updated_at": updated_at,
             }
         )
+        if pay_to is not UNSET:
+            field_dict["pay_to"] = pay_to
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.pay_to_line import PayToLine  # noqa: PLC0415
+
         d = dict(src_dict)
         uuid = UUID(d.pop("uuid"))
 
@@ -177,6 +197,15 @@ class TopupRecord:
 
         updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
 
+        _pay_to = d.pop("pay_to", UNSET)
+        pay_to: list[PayToLine] | Unset = UNSET
+        if _pay_to is not UNSET:
+            pay_to = []
+            for pay_to_item_data in _pay_to:
+                pay_to_item = PayToLine.from_dict(pay_to_item_data)
+
+                pay_to.append(pay_to_item)
+
         topup_record = cls(
             uuid=uuid,
             account_uuid=account_uuid,
@@ -194,6 +223,7 @@ class TopupRecord:
             expires_at=expires_at,
             created_at=created_at,
             updated_at=updated_at,
+            pay_to=pay_to,
         )
 
         topup_record.additional_properties = d

@@ -121,8 +121,10 @@ def sync_detailed(
 
      Make one of the caller's physical cards `active` once it is `shipped` or `delivered`
     (docs/cards.md#activation). Before it is shipped, or once returned → 409
-    `card_not_shipped`; wrong `last4` → 422 `invalid_card_details`; an active card → 409
-    `card_already_active`; a virtual card → 422 `card_not_physical`.
+    `card_not_shipped`; wrong `last4` → 422 `invalid_card_details` (counted: the 5th within
+    24 h freezes the card `suspected_fraud`, then 409 `card_frozen` until its holder sets it
+    active); an active card → 409 `card_already_active`; a virtual card → 422
+    `card_not_physical`.
 
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
@@ -178,8 +180,10 @@ def sync(
 
      Make one of the caller's physical cards `active` once it is `shipped` or `delivered`
     (docs/cards.md#activation). Before it is shipped, or once returned → 409
-    `card_not_shipped`; wrong `last4` → 422 `invalid_card_details`; an active card → 409
-    `card_already_active`; a virtual card → 422 `card_not_physical`.
+    `card_not_shipped`; wrong `last4` → 422 `invalid_card_details` (counted: the 5th within
+    24 h freezes the card `suspected_fraud`, then 409 `card_frozen` until its holder sets it
+    active); an active card → 409 `card_already_active`; a virtual card → 422
+    `card_not_physical`.
 
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
@@ -225,8 +229,10 @@ async def asyncio_detailed(
 
      Make one of the caller's physical cards `active` once it is `shipped` or `delivered`
     (docs/cards.md#activation). Before it is shipped, or once returned → 409
-    `card_not_shipped`; wrong `last4` → 422 `invalid_card_details`; an active card → 409
-    `card_already_active`; a virtual card → 422 `card_not_physical`.
+    `card_not_shipped`; wrong `last4` → 422 `invalid_card_details` (counted: the 5th within
+    24 h freezes the card `suspected_fraud`, then 409 `card_frozen` until its holder sets it
+    active); an active card → 409 `card_already_active`; a virtual card → 422
+    `card_not_physical`.
 
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
@@ -280,8 +286,10 @@ async def asyncio(
 
      Make one of the caller's physical cards `active` once it is `shipped` or `delivered`
     (docs/cards.md#activation). Before it is shipped, or once returned → 409
-    `card_not_shipped`; wrong `last4` → 422 `invalid_card_details`; an active card → 409
-    `card_already_active`; a virtual card → 422 `card_not_physical`.
+    `card_not_shipped`; wrong `last4` → 422 `invalid_card_details` (counted: the 5th within
+    24 h freezes the card `suspected_fraud`, then 409 `card_frozen` until its holder sets it
+    active); an active card → 409 `card_already_active`; a virtual card → 422
+    `card_not_physical`.
 
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST

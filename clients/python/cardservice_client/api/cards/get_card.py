@@ -110,7 +110,8 @@ def sync_detailed(
     """Read one card
 
      One of the caller's cards: balance, status, limits, holder, auto-replenish, card type. A
-    team member's or another user's card → 404.
+    team owner also reads a member's card (the one `PATCH` lets them change); anybody else's
+    card → 404.
 
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
@@ -159,7 +160,8 @@ def sync(
     """Read one card
 
      One of the caller's cards: balance, status, limits, holder, auto-replenish, card type. A
-    team member's or another user's card → 404.
+    team owner also reads a member's card (the one `PATCH` lets them change); anybody else's
+    card → 404.
 
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
@@ -200,7 +202,8 @@ async def asyncio_detailed(
     """Read one card
 
      One of the caller's cards: balance, status, limits, holder, auto-replenish, card type. A
-    team member's or another user's card → 404.
+    team owner also reads a member's card (the one `PATCH` lets them change); anybody else's
+    card → 404.
 
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST
@@ -247,7 +250,8 @@ async def asyncio(
     """Read one card
 
      One of the caller's cards: balance, status, limits, holder, auto-replenish, card type. A
-    team member's or another user's card → 404.
+    team owner also reads a member's card (the one `PATCH` lets them change); anybody else's
+    card → 404.
 
     Args:
         card_uuid (str | UUID): The card's uuid (`GET /card`, or `data.cards[].uuid` of `POST

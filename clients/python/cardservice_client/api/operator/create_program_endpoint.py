@@ -5,15 +5,15 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.endpoint_create import EndpointCreate
-from ...models.envelope_endpoint_record import EnvelopeEndpointRecord
+from ...models.envelope_program_endpoint_record import EnvelopeProgramEndpointRecord
 from ...models.error_body import ErrorBody
+from ...models.program_endpoint_create import ProgramEndpointCreate
 from ...types import Response, dumps_exact, loads_exact
 
 
 def _get_kwargs(
     *,
-    body: EndpointCreate,
+    body: ProgramEndpointCreate,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -30,9 +30,11 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: Client[Any], response: httpx.Response) -> EnvelopeEndpointRecord | ErrorBody | None:
+def _parse_response(
+    *, client: Client[Any], response: httpx.Response
+) -> EnvelopeProgramEndpointRecord | ErrorBody | None:
     if response.status_code == 201:
-        response_201 = EnvelopeEndpointRecord.from_dict(loads_exact(response.content))
+        response_201 = EnvelopeProgramEndpointRecord.from_dict(loads_exact(response.content))
 
         return response_201
 
@@ -97,7 +99,9 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
         return None
 
 
-def _build_response(*, client: Client[Any], response: httpx.Response) -> Response[EnvelopeEndpointRecord | ErrorBody]:
+def _build_response(
+    *, client: Client[Any], response: httpx.Response
+) -> Response[EnvelopeProgramEndpointRecord | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -109,27 +113,30 @@ def _build_response(*, client: Client[Any], response: httpx.Response) -> Respons
 def sync_detailed(
     *,
     client: AuthenticatedClient[Any],
-    body: EndpointCreate,
-) -> Response[EnvelopeEndpointRecord | ErrorBody]:
-    """Add a program-wide webhook endpoint: every event of every cardholder
+    body: ProgramEndpointCreate,
+) -> Response[EnvelopeProgramEndpointRecord | ErrorBody]:
+    """Add a program-wide webhook endpoint: every cardholder's events and the operator's own
 
-     Send every event of the service — each cardholder's — to this URL (scope `webhooks`),
+     Send every event of the service — each cardholder's, and the operator's own
+    (`clearing_file.ingested`, `card_testing.locked`) — to this URL (scope `webhooks`),
     signed as a cardholder's endpoint is (Standard Webhooks). Answers 201 with the record and
     its signing `secret` in full, shown only here and on rotation. `event_types` narrows what
     it receives. Private and loopback addresses → 422 `url_not_allowed` unless allowed by
     configuration. Audited.
 
     Args:
-        body (EndpointCreate):  Example: {'url': 'https://hooks.example.com/cardservice',
-            'description': 'Ledger sync', 'event_types': ['transaction.created',
-            'transaction.updated']}.
+        body (ProgramEndpointCreate): A program-wide endpoint: a cardholder's endpoint's fields;
+            its `event_types` may also
+            name the operator's own events (docs/events.md#the-operators-own-events). Example: {'url':
+            'https://ops.example.com/hooks', 'description': 'Back office', 'event_types':
+            ['clearing_file.ingested', 'card_testing.locked', 'dispute.updated']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EnvelopeEndpointRecord | ErrorBody]
+        Response[EnvelopeProgramEndpointRecord | ErrorBody]
     """
 
     kwargs = _get_kwargs(
@@ -147,42 +154,45 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient[Literal[True]],
-    body: EndpointCreate,
-) -> EnvelopeEndpointRecord: ...
+    body: ProgramEndpointCreate,
+) -> EnvelopeProgramEndpointRecord: ...
 
 
 @overload
 def sync(
     *,
     client: AuthenticatedClient[Literal[False]],
-    body: EndpointCreate,
-) -> EnvelopeEndpointRecord | ErrorBody | None: ...
+    body: ProgramEndpointCreate,
+) -> EnvelopeProgramEndpointRecord | ErrorBody | None: ...
 
 
 def sync(
     *,
     client: AuthenticatedClient[Any],
-    body: EndpointCreate,
-) -> EnvelopeEndpointRecord | ErrorBody | None:
-    """Add a program-wide webhook endpoint: every event of every cardholder
+    body: ProgramEndpointCreate,
+) -> EnvelopeProgramEndpointRecord | ErrorBody | None:
+    """Add a program-wide webhook endpoint: every cardholder's events and the operator's own
 
-     Send every event of the service — each cardholder's — to this URL (scope `webhooks`),
+     Send every event of the service — each cardholder's, and the operator's own
+    (`clearing_file.ingested`, `card_testing.locked`) — to this URL (scope `webhooks`),
     signed as a cardholder's endpoint is (Standard Webhooks). Answers 201 with the record and
     its signing `secret` in full, shown only here and on rotation. `event_types` narrows what
     it receives. Private and loopback addresses → 422 `url_not_allowed` unless allowed by
     configuration. Audited.
 
     Args:
-        body (EndpointCreate):  Example: {'url': 'https://hooks.example.com/cardservice',
-            'description': 'Ledger sync', 'event_types': ['transaction.created',
-            'transaction.updated']}.
+        body (ProgramEndpointCreate): A program-wide endpoint: a cardholder's endpoint's fields;
+            its `event_types` may also
+            name the operator's own events (docs/events.md#the-operators-own-events). Example: {'url':
+            'https://ops.example.com/hooks', 'description': 'Back office', 'event_types':
+            ['clearing_file.ingested', 'card_testing.locked', 'dispute.updated']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EnvelopeEndpointRecord | ErrorBody
+        EnvelopeProgramEndpointRecord | ErrorBody
     """
 
     response = sync_detailed(
@@ -193,8 +203,8 @@ def sync(
 
 
 def _answer(
-    client: Client[Any], response: Response[EnvelopeEndpointRecord | ErrorBody]
-) -> EnvelopeEndpointRecord | ErrorBody | None:
+    client: Client[Any], response: Response[EnvelopeProgramEndpointRecord | ErrorBody]
+) -> EnvelopeProgramEndpointRecord | ErrorBody | None:
     if not client.raise_on_error:
         return response.parsed
     if isinstance(response.parsed, ErrorBody):
@@ -207,27 +217,30 @@ def _answer(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient[Any],
-    body: EndpointCreate,
-) -> Response[EnvelopeEndpointRecord | ErrorBody]:
-    """Add a program-wide webhook endpoint: every event of every cardholder
+    body: ProgramEndpointCreate,
+) -> Response[EnvelopeProgramEndpointRecord | ErrorBody]:
+    """Add a program-wide webhook endpoint: every cardholder's events and the operator's own
 
-     Send every event of the service — each cardholder's — to this URL (scope `webhooks`),
+     Send every event of the service — each cardholder's, and the operator's own
+    (`clearing_file.ingested`, `card_testing.locked`) — to this URL (scope `webhooks`),
     signed as a cardholder's endpoint is (Standard Webhooks). Answers 201 with the record and
     its signing `secret` in full, shown only here and on rotation. `event_types` narrows what
     it receives. Private and loopback addresses → 422 `url_not_allowed` unless allowed by
     configuration. Audited.
 
     Args:
-        body (EndpointCreate):  Example: {'url': 'https://hooks.example.com/cardservice',
-            'description': 'Ledger sync', 'event_types': ['transaction.created',
-            'transaction.updated']}.
+        body (ProgramEndpointCreate): A program-wide endpoint: a cardholder's endpoint's fields;
+            its `event_types` may also
+            name the operator's own events (docs/events.md#the-operators-own-events). Example: {'url':
+            'https://ops.example.com/hooks', 'description': 'Back office', 'event_types':
+            ['clearing_file.ingested', 'card_testing.locked', 'dispute.updated']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EnvelopeEndpointRecord | ErrorBody]
+        Response[EnvelopeProgramEndpointRecord | ErrorBody]
     """
 
     kwargs = _get_kwargs(
@@ -243,42 +256,45 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient[Literal[True]],
-    body: EndpointCreate,
-) -> EnvelopeEndpointRecord: ...
+    body: ProgramEndpointCreate,
+) -> EnvelopeProgramEndpointRecord: ...
 
 
 @overload
 async def asyncio(
     *,
     client: AuthenticatedClient[Literal[False]],
-    body: EndpointCreate,
-) -> EnvelopeEndpointRecord | ErrorBody | None: ...
+    body: ProgramEndpointCreate,
+) -> EnvelopeProgramEndpointRecord | ErrorBody | None: ...
 
 
 async def asyncio(
     *,
     client: AuthenticatedClient[Any],
-    body: EndpointCreate,
-) -> EnvelopeEndpointRecord | ErrorBody | None:
-    """Add a program-wide webhook endpoint: every event of every cardholder
+    body: ProgramEndpointCreate,
+) -> EnvelopeProgramEndpointRecord | ErrorBody | None:
+    """Add a program-wide webhook endpoint: every cardholder's events and the operator's own
 
-     Send every event of the service — each cardholder's — to this URL (scope `webhooks`),
+     Send every event of the service — each cardholder's, and the operator's own
+    (`clearing_file.ingested`, `card_testing.locked`) — to this URL (scope `webhooks`),
     signed as a cardholder's endpoint is (Standard Webhooks). Answers 201 with the record and
     its signing `secret` in full, shown only here and on rotation. `event_types` narrows what
     it receives. Private and loopback addresses → 422 `url_not_allowed` unless allowed by
     configuration. Audited.
 
     Args:
-        body (EndpointCreate):  Example: {'url': 'https://hooks.example.com/cardservice',
-            'description': 'Ledger sync', 'event_types': ['transaction.created',
-            'transaction.updated']}.
+        body (ProgramEndpointCreate): A program-wide endpoint: a cardholder's endpoint's fields;
+            its `event_types` may also
+            name the operator's own events (docs/events.md#the-operators-own-events). Example: {'url':
+            'https://ops.example.com/hooks', 'description': 'Back office', 'event_types':
+            ['clearing_file.ingested', 'card_testing.locked', 'dispute.updated']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EnvelopeEndpointRecord | ErrorBody
+        EnvelopeProgramEndpointRecord | ErrorBody
     """
 
     response = await asyncio_detailed(

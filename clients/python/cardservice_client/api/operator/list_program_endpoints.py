@@ -6,7 +6,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_body import ErrorBody
-from ...models.paged_envelope_list_endpoint_record import PagedEnvelopeListEndpointRecord
+from ...models.paged_envelope_list_program_endpoint_record import PagedEnvelopeListProgramEndpointRecord
 from ...types import UNSET, Response, Unset, loads_exact
 
 
@@ -35,9 +35,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: Client[Any], response: httpx.Response
-) -> ErrorBody | PagedEnvelopeListEndpointRecord | None:
+) -> ErrorBody | PagedEnvelopeListProgramEndpointRecord | None:
     if response.status_code == 200:
-        response_200 = PagedEnvelopeListEndpointRecord.from_dict(loads_exact(response.content))
+        response_200 = PagedEnvelopeListProgramEndpointRecord.from_dict(loads_exact(response.content))
 
         return response_200
 
@@ -104,7 +104,7 @@ def _parse_response(
 
 def _build_response(
     *, client: Client[Any], response: httpx.Response
-) -> Response[ErrorBody | PagedEnvelopeListEndpointRecord]:
+) -> Response[ErrorBody | PagedEnvelopeListProgramEndpointRecord]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -118,7 +118,7 @@ def sync_detailed(
     client: AuthenticatedClient[Any],
     page: int | Unset = 1,
     per_page: int | Unset = 20,
-) -> Response[ErrorBody | PagedEnvelopeListEndpointRecord]:
+) -> Response[ErrorBody | PagedEnvelopeListProgramEndpointRecord]:
     """The program-wide webhook endpoints (secrets masked)
 
      The program-wide endpoints, oldest first, paged, secrets masked (scope `webhooks`).
@@ -133,7 +133,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorBody | PagedEnvelopeListEndpointRecord]
+        Response[ErrorBody | PagedEnvelopeListProgramEndpointRecord]
     """
 
     kwargs = _get_kwargs(
@@ -154,7 +154,7 @@ def sync(
     client: AuthenticatedClient[Literal[True]],
     page: int | Unset = 1,
     per_page: int | Unset = 20,
-) -> PagedEnvelopeListEndpointRecord: ...
+) -> PagedEnvelopeListProgramEndpointRecord: ...
 
 
 @overload
@@ -163,7 +163,7 @@ def sync(
     client: AuthenticatedClient[Literal[False]],
     page: int | Unset = 1,
     per_page: int | Unset = 20,
-) -> ErrorBody | PagedEnvelopeListEndpointRecord | None: ...
+) -> ErrorBody | PagedEnvelopeListProgramEndpointRecord | None: ...
 
 
 def sync(
@@ -171,7 +171,7 @@ def sync(
     client: AuthenticatedClient[Any],
     page: int | Unset = 1,
     per_page: int | Unset = 20,
-) -> ErrorBody | PagedEnvelopeListEndpointRecord | None:
+) -> ErrorBody | PagedEnvelopeListProgramEndpointRecord | None:
     """The program-wide webhook endpoints (secrets masked)
 
      The program-wide endpoints, oldest first, paged, secrets masked (scope `webhooks`).
@@ -186,7 +186,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorBody | PagedEnvelopeListEndpointRecord
+        ErrorBody | PagedEnvelopeListProgramEndpointRecord
     """
 
     response = sync_detailed(
@@ -198,8 +198,8 @@ def sync(
 
 
 def _answer(
-    client: Client[Any], response: Response[ErrorBody | PagedEnvelopeListEndpointRecord]
-) -> ErrorBody | PagedEnvelopeListEndpointRecord | None:
+    client: Client[Any], response: Response[ErrorBody | PagedEnvelopeListProgramEndpointRecord]
+) -> ErrorBody | PagedEnvelopeListProgramEndpointRecord | None:
     if not client.raise_on_error:
         return response.parsed
     if isinstance(response.parsed, ErrorBody):
@@ -214,7 +214,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient[Any],
     page: int | Unset = 1,
     per_page: int | Unset = 20,
-) -> Response[ErrorBody | PagedEnvelopeListEndpointRecord]:
+) -> Response[ErrorBody | PagedEnvelopeListProgramEndpointRecord]:
     """The program-wide webhook endpoints (secrets masked)
 
      The program-wide endpoints, oldest first, paged, secrets masked (scope `webhooks`).
@@ -229,7 +229,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ErrorBody | PagedEnvelopeListEndpointRecord]
+        Response[ErrorBody | PagedEnvelopeListProgramEndpointRecord]
     """
 
     kwargs = _get_kwargs(
@@ -248,7 +248,7 @@ async def asyncio(
     client: AuthenticatedClient[Literal[True]],
     page: int | Unset = 1,
     per_page: int | Unset = 20,
-) -> PagedEnvelopeListEndpointRecord: ...
+) -> PagedEnvelopeListProgramEndpointRecord: ...
 
 
 @overload
@@ -257,7 +257,7 @@ async def asyncio(
     client: AuthenticatedClient[Literal[False]],
     page: int | Unset = 1,
     per_page: int | Unset = 20,
-) -> ErrorBody | PagedEnvelopeListEndpointRecord | None: ...
+) -> ErrorBody | PagedEnvelopeListProgramEndpointRecord | None: ...
 
 
 async def asyncio(
@@ -265,7 +265,7 @@ async def asyncio(
     client: AuthenticatedClient[Any],
     page: int | Unset = 1,
     per_page: int | Unset = 20,
-) -> ErrorBody | PagedEnvelopeListEndpointRecord | None:
+) -> ErrorBody | PagedEnvelopeListProgramEndpointRecord | None:
     """The program-wide webhook endpoints (secrets masked)
 
      The program-wide endpoints, oldest first, paged, secrets masked (scope `webhooks`).
@@ -280,7 +280,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ErrorBody | PagedEnvelopeListEndpointRecord
+        ErrorBody | PagedEnvelopeListProgramEndpointRecord
     """
 
     response = await asyncio_detailed(

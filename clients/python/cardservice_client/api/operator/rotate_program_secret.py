@@ -7,7 +7,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.envelope_endpoint_record import EnvelopeEndpointRecord
+from ...models.envelope_program_endpoint_record import EnvelopeProgramEndpointRecord
 from ...models.error_body import ErrorBody
 from ...types import Response, loads_exact
 
@@ -26,9 +26,11 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: Client[Any], response: httpx.Response) -> EnvelopeEndpointRecord | ErrorBody | None:
+def _parse_response(
+    *, client: Client[Any], response: httpx.Response
+) -> EnvelopeProgramEndpointRecord | ErrorBody | None:
     if response.status_code == 200:
-        response_200 = EnvelopeEndpointRecord.from_dict(loads_exact(response.content))
+        response_200 = EnvelopeProgramEndpointRecord.from_dict(loads_exact(response.content))
 
         return response_200
 
@@ -93,7 +95,9 @@ def _parse_response(*, client: Client[Any], response: httpx.Response) -> Envelop
         return None
 
 
-def _build_response(*, client: Client[Any], response: httpx.Response) -> Response[EnvelopeEndpointRecord | ErrorBody]:
+def _build_response(
+    *, client: Client[Any], response: httpx.Response
+) -> Response[EnvelopeProgramEndpointRecord | ErrorBody]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -106,7 +110,7 @@ def sync_detailed(
     endpoint_uuid: str | UUID,
     *,
     client: AuthenticatedClient[Any],
-) -> Response[EnvelopeEndpointRecord | ErrorBody]:
+) -> Response[EnvelopeProgramEndpointRecord | ErrorBody]:
     """A new secret (shown in full); the old one keeps signing for 24 h
 
      A new signing secret, shown in full once; for 24 h deliveries carry signatures of both
@@ -121,7 +125,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EnvelopeEndpointRecord | ErrorBody]
+        Response[EnvelopeProgramEndpointRecord | ErrorBody]
     """
 
     kwargs = _get_kwargs(
@@ -140,7 +144,7 @@ def sync(
     endpoint_uuid: str | UUID,
     *,
     client: AuthenticatedClient[Literal[True]],
-) -> EnvelopeEndpointRecord: ...
+) -> EnvelopeProgramEndpointRecord: ...
 
 
 @overload
@@ -148,14 +152,14 @@ def sync(
     endpoint_uuid: str | UUID,
     *,
     client: AuthenticatedClient[Literal[False]],
-) -> EnvelopeEndpointRecord | ErrorBody | None: ...
+) -> EnvelopeProgramEndpointRecord | ErrorBody | None: ...
 
 
 def sync(
     endpoint_uuid: str | UUID,
     *,
     client: AuthenticatedClient[Any],
-) -> EnvelopeEndpointRecord | ErrorBody | None:
+) -> EnvelopeProgramEndpointRecord | ErrorBody | None:
     """A new secret (shown in full); the old one keeps signing for 24 h
 
      A new signing secret, shown in full once; for 24 h deliveries carry signatures of both
@@ -170,7 +174,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EnvelopeEndpointRecord | ErrorBody
+        EnvelopeProgramEndpointRecord | ErrorBody
     """
 
     response = sync_detailed(
@@ -181,8 +185,8 @@ def sync(
 
 
 def _answer(
-    client: Client[Any], response: Response[EnvelopeEndpointRecord | ErrorBody]
-) -> EnvelopeEndpointRecord | ErrorBody | None:
+    client: Client[Any], response: Response[EnvelopeProgramEndpointRecord | ErrorBody]
+) -> EnvelopeProgramEndpointRecord | ErrorBody | None:
     if not client.raise_on_error:
         return response.parsed
     if isinstance(response.parsed, ErrorBody):
@@ -196,7 +200,7 @@ async def asyncio_detailed(
     endpoint_uuid: str | UUID,
     *,
     client: AuthenticatedClient[Any],
-) -> Response[EnvelopeEndpointRecord | ErrorBody]:
+) -> Response[EnvelopeProgramEndpointRecord | ErrorBody]:
     """A new secret (shown in full); the old one keeps signing for 24 h
 
      A new signing secret, shown in full once; for 24 h deliveries carry signatures of both
@@ -211,7 +215,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EnvelopeEndpointRecord | ErrorBody]
+        Response[EnvelopeProgramEndpointRecord | ErrorBody]
     """
 
     kwargs = _get_kwargs(
@@ -228,7 +232,7 @@ async def asyncio(
     endpoint_uuid: str | UUID,
     *,
     client: AuthenticatedClient[Literal[True]],
-) -> EnvelopeEndpointRecord: ...
+) -> EnvelopeProgramEndpointRecord: ...
 
 
 @overload
@@ -236,14 +240,14 @@ async def asyncio(
     endpoint_uuid: str | UUID,
     *,
     client: AuthenticatedClient[Literal[False]],
-) -> EnvelopeEndpointRecord | ErrorBody | None: ...
+) -> EnvelopeProgramEndpointRecord | ErrorBody | None: ...
 
 
 async def asyncio(
     endpoint_uuid: str | UUID,
     *,
     client: AuthenticatedClient[Any],
-) -> EnvelopeEndpointRecord | ErrorBody | None:
+) -> EnvelopeProgramEndpointRecord | ErrorBody | None:
     """A new secret (shown in full); the old one keeps signing for 24 h
 
      A new signing secret, shown in full once; for 24 h deliveries carry signatures of both
@@ -258,7 +262,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EnvelopeEndpointRecord | ErrorBody
+        EnvelopeProgramEndpointRecord | ErrorBody
     """
 
     response = await asyncio_detailed(

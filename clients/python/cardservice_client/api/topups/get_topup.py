@@ -110,7 +110,7 @@ def sync_detailed(
     """Read one of the caller's top-ups
 
      One of the caller's top-ups: status (`awaiting_payment`, `completed`, `cancelled`,
-    `expired`), amount, fee and reference.
+    `expired`), amount, fee, reference and where to pay (`pay_to`).
 
     Args:
         topup_uuid (str | UUID): The top-up's uuid (the `uuid` `POST /topups` answered)
@@ -158,7 +158,7 @@ def sync(
     """Read one of the caller's top-ups
 
      One of the caller's top-ups: status (`awaiting_payment`, `completed`, `cancelled`,
-    `expired`), amount, fee and reference.
+    `expired`), amount, fee, reference and where to pay (`pay_to`).
 
     Args:
         topup_uuid (str | UUID): The top-up's uuid (the `uuid` `POST /topups` answered)
@@ -198,7 +198,7 @@ async def asyncio_detailed(
     """Read one of the caller's top-ups
 
      One of the caller's top-ups: status (`awaiting_payment`, `completed`, `cancelled`,
-    `expired`), amount, fee and reference.
+    `expired`), amount, fee, reference and where to pay (`pay_to`).
 
     Args:
         topup_uuid (str | UUID): The top-up's uuid (the `uuid` `POST /topups` answered)
@@ -244,7 +244,7 @@ async def asyncio(
     """Read one of the caller's top-ups
 
      One of the caller's top-ups: status (`awaiting_payment`, `completed`, `cancelled`,
-    `expired`), amount, fee and reference.
+    `expired`), amount, fee, reference and where to pay (`pay_to`).
 
     Args:
         topup_uuid (str | UUID): The top-up's uuid (the `uuid` `POST /topups` answered)

@@ -1,0 +1,102 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.page_meta import PageMeta
+    from ..models.program_endpoint_record import ProgramEndpointRecord
+
+
+T = TypeVar("T", bound="PagedEnvelopeListProgramEndpointRecord")
+
+
+@_attrs_define
+class PagedEnvelopeListProgramEndpointRecord:
+    """
+    Example:
+        {'success': True, 'meta': {'current_page': 1, 'per_page': 1, 'total': 1, 'last_page': 1}, 'data': [{'uuid':
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'url': 'https://hooks.example.com/cardservice', 'description': 'Team
+            travel', 'event_types': ['card.created'], 'enabled': True, 'secret': 'example', 'created_at':
+            '2026-03-19T10:15:00Z', 'updated_at': '2026-03-19T10:15:00Z'}]}
+
+    Attributes:
+        meta (PageMeta):  Example: {'current_page': 1, 'per_page': 1, 'total': 1, 'last_page': 1}.
+        data (list[ProgramEndpointRecord]):
+        success (bool | Unset):  Default: True.
+    """
+
+    meta: PageMeta
+    data: list[ProgramEndpointRecord]
+    success: bool | Unset = True
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        meta = self.meta.to_dict()
+
+        data = []
+        for data_item_data in self.data:
+            data_item = data_item_data.to_dict()
+            data.append(data_item)
+
+        success = self.success
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "meta": meta,
+                "data": data,
+            }
+        )
+        if success is not UNSET:
+            field_dict["success"] = success
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.page_meta import PageMeta  # noqa: PLC0415
+        from ..models.program_endpoint_record import ProgramEndpointRecord  # noqa: PLC0415
+
+        d = dict(src_dict)
+        meta = PageMeta.from_dict(d.pop("meta"))
+
+        data = []
+        _data = d.pop("data")
+        for data_item_data in _data:
+            data_item = ProgramEndpointRecord.from_dict(data_item_data)
+
+            data.append(data_item)
+
+        success = d.pop("success", UNSET)
+
+        paged_envelope_list_program_endpoint_record = cls(
+            meta=meta,
+            data=data,
+            success=success,
+        )
+
+        paged_envelope_list_program_endpoint_record.additional_properties = d
+        return paged_envelope_list_program_endpoint_record
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,88 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.representment_exception import RepresentmentException
+
+
+T = TypeVar("T", bound="Representments")
+
+
+@_attrs_define
+class Representments:
+    """
+    Example:
+        {'received': 1, 'exceptions': [{'message_number': 1, 'reason': 'example', 'transaction_uuid':
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}]}
+
+    Attributes:
+        received (int): Second presentments that answered a chargeback.
+        exceptions (list[RepresentmentException]): Second presentments refused, nothing moved (more than the
+            chargeback).
+    """
+
+    received: int
+    exceptions: list[RepresentmentException]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        received = self.received
+
+        exceptions = []
+        for exceptions_item_data in self.exceptions:
+            exceptions_item = exceptions_item_data.to_dict()
+            exceptions.append(exceptions_item)
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "received": received,
+                "exceptions": exceptions,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.representment_exception import RepresentmentException  # noqa: PLC0415
+
+        d = dict(src_dict)
+        received = d.pop("received")
+
+        exceptions = []
+        _exceptions = d.pop("exceptions")
+        for exceptions_item_data in _exceptions:
+            exceptions_item = RepresentmentException.from_dict(exceptions_item_data)
+
+            exceptions.append(exceptions_item)
+
+        representments = cls(
+            received=received,
+            exceptions=exceptions,
+        )
+
+        representments.additional_properties = d
+        return representments
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
