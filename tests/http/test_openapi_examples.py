@@ -13,8 +13,11 @@ from __future__ import annotations
 import base64
 import json
 import secrets
+import tempfile
 import uuid
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -22,6 +25,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from fastapi import FastAPI
 
+from cardservice.acquirer.representments import represent
 from cardservice.config import Settings
 from cardservice.demo.seed import create_demo
 from cardservice.http.openapi_sdk import EXAMPLE_UUID, USD_BIN
@@ -77,6 +81,25 @@ class Demo:
     async def dispute(self) -> str:
         body = {"transaction_uuid": await self.settled(), "reason": "duplicate"}
         return str((await self.call("POST", "/disputes", json=body))["uuid"])
+
+    async def represented(self) -> str:
+        """A dispute in `representment_received`, the step the operator accepts or escalates
+        (docs/disputes.md): its chargeback sent in a file of a past date of its own (the
+        example's file of its date is fixed), answered by the acquirer's simulator."""
+        dispute = await self.dispute()
+        self.count += 1
+        day = (utcnow() - timedelta(days=self.count)).date().isoformat()
+        sent = await self.client.post(
+            "/operator/clearing-outgoing", json={"date": day}, headers=self.operator
+        )
+        assert sent.status_code == 200, sent.text
+        with tempfile.TemporaryDirectory() as folder:
+            outgoing, answer = Path(folder) / "out.ipm", Path(folder) / "answer.ipm"
+            outgoing.write_bytes(sent.content)
+            assert represent(outgoing, answer, share=1.0, seed=1) >= 1
+            answered = await post_file(self.client, self.key, answer.read_bytes())
+        assert answered.status_code == 201, answered.text
+        return dispute
 
     async def mfa_code(self) -> str:
         code = str((await self.call("POST", "/auth/mfa-code"))["code"])
@@ -213,6 +236,8 @@ class Demo:
             return await self.program_endpoint()  # the operator's (docs/events.md)
         if name == "accountUuid" and operation == "patch_account":
             return await self.new_account()  # frozen by the example
+        if name == "disputeUuid" and operation in ("accept", "escalate"):
+            return await self.represented()
         if name == "cardUuid" and operation in PHYSICAL:
             return await self.physical(operation)
         if name == "tokenUuid" or (name == "cardUuid" and operation.endswith(TOKEN_OPERATIONS)):

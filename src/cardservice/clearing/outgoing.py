@@ -84,9 +84,12 @@ def encode(file_id: str, chargebacks: list[Chargeback]) -> bytes:
     return out.getvalue()
 
 
-async def _stored(reader: Reader | Tx, day: date) -> Outgoing | None:
+async def _stored(reader: Reader | Tx, cipher: CardCipher, day: date) -> Outgoing | None:
     row = await repository.outgoing_of(reader, day)
-    return None if row is None else Outgoing(outgoing_record(row), bytes(row["content"]), False)
+    if row is None:
+        return None
+    content = cipher.decrypt(bytes(row["content_ciphertext"])).encode("latin-1")
+    return Outgoing(outgoing_record(row), content, False)
 
 
 async def write_outgoing(
@@ -96,12 +99,12 @@ async def write_outgoing(
     now = now or utcnow()
     if day > now.date():
         raise ValidationFailed(errors={"date": ["the outgoing file of a future date is refused"]})
-    if (found := await _stored(db.reader, day)) is not None:
+    if (found := await _stored(db.reader, cipher, day)) is not None:
         return found
     file_id = file_id_of(day)
 
     async def unit(tx: Tx) -> Outgoing:
-        if (again := await _stored(tx, day)) is not None:
+        if (again := await _stored(tx, cipher, day)) is not None:
             return again
         chargebacks = await take_outgoing(tx, file_id, cipher.decrypt, now)
         content = encode(file_id, chargebacks)
@@ -109,7 +112,9 @@ async def write_outgoing(
         row: dict[str, Any] = {
             "uuid": file_uuid, "date": day, "file_id": file_id,
             "messages": len(chargebacks) + 2,  # header and trailer
-            "sha256": hashlib.sha256(content).hexdigest(), "content": content,
+            "sha256": hashlib.sha256(content).hexdigest(),
+            # the 1442s carry card numbers: kept under the card-data key (docs/security.md)
+            "content_ciphertext": cipher.encrypt(content.decode("latin-1")),
             "created_at": now,
         }  # fmt: skip
         await repository.insert_outgoing(tx, row)
@@ -122,7 +127,7 @@ async def write_outgoing(
     try:
         return await db.transact(unit)
     except INTEGRITY_ERRORS:  # another writer wrote the date's file first: that one stands
-        found = await _stored(db.reader, day)
+        found = await _stored(db.reader, cipher, day)
         assert found is not None
         return found
 

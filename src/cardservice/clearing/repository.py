@@ -246,10 +246,12 @@ async def accounts_of(reader: Reader, fingerprints: Collection[str]) -> dict[str
 # --- the issuer's outgoing files and the second presentments (docs/disputes.md) -----------
 
 _OUTGOING = table_of(ClearingOutgoing).name
-OUTGOING_COLUMNS = ("uuid", "date", "file_id", "messages", "sha256", "content", "created_at")
+OUTGOING_COLUMNS = (
+    "uuid", "date", "file_id", "messages", "sha256", "content_ciphertext", "created_at",
+)  # fmt: skip
 _INSERT_OUTGOING = insert_sql(_OUTGOING, OUTGOING_COLUMNS)
 _OUTGOING_SHOWN = "uuid, date, file_id, messages, sha256, created_at"
-_OUTGOING_BY_DATE = f"SELECT {_OUTGOING_SHOWN}, content FROM {_OUTGOING} WHERE date = $1"  # noqa: S608
+_OUTGOING_BY_DATE = f"SELECT {_OUTGOING_SHOWN}, content_ciphertext FROM {_OUTGOING} WHERE date = $1"  # noqa: S608
 _OUTGOING_PAGE = f"SELECT {_OUTGOING_SHOWN}, $TOTAL AS total FROM {_OUTGOING} ORDER BY date DESC"  # noqa: S608
 _OUTGOING_COUNT = f"SELECT count(*) FROM {_OUTGOING}"  # noqa: S608
 _FILE_ID = "SELECT file_id FROM clearing_files WHERE uuid = $1"
@@ -262,7 +264,7 @@ _EXCEPTIONS = (
 
 
 async def outgoing_of(reader: Reader | Tx, day: date) -> Row | None:
-    """The outgoing file of the date (its record's columns and `content`), or None."""
+    """The outgoing file of the date (its record's columns and `content_ciphertext`), or None."""
     return await reader.row(_OUTGOING_BY_DATE, day)
 
 

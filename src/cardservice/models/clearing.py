@@ -92,5 +92,7 @@ class ClearingOutgoing(Base):
     file_id: Mapped[str] = mapped_column(String(64), doc="PDS 0105 of the file's header")
     messages: Mapped[int] = mapped_column(doc="header and trailer included")
     sha256: Mapped[str] = mapped_column(String(64), doc="of the file's bytes, hex")
-    content: Mapped[bytes] = mapped_column(LargeBinary, doc="the file's bytes")
+    content_ciphertext: Mapped[bytes] = mapped_column(
+        LargeBinary, doc="the file's bytes under the card-data key (its 1442s carry card numbers)"
+    )
     created_at: Mapped[datetime]

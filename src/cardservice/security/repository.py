@@ -40,6 +40,8 @@ ENCRYPTED_COLUMNS = (
     EncryptedColumn(
         "decision_endpoint", "authorization_endpoints", "secret_ciphertext", key="user_uuid"
     ),
+    # the issuer's outgoing clearing files: their chargebacks carry card numbers
+    EncryptedColumn("clearing_outgoing_file", "clearing_outgoing", "content_ciphertext"),
 )
 
 

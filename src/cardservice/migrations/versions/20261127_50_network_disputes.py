@@ -154,7 +154,7 @@ def upgrade() -> None:
         sa.Column("file_id", sa.String(64), nullable=False),
         sa.Column("messages", sa.Integer(), nullable=False),
         sa.Column("sha256", sa.String(64), nullable=False),
-        sa.Column("content", sa.LargeBinary(), nullable=False),
+        sa.Column("content_ciphertext", sa.LargeBinary(), nullable=False),
         sa.Column("created_at", NOW, nullable=False),
         sa.PrimaryKeyConstraint("uuid", name="pk_clearing_outgoing"),
         sa.UniqueConstraint("date", name="uq_clearing_outgoing_date"),

@@ -33,9 +33,10 @@ branch_labels = None
 depends_on = None
 
 
-TYPES = (
+TYPES = (  # the types as 20261127_50 left them
     "card_purchase", "card_refund", "card_issue", "card_topup", "auto_replenish", "fee",
     "deposit", "card_close", "dispute_credit", "withdrawal", "card_transfer",
+    "dispute_provisional_credit", "dispute_provisional_reversal",
 )  # fmt: skip
 ATM = "atm_withdrawal"
 
