@@ -23,7 +23,7 @@ from cardservice.disputes import (
     accept_dispute,
     dispute_record_of,
     escalate_dispute,
-    list_disputes,
+    every_dispute,
 )
 from cardservice.http.database import Db
 from cardservice.http.filters import filters_parameter, one_of, read_filters
@@ -105,7 +105,7 @@ async def operator_disputes(
     """Every user's disputes, newest first, paged, `filters[status]` (scope `network` or
     `reports`)."""
     filters = read_filters(request, FILTERS)
-    records, total = await list_disputes(db.reader, None, filters, page.offset, page.size)
+    records, total = await every_dispute(db.reader, filters, page)
     return ok(records, meta=page.meta(total))
 
 

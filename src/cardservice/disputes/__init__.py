@@ -17,7 +17,6 @@ from cardservice.disputes.network import (
 )
 from cardservice.disputes.records import dispute_record_of
 from cardservice.disputes.repository import due as due_disputes
-from cardservice.disputes.repository import list_disputes
 from cardservice.disputes.schemas import (
     DisputeReason,
     DisputeRecord,
@@ -42,7 +41,6 @@ __all__ = [
     "due_disputes",
     "escalate_dispute",
     "every_dispute",
-    "list_disputes",
     "open_dispute",
     "receive_representment",
     "resolve_dispute",

@@ -159,6 +159,6 @@ async def resolve_dispute(
 async def every_dispute(
     reader: Reader, filters: dict[str, Any], page: Page
 ) -> tuple[list[dict[str, Any]], int]:
-    """A page of every user's disputes, newest first (the operator console's read), and how
+    """A page of every user's disputes, newest first (the operator's API and console), and how
     many match."""
     return await repository.list_disputes(reader, None, filters, page.offset, page.size)
