@@ -24,14 +24,15 @@ def presentment(
     approval_code: str | None = None,
     arn: str | None = None,
     refund: bool = False,
+    atm: bool = False,
     currency: str = "840",
     merchant: str = "Netflix",
 ) -> Presentment:
-    """A first presentment of a purchase (or a refund) on the card `pan`."""
+    """A first presentment of a purchase (a refund, cash at an ATM) on the card `pan`."""
     return Presentment(
         message_number=next(NUMBERS),
         pan=pan,
-        processing_code="200000" if refund else "000000",
+        processing_code="200000" if refund else "010000" if atm else "000000",
         amount=amount,
         currency=currency,
         approval_code=approval_code,
@@ -40,7 +41,7 @@ def presentment(
         merchant_name=merchant,
         merchant_city="Los Gatos",
         merchant_country="USA",
-        mcc="5815",
+        mcc="6011" if atm else "5815",
     )
 
 

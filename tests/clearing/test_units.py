@@ -170,3 +170,38 @@ async def test_a_process_killed_in_the_middle_of_a_unit_leaves_nothing_and_books
     assert report["presentments"]["force_posted"] == 4 and report["unmatched"] == []
     await _booked_once(app, [item.message_number for item in items])
     await assert_ledger_consistent(app)
+
+
+async def _advisory_waiters(app: FastAPI) -> int:
+    """Sessions of the database waiting for an advisory lock (PostgreSQL)."""
+    return int(
+        await app.state.db.reader.value(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+        )
+    )
+
+
+async def test_two_ingests_of_one_file_at_once_book_it_once_and_answer_its_report(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """docs/network.md#exactly-once: the second waits for the first's lock on the file id, then
+    answers as the same file sent again (200, the first report), nothing booked twice."""
+    _user, card = await issue_card(app, client, funds="100000", start_balance="5000")
+    key = await operator_key(app, "network")
+    items = [presentment(card.pan, 100 + i) for i in range(300)]
+    body = ipm_file("FILE-TWO-AT-ONCE", items)
+    first = asyncio.create_task(post_file(client, key, body))
+    second = asyncio.create_task(post_file(client, key, body))
+    if not app.state.db.is_sqlite:  # one of them is seen waiting for the other's lock
+        deadline = time.monotonic() + 120
+        while not await _advisory_waiters(app) and time.monotonic() < deadline:
+            assert not (first.done() and second.done())
+            await asyncio.sleep(0.01)
+        assert await _advisory_waiters(app) == 1
+    answers = sorted([await first, await second], key=lambda response: response.status_code)
+    assert [answer.status_code for answer in answers] == [200, 201], answers[-1].text
+    booked, again = report_of(answers[1]), report_of(answers[0], status=200)
+    assert again == booked
+    assert booked["presentments"]["force_posted"] == len(items) and booked["unmatched"] == []
+    await _booked_once(app, [item.message_number for item in items])
+    await assert_ledger_consistent(app)

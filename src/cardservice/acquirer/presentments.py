@@ -1,6 +1,7 @@
 """The clearing file an acquirer would send for a simulator run (docs/network.md#clearing-files):
 what the acquirer settles with the network. A first presentment of every authorization the run got
-approved and did not reverse — captured online by an 0220 or not: the 0220 was an advice,
+approved and did not reverse (DE 3 the authorization's type: a purchase's `00`, an ATM
+withdrawal's `01`) — captured online by an 0220 or not: the 0220 was an advice,
 the file is what settles — in the authorization's currency, at what was captured online,
 else what was authorized, with its approval code and an ARN of its own; after it, a refund
 presentment (DE 3 `20`) of each online refund of it, with the purchase's ARN. The service
@@ -53,6 +54,12 @@ def _amount(sent: Authorized, rng: random.Random, faulty: bool) -> int:
     return amount
 
 
+def _processing_code(sent: Authorized) -> str:
+    """DE 3 of the presentment: the authorization's transaction type (`00` a purchase, `01`
+    cash at an ATM), from the default accounts."""
+    return str(sent.fields.get(3) or "000000")[:2] + "0000"
+
+
 def _chosen(sent: Authorized, rng: random.Random, faulty: bool) -> bool:
     """Presented: approved and not reversed (captured online or not) — with the fault, also
     half of those reversed."""
@@ -72,7 +79,7 @@ def _presentments(
             continue
         number += 1
         purchase = Presentment(
-            message_number=number, pan=item.fields[2], processing_code="000000",
+            message_number=number, pan=item.fields[2], processing_code=_processing_code(item),
             amount=_amount(item, rng, faulty), currency=item.fields[49],
             approval_code=_approval_code(item), arn=f"7{number:022d}",
             merchant_id=item.fields.get(42, "").strip() or None, merchant_name="Netflix",

@@ -58,10 +58,13 @@ from cardservice.transactions import (
 MATCHED, DUPLICATE, DIFFERENCE = "matched", "duplicate", "amount_difference"
 FORCE_POSTED, REFUND, UNMATCHED = "force_posted", "refund", "unmatched"
 MERCHANT_NAME_LENGTH = 120  # the transaction's column
+# what a presentment's authorization is, by the record's kind (DE 3 `00…`, `01…`)
+AUTHORIZED = {"purchase": "card_purchase", "atm": "atm_withdrawal"}
 
 
 class RecordTaken(Exception):
-    """Another unit booked this record first: this one rolls back."""
+    """A record of the unit was booked already: it rolls back, and the ingest fails (one
+    ingest of a file at a time holds its lock, so only a lost lock lets this happen)."""
 
 
 class Refused(Exception):
@@ -101,8 +104,9 @@ class Unit:
     file_uuid: uuid.UUID
     refused: Mapping[int, Refused] = field(default_factory=dict)
     cards: dict[str, IssuedCard | None] = field(default_factory=dict)  # by fingerprint
-    # the latest authorization of each (card, approval code) the records name, as read first
-    authorizations: dict[tuple[uuid.UUID, str], Row] = field(default_factory=dict)
+    # the latest authorization of each (card, approval code, type) the records name, as
+    # read first
+    authorizations: dict[repository.Named, Row] = field(default_factory=dict)
     moved: set[uuid.UUID] = field(default_factory=set)  # purchases a record of it booked
     outcomes: list[tuple[int, Outcome]] = field(default_factory=list)
     clearings: dict[uuid.UUID, str] = field(default_factory=dict)  # the last record's wins
@@ -114,21 +118,24 @@ class Unit:
         named = set()
         for record in records:
             card = self.cards[str(record["fingerprint"])]
-            if card is not None and record["kind"] == "purchase" and record["approval_code"]:
-                named.add((card.card_uuid, str(record["approval_code"])))
+            type_ = AUTHORIZED.get(str(record["kind"]))
+            if card is not None and type_ is not None and record["approval_code"]:
+                named.add((card.card_uuid, str(record["approval_code"]), type_))
         self.authorizations = dict(await repository.authorizations(tx, named))
 
-    async def authorization(self, tx: Tx, card: IssuedCard, approval_code: str) -> Row | None:
-        """The card's authorization with this code: as read first, or read again when a
-        record before booked it in this unit."""
-        found = self.authorizations.get((card.card_uuid, approval_code))
+    async def authorization(
+        self, tx: Tx, card: IssuedCard, approval_code: str, type_: str
+    ) -> Row | None:
+        """The card's authorization of `type_` with this code: as read first, or read again
+        when a record before booked it in this unit."""
+        found = self.authorizations.get((card.card_uuid, approval_code, type_))
         if found is not None and as_uuid(found["uuid"]) in self.moved:
-            found = await repository.authorization(tx, card.card_uuid, approval_code)
+            found = await repository.authorization(tx, card.card_uuid, approval_code, type_)
         return found
 
     async def flush(self, tx: Tx) -> None:
-        """Write the outcomes and clearings gathered so far (`RecordTaken` when another
-        unit booked one of the records first: this one must roll back)."""
+        """Write the outcomes and clearings gathered so far (`RecordTaken` when one of the
+        records was booked already: this unit must roll back)."""
         if self.clearings:
             await repository.set_clearings(tx, self.clearings)
             self.clearings = {}
@@ -161,10 +168,11 @@ async def book_records(
     """Book the records in their order and write their outcomes in the same unit: what they
     name is read first, together (`Unit.read`); each record is decided once, through its
     entry; the outcomes and the transactions' `clearing` are written together at the end.
-    `RecordTaken`: one was booked by another unit; `RecordRefused`: an entry refused one —
-    either way this unit must roll back (the caller books it again). `refused`: records
-    found refused by an earlier run, booked as exceptions. A refund presentment with an ARN
-    reads the outcomes of the records before it: they are written first."""
+    `RecordTaken`: one was booked already (the unit rolls back, the ingest fails);
+    `RecordRefused`: an entry refused one — the unit rolls back and the caller books it
+    again. `refused`: records found refused by an earlier run, booked as exceptions. A
+    refund presentment with an ARN reads the outcomes of the records before it: they are
+    written first."""
     unit = Unit(cipher, file_uuid, refused or {})
     await unit.read(tx, records)
     for record in records:
@@ -207,17 +215,17 @@ async def _outcome(tx: Tx, unit: Unit, record: Row) -> Outcome:
     clearing = clearing_json(unit.file_uuid, record)
     if record["kind"] == "refund":
         return await _refund(tx, card, record, clearing)
-    code = record["approval_code"]
-    found = await unit.authorization(tx, card, str(code)) if code else None
+    code, type_ = record["approval_code"], AUTHORIZED[str(record["kind"])]
+    found = await unit.authorization(tx, card, str(code), type_) if code else None
     if found is not None and found["status"] == "pending":
         matched = await _capture(tx, found, record, clearing)
         if matched is not None:
             return matched
         # it stopped being held before its lock was taken: read again, under the lock
-        found = await repository.authorization(tx, card.card_uuid, str(code))
+        found = await repository.authorization(tx, card.card_uuid, str(code), type_)
     if found is not None and found["status"] in ("completed", "refunded"):
         return await _captured_before(tx, found, record, clearing)
-    return await _force_post(tx, unit.cipher, card, record, clearing)
+    return await _force_post(tx, unit.cipher, card, record, clearing, type_)
 
 
 def _same_currency(found: Row, record: Row) -> bool:
@@ -273,10 +281,11 @@ def _merchant(record: Row) -> dict[str, Any]:
 
 
 async def _force_post(
-    tx: Tx, cipher: CardCipher, card: IssuedCard, record: Row, clearing: str
+    tx: Tx, cipher: CardCipher, card: IssuedCard, record: Row, clearing: str, type_: str
 ) -> Outcome:
-    """A presentment with no authorization held for it: a new purchase the network approved
-    for the issuer, captured at once (what the card cannot cover is its `shortfall`)."""
+    """A presentment with no authorization held for it: a new purchase (or ATM withdrawal,
+    `type_`, with its own approval fee) the network approved for the issuer, captured at
+    once (what the card cannot cover is its `shortfall`)."""
     merchant = _merchant(record)
     request = Authorization(
         card_uuid=card.card_uuid,
@@ -288,6 +297,7 @@ async def _force_post(
         merchant_city=merchant["city"],
         merchant_id=record["merchant_id"],
         presentation=Presentation("clearing", token=card.paid_with, stand_in=True, captured=True),
+        type=type_,
     )
     row = await force_post(tx, cipher, card.user_uuid, request, utcnow())
     return Outcome(FORCE_POSTED, row["uuid"], clearing=clearing)

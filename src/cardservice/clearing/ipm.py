@@ -28,7 +28,7 @@ FILE_ID, MESSAGE_COUNT = "PDS0105", "PDS0306"
 SECOND_PRESENTMENTS = ("205", "282")  # DE 24 of a 1240: full, partial (docs/disputes.md)
 CHARGEBACK_MTI = "1442"  # DE 24 450 first chargeback, 453 partial, 451 pre-arbitration
 MESSAGE_TEXT_LENGTH = 999  # DE 72
-PURCHASE, REFUND = "00", "20"  # the first two digits of DE 3
+PURCHASE, ATM, REFUND = "00", "01", "20"  # the first two digits of DE 3
 
 # cardutil's layout, with the fields the service reads kept as the text they are: DE 12 and
 # DE 26 not converted (a date the service does not need, an MCC with its leading zeros), and
@@ -77,6 +77,11 @@ class Presentment:
     @property
     def refund(self) -> bool:
         return self.processing_code.startswith(REFUND)
+
+    @property
+    def atm(self) -> bool:
+        """Cash at an ATM (DE 3 `01…`), presented as a purchase is."""
+        return self.processing_code.startswith(ATM)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,11 +139,12 @@ def is_trailer(message: dict[str, Any]) -> bool:
 
 
 def is_presentment(message: dict[str, Any]) -> bool:
-    """A first presentment of a purchase or a refund (any other is ignored)."""
+    """A first presentment of a purchase, an ATM withdrawal or a refund (any other is
+    ignored)."""
     return (
         message.get("MTI") == PRESENTMENT_MTI
         and message.get("DE24") == FIRST_PRESENTMENT
-        and str(message.get("DE3", ""))[:2] in (PURCHASE, REFUND)
+        and str(message.get("DE3", ""))[:2] in (PURCHASE, ATM, REFUND)
     )
 
 

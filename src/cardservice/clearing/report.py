@@ -1,9 +1,10 @@
 """A clearing file's report (docs/network.md#clearing-files), built once from its records' outcomes
 and kept with the file as JSON (the same file again answers it as it was).
 
-`presentments.matched` counts the purchase presentments that found their authorization and
-moved money (captures, and amount differences, which are listed too); `duplicates` those
-that found it captured at the same amount; `force_posted` those booked as new purchases.
+`presentments.matched` counts the purchase and ATM presentments that found their
+authorization and moved money (captures, and amount differences, which are listed too);
+`duplicates` those that found it captured at the same amount; `force_posted` those booked as
+new purchases (or withdrawals).
 `refunds` counts the refund presentments booked or found booked (an online refund's
 duplicate). `representments` counts the second presentments booked and lists the ones
 refused as exceptions (docs/disputes.md#second-presentments). `totals` are per currency
@@ -26,6 +27,7 @@ from cardservice.db.sql import Reader, Row, as_datetime, text_uuid
 from cardservice.ledger.minor_units import from_minor
 
 MATCHED_OUTCOMES = ("matched", "amount_difference")
+PRESENTED = ("purchase", "atm")  # the kinds `presentments` counts
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,9 +57,10 @@ def _z(value: object) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _count(rows: list[Row], kind: str, *outcomes: str) -> int:
+def _count(rows: list[Row], kinds: str | tuple[str, ...], *outcomes: str) -> int:
+    kinds = (kinds,) if isinstance(kinds, str) else kinds
     return sum(
-        int(row["records"]) for row in rows if row["kind"] == kind and row["outcome"] in outcomes
+        int(row["records"]) for row in rows if row["kind"] in kinds and row["outcome"] in outcomes
     )
 
 
@@ -84,9 +87,9 @@ async def report_of(reader: Reader, file: Row) -> Report:
         "received_at": _z(file["received_at"]),
         "messages": int(file["messages"]),
         "presentments": {
-            "matched": _count(counted, "purchase", *MATCHED_OUTCOMES),
-            "duplicates": _count(counted, "purchase", "duplicate"),
-            "force_posted": _count(counted, "purchase", "force_posted"),
+            "matched": _count(counted, PRESENTED, *MATCHED_OUTCOMES),
+            "duplicates": _count(counted, PRESENTED, "duplicate"),
+            "force_posted": _count(counted, PRESENTED, "force_posted"),
         },
         "refunds": _count(counted, "refund", "refund", "duplicate"),
         "representments": await representments(

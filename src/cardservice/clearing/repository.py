@@ -24,7 +24,7 @@ _FILE_BY_ID = f"SELECT {FILE_COLUMNS} FROM clearing_files WHERE file_id = $1"  #
 _FILE = f"SELECT {FILE_COLUMNS} FROM clearing_files WHERE uuid = $1"  # noqa: S608
 _CLAIM = (
     "INSERT INTO clearing_files (uuid, file_id, sha256, status, messages, ignored, received_at)"
-    " VALUES ($1, $2, $3, 'staging', 0, 0, $4) ON CONFLICT (file_id) DO NOTHING RETURNING uuid"
+    " VALUES ($1, $2, $3, 'staging', 0, 0, $4)"
 )
 _FORGET_RECORDS = "DELETE FROM clearing_records WHERE file_uuid = $1"
 _FORGET_FILE = "DELETE FROM clearing_files WHERE uuid = $1 AND status = 'staging'"
@@ -68,17 +68,18 @@ _PAGE = (
 )
 _COUNT = "SELECT count(*) FROM clearing_files WHERE status = 'booked'"
 
-# The purchase a presentment names: the card's authorization with that approval code.
+# The authorization a presentment names: the card's purchase (or ATM withdrawal) with that
+# approval code.
 _AUTHORIZATION_COLUMNS = (
-    "SELECT uuid, user_uuid, card_uuid, auth_code, status, currency, captured_amount,"
+    "SELECT uuid, user_uuid, card_uuid, auth_code, type, status, currency, captured_amount,"
     " merchant_currency, merchant_captured_amount FROM transactions"
 )
 _AUTHORIZATION_KIND = (
-    " AND type = 'card_purchase' AND parent_uuid IS NULL AND status <> 'declined'"
-    " ORDER BY created_at DESC, uuid DESC"
+    " AND parent_uuid IS NULL AND status <> 'declined' ORDER BY created_at DESC, uuid DESC"
 )
 _AUTHORIZATION = (
-    f"{_AUTHORIZATION_COLUMNS} WHERE card_uuid = $1 AND auth_code = $2{_AUTHORIZATION_KIND} LIMIT 1"
+    f"{_AUTHORIZATION_COLUMNS} WHERE card_uuid = $1 AND auth_code = $2 AND type = $3"
+    f"{_AUTHORIZATION_KIND} LIMIT 1"
 )
 # The purchase a refund presentment names by its ARN: one an earlier record booked.
 _CLEARED_BY_ARN = (
@@ -114,9 +115,9 @@ async def file_row(reader: Reader, file_uuid: uuid.UUID) -> Row | None:
     return await reader.row(_FILE, file_uuid)
 
 
-async def claim(tx: Tx, file_uuid: uuid.UUID, file_id: str, sha256: str, now: datetime) -> bool:
-    """The file's row, `staging` (False: another ingest wrote the id first)."""
-    return await tx.value(_CLAIM, file_uuid, file_id, sha256, now) is not None
+async def claim(tx: Tx, file_uuid: uuid.UUID, file_id: str, sha256: str, now: datetime) -> None:
+    """The file's row, `staging` (written under the ingest's lock on its id)."""
+    await tx.execute(_CLAIM, file_uuid, file_id, sha256, now)
 
 
 async def forget_staged(tx: Tx, file_uuid: uuid.UUID, *, keep_file: bool) -> None:
@@ -139,8 +140,7 @@ async def staged(tx: Tx, file_uuid: uuid.UUID, messages: int, ignored: int) -> N
 
 
 async def booked(tx: Tx, file_uuid: uuid.UUID, report: str) -> bool:
-    """The file booked with its report; False when another ingest of it booked it first
-    (PostgreSQL: waits for that one's unit, then finds it booked)."""
+    """The file booked with its report; False when it was booked already."""
     return await tx.value(_BOOKED, file_uuid, report) is not None
 
 
@@ -182,30 +182,34 @@ async def page(reader: Reader, limit: int, offset: int) -> tuple[Sequence[Row], 
     return await reader.rows(_PAGE, limit, offset), int(await reader.value(_COUNT))
 
 
-async def authorization(tx: Tx, card_uuid: uuid.UUID, approval_code: str) -> Row | None:
-    """The card's latest authorization (not declined) with this approval code."""
-    return await tx.row(_AUTHORIZATION, card_uuid, approval_code)
+Named = tuple[uuid.UUID, str, str]  # a card, an approval code, a transaction type
 
 
-async def authorizations(
-    tx: Tx, named: Collection[tuple[uuid.UUID, str]]
-) -> dict[tuple[uuid.UUID, str], Row]:
-    """`authorization` of several (card, approval code) pairs in one statement; a pair with
+async def authorization(tx: Tx, card_uuid: uuid.UUID, approval_code: str, type_: str) -> Row | None:
+    """The card's latest authorization of type `type_` (not declined) with this approval
+    code."""
+    return await tx.row(_AUTHORIZATION, card_uuid, approval_code, type_)
+
+
+async def authorizations(tx: Tx, named: Collection[Named]) -> dict[Named, Row]:
+    """`authorization` of several (card, approval code, type) in one statement; one with
     none is left out."""
     if not named:
         return {}
-    cards = sorted({card for card, _code in named}, key=str)
-    codes = sorted({code for _card, code in named})
+    cards = sorted({card for card, _code, _type in named}, key=str)
+    codes = sorted({code for _card, code, _type in named})
+    types = sorted({type_ for _card, _code, type_ in named})
     sql = (
         f"{_AUTHORIZATION_COLUMNS} WHERE card_uuid IN {in_list(len(cards))}"
-        f" AND auth_code IN {in_list(len(codes), len(cards) + 1)}{_AUTHORIZATION_KIND}"
+        f" AND auth_code IN {in_list(len(codes), len(cards) + 1)}"
+        f" AND type IN {in_list(len(types), len(cards) + len(codes) + 1)}{_AUTHORIZATION_KIND}"
     )
-    found: dict[tuple[uuid.UUID, str], Row] = {}
-    for row in await tx.rows(sql, *cards, *codes):
+    found: dict[Named, Row] = {}
+    for row in await tx.rows(sql, *cards, *codes, *types):
         card = as_uuid(row["card_uuid"])
-        pair = (card, str(row["auth_code"])) if card is not None else None
-        if pair is not None and pair in named and pair not in found:  # the latest first
-            found[pair] = row
+        key = (card, str(row["auth_code"]), str(row["type"])) if card is not None else None
+        if key is not None and key in named and key not in found:  # the latest first
+            found[key] = row
     return found
 
 

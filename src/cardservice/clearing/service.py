@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from cardservice.clearing import ipm, repository, seconds
-from cardservice.clearing.booking import RecordRefused, RecordTaken, Refused, book_records
+from cardservice.clearing.booking import RecordRefused, Refused, book_records
 from cardservice.clearing.report import report_of, stored_report
 from cardservice.db.database import Database
 from cardservice.db.sql import Row, Tx
@@ -47,6 +47,7 @@ WORKERS = 4  # booking units side by side (PostgreSQL)
 QUEUED_UNITS = 4  # units waiting per worker
 UNIT_RECORDS = 50  # records booked in one unit at most
 FILE_ID_LENGTH = 64  # the longest file id kept (clearing_files.file_id)
+LOCK_PREFIX = "clearing file "  # + the file id: the name of an ingest's lock (Database.held)
 
 
 class ClearingFileInvalid(RuleViolation):
@@ -97,27 +98,30 @@ def _file_id(file: IO[bytes]) -> str:
 
 async def ingest(clearing: Clearing, file: IO[bytes], by: Acting) -> Ingested:
     """Book a clearing file once (the module's steps); its report. `ClearingFileInvalid`
-    when it is refused (nothing moved)."""
+    when it is refused (nothing moved). One ingest of a file id at a time, across processes
+    (`Database.held`): a second one waits for the first to end, then answers as the same
+    file sent again does; a file found `staging` or `booking` under the lock is one whose
+    ingest died, and is staged again or booked on."""
     sha256 = sha256_of(file)
     file_id = _file_id(file)
     db = clearing.db
-    found = await repository.file_by_id(db.reader, file_id)
-    if found is None:
-        file_uuid = uuid.uuid4()
-        claimed = await db.transact(
-            lambda tx: repository.claim(tx, file_uuid, file_id, sha256, utcnow())
-        )
-        found = None if claimed else await repository.file_by_id(db.reader, file_id)
-    if found is not None:
-        if found["sha256"] != sha256:
-            raise ClearingFileInvalid(f"File id {file_id} was ingested before with other bytes.")
-        if found["status"] == "booked":
-            return Ingested(stored_report(found), created=False)
-        file_uuid = uuid.UUID(str(found["uuid"]))
-    if found is None or found["status"] == "staging":
-        await _stage(clearing, file, file_uuid, keep_file=found is not None)
-    await _book(clearing, file_uuid)
-    return Ingested(await _finish(db, file_uuid, by), created=True)
+    async with db.held(f"{LOCK_PREFIX}{file_id}"):
+        found = await repository.file_by_id(db.reader, file_id)
+        if found is None:
+            file_uuid = uuid.uuid4()
+            await db.transact(lambda tx: repository.claim(tx, file_uuid, file_id, sha256, utcnow()))
+        else:
+            if found["sha256"] != sha256:
+                raise ClearingFileInvalid(
+                    f"File id {file_id} was ingested before with other bytes."
+                )
+            if found["status"] == "booked":
+                return Ingested(stored_report(found), created=False)
+            file_uuid = uuid.UUID(str(found["uuid"]))
+        if found is None or found["status"] == "staging":
+            await _stage(clearing, file, file_uuid, keep_file=found is not None)
+        await _book(clearing, file_uuid)
+        return Ingested(await _finish(db, file_uuid, by), created=True)
 
 
 @dataclass
@@ -165,7 +169,7 @@ class _Reading:
         self._in_order(item.message_number)
         return {
             "file_uuid": self.file_uuid, "message_number": item.message_number,
-            "kind": "refund" if item.refund else "purchase",
+            "kind": "refund" if item.refund else "atm" if item.atm else "purchase",
             "fingerprint": cipher.fingerprint(item.pan), "amount": item.amount,
             "currency": CURRENCIES.get(item.currency, item.currency),
             "approval_code": item.approval_code, "arn": item.arn,
@@ -232,8 +236,7 @@ async def _stage_rows(
 async def _book_unit(clearing: Clearing, file_uuid: uuid.UUID, records: Sequence[Row]) -> None:
     """A unit of records booked in one unit of work, one COMMIT. A record an entry refuses
     rolls the unit back, and it is booked again with that record as an exception (its
-    neighbours as before: a refusal never undoes them); when another ingest of the file
-    booked one of them meanwhile, each record again in a unit of its own."""
+    neighbours as before: a refusal never undoes them)."""
     refused: dict[int, Refused] = {}
     while True:
         try:
@@ -243,11 +246,6 @@ async def _book_unit(clearing: Clearing, file_uuid: uuid.UUID, records: Sequence
             return
         except RecordRefused as refusal:
             refused[refusal.record_id] = refusal.refusal
-        except RecordTaken:
-            if len(records) > 1:
-                for record in records:
-                    await _book_unit(clearing, file_uuid, [record])
-            return
 
 
 async def _worker(

@@ -10,6 +10,8 @@
   committed); one whose connection was lost during its COMMIT is never run again
   (`unavailable.CommitOutcomeUnknown`). So `work` does nothing outside the database that
   could not be repeated.
+* `async with db.held(name)` — a lock held across units, for a job that runs once at a time
+  across processes (one clearing file's ingest).
 
 PostgreSQL: one asyncpg pool per process. Write units may take all but `READ_RESERVE` of its
 connections, so that units queued on one hot row lock can never starve the reads (and the
@@ -28,6 +30,7 @@ import asyncio
 import contextlib
 import copy
 import fcntl
+import hashlib
 import logging
 import os
 import random
@@ -60,6 +63,8 @@ from cardservice.observability import metrics
 T = TypeVar("T")
 logger = logging.getLogger("cardservice.db.database")
 
+HELD_BUCKETS = 64  # SQLite: the lock files of `Database.held`
+HELD_POLL_SECONDS = 0.05  # SQLite: how often a waiter of `Database.held` tries again
 UNIT_ATTEMPTS = 5  # a unit is tried at most this often (deadlock, connection lost before COMMIT)
 
 CommitHook = Callable[["Tx"], Awaitable[None]]
@@ -377,6 +382,32 @@ class Database:
         if self.standby is not None:
             await self.standby.pin_caller()
         return done
+
+    @asynccontextmanager
+    async def held(self, name: str) -> AsyncIterator[None]:
+        """An exclusive lock on `name` held across write units until the block ends, waited
+        for (a job that must run once at a time across processes, e.g. one clearing file's
+        ingest): PostgreSQL's session advisory lock on a key hashed from `name`, on a
+        connection of its own; SQLite: an exclusive `flock` on one of `HELD_BUCKETS` files
+        beside the database (names that share a bucket take turns). Either is let go when
+        the holding process dies, whatever killed it."""
+        digest = hashlib.sha256(name.encode()).digest()
+        if self._pool is not None:
+            async with self._pool.held(int.from_bytes(digest[:8], "big", signed=True)):
+                yield
+            return
+        bucket = int.from_bytes(digest[:2], "big") % HELD_BUCKETS
+        fd = os.open(f"{sqlite_path(self.key)}-held-{bucket}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    await asyncio.sleep(HELD_POLL_SECONDS)
+            yield
+        finally:
+            os.close(fd)  # lets the lock go
 
     def connections_in_use(self) -> int:
         """PostgreSQL connections checked out now (0 on SQLite)."""

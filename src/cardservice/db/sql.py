@@ -361,6 +361,20 @@ class PostgresPool:
     async def scan(self, sql: str, *args: Any) -> Sequence[Row]:
         return await self.rows(sql, *args)  # the server walks the rows; the loop only waits
 
+    @asynccontextmanager
+    async def held(self, key: int) -> AsyncIterator[None]:
+        """PostgreSQL's session advisory lock `key` held until the block ends, waited for
+        without a statement timeout, on a connection of its own (not the pool's: its units
+        go on meanwhile). A process that dies lets it go with its connection."""
+        connection = await asyncpg.connect(self._dsn, timeout=self._connect_timeout)
+        try:
+            await connection.execute("SELECT pg_advisory_lock($1)", key, timeout=None)
+            yield
+        finally:
+            with contextlib.suppress(Exception):  # closing the session lets the lock go too
+                await connection.execute("SELECT pg_advisory_unlock($1)", key)
+            await connection.close()
+
     def in_use(self) -> int:
         """Connections checked out now (for metrics and tests)."""
         if self._pool is None:
