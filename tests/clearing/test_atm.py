@@ -5,16 +5,30 @@ with no authorization held is force posted as a withdrawal with the `card_atm` f
 
 from __future__ import annotations
 
+import io
 import uuid
+from dataclasses import dataclass
+from pathlib import Path
 
 import httpx
 import orjson
 from fastapi import FastAPI
 
+from cardservice.acquirer import messages
+from cardservice.acquirer.presentments import write_run_file
+from cardservice.clearing import ipm
+from cardservice.network.fields import ATM_MCC, WITHDRAWAL
 from tests.clearing.helpers import ipm_file, post_file, presentment, report_of
 from tests.factories import assert_ledger_consistent, balances
 from tests.network.conftest import Network
-from tests.network.test_pin import PIN, atm, no_pin_in_the_logs, pinned_card, settings  # noqa: F401
+from tests.network.test_pin import (  # noqa: F401
+    PIN,
+    atm,
+    block,
+    no_pin_in_the_logs,
+    pinned_card,
+    settings,
+)
 from tests.operator.helpers import operator_key
 
 ATM_FEE, FEE = 2_50, 10  # the catalogue's `card_atm`, `card_transaction`
@@ -57,4 +71,47 @@ async def test_an_atm_presentment_captures_its_withdrawal_or_is_force_posted_as_
     ]  # fmt: skip
     spent = 2_00 + ATM_FEE + 50 + FEE + 1_00 + ATM_FEE
     assert (await balances(app, card.account))[1] == [10_00 - spent]
+    await assert_ledger_consistent(app)
+
+
+@dataclass
+class _Sent:
+    """An authorization as the simulator keeps it (`presentments.Authorized`)."""
+
+    fields: dict[int, str]
+    amount: int
+    answer: dict[int, str] | None
+    reversed: bool = False
+    captured: int = 0
+    refunded: int = 0
+
+
+async def test_the_simulators_file_presents_an_atm_withdrawal_with_its_de_3(
+    app: FastAPI, client: httpx.AsyncClient, network: Network, tmp_path: Path
+) -> None:
+    pinned = await pinned_card(app, client)
+    card = pinned.card
+    fields = messages.authorization(
+        card.pan, card.expiry, 3_00, *network.key(), mcc=ATM_MCC, entry_mode="chip",
+        pin_block=block(PIN, card.pan), processing=WITHDRAWAL,
+    )  # fmt: skip
+    answer = await network.client.request("0100", fields)
+    assert answer.fields[39] == "00"
+    path = tmp_path / "run.ipm"
+    write_run_file(path, "RUN-ATM", [_Sent(fields, 3_00, dict(answer.fields))], 1, set())
+    body = path.read_bytes()
+    [_header, written, _trailer] = list(ipm.messages(io.BytesIO(body)))
+    assert (written["DE3"], written["DE38"]) == ("010000", answer.fields[38])
+    key = await operator_key(app, "network")
+    report = report_of(await post_file(client, key, body))
+    assert report["presentments"] == {"matched": 1, "duplicates": 0, "force_posted": 0}
+    row = await app.state.db.reader.row(
+        "SELECT type, status, captured_amount, fee FROM transactions WHERE card_uuid = $1"
+        " AND type = 'atm_withdrawal'",
+        uuid.UUID(card.uuid),
+    )
+    assert row is not None
+    assert (row["type"], row["status"], row["captured_amount"], row["fee"]) == (
+        "atm_withdrawal", "completed", 3_00, ATM_FEE,
+    )  # fmt: skip
     await assert_ledger_consistent(app)
