@@ -4,7 +4,8 @@
 1. The file's id (PDS 0105 of its header) and SHA-256 are looked up: an id booked already
    with the same bytes answers its first report and moves nothing; with other bytes the file
    is refused. A file whose booking stopped half-way (a crash) is booked on from where it
-   stopped.
+   stopped. All of it under the file id's lock (`Database.held`): a second ingest of the
+   same file waits for the first, then answers its report.
 2. Staging: the file is read record by record (`clearing.ipm`, in a worker thread, a batch at
    a time) and every presentment is written to `clearing_records`, without its card number
    (its fingerprint only). Header, trailer and count are checked as it goes; a file found
@@ -105,8 +106,8 @@ async def ingest(clearing: Clearing, file: IO[bytes], by: Acting) -> Ingested:
     sha256 = sha256_of(file)
     file_id = _file_id(file)
     db = clearing.db
-    async with db.held(f"{LOCK_PREFIX}{file_id}"):
-        found = await repository.file_by_id(db.reader, file_id)
+    async with db.held(f"{LOCK_PREFIX}{file_id}"):  # read from the primary, never a standby
+        found = await db.transact(lambda tx: repository.file_by_id(tx, file_id))
         if found is None:
             file_uuid = uuid.uuid4()
             await db.transact(lambda tx: repository.claim(tx, file_uuid, file_id, sha256, utcnow()))
