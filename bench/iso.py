@@ -18,7 +18,10 @@ other order, with p50/p99 of the service's ISO path at half its first peak right
 (open loop, each answer from the time its request was due); then a burst of 60 authorizations sent at
 once over 6 connections on the cards of one account (`one_account_burst`: the answers — a `91`
 is one the answer deadline fired — and the one-account rate: 60 ÷ the seconds the last answer took); then HTTP; each load
-on a freshly vacuumed database. The rates and `iso_vs_peer` are medians over the rounds (each round's
+on a freshly vacuumed database. During each of the service's peak loads its `/metrics` is
+scraped every `SEAL_LAG_EVERY` s for the ledger's seal lag (`seal_lag_at_peak_s`: the
+oldest committed entry still waiting for the sealer, docs/ledger.md "The seal lag"; its
+median and maximum over the samples). The rates and `iso_vs_peer` are medians over the rounds (each round's
 figures are printed too): on this shared 2-core machine one pair of loads moved the ratio
 between 0.55 and 0.88 from run to run. The 16 cards are in one account (every authorization
 locks its card's account: one line, the hot-account case) or spread over `--accounts N`.
@@ -368,6 +371,30 @@ def _percentiles(latencies: list[float]) -> dict[str, float]:
 
 
 WARM_UP_SECONDS = 3.0
+SEAL_LAG_EVERY = 0.25  # seconds between two scrapes of the seal lag during a peak
+
+
+async def seal_lags(base: str, into: list[float]) -> None:
+    """The seal lag the server's `/metrics` answers (`cardservice_ledger_seal_lag_seconds`;
+    -1: it could not read the database), every `SEAL_LAG_EVERY` s until cancelled."""
+    async with httpx.AsyncClient(base_url=base, timeout=10) as client:
+        while True:
+            text = (await client.get("/metrics")).text
+            into.extend(
+                float(line.split()[1])
+                for line in text.splitlines()
+                if line.startswith("cardservice_ledger_seal_lag_seconds ")
+            )
+            await asyncio.sleep(SEAL_LAG_EVERY)
+
+
+def _lag_figures(lags: list[float]) -> dict[str, Any]:
+    read = [lag for lag in lags if lag >= 0]
+    return {
+        "samples": len(lags), "every_s": SEAL_LAG_EVERY, "unread": len(lags) - len(read),
+        "median": round(statistics.median(read), 3) if read else None,
+        "max": round(max(read), 3) if read else None,
+    }  # fmt: skip
 
 
 class _Loads:
@@ -423,6 +450,7 @@ async def main(
             ports = {"service": (iso_port, processes[0].pid), "peer": (peer_port, processes[1].pid)}
             peak_codes, half_codes = Counter[str](), Counter[str]()
             half: list[float] = []
+            peak_lags: list[float] = []
             lags: list[float] = []
             # each warmed up first, unmeasured (the first load on a new database met cold
             # buffers and statements not yet prepared: the service, always first, lost a
@@ -437,7 +465,14 @@ async def main(
                     await _vacuum(url)
                     before = cpu_seconds(pid)
                     codes = peak_codes if who == "service" else None
+                    sampler = None
+                    if who == "service":  # the seal lag at the peak, from its /metrics
+                        base = f"http://127.0.0.1:{http_port}"
+                        sampler = asyncio.create_task(seal_lags(base, peak_lags))
                     done = await iso_load(port, cards, seconds, connections, depth, codes=codes)
+                    if sampler is not None:
+                        sampler.cancel()
+                        await asyncio.gather(sampler, return_exceptions=True)
                     loads.add(who, len(done), seconds, before, cpu_seconds(pid))
                     if who == "service" and turn == 0:
                         # at half the first peak, on the database that peak left (after
@@ -470,6 +505,7 @@ async def main(
         "rounds_peer_per_s": [round(rate, 1) for rate in loads.rates["peer"]],
         "rounds_iso_vs_peer": [round(ratio, 3) for ratio in loads.ratios()],
         "iso_answers": dict(sorted(peak_codes.items())),
+        "seal_lag_at_peak_s": _lag_figures(peak_lags),
         "sandbox_http_per_s": round(sandbox / seconds, 1),
         "iso_vs_http": round(service * seconds / max(1, sandbox), 3),
         # CPU milliseconds an approval cost at peak, over every round: the server's
