@@ -78,8 +78,9 @@ async def test_sixty_at_once_on_one_account_queue_and_never_answer_91(
     only while the line's whole work ends within the deadline: 60 × a request's work under
     the lock, plus each new network process's first unit (its connection's statements
     prepared) — ~0.2 s on a quiet machine, where it passes, and past 0.8 s when the 2 cores
-    are shared at load ~15 (10+ ms a request), where it fails. Making it hold under load
-    needs the work per request under the lock down, not a different test."""
+    are shared at load ~15 (8–10 ms a request, 0.3–0.5 s a new process's first unit), where
+    it fails. Making it hold under load needs that work down (a request's statements under
+    the lock, a process's connections warmed before it listens), not a different test."""
     user = await make_user(app)
     account, _first = await make_card(
         app, client, user, funds="200", start_balance="20", cards_count=CARDS
