@@ -18,7 +18,10 @@ other order, with p50/p99 of the service's ISO path at half its first peak right
 (open loop, each answer from the time its request was due); then a burst of 60 authorizations sent at
 once over 6 connections on the cards of one account (`one_account_burst`: the answers — a `91`
 is one the answer deadline fired — and the one-account rate: 60 ÷ the seconds the last answer took); then HTTP; each load
-on a freshly vacuumed database. The rates and `iso_vs_peer` are medians over the rounds (each round's
+on a freshly vacuumed database. During each of the service's peak loads its `/metrics` is
+scraped every `SEAL_LAG_EVERY` s for the ledger's seal lag (`seal_lag_at_peak_s`: the
+oldest committed entry still waiting for the sealer, docs/ledger.md "The seal lag"; its
+median and maximum over the samples). The rates and `iso_vs_peer` are medians over the rounds (each round's
 figures are printed too): on this shared 2-core machine one pair of loads moved the ratio
 between 0.55 and 0.88 from run to run. The 16 cards are in one account (every authorization
 locks its card's account: one line, the hot-account case) or spread over `--accounts N`.
@@ -58,9 +61,10 @@ from cardservice.acquirer.client import NetworkClient, stans, transmitted_now
 from cardservice.acquirer.simulator import make_cards
 from cardservice.auth.credentials import issue_token
 from cardservice.config import Settings
-from cardservice.db.sql import Tx, _nothing_to_reset, pg_literal
+from cardservice.db.sql import Reader, Tx, _nothing_to_reset, pg_literal
 from cardservice.events import repository as events_repository
 from cardservice.ledger import entries
+from cardservice.ledger.sealer import seal_lag
 from cardservice.migrations import upgrade_database
 from cardservice.network import repository as network_repository
 from cardservice.network.codec import available_balance, decode, encode, merchant_place
@@ -69,6 +73,7 @@ from cardservice.security import CardCipher
 from cardservice.transactions import card_testing, locks
 from cardservice.transactions.repository import transaction_row, transactions_insert
 from tests.fresh_database import create_database, drop_database
+from tests.live_server import wait_ready
 
 ADMIN_DSN = os.environ.get("CARDSERVICE_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
 KEY = "hXo9m1GJZ0PgtDk0eJ1rV9yB0g3o4Zb8u0eHqXqvP1s="
@@ -368,6 +373,27 @@ def _percentiles(latencies: list[float]) -> dict[str, float]:
 
 
 WARM_UP_SECONDS = 3.0
+SEAL_LAG_EVERY = 0.25  # seconds between two scrapes of the seal lag during a peak
+
+
+async def seal_lags(reader: Reader, into: list[float]) -> None:
+    """The ledger's seal lag every `SEAL_LAG_EVERY` s into `into`, until cancelled: what the
+    server's `/metrics` answers (`cardservice_ledger_seal_lag_seconds`, the same function),
+    read here so that the scrapes cost the measured server nothing."""
+    while True:
+        started = time.monotonic()
+        into.append(await seal_lag(reader))
+        await asyncio.sleep(max(0.0, SEAL_LAG_EVERY - (time.monotonic() - started)))
+
+
+def _lag_figures(lags: list[float]) -> dict[str, Any]:
+    return {
+        "samples": len(lags), "every_s": SEAL_LAG_EVERY,
+        "median": round(statistics.median(lags), 3) if lags else None,
+        "max": round(max(lags), 3) if lags else None,
+        "over_2_s": sum(1 for lag in lags if lag > 2),
+        "each": [round(lag, 2) for lag in lags],  # in order, round after round
+    }  # fmt: skip
 
 
 class _Loads:
@@ -420,9 +446,14 @@ async def main(
                                      "--url", url], env))  # fmt: skip
             await _wait_port(iso_port)
             await _wait_port(peer_port)
+            # the whole server up before any load: its HTTP worker, which runs the background
+            # loop (the sealer), starts seconds after the ISO listener on a loaded machine,
+            # and a load before would meet its start-up and the set-up's entries unsealed
+            await asyncio.to_thread(wait_ready, f"http://127.0.0.1:{http_port}", processes[0])
             ports = {"service": (iso_port, processes[0].pid), "peer": (peer_port, processes[1].pid)}
             peak_codes, half_codes = Counter[str](), Counter[str]()
             half: list[float] = []
+            peak_lags: list[float] = []
             lags: list[float] = []
             # each warmed up first, unmeasured (the first load on a new database met cold
             # buffers and statements not yet prepared: the service, always first, lost a
@@ -431,13 +462,20 @@ async def main(
             # both alike), each load on a freshly vacuumed database
             for port, _pid in ports.values():
                 await iso_load(port, cards, WARM_UP_SECONDS, connections, depth)
+            lag_db = runtime.database(Settings(database_url=url))
             for turn in range(rounds):
                 for who in ("service", "peer") if turn % 2 == 0 else ("peer", "service"):
                     port, pid = ports[who]
                     await _vacuum(url)
                     before = cpu_seconds(pid)
                     codes = peak_codes if who == "service" else None
+                    sampler = None
+                    if who == "service":  # the seal lag at the peak, from its /metrics
+                        sampler = asyncio.create_task(seal_lags(lag_db.reader, peak_lags))
                     done = await iso_load(port, cards, seconds, connections, depth, codes=codes)
+                    if sampler is not None:
+                        sampler.cancel()
+                        await asyncio.gather(sampler, return_exceptions=True)
                     loads.add(who, len(done), seconds, before, cpu_seconds(pid))
                     if who == "service" and turn == 0:
                         # at half the first peak, on the database that peak left (after
@@ -447,6 +485,7 @@ async def main(
                             iso_port, cards, seconds / 2, connections, depth,
                             rate=loads.rates["service"][0] / 2, lags=lags, codes=half_codes,
                         )  # fmt: skip
+            await lag_db.dispose()
             await _vacuum(url)
             burst = await one_account_burst(iso_port, cards[::accounts])  # the first account's
             await _vacuum(url)
@@ -470,6 +509,7 @@ async def main(
         "rounds_peer_per_s": [round(rate, 1) for rate in loads.rates["peer"]],
         "rounds_iso_vs_peer": [round(ratio, 3) for ratio in loads.ratios()],
         "iso_answers": dict(sorted(peak_codes.items())),
+        "seal_lag_at_peak_s": _lag_figures(peak_lags),
         "sandbox_http_per_s": round(sandbox / seconds, 1),
         "iso_vs_http": round(service * seconds / max(1, sandbox), 3),
         # CPU milliseconds an approval cost at peak, over every round: the server's

@@ -19,11 +19,21 @@ not stream again within 90 s is cloned anew (`patronictl reinit`), and the kill 
 so. Per kill: seconds from the kill to the first write acknowledged whose last send left
 after the kill.
 
+The ledger's sealer (docs/ledger.md, "The hash chain") runs in every instance's background
+loop; its advisory lock lives on the leader, so after each failover one of the instances'
+loops takes it on the new leader. Through the run the seal lag is scraped from the
+instances' `/metrics` every `LAG_EVERY` seconds (the most seen, and the most from each kill
+until the cluster is whole again); once the traffic stops, the instances' sealers must seal
+every entry within `SEAL_WAIT` seconds (each instance's `/metrics` answers a lag of 0).
+
 Then, on the leader: every acknowledged write is there (lost), no key was booked twice
-(applied twice), and `cardservice ledger verify` passes. The last line (one line):
+(applied twice), every entry has its place once (N entries, places 1..N, the head at N), and
+`cardservice ledger verify --no-seal` passes (the chain the fleet's sealers made, verify
+seals nothing itself). The last line (one line):
 
     failover: kills K, acknowledged N, lost 0, applied twice 0,
-      failover s min/median/max A/B/C, ledger verify ok
+      failover s min/median/max A/B/C, seal lag max L s, sealed in S s,
+      entries E sealed once, ledger verify ok
 
 Bounded: the run stops itself after `--max-seconds` (a leader that never comes back fails it).
 """
@@ -62,6 +72,8 @@ LATE = 1.0  # an ISO answer later than this (or none) counts as unanswered in ti
 PAUSE = 0.2  # seconds between two sends of a keyed request
 SETTLE = 6.0  # seconds of traffic on a whole cluster before each kill
 REJOIN = 90.0  # seconds a node may take to stream again before it is cloned anew
+LAG_EVERY = 1.0  # seconds between two scrapes of the seal lag
+SEAL_WAIT = 30.0  # seconds the fleet's sealers may take to seal all once the traffic stops
 NOT_TAKEN = ("91", "96")  # the host took nothing it could say: the acquirer repeats
 
 
@@ -100,6 +112,8 @@ class Run:
     released_late: int = 0  # approvals committed after their `91`, released by the host
     # (sent, took or inf, what was sent and answered: `0100 → 00`)
     iso_late: list[tuple[float, float, str]] = field(default_factory=list)
+    # (when, the seal lag an instance's /metrics answered; -1: it could not read the database)
+    seal_lags: list[tuple[float, float]] = field(default_factory=list)
     stop: bool = False
 
     def ack(self, kind: str, key: str, sent: float, detail: Any = None) -> None:
@@ -332,6 +346,76 @@ def _failover(run: Run, kill: Kill) -> float:
     return (min(after) - kill.at) if after else float("inf")
 
 
+# --- the seal lag ---------------------------------------------------------------------
+
+
+def _lag_of(text: str) -> float:
+    """`cardservice_ledger_seal_lag_seconds` of a Prometheus text."""
+    for line in text.splitlines():
+        if line.startswith("cardservice_ledger_seal_lag_seconds "):
+            return float(line.split()[1])
+    raise ValueError("no seal lag on /metrics")
+
+
+async def _seal_lags(client: httpx.AsyncClient) -> list[float]:
+    """The seal lag each instance's `/metrics` answers now (HAProxy refuses `/metrics`)."""
+    lags = []
+    for port in fleet.INSTANCE_PORTS:
+        response = await client.get(f"http://127.0.0.1:{port}/metrics")
+        lags.append(_lag_of(response.text))
+    return lags
+
+
+async def _lag_sampler(run: Run) -> None:
+    """The seal lag through the run, from one instance a scrape in turn."""
+    async with httpx.AsyncClient(timeout=5) as client:
+        turn = 0
+        while not run.stop:
+            port = fleet.INSTANCE_PORTS[turn % len(fleet.INSTANCE_PORTS)]
+            turn += 1
+            try:
+                response = await client.get(f"http://127.0.0.1:{port}/metrics")
+                run.seal_lags.append((time.monotonic(), _lag_of(response.text)))
+            except (httpx.HTTPError, ValueError):
+                run.seal_lags.append((time.monotonic(), -1.0))
+            await asyncio.sleep(LAG_EVERY)
+
+
+async def _until_sealed() -> float | None:
+    """Seconds until every instance's `/metrics` answers a seal lag of 0 (the fleet's own
+    sealers sealed every entry), or None if not within SEAL_WAIT."""
+    started = time.monotonic()
+    async with httpx.AsyncClient(timeout=5) as client:
+        while time.monotonic() - started < SEAL_WAIT:
+            if all(lag == 0 for lag in await _seal_lags(client)):
+                return time.monotonic() - started
+            await asyncio.sleep(0.2)
+    return None
+
+
+async def _places() -> tuple[int, bool]:
+    """(entries, whether each has its own place: places 1..N once each, the head at N)."""
+    connection = await asyncpg.connect(fleet.DSN)
+    try:
+        row = await connection.fetchrow(
+            "SELECT count(*) AS entries, count(chain_seq) AS sealed, "
+            "count(DISTINCT chain_seq) AS places, coalesce(max(chain_seq), 0) AS last, "
+            "(SELECT seq FROM ledger_chain_head WHERE id = 1) AS head FROM journal_entries"
+        )
+    finally:
+        await connection.close()
+    assert row is not None
+    entries = int(row["entries"])
+    once = row["sealed"] == row["places"] == row["last"] == row["head"] == entries
+    return entries, once
+
+
+def _kill_lag(run: Run, kill: Kill) -> float:
+    """The most seal lag scraped from the kill until the cluster was whole again."""
+    until = kill.at + kill.healed_after
+    return max((lag for at, lag in run.seal_lags if kill.at <= at <= until), default=-1.0)
+
+
 # --- the checks -----------------------------------------------------------------------
 
 
@@ -421,14 +505,16 @@ async def _verify(run: Run, iso_user: uuid.UUID) -> tuple[int, int, list[str]]:
 
 
 def _ledger_verify() -> tuple[bool, list[str]]:
+    """`cardservice ledger verify --no-seal`: the chain the fleet's sealers made, walked."""
     result = subprocess.run(
-        [*fleet.cardservice(), "ledger", "verify"],
+        [*fleet.cardservice(), "ledger", "verify", "--no-seal"],
         env=fleet.instance_env(),
         capture_output=True,
         text=True,
         check=False,
     )
-    return result.returncode == 0, (result.stdout + result.stderr).strip().splitlines()[-1:]
+    lines = (result.stdout + result.stderr).strip().splitlines()
+    return result.returncode == 0 and lines[:1] != [] and lines[0].startswith("ok "), lines
 
 
 # --- the run --------------------------------------------------------------------------
@@ -455,14 +541,16 @@ async def failover(kills: int, full_kill: int, max_seconds: float) -> int:
         *(_http_client(run, i, headers, accounts, cards) for i in range(HTTP_CLIENTS)),
         *(_iso_connection(run, i + 1, iso_cards) for i in range(ISO_CONNECTIONS)),
     ]
-    tasks = [asyncio.ensure_future(t) for t in traffic]
+    tasks = [asyncio.ensure_future(t) for t in (*traffic, _lag_sampler(run))]
     try:
         await asyncio.wait_for(_killer(run, kills, full_kill), max_seconds)
     finally:
         run.stop = True
         await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 60)
+    sealed_after = await _until_sealed()
+    entries, sealed_once = await _places()
     lost, twice, problems = await _verify(run, iso_user)
-    verified, verify_line = _ledger_verify()
+    verified, verify_lines = _ledger_verify()
     times = [_failover(run, kill) for kill in run.kills]
     late_in_gaps = sum(1 for sent, _took, _what in run.iso_late if _in_gap(run, sent))
     by_kind: dict[str, int] = {}
@@ -482,16 +570,31 @@ async def failover(kills: int, full_kill: int, max_seconds: float) -> int:
         since = f"{sent - kill.at:.1f} s after kill {run.kills.index(kill) + 1}" if kill else "-"
         late = "no answer" if took == float("inf") else f"{took:.2f} s"
         print(f"  iso8583 send {since}: {what}, {late}")
-    print(f"ledger verify: {' '.join(verify_line)}; run took {time.monotonic() - started:.0f} s")
+    lags = [lag for _at, lag in run.seal_lags]
+    print(
+        f"seal lag: {len(lags)} scrapes, max {max(lags, default=-1):.2f} s, unanswered "
+        f"{lags.count(-1.0)}; per kill (to the cluster whole again) "
+        + ", ".join(f"{_kill_lag(run, kill):.2f} s" for kill in run.kills)
+    )
+    sealed_text = "not" if sealed_after is None else f"{sealed_after:.1f} s"
+    print(
+        f"sealed after the traffic: {sealed_text} (bound {SEAL_WAIT:.0f} s); entries {entries}, "
+        f"{'each with its own place' if sealed_once else 'NOT each sealed once'}"
+    )
+    print(f"ledger verify --no-seal: {' / '.join(verify_lines)}")
+    print(f"run took {time.monotonic() - started:.0f} s")
     for problem in problems[:20]:
         print(f"  {problem}")
     span = "/".join(f"{x:.1f}" for x in (min(times), statistics.median(times), max(times)))
     print(
         f"failover: kills {len(run.kills)}, acknowledged {len(run.acks)}, lost {lost}, "
         f"applied twice {twice}, failover s min/median/max {span}, "
+        f"seal lag max {max(lags, default=-1):.1f} s, sealed in {sealed_text}, "
+        f"entries {entries} {'sealed once' if sealed_once else 'NOT sealed once'}, "
         f"ledger verify {'ok' if verified else 'FAILED'}"
     )
-    return 0 if not lost and not twice and verified and len(run.kills) == kills else 1
+    sealed = sealed_after is not None and sealed_once
+    return 0 if not lost and not twice and sealed and verified and len(run.kills) == kills else 1
 
 
 def _in_gap(run: Run, sent: float) -> bool:

@@ -1,7 +1,9 @@
 """The sealer (docs/ledger.md, "The hash chain"): every committed entry sealed exactly once,
 with writers and sealers in real processes (two `cardservice worker` loops as the sealers),
-a sealer killed mid-batch, two sealers at once on PostgreSQL, the books exact whether the
-sealer has run or not, and the seal lag on /metrics."""
+a `cardservice worker` SIGKILLed inside its batch's write statement (PostgreSQL; on SQLite
+a unit holding a sealed batch uncommitted), two sealers at once on PostgreSQL, the books
+exact whether the sealer has run or not, and the seal lag on /metrics. The server killed
+mid-burst: the bank run (tests/stress/bank_run.py)."""
 
 from __future__ import annotations
 
@@ -110,6 +112,11 @@ async def test_every_entry_is_sealed_once_with_writers_and_two_worker_loops(
 async def test_a_sealer_killed_mid_batch_leaves_every_entry_to_the_next(
     app: FastAPI, settings: Settings
 ) -> None:
+    """SQLite: the sealer's unit holds the writer, so no lock of a test can stop it inside its
+    batch; a unit that sealed a batch and waits uncommitted stands for it (PostgreSQL kills
+    the real `cardservice worker` inside its write statement, below)."""
+    if not app.state.db.is_sqlite:
+        pytest.skip("PostgreSQL: the worker's own loop is killed mid-batch (the test below)")
     await _write(app, 40)
     head_sql = "SELECT seq, hash FROM ledger_chain_head"
     head = [tuple(r) for r in await app.state.db.reader.rows(head_sql)]
@@ -129,6 +136,79 @@ async def test_a_sealer_killed_mid_batch_leaves_every_entry_to_the_next(
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert checked.stdout.splitlines()[0] == "ok 40 entries"
     assert await _chain(app) == (40, list(range(1, 41)))
+
+
+# The worker's backend inside its batch: the sealer's advisory lock held (its turn), its
+# write statement (`WITH chained AS (UPDATE journal_entries …`) waiting for a row lock
+_MID_BATCH = f"""
+SELECT a.pid FROM pg_stat_activity a
+JOIN pg_locks turn ON turn.pid = a.pid AND turn.locktype = 'advisory' AND turn.granted
+ AND turn.objid = {repository.SEALER_LOCK}
+JOIN pg_locks head ON head.pid = a.pid AND head.relation = 'ledger_chain_head'::regclass
+ AND head.mode = 'RowExclusiveLock'
+WHERE a.wait_event_type = 'Lock' AND a.query LIKE '%WITH chained AS%'"""
+
+
+async def test_a_worker_killed_inside_its_batch_leaves_it_whole_to_the_next_sealer(
+    app: FastAPI, settings: Settings
+) -> None:
+    """A real `cardservice worker` (its background loop, the sealer a job of it) is SIGKILLed
+    while its batch is half done: the sealer's turn taken, 40 entries read, the head moved,
+    their places and hashes being written — the test holds one of those entries `FOR SHARE`,
+    so the write statement waits there, and the kill lands only once `pg_locks` shows the
+    worker's backend in that state. Its transaction never commits: the chain, the head and
+    the day totals are as before it, and the next sealer seals each entry once."""
+    if app.state.db.is_sqlite:
+        pytest.skip("row locks and an advisory turn: PostgreSQL (SQLite: the test above)")
+    db = app.state.db
+    await _write(app, 5)
+    assert await seal_waiting(db) == 5
+    await _write(app, 40)
+    head_sql = "SELECT seq, hash FROM ledger_chain_head"
+    totals_sql = "SELECT holder_class, amount, postings FROM ledger_day_totals ORDER BY 1"
+    head = [tuple(r) for r in await db.reader.rows(head_sql)]
+    totals = [tuple(r) for r in await db.reader.rows(totals_sql)]
+    worker = None
+    async with db.transaction() as holding:
+        last = await holding.value(
+            "SELECT id FROM journal_entries WHERE chain_seq IS NULL ORDER BY id DESC LIMIT 1"
+            " FOR SHARE"
+        )
+        assert last is not None
+        try:
+            worker = _start(settings, "-m", "cardservice", "worker")
+            waited, backend = 0.0, None
+            while backend is None:
+                assert worker.poll() is None, worker.communicate()[1]
+                assert waited < PATIENCE, "the worker's sealer never reached its write"
+                await asyncio.sleep(0.1)
+                waited += 0.1
+                backend = await db.reader.value(_MID_BATCH)
+            os.kill(worker.pid, signal.SIGKILL)
+            worker.communicate(timeout=PATIENCE)
+            assert worker.returncode == -signal.SIGKILL
+        finally:
+            if worker is not None and worker.poll() is None:
+                worker.kill()
+                worker.communicate(timeout=PATIENCE)
+    # the lock released: the orphaned backend ends its statement, finds its client gone and
+    # rolls back, its turn released with it
+    waited = 0.0
+    while await db.reader.value("SELECT 1 FROM pg_stat_activity WHERE pid = $1", backend):
+        assert waited < PATIENCE, "the killed worker's backend never ended"
+        await asyncio.sleep(0.1)
+        waited += 0.1
+    assert await _chain(app) == (45, list(range(1, 6)))  # nothing of the batch stands
+    assert [tuple(r) for r in await db.reader.rows(head_sql)] == head
+    assert [tuple(r) for r in await db.reader.rows(totals_sql)] == totals
+    assert await seal_waiting(db) == 40  # the next sealer: the same entries, each once
+    assert await _chain(app) == (45, list(range(1, 46)))
+    verdict = await verify(db, seal=False)
+    assert verdict.ok and verdict.entries == 45 and verdict.unsealed == 0, verdict.problem
+    fees = await db.reader.value(
+        "SELECT sum(amount) FROM ledger_day_totals WHERE holder_class = 'fees'"
+    )
+    assert int(fees) == 45 * 3  # the day totals added each entry once
 
 
 async def test_two_sealers_at_once_make_one_chain(app: FastAPI) -> None:

@@ -35,6 +35,13 @@ card still capture). Checks: the operator's books (`ledger.books.class_totals`, 
 `/operator/balances` reads) sum to zero per currency now and at every instant the server was
 killed; now, the cardholder classes equal accounts + cards, `held` the pending holds, and
 `funding` −(deposits − withdrawals).
+
+The ledger's sealer runs in the server's background loop (docs/ledger.md, "The hash chain"),
+so each kill also kills a sealer, often with entries committed and not sealed yet (counted
+at each kill: the restarted server's sealer must seal them). Once the traffic stops, the
+running server's sealer seals every entry (its `/metrics` seal lag back to 0, waited for
+up to `SEAL_PATIENCE` s); then each entry has its own place (places 1..N, the head at N) and
+`ledger.verify` without sealing walks the chain, every balance and the day totals.
 """
 
 from __future__ import annotations
@@ -64,12 +71,14 @@ import httpx
 from cardservice import runtime
 from cardservice.config import Settings
 from cardservice.ledger.books import class_totals
+from cardservice.ledger.verify import verify as verify_chain
 from tests.fresh_database import create_migrated_database, database_name, drop_database
 from tests.live_server import wait_ready
 
 ADMIN_DSN = os.environ.get("CARDSERVICE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 KEY = "hXo9m1GJZ0PgtDk0eJ1rV9yB0g3o4Zb8u0eHqXqvP1s="
 CLIENTS = 32
+SEAL_PATIENCE = 60.0  # seconds the server's sealer may take to seal all (a liveness bound)
 
 
 @dataclass
@@ -83,11 +92,13 @@ class Figures:
     foreign_captures: int = 0  # captures of EUR purchases answered 201
     operator: dict[str, int] = field(default_factory=dict)  # the operator's moves answered 2xx
     purchases: dict[str, int] = field(default_factory=dict)  # external_id → cards bought
+    unsealed_at_kills: list[int] = field(default_factory=list)  # entries a killed sealer left
 
     def line(self) -> str:
         return (
             f"operations attempted={self.attempted} ok={self.ok} refused={self.refused} "
             f"interrupted={self.interrupted} kills survived={self.kills} "
+            f"entries unsealed at the kills={self.unsealed_at_kills} "
             f"foreign captures={self.foreign_captures} operator: "
             + " ".join(f"{k}={v}" for k, v in sorted(self.operator.items()))
         )
@@ -138,6 +149,10 @@ class Server:
     @property
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def url(self) -> str:
+        return self.env["CARDSERVICE_DATABASE_URL"]
 
 
 async def _setup(
@@ -482,7 +497,62 @@ async def _killer(
         server.kill()
         figures.kills += 1
         figures.kill_instants.append(datetime.now(UTC))
+        figures.unsealed_at_kills.append(await _unsealed(server.url))
         await server.start()
+
+
+async def _unsealed(url: str) -> int:
+    connection = await asyncpg.connect(url)
+    try:
+        return int(
+            await connection.fetchval(
+                "SELECT count(*) FROM journal_entries WHERE chain_seq IS NULL"
+            )
+        )
+    finally:
+        await connection.close()
+
+
+async def _until_sealed(server: Server) -> None:
+    """Until the server's sealer sealed every entry (its `/metrics` seal lag 0)."""
+    deadline = time.monotonic() + SEAL_PATIENCE
+    async with httpx.AsyncClient(base_url=server.base, timeout=10) as client:
+        while True:
+            text = (await client.get("/metrics")).text
+            [lag] = [
+                float(line.split()[1])
+                for line in text.splitlines()
+                if line.startswith("cardservice_ledger_seal_lag_seconds ")
+            ]
+            if lag == 0:
+                return
+            assert time.monotonic() < deadline, f"the server's sealer left a lag of {lag} s"
+            await asyncio.sleep(0.2)
+
+
+async def _chain(url: str) -> dict[str, object]:
+    """Whether each entry has its own place (1..N once, the head at N), and what
+    `ledger.verify` finds without sealing anything itself."""
+    db = runtime.database(Settings(database_url=url))
+    try:
+        row = await db.reader.row(
+            "SELECT count(*) AS entries, count(chain_seq) AS sealed, "
+            "count(DISTINCT chain_seq) AS places, coalesce(max(chain_seq), 0) AS last, "
+            "(SELECT seq FROM ledger_chain_head WHERE id = 1) AS head FROM journal_entries"
+        )
+        check = await verify_chain(db, seal=False)
+    finally:
+        await db.dispose()
+    assert row is not None
+    return {
+        "entries": int(row["entries"]),
+        "sealed_once": row["sealed"]
+        == row["places"]
+        == row["last"]
+        == row["head"]
+        == row["entries"],
+        "verify": check.problem or f"ok {check.entries} entries, {check.unsealed} unsealed",
+    }
 
 
 async def _ledger_books(url: str, instants: Sequence[datetime]) -> dict[str, object]:
@@ -577,8 +647,11 @@ async def bank_run(
                 for i in range(CLIENTS)
             ),
         )
+        await _until_sealed(server)
         server.kill()
-        return figures, await _books(url, figures.kill_instants)
+        books = await _books(url, figures.kill_instants)
+        books["chain"] = await _chain(url)  # type: ignore[assignment]
+        return figures, books
     finally:
         server.kill()
         shutil.rmtree(workdir, ignore_errors=True)
@@ -624,6 +697,14 @@ def verify(figures: Figures, books: dict[str, int]) -> int:
     return lost
 
 
+def verify_sealed(books: dict[str, Any]) -> None:
+    """Every entry sealed once by the servers' own sealers, through the kills, and the chain
+    they made walks clean (`bank_run`'s `chain`)."""
+    chain = books["chain"]
+    assert chain["sealed_once"], chain
+    assert chain["verify"] == f"ok {chain['entries']} entries, 0 unsealed", chain
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=120)
@@ -631,6 +712,7 @@ def main() -> int:
     args = parser.parse_args()
     figures, books = asyncio.run(bank_run(args.seconds, args.seed))
     lost = verify(figures, books)
+    verify_sealed(books)
     print(figures.line())
     instants = len(books["ledger_books"]["then"]) + 1  # type: ignore[index]
     print(f"operator books: each currency sums to 0 at {instants} instants (now and every kill)")

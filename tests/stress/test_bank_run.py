@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from tests.stress.bank_run import bank_run, verify
+from tests.stress.bank_run import bank_run, verify, verify_sealed
 
 pytestmark = pytest.mark.skipif(
     "postgresql" not in os.environ.get("CARDSERVICE_TEST_DATABASES", "sqlite,postgresql"),
@@ -18,4 +18,5 @@ async def test_bank_run_with_crashes_loses_no_cent() -> None:
     figures, books = await bank_run(seconds=20, min_kills=3)
     assert figures.kills >= 3 and figures.ok > 100
     assert verify(figures, books) == 0
+    verify_sealed(books)  # every entry sealed once through the kills of the servers' sealers
     print(figures.line())
