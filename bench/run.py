@@ -7,6 +7,7 @@ program and workers).
 
     python -m bench.run --quick            # small data set, short runs, SQLite and PostgreSQL
     python -m bench.run                    # 1,000 cards and 1,000,000 transactions
+    python -m bench.run --quick --databases postgresql --only "POST /card/buy"  # some endpoints
 
 Peak throughput: wrk, 64 connections. Latency: hey at a fixed rate of half that endpoint's
 peak (rate-limited workers, so latency is not just connections ÷ throughput). Then the heavy
@@ -366,10 +367,13 @@ def sqlite_write_tps(url: str, data: DataSet, seconds: int) -> dict[str, float]:
     }
 
 
-def endpoints(data: DataSet, deep_page: int, cursor: str | None = None) -> list[Target]:
+def endpoints(
+    data: DataSet, deep_page: int, cursor: str | None = None, only: str = ""
+) -> list[Target]:
     """Reads as the heavy user; writes spread over the ordinary users (one account each),
     as many holders buy and pay at once; and the single-account write path for contrast.
-    With `cursor` (the last row of page `deep_page - 1`), the keyset page at that depth."""
+    With `cursor` (the last row of page `deep_page - 1`), the keyset page at that depth;
+    with `only`, just the targets whose label starts with it."""
     heavy = data.token
     targets = [
         Target("GET /card", "read", "/card", [(heavy, None)]),
@@ -435,7 +439,7 @@ def endpoints(data: DataSet, deep_page: int, cursor: str | None = None) -> list[
             [(heavy, pay(data.cards[0]))],
         ),
     ]
-    return targets
+    return [target for target in targets if target.label.startswith(only)]
 
 
 async def _prepare(kind: str, size: dict[str, int]) -> tuple[str, DataSet]:
@@ -473,12 +477,13 @@ def measure(
     workers: int,
     deep_page: int,
     write_baseline: float,
+    only: str = "",
 ) -> tuple[list[Figure], float]:
     figures: list[Figure] = []
     cursor = asyncio.run(_row_before_page(url, data, deep_page))
     # the peer's reads first and its writes after the service's: its purchases add cards to
     # the heavy user, whose reads would then walk more of them
-    peer_rps = _peer(url, data, seconds, workers, deep_page, "read")
+    peer_rps = _peer(url, data, seconds, workers, deep_page, "read", only)
     unit_baselines: dict[str, float] = {}  # SQLite: each write endpoint's own unit in a loop
     if kind == "sqlite":
         unit_baselines = sqlite_write_tps(url, data, seconds)
@@ -490,7 +495,7 @@ def measure(
         rps, p50, p99, errors = wrk(f"{server.base}/health", seconds, None)
         health = Figure(kind, "GET /health", "baseline", rps, p50, p99, errors, 1.0)
         figures.append(health)
-        for target in endpoints(data, deep_page, cursor):
+        for target in endpoints(data, deep_page, cursor, only):
             rps, p50, p99, errors, cpu, db_cpu = wrk_costed(server, target.path, seconds, target)
             if target.kind == "read":
                 baseline = health.rps
@@ -525,7 +530,7 @@ def measure(
                 if figure.kind == "read":
                     figure.ratio = round(figure.rps / health.rps, 3)
         rss = server.peak_rss_mb()
-    peer_rps |= _peer(url, data, seconds, workers, deep_page, "write")
+    peer_rps |= _peer(url, data, seconds, workers, deep_page, "write", only)
     for figure in figures:
         if figure.endpoint in peer_rps:
             figure.peer_rps, figure.peer_cpu_ms, figure.peer_db_cpu_ms = peer_rps[figure.endpoint]
@@ -585,16 +590,16 @@ def export_csv(kind: str, url: str, data: DataSet) -> dict[str, object]:
 
 
 def _peer(
-    url: str, data: DataSet, seconds: int, workers: int, deep_page: int, kind: str
+    url: str, data: DataSet, seconds: int, workers: int, deep_page: int, kind: str, only: str
 ) -> dict[str, tuple[float, float, float]]:
-    """Peak req/s of the bare peer for each endpoint of `kind` (read, write) it answers, with
-    the CPU ms a request cost it and PostgreSQL."""
+    """Peak req/s of the bare peer for each endpoint of `kind` (read, write) it answers (of
+    those `only` keeps), with the CPU ms a request cost it and PostgreSQL."""
     found = {}
     with (
         tempfile.TemporaryDirectory() as workdir,
         Server(url, Path(workdir), workers, app="bench.peer:app") as peer,
     ):
-        for target in endpoints(data, deep_page):
+        for target in endpoints(data, deep_page, only=only):
             if target.label in PEER_ENDPOINTS and target.kind == kind:
                 rps, _p50, _p99, errors, cpu, db_cpu = wrk_costed(
                     peer, target.path, seconds, target
@@ -664,6 +669,12 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--databases", default="sqlite,postgresql")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--only",
+        default="",
+        metavar="LABEL",
+        help="only the endpoints whose label starts with LABEL, e.g. 'POST /card/buy'",
+    )
     args = parser.parse_args()
     for tool in ("wrk", "hey", "pgbench"):
         if shutil.which(tool) is None:
@@ -694,7 +705,7 @@ def main() -> int:
         for kind in kinds:
             url, data = prepared[kind]
             measured, rss[kind] = measure(
-                kind, url, data, seconds, args.workers, deep_page, write_baseline
+                kind, url, data, seconds, args.workers, deep_page, write_baseline, args.only
             )
             figures += measured
             exports.append(export_csv(kind, url, data))
