@@ -19,6 +19,7 @@ import pytest
 from fastapi import FastAPI
 
 from cardservice.acquirer import messages
+from cardservice.cli.network import Send, request_fields
 from cardservice.config import Settings
 from cardservice.network.codec import Message
 from cardservice.network.fields import ATM_MCC, WITHDRAWAL
@@ -317,6 +318,54 @@ async def test_an_atm_withdrawal_needs_the_pin_and_pays_the_atm_fee_in_its_entry
     await assert_ledger_consistent(app)
 
 
+async def _status_and_balance(app: FastAPI, card: IssuedCard, answer: Message) -> tuple[str, int]:
+    """The withdrawal `answer` approved: its status, and the card's balance."""
+    status = await app.state.db.reader.value(
+        "SELECT status FROM transactions WHERE card_uuid = $1 AND auth_code = $2",
+        uuid.UUID(card.uuid), answer.fields[38],
+    )  # fmt: skip
+    return str(status), (await balances(app, card.account))[1][0]
+
+
+async def test_a_withdrawals_reversal_carries_its_01_code_and_gives_back_the_hold_and_the_fee(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    """The acquirer's 0400 echoes the withdrawal's processing code (`010000`); the issuer
+    finds the original by field 90 whatever field 3 says; a whole reversal gives back the
+    amount and the `card_atm` fee, a partial one (95) only the amount above what stays, and
+    the rest is captured by an 0220 that carries `010000` too."""
+    card = (await pinned_card(app, client)).card
+
+    def original(answer: Message, amount: int) -> dict[int, str]:
+        return messages.authorization(
+            card.pan, card.expiry, amount, answer.fields[11], answer.fields[7],
+            mcc=ATM_MCC, processing=WITHDRAWAL,
+        )  # fmt: skip
+
+    first = await atm(network, card, PIN, 1_00)
+    assert await _status_and_balance(app, card, first) == ("pending", 10_00 - 1_00 - 2_50)
+    reversal = messages.reversal_request(original(first, 1_00), *network.key())
+    assert reversal[3] == WITHDRAWAL
+    reversed_ = await network.client.request("0400", reversal)
+    assert (reversed_.fields[39], reversed_.fields[3]) == ("00", WITHDRAWAL)  # 3 echoed back
+    assert await _status_and_balance(app, card, first) == ("reversed", 10_00)
+
+    second = await atm(network, card, PIN, 2_00)
+    plain = messages.reversal_request(original(second, 2_00), *network.key()) | {3: "000000"}
+    assert (await network.client.request("0400", plain)).fields[39] == "00"  # matched by 90
+    assert await _status_and_balance(app, card, second) == ("reversed", 10_00)
+
+    third = await atm(network, card, PIN, 3_00)
+    partial = messages.reversal_request(original(third, 3_00), *network.key(), stays=1_00)
+    assert (await network.client.request("0400", partial)).fields[39] == "00"
+    assert await _status_and_balance(app, card, third) == ("pending", 10_00 - 1_00 - 2_50)
+    capture = messages.capture_advice(original(third, 3_00), 1_00, *network.key())
+    captured = await network.client.request("0220", capture)
+    assert (captured.fields[39], captured.fields[3]) == ("00", WITHDRAWAL)
+    assert await _status_and_balance(app, card, third) == ("completed", 10_00 - 1_00 - 2_50)
+    await assert_ledger_consistent(app)
+
+
 async def test_atm_per_day_limits_the_days_withdrawals_and_not_purchases(
     app: FastAPI, client: httpx.AsyncClient, network: Network
 ) -> None:
@@ -360,6 +409,14 @@ async def test_network_send_plays_the_acquirer_with_a_pin_and_at_an_atm(
     cash = await cli.value(*base, "--amount", "2", "--pin", PIN, "--atm")
     assert cash.startswith("0110 00 "), cash
     assert (await cli.value(*base, "--amount", "2", "--atm")).startswith("0110 55 ")
+    kept = await cli.value(*base, "--amount", "1", "--pin", PIN, "--atm")
+    assert kept.startswith("0110 00 "), kept
+    key = kept.rsplit("key ", 1)[1]
+    reversal = ("--type", "reversal", "--original", key, "--atm", "--amount", "1")
+    assert (await cli.value(*base, *reversal)).startswith("0410 00 ")
+    stan, sent = key.split("/")
+    asked = Send("reversal", 1_00, "USD", "Netflix", None, (stan, sent), False, None, atm=True)
+    assert request_fields(asked, card.pan, card.expiry, *network.key())[3] == WITHDRAWAL
     types = await app.state.db.reader.rows(
         "SELECT type, status FROM transactions WHERE card_uuid = $1 AND status <> 'declined'"
         " AND type <> 'card_issue' ORDER BY created_at",
@@ -367,6 +424,7 @@ async def test_network_send_plays_the_acquirer_with_a_pin_and_at_an_atm(
     )
     assert [(row["type"], row["status"]) for row in types] == [
         ("card_purchase", "pending"), ("atm_withdrawal", "pending"),
+        ("atm_withdrawal", "reversed"),
     ]  # fmt: skip
     monkeypatch.delenv("CARDSERVICE_ISO8583_ZPK")
     assert "CARDSERVICE_ISO8583_ZPK" in await cli.refused(*base, "--amount", "1", "--pin", PIN)
