@@ -9,9 +9,11 @@ block reaches a log line."""
 from __future__ import annotations
 
 import asyncio
+import re
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import httpx
@@ -21,14 +23,22 @@ from fastapi import FastAPI
 from cardservice.acquirer import messages
 from cardservice.cli.network import Send, request_fields
 from cardservice.config import Settings
+from cardservice.models.base import utcnow
 from cardservice.network.codec import Message
 from cardservice.network.fields import ATM_MCC, WITHDRAWAL
-from cardservice.transactions import Authorization, Presentation, authorize_card, card_testing
+from cardservice.transactions import (
+    Authorization,
+    Presentation,
+    authorize_card,
+    card_testing,
+    sweep_expired_holds,
+)
 from tests.cards.test_physical import physical_card, post, step
 from tests.cards.test_pin import PIN, TEST_ZPK, pin_block, put_pin, visa_pvv
 from tests.cli.test_cli import Command
 from tests.factories import ISSUED_SECRETS, Caller, assert_ledger_consistent, balances, make_user
 from tests.network.conftest import IssuedCard, Network, issue_card
+from tests.snapshot import database_rows
 from tests.softhsm import SoftHsm
 
 WRONG = "481526"  # its first four digits differ: the PVV reads those
@@ -84,9 +94,13 @@ async def pinned_card(app: FastAPI, client: httpx.AsyncClient, pin: bool = True)
     return PinnedCard(user, IssuedCard(account, card_uuid, pan, expiry))
 
 
+SENT_BLOCKS: list[str] = []  # every field 52 this module sent
+
+
 def block(pin: str, pan: str) -> str:
     sent = pin_block(pin, pan)
     ISSUED_SECRETS.append(sent)
+    SENT_BLOCKS.append(sent)
     return sent
 
 
@@ -333,7 +347,8 @@ async def test_a_withdrawals_reversal_carries_its_01_code_and_gives_back_the_hol
     """The acquirer's 0400 echoes the withdrawal's processing code (`010000`); the issuer
     finds the original by field 90 whatever field 3 says; a whole reversal gives back the
     amount and the `card_atm` fee, a partial one (95) only the amount above what stays, and
-    the rest is captured by an 0220 that carries `010000` too."""
+    the rest is captured by an 0220 that carries `010000` too; an unused hold is released by
+    the expiry sweep, its fee too. Then no table holds a PIN block sent, nor the PIN."""
     card = (await pinned_card(app, client)).card
 
     def original(answer: Message, amount: int) -> dict[int, str]:
@@ -363,6 +378,87 @@ async def test_a_withdrawals_reversal_carries_its_01_code_and_gives_back_the_hol
     captured = await network.client.request("0220", capture)
     assert (captured.fields[39], captured.fields[3]) == ("00", WITHDRAWAL)
     assert await _status_and_balance(app, card, third) == ("completed", 10_00 - 1_00 - 2_50)
+    unused = await atm(network, card, PIN, 1_00)  # never captured: the sweep releases it
+    assert await sweep_expired_holds(app.state.db, utcnow() + timedelta(days=60)) == 1
+    assert await _status_and_balance(app, card, unused) == ("reversed", 10_00 - 1_00 - 2_50)
+    await assert_ledger_consistent(app)
+    # no table keeps a PIN block or the PIN (its PVV only)
+    rows = re.sub(r"datetime\.datetime\([^)]*\)", "", str(await database_rows(app)))
+    for sent in SENT_BLOCKS:
+        assert sent.upper() not in rows.upper()
+    assert not re.search(rf"(?<![\w.]){PIN}(?![\w.])", rows)
+
+
+async def test_an_inactive_physical_card_is_62_whatever_its_details_and_pin(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    """Before its holder activates it, a physical card answers `62` to every payment and
+    withdrawal, with its right or wrong expiry, CVV2 or PIN: free, nothing counted."""
+    user = await make_user(app)
+    record = await physical_card(app, client, user)
+    row = await app.state.db.reader.row(
+        "SELECT account_uuid, pan_ciphertext, expiry_year, expiry_month FROM cards WHERE uuid = $1",
+        uuid.UUID(record["uuid"]),
+    )
+    pan = app.state.cipher.decrypt(bytes(row["pan_ciphertext"]))
+    ISSUED_SECRETS.append(pan)
+    expiry = f"{row['expiry_year'] % 100:02d}{row['expiry_month']:02d}"
+    card = IssuedCard(uuid.UUID(str(row["account_uuid"])), record["uuid"], pan, expiry)
+    before = await balances(app, card.account)
+    assert await send(network, card, None) == "62"
+    assert await send(network, card, WRONG, cvv2="000") == "62"
+    wrong_expiry = IssuedCard(card.account, card.uuid, pan, "0101")
+    assert await send(network, wrong_expiry, WRONG, entry_mode="magstripe") == "62"
+    assert (await atm(network, card, WRONG, 1_00)).fields[39] == "62"
+    assert await balances(app, card.account) == before
+    assert await pin_state(app, card) == (0, False)
+    failures = await app.state.db.reader.value(
+        "SELECT verification_failures FROM cards WHERE uuid = $1", uuid.UUID(card.uuid)
+    )
+    assert failures in (None, "[]")
+    assert await declines(app, card) == [("card_inactive", 0)] * 4
+
+
+async def test_a_replacement_is_ordered_to_the_same_address_without_the_old_pin(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    """A physical card replaced: the new one is physical, ordered to the same address, not
+    charged `card_physical`, and has no PIN — the old PIN is `55` on it and counts nothing —
+    until its holder sets one."""
+    pinned = await pinned_card(app, client)
+    old, user = pinned.card, pinned.user
+    assert await send(network, old, WRONG) == "55"  # one wrong try on the old card
+    account_before = (await balances(app, old.account))[0]
+    replaced = await post(client, user, f"/card/{old.uuid}/replace", {"reason": "lost"})
+    assert replaced.status_code == 201, replaced.text
+    new = replaced.json()["data"]
+    shipping = (await client.get(f"/card/{old.uuid}", headers=user.headers)).json()["data"]
+    assert (new["form"], new["status"], new["fulfilment"]["status"]) == (
+        "physical", "inactive", "ordered",
+    )  # fmt: skip
+    assert new["shipping"] == shipping["shipping"]
+    assert (new["pin_set"], new["pin_blocked"]) == (False, False)
+    account_after, card_balances = await balances(app, old.account)
+    assert account_after == account_before  # no card_physical fee for a replacement
+    assert sorted(card_balances) == [0, 10_00]  # the old card's balance moved over (a 55 is free)
+    await step(client, user, new["uuid"], "printed")
+    await step(client, user, new["uuid"], "shipped")
+    activated = await post(client, user, f"/card/{new['uuid']}/activate", {"last4": new["last4"]})
+    assert activated.status_code == 200, activated.text
+    row = await app.state.db.reader.row(
+        "SELECT pan_ciphertext, expiry_year, expiry_month, pin_pvv FROM cards WHERE uuid = $1",
+        uuid.UUID(new["uuid"]),
+    )
+    assert row["pin_pvv"] is None
+    pan = app.state.cipher.decrypt(bytes(row["pan_ciphertext"]))
+    ISSUED_SECRETS.append(pan)
+    card = IssuedCard(old.account, new["uuid"], pan, f"{row['expiry_year'] % 100:02d}"
+                      f"{row['expiry_month']:02d}")  # fmt: skip
+    assert await send(network, card, PIN) == "55"  # the old card's PIN is not this card's
+    assert await pin_state(app, card) == (0, False)
+    response = await put_pin(app, client, user, card.uuid)
+    assert response.status_code == 200, response.text
+    assert await send(network, card, PIN) == "00"
     await assert_ledger_consistent(app)
 
 
