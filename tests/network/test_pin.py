@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import secrets
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
+from psec.des import encrypt_tdes_ecb
 
 from cardservice.acquirer import messages
 from cardservice.cli.network import Send, request_fields
@@ -26,6 +28,7 @@ from cardservice.config import Settings
 from cardservice.models.base import utcnow
 from cardservice.network.codec import Message
 from cardservice.network.fields import ATM_MCC, WITHDRAWAL
+from cardservice.network.listener import running_listener
 from cardservice.transactions import (
     Authorization,
     Presentation,
@@ -225,6 +228,36 @@ async def test_a_virtual_cards_own_number_at_a_terminal_is_57(
     physical = (await pinned_card(app, client)).card
     assert await send(network, physical, None, entry_mode="magstripe") == "00"
     assert await send(network, physical, PIN, entry_mode="chip") == "00"
+
+
+@pytest.mark.parametrize("settings", ["pkcs11"], indirect=True)
+async def test_the_listener_imports_the_zone_pin_key_into_the_token_at_its_start(
+    app: FastAPI, settings: Settings, iso_settings: Settings
+) -> None:
+    """A ZPK of this test's own (its check value names it in the token): absent before the
+    listener starts, a session object of the token (decrypt only) once it listens, before any
+    PIN block arrived."""
+    import pkcs11
+
+    from cardservice.security.pkcs11 import ZPK_LABEL, Pkcs11Cipher
+
+    zpk = secrets.token_hex(16)
+    keyed = iso_settings.model_copy(update={"iso8583_zpk": zpk})
+    cipher = Pkcs11Cipher.from_settings(keyed)
+    check = encrypt_tdes_ecb(bytes.fromhex(zpk), bytes(8))[:3]  # psec: the key's check value
+    wanted = {pkcs11.Attribute.LABEL: ZPK_LABEL, pkcs11.Attribute.ID: check}
+
+    def imported() -> list[Any]:
+        with cipher.token.session() as session:
+            return list(session.get_objects(wanted))
+
+    assert imported() == []
+    state = app.state
+    async with running_listener(keyed, state.db, cipher, state.outbound):
+        [key] = imported()
+        assert not key[pkcs11.Attribute.TOKEN] and key[pkcs11.Attribute.DECRYPT]
+        assert not key[pkcs11.Attribute.ENCRYPT] and not key[pkcs11.Attribute.EXTRACTABLE]
+    cipher.token.close()
 
 
 def _wrong_pin_request(card: uuid.UUID, pvv: str) -> Authorization:
