@@ -12,6 +12,7 @@ import httpx
 from fastapi import FastAPI
 
 from cardservice.http.router import dumps
+from tests.cards.test_reveal import reveal_with_fresh_code
 from tests.factories import Caller, authorize, bin_uuid, make_account, make_card, make_user
 from tests.operator.helpers import operator_key, send
 
@@ -117,6 +118,15 @@ async def test_a_physical_card_costs_the_fee_and_starts_inactive_and_ordered(
     plain = virtual.json()["data"]["cards"][0]
     assert plain["form"] == "virtual" and plain["status"] == "active"
     assert plain["fulfilment"] is None and plain["shipping"] is None
+    # its number, expiry and CVV2 exist from the start: the holder can reveal them
+    first = data["cards"][0]
+    shown = await reveal_with_fresh_code(app, client, user, first["uuid"])
+    assert shown.status_code == 200, shown.text
+    details = shown.json()["data"]
+    assert details["pan"].endswith(first["last4"]) and len(details["cvv2"]) == 3
+    assert (details["expiry_month"], details["expiry_year"]) == (
+        first["expiry_month"], first["expiry_year"],
+    )  # fmt: skip
 
 
 async def test_physical_needs_a_real_shipping_address_and_writes_nothing_without_it(

@@ -9,25 +9,39 @@ block reaches a log line."""
 from __future__ import annotations
 
 import asyncio
+import re
+import secrets
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import httpx
 import pytest
 from fastapi import FastAPI
+from psec.des import encrypt_tdes_ecb
 
 from cardservice.acquirer import messages
+from cardservice.cli.network import Send, request_fields
 from cardservice.config import Settings
+from cardservice.models.base import utcnow
 from cardservice.network.codec import Message
 from cardservice.network.fields import ATM_MCC, WITHDRAWAL
-from cardservice.transactions import Authorization, Presentation, authorize_card, card_testing
+from cardservice.network.listener import running_listener
+from cardservice.transactions import (
+    Authorization,
+    Presentation,
+    authorize_card,
+    card_testing,
+    sweep_expired_holds,
+)
 from tests.cards.test_physical import physical_card, post, step
 from tests.cards.test_pin import PIN, TEST_ZPK, pin_block, put_pin, visa_pvv
 from tests.cli.test_cli import Command
 from tests.factories import ISSUED_SECRETS, Caller, assert_ledger_consistent, balances, make_user
 from tests.network.conftest import IssuedCard, Network, issue_card
+from tests.snapshot import database_rows
 from tests.softhsm import SoftHsm
 
 WRONG = "481526"  # its first four digits differ: the PVV reads those
@@ -83,9 +97,13 @@ async def pinned_card(app: FastAPI, client: httpx.AsyncClient, pin: bool = True)
     return PinnedCard(user, IssuedCard(account, card_uuid, pan, expiry))
 
 
+SENT_BLOCKS: list[str] = []  # every field 52 this module sent
+
+
 def block(pin: str, pan: str) -> str:
     sent = pin_block(pin, pan)
     ISSUED_SECRETS.append(sent)
+    SENT_BLOCKS.append(sent)
     return sent
 
 
@@ -212,6 +230,36 @@ async def test_a_virtual_cards_own_number_at_a_terminal_is_57(
     assert await send(network, physical, PIN, entry_mode="chip") == "00"
 
 
+@pytest.mark.parametrize("settings", ["pkcs11"], indirect=True)
+async def test_the_listener_imports_the_zone_pin_key_into_the_token_at_its_start(
+    app: FastAPI, settings: Settings, iso_settings: Settings
+) -> None:
+    """A ZPK of this test's own (its check value names it in the token): absent before the
+    listener starts, a session object of the token (decrypt only) once it listens, before any
+    PIN block arrived."""
+    import pkcs11
+
+    from cardservice.security.pkcs11 import ZPK_LABEL, Pkcs11Cipher
+
+    zpk = secrets.token_hex(16)
+    keyed = iso_settings.model_copy(update={"iso8583_zpk": zpk})
+    cipher = Pkcs11Cipher.from_settings(keyed)
+    check = encrypt_tdes_ecb(bytes.fromhex(zpk), bytes(8))[:3]  # psec: the key's check value
+    wanted = {pkcs11.Attribute.LABEL: ZPK_LABEL, pkcs11.Attribute.ID: check}
+
+    def imported() -> list[Any]:
+        with cipher.token.session() as session:
+            return list(session.get_objects(wanted))
+
+    assert imported() == []
+    state = app.state
+    async with running_listener(keyed, state.db, cipher, state.outbound):
+        [key] = imported()
+        assert not key[pkcs11.Attribute.TOKEN] and key[pkcs11.Attribute.DECRYPT]
+        assert not key[pkcs11.Attribute.ENCRYPT] and not key[pkcs11.Attribute.EXTRACTABLE]
+    cipher.token.close()
+
+
 def _wrong_pin_request(card: uuid.UUID, pvv: str) -> Authorization:
     return Authorization(card, 100, "USD", "ATM", presentation=Presentation("iso8583", pin_pvv=pvv))
 
@@ -317,6 +365,136 @@ async def test_an_atm_withdrawal_needs_the_pin_and_pays_the_atm_fee_in_its_entry
     await assert_ledger_consistent(app)
 
 
+async def _status_and_balance(app: FastAPI, card: IssuedCard, answer: Message) -> tuple[str, int]:
+    """The withdrawal `answer` approved: its status, and the card's balance."""
+    status = await app.state.db.reader.value(
+        "SELECT status FROM transactions WHERE card_uuid = $1 AND auth_code = $2",
+        uuid.UUID(card.uuid), answer.fields[38],
+    )  # fmt: skip
+    return str(status), (await balances(app, card.account))[1][0]
+
+
+async def test_a_withdrawals_reversal_carries_its_01_code_and_gives_back_the_hold_and_the_fee(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    """The acquirer's 0400 echoes the withdrawal's processing code (`010000`); the issuer
+    finds the original by field 90 whatever field 3 says; a whole reversal gives back the
+    amount and the `card_atm` fee, a partial one (95) only the amount above what stays, and
+    the rest is captured by an 0220 that carries `010000` too; an unused hold is released by
+    the expiry sweep, its fee too. Then no table holds a PIN block sent, nor the PIN."""
+    card = (await pinned_card(app, client)).card
+
+    def original(answer: Message, amount: int) -> dict[int, str]:
+        return messages.authorization(
+            card.pan, card.expiry, amount, answer.fields[11], answer.fields[7],
+            mcc=ATM_MCC, processing=WITHDRAWAL,
+        )  # fmt: skip
+
+    first = await atm(network, card, PIN, 1_00)
+    assert await _status_and_balance(app, card, first) == ("pending", 10_00 - 1_00 - 2_50)
+    reversal = messages.reversal_request(original(first, 1_00), *network.key())
+    assert reversal[3] == WITHDRAWAL
+    reversed_ = await network.client.request("0400", reversal)
+    assert (reversed_.fields[39], reversed_.fields[3]) == ("00", WITHDRAWAL)  # 3 echoed back
+    assert await _status_and_balance(app, card, first) == ("reversed", 10_00)
+
+    second = await atm(network, card, PIN, 2_00)
+    plain = messages.reversal_request(original(second, 2_00), *network.key()) | {3: "000000"}
+    assert (await network.client.request("0400", plain)).fields[39] == "00"  # matched by 90
+    assert await _status_and_balance(app, card, second) == ("reversed", 10_00)
+
+    third = await atm(network, card, PIN, 3_00)
+    partial = messages.reversal_request(original(third, 3_00), *network.key(), stays=1_00)
+    assert (await network.client.request("0400", partial)).fields[39] == "00"
+    assert await _status_and_balance(app, card, third) == ("pending", 10_00 - 1_00 - 2_50)
+    capture = messages.capture_advice(original(third, 3_00), 1_00, *network.key())
+    captured = await network.client.request("0220", capture)
+    assert (captured.fields[39], captured.fields[3]) == ("00", WITHDRAWAL)
+    assert await _status_and_balance(app, card, third) == ("completed", 10_00 - 1_00 - 2_50)
+    unused = await atm(network, card, PIN, 1_00)  # never captured: the sweep releases it
+    assert await sweep_expired_holds(app.state.db, utcnow() + timedelta(days=60)) == 1
+    assert await _status_and_balance(app, card, unused) == ("reversed", 10_00 - 1_00 - 2_50)
+    await assert_ledger_consistent(app)
+    # no table keeps a PIN block or the PIN (its PVV only)
+    rows = re.sub(r"datetime\.datetime\([^)]*\)", "", str(await database_rows(app)))
+    for sent in SENT_BLOCKS:
+        assert sent.upper() not in rows.upper()
+    assert not re.search(rf"(?<![\w.]){PIN}(?![\w.])", rows)
+
+
+async def test_an_inactive_physical_card_is_62_whatever_its_details_and_pin(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    """Before its holder activates it, a physical card answers `62` to every payment and
+    withdrawal, with its right or wrong expiry, CVV2 or PIN: free, nothing counted."""
+    user = await make_user(app)
+    record = await physical_card(app, client, user)
+    row = await app.state.db.reader.row(
+        "SELECT account_uuid, pan_ciphertext, expiry_year, expiry_month FROM cards WHERE uuid = $1",
+        uuid.UUID(record["uuid"]),
+    )
+    pan = app.state.cipher.decrypt(bytes(row["pan_ciphertext"]))
+    ISSUED_SECRETS.append(pan)
+    expiry = f"{row['expiry_year'] % 100:02d}{row['expiry_month']:02d}"
+    card = IssuedCard(uuid.UUID(str(row["account_uuid"])), record["uuid"], pan, expiry)
+    before = await balances(app, card.account)
+    assert await send(network, card, None) == "62"
+    assert await send(network, card, WRONG, cvv2="000") == "62"
+    wrong_expiry = IssuedCard(card.account, card.uuid, pan, "0101")
+    assert await send(network, wrong_expiry, WRONG, entry_mode="magstripe") == "62"
+    assert (await atm(network, card, WRONG, 1_00)).fields[39] == "62"
+    assert await balances(app, card.account) == before
+    assert await pin_state(app, card) == (0, False)
+    failures = await app.state.db.reader.value(
+        "SELECT verification_failures FROM cards WHERE uuid = $1", uuid.UUID(card.uuid)
+    )
+    assert failures in (None, "[]")
+    assert await declines(app, card) == [("card_inactive", 0)] * 4
+
+
+async def test_a_replacement_is_ordered_to_the_same_address_without_the_old_pin(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    """A physical card replaced: the new one is physical, ordered to the same address, not
+    charged `card_physical`, and has no PIN — the old PIN is `55` on it and counts nothing —
+    until its holder sets one."""
+    pinned = await pinned_card(app, client)
+    old, user = pinned.card, pinned.user
+    assert await send(network, old, WRONG) == "55"  # one wrong try on the old card
+    account_before = (await balances(app, old.account))[0]
+    replaced = await post(client, user, f"/card/{old.uuid}/replace", {"reason": "lost"})
+    assert replaced.status_code == 201, replaced.text
+    new = replaced.json()["data"]
+    shipping = (await client.get(f"/card/{old.uuid}", headers=user.headers)).json()["data"]
+    assert (new["form"], new["status"], new["fulfilment"]["status"]) == (
+        "physical", "inactive", "ordered",
+    )  # fmt: skip
+    assert new["shipping"] == shipping["shipping"]
+    assert (new["pin_set"], new["pin_blocked"]) == (False, False)
+    account_after, card_balances = await balances(app, old.account)
+    assert account_after == account_before  # no card_physical fee for a replacement
+    assert sorted(card_balances) == [0, 10_00]  # the old card's balance moved over (a 55 is free)
+    await step(client, user, new["uuid"], "printed")
+    await step(client, user, new["uuid"], "shipped")
+    activated = await post(client, user, f"/card/{new['uuid']}/activate", {"last4": new["last4"]})
+    assert activated.status_code == 200, activated.text
+    row = await app.state.db.reader.row(
+        "SELECT pan_ciphertext, expiry_year, expiry_month, pin_pvv FROM cards WHERE uuid = $1",
+        uuid.UUID(new["uuid"]),
+    )
+    assert row["pin_pvv"] is None
+    pan = app.state.cipher.decrypt(bytes(row["pan_ciphertext"]))
+    ISSUED_SECRETS.append(pan)
+    card = IssuedCard(old.account, new["uuid"], pan, f"{row['expiry_year'] % 100:02d}"
+                      f"{row['expiry_month']:02d}")  # fmt: skip
+    assert await send(network, card, PIN) == "55"  # the old card's PIN is not this card's
+    assert await pin_state(app, card) == (0, False)
+    response = await put_pin(app, client, user, card.uuid)
+    assert response.status_code == 200, response.text
+    assert await send(network, card, PIN) == "00"
+    await assert_ledger_consistent(app)
+
+
 async def test_atm_per_day_limits_the_days_withdrawals_and_not_purchases(
     app: FastAPI, client: httpx.AsyncClient, network: Network
 ) -> None:
@@ -360,6 +538,14 @@ async def test_network_send_plays_the_acquirer_with_a_pin_and_at_an_atm(
     cash = await cli.value(*base, "--amount", "2", "--pin", PIN, "--atm")
     assert cash.startswith("0110 00 "), cash
     assert (await cli.value(*base, "--amount", "2", "--atm")).startswith("0110 55 ")
+    kept = await cli.value(*base, "--amount", "1", "--pin", PIN, "--atm")
+    assert kept.startswith("0110 00 "), kept
+    key = kept.rsplit("key ", 1)[1]
+    reversal = ("--type", "reversal", "--original", key, "--atm", "--amount", "1")
+    assert (await cli.value(*base, *reversal)).startswith("0410 00 ")
+    stan, sent = key.split("/")
+    asked = Send("reversal", 1_00, "USD", "Netflix", None, (stan, sent), False, None, atm=True)
+    assert request_fields(asked, card.pan, card.expiry, *network.key())[3] == WITHDRAWAL
     types = await app.state.db.reader.rows(
         "SELECT type, status FROM transactions WHERE card_uuid = $1 AND status <> 'declined'"
         " AND type <> 'card_issue' ORDER BY created_at",
@@ -367,6 +553,7 @@ async def test_network_send_plays_the_acquirer_with_a_pin_and_at_an_atm(
     )
     assert [(row["type"], row["status"]) for row in types] == [
         ("card_purchase", "pending"), ("atm_withdrawal", "pending"),
+        ("atm_withdrawal", "reversed"),
     ]  # fmt: skip
     monkeypatch.delenv("CARDSERVICE_ISO8583_ZPK")
     assert "CARDSERVICE_ISO8583_ZPK" in await cli.refused(*base, "--amount", "1", "--pin", PIN)

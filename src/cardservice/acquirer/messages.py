@@ -105,9 +105,10 @@ def reversal_request(
     stays: int | None = None,
     original_mti: str = "0100",
 ) -> dict[int, str]:
-    """An 0400's (or 0420's) fields: 90 names `original`; 95 when `stays` is given."""
+    """An 0400's (or 0420's) fields: 90 names `original`; 95 when `stays` is given; 3 the
+    original's processing code (an ATM withdrawal's reversal is `01xxxx` too)."""
     fields = _base(stan, transmitted, original[32]) | {
-        2: original[2], 3: PURCHASE, 4: original[4], 49: original[49],
+        2: original[2], 3: original[3], 4: original[4], 49: original[49],
         90: original_field(original_mti, original[11], original[7], original[32]),
     }  # fmt: skip
     if stays is not None:
@@ -125,9 +126,9 @@ def capture_advice(
     original_mti: str = "0100",
 ) -> dict[int, str]:
     """An 0220 capture of `original` (48.60 = 1 when more captures follow; `original_mti`
-    0120 for a stand-in's)."""
+    0120 for a stand-in's); 3 the original's processing code (`01xxxx` for a withdrawal's)."""
     fields = _base(stan, transmitted, original[32]) | {
-        2: original[2], 3: PURCHASE, 4: str(amount), 49: original[49],
+        2: original[2], 3: original[3], 4: str(amount), 49: original[49],
         90: original_field(original_mti, original[11], original[7], original[32]),
     }  # fmt: skip
     if more:

@@ -26,7 +26,13 @@ from cardservice.cli.arguments import AMOUNT, CURRENCY, CommandError, Parsed, ru
 from cardservice.config import Settings
 from cardservice.ledger.minor_units import from_minor
 from cardservice.network.codec import Message
-from cardservice.network.fields import ATM_MCC, CURRENCIES, NUMERIC_CURRENCIES, WITHDRAWAL
+from cardservice.network.fields import (
+    ATM_MCC,
+    CURRENCIES,
+    NUMERIC_CURRENCIES,
+    PURCHASE,
+    WITHDRAWAL,
+)
 from cardservice.tokens import WALLET_OF_NAME
 
 MTI = {
@@ -114,7 +120,9 @@ class Send:
     atm: bool = False
 
 
-def _fields(args: Send, pan: str, expiry: str, stan: str, sent: str) -> dict[int, str]:
+def request_fields(args: Send, pan: str, expiry: str, stan: str, sent: str) -> dict[int, str]:
+    """The fields of the message `args` asks for (a follow-up's original rebuilt from its key:
+    with `atm`, a withdrawal's, whose processing code the follow-up carries)."""
     original = None
     original_mti = args.original_mti
     if args.type not in ("authorization", "stand-in"):
@@ -122,8 +130,9 @@ def _fields(args: Send, pan: str, expiry: str, stan: str, sent: str) -> dict[int
             raise CommandError(f"a {args.type} names its original: --original STAN/TIME")
         if args.original is not None:
             original = messages.authorization(
-                pan, expiry, args.amount, *args.original, currency=args.currency
-            )
+                pan, expiry, args.amount, *args.original, currency=args.currency,
+                processing=WITHDRAWAL if args.atm else PURCHASE,
+            )  # fmt: skip
     if args.type == "stand-in":
         return messages.stand_in(pan, expiry, args.amount, stan, sent, currency=args.currency)
     if args.type == "authorization" and args.atm:
@@ -247,7 +256,12 @@ def network() -> None:
     type=click.Choice(tuple(messages.ENTRY_MODE_CODES)),
     help="How the terminal read the card (field 22; default none, with --atm chip).",
 )
-@click.option("--atm", is_flag=True, help="An ATM withdrawal (processing code 010000, MCC 6011).")
+@click.option(
+    "--atm",
+    is_flag=True,
+    help="An ATM withdrawal (processing code 010000, MCC 6011); with a capture or reversal, "
+    "the original was one (the follow-up carries its 010000).",
+)
 @click.option("--more", is_flag=True, help="A capture with more to follow (field 48.60).")
 @click.option("--stays", type=AMOUNT, help="A partial reversal: what stays authorized.")
 @_endpoint
@@ -278,7 +292,7 @@ async def send(
         type_, amount, currency, merchant, cvv2, original, more, stays, original_mti,
         entry_mode, block, atm,
     )  # fmt: skip
-    fields = _fields(asked, pan, expiry, stan, sent)
+    fields = request_fields(asked, pan, expiry, stan, sent)
     client = await NetworkClient.connect(host or settings.iso8583_host, _port(port, settings))
     try:
         answer = await client.request(mti_of(asked), fields)

@@ -297,8 +297,11 @@ def _log_late(message: Message, work: asyncio.Task[tuple[str, dict[int, str]]]) 
 async def running_listener(
     settings: Settings, db: Database, cipher: CardCipher, http: Outbound
 ) -> AsyncIterator[asyncio.Server]:
-    """The ISO 8583 listener of this process, on `CARDSERVICE_ISO8583_HOST:PORT`."""
+    """The ISO 8583 listener of this process, on `CARDSERVICE_ISO8583_HOST:PORT`, with the
+    zone PIN key loaded into the key backend first."""
     assert settings.iso8583_port is not None
+    if settings.iso8583_zpk:  # into the token now (docs/cards.md#pin-keys)
+        cipher.load_zone_pin_key()
     host = Host(db, cipher, http, settings.private_urls_allowed)
     warming = asyncio.create_task(host.warm())  # cancelled at the end if still reading
     bounds, tls = Bounds.of(settings), tls_context(settings)

@@ -182,6 +182,10 @@ class CardCipher:
         pvk = self._pin_secret(given, PVK_PREFIX, generate_cvk, "CARDSERVICE_PVK")
         return pins.pvv(pins.ecb(bytes.fromhex(pvk)), pan, pin)
 
+    def load_zone_pin_key(self) -> None:
+        """Ready the zone PIN key before the first PIN block (the ISO 8583 listener's start):
+        here it is the configured value, held in memory already."""
+
     def clear_pin_block(self, block: bytes) -> bytes:
         """A field-52 PIN block decrypted under the zone PIN key (3DES ECB)."""
         zpk = self._pin_settings.iso8583_zpk if self._pin_settings else ""

@@ -19,7 +19,9 @@ token (an HSM; SoftHSM2 in the tests) and are used inside it.
   `CKA_ID` its generation; the private half sensitive, not extractable, decrypt only): the
   token runs the private operation (`CKM_RSA_X_509`) and `security.pin` removes the OAEP
   padding. The zone PIN key (`CARDSERVICE_ISO8583_ZPK`) is imported into each process's
-  session as a session object (decrypt only) on its first use: it never lands on the token.
+  session as a session object (decrypt only) when its ISO 8583 listener starts
+  (`load_zone_pin_key`; again on the first use in a session opened since): it never lands on
+  the token.
 * **Fingerprints** stay an HMAC under the pinned `CARDSERVICE_FINGERPRINT_KEY` (required
   here): every card's fingerprint keeps its value across backends, with no re-fingerprinting
   of every row; the key guards a one-way index, not the number (docs/security.md).
@@ -254,8 +256,9 @@ class TokenKeys:
         return pairs
 
     def zpk(self, session: Any, value: bytes | None) -> Any:
-        """The zone PIN key, imported into the process's sessions on first use (a session
-        object, found again by its check value: a process imports each ZPK once)."""
+        """The zone PIN key, imported into the process's session at the listener's start or
+        on first use (a session object, found again by its check value: a session imports
+        each ZPK once)."""
         if value is None:
             raise TokenError("CARDSERVICE_ISO8583_ZPK must be set to verify PINs")
         key_value = value + value[:8] if len(value) == 16 else value
@@ -386,7 +389,7 @@ class Pkcs11Cipher(CardCipher):
         self._legacy = MultiFernet([Fernet(k) for k in legacy_keys]) if legacy_keys else None
         self.token = token
         self.keys = TokenKeys(token)
-        self.zpk_value: bytes | None = None  # CARDSERVICE_ISO8583_ZPK, imported on first use
+        self.zpk_value: bytes | None = None  # CARDSERVICE_ISO8583_ZPK (load_zone_pin_key)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> CardCipher:
@@ -483,6 +486,13 @@ class Pkcs11Cipher(CardCipher):
                 pan,
                 pin,
             )
+
+    def load_zone_pin_key(self) -> None:
+        """Import the zone PIN key into this process's token session (the ISO 8583 listener's
+        start): a key the token refuses stops the start instead of failing the first PIN."""
+        if self.zpk_value is not None:
+            with self.token.session() as session:
+                self.keys.zpk(session, self.zpk_value)
 
     def clear_pin_block(self, block: bytes) -> bytes:
         pkcs11 = _pkcs11()
