@@ -163,27 +163,33 @@ async def take_outgoing(
 ) -> list[Chargeback]:
     """The 1442s of the outgoing file `file_id`, message numbers from 2 (the header is 1):
     every dispute waiting to be sent, oldest first, each moved as sent (`chargeback_sent`, or
-    its pre-arbitration marked sent) with its claim on the network, in this unit."""
-    items = []
+    its pre-arbitration marked sent) with its claim on the network, in this unit — the
+    claims' entries in one statement, the disputes' rows in another."""
+    items, disputes, claims = [], [], []
+    numbers: dict[bytes, str] = {}  # card numbers decrypted once per card
     for number, row in enumerate(await repository.to_send(tx), start=2):
         dispute, function = _fields(row), str(row["to_send"])
         if function == PRE_ARBITRATION:
             amount = int(orjson.loads(dispute["representment"])["amount"])
-            await money.claim(tx, dispute, amount, "dispute_pre_arbitration")
+            claims.append((dispute, amount, "dispute_pre_arbitration"))
             dispute.update(pre_arbitration=_sent(file_id, number, now), updated_at=now)
             dispute["deadline_at"] = now + ANSWER_WINDOW
         else:
             amount = int(dispute["amount"])
-            await money.claim(tx, dispute, amount, "dispute_chargeback")
+            claims.append((dispute, amount, "dispute_chargeback"))
             dispute["chargeback"] = _sent(file_id, number, now)
             _step(dispute, "chargeback_sent", now, now + ANSWER_WINDOW)
         dispute["to_send"] = None
-        await repository.save(tx, dispute)
-        pan = decrypt(bytes(row["pan_ciphertext"]))
+        disputes.append(dispute)
+        ciphertext = bytes(row["pan_ciphertext"])
+        if ciphertext not in numbers:
+            numbers[ciphertext] = decrypt(ciphertext)
         items.append(
-            Chargeback(number, function, pan, amount, str(dispute["currency"]),
+            Chargeback(number, function, numbers[ciphertext], amount, str(dispute["currency"]),
                        REASON_CODES[str(dispute["reason"])], str(dispute["arn"]))
         )  # fmt: skip
+    await money.claim_all(tx, claims)
+    await repository.save_all(tx, disputes)
     return items
 
 
