@@ -145,7 +145,7 @@ class Chargeback:
 
     message_number: int  # DE 71
     function: str  # DE 24: 450 | 453 | 451
-    pan: str  # DE 2
+    pan: str  # DE 2: the card's number, or the DPAN of the wallet token that paid
     amount: int  # DE 4, minor units of `currency`
     currency: str  # alphabetic; DE 49 is its numeric code
     reason_code: str  # DE 25
@@ -166,8 +166,12 @@ async def take_outgoing(
     its pre-arbitration marked sent) with its claim on the network, in this unit — the
     claims' entries in one statement, the disputes' rows in another."""
     items, disputes, claims = [], [], []
-    numbers: dict[bytes, str] = {}  # card numbers decrypted once per card
-    for number, row in enumerate(await repository.to_send(tx), start=2):
+    rows = await repository.to_send(tx)
+    # DE 2 is the number the purchase was paid with: a wallet token's DPAN, else the card's
+    tokens = {row["uuid"]: _token_uuid(row["token"]) for row in rows if row["token"]}
+    dpans = await repository.dpans(tx, sorted(set(tokens.values()), key=str))
+    numbers: dict[bytes, str] = {}  # each number decrypted once
+    for number, row in enumerate(rows, start=2):
         dispute, function = _fields(row), str(row["to_send"])
         if function == PRE_ARBITRATION:
             amount = int(orjson.loads(dispute["representment"])["amount"])
@@ -181,7 +185,8 @@ async def take_outgoing(
             _step(dispute, "chargeback_sent", now, now + ANSWER_WINDOW)
         dispute["to_send"] = None
         disputes.append(dispute)
-        ciphertext = bytes(row["pan_ciphertext"])
+        token = tokens.get(row["uuid"])
+        ciphertext = dpans[token] if token is not None else bytes(row["pan_ciphertext"])
         if ciphertext not in numbers:
             numbers[ciphertext] = decrypt(ciphertext)
         items.append(
@@ -191,6 +196,12 @@ async def take_outgoing(
     await money.claim_all(tx, claims)
     await repository.save_all(tx, disputes)
     return items
+
+
+def _token_uuid(token: str) -> uuid.UUID:
+    found = as_uuid(orjson.loads(token)["uuid"])
+    assert found is not None
+    return found
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from cardservice.db.paging import Offset, paginate
-from cardservice.db.sql import Reader, Row, Tx, in_list, insert_sql
+from cardservice.db.sql import Reader, Row, Tx, as_uuid, in_list, insert_sql
 from cardservice.disputes.records import (
     DISPUTE_FIELDS,
     NEWEST_FIRST,
@@ -59,8 +59,9 @@ _PROGRAM_CREDIT = (
     " WHERE u.uuid = $1"
 )
 # the disputes the next outgoing file carries, in the file's order, with their card number
+# and the wallet token the purchase was paid with (JSON {uuid, wallet, last4}, or NULL)
 _TO_SEND = f"""
-SELECT {DISPUTE_COLUMNS}, d.user_uuid, c.pan_ciphertext
+SELECT {DISPUTE_COLUMNS}, d.user_uuid, c.pan_ciphertext, t.token
 FROM disputes d JOIN transactions t ON t.uuid = d.transaction_uuid
 JOIN cards c ON c.uuid = t.card_uuid
 WHERE d.to_send IS NOT NULL
@@ -72,6 +73,7 @@ _DUE = """
 SELECT uuid FROM disputes
 WHERE status IN ('chargeback_sent', 'pre_arbitration') AND to_send IS NULL AND deadline_at <= $1
 ORDER BY deadline_at, uuid"""
+_DPANS = "SELECT uuid, dpan_ciphertext FROM card_tokens WHERE uuid IN "
 _EVIDENCE_COUNT = "SELECT count(*) FROM attachments WHERE user_uuid = $1 AND uuid IN "
 
 
@@ -134,8 +136,16 @@ async def program_gives_credit(tx: Tx, user_uuid: uuid.UUID) -> bool:
 
 async def to_send(tx: Tx) -> list[Row]:
     """The disputes waiting for the outgoing file (dispute fields, `user_uuid`,
-    `pan_ciphertext`), their rows locked, oldest first."""
+    `pan_ciphertext`, the purchase's `token`), their rows locked, oldest first."""
     return list(await tx.rows(_TO_SEND))
+
+
+async def dpans(tx: Tx, token_uuids: list[uuid.UUID]) -> dict[uuid.UUID, bytes]:
+    """The encrypted DPAN of each wallet token (deleted ones too), by the token's uuid."""
+    if not token_uuids:
+        return {}
+    rows = await tx.rows(_DPANS + in_list(len(token_uuids)), *token_uuids)
+    return {as_uuid(row["uuid"]): bytes(row["dpan_ciphertext"]) for row in rows}  # type: ignore[misc]
 
 
 async def by_arn(tx: Tx, arn: str) -> Row | None:
