@@ -111,10 +111,18 @@ async def withdraw_dispute(
     return await decide(tx, purchase, dispute, "withdrawn", now)
 
 
+def _declined(dispute: dict[str, Any]) -> bool:
+    """The acquirer declined the dispute's pre-arbitration."""
+    pre = dispute["pre_arbitration"]
+    return pre is not None and orjson.loads(pre).get("answer") == "declined"
+
+
 async def accept_dispute(tx: Tx, dispute_uuid: uuid.UUID, now: datetime) -> dict[str, Any]:
-    """The operator accepts the merchant's second presentment: `lost`."""
+    """The operator accepts the merchant's second presentment, or the acquirer's decline of
+    the pre-arbitration: `lost`."""
     purchase, dispute = await _locked(tx, dispute_uuid)
-    _require(dispute, "representment_received")
+    if not (dispute["status"] == "pre_arbitration" and _declined(dispute)):
+        _require(dispute, "representment_received")
     return await decide(tx, purchase, dispute, "lost", now)
 
 
@@ -254,12 +262,54 @@ async def receive_representment(tx: Tx, item: SecondPresentment, now: datetime) 
     return Answer("representment", None, purchase)
 
 
+@dataclass(frozen=True, slots=True)
+class PreArbitrationAnswer:
+    """The acquirer's answer to a 451 (1644 `640` accepted / `641` declined), as the ingest
+    stages it."""
+
+    arn: str
+    accepted: bool
+    file_id: str
+    message_number: int
+    message: str | None
+
+
+async def receive_pre_arbitration_answer(
+    tx: Tx, item: PreArbitrationAnswer, now: datetime
+) -> Answer:
+    """The acquirer's answer to the dispute's pre-arbitration, matched by ARN: accepted, the
+    dispute is `won`; declined, it stays `pre_arbitration` for the operator to accept (`lost`)
+    or take to the network's arbitration (the sandbox's resolve), due in 45 days. No
+    pre-arbitration sent and unanswered under that ARN: `unmatched`, nothing moves."""
+    found = await repository.by_arn(tx, item.arn)
+    if found is None:
+        return Answer("unmatched", "no pre-arbitration")
+    purchase, dispute = await _locked(tx, as_uuid(found[0]))  # type: ignore[arg-type]
+    pre = orjson.loads(dispute["pre_arbitration"] or "null")
+    waiting = dispute["status"] == "pre_arbitration" and dispute["to_send"] is None
+    if not waiting or pre is None or "answer" in pre:
+        return Answer("unmatched", "no pre-arbitration", purchase.uuid)
+    pre.update(
+        answer="accepted" if item.accepted else "declined", answered_at=iso_z(now),
+        answer_file_id=item.file_id, answer_message_number=item.message_number,
+        answer_message=item.message,
+    )  # fmt: skip
+    dispute["pre_arbitration"] = orjson.dumps(pre).decode()
+    if item.accepted:
+        await decide(tx, purchase, dispute, "won", now)
+    else:
+        dispute.update(updated_at=now, deadline_at=now + ANSWER_WINDOW)
+        await repository.save(tx, dispute)
+    return Answer("answered", None, purchase.uuid)
+
+
 async def win_if_unanswered(tx: Tx, dispute_uuid: uuid.UUID, now: datetime) -> bool:
     """A chargeback or pre-arbitration unanswered at its deadline is `won` (False: it was
     answered or decided meanwhile)."""
     purchase, dispute = await _locked(tx, dispute_uuid)
     deadline = dispute["deadline_at"]
     due = dispute["status"] in ("chargeback_sent", "pre_arbitration") and not dispute["to_send"]
+    due = due and not _declined(dispute)  # then the operator decides
     if not due or deadline is None or _at(deadline) > now:
         return False
     await decide(tx, purchase, dispute, "won", now)

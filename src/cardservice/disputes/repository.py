@@ -72,6 +72,7 @@ ORDER BY d.created_at DESC, d.uuid DESC LIMIT 1"""  # noqa: S608
 _DUE = """
 SELECT uuid FROM disputes
 WHERE status IN ('chargeback_sent', 'pre_arbitration') AND to_send IS NULL AND deadline_at <= $1
+AND (pre_arbitration IS NULL OR pre_arbitration NOT LIKE '%"answer":"declined"%')
 ORDER BY deadline_at, uuid"""
 _DPANS = "SELECT uuid, dpan_ciphertext FROM card_tokens WHERE uuid IN "
 _EVIDENCE_COUNT = "SELECT count(*) FROM attachments WHERE user_uuid = $1 AND uuid IN "
