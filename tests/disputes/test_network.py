@@ -211,7 +211,9 @@ async def test_provisional_credit_given_then_taken_back_when_the_representment_i
     answer = tmp_path / "answer.ipm"
     assert represent(outgoing, answer, share=1.0, seed=7) == 1
     report = report_of(await post_file(client, key, answer.read_bytes()))
-    assert report["representments"] == {"received": 1, "exceptions": []}
+    assert report["representments"] == {
+        "received": 1, "exceptions": [], "pre_arbitration": {"accepted": 0, "declined": 0}
+    }  # fmt: skip
     assert report["unmatched"] == [] and report["totals"] == []
     represented = await _read(client, user, opened["uuid"])
     assert represented["status"] == "representment_received"
@@ -280,6 +282,77 @@ async def test_escalation_goes_out_as_451_and_the_sweep_wins_it(
     usd = report_day["USD"]
     assert usd["chargebacks"] == {"count": 2, "amount": Decimal("24.00")}
     assert usd["representments"] == {"count": 1, "amount": Decimal("9.00")}
+    await assert_ledger_consistent(app)
+
+
+async def test_the_acquirer_accepts_one_pre_arbitration_and_declines_another(
+    app: FastAPI, client: httpx.AsyncClient, tmp_path: Path
+) -> None:
+    """The acquirer's answers (1644 640 / 641) in files written by cardutil: accepted → won;
+    declined → the operator's decision (accept → lost), the sweep leaves it; a late answer
+    is unmatched. Provisional credit kept or taken back to the cent, books summing to zero."""
+    user = await _provisional_member(app, client)
+    account, card = await make_card(app, client, user, start_balance="100")
+    first = await _dispute(client, user, await _completed(client, user, card, "20"))
+    second = await _dispute(client, user, await _completed(client, user, card, "8"))
+    start = (await balances(app, account))[1][0]  # both credited ahead
+    merchants = (await _books(app))["merchants"]
+    key = await operator_key(app, "network")
+    files = {name: tmp_path / f"{name}.ipm" for name in ("out", "seconds", "pre1", "pre2")}
+    files["out"].write_bytes(await _outgoing(client, key, TODAY() - timedelta(days=3)))
+    assert represent(files["out"], files["seconds"], share=1.0, seed=3) == 2
+    report = report_of(await post_file(client, key, files["seconds"].read_bytes()))
+    assert report["representments"]["received"] == 2
+    pre_files = []
+    for day, dispute in ((2, first), (1, second)):
+        escalated = await send(
+            client, "POST", f"/operator/disputes/{dispute['uuid']}/escalate", key
+        )
+        assert escalated.status_code == 200, escalated.text
+        content = await _outgoing(client, key, TODAY() - timedelta(days=day))
+        assert [m["DE24"] for m in _messages(content)[1:-1]] == ["451"]
+        pre_files.append(content)
+    answers = []
+    for content, choice, name in zip(
+        pre_files, ("accept", "decline"), ("pre1", "pre2"), strict=True
+    ):
+        files[name].write_bytes(content)
+        answer = tmp_path / f"{name}-answer.ipm"
+        assert represent(files[name], answer, share=0.0, seed=3, pre_arbitration=choice) == 1
+        [message] = _messages(answer.read_bytes())[1:-1]
+        assert (message["MTI"], message["DE24"]) == ("1644", "640" if choice == "accept" else "641")
+        answers.append(answer.read_bytes())
+    accepted = report_of(await post_file(client, key, answers[0]))
+    assert accepted["representments"]["pre_arbitration"] == {"accepted": 1, "declined": 0}
+    assert accepted["unmatched"] == [] and accepted["totals"] == []
+    won = await _read(client, user, first["uuid"])
+    assert won["status"] == "won" and won["pre_arbitration"]["answer"] == "accepted"
+    assert won["provisional_credit"] == 0 and won["deadline"] is None
+    declined = report_of(await post_file(client, key, answers[1]))
+    assert declined["representments"]["pre_arbitration"] == {"accepted": 0, "declined": 1}
+    waiting = await _read(client, user, second["uuid"])
+    assert waiting["status"] == "pre_arbitration"
+    assert waiting["pre_arbitration"]["answer"] == "declined"
+    assert waiting["deadline"] == str(TODAY() + timedelta(days=45))
+    assert (await balances(app, account))[1][0] == start  # nothing taken back yet
+    assert (await _books(app))["disputes"] == 0  # 8.00 credited, 8.00 claimed again by the 451
+    # the sweep leaves a declined pre-arbitration to the operator
+    assert await sweep_unanswered(app.state.db, utcnow() + timedelta(days=46)) == 0
+    # the same answer again: its first report, nothing moved; a late answer: unmatched
+    postings = await _postings(app)
+    assert report_of(await post_file(client, key, answers[1]), 200) == declined
+    late = io.BytesIO()
+    item = ipm.PreArbitrationAnswer(2, await _pan(app, card), 800, "840", second["arn"], True)
+    ipm.write_messages(late, "ACQ-LATE", [ipm.pre_arbitration_answer_message(item)])
+    report = report_of(await post_file(client, key, late.getvalue()))
+    assert report["unmatched"] == [{"message_number": 2, "reason": "no pre-arbitration"}]
+    assert await _postings(app) == postings
+    lost = await send(client, "POST", f"/operator/disputes/{second['uuid']}/accept", key)
+    assert lost.status_code == 200, lost.text
+    assert lost.json()["data"]["status"] == "lost"
+    assert (await balances(app, account))[1][0] == start - 800  # taken back to the cent
+    books = await _books(app)
+    assert books["disputes"] == 0 and books["merchants"] == merchants - 2000
     await assert_ledger_consistent(app)
 
 

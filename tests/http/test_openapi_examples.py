@@ -325,6 +325,11 @@ async def test_every_request_example_succeeds_as_sent(
     app: FastAPI, client: httpx.AsyncClient, settings: Settings
 ) -> None:
     token = await create_demo(settings)
+    # the demo's disputes: one at each step (src/cardservice/demo/disputes.py)
+    statuses = await app.state.db.reader.rows("SELECT status FROM disputes ORDER BY status")
+    assert [row["status"] for row in statuses] == [
+        "chargeback_sent", "lost", "open", "pre_arbitration", "representment_received", "won"
+    ]  # fmt: skip
     key = await operator_key(app)
     ISSUED_SECRETS.append(token)
     demo = Demo(client, token, key)

@@ -4,17 +4,22 @@ docs/network.md#wallet-tokens): real IPM files written by cardutil, the token pa
 
 from __future__ import annotations
 
+import io
+from pathlib import Path
 from typing import Any
 
 import httpx
 from fastapi import FastAPI
 
 from cardservice.acquirer import messages
+from cardservice.acquirer.representments import represent
+from cardservice.clearing import ipm
 from cardservice.db.sql import as_uuid, text_uuid
+from cardservice.models.base import utcnow
 from tests.clearing.helpers import ipm_file, post_file, presentment, report_of
 from tests.factories import Caller, assert_ledger_consistent, balances
 from tests.network.conftest import IssuedCard, Network, issue_card
-from tests.operator.helpers import operator_key
+from tests.operator.helpers import operator_key, send
 from tests.tokens.conftest import Wallet, provision
 
 FEE = 10  # the card_transaction fee
@@ -120,4 +125,44 @@ async def test_a_deleted_tokens_presentments_are_still_booked_on_its_card(
     assert await _card_balance(app, card) == before - 700 - FEE
     for transaction in (paid, posted):
         assert (await _shown(client, user, transaction["uuid"]))["token"] == _token(wallet)
+    await assert_ledger_consistent(app)
+
+
+async def test_a_purchase_paid_with_a_token_is_charged_back_with_its_dpan(
+    app: FastAPI, client: httpx.AsyncClient, network: Network, tmp_path: Path
+) -> None:
+    """DE 2 of the chargeback is the number the purchase was presented with (the DPAN): the
+    card's own number appears nowhere in the outgoing file (docs/disputes.md#the-outgoing-file),
+    and the acquirer's answer, carrying the DPAN, is matched by the ARN."""
+    user, card = await issue_card(app, client)
+    wallet = await provision(app, network, card)
+    code = await _paid_with_token(network, wallet, 3100)
+    arn = "74000006331012345678901"
+    item = presentment(wallet.dpan, 3100, approval_code=code, arn=arn)
+    key = await operator_key(app, "network")
+    assert report_of(await post_file(client, key, ipm_file("DPAN-CB", [item])))["unmatched"] == []
+    _first, paid = await _purchases(app)
+    opened = await client.post(
+        "/disputes", headers=user.headers,
+        json={"transaction_uuid": str(paid["uuid"]), "reason": "fraudulent"},
+    )  # fmt: skip
+    assert opened.status_code == 201, opened.text
+    dispute = opened.json()["data"]
+    assert dispute["arn"] == arn
+    day = utcnow().date()
+    written = await send(client, "POST", "/operator/clearing-outgoing", key, {"date": str(day)})
+    assert written.status_code == 200, written.text
+    [chargeback] = list(ipm.messages(io.BytesIO(written.content)))[1:-1]
+    assert (chargeback["DE2"], chargeback["DE31"], chargeback["DE4"]) == (wallet.dpan, arn, 3100)
+    assert card.pan.encode(ipm.ENCODING) not in written.content
+    assert card.pan.encode() not in written.content
+    outgoing, answer = tmp_path / "out.ipm", tmp_path / "answer.ipm"
+    outgoing.write_bytes(written.content)
+    assert represent(outgoing, answer, share=1.0, seed=1) == 1
+    [second] = list(ipm.messages(io.BytesIO(answer.read_bytes())))[1:-1]
+    assert second["DE2"] == wallet.dpan
+    report = report_of(await post_file(client, key, answer.read_bytes()))
+    assert report["representments"]["received"] == 1
+    shown = await client.get(f"/disputes/{dispute['uuid']}", headers=user.headers)
+    assert shown.json()["data"]["status"] == "representment_received"
     await assert_ledger_consistent(app)

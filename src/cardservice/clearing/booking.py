@@ -36,7 +36,7 @@ from typing import Any
 import orjson
 
 from cardservice.clearing import repository
-from cardservice.clearing.seconds import SECOND, book_second
+from cardservice.clearing.seconds import DISPUTE_KINDS, book_second
 from cardservice.db.sql import Row, Tx, as_uuid
 from cardservice.errors import NotFound, RuleViolation, ServiceError
 from cardservice.models.base import utcnow
@@ -204,7 +204,7 @@ async def _decided(tx: Tx, unit: Unit, record: Row) -> Outcome:
 
 
 async def _outcome(tx: Tx, unit: Unit, record: Row) -> Outcome:
-    if record["kind"] == SECOND:  # a second presentment: matched by its ARN alone
+    if record["kind"] in DISPUTE_KINDS:  # a dispute's record: matched by its ARN alone
         outcome, reason, purchase = await book_second(tx, unit.file_uuid, record)
         return Outcome(outcome, as_uuid(purchase), reason)
     card = unit.cards[str(record["fingerprint"])]

@@ -27,6 +27,9 @@ PRESENTMENT_MTI, FIRST_PRESENTMENT = "1240", "200"
 FILE_ID, MESSAGE_COUNT = "PDS0105", "PDS0306"
 SECOND_PRESENTMENTS = ("205", "282")  # DE 24 of a 1240: full, partial (docs/disputes.md)
 CHARGEBACK_MTI = "1442"  # DE 24 450 first chargeback, 453 partial, 451 pre-arbitration
+# the acquirer's answer to a 451 (docs/disputes.md#the-acquirers-answer-to-a-pre-arbitration):
+# a 1644 with DE 24 640 (accepted) or 641 (declined)
+ANSWER_MTI, ANSWERS = "1644", {"640": True, "641": False}
 MESSAGE_TEXT_LENGTH = 999  # DE 72
 PURCHASE, ATM, REFUND = "00", "01", "20"  # the first two digits of DE 3
 
@@ -111,6 +114,20 @@ class ChargebackMessage:
     arn: str  # DE 31
 
 
+@dataclass(frozen=True, slots=True)
+class PreArbitrationAnswer:
+    """The acquirer's answer to a pre-arbitration (1644, DE 24 `640` accepted or `641`
+    declined), naming the purchase by its ARN (DE 31)."""
+
+    message_number: int  # DE 71
+    pan: str  # DE 2
+    amount: int  # DE 4, minor units of DE 49: the amount the 451 claimed
+    currency: str  # DE 49, ISO 4217 numeric
+    arn: str  # DE 31
+    accepted: bool  # DE 24 640 (else 641)
+    text: str | None = None  # DE 72, the acquirer's message
+
+
 def messages(file: IO[bytes]) -> Iterator[dict[str, Any]]:
     """The file's messages one by one, as cardutil reads them (`Unreadable` for bad bytes)."""
     reader = mciipm.IpmReader(file, encoding=ENCODING, iso_config=BIT_CONFIG, blocked=True)
@@ -150,6 +167,10 @@ def is_presentment(message: dict[str, Any]) -> bool:
 
 def is_second_presentment(message: dict[str, Any]) -> bool:
     return message.get("MTI") == PRESENTMENT_MTI and message.get("DE24") in SECOND_PRESENTMENTS
+
+
+def is_pre_arbitration_answer(message: dict[str, Any]) -> bool:
+    return message.get("MTI") == ANSWER_MTI and message.get("DE24") in ANSWERS
 
 
 def is_chargeback(message: dict[str, Any]) -> bool:
@@ -213,6 +234,27 @@ def second_presentment(message: dict[str, Any]) -> SecondPresentment:
         currency=currency, arn=str(message["DE31"]).strip(), partial=message["DE24"] == "282",
         text=None if text is None else text[:MESSAGE_TEXT_LENGTH],
     )  # fmt: skip
+
+
+def pre_arbitration_answer(message: dict[str, Any]) -> PreArbitrationAnswer:
+    """An answer's fields, read as a second presentment's (`Unreadable` likewise)."""
+    second = second_presentment({**message, "DE24": "205"})
+    return PreArbitrationAnswer(
+        message_number=second.message_number, pan=second.pan, amount=second.amount,
+        currency=second.currency, arn=second.arn, accepted=ANSWERS[str(message["DE24"])],
+        text=second.text,
+    )  # fmt: skip
+
+
+def pre_arbitration_answer_message(item: PreArbitrationAnswer) -> dict[str, Any]:
+    message: dict[str, Any] = {
+        "MTI": ANSWER_MTI, "DE2": item.pan, "DE4": item.amount,
+        "DE24": "640" if item.accepted else "641", "DE31": item.arn, "DE49": item.currency,
+        "DE71": item.message_number,
+    }  # fmt: skip
+    if item.text:
+        message["DE72"] = item.text
+    return message
 
 
 def chargeback(message: dict[str, Any]) -> ChargebackMessage:

@@ -22,7 +22,15 @@ from typing import Any
 import orjson
 
 from cardservice.clearing import repository
-from cardservice.clearing.seconds import REPRESENTMENT, SECOND, representments
+from cardservice.clearing.seconds import (
+    ACCEPTED,
+    ANSWERED,
+    DECLINED,
+    DISPUTE_KINDS,
+    REPRESENTMENT,
+    SECOND,
+    representments,
+)
 from cardservice.db.sql import Reader, Row, as_datetime, text_uuid
 from cardservice.ledger.minor_units import from_minor
 
@@ -39,7 +47,7 @@ class Report:
 def _totals(rows: list[Row]) -> list[dict[str, Any]]:
     totals: dict[str, dict[str, int]] = {}
     for row in rows:
-        if row["outcome"] == "unmatched" or row["kind"] == SECOND:
+        if row["outcome"] == "unmatched" or row["kind"] in DISPUTE_KINDS:
             continue
         item = totals.setdefault(str(row["currency"]), {"count": 0, "amount": 0})
         item["count"] += int(row["records"])
@@ -93,7 +101,11 @@ async def report_of(reader: Reader, file: Row) -> Report:
         },
         "refunds": _count(counted, "refund", "refund", "duplicate"),
         "representments": await representments(
-            reader, file_uuid, _count(counted, SECOND, REPRESENTMENT)
+            reader,
+            file_uuid,
+            _count(counted, SECOND, REPRESENTMENT),
+            _count(counted, ACCEPTED, ANSWERED),
+            _count(counted, DECLINED, ANSWERED),
         ),
         "amount_differences": differences,
         "unmatched": unmatched,

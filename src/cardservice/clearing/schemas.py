@@ -36,10 +36,20 @@ class RepresentmentException(BaseModel):
     transaction_uuid: UUID | None = Field(description="The disputed purchase.")
 
 
+class PreArbitrationAnswers(BaseModel):
+    accepted: int = Field(0, description="Pre-arbitrations the acquirer accepted (1644 640).")
+    declined: int = Field(0, description="Pre-arbitrations the acquirer declined (1644 641).")
+
+
 class Representments(BaseModel):
     received: int = Field(description="Second presentments that answered a chargeback.")
     exceptions: list[RepresentmentException] = Field(
         description="Second presentments refused, nothing moved (more than the chargeback)."
+    )
+    pre_arbitration: PreArbitrationAnswers = Field(
+        default_factory=PreArbitrationAnswers,
+        description="The acquirer's answers to pre-arbitrations booked"
+        " (docs/disputes.md#the-acquirers-answer-to-a-pre-arbitration).",
     )
 
 

@@ -135,7 +135,7 @@ class _Reading:
     last_number: int = 0
     trailer: dict[str, Any] | None = None
     rows: list[dict[str, Any]] = field(default_factory=list)
-    texts: dict[int, str] = field(default_factory=dict)  # second presentments' DE 72
+    texts: dict[int, str] = field(default_factory=dict)  # DE 72 of the dispute's records
 
     def take(self, message: dict[str, Any], cipher: CardCipher) -> None:
         """One message, in file order (`Unreadable` when it breaks the file's shape)."""
@@ -152,6 +152,8 @@ class _Reading:
             self.rows.append(self._row(ipm.presentment(message), cipher))
         elif ipm.is_second_presentment(message):
             self.rows.append(self._second(ipm.second_presentment(message), cipher))
+        elif ipm.is_pre_arbitration_answer(message):
+            self.rows.append(self._second(ipm.pre_arbitration_answer(message), cipher))
         else:
             self.ignored += 1
 
@@ -160,7 +162,9 @@ class _Reading:
             raise ipm.Unreadable(f"message number {number} out of order")
         self.last_number = number
 
-    def _second(self, item: ipm.SecondPresentment, cipher: CardCipher) -> dict[str, Any]:
+    def _second(
+        self, item: ipm.SecondPresentment | ipm.PreArbitrationAnswer, cipher: CardCipher
+    ) -> dict[str, Any]:
         self._in_order(item.message_number)
         if item.text:
             self.texts[item.message_number] = item.text

@@ -456,8 +456,17 @@ class SimulationFailed(Exception):
 @click.option(
     "--seed", type=click.INT, default=1, show_default=True, help="The draw's random seed."
 )
-def represent_command(outgoing: Path, out: Path, share: float, seed: int) -> None:
+@click.option(
+    "--pre-arbitration",
+    type=click.Choice(["accept", "decline"]),
+    default=None,
+    help="Answer each pre-arbitration (451) of the file so (default: leave them unanswered).",
+)
+def represent_command(
+    outgoing: Path, out: Path, share: float, seed: int, pre_arbitration: str | None
+) -> None:
     """Answer the issuer's outgoing file OUTGOING_FILE as an acquirer would: an IPM file of
-    second presentments for SHARE of its chargebacks (ingest it with `cardservice clearing
-    ingest`); prints how many (docs/disputes.md)."""
-    click.echo(representments.represent(outgoing, out, share, seed))
+    second presentments for SHARE of its chargebacks, and with --pre-arbitration the answer
+    to each 451 (ingest it with `cardservice clearing ingest`); prints how many messages it
+    holds (docs/disputes.md)."""
+    click.echo(representments.represent(outgoing, out, share, seed, pre_arbitration))

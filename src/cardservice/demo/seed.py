@@ -1,8 +1,8 @@
 """`cardservice demo`: a demo team with accounts, cards and history, built through the services;
 a frozen card and a card with spending controls (and its declines) among them, a card
 with one purchase of each network shape (holds.py: increment, captures in parts, tip,
-fuel, expired hold), the owner's two latest settled purchases disputed (one still open,
-one won), the owner's first USD card in Apple Pay (a wallet token that paid once), and the
+fuel, expired hold), the owner's disputes one at each step of their life through the network
+(disputes.py), the owner's first USD card in Apple Pay (a wallet token that paid once), and the
 team at work (team.py: a second member, budgets, a receipt policy, requests waiting).
 
 Idempotent: the data is created once; every run prints the demo owner's bearer token, the one
@@ -32,11 +32,12 @@ from cardservice.cards import (
 )
 from cardservice.config import Settings
 from cardservice.db.sql import Tx, as_uuid
+from cardservice.demo.disputes import Walk, open_disputes
+from cardservice.demo.disputes import walk as dispute_walk
 from cardservice.demo.holds import network_shapes
 from cardservice.demo.team import alex_spends, manage_team
 from cardservice.demo.token import demo_token, keep, read_kept, token_path
 from cardservice.dictionaries import available_bin, every_tag
-from cardservice.disputes import open_dispute, resolve_dispute
 from cardservice.errors import NotFound
 from cardservice.models.base import utcnow
 from cardservice.observability.progress import Report
@@ -65,7 +66,6 @@ from cardservice.transactions import (
     ReversalMessage,
     capture,
     issue_code,
-    latest_settled_purchases,
     refund,
     reverse,
     rules_first,
@@ -133,7 +133,7 @@ async def _fund(
     return account
 
 
-async def _populate(tx: Tx, cipher: CardCipher, report: Report) -> uuid.UUID:
+async def _populate(tx: Tx, cipher: CardCipher, report: Report) -> Walk:
     owner = await _onboard(tx, DEMO_EMAIL, "Dana Demo", "owner")
     member = await _onboard(tx, "sam@cardservice.example", "Sam Member", "member")
     plan = [
@@ -159,13 +159,13 @@ async def _populate(tx: Tx, cipher: CardCipher, report: Report) -> uuid.UUID:
         rng = random.Random(f"{DEMO_SEED}:{email}")  # noqa: S311 - demo data, not secrets
         await _history(tx, cipher, user, rng, report, f"{email} history")
     await _controls(tx, cipher, owner)
-    await _disputes(tx, owner)
+    walk = await open_disputes(tx, owner)
     main_usd = await account_in(tx, owner, "USD")
     assert main_usd is not None
     await network_shapes(tx, cipher, owner, main_usd, await _bin_for(tx, "USD"), utcnow())
     await _wallet(tx, cipher, owner)
     await _team_at_work(tx, cipher, owner, member)
-    return owner
+    return walk
 
 
 async def _team_at_work(tx: Tx, cipher: CardCipher, owner: uuid.UUID, sam: uuid.UUID) -> None:
@@ -239,18 +239,6 @@ async def _controls(tx: Tx, cipher: CardCipher, owner: uuid.UUID) -> None:
         merchant = "Merchant" if tag is None else tag.capitalize()
         message = Authorization(card_uuid, amount, "USD", merchant, tag=tag)
         await rules_first(tx, cipher, owner, message, now=now)
-
-
-async def _disputes(tx: Tx, owner: uuid.UUID) -> None:
-    """The owner's latest settled purchase disputed and left open; the one before it
-    disputed and won (its money back as a `dispute_credit`)."""
-    latest = await latest_settled_purchases(tx, owner, 2)
-    reasons = ("not_received", "duplicate")
-    opened = [
-        await open_dispute(tx, owner, purchase, reason, explanation="Demo dispute")
-        for purchase, reason in zip(latest, reasons, strict=True)
-    ]
-    await resolve_dispute(tx, owner, opened[-1]["uuid"], "won")
 
 
 async def _history(
@@ -334,15 +322,19 @@ async def create_demo(settings: Settings, report: Report = _quiet) -> str:
     path = token_path(settings.var_dir)
     kept = read_kept(path)
 
-    async def unit(tx: Tx) -> str:
+    async def unit(tx: Tx) -> tuple[str, Walk | None]:
+        walk = None
         try:
             owner = await user_by_email(tx, DEMO_EMAIL)
         except NotFound:
-            owner = await _populate(tx, cipher, report)
-        return await demo_token(tx, owner, kept, utcnow())
+            walk = await _populate(tx, cipher, report)
+            owner = walk.owner
+        return await demo_token(tx, owner, kept, utcnow()), walk
 
     try:
-        token = await db.transact(unit)
+        token, walk = await db.transact(unit)
+        if walk is not None:  # the disputes' files and decisions, units of their own
+            await dispute_walk(db, cipher, walk)
     finally:
         await parts.aclose()
     keep(path, token)

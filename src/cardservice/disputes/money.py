@@ -26,7 +26,14 @@ from datetime import datetime
 from typing import Any
 
 from cardservice.db.sql import Tx, as_datetime
-from cardservice.ledger import Leg, SystemBook, book_leg, post_entry
+from cardservice.ledger import (
+    BookEntry,
+    Leg,
+    SystemBook,
+    book_leg,
+    post_book_entries,
+    post_entry,
+)
 from cardservice.transactions import (
     Purchase,
     credit_row,
@@ -91,11 +98,15 @@ async def give_provisional_credit(
     dispute["provisional"] = amount
 
 
-async def claim(tx: Tx, dispute: dict[str, Any], amount: int, kind: str) -> None:
-    """`amount` claimed from the network (a chargeback, a pre-arbitration)."""
-    legs = _books(str(dispute["currency"]), -amount, amount)
-    await post_entry(tx, kind, legs, reference=dispute["uuid"])
-    dispute["claimed"] = int(dispute["claimed"]) + amount
+async def claim_all(tx: Tx, claims: list[tuple[dict[str, Any], int, str]]) -> None:
+    """Each `(dispute, amount, kind)`: `amount` claimed from the network (a chargeback, a
+    pre-arbitration), one entry each, written together."""
+    entries = []
+    for dispute, amount, kind in claims:
+        legs = _books(str(dispute["currency"]), -amount, amount)
+        entries.append(BookEntry(kind, legs, dispute["uuid"]))
+        dispute["claimed"] = int(dispute["claimed"]) + amount
+    await post_book_entries(tx, entries)
 
 
 async def give_back(tx: Tx, dispute: dict[str, Any], amount: int) -> None:

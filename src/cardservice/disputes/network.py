@@ -111,10 +111,18 @@ async def withdraw_dispute(
     return await decide(tx, purchase, dispute, "withdrawn", now)
 
 
+def _declined(dispute: dict[str, Any]) -> bool:
+    """The acquirer declined the dispute's pre-arbitration."""
+    pre = dispute["pre_arbitration"]
+    return pre is not None and orjson.loads(pre).get("answer") == "declined"
+
+
 async def accept_dispute(tx: Tx, dispute_uuid: uuid.UUID, now: datetime) -> dict[str, Any]:
-    """The operator accepts the merchant's second presentment: `lost`."""
+    """The operator accepts the merchant's second presentment, or the acquirer's decline of
+    the pre-arbitration: `lost`."""
     purchase, dispute = await _locked(tx, dispute_uuid)
-    _require(dispute, "representment_received")
+    if not (dispute["status"] == "pre_arbitration" and _declined(dispute)):
+        _require(dispute, "representment_received")
     return await decide(tx, purchase, dispute, "lost", now)
 
 
@@ -145,7 +153,7 @@ class Chargeback:
 
     message_number: int  # DE 71
     function: str  # DE 24: 450 | 453 | 451
-    pan: str  # DE 2
+    pan: str  # DE 2: the card's number, or the DPAN of the wallet token that paid
     amount: int  # DE 4, minor units of `currency`
     currency: str  # alphabetic; DE 49 is its numeric code
     reason_code: str  # DE 25
@@ -163,28 +171,45 @@ async def take_outgoing(
 ) -> list[Chargeback]:
     """The 1442s of the outgoing file `file_id`, message numbers from 2 (the header is 1):
     every dispute waiting to be sent, oldest first, each moved as sent (`chargeback_sent`, or
-    its pre-arbitration marked sent) with its claim on the network, in this unit."""
-    items = []
-    for number, row in enumerate(await repository.to_send(tx), start=2):
+    its pre-arbitration marked sent) with its claim on the network, in this unit — the
+    claims' entries in one statement, the disputes' rows in another."""
+    items, disputes, claims = [], [], []
+    rows = await repository.to_send(tx)
+    # DE 2 is the number the purchase was paid with: a wallet token's DPAN, else the card's
+    tokens = {row["uuid"]: _token_uuid(row["token"]) for row in rows if row["token"]}
+    dpans = await repository.dpans(tx, sorted(set(tokens.values()), key=str))
+    numbers: dict[bytes, str] = {}  # each number decrypted once
+    for number, row in enumerate(rows, start=2):
         dispute, function = _fields(row), str(row["to_send"])
         if function == PRE_ARBITRATION:
             amount = int(orjson.loads(dispute["representment"])["amount"])
-            await money.claim(tx, dispute, amount, "dispute_pre_arbitration")
+            claims.append((dispute, amount, "dispute_pre_arbitration"))
             dispute.update(pre_arbitration=_sent(file_id, number, now), updated_at=now)
             dispute["deadline_at"] = now + ANSWER_WINDOW
         else:
             amount = int(dispute["amount"])
-            await money.claim(tx, dispute, amount, "dispute_chargeback")
+            claims.append((dispute, amount, "dispute_chargeback"))
             dispute["chargeback"] = _sent(file_id, number, now)
             _step(dispute, "chargeback_sent", now, now + ANSWER_WINDOW)
         dispute["to_send"] = None
-        await repository.save(tx, dispute)
-        pan = decrypt(bytes(row["pan_ciphertext"]))
+        disputes.append(dispute)
+        token = tokens.get(row["uuid"])
+        ciphertext = dpans[token] if token is not None else bytes(row["pan_ciphertext"])
+        if ciphertext not in numbers:
+            numbers[ciphertext] = decrypt(ciphertext)
         items.append(
-            Chargeback(number, function, pan, amount, str(dispute["currency"]),
+            Chargeback(number, function, numbers[ciphertext], amount, str(dispute["currency"]),
                        REASON_CODES[str(dispute["reason"])], str(dispute["arn"]))
         )  # fmt: skip
+    await money.claim_all(tx, claims)
+    await repository.save_all(tx, disputes)
     return items
+
+
+def _token_uuid(token: str) -> uuid.UUID:
+    found = as_uuid(orjson.loads(token)["uuid"])
+    assert found is not None
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,12 +262,54 @@ async def receive_representment(tx: Tx, item: SecondPresentment, now: datetime) 
     return Answer("representment", None, purchase)
 
 
+@dataclass(frozen=True, slots=True)
+class PreArbitrationAnswer:
+    """The acquirer's answer to a 451 (1644 `640` accepted / `641` declined), as the ingest
+    stages it."""
+
+    arn: str
+    accepted: bool
+    file_id: str
+    message_number: int
+    message: str | None
+
+
+async def receive_pre_arbitration_answer(
+    tx: Tx, item: PreArbitrationAnswer, now: datetime
+) -> Answer:
+    """The acquirer's answer to the dispute's pre-arbitration, matched by ARN: accepted, the
+    dispute is `won`; declined, it stays `pre_arbitration` for the operator to accept (`lost`)
+    or take to the network's arbitration (the sandbox's resolve), due in 45 days. No
+    pre-arbitration sent and unanswered under that ARN: `unmatched`, nothing moves."""
+    found = await repository.by_arn(tx, item.arn)
+    if found is None:
+        return Answer("unmatched", "no pre-arbitration")
+    purchase, dispute = await _locked(tx, as_uuid(found[0]))  # type: ignore[arg-type]
+    pre = orjson.loads(dispute["pre_arbitration"] or "null")
+    waiting = dispute["status"] == "pre_arbitration" and dispute["to_send"] is None
+    if not waiting or pre is None or "answer" in pre:
+        return Answer("unmatched", "no pre-arbitration", purchase.uuid)
+    pre.update(
+        answer="accepted" if item.accepted else "declined", answered_at=iso_z(now),
+        answer_file_id=item.file_id, answer_message_number=item.message_number,
+        answer_message=item.message,
+    )  # fmt: skip
+    dispute["pre_arbitration"] = orjson.dumps(pre).decode()
+    if item.accepted:
+        await decide(tx, purchase, dispute, "won", now)
+    else:
+        dispute.update(updated_at=now, deadline_at=now + ANSWER_WINDOW)
+        await repository.save(tx, dispute)
+    return Answer("answered", None, purchase.uuid)
+
+
 async def win_if_unanswered(tx: Tx, dispute_uuid: uuid.UUID, now: datetime) -> bool:
     """A chargeback or pre-arbitration unanswered at its deadline is `won` (False: it was
     answered or decided meanwhile)."""
     purchase, dispute = await _locked(tx, dispute_uuid)
     deadline = dispute["deadline_at"]
     due = dispute["status"] in ("chargeback_sent", "pre_arbitration") and not dispute["to_send"]
+    due = due and not _declined(dispute)  # then the operator decides
     if not due or deadline is None or _at(deadline) > now:
         return False
     await decide(tx, purchase, dispute, "won", now)

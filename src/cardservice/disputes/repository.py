@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from cardservice.db.paging import Offset, paginate
-from cardservice.db.sql import Reader, Row, Tx, in_list, insert_sql
+from cardservice.db.sql import Reader, Row, Tx, as_uuid, in_list, insert_sql
 from cardservice.disputes.records import (
     DISPUTE_FIELDS,
     NEWEST_FIRST,
@@ -38,13 +38,30 @@ _SAVE = (
     + ", ".join(f"{name} = ${i}" for i, name in enumerate(_CHANGING, start=2))
     + " WHERE uuid = $1"
 )
+_TYPES = {
+    "uuid": "uuid", "status": "text", "resolved_at": "timestamptz", "updated_at": "timestamptz",
+    "credit_transaction_uuid": "uuid", "to_send": "text", "deadline_at": "timestamptz",
+    "chargeback": "text", "representment": "text", "pre_arbitration": "text", "history": "text",
+    "provisional": "bigint", "claimed": "bigint",
+}  # fmt: skip
+# PostgreSQL: the same columns of many disputes in one statement
+_SAVE_ALL_PG = (
+    "UPDATE disputes d SET "  # noqa: S608 - the columns are this module's constants
+    + ", ".join(f"{name} = v.{name}" for name in _CHANGING)
+    + " FROM unnest("
+    + ", ".join(
+        f"CAST(${i} AS {_TYPES[name]}[])" for i, name in enumerate(("uuid", *_CHANGING), start=1)
+    )
+    + f") AS v(uuid, {', '.join(_CHANGING)}) WHERE d.uuid = v.uuid"
+)
 _PROGRAM_CREDIT = (
     "SELECT p.provisional_credit FROM users u JOIN programs p ON p.uuid = u.program_uuid"
     " WHERE u.uuid = $1"
 )
 # the disputes the next outgoing file carries, in the file's order, with their card number
+# and the wallet token the purchase was paid with (JSON {uuid, wallet, last4}, or NULL)
 _TO_SEND = f"""
-SELECT {DISPUTE_COLUMNS}, d.user_uuid, c.pan_ciphertext
+SELECT {DISPUTE_COLUMNS}, d.user_uuid, c.pan_ciphertext, t.token
 FROM disputes d JOIN transactions t ON t.uuid = d.transaction_uuid
 JOIN cards c ON c.uuid = t.card_uuid
 WHERE d.to_send IS NOT NULL
@@ -55,7 +72,9 @@ ORDER BY d.created_at DESC, d.uuid DESC LIMIT 1"""  # noqa: S608
 _DUE = """
 SELECT uuid FROM disputes
 WHERE status IN ('chargeback_sent', 'pre_arbitration') AND to_send IS NULL AND deadline_at <= $1
+AND (pre_arbitration IS NULL OR pre_arbitration NOT LIKE '%"answer":"declined"%')
 ORDER BY deadline_at, uuid"""
+_DPANS = "SELECT uuid, dpan_ciphertext FROM card_tokens WHERE uuid IN "
 _EVIDENCE_COUNT = "SELECT count(*) FROM attachments WHERE user_uuid = $1 AND uuid IN "
 
 
@@ -100,6 +119,17 @@ async def save(tx: Tx, dispute: dict[str, Any]) -> None:
     await tx.execute(_SAVE, dispute["uuid"], *(dispute[name] for name in _CHANGING))
 
 
+async def save_all(tx: Tx, disputes: list[dict[str, Any]]) -> None:
+    """`save` for many disputes (their rows locked): one statement on PostgreSQL."""
+    if tx.dialect != "postgresql":
+        for dispute in disputes:
+            await save(tx, dispute)
+        return
+    if disputes:
+        columns = [[d[name] for d in disputes] for name in ("uuid", *_CHANGING)]
+        await tx.execute(_SAVE_ALL_PG, *columns)
+
+
 async def program_gives_credit(tx: Tx, user_uuid: uuid.UUID) -> bool:
     """The user's program credits a dispute when it is opened (no program: no)."""
     return bool(await tx.value(_PROGRAM_CREDIT, user_uuid))
@@ -107,8 +137,16 @@ async def program_gives_credit(tx: Tx, user_uuid: uuid.UUID) -> bool:
 
 async def to_send(tx: Tx) -> list[Row]:
     """The disputes waiting for the outgoing file (dispute fields, `user_uuid`,
-    `pan_ciphertext`), their rows locked, oldest first."""
+    `pan_ciphertext`, the purchase's `token`), their rows locked, oldest first."""
     return list(await tx.rows(_TO_SEND))
+
+
+async def dpans(tx: Tx, token_uuids: list[uuid.UUID]) -> dict[uuid.UUID, bytes]:
+    """The encrypted DPAN of each wallet token (deleted ones too), by the token's uuid."""
+    if not token_uuids:
+        return {}
+    rows = await tx.rows(_DPANS + in_list(len(token_uuids)), *token_uuids)
+    return {as_uuid(row["uuid"]): bytes(row["dpan_ciphertext"]) for row in rows}  # type: ignore[misc]
 
 
 async def by_arn(tx: Tx, arn: str) -> Row | None:

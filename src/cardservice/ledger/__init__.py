@@ -5,6 +5,7 @@ Other packages post an entry through what this module names (`post_entry` with t
 contract in pyproject.toml and tests/test_layers.py hold it)."""
 
 from cardservice.ledger.entries import (
+    BookEntry,
     InsufficientFunds,
     Leg,
     Posted,
@@ -12,10 +13,12 @@ from cardservice.ledger.entries import (
     account_leg,
     book_leg,
     card_leg,
+    post_book_entries,
     post_entry,
 )
 
 __all__ = [
+    "BookEntry",
     "InsufficientFunds",
     "Leg",
     "Posted",
@@ -23,5 +26,6 @@ __all__ = [
     "account_leg",
     "book_leg",
     "card_leg",
+    "post_book_entries",
     "post_entry",
 ]

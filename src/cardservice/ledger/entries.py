@@ -291,3 +291,55 @@ async def post_entry(
         if (rank, key) not in folded:
             balances[key] = await _apply(tx, _MOVE_CARD if rank else _MOVE_ACCOUNT, key, delta)
     return Posted(entry_id, balances)
+
+
+@dataclass(frozen=True, slots=True)
+class BookEntry:
+    """One entry of `post_book_entries`: between system books alone (no balance moves)."""
+
+    kind: str
+    legs: Sequence[Leg]
+    reference: uuid.UUID | None = None
+
+
+# PostgreSQL: many entries and their postings in one statement, as `_write_entry_pg` writes
+# one: the ids taken first, the postings written, then the entries (their AFTER trigger checks
+# each entry's sum once the statement is done).
+_WRITE_BOOK_ENTRIES_PG = f"""
+WITH k AS (
+  SELECT k.n, k.kind, k.reference, nextval(pg_get_serial_sequence('{_ENTRIES}', 'id')) AS id
+  FROM unnest(CAST($1 AS int[]), CAST($2 AS text[]), CAST($3 AS uuid[]))
+  AS k(n, kind, reference) ORDER BY k.n),
+p AS (
+  INSERT INTO {_POSTINGS} ({", ".join(_POSTING_COLUMNS)})
+  SELECT k.id, NULL, NULL, v.system_book, v.currency, v.amount
+  FROM unnest(CAST($4 AS int[]), CAST($5 AS text[]), CAST($6 AS text[]), CAST($7 AS bigint[]))
+  AS v(n, system_book, currency, amount) JOIN k ON k.n = v.n RETURNING 1)
+INSERT INTO {_ENTRIES} (id, kind, reference, created_at)
+SELECT id, kind, reference, $8 FROM k WHERE (SELECT count(*) FROM p) > 0"""  # noqa: S608 - our table names
+
+
+async def post_book_entries(tx: Tx, entries: Sequence[BookEntry]) -> None:
+    """Record many balanced entries between system books (a file's claims on the network),
+    in their order: one statement on PostgreSQL, `post_entry` each on SQLite."""
+    kept = [(e, [leg for leg in e.legs if leg.amount != 0]) for e in entries]
+    kept = [(e, legs) for e, legs in kept if legs]
+    for _entry, legs in kept:
+        _check_balanced(legs)
+        if any(leg.book is None for leg in legs):
+            raise UnbalancedEntry("post_book_entries moves system books only")
+    if not kept:
+        return
+    if tx.dialect != "postgresql":
+        for entry, legs in kept:
+            await post_entry(tx, entry.kind, legs, entry.reference)
+        return
+    postings = [(n, leg) for n, (_e, legs) in enumerate(kept) for leg in legs]
+    tx.after_commit.append(functools.partial(metrics.count_postings, len(postings)))
+    await tx.execute(
+        _WRITE_BOOK_ENTRIES_PG,
+        list(range(len(kept))), [e.kind for e, _ in kept], [e.reference for e, _ in kept],
+        [n for n, _ in postings], [leg.book.value for _, leg in postings if leg.book],
+        [leg.currency for _, leg in postings], [leg.amount for _, leg in postings],
+        utcnow(),
+    )  # fmt: skip

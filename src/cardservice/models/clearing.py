@@ -46,7 +46,9 @@ class ClearingRecord(Base):
     __tablename__ = "clearing_records"
     __table_args__ = (
         UniqueConstraint("file_uuid", "message_number", name="uq_clearing_records_file_uuid"),
-        CheckConstraint("kind IN ('purchase', 'refund', 'second', 'atm')", name="kind"),
+        CheckConstraint(
+            "kind IN ('purchase', 'refund', 'second', 'atm', 'accepted', 'declined')", name="kind"
+        ),
         CheckConstraint("amount > 0", name="amount"),
         Index("ix_clearing_records_arn", "arn"),
     )
@@ -56,7 +58,8 @@ class ClearingRecord(Base):
     message_number: Mapped[int] = mapped_column(BigInteger, doc="DE 71")
     kind: Mapped[str] = mapped_column(
         String(8),
-        doc="purchase (DE 3 00…) | atm (01…, cash) | refund (20…) | second (a second presentment)",
+        doc="purchase (DE 3 00…) | atm (01…, cash) | refund (20…) | second (a second presentment)"
+        " | accepted | declined (the acquirer's answer to a pre-arbitration)",
     )
     fingerprint: Mapped[str] = mapped_column(String(64), doc="of DE 2, the card number")
     amount: Mapped[int] = mapped_column(BigInteger, doc="DE 4, minor units of `currency`")
