@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from cardservice.db.database import Database
-from cardservice.db.sql import Reader, Tx
+from cardservice.db.sql import Reader, Tx, as_datetime
 from cardservice.errors import NotFound, ValidationFailed
 from cardservice.infra.background import Job
 from cardservice.ledger.minor_units import to_minor
@@ -111,7 +111,7 @@ async def mails_in_doubt(reader: Reader, limit: int = 500) -> list[dict[str, Any
             "user_uuid": str(uuid.UUID(str(row["user_uuid"]))),
             "attempts": int(row["attempts"]),
             "last_error": row["last_error"],
-            "created_at": row["created_at"],
+            "created_at": as_datetime(row["created_at"]),
             "held": row["lease_until"] is not None,
         }
         for row in await repository.in_doubt(reader, limit)
