@@ -114,7 +114,6 @@ async def list_cards(request: Request, caller: CallerA, db: Db, page: CardPage) 
     response_model=PagedEnvelope[TeamCardList],
     openapi_extra=BEARER_OR_MFA,
     summary="The team members' cards (the team's owner)",
-    tags=["teams"],
 )
 async def list_team_cards(caller: CallerA, db: Db, page: CardPage) -> JSONResponse:
     """For a team's owner: every card of each member (role `member`) that is not closed — the
