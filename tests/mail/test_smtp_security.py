@@ -30,6 +30,8 @@ from cryptography.x509.oid import NameOID
 from fastapi import FastAPI
 from prometheus_client import REGISTRY
 
+from cardservice.cli.doctor import CheckFailed
+from cardservice.cli.doctor import _mail as doctor_mail
 from cardservice.config import Settings
 from cardservice.db.sql import Tx, as_datetime
 from cardservice.mail.service import prune_mails, request_sign_in
@@ -268,3 +270,16 @@ async def _attempted(app: FastAPI, attempt: int, due: datetime) -> tuple[str, da
             return error, as_datetime(next_at), utcnow()
         await asyncio.sleep(0.05)
     raise AssertionError(await rows(app, sql))
+
+
+async def test_the_doctor_logs_in_to_the_smtp_server_and_names_a_refused_login(
+    settings: Settings, starttls: Inbox
+) -> None:
+    """`cardservice doctor`'s mail line (docs/operations.md): the service's own login, then
+    QUIT; a wrong password fails with the server's answer, never the password."""
+    assert await doctor_mail(settings) == f"127.0.0.1:{starttls.port} answers (logged in as {USER})"
+    wrong = settings.model_copy(update={"smtp_url": starttls.url.replace("s3cret%3Apass", "wr0ng")})
+    with pytest.raises(CheckFailed) as refused:
+        await doctor_mail(wrong)
+    assert "SMTPAuthenticationError" in str(refused.value) and "535" in str(refused.value)
+    assert "wr0ng" not in str(refused.value) and starttls.messages == []

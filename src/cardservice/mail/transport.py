@@ -100,14 +100,10 @@ async def _always() -> bool:
     return True
 
 
-async def deliver(
-    server: SmtpServer,
-    message: EmailMessage,
-    seconds: float,
-    before_data: Callable[[], Awaitable[bool]] = _always,
-) -> None:
-    """Hand the message to the server within `seconds` (see the module's outcomes)."""
-    session = _Session(
+def _session(
+    server: SmtpServer, seconds: float, before_data: Callable[[], Awaitable[bool]]
+) -> _Session:
+    return _Session(
         before_data,
         hostname=server.host,
         port=server.port,
@@ -118,6 +114,26 @@ async def deliver(
         cert_bundle=server.ca_file,
         timeout=seconds,
     )
+
+
+async def check_login(server: SmtpServer, seconds: float) -> None:
+    """Connect, TLS and log in as the service does, then `QUIT` (`cardservice doctor`);
+    `MailFailed` with the server's answer (never the password) when that fails."""
+    try:
+        async with asyncio.timeout(seconds), _session(server, seconds, _always):
+            pass
+    except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
+        raise MailFailed(f"{type(exc).__name__}: {exc}"[:500]) from exc
+
+
+async def deliver(
+    server: SmtpServer,
+    message: EmailMessage,
+    seconds: float,
+    before_data: Callable[[], Awaitable[bool]] = _always,
+) -> None:
+    """Hand the message to the server within `seconds` (see the module's outcomes)."""
+    session = _session(server, seconds, before_data)
     try:
         async with asyncio.timeout(seconds):
             async with session:
