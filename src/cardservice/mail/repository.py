@@ -124,7 +124,8 @@ _ORPHANS = """
 UPDATE mails SET lease_until = NULL, last_error = $2
 WHERE id IN (SELECT id FROM mails WHERE status = 'in_doubt' AND lease_until < $1
              ORDER BY lease_until, id LIMIT 100)
-RETURNING uuid, kind, attempts"""
+  AND status = 'in_doubt' AND lease_until < $1
+RETURNING uuid, kind, attempts"""  # the outer test again: of two loops at once, one hands it
 _IN_DOUBT = """
 SELECT m.uuid, m.kind, m.user_uuid, m.attempts, m.last_error, m.created_at, m.lease_until
 FROM mails m WHERE m.status = 'in_doubt' ORDER BY m.id LIMIT $1"""
