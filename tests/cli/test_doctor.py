@@ -20,7 +20,16 @@ from tests.security.test_key_rotation import PINNED
 from tests.softhsm import SoftHsm
 from tests.webhooks.drive import post
 
-CHECKS = ("database", "keys", "cvk", "fingerprint key", "pkcs11", "metrics token", "sandbox")
+CHECKS = (
+    "database",
+    "keys",
+    "cvk",
+    "fingerprint key",
+    "pkcs11",
+    "metrics token",
+    "sandbox",
+    "mail",
+)
 
 
 def complete(settings: Settings) -> dict[str, str]:

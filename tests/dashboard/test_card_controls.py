@@ -12,7 +12,7 @@ import httpx
 from fastapi import FastAPI
 
 from tests.dashboard.session import post_form, sign_in
-from tests.factories import Caller, authorize, make_card, make_user
+from tests.factories import Caller, authorize, bin_uuid, make_card, make_user
 
 
 async def _card(client: httpx.AsyncClient, user: Caller, card: str) -> dict[str, Any]:
@@ -155,3 +155,32 @@ async def test_a_team_owner_manages_a_members_card_on_its_own_page(
     assert "Held by" in refused.text  # the owner's page again, with the refusal by its field
     await sign_in(client, teammate)
     assert (await client.get(f"/app/cards/{members_card}")).status_code == 404
+
+
+async def test_the_owners_list_shows_every_card_of_each_member_and_no_co_owners_card(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """Every card of each member (two on one account, one on another), each linked to a page
+    the owner may open; a co-owner's card is not listed — an owner does not manage another
+    owner's card, its page is 404 (docs/teams.md#a-team-owner-and-the-members-cards)."""
+    owner = await make_user(app, team="Pair", role="owner")
+    co_owner = await make_user(app, team="Pair", role="owner")
+    member = await make_user(app, team="Pair", role="member")
+    account, first = await make_card(app, client, member)
+    bought = await client.post(
+        "/card/buy",
+        json={"account_uuid": str(account), "bin_uuid": await bin_uuid(app), "start_balance": 5},
+        headers=member.headers,
+    )
+    assert bought.status_code == 201, bought.text
+    second = bought.json()["data"]["cards"][0]["uuid"]
+    _other_account, third = await make_card(app, client, member)
+    _co_account, co_owners = await make_card(app, client, co_owner)
+    await sign_in(client, owner)
+    listed = (await client.get("/app/cards")).text
+    team_part = listed[listed.index("Team members' cards") :]
+    for card in (first, second, third):
+        assert f'href="/app/cards/{card}"' in team_part
+        assert (await client.get(f"/app/cards/{card}")).status_code == 200
+    assert co_owners not in listed
+    assert (await client.get(f"/app/cards/{co_owners}")).status_code == 404

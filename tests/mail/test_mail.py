@@ -12,18 +12,29 @@ from datetime import timedelta
 from email.message import EmailMessage
 
 import httpx
+import pytest
 from fastapi import FastAPI
+from prometheus_client import REGISTRY
 
+from cardservice.config import Settings
 from cardservice.db.sql import Tx
 from cardservice.models.base import utcnow
 from cardservice.teams.receipts import enforce_receipts
 from cardservice.webhooks.worker import DeliveryWorker
+from tests.cli.test_cli import Command
 from tests.factories import Caller, authorize, bin_uuid, make_user
 from tests.mail.conftest import MAIL_FROM, PUBLIC_URL
 from tests.mail.inbox import Inbox
 from tests.teams.team import call, make_team, member_account, member_card, rows
 
 KNOWN_ANSWER = "If this address is a user's, a sign-in link is on its way; it works once."
+
+
+@pytest.fixture
+def cli(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> Command:
+    return Command(settings, monkeypatch, capsys)
 
 
 def body(message: EmailMessage) -> str:
@@ -285,6 +296,42 @@ async def test_a_mail_the_server_defers_is_sent_again_and_one_it_refuses_is_give
     await app.state.db.transact(forget)
     inbox.refusals.append("550 5.1.1 no such mailbox")
     await sign_in(client, user.email)
-    status, attempts, error = await _until_row(app, lambda row: row[0] != "pending")
+    status, attempts, error = await _until_row(app, lambda row: row[2] is not None)
     assert (status, attempts) == ("failed", 1) and "550" in str(error)
     assert len(inbox.messages) == 1  # the refused one never arrived
+
+
+async def test_a_mail_whose_answer_is_lost_after_data_is_never_sent_again_until_settled(
+    app: FastAPI, client: httpx.AsyncClient, inbox: Inbox, worker: DeliveryWorker, cli: Command
+) -> None:
+    """The server reads the message's end and closes the connection unanswered (it kept
+    nothing here, but the sender cannot know): `in_doubt`, counted, not retried by the loop
+    (docs/mail.md#delivery); `cardservice mail in-doubt` lists it, and `settle --not-taken`
+    (the server's log shows nothing) sends it once more."""
+    user = await make_user(app)
+    inbox.drop(user.email)
+    in_doubt = ("cardservice_mails_total", {"kind": "sign_in", "outcome": "in_doubt"})
+    before = REGISTRY.get_sample_value(in_doubt[0], in_doubt[1]) or 0
+    await sign_in(client, user.email)
+    status, attempts, error = await _until_row(app, lambda row: row[2] is not None)
+    assert (status, attempts) == ("in_doubt", 1) and "Disconnected" in str(error)
+    assert REGISTRY.get_sample_value(*in_doubt) == before + 1
+
+    async def due_now(tx: Tx) -> None:  # any retry would be due: none comes
+        await tx.execute("UPDATE mails SET next_attempt_at = $1", utcnow() - timedelta(hours=9))
+
+    await app.state.db.transact(due_now)
+    await asyncio.sleep(3 * app.state.settings.worker_poll_seconds + 0.3)
+    assert await _mail_row(app) == ("in_doubt", 1, error) and inbox.messages == []
+    [mail] = [u for (u,) in await rows(app, "SELECT uuid FROM mails")]
+    code, out, _ = await cli("mail", "in-doubt")
+    assert code == 0 and out.splitlines()[-1] == "1 in doubt"
+    assert out.startswith(f"{uuid.UUID(str(mail))} sign_in {user.uuid} attempts=1 queued=")
+    assert await cli.value("mail", "settle", str(uuid.UUID(str(mail))), "--not-taken") == (
+        f"{uuid.UUID(str(mail))} pending"
+    )
+    [arrived] = await inbox.wait_for(1)
+    assert arrived["Message-ID"] == f"<{uuid.UUID(str(mail))}@{MAIL_FROM.partition('@')[2]}>"
+    assert (await _until_row(app, lambda row: row[0] == "sent"))[1] == 2
+    refused = await cli.refused("mail", "settle", str(uuid.UUID(str(mail))), "--taken")
+    assert "no mail in doubt with this uuid" in refused  # settled once

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import logging
 import ssl
 import uuid
 from collections.abc import Iterator
@@ -27,13 +28,16 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 from fastapi import FastAPI
+from prometheus_client import REGISTRY
 
+from cardservice.cli.doctor import CheckFailed
+from cardservice.cli.doctor import _mail as doctor_mail
 from cardservice.config import Settings
-from cardservice.db.sql import Tx
+from cardservice.db.sql import Tx, as_datetime
 from cardservice.mail.service import prune_mails, request_sign_in
 from cardservice.mail.transport import MailFailed, MailRefused, SmtpServer, deliver
 from cardservice.models.base import utcnow
-from cardservice.webhooks.worker import DeliveryWorker
+from cardservice.webhooks.worker import DeliveryWorker, running_worker
 from tests.factories import make_user
 from tests.mail.conftest import MAIL_FROM
 from tests.mail.inbox import Inbox
@@ -102,11 +106,13 @@ def certificates(tmp_path_factory: pytest.TempPathFactory) -> Certificates:
 def _authenticator(
     _server: Any, _session: Any, _envelope: Any, _mechanism: str, data: Any
 ) -> AuthResult:
+    """The test's one login. A refusal says `handled=False`: aiosmtpd then answers it `535`
+    (its default `handled=True` means the authenticator answered itself, and nothing is sent)."""
     ok = isinstance(data, LoginPassword) and (data.login, data.password) == (
         USER.encode(),
         PASSWORD.encode(),
     )
-    return AuthResult(success=ok, auth_data=data if ok else None)
+    return AuthResult(success=ok, handled=ok, auth_data=data if ok else None)
 
 
 def _guarded(certificates: Certificates, implicit: bool, credentials: str = ENCODED) -> Inbox:
@@ -214,3 +220,66 @@ async def test_mails_past_their_retention_are_pruned_and_pending_ones_kept(
         (users[3].uuid, "sent"),  # within the retention
     ]
     assert await prune_mails(db, now, timedelta(days=90)) == 0
+
+
+async def test_a_wrong_password_keeps_the_mail_queued_and_tried_again_later(
+    app: FastAPI, starttls: Inbox, certificates: Certificates, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The server answers the login `535`: the operator's to fix, not the mail's fault — the
+    mail stays `pending` with the server's answer as its error, tried again on the retry
+    schedule (docs/mail.md#delivery), counted `retrying`, logged without the password; the
+    loop goes on."""
+    state, user = app.state, await make_user(app)
+    wrong = state.settings.model_copy(
+        update={"smtp_url": starttls.url.replace("s3cret%3Apass", "wr0ng"),
+                "smtp_ca_file": certificates.ca_file}
+    )  # fmt: skip
+    retrying = ("cardservice_mails_total", {"kind": "sign_in", "outcome": "retrying"})
+    before = REGISTRY.get_sample_value(*retrying) or 0
+    asked = utcnow()
+    assert await request_sign_in(state.db, user.email, asked)
+    with caplog.at_level(logging.INFO, logger="cardservice.mail"):
+        async with running_worker(state.db, wrong, state.cipher, state.outbound, ()):
+            first = (asked, *await _attempted(app, 1, asked))
+            due = utcnow()
+
+            async def due_now(tx: Tx) -> None:  # the first retry's 5 s, passed
+                await tx.execute("UPDATE mails SET next_attempt_at = $1", due)
+
+            await state.db.transact(due_now)
+            second = (due, *await _attempted(app, 2, due))
+    for (start, error, next_at, seen), retry in ((first, 5), (second, 60)):
+        assert "SMTPAuthenticationError" in error and "535" in error
+        # attempted between `start` and `seen`: the schedule's step (± its 10 %) from then
+        assert next_at - start >= timedelta(seconds=retry * 0.9)
+        assert next_at - seen <= timedelta(seconds=retry * 1.1)
+    assert starttls.messages == [] and starttls.logins == []
+    assert REGISTRY.get_sample_value(*retrying) == before + 2
+    logged = [r for r in caplog.records if r.getMessage() == "mail attempt"]
+    assert [getattr(r, "outcome") for r in logged] == ["retrying", "retrying"]
+    assert all("wr0ng" not in str(r.__dict__) for r in caplog.records)
+
+
+async def _attempted(app: FastAPI, attempt: int, due: datetime) -> tuple[str, datetime, datetime]:
+    """(last_error, next_attempt_at, a time after it was recorded) once attempt `attempt`
+    of the mail due at `due` is recorded (due again later), the mail still pending."""
+    sql = "SELECT status, attempts, last_error, next_attempt_at FROM mails"
+    for _ in range(600):
+        [(status, attempts, error, next_at)] = await rows(app, sql)
+        if (status, attempts) == ("pending", attempt) and as_datetime(next_at) > due:
+            return error, as_datetime(next_at), utcnow()
+        await asyncio.sleep(0.05)
+    raise AssertionError(await rows(app, sql))
+
+
+async def test_the_doctor_logs_in_to_the_smtp_server_and_names_a_refused_login(
+    settings: Settings, starttls: Inbox
+) -> None:
+    """`cardservice doctor`'s mail line (docs/operations.md): the service's own login, then
+    QUIT; a wrong password fails with the server's answer, never the password."""
+    assert await doctor_mail(settings) == f"127.0.0.1:{starttls.port} answers (logged in as {USER})"
+    wrong = settings.model_copy(update={"smtp_url": starttls.url.replace("s3cret%3Apass", "wr0ng")})
+    with pytest.raises(CheckFailed) as refused:
+        await doctor_mail(wrong)
+    assert "SMTPAuthenticationError" in str(refused.value) and "535" in str(refused.value)
+    assert "wr0ng" not in str(refused.value) and starttls.messages == []

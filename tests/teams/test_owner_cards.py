@@ -183,3 +183,45 @@ async def test_a_bad_policy_is_422_and_strangers_get_404(
     assert (await call(client, outsider, "GET", "/team/card-policy")).status_code == 404
     put = await call(client, outsider, "PUT", "/team/card-policy", {"member_cards": "request"})
     assert put.status_code == 404
+
+
+async def _buy(client: httpx.AsyncClient, app: FastAPI, user: object, account: object) -> str:
+    body = {"account_uuid": str(account), "bin_uuid": await bin_uuid(app), "start_balance": 5}
+    bought = await call(client, user, "POST", "/card/buy", body)  # type: ignore[arg-type]
+    assert bought.status_code == 201, bought.text
+    return str(bought.json()["data"]["cards"][0]["uuid"])
+
+
+async def test_the_owner_lists_every_card_of_each_member_and_nobody_elses(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """`GET /team/cards` (docs/teams.md#a-team-owner-and-the-members-cards): every card of
+    each member, several on one account and on two accounts, with its holder; not a closed
+    card, not an owner's (the caller's or a co-owner's); a member and a stranger: 404."""
+    team = await make_team(app, members=2)
+    ada, bob = team.members
+    co_owner = await make_user(app, team=team.name, role="owner")
+    account = await member_account(app, ada)
+    ada_cards = [await _buy(client, app, ada, account) for _ in range(2)]
+    ada_cards.append(await member_card(app, client, ada))  # on a second account
+    bob_card, closed = await member_card(app, client, bob), await member_card(app, client, bob)
+    shut = await call(client, bob, "PATCH", f"/card/{closed}", {"status": "closed"})
+    assert shut.status_code == 200, shut.text
+    await member_card(app, client, team.owner)
+    await member_card(app, client, co_owner)
+    for owner in (team.owner, co_owner):
+        listed = await call(client, owner, "GET", "/team/cards?per_page=500")
+        assert listed.status_code == 200, listed.text
+        cards = listed.json()["data"]["cards"]
+        holders = {str(ada.uuid): sorted(ada_cards), str(bob.uuid): [bob_card]}
+        found: dict[str, list[str]] = {}
+        for card in cards:
+            found.setdefault(card["holder"]["uuid"], []).append(card["uuid"])
+            assert card["holder"]["name"] == "Test User" and "number" not in card
+        assert {k: sorted(v) for k, v in found.items()} == holders
+        assert listed.json()["meta"]["total"] == 4
+    paged = await call(client, team.owner, "GET", "/team/cards?per_page=3&page=2")
+    assert [c["uuid"] for c in paged.json()["data"]["cards"]] == [cards[3]["uuid"]]
+    for nobody in (ada, await make_user(app)):
+        refused = await call(client, nobody, "GET", "/team/cards")
+        assert (refused.status_code, refused.json()["success"]) == (404, False)

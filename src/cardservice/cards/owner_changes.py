@@ -1,5 +1,5 @@
-"""GET and PATCH /card/{cardUuid} by its holder or by the holder's team owner
-(docs/teams.md#a-team-owner-and-the-members-cards).
+"""GET and PATCH /card/{cardUuid} by its holder or by the holder's team owner, and the owner's
+list of those cards, `GET /team/cards` (docs/teams.md#a-team-owner-and-the-members-cards).
 
 A team's owner reads a member's card (a user of role `member` in the team they own) as its
 holder does, and changes it through the holder's own use case (`changes.change_card`,
@@ -19,8 +19,8 @@ from cardservice.cards import repository
 from cardservice.cards.changes import change_card
 from cardservice.cards.records import card_record
 from cardservice.cards.schemas import CardChangeRequest
-from cardservice.db.sql import Reader, Tx
-from cardservice.errors import CardNotFound
+from cardservice.db.sql import Reader, Tx, as_uuid
+from cardservice.errors import CardNotFound, NotFound
 
 
 def _action(body: CardChangeRequest) -> str:
@@ -43,6 +43,25 @@ async def managed_holder(reader: Reader | Tx, caller: Principal, card_uuid: uuid
     if team is None or not await repository.is_team_member(reader, holder, team):
         raise CardNotFound()
     return holder
+
+
+async def team_cards(
+    reader: Reader, caller: Principal, offset: int, limit: int
+) -> tuple[list[dict[str, Any]], int]:
+    """The cards the caller manages as a team's owner — every card of each member that is not
+    closed, with its holder — a page of them, and how many. Not an owner: 404."""
+    team = caller.owned_team
+    if team is None:
+        raise NotFound("Not found: a team's owner lists the members' cards.")
+    rows, total = await repository.page_of_team_cards(reader, team, offset, limit)
+    records = [
+        {
+            **card_record(row),
+            "holder": {"uuid": as_uuid(row["holder_uuid"]), "name": row["holder_name"]},
+        }
+        for row in rows
+    ]
+    return records, total
 
 
 async def read_card_as(reader: Reader, caller: Principal, card_uuid: uuid.UUID) -> dict[str, Any]:

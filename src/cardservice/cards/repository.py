@@ -70,6 +70,23 @@ async def page_of_every_card(
     )
 
 
+async def page_of_team_cards(
+    reader: Reader, team_uuid: uuid.UUID, offset: int, limit: int
+) -> tuple[Sequence[Row], int]:
+    """One page of the cards of the team's members (role `member`) that are not closed — the
+    cards its owner manages — by holder name, then each holder's card order; and how many."""
+    where = "u.team_uuid = $1 AND u.role = 'member' AND c.status <> 'closed'"
+    return await paginate(
+        reader,
+        "SELECT $TOTAL AS total, u.uuid AS holder_uuid, u.name AS holder_name,"  # noqa: S608
+        f" {card_columns('c')} FROM cards c JOIN users u ON u.uuid = c.user_uuid"
+        f" WHERE {where} ORDER BY u.name, u.uuid, {card_order('c')}",
+        [team_uuid],
+        Offset(offset, limit),
+        count=f"SELECT count(*) FROM cards c JOIN users u ON u.uuid = c.user_uuid WHERE {where}",  # noqa: S608
+    )
+
+
 _HOLDER = "SELECT user_uuid FROM cards WHERE uuid = $1"
 
 

@@ -11,7 +11,7 @@ from fastapi.responses import Response
 
 from cardservice.auth.dependencies import CallerA, CallerB, count_failed_attempt
 from cardservice.cards import physical, pin, purchase, reveal, service
-from cardservice.cards.owner_changes import change_card_as, read_card_as
+from cardservice.cards.owner_changes import change_card_as, read_card_as, team_cards
 from cardservice.cards.replacement import replace_card
 from cardservice.cards.schemas import (
     ActivateCardRequest,
@@ -27,6 +27,7 @@ from cardservice.cards.schemas import (
     RevealRequest,
     SetPinRequest,
     SortRequest,
+    TeamCardList,
 )
 from cardservice.db.sql import Tx
 from cardservice.encoding import dumps
@@ -105,6 +106,21 @@ async def list_cards(request: Request, caller: CallerA, db: Db, page: CardPage) 
     default, up to 500. Card records carry the mask and last four digits, never the number."""
     filters = read_filters(request, CARD_FILTERS)
     cards, total = await service.list_cards(db.reader, caller.user_uuid, filters, page)
+    return ok({"cards": cards}, meta=page.meta(total))
+
+
+@router.get(
+    "/team/cards",
+    response_model=PagedEnvelope[TeamCardList],
+    openapi_extra=BEARER_OR_MFA,
+    summary="The team members' cards (the team's owner)",
+)
+async def list_team_cards(caller: CallerA, db: Db, page: CardPage) -> JSONResponse:
+    """For a team's owner: every card of each member (role `member`) that is not closed — the
+    cards the owner reads and changes with `GET`/`PATCH /card/{cardUuid}` — with its holder
+    `{uuid, name}`, by holder name, then the holder's card order; 100 a page by default, up
+    to 500. A member or a user of no team: 404."""
+    cards, total = await team_cards(db.reader, caller, page.offset, page.size)
     return ok({"cards": cards}, meta=page.meta(total))
 
 

@@ -145,6 +145,21 @@ class CardList(BaseModel):
     cards: list[CardRecord]
 
 
+class CardHolder(BaseModel):
+    uuid: UUID
+    name: str
+
+
+class TeamCardRecord(CardRecord):
+    """A member's card as the team's owner lists it: the card record and its holder."""
+
+    holder: CardHolder
+
+
+class TeamCardList(BaseModel):
+    cards: list[TeamCardRecord]
+
+
 class RevealRequest(StrictRequest):
     """`POST /card/{uuid}/reveal` (docs/security.md#card-details-cvv2-and-issuer-keys): a live MFA
     code of the caller, used up."""

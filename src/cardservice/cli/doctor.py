@@ -105,6 +105,21 @@ async def _sandbox(settings: Settings) -> str:
     return "off"
 
 
+async def _mail(settings: Settings) -> str:
+    from cardservice.mail.transport import MailFailed, SmtpServer, check_login
+
+    if not settings.smtp_url:
+        return "not configured: no mail is sent (docs/mail.md#configuration)"
+    ca_file = str(settings.smtp_ca_file) if settings.smtp_ca_file else None
+    server = SmtpServer.from_url(settings.smtp_url, ca_file)
+    try:
+        await check_login(server, settings.smtp_timeout_seconds)
+    except MailFailed as exc:
+        raise CheckFailed(f"the SMTP server {server.host}:{server.port} refused us: {exc}") from exc
+    login = f"logged in as {server.username}" if server.username else "no login"
+    return f"{server.host}:{server.port} answers ({login})"
+
+
 CHECKS: tuple[tuple[str, Check], ...] = (
     ("database", _database),
     ("keys", _keys),
@@ -113,6 +128,7 @@ CHECKS: tuple[tuple[str, Check], ...] = (
     ("pkcs11", _pkcs11),
     ("metrics token", _metrics_token),
     ("sandbox", _sandbox),
+    ("mail", _mail),
 )
 
 

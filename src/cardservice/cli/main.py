@@ -24,6 +24,7 @@ from cardservice.cli.clearing import clearing
 from cardservice.cli.disputes import disputes
 from cardservice.cli.doctor import doctor
 from cardservice.cli.ledger import ledger
+from cardservice.cli.mail import mail
 from cardservice.cli.network import SimulationFailed, network
 from cardservice.cli.operator_keys import operator, operator_keys
 from cardservice.cli.simulate import simulate
@@ -195,6 +196,7 @@ for group in (
     keys,
     disputes,
     ledger,
+    mail,
     network,
     operator,
     operator_keys,

@@ -2,9 +2,10 @@
 
 Every change is `PATCH /card/{cardUuid}` of the API (docs/controls.md#lifecycle-patch-cardcarduuid),
 sent as the signed-in user: the rules, and the messages of what they refuse, are the API's. A team
-owner sees the members' cards the API shows them (each member account's primary card) and opens
-each on a page of its own with what an owner may do: freeze, unfreeze, close, the description and
-the spending controls (docs/teams.md#a-team-owner-and-the-members-cards).
+owner sees every card of each member the API lists them (`GET /team/cards`: the cards of the
+team's members, never another owner's) and opens each on a page of its own with what an owner may
+do: freeze, unfreeze, close, the description and the spending controls
+(docs/teams.md#a-team-owner-and-the-members-cards).
 """
 
 from __future__ import annotations
@@ -75,15 +76,10 @@ async def cards(request: Request, page: PageNumber = 1, done: Done = "") -> Resp
 
     async def build(api: Api) -> dict[str, Any]:
         body = await api.body("/card", {"page": page, "per_page": 20})
-        team = (await api.body("/accounts", {"per_page": 1}))["data"]["related_team_accounts"]
         return {
             "title": "Cards",
             "cards": body["data"]["cards"],
-            "team_cards": [
-                {**account["card_info"], "owner": account["owner"]["name"]}
-                for account in team
-                if account["card_info"] is not None
-            ],
+            "team_cards": await _team_cards(request, api),
             "pages": page_links(body["meta"]),
             "total": body["meta"]["total"],
             "notice": "Your new cards are ready." if done == "bought" else None,
@@ -91,6 +87,15 @@ async def cards(request: Request, page: PageNumber = 1, done: Done = "") -> Resp
         }
 
     return await show(request, "cards.html", build)
+
+
+async def _team_cards(request: Request, api: Api) -> list[dict[str, Any]]:
+    """A team owner's members' cards (`GET /team/cards`, up to 500): every card of each member
+    that is not closed. Nobody else has any to see."""
+    team = request.state.summary["user"]["team"]
+    if team is None or team["role"] != "owner":
+        return []
+    return list((await api.body("/team/cards", {"per_page": 500}))["data"]["cards"])
 
 
 async def asks_for_cards(request: Request, api: Api) -> bool:

@@ -5,14 +5,17 @@ in every process that mails (`CARDSERVICE_SMTP_URL` set). docs/mail.md#delivery.
   (`CARDSERVICE_WEBHOOK_LEASE_SECONDS`; PostgreSQL: `FOR UPDATE SKIP LOCKED`, so loops share
   the queue). A sign-in mail gets its one-time link in that unit: the secret lives only in
   the message, never in the queue.
-* The message goes to the SMTP server outside any transaction, then its outcome is written in
-  a unit of its own, only by the attempt that still holds the mail (`attempts` unchanged).
-* At least once, with one `Message-ID` per mail on every attempt: a loop killed after the
-  server took a message but before the outcome was written sends it again when the lease
-  ends, with the same `Message-ID` (SMTP gives no way to ask whether a message arrived; a
-  reader's mail program or the receiving server drops the repeat by that header).
-* A 5xx answer gives up at once; anything else is tried again after 5 s, 1 min, 5 min,
-  30 min, 2 h, 5 h; a sign-in mail not sent before its link would expire gives up.
+* Sent once: the attempt marks the mail `in_doubt` in a unit of its own (only if it still
+  holds it) before the SMTP `DATA` command goes out. A mail still `pending` when its lease
+  ends was never past `DATA` (the server discarded the unfinished transaction): it is taken
+  again. A mail `in_doubt` is never sent again by the loop: its attempt writes the answer
+  (250: `sent`; a 4xx or 5xx: as below), and one that got no answer — or died — leaves it to
+  the operator (`settle`, `cardservice mail settle`), logged and counted.
+* The outcome is written in a unit of its own, only by the attempt that still holds the mail
+  (`attempts` unchanged).
+* A 5xx answer gives up at once; anything else (a refused login too) is tried again after
+  5 s, 1 min, 5 min, 30 min, 2 h, 5 h; a sign-in mail not sent before its link would expire
+  gives up.
 """
 
 from __future__ import annotations
@@ -31,7 +34,14 @@ from cardservice.db.database import Database
 from cardservice.db.sql import Row, Tx, as_datetime, as_uuid
 from cardservice.mail import compose, repository
 from cardservice.mail.metrics import count_mail
-from cardservice.mail.transport import MailFailed, MailRefused, SmtpServer, deliver
+from cardservice.mail.transport import (
+    MailAbandoned,
+    MailFailed,
+    MailInDoubt,
+    MailRefused,
+    SmtpServer,
+    deliver,
+)
 from cardservice.models.base import utcnow
 from cardservice.users import sign_in_link_for
 
@@ -72,15 +82,30 @@ async def _with_link(tx: Tx, row: Row, mail: Claimed, base_url: str, now: dateti
     return replace(mail, body=compose.sign_in(url, expires_at))
 
 
+ORPHANED = "the attempt ended (its loop stopped or died) after DATA, before the answer"
+
+
+def _orphaned(rows: list[Row]) -> None:
+    for row in rows:
+        count_mail(row["kind"], "in_doubt")
+        extra = {"mail_uuid": str(as_uuid(row["uuid"])), "kind": row["kind"],
+                 "attempt": int(row["attempts"]), "outcome": "in_doubt",
+                 "error": ORPHANED}  # fmt: skip
+        log.warning("mail in doubt", extra=extra)
+
+
 async def claim(db: Database, settings: Settings, limit: int) -> list[Claimed]:
     """Take up to `limit` due mails for the loop's lease; one unit, committed before any is
-    sent. A read looks first, so an idle loop takes no writer's turn."""
+    sent. In the same unit the mails left in doubt by an attempt that ended without a word
+    go to the operator. A read looks first, so an idle loop takes no writer's turn."""
     if not await repository.any_due(db.reader, utcnow()):
         return []
     lease = timedelta(seconds=settings.webhook_lease_seconds)
+    orphans: list[Row] = []
 
     async def work(tx: Tx) -> list[Claimed]:
         now = utcnow()
+        orphans[:] = await repository.orphans_in_doubt(tx, now, ORPHANED)
         claimed = []
         for row in await repository.claim_due(tx, now, now + lease, limit):
             mail = _claimed(row)
@@ -89,7 +114,9 @@ async def claim(db: Database, settings: Settings, limit: int) -> list[Claimed]:
             claimed.append(mail)
         return claimed
 
-    return await db.transact(work)
+    claimed = await db.transact(work)
+    _orphaned(orphans)
+    return claimed
 
 
 def message(mail: Claimed, settings: Settings) -> EmailMessage:
@@ -112,7 +139,7 @@ def message(mail: Claimed, settings: Settings) -> EmailMessage:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    status: str  # sent | pending (due again at next_at) | failed
+    status: str  # sent | pending (due again at next_at) | failed | in_doubt (the operator's)
     next_at: datetime
     error: str | None
 
@@ -120,6 +147,8 @@ class Outcome:
 def _outcome(mail: Claimed, error: MailFailed | None, now: datetime, rng: random.Random) -> Outcome:
     if error is None:
         return Outcome("sent", now, None)
+    if isinstance(error, MailInDoubt):
+        return Outcome("in_doubt", now, str(error))
     delay = None if isinstance(error, MailRefused) else _retry_delay(mail.attempt, rng)
     if delay is None or (mail.expires_at is not None and now + delay >= mail.expires_at):
         return Outcome("failed", now, str(error))
@@ -132,12 +161,21 @@ def _retry_delay(attempt: int, rng: random.Random) -> timedelta | None:
     return timedelta(seconds=RETRY_SCHEDULE[attempt - 1] * rng.uniform(1 - JITTER, 1 + JITTER))
 
 
-async def send(mail: Claimed, settings: Settings, server: SmtpServer) -> MailFailed | None:
-    """Hand one mail to the server; the failure, or None when it took it. Never raises."""
+async def send(
+    db: Database, mail: Claimed, settings: Settings, server: SmtpServer
+) -> MailFailed | None:
+    """Hand one mail to the server, marked `in_doubt` before its DATA; the failure, or None
+    when it took it. `MailAbandoned` when another attempt took the mail meanwhile."""
     if mail.kind == "sign_in" and mail.expires_at is not None and mail.expires_at <= utcnow():
         return MailRefused("the sign-in link would have expired")
+
+    async def before_data() -> bool:
+        return await db.transact(
+            lambda tx: repository.hold_in_doubt(tx, mail.mail_id, mail.attempt)
+        )
+
     try:
-        await deliver(server, message(mail, settings), settings.smtp_timeout_seconds)
+        await deliver(server, message(mail, settings), settings.smtp_timeout_seconds, before_data)
     except MailFailed as exc:
         return exc
     return None
@@ -150,10 +188,10 @@ async def record(db: Database, mail: Claimed, outcome: Outcome) -> None:
         sent_at = outcome.next_at if outcome.status == "sent" else None
         return await repository.finish_mail(
             tx, mail.mail_id, mail.attempt, outcome.status, outcome.next_at, outcome.error, sent_at
-        )
+        )  # in doubt: lease_until NULL, so no later claim hands it to the operator twice
 
     held = await db.transact(work)
-    label = {"sent": "sent", "pending": "retrying"}.get(outcome.status, "failed")
+    label = {"sent": "sent", "pending": "retrying"}.get(outcome.status, outcome.status)
     count_mail(mail.kind, label)
     extra: dict[str, Any] = {"mail_uuid": mail.uuid, "kind": mail.kind,
                              "attempt": mail.attempt, "outcome": label, "error": outcome.error,
@@ -181,13 +219,16 @@ class MailCourier:
 
     async def _attempt(self, mail: Claimed) -> None:
         try:
-            error = await send(mail, self._settings, self._server)
+            error = await send(self._db, mail, self._settings, self._server)
             await record(self._db, mail, _outcome(mail, error, utcnow(), self._rng))
-        except Exception:  # the lease ends and the mail is tried again
+        except MailAbandoned:  # another attempt holds it: nothing was handed over
+            log.warning("mail attempt abandoned", extra={"mail_uuid": mail.uuid})
+        except Exception:  # the lease ends: taken again, or the operator's if in doubt
             log.exception("mail attempt not recorded", extra={"mail_uuid": mail.uuid})
 
     async def close(self) -> None:
-        """Stop: the attempts in flight are abandoned (their leases end; sent again)."""
+        """Stop: the attempts in flight are abandoned (their leases end: taken again before
+        DATA, the operator's after)."""
         for task in self._in_flight:
             task.cancel()
         await asyncio.gather(*self._in_flight, return_exceptions=True)

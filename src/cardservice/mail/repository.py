@@ -100,7 +100,8 @@ WHERE status = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR l
 ORDER BY next_attempt_at, id LIMIT $3"""
 _ANY_DUE = """
 SELECT 1 FROM mails WHERE status = 'pending' AND next_attempt_at <= $1
-  AND (lease_until IS NULL OR lease_until < $1) LIMIT 1"""
+  AND (lease_until IS NULL OR lease_until < $1)
+UNION ALL SELECT 1 FROM mails WHERE status = 'in_doubt' AND lease_until < $1 LIMIT 1"""
 _CLAIM_PG = f"""
 UPDATE mails m SET attempts = m.attempts + 1, lease_until = $2
 FROM ({_DUE} FOR UPDATE SKIP LOCKED) due WHERE m.id = due.id RETURNING m.id"""  # noqa: S608
@@ -115,6 +116,22 @@ _FINISH = """
 UPDATE mails SET status = $3, next_attempt_at = $4, lease_until = NULL, last_error = $5,
   sent_at = $6
 WHERE id = $1 AND attempts = $2 RETURNING id"""
+_DOUBT = """
+UPDATE mails SET status = 'in_doubt' WHERE id = $1 AND attempts = $2 AND status = 'pending'
+RETURNING id"""
+# attempts that ended in doubt without a word (their loop died): the operator's from now on
+_ORPHANS = """
+UPDATE mails SET lease_until = NULL, last_error = $2
+WHERE id IN (SELECT id FROM mails WHERE status = 'in_doubt' AND lease_until < $1
+             ORDER BY lease_until, id LIMIT 100)
+  AND status = 'in_doubt' AND lease_until < $1
+RETURNING uuid, kind, attempts"""  # the outer test again: of two loops at once, one hands it
+_IN_DOUBT = """
+SELECT m.uuid, m.kind, m.user_uuid, m.attempts, m.last_error, m.created_at, m.lease_until
+FROM mails m WHERE m.status = 'in_doubt' ORDER BY m.id LIMIT $1"""
+_SETTLE = """
+UPDATE mails SET status = $2, next_attempt_at = $3, sent_at = $4, last_error = $5
+WHERE uuid = $1 AND status = 'in_doubt' AND lease_until IS NULL RETURNING id"""
 
 
 async def any_due(reader: Reader, now: datetime) -> bool:
@@ -148,6 +165,36 @@ async def finish_mail(
 _ACCOUNT_CURRENCIES = "SELECT uuid, currency FROM accounts WHERE uuid IN "
 
 
+async def hold_in_doubt(tx: Tx, mail_id: int, attempt: int) -> bool:
+    """Mark the mail `in_doubt` before its DATA command goes out, where this attempt still
+    holds it; whether it did (else the attempt must not send)."""
+    return await tx.row(_DOUBT, mail_id, attempt) is not None
+
+
+async def orphans_in_doubt(tx: Tx, now: datetime, error: str) -> Sequence[Row]:
+    """Hand the operator the mails in doubt whose attempt's lease ended with no outcome
+    written (up to 100 a call): `uuid, kind, attempts` of each."""
+    return await tx.rows(_ORPHANS, now, error)
+
+
+async def in_doubt(reader: Reader | Tx, limit: int) -> Sequence[Row]:
+    """The mails in doubt, oldest first (an attempt may still hold one: `lease_until`)."""
+    return await reader.rows(_IN_DOUBT, limit)
+
+
+async def settle(
+    tx: Tx,
+    mail_uuid: uuid.UUID,
+    status: str,
+    next_at: datetime,
+    sent_at: datetime | None,
+    note: str,
+) -> bool:
+    """Settle a mail in doubt no attempt holds (`sent`, or `pending` to send it again);
+    whether there was one."""
+    return await tx.row(_SETTLE, mail_uuid, status, next_at, sent_at, note) is not None
+
+
 async def account_currencies(tx: Tx, account_uuids: Sequence[uuid.UUID]) -> dict[str, str]:
     """Account uuid (text) → its currency."""
     if not account_uuids:
@@ -156,10 +203,10 @@ async def account_currencies(tx: Tx, account_uuids: Sequence[uuid.UUID]) -> dict
     return {str(uuid.UUID(str(row["uuid"]))): row["currency"] for row in rows}
 
 
-# a batch of sent or given-up mails created before $1 (never one still pending)
+# a batch of sent or given-up mails created before $1 (never one pending or in doubt)
 _PRUNE = """
 DELETE FROM mails WHERE id IN (
-  SELECT id FROM mails WHERE status <> 'pending' AND created_at < $1 ORDER BY id LIMIT $2
+  SELECT id FROM mails WHERE status IN ('sent', 'failed') AND created_at < $1 ORDER BY id LIMIT $2
 ) RETURNING id"""
 
 

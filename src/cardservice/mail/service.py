@@ -7,6 +7,9 @@
   the answer (`request_sign_in`), only for an active user, at most `SIGN_IN_PER_WINDOW` in
   `SIGN_IN_WINDOW`, so the answer tells nothing and the address cannot be flooded. The link
   itself is made when the mail is sent (courier.py): no secret waits in the queue.
+* A mail in doubt (docs/mail.md#delivery) is the operator's: `mails_in_doubt` lists them,
+  `settle_in_doubt` records what the SMTP server's own log says — taken (`sent`) or not
+  (`pending`: sent again, once, by the loop).
 """
 
 from __future__ import annotations
@@ -16,8 +19,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from cardservice.db.database import Database
-from cardservice.db.sql import Reader, Tx
-from cardservice.errors import ValidationFailed
+from cardservice.db.sql import Reader, Tx, as_datetime
+from cardservice.errors import NotFound, ValidationFailed
 from cardservice.infra.background import Job
 from cardservice.ledger.minor_units import to_minor
 from cardservice.mail import repository
@@ -95,3 +98,35 @@ async def _prune_now(db: Database) -> int:
 MAIL_PRUNE_JOB = Job("mail_prune", lambda _settings: PRUNE_EVERY_SECONDS, _prune_now)
 """Delete the mails older than `CARDSERVICE_MAIL_RETENTION_DAYS`, hourly: a job of the
 background loop (infra/background.py; `cardservice.runtime` lists it)."""
+
+
+async def mails_in_doubt(reader: Reader, limit: int = 500) -> list[dict[str, Any]]:
+    """The mails in doubt, oldest first: uuid (the `Message-ID`'s left part), kind, recipient
+    (a user's uuid), attempts, the last error, when queued, and whether an attempt still
+    holds it (its answer may yet come). Never an address, a subject or a text."""
+    return [
+        {
+            "uuid": str(uuid.UUID(str(row["uuid"]))),
+            "kind": row["kind"],
+            "user_uuid": str(uuid.UUID(str(row["user_uuid"]))),
+            "attempts": int(row["attempts"]),
+            "last_error": row["last_error"],
+            "created_at": as_datetime(row["created_at"]),
+            "held": row["lease_until"] is not None,
+        }
+        for row in await repository.in_doubt(reader, limit)
+    ]
+
+
+async def settle_in_doubt(db: Database, mail_uuid: uuid.UUID, taken: bool, now: datetime) -> None:
+    """The operator's word on a mail in doubt that no attempt holds: the SMTP server took it
+    (`sent`), or it did not (`pending`, due now: the loop sends it once more, with the same
+    `Message-ID`). NotFound: no such mail in doubt (or an attempt still holds it)."""
+    status, sent_at = ("sent", now) if taken else ("pending", None)
+    note = "settled by the operator: " + ("taken by the server" if taken else "sent again")
+
+    async def work(tx: Tx) -> bool:
+        return await repository.settle(tx, mail_uuid, status, now, sent_at, note)
+
+    if not await db.transact(work):
+        raise NotFound("no mail in doubt with this uuid (or an attempt still holds it)")

@@ -1,5 +1,5 @@
 """Mail to people (docs/mail.md): each person's notification preferences, and the mail queue
-the background loop sends from (migration 20261127_46)."""
+the background loop sends from (migrations 20261127_46, 20261127_58)."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ class Mail(Base):
     __table_args__ = (
         UniqueConstraint("event_id", "user_uuid", "kind", name="uq_mails_event_user_kind"),
         Index("ix_mails_user", "user_uuid", "created_at"),
-        CheckConstraint("status IN ('pending', 'sent', 'failed')", name="status"),
+        CheckConstraint("status IN ('pending', 'in_doubt', 'sent', 'failed')", name="status"),
     )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
@@ -56,7 +56,11 @@ class Mail(Base):
     body: Mapped[str] = mapped_column(
         Text, doc="empty for a sign-in mail: its link is made as sent"
     )
-    status: Mapped[str] = mapped_column(String(8), doc="pending | sent | failed")
+    status: Mapped[str] = mapped_column(
+        String(8),
+        doc="pending | in_doubt (its DATA went out, no answer recorded: docs/mail.md#delivery)"
+        " | sent | failed",
+    )
     attempts: Mapped[int]
     next_attempt_at: Mapped[datetime]
     lease_until: Mapped[datetime | None]
