@@ -192,17 +192,34 @@ def insert_sql(
 @dataclass(frozen=True, slots=True)
 class Insert:
     """Rows of `table` to insert (their `columns`), handed to a statement that writes them
-    together with more (`ledger.entries.post_entry`)."""
+    together with more (`ledger.entries.post_entry`); `then`: rows of another table written
+    with them (a transaction's events), in the same statement on PostgreSQL."""
 
     table: str
     columns: tuple[str, ...]
     rows: Sequence[dict[str, Any]]
+    then: Insert | None = None
 
     def sql(self, suffix: str = "", start: int = 1) -> str:
         return insert_sql(self.table, self.columns, len(self.rows), suffix, start)
 
     def args(self) -> list[Any]:
         return row_args(self.columns, self.rows)
+
+
+async def write_insert(tx: Tx, insert: Insert) -> None:
+    """The rows and the rows written with them: one statement on PostgreSQL (the first insert
+    a data-modifying WITH of the second's), one each on SQLite (in process)."""
+    then = insert.then
+    if then is None:
+        await tx.execute(insert.sql(), *insert.args())
+    elif tx.dialect == "postgresql":
+        first = insert.sql()
+        second = then.sql(start=len(insert.columns) * len(insert.rows) + 1)
+        await tx.execute(f"WITH w AS ({first}) {second}", *insert.args(), *then.args())
+    else:
+        await tx.execute(insert.sql(), *insert.args())
+        await tx.execute(then.sql(), *then.args())
 
 
 def in_list(count: int, start: int = 1) -> str:
