@@ -91,6 +91,10 @@ class Tx(Protocol):
     # statements without parameters (values written in, `pg_literal`) the unit runs last,
     # after its commit hooks: PostgreSQL sends them with its COMMIT, in the same round trip
     at_commit: list[str]
+    # set by a unit's work that writes every event it makes with its data (an
+    # authorization's: `transactions_insert`): PostgreSQL then skips the commit hooks (the
+    # outbox's read of pending events); `db.Database.transact` says what if one is left
+    events_written: bool
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]: ...
 
@@ -258,6 +262,7 @@ class PostgresTx:
         self.deadline: Deadline | None = None  # its channel's (`Database.transact`)
         self.after_commit: list[Callable[[], None]] = []
         self.at_commit: list[str] = []
+        self.events_written = False
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
         _in_time(self.deadline)
@@ -436,6 +441,7 @@ class SQLiteTx:
         self.deadline: Deadline | None = None  # its channel's (`Database.transact`)
         self.after_commit: list[Callable[[], None]] = []
         self.at_commit: list[str] = []
+        self.events_written = False
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
         _in_time(self.deadline)

@@ -271,6 +271,9 @@ async def authorize_opened(
     host books one account's queued requests together (`network.batches`)."""
 
     async def first(tx: Tx) -> Recorded | _Asking | Answered[T]:
+        # its events are its transactions' (written with their data): no outbox read at
+        # COMMIT; a branch that leaves another's (an increment, a freeze) runs it again
+        tx.events_written = True
         opened = await opening(tx)
         if isinstance(opened, Answered):
             return opened

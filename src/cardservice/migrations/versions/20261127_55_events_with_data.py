@@ -7,7 +7,10 @@ no event for the outbox to read and fill at COMMIT. The other objects' triggers 
 
 PostgreSQL: the deferred check that refuses an event committed without its data is queued
 only for an event inserted without it (`WHEN (NEW.data IS NULL)`: evaluated at the insert),
-so an event written complete costs nothing at COMMIT.
+so an event written complete costs nothing at COMMIT; its error names the constraint
+`events_completed`, by which a unit that skipped the outbox's read (`Tx.events_written`) and
+left a trigger's event after all is told apart and run again with the read
+(`db.Database.transact`).
 
 Revision ID: 20261127_55
 Revises: 20261127_51
@@ -41,6 +44,18 @@ _PG_CREATED = (
 )
 
 
+_CHECK = """
+CREATE OR REPLACE FUNCTION check_event_completed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM events WHERE id = NEW.id AND data IS NULL) THEN
+        RAISE EXCEPTION 'event % committed without its data (write outside a unit '
+            'of work?)', NEW.uuid USING ERRCODE = 'check_violation'{named};
+    END IF;
+    RETURN NULL;
+END $$;
+"""
+
+
 def _completed_check(when: str) -> None:
     op.execute("DROP TRIGGER events_completed ON events")
     op.execute(
@@ -53,6 +68,7 @@ def _completed_check(when: str) -> None:
 def upgrade() -> None:
     if op.get_bind().dialect.name == "postgresql":
         op.execute("DROP TRIGGER transactions_event_created ON transactions")
+        op.execute(_CHECK.format(named=", CONSTRAINT = 'events_completed'"))
         _completed_check("WHEN (NEW.data IS NULL)")
     else:
         op.execute("DROP TRIGGER transactions_event_created")
@@ -61,6 +77,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     if op.get_bind().dialect.name == "postgresql":
         _completed_check("")
+        op.execute(_CHECK.format(named=""))
         op.execute(_PG_CREATED)
     else:
         op.execute(_SQLITE_CREATED)
