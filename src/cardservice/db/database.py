@@ -87,17 +87,17 @@ class ConfigurationError(RuntimeError):
 EVENTS_COMPLETED = "events_completed"
 
 
-def _left_an_event(error: BaseException) -> bool:
-    """The COMMIT failed on an event left without its data."""
-    return getattr(error, "constraint_name", None) == EVENTS_COMPLETED
+class _LeftAnEvent(Exception):
+    """A unit that skipped the commit hooks (`Tx.events_written`) left an event without its
+    data: its COMMIT failed on the database's check, and it runs again with them."""
 
 
 def _is_retryable(error: BaseException) -> bool:
     """A deadlock, a serialization failure, SQLite's lock, a PostgreSQL connection lost
     before the unit's COMMIT was sent (nothing of it can have committed; the pool replaces
-    the connection), or an event left without its data by a unit that skipped the commit
-    hooks (`transact`). A connection lost during COMMIT is not: the unit may have committed."""
-    if isinstance(error, _RETRYABLE) or _left_an_event(error):
+    the connection), or `_LeftAnEvent`. A connection lost during COMMIT is not: the unit may
+    have committed."""
+    if isinstance(error, (*_RETRYABLE, _LeftAnEvent)):
         return True
     if isinstance(error, CommitOutcomeUnknown):
         return False
@@ -344,16 +344,16 @@ class Database:
         return view
 
     @asynccontextmanager
-    async def transaction(self, hooks: bool = False) -> AsyncIterator[Tx]:
+    async def transaction(self, with_hooks: bool = False) -> AsyncIterator[Tx]:
         """PostgreSQL: one write unit, tried once: commits when the block ends, rolls back on
         any error. Use `transact`, which also retries a unit that met a deadlock (and is the
         only way on SQLite, whose units run from the process's queue). The commit hooks run
-        unless the unit set `Tx.events_written` (`hooks`: whatever it set)."""
+        unless the unit set `Tx.events_written` (`with_hooks`: whatever it set)."""
         if self._pool is None:
             raise ConfigurationError("SQLite's write units run through transact")
         async with self._write_slots, self._pool.unit(self.key) as tx:
             yield tx
-            if hooks or not tx.events_written:
+            if with_hooks or not tx.events_written:
                 await _before_commit(self.commit_hooks, tx)
 
     async def transact(self, work: Callable[[Tx], Awaitable[T]]) -> T:
@@ -362,7 +362,7 @@ class Database:
         `UNIT_ATTEMPTS` times (tenacity). So does, with the commit hooks, a unit that set
         `Tx.events_written` (PostgreSQL skipped its hooks) and yet left an event without its
         data (a trigger's): the database's deferred check failed its COMMIT."""
-        hooks = False
+        with_hooks = False
         async for attempt in AsyncRetrying(
             stop=stop_after_attempt(UNIT_ATTEMPTS),
             retry=retry_if_exception(_is_retryable),
@@ -372,13 +372,15 @@ class Database:
         ):
             with attempt:
                 try:
-                    done = await self._unit(work, hooks)
+                    done = await self._unit(work, with_hooks)
                 except asyncpg.CheckViolationError as error:
-                    hooks = hooks or _left_an_event(error)
-                    raise
+                    if with_hooks or error.constraint_name != EVENTS_COMPLETED:
+                        raise
+                    with_hooks = True
+                    raise _LeftAnEvent from error
         return done
 
-    async def _unit(self, work: Callable[[Tx], Awaitable[T]], hooks: bool = False) -> T:
+    async def _unit(self, work: Callable[[Tx], Awaitable[T]], with_hooks: bool = False) -> T:
         """`work` as one write unit, tried once; under a channel's answer deadline
         (`db/deadlines.py`), a unit that has not committed when the channel answers stops at
         its next statement (`AnsweredAlready`, rolled back)."""
@@ -388,7 +390,7 @@ class Database:
         if self._units is not None:
             done, committed = await self._units.run(work)
         else:
-            async with self.transaction(hooks) as tx:
+            async with self.transaction(with_hooks) as tx:
                 done = await work(tx)
             committed = tx.after_commit
         for then in committed:
