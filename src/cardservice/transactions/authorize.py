@@ -272,7 +272,8 @@ async def authorize_opened(
 
     async def first(tx: Tx) -> Recorded | _Asking | Answered[T]:
         # its events are its transactions' (written with their data): no outbox read at
-        # COMMIT; a branch that leaves another's (an increment, a freeze) runs it again
+        # COMMIT. An increment says otherwise (`engine._raise_hold`); another branch that
+        # leaves a trigger's event (a card the guard froze) fails the check and runs again
         tx.events_written = True
         opened = await opening(tx)
         if isinstance(opened, Answered):
