@@ -3,11 +3,11 @@
 1. the service: `cardservice serve --iso8583-port` (one worker), several connections, each
    with requests pipelined;
 2. the bare peer: an asyncio TCP server with the same framing and codec (`network.codec`)
-   sending the service's own statement texts in the service's six round trips (`BEGIN`; the
+   sending the service's own statement texts in the service's five round trips (`BEGIN`; the
    card of the number with its account locked and the key's row; the card locked with its
-   fees and tag; the transaction, entry, postings and card balance in one statement; the
-   unit's events; the key's row, the events' data and `COMMIT` in one simple query), its
-   values worked out in the fewest lines: no framework, rules, deadline, metrics or logs;
+   fees and tag; the transaction, its event with its data, the entry, postings and card
+   balance in one statement; the key's row and `COMMIT` in one simple query), its values
+   worked out in the fewest lines: no framework, rules, deadline, metrics or logs;
 3. the sandbox HTTP path: `POST /sandbox/authorizations` on the same server, as many
    requests in flight.
 
@@ -62,7 +62,6 @@ from cardservice.acquirer.simulator import make_cards
 from cardservice.auth.credentials import issue_token
 from cardservice.config import Settings
 from cardservice.db.sql import Reader, Tx, _nothing_to_reset, pg_literal
-from cardservice.events import repository as events_repository
 from cardservice.ledger import entries
 from cardservice.ledger.sealer import seal_lag
 from cardservice.migrations import upgrade_database
@@ -81,8 +80,6 @@ KEY = "hXo9m1GJZ0PgtDk0eJ1rV9yB0g3o4Zb8u0eHqXqvP1s="
 LOCKED_CARD_AND_KEY = network_repository._LOCKED_CARD_AND_KEY
 CARD_WITH_FEES = locks._CARD_WITH_FEES
 CARD_WITH_FEES_AND_TAG = locks._CARD_WITH_FEES_AND_TAG
-PENDING_EVENTS = events_repository._PENDING
-SET_EVENT_DATA = events_repository._SET_DATA_PG
 REMEMBER_AT_COMMIT = network_repository._REMEMBER_AT_COMMIT
 write_entry_pg = entries._write_entry_pg
 DEFAULT_FEE = (
@@ -104,7 +101,7 @@ def _free_port() -> int:
 
 class _Peer:
     """The bare peer's unit: the service's own statement texts, in the service's order and
-    round trips (`bench.statements` counts both: 6 an approval), with its values worked out
+    round trips (`bench.statements` counts both: 5 an approval), with its values worked out
     in the fewest lines of Python — no listener tasks, deadline, rules, metrics or logging."""
 
     def __init__(self, pool: asyncpg.Pool, cipher: CardCipher, fee: int, tags: dict[str, Any]):
@@ -153,27 +150,25 @@ class _Peer:
                 args = [kind, txn, now, [None] * 3, [leg[0] for leg in legs],
                         [leg[1] for leg in legs], [leg[2] for leg in legs],
                         [leg[3] for leg in legs], card, -(amount + fee)]  # fmt: skip
-                statement = write_entry_pg(insert.sql(start=len(args) + 1), 1, False, True)
-                balance = (await connection.fetchrow(statement, *args, *insert.args()))["c"]
-                pending = await connection.fetch(PENDING_EVENTS)
+                event = insert.then  # the transaction's event, written with its data
+                assert event is not None
+                start = len(args) + len(insert.columns) + 1
+                statement = write_entry_pg(insert.sql(start=len(args) + 1), 1, False, True,
+                                           event.sql(start=start))  # fmt: skip
+                balance = (
+                    await connection.fetchrow(statement, *args, *insert.args(), *event.args())
+                )["c"]
                 own = {"39": "00", "38": code, "54": available_balance("840", balance)}
                 remembered = (*key, txn, "00", orjson.dumps(own).decode(), now)
-                data = _peer_json({"uuid": txn, "status": "pending", "amount": amount, "fee": fee})
-                values = ", ".join(f"({e['id']}, {pg_literal(data)})" for e in pending)
                 await connection.execute(
-                    REMEMBER_AT_COMMIT.format(", ".join(map(pg_literal, remembered)))
-                    + ";" + SET_EVENT_DATA.format(values) + ";COMMIT"
-                )  # fmt: skip
+                    REMEMBER_AT_COMMIT.format(", ".join(map(pg_literal, remembered))) + ";COMMIT"
+                )
             except BaseException:
                 await connection.execute("ROLLBACK")
                 raise
         answer = {n: fields[n] for n in (2, 3, 4, 7, 11, 32, 37, 41, 42, 49) if n in fields}
         answer.update({int(k): v for k, v in own.items()})
         return framed(encode("0110", answer))
-
-
-def _peer_json(record: dict[str, Any]) -> str:
-    return orjson.dumps(record, default=str).decode()
 
 
 async def run_peer(port: int, url: str) -> None:

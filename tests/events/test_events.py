@@ -210,3 +210,27 @@ async def test_postgresql_refuses_an_event_committed_without_data(app: FastAPI) 
     finally:
         await connection.close()
     assert await stored(app, "SELECT uuid FROM attachments") == []
+
+
+async def test_a_unit_that_says_its_events_are_written_yet_leaves_one_runs_again_with_them(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """A unit that sets `events_written` skips the outbox's read on PostgreSQL; when it left a
+    trigger's event after all, the deferred check fails its COMMIT and the unit runs again
+    with the read: the event is committed once, with its record. (SQLite reads always.)"""
+    user = await make_user(app)
+    attachment = uuid.uuid4()
+    runs = []
+
+    async def work(tx: Tx) -> None:
+        runs.append(1)
+        tx.events_written = True
+        await tx.execute(ATTACHMENT, attachment, user.uuid, "e" * 64, utcnow())
+
+    await app.state.db.transact(work)
+    assert len(runs) == (1 if app.state.db.is_sqlite else 2)
+    events = await walk(client, user.headers)
+    assert [(e["type"], e["data"]["uuid"]) for e in events] == [
+        ("attachment.created", str(attachment))
+    ]
+    assert len(await stored(app, "SELECT uuid FROM attachments")) == 1

@@ -88,11 +88,21 @@ class ConfigurationError(RuntimeError):
     """The settings name a database the service cannot run on."""
 
 
+# the database's deferred check of an event committed without its data (migration 20261127_55)
+EVENTS_COMPLETED = "events_completed"
+
+
+class _LeftAnEvent(Exception):
+    """A unit that skipped the commit hooks (`Tx.events_written`) left an event without its
+    data: its COMMIT failed on the database's check, and it runs again with them."""
+
+
 def _is_retryable(error: BaseException) -> bool:
-    """A deadlock, a serialization failure, SQLite's lock, or a PostgreSQL connection lost
+    """A deadlock, a serialization failure, SQLite's lock, a PostgreSQL connection lost
     before the unit's COMMIT was sent (nothing of it can have committed; the pool replaces
-    the connection). A connection lost during COMMIT is not: the unit may have committed."""
-    if isinstance(error, _RETRYABLE):
+    the connection), or `_LeftAnEvent`. A connection lost during COMMIT is not: the unit may
+    have committed."""
+    if isinstance(error, (*_RETRYABLE, _LeftAnEvent)):
         return True
     if isinstance(error, CommitOutcomeUnknown):
         return False
@@ -339,20 +349,25 @@ class Database:
         return view
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Tx]:
+    async def transaction(self, with_hooks: bool = False) -> AsyncIterator[Tx]:
         """PostgreSQL: one write unit, tried once: commits when the block ends, rolls back on
         any error. Use `transact`, which also retries a unit that met a deadlock (and is the
-        only way on SQLite, whose units run from the process's queue)."""
+        only way on SQLite, whose units run from the process's queue). The commit hooks run
+        unless the unit set `Tx.events_written` (`with_hooks`: whatever it set)."""
         if self._pool is None:
             raise ConfigurationError("SQLite's write units run through transact")
         async with self._write_slots, self._pool.unit(self.key) as tx:
             yield tx
-            await _before_commit(self.commit_hooks, tx)
+            if with_hooks or not tx.events_written:
+                await _before_commit(self.commit_hooks, tx)
 
     async def transact(self, work: Callable[[Tx], Awaitable[T]]) -> T:
         """Run `work` as one write unit; a deadlock, a serialization failure or a connection
         lost before COMMIT runs it again whole (after a short random pause), at most
-        `UNIT_ATTEMPTS` times (tenacity)."""
+        `UNIT_ATTEMPTS` times (tenacity). So does, with the commit hooks, a unit that set
+        `Tx.events_written` (PostgreSQL skipped its hooks) and yet left an event without its
+        data (a trigger's): the database's deferred check failed its COMMIT."""
+        with_hooks = False
         async for attempt in AsyncRetrying(
             stop=stop_after_attempt(UNIT_ATTEMPTS),
             retry=retry_if_exception(_is_retryable),
@@ -361,10 +376,16 @@ class Database:
             reraise=True,
         ):
             with attempt:
-                done = await self._unit(work)
+                try:
+                    done = await self._unit(work, with_hooks)
+                except asyncpg.CheckViolationError as error:
+                    if with_hooks or error.constraint_name != EVENTS_COMPLETED:
+                        raise
+                    with_hooks = True
+                    raise _LeftAnEvent from error
         return done
 
-    async def _unit(self, work: Callable[[Tx], Awaitable[T]]) -> T:
+    async def _unit(self, work: Callable[[Tx], Awaitable[T]], with_hooks: bool = False) -> T:
         """`work` as one write unit, tried once; under a channel's answer deadline
         (`db/deadlines.py`), a unit that has not committed when the channel answers stops at
         its next statement (`AnsweredAlready`, rolled back)."""
@@ -374,7 +395,7 @@ class Database:
         if self._units is not None:
             done, committed = await self._units.run(work)
         else:
-            async with self.transaction() as tx:
+            async with self.transaction(with_hooks) as tx:
                 done = await work(tx)
             committed = tx.after_commit
         for then in committed:

@@ -91,6 +91,10 @@ class Tx(Protocol):
     # statements without parameters (values written in, `pg_literal`) the unit runs last,
     # after its commit hooks: PostgreSQL sends them with its COMMIT, in the same round trip
     at_commit: list[str]
+    # set by a unit's work that writes every event it makes with its data (an
+    # authorization's: `transactions_insert`): PostgreSQL then skips the commit hooks (the
+    # outbox's read of pending events); `db.Database.transact` says what if one is left
+    events_written: bool
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]: ...
 
@@ -192,17 +196,34 @@ def insert_sql(
 @dataclass(frozen=True, slots=True)
 class Insert:
     """Rows of `table` to insert (their `columns`), handed to a statement that writes them
-    together with more (`ledger.entries.post_entry`)."""
+    together with more (`ledger.entries.post_entry`); `then`: rows of another table written
+    with them (a transaction's events), in the same statement on PostgreSQL."""
 
     table: str
     columns: tuple[str, ...]
     rows: Sequence[dict[str, Any]]
+    then: Insert | None = None
 
     def sql(self, suffix: str = "", start: int = 1) -> str:
         return insert_sql(self.table, self.columns, len(self.rows), suffix, start)
 
     def args(self) -> list[Any]:
         return row_args(self.columns, self.rows)
+
+
+async def write_insert(tx: Tx, insert: Insert) -> None:
+    """The rows and the rows written with them: one statement on PostgreSQL (the first insert
+    a data-modifying WITH of the second's), one each on SQLite (in process)."""
+    then = insert.then
+    if then is None:
+        await tx.execute(insert.sql(), *insert.args())
+    elif tx.dialect == "postgresql":
+        first = insert.sql()
+        second = then.sql(start=len(insert.columns) * len(insert.rows) + 1)
+        await tx.execute(f"WITH w AS ({first}) {second}", *insert.args(), *then.args())
+    else:
+        await tx.execute(insert.sql(), *insert.args())
+        await tx.execute(then.sql(), *then.args())
 
 
 def in_list(count: int, start: int = 1) -> str:
@@ -241,6 +262,7 @@ class PostgresTx:
         self.deadline: Deadline | None = None  # its channel's (`Database.transact`)
         self.after_commit: list[Callable[[], None]] = []
         self.at_commit: list[str] = []
+        self.events_written = False
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
         _in_time(self.deadline)
@@ -433,6 +455,7 @@ class SQLiteTx:
         self.deadline: Deadline | None = None  # its channel's (`Database.transact`)
         self.after_commit: list[Callable[[], None]] = []
         self.at_commit: list[str] = []
+        self.events_written = False
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
         _in_time(self.deadline)

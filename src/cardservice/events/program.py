@@ -27,9 +27,5 @@ async def record_operator_event(
 ) -> uuid.UUID:
     """One operator event in the caller's unit, `data` its body's `data`; its uuid. An event
     of no stored object (`object_uuid` None) is its own object."""
-    event = uuid.uuid4()
     text = dumps(data).decode()
-    await repository.insert_operator_event(
-        tx, event, type_, object_type, object_uuid or event, text, now
-    )
-    return event
+    return await repository.insert_operator_event(tx, type_, object_type, object_uuid, text, now)

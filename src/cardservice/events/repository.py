@@ -10,9 +10,22 @@ from typing import Any
 
 from cardservice.auth import Principal, readable_by
 from cardservice.db.paging import Keyset, paginate
-from cardservice.db.sql import Reader, Row, Tx, in_list, pg_literal, take_turn
+from cardservice.db.sql import (
+    Insert,
+    Reader,
+    Row,
+    Tx,
+    in_list,
+    pg_literal,
+    take_turn,
+    write_insert,
+)
 from cardservice.events.records import EVENT_COLUMNS, SOURCES, Source
+from cardservice.models import Event
+from cardservice.models.base import table_of
+from cardservice.models.event import WRITTEN_EVENT_COLUMNS, written_event
 
+_TABLE = table_of(Event).name
 SEQUENCER_LOCK = 15_001  # pg_advisory_xact_lock key: one sequencer at a time
 
 
@@ -157,20 +170,15 @@ async def number_events(tx: Tx, event_ids: list[int]) -> None:
 
 
 # The operator's own events (events/program.py): no owner, the data written with the row.
-_INSERT_OPERATOR_EVENT = (
-    "INSERT INTO events (uuid, type, user_uuid, object_type, object_uuid, created_at, data)"
-    " VALUES ($1, $2, NULL, $3, $4, $5, $6)"
-)
-
-
 async def insert_operator_event(
     tx: Tx,
-    event: uuid.UUID,
     type_: str,
     object_type: str,
-    object_uuid: uuid.UUID,
+    object_uuid: uuid.UUID | None,
     data: str,
     now: datetime,
-) -> None:
-    """One event with no owner and its data (JSON text), in the caller's unit."""
-    await tx.execute(_INSERT_OPERATOR_EVENT, event, type_, object_type, object_uuid, now, data)
+) -> uuid.UUID:
+    """One event with no owner and its data (JSON text), in the caller's unit; its uuid."""
+    row = written_event(type_, None, object_type, object_uuid, now, data)
+    await write_insert(tx, Insert(_TABLE, WRITTEN_EVENT_COLUMNS, [row]))
+    return uuid.UUID(str(row["uuid"]))

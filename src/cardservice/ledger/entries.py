@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from cardservice.db.sql import Insert, Tx, insert_sql, row_args
+from cardservice.db.sql import Insert, Tx, insert_sql, row_args, write_insert
 from cardservice.errors import RuleViolation
 from cardservice.models import Account, Card, JournalEntry, Posting
 from cardservice.models.base import table_of, utcnow
@@ -132,15 +132,20 @@ _ENTRY_ARGS = 8  # $1 kind, $2 reference, $3 now, $4-$8 the postings' columns
 
 
 @functools.lru_cache(maxsize=64)
-def _write_entry_pg(insert: str | None, booked: int, account: bool, card: bool) -> str:
+def _write_entry_pg(
+    insert: str | None, booked: int, account: bool, card: bool, then: str | None = None
+) -> str:
     """The statement for an insert (its SQL numbered from after the moves' arguments, `booked`
-    rows), and one account's and/or one card's balance moved ($9, $10: uuid, delta; the
-    card's after the account's). Our table and column names only (S608)."""
+    rows; `then`, the rows written with them, numbered after its), and one account's and/or
+    one card's balance moved ($9, $10: uuid, delta; the card's after the account's). Our
+    table and column names only (S608)."""
     ctes = [f"e AS (SELECT nextval(pg_get_serial_sequence('{_ENTRIES}', 'id')) AS id)"]
     after = ""
     if insert is not None:
         ctes.append(f"t AS ({insert} RETURNING 1)")
         after = " WHERE (SELECT count(*) FROM t) = %d" % booked  # noqa: S608, UP031
+    if then is not None:
+        ctes.append(f"w AS ({then})")
     columns = ", ".join(_POSTING_COLUMNS)
     ctes.append(
         f"p AS (INSERT INTO {_POSTINGS} ({columns})"  # noqa: S608
@@ -190,12 +195,16 @@ async def _write_entry_pg_moved(
     for moved in (account, card):
         if moved is not None:
             args += [moved[0], moved[1]]
-    sql = None
+    sql = then = None
     if insert is not None:
         sql = insert.sql(start=len(args) + 1)
         args += insert.args()
+        if insert.then is not None:
+            then = insert.then.sql(start=len(args) + 1)
+            args += insert.then.args()
     booked = 0 if insert is None else len(insert.rows)
-    row = await tx.row(_write_entry_pg(sql, booked, account is not None, card is not None), *args)
+    statement = _write_entry_pg(sql, booked, account is not None, card is not None, then)
+    row = await tx.row(statement, *args)
     assert row is not None and row["id"] is not None, "the entry is written with its postings"
     balances: dict[uuid.UUID, int] = {}
     for name, moved in (("a", account), ("c", card)):
@@ -264,7 +273,7 @@ async def post_entry(
     _check_balanced(legs)
     if not legs:
         if insert is not None:
-            await tx.execute(insert.sql(), *insert.args())
+            await write_insert(tx, insert)
         return Posted(0, {})
     tx.after_commit.append(functools.partial(metrics.count_postings, len(legs)))
     deltas: dict[tuple[int, uuid.UUID], int] = defaultdict(int)
@@ -285,7 +294,7 @@ async def post_entry(
         entry_id, balances = await _write_entry_pg_moved(tx, kind, legs, reference, folded, insert)
     else:
         if insert is not None:
-            await tx.execute(insert.sql(), *insert.args())
+            await write_insert(tx, insert)
         entry_id, folded = await _write_entry(tx, kind, legs, reference), {}
     for (rank, key), delta in moves.items():
         if (rank, key) not in folded:

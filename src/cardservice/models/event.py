@@ -1,16 +1,20 @@
 """The events outbox: one row per change of a card, transaction, 3DS code or attachment,
 and the operator's own events (no owner: `user_uuid` NULL, migration 20261127_54).
 
-Rows are inserted by database triggers (migration 20261123_15) in the transaction of the
-change, with `data` NULL; the unit of work fills `data` before it commits
-(`events.outbox.complete_events`). `sequence` is given later, in commit order, by
-`events.outbox.sequence_events`: `id` is the insertion order, which concurrent units can
-commit out of. No foreign keys: the log outlives what it describes.
+A new transaction's event (`transactions.repository.transactions_insert`) and the
+operator's own events are written with their `data` (`written_event`, the row of an event
+written complete); the other objects' events are inserted by database triggers (migration
+20261123_15) in the transaction of the change, with `data` NULL, and the unit of work fills
+`data` before it commits (`events.outbox.complete_events`). `sequence` is given later, in
+commit order, by `events.outbox.sequence_events`: `id` is the insertion order, which
+concurrent units can commit out of. No foreign keys: the log outlives what it describes.
 """
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
+from typing import Any
 from uuid import UUID
 
 from sqlalchemy import BigInteger, Index, String, Text, text
@@ -42,3 +46,26 @@ class Event(Base):
     object_uuid: Mapped[UUID]
     created_at: Mapped[datetime]
     data: Mapped[str | None] = mapped_column(Text, doc="the object's API record, JSON text")
+
+
+WRITTEN_EVENT_COLUMNS = (
+    "uuid", "type", "user_uuid", "object_type", "object_uuid", "created_at", "data",
+)  # fmt: skip
+
+
+def written_event(
+    type_: str,
+    user_uuid: UUID | None,
+    object_type: str,
+    object_uuid: UUID | None,
+    created_at: datetime,
+    data: str,
+) -> dict[str, Any]:
+    """The row (`WRITTEN_EVENT_COLUMNS`) of an event written with its data (JSON text), a
+    fresh uuid its webhook-id; an event of no stored object (`object_uuid` None) is its own
+    object."""
+    event = uuid.uuid4()
+    return {
+        "uuid": event, "type": type_, "user_uuid": user_uuid, "object_type": object_type,
+        "object_uuid": object_uuid or event, "created_at": created_at, "data": data,
+    }  # fmt: skip

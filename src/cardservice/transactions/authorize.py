@@ -271,6 +271,10 @@ async def authorize_opened(
     host books one account's queued requests together (`network.batches`)."""
 
     async def first(tx: Tx) -> Recorded | _Asking | Answered[T]:
+        # its events are its transactions' (written with their data): no outbox read at
+        # COMMIT. An increment says otherwise (`engine._raise_hold`); another branch that
+        # leaves a trigger's event (a card the guard froze) fails the check and runs again
+        tx.events_written = True
         opened = await opening(tx)
         if isinstance(opened, Answered):
             return opened

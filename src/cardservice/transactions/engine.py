@@ -462,6 +462,7 @@ async def _raise_hold(
         authorized_amount=parent.authorized_amount + amount, updated_at=now,
         merchant_amount=None if merchant_amount is None else merchant_amount + request.amount,
     )  # fmt: skip
+    tx.events_written = False  # the parent's `transaction.updated` is its trigger's: read it
     await repository.raise_hold(
         tx, parent.uuid, parent.amount, parent.authorized_amount, now, parent.merchant_amount
     )

@@ -11,11 +11,17 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from cardservice.db.paging import Keyset, Offset, paginate
-from cardservice.db.sql import Insert, Reader, Row, Tx, as_uuid, escape_like
+from cardservice.db.sql import Insert, Reader, Row, Tx, as_uuid, escape_like, write_insert
 from cardservice.dictionaries import rate_in_force
-from cardservice.models import Transaction
+from cardservice.encoding import dumps
+from cardservice.models import Event, Transaction
 from cardservice.models.base import table_of
-from cardservice.transactions.records import NEWEST_FIRST, transaction_columns
+from cardservice.models.event import WRITTEN_EVENT_COLUMNS, written_event
+from cardservice.transactions.records import (
+    NEWEST_FIRST,
+    transaction_columns,
+    transaction_record_of,
+)
 
 TRANSACTION_COLUMNS = transaction_columns("t")
 SHORT_OFFSET = 1_000  # rows an index walk skips in well under a millisecond
@@ -510,6 +516,7 @@ async def latest_settled_purchases(tx: Tx, user_uuid: uuid.UUID, count: int) -> 
 
 # Transaction rows as the hot write paths insert them.
 _TRANSACTIONS = table_of(Transaction)
+_EVENTS = table_of(Event).name
 _INSERTED_COLUMNS = tuple(_TRANSACTIONS.columns.keys())
 _DEFAULTS: dict[str, Any] = {
     "fee": 0,
@@ -573,12 +580,23 @@ def credit_row(
     )
 
 
+def _created_event(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A new transaction's `transaction.created`, its data the record as written."""
+    data = dumps(transaction_record_of(row)).decode()
+    return written_event(
+        "transaction.created", row["user_uuid"], "transaction", row["uuid"], row["created_at"],
+        data,
+    )  # fmt: skip
+
+
 def transactions_insert(rows: Sequence[dict[str, Any]]) -> Insert:
-    """The rows as an insert a ledger entry writes with itself (`post_entry(…, insert=…)`)."""
-    return Insert(_TRANSACTIONS.name, _INSERTED_COLUMNS, rows)
+    """The rows, each with its `transaction.created` event and the record it carries
+    (docs/events.md#how-the-outbox-is-built), as an insert a ledger entry writes with itself
+    (`post_entry(…, insert=…)`)."""
+    events = Insert(_EVENTS, WRITTEN_EVENT_COLUMNS, [_created_event(row) for row in rows])
+    return Insert(_TRANSACTIONS.name, _INSERTED_COLUMNS, rows, then=events)
 
 
 async def insert_transactions(tx: Tx, rows: Sequence[dict[str, Any]]) -> None:
-    """Insert the rows in one statement."""
-    insert = transactions_insert(rows)
-    await tx.execute(insert.sql(), *insert.args())
+    """Insert the rows with their events (one statement on PostgreSQL)."""
+    await write_insert(tx, transactions_insert(rows))
