@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
+from decimal import Decimal
 from typing import Any
 
 import httpx
@@ -34,6 +35,7 @@ from cardservice.transactions import (
     Presentation,
     authorize_card,
     card_testing,
+    purchase_arn,
     sweep_expired_holds,
 )
 from tests.cards.test_physical import physical_card, post, step
@@ -43,6 +45,7 @@ from tests.factories import ISSUED_SECRETS, Caller, assert_ledger_consistent, ba
 from tests.network.conftest import IssuedCard, Network, issue_card
 from tests.snapshot import database_rows
 from tests.softhsm import SoftHsm
+from tests.teams.team import call, make_team, set_budget
 
 WRONG = "481526"  # its first four digits differ: the PVV reads those
 
@@ -74,9 +77,12 @@ class PinnedCard:
     card: IssuedCard
 
 
-async def pinned_card(app: FastAPI, client: httpx.AsyncClient, pin: bool = True) -> PinnedCard:
-    """An activated physical card with 10.00 on it and, when `pin`, its holder's PIN set."""
-    user = await make_user(app)
+async def pinned_card(
+    app: FastAPI, client: httpx.AsyncClient, pin: bool = True, user: Caller | None = None
+) -> PinnedCard:
+    """An activated physical card (of `user`, else a new user) with 10.00 USD on it and, when
+    `pin`, its holder's PIN set."""
+    user = user or await make_user(app)
     record = await physical_card(app, client, user)
     card_uuid = record["uuid"]
     await step(client, user, card_uuid, "printed")
@@ -381,8 +387,10 @@ async def test_a_withdrawals_reversal_carries_its_01_code_and_gives_back_the_hol
     finds the original by field 90 whatever field 3 says; a whole reversal gives back the
     amount and the `card_atm` fee, a partial one (95) only the amount above what stays, and
     the rest is captured by an 0220 that carries `010000` too; an unused hold is released by
-    the expiry sweep, its fee too. Then no table holds a PIN block sent, nor the PIN."""
-    card = (await pinned_card(app, client)).card
+    the expiry sweep, its fee too; the captured one shows its ARN. Then no table holds a PIN
+    block sent, nor the PIN."""
+    pinned = await pinned_card(app, client)
+    card = pinned.card
 
     def original(answer: Message, amount: int) -> dict[int, str]:
         return messages.authorization(
@@ -411,6 +419,15 @@ async def test_a_withdrawals_reversal_carries_its_01_code_and_gives_back_the_hol
     captured = await network.client.request("0220", capture)
     assert (captured.fields[39], captured.fields[3]) == ("00", WITHDRAWAL)
     assert await _status_and_balance(app, card, third) == ("completed", 10_00 - 1_00 - 2_50)
+    # captured, it shows its ARN as a purchase does (docs/disputes.md#the-arn)
+    made = await app.state.db.reader.row(
+        "SELECT uuid, created_at FROM transactions WHERE card_uuid = $1 AND auth_code = $2",
+        uuid.UUID(card.uuid), third.fields[38],
+    )  # fmt: skip
+    made_uuid = uuid.UUID(str(made["uuid"]))
+    shown = await client.get(f"/transaction/{made_uuid}", headers=pinned.user.headers)
+    assert shown.status_code == 200, shown.text
+    assert shown.json()["data"]["network"]["arn"] == purchase_arn(made_uuid, made["created_at"])
     unused = await atm(network, card, PIN, 1_00)  # never captured: the sweep releases it
     assert await sweep_expired_holds(app.state.db, utcnow() + timedelta(days=60)) == 1
     assert await _status_and_balance(app, card, unused) == ("reversed", 10_00 - 1_00 - 2_50)
@@ -557,3 +574,51 @@ async def test_network_send_plays_the_acquirer_with_a_pin_and_at_an_atm(
     ]  # fmt: skip
     monkeypatch.delenv("CARDSERVICE_ISO8583_ZPK")
     assert "CARDSERVICE_ISO8583_ZPK" in await cli.refused(*base, "--amount", "1", "--pin", PIN)
+
+
+def _money(value: object) -> Decimal:
+    """An amount of an answer (a JSON number) as it was written."""
+    return Decimal(str(value))
+
+
+async def test_a_members_atm_cash_counts_against_the_team_budget_and_is_refused_past_it(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    """docs/teams.md#budgets-and-how-spent-is-counted: a member's withdrawals count in their
+    budget as purchases do, and one past it is `61` `budget_exceeded` (no hold, no fee); the
+    owner's `GET /user/spend` shows the cash as a line of its own."""
+    team = await make_team(app)
+    member = team.members[0]
+    pinned = await pinned_card(app, client, user=member)
+    card = pinned.card
+    budget = await set_budget(client, team, member, Decimal(5))
+    assert budget.status_code == 200, budget.text
+    assert (await atm(network, card, PIN, 3_00)).fields[39] == "00"
+    budgets = (await call(client, team.owner, "GET", "/team/budgets")).json()["data"]
+    assert [(b["member"]["uuid"], _money(b["spent"])) for b in budgets] == [
+        (str(member.uuid), Decimal(3))
+    ]
+    _account, [before] = await balances(app, card.account)
+    refused = await atm(network, card, PIN, 2_01)
+    assert refused.fields[39] == "61"
+    assert await declines(app, card) == [("budget_exceeded", 0)]
+    assert (await balances(app, card.account))[1] == [before]  # nothing held, no fee
+    assert await send(network, card, PIN, amount=2_00) == "00"  # a purchase fits what is left
+    assert (await atm(network, card, PIN, 1)).fields[39] == "61"  # the month is spent
+    spend = await client.get(
+        "/user/spend", params={"group_by": "merchant"}, headers=team.owner.headers
+    )
+    lines = {
+        (row["key"], row["name"]): (row["count"], row["amount"]) for row in spend.json()["data"]
+    }
+    assert lines[(None, "Cash withdrawals (ATM)")] == (1, Decimal(3))
+    assert sum(amount for _count, amount in lines.values()) == Decimal(5)
+    cash = await client.get(
+        "/user/spend",
+        params={"group_by": "member", "type": "atm_withdrawal"},
+        headers=team.owner.headers,
+    )
+    assert [(row["key"], _money(row["amount"])) for row in cash.json()["data"]] == [
+        (str(member.uuid), Decimal(3))
+    ]
+    await assert_ledger_consistent(app)

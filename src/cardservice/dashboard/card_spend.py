@@ -1,7 +1,9 @@
 """A card's spend against each of its spending limits, from the API's own transaction list
 (`GET /transaction/report` filtered to the card): what counts is what
 docs/controls.md#spending-controls counts, approved purchases less reversals and refunds, in the UTC
-day, ISO week, calendar month and the card's life. The limits are the card's `spending_controls`."""
+day, ISO week, calendar month and the card's life, and the ATM withdrawals of the UTC day
+(`atm_per_day`, docs/cards.md#atm-withdrawals) counted the same way. The limits are the card's
+`spending_controls`."""
 
 from __future__ import annotations
 
@@ -14,11 +16,13 @@ from cardservice.dashboard.api import Api
 REPORT_PAGES = 20  # at most 2,000 purchases read for the lifetime window
 COUNTED = ("pending", "completed", "refunded")  # reversed and declined moved nothing
 WINDOWS = ("daily", "weekly", "monthly", "lifetime")
+ATM = "atm_per_day"  # the card's ATM withdrawals of the UTC day
+PURCHASE, WITHDRAWAL = "card_purchase", "atm_withdrawal"
 
 
 def window_start(name: str, today: date) -> date | None:
     """The first UTC day of a window (None: the card's whole life)."""
-    if name == "daily":
+    if name in ("daily", ATM):
         return today
     if name == "weekly":
         return today - timedelta(days=today.weekday())
@@ -27,11 +31,12 @@ def window_start(name: str, today: date) -> date | None:
     return None
 
 
-def spent(rows: list[dict[str, Any]], since: date | None) -> Decimal:
-    """Purchases from `since` (inclusive) on, less what was refunded of them."""
+def spent(rows: list[dict[str, Any]], since: date | None, kind: str = PURCHASE) -> Decimal:
+    """Purchases (or withdrawals, `kind`) from `since` (inclusive) on, less what was refunded
+    of them."""
     total = Decimal(0)
     for row in rows:
-        if row["type"] != "card_purchase" or row["status"] not in COUNTED:
+        if row["type"] != kind or row["status"] not in COUNTED:
             continue
         day = datetime.fromisoformat(str(row["created_at"]).replace("Z", "+00:00")).date()
         if since is None or day >= since:
@@ -43,26 +48,40 @@ async def spend_against_limits(api: Api, card: dict[str, Any]) -> list[dict[str,
     """For each limit the card has: the limit, what was spent in its window, what is left,
     and the percent used (for the meter). Empty when the card has no limit."""
     windows = _windows(card)
-    if not windows:
-        return []
     today = datetime.now(UTC).date()
-    params: dict[str, str | int] = {
-        "filters[card_uuid]": str(card["uuid"]),
-        "filters[type]": "card_purchase",
-    }
-    if "lifetime" not in windows:
-        earliest = min(d for d in (window_start(n, today) for n in windows) if d is not None)
-        params["filters[date_from]"] = earliest.isoformat()
-    rows = await api.every_page("/transaction/report", params, REPORT_PAGES)
-    return [_meter(card, name, spent(rows, window_start(name, today)), today) for name in windows]
+    meters = []
+    purchases = [name for name in windows if name != ATM]
+    if purchases:
+        params: dict[str, str | int] = {
+            "filters[card_uuid]": str(card["uuid"]),
+            "filters[type]": PURCHASE,
+        }
+        if "lifetime" not in purchases:
+            earliest = min(d for d in (window_start(n, today) for n in purchases) if d is not None)
+            params["filters[date_from]"] = earliest.isoformat()
+        rows = await api.every_page("/transaction/report", params, REPORT_PAGES)
+        meters = [_meter(card, n, spent(rows, window_start(n, today)), today) for n in purchases]
+    if ATM in windows:
+        params = {
+            "filters[card_uuid]": str(card["uuid"]),
+            "filters[type]": WITHDRAWAL,
+            "filters[date_from]": today.isoformat(),
+        }
+        rows = await api.every_page("/transaction/report", params, REPORT_PAGES)
+        meters.append(_meter(card, ATM, spent(rows, today, WITHDRAWAL), today))
+    return meters
 
 
-async def team_card_spend(api: Api, card: dict[str, Any], since: date) -> Decimal:
+async def team_card_spend(
+    api: Api, card: dict[str, Any], since: date, kind: str | None = None
+) -> Decimal:
     """What a card spent from `since` to today, as its team's owner reads it: the card's row
-    of `GET /user/spend?group_by=card` (the same count as the limits: approved purchases less
-    refunds), in the card's currency. The owner reads no member's transactions
-    (docs/teams.md#a-team-owner-and-the-members-cards)."""
+    of `GET /user/spend?group_by=card` (the same count as the limits: approved purchases and
+    ATM withdrawals, or those of `kind`, less refunds), in the card's currency. The owner
+    reads no member's transactions (docs/teams.md#a-team-owner-and-the-members-cards)."""
     query: dict[str, str | int] = {"group_by": "card", "from": since.isoformat(), "limit": 500}
+    if kind is not None:
+        query["type"] = kind
     for row in (await api.body("/user/spend", query))["data"]:
         if row["key"] == str(card["uuid"]) and row["currency"] == card["currency"]:
             return Decimal(row["amount"])
@@ -76,14 +95,15 @@ async def team_spend_against_limits(api: Api, card: dict[str, Any]) -> list[dict
     made = datetime.fromisoformat(str(card["created_at"]).replace("Z", "+00:00")).date()
     meters = []
     for name in _windows(card):
-        used = await team_card_spend(api, card, window_start(name, today) or made)
+        kind = WITHDRAWAL if name == ATM else PURCHASE
+        used = await team_card_spend(api, card, window_start(name, today) or made, kind)
         meters.append(_meter(card, name, used, today))
     return meters
 
 
 def _windows(card: dict[str, Any]) -> list[str]:
     controls = card.get("spending_controls") or {}
-    return [name for name in WINDOWS if controls.get(name) is not None]
+    return [name for name in (*WINDOWS, ATM) if controls.get(name) is not None]
 
 
 def _meter(card: dict[str, Any], name: str, used: Decimal, today: date) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from datetime import date, datetime
+from datetime import UTC, date, datetime, time
 from typing import Any
 
 from cardservice.db.paging import Offset, paginate
@@ -23,11 +23,16 @@ _HOLDS_CURRENCY = (
 _MEMBER_CARDS = "SELECT member_cards FROM teams WHERE uuid = $1"
 _SET_MEMBER_CARDS = "UPDATE teams SET member_cards = $2 WHERE uuid = $1"
 
-# --- budgets. $2: the first day of this month (what `spent` counts from).
+# --- budgets. $2: the first day of this month (what `spent` counts from), $3 its first
+# moment (UTC): purchases (`card_spend`) and ATM withdrawals, as transactions/budgets.py counts.
 _BUDGETS = """
 SELECT b.user_uuid, u.name, b.currency, b.amount, b.month_increase, b.increase_month,
   (SELECT coalesce(sum(s.amount), 0) FROM card_spend s JOIN cards c ON c.uuid = s.card_uuid
-   WHERE c.user_uuid = b.user_uuid AND c.currency = b.currency AND s.spent_on >= $2) AS spent
+   WHERE c.user_uuid = b.user_uuid AND c.currency = b.currency AND s.spent_on >= $2)
+  + (SELECT coalesce(sum(t.amount - t.refunded_amount), 0)
+     FROM transactions t JOIN cards c ON c.uuid = t.card_uuid
+     WHERE t.user_uuid = b.user_uuid AND t.type = 'atm_withdrawal' AND t.created_at >= $3
+       AND t.status IN ('pending', 'completed', 'refunded') AND c.currency = b.currency) AS spent
 FROM team_budgets b JOIN users u ON u.uuid = b.user_uuid
 WHERE b.team_uuid = $1"""
 _BUDGET_ORDER = " ORDER BY u.name, b.user_uuid"
@@ -143,11 +148,12 @@ async def budgets(
     reader: Reader | Tx, team_uuid: uuid.UUID, month_start: date, member: uuid.UUID | None
 ) -> Sequence[Row]:
     """The team's budgets (or one member's) with the member's name and what their cards in the
-    budget's currency spent since `month_start`, by name."""
+    budget's currency spent (purchases and ATM withdrawals) since `month_start`, by name."""
+    start = datetime.combine(month_start, time(), UTC)
     if member is None:
-        return await reader.rows(_BUDGETS + _BUDGET_ORDER, team_uuid, month_start)
-    sql = _BUDGETS + " AND b.user_uuid = $3" + _BUDGET_ORDER
-    return await reader.rows(sql, team_uuid, month_start, member)
+        return await reader.rows(_BUDGETS + _BUDGET_ORDER, team_uuid, month_start, start)
+    sql = _BUDGETS + " AND b.user_uuid = $4" + _BUDGET_ORDER
+    return await reader.rows(sql, team_uuid, month_start, start, member)
 
 
 async def put_budget(

@@ -5,9 +5,10 @@ with the same counter.
 `spent` is not kept anywhere of its own: it is the sum of `card_spend` (the counter the
 database keeps from every card purchase, in the unit that writes it: approved, held or
 captured, less what was released or refunded) over the member's cards in that currency
-since the first day of the UTC month. Whatever writes a card purchase — an authorization of
-any channel, a stand-in advice, a clearing force post — moves it, so the budget and the card
-limits can never disagree.
+since the first day of the UTC month, plus their ATM withdrawals of the month counted the
+same way (read from the transactions, as the card's `atm_per_day` is). Whatever writes a card
+purchase — an authorization of any channel, a stand-in advice, a clearing force post — moves
+it, so the budget and the card limits can never disagree.
 
 Under concurrency: the budget row is locked after the card (docs/ledger.md, "Lock order"),
 so two authorizations of one member on two cards are checked one after the other, and the
@@ -44,7 +45,7 @@ def month_amount(budget: Row, month: str) -> int:
 
 
 async def spent_this_month(tx: Tx, user_uuid: uuid.UUID, currency: str, now: datetime) -> int:
-    """What the user's cards in `currency` spent this UTC month (`card_spend`)."""
+    """What the user's cards in `currency` spent this UTC month (purchases and withdrawals)."""
     return await repository.member_spent(tx, user_uuid, currency, month_start(now))
 
 

@@ -33,6 +33,7 @@ NEWEST_FIRST = "ORDER BY t.created_at DESC, t.uuid DESC"
 ARN_PREFIX = "7"  # an ARN's format code: a purchase the issuer's service captured
 ARN_PROCESSOR = "500000"  # the 6 digits that name who made the ARN: the service
 CAPTURED = ("completed", "refunded")
+WITH_ARN = ("card_purchase", "atm_withdrawal")  # the captured ones show their ARN
 
 
 def _luhn_digit(digits: str) -> str:
@@ -56,10 +57,10 @@ def purchase_arn(purchase_uuid: Any, created_at: Any) -> str:
 
 
 def _network(row: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The network's data of the transaction; a captured card purchase's ARN with it (its
-    presentment's, when a clearing file booked it)."""
+    """The network's data of the transaction; a captured card purchase's or ATM withdrawal's
+    ARN with it (its presentment's, when a clearing file booked it)."""
     network = None if row["network"] is None else orjson.loads(row["network"])
-    if row["type"] != "card_purchase" or row["status"] not in CAPTURED:
+    if row["type"] not in WITH_ARN or row["status"] not in CAPTURED:
         return network
     cleared = None if row["clearing"] is None else orjson.loads(row["clearing"]).get("arn")
     return {**(network or {}), "arn": cleared or purchase_arn(row["uuid"], row["created_at"])}

@@ -45,10 +45,15 @@ SELECT coalesce(sum(amount - coalesce(refunded_amount, 0)), 0) FROM transactions
 WHERE card_uuid = $1 AND type = 'atm_withdrawal' AND created_at >= $2
   AND status IN ('pending', 'completed', 'refunded')"""
 
-# $1 user, $2 currency, $3 the first day of the month: the user's cards' spend in it.
+# $1 user, $2 currency, $3 the first day of the month ($4: its first moment, UTC): the user's
+# cards' spend in it, purchases (`card_spend`) and ATM withdrawals (as `_ATM_WITHDRAWN`).
 _MEMBER_SPENT = """
-SELECT coalesce(sum(s.amount), 0) FROM card_spend s JOIN cards c ON c.uuid = s.card_uuid
-WHERE c.user_uuid = $1 AND c.currency = $2 AND s.spent_on >= $3"""
+SELECT (SELECT coalesce(sum(s.amount), 0) FROM card_spend s JOIN cards c ON c.uuid = s.card_uuid
+        WHERE c.user_uuid = $1 AND c.currency = $2 AND s.spent_on >= $3)
+     + (SELECT coalesce(sum(t.amount - t.refunded_amount), 0)
+        FROM transactions t JOIN cards c ON c.uuid = t.card_uuid
+        WHERE t.user_uuid = $1 AND t.type = 'atm_withdrawal' AND t.created_at >= $4
+          AND t.status IN ('pending', 'completed', 'refunded') AND c.currency = $2)"""
 
 _CODE_COLUMNS = (
     "d.uuid, d.card_uuid, d.merchant_name, d.amount, d.currency, d.created_at, d.expires_at,"
@@ -165,9 +170,11 @@ async def set_receipt(
 
 
 async def member_spent(tx: Tx, user_uuid: uuid.UUID, currency: str, since: date) -> int:
-    """What the user's cards in `currency` spent from `since` on (`card_spend`: approved
-    purchases less what was released or refunded), in minor units."""
-    return int(await tx.value(_MEMBER_SPENT, user_uuid, currency, since))
+    """What the user's cards in `currency` spent from the UTC day `since` on (`card_spend`:
+    approved purchases less what was released or refunded; and their ATM withdrawals, the
+    same way), in minor units."""
+    start = datetime.combine(since, time(), UTC)
+    return int(await tx.value(_MEMBER_SPENT, user_uuid, currency, since, start))
 
 
 async def code_card(tx: Tx, card_uuid: uuid.UUID, user_uuid: uuid.UUID) -> Row | None:

@@ -135,12 +135,16 @@ async def spend(
     return await reader.rows(_SPEND, user_uuid, today, week, month, min(today, week, month))
 
 
-# Spend in view (spend.py): the card purchases that moved money (approved: held, captured or
-# refunded) less what was refunded, per group and currency, created in [$from, $to).
-# `{who}` is `visibility.readable_by`'s condition on `t.user_uuid`; the last two
-# placeholders are the window, then the limit.
+# Spend in view (spend.py): the card purchases and ATM withdrawals that moved money
+# (approved: held, captured or refunded) less what was refunded, per group and currency,
+# created in [$from, $to). `{who}` is `visibility.readable_by`'s condition on `t.user_uuid`,
+# `{types}` the transaction types counted; the last placeholders are the window, then the
+# limit. Per merchant, the withdrawals are one group of their own (key NULL, `ATM_CASH`).
+SPENT_TYPES = ("card_purchase", "atm_withdrawal")
+ATM_CASH = "Cash withdrawals (ATM)"
+_MERCHANT = "CASE WHEN t.type = 'atm_withdrawal' THEN {} ELSE coalesce(t.merchant_name, '') END"
 SPEND_GROUPS = {
-    "merchant": ("coalesce(t.merchant_name, '')", "coalesce(t.merchant_name, '')", ""),
+    "merchant": (_MERCHANT.format("NULL"), _MERCHANT.format(f"'{ATM_CASH}'"), ""),
     "card": ("t.card_uuid", "c.bin || ' ' || c.last4", "JOIN cards c ON c.uuid = t.card_uuid"),
     "tag": ("t.tag_slug", "g.name", "LEFT JOIN transaction_tags g ON g.slug = t.tag_slug"),
     "member": ("t.user_uuid", "u.name", "JOIN users u ON u.uuid = t.user_uuid"),
@@ -149,7 +153,7 @@ _SPEND_BY = """
 SELECT {key} AS key, {name} AS name, t.currency, count(*) AS n,
   sum(t.amount - t.refunded_amount) AS spent
 FROM transactions t {join}
-WHERE {who} AND t.type = 'card_purchase' AND t.status IN ('pending', 'completed', 'refunded')
+WHERE {who} AND t.type IN ({types}) AND t.status IN ('pending', 'completed', 'refunded')
   AND t.created_at >= ${since} AND t.created_at < ${until}
 GROUP BY {key}, {name}, t.currency
 ORDER BY spent DESC, name, t.currency
@@ -163,14 +167,18 @@ async def spend_by(
     since: datetime,
     until: datetime,
     limit: int,
+    types: Sequence[str] = SPENT_TYPES,
 ) -> Sequence[Row]:
     """The spend (`key`, `name`, `currency`, `n`, `spent` in minor units) per `group` of
-    `SPEND_GROUPS` of the users `who` names, created from `since` until before `until`,
-    largest first; at most `limit` rows."""
+    `SPEND_GROUPS` of the users `who` names, of the transactions of `types` (some of
+    `SPENT_TYPES`) created from `since` until before `until`, largest first; at most `limit`
+    rows."""
     key, name, join = SPEND_GROUPS[group]
     condition, args = who
     n = len(args)
+    kinds = ", ".join(f"'{kind}'" for kind in SPENT_TYPES if kind in types)
     sql = _SPEND_BY.format(
-        key=key, name=name, join=join, who=condition, since=n + 1, until=n + 2, limit=n + 3
-    )
+        key=key, name=name, join=join, who=condition, types=kinds,
+        since=n + 1, until=n + 2, limit=n + 3,
+    )  # fmt: skip
     return await reader.scan(sql, *args, since, until, limit)

@@ -16,7 +16,7 @@ from cardservice.http.router import JSONResponse, NoNul, QueryText, Router, ok
 from cardservice.models.base import utcnow
 from cardservice.transactions import ThreeDsRecord, unassigned_codes
 from cardservice.users.schemas import SpendRow, UserSummary
-from cardservice.users.spend import SpendGroup, spend, window
+from cardservice.users.spend import SpendGroup, SpendKind, spend, window
 from cardservice.users.summary import user_summary
 
 router = Router(tags=["users"])
@@ -69,14 +69,23 @@ async def get_user_spend(
         SpendGroup, NoNul, Query(description="merchant, card, tag or member (default merchant)")
     ] = "merchant",
     limit: Annotated[int, Query(ge=1, le=500, description="At most this many rows")] = 100,
+    kind: Annotated[
+        SpendKind | None,
+        NoNul,
+        Query(alias="type", description="card_purchase or atm_withdrawal only (default both)"),
+    ] = None,
 ) -> JSONResponse:
-    """Approved card purchases less refunds, created in the window, per group and currency,
-    largest first: `[{key, name, count, amount, currency}]` (docs/transactions.md#spend-in-view).
-    A team owner's includes the team's users; `group_by=member` gives one row per person."""
+    """Approved card purchases and ATM withdrawals less refunds, created in the window, per
+    group and currency, largest first: `[{key, name, count, amount, currency}]`
+    (docs/transactions.md#spend-in-view); per merchant, the withdrawals are one row (`key`
+    null). A team owner's includes the team's users; `group_by=member` gives one row per
+    person."""
     first, last = window(_day(since, "from"), _day(until, "to"), utcnow().date())
     if last < first:
         raise ValidationFailed(errors={"to": ["must be on or after from"]})
-    rows = await spend(db.reader, caller.user_uuid, caller.owned_team, group_by, first, last, limit)
+    rows = await spend(
+        db.reader, caller.user_uuid, caller.owned_team, group_by, first, last, limit, kind
+    )
     return ok(rows)
 
 

@@ -58,7 +58,8 @@ class UserSummary(BaseModel):
 
 
 class SpendRow(BaseModel):
-    """One group's spend (`GET /user/spend`): approved card purchases less refunds."""
+    """One group's spend (`GET /user/spend`): approved card purchases and ATM withdrawals
+    less refunds."""
 
     key: str | None
     name: str

@@ -3,9 +3,11 @@ tag or team member, over a window of UTC days — for the caller, and for a team
 team's users too (`auth/visibility.py`). The one query behind `GET /user/spend` and the
 dashboard's overview (which reads that endpoint).
 
-What counts is what the card limits and budgets count (docs/controls.md#spending-controls):
-approved card purchases (held, captured or refunded) less what was refunded; a declined or
-reversed one counts nothing."""
+What counts is what the card limits and team budgets count (docs/controls.md#spending-controls,
+docs/teams.md#budgets-and-how-spent-is-counted): approved card purchases and ATM withdrawals
+(held, captured or refunded) less what was refunded; a declined or reversed one counts
+nothing. Per merchant, the withdrawals are one line of their own (key None); `kind` narrows
+the answer to one of the two."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from cardservice.security import mask
 from cardservice.users import repository
 
 SpendGroup = Literal["merchant", "card", "tag", "member"]
+SpendKind = Literal["card_purchase", "atm_withdrawal"]
 NO_TAG = "No tag"
 
 
@@ -49,14 +52,17 @@ async def spend(
     since: date,
     until: date,
     limit: int,
+    kind: SpendKind | None = None,
 ) -> list[dict[str, Any]]:
     """`[{key, name, count, amount, currency}]` of the users the caller reads, per `group`,
-    for purchases created on the UTC days `since`..`until` (inclusive), largest amount
-    first (then by name), at most `limit` rows. `key`: the merchant's name, the card's or
-    the member's uuid, the tag's slug (None for purchases without a tag)."""
+    for purchases and withdrawals (or those of `kind`) created on the UTC days
+    `since`..`until` (inclusive), largest amount first (then by name), at most `limit` rows.
+    `key`: the merchant's name (None for the withdrawals), the card's or the member's uuid,
+    the tag's slug (None for those without a tag)."""
     who = readable_by("t.user_uuid", 1, user_uuid, owned_team)
+    types = repository.SPENT_TYPES if kind is None else (kind,)
     rows = await repository.spend_by(
-        reader, group, who, _start_of(since), _start_of(until + timedelta(days=1)), limit
+        reader, group, who, _start_of(since), _start_of(until + timedelta(days=1)), limit, types
     )
     return [
         {
