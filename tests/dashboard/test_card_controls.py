@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 from fastapi import FastAPI
 
+from cardservice.transactions import Authorization, authorize_card
 from tests.dashboard.session import post_form, sign_in
 from tests.factories import Caller, authorize, bin_uuid, make_card, make_user
 
@@ -120,6 +121,12 @@ async def test_a_team_owner_manages_a_members_card_on_its_own_page(
     teammate = await make_user(app, team="Crew", role="member")
     _account, members_card = await make_card(app, client, member)
     assert (await authorize(client, member, members_card, "12.50")).status_code == 201
+    state = app.state  # and cash at an ATM: the month counts it, the purchase windows do not
+    cash = Authorization(uuid.UUID(members_card), 4_00, "USD", "ATM", type="atm_withdrawal")
+    row = await authorize_card(
+        state.db, state.outbound, state.cipher, member.uuid, cash, allow_private=True
+    )
+    assert (row["type"], row["status"]) == ("atm_withdrawal", "pending")
     mask = (await _card(client, member, members_card))["mask"]
     await sign_in(client, owner)
     listed = (await client.get("/app/cards")).text
@@ -127,11 +134,16 @@ async def test_a_team_owner_manages_a_members_card_on_its_own_page(
     assert f'action="/app/cards/{members_card}/freeze"' in listed
     controls = await post_form(client, f"/app/cards/{members_card}/controls", daily="100")
     assert controls.status_code == 303, controls.text
+    limits = {"spending_controls": {"daily": 100, "atm_per_day": 20}}
+    headers = {**owner.headers, "Content-Type": "application/json"}
+    patched = await client.patch(f"/card/{members_card}", json=limits, headers=headers)
+    assert patched.status_code == 200, patched.text
     page = await client.get(f"/app/cards/{members_card}?done=controls")
     assert page.status_code == 200, page.text
     assert "Held by <strong" in page.text and mask in page.text
-    assert "12.50 USD spent with this card in" in page.text
+    assert "16.50 USD spent with this card in" in page.text
     assert "12.50 USD of 100.00 USD spent, 87.50 USD left" in page.text  # the daily limit
+    assert "4.00 USD of 20.00 USD spent, 16.00 USD left" in page.text  # atm_per_day
     assert "Show details" not in page.text and "Recent transactions" not in page.text
     assert "auto_replenish" not in page.text  # an owner changes no more than the description
     described = await post_form(

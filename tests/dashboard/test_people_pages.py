@@ -14,6 +14,7 @@ import httpx
 from fastapi import FastAPI
 
 from cardservice.encoding import dumps
+from cardservice.transactions import Authorization, authorize_card
 from tests.dashboard.session import post_form, sign_in
 from tests.factories import Caller, authorize, bin_uuid, make_card, make_user
 
@@ -137,18 +138,26 @@ async def test_a_card_page_shows_its_transactions_spend_against_limits_and_setti
     user = await make_user(app)
     _account, card = await make_card(app, client, user)
     headers = {**user.headers, "Content-Type": "application/json"}
-    controls = {"spending_controls": {"daily": Decimal(50), "lifetime": Decimal(400)}}
+    limits = {"daily": Decimal(50), "lifetime": Decimal(400), "atm_per_day": Decimal(30)}
+    controls = {"spending_controls": limits}
     changed = await client.patch(f"/card/{card}", content=dumps(controls), headers=headers)
     assert changed.status_code == 200, changed.text
     paid = await _settled(client, user, card, "12")
     await authorize(client, user, card, "3")  # pending, counted
     reversed_one = (await authorize(client, user, card, "5")).json()["data"]["uuid"]
     await client.post(f"/sandbox/transactions/{reversed_one}/reverse", headers=user.headers)
+    state = app.state  # cash at an ATM: `atm_per_day` counts it, the purchase windows do not
+    cash = Authorization(uuid.UUID(card), 7_00, "USD", "ATM", type="atm_withdrawal")
+    row = await authorize_card(
+        state.db, state.outbound, state.cipher, user.uuid, cash, allow_private=True
+    )
+    assert (row["type"], row["status"]) == ("atm_withdrawal", "pending")
     await sign_in(client, user)
     page = (await client.get(f"/app/cards/{card}")).text
     assert f'href="/app/transactions/{paid}"' in page
     assert "15.00 USD of 50.00 USD spent, 35.00 USD left" in page
     assert "15.00 USD of 400.00 USD spent, 385.00 USD left" in page
+    assert "ATM withdrawals per day</strong>: 7.00 USD of 30.00 USD spent, 23.00 USD left" in page
     saved = await post_form(
         client,
         f"/app/cards/{card}/settings",
