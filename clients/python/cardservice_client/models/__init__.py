@@ -43,6 +43,7 @@ from .card_change_request import CardChangeRequest
 from .card_change_request_status import CardChangeRequestStatus
 from .card_counts import CardCounts
 from .card_details import CardDetails
+from .card_holder import CardHolder
 from .card_list import CardList
 from .card_policy_record import CardPolicyRecord
 from .card_policy_record_member_cards import CardPolicyRecordMemberCards
@@ -161,6 +162,7 @@ from .fulfilment_status import FulfilmentStatus
 from .fx_rate_entry import FxRateEntry
 from .fx_rate_record import FxRateRecord
 from .get_user_spend_group_by import GetUserSpendGroupBy
+from .get_user_spend_type_type_0 import GetUserSpendTypeType0
 from .health_record import HealthRecord
 from .history_step import HistoryStep
 from .history_step_status import HistoryStepStatus
@@ -231,9 +233,11 @@ from .paged_envelope_list_team_request_record import PagedEnvelopeListTeamReques
 from .paged_envelope_list_topup_record import PagedEnvelopeListTopupRecord
 from .paged_envelope_list_transaction_record import PagedEnvelopeListTransactionRecord
 from .paged_envelope_list_user_record import PagedEnvelopeListUserRecord
+from .paged_envelope_team_card_list import PagedEnvelopeTeamCardList
 from .pay_to_line import PayToLine
 from .payment_currency_record import PaymentCurrencyRecord
 from .pin_key import PinKey
+from .pre_arbitration_answers import PreArbitrationAnswers
 from .presentments import Presentments
 from .program_endpoint_create import ProgramEndpointCreate
 from .program_endpoint_create_event_types_type_0_item_type_0 import ProgramEndpointCreateEventTypesType0ItemType0
@@ -280,6 +284,13 @@ from .spend_row import SpendRow
 from .spending_controls import SpendingControls
 from .spending_controls_record import SpendingControlsRecord
 from .tag_record import TagRecord
+from .team_card_list import TeamCardList
+from .team_card_record import TeamCardRecord
+from .team_card_record_card_type import TeamCardRecordCardType
+from .team_card_record_closed_reason_type_0 import TeamCardRecordClosedReasonType0
+from .team_card_record_form import TeamCardRecordForm
+from .team_card_record_frozen_reason_type_0 import TeamCardRecordFrozenReasonType0
+from .team_card_record_status import TeamCardRecordStatus
 from .team_ref import TeamRef
 from .team_request_record import TeamRequestRecord
 from .team_request_record_details import TeamRequestRecordDetails
@@ -353,6 +364,7 @@ __all__ = (
     "CardChangeRequestStatus",
     "CardCounts",
     "CardDetails",
+    "CardHolder",
     "CardList",
     "CardPolicyRecord",
     "CardPolicyRecordMemberCards",
@@ -471,6 +483,7 @@ __all__ = (
     "FxRateEntry",
     "FxRateRecord",
     "GetUserSpendGroupBy",
+    "GetUserSpendTypeType0",
     "HealthRecord",
     "HistoryStep",
     "HistoryStepStatus",
@@ -540,10 +553,12 @@ __all__ = (
     "PagedEnvelopeListTopupRecord",
     "PagedEnvelopeListTransactionRecord",
     "PagedEnvelopeListUserRecord",
+    "PagedEnvelopeTeamCardList",
     "PageMeta",
     "PaymentCurrencyRecord",
     "PayToLine",
     "PinKey",
+    "PreArbitrationAnswers",
     "Presentments",
     "ProgramEndpointCreate",
     "ProgramEndpointCreateEventTypesType0ItemType0",
@@ -590,6 +605,13 @@ __all__ = (
     "SpendingControlsRecord",
     "SpendRow",
     "TagRecord",
+    "TeamCardList",
+    "TeamCardRecord",
+    "TeamCardRecordCardType",
+    "TeamCardRecordClosedReasonType0",
+    "TeamCardRecordForm",
+    "TeamCardRecordFrozenReasonType0",
+    "TeamCardRecordStatus",
     "TeamRef",
     "TeamRequestRecord",
     "TeamRequestRecordDetails",

@@ -27,10 +27,10 @@ class ClearingReport:
             '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', 'received_at': '2026-03-19T10:15:00Z',
             'messages': 1, 'presentments': {'matched': 1, 'duplicates': 1, 'force_posted': 1}, 'refunds': 1,
             'representments': {'received': 1, 'exceptions': [{'message_number': 1, 'reason': 'example', 'transaction_uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}]}, 'amount_differences': [{'message_number': 1, 'transaction_uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30', 'authorized': 'example', 'presented': 'example'}], 'unmatched':
-            [{'message_number': 1, 'reason': 'example'}], 'ignored': 1, 'totals': [{'currency': 'EUR', 'count': 1, 'amount':
-            'example'}]}
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}], 'pre_arbitration': {'accepted': 1, 'declined': 1}},
+            'amount_differences': [{'message_number': 1, 'transaction_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30',
+            'authorized': 'example', 'presented': 'example'}], 'unmatched': [{'message_number': 1, 'reason': 'example'}],
+            'ignored': 1, 'totals': [{'currency': 'EUR', 'count': 1, 'amount': 'example'}]}
 
     Attributes:
         uuid (UUID):
@@ -41,7 +41,8 @@ class ClearingReport:
         presentments (Presentments):  Example: {'matched': 1, 'duplicates': 1, 'force_posted': 1}.
         refunds (int):
         representments (Representments):  Example: {'received': 1, 'exceptions': [{'message_number': 1, 'reason':
-            'example', 'transaction_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}]}.
+            'example', 'transaction_uuid': '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}], 'pre_arbitration': {'accepted': 1,
+            'declined': 1}}.
         amount_differences (list[AmountDifference]):
         unmatched (list[Unmatched]):
         ignored (int):

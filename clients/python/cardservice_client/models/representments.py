@@ -6,7 +6,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
+    from ..models.pre_arbitration_answers import PreArbitrationAnswers
     from ..models.representment_exception import RepresentmentException
 
 
@@ -18,16 +21,18 @@ class Representments:
     """
     Example:
         {'received': 1, 'exceptions': [{'message_number': 1, 'reason': 'example', 'transaction_uuid':
-            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}]}
+            '0b9f3c2e-5d7a-4e21-9c4f-2a6b8d1e7f30'}], 'pre_arbitration': {'accepted': 1, 'declined': 1}}
 
     Attributes:
         received (int): Second presentments that answered a chargeback.
         exceptions (list[RepresentmentException]): Second presentments refused, nothing moved (more than the
             chargeback).
+        pre_arbitration (PreArbitrationAnswers | Unset):  Example: {'accepted': 1, 'declined': 1}.
     """
 
     received: int
     exceptions: list[RepresentmentException]
+    pre_arbitration: PreArbitrationAnswers | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -38,6 +43,10 @@ class Representments:
             exceptions_item = exceptions_item_data.to_dict()
             exceptions.append(exceptions_item)
 
+        pre_arbitration: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.pre_arbitration, Unset):
+            pre_arbitration = self.pre_arbitration.to_dict()
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -46,11 +55,14 @@ class Representments:
                 "exceptions": exceptions,
             }
         )
+        if pre_arbitration is not UNSET:
+            field_dict["pre_arbitration"] = pre_arbitration
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.pre_arbitration_answers import PreArbitrationAnswers  # noqa: PLC0415
         from ..models.representment_exception import RepresentmentException  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -63,9 +75,17 @@ class Representments:
 
             exceptions.append(exceptions_item)
 
+        _pre_arbitration = d.pop("pre_arbitration", UNSET)
+        pre_arbitration: PreArbitrationAnswers | Unset
+        if isinstance(_pre_arbitration, Unset):
+            pre_arbitration = UNSET
+        else:
+            pre_arbitration = PreArbitrationAnswers.from_dict(_pre_arbitration)
+
         representments = cls(
             received=received,
             exceptions=exceptions,
+            pre_arbitration=pre_arbitration,
         )
 
         representments.additional_properties = d

@@ -12,17 +12,18 @@ T = TypeVar("T", bound="SpendRow")
 
 @_attrs_define
 class SpendRow:
-    """One group's spend (`GET /user/spend`): approved card purchases less refunds.
+    """One group's spend (`GET /user/spend`): approved card purchases and ATM withdrawals
+    less refunds.
 
-    Example:
-        {'key': 'example', 'name': 'Ada Lovelace', 'count': 1, 'amount': 12.5, 'currency': 'EUR'}
+        Example:
+            {'key': 'example', 'name': 'Ada Lovelace', 'count': 1, 'amount': 12.5, 'currency': 'EUR'}
 
-    Attributes:
-        key (None | str):
-        name (str):
-        count (int):
-        amount (Decimal):
-        currency (str):
+        Attributes:
+            key (None | str):
+            name (str):
+            count (int):
+            amount (Decimal):
+            currency (str):
     """
 
     key: None | str

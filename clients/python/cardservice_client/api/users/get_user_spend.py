@@ -8,6 +8,7 @@ from ...client import AuthenticatedClient, Client
 from ...models.envelope_list_spend_row import EnvelopeListSpendRow
 from ...models.error_body import ErrorBody
 from ...models.get_user_spend_group_by import GetUserSpendGroupBy
+from ...models.get_user_spend_type_type_0 import GetUserSpendTypeType0
 from ...types import UNSET, Response, Unset, loads_exact
 
 
@@ -17,6 +18,7 @@ def _get_kwargs(
     to: None | str | Unset = UNSET,
     group_by: GetUserSpendGroupBy | Unset = GetUserSpendGroupBy.MERCHANT,
     limit: int | Unset = 100,
+    type: GetUserSpendTypeType0 | None | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -42,6 +44,15 @@ def _get_kwargs(
     params["group_by"] = json_group_by
 
     params["limit"] = limit
+
+    json_type_: None | str | Unset
+    if isinstance(type, Unset):
+        json_type_ = UNSET
+    elif isinstance(type, GetUserSpendTypeType0):
+        json_type_ = type.value
+    else:
+        json_type_ = type
+    params["type"] = json_type_
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -137,12 +148,15 @@ def sync_detailed(
     to: None | str | Unset = UNSET,
     group_by: GetUserSpendGroupBy | Unset = GetUserSpendGroupBy.MERCHANT,
     limit: int | Unset = 100,
+    type: GetUserSpendTypeType0 | None | Unset = UNSET,
 ) -> Response[EnvelopeListSpendRow | ErrorBody]:
     """Where the money went: spend per merchant, card, tag or member
 
-     Approved card purchases less refunds, created in the window, per group and currency,
-    largest first: `[{key, name, count, amount, currency}]` (docs/transactions.md#spend-in-view).
-    A team owner's includes the team's users; `group_by=member` gives one row per person.
+     Approved card purchases and ATM withdrawals less refunds, created in the window, per
+    group and currency, largest first: `[{key, name, count, amount, currency}]`
+    (docs/transactions.md#spend-in-view); per merchant, the withdrawals are one row (`key`
+    null). A team owner's includes the team's users; `group_by=member` gives one row per
+    person.
 
     Args:
         from_ (None | str | Unset): First UTC day, YYYY-MM-DD; default the 1st of this month
@@ -150,6 +164,8 @@ def sync_detailed(
         group_by (GetUserSpendGroupBy | Unset): merchant, card, tag or member (default merchant)
             Default: GetUserSpendGroupBy.MERCHANT.
         limit (int | Unset): At most this many rows Default: 100.
+        type (GetUserSpendTypeType0 | None | Unset): card_purchase or atm_withdrawal only
+            (default both)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -164,6 +180,7 @@ def sync_detailed(
         to=to,
         group_by=group_by,
         limit=limit,
+        type=type,
     )
 
     response = client.get_httpx_client().request(
@@ -181,6 +198,7 @@ def sync(
     to: None | str | Unset = UNSET,
     group_by: GetUserSpendGroupBy | Unset = GetUserSpendGroupBy.MERCHANT,
     limit: int | Unset = 100,
+    type: GetUserSpendTypeType0 | None | Unset = UNSET,
 ) -> EnvelopeListSpendRow: ...
 
 
@@ -192,6 +210,7 @@ def sync(
     to: None | str | Unset = UNSET,
     group_by: GetUserSpendGroupBy | Unset = GetUserSpendGroupBy.MERCHANT,
     limit: int | Unset = 100,
+    type: GetUserSpendTypeType0 | None | Unset = UNSET,
 ) -> EnvelopeListSpendRow | ErrorBody | None: ...
 
 
@@ -202,12 +221,15 @@ def sync(
     to: None | str | Unset = UNSET,
     group_by: GetUserSpendGroupBy | Unset = GetUserSpendGroupBy.MERCHANT,
     limit: int | Unset = 100,
+    type: GetUserSpendTypeType0 | None | Unset = UNSET,
 ) -> EnvelopeListSpendRow | ErrorBody | None:
     """Where the money went: spend per merchant, card, tag or member
 
-     Approved card purchases less refunds, created in the window, per group and currency,
-    largest first: `[{key, name, count, amount, currency}]` (docs/transactions.md#spend-in-view).
-    A team owner's includes the team's users; `group_by=member` gives one row per person.
+     Approved card purchases and ATM withdrawals less refunds, created in the window, per
+    group and currency, largest first: `[{key, name, count, amount, currency}]`
+    (docs/transactions.md#spend-in-view); per merchant, the withdrawals are one row (`key`
+    null). A team owner's includes the team's users; `group_by=member` gives one row per
+    person.
 
     Args:
         from_ (None | str | Unset): First UTC day, YYYY-MM-DD; default the 1st of this month
@@ -215,6 +237,8 @@ def sync(
         group_by (GetUserSpendGroupBy | Unset): merchant, card, tag or member (default merchant)
             Default: GetUserSpendGroupBy.MERCHANT.
         limit (int | Unset): At most this many rows Default: 100.
+        type (GetUserSpendTypeType0 | None | Unset): card_purchase or atm_withdrawal only
+            (default both)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -230,6 +254,7 @@ def sync(
         to=to,
         group_by=group_by,
         limit=limit,
+        type=type,
     )
     return _answer(client, response)
 
@@ -253,12 +278,15 @@ async def asyncio_detailed(
     to: None | str | Unset = UNSET,
     group_by: GetUserSpendGroupBy | Unset = GetUserSpendGroupBy.MERCHANT,
     limit: int | Unset = 100,
+    type: GetUserSpendTypeType0 | None | Unset = UNSET,
 ) -> Response[EnvelopeListSpendRow | ErrorBody]:
     """Where the money went: spend per merchant, card, tag or member
 
-     Approved card purchases less refunds, created in the window, per group and currency,
-    largest first: `[{key, name, count, amount, currency}]` (docs/transactions.md#spend-in-view).
-    A team owner's includes the team's users; `group_by=member` gives one row per person.
+     Approved card purchases and ATM withdrawals less refunds, created in the window, per
+    group and currency, largest first: `[{key, name, count, amount, currency}]`
+    (docs/transactions.md#spend-in-view); per merchant, the withdrawals are one row (`key`
+    null). A team owner's includes the team's users; `group_by=member` gives one row per
+    person.
 
     Args:
         from_ (None | str | Unset): First UTC day, YYYY-MM-DD; default the 1st of this month
@@ -266,6 +294,8 @@ async def asyncio_detailed(
         group_by (GetUserSpendGroupBy | Unset): merchant, card, tag or member (default merchant)
             Default: GetUserSpendGroupBy.MERCHANT.
         limit (int | Unset): At most this many rows Default: 100.
+        type (GetUserSpendTypeType0 | None | Unset): card_purchase or atm_withdrawal only
+            (default both)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -280,6 +310,7 @@ async def asyncio_detailed(
         to=to,
         group_by=group_by,
         limit=limit,
+        type=type,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -295,6 +326,7 @@ async def asyncio(
     to: None | str | Unset = UNSET,
     group_by: GetUserSpendGroupBy | Unset = GetUserSpendGroupBy.MERCHANT,
     limit: int | Unset = 100,
+    type: GetUserSpendTypeType0 | None | Unset = UNSET,
 ) -> EnvelopeListSpendRow: ...
 
 
@@ -306,6 +338,7 @@ async def asyncio(
     to: None | str | Unset = UNSET,
     group_by: GetUserSpendGroupBy | Unset = GetUserSpendGroupBy.MERCHANT,
     limit: int | Unset = 100,
+    type: GetUserSpendTypeType0 | None | Unset = UNSET,
 ) -> EnvelopeListSpendRow | ErrorBody | None: ...
 
 
@@ -316,12 +349,15 @@ async def asyncio(
     to: None | str | Unset = UNSET,
     group_by: GetUserSpendGroupBy | Unset = GetUserSpendGroupBy.MERCHANT,
     limit: int | Unset = 100,
+    type: GetUserSpendTypeType0 | None | Unset = UNSET,
 ) -> EnvelopeListSpendRow | ErrorBody | None:
     """Where the money went: spend per merchant, card, tag or member
 
-     Approved card purchases less refunds, created in the window, per group and currency,
-    largest first: `[{key, name, count, amount, currency}]` (docs/transactions.md#spend-in-view).
-    A team owner's includes the team's users; `group_by=member` gives one row per person.
+     Approved card purchases and ATM withdrawals less refunds, created in the window, per
+    group and currency, largest first: `[{key, name, count, amount, currency}]`
+    (docs/transactions.md#spend-in-view); per merchant, the withdrawals are one row (`key`
+    null). A team owner's includes the team's users; `group_by=member` gives one row per
+    person.
 
     Args:
         from_ (None | str | Unset): First UTC day, YYYY-MM-DD; default the 1st of this month
@@ -329,6 +365,8 @@ async def asyncio(
         group_by (GetUserSpendGroupBy | Unset): merchant, card, tag or member (default merchant)
             Default: GetUserSpendGroupBy.MERCHANT.
         limit (int | Unset): At most this many rows Default: 100.
+        type (GetUserSpendTypeType0 | None | Unset): card_purchase or atm_withdrawal only
+            (default both)
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -344,5 +382,6 @@ async def asyncio(
         to=to,
         group_by=group_by,
         limit=limit,
+        type=type,
     )
     return _answer(client, response)
