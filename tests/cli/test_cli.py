@@ -68,6 +68,11 @@ class Command:
         out, err = self._capsys.readouterr()
         return code, out, err
 
+    async def completed(self, *args: str) -> subprocess.CompletedProcess[str]:
+        """As `_cli` answers: the exit status and both streams."""
+        code, out, err = await self(*args)
+        return subprocess.CompletedProcess(["cardservice", *args], code, out, err)
+
     async def value(self, *args: str) -> str:
         code, out, err = await self(*args)
         assert code == 0 and err == "", err

@@ -11,7 +11,6 @@ import re
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
@@ -36,14 +35,7 @@ _FORGED = (
 DOC = Path(__file__).resolve().parents[2] / "docs" / "ledger.md"
 
 
-@dataclass(frozen=True)
-class Ran:
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-Ledger = Callable[..., Awaitable[Ran]]
+Ledger = Callable[..., Awaitable[subprocess.CompletedProcess[str]]]
 
 
 @pytest.fixture
@@ -52,11 +44,7 @@ def ledger(
 ) -> Ledger:
     """`cardservice ledger ARGS` on the test's database: exit status, stdout, stderr."""
     command = Command(settings, monkeypatch, capsys)
-
-    async def run(*args: str) -> Ran:
-        return Ran(*await command("ledger", *args))
-
-    return run
+    return lambda *args: command.completed("ledger", *args)
 
 
 def _python(script: Path, export: Path) -> subprocess.CompletedProcess[str]:
