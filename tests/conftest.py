@@ -115,8 +115,10 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ[TEMPLATE_ENV] = f"cs_template_{uuid.uuid4().hex[:12]}"
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The longest files first (tests/durations.py): the xdist workers end together."""
+    """The longest files first (tests/durations.py): the xdist workers end together. Last,
+    after pytest's own order (by fixture parameter), which this keeps within each file."""
     longest_first(items)
 
 
