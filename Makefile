@@ -15,9 +15,13 @@ ISO8583_PORT ?= 8583
 DEMO_PAY_TO ?= {"bank-transfer:EUR": {"Beneficiary": "Cardservice Demo GmbH", "IBAN": "DE89 3704 0044 0532 0130 00", "BIC": "COBADEFFXXX"}, "bank-transfer:USD": {"Beneficiary": "Cardservice Demo Inc.", "Account number": "000123456789", "Routing number (ABA)": "021000021"}}
 PG_DSN ?= postgresql://postgres@127.0.0.1:5432/test
 # the suite's processes: each takes whole test files (--dist loadfile keeps a module's
-# fixtures, e.g. a live server, in one process) and migrates its own databases
+# fixtures, e.g. a live server, in one process) and migrates its own databases; the files in
+# the order tests/conftest.py gives them, the longest first (tests/durations.py), which
+# --no-loadscope-reorder keeps (xdist's own order, most tests first, left the few-test heavy
+# files to the end, run by one worker while the other had nothing left)
 TEST_WORKERS ?= 2
-PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --timeout 600
+PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder \
+	--timeout 600
 
 .PHONY: install run test browser softhsm client lint typecheck test-sqlite test-postgres postgres redis stress bench bench-quick bench-tools bench-clearing clean fleet fleet-stop fleet-chaos fleet-failover fleet-pitr bench-fleet bench-events
 

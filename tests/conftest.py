@@ -32,6 +32,7 @@ from cardservice.db.sql import Tx, sqlite_path
 from cardservice.migrations import upgrade_database
 from cardservice.observability.logs import JsonFormatter
 from cardservice.security import generate_pin_rsa_key
+from tests.durations import longest_first
 from tests.fresh_database import (
     TEMPLATE_ENV,
     create_migrated_database,
@@ -112,6 +113,13 @@ def pytest_configure(config: pytest.Config) -> None:
     process), before any xdist worker starts: the workers inherit the name."""
     if not hasattr(config, "workerinput") and "postgresql" in DATABASES:
         os.environ[TEMPLATE_ENV] = f"cs_template_{uuid.uuid4().hex[:12]}"
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest files first (tests/durations.py): the xdist workers end together. Last,
+    after pytest's own order (by fixture parameter), which this keeps within each file."""
+    longest_first(items)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from datetime import timedelta
 
 import httpx
+import pytest
 from fastapi import FastAPI
 
 from cardservice.auth.credentials import (
@@ -23,7 +24,7 @@ from cardservice.auth.credentials import (
 from cardservice.config import Settings
 from cardservice.db.sql import Tx
 from cardservice.models.base import utcnow
-from tests.cli.test_cli import _cli, _value
+from tests.cli.test_cli import Command
 from tests.factories import ISSUED_SECRETS, Caller, make_mfa_code, make_user
 
 BAD = {"Authorization": "Bearer cs_not_a_real_token"}
@@ -229,14 +230,19 @@ async def test_issuing_a_code_prunes_the_users_dead_codes(
 
 
 async def test_cli_mfa_revoke_prints_how_many_and_codes_die(
-    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+    app: FastAPI,
+    client: httpx.AsyncClient,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
+    cli = Command(settings, monkeypatch, capsys)  # in process: tests/cli proves the process
     user = await make_user(app)
     codes = [await make_mfa_code(app, user) for _ in range(2)]
-    assert _value(_cli(settings, "mfa", "revoke", "--email", user.email)) == "2"
+    assert await cli.value("mfa", "revoke", "--email", user.email) == "2"
     for code in codes:
         assert (await client.get("/accounts", params={"_code": code})).status_code == 401
-    assert _value(_cli(settings, "mfa", "revoke", "--email", user.email)) == "0"
-    unknown = _cli(settings, "mfa", "revoke", "--email", "nobody@example.com")
-    assert unknown.returncode == 2 and "Traceback" not in unknown.stderr
-    assert _value(_cli(settings, "credentials", "prune")) == "0"
+    assert await cli.value("mfa", "revoke", "--email", user.email) == "0"
+    status, _out, unknown = await cli("mfa", "revoke", "--email", "nobody@example.com")
+    assert status == 2 and "Traceback" not in unknown
+    assert await cli.value("credentials", "prune") == "0"

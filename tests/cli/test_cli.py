@@ -33,6 +33,18 @@ def cli_env(settings: Settings) -> dict[str, str]:
     }
 
 
+def _exit_status(args: list[str]) -> int:
+    """`main(args)`'s exit status as the interpreter makes it of `raise SystemExit(main())`
+    (src/cardservice/__main__.py): a command's own `SystemExit` included."""
+    try:
+        return main(args)
+    except SystemExit as exit:
+        if exit.code is None or isinstance(exit.code, int):
+            return exit.code or 0
+        print(exit.code, file=sys.stderr)
+        return 1
+
+
 class Command:
     """`cardservice …` in this process (`cli.main` on a thread, as `python -m cardservice`
     runs it), on the test's database: exit status, stdout, stderr. Cheaper than `_cli`'s
@@ -52,9 +64,14 @@ class Command:
 
     async def __call__(self, *args: str) -> tuple[int, str, str]:
         self._capsys.readouterr()
-        code = await asyncio.to_thread(main, list(args))
+        code = await asyncio.to_thread(_exit_status, list(args))
         out, err = self._capsys.readouterr()
         return code, out, err
+
+    async def completed(self, *args: str) -> subprocess.CompletedProcess[str]:
+        """As `_cli` answers: the exit status and both streams."""
+        code, out, err = await self(*args)
+        return subprocess.CompletedProcess(["cardservice", *args], code, out, err)
 
     async def value(self, *args: str) -> str:
         code, out, err = await self(*args)

@@ -1,14 +1,16 @@
 """The journal's hash chain (docs/ledger.md, "The hash chain"): every entry sealed after
-commit in seal order, `ledger verify` and `ledger export` as real processes (they seal what
-waits first), the auditor's script of docs/ledger.md run on a real export, and tampering
-around the service (triggers dropped) named by `verify`. The sealer itself, under
-concurrent writers, two sealers and a kill: test_sealer.py."""
+commit in seal order, `ledger verify` and `ledger export` (they seal what waits first; run in
+this process as `python -m cardservice` runs them, tests.cli.test_cli.Command), the auditor's
+script of docs/ledger.md run on a real export, and tampering around the service (triggers
+dropped) named by `verify`. The sealer itself, under concurrent writers, two sealers and a
+kill: test_sealer.py."""
 
 from __future__ import annotations
 
 import re
 import subprocess
 import sys
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
 
@@ -23,7 +25,7 @@ from cardservice.ledger.entries import SystemBook, book_leg, post_entry
 from cardservice.ledger.sealer import seal_waiting
 from cardservice.ledger.verify import verify
 from cardservice.models.base import utcnow
-from tests.cli.test_cli import cli_env
+from tests.cli.test_cli import Command
 from tests.ledger.activity import activity
 
 _FORGED = (
@@ -33,15 +35,16 @@ _FORGED = (
 DOC = Path(__file__).resolve().parents[2] / "docs" / "ledger.md"
 
 
-def _cli(settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "cardservice", "ledger", *args],
-        env=cli_env(settings),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+Ledger = Callable[..., Awaitable[subprocess.CompletedProcess[str]]]
+
+
+@pytest.fixture
+def ledger(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> Ledger:
+    """`cardservice ledger ARGS` on the test's database: exit status, stdout, stderr."""
+    command = Command(settings, monkeypatch, capsys)
+    return lambda *args: command.completed("ledger", *args)
 
 
 def _python(script: Path, export: Path) -> subprocess.CompletedProcess[str]:
@@ -110,7 +113,7 @@ async def _entries(app: FastAPI) -> list[tuple[int, int, str]]:
 
 
 async def test_every_entry_is_chained_and_verify_and_the_doc_script_agree(
-    app: FastAPI, client: httpx.AsyncClient, settings: Settings, tmp_path: Path
+    app: FastAPI, client: httpx.AsyncClient, ledger: Ledger, tmp_path: Path
 ) -> None:
     await activity(app, client)
     entries = await _entries(app)
@@ -121,13 +124,13 @@ async def test_every_entry_is_chained_and_verify_and_the_doc_script_agree(
     assert verdict.ok, verdict.problem
     assert verdict.entries == len(entries) and verdict.head == entries[-1][2]
 
-    checked = _cli(settings, "verify")
+    checked = await ledger("verify")
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert checked.stdout.splitlines()[0] == f"ok {len(entries)} entries"
 
     export = tmp_path / "chain.jsonl"
     until = (utcnow() + timedelta(minutes=1)).isoformat().replace("+00:00", "Z")
-    exported = _cli(settings, "export", "--until", until, "--output", str(export))
+    exported = await ledger("export", "--until", until, "--output", str(export))
     assert exported.returncode == 0, exported.stderr
     assert len(export.read_text().splitlines()) == len(entries)
     script = tmp_path / "verify_export.py"
@@ -149,7 +152,7 @@ async def test_every_entry_is_chained_and_verify_and_the_doc_script_agree(
 
 
 async def test_an_export_until_an_instant_is_a_prefix_of_the_chain(
-    app: FastAPI, client: httpx.AsyncClient, settings: Settings, tmp_path: Path
+    app: FastAPI, client: httpx.AsyncClient, ledger: Ledger, tmp_path: Path
 ) -> None:
     await activity(app, client)
     entries = await _entries(app)
@@ -157,13 +160,13 @@ async def test_an_export_until_an_instant_is_a_prefix_of_the_chain(
         "SELECT created_at FROM journal_entries WHERE chain_seq = $1", len(entries) // 2
     )
     until = str(middle).replace(" ", "T")
-    exported = _cli(settings, "export", "--until", until)
+    exported = await ledger("export", "--until", until)
     assert exported.returncode == 0, exported.stderr
     assert len(exported.stdout.splitlines()) == len(entries) // 2
 
 
 async def test_an_export_seals_every_entry_up_to_its_instant_first(
-    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+    app: FastAPI, client: httpx.AsyncClient, ledger: Ledger
 ) -> None:
     await activity(app, client)  # no sealer runs: every entry waits
     waiting = await app.state.db.reader.value(
@@ -171,14 +174,14 @@ async def test_an_export_seals_every_entry_up_to_its_instant_first(
     )
     assert waiting >= 10
     until = utcnow().isoformat().replace("+00:00", "Z")
-    exported = _cli(settings, "export", "--until", until)
+    exported = await ledger("export", "--until", until)
     assert exported.returncode == 0, exported.stderr
     assert len(exported.stdout.splitlines()) == waiting
     assert [e[1] for e in await _entries(app)] == list(range(1, waiting + 1))
 
 
 async def test_an_edited_posting_is_named(
-    app: FastAPI, client: httpx.AsyncClient, settings: Settings, restore_triggers: None
+    app: FastAPI, client: httpx.AsyncClient, ledger: Ledger, restore_triggers: None
 ) -> None:
     await activity(app, client)
     entries = await _entries(app)
@@ -189,13 +192,13 @@ async def test_an_edited_posting_is_named(
         f"UPDATE postings SET amount = amount + 100 WHERE id = "
         f"(SELECT min(id) FROM postings WHERE entry_id = {target})",
     )
-    checked = _cli(settings, "verify")
+    checked = await ledger("verify")
     assert checked.returncode == 1, checked.stdout
     assert f"entry {target} (seq 5): its hash does not match its content" in checked.stdout
 
 
 async def test_a_deleted_entry_is_named(
-    app: FastAPI, client: httpx.AsyncClient, settings: Settings, restore_triggers: None
+    app: FastAPI, client: httpx.AsyncClient, ledger: Ledger, restore_triggers: None
 ) -> None:
     await activity(app, client)
     entries = await _entries(app)
@@ -206,7 +209,7 @@ async def test_a_deleted_entry_is_named(
         f"DELETE FROM postings WHERE entry_id = {gone}",
         f"DELETE FROM journal_entries WHERE id = {gone}",
     )
-    checked = _cli(settings, "verify")
+    checked = await ledger("verify")
     assert checked.returncode == 1, checked.stdout
     assert f"entry {after} (seq 4): seq 3 is missing before it" in checked.stdout
 
@@ -279,7 +282,7 @@ async def test_an_entry_inserted_into_the_chain_with_its_hash_is_seen_at_the_hea
 
 
 async def test_verify_without_sealing_counts_what_waits_and_names_an_entry_left_a_minute(
-    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+    app: FastAPI, client: httpx.AsyncClient, ledger: Ledger
 ) -> None:
     await activity(app, client)
     waiting = int(
@@ -288,7 +291,7 @@ async def test_verify_without_sealing_counts_what_waits_and_names_an_entry_left_
         )
     )
     assert waiting >= 10
-    checked = _cli(settings, "verify", "--no-seal")
+    checked = await ledger("verify", "--no-seal")
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert checked.stdout.splitlines() == [
         "ok 0 entries",
@@ -303,7 +306,7 @@ async def test_verify_without_sealing_counts_what_waits_and_names_an_entry_left_
         _FORGED.format(book="holds", amount=-5),
         f"INSERT INTO journal_entries (id, kind, created_at) VALUES (9999, 'late', '{old}')",
     )
-    checked = _cli(settings, "verify", "--no-seal")
+    checked = await ledger("verify", "--no-seal")
     assert checked.returncode == 1, checked.stdout
     found = re.match(
         rf"mismatch: {waiting + 1} entries not sealed yet, the oldest for (\d+) s:"
@@ -312,7 +315,7 @@ async def test_verify_without_sealing_counts_what_waits_and_names_an_entry_left_
     )
     assert found is not None and int(found.group(1)) >= 120, checked.stdout  # backdated 2 min
     # sealed by verify itself: all of them, the late one too
-    checked = _cli(settings, "verify")
+    checked = await ledger("verify")
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert checked.stdout.splitlines()[0] == f"ok {waiting + 1} entries"
 

@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 import httpx
+import pytest
 from fastapi import FastAPI
 
 from cardservice.cards.numbers import luhn_valid
@@ -20,7 +21,7 @@ from cardservice.config import Settings
 from cardservice.db.sql import text_uuid
 from cardservice.encoding import dumps
 from cardservice.models.base import utcnow
-from tests.cli.test_cli import _cli, _value
+from tests.cli.test_cli import Command
 from tests.factories import (
     Caller,
     assert_ledger_consistent,
@@ -339,22 +340,24 @@ async def test_a_bad_rate_is_refused_and_nothing_changes(
 
 
 async def test_the_cli_changes_the_catalogue_through_the_same_services(
-    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+    app: FastAPI,
+    client: httpx.AsyncClient,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    added = _cli(
-        settings, "catalogue", "bins", "add", "--bin", "520474", "--brand", "mastercard",
+    cli = Command(settings, monkeypatch, capsys)  # in process: tests/cli proves the process
+    bin_uuid = await cli.value(
+        "catalogue", "bins", "add", "--bin", "520474", "--brand", "mastercard",
         "--currency", "eur", "--card-price", "1.5",
     )  # fmt: skip
-    bin_uuid = _value(added)
-    taken = _cli(
-        settings, "catalogue", "bins", "add", "--bin", "520474", "--brand", "mastercard",
+    code, _out, taken = await cli(
+        "catalogue", "bins", "add", "--bin", "520474", "--brand", "mastercard",
         "--currency", "EUR", "--card-price", "1.5",
     )  # fmt: skip
-    assert (
-        taken.returncode == 2 and "bin" in taken.stderr.lower() and "Traceback" not in taken.stderr
-    )
+    assert code == 2 and "bin" in taken.lower() and "Traceback" not in taken
     updated = json.loads(
-        _value(_cli(settings, "catalogue", "bins", "update", bin_uuid, "--status", "unavailable"))
+        await cli.value("catalogue", "bins", "update", bin_uuid, "--status", "unavailable")
     )
     assert (updated["status"], updated["card_price"]) == ("unavailable", 1.5)
     key = await operator_key(app, "cards")
@@ -362,27 +365,25 @@ async def test_the_cli_changes_the_catalogue_through_the_same_services(
         client, "POST", "/operator/programs", key, {"name": "P", "bin_uuids": [bin_uuid]}
     )
     program_uuid = program.json()["data"]["uuid"]
-    fees = json.loads(
-        _value(_cli(settings, "catalogue", "fees", "set", program_uuid, "--card-fx", "1.1"))
-    )
+    fees = json.loads(await cli.value("catalogue", "fees", "set", program_uuid, "--card-fx", "1.1"))
     assert (fees["card_fx"], fees["card_decline"]) == (1.1, None)
-    shown = json.loads(_value(_cli(settings, "catalogue", "fees", "show", program_uuid)))
+    shown = json.loads(await cli.value("catalogue", "fees", "show", program_uuid))
     assert shown == fees
-    bad_fee = _cli(settings, "catalogue", "fees", "set", program_uuid, "--card-decline", "0.001")
-    assert bad_fee.returncode == 2 and "card_decline" in bad_fee.stderr
-    rate = _value(
-        _cli(
-            settings, "catalogue", "fx-rates", "add", "--base", "chf", "--quote", "gbp",
-            "--rate", "0.89", "--effective-at", "2026-12-01T00:00:00Z",
-        )
+    code, _out, bad_fee = await cli(
+        "catalogue", "fees", "set", program_uuid, "--card-decline", "0.001"
+    )
+    assert code == 2 and "card_decline" in bad_fee
+    rate = await cli.value(
+        "catalogue", "fx-rates", "add", "--base", "chf", "--quote", "gbp",
+        "--rate", "0.89", "--effective-at", "2026-12-01T00:00:00Z",
     )  # fmt: skip
-    listed = _value(_cli(settings, "catalogue", "fx-rates", "list", "--base", "CHF"))
+    listed = await cli.value("catalogue", "fx-rates", "list", "--base", "CHF")
     assert listed.startswith(rate) and "CHF/GBP  0.89  " in listed
-    zero = _cli(
-        settings, "catalogue", "fx-rates", "add", "--base", "CHF", "--quote", "GBP",
+    code, _out, zero = await cli(
+        "catalogue", "fx-rates", "add", "--base", "CHF", "--quote", "GBP",
         "--rate", "0", "--effective-at", "2026-12-01T00:00:00Z",
     )  # fmt: skip
-    assert zero.returncode == 2 and "rate" in zero.stderr
+    assert code == 2 and "rate" in zero
     rows = await app.state.db.reader.rows(
         "SELECT action, actor_type, actor_id, object_uuid FROM audit_log"
         " WHERE actor_type = 'system' AND object_type <> 'operator_key' ORDER BY id"

@@ -7,12 +7,14 @@ meanwhile (tested with the command in a process of its own while the server writ
 from __future__ import annotations
 
 import asyncio
+import subprocess
 import sys
 import uuid
 from typing import Any
 
 import httpx
 import orjson
+import pytest
 from cryptography.fernet import Fernet
 from fastapi import FastAPI
 from sqlalchemy import LargeBinary
@@ -24,7 +26,7 @@ from cardservice.models.base import utcnow
 from cardservice.security import CardCipher, generate_key
 from cardservice.security.repository import ENCRYPTED_COLUMNS
 from cardservice.security.rotation import _move
-from tests.cli.test_cli import _cli, cli_env
+from tests.cli.test_cli import Command, cli_env
 from tests.conftest import TEST_KEY
 from tests.decisions.conftest import set_endpoint
 from tests.factories import Caller, make_card, make_user
@@ -66,6 +68,17 @@ def _env(settings: Settings, *keys: str) -> Settings:
     return settings.model_copy(update={"encryption_key": ",".join(keys), "fingerprint_key": PINNED})
 
 
+class _Keys:
+    """`cardservice keys …` in this process (tests.cli.test_cli.Command) with the keys of a
+    `_env` settings."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+        self._monkeypatch, self._capsys = monkeypatch, capsys
+
+    async def __call__(self, settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:
+        return await Command(settings, self._monkeypatch, self._capsys).completed(*args)
+
+
 async def _webhook(client: httpx.AsyncClient, user: Caller, *, rotated: bool = False) -> str:
     made = await post(client, user, "/webhook-endpoints", {"url": "http://127.0.0.1:18499/h"})
     assert made.status_code == 201, made.text
@@ -96,11 +109,17 @@ async def _one_of_each(app: FastAPI, client: httpx.AsyncClient, iso: Network) ->
 
 
 async def test_rotate_moves_every_secret_and_check_reads_them_under_the_new_key_alone(
-    app: FastAPI, client: httpx.AsyncClient, settings: Settings, network: Network
+    app: FastAPI,
+    client: httpx.AsyncClient,
+    settings: Settings,
+    network: Network,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
+    cli = _Keys(monkeypatch, capsys)  # in process: tests/cli proves the process
     await _one_of_each(app, client, network)
     new_key = generate_key()
-    rotated = _cli(_env(settings, new_key, TEST_KEY), "keys", "rotate")
+    rotated = await cli(_env(settings, new_key, TEST_KEY), "keys", "rotate")
     assert rotated.returncode == 0, rotated.stderr
     [audit] = await app.state.db.reader.rows(
         "SELECT actor_type, actor_id, object_type, details FROM audit_log "
@@ -114,20 +133,25 @@ async def test_rotate_moves_every_secret_and_check_reads_them_under_the_new_key_
     assert details == {"backend": "local", "read": every_kind, "reencrypted": every_kind}
     assert rotated.stdout.strip() == str(len(ENCRYPTED_COLUMNS))
 
-    checked = _cli(_env(settings, new_key), "keys", "check")
+    checked = await cli(_env(settings, new_key), "keys", "check")
     assert checked.returncode == 0, checked.stderr
     counts = ", ".join(f"{kind} 1" for kind in every_kind)
     read = f"{len(every_kind)} stored values read ({counts})"
     assert checked.stdout.strip() == f"ok: local keys; {read}"
     first_card = await app.state.db.reader.value("SELECT uuid FROM cards")
-    old_only = _cli(_env(settings, TEST_KEY), "keys", "check")
+    old_only = await cli(_env(settings, TEST_KEY), "keys", "check")
     assert old_only.returncode == 2 and old_only.stdout == ""
     assert f"card {uuid.UUID(str(first_card))}: its value does not read" in old_only.stderr
 
 
 async def test_check_names_the_first_unreadable_value_and_rotate_stops_there_then_resumes(
-    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+    app: FastAPI,
+    client: httpx.AsyncClient,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
+    cli = _Keys(monkeypatch, capsys)  # in process: tests/cli proves the process
     user = await make_user(app)
     await make_card(app, client, user)
     endpoint = await _webhook(client, user)
@@ -141,21 +165,21 @@ async def test_check_names_the_first_unreadable_value_and_rotate_stops_there_the
         )
 
     await app.state.db.transact(lose)
-    checked = _cli(_env(settings, TEST_KEY), "keys", "check")
+    checked = await cli(_env(settings, TEST_KEY), "keys", "check")
     assert checked.returncode == 2
     assert f"webhook_endpoint {endpoint}: its value does not read" in checked.stderr
     new_key = generate_key()
     both = _env(settings, new_key, TEST_KEY)
-    stopped = _cli(both, "keys", "rotate")
+    stopped = await cli(both, "keys", "rotate")
     assert stopped.returncode == 2 and f"webhook_endpoint {endpoint}" in stopped.stderr
     pan = await app.state.db.reader.value("SELECT pan_ciphertext FROM cards")
     assert Fernet(new_key.encode()).decrypt(bytes(pan))  # what came before it was moved
     assert not await app.state.db.reader.value("SELECT count(*) FROM audit_log")
     deleted = await client.delete(f"/webhook-endpoints/{endpoint}", headers=user.headers)
     assert deleted.status_code == 200
-    resumed = _cli(both, "keys", "rotate")
+    resumed = await cli(both, "keys", "rotate")
     assert resumed.returncode == 0 and resumed.stdout.strip() == "0", resumed.stderr
-    assert _cli(_env(settings, new_key), "keys", "check").returncode == 0
+    assert (await cli(_env(settings, new_key), "keys", "check")).returncode == 0
 
 
 async def test_a_value_a_server_writes_after_rotation_read_it_is_kept(
@@ -182,8 +206,13 @@ async def test_a_value_a_server_writes_after_rotation_read_it_is_kept(
 
 
 async def test_rotation_in_its_own_process_while_a_server_writes(
-    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+    app: FastAPI,
+    client: httpx.AsyncClient,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
+    cli = _Keys(monkeypatch, capsys)  # in process: tests/cli proves the process
     user = await make_user(app)
     for _ in range(20):
         await _webhook(client, user)
@@ -209,7 +238,7 @@ async def test_rotation_in_its_own_process_while_a_server_writes(
         await served.state.rate_limiter.close()
     assert command.returncode == 0, stderr.decode()
     assert int(stdout) >= 20  # at least every endpoint made before it started
-    checked = _cli(_env(settings, new_key), "keys", "check")
+    checked = await cli(_env(settings, new_key), "keys", "check")
     assert checked.returncode == 0, checked.stderr
     new_only = CardCipher([new_key.encode()], bytes.fromhex(PINNED))
     for endpoint, secret in secrets.items():

@@ -16,7 +16,7 @@ from cardservice.app import create_app
 from cardservice.config import Settings
 from cardservice.security import CardCipher, generate_key, legacy_fingerprint_key
 from cardservice.security.rotation import rotate_keys
-from tests.cli.test_cli import _cli, _value, cli_env
+from tests.cli.test_cli import Command, _value, cli_env
 from tests.conftest import TEST_KEY
 from tests.factories import make_card, make_user
 from tests.pseudo_terminal import run_on_a_terminal
@@ -90,16 +90,22 @@ async def test_rotation_reencrypts_everything_and_keeps_fingerprints(
 
 
 async def test_cli_rotate_needs_a_pinned_fingerprint_key(
-    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+    app: FastAPI,
+    client: httpx.AsyncClient,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """The commands in process (Command); on a terminal, a process of its own."""
     await _cards_and_a_code(app, client)
     new_key = generate_key()
     both = settings.model_copy(update={"encryption_key": f"{new_key},{TEST_KEY}"})
-    assert _value(_cli(both, "keys", "fingerprint-key")) == PINNED
-    refused = _cli(both, "keys", "rotate")
+    unpinned = Command(both, monkeypatch, capsys)
+    assert _value(await unpinned.completed("keys", "fingerprint-key")) == PINNED
+    refused = await unpinned.completed("keys", "rotate")
     assert refused.returncode == 2 and "CARDSERVICE_FINGERPRINT_KEY" in refused.stderr
     pinned = both.model_copy(update={"fingerprint_key": PINNED})
-    result = _cli(pinned, "keys", "rotate", "--batch", "2")
+    result = await Command(pinned, monkeypatch, capsys).completed("keys", "rotate", "--batch", "2")
     assert _value(result) == "4"
     assert result.stderr == ""  # no progress bar in a pipe
     cards, _codes = await _secrets(app)

@@ -8,13 +8,14 @@ import uuid
 from datetime import timedelta
 
 import httpx
+import pytest
 from fastapi import FastAPI
 
 from cardservice.config import Settings
 from cardservice.encoding import dumps
 from cardservice.models.base import utcnow
 from cardservice.topups.service import sweep_expired_topups
-from tests.cli.test_cli import _cli, _value
+from tests.cli.test_cli import Command
 from tests.factories import (
     Caller,
     assert_ledger_consistent,
@@ -173,20 +174,25 @@ async def test_cancel_and_expiry(app: FastAPI, client: httpx.AsyncClient) -> Non
 
 
 async def test_topups_expire_command_expires_what_is_due_at_its_instant(
-    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+    app: FastAPI,
+    client: httpx.AsyncClient,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
+    cli = Command(settings, monkeypatch, capsys)  # in process: tests/cli proves the process
     user = await make_user(app)
     account = await make_account(app, user)
     body = {"account_uuid": str(account), "method": "card", "currency": "USD", "amount": 20}
     topup = (await _ask(client, user, **body)).json()["data"]
     soon = (utcnow() + timedelta(hours=71)).isoformat()
     later = (utcnow() + timedelta(hours=73)).isoformat()
-    assert _value(_cli(settings, "topups", "expire", "--now", soon)) == "0"
-    assert _value(_cli(settings, "topups", "expire", "--now", later)) == "1"
-    assert _value(_cli(settings, "topups", "expire", "--now", later)) == "0"
+    assert await cli.value("topups", "expire", "--now", soon) == "0"
+    assert await cli.value("topups", "expire", "--now", later) == "1"
+    assert await cli.value("topups", "expire", "--now", later) == "0"
     expired = (await client.get(f"/topups/{topup['uuid']}", headers=user.headers)).json()["data"]
     assert expired["status"] == "expired"
-    assert _cli(settings, "topups", "expire", "--now", "tomorrow").returncode == 2
+    assert (await cli("topups", "expire", "--now", "tomorrow"))[0] == 2
 
 
 PAY_TO = {

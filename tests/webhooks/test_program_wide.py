@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 import orjson
+import pytest
 from cryptography.fernet import Fernet
 from fastapi import FastAPI
 from standardwebhooks import Webhook
@@ -22,7 +23,7 @@ from cardservice.db.sql import as_uuid
 from cardservice.security import generate_key
 from cardservice.webhooks.queue import publish_committed
 from cardservice.webhooks.worker import DeliveryWorker
-from tests.cli.test_cli import _cli
+from tests.cli.test_cli import Command
 from tests.conftest import TEST_KEY
 from tests.factories import make_card, make_user
 from tests.operator.helpers import operator_key, send
@@ -180,22 +181,27 @@ async def test_without_the_scope_or_with_a_bad_url_nothing_is_made(
 
 
 async def test_keys_rotate_moves_its_secret_and_keys_check_reads_it(
-    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+    app: FastAPI,
+    client: httpx.AsyncClient,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """The commands in process (tests.cli.test_cli.Command)."""
     key = await operator_key(app, "webhooks")
     wide = await _program_wide(client, key, "https://hooks.example.com/in")
     new_key = generate_key()
     both = settings.model_copy(
         update={"encryption_key": f"{new_key},{TEST_KEY}", "fingerprint_key": PINNED}
     )
-    rotated = _cli(both, "keys", "rotate")
+    rotated = await Command(both, monkeypatch, capsys).completed("keys", "rotate")
     assert rotated.returncode == 0, rotated.stderr
     stored = await app.state.db.reader.value(
         "SELECT secret_ciphertext FROM webhook_endpoints WHERE uuid = $1", uuid.UUID(wide["uuid"])
     )
     assert Fernet(new_key.encode()).decrypt(bytes(stored)).decode() == wide["secret"]
     new_only = settings.model_copy(update={"encryption_key": new_key, "fingerprint_key": PINNED})
-    checked = _cli(new_only, "keys", "check")
+    checked = await Command(new_only, monkeypatch, capsys).completed("keys", "check")
     assert checked.returncode == 0 and "webhook_endpoint 1" in checked.stdout, checked.stderr
 
 
