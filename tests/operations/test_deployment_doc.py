@@ -68,9 +68,10 @@ async def test_the_deployment_steps_work_as_written_and_doctor_passes(
     done = await asyncio.to_thread(bash, f"{variables}\n{configure}\n{migrate}", env)
     assert done.returncode == 0, (done.stdout, done.stderr[-3000:])
     lines = done.stdout.splitlines()
-    assert len(lines) == 7 and all(line.startswith("ok   ") for line in lines), done.stdout
+    assert len(lines) == 8 and all(line.startswith("ok   ") for line in lines), done.stdout
     assert "ok   metrics token: set: /metrics needs it" in lines
     assert "ok   fingerprint key: pinned" in lines
+    assert any(line.startswith("ok   mail: not configured") for line in lines)
     assert (etc / "secrets.env").stat().st_mode & 0o777 == 0o600
     secrets = (etc / "secrets.env").read_text()
     for name in ("ENCRYPTION_KEY", "FINGERPRINT_KEY", "CVK", "METRICS_TOKEN"):

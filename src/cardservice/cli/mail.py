@@ -49,8 +49,8 @@ async def in_doubt(settings: Settings) -> str:
 )
 @runs
 async def settle(settings: Settings, mail_uuid: uuid.UUID, taken: bool) -> str:
-    """Settle one mail in doubt: `--taken` marks it sent; `--not-taken` sends it again
-    (once, the same Message-ID)."""
+    """Settle the mail in doubt MAIL_UUID (from `cardservice mail in-doubt`): `--taken` marks
+    it sent; `--not-taken` sends it again (once, the same Message-ID)."""
     db = runtime.database(settings)
     try:
         await settle_in_doubt(db, mail_uuid, taken, utcnow())
