@@ -16,8 +16,10 @@ from fastapi import FastAPI
 
 from cardservice.acquirer import messages
 from cardservice.config import Settings
+from cardservice.encoding import dumps
 from cardservice.ledger.books import settlement_report
 from cardservice.models.base import utcnow
+from cardservice.transactions.records import transaction_columns, transaction_record
 from tests.clearing.helpers import (
     ipm_file,
     post_file,
@@ -72,6 +74,23 @@ async def _shown(client: httpx.AsyncClient, user: Any, transaction: uuid.UUID) -
     return data
 
 
+async def _events_of(app: FastAPI, transaction: uuid.UUID) -> list[tuple[str, str]]:
+    """The transaction's events as stored, in the order written: (type, data as JSON text)."""
+    rows = await app.state.db.reader.rows(
+        "SELECT type, data FROM events WHERE object_uuid = $1 ORDER BY id", transaction
+    )
+    return [(str(row["type"]), str(row["data"])) for row in rows]
+
+
+async def _record_of(app: FastAPI, transaction: uuid.UUID) -> str:
+    """The transaction's API record built from its row as it is now, as JSON text."""
+    row = await app.state.db.reader.row(
+        f"SELECT {transaction_columns('t')} FROM transactions t WHERE t.uuid = $1", transaction
+    )
+    assert row is not None
+    return dumps(transaction_record(row)).decode()
+
+
 async def test_a_presentment_of_a_held_authorization_captures_it_and_releases_the_rest(
     app: FastAPI, client: httpx.AsyncClient, network: Network
 ) -> None:
@@ -93,6 +112,10 @@ async def test_a_presentment_of_a_held_authorization_captures_it_and_releases_th
         "file_uuid": report["uuid"], "message_number": item.message_number, "arn": ARN,
     }  # fmt: skip
     assert shown["channel"] == "iso8583"  # the authorization's channel stays
+    # its clearing is set with the capture: the capture's event shows it, as the API does
+    [(created, _pending), (updated, data)] = await _events_of(app, purchase.uuid)
+    assert (created, updated) == ("transaction.created", "transaction.updated")
+    assert data == await _record_of(app, purchase.uuid) and orjson.loads(data) == shown
     settled = await settlement_report(app.state.db.reader, utcnow().date())
     assert settled[0]["captures"] == {"count": 1, "amount": 42}
     await assert_ledger_consistent(app)
@@ -160,8 +183,15 @@ async def test_a_presentment_of_a_reversed_authorization_is_force_posted(
     assert posted.stand_in and posted.channel == "clearing"
     assert await _card_balance(app, card) == START - 3000 - FEE
     shown = await _shown(client, user, posted.uuid)
-    assert shown["clearing"]["message_number"] == item.message_number
+    assert shown["clearing"] == {
+        "file_uuid": report["uuid"], "message_number": item.message_number, "arn": ARN,
+    }  # fmt: skip
+    assert shown["network"]["arn"] == ARN  # the presentment's, not one the service makes
     assert shown["merchant"]["name"] == "Netflix" and shown["channel"] == "clearing"
+    # written with its clearing record: its one event is the record the API shows
+    [(created, data)] = await _events_of(app, posted.uuid)
+    assert created == "transaction.created"
+    assert data == await _record_of(app, posted.uuid) and orjson.loads(data) == shown
     await assert_ledger_consistent(app)
 
 

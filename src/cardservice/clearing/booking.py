@@ -3,10 +3,10 @@ in one unit of work that also writes their outcomes: a crash before the commit b
 them, a second run finds them booked and moves nothing. What the records name is read first,
 together (`Unit.read`: their cards by number, then the authorizations of their approval codes);
 the unit's own writes are gathered and made together before it commits (`Unit.flush`: the
-records' outcomes, the booked transactions' `clearing`, one statement each on PostgreSQL). A
-record an entry refuses (`Refused`, or any of the service's errors) rolls the unit back
-(`RecordRefused`), and the caller books it again with that record as an exception. Every
-movement goes through the entry the other channels use:
+records' outcomes, the `clearing` of the transactions they captured, one statement each on
+PostgreSQL). A record an entry refuses (`Refused`, or any of the service's errors) rolls the
+unit back (`RecordRefused`), and the caller books it again with that record as an exception.
+Every movement goes through the entry the other channels use:
 
 - a purchase presentment whose authorization (the card's, by approval code) is still held is
   a capture (`transactions.capture`, `presented`: never refused, what the card
@@ -17,7 +17,8 @@ movement goes through the entry the other channels use:
   (`transactions.force_post`): an authorization the network approved on the issuer's behalf
   (`stand_in`, as an 0120 advice is recorded) and presented at once (`captured`): a completed
   purchase in one entry, the card paying the merchants' book (a single_use card then closes,
-  as after any capture);
+  as after any capture), written with the record as its `clearing` (so its
+  `transaction.created` shows the record and its ARN);
 - a refund presentment of a purchase an earlier presentment with the same ARN cleared is a
   `duplicate` when an 0220 refunded that purchase online by the same amount (the online
   refund then shows the record as its `clearing`; nothing moves), else it refunds the
@@ -167,7 +168,8 @@ async def book_records(
 ) -> None:
     """Book the records in their order and write their outcomes in the same unit: what they
     name is read first, together (`Unit.read`); each record is decided once, through its
-    entry; the outcomes and the transactions' `clearing` are written together at the end.
+    entry; the outcomes and the captured transactions' `clearing` are written together at
+    the end (a force post is written with its own).
     `RecordTaken`: one was booked already (the unit rolls back, the ingest fails);
     `RecordRefused`: an entry refused one — the unit rolls back and the caller books it
     again. `refused`: records found refused by an earlier run, booked as exceptions. A
@@ -285,7 +287,8 @@ async def _force_post(
 ) -> Outcome:
     """A presentment with no authorization held for it: a new purchase (or ATM withdrawal,
     `type_`, with its own approval fee) the network approved for the issuer, captured at
-    once (what the card cannot cover is its `shortfall`)."""
+    once (what the card cannot cover is its `shortfall`), written with `clearing` (the
+    record) as the row and its `transaction.created` show it."""
     merchant = _merchant(record)
     request = Authorization(
         card_uuid=card.card_uuid,
@@ -296,11 +299,13 @@ async def _force_post(
         merchant_country=merchant["country"],
         merchant_city=merchant["city"],
         merchant_id=record["merchant_id"],
-        presentation=Presentation("clearing", token=card.paid_with, stand_in=True, captured=True),
+        presentation=Presentation(
+            "clearing", token=card.paid_with, stand_in=True, captured=True, clearing=clearing
+        ),
         type=type_,
     )
     row = await force_post(tx, cipher, card.user_uuid, request, utcnow())
-    return Outcome(FORCE_POSTED, row["uuid"], clearing=clearing)
+    return Outcome(FORCE_POSTED, row["uuid"])
 
 
 async def _refund(tx: Tx, card: IssuedCard, record: Row, clearing: str) -> Outcome:

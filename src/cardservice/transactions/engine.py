@@ -132,6 +132,9 @@ class Presentation:
     # captured at once, booked as a completed purchase in one entry (the card pays the merchants'
     # book, no hold)
     captured: bool = False
+    # the clearing record that presented it (a force post's, JSON text): written with the row
+    # as its `clearing`, so its `transaction.created` shows the record and its ARN
+    clearing: str | None = None
     forced: str | None = None  # the sandbox's `force_decline`: a transaction-errors slug
     # the channel's check of the card's details (card_testing.verification_failure): its
     # decline slug, free and counted by the card-testing guard; None: verified or not checked
@@ -423,6 +426,7 @@ def _new_transaction(
             channel=facts.channel,
             stand_in=facts.stand_in,
             token=None if facts.token is None else orjson.dumps(facts.token).decode(),
+            clearing=facts.clearing,
         )
         | foreign
     )
