@@ -7,9 +7,9 @@ written complete); the other objects' events are inserted by database triggers (
 20261123_15) in the transaction of the change, with `data` NULL, and the unit of work fills
 `data` before it commits (`events.outbox.complete_events`); a change of an object that its
 trigger does not watch (a dispute's step that keeps its status) is inserted the same way by
-its code (`pending_event`). `sequence` is given later, in
-commit order, by `events.outbox.sequence_events`: `id` is the insertion order, which
-concurrent units can commit out of. No foreign keys: the log outlives what it describes.
+its code (`pending_event`). `sequence` is given later, in commit order, by
+`events.outbox.sequence_events`: `id` is the insertion order, which concurrent units can
+commit out of. No foreign keys: the log outlives what it describes.
 """
 
 from __future__ import annotations
