@@ -492,3 +492,128 @@ def _picks(seed: int) -> list[bool]:
     """Which of two chargebacks `represent --share 0.5 --seed` answers."""
     draw = random.Random(seed)
     return [draw.random() < 0.5 for _ in range(2)]
+
+
+async def _dispute_events(
+    app: FastAPI, user: Caller, after: int
+) -> tuple[list[tuple[str, str]], int]:
+    """The dispute events after event id `after` (each the holder's), `(dispute uuid, type)`
+    in order, and the last event id."""
+    rows = await app.state.db.reader.rows(
+        "SELECT object_uuid, type, user_uuid FROM events WHERE object_type = 'dispute'"
+        " AND id > $1 ORDER BY id",
+        after,
+    )
+    assert all(uuid.UUID(str(row[2])) == user.uuid for row in rows)
+    last = await app.state.db.reader.value("SELECT COALESCE(MAX(id), 0) FROM events")
+    return [(str(uuid.UUID(str(d))), str(t)) for d, t, _user in rows], int(last)
+
+
+def _pre_answers(pan: str, *answers: tuple[dict[str, Any], bool]) -> bytes:
+    """An incoming file of the acquirer's answers (1644) to the disputes' 451s (10.00)."""
+    out = io.BytesIO()
+    items = (
+        ipm.PreArbitrationAnswer(n, pan, 1000, "840", dispute["arn"], accepted)
+        for n, (dispute, accepted) in enumerate(answers, start=2)
+    )
+    ipm.write_messages(out, "ACQ-PRE-ANSWERS", map(ipm.pre_arbitration_answer_message, items))
+    return out.getvalue()
+
+
+async def test_every_step_of_a_dispute_is_one_dispute_event(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """docs/events.md: each step of docs/disputes.md#lifecycle — opened, withdrawn, the
+    chargeback sent, the representment received, accepted, escalated, the 451 sent, the
+    acquirer's accept and decline, the sandbox's ruling, the sweep — is exactly one event of
+    its dispute, its data the record as the API shows it after the step; a file written or
+    ingested again sends nothing."""
+    user = await make_user(app)
+    _account, card = await make_card(app, client, user, start_balance="100")
+    amounts = ("11", "12", "13", "14", "15", "16")
+    d1, d2, d3, d4, d5, d6 = [
+        await _dispute(client, user, await _completed(client, user, card, amount))
+        for amount in amounts
+    ]
+    ids = {d["uuid"]: f"d{n}" for n, d in enumerate((d1, d2, d3, d4, d5, d6), start=1)}
+    last = 0
+
+    async def step(*expected: tuple[dict[str, Any], str]) -> None:
+        """The events since the last step: one per `(dispute, status)` expected, in order,
+        `dispute.updated` with the dispute's record in that status."""
+        nonlocal last
+        found, last = await _dispute_events(app, user, last)
+        assert [(ids[d], t) for d, t in found] == [
+            (ids[d["uuid"]], "dispute.updated") for d, _status in expected
+        ]
+        for dispute, status in expected:
+            shown = await _read(client, user, dispute["uuid"])
+            assert shown["status"] == status
+            [data] = await app.state.db.reader.rows(
+                "SELECT data FROM events WHERE object_uuid = $1 ORDER BY id DESC LIMIT 1",
+                uuid.UUID(dispute["uuid"]),
+            )
+            assert orjson.loads(data[0]) == shown
+
+    found, last = await _dispute_events(app, user, last)
+    assert found == [(d["uuid"], "dispute.created") for d in (d1, d2, d3, d4, d5, d6)]
+    withdrawn = await client.post(f"/disputes/{d5['uuid']}/withdraw", headers=user.headers)
+    assert withdrawn.status_code == 200, withdrawn.text
+    await step((d5, "withdrawn"))
+    key = await operator_key(app, "network")
+    content = await _outgoing(client, key, TODAY() - timedelta(days=3))
+    await step(*((d, "chargeback_sent") for d in (d1, d2, d3, d4, d6)))
+    assert await _outgoing(client, key, TODAY() - timedelta(days=3)) == content
+    await step()
+    pan = await _pan(app, card)
+    seconds = _answer(
+        *(
+            ipm.SecondPresentment(n, pan, 1000, "840", d["arn"])
+            for n, d in enumerate((d1, d2, d3), 2)
+        )
+    )
+    assert report_of(await post_file(client, key, seconds))["representments"]["received"] == 3
+    await step((d1, "representment_received"), (d2, "representment_received"),
+               (d3, "representment_received"))  # fmt: skip
+    report_of(await post_file(client, key, seconds), 200)
+    await step()
+    for path, dispute, status in (("accept", d3, "lost"), ("escalate", d1, "pre_arbitration"),
+                                  ("escalate", d2, "pre_arbitration")):  # fmt: skip
+        done = await send(client, "POST", f"/operator/disputes/{dispute['uuid']}/{path}", key)
+        assert done.status_code == 200, done.text
+        await step((dispute, status))
+    pre = _messages(await _outgoing(client, key, TODAY() - timedelta(days=2)))[1:-1]
+    assert [m["DE24"] for m in pre] == ["451", "451"]
+    await step((d1, "pre_arbitration"), (d2, "pre_arbitration"))  # the 451 sent, its deadline
+    sent = await _read(client, user, d1["uuid"])
+    assert sent["pre_arbitration"]["file_id"] == f"ISSUER-OUT-{TODAY() - timedelta(days=2):%Y%m%d}"
+    assert sent["deadline"] == str(TODAY() + timedelta(days=45))
+    answers_file = _pre_answers(pan, (d2, True), (d1, False))
+    answers = report_of(await post_file(client, key, answers_file))
+    assert answers["representments"]["pre_arbitration"] == {"accepted": 1, "declined": 1}
+    await step((d2, "won"), (d1, "pre_arbitration"))  # the decline: its answer, its deadline
+    declined = await _read(client, user, d1["uuid"])
+    assert declined["pre_arbitration"]["answer"] == "declined"
+    assert [s["status"] for s in declined["history"]] == [
+        "open", "chargeback_sent", "representment_received", "pre_arbitration"
+    ]  # fmt: skip
+    assert report_of(await post_file(client, key, answers_file), 200) == answers
+    await step()
+    ruled = await client.post(
+        f"/sandbox/disputes/{d6['uuid']}/resolve", headers=user.headers, json={"outcome": "won"}
+    )
+    assert ruled.status_code == 201, ruled.text
+    await step((d6, "won"))
+    assert await sweep_unanswered(app.state.db, utcnow() + timedelta(days=46)) == 1
+    await step((d4, "won"))
+    lost = await send(client, "POST", f"/operator/disputes/{d1['uuid']}/accept", key)
+    assert lost.status_code == 200, lost.text
+    await step((d1, "lost"))
+    counts = await app.state.db.reader.rows(
+        "SELECT object_uuid, count(*) FROM events WHERE object_type = 'dispute'"
+        " GROUP BY object_uuid"
+    )
+    assert sorted((ids[str(uuid.UUID(str(d)))], int(n)) for d, n in counts) == [
+        ("d1", 7), ("d2", 6), ("d3", 4), ("d4", 3), ("d5", 2), ("d6", 3)
+    ]  # fmt: skip
+    await assert_ledger_consistent(app)

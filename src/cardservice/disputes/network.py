@@ -3,11 +3,12 @@ outgoing file, the merchant's second presentment in an incoming one, the operato
 escalate, the 45-day sweep, the holder's withdraw, and the outcome that ends any of them.
 
 Every step locks the dispute's row, checks its status, moves its money (`disputes.money`, one
-entry), appends to its `history` and sets its `deadline`; the change of `status` is the
-`dispute.updated` event (a trigger, docs/events.md). A step that needs the card (an outcome)
-takes the purchase's account, card and row first (the lock order of docs/ledger.md), then
-the dispute's; the network's steps (chargeback, representment) move no card and take the
-dispute's row alone.
+entry), appends to its `history` and sets its `deadline`; every step is one `dispute.updated`
+event: a change of `status` its trigger's (docs/events.md), the two steps that keep the
+status (the 451 sent, the acquirer's decline) written here (`repository.record_updated`).
+A step that needs the card (an outcome) takes the purchase's account, card and row first
+(the lock order of docs/ledger.md), then the dispute's; the network's steps (chargeback,
+representment) move no card and take the dispute's row alone.
 """
 
 from __future__ import annotations
@@ -173,7 +174,7 @@ async def take_outgoing(
     every dispute waiting to be sent, oldest first, each moved as sent (`chargeback_sent`, or
     its pre-arbitration marked sent) with its claim on the network, in this unit — the
     claims' entries in one statement, the disputes' rows in another."""
-    items, disputes, claims = [], [], []
+    items, disputes, claims, pre_sent = [], [], [], []
     rows = await repository.to_send(tx)
     # DE 2 is the number the purchase was paid with: a wallet token's DPAN, else the card's
     tokens = {row["uuid"]: _token_uuid(row["token"]) for row in rows if row["token"]}
@@ -186,6 +187,7 @@ async def take_outgoing(
             claims.append((dispute, amount, "dispute_pre_arbitration"))
             dispute.update(pre_arbitration=_sent(file_id, number, now), updated_at=now)
             dispute["deadline_at"] = now + ANSWER_WINDOW
+            pre_sent.append((row["uuid"], row["user_uuid"]))
         else:
             amount = int(dispute["amount"])
             claims.append((dispute, amount, "dispute_chargeback"))
@@ -203,6 +205,7 @@ async def take_outgoing(
         )  # fmt: skip
     await money.claim_all(tx, claims)
     await repository.save_all(tx, disputes)
+    await repository.record_updated(tx, pre_sent, now)  # still `pre_arbitration`
     return items
 
 
@@ -300,6 +303,7 @@ async def receive_pre_arbitration_answer(
     else:
         dispute.update(updated_at=now, deadline_at=now + ANSWER_WINDOW)
         await repository.save(tx, dispute)
+        await repository.record_updated(tx, [(dispute["uuid"], found["user_uuid"])], now)
     return Answer("answered", None, purchase.uuid)
 
 

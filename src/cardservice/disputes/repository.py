@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from cardservice.db.paging import Offset, paginate
-from cardservice.db.sql import Reader, Row, Tx, as_uuid, in_list, insert_sql
+from cardservice.db.sql import Reader, Row, Tx, as_uuid, in_list, insert_sql, row_args
 from cardservice.disputes.records import (
     DISPUTE_FIELDS,
     NEWEST_FIRST,
@@ -18,6 +18,7 @@ from cardservice.errors import DisputeNotFound
 from cardservice.models import Dispute
 from cardservice.models.base import table_of
 from cardservice.models.dispute import ACTIVE_STATUSES
+from cardservice.models.event import WRITTEN_EVENT_COLUMNS, pending_event
 
 DISPUTE_COLUMNS = dispute_columns("d")
 # The statements of disputes.service's writes.
@@ -128,6 +129,16 @@ async def save_all(tx: Tx, disputes: list[dict[str, Any]]) -> None:
     if disputes:
         columns = [[d[name] for d in disputes] for name in ("uuid", *_CHANGING)]
         await tx.execute(_SAVE_ALL_PG, *columns)
+
+
+async def record_updated(tx: Tx, disputes: list[tuple[Any, Any]], now: datetime) -> None:
+    """A `dispute.updated` for each `(dispute uuid, user uuid)` (as read) whose step kept its
+    status (a change of status is its trigger's, docs/events.md): inserted as the trigger
+    inserts one, its data the dispute's record when the unit commits. One statement."""
+    if disputes:
+        rows = [pending_event("dispute.updated", user, "dispute", d, now) for d, user in disputes]
+        sql = insert_sql("events", WRITTEN_EVENT_COLUMNS, len(rows))
+        await tx.execute(sql, *row_args(WRITTEN_EVENT_COLUMNS, rows))
 
 
 async def program_gives_credit(tx: Tx, user_uuid: uuid.UUID) -> bool:

@@ -5,9 +5,11 @@ A new transaction's event (`transactions.repository.transactions_insert`) and th
 operator's own events are written with their `data` (`written_event`, the row of an event
 written complete); the other objects' events are inserted by database triggers (migration
 20261123_15) in the transaction of the change, with `data` NULL, and the unit of work fills
-`data` before it commits (`events.outbox.complete_events`). `sequence` is given later, in
-commit order, by `events.outbox.sequence_events`: `id` is the insertion order, which
-concurrent units can commit out of. No foreign keys: the log outlives what it describes.
+`data` before it commits (`events.outbox.complete_events`); a change of an object that its
+trigger does not watch (a dispute's step that keeps its status) is inserted the same way by
+its code (`pending_event`). `sequence` is given later, in commit order, by
+`events.outbox.sequence_events`: `id` is the insertion order, which concurrent units can
+commit out of. No foreign keys: the log outlives what it describes.
 """
 
 from __future__ import annotations
@@ -68,4 +70,15 @@ def written_event(
     return {
         "uuid": event, "type": type_, "user_uuid": user_uuid, "object_type": object_type,
         "object_uuid": object_uuid or event, "created_at": created_at, "data": data,
+    }  # fmt: skip
+
+
+def pending_event(
+    type_: str, user_uuid: UUID, object_type: str, object_uuid: UUID, created_at: datetime
+) -> dict[str, Any]:
+    """The row (`WRITTEN_EVENT_COLUMNS`) of an event as a trigger writes it, `data` NULL: the
+    unit fills it with the object's record at commit (`events.outbox.complete_events`)."""
+    return {
+        "uuid": uuid.uuid4(), "type": type_, "user_uuid": user_uuid, "object_type": object_type,
+        "object_uuid": object_uuid, "created_at": created_at, "data": None,
     }  # fmt: skip
