@@ -18,7 +18,7 @@ from cardservice.errors import DisputeNotFound
 from cardservice.models import Dispute
 from cardservice.models.base import table_of
 from cardservice.models.dispute import ACTIVE_STATUSES
-from cardservice.models.event import WRITTEN_EVENT_COLUMNS, pending_event
+from cardservice.models.event import WRITTEN_EVENT_COLUMNS, written_event
 
 DISPUTE_COLUMNS = dispute_columns("d")
 # The statements of disputes.service's writes.
@@ -136,7 +136,9 @@ async def record_updated(tx: Tx, disputes: list[tuple[Any, Any]], now: datetime)
     status (a change of status is its trigger's, docs/events.md): inserted as the trigger
     inserts one, its data the dispute's record when the unit commits. One statement."""
     if disputes:
-        rows = [pending_event("dispute.updated", user, "dispute", d, now) for d, user in disputes]
+        rows = [
+            written_event("dispute.updated", user, "dispute", d, now, None) for d, user in disputes
+        ]
         sql = insert_sql("events", WRITTEN_EVENT_COLUMNS, len(rows))
         await tx.execute(sql, *row_args(WRITTEN_EVENT_COLUMNS, rows))
 

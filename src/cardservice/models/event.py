@@ -7,7 +7,7 @@ written complete); the other objects' events are inserted by database triggers (
 20261123_15) in the transaction of the change, with `data` NULL, and the unit of work fills
 `data` before it commits (`events.outbox.complete_events`); a change of an object that its
 trigger does not watch (a dispute's step that keeps its status) is inserted the same way by
-its code (`pending_event`). `sequence` is given later, in commit order, by
+its code (`written_event` with `data` None). `sequence` is given later, in commit order, by
 `events.outbox.sequence_events`: `id` is the insertion order, which concurrent units can
 commit out of. No foreign keys: the log outlives what it describes.
 """
@@ -61,24 +61,14 @@ def written_event(
     object_type: str,
     object_uuid: UUID | None,
     created_at: datetime,
-    data: str,
+    data: str | None,
 ) -> dict[str, Any]:
     """The row (`WRITTEN_EVENT_COLUMNS`) of an event written with its data (JSON text), a
     fresh uuid its webhook-id; an event of no stored object (`object_uuid` None) is its own
-    object."""
+    object. `data` None: as a trigger writes one, the unit fills it with the object's record
+    at commit (`events.outbox.complete_events`)."""
     event = uuid.uuid4()
     return {
         "uuid": event, "type": type_, "user_uuid": user_uuid, "object_type": object_type,
         "object_uuid": object_uuid or event, "created_at": created_at, "data": data,
-    }  # fmt: skip
-
-
-def pending_event(
-    type_: str, user_uuid: UUID, object_type: str, object_uuid: UUID, created_at: datetime
-) -> dict[str, Any]:
-    """The row (`WRITTEN_EVENT_COLUMNS`) of an event as a trigger writes it, `data` NULL: the
-    unit fills it with the object's record at commit (`events.outbox.complete_events`)."""
-    return {
-        "uuid": uuid.uuid4(), "type": type_, "user_uuid": user_uuid, "object_type": object_type,
-        "object_uuid": object_uuid, "created_at": created_at, "data": None,
     }  # fmt: skip
