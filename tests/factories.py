@@ -133,7 +133,8 @@ async def balances(app: FastAPI, account_uuid: uuid.UUID) -> tuple[int, list[int
     reader = app.state.db.reader
     account = await reader.value("SELECT balance FROM accounts WHERE uuid = $1", account_uuid)
     cards = await reader.rows(
-        "SELECT balance FROM cards WHERE account_uuid = $1 ORDER BY sort_order", account_uuid
+        "SELECT balance FROM cards WHERE account_uuid = $1 ORDER BY sort_order, created_at, uuid",
+        account_uuid,
     )
     return int(account or 0), [int(card["balance"]) for card in cards]
 
