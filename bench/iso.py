@@ -575,13 +575,15 @@ async def _scaling_server(
     url = await create_database(ADMIN_DSN, "cs_bench_iso")
     await upgrade_database(Settings(database_url=url).resolved_database_url, revision)
     _tokens, cards = await _setup(url, 16)
-    port = _free_port()
+    port, http_port = _free_port(), _free_port()
     env = {**os.environ, "CARDSERVICE_DATABASE_URL": url, "CARDSERVICE_ENCRYPTION_KEY": KEY,
            "CARDSERVICE_SANDBOX": "1", "CARDSERVICE_VAR_DIR": var,
            "CARDSERVICE_RATE_LIMIT_PER_MINUTE": "10000000", "CARDSERVICE_LOG_LEVEL": "WARNING"}  # fmt: skip
     processes.append(_spawn([sys.executable, "-m", "cardservice", "serve", "--port",
-                             str(_free_port()), "--iso8583-port", str(port)], env))  # fmt: skip
+                             str(http_port), "--iso8583-port", str(port)], env))  # fmt: skip
     await _wait_port(port, seconds=180)  # a loaded machine starts it slowly
+    # the whole server up before any load, as in `run` above: its HTTP worker runs the sealer
+    await asyncio.to_thread(wait_ready, f"http://127.0.0.1:{http_port}", processes[-1])
     return url, port, cards
 
 
