@@ -337,7 +337,7 @@ def _write_entries_pg(insert: str | None, booked: int, then: str | None) -> str:
         " SELECT id, kind, reference, $10 FROM k WHERE (SELECT count(*) FROM p) > 0"
         " RETURNING id)",
     ]
-    previous, count = "j", _ENTRIES_ARGS + 2
+    previous, count = "j", _ENTRIES_ARGS + 1
     for name, table in (("a", _ACCOUNTS), ("c", _CARDS)):
         ctes.append(
             f"{name} AS (UPDATE {table} x SET balance = x.balance + m.delta, updated_at = $10"  # noqa: S608
