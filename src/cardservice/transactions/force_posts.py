@@ -17,7 +17,8 @@ single_use card's close after its capture (`engine.follows_approval`) — runs i
 set decided so far is written with that force post, its steps run as after any approval and
 capture, and the rows of its account are read again, under the same locks, for the next.
 A balance the set would take below zero refuses the whole set (`InsufficientFunds`: the unit
-rolls back).
+rolls back): checked a force post at a time here, and by the set's statement on each card's
+net move.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from typing import Any, cast
 from cardservice.db.sql import Row, Tx, as_uuid
 from cardservice.dictionaries.fees import Fee, default_plan
 from cardservice.errors import CardNotFound
-from cardservice.ledger import Entry, post_entries
+from cardservice.ledger import Entry, InsufficientFunds, post_entries
 from cardservice.models.base import utcnow
 from cardservice.transactions import closing, engine, holds
 from cardservice.transactions.engine import Authorization, Decided
@@ -131,6 +132,8 @@ async def _decide(tx: Tx, batch: _Set, post: ForcePost, now: datetime) -> _Decid
         request.card_uuid, row["currency"], row["amount"], row["fee"], row["shortfall"], True
     )
     paid = sum(leg.amount for leg in legs if leg.card == request.card_uuid)
+    if int(card["balance"]) + paid < 0:  # the set's statement checks each card's net only
+        raise InsufficientFunds()
     for each in rows:  # the card's balance after it, for the next force post
         each["balance"] = int(card["balance"]) + paid
     entry = Entry("card_purchase_captured", legs, reference=row["uuid"])
