@@ -313,12 +313,13 @@ _ENTRIES_ARGS = 13
 
 @functools.lru_cache(maxsize=64)
 def _write_entries_pg(insert: str | None, booked: int, then: str | None) -> str:
-    """The statement for `post_entries`; `insert` numbered from after its own arguments,
-    `booked` rows, `then` after it. Our table and column names only (S608)."""
+    """The statement for `post_entries`; `insert` numbered from after its own arguments
+    (`$booked`: how many rows it writes), `then` after it. Our table and column names only
+    (S608)."""
     ctes, after = [], ""
     if insert is not None:
         ctes.append(f"t AS ({insert} RETURNING 1)")
-        after = " WHERE (SELECT count(*) FROM t) = %d" % booked  # noqa: S608, UP031
+        after = f" WHERE (SELECT count(*) FROM t) = ${booked}"  # noqa: S608
     if then is not None:
         ctes.append(f"w AS ({then})")
     columns = ", ".join(_POSTING_COLUMNS)
@@ -372,6 +373,14 @@ def _moves(legs: Sequence[Leg]) -> dict[tuple[int, uuid.UUID], int]:
     )
 
 
+def _insert_sql(insert: Insert, start: int) -> tuple[str, list[Any]]:
+    """An insert's statement and arguments from `start`: one array a column when its types
+    are known (the same text whatever the count of rows), else a row of values each."""
+    if insert.types is not None:
+        return insert.unnest_sql(start), list(insert.unnest_args())
+    return insert.sql(start=start), insert.args()
+
+
 async def post_entries(
     tx: Tx, entries: Sequence[Entry], insert: Insert | None = None
 ) -> dict[uuid.UUID, int]:
@@ -408,13 +417,14 @@ async def post_entries(
         [rank for (rank, _key) in moves], len(kept), sum(rank == 0 for rank, _key in moves),
     ]  # fmt: skip
     sql = then = None
+    booked = len(args) + 1
     if insert is not None:
-        sql = insert.sql(start=len(args) + 1)
-        args += insert.args()
+        args.append(len(insert.rows))
+        sql, more = _insert_sql(insert, len(args) + 1)
+        args += more
         if insert.then is not None:
-            then = insert.then.sql(start=len(args) + 1)
-            args += insert.then.args()
-    booked = 0 if insert is None else len(insert.rows)
+            then, more = _insert_sql(insert.then, len(args) + 1)
+            args += more
     rows = await tx.rows(_write_entries_pg(sql, booked, then), *args)
     assert rows and rows[0]["entries"] == len(kept), "the entries are written with their postings"
     balances = {
