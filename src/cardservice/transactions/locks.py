@@ -11,6 +11,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from cardservice.db.sql import Row, Tx, as_uuid, in_list
 from cardservice.errors import TransactionNotFound
@@ -117,8 +118,7 @@ FOR NO KEY UPDATE OF c"""  # noqa: S608 - constant columns
 # override, or one with none), in the cards' order.
 _FORCE_POST_CARDS = f"""
 SELECT {CARD_COLUMNS}, o.slug AS fee_slug, o.kind AS fee_kind, o.value AS fee_value
-FROM cards c LEFT JOIN user_fee_overrides o ON o.user_uuid = c.user_uuid
-WHERE c.uuid IN """  # noqa: S608 - constant columns
+FROM cards c LEFT JOIN user_fee_overrides o ON o.user_uuid = c.user_uuid"""  # noqa: S608
 
 # --- 3. a team member's budget (docs/teams.md#teams-budgets-requests-receipts): after the card,
 # before the transaction rows Parameters: $1 member, $2 currency.
@@ -217,8 +217,10 @@ async def lock_force_post_accounts(tx: Tx, card_uuids: Sequence[uuid.UUID]) -> S
     card (a card that is gone has none)."""
     if not card_uuids:
         return []
-    sql = f"{_FORCE_POST_ACCOUNTS} WHERE c.uuid IN {in_list(len(card_uuids))}"
-    return await tx.rows(f"{sql} ORDER BY a.uuid FOR NO KEY UPDATE OF a", *card_uuids)
+    where, args = _any_card(tx, card_uuids)
+    return await tx.rows(
+        f"{_FORCE_POST_ACCOUNTS}{where} ORDER BY a.uuid FOR NO KEY UPDATE OF a", *args
+    )
 
 
 async def lock_force_post_cards(tx: Tx, card_uuids: Sequence[uuid.UUID]) -> Sequence[Row]:
@@ -226,8 +228,18 @@ async def lock_force_post_cards(tx: Tx, card_uuids: Sequence[uuid.UUID]) -> Sequ
     (without the endpoint and the tag), their accounts' locks taken first."""
     if not card_uuids:
         return []
-    sql = f"{_FORCE_POST_CARDS}{in_list(len(card_uuids))} ORDER BY c.uuid FOR NO KEY UPDATE OF c"
-    return await tx.rows(sql, *card_uuids)
+    where, args = _any_card(tx, card_uuids)
+    return await tx.rows(
+        f"{_FORCE_POST_CARDS}{where} ORDER BY c.uuid FOR NO KEY UPDATE OF c", *args
+    )
+
+
+def _any_card(tx: Tx, card_uuids: Sequence[uuid.UUID]) -> tuple[str, list[Any]]:
+    """`WHERE c.uuid` is one of the cards: an array on PostgreSQL (one statement text
+    whatever their count), a list of values on SQLite."""
+    if tx.dialect == "postgresql":
+        return " WHERE c.uuid = ANY(CAST($1 AS uuid[]))", [list(card_uuids)]
+    return f" WHERE c.uuid IN {in_list(len(card_uuids))}", list(card_uuids)
 
 
 async def lock_budget(tx: Tx, user_uuid: uuid.UUID, currency: str) -> Row | None:
