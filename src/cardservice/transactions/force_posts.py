@@ -84,7 +84,6 @@ async def force_post(tx: Tx, posts: Sequence[ForcePost]) -> list[dict[str, Any]]
         if post.request.card_uuid not in batch.cards:
             await _lock(tx, batch, posts[n:])
         now = utcnow()
-        now = utcnow()
         done = await _decide(tx, batch, post, now)
         rows.append(done.row)
         batch.pending.append(done)
