@@ -126,7 +126,7 @@ async def test_a_process_killed_in_the_middle_of_a_unit_leaves_nothing_and_books
     other_pan = app.state.cipher.decrypt(bytes(other["pan_ciphertext"]))
     items = [
         presentment(card.pan, 100), presentment(card.pan, 200),
-        presentment(other_pan, 300), presentment(card.pan, 400),
+        presentment(other_pan, 300, refund=True), presentment(card.pan, 400),
     ]  # fmt: skip
     body = ipm_file("FILE-KILL-UNIT", items)
     path = tmp_path / "clearing.ipm"
@@ -140,7 +140,9 @@ async def test_a_process_killed_in_the_middle_of_a_unit_leaves_nothing_and_books
         app.state.cipher.fingerprint(other_pan),
     )
     ingest = _ingest(settings, path)
-    try:  # the unit wrote the first two records' purchases and waits for the second card
+    # the unit wrote the first two records' force posts (before the refund moves money) and
+    # waits for the second card, which the refund credits
+    try:
         await _wait(
             "wait_event_type = 'Lock' AND EXISTS (SELECT 1 FROM pg_locks l"
             " WHERE l.pid = pg_stat_activity.pid AND l.granted AND l.mode = 'RowExclusiveLock'"
@@ -167,8 +169,9 @@ async def test_a_process_killed_in_the_middle_of_a_unit_leaves_nothing_and_books
     assert await stored_transactions(app, "card_purchase") == []
     key = await operator_key(app, "network")
     report = report_of(await post_file(client, key, body))
-    assert report["presentments"]["force_posted"] == 4 and report["unmatched"] == []
-    await _booked_once(app, [item.message_number for item in items])
+    assert report["presentments"]["force_posted"] == 3 and report["unmatched"] == []
+    assert report["refunds"] == 1
+    await _booked_once(app, [item.message_number for item in items if not item.refund])
     await assert_ledger_consistent(app)
 
 

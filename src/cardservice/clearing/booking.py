@@ -4,8 +4,12 @@ them, a second run finds them booked and moves nothing. What the records name is
 together (`Unit.read`: their cards by number, then the authorizations of their approval codes);
 the unit's own writes are gathered and made together before it commits (`Unit.flush`: the
 records' outcomes, the `clearing` of the transactions they captured, one statement each on
-PostgreSQL). A record an entry refuses (`Refused`, or any of the service's errors) rolls the
-unit back (`RecordRefused`), and the caller books it again with that record as an exception.
+PostgreSQL). Its force posts are decided in turn and written as a set (`transactions.force_post`:
+one statement on PostgreSQL), before any other record of the unit moves money and before the
+outcomes. A record an entry refuses (`Refused`, or any of the service's errors) rolls the unit
+back (`RecordRefused`), and the caller books it again with that record as an exception; a set
+of force posts refused whole (`SetRefused`) rolls it back too, and the caller books it again
+one force post at a time (`one_at_a_time`), which names the record.
 Every movement goes through the entry the other channels use:
 
 - a purchase presentment whose authorization (the card's, by approval code) is still held is
@@ -42,10 +46,10 @@ from cardservice.db.sql import Row, Tx, as_uuid
 from cardservice.errors import NotFound, RuleViolation, ServiceError
 from cardservice.models.base import utcnow
 from cardservice.network import IssuedCard, issued_cards
-from cardservice.security import CardCipher
 from cardservice.transactions import (
     Authorization,
     CaptureMessage,
+    ForcePost,
     InvalidTransition,
     Presentation,
     RefundMessage,
@@ -77,6 +81,12 @@ class Refused(Exception):
         self.reason, self.transaction_uuid = reason, transaction_uuid
 
 
+class SetRefused(Exception):
+    """The unit's force posts, written together, were refused (a balance the database would
+    not take below zero): the unit rolls back and is booked again one force post at a time,
+    which names the record."""
+
+
 class RecordRefused(Exception):
     """A record of the unit was refused: the unit rolls back and is booked again with the
     record as an exception of the report (`refused`), its neighbours as before."""
@@ -99,11 +109,12 @@ class Outcome:
 class Unit:
     """The records one unit books, what they name (read together, `read`) and what it still
     has to write for them. `refused`: records an earlier run of the unit found refused, by
-    id, booked as exceptions without moving money."""
+    id, booked as exceptions without moving money; `one_at_a_time`: each force post written
+    as it is decided (a set of one), not with the others."""
 
-    cipher: CardCipher
     file_uuid: uuid.UUID
     refused: Mapping[int, Refused] = field(default_factory=dict)
+    one_at_a_time: bool = False
     cards: dict[str, IssuedCard | None] = field(default_factory=dict)  # by fingerprint
     # the latest authorization of each (card, approval code, type) the records name, as
     # read first
@@ -111,6 +122,7 @@ class Unit:
     moved: set[uuid.UUID] = field(default_factory=set)  # purchases a record of it booked
     outcomes: list[tuple[int, Outcome]] = field(default_factory=list)
     clearings: dict[uuid.UUID, str] = field(default_factory=dict)  # the last record's wins
+    force_posts: list[tuple[int, ForcePost]] = field(default_factory=list)  # not written yet
 
     async def read(self, tx: Tx, records: Sequence[Row]) -> None:
         """The records' cards by number in one statement, then the authorizations their
@@ -134,9 +146,23 @@ class Unit:
             found = await repository.authorization(tx, card.card_uuid, approval_code, type_)
         return found
 
+    async def write_force_posts(self, tx: Tx) -> None:
+        """Write the force posts decided so far, together (`SetRefused` when the database
+        refuses the set; `RecordRefused` for a set of one)."""
+        posts, self.force_posts = self.force_posts, []
+        if not posts:
+            return
+        try:
+            await force_post(tx, [post for _record_id, post in posts])
+        except ServiceError as error:
+            if len(posts) > 1:
+                raise SetRefused(error.message) from error
+            raise RecordRefused(posts[0][0], Refused(f"refused: {error.message}")) from error
+
     async def flush(self, tx: Tx) -> None:
-        """Write the outcomes and clearings gathered so far (`RecordTaken` when one of the
-        records was booked already: this unit must roll back)."""
+        """Write the force posts, outcomes and clearings gathered so far (`RecordTaken` when
+        one of the records was booked already: this unit must roll back)."""
+        await self.write_force_posts(tx)
         if self.clearings:
             await repository.set_clearings(tx, self.clearings)
             self.clearings = {}
@@ -161,21 +187,24 @@ def clearing_json(file_uuid: uuid.UUID, record: Row) -> str:
 
 async def book_records(
     tx: Tx,
-    cipher: CardCipher,
     file_uuid: uuid.UUID,
     records: Sequence[Row],
     refused: Mapping[int, Refused] | None = None,
+    *,
+    one_at_a_time: bool = False,
 ) -> None:
     """Book the records in their order and write their outcomes in the same unit: what they
     name is read first, together (`Unit.read`); each record is decided once, through its
-    entry; the outcomes and the captured transactions' `clearing` are written together at
-    the end (a force post is written with its own).
+    entry; the force posts are written together before another record moves money and at
+    the end, and so are the outcomes and the captured transactions' `clearing` (a force post
+    is written with its own).
     `RecordTaken`: one was booked already (the unit rolls back, the ingest fails);
     `RecordRefused`: an entry refused one — the unit rolls back and the caller books it
-    again. `refused`: records found refused by an earlier run, booked as exceptions. A
-    refund presentment with an ARN reads the outcomes of the records before it: they are
-    written first."""
-    unit = Unit(cipher, file_uuid, refused or {})
+    again; `SetRefused`: the force posts written together were refused — the caller books
+    the unit again `one_at_a_time`. `refused`: records found refused by an earlier run,
+    booked as exceptions. A refund presentment with an ARN reads the outcomes of the records
+    before it: they are written first."""
+    unit = Unit(file_uuid, refused or {}, one_at_a_time)
     await unit.read(tx, records)
     for record in records:
         if record["kind"] == "refund" and record["arn"]:
@@ -207,6 +236,7 @@ async def _decided(tx: Tx, unit: Unit, record: Row) -> Outcome:
 
 async def _outcome(tx: Tx, unit: Unit, record: Row) -> Outcome:
     if record["kind"] in DISPUTE_KINDS:  # a dispute's record: matched by its ARN alone
+        await unit.write_force_posts(tx)
         outcome, reason, purchase = await book_second(tx, unit.file_uuid, record)
         return Outcome(outcome, as_uuid(purchase), reason)
     card = unit.cards[str(record["fingerprint"])]
@@ -216,9 +246,12 @@ async def _outcome(tx: Tx, unit: Unit, record: Row) -> Outcome:
         return Outcome(UNMATCHED, reason=f"unknown currency {record['currency']} (DE 49)")
     clearing = clearing_json(unit.file_uuid, record)
     if record["kind"] == "refund":
+        await unit.write_force_posts(tx)
         return await _refund(tx, card, record, clearing)
     code, type_ = record["approval_code"], AUTHORIZED[str(record["kind"])]
     found = await unit.authorization(tx, card, str(code), type_) if code else None
+    if found is not None and found["status"] in ("pending", "completed", "refunded"):
+        await unit.write_force_posts(tx)  # what the record moves sees the money before it
     if found is not None and found["status"] == "pending":
         matched = await _capture(tx, found, record, clearing)
         if matched is not None:
@@ -227,7 +260,7 @@ async def _outcome(tx: Tx, unit: Unit, record: Row) -> Outcome:
         found = await repository.authorization(tx, card.card_uuid, str(code), type_)
     if found is not None and found["status"] in ("completed", "refunded"):
         return await _captured_before(tx, found, record, clearing)
-    return await _force_post(tx, unit.cipher, card, record, clearing, type_)
+    return await _force_post(tx, unit, card, record, clearing, type_)
 
 
 def _same_currency(found: Row, record: Row) -> bool:
@@ -283,12 +316,13 @@ def _merchant(record: Row) -> dict[str, Any]:
 
 
 async def _force_post(
-    tx: Tx, cipher: CardCipher, card: IssuedCard, record: Row, clearing: str, type_: str
+    tx: Tx, unit: Unit, card: IssuedCard, record: Row, clearing: str, type_: str
 ) -> Outcome:
     """A presentment with no authorization held for it: a new purchase (or ATM withdrawal,
     `type_`, with its own approval fee) the network approved for the issuer, captured at
     once (what the card cannot cover is its `shortfall`), written with `clearing` (the
-    record) as the row and its `transaction.created` show it."""
+    record) as the row and its `transaction.created` show it — with the unit's other force
+    posts (`Unit.write_force_posts`), or at once `one_at_a_time`."""
     merchant = _merchant(record)
     request = Authorization(
         card_uuid=card.card_uuid,
@@ -304,8 +338,10 @@ async def _force_post(
         ),
         type=type_,
     )
-    row = await force_post(tx, cipher, card.user_uuid, request, utcnow())
-    return Outcome(FORCE_POSTED, row["uuid"])
+    unit.force_posts.append((int(record["id"]), ForcePost(card.user_uuid, request)))
+    if unit.one_at_a_time:
+        await unit.write_force_posts(tx)
+    return Outcome(FORCE_POSTED, request.uuid)
 
 
 async def _refund(tx: Tx, card: IssuedCard, record: Row, clearing: str) -> Outcome:

@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import uuid
 from collections.abc import Iterator, Sequence
@@ -30,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from cardservice.clearing import ipm, repository, seconds
-from cardservice.clearing.booking import RecordRefused, Refused, book_records
+from cardservice.clearing.booking import RecordRefused, Refused, SetRefused, book_records
 from cardservice.clearing.report import report_of, stored_report
 from cardservice.db.database import Database
 from cardservice.db.sql import Row, Tx
@@ -241,16 +242,26 @@ async def _stage_rows(
 async def _book_unit(clearing: Clearing, file_uuid: uuid.UUID, records: Sequence[Row]) -> None:
     """A unit of records booked in one unit of work, one COMMIT. A record an entry refuses
     rolls the unit back, and it is booked again with that record as an exception (its
-    neighbours as before: a refusal never undoes them)."""
+    neighbours as before: a refusal never undoes them); force posts refused as a set roll it
+    back too, and it is booked again one force post at a time, which names the record."""
     refused: dict[int, Refused] = {}
+    one_at_a_time = False
     while True:
         try:
             await clearing.db.transact(
-                lambda tx: book_records(tx, clearing.cipher, file_uuid, records, refused)
+                functools.partial(
+                    book_records,
+                    file_uuid=file_uuid,
+                    records=records,
+                    refused=refused,
+                    one_at_a_time=one_at_a_time,
+                )
             )
             return
         except RecordRefused as refusal:
             refused[refusal.record_id] = refusal.refusal
+        except SetRefused:  # the force posts written together: again one at a time
+            one_at_a_time = True
 
 
 async def _worker(

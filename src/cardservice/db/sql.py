@@ -203,12 +203,26 @@ class Insert:
     columns: tuple[str, ...]
     rows: Sequence[dict[str, Any]]
     then: Insert | None = None
+    # PostgreSQL: each column's type, to send the rows as one array a column (`unnest_sql`)
+    types: tuple[str, ...] | None = None
 
     def sql(self, suffix: str = "", start: int = 1) -> str:
         return insert_sql(self.table, self.columns, len(self.rows), suffix, start)
 
     def args(self) -> list[Any]:
         return row_args(self.columns, self.rows)
+
+    def unnest_sql(self, start: int = 1) -> str:
+        """PostgreSQL: the rows as one array a column, so that the statement's text is the
+        same whatever their count (prepared once, its plan kept). Needs `types`."""
+        assert self.types is not None
+        arrays = ", ".join(f"CAST(${start + n} AS {kind}[])" for n, kind in enumerate(self.types))
+        names = ", ".join(self.columns)
+        return f"INSERT INTO {self.table} ({names}) SELECT * FROM unnest({arrays})"  # noqa: S608
+
+    def unnest_args(self) -> list[list[Any]]:
+        """The arguments of `unnest_sql`: one list a column."""
+        return [[row[column] for row in self.rows] for column in self.columns]
 
 
 async def write_insert(tx: Tx, insert: Insert) -> None:

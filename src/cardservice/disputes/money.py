@@ -27,11 +27,11 @@ from typing import Any
 
 from cardservice.db.sql import Tx, as_datetime
 from cardservice.ledger import (
-    BookEntry,
+    Entry,
     Leg,
     SystemBook,
     book_leg,
-    post_book_entries,
+    post_entries,
     post_entry,
 )
 from cardservice.transactions import (
@@ -104,9 +104,9 @@ async def claim_all(tx: Tx, claims: list[tuple[dict[str, Any], int, str]]) -> No
     entries = []
     for dispute, amount, kind in claims:
         legs = _books(str(dispute["currency"]), -amount, amount)
-        entries.append(BookEntry(kind, legs, dispute["uuid"]))
+        entries.append(Entry(kind, legs, dispute["uuid"]))
         dispute["claimed"] = int(dispute["claimed"]) + amount
-    await post_book_entries(tx, entries)
+    await post_entries(tx, entries)
 
 
 async def give_back(tx: Tx, dispute: dict[str, Any], amount: int) -> None:

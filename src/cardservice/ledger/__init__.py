@@ -1,11 +1,11 @@
 """The double-entry ledger: journal entries of postings that sum to zero per currency.
 
-Other packages post an entry through what this module names (`post_entry` with the legs
-`account_leg`, `card_leg`, `book_leg` build), never `ledger.entries` itself (an import-linter
-contract in pyproject.toml and tests/test_layers.py hold it)."""
+Other packages post an entry through what this module names (`post_entry`, or `post_entries`
+for a set, with the legs `account_leg`, `card_leg`, `book_leg` build), never `ledger.entries`
+itself (an import-linter contract in pyproject.toml and tests/test_layers.py hold it)."""
 
 from cardservice.ledger.entries import (
-    BookEntry,
+    Entry,
     InsufficientFunds,
     Leg,
     Posted,
@@ -13,12 +13,12 @@ from cardservice.ledger.entries import (
     account_leg,
     book_leg,
     card_leg,
-    post_book_entries,
+    post_entries,
     post_entry,
 )
 
 __all__ = [
-    "BookEntry",
+    "Entry",
     "InsufficientFunds",
     "Leg",
     "Posted",
@@ -26,6 +26,6 @@ __all__ = [
     "account_leg",
     "book_leg",
     "card_leg",
-    "post_book_entries",
+    "post_entries",
     "post_entry",
 ]

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from cardservice.db.sql import Insert, Tx, insert_sql, row_args, write_insert
+from cardservice.db.sql import Insert, Tx, as_uuid, insert_sql, row_args, write_insert
 from cardservice.errors import RuleViolation
 from cardservice.models import Account, Card, JournalEntry, Posting
 from cardservice.models.base import table_of, utcnow
@@ -276,18 +276,7 @@ async def post_entry(
             await write_insert(tx, insert)
         return Posted(0, {})
     tx.after_commit.append(functools.partial(metrics.count_postings, len(legs)))
-    deltas: dict[tuple[int, uuid.UUID], int] = defaultdict(int)
-    for leg in legs:
-        if leg.account is not None:
-            deltas[(0, leg.account)] += leg.amount
-        elif leg.card is not None:
-            deltas[(1, leg.card)] += leg.amount
-    moves = dict(
-        sorted(
-            ((key, delta) for key, delta in deltas.items() if delta),
-            key=lambda item: (item[0][0], str(item[0][1])),
-        )
-    )
+    moves = _moves(legs)
     balances: dict[uuid.UUID, int] = {}
     if tx.dialect == "postgresql":
         folded = moves if _foldable(moves) else {}
@@ -303,52 +292,144 @@ async def post_entry(
 
 
 @dataclass(frozen=True, slots=True)
-class BookEntry:
-    """One entry of `post_book_entries`: between system books alone (no balance moves)."""
+class Entry:
+    """One entry of `post_entries`."""
 
     kind: str
     legs: Sequence[Leg]
     reference: uuid.UUID | None = None
 
 
-# PostgreSQL: many entries and their postings in one statement, as `_write_entry_pg` writes
-# one: the ids taken first, the postings written, then the entries (their AFTER trigger checks
-# each entry's sum once the statement is done).
-_WRITE_BOOK_ENTRIES_PG = f"""
-WITH k AS (
-  SELECT k.n, k.kind, k.reference, nextval(pg_get_serial_sequence('{_ENTRIES}', 'id')) AS id
-  FROM unnest(CAST($1 AS int[]), CAST($2 AS text[]), CAST($3 AS uuid[]))
-  AS k(n, kind, reference) ORDER BY k.n),
-p AS (
-  INSERT INTO {_POSTINGS} ({", ".join(_POSTING_COLUMNS)})
-  SELECT k.id, NULL, NULL, v.system_book, v.currency, v.amount
-  FROM unnest(CAST($4 AS int[]), CAST($5 AS text[]), CAST($6 AS text[]), CAST($7 AS bigint[]))
-  AS v(n, system_book, currency, amount) JOIN k ON k.n = v.n RETURNING 1)
-INSERT INTO {_ENTRIES} (id, kind, reference, created_at)
-SELECT id, kind, reference, $8 FROM k WHERE (SELECT count(*) FROM p) > 0"""  # noqa: S608 - our table names
+# PostgreSQL: many entries, their postings, the rows they book (`insert`, and the rows written
+# with those) and the balances they move, in one statement, as `_write_entry_pg` writes one:
+# the rows first, the ids taken, the postings written, then the entries (their AFTER trigger
+# checks each entry's sum once the statement is done), then the accounts' balances, then the
+# cards' (each sub-statement waits on the one before). A balance that would go below zero is
+# not moved (no row back for it: refused).
+# $1-$3 the entries, $4-$9 the postings, $10 now, $11-$13 the moves, $14 how many entries, $15
+# how many accounts move
+_ENTRIES_ARGS = 13
 
 
-async def post_book_entries(tx: Tx, entries: Sequence[BookEntry]) -> None:
-    """Record many balanced entries between system books (a file's claims on the network),
-    in their order: one statement on PostgreSQL, `post_entry` each on SQLite."""
+@functools.lru_cache(maxsize=64)
+def _write_entries_pg(insert: str | None, booked: int, then: str | None) -> str:
+    """The statement for `post_entries`; `insert` numbered from after its own arguments
+    (`$booked`: how many rows it writes), `then` after it. Our table and column names only
+    (S608)."""
+    ctes, after = [], ""
+    if insert is not None:
+        ctes.append(f"t AS ({insert} RETURNING 1)")
+        after = f" WHERE (SELECT count(*) FROM t) = ${booked}"  # noqa: S608
+    if then is not None:
+        ctes.append(f"w AS ({then})")
+    columns = ", ".join(_POSTING_COLUMNS)
+    ctes += [
+        "k AS (SELECT k.n, k.kind, k.reference,"  # noqa: S608
+        f" nextval(pg_get_serial_sequence('{_ENTRIES}', 'id')) AS id"
+        " FROM unnest(CAST($1 AS int[]), CAST($2 AS text[]), CAST($3 AS uuid[]))"
+        " AS k(n, kind, reference) ORDER BY k.n)",
+        f"p AS (INSERT INTO {_POSTINGS} ({columns})"  # noqa: S608
+        " SELECT k.id, v.account_uuid, v.card_uuid, v.system_book, v.currency, v.amount"
+        " FROM (SELECT * FROM unnest(CAST($4 AS int[]), CAST($5 AS uuid[]), CAST($6 AS uuid[]),"
+        " CAST($7 AS text[]), CAST($8 AS text[]), CAST($9 AS bigint[]))"
+        f" AS v(n, account_uuid, card_uuid, system_book, currency, amount){after}) v"
+        " JOIN k ON k.n = v.n RETURNING 1)",
+        f"j AS (INSERT INTO {_ENTRIES} (id, kind, reference, created_at)"  # noqa: S608
+        " SELECT id, kind, reference, $10 FROM k WHERE (SELECT count(*) FROM p) > 0"
+        " RETURNING id)",
+    ]
+    previous, count = "j", _ENTRIES_ARGS + 1
+    for name, table in (("a", _ACCOUNTS), ("c", _CARDS)):
+        ctes.append(
+            f"{name} AS (UPDATE {table} x SET balance = x.balance + m.delta, updated_at = $10"  # noqa: S608
+            " FROM unnest(CAST($11 AS uuid[]), CAST($12 AS bigint[]), CAST($13 AS int[]))"
+            f" AS m(uuid, delta, rank) WHERE m.rank = {0 if name == 'a' else 1}"
+            " AND x.uuid = m.uuid AND x.balance + m.delta >= 0"
+            f" AND (SELECT count(*) FROM {previous}) = ${count} RETURNING x.uuid, x.balance)"
+        )
+        previous, count = name, count + 1
+    return (
+        f"WITH {', '.join(ctes)} SELECT (SELECT count(*) FROM j) AS entries,"  # noqa: S608
+        " m.uuid, m.balance"
+        " FROM (SELECT uuid, balance FROM a UNION ALL SELECT uuid, balance FROM c) m"
+        " RIGHT JOIN (SELECT 1) one ON true"
+    )
+
+
+def _moves(legs: Sequence[Leg]) -> dict[tuple[int, uuid.UUID], int]:
+    """What the legs move of each account (rank 0) and card (rank 1), accounts first, each
+    by uuid (docs/ledger.md, "Lock order"); nothing for a holder they leave as it was."""
+    deltas: dict[tuple[int, uuid.UUID], int] = defaultdict(int)
+    for leg in legs:
+        if leg.account is not None:
+            deltas[(0, leg.account)] += leg.amount
+        elif leg.card is not None:
+            deltas[(1, leg.card)] += leg.amount
+    return dict(
+        sorted(
+            ((key, delta) for key, delta in deltas.items() if delta),
+            key=lambda item: (item[0][0], str(item[0][1])),
+        )
+    )
+
+
+def _insert_sql(insert: Insert, start: int) -> tuple[str, list[Any]]:
+    """An insert's statement and arguments from `start`: one array a column when its types
+    are known (the same text whatever the count of rows), else a row of values each."""
+    if insert.types is not None:
+        return insert.unnest_sql(start), list(insert.unnest_args())
+    return insert.sql(start=start), insert.args()
+
+
+async def post_entries(
+    tx: Tx, entries: Sequence[Entry], insert: Insert | None = None
+) -> dict[uuid.UUID, int]:
+    """Record many balanced entries in their order, with `insert` (the rows they book,
+    written first) and the balances they move: one statement on PostgreSQL, whatever the
+    entries, rows and holders; on SQLite the rows, then `post_entry` each. The new balance
+    of every account and card moved; InsufficientFunds (the unit must roll back) when one
+    would go below zero. The unit holds the rows it moves (docs/ledger.md, "Lock order").
+
+    `post_entry` stays the statement of one entry: an authorization's, shaped for at most
+    one account and one card (a few arguments, no arrays to build); this is the statement of
+    a set (a clearing unit's force posts, a file's claims on the network)."""
     kept = [(e, [leg for leg in e.legs if leg.amount != 0]) for e in entries]
     kept = [(e, legs) for e, legs in kept if legs]
     for _entry, legs in kept:
         _check_balanced(legs)
-        if any(leg.book is None for leg in legs):
-            raise UnbalancedEntry("post_book_entries moves system books only")
-    if not kept:
-        return
-    if tx.dialect != "postgresql":
+    if tx.dialect != "postgresql" or not kept:
+        if insert is not None:
+            await write_insert(tx, insert)
+        balances: dict[uuid.UUID, int] = {}
         for entry, legs in kept:
-            await post_entry(tx, entry.kind, legs, entry.reference)
-        return
+            balances |= (await post_entry(tx, entry.kind, legs, entry.reference)).balances
+        return balances
     postings = [(n, leg) for n, (_e, legs) in enumerate(kept) for leg in legs]
     tx.after_commit.append(functools.partial(metrics.count_postings, len(postings)))
-    await tx.execute(
-        _WRITE_BOOK_ENTRIES_PG,
+    moves = _moves([leg for _n, leg in postings])
+    args: list[Any] = [
         list(range(len(kept))), [e.kind for e, _ in kept], [e.reference for e, _ in kept],
-        [n for n, _ in postings], [leg.book.value for _, leg in postings if leg.book],
+        [n for n, _ in postings], [leg.account for _, leg in postings],
+        [leg.card for _, leg in postings],
+        [leg.book.value if leg.book else None for _, leg in postings],
         [leg.currency for _, leg in postings], [leg.amount for _, leg in postings],
-        utcnow(),
-    )  # fmt: skip
+        utcnow(), [key for (_rank, key) in moves], list(moves.values()),
+        [rank for (rank, _key) in moves], len(kept), sum(rank == 0 for rank, _key in moves),
+    ]  # fmt: skip
+    sql = then = None
+    booked = len(args) + 1
+    if insert is not None:
+        args.append(len(insert.rows))
+        sql, more = _insert_sql(insert, len(args) + 1)
+        args += more
+        if insert.then is not None:
+            then, more = _insert_sql(insert.then, len(args) + 1)
+            args += more
+    rows = await tx.rows(_write_entries_pg(sql, booked, then), *args)
+    assert rows and rows[0]["entries"] == len(kept), "the entries are written with their postings"
+    balances = {
+        key: int(row["balance"]) for row in rows if (key := as_uuid(row["uuid"])) is not None
+    }
+    if len(balances) != len(moves):
+        raise InsufficientFunds()
+    return balances

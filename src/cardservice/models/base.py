@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import uuid
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import BigInteger, DateTime, Integer, MetaData, Table, Uuid
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
@@ -58,6 +61,16 @@ def table_of(model: type[Base]) -> Table:
     table = model.__table__
     assert isinstance(table, Table)
     return table
+
+
+def pg_array_types(table: Table, columns: Sequence[str]) -> tuple[str, ...]:
+    """The PostgreSQL type of each column, as an array of it is cast (`varchar` without its
+    length): the rows of an insert sent one array a column (`Insert.types`)."""
+    dialect = postgresql.dialect()  # type: ignore[no-untyped-call]
+    return tuple(
+        re.sub(r"\(\d+\)", "", table.c[column].type.compile(dialect=dialect)).lower()
+        for column in columns
+    )
 
 
 class UuidPk:

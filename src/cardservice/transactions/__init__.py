@@ -22,6 +22,7 @@ from cardservice.transactions.authorize import (
 from cardservice.transactions.deposits import deposit
 from cardservice.transactions.expiry import HOLD_SWEEP_JOB, expire_due_holds, sweep_expired_holds
 from cardservice.transactions.export import csv_chunks
+from cardservice.transactions.force_posts import ForcePost, force_post
 from cardservice.transactions.holds import InvalidTransition, holder_leg, owed_beyond
 from cardservice.transactions.increments import increment_purchase
 from cardservice.transactions.lifecycle import RefundTooLarge, credited_amount
@@ -73,7 +74,6 @@ from cardservice.transactions.service import (
     ReversalMessage,
     capture,
     capture_purchase,
-    force_post,
     refund,
     refund_purchase,
     reverse,
@@ -92,6 +92,7 @@ __all__ = [
     "CaptureMessage",
     "CaptureRequest",
     "DepositRequest",
+    "ForcePost",
     "IncrementRequest",
     "InvalidTransition",
     "Opened",

@@ -7,7 +7,7 @@ the rules never ask which channel it was) and calls `authorize_opened`: the ISO 
 its own first step in unit 1 (the card of the number, its account locked, the message's key),
 the sandbox route, `cardservice simulate authorize` and an increment through `authorize_card`,
 which opens with the card it names. The clearing file's force post is a stand-in recorded in
-its file's unit (`service.force_post`); the demo's history, whose users have no endpoint, runs
+its file's unit (`force_posts.force_post`); the demo's history, whose users have no endpoint, runs
 unit 1 alone in its one unit (`rules_first`). No database transaction or row lock is held while
 the user's decision endpoint thinks:
 

@@ -54,7 +54,12 @@ async def card_type_refusal(tx: Tx, card: Row, merchant: str, is_increment: bool
     return None
 
 
+def binds_on_approval(card: Row) -> bool:
+    """A merchant_locked card not bound yet: its next approval binds it."""
+    return bool(card["card_type"] == "merchant_locked" and card["locked_merchant"] is None)
+
+
 async def bind_on_approval(tx: Tx, card: Row, merchant: str) -> None:
     """An approved first authorization binds a merchant_locked card to its merchant."""
-    if card["card_type"] == "merchant_locked" and card["locked_merchant"] is None:
+    if binds_on_approval(card):
         await lock_merchant(tx, as_uuid(card["uuid"]), merchant)

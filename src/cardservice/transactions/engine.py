@@ -79,7 +79,13 @@ import orjson
 from cardservice.catalogue.loader import default_hold_days
 from cardservice.db.sql import Row, Tx, as_uuid
 from cardservice.decisions.service import Verdict
-from cardservice.dictionaries.fees import FeeSchedule, default_plan, program_fees, with_overrides
+from cardservice.dictionaries.fees import (
+    Fee,
+    FeeSchedule,
+    default_plan,
+    program_fees,
+    with_overrides,
+)
 from cardservice.errors import CardNotFound, NotFound
 from cardservice.ledger.minor_units import converted, percent_of
 from cardservice.models.base import utcnow
@@ -101,7 +107,7 @@ from cardservice.transactions.locks import (
 )
 from cardservice.transactions.program_rules import program_refusal
 from cardservice.transactions.records import Purchase
-from cardservice.transactions.replenish import replenish_if_low
+from cardservice.transactions.replenish import replenish_due, replenish_if_low
 from cardservice.transactions.repository import (
     insert_transactions,
     transaction_row,
@@ -332,20 +338,16 @@ async def decide(
     unit already (`locks.lock_authorization_account`'s columns)."""
     account, rows, tag = await _locked(tx, user_uuid, request, account)
     card = rows[0]
-    # the user's program's fees under their own (docs/operations.md#your-own-catalogue)
-    beneath = program_fees(account["program_fees"])
-    fees = with_overrides(await default_plan(tx), overrides_in(rows), beneath)
     parent = None
     if request.parent_uuid is not None:
         parent = await lifecycle.locked_transaction(tx, request.parent_uuid)
         holds.require_status(parent, "pending")
         if parent.card_uuid != request.card_uuid:  # its row lock follows this card's
             raise holds.InvalidTransition("An increment is made on its purchase's card.")
-    rate = await _rate(tx, request.currency, card["currency"], now)
-    amount = request.amount if rate is None else converted(request.amount, rate)
-    fee = 0 if parent is not None else fees.fixed(APPROVAL_FEES[request.type])
-    if rate is not None and parent is None:
-        fee += percent_of(amount, fees.percent("card_fx"))
+    rate = await rate_to_card(tx, request.currency, card["currency"], now)
+    fees, amount, fee = approval_terms(
+        account, rows, await default_plan(tx), request, rate, increment=parent is not None
+    )
     reason = _refusal(account, card, tag, request, now, rate)
     if reason is None:
         reason = await _card_type_refusal(tx, card, request)
@@ -370,7 +372,29 @@ async def decide(
     return Decided(account, card, tag, fees, reason, code, fee, parent, amount, rate)
 
 
-async def _rate(
+def approval_terms(
+    account: Row,
+    rows: Sequence[Row],
+    plan: dict[str, Fee],
+    request: Authorization,
+    rate: Decimal | None,
+    *,
+    increment: bool,
+) -> tuple[FeeSchedule, int, int]:
+    """What an approval costs: the fees that apply (the user's overrides, carried by the
+    locked card's `rows`, over their program's, over `plan`, the schedule), the amount in the
+    card's currency (converted at `rate`) and the approval's fee (its type's, plus `card_fx`
+    of a converted amount; none for an increment)."""
+    # the user's program's fees under their own (docs/operations.md#your-own-catalogue)
+    fees = with_overrides(plan, overrides_in(rows), program_fees(account["program_fees"]))
+    amount = request.amount if rate is None else converted(request.amount, rate)
+    fee = 0 if increment else fees.fixed(APPROVAL_FEES[request.type])
+    if rate is not None and not increment:
+        fee += percent_of(amount, fees.percent("card_fx"))
+    return fees, amount, fee
+
+
+async def rate_to_card(
     tx: Tx, merchant_currency: str, card_currency: str, now: datetime
 ) -> Decimal | None:
     """The rate from the merchant's currency to the card's in force at `now`; None when they
@@ -543,24 +567,10 @@ async def record(
         reason, decision = None, "stand_in"
     if reason is None and decided.parent is not None:
         return await _raise_hold(tx, decided, decided.parent, request, now)
-    transaction = _new_transaction(user_uuid, decided, request, now)
-    transaction["decision"] = decision
-    if facts.network is not None:  # an authorization code only on an approval
-        network = facts.network if reason is None else {**facts.network, "auth_code": None}
-        transaction["network"] = orjson.dumps(network).decode()
-        transaction["auth_code"] = network.get("auth_code")
+    transaction = answered_row(user_uuid, request, decided, reason, decision, now)
     if decision == "endpoint" and reason is not None and verdict is not None:
         transaction["description"] = verdict.reason
-    if reason is None and _unconvertible(request, decided):
-        # a stand-in in a currency the card does not hold and no rate converts: the network
-        # approved it, so it is booked, but the card cannot pay any of it — all of it is the
-        # cardholder's shortfall, in the merchant's currency, and no fee
-        # (docs/network.md#the-network-interface-iso-8583)
-        transaction["fee"], transaction["shortfall"] = 0, decided.amount
-    elif reason is None:
-        transaction["fee"] = decided.fee
-        transaction["shortfall"] = max(0, decided.amount + decided.fee - card["balance"])
-    else:
+    if reason is not None:
         transaction["status"], transaction["error_slug"] = "declined", reason
         transaction["authorized_amount"], transaction["hold_expires_at"] = 0, None
         fee_due = _decline_fee_due(request, decided, reason)
@@ -572,15 +582,75 @@ async def record(
         card_balance = await _charge(tx, transaction, amount, transaction["fee"], card["balance"])
     else:
         await insert_transactions(tx, [transaction])
+    if reason is None:
+        card_balance = await after_approval(tx, request, decided, transaction, card_balance, now)
+        return Recorded(transaction, card_balance, card["currency"])
     await _guard(tx, request, card, reason, now)
-    if reason is None:  # a merchant_locked card is bound by its first approval
-        merchant = card_types.merchant_key(request.merchant_id, request.merchant_name)
-        await card_types.bind_on_approval(tx, card, merchant)
-    if decided.three_ds is not None and reason is None:
-        await use_code(tx, decided.three_ds, transaction["uuid"], now)
-    if reason is None or transaction["fee"]:
+    if transaction["fee"]:
         card_balance = await replenish_if_low(tx, decided.account, card, card_balance, now)
     return Recorded(transaction, card_balance, card["currency"])
+
+
+def answered_row(
+    user_uuid: uuid.UUID,
+    request: Authorization,
+    decided: Decided,
+    reason: str | None,
+    decision: str,
+    now: datetime,
+) -> dict[str, Any]:
+    """The transaction an answer writes (`reason` None: approved, with its fee and what the
+    card cannot cover of it as its `shortfall`; else the caller declines it)."""
+    transaction = _new_transaction(user_uuid, decided, request, now)
+    transaction["decision"] = decision
+    facts = request.presentation
+    if facts.network is not None:  # an authorization code only on an approval
+        network = facts.network if reason is None else {**facts.network, "auth_code": None}
+        transaction["network"] = orjson.dumps(network).decode()
+        transaction["auth_code"] = network.get("auth_code")
+    if reason is None and _unconvertible(request, decided):
+        # a stand-in in a currency the card does not hold and no rate converts: the network
+        # approved it, so it is booked, but the card cannot pay any of it — all of it is the
+        # cardholder's shortfall, in the merchant's currency, and no fee
+        # (docs/network.md#the-network-interface-iso-8583)
+        transaction["fee"], transaction["shortfall"] = 0, decided.amount
+    elif reason is None:
+        transaction["fee"] = decided.fee
+        balance = decided.card["balance"]
+        transaction["shortfall"] = max(0, decided.amount + decided.fee - balance)
+    return transaction
+
+
+def follows_approval(request: Authorization, card: Row, balance: int) -> bool:
+    """Whether `after_approval` writes anything for this approval (`balance`: the card's
+    after it)."""
+    facts = request.presentation
+    return (
+        facts.pin_pvv is not None
+        or not facts.stand_in
+        or card_types.binds_on_approval(card)
+        or replenish_due(card, balance)
+    )
+
+
+async def after_approval(
+    tx: Tx,
+    request: Authorization,
+    decided: Decided,
+    transaction: dict[str, Any],
+    card_balance: int,
+    now: datetime,
+) -> int:
+    """What an approval does after its entry, in its unit: the card-testing guard's count, a
+    merchant_locked card bound by its first approval, the 3DS code used up, auto-replenish.
+    The card's balance after it."""
+    card = decided.card
+    await _guard(tx, request, card, None, now)
+    merchant = card_types.merchant_key(request.merchant_id, request.merchant_name)
+    await card_types.bind_on_approval(tx, card, merchant)
+    if decided.three_ds is not None:
+        await use_code(tx, decided.three_ds, transaction["uuid"], now)
+    return await replenish_if_low(tx, decided.account, card, card_balance, now)
 
 
 async def authorize(

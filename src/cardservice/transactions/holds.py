@@ -154,18 +154,20 @@ async def place(
     currency; what the card cannot pay of it (`shortfall`, a stand-in's) is paid by the
     `cardholder_receivables` book instead. `insert`: the transaction's row, written with it
     (one statement on PostgreSQL). Returns the entry and the card's new balance."""
-    return await post_entry(
-        tx,
-        kind,
-        [
-            card_leg(card_uuid, currency, -(amount + fee - shortfall)),
-            book_leg(SystemBook.CARDHOLDER_RECEIVABLES, currency, -shortfall),
-            book_leg(SystemBook.MERCHANTS if posted else SystemBook.HOLDS, currency, amount),
-            book_leg(SystemBook.FEES, currency, fee),
-        ],
-        reference=purchase_uuid,
-        insert=insert,
-    )
+    legs = placed_legs(card_uuid, currency, amount, fee, shortfall, posted)
+    return await post_entry(tx, kind, legs, reference=purchase_uuid, insert=insert)
+
+
+def placed_legs(
+    card_uuid: uuid.UUID, currency: str, amount: int, fee: int, shortfall: int, posted: bool
+) -> list[Leg]:
+    """`place`'s legs (the force posts' of a set, written together, are these)."""
+    return [
+        card_leg(card_uuid, currency, -(amount + fee - shortfall)),
+        book_leg(SystemBook.CARDHOLDER_RECEIVABLES, currency, -shortfall),
+        book_leg(SystemBook.MERCHANTS if posted else SystemBook.HOLDS, currency, amount),
+        book_leg(SystemBook.FEES, currency, fee),
+    ]
 
 
 async def _within_limits(tx: Tx, purchase: Purchase, taken: Capture) -> None:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
-from cardservice.db.sql import Row, Tx, as_uuid
+from cardservice.db.sql import Row, Tx, as_uuid, in_list
 from cardservice.errors import TransactionNotFound
 from cardservice.transactions.records import TRANSACTION_FIELDS, Purchase, transaction_columns
 
@@ -32,16 +33,17 @@ WHERE c.uuid = $1 AND c.user_uuid = $2
 FOR NO KEY UPDATE OF a"""
 
 
-def authorization_account_sql(source: str, card: str) -> str:
+def authorization_account_sql(source: str, card: str, more: str = "") -> str:
     """An authorization's account row (transactions/engine.py): the account of the card `card`
     (an alias in `source` with `account_uuid`, `user_uuid` and `currency`) locked, with what
     its rules read of the owner besides, in the same round trip: the program's controls and
     fees (read, not locked) and whether the owner has a team budget in the card's currency
     (that row is locked only then, after the card: `lock_budget`). The caller adds its WHERE;
     the lock is `FOR NO KEY UPDATE OF a`. One text for the engine's lock and the ISO 8583
-    host's first statement (network/repository.py), which must read the same row."""
+    host's first statement (network/repository.py), which must read the same row. `more`: columns
+    read besides, first."""
     return (
-        "SELECT a.uuid, a.status, a.balance, u.status AS user_status,"  # noqa: S608 - our aliases
+        f"SELECT {more}a.uuid, a.status, a.balance, u.status AS user_status,"  # noqa: S608 - our aliases
         " p.spending_controls AS program_controls, p.fee_overrides AS program_fees,"
         " b.currency AS budget_currency"
         f" FROM {source} JOIN accounts a ON a.uuid = {card}.account_uuid"
@@ -54,6 +56,11 @@ def authorization_account_sql(source: str, card: str) -> str:
 _AUTHORIZATION_ACCOUNT = (
     authorization_account_sql("cards c", "c")
     + " WHERE c.uuid = $1 AND c.user_uuid = $2 FOR NO KEY UPDATE OF a"
+)
+# A set of force posts' accounts (transactions/force_posts.py): the rows of
+# `_AUTHORIZATION_ACCOUNT`, one a card with its uuid and user, in the accounts' order.
+_FORCE_POST_ACCOUNTS = authorization_account_sql(
+    "cards c", "c", "c.uuid AS card_uuid, c.user_uuid AS card_user_uuid, "
 )
 # Parameters: $1 transaction, $2 user.
 _ACCOUNT_OF_TRANSACTION = """
@@ -106,6 +113,12 @@ FROM cards c LEFT JOIN user_fee_overrides o ON o.user_uuid = $2
              LEFT JOIN transaction_tags t ON t.slug = $3
 WHERE c.uuid = $1
 FOR NO KEY UPDATE OF c"""  # noqa: S608 - constant columns
+
+# A set of force posts' cards: the engine's columns and each user's fee overrides (one row an
+# override, or one with none), in the cards' order.
+_FORCE_POST_CARDS = f"""
+SELECT {CARD_COLUMNS}, o.slug AS fee_slug, o.kind AS fee_kind, o.value AS fee_value
+FROM cards c LEFT JOIN user_fee_overrides o ON o.user_uuid = c.user_uuid"""  # noqa: S608
 
 # --- 3. a team member's budget (docs/teams.md#teams-budgets-requests-receipts): after the card,
 # before the transaction rows Parameters: $1 member, $2 currency.
@@ -196,6 +209,37 @@ async def lock_card_with_fees(
     else:
         rows = await tx.rows(_CARD_WITH_FEES_AND_TAG, card_uuid, user_uuid, tag)
     return rows
+
+
+async def lock_force_post_accounts(tx: Tx, card_uuids: Sequence[uuid.UUID]) -> Sequence[Row]:
+    """The accounts of the cards, locked in one statement in the accounts' order, as
+    `lock_authorization_account` reads one, with `card_uuid` and `card_user_uuid`: one row a
+    card (a card that is gone has none)."""
+    if not card_uuids:
+        return []
+    where, args = _any_card(tx, card_uuids)
+    return await tx.rows(
+        f"{_FORCE_POST_ACCOUNTS}{where} ORDER BY a.uuid FOR NO KEY UPDATE OF a", *args
+    )
+
+
+async def lock_force_post_cards(tx: Tx, card_uuids: Sequence[uuid.UUID]) -> Sequence[Row]:
+    """The cards, locked in one statement in their order, as `lock_card_with_fees` reads one
+    (without the endpoint and the tag), their accounts' locks taken first."""
+    if not card_uuids:
+        return []
+    where, args = _any_card(tx, card_uuids)
+    return await tx.rows(
+        f"{_FORCE_POST_CARDS}{where} ORDER BY c.uuid FOR NO KEY UPDATE OF c", *args
+    )
+
+
+def _any_card(tx: Tx, card_uuids: Sequence[uuid.UUID]) -> tuple[str, list[Any]]:
+    """`WHERE c.uuid` is one of the cards: an array on PostgreSQL (one statement text
+    whatever their count), a list of values on SQLite."""
+    if tx.dialect == "postgresql":
+        return " WHERE c.uuid = ANY(CAST($1 AS uuid[]))", [list(card_uuids)]
+    return f" WHERE c.uuid IN {in_list(len(card_uuids))}", list(card_uuids)
 
 
 async def lock_budget(tx: Tx, user_uuid: uuid.UUID, currency: str) -> Row | None:

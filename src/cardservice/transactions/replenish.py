@@ -12,6 +12,14 @@ from cardservice.transactions.repository import transaction_row, transactions_in
 logger = logging.getLogger("cardservice.replenish")
 
 
+def replenish_due(card: Row, card_balance: int) -> bool:
+    """The card tops itself up and `card_balance` is strictly below its threshold."""
+    amount, threshold = card["auto_replenish_amount"], card["auto_replenish_min_balance"]
+    if amount is None or threshold is None or card["status"] != "active":
+        return False
+    return bool(card_balance < threshold)
+
+
 async def replenish_if_low(
     tx: Tx, account: Row, card: Row, card_balance: int, now: datetime
 ) -> int:
@@ -22,11 +30,9 @@ async def replenish_if_low(
     moved since (the debit was the card's); `card` is the card's row as it was locked and
     `card_balance` its balance after the debit, as `post_entry` returned it. Returns the card's
     balance after it (`card_balance` when nothing moved)."""
-    amount, threshold = card["auto_replenish_amount"], card["auto_replenish_min_balance"]
-    if amount is None or threshold is None or card["status"] != "active":
+    if not replenish_due(card, card_balance):
         return card_balance
-    if card_balance >= threshold:
-        return card_balance
+    amount = card["auto_replenish_amount"]
     account_uuid, card_uuid = as_uuid(account["uuid"]), as_uuid(card["uuid"])
     assert account_uuid is not None and card_uuid is not None
     if account["status"] != "active" or account["balance"] < amount:

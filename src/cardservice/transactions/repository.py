@@ -15,7 +15,7 @@ from cardservice.db.sql import Insert, Reader, Row, Tx, as_uuid, escape_like, wr
 from cardservice.dictionaries import rate_in_force
 from cardservice.encoding import dumps
 from cardservice.models import Event, Transaction
-from cardservice.models.base import table_of
+from cardservice.models.base import pg_array_types, table_of
 from cardservice.models.event import WRITTEN_EVENT_COLUMNS, written_event
 from cardservice.transactions.records import (
     NEWEST_FIRST,
@@ -523,8 +523,10 @@ async def latest_settled_purchases(tx: Tx, user_uuid: uuid.UUID, count: int) -> 
 
 # Transaction rows as the hot write paths insert them.
 _TRANSACTIONS = table_of(Transaction)
-_EVENTS = table_of(Event).name
+_EVENTS = table_of(Event)
 _INSERTED_COLUMNS = tuple(_TRANSACTIONS.columns.keys())
+_TRANSACTION_TYPES = pg_array_types(_TRANSACTIONS, _INSERTED_COLUMNS)
+_EVENT_TYPES = pg_array_types(_EVENTS, WRITTEN_EVENT_COLUMNS)
 _DEFAULTS: dict[str, Any] = {
     "fee": 0,
     "refunded_amount": 0,
@@ -600,8 +602,11 @@ def transactions_insert(rows: Sequence[dict[str, Any]]) -> Insert:
     """The rows, each with its `transaction.created` event and the record it carries
     (docs/events.md#how-the-outbox-is-built), as an insert a ledger entry writes with itself
     (`post_entry(…, insert=…)`)."""
-    events = Insert(_EVENTS, WRITTEN_EVENT_COLUMNS, [_created_event(row) for row in rows])
-    return Insert(_TRANSACTIONS.name, _INSERTED_COLUMNS, rows, then=events)
+    created = [_created_event(row) for row in rows]
+    events = Insert(_EVENTS.name, WRITTEN_EVENT_COLUMNS, created, types=_EVENT_TYPES)
+    return Insert(
+        _TRANSACTIONS.name, _INSERTED_COLUMNS, rows, then=events, types=_TRANSACTION_TYPES
+    )
 
 
 async def insert_transactions(tx: Tx, rows: Sequence[dict[str, Any]]) -> None:

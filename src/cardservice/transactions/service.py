@@ -1,12 +1,13 @@
 """The entries of a purchase's money after its authorization, whatever the channel: capture,
 reverse (whole or partial), refund, a refund naming no purchase (a credit), a presentment at
-another amount, a force post, the hold sweep (docs/transactions.md, "Lifecycle";
+another amount, the hold sweep (docs/transactions.md, "Lifecycle";
 docs/architecture.md#the-use-cases-and-their-single-entries). Each channel — the sandbox route,
 `cardservice simulate`, the ISO 8583 host, a clearing file, the demo — builds one message and
 calls its entry: `capture_purchase(db, user, message)` runs one unit of work, `capture(tx, user,
 message)` runs in the channel's own unit (the ISO host writes its message key in it, a clearing
-file its outcomes). Below them, lifecycle.py takes the locks and holds the state machine, and
-holds.py writes every `holds` leg. An authorization enters through `authorize.authorize_card`.
+file its outcomes); a clearing unit's force posts are a set of their own (force_posts.py).
+Below them, lifecycle.py takes the locks and holds the state machine, and holds.py writes every
+`holds` leg. An authorization enters through `authorize.authorize_card`.
 
 The rules every caller gets: a single_use card closes after its first capture — an online or
 presented one, or a force post — in the same unit
@@ -25,9 +26,7 @@ from typing import Any
 from cardservice.db.database import Database
 from cardservice.db.sql import Tx
 from cardservice.models.base import utcnow
-from cardservice.security import CardCipher
-from cardservice.transactions import adjustments, closing, engine, lifecycle
-from cardservice.transactions.engine import Authorization
+from cardservice.transactions import adjustments, closing, lifecycle
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,23 +88,6 @@ async def capture(
     )  # fmt: skip
     await _after_capture(tx, user_uuid, purchase)
     return dict(purchase)
-
-
-async def force_post(
-    tx: Tx, cipher: CardCipher, user_uuid: uuid.UUID, request: Authorization, now: datetime
-) -> dict[str, Any]:
-    """A presentment no authorization is held for (its presentation `stand_in` and `captured`): a
-    purchase the network approved for the issuer, booked completed in one entry (the card
-    pays the merchants' book; what it cannot is its `shortfall`); then, as after any
-    capture, a single_use card closes (its type read with the card's lock). The transaction's
-    row."""
-    facts = request.presentation
-    assert facts.stand_in and facts.captured, "a force post is a captured stand-in"
-    decided = await engine.decide(tx, cipher, user_uuid, request, now)
-    row = (await engine.record(tx, user_uuid, request, decided, None, now)).row
-    if decided.card["card_type"] == "single_use":
-        await _after_capture(tx, user_uuid, row, now)
-    return row
 
 
 async def reverse_purchase(
