@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import os
+import uuid
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -40,6 +42,8 @@ from cardservice.db.deadlines import AnsweredAlready, Deadline
 from cardservice.db.sql import Tx
 
 LARGEST = 32  # requests a unit at most: the lock is held for their work one after the other
+GROUPS_KEPT = 100_000  # groups whose lane is remembered (then forgotten, all at once)
+LANES = int(os.environ.get("CARDSERVICE_BATCH_LANES_PROBE", "2"))  # TODO measured: see the docstring
 
 T = TypeVar("T")
 Work = Callable[[Tx], Awaitable[Any]]
@@ -48,6 +52,7 @@ Work = Callable[[Tx], Awaitable[Any]]
 @dataclass(slots=True)
 class _Request:
     work: Work
+    order: tuple[int, str]  # its group's place in the lock order (`_order`)
     deadline: Deadline | None
     done: asyncio.Future[Any]
 
@@ -58,39 +63,51 @@ class _Request:
 
 @dataclass(slots=True)
 class Batches:
-    """The queue of each group in this process, and the task draining it."""
+    """The queue of each lane in this process, and the task draining it."""
 
-    _queued: dict[Hashable, list[_Request]] = field(default_factory=dict)
+    _queued: dict[int, list[_Request]] = field(default_factory=dict)
+    _lanes: dict[tuple[int, str], int] = field(default_factory=dict)  # each group's, in turn
     _draining: set[asyncio.Task[None]] = field(default_factory=set)
 
     async def transact(
         self, db: Database, group: Hashable, work: Callable[[Tx], Awaitable[T]]
     ) -> T:
-        """`work` in a unit of `group`'s queue, alone or with what queued beside it; its
+        """`work` in a unit of `group`'s lane, alone or with what queued beside it; its
         result once that unit committed (or its error)."""
         loop = asyncio.get_running_loop()
-        request = _Request(work, deadlines.current(), loop.create_future())
-        queue = self._queued.get(group)
+        order = _order(group)
+        request = _Request(work, order, deadlines.current(), loop.create_future())
+        lane = self._lane(order)
+        queue = self._queued.get(lane)
         if queue is not None:
             queue.append(request)
         else:
-            self._queued[group] = [request]
+            self._queued[lane] = [request]
             # its own context: the drain books other requests too, under no one's deadline
-            drain = loop.create_task(self._drain(db, group), context=contextvars.Context())
+            drain = loop.create_task(self._drain(db, lane), context=contextvars.Context())
             self._draining.add(drain)
             drain.add_done_callback(self._draining.discard)
         done: T = await asyncio.shield(request.done)  # the unit goes on whatever befalls a caller
         return done
 
-    async def _drain(self, db: Database, group: Hashable) -> None:
+    def _lane(self, order: tuple[int, str]) -> int:
+        """A group's lane: the next in turn when first seen (an even spread), the same after."""
+        if (lane := self._lanes.get(order)) is None:
+            if len(self._lanes) >= GROUPS_KEPT:
+                self._lanes.clear()  # a group queued meanwhile may meet itself in two lanes:
+            lane = self._lanes[order] = len(self._lanes) % LANES  # both lock in one order
+        return lane
+
+    async def _drain(self, db: Database, lane: int) -> None:
         """Unit after unit of what queued, until nothing more has."""
         try:
-            while queued := self._queued[group]:
-                self._queued[group] = queued[LARGEST:]
-                left = await _run(db, queued[:LARGEST])
-                self._queued[group] = left + self._queued[group]  # first in, first run
+            while queued := self._queued[lane]:
+                self._queued[lane] = queued[LARGEST:]
+                # in the lock order: accounts by uuid (first come first within one)
+                left = await _run(db, sorted(queued[:LARGEST], key=lambda r: r.order))
+                self._queued[lane] = left + self._queued[lane]  # first in, first run
         finally:
-            del self._queued[group]  # no await since the last look: nothing queued meanwhile
+            del self._queued[lane]  # no await since the last look: nothing queued meanwhile
 
 
 async def _run(db: Database, requests: list[_Request]) -> list[_Request]:
@@ -132,6 +149,18 @@ async def _run(db: Database, requests: list[_Request]) -> list[_Request]:
         else:
             _settle(request, result=result)
     return []
+
+
+def _order(group: Hashable) -> tuple[int, str]:
+    """A group's place in a unit: accounts by uuid (docs/ledger.md#lock-order: the text of a
+    uuid sorts as PostgreSQL sorts the uuid), then the numbers of no card (they lock only the
+    card-testing guard's rows, which come last in the order)."""
+    if isinstance(group, uuid.UUID):
+        return (0, str(group))
+    try:
+        return (0, str(uuid.UUID(str(group))))
+    except ValueError:
+        return (1, str(group))
 
 
 def _closing(booked: list[tuple[_Request, Any]], following: _Request, started: float) -> bool:
