@@ -109,9 +109,9 @@ async def test_accounts_in_one_lane_keep_their_own_answers_and_keys(
         " GROUP BY card_uuid, status"
     )
     bursts = len(sent) // (EACH * 4)
-    assert {(str(row["card_uuid"]), row["status"], row["n"]) for row in booked} == {
-        *((card.uuid, "pending", EACH * bursts) for card in rich),
-        (poor.uuid, "declined", EACH * bursts),
+    assert {(uuid.UUID(str(row["card_uuid"])), row["status"], row["n"]) for row in booked} == {
+        *((uuid.UUID(card.uuid), "pending", EACH * bursts) for card in rich),
+        (uuid.UUID(poor.uuid), "declined", EACH * bursts),
     }
     await assert_ledger_consistent(app)
     verdict = await verify(app.state.db)
@@ -119,7 +119,7 @@ async def test_accounts_in_one_lane_keep_their_own_answers_and_keys(
 
 
 async def test_a_deadlocked_unit_of_a_lane_runs_again_and_answers_each_once(
-    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """A lane's unit of two accounts locks the first and then waits for the second, which
     another unit holds while it waits for the first: PostgreSQL finds the deadlock (the
@@ -171,3 +171,5 @@ async def test_a_deadlocked_unit_of_a_lane_runs_again_and_answers_each_once(
     assert results[:2] == [first, second]  # each its own result, once
     assert ran[:2] == [first, second]  # one unit, in the accounts' order: it deadlocked,
     assert len(ran) > 2 and ran[-2:] == [first, second]  # and ran again whole
+    retried = [r for r in caplog.records if r.getMessage() == "write unit retried"]
+    assert [getattr(r, "error", None) for r in retried] == ["DeadlockDetectedError"]
