@@ -92,7 +92,7 @@ async def test_accounts_in_one_lane_keep_their_own_answers_and_keys(
             if not postgres or await _mixed_unit(app):
                 break
         else:
-            pytest.fail(f"{BURSTS} bursts and no unit held a refusal beside two accounts' approvals")
+            pytest.fail(f"{BURSTS} bursts, no unit of a refusal and two accounts' approvals")
         # every message again: the first answer, nothing booked twice
         again = await _send(connections, sent)
     finally:

@@ -1,16 +1,34 @@
-"""Authorizations of one account that arrive while one of its units runs are booked
-together, in the next unit (docs/performance.md#a-burst-on-one-account).
+"""Authorizations waiting at the same moment in a network process are booked together, in
+one unit — those of one account and those of different accounts of one lane
+(docs/performance.md#lanes-requests-of-several-accounts-in-one-unit).
 
 Every unit of an account holds the account's row lock from its first statement to the end
-of its COMMIT, so a burst on one account is a queue: one unit after another, each waiting
-for the previous one's WAL flush and for its own worker's turn to take the lock over. Here
-the requests of one group (the account, once this process has seen the number's card; the
-number itself before) queue in the process instead: the first runs alone at once, and what
-arrives meanwhile runs as one unit when it ends — each request's own work one after the
-other, one lock taken, one COMMIT — while the next arrivals queue for the unit after.
-Nothing waits for a batch to fill: a request alone runs as soon as its group is free; and a
-unit closes early, leaving the rest to the next, when one more request at its pace so far would
-end its COMMIT after the earliest deadline in it.
+of its COMMIT, and every unit waits for its COMMIT's WAL flush. Here the requests queue in
+the process instead, in `LANES` lanes: a group (the account, once this process has seen the
+number's card; the number itself before) takes the next lane in turn when the process first
+sees it and keeps it, so no two lanes of a process ever want the same account. A lane's
+first request runs alone at once, and what arrives in the lane meanwhile — of any of its
+accounts — runs as one unit when it ends: each request's own work one after the other, in
+the lock order (accounts by uuid, docs/ledger.md#lock-order; the numbers of no card last),
+one COMMIT flushed for all of them — while the next arrivals queue for the unit after.
+Nothing waits for a batch to fill: a request alone runs as soon as its lane is free; and a
+unit closes early, leaving the rest to the next, when one more request at its pace so far
+would end its COMMIT after the earliest deadline in it.
+
+`LANES` trades the database's parallelism (a process has at most `LANES` units open, each
+request's statements one after the other in its lane's unit) against commits shared (fewer
+lanes, more requests a flush); `serve --workers N` runs N network processes, so N × `LANES`
+units at most. Measured with `python -m bench.iso --scaling` (16 accounts, one request in
+flight on each of 8 connections, a PostgreSQL cluster of its own, load 5–9.5): 2 lanes 0.58
+WAL flushes an approval at 8 connections against 0.82 with one queue an account (4 lanes
+0.77, 8 lanes 0.80), ISO ÷ TPC-B unchanged within its run-to-run spread; the database's CPU
+an approval down (figures and commands: docs/performance.md).
+
+Units of two processes lock their accounts in one order, so they never wait on each other
+in a cycle there; what a request may take after its account and card (a team member's budget
+row, the card-testing guard's merchant row: docs/ledger.md#lock-order) can still meet another
+process's unit in a cycle: PostgreSQL aborts one unit and `db.transact` runs it again whole,
+as any deadlocked unit (tests/network/test_lanes.py).
 
 Each request keeps its own answer, its own message key (exactly once: its row is written
 with the unit's COMMIT, as alone) and its own deadline:
@@ -20,17 +38,16 @@ with the unit's COMMIT, as alone) and its own deadline:
   deadline passes during it is recorded and then released as an approval committed late is
   (`authorizations._release_late`);
 - a refusal is recorded, never raised, so it undoes no neighbour; when any request's work
-  raises (another unit took its key, the database went away) the unit rolls back whole and
-  every request of it runs again alone, in its own unit under its own deadline: the unit
-  did nothing outside the database, as every unit (docs/ledger.md, "One path for every
-  write").
+  raises (another unit took its key, the database went away, a deadlock met again and again)
+  the unit rolls back whole and every request of it runs again alone, in its own unit under
+  its own deadline: the unit did nothing outside the database, as every unit
+  (docs/ledger.md, "One path for every write").
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
-import os
 import uuid
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
@@ -43,7 +60,7 @@ from cardservice.db.sql import Tx
 
 LARGEST = 32  # requests a unit at most: the lock is held for their work one after the other
 GROUPS_KEPT = 100_000  # groups whose lane is remembered (then forgotten, all at once)
-LANES = int(os.environ.get("CARDSERVICE_BATCH_LANES_PROBE", "2"))  # TODO measured: see the docstring
+LANES = 2  # units a process has open at most (measured: the docstring)
 
 T = TypeVar("T")
 Work = Callable[[Tx], Awaitable[Any]]
