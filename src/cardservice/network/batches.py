@@ -19,10 +19,11 @@ would end its COMMIT after the earliest deadline in it.
 request's statements one after the other in its lane's unit) against commits shared (fewer
 lanes, more requests a flush); `serve --workers N` runs N network processes, so N × `LANES`
 units at most. Measured with `python -m bench.iso --scaling` (16 accounts, one request in
-flight on each of 8 connections, a PostgreSQL cluster of its own, load 5–9.5): 2 lanes 0.58
-WAL flushes an approval at 8 connections against 0.82 with one queue an account (4 lanes
-0.77, 8 lanes 0.80), ISO ÷ TPC-B unchanged within its run-to-run spread; the database's CPU
-an approval down (figures and commands: docs/performance.md).
+flight on each of 8 connections, a PostgreSQL cluster of its own, load 4–9.5, six runs
+each): 2 lanes 0.56 WAL flushes an approval at 8 connections against 0.82 with one queue an
+account (4 lanes 0.77, 8 lanes 0.80), ISO ÷ TPC-B 0.134 against 0.141, within its run-to-run
+spread (0.10–0.26); 16 accounts × 32 in flight 0.162 against 0.163 (figures and commands:
+docs/performance.md).
 
 Units of two processes lock their accounts in one order, so they never wait on each other
 in a cycle there; what a request may take after its account and card (a team member's budget
