@@ -1,16 +1,35 @@
-"""Authorizations of one account that arrive while one of its units runs are booked
-together, in the next unit (docs/performance.md#a-burst-on-one-account).
+"""Authorizations waiting at the same moment in a network process are booked together, in
+one unit — those of one account and those of different accounts of one lane
+(docs/performance.md#lanes-requests-of-several-accounts-in-one-unit).
 
 Every unit of an account holds the account's row lock from its first statement to the end
-of its COMMIT, so a burst on one account is a queue: one unit after another, each waiting
-for the previous one's WAL flush and for its own worker's turn to take the lock over. Here
-the requests of one group (the account, once this process has seen the number's card; the
-number itself before) queue in the process instead: the first runs alone at once, and what
-arrives meanwhile runs as one unit when it ends — each request's own work one after the
-other, one lock taken, one COMMIT — while the next arrivals queue for the unit after.
-Nothing waits for a batch to fill: a request alone runs as soon as its group is free; and a
-unit closes early, leaving the rest to the next, when one more request at its pace so far would
-end its COMMIT after the earliest deadline in it.
+of its COMMIT, and every unit waits for its COMMIT's WAL flush. Here the requests queue in
+the process instead, in `LANES` lanes: a group (the account, once this process has seen the
+number's card; the number itself before) takes the next lane in turn when the process first
+sees it and keeps it, so no two lanes of a process ever want the same account. A lane's
+first request runs alone at once, and what arrives in the lane meanwhile — of any of its
+accounts — runs as one unit when it ends: each request's own work one after the other, in
+the lock order (accounts by uuid, docs/ledger.md#lock-order; the numbers of no card last),
+one COMMIT flushed for all of them — while the next arrivals queue for the unit after.
+Nothing waits for a batch to fill: a request alone runs as soon as its lane is free; and a
+unit closes early, leaving the rest to the next, when one more request at its pace so far
+would end its COMMIT after the earliest deadline in it.
+
+`LANES` trades the database's parallelism (a process has at most `LANES` units open, each
+request's statements one after the other in its lane's unit) against commits shared (fewer
+lanes, more requests a flush); `serve --workers N` runs N network processes, so N × `LANES`
+units at most. Measured with `python -m bench.iso --scaling` (16 accounts, one request in
+flight on each of 8 connections, a PostgreSQL cluster of its own, load 4–9.5, six runs
+each): 2 lanes 0.56 WAL flushes an approval at 8 connections against 0.82 with one queue an
+account (4 lanes 0.77, 8 lanes 0.80), ISO ÷ TPC-B 0.134 against 0.141, within its run-to-run
+spread (0.10–0.26); 16 accounts × 32 in flight 0.162 against 0.163 (figures and commands:
+docs/performance.md).
+
+Units of two processes lock their accounts in one order, so they never wait on each other
+in a cycle there; what a request may take after its account and card (a team member's budget
+row, the card-testing guard's merchant row: docs/ledger.md#lock-order) can still meet another
+process's unit in a cycle: PostgreSQL aborts one unit and `db.transact` runs it again whole,
+as any deadlocked unit (tests/network/test_lanes.py).
 
 Each request keeps its own answer, its own message key (exactly once: its row is written
 with the unit's COMMIT, as alone) and its own deadline:
@@ -20,16 +39,17 @@ with the unit's COMMIT, as alone) and its own deadline:
   deadline passes during it is recorded and then released as an approval committed late is
   (`authorizations._release_late`);
 - a refusal is recorded, never raised, so it undoes no neighbour; when any request's work
-  raises (another unit took its key, the database went away) the unit rolls back whole and
-  every request of it runs again alone, in its own unit under its own deadline: the unit
-  did nothing outside the database, as every unit (docs/ledger.md, "One path for every
-  write").
+  raises (another unit took its key, the database went away, a deadlock met again and again)
+  the unit rolls back whole and every request of it runs again alone, in its own unit under
+  its own deadline: the unit did nothing outside the database, as every unit
+  (docs/ledger.md, "One path for every write").
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import uuid
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -40,6 +60,8 @@ from cardservice.db.deadlines import AnsweredAlready, Deadline
 from cardservice.db.sql import Tx
 
 LARGEST = 32  # requests a unit at most: the lock is held for their work one after the other
+GROUPS_KEPT = 100_000  # groups whose lane is remembered (then forgotten, all at once)
+LANES = 2  # units a process has open at most (measured: the docstring)
 
 T = TypeVar("T")
 Work = Callable[[Tx], Awaitable[Any]]
@@ -48,6 +70,7 @@ Work = Callable[[Tx], Awaitable[Any]]
 @dataclass(slots=True)
 class _Request:
     work: Work
+    order: tuple[int, str]  # its group's place in the lock order (`_order`)
     deadline: Deadline | None
     done: asyncio.Future[Any]
 
@@ -58,39 +81,51 @@ class _Request:
 
 @dataclass(slots=True)
 class Batches:
-    """The queue of each group in this process, and the task draining it."""
+    """The queue of each lane in this process, and the task draining it."""
 
-    _queued: dict[Hashable, list[_Request]] = field(default_factory=dict)
+    _queued: dict[int, list[_Request]] = field(default_factory=dict)
+    _lanes: dict[tuple[int, str], int] = field(default_factory=dict)  # each group's, in turn
     _draining: set[asyncio.Task[None]] = field(default_factory=set)
 
     async def transact(
         self, db: Database, group: Hashable, work: Callable[[Tx], Awaitable[T]]
     ) -> T:
-        """`work` in a unit of `group`'s queue, alone or with what queued beside it; its
+        """`work` in a unit of `group`'s lane, alone or with what queued beside it; its
         result once that unit committed (or its error)."""
         loop = asyncio.get_running_loop()
-        request = _Request(work, deadlines.current(), loop.create_future())
-        queue = self._queued.get(group)
+        order = _order(group)
+        request = _Request(work, order, deadlines.current(), loop.create_future())
+        lane = self._lane(order)
+        queue = self._queued.get(lane)
         if queue is not None:
             queue.append(request)
         else:
-            self._queued[group] = [request]
+            self._queued[lane] = [request]
             # its own context: the drain books other requests too, under no one's deadline
-            drain = loop.create_task(self._drain(db, group), context=contextvars.Context())
+            drain = loop.create_task(self._drain(db, lane), context=contextvars.Context())
             self._draining.add(drain)
             drain.add_done_callback(self._draining.discard)
         done: T = await asyncio.shield(request.done)  # the unit goes on whatever befalls a caller
         return done
 
-    async def _drain(self, db: Database, group: Hashable) -> None:
+    def _lane(self, order: tuple[int, str]) -> int:
+        """A group's lane: the next in turn when first seen (an even spread), the same after."""
+        if (lane := self._lanes.get(order)) is None:
+            if len(self._lanes) >= GROUPS_KEPT:
+                self._lanes.clear()  # a group queued meanwhile may meet itself in two lanes:
+            lane = self._lanes[order] = len(self._lanes) % LANES  # both lock in one order
+        return lane
+
+    async def _drain(self, db: Database, lane: int) -> None:
         """Unit after unit of what queued, until nothing more has."""
         try:
-            while queued := self._queued[group]:
-                self._queued[group] = queued[LARGEST:]
-                left = await _run(db, queued[:LARGEST])
-                self._queued[group] = left + self._queued[group]  # first in, first run
+            while queued := self._queued[lane]:
+                self._queued[lane] = queued[LARGEST:]
+                # in the lock order: accounts by uuid (first come first within one)
+                left = await _run(db, sorted(queued[:LARGEST], key=lambda r: r.order))
+                self._queued[lane] = left + self._queued[lane]  # first in, first run
         finally:
-            del self._queued[group]  # no await since the last look: nothing queued meanwhile
+            del self._queued[lane]  # no await since the last look: nothing queued meanwhile
 
 
 async def _run(db: Database, requests: list[_Request]) -> list[_Request]:
@@ -132,6 +167,18 @@ async def _run(db: Database, requests: list[_Request]) -> list[_Request]:
         else:
             _settle(request, result=result)
     return []
+
+
+def _order(group: Hashable) -> tuple[int, str]:
+    """A group's place in a unit: accounts by uuid (docs/ledger.md#lock-order: the text of a
+    uuid sorts as PostgreSQL sorts the uuid), then the numbers of no card (they lock only the
+    card-testing guard's rows, which come last in the order)."""
+    if isinstance(group, uuid.UUID):
+        return (0, str(group))
+    try:
+        return (0, str(uuid.UUID(str(group))))
+    except ValueError:
+        return (1, str(group))
 
 
 def _closing(booked: list[tuple[_Request, Any]], following: _Request, started: float) -> bool:

@@ -57,7 +57,7 @@ class Malformed(Exception):
 class Host:
     """What every participant needs: the database, the cipher (card fingerprints, CVV2),
     the decision endpoints' client, the tags dictionary by name, and the authorizations'
-    queue of each account (`batches.py`)."""
+    lanes, each account always in one (`batches.py`)."""
 
     db: Database
     cipher: CardCipher

@@ -268,7 +268,7 @@ async def authorize_opened(
     that is all; otherwise it writes nothing and the endpoint is asked (`allow_private`:
     whether its host may resolve to a private address, `Settings.private_urls_allowed`).
     A channel may run unit 1 its own way (`unit`, `db.transact` by default): the ISO 8583
-    host books one account's queued requests together (`network.batches`)."""
+    host books the requests queued in one lane together (`network.batches`)."""
 
     async def first(tx: Tx) -> Recorded | _Asking | Answered[T]:
         # its events are its transactions' (written with their data): no outbox read at

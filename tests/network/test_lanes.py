@@ -1,0 +1,175 @@
+"""Authorizations of different accounts waiting at the same moment are booked in one unit
+(network/batches.py, docs/performance.md#lanes-requests-of-several-accounts-in-one-unit):
+real concurrent TCP clients on a real listener, several accounts in one lane — each request
+keeps its own answer and its own key (exactly once), a refusal (insufficient funds) beside
+approvals in one unit undoes none of them, and the books add up. On PostgreSQL a deadlock
+of a lane's unit with another unit is run again, and every request of it still gets its own
+answer once."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import uuid
+from collections import defaultdict
+
+import asyncpg
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from cardservice.acquirer import messages
+from cardservice.acquirer.client import NetworkClient
+from cardservice.db.sql import Tx
+from cardservice.ledger.verify import verify
+from cardservice.network import batches
+from cardservice.network.batches import Batches
+from tests.factories import assert_ledger_consistent, make_account, make_user
+from tests.network.conftest import IssuedCard, Network, issue_card
+
+CONNECTIONS = 6
+EACH = 6  # requests a card in one burst
+RICH, POOR = 100, 1000  # cents asked: 1.00 of a card of 100.00 (approved), 10.00 of 5.00 (51)
+BURSTS = 5  # at most, until one unit on PostgreSQL held a refusal and approvals of 2 accounts
+
+
+async def _burst(network: Network, rich: list[IssuedCard], poor: IssuedCard) -> list[
+    tuple[dict[int, str], str]
+]:  # fmt: skip
+    """`EACH` authorizations a card, shuffled, sent at once over `CONNECTIONS` connections;
+    each message with the code it must be answered."""
+    wanted = [(card, RICH, "00") for card in rich for _ in range(EACH)]
+    wanted += [(poor, POOR, "51") for _ in range(EACH)]
+    random.Random(len(wanted)).shuffle(wanted)
+    return [
+        (messages.authorization(card.pan, card.expiry, amount, *network.key()), code)
+        for card, amount, code in wanted
+    ]
+
+
+async def _send(connections: list[NetworkClient], sent: list[tuple[dict[int, str], str]]) -> list[
+    dict[int, str]
+]:  # fmt: skip
+    answers = await asyncio.gather(*(
+        connections[index % len(connections)].request("0100", fields)
+        for index, (fields, _code) in enumerate(sent)
+    ))  # fmt: skip
+    return [answer.fields for answer in answers]
+
+
+async def _mixed_unit(app: FastAPI) -> bool:
+    """PostgreSQL: whether one unit (the rows' `xmin`, its transaction id) wrote a declined
+    authorization and approvals of two accounts or more."""
+    units: dict[str, list[tuple[str, uuid.UUID]]] = defaultdict(list)
+    for row in await app.state.db.reader.rows(
+        "SELECT xmin::text AS unit, status, account_uuid FROM transactions"
+        " WHERE type = 'card_purchase'"
+    ):
+        units[row["unit"]].append((row["status"], row["account_uuid"]))
+    return any(
+        "declined" in {status for status, _ in rows}
+        and len({account for status, account in rows if status == "pending"}) >= 2
+        for rows in units.values()
+    )
+
+
+async def test_accounts_in_one_lane_keep_their_own_answers_and_keys(
+    app: FastAPI, client: httpx.AsyncClient, network: Network, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(batches, "LANES", 1)  # every account of the test in the one lane
+    rich = [(await issue_card(app, client))[1] for _ in range(3)]
+    _user, poor = await issue_card(app, client, start_balance="5")
+    connections = [await network.connect() for _ in range(CONNECTIONS)]
+    postgres = app.state.settings.database_url.startswith("postgresql")
+    sent: list[tuple[dict[int, str], str]] = []
+    try:
+        for _ in range(BURSTS):
+            burst = await _burst(network, rich, poor)
+            answers = await _send(connections, burst)
+            for (fields, code), answer in zip(burst, answers, strict=True):
+                assert (answer[11], answer[39]) == (fields[11], code)  # its own answer
+            sent += burst
+            if not postgres or await _mixed_unit(app):
+                break
+        else:
+            pytest.fail(f"{BURSTS} bursts, no unit of a refusal and two accounts' approvals")
+        # every message again: the first answer, nothing booked twice
+        again = await _send(connections, sent)
+    finally:
+        for connection in connections:
+            await connection.close()
+    for (fields, code), answer in zip(sent, again, strict=True):
+        assert (answer[11], answer[39]) == (fields[11], code)
+    reader = app.state.db.reader
+    keys = await reader.rows("SELECT stan, count(*) AS n FROM network_messages GROUP BY stan")
+    assert sorted(row["stan"] for row in keys) == sorted(fields[11] for fields, _ in sent)
+    assert {row["n"] for row in keys} == {1}  # each key once
+    booked = await reader.rows(
+        "SELECT card_uuid, status, count(*) AS n FROM transactions WHERE type = 'card_purchase'"
+        " GROUP BY card_uuid, status"
+    )
+    bursts = len(sent) // (EACH * 4)
+    assert {(uuid.UUID(str(row["card_uuid"])), row["status"], row["n"]) for row in booked} == {
+        *((uuid.UUID(card.uuid), "pending", EACH * bursts) for card in rich),
+        (uuid.UUID(poor.uuid), "declined", EACH * bursts),
+    }
+    await assert_ledger_consistent(app)
+    verdict = await verify(app.state.db)
+    assert verdict.ok, verdict
+
+
+async def test_a_deadlocked_unit_of_a_lane_runs_again_and_answers_each_once(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A lane's unit of two accounts locks the first and then waits for the second, which
+    another unit holds while it waits for the first: PostgreSQL finds the deadlock (the
+    lane's backend, whose `deadlock_timeout` ends first) and aborts the lane's unit, which
+    runs again; each request is answered once, with its own result."""
+    db = app.state.db
+    if not app.state.settings.database_url.startswith("postgresql"):
+        pytest.skip("row locks: PostgreSQL (SQLite's units take the database in turn)")
+    monkeypatch.setattr(batches, "LANES", 1)
+    user = await make_user(app)
+    first, second = sorted([await make_account(app, user) for _ in range(2)], key=str)
+    first_locked, second_held = asyncio.Event(), asyncio.Event()
+    ran: list[uuid.UUID] = []
+
+    def locking(account: uuid.UUID, signal: asyncio.Event | None) -> batches.Work:
+        async def work(tx: Tx) -> uuid.UUID:
+            ran.append(account)
+            await tx.value("SELECT 1 FROM accounts WHERE uuid = $1 FOR NO KEY UPDATE", account)
+            if signal is not None:
+                signal.set()
+                await second_held.wait()  # the other unit holds the second account
+            return account
+
+        return work
+
+    other = await asyncpg.connect(app.state.settings.database_url)
+    try:
+        await other.execute("SET deadlock_timeout = '10s'")  # the lane's unit is the victim
+
+        async def other_unit() -> None:
+            async with other.transaction():
+                await other.execute(
+                    "SELECT 1 FROM accounts WHERE uuid = $1 FOR NO KEY UPDATE", second
+                )
+                second_held.set()
+                await first_locked.wait()
+                await other.execute(
+                    "SELECT 1 FROM accounts WHERE uuid = $1 FOR NO KEY UPDATE", first
+                )
+
+        lane = Batches()
+        results = await asyncio.gather(
+            lane.transact(db, first, locking(first, first_locked)),
+            lane.transact(db, second, locking(second, None)),
+            other_unit(),
+        )
+    finally:
+        await other.close()
+    assert results[:2] == [first, second]  # each its own result, once
+    assert ran[:2] == [first, second]  # one unit, in the accounts' order: it deadlocked,
+    assert len(ran) > 2 and ran[-2:] == [first, second]  # and ran again whole
+    retried = [r for r in caplog.records if r.getMessage() == "write unit retried"]
+    assert [getattr(r, "error", None) for r in retried] == ["DeadlockDetectedError"]
