@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
 from collections.abc import Coroutine, Iterator
 from typing import Any, TypeVar
 
@@ -64,13 +65,29 @@ class Deadline:
         passed first: from then on the work's `claim()` is False."""
         loop = asyncio.get_running_loop()
         while not task.done():
-            left = self.at - loop.time()
-            if left <= 0 and not self.claimed:
+            if self.at <= loop.time() and not self.claimed:
                 self.missed = True
                 return False
-            # claimed: its answer is on its way (no await between the claim and the end)
-            await asyncio.wait({task}, timeout=None if self.claimed else left)
+            # one future woken by the task's end or the deadline's timer (what
+            # `asyncio.wait({task}, timeout=…)` does, without its sets, coroutine and waiter
+            # per call); claimed: no timer, its answer is on its way (no await between the
+            # claim and the end)
+            woken = loop.create_future()
+            wake = functools.partial(_wake, woken)
+            task.add_done_callback(wake)
+            timer = None if self.claimed else loop.call_at(self.at, _wake, woken)
+            try:
+                await woken
+            finally:
+                task.remove_done_callback(wake)
+                if timer is not None:
+                    timer.cancel()
         return True
+
+
+def _wake(woken: asyncio.Future[None], _task: object = None) -> None:
+    if not woken.done():
+        woken.set_result(None)
 
 
 def allow(seconds: float) -> None:
