@@ -61,6 +61,7 @@ log = logging.getLogger("cardservice.network")
 # operator's matter; a peer over its own cap is that peer's (counted on /metrics all the same)
 REFUSALS = {"peer": logging.WARNING, "max_connections": logging.WARNING, "per_peer": logging.INFO}
 
+WARM_SECONDS = 10.0  # the longest the listener waits for its pool's warm-up (`Host.warm`)
 PARTICIPANTS: dict[str, Participant] = {
     "0100": authorizations.authorization,
     "0101": authorizations.authorization,
@@ -303,7 +304,8 @@ async def running_listener(
     if settings.iso8583_zpk:  # into the token now (docs/cards.md#pin-keys)
         cipher.load_zone_pin_key()
     host = Host(db, cipher, http, settings.private_urls_allowed)
-    warming = asyncio.create_task(host.warm())  # cancelled at the end if still reading
+    with suppress(TimeoutError):  # a database slow to come is the first request's to find
+        await asyncio.wait_for(host.warm(), WARM_SECONDS)
     bounds, tls = Bounds.of(settings), tls_context(settings)
     admission = Admission(settings.iso8583_peer_networks, bounds)
     connections: set[asyncio.Task[None]] = set()
@@ -345,7 +347,6 @@ async def running_listener(
     try:
         yield server
     finally:
-        warming.cancel()
         server.close()
         for task in list(connections):
             task.cancel()

@@ -17,6 +17,7 @@ from cardservice.transactions.authorize import (
     authorization_of,
     authorize_card,
     authorize_opened,
+    prepare_statements,
     rules_first,
 )
 from cardservice.transactions.deposits import deposit
@@ -138,6 +139,7 @@ __all__ = [
     "matching_code",
     "owed_beyond",
     "payee",
+    "prepare_statements",
     "purchase_arn",
     "recapture",
     "refund",
