@@ -6,8 +6,8 @@ and added to the families by `flush`, every `FLUSH_SECONDS` (`flushing`, in the 
 each network process's lifespan), before each scrape and at shutdown: in multiprocess mode
 each addition is a write to the worker's files (a lock, a pid check, an mmap write), and a
 request paid ~10 µs of CPU for its five (measured: `python -m bench.profile --budget`); an
-ISO approval's four took 2.4 % of its network process in py-spy
-(docs/performance.md#the-services-python-an-approval). A scrape therefore shows another
+ISO approval's four, 6.3 py-spy samples of its network process per 1,000 approvals (1.7 now:
+docs/performance.md#the-services-python-an-approval). A scrape therefore shows another
 process's requests up to `FLUSH_SECONDS` late.
 
 Labels are closed sets only: route templates (never the raw path, which carries uuids),
