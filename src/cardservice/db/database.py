@@ -434,13 +434,14 @@ class Database:
             await self.standby.pin_caller()
         return done
 
-    async def warm(self, work: Callable[[Tx], Awaitable[None]]) -> None:
-        """PostgreSQL: every connection of the pool opened, and `work` run on each in a
-        transaction rolled back (its statements prepared before a request needs them: a
-        process's first units took 0.3-0.5 s without, docs/performance.md#a-burst-on-one-account);
-        SQLite: nothing (its one writer opens with the first unit)."""
+    async def warm(self, work: Callable[[Tx], Awaitable[None]], connections: int) -> None:
+        """PostgreSQL: `connections` of the pool opened (at most its size), and `work` run on
+        each in a transaction rolled back (its statements prepared before a request needs
+        them: a process's first units took 0.3-0.5 s without,
+        docs/performance.md#a-burst-on-one-account); SQLite: nothing (its one writer opens
+        with the first unit)."""
         if self._pool is not None:
-            await self._pool.warm(work)
+            await self._pool.warm(work, connections)
 
     @asynccontextmanager
     async def held(self, name: str) -> AsyncIterator[None]:

@@ -368,22 +368,22 @@ class PostgresPool:
         self._committing.add(task)
         task.add_done_callback(self._committing.discard)
 
-    async def warm(self, work: Callable[[PostgresTx], Awaitable[None]]) -> None:
-        """Every connection of the pool opened at once, and `work` run on each in a
-        transaction rolled back: the statements it runs prepared (asyncpg's statement cache,
-        PostgreSQL's plan) on every connection before a request needs them. A connection
-        that fails is the first request's to find."""
+    async def warm(self, work: Callable[[PostgresTx], Awaitable[None]], connections: int) -> None:
+        """`connections` of the pool opened at once (at most its size), and `work` run on
+        each in a transaction rolled back: the statements it runs prepared (asyncpg's
+        statement cache, PostgreSQL's plan) on them before a request needs them. A
+        connection that fails is the first request's to find."""
         pool = self._pool or await self.pool()
         opened = await asyncio.gather(
-            *(pool.acquire() for _ in range(self.max_size)), return_exceptions=True
+            *(pool.acquire() for _ in range(min(connections, self.max_size))),
+            return_exceptions=True,
         )
-        connections = [c for c in opened if isinstance(c, asyncpg.pool.PoolConnectionProxy)]
+        held = [c for c in opened if isinstance(c, asyncpg.pool.PoolConnectionProxy)]
         try:
-            await asyncio.gather(
-                *(self._rolled_back(c, work) for c in connections), return_exceptions=True
-            )
+            warming = (self._rolled_back(c, work) for c in held)
+            await asyncio.gather(*warming, return_exceptions=True)
         finally:
-            for connection in connections:
+            for connection in held:
                 await pool.release(connection)
 
     async def _rolled_back(
