@@ -228,9 +228,12 @@ async def test_unmatched_paths_and_iso8583_answers_without_the_path_or_card_numb
         await network.close()
     async with _fresh_connections(server) as http:
         assert (await http.get("/no-such-path/4111111111111111")).status_code == 404
-        text = await _scrape_when(
+        text = await _scrape_when(  # the network processes' counts come with their flush
             http,
-            lambda text: _value(text, "cardservice_http_requests_total", route="unmatched") >= 1,
+            lambda text: (
+                _value(text, "cardservice_http_requests_total", route="unmatched") >= 1
+                and _iso_value(text, "cardservice_iso8583_messages_total") == 3 * ISO_CONNECTIONS
+            ),
         )
         scrapes = [text, *[(await http.get("/metrics")).text for _ in range(3)]]
     assert _value(text, "cardservice_http_requests_total", route="unmatched", status="404") == 1
@@ -272,6 +275,7 @@ async def test_every_listener_series_has_its_samples_with_one_worker_as_with_sev
                 lambda text: (
                     _iso_value(text, "cardservice_iso8583_unreadable_frames_total") == 1
                     and _iso_value(text, "cardservice_iso8583_connections") == 1
+                    and _iso_value(text, "cardservice_iso8583_messages_total") == 1
                 ),
             )
         await network.close()

@@ -111,17 +111,26 @@ def _is_retryable(error: BaseException) -> bool:
     return isinstance(error, sqlite3.OperationalError) and "locked" in str(error)
 
 
-def _pause(state: RetryCallState) -> float:
+def _pause_after(attempt: int) -> float:
     """A short random pause before attempt n + 1, growing with n."""
-    return random.uniform(0.001, 0.005 * 2**state.attempt_number)  # noqa: S311
+    return random.uniform(0.001, 0.005 * 2**attempt)  # noqa: S311
+
+
+def _log_retry_after(attempt: int, error: BaseException | None) -> None:
+    logger.warning(
+        "write unit retried",
+        extra={"attempt": attempt, "error": type(error).__name__},
+    )
+
+
+# tenacity's loop begins at the unit's second attempt (`Database.transact`)
+def _pause(state: RetryCallState) -> float:
+    return _pause_after(state.attempt_number + 1)
 
 
 def _log_retry(state: RetryCallState) -> None:
     error = state.outcome.exception() if state.outcome is not None else None
-    logger.warning(
-        "write unit retried",
-        extra={"attempt": state.attempt_number, "error": type(error).__name__},
-    )
+    _log_retry_after(state.attempt_number + 1, error)
 
 
 class _WriterFileLock:
@@ -366,10 +375,23 @@ class Database:
         lost before COMMIT runs it again whole (after a short random pause), at most
         `UNIT_ATTEMPTS` times (tenacity). So does, with the commit hooks, a unit that set
         `Tx.events_written` (PostgreSQL skipped its hooks) and yet left an event without its
-        data (a trigger's): the database's deferred check failed its COMMIT."""
-        with_hooks = False
+        data (a trigger's): the database's deferred check failed its COMMIT.
+
+        The first attempt runs outside tenacity's loop, whose iteration, attempt manager and
+        call state cost every unit 47 µs in a micro-benchmark, and a sandbox authorization
+        154 µs in process (1,449 → 1,218 µs, blocks of 100 in turn, load 6-7.5:
+        docs/performance.md#the-services-python-an-approval); only a unit that failed
+        retryably enters it, for the attempts left."""
+        try:
+            return await self._attempt(work, with_hooks=False)
+        except Exception as error:
+            if not _is_retryable(error):
+                raise
+            _log_retry_after(1, error)
+            await asyncio.sleep(_pause_after(1))
+            with_hooks = isinstance(error, _LeftAnEvent)
         async for attempt in AsyncRetrying(
-            stop=stop_after_attempt(UNIT_ATTEMPTS),
+            stop=stop_after_attempt(UNIT_ATTEMPTS - 1),
             retry=retry_if_exception(_is_retryable),
             wait=_pause,
             before_sleep=_log_retry,
@@ -377,13 +399,21 @@ class Database:
         ):
             with attempt:
                 try:
-                    done = await self._unit(work, with_hooks)
-                except asyncpg.CheckViolationError as error:
-                    if with_hooks or error.constraint_name != EVENTS_COMPLETED:
-                        raise
+                    done = await self._attempt(work, with_hooks)
+                except _LeftAnEvent:
                     with_hooks = True
-                    raise _LeftAnEvent from error
+                    raise
         return done
+
+    async def _attempt(self, work: Callable[[Tx], Awaitable[T]], with_hooks: bool) -> T:
+        """One try at the unit; `_LeftAnEvent` when it skipped the commit hooks and its
+        COMMIT failed on an event left without its data."""
+        try:
+            return await self._unit(work, with_hooks)
+        except asyncpg.CheckViolationError as error:
+            if with_hooks or error.constraint_name != EVENTS_COMPLETED:
+                raise
+            raise _LeftAnEvent from error
 
     async def _unit(self, work: Callable[[Tx], Awaitable[T]], with_hooks: bool = False) -> T:
         """`work` as one write unit, tried once; under a channel's answer deadline
@@ -403,6 +433,15 @@ class Database:
         if self.standby is not None:
             await self.standby.pin_caller()
         return done
+
+    async def warm(self, work: Callable[[Tx], Awaitable[None]], connections: int) -> None:
+        """PostgreSQL: `connections` of the pool opened (at most its size), and `work` run on
+        each in a transaction rolled back (its statements prepared before a request needs
+        them: a process's first units took 0.3-0.5 s without,
+        docs/performance.md#a-burst-on-one-account); SQLite: nothing (its one writer opens
+        with the first unit)."""
+        if self._pool is not None:
+            await self._pool.warm(work, connections)
 
     @asynccontextmanager
     async def held(self, name: str) -> AsyncIterator[None]:

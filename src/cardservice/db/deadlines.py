@@ -1,7 +1,8 @@
 """An answer's deadline: a channel that must answer within a time (ISO 8583: `91` after
-`CARDSERVICE_ISO8583_ANSWER_SECONDS`) runs the work in a task of its own and answers for it
-when the deadline passes, while the work goes on (a COMMIT is never cancelled: it may be
-waiting for a synchronous standby, and a cancelled wait commits locally only).
+`CARDSERVICE_ISO8583_ANSWER_SECONDS`) runs the work under it (`within`) and answers for it
+from the deadline's timer when it passes (`watch`), while the work goes on (a COMMIT is never
+cancelled: it may be waiting for a synchronous standby, and a cancelled wait commits locally
+only).
 
 The work and the channel agree through the deadline (`current()`, a context variable of the
 work's task):
@@ -25,10 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-from collections.abc import Coroutine, Iterator
-from typing import Any, TypeVar
-
-T = TypeVar("T")
+from collections.abc import Callable, Iterator
 
 _current: contextvars.ContextVar[Deadline | None] = contextvars.ContextVar(
     "cardservice_deadline", default=None
@@ -43,14 +41,34 @@ class Deadline:
         self.at = asyncio.get_running_loop().time() + seconds
         self.claimed = False
         self.missed = False
+        self._timer: asyncio.TimerHandle | None = None
+        self._on_miss: Callable[[], None] = _nothing
 
-    def start(self, work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
-        """The work in a task of its own, this deadline its context's."""
-        token = _current.set(self)
-        try:
-            return asyncio.create_task(work)
-        finally:
-            _current.reset(token)
+    def watch(self, on_miss: Callable[[], None]) -> None:
+        """Call `on_miss` (the channel's answer for the work) when the deadline passes before
+        the work claimed its answer or ended (`stop`); from then on `missed`, and the work's
+        `claim()` is False. A timer, not a task of its own beside the work: the work runs in
+        the channel's task, under `within(self)` (one task a request, not two and a wait:
+        docs/performance.md#the-services-python-an-approval)."""
+        self._on_miss = on_miss
+        self._timer = asyncio.get_running_loop().call_at(self.at, self._due)
+
+    def _due(self) -> None:
+        if self.claimed:  # its answer is on its way (no await between the claim and the end)
+            return
+        loop = asyncio.get_running_loop()
+        if loop.time() < self.at:  # moved by `allow`
+            self._timer = loop.call_at(self.at, self._due)
+            return
+        self.missed = True
+        self._on_miss()
+
+    def stop(self) -> bool:
+        """The work ended: True when its answer is the channel's (the deadline had not been
+        missed); the timer stops."""
+        if self._timer is not None:
+            self._timer.cancel()
+        return not self.missed
 
     def claim(self) -> bool:
         """The work's answer is the channel's (True), or the channel answered for it."""
@@ -59,18 +77,9 @@ class Deadline:
         self.claimed = True
         return True
 
-    async def wait(self, task: asyncio.Task[Any]) -> bool:
-        """True when `task` ended (or claimed its answer) in time; False when the deadline
-        passed first: from then on the work's `claim()` is False."""
-        loop = asyncio.get_running_loop()
-        while not task.done():
-            left = self.at - loop.time()
-            if left <= 0 and not self.claimed:
-                self.missed = True
-                return False
-            # claimed: its answer is on its way (no await between the claim and the end)
-            await asyncio.wait({task}, timeout=None if self.claimed else left)
-        return True
+
+def _nothing() -> None:
+    pass
 
 
 def allow(seconds: float) -> None:

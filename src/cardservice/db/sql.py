@@ -30,7 +30,7 @@ import math
 import re
 import sqlite3
 import uuid
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -381,6 +381,33 @@ class PostgresPool:
         task = asyncio.get_running_loop().create_task(finish())
         self._committing.add(task)
         task.add_done_callback(self._committing.discard)
+
+    async def warm(self, work: Callable[[PostgresTx], Awaitable[None]], connections: int) -> None:
+        """`connections` of the pool opened at once (at most its size), and `work` run on
+        each in a transaction rolled back: the statements it runs prepared (asyncpg's
+        statement cache, PostgreSQL's plan) on them before a request needs them. A
+        connection that fails is the first request's to find."""
+        pool = self._pool or await self.pool()
+        opened = await asyncio.gather(
+            *(pool.acquire() for _ in range(min(connections, self.max_size))),
+            return_exceptions=True,
+        )
+        held = [c for c in opened if isinstance(c, asyncpg.pool.PoolConnectionProxy)]
+        try:
+            warming = (self._rolled_back(c, work) for c in held)
+            await asyncio.gather(*warming, return_exceptions=True)
+        finally:
+            for connection in held:
+                await pool.release(connection)
+
+    async def _rolled_back(
+        self, connection: asyncpg.Connection, work: Callable[[PostgresTx], Awaitable[None]]
+    ) -> None:
+        await connection.execute("BEGIN")
+        try:
+            await work(PostgresTx(connection, self.key))
+        finally:
+            await connection.execute("ROLLBACK")
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
         pool: asyncpg.Pool = self._pool or await self.pool()

@@ -255,7 +255,7 @@ def _then(
 
 async def _opening(
     host: Host, tx: Tx, message: Message, key: Key, tag: str | None, stand_in: bool,
-    answers: _Answers,
+    answers: _Answers, fingerprint: str,
 ) -> Opened | Answered[Answer | _Counted]:  # fmt: skip
     """The host's first step in the entry's unit 1 (`transactions.authorize_opened`): the card
     of the number with its account locked, the key, the merchant's block and the BIN's lock in
@@ -263,7 +263,6 @@ async def _opening(
     `14` (`N7` in a locked BIN), a locked BIN's `N7` — or the authorization to answer, with the
     account locked already and its key written with the answer."""
     merchant, pan, now = acceptor(message), message.fields[2], utcnow()
-    fingerprint = host.cipher.fingerprint(pan)
     opened = await repository.locked_card_and_key(
         tx, fingerprint, key, merchant, card_testing.bin_of(pan)
     )
@@ -329,12 +328,13 @@ async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> An
     answers = _Answers()
     deadline = None if stand_in else deadlines.current()  # an advice is sent until taken
     # (every unit below stops at its next statement once the listener answered `91`)
+    fingerprint = host.cipher.fingerprint(message.fields[2])  # once a message: an HMAC
 
     async def opening(tx: Tx) -> Opened | Answered[Answer | _Counted]:
-        return await _opening(host, tx, message, key, tag, stand_in, answers)
+        return await _opening(host, tx, message, key, tag, stand_in, answers, fingerprint)
 
     try:
-        group = await host.group_of(host.cipher.fingerprint(message.fields[2]))
+        group = await host.group_of(fingerprint)
         first = await authorize_opened(
             host.db, host.http, host.cipher, opening, allow_private=host.allow_private,
             answer_within=ANSWER_WITHIN,

@@ -37,6 +37,8 @@ from cardservice.network.responses import (
     response,
 )
 from cardservice.security import CardCipher
+from cardservice.transactions import prepare_statements
+from cardservice.transactions.card_testing import Merchant
 
 log = logging.getLogger("cardservice.network")
 
@@ -45,6 +47,10 @@ REVERSAL_MEMORY = timedelta(hours=24)  # how long a reversal waits for its origi
 ACCOUNTS_KEPT = 100_000  # numbers whose account a process keeps in mind to queue them together
 TAGS_FRESH_FOR = 60.0  # seconds the tag names are reused before they are read again
 ATTEMPTS = 3  # a key taken by a concurrent unit: look again, answer from what is there
+# connections a network process warms before it listens: a burst on one account's (its
+# queue's unit, the reads beside it), not the whole pool — the database's connections are
+# shared with every other process (the pool opens the rest as the load needs them)
+WARM_CONNECTIONS = 4
 
 Answer = dict[str, str]
 
@@ -121,10 +127,15 @@ class Host:
         return repository.tag_of(self._tags, merchant_name)
 
     async def warm(self) -> None:
-        """Read the tag names (opening the pool) before the first request needs them; a
-        database not there yet is the first request's to find."""
+        """Before the listener listens: the tag names read, and `WARM_CONNECTIONS` of the
+        pool opened with the unit's reads prepared on each (the card of a number with its
+        account locked and the key's row; the card locked with its fees, with a tag and
+        without), run on no card in a transaction rolled back. A process's first units took
+        0.3-0.5 s without (docs/performance.md#a-burst-on-one-account). A database not there
+        yet is the first request's to find."""
         with suppress(Exception):
             await self.tag_of("")
+            await self.db.warm(_prepare_statements, WARM_CONNECTIONS)
 
     async def _read_tags(self) -> None:
         try:
@@ -132,6 +143,12 @@ class Host:
             self._tags_read_at = time.monotonic()
         finally:
             self._tags_reading = None
+
+
+async def _prepare_statements(tx: Tx) -> None:
+    nothing = Key("", "", "", "")
+    await repository.locked_card_and_key(tx, "", nothing, Merchant("", ""), "")
+    await prepare_statements(tx)
 
 
 def require(message: Message, *numbers: int) -> None:

@@ -17,19 +17,21 @@ peer that pipelines faster than it is answered waits in TCP.
 
 Every request is answered within `answer_seconds` (docs/network.md#the-network-interface-iso-8583,
 docs/operations.md#the-fleet-on-one-machine: `91` when the database is unreachable): its work runs
-in a task of its own (`db/deadlines.py`), and when the deadline passes first the answer is `91`
-while the work goes on to its end — a unit is never cut in the middle (its COMMIT may be waiting for
-the synchronous standby of a leader just promoted). A unit not yet committing stops at its next
-statement (`db/deadlines.py`); an approval that commits after it releases itself
-(`authorizations.py`): `91` says nothing was recorded; a decline that commits late stays, with its
-key (it moved no money but its decline fee, as any decline; a repeat gets it). An advice, a reversal
-or a repeat answered `91` is sent again by the network, and its repeat gets the answer of the unit
-that went on. A decision endpoint's wait (up to 2 s) moves the deadline by as much.
+in its request's task under the deadline (`db/deadlines.py`), and when the deadline passes first
+its timer answers `91` while the work goes on to its end — a unit is never cut in the middle
+(its COMMIT may be waiting for the synchronous standby of a leader just promoted). A unit not
+yet committing stops at its next statement (`db/deadlines.py`); an approval that commits after
+it releases itself (`authorizations.py`): `91` says nothing was recorded; a decline that commits
+late stays, with its key (it moved no money but its decline fee, as any decline; a repeat gets
+it). An advice, a reversal or a repeat answered `91` is sent again by the network, and its
+repeat gets the answer of the unit that went on. A decision endpoint's wait (up to 2 s) moves
+the deadline by as much.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import ipaddress
 import logging
 import ssl
@@ -40,6 +42,7 @@ from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 
 from cardservice.config import Network, Settings
+from cardservice.db import deadlines
 from cardservice.db.database import Database
 from cardservice.db.deadlines import Deadline
 from cardservice.infra.outbound import Outbound
@@ -61,6 +64,7 @@ log = logging.getLogger("cardservice.network")
 # operator's matter; a peer over its own cap is that peer's (counted on /metrics all the same)
 REFUSALS = {"peer": logging.WARNING, "max_connections": logging.WARNING, "per_peer": logging.INFO}
 
+WARM_SECONDS = 10.0  # the longest the listener waits for its pool's warm-up (`Host.warm`)
 PARTICIPANTS: dict[str, Participant] = {
     "0100": authorizations.authorization,
     "0101": authorizations.authorization,
@@ -258,35 +262,46 @@ class Connection:
         return message
 
     async def _answer(self, message: Message) -> None:
-        """Answer `message` within the deadline; its slot is held until its work has ended."""
+        """Answer `message` within the deadline; its slot is held until its work has ended.
+        The work runs in this task; past the deadline the deadline's timer answers `91`
+        (`_late`) while the work goes on to its end."""
         started = time.perf_counter()
-        work = answer(self.host, message, PARTICIPANTS)
-        task = None
         if self.bounds.answer_seconds is None:
-            mti, fields = await work
+            mti, fields = await answer(self.host, message, PARTICIPANTS)
         else:
             deadline = Deadline(self.bounds.answer_seconds)
-            task = deadline.start(work)
-            if await deadline.wait(task):
-                mti, fields = task.result()
-            else:
-                mti, fields = response(message, {"39": DATABASE_UNREACHABLE})
-                metrics.count_late(message.mti)
-                task.add_done_callback(lambda done: _log_late(message, done))
-        metrics.record_answer(message.mti, fields.get(39, ""), time.perf_counter() - started)
+            deadline.watch(functools.partial(self._late, message, started))
+            try:
+                with deadlines.within(deadline):
+                    mti, fields = await answer(self.host, message, PARTICIPANTS)
+            finally:
+                in_time = deadline.stop()
+            if not in_time:  # answered `91` already
+                _log_late(message, fields.get(39))
+                await self._drained()
+                return
+        self._send(message.mti, mti, fields, started)
+        await self._drained()
+
+    def _late(self, message: Message, started: float) -> None:
+        """The answer deadline passed: `91` now (drained when the work ends)."""
+        mti, fields = response(message, {"39": DATABASE_UNREACHABLE})
+        metrics.count_late(message.mti)
+        self._send(message.mti, mti, fields, started)
+
+    def _send(self, request_mti: str, mti: str, fields: dict[int, str], started: float) -> None:
+        metrics.record_answer(request_mti, fields.get(39, ""), time.perf_counter() - started)
         if not self.writer.is_closing():  # else the money moved (or not) all the same
             self.writer.write(framed(encode(mti, fields)))
+
+    async def _drained(self) -> None:
+        if not self.writer.is_closing():
             with suppress(ConnectionError):
                 await self.writer.drain()
-        if task is not None and not task.done():
-            await asyncio.wait({task})  # the slot stays taken while the work goes on
 
 
-def _log_late(message: Message, work: asyncio.Task[tuple[str, dict[int, str]]]) -> None:
+def _log_late(message: Message, late: str | None) -> None:
     """What became of a request answered `91` at its deadline (no PAN: the key and the MTI)."""
-    if work.cancelled():
-        return
-    late = work.result()[1].get(39)
     log.warning(
         "ISO 8583 %s key %s/%s/%s answered 91 at its deadline; its work ended with %s",
         message.mti, message.fields.get(32), message.fields.get(11), message.fields.get(7), late,
@@ -303,7 +318,8 @@ async def running_listener(
     if settings.iso8583_zpk:  # into the token now (docs/cards.md#pin-keys)
         cipher.load_zone_pin_key()
     host = Host(db, cipher, http, settings.private_urls_allowed)
-    warming = asyncio.create_task(host.warm())  # cancelled at the end if still reading
+    with suppress(TimeoutError):  # a database slow to come is the first request's to find
+        await asyncio.wait_for(host.warm(), WARM_SECONDS)
     bounds, tls = Bounds.of(settings), tls_context(settings)
     admission = Admission(settings.iso8583_peer_networks, bounds)
     connections: set[asyncio.Task[None]] = set()
@@ -345,7 +361,6 @@ async def running_listener(
     try:
         yield server
     finally:
-        warming.cancel()
         server.close()
         for task in list(connections):
             task.cancel()

@@ -1,6 +1,10 @@
 """ISO 8583 listener series on `/metrics` (Prometheus; summed over every process of a
 `cardservice serve`, like the other families in `cardservice.observability.metrics`).
 
+A request's count and time are kept in the process and written by the next flush
+(`observability.metrics`, every second and before a scrape); the rarer events (a connection,
+a bound, an unreadable frame) are written at once.
+
 Labels are closed sets: the request's MTI (one the listener answers, `codec.REQUESTS`) and
 the answer's response code (field 39, `responses.py`). Never a card number, an STAN, a
 terminal or a merchant: nothing here takes a field but the MTI and field 39.
@@ -9,6 +13,8 @@ terminal or a merchant: nothing here takes a field but the MTI and field 39.
 from __future__ import annotations
 
 from prometheus_client import Counter, Gauge, Histogram
+
+from cardservice.observability.metrics import count, observe
 
 MESSAGES = Counter(
     "cardservice_iso8583_messages",
@@ -57,9 +63,10 @@ BOUNDS = ("peer", "per_peer", "max_connections", "first_frame", "idle", "frame")
 
 
 def record_answer(mti: str, response_code: str, seconds: float) -> None:
-    """One answered request: its MTI, the answer's field 39 and the time it took."""
-    MESSAGES.labels(mti, response_code).inc()
-    ANSWER_DURATION.labels(mti).observe(seconds)
+    """One answered request: its MTI, the answer's field 39 and the time it took (kept in
+    the process until the next flush, `observability.metrics.flush`)."""
+    count(MESSAGES, mti, response_code)
+    observe(ANSWER_DURATION, seconds, mti)
 
 
 def count_unreadable() -> None:

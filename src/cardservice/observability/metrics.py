@@ -1,10 +1,14 @@
 """Prometheus metrics: the families, the functions that count, and the `/metrics` text.
 
-A request's own count and duration are kept in the process and added to the families by
-`flush`, every `FLUSH_SECONDS` (`flushing`, in the app's lifespan), before each scrape and
-at shutdown: in multiprocess mode each addition is a write to the worker's files, and a
-request paid ~10 µs of CPU for its five (measured: `python -m bench.profile --budget`). A
-scrape therefore shows another worker's requests up to `FLUSH_SECONDS` late.
+What every request counts (an HTTP request's count and duration, an ISO 8583 message's, an
+authorization's outcome, the postings of a unit: `count`, `observe`) is kept in the process
+and added to the families by `flush`, every `FLUSH_SECONDS` (`flushing`, in the app's and
+each network process's lifespan), before each scrape and at shutdown: in multiprocess mode
+each addition is a write to the worker's files (a lock, a pid check, an mmap write), and a
+request paid ~10 µs of CPU for its five (measured: `python -m bench.profile --budget`); an
+ISO approval's four, 6.3 py-spy samples of its network process per 1,000 approvals (1.7 now:
+docs/performance.md#the-services-python-an-approval). A scrape therefore shows another
+process's requests up to `FLUSH_SECONDS` late.
 
 Labels are closed sets only: route templates (never the raw path, which carries uuids),
 methods, status codes, authorization outcomes and decline slugs, limit names.
@@ -149,35 +153,51 @@ def count_in_files(directory: Path) -> None:
 
 
 FLUSH_SECONDS = 1.0
-# (method, route, status) → [requests, sum of seconds, count per bucket of LATENCY]
-_answered: dict[tuple[str, str, int], list[Any]] = {}
-_BOUNDS = list(LATENCY._upper_bounds)  # the buckets' upper bounds, +Inf last
+# what the hot paths counted since the last flush: (counter, label values) → the amount;
+# (histogram, label values) → [sum of seconds, count per bucket, +Inf last]
+_counted: dict[tuple[Counter, tuple[str, ...]], float] = {}
+_observed: dict[tuple[Histogram, tuple[str, ...]], list[Any]] = {}
+
+
+def count(family: Counter, *labels: str, amount: float = 1) -> None:
+    """Add `amount` to `family` (under `labels`), in this process until the next `flush`."""
+    key = (family, labels)
+    _counted[key] = _counted.get(key, 0) + amount
+
+
+def observe(family: Histogram, seconds: float, *labels: str) -> None:
+    """One observation of `family` (under `labels`), in this process until the next
+    `flush`."""
+    key = (family, labels)
+    kept = _observed.get(key)
+    bounds = family._upper_bounds
+    if kept is None:
+        kept = _observed[key] = [0.0, [0] * len(bounds)]
+    kept[0] += seconds
+    kept[1][bisect.bisect_left(bounds, seconds)] += 1  # the first bound ≥ seconds
 
 
 def observe_request(method: str, route: str, status: int, seconds: float) -> None:
     """Count one answered request under its route template (`UNMATCHED_ROUTE` if none), in
     this process until the next `flush`."""
-    key = (method, route, status)
-    counts = _answered.get(key)
-    if counts is None:
-        counts = _answered[key] = [0, 0.0, [0] * len(_BOUNDS)]
-    counts[0] += 1
-    counts[1] += seconds
-    counts[2][bisect.bisect_left(_BOUNDS, seconds)] += 1  # the first bound ≥ seconds
+    labels = (method, route, str(status))
+    count(REQUESTS, *labels)
+    observe(LATENCY, seconds, *labels)
 
 
 def flush() -> None:
-    """Add the requests counted since the last flush to their families: one write per
-    label set and bucket, however many requests."""
-    while _answered:
-        (method, route, status), (requests, seconds, buckets) = _answered.popitem()
-        labels = (method, route, str(status))
-        REQUESTS.labels(*labels).inc(requests)
-        histogram = LATENCY.labels(*labels)
+    """Add what was counted since the last flush to its families: one write per label set
+    and bucket, however many requests."""
+    while _counted:
+        (counter, labels), amount = _counted.popitem()
+        (counter.labels(*labels) if labels else counter).inc(amount)
+    while _observed:
+        (family, labels), (seconds, buckets) = _observed.popitem()
+        histogram = family.labels(*labels) if labels else family
         histogram._sum.inc(seconds)  # what Histogram.observe does, a bucket at a time
-        for bucket, count in zip(histogram._buckets, buckets, strict=True):
-            if count:
-                bucket.inc(count)
+        for bucket, times in zip(histogram._buckets, buckets, strict=True):
+            if times:
+                bucket.inc(times)
 
 
 @asynccontextmanager
@@ -201,7 +221,7 @@ async def flushing(connections_in_use: Callable[[], int]) -> AsyncIterator[None]
 
 def count_authorization(status: str, error_slug: str | None) -> None:
     """One answered authorization: its transaction status and, if declined, the rule's slug."""
-    AUTHORIZATIONS.labels(status, error_slug or "none").inc()
+    count(AUTHORIZATIONS, status, error_slug or "none")
 
 
 def count_unreadable_secret(kind: str) -> None:
@@ -211,7 +231,7 @@ def count_unreadable_secret(kind: str) -> None:
 
 def count_postings(n: int) -> None:
     """`n` postings committed to the ledger."""
-    POSTINGS.inc(n)
+    count(POSTINGS, amount=n)
 
 
 def count_rate_limited(limit: str) -> None:

@@ -17,6 +17,7 @@ from cardservice.transactions.authorize import (
     authorization_of,
     authorize_card,
     authorize_opened,
+    prepare_statements,
     rules_first,
 )
 from cardservice.transactions.deposits import deposit
@@ -139,6 +140,7 @@ __all__ = [
     "matching_code",
     "owed_beyond",
     "payee",
+    "prepare_statements",
     "purchase_arn",
     "recapture",
     "refund",

@@ -52,7 +52,7 @@ from cardservice.transactions.engine import (
     decide,
     record,
 )
-from cardservice.transactions.locks import lock_card_account
+from cardservice.transactions.locks import lock_card_account, lock_card_with_fees
 from cardservice.transactions.repository import payee
 
 T = TypeVar("T")
@@ -316,3 +316,12 @@ async def authorize_card(
         db, http, cipher, opening, allow_private=allow_private, answer_within=answer_within
     )
     return recorded.row
+
+
+async def prepare_statements(tx: Tx) -> None:
+    """The card's lock with its fees (with a tag and without), run on no card: nothing read,
+    nothing locked, the statements prepared and planned on `tx`'s connection before its first
+    authorization needs them (`network.host.Host.warm`)."""
+    nothing = uuid.UUID(int=0)
+    await lock_card_with_fees(tx, nothing, nothing, None)
+    await lock_card_with_fees(tx, nothing, nothing, "")
