@@ -3,14 +3,14 @@ popular merchant's tag waits for another account's through its COMMIT (docs/ledg
 "Counters kept after commit").
 
 A transaction inserted with a tag writes one row into `tag_counts_waiting` (the database's
-trigger `transactions_tag_counted`, migration 20261127_43: insert only, no row shared with
-another unit). A job of the background loop of `cardservice serve` and `cardservice worker`,
-beside the ledger's sealer and as often (`CARDSERVICE_SEAL_SECONDS`), adds the committed ones
-to their tags and deletes them in one statement (`repository.fold_tag_counts`), one counter
-at a time (PostgreSQL's advisory lock, tried; SQLite's writer's turn). Each waiting row is
-added exactly once: the statement adds what it deletes, and a row committed meanwhile waits
-for the next run. Reads add what still waits (`repository.popular_tag_rows`), so the counts
-are exact as of the read.
+trigger on the insert of transactions, migrations 20261127_43 and 20261128_01: insert only, no
+row shared with another unit). A job of the background loop of `cardservice serve` and
+`cardservice worker`, beside the ledger's sealer and as often (`CARDSERVICE_SEAL_SECONDS`),
+adds the committed ones to their tags and deletes them in one statement
+(`repository.fold_tag_counts`), one counter at a time (PostgreSQL's advisory lock, tried;
+SQLite's writer's turn). Each waiting row is added exactly once: the statement adds what it
+deletes, and a row committed meanwhile waits for the next run. Reads add what still waits
+(`repository.popular_tag_rows`), so the counts are exact as of the read.
 """
 
 from __future__ import annotations

@@ -88,7 +88,7 @@ class Transaction(UuidPk, Timestamps, Base):
     merchant_city: Mapped[str | None] = mapped_column(String(120))
     tag_slug: Mapped[str | None] = mapped_column(
         ForeignKey("transaction_tags.slug"),
-        doc="a catalogue tag; on PostgreSQL checked by `count_tag()` instead of this key"
+        doc="a catalogue tag; on PostgreSQL checked by `count_inserted()` instead of this key"
         " (no lock on the shared tag row: migration 20261127_52)",
     )
     error_slug: Mapped[str | None] = mapped_column(String(64))
