@@ -6,13 +6,18 @@ import uuid
 from collections.abc import Collection
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 import orjson
 
 from cardservice.db.sql import Reader, Row, Tx, as_datetime, as_uuid, pg_literal
 from cardservice.tokens import paid_with
-from cardservice.transactions import authorization_account_sql
+from cardservice.transactions import (
+    CARD_WITH_FEES_NAMES,
+    Locked,
+    authorization_account_sql,
+    card_with_fees_sql,
+)
 from cardservice.transactions.card_testing import Merchant
 
 # A number is a card's (its fingerprint) or a wallet token's DPAN (the same fingerprint,
@@ -47,23 +52,31 @@ _ACCOUNT_OF_NUMBER = (
 # An authorization's first statement, in its unit (network/authorizations.py): the card of its
 # number (a card's or a wallet token's), its account locked first (docs/ledger.md, "Lock
 # order") with what the rules read beside it, by the engine's own text
-# (`transactions.locks.authorization_account_sql`: `uuid` … `budget_currency`), its key's
-# row, the card-testing guard's block of its merchant and lock of its number's BIN
-# (transactions/card_testing/). The lock is the CTE's: no outer join may lock its nullable
-# side.
+# (`transactions.locks.authorization_account_sql`: `uuid` … `budget_currency`), then the card
+# locked with the user's fee overrides, decision endpoint and the merchant's tag ($9), by the
+# engine's own text too (`card_with_fees_sql`, its columns `locked_`…: one row an override);
+# its key's row, the card-testing guard's block of its merchant and lock of its number's BIN
+# (transactions/card_testing/). Each lock is its CTE's: no outer join may lock its nullable
+# side; the card's CTE finds its card through the account's, so the account is locked first.
+_LOCKED = "locked_"
+_LOCKED_CARD = card_with_fees_sql(
+    "(SELECT n.card_uuid FROM n JOIN l ON l.uuid = n.account_uuid)", "c.user_uuid", "$9", _LOCKED
+)
 _LOCKED_CARD_AND_KEY = (
     f"WITH n AS ({_CARD_OF_NUMBER},"  # noqa: S608 - our fragments
     f" coalesce(c.account_uuid, tc.account_uuid) AS account_uuid"
     f" FROM (SELECT 1 AS one) o{_NUMBER_JOINS}),"
-    f" l AS ({authorization_account_sql('n', 'n')} FOR NO KEY UPDATE OF a)"
+    f" l AS ({authorization_account_sql('n', 'n')} FOR NO KEY UPDATE OF a),"
+    f" f AS ({_LOCKED_CARD})"
     " SELECT n.*, l.*, m.response_code, m.answer, m.transaction_uuid, m.created_at,"
-    " g.blocked_until, b.locked_until AS bin_locked_until"
-    " FROM n LEFT JOIN l ON l.uuid = n.account_uuid"
+    " g.blocked_until, b.locked_until AS bin_locked_until, f.*"
+    " FROM n LEFT JOIN l ON l.uuid = n.account_uuid LEFT JOIN f ON true"
     " LEFT JOIN network_messages m ON m.acquirer_id = $2 AND m.stan = $3"
     " AND m.transmitted = $4 AND m.mti_class = $5"
     " LEFT JOIN card_testing_merchants g ON g.acquirer_id = $6 AND g.merchant_id = $7"
     " LEFT JOIN card_testing_bins b ON b.bin = $8"
 )
+_LOCKED_NAMES = tuple((name, _LOCKED + name) for name in CARD_WITH_FEES_NAMES)
 _CLOSED_REASON = "SELECT closed_reason FROM cards WHERE uuid = $1"
 _BIN_LOCKED_UNTIL = "SELECT locked_until FROM card_testing_bins WHERE bin = $1"
 _TAG_NAMES = "SELECT slug, name FROM transaction_tags"
@@ -228,27 +241,31 @@ class Opened:
     """What an authorization's unit reads first (`locked_card_and_key`)."""
 
     card: IssuedCard | None
-    account: Row | None  # the card's account's row, locked (None without a card)
+    locked: Locked | None  # the card's account's row and the card's, locked (None without a card)
     found: Remembered | None  # the key's row
     blocked_until: Any  # the card-testing guard's block of the merchant
     bin_locked_until: Any  # … and its lock of the number's BIN
 
 
 async def locked_card_and_key(
-    tx: Tx, fingerprint: str, key: Key, merchant: Merchant, bin_: str
+    tx: Tx, fingerprint: str, key: Key, merchant: Merchant, bin_: str, tag: str | None
 ) -> Opened:
     """The card of a number (a card's or a wallet token's) with its account locked and read as
-    `transactions.locks.lock_authorization_account` reads it, the row of a key, the
-    merchant's `blocked_until` and the BIN's `locked_until`: one statement, the unit's
-    first."""
-    row = await tx.row(
+    `transactions.locks.lock_authorization_account` reads it, then the card locked and read as
+    `lock_card_with_fees` reads it with the merchant's `tag`, the row of a key, the merchant's
+    `blocked_until` and the BIN's `locked_until`: one statement, the unit's first."""
+    rows = await tx.rows(
         _LOCKED_CARD_AND_KEY, fingerprint, *key.args(), merchant.acquirer_id,
-        merchant.merchant_id, bin_,
+        merchant.merchant_id, bin_, tag,
     )  # fmt: skip
-    assert row is not None, "the query always returns its one row"
+    row = rows[0]  # the query always returns a row (one a fee override of the card's user)
     card = _issued(row)
-    account = row if card is not None and row["uuid"] is not None else None
-    return Opened(card, account, _remembered(row), row["blocked_until"], row["bin_locked_until"])
+    locked = None
+    if card is not None and row["uuid"] is not None:
+        cards = [{name: each[column] for name, column in _LOCKED_NAMES} for each in rows]
+        card_rows = cast("list[Row]", cards)  # by name, as the engine reads a row
+        locked = Locked(row, card_rows if cards[0]["uuid"] is not None else [])
+    return Opened(card, locked, _remembered(row), row["blocked_until"], row["bin_locked_until"])
 
 
 async def closed_reason(tx: Tx, card_uuid: uuid.UUID) -> str | None:
