@@ -77,7 +77,7 @@ from tests.live_server import wait_ready
 ADMIN_DSN = os.environ.get("CARDSERVICE_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
 KEY = "hXo9m1GJZ0PgtDk0eJ1rV9yB0g3o4Zb8u0eHqXqvP1s="
 # The service's own statement texts (the peer runs them as the ISO host does)
-LOCKED_CARD_AND_KEY = network_repository._LOCKED_CARD_AND_KEY
+LOCKED_CARD_AND_KEY = network_repository._locked_cards_and_keys_sql(1)  # a batch of one
 REMEMBER_AT_COMMIT = network_repository._REMEMBER_AT_COMMIT
 write_entry_pg = entries._write_entry_pg
 DEFAULT_FEE = (

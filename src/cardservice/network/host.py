@@ -145,8 +145,8 @@ class Host:
 
 
 async def _prepare_statements(tx: Tx) -> None:
-    nothing = Key("", "", "", "")
-    await repository.locked_card_and_key(tx, "", nothing, Merchant("", ""), "", None)
+    nothing = repository.Opening("", Key("", "", "", ""), Merchant("", ""), "", None)
+    await repository.locked_card_and_key(tx, nothing)
 
 
 def require(message: Message, *numbers: int) -> None:

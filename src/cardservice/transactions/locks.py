@@ -105,24 +105,28 @@ _CARD_WITH_FEES = (
 CARD_WITH_FEES_NAMES = tuple(name for name, _read in _CARD_WITH_FEES)
 
 
-def card_with_fees_sql(card: str, user: str, tag: str, prefix: str = "") -> str:
-    """The card `card` (an expression of its uuid) as `lock_card_with_fees` reads it, locked
-    (`FOR NO KEY UPDATE OF c`): with the fee overrides and decision endpoint of `user` and the
-    merchant tag `tag` (NULL: none named), each column named `prefix` + its name in
-    `CARD_WITH_FEES_NAMES`, in that order. One text for the engine's lock and the ISO 8583
-    host's first statement (network/repository.py), which must read the same rows."""
+def card_with_fees_sql(
+    user: str, tag: str, prefix: str = "", more: str = "", source: str = "cards c"
+) -> str:
+    """The card `c` as `lock_card_with_fees` reads it: with the fee overrides and decision
+    endpoint of `user` and the merchant tag `tag` (NULL: none named), each column named
+    `prefix` + its name in `CARD_WITH_FEES_NAMES`, in that order; `more`: columns read first,
+    `source`: `cards c` and what it is joined to. The caller adds its WHERE and the lock,
+    `FOR NO KEY UPDATE OF c`. One text for the engine's lock and the ISO 8583 host's first
+    statement (network/repository.py), which must read the same rows."""
     columns = ", ".join(f"{read} AS {prefix}{name}" for name, read in _CARD_WITH_FEES)
     return (
-        f"SELECT {columns} FROM cards c"  # noqa: S608 - our columns and expressions
+        f"SELECT {more}{columns} FROM {source}"  # noqa: S608 - our columns and expressions
         f" LEFT JOIN user_fee_overrides o ON o.user_uuid = {user}"
         f" LEFT JOIN authorization_endpoints e ON e.user_uuid = {user}"
         f" LEFT JOIN transaction_tags t ON t.slug = {tag}"
-        f" WHERE c.uuid = {card} FOR NO KEY UPDATE OF c"
     )
 
 
 # Parameters: $1 card, $2 user, $3 tag (NULL: none).
-_CARD_WITH_FEES_LOCKED = card_with_fees_sql("$1", "$2", "$3")
+_CARD_WITH_FEES_LOCKED = (
+    card_with_fees_sql("$2", "$3") + " WHERE c.uuid = $1 FOR NO KEY UPDATE OF c"
+)
 
 # A set of force posts' cards: the engine's columns and each user's fee overrides (one row an
 # override, or one with none), in the cards' order.
