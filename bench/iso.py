@@ -3,10 +3,10 @@
 1. the service: `cardservice serve --iso8583-port` (one worker), several connections, each
    with requests pipelined;
 2. the bare peer: an asyncio TCP server with the same framing and codec (`network.codec`)
-   sending the service's own statement texts in the service's five round trips (`BEGIN`; the
-   card of the number with its account locked and the key's row; the card locked with its
-   fees and tag; the transaction, its event with its data, the entry, postings and card
-   balance in one statement; the key's row and `COMMIT` in one simple query), its values
+   sending the service's own statement texts in the service's four round trips (`BEGIN`; the
+   card of the number with its account locked, then the card locked with its fees and tag,
+   and the key's row read; the transaction, its event with its data, the entry, postings and card
+   balance in one statement; the key's row written and `COMMIT` in one simple query), its values
    worked out in the fewest lines: no framework, rules, deadline, metrics or logs;
 3. the sandbox HTTP path: `POST /sandbox/authorizations` on the same server, as many
    requests in flight.
@@ -69,7 +69,7 @@ from cardservice.network import repository as network_repository
 from cardservice.network.codec import available_balance, decode, encode, merchant_place
 from cardservice.network.listener import framed, read_frame
 from cardservice.security import CardCipher
-from cardservice.transactions import card_testing, locks
+from cardservice.transactions import card_testing
 from cardservice.transactions.repository import transaction_row, transactions_insert
 from tests.fresh_database import create_database, drop_database
 from tests.live_server import wait_ready
@@ -77,9 +77,7 @@ from tests.live_server import wait_ready
 ADMIN_DSN = os.environ.get("CARDSERVICE_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
 KEY = "hXo9m1GJZ0PgtDk0eJ1rV9yB0g3o4Zb8u0eHqXqvP1s="
 # The service's own statement texts (the peer runs them as the ISO host does)
-LOCKED_CARD_AND_KEY = network_repository._LOCKED_CARD_AND_KEY
-CARD_WITH_FEES = locks._CARD_WITH_FEES
-CARD_WITH_FEES_AND_TAG = locks._CARD_WITH_FEES_AND_TAG
+LOCKED_CARD_AND_KEY = network_repository._locked_cards_and_keys_sql(1)  # a batch of one
 REMEMBER_AT_COMMIT = network_repository._REMEMBER_AT_COMMIT
 write_entry_pg = entries._write_entry_pg
 DEFAULT_FEE = (
@@ -101,7 +99,7 @@ def _free_port() -> int:
 
 class _Peer:
     """The bare peer's unit: the service's own statement texts, in the service's order and
-    round trips (`bench.statements` counts both: 5 an approval), with its values worked out
+    round trips (`bench.statements` counts both: 4 an approval), with its values worked out
     in the fewest lines of Python — no listener tasks, deadline, rules, metrics or logging."""
 
     def __init__(self, pool: asyncpg.Pool, cipher: CardCipher, fee: int, tags: dict[str, Any]):
@@ -120,14 +118,9 @@ class _Peer:
             try:
                 opened = await connection.fetchrow(
                     LOCKED_CARD_AND_KEY, self.cipher.fingerprint(fields[2]), *key, acquirer,
-                    fields[42].strip(), card_testing.bin_of(fields[2]),
+                    fields[42].strip(), card_testing.bin_of(fields[2]), tag,
                 )  # fmt: skip
-                card, user = opened["card_uuid"], opened["user_uuid"]
-                locked = await (
-                    connection.fetchrow(CARD_WITH_FEES, card, user)
-                    if tag is None
-                    else connection.fetchrow(CARD_WITH_FEES_AND_TAG, card, user, tag)
-                )
+                card, user, currency = opened["card_uuid"], opened["user_uuid"], opened["currency"]
                 amount, fee, txn = int(fields[4]), self.fee, uuid.uuid4()
                 code = txn.hex[:6].upper()
                 network = {"stan": fields[11], "rrn": fields[37].strip(), "acquirer_id": fields[32],
@@ -136,16 +129,16 @@ class _Peer:
                 row = transaction_row(
                     uuid=txn, user_uuid=user, account_uuid=opened["account_uuid"], card_uuid=card,
                     type="card_purchase", status="pending", direction="debit", amount=amount,
-                    authorized_amount=amount, currency=locked["currency"], fee=fee,
+                    authorized_amount=amount, currency=currency, fee=fee,
                     hold_expires_at=now + timedelta(days=hold_days or 7), tag_slug=tag,
                     merchant_name=place.name, merchant_mcc=fields[18], merchant_city=place.city,
                     merchant_country=place.country, created_at=now, updated_at=now,
                     channel="iso8583", network=orjson.dumps(network).decode(), auth_code=code,
                 )  # fmt: skip
                 insert = transactions_insert([row])
-                legs = [(card, None, locked["currency"], -(amount + fee)),
-                        (None, "holds", locked["currency"], amount),
-                        (None, "fees", locked["currency"], fee)]  # fmt: skip
+                legs = [(card, None, currency, -(amount + fee)),
+                        (None, "holds", currency, amount),
+                        (None, "fees", currency, fee)]  # fmt: skip
                 kind = "card_purchase_pending"
                 args = [kind, txn, now, [None] * 3, [leg[0] for leg in legs],
                         [leg[1] for leg in legs], [leg[2] for leg in legs],

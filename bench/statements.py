@@ -11,6 +11,9 @@ counters are reset, `--units` units are sent one after another, and every statem
 database executed meanwhile is listed with its calls per unit (`BEGIN` and `COMMIT`
 included: each is a round trip too). `iso_bare_peer` is `bench.iso`'s bare peer, counted the
 same way: it must send what the service sends (a peer that does less work is no peer).
+`iso_lane_waves` sends the ISO authorizations in waves of `WAVE` at once, each on a card of
+its own account (16 accounts): a unit per request alone, and the lanes' units of several
+(network/batches.py), whose first statement reads all their requests at once.
 
     python -m bench.statements                 # make bench
     python -m bench.statements --units 200 --list
@@ -54,6 +57,7 @@ log_statement = 'all'
 log_line_prefix = '%d '
 """
 OWN = "pg_stat_statements"  # the bench's own statements (reset and read) are left out
+WAVE = 8  # `iso_lane_waves`: requests sent at once, on the cards of as many accounts
 
 
 async def _counted(url: str) -> list[tuple[str, int, bool, float]]:
@@ -125,6 +129,28 @@ async def _iso(port: int, cards: list[Any], units: int, numbers: Iterator[str]) 
             )
             answer = await client.request("0100", fields, wait=30)
             approved += answer.fields.get(39) == "00"
+    finally:
+        await client.close()
+    return approved
+
+
+async def _iso_waves(port: int, cards: list[Any], units: int, numbers: Iterator[str]) -> int:
+    """`units` ISO 8583 authorizations in waves of `WAVE` sent at once on one connection, each
+    wave on as many cards of different accounts, the next once all are answered: what a
+    lane's units do (network/batches.py; a wave's first requests run alone, the rest queue
+    for their lane's next unit); how many approved."""
+    client = await NetworkClient.connect("127.0.0.1", port)
+    approved = 0
+    try:
+        for start in range(0, units, WAVE):
+            wave = [
+                messages.authorization(card.pan, card.expiry, 100, next(numbers), transmitted_now())
+                for card in cards[start % len(cards) :][: min(WAVE, units - start)]
+            ]
+            answers = await asyncio.gather(
+                *(client.request("0100", fields, wait=30) for fields in wave)
+            )
+            approved += sum(answer.fields.get(39) == "00" for answer in answers)
     finally:
         await client.close()
     return approved
@@ -214,6 +240,7 @@ def _figures(
 async def measure(url: str, log: Path, units: int) -> list[dict[str, Any]]:
     await upgrade_database(Settings(database_url=url).resolved_database_url)
     by_card, cards = await _setup(url, 1)
+    _tokens, spread = await _setup(url, 16)  # a card an account, in turn
     http_port, iso_port, peer_port = _free_port(), _free_port(), _free_port()
     with tempfile.TemporaryDirectory(prefix="cs-bench-statements-") as var:
         env = {**os.environ, "CARDSERVICE_DATABASE_URL": url, "CARDSERVICE_ENCRYPTION_KEY": KEY,
@@ -232,13 +259,15 @@ async def measure(url: str, log: Path, units: int) -> list[dict[str, Any]]:
             figures, numbers = [], stans(int(time.time()) % 900_000 + 1)
             paths = {"http_authorization": "/sandbox/authorizations", "http_purchase": "/card/buy"}
             ports = {"iso_authorization": iso_port, "iso_bare_peer": peer_port}
-            for name in (*ports, *paths):
+            for name in (*ports, "iso_lane_waves", *paths):
                 for phase_units in (5, units):  # the warm-up, then the counted units
                     await _reset(url)
                     await _settled(log)
                     start = (await asyncio.to_thread(log.stat)).st_size
                     if name in ports:
                         done = await _iso(ports[name], cards, phase_units, numbers)
+                    elif name == "iso_lane_waves":
+                        done = await _iso_waves(iso_port, spread, phase_units, numbers)
                     else:
                         done = await _http(base, by_card, cards, paths[name], phase_units, buy)
                 await _settled(log)

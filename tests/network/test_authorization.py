@@ -14,7 +14,12 @@ from fastapi import FastAPI
 from cardservice.acquirer import messages
 from cardservice.network.codec import encode
 from tests.dashboard.session import sign_in
-from tests.factories import assert_ledger_consistent, balances, stored_transactions
+from tests.factories import (
+    assert_ledger_consistent,
+    balances,
+    set_fee_override,
+    stored_transactions,
+)
 from tests.network.conftest import Network, issue_card
 
 
@@ -92,6 +97,30 @@ async def test_insufficient_funds_is_51_with_the_available_balance(
     )
     assert answer.fields[39] == "51"
     assert answer.fields[54] == f"0002840C{10000 - 50:012d}"  # the decline fee was taken
+
+
+async def test_the_users_fee_overrides_price_its_iso_answers(
+    app: FastAPI, client: httpx.AsyncClient, network: Network
+) -> None:
+    """The unit's first statement reads the card with every fee override of its user (a row
+    each): the approval and the decline are priced as the sandbox prices them."""
+    user, card = await issue_card(app, client)
+    await set_fee_override(app, user, "card_transaction", "fixed", 25)
+    await set_fee_override(app, user, "card_decline", "fixed", 75)
+    approved = await network.client.request(
+        "0100", messages.authorization(card.pan, card.expiry, 1250, *network.key())
+    )
+    assert approved.fields[39] == "00"
+    assert approved.fields[54] == f"0002840C{10000 - 1250 - 25:012d}"
+    declined = await network.client.request(
+        "0100", messages.authorization(card.pan, card.expiry, 10_000, *network.key())
+    )
+    assert declined.fields[39] == "51"
+    assert declined.fields[54] == f"0002840C{10000 - 1250 - 25 - 75:012d}"
+    fees = sorted(row.fee for row in await _transactions(app))
+    assert fees == [25, 75]
+    assert (await balances(app, card.account))[1] == [10000 - 1250 - 25 - 75]
+    await assert_ledger_consistent(app)
 
 
 async def test_each_decline_reason_has_its_response_code(

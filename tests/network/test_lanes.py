@@ -22,10 +22,11 @@ from cardservice.acquirer import messages
 from cardservice.acquirer.client import NetworkClient
 from cardservice.db.sql import Tx
 from cardservice.ledger.verify import verify
-from cardservice.network import batches
+from cardservice.network import batches, repository
 from cardservice.network.batches import Batches
-from tests.factories import assert_ledger_consistent, make_account, make_user
-from tests.network.conftest import IssuedCard, Network, issue_card
+from cardservice.transactions.card_testing import Merchant
+from tests.factories import assert_ledger_consistent, make_account, make_user, set_fee_override
+from tests.network.conftest import IssuedCard, Network, issue_card, unknown_numbers
 
 CONNECTIONS = 6
 EACH = 6  # requests a card in one burst
@@ -73,10 +74,58 @@ async def _mixed_unit(app: FastAPI) -> bool:
     )
 
 
+async def test_a_units_first_statement_reads_each_request_as_alone(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """A lane's unit reads its requests' cards, accounts, keys and guard rows in one statement
+    (`repository.locked_cards_and_keys`): each request finds what it would alone — a card
+    with two fee overrides (a row each) twice under two keys and two tags, another user's
+    card, a number of no card."""
+    db, cipher = app.state.db, app.state.cipher
+    owner, card = await issue_card(app, client)
+    await set_fee_override(app, owner, "card_transaction", "fixed", 25)
+    await set_fee_override(app, owner, "card_decline", "fixed", 75)
+    _other, other_card = await issue_card(app, client)
+    merchant = Merchant("00000123456", "MERCHANT0000001")
+
+    def opening(pan: str, stan: str, tag: str | None) -> repository.Opening:
+        key = repository.Key("00000123456", stan, "1128060000", "010")
+        return repository.Opening(cipher.fingerprint(pan), key, merchant, pan[:6], tag)
+
+    openings = [
+        opening(other_card.pan, "000001", "netflix"),
+        opening(card.pan, "000002", None),
+        opening(unknown_numbers(card, 1)[0], "000003", None),
+        opening(card.pan, "000004", "binance"),
+    ]
+
+    def seen(opened: repository.Opened) -> tuple[object, ...]:
+        locked = opened.locked
+        account = None if locked is None else (locked.account["uuid"], locked.account["balance"])
+        rows = None if locked is None else sorted(locked.card, key=lambda row: str(row["fee_slug"]))
+        return opened.card, account, rows, opened.found, opened.blocked_until
+
+    together = await db.transact(lambda tx: repository.locked_cards_and_keys(tx, openings))
+    alone = [
+        await db.transact(lambda tx, o=o: repository.locked_card_and_key(tx, o)) for o in openings
+    ]
+    assert [seen(o) for o in together] == [seen(o) for o in alone]
+    assert [len(o.locked.card) if o.locked else 0 for o in together] == [1, 2, 0, 2]
+    assert together[3].locked is not None and together[3].locked.card[0]["tag_slug"] == "binance"
+
+
 async def test_accounts_in_one_lane_keep_their_own_answers_and_keys(
     app: FastAPI, client: httpx.AsyncClient, network: Network, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(batches, "LANES", 1)  # every account of the test in the one lane
+    read_together: list[int] = []  # the requests of each unit's first statement
+    locked_cards_and_keys = repository.locked_cards_and_keys
+
+    async def counted(tx: Tx, openings: list[repository.Opening]) -> list[repository.Opened]:
+        read_together.append(len(openings))
+        return await locked_cards_and_keys(tx, openings)
+
+    monkeypatch.setattr(repository, "locked_cards_and_keys", counted)
     rich = [(await issue_card(app, client))[1] for _ in range(3)]
     _user, poor = await issue_card(app, client, start_balance="5")
     connections = [await network.connect() for _ in range(CONNECTIONS)]
@@ -93,6 +142,8 @@ async def test_accounts_in_one_lane_keep_their_own_answers_and_keys(
                 break
         else:
             pytest.fail(f"{BURSTS} bursts, no unit of a refusal and two accounts' approvals")
+        if postgres:  # that unit read its requests in its first statement, as one
+            assert max(read_together) >= 3
         # every message again: the first answer, nothing booked twice
         again = await _send(connections, sent)
     finally:

@@ -1,16 +1,16 @@
 """0100 authorizations and 0120 stand-in advices (docs/network.md#the-network-interface-iso-8583,
 docs/network.md#a-channel-that-can-be-trusted), each in one unit whose first statement reads the
-card of the number with its account locked, the message's key and the merchant's block
+card of the number with its account and then itself locked (with its user's fees, decision endpoint
+and the merchant's tag), the message's key and the merchant's block
 (`repository.locked_card_and_key`): a repeat answers its first answer; a merchant the card-testing
 guard blocked answers `59` at once; otherwise the card is verified, then the sandbox's entry
-(`transactions.authorize_opened`, this host's first step its opening, the account already locked)
-decides and
-records — the card's state before its details, which are never compared on a card that is not
-active; the guard counts a verification failure there, under the card's lock — and the answer is
-written with the message's key in the unit that records it (with a decision endpoint to ask, a
-second unit of the same entry). An unknown number records nothing but counts against its
-merchant and its BIN; while the guard locks a BIN, a number of it sent without 48.92 answers `N7`
-(an unknown one whatever 48.92 says) and touches no card (docs/network.md, "BIN lock").
+(`transactions.authorize_opened`, this host's first step its opening, the account and the card
+already locked) decides and records — the card's state before its details, which are never compared
+on a card that is not active; the guard counts a verification failure there, under the card's lock —
+and the answer is written with the message's key in the unit that records it (with a decision
+endpoint to ask, a second unit of the same entry). An unknown number records nothing but counts
+against its merchant and its BIN; while the guard locks a BIN, a number of it sent without 48.92
+answers `N7` (an unknown one whatever 48.92 says) and touches no card (docs/network.md, "BIN lock").
 
 Field 2 may be a wallet token's DPAN (docs/network.md#wallet-tokens): the vault resolves it to its
 card before the entry, so every rule, limit, control, fee, event and webhook of a card payment
@@ -60,7 +60,7 @@ from cardservice.network.host import (
     require,
 )
 from cardservice.network.provisioning import provisioning_request
-from cardservice.network.repository import IssuedCard, Key, KeyTaken, Remembered
+from cardservice.network.repository import IssuedCard, Key, KeyTaken, Opening, Remembered
 from cardservice.network.responses import (
     APPROVED,
     CVV2_MISMATCH,
@@ -254,21 +254,20 @@ def _then(
 
 
 async def _opening(
-    host: Host, tx: Tx, message: Message, key: Key, tag: str | None, stand_in: bool,
-    answers: _Answers, fingerprint: str,
-) -> Opened | Answered[Answer | _Counted]:  # fmt: skip
+    host: Host, tx: Tx, message: Message, wanted: Opening, stand_in: bool, answers: _Answers
+) -> Opened | Answered[Answer | _Counted]:
     """The host's first step in the entry's unit 1 (`transactions.authorize_opened`): the card
-    of the number with its account locked, the key, the merchant's block and the BIN's lock in
-    one statement; then a repeat's first answer, a blocked merchant's `59`, an unknown number's
-    `14` (`N7` in a locked BIN), a locked BIN's `N7` — or the authorization to answer, with the
-    account locked already and its key written with the answer."""
-    merchant, pan, now = acceptor(message), message.fields[2], utcnow()
-    opened = await repository.locked_card_and_key(
-        tx, fingerprint, key, merchant, card_testing.bin_of(pan)
-    )
+    of the number with its account locked, then the card itself locked with its user's fees,
+    decision endpoint and the merchant's `tag`, the key, the merchant's block and the BIN's
+    lock in one statement; then a repeat's first answer, a blocked merchant's `59`, an unknown
+    number's `14` (`N7` in a locked BIN), a locked BIN's `N7` — or the authorization to
+    answer, with its account and card locked already and its key written with the answer (a
+    lane's unit may have read it with its neighbours': `wanted.take`)."""
+    key, merchant, pan, now = wanted.key, wanted.merchant, message.fields[2], utcnow()
+    opened = wanted.take(tx) or await repository.locked_card_and_key(tx, wanted)
     card, found = opened.card, opened.found
-    if opened.account is not None:
-        host.seen(fingerprint, opened.account["uuid"])
+    if opened.locked is not None:
+        host.seen(wanted.fingerprint, opened.locked.account["uuid"])
     if found is not None and found.response_code is not None:
         return Answered(found.answer)  # a repeat: the first answer, nothing moves
     bin_locked = not stand_in and card_testing.bin_locked(opened.bin_locked_until, now)
@@ -295,11 +294,11 @@ async def _opening(
         verification = verification_failure(host.cipher, message, card)
     if not stand_in:  # an advice's PIN was the network's to verify
         pin_pvv = pin_presented(host.cipher, message, card)
-    request = _request(message, card, tag, verification, stand_in, pin_pvv)
+    request = _request(message, card, wanted.tag, verification, stand_in, pin_pvv)
     reversal = _waiting(found)
     answers.waiting = reversal is not None
     then = _then(key, card, request, reversal, answers.given)
-    return Opened(card.user_uuid, request, opened.account, then)
+    return Opened(card.user_uuid, request, opened.locked, then)
 
 
 def _cvv2(message: Message) -> str | None:
@@ -329,16 +328,19 @@ async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> An
     deadline = None if stand_in else deadlines.current()  # an advice is sent until taken
     # (every unit below stops at its next statement once the listener answered `91`)
     fingerprint = host.cipher.fingerprint(message.fields[2])  # once a message: an HMAC
+    pan = message.fields[2]
+    wanted = Opening(fingerprint, key, acceptor(message), card_testing.bin_of(pan), tag)
 
     async def opening(tx: Tx) -> Opened | Answered[Answer | _Counted]:
-        return await _opening(host, tx, message, key, tag, stand_in, answers, fingerprint)
+        return await _opening(host, tx, message, wanted, stand_in, answers)
 
     try:
         group = await host.group_of(fingerprint)
         first = await authorize_opened(
             host.db, host.http, host.cipher, opening, allow_private=host.allow_private,
             answer_within=ANSWER_WITHIN,
-            unit=lambda work: host.batches.transact(host.db, group, work),  # with the queued
+            # with the queued, their first statements read as one (`Opening`)
+            unit=lambda work: host.batches.transact(host.db, group, work, wanted),
         )  # fmt: skip
     except KeyTaken:
         return None

@@ -8,9 +8,14 @@ the process instead, in `LANES` lanes: a group (the account, once this process h
 number's card; the number itself before) takes the next lane in turn when the process first
 sees it and keeps it, so no two lanes of a process ever want the same account. A lane's
 first request runs alone at once, and what arrives in the lane meanwhile — of any of its
-accounts — runs as one unit when it ends: each request's own work one after the other, in
-the lock order (accounts by uuid, docs/ledger.md#lock-order; the numbers of no card last),
-one COMMIT flushed for all of them — while the next arrivals queue for the unit after.
+accounts — runs as one unit when it ends: one statement reads what every request's first
+step reads (`repository.locked_cards_and_keys`: all their accounts locked, then all their
+cards, in uuid order, docs/ledger.md#lock-order; the keys, the guard's rows), then each
+request's own work one after the other in that order (the numbers of no card last), one
+COMMIT flushed for all of them — while the next arrivals queue for the unit after. A unit
+of N requests of N accounts is `BEGIN`, that statement, N writes and the `COMMIT` (with the
+keys' rows); a later request of an account already in the unit reads its own first
+statement, after the earlier ones moved its balances.
 Nothing waits for a batch to fill: a request alone runs as soon as its lane is free; and a
 unit closes early, leaving the rest to the next, when one more request at its pace so far
 would end its COMMIT after the earliest deadline in it.
@@ -35,6 +40,9 @@ Each request keeps its own answer, its own message key (exactly once: its row is
 with the unit's COMMIT, as alone) and its own deadline:
 - a request whose deadline passed while it queued is not run (answered `91`: nothing
   recorded, as alone);
+- the card-testing guard's block of a merchant and lock of a BIN are read as of the unit's
+  first statement, as units side by side read them (the guard's counts, and the answers
+  they decide, are taken under their rows' locks, request by request);
 - the unit runs outside any one request's deadline (it books the others), so a request whose
   deadline passes during it is recorded and then released as an approval committed late is
   (`authorizations._release_late`);
@@ -58,6 +66,8 @@ from cardservice.db import deadlines
 from cardservice.db.database import Database
 from cardservice.db.deadlines import AnsweredAlready, Deadline
 from cardservice.db.sql import Tx
+from cardservice.network import repository
+from cardservice.network.repository import Opening
 
 LARGEST = 32  # requests a unit at most: the lock is held for their work one after the other
 GROUPS_KEPT = 100_000  # groups whose lane is remembered (then forgotten, all at once)
@@ -73,6 +83,7 @@ class _Request:
     order: tuple[int, str]  # its group's place in the lock order (`_order`)
     deadline: Deadline | None
     done: asyncio.Future[Any]
+    opening: Opening | None  # what its first statement reads, read with its neighbours'
 
     def answered(self) -> bool:
         """Its channel has answered for it (`91`): run nothing more of it."""
@@ -88,13 +99,18 @@ class Batches:
     _draining: set[asyncio.Task[None]] = field(default_factory=set)
 
     async def transact(
-        self, db: Database, group: Hashable, work: Callable[[Tx], Awaitable[T]]
+        self,
+        db: Database,
+        group: Hashable,
+        work: Callable[[Tx], Awaitable[T]],
+        opening: Opening | None = None,
     ) -> T:
         """`work` in a unit of `group`'s lane, alone or with what queued beside it; its
-        result once that unit committed (or its error)."""
+        result once that unit committed (or its error). `opening`: what `work`'s first
+        statement reads, which a unit of several reads for all of them in one statement."""
         loop = asyncio.get_running_loop()
         order = _order(group)
-        request = _Request(work, order, deadlines.current(), loop.create_future())
+        request = _Request(work, order, deadlines.current(), loop.create_future(), opening)
         lane = self._lane(order)
         queue = self._queued.get(lane)
         if queue is not None:
@@ -139,6 +155,7 @@ async def _run(db: Database, requests: list[_Request]) -> list[_Request]:
             booked: list[tuple[_Request, Any]] = []
             started = asyncio.get_running_loop().time()
             left.clear()
+            await _open(tx, waiting)
             for index, request in enumerate(waiting):
                 if booked and _closing(booked, request, started):
                     left.extend(waiting[index:])
@@ -167,6 +184,25 @@ async def _run(db: Database, requests: list[_Request]) -> list[_Request]:
         else:
             _settle(request, result=result)
     return []
+
+
+async def _open(tx: Tx, requests: list[_Request]) -> None:
+    """The first statements of the unit's requests as one (`repository.locked_cards_and_keys`:
+    every account locked, then every card, in uuid order), each kept for its request's own
+    first step — but only the first request of an account: a later one of the same account
+    reads its own, after the earlier ones moved its balances. A merchant's block and a BIN's
+    lock are read as of this statement, as units side by side read them."""
+    openings = [r.opening for r in requests if r.opening is not None and not r.answered()]
+    if len(openings) < 2:
+        return
+    accounts: set[object] = set()
+    for opening, opened in zip(
+        openings, await repository.locked_cards_and_keys(tx, openings), strict=True
+    ):
+        account = None if opened.locked is None else opened.locked.account["uuid"]
+        if account is None or account not in accounts:
+            opening.keep(tx, opened)
+        accounts.add(account)
 
 
 def _order(group: Hashable) -> tuple[int, str]:

@@ -37,7 +37,6 @@ from cardservice.network.responses import (
     response,
 )
 from cardservice.security import CardCipher
-from cardservice.transactions import prepare_statements
 from cardservice.transactions.card_testing import Merchant
 
 log = logging.getLogger("cardservice.network")
@@ -128,9 +127,9 @@ class Host:
 
     async def warm(self) -> None:
         """Before the listener listens: the tag names read, and `WARM_CONNECTIONS` of the
-        pool opened with the unit's reads prepared on each (the card of a number with its
-        account locked and the key's row; the card locked with its fees, with a tag and
-        without), run on no card in a transaction rolled back. A process's first units took
+        pool opened with the unit's read prepared on each (the card of a number with its
+        account and itself locked, the key's row), run on no card in a transaction rolled
+        back. A process's first units took
         0.3-0.5 s without (docs/performance.md#a-burst-on-one-account). A database not there
         yet is the first request's to find."""
         with suppress(Exception):
@@ -146,9 +145,8 @@ class Host:
 
 
 async def _prepare_statements(tx: Tx) -> None:
-    nothing = Key("", "", "", "")
-    await repository.locked_card_and_key(tx, "", nothing, Merchant("", ""), "")
-    await prepare_statements(tx)
+    nothing = repository.Opening("", Key("", "", "", ""), Merchant("", ""), "", None)
+    await repository.locked_card_and_key(tx, nothing)
 
 
 def require(message: Message, *numbers: int) -> None:

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import functools
 import uuid
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 import orjson
 
 from cardservice.db.sql import Reader, Row, Tx, as_datetime, as_uuid, pg_literal
 from cardservice.tokens import paid_with
-from cardservice.transactions import authorization_account_sql
+from cardservice.transactions import (
+    CARD_WITH_FEES_NAMES,
+    Locked,
+    authorization_account_sql,
+    card_with_fees_sql,
+)
 from cardservice.transactions.card_testing import Merchant
 
 # A number is a card's (its fingerprint) or a wallet token's DPAN (the same fingerprint,
@@ -44,26 +50,56 @@ _ACCOUNT_OF_NUMBER = (
     "SELECT coalesce(c.account_uuid, tc.account_uuid) AS account_uuid"  # noqa: S608 - ours
     f" FROM (SELECT 1 AS one) o{_NUMBER_JOINS}"
 )
-# An authorization's first statement, in its unit (network/authorizations.py): the card of its
-# number (a card's or a wallet token's), its account locked first (docs/ledger.md, "Lock
-# order") with what the rules read beside it, by the engine's own text
-# (`transactions.locks.authorization_account_sql`: `uuid` … `budget_currency`), its key's
-# row, the card-testing guard's block of its merchant and lock of its number's BIN
-# (transactions/card_testing/). The lock is the CTE's: no outer join may lock its nullable
-# side.
-_LOCKED_CARD_AND_KEY = (
-    f"WITH n AS ({_CARD_OF_NUMBER},"  # noqa: S608 - our fragments
-    f" coalesce(c.account_uuid, tc.account_uuid) AS account_uuid"
-    f" FROM (SELECT 1 AS one) o{_NUMBER_JOINS}),"
-    f" l AS ({authorization_account_sql('n', 'n')} FOR NO KEY UPDATE OF a)"
-    " SELECT n.*, l.*, m.response_code, m.answer, m.transaction_uuid, m.created_at,"
-    " g.blocked_until, b.locked_until AS bin_locked_until"
-    " FROM n LEFT JOIN l ON l.uuid = n.account_uuid"
-    " LEFT JOIN network_messages m ON m.acquirer_id = $2 AND m.stan = $3"
-    " AND m.transmitted = $4 AND m.mti_class = $5"
-    " LEFT JOIN card_testing_merchants g ON g.acquirer_id = $6 AND g.merchant_id = $7"
-    " LEFT JOIN card_testing_bins b ON b.bin = $8"
-)
+# An authorization's first statement, in its unit (network/authorizations.py), for one request
+# or for each of a lane's unit (network/batches.py), a row of `w` each: the card of its
+# number (a card's or a wallet token's); the accounts locked first, in uuid order
+# (docs/ledger.md, "Lock order"), with what the rules read beside them, by the engine's own
+# text (`transactions.locks.authorization_account_sql`: `uuid` … `budget_currency`); then the
+# cards locked in uuid order with their users' fee overrides, decision endpoints and each
+# request's tag, by the engine's own text too (`card_with_fees_sql`, its columns `locked_`…:
+# one row an override; the sort reads every account's row, so every account is locked
+# before any card); each request's key row, the card-testing guard's block of its merchant
+# and lock of its number's BIN (transactions/card_testing/). Each lock is its CTE's: no outer
+# join may lock its nullable side.
+_LOCKED = "locked_"
+_WANTED = (
+    "fingerprint", "acquirer_id", "stan", "transmitted", "mti_class", "merchant_acquirer",
+    "merchant_id", "bin", "tag",
+)  # fmt: skip
+_LOCKED_ACCOUNTS = authorization_account_sql("n", "n", "n.i AS account_of, ")
+_LOCKED_CARDS = card_with_fees_sql(
+    "c.user_uuid", "n.tag", _LOCKED, "n.i AS locked_of, ",
+    "n JOIN l ON l.account_of = n.i JOIN cards c ON c.uuid = n.card_uuid",
+)  # fmt: skip
+_LOCKED_NAMES = tuple((name, _LOCKED + name) for name in CARD_WITH_FEES_NAMES)
+
+
+@functools.cache
+def _locked_cards_and_keys_sql(count: int) -> str:
+    """The first statement of `count` requests, each a row of `w` (`i`: its place, then
+    `_WANTED`, `$`… in that order), their rows in that order."""
+    width = len(_WANTED)
+    values = ", ".join(
+        f"({i}, " + ", ".join(f"${i * width + j}" for j in range(1, width + 1)) + ")"
+        for i in range(count)
+    )
+    return (
+        f"WITH w(i, {', '.join(_WANTED)}) AS (VALUES {values}),"  # noqa: S608 - our fragments
+        f" n AS ({_CARD_OF_NUMBER}, coalesce(c.account_uuid, tc.account_uuid) AS account_uuid,"
+        f" w.* FROM w{_number_joins('w.fingerprint')}),"
+        f" l AS ({_LOCKED_ACCOUNTS} ORDER BY a.uuid FOR NO KEY UPDATE OF a),"
+        f" f AS ({_LOCKED_CARDS} ORDER BY c.uuid FOR NO KEY UPDATE OF c)"
+        " SELECT n.*, l.*, m.response_code, m.answer, m.transaction_uuid, m.created_at,"
+        " g.blocked_until, b.locked_until AS bin_locked_until, f.*"
+        " FROM n LEFT JOIN l ON l.account_of = n.i LEFT JOIN f ON f.locked_of = n.i"
+        " LEFT JOIN network_messages m ON m.acquirer_id = n.acquirer_id AND m.stan = n.stan"
+        " AND m.transmitted = n.transmitted AND m.mti_class = n.mti_class"
+        " LEFT JOIN card_testing_merchants g ON g.acquirer_id = n.merchant_acquirer"
+        " AND g.merchant_id = n.merchant_id"
+        " LEFT JOIN card_testing_bins b ON b.bin = n.bin ORDER BY n.i"
+    )
+
+
 _CLOSED_REASON = "SELECT closed_reason FROM cards WHERE uuid = $1"
 _BIN_LOCKED_UNTIL = "SELECT locked_until FROM card_testing_bins WHERE bin = $1"
 _TAG_NAMES = "SELECT slug, name FROM transaction_tags"
@@ -228,27 +264,74 @@ class Opened:
     """What an authorization's unit reads first (`locked_card_and_key`)."""
 
     card: IssuedCard | None
-    account: Row | None  # the card's account's row, locked (None without a card)
+    locked: Locked | None  # the card's account's row and the card's, locked (None without a card)
     found: Remembered | None  # the key's row
     blocked_until: Any  # the card-testing guard's block of the merchant
     bin_locked_until: Any  # … and its lock of the number's BIN
 
 
-async def locked_card_and_key(
-    tx: Tx, fingerprint: str, key: Key, merchant: Merchant, bin_: str
-) -> Opened:
-    """The card of a number (a card's or a wallet token's) with its account locked and read as
-    `transactions.locks.lock_authorization_account` reads it, the row of a key, the
-    merchant's `blocked_until` and the BIN's `locked_until`: one statement, the unit's
-    first."""
-    row = await tx.row(
-        _LOCKED_CARD_AND_KEY, fingerprint, *key.args(), merchant.acquirer_id,
-        merchant.merchant_id, bin_,
-    )  # fmt: skip
-    assert row is not None, "the query always returns its one row"
+@dataclass(slots=True, eq=False)
+class Opening:
+    """What an authorization's first statement reads for: the number's fingerprint, the
+    message's key, the merchant, the number's BIN and the merchant's tag (None: none). A lane's
+    unit reads it with its neighbours' in one statement (`keep`); the request's own step then
+    takes what was read in that unit's transaction (`take`), or reads it itself."""
+
+    fingerprint: str
+    key: Key
+    merchant: Merchant
+    bin: str
+    tag: str | None
+    _kept: tuple[Tx, Opened] | None = None
+
+    def args(self) -> tuple[str | None, ...]:
+        m = self.merchant
+        return (
+            self.fingerprint,
+            *self.key.args(),
+            m.acquirer_id,
+            m.merchant_id,
+            self.bin,
+            self.tag,
+        )
+
+    def keep(self, tx: Tx, opened: Opened) -> None:
+        self._kept = (tx, opened)
+
+    def take(self, tx: Tx) -> Opened | None:
+        """What `keep` kept in `tx` (once); None when it was another unit's, or nothing."""
+        kept, self._kept = self._kept, None
+        return kept[1] if kept is not None and kept[0] is tx else None
+
+
+async def locked_cards_and_keys(tx: Tx, openings: Sequence[Opening]) -> list[Opened]:
+    """Each request's card (a card's or a wallet token's) with its account locked and read as
+    `transactions.locks.lock_authorization_account` reads it, then its card locked and read as
+    `lock_card_with_fees` reads it with the request's tag, the row of its key, its merchant's
+    `blocked_until` and its BIN's `locked_until`: one statement, the unit's first, the accounts
+    and then the cards locked in uuid order. In the requests' order."""
+    args = [arg for opening in openings for arg in opening.args()]
+    rows = await tx.rows(_locked_cards_and_keys_sql(len(openings)), *args)
+    each: list[list[Row]] = [[] for _ in openings]
+    for row in rows:  # one row a request, or one a fee override of its card's user
+        each[int(row["i"])].append(row)
+    return [_opened(request_rows) for request_rows in each]
+
+
+async def locked_card_and_key(tx: Tx, opening: Opening) -> Opened:
+    """`locked_cards_and_keys` of one request: a batch of one."""
+    return (await locked_cards_and_keys(tx, [opening]))[0]
+
+
+def _opened(rows: Sequence[Row]) -> Opened:
+    row = rows[0]
     card = _issued(row)
-    account = row if card is not None and row["uuid"] is not None else None
-    return Opened(card, account, _remembered(row), row["blocked_until"], row["bin_locked_until"])
+    locked = None
+    if card is not None and row["uuid"] is not None:
+        cards = [{name: each[column] for name, column in _LOCKED_NAMES} for each in rows]
+        card_rows = cast("list[Row]", cards)  # by name, as the engine reads a row
+        locked = Locked(row, card_rows if cards[0]["uuid"] is not None else [])
+    return Opened(card, locked, _remembered(row), row["blocked_until"], row["bin_locked_until"])
 
 
 async def closed_reason(tx: Tx, card_uuid: uuid.UUID) -> str | None:

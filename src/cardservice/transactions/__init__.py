@@ -9,6 +9,7 @@ from cardservice.transactions.adjustments import credit_card, recapture
 from cardservice.transactions.authorize import (
     Answered,
     Authorization,
+    Locked,
     Opened,
     Presentation,
     Question,
@@ -17,7 +18,6 @@ from cardservice.transactions.authorize import (
     authorization_of,
     authorize_card,
     authorize_opened,
-    prepare_statements,
     rules_first,
 )
 from cardservice.transactions.deposits import deposit
@@ -28,7 +28,9 @@ from cardservice.transactions.holds import InvalidTransition, holder_leg, owed_b
 from cardservice.transactions.increments import increment_purchase
 from cardservice.transactions.lifecycle import RefundTooLarge, credited_amount
 from cardservice.transactions.locks import (
+    CARD_WITH_FEES_NAMES,
     authorization_account_sql,
+    card_with_fees_sql,
     lock_account,
     lock_budget,
     lock_card,
@@ -84,6 +86,7 @@ from cardservice.transactions.three_ds import issue_code, matching_code, unassig
 from cardservice.transactions.withdrawals import withdraw
 
 __all__ = [
+    "CARD_WITH_FEES_NAMES",
     "ERROR_SLUGS",
     "HOLD_SWEEP_JOB",
     "TRANSACTION_FIELDS",
@@ -96,6 +99,7 @@ __all__ = [
     "ForcePost",
     "IncrementRequest",
     "InvalidTransition",
+    "Locked",
     "Opened",
     "Presentation",
     "Purchase",
@@ -118,6 +122,7 @@ __all__ = [
     "capture",
     "capture_purchase",
     "card_balance",
+    "card_with_fees_sql",
     "credit_card",
     "credit_row",
     "credited_amount",
@@ -140,7 +145,6 @@ __all__ = [
     "matching_code",
     "owed_beyond",
     "payee",
-    "prepare_statements",
     "purchase_arn",
     "recapture",
     "refund",

@@ -37,7 +37,7 @@ from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from cardservice.db.database import Database
-from cardservice.db.sql import Row, Tx, text_uuid
+from cardservice.db.sql import Tx, text_uuid
 from cardservice.decisions.endpoints import Endpoint, endpoint_in
 from cardservice.decisions.service import EVENT_TYPE, Verdict, ask, note_health
 from cardservice.infra.outbound import Outbound
@@ -47,12 +47,13 @@ from cardservice.security import CardCipher
 from cardservice.transactions.engine import (
     Authorization,
     Decided,
+    Locked,
     Presentation,
     Recorded,
     decide,
     record,
 )
-from cardservice.transactions.locks import lock_card_account, lock_card_with_fees
+from cardservice.transactions.locks import lock_card_account
 from cardservice.transactions.repository import payee
 
 T = TypeVar("T")
@@ -60,6 +61,7 @@ T = TypeVar("T")
 __all__ = [
     "Answered",
     "Authorization",
+    "Locked",
     "Opened",
     "Presentation",
     "Question",
@@ -157,13 +159,13 @@ Then = Callable[[Tx, Recorded], Awaitable[None]]
 @dataclass(frozen=True, slots=True)
 class Opened:
     """What a channel's own first step found in unit 1 (`authorize_opened`): the request to
-    answer and whose it is; `account`: the card's account's row when the step locked it
-    already, as `locks.lock_authorization_account` reads it (no round trip of its own);
-    `then`: the channel's work in the unit that records the answer."""
+    answer and whose it is; `locked`: the card's account's row and the card's when the step
+    locked them already, as `engine.decide` reads them (no round trip of their own); `then`:
+    the channel's work in the unit that records the answer."""
 
     user_uuid: uuid.UUID
     request: Authorization
-    account: Row | None = None
+    locked: Locked | None = None
     then: Then | None = None
 
 
@@ -186,19 +188,19 @@ async def rules_first(
     user_uuid: uuid.UUID,
     request: Authorization,
     then: Then | None = None,
-    account: Row | None = None,
+    locked: Locked | None = None,
     now: datetime | None = None,
 ) -> tuple[Recorded | None, Question | None]:
     """Unit 1 of the entry, in the caller's unit: decide under the locks; what was recorded,
     or (None) the question to ask the decision endpoint. Alone it serves a caller whose one
     unit holds everything and whose users have no endpoint (the demo's history, `now` its
-    time). `account`: the card's account's row, when the caller locked it in this unit
-    already."""
+    time). `locked`: the card's account's row and the card's, when the caller locked them in
+    this unit already."""
     now = now or utcnow()
-    paying = await _paying_card(tx, user_uuid, request, account is not None)
-    if paying.card_uuid != request.card_uuid:  # a replacement's: its account's lock is taken
-        account = None
-    decided = await decide(tx, cipher, user_uuid, paying, now, account)
+    paying = await _paying_card(tx, user_uuid, request, locked is not None)
+    if paying.card_uuid != request.card_uuid:  # a replacement's: its own locks are taken
+        locked = None
+    decided = await decide(tx, cipher, user_uuid, paying, now, locked)
     endpoint = endpoint_in(decided.card, cipher)
     if not decided.approved or endpoint is None or request.presentation.stand_in:
         recorded = await record(tx, user_uuid, paying, decided, None, now)
@@ -279,7 +281,7 @@ async def authorize_opened(
         if isinstance(opened, Answered):
             return opened
         recorded, question = await rules_first(
-            tx, cipher, opened.user_uuid, opened.request, opened.then, opened.account
+            tx, cipher, opened.user_uuid, opened.request, opened.then, opened.locked
         )
         if recorded is not None:
             return recorded
@@ -316,12 +318,3 @@ async def authorize_card(
         db, http, cipher, opening, allow_private=allow_private, answer_within=answer_within
     )
     return recorded.row
-
-
-async def prepare_statements(tx: Tx) -> None:
-    """The card's lock with its fees (with a tag and without), run on no card: nothing read,
-    nothing locked, the statements prepared and planned on `tx`'s connection before its first
-    authorization needs them (`network.host.Host.warm`)."""
-    nothing = uuid.UUID(int=0)
-    await lock_card_with_fees(tx, nothing, nothing, None)
-    await lock_card_with_fees(tx, nothing, nothing, "")

@@ -58,7 +58,8 @@ verdict, so funds and limits are checked afresh after the answer.
 
 Locks in the global order (docs/ledger.md): the account (through the card; read with the
 owner's program controls and whether they have a team budget), then the card read together
-with the fee overrides and the tag, then the budget row when there is one; then the
+with the fee overrides and the tag (a channel that locked both in its own first statement hands
+them in: `Locked`, the ISO 8583 host's), then the budget row when there is one; then the
 transaction is inserted with its entry when money moves (`post_entry(…, insert=…)`: one
 statement on PostgreSQL, returning the new card balance; its counters, tag popularity
 included, are kept by the database's trigger, last), and what the request needs beyond that
@@ -201,6 +202,17 @@ class Recorded:
 
 
 @dataclass(frozen=True, slots=True)
+class Locked:
+    """An authorization's rows its caller locked in this unit already, as `decide` would lock
+    them (docs/ledger.md, "Lock order"): the card's account, as
+    `locks.lock_authorization_account` reads it, then the card, as `locks.lock_card_with_fees`
+    reads it with the request's tag (one row a fee override; none: the card is gone)."""
+
+    account: Row
+    card: Sequence[Row]
+
+
+@dataclass(frozen=True, slots=True)
 class Tag:
     slug: str
     restriction: str | None  # blocked | restricted
@@ -301,20 +313,23 @@ async def _tag_exists(tx: Tx, slug: str) -> bool:
 
 
 async def _locked(
-    tx: Tx, user_uuid: uuid.UUID, request: Authorization, account: Row | None
+    tx: Tx, user_uuid: uuid.UUID, request: Authorization, locked: Locked | None
 ) -> tuple[Row, Sequence[Row], Tag | None]:
     """Account, then card, locked in that order (the order every money path uses); the card
     comes with the user's fee overrides and the merchant tag. Both are 404s; when the tag is
     unknown too, its message wins: a wrong tag is told so whatever card the request names.
     The account's row carries the owner's program controls and team budget currency;
-    `account`: that row, when the caller locked it in this unit already."""
-    if account is None:
-        account = await lock_authorization_account(tx, user_uuid, request.card_uuid)
-    if account is None:
-        if request.tag is not None and not await _tag_exists(tx, request.tag):
-            raise UnknownTag()
-        raise CardNotFound()
-    rows = await lock_card_with_fees(tx, user_uuid, request.card_uuid, request.tag)
+    `locked`: both, when the caller locked them in this unit already."""
+    if locked is not None:
+        account, rows = locked.account, locked.card
+    else:
+        found = await lock_authorization_account(tx, user_uuid, request.card_uuid)
+        if found is None:
+            if request.tag is not None and not await _tag_exists(tx, request.tag):
+                raise UnknownTag()
+            raise CardNotFound()
+        account = found
+        rows = await lock_card_with_fees(tx, user_uuid, request.card_uuid, request.tag)
     if not rows:  # the card went away between the two reads
         raise CardNotFound()
     tag = None
@@ -331,12 +346,12 @@ async def decide(
     user_uuid: uuid.UUID,
     request: Authorization,
     now: datetime,
-    account: Row | None = None,
+    locked: Locked | None = None,
 ) -> Decided:
     """Rules 1-8 under the account's and the card's locks (and an increment's parent row's);
-    writes nothing. `account`: the card's account's row, when the caller locked it in this
-    unit already (`locks.lock_authorization_account`'s columns)."""
-    account, rows, tag = await _locked(tx, user_uuid, request, account)
+    writes nothing. `locked`: the account's and the card's rows, when the caller locked them
+    in this unit already."""
+    account, rows, tag = await _locked(tx, user_uuid, request, locked)
     card = rows[0]
     parent = None
     if request.parent_uuid is not None:

@@ -82,37 +82,51 @@ _CARD = (
     " FROM cards WHERE uuid = $1 FOR NO KEY UPDATE"
 )
 # A card as the authorization engine needs it, the columns named as on the table.
-CARD_COLUMNS = (
-    "c.uuid, c.user_uuid, c.account_uuid, c.currency, c.balance, c.status, c.expiry_month,"
-    " c.expiry_year, c.auto_replenish_amount, c.auto_replenish_min_balance, c.spending_controls,"
-    " c.card_type, c.locked_merchant,"  # the card type's rules (transactions/card_types.py)
-    " c.frozen_reason, c.verification_failures,"  # the card-testing guard's
-    " c.form, c.pin_pvv, c.pin_blocked, c.pin_failures"  # where it is presented, its PIN
+_CARD_NAMES = (
+    "uuid", "user_uuid", "account_uuid", "currency", "balance", "status", "expiry_month",
+    "expiry_year", "auto_replenish_amount", "auto_replenish_min_balance", "spending_controls",
+    "card_type", "locked_merchant",  # the card type's rules (transactions/card_types.py)
+    "frozen_reason", "verification_failures",  # the card-testing guard's
+    "form", "pin_pvv", "pin_blocked", "pin_failures",  # where it is presented, its PIN
+)  # fmt: skip
+CARD_COLUMNS = ", ".join(f"c.{name}" for name in _CARD_NAMES)
+# ... with the user's fee overrides (one row an override), their decision endpoint
+# (docs/controls.md#the-decision-endpoint) and the request's merchant tag: each column's name
+# and what it reads
+_CARD_WITH_FEES = (
+    *((name, f"c.{name}") for name in _CARD_NAMES),
+    ("fee_slug", "o.slug"), ("fee_kind", "o.kind"), ("fee_value", "o.value"),
+    ("endpoint_url", "e.url"), ("endpoint_secret", "e.secret_ciphertext"),
+    ("endpoint_timeout_ms", "e.timeout_ms"), ("endpoint_on_timeout", "e.on_timeout"),
+    ("endpoint_failures", "e.consecutive_failures"),
+    ("endpoint_stand_in_until", "e.stand_in_until"),
+    ("tag_slug", "t.slug"), ("tag_restriction", "t.restriction"), ("tag_hold_days", "t.hold_days"),
+)  # fmt: skip
+CARD_WITH_FEES_NAMES = tuple(name for name, _read in _CARD_WITH_FEES)
+
+
+def card_with_fees_sql(
+    user: str, tag: str, prefix: str = "", more: str = "", source: str = "cards c"
+) -> str:
+    """The card `c` as `lock_card_with_fees` reads it: with the fee overrides and decision
+    endpoint of `user` and the merchant tag `tag` (NULL: none named), each column named
+    `prefix` + its name in `CARD_WITH_FEES_NAMES`, in that order; `more`: columns read first,
+    `source`: `cards c` and what it is joined to. The caller adds its WHERE and the lock,
+    `FOR NO KEY UPDATE OF c`. One text for the engine's lock and the ISO 8583 host's first
+    statement (network/repository.py), which must read the same rows."""
+    columns = ", ".join(f"{read} AS {prefix}{name}" for name, read in _CARD_WITH_FEES)
+    return (
+        f"SELECT {more}{columns} FROM {source}"  # noqa: S608 - our columns and expressions
+        f" LEFT JOIN user_fee_overrides o ON o.user_uuid = {user}"
+        f" LEFT JOIN authorization_endpoints e ON e.user_uuid = {user}"
+        f" LEFT JOIN transaction_tags t ON t.slug = {tag}"
+    )
+
+
+# Parameters: $1 card, $2 user, $3 tag (NULL: none).
+_CARD_WITH_FEES_LOCKED = (
+    card_with_fees_sql("$2", "$3") + " WHERE c.uuid = $1 FOR NO KEY UPDATE OF c"
 )
-# The user's decision endpoint (docs/controls.md#the-decision-endpoint), read with the card: no
-# round trip of its own.
-_ENDPOINT_COLUMNS = (
-    "e.url AS endpoint_url, e.secret_ciphertext AS endpoint_secret,"
-    " e.timeout_ms AS endpoint_timeout_ms, e.on_timeout AS endpoint_on_timeout,"
-    " e.consecutive_failures AS endpoint_failures, e.stand_in_until AS endpoint_stand_in_until"
-)
-# Parameters: $1 card, $2 user, $3 tag.
-_CARD_WITH_FEES = f"""
-SELECT {CARD_COLUMNS}, o.slug AS fee_slug, o.kind AS fee_kind, o.value AS fee_value,
-       {_ENDPOINT_COLUMNS}
-FROM cards c LEFT JOIN user_fee_overrides o ON o.user_uuid = $2
-             LEFT JOIN authorization_endpoints e ON e.user_uuid = $2
-WHERE c.uuid = $1
-FOR NO KEY UPDATE OF c"""  # noqa: S608 - constant columns
-_CARD_WITH_FEES_AND_TAG = f"""
-SELECT {CARD_COLUMNS}, o.slug AS fee_slug, o.kind AS fee_kind, o.value AS fee_value,
-       {_ENDPOINT_COLUMNS},
-       t.slug AS tag_slug, t.restriction AS tag_restriction, t.hold_days AS tag_hold_days
-FROM cards c LEFT JOIN user_fee_overrides o ON o.user_uuid = $2
-             LEFT JOIN authorization_endpoints e ON e.user_uuid = $2
-             LEFT JOIN transaction_tags t ON t.slug = $3
-WHERE c.uuid = $1
-FOR NO KEY UPDATE OF c"""  # noqa: S608 - constant columns
 
 # A set of force posts' cards: the engine's columns and each user's fee overrides (one row an
 # override, or one with none), in the cards' order.
@@ -204,11 +218,7 @@ async def lock_card_with_fees(
     row per override, or one row with none), the user's decision endpoint (`endpoint_*`,
     None when there is none) and the merchant tag when one is named (`tag_slug` is None when
     no such tag exists). Only the card row is locked."""
-    if tag is None:
-        rows = await tx.rows(_CARD_WITH_FEES, card_uuid, user_uuid)
-    else:
-        rows = await tx.rows(_CARD_WITH_FEES_AND_TAG, card_uuid, user_uuid, tag)
-    return rows
+    return await tx.rows(_CARD_WITH_FEES_LOCKED, card_uuid, user_uuid, tag)
 
 
 async def lock_force_post_accounts(tx: Tx, card_uuids: Sequence[uuid.UUID]) -> Sequence[Row]:
