@@ -31,6 +31,7 @@ import contextlib
 import os
 import statistics
 import time
+import uuid
 from typing import Any
 
 import asyncpg
@@ -240,6 +241,9 @@ async def main(before: str, entries: int, rounds: int, loop: str = "entry") -> d
         "us_an_entry": {name: round(statistics.median(t), 1) for name, t in took.items()},
         "rounds_us_an_entry": {name: [round(x, 1) for x in t] for name, t in took.items()},
         "head_vs_before": round(head / old, 3),
+        # each round's two loops ran one after the other: their ratio moves less with the load
+        "head_vs_before_paired": round(statistics.median(
+            h / b for h, b in zip(took["head"], took[before], strict=True)), 3),
     }  # fmt: skip
 
 
@@ -281,18 +285,101 @@ async def keys(entries: int, rounds: int, at: str) -> dict[str, Any]:
     }  # fmt: skip
 
 
+# `--triggers`: one approval's write statement (as `_APPROVAL` writes it) under EXPLAIN
+# ANALYZE, its deferred keys run at its end, after its account and card are locked
+_EXPLAINED = """EXPLAIN (ANALYZE, FORMAT JSON)
+WITH e AS (SELECT nextval(pg_get_serial_sequence('journal_entries', 'id')) AS id),
+tr AS (INSERT INTO transactions (uuid, user_uuid, account_uuid, card_uuid, type, status,
+           direction, amount, authorized_amount, captured_amount, currency, fee,
+           refunded_amount, merchant_name, merchant_mcc, merchant_country, merchant_city,
+           flagged, decision, hold_expires_at, channel, network, stand_in, shortfall,
+           auth_code, created_at, updated_at)
+       VALUES ($4, $1, $2, $3, 'card_purchase', 'pending', 'debit', 1, 1, 0, 'USD', 0, 0,
+           'Corner Shop', '5411', 'US', 'Springfield', false, 'rules',
+           now() + interval '7 days', 'iso8583', '{"stan": "000123"}', false, 0, 'A1B2C3',
+           now(), now())
+       RETURNING 1),
+w AS (INSERT INTO events (uuid, type, user_uuid, object_type, object_uuid, created_at, data)
+      VALUES (gen_random_uuid(), 'transaction.created', $1, 'transaction', $4, now(),
+              repeat('x', 900))),
+p AS (INSERT INTO postings (entry_id, account_uuid, card_uuid, system_book, currency, amount)
+      SELECT e.id, NULL, v.card, v.book, 'USD', v.amount
+      FROM e, (VALUES ($3::uuid, NULL, -1), (NULL, 'holds', 1)) AS v(card, book, amount)
+      WHERE (SELECT count(*) FROM tr) = 1 RETURNING 1),
+j AS (INSERT INTO journal_entries (id, kind, reference, created_at)
+      SELECT e.id, 'card_purchase', $4, now() FROM e WHERE (SELECT count(*) FROM p) > 0
+      RETURNING id)
+UPDATE cards SET balance = balance - 1, updated_at = now()
+WHERE uuid = $3 AND balance - 1 >= 0 AND (SELECT count(*) FROM j) = 1"""
+# a key's trigger by its constraint's name
+_KEY_TRIGGERS = (
+    "SELECT t.tgname, c.conname FROM pg_trigger t JOIN pg_constraint c ON c.oid = t.tgconstraint"
+)
+
+
+async def _explained(url: str, card: str, entries: int) -> dict[str, list[float]]:
+    """µs of each trigger (a key's by its name) and of the statement, `entries` approvals."""
+    connection = await asyncpg.connect(url)
+    try:
+        names = dict(await connection.fetch(_KEY_TRIGGERS))
+        holder = await connection.fetchrow(
+            "SELECT user_uuid, account_uuid, uuid FROM cards WHERE uuid = $1", uuid.UUID(card)
+        )
+        took: dict[str, list[float]] = {}
+        for _ in range(entries):
+            async with connection.transaction():
+                await connection.execute("SET CONSTRAINTS ALL IMMEDIATE")
+                for table, key in (("accounts", holder[1]), ("cards", holder[2])):
+                    lock = f"SELECT 1 FROM {table} WHERE uuid = $1 FOR NO KEY UPDATE"
+                    await connection.execute(lock, key)
+                plan = await connection.fetchval(_EXPLAINED, *holder, uuid.uuid4())
+            top = orjson.loads(plan)[0]
+            for trigger in top.get("Triggers", []):
+                name = trigger["Trigger Name"]
+                took.setdefault(names.get(name, name), []).append(trigger["Time"] * 1000)
+            took.setdefault("statement", []).append(top["Execution Time"] * 1000)
+        return took
+    finally:
+        await connection.close()
+
+
+async def triggers(before: str, entries: int, rounds: int) -> dict[str, Any]:
+    """Each trigger's µs in an approval's statement (median) at head and at `before`, the
+    two databases in turn."""
+    databases = {"head": await _database("head"), before: await _database(before)}
+    took: dict[str, dict[str, list[float]]] = {name: {} for name in databases}
+    try:
+        for turn in range(rounds):
+            for name in list(databases) if turn % 2 == 0 else list(reversed(databases)):
+                for trigger, times in (await _explained(*databases[name], entries)).items():
+                    took[name].setdefault(trigger, []).extend(times)
+    finally:
+        for url, _card in databases.values():
+            await drop_database(ADMIN_DSN, url)
+    return {
+        "approvals": entries * rounds, "load_average": os.getloadavg(),
+        "us_median": {
+            name: {t: round(statistics.median(x), 1) for t, x in times.items()}
+            for name, times in took.items()
+        },
+    }  # fmt: skip
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--before", metavar="REVISION")
     group.add_argument("--keys", action="store_true")
     parser.add_argument("--at", default="head", metavar="REVISION", help="--keys' schema")
+    parser.add_argument("--triggers", action="store_true", help="with --before: EXPLAIN's")
     parser.add_argument("--loop", choices=("entry", "approval"), default="entry")
     parser.add_argument("--entries", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=5)
     arguments = parser.parse_args()
     if arguments.keys:
         run = keys(arguments.entries, arguments.rounds, arguments.at)
+    elif arguments.triggers:
+        run = triggers(arguments.before, arguments.entries, arguments.rounds)
     else:
         run = main(arguments.before, arguments.entries, arguments.rounds, arguments.loop)
     print(orjson.dumps(asyncio.run(run), option=orjson.OPT_INDENT_2).decode())
