@@ -12,15 +12,22 @@ other order; µs an entry (median over the rounds) and after ÷ before.
     CARDSERVICE_BENCH_PG=postgresql://postgres@127.0.0.1:5499/postgres \\
         python -m bench.ledger_checks --before 20261127_48
 
-`--loop approval` writes an approval's whole write statement instead (`ledger.entries`'
-`post_entry` with its `insert`: the transaction row, its `transaction.created` event with
-its data, the three postings, the entry, the card's balance; a domestic ISO approval's
-columns). `--keys` measures what each foreign key and index that statement runs costs it:
-one database at head, and a loop per variant, each dropping one of them (or a variant's
-statements) inside the loop's own transaction, rolled back with it; the variants take turns,
-each round in another order (rotated); µs an approval (median over the rounds) and what the
-object costs an approval (the loop as it is less the loop without it):
-`python -m bench.ledger_checks --keys --entries 1000 --rounds 5`.
+`--loop approval` writes an approval's unit instead, each its own transaction: its account
+and card locked, then its write statement (`ledger.entries`' `post_entry` with its `insert`:
+the transaction row, its `transaction.created` event with its data, the postings, the entry,
+the card's balance; a domestic ISO approval's columns); the figure is the CPU time of the
+server's backend (the machine is shared), and each round's two loops' ratio is given too.
+
+`--keys [--at REVISION]` measures what each foreign key and index that unit runs costs it,
+on one database: each round, a loop without the object (dropped, then put back as it was)
+beside a loop with it, the objects in a rotated order; the median of the differences and
+each round's. `--triggers` (with `--before`) runs the write statement under EXPLAIN
+ANALYZE, the deferred keys at its end, and gives each trigger's median µs (a key's by its
+constraint's name) and the statement's, on both schemas in turn:
+
+    python -m bench.ledger_checks --before 20261128_01 --loop approval --entries 400 --rounds 16
+    python -m bench.ledger_checks --keys --at 20261128_01 --entries 300 --rounds 3
+    python -m bench.ledger_checks --before 20261128_01 --triggers --entries 300 --rounds 4
 """
 
 from __future__ import annotations
@@ -153,7 +160,7 @@ _THERE = (
 def _variants() -> dict[str, list[str]]:
     """Each variant's objects."""
     variants: dict[str, list[str]] = {name: [name] for name in _KEYS + _INDEXES}
-    # what migration 20261128_04 drops, together
+    # the transactions' keys to user, account and card and the postings' to their entry
     variants["the four keys"] = [k for k in _KEYS if "parent" not in k]
     return variants
 
