@@ -101,9 +101,9 @@ END $$
 """
 
 
-# 20261128_01: the tags checked in section 3; now, before the counters, the tags with the
-# users, accounts and cards, in the same one query (a query of a trigger costs more than its
-# probes: scalar subqueries, index probes whatever the planner guesses of the transition table)
+# 20261128_01: the tags checked in section 3; now, before the counters, the tags and the
+# cards in the same one query (a query of a trigger costs more than its probes; scalar
+# subqueries: index probes whatever the planner guesses of the transition table)
 TAGS_BEFORE = """each exists (no foreign key, migration 20261127_52), a waiting row each
     SELECT n.tag_slug INTO missing FROM new_transactions n
     WHERE n.tag_slug IS NOT NULL
