@@ -28,9 +28,11 @@ from cardservice.models.base import utcnow
 from tests.cli.test_cli import Command
 from tests.ledger.activity import activity
 
+# a forged entry 9999's postings (fees 5, holds -5), and the entry's insert after them: on
+# PostgreSQL in its statement, as an entry's postings must be (migration 20261128_04)
 _FORGED = (
     "INSERT INTO postings (entry_id, system_book, currency, amount)"
-    " VALUES (9999, '{book}', 'USD', {amount})"
+    " VALUES (9999, 'fees', 'USD', 5), (9999, 'holds', 'USD', -5)"
 )
 DOC = Path(__file__).resolve().parents[2] / "docs" / "ledger.md"
 
@@ -71,6 +73,14 @@ async def _around(app: FastAPI, *statements: str) -> None:
             await tx.execute(statement)
 
     await app.state.db.transact(unit)
+
+
+async def _forge(app: FastAPI, entry: str) -> None:
+    """Entry 9999 forged around the service: its postings, then `entry` (its insert)."""
+    if app.state.db.is_sqlite:
+        await _around(app, _FORGED, entry)
+    else:
+        await _around(app, f"WITH p AS ({_FORGED} RETURNING 1) {entry}")
 
 
 def _triggers_off(app: FastAPI) -> list[str]:
@@ -245,10 +255,8 @@ async def test_an_entry_written_around_the_service_and_an_edited_balance_are_nam
     )
     # an entry written into the chain around the service, after its last place
     last_seq = len(await _entries(app))
-    await _around(
+    await _forge(
         app,
-        _FORGED.format(book="fees", amount=5),
-        _FORGED.format(book="holds", amount=-5),
         f"INSERT INTO journal_entries (id, kind, created_at, chain_seq, hash) VALUES (9999,"
         f" 'forged', '{utcnow().strftime('%Y-%m-%d %H:%M:%S.%f')}', {last_seq + 1}, '{'f' * 64}')",
     )
@@ -270,10 +278,8 @@ async def test_an_entry_inserted_into_the_chain_with_its_hash_is_seen_at_the_hea
         9999, "forged", None, instant(stamp), [("book:fees", "USD", 5), ("book:holds", "USD", -5)]
     )
     digest = entry_hash(forged, len(entries) + 1, entries[-1][2])
-    await _around(
+    await _forge(
         app,
-        _FORGED.format(book="fees", amount=5),
-        _FORGED.format(book="holds", amount=-5),
         f"INSERT INTO journal_entries (id, kind, created_at, chain_seq, hash) VALUES (9999,"
         f" 'forged', '{stamp.strftime('%Y-%m-%d %H:%M:%S.%f')}', {len(entries) + 1}, '{digest}')",
     )
@@ -300,10 +306,8 @@ async def test_verify_without_sealing_counts_what_waits_and_names_an_entry_left_
     ]
     # a committed entry that has waited over a minute: no sealer is running
     old = (utcnow() - timedelta(minutes=2)).strftime("%Y-%m-%d %H:%M:%S.%f")
-    await _around(
+    await _forge(
         app,
-        _FORGED.format(book="fees", amount=5),
-        _FORGED.format(book="holds", amount=-5),
         f"INSERT INTO journal_entries (id, kind, created_at) VALUES (9999, 'late', '{old}')",
     )
     checked = await ledger("verify", "--no-seal")

@@ -213,9 +213,12 @@ async def test_a_posting_after_its_entry_in_the_same_unit_is_refused(
 
     async def appended(tx: Tx) -> None:
         entry = await tx.value(_NEXT)
-        await tx.execute(_POSTING, entry, None, card, None, "USD", 100)
-        await tx.execute(_POSTING, entry, None, None, "fees", "USD", -100)
-        await tx.execute(_ENTRY, entry, utcnow())
+        if tx.dialect == "postgresql":  # an entry's postings are its statement's there
+            await tx.execute(_ONE_STATEMENT, entry, card, -100, utcnow())
+        else:
+            await tx.execute(_POSTING, entry, None, card, None, "USD", 100)
+            await tx.execute(_POSTING, entry, None, None, "fees", "USD", -100)
+            await tx.execute(_ENTRY, entry, utcnow())
         await tx.execute(_POSTING, entry, None, card, None, "USD", 1)
 
     await _refused(app, appended)
@@ -273,3 +276,56 @@ async def test_a_tag_a_transaction_carries_is_rewritten_but_never_renamed(
 
     with pytest.raises(INTEGRITY_ERRORS):
         await app.state.db.transact(renamed)
+
+
+# a copy of the holder's transaction as a `$3` (status `$4`), `{column}` a uuid that names
+# nothing
+_COPY_NAMING = (
+    "INSERT INTO transactions (uuid, user_uuid, account_uuid, card_uuid, type, status,"
+    " direction, amount, currency, fee, refunded_amount, flagged, created_at, updated_at)"
+    " SELECT $1, {user_uuid}, {account_uuid}, {card_uuid}, $3, $4, 'debit', amount,"
+    " currency, fee, 0, flagged, created_at, updated_at FROM transactions"
+    " WHERE card_uuid IS NOT NULL LIMIT 1"
+)
+_HOLDERS = ("user_uuid", "account_uuid", "card_uuid")
+
+
+# a purchase the card's spend days count, and a top-up they do not (PostgreSQL checks their
+# card each its own way: migration 20261128_04)
+@pytest.mark.parametrize("kind", [("card_purchase", "pending"), ("card_topup", "completed")])
+@pytest.mark.parametrize("write", ["insert", "update"])
+@pytest.mark.parametrize("column", _HOLDERS)
+async def test_a_transaction_for_a_holder_that_does_not_exist_is_refused(
+    app: FastAPI,
+    holders: tuple[uuid.UUID, uuid.UUID],
+    column: str,
+    write: str,
+    kind: tuple[str, str],
+) -> None:
+    async def nobody(tx: Tx) -> None:
+        if write == "insert":
+            named = {name: "$2" if name == column else name for name in _HOLDERS}
+            sql = _COPY_NAMING.format(**named)
+            await tx.execute(sql, uuid.uuid4(), uuid.uuid4(), *kind)
+        else:
+            await tx.execute(f"UPDATE transactions SET {column} = $1", uuid.uuid4())
+
+    await _refused(app, nobody)
+
+
+@pytest.mark.parametrize("write", ["DELETE FROM cards", "UPDATE cards SET uuid = $2"])
+async def test_a_card_a_transaction_names_is_never_deleted_or_renumbered(
+    app: FastAPI, holders: tuple[uuid.UUID, uuid.UUID], write: str
+) -> None:
+    _account, card = holders
+    named = "SELECT count(*) FROM transactions WHERE card_uuid = $1"
+    assert await app.state.db.reader.value(named, card) > 0
+
+    async def gone(tx: Tx) -> None:
+        # its spend days name it too (a key of their own): only the transactions are left
+        await tx.execute("DELETE FROM card_spend WHERE card_uuid = $1", card)
+        args = (card,) if write.startswith("DELETE") else (card, uuid.uuid4())
+        await tx.execute(f"{write} WHERE uuid = $1", *args)
+
+    await _refused(app, gone)
+    assert await app.state.db.reader.value("SELECT count(*) FROM cards WHERE uuid = $1", card)

@@ -7,8 +7,9 @@ Entries are never edited: a correction is a new entry.
 `post_entry` checks the sum in code (UnbalancedEntry), and both databases hold the same rules
 themselves (migration 20261123_02): an entry's postings are written first and the entry row
 last; inserting the entry checks that its postings sum to zero per currency, a posting for an
-entry that already exists is refused, and a posting without its entry fails at commit (the
-foreign key is checked then). Postings and entries are append-only; a posting's currency is
+entry that already exists is refused, and a posting without its entry is refused (PostgreSQL:
+at the end of its statement, which must write the entry too, migration 20261128_04; SQLite: at
+commit, by the foreign key). Postings and entries are append-only; a posting's currency is
 its holder's; balances are never negative (CHECK).
 
 Entries are written unsealed: the sealer chains them after their unit commits

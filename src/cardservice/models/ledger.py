@@ -87,6 +87,8 @@ class Posting(Base):
     )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    # on PostgreSQL the entry's existence (written by the posting's own statement) is checked
+    # by `postings_checked` in place of this key (migration 20261128_04)
     entry_id: Mapped[int] = mapped_column(ForeignKey("journal_entries.id"), index=True)
     # on PostgreSQL the holder's existence is checked with its currency by `postings_checked`
     # in place of these keys (migration 20261127_52)

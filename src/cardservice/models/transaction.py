@@ -48,6 +48,9 @@ class Transaction(UuidPk, Timestamps, Base):
         ),
     )
 
+    # on PostgreSQL user, account and card are checked by `count_inserted()` (an insert) and
+    # `check_holders()` (an update) in place of these keys, and `keep_holder()` keeps a user,
+    # account or card a transaction names (migration 20261128_04)
     user_uuid: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.uuid"))
     account_uuid: Mapped[uuid.UUID] = mapped_column(ForeignKey("accounts.uuid"))
     card_uuid: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("cards.uuid"))
