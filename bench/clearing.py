@@ -13,6 +13,13 @@ process of its own (wall time from start to exit, peak RSS from `wait4`).
     python -m bench.clearing                             # 100,000 and 10,000, both databases
     python -m bench.clearing --records 20000 --databases sqlite
     python -m bench.clearing --records 10000 --small 1000 --accounts 1    # one hot account
+    python -m bench.clearing --records 20000 --databases postgresql --statements
+
+`--statements`: PostgreSQL in a cluster of the run's own (`scripts/fleet/clusters.py`, a
+temporary directory, a free port) with `pg_stat_statements` preloaded (`track = all`): each
+ingest also prints the statements its clients sent a record (the top-level calls, `BEGIN`
+and `COMMIT` included) and the heaviest statements (milliseconds in all, planned and
+executed; a trigger's listed on its own).
 
 The machine is shared: the figures are comparable within one run, not across runs.
 """
@@ -22,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -30,6 +38,9 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+import asyncpg
+
+from bench.iso import _free_port
 from cardservice import runtime
 from cardservice.acquirer.simulator import SimCard, make_cards
 from cardservice.clearing.ipm import Presentment, write
@@ -39,11 +50,19 @@ from cardservice.db.sql import Tx, text_uuid
 from cardservice.migrations import upgrade_database
 from cardservice.security import CardCipher
 from cardservice.transactions.engine import Authorization, Presentation, authorize
+from scripts.fleet import clusters
 from tests.fresh_database import create_database, drop_database
 
 ADMIN_DSN = os.environ.get("CARDSERVICE_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
 KEY = "hXo9m1GJZ0PgtDk0eJ1rV9yB0g3o4Zb8u0eHqXqvP1s="
 CARDS = 64
+# `--statements`: the cluster's settings beyond initdb's
+STATEMENTS_CONF = """
+shared_preload_libraries = 'pg_stat_statements'
+pg_stat_statements.track = all
+pg_stat_statements.track_planning = on
+"""
+HEAVIEST = 12  # statements listed by `--statements`
 
 
 async def _authorizations(
@@ -133,25 +152,71 @@ async def _prepare(
     return paths
 
 
+async def _statements(url: str, reset: bool) -> list[asyncpg.Record]:
+    """The database's statements since the last reset (`pg_stat_statements`), then reset
+    them when `reset`."""
+    connection = await asyncpg.connect(url)
+    try:
+        rows = await connection.fetch(
+            "SELECT query, calls, toplevel, total_plan_time + total_exec_time AS ms"
+            " FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid"
+            " WHERE d.datname = current_database() AND query NOT LIKE '%pg_stat_statements%'"
+            " ORDER BY ms DESC"
+        )
+        if reset:
+            await connection.execute("SELECT pg_stat_statements_reset()")
+    finally:
+        await connection.close()
+    return list(rows)
+
+
+def _print_statements(size: int, rows: list[asyncpg.Record]) -> None:
+    """Statements sent a record, and the heaviest ones (µs a record)."""
+    sent = sum(row["calls"] for row in rows if row["toplevel"])
+    ms = sum(row["ms"] for row in rows if row["toplevel"])
+    print(f"  {size} records: {sent / size:.3f} statements sent a record, "
+          f"{1000 * ms / size:.0f} µs of the database's a record (planned + executed)")  # fmt: skip
+    most = sorted((row for row in rows if row["toplevel"]), key=lambda row: -row["calls"])
+    for title, listed in (("heaviest", rows[:HEAVIEST]), ("most sent", most[:HEAVIEST])):
+        print(f"  {title}:")
+        for row in listed:
+            query = " ".join(str(row["query"]).split())
+            where = "sent" if row["toplevel"] else "inner"
+            print(f"  {1000 * row['ms'] / size:8.1f} µs/rec {row['calls'] / size:7.3f} calls/rec"
+                  f" {where:<5} {query[:140]}")  # fmt: skip
+
+
 def run(
-    kind: str, records: list[int], share: float, accounts: int
+    kind: str, records: list[int], share: float, accounts: int, admin: str | None = None
 ) -> list[tuple[int, float, float]]:
+    """Each file ingested on a fresh database of `kind`: (records, seconds, peak RSS MiB).
+    `admin`: a cluster of the run's own, with `pg_stat_statements` (its statements printed);
+    else `ADMIN_DSN`'s."""
+    statements = admin is not None
+    admin = admin or ADMIN_DSN
     with tempfile.TemporaryDirectory() as temp:
         folder = Path(temp)
         if kind == "sqlite":
             url = f"sqlite:///{folder / 'clearing.db'}"
         else:
-            url = asyncio.run(create_database(ADMIN_DSN, "cs_bench_clearing"))
+            url = asyncio.run(create_database(admin, "cs_bench_clearing"))
         try:
             paths = asyncio.run(_prepare(url, records, share, folder, accounts))
             env = {
                 **os.environ, "CARDSERVICE_DATABASE_URL": url, "CARDSERVICE_ENCRYPTION_KEY": KEY,
                 "CARDSERVICE_VAR_DIR": str(folder / "var"), "CARDSERVICE_LOG_LEVEL": "WARNING",
             }  # fmt: skip
-            return [(size, *_ingest(env, path)) for size, path in zip(records, paths, strict=True)]
+            results = []
+            for size, path in zip(records, paths, strict=True):
+                if statements:
+                    asyncio.run(_statements(url, reset=True))
+                results.append((size, *_ingest(env, path)))
+                if statements:
+                    _print_statements(size, asyncio.run(_statements(url, reset=False)))
+            return results
         finally:
             if kind != "sqlite":
-                asyncio.run(drop_database(ADMIN_DSN, url))
+                asyncio.run(drop_database(admin, url))
 
 
 def main() -> int:
@@ -168,7 +233,14 @@ def main() -> int:
         help="the 64 cards spread over this many accounts (a unit locks its card's account:"
         " 1 puts every record in one line)",
     )
+    parser.add_argument(
+        "--statements",
+        action="store_true",
+        help="PostgreSQL in a cluster of its own with pg_stat_statements: statements a record",
+    )
     args = parser.parse_args()
+    if args.statements:
+        return _with_statements(args)
     print("database    records  seconds  records/s  peak RSS MiB")
     for kind in args.databases.split(","):
         results = run(kind, [args.small, args.records], args.matched, args.accounts)
@@ -178,6 +250,29 @@ def main() -> int:
         print(
             f"{kind:<10} peak RSS {args.records} vs {args.small}: {large_rss / small_rss - 1:+.1%}"
         )
+    return 0
+
+
+def _with_statements(args: argparse.Namespace) -> int:
+    """`main` on PostgreSQL alone, in a cluster of the run's own with `pg_stat_statements`."""
+    if not clusters.available():
+        print("bench.clearing: initdb or pg_ctl missing", file=sys.stderr)
+        return 1
+    root = Path(tempfile.mkdtemp(prefix="cs-bench-clearing-"))
+    cluster = clusters.Cluster("clearing", _free_port(), root)
+    try:
+        cluster.prepare_root()
+        cluster.init_primary(clusters.primary_conf(cluster.port, root) + STATEMENTS_CONF)
+        cluster.start()
+        cluster.psql("CREATE EXTENSION pg_stat_statements", "template1")
+        print("database    records  seconds  records/s  peak RSS MiB")
+        sizes = [args.small, args.records]
+        results = run("postgresql", sizes, args.matched, args.accounts, cluster.dsn("postgres"))
+        for size, seconds, rss in results:
+            print(f"postgresql {size:>8} {seconds:>8.1f} {size / seconds:>10.0f} {rss:>13.1f}")
+    finally:
+        cluster.stop()
+        shutil.rmtree(root, ignore_errors=True)
     return 0
 
 

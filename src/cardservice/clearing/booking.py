@@ -48,12 +48,10 @@ from cardservice.models.base import utcnow
 from cardservice.network import IssuedCard, issued_cards
 from cardservice.transactions import (
     Authorization,
-    CaptureMessage,
+    Captures,
     ForcePost,
-    InvalidTransition,
     Presentation,
     RefundMessage,
-    capture,
     credit_card,
     force_post,
     recapture,
@@ -123,10 +121,15 @@ class Unit:
     outcomes: list[tuple[int, Outcome]] = field(default_factory=list)
     clearings: dict[uuid.UUID, str] = field(default_factory=dict)  # the last record's wins
     force_posts: list[tuple[int, ForcePost]] = field(default_factory=list)  # not written yet
+    # the held authorizations the records name, locked (with their accounts and cards) at
+    # `read`; their captures decided in turn and written together
+    captures: Captures = field(default_factory=Captures)
+    capture_records: list[int] = field(default_factory=list)  # the captures not written yet
 
     async def read(self, tx: Tx, records: Sequence[Row]) -> None:
         """The records' cards by number in one statement, then the authorizations their
-        approval codes name in one more."""
+        approval codes name in one more; the held ones locked, with their accounts and
+        cards, in three more (`Captures.lock`)."""
         self.cards = await issued_cards(tx, {str(record["fingerprint"]) for record in records})
         named = set()
         for record in records:
@@ -135,16 +138,45 @@ class Unit:
             if card is not None and type_ is not None and record["approval_code"]:
                 named.add((card.card_uuid, str(record["approval_code"]), type_))
         self.authorizations = dict(await repository.authorizations(tx, named))
+        held = [
+            purchase for found in self.authorizations.values()
+            if found["status"] == "pending" and (purchase := as_uuid(found["uuid"])) is not None
+        ]  # fmt: skip
+        await self.captures.lock(tx, held)
 
     async def authorization(
         self, tx: Tx, card: IssuedCard, approval_code: str, type_: str
     ) -> Row | None:
         """The card's authorization of `type_` with this code: as read first, or read again
-        when a record before booked it in this unit."""
+        when a record before booked it in this unit (what the unit decided written first)."""
         found = self.authorizations.get((card.card_uuid, approval_code, type_))
         if found is not None and as_uuid(found["uuid"]) in self.moved:
+            await self.write_sets(tx)
             found = await repository.authorization(tx, card.card_uuid, approval_code, type_)
         return found
+
+    async def write_sets(self, tx: Tx, user: uuid.UUID | None = None) -> None:
+        """Write what is decided and not written yet before a record moves money outside the
+        sets (a refund, a difference, a dispute's record: all of it), or, with `user`, before
+        a force post or capture of that user's cards — the other set's, when it moves their
+        money (each record sees the money of the records before it)."""
+        if user is None or user in self.captures.users:
+            await self.write_captures(tx)
+        if user is None or any(post.user_uuid == user for _id, post in self.force_posts):
+            await self.write_force_posts(tx)
+
+    async def write_captures(self, tx: Tx) -> None:
+        """Write the captures decided so far, together (`SetRefused` when the database
+        refuses the set; `RecordRefused` for a set of one)."""
+        records, self.capture_records = self.capture_records, []
+        if not records:
+            return
+        try:
+            await self.captures.write(tx)
+        except ServiceError as error:
+            if len(records) > 1:
+                raise SetRefused(error.message) from error
+            raise RecordRefused(records[0], Refused(f"refused: {error.message}")) from error
 
     async def write_force_posts(self, tx: Tx) -> None:
         """Write the force posts decided so far, together (`SetRefused` when the database
@@ -160,9 +192,10 @@ class Unit:
             raise RecordRefused(posts[0][0], Refused(f"refused: {error.message}")) from error
 
     async def flush(self, tx: Tx) -> None:
-        """Write the force posts, outcomes and clearings gathered so far (`RecordTaken` when
-        one of the records was booked already: this unit must roll back)."""
-        await self.write_force_posts(tx)
+        """Write the captures, force posts, outcomes and clearings gathered so far
+        (`RecordTaken` when one of the records was booked already: this unit must roll
+        back)."""
+        await self.write_sets(tx)
         if self.clearings:
             await repository.set_clearings(tx, self.clearings)
             self.clearings = {}
@@ -236,7 +269,7 @@ async def _decided(tx: Tx, unit: Unit, record: Row) -> Outcome:
 
 async def _outcome(tx: Tx, unit: Unit, record: Row) -> Outcome:
     if record["kind"] in DISPUTE_KINDS:  # a dispute's record: matched by its ARN alone
-        await unit.write_force_posts(tx)
+        await unit.write_sets(tx)
         outcome, reason, purchase = await book_second(tx, unit.file_uuid, record)
         return Outcome(outcome, as_uuid(purchase), reason)
     card = unit.cards[str(record["fingerprint"])]
@@ -246,20 +279,21 @@ async def _outcome(tx: Tx, unit: Unit, record: Row) -> Outcome:
         return Outcome(UNMATCHED, reason=f"unknown currency {record['currency']} (DE 49)")
     clearing = clearing_json(unit.file_uuid, record)
     if record["kind"] == "refund":
-        await unit.write_force_posts(tx)
+        await unit.write_sets(tx)
         return await _refund(tx, card, record, clearing)
     code, type_ = record["approval_code"], AUTHORIZED[str(record["kind"])]
     found = await unit.authorization(tx, card, str(code), type_) if code else None
-    if found is not None and found["status"] in ("pending", "completed", "refunded"):
-        await unit.write_force_posts(tx)  # what the record moves sees the money before it
     if found is not None and found["status"] == "pending":
-        matched = await _capture(tx, found, record, clearing)
+        await unit.write_sets(tx, card.user_uuid)  # it sees the money of the records before
+        matched = await _capture(tx, unit, found, record, clearing)
         if matched is not None:
             return matched
         # it stopped being held before its lock was taken: read again, under the lock
         found = await repository.authorization(tx, card.card_uuid, str(code), type_)
     if found is not None and found["status"] in ("completed", "refunded"):
+        await unit.write_sets(tx)  # what the record moves sees the money before it
         return await _captured_before(tx, found, record, clearing)
+    await unit.write_sets(tx, card.user_uuid)
     return await _force_post(tx, unit, card, record, clearing, type_)
 
 
@@ -268,18 +302,21 @@ def _same_currency(found: Row, record: Row) -> bool:
     return bool(record["currency"] == (found["merchant_currency"] or found["currency"]))
 
 
-async def _capture(tx: Tx, found: Row, record: Row, clearing: str) -> Outcome | None:
-    """A held authorization captured with the presented amount; None when it stopped being
-    held before its lock was taken (a force post then)."""
+async def _capture(
+    tx: Tx, unit: Unit, found: Row, record: Row, clearing: str
+) -> Outcome | None:
+    """A held authorization captured with the presented amount, with the unit's other
+    captures (`Unit.captures`; at once `one_at_a_time`); None when it stopped being held
+    before its lock was taken (a force post then)."""
     purchase = as_uuid(found["uuid"])
     assert purchase is not None
     if not _same_currency(found, record):
         return Outcome(UNMATCHED, purchase, "currency differs from the authorization's")
-    message = CaptureMessage(purchase, int(record["amount"]), channel="clearing", presented=True)
-    try:
-        await capture(tx, found["user_uuid"], message)
-    except InvalidTransition:  # nothing written yet: released meanwhile
-        return None
+    if await unit.captures.capture(tx, purchase, int(record["amount"]), utcnow()) is None:
+        return None  # nothing decided: released meanwhile
+    unit.capture_records.append(int(record["id"]))
+    if unit.one_at_a_time:
+        await unit.write_captures(tx)
     return Outcome(MATCHED, purchase, clearing=clearing)
 
 

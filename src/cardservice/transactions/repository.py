@@ -19,6 +19,7 @@ from cardservice.models.base import pg_array_types, table_of
 from cardservice.models.event import WRITTEN_EVENT_COLUMNS, written_event
 from cardservice.transactions.records import (
     NEWEST_FIRST,
+    Purchase,
     transaction_columns,
     transaction_record_of,
 )
@@ -87,6 +88,25 @@ _SET_STATUS = (
 _SET_HOLD = (
     "UPDATE transactions SET status = $2, amount = $3, captured_amount = $4, updated_at = $5,"
     " merchant_amount = $6, merchant_captured_amount = $7, rate = $8 WHERE uuid = $1"
+)
+
+# Posts of holds written together (holds.write_posts): each purchase's hold columns and
+# shortfall; PostgreSQL one statement (`unnest`: the same text whatever the count).
+_SET_HOLDS = (
+    "UPDATE transactions SET status = $2, amount = $3, captured_amount = $4, updated_at = $5,"
+    " merchant_amount = $6, merchant_captured_amount = $7, rate = $8, shortfall = $9"
+    " WHERE uuid = $1"
+)
+_SET_HOLDS_PG = (
+    "UPDATE transactions t SET status = v.status, amount = v.amount,"
+    " captured_amount = v.captured_amount, updated_at = v.updated_at,"
+    " merchant_amount = v.merchant_amount, merchant_captured_amount = v.merchant_captured,"
+    " rate = v.rate, shortfall = v.shortfall"
+    " FROM unnest(CAST($1 AS uuid[]), CAST($2 AS text[]), CAST($3 AS bigint[]),"
+    " CAST($4 AS bigint[]), CAST($5 AS timestamptz[]), CAST($6 AS bigint[]),"
+    " CAST($7 AS bigint[]), CAST($8 AS text[]), CAST($9 AS bigint[]))"
+    " AS v(uuid, status, amount, captured_amount, updated_at, merchant_amount,"
+    " merchant_captured, rate, shortfall) WHERE t.uuid = v.uuid"
 )
 
 _CREDITED = (
@@ -258,6 +278,21 @@ async def set_hold(
         merchant_captured_amount,
         rate,
     )
+
+
+async def set_holds(tx: Tx, purchases: Sequence[Purchase]) -> None:
+    """Each purchase's status, held and captured amounts (and the merchant's), rate and
+    shortfall, as the records say (one statement on PostgreSQL)."""
+    rows = [
+        (p.uuid, p.status, p.amount, p.captured_amount, p.updated_at, p.merchant_amount,
+         p.merchant_captured_amount, p.rate, p.shortfall)
+        for p in purchases
+    ]  # fmt: skip
+    if tx.dialect != "postgresql":
+        for row in rows:
+            await tx.execute(_SET_HOLDS, *row)
+        return
+    await tx.execute(_SET_HOLDS_PG, *(list(column) for column in zip(*rows, strict=True)))
 
 
 async def credited(tx: Tx, purchase_uuid: uuid.UUID) -> int:
