@@ -125,6 +125,8 @@ class Unit:
     # `read`; their captures decided in turn and written together
     captures: Captures = field(default_factory=Captures)
     capture_records: list[int] = field(default_factory=list)  # the captures not written yet
+    # the purchases the unit's purchase presentments booked, by ARN (the last record's)
+    cleared: dict[str, uuid.UUID] = field(default_factory=dict)
 
     async def read(self, tx: Tx, records: Sequence[Row]) -> None:
         """The records' cards by number in one statement, then the authorizations their
@@ -155,15 +157,23 @@ class Unit:
             found = await repository.authorization(tx, card.card_uuid, approval_code, type_)
         return found
 
-    async def write_sets(self, tx: Tx, user: uuid.UUID | None = None) -> None:
-        """Write what is decided and not written yet before a record moves money outside the
-        sets (a refund, a difference, a dispute's record: all of it), or, with `user`, before
-        a force post or capture of that user's cards — the other set's, when it moves their
-        money (each record sees the money of the records before it)."""
-        if user is None or user in self.captures.users:
-            await self.write_captures(tx)
-        if user is None or any(post.user_uuid == user for _id, post in self.force_posts):
+    async def write_sets(self, tx: Tx) -> None:
+        """Write what is decided and not written yet: before a record moves money outside
+        the sets (a refund, a difference, a dispute's record) and at the end."""
+        await self.write_captures(tx)
+        await self.write_force_posts(tx)
+
+    async def before_capture(self, tx: Tx, user: uuid.UUID) -> None:
+        """The force posts not written yet, when one moves the user's money: a capture
+        sees the money of the records before it."""
+        if any(post.user_uuid == user for _record_id, post in self.force_posts):
             await self.write_force_posts(tx)
+
+    async def before_force_post(self, tx: Tx, user: uuid.UUID) -> None:
+        """The captures not written yet, when one moves the user's money: a force post
+        sees the money of the records before it."""
+        if user in self.captures.users:
+            await self.write_captures(tx)
 
     async def write_captures(self, tx: Tx) -> None:
         """Write the captures decided so far, together (`SetRefused` when the database
@@ -240,14 +250,14 @@ async def book_records(
     unit = Unit(file_uuid, refused or {}, one_at_a_time)
     await unit.read(tx, records)
     for record in records:
-        if record["kind"] == "refund" and record["arn"]:
-            await unit.flush(tx)
         outcome = await _decided(tx, unit, record)
         unit.outcomes.append((int(record["id"]), outcome))
         if outcome.clearing is not None and outcome.transaction_uuid is not None:
             unit.clearings[outcome.transaction_uuid] = outcome.clearing
         if outcome.transaction_uuid is not None:
             unit.moved.add(outcome.transaction_uuid)
+            if record["kind"] == "purchase" and record["arn"] and outcome.outcome != UNMATCHED:
+                unit.cleared[str(record["arn"])] = outcome.transaction_uuid
     await unit.flush(tx)
 
 
@@ -279,12 +289,11 @@ async def _outcome(tx: Tx, unit: Unit, record: Row) -> Outcome:
         return Outcome(UNMATCHED, reason=f"unknown currency {record['currency']} (DE 49)")
     clearing = clearing_json(unit.file_uuid, record)
     if record["kind"] == "refund":
-        await unit.write_sets(tx)
-        return await _refund(tx, card, record, clearing)
+        return await _refund(tx, unit, card, record, clearing)
     code, type_ = record["approval_code"], AUTHORIZED[str(record["kind"])]
     found = await unit.authorization(tx, card, str(code), type_) if code else None
     if found is not None and found["status"] == "pending":
-        await unit.write_sets(tx, card.user_uuid)  # it sees the money of the records before
+        await unit.before_capture(tx, card.user_uuid)
         matched = await _capture(tx, unit, found, record, clearing)
         if matched is not None:
             return matched
@@ -293,7 +302,7 @@ async def _outcome(tx: Tx, unit: Unit, record: Row) -> Outcome:
     if found is not None and found["status"] in ("completed", "refunded"):
         await unit.write_sets(tx)  # what the record moves sees the money before it
         return await _captured_before(tx, found, record, clearing)
-    await unit.write_sets(tx, card.user_uuid)
+    await unit.before_force_post(tx, card.user_uuid)
     return await _force_post(tx, unit, card, record, clearing, type_)
 
 
@@ -381,12 +390,22 @@ async def _force_post(
     return Outcome(FORCE_POSTED, request.uuid)
 
 
-async def _refund(tx: Tx, card: IssuedCard, record: Row, clearing: str) -> Outcome:
+async def _refund(tx: Tx, unit: Unit, card: IssuedCard, record: Row, clearing: str) -> Outcome:
     """A refund presentment: the clearing of an online refund of the purchase cleared with
     its ARN (a duplicate), or a refund of that purchase when it can take it, else a credit to
-    the card."""
+    the card. The purchase: the last a purchase presentment with the ARN booked, in this
+    unit or in one committed before. What the unit decided and did not write yet is written
+    first: all of it for a refund of a purchase, the card's user's for a credit."""
     credit = uuid.uuid4()
-    purchase = await repository.cleared_by_arn(tx, record["arn"]) if record["arn"] else None
+    arn = record["arn"]
+    purchase = unit.cleared.get(str(arn)) if arn else None
+    if arn and purchase is None:
+        purchase = await repository.cleared_by_arn(tx, arn)
+    if purchase is not None:
+        await unit.write_sets(tx)
+    else:
+        await unit.before_capture(tx, card.user_uuid)
+        await unit.before_force_post(tx, card.user_uuid)
     if purchase is not None:
         online = await repository.clear_online_refund(
             tx, purchase, int(record["amount"]), str(record["currency"]), clearing
