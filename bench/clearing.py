@@ -40,7 +40,6 @@ from pathlib import Path
 
 import asyncpg
 
-from bench.iso import _free_port
 from cardservice import runtime
 from cardservice.acquirer.simulator import SimCard, make_cards
 from cardservice.clearing.ipm import Presentment, write
@@ -50,7 +49,6 @@ from cardservice.db.sql import Tx, text_uuid
 from cardservice.migrations import upgrade_database
 from cardservice.security import CardCipher
 from cardservice.transactions.engine import Authorization, Presentation, authorize
-from scripts.fleet import clusters
 from tests.fresh_database import create_database, drop_database
 
 ADMIN_DSN = os.environ.get("CARDSERVICE_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
@@ -254,7 +252,12 @@ def main() -> int:
 
 
 def _with_statements(args: argparse.Namespace) -> int:
-    """`main` on PostgreSQL alone, in a cluster of the run's own with `pg_stat_statements`."""
+    """`main` on PostgreSQL alone, in a cluster of the run's own with `pg_stat_statements`.
+    Imported here: what the process holds when it starts an ingest counts in the ingest's
+    peak RSS (`fork` copies it before `exec`)."""
+    from bench.iso import _free_port
+    from scripts.fleet import clusters
+
     if not clusters.available():
         print("bench.clearing: initdb or pg_ctl missing", file=sys.stderr)
         return 1

@@ -311,9 +311,7 @@ def _same_currency(found: Row, record: Row) -> bool:
     return bool(record["currency"] == (found["merchant_currency"] or found["currency"]))
 
 
-async def _capture(
-    tx: Tx, unit: Unit, found: Row, record: Row, clearing: str
-) -> Outcome | None:
+async def _capture(tx: Tx, unit: Unit, found: Row, record: Row, clearing: str) -> Outcome | None:
     """A held authorization captured with the presented amount, with the unit's other
     captures (`Unit.captures`; at once `one_at_a_time`); None when it stopped being held
     before its lock was taken (a force post then)."""

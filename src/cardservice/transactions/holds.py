@@ -251,9 +251,7 @@ def placed_legs(
     ]
 
 
-async def _within_limits(
-    tx: Tx, purchase: Purchase, taken: Capture, known: Holder | None
-) -> None:
+async def _within_limits(tx: Tx, purchase: Purchase, taken: Capture, known: Holder | None) -> None:
     """A capture asked for online stays within 20 % above the authorization, and a card that
     holds nothing in the purchase's currency cannot pay beyond its hold."""
     if taken.amount > taken.from_hold and not await card_holds(tx, purchase, known):
