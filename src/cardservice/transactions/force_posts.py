@@ -213,7 +213,7 @@ class Captures:
             return None
         known = self.holders.get(purchase.card_uuid)
         post = await lifecycle.presented_posting(tx, purchase, amount, now, known)
-        if post.takes_from_holder and self.pending:  # what it owes: from the balance written
+        if post.read_balance and self.pending:  # what it owes: from the balance written
             await self.write(tx)
             post = await lifecycle.presented_posting(tx, purchase, amount, now, known)
         self.pending.append(post)

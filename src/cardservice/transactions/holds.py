@@ -81,12 +81,9 @@ class Post:
 
     purchase: Purchase
     entry: Entry
-
-    @property
-    def takes_from_holder(self) -> bool:
-        """Its holder pays part of it (beyond the hold): what it owes was read from the
-        holder's balance as written."""
-        return self.entry.legs[0].amount < 0
+    # its holder pays part of it (beyond the hold) and it is presented: what it owes was
+    # read from the holder's balance as written
+    read_balance: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,7 +308,7 @@ async def posting(
     the card pays the difference (a card that cannot: `insufficient_funds`, nothing
     changed). A `presented` post (a clearing file's) is never refused: what the card cannot
     pay is added to the purchase's `shortfall` (read from its balance as written: a set
-    writes what it decided before on the holder first, `Post.takes_from_holder`).
+    writes what it decided before first, `Post.read_balance`).
     `purchase` carries what the capture changed of its merchant's amounts and rate;
     `known`: its card as read under the lock. Nothing is written (`write_posts`)."""
     require_status(purchase, "pending")
@@ -327,7 +324,8 @@ async def posting(
     back = released - repaid + taken.from_hold - taken.amount
     # a replaced card's: its replacement
     _card, holder = await holder_leg(tx, purchase, back, known=known)
-    owed = await owed_beyond(tx, holder) if presented else 0
+    read_balance = presented and holder.amount < 0
+    owed = await owed_beyond(tx, holder) if read_balance else 0
     if owed:
         holder = replace(holder, amount=holder.amount + owed)
         purchase = replace(purchase, shortfall=purchase.shortfall + owed)
@@ -337,7 +335,8 @@ async def posting(
         book_leg(SystemBook.HOLDS, currency, -(taken.from_hold + released)),
         book_leg(SystemBook.MERCHANTS, currency, taken.amount),
     ]
-    return Post(purchase, Entry("card_purchase_captured", legs, reference=purchase.uuid))
+    entry = Entry("card_purchase_captured", legs, reference=purchase.uuid)
+    return Post(purchase, entry, read_balance)
 
 
 async def write_posts(tx: Tx, posts: Sequence[Post]) -> None:
