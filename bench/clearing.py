@@ -49,16 +49,19 @@ from cardservice.db.sql import Tx, text_uuid
 from cardservice.migrations import upgrade_database
 from cardservice.security import CardCipher
 from cardservice.transactions.engine import Authorization, Presentation, authorize
-from tests.fresh_database import create_database, drop_database
+from tests.fresh_database import create_database, database_name, drop_database
 
 ADMIN_DSN = os.environ.get("CARDSERVICE_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
 KEY = "hXo9m1GJZ0PgtDk0eJ1rV9yB0g3o4Zb8u0eHqXqvP1s="
 CARDS = 64
 # `--statements`: the cluster's settings beyond initdb's
+# (the log names each statement a client sent: one line a simple query or Execute message)
 STATEMENTS_CONF = """
 shared_preload_libraries = 'pg_stat_statements'
 pg_stat_statements.track = all
 pg_stat_statements.track_planning = on
+log_statement = 'all'
+log_line_prefix = '%d '
 """
 HEAVIEST = 12  # statements listed by `--statements`
 
@@ -168,13 +171,25 @@ async def _statements(url: str, reset: bool) -> list[asyncpg.Record]:
     return list(rows)
 
 
-def _print_statements(size: int, rows: list[asyncpg.Record]) -> None:
+def _sent(log: Path, start: int, database: str) -> int:
+    """How many statements clients sent to `database` since byte `start` of the cluster's
+    log (`log_statement = all`; a deferred trigger's run at COMMIT is none of them)."""
+    sent = 0
+    with log.open("rb") as file:
+        file.seek(start)
+        for line in file:
+            if line.startswith(f"{database} LOG:  ".encode()):
+                sent += line.split(b"LOG:  ", 1)[1].startswith((b"statement: ", b"execute "))
+    return sent
+
+
+def _print_statements(size: int, sent: int, rows: list[asyncpg.Record]) -> None:
     """Statements sent a record, and the heaviest ones (µs a record)."""
-    sent = sum(row["calls"] for row in rows if row["toplevel"])
     ms = sum(row["ms"] for row in rows if row["toplevel"])
     print(f"  {size} records: {sent / size:.3f} statements sent a record, "
           f"{1000 * ms / size:.0f} µs of the database's a record (planned + executed)")  # fmt: skip
     most = sorted((row for row in rows if row["toplevel"]), key=lambda row: -row["calls"])
+    # (`toplevel` counts a deferred foreign key's or constraint trigger's checks at COMMIT)
     for title, listed in (("heaviest", rows[:HEAVIEST]), ("most sent", most[:HEAVIEST])):
         print(f"  {title}:")
         for row in listed:
@@ -185,12 +200,16 @@ def _print_statements(size: int, rows: list[asyncpg.Record]) -> None:
 
 
 def run(
-    kind: str, records: list[int], share: float, accounts: int, admin: str | None = None
+    kind: str,
+    records: list[int],
+    share: float,
+    accounts: int,
+    admin: str | None = None,
+    log: Path | None = None,
 ) -> list[tuple[int, float, float]]:
     """Each file ingested on a fresh database of `kind`: (records, seconds, peak RSS MiB).
-    `admin`: a cluster of the run's own, with `pg_stat_statements` (its statements printed);
-    else `ADMIN_DSN`'s."""
-    statements = admin is not None
+    `admin`, `log`: a cluster of the run's own with `pg_stat_statements` and its log (the
+    statements printed); else `ADMIN_DSN`'s."""
     admin = admin or ADMIN_DSN
     with tempfile.TemporaryDirectory() as temp:
         folder = Path(temp)
@@ -206,11 +225,13 @@ def run(
             }  # fmt: skip
             results = []
             for size, path in zip(records, paths, strict=True):
-                if statements:
+                if log is not None:
                     asyncio.run(_statements(url, reset=True))
+                    start = log.stat().st_size
                 results.append((size, *_ingest(env, path)))
-                if statements:
-                    _print_statements(size, asyncio.run(_statements(url, reset=False)))
+                if log is not None:
+                    sent = _sent(log, start, database_name(url))
+                    _print_statements(size, sent, asyncio.run(_statements(url, reset=False)))
             return results
         finally:
             if kind != "sqlite":
@@ -270,7 +291,8 @@ def _with_statements(args: argparse.Namespace) -> int:
         cluster.psql("CREATE EXTENSION pg_stat_statements", "template1")
         print("database    records  seconds  records/s  peak RSS MiB")
         sizes = [args.small, args.records]
-        results = run("postgresql", sizes, args.matched, args.accounts, cluster.dsn("postgres"))
+        admin = cluster.dsn("postgres")
+        results = run("postgresql", sizes, args.matched, args.accounts, admin, cluster.log)
         for size, seconds, rss in results:
             print(f"postgresql {size:>8} {seconds:>8.1f} {size / seconds:>10.0f} {rss:>13.1f}")
     finally:
