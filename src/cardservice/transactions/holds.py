@@ -27,9 +27,9 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
-from cardservice.db.sql import Insert, Tx, as_uuid, in_list
+from cardservice.db.sql import Insert, Tx, as_uuid
 from cardservice.errors import RuleViolation
 from cardservice.ledger import (
     Entry,
@@ -44,7 +44,7 @@ from cardservice.ledger import (
     post_entry,
 )
 from cardservice.transactions import repository
-from cardservice.transactions.records import TRANSACTION_FIELDS, Purchase, transaction_columns
+from cardservice.transactions.records import Purchase
 from cardservice.transactions.repository import payee
 
 OVER_CAPTURE_PERCENT = 20  # a capture may exceed the authorization by this much (tips)
@@ -98,45 +98,19 @@ class Capture:
 HELD_TYPES = frozenset({"card_purchase", "atm_withdrawal"})  # an authorization's hold
 
 
-# A set of held purchases locked together (a clearing unit's presented captures,
-# force_posts.Captures), in the lock order (docs/ledger.md, "Lock order"): their accounts,
-# then their cards, then their rows, each in uuid order, one statement each ({} is the set:
-# an array on PostgreSQL, a list of values on SQLite).
-_HELD_ACCOUNTS = (
-    "SELECT a.uuid FROM transactions t JOIN accounts a ON a.uuid = t.account_uuid"
-    " WHERE t.uuid {} ORDER BY a.uuid FOR NO KEY UPDATE OF a"
-)
-_HELD_CARDS = (
-    "SELECT c.uuid, c.status, c.currency, c.replaced_by, c.card_type FROM cards c"
-    " WHERE c.uuid IN (SELECT t.card_uuid FROM transactions t WHERE t.uuid {})"
-    " ORDER BY c.uuid FOR NO KEY UPDATE OF c"
-)
-_HELD_FIELDS = (*TRANSACTION_FIELDS, "user_uuid", "captured_at")
-_HELD_ROWS = (
-    f"SELECT {transaction_columns('t')}, t.user_uuid, t.captured_at"  # noqa: S608 - ours
-    " FROM transactions t WHERE t.uuid {} ORDER BY t.uuid FOR NO KEY UPDATE"
-)
-
-
 async def lock_held(
     tx: Tx, purchases: Sequence[uuid.UUID]
 ) -> tuple[dict[uuid.UUID, Purchase], dict[uuid.UUID, Holder]]:
     """The purchases (any status) with their accounts, cards and rows locked, in the lock
-    order, one statement each; and their cards (by uuid) as `Holder`s."""
-    if not purchases:
-        return {}, {}
-    where, args = f"IN {in_list(len(purchases))}", list[Any](purchases)
-    if tx.dialect == "postgresql":
-        where, args = "= ANY(CAST($1 AS uuid[]))", [list(purchases)]
-    await tx.rows(_HELD_ACCOUNTS.format(where), *args)
+    order (`repository.lock_held`), and their cards (by uuid) as `Holder`s."""
+    cards, rows = await repository.lock_held(tx, purchases)
     holders = {
         card: Holder(str(row["status"]), str(row["currency"]), row["replaced_by"] is not None,
                      str(row["card_type"]))
-        for row in await tx.rows(_HELD_CARDS.format(where), *args)
+        for row in cards
         if (card := as_uuid(row["uuid"])) is not None
     }  # fmt: skip
-    rows = await tx.rows(_HELD_ROWS.format(where), *args)
-    held = [Purchase.of({name: row[name] for name in _HELD_FIELDS}) for row in rows]
+    held = [Purchase.of({name: row[name] for name in repository.HELD_FIELDS}) for row in rows]
     return {purchase.uuid: purchase for purchase in held}, holders
 
 

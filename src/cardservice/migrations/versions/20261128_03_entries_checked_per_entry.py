@@ -16,7 +16,7 @@ which can only run once an entry, through `ix_postings_entry_id`: the same refus
 entry without postings, or a currency of it not summing to zero), one plan at any size.
 
 Revision ID: 20261128_03
-Revises: 20261128_01
+Revises: 20261128_04
 Create Date: 2026-11-28
 """
 
@@ -25,7 +25,7 @@ from __future__ import annotations
 from alembic import op
 
 revision = "20261128_03"
-down_revision = "20261128_01"
+down_revision = "20261128_04"
 branch_labels = None
 depends_on = None
 
