@@ -4,17 +4,20 @@ them, a second run finds them booked and moves nothing. What the records name is
 together (`Unit.read`: their cards by number, then the authorizations of their approval codes);
 the unit's own writes are gathered and made together before it commits (`Unit.flush`: the
 records' outcomes, the `clearing` of the transactions they captured, one statement each on
-PostgreSQL). Its force posts are decided in turn and written as a set (`transactions.force_post`:
-one statement on PostgreSQL), before any other record of the unit moves money and before the
-outcomes. A record an entry refuses (`Refused`, or any of the service's errors) rolls the unit
-back (`RecordRefused`), and the caller books it again with that record as an exception; a set
-of force posts refused whole (`SetRefused`) rolls it back too, and the caller books it again
-one force post at a time (`one_at_a_time`), which names the record.
+PostgreSQL). Its captures (the held authorizations locked at `Unit.read`,
+`transactions.Captures`) and its force posts (`transactions.force_post`: one statement on
+PostgreSQL) are decided in turn and written as sets, each cut only where a record needs the
+money of another (`Unit.before_capture`, `Unit.before_force_post`; a refund of a purchase, a
+difference and a dispute's record write both first), and before the outcomes. A record an
+entry refuses (`Refused`, or any of the service's errors) rolls the unit back
+(`RecordRefused`), and the caller books it again with that record as an exception; a set
+refused whole (`SetRefused`) rolls it back too, and the caller books it again one capture and
+force post at a time (`one_at_a_time`), which names the record.
 Every movement goes through the entry the other channels use:
 
 - a purchase presentment whose authorization (the card's, by approval code) is still held is
-  a capture (`transactions.capture`, `presented`: never refused, what the card
-  cannot pay owed as `shortfall`);
+  a capture (`transactions.Captures`, the capture's rules, presented: never refused, what the
+  card cannot pay owed as `shortfall`);
 - one whose authorization was captured already is a `duplicate` at the same amount, an
   amount difference at another (`transactions.recapture`);
 - one whose authorization was released, expired, or never given is a force post
