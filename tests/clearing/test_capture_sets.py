@@ -14,10 +14,12 @@ import pytest
 from fastapi import FastAPI
 
 from cardservice.clearing import booking, service
+from cardservice.transactions import holds
 from cardservice.transactions.engine import Authorization, Presentation, authorize
 from tests.clearing.helpers import ipm_file, post_file, presentment, report_of
 from tests.clearing.test_force_posts import _account_of_four, _what_moved, _without_ids
 from tests.factories import assert_ledger_consistent
+from tests.network.conftest import issue_card
 from tests.operator.helpers import operator_key
 
 # what each card authorizes before the file, by approval code: (role, amount)
@@ -117,4 +119,57 @@ async def test_captures_written_together_leave_what_one_at_a_time_leaves(
     purchases = [(r[0][1], r[0][3], r[0][5]) for r in single if r[0][0] == "card_purchase"]
     assert purchases == [("completed", 100, 0), ("completed", 40, 50)]
     assert (balance, status) == (0, "closed")
+    await assert_ledger_consistent(app)
+
+
+async def test_a_capture_set_the_database_refuses_is_booked_one_at_a_time_naming_its_record(
+    app: FastAPI, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A capture decided wrong (here: what its card cannot pay beyond the hold forgotten, so
+    the card would go below zero) is refused with its whole set; the unit is booked again one
+    capture at a time: that record is an exception and its purchase stays held, its
+    neighbours are captured once."""
+    _user, card = await issue_card(app, client, start_balance="1")
+    cards = {"plain": (card.uuid, card.pan)}
+    codes = {"C00001": 20, "C00002": 20, "C00003": 20}
+    for code, amount in codes.items():
+        request = Authorization(
+            uuid.UUID(card.uuid), amount, "USD", "Acme",
+            presentation=Presentation("iso8583", {
+                "stan": "000001", "rrn": None, "acquirer_id": "123456", "terminal_id": None,
+                "merchant_id": None, "auth_code": code,
+            }),
+        )  # fmt: skip
+        user = await app.state.db.reader.value(
+            "SELECT user_uuid FROM cards WHERE uuid = $1", uuid.UUID(card.uuid)
+        )
+        await app.state.db.transact(
+            lambda tx, request=request, user=user: authorize(tx, app.state.cipher, user, request)
+        )
+    real = holds.owed_beyond
+
+    async def forgetful(tx: Any, leg: Any) -> int:
+        return 0 if leg.amount == -500 else await real(tx, leg)
+
+    monkeypatch.setattr(holds, "owed_beyond", forgetful)
+    key = await operator_key(app, "network")
+    pan = cards["plain"][1]
+    items = [
+        presentment(pan, 20, approval_code="C00001"),
+        presentment(pan, 520, approval_code="C00002"),  # 5.00 beyond its hold, on 0.10
+        presentment(pan, 20, approval_code="C00003"),
+    ]
+    report = report_of(await post_file(client, key, ipm_file("FILE-REFUSED-CAPTURES", items)))
+    assert report["presentments"]["matched"] == 2, report
+    assert [(u["message_number"], u["reason"]) for u in report["unmatched"]] == [
+        (items[1].message_number, "refused: The balance does not cover this amount.")
+    ]
+    purchases = await app.state.db.reader.rows(
+        "SELECT auth_code, status, captured_amount FROM transactions WHERE card_uuid = $1"
+        " AND type = 'card_purchase' ORDER BY auth_code",
+        uuid.UUID(card.uuid),
+    )
+    assert [(p["auth_code"], p["status"], int(p["captured_amount"])) for p in purchases] == [
+        ("C00001", "completed", 20), ("C00002", "pending", 0), ("C00003", "completed", 20),
+    ]  # fmt: skip
     await assert_ledger_consistent(app)
