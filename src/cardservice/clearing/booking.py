@@ -169,8 +169,7 @@ class Unit:
     async def before_capture(self, tx: Tx, user: uuid.UUID) -> None:
         """The force posts not written yet, when one moves the user's money: a capture
         sees the money of the records before it."""
-        if any(post.user_uuid == user for _record_id, post in self.force_posts):
-            await self.write_force_posts(tx)
+        await self.write_force_posts(tx, user)
 
     async def before_force_post(self, tx: Tx, user: uuid.UUID) -> None:
         """The captures not written yet, when one moves the user's money: a force post
@@ -191,10 +190,15 @@ class Unit:
                 raise SetRefused(error.message) from error
             raise RecordRefused(records[0], Refused(f"refused: {error.message}")) from error
 
-    async def write_force_posts(self, tx: Tx) -> None:
-        """Write the force posts decided so far, together (`SetRefused` when the database
-        refuses the set; `RecordRefused` for a set of one)."""
-        posts, self.force_posts = self.force_posts, []
+    async def write_force_posts(self, tx: Tx, user: uuid.UUID | None = None) -> None:
+        """Write the force posts decided so far (with `user`: of that user's cards; the
+        others' money is not theirs), together (`SetRefused` when the database refuses the
+        set; `RecordRefused` for a set of one)."""
+        posts: list[tuple[int, ForcePost]] = []
+        kept: list[tuple[int, ForcePost]] = []
+        for each in self.force_posts:
+            (posts if user is None or each[1].user_uuid == user else kept).append(each)
+        self.force_posts = kept
         if not posts:
             return
         try:
