@@ -4,17 +4,20 @@ them, a second run finds them booked and moves nothing. What the records name is
 together (`Unit.read`: their cards by number, then the authorizations of their approval codes);
 the unit's own writes are gathered and made together before it commits (`Unit.flush`: the
 records' outcomes, the `clearing` of the transactions they captured, one statement each on
-PostgreSQL). Its force posts are decided in turn and written as a set (`transactions.force_post`:
-one statement on PostgreSQL), before any other record of the unit moves money and before the
-outcomes. A record an entry refuses (`Refused`, or any of the service's errors) rolls the unit
-back (`RecordRefused`), and the caller books it again with that record as an exception; a set
-of force posts refused whole (`SetRefused`) rolls it back too, and the caller books it again
-one force post at a time (`one_at_a_time`), which names the record.
+PostgreSQL). Its captures (the held authorizations locked at `Unit.read`,
+`transactions.Captures`) and its force posts (`transactions.force_post`: one statement on
+PostgreSQL) are decided in turn and written as sets, each cut only where a record needs the
+money of another (`Unit.before_capture`, `Unit.before_force_post`; a refund of a purchase, a
+difference and a dispute's record write both first), and before the outcomes. A record an
+entry refuses (`Refused`, or any of the service's errors) rolls the unit back
+(`RecordRefused`), and the caller books it again with that record as an exception; a set
+refused whole (`SetRefused`) rolls it back too, and the caller books it again one capture and
+force post at a time (`one_at_a_time`), which names the record.
 Every movement goes through the entry the other channels use:
 
 - a purchase presentment whose authorization (the card's, by approval code) is still held is
-  a capture (`transactions.capture`, `presented`: never refused, what the card
-  cannot pay owed as `shortfall`);
+  a capture (`transactions.Captures`, the capture's rules, presented: never refused, what the
+  card cannot pay owed as `shortfall`);
 - one whose authorization was captured already is a `duplicate` at the same amount, an
   amount difference at another (`transactions.recapture`);
 - one whose authorization was released, expired, or never given is a force post
@@ -48,12 +51,10 @@ from cardservice.models.base import utcnow
 from cardservice.network import IssuedCard, issued_cards
 from cardservice.transactions import (
     Authorization,
-    CaptureMessage,
+    Captures,
     ForcePost,
-    InvalidTransition,
     Presentation,
     RefundMessage,
-    capture,
     credit_card,
     force_post,
     recapture,
@@ -123,10 +124,17 @@ class Unit:
     outcomes: list[tuple[int, Outcome]] = field(default_factory=list)
     clearings: dict[uuid.UUID, str] = field(default_factory=dict)  # the last record's wins
     force_posts: list[tuple[int, ForcePost]] = field(default_factory=list)  # not written yet
+    # the held authorizations the records name, locked (with their accounts and cards) at
+    # `read`; their captures decided in turn and written together
+    captures: Captures = field(default_factory=Captures)
+    capture_records: list[int] = field(default_factory=list)  # the captures not written yet
+    # the purchases the unit's purchase presentments booked, by ARN (the last record's)
+    cleared: dict[str, uuid.UUID] = field(default_factory=dict)
 
     async def read(self, tx: Tx, records: Sequence[Row]) -> None:
         """The records' cards by number in one statement, then the authorizations their
-        approval codes name in one more."""
+        approval codes name in one more; the held ones locked, with their accounts and
+        cards, in three more (`Captures.lock`)."""
         self.cards = await issued_cards(tx, {str(record["fingerprint"]) for record in records})
         named = set()
         for record in records:
@@ -135,21 +143,62 @@ class Unit:
             if card is not None and type_ is not None and record["approval_code"]:
                 named.add((card.card_uuid, str(record["approval_code"]), type_))
         self.authorizations = dict(await repository.authorizations(tx, named))
+        held = [
+            purchase for found in self.authorizations.values()
+            if found["status"] == "pending" and (purchase := as_uuid(found["uuid"])) is not None
+        ]  # fmt: skip
+        await self.captures.lock(tx, held)
 
     async def authorization(
         self, tx: Tx, card: IssuedCard, approval_code: str, type_: str
     ) -> Row | None:
         """The card's authorization of `type_` with this code: as read first, or read again
-        when a record before booked it in this unit."""
+        when a record before booked it in this unit (what the unit decided written first)."""
         found = self.authorizations.get((card.card_uuid, approval_code, type_))
         if found is not None and as_uuid(found["uuid"]) in self.moved:
+            await self.write_sets(tx)
             found = await repository.authorization(tx, card.card_uuid, approval_code, type_)
         return found
 
-    async def write_force_posts(self, tx: Tx) -> None:
-        """Write the force posts decided so far, together (`SetRefused` when the database
+    async def write_sets(self, tx: Tx) -> None:
+        """Write what is decided and not written yet: before a record moves money outside
+        the sets (a refund, a difference, a dispute's record) and at the end."""
+        await self.write_captures(tx)
+        await self.write_force_posts(tx)
+
+    async def before_capture(self, tx: Tx, user: uuid.UUID) -> None:
+        """The force posts not written yet, when one moves the user's money: a capture
+        sees the money of the records before it."""
+        await self.write_force_posts(tx, user)
+
+    async def before_force_post(self, tx: Tx, user: uuid.UUID) -> None:
+        """The captures not written yet, when one moves the user's money: a force post
+        sees the money of the records before it."""
+        if user in self.captures.users:
+            await self.write_captures(tx)
+
+    async def write_captures(self, tx: Tx) -> None:
+        """Write the captures decided so far, together (`SetRefused` when the database
         refuses the set; `RecordRefused` for a set of one)."""
-        posts, self.force_posts = self.force_posts, []
+        records, self.capture_records = self.capture_records, []
+        if not records:
+            return
+        try:
+            await self.captures.write(tx)
+        except ServiceError as error:
+            if len(records) > 1:
+                raise SetRefused(error.message) from error
+            raise RecordRefused(records[0], Refused(f"refused: {error.message}")) from error
+
+    async def write_force_posts(self, tx: Tx, user: uuid.UUID | None = None) -> None:
+        """Write the force posts decided so far (with `user`: of that user's cards; the
+        others' money is not theirs), together (`SetRefused` when the database refuses the
+        set; `RecordRefused` for a set of one)."""
+        posts: list[tuple[int, ForcePost]] = []
+        kept: list[tuple[int, ForcePost]] = []
+        for each in self.force_posts:
+            (posts if user is None or each[1].user_uuid == user else kept).append(each)
+        self.force_posts = kept
         if not posts:
             return
         try:
@@ -160,9 +209,10 @@ class Unit:
             raise RecordRefused(posts[0][0], Refused(f"refused: {error.message}")) from error
 
     async def flush(self, tx: Tx) -> None:
-        """Write the force posts, outcomes and clearings gathered so far (`RecordTaken` when
-        one of the records was booked already: this unit must roll back)."""
-        await self.write_force_posts(tx)
+        """Write the captures, force posts, outcomes and clearings gathered so far
+        (`RecordTaken` when one of the records was booked already: this unit must roll
+        back)."""
+        await self.write_sets(tx)
         if self.clearings:
             await repository.set_clearings(tx, self.clearings)
             self.clearings = {}
@@ -207,14 +257,14 @@ async def book_records(
     unit = Unit(file_uuid, refused or {}, one_at_a_time)
     await unit.read(tx, records)
     for record in records:
-        if record["kind"] == "refund" and record["arn"]:
-            await unit.flush(tx)
         outcome = await _decided(tx, unit, record)
         unit.outcomes.append((int(record["id"]), outcome))
         if outcome.clearing is not None and outcome.transaction_uuid is not None:
             unit.clearings[outcome.transaction_uuid] = outcome.clearing
         if outcome.transaction_uuid is not None:
             unit.moved.add(outcome.transaction_uuid)
+            if record["kind"] == "purchase" and record["arn"] and outcome.outcome != UNMATCHED:
+                unit.cleared[str(record["arn"])] = outcome.transaction_uuid
     await unit.flush(tx)
 
 
@@ -236,7 +286,7 @@ async def _decided(tx: Tx, unit: Unit, record: Row) -> Outcome:
 
 async def _outcome(tx: Tx, unit: Unit, record: Row) -> Outcome:
     if record["kind"] in DISPUTE_KINDS:  # a dispute's record: matched by its ARN alone
-        await unit.write_force_posts(tx)
+        await unit.write_sets(tx)
         outcome, reason, purchase = await book_second(tx, unit.file_uuid, record)
         return Outcome(outcome, as_uuid(purchase), reason)
     card = unit.cards[str(record["fingerprint"])]
@@ -246,20 +296,20 @@ async def _outcome(tx: Tx, unit: Unit, record: Row) -> Outcome:
         return Outcome(UNMATCHED, reason=f"unknown currency {record['currency']} (DE 49)")
     clearing = clearing_json(unit.file_uuid, record)
     if record["kind"] == "refund":
-        await unit.write_force_posts(tx)
-        return await _refund(tx, card, record, clearing)
+        return await _refund(tx, unit, card, record, clearing)
     code, type_ = record["approval_code"], AUTHORIZED[str(record["kind"])]
     found = await unit.authorization(tx, card, str(code), type_) if code else None
-    if found is not None and found["status"] in ("pending", "completed", "refunded"):
-        await unit.write_force_posts(tx)  # what the record moves sees the money before it
     if found is not None and found["status"] == "pending":
-        matched = await _capture(tx, found, record, clearing)
+        await unit.before_capture(tx, card.user_uuid)
+        matched = await _capture(tx, unit, found, record, clearing)
         if matched is not None:
             return matched
         # it stopped being held before its lock was taken: read again, under the lock
         found = await repository.authorization(tx, card.card_uuid, str(code), type_)
     if found is not None and found["status"] in ("completed", "refunded"):
+        await unit.write_sets(tx)  # what the record moves sees the money before it
         return await _captured_before(tx, found, record, clearing)
+    await unit.before_force_post(tx, card.user_uuid)
     return await _force_post(tx, unit, card, record, clearing, type_)
 
 
@@ -268,18 +318,19 @@ def _same_currency(found: Row, record: Row) -> bool:
     return bool(record["currency"] == (found["merchant_currency"] or found["currency"]))
 
 
-async def _capture(tx: Tx, found: Row, record: Row, clearing: str) -> Outcome | None:
-    """A held authorization captured with the presented amount; None when it stopped being
-    held before its lock was taken (a force post then)."""
+async def _capture(tx: Tx, unit: Unit, found: Row, record: Row, clearing: str) -> Outcome | None:
+    """A held authorization captured with the presented amount, with the unit's other
+    captures (`Unit.captures`; at once `one_at_a_time`); None when it stopped being held
+    before its lock was taken (a force post then)."""
     purchase = as_uuid(found["uuid"])
     assert purchase is not None
     if not _same_currency(found, record):
         return Outcome(UNMATCHED, purchase, "currency differs from the authorization's")
-    message = CaptureMessage(purchase, int(record["amount"]), channel="clearing", presented=True)
-    try:
-        await capture(tx, found["user_uuid"], message)
-    except InvalidTransition:  # nothing written yet: released meanwhile
-        return None
+    if await unit.captures.capture(tx, purchase, int(record["amount"]), utcnow()) is None:
+        return None  # nothing decided: released meanwhile
+    unit.capture_records.append(int(record["id"]))
+    if unit.one_at_a_time:
+        await unit.write_captures(tx)
     return Outcome(MATCHED, purchase, clearing=clearing)
 
 
@@ -344,12 +395,22 @@ async def _force_post(
     return Outcome(FORCE_POSTED, request.uuid)
 
 
-async def _refund(tx: Tx, card: IssuedCard, record: Row, clearing: str) -> Outcome:
+async def _refund(tx: Tx, unit: Unit, card: IssuedCard, record: Row, clearing: str) -> Outcome:
     """A refund presentment: the clearing of an online refund of the purchase cleared with
     its ARN (a duplicate), or a refund of that purchase when it can take it, else a credit to
-    the card."""
+    the card. The purchase: the last a purchase presentment with the ARN booked, in this
+    unit or in one committed before. What the unit decided and did not write yet is written
+    first: all of it for a refund of a purchase, the card's user's for a credit."""
     credit = uuid.uuid4()
-    purchase = await repository.cleared_by_arn(tx, record["arn"]) if record["arn"] else None
+    arn = record["arn"]
+    purchase = unit.cleared.get(str(arn)) if arn else None
+    if arn and purchase is None:
+        purchase = await repository.cleared_by_arn(tx, arn)
+    if purchase is not None:
+        await unit.write_sets(tx)
+    else:
+        await unit.before_capture(tx, card.user_uuid)
+        await unit.before_force_post(tx, card.user_uuid)
     if purchase is not None:
         online = await repository.clear_online_refund(
             tx, purchase, int(record["amount"]), str(record["currency"]), clearing

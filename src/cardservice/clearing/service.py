@@ -260,7 +260,7 @@ async def _book_unit(clearing: Clearing, file_uuid: uuid.UUID, records: Sequence
             return
         except RecordRefused as refusal:
             refused[refusal.record_id] = refusal.refusal
-        except SetRefused:  # the force posts written together: again one at a time
+        except SetRefused:  # a set written together: again one at a time
             one_at_a_time = True
 
 

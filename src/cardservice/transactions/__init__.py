@@ -23,7 +23,7 @@ from cardservice.transactions.authorize import (
 from cardservice.transactions.deposits import deposit
 from cardservice.transactions.expiry import HOLD_SWEEP_JOB, expire_due_holds, sweep_expired_holds
 from cardservice.transactions.export import csv_chunks
-from cardservice.transactions.force_posts import ForcePost, force_post
+from cardservice.transactions.force_posts import Captures, ForcePost, force_post
 from cardservice.transactions.holds import InvalidTransition, holder_leg, owed_beyond
 from cardservice.transactions.increments import increment_purchase
 from cardservice.transactions.lifecycle import RefundTooLarge, credited_amount
@@ -95,6 +95,7 @@ __all__ = [
     "AuthorizationRequest",
     "CaptureMessage",
     "CaptureRequest",
+    "Captures",
     "DepositRequest",
     "ForcePost",
     "IncrementRequest",

@@ -19,6 +19,15 @@ capture, and the rows of its account are read again, under the same locks, for t
 A balance the set would take below zero refuses the whole set (`InsufficientFunds`: the unit
 rolls back): checked a force post at a time here, and by the set's statement on each card's
 net move.
+
+A clearing unit's presented captures are a set too (`Captures`): the held purchases its
+records name locked together (their accounts, cards and rows, one statement each,
+`holds.lock_held`), each capture decided in turn by the capture's own rules on the purchase
+as the ones before left it (`lifecycle.presented_posting`), and written together
+(`holds.write_posts`: the purchases' new amounts in one statement, their entries in one
+more). A capture its holder pays part of (beyond the hold) reads what it owes from the
+holder's balance as written: the set decided before it is written first. A single_use
+card's capture is written at once and the card closed (`closing`), its purchases forgotten.
 """
 
 from __future__ import annotations
@@ -35,9 +44,10 @@ from cardservice.dictionaries.fees import Fee, default_plan
 from cardservice.errors import CardNotFound
 from cardservice.ledger import Entry, InsufficientFunds, post_entries
 from cardservice.models.base import utcnow
-from cardservice.transactions import closing, engine, holds
+from cardservice.transactions import closing, engine, holds, lifecycle
 from cardservice.transactions.engine import Authorization, Decided
 from cardservice.transactions.locks import lock_force_post_accounts, lock_force_post_cards
+from cardservice.transactions.records import Purchase
 from cardservice.transactions.repository import transactions_insert
 
 
@@ -171,3 +181,58 @@ def _forget_account(batch: _Set, account: uuid.UUID | None) -> None:
     for card in [c for c, row in batch.accounts.items() if as_uuid(row["uuid"]) == account]:
         del batch.accounts[card]
         batch.cards.pop(card, None)
+
+
+@dataclass(slots=True)
+class Captures:
+    """A clearing unit's presented captures (the module's rule): `lock` the held purchases,
+    `capture` each in turn, `write` what is decided together. `users`: whose money the
+    captures decided and not written yet move."""
+
+    purchases: dict[uuid.UUID, Purchase] = field(default_factory=dict)
+    holders: dict[uuid.UUID, holds.Holder] = field(default_factory=dict)  # by card
+    pending: list[holds.Post] = field(default_factory=list)
+    users: set[uuid.UUID] = field(default_factory=set)
+
+    async def lock(self, tx: Tx, purchases: Sequence[uuid.UUID]) -> None:
+        """Lock the purchases not locked yet, with their accounts and cards (the lock
+        order), and read them."""
+        new = sorted({p for p in purchases if p not in self.purchases}, key=str)
+        found, holders = await holds.lock_held(tx, new)
+        self.purchases.update(found)
+        self.holders.update(holders)
+
+    async def capture(
+        self, tx: Tx, purchase_uuid: uuid.UUID, amount: int, now: datetime
+    ) -> dict[str, Any] | None:
+        """A presented, final capture of `amount` of a purchase `lock` read, decided on the
+        purchase as the captures before left it; its row after. None when it is not
+        pending under the lock (not locked here, or no longer held)."""
+        purchase = self.purchases.get(purchase_uuid)
+        if purchase is None or purchase.status != "pending" or purchase.card_uuid is None:
+            return None
+        known = self.holders.get(purchase.card_uuid)
+        post = await lifecycle.presented_posting(tx, purchase, amount, now, known)
+        if post.read_balance and self.pending:  # what it owes: from the balance written
+            await self.write(tx)
+            post = await lifecycle.presented_posting(tx, purchase, amount, now, known)
+        self.pending.append(post)
+        self.users.add(post.purchase.user_uuid)
+        self.purchases[purchase_uuid] = post.purchase
+        if known is None or known.card_type == "single_use":  # it closes: as after any capture
+            await self.write(tx)
+            await closing.close_single_use_after_capture(tx, purchase.user_uuid, post.purchase, now)
+            self._forget_card(purchase.card_uuid)
+        return dict(post.purchase)
+
+    async def write(self, tx: Tx) -> None:
+        """The captures decided so far, written together."""
+        posts, self.pending = self.pending, []
+        self.users.clear()
+        await holds.write_posts(tx, posts)
+
+    def _forget_card(self, card: uuid.UUID) -> None:
+        """The card's purchases and row are read again by whoever needs them (it closed)."""
+        for purchase in [p for p, row in self.purchases.items() if row.card_uuid == card]:
+            del self.purchases[purchase]
+        self.holders.pop(card, None)

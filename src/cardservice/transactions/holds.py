@@ -24,13 +24,15 @@ that replaced it (`holder_leg`). The caller holds the purchase's account, card a
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 
-from cardservice.db.sql import Insert, Tx
+from cardservice.db.sql import Insert, Tx, as_uuid
 from cardservice.errors import RuleViolation
 from cardservice.ledger import (
+    Entry,
     InsufficientFunds,
     Leg,
     Posted,
@@ -38,6 +40,7 @@ from cardservice.ledger import (
     account_leg,
     book_leg,
     card_leg,
+    post_entries,
     post_entry,
 )
 from cardservice.transactions import repository
@@ -62,6 +65,28 @@ class CaptureTooLarge(RuleViolation):
 
 
 @dataclass(frozen=True, slots=True)
+class Holder:
+    """A purchase's card as read under its lock (a set's, `lock_held`): where money the
+    purchase gives back goes when the card was not replaced (`holder_leg` reads no row)."""
+
+    status: str
+    currency: str
+    replaced: bool
+    card_type: str
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """A post decided (`posting`), not written yet: the purchase after it and its entry."""
+
+    purchase: Purchase
+    entry: Entry
+    # its holder pays part of it (beyond the hold) and it is presented: what it owes was
+    # read from the holder's balance as written
+    read_balance: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Capture:
     """One capture in the card's currency: `amount` goes to the merchant, `from_hold` is the
     part of the hold it takes (the card pays or gets back the difference)."""
@@ -71,6 +96,22 @@ class Capture:
 
 
 HELD_TYPES = frozenset({"card_purchase", "atm_withdrawal"})  # an authorization's hold
+
+
+async def lock_held(
+    tx: Tx, purchases: Sequence[uuid.UUID]
+) -> tuple[dict[uuid.UUID, Purchase], dict[uuid.UUID, Holder]]:
+    """The purchases (any status) with their accounts, cards and rows locked, in the lock
+    order (`repository.lock_held`), and their cards (by uuid) as `Holder`s."""
+    cards, rows = await repository.lock_held(tx, purchases)
+    holders = {
+        card: Holder(str(row["status"]), str(row["currency"]), row["replaced_by"] is not None,
+                     str(row["card_type"]))
+        for row in cards
+        if (card := as_uuid(row["uuid"])) is not None
+    }  # fmt: skip
+    held = [Purchase.of({name: row[name] for name in repository.HELD_FIELDS}) for row in rows]
+    return {purchase.uuid: purchase for purchase in held}, holders
 
 
 def require_status(purchase: Purchase, allowed: str) -> None:
@@ -85,27 +126,38 @@ def capture_limit(purchase: Purchase) -> int:
     return purchase.authorized_amount * (100 + OVER_CAPTURE_PERCENT) // 100
 
 
-async def card_holds(tx: Tx, purchase: Purchase) -> bool:
+async def card_holds(tx: Tx, purchase: Purchase, known: Holder | None = None) -> bool:
     """False for a stand-in booked in a currency its card does not hold (no rate converted
     it, docs/network.md#the-network-interface-iso-8583): the card paid none of it, so nothing of it
     moves to or from the card — what goes back repays `cardholder_receivables`, and the card cannot
-    pay an over-capture."""
+    pay an over-capture. `known`: the card as read under its lock (no read here)."""
     if not purchase.stand_in or purchase.merchant_currency is not None:
         return True
+    if known is not None:
+        return known.currency == purchase.currency
     return bool(await repository.card_currency(tx, purchase.card_uuid) == purchase.currency)
 
 
 async def holder_leg(
-    tx: Tx, purchase: Purchase, amount: int, *, closed_to_account: bool = False
+    tx: Tx,
+    purchase: Purchase,
+    amount: int,
+    *,
+    closed_to_account: bool = False,
+    known: Holder | None = None,
 ) -> tuple[uuid.UUID, Leg]:
     """Where money a purchase gives back goes (docs/operations.md#running-a-program), and its leg:
     the purchase's card, or the card that replaced it — its account when that replacement is closed
     (its balance went there too), or, with `closed_to_account` (a refund, a dispute credit), when
-    the card itself is closed. The account's lock, the caller's, keeps the cards from changing."""
+    the card itself is closed. The account's lock, the caller's, keeps the cards from changing.
+    `known`: the purchase's card as read under its lock (no row read unless it was replaced)."""
     assert purchase.card_uuid is not None, "a card purchase has its card"
-    card, status = await payee(tx, purchase.card_uuid)
+    if known is not None and not known.replaced:
+        card, status = purchase.card_uuid, known.status
+    else:
+        card, status = await payee(tx, purchase.card_uuid)
     # a stand-in the card paid none of (docs/network.md#the-network-interface-iso-8583)
-    if not await card_holds(tx, purchase):
+    if not await card_holds(tx, purchase, known):
         return card, book_leg(SystemBook.CARDHOLDER_RECEIVABLES, purchase.currency, amount)
     replaced = card != purchase.card_uuid
     if status == "closed" and (replaced or closed_to_account):
@@ -170,30 +222,36 @@ def placed_legs(
     ]
 
 
-async def _within_limits(tx: Tx, purchase: Purchase, taken: Capture) -> None:
+async def _within_limits(tx: Tx, purchase: Purchase, taken: Capture, known: Holder | None) -> None:
     """A capture asked for online stays within 20 % above the authorization, and a card that
     holds nothing in the purchase's currency cannot pay beyond its hold."""
-    if taken.amount > taken.from_hold and not await card_holds(tx, purchase):
+    if taken.amount > taken.from_hold and not await card_holds(tx, purchase, known):
         raise InsufficientFunds()  # the card holds nothing in this currency to pay it with
     if purchase.captured_amount + taken.amount > capture_limit(purchase):
         room = capture_limit(purchase) - purchase.captured_amount
         raise CaptureTooLarge(errors={"amount": [f"at most {room} minor units may be captured"]})
 
 
-async def _set_hold(
-    tx: Tx, purchase: Purchase, amount: int, captured: int, now: datetime
-) -> Purchase:
-    """The purchase's new amount and captured amount; pending while something stays held.
-    A foreign purchase's `merchant_amount` follows `amount`: once nothing is held any more it
-    is what was captured in the merchant's currency (`merchant_captured_amount`)."""
+def _held(purchase: Purchase, amount: int, captured: int, now: datetime) -> Purchase:
+    """The purchase with its new amount and captured amount; pending while something stays
+    held. A foreign purchase's `merchant_amount` follows `amount`: once nothing is held any
+    more it is what was captured in the merchant's currency (`merchant_captured_amount`)."""
     status = "pending" if amount > captured else "completed"
     purchase = replace(
         purchase, status=status, amount=amount, captured_amount=captured, updated_at=now
     )
     if status == "completed" and purchase.merchant_currency is not None:
         purchase = replace(purchase, merchant_amount=purchase.merchant_captured_amount)
+    return purchase
+
+
+async def _set_hold(
+    tx: Tx, purchase: Purchase, amount: int, captured: int, now: datetime
+) -> Purchase:
+    """`_held`, written."""
+    purchase = _held(purchase, amount, captured, now)
     await repository.set_hold(
-        tx, purchase.uuid, status, amount, captured, now, purchase.merchant_amount,
+        tx, purchase.uuid, purchase.status, amount, captured, now, purchase.merchant_amount,
         purchase.merchant_captured_amount, purchase.rate,
     )  # fmt: skip
     return purchase
@@ -202,40 +260,66 @@ async def _set_hold(
 async def post(
     tx: Tx, purchase: Purchase, taken: Capture, now: datetime, *, final: bool, presented: bool
 ) -> Purchase:
-    """Post `taken` of a pending purchase's hold, in one entry: within the hold `holds` →
-    `merchants`; `final`: the rest of the hold back to the card; beyond it (tips) the card
-    pays the difference (a card that cannot: `insufficient_funds`, nothing changed). A
-    `presented` post (a clearing file's) is never refused: what the card cannot pay is added
-    to the purchase's `shortfall`. `purchase` carries what the capture changed of its
-    merchant's amounts and rate. Returns the purchase after it."""
+    """Post `taken` of a pending purchase's hold (`posting`), written at once (`write_posts`,
+    a set of one). Returns the purchase after it."""
+    decided = await posting(tx, purchase, taken, now, final=final, presented=presented)
+    await write_posts(tx, [decided])
+    return decided.purchase
+
+
+async def posting(
+    tx: Tx,
+    purchase: Purchase,
+    taken: Capture,
+    now: datetime,
+    *,
+    final: bool,
+    presented: bool,
+    known: Holder | None = None,
+) -> Post:
+    """Decide the post of `taken` of a pending purchase's hold, in one entry: within the hold
+    `holds` → `merchants`; `final`: the rest of the hold back to the card; beyond it (tips)
+    the card pays the difference (a card that cannot: `insufficient_funds`, nothing
+    changed). A `presented` post (a clearing file's) is never refused: what the card cannot
+    pay is added to the purchase's `shortfall` (read from its balance as written: a set
+    writes what it decided before first, `Post.read_balance`).
+    `purchase` carries what the capture changed of its merchant's amounts and rate;
+    `known`: its card as read under the lock. Nothing is written (`write_posts`)."""
     require_status(purchase, "pending")
     if not presented:
-        await _within_limits(tx, purchase, taken)
+        await _within_limits(tx, purchase, taken, known)
     held = purchase.held
     released = held - taken.from_hold if final else 0
     captured = purchase.captured_amount + taken.amount
     paid = purchase.amount - released - taken.from_hold + taken.amount
-    purchase = await _set_hold(tx, purchase, paid, captured, now)
+    purchase = _held(purchase, paid, captured, now)
     currency = purchase.currency
     repaid = min(purchase.shortfall, released)  # a stand-in's: receivables first
     back = released - repaid + taken.from_hold - taken.amount
-    _card, holder = await holder_leg(tx, purchase, back)  # a replaced card's: its replacement
-    owed = await owed_beyond(tx, holder) if presented else 0
+    # a replaced card's: its replacement
+    _card, holder = await holder_leg(tx, purchase, back, known=known)
+    read_balance = presented and holder.amount < 0
+    owed = await owed_beyond(tx, holder) if read_balance else 0
     if owed:
         holder = replace(holder, amount=holder.amount + owed)
-        purchase = await add_shortfall(tx, purchase, owed)
-    await post_entry(
-        tx,
-        "card_purchase_captured",
-        [
-            holder,
-            book_leg(SystemBook.CARDHOLDER_RECEIVABLES, currency, repaid - owed),
-            book_leg(SystemBook.HOLDS, currency, -(taken.from_hold + released)),
-            book_leg(SystemBook.MERCHANTS, currency, taken.amount),
-        ],
-        reference=purchase.uuid,
-    )
-    return purchase
+        purchase = replace(purchase, shortfall=purchase.shortfall + owed)
+    legs = [
+        holder,
+        book_leg(SystemBook.CARDHOLDER_RECEIVABLES, currency, repaid - owed),
+        book_leg(SystemBook.HOLDS, currency, -(taken.from_hold + released)),
+        book_leg(SystemBook.MERCHANTS, currency, taken.amount),
+    ]
+    entry = Entry("card_purchase_captured", legs, reference=purchase.uuid)
+    return Post(purchase, entry, read_balance)
+
+
+async def write_posts(tx: Tx, posts: Sequence[Post]) -> None:
+    """Write decided posts together: their purchases' new amounts, status and shortfall (one
+    statement on PostgreSQL), then their entries (`ledger.post_entries`: one statement)."""
+    if not posts:
+        return
+    await repository.set_holds(tx, [decided.purchase for decided in posts])
+    await post_entries(tx, [decided.entry for decided in posts])
 
 
 async def void(

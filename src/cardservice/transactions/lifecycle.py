@@ -104,6 +104,26 @@ def _foreign_capture(
     return purchase, Capture(converted(merchant, rate), share)
 
 
+def capture_terms(
+    purchase: Purchase, amount: int | None, rate: Decimal | None
+) -> tuple[Purchase, Capture]:
+    """What a capture of `amount` (default: all that is held; a foreign purchase's in the
+    merchant's currency, at `rate` or the purchase's) takes of the hold, and the purchase
+    with what it changed of its merchant's amounts and rate."""
+    foreign = purchase.merchant_currency is not None
+    return (_foreign_capture if foreign else _domestic_capture)(purchase, amount, rate)
+
+
+async def presented_posting(
+    tx: Tx, purchase: Purchase, amount: int, now: datetime, known: holds.Holder | None
+) -> holds.Post:
+    """A clearing file's presentment of `amount` of a pending purchase locked with its set
+    (`holds.lock_held`): a final, presented capture (`capture`'s rules), decided, not written
+    (`holds.write_posts`)."""
+    purchase, taken = capture_terms(purchase, amount, None)
+    return await holds.posting(tx, purchase, taken, now, final=True, presented=True, known=known)
+
+
 async def capture(
     tx: Tx,
     user_uuid: uuid.UUID,
@@ -128,8 +148,7 @@ async def capture(
     `cardholder_receivables` and added to the purchase's `shortfall`.
     """
     purchase = await locked_purchase(tx, user_uuid, transaction_uuid, "pending")
-    foreign = purchase.merchant_currency is not None
-    purchase, taken = (_foreign_capture if foreign else _domestic_capture)(purchase, amount, rate)
+    purchase, taken = capture_terms(purchase, amount, rate)
     return await holds.post(tx, purchase, taken, now or utcnow(), final=final, presented=presented)
 
 

@@ -11,7 +11,16 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from cardservice.db.paging import Keyset, Offset, paginate
-from cardservice.db.sql import Insert, Reader, Row, Tx, as_uuid, escape_like, write_insert
+from cardservice.db.sql import (
+    Insert,
+    Reader,
+    Row,
+    Tx,
+    as_uuid,
+    escape_like,
+    in_list,
+    write_insert,
+)
 from cardservice.dictionaries import rate_in_force
 from cardservice.encoding import dumps
 from cardservice.models import Event, Transaction
@@ -19,6 +28,8 @@ from cardservice.models.base import pg_array_types, table_of
 from cardservice.models.event import WRITTEN_EVENT_COLUMNS, written_event
 from cardservice.transactions.records import (
     NEWEST_FIRST,
+    TRANSACTION_FIELDS,
+    Purchase,
     transaction_columns,
     transaction_record_of,
 )
@@ -87,6 +98,44 @@ _SET_STATUS = (
 _SET_HOLD = (
     "UPDATE transactions SET status = $2, amount = $3, captured_amount = $4, updated_at = $5,"
     " merchant_amount = $6, merchant_captured_amount = $7, rate = $8 WHERE uuid = $1"
+)
+
+# Posts of holds written together (holds.write_posts): each purchase's hold columns and
+# shortfall; PostgreSQL one statement (`unnest`: the same text whatever the count).
+_SET_HOLDS = (
+    "UPDATE transactions SET status = $2, amount = $3, captured_amount = $4, updated_at = $5,"
+    " merchant_amount = $6, merchant_captured_amount = $7, rate = $8, shortfall = $9"
+    " WHERE uuid = $1"
+)
+_SET_HOLDS_PG = (
+    "UPDATE transactions t SET status = v.status, amount = v.amount,"
+    " captured_amount = v.captured_amount, updated_at = v.updated_at,"
+    " merchant_amount = v.merchant_amount, merchant_captured_amount = v.merchant_captured,"
+    " rate = v.rate, shortfall = v.shortfall"
+    " FROM unnest(CAST($1 AS uuid[]), CAST($2 AS text[]), CAST($3 AS bigint[]),"
+    " CAST($4 AS bigint[]), CAST($5 AS timestamptz[]), CAST($6 AS bigint[]),"
+    " CAST($7 AS bigint[]), CAST($8 AS text[]), CAST($9 AS bigint[]))"
+    " AS v(uuid, status, amount, captured_amount, updated_at, merchant_amount,"
+    " merchant_captured, rate, shortfall) WHERE t.uuid = v.uuid"
+)
+
+# A set of held purchases locked together (a clearing unit's presented captures,
+# holds.lock_held), in the lock order (docs/ledger.md, "Lock order"): their accounts, then
+# their cards, then their rows, each in uuid order, one statement each ({}: the set, an array
+# on PostgreSQL, a list of values on SQLite).
+_HELD_ACCOUNTS = (
+    "SELECT a.uuid FROM transactions t JOIN accounts a ON a.uuid = t.account_uuid"
+    " WHERE t.uuid {} ORDER BY a.uuid FOR NO KEY UPDATE OF a"
+)
+_HELD_CARDS = (
+    "SELECT c.uuid, c.status, c.currency, c.replaced_by, c.card_type FROM cards c"
+    " WHERE c.uuid IN (SELECT t.card_uuid FROM transactions t WHERE t.uuid {})"
+    " ORDER BY c.uuid FOR NO KEY UPDATE OF c"
+)
+HELD_FIELDS = (*TRANSACTION_FIELDS, "user_uuid", "captured_at")
+_HELD_ROWS = (
+    f"SELECT {transaction_columns('t')}, t.user_uuid, t.captured_at"  # noqa: S608 - ours
+    " FROM transactions t WHERE t.uuid {} ORDER BY t.uuid FOR NO KEY UPDATE"
 )
 
 _CREDITED = (
@@ -258,6 +307,35 @@ async def set_hold(
         merchant_captured_amount,
         rate,
     )
+
+
+async def lock_held(tx: Tx, purchases: Sequence[uuid.UUID]) -> tuple[Sequence[Row], Sequence[Row]]:
+    """Lock the purchases' accounts, then their cards, then their rows (any status), one
+    statement each; the cards (uuid, status, currency, replaced_by, card_type) and the rows
+    (`HELD_FIELDS`)."""
+    if not purchases:
+        return [], []
+    where, args = f"IN {in_list(len(purchases))}", list[Any](purchases)
+    if tx.dialect == "postgresql":
+        where, args = "= ANY(CAST($1 AS uuid[]))", [list(purchases)]
+    await tx.rows(_HELD_ACCOUNTS.format(where), *args)
+    cards = await tx.rows(_HELD_CARDS.format(where), *args)
+    return cards, await tx.rows(_HELD_ROWS.format(where), *args)
+
+
+async def set_holds(tx: Tx, purchases: Sequence[Purchase]) -> None:
+    """Each purchase's status, held and captured amounts (and the merchant's), rate and
+    shortfall, as the records say (one statement on PostgreSQL)."""
+    rows = [
+        (p.uuid, p.status, p.amount, p.captured_amount, p.updated_at, p.merchant_amount,
+         p.merchant_captured_amount, p.rate, p.shortfall)
+        for p in purchases
+    ]  # fmt: skip
+    if tx.dialect != "postgresql":
+        for row in rows:
+            await tx.execute(_SET_HOLDS, *row)
+        return
+    await tx.execute(_SET_HOLDS_PG, *(list(column) for column in zip(*rows, strict=True)))
 
 
 async def credited(tx: Tx, purchase_uuid: uuid.UUID) -> int:
