@@ -78,20 +78,20 @@ def decode(frame: bytes, known: Collection[str] = REQUESTS) -> Message:
     return message
 
 
-def _padded(number: int, value: str) -> str:
-    spec = FIELDS.get(number)
-    if spec is None or spec.length_digits:
-        return value
-    if spec.kind == "n":
-        return value.rjust(spec.max_len, "0")
-    return value.ljust(spec.max_len)[: spec.max_len]
+# each fixed field's padding: (digits, length) — digits right-aligned with zeros, text
+# left-aligned with spaces and cut to its length
+_FIXED = {n: (spec.kind == "n", spec.max_len) for n, spec in FIELDS.items() if spec.fixed}
 
 
 def encode(mti: str, fields: dict[int, str]) -> bytes:
     """A message's bytes (without the length prefix); fixed fields padded to their length."""
     document: dict[str, str] = {"t": mti}
     for number in sorted(fields):
-        document[str(number)] = _padded(number, fields[number])
+        value, fixed = fields[number], _FIXED.get(number)
+        if fixed is not None:
+            digits, size = fixed
+            value = value.rjust(size, "0") if digits else value.ljust(size)[:size]
+        document[str(number)] = value
     try:
         raw, _encoded = iso8583.encode(document, PACKAGER)
     except EncodeError as exc:
