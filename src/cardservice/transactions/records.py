@@ -41,7 +41,7 @@ _DOUBLED = (0, 2, 4, 6, 8, 1, 3, 5, 7, 9)  # a digit doubled, its two digits add
 
 def _luhn_digit(digits: str) -> str:
     """The check digit that makes `digits` + it pass the Luhn test."""
-    total = sum(_DOUBLED[int(char)] for char in digits[::-1][::2])  # doubled: from the right
+    total = sum(map(_DOUBLED.__getitem__, map(int, digits[::-2])))  # from the right: doubled
     total += sum(map(int, digits[-2::-2]))
     return str((10 - total % 10) % 10)
 
