@@ -9,7 +9,13 @@ an approval, the answers and the load average. To compare a change with its pare
 from two checkouts in turn (`PYTHONPATH=<checkout>/src:<checkout>`; an older checkout gets
 a copy of this file).
 
+With `--iso`, the network process's path instead, 16 cards over 16 accounts: each 0100's
+frame decoded and answered by the listener's own `Connection._answer` (the answer deadline,
+the host's participant, the lanes' unit, the answer encoded and written to a stub writer),
+without the socket.
+
     python -m bench.authorization_cpu --units 400
+    python -m bench.authorization_cpu --units 400 --iso
 """
 
 from __future__ import annotations
@@ -24,11 +30,16 @@ from typing import Any
 
 import orjson
 
-from bench.iso import ADMIN_DSN, KEY
+from bench.iso import _NUMBERS, ADMIN_DSN, KEY, _setup
 from cardservice import runtime
+from cardservice.acquirer import messages
+from cardservice.acquirer.client import transmitted_now
 from cardservice.acquirer.simulator import make_cards
 from cardservice.config import Settings
 from cardservice.infra.outbound import Outbound
+from cardservice.network.codec import RESPONSES, decode, encode
+from cardservice.network.host import Host
+from cardservice.network.listener import Bounds, Connection
 from cardservice.security import CardCipher
 from cardservice.transactions import authorize_card
 from cardservice.transactions.authorize import authorization_of
@@ -71,9 +82,74 @@ async def measure(units: int, warm: int) -> dict[str, Any]:
     }  # fmt: skip
 
 
+class _Writer:
+    """The listener's writer, without a socket: keeps the answers (read once measured)."""
+
+    def __init__(self) -> None:
+        self.sent: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.sent.append(data)
+
+    def codes(self) -> dict[str, int]:
+        """Each answer's field 39, counted."""
+        return dict(Counter(decode(d[2:], RESPONSES).fields.get(39, "") for d in self.sent))
+
+    def is_closing(self) -> bool:
+        return False
+
+    async def drain(self) -> None:
+        pass
+
+    def get_extra_info(self, _name: str) -> Any:
+        return ("127.0.0.1", 0)
+
+
+async def measure_iso(units: int, warm: int) -> dict[str, Any]:
+    url = await create_migrated_database(ADMIN_DSN, "cs_bench_unit")
+    try:
+        _tokens, cards = await _setup(url, 16)
+        settings = Settings(database_url=url, encryption_key=KEY)
+        db, http = runtime.database(settings), Outbound()
+        try:
+            host = Host(db, CardCipher([KEY.encode()]), http, True)
+            await host.warm()
+            writer = _Writer()
+            connection = Connection(host, None, writer, Bounds.of(settings))  # type: ignore[arg-type]
+
+            def frames(count: int) -> list[bytes]:
+                return [
+                    encode("0100", messages.authorization(
+                        cards[i % 16].pan, cards[i % 16].expiry, 100, next(_NUMBERS),
+                        transmitted_now(),
+                    ))
+                    for i in range(count)
+                ]  # fmt: skip
+
+            for frame in frames(warm):
+                await connection._answer(decode(frame))
+            measured = frames(units)
+            cpu, wall = time.process_time(), time.perf_counter()
+            for frame in measured:
+                await connection._answer(decode(frame))
+            cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        finally:
+            await db.dispose()
+            await http.aclose()
+    finally:
+        await drop_database(ADMIN_DSN, url)
+    return {
+        "units": units, "iso": True, "python_cpu_us_each": round(cpu / units * 1e6),
+        "wall_us_each": round(wall / units * 1e6), "answers": writer.codes(),
+        "load_average": os.getloadavg(),
+    }  # fmt: skip
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--units", type=int, default=400)
     parser.add_argument("--warm", type=int, default=100)
+    parser.add_argument("--iso", action="store_true", help="the ISO 8583 listener's path")
     arguments = parser.parse_args()
-    print(orjson.dumps(asyncio.run(measure(arguments.units, arguments.warm))).decode())
+    run = measure_iso if arguments.iso else measure
+    print(orjson.dumps(asyncio.run(run(arguments.units, arguments.warm))).decode())

@@ -109,6 +109,8 @@ def dollar_quoted(text: str) -> str:
     """`text` as a PostgreSQL string constant in dollar quotes (`$q$…$q$`, a tag that first
     occurs in text + tag at its end: not in the text, nor made by its last characters and
     the tag): nothing in it is an escape, whatever the server's settings."""
+    if "$" not in text:  # no tag can begin in it (the usual case: the loop below finds "$q$")
+        return f"$q${text}$q$"
     tag, n = "$q$", 0
     while (text + tag).find(tag) != len(text):
         n += 1
@@ -122,6 +124,8 @@ def pg_literal(value: object) -> str:
     those)."""
     if value is None:
         return "NULL"
+    if isinstance(value, str):
+        return dollar_quoted(value)
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, int):
@@ -132,8 +136,6 @@ def pg_literal(value: object) -> str:
         if value.tzinfo is None:
             raise ValueError("a timestamp is written aware (UTC)")
         return f"{dollar_quoted(value.isoformat())}::timestamptz"
-    if isinstance(value, str):
-        return dollar_quoted(value)
     raise TypeError(f"no literal for {type(value).__name__}")
 
 

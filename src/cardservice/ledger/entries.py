@@ -84,7 +84,7 @@ def book_leg(book: SystemBook, currency: str, amount: int) -> Leg:
 def _check_balanced(legs: Sequence[Leg]) -> None:
     totals: dict[str, int] = defaultdict(int)
     for leg in legs:
-        if sum(x is not None for x in (leg.account, leg.card, leg.book)) != 1:
+        if (leg.account is not None) + (leg.card is not None) + (leg.book is not None) != 1:
             raise UnbalancedEntry("a leg needs exactly one holder")
         totals[leg.currency] += leg.amount
     if any(totals.values()):
@@ -185,8 +185,12 @@ async def _write_entry_pg_moved(
     (at most one account's and one card's: `_foldable`). The entry's id and the new balances;
     InsufficientFunds when a balance would go below zero."""
     now = utcnow()
-    account = next(((k, d) for (rank, k), d in moves.items() if rank == 0), None)
-    card = next(((k, d) for (rank, k), d in moves.items() if rank == 1), None)
+    account = card = None  # at most one of each (`_foldable`)
+    for (rank, key), delta in moves.items():
+        if rank == 0:
+            account = (key, delta)
+        else:
+            card = (key, delta)
     args: list[Any] = [
         kind, reference, now,
         [leg.account for leg in legs], [leg.card for leg in legs],
@@ -366,12 +370,10 @@ def _moves(legs: Sequence[Leg]) -> dict[tuple[int, uuid.UUID], int]:
             deltas[(0, leg.account)] += leg.amount
         elif leg.card is not None:
             deltas[(1, leg.card)] += leg.amount
-    return dict(
-        sorted(
-            ((key, delta) for key, delta in deltas.items() if delta),
-            key=lambda item: (item[0][0], str(item[0][1])),
-        )
-    )
+    moved = [(key, delta) for key, delta in deltas.items() if delta]
+    if len(moved) > 1:  # an authorization's moves one card: nothing to order
+        moved.sort(key=lambda item: (item[0][0], str(item[0][1])))
+    return dict(moved)
 
 
 def _insert_sql(insert: Insert, start: int) -> tuple[str, list[Any]]:

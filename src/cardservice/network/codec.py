@@ -50,6 +50,11 @@ def _well_formed(spec: FieldSpec, value: str) -> bool:
     return digits and (spec.valid is None or spec.valid(value))
 
 
+# pyiso8583's key of each field → its number and spec (None: a field the service ignores);
+# its other keys ("t", "p", "1": the MTI and the bitmaps) are no fields
+_BY_KEY = {str(number): (number, FIELDS.get(number)) for number in range(2, 193)}
+
+
 def decode(frame: bytes, known: Collection[str] = REQUESTS) -> Message:
     """A frame's message (`Unreadable` when pyiso8583 cannot read it or its MTI is not one
     of `known`: by default the requests the service answers)."""
@@ -61,31 +66,32 @@ def decode(frame: bytes, known: Collection[str] = REQUESTS) -> Message:
     if mti not in known:
         raise Unreadable(f"unknown MTI {mti[:4]!r}")
     message = Message(mti)
+    fields, malformed = message.fields, message.malformed
     for key, value in decoded.items():
-        if not key.isdigit() or key == "1":
+        field = _BY_KEY.get(key)
+        if field is None:
             continue
-        number, text = int(key), str(value)
-        message.fields[number] = text
-        spec = FIELDS.get(number)
+        number, spec = field
+        fields[number] = text = str(value)
         if spec is not None and not _well_formed(spec, text):
-            message.malformed.append(number)
+            malformed.append(number)
     return message
 
 
-def _padded(number: int, value: str) -> str:
-    spec = FIELDS.get(number)
-    if spec is None or not spec.fixed:
-        return value
-    if spec.kind == "n":
-        return value.rjust(spec.max_len, "0")
-    return value.ljust(spec.max_len)[: spec.max_len]
+# each fixed field's padding: (digits, length) — digits right-aligned with zeros, text
+# left-aligned with spaces and cut to its length
+_FIXED = {n: (spec.kind == "n", spec.max_len) for n, spec in FIELDS.items() if spec.fixed}
 
 
 def encode(mti: str, fields: dict[int, str]) -> bytes:
     """A message's bytes (without the length prefix); fixed fields padded to their length."""
     document: dict[str, str] = {"t": mti}
-    for number, value in sorted(fields.items()):
-        document[str(number)] = _padded(number, value)
+    for number in sorted(fields):
+        value, fixed = fields[number], _FIXED.get(number)
+        if fixed is not None:
+            digits, size = fixed
+            value = value.rjust(size, "0") if digits else value.ljust(size)[:size]
+        document[str(number)] = value
     try:
         raw, _encoded = iso8583.encode(document, PACKAGER)
     except EncodeError as exc:

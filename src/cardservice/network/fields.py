@@ -21,16 +21,19 @@ Kind = Literal["n", "an", "ans"]
 _HEX = frozenset("0123456789abcdefABCDEF")
 
 
+# the days of each month in a leap year (the year is not sent: 29 February is a day of February)
+_DAYS = tuple(calendar.monthrange(2000, month)[1] for month in range(1, 13))
+
+
 def real_transmission_time(value: str) -> bool:
     """Field 7 is a real `MMDDhhmmss` (docs/network.md#fields-checked-first): month 01-12, a day of
     that month (the year is not sent: 29 February is a day of February), hour < 24, minutes and
     seconds < 60.
     """
-    month, day, hour, minute, second = (int(value[i : i + 2]) for i in range(0, 10, 2))
-    if not 1 <= month <= 12:
+    month, day = int(value[0:2]), int(value[2:4])
+    if not 1 <= month <= 12 or not 1 <= day <= _DAYS[month - 1]:
         return False
-    days = calendar.monthrange(2000, month)[1]  # 2000: a leap year
-    return 1 <= day <= days and hour < 24 and minute < 60 and second < 60
+    return int(value[4:6]) < 24 and int(value[6:8]) < 60 and int(value[8:10]) < 60
 
 
 @dataclass(frozen=True, slots=True)

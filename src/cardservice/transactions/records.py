@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 from uuid import UUID
@@ -36,12 +36,13 @@ CAPTURED = ("completed", "refunded")
 WITH_ARN = ("card_purchase", "atm_withdrawal")  # the captured ones show their ARN
 
 
+_DOUBLED = (0, 2, 4, 6, 8, 1, 3, 5, 7, 9)  # a digit doubled, its two digits added
+
+
 def _luhn_digit(digits: str) -> str:
     """The check digit that makes `digits` + it pass the Luhn test."""
-    total = 0
-    for index, char in enumerate(reversed(digits)):
-        value = int(char) * (2 if index % 2 == 0 else 1)
-        total += value - 9 if value > 9 else value
+    total = sum(map(_DOUBLED.__getitem__, map(int, digits[::-2])))  # from the right: doubled
+    total += sum(map(int, digits[-2::-2]))
     return str((10 - total % 10) % 10)
 
 
@@ -50,8 +51,8 @@ def purchase_arn(purchase_uuid: Any, created_at: Any) -> str:
     code, processor, the purchase's date (YDDD), 11 digits of its uuid, a Luhn check digit."""
     moment = as_datetime(created_at)
     assert moment is not None
-    number = UUID(str(purchase_uuid)).int % 10**11
-    day = f"{moment.year % 10}{moment.timetuple().tm_yday:03d}"
+    number = as_uuid(purchase_uuid).int % 10**11  # type: ignore[union-attr]
+    day = f"{moment.year % 10}{moment.toordinal() - date(moment.year, 1, 1).toordinal() + 1:03d}"
     body = f"{ARN_PREFIX}{ARN_PROCESSOR}{day}{number:011d}"
     return body + _luhn_digit(body)
 
