@@ -111,8 +111,7 @@ async def test_users_accounts_tokens_and_mfa(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """The commands in process (`Command`); their refusals as real processes are the next
-    test's."""
+    """The commands in process (`Command`); their refusals are the next test's."""
     cli = Command(settings, monkeypatch, capsys)
     user_uuid = await cli.value("users", "create", "--email", "ops@example.com", "--name", "Ops")
     account = await cli.value(
@@ -139,7 +138,16 @@ async def test_users_accounts_tokens_and_mfa(
     assert (await client.get("/accounts", headers=headers)).status_code == 401
 
 
-async def test_bad_arguments_get_one_line_and_nonzero(app: FastAPI, settings: Settings) -> None:
+async def test_bad_arguments_get_one_line_and_nonzero(
+    app: FastAPI,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Two refusals as real processes (a value the command's own check refuses, a row that
+    is not there: the interpreter's exit status and streams), every refusal in this process
+    too (`Command`, the same entry `python -m cardservice` runs), at the logs' level of a
+    process (`cli_env`)."""
     cases = [
         ("users", "create", "--email", "not-an-email", "--name", "X"),
         ("accounts", "create", "--email", "nobody@example.com", "--name", "A", "--currency", "USD"),
@@ -148,16 +156,26 @@ async def test_bad_arguments_get_one_line_and_nonzero(app: FastAPI, settings: Se
         ("tokens", "revoke", "cs_unknown1"),
         ("mfa", "issue", "--email", "nobody@example.com", "--ttl", "5"),
     ]
-    for args in cases:
-        result = _cli(settings, *args)
+    in_process = Command(settings, monkeypatch, capsys)
+    monkeypatch.setenv("CARDSERVICE_LOG_LEVEL", cli_env(settings)["CARDSERVICE_LOG_LEVEL"])
+    results = [_cli(settings, *args) for args in cases[:2]]
+    results += [await in_process.completed(*args) for args in cases]
+    for result in results:
+        args = result.args
         assert result.returncode != 0, args
         assert "Traceback" not in result.stderr and result.stdout == ""
         assert len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
 
 
 async def test_demo_is_idempotent_and_prints_a_token(
-    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+    app: FastAPI,
+    client: httpx.AsyncClient,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """The first `demo` as a process (its streams in a pipe), the second in this process
+    (`Command`): what it answers the second time."""
     first = _cli(settings, "demo")
     assert first.returncode == 0, first.stderr
     assert first.stderr == ""  # no progress bar, nor anything else, in a pipe
@@ -191,8 +209,8 @@ async def test_demo_is_idempotent_and_prints_a_token(
         ("Lufthansa", "completed", 86.8, 87.2),  # 80 EUR at 1.085, settled at 1.09
         ("Paris hotel", "completed", 217, 207.8),  # 200 EUR; 80 at 1.085, 60 + 50 at 1.10
     }
-    again = _cli(settings, "demo")
-    assert again.returncode == 0
+    again = await Command(settings, monkeypatch, capsys).completed("demo")
+    assert again.returncode == 0, again.stderr
     second_token = again.stdout.splitlines()[-1]
     assert second_token == token  # kept in var/demo-token and reused while valid (issue 33)
     same = await client.get("/accounts", headers={"Authorization": f"Bearer {second_token}"})

@@ -1,5 +1,8 @@
 """`cardservice doctor` (docs/operations.md, "Deploying on PostgreSQL"): one line per check,
-`ok` or `FAIL` and why, exit 1 on any failure; SQLite is reported, not failed."""
+`ok` or `FAIL` and why, exit 1 on any failure; SQLite is reported, not failed. A complete
+deployment and the PKCS#11 token are checked by the command as a process of its own (the
+token's login is per process); the missing settings, by the same command in this process
+(tests.cli.test_cli.Command)."""
 
 from __future__ import annotations
 
@@ -8,13 +11,14 @@ import sys
 import uuid
 
 import httpx
+import pytest
 from cryptography.fernet import Fernet
 from fastapi import FastAPI
 
 from cardservice.config import Settings
 from cardservice.db.sql import Tx
 from cardservice.security import generate_key
-from tests.cli.test_cli import cli_env
+from tests.cli.test_cli import Command, cli_env
 from tests.factories import make_card, make_user
 from tests.security.test_key_rotation import PINNED
 from tests.softhsm import SoftHsm
@@ -48,13 +52,28 @@ def doctor(env: dict[str, str]) -> tuple[int, dict[str, str]]:
         [sys.executable, "-m", "cardservice", "doctor"],
         env=env, capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
+    return done.returncode, _lines(done.stdout, done.stderr)
+
+
+async def doctor_here(
+    command: Command, monkeypatch: pytest.MonkeyPatch, env: dict[str, str]
+) -> tuple[int, dict[str, str]]:
+    """`doctor(env)` run in this process: the same command, the same lines."""
+    for name, value in env.items():
+        if name.startswith("CARDSERVICE_"):
+            monkeypatch.setenv(name, value)
+    status, out, err = await command("doctor")
+    return status, _lines(out, err)
+
+
+def _lines(out: str, err: str) -> dict[str, str]:
     lines = {}
-    for line in done.stdout.splitlines():
+    for line in out.splitlines():
         verdict, _, rest = line.partition(" ")
         name, _, why = rest.strip().partition(": ")
         lines[name] = f"{verdict}: {why}"
-    assert tuple(lines) == CHECKS, done.stdout + done.stderr
-    return done.returncode, lines
+    assert tuple(lines) == CHECKS, out + err
+    return lines
 
 
 async def test_a_complete_deployment_passes(
@@ -74,20 +93,30 @@ async def test_a_complete_deployment_passes(
 
 
 async def test_each_missing_setting_fails_and_says_why(
-    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+    app: FastAPI,
+    client: httpx.AsyncClient,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    env = complete(settings)
-    status, lines = doctor({**env, "CARDSERVICE_METRICS_TOKEN": ""})
+    env, command = complete(settings), Command(settings, monkeypatch, capsys)
+
+    async def doctor(env: dict[str, str]) -> tuple[int, dict[str, str]]:
+        return await doctor_here(command, monkeypatch, env)
+
+    status, lines = await doctor({**env, "CARDSERVICE_METRICS_TOKEN": ""})
     assert status == 1
     assert lines["metrics token"] == (
         "FAIL: CARDSERVICE_METRICS_TOKEN is not set: /metrics answers anyone who reaches the port"
     )
     assert [name for name, line in lines.items() if line.startswith("FAIL")] == ["metrics token"]
-    status, lines = doctor({**env, "CARDSERVICE_FINGERPRINT_KEY": "", "CARDSERVICE_SANDBOX": "1"})
+    status, lines = await doctor(
+        {**env, "CARDSERVICE_FINGERPRINT_KEY": "", "CARDSERVICE_SANDBOX": "1"}
+    )
     assert status == 1 and "not pinned" in lines["fingerprint key"]
     assert lines["sandbox"].startswith("FAIL: CARDSERVICE_SANDBOX is on")
     if not settings.is_sqlite:  # the embedded set-up keeps a CVK in its key file
-        status, lines = doctor({**env, "CARDSERVICE_CVK": ""})
+        status, lines = await doctor({**env, "CARDSERVICE_CVK": ""})
         assert status == 1 and "CARDSERVICE_CVK must be set" in lines["cvk"]
     user = await make_user(app)
     made = await post(client, user, "/webhook-endpoints", {"url": "http://127.0.0.1:18499/h"})
@@ -102,7 +131,7 @@ async def test_each_missing_setting_fails_and_says_why(
         )
 
     await app.state.db.transact(lose)
-    status, lines = doctor(env)
+    status, lines = await doctor(env)
     assert status == 1
     assert lines["keys"] == (
         f"FAIL: webhook_endpoint {endpoint}: its value does not read under the configured keys"

@@ -19,7 +19,7 @@ from cardservice.errors import RuleViolation
 from cardservice.infra.outbound import check_url
 from cardservice.models.base import utcnow
 from tests.cards.test_card_changes import patch_card
-from tests.cli.test_cli import _cli, _value
+from tests.cli.test_cli import Command
 from tests.decisions.conftest import Receiver, approve, free_port, set_endpoint, use_receiver
 from tests.factories import (
     assert_ledger_consistent,
@@ -308,20 +308,25 @@ async def test_a_frozen_card_is_declined_by_the_rules_with_an_endpoint(
 
 
 async def test_the_cli_asks_the_endpoint_and_forces_declines(
-    app: FastAPI, client: httpx.AsyncClient, receiver: Receiver, settings: Settings
+    app: FastAPI,
+    client: httpx.AsyncClient,
+    receiver: Receiver,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """The command in this process (tests.cli.test_cli.Command: tests/cli proves the
+    process), its outbound call to the loopback receiver as the process makes it."""
+    cli = Command(settings, monkeypatch, capsys)
     user = await make_user(app)
     _account, card = await make_card(app, client, user)
     await use_receiver(client, user, receiver)
     base = ["simulate", "authorize", "--card", card, "--amount", "3", "--merchant", "Shop"]
     email = ["--email", user.email]
-    asked = await asyncio.to_thread(_cli, settings, *base, *email)
-    txn, status = _value(asked).split()
+    txn, status = (await cli.value(*base, *email)).split()
     assert status == "pending" and receiver.events[0]["uuid"] == txn
-    forced = await asyncio.to_thread(
-        _cli, settings, *base, "--force-decline", "suspected_fraud", *email
-    )
-    assert _value(forced).split()[1:] == ["declined", "suspected_fraud"]
+    forced = await cli.value(*base, "--force-decline", "suspected_fraud", *email)
+    assert forced.split()[1:] == ["declined", "suspected_fraud"]
     assert len(receiver.events) == 1
 
 

@@ -1,6 +1,9 @@
-"""The served OpenAPI document: security per the seed's table, patterns, error bodies."""
+"""The served OpenAPI document (tests/http/conftest.py): security per the seed's table,
+patterns, error bodies; the docs page."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import httpx
 
@@ -32,8 +35,8 @@ SEED_SECURITY = {
 }
 
 
-async def test_every_seed_operation_with_its_security(client: httpx.AsyncClient) -> None:
-    schema = (await client.get("/openapi.json")).json()
+def test_every_seed_operation_with_its_security(openapi: dict[str, Any]) -> None:
+    schema = openapi
     assert schema["components"]["securitySchemes"] == {
         "bearerAuth": {"type": "http", "scheme": "bearer"},
         "mfaCode": {"type": "apiKey", "in": "query", "name": "_code"},
@@ -45,8 +48,8 @@ async def test_every_seed_operation_with_its_security(client: httpx.AsyncClient)
         assert operation["security"] == security, (method, path)
 
 
-async def test_path_parameters_carry_their_patterns(client: httpx.AsyncClient) -> None:
-    schema = (await client.get("/openapi.json")).json()
+def test_path_parameters_carry_their_patterns(openapi: dict[str, Any]) -> None:
+    schema = openapi
     for path, name in [
         ("/card/{cardUuid}", "cardUuid"),
         ("/account/{userAccountUuid}", "userAccountUuid"),
@@ -60,8 +63,8 @@ async def test_path_parameters_carry_their_patterns(client: httpx.AsyncClient) -
     assert slug["schema"]["maxLength"] == 64
 
 
-async def test_bodies_and_errors_are_documented(client: httpx.AsyncClient) -> None:
-    schema = (await client.get("/openapi.json")).json()
+def test_bodies_and_errors_are_documented(openapi: dict[str, Any]) -> None:
+    schema = openapi
     buy = schema["paths"]["/card/buy"]["post"]
     ref = buy["requestBody"]["content"]["application/json"]["schema"]["$ref"]
     body = schema["components"]["schemas"][ref.rsplit("/", 1)[1]]
@@ -71,5 +74,8 @@ async def test_bodies_and_errors_are_documented(client: httpx.AsyncClient) -> No
         "ErrorBody"
     )
     assert "x-body-model" not in str(schema)
+
+
+async def test_the_docs_page_is_served(client: httpx.AsyncClient) -> None:
     docs = await client.get("/docs")
     assert docs.status_code == 200 and "swagger" in docs.text.lower()

@@ -33,7 +33,9 @@ async def test_the_served_document_is_the_committed_snapshot(app: FastAPI) -> No
     assert served == SNAPSHOT.read_bytes(), "python -m tests.http.test_openapi_snapshot to accept"
 
 
-async def _write_snapshot() -> None:
+async def tests_document() -> bytes:
+    """The document the app serves as the tests build it (sandbox on), on a database of
+    its own that is never migrated: the document is made from the routes alone."""
     with tempfile.TemporaryDirectory() as directory:
         from tests.conftest import TEST_CVK, TEST_KEY
 
@@ -46,9 +48,13 @@ async def _write_snapshot() -> None:
         )
         app = create_app(settings)
         try:
-            SNAPSHOT.write_bytes(await served_document(app))
+            return await served_document(app)
         finally:
             await app.state.db.dispose()
+
+
+async def _write_snapshot() -> None:
+    SNAPSHOT.write_bytes(await tests_document())
 
 
 if __name__ == "__main__":

@@ -105,7 +105,17 @@ def _value(text: str, name: str, **labels: str) -> float:
     return sum(v for k, v in _samples(text, name).items() if wanted <= k)
 
 
-async def test_metrics_sum_every_worker_by_route_template(
+async def test_metrics_sum_every_worker_by_route_and_iso8583_answer_without_secrets(
+    app: FastAPI, client: httpx.AsyncClient, server: Served
+) -> None:
+    """One server for both parts (each start of two workers costs seconds): the HTTP
+    traffic's counts first, checked exactly, then the ISO listener's and the unmatched path's,
+    which the first part's traffic does not touch."""
+    await _http_counts_by_route_template(app, client, server)
+    await _unmatched_paths_and_iso8583_answers_without_the_path_or_card_number(app, client, server)
+
+
+async def _http_counts_by_route_template(
     app: FastAPI, client: httpx.AsyncClient, server: Served
 ) -> None:
     owner, other = await make_user(app), await make_user(app)
@@ -209,11 +219,11 @@ def _iso_value(text: str, name: str, **labels: str) -> float:
     )
 
 
-async def test_unmatched_paths_and_iso8583_answers_without_the_path_or_card_number(
+async def _unmatched_paths_and_iso8583_answers_without_the_path_or_card_number(
     app: FastAPI, client: httpx.AsyncClient, server: Served
 ) -> None:
     """A 404 path under `unmatched`; the ISO listener's answers of both workers by MTI and
-    response code (one server for both: each start costs seconds)."""
+    response code."""
     _user, card = await issue_card(app, client)
     unknown_pan = "4000000000000002"
     numbers = stans()

@@ -31,6 +31,10 @@ def token_cipher(softhsm: SoftHsm, settings: Settings) -> Pkcs11Cipher:
     return cipher
 
 
+# The tests of the token alone read no database: on one kind, not on each.
+TOKEN_ALONE = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+
+
 def cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "cardservice", *args],
@@ -41,6 +45,7 @@ def cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@TOKEN_ALONE
 @pytest.mark.parametrize(("cvk", "pan", "expiry", "service_code", "cvv"), VECTORS)
 def test_published_vectors_through_the_tokens_des3(
     softhsm: SoftHsm,
@@ -78,6 +83,7 @@ def test_published_vectors_through_the_tokens_des3(
     cipher.token.close()
 
 
+@TOKEN_ALONE
 def test_cvv2_by_the_token_equals_the_algorithm(softhsm: SoftHsm, settings: Settings) -> None:
     cipher = token_cipher(softhsm, settings)
     for pan, expiry in (("4123456789012345", "8701"), ("4000001234567899", "2911")):
@@ -86,6 +92,7 @@ def test_cvv2_by_the_token_equals_the_algorithm(softhsm: SoftHsm, settings: Sett
     cipher.token.close()
 
 
+@TOKEN_ALONE
 def test_numbers_are_sealed_by_the_token(softhsm: SoftHsm, settings: Settings) -> None:
     cipher = token_cipher(softhsm, settings)
     sealed = cipher.encrypt("4111111111111111")
@@ -107,6 +114,7 @@ def test_numbers_are_sealed_by_the_token(softhsm: SoftHsm, settings: Settings) -
     cipher.token.close()
 
 
+@TOKEN_ALONE
 def test_a_wrong_pin_or_label_is_a_clear_error(softhsm: SoftHsm, settings: Settings) -> None:
     # in a process of its own: a PKCS#11 login is per process, and this one is logged in
     env = softhsm.env(settings)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
-import time
+import threading
 import uuid
 from datetime import timedelta
 
@@ -15,6 +15,7 @@ from fastapi import FastAPI
 from PIL import Image
 
 from cardservice.models.base import utcnow
+from cardservice.transactions.repository import SHORT_OFFSET
 from tests.factories import assert_ledger_consistent, authorize, make_card, make_user
 
 
@@ -150,41 +151,36 @@ async def test_receipt_is_a_jpeg_with_etag(app: FastAPI, client: httpx.AsyncClie
 
 
 async def test_a_deep_report_page_never_stalls_the_worker(
-    app: FastAPI, client: httpx.AsyncClient
+    app: FastAPI, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """SQLite runs a report page on a thread: while a deep page is read, `/health` on the
-    same worker (this process, this event loop) is answered in a small part of the page's
-    own time (measured in the same run, so a busy machine slows both alike)."""
+    """SQLite runs a deep report page on a thread: while the page's statement is held there
+    (its connection waits for the test), `/health` on the same worker (this process, this
+    event loop) is answered, and the page after it. A statement run on the event loop would
+    hold the loop with it: nothing answered until the hold ended, the page before `/health`."""
     if not app.state.db.is_sqlite:
         pytest.skip("PostgreSQL's statements never run on the event loop")
     user = await make_user(app)
     account, card = await make_card(app, client, user)
-    await _bulk_history(app, user.uuid, uuid.UUID(str(account)), uuid.UUID(card), 200_000)
-    deep = {"page": 9_000, "per_page": 20, "filters[type]": "card_purchase"}
-    started = time.perf_counter()
-    alone = await client.get("/transaction/report", headers=user.headers, params=deep)
-    took = time.perf_counter() - started
-    assert alone.status_code == 200 and len(alone.json()["data"]) == 20
-    assert took > 0.1, f"the page must be slow to prove anything: {took:.3f} s"
-    # A stalled loop would delay a /health by about the page's whole time, in every attempt;
-    # a busy machine may delay one at random. So: the worst delay during a page under a
-    # quarter of the page's time alone, in at least one of three attempts.
-    worst = [await _worst_health_delay(client, user.headers, deep) for _ in range(3)]
-    assert min(worst) < took / 4, (worst, took)
+    deep_rows = SHORT_OFFSET + 20  # a page past SHORT_OFFSET walks the index
+    await _bulk_history(app, user.uuid, uuid.UUID(str(account)), uuid.UUID(card), deep_rows)
+    deep = {"page": SHORT_OFFSET // 20 + 1, "per_page": 20, "filters[type]": "card_purchase"}
+    reader = app.state.db.reader
+    run, arrived, released = reader._run, threading.Event(), threading.Event()
 
+    def held(sql: str, args: tuple[object, ...]) -> object:
+        if "FROM transactions t" in sql and not released.is_set():
+            arrived.set()
+            released.wait(60)  # the test releases it at once; a held loop only after this
+        return run(sql, args)
 
-async def _worst_health_delay(
-    client: httpx.AsyncClient, headers: dict[str, str], params: dict[str, object]
-) -> float:
-    page = asyncio.create_task(client.get("/transaction/report", headers=headers, params=params))
-    delays = []
-    while not page.done():
-        started = time.perf_counter()
-        assert (await client.get("/health")).status_code == 200
-        delays.append(time.perf_counter() - started)
-        await asyncio.sleep(0.005)
-    assert (await page).status_code == 200 and len(delays) >= 5
-    return max(delays)
+    monkeypatch.setattr(reader, "_run", held)
+    page = asyncio.create_task(client.get("/transaction/report", headers=user.headers, params=deep))
+    assert await asyncio.to_thread(arrived.wait, 60)
+    assert (await client.get("/health")).status_code == 200
+    assert not page.done()  # answered while the page's statement was held
+    released.set()
+    answer = await page
+    assert answer.status_code == 200 and len(answer.json()["data"]) == 20
 
 
 # `$4` settled purchases of the card, one a second back from now (SQLite's own clock, UTC)

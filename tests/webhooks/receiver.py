@@ -1,5 +1,5 @@
 """A real HTTP receiver on loopback for webhook tests: a tiny asyncio server that records
-every request (headers, body, arrival time) and answers as told (`answer(n)` → a status,
+every request (headers, body, arrival instant) and answers as told (`answer(n)` → a status,
 or None to hang until the connection is closed)."""
 
 from __future__ import annotations
@@ -7,9 +7,11 @@ from __future__ import annotations
 import asyncio
 import random
 import socket
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
+
+from cardservice.models.base import utcnow
 
 PORTS = range(18400, 18500)  # this worktree's port range
 
@@ -18,7 +20,7 @@ PORTS = range(18400, 18500)  # this worktree's port range
 class Received:
     headers: dict[str, str]
     body: bytes
-    at: float  # time.monotonic()
+    at: datetime  # utcnow(), the clock the service plans its retries by
 
 
 @dataclass
@@ -70,7 +72,7 @@ class Receiver:
                     for k, _, v in (line.partition(":") for line in lines[1:] if line)
                 }
                 body = await reader.readexactly(int(headers.get("content-length", "0")))
-                self.received.append(Received(headers, body, time.monotonic()))
+                self.received.append(Received(headers, body, utcnow()))
                 status = self.answer(len(self.received))
                 if status is None:
                     await asyncio.sleep(3600)
