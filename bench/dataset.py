@@ -68,6 +68,52 @@ async def _insert(tx: Tx, table: str, columns: tuple[str, ...], rows: list[dict[
         await tx.execute(insert_sql(table, columns, len(chunk)), *row_args(columns, chunk))
 
 
+async def _insert_entries(
+    tx: Tx, entries: list[dict[str, Any]], postings: list[dict[str, Any]]
+) -> None:
+    """The entries with their postings. On PostgreSQL a chunk of entries is one statement with
+    its postings, as `ledger.entries` writes them (the database checks a posting's entry at
+    the end of the posting's statement, and an entry's postings at the end of the entry's:
+    docs/ledger.md); on SQLite the postings, then their entries (checked at COMMIT)."""
+    if tx.dialect != "postgresql":
+        await _insert(tx, "postings", POSTING_COLUMNS, postings)
+        await _insert(tx, "journal_entries", ENTRY_COLUMNS, entries)
+        return
+    legs: dict[int, list[dict[str, Any]]] = {}
+    for posting in postings:
+        legs.setdefault(posting["entry_id"], []).append(posting)
+    chunk: list[dict[str, Any]] = []
+    parameters = 0
+    for entry in [*entries, None]:
+        width = (
+            0
+            if entry is None
+            else len(ENTRY_COLUMNS) + len(POSTING_COLUMNS) * len(legs[entry["id"]])
+        )
+        if chunk and (
+            entry is None
+            or parameters + width > MAX_PARAMETERS - 1
+            or len(chunk) >= ROWS_PER_INSERT
+        ):
+            moves = [leg for e in chunk for leg in legs[e["id"]]]
+            sql = (
+                f"WITH p AS ({insert_sql('postings', POSTING_COLUMNS, len(moves))} RETURNING 1) "
+                + insert_sql(
+                    "journal_entries",
+                    ENTRY_COLUMNS,
+                    len(chunk),
+                    start=len(moves) * len(POSTING_COLUMNS) + 1,
+                )
+            )
+            await tx.execute(
+                sql, *row_args(POSTING_COLUMNS, moves), *row_args(ENTRY_COLUMNS, chunk)
+            )
+            chunk, parameters = [], 0
+        if entry is not None:
+            chunk.append(entry)
+            parameters += width
+
+
 async def _usd_bin(tx: Tx) -> str:
     found = await tx.value(
         "SELECT uuid FROM bins WHERE currency = 'USD' AND status = 'available' ORDER BY bin"
@@ -153,8 +199,8 @@ async def _history(
     span: timedelta = timedelta(days=365),
 ) -> None:
     """`count` settled purchases spread over the `span` before now (a year), in batches,
-    each with its entry; the cards' balances moved by exactly their postings. Postings go in
-    before their entries, as the ledger's rules require (`ledger.entries`)."""
+    each with its entry; the cards' balances moved by exactly their postings, written as the
+    ledger's rules require (`_insert_entries`)."""
     seconds = max(1, int(span.total_seconds()))
     now = utcnow()
     user = uuid.UUID(
@@ -182,8 +228,7 @@ async def _history(
                 postings += legs
                 spent[card] = spent.get(card, 0) + amount + FEE
             await _insert(tx, "transactions", TRANSACTION_COLUMNS, rows)
-            await _insert(tx, "postings", POSTING_COLUMNS, postings)
-            await _insert(tx, "journal_entries", ENTRY_COLUMNS, entries)
+            await _insert_entries(tx, entries, postings)
             await seal_in_turn(tx)  # sealed in the load's unit: the books read day totals
             if tx.dialect == "postgresql":  # ids were given explicitly: move the sequence
                 await tx.execute(

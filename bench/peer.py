@@ -87,6 +87,13 @@ VALUES ($1, $2, NULL, $3, $4), ($1, NULL, 'holds', $3, $5), ($1, NULL, 'fees', $
 INSERT_ENTRY = """
 INSERT INTO journal_entries (id, kind, reference, created_at)
 VALUES ($1, 'card_purchase_pending', $2, $3)"""
+# On PostgreSQL an entry is written in the statement of its postings, as `ledger.entries`
+# writes it (the database checks a posting's entry at the end of the posting's statement,
+# docs/ledger.md); SQLite checks the entry at COMMIT, and takes the two statements in turn.
+PURCHASE_ENTRY = f"""
+WITH p AS ({INSERT_POSTINGS.strip()} RETURNING 1)
+INSERT INTO journal_entries (id, kind, reference, created_at)
+VALUES ($1, 'card_purchase_pending', $7, $8)"""
 MOVE_CARD = "UPDATE cards SET balance = balance - $2, updated_at = $3 WHERE uuid = $1"
 # A purchase of one card: the account locked with the caller found by the token, the BIN, the
 # card (its number drawn and encrypted as the service does), its card_issue transaction, the
@@ -119,6 +126,10 @@ VALUES ($1, $2, NULL, NULL, $4, $5), ($1, NULL, $3, NULL, $4, $6), ($1, NULL, NU
 BUY_ENTRY = """
 INSERT INTO journal_entries (id, kind, reference, created_at)
 VALUES ($1, 'card_buy', NULL, $2)"""
+BUY_ENTRY_WITH_POSTINGS = f"""
+WITH p AS ({BUY_POSTINGS.strip()} RETURNING 1)
+INSERT INTO journal_entries (id, kind, reference, created_at)
+VALUES ($1, 'card_buy', NULL, $8)"""
 MOVE_ACCOUNT = "UPDATE accounts SET balance = balance - $2, updated_at = $3 WHERE uuid = $1"
 SET_CARD = "UPDATE cards SET balance = $2 WHERE uuid = $1"
 # The transaction.created row the database's trigger wrote, completed (`events.outbox`).
@@ -265,8 +276,12 @@ async def _authorize(
         False, now, now + HOLD,
     )  # fmt: skip
     entry = (await unit.row(NEXT_ENTRY[dialect]))[0]
-    await unit.execute(INSERT_POSTINGS, entry, card, currency, -(amount + fee), amount, fee)
-    await unit.execute(INSERT_ENTRY, entry, txn, now)
+    legs = (entry, card, currency, -(amount + fee), amount, fee)
+    if dialect == "postgresql":
+        await unit.execute(PURCHASE_ENTRY, *legs, txn, now)
+    else:
+        await unit.execute(INSERT_POSTINGS, *legs)
+        await unit.execute(INSERT_ENTRY, entry, txn, now)
     await unit.execute(MOVE_CARD, card, amount + fee, now)
     result = {"uuid": txn, "status": "pending", "amount": _money(amount), "fee": _money(fee)}
     await unit.execute(COMPLETE_EVENT, _json(result).decode())  # the outbox's trigger row
@@ -301,8 +316,12 @@ async def _buy(unit: Any, dialect: str, token: str, body: dict[str, Any]) -> dic
     )  # fmt: skip
     await unit.execute(INSERT_ISSUE, txn, user, account[0], card, start, found[2], fees, False, now)
     entry = (await unit.row(NEXT_ENTRY[dialect]))[0]
-    await unit.execute(BUY_POSTINGS, entry, account[0], card, found[2], -total, start, fees)
-    await unit.execute(BUY_ENTRY, entry, now)
+    legs = (entry, account[0], card, found[2], -total, start, fees)
+    if dialect == "postgresql":
+        await unit.execute(BUY_ENTRY_WITH_POSTINGS, *legs, now)
+    else:
+        await unit.execute(BUY_POSTINGS, *legs)
+        await unit.execute(BUY_ENTRY, entry, now)
     await unit.execute(MOVE_ACCOUNT, account[0], total, now)
     await unit.execute(SET_CARD, card, start)
     record = {
