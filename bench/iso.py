@@ -413,7 +413,7 @@ class _Loads:
 
 
 async def main(
-    seconds: float, connections: int, depth: int, accounts: int, rounds: int
+    seconds: float, connections: int, depth: int, accounts: int, rounds: int, workers: int = 1
 ) -> dict[str, Any]:
     # the database's own write rate, first, on its own database
     tpcb = await asyncio.to_thread(pgbench_tps, int(seconds))
@@ -429,7 +429,8 @@ async def main(
                    "CARDSERVICE_SANDBOX": "1", "CARDSERVICE_VAR_DIR": var,
                    "CARDSERVICE_RATE_LIMIT_PER_MINUTE": "10000000", "CARDSERVICE_LOG_LEVEL": "WARNING"}  # fmt: skip
             processes.append(_spawn([sys.executable, "-m", "cardservice", "serve", "--port",
-                                     str(http_port), "--iso8583-port", str(iso_port)], env))  # fmt: skip
+                                     str(http_port), "--iso8583-port", str(iso_port),
+                                     "--workers", str(workers)], env))  # fmt: skip
             processes.append(_spawn([sys.executable, "-m", "bench.iso", "--peer", str(peer_port),
                                      "--url", url], env))  # fmt: skip
             await _wait_port(iso_port)
@@ -487,7 +488,7 @@ async def main(
         await drop_database(ADMIN_DSN, url)
     service, peer = (statistics.median(loads.rates[who]) for who in ("service", "peer"))
     return {
-        "seconds": seconds, "rounds": rounds, "connections": connections,
+        "seconds": seconds, "rounds": rounds, "workers": workers, "connections": connections,
         "in_flight_per_connection": depth, "accounts": accounts, "cards": len(cards),
         # medians over the rounds; each round's figures below them
         "iso_per_s": round(service, 1),
@@ -561,7 +562,7 @@ async def _sample_waits(url: str, every: float, into: Counter[str]) -> None:
 
 
 async def _scaling_server(
-    revision: str, var: str, processes: list[subprocess.Popen[bytes]]
+    revision: str, var: str, processes: list[subprocess.Popen[bytes]], workers: int
 ) -> tuple[str, int, list[Any]]:
     """A database migrated up to `revision` with the 16 cards over 16 accounts, and a
     server on it: its url, ISO port and cards."""
@@ -573,7 +574,8 @@ async def _scaling_server(
            "CARDSERVICE_SANDBOX": "1", "CARDSERVICE_VAR_DIR": var,
            "CARDSERVICE_RATE_LIMIT_PER_MINUTE": "10000000", "CARDSERVICE_LOG_LEVEL": "WARNING"}  # fmt: skip
     processes.append(_spawn([sys.executable, "-m", "cardservice", "serve", "--port",
-                             str(http_port), "--iso8583-port", str(port)], env))  # fmt: skip
+                             str(http_port), "--iso8583-port", str(port),
+                             "--workers", str(workers)], env))  # fmt: skip
     await _wait_port(port, seconds=180)  # a loaded machine starts it slowly
     # the whole server up before any load, as in `run` above: its HTTP worker runs the sealer
     await asyncio.to_thread(wait_ready, f"http://127.0.0.1:{http_port}", processes[-1])
@@ -586,7 +588,7 @@ def _shares(counted: Counter[str]) -> dict[str, float]:
 
 
 async def scaling(
-    seconds: float, rounds: int, statements: int, before: str | None
+    seconds: float, rounds: int, statements: int, before: str | None, workers: int = 1
 ) -> dict[str, Any]:
     """`python -m bench.iso --scaling [--before REVISION]`: the 16 cards over 16 accounts,
     one request in flight a connection; pgbench TPC-B (8 clients) first, then the service at
@@ -607,7 +609,9 @@ async def scaling(
     try:
         with tempfile.TemporaryDirectory(prefix="cs-bench-iso-") as var:
             for schema in schemas:
-                servers[schema] = await _scaling_server(schema, f"{var}/{len(servers)}", processes)
+                servers[schema] = await _scaling_server(
+                    schema, f"{var}/{len(servers)}", processes, workers
+                )
                 url, port, cards = servers[schema]
                 await iso_load(port, cards, WARM_UP_SECONDS, 8, 1)
             for turn in range(rounds):
@@ -639,7 +643,7 @@ async def scaling(
         for url, _port, _cards in servers.values():
             await drop_database(ADMIN_DSN, url)
     found: dict[str, Any] = {
-        "seconds": seconds, "rounds": rounds, "accounts": 16, "cards": CARDS,
+        "seconds": seconds, "rounds": rounds, "workers": workers, "accounts": 16, "cards": CARDS,
         "load_average": os.getloadavg(), "pgbench_tps_8_clients": round(tpcb, 1),
     }  # fmt: skip
     for schema in schemas:
@@ -680,11 +684,17 @@ if __name__ == "__main__":
     parser.add_argument("--before", metavar="REVISION",
                         help="with --scaling: also a database migrated only up to REVISION,"
                              " loads interleaved (a migration's before and after)")  # fmt: skip
+    parser.add_argument("--workers", type=int, default=1,
+                        help="the server's processes (`serve --workers`): each a network"
+                             " process with its own lanes")  # fmt: skip
     parser.add_argument("--statements", type=int, default=25,
                         help="with --scaling: the heaviest statements listed")  # fmt: skip
     arguments = parser.parse_args()
     if arguments.scaling:
-        run = scaling(arguments.seconds, arguments.rounds, arguments.statements, arguments.before)
+        run = scaling(
+            arguments.seconds, arguments.rounds, arguments.statements, arguments.before,
+            arguments.workers,
+        )  # fmt: skip
         print(orjson.dumps(asyncio.run(run), option=orjson.OPT_INDENT_2).decode())
     elif arguments.peer:
         asyncio.run(run_peer(arguments.peer, arguments.url))  # the network process's loop
@@ -695,5 +705,6 @@ if __name__ == "__main__":
             arguments.depth,
             arguments.accounts,
             arguments.rounds,
+            arguments.workers,
         )
         print(orjson.dumps(asyncio.run(run), option=orjson.OPT_INDENT_2).decode())
