@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -276,18 +275,12 @@ def _with_statements(args: argparse.Namespace) -> int:
     """`main` on PostgreSQL alone, in a cluster of the run's own with `pg_stat_statements`.
     Imported here: what the process holds when it starts an ingest counts in the ingest's
     peak RSS (`fork` copies it before `exec`)."""
-    from bench.iso import _free_port
     from scripts.fleet import clusters
 
     if not clusters.available():
         print("bench.clearing: initdb or pg_ctl missing", file=sys.stderr)
         return 1
-    root = Path(tempfile.mkdtemp(prefix="cs-bench-clearing-"))
-    cluster = clusters.Cluster("clearing", _free_port(), root)
-    try:
-        cluster.prepare_root()
-        cluster.init_primary(clusters.primary_conf(cluster.port, root) + STATEMENTS_CONF)
-        cluster.start()
+    with clusters.own_primary("bench-clearing", STATEMENTS_CONF) as cluster:
         cluster.psql("CREATE EXTENSION pg_stat_statements", "template1")
         print("database    records  seconds  records/s  peak RSS MiB")
         sizes = [args.small, args.records]
@@ -295,9 +288,6 @@ def _with_statements(args: argparse.Namespace) -> int:
         results = run("postgresql", sizes, args.matched, args.accounts, admin, cluster.log)
         for size, seconds, rss in results:
             print(f"postgresql {size:>8} {seconds:>8.1f} {size / seconds:>10.0f} {rss:>13.1f}")
-    finally:
-        cluster.stop()
-        shutil.rmtree(root, ignore_errors=True)
     return 0
 
 

@@ -25,7 +25,6 @@ import argparse
 import asyncio
 import os
 import re
-import shutil
 import sys
 import tempfile
 import time
@@ -288,18 +287,10 @@ def main() -> int:
     if not clusters.available():
         print("bench.statements: initdb or pg_ctl missing", file=sys.stderr)
         return 1
-    root = Path(tempfile.mkdtemp(prefix="cs-bench-statements-"))
-    cluster = clusters.Cluster("statements", _free_port(), root)
-    try:
-        cluster.prepare_root()
-        cluster.init_primary(clusters.primary_conf(cluster.port, root) + CONF)
-        cluster.start()
+    with clusters.own_primary("bench-statements", CONF) as cluster:
         cluster.psql(f'CREATE DATABASE "{DATABASE}"')
         cluster.psql("CREATE EXTENSION pg_stat_statements", DATABASE)
         figures = asyncio.run(measure(cluster.dsn(DATABASE), cluster.log, arguments.units))
-    finally:
-        cluster.stop()
-        shutil.rmtree(root, ignore_errors=True)
     for figure in figures:
         if not arguments.list:
             figure.pop("statements")

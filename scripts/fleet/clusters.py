@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,6 +59,26 @@ def available() -> bool:
     """Whether this machine can make clusters (the binaries, and a `postgres` user if root)."""
     binaries = all((PG_BIN / name).exists() for name in ("initdb", "pg_ctl", "pg_basebackup"))
     return binaries and (os.geteuid() != 0 or shutil.which("runuser") is not None)
+
+
+@contextmanager
+def own_primary(name: str, conf: str = "") -> Iterator[Cluster]:
+    """A primary of the run's own, started: a temporary root, a free port, `conf` appended to
+    `primary_conf`'s; stopped and its root removed after (the benches that read
+    `pg_stat_statements` or its log: `bench.statements`, `bench.clearing --statements`)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    root = Path(tempfile.mkdtemp(prefix=f"cs-{name}-"))
+    cluster = Cluster(name, port, root)
+    try:
+        cluster.prepare_root()
+        cluster.init_primary(primary_conf(port, root) + conf)
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()
+        shutil.rmtree(root, ignore_errors=True)
 
 
 @dataclass(frozen=True)

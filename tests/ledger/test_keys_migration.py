@@ -9,13 +9,9 @@ from pathlib import Path
 
 import asyncpg
 import pytest
-from alembic import command
-from sqlalchemy import Connection
-from sqlalchemy.ext.asyncio import create_async_engine
-from sqlalchemy.pool import NullPool
 
 from cardservice.config import Settings
-from cardservice.migrations import alembic_config, upgrade_database
+from cardservice.migrations import downgrade_database, upgrade_database
 from tests.conftest import DATABASES, PG_ADMIN_DSN
 from tests.fresh_database import create_database, drop_database
 
@@ -31,21 +27,6 @@ _ORPHAN = (
     "INSERT INTO postings (entry_id, system_book, currency, amount)"
     " VALUES (nextval(pg_get_serial_sequence('journal_entries', 'id')), 'fees', 'USD', 1)"
 )
-
-
-async def _downgrade(url: str, revision: str) -> None:
-    engine = create_async_engine(url, poolclass=NullPool)
-    config = alembic_config(url)
-
-    def run(connection: Connection) -> None:
-        config.attributes["connection"] = connection
-        command.downgrade(config, revision)
-
-    try:
-        async with engine.begin() as connection:
-            await connection.run_sync(run)
-    finally:
-        await engine.dispose()
 
 
 async def _state(dsn: str) -> tuple[set[str], set[str], str]:
@@ -74,7 +55,7 @@ async def test_the_keys_go_and_come_back(tmp_path: Path) -> None:
         assert (keys, triggers) == (set(), _TRIGGERS)
         assert refused.startswith("no journal entry ")
 
-        await _downgrade(resolved, "20261128_01")
+        await downgrade_database(resolved, "20261128_01")
         assert await _state(url) == (_KEYS, set(), "fk_postings_entry_id_journal_entries")
 
         await upgrade_database(resolved, "20261128_04")

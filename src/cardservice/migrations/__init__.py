@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from alembic import command
@@ -29,12 +30,22 @@ async def upgrade_database(url: str, revision: str = "head") -> None:
     SQLite file's directory is made first."""
     if url.startswith("sqlite") and sqlite_path(url) not in ("", ":memory:"):
         Path(sqlite_path(url)).parent.mkdir(parents=True, exist_ok=True)
+    await _migrate(url, command.upgrade, revision)
+
+
+async def downgrade_database(url: str, revision: str) -> None:
+    """Undo the migrations of the database at `url` after `revision` (a migration's way
+    down, as its tests run it)."""
+    await _migrate(url, command.downgrade, revision)
+
+
+async def _migrate(url: str, step: Callable[[Config, str], None], revision: str) -> None:
     engine = create_async_engine(url, poolclass=NullPool)
     config = alembic_config(url)
 
     def run(connection: Connection) -> None:
         config.attributes["connection"] = connection
-        command.upgrade(config, revision)
+        step(config, revision)
 
     try:
         async with engine.begin() as connection:

@@ -147,10 +147,7 @@ async def recapture(
         purchase, amount=purchase.amount + difference, captured_amount=before + difference,
         updated_at=now,
     )  # fmt: skip
-    await repository.set_hold(
-        tx, purchase.uuid, "completed", purchase.amount, purchase.captured_amount, now,
-        purchase.merchant_amount, purchase.merchant_captured_amount, purchase.rate,
-    )  # fmt: skip
+    await repository.set_holds(tx, [purchase])
     repaid = min(purchase.shortfall, max(0, -difference))
     _card, holder = await holds.holder_leg(tx, purchase, -difference - repaid)
     owed = await holds.owed_beyond(tx, holder)

@@ -250,10 +250,7 @@ async def _set_hold(
 ) -> Purchase:
     """`_held`, written."""
     purchase = _held(purchase, amount, captured, now)
-    await repository.set_hold(
-        tx, purchase.uuid, purchase.status, amount, captured, now, purchase.merchant_amount,
-        purchase.merchant_captured_amount, purchase.rate,
-    )  # fmt: skip
+    await repository.set_holds(tx, [purchase])
     return purchase
 
 

@@ -95,13 +95,9 @@ _SET_STATUS = (
     "UPDATE transactions SET status = $2, refunded_amount = $3, updated_at = $4 WHERE uuid = $1"
 )
 
-_SET_HOLD = (
-    "UPDATE transactions SET status = $2, amount = $3, captured_amount = $4, updated_at = $5,"
-    " merchant_amount = $6, merchant_captured_amount = $7, rate = $8 WHERE uuid = $1"
-)
-
-# Posts of holds written together (holds.write_posts): each purchase's hold columns and
-# shortfall; PostgreSQL one statement (`unnest`: the same text whatever the count).
+# A purchase's hold columns and shortfall as its record says (a post, a void, a presented
+# difference); a set of posts (holds.write_posts) one statement on PostgreSQL (`unnest`: the
+# same text whatever the count).
 _SET_HOLDS = (
     "UPDATE transactions SET status = $2, amount = $3, captured_amount = $4, updated_at = $5,"
     " merchant_amount = $6, merchant_captured_amount = $7, rate = $8, shortfall = $9"
@@ -284,31 +280,6 @@ async def set_status(
     await tx.execute(_SET_STATUS, transaction_uuid, status, refunded_amount, now)
 
 
-async def set_hold(
-    tx: Tx,
-    transaction_uuid: uuid.UUID,
-    status: str,
-    amount: int,
-    captured_amount: int,
-    now: datetime,
-    merchant_amount: int | None,
-    merchant_captured_amount: int | None,
-    rate: Any,
-) -> None:
-    """A purchase's status, held and captured amounts (and the merchant's, and the rate)."""
-    await tx.execute(
-        _SET_HOLD,
-        transaction_uuid,
-        status,
-        amount,
-        captured_amount,
-        now,
-        merchant_amount,
-        merchant_captured_amount,
-        rate,
-    )
-
-
 async def lock_held(tx: Tx, purchases: Sequence[uuid.UUID]) -> tuple[Sequence[Row], Sequence[Row]]:
     """Lock the purchases' accounts, then their cards, then their rows (any status), one
     statement each; the cards (uuid, status, currency, replaced_by, card_type) and the rows
@@ -325,13 +296,14 @@ async def lock_held(tx: Tx, purchases: Sequence[uuid.UUID]) -> tuple[Sequence[Ro
 
 async def set_holds(tx: Tx, purchases: Sequence[Purchase]) -> None:
     """Each purchase's status, held and captured amounts (and the merchant's), rate and
-    shortfall, as the records say (one statement on PostgreSQL)."""
+    shortfall, as the records say (one statement: a purchase alone by its own text, a set's
+    by `unnest` on PostgreSQL)."""
     rows = [
         (p.uuid, p.status, p.amount, p.captured_amount, p.updated_at, p.merchant_amount,
          p.merchant_captured_amount, p.rate, p.shortfall)
         for p in purchases
     ]  # fmt: skip
-    if tx.dialect != "postgresql":
+    if tx.dialect != "postgresql" or len(rows) == 1:
         for row in rows:
             await tx.execute(_SET_HOLDS, *row)
         return
