@@ -34,7 +34,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequen
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import asyncpg  # type: ignore[import-untyped]
 
@@ -54,6 +54,7 @@ _PLACEHOLDER = re.compile(r"\$(\d+)")
 _FOR_UPDATE = re.compile(r"\s+FOR (NO KEY )?UPDATE(\s+OF\s+\w+(\s*,\s*\w+)*)?(\s+SKIP LOCKED)?")
 SQLITE_READ_BUSY_TIMEOUT_MS = 5_000
 SQLITE_WRITE_BUSY_TIMEOUT_MS = 30_000
+T = TypeVar("T")
 
 # What a unique (or other integrity) constraint raises on each driver.
 INTEGRITY_ERRORS: tuple[type[Exception], ...] = (
@@ -103,6 +104,17 @@ class Tx(Protocol):
     async def value(self, sql: str, *args: Any) -> Any: ...
 
     async def execute(self, sql: str, *args: Any) -> None: ...
+
+    async def later(self, write: Write[Any], item: Any) -> None:
+        """A write whose result nobody reads before the unit's next statement (its result
+        worked out by the caller): PostgreSQL calls `write` with every item left for it since,
+        in their order, just before the unit's next statement or its COMMIT, whichever comes
+        first (the writes of a lane's requests: one statement); SQLite at once, with this one."""
+        ...
+
+
+# a write left for later (`Tx.later`): it writes the items of a unit, one statement for all
+Write = Callable[["Tx", list[T]], Awaitable[None]]
 
 
 def dollar_quoted(text: str) -> str:
@@ -226,6 +238,23 @@ class Insert:
         """The arguments of `unnest_sql`: one list a column."""
         return [[row[column] for row in self.rows] for column in self.columns]
 
+    def shape(self) -> tuple[Any, ...]:
+        """What inserts written as one (`merged`) share: table, columns, types, and those of
+        their `then`."""
+        then = None if self.then is None else self.then.shape()
+        return (self.table, self.columns, self.types, then)
+
+
+def merged(inserts: Sequence[Insert]) -> Insert:
+    """Inserts of one `shape` as one: their rows in order, and their `then`'s."""
+    first = inserts[0]
+    assert all(insert.shape() == first.shape() for insert in inserts), "inserts of one shape"
+    then = None
+    if first.then is not None:
+        then = merged([insert.then for insert in inserts if insert.then is not None])
+    rows = [row for insert in inserts for row in insert.rows]
+    return Insert(first.table, first.columns, rows, then, first.types)
+
 
 async def write_insert(tx: Tx, insert: Insert) -> None:
     """The rows and the rows written with them: one statement on PostgreSQL (the first insert
@@ -279,22 +308,35 @@ class PostgresTx:
         self.after_commit: list[Callable[[], None]] = []
         self.at_commit: list[str] = []
         self.events_written = False
+        self._later: dict[Write[Any], list[Any]] = {}  # by write, in the order first left
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
-        _in_time(self.deadline)
+        await self.written()
         return await self._connection.fetch(sql, *args)  # type: ignore[no-any-return]
 
     async def row(self, sql: str, *args: Any) -> Row | None:
-        _in_time(self.deadline)
+        await self.written()
         return await self._connection.fetchrow(sql, *args)  # type: ignore[no-any-return]
 
     async def value(self, sql: str, *args: Any) -> Any:
-        _in_time(self.deadline)
+        await self.written()
         return await self._connection.fetchval(sql, *args)
 
     async def execute(self, sql: str, *args: Any) -> None:
-        _in_time(self.deadline)
+        await self.written()
         await self._connection.execute(sql, *args)
+
+    async def later(self, write: Write[Any], item: Any) -> None:
+        self._later.setdefault(write, []).append(item)
+
+    async def written(self) -> None:
+        """Before a statement and before COMMIT: the unit still in time, and the writes left
+        for later done (`Tx.later`), so that the statement sees them."""
+        _in_time(self.deadline)
+        while self._later:
+            write, items = next(iter(self._later.items()))
+            del self._later[write]
+            await write(self, items)
 
 
 class PostgresPool:
@@ -350,6 +392,7 @@ class PostgresPool:
             tx = PostgresTx(connection, key)
             try:
                 yield tx
+                await tx.written()
             except BaseException:
                 with contextlib.suppress(Exception):  # a lost connection rolled it back
                     await connection.execute("ROLLBACK")
@@ -517,6 +560,9 @@ class SQLiteTx:
     async def execute(self, sql: str, *args: Any) -> None:
         _in_time(self.deadline)
         _sqlite_rows(self._connection, sql, args)
+
+    async def later(self, write: Write[Any], item: Any) -> None:
+        await write(self, [item])
 
 
 class SQLiteReader:

@@ -23,12 +23,12 @@ from __future__ import annotations
 import functools
 import uuid
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from cardservice.db.sql import Insert, Tx, as_uuid, insert_sql, row_args, write_insert
+from cardservice.db.sql import Insert, Tx, as_uuid, insert_sql, merged, row_args, write_insert
 from cardservice.errors import RuleViolation
 from cardservice.models import Account, Card, JournalEntry, Posting
 from cardservice.models.base import table_of, utcnow
@@ -99,10 +99,9 @@ _POSTINGS = table_of(Posting).name
 
 @dataclass(frozen=True, slots=True)
 class Posted:
-    """What `post_entry` recorded: the entry id and the new balance of every account and
-    card it moved (read back from the update itself, so no re-select is needed)."""
+    """What `post_entry` moved: the new balance of every account and card (read back from the
+    update itself, or worked out from the balances the unit holds: no re-select)."""
 
-    entry_id: int
     balances: dict[uuid.UUID, int]
 
 
@@ -180,10 +179,10 @@ async def _write_entry_pg_moved(
     reference: uuid.UUID | None,
     moves: dict[tuple[int, uuid.UUID], int],
     insert: Insert | None,
-) -> tuple[int, dict[uuid.UUID, int]]:
+) -> dict[uuid.UUID, int]:
     """PostgreSQL, one statement: the entry with its postings and `insert`, and the `moves`
-    (at most one account's and one card's: `_foldable`). The entry's id and the new balances;
-    InsufficientFunds when a balance would go below zero."""
+    (at most one account's and one card's: `_foldable`). The new balances; InsufficientFunds
+    when a balance would go below zero."""
     now = utcnow()
     account = card = None  # at most one of each (`_foldable`)
     for (rank, key), delta in moves.items():
@@ -197,9 +196,9 @@ async def _write_entry_pg_moved(
         [leg.book.value if leg.book else None for leg in legs],
         [leg.currency for leg in legs], [leg.amount for leg in legs],
     ]  # fmt: skip
-    for moved in (account, card):
-        if moved is not None:
-            args += [moved[0], moved[1]]
+    for moving in (account, card):
+        if moving is not None:
+            args += [moving[0], moving[1]]
     sql = then = None
     if insert is not None:
         sql = insert.sql(start=len(args) + 1)
@@ -217,11 +216,11 @@ async def _write_entry_pg_moved(
             if row[name] is None:
                 raise InsufficientFunds()
             balances[moved[0]] = int(row[name])
-    return int(row["id"]), balances
+    return balances
 
 
-async def _write_entry(tx: Tx, kind: str, legs: Sequence[Leg], reference: uuid.UUID | None) -> int:
-    """SQLite: write the postings, then the entry; the entry's id."""
+async def _write_entry(tx: Tx, kind: str, legs: Sequence[Leg], reference: uuid.UUID | None) -> None:
+    """SQLite: write the postings, then the entry."""
     entry_id = int(await tx.value(_NEXT_ENTRY_ID))
     postings = [
         {
@@ -239,7 +238,6 @@ async def _write_entry(tx: Tx, kind: str, legs: Sequence[Leg], reference: uuid.U
         *row_args(_POSTING_COLUMNS, postings),
     )
     await tx.execute(_INSERT_ENTRY, entry_id, kind, reference, utcnow())
-    return entry_id
 
 
 async def _apply(tx: Tx, move: str, key: uuid.UUID, delta: int) -> int:
@@ -264,6 +262,7 @@ async def post_entry(
     legs: Sequence[Leg],
     reference: uuid.UUID | None = None,
     insert: Insert | None = None,
+    held: Mapping[uuid.UUID, int] | None = None,
 ) -> Posted:
     """Record one balanced entry and move the balances it touches (an entry whose legs are
     all zero records nothing but `insert`); `insert`: rows the entry books (its transaction),
@@ -273,27 +272,67 @@ async def post_entry(
     moved accounts first, then cards, each by uuid. Statements on PostgreSQL: one — the rows,
     the postings, the entry, and the balances of up to one account and one card; each further
     balance one more. SQLite: the rows, the entry id, the postings, the entry, and one
-    conditional update per account or card."""
+    conditional update per account or card.
+
+    `held`: the balance of every holder the entry moves, as this unit locked and read it with
+    nothing moved since (an authorization's card). The new balances are then worked out here
+    (InsufficientFunds when one would go below zero) and, on PostgreSQL, the entry is left
+    for later (`Tx.later`): written with the other entries left so, in one `post_entries`
+    statement, before the unit's next statement or its COMMIT — a lane's requests' entries
+    in one (docs/ledger.md, "Entries written together")."""
     legs = [leg for leg in legs if leg.amount != 0]
     _check_balanced(legs)
     if not legs:
         if insert is not None:
             await write_insert(tx, insert)
-        return Posted(0, {})
-    tx.after_commit.append(functools.partial(metrics.count_postings, len(legs)))
+        return Posted({})
     moves = _moves(legs)
-    balances: dict[uuid.UUID, int] = {}
+    if held is not None and tx.dialect == "postgresql" and all(k in held for _r, k in moves):
+        balances = {key: held[key] + delta for (_rank, key), delta in moves.items()}
+        if any(balance < 0 for balance in balances.values()):
+            raise InsufficientFunds()
+        await tx.later(_write_held, (Entry(kind, legs, reference), insert))
+        return Posted(balances)
+    tx.after_commit.append(functools.partial(metrics.count_postings, len(legs)))
+    balances = {}
     if tx.dialect == "postgresql":
         folded = moves if _foldable(moves) else {}
-        entry_id, balances = await _write_entry_pg_moved(tx, kind, legs, reference, folded, insert)
+        balances = await _write_entry_pg_moved(tx, kind, legs, reference, folded, insert)
     else:
         if insert is not None:
             await write_insert(tx, insert)
-        entry_id, folded = await _write_entry(tx, kind, legs, reference), {}
+        await _write_entry(tx, kind, legs, reference)
+        folded = {}
     for (rank, key), delta in moves.items():
         if (rank, key) not in folded:
             balances[key] = await _apply(tx, _MOVE_CARD if rank else _MOVE_ACCOUNT, key, delta)
-    return Posted(entry_id, balances)
+    return Posted(balances)
+
+
+async def _write_held(tx: Tx, held: list[tuple[Entry, Insert | None]]) -> None:
+    """The entries `post_entry` left for later (`held`), in their order: one `post_entries`
+    statement for each run of them whose rows are of one table (an authorization's: its
+    transaction with its event). Their balances were worked out already: a refusal here
+    (InsufficientFunds) is a holder moved behind the unit's back, and fails the unit."""
+    for run in _runs(held):
+        entries = [entry for entry, _insert in run]
+        inserts = [insert for _entry, insert in run if insert is not None]
+        await post_entries(tx, entries, merged(inserts) if inserts else None)
+
+
+def _runs(
+    held: list[tuple[Entry, Insert | None]],
+) -> list[list[tuple[Entry, Insert | None]]]:
+    """`held` cut where the rows' table (or its rows written with them) changes."""
+    runs: list[list[tuple[Entry, Insert | None]]] = []
+    shape: object = object()
+    for entry, insert in held:
+        this = None if insert is None else insert.shape()
+        if not runs or this != shape:
+            runs.append([])
+        runs[-1].append((entry, insert))
+        shape = this
+    return runs
 
 
 @dataclass(frozen=True, slots=True)

@@ -478,17 +478,19 @@ async def _charge(
     fee: int,
     balance: int,
 ) -> int:
-    """The transaction's row written with its entry (one statement on PostgreSQL): the hold
-    of `amount` and the fee (`holds.place`; a force post's pays the merchants' book at
-    once), or a decline's fee alone. Returns the card's new balance (`balance`, what it was,
-    when the card pays nothing)."""
+    """The transaction's row written with its entry (one statement on PostgreSQL, left for
+    later: `balance` is the card's as this unit locked it, so the new one is worked out here
+    and the entry written with the other requests' of a lane's unit, `post_entry`'s `held`):
+    the hold of `amount` and the fee (`holds.place`; a force post's pays the merchants' book
+    at once), or a decline's fee alone. Returns the card's new balance (`balance`, what it
+    was, when the card pays nothing)."""
     card_uuid = transaction["card_uuid"]
     posted = transaction["status"] == "completed"
     kind = f"card_purchase_{'captured' if posted else transaction['status']}"
     entry = await holds.place(
         tx, transaction["uuid"], card_uuid, transaction["currency"], amount, fee, kind=kind,
         shortfall=transaction.get("shortfall", 0), posted=posted,
-        insert=transactions_insert([transaction]),
+        insert=transactions_insert([transaction]), balance=balance,
     )  # fmt: skip
     return entry.balances.get(card_uuid, balance)
 
@@ -594,7 +596,7 @@ async def record(
     card_balance = int(card["balance"])  # as locked: moved only by the entries below
     if reason is None or transaction["fee"]:  # the transaction written with its entry
         amount = transaction["amount"] if reason is None else 0
-        card_balance = await _charge(tx, transaction, amount, transaction["fee"], card["balance"])
+        card_balance = await _charge(tx, transaction, amount, transaction["fee"], card_balance)
     else:
         await insert_transactions(tx, [transaction])
     if reason is None:

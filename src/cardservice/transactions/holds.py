@@ -199,15 +199,18 @@ async def place(
     shortfall: int = 0,
     posted: bool = False,
     insert: Insert | None = None,
+    balance: int | None = None,
 ) -> Posted:
     """One entry: the card puts `amount` on hold (`posted`, a force post: pays it to the
     merchants' book, as a capture does; 0: a decline's fee alone) and pays `fee` to the fee
     book, in the card's
     currency; what the card cannot pay of it (`shortfall`, a stand-in's) is paid by the
     `cardholder_receivables` book instead. `insert`: the transaction's row, written with it
-    (one statement on PostgreSQL). Returns the entry and the card's new balance."""
+    (one statement on PostgreSQL). `balance`: the card's, as the unit locked it (the entry is
+    then written with the COMMIT: `post_entry`'s `held`). Returns the card's new balance."""
     legs = placed_legs(card_uuid, currency, amount, fee, shortfall, posted)
-    return await post_entry(tx, kind, legs, reference=purchase_uuid, insert=insert)
+    held = None if balance is None else {card_uuid: balance}
+    return await post_entry(tx, kind, legs, reference=purchase_uuid, insert=insert, held=held)
 
 
 def placed_legs(
