@@ -40,7 +40,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import asyncpg  # type: ignore[import-untyped]
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
@@ -50,6 +50,7 @@ from cardservice.db import deadlines
 from cardservice.db.deadlines import Deadline
 from cardservice.db.replica import PROBE_TTL_SECONDS, STANDBY_ROUTES, Pins, Standby
 from cardservice.db.sql import (
+    Chain,
     PostgresPool,
     Reader,
     SQLiteReader,
@@ -80,6 +81,7 @@ async def _before_commit(hooks: tuple[CommitHook, ...], tx: Tx) -> None:
 
 
 READ_RESERVE = 2  # PostgreSQL connections write units leave to reads
+_HELD_SLOT = contextlib.nullcontext()  # a `chained` view's units: its block holds their slot
 _RETRYABLE = (asyncpg.DeadlockDetectedError, asyncpg.SerializationError)
 TURN_SECONDS = 0.02  # SQLite: the longest a process keeps the writer's turn while others wait
 
@@ -321,6 +323,7 @@ class Database:
         self.key = url
         self._writer: SQLiteWriter | None = None
         self._pool: PostgresPool | None = None
+        self._chain: Chain | None = None  # a `chained` view's held connection
         self.standby: Standby | None = None
         if self.is_sqlite:
             path = sqlite_path(url)
@@ -346,7 +349,9 @@ class Database:
                 statement_timeout=settings.db_statement_timeout_seconds,
             )
             self.reader = self._pool
-            self._write_slots = asyncio.Semaphore(size - READ_RESERVE)
+            self._write_slots: contextlib.AbstractAsyncContextManager[Any] = asyncio.Semaphore(
+                size - READ_RESERVE
+            )
             self._units = None
         if settings.replica_url:
             self.standby = _standby(settings, self._pool)
@@ -358,6 +363,21 @@ class Database:
         return view
 
     @asynccontextmanager
+    async def chained(self, more: Callable[[], bool]) -> AsyncIterator[Database]:
+        """PostgreSQL: this database with its write units (`transact`) run one after the
+        other on one connection, held with its write slot until the block ends, each unit's
+        COMMIT sent with the next one's BEGIN when `more()` says at that COMMIT that another
+        follows (`sql.PostgresPool.chained`: a network lane's units, network/batches.py, a
+        round trip shorter each under load). Its units must not overlap. SQLite: itself."""
+        if self._pool is None:
+            yield self
+            return
+        async with self._write_slots, self._pool.chained(more) as chain:
+            view = copy.copy(self)
+            view._chain, view._write_slots = chain, _HELD_SLOT
+            yield view
+
+    @asynccontextmanager
     async def transaction(self, with_hooks: bool = False) -> AsyncIterator[Tx]:
         """PostgreSQL: one write unit, tried once: commits when the block ends, rolls back on
         any error. Use `transact`, which also retries a unit that met a deadlock (and is the
@@ -365,7 +385,7 @@ class Database:
         unless the unit set `Tx.events_written` (`with_hooks`: whatever it set)."""
         if self._pool is None:
             raise ConfigurationError("SQLite's write units run through transact")
-        async with self._write_slots, self._pool.unit(self.key) as tx:
+        async with self._write_slots, self._pool.unit(self.key, self._chain) as tx:
             yield tx
             if with_hooks or not tx.events_written:
                 await _before_commit(self.commit_hooks, tx)

@@ -339,6 +339,36 @@ class PostgresTx:
             await write(self, items)
 
 
+class Chain:
+    """The connection a caller holds for its write units (`PostgresPool.chained`)."""
+
+    def __init__(self, more: Callable[[], bool]) -> None:
+        self.more = more
+        self._connection: asyncpg.Connection | None = None
+
+    async def connection(self, pool: asyncpg.Pool) -> asyncpg.Connection:
+        """The held connection; a new one from the pool when there is none or it was lost."""
+        if self._connection is not None and self._connection.is_closed():
+            await pool.release(self._connection)
+            self._connection = None
+        if self._connection is None:
+            self._connection = await pool.acquire()
+        return self._connection
+
+    def let_go(self) -> None:
+        """The held connection is the pool's again (a COMMIT left to finish on it)."""
+        self._connection = None
+
+    async def end(self, pool: asyncpg.Pool | None) -> None:
+        connection, self._connection = self._connection, None
+        if connection is None or pool is None:  # no unit took one (or could open the pool)
+            return
+        if connection.is_in_transaction() and not connection.is_closed():
+            with contextlib.suppress(Exception):
+                await connection.execute("ROLLBACK")
+        await pool.release(connection)
+
+
 class PostgresPool:
     """The process's one asyncpg pool: reads, and write units (`unit`).
 
@@ -379,16 +409,20 @@ class PostgresPool:
         return self._pool
 
     @asynccontextmanager
-    async def unit(self, key: str) -> AsyncIterator[PostgresTx]:
+    async def unit(self, key: str, chain: Chain | None = None) -> AsyncIterator[PostgresTx]:
         """A connection in a transaction: committed when the block ends, rolled back on
         error. A COMMIT whose connection is lost raises `CommitOutcomeUnknown` (it may have
         committed); a caller cancelled during COMMIT leaves it to finish in the background,
-        and the connection goes back to the pool once it has."""
+        and the connection goes back to the pool once it has. `chain`: the unit runs on the
+        chain's connection (`chained`), in the transaction its previous unit's COMMIT began
+        when there is one, and its own COMMIT begins the next when the chain says one
+        follows."""
         pool = self._pool or await self.pool()
-        connection = await pool.acquire()
-        release = True
+        connection = await pool.acquire() if chain is None else await chain.connection(pool)
+        release = chain is None
         try:
-            await connection.execute("BEGIN")
+            if not connection.is_in_transaction():
+                await connection.execute("BEGIN")
             tx = PostgresTx(connection, key)
             try:
                 yield tx
@@ -398,12 +432,15 @@ class PostgresPool:
                     await connection.execute("ROLLBACK")
                 raise
             # one simple query: the unit's last statements, then COMMIT (an error in one of
-            # them ends the query there; the pool rolls the unit back on release)
-            last = ";".join((*tx.at_commit, "COMMIT"))
+            # them ends the query there, the unit rolled back: the BEGIN after it is not run)
+            following = ("BEGIN",) if chain is not None and chain.more() else ()
+            last = ";".join((*tx.at_commit, "COMMIT", *following))
             commit = asyncio.ensure_future(connection.execute(last, timeout=math.inf))
             try:
                 await asyncio.shield(commit)
             except asyncio.CancelledError:
+                if chain is not None:
+                    chain.let_go()
                 release = False
                 self._release_after(commit, pool, connection)
                 raise
@@ -414,6 +451,19 @@ class PostgresPool:
         finally:
             if release:
                 await pool.release(connection)
+
+    @asynccontextmanager
+    async def chained(self, more: Callable[[], bool]) -> AsyncIterator[Chain]:
+        """One connection held for write units run one after the other (`unit(…, chain)`)
+        until the block ends: a unit's COMMIT is sent with the next unit's BEGIN, in one
+        round trip, when `more()` says at its COMMIT that another follows — a unit a round
+        trip shorter under load (a network lane's units, network/batches.py). A transaction
+        begun for a unit that never came is rolled back when the block ends."""
+        chain = Chain(more)
+        try:
+            yield chain
+        finally:
+            await chain.end(self._pool)
 
     def _release_after(
         self, commit: asyncio.Future[str], pool: asyncpg.Pool, connection: asyncpg.Connection

@@ -133,13 +133,18 @@ class Batches:
         return lane
 
     async def _drain(self, db: Database, lane: int) -> None:
-        """Unit after unit of what queued, until nothing more has."""
+        """Unit after unit of what queued, until nothing more has, on one connection: a
+        unit's COMMIT begins the next unit's transaction when requests queued meanwhile
+        (`Database.chained`)."""
         try:
-            while queued := self._queued[lane]:
-                self._queued[lane] = queued[LARGEST:]
-                # in the lock order: accounts by uuid (first come first within one)
-                left = await _run(db, sorted(queued[:LARGEST], key=lambda r: r.order))
-                self._queued[lane] = left + self._queued[lane]  # first in, first run
+            while self._queued[lane]:
+                async with db.chained(lambda: bool(self._queued[lane])) as chained:
+                    while queued := self._queued[lane]:
+                        self._queued[lane] = queued[LARGEST:]
+                        # in the lock order: accounts by uuid (first come first within one)
+                        ordered = sorted(queued[:LARGEST], key=lambda r: r.order)
+                        left = await _run(chained, ordered)
+                        self._queued[lane] = left + self._queued[lane]  # first in, first run
         finally:
             del self._queued[lane]  # no await since the last look: nothing queued meanwhile
 

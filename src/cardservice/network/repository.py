@@ -121,7 +121,7 @@ _REMEMBER = (
     f"{_KEY_ROW} VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
     " ON CONFLICT (acquirer_id, stan, transmitted, mti_class) DO NOTHING RETURNING id"
 )
-_REMEMBER_AT_COMMIT = _KEY_ROW + " VALUES ({})"  # a key taken fails it: `key_taken`
+_REMEMBER_AT_COMMIT = _KEY_ROW + " VALUES {}"  # a key taken fails it: `key_taken`
 _KEY_CONSTRAINT = "uq_network_messages_key"
 # A waiting reversal's row (no answer yet) becomes the original's once it is answered.
 _ANSWER_WAITING = (
@@ -384,16 +384,24 @@ async def remember(
     """Write the key's row with its answer (`KeyTaken` when it exists already); `waiting`:
     the key had a waiting reversal's row, which now takes the answer. `with_commit` (and no
     reversal waiting): on PostgreSQL the row is written with the unit's COMMIT, in its round
-    trip (`Tx.at_commit`); a key another unit wrote first then fails the COMMIT, which
-    `key_taken` tells."""
+    trip, with the other keys the unit left so (`_remember_at_commit`); a key another unit
+    wrote first then fails the COMMIT, which `key_taken` tells."""
     args = (*key.args(), transaction_uuid, response_code, orjson.dumps(answer).decode(), now)
     if waiting and await tx.value(_ANSWER_WAITING, *args) is not None:
         return
     if with_commit and not waiting and tx.dialect == "postgresql":
-        tx.at_commit.append(_REMEMBER_AT_COMMIT.format(", ".join(map(pg_literal, args))))
+        await tx.later(_remember_at_commit, args)
         return
     if await tx.value(_REMEMBER, *args) is None:
         raise KeyTaken(key.masked())
+
+
+async def _remember_at_commit(tx: Tx, rows: list[tuple[Any, ...]]) -> None:
+    """The keys' rows a unit left for later (`remember(…, with_commit=True)`): one statement,
+    its values written in, sent with the COMMIT (`Tx.at_commit`): a lane's unit writes the
+    keys of all its requests at once, as it writes their entries (`ledger.post_entry`)."""
+    values = ", ".join(f"({', '.join(map(pg_literal, row))})" for row in rows)
+    tx.at_commit.append(_REMEMBER_AT_COMMIT.format(values))
 
 
 def key_taken(error: BaseException) -> bool:
