@@ -293,6 +293,18 @@ async def post_entry(
             raise InsufficientFunds()
         await tx.later(_write_held, (Entry(kind, legs, reference), insert))
         return Posted(balances)
+    return Posted(await _post(tx, kind, legs, reference, insert, moves))
+
+
+async def _post(
+    tx: Tx,
+    kind: str,
+    legs: Sequence[Leg],
+    reference: uuid.UUID | None,
+    insert: Insert | None,
+    moves: dict[tuple[int, uuid.UUID], int],
+) -> dict[uuid.UUID, int]:
+    """`post_entry`'s statements, now: the new balances."""
     tx.after_commit.append(functools.partial(metrics.count_postings, len(legs)))
     balances = {}
     if tx.dialect == "postgresql":
@@ -306,15 +318,20 @@ async def post_entry(
     for (rank, key), delta in moves.items():
         if (rank, key) not in folded:
             balances[key] = await _apply(tx, _MOVE_CARD if rank else _MOVE_ACCOUNT, key, delta)
-    return Posted(balances)
+    return balances
 
 
 async def _write_held(tx: Tx, held: list[tuple[Entry, Insert | None]]) -> None:
-    """The entries `post_entry` left for later (`held`), in their order: one `post_entries`
-    statement for each run of them whose rows are of one table (an authorization's: its
-    transaction with its event). Their balances were worked out already: a refusal here
+    """The entries `post_entry` left for later (`held`), in their order: an entry alone in
+    its own statement (`post_entry`'s, a few arguments), more as one `post_entries` statement
+    for each run of them whose rows are of one table (an authorization's: its transaction
+    with its event). Their balances were worked out already: a refusal here
     (InsufficientFunds) is a holder moved behind the unit's back, and fails the unit."""
     for run in _runs(held):
+        if len(run) == 1:
+            (entry, insert), legs = run[0], run[0][0].legs
+            await _post(tx, entry.kind, legs, entry.reference, insert, _moves(legs))
+            continue
         entries = [entry for entry, _insert in run]
         inserts = [insert for _entry, insert in run if insert is not None]
         await post_entries(tx, entries, merged(inserts) if inserts else None)
