@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import fcntl
 import os
+import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -254,6 +255,78 @@ async def test_values_written_into_a_statement_come_back_as_they_were(
     reader = postgres_app.state.db.reader
     for value in values:
         assert await reader.value(f"SELECT {pg_literal(value)}") == value, value
+
+
+async def test_arrays_written_into_a_statement_come_back_as_they_were(
+    postgres_app: FastAPI,
+) -> None:
+    """`pg_literal` of a list (a statement sent with a COMMIT by `EXECUTE`): elements that
+    look like the array's own syntax, NULLs and the other kinds, read back unchanged."""
+    texts = ["", "NULL", "a,b", "{x}", '"', '\\"', "\\", "$q$", " lead", "é ✓", '{"j": 1}', None]
+    moment, key = utcnow(), uuid.uuid4()
+    arrays: list[tuple[str, list[object]]] = [
+        ("text[]", list(texts)), ("uuid[]", [key, None]), ("bigint[]", [0, -(2**62), None]),
+        ("timestamptz[]", [moment, None]), ("boolean[]", [True, False, None]), ("text[]", []),
+    ]  # fmt: skip
+    reader = postgres_app.state.db.reader
+    for kind, values in arrays:
+        assert await reader.value(f"SELECT CAST({pg_literal(values)} AS {kind})") == values
+
+
+async def test_a_statement_sent_with_the_commit_is_prepared_once_and_fails_its_unit(
+    postgres_app: FastAPI,
+) -> None:
+    """`Tx.with_commit`: the statement is prepared once on its connection and run in the
+    COMMIT's round trip; when it fails, the COMMIT does, and nothing of the unit is kept."""
+    db: Database = postgres_app.state.db
+    taken = uuid.uuid4()
+
+    async def named(tx: Tx, team: uuid.UUID, name: str) -> list[str]:
+        await tx.execute(_INSERT_TEAM, uuid.uuid4(), f"{name}-before", utcnow())
+        await tx.with_commit(_INSERT_TEAM, team, name, utcnow())
+        rows = await tx.rows("SELECT name FROM pg_prepared_statements WHERE name LIKE 'cs_%'")
+        return [row["name"] for row in rows]
+
+    first = await db.transact(lambda tx: named(tx, taken, "sent-1"))
+    again = await db.transact(lambda tx: named(tx, uuid.uuid4(), "sent-2"))
+    assert len(first) == len(again) == 1  # (the pool may have handed out another connection)
+    with pytest.raises(INTEGRITY_ERRORS):  # the uuid is taken: the COMMIT fails
+        await db.transact(lambda tx: named(tx, taken, "sent-3"))
+    assert await db.reader.value(_TEAMS_NAMED, "sent-%") == 4
+
+
+async def test_a_chains_units_begin_with_the_commit_before_theirs(postgres_app: FastAPI) -> None:
+    """`Database.chained`: units one after the other on one connection; when `more()` says so
+    at a COMMIT, the next unit's transaction began with it (its `now()`, the transaction's
+    start, is before the unit was called), otherwise with its own BEGIN (after); a
+    transaction begun for no unit is rolled back when the chain ends."""
+    db: Database = postgres_app.state.db
+    follows = {"more": True}
+
+    def unit(more_after: bool) -> Callable[[Tx], Awaitable[tuple[int, float]]]:
+        async def work(tx: Tx) -> tuple[int, float]:
+            await tx.execute(_INSERT_TEAM, uuid.uuid4(), f"chained-{uuid.uuid4()}", utcnow())
+            row = await tx.row("SELECT pg_backend_pid() AS pid, extract(epoch FROM now()) AS at")
+            assert row is not None
+            follows["more"] = more_after  # what `more()` says at this unit's COMMIT
+            return int(row["pid"]), float(row["at"])
+
+        return work
+
+    async with db.chained(lambda: follows["more"]) as chained:
+        first_pid, _ = await chained.transact(unit(more_after=True))
+        await asyncio.sleep(0.05)
+        called = time.time()
+        second_pid, second_began = await chained.transact(unit(more_after=False))
+        await asyncio.sleep(0.05)
+        called_again = time.time()
+        third_pid, third_began = await chained.transact(unit(more_after=True))
+    assert first_pid == second_pid == third_pid
+    assert second_began < called  # begun by the first unit's COMMIT
+    assert third_began >= called_again  # by its own BEGIN
+    assert await db.reader.value(_TEAMS_NAMED, "chained-%") == 3
+    state = await db.reader.value("SELECT state FROM pg_stat_activity WHERE pid = $1", first_pid)
+    assert state != "idle in transaction"  # the one the last COMMIT began, rolled back
 
 
 async def test_write_units_queued_on_a_row_lock_leave_connections_to_reads(

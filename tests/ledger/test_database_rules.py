@@ -13,6 +13,7 @@ import pytest
 from fastapi import FastAPI
 
 from cardservice.db.sql import INTEGRITY_ERRORS, Tx
+from cardservice.ledger import InsufficientFunds, SystemBook, book_leg, card_leg, post_entry
 from cardservice.models.base import utcnow
 from tests.factories import make_card, make_user
 
@@ -329,3 +330,50 @@ async def test_a_card_a_transaction_names_is_never_deleted_or_renumbered(
 
     await _refused(app, gone)
     assert await app.state.db.reader.value("SELECT count(*) FROM cards WHERE uuid = $1", card)
+
+
+async def _card_balance(app: FastAPI, card: uuid.UUID) -> int:
+    return int(await app.state.db.reader.value("SELECT balance FROM cards WHERE uuid = $1", card))
+
+
+@pytest.mark.parametrize("entries", [1, 2])
+async def test_an_entry_left_for_later_below_zero_is_refused(
+    app: FastAPI, holders: tuple[uuid.UUID, uuid.UUID], entries: int
+) -> None:
+    """An entry `post_entry` leaves for the COMMIT (`held`: the balances the caller says it
+    locked) is still refused by the database when the caller was wrong — alone (its own
+    statement) or with another (one `post_entries` statement): the card holds 100.00, the
+    caller claims 1,000,000.00 and moves 200.00. SQLite writes it at once and refuses it
+    there. Nothing of the unit is left."""
+    _account, card = holders
+    before = await _card_balance(app, card)
+
+    async def overdrawn(tx: Tx) -> None:
+        for n in range(entries):
+            amount = 20_000 if n == entries - 1 else 100
+            legs = [card_leg(card, "USD", -amount), book_leg(SystemBook.FEES, "USD", amount)]
+            await post_entry(tx, "test", legs, held={card: 100_000_000})
+
+    counts = await _counts(app)
+    with pytest.raises((InsufficientFunds, *INTEGRITY_ERRORS)):
+        await app.state.db.transact(overdrawn)
+    assert await _counts(app) == counts
+    assert await _card_balance(app, card) == before
+
+
+async def test_an_entry_left_for_later_is_seen_by_the_units_next_statement(
+    app: FastAPI, holders: tuple[uuid.UUID, uuid.UUID]
+) -> None:
+    """A statement after an entry left for later sees it (it is written first), and the
+    balances `post_entry` worked out are the database's."""
+    _account, card = holders
+    before = await _card_balance(app, card)
+
+    async def seen(tx: Tx) -> tuple[int, int]:
+        legs = [card_leg(card, "USD", -250), book_leg(SystemBook.FEES, "USD", 250)]
+        posted = await post_entry(tx, "test", legs, held={card: before})
+        read = await tx.value("SELECT balance FROM cards WHERE uuid = $1", card)
+        return posted.balances[card], int(read)
+
+    worked_out, read = await app.state.db.transact(seen)
+    assert worked_out == read == before - 250 == await _card_balance(app, card)

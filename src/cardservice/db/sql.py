@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hashlib
 import math
 import re
 import sqlite3
@@ -34,6 +35,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequen
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from decimal import Decimal
 from typing import Any, Protocol, TypeVar
 
 import asyncpg  # type: ignore[import-untyped]
@@ -92,6 +94,9 @@ class Tx(Protocol):
     # statements without parameters (values written in, `pg_literal`) the unit runs last,
     # after its commit hooks: PostgreSQL sends them with its COMMIT, in the same round trip
     at_commit: list[str]
+    # True while the unit's last writes are gathered for its COMMIT (`later`'s writes may
+    # then join its round trip: `with_commit`)
+    committing: bool
     # set by a unit's work that writes every event it makes with its data (an
     # authorization's: `transactions_insert`): PostgreSQL then skips the commit hooks (the
     # outbox's read of pending events); `db.Database.transact` says what if one is left
@@ -109,7 +114,14 @@ class Tx(Protocol):
         """A write whose result nobody reads before the unit's next statement (its result
         worked out by the caller): PostgreSQL calls `write` with every item left for it since,
         in their order, just before the unit's next statement or its COMMIT, whichever comes
-        first (the writes of a lane's requests: one statement); SQLite at once, with this one."""
+        first (the writes of a lane's requests: one statement; at the COMMIT, `committing`);
+        SQLite at once, with this one."""
+        ...
+
+    async def with_commit(self, sql: str, *args: Any) -> None:
+        """A statement whose rows nobody reads, sent in the round trip of the unit's COMMIT
+        (`at_commit`): PostgreSQL prepares it once a connection (`PREPARE`) and runs it there
+        by `EXECUTE` with its values written in; an error fails the COMMIT, and the unit."""
         ...
 
 
@@ -133,9 +145,12 @@ def dollar_quoted(text: str) -> str:
 def pg_literal(value: object) -> str:
     """A value as a PostgreSQL constant for a statement sent without parameters
     (`Tx.at_commit`): NULL, an integer, or text dollar-quoted (cast to uuid or timestamptz for
-    those)."""
+    those); a list as an array's text, dollar-quoted, which the statement's parameter type
+    reads (`EXECUTE`: `Tx.with_commit`)."""
     if value is None:
         return "NULL"
+    if isinstance(value, list | tuple):
+        return dollar_quoted("{" + ",".join(map(_array_element, value)) + "}")
     if isinstance(value, str):
         return dollar_quoted(value)
     if isinstance(value, bool):
@@ -149,6 +164,30 @@ def pg_literal(value: object) -> str:
             raise ValueError("a timestamp is written aware (UTC)")
         return f"{dollar_quoted(value.isoformat())}::timestamptz"
     raise TypeError(f"no literal for {type(value).__name__}")
+
+
+def _array_element(value: object) -> str:
+    """An element of an array's text: NULL, or its text double-quoted (backslashes and
+    quotes escaped)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        text = "t" if value else "f"
+    elif isinstance(value, datetime):
+        if value.tzinfo is None:
+            raise ValueError("a timestamp is written aware (UTC)")
+        text = value.isoformat()
+    elif isinstance(value, str | int | uuid.UUID | Decimal):
+        text = str(value)
+    else:
+        raise TypeError(f"no array element for {type(value).__name__}")
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+@functools.lru_cache(maxsize=64)
+def _prepared_name(sql: str) -> str:
+    """The name a statement is prepared under on every connection (`Tx.with_commit`)."""
+    return "cs_" + hashlib.sha256(sql.encode()).hexdigest()[:24]
 
 
 def text_uuid(value: Any) -> str | None:
@@ -297,6 +336,16 @@ def _in_time(deadline: Deadline | None) -> None:
         raise AnsweredAlready
 
 
+class _Connection(asyncpg.Connection):  # type: ignore[misc]
+    """The pool's connections: each knows the statements `Tx.with_commit` prepared on it."""
+
+    __slots__ = ("prepared",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.prepared: set[str] = set()
+
+
 class PostgresTx:
     """A write unit on an asyncpg connection inside its transaction."""
 
@@ -307,6 +356,7 @@ class PostgresTx:
         self.deadline: Deadline | None = None  # its channel's (`Database.transact`)
         self.after_commit: list[Callable[[], None]] = []
         self.at_commit: list[str] = []
+        self.committing = False
         self.events_written = False
         self._later: dict[Write[Any], list[Any]] = {}  # by write, in the order first left
 
@@ -328,6 +378,13 @@ class PostgresTx:
 
     async def later(self, write: Write[Any], item: Any) -> None:
         self._later.setdefault(write, []).append(item)
+
+    async def with_commit(self, sql: str, *args: Any) -> None:
+        name, prepared = _prepared_name(sql), self._connection.prepared
+        if name not in prepared:  # once a connection: a statement outlives a rollback
+            await self._connection.execute(f"PREPARE {name} AS {sql}")
+            prepared.add(name)
+        self.at_commit.append(f"EXECUTE {name}({', '.join(map(pg_literal, args))})")
 
     async def written(self) -> None:
         """Before a statement and before COMMIT: the unit still in time, and the writes left
@@ -405,6 +462,7 @@ class PostgresPool:
                         reset=_nothing_to_reset,
                         timeout=self._connect_timeout,
                         command_timeout=self._statement_timeout,
+                        connection_class=_Connection,
                     )
         return self._pool
 
@@ -426,6 +484,7 @@ class PostgresPool:
             tx = PostgresTx(connection, key)
             try:
                 yield tx
+                tx.committing = True
                 await tx.written()
             except BaseException:
                 with contextlib.suppress(Exception):  # a lost connection rolled it back
@@ -591,6 +650,7 @@ class SQLiteTx:
         self.deadline: Deadline | None = None  # its channel's (`Database.transact`)
         self.after_commit: list[Callable[[], None]] = []
         self.at_commit: list[str] = []
+        self.committing = False  # its `later` writes are done at once
         self.events_written = False
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
@@ -613,6 +673,9 @@ class SQLiteTx:
 
     async def later(self, write: Write[Any], item: Any) -> None:
         await write(self, [item])
+
+    async def with_commit(self, sql: str, *args: Any) -> None:
+        await self.execute(sql, *args)
 
 
 class SQLiteReader:

@@ -133,12 +133,19 @@ _ENTRY_ARGS = 8  # $1 kind, $2 reference, $3 now, $4-$8 the postings' columns
 
 @functools.lru_cache(maxsize=64)
 def _write_entry_pg(
-    insert: str | None, booked: int, account: bool, card: bool, then: str | None = None
+    insert: str | None,
+    booked: int,
+    account: bool,
+    card: bool,
+    then: str | None = None,
+    unread: bool = False,
 ) -> str:
     """The statement for an insert (its SQL numbered from after the moves' arguments, `booked`
     rows; `then`, the rows written with them, numbered after its), and one account's and/or
-    one card's balance moved ($9, $10: uuid, delta; the card's after the account's). Our
-    table and column names only (S608)."""
+    one card's balance moved ($9, $10: uuid, delta; the card's after the account's).
+    `unread`: a statement whose rows nobody reads (`Tx.with_commit`): a balance below zero is
+    not left unmoved but refused by the table's `balance_not_negative` check, which fails
+    the unit. Our table and column names only (S608)."""
     ctes = [f"e AS (SELECT nextval(pg_get_serial_sequence('{_ENTRIES}', 'id')) AS id)"]
     after = ""
     if insert is not None:
@@ -162,9 +169,10 @@ def _write_entry_pg(
     for name, table, moved in (("a", _ACCOUNTS, account), ("c", _CARDS, card)):
         if moved:
             delta, key = f"${n + 2}", f"${n + 1}"
+            enough = "" if unread else f" AND balance + {delta} >= 0"
             ctes.append(
                 f"{name} AS (UPDATE {table} SET balance = balance + {delta}"  # noqa: S608
-                f", updated_at = $3 WHERE uuid = {key} AND balance + {delta} >= 0"
+                f", updated_at = $3 WHERE uuid = {key}{enough}"
                 f" AND (SELECT count(*) FROM {previous}) = 1 RETURNING balance)"
             )
             selected.append(f"(SELECT balance FROM {name}) AS {name}")  # noqa: S608
@@ -183,6 +191,27 @@ async def _write_entry_pg_moved(
     """PostgreSQL, one statement: the entry with its postings and `insert`, and the `moves`
     (at most one account's and one card's: `_foldable`). The new balances; InsufficientFunds
     when a balance would go below zero."""
+    statement, args, moved = _entry_statement(kind, legs, reference, moves, insert)
+    row = await tx.row(statement, *args)
+    assert row is not None and row["id"] is not None, "the entry is written with its postings"
+    balances: dict[uuid.UUID, int] = {}
+    for name, key in moved:
+        if row[name] is None:
+            raise InsufficientFunds()
+        balances[key] = int(row[name])
+    return balances
+
+
+def _entry_statement(
+    kind: str,
+    legs: Sequence[Leg],
+    reference: uuid.UUID | None,
+    moves: dict[tuple[int, uuid.UUID], int],
+    insert: Insert | None,
+    unread: bool = False,
+) -> tuple[str, list[Any], list[tuple[str, uuid.UUID]]]:
+    """`_write_entry_pg_moved`'s statement, its arguments, and the holders it moves by the
+    name of their balance in its row."""
     now = utcnow()
     account = card = None  # at most one of each (`_foldable`)
     for (rank, key), delta in moves.items():
@@ -207,16 +236,10 @@ async def _write_entry_pg_moved(
             then = insert.then.sql(start=len(args) + 1)
             args += insert.then.args()
     booked = 0 if insert is None else len(insert.rows)
-    statement = _write_entry_pg(sql, booked, account is not None, card is not None, then)
-    row = await tx.row(statement, *args)
-    assert row is not None and row["id"] is not None, "the entry is written with its postings"
-    balances: dict[uuid.UUID, int] = {}
-    for name, moved in (("a", account), ("c", card)):
-        if moved is not None:
-            if row[name] is None:
-                raise InsufficientFunds()
-            balances[moved[0]] = int(row[name])
-    return balances
+    has = (account is not None, card is not None)
+    statement = _write_entry_pg(sql, booked, *has, then, unread)
+    moved = [(name, m[0]) for name, m in (("a", account), ("c", card)) if m is not None]
+    return statement, args, moved
 
 
 async def _write_entry(tx: Tx, kind: str, legs: Sequence[Leg], reference: uuid.UUID | None) -> None:
@@ -277,9 +300,9 @@ async def post_entry(
     `held`: the balance of every holder the entry moves, as this unit locked and read it with
     nothing moved since (an authorization's card). The new balances are then worked out here
     (InsufficientFunds when one would go below zero) and, on PostgreSQL, the entry is left
-    for later (`Tx.later`): written with the other entries left so, in one `post_entries`
-    statement, before the unit's next statement or its COMMIT — a lane's requests' entries
-    in one (docs/ledger.md, "Entries written together")."""
+    for later (`Tx.later`, `_write_held`): written with the other entries left so, in one
+    statement, before the unit's next statement or in its COMMIT's round trip — a lane's
+    requests' entries in one (docs/ledger.md, "Entries written together")."""
     legs = [leg for leg in legs if leg.amount != 0]
     _check_balanced(legs)
     if not legs:
@@ -325,16 +348,30 @@ async def _write_held(tx: Tx, held: list[tuple[Entry, Insert | None]]) -> None:
     """The entries `post_entry` left for later (`held`), in their order: an entry alone in
     its own statement (`post_entry`'s, a few arguments), more as one `post_entries` statement
     for each run of them whose rows are of one table (an authorization's: its transaction
-    with its event). Their balances were worked out already: a refusal here
-    (InsufficientFunds) is a holder moved behind the unit's back, and fails the unit."""
+    with its event). Before a statement of the unit, run and checked as any entry; at its
+    COMMIT (`Tx.committing`), sent in the COMMIT's round trip (`Tx.with_commit`), where the
+    tables' checks refuse a balance below zero. Their balances were worked out already: a
+    refusal here is a holder moved behind the unit's back, and fails the unit."""
     for run in _runs(held):
-        if len(run) == 1:
-            (entry, insert), legs = run[0], run[0][0].legs
-            await _post(tx, entry.kind, legs, entry.reference, insert, _moves(legs))
-            continue
-        entries = [entry for entry, _insert in run]
         inserts = [insert for _entry, insert in run if insert is not None]
-        await post_entries(tx, entries, merged(inserts) if inserts else None)
+        insert = merged(inserts) if inserts else None
+        if tx.committing:  # sent with the COMMIT: the tables' checks refuse for the unit
+            legs = [leg for entry, _insert in run for leg in entry.legs]
+            moves = _moves(legs)
+            if len(run) == 1 and _foldable(moves):
+                entry = run[0][0]
+                sql, args, _moved = _entry_statement(
+                    entry.kind, legs, entry.reference, moves, insert, unread=True
+                )
+            else:
+                sql, args, _moves_of = _entries_statement([e for e, _ in run], insert, True)
+            tx.after_commit.append(functools.partial(metrics.count_postings, len(legs)))
+            await tx.with_commit(sql, *args)
+        elif len(run) == 1:
+            entry = run[0][0]
+            await _post(tx, entry.kind, entry.legs, entry.reference, insert, _moves(entry.legs))
+        else:
+            await post_entries(tx, [entry for entry, _insert in run], insert)
 
 
 def _runs(
@@ -373,10 +410,12 @@ _ENTRIES_ARGS = 13
 
 
 @functools.lru_cache(maxsize=64)
-def _write_entries_pg(insert: str | None, booked: int, then: str | None) -> str:
+def _write_entries_pg(
+    insert: str | None, booked: int, then: str | None, unread: bool = False
+) -> str:
     """The statement for `post_entries`; `insert` numbered from after its own arguments
-    (`$booked`: how many rows it writes), `then` after it. Our table and column names only
-    (S608)."""
+    (`$booked`: how many rows it writes), `then` after it; `unread`: as `_write_entry_pg`'s.
+    Our table and column names only (S608)."""
     ctes, after = [], ""
     if insert is not None:
         ctes.append(f"t AS ({insert} RETURNING 1)")
@@ -405,7 +444,7 @@ def _write_entries_pg(insert: str | None, booked: int, then: str | None) -> str:
             f"{name} AS (UPDATE {table} x SET balance = x.balance + m.delta, updated_at = $10"  # noqa: S608
             " FROM unnest(CAST($11 AS uuid[]), CAST($12 AS bigint[]), CAST($13 AS int[]))"
             f" AS m(uuid, delta, rank) WHERE m.rank = {0 if name == 'a' else 1}"
-            " AND x.uuid = m.uuid AND x.balance + m.delta >= 0"
+            f" AND x.uuid = m.uuid{'' if unread else ' AND x.balance + m.delta >= 0'}"
             f" AND (SELECT count(*) FROM {previous}) = ${count} RETURNING x.uuid, x.balance)"
         )
         previous, count = name, count + 1
@@ -463,8 +502,27 @@ async def post_entries(
         for entry, legs in kept:
             balances |= (await post_entry(tx, entry.kind, legs, entry.reference)).balances
         return balances
+    sql, args, moves = _entries_statement([e for e, _legs in kept], insert)
+    posted = sum(len(legs) for _entry, legs in kept)
+    tx.after_commit.append(functools.partial(metrics.count_postings, posted))
+    rows = await tx.rows(sql, *args)
+    assert rows and rows[0]["entries"] == len(kept), "the entries are written with their postings"
+    balances = {
+        key: int(row["balance"]) for row in rows if (key := as_uuid(row["uuid"])) is not None
+    }
+    if len(balances) != len(moves):
+        raise InsufficientFunds()
+    return balances
+
+
+def _entries_statement(
+    entries: Sequence[Entry], insert: Insert | None, unread: bool = False
+) -> tuple[str, list[Any], dict[tuple[int, uuid.UUID], int]]:
+    """`post_entries`' statement for entries of legs not zero, its arguments, and the moves
+    (`_moves`) it makes; `unread`: as `_write_entry_pg`'s."""
+    kept = [(e, [leg for leg in e.legs if leg.amount != 0]) for e in entries]
+    kept = [(e, legs) for e, legs in kept if legs]
     postings = [(n, leg) for n, (_e, legs) in enumerate(kept) for leg in legs]
-    tx.after_commit.append(functools.partial(metrics.count_postings, len(postings)))
     moves = _moves([leg for _n, leg in postings])
     args: list[Any] = [
         list(range(len(kept))), [e.kind for e, _ in kept], [e.reference for e, _ in kept],
@@ -484,11 +542,4 @@ async def post_entries(
         if insert.then is not None:
             then, more = _insert_sql(insert.then, len(args) + 1)
             args += more
-    rows = await tx.rows(_write_entries_pg(sql, booked, then), *args)
-    assert rows and rows[0]["entries"] == len(kept), "the entries are written with their postings"
-    balances = {
-        key: int(row["balance"]) for row in rows if (key := as_uuid(row["uuid"])) is not None
-    }
-    if len(balances) != len(moves):
-        raise InsufficientFunds()
-    return balances
+    return _write_entries_pg(sql, booked, then, unread), args, moves
