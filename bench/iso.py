@@ -3,11 +3,12 @@
 1. the service: `cardservice serve --iso8583-port` (one worker), several connections, each
    with requests pipelined;
 2. the bare peer: an asyncio TCP server with the same framing and codec (`network.codec`)
-   sending the service's own statement texts in the service's four round trips (`BEGIN`; the
+   sending the service's own statement texts in a lone unit's three round trips (`BEGIN`; the
    card of the number with its account locked, then the card locked with its fees and tag,
-   and the key's row read; the transaction, its event with its data, the entry, postings and card
-   balance in one statement; the key's row written and `COMMIT` in one simple query), its values
-   worked out in the fewest lines: no framework, rules, deadline, metrics or logs;
+   and the key's row read; then one simple query: the transaction, its event with its data,
+   the entry, postings and card balance in one prepared statement run by `EXECUTE`, the key's
+   row, and `COMMIT`), its values worked out in the fewest lines: no framework, rules,
+   deadline, metrics or logs;
 3. the sandbox HTTP path: `POST /sandbox/authorizations` on the same server, as many
    requests in flight.
 
