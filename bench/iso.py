@@ -591,10 +591,14 @@ async def _sample_waits(url: str, every: float, into: Counter[str]) -> None:
 
 
 async def _scaling_server(
-    revision: str, var: str, processes: list[subprocess.Popen[bytes]], workers: int
+    revision: str,
+    var: str,
+    processes: list[subprocess.Popen[bytes]],
+    workers: int,
+    checkout: str | None = None,
 ) -> tuple[str, int, list[Any]]:
     """A database migrated up to `revision` with the 16 cards over 16 accounts, and a
-    server on it: its url, ISO port and cards."""
+    server on it (`checkout`: run from that checkout's `src`): its url, ISO port and cards."""
     url = await create_database(ADMIN_DSN, "cs_bench_iso")
     await upgrade_database(Settings(database_url=url).resolved_database_url, revision)
     _tokens, cards = await _setup(url, 16)
@@ -602,6 +606,8 @@ async def _scaling_server(
     env = {**os.environ, "CARDSERVICE_DATABASE_URL": url, "CARDSERVICE_ENCRYPTION_KEY": KEY,
            "CARDSERVICE_SANDBOX": "1", "CARDSERVICE_VAR_DIR": var,
            "CARDSERVICE_RATE_LIMIT_PER_MINUTE": "10000000", "CARDSERVICE_LOG_LEVEL": "WARNING"}  # fmt: skip
+    if checkout is not None:
+        env["PYTHONPATH"] = f"{checkout}/src"
     processes.append(_spawn([sys.executable, "-m", "cardservice", "serve", "--port",
                              str(http_port), "--iso8583-port", str(port),
                              "--workers", str(workers)], env))  # fmt: skip
@@ -617,18 +623,30 @@ def _shares(counted: Counter[str]) -> dict[str, float]:
 
 
 async def scaling(
-    seconds: float, rounds: int, statements: int, before: str | None, workers: int = 1
+    seconds: float,
+    rounds: int,
+    statements: int,
+    before: str | None,
+    workers: int = 1,
+    against: str | None = None,
 ) -> dict[str, Any]:
     """`python -m bench.iso --scaling [--before REVISION]`: the 16 cards over 16 accounts,
     one request in flight a connection; pgbench TPC-B (8 clients) first, then the service at
     1 and 8 connections in turn (each round in the other order), each load on a freshly
     vacuumed database: the rates, the ratio to TPC-B, the scaling 1 → 8 and WAL flushes
     (`pg_stat_wal.wal_sync`, the whole cluster's) an approval; with `pg_stat_statements`, the
-    heaviest statements of the last 8-connection load. With `--before`, the same on a second
-    database migrated only up to that revision (its own server), the loads of both
-    interleaved: a migration's before and after in one window."""
+    heaviest statements of the last 8-connection load; the CPU ms an approval of the server's
+    processes and of PostgreSQL's client backends (`bench.run.cpu_seconds`: on a loaded
+    machine it moves less than the rates). With `--before`, the same on a second database
+    migrated only up to that revision (its own server), the loads of both interleaved: a
+    migration's before and after in one window; with `--against CHECKOUT`, a second server
+    run from another checkout's `src` (the same schema: a change of code, e.g. a constant,
+    against this one)."""
     tpcb = await asyncio.to_thread(pgbench_tps, int(seconds), 8)
-    schemas = ["head"] if before is None else ["head", before]
+    schemas = ["head"]
+    if before is not None or against is not None:
+        schemas.append(before or "against")
+    cpu: dict[tuple[str, int], list[tuple[float, float]]] = {}
     rates: dict[tuple[str, int], list[float]] = {(s, n): [] for s in schemas for n in (1, 8)}
     syncs: dict[tuple[str, int], list[float]] = {key: [] for key in rates}
     waits: dict[tuple[str, int], Counter[str]] = {key: Counter() for key in rates}
@@ -638,9 +656,11 @@ async def scaling(
     try:
         with tempfile.TemporaryDirectory(prefix="cs-bench-iso-") as var:
             for schema in schemas:
+                checkout = against if schema == "against" else None
                 servers[schema] = await _scaling_server(
-                    schema, f"{var}/{len(servers)}", processes, workers
-                )
+                    "head" if checkout else schema, f"{var}/{len(servers)}", processes, workers,
+                    checkout,
+                )  # fmt: skip
                 url, port, cards = servers[schema]
                 await iso_load(port, cards, WARM_UP_SECONDS, 8, 1)
             for turn in range(rounds):
@@ -652,7 +672,12 @@ async def scaling(
                     (wal_before,) = await _cluster(url, _WAL)
                     sampled = Counter[str]()
                     sampler = asyncio.create_task(_sample_waits(url, 0.02, sampled))
+                    root = processes[schemas.index(schema)].pid
+                    cpu_before = cpu_seconds(root)
                     done = await iso_load(port, cards, seconds, connections, 1)
+                    cpu.setdefault((schema, connections), []).append(
+                        cpu_ms_each(cpu_before, cpu_seconds(root), len(done))
+                    )
                     sampler.cancel()
                     await asyncio.gather(sampler, return_exceptions=True)
                     (wal_after,) = await _cluster(url, _WAL)
@@ -684,6 +709,10 @@ async def scaling(
             "iso_vs_pgbench": round(eight / tpcb, 3), "scaling_1_to_8": round(eight / one, 2),
             "wal_syncs_per_authorization_1": round(statistics.median(syncs[schema, 1]), 3),
             "wal_syncs_per_authorization_8": round(statistics.median(syncs[schema, 8]), 3),
+            **{f"cpu_ms_per_approval_{n}": {
+                "server": round(statistics.median(c[0] for c in cpu[schema, n]), 3),
+                "database": round(statistics.median(c[1] for c in cpu[schema, n]), 3),
+            } for n in (1, 8)},
             # what the backends did, sampled every 20 ms (share of the samples, ≥ 1 %)
             "backends_at_8_connections": _shares(waits[schema, 8]),
             "backends_at_1_connection": _shares(waits[schema, 1]),
@@ -713,6 +742,9 @@ if __name__ == "__main__":
     parser.add_argument("--before", metavar="REVISION",
                         help="with --scaling: also a database migrated only up to REVISION,"
                              " loads interleaved (a migration's before and after)")  # fmt: skip
+    parser.add_argument("--against", metavar="CHECKOUT",
+                        help="with --scaling: also a server run from CHECKOUT's src, loads"
+                             " interleaved (a change of code against this one)")  # fmt: skip
     parser.add_argument("--workers", type=int, default=1,
                         help="the server's processes (`serve --workers`): each a network"
                              " process with its own lanes")  # fmt: skip
@@ -722,7 +754,7 @@ if __name__ == "__main__":
     if arguments.scaling:
         run = scaling(
             arguments.seconds, arguments.rounds, arguments.statements, arguments.before,
-            arguments.workers,
+            arguments.workers, arguments.against,
         )  # fmt: skip
         print(orjson.dumps(asyncio.run(run), option=orjson.OPT_INDENT_2).decode())
     elif arguments.peer:

@@ -12,23 +12,30 @@ accounts — runs as one unit when it ends: one statement reads what every reque
 step reads (`repository.locked_cards_and_keys`: all their accounts locked, then all their
 cards, in uuid order, docs/ledger.md#lock-order; the keys, the guard's rows), then each
 request's own work one after the other in that order (the numbers of no card last), one
-COMMIT flushed for all of them — while the next arrivals queue for the unit after. A unit
-of N requests of N accounts is `BEGIN`, that statement, N writes and the `COMMIT` (with the
-keys' rows); a later request of an account already in the unit reads its own first
-statement, after the earlier ones moved its balances.
+COMMIT flushed for all of them — while the next arrivals queue for the unit after. Their
+entries and keys are written in the COMMIT's round trip, one statement each for all of them
+(docs/ledger.md, "Entries written together"), so a unit of N requests of N accounts is
+`BEGIN`, that statement and the `COMMIT`, whatever N; and a lane's units run on one
+connection (`Database.chained`) whose COMMIT begins the next unit's transaction when
+requests queued meanwhile: two round trips a unit under load. A later request of an
+account already in the unit reads its own first statement, after the earlier ones moved
+its balances (their entries written just before it).
 Nothing waits for a batch to fill: a request alone runs as soon as its lane is free; and a
 unit closes early, leaving the rest to the next, when one more request at its pace so far
 would end its COMMIT after the earliest deadline in it.
 
 `LANES` trades the database's parallelism (a process has at most `LANES` units open, each
-request's statements one after the other in its lane's unit) against commits shared (fewer
-lanes, more requests a flush); `serve --workers N` runs N network processes, so N × `LANES`
-units at most. Measured with `python -m bench.iso --scaling` (16 accounts, one request in
-flight on each of 8 connections, a PostgreSQL cluster of its own, load 4–9.5, six runs
-each): 2 lanes 0.56 WAL flushes an approval at 8 connections against 0.82 with one queue an
-account (4 lanes 0.77, 8 lanes 0.80), ISO ÷ TPC-B 0.134 against 0.141, within its run-to-run
-spread (0.10–0.26); 16 accounts × 32 in flight 0.162 against 0.163 (figures and commands:
-docs/performance.md).
+request's work one after the other in its lane's unit) against what a unit shares (fewer
+lanes: larger units, their round trips, statements and flush shared by more requests);
+`serve --workers N` runs N network processes, so N × `LANES` units at most. With a unit's
+writes in its COMMIT's round trip, one lane costs the fewest CPU an approval and answers the
+most: 16 accounts, one request in flight on each of 8 connections, a PostgreSQL cluster of
+its own, one lane against two, servers of both in turn (`/tmp`-free scratch A/B of
+docs/performance.md#lanes-requests-of-several-accounts-in-one-unit, load 2.7–3.8 from
+other work): 788 against 556 and 678 against 532 a second, 1.08 against 1.57 and 1.15
+against 1.66 ms of CPU an approval (server and database); 4 lanes cost more still. A unit
+that waits (a row lock another process holds) holds its lane's other requests: units are a
+few milliseconds, and the answer deadline still bounds each request.
 
 Units of two processes lock their accounts in one order, so they never wait on each other
 in a cycle there; what a request may take after its account and card (a team member's budget
@@ -71,7 +78,7 @@ from cardservice.network.repository import Opening
 
 LARGEST = 32  # requests a unit at most: the lock is held for their work one after the other
 GROUPS_KEPT = 100_000  # groups whose lane is remembered (then forgotten, all at once)
-LANES = 2  # units a process has open at most (measured: the docstring)
+LANES = 1  # units a process has open at most (measured: the docstring)
 
 T = TypeVar("T")
 Work = Callable[[Tx], Awaitable[Any]]
