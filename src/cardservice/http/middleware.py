@@ -1,5 +1,6 @@
-"""Request ids, the headers every response carries, access logs, request metrics and the
-last-resort 500 (no stack trace leaves the service)."""
+"""The application's middleware stack: request ids, the headers every response carries,
+access logs, request metrics, the last-resort 500 (no stack trace leaves the service), and
+the registered exception handlers."""
 
 from __future__ import annotations
 
@@ -7,7 +8,12 @@ import logging
 import os
 import re
 import time
+from collections.abc import Sequence
 
+from fastapi.middleware.asyncexitstack import AsyncExitStackMiddleware
+from starlette.applications import Starlette
+from starlette.middleware.cors import CORSMiddleware
+from starlette.middleware.exceptions import ExceptionMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardservice.db.replica import REQUEST_STATE
@@ -17,6 +23,36 @@ from cardservice.observability import metrics
 logger = logging.getLogger("cardservice.access")
 REQUEST_ID_PATTERN = re.compile(r"^[A-Za-z0-9._-]{8,128}$")
 NOSNIFF = (b"x-content-type-options", b"nosniff")
+
+
+def middleware_stack(app: Starlette, cors_origins: Sequence[str]) -> ASGIApp:
+    """What serves `app`'s requests: `RequestContextMiddleware`, CORS when `cors_origins`
+    are configured, Starlette's `ExceptionMiddleware` with the handlers registered so far
+    (`add_exception_handler`), FastAPI's `AsyncExitStackMiddleware` (FastAPI's own request
+    handler, which serves /docs, needs its stack), the router. Assigned to
+    `app.middleware_stack`, which Starlette would otherwise build at the first request;
+    adding middleware later fails.
+
+    FastAPI's own stack has two layers more, outside `RequestContextMiddleware`, each a
+    coroutine frame a request, and neither can act: `ServerErrorMiddleware` (which wraps
+    `send` as well) and FastAPI's exception telemetry see only the exceptions that
+    `RequestContextMiddleware` lets through, and it answers every one itself. A handler for
+    500 or `Exception` (Starlette gives those to `ServerErrorMiddleware`) is refused: the
+    last resort is `RequestContextMiddleware`'s, with the docs/api.md#errors body."""
+    handlers = dict(app.exception_handlers)
+    if 500 in handlers or Exception in handlers:
+        raise TypeError("the last-resort 500 is RequestContextMiddleware's, not a handler's")
+    served: ASGIApp = AsyncExitStackMiddleware(app.router)
+    served = ExceptionMiddleware(served, handlers=handlers)
+    if cors_origins:
+        served = CORSMiddleware(
+            served,
+            allow_origins=cors_origins,
+            allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
+            allow_headers=["Authorization", "Content-Type", "X-Request-ID"],
+            expose_headers=["X-Request-ID", "ETag", "Idempotent-Replayed", "Retry-After"],
+        )
+    return RequestContextMiddleware(served)
 
 
 class RequestContextMiddleware:

@@ -40,7 +40,7 @@ import functools
 import inspect
 import types
 import uuid
-from collections.abc import Awaitable, Callable, Coroutine, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints
@@ -49,14 +49,12 @@ from fastapi import Depends
 from fastapi import params as fastapi_params
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, Field, ValidationError, create_model
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError, create_model
 from pydantic.fields import FieldInfo
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import BaseRoute, Match, NoMatchFound, request_response
+from starlette.routing import BaseRoute, Match, NoMatchFound
 from starlette.types import ASGIApp, Receive, Scope, Send
-
-Handler = Callable[[Request], Coroutine[Any, Any, Response]]
 
 CHECKED_AGAINST = {"fastapi": "0.163.2", "starlette": "1.10.0"}
 
@@ -82,6 +80,16 @@ def _is_scalar(annotation: Any) -> bool:
     if annotation is type(None):
         return True
     return isinstance(annotation, type) and issubclass(annotation, (*_SCALARS, enum.Enum))
+
+
+def _matched_by_route(annotation: Any, regex: str) -> bool:
+    """A path parameter that is a `str` whose only constraint, if any, is the pattern of its
+    route's convertor: the route matched no other value, so its model could refuse none.
+    Decided from the core schema Pydantic would validate it with (a validator, a length, a
+    choice of values, strictness: anything but the pattern, and the model checks it)."""
+    schema = dict(TypeAdapter(annotation).core_schema)
+    schema.pop("metadata", None)  # the description, examples: documentation only
+    return schema in ({"type": "str"}, {"type": "str", "pattern": f"^{regex}$"})
 
 
 def _depends_options(marker: fastapi_params.Depends) -> list[str]:
@@ -112,13 +120,16 @@ class _Call:
     call: Callable[..., Awaitable[Any]]
     needs: tuple[tuple[str, _Call], ...]  # (argument, dependency), in the signature's order
     request_name: str | None
+    matched: tuple[tuple[str, str], ...]  # (argument, path key): the route's match checked it
     parameters: tuple[_Parameter, ...]
     model: type[BaseModel] | None  # of `parameters`, None when there are none
 
     @classmethod
     @functools.cache  # a dependency is shared by many routes, each app is built of the same
-    def of(cls, function: Any, path_keys: frozenset[str]) -> _Call:
-        """The call of `function` in a route whose path has `path_keys`."""
+    def of(cls, function: Any, path: frozenset[tuple[str, str]]) -> _Call:
+        """The call of `function` in a route whose path has the keys of `path`, each
+        matched by its convertor's regex."""
+        path_keys = {key for key, _regex in path}
         what = getattr(function, "__qualname__", repr(function))
 
         def refuse(reason: str) -> UnsupportedRoute:
@@ -132,6 +143,7 @@ class _Call:
             raise refuse(f"has an annotation that does not resolve: {error}") from error
         needs: list[tuple[str, _Call]] = []
         request_name: str | None = None
+        matched: list[tuple[str, str]] = []
         parameters: list[_Parameter] = []
         fields: dict[str, Any] = {}
         for name, parameter in inspect.signature(function).parameters.items():
@@ -154,7 +166,7 @@ class _Call:
                     raise refuse(f"declares `{name}` as Depends() without its function")
                 if options := _depends_options(marker):
                     raise refuse(f"declares `{name}` with Depends options {options}")
-                needs.append((name, cls.of(marker.dependency, path_keys)))
+                needs.append((name, cls.of(marker.dependency, path)))
                 continue
             if marker is None and annotation is Request:
                 request_name = name
@@ -175,6 +187,9 @@ class _Call:
                 if key not in path_keys:
                     raise refuse(f"declares the path parameter `{key}` not in the route's path")
                 where: Literal["path", "query"] = "path"
+                if _matched_by_route(annotation, dict(path)[key]):
+                    matched.append((name, key))
+                    continue
             else:
                 where = "query"
             # the request's key as the field's alias: Python's names may be BaseModel's own
@@ -188,14 +203,16 @@ class _Call:
             model = create_model(
                 f"{what}.parameters", **{p.field: fields[p.key] for p in parameters}
             )
-        return cls(function, tuple(needs), request_name, tuple(parameters), model)
+        return cls(function, tuple(needs), request_name, tuple(matched), tuple(parameters), model)
 
     def _validate(self, request: Request, values: dict[str, Any], errors: list[Any]) -> None:
         raw: dict[str, Any] = {}
-        path, query = request.path_params, request.query_params
+        path = request.path_params
         for parameter in self.parameters:
             given = (
-                path.get(parameter.key) if parameter.where == "path" else query.get(parameter.key)
+                path.get(parameter.key)
+                if parameter.where == "path"
+                else request.query_params.get(parameter.key)  # parsed at the first one
             )
             if given is not None:
                 raw[parameter.key] = given
@@ -235,6 +252,10 @@ class _Call:
                 values[name] = cache[need.call]
             else:
                 values[name] = cache[need.call] = await need.call(**given)
+        if self.matched:
+            path = request.path_params
+            for name, key in self.matched:
+                values[name] = path[key]
         if self.model is not None:
             self._validate(request, values, errors)
         if self.request_name is not None:
@@ -246,8 +267,11 @@ def _described(route: APIRoute) -> str:
     return f"{sorted(route.methods or ())} {route.path}"
 
 
-def handler_of(route: BaseRoute) -> Handler:
-    """The request handler of a declared route (`UnsupportedRoute` if it cannot be one)."""
+def handler_of(route: BaseRoute) -> ASGIApp:
+    """The request handler of a declared route, an ASGI app (`UnsupportedRoute` if it cannot
+    be one). An exception it raises goes up to the application's exception handlers
+    (Starlette's `ExceptionMiddleware`), as one raised before the route was found does:
+    Starlette's `request_response` would wrap each route in the same handlers once more."""
     if type(route) is not APIRoute:
         raise UnsupportedRoute(f"{route!r}: not a FastAPI APIRoute (a mount, a websocket, …)")
     described = _described(route)
@@ -256,11 +280,13 @@ def handler_of(route: BaseRoute) -> Handler:
             f"{described}: route or router dependencies: declare them per endpoint"
         )
     try:
-        endpoint = _Call.of(route.endpoint, frozenset(route.param_convertors))
+        path = frozenset((key, c.regex) for key, c in route.param_convertors.items())
+        endpoint = _Call.of(route.endpoint, path)
     except UnsupportedRoute as refused:
         raise UnsupportedRoute(f"{described}: {refused}") from None
 
-    async def handle(request: Request) -> Response:
+    async def handle(scope: Scope, receive: Receive, send: Send) -> None:
+        request = Request(scope, receive, send)
         errors: list[Any] = []
         values = await endpoint.arguments(request, {}, errors)
         if errors:
@@ -268,7 +294,7 @@ def handler_of(route: BaseRoute) -> Handler:
         response = await endpoint.call(**values)
         if not isinstance(response, Response):
             raise TypeError(f"{described} returned {type(response).__name__}, not a Response")
-        return response
+        await response(scope, receive, send)
 
     return handle
 
@@ -294,7 +320,7 @@ def route_path(scope: Scope) -> str:
 @dataclass(frozen=True, slots=True)
 class _Served:
     declared: APIRoute  # matches the request (path, methods) and answers 405 as Starlette does
-    app: ASGIApp  # our handler, wrapped as Starlette wraps an endpoint (its exception handlers)
+    app: ASGIApp  # our handler
 
 
 class RouteTable(BaseRoute):
@@ -314,7 +340,7 @@ class RouteTable(BaseRoute):
         self.routes: list[APIRoute] = []
         self._by_segment: dict[str, list[_Served]] = {}
         for route in routes:
-            served = _Served(route, request_response(handler_of(route)))  # type: ignore[arg-type]
+            served = _Served(route, handler_of(route))  # type: ignore[arg-type]
             segment = first_segment(served.declared.path)
             if "{" in segment:
                 raise UnsupportedRoute(
@@ -327,7 +353,10 @@ class RouteTable(BaseRoute):
         if scope["type"] != "http":
             return Match.NONE, {}
         partial: tuple[ASGIApp, Scope] | None = None
-        for served in self._by_segment.get(first_segment(route_path(scope)), ()):
+        path = route_path(scope)
+        for served in self._by_segment.get(first_segment(path), ()):
+            if served.declared.path_regex.match(path) is None:
+                continue  # as `matches` would answer, without its work on the scope
             match, child = served.declared.matches(scope)
             if match is Match.FULL:
                 return Match.FULL, {**child, _CHOSEN: served.app}
