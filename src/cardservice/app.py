@@ -243,7 +243,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for database_error in HANDLED:
         app.add_exception_handler(database_error, _database_error)
     app.mount("/app/static", StaticFiles(directory=DASHBOARD_STATIC), name="dashboard-static")
-    app.middleware_stack = middleware_stack(app, settings.cors_origin_list)
+    app.middleware_stack = middleware_stack(app, table, settings.cors_origin_list)
 
     def openapi() -> dict[str, Any]:
         return build_openapi(app)

@@ -18,6 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardservice.db.replica import REQUEST_STATE
 from cardservice.encoding import dumps
+from cardservice.http.route import RouteTable
 from cardservice.observability import metrics
 
 logger = logging.getLogger("cardservice.access")
@@ -25,13 +26,14 @@ REQUEST_ID_PATTERN = re.compile(r"^[A-Za-z0-9._-]{8,128}$")
 NOSNIFF = (b"x-content-type-options", b"nosniff")
 
 
-def middleware_stack(app: Starlette, cors_origins: Sequence[str]) -> ASGIApp:
+def middleware_stack(app: Starlette, table: RouteTable, cors_origins: Sequence[str]) -> ASGIApp:
     """What serves `app`'s requests: `RequestContextMiddleware`, CORS when `cors_origins`
     are configured, Starlette's `ExceptionMiddleware` with the handlers registered so far
-    (`add_exception_handler`), FastAPI's `AsyncExitStackMiddleware` (FastAPI's own request
-    handler, which serves /docs, needs its stack), the router. Assigned to
-    `app.middleware_stack`, which Starlette would otherwise build at the first request;
-    adding middleware later fails.
+    (`add_exception_handler`), then `table` in front of the router (`in_front_of`: the API
+    routes straight from the table, the rest through the router with FastAPI's
+    `AsyncExitStackMiddleware`, which FastAPI's own request handler, serving /docs, needs).
+    Assigned to `app.middleware_stack`, which Starlette would otherwise build at the first
+    request; adding middleware later fails.
 
     FastAPI's own stack has two layers more, outside `RequestContextMiddleware`, each a
     coroutine frame a request, and neither can act: `ServerErrorMiddleware` (which wraps
@@ -42,7 +44,7 @@ def middleware_stack(app: Starlette, cors_origins: Sequence[str]) -> ASGIApp:
     handlers = dict(app.exception_handlers)
     if 500 in handlers or Exception in handlers:
         raise TypeError("the last-resort 500 is RequestContextMiddleware's, not a handler's")
-    served: ASGIApp = AsyncExitStackMiddleware(app.router)
+    served = table.in_front_of(AsyncExitStackMiddleware(app.router))
     served = ExceptionMiddleware(served, handlers=handlers)
     if cors_origins:
         served = CORSMiddleware(

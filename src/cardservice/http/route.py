@@ -369,6 +369,25 @@ class RouteTable(BaseRoute):
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         await scope[_CHOSEN](scope, receive, send)
 
+    def in_front_of(self, router: ASGIApp) -> ASGIApp:
+        """An ASGI app that serves each request this table matches fully, and hands every
+        other to `router` (the application's, this table its first route): a 405 of a
+        table route, the other routes (/docs, /openapi.json, static files), 404. The
+        router would choose the same (the first full match, this table's before the
+        rest), with two coroutine frames more a request and, behind it,
+        `AsyncExitStackMiddleware`, which only FastAPI's own request handler (/docs) needs."""
+
+        async def serve(scope: Scope, receive: Receive, send: Send) -> None:
+            if scope["type"] == "http":
+                match, child = self.matches(scope)
+                if match is Match.FULL:
+                    scope.update(child)
+                    await child[_CHOSEN](scope, receive, send)
+                    return
+            await router(scope, receive, send)
+
+        return serve
+
     def url_path_for(self, name: str, /, **path_params: Any) -> Any:
         for route in self.routes:
             try:
