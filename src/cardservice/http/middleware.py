@@ -20,6 +20,7 @@ from cardservice.db.replica import REQUEST_STATE
 from cardservice.encoding import dumps
 from cardservice.http.route import RouteTable
 from cardservice.observability import metrics
+from cardservice.observability.tracing import Tracing
 
 logger = logging.getLogger("cardservice.access")
 REQUEST_ID_PATTERN = re.compile(r"^[A-Za-z0-9._-]{8,128}$")
@@ -54,7 +55,7 @@ def middleware_stack(app: Starlette, table: RouteTable, cors_origins: Sequence[s
             allow_headers=["Authorization", "Content-Type", "X-Request-ID"],
             expose_headers=["X-Request-ID", "ETag", "Idempotent-Replayed", "Retry-After"],
         )
-    return RequestContextMiddleware(served)
+    return RequestContextMiddleware(served, app.state.tracing)
 
 
 class RequestContextMiddleware:
@@ -62,8 +63,8 @@ class RequestContextMiddleware:
     every response also says `X-Content-Type-Options: nosniff` (docs/api.md#hardening): no browser
     guesses a type other than the one we declare."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+    def __init__(self, app: ASGIApp, tracing: Tracing | None) -> None:
+        self.app, self.tracing = app, tracing
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -74,7 +75,7 @@ class RequestContextMiddleware:
         state["request_id"] = request_id
         request_state = REQUEST_STATE.set(state)  # the caller, for the standby's pins
         started = time.perf_counter()
-        tracing = scope["app"].state.tracing
+        tracing = self.tracing
         started_ns = time.time_ns() if tracing is not None else 0  # the trace span's clock
         status = 500
         response_started = False

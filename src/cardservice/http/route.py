@@ -334,7 +334,10 @@ class RouteTable(BaseRoute):
     route path starts with a literal segment (checked here), so the routes of one segment
     are the only candidates. Starlette's protocol is kept: `matches` answers FULL (or
     PARTIAL: the path with another method, which the declared route answers 405), `handle`
-    runs what was matched."""
+    runs what was matched. The child scope is the one the declared route's `matches` would
+    give (Starlette's `Route.matches`, with FastAPI's `route`: the versions of
+    `CHECKED_AGAINST`), made from the one regex match that found the route; asking each
+    candidate's `matches` ran the regex again, with FastAPI's and Starlette's frames."""
 
     def __init__(self, routes: Iterable[BaseRoute]) -> None:
         self.routes: list[APIRoute] = []
@@ -352,18 +355,30 @@ class RouteTable(BaseRoute):
     def matches(self, scope: Scope) -> tuple[Match, Scope]:
         if scope["type"] != "http":
             return Match.NONE, {}
-        partial: tuple[ASGIApp, Scope] | None = None
+        partial: Scope | None = None
         path = route_path(scope)
         for served in self._by_segment.get(first_segment(path), ()):
-            if served.declared.path_regex.match(path) is None:
-                continue  # as `matches` would answer, without its work on the scope
-            match, child = served.declared.matches(scope)
-            if match is Match.FULL:
+            declared = served.declared
+            found = declared.path_regex.match(path)
+            if found is None:
+                continue
+            # the child scope of the declared route's own `matches` (Starlette's, with
+            # FastAPI's `route`), from the regex's match already made
+            convertors = declared.param_convertors
+            params = {
+                key: convertors[key].convert(value) for key, value in found.groupdict().items()
+            }
+            child = {
+                "endpoint": declared.endpoint,
+                "path_params": {**scope.get("path_params", {}), **params},
+                "route": declared,
+            }
+            if not declared.methods or scope["method"] in declared.methods:
                 return Match.FULL, {**child, _CHOSEN: served.app}
-            if match is Match.PARTIAL and partial is None:
-                partial = served.declared.handle, child
+            if partial is None:
+                partial = {**child, _CHOSEN: declared.handle}
         if partial is not None:
-            return Match.PARTIAL, {**partial[1], _CHOSEN: partial[0]}
+            return Match.PARTIAL, partial
         return Match.NONE, {}
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
