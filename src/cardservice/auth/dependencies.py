@@ -59,7 +59,7 @@ async def _resolve(request: Request, *, bearer_only: bool) -> Principal:
     allowance = await limiter.hit(principal.limit_key, settings.rate_limit_per_minute)
     if not allowance.allowed:
         raise _refused("credential", allowance.retry_after)
-    request.state.user_uuid = str(principal.user_uuid)
+    request.state.user_uuid = principal.user_uuid  # its text made where it is read (logs)
     return principal
 
 
