@@ -245,13 +245,23 @@ class _Call:
         values: dict[str, Any] = {}
         for name, need in self.needs:
             failed = len(errors)
-            given = await need.arguments(request, cache, errors)
+            # a coroutine only where there are dependencies to await (`own_arguments` alone)
+            if need.needs:
+                given = await need.arguments(request, cache, errors)
+            else:
+                given = need.own_arguments(request, {}, errors)
             if len(errors) > failed:
                 continue
             if need.call in cache:
                 values[name] = cache[need.call]
             else:
                 values[name] = cache[need.call] = await need.call(**given)
+        return self.own_arguments(request, values, errors)
+
+    def own_arguments(
+        self, request: Request, values: dict[str, Any], errors: list[Any]
+    ) -> dict[str, Any]:
+        """`values` with the path and query parameters of `call` and its request."""
         if self.matched:
             path = request.path_params
             for name, key in self.matched:
