@@ -51,6 +51,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError, create_model
 from pydantic.fields import FieldInfo
+from starlette.convertors import Convertor
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Match, NoMatchFound
@@ -82,14 +83,23 @@ def _is_scalar(annotation: Any) -> bool:
     return isinstance(annotation, type) and issubclass(annotation, (*_SCALARS, enum.Enum))
 
 
-def _matched_by_route(annotation: Any, regex: str) -> bool:
+def _text_regex(convertor: Convertor[Any]) -> str | None:
+    """The regex of a path convertor that gives the text it matched (`str`), else None."""
+    gives = get_type_hints(type(convertor).convert).get("return")
+    return convertor.regex if gives is str else None
+
+
+def _matched_by_route(annotation: Any, regex: str | None) -> bool:
     """A path parameter that is a `str` whose only constraint, if any, is the pattern of its
-    route's convertor: the route matched no other value, so its model could refuse none.
+    route's convertor (one that gives text, `_text_regex`): the route matched no other
+    value, so its model could refuse none.
     Decided from the core schema Pydantic would validate it with (a validator, a length, a
     choice of values, strictness: anything but the pattern, and the model checks it). The
     uuids of the `uuid36` convertor are such; their model's `model_validate` was ~5 µs of a
     read by uuid in place (in process through uvicorn's protocol, the peer's CPU ÷ the
     service's 0.46–0.47 with it, 0.48–0.49 without, in turn)."""
+    if regex is None:
+        return False
     schema = dict(TypeAdapter(annotation).core_schema)
     schema.pop("metadata", None)  # the description, examples: documentation only
     return schema in ({"type": "str"}, {"type": "str", "pattern": f"^{regex}$"})
@@ -129,9 +139,9 @@ class _Call:
 
     @classmethod
     @functools.cache  # a dependency is shared by many routes, each app is built of the same
-    def of(cls, function: Any, path: frozenset[tuple[str, str]]) -> _Call:
-        """The call of `function` in a route whose path has the keys of `path`, each
-        matched by its convertor's regex."""
+    def of(cls, function: Any, path: frozenset[tuple[str, str | None]]) -> _Call:
+        """The call of `function` in a route whose path has the keys of `path`, each with
+        its convertor's `_text_regex`."""
         path_keys = {key for key, _regex in path}
         what = getattr(function, "__qualname__", repr(function))
 
@@ -296,7 +306,7 @@ def handler_of(route: BaseRoute) -> ASGIApp:
             f"{described}: route or router dependencies: declare them per endpoint"
         )
     try:
-        path = frozenset((key, c.regex) for key, c in route.param_convertors.items())
+        path = frozenset((key, _text_regex(c)) for key, c in route.param_convertors.items())
         endpoint = _Call.of(route.endpoint, path)
     except UnsupportedRoute as refused:
         raise UnsupportedRoute(f"{described}: {refused}") from None
