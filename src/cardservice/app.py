@@ -9,7 +9,6 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.middleware.cors import CORSMiddleware
 from fastapi.staticfiles import StaticFiles
 from fastapi.telemetry import TelemetryConfig
 from fastapi_offline import FastAPIOffline
@@ -55,7 +54,7 @@ from cardservice.errors import (
     ValidationFailed,
 )
 from cardservice.health.routes import router as health_router
-from cardservice.http.middleware import RequestContextMiddleware
+from cardservice.http.middleware import middleware_stack
 from cardservice.http.openapi import build_openapi
 from cardservice.http.ratelimit import RateLimiter
 from cardservice.http.route import RouteTable
@@ -244,15 +243,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for database_error in HANDLED:
         app.add_exception_handler(database_error, _database_error)
     app.mount("/app/static", StaticFiles(directory=DASHBOARD_STATIC), name="dashboard-static")
-    if settings.cors_origin_list:
-        app.add_middleware(
-            CORSMiddleware,
-            allow_origins=settings.cors_origin_list,
-            allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
-            allow_headers=["Authorization", "Content-Type", "X-Request-ID"],
-            expose_headers=["X-Request-ID", "ETag", "Idempotent-Replayed", "Retry-After"],
-        )
-    app.add_middleware(RequestContextMiddleware)
+    app.middleware_stack = middleware_stack(app, table, settings.cors_origin_list)
 
     def openapi() -> dict[str, Any]:
         return build_openapi(app)

@@ -34,10 +34,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse as PlainJSONResponse
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, Field
+from starlette.convertors import IntegerConvertor
 from starlette.responses import Response
 
-from cardservice.http.route import CHECKED_AGAINST, RouteTable, UnsupportedRoute
+from cardservice.http.openapi import UuidConvertor
+from cardservice.http.route import CHECKED_AGAINST, RouteTable, UnsupportedRoute, _text_regex
 from cardservice.http.router import JSONResponse, Router
+from cardservice.values.patterns import UUID_PATTERN
 
 
 async def _answer(app: FastAPI, path: str) -> tuple[int, Any]:
@@ -162,6 +165,33 @@ async def test_the_answers_and_the_validation_messages_are_fastapis() -> None:
     CALLS.clear()
     await _answer(_served(router), "/x/7")
     assert CALLS == ["caller"]  # asked twice, called once a request
+
+
+async def test_path_parameters_their_convertor_matched_answer_as_fastapis() -> None:
+    """A `str` parameter whose only constraint is its convertor's pattern is taken as the
+    route matched it, without its model; a `str` on a convertor that gives a number, or one
+    with a constraint of its own, keeps its validation: FastAPI's answers either way."""
+    assert _text_regex(UuidConvertor()) == UUID_PATTERN[1:-1]
+    assert _text_regex(IntegerConvertor()) is None
+    router = Router(prefix="/p")
+
+    @router.get("/{thing:uuid36}")
+    async def by_uuid(thing: Annotated[str, Path(pattern=UUID_PATTERN)]) -> JSONResponse:
+        return JSONResponse({"thing": thing})
+
+    @router.get("/n/{count:int}")
+    async def by_number(count: str) -> JSONResponse:
+        return JSONResponse({"count": count})
+
+    @router.get("/w/{word}")
+    async def by_word(word: Annotated[str, Path(max_length=3)]) -> JSONResponse:
+        return JSONResponse({"word": word})
+
+    uuid = "0b7c6a4e-3f2d-4c1b-9a8e-7d6c5b4a3f2e"
+    statuses = await _both(router, [
+        f"/p/{uuid}", f"/p/{uuid.upper()}", "/p/not-a-uuid", "/p/n/7", "/p/w/abc", "/p/w/abcd",
+    ])  # fmt: skip
+    assert statuses == [200, 200, 404, 422, 200, 422]
 
 
 async def test_aliases_defaults_and_types_are_read_as_fastapi_reads_them() -> None:

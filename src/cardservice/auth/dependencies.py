@@ -42,10 +42,13 @@ def _refused(limit: str, retry_after: int) -> RateLimited:
 async def _resolve(request: Request, *, bearer_only: bool) -> Principal:
     settings = request.app.state.settings
     limiter = request.app.state.rate_limiter
-    token, code = _bearer(request), request.query_params.get("_code")
-    if token is None and code is None:
-        raise Unauthenticated()
-    principal = await lookup_cardholder(request, token, code)
+    token = _bearer(request)
+    principal = await lookup_cardholder(request, token, None)
+    if principal is None:  # the query string is parsed only when the token did not answer
+        code = request.query_params.get("_code")
+        if token is None and code is None:
+            raise Unauthenticated()
+        principal = await lookup_cardholder(request, None, code)
     if principal is None:
         allowance = await count_failed_attempt(request)
         if not allowance.allowed:
@@ -56,7 +59,7 @@ async def _resolve(request: Request, *, bearer_only: bool) -> Principal:
     allowance = await limiter.hit(principal.limit_key, settings.rate_limit_per_minute)
     if not allowance.allowed:
         raise _refused("credential", allowance.retry_after)
-    request.state.user_uuid = str(principal.user_uuid)
+    request.state.user_uuid = principal.user_uuid  # its text made where it is read (logs)
     return principal
 
 

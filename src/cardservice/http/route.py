@@ -40,7 +40,7 @@ import functools
 import inspect
 import types
 import uuid
-from collections.abc import Awaitable, Callable, Coroutine, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints
@@ -49,14 +49,13 @@ from fastapi import Depends
 from fastapi import params as fastapi_params
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, Field, ValidationError, create_model
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError, create_model
 from pydantic.fields import FieldInfo
+from starlette.convertors import Convertor
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import BaseRoute, Match, NoMatchFound, request_response
+from starlette.routing import BaseRoute, Match, NoMatchFound
 from starlette.types import ASGIApp, Receive, Scope, Send
-
-Handler = Callable[[Request], Coroutine[Any, Any, Response]]
 
 CHECKED_AGAINST = {"fastapi": "0.163.2", "starlette": "1.10.0"}
 
@@ -82,6 +81,28 @@ def _is_scalar(annotation: Any) -> bool:
     if annotation is type(None):
         return True
     return isinstance(annotation, type) and issubclass(annotation, (*_SCALARS, enum.Enum))
+
+
+def _text_regex(convertor: Convertor[Any]) -> str | None:
+    """The regex of a path convertor that gives the text it matched (`str`), else None."""
+    gives = get_type_hints(type(convertor).convert).get("return")
+    return convertor.regex if gives is str else None
+
+
+def _matched_by_route(annotation: Any, regex: str | None) -> bool:
+    """A path parameter that is a `str` whose only constraint, if any, is the pattern of its
+    route's convertor (one that gives text, `_text_regex`): the route matched no other
+    value, so its model could refuse none.
+    Decided from the core schema Pydantic would validate it with (a validator, a length, a
+    choice of values, strictness: anything but the pattern, and the model checks it). The
+    uuids of the `uuid36` convertor are such; their model's `model_validate` was ~5 µs of a
+    read by uuid in place (in process through uvicorn's protocol, the peer's CPU ÷ the
+    service's 0.46–0.47 with it, 0.48–0.49 without, in turn)."""
+    if regex is None:
+        return False
+    schema = dict(TypeAdapter(annotation).core_schema)
+    schema.pop("metadata", None)  # the description, examples: documentation only
+    return schema in ({"type": "str"}, {"type": "str", "pattern": f"^{regex}$"})
 
 
 def _depends_options(marker: fastapi_params.Depends) -> list[str]:
@@ -112,13 +133,16 @@ class _Call:
     call: Callable[..., Awaitable[Any]]
     needs: tuple[tuple[str, _Call], ...]  # (argument, dependency), in the signature's order
     request_name: str | None
+    matched: tuple[tuple[str, str], ...]  # (argument, path key): the route's match checked it
     parameters: tuple[_Parameter, ...]
     model: type[BaseModel] | None  # of `parameters`, None when there are none
 
     @classmethod
     @functools.cache  # a dependency is shared by many routes, each app is built of the same
-    def of(cls, function: Any, path_keys: frozenset[str]) -> _Call:
-        """The call of `function` in a route whose path has `path_keys`."""
+    def of(cls, function: Any, path: frozenset[tuple[str, str | None]]) -> _Call:
+        """The call of `function` in a route whose path has the keys of `path`, each with
+        its convertor's `_text_regex`."""
+        path_keys = {key for key, _regex in path}
         what = getattr(function, "__qualname__", repr(function))
 
         def refuse(reason: str) -> UnsupportedRoute:
@@ -132,6 +156,7 @@ class _Call:
             raise refuse(f"has an annotation that does not resolve: {error}") from error
         needs: list[tuple[str, _Call]] = []
         request_name: str | None = None
+        matched: list[tuple[str, str]] = []
         parameters: list[_Parameter] = []
         fields: dict[str, Any] = {}
         for name, parameter in inspect.signature(function).parameters.items():
@@ -154,7 +179,7 @@ class _Call:
                     raise refuse(f"declares `{name}` as Depends() without its function")
                 if options := _depends_options(marker):
                     raise refuse(f"declares `{name}` with Depends options {options}")
-                needs.append((name, cls.of(marker.dependency, path_keys)))
+                needs.append((name, cls.of(marker.dependency, path)))
                 continue
             if marker is None and annotation is Request:
                 request_name = name
@@ -175,6 +200,9 @@ class _Call:
                 if key not in path_keys:
                     raise refuse(f"declares the path parameter `{key}` not in the route's path")
                 where: Literal["path", "query"] = "path"
+                if _matched_by_route(annotation, dict(path)[key]):
+                    matched.append((name, key))
+                    continue
             else:
                 where = "query"
             # the request's key as the field's alias: Python's names may be BaseModel's own
@@ -188,14 +216,16 @@ class _Call:
             model = create_model(
                 f"{what}.parameters", **{p.field: fields[p.key] for p in parameters}
             )
-        return cls(function, tuple(needs), request_name, tuple(parameters), model)
+        return cls(function, tuple(needs), request_name, tuple(matched), tuple(parameters), model)
 
     def _validate(self, request: Request, values: dict[str, Any], errors: list[Any]) -> None:
         raw: dict[str, Any] = {}
-        path, query = request.path_params, request.query_params
+        path = request.path_params
         for parameter in self.parameters:
             given = (
-                path.get(parameter.key) if parameter.where == "path" else query.get(parameter.key)
+                path.get(parameter.key)
+                if parameter.where == "path"
+                else request.query_params.get(parameter.key)  # parsed at the first one
             )
             if given is not None:
                 raw[parameter.key] = given
@@ -228,13 +258,27 @@ class _Call:
         values: dict[str, Any] = {}
         for name, need in self.needs:
             failed = len(errors)
-            given = await need.arguments(request, cache, errors)
+            # a coroutine only where there are dependencies to await (`own_arguments` alone)
+            if need.needs:
+                given = await need.arguments(request, cache, errors)
+            else:
+                given = need.own_arguments(request, {}, errors)
             if len(errors) > failed:
                 continue
             if need.call in cache:
                 values[name] = cache[need.call]
             else:
                 values[name] = cache[need.call] = await need.call(**given)
+        return self.own_arguments(request, values, errors)
+
+    def own_arguments(
+        self, request: Request, values: dict[str, Any], errors: list[Any]
+    ) -> dict[str, Any]:
+        """`values` with the path and query parameters of `call` and its request."""
+        if self.matched:
+            path = request.path_params
+            for name, key in self.matched:
+                values[name] = path[key]
         if self.model is not None:
             self._validate(request, values, errors)
         if self.request_name is not None:
@@ -246,8 +290,14 @@ def _described(route: APIRoute) -> str:
     return f"{sorted(route.methods or ())} {route.path}"
 
 
-def handler_of(route: BaseRoute) -> Handler:
-    """The request handler of a declared route (`UnsupportedRoute` if it cannot be one)."""
+def handler_of(route: BaseRoute) -> ASGIApp:
+    """The request handler of a declared route, an ASGI app (`UnsupportedRoute` if it cannot
+    be one). An exception it raises goes up to the application's exception handlers
+    (Starlette's `ExceptionMiddleware`), as one raised before the route was found does:
+    Starlette's `request_response` wrapped each route in the same handlers once more (a
+    `Request`, two closures, a wrapper of `send`: with the routing below, 16 → 5–8 µs of
+    our handler's layer and 8–9 → 3 of routing in a read by uuid, `python -m bench.profile
+    --budget`; docs/performance.md, "The read by uuid on SQLite")."""
     if type(route) is not APIRoute:
         raise UnsupportedRoute(f"{route!r}: not a FastAPI APIRoute (a mount, a websocket, …)")
     described = _described(route)
@@ -256,11 +306,13 @@ def handler_of(route: BaseRoute) -> Handler:
             f"{described}: route or router dependencies: declare them per endpoint"
         )
     try:
-        endpoint = _Call.of(route.endpoint, frozenset(route.param_convertors))
+        path = frozenset((key, _text_regex(c)) for key, c in route.param_convertors.items())
+        endpoint = _Call.of(route.endpoint, path)
     except UnsupportedRoute as refused:
         raise UnsupportedRoute(f"{described}: {refused}") from None
 
-    async def handle(request: Request) -> Response:
+    async def handle(scope: Scope, receive: Receive, send: Send) -> None:
+        request = Request(scope, receive, send)
         errors: list[Any] = []
         values = await endpoint.arguments(request, {}, errors)
         if errors:
@@ -268,7 +320,7 @@ def handler_of(route: BaseRoute) -> Handler:
         response = await endpoint.call(**values)
         if not isinstance(response, Response):
             raise TypeError(f"{described} returned {type(response).__name__}, not a Response")
-        return response
+        await response(scope, receive, send)
 
     return handle
 
@@ -294,7 +346,7 @@ def route_path(scope: Scope) -> str:
 @dataclass(frozen=True, slots=True)
 class _Served:
     declared: APIRoute  # matches the request (path, methods) and answers 405 as Starlette does
-    app: ASGIApp  # our handler, wrapped as Starlette wraps an endpoint (its exception handlers)
+    app: ASGIApp  # our handler
 
 
 class RouteTable(BaseRoute):
@@ -308,13 +360,16 @@ class RouteTable(BaseRoute):
     route path starts with a literal segment (checked here), so the routes of one segment
     are the only candidates. Starlette's protocol is kept: `matches` answers FULL (or
     PARTIAL: the path with another method, which the declared route answers 405), `handle`
-    runs what was matched."""
+    runs what was matched. The child scope is the one the declared route's `matches` would
+    give (Starlette's `Route.matches`, with FastAPI's `route`: the versions of
+    `CHECKED_AGAINST`), made from the one regex match that found the route; asking each
+    candidate's `matches` ran the regex again, with FastAPI's and Starlette's frames."""
 
     def __init__(self, routes: Iterable[BaseRoute]) -> None:
         self.routes: list[APIRoute] = []
         self._by_segment: dict[str, list[_Served]] = {}
         for route in routes:
-            served = _Served(route, request_response(handler_of(route)))  # type: ignore[arg-type]
+            served = _Served(route, handler_of(route))  # type: ignore[arg-type]
             segment = first_segment(served.declared.path)
             if "{" in segment:
                 raise UnsupportedRoute(
@@ -326,19 +381,53 @@ class RouteTable(BaseRoute):
     def matches(self, scope: Scope) -> tuple[Match, Scope]:
         if scope["type"] != "http":
             return Match.NONE, {}
-        partial: tuple[ASGIApp, Scope] | None = None
-        for served in self._by_segment.get(first_segment(route_path(scope)), ()):
-            match, child = served.declared.matches(scope)
-            if match is Match.FULL:
+        partial: Scope | None = None
+        path = route_path(scope)
+        for served in self._by_segment.get(first_segment(path), ()):
+            declared = served.declared
+            found = declared.path_regex.match(path)
+            if found is None:
+                continue
+            # the child scope of the declared route's own `matches` (Starlette's, with
+            # FastAPI's `route`), from the regex's match already made
+            convertors = declared.param_convertors
+            params = {
+                key: convertors[key].convert(value) for key, value in found.groupdict().items()
+            }
+            child = {
+                "endpoint": declared.endpoint,
+                "path_params": {**scope.get("path_params", {}), **params},
+                "route": declared,
+            }
+            if not declared.methods or scope["method"] in declared.methods:
                 return Match.FULL, {**child, _CHOSEN: served.app}
-            if match is Match.PARTIAL and partial is None:
-                partial = served.declared.handle, child
+            if partial is None:
+                partial = {**child, _CHOSEN: declared.handle}
         if partial is not None:
-            return Match.PARTIAL, {**partial[1], _CHOSEN: partial[0]}
+            return Match.PARTIAL, partial
         return Match.NONE, {}
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         await scope[_CHOSEN](scope, receive, send)
+
+    def in_front_of(self, router: ASGIApp) -> ASGIApp:
+        """An ASGI app that serves each request this table matches fully, and hands every
+        other to `router` (the application's, this table its first route): a 405 of a
+        table route, the other routes (/docs, /openapi.json, static files), 404. The
+        router would choose the same (the first full match, this table's before the
+        rest), with two coroutine frames more a request and, behind it,
+        `AsyncExitStackMiddleware`, which only FastAPI's own request handler (/docs) needs."""
+
+        async def serve(scope: Scope, receive: Receive, send: Send) -> None:
+            if scope["type"] == "http":
+                match, child = self.matches(scope)
+                if match is Match.FULL:
+                    scope.update(child)
+                    await child[_CHOSEN](scope, receive, send)
+                    return
+            await router(scope, receive, send)
+
+        return serve
 
     def url_path_for(self, name: str, /, **path_params: Any) -> Any:
         for route in self.routes:
