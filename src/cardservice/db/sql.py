@@ -167,21 +167,25 @@ def pg_literal(value: object) -> str:
 
 
 def _array_element(value: object) -> str:
-    """An element of an array's text: NULL, or its text double-quoted (backslashes and
-    quotes escaped)."""
+    """An element of an array's text: NULL, a number or uuid as it is, anything else its text
+    double-quoted (backslashes and quotes escaped). An approval's write renders ~60 of them
+    in the network process: the whole rendering (`pg_literal`) was 6 % of that process's
+    py-spy samples at 8 connections (2026-11-28), hence the common cases first."""
     if value is None:
         return "NULL"
+    if isinstance(value, str):
+        if "\\" in value or '"' in value:
+            value = value.replace("\\", "\\\\").replace('"', '\\"')
+        return f'"{value}"'
     if isinstance(value, bool):
-        text = "t" if value else "f"
-    elif isinstance(value, datetime):
+        return "t" if value else "f"
+    if isinstance(value, int | uuid.UUID | Decimal):
+        return str(value)
+    if isinstance(value, datetime):
         if value.tzinfo is None:
             raise ValueError("a timestamp is written aware (UTC)")
-        text = value.isoformat()
-    elif isinstance(value, str | int | uuid.UUID | Decimal):
-        text = str(value)
-    else:
-        raise TypeError(f"no array element for {type(value).__name__}")
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return f'"{value.isoformat()}"'
+    raise TypeError(f"no array element for {type(value).__name__}")
 
 
 @functools.lru_cache(maxsize=64)
