@@ -313,7 +313,15 @@ async def test_a_chains_units_begin_with_the_commit_before_theirs(postgres_app: 
 
         return work
 
+    taken = uuid.uuid4()
+    await db.transact(lambda tx: tx.execute(_INSERT_TEAM, taken, f"taken-{taken}", utcnow()))
+
+    async def failing_at_commit(tx: Tx) -> None:
+        await tx.with_commit(_INSERT_TEAM, taken, f"again-{taken}", utcnow())
+
     async with db.chained(lambda: follows["more"]) as chained:
+        with pytest.raises(INTEGRITY_ERRORS):  # its COMMIT fails: the connection is clean
+            await chained.transact(failing_at_commit)
         first_pid, _ = await chained.transact(unit(more_after=True))
         await asyncio.sleep(0.05)
         called = time.time()

@@ -508,6 +508,12 @@ class PostgresPool:
                 self._release_after(commit, pool, connection)
                 raise
             except Exception as error:
+                if chain is not None and connection.is_in_transaction():
+                    # a statement before the COMMIT failed: the chain's next unit must not
+                    # find its connection in the aborted transaction (the pool's release
+                    # rolls back the others')
+                    with contextlib.suppress(Exception):
+                        await connection.execute("ROLLBACK")
                 if is_database_unavailable(error):
                     raise CommitOutcomeUnknown from error
                 raise
