@@ -299,10 +299,11 @@ async def post_entry(
 
     `held`: the balance of every holder the entry moves, as this unit locked and read it with
     nothing moved since (an authorization's card). The new balances are then worked out here
-    (InsufficientFunds when one would go below zero) and, on PostgreSQL, the entry is left
-    for later (`Tx.later`, `_write_held`): written with the other entries left so, in one
+    (InsufficientFunds when one would go below zero) and the entry is left for later
+    (`Tx.later`, `_write_held`): on PostgreSQL written with the other entries left so, in one
     statement, before the unit's next statement or in its COMMIT's round trip — a lane's
-    requests' entries in one (docs/ledger.md, "Entries written together")."""
+    requests' entries in one (docs/ledger.md, "Entries written together"); SQLite writes it
+    at once."""
     legs = [leg for leg in legs if leg.amount != 0]
     _check_balanced(legs)
     if not legs:
@@ -310,7 +311,7 @@ async def post_entry(
             await write_insert(tx, insert)
         return Posted({})
     moves = _moves(legs)
-    if held is not None and tx.dialect == "postgresql" and all(k in held for _r, k in moves):
+    if held is not None and all(key in held for _rank, key in moves):
         balances = {key: held[key] + delta for (_rank, key), delta in moves.items()}
         if any(balance < 0 for balance in balances.values()):
             raise InsufficientFunds()
@@ -364,7 +365,7 @@ async def _write_held(tx: Tx, held: list[tuple[Entry, Insert | None]]) -> None:
                     entry.kind, legs, entry.reference, moves, insert, unread=True
                 )
             else:
-                sql, args, _moves_of = _entries_statement([e for e, _ in run], insert, True)
+                sql, args, _ = _entries_statement([e for e, _ in run], insert, True)
             tx.after_commit.append(functools.partial(metrics.count_postings, len(legs)))
             await tx.with_commit(sql, *args)
         elif len(run) == 1:
