@@ -29,13 +29,13 @@ request's work one after the other in its lane's unit) against what a unit share
 lanes: larger units, their round trips, statements and flush shared by more requests);
 `serve --workers N` runs N network processes, so N × `LANES` units at most. With a unit's
 writes in its COMMIT's round trip, one lane costs the fewest CPU an approval and answers the
-most: 16 accounts, one request in flight on each of 8 connections, a PostgreSQL cluster of
-its own, one lane against two, servers of both in turn (`/tmp`-free scratch A/B of
-docs/performance.md#lanes-requests-of-several-accounts-in-one-unit, load 2.7–3.8 from
-other work): 788 against 556 and 678 against 532 a second, 1.08 against 1.57 and 1.15
-against 1.66 ms of CPU an approval (server and database); 4 lanes cost more still. A unit
-that waits (a row lock another process holds) holds its lane's other requests: units are a
-few milliseconds, and the answer deadline still bounds each request.
+most: `CARDSERVICE_BENCH_PG=… python -m bench.iso --scaling --seconds 8 --rounds 2 --against
+<a checkout with LANES = 2>` (16 accounts, one request in flight on each of 8 connections,
+the two servers' loads interleaved; 2026-11-28, quiet) gave 893.8 against 818.6 a second and
+1.20 against 1.57 ms of CPU an approval (server and database); at load 2.7–3.8 788 against
+556; 4 lanes cost more still (docs/performance.md#lanes-requests-of-several-accounts-in-one-unit).
+A unit that waits (a row lock another process holds) holds its lane's other requests: units
+are a few milliseconds, and the answer deadline still bounds each request.
 
 Units of two processes lock their accounts in one order, so they never wait on each other
 in a cycle there; what a request may take after its account and card (a team member's budget
