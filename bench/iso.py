@@ -103,7 +103,7 @@ class _Peer:
     round trips (`bench.statements` counts both: 3 an approval — `BEGIN`, the first
     statement, the write by `EXECUTE` with the key's row and `COMMIT`), with its values worked
     out in the fewest lines of Python — no listener tasks, deadline, rules, metrics or
-    logging. Its write is prepared on each connection when the pool opens it (`prepare`)."""
+    logging. Its write is prepared on each connection when the pool opens it (`_prepare`)."""
 
     def __init__(self, pool: asyncpg.Pool, cipher: CardCipher, fee: int, tags: dict[str, Any]):
         self.pool, self.cipher, self.fee, self.tags = pool, cipher, fee, tags
