@@ -346,48 +346,34 @@ async def _post(
 
 
 async def _write_held(tx: Tx, held: list[tuple[Entry, Insert | None]]) -> None:
-    """The entries `post_entry` left for later (`held`), in their order: an entry alone in
-    its own statement (`post_entry`'s, a few arguments), more as one `post_entries` statement
-    for each run of them whose rows are of one table (an authorization's: its transaction
-    with its event). Before a statement of the unit, run and checked as any entry; at its
-    COMMIT (`Tx.committing`), sent in the COMMIT's round trip (`Tx.with_commit`), where the
-    tables' checks refuse a balance below zero. Their balances were worked out already: a
-    refusal here is a holder moved behind the unit's back, and fails the unit."""
-    for run in _runs(held):
-        inserts = [insert for _entry, insert in run if insert is not None]
-        insert = merged(inserts) if inserts else None
-        if tx.committing:  # sent with the COMMIT: the tables' checks refuse for the unit
-            legs = [leg for entry, _insert in run for leg in entry.legs]
-            moves = _moves(legs)
-            if len(run) == 1 and _foldable(moves):
-                entry = run[0][0]
-                sql, args, _moved = _entry_statement(
-                    entry.kind, legs, entry.reference, moves, insert, unread=True
-                )
-            else:
-                sql, args, _ = _entries_statement([e for e, _ in run], insert, True)
-            tx.after_commit.append(functools.partial(metrics.count_postings, len(legs)))
-            await tx.with_commit(sql, *args)
-        elif len(run) == 1:
-            entry = run[0][0]
-            await _post(tx, entry.kind, entry.legs, entry.reference, insert, _moves(entry.legs))
+    """The entries `post_entry` left for later (`held`), in their order, with their rows (of
+    one table: an authorization's transaction with its event; `merged`): an entry alone in
+    its own statement (`post_entry`'s, a few arguments), more as one `post_entries`
+    statement. Before a statement of the unit, run and checked as any entry; at its COMMIT
+    (`Tx.committing`), sent in the COMMIT's round trip (`Tx.with_commit`), where the tables'
+    checks refuse a balance below zero. Their balances were worked out already: a refusal
+    here is a holder moved behind the unit's back, and fails the unit."""
+    entries = [entry for entry, _insert in held]
+    inserts = [insert for _entry, insert in held if insert is not None]
+    insert = merged(inserts) if inserts else None
+    legs = [leg for entry in entries for leg in entry.legs]
+    moves = _moves(legs)
+    if not tx.committing:
+        if len(entries) == 1:
+            entry = entries[0]
+            await _post(tx, entry.kind, legs, entry.reference, insert, moves)
         else:
-            await post_entries(tx, [entry for entry, _insert in run], insert)
-
-
-def _runs(
-    held: list[tuple[Entry, Insert | None]],
-) -> list[list[tuple[Entry, Insert | None]]]:
-    """`held` cut where the rows' table (or its rows written with them) changes."""
-    runs: list[list[tuple[Entry, Insert | None]]] = []
-    shape: object = object()
-    for entry, insert in held:
-        this = None if insert is None else insert.shape()
-        if not runs or this != shape:
-            runs.append([])
-        runs[-1].append((entry, insert))
-        shape = this
-    return runs
+            await post_entries(tx, entries, insert)
+        return
+    if len(entries) == 1 and _foldable(moves):  # sent with the COMMIT: nobody reads its rows
+        entry = entries[0]
+        sql, args, _moved = _entry_statement(
+            entry.kind, legs, entry.reference, moves, insert, unread=True
+        )
+    else:
+        sql, args, _ = _entries_statement(entries, insert, unread=True)
+    tx.after_commit.append(functools.partial(metrics.count_postings, len(legs)))
+    await tx.with_commit(sql, *args)
 
 
 @dataclass(frozen=True, slots=True)
