@@ -54,6 +54,7 @@ from typing import Any
 import asyncpg
 import httpx
 import orjson
+import uvloop
 
 from bench.run import cpu_ms_each, cpu_seconds, pgbench_tps
 from cardservice import runtime
@@ -617,6 +618,13 @@ async def _scaling_server(
     return url, port, cards
 
 
+def _own_cpu() -> float:
+    """CPU seconds so far of this process: the load's client (its codec and loop share the
+    machine's cores with the server and PostgreSQL, as pgbench's client does with TPC-B's)."""
+    times = os.times()
+    return times.user + times.system
+
+
 def _shares(counted: Counter[str]) -> dict[str, float]:
     total = max(1, sum(counted.values()))
     return {what: round(n / total, 3) for what, n in counted.most_common() if n / total >= 0.01}
@@ -636,8 +644,8 @@ async def scaling(
     vacuumed database: the rates, the ratio to TPC-B, the scaling 1 → 8 and WAL flushes
     (`pg_stat_wal.wal_sync`, the whole cluster's) an approval; with `pg_stat_statements`, the
     heaviest statements of the last 8-connection load; the CPU ms an approval of the server's
-    processes and of PostgreSQL's client backends (`bench.run.cpu_seconds`: on a loaded
-    machine it moves less than the rates). With `--before`, the same on a second database
+    processes, of PostgreSQL's client backends (`bench.run.cpu_seconds`: on a loaded
+    machine it moves less than the rates) and of this process, the load's client. With `--before`, the same on a second database
     migrated only up to that revision (its own server), the loads of both interleaved: a
     migration's before and after in one window; with `--against CHECKOUT`, a second server
     run from another checkout's `src` (the same schema: a change of code, e.g. a constant,
@@ -646,7 +654,7 @@ async def scaling(
     schemas = ["head"]
     if before is not None or against is not None:
         schemas.append(before or "against")
-    cpu: dict[tuple[str, int], list[tuple[float, float]]] = {}
+    cpu: dict[tuple[str, int], list[tuple[float, float, float]]] = {}
     rates: dict[tuple[str, int], list[float]] = {(s, n): [] for s in schemas for n in (1, 8)}
     syncs: dict[tuple[str, int], list[float]] = {key: [] for key in rates}
     waits: dict[tuple[str, int], Counter[str]] = {key: Counter() for key in rates}
@@ -673,11 +681,11 @@ async def scaling(
                     sampled = Counter[str]()
                     sampler = asyncio.create_task(_sample_waits(url, 0.02, sampled))
                     root = processes[schemas.index(schema)].pid
-                    cpu_before = cpu_seconds(root)
+                    cpu_before, client_before = cpu_seconds(root), _own_cpu()
                     done = await iso_load(port, cards, seconds, connections, 1)
-                    cpu.setdefault((schema, connections), []).append(
-                        cpu_ms_each(cpu_before, cpu_seconds(root), len(done))
-                    )
+                    server, database = cpu_ms_each(cpu_before, cpu_seconds(root), len(done))
+                    client = 1000 * (_own_cpu() - client_before) / max(1, len(done))
+                    cpu.setdefault((schema, connections), []).append((server, database, client))
                     sampler.cancel()
                     await asyncio.gather(sampler, return_exceptions=True)
                     (wal_after,) = await _cluster(url, _WAL)
@@ -712,6 +720,7 @@ async def scaling(
             **{f"cpu_ms_per_approval_{n}": {
                 "server": round(statistics.median(c[0] for c in cpu[schema, n]), 3),
                 "database": round(statistics.median(c[1] for c in cpu[schema, n]), 3),
+                "client": round(statistics.median(c[2] for c in cpu[schema, n]), 3),
             } for n in (1, 8)},
             # what the backends did, sampled every 20 ms (share of the samples, ≥ 1 %)
             "backends_at_8_connections": _shares(waits[schema, 8]),
@@ -756,9 +765,9 @@ if __name__ == "__main__":
             arguments.seconds, arguments.rounds, arguments.statements, arguments.before,
             arguments.workers, arguments.against,
         )  # fmt: skip
-        print(orjson.dumps(asyncio.run(run), option=orjson.OPT_INDENT_2).decode())
+        print(orjson.dumps(uvloop.run(run), option=orjson.OPT_INDENT_2).decode())
     elif arguments.peer:
-        asyncio.run(run_peer(arguments.peer, arguments.url))  # the network process's loop
+        uvloop.run(run_peer(arguments.peer, arguments.url))  # the network process's loop
     else:
         run = main(
             arguments.seconds,
@@ -768,4 +777,4 @@ if __name__ == "__main__":
             arguments.rounds,
             arguments.workers,
         )
-        print(orjson.dumps(asyncio.run(run), option=orjson.OPT_INDENT_2).decode())
+        print(orjson.dumps(uvloop.run(run), option=orjson.OPT_INDENT_2).decode())
