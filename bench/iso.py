@@ -486,7 +486,7 @@ async def main(
                 for who in ("service", "peer") if turn % 2 == 0 else ("peer", "service"):
                     port, pid = ports[who]
                     await _vacuum(url)
-                    before = cpu_seconds(pid)
+                    before = cpu_seconds(pid, url.rsplit("/", 1)[1])
                     codes = peak_codes if who == "service" else None
                     sampler = None
                     if who == "service":  # the seal lag at the peak, from its /metrics
@@ -495,7 +495,9 @@ async def main(
                     if sampler is not None:
                         sampler.cancel()
                         await asyncio.gather(sampler, return_exceptions=True)
-                    loads.add(who, len(done), seconds, before, cpu_seconds(pid))
+                    loads.add(
+                        who, len(done), seconds, before, cpu_seconds(pid, url.rsplit("/", 1)[1])
+                    )
                     if who == "service" and turn == 0:
                         # at half the first peak, on the database that peak left (after
                         # the other loads it would meet more rows, and be slower)
@@ -681,9 +683,10 @@ async def scaling(
                     sampled = Counter[str]()
                     sampler = asyncio.create_task(_sample_waits(url, 0.02, sampled))
                     root = processes[schemas.index(schema)].pid
-                    cpu_before, client_before = cpu_seconds(root), _own_cpu()
+                    name = url.rsplit("/", 1)[1]
+                    cpu_before, client_before = cpu_seconds(root, name), _own_cpu()
                     done = await iso_load(port, cards, seconds, connections, 1)
-                    server, database = cpu_ms_each(cpu_before, cpu_seconds(root), len(done))
+                    server, database = cpu_ms_each(cpu_before, cpu_seconds(root, name), len(done))
                     client = 1000 * (_own_cpu() - client_before) / max(1, len(done))
                     cpu.setdefault((schema, connections), []).append((server, database, client))
                     sampler.cancel()
@@ -696,7 +699,6 @@ async def scaling(
                         (wal_after[0] - wal_before[0]) / max(1, len(done))
                     )
                     if connections == 8:  # the last 8 connections' load stays
-                        name = url.rsplit("/", 1)[1]
                         heaviest[schema] = await _cluster(url, _STATEMENTS, name, statements)
     finally:
         for process in processes:

@@ -96,24 +96,28 @@ def _processes() -> dict[int, tuple[int, str, float]]:
     return found
 
 
-def _client_backend(pid: int) -> bool:
+def _client_backend(pid: int, database: str | None = None) -> bool:
     """A PostgreSQL process serving a client connection (its title names the client's address:
     `postgres: … user db 127.0.0.1(port) …` or `[local]`), not the checkpointer, background
-    writer, WAL writer or a launcher, whose work comes when it comes."""
+    writer, WAL writer or a launcher, whose work comes when it comes; with `database`, only a
+    connection to that database (another engineer's tests on the same machine are not the
+    load's)."""
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as title:
             text = title.read().decode(errors="replace")
     except OSError:
         return False
+    if database is not None and f" {database} " not in text:
+        return False
     return "[local]" in text or re.search(r"\d\(\d+\)", text) is not None
 
 
-def cpu_seconds(root: int) -> tuple[float, float]:
+def cpu_seconds(root: int, database: str | None = None) -> tuple[float, float]:
     """CPU seconds so far of the process tree of `root` (a server and its workers) and of
     PostgreSQL's client backends (every connection's, whoever's: on a quiet machine, the
-    load's): read before and after a load, what one request cost each. The database's
-    background processes are left out: a checkpoint falling in one load's window would be
-    charged to that load's requests alone."""
+    load's; with `database`, only that database's connections): read before and after a
+    load, what one request cost each. The database's background processes are left out: a
+    checkpoint falling in one load's window would be charged to that load's requests alone."""
     processes, tree = _processes(), {root}
     for _round in range(4):  # children, grandchildren, …
         tree |= {pid for pid, (parent, _c, _s) in processes.items() if parent in tree}
@@ -121,7 +125,7 @@ def cpu_seconds(root: int) -> tuple[float, float]:
     database = sum(
         cpu
         for pid, (_parent, command, cpu) in processes.items()
-        if command.startswith("postgres") and _client_backend(pid)
+        if command.startswith("postgres") and _client_backend(pid, database)
     )
     return total, database
 
