@@ -406,6 +406,7 @@ class Chain:
     def __init__(self, more: Callable[[], bool]) -> None:
         self.more = more
         self._connection: asyncpg.Connection | None = None
+        self._pool: asyncpg.Pool | None = None  # the held connection's
 
     async def connection(self, pool: asyncpg.Pool) -> asyncpg.Connection:
         """The held connection; a new one from the pool when there is none or it was lost."""
@@ -413,21 +414,23 @@ class Chain:
             await pool.release(self._connection)
             self._connection = None
         if self._connection is None:
-            self._connection = await pool.acquire()
+            self._connection, self._pool = await pool.acquire(), pool
         return self._connection
 
     def let_go(self) -> None:
         """The held connection is the pool's again (a COMMIT left to finish on it)."""
         self._connection = None
 
-    async def end(self, pool: asyncpg.Pool | None) -> None:
+    async def end(self) -> None:
+        """The held connection rolled back if a transaction was begun for a unit that never
+        came, and given back to its pool (also while the pool closes: its close waits)."""
         connection, self._connection = self._connection, None
-        if connection is None or pool is None:  # no unit took one (or could open the pool)
+        if connection is None or self._pool is None:  # no unit took one
             return
         if connection.is_in_transaction() and not connection.is_closed():
             with contextlib.suppress(Exception):
                 await connection.execute("ROLLBACK")
-        await pool.release(connection)
+        await self._pool.release(connection)
 
 
 class PostgresPool:
@@ -532,7 +535,7 @@ class PostgresPool:
         try:
             yield chain
         finally:
-            await chain.end(self._pool)
+            await chain.end()
 
     def _release_after(
         self, commit: asyncio.Future[str], pool: asyncpg.Pool, connection: asyncpg.Connection
