@@ -104,6 +104,13 @@ class _Writer:
     def is_closing(self) -> bool:
         return False
 
+    @property
+    def transport(self) -> _Writer:  # the listener asks its transport whether to drain
+        return self
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
     async def drain(self) -> None:
         pass
 
