@@ -14,8 +14,14 @@ frame decoded and answered by the listener's own `Connection._answer` (the answe
 the host's participant, the lanes' unit, the answer encoded and written to a stub writer),
 without the socket.
 
+With `--fixed`, a unit's fixed part alone: units of one request each through the lanes
+(`network.batches`), under an answer deadline as the listener sets, whose work is one
+`SELECT 1` (the events written, as an authorization's) — `BEGIN`, the statement, `COMMIT`
+and every layer between the request and its connection, without the request's own work.
+
     python -m bench.authorization_cpu --units 400
     python -m bench.authorization_cpu --units 400 --iso
+    python -m bench.authorization_cpu --units 2000 --fixed
 """
 
 from __future__ import annotations
@@ -98,6 +104,13 @@ class _Writer:
     def is_closing(self) -> bool:
         return False
 
+    @property
+    def transport(self) -> _Writer:  # the listener asks its transport whether to drain
+        return self
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
     async def drain(self) -> None:
         pass
 
@@ -145,11 +158,51 @@ async def measure_iso(units: int, warm: int) -> dict[str, Any]:
     }  # fmt: skip
 
 
+async def measure_fixed(units: int, warm: int) -> dict[str, Any]:
+    from cardservice.db import deadlines
+    from cardservice.network.batches import Batches
+
+    url = await create_migrated_database(ADMIN_DSN, "cs_bench_unit")
+    try:
+        db = runtime.database(Settings(database_url=url, encryption_key=KEY))
+        lanes, group = Batches(), uuid.uuid4()
+
+        async def work(tx: Any) -> int:
+            tx.events_written = True  # as an authorization's unit: no outbox read at COMMIT
+            return int(await tx.value("SELECT 1"))
+
+        async def one() -> int:
+            deadline = deadlines.Deadline(5.0)
+            deadline.watch(lambda: None)
+            try:
+                with deadlines.within(deadline):
+                    return await lanes.transact(db, group, work)
+            finally:
+                deadline.stop()
+
+        try:
+            for _ in range(warm):
+                await one()
+            cpu, wall = time.process_time(), time.perf_counter()
+            for _ in range(units):
+                await one()
+            cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        finally:
+            await db.dispose()
+    finally:
+        await drop_database(ADMIN_DSN, url)
+    return {
+        "units": units, "fixed": True, "python_cpu_us_each": round(cpu / units * 1e6),
+        "wall_us_each": round(wall / units * 1e6), "load_average": os.getloadavg(),
+    }  # fmt: skip
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--units", type=int, default=400)
     parser.add_argument("--warm", type=int, default=100)
     parser.add_argument("--iso", action="store_true", help="the ISO 8583 listener's path")
+    parser.add_argument("--fixed", action="store_true", help="a unit's fixed part alone")
     arguments = parser.parse_args()
-    run = measure_iso if arguments.iso else measure
+    run = measure_fixed if arguments.fixed else measure_iso if arguments.iso else measure
     print(orjson.dumps(asyncio.run(run(arguments.units, arguments.warm))).decode())

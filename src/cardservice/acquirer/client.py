@@ -32,6 +32,11 @@ def match_key(fields: dict[int, str]) -> MatchKey:
     return fields.get(32, "").lstrip("0"), fields[11].rjust(6, "0"), fields[7]
 
 
+def _expire(future: asyncio.Future[Message]) -> None:
+    if not future.done():
+        future.set_exception(TimeoutError())
+
+
 class NetworkClient:
     """`request` sends a message and waits for its answer; several may wait at once."""
 
@@ -73,18 +78,28 @@ class NetworkClient:
         self.writer.write(framed(payload))
 
     async def request(self, mti: str, fields: dict[int, str], wait: float = 5.0) -> Message:
-        """Send and wait for the answer with the same key (`TimeoutError` after `wait` s)."""
-        future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+        """Send and wait for the answer with the same key (`TimeoutError` after `wait` s).
+        The wait is a timer that fails the answer's future, and the writer is drained only
+        when the socket did not take the whole message or the connection is closing (what
+        `drain` would have waited for or raised): a load's every request paid a timeout's
+        context manager and a drain's coroutine for neither
+        (docs/performance.md#a-units-fixed-python)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Message] = loop.create_future()
         key = match_key(fields)
         self.waiting[key].append(future)
         self.writer.write(framed(encode(mti, fields)))
-        await self.writer.drain()
+        transport = self.writer.transport
+        if transport.is_closing() or transport.get_write_buffer_size():
+            await self.writer.drain()
+        timer = loop.call_later(wait, _expire, future)
         try:
-            async with asyncio.timeout(wait):
-                return await future
+            return await future
         finally:
-            if future in self.waiting.get(key, ()):
-                self.waiting[key].remove(future)
+            timer.cancel()
+            waiters = self.waiting.get(key)
+            if waiters and future in waiters:
+                waiters.remove(future)
 
     @property
     def closed(self) -> bool:

@@ -440,13 +440,26 @@ class Database:
         (`db/deadlines.py`), a unit that has not committed when the channel answers stops at
         its next statement (`AnsweredAlready`, rolled back)."""
         deadline = deadlines.current()
-        if deadline is not None:
-            work = _under(deadline, work)
         if self._units is not None:
+            if deadline is not None:
+                work = _under(deadline, work)
             done, committed = await self._units.run(work)
         else:
-            async with self.transaction(with_hooks) as tx:
+            assert self._pool is not None
+            hooks = self.commit_hooks
+
+            async def unit(tx: Tx) -> T:
+                tx.deadline = deadline
                 done = await work(tx)
+                if with_hooks or not tx.events_written:
+                    await _before_commit(hooks, tx)
+                return done
+
+            if self._chain is not None:  # the chain's block holds the write slot
+                done, tx = await self._pool.run(self.key, unit, self._chain)
+            else:
+                async with self._write_slots:
+                    done, tx = await self._pool.run(self.key, unit)
             committed = tx.after_commit
         for then in committed:
             then()

@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 _current: contextvars.ContextVar[Deadline | None] = contextvars.ContextVar(
     "cardservice_deadline", default=None
@@ -96,24 +96,30 @@ class AnsweredAlready(Exception):
     back, nothing is recorded (as the channel's answer said)."""
 
 
-@contextlib.contextmanager
-def outside() -> Iterator[None]:
+class _Carrying:
+    """The units run inside carry `deadline` (a class, not a generator's context manager: a
+    request enters two of them, docs/performance.md#a-units-fixed-python)."""
+
+    __slots__ = ("_deadline", "_token")
+
+    def __init__(self, deadline: Deadline | None) -> None:
+        self._deadline = deadline
+
+    def __enter__(self) -> None:
+        self._token = _current.set(self._deadline)
+
+    def __exit__(self, *_exc: object) -> None:
+        _current.reset(self._token)
+
+
+def outside() -> contextlib.AbstractContextManager[None]:
     """Units run here carry no deadline (the work's own undoing, after its channel answered)."""
-    token = _current.set(None)
-    try:
-        yield
-    finally:
-        _current.reset(token)
+    return _Carrying(None)
 
 
-@contextlib.contextmanager
-def within(deadline: Deadline | None) -> Iterator[None]:
+def within(deadline: Deadline | None) -> contextlib.AbstractContextManager[None]:
     """Units run here carry `deadline` (a request's work run by another task for it)."""
-    token = _current.set(deadline)
-    try:
-        yield
-    finally:
-        _current.reset(token)
+    return _Carrying(deadline)
 
 
 def current() -> Deadline | None:

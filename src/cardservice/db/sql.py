@@ -340,6 +340,18 @@ def _in_time(deadline: Deadline | None) -> None:
         raise AnsweredAlready
 
 
+async def _begun(connection: asyncpg.Connection, key: str) -> PostgresTx:
+    """The unit's Tx, its transaction begun (unless a chain's previous COMMIT began it)."""
+    if not connection.is_in_transaction():
+        await connection.execute("BEGIN")
+    return PostgresTx(connection, key)
+
+
+async def _rolled_back(connection: asyncpg.Connection) -> None:
+    with contextlib.suppress(Exception):  # a lost connection rolled it back
+        await connection.execute("ROLLBACK")
+
+
 class _Connection(asyncpg.Connection):  # type: ignore[misc]
     """The pool's connections: each knows the statements `Tx.with_commit` prepared on it."""
 
@@ -365,19 +377,31 @@ class PostgresTx:
         self._later: dict[Write[Any], list[Any]] = {}  # by write, in the order first left
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
-        await self.written()
+        if self._later:
+            await self.written()
+        else:
+            _in_time(self.deadline)
         return await self._connection.fetch(sql, *args)  # type: ignore[no-any-return]
 
     async def row(self, sql: str, *args: Any) -> Row | None:
-        await self.written()
+        if self._later:
+            await self.written()
+        else:
+            _in_time(self.deadline)
         return await self._connection.fetchrow(sql, *args)  # type: ignore[no-any-return]
 
     async def value(self, sql: str, *args: Any) -> Any:
-        await self.written()
+        if self._later:
+            await self.written()
+        else:
+            _in_time(self.deadline)
         return await self._connection.fetchval(sql, *args)
 
     async def execute(self, sql: str, *args: Any) -> None:
-        await self.written()
+        if self._later:
+            await self.written()
+        else:
+            _in_time(self.deadline)
         await self._connection.execute(sql, *args)
 
     async def later(self, write: Write[Any], item: Any) -> None:
@@ -406,6 +430,7 @@ class Chain:
     def __init__(self, more: Callable[[], bool]) -> None:
         self.more = more
         self._connection: asyncpg.Connection | None = None
+        self._pool: asyncpg.Pool | None = None  # the held connection's
 
     async def connection(self, pool: asyncpg.Pool) -> asyncpg.Connection:
         """The held connection; a new one from the pool when there is none or it was lost."""
@@ -413,21 +438,23 @@ class Chain:
             await pool.release(self._connection)
             self._connection = None
         if self._connection is None:
-            self._connection = await pool.acquire()
+            self._connection, self._pool = await pool.acquire(), pool
         return self._connection
 
     def let_go(self) -> None:
         """The held connection is the pool's again (a COMMIT left to finish on it)."""
         self._connection = None
 
-    async def end(self, pool: asyncpg.Pool | None) -> None:
+    async def end(self) -> None:
+        """The held connection rolled back if a transaction was begun for a unit that never
+        came, and given back to its pool (also while the pool closes: its close waits)."""
         connection, self._connection = self._connection, None
-        if connection is None or pool is None:  # no unit took one (or could open the pool)
+        if connection is None or self._pool is None:  # no unit took one
             return
         if connection.is_in_transaction() and not connection.is_closed():
             with contextlib.suppress(Exception):
                 await connection.execute("ROLLBACK")
-        await pool.release(connection)
+        await self._pool.release(connection)
 
 
 class PostgresPool:
@@ -478,45 +505,84 @@ class PostgresPool:
         and the connection goes back to the pool once it has. `chain`: the unit runs on the
         chain's connection (`chained`), in the transaction its previous unit's COMMIT began
         when there is one, and its own COMMIT begins the next when the chain says one
-        follows."""
+        follows. `run` is the same unit as one call."""
         pool = self._pool or await self.pool()
         connection = await pool.acquire() if chain is None else await chain.connection(pool)
         release = chain is None
         try:
-            if not connection.is_in_transaction():
-                await connection.execute("BEGIN")
-            tx = PostgresTx(connection, key)
+            tx = await _begun(connection, key)
             try:
                 yield tx
                 tx.committing = True
                 await tx.written()
             except BaseException:
-                with contextlib.suppress(Exception):  # a lost connection rolled it back
-                    await connection.execute("ROLLBACK")
+                await _rolled_back(connection)
                 raise
-            # one simple query: the unit's last statements, then COMMIT (an error in one of
-            # them ends the query there, the unit rolled back: the BEGIN after it is not run)
-            following = ("BEGIN",) if chain is not None and chain.more() else ()
-            last = ";".join((*tx.at_commit, "COMMIT", *following))
-            commit = asyncio.ensure_future(connection.execute(last, timeout=math.inf))
+            release = False  # `_committed` gives the connection back
+            await self._committed(pool, connection, tx, chain)
+        finally:
+            if release:
+                await pool.release(connection)
+
+    async def run(
+        self, key: str, work: Callable[[PostgresTx], Awaitable[T]], chain: Chain | None = None
+    ) -> tuple[T, PostgresTx]:
+        """`unit` as one call, without its context manager's generator (every write unit of
+        the service comes here: docs/performance.md#a-units-fixed-python): `work(tx)`'s
+        result and its Tx, once committed."""
+        pool = self._pool or await self.pool()
+        connection = await pool.acquire() if chain is None else await chain.connection(pool)
+        release = chain is None
+        try:
+            tx = await _begun(connection, key)
             try:
-                await asyncio.shield(commit)
-            except asyncio.CancelledError:
-                if chain is not None:
-                    chain.let_go()
-                release = False
-                self._release_after(commit, pool, connection)
+                done = await work(tx)
+                tx.committing = True
+                await tx.written()
+            except BaseException:
+                await _rolled_back(connection)
                 raise
-            except Exception as error:
-                if chain is not None and connection.is_in_transaction():
-                    # a statement before the COMMIT failed: the chain's next unit must not
-                    # find its connection in the aborted transaction (the pool's release
-                    # rolls back the others')
-                    with contextlib.suppress(Exception):
-                        await connection.execute("ROLLBACK")
-                if is_database_unavailable(error):
-                    raise CommitOutcomeUnknown from error
-                raise
+            release = False  # `_committed` gives the connection back
+            await self._committed(pool, connection, tx, chain)
+            return done, tx
+        finally:
+            if release:
+                await pool.release(connection)
+
+    async def _committed(
+        self,
+        pool: asyncpg.Pool,
+        connection: asyncpg.Connection,
+        tx: PostgresTx,
+        chain: Chain | None,
+    ) -> None:
+        """The unit's last statements and its COMMIT in one simple query (an error in one of
+        them ends the query there, the unit rolled back: the BEGIN after it is not run), sent
+        from a task of its own that no cancellation reaches; then the connection given back
+        (a chain's stays held), or, when the caller was cancelled meanwhile, once the COMMIT
+        has ended."""
+        following = ("BEGIN",) if chain is not None and chain.more() else ()
+        last = ";".join((*tx.at_commit, "COMMIT", *following))
+        commit = asyncio.get_running_loop().create_task(connection.execute(last, timeout=math.inf))
+        release = chain is None
+        try:
+            await asyncio.shield(commit)
+        except asyncio.CancelledError:
+            if chain is not None:
+                chain.let_go()
+            release = False
+            self._release_after(commit, pool, connection)
+            raise
+        except Exception as error:
+            if chain is not None and connection.is_in_transaction():
+                # a statement before the COMMIT failed: the chain's next unit must not
+                # find its connection in the aborted transaction (the pool's release
+                # rolls back the others')
+                with contextlib.suppress(Exception):
+                    await connection.execute("ROLLBACK")
+            if is_database_unavailable(error):
+                raise CommitOutcomeUnknown from error
+            raise
         finally:
             if release:
                 await pool.release(connection)
@@ -532,7 +598,7 @@ class PostgresPool:
         try:
             yield chain
         finally:
-            await chain.end(self._pool)
+            await chain.end()
 
     def _release_after(
         self, commit: asyncio.Future[str], pool: asyncpg.Pool, connection: asyncpg.Connection

@@ -19,7 +19,9 @@ entries and keys are written in the COMMIT's round trip, one statement each for 
 connection (`Database.chained`) whose COMMIT begins the next unit's transaction when
 requests queued meanwhile or the unit booked several (a lane under load: the next requests
 arrive while it commits, and would otherwise pay a `BEGIN` of their own; a lone unit's
-connection is left out of any transaction when it ends): two round trips a unit under load.
+connection is left out of any transaction when it ends; such a transaction may begin before
+its requests arrive, which nothing reads: every row's time is the clock's, never `now()`):
+two round trips a unit under load.
 Measured with `bench.iso --scaling --seconds 8 --rounds 3 --against` a checkout that began
 the next unit only for requests already queued (2026-11-28, load 3.9–5.9): 8 connections
 441.5 against 381.6 a second, 0.66 + 0.685 against 0.734 + 0.799 ms of CPU an approval
@@ -86,6 +88,9 @@ from cardservice.network.repository import Opening
 LARGEST = 32  # requests a unit at most: the lock is held for their work one after the other
 GROUPS_KEPT = 100_000  # groups whose lane is remembered (then forgotten, all at once)
 LANES = 1  # units a process has open at most (measured: the docstring)
+# how long a lane's drain keeps its connection (and its task) once nothing is queued, for the
+# next request: docs/performance.md#a-units-fixed-python
+LINGER_SECONDS = 0.05
 
 T = TypeVar("T")
 Work = Callable[[Tx], Awaitable[Any]]
@@ -111,6 +116,7 @@ class Batches:
     _queued: dict[int, list[_Request]] = field(default_factory=dict)
     _lanes: dict[tuple[int, str], int] = field(default_factory=dict)  # each group's, in turn
     _draining: set[asyncio.Task[None]] = field(default_factory=set)
+    _idle: dict[int, asyncio.Future[bool]] = field(default_factory=dict)  # lingering drains
 
     async def transact(
         self,
@@ -129,6 +135,8 @@ class Batches:
         queue = self._queued.get(lane)
         if queue is not None:
             queue.append(request)
+            if (idle := self._idle.pop(lane, None)) is not None and not idle.done():
+                idle.set_result(True)  # the lane's drain lingers for this one: wake it
         else:
             self._queued[lane] = [request]
             # its own context: the drain books other requests too, under no one's deadline
@@ -147,9 +155,12 @@ class Batches:
         return lane
 
     async def _drain(self, db: Database, lane: int) -> None:
-        """Unit after unit of what queued, until nothing more has, on one connection: a
-        unit's COMMIT begins the next unit's transaction when requests queued meanwhile or
-        the unit booked several (`Database.chained`; the module's docstring says why)."""
+        """Unit after unit of what queued, on one connection: a unit's COMMIT begins the next
+        unit's transaction when requests queued meanwhile or the unit booked several
+        (`Database.chained`; the module's docstring says why). Once nothing is queued the
+        drain keeps its connection and waits `LINGER_SECONDS` for the next request before it
+        lets them go (a lone request a unit would otherwise pay a task, the connection's
+        checkout and return and the chain's set-up each time)."""
         several = False  # the running unit books several requests: more come while it commits
 
         def more() -> bool:
@@ -158,15 +169,37 @@ class Batches:
         try:
             while self._queued[lane]:
                 async with db.chained(more) as chained:
-                    while queued := self._queued[lane]:
-                        self._queued[lane] = queued[LARGEST:]
-                        # in the lock order: accounts by uuid (first come first within one)
-                        ordered = sorted(queued[:LARGEST], key=lambda r: r.order)
-                        several = len(ordered) > 1
-                        left = await _run(chained, ordered)
-                        self._queued[lane] = left + self._queued[lane]  # first in, first run
+                    while True:
+                        while queued := self._queued[lane]:
+                            self._queued[lane] = queued[LARGEST:]
+                            # in the lock order: accounts by uuid (first come first within one)
+                            ordered = sorted(queued[:LARGEST], key=lambda r: r.order)
+                            several = len(ordered) > 1
+                            left = await _run(chained, ordered)
+                            self._queued[lane] = left + self._queued[lane]  # first in, first run
+                        if not await self._arrival(lane):
+                            break
         finally:
+            self._idle.pop(lane, None)
             del self._queued[lane]  # no await since the last look: nothing queued meanwhile
+
+    async def _arrival(self, lane: int) -> bool:
+        """Whether a request joined the lane's empty queue within `LINGER_SECONDS`."""
+        loop = asyncio.get_running_loop()
+        idle: asyncio.Future[bool] = loop.create_future()
+        self._idle[lane] = idle
+        timer = loop.call_later(LINGER_SECONDS, _no_arrival, idle)
+        try:
+            return await idle
+        finally:
+            timer.cancel()
+            if self._idle.get(lane) is idle:
+                del self._idle[lane]
+
+
+def _no_arrival(idle: asyncio.Future[bool]) -> None:
+    if not idle.done():
+        idle.set_result(False)
 
 
 async def _run(db: Database, requests: list[_Request]) -> list[_Request]:

@@ -295,7 +295,11 @@ class Connection:
             self.writer.write(framed(encode(mti, fields)))
 
     async def _drained(self) -> None:
-        if not self.writer.is_closing():
+        """Wait while the peer reads slower than it is answered: only when the socket did not
+        take every answer at once (`drain` returns at once otherwise; skipped, it costs an
+        answer nothing: docs/performance.md#a-units-fixed-python)."""
+        transport = self.writer.transport
+        if not transport.is_closing() and transport.get_write_buffer_size():
             with suppress(ConnectionError):
                 await self.writer.drain()
 
