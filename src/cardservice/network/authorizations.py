@@ -37,7 +37,13 @@ from cardservice.db.sql import Tx
 from cardservice.errors import RuleViolation
 from cardservice.models.base import utcnow
 from cardservice.network import repository
-from cardservice.network.codec import Message, available_balance, merchant_place, sub_elements
+from cardservice.network.codec import (
+    MerchantPlace,
+    Message,
+    available_balance,
+    merchant_place,
+    sub_elements,
+)
 from cardservice.network.fields import (
     CURRENCIES,
     CVV2,
@@ -121,28 +127,32 @@ def acceptor(message: Message) -> Merchant:
     return Merchant(message.fields[32].rjust(11, "0"), message.fields.get(42, "").strip())
 
 
-def _merchant_name(message: Message) -> str:
-    """The merchant of 43 (its name), else the acceptor's id of 42."""
-    place = merchant_place(message.fields[43]) if 43 in message.fields else None
+def _place(message: Message) -> MerchantPlace | None:
+    return merchant_place(message.fields[43]) if 43 in message.fields else None
+
+
+def _merchant_name(message: Message, place: MerchantPlace | None) -> str:
+    """The merchant of 43 (its name, `place`), else the acceptor's id of 42."""
     return (place.name if place else "") or message.fields.get(42, "").strip() or "Card acceptor"
 
 
 def _request(
     message: Message,
     card: IssuedCard,
-    tag: str | None,
+    wanted: Opening,
     verification: str | None,
     stand_in: bool,
     pin_pvv: str | None = None,
 ) -> Authorization:
-    """The entry's request: amount and currency of 4 and 49, merchant of 43 (`tag`: its tag,
-    by name), MCC of 18, the 3DS code of 48.41, the verification's result, the entry mode of
-    22 and the PIN of 52 as its PVV (`pin_pvv`); a stand-in keeps the network's code of 38."""
+    """The entry's request: amount and currency of 4 and 49, merchant of 43 (`wanted.tag`:
+    its tag, by name; `wanted.merchant`: its acceptor), MCC of 18, the 3DS code of 48.41, the
+    verification's result, the entry mode of 22 and the PIN of 52 as its PVV (`pin_pvv`); a
+    stand-in keeps the network's code of 38."""
     amount = int(message.fields[4])
     if amount <= 0:
         raise Malformed("amount must be positive")
     transaction = uuid.uuid4()
-    place = merchant_place(message.fields[43]) if 43 in message.fields else None
+    place = _place(message)
     elements = sub_elements(message.fields.get(48, "")) or {}
     inactive = not stand_in and card.token is not None and card.token.status != "active"
     code = message.fields.get(38, "").strip() or None if stand_in else auth_code(transaction)
@@ -150,12 +160,12 @@ def _request(
         card_uuid=card.card_uuid,
         amount=amount,
         currency=CURRENCIES.get(message.fields[49], message.fields[49]),
-        merchant_name=_merchant_name(message),
+        merchant_name=_merchant_name(message, place),
         merchant_id=message.fields.get(42, "").strip() or None,
         mcc=message.fields.get(18),
         merchant_country=place.country if place else None,
         merchant_city=place.city if place else None,
-        tag=tag,
+        tag=wanted.tag,
         three_ds_code=None if stand_in else elements.get(THREE_DS_CODE),
         uuid=transaction,
         type="atm_withdrawal" if is_withdrawal(message.fields[3]) else "card_purchase",
@@ -165,7 +175,7 @@ def _request(
             card.paid_with,
             stand_in=stand_in,
             verification=verification,
-            acceptor=acceptor(message),
+            acceptor=wanted.merchant,  # `acceptor(message)`
             token_inactive=inactive,
             # presented by its number and details, which anyone who knows them can send
             charged_declines=None if stand_in else card_testing.CHARGED_DECLINES,
@@ -294,7 +304,7 @@ async def _opening(
         verification = verification_failure(host.cipher, message, card)
     if not stand_in:  # an advice's PIN was the network's to verify
         pin_pvv = pin_presented(host.cipher, message, card)
-    request = _request(message, card, wanted.tag, verification, stand_in, pin_pvv)
+    request = _request(message, card, wanted, verification, stand_in, pin_pvv)
     reversal = _waiting(found)
     answers.waiting = reversal is not None
     then = _then(key, card, request, reversal, answers.given)
@@ -323,7 +333,7 @@ async def _unknown_number(tx: Tx, pan: str, merchant: Merchant, now: datetime) -
 
 async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> Answer | None:
     """One try at answering; None when another unit took the key meanwhile (look again)."""
-    tag = await host.tag_of(_merchant_name(message))
+    tag = await host.tag_of(_merchant_name(message, _place(message)))
     answers = _Answers()
     deadline = None if stand_in else deadlines.current()  # an advice is sent until taken
     # (every unit below stops at its next statement once the listener answered `91`)

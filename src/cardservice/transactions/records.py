@@ -7,7 +7,7 @@ the row to `transaction_record`; a transaction just written is a dict of its col
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
 from datetime import date, datetime
 from decimal import Decimal
@@ -156,8 +156,12 @@ def transaction_record(row: Row | Sequence[Any]) -> dict[str, Any]:
     return transaction_record_of(dict(zip(TRANSACTION_FIELDS, row, strict=False)))
 
 
-def transaction_record_of(row: Mapping[str, Any]) -> dict[str, Any]:
-    """The record of a transaction held as a mapping of its columns (read by name)."""
+def transaction_record_of(
+    row: Mapping[str, Any], money: Callable[[int], Any] = from_minor
+) -> dict[str, Any]:
+    """The record of a transaction held as a mapping of its columns (read by name); its
+    amounts as `money` makes them (Decimals; JSON's own text for a record only written as JSON:
+    `encoding.minor_json`)."""
     merchant = None
     if row["merchant_name"] is not None:
         merchant = {
@@ -171,7 +175,7 @@ def transaction_record_of(row: Mapping[str, Any]) -> dict[str, Any]:
         "uuid": text_uuid(row["uuid"]),
         "type": row["type"],
         "status": row["status"],
-        "amount": from_minor(row["amount"]),
+        "amount": money(row["amount"]),
         "currency": row["currency"],
         "direction": row["direction"],
         "card_uuid": text_uuid(row["card_uuid"]),
@@ -179,15 +183,13 @@ def transaction_record_of(row: Mapping[str, Any]) -> dict[str, Any]:
         "merchant": merchant,
         "tag": row["tag_slug"],
         "error": row["error_slug"],
-        "fee": from_minor(row["fee"]),
-        "refunded_amount": from_minor(row["refunded_amount"]),
-        "authorized_amount": from_minor(row["authorized_amount"]),
-        "captured_amount": from_minor(row["captured_amount"]),
+        "fee": money(row["fee"]),
+        "refunded_amount": money(row["refunded_amount"]),
+        "authorized_amount": money(row["authorized_amount"]),
+        "captured_amount": money(row["captured_amount"]),
         "hold_expires_at": iso_z(row["hold_expires_at"]),
-        "merchant_amount": None if merchant_amount is None else from_minor(merchant_amount),
-        "merchant_captured_amount": None
-        if merchant_captured is None
-        else from_minor(merchant_captured),
+        "merchant_amount": None if merchant_amount is None else money(merchant_amount),
+        "merchant_captured_amount": None if merchant_captured is None else money(merchant_captured),
         "merchant_currency": row["merchant_currency"],
         "rate": None if row["rate"] is None else Decimal(row["rate"]),
         "flagged": flag(row["flagged"]),
@@ -198,7 +200,7 @@ def transaction_record_of(row: Mapping[str, Any]) -> dict[str, Any]:
         "network": _network(row),
         "token": None if row["token"] is None else orjson.loads(row["token"]),
         "stand_in": flag(row["stand_in"]),
-        "shortfall": from_minor(row["shortfall"]),
+        "shortfall": money(row["shortfall"]),
         "receipt_attachment_uuid": text_uuid(row["receipt_attachment_uuid"]),
         "clearing": None if row["clearing"] is None else orjson.loads(row["clearing"]),
         "created_at": iso_z(row["created_at"]),

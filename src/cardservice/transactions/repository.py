@@ -22,7 +22,7 @@ from cardservice.db.sql import (
     write_insert,
 )
 from cardservice.dictionaries import rate_in_force
-from cardservice.encoding import dumps
+from cardservice.encoding import dumps, minor_json
 from cardservice.models import Event, Transaction
 from cardservice.models.base import pg_array_types, table_of
 from cardservice.models.event import WRITTEN_EVENT_COLUMNS, written_event
@@ -644,7 +644,7 @@ def credit_row(
 
 def _created_event(row: Mapping[str, Any]) -> dict[str, Any]:
     """A new transaction's `transaction.created`, its data the record as written."""
-    data = dumps(transaction_record_of(row)).decode()
+    data = dumps(transaction_record_of(row, money=minor_json)).decode()
     return written_event(
         "transaction.created", row["user_uuid"], "transaction", row["uuid"], row["created_at"],
         data,
