@@ -377,31 +377,19 @@ class PostgresTx:
         self._later: dict[Write[Any], list[Any]] = {}  # by write, in the order first left
 
     async def rows(self, sql: str, *args: Any) -> Sequence[Row]:
-        if self._later:
-            await self.written()
-        else:
-            _in_time(self.deadline)
+        await self.written() if self._later else _in_time(self.deadline)
         return await self._connection.fetch(sql, *args)  # type: ignore[no-any-return]
 
     async def row(self, sql: str, *args: Any) -> Row | None:
-        if self._later:
-            await self.written()
-        else:
-            _in_time(self.deadline)
+        await self.written() if self._later else _in_time(self.deadline)
         return await self._connection.fetchrow(sql, *args)  # type: ignore[no-any-return]
 
     async def value(self, sql: str, *args: Any) -> Any:
-        if self._later:
-            await self.written()
-        else:
-            _in_time(self.deadline)
+        await self.written() if self._later else _in_time(self.deadline)
         return await self._connection.fetchval(sql, *args)
 
     async def execute(self, sql: str, *args: Any) -> None:
-        if self._later:
-            await self.written()
-        else:
-            _in_time(self.deadline)
+        await self.written() if self._later else _in_time(self.deadline)
         await self._connection.execute(sql, *args)
 
     async def later(self, write: Write[Any], item: Any) -> None:
