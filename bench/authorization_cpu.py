@@ -54,6 +54,15 @@ from tests.fresh_database import create_migrated_database, drop_database
 _USER = "SELECT user_uuid FROM cards WHERE uuid = $1"
 
 
+def _figures(units: int, cpu: float, wall: float, **more: Any) -> dict[str, Any]:
+    """A run's figures: CPU and wall µs an approval (a unit with `--fixed`), what the mode
+    adds (`more`), the load average."""
+    return {
+        "units": units, **more, "python_cpu_us_each": round(cpu / units * 1e6),
+        "wall_us_each": round(wall / units * 1e6), "load_average": os.getloadavg(),
+    }  # fmt: skip
+
+
 async def measure(units: int, warm: int) -> dict[str, Any]:
     url = await create_migrated_database(ADMIN_DSN, "cs_bench_unit")
     try:
@@ -81,11 +90,7 @@ async def measure(units: int, warm: int) -> dict[str, Any]:
             await http.aclose()
     finally:
         await drop_database(ADMIN_DSN, url)
-    return {
-        "units": units, "python_cpu_us_each": round(cpu / units * 1e6),
-        "wall_us_each": round(wall / units * 1e6), "answers": dict(answers),
-        "load_average": os.getloadavg(),
-    }  # fmt: skip
+    return _figures(units, cpu, wall, answers=dict(answers))
 
 
 class _Writer:
@@ -151,11 +156,7 @@ async def measure_iso(units: int, warm: int) -> dict[str, Any]:
             await http.aclose()
     finally:
         await drop_database(ADMIN_DSN, url)
-    return {
-        "units": units, "iso": True, "python_cpu_us_each": round(cpu / units * 1e6),
-        "wall_us_each": round(wall / units * 1e6), "answers": writer.codes(),
-        "load_average": os.getloadavg(),
-    }  # fmt: skip
+    return _figures(units, cpu, wall, iso=True, answers=writer.codes())
 
 
 async def measure_fixed(units: int, warm: int) -> dict[str, Any]:
@@ -191,10 +192,7 @@ async def measure_fixed(units: int, warm: int) -> dict[str, Any]:
             await db.dispose()
     finally:
         await drop_database(ADMIN_DSN, url)
-    return {
-        "units": units, "fixed": True, "python_cpu_us_each": round(cpu / units * 1e6),
-        "wall_us_each": round(wall / units * 1e6), "load_average": os.getloadavg(),
-    }  # fmt: skip
+    return _figures(units, cpu, wall, fixed=True)
 
 
 if __name__ == "__main__":
