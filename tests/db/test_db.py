@@ -337,6 +337,29 @@ async def test_a_chains_units_begin_with_the_commit_before_theirs(postgres_app: 
     assert state != "idle in transaction"  # the one the last COMMIT began, rolled back
 
 
+async def test_a_chain_whose_connection_was_lost_goes_on_with_another(
+    postgres_app: FastAPI,
+) -> None:
+    """A chain's held connection lost between its units (a restart, a failover, an operator's
+    `pg_terminate_backend`; asyncpg's pool takes such a connection back by itself): its next
+    unit runs on a new connection, and the chain ends cleanly."""
+    db: Database = postgres_app.state.db
+
+    async def pid(tx: Tx) -> int:
+        return int(await tx.value("SELECT pg_backend_pid()"))
+
+    async with db.chained(lambda: True) as chained:
+        first = await chained.transact(pid)
+        await db.reader.value("SELECT pg_terminate_backend($1)", first)
+        await asyncio.sleep(0.2)  # the client side sees the connection closed
+        second = await chained.transact(pid)
+        third = await chained.transact(pid)
+    assert second != first
+    assert third == second
+    state = await db.reader.value("SELECT state FROM pg_stat_activity WHERE pid = $1", second)
+    assert state != "idle in transaction"
+
+
 async def test_write_units_queued_on_a_row_lock_leave_connections_to_reads(
     postgres_app: FastAPI, client: httpx.AsyncClient
 ) -> None:

@@ -422,9 +422,8 @@ class Chain:
 
     async def connection(self, pool: asyncpg.Pool) -> asyncpg.Connection:
         """The held connection; a new one from the pool when there is none or it was lost."""
-        if self._connection is not None and self._connection.is_closed():
-            await pool.release(self._connection)
-            self._connection = None
+        if self._connection is not None and _lost(self._connection):
+            await self._let_go_lost()
         if self._connection is None:
             self._connection, self._pool = await pool.acquire(), pool
         return self._connection
@@ -436,13 +435,38 @@ class Chain:
     async def end(self) -> None:
         """The held connection rolled back if a transaction was begun for a unit that never
         came, and given back to its pool (also while the pool closes: its close waits)."""
+        if self._connection is not None and _lost(self._connection):
+            await self._let_go_lost()
         connection, self._connection = self._connection, None
-        if connection is None or self._pool is None:  # no unit took one
+        if connection is None or self._pool is None:  # no unit took one, or it was lost
             return
-        if connection.is_in_transaction() and not connection.is_closed():
+        if connection.is_in_transaction():
             with contextlib.suppress(Exception):
                 await connection.execute("ROLLBACK")
         await self._pool.release(connection)
+
+    async def _let_go_lost(self) -> None:
+        """The held connection was lost: given back to its pool unless the pool took it
+        back itself (asyncpg does when it sees the connection close under a statement)."""
+        connection, self._connection = self._connection, None
+        if self._pool is not None and connection is not None and _held(connection):
+            with contextlib.suppress(Exception):  # it is gone: the pool replaces it
+                await self._pool.release(connection)
+
+
+def _held(connection: asyncpg.Connection) -> bool:
+    """Whether a pool's connection is still the caller's: asyncpg's pool takes a connection
+    back by itself when it finds it closed, and its methods then raise `InterfaceError`."""
+    try:
+        connection.is_closed()
+    except asyncpg.InterfaceError:
+        return False
+    return True
+
+
+def _lost(connection: asyncpg.Connection) -> bool:
+    """Whether a held connection can no longer run a unit: closed, or taken back."""
+    return not _held(connection) or connection.is_closed()
 
 
 class PostgresPool:
