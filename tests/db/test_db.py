@@ -68,13 +68,6 @@ async def test_a_driver_unit_commits_whole_or_not_at_all(app: FastAPI) -> None:
     assert await db.transact(count) == 2
 
 
-async def test_sqlite_units_run_only_through_the_queue(sqlite_db: Database) -> None:
-    """One way to run an SQLite unit: `transact` (the process's queue), never a block."""
-    with pytest.raises(ConfigurationError):
-        async with sqlite_db.transaction():
-            pass
-
-
 async def test_units_of_many_coroutines_queue_for_the_writer(app: FastAPI) -> None:
     """On SQLite they take turns on the one writer; none fails with "database is locked"."""
     db: Database = app.state.db

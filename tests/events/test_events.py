@@ -179,12 +179,18 @@ async def test_sequence_follows_commit_order_not_insert_order(
         pytest.skip("SQLite has one writer: units cannot interleave, insert order is commit order")
     user = await make_user(app)
     db = app.state.db
-    async with db.transaction() as first:
-        await first.execute(ATTACHMENT, uuid.uuid4(), user.uuid, "a" * 64, utcnow())
-        async with db.transaction() as second:
-            await second.execute(ATTACHMENT, uuid.uuid4(), user.uuid, "b" * 64, utcnow())
-        seen = await walk(client, user.headers)
-        assert [e["data"]["sha256"][0] for e in seen] == ["b"]
+
+    async def second(tx: Tx) -> None:
+        await tx.execute(ATTACHMENT, uuid.uuid4(), user.uuid, "b" * 64, utcnow())
+
+    async def first(tx: Tx) -> list[dict[str, Any]]:
+        await tx.execute(ATTACHMENT, uuid.uuid4(), user.uuid, "a" * 64, utcnow())
+        await db.transact(second)  # another unit, committed while this one is open
+        walked: list[dict[str, Any]] = await walk(client, user.headers)
+        return walked
+
+    seen = await db.transact(first)
+    assert [e["data"]["sha256"][0] for e in seen] == ["b"]  # walked before `first` committed
     later = await client.get(
         "/events", params={"after": seen[-1]["sequence"]}, headers=user.headers
     )

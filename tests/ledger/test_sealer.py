@@ -168,9 +168,12 @@ async def test_a_worker_killed_inside_its_batch_leaves_it_whole_to_the_next_seal
     totals_sql = "SELECT holder_class, amount, postings FROM ledger_day_totals ORDER BY 1"
     head = [tuple(r) for r in await db.reader.rows(head_sql)]
     totals = [tuple(r) for r in await db.reader.rows(totals_sql)]
-    worker = None
-    async with db.transaction() as holding:
-        last = await holding.value(
+
+    async def holding(tx: Tx) -> int:
+        """The entries' last row held FOR SHARE while a worker's sealer reaches its write
+        and is killed there; the worker's backend, returned."""
+        worker = None
+        last = await tx.value(
             "SELECT id FROM journal_entries WHERE chain_seq IS NULL ORDER BY id DESC LIMIT 1"
             " FOR SHARE"
         )
@@ -191,6 +194,9 @@ async def test_a_worker_killed_inside_its_batch_leaves_it_whole_to_the_next_seal
             if worker is not None and worker.poll() is None:
                 worker.kill()
                 worker.communicate(timeout=PATIENCE)
+        return int(backend)
+
+    backend = await db.transact(holding)
     # the lock released: the orphaned backend ends its statement, finds its client gone and
     # rolls back, its turn released with it
     waited = 0.0
@@ -227,9 +233,12 @@ async def test_a_sealer_skips_its_turn_while_another_holds_it(app: FastAPI) -> N
     if app.state.db.is_sqlite:
         pytest.skip("SQLite's sealer holds the writer: no other unit runs beside it")
     await _write(app, 5)
-    async with app.state.db.transaction() as tx:
+
+    async def holding_the_turn(tx: Tx) -> int:
         assert await repository.take_sealer(tx, wait=False)
-        assert await seal_waiting(app.state.db) == 0  # the other loop's turn: nothing done
+        return await seal_waiting(app.state.db)  # the other loop's turn: nothing done
+
+    assert await app.state.db.transact(holding_the_turn) == 0
     assert await seal_waiting(app.state.db) == 5
 
 

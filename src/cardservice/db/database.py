@@ -377,19 +377,6 @@ class Database:
             view._chain, view._write_slots = chain, _HELD_SLOT
             yield view
 
-    @asynccontextmanager
-    async def transaction(self, with_hooks: bool = False) -> AsyncIterator[Tx]:
-        """PostgreSQL: one write unit, tried once: commits when the block ends, rolls back on
-        any error. Use `transact`, which also retries a unit that met a deadlock (and is the
-        only way on SQLite, whose units run from the process's queue). The commit hooks run
-        unless the unit set `Tx.events_written` (`with_hooks`: whatever it set)."""
-        if self._pool is None:
-            raise ConfigurationError("SQLite's write units run through transact")
-        async with self._write_slots, self._pool.unit(self.key, self._chain) as tx:
-            yield tx
-            if with_hooks or not tx.events_written:
-                await _before_commit(self.commit_hooks, tx)
-
     async def transact(self, work: Callable[[Tx], Awaitable[T]]) -> T:
         """Run `work` as one write unit; a deadlock, a serialization failure or a connection
         lost before COMMIT runs it again whole (after a short random pause), at most

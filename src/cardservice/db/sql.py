@@ -470,7 +470,7 @@ def _lost(connection: asyncpg.Connection) -> bool:
 
 
 class PostgresPool:
-    """The process's one asyncpg pool: reads, and write units (`unit`).
+    """The process's one asyncpg pool: reads, and write units (`run`).
 
     `connect_timeout` bounds each new connection and `statement_timeout` each statement
     (asyncpg's `command_timeout`: on expiry it cancels the statement and raises
@@ -509,39 +509,18 @@ class PostgresPool:
                     )
         return self._pool
 
-    @asynccontextmanager
-    async def unit(self, key: str, chain: Chain | None = None) -> AsyncIterator[PostgresTx]:
-        """A connection in a transaction: committed when the block ends, rolled back on
-        error. A COMMIT whose connection is lost raises `CommitOutcomeUnknown` (it may have
-        committed); a caller cancelled during COMMIT leaves it to finish in the background,
-        and the connection goes back to the pool once it has. `chain`: the unit runs on the
-        chain's connection (`chained`), in the transaction its previous unit's COMMIT began
-        when there is one, and its own COMMIT begins the next when the chain says one
-        follows. `run` is the same unit as one call."""
-        pool = self._pool or await self.pool()
-        connection = await pool.acquire() if chain is None else await chain.connection(pool)
-        release = chain is None
-        try:
-            tx = await _begun(connection, key)
-            try:
-                yield tx
-                tx.committing = True
-                await tx.written()
-            except BaseException:
-                await _rolled_back(connection)
-                raise
-            release = False  # `_committed` gives the connection back
-            await self._committed(pool, connection, tx, chain)
-        finally:
-            if release:
-                await pool.release(connection)
-
     async def run(
         self, key: str, work: Callable[[PostgresTx], Awaitable[T]], chain: Chain | None = None
     ) -> tuple[T, PostgresTx]:
-        """`unit` as one call, without its context manager's generator (every write unit of
-        the service comes here: docs/performance.md#a-units-fixed-python): `work(tx)`'s
-        result and its Tx, once committed."""
+        """`work(tx)` in a connection's transaction, and its result and Tx once committed
+        (every write unit of the service comes here: one call, no context manager's generator
+        between the work and its connection, docs/performance.md#a-units-fixed-python); rolled
+        back on error. A COMMIT whose connection is lost raises `CommitOutcomeUnknown` (it may
+        have committed); a caller cancelled during COMMIT leaves it to finish in the
+        background, and the connection goes back to the pool once it has. `chain`: the unit
+        runs on the chain's connection (`chained`), in the transaction its previous unit's
+        COMMIT began when there is one, and its own COMMIT begins the next when the chain says
+        one follows."""
         pool = self._pool or await self.pool()
         connection = await pool.acquire() if chain is None else await chain.connection(pool)
         release = chain is None
@@ -601,7 +580,7 @@ class PostgresPool:
 
     @asynccontextmanager
     async def chained(self, more: Callable[[], bool]) -> AsyncIterator[Chain]:
-        """One connection held for write units run one after the other (`unit(…, chain)`)
+        """One connection held for write units run one after the other (`run(…, chain)`)
         until the block ends: a unit's COMMIT is sent with the next unit's BEGIN, in one
         round trip, when `more()` says at its COMMIT that another follows — a unit a round
         trip shorter under load (a network lane's units, network/batches.py). A transaction
