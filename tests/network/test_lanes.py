@@ -224,3 +224,50 @@ async def test_a_deadlocked_unit_of_a_lane_runs_again_and_answers_each_once(
     assert len(ran) > 2 and ran[-2:] == [first, second]  # and ran again whole
     retried = [r for r in caplog.records if r.getMessage() == "write unit retried"]
     assert [getattr(r, "error", None) for r in retried] == ["DeadlockDetectedError"]
+
+
+async def test_a_lane_under_load_goes_on_after_the_database_drops_its_connection(
+    app: FastAPI, client: httpx.AsyncClient, network: Network, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lane's held connection ended by the database (a restart, a failover, an operator's
+    `pg_terminate_backend`) while requests keep coming, so that the lane never idles: the
+    unit it broke runs again on a new connection, and what follows is approved — the lane
+    does not go on failing on the lost one until a lull lets it go."""
+    if not app.state.settings.database_url.startswith("postgresql"):
+        pytest.skip("PostgreSQL: a lane's units hold one connection (SQLite has its writer)")
+    monkeypatch.setattr(batches, "LANES", 1)
+    # each approval 1 cent and the fees: ~1,000 a second here, for 2 s
+    cards = [(await issue_card(app, client, start_balance="600"))[1] for _ in range(2)]
+    connections = [await network.connect() for _ in range(4)]
+    answers: list[tuple[float, str]] = []  # (when answered, field 39)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+
+    async def keep_sending(connection: NetworkClient, card: IssuedCard) -> None:
+        while not stop.is_set():
+            fields = messages.authorization(card.pan, card.expiry, 1, *network.key())
+            answer = await connection.request("0100", fields)
+            answers.append((loop.time(), answer.fields[39]))
+
+    senders = [
+        asyncio.create_task(keep_sending(connection, cards[index % 2]))
+        for index, connection in enumerate(connections)
+    ]
+    try:
+        await asyncio.sleep(0.5)
+        ended = await app.state.db.reader.rows(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )  # the lane's among them, as a restart would
+        dropped_at = loop.time()
+        await asyncio.sleep(1.5)
+    finally:
+        stop.set()
+        await asyncio.gather(*senders, return_exceptions=True)
+        for connection in connections:
+            await connection.close()
+    assert ended, "no connection found to end"
+    later = [code for at, code in answers if at > dropped_at + 0.5]
+    assert len(later) >= 20  # the lane kept answering
+    assert set(later) == {"00"}
+    await assert_ledger_consistent(app)
