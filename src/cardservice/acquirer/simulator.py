@@ -107,20 +107,20 @@ class Tally:
 
 
 async def make_cards(
-    db: Database, cipher: CardCipher, count: int
+    db: Database, cipher: CardCipher, count: int, start: int = START
 ) -> tuple[uuid.UUID, list[SimCard]]:
-    """A user, an account and `count` funded USD cards for the run."""
+    """A user, an account and `count` USD cards for the run, each with `start` cents."""
 
     async def unit(tx: Tx) -> uuid.UUID:
         user = await create_user(
             tx, f"network-sim-{uuid.uuid4().hex[:10]}@example.com", "Simulator"
         )
         account = await create_account(tx, user, "Network simulator", "USD")
-        await deposit(tx, user, account, count * START * 2)
+        await deposit(tx, user, account, count * start * 2)
         bin_uuid = await repository.sim_bin(tx)
         body = BuyCardsRequest(
             account_uuid=str(account), bin_uuid=text_uuid(bin_uuid) or "",
-            cards_count=count, start_balance=Decimal(START) / 100,
+            cards_count=count, start_balance=Decimal(start) / 100,
         )  # fmt: skip
         await buy_cards(tx, cipher, user, body)
         return account
