@@ -38,8 +38,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import itertools
 import os
+import signal
 import socket
 import statistics
 import subprocess
@@ -370,8 +372,17 @@ async def _vacuum(url: str) -> None:
 
 def _spawn(args: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
     """A server of the bench; its warnings and errors on the bench's stderr (an answer that
-    never comes shows its cause there, not only as the load's timeout)."""
-    return subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL)
+    never comes shows its cause there, not only as the load's timeout). In a session of its
+    own: `_stop` ends it with its worker processes."""
+    return subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, start_new_session=True)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """A server and every process of its session (`serve --workers 2`'s network processes
+    outlived a kill of the server alone, holding connections to the dropped database)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
 
 
 async def _wait_port(port: int, seconds: float = 60) -> None:
@@ -518,8 +529,7 @@ async def main(
             )
     finally:
         for process in processes:
-            process.kill()
-            process.wait()
+            _stop(process)
         await drop_database(ADMIN_DSN, url)
     service, peer = (statistics.median(loads.rates[who]) for who in ("service", "peer"))
     return {
@@ -708,8 +718,7 @@ async def scaling(
                         heaviest[schema] = await _cluster(url, _STATEMENTS, name, statements)
     finally:
         for process in processes:
-            process.kill()
-            process.wait()
+            _stop(process)
         for url, _port, _cards in servers.values():
             await drop_database(ADMIN_DSN, url)
     found: dict[str, Any] = {
