@@ -11,7 +11,7 @@ from typing import Any, cast
 
 import orjson
 
-from cardservice.db.sql import Reader, Row, Tx, as_datetime, as_uuid, pg_literal
+from cardservice.db.sql import Reader, Row, Tx, as_datetime, as_uuid
 from cardservice.tokens import paid_with
 from cardservice.transactions import (
     CARD_WITH_FEES_NAMES,
@@ -121,7 +121,13 @@ _REMEMBER = (
     f"{_KEY_ROW} VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
     " ON CONFLICT (acquirer_id, stan, transmitted, mti_class) DO NOTHING RETURNING id"
 )
-_REMEMBER_AT_COMMIT = _KEY_ROW + " VALUES {}"  # a key taken fails it: `key_taken`
+# the keys a unit left for later, one array a column: one text whatever their count, prepared
+# once a connection (`Tx.with_commit`); a key taken fails it: `key_taken`
+_REMEMBER_AT_COMMIT = _KEY_ROW + (  # noqa: S608 - no value in the text
+    " SELECT * FROM unnest(CAST($1 AS text[]), CAST($2 AS text[]), CAST($3 AS text[]),"
+    " CAST($4 AS text[]), CAST($5 AS uuid[]), CAST($6 AS text[]), CAST($7 AS text[]),"
+    " CAST($8 AS timestamptz[]))"
+)
 _KEY_CONSTRAINT = "uq_network_messages_key"
 # A waiting reversal's row (no answer yet) becomes the original's once it is answered.
 _ANSWER_WAITING = (
@@ -397,11 +403,11 @@ async def remember(
 
 
 async def _remember_at_commit(tx: Tx, rows: list[tuple[Any, ...]]) -> None:
-    """The keys' rows a unit left for later (`remember(…, with_commit=True)`): one statement,
-    its values written in, sent with the COMMIT (`Tx.at_commit`): a lane's unit writes the
-    keys of all its requests at once, as it writes their entries (`ledger.post_entry`)."""
-    values = ", ".join(f"({', '.join(map(pg_literal, row))})" for row in rows)
-    tx.at_commit.append(_REMEMBER_AT_COMMIT.format(values))
+    """The keys' rows a unit left for later (`remember(…, with_commit=True)`): one prepared
+    statement, its values written in, sent with the COMMIT (`Tx.with_commit`): a lane's unit
+    writes the keys of all its requests at once, as it writes their entries
+    (`ledger.post_entry`)."""
+    await tx.with_commit(_REMEMBER_AT_COMMIT, *(list(column) for column in zip(*rows, strict=True)))
 
 
 def key_taken(error: BaseException) -> bool:
