@@ -59,6 +59,7 @@ from cardservice.http.openapi import build_openapi
 from cardservice.http.ratelimit import RateLimiter
 from cardservice.http.route import RouteTable
 from cardservice.http.router import JSONResponse
+from cardservice.infra.processes import terminated_when_orphaned
 from cardservice.mail.routes import router as mail_router
 from cardservice.observability import metrics
 from cardservice.observability.logs import configure_logging
@@ -269,6 +270,7 @@ def _freeze_startup_objects() -> None:
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     state = app.state
     async with AsyncExitStack() as stack:
+        await stack.enter_async_context(terminated_when_orphaned())
         await stack.enter_async_context(metrics.flushing(state.db.connections_in_use))
         if state.settings.embedded_worker:
             await stack.enter_async_context(

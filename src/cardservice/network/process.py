@@ -16,7 +16,6 @@ import asyncio
 import gc
 import logging
 import multiprocessing
-import os
 import signal
 import threading
 import time
@@ -29,6 +28,7 @@ import uvloop
 
 from cardservice import runtime
 from cardservice.config import Settings
+from cardservice.infra.processes import until_orphaned
 from cardservice.network.listener import running_listener
 from cardservice.observability import metrics
 from cardservice.observability.logs import configure_logging
@@ -61,7 +61,7 @@ async def _serve(settings: Settings, ready: Connection) -> None:
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGTERM, stop.set)
     parent = multiprocessing.parent_process()
-    watch = asyncio.create_task(_until_orphaned(parent.pid if parent else None, stop))
+    watch = asyncio.create_task(until_orphaned(parent.pid if parent else None, stop))
     parts = runtime.build(settings)  # no background loop here: its jobs run in `serve`'s
     try:
         async with (
@@ -77,15 +77,6 @@ async def _serve(settings: Settings, ready: Connection) -> None:
     finally:
         watch.cancel()
         await parts.aclose()
-
-
-async def _until_orphaned(parent: int | None, stop: asyncio.Event) -> None:
-    """Sets `stop` once the process that started this one is gone, even killed (this one is
-    then another's child); once a second."""
-    while parent is not None and os.getppid() == parent:  # noqa: ASYNC110 - no event for it
-        await asyncio.sleep(1)
-    if parent is not None:
-        stop.set()
 
 
 class NetworkProcesses:
