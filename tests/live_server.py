@@ -18,6 +18,7 @@ from pathlib import Path
 import httpx
 import orjson
 
+from cardservice.config import Settings
 from cardservice.db.sql import sqlite_path
 from tests.conftest import ANSWER_SECONDS, TEST_CVK, TEST_KEY
 
@@ -80,6 +81,21 @@ def _environment(database_url: str, var_dir: Path) -> dict[str, str]:
         "CARDSERVICE_LOG_LEVEL": "WARNING",
         "CARDSERVICE_LOG_FORMAT": "json",
         "CARDSERVICE_TOPUP_PAY_TO": orjson.dumps(PAY_TO).decode(),
+    }
+
+
+def serve_env(settings: Settings, **more: str) -> dict[str, str]:
+    """The environment of a `cardservice serve` process on the test's database and keys,
+    warnings and errors only in its log; `more`: other CARDSERVICE_* variables."""
+    return {
+        **os.environ,
+        "CARDSERVICE_DATABASE_URL": settings.database_url,
+        "CARDSERVICE_ENCRYPTION_KEY": settings.encryption_key,
+        "CARDSERVICE_CVK": settings.cvk,
+        "CARDSERVICE_VAR_DIR": str(settings.var_dir),
+        "CARDSERVICE_STORAGE_DIR": str(settings.blob_dir),
+        "CARDSERVICE_LOG_LEVEL": "WARNING",
+        **more,
     }
 
 

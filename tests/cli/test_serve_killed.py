@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from cardservice.config import Settings
-from tests.live_server import wait_ready
+from tests.live_server import serve_env, wait_ready
 from tests.network.conftest import free_port
 
 PATIENCE = 30.0  # seconds: a safety net for a loaded machine, not a measurement
@@ -50,16 +50,7 @@ def _listening(port: int) -> bool:
 
 def test_a_killed_servers_workers_end_and_free_its_ports(settings: Settings) -> None:
     port, iso_port = free_port(), free_port()
-    env = {
-        **os.environ,
-        "CARDSERVICE_DATABASE_URL": settings.database_url,
-        "CARDSERVICE_ENCRYPTION_KEY": settings.encryption_key,
-        "CARDSERVICE_CVK": settings.cvk,
-        "CARDSERVICE_VAR_DIR": str(settings.var_dir),
-        "CARDSERVICE_STORAGE_DIR": str(settings.blob_dir),
-        "CARDSERVICE_LOG_LEVEL": "WARNING",
-        "CARDSERVICE_EMBEDDED_WORKER": "0",
-    }
+    env = serve_env(settings, CARDSERVICE_EMBEDDED_WORKER="0")
     command = [sys.executable, "-m", "cardservice", "serve", "--workers", "2"]
     command += ["--port", str(port), "--iso8583-port", str(iso_port)]
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)

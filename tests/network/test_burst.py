@@ -8,7 +8,6 @@ the cards held, and the books add up."""
 from __future__ import annotations
 
 import asyncio
-import os
 import subprocess
 import sys
 from collections import Counter
@@ -23,7 +22,7 @@ from cardservice.acquirer.client import NetworkClient, stans, transmitted_now
 from cardservice.config import Settings
 from cardservice.ledger.verify import verify
 from tests.factories import assert_ledger_consistent, make_card, make_user
-from tests.live_server import wait_ready
+from tests.live_server import serve_env, wait_ready
 from tests.network.conftest import free_port
 
 CONNECTIONS = 6
@@ -41,16 +40,7 @@ def iso_port(settings: Settings) -> Iterator[int]:
         pytest.skip("a burst across two server processes' row locks: PostgreSQL")
     port, iso_port = free_port(), free_port()
     deployed = Settings.model_fields["iso8583_answer_seconds"].default
-    env = {
-        **os.environ,
-        "CARDSERVICE_DATABASE_URL": settings.database_url,
-        "CARDSERVICE_ENCRYPTION_KEY": settings.encryption_key,
-        "CARDSERVICE_CVK": settings.cvk,
-        "CARDSERVICE_VAR_DIR": str(settings.var_dir),
-        "CARDSERVICE_STORAGE_DIR": str(settings.blob_dir),
-        "CARDSERVICE_ISO8583_ANSWER_SECONDS": str(deployed),
-        "CARDSERVICE_LOG_LEVEL": "WARNING",
-    }
+    env = serve_env(settings, CARDSERVICE_ISO8583_ANSWER_SECONDS=str(deployed))
     command = [sys.executable, "-m", "cardservice", "serve", "--workers", "2", "--port", str(port)]
     command += ["--iso8583-port", str(iso_port)]
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)

@@ -6,7 +6,6 @@ once."""
 from __future__ import annotations
 
 import asyncio
-import os
 import socket
 import subprocess
 import sys
@@ -22,7 +21,7 @@ from cardservice.acquirer import messages
 from cardservice.acquirer.client import NetworkClient, stans, transmitted_now
 from cardservice.config import Settings
 from tests.factories import assert_ledger_consistent, balances
-from tests.live_server import wait_ready
+from tests.live_server import serve_env, wait_ready
 from tests.network.conftest import issue_card
 
 CONNECTIONS = 6
@@ -39,16 +38,9 @@ def _free_port() -> int:
 def iso_port(app: FastAPI, settings: Settings) -> Iterator[int]:
     """`cardservice serve --workers 2` on the test database; its ISO 8583 port."""
     port, iso_port = _free_port(), _free_port()
-    env = {
-        **os.environ,
-        "CARDSERVICE_DATABASE_URL": settings.database_url,
-        "CARDSERVICE_ENCRYPTION_KEY": settings.encryption_key,
-        "CARDSERVICE_CVK": settings.cvk,
-        "CARDSERVICE_VAR_DIR": str(settings.var_dir),
-        "CARDSERVICE_STORAGE_DIR": str(settings.blob_dir),
-        "CARDSERVICE_ISO8583_ANSWER_SECONDS": str(settings.iso8583_answer_seconds),
-        "CARDSERVICE_LOG_LEVEL": "WARNING",
-    }
+    env = serve_env(
+        settings, CARDSERVICE_ISO8583_ANSWER_SECONDS=str(settings.iso8583_answer_seconds)
+    )
     command = [sys.executable, "-m", "cardservice", "serve", "--workers", "2", "--port", str(port)]
     command += ["--iso8583-port", str(iso_port)]
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
