@@ -119,7 +119,7 @@ class _Peer:
         now = datetime.now(UTC)
         acquirer = fields[32].rjust(11, "0")
         key = (acquirer, fields[11], fields[7], "010")
-        place = merchant_place(fields[43])
+        place = merchant_place(fields)
         assert place is not None
         tag, hold_days = self.tags.get(place.name.replace(" ", "").lower(), (None, None))
         async with self.pool.acquire() as connection:

@@ -340,13 +340,6 @@ def _in_time(deadline: Deadline | None) -> None:
         raise AnsweredAlready
 
 
-async def _begun(connection: asyncpg.Connection, key: str) -> PostgresTx:
-    """The unit's Tx, its transaction begun (unless a chain's previous COMMIT began it)."""
-    if not connection.is_in_transaction():
-        await connection.execute("BEGIN")
-    return PostgresTx(connection, key)
-
-
 async def _rolled_back(connection: asyncpg.Connection) -> None:
     with contextlib.suppress(Exception):  # a lost connection rolled it back
         await connection.execute("ROLLBACK")
@@ -441,8 +434,7 @@ class Chain:
         if connection is None or self._pool is None:  # no unit took one, or it was lost
             return
         if connection.is_in_transaction():
-            with contextlib.suppress(Exception):
-                await connection.execute("ROLLBACK")
+            await _rolled_back(connection)
         await self._pool.release(connection)
 
     async def _let_go_lost(self) -> None:
@@ -525,7 +517,9 @@ class PostgresPool:
         connection = await pool.acquire() if chain is None else await chain.connection(pool)
         release = chain is None
         try:
-            tx = await _begun(connection, key)
+            if not connection.is_in_transaction():  # else a chain's previous COMMIT began it
+                await connection.execute("BEGIN")
+            tx = PostgresTx(connection, key)
             try:
                 done = await work(tx)
                 tx.committing = True
@@ -569,8 +563,7 @@ class PostgresPool:
                 # a statement before the COMMIT failed: the chain's next unit must not
                 # find its connection in the aborted transaction (the pool's release
                 # rolls back the others')
-                with contextlib.suppress(Exception):
-                    await connection.execute("ROLLBACK")
+                await _rolled_back(connection)
             if is_database_unavailable(error):
                 raise CommitOutcomeUnknown from error
             raise

@@ -60,7 +60,7 @@ async def _refund(host: Host, tx: Tx, message: Message, amount: int) -> uuid.UUI
     card = await repository.issued_card(tx, host.cipher.fingerprint(message.fields[2]))
     if card is None:
         raise Refused(UNKNOWN_CARD)
-    place = merchant_place(message.fields[43]) if 43 in message.fields else None
+    place = merchant_place(message.fields)
     merchant = {
         "name": place.name if place else message.fields.get(42, "").strip() or None,
         "city": place.city if place else None,

@@ -127,10 +127,6 @@ def acceptor(message: Message) -> Merchant:
     return Merchant(message.fields[32].rjust(11, "0"), message.fields.get(42, "").strip())
 
 
-def _place(message: Message) -> MerchantPlace | None:
-    return merchant_place(message.fields[43]) if 43 in message.fields else None
-
-
 def _merchant_name(message: Message, place: MerchantPlace | None) -> str:
     """The merchant of 43 (its name, `place`), else the acceptor's id of 42."""
     return (place.name if place else "") or message.fields.get(42, "").strip() or "Card acceptor"
@@ -140,19 +136,19 @@ def _request(
     message: Message,
     card: IssuedCard,
     wanted: Opening,
+    place: MerchantPlace | None,
     verification: str | None,
     stand_in: bool,
     pin_pvv: str | None = None,
 ) -> Authorization:
-    """The entry's request: amount and currency of 4 and 49, merchant of 43 (`wanted.tag`:
-    its tag, by name; `wanted.merchant`: its acceptor), MCC of 18, the 3DS code of 48.41, the
-    verification's result, the entry mode of 22 and the PIN of 52 as its PVV (`pin_pvv`); a
-    stand-in keeps the network's code of 38."""
+    """The entry's request: amount and currency of 4 and 49, merchant of 43 (`place`, read
+    once a message; `wanted.tag`: its tag, by name; `wanted.merchant`: its acceptor), MCC of
+    18, the 3DS code of 48.41, the verification's result, the entry mode of 22 and the PIN of
+    52 as its PVV (`pin_pvv`); a stand-in keeps the network's code of 38."""
     amount = int(message.fields[4])
     if amount <= 0:
         raise Malformed("amount must be positive")
     transaction = uuid.uuid4()
-    place = _place(message)
     elements = sub_elements(message.fields.get(48, "")) or {}
     inactive = not stand_in and card.token is not None and card.token.status != "active"
     code = message.fields.get(38, "").strip() or None if stand_in else auth_code(transaction)
@@ -264,7 +260,13 @@ def _then(
 
 
 async def _opening(
-    host: Host, tx: Tx, message: Message, wanted: Opening, stand_in: bool, answers: _Answers
+    host: Host,
+    tx: Tx,
+    message: Message,
+    wanted: Opening,
+    place: MerchantPlace | None,
+    stand_in: bool,
+    answers: _Answers,
 ) -> Opened | Answered[Answer | _Counted]:
     """The host's first step in the entry's unit 1 (`transactions.authorize_opened`): the card
     of the number with its account locked, then the card itself locked with its user's fees,
@@ -304,7 +306,7 @@ async def _opening(
         verification = verification_failure(host.cipher, message, card)
     if not stand_in:  # an advice's PIN was the network's to verify
         pin_pvv = pin_presented(host.cipher, message, card)
-    request = _request(message, card, wanted, verification, stand_in, pin_pvv)
+    request = _request(message, card, wanted, place, verification, stand_in, pin_pvv)
     reversal = _waiting(found)
     answers.waiting = reversal is not None
     then = _then(key, card, request, reversal, answers.given)
@@ -333,7 +335,8 @@ async def _unknown_number(tx: Tx, pan: str, merchant: Merchant, now: datetime) -
 
 async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> Answer | None:
     """One try at answering; None when another unit took the key meanwhile (look again)."""
-    tag = await host.tag_of(_merchant_name(message, _place(message)))
+    place = merchant_place(message.fields)  # field 43, read once a message
+    tag = await host.tag_of(_merchant_name(message, place))
     answers = _Answers()
     deadline = None if stand_in else deadlines.current()  # an advice is sent until taken
     # (every unit below stops at its next statement once the listener answered `91`)
@@ -342,7 +345,7 @@ async def _attempt(host: Host, message: Message, key: Key, stand_in: bool) -> An
     wanted = Opening(fingerprint, key, acceptor(message), card_testing.bin_of(pan), tag)
 
     async def opening(tx: Tx) -> Opened | Answered[Answer | _Counted]:
-        return await _opening(host, tx, message, wanted, stand_in, answers)
+        return await _opening(host, tx, message, wanted, place, stand_in, answers)
 
     try:
         group = await host.group_of(fingerprint)

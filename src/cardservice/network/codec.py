@@ -237,8 +237,10 @@ class MerchantPlace:
     country: str | None
 
 
-def merchant_place(value: str) -> MerchantPlace:
-    """Field 43: name (1-25), city (26-38), country alpha-2 (39-40)."""
+def merchant_place(fields: dict[int, str]) -> MerchantPlace | None:
+    """Field 43: name (1-25), city (26-38), country alpha-2 (39-40); None without it."""
+    if (value := fields.get(43)) is None:
+        return None
     city, country = value[25:38].strip(), value[38:40].strip()
     return MerchantPlace(value[:25].strip(), city or None, country or None)
 
