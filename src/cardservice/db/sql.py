@@ -289,8 +289,11 @@ class Insert:
 
 
 def merged(inserts: Sequence[Insert]) -> Insert:
-    """Inserts of one `shape` as one: their rows in order, and their `then`'s."""
+    """Inserts of one `shape` as one: their rows in order, and their `then`'s (a lone one as it
+    is: a unit of one request copies nothing)."""
     first = inserts[0]
+    if len(inserts) == 1:
+        return first
     assert all(insert.shape() == first.shape() for insert in inserts), "inserts of one shape"
     then = None
     if first.then is not None:

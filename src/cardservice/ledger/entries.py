@@ -355,7 +355,7 @@ async def _write_held(tx: Tx, held: list[tuple[Entry, Insert | None]]) -> None:
     here is a holder moved behind the unit's back, and fails the unit."""
     entries = [entry for entry, _insert in held]
     inserts = [insert for _entry, insert in held if insert is not None]
-    insert = (inserts[0] if len(inserts) == 1 else merged(inserts)) if inserts else None
+    insert = merged(inserts) if inserts else None
     legs = [leg for entry in entries for leg in entry.legs]
     moves = _moves(legs)
     if not tx.committing:

@@ -78,6 +78,11 @@ def decode(frame: bytes, known: Collection[str] = REQUESTS) -> Message:
     return message
 
 
+# pyiso8583's key of each field → its number (its other keys, "t", "p", "1": the MTI and the
+# bitmaps, are no fields)
+_NUMBER_OF = {str(number): number for number in range(2, 193)}
+
+
 def _read_by_pyiso8583(frame: bytes) -> tuple[str, list[tuple[int, str]]]:
     """pyiso8583's reading of a frame: its MTI and its fields (2-192) in their order."""
     try:
@@ -86,12 +91,6 @@ def _read_by_pyiso8583(frame: bytes) -> tuple[str, list[tuple[int, str]]]:
         raise Unreadable(f"unreadable frame: {type(exc).__name__}") from None
     values = [(_NUMBER_OF[key], str(value)) for key, value in decoded.items() if key in _NUMBER_OF]
     return str(decoded.get("t", "")), values
-
-
-# each field number of the packager → (its length digits, its length or longest length) when
-# it is ASCII data with ASCII length digits (all of ours and of pyiso8583's default layout);
-# None: pyiso8583 frames it
-_NUMBER_OF = {str(number): number for number in range(2, 193)}
 
 
 def _ascii_layout(number: int) -> tuple[int, int] | None:
@@ -104,6 +103,9 @@ def _ascii_layout(number: int) -> tuple[int, int] | None:
     return digits, longest
 
 
+# each field number of the packager → (its length digits, its length or longest length) when
+# it is ASCII data with ASCII length digits (all of ours and of pyiso8583's default layout);
+# None: pyiso8583 frames it
 _LAYOUT = tuple(_ascii_layout(number) for number in range(129))
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 # the MTI and the bitmaps as ASCII text (4 and 16 characters), no header: `_read`, `_written`
