@@ -9,6 +9,7 @@ answer once."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 import uuid
 from collections import defaultdict
@@ -272,3 +273,36 @@ async def test_a_lane_under_load_goes_on_after_the_database_drops_its_connection
     assert len(later) >= 20  # the lane kept answering
     assert set(later) == {"00"}
     await assert_ledger_consistent(app)
+
+
+@pytest.mark.parametrize("gather", [batches.GATHER, 0.0])
+async def test_a_lane_waits_for_as_many_requests_as_its_unit_answered(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch, gather: float
+) -> None:
+    """Four senders of four accounts that send again once answered, a few milliseconds apart
+    (connections answered together come back one after the other): the lane waits a share of
+    its unit for as many as that unit answered, so after the first units each unit books all
+    four. Without the wait (`GATHER` 0) the one that came back first ran alone, and the other
+    three after it, in turn."""
+    monkeypatch.setattr(batches, "LANES", 1)
+    monkeypatch.setattr(batches, "GATHER", gather)
+    lane = Batches()
+    units: list[Tx] = []  # each request's unit, in the order they ran (kept: ids stay unique)
+
+    async def work(tx: Tx) -> None:
+        units.append(tx)
+        await asyncio.sleep(0.05)  # a unit of four 0.2 s: its share 50 ms, the senders' gaps 6
+
+    async def sender(index: int) -> None:
+        account = uuid.UUID(int=index + 1)
+        for _ in range(6):
+            await lane.transact(app.state.db, account, work)
+            await asyncio.sleep(0.002 * index)
+
+    await asyncio.gather(*(sender(index) for index in range(4)))
+    sizes = [len(list(run)) for _tx, run in itertools.groupby(units, key=id)]
+    assert sum(sizes) == 24
+    if gather:
+        assert set(sizes[2:]) == {4}, sizes
+    else:
+        assert sizes.count(1) >= 3 and len(sizes) >= 9, sizes

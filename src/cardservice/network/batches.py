@@ -91,6 +91,9 @@ LANES = 1  # units a process has open at most (measured: the docstring)
 # how long a lane's drain keeps its connection (and its task) once nothing is queued, for the
 # next request: docs/performance.md#a-units-fixed-python
 LINGER_SECONDS = 0.05
+# how long, as a share of the unit that just ended, a lane waits for as many requests as that
+# unit answered before it runs what queued (measured: `Batches._drain`)
+GATHER = 0.25
 
 T = TypeVar("T")
 Work = Callable[[Tx], Awaitable[Any]]
@@ -116,7 +119,8 @@ class Batches:
     _queued: dict[int, list[_Request]] = field(default_factory=dict)
     _lanes: dict[tuple[int, str], int] = field(default_factory=dict)  # each group's, in turn
     _draining: set[asyncio.Task[None]] = field(default_factory=set)
-    _idle: dict[int, asyncio.Future[bool]] = field(default_factory=dict)  # lingering drains
+    # drains waiting for requests: each wakes once its lane's queue holds that many
+    _waiting: dict[int, tuple[asyncio.Future[None], int]] = field(default_factory=dict)
 
     async def transact(
         self,
@@ -135,8 +139,11 @@ class Batches:
         queue = self._queued.get(lane)
         if queue is not None:
             queue.append(request)
-            if (idle := self._idle.pop(lane, None)) is not None and not idle.done():
-                idle.set_result(True)  # the lane's drain lingers for this one: wake it
+            waiting = self._waiting.get(lane)
+            if waiting is not None and len(queue) >= waiting[1]:
+                del self._waiting[lane]  # the lane's drain waits for these: wake it
+                if not waiting[0].done():
+                    waiting[0].set_result(None)
         else:
             self._queued[lane] = [request]
             # its own context: the drain books other requests too, under no one's deadline
@@ -157,10 +164,22 @@ class Batches:
     async def _drain(self, db: Database, lane: int) -> None:
         """Unit after unit of what queued, on one connection: a unit's COMMIT begins the next
         unit's transaction when requests queued meanwhile or the unit booked several
-        (`Database.chained`; the module's docstring says why). Once nothing is queued the
-        drain keeps its connection and waits `LINGER_SECONDS` for the next request before it
-        lets them go (a lone request a unit would otherwise pay a task, the connection's
-        checkout and return and the chain's set-up each time)."""
+        (`Database.chained`; the module's docstring says why).
+
+        A unit that answered several requests is followed by a short wait, at most `GATHER`
+        of its own time, for as many requests to queue before the next unit runs: under load
+        those answered come back (a network's channel or its connections answer and send
+        again), and without the wait the one that queued during the unit ran alone while the
+        others arrived — units of 7 and 1 in turn at 8 connections with one request in flight
+        each, where a lone unit costs ~40 % of one of 7 (its round trips, its statements'
+        start-up, its COMMIT's flush). A unit that answered one request does not wait: at one
+        connection nothing else comes. Measured with `bench.iso --scaling --against` a checkout
+        without the wait: docs/performance.md#lanes-requests-of-several-accounts-in-one-unit.
+
+        Once nothing is queued the drain keeps its connection and waits `LINGER_SECONDS` for
+        the next request before it lets them go (a lone request a unit would otherwise pay a
+        task, the connection's checkout and return and the chain's set-up each time)."""
+        loop = asyncio.get_running_loop()
         several = False  # the running unit books several requests: more come while it commits
 
         def more() -> bool:
@@ -175,31 +194,39 @@ class Batches:
                             # in the lock order: accounts by uuid (first come first within one)
                             ordered = sorted(queued[:LARGEST], key=lambda r: r.order)
                             several = len(ordered) > 1
+                            started = loop.time()
                             left = await _run(chained, ordered)
                             self._queued[lane] = left + self._queued[lane]  # first in, first run
-                        if not await self._arrival(lane):
+                            answered = min(len(ordered) - len(left), LARGEST)
+                            if answered > 1 and len(self._queued[lane]) < answered:
+                                within = _gathering(self._queued[lane], loop.time() - started)
+                                if within > 0:
+                                    await self._arrivals(lane, answered, within)
+                        if not await self._arrivals(lane, 1, LINGER_SECONDS):
                             break
         finally:
-            self._idle.pop(lane, None)
+            self._waiting.pop(lane, None)
             del self._queued[lane]  # no await since the last look: nothing queued meanwhile
 
-    async def _arrival(self, lane: int) -> bool:
-        """Whether a request joined the lane's empty queue within `LINGER_SECONDS`."""
+    async def _arrivals(self, lane: int, wanted: int, within: float) -> bool:
+        """Wait until the lane's queue holds `wanted` requests or `within` seconds passed;
+        whether any is queued."""
         loop = asyncio.get_running_loop()
-        idle: asyncio.Future[bool] = loop.create_future()
-        self._idle[lane] = idle
-        timer = loop.call_later(LINGER_SECONDS, _no_arrival, idle)
+        woken: asyncio.Future[None] = loop.create_future()
+        self._waiting[lane] = (woken, wanted)
+        timer = loop.call_later(within, _woken, woken)
         try:
-            return await idle
+            await woken
         finally:
             timer.cancel()
-            if self._idle.get(lane) is idle:
-                del self._idle[lane]
+            if (waiting := self._waiting.get(lane)) is not None and waiting[0] is woken:
+                del self._waiting[lane]
+        return bool(self._queued[lane])
 
 
-def _no_arrival(idle: asyncio.Future[bool]) -> None:
-    if not idle.done():
-        idle.set_result(False)
+def _woken(woken: asyncio.Future[None]) -> None:
+    if not woken.done():
+        woken.set_result(None)
 
 
 async def _run(db: Database, requests: list[_Request]) -> list[_Request]:
@@ -286,6 +313,16 @@ def _closing(booked: list[tuple[_Request, Any]], following: _Request, started: f
         default=None,
     )
     return earliest is not None and earliest - now < 2 * pace
+
+
+def _gathering(queued: list[_Request], took: float) -> float:
+    """How long a lane waits for more requests after a unit that took `took` seconds:
+    `GATHER` of it, but never so long that a unit as long would end after the earliest
+    deadline of what queued (as `_closing` closes a unit)."""
+    earliest = min((r.deadline.at for r in queued if r.deadline is not None), default=None)
+    if earliest is None:
+        return GATHER * took
+    return min(GATHER * took, earliest - asyncio.get_running_loop().time() - 2 * took)
 
 
 def _answered_already(request: _Request) -> bool:
