@@ -29,9 +29,10 @@ the next unit only for requests already queued (2026-11-28, load 3.9–5.9): 8 c
 their own `BEGIN`. A later request of an
 account already in the unit reads its own first statement, after the earlier ones moved
 its balances (their entries written just before it).
-Nothing waits for a batch to fill: a request alone runs as soon as its lane is free; and a
-unit closes early, leaving the rest to the next, when one more request at its pace so far
-would end its COMMIT after the earliest deadline in it.
+Nothing waits for a batch to fill: a request alone runs as soon as its lane is free — but
+after a unit of several, which waits a share of that unit for those it answered to come back
+(`Batches._drain`); and a unit closes early, leaving the rest to the next, when one more
+request at its pace so far would end its COMMIT after the earliest deadline in it.
 
 `LANES` trades the database's parallelism (a process has at most `LANES` units open, each
 request's work one after the other in its lane's unit) against what a unit shares (fewer
@@ -91,8 +92,8 @@ LANES = 1  # units a process has open at most (measured: the docstring)
 # how long a lane's drain keeps its connection (and its task) once nothing is queued, for the
 # next request: docs/performance.md#a-units-fixed-python
 LINGER_SECONDS = 0.05
-# how long, as a share of the unit that just ended, a lane waits for as many requests as that
-# unit answered before it runs what queued (measured: `Batches._drain`)
+# how long, as a share of the unit that just ended, a lane waits for the requests it answered
+# to come back before it runs what queued (`Batches._drain`)
 GATHER = 0.25
 
 T = TypeVar("T")
@@ -167,14 +168,15 @@ class Batches:
         (`Database.chained`; the module's docstring says why).
 
         A unit that answered several requests is followed by a short wait, at most `GATHER`
-        of its own time, for as many requests to queue before the next unit runs: under load
-        those answered come back (a network's channel or its connections answer and send
-        again), and without the wait the one that queued during the unit ran alone while the
-        others arrived — units of 7 and 1 in turn at 8 connections with one request in flight
-        each, where a lone unit costs ~40 % of one of 7 (its round trips, its statements'
-        start-up, its COMMIT's flush). A unit that answered one request does not wait: at one
-        connection nothing else comes. Measured with `bench.iso --scaling --against` a checkout
-        without the wait: docs/performance.md#lanes-requests-of-several-accounts-in-one-unit.
+        of its own time (`_gathering`), until what queued meanwhile and as many again as it
+        answered are queued: under load those answered come back (connections answered
+        together send again together), and without the wait the lane's requests settled into
+        cohorts that took turns, each a unit of its own: at 8 connections with one request in
+        flight each, units of 7 and 1 on a fast machine, of 4 and 4 on a slow one, each
+        paying a unit's fixed part (its round trips, its statements' start-up, its COMMIT).
+        With the wait they are one unit of 8. A unit that answered one request does not wait:
+        at one connection nothing else comes. Measured (`bench.iso --scaling --against` a
+        checkout without the wait): docs/performance.md#a-lane-gathers-its-requests.
 
         Once nothing is queued the drain keeps its connection and waits `LINGER_SECONDS` for
         the next request before it lets them go (a lone request a unit would otherwise pay a
@@ -197,11 +199,12 @@ class Batches:
                             started = loop.time()
                             left = await _run(chained, ordered)
                             self._queued[lane] = left + self._queued[lane]  # first in, first run
-                            answered = min(len(ordered) - len(left), LARGEST)
-                            if answered > 1 and len(self._queued[lane]) < answered:
+                            answered = len(ordered) - len(left)
+                            wanted = min(answered + len(self._queued[lane]), LARGEST)
+                            if answered > 1 and len(self._queued[lane]) < wanted:
                                 within = _gathering(self._queued[lane], loop.time() - started)
                                 if within > 0:
-                                    await self._arrivals(lane, answered, within)
+                                    await self._arrivals(lane, wanted, within)
                         if not await self._arrivals(lane, 1, LINGER_SECONDS):
                             break
         finally:
