@@ -109,7 +109,8 @@ class _Peer:
     round trips (`bench.statements` counts both: 3 an approval — `BEGIN`, the first
     statement, the write by `EXECUTE` with the key's row and `COMMIT`), with its values worked
     out in the fewest lines of Python — no listener tasks, deadline, rules, metrics or
-    logging. Its write is prepared on each connection when the pool opens it (`_prepare`)."""
+    logging. Its write and its key's row are prepared on each connection when the pool opens
+    it (`_prepare`)."""
 
     def __init__(self, pool: asyncpg.Pool, cipher: CardCipher, fee: int, tags: dict[str, Any]):
         self.pool, self.cipher, self.fee, self.tags = pool, cipher, fee, tags
@@ -159,10 +160,11 @@ class _Peer:
                 own = {"39": "00", "38": code,
                        "54": available_balance("840", balance - amount - fee)}  # fmt: skip
                 remembered = (*key, txn, "00", orjson.dumps(own).decode(), now)
+                # the key's row as the service sends it: one array a column (`Tx.with_commit`)
+                keys = ", ".join(pg_literal([value]) for value in remembered)
                 await connection.execute(
                     f"EXECUTE {PEER_WRITE}({', '.join(written)});"
-                    + REMEMBER_AT_COMMIT.format(f"({', '.join(map(pg_literal, remembered))})")
-                    + ";COMMIT"
+                    f"EXECUTE {PEER_REMEMBER}({keys});COMMIT"
                 )
             except BaseException:
                 await connection.execute("ROLLBACK")
@@ -190,11 +192,12 @@ def _peer_write() -> str:
     )
 
 
-PEER_WRITE = "peer_write"
+PEER_WRITE, PEER_REMEMBER = "peer_write", "peer_remember"
 
 
 async def _prepare(connection: asyncpg.Connection) -> None:
     await connection.execute(f"PREPARE {PEER_WRITE} AS {_peer_write()}")
+    await connection.execute(f"PREPARE {PEER_REMEMBER} AS {REMEMBER_AT_COMMIT}")
 
 
 async def run_peer(port: int, url: str) -> None:
