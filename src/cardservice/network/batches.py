@@ -122,6 +122,7 @@ class Batches:
     _draining: set[asyncio.Task[None]] = field(default_factory=set)
     # drains waiting for requests: each wakes once its lane's queue holds that many
     _waiting: dict[int, tuple[asyncio.Future[None], int]] = field(default_factory=dict)
+    _lone: dict[int, float] = field(default_factory=dict)  # a lone unit's seconds, each lane's
 
     async def transact(
         self,
@@ -167,16 +168,19 @@ class Batches:
         unit's transaction when requests queued meanwhile or the unit booked several
         (`Database.chained`; the module's docstring says why).
 
-        A unit that answered several requests is followed by a short wait, at most `GATHER`
-        of its own time (`_gathering`), until what queued meanwhile and as many again as it
-        answered are queued: under load those answered come back (connections answered
-        together send again together), and without the wait the lane's requests settled into
-        cohorts that took turns, each a unit of its own: at 8 connections with one request in
-        flight each, units of 7 and 1 on a fast machine, of 4 and 4 on a slow one, each
-        paying a unit's fixed part (its round trips, its statements' start-up, its COMMIT).
-        With the wait they are one unit of 8. A unit that answered one request does not wait:
-        at one connection nothing else comes. Measured (`bench.iso --scaling --against` a
-        checkout without the wait): docs/performance.md#a-lane-gathers-its-requests.
+        A unit that answered several requests is followed by a short wait until what queued
+        meanwhile and as many again as it answered are queued (`_wanted`: no more than the
+        accounts among them), for at most `GATHER` of the unit's own time and no longer than
+        a lone unit of the lane takes (`_gathering`): under load those answered come back
+        (connections answered together send again together), and without the wait the lane's
+        requests settled into cohorts that took turns, each a unit of its own paying a unit's
+        fixed part (its round trips, its statements' start-up, its COMMIT): at 8 connections
+        with one request in flight each, units of 7 and 1 on a fast machine, of 4 and 4 on a
+        slow one; with the wait, units of 8. The bounds are measured: a wait of a quarter of a
+        unit of 32 idled the lane longer than the unit it saved, and a unit of more requests
+        than accounts paid round trips for each repeat. A unit that answered one request does
+        not wait (at one connection nothing else comes): its time is the lane's `_lone`.
+        docs/performance.md#a-lane-gathers-its-requests has the runs.
 
         Once nothing is queued the drain keeps its connection and waits `LINGER_SECONDS` for
         the next request before it lets them go (a lone request a unit would otherwise pay a
@@ -199,11 +203,14 @@ class Batches:
                             started = loop.time()
                             left = await _run(chained, ordered)
                             self._queued[lane] = left + self._queued[lane]  # first in, first run
-                            answered = len(ordered) - len(left)
-                            wanted = min(answered + len(self._queued[lane]), LARGEST)
-                            if answered > 1 and len(self._queued[lane]) < wanted:
-                                within = _gathering(self._queued[lane], loop.time() - started)
-                                if within > 0:
+                            answered, took = len(ordered) - len(left), loop.time() - started
+                            waiting = self._queued[lane]
+                            if answered == 1:  # a lone unit: what a unit costs whatever its size
+                                self._lone[lane] = (self._lone.get(lane, took) * 3 + took) / 4
+                            elif lane in self._lone:
+                                wanted = _wanted(ordered, waiting, answered)
+                                within = _gathering(waiting, took, self._lone[lane])
+                                if len(waiting) < wanted and within > 0:
                                     await self._arrivals(lane, wanted, within)
                         if not await self._arrivals(lane, 1, LINGER_SECONDS):
                             break
@@ -318,14 +325,27 @@ def _closing(booked: list[tuple[_Request, Any]], following: _Request, started: f
     return earliest is not None and earliest - now < 2 * pace
 
 
-def _gathering(queued: list[_Request], took: float) -> float:
+def _wanted(ran: list[_Request], queued: list[_Request], answered: int) -> int:
+    """How many requests a lane waits for after a unit that `answered` of `ran`: what queued
+    meanwhile and as many again, but no more than the accounts among them all — a request of
+    an account already in a unit reads its own first statement after the earlier ones'
+    writes, round trips of its own (the module's docstring), so a unit gains from more
+    requests only while they are of other accounts — nor more than a unit takes."""
+    accounts = {r.order for r in ran} | {r.order for r in queued}
+    return min(len(queued) + answered, len(accounts), LARGEST)
+
+
+def _gathering(queued: list[_Request], took: float, lone: float) -> float:
     """How long a lane waits for more requests after a unit that took `took` seconds:
-    `GATHER` of it, but never so long that a unit as long would end after the earliest
-    deadline of what queued (as `_closing` closes a unit)."""
+    `GATHER` of it, and no longer than a lone unit takes (`lone`: the wait saves at most
+    one unit's fixed part; a large unit's quarter is longer, and the lane idled through it:
+    `_drain`), nor so long that a unit as long would end after the earliest deadline of what
+    queued (as `_closing` closes a unit)."""
+    within = min(GATHER * took, lone)
     earliest = min((r.deadline.at for r in queued if r.deadline is not None), default=None)
     if earliest is None:
-        return GATHER * took
-    return min(GATHER * took, earliest - asyncio.get_running_loop().time() - 2 * took)
+        return within
+    return min(within, earliest - asyncio.get_running_loop().time() - 2 * took)
 
 
 def _answered_already(request: _Request) -> bool:
