@@ -307,3 +307,24 @@ async def test_a_lane_waits_for_as_many_requests_as_its_unit_answered(
         assert set(sizes[3:]) == {4}, sizes  # once the lane has timed a lone unit
     else:
         assert sizes.count(1) >= 3 and len(sizes) >= 9, sizes
+
+
+async def test_a_lane_waits_for_no_more_requests_than_accounts() -> None:
+    """A unit gains from more requests only while they are of other accounts (a repeat reads
+    its own first statement, round trips of its own): after four requests of two accounts
+    with nothing queued the lane waits for two, not four; with another account queued, for
+    three; never for more than a unit takes."""
+
+    def request(account: int) -> batches._Request:
+        done = asyncio.get_running_loop().create_future()
+        return batches._Request(_nothing, (0, str(uuid.UUID(int=account))), None, done, None)
+
+    ran = [request(1), request(1), request(2), request(2)]
+    assert batches._wanted(ran, [], 4) == 2
+    assert batches._wanted(ran, [request(3)], 4) == 3
+    many = [request(n) for n in range(100)]
+    assert batches._wanted(many, [], 100) == batches.LARGEST
+
+
+async def _nothing(tx: Tx) -> None:
+    return None
