@@ -75,7 +75,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import uuid
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -203,20 +203,26 @@ class Batches:
                             started = loop.time()
                             left = await _run(chained, ordered)
                             self._queued[lane] = left + self._queued[lane]  # first in, first run
-                            answered, took = len(ordered) - len(left), loop.time() - started
-                            waiting = self._queued[lane]
-                            if answered == 1:  # a lone unit: what a unit costs whatever its size
-                                self._lone[lane] = (self._lone.get(lane, took) * 3 + took) / 4
-                            elif lane in self._lone:
-                                wanted = _wanted(ordered, waiting, answered)
-                                within = _gathering(waiting, took, self._lone[lane])
-                                if len(waiting) < wanted and within > 0:
-                                    await self._arrivals(lane, wanted, within)
+                            await self._gathered(lane, ordered, left, loop.time() - started)
                         if not await self._arrivals(lane, 1, LINGER_SECONDS):
                             break
         finally:
             self._waiting.pop(lane, None)
             del self._queued[lane]  # no await since the last look: nothing queued meanwhile
+
+    async def _gathered(
+        self, lane: int, ran: list[_Request], left: list[_Request], took: float
+    ) -> None:
+        """After a unit of `ran` that took `took` seconds and left `left` to the next: a lone
+        unit's time kept, or the wait for the requests it answered (`_drain`)."""
+        answered, queued = len(ran) - len(left), self._queued[lane]
+        if answered == 1:  # a lone unit: what a unit costs whatever its size
+            self._lone[lane] = (self._lone.get(lane, took) * 3 + took) / 4
+        elif lane in self._lone:
+            wanted = _wanted(ran, queued, answered)
+            within = _gathering(queued, took, self._lone[lane])
+            if len(queued) < wanted and within > 0:
+                await self._arrivals(lane, wanted, within)
 
     async def _arrivals(self, lane: int, wanted: int, within: float) -> bool:
         """Wait until the lane's queue holds `wanted` requests or `within` seconds passed;
@@ -318,11 +324,13 @@ def _closing(booked: list[tuple[_Request, Any]], following: _Request, started: f
     too long would answer all of them `91` where the first few could have been `00`)."""
     now = asyncio.get_running_loop().time()
     pace = (now - started) / len(booked)
-    earliest = min(
-        (r.deadline.at for r in (following, *(b[0] for b in booked)) if r.deadline is not None),
-        default=None,
-    )
+    earliest = _earliest((following, *(b[0] for b in booked)))
     return earliest is not None and earliest - now < 2 * pace
+
+
+def _earliest(requests: Iterable[_Request]) -> float | None:
+    """The earliest deadline (the loop's time) among `requests`; None when none has one."""
+    return min((r.deadline.at for r in requests if r.deadline is not None), default=None)
 
 
 def _wanted(ran: list[_Request], queued: list[_Request], answered: int) -> int:
@@ -342,8 +350,7 @@ def _gathering(queued: list[_Request], took: float, lone: float) -> float:
     `_drain`), nor so long that a unit as long would end after the earliest deadline of what
     queued (as `_closing` closes a unit)."""
     within = min(GATHER * took, lone)
-    earliest = min((r.deadline.at for r in queued if r.deadline is not None), default=None)
-    if earliest is None:
+    if (earliest := _earliest(queued)) is None:
         return within
     return min(within, earliest - asyncio.get_running_loop().time() - 2 * took)
 
