@@ -292,7 +292,7 @@ async def test_a_lane_waits_for_as_many_requests_as_its_unit_answered(
 
     async def work(tx: Tx) -> None:
         units.append(tx)
-        await asyncio.sleep(0.05)  # a unit of four 0.2 s: its share 50 ms, the senders' gaps 6
+        await asyncio.sleep(0.05)  # a lone unit 50 ms: the wait's bound; the senders' gaps 6
 
     async def sender(index: int) -> None:
         account = uuid.UUID(int=index + 1)

@@ -93,8 +93,9 @@ LANES = 1  # units a process has open at most (measured: the docstring)
 # next request: docs/performance.md#a-units-fixed-python
 LINGER_SECONDS = 0.05
 # how long, as a share of the unit that just ended, a lane waits for the requests it answered
-# to come back before it runs what queued (`Batches._drain`)
-GATHER = 0.25
+# to come back before it runs what queued, and never longer than a lone unit (`_gathering`):
+# the whole unit, measured against a quarter (docs/performance.md#a-lane-gathers-its-requests)
+GATHER = 1.0
 
 T = TypeVar("T")
 Work = Callable[[Tx], Awaitable[Any]]
@@ -176,9 +177,12 @@ class Batches:
         requests settled into cohorts that took turns, each a unit of its own paying a unit's
         fixed part (its round trips, its statements' start-up, its COMMIT): at 8 connections
         with one request in flight each, units of 7 and 1 on a fast machine, of 4 and 4 on a
-        slow one; with the wait, units of 8. The bounds are measured: a wait of a quarter of a
-        unit of 32 idled the lane longer than the unit it saved, and a unit of more requests
-        than accounts paid round trips for each repeat. A unit that answered one request does
+        slow one; with the wait, units of 8. The bounds are measured: a wait of a quarter of
+        the unit ended before the answered connections' next requests were all back (units of
+        5.6 and lone ones in turn at 8 connections), the whole unit gathers them; a wait of a
+        quarter of a unit of 32, before the lone unit's bound, idled the lane longer than the
+        unit it saved; a unit of more requests than accounts paid round trips for each
+        repeat. A unit that answered one request does
         not wait (at one connection nothing else comes): its time is the lane's `_lone`.
         docs/performance.md#a-lane-gathers-its-requests has the runs.
 
@@ -346,8 +350,8 @@ def _wanted(ran: list[_Request], queued: list[_Request], answered: int) -> int:
 def _gathering(queued: list[_Request], took: float, lone: float) -> float:
     """How long a lane waits for more requests after a unit that took `took` seconds:
     `GATHER` of it, and no longer than a lone unit takes (`lone`: the wait saves at most
-    one unit's fixed part; a large unit's quarter is longer, and the lane idled through it:
-    `_drain`), nor so long that a unit as long would end after the earliest deadline of what
+    one unit's fixed part; a share of a large unit is longer, and the lane idled through
+    it: `_drain`), nor so long that a unit as long would end after the earliest deadline of what
     queued (as `_closing` closes a unit)."""
     within = min(GATHER * took, lone)
     if (earliest := _earliest(queued)) is None:
