@@ -94,8 +94,8 @@ LANES = 1  # units a process has open at most (measured: the docstring)
 LINGER_SECONDS = 0.05
 # how long, as a share of the unit that just ended, a lane waits for the requests it answered
 # to come back before it runs what queued, and never longer than a lone unit (`_gathering`):
-# the whole unit, measured against a quarter (docs/performance.md#a-lane-gathers-its-requests)
-GATHER = 1.0
+# half, measured against a quarter and the whole (docs/performance.md#a-lane-gathers-its-requests)
+GATHER = 0.5
 
 T = TypeVar("T")
 Work = Callable[[Tx], Awaitable[Any]]
@@ -179,10 +179,11 @@ class Batches:
         with one request in flight each, units of 7 and 1 on a fast machine, of 4 and 4 on a
         slow one; with the wait, units of 8. The bounds are measured: a wait of a quarter of
         the unit ended before the answered connections' next requests were all back (units of
-        5.6 and lone ones in turn at 8 connections), the whole unit gathers them; a wait of a
-        quarter of a unit of 32, before the lone unit's bound, idled the lane longer than the
-        unit it saved; a unit of more requests than accounts paid round trips for each
-        repeat. A unit that answered one request does
+        5.6 and lone ones in turn at 8 connections), half of it gathers 7.8 of 8 (the whole
+        unit 8.0, at more latency when requests arrive in an open loop, which do not come
+        back); a wait of a quarter of a unit of 32, before the lone unit's bound, idled the
+        lane longer than the unit it saved; a unit of more requests than accounts paid round
+        trips for each repeat. A unit that answered one request does
         not wait (at one connection nothing else comes): its time is the lane's `_lone`.
         docs/performance.md#a-lane-gathers-its-requests has the runs.
 
