@@ -183,8 +183,8 @@ class Batches:
         unit 8.0, at more latency when requests arrive in an open loop, which do not come
         back); a wait of a quarter of a unit of 32, before the lone unit's bound, idled the
         lane longer than the unit it saved; a unit of more requests than accounts paid round
-        trips for each repeat. A unit that answered one request does
-        not wait (at one connection nothing else comes): its time is the lane's `_lone`.
+        trips for each repeat. A unit that answered one request does not wait (at one
+        connection nothing else comes): its time is the lane's `_lone`.
         docs/performance.md#a-lane-gathers-its-requests has the runs.
 
         Once nothing is queued the drain keeps its connection and waits `LINGER_SECONDS` for
@@ -352,8 +352,8 @@ def _gathering(queued: list[_Request], took: float, lone: float) -> float:
     """How long a lane waits for more requests after a unit that took `took` seconds:
     `GATHER` of it, and no longer than a lone unit takes (`lone`: the wait saves at most
     one unit's fixed part; a share of a large unit is longer, and the lane idled through
-    it: `_drain`), nor so long that a unit as long would end after the earliest deadline of what
-    queued (as `_closing` closes a unit)."""
+    it: `_drain`), nor so long that a unit as long would end after the earliest deadline of
+    what queued (as `_closing` closes a unit)."""
     within = min(GATHER * took, lone)
     if (earliest := _earliest(queued)) is None:
         return within
