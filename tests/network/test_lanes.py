@@ -309,6 +309,49 @@ async def test_a_lane_waits_for_as_many_requests_as_its_unit_answered(
         assert sizes.count(1) >= 3 and len(sizes) >= 9, sizes
 
 
+@pytest.mark.parametrize("returning", [batches.RETURNING, 0.0])
+async def test_a_lane_stops_waiting_for_requests_that_do_not_come_back(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch, returning: float
+) -> None:
+    """Requests of an open loop (each of its own account, sent at their own pace a little
+    faster than the lane books them, none sent again once answered): the lane sees that what
+    its units answered does not come back within its wait, and after the first few units of
+    several it runs what queued at once. With the share it asks for at 0 (the wait as it was
+    before) it waited after every unit of several."""
+    monkeypatch.setattr(batches, "LANES", 1)
+    monkeypatch.setattr(batches, "RETURNING", returning)
+    waits: list[int] = []
+    arrivals = Batches._arrivals
+
+    async def counted(self: Batches, lane_: int, wanted: int, within: float) -> bool:
+        if wanted > 1:  # the wait after a unit of several (the drain's linger waits for one)
+            waits.append(wanted)
+        return await arrivals(self, lane_, wanted, within)
+
+    monkeypatch.setattr(Batches, "_arrivals", counted)
+    lane = Batches()
+    units: list[Tx] = []
+
+    async def work(tx: Tx) -> None:
+        first = not units or units[-1] is not tx
+        units.append(tx)
+        await asyncio.sleep(0.01 if first else 0.001)  # a unit's fixed part, then each one's
+
+    sent = []
+    for index in range(80):
+        account = uuid.UUID(int=index + 1)
+        sent.append(asyncio.create_task(lane.transact(app.state.db, account, work)))
+        await asyncio.sleep(0.008)
+    await asyncio.gather(*sent)
+    sizes = [len(list(run)) for _tx, run in itertools.groupby(units, key=id)]
+    several = sum(1 for size in sizes if size > 1)
+    assert sum(sizes) == 80 and several >= 8, sizes
+    if returning:
+        assert len(waits) <= several // 2, (waits, sizes)
+    else:
+        assert len(waits) >= several - 1, (waits, sizes)
+
+
 async def test_a_lane_waits_for_no_more_requests_than_accounts() -> None:
     """A unit gains from more requests only while they are of other accounts (a repeat reads
     its own first statement, round trips of its own): after four requests of two accounts
@@ -317,7 +360,7 @@ async def test_a_lane_waits_for_no_more_requests_than_accounts() -> None:
 
     def request(account: int) -> batches._Request:
         done = asyncio.get_running_loop().create_future()
-        return batches._Request(_nothing, (0, str(uuid.UUID(int=account))), None, done, None)
+        return batches._Request(_nothing, (0, str(uuid.UUID(int=account))), None, done, None, 0)
 
     ran = [request(1), request(1), request(2), request(2)]
     assert batches._wanted(ran, [], 4) == 2

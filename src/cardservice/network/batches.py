@@ -31,8 +31,8 @@ account already in the unit reads its own first statement, after the earlier one
 its balances (their entries written just before it).
 Nothing waits for a batch to fill: a request alone runs as soon as its lane is free — but
 after a unit of several, which waits a share of that unit for those it answered to come back
-(`Batches._drain`); and a unit closes early, leaving the rest to the next, when one more
-request at its pace so far would end its COMMIT after the earliest deadline in it.
+while they do (`Batches._drain`); and a unit closes early, leaving the rest to the next, when
+one more request at its pace so far would end its COMMIT after the earliest deadline in it.
 
 `LANES` trades the database's parallelism (a process has at most `LANES` units open, each
 request's work one after the other in its lane's unit) against what a unit shares (fewer
@@ -96,6 +96,7 @@ LINGER_SECONDS = 0.05
 # to come back before it runs what queued, and never longer than a lone unit (`_gathering`):
 # half, measured against a quarter and the whole (docs/performance.md#a-lane-gathers-its-requests)
 GATHER = 0.5
+RETURNING = 0.5  # the share of answered requests coming back below which a lane does not wait
 
 T = TypeVar("T")
 Work = Callable[[Tx], Awaitable[Any]]
@@ -108,6 +109,7 @@ class _Request:
     deadline: Deadline | None
     done: asyncio.Future[Any]
     opening: Opening | None  # what its first statement reads, read with its neighbours'
+    arrived: float  # the loop's time when it queued
 
     def answered(self) -> bool:
         """Its channel has answered for it (`91`): run nothing more of it."""
@@ -124,6 +126,9 @@ class Batches:
     # drains waiting for requests: each wakes once its lane's queue holds that many
     _waiting: dict[int, tuple[asyncio.Future[None], int]] = field(default_factory=dict)
     _lone: dict[int, float] = field(default_factory=dict)  # a lone unit's seconds, each lane's
+    # the last unit of several of each lane: when it ended, how many it answered, the window
+    _ended: dict[int, tuple[float, int, float]] = field(default_factory=dict)
+    _returning: dict[int, float] = field(default_factory=dict)  # the share that came back
 
     async def transact(
         self,
@@ -137,7 +142,9 @@ class Batches:
         statement reads, which a unit of several reads for all of them in one statement."""
         loop = asyncio.get_running_loop()
         order = _order(group)
-        request = _Request(work, order, deadlines.current(), loop.create_future(), opening)
+        request = _Request(
+            work, order, deadlines.current(), loop.create_future(), opening, loop.time()
+        )
         lane = self._lane(order)
         queue = self._queued.get(lane)
         if queue is not None:
@@ -184,7 +191,9 @@ class Batches:
         back); a wait of a quarter of a unit of 32, before the lone unit's bound, idled the
         lane longer than the unit it saved; a unit of more requests than accounts paid round
         trips for each repeat. A unit that answered one request does not wait (at one
-        connection nothing else comes): its time is the lane's `_lone`.
+        connection nothing else comes): its time is the lane's `_lone`. Nor does a lane whose
+        answered requests stopped coming back within the wait (`_returned`: an open loop,
+        each request sent at its own time, where the wait only added latency).
         docs/performance.md#a-lane-gathers-its-requests has the runs.
 
         Once nothing is queued the drain keeps its connection and waits `LINGER_SECONDS` for
@@ -213,6 +222,7 @@ class Batches:
                             break
         finally:
             self._waiting.pop(lane, None)
+            self._ended.pop(lane, None)
             del self._queued[lane]  # no await since the last look: nothing queued meanwhile
 
     async def _gathered(
@@ -221,13 +231,31 @@ class Batches:
         """After a unit of `ran` that took `took` seconds and left `left` to the next: a lone
         unit's time kept, or the wait for the requests it answered (`_drain`)."""
         answered, queued = len(ran) - len(left), self._queued[lane]
+        now = asyncio.get_running_loop().time()
+        returning = self._returned(lane, ran, queued, now)
         if answered == 1:  # a lone unit: what a unit costs whatever its size
             self._lone[lane] = (self._lone.get(lane, took) * 3 + took) / 4
         elif lane in self._lone:
             wanted = _wanted(ran, queued, answered)
             within = _gathering(queued, took, self._lone[lane])
-            if len(queued) < wanted and within > 0:
+            self._ended[lane] = (now, answered, within)
+            if len(queued) < wanted and within > 0 and returning >= RETURNING:
                 await self._arrivals(lane, wanted, within)
+
+    def _returned(
+        self, lane: int, ran: list[_Request], queued: list[_Request], now: float
+    ) -> float:
+        """The share of the requests a lane's units of several answered that came back within
+        the wait's bound after, whether or not it waited (each request's arrival, counted once
+        the unit after it ended); the last look's, averaged."""
+        ended = self._ended.pop(lane, None)
+        returning = self._returning.get(lane, 1.0)
+        if ended is not None and now >= ended[0] + ended[2]:
+            at, answered, window = ended
+            seen = {id(r): r for r in (*ran, *queued)}.values()
+            came = sum(1 for r in seen if at < r.arrived <= at + window)
+            returning = self._returning[lane] = (returning * 3 + min(1.0, came / answered)) / 4
+        return returning
 
     async def _arrivals(self, lane: int, wanted: int, within: float) -> bool:
         """Wait until the lane's queue holds `wanted` requests or `within` seconds passed;
