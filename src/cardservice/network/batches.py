@@ -234,7 +234,7 @@ class Batches:
         now = asyncio.get_running_loop().time()
         returning = self._returned(lane, ran, queued, now)
         if answered == 1:  # a lone unit: what a unit costs whatever its size
-            self._lone[lane] = (self._lone.get(lane, took) * 3 + took) / 4
+            self._lone[lane] = _averaged(self._lone.get(lane, took), took)
         elif lane in self._lone:
             wanted = _wanted(ran, queued, answered)
             within = _gathering(queued, took, self._lone[lane])
@@ -254,7 +254,7 @@ class Batches:
             at, answered, window = ended
             seen = {id(r): r for r in (*ran, *queued)}.values()
             came = sum(1 for r in seen if at < r.arrived <= at + window)
-            returning = self._returning[lane] = (returning * 3 + min(1.0, came / answered)) / 4
+            returning = self._returning[lane] = _averaged(returning, min(1.0, came / answered))
         return returning
 
     async def _arrivals(self, lane: int, wanted: int, within: float) -> bool:
@@ -271,6 +271,12 @@ class Batches:
             if (waiting := self._waiting.get(lane)) is not None and waiting[0] is woken:
                 del self._waiting[lane]
         return bool(self._queued[lane])
+
+
+def _averaged(before: float, seen: float) -> float:
+    """A lane's running figure (its lone unit's time, its answered requests' return): the
+    last look a quarter of it."""
+    return (before * 3 + seen) / 4
 
 
 def _woken(woken: asyncio.Future[None]) -> None:
