@@ -571,6 +571,14 @@ async def main(
 # What the cluster's WAL flushed and the unit's statements cost, read around a load (on a
 # private cluster: `pg_stat_wal` and `pg_stat_statements` count every database's).
 _WAL = "SELECT wal_sync, wal_write, wal_records FROM pg_stat_wal"
+# How long after a load `pg_stat_wal` is read. A backend hands its counters to the shared
+# statistics only outside a transaction, at most once a second, and what it holds back then
+# waits until it has been idle 10 s (PostgreSQL 15's pgstat.c: PGSTAT_MIN_INTERVAL,
+# PGSTAT_IDLE_INTERVAL). A lane's connection, one chained transaction after another through
+# a load, reports only once the load ends: read at once, the 8 connections' loads showed
+# 0.026–0.029 flushes an approval, 3 s later 0.198–0.199 (2026-11-28, this bench's order of
+# loads); one connection's 0.958 at once and 1.089 after 12 s.
+STATS_SETTLE_SECONDS = 10.5
 _STATEMENTS = """
 SELECT calls, round(total_exec_time::numeric * 1000 / greatest(calls, 1)) AS us_each,
        rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS query
@@ -660,7 +668,8 @@ async def scaling(
     one request in flight a connection; pgbench TPC-B (8 clients) first, then the service at
     1 and 8 connections in turn (each round in the other order), each load on a freshly
     vacuumed database: the rates, the ratio to TPC-B, the scaling 1 → 8 and WAL flushes
-    (`pg_stat_wal.wal_sync`, the whole cluster's) an approval; with `pg_stat_statements`, the
+    (`pg_stat_wal.wal_sync`, the whole cluster's, read `STATS_SETTLE_SECONDS` after the load,
+    the sealer's flushes for its entries included) an approval; with `pg_stat_statements`, the
     heaviest statements of the last 8-connection load; the CPU ms an approval of the server's
     processes, of PostgreSQL's client backends (`bench.run.cpu_seconds`: on a loaded
     machine it moves less than the rates) and of this process, the load's client. With `--before`, the same on a second database
@@ -690,6 +699,7 @@ async def scaling(
                 )  # fmt: skip
                 url, port, cards = servers[schema]
                 await iso_load(port, cards, WARM_UP_SECONDS, 8, 1)
+            await asyncio.sleep(STATS_SETTLE_SECONDS)  # the warm-up's counters out of the way
             for turn in range(rounds):
                 order = list(rates) if turn % 2 == 0 else list(reversed(rates))
                 for schema, connections in order:
@@ -710,6 +720,7 @@ async def scaling(
                     cpu.setdefault((schema, connections), []).append((server, database, client))
                     sampler.cancel()
                     await asyncio.gather(sampler, return_exceptions=True)
+                    await asyncio.sleep(STATS_SETTLE_SECONDS)  # every backend's counters in
                     (wal_after,) = await _cluster(url, _WAL)
                     for what, n in sampled.items():
                         waits[schema, connections][what] += n
