@@ -753,6 +753,13 @@ async def scaling(
                 "database": round(statistics.median(c[1] for c in cpu[schema, n]), 3),
                 "client": round(statistics.median(c[2] for c in cpu[schema, n]), 3),
             } for n in (1, 8)},
+            # the cores those three kept busy (rate × CPU an approval, each round's): with one
+            # lane a process, its unit's steps one after the other, they stay near one of the
+            # machine's cores whatever the connections (docs/performance.md#the-ledgers-targets)
+            **{f"cores_busy_{n}": round(statistics.median(
+                rate * sum(spent) / 1000
+                for rate, spent in zip(rates[schema, n], cpu[schema, n], strict=True)
+            ), 2) for n in (1, 8)},
             # every answer's field 39 (the rates count the approvals, `00`)
             "answers_1": dict(sorted(answered[schema, 1].items())),
             "answers_8": dict(sorted(answered[schema, 8].items())),
