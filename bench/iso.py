@@ -755,7 +755,7 @@ async def scaling(
             } for n in (1, 8)},
             # the cores those three kept busy (rate × CPU an approval, each round's): with one
             # lane a process, its unit's steps one after the other, they stay near one of the
-            # machine's cores whatever the connections (docs/performance.md#the-ledgers-targets)
+            # machine's cores whatever the connections (docs/performance.md#what-bounds-8--1-on-two-cores)
             **{f"cores_busy_{n}": round(statistics.median(
                 rate * sum(spent) / 1000
                 for rate, spent in zip(rates[schema, n], cpu[schema, n], strict=True)
